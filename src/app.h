@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* app.h: what main() decided, handed to the headless and TUI front ends. */
+#ifndef IOBUFVIZ_APP_H
+#define IOBUFVIZ_APP_H
+
+#include <stdbool.h>
+
+#include "runner.h"
+#include "scenario.h"
+
+/* Exit codes (DESIGN §1). */
+enum app_exit {
+	APP_EXIT_OK = 0,        /* every expectation held */
+	APP_EXIT_FAILED = 1,    /* an expectation failed */
+	APP_EXIT_USAGE = 2,     /* bad usage or bad scenario */
+	APP_EXIT_ENV = 3,       /* the environment cannot run it */
+};
+
+enum app_format { APP_FORMAT_TEXT, APP_FORMAT_JSON, APP_FORMAT_TAP };
+
+struct app_opts {
+	const char *dir;          /* --dir */
+	enum app_format format;   /* --format */
+	enum runner_trace trace;  /* --trace */
+	bool color;               /* false with --no-color or NO_COLOR */
+	bool ascii;               /* --ascii, or a non-UTF-8 locale */
+	bool quiz;                /* --quiz */
+	bool mouse;               /* false with --no-mouse */
+	const char *record;       /* --record FILE.cast */
+	const char *export_fmt;   /* --export=csv|json|md */
+	double budget;            /* --budget seconds per sweep row; 0 = default */
+};
+
+/* headless.c: run s without a terminal, print the transcript; return an app_exit. */
+int headless_run(const struct scenario *s, const struct app_opts *o);
+
+/* tui.c: run s in the terminal; return an app_exit. */
+int tui_run(const struct scenario *s, const struct app_opts *o);
+
+#endif

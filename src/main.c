@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/* main.c: the command line. It parses options, finds the scenario and picks a front end. */
+#include <config.h>
+
+#include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "catalog.h"
+#include "scenario.h"
+
+static const char *progname = "iobufviz";
+
+/* Print the usage summary to f. */
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTION]... SCENARIO\n"
+"       %s --list | --check FILE... | --help | --version\n"
+"Show where file data is, step by step: stdio buffer, kernel page cache, disk.\n"
+"Every step makes real calls on a real scratch file and shows what the kernel reports.\n"
+"\n"
+"SCENARIO is a YAML file, or the name of a bundled scenario (\"13-3\"; see --list).\n"
+"\n"
+"  -H, --headless         no terminal UI: print a transcript, exit 1 if an expectation fails\n"
+"  -f, --format=FMT       headless output: text (default), json or tap\n"
+"  -l, --list             list the bundled scenarios\n"
+"  -c, --check            validate the scenario file(s) only; errors as FILE:LINE:COL\n"
+"  -d, --dir=DIR          make the private scratch directory under DIR\n"
+"                         (default $TMPDIR, else /tmp)\n"
+"      --trace=HOW        how stdio's system calls are seen: auto (default), ptrace, procio\n"
+"      --no-color         no colours (also when NO_COLOR is set)\n"
+"      --ascii            ASCII glyphs only (default when the locale is not UTF-8)\n"
+"      --quiz             ask for a prediction before each step that has expectations\n"
+"      --no-mouse         ignore the mouse\n"
+"      --record=FILE      record the TUI session as an asciicast v2 file\n"
+"      --export=FMT       write sweep results as csv, json or md to standard output\n"
+"      --budget=SECONDS   time budget per sweep row before it is scaled down\n"
+"  -h, --help             show this help and exit\n"
+"  -V, --version          show the version and exit\n"
+"\n"
+"Exit status: 0 all expectations held, 1 an expectation failed,\n"
+"2 bad usage or bad scenario, 3 the environment cannot run it.\n"
+"See iobufviz(1) and doc/scenarios.md.\n",
+	        progname, progname);
+}
+
+/* Complain about usage and return the usage exit code. */
+static int
+usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", progname);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", progname);
+	return APP_EXIT_USAGE;
+}
+
+/* Load one scenario; print its errors. Return 0 or an exit code. */
+static int
+load(const char *arg, struct scenario **out)
+{
+	char why[512];
+	char *path = catalog_resolve(arg, why, sizeof why);
+	char *err = NULL;
+
+	if (path == NULL) {
+		fprintf(stderr, "%s: %s: %s\n", progname, arg, why);
+		return APP_EXIT_USAGE;
+	}
+	if (scenario_load(path, out, &err) != 0) {
+		fputs(err != NULL ? err : "out of memory\n", stderr);
+		free(err);
+		free(path);
+		return APP_EXIT_USAGE;
+	}
+	free(path);
+	return 0;
+}
+
+/* --list: name, title and source of every bundled scenario. */
+static int
+list(void)
+{
+	char **v = catalog_list();
+	int rc = APP_EXIT_OK;
+
+	if (v == NULL) {
+		fprintf(stderr, "%s: cannot read the scenario directory %s\n", progname,
+		        catalog_dir());
+		return APP_EXIT_ENV;
+	}
+	for (char **p = v; *p != NULL; p++) {
+		struct scenario *s;
+		char *err = NULL;
+		const char *base = strrchr(*p, '/') + 1;
+		int len = (int)(strlen(base) - 5);
+
+		if (scenario_load(*p, &s, &err) != 0) {
+			fputs(err != NULL ? err : "out of memory\n", stderr);
+			free(err);
+			rc = APP_EXIT_USAGE;
+			continue;
+		}
+		printf("%-28.*s %s", len, base, s->title);
+		if (s->source != NULL)
+			printf("  [%s]", s->source);
+		putchar('\n');
+		scenario_free(s);
+	}
+	catalog_list_free(v);
+	return rc;
+}
+
+/* Entry point. */
+int
+main(int argc, char **argv)
+{
+	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
+	       OPT_EXPORT, OPT_BUDGET };
+	static const struct option longopts[] = {
+		{ "headless", no_argument, NULL, 'H' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ "trace", required_argument, NULL, OPT_TRACE },
+		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+		{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
+		{ "ascii", no_argument, NULL, OPT_ASCII },
+		{ "quiz", no_argument, NULL, OPT_QUIZ },
+		{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
+		{ "record", required_argument, NULL, OPT_RECORD },
+		{ "export", required_argument, NULL, OPT_EXPORT },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct app_opts o = { .color = true, .mouse = true };
+	bool headless = false, do_list = false, do_check = false;
+	const char *nc;
+	int c;
+
+	if (argv[0] != NULL && strrchr(argv[0], '/') != NULL)
+		progname = strrchr(argv[0], '/') + 1;
+	else if (argv[0] != NULL && argv[0][0] != '\0')
+		progname = argv[0];
+	setlocale(LC_ALL, "");
+	nc = getenv("NO_COLOR");
+	if (nc != NULL && *nc != '\0')
+		o.color = false;
+	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+		o.ascii = true;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":Hf:lcd:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'H': headless = true; break;
+		case 'l': do_list = true; break;
+		case 'c': do_check = true; break;
+		case 'd': o.dir = optarg; break;
+		case 'f':
+			if (strcmp(optarg, "text") == 0) o.format = APP_FORMAT_TEXT;
+			else if (strcmp(optarg, "json") == 0) o.format = APP_FORMAT_JSON;
+			else if (strcmp(optarg, "tap") == 0) o.format = APP_FORMAT_TAP;
+			else return usage_error("--format: '%s': expected text, json or tap", optarg);
+			break;
+		case OPT_TRACE:
+			if (strcmp(optarg, "auto") == 0) o.trace = RUNNER_TRACE_AUTO;
+			else if (strcmp(optarg, "ptrace") == 0) o.trace = RUNNER_TRACE_PTRACE;
+			else if (strcmp(optarg, "procio") == 0) o.trace = RUNNER_TRACE_PROCIO;
+			else return usage_error("--trace: '%s': expected auto, ptrace or procio", optarg);
+			break;
+		case OPT_NO_COLOR: o.color = false; break;
+		case OPT_ASCII: o.ascii = true; break;
+		case OPT_QUIZ: o.quiz = true; break;
+		case OPT_NO_MOUSE: o.mouse = false; break;
+		case OPT_RECORD: o.record = optarg; break;
+		case OPT_EXPORT:
+			if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0 &&
+			    strcmp(optarg, "md") != 0)
+				return usage_error("--export: '%s': expected csv, json or md", optarg);
+			o.export_fmt = optarg;
+			break;
+		case OPT_BUDGET: {
+			char *end;
+			o.budget = strtod(optarg, &end);
+			if (*end != '\0' || !(o.budget > 0 && o.budget <= 3600))
+				return usage_error("--budget: '%s': expected seconds, 0 < s <= 3600", optarg);
+			break;
+		}
+		case 'h': usage(stdout); return APP_EXIT_OK;
+		case 'V':
+			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			return APP_EXIT_OK;
+		case ':': return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			if (optopt != 0) {
+				char s[3] = { '-', (char)optopt, '\0' };
+				return usage_error("unknown option '%s'", s);
+			}
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+
+	if (do_list) {
+		if (optind != argc)
+			return usage_error("--list takes no scenario ('%s')", argv[optind]);
+		return list();
+	}
+	if (do_check) {
+		int rc = APP_EXIT_OK;
+		if (optind == argc)
+			return usage_error("%s", "--check needs at least one scenario file");
+		for (int i = optind; i < argc; i++) {
+			struct scenario *s;
+			if (load(argv[i], &s) != 0) {
+				rc = APP_EXIT_USAGE;
+				continue;
+			}
+			printf("%s: ok, %zu step%s\n", s->path, s->n_steps, s->n_steps == 1 ? "" : "s");
+			scenario_free(s);
+		}
+		return rc;
+	}
+	if (optind == argc)
+		return usage_error("%s", "no scenario given (try --list)");
+	if (optind + 1 < argc)
+		return usage_error("one scenario at a time ('%s' is extra)", argv[optind + 1]);
+
+	struct scenario *s;
+	int rc = load(argv[optind], &s);
+	if (rc != 0)
+		return rc;
+	if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "%s: not a terminal: use --headless for a transcript\n", progname);
+		scenario_free(s);
+		return APP_EXIT_USAGE;
+	}
+	rc = headless ? headless_run(s, &o) : tui_run(s, &o);
+	scenario_free(s);
+	return rc;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* probe.h: observers. They only look; none of them changes the file or its cache. */
+#ifndef IOBUFVIZ_PROBE_H
+#define IOBUFVIZ_PROBE_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "snapshot.h"
+
+/* probe-stdio.c: fill out from fp (NULL: no FILE*). Runs in the worker. */
+void probe_stdio(FILE *fp, struct snap_stdio *out);
+
+/*
+ * probe-cache.c: page cache of the file open as fd (any access mode), size bytes long.
+ * cachestat(2) per cell; mincore(2) on a private read-only mapping where cachestat is
+ * missing (ENOSYS), with a note. Also /proc/meminfo Dirty and Writeback. 0, or -1 with
+ * out->note saying why.
+ */
+int probe_cache(int fd, uint64_t size, struct snap_cache *out);
+
+/* probe-disk.c: extents of fd by FIEMAP (no sync flag), filesystem name and device. */
+int probe_disk(int fd, struct snap_disk *out);
+
+/* probe-io.c: /proc/PID/io into out's counters (out->io_ok false if unreadable). */
+int probe_io(pid_t pid, struct snap_disk *out);
+
+/* probe-io.c: offset and flags of PID's fd from /proc/PID/fdinfo/FD. */
+int probe_fd(pid_t pid, int fd, struct snap_fd *out);
+
+#endif

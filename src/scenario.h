@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/* scenario.h: a loaded, validated scenario: the plain data every other layer reads. */
+#ifndef IOBUFVIZ_SCENARIO_H
+#define IOBUFVIZ_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every op a step can perform (DESIGN §4). Keep in step with scenario_op_name(). */
+enum scn_op {
+	SCN_OP_OPEN,
+	SCN_OP_FOPEN,
+	SCN_OP_FDOPEN,
+	SCN_OP_FILENO,
+	SCN_OP_SETVBUF,
+	SCN_OP_SETBUF,
+	SCN_OP_SETBUFFER,
+	SCN_OP_FWRITE,
+	SCN_OP_FPUTS,
+	SCN_OP_PRINTF,
+	SCN_OP_FREAD,
+	SCN_OP_FGETS,
+	SCN_OP_FFLUSH,
+	SCN_OP_FSEEK,
+	SCN_OP_FCLOSE,
+	SCN_OP_WRITE,
+	SCN_OP_READ,
+	SCN_OP_PREAD,
+	SCN_OP_PWRITE,
+	SCN_OP_LSEEK,
+	SCN_OP_FSYNC,
+	SCN_OP_FDATASYNC,
+	SCN_OP_SYNC_FILE_RANGE,
+	SCN_OP_SYNC,
+	SCN_OP_FADVISE,
+	SCN_OP_FALLOCATE,
+	SCN_OP_FTRUNCATE,
+	SCN_OP_CLOSE,
+	SCN_OP_WAIT,
+	SCN_OP_PTY,
+	SCN_OP_TAIL,
+	SCN_OP_SWEEP,
+	SCN_OP_NOTE,
+	SCN_OP__COUNT
+};
+
+/* Which optional arguments a step gave (bits of scn_args.has). */
+enum scn_has {
+	SCN_HAS_BYTES = 1u << 0,
+	SCN_HAS_OFFSET = 1u << 1,
+	SCN_HAS_LEN = 1u << 2,
+	SCN_HAS_WHENCE = 1u << 3,
+	SCN_HAS_TEXT = 1u << 4,
+	SCN_HAS_MODE = 1u << 5,
+	SCN_HAS_SIZE = 1u << 6,
+	SCN_HAS_BUFFER = 1u << 7,
+	SCN_HAS_FLAGS = 1u << 8,
+	SCN_HAS_ADVICE = 1u << 9,
+	SCN_HAS_ALIGN = 1u << 10,
+	SCN_HAS_SECONDS = 1u << 11,
+	SCN_HAS_UNTIL = 1u << 12,
+	SCN_HAS_LINES = 1u << 13,
+	SCN_HAS_TIMEOUT = 1u << 14,
+};
+
+/* setvbuf modes. */
+enum scn_bufmode { SCN_BUF_NONE, SCN_BUF_LINE, SCN_BUF_FULL };
+
+/* Where a setvbuf/setbuffer buffer comes from. */
+enum scn_buffer { SCN_BUFFER_LIBRARY, SCN_BUFFER_OWN };
+
+/* pty op: what happens between printf() and write() (exercise 13-4). */
+enum scn_pty_between { SCN_PTY_NOTHING, SCN_PTY_FFLUSH, SCN_PTY_UNBUFFERED };
+
+/* Arguments of one op, already converted (sizes in bytes, names to values). */
+struct scn_args {
+	unsigned has;         /* SCN_HAS_* bits: which fields below were given */
+	uint64_t bytes;       /* transfer size */
+	int64_t offset;       /* file offset (pread/pwrite/fseek/lseek/fadvise/...) */
+	uint64_t len;         /* range length (fadvise/fallocate/sync_file_range/ftruncate) */
+	int whence;           /* SEEK_SET, SEEK_CUR, SEEK_END */
+	char *text;           /* fputs/printf text; pty: the printf() text */
+	char *text2;          /* pty: the write() text */
+	char mode[8];         /* fopen/fdopen mode ("r", "w", "a", "r+", ...) */
+	enum scn_bufmode bufmode; /* setvbuf mode */
+	uint64_t size;        /* setvbuf/setbuffer buffer size; tail block size */
+	enum scn_buffer buffer;   /* own or library buffer */
+	int flags;            /* open: O_* bits; sync_file_range: SYNC_FILE_RANGE_* bits */
+	int advice;           /* POSIX_FADV_* */
+	unsigned align;       /* O_DIRECT: user buffer misaligned by this many bytes */
+	double seconds;       /* wait: fixed time */
+	bool until_clean;     /* wait: until the file has no dirty/writeback pages */
+	double timeout;       /* wait until clean: give up after this many seconds */
+	uint64_t lines;       /* tail: how many lines */
+	enum scn_pty_between between; /* pty */
+};
+
+/* Expectation keys: a closed list (DESIGN §4). Keep in step with scenario_key_name(). */
+enum scn_key {
+	SCN_KEY_STDIO_SIZE,
+	SCN_KEY_STDIO_PENDING,
+	SCN_KEY_STDIO_MODE,
+	SCN_KEY_CALLS_WRITE,
+	SCN_KEY_CALLS_READ,
+	SCN_KEY_CALLS_TOTAL,
+	SCN_KEY_BYTES_WRITTEN,
+	SCN_KEY_BYTES_READ,
+	SCN_KEY_CACHE_PAGES,
+	SCN_KEY_CACHE_DIRTY_PAGES,
+	SCN_KEY_CACHE_WRITEBACK_PAGES,
+	SCN_KEY_DISK_ALLOCATED_BYTES,
+	SCN_KEY_DISK_DELALLOC_BYTES,
+	SCN_KEY_DISK_UNWRITTEN_BYTES,
+	SCN_KEY_RESULT_ERRNO,
+	SCN_KEY_RESULT_VALUE,
+	SCN_KEY_OUTPUT,        /* tail: the lines printed; pty: what reached the terminal */
+	SCN_KEY_OUTPUT_FILE,   /* pty: what reached the file */
+	SCN_KEY__COUNT
+};
+
+/* Comparison of an expectation. */
+enum scn_cmp { SCN_CMP_EQ, SCN_CMP_NE, SCN_CMP_LT, SCN_CMP_LE, SCN_CMP_GT, SCN_CMP_GE };
+
+/* One expectation: KEY CMP VALUE. */
+struct scn_expect {
+	enum scn_key key;
+	enum scn_cmp cmp;
+	int64_t num;          /* numeric value (stdio.mode: an scn_bufmode; result.errno: errno) */
+	char *str;            /* output keys: the expected text; else NULL */
+	char *source;         /* the value as written in the scenario, for messages */
+	int line, col;        /* where it was written (1-based) */
+};
+
+/* Sweep programs (DESIGN §6). */
+enum scn_program {
+	SCN_PROG_COPY, SCN_PROG_WRITE, SCN_PROG_READ,
+	SCN_PROG_FWRITE, SCN_PROG_FREAD, SCN_PROG_FREAD_SETVBUF
+};
+
+/* What each write is followed by in a sweep variant. */
+enum scn_sync_each { SCN_SYNC_NONE, SCN_SYNC_FSYNC, SCN_SYNC_FDATASYNC };
+
+/* Filesystem of a scratch file. */
+enum scn_fs { SCN_FS_DEFAULT, SCN_FS_TMPFS };
+
+/* One variant of a sweep: a name and how its file is opened and synced. */
+struct scn_variant {
+	char *name;
+	int flags;                 /* extra open flags: O_SYNC, O_DSYNC, O_DIRECT */
+	enum scn_sync_each sync_each;
+	enum scn_fs on;
+};
+
+/* One row of a book's figure. A negative value means "not given". */
+struct scn_ref_row {
+	uint64_t buf_size;
+	double elapsed, user, system;
+};
+
+/* A book's published figures, shown next to ours. */
+struct scn_reference {
+	char *label;               /* e.g. "TLPI 2010" */
+	char *source;              /* e.g. "TLPI Table 13-1: 100 MB, ext2, kernel 2.6.30" */
+	char *variant;             /* which variant it compares with; NULL: the first */
+	uint64_t total_bytes;      /* the book's total transfer, for the scaling note */
+	struct scn_ref_row *rows;
+	size_t n_rows;
+};
+
+/* Cache state a sweep starts from. */
+enum scn_cache { SCN_CACHE_COLD, SCN_CACHE_WARM };
+
+/* A timed comparison (its runtime is bench.c). */
+struct scn_sweep {
+	char *title;
+	enum scn_program program;
+	uint64_t *buffer_sizes;
+	size_t n_buffer_sizes;
+	uint64_t file_size;
+	struct scn_variant *variants;  /* at least one ("default") after loading */
+	size_t n_variants;
+	unsigned repeat, warmup;
+	enum scn_cache cache;
+	double budget;             /* seconds per row before scaling down; 0 = default */
+	struct scn_reference *references;
+	size_t n_references;
+};
+
+/* One step: an op, its arguments, narration and expectations. */
+struct scn_step {
+	enum scn_op op;
+	struct scn_args args;
+	struct scn_sweep *sweep;   /* only for SCN_OP_SWEEP */
+	char *say;                 /* narration shown after the step; may be NULL */
+	struct scn_expect *expects;
+	size_t n_expects;
+	int line, col;             /* where the step starts */
+};
+
+/* Content of the prefilled scratch file. */
+enum scn_fill { SCN_FILL_LINES, SCN_FILL_ZERO };
+
+/* The scratch file a scenario starts with. */
+struct scn_file {
+	uint64_t size;             /* prefill size; 0 = empty, created by the first open */
+	enum scn_fs on;
+	enum scn_fill fill;
+};
+
+/* A whole scenario. */
+struct scenario {
+	char *path;                /* the file it was loaded from */
+	char *title;
+	char *source;
+	char *intro;
+	struct scn_file file;
+	struct scn_step *steps;
+	size_t n_steps;
+};
+
+/* Largest size a scenario may ask for (DESIGN §7). */
+#define SCN_MAX_SIZE ((uint64_t)1 << 30)
+
+/*
+ * Load and validate PATH. On success return 0 and set *out. On failure return -1 and
+ * write one "PATH:LINE:COL: message" line per error to ERR (a heap string the caller
+ * frees; may be NULL if out of memory).
+ */
+int scenario_load(const char *path, struct scenario **out, char **err);
+
+/* Free a scenario from scenario_load(). NULL is fine. */
+void scenario_free(struct scenario *s);
+
+/* Name of an op as written in YAML ("fwrite"). */
+const char *scenario_op_name(enum scn_op op);
+
+/* Name of an expectation key as written in YAML ("stdio.pending"). */
+const char *scenario_key_name(enum scn_key key);
+
+/* Symbol of a comparison ("=", "!=", "<", "<=", ">", ">="). */
+const char *scenario_cmp_name(enum scn_cmp cmp);
+
+/* True if op acts through the FILE* (its syscalls are made by stdio). */
+bool scenario_op_is_stdio(enum scn_op op);
+
+#endif

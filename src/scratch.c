@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/* scratch.c: private scratch directories, removed at exit and on fatal signals. */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "scratch.h"
+
+/*
+ * Global state, because a signal handler must find it: the dirs to remove, the pid
+ * that owns them (forked children must not remove their parent's files), and a hook.
+ */
+static char scratch_dirs[SCRATCH_MAX_DIRS][PATH_MAX];
+static volatile sig_atomic_t scratch_owner;
+static void (*scratch_hook)(void);
+static int scratch_installed;
+
+/* Remove every entry of dir, then dir. Async-signal-safe: raw getdents64 and unlinkat. */
+static void
+scratch_rmtree(const char *dir)
+{
+	char buf[4096];
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (dfd >= 0) {
+		for (int removed = 1; removed > 0;) {
+			long n = syscall(SYS_getdents64, dfd, buf, sizeof buf);
+			if (n <= 0)
+				break;
+			removed = 0;
+			for (long off = 0; off < n;) {
+				struct {
+					unsigned long long d_ino;
+					long long d_off;
+					unsigned short d_reclen;
+					unsigned char d_type;
+					char d_name[];
+				} *d = (void *)(buf + off);
+				if (strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0)
+					if (unlinkat(dfd, d->d_name, 0) == 0)
+						removed++;
+				off += d->d_reclen;
+			}
+			/* Entries went away under the cursor: read again from the top, but
+			 * only while a pass removes something (a subdirectory never goes). */
+			lseek(dfd, 0, SEEK_SET);
+		}
+		close(dfd);
+	}
+	rmdir(dir);
+}
+
+/* Remove all dirs if this process owns them. */
+static void
+scratch_cleanup_owned(void)
+{
+	if (scratch_owner != getpid())
+		return;
+	for (int i = 0; i < SCRATCH_MAX_DIRS; i++)
+		if (scratch_dirs[i][0] != '\0') {
+			scratch_rmtree(scratch_dirs[i]);
+			scratch_dirs[i][0] = '\0';
+		}
+}
+
+/* Fatal signal: restore what the hook restores, clean up, die of the same signal. */
+static void
+scratch_signal(int sig)
+{
+	int saved = errno;
+
+	if (scratch_owner == getpid()) {
+		if (scratch_hook != NULL)
+			scratch_hook();
+		scratch_cleanup_owned();
+	}
+	signal(sig, SIG_DFL);
+	errno = saved;
+	raise(sig);
+}
+
+/* Install the exit and signal handlers once. */
+static void
+scratch_install(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+
+	scratch_owner = getpid();
+	if (scratch_installed)
+		return;
+	scratch_installed = 1;
+	atexit(scratch_cleanup_owned);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = scratch_signal;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Make a private scratch dir under parent. */
+int
+scratch_mkdir(const char *parent)
+{
+	char tmpl[PATH_MAX];
+	int idx = -1;
+	sigset_t all, old;
+
+	if (parent == NULL || *parent == '\0')
+		parent = getenv("TMPDIR");
+	if (parent == NULL || *parent == '\0')
+		parent = "/tmp";
+	for (int i = 0; i < SCRATCH_MAX_DIRS; i++)
+		if (scratch_dirs[i][0] == '\0') {
+			idx = i;
+			break;
+		}
+	if (idx < 0) {
+		errno = EMFILE;
+		return -1;
+	}
+	if ((size_t)snprintf(tmpl, sizeof tmpl, "%s/iobufviz.XXXXXX", parent) >= sizeof tmpl) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	scratch_install();
+	/* No signal between mkdtemp and remembering the dir, or it would be left behind. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (mkdtemp(tmpl) == NULL) {
+		int e = errno;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		errno = e;
+		return -1;
+	}
+	memcpy(scratch_dirs[idx], tmpl, strlen(tmpl) + 1);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return idx;
+}
+
+/* Path of scratch dir idx. */
+const char *
+scratch_dir(int idx)
+{
+	if (idx < 0 || idx >= SCRATCH_MAX_DIRS || scratch_dirs[idx][0] == '\0')
+		return NULL;
+	return scratch_dirs[idx];
+}
+
+/* "DIR/NAME" into buf. */
+char *
+scratch_path(int idx, const char *name, char *buf, size_t len)
+{
+	const char *dir = scratch_dir(idx);
+
+	if (dir == NULL || strchr(name, '/') != NULL)
+		return NULL;
+	if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
+		return NULL;
+	return buf;
+}
+
+/* Create a new file in a scratch dir, never following a link, never reusing a file. */
+int
+scratch_create(int idx, const char *name, int flags)
+{
+	char path[PATH_MAX];
+
+	if (*name == '\0' || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+	    scratch_path(idx, name, path, sizeof path) == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	return open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags, 0600);
+}
+
+/* Remove one scratch dir. */
+void
+scratch_remove(int idx)
+{
+	if (scratch_dir(idx) == NULL)
+		return;
+	scratch_rmtree(scratch_dirs[idx]);
+	scratch_dirs[idx][0] = '\0';
+}
+
+/* Remove every scratch dir. */
+void
+scratch_cleanup(void)
+{
+	scratch_cleanup_owned();
+}
+
+/* Register the hook run first on a fatal signal. */
+void
+scratch_on_signal(void (*fn)(void))
+{
+	scratch_hook = fn;
+}

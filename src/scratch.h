@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* scratch.h: private scratch directories, the only places iobufviz writes to. */
+#ifndef IOBUFVIZ_SCRATCH_H
+#define IOBUFVIZ_SCRATCH_H
+
+#include <sys/types.h>
+
+#define SCRATCH_MAX_DIRS 4
+
+/*
+ * Make a private directory "PARENT/iobufviz.XXXXXX" (mode 0700) and remember it for
+ * cleanup at exit and on SIGINT, SIGTERM and SIGHUP. PARENT NULL means $TMPDIR or /tmp.
+ * Return its index (>= 0), or -1 with errno set.
+ */
+int scratch_mkdir(const char *parent);
+
+/* Path of scratch dir IDX, or NULL. */
+const char *scratch_dir(int idx);
+
+/*
+ * Create NAME (no '/') in scratch dir IDX with O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC|FLAGS,
+ * mode 0600. Return the fd, or -1 with errno set.
+ */
+int scratch_create(int idx, const char *name, int flags);
+
+/* Write "DIR/NAME" into buf (len bytes). Return buf, or NULL if it does not fit. */
+char *scratch_path(int idx, const char *name, char *buf, size_t len);
+
+/* Remove dir IDX and everything in it, and forget it. */
+void scratch_remove(int idx);
+
+/* Remove every scratch dir this process made. Safe to call twice. */
+void scratch_cleanup(void);
+
+/* Call fn (e.g. restoring the terminal) first when a fatal signal arrives. */
+void scratch_on_signal(void (*fn)(void));
+
+#endif
