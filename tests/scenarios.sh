@@ -27,15 +27,19 @@ for f in "$src"/scenarios/*.yaml; do
 		extra=--budget=0.05
 	fi
 	out=$tmp/$name.txt
-	if ! "$bin" --headless $extra --dir "$tmp" "$f" >"$out" 2>&1; then
-		echo "FAIL $name: --headless exited $?"
+	"$bin" --headless $extra --dir "$tmp" "$f" >"$out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "FAIL $name: --headless exited $rc"
 		sed 's/^/    /' "$out"
 		fail=$((fail + 1))
 		continue
 	fi
 	if [ $have_json = yes ]; then
-		if ! "$bin" --headless --format=json $extra --dir "$tmp" "$f" >"$tmp/$name.json" 2>"$tmp/$name.err"; then
-			echo "FAIL $name: --format=json exited $?"
+		"$bin" --headless --format=json $extra --dir "$tmp" "$f" >"$tmp/$name.json" 2>"$tmp/$name.err"
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			echo "FAIL $name: --format=json exited $rc"
 			sed 's/^/    /' "$tmp/$name.err"
 			fail=$((fail + 1))
 			continue
