@@ -1644,7 +1644,15 @@ scn_cyaml_report(struct ld *ld, const struct cy_log *log, cyaml_err_t cerr)
 					 "({%s: ...}), not %s", scn_ops[op].name, step,
 					 scn_ops[op].fields[0].key, g);
 		} else if (strcmp(area, "step") == 0 && nfr == 2) {
-			ld_error(ld, line, col, "step %d must be a mapping (- op: {args}), not %s", step, g);
+			bool is_op = false;
+			for (int k = 0; k < SCN_OP__COUNT && node != NULL && node->value != NULL; k++)
+				is_op = is_op || strcmp(node->value, scn_ops[k].name) == 0;
+			if (is_op)
+				ld_error(ld, line, col, "step %d is just '%s': write - %s: {} (an op "
+					 "is a key)", step, node->value, node->value);
+			else
+				ld_error(ld, line, col, "step %d must be a mapping (- op: {args}), not %s",
+					 step, g);
 		} else if (strcmp(want, "MAPPING") == 0) {
 			ld_error(ld, line, col, "%s%s takes a mapping ({key: value}), not %s",
 				 nfr ? what : "a scenario", nfr ? "" : "", g);

@@ -179,6 +179,11 @@ ypos_parser_error(struct ypos_builder *b, const yaml_parser_t *p, const char *bu
 	}
 	*b->line = (int)p->problem_mark.line + 1;
 	*b->col = (int)p->problem_mark.column + 1;
+	/* A tab where indentation is read is the most common YAML mistake: say so. */
+	if (p->problem_mark.index < len && buf[p->problem_mark.index] == '\t') {
+		snprintf(b->msg, b->msg_len, "YAML syntax error: a tab; YAML indents with spaces only");
+		return -1;
+	}
 	if (p->context != NULL)
 		snprintf(b->msg, b->msg_len, "YAML syntax error: %s %s (from line %d, column %d)",
 			 problem, p->context, (int)p->context_mark.line + 1,
