@@ -13,9 +13,14 @@
 /* How stdio's own calls are seen (--trace). */
 enum runner_trace { RUNNER_TRACE_AUTO, RUNNER_TRACE_PTRACE, RUNNER_TRACE_PROCIO };
 
+/* Called while a long step (wait) runs, with the state observed so far. */
+typedef void (*runner_progress_fn)(const struct snapshot *now, double elapsed_s, void *user);
+
 struct runner_opts {
 	const char *dir;              /* where the private scratch dir is made */
 	enum runner_trace trace;
+	runner_progress_fn progress;  /* may be NULL */
+	void *user;
 };
 
 /* Outcome of one expectation. */
@@ -32,7 +37,7 @@ struct step_result {
 	const struct scn_step *step;
 	int64_t ret;                  /* the op's return value (-1 on error) */
 	int err;                      /* errno of the op, 0 if none */
-	uint64_t op_ns;               /* the op timed inside the worker (no tracer in it... see note) */
+	uint64_t op_ns;               /* the whole op timed inside the worker (clock_gettime) */
 	struct event_list events;
 	struct snapshot before, after;
 	struct expect_result *expects;
@@ -50,6 +55,16 @@ struct runner *runner_new(const struct scenario *s, const struct runner_opts *o,
 
 /* Run the next step into out (caller frees with step_result_clear). 1 = ran, 0 = no more, -1 error. */
 int runner_step(struct runner *r, struct step_result *out);
+
+/* How the runner sees stdio's calls in this run (ptrace, or procio after a refusal). */
+enum ev_source runner_trace_source(const struct runner *r);
+
+/* Path of the scratch file, the filesystem it is on ("ext4", "tmpfs"), and the kernel release. */
+const char *runner_file_path(const struct runner *r);
+const char *runner_fs_name(const struct runner *r);
+
+/* The state before the first step (after the prefill, cold cache). */
+const struct snapshot *runner_initial(const struct runner *r);
 
 /* Free what a step_result owns. */
 void step_result_clear(struct step_result *sr);
