@@ -545,7 +545,7 @@ static const char *
 scn_suggest(const char *word, const char *const *names, size_t n)
 {
 	const char *best = NULL;
-	size_t bd = 3;
+	size_t bd = 3 + strlen(word) / 8; /* longer words may be further off */
 
 	for (size_t i = 0; i < n; i++) {
 		if (names[i] == NULL)
@@ -1133,8 +1133,9 @@ ld_direct(struct ld *ld, const struct scn_step *st, const struct ypos_node *an)
 		      "(expect result.errno: EINVAL to show the failure)", a->offset, SCN_DIO_ALIGN);
 	if ((a->has & SCN_HAS_ALIGN) && a->align != 0)
 		ld_at(ld, ypos_get(ld->ix, an, "align"),
-		      "O_DIRECT buffer misaligned by %u bytes "
-		      "(expect result.errno: EINVAL to show the failure)", a->align);
+		      "O_DIRECT buffer misaligned by %u byte%s "
+		      "(expect result.errno: EINVAL to show the failure)", a->align,
+		      a->align == 1 ? "" : "s");
 }
 
 /* ---- Sweeps. ---- */

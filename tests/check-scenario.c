@@ -452,7 +452,7 @@ START_TEST(test_all_ops)
 	ck_assert_str_eq(st[7].args.text, "hello\n");
 	ck_assert_uint_eq(st[7].args.has, SCN_HAS_TEXT);
 	ck_assert_int_eq(st[8].op, SCN_OP_PRINTF);
-	ck_assert_str_eq(st[8].args.text, "%d lines\n");
+	ck_assert_str_eq(st[8].args.text, "two words\n");
 	ck_assert_int_eq(st[9].op, SCN_OP_FFLUSH);
 	ck_assert_uint_eq(st[9].args.has, 0);
 	ck_assert_int_eq(st[10].op, SCN_OP_FSEEK);
