@@ -445,7 +445,7 @@ scenario_op_is_stdio(enum scn_op op)
 /* One load: where errors go and what is being read. */
 struct ld {
 	const char *path;
-	const struct ypos *ix;
+	const struct yamlpos *ix;
 	char *err;
 	size_t err_len, err_cap;
 	int n_err;
@@ -456,7 +456,7 @@ struct ld {
 
 /* Append one "PATH:LINE:COL: message" line. */
 static void
-ld_error(struct ld *ld, int line, int col, const char *fmt, ...)
+scenario_error(struct ld *ld, int line, int col, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -492,15 +492,15 @@ ld_error(struct ld *ld, int line, int col, const char *fmt, ...)
 }
 
 /* Error at a node's value; NULL node: at the fallback node, else 1:1. */
-#define ld_at(ld, node, ...) \
-	ld_error((ld), (node) ? (node)->line : 1, (node) ? (node)->col : 1, __VA_ARGS__)
+#define scenario_at(ld, node, ...) \
+	scenario_error((ld), (node) ? (node)->line : 1, (node) ? (node)->col : 1, __VA_ARGS__)
 /* Error at a node's key. */
-#define ld_key(ld, node, ...) \
-	ld_error((ld), (node) ? (node)->key_line : 1, (node) ? (node)->key_col : 1, __VA_ARGS__)
+#define scenario_at_key(ld, node, ...) \
+	scenario_error((ld), (node) ? (node)->key_line : 1, (node) ? (node)->key_col : 1, __VA_ARGS__)
 
 /* Duplicate S, remembering failure. */
 static char *
-ld_strdup(struct ld *ld, const char *s)
+scenario_strdup(struct ld *ld, const char *s)
 {
 	char *d;
 
@@ -514,7 +514,7 @@ ld_strdup(struct ld *ld, const char *s)
 
 /* Edit distance of two short words (for "did you mean"). */
 static size_t
-scn_distance(const char *a, const char *b)
+scenario_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	size_t row[64];
@@ -542,7 +542,7 @@ scn_distance(const char *a, const char *b)
 
 /* The closest of N names to WORD if it is close enough, else NULL. */
 static const char *
-scn_suggest(const char *word, const char *const *names, size_t n)
+scenario_suggest(const char *word, const char *const *names, size_t n)
 {
 	const char *best = NULL;
 	size_t bd = 3 + strlen(word) / 8; /* longer words may be further off */
@@ -550,7 +550,7 @@ scn_suggest(const char *word, const char *const *names, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (names[i] == NULL)
 			continue;
-		size_t d = scn_distance(word, names[i]);
+		size_t d = scenario_distance(word, names[i]);
 		if (d < bd) {
 			bd = d;
 			best = names[i];
@@ -561,7 +561,7 @@ scn_suggest(const char *word, const char *const *names, size_t n)
 
 /* Write "a, b, c" (the names of a table) into buf. */
 static const char *
-scn_name_list(const struct scn_name *t, char *buf, size_t len)
+scenario_name_list(const struct scn_name *t, char *buf, size_t len)
 {
 	size_t off = 0;
 
@@ -573,7 +573,7 @@ scn_name_list(const struct scn_name *t, char *buf, size_t len)
 
 /* Write the keys of a schema field list into buf. */
 static const char *
-scn_field_list(const cyaml_schema_field_t *f, char *buf, size_t len)
+scenario_field_list(const cyaml_schema_field_t *f, char *buf, size_t len)
 {
 	size_t off = 0;
 
@@ -587,7 +587,7 @@ scn_field_list(const cyaml_schema_field_t *f, char *buf, size_t len)
 
 /* Look NAME up in table T. Return 0 and set *out, or report and return -1. */
 static int
-ld_name(struct ld *ld, const struct ypos_node *node, const char *s, const struct scn_name *t,
+scenario_name(struct ld *ld, const struct yamlpos_node *node, const char *s, const struct scn_name *t,
 	const char *what, int *out)
 {
 	char list[256];
@@ -599,10 +599,10 @@ ld_name(struct ld *ld, const struct ypos_node *node, const char *s, const struct
 		}
 	}
 	if (*s == '\0')
-		ld_at(ld, node, "%s needs a value (one of: %s)", what, scn_name_list(t, list, sizeof list));
+		scenario_at(ld, node, "%s needs a value (one of: %s)", what, scenario_name_list(t, list, sizeof list));
 	else
-		ld_at(ld, node, "unknown %s '%s' (use one of: %s)", what, s,
-		      scn_name_list(t, list, sizeof list));
+		scenario_at(ld, node, "unknown %s '%s' (use one of: %s)", what, s,
+		      scenario_name_list(t, list, sizeof list));
 	return -1;
 }
 
@@ -611,7 +611,7 @@ enum { SZ_ZERO_OK = 1, SZ_BOUNDED = 2 };
 
 /* Parse a size ("4096", "4KiB"). */
 static int
-ld_size(struct ld *ld, const struct ypos_node *node, const char *s, const char *what,
+scenario_size(struct ld *ld, const struct yamlpos_node *node, const char *s, const char *what,
 	int how, uint64_t *out)
 {
 	const char *p = s;
@@ -620,29 +620,29 @@ ld_size(struct ld *ld, const struct ypos_node *node, const char *s, const char *
 	while (isspace((unsigned char)*p))
 		p++;
 	if (*p == '\0') {
-		ld_at(ld, node, "%s needs a size", what);
+		scenario_at(ld, node, "%s needs a size", what);
 		return -1;
 	}
 	if (*p == '-') {
-		ld_at(ld, node, "%s cannot be negative ('%s')", what, s);
+		scenario_at(ld, node, "%s cannot be negative ('%s')", what, s);
 		return -1;
 	}
 	rc = units_parse_size(p, out);
 	if (rc == -2) {
-		ld_at(ld, node, "size '%s' for %s is too large", s, what);
+		scenario_at(ld, node, "size '%s' for %s is too large", s, what);
 		return -1;
 	}
 	if (rc != 0) {
-		ld_at(ld, node, "bad size '%s' for %s: write a number of bytes, optionally with a unit "
+		scenario_at(ld, node, "bad size '%s' for %s: write a number of bytes, optionally with a unit "
 		      "(512, 4KiB, 1MiB, 100MB)", s, what);
 		return -1;
 	}
 	if (*out == 0 && !(how & SZ_ZERO_OK)) {
-		ld_at(ld, node, "%s is 0: give at least 1 byte", what);
+		scenario_at(ld, node, "%s is 0: give at least 1 byte", what);
 		return -1;
 	}
 	if ((how & SZ_BOUNDED) && *out > SCN_MAX_SIZE) {
-		ld_at(ld, node, "absurd size '%s' for %s (%" PRIu64 " bytes): the limit is 1 GiB", s,
+		scenario_at(ld, node, "absurd size '%s' for %s (%" PRIu64 " bytes): the limit is 1 GiB", s,
 		      what, *out);
 		return -1;
 	}
@@ -651,7 +651,7 @@ ld_size(struct ld *ld, const struct ypos_node *node, const char *s, const char *
 
 /* Parse an offset: a size, negative only where ALLOW_NEG (lseek/fseek relative moves). */
 static int
-ld_offset(struct ld *ld, const struct ypos_node *node, const char *s, bool allow_neg,
+scenario_offset(struct ld *ld, const struct yamlpos_node *node, const char *s, bool allow_neg,
 	  int64_t *out)
 {
 	const char *p = s;
@@ -665,10 +665,10 @@ ld_offset(struct ld *ld, const struct ypos_node *node, const char *s, bool allow
 		p++;
 	}
 	if (*p == '-') {
-		ld_at(ld, node, "offset cannot be negative here ('%s')", s);
+		scenario_at(ld, node, "offset cannot be negative here ('%s')", s);
 		return -1;
 	}
-	if (ld_size(ld, node, p, "offset", SZ_ZERO_OK | SZ_BOUNDED, &v) != 0)
+	if (scenario_size(ld, node, p, "offset", SZ_ZERO_OK | SZ_BOUNDED, &v) != 0)
 		return -1;
 	*out = neg ? -(int64_t)v : (int64_t)v;
 	return 0;
@@ -676,7 +676,7 @@ ld_offset(struct ld *ld, const struct ypos_node *node, const char *s, bool allow
 
 /* Parse a decimal number of seconds (or any non-negative real) within [lo, hi]. */
 static int
-ld_real(struct ld *ld, const struct ypos_node *node, const char *s, const char *what,
+scenario_real(struct ld *ld, const struct yamlpos_node *node, const char *s, const char *what,
 	double lo, double hi, double *out)
 {
 	char *end;
@@ -687,11 +687,11 @@ ld_real(struct ld *ld, const struct ypos_node *node, const char *s, const char *
 	while (end != s && isspace((unsigned char)*end))
 		end++;
 	if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) {
-		ld_at(ld, node, "%s takes a number, not '%s'", what, s);
+		scenario_at(ld, node, "%s takes a number, not '%s'", what, s);
 		return -1;
 	}
 	if (v < lo || v > hi) {
-		ld_at(ld, node, "%s %s is out of range (%g to %g)", what, s, lo, hi);
+		scenario_at(ld, node, "%s %s is out of range (%g to %g)", what, s, lo, hi);
 		return -1;
 	}
 	*out = v;
@@ -700,7 +700,7 @@ ld_real(struct ld *ld, const struct ypos_node *node, const char *s, const char *
 
 /* Parse a whole number within [lo, hi]. */
 static int
-ld_count(struct ld *ld, const struct ypos_node *node, const char *s, const char *what,
+scenario_count(struct ld *ld, const struct yamlpos_node *node, const char *s, const char *what,
 	 uint64_t lo, uint64_t hi, uint64_t *out)
 {
 	const char *p = s;
@@ -710,7 +710,7 @@ ld_count(struct ld *ld, const struct ypos_node *node, const char *s, const char 
 	while (isspace((unsigned char)*p))
 		p++;
 	if (!isdigit((unsigned char)*p)) {
-		ld_at(ld, node, "%s takes a whole number, not '%s'", what, s);
+		scenario_at(ld, node, "%s takes a whole number, not '%s'", what, s);
 		return -1;
 	}
 	errno = 0;
@@ -718,11 +718,11 @@ ld_count(struct ld *ld, const struct ypos_node *node, const char *s, const char 
 	while (isspace((unsigned char)*end))
 		end++;
 	if (*end != '\0') {
-		ld_at(ld, node, "%s takes a whole number, not '%s'", what, s);
+		scenario_at(ld, node, "%s takes a whole number, not '%s'", what, s);
 		return -1;
 	}
 	if (errno == ERANGE || v < lo || v > hi) {
-		ld_at(ld, node, "%s %s is out of range (%" PRIu64 " to %" PRIu64 ")", what, s, lo, hi);
+		scenario_at(ld, node, "%s %s is out of range (%" PRIu64 " to %" PRIu64 ")", what, s, lo, hi);
 		return -1;
 	}
 	*out = v;
@@ -731,15 +731,15 @@ ld_count(struct ld *ld, const struct ypos_node *node, const char *s, const char 
 
 /* Map a list of flag names to their OR. */
 static int
-ld_flags(struct ld *ld, const struct ypos_node *list, char **names, unsigned n,
+scenario_flags(struct ld *ld, const struct yamlpos_node *list, char **names, unsigned n,
 	 const struct scn_name *t, const char *what, int *out)
 {
-	const struct ypos_node *c = ypos_first(ld->ix, list);
+	const struct yamlpos_node *c = yamlpos_first(ld->ix, list);
 	int rc = 0, v;
 
 	*out = 0;
-	for (unsigned i = 0; i < n; i++, c = ypos_next(ld->ix, c)) {
-		if (ld_name(ld, c != NULL ? c : list, names[i], t, what, &v) != 0)
+	for (unsigned i = 0; i < n; i++, c = yamlpos_next(ld->ix, c)) {
+		if (scenario_name(ld, c != NULL ? c : list, names[i], t, what, &v) != 0)
 			rc = -1;
 		else
 			*out |= v;
@@ -751,7 +751,7 @@ ld_flags(struct ld *ld, const struct ypos_node *list, char **names, unsigned n,
 
 /* Is a stdio mode ("r", "w+", "rb+", "wx", "re") one that fopen() accepts? */
 static bool
-scn_fopen_mode_ok(const char *m)
+scenario_fopen_mode_ok(const char *m)
 {
 	bool plus = false, b = false, e = false, x = false;
 
@@ -768,45 +768,45 @@ scn_fopen_mode_ok(const char *m)
 
 /* Parse the arguments of one step. RA may be NULL ("- fsync:" with no value). */
 static void
-ld_args(struct ld *ld, struct scn_step *st, const struct raw_args *ra,
-	const struct ypos_node *an, size_t stepno)
+scenario_args(struct ld *ld, struct scn_step *st, const struct raw_args *ra,
+	const struct yamlpos_node *an, size_t stepno)
 {
 	static const struct raw_args none;
 	struct scn_args *a = &st->args;
 	const char *name = scn_ops[st->op].name;
-	const struct ypos_node *opnode = an;
+	const struct yamlpos_node *opnode = an;
 	int v;
 
 	if (ra == NULL)
 		ra = &none;
-#define NODE(k) (ypos_get(ld->ix, an, k) ? ypos_get(ld->ix, an, k) : opnode)
+#define NODE(k) (yamlpos_get(ld->ix, an, k) ? yamlpos_get(ld->ix, an, k) : opnode)
 	a->whence = SEEK_SET;
 	a->buffer = SCN_BUFFER_LIBRARY;
 	if (ra->bytes != NULL &&
-	    ld_size(ld, NODE("bytes"), ra->bytes, "bytes", SZ_BOUNDED, &a->bytes) == 0)
+	    scenario_size(ld, NODE("bytes"), ra->bytes, "bytes", SZ_BOUNDED, &a->bytes) == 0)
 		a->has |= SCN_HAS_BYTES;
 	if (ra->offset != NULL &&
-	    ld_offset(ld, NODE("offset"), ra->offset,
+	    scenario_offset(ld, NODE("offset"), ra->offset,
 		      st->op == SCN_OP_LSEEK || st->op == SCN_OP_FSEEK, &a->offset) == 0)
 		a->has |= SCN_HAS_OFFSET;
 	if (ra->len != NULL &&
-	    ld_size(ld, NODE("len"), ra->len, "len", SZ_ZERO_OK | SZ_BOUNDED, &a->len) == 0)
+	    scenario_size(ld, NODE("len"), ra->len, "len", SZ_ZERO_OK | SZ_BOUNDED, &a->len) == 0)
 		a->has |= SCN_HAS_LEN;
-	if (ra->whence != NULL && ld_name(ld, NODE("whence"), ra->whence, scn_whences,
+	if (ra->whence != NULL && scenario_name(ld, NODE("whence"), ra->whence, scn_whences,
 					  "whence", &a->whence) == 0)
 		a->has |= SCN_HAS_WHENCE;
 	if (ra->text != NULL) {
-		a->text = ld_strdup(ld, ra->text);
+		a->text = scenario_strdup(ld, ra->text);
 		a->has |= SCN_HAS_TEXT;
 	}
 	if (ra->mode != NULL) {
 		if (st->op == SCN_OP_SETVBUF) {
-			if (ld_name(ld, NODE("mode"), ra->mode, scn_bufmodes, "setvbuf mode", &v) == 0) {
+			if (scenario_name(ld, NODE("mode"), ra->mode, scn_bufmodes, "setvbuf mode", &v) == 0) {
 				a->bufmode = (enum scn_bufmode)v;
 				a->has |= SCN_HAS_MODE;
 			}
-		} else if (!scn_fopen_mode_ok(ra->mode)) {
-			ld_at(ld, NODE("mode"), "bad %s mode '%s' (use r, w, a, r+, w+ or a+, "
+		} else if (!scenario_fopen_mode_ok(ra->mode)) {
+			scenario_at(ld, NODE("mode"), "bad %s mode '%s' (use r, w, a, r+, w+ or a+, "
 			      "optionally with b, e or x)", name, ra->mode);
 		} else {
 			snprintf(a->mode, sizeof a->mode, "%s", ra->mode);
@@ -814,11 +814,11 @@ ld_args(struct ld *ld, struct scn_step *st, const struct raw_args *ra,
 		}
 	}
 	if (ra->size != NULL &&
-	    ld_size(ld, NODE("size"), ra->size, "buffer size", SZ_BOUNDED, &a->size) == 0)
+	    scenario_size(ld, NODE("size"), ra->size, "buffer size", SZ_BOUNDED, &a->size) == 0)
 		a->has |= SCN_HAS_SIZE;
 	if (ra->buffer != NULL) {
 		if (st->op == SCN_OP_SETBUF) {
-			if (ld_name(ld, NODE("buffer"), ra->buffer, scn_setbuf_buffers, "setbuf buffer",
+			if (scenario_name(ld, NODE("buffer"), ra->buffer, scn_setbuf_buffers, "setbuf buffer",
 				    &v) == 0) {
 				a->has |= SCN_HAS_BUFFER;
 				if (v < 0) {
@@ -828,16 +828,16 @@ ld_args(struct ld *ld, struct scn_step *st, const struct raw_args *ra,
 					a->buffer = (enum scn_buffer)v;
 				}
 			}
-		} else if (ld_name(ld, NODE("buffer"), ra->buffer, scn_buffers, "buffer", &v) == 0) {
+		} else if (scenario_name(ld, NODE("buffer"), ra->buffer, scn_buffers, "buffer", &v) == 0) {
 			a->buffer = (enum scn_buffer)v;
 			a->has |= SCN_HAS_BUFFER;
 		}
 	}
 	if (st->op == SCN_OP_SETBUF && !(a->has & SCN_HAS_MODE))
 		a->bufmode = SCN_BUF_FULL;
-	if (ra->flags != NULL || ypos_get(ld->ix, an, "flags") != NULL) {
+	if (ra->flags != NULL || yamlpos_get(ld->ix, an, "flags") != NULL) {
 		bool sfr = st->op == SCN_OP_SYNC_FILE_RANGE;
-		if (ld_flags(ld, NODE("flags"), ra->flags, ra->flags_count,
+		if (scenario_flags(ld, NODE("flags"), ra->flags, ra->flags_count,
 			     sfr ? scn_sfr_flags : scn_open_flags,
 			     sfr ? "sync_file_range flag" : "open flag", &a->flags) == 0)
 			a->has |= SCN_HAS_FLAGS;
@@ -848,24 +848,24 @@ ld_args(struct ld *ld, struct scn_step *st, const struct raw_args *ra,
 				       strcmp(ra->flags[i], "O_WRONLY") == 0 ||
 				       strcmp(ra->flags[i], "O_RDWR") == 0;
 			if (acc > 1)
-				ld_at(ld, NODE("flags"),
+				scenario_at(ld, NODE("flags"),
 				      "open flags take only one of O_RDONLY, O_WRONLY, O_RDWR");
 		}
 	}
-	if (ra->advice != NULL && ld_name(ld, NODE("advice"), ra->advice, scn_advices,
+	if (ra->advice != NULL && scenario_name(ld, NODE("advice"), ra->advice, scn_advices,
 					  "posix_fadvise advice", &a->advice) == 0)
 		a->has |= SCN_HAS_ADVICE;
 	if (ra->align != NULL) {
 		uint64_t al;
-		if (ld_count(ld, NODE("align"), ra->align, "align", 0, 4095, &al) == 0) {
+		if (scenario_count(ld, NODE("align"), ra->align, "align", 0, 4095, &al) == 0) {
 			a->align = (unsigned)al;
 			a->has |= SCN_HAS_ALIGN;
 		}
 	}
 	if (ra->seconds != NULL &&
-	    ld_real(ld, NODE("seconds"), ra->seconds, "seconds", 0, SCN_MAX_WAIT, &a->seconds) == 0)
+	    scenario_real(ld, NODE("seconds"), ra->seconds, "seconds", 0, SCN_MAX_WAIT, &a->seconds) == 0)
 		a->has |= SCN_HAS_SECONDS;
-	if (ra->until != NULL && ld_name(ld, NODE("until"), ra->until, scn_untils, "until",
+	if (ra->until != NULL && scenario_name(ld, NODE("until"), ra->until, scn_untils, "until",
 					 &v) == 0) {
 		a->until_clean = true;
 		a->has |= SCN_HAS_UNTIL;
@@ -873,22 +873,22 @@ ld_args(struct ld *ld, struct scn_step *st, const struct raw_args *ra,
 	if (st->op == SCN_OP_WAIT)
 		a->timeout = 60;
 	if (ra->timeout != NULL &&
-	    ld_real(ld, NODE("timeout"), ra->timeout, "timeout", 0, SCN_MAX_WAIT, &a->timeout) == 0)
+	    scenario_real(ld, NODE("timeout"), ra->timeout, "timeout", 0, SCN_MAX_WAIT, &a->timeout) == 0)
 		a->has |= SCN_HAS_TIMEOUT;
 	if (ra->lines != NULL &&
-	    ld_count(ld, NODE("lines"), ra->lines, "lines", 1, 1000000, &a->lines) == 0)
+	    scenario_count(ld, NODE("lines"), ra->lines, "lines", 1, 1000000, &a->lines) == 0)
 		a->has |= SCN_HAS_LINES;
 	if (ra->block != NULL &&
-	    ld_size(ld, NODE("block"), ra->block, "block", SZ_BOUNDED, &a->size) == 0)
+	    scenario_size(ld, NODE("block"), ra->block, "block", SZ_BOUNDED, &a->size) == 0)
 		a->has |= SCN_HAS_SIZE;
 	if (ra->printf_text != NULL) {
-		a->text = ld_strdup(ld, ra->printf_text);
+		a->text = scenario_strdup(ld, ra->printf_text);
 		a->has |= SCN_HAS_TEXT;
 	}
 	if (ra->write_text != NULL)
-		a->text2 = ld_strdup(ld, ra->write_text);
+		a->text2 = scenario_strdup(ld, ra->write_text);
 	if (ra->between != NULL) {
-		if (ld_name(ld, NODE("between"), ra->between, scn_betweens, "between", &v) == 0)
+		if (scenario_name(ld, NODE("between"), ra->between, scn_betweens, "between", &v) == 0)
 			a->between = (enum scn_pty_between)v;
 	}
 #undef NODE
@@ -933,25 +933,25 @@ ld_args(struct ld *ld, struct scn_step *st, const struct raw_args *ra,
 		break;
 	}
 	if (need != NULL)
-		ld_key(ld, opnode, "%s in step %zu needs %s", name, stepno, need);
+		scenario_at_key(ld, opnode, "%s in step %zu needs %s", name, stepno, need);
 	if (st->op == SCN_OP_WAIT) {
 		if (ra->seconds != NULL && ra->until != NULL)
-			ld_key(ld, opnode, "wait in step %zu takes seconds or until, not both", stepno);
+			scenario_at_key(ld, opnode, "wait in step %zu takes seconds or until, not both", stepno);
 		else if (ra->seconds == NULL && ra->until == NULL)
-			ld_key(ld, opnode, "wait in step %zu needs seconds or until: clean", stepno);
+			scenario_at_key(ld, opnode, "wait in step %zu needs seconds or until: clean", stepno);
 		else if (ra->timeout != NULL && ra->until == NULL)
-			ld_at(ld, ypos_get(ld->ix, an, "timeout"),
+			scenario_at(ld, yamlpos_get(ld->ix, an, "timeout"),
 			      "timeout goes with until: clean, not with seconds");
 	}
 	if (st->op == SCN_OP_FALLOCATE && (a->has & SCN_HAS_LEN) && a->len == 0)
-		ld_at(ld, ypos_get(ld->ix, an, "len"), "fallocate of 0 bytes does nothing: give len >= 1");
+		scenario_at(ld, yamlpos_get(ld->ix, an, "len"), "fallocate of 0 bytes does nothing: give len >= 1");
 }
 
 /* ---- Expectations. ---- */
 
 /* errno value of NAME ("EINVAL"), or -1. */
 static int
-scn_errno_value(const char *name)
+scenario_errno_value(const char *name)
 {
 	for (int e = 1; e < 4096; e++) {
 		const char *n = strerrorname_np(e);
@@ -963,7 +963,7 @@ scn_errno_value(const char *name)
 
 /* Parse one expectation value S for key E->key into E. */
 static int
-ld_expect_value(struct ld *ld, const struct ypos_node *node, const char *s, struct scn_expect *e)
+scenario_expect_value(struct ld *ld, const struct yamlpos_node *node, const char *s, struct scn_expect *e)
 {
 	const char *key = scn_keys[e->key];
 	const char *p = s;
@@ -972,7 +972,7 @@ ld_expect_value(struct ld *ld, const struct ypos_node *node, const char *s, stru
 
 	e->cmp = SCN_CMP_EQ;
 	if (e->key == SCN_KEY_OUTPUT || e->key == SCN_KEY_OUTPUT_FILE) {
-		e->str = ld_strdup(ld, s);
+		e->str = scenario_strdup(ld, s);
 		return 0;
 	}
 	while (isspace((unsigned char)*p))
@@ -992,7 +992,7 @@ ld_expect_value(struct ld *ld, const struct ypos_node *node, const char *s, stru
 			    strncmp(ops[i].sym, p, (size_t)(q - p)) == 0)
 				break;
 		if (i == sizeof ops / sizeof ops[0]) {
-			ld_at(ld, node, "bad comparison '%.*s' in '%s' for %s (use =, !=, <, <=, > or >=)",
+			scenario_at(ld, node, "bad comparison '%.*s' in '%s' for %s (use =, !=, <, <=, > or >=)",
 			      (int)(q - p), p, s, key);
 			return -1;
 		}
@@ -1001,17 +1001,17 @@ ld_expect_value(struct ld *ld, const struct ypos_node *node, const char *s, stru
 		while (isspace((unsigned char)*p))
 			p++;
 		if (*p == '\0') {
-			ld_at(ld, node, "comparison '%s' for %s has no value", s, key);
+			scenario_at(ld, node, "comparison '%s' for %s has no value", s, key);
 			return -1;
 		}
 	}
 	if (*p == '\0') {
-		ld_at(ld, node, "%s needs a value", key);
+		scenario_at(ld, node, "%s needs a value", key);
 		return -1;
 	}
 	switch (e->key) {
 	case SCN_KEY_STDIO_MODE:
-		if (ld_name(ld, node, p, scn_bufmodes, "stdio.mode", &v) != 0)
+		if (scenario_name(ld, node, p, scn_bufmodes, "stdio.mode", &v) != 0)
 			return -1;
 		e->num = v;
 		break;
@@ -1019,10 +1019,10 @@ ld_expect_value(struct ld *ld, const struct ypos_node *node, const char *s, stru
 		if (strcmp(p, "0") == 0) {
 			e->num = 0;
 		} else if (isdigit((unsigned char)*p) || *p == '-') {
-			ld_at(ld, node, "result.errno takes 0 or an errno name such as EINVAL, not '%s'", p);
+			scenario_at(ld, node, "result.errno takes 0 or an errno name such as EINVAL, not '%s'", p);
 			return -1;
-		} else if ((v = scn_errno_value(p)) < 0) {
-			ld_at(ld, node, "unknown errno name '%s' (EINVAL, EBADF, ENOSPC, ...)", p);
+		} else if ((v = scenario_errno_value(p)) < 0) {
+			scenario_at(ld, node, "unknown errno name '%s' (EINVAL, EBADF, ENOSPC, ...)", p);
 			return -1;
 		} else {
 			e->num = v;
@@ -1032,7 +1032,7 @@ ld_expect_value(struct ld *ld, const struct ypos_node *node, const char *s, stru
 		bool neg = false;
 		if (*p == '-') {
 			if (e->key != SCN_KEY_RESULT_VALUE) {
-				ld_at(ld, node, "%s cannot be negative ('%s')", key, s);
+				scenario_at(ld, node, "%s cannot be negative ('%s')", key, s);
 				return -1;
 			}
 			neg = true;
@@ -1042,11 +1042,11 @@ ld_expect_value(struct ld *ld, const struct ypos_node *node, const char *s, stru
 		if (rc == 0 && u > (uint64_t)INT64_MAX)
 			rc = -2;
 		if (rc == -2) {
-			ld_at(ld, node, "%s value '%s' is too large", key, s);
+			scenario_at(ld, node, "%s value '%s' is too large", key, s);
 			return -1;
 		}
 		if (rc != 0) {
-			ld_at(ld, node, "%s takes a number (units allowed: 4KiB) or a comparison like "
+			scenario_at(ld, node, "%s takes a number (units allowed: 4KiB) or a comparison like "
 			      "'>= 1', not '%s'", key, s);
 			return -1;
 		}
@@ -1056,7 +1056,7 @@ ld_expect_value(struct ld *ld, const struct ypos_node *node, const char *s, stru
 	}
 	if ((e->key == SCN_KEY_STDIO_MODE || e->key == SCN_KEY_RESULT_ERRNO) &&
 	    e->cmp != SCN_CMP_EQ && e->cmp != SCN_CMP_NE) {
-		ld_at(ld, node, "%s compares only with = or !=, not '%s'", key, s);
+		scenario_at(ld, node, "%s compares only with = or !=, not '%s'", key, s);
 		return -1;
 	}
 	return 0;
@@ -1064,17 +1064,17 @@ ld_expect_value(struct ld *ld, const struct ypos_node *node, const char *s, stru
 
 /* Parse the expect mapping of a step, in the order written. */
 static void
-ld_expects(struct ld *ld, struct scn_step *st, const struct raw_expect *re,
-	   const struct ypos_node *en, size_t stepno)
+scenario_expects(struct ld *ld, struct scn_step *st, const struct raw_expect *re,
+	   const struct yamlpos_node *en, size_t stepno)
 {
-	if (re == NULL || en == NULL || en->kind != YPOS_MAP || en->n_children == 0)
+	if (re == NULL || en == NULL || en->kind != YAMLPOS_MAP || en->n_children == 0)
 		return;
 	st->expects = calloc(en->n_children, sizeof *st->expects);
 	if (st->expects == NULL) {
 		ld->oom = true;
 		return;
 	}
-	for (const struct ypos_node *c = ypos_first(ld->ix, en); c != NULL; c = ypos_next(ld->ix, c)) {
+	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, en); c != NULL; c = yamlpos_next(ld->ix, c)) {
 		int k;
 		for (k = 0; k < SCN_KEY__COUNT; k++)
 			if (strcmp(c->key, scn_keys[k]) == 0)
@@ -1084,23 +1084,23 @@ ld_expects(struct ld *ld, struct scn_step *st, const struct raw_expect *re,
 		const char *val = re->v[k] != NULL ? re->v[k] : (c->value ? c->value : "");
 		struct scn_expect *e = &st->expects[st->n_expects++];
 		e->key = (enum scn_key)k;
-		e->source = ld_strdup(ld, val);
+		e->source = scenario_strdup(ld, val);
 		e->line = c->line;
 		e->col = c->col;
-		if (ld_expect_value(ld, c, val, e) != 0)
+		if (scenario_expect_value(ld, c, val, e) != 0)
 			continue;
 		if (e->key == SCN_KEY_OUTPUT && st->op != SCN_OP_PTY && st->op != SCN_OP_TAIL)
-			ld_key(ld, c, "output is expected of pty and tail steps, not of %s (step %zu)",
+			scenario_at_key(ld, c, "output is expected of pty and tail steps, not of %s (step %zu)",
 			       scn_ops[st->op].name, stepno);
 		else if (e->key == SCN_KEY_OUTPUT_FILE && st->op != SCN_OP_PTY)
-			ld_key(ld, c, "output.file is expected of pty steps, not of %s (step %zu)",
+			scenario_at_key(ld, c, "output.file is expected of pty steps, not of %s (step %zu)",
 			       scn_ops[st->op].name, stepno);
 	}
 }
 
 /* O_DIRECT rules: a misaligned transfer is an error unless the step expects EINVAL. */
 static void
-ld_direct(struct ld *ld, const struct scn_step *st, const struct ypos_node *an)
+scenario_direct(struct ld *ld, const struct scn_step *st, const struct yamlpos_node *an)
 {
 	const struct scn_args *a = &st->args;
 
@@ -1124,15 +1124,15 @@ ld_direct(struct ld *ld, const struct scn_step *st, const struct ypos_node *an)
 		    st->expects[i].num == EINVAL)
 			return;
 	if ((a->has & SCN_HAS_BYTES) && a->bytes % SCN_DIO_ALIGN != 0)
-		ld_at(ld, ypos_get(ld->ix, an, "bytes"),
+		scenario_at(ld, yamlpos_get(ld->ix, an, "bytes"),
 		      "O_DIRECT transfer of %" PRIu64 " bytes is not a multiple of %d "
 		      "(expect result.errno: EINVAL to show the failure)", a->bytes, SCN_DIO_ALIGN);
 	if ((a->has & SCN_HAS_OFFSET) && a->offset % SCN_DIO_ALIGN != 0)
-		ld_at(ld, ypos_get(ld->ix, an, "offset"),
+		scenario_at(ld, yamlpos_get(ld->ix, an, "offset"),
 		      "O_DIRECT offset %" PRId64 " is not a multiple of %d "
 		      "(expect result.errno: EINVAL to show the failure)", a->offset, SCN_DIO_ALIGN);
 	if ((a->has & SCN_HAS_ALIGN) && a->align != 0)
-		ld_at(ld, ypos_get(ld->ix, an, "align"),
+		scenario_at(ld, yamlpos_get(ld->ix, an, "align"),
 		      "O_DIRECT buffer misaligned by %u byte%s "
 		      "(expect result.errno: EINVAL to show the failure)", a->align,
 		      a->align == 1 ? "" : "s");
@@ -1142,29 +1142,29 @@ ld_direct(struct ld *ld, const struct scn_step *st, const struct ypos_node *an)
 
 /* Parse one reference (a book's figures). */
 static void
-ld_reference(struct ld *ld, struct scn_reference *r, const struct raw_ref *rr,
-	     const struct ypos_node *rn, const struct scn_sweep *sw)
+scenario_reference(struct ld *ld, struct scn_reference *r, const struct raw_ref *rr,
+	     const struct yamlpos_node *rn, const struct scn_sweep *sw)
 {
-	const struct ypos_node *rows = ypos_get(ld->ix, rn, "rows");
-	const struct ypos_node *c;
+	const struct yamlpos_node *rows = yamlpos_get(ld->ix, rn, "rows");
+	const struct yamlpos_node *c;
 
 	if (rr->label == NULL || *rr->label == '\0')
-		ld_at(ld, ypos_get(ld->ix, rn, "label") ? ypos_get(ld->ix, rn, "label") : rn,
+		scenario_at(ld, yamlpos_get(ld->ix, rn, "label") ? yamlpos_get(ld->ix, rn, "label") : rn,
 		      "a sweep reference needs a label (e.g. \"TLPI 2010\")");
-	r->label = ld_strdup(ld, rr->label);
-	r->source = ld_strdup(ld, rr->source);
-	r->variant = ld_strdup(ld, rr->variant);
+	r->label = scenario_strdup(ld, rr->label);
+	r->source = scenario_strdup(ld, rr->source);
+	r->variant = scenario_strdup(ld, rr->variant);
 	if (rr->variant != NULL) {
 		size_t i;
 		for (i = 0; i < sw->n_variants; i++)
 			if (sw->variants[i].name != NULL && strcmp(sw->variants[i].name, rr->variant) == 0)
 				break;
 		if (i == sw->n_variants)
-			ld_at(ld, ypos_get(ld->ix, rn, "variant"),
+			scenario_at(ld, yamlpos_get(ld->ix, rn, "variant"),
 			      "reference variant '%s' is not a variant of this sweep", rr->variant);
 	}
 	if (rr->total != NULL)
-		ld_size(ld, ypos_get(ld->ix, rn, "total"), rr->total, "total", SZ_ZERO_OK,
+		scenario_size(ld, yamlpos_get(ld->ix, rn, "total"), rr->total, "total", SZ_ZERO_OK,
 			&r->total_bytes);
 	if (rr->rows_count == 0)
 		return;
@@ -1174,34 +1174,34 @@ ld_reference(struct ld *ld, struct scn_reference *r, const struct raw_ref *rr,
 		return;
 	}
 	r->n_rows = rr->rows_count;
-	c = ypos_first(ld->ix, rows);
-	for (unsigned i = 0; i < rr->rows_count; i++, c = ypos_next(ld->ix, c)) {
+	c = yamlpos_first(ld->ix, rows);
+	for (unsigned i = 0; i < rr->rows_count; i++, c = yamlpos_next(ld->ix, c)) {
 		const struct raw_row *w = &rr->rows[i];
 		struct scn_ref_row *row = &r->rows[i];
 		row->elapsed = row->user = row->system = -1;
 		if (w->buf_size == NULL)
-			ld_at(ld, c, "a reference row needs buf_size");
+			scenario_at(ld, c, "a reference row needs buf_size");
 		else
-			ld_size(ld, ypos_get(ld->ix, c, "buf_size"), w->buf_size, "buf_size", 0,
+			scenario_size(ld, yamlpos_get(ld->ix, c, "buf_size"), w->buf_size, "buf_size", 0,
 				&row->buf_size);
 		if (w->elapsed != NULL)
-			ld_real(ld, ypos_get(ld->ix, c, "elapsed"), w->elapsed, "elapsed", 0, 1e9,
+			scenario_real(ld, yamlpos_get(ld->ix, c, "elapsed"), w->elapsed, "elapsed", 0, 1e9,
 				&row->elapsed);
 		if (w->user != NULL)
-			ld_real(ld, ypos_get(ld->ix, c, "user"), w->user, "user", 0, 1e9, &row->user);
+			scenario_real(ld, yamlpos_get(ld->ix, c, "user"), w->user, "user", 0, 1e9, &row->user);
 		if (w->system != NULL)
-			ld_real(ld, ypos_get(ld->ix, c, "system"), w->system, "system", 0, 1e9,
+			scenario_real(ld, yamlpos_get(ld->ix, c, "system"), w->system, "system", 0, 1e9,
 				&row->system);
 	}
 }
 
 /* Parse a sweep step. */
 static void
-ld_sweep(struct ld *ld, struct scn_step *st, const struct raw_sweep *rs,
-	 const struct ypos_node *sn, size_t stepno)
+scenario_sweep(struct ld *ld, struct scn_step *st, const struct raw_sweep *rs,
+	 const struct yamlpos_node *sn, size_t stepno)
 {
 	struct scn_sweep *sw = calloc(1, sizeof *sw);
-	const struct ypos_node *c;
+	const struct yamlpos_node *c;
 	char list[256];
 	uint64_t u;
 	int v;
@@ -1214,20 +1214,20 @@ ld_sweep(struct ld *ld, struct scn_step *st, const struct raw_sweep *rs,
 	sw->repeat = 5;
 	sw->warmup = 1;
 	if (rs == NULL) {
-		ld_key(ld, sn, "sweep in step %zu needs program, buffer_sizes and file_size", stepno);
+		scenario_at_key(ld, sn, "sweep in step %zu needs program, buffer_sizes and file_size", stepno);
 		return;
 	}
-#define NODE(k) (ypos_get(ld->ix, sn, k) ? ypos_get(ld->ix, sn, k) : sn)
+#define NODE(k) (yamlpos_get(ld->ix, sn, k) ? yamlpos_get(ld->ix, sn, k) : sn)
 	if (rs->program == NULL)
-		ld_at(ld, sn, "sweep in step %zu needs program (one of: %s)", stepno,
-		      scn_name_list(scn_programs, list, sizeof list));
-	else if (ld_name(ld, NODE("program"), rs->program, scn_programs, "sweep program", &v) == 0)
+		scenario_at(ld, sn, "sweep in step %zu needs program (one of: %s)", stepno,
+		      scenario_name_list(scn_programs, list, sizeof list));
+	else if (scenario_name(ld, NODE("program"), rs->program, scn_programs, "sweep program", &v) == 0)
 		sw->program = (enum scn_program)v;
-	sw->title = ld_strdup(ld, rs->title != NULL ? rs->title : rs->program);
-	if (rs->buffer_sizes == NULL && ypos_get(ld->ix, sn, "buffer_sizes") == NULL) {
-		ld_at(ld, sn, "sweep in step %zu needs buffer_sizes (a list of sizes)", stepno);
+	sw->title = scenario_strdup(ld, rs->title != NULL ? rs->title : rs->program);
+	if (rs->buffer_sizes == NULL && yamlpos_get(ld->ix, sn, "buffer_sizes") == NULL) {
+		scenario_at(ld, sn, "sweep in step %zu needs buffer_sizes (a list of sizes)", stepno);
 	} else if (rs->buffer_sizes_count == 0) {
-		ld_at(ld, NODE("buffer_sizes"), "sweep buffer_sizes is empty: list at least one size");
+		scenario_at(ld, NODE("buffer_sizes"), "sweep buffer_sizes is empty: list at least one size");
 	} else {
 		sw->buffer_sizes = calloc(rs->buffer_sizes_count, sizeof *sw->buffer_sizes);
 		if (sw->buffer_sizes == NULL) {
@@ -1235,23 +1235,23 @@ ld_sweep(struct ld *ld, struct scn_step *st, const struct raw_sweep *rs,
 			return;
 		}
 		sw->n_buffer_sizes = rs->buffer_sizes_count;
-		c = ypos_first(ld->ix, ypos_get(ld->ix, sn, "buffer_sizes"));
-		for (unsigned i = 0; i < rs->buffer_sizes_count; i++, c = ypos_next(ld->ix, c))
-			ld_size(ld, c ? c : sn, rs->buffer_sizes[i], "buffer size", SZ_BOUNDED,
+		c = yamlpos_first(ld->ix, yamlpos_get(ld->ix, sn, "buffer_sizes"));
+		for (unsigned i = 0; i < rs->buffer_sizes_count; i++, c = yamlpos_next(ld->ix, c))
+			scenario_size(ld, c ? c : sn, rs->buffer_sizes[i], "buffer size", SZ_BOUNDED,
 				&sw->buffer_sizes[i]);
 	}
 	if (rs->file_size == NULL)
-		ld_at(ld, sn, "sweep in step %zu needs file_size (the total to transfer)", stepno);
+		scenario_at(ld, sn, "sweep in step %zu needs file_size (the total to transfer)", stepno);
 	else
-		ld_size(ld, NODE("file_size"), rs->file_size, "file_size", SZ_BOUNDED, &sw->file_size);
-	if (rs->repeat != NULL && ld_count(ld, NODE("repeat"), rs->repeat, "repeat", 1, 1000, &u) == 0)
+		scenario_size(ld, NODE("file_size"), rs->file_size, "file_size", SZ_BOUNDED, &sw->file_size);
+	if (rs->repeat != NULL && scenario_count(ld, NODE("repeat"), rs->repeat, "repeat", 1, 1000, &u) == 0)
 		sw->repeat = (unsigned)u;
-	if (rs->warmup != NULL && ld_count(ld, NODE("warmup"), rs->warmup, "warmup", 0, 1000, &u) == 0)
+	if (rs->warmup != NULL && scenario_count(ld, NODE("warmup"), rs->warmup, "warmup", 0, 1000, &u) == 0)
 		sw->warmup = (unsigned)u;
-	if (rs->cache != NULL && ld_name(ld, NODE("cache"), rs->cache, scn_caches, "cache", &v) == 0)
+	if (rs->cache != NULL && scenario_name(ld, NODE("cache"), rs->cache, scn_caches, "cache", &v) == 0)
 		sw->cache = (enum scn_cache)v;
 	if (rs->budget != NULL)
-		ld_real(ld, NODE("budget"), rs->budget, "budget", 0, SCN_MAX_WAIT, &sw->budget);
+		scenario_real(ld, NODE("budget"), rs->budget, "budget", 0, SCN_MAX_WAIT, &sw->budget);
 
 	/* Variants: at least the default one. */
 	sw->n_variants = rs->variants_count ? rs->variants_count : 1;
@@ -1261,30 +1261,30 @@ ld_sweep(struct ld *ld, struct scn_step *st, const struct raw_sweep *rs,
 		return;
 	}
 	if (rs->variants_count == 0)
-		sw->variants[0].name = ld_strdup(ld, "default");
-	c = ypos_first(ld->ix, ypos_get(ld->ix, sn, "variants"));
-	for (unsigned i = 0; i < rs->variants_count; i++, c = ypos_next(ld->ix, c)) {
+		sw->variants[0].name = scenario_strdup(ld, "default");
+	c = yamlpos_first(ld->ix, yamlpos_get(ld->ix, sn, "variants"));
+	for (unsigned i = 0; i < rs->variants_count; i++, c = yamlpos_next(ld->ix, c)) {
 		const struct raw_variant *rv = &rs->variants[i];
 		struct scn_variant *var = &sw->variants[i];
-		const struct ypos_node *vn = c ? c : sn;
+		const struct yamlpos_node *vn = c ? c : sn;
 		if (rv->name == NULL || *rv->name == '\0') {
-			ld_at(ld, vn, "a sweep variant needs a name");
+			scenario_at(ld, vn, "a sweep variant needs a name");
 		} else {
 			for (unsigned j = 0; j < i; j++)
 				if (rs->variants[j].name && strcmp(rs->variants[j].name, rv->name) == 0)
-					ld_at(ld, ypos_get(ld->ix, vn, "name"),
+					scenario_at(ld, yamlpos_get(ld->ix, vn, "name"),
 					      "two sweep variants are named '%s'", rv->name);
 		}
-		var->name = ld_strdup(ld, rv->name);
+		var->name = scenario_strdup(ld, rv->name);
 		if (rv->flags_count > 0)
-			ld_flags(ld, ypos_get(ld->ix, vn, "flags"), rv->flags, rv->flags_count,
+			scenario_flags(ld, yamlpos_get(ld->ix, vn, "flags"), rv->flags, rv->flags_count,
 				 scn_variant_flags, "variant flag", &var->flags);
 		if (rv->sync_each != NULL &&
-		    ld_name(ld, ypos_get(ld->ix, vn, "sync_each"), rv->sync_each, scn_sync_eachs,
+		    scenario_name(ld, yamlpos_get(ld->ix, vn, "sync_each"), rv->sync_each, scn_sync_eachs,
 			    "sync_each", &v) == 0)
 			var->sync_each = (enum scn_sync_each)v;
 		if (rv->on != NULL &&
-		    ld_name(ld, ypos_get(ld->ix, vn, "on"), rv->on, scn_fss, "filesystem", &v) == 0)
+		    scenario_name(ld, yamlpos_get(ld->ix, vn, "on"), rv->on, scn_fss, "filesystem", &v) == 0)
 			var->on = (enum scn_fs)v;
 	}
 
@@ -1295,9 +1295,9 @@ ld_sweep(struct ld *ld, struct scn_step *st, const struct raw_sweep *rs,
 			return;
 		}
 		sw->n_references = rs->reference_count;
-		c = ypos_first(ld->ix, ypos_get(ld->ix, sn, "reference"));
-		for (unsigned i = 0; i < rs->reference_count; i++, c = ypos_next(ld->ix, c))
-			ld_reference(ld, &sw->references[i], &rs->reference[i], c ? c : sn, sw);
+		c = yamlpos_first(ld->ix, yamlpos_get(ld->ix, sn, "reference"));
+		for (unsigned i = 0; i < rs->reference_count; i++, c = yamlpos_next(ld->ix, c))
+			scenario_reference(ld, &sw->references[i], &rs->reference[i], c ? c : sn, sw);
 	}
 #undef NODE
 }
@@ -1306,15 +1306,15 @@ ld_sweep(struct ld *ld, struct scn_step *st, const struct raw_sweep *rs,
 
 /* Parse one step (STEPNO is 1-based, for messages). */
 static void
-ld_step(struct ld *ld, struct scn_step *st, const struct raw_step *rs,
-	const struct ypos_node *sn, size_t stepno)
+scenario_step(struct ld *ld, struct scn_step *st, const struct raw_step *rs,
+	const struct yamlpos_node *sn, size_t stepno)
 {
-	const struct ypos_node *opnode = NULL;
+	const struct yamlpos_node *opnode = NULL;
 	int op = -1;
 
 	st->line = sn->line;
 	st->col = sn->col;
-	for (const struct ypos_node *c = ypos_first(ld->ix, sn); c != NULL; c = ypos_next(ld->ix, c)) {
+	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, sn); c != NULL; c = yamlpos_next(ld->ix, c)) {
 		int k;
 		for (k = 0; k < SCN_OP__COUNT; k++)
 			if (strcmp(c->key, scn_ops[k].name) == 0)
@@ -1322,7 +1322,7 @@ ld_step(struct ld *ld, struct scn_step *st, const struct raw_step *rs,
 		if (k == SCN_OP__COUNT)
 			continue;
 		if (op >= 0) {
-			ld_key(ld, c, "step %zu has two ops, '%s' and '%s': write one op per step",
+			scenario_at_key(ld, c, "step %zu has two ops, '%s' and '%s': write one op per step",
 			       stepno, scn_ops[op].name, c->key);
 			return;
 		}
@@ -1330,65 +1330,65 @@ ld_step(struct ld *ld, struct scn_step *st, const struct raw_step *rs,
 		opnode = c;
 	}
 	if (op < 0) {
-		ld_at(ld, sn, "step %zu has no op (say and expect go with an op; for narration "
+		scenario_at(ld, sn, "step %zu has no op (say and expect go with an op; for narration "
 		      "alone write note: \"...\")", stepno);
 		return;
 	}
 	st->op = (enum scn_op)op;
-	st->say = ld_strdup(ld, rs->say);
+	st->say = scenario_strdup(ld, rs->say);
 	if (st->op == SCN_OP_NOTE) {
 		if (rs->note == NULL || *rs->note == '\0') {
-			ld_key(ld, opnode, "note in step %zu needs text", stepno);
+			scenario_at_key(ld, opnode, "note in step %zu needs text", stepno);
 		} else {
-			st->args.text = ld_strdup(ld, rs->note);
+			st->args.text = scenario_strdup(ld, rs->note);
 			st->args.has |= SCN_HAS_TEXT;
 			if (st->say == NULL)
-				st->say = ld_strdup(ld, rs->note);
+				st->say = scenario_strdup(ld, rs->note);
 		}
 	} else if (st->op == SCN_OP_SWEEP) {
-		ld_sweep(ld, st, rs->sweep, opnode, stepno);
+		scenario_sweep(ld, st, rs->sweep, opnode, stepno);
 	} else {
-		ld_args(ld, st, rs->op[op], opnode, stepno);
+		scenario_args(ld, st, rs->op[op], opnode, stepno);
 	}
-	ld_expects(ld, st, rs->expect, ypos_get(ld->ix, sn, "expect"), stepno);
-	ld_direct(ld, st, opnode);
+	scenario_expects(ld, st, rs->expect, yamlpos_get(ld->ix, sn, "expect"), stepno);
+	scenario_direct(ld, st, opnode);
 }
 
 /* Convert the raw scenario into S, reporting every mistake. */
 static void
-ld_scenario(struct ld *ld, struct scenario *s, const struct raw_scenario *raw,
-	    const struct ypos_node *root)
+scenario_convert(struct ld *ld, struct scenario *s, const struct raw_scenario *raw,
+	    const struct yamlpos_node *root)
 {
-	const struct ypos_node *n;
+	const struct yamlpos_node *n;
 	int v;
 
-	n = ypos_get(ld->ix, root, "title");
+	n = yamlpos_get(ld->ix, root, "title");
 	if (raw->title == NULL || *raw->title == '\0')
-		ld_at(ld, n ? n : root, "the scenario needs a title (title: \"...\")");
-	s->title = ld_strdup(ld, raw->title);
-	s->source = ld_strdup(ld, raw->source);
-	s->intro = ld_strdup(ld, raw->intro);
+		scenario_at(ld, n ? n : root, "the scenario needs a title (title: \"...\")");
+	s->title = scenario_strdup(ld, raw->title);
+	s->source = scenario_strdup(ld, raw->source);
+	s->intro = scenario_strdup(ld, raw->intro);
 	if (raw->file != NULL) {
-		const struct ypos_node *fn = ypos_get(ld->ix, root, "file");
+		const struct yamlpos_node *fn = yamlpos_get(ld->ix, root, "file");
 		if (raw->file->size != NULL)
-			ld_size(ld, ypos_get(ld->ix, fn, "size"), raw->file->size, "file size",
+			scenario_size(ld, yamlpos_get(ld->ix, fn, "size"), raw->file->size, "file size",
 				SZ_ZERO_OK | SZ_BOUNDED, &s->file.size);
 		if (raw->file->on != NULL &&
-		    ld_name(ld, ypos_get(ld->ix, fn, "on"), raw->file->on, scn_fss, "filesystem", &v) == 0)
+		    scenario_name(ld, yamlpos_get(ld->ix, fn, "on"), raw->file->on, scn_fss, "filesystem", &v) == 0)
 			s->file.on = (enum scn_fs)v;
 		if (raw->file->fill != NULL &&
-		    ld_name(ld, ypos_get(ld->ix, fn, "fill"), raw->file->fill, scn_fills, "fill", &v) == 0)
+		    scenario_name(ld, yamlpos_get(ld->ix, fn, "fill"), raw->file->fill, scn_fills, "fill", &v) == 0)
 			s->file.fill = (enum scn_fill)v;
 	}
 	ld->tmpfs = s->file.on == SCN_FS_TMPFS;
 
-	n = ypos_get(ld->ix, root, "steps");
+	n = yamlpos_get(ld->ix, root, "steps");
 	if (n == NULL) {
-		ld_at(ld, root, "the scenario needs steps (steps: followed by a list of ops)");
+		scenario_at(ld, root, "the scenario needs steps (steps: followed by a list of ops)");
 		return;
 	}
-	if (raw->steps_count == 0 || n->kind != YPOS_SEQ) {
-		ld_at(ld, n, "steps is empty: a scenario needs at least one step");
+	if (raw->steps_count == 0 || n->kind != YAMLPOS_SEQ) {
+		scenario_at(ld, n, "steps is empty: a scenario needs at least one step");
 		return;
 	}
 	s->steps = calloc(raw->steps_count, sizeof *s->steps);
@@ -1397,9 +1397,9 @@ ld_scenario(struct ld *ld, struct scenario *s, const struct raw_scenario *raw,
 		return;
 	}
 	s->n_steps = raw->steps_count;
-	const struct ypos_node *c = ypos_first(ld->ix, n);
-	for (size_t i = 0; i < s->n_steps && c != NULL; i++, c = ypos_next(ld->ix, c))
-		ld_step(ld, &s->steps[i], &raw->steps[i], c, i + 1);
+	const struct yamlpos_node *c = yamlpos_first(ld->ix, n);
+	for (size_t i = 0; i < s->n_steps && c != NULL; i++, c = yamlpos_next(ld->ix, c))
+		scenario_step(ld, &s->steps[i], &raw->steps[i], c, i + 1);
 }
 
 /* ---- libcyaml's log: kept, then turned into our messages. ---- */
@@ -1412,7 +1412,7 @@ struct cy_log {
 
 /* libcyaml log callback: append the message to the context's buffer. */
 static void
-scn_cyaml_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+scenario_cyaml_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
 {
 	struct cy_log *log = ctx;
 	char line[1024];
@@ -1445,7 +1445,7 @@ struct cy_frame {
 
 /* What a path of frames is, for messages: "fwrite in step 3", "step 3", "file"... */
 static void
-scn_describe(const struct cy_frame *f, int n, char *buf, size_t len, int *step, int *op,
+scenario_describe(const struct cy_frame *f, int n, char *buf, size_t len, int *step, int *op,
 	     const char **area)
 {
 	*step = -1;
@@ -1482,7 +1482,7 @@ scn_describe(const struct cy_frame *f, int n, char *buf, size_t len, int *step, 
 
 /* Kind of YAML event named by libcyaml, as people say it. */
 static const char *
-scn_event_words(const char *ev)
+scenario_event_words(const char *ev)
 {
 	if (strncmp(ev, "SCALAR", 6) == 0)
 		return "a single value";
@@ -1495,7 +1495,7 @@ scn_event_words(const char *ev)
 
 /* Turn libcyaml's log of a failed load into "PATH:LINE:COL: message". */
 static void
-scn_cyaml_report(struct ld *ld, const struct cy_log *log, cyaml_err_t cerr)
+scenario_cyaml_report(struct ld *ld, const struct cy_log *log, cyaml_err_t cerr)
 {
 	struct cy_frame fr[CY_MAX_FRAMES];
 	int nfr = 0, line = 1, col = 1;
@@ -1542,11 +1542,11 @@ scn_cyaml_report(struct ld *ld, const struct cy_log *log, cyaml_err_t cerr)
 		line = fr[nfr - 1].line;
 		col = fr[nfr - 1].col;
 	}
-	const struct ypos_node *node = ypos_node(ld->ix, 0);
+	const struct yamlpos_node *node = yamlpos_node(ld->ix, 0);
 	for (int i = 0; i < nfr && node != NULL; i++) {
-		const struct ypos_node *next = fr[i].field[0] != '\0'
-			? ypos_get(ld->ix, node, fr[i].field)
-			: (fr[i].entry > 0 ? ypos_at(ld->ix, node, fr[i].entry - 1) : NULL);
+		const struct yamlpos_node *next = fr[i].field[0] != '\0'
+			? yamlpos_get(ld->ix, node, fr[i].field)
+			: (fr[i].entry > 0 ? yamlpos_at(ld->ix, node, fr[i].entry - 1) : NULL);
 		if (next == NULL)
 			break;
 		node = next;
@@ -1559,11 +1559,11 @@ scn_cyaml_report(struct ld *ld, const struct cy_log *log, cyaml_err_t cerr)
 	char what[200], takes[256];
 	int step, op;
 	const char *area;
-	scn_describe(fr, nfr, what, sizeof what, &step, &op, &area);
+	scenario_describe(fr, nfr, what, sizeof what, &step, &op, &area);
 
 	if (strncmp(msg, "Unexpected key: ", 16) == 0) {
 		const char *key = msg + 16;
-		const struct ypos_node *kn = ypos_get(ld->ix, node, key);
+		const struct yamlpos_node *kn = yamlpos_get(ld->ix, node, key);
 		if (kn != NULL) {
 			line = kn->key_line;
 			col = kn->key_col;
@@ -1571,38 +1571,38 @@ scn_cyaml_report(struct ld *ld, const struct cy_log *log, cyaml_err_t cerr)
 		if (strcmp(area, "op") == 0 && op != SCN_OP_SWEEP) {
 			const cyaml_schema_field_t *fl = scn_ops[op].fields;
 			if (fl[0].key == NULL)
-				ld_error(ld, line, col, "unknown argument '%s' for %s in step %d "
+				scenario_error(ld, line, col, "unknown argument '%s' for %s in step %d "
 					 "(%s takes no arguments)", key, scn_ops[op].name, step,
 					 scn_ops[op].name);
 			else
-				ld_error(ld, line, col, "unknown argument '%s' for %s in step %d "
+				scenario_error(ld, line, col, "unknown argument '%s' for %s in step %d "
 					 "(%s takes: %s)", key, scn_ops[op].name, step,
-					 scn_ops[op].name, scn_field_list(fl, takes, sizeof takes));
+					 scn_ops[op].name, scenario_field_list(fl, takes, sizeof takes));
 		} else if (strcmp(area, "op") == 0) {
-			ld_error(ld, line, col, "unknown key '%s' in sweep in step %d (sweep takes: %s)",
-				 key, step, scn_field_list(f_sweep, takes, sizeof takes));
+			scenario_error(ld, line, col, "unknown key '%s' in sweep in step %d (sweep takes: %s)",
+				 key, step, scenario_field_list(f_sweep, takes, sizeof takes));
 		} else if (strcmp(area, "variant") == 0) {
-			ld_error(ld, line, col, "unknown key '%s' in a sweep variant (a variant takes: %s)",
-				 key, scn_field_list(f_variant, takes, sizeof takes));
+			scenario_error(ld, line, col, "unknown key '%s' in a sweep variant (a variant takes: %s)",
+				 key, scenario_field_list(f_variant, takes, sizeof takes));
 		} else if (strcmp(area, "reference") == 0) {
-			ld_error(ld, line, col, "unknown key '%s' in a sweep reference (a reference "
-				 "takes: %s)", key, scn_field_list(f_ref, takes, sizeof takes));
+			scenario_error(ld, line, col, "unknown key '%s' in a sweep reference (a reference "
+				 "takes: %s)", key, scenario_field_list(f_ref, takes, sizeof takes));
 		} else if (strcmp(area, "row") == 0) {
-			ld_error(ld, line, col, "unknown key '%s' in a reference row (a row takes: %s)",
-				 key, scn_field_list(f_row, takes, sizeof takes));
+			scenario_error(ld, line, col, "unknown key '%s' in a reference row (a row takes: %s)",
+				 key, scenario_field_list(f_row, takes, sizeof takes));
 		} else if (strcmp(area, "expect") == 0) {
-			const char *s = scn_suggest(key, scn_keys, SCN_KEY__COUNT);
+			const char *s = scenario_suggest(key, scn_keys, SCN_KEY__COUNT);
 			if (s != NULL)
-				ld_error(ld, line, col, "unknown expectation key '%s' in step %d "
+				scenario_error(ld, line, col, "unknown expectation key '%s' in step %d "
 					 "(did you mean '%s'?)", key, step, s);
 			else
-				ld_error(ld, line, col, "unknown expectation key '%s' in step %d "
+				scenario_error(ld, line, col, "unknown expectation key '%s' in step %d "
 					 "(see doc/scenarios.md for the list)", key, step);
 		} else if (strcmp(area, "step") == 0 && nfr == 2) {
 			const char *names[SCN_OP__COUNT];
 			for (int k = 0; k < SCN_OP__COUNT; k++)
 				names[k] = scn_ops[k].name;
-			const char *s = scn_suggest(key, names, SCN_OP__COUNT);
+			const char *s = scenario_suggest(key, names, SCN_OP__COUNT);
 			bool is_arg = false;
 			for (int k = 0; k < SCN_OP__COUNT && !is_arg; k++)
 				for (const cyaml_schema_field_t *fl = scn_ops[k].fields;
@@ -1610,38 +1610,38 @@ scn_cyaml_report(struct ld *ld, const struct cy_log *log, cyaml_err_t cerr)
 					if (strcmp(fl->key, key) == 0)
 						is_arg = true;
 			if (s != NULL)
-				ld_error(ld, line, col, "unknown op '%s' in step %d (did you mean '%s'?)",
+				scenario_error(ld, line, col, "unknown op '%s' in step %d (did you mean '%s'?)",
 					 key, step, s);
 			else if (is_arg)
-				ld_error(ld, line, col, "unknown op '%s' in step %d (arguments go inside "
+				scenario_error(ld, line, col, "unknown op '%s' in step %d (arguments go inside "
 					 "the op: fwrite: {bytes: 5000})", key, step);
 			else
-				ld_error(ld, line, col, "unknown op '%s' in step %d (see doc/scenarios.md "
+				scenario_error(ld, line, col, "unknown op '%s' in step %d (see doc/scenarios.md "
 					 "for the ops)", key, step);
 		} else if (strcmp(area, "file") == 0) {
-			ld_error(ld, line, col, "unknown key '%s' in file (file takes: %s)", key,
-				 scn_field_list(f_file, takes, sizeof takes));
+			scenario_error(ld, line, col, "unknown key '%s' in file (file takes: %s)", key,
+				 scenario_field_list(f_file, takes, sizeof takes));
 		} else if (nfr == 0) {
-			ld_error(ld, line, col, "unknown key '%s' at the top of the scenario (it takes: %s)",
-				 key, scn_field_list(f_top, takes, sizeof takes));
+			scenario_error(ld, line, col, "unknown key '%s' at the top of the scenario (it takes: %s)",
+				 key, scenario_field_list(f_top, takes, sizeof takes));
 		} else {
-			ld_error(ld, line, col, "unknown key '%s' in %s", key, what);
+			scenario_error(ld, line, col, "unknown key '%s' in %s", key, what);
 		}
 		return;
 	}
 	if (strncmp(msg, "Expecting ", 10) == 0) {
 		char want[32] = "", got[32] = "";
 		sscanf(msg, "Expecting %31[A-Z_], got event: %31[A-Z_]", want, got);
-		const char *g = scn_event_words(got);
+		const char *g = scenario_event_words(got);
 		if (strcmp(area, "op") == 0 && nfr == 3 && strcmp(want, "MAPPING") == 0) {
 			if (op == SCN_OP_SWEEP)
-				ld_error(ld, line, col, "sweep in step %d takes a mapping "
+				scenario_error(ld, line, col, "sweep in step %d takes a mapping "
 					 "({program: ..., buffer_sizes: [...]}), not %s", step, g);
 			else if (scn_ops[op].fields[0].key == NULL)
-				ld_error(ld, line, col, "%s in step %d takes no arguments: write "
+				scenario_error(ld, line, col, "%s in step %d takes no arguments: write "
 					 "%s: {} (not %s)", scn_ops[op].name, step, scn_ops[op].name, g);
 			else
-				ld_error(ld, line, col, "%s in step %d takes its arguments as a mapping "
+				scenario_error(ld, line, col, "%s in step %d takes its arguments as a mapping "
 					 "({%s: ...}), not %s", scn_ops[op].name, step,
 					 scn_ops[op].fields[0].key, g);
 		} else if (strcmp(area, "step") == 0 && nfr == 2) {
@@ -1649,34 +1649,34 @@ scn_cyaml_report(struct ld *ld, const struct cy_log *log, cyaml_err_t cerr)
 			for (int k = 0; k < SCN_OP__COUNT && node != NULL && node->value != NULL; k++)
 				is_op = is_op || strcmp(node->value, scn_ops[k].name) == 0;
 			if (is_op)
-				ld_error(ld, line, col, "step %d is just '%s': write - %s: {} (an op "
+				scenario_error(ld, line, col, "step %d is just '%s': write - %s: {} (an op "
 					 "is a key)", step, node->value, node->value);
 			else
-				ld_error(ld, line, col, "step %d must be a mapping (- op: {args}), not %s",
+				scenario_error(ld, line, col, "step %d must be a mapping (- op: {args}), not %s",
 					 step, g);
 		} else if (strcmp(want, "MAPPING") == 0) {
-			ld_error(ld, line, col, "%s%s takes a mapping ({key: value}), not %s",
+			scenario_error(ld, line, col, "%s%s takes a mapping ({key: value}), not %s",
 				 nfr ? what : "a scenario", nfr ? "" : "", g);
 		} else if (strcmp(want, "SEQUENCE") == 0) {
-			ld_error(ld, line, col, "%s takes a list ([a, b]), not %s", what, g);
+			scenario_error(ld, line, col, "%s takes a list ([a, b]), not %s", what, g);
 		} else if (strcmp(want, "STRING") == 0) {
-			ld_error(ld, line, col, "%s takes a single value, not %s", what, g);
+			scenario_error(ld, line, col, "%s takes a single value, not %s", what, g);
 		} else {
-			ld_error(ld, line, col, "%s: expected %s, got %s", what, want, g);
+			scenario_error(ld, line, col, "%s: expected %s, got %s", what, want, g);
 		}
 		return;
 	}
 	if (msg[0] != '\0')
-		ld_error(ld, line, col, "%s (%s)", msg, cyaml_strerror(cerr));
+		scenario_error(ld, line, col, "%s (%s)", msg, cyaml_strerror(cerr));
 	else
-		ld_error(ld, line, col, "%s", cyaml_strerror(cerr));
+		scenario_error(ld, line, col, "%s", cyaml_strerror(cerr));
 }
 
 /* ---- Loading. ---- */
 
 /* Read a whole regular file of at most SCN_MAX_FILE bytes. Report and return NULL on failure. */
 static char *
-scn_read_file(struct ld *ld, const char *path, size_t *len)
+scenario_read_file(struct ld *ld, const char *path, size_t *len)
 {
 	struct stat st;
 	char *buf;
@@ -1685,26 +1685,26 @@ scn_read_file(struct ld *ld, const char *path, size_t *len)
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
-		ld_error(ld, 1, 1, "cannot open: %s", strerror(errno));
+		scenario_error(ld, 1, 1, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) != 0) {
-		ld_error(ld, 1, 1, "cannot read: %s", strerror(errno));
+		scenario_error(ld, 1, 1, "cannot read: %s", strerror(errno));
 		close(fd);
 		return NULL;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		ld_error(ld, 1, 1, "is a directory, not a scenario file");
+		scenario_error(ld, 1, 1, "is a directory, not a scenario file");
 		close(fd);
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		ld_error(ld, 1, 1, "not a regular file");
+		scenario_error(ld, 1, 1, "not a regular file");
 		close(fd);
 		return NULL;
 	}
 	if (st.st_size > SCN_MAX_FILE) {
-		ld_error(ld, 1, 1, "too large for a scenario (%jd bytes; the limit is 1 MiB)",
+		scenario_error(ld, 1, 1, "too large for a scenario (%jd bytes; the limit is 1 MiB)",
 			 (intmax_t)st.st_size);
 		close(fd);
 		return NULL;
@@ -1720,7 +1720,7 @@ scn_read_file(struct ld *ld, const char *path, size_t *len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			ld_error(ld, 1, 1, "cannot read: %s", strerror(errno));
+			scenario_error(ld, 1, 1, "cannot read: %s", strerror(errno));
 			free(buf);
 			close(fd);
 			return NULL;
@@ -1742,7 +1742,7 @@ scenario_load(const char *path, struct scenario **out, char **err)
 	struct ld ld = { .path = path ? path : "(null)" };
 	struct cy_log log = { 0 };
 	cyaml_config_t cfg = {
-		.log_fn = scn_cyaml_log,
+		.log_fn = scenario_cyaml_log,
 		.log_ctx = &log,
 		.mem_fn = cyaml_mem,
 		.log_level = CYAML_LOG_ERROR,
@@ -1750,7 +1750,7 @@ scenario_load(const char *path, struct scenario **out, char **err)
 	};
 	struct raw_scenario *raw = NULL;
 	struct scenario *s = NULL;
-	struct ypos *ix = NULL;
+	struct yamlpos *ix = NULL;
 	char *buf = NULL, msg[512];
 	size_t len = 0;
 	int line, col;
@@ -1760,35 +1760,35 @@ scenario_load(const char *path, struct scenario **out, char **err)
 	if (err != NULL)
 		*err = NULL;
 	if (path == NULL || out == NULL) {
-		ld_error(&ld, 1, 1, "no scenario file given");
+		scenario_error(&ld, 1, 1, "no scenario file given");
 		goto fail;
 	}
-	buf = scn_read_file(&ld, path, &len);
+	buf = scenario_read_file(&ld, path, &len);
 	if (buf == NULL)
 		goto fail;
-	if (ypos_build(buf, len, &ix, &line, &col, msg, sizeof msg) != 0) {
-		ld_error(&ld, line, col, "%s", msg);
+	if (yamlpos_build(buf, len, &ix, &line, &col, msg, sizeof msg) != 0) {
+		scenario_error(&ld, line, col, "%s", msg);
 		goto fail;
 	}
 	ld.ix = ix;
-	const struct ypos_node *root = ypos_node(ix, 0);
-	if (root == NULL || (root->kind == YPOS_SCALAR && root->is_null)) {
-		ld_error(&ld, 1, 1, "empty scenario: it needs a title and steps");
+	const struct yamlpos_node *root = yamlpos_node(ix, 0);
+	if (root == NULL || (root->kind == YAMLPOS_SCALAR && root->is_null)) {
+		scenario_error(&ld, 1, 1, "empty scenario: it needs a title and steps");
 		goto fail;
 	}
-	if (root->kind != YPOS_MAP) {
-		ld_at(&ld, root, "a scenario is a mapping (title: ..., steps: ...), not %s",
-		      root->kind == YPOS_SEQ ? "a list" : "a single value");
+	if (root->kind != YAMLPOS_MAP) {
+		scenario_at(&ld, root, "a scenario is a mapping (title: ..., steps: ...), not %s",
+		      root->kind == YAMLPOS_SEQ ? "a list" : "a single value");
 		goto fail;
 	}
 	cyaml_err_t cerr = cyaml_load_data((const uint8_t *)buf, len, &cfg, &v_top,
 					   (cyaml_data_t **)&raw, NULL);
 	if (cerr != CYAML_OK) {
-		scn_cyaml_report(&ld, &log, cerr);
+		scenario_cyaml_report(&ld, &log, cerr);
 		goto fail;
 	}
 	if (raw == NULL) {
-		ld_error(&ld, 1, 1, "empty scenario: it needs a title and steps");
+		scenario_error(&ld, 1, 1, "empty scenario: it needs a title and steps");
 		goto fail;
 	}
 	s = calloc(1, sizeof *s);
@@ -1796,13 +1796,13 @@ scenario_load(const char *path, struct scenario **out, char **err)
 		ld.oom = true;
 		goto fail;
 	}
-	s->path = ld_strdup(&ld, path);
-	ld_scenario(&ld, s, raw, root);
+	s->path = scenario_strdup(&ld, path);
+	scenario_convert(&ld, s, raw, root);
 	cyaml_free(&cfg, &v_top, raw, 0);
 	raw = NULL;
 	if (ld.n_err > 0 || ld.oom)
 		goto fail;
-	ypos_free(ix);
+	yamlpos_free(ix);
 	free(buf);
 	free(log.buf);
 	*out = s;
@@ -1817,7 +1817,7 @@ fail:
 		ld.err_len = 0;
 	}
 	scenario_free(s);
-	ypos_free(ix);
+	yamlpos_free(ix);
 	free(buf);
 	free(log.buf);
 	if (err != NULL)
@@ -1829,7 +1829,7 @@ fail:
 
 /* Free one step's owned data. */
 static void
-scn_step_free(struct scn_step *st)
+scenario_step_free(struct scn_step *st)
 {
 	free(st->args.text);
 	free(st->args.text2);
@@ -1864,7 +1864,7 @@ scenario_free(struct scenario *s)
 	if (s == NULL)
 		return;
 	for (size_t i = 0; i < s->n_steps; i++)
-		scn_step_free(&s->steps[i]);
+		scenario_step_free(&s->steps[i]);
 	free(s->steps);
 	free(s->path);
 	free(s->title);

@@ -10,10 +10,10 @@
 #include "yamlpos.h"
 
 /* A mapping with more keys than this is not a scenario; refusing it keeps key checks cheap. */
-#define YPOS_MAX_KEYS 4096
+#define YAMLPOS_MAX_KEYS 4096
 
 /* One open container while the events are walked. */
-struct ypos_frame {
+struct yamlpos_frame {
 	long node;
 	int want_key;        /* mapping: the next scalar is a key */
 	char *key;           /* mapping: the key waiting for its value */
@@ -22,10 +22,10 @@ struct ypos_frame {
 };
 
 /* State of one build. */
-struct ypos_builder {
-	struct ypos *ix;
+struct yamlpos_builder {
+	struct yamlpos *ix;
 	size_t cap;
-	struct ypos_frame stack[YPOS_MAX_DEPTH + 1];
+	struct yamlpos_frame stack[YAMLPOS_MAX_DEPTH + 1];
 	int depth;
 	int *line, *col;
 	char *msg;
@@ -34,7 +34,7 @@ struct ypos_builder {
 
 /* Record an error at a libyaml mark. */
 static int
-ypos_fail(struct ypos_builder *b, const yaml_mark_t *m, const char *fmt, const char *arg)
+yamlpos_fail(struct yamlpos_builder *b, const yaml_mark_t *m, const char *fmt, const char *arg)
 {
 	*b->line = (int)m->line + 1;
 	*b->col = (int)m->column + 1;
@@ -44,7 +44,7 @@ ypos_fail(struct ypos_builder *b, const yaml_mark_t *m, const char *fmt, const c
 
 /* Line and column of byte OFFSET of BUF (for reader errors, which give only an offset). */
 static void
-ypos_offset_pos(const char *buf, size_t len, size_t offset, int *line, int *col)
+yamlpos_offset_pos(const char *buf, size_t len, size_t offset, int *line, int *col)
 {
 	int l = 1, c = 1;
 
@@ -62,15 +62,15 @@ ypos_offset_pos(const char *buf, size_t len, size_t offset, int *line, int *col)
 
 /* Append a node as a child of the open container (or as the root). Return its index or -1. */
 static long
-ypos_add(struct ypos_builder *b, enum ypos_kind kind, const yaml_mark_t *m)
+yamlpos_add(struct yamlpos_builder *b, enum yamlpos_kind kind, const yaml_mark_t *m)
 {
-	struct ypos *ix = b->ix;
-	struct ypos_node *n;
+	struct yamlpos *ix = b->ix;
+	struct yamlpos_node *n;
 	long id;
 
 	if (ix->n == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 64;
-		struct ypos_node *nodes = realloc(ix->nodes, cap * sizeof *nodes);
+		struct yamlpos_node *nodes = realloc(ix->nodes, cap * sizeof *nodes);
 		if (nodes == NULL)
 			return -1;
 		ix->nodes = nodes;
@@ -85,11 +85,11 @@ ypos_add(struct ypos_builder *b, enum ypos_kind kind, const yaml_mark_t *m)
 	n->parent = -1;
 	n->first = n->next = -1;
 	if (b->depth > 0) {
-		struct ypos_frame *f = &b->stack[b->depth - 1];
-		struct ypos_node *p = &ix->nodes[f->node];
+		struct yamlpos_frame *f = &b->stack[b->depth - 1];
+		struct yamlpos_node *p = &ix->nodes[f->node];
 		n->parent = f->node;
 		n->index = p->n_children++;
-		if (p->kind == YPOS_MAP) {
+		if (p->kind == YAMLPOS_MAP) {
 			n->key = f->key;
 			n->key_line = f->key_line;
 			n->key_col = f->key_col;
@@ -107,34 +107,34 @@ ypos_add(struct ypos_builder *b, enum ypos_kind kind, const yaml_mark_t *m)
 
 /* Handle a scalar: a key of the open mapping, or a value. */
 static int
-ypos_scalar(struct ypos_builder *b, const yaml_event_t *ev)
+yamlpos_scalar(struct yamlpos_builder *b, const yaml_event_t *ev)
 {
 	const char *text = (const char *)ev->data.scalar.value;
-	struct ypos_frame *f = b->depth > 0 ? &b->stack[b->depth - 1] : NULL;
+	struct yamlpos_frame *f = b->depth > 0 ? &b->stack[b->depth - 1] : NULL;
 
 	if (f != NULL && f->want_key) {
-		const struct ypos_node *p = &b->ix->nodes[f->node];
-		if (p->n_children >= YPOS_MAX_KEYS)
-			return ypos_fail(b, &ev->start_mark, "more than %s keys in one mapping",
+		const struct yamlpos_node *p = &b->ix->nodes[f->node];
+		if (p->n_children >= YAMLPOS_MAX_KEYS)
+			return yamlpos_fail(b, &ev->start_mark, "more than %s keys in one mapping",
 					 "4096");
 		for (long c = p->first; c >= 0; c = b->ix->nodes[c].next)
 			if (strcmp(b->ix->nodes[c].key, text) == 0)
-				return ypos_fail(b, &ev->start_mark, "duplicate key '%s'", text);
+				return yamlpos_fail(b, &ev->start_mark, "duplicate key '%s'", text);
 		f->key = strdup(text);
 		if (f->key == NULL)
-			return ypos_fail(b, &ev->start_mark, "%s", "out of memory");
+			return yamlpos_fail(b, &ev->start_mark, "%s", "out of memory");
 		f->key_line = (int)ev->start_mark.line + 1;
 		f->key_col = (int)ev->start_mark.column + 1;
 		f->want_key = 0;
 		return 0;
 	}
-	long id = ypos_add(b, YPOS_SCALAR, &ev->start_mark);
+	long id = yamlpos_add(b, YAMLPOS_SCALAR, &ev->start_mark);
 	if (id < 0)
-		return ypos_fail(b, &ev->start_mark, "%s", "out of memory");
-	struct ypos_node *n = &b->ix->nodes[id];
+		return yamlpos_fail(b, &ev->start_mark, "%s", "out of memory");
+	struct yamlpos_node *n = &b->ix->nodes[id];
 	n->value = strdup(text);
 	if (n->value == NULL)
-		return ypos_fail(b, &ev->start_mark, "%s", "out of memory");
+		return yamlpos_fail(b, &ev->start_mark, "%s", "out of memory");
 	n->is_null = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
 		(strcmp(text, "") == 0 || strcmp(text, "~") == 0 || strcmp(text, "null") == 0 ||
 		 strcmp(text, "Null") == 0 || strcmp(text, "NULL") == 0);
@@ -143,32 +143,32 @@ ypos_scalar(struct ypos_builder *b, const yaml_event_t *ev)
 
 /* Handle the start of a mapping or a sequence. */
 static int
-ypos_open(struct ypos_builder *b, const yaml_event_t *ev, enum ypos_kind kind)
+yamlpos_open(struct yamlpos_builder *b, const yaml_event_t *ev, enum yamlpos_kind kind)
 {
 	if (b->depth > 0 && b->stack[b->depth - 1].want_key)
-		return ypos_fail(b, &ev->start_mark, "%s",
+		return yamlpos_fail(b, &ev->start_mark, "%s",
 				 "a key must be plain text, not a mapping or a list");
-	if (b->depth >= YPOS_MAX_DEPTH)
-		return ypos_fail(b, &ev->start_mark, "nesting deeper than %s levels", "64");
-	long id = ypos_add(b, kind, &ev->start_mark);
+	if (b->depth >= YAMLPOS_MAX_DEPTH)
+		return yamlpos_fail(b, &ev->start_mark, "nesting deeper than %s levels", "64");
+	long id = yamlpos_add(b, kind, &ev->start_mark);
 	if (id < 0)
-		return ypos_fail(b, &ev->start_mark, "%s", "out of memory");
-	struct ypos_frame *f = &b->stack[b->depth++];
+		return yamlpos_fail(b, &ev->start_mark, "%s", "out of memory");
+	struct yamlpos_frame *f = &b->stack[b->depth++];
 	memset(f, 0, sizeof *f);
 	f->node = id;
-	f->want_key = kind == YPOS_MAP;
+	f->want_key = kind == YAMLPOS_MAP;
 	f->last = -1;
 	return 0;
 }
 
 /* Turn a libyaml parser error into our message and position. */
 static int
-ypos_parser_error(struct ypos_builder *b, const yaml_parser_t *p, const char *buf, size_t len)
+yamlpos_parser_error(struct yamlpos_builder *b, const yaml_parser_t *p, const char *buf, size_t len)
 {
 	const char *problem = p->problem ? p->problem : "unknown error";
 
 	if (p->error == YAML_READER_ERROR) {
-		ypos_offset_pos(buf, len, p->problem_offset, b->line, b->col);
+		yamlpos_offset_pos(buf, len, p->problem_offset, b->line, b->col);
 		snprintf(b->msg, b->msg_len, "not a YAML text file: %s", problem);
 		return -1;
 	}
@@ -195,10 +195,10 @@ ypos_parser_error(struct ypos_builder *b, const yaml_parser_t *p, const char *bu
 
 /* Build the position tree of BUF. */
 int
-ypos_build(const char *buf, size_t len, struct ypos **out,
+yamlpos_build(const char *buf, size_t len, struct yamlpos **out,
 	   int *line, int *col, char *msg, size_t msg_len)
 {
-	struct ypos_builder b = { .line = line, .col = col, .msg = msg, .msg_len = msg_len };
+	struct yamlpos_builder b = { .line = line, .col = col, .msg = msg, .msg_len = msg_len };
 	yaml_parser_t p;
 	yaml_event_t ev;
 	int docs = 0, rc = 0, done = 0;
@@ -214,28 +214,28 @@ ypos_build(const char *buf, size_t len, struct ypos **out,
 	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
 	while (!done && rc == 0) {
 		if (!yaml_parser_parse(&p, &ev)) {
-			rc = ypos_parser_error(&b, &p, buf, len);
+			rc = yamlpos_parser_error(&b, &p, buf, len);
 			break;
 		}
 		switch (ev.type) {
 		case YAML_DOCUMENT_START_EVENT:
 			if (++docs > 1)
-				rc = ypos_fail(&b, &ev.start_mark, "%s",
+				rc = yamlpos_fail(&b, &ev.start_mark, "%s",
 					       "a second YAML document starts here: a scenario is one document");
 			break;
 		case YAML_ALIAS_EVENT:
-			rc = ypos_fail(&b, &ev.start_mark,
+			rc = yamlpos_fail(&b, &ev.start_mark,
 				       "YAML aliases (*%s) are not supported in scenarios: write the value out",
 				       (const char *)ev.data.alias.anchor);
 			break;
 		case YAML_SCALAR_EVENT:
-			rc = ypos_scalar(&b, &ev);
+			rc = yamlpos_scalar(&b, &ev);
 			break;
 		case YAML_SEQUENCE_START_EVENT:
-			rc = ypos_open(&b, &ev, YPOS_SEQ);
+			rc = yamlpos_open(&b, &ev, YAMLPOS_SEQ);
 			break;
 		case YAML_MAPPING_START_EVENT:
-			rc = ypos_open(&b, &ev, YPOS_MAP);
+			rc = yamlpos_open(&b, &ev, YAMLPOS_MAP);
 			break;
 		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT:
@@ -256,7 +256,7 @@ ypos_build(const char *buf, size_t len, struct ypos **out,
 	while (b.depth > 0)
 		free(b.stack[--b.depth].key);
 	if (rc != 0) {
-		ypos_free(b.ix);
+		yamlpos_free(b.ix);
 		return -1;
 	}
 	*out = b.ix;
@@ -265,7 +265,7 @@ ypos_build(const char *buf, size_t len, struct ypos **out,
 
 /* Free a tree. */
 void
-ypos_free(struct ypos *ix)
+yamlpos_free(struct yamlpos *ix)
 {
 	if (ix == NULL)
 		return;
@@ -278,8 +278,8 @@ ypos_free(struct ypos *ix)
 }
 
 /* Node by index. */
-const struct ypos_node *
-ypos_node(const struct ypos *ix, long i)
+const struct yamlpos_node *
+yamlpos_node(const struct yamlpos *ix, long i)
 {
 	if (ix == NULL || i < 0 || (size_t)i >= ix->n)
 		return NULL;
@@ -287,38 +287,38 @@ ypos_node(const struct ypos *ix, long i)
 }
 
 /* First child of a node. */
-const struct ypos_node *
-ypos_first(const struct ypos *ix, const struct ypos_node *n)
+const struct yamlpos_node *
+yamlpos_first(const struct yamlpos *ix, const struct yamlpos_node *n)
 {
-	return n == NULL ? NULL : ypos_node(ix, n->first);
+	return n == NULL ? NULL : yamlpos_node(ix, n->first);
 }
 
 /* Next sibling of a node. */
-const struct ypos_node *
-ypos_next(const struct ypos *ix, const struct ypos_node *n)
+const struct yamlpos_node *
+yamlpos_next(const struct yamlpos *ix, const struct yamlpos_node *n)
 {
-	return n == NULL ? NULL : ypos_node(ix, n->next);
+	return n == NULL ? NULL : yamlpos_node(ix, n->next);
 }
 
 /* Child of a mapping by key. */
-const struct ypos_node *
-ypos_get(const struct ypos *ix, const struct ypos_node *n, const char *key)
+const struct yamlpos_node *
+yamlpos_get(const struct yamlpos *ix, const struct yamlpos_node *n, const char *key)
 {
-	if (n == NULL || n->kind != YPOS_MAP)
+	if (n == NULL || n->kind != YAMLPOS_MAP)
 		return NULL;
-	for (const struct ypos_node *c = ypos_first(ix, n); c != NULL; c = ypos_next(ix, c))
+	for (const struct yamlpos_node *c = yamlpos_first(ix, n); c != NULL; c = yamlpos_next(ix, c))
 		if (c->key != NULL && strcmp(c->key, key) == 0)
 			return c;
 	return NULL;
 }
 
 /* Child by position. */
-const struct ypos_node *
-ypos_at(const struct ypos *ix, const struct ypos_node *n, size_t i)
+const struct yamlpos_node *
+yamlpos_at(const struct yamlpos *ix, const struct yamlpos_node *n, size_t i)
 {
-	const struct ypos_node *c = ypos_first(ix, n);
+	const struct yamlpos_node *c = yamlpos_first(ix, n);
 
 	while (c != NULL && c->index != i)
-		c = ypos_next(ix, c);
+		c = yamlpos_next(ix, c);
 	return c;
 }
