@@ -512,6 +512,13 @@ scenario_strdup(struct ld *ld, const char *s)
 	return d;
 }
 
+/* True if NODE is a plain null scalar ("", "~", "null"): a key written with no value. */
+static bool
+scenario_is_null(const struct yamlpos_node *node)
+{
+	return node != NULL && node->kind == YAMLPOS_SCALAR && node->is_null;
+}
+
 /* Edit distance of two short words (for "did you mean"). */
 static size_t
 scenario_distance(const char *a, const char *b)
@@ -592,6 +599,8 @@ scenario_name(struct ld *ld, const struct yamlpos_node *node, const char *s, con
 {
 	char list[256];
 
+	if (scenario_is_null(node))
+		s = "";
 	for (size_t i = 0; t[i].name != NULL; i++) {
 		if (strcmp(s, t[i].name) == 0) {
 			*out = t[i].value;
@@ -619,7 +628,7 @@ scenario_size(struct ld *ld, const struct yamlpos_node *node, const char *s, con
 
 	while (isspace((unsigned char)*p))
 		p++;
-	if (*p == '\0') {
+	if (*p == '\0' || scenario_is_null(node)) {
 		scenario_at(ld, node, "%s needs a size", what);
 		return -1;
 	}
@@ -682,6 +691,10 @@ scenario_real(struct ld *ld, const struct yamlpos_node *node, const char *s, con
 	char *end;
 	double v;
 
+	if (scenario_is_null(node)) {
+		scenario_at(ld, node, "%s needs a number", what);
+		return -1;
+	}
 	errno = 0;
 	v = strtod(s, &end);
 	while (end != s && isspace((unsigned char)*end))
@@ -709,6 +722,10 @@ scenario_count(struct ld *ld, const struct yamlpos_node *node, const char *s, co
 
 	while (isspace((unsigned char)*p))
 		p++;
+	if (scenario_is_null(node)) {
+		scenario_at(ld, node, "%s needs a number", what);
+		return -1;
+	}
 	if (!isdigit((unsigned char)*p)) {
 		scenario_at(ld, node, "%s takes a whole number, not '%s'", what, s);
 		return -1;
@@ -971,6 +988,10 @@ scenario_expect_value(struct ld *ld, const struct yamlpos_node *node, const char
 	int v, rc;
 
 	e->cmp = SCN_CMP_EQ;
+	if (scenario_is_null(node)) {
+		scenario_at(ld, node, "%s needs a value", key);
+		return -1;
+	}
 	if (e->key == SCN_KEY_OUTPUT || e->key == SCN_KEY_OUTPUT_FILE) {
 		e->str = scenario_strdup(ld, s);
 		return 0;
@@ -1363,7 +1384,7 @@ scenario_convert(struct ld *ld, struct scenario *s, const struct raw_scenario *r
 	int v;
 
 	n = yamlpos_get(ld->ix, root, "title");
-	if (raw->title == NULL || *raw->title == '\0')
+	if (raw->title == NULL || *raw->title == '\0' || scenario_is_null(n))
 		scenario_at(ld, n ? n : root, "the scenario needs a title (title: \"...\")");
 	s->title = scenario_strdup(ld, raw->title);
 	s->source = scenario_strdup(ld, raw->source);
@@ -1654,6 +1675,9 @@ scenario_cyaml_report(struct ld *ld, const struct cy_log *log, cyaml_err_t cerr)
 			else
 				scenario_error(ld, line, col, "step %d must be a mapping (- op: {args}), not %s",
 					 step, g);
+		} else if (strcmp(area, "variant") == 0 && nfr == 5 && strcmp(want, "MAPPING") == 0) {
+			scenario_error(ld, line, col, "variant %u of the sweep in step %d takes a mapping "
+				       "({name: ..., flags: [...]}), not %s", fr[4].entry, step, g);
 		} else if (strcmp(want, "MAPPING") == 0) {
 			scenario_error(ld, line, col, "%s%s takes a mapping ({key: value}), not %s",
 				 nfr ? what : "a scenario", nfr ? "" : "", g);
