@@ -13,6 +13,7 @@
 
 #include "scenario.h"
 #include "scratch.h"
+#include "yamlpos.h"
 
 /* Where the fixtures are: $IOBUFVIZ_SRCDIR (set by make check), else the configured source dir. */
 static const char *
@@ -675,6 +676,96 @@ START_TEST(test_odirect_lesson)
 }
 END_TEST
 
+/* Build a position tree from TEXT; on failure fill msg/line/col. */
+static int
+tree(const char *text, struct yamlpos **ix, int *line, int *col, char *msg, size_t len)
+{
+	*line = *col = 0;
+	msg[0] = '\0';
+	return yamlpos_build(text, strlen(text), ix, line, col, msg, len);
+}
+
+/* The position index: kinds, keys, values and 1-based positions of keys and values. */
+START_TEST(test_yamlpos_tree)
+{
+	struct yamlpos *ix;
+	int line, col;
+	char msg[256];
+	const char *text = "a: 1\nb: [x, {c: d}]\nlist:\n  - ~\n  - \"q\"\n";
+
+	ck_assert_int_eq(tree(text, &ix, &line, &col, msg, sizeof msg), 0);
+	const struct yamlpos_node *root = yamlpos_node(ix, 0);
+	ck_assert_ptr_nonnull(root);
+	ck_assert_int_eq(root->kind, YAMLPOS_MAP);
+	ck_assert_uint_eq(root->n_children, 3);
+	const struct yamlpos_node *a = yamlpos_get(ix, root, "a");
+	ck_assert_int_eq(a->kind, YAMLPOS_SCALAR);
+	ck_assert_str_eq(a->value, "1");
+	ck_assert_int_eq(a->key_line, 1);
+	ck_assert_int_eq(a->key_col, 1);
+	ck_assert_int_eq(a->line, 1);
+	ck_assert_int_eq(a->col, 4);
+	const struct yamlpos_node *b = yamlpos_get(ix, root, "b");
+	ck_assert_int_eq(b->kind, YAMLPOS_SEQ);
+	ck_assert_int_eq(b->line, 2);
+	ck_assert_int_eq(b->col, 4);
+	ck_assert_uint_eq(b->n_children, 2);
+	const struct yamlpos_node *m = yamlpos_at(ix, b, 1);
+	ck_assert_int_eq(m->kind, YAMLPOS_MAP);
+	ck_assert_int_eq(m->col, 8);
+	ck_assert_str_eq(yamlpos_get(ix, m, "c")->value, "d");
+	ck_assert_int_eq(yamlpos_get(ix, m, "c")->key_col, 9);
+	ck_assert_ptr_null(yamlpos_get(ix, m, "x"));
+	ck_assert_ptr_null(yamlpos_get(ix, b, "x")); /* not a mapping */
+	ck_assert_ptr_null(yamlpos_at(ix, b, 2));
+	const struct yamlpos_node *l = yamlpos_get(ix, root, "list");
+	ck_assert(yamlpos_at(ix, l, 0)->is_null);
+	ck_assert(!yamlpos_at(ix, l, 1)->is_null); /* quoted: a value, not null */
+	ck_assert_int_eq(yamlpos_at(ix, l, 1)->line, 5);
+	ck_assert_int_eq(yamlpos_at(ix, l, 1)->col, 5);
+	ck_assert_ptr_eq(yamlpos_next(ix, yamlpos_first(ix, root)), b);
+	ck_assert_ptr_null(yamlpos_node(ix, -1));
+	ck_assert_ptr_null(yamlpos_node(ix, 1000));
+	yamlpos_free(ix);
+	yamlpos_free(NULL);
+
+	ck_assert_int_eq(tree("", &ix, &line, &col, msg, sizeof msg), 0);
+	ck_assert_uint_eq(ix->n, 0);
+	ck_assert_ptr_null(yamlpos_node(ix, 0));
+	yamlpos_free(ix);
+}
+END_TEST
+
+/* What the index refuses, and where it says so. */
+START_TEST(test_yamlpos_refusals)
+{
+	static const struct {
+		const char *text;
+		int line, col;
+		const char *msg;
+	} cases[] = {
+		{ "a: 1\nb: 2\na: 3\n", 3, 1, "duplicate key 'a'" },
+		{ "a: &x 1\nb: *x\n", 2, 4, "YAML aliases (*x) are not supported in scenarios: write the value out" },
+		{ "a: 1\n---\nb: 2\n", 2, 1, "a second YAML document starts here: a scenario is one document" },
+		{ "? [a]\n: 1\n", 1, 3, "a key must be plain text, not a mapping or a list" },
+		{ "a:\n\tb: 1\n", 2, 1, "YAML syntax error: a tab; YAML indents with spaces only" },
+		{ "a: [1, 2\n", 2, 1, "YAML syntax error: did not find expected ',' or ']' while parsing a flow sequence (from line 1, column 4)" },
+		{ "a: \"\x01\"\n", 1, 5, "not a YAML text file: control characters are not allowed" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct yamlpos *ix = (struct yamlpos *)1;
+		int line, col;
+		char msg[256];
+		ck_assert_int_eq(tree(cases[i].text, &ix, &line, &col, msg, sizeof msg), -1);
+		ck_assert_ptr_null(ix);
+		ck_assert_str_eq(msg, cases[i].msg);
+		ck_assert_msg(line == cases[i].line && col == cases[i].col, "case %zu: %d:%d, want %d:%d",
+			      i, line, col, cases[i].line, cases[i].col);
+	}
+}
+END_TEST
+
 /* Names of ops, keys and comparisons, and which ops are stdio's. */
 START_TEST(test_names)
 {
@@ -727,6 +818,10 @@ scenario_suite(void)
 	tcase_add_test(tc, test_design_example);
 	tcase_add_test(tc, test_odirect_lesson);
 	tcase_add_test(tc, test_names);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("yamlpos");
+	tcase_add_test(tc, test_yamlpos_tree);
+	tcase_add_test(tc, test_yamlpos_refusals);
 	suite_add_tcase(s, tc);
 	return s;
 }
