@@ -197,19 +197,19 @@ ops_open(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 	if (fd >= 0) {
 		st->fd = fd;
 		st->fd_open = true;
+		st->open_flags = a->flags;
 	}
 	decode_openat(a->flags, 0600, detail, sizeof detail);
 	ops_event(out, "openat", SYS_openat, -1, 0, -1, detail);
 }
 
-/* The mode for fdopen when none is given: what the fd allows. */
+/*
+ * The mode for fdopen when none is given: what the fd was opened with. From our own
+ * record, not fcntl(F_GETFL): a call of ours would show among the student's calls.
+ */
 static const char *
-ops_mode_for_fd(int fd)
+ops_mode_for_flags(int fl)
 {
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl < 0)
-		return "r";
 	if ((fl & O_ACCMODE) == O_WRONLY)
 		return (fl & O_APPEND) ? "a" : "w";
 	if ((fl & O_ACCMODE) == O_RDWR)
@@ -240,7 +240,7 @@ ops_fopen(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 static void
 ops_fdopen(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
-	const char *mode = a->mode[0] ? a->mode : ops_mode_for_fd(st->fd);
+	const char *mode = a->mode[0] ? a->mode : ops_mode_for_flags(st->open_flags);
 	FILE *fp;
 
 	OPS_TIMED(out, fp = fdopen(st->fd, mode));

@@ -19,6 +19,7 @@ struct ops_state {
 	FILE *fp;                  /* the scenario's current FILE*, or NULL */
 	int fd;                    /* the scenario's current fd, or -1 */
 	bool fd_open;              /* false once fd was closed (the number is kept) */
+	int open_flags;            /* flags of the last open op (fdopen's default mode) */
 	void *bufs[OPS_MAX_BUFS];  /* own setvbuf/setbuf/setbuffer buffers */
 	size_t n_bufs;
 	size_t dio_align;          /* O_DIRECT memory alignment of the file (statx) */

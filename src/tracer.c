@@ -330,6 +330,29 @@ tracer_blksize(struct tracer *t, uint64_t addr, struct event *e)
 		snprintf(e->detail, sizeof e->detail, "st_blksize=%ld", (long)sb.st_blksize);
 }
 
+/* fcntl's command by name; for F_GETFL also the flags it returned, as strace shows them. */
+static void
+tracer_fcntl(struct event *e, int cmd)
+{
+	char flags[80];
+
+	switch (cmd) {
+	case F_GETFL:
+		if (e->result >= 0)
+			snprintf(e->detail, sizeof e->detail, "F_GETFL -> %s",
+			         decode_open_flags((int)e->result, flags, sizeof flags));
+		else
+			snprintf(e->detail, sizeof e->detail, "F_GETFL");
+		break;
+	case F_SETFL: snprintf(e->detail, sizeof e->detail, "F_SETFL"); break;
+	case F_GETFD: snprintf(e->detail, sizeof e->detail, "F_GETFD"); break;
+	case F_SETFD: snprintf(e->detail, sizeof e->detail, "F_SETFD"); break;
+	case F_DUPFD: snprintf(e->detail, sizeof e->detail, "F_DUPFD"); break;
+	case F_DUPFD_CLOEXEC: snprintf(e->detail, sizeof e->detail, "F_DUPFD_CLOEXEC"); break;
+	default: snprintf(e->detail, sizeof e->detail, "cmd=%d", cmd); break;
+	}
+}
+
 /* Fill e->detail from the arguments (and, for fstat-like calls, what they returned). */
 static void
 tracer_detail(struct tracer *t, const struct tracer_pending *p, struct event *e)
@@ -384,7 +407,7 @@ tracer_detail(struct tracer *t, const struct tracer_pending *p, struct event *e)
 		snprintf(e->detail, sizeof e->detail, "%#llx", (unsigned long long)a[1]);
 		break;
 	case TD_FCNTL:
-		snprintf(e->detail, sizeof e->detail, "cmd=%d", (int)a[1]);
+		tracer_fcntl(e, (int)a[1]);
 		break;
 	case TD_MMAP:
 		snprintf(e->detail, sizeof e->detail, "prot=%#llx, flags=%#llx",

@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,10 +14,12 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "runner.h"
 #include "scenario.h"
+#include "scratch.h"
 
 #define STEP(o, ...) { .op = (o), .args = { __VA_ARGS__ } }
 #define N(a) (sizeof (a) / sizeof (a)[0])
@@ -470,13 +473,16 @@ check_killed(enum runner_trace trace)
 		STEP(SCN_OP_FTRUNCATE, .has = SCN_HAS_LEN, .len = 1 << 20),
 		STEP(SCN_OP_WRITE, .has = SCN_HAS_BYTES, .bytes = 10),
 	};
-	struct rlimit rl = { 65536, 65536 };
+	struct rlimit rl = { 65536, 65536 }, old;
 	struct run run;
 
-	/* This test process is Check's fork: the limit dies with it. The worker inherits it. */
+	/* The worker inherits the limit; the test process gets its own back (CK_FORK=no). */
 	signal(SIGXFSZ, SIG_DFL);
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	rl.rlim_max = old.rlim_max;
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
 	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, trace);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
 	ck_assert_int_eq(run.res[1].ret, -1);
 	ck_assert_ptr_nonnull(strstr(run.res[1].note, "worker killed by SIGXFSZ"));
 	if (trace == RUNNER_TRACE_PTRACE) {
@@ -611,6 +617,178 @@ START_TEST(test_bad_dir)
 }
 END_TEST
 
+/* The scenario the strace comparison runs: stdio writes, a read, direct calls. */
+static struct scn_step truth_steps[] = {
+	STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w"),
+	STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 5000),
+	STEP(SCN_OP_FFLUSH),
+	STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 10000),
+	STEP(SCN_OP_FCLOSE),
+	STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_RDWR),
+	STEP(SCN_OP_FDOPEN, .has = SCN_HAS_MODE, .mode = "r+"),
+	STEP(SCN_OP_FREAD, .has = SCN_HAS_BYTES, .bytes = 100),
+	STEP(SCN_OP_FSYNC),
+	STEP(SCN_OP_FCLOSE),
+};
+
+/* Run truth_steps with --trace=auto and say how the calls were seen (under strace). */
+static int
+truth_child(void)
+{
+	struct scenario sc = { .title = "truth", .steps = truth_steps, .n_steps = N(truth_steps) };
+	struct runner_opts o = { .trace = RUNNER_TRACE_AUTO };
+	struct step_result res;
+	char *err = NULL;
+	struct runner *r = runner_new(&sc, &o, &err);
+
+	if (r == NULL) {
+		printf("error %s\n", err ? err : "?");
+		return 1;
+	}
+	printf("source=%d\n", (int)runner_trace_source(r));
+	while (runner_step(r, &res) == 1) {
+		printf("step %zu note=%s\n", res.index, res.note);
+		step_result_clear(&res);
+	}
+	runner_free(r);
+	return 0;
+}
+
+/* One call as "name result", e.g. "write 4096". */
+struct truth_call {
+	char name[24];
+	long long result;
+};
+
+/* From an strace -y log of the worker: its calls on the scratch file, once it is idle. */
+static size_t
+truth_parse(const char *path, struct truth_call *v, size_t cap)
+{
+	FILE *f = fopen(path, "r");
+	char line[8192];
+	bool started = false;
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof line, f) != NULL) {
+		char *eq = NULL, *p;
+		size_t len;
+		if (!started) {
+			started = strstr(line, "read(200<") != NULL;
+			continue;
+		}
+		if (strstr(line, "/scratch>") == NULL && strstr(line, "/scratch\"") == NULL)
+			continue;
+		for (p = line; (p = strstr(p, " = ")) != NULL; p += 3)
+			eq = p;
+		len = strcspn(line, "(");
+		if (eq == NULL || len >= sizeof v[0].name || n == cap)
+			continue;
+		memcpy(v[n].name, line, len);
+		v[n].name[len] = '\0';
+		v[n].result = strtoll(eq + 3, NULL, 0);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * The truth test of DESIGN §3: under strace -f, ptrace is refused (EPERM), the run falls
+ * back to /proc/PID/io, and what strace saw the worker do equals what our tracer records
+ * for the same scenario.
+ */
+START_TEST(test_truth_strace)
+{
+	struct scenario sc = { .title = "truth", .steps = truth_steps, .n_steps = N(truth_steps) };
+	struct truth_call theirs[64], ours[64];
+	size_t n_theirs = 0, n_ours = 0;
+	char exe[PATH_MAX], prefix[PATH_MAX], out[PATH_MAX], log[PATH_MAX], buf[512];
+	struct runner_opts o = { .trace = RUNNER_TRACE_PTRACE };
+	struct step_result res;
+	struct dirent *de;
+	struct runner *r;
+	ssize_t len;
+	FILE *f;
+	DIR *d;
+	int idx, st;
+	pid_t pid;
+
+	if (access("/usr/bin/strace", X_OK) != 0)
+		return;
+	len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	ck_assert_int_gt(len, 0);
+	exe[len] = '\0';
+	idx = scratch_mkdir(NULL);
+	ck_assert_int_ge(idx, 0);
+	scratch_path(idx, "trace", prefix, sizeof prefix);
+	scratch_path(idx, "out", out, sizeof out);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(127);
+		/* LeakSanitizer cannot work under ptrace: a sanitizer build would fail here. */
+		setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+		execl("/usr/bin/strace", "strace", "-ff", "-qq", "-y", "-o", prefix, exe,
+		      "--truth-child", (char *)NULL);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "strace run failed: %#x", st);
+
+	/* The fallback was taken, and said why. */
+	f = fopen(out, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
+	ck_assert_str_eq(buf, "source=1\n");
+	ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
+	ck_assert_msg(strstr(buf, "ptrace refused: EPERM") != NULL, "%s", buf);
+	fclose(f);
+
+	/* The worker's log is the one that waits on its command pipe. */
+	d = opendir(scratch_dir(idx));
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "trace.", 6) != 0)
+			continue;
+		snprintf(log, sizeof log, "%s/%s", scratch_dir(idx), de->d_name);
+		f = fopen(log, "r");
+		ck_assert_ptr_nonnull(f);
+		while (fgets(buf, sizeof buf, f) != NULL)
+			if (strstr(buf, "read(200<") != NULL) {
+				n_theirs = truth_parse(log, theirs, N(theirs));
+				break;
+			}
+		fclose(f);
+		if (n_theirs > 0)
+			break;
+	}
+	closedir(d);
+	scratch_remove(idx);
+	ck_assert_uint_gt(n_theirs, 0);
+
+	r = runner_new(&sc, &o, NULL);
+	ck_assert_ptr_nonnull(r);
+	while (runner_step(r, &res) == 1) {
+		for (size_t i = 0; i < res.events.n && n_ours < N(ours); i++) {
+			snprintf(ours[n_ours].name, sizeof ours[0].name, "%s", res.events.v[i].call);
+			ours[n_ours++].result = res.events.v[i].result;
+		}
+		step_result_clear(&res);
+	}
+	runner_free(r);
+
+	for (size_t i = 0; i < n_theirs && i < n_ours; i++)
+		ck_assert_msg(strcmp(theirs[i].name, ours[i].name) == 0 &&
+		              theirs[i].result == ours[i].result,
+		              "call %zu: strace %s = %lld, ours %s = %lld", i, theirs[i].name,
+		              theirs[i].result, ours[i].name, ours[i].result);
+	ck_assert_uint_eq(n_theirs, n_ours);
+}
+END_TEST
+
 /* Collect the tests. */
 static Suite *
 engine_suite(void)
@@ -635,17 +813,21 @@ engine_suite(void)
 	tcase_add_test(tc, test_prefill_read);
 	tcase_add_test(tc, test_wait_and_unimplemented);
 	tcase_add_test(tc, test_bad_dir);
+	tcase_add_test(tc, test_truth_strace);
 	suite_add_tcase(s, tc);
 	return s;
 }
 
 /* Run the suite. */
 int
-main(void)
+main(int argc, char **argv)
 {
-	SRunner *sr = srunner_create(engine_suite());
+	SRunner *sr;
 	int failed;
 
+	if (argc == 2 && strcmp(argv[1], "--truth-child") == 0)
+		return truth_child();
+	sr = srunner_create(engine_suite());
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
