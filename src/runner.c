@@ -241,6 +241,8 @@ runner_note(struct step_result *out, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void runner_kill_worker(struct runner *r);
+
 /* Send step index to the worker and collect what it did (events, reply). */
 static void
 runner_exchange(struct runner *r, size_t index, struct step_result *out)
@@ -259,8 +261,16 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 		                 r->cur_fd, &out->events, &st);
 		if (rc == 1) {
 			runner_mark_dead(r, st);
+		} else if (rc < 0 && errno == ENOMEM) {
+			/* The worker reached idle; only events were lost. */
+			runner_note(out, "out of memory: some calls not recorded");
 		} else if (rc < 0) {
-			runner_note(out, "tracer error: %s", strerror(errno));
+			/* The worker may be stopped anywhere: waiting for its reply could hang. */
+			int e = errno;
+			runner_kill_worker(r);
+			r->dead = true;
+			snprintf(r->dead_note, sizeof r->dead_note, "tracer error (%s): worker stopped",
+			         strerror(e));
 		}
 	}
 	rc = r->dead ? 0 : worker_recv(&r->w, &rep);

@@ -487,7 +487,7 @@ tracer_resume(struct tracer *t, int sig)
 
 /*
  * Wait for stops until the tracee enters read(idle_fd), recording into out (NULL: only
- * watch). 0 idle, 1 ended (*status), -1 error.
+ * watch). 0 idle, 1 ended (*status), -1 error (ENOMEM: idle, but events were lost).
  */
 static int
 tracer_loop(struct tracer *t, enum ev_origin origin, int watch_fd, struct event_list *out,
@@ -495,7 +495,8 @@ tracer_loop(struct tracer *t, enum ev_origin origin, int watch_fd, struct event_
 {
 	struct tracer_info in;
 	struct timespec t1;
-	int st, rc = 0;
+	bool lost = false;         /* an event could not be stored (ENOMEM) */
+	int st;
 
 	for (;;) {
 		int sig, event, inject = 0;
@@ -524,12 +525,14 @@ tracer_loop(struct tracer *t, enum ev_origin origin, int watch_fd, struct event_
 			} else if (in.op == PTRACE_SYSCALL_INFO_ENTRY) {
 				if (in.nr == SYS_read && (int)in.args[0] == t->idle_fd) {
 					t->pend.on = false;
-					return rc;
+					if (lost)
+						errno = ENOMEM;
+					return lost ? -1 : 0;
 				}
 				tracer_entry(t, &in, watch_fd);
 			} else if (in.op == PTRACE_SYSCALL_INFO_EXIT) {
 				if (tracer_exit(t, &in, &t1, origin, out) != 0)
-					rc = -1;
+					lost = true;
 			}
 		} else if (event == PTRACE_EVENT_STOP) {
 			/* Group stop or our PTRACE_INTERRUPT: keep it running. */

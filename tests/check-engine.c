@@ -654,6 +654,47 @@ truth_child(void)
 	return 0;
 }
 
+/* Run "strace -ff -qq -y -o prefix exe arg" with stdout to out; its wait status. */
+static int
+strace_run(const char *exe, const char *arg, const char *prefix, const char *out)
+{
+	pid_t pid = fork();
+	int st;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(127);
+		/* LeakSanitizer cannot work under ptrace: a sanitizer build would fail here. */
+		setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+		execl("/usr/bin/strace", "strace", "-ff", "-qq", "-y", "-o", prefix, exe, arg,
+		      (char *)NULL);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	return st;
+}
+
+/* --ptrace-child: insist on ptrace (under strace: refused, runner_new must say so). */
+static int
+ptrace_child(void)
+{
+	struct scenario sc = { .title = "truth", .steps = truth_steps, .n_steps = N(truth_steps) };
+	struct runner_opts o = { .trace = RUNNER_TRACE_PTRACE };
+	char *err = NULL;
+	struct runner *r = runner_new(&sc, &o, &err);
+
+	if (r != NULL) {
+		printf("ran\n");
+		runner_free(r);
+		return 0;
+	}
+	printf("error %s\n", err ? err : "(no message)");
+	free(err);
+	return 0;
+}
+
 /* One call as "name result", e.g. "write 4096". */
 struct truth_call {
 	char name[24];
@@ -712,7 +753,6 @@ START_TEST(test_truth_strace)
 	FILE *f;
 	DIR *d;
 	int idx, st;
-	pid_t pid;
 
 	if (access("/usr/bin/strace", X_OK) != 0)
 		return;
@@ -723,19 +763,7 @@ START_TEST(test_truth_strace)
 	ck_assert_int_ge(idx, 0);
 	scratch_path(idx, "trace", prefix, sizeof prefix);
 	scratch_path(idx, "out", out, sizeof out);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		if (fd < 0 || dup2(fd, 1) < 0)
-			_exit(127);
-		/* LeakSanitizer cannot work under ptrace: a sanitizer build would fail here. */
-		setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
-		execl("/usr/bin/strace", "strace", "-ff", "-qq", "-y", "-o", prefix, exe,
-		      "--truth-child", (char *)NULL);
-		_exit(127);
-	}
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	st = strace_run(exe, "--truth-child", prefix, out);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "strace run failed: %#x", st);
 
 	/* The fallback was taken, and said why. */
@@ -766,6 +794,15 @@ START_TEST(test_truth_strace)
 			break;
 	}
 	closedir(d);
+
+	/* --trace=ptrace where ptrace is refused: runner_new fails and says why. */
+	st = strace_run(exe, "--ptrace-child", prefix, out);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "strace run failed: %#x", st);
+	f = fopen(out, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
+	ck_assert_msg(strncmp(buf, "error ptrace refused (EPERM", 27) == 0, "%s", buf);
+	fclose(f);
 	scratch_remove(idx);
 	ck_assert_uint_gt(n_theirs, 0);
 
@@ -827,6 +864,8 @@ main(int argc, char **argv)
 
 	if (argc == 2 && strcmp(argv[1], "--truth-child") == 0)
 		return truth_child();
+	if (argc == 2 && strcmp(argv[1], "--ptrace-child") == 0)
+		return ptrace_child();
 	sr = srunner_create(engine_suite());
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
