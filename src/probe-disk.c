@@ -199,9 +199,16 @@ probe_disk(int fd, struct snap_disk *out)
 				out->allocated_bytes += e->fe_length;
 			if (fl & SNAP_EXT_UNWRITTEN)
 				out->unwritten_bytes += e->fe_length;
-			start = e->fe_logical + e->fe_length;
 			if (fl & SNAP_EXT_LAST)
 				done = 1;
+		}
+		/* Ask again after the last extent seen; stop if the kernel would not move on. */
+		{
+			const struct fiemap_extent *e = &fm->fm_extents[fm->fm_mapped_extents - 1];
+
+			if (e->fe_logical + e->fe_length <= start)
+				done = 1;
+			start = e->fe_logical + e->fe_length;
 		}
 		if (fm->fm_mapped_extents < PD_BATCH)
 			done = 1;
