@@ -326,7 +326,12 @@ ops_setbuffer(struct ops_state *st, const struct scn_args *a, struct ops_result 
 
 	if (ops_no_file(st, out))
 		return;
-	if (own && size > 0 && (buf = ops_own_buffer(st, size)) == NULL) {
+	/*
+	 * glibc uses only size bytes, but ASan's setbuffer() interceptor (GCC 12) marks
+	 * BUFSIZ bytes as written whatever the size: allocate at least that much so that a
+	 * sanitizer build does not kill the worker over a tiny own buffer.
+	 */
+	if (own && size > 0 && (buf = ops_own_buffer(st, size < BUFSIZ ? BUFSIZ : size)) == NULL) {
 		ops_set(out, -1);
 		return;
 	}
