@@ -85,9 +85,9 @@ view_footer_draw(struct grid *g, int y, const struct view_frame *f)
 		{ "a", f->autoplay ? "stop" : "autoplay" },
 		{ "+/-", "speed" },
 		{ "Tab", "details" },
+		{ "q", "quit" },
 		{ "r", "restart" },
 		{ "?", "help" },
-		{ "q", "quit" },
 	};
 	int x = 1;
 
@@ -97,11 +97,11 @@ view_footer_draw(struct grid *g, int y, const struct view_frame *f)
 		return;
 	}
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		int need = grid_text_width(keys[i][0]) + 1 + grid_text_width(keys[i][1]) + 3;
+		int need = grid_text_width(keys[i][0]) + 1 + grid_text_width(keys[i][1]);
 		if (x + need > g->w)
 			break;
 		x += grid_print(g, x, y, g->w - x, GS_KEY, keys[i][0]) + 1;
-		x += grid_print(g, x, y, g->w - x, GS_DIM, keys[i][1]) + 3;
+		x += grid_print(g, x, y, g->w - x, GS_DIM, keys[i][1]) + 2;
 	}
 }
 
@@ -252,8 +252,8 @@ view_help_draw(struct grid *g, bool ascii)
 	for (int i = 0; i < VG__COUNT; i++)
 		gl[i][grid_utf8_encode(view_glyph((enum view_glyph)i, ascii), gl[i])] = '\0';
 	snprintf(text, sizeof text,
-	         "%s  space  n      run the next step\n"
-	         "%s  p             go back (replays the recorded snapshot)\n"
+	         "%s space n     run the next step\n"
+	         "%s p           go back (replays the recorded snapshot)\n"
 	         "r             restart (new scratch file)\n"
 	         "a             autoplay on/off\n"
 	         "+ -           faster / slower animation\n"
@@ -266,7 +266,7 @@ view_help_draw(struct grid *g, bool ascii)
 	         "disk:        %s on disk  %s no block yet  %s unwritten  %s hole\n"
 	         "stdio:       %s a buffered byte\n"
 	         "times marked * were measured by the tracer (ptrace overhead included)",
-	         ascii ? "->" : "\xe2\x86\x92", ascii ? "<-" : "\xe2\x86\x90",
+	         ascii ? "->" : "\xe2\x86\x92 ", ascii ? "<-" : "\xe2\x86\x90 ",
 	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK],
 	         gl[VG_ONDISK], gl[VG_DELALLOC], gl[VG_UNWRITTEN], gl[VG_ABSENT], gl[VG_STDIO]);
 	view_popup_draw(g, "help", text, ascii);

@@ -153,11 +153,13 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 	static const char *titles[] = { "stdio buffer (user space)", "page cache (kernel)", NULL };
 	struct grid_rect in[3];
 
-	if (sr != NULL && f->anim == VIEW_ANIM_TRAVEL)
+	if (f->live != NULL)
+		now = f->live;
+	else if (sr != NULL && f->anim == VIEW_ANIM_TRAVEL)
 		now = &sr->before;
 	else
 		now = sr != NULL ? &sr->after : f->initial;
-	if (sr != NULL && f->anim == VIEW_ANIM_FLASH)
+	if (sr != NULL && f->anim == VIEW_ANIM_FLASH && f->live == NULL)
 		prev = &sr->before;
 	for (int p = 0; p < 3; p++) {
 		struct grid_rect r = lay->pane[p];

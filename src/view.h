@@ -108,6 +108,7 @@ struct view_frame {
 	size_t n_results;
 	long cur;                 /* shown result; -1: before the first step */
 	const struct snapshot *initial;     /* shown when cur is -1 */
+	const struct snapshot *live;        /* a long step's state so far; NULL: none */
 	const char *fs;           /* filesystem name from the runner ("ext4") */
 	bool replay;              /* cur is not the newest: a recorded snapshot */
 	double speed;
