@@ -319,6 +319,39 @@ grid_attr(struct grid *g, struct grid_rect r, unsigned attr)
 		}
 }
 
+/* ASCII look-alike of a code point. */
+static uint32_t
+grid_ascii_of(uint32_t ch)
+{
+	static const struct { uint32_t from, to; } map[] = {
+		{ 0x00b5, 'u' }, { 0x00d7, 'x' }, { 0x00b7, '.' }, { 0x2026, '.' }, { 0x2018, '\'' },
+		{ 0x2019, '\'' }, { 0x201c, '"' }, { 0x201d, '"' }, { 0x2013, '-' }, { 0x2014, '-' },
+		{ 0x2192, '>' }, { 0x2190, '<' }, { 0x2713, '+' }, { 0x2717, 'x' }, { 0x2264, '<' },
+		{ 0x2265, '>' }, { 0x2260, '!' }, { 0x00a0, ' ' },
+	};
+
+	if (ch < 0x80)
+		return ch;
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (map[i].from == ch)
+			return map[i].to;
+	if (ch == 0x2500 || ch == 0x2504)
+		return '-';
+	if (ch == 0x2502)
+		return '|';
+	if (ch >= 0x250c && ch <= 0x254b)
+		return '+';
+	return '?';
+}
+
+/* Make every glyph ASCII. */
+void
+grid_asciify(struct grid *g)
+{
+	for (size_t i = 0; i < (size_t)g->w * (size_t)g->h; i++)
+		g->cells[i].ch = grid_ascii_of(g->cells[i].ch);
+}
+
 /* One row as text. */
 char *
 grid_row_text(const struct grid *g, int y, char *buf, size_t len)

@@ -99,6 +99,10 @@ void grid_hsep(struct grid *g, struct grid_rect r, int y, const char *title, int
 /* Set attr bits on the cells of r. */
 void grid_attr(struct grid *g, struct grid_rect r, unsigned attr);
 
+/* Replace every non-ASCII glyph by an ASCII look-alike ("µ" -> "u", box lines -> "-|+"),
+ * or "?" (for --ascii terminals: text from scenarios may hold any UTF-8). */
+void grid_asciify(struct grid *g);
+
 /* Row y as UTF-8 text with trailing blanks removed, into buf. Return buf. */
 char *grid_row_text(const struct grid *g, int y, char *buf, size_t len);
 

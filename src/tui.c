@@ -12,6 +12,7 @@
 #include "app.h"
 #include "cast.h"
 #include "crt.h"
+#include "describe.h"
 #include "history.h"
 #include "runner.h"
 #include "units.h"
@@ -318,6 +319,7 @@ tui_ask(struct tui *t)
 {
 	const struct scn_step *st;
 	const char *q = NULL;
+	char call[256];
 
 	if (!t->o->quiz || t->h.n >= t->s->n_steps || t->guessed)
 		return false;
@@ -330,9 +332,10 @@ tui_ask(struct tui *t)
 	t->asking = true;
 	t->autoplay = false;
 	t->answer[0] = '\0';
+	describe_step(st, call, sizeof call);
 	snprintf(t->prompt, sizeof t->prompt,
-	         "Next: step %zu, %s.\n%s\n\nyour guess: %s_\n\n(digits, Enter to run the step, "
-	         "Esc to skip the question)", t->h.n + 1, scenario_op_name(st->op), q, t->answer);
+	         "Next: step %zu, %s\n%s\n\nyour guess: %s_\n\n(digits, Enter to run the step, "
+	         "Esc to skip the question)", t->h.n + 1, call, q, t->answer);
 	return true;
 }
 
@@ -383,8 +386,8 @@ tui_details(struct tui *t)
 	switch (t->focus) {
 	case VIEW_PANE_STDIO: {
 		const struct snap_stdio *x = &s->stdio;
-		TUI_ADD("FILE*: %s, fd %d, mode %s\n", x->open ? "open" : "none", x->fd,
-		        x->mode == SCN_BUF_NONE ? "unbuffered" : x->mode == SCN_BUF_LINE ? "line" : "full");
+		TUI_ADD("FILE*: %s, fd %d, %s\n", x->open ? "open" : "none", x->fd,
+		        describe_bufmode(x->mode));
 		TUI_ADD("__fbufsize %" PRIu64 "   __fpending %" PRIu64 "   read ahead %" PRIu64 "\n",
 		        x->size, x->pending, x->read_avail);
 		TUI_ADD("__fwriting %s   __freading %s\n", x->writing ? "yes" : "no",

@@ -94,26 +94,12 @@ view_cache_hit(const struct view_cache_geom *geom, int x, int y)
 	return i < (long)geom->n ? i : -1;
 }
 
-/* Draw the legend at x, y: each glyph in its colour, then its name. */
-static int
-view_cache_legend(struct grid *g, int x, int y, int w, bool ascii)
-{
-	static const struct { enum view_glyph v; int style; const char *name; } l[] = {
-		{ VG_DIRTY, GS_DIRTY, "dirty" }, { VG_CLEAN, GS_CLEAN, "clean" },
-		{ VG_WRITEBACK, GS_WRITEBACK, "writeback" }, { VG_ABSENT, GS_DIM, "absent" },
-	};
-	int n = 0;
-
-	for (size_t i = 0; i < sizeof l / sizeof l[0]; i++) {
-		int len = 2 + grid_text_width(l[i].name);
-		if (n + len > w)
-			break;
-		grid_put(g, x + n, y, view_glyph(l[i].v, ascii), l[i].style);
-		grid_print(g, x + n + 2, y, w - n - 2, GS_DIM, l[i].name);
-		n += len + 1;
-	}
-	return n;
-}
+/* The cache legend. */
+static const struct view_legend view_cache_legend[] = {
+	{ VG_DIRTY, GS_DIRTY, "dirty" }, { VG_CLEAN, GS_CLEAN, "clean" },
+	{ VG_WRITEBACK, GS_WRITEBACK, "writeback" }, { VG_ABSENT, GS_DIM, "absent" },
+};
+#define VIEW_CACHE_LEGEND (sizeof view_cache_legend / sizeof view_cache_legend[0])
 
 /* Draw the page-cache pane. */
 void
@@ -139,7 +125,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		            c->pages == 1 ? "" : "s");
 	}
 	/* Rows left for the grid after the header, counts, legend and notes. */
-	rows = r.y + r.h - y - (tall ? 3 : 1) - (notes > 1 && !tall ? 1 : notes);
+	rows = r.y + r.h - y - (tall ? 4 : 1) - (notes > 1 && !tall ? 1 : notes);
 	if (rows < 1)
 		rows = 1;
 	gm.x = r.x;
@@ -179,8 +165,8 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		}
 	}
 	y = gm.y + (gm.rows > 0 ? gm.rows : 1) + (tall ? 1 : 0);
-	if (y > r.y + r.h - (tall ? 2 : 1) - notes)
-		y = r.y + r.h - (tall ? 2 : 1) - notes;
+	if (y > r.y + r.h - (tall ? 3 : 1) - notes)
+		y = r.y + r.h - (tall ? 3 : 1) - notes;
 	if (y < gm.y + 1)
 		y = gm.y + 1;
 	if (c->has_dirty)
@@ -191,7 +177,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		         c->pages);
 	if (tall) {
 		grid_print(g, r.x, y++, r.w, GS_NORMAL, line);
-		view_cache_legend(g, r.x, y++, r.w, ascii);
+		y += view_legend_draw(g, r.x, y, r.w, 2, view_cache_legend, VIEW_CACHE_LEGEND, ascii);
 	} else {
 		int n = grid_print(g, r.x, y, r.w, GS_NORMAL, line);
 		if (!tall && c->n_cells > 0 && gm.per > 1) {
@@ -200,7 +186,8 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 			n += grid_print(g, r.x + n, y, r.w - n, GS_DIM, b);
 		}
 		if (r.w - n > 20)
-			view_cache_legend(g, r.x + n + 2, y, r.w - n - 2, ascii);
+			view_legend_draw(g, r.x + n + 2, y, r.w - n - 2, 1, view_cache_legend,
+			                 VIEW_CACHE_LEGEND, ascii);
 		y++;
 	}
 	if (c->note[0] != '\0' && y < r.y + r.h)

@@ -9,33 +9,30 @@
 #include "units.h"
 #include "view.h"
 
-/* What covers bytes [a, b) of the file: the most advanced state of any extent there. */
-static enum view_glyph
-view_disk_kind(const struct snapshot *s, uint64_t a, uint64_t b, int *style)
-{
-	enum view_glyph k = VG_ABSENT;
+/* Glyph, style and rank of a disk state; the higher rank wins when cells are merged (data
+ * that exists only in memory is the fact to show first). */
+static const struct { enum view_glyph v; int style; int rank; } view_disk_states[] = {
+	[SNAP_DISK_UNKNOWN] = { VG_UNKNOWN, GS_DIM, 1 },
+	[SNAP_DISK_HOLE] = { VG_ABSENT, GS_DIM, 0 },
+	[SNAP_DISK_NOT_ALLOCATED] = { VG_DELALLOC, GS_DIRTY, 6 },
+	[SNAP_DISK_UNWRITTEN] = { VG_UNWRITTEN, GS_DISK, 3 },
+	[SNAP_DISK_ON_DISK] = { VG_ONDISK, GS_DISK, 2 },
+	[SNAP_DISK_STALE] = { VG_STALE, GS_DIRTY, 5 },
+	[SNAP_DISK_ALLOCATED] = { VG_ONDISK, GS_DISK, 4 },
+};
 
-	*style = GS_DIM;
-	for (size_t i = 0; i < s->disk.n_extents; i++) {
-		const struct snap_extent *e = &s->disk.extents[i];
-		if (e->logical >= b || e->logical + e->length <= a)
-			continue;
-		if (e->flags & SNAP_EXT_DELALLOC) {
-			if (k == VG_ABSENT) {
-				k = VG_DELALLOC;
-				*style = GS_DIRTY;
-			}
-		} else if (e->flags & SNAP_EXT_UNWRITTEN) {
-			if (k != VG_ONDISK) {
-				k = VG_UNWRITTEN;
-				*style = GS_DISK;
-			}
-		} else {
-			k = VG_ONDISK;
-			*style = GS_DISK;
-		}
+/* Disk state of cells [i * per, (i + 1) * per) of the snapshot, merged. */
+static enum snap_cell_disk
+view_disk_cell(const struct snapshot *s, size_t i, size_t per)
+{
+	enum snap_cell_disk best = SNAP_DISK_HOLE;
+
+	for (size_t k = i * per; k < (i + 1) * per && k < s->cache.n_cells; k++) {
+		enum snap_cell_disk d = snapshot_cell_disk(&s->cache, &s->disk, k);
+		if (view_disk_states[d].rank > view_disk_states[best].rank)
+			best = d;
 	}
-	return k;
+	return best;
 }
 
 /* Name of an extent's state. */
@@ -66,46 +63,31 @@ view_disk_title(const struct snapshot *s, const char *fs, char *buf, size_t len)
 	return buf;
 }
 
-/* Draw the strip of n cells over the file at x, y; flash cells that changed since prev. */
+/* Draw the strip at x, y in up to w columns, one glyph per (merged) cache cell; flash the
+ * ones that changed since prev. */
 static void
-view_disk_strip(struct grid *g, int x, int y, int n, const struct snapshot *now,
+view_disk_strip(struct grid *g, int x, int y, int w, const struct snapshot *now,
                 const struct snapshot *prev, bool ascii)
 {
-	uint64_t size = now->cache.file_size;
+	size_t n = now->cache.n_cells, per = (n + (size_t)w - 1) / (size_t)w;
 
-	for (int i = 0; i < n; i++) {
-		uint64_t a = size * (uint64_t)i / (uint64_t)n, b = size * (uint64_t)(i + 1) / (uint64_t)n;
-		int style, pstyle;
-		enum view_glyph k;
-
-		if (b == a)
-			b = a + 1;
-		k = view_disk_kind(now, a, b, &style);
-		grid_put(g, x + i, y, view_glyph(k, ascii), style);
-		if (prev != NULL && view_disk_kind(prev, a, b, &pstyle) != k)
-			grid_attr(g, (struct grid_rect){ x + i, y, 1, 1 }, GRID_A_REVERSE);
+	if (per == 0)
+		return;
+	for (size_t i = 0; i * per < n; i++) {
+		enum snap_cell_disk d = view_disk_cell(now, i, per);
+		grid_put(g, x + (int)i, y, view_glyph(view_disk_states[d].v, ascii),
+		         view_disk_states[d].style);
+		if (prev != NULL && view_disk_cell(prev, i, per) != d)
+			grid_attr(g, (struct grid_rect){ x + (int)i, y, 1, 1 }, GRID_A_REVERSE);
 	}
 }
 
-/* Draw the legend. */
-static void
-view_disk_legend(struct grid *g, int x, int y, int w, bool ascii)
-{
-	static const struct { enum view_glyph v; int style; const char *name; } l[] = {
-		{ VG_ONDISK, GS_DISK, "on disk" }, { VG_DELALLOC, GS_DIRTY, "no block yet" },
-		{ VG_UNWRITTEN, GS_DISK, "unwritten" }, { VG_ABSENT, GS_DIM, "hole" },
-	};
-	int n = 0;
-
-	for (size_t i = 0; i < sizeof l / sizeof l[0]; i++) {
-		int len = 2 + grid_text_width(l[i].name);
-		if (n + len > w)
-			break;
-		grid_put(g, x + n, y, view_glyph(l[i].v, ascii), l[i].style);
-		grid_print(g, x + n + 2, y, w - n - 2, GS_DIM, l[i].name);
-		n += len + 1;
-	}
-}
+/* The disk legend. */
+static const struct view_legend view_disk_legend[] = {
+	{ VG_ONDISK, GS_DISK, "on disk" }, { VG_DELALLOC, GS_DIRTY, "no block yet" },
+	{ VG_STALE, GS_DIRTY, "stale" }, { VG_UNWRITTEN, GS_DISK, "unwritten" },
+	{ VG_ABSENT, GS_DIM, "hole" },
+};
 
 /* Draw the disk pane. */
 void
@@ -114,9 +96,8 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 {
 	const struct snap_disk *d = &now->disk;
 	char a[32], b[32], c[32], line[200];
-	int y = r.y, end = r.y + r.h, cells;
+	int y = r.y, end = r.y + r.h;
 	bool tall = r.h >= 6;
-	uint64_t pages = now->cache.pages;
 
 	if (r.w < 8 || r.h < 1)
 		return;
@@ -131,7 +112,7 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	}
 	/* Extent list first when there is room: it is the precise answer. */
 	if (tall) {
-		int room = end - y - 4;
+		int room = end - y - 5;
 		size_t i;
 		if (d->n_extents == 0)
 			grid_print(g, r.x, y++, r.w, GS_DIM, "no extents: nothing on disk");
@@ -150,10 +131,8 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	}
 	if (tall && y < end - 3)
 		y++;
-	if (y < end && now->cache.file_size > 0) {
-		cells = pages > 0 && pages < (uint64_t)r.w ? (int)pages : r.w;
-		view_disk_strip(g, r.x, y++, cells, now, prev, ascii);
-	}
+	if (y < end && now->cache.n_cells > 0)
+		view_disk_strip(g, r.x, y++, r.w, now, prev, ascii);
 	if (y < end) {
 		units_format_size(d->allocated_bytes, a, sizeof a);
 		units_format_size(d->delalloc_bytes, b, sizeof b);
@@ -171,7 +150,8 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		y++;
 	}
 	if (y < end && tall)
-		view_disk_legend(g, r.x, y++, r.w, ascii);
+		y += view_legend_draw(g, r.x, y, r.w, end - y > 2 ? 2 : 1, view_disk_legend,
+		                      sizeof view_disk_legend / sizeof view_disk_legend[0], ascii);
 	if (y < end && d->note[0] != '\0')
 		grid_print(g, r.x, y++, r.w, GS_DIM, d->note);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "describe.h"
 #include "units.h"
 #include "view.h"
 
@@ -17,8 +18,10 @@ static const uint32_t view_glyphs[VG__COUNT][2] = {
 	[VG_DIRTY]     = { 0x2593, '#' },   /* ▓ */
 	[VG_WRITEBACK] = { 0x224b, '~' },   /* ≋ */
 	[VG_ONDISK]    = { 0x2588, '@' },   /* █ */
-	[VG_DELALLOC]  = { 0x2504, '?' },   /* ┄ */
+	[VG_DELALLOC]  = { 0x2504, ':' },   /* ┄ */
 	[VG_UNWRITTEN] = { 0x2581, '_' },   /* ▁ */
+	[VG_STALE]     = { 0x259e, '!' },   /* ▞ */
+	[VG_UNKNOWN]   = { '?', '?' },
 	[VG_STDIO]     = { 0x2592, '=' },   /* ▒ */
 	[VG_OK]        = { 0x2713, '+' },   /* ✓ */
 	[VG_FAIL]      = { 0x2717, 'x' },   /* ✗ */
@@ -31,6 +34,28 @@ uint32_t
 view_glyph(enum view_glyph v, bool ascii)
 {
 	return view_glyphs[v][ascii ? 1 : 0];
+}
+
+/* Draw a legend, wrapping to the next row when an entry does not fit. */
+int
+view_legend_draw(struct grid *g, int x, int y, int w, int rows, const struct view_legend *l,
+                 size_t n, bool ascii)
+{
+	int col = 0, row = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int len = 2 + grid_text_width(l[i].name);
+		if (col > 0 && col + len > w) {
+			if (row + 1 >= rows)
+				break;
+			row++;
+			col = 0;
+		}
+		grid_put(g, x + col, y + row, view_glyph(l[i].v, ascii), l[i].style);
+		grid_print(g, x + col + 2, y + row, w - col - 2, GS_DIM, l[i].name);
+		col += len + 1;
+	}
+	return row + 1;
 }
 
 /* Speed as shown: "1×", "0.5×". */
@@ -110,7 +135,7 @@ void
 view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame *f)
 {
 	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
-	char buf[512];
+	char buf[512], call[256];
 	int y = r.y;
 
 	if (r.h < 1 || r.w < 4)
@@ -120,9 +145,10 @@ view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame 
 		grid_wrap(g, r, GS_NORMAL, intro != NULL ? intro : "");
 		return;
 	}
+	describe_step(sr->step, call, sizeof call);
 	if (f->anim == VIEW_ANIM_TRAVEL) {
-		grid_printf(g, r.x, y, r.w, GS_DIM, "step %zu: %s%s", sr->index + 1,
-		            scenario_op_name(sr->step->op), f->ascii ? "..." : "\xe2\x80\xa6");
+		grid_printf(g, r.x, y, r.w, GS_BOLD, "step %zu: %s%s", sr->index + 1, call,
+		            f->ascii ? " ..." : " \xe2\x80\xa6");
 		return;
 	}
 	if (sr->err != 0) {
@@ -136,7 +162,7 @@ view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame 
 		               sr->step->say);
 	else if (y < r.y + r.h)
 		grid_printf(g, r.x, y++, r.w, GS_DIM, "step %zu: %s returned %" PRId64, sr->index + 1,
-		            scenario_op_name(sr->step->op), sr->ret);
+		            call, sr->ret);
 	if (sr->note[0] != '\0' && y < r.y + r.h)
 		y += grid_wrap(g, (struct grid_rect){ r.x, y, r.w, r.y + r.h - y }, GS_DIM, sr->note);
 }
@@ -263,12 +289,13 @@ view_help_draw(struct grid *g, bool ascii)
 	         "q F10         quit\n"
 	         "\n"
 	         "page cache:  %s absent  %s clean  %s dirty  %s writeback\n"
-	         "disk:        %s on disk  %s no block yet  %s unwritten  %s hole\n"
+	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole\n"
 	         "stdio:       %s a buffered byte\n"
 	         "times marked * were measured by the tracer (ptrace overhead included)",
 	         ascii ? "->" : "\xe2\x86\x92 ", ascii ? "<-" : "\xe2\x86\x90 ",
 	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK],
-	         gl[VG_ONDISK], gl[VG_DELALLOC], gl[VG_UNWRITTEN], gl[VG_ABSENT], gl[VG_STDIO]);
+	         gl[VG_ONDISK], gl[VG_DELALLOC], gl[VG_STALE], gl[VG_UNWRITTEN], gl[VG_ABSENT],
+	         gl[VG_STDIO]);
 	view_popup_draw(g, "help", text, ascii);
 }
 

@@ -20,7 +20,7 @@ view_log_line(const struct event *e, size_t idx, enum scn_op op, char *buf, size
 	units_format_ns(e->ns, t, sizeof t);
 	/* "µ" is two bytes and one column: pad by columns. */
 	pad = 9 - grid_text_width(t);
-	snprintf(buf, len, "#%-2zu %-9s %-34s %-7s %*s%s%s", idx + 1, scenario_op_name(op), call,
+	snprintf(buf, len, "#%-2zu %-9s %-38s %-7s %*s%s%s", idx + 1, scenario_op_name(op), call,
 	         e->origin == EV_STDIO ? "[stdio]" : "", pad > 0 ? pad : 0, "", t,
 	         e->ns_traced ? "*" : "");
 	return buf;

@@ -281,6 +281,8 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 		view_popup_draw(g, "quiz", f->prompt, f->ascii);
 	if (f->help)
 		view_help_draw(g, f->ascii);
+	if (f->ascii)
+		grid_asciify(g);
 	if (lay_out != NULL)
 		*lay_out = lay;
 }

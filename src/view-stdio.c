@@ -6,20 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "describe.h"
 #include "units.h"
 #include "view.h"
-
-/* Name of a buffering mode as a person says it. */
-static const char *
-view_stdio_mode(enum scn_bufmode m)
-{
-	switch (m) {
-	case SCN_BUF_NONE: return "unbuffered";
-	case SCN_BUF_LINE: return "line buffered";
-	case SCN_BUF_FULL: return "fully buffered";
-	}
-	return "?";
-}
 
 /* Bytes held by the buffer: output waiting, or input read ahead. */
 static uint64_t
@@ -100,10 +89,8 @@ view_stdio_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 
 	if (r.w < 8 || r.h < 1)
 		return;
-	if (s->size == 0)
-		snprintf(size, sizeof size, "not allocated yet");
-	else
-		snprintf(size, sizeof size, "%" PRIu64, s->size);
+	/* Size 0: glibc allocates the buffer at the first read or write; the bar says so. */
+	snprintf(size, sizeof size, "%" PRIu64, s->size);
 	if (!s->open) {
 		grid_print(g, r.x, y++, w, GS_DIM, "no FILE* open");
 		if (now->fd.open && y < r.y + r.h)
@@ -117,11 +104,11 @@ view_stdio_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	}
 	if (tall) {
 		grid_printf(g, r.x, y++, w, GS_STDIO, "FILE* fd %d   %s", s->fd,
-		            view_stdio_mode(s->mode));
+		            describe_bufmode(s->mode));
 		snprintf(line, sizeof line, "size %s   %s %" PRIu64, size, what, held);
 	} else {
 		snprintf(line, sizeof line, "FILE* %s   size %s   %s %" PRIu64,
-		         view_stdio_mode(s->mode), size, what, held);
+		         describe_bufmode(s->mode), size, what, held);
 	}
 	grid_print(g, r.x, y, w, GS_NORMAL, line);
 	if (changed)

@@ -22,6 +22,8 @@ enum view_glyph {
 	VG_ONDISK,     /* allocated block on disk */
 	VG_DELALLOC,   /* delayed allocation: no block yet */
 	VG_UNWRITTEN,  /* allocated, reads as zeros (fallocate) */
+	VG_STALE,      /* allocated, but dirty pages are newer */
+	VG_UNKNOWN,    /* not observable */
 	VG_STDIO,      /* a byte in the stdio buffer */
 	VG_OK,
 	VG_FAIL,
@@ -32,6 +34,17 @@ enum view_glyph {
 
 /* The code point of a glyph. */
 uint32_t view_glyph(enum view_glyph v, bool ascii);
+
+/* One entry of a legend: a glyph in its style, then its name. */
+struct view_legend {
+	enum view_glyph v;
+	int style;
+	const char *name;
+};
+
+/* Draw a legend at x, y in w columns and up to rows rows; return the rows used. */
+int view_legend_draw(struct grid *g, int x, int y, int w, int rows, const struct view_legend *l,
+                     size_t n, bool ascii);
 
 /* The panes, in screen order. */
 enum view_pane { VIEW_PANE_STDIO, VIEW_PANE_CACHE, VIEW_PANE_DISK, VIEW_PANE_LOG,
