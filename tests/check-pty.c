@@ -172,6 +172,35 @@ START_TEST(test_caller_buffer_not_inherited)
 }
 END_TEST
 
+/* The process that registered caller_atexit (the test itself stays quiet at its exit). */
+static pid_t atexit_owner;
+
+/* An atexit handler of the caller (the TUI restoring its terminal) runs in no child. */
+static void
+caller_atexit(void)
+{
+	if (getpid() == atexit_owner)
+		return;
+	fputs("CALLER-ATEXIT", stdout);
+	fflush(stdout);
+}
+
+START_TEST(test_caller_atexit_not_run)
+{
+	int idx = scratch_mkdir(NULL);
+	struct pty_result r;
+
+	ck_assert_int_ge(idx, 0);
+	atexit_owner = getpid();
+	atexit(caller_atexit);
+	run(PRINTF_TEXT, WRITE_TEXT, SCN_PTY_NOTHING, idx, &r);
+	ck_assert_str_eq(r.term.output, PRINTF_TEXT WRITE_TEXT);
+	ck_assert_str_eq(r.file.output, WRITE_TEXT PRINTF_TEXT);
+	pty_result_clear(&r);
+	scratch_remove(idx);
+}
+END_TEST
+
 /* The file run leaves nothing behind in the scratch dir. */
 START_TEST(test_file_removed)
 {
@@ -233,6 +262,7 @@ pty_suite(void)
 	tcase_add_test(tc, test_no_newline_on_terminal);
 	tcase_add_test(tc, test_caller_buffer_not_inherited);
 	tcase_add_test(tc, test_file_removed);
+	tcase_add_test(tc, test_caller_atexit_not_run);
 	tcase_add_test(tc, test_runner_pty);
 	suite_add_tcase(s, tc);
 	return s;
