@@ -298,15 +298,19 @@ ops_setvbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *o
 	out->err = rc != 0 ? (errno ? errno : EINVAL) : 0;
 }
 
-/* setbuf(fp, buf): an own BUFSIZ buffer, or NULL for unbuffered. */
+/*
+ * setbuf(fp, buf): a BUFSIZ buffer of ours, or NULL (buffer: none, loaded as mode none)
+ * for unbuffered. setbuf has no "library buffer": buf is the caller's or nothing.
+ */
 static void
 ops_setbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
+	bool none = (a->has & SCN_HAS_MODE) && a->bufmode == SCN_BUF_NONE;
 	char *buf = NULL;
 
 	if (ops_no_file(st, out))
 		return;
-	if (a->buffer == SCN_BUFFER_OWN && (buf = ops_own_buffer(st, BUFSIZ)) == NULL) {
+	if (!none && (buf = ops_own_buffer(st, BUFSIZ)) == NULL) {
 		ops_set(out, -1);
 		return;
 	}
@@ -558,9 +562,17 @@ ops_lseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 	int whence = (a->has & SCN_HAS_WHENCE) ? a->whence : SEEK_SET;
 	off_t r;
 
+	char detail[96];
+
 	OPS_TIMED(out, r = lseek(ops_fd(st), a->offset, whence));
 	ops_set(out, r);
-	ops_event(out, "lseek", SYS_lseek, ops_fd(st), 0, a->offset, decode_whence(whence));
+	/* As the tracer shows it: a negative offset in the detail, since -1 means none. */
+	if (a->offset < 0)
+		snprintf(detail, sizeof detail, "%lld, %s", (long long)a->offset,
+		         decode_whence(whence));
+	else
+		snprintf(detail, sizeof detail, "%s", decode_whence(whence));
+	ops_event(out, "lseek", SYS_lseek, ops_fd(st), 0, a->offset < 0 ? -1 : a->offset, detail);
 }
 
 /* fsync(fd). */
@@ -647,7 +659,7 @@ ops_fallocate(struct ops_state *st, const struct scn_args *a, struct ops_result 
 static void
 ops_ftruncate(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
-	uint64_t len = (a->has & SCN_HAS_LEN) ? a->len : a->size;
+	uint64_t len = a->len;
 	char detail[96];
 	int rc;
 

@@ -23,7 +23,7 @@
 
 #define STEP(o, ...) { .op = (o), .args = { __VA_ARGS__ } }
 #define N(a) (sizeof (a) / sizeof (a)[0])
-#define MAX_STEPS 16
+#define MAX_STEPS 32
 
 /* One run of a scenario built from steps: every step's result, and the runner. */
 struct run {
@@ -617,6 +617,145 @@ START_TEST(test_bad_dir)
 }
 END_TEST
 
+/* Every worker op once: stdio buffering modes, reads, seeks, direct calls, syncs. */
+static struct scn_step all_steps[] = {
+	STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w+"),
+	STEP(SCN_OP_SETBUF, .has = SCN_HAS_BUFFER | SCN_HAS_MODE, .bufmode = SCN_BUF_NONE),
+	STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 10),                 /* 2 */
+	STEP(SCN_OP_SETVBUF, .has = SCN_HAS_MODE | SCN_HAS_SIZE, .bufmode = SCN_BUF_LINE,
+	     .size = 64),
+	STEP(SCN_OP_FPUTS, .has = SCN_HAS_TEXT, .text = "one\ntwo"),           /* 4 */
+	STEP(SCN_OP_PRINTF, .has = SCN_HAS_TEXT, .text = " 100%s\n"),          /* 5 */
+	STEP(SCN_OP_SETBUFFER, .has = SCN_HAS_SIZE, .size = 64),
+	STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 100),                /* 7 */
+	STEP(SCN_OP_FSEEK, .has = SCN_HAS_OFFSET, .offset = 0),                 /* 8 */
+	STEP(SCN_OP_FGETS, .has = SCN_HAS_BYTES, .bytes = 80),                  /* 9 */
+	STEP(SCN_OP_FREAD, .has = SCN_HAS_BYTES, .bytes = 4),                   /* 10 */
+	STEP(SCN_OP_FILENO),
+	STEP(SCN_OP_PWRITE, .has = SCN_HAS_BYTES | SCN_HAS_OFFSET, .bytes = 4096,
+	     .offset = 8192),                                                   /* 12 */
+	STEP(SCN_OP_FALLOCATE, .has = SCN_HAS_LEN | SCN_HAS_OFFSET, .offset = 65536,
+	     .len = 65536),                                                     /* 13 */
+	STEP(SCN_OP_SYNC_FILE_RANGE, .has = SCN_HAS_FLAGS,
+	     .flags = SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+	              SYNC_FILE_RANGE_WAIT_AFTER),                              /* 14 */
+	STEP(SCN_OP_FDATASYNC),
+	STEP(SCN_OP_SYNC),
+	STEP(SCN_OP_LSEEK, .has = SCN_HAS_OFFSET | SCN_HAS_WHENCE, .offset = -10,
+	     .whence = SEEK_END),                                               /* 17 */
+	STEP(SCN_OP_READ, .has = SCN_HAS_BYTES, .bytes = 100),                  /* 18 */
+	STEP(SCN_OP_PREAD, .has = SCN_HAS_BYTES | SCN_HAS_OFFSET, .bytes = 50,
+	     .offset = 0),                                                      /* 19 */
+	STEP(SCN_OP_FTRUNCATE, .has = SCN_HAS_LEN, .len = 100),                 /* 20 */
+	STEP(SCN_OP_FCLOSE),
+};
+
+/* The all-ops scenario with ptrace: each call, as stdio made it. */
+START_TEST(test_all_ops_ptrace)
+{
+	struct run run;
+	const struct step_result *v;
+
+	run_all(&run, all_steps, N(all_steps), 0, SCN_FS_DEFAULT, RUNNER_TRACE_PTRACE);
+	v = run.res;
+	for (size_t i = 0; i < run.n; i++)
+		ck_assert_msg(v[i].ret >= 0, "step %zu (%s): ret %lld err %d %s", i,
+		              scenario_op_name(v[i].step->op), (long long)v[i].ret, v[i].err,
+		              v[i].note);
+	/* Unbuffered: fwrite(10) is write(10) at once. */
+	ck_assert_int_eq(v[1].after.stdio.mode, SCN_BUF_NONE);
+	ck_assert_uint_eq(v[2].events.n_write, 1);
+	ck_assert_uint_eq(v[2].events.bytes_written, 10);
+	ck_assert_uint_eq(v[2].after.stdio.pending, 0);
+	/*
+	 * Line buffered: when the lines go out is glibc's business (2.36 writes "one\ntwo"
+	 * at once on a fresh buffer); what is certain: every byte is either written or
+	 * pending, and a line ending in a newline leaves nothing behind.
+	 */
+	ck_assert_int_eq(v[3].after.stdio.mode, SCN_BUF_LINE);
+	ck_assert_uint_eq(v[3].after.stdio.size, 64);
+	ck_assert_uint_eq(v[4].events.bytes_written + v[4].after.stdio.pending, 7);
+	ck_assert_uint_ge(v[4].events.bytes_written, 4);
+	ck_assert_int_eq(v[5].ret, 7);
+	ck_assert_uint_eq(v[4].events.bytes_written + v[5].events.bytes_written, 14);
+	ck_assert_uint_eq(v[5].after.stdio.pending, 0);
+	/*
+	 * setbuffer 64: fwrite(100) makes one write (glibc 2.36 writes all 100 at once when
+	 * the buffer is under 128 bytes); every byte is written or pending.
+	 */
+	ck_assert_uint_eq(v[6].after.stdio.size, 64);
+	ck_assert_int_eq(v[6].after.stdio.mode, SCN_BUF_FULL);
+	ck_assert_uint_eq(v[7].events.n_write, 1);
+	ck_assert_uint_eq(v[7].events.bytes_written + v[7].after.stdio.pending, 100);
+	/* fseek flushes what is pending, then lseek; fgets reads a buffer's worth. */
+	ck_assert_uint_eq(v[8].events.bytes_written, v[7].after.stdio.pending);
+	ck_assert_str_eq(v[8].events.v[v[8].events.n - 1].call, "lseek");
+	ck_assert_int_eq(v[9].ret, 14);             /* "abcdefghij" + "one\n" */
+	ck_assert_uint_eq(v[9].events.n_read, 1);
+	ck_assert_uint_eq(v[9].events.v[0].bytes, 64);
+	ck_assert_int_eq(v[10].ret, 4);
+	ck_assert_uint_eq(v[10].events.n_read, 0);
+	ck_assert_int_eq(v[11].ret, 3);
+	/* Direct calls, one event each, with their arguments. */
+	ck_assert_uint_eq(v[12].events.n, 1);
+	ck_assert_int_eq(v[12].events.v[0].offset, 8192);
+	ck_assert_str_eq(v[13].events.v[0].detail, "mode=0, len=65536");
+	if (v[13].after.disk.source == SNAP_SRC_FIEMAP)
+		ck_assert_uint_ge(v[13].after.disk.unwritten_bytes, 65536);
+	ck_assert_str_eq(v[14].events.v[0].call, "sync_file_range");
+	ck_assert_str_eq(v[14].events.v[0].detail, "len=0, SYNC_FILE_RANGE_WAIT_BEFORE|"
+	                 "SYNC_FILE_RANGE_WRITE|SYNC_FILE_RANGE_WAIT_AFTER");
+	if (v[14].after.cache.has_dirty)
+		ck_assert_uint_eq(v[14].after.cache.dirty, 0);
+	ck_assert_str_eq(v[15].events.v[0].call, "fdatasync");
+	ck_assert_str_eq(v[16].events.v[0].call, "sync");
+	ck_assert_int_eq(v[16].events.v[0].fd, -1);
+	ck_assert_int_eq(v[17].ret, 131072 - 10);
+	ck_assert_str_eq(v[17].events.v[0].detail, "-10, SEEK_END");
+	ck_assert_int_eq(v[18].ret, 10);
+	ck_assert_int_eq(v[18].after.fd.pos, 131072);
+	ck_assert_int_eq(v[19].ret, 50);
+	ck_assert_int_eq(v[19].after.fd.pos, 131072);
+	ck_assert_str_eq(v[20].events.v[0].detail, "len=100");
+	ck_assert_uint_eq(v[20].after.cache.file_size, 100);
+	run_free(&run);
+}
+END_TEST
+
+/* The fallback agrees with the tracer on every step's counts and totals, and on the state. */
+START_TEST(test_all_ops_procio_agrees)
+{
+	struct run a, b;
+
+	run_all(&a, all_steps, N(all_steps), 0, SCN_FS_DEFAULT, RUNNER_TRACE_PTRACE);
+	run_all(&b, all_steps, N(all_steps), 0, SCN_FS_DEFAULT, RUNNER_TRACE_PROCIO);
+	for (size_t i = 0; i < a.n; i++) {
+		const struct step_result *x = &a.res[i], *y = &b.res[i];
+		const char *op = scenario_op_name(x->step->op);
+		ck_assert_msg(x->ret == y->ret && x->err == y->err, "step %zu %s: ret", i, op);
+		ck_assert_msg(x->events.n_write == y->events.n_write, "step %zu %s: n_write", i, op);
+		ck_assert_msg(x->events.n_read == y->events.n_read, "step %zu %s: n_read", i, op);
+		ck_assert_msg(x->events.bytes_written == y->events.bytes_written,
+		              "step %zu %s: bytes_written", i, op);
+		ck_assert_msg(x->events.bytes_read == y->events.bytes_read,
+		              "step %zu %s: bytes_read", i, op);
+		ck_assert_msg(x->events.syscw == y->events.syscw &&
+		              x->events.syscr == y->events.syscr &&
+		              x->events.wchar == y->events.wchar &&
+		              x->events.rchar == y->events.rchar, "step %zu %s: /proc io", i, op);
+		ck_assert_msg(x->after.stdio.pending == y->after.stdio.pending &&
+		              x->after.stdio.size == y->after.stdio.size &&
+		              x->after.fd.pos == y->after.fd.pos, "step %zu %s: state", i, op);
+		if (scenario_op_is_stdio(x->step->op))
+			ck_assert_uint_eq(y->events.n, 0);
+		else
+			ck_assert_uint_eq(y->events.n, x->events.n);
+	}
+	run_free(&a);
+	run_free(&b);
+}
+END_TEST
+
 /* The scenario the strace comparison runs: stdio writes, a read, direct calls. */
 static struct scn_step truth_steps[] = {
 	STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w"),
@@ -851,6 +990,8 @@ engine_suite(void)
 	tcase_add_test(tc, test_wait_and_unimplemented);
 	tcase_add_test(tc, test_bad_dir);
 	tcase_add_test(tc, test_truth_strace);
+	tcase_add_test(tc, test_all_ops_ptrace);
+	tcase_add_test(tc, test_all_ops_procio_agrees);
 	suite_add_tcase(s, tc);
 	return s;
 }
