@@ -560,9 +560,8 @@ static void
 ops_lseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int whence = (a->has & SCN_HAS_WHENCE) ? a->whence : SEEK_SET;
-	off_t r;
-
 	char detail[96];
+	off_t r;
 
 	OPS_TIMED(out, r = lseek(ops_fd(st), a->offset, whence));
 	ops_set(out, r);
