@@ -509,6 +509,80 @@ START_TEST(test_killed_procio)
 }
 END_TEST
 
+/* The pid of this process's only child (the worker), by its parent in /proc/PID/stat. */
+static pid_t
+only_child(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t found = -1;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL) {
+		char path[300], comm[64];
+		int pid, ppid;
+		FILE *f;
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		if (fscanf(f, "%d %63s %*c %d", &pid, comm, &ppid) == 3 && ppid == getpid()) {
+			found = pid;
+			n++;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return n == 1 ? found : -1;
+}
+
+/* A worker killed from outside between two steps: the next step says so, nothing hangs. */
+static void
+check_killed_outside(enum runner_trace trace)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w"),
+		STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 100),
+		STEP(SCN_OP_FFLUSH),
+	};
+	struct scenario sc = { .title = "kill", .steps = steps, .n_steps = N(steps) };
+	struct runner_opts o = { .trace = trace };
+	struct step_result res;
+	struct runner *r = runner_new(&sc, &o, NULL);
+	pid_t w;
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	step_result_clear(&res);
+	w = only_child();
+	ck_assert_int_gt(w, 0);
+	ck_assert_int_eq(kill(w, SIGKILL), 0);
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	ck_assert_int_eq(res.ret, -1);
+	ck_assert_ptr_nonnull(strstr(res.note, "worker killed by SIGKILL"));
+	ck_assert(!res.after.stdio.open);
+	step_result_clear(&res);
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	ck_assert_int_eq(res.ret, -1);
+	ck_assert_int_eq(res.err, ECHILD);
+	step_result_clear(&res);
+	runner_free(r);
+}
+
+START_TEST(test_killed_outside_ptrace)
+{
+	check_killed_outside(RUNNER_TRACE_PTRACE);
+}
+END_TEST
+
+START_TEST(test_killed_outside_procio)
+{
+	check_killed_outside(RUNNER_TRACE_PROCIO);
+}
+END_TEST
+
 /* The prefill: numbered lines, exactly the size asked, clean and cold; reads see them. */
 START_TEST(test_prefill_read)
 {
@@ -986,6 +1060,8 @@ engine_suite(void)
 	tcase_add_test(tc, test_ebadf_procio);
 	tcase_add_test(tc, test_killed_ptrace);
 	tcase_add_test(tc, test_killed_procio);
+	tcase_add_test(tc, test_killed_outside_ptrace);
+	tcase_add_test(tc, test_killed_outside_procio);
 	tcase_add_test(tc, test_prefill_read);
 	tcase_add_test(tc, test_wait_and_unimplemented);
 	tcase_add_test(tc, test_bad_dir);
