@@ -277,9 +277,8 @@ ops_setvbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *o
 	int mode = a->bufmode == SCN_BUF_NONE ? _IONBF :
 	           a->bufmode == SCN_BUF_LINE ? _IOLBF : _IOFBF;
 	size_t size = (a->has & SCN_HAS_SIZE) ? (size_t)a->size : BUFSIZ;
-	/* A size with no buffer named means our own: glibc ignores size when buf is NULL. */
-	bool own = (a->has & SCN_HAS_BUFFER) ? a->buffer == SCN_BUFFER_OWN :
-	           (a->has & SCN_HAS_SIZE) != 0;
+	/* buffer: library (the default) is NULL, and then glibc ignores size: a lesson. */
+	bool own = a->buffer == SCN_BUFFER_OWN;
 	char *buf = NULL;
 	int rc;
 
@@ -299,8 +298,9 @@ ops_setvbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *o
 }
 
 /*
- * setbuf(fp, buf): a BUFSIZ buffer of ours, or NULL (buffer: none, loaded as mode none)
- * for unbuffered. setbuf has no "library buffer": buf is the caller's or nothing.
+ * setbuf(fp, buf): buffer own is a BUFSIZ buffer of ours; library (the default) and none
+ * pass NULL, as buffer: library does for setvbuf and setbuffer: setbuf(fp, NULL) makes
+ * the stream unbuffered.
  */
 static void
 ops_setbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
@@ -310,7 +310,7 @@ ops_setbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 
 	if (ops_no_file(st, out))
 		return;
-	if (!none && (buf = ops_own_buffer(st, BUFSIZ)) == NULL) {
+	if (!none && a->buffer == SCN_BUFFER_OWN && (buf = ops_own_buffer(st, BUFSIZ)) == NULL) {
 		ops_set(out, -1);
 		return;
 	}
@@ -319,12 +319,12 @@ ops_setbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 	out->err = 0;
 }
 
-/* setbuffer(fp, buf, size): an own buffer of size bytes, or NULL for unbuffered. */
+/* setbuffer(fp, buf, size): an own buffer of size bytes, or NULL (library): unbuffered. */
 static void
 ops_setbuffer(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	size_t size = (a->has & SCN_HAS_SIZE) ? (size_t)a->size : BUFSIZ;
-	bool own = !(a->has & SCN_HAS_BUFFER) || a->buffer == SCN_BUFFER_OWN;
+	bool own = a->buffer == SCN_BUFFER_OWN;
 	char *buf = NULL;
 
 	if (ops_no_file(st, out))

@@ -694,13 +694,14 @@ END_TEST
 /* Every worker op once: stdio buffering modes, reads, seeks, direct calls, syncs. */
 static struct scn_step all_steps[] = {
 	STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w+"),
-	STEP(SCN_OP_SETBUF, .has = SCN_HAS_BUFFER | SCN_HAS_MODE, .bufmode = SCN_BUF_NONE),
+	STEP(SCN_OP_SETBUF),                                                    /* NULL */
 	STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 10),                 /* 2 */
-	STEP(SCN_OP_SETVBUF, .has = SCN_HAS_MODE | SCN_HAS_SIZE, .bufmode = SCN_BUF_LINE,
-	     .size = 64),
+	STEP(SCN_OP_SETVBUF, .has = SCN_HAS_MODE | SCN_HAS_SIZE | SCN_HAS_BUFFER,
+	     .bufmode = SCN_BUF_LINE, .size = 64, .buffer = SCN_BUFFER_OWN),
 	STEP(SCN_OP_FPUTS, .has = SCN_HAS_TEXT, .text = "one\ntwo"),           /* 4 */
 	STEP(SCN_OP_PRINTF, .has = SCN_HAS_TEXT, .text = " 100%s\n"),          /* 5 */
-	STEP(SCN_OP_SETBUFFER, .has = SCN_HAS_SIZE, .size = 64),
+	STEP(SCN_OP_SETBUFFER, .has = SCN_HAS_SIZE | SCN_HAS_BUFFER, .size = 64,
+	     .buffer = SCN_BUFFER_OWN),
 	STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 100),                /* 7 */
 	STEP(SCN_OP_FSEEK, .has = SCN_HAS_OFFSET, .offset = 0),                 /* 8 */
 	STEP(SCN_OP_FGETS, .has = SCN_HAS_BYTES, .bytes = 80),                  /* 9 */
