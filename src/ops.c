@@ -153,7 +153,11 @@ ops_buffer(struct ops_state *st, size_t len, size_t skew)
 static void *
 ops_own_buffer(struct ops_state *st, size_t size)
 {
-	void *b = malloc(size ? size : 1);
+	/*
+	 * At least BUFSIZ bytes are allocated, though stdio is told (and uses) size: the
+	 * sanitizers' setbuffer() interceptor marks BUFSIZ bytes as written whatever the size.
+	 */
+	void *b = malloc(size > BUFSIZ ? size : BUFSIZ);
 
 	if (b == NULL)
 		return NULL;
