@@ -524,7 +524,7 @@ tracer_loop(struct tracer *t, enum ev_origin origin, int watch_fd, struct event_
 		if (!WIFSTOPPED(st))
 			continue;
 		sig = WSTOPSIG(st);
-		event = (unsigned)st >> 16;
+		event = (int)((unsigned)st >> 16);
 		if (sig == (SIGTRAP | 0x80)) {
 			if (tracer_info(t, &in) != 0) {
 				if (errno != ESRCH)

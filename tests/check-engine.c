@@ -689,6 +689,14 @@ START_TEST(test_bad_dir)
 	ck_assert_ptr_nonnull(err);
 	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/iobufviz-test"));
 	free(err);
+
+	/* Too big a file is refused before anything is written. */
+	sc.file.size = SCN_MAX_SIZE + 1;
+	err = NULL;
+	ck_assert_ptr_null(runner_new(&sc, NULL, &err));
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(strstr(err, "the limit is"));
+	free(err);
 }
 END_TEST
 
