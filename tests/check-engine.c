@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1141,10 +1142,23 @@ engine_suite(void)
 	return s;
 }
 
-/* Run the suite. */
+/* nftw callback: remove one entry (files first, then their directories). */
+static int
+remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* Run the suite (or, under strace, one of the child runs the truth test asks for). */
 int
 main(int argc, char **argv)
 {
+	char top[PATH_MAX];
+	const char *parent;
 	SRunner *sr;
 	int failed;
 
@@ -1152,9 +1166,20 @@ main(int argc, char **argv)
 		return truth_child();
 	if (argc == 2 && strcmp(argv[1], "--ptrace-child") == 0)
 		return ptrace_child();
+	/*
+	 * Every test's scratch dir goes under one private dir removed at the end: a failing
+	 * test ends its forked process without running the scratch cleanup.
+	 */
+	parent = getenv("TMPDIR");
+	snprintf(top, sizeof top, "%s/check-engine.XXXXXX", parent && *parent ? parent : "/tmp");
+	if (mkdtemp(top) == NULL || setenv("TMPDIR", top, 1) != 0) {
+		perror(top);
+		return EXIT_FAILURE;
+	}
 	sr = srunner_create(engine_suite());
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
+	nftw(top, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
