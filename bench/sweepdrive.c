@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/* sweepdrive.c: run one sweep from the command line through bench_run (no YAML needed). */
+#include <config.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "units.h"
+
+/* Print progress on stderr, one updating line. */
+static int
+sweepdrive_progress(const struct bench_progress *p, void *user)
+{
+	char line[256];
+
+	(void)user;
+	fprintf(stderr, "\r%-78.78s", bench_progress_text(p, line, sizeof line));
+	return 0;
+}
+
+/* Usage. */
+static void
+sweepdrive_usage(void)
+{
+	fprintf(stderr, "usage: sweepdrive [-p copy|write|read|fwrite|fread|fread+setvbuf] "
+	    "[-s FILE_SIZE] [-b BUF,BUF,...] [-r REPEAT] [-w WARMUP] [-B BUDGET] [-c cold|warm]\n"
+	    "                  [-o O_SYNC|O_DSYNC|O_DIRECT] [-y fsync|fdatasync] [-t] "
+	    "[-f text|json|csv|md|median] [-d DIR]\n");
+}
+
+/* Run the sweep the options describe. */
+int
+main(int argc, char **argv)
+{
+	static const char *const progs[] = { "copy", "write", "read", "fwrite", "fread",
+		"fread+setvbuf" };
+	uint64_t bufs[64];
+	struct scn_variant var = { .name = "default" };
+	struct scn_sweep sw = { .title = "sweepdrive", .program = SCN_PROG_WRITE,
+		.file_size = 1 << 20, .repeat = 5, .warmup = 1, .variants = &var, .n_variants = 1,
+		.buffer_sizes = bufs };
+	struct bench_opts o = { .progress = sweepdrive_progress };
+	struct bench_result r;
+	const char *fmt = "text";
+	char *err = NULL;
+	int ch, rc;
+
+	bufs[0] = 4096;
+	sw.n_buffer_sizes = 1;
+	while ((ch = getopt(argc, argv, "p:s:b:r:w:B:c:o:y:tf:d:q")) != -1) {
+		switch (ch) {
+		case 'p':
+			for (size_t i = 0; i < 6; i++)
+				if (strcmp(optarg, progs[i]) == 0)
+					sw.program = (enum scn_program)i;
+			break;
+		case 's':
+			if (units_parse_size(optarg, &sw.file_size) != 0)
+				return 2;
+			break;
+		case 'b':
+			sw.n_buffer_sizes = 0;
+			for (char *t = strtok(optarg, ","); t && sw.n_buffer_sizes < 64; t = strtok(NULL, ","))
+				if (units_parse_size(t, &bufs[sw.n_buffer_sizes++]) != 0)
+					return 2;
+			break;
+		case 'r': sw.repeat = (unsigned)atoi(optarg); break;
+		case 'w': sw.warmup = (unsigned)atoi(optarg); break;
+		case 'B': sw.budget = atof(optarg); break;
+		case 'c': sw.cache = strcmp(optarg, "warm") == 0 ? SCN_CACHE_WARM : SCN_CACHE_COLD; break;
+		case 'o':
+			var.flags |= strcmp(optarg, "O_SYNC") == 0 ? O_SYNC :
+			    strcmp(optarg, "O_DSYNC") == 0 ? O_DSYNC : O_DIRECT;
+			break;
+		case 'y':
+			var.sync_each = strcmp(optarg, "fsync") == 0 ? SCN_SYNC_FSYNC : SCN_SYNC_FDATASYNC;
+			break;
+		case 't': var.on = SCN_FS_TMPFS; break;
+		case 'f': fmt = optarg; break;
+		case 'd': o.dir = optarg; break;
+		case 'q': o.progress = NULL; break;
+		default: sweepdrive_usage(); return 2;
+		}
+	}
+	rc = bench_run(&sw, &o, &r, &err);
+	if (o.progress)
+		fputc('\n', stderr);
+	if (rc == -1) {
+		fprintf(stderr, "sweepdrive: %s\n", err ? err : "failed");
+		free(err);
+		return 1;
+	}
+	if (strcmp(fmt, "median") == 0) {
+		/* One line per row: BUF and the measured median in seconds (for bench/fidelity.sh). */
+		for (size_t i = 0; i < r.variants[0].n_rows; i++)
+			printf("%llu %.9f\n", (unsigned long long)r.variants[0].rows[i].buf_size,
+			    r.variants[0].rows[i].elapsed.median);
+	} else if (strcmp(fmt, "text") == 0)
+		bench_print_text(stdout, &r, 0);
+	else if (bench_export(stdout, &r, fmt) != 0)
+		fprintf(stderr, "sweepdrive: unknown format %s\n", fmt);
+	bench_result_clear(&r);
+	return 0;
+}
