@@ -98,4 +98,35 @@ struct snapshot {
 	struct snap_disk disk;
 };
 
+/* snapshot-cell.c: what one grid cell shows (helpers for the views and expectations). */
+
+/* Page cache state of a cell, worst first wins: writeback, dirty, clean, absent. */
+enum snap_cell_state {
+	SNAP_CELL_ABSENT,      /* no page of the cell is cached */
+	SNAP_CELL_CLEAN,       /* cached, none dirty (or dirtiness unknown: mincore) */
+	SNAP_CELL_DIRTY,       /* some page dirty, none under writeback */
+	SNAP_CELL_WRITEBACK,   /* some page being written back */
+};
+
+/* Disk state of a cell, from the extents over its bytes and its cache state. */
+enum snap_cell_disk {
+	SNAP_DISK_UNKNOWN,       /* no FIEMAP (tmpfs, error) or past the extents we kept */
+	SNAP_DISK_HOLE,          /* no extent: reads as zeros, nothing on disk */
+	SNAP_DISK_NOT_ALLOCATED, /* delayed allocation: the data has no block yet */
+	SNAP_DISK_UNWRITTEN,     /* blocks reserved (fallocate), reading gives zeros */
+	SNAP_DISK_ON_DISK,       /* allocated and the cache holds nothing newer */
+	SNAP_DISK_STALE,         /* allocated, but dirty pages are newer than the disk */
+	SNAP_DISK_ALLOCATED,     /* allocated; newer or not unknown (no dirty counts) */
+};
+
+/* Cache state of cell i of c. */
+enum snap_cell_state snapshot_cell_state(const struct snap_cache *c, size_t i);
+
+/* Byte range [*start, *end) of cell i of c (end clipped to the page span of the file). */
+void snapshot_cell_range(const struct snap_cache *c, size_t i, uint64_t *start, uint64_t *end);
+
+/* Disk state of cell i of c, given the extents in d. */
+enum snap_cell_disk snapshot_cell_disk(const struct snap_cache *c, const struct snap_disk *d,
+                                       size_t i);
+
 #endif

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* describe.h: a step as the line of C a student would write. */
+#ifndef IOBUFVIZ_DESCRIBE_H
+#define IOBUFVIZ_DESCRIBE_H
+
+#include <stddef.h>
+
+#include "scenario.h"
+
+/* Write the step's call as C ("fwrite(buf, 1, 5000, fp)") into buf. Return buf. */
+char *describe_step(const struct scn_step *st, char *buf, size_t len);
+
+/* Name of an errno value ("EINVAL"), "0" for 0. */
+const char *describe_errno(int err);
+
+/* Name of a buffering mode: "unbuffered", "line buffered", "fully buffered". */
+const char *describe_bufmode(enum scn_bufmode m);
+
+/* Short name of a buffering mode as in scenarios: "none", "line", "full". */
+const char *describe_bufmode_key(enum scn_bufmode m);
+
+/* O_* flags as "O_WRONLY|O_CREAT|O_SYNC" into buf. Return buf. */
+char *describe_open_flags(int flags, char *buf, size_t len);
+
+#endif

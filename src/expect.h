@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* expect.h: a step's expectations, checked against what was observed. */
+#ifndef IOBUFVIZ_EXPECT_H
+#define IOBUFVIZ_EXPECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runner.h"
+
+/*
+ * The observed value of key for step result sr: numeric in *num and as text. Return false
+ * when this run cannot observe it (e.g. dirty pages without cachestat), with the reason in text.
+ */
+bool expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num,
+                    char *text, size_t len);
+
+/* Fill sr->expects (one per scn_expect of its step) and sr->ok. 0, or -1 out of memory. */
+int expect_eval(struct step_result *sr);
+
+/* Write the wanted value ("= 904", ">= 1", "= line", "= EINVAL") into buf. Return buf. */
+char *expect_format_want(const struct scn_expect *e, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: MIT */
+/* headless.c: run a scenario without a terminal and print a transcript (text, JSON, TAP). */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "app.h"
+#include "describe.h"
+#include "expect.h"
+#include "json.h"
+#include "runner.h"
+#include "units.h"
+
+/* State of one transcript. */
+struct headless {
+	const struct scenario *s;
+	const struct app_opts *o;
+	struct runner *r;
+	FILE *f;
+	size_t n_points;        /* TAP test points so far */
+	bool ok;
+	char kernel[128];
+};
+
+/* Glyph of a page-cache cell in plain text. */
+static char
+headless_cell_glyph(const struct snap_cache *c, const struct snap_cell *cell)
+{
+	if (cell->writeback > 0)
+		return '~';
+	if (cell->dirty > 0)
+		return '#';
+	if (cell->cached > 0)
+		return c->has_dirty ? '-' : '+';
+	return '.';
+}
+
+/* Print text wrapped at 78 columns, each line prefixed by indent. */
+static void
+headless_wrap(FILE *f, const char *indent, const char *text)
+{
+	size_t width = 78 - strlen(indent), col = 0;
+	const char *p = text;
+
+	while (*p != '\0') {
+		if (*p == '\n') {
+			if (col > 0)
+				putc('\n', f);
+			else
+				fprintf(f, "%s\n", indent);
+			col = 0;
+			p++;
+			continue;
+		}
+		size_t w = strcspn(p, " \n");
+		if (col > 0 && col + 1 + w > width) {
+			putc('\n', f);
+			col = 0;
+		}
+		if (col == 0)
+			fputs(indent, f);
+		else
+			putc(' ', f);
+		fwrite(p, 1, w, f);
+		col += w + (col > 0);
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	if (col > 0)
+		putc('\n', f);
+}
+
+/* Text: the stdio, cache and disk lines of a snapshot. */
+static void
+headless_text_state(FILE *f, const struct snapshot *s)
+{
+	char a[32], b[32], c[32];
+
+	if (!s->stdio.open)
+		fprintf(f, "  stdio   no FILE* open\n");
+	else if (s->stdio.size == 0)
+		fprintf(f, "  stdio   FILE* on fd %d, %s, buffer not allocated yet (glibc allocates "
+		        "it at the first I/O)\n", s->stdio.fd, describe_bufmode(s->stdio.mode));
+	else {
+		fprintf(f, "  stdio   FILE* on fd %d, %s, buffer %" PRIu64 " B, pending %" PRIu64 " B",
+		        s->stdio.fd, describe_bufmode(s->stdio.mode), s->stdio.size, s->stdio.pending);
+		if (s->stdio.read_avail > 0)
+			fprintf(f, ", %" PRIu64 " B read ahead", s->stdio.read_avail);
+		fputc('\n', f);
+	}
+	if (s->cache.source == SNAP_SRC_NONE)
+		fprintf(f, "  cache   not observable: %s\n", s->cache.note);
+	else {
+		fprintf(f, "  cache   %s file, %" PRIu64 " page%s cached", 
+		        units_format_size(s->cache.file_size, a, sizeof a), s->cache.cached,
+		        s->cache.cached == 1 ? "" : "s");
+		if (s->cache.has_dirty)
+			fprintf(f, ", %" PRIu64 " dirty, %" PRIu64 " writeback", s->cache.dirty,
+			        s->cache.writeback);
+		if (s->cache.n_cells > 0 && s->cache.n_cells <= 64) {
+			fputs("  [", f);
+			for (size_t i = 0; i < s->cache.n_cells; i++)
+				putc(headless_cell_glyph(&s->cache, &s->cache.cells[i]), f);
+			putc(']', f);
+		}
+		fputc('\n', f);
+	}
+	if (s->disk.source == SNAP_SRC_NONE)
+		fprintf(f, "  disk    %s\n", s->disk.note);
+	else
+		fprintf(f, "  disk    %s allocated, %s delalloc (no block yet), %s unwritten; "
+		        "%zu extent%s\n",
+		        units_format_size(s->disk.allocated_bytes, a, sizeof a),
+		        units_format_size(s->disk.delalloc_bytes, b, sizeof b),
+		        units_format_size(s->disk.unwritten_bytes, c, sizeof c),
+		        s->disk.n_extents, s->disk.n_extents == 1 ? "" : "s");
+}
+
+/* Text: the events of a step. */
+static void
+headless_text_events(FILE *f, const struct step_result *sr)
+{
+	const struct event_list *l = &sr->events;
+	char line[256], t[32];
+
+	for (size_t i = 0; i < l->n; i++) {
+		const struct event *e = &l->v[i];
+		event_format(e, line, sizeof line);
+		fprintf(f, "  %-52s [%s] %s%s\n", line, e->origin == EV_STDIO ? "stdio" : "direct",
+		        units_format_ns(e->ns, t, sizeof t), e->ns_traced ? "*" : "");
+	}
+	if (l->dropped > 0)
+		fprintf(f, "  ... and %zu more calls (not kept)\n", l->dropped);
+	if (l->source == EV_SRC_PROCIO && scenario_op_is_stdio(sr->step->op) &&
+	    (l->n_read > 0 || l->n_write > 0))
+		fprintf(f, "  stdio made %" PRIu64 " write call%s (%" PRIu64 " B) and %" PRIu64
+		        " read call%s (%" PRIu64 " B)  [counts from /proc/PID/io only]\n",
+		        l->n_write, l->n_write == 1 ? "" : "s", l->bytes_written, l->n_read,
+		        l->n_read == 1 ? "" : "s", l->bytes_read);
+}
+
+/* Text: one step. */
+static void
+headless_text_step(struct headless *h, const struct step_result *sr)
+{
+	FILE *f = h->f;
+	char call[256], want[300], t[32];
+
+	fprintf(f, "\nstep %zu/%zu  %s", sr->index + 1, h->s->n_steps,
+	        describe_step(sr->step, call, sizeof call));
+	if (sr->step->op != SCN_OP_NOTE) {
+		if (sr->ret < 0)
+			fprintf(f, "  -> -1 %s (%s)", describe_errno(sr->err), strerror(sr->err));
+		else
+			fprintf(f, "  -> %" PRId64, sr->ret);
+		fprintf(f, "  [%s]", units_format_ns(sr->op_ns, t, sizeof t));
+	}
+	fputc('\n', f);
+	headless_text_events(f, sr);
+	if (sr->note[0] != '\0')
+		fprintf(f, "  note    %s\n", sr->note);
+	if (sr->step->op != SCN_OP_NOTE)
+		headless_text_state(f, &sr->after);
+	if (sr->output != NULL)
+		fprintf(f, "  output  %s\n", sr->output);
+	if (sr->output_file != NULL)
+		fprintf(f, "  file    %s\n", sr->output_file);
+	if (sr->step->say != NULL)
+		headless_wrap(f, "  | ", sr->step->say);
+	for (size_t i = 0; i < sr->n_expects; i++) {
+		const struct expect_result *x = &sr->expects[i];
+		fprintf(f, "  %s %s %s", x->ok ? "ok  " : "FAIL", scenario_key_name(x->want->key),
+		        expect_format_want(x->want, want, sizeof want));
+		if (!x->ok)
+			fprintf(f, "  (got %s; %s:%d:%d)", x->got_text, h->s->path, x->want->line,
+			        x->want->col);
+		fputc('\n', f);
+	}
+}
+
+/* JSON: one snapshot's state. */
+static void
+headless_json_state(FILE *f, const struct snapshot *s)
+{
+	fprintf(f, "{\"stdio\":{\"open\":%s,\"size\":%" PRIu64 ",\"pending\":%" PRIu64
+	        ",\"read_avail\":%" PRIu64 ",\"mode\":",
+	        s->stdio.open ? "true" : "false", s->stdio.size, s->stdio.pending,
+	        s->stdio.read_avail);
+	json_string(f, s->stdio.open ? describe_bufmode_key(s->stdio.mode) : NULL);
+	fputs(",\"head\":", f);
+	json_string_n(f, (const char *)s->stdio.head, s->stdio.head_len);
+	fprintf(f, "},\"cache\":{\"source\":%d,\"file_size\":%" PRIu64 ",\"pages\":%" PRIu64
+	        ",\"dirty_pages\":", (int)s->cache.source, s->cache.file_size, s->cache.cached);
+	if (s->cache.has_dirty)
+		fprintf(f, "%" PRIu64 ",\"writeback_pages\":%" PRIu64, s->cache.dirty,
+		        s->cache.writeback);
+	else
+		fputs("null,\"writeback_pages\":null", f);
+	fprintf(f, ",\"pages_per_cell\":%u,\"cells\":[", s->cache.pages_per_cell);
+	for (size_t i = 0; i < s->cache.n_cells; i++)
+		fprintf(f, "%s[%u,%u,%u]", i ? "," : "", s->cache.cells[i].cached,
+		        s->cache.cells[i].dirty, s->cache.cells[i].writeback);
+	fputs("],\"note\":", f);
+	json_string(f, s->cache.note);
+	fprintf(f, "},\"disk\":{\"fs\":");
+	json_string(f, s->disk.fs);
+	fprintf(f, ",\"allocated_bytes\":%" PRIu64 ",\"delalloc_bytes\":%" PRIu64
+	        ",\"unwritten_bytes\":%" PRIu64 ",\"extents\":[",
+	        s->disk.allocated_bytes, s->disk.delalloc_bytes, s->disk.unwritten_bytes);
+	for (size_t i = 0; i < s->disk.n_extents; i++) {
+		const struct snap_extent *x = &s->disk.extents[i];
+		fprintf(f, "%s{\"logical\":%" PRIu64 ",\"physical\":%" PRIu64 ",\"length\":%" PRIu64
+		        ",\"delalloc\":%s,\"unwritten\":%s}", i ? "," : "", x->logical, x->physical,
+		        x->length, x->flags & SNAP_EXT_DELALLOC ? "true" : "false",
+		        x->flags & SNAP_EXT_UNWRITTEN ? "true" : "false");
+	}
+	fputs("],\"note\":", f);
+	json_string(f, s->disk.note);
+	if (s->disk.io_ok)
+		fprintf(f, ",\"io\":{\"rchar\":%" PRIu64 ",\"wchar\":%" PRIu64 ",\"syscr\":%" PRIu64
+		        ",\"syscw\":%" PRIu64 ",\"read_bytes\":%" PRIu64 ",\"write_bytes\":%" PRIu64 "}",
+		        s->disk.rchar, s->disk.wchar, s->disk.syscr, s->disk.syscw,
+		        s->disk.read_bytes, s->disk.write_bytes);
+	fputs("}}", f);
+}
+
+/* JSON: one step. */
+static void
+headless_json_step(struct headless *h, const struct step_result *sr)
+{
+	FILE *f = h->f;
+	const struct event_list *l = &sr->events;
+	char call[256], want[300];
+
+	fprintf(f, "%s\n{\"index\":%zu,\"op\":", sr->index ? "," : "", sr->index + 1);
+	json_string(f, scenario_op_name(sr->step->op));
+	fputs(",\"args\":", f);
+	json_string(f, describe_step(sr->step, call, sizeof call));
+	fprintf(f, ",\"line\":%d,\"result\":%" PRId64 ",\"errno\":", sr->step->line, sr->ret);
+	json_string(f, describe_errno(sr->err));
+	fprintf(f, ",\"usec\":%.3f,\"say\":", sr->op_ns / 1e3);
+	json_string(f, sr->step->say);
+	fputs(",\"note\":", f);
+	json_string(f, sr->note[0] ? sr->note : NULL);
+	fprintf(f, ",\"trace\":\"%s\",\"events\":[", l->source == EV_SRC_PTRACE ? "ptrace" : "procio");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct event *e = &l->v[i];
+		fprintf(f, "%s{\"call\":", i ? "," : "");
+		json_string(f, e->call);
+		fprintf(f, ",\"fd\":%d,\"bytes\":%" PRIu64 ",\"offset\":%" PRId64 ",\"result\":%" PRId64
+		        ",\"errno\":", e->fd, e->bytes, e->offset, e->result);
+		json_string(f, describe_errno(e->err));
+		fprintf(f, ",\"usec\":%.3f,\"traced_time\":%s,\"origin\":\"%s\",\"detail\":", e->ns / 1e3,
+		        e->ns_traced ? "true" : "false", e->origin == EV_STDIO ? "stdio" : "direct");
+		json_string(f, e->detail);
+		fputc('}', f);
+	}
+	fprintf(f, "],\"calls\":{\"write\":%" PRIu64 ",\"read\":%" PRIu64 ",\"bytes_written\":%" PRIu64
+	        ",\"bytes_read\":%" PRIu64 ",\"dropped\":%zu},\"output\":",
+	        l->n_write, l->n_read, l->bytes_written, l->bytes_read, l->dropped);
+	json_string(f, sr->output);
+	fputs(",\"output_file\":", f);
+	json_string(f, sr->output_file);
+	fputs(",\"state\":", f);
+	headless_json_state(f, &sr->after);
+	fputs(",\"expect\":[", f);
+	for (size_t i = 0; i < sr->n_expects; i++) {
+		const struct expect_result *x = &sr->expects[i];
+		fprintf(f, "%s{\"key\":", i ? "," : "");
+		json_string(f, scenario_key_name(x->want->key));
+		fputs(",\"want\":", f);
+		json_string(f, expect_format_want(x->want, want, sizeof want));
+		fputs(",\"got\":", f);
+		json_string(f, x->got_text);
+		fprintf(f, ",\"ok\":%s,\"line\":%d,\"col\":%d}", x->ok ? "true" : "false",
+		        x->want->line, x->want->col);
+	}
+	fputs("]}", f);
+}
+
+/* TAP: one test point per expectation. */
+static void
+headless_tap_step(struct headless *h, const struct step_result *sr)
+{
+	char call[256], want[300];
+
+	describe_step(sr->step, call, sizeof call);
+	if (sr->note[0] != '\0')
+		fprintf(h->f, "# step %zu: %s\n", sr->index + 1, sr->note);
+	for (size_t i = 0; i < sr->n_expects; i++) {
+		const struct expect_result *x = &sr->expects[i];
+		fprintf(h->f, "%sok %zu - step %zu %s: %s %s\n", x->ok ? "" : "not ", ++h->n_points,
+		        sr->index + 1, call, scenario_key_name(x->want->key),
+		        expect_format_want(x->want, want, sizeof want));
+		if (!x->ok) {
+			fputs("  ---\n  got: ", h->f);
+			json_string(h->f, x->got_text);
+			fprintf(h->f, "\n  at: \"%s:%d:%d\"\n  ...\n", h->s->path, x->want->line,
+			        x->want->col);
+		}
+	}
+}
+
+/* Start of the transcript. */
+static void
+headless_begin(struct headless *h)
+{
+	const struct scenario *s = h->s;
+	const struct snapshot *init = runner_initial(h->r);
+	FILE *f = h->f;
+
+	switch (h->o->format) {
+	case APP_FORMAT_TEXT:
+		fprintf(f, "%s", s->title);
+		if (s->source != NULL)
+			fprintf(f, "  [%s]", s->source);
+		fprintf(f, "\nscenario %s\nfile     %s on %s%s%s, kernel %s\ntrace    %s\n", s->path,
+		        runner_file_path(h->r), runner_fs_name(h->r),
+		        init->disk.device[0] ? " " : "", init->disk.device, h->kernel,
+		        runner_trace_source(h->r) == EV_SRC_PTRACE ?
+		        "ptrace: every call, exact (* = time measured by the tracer)" :
+		        "/proc/PID/io: stdio's calls as counts and totals only");
+		if (init->cache.note[0] != '\0')
+			fprintf(f, "note     %s\n", init->cache.note);
+		if (init->disk.note[0] != '\0')
+			fprintf(f, "note     %s\n", init->disk.note);
+		if (s->intro != NULL) {
+			fputc('\n', f);
+			headless_wrap(f, "  ", s->intro);
+		}
+		break;
+	case APP_FORMAT_JSON:
+		fputs("{\"scenario\":{\"title\":", f);
+		json_string(f, s->title);
+		fputs(",\"source\":", f);
+		json_string(f, s->source);
+		fputs(",\"path\":", f);
+		json_string(f, s->path);
+		fputs(",\"file\":", f);
+		json_string(f, runner_file_path(h->r));
+		fputs(",\"intro\":", f);
+		json_string(f, s->intro);
+		fputs("},\"steps\":[", f);
+		break;
+	case APP_FORMAT_TAP:
+		fprintf(f, "TAP version 13\n# %s\n", s->title);
+		break;
+	}
+}
+
+/* End of the transcript. */
+static void
+headless_end(struct headless *h, const char *error)
+{
+	const struct snapshot *init = runner_initial(h->r);
+	FILE *f = h->f;
+
+	switch (h->o->format) {
+	case APP_FORMAT_TEXT:
+		if (error != NULL)
+			fprintf(f, "\nerror: %s\n", error);
+		fprintf(f, "\n%s\n", h->ok ? "all expectations held" : "SOME EXPECTATIONS FAILED");
+		break;
+	case APP_FORMAT_JSON:
+		fprintf(f, "\n],\"ok\":%s,\"error\":", h->ok ? "true" : "false");
+		json_string(f, error);
+		fputs(",\"environment\":{\"kernel\":", f);
+		json_string(f, h->kernel);
+		fputs(",\"fs\":", f);
+		json_string(f, runner_fs_name(h->r));
+		fprintf(f, ",\"device\":");
+		json_string(f, init->disk.device[0] ? init->disk.device : NULL);
+		fprintf(f, ",\"cachestat\":%s,\"fiemap\":%s,\"trace\":\"%s\",\"version\":\"%s\"}}\n",
+		        init->cache.source == SNAP_SRC_CACHESTAT ? "true" : "false",
+		        init->disk.source == SNAP_SRC_FIEMAP ? "true" : "false",
+		        runner_trace_source(h->r) == EV_SRC_PTRACE ? "ptrace" : "procio",
+		        PACKAGE_VERSION);
+		break;
+	case APP_FORMAT_TAP:
+		if (error != NULL)
+			fprintf(f, "Bail out! %s\n", error);
+		fprintf(f, "1..%zu\n", h->n_points);
+		break;
+	}
+}
+
+/* Run the scenario headless. */
+int
+headless_run(const struct scenario *s, const struct app_opts *o)
+{
+	struct runner_opts ro = { .dir = o->dir, .trace = o->trace };
+	struct headless h = { .s = s, .o = o, .f = stdout, .ok = true };
+	struct utsname u;
+	char *err = NULL;
+	int rc = APP_EXIT_OK;
+
+	if (uname(&u) == 0)
+		snprintf(h.kernel, sizeof h.kernel, "%s", u.release);
+	h.r = runner_new(s, &ro, &err);
+	if (h.r == NULL) {
+		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : "out of memory");
+		free(err);
+		return APP_EXIT_ENV;
+	}
+	headless_begin(&h);
+	for (;;) {
+		struct step_result sr;
+		memset(&sr, 0, sizeof sr);
+		int got = runner_step(h.r, &sr);
+		if (got == 0)
+			break;
+		if (got < 0) {
+			headless_end(&h, sr.note[0] ? sr.note : "the worker stopped");
+			step_result_clear(&sr);
+			runner_free(h.r);
+			fflush(stdout);
+			return APP_EXIT_ENV;
+		}
+		if (expect_eval(&sr) != 0) {
+			step_result_clear(&sr);
+			err = "out of memory";
+			break;
+		}
+		if (!sr.ok)
+			h.ok = false;
+		switch (o->format) {
+		case APP_FORMAT_TEXT: headless_text_step(&h, &sr); break;
+		case APP_FORMAT_JSON: headless_json_step(&h, &sr); break;
+		case APP_FORMAT_TAP: headless_tap_step(&h, &sr); break;
+		}
+		step_result_clear(&sr);
+	}
+	headless_end(&h, err);
+	runner_free(h.r);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "iobufviz: cannot write the transcript\n");
+		return APP_EXIT_ENV;
+	}
+	if (err != NULL)
+		rc = APP_EXIT_ENV;
+	else if (!h.ok)
+		rc = APP_EXIT_FAILED;
+	return rc;
+}

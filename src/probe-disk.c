@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/* probe-disk.c: where the scratch file's bytes are on disk (FIEMAP), and on which filesystem. */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+
+#include "probe.h"
+
+/* Extents asked for per FIEMAP call. */
+#define PD_BATCH SNAP_MAX_EXTENTS
+
+/* Filesystem magic numbers (<linux/magic.h>), for the names we are likely to meet. */
+static const struct {
+	unsigned long magic;
+	const char *name;
+} probe_disk_magics[] = {
+	{ 0xEF53UL, "ext4" },        /* ext2, ext3 and ext4 share it: see mountinfo */
+	{ 0x01021994UL, "tmpfs" },
+	{ 0x58465342UL, "xfs" },
+	{ 0x9123683EUL, "btrfs" },
+	{ 0xF2F52010UL, "f2fs" },
+	{ 0x794C7630UL, "overlay" },
+	{ 0x6969UL, "nfs" },
+	{ 0x65735546UL, "fuse" },
+	{ 0x2FC12FC1UL, "zfs" },
+	{ 0x4D44UL, "vfat" },
+	{ 0x73717368UL, "squashfs" },
+	{ 0x858458F6UL, "ramfs" },
+	{ 0x5346544EUL, "ntfs" },
+	{ 0xFF534D42UL, "cifs" },
+	{ 0x01021997UL, "9p" },
+};
+
+/* Copy src into dst (len bytes), cut short if it does not fit. */
+static void
+probe_disk_copy(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (len == 0)
+		return;
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/*
+ * Find the mount of device dev in /proc/self/mountinfo; copy its filesystem type and, when
+ * the source is a path, its device. 0 if found, -1 if not.
+ */
+static int
+probe_disk_mountinfo(dev_t dev, char *fs, size_t fslen, char *device, size_t devlen)
+{
+	char line[4096];
+	int found = -1;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (f == NULL)
+		return -1;
+	while (found != 0 && fgets(line, sizeof line, f) != NULL) {
+		unsigned maj, min;
+		char type[64], source[256];
+		/* "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw" */
+		char *sep = strstr(line, " - ");
+
+		if (sep == NULL || sscanf(line, "%*d %*d %u:%u", &maj, &min) != 2)
+			continue;
+		if (makedev(maj, min) != dev)
+			continue;
+		if (sscanf(sep + 3, "%63s %255s", type, source) != 2)
+			continue;
+		probe_disk_copy(fs, fslen, type);
+		if (source[0] == '/')
+			probe_disk_copy(device, devlen, source);
+		found = 0;
+	}
+	fclose(f);
+	return found;
+}
+
+/* Fill out->fs and out->device for fd from fstatfs and /proc/self/mountinfo. */
+static void
+probe_disk_fsname(int fd, struct snap_disk *out)
+{
+	struct statfs sfs;
+	struct stat st;
+	char mfs[sizeof out->fs] = "";
+
+	if (fstatfs(fd, &sfs) == 0) {
+		for (size_t i = 0; i < sizeof probe_disk_magics / sizeof probe_disk_magics[0]; i++)
+			if ((unsigned long)sfs.f_type == probe_disk_magics[i].magic)
+				snprintf(out->fs, sizeof out->fs, "%s", probe_disk_magics[i].name);
+	}
+	if (fstat(fd, &st) != 0)
+		return;
+	if (probe_disk_mountinfo(st.st_dev, mfs, sizeof mfs, out->device,
+	                         sizeof out->device) != 0)
+		return;
+	/* mountinfo tells ext2/ext3/ext4 apart and names what the magic table lacks. */
+	if (out->fs[0] == '\0' || strncmp(mfs, "ext", 3) == 0)
+		snprintf(out->fs, sizeof out->fs, "%s", mfs);
+}
+
+/* Translate FIEMAP_EXTENT_* bits to SNAP_EXT_*. */
+static uint32_t
+probe_disk_flags(uint32_t f)
+{
+	uint32_t s = 0;
+
+	if (f & FIEMAP_EXTENT_DELALLOC)
+		s |= SNAP_EXT_DELALLOC;
+	if (f & FIEMAP_EXTENT_UNWRITTEN)
+		s |= SNAP_EXT_UNWRITTEN;
+	if (f & FIEMAP_EXTENT_UNKNOWN)
+		s |= SNAP_EXT_UNKNOWN;
+	if (f & FIEMAP_EXTENT_LAST)
+		s |= SNAP_EXT_LAST;
+	if (f & FIEMAP_EXTENT_SHARED)
+		s |= SNAP_EXT_SHARED;
+	if (f & FIEMAP_EXTENT_DATA_INLINE)
+		s |= SNAP_EXT_INLINE;
+	return s;
+}
+
+/*
+ * Fill out with the extents of fd (FIEMAP without FIEMAP_FLAG_SYNC: asking must not start
+ * writeback, or we would change what we observe), its filesystem and device. Keeps the
+ * first SNAP_MAX_EXTENTS extents but sums the bytes over all of them. 0; -1 with out->note.
+ */
+int
+probe_disk(int fd, struct snap_disk *out)
+{
+	struct fiemap *fm;
+	uint64_t start = 0;
+	int done = 0;
+
+	out->source = SNAP_SRC_NONE;
+	out->note[0] = '\0';
+	out->fs[0] = out->device[0] = '\0';
+	out->n_extents = 0;
+	out->extents_truncated = false;
+	out->allocated_bytes = out->delalloc_bytes = out->unwritten_bytes = 0;
+	probe_disk_fsname(fd, out);
+
+	fm = calloc(1, sizeof *fm + PD_BATCH * sizeof(struct fiemap_extent));
+	if (fm == NULL) {
+		snprintf(out->note, sizeof out->note, "FIEMAP: out of memory");
+		return -1;
+	}
+	while (!done) {
+		memset(fm, 0, sizeof *fm);
+		fm->fm_start = start;
+		fm->fm_length = FIEMAP_MAX_OFFSET - start;
+		fm->fm_flags = 0;
+		fm->fm_extent_count = PD_BATCH;
+		if (ioctl(fd, FS_IOC_FIEMAP, fm) != 0) {
+			int err = errno;
+
+			free(fm);
+			if (err == EOPNOTSUPP || err == ENOTTY) {
+				snprintf(out->note, sizeof out->note,
+				         "no disk behind this filesystem (%s): pages live only in memory",
+				         out->fs[0] != '\0' ? out->fs : "unknown");
+				return 0;
+			}
+			snprintf(out->note, sizeof out->note, "FIEMAP failed: %s", strerror(err));
+			return -1;
+		}
+		if (fm->fm_mapped_extents == 0)
+			break;
+		for (uint32_t i = 0; i < fm->fm_mapped_extents; i++) {
+			const struct fiemap_extent *e = &fm->fm_extents[i];
+			uint32_t fl = probe_disk_flags(e->fe_flags);
+
+			if (out->n_extents < SNAP_MAX_EXTENTS) {
+				struct snap_extent *s = &out->extents[out->n_extents++];
+
+				s->logical = e->fe_logical;
+				s->physical = e->fe_physical;
+				s->length = e->fe_length;
+				s->flags = fl;
+			} else {
+				out->extents_truncated = true;
+			}
+			/* DELALLOC and UNKNOWN: no block chosen yet, so nothing allocated. */
+			if (fl & SNAP_EXT_DELALLOC)
+				out->delalloc_bytes += e->fe_length;
+			else if (!(fl & SNAP_EXT_UNKNOWN))
+				out->allocated_bytes += e->fe_length;
+			if (fl & SNAP_EXT_UNWRITTEN)
+				out->unwritten_bytes += e->fe_length;
+			if (fl & SNAP_EXT_LAST)
+				done = 1;
+		}
+		/* Ask again after the last extent seen; stop if the kernel would not move on. */
+		{
+			const struct fiemap_extent *e = &fm->fm_extents[fm->fm_mapped_extents - 1];
+
+			if (e->fe_logical + e->fe_length <= start)
+				done = 1;
+			start = e->fe_logical + e->fe_length;
+		}
+		if (fm->fm_mapped_extents < PD_BATCH)
+			done = 1;
+	}
+	free(fm);
+	out->source = SNAP_SRC_FIEMAP;
+	return 0;
+}

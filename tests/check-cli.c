@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/* check-cli.c: the real binary's options, messages and exit codes. */
+#include <config.h>
+
+#include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Output of one run of the binary. */
+struct run {
+	int status;      /* exit code, or 128 + signal */
+	char out[65536];
+	char err[65536];
+};
+
+/* Read all of fd into buf (NUL-terminated, truncated to len - 1). */
+static void
+slurp(int fd, char *buf, size_t len)
+{
+	size_t n = 0;
+	ssize_t r;
+	while ((r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = '\0';
+}
+
+/* Run $IOBUFVIZ_BIN with args (NULL-terminated) and no terminal; fill r. */
+static void
+run(struct run *r, const char *const *args)
+{
+	const char *bin = getenv("IOBUFVIZ_BIN");
+	char *argv[32];
+	int o[2], e[2], st;
+	size_t n = 0;
+
+	ck_assert_msg(bin != NULL, "IOBUFVIZ_BIN not set (run through make check)");
+	argv[n++] = (char *)bin;
+	for (; args[n - 1] != NULL && n < 31; n++)
+		argv[n] = (char *)args[n - 1];
+	argv[n] = NULL;
+	ck_assert_int_eq(pipe(o), 0);
+	ck_assert_int_eq(pipe(e), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		dup2(null, 0);
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		close(o[0]);
+		close(e[0]);
+		execv(bin, argv);
+		_exit(127);
+	}
+	close(o[1]);
+	close(e[1]);
+	/* Outputs are small here; read stdout fully, then stderr. */
+	slurp(o[0], r->out, sizeof r->out);
+	slurp(e[0], r->err, sizeof r->err);
+	close(o[0]);
+	close(e[0]);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Path of a file in the source tree. */
+static const char *
+src(const char *rel, char *buf, size_t len)
+{
+	const char *top = getenv("IOBUFVIZ_SRCDIR");
+	ck_assert_ptr_nonnull(top);
+	snprintf(buf, len, "%s/%s", top, rel);
+	return buf;
+}
+
+START_TEST(test_help_version)
+{
+	static struct run r;
+	run(&r, (const char *[]){ "--help", NULL });
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "Usage: iobufviz"));
+	ck_assert_ptr_nonnull(strstr(r.out, "--headless"));
+	run(&r, (const char *[]){ "--version", NULL });
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, PACKAGE_NAME " " PACKAGE_VERSION "\n");
+}
+END_TEST
+
+START_TEST(test_usage_errors)
+{
+	static const char *const cases[][4] = {
+		{ NULL },
+		{ "--bogus", NULL },
+		{ "-Z", NULL },
+		{ "--format=xml", "x.yaml", NULL },
+		{ "--trace=magic", "x.yaml", NULL },
+		{ "--export=pdf", "x.yaml", NULL },
+		{ "--budget=-1", "x.yaml", NULL },
+		{ "--dir", NULL },
+		{ "--check", NULL },
+		{ "a.yaml", "b.yaml", NULL },
+		{ "/nonexistent/scenario.yaml", NULL },
+		{ "no-such-bundled-scenario", NULL },
+		{ "/", NULL },
+	};
+	static struct run r;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		run(&r, cases[i]);
+		ck_assert_msg(r.status == 2, "case %zu (%s): exit %d, want 2", i,
+		              cases[i][0] ? cases[i][0] : "(none)", r.status);
+		ck_assert_msg(strncmp(r.err, "iobufviz: ", 10) == 0, "case %zu: stderr '%s'", i, r.err);
+		ck_assert_str_eq(r.out, "");
+	}
+}
+END_TEST
+
+START_TEST(test_not_a_terminal)
+{
+	static struct run r;
+	char path[PATH_MAX];
+	run(&r, (const char *[]){ src("tests/cli-minimal.yaml", path, sizeof path), NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--headless"));
+}
+END_TEST
+
+/* Every bad fixture: exit 2 and "PATH:LINE:COL: " on stderr, the one its first line names. */
+START_TEST(test_check_bad_fixtures)
+{
+	static struct run r;
+	char dir[PATH_MAX], path[PATH_MAX + 256];
+	regex_t re;
+	int seen = 0;
+	DIR *d = opendir(src("tests/fixtures/bad", dir, sizeof dir));
+	struct dirent *e;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL) {
+		if (strstr(e->d_name, ".yaml") == NULL)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		run(&r, (const char *[]){ "--check", path, NULL });
+		ck_assert_msg(r.status == 2, "%s: exit %d, want 2", e->d_name, r.status);
+		char pat[PATH_MAX + 300];
+		snprintf(pat, sizeof pat, "^%s:[0-9]+:[0-9]+: [^\n]+", path);
+		ck_assert_int_eq(regcomp(&re, pat, REG_EXTENDED | REG_NEWLINE), 0);
+		ck_assert_msg(regexec(&re, r.err, 0, NULL, 0) == 0, "%s: no position in '%s'",
+		              e->d_name, r.err);
+		regfree(&re);
+		/* A first line "# expect: L:C: message" names the exact error. */
+		FILE *f = fopen(path, "r");
+		char line[512];
+		if (f != NULL && fgets(line, sizeof line, f) != NULL &&
+		    strncmp(line, "# expect: ", 10) == 0) {
+			char want[1024];
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(want, sizeof want, "%s:%s", path, line + 10);
+			ck_assert_msg(strstr(r.err, want) != NULL, "%s: want '%s', got '%s'",
+			              e->d_name, want, r.err);
+		}
+		if (f != NULL)
+			fclose(f);
+		seen++;
+	}
+	closedir(d);
+	ck_assert_int_ge(seen, 25);
+}
+END_TEST
+
+START_TEST(test_check_good)
+{
+	static struct run r;
+	char path[PATH_MAX];
+	run(&r, (const char *[]){ "--check", src("tests/cli-minimal.yaml", path,
+	                                         sizeof path), NULL });
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, ": ok, "));
+}
+END_TEST
+
+START_TEST(test_list_and_names)
+{
+	static struct run r;
+	run(&r, (const char *[]){ "--list", NULL });
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "13-3"));
+	/* A bundled scenario found by name validates. */
+	run(&r, (const char *[]){ "--check", "13-3", NULL });
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "/scenarios/13-3"));
+}
+END_TEST
+
+/* The suite. */
+static Suite *
+cli_suite(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("options");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_help_version);
+	tcase_add_test(tc, test_usage_errors);
+	tcase_add_test(tc, test_not_a_terminal);
+	tcase_add_test(tc, test_check_bad_fixtures);
+	tcase_add_test(tc, test_check_good);
+	tcase_add_test(tc, test_list_and_names);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(cli_suite());
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,626 @@
+/* SPDX-License-Identifier: MIT */
+/* check-probes.c: the observers against the real kernel, in private scratch dirs. */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "probe.h"
+#include "scratch.h"
+#include "snapshot.h"
+
+/*
+ * Scratch dirs made by main() before the tests fork: a failing test ends with _exit() in
+ * its child, so a dir made there would be left behind; these are removed by main().
+ * Each test uses its own file names in them.
+ */
+static int disk_dir = -1, shm_dir = -1;
+
+/* Page size, asked once per test. */
+static long
+pagesz(void)
+{
+	return sysconf(_SC_PAGESIZE);
+}
+
+/* Create name in the scratch dir under parent (NULL: $TMPDIR or /tmp, else /dev/shm). */
+static int
+mkfile(const char *parent, const char *name, int flags, int *idx)
+{
+	int fd;
+
+	*idx = parent == NULL ? disk_dir : shm_dir;
+	ck_assert_msg(*idx >= 0, "no scratch dir for %s", parent ? parent : "$TMPDIR");
+	fd = scratch_create(*idx, name, flags);
+	ck_assert_msg(fd >= 0, "scratch_create: %s", strerror(errno));
+	return fd;
+}
+
+/* Write n bytes of a pattern at the current offset, in one write(). */
+static void
+put(int fd, size_t n, unsigned char seed)
+{
+	unsigned char *b = malloc(n);
+
+	ck_assert_ptr_nonnull(b);
+	for (size_t i = 0; i < n; i++)
+		b[i] = (unsigned char)(seed + i);
+	ck_assert_int_eq(write(fd, b, n), (ssize_t)n);
+	free(b);
+}
+
+/* Does fd's filesystem keep dirty pages for a disk (not tmpfs or ramfs)? Else say so. */
+static int
+disk_backed(int fd)
+{
+	struct statfs s;
+
+	if (fstatfs(fd, &s) == 0 && s.f_type != 0x01021994 && s.f_type != (long)0x858458F6)
+		return 1;
+	fprintf(stderr, "check-probes: scratch dir is in memory ($TMPDIR?); dirty tests skipped\n");
+	return 0;
+}
+
+/* Two write()s leave two dirty pages; fsync cleans them; DONTNEED drops them. */
+START_TEST(test_cache_dirty_fsync_dontneed)
+{
+	struct snap_cache *c = malloc(sizeof *c);
+	int idx, fd = mkfile(NULL, "dirty", O_RDWR, &idx);
+
+	if (!disk_backed(fd))
+		goto out;
+	ck_assert_ptr_nonnull(c);
+	put(fd, 4096, 1);
+	put(fd, 904, 2);
+	ck_assert_int_eq(probe_cache(fd, 5000, c), 0);
+	ck_assert_int_eq(c->source, SNAP_SRC_CACHESTAT);
+	ck_assert(c->has_dirty);
+	ck_assert_uint_eq(c->file_size, 5000);
+	ck_assert_uint_eq(c->pages, (5000 + pagesz() - 1) / pagesz());
+	ck_assert_uint_eq(c->cached, 2);
+	ck_assert_uint_eq(c->dirty, 2);
+	ck_assert_uint_eq(c->pages_per_cell, 1);
+	ck_assert_uint_eq(c->n_cells, 2);
+	ck_assert_uint_eq(c->cells[0].dirty, 1);
+	ck_assert_uint_eq(c->cells[1].dirty, 1);
+	ck_assert_int_eq(snapshot_cell_state(c, 0), SNAP_CELL_DIRTY);
+	ck_assert_str_eq(c->note, "");
+
+	ck_assert_int_eq(fsync(fd), 0);
+	ck_assert_int_eq(probe_cache(fd, 5000, c), 0);
+	ck_assert_uint_eq(c->cached, 2);
+	ck_assert_uint_eq(c->dirty, 0);
+	ck_assert_uint_eq(c->writeback, 0);
+	ck_assert_int_eq(snapshot_cell_state(c, 1), SNAP_CELL_CLEAN);
+
+	ck_assert_int_eq(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	ck_assert_int_eq(probe_cache(fd, 5000, c), 0);
+	ck_assert_uint_eq(c->cached, 0);
+	ck_assert_int_eq(snapshot_cell_state(c, 0), SNAP_CELL_ABSENT);
+out:
+	close(fd);
+	free(c);
+}
+END_TEST
+
+/* /proc/meminfo's Dirty grows (system-wide, so only "not zero") while we hold dirty pages. */
+START_TEST(test_cache_meminfo)
+{
+	struct snap_cache *c = malloc(sizeof *c);
+	int idx, fd = mkfile(NULL, "meminfo", O_RDWR, &idx);
+
+	if (!disk_backed(fd))
+		goto out;
+	ck_assert_ptr_nonnull(c);
+	put(fd, 1 << 20, 3);
+	ck_assert_int_eq(probe_cache(fd, 1 << 20, c), 0);
+	ck_assert_uint_eq(c->dirty, (1u << 20) / pagesz());
+	/* Our 1 MiB is dirty right now, so the system-wide total cannot be 0. */
+	ck_assert_uint_gt(c->sys_dirty_kb, 0);
+out:
+	close(fd);
+	free(c);
+}
+END_TEST
+
+/* Read some pages back after DONTNEED; mincore must see exactly what cachestat sees. */
+START_TEST(test_cache_mincore_matches)
+{
+	struct snap_cache *a = malloc(sizeof *a), *b = malloc(sizeof *b), *w = malloc(sizeof *w);
+	long ps = pagesz();
+	uint64_t size = 64 * (uint64_t)ps;
+	char buf[64], path[4096];
+	int idx, fd = mkfile(NULL, "partial", O_RDWR, &idx), wfd;
+
+	if (!disk_backed(fd))
+		goto out;
+	ck_assert(a && b && w);
+	put(fd, size, 4);
+	ck_assert_int_eq(fsync(fd), 0);
+	ck_assert_int_eq(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	/* No read-ahead, so only the pages we touch come back. */
+	ck_assert_int_eq(posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM), 0);
+	for (int p = 0; p < 64; p += 5)
+		ck_assert_int_eq(pread(fd, buf, sizeof buf, (off_t)p * ps), (ssize_t)sizeof buf);
+
+	unsetenv("IOBUFVIZ_NO_CACHESTAT");
+	ck_assert_int_eq(probe_cache(fd, size, a), 0);
+	ck_assert_int_eq(a->source, SNAP_SRC_CACHESTAT);
+	setenv("IOBUFVIZ_NO_CACHESTAT", "1", 1);
+	ck_assert_int_eq(probe_cache(fd, size, b), 0);
+	/* A write-only fd cannot be mapped: the probe must map a read-only reopen instead. */
+	ck_assert(scratch_path(idx, "partial", path, sizeof path) != NULL);
+	wfd = open(path, O_WRONLY | O_CLOEXEC);
+	ck_assert_int_ge(wfd, 0);
+	ck_assert_int_eq(probe_cache(wfd, size, w), 0);
+	unsetenv("IOBUFVIZ_NO_CACHESTAT");
+
+	ck_assert_int_eq(b->source, SNAP_SRC_MINCORE);
+	ck_assert(!b->has_dirty);
+	ck_assert_msg(strstr(b->note, "mincore(2)") != NULL, "note: %s", b->note);
+	ck_assert_uint_gt(a->cached, 0);
+	ck_assert_uint_lt(a->cached, a->pages);
+	ck_assert_uint_eq(b->cached, a->cached);
+	ck_assert_uint_eq(w->cached, a->cached);
+	ck_assert_uint_eq(b->n_cells, a->n_cells);
+	for (size_t i = 0; i < a->n_cells; i++) {
+		ck_assert_uint_eq(b->cells[i].cached, a->cells[i].cached);
+		ck_assert_uint_eq(w->cells[i].cached, a->cells[i].cached);
+	}
+	/* The probe's mapping is gone: DONTNEED still empties the cache. */
+	ck_assert_int_eq(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	ck_assert_int_eq(probe_cache(fd, size, a), 0);
+	ck_assert_uint_eq(a->cached, 0);
+	close(wfd);
+out:
+	close(fd);
+	free(a);
+	free(b);
+	free(w);
+}
+END_TEST
+
+/* Grid layout: one cell per page up to 1024 pages, then powers of two; always covers. */
+START_TEST(test_cache_cells_layout)
+{
+	static const uint64_t sizes[] = { 1, 4096 * 1024ull, 4096 * 1025ull, 1ull << 30,
+	                                  (1ull << 30) + 1 };
+	struct snap_cache *c = malloc(sizeof *c);
+	long ps = pagesz();
+	int idx, fd = mkfile(NULL, "cells", O_RDWR, &idx);
+
+	ck_assert_ptr_nonnull(c);
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		uint64_t pages = (sizes[k] + ps - 1) / ps, ppc;
+
+		ck_assert_int_eq(ftruncate(fd, (off_t)sizes[k]), 0);
+		ck_assert_int_eq(probe_cache(fd, sizes[k], c), 0);
+		ppc = c->pages_per_cell;
+		ck_assert_uint_eq(c->pages, pages);
+		ck_assert_uint_le(c->n_cells, SNAP_MAX_CELLS);
+		ck_assert_uint_ge(ppc * c->n_cells, pages);
+		ck_assert_uint_lt(ppc * (c->n_cells - 1), pages);
+		ck_assert_uint_eq(ppc & (ppc - 1), 0);
+		if (pages <= SNAP_MAX_CELLS)
+			ck_assert_uint_eq(ppc, 1);
+		else /* the smallest power of two that fits */
+			ck_assert_uint_gt((pages + ppc / 2 - 1) / (ppc / 2), SNAP_MAX_CELLS);
+	}
+	close(fd);
+	free(c);
+}
+END_TEST
+
+/* Nothing: an empty file has no pages and no cells. */
+START_TEST(test_cache_empty)
+{
+	struct snap_cache *c = malloc(sizeof *c);
+	int idx, fd = mkfile(NULL, "empty", O_RDWR, &idx);
+
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(probe_cache(fd, 0, c), 0);
+	ck_assert_uint_eq(c->pages, 0);
+	ck_assert_uint_eq(c->n_cells, 0);
+	ck_assert_int_eq(probe_cache(-1, 4096, c), -1);
+	ck_assert_str_ne(c->note, "");
+	close(fd);
+	free(c);
+}
+END_TEST
+
+/* Is the scratch dir's filesystem ext4 (where delalloc is the rule)? */
+static int
+on_ext4(int fd)
+{
+	struct statfs s;
+
+	return fstatfs(fd, &s) == 0 && s.f_type == 0xEF53;
+}
+
+/* FIEMAP after write(), fsync() and fallocate(), with the per-cell disk states. */
+START_TEST(test_disk_ext4)
+{
+	struct snap_disk *d = calloc(1, sizeof *d);
+	struct snap_cache *c = malloc(sizeof *c);
+	long ps = pagesz();
+	int idx, fd = mkfile(NULL, "ext4", O_RDWR, &idx), fd2;
+
+	ck_assert(d && c);
+	if (!on_ext4(fd)) {
+		fprintf(stderr, "check-probes: %s is not ext4; delalloc tests skipped\n",
+		        scratch_dir(idx));
+		goto out;
+	}
+	put(fd, 8192, 5);
+	ck_assert_int_eq(probe_disk(fd, d), 0);
+	ck_assert_int_eq(d->source, SNAP_SRC_FIEMAP);
+	ck_assert_str_eq(d->fs, "ext4");
+	ck_assert_msg(strncmp(d->device, "/dev/", 5) == 0, "device '%s'", d->device);
+	ck_assert_uint_ge(d->n_extents, 1);
+	ck_assert_uint_eq(d->extents[0].flags & SNAP_EXT_DELALLOC, SNAP_EXT_DELALLOC);
+	ck_assert_uint_eq(d->extents[0].flags & SNAP_EXT_UNKNOWN, SNAP_EXT_UNKNOWN);
+	ck_assert_uint_eq(d->extents[d->n_extents - 1].flags & SNAP_EXT_LAST, SNAP_EXT_LAST);
+	ck_assert_uint_ge(d->delalloc_bytes, 8192);
+	ck_assert_uint_eq(d->allocated_bytes, 0);
+	ck_assert_int_eq(probe_cache(fd, 8192, c), 0);
+	ck_assert_int_eq(snapshot_cell_disk(c, d, 0), SNAP_DISK_NOT_ALLOCATED);
+
+	ck_assert_int_eq(fsync(fd), 0);
+	ck_assert_int_eq(probe_disk(fd, d), 0);
+	ck_assert_uint_ge(d->allocated_bytes, 8192);
+	ck_assert_uint_eq(d->delalloc_bytes, 0);
+	ck_assert_uint_eq(d->extents[0].flags & (SNAP_EXT_DELALLOC | SNAP_EXT_UNKNOWN), 0);
+	ck_assert_uint_ne(d->extents[0].physical, 0);
+	ck_assert_int_eq(probe_cache(fd, 8192, c), 0);
+	ck_assert_int_eq(snapshot_cell_disk(c, d, 0), SNAP_DISK_ON_DISK);
+
+	/* Rewrite page 0 in place: the block stays, the cache is now newer than the disk. */
+	ck_assert_int_eq(pwrite(fd, "x", 1, 0), 1);
+	ck_assert_int_eq(probe_disk(fd, d), 0);
+	ck_assert_int_eq(probe_cache(fd, 8192, c), 0);
+	ck_assert_int_eq(snapshot_cell_disk(c, d, 0), SNAP_DISK_STALE);
+	ck_assert_int_eq(fsync(fd), 0);
+
+	/* fallocate: blocks reserved, marked unwritten; the rest of the file is a hole. */
+	fd2 = scratch_create(idx, "ext4-falloc", O_RDWR);
+	ck_assert_int_ge(fd2, 0);
+	ck_assert_int_eq(fallocate(fd2, 0, 0, 16 * ps), 0);
+	ck_assert_int_eq(ftruncate(fd2, 32 * ps), 0);
+	ck_assert_int_eq(probe_disk(fd2, d), 0);
+	ck_assert_uint_ge(d->n_extents, 1);
+	ck_assert_uint_eq(d->extents[0].flags & SNAP_EXT_UNWRITTEN, SNAP_EXT_UNWRITTEN);
+	ck_assert_uint_eq(d->unwritten_bytes, 16 * (uint64_t)ps);
+	ck_assert_uint_eq(d->allocated_bytes, 16 * (uint64_t)ps);
+	ck_assert_int_eq(probe_cache(fd2, 32 * ps, c), 0);
+	ck_assert_int_eq(snapshot_cell_disk(c, d, 0), SNAP_DISK_UNWRITTEN);
+	ck_assert_int_eq(snapshot_cell_disk(c, d, 20), SNAP_DISK_HOLE);
+	close(fd2);
+out:
+	close(fd);
+	free(d);
+	free(c);
+}
+END_TEST
+
+/* More extents than we keep: the list is cut, the byte sums are not. */
+START_TEST(test_disk_truncated)
+{
+	struct snap_disk *d = calloc(1, sizeof *d);
+	long ps = pagesz();
+	int idx, fd = mkfile(NULL, "frag", O_RDWR, &idx);
+	int n = SNAP_MAX_EXTENTS + 10;
+
+	ck_assert_ptr_nonnull(d);
+	/* Every other page: each written page is its own extent, separated by holes. */
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(pwrite(fd, "y", 1, (off_t)2 * i * ps), 1);
+	ck_assert_int_eq(probe_disk(fd, d), 0);
+	if (d->source == SNAP_SRC_FIEMAP) {
+		ck_assert_uint_eq(d->n_extents, SNAP_MAX_EXTENTS);
+		ck_assert(d->extents_truncated);
+		ck_assert_uint_eq(d->delalloc_bytes + d->allocated_bytes, (uint64_t)n * ps);
+	}
+	close(fd);
+	free(d);
+}
+END_TEST
+
+/* tmpfs: no disk, a note rather than a failure; written pages are never "dirty". */
+START_TEST(test_tmpfs)
+{
+	struct snap_disk *d = calloc(1, sizeof *d);
+	struct snap_cache *c = malloc(sizeof *c);
+	int idx, fd;
+
+	ck_assert(d && c);
+	if (shm_dir < 0) {
+		fprintf(stderr, "check-probes: no /dev/shm; tmpfs test skipped\n");
+		free(d);
+		free(c);
+		return;
+	}
+	fd = mkfile("/dev/shm", "shm", O_RDWR, &idx);
+	put(fd, 3 * 4096, 6);
+	ck_assert_int_eq(probe_disk(fd, d), 0);
+	ck_assert_int_eq(d->source, SNAP_SRC_NONE);
+	ck_assert_str_eq(d->fs, "tmpfs");
+	ck_assert_msg(strstr(d->note, "no disk behind this filesystem (tmpfs)") != NULL,
+	              "note: %s", d->note);
+	ck_assert_uint_eq(d->n_extents, 0);
+	ck_assert_int_eq(probe_cache(fd, 3 * 4096, c), 0);
+	ck_assert_uint_eq(c->cached, c->pages);
+	ck_assert_uint_eq(c->dirty, 0);
+	ck_assert_int_eq(snapshot_cell_disk(c, d, 0), SNAP_DISK_UNKNOWN);
+	close(fd);
+	free(d);
+	free(c);
+}
+END_TEST
+
+/* Create name, fopen it with mode; also return its st_blksize. */
+static FILE *
+mkstream(const char *name, const char *mode, size_t prefill, int *idx, blksize_t *blk)
+{
+	char path[4096];
+	struct stat st;
+	int fd = mkfile(NULL, name, O_RDWR, idx);
+	FILE *fp;
+
+	if (prefill > 0)
+		put(fd, prefill, 7);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	*blk = st.st_blksize;
+	close(fd);
+	ck_assert(scratch_path(*idx, name, path, sizeof path) != NULL);
+	fp = fopen(path, mode);
+	ck_assert_ptr_nonnull(fp);
+	return fp;
+}
+
+/* Buffer glibc allocates for a file (filedoalloc.c): st_blksize if below BUFSIZ, else BUFSIZ. */
+static uint64_t
+default_bufsize(blksize_t blk)
+{
+	return blk > 0 && blk < BUFSIZ ? (uint64_t)blk : BUFSIZ;
+}
+
+/* fwrite(5000) into the default buffer: it is st_blksize bytes and 904 bytes wait in it. */
+START_TEST(test_stdio_default)
+{
+	struct snap_stdio s;
+	unsigned char data[5000];
+	blksize_t blk;
+	int idx;
+	FILE *fp = mkstream("stream0", "w", 0, &idx, &blk);
+
+	for (size_t i = 0; i < sizeof data; i++)
+		data[i] = (unsigned char)(i * 7);
+	probe_stdio(fp, &s);
+	ck_assert(s.open);
+	ck_assert_int_eq(s.fd, fileno(fp));
+	ck_assert_uint_eq(s.size, 0);  /* not allocated before the first I/O */
+	ck_assert_int_eq(s.mode, SCN_BUF_FULL);
+	ck_assert_uint_eq(fwrite(data, 1, sizeof data, fp), sizeof data);
+	probe_stdio(fp, &s);
+	ck_assert_uint_eq(s.size, default_bufsize(blk));
+	if (s.size == 4096) {
+		/* The fact the scenarios teach (ext4, 4 KiB blocks): 4096 written, 904 wait. */
+		ck_assert_uint_eq(s.pending, 904);
+		ck_assert_mem_eq(s.head, data + 4096, 64);
+	} else if (s.size > sizeof data) {
+		ck_assert_uint_eq(s.pending, sizeof data);
+	}
+	ck_assert(s.writing);
+	ck_assert(!s.reading);
+	ck_assert_uint_eq(s.read_avail, 0);
+	ck_assert_uint_eq(s.head_len, 64);
+	ck_assert_int_eq(fflush(fp), 0);
+	probe_stdio(fp, &s);
+	ck_assert_uint_eq(s.pending, 0);
+	ck_assert_uint_eq(s.head_len, 0);
+	fclose(fp);
+}
+END_TEST
+
+/*
+ * setvbuf(_IOFBF, own 1000-byte buffer) then fwrite(2500): 1000 flushed, 1000 written
+ * directly, 500 pending. With a NULL buffer glibc 2.36 ignores the size and allocates
+ * st_blksize bytes itself (iosetvbuf.c), so all 2500 wait.
+ */
+START_TEST(test_stdio_setvbuf)
+{
+	static char own[1000];
+	struct snap_stdio s;
+	char data[2500];
+	blksize_t blk;
+	int idx;
+	FILE *fp = mkstream("stream1", "w", 0, &idx, &blk);
+
+	memset(data, 'q', sizeof data);
+	ck_assert_int_eq(setvbuf(fp, own, _IOFBF, sizeof own), 0);
+	ck_assert_uint_eq(fwrite(data, 1, sizeof data, fp), sizeof data);
+	probe_stdio(fp, &s);
+	ck_assert_uint_eq(s.size, 1000);
+	ck_assert_uint_eq(s.pending, 500);
+	ck_assert_int_eq(s.mode, SCN_BUF_FULL);
+	fclose(fp);
+
+	fp = mkstream("stream2", "w", 0, &idx, &blk);
+	ck_assert_int_eq(setvbuf(fp, NULL, _IOFBF, 1000), 0);
+	ck_assert_uint_eq(fwrite(data, 1, sizeof data, fp), sizeof data);
+	probe_stdio(fp, &s);
+	ck_assert_uint_eq(s.size, default_bufsize(blk));
+	ck_assert_uint_eq(s.pending, 2500);
+	fclose(fp);
+}
+END_TEST
+
+/* _IONBF: nothing ever waits; _IOLBF: bytes wait until the newline. */
+START_TEST(test_stdio_modes)
+{
+	struct snap_stdio s;
+	blksize_t blk;
+	int idx;
+	FILE *fp = mkstream("stream3", "w", 0, &idx, &blk);
+
+	ck_assert_int_eq(setvbuf(fp, NULL, _IONBF, 0), 0);
+	probe_stdio(fp, &s);
+	ck_assert_int_eq(s.mode, SCN_BUF_NONE);
+	ck_assert_uint_eq(fwrite("hello", 1, 5, fp), 5);
+	probe_stdio(fp, &s);
+	ck_assert_int_eq(s.mode, SCN_BUF_NONE);
+	ck_assert_uint_eq(s.pending, 0);
+	fclose(fp);
+
+	fp = mkstream("stream4", "w", 0, &idx, &blk);
+	ck_assert_int_eq(setvbuf(fp, NULL, _IOLBF, 256), 0);
+	ck_assert_int_ge(fputs("abc", fp), 0);
+	probe_stdio(fp, &s);
+	ck_assert_int_eq(s.mode, SCN_BUF_LINE);
+	ck_assert_uint_eq(s.pending, 3);
+	ck_assert_uint_eq(s.head_len, 3);
+	ck_assert_mem_eq(s.head, "abc", 3);
+	ck_assert_int_ge(fputs("d\n", fp), 0);
+	probe_stdio(fp, &s);
+	ck_assert_uint_eq(s.pending, 0);
+	fclose(fp);
+
+	probe_stdio(NULL, &s);
+	ck_assert(!s.open);
+}
+END_TEST
+
+/* fread(10) from a 10000-byte file: one buffer read ahead, 4086 bytes not consumed. */
+START_TEST(test_stdio_reading)
+{
+	struct snap_stdio s;
+	unsigned char got[10], want[64];
+	blksize_t blk;
+	int idx;
+	FILE *fp = mkstream("stream5", "r", 10000, &idx, &blk);
+
+	ck_assert_uint_eq(fread(got, 1, sizeof got, fp), sizeof got);
+	probe_stdio(fp, &s);
+	ck_assert(s.reading);
+	ck_assert(!s.writing);
+	ck_assert_uint_eq(s.size, default_bufsize(blk));
+	ck_assert_uint_eq(s.read_avail, s.size - 10);
+	if (s.size == 4096)
+		ck_assert_uint_eq(s.read_avail, 4086);
+	ck_assert_uint_eq(s.pending, 0);
+	for (size_t i = 0; i < sizeof want; i++)
+		want[i] = (unsigned char)(7 + 10 + i);  /* put()'s pattern, from byte 10 */
+	ck_assert_uint_eq(s.head_len, 64);
+	ck_assert_mem_eq(s.head, want, 64);
+	fclose(fp);
+}
+END_TEST
+
+/* One write() is one more syscw and len more wchar; our own /proc reads are not writes. */
+START_TEST(test_io_counters)
+{
+	struct snap_disk a, b;
+	int idx, fd = mkfile(NULL, "io", O_RDWR, &idx), ra, rb;
+	ssize_t w;
+
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	/* No ck_assert in between: in fork mode Check write()s each assertion to its pipe. */
+	ra = probe_io(getpid(), &a);
+	w = write(fd, "0123456789", 10);
+	rb = probe_io(getpid(), &b);
+	ck_assert_int_eq(ra, 0);
+	ck_assert_int_eq(rb, 0);
+	ck_assert_int_eq(w, 10);
+	ck_assert(a.io_ok);
+	ck_assert_uint_eq(b.syscw - a.syscw, 1);
+	ck_assert_uint_eq(b.wchar - a.wchar, 10);
+	/* The first probe's read() calls happened in between. */
+	ck_assert_uint_gt(b.syscr, a.syscr);
+	ck_assert_int_eq(probe_io(999999999, &b), -1);
+	ck_assert(!b.io_ok);
+	close(fd);
+}
+END_TEST
+
+/* fdinfo: offset after a write, access mode and O_APPEND; a closed fd is not open. */
+START_TEST(test_io_fdinfo)
+{
+	struct snap_fd f;
+	char path[4096];
+	int idx, fd = mkfile(NULL, "fdinfo", O_RDWR, &idx), afd;
+
+	ck_assert_int_eq(write(fd, "0123456789", 10), 10);
+	ck_assert_int_eq(probe_fd(getpid(), fd, &f), 0);
+	ck_assert(f.open);
+	ck_assert_int_eq(f.fd, fd);
+	ck_assert_int_eq(f.pos, 10);
+	ck_assert_int_eq(f.flags & O_ACCMODE, O_RDWR);
+	ck_assert_int_eq(f.flags & O_APPEND, 0);
+	ck_assert(scratch_path(idx, "fdinfo", path, sizeof path) != NULL);
+	afd = open(path, O_WRONLY | O_APPEND);
+	ck_assert_int_ge(afd, 0);
+	ck_assert_int_eq(probe_fd(getpid(), afd, &f), 0);
+	ck_assert_int_eq(f.flags & O_ACCMODE, O_WRONLY);
+	ck_assert_int_eq(f.flags & O_APPEND, O_APPEND);
+	ck_assert_int_eq(f.pos, 0);
+	close(afd);
+	ck_assert_int_eq(probe_fd(getpid(), afd, &f), 0);
+	ck_assert(!f.open);
+	close(fd);
+}
+END_TEST
+
+/* All the probe tests. */
+static Suite *
+probes_suite(void)
+{
+	Suite *s = suite_create("probes");
+	TCase *tc = tcase_create("kernel");
+
+	tcase_add_test(tc, test_cache_dirty_fsync_dontneed);
+	tcase_add_test(tc, test_cache_meminfo);
+	tcase_add_test(tc, test_cache_mincore_matches);
+	tcase_add_test(tc, test_cache_cells_layout);
+	tcase_add_test(tc, test_cache_empty);
+	tcase_add_test(tc, test_disk_ext4);
+	tcase_add_test(tc, test_disk_truncated);
+	tcase_add_test(tc, test_tmpfs);
+	tcase_add_test(tc, test_stdio_default);
+	tcase_add_test(tc, test_stdio_setvbuf);
+	tcase_add_test(tc, test_stdio_modes);
+	tcase_add_test(tc, test_stdio_reading);
+	tcase_add_test(tc, test_io_counters);
+	tcase_add_test(tc, test_io_fdinfo);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite. */
+int
+main(void)
+{
+	SRunner *sr = srunner_create(probes_suite());
+	struct stat st;
+	int failed;
+
+	disk_dir = scratch_mkdir(NULL);
+	if (disk_dir < 0) {
+		perror("check-probes: scratch_mkdir");
+		return EXIT_FAILURE;
+	}
+	if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode))
+		shm_dir = scratch_mkdir("/dev/shm");
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	scratch_cleanup();
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

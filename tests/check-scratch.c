@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/* check-scratch.c: scratch dirs are private and vanish at exit and on fatal signals. */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "scratch.h"
+
+/* A parent dir for this test's scratch dirs, so that nothing else is looked at. */
+static char parent[PATH_MAX];
+
+/* Make the test's own parent dir under $TMPDIR or /tmp. */
+static void
+setup(void)
+{
+	const char *t = getenv("TMPDIR");
+	snprintf(parent, sizeof parent, "%s/check-scratch.XXXXXX", t && *t ? t : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(parent));
+}
+
+/* Remove the parent dir (it must be empty by then). */
+static void
+teardown(void)
+{
+	scratch_cleanup();
+	rmdir(parent);
+}
+
+/* True if path exists. */
+static int
+exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+START_TEST(test_private_dir)
+{
+	struct stat st;
+	int idx = scratch_mkdir(parent);
+	ck_assert_int_ge(idx, 0);
+	const char *dir = scratch_dir(idx);
+	ck_assert_ptr_nonnull(dir);
+	ck_assert_int_eq(strncmp(dir, parent, strlen(parent)), 0);
+	ck_assert_int_eq(stat(dir, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0700);
+
+	int fd = scratch_create(idx, "scratch", O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0600);
+	close(fd);
+	/* Never reuse a file: a second create fails. */
+	ck_assert_int_eq(scratch_create(idx, "scratch", O_RDWR), -1);
+	ck_assert_int_eq(errno, EEXIST);
+	/* Never follow a link planted in the dir, nor escape it. */
+	char link[PATH_MAX];
+	ck_assert_ptr_nonnull(scratch_path(idx, "evil", link, sizeof link));
+	ck_assert_int_eq(symlink("/etc/passwd", link), 0);
+	ck_assert_int_eq(scratch_create(idx, "evil", O_RDWR), -1);
+	ck_assert_int_eq(scratch_create(idx, "../x", O_RDWR), -1);
+	ck_assert_int_eq(scratch_create(idx, "..", O_RDWR), -1);
+
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s", dir);
+	scratch_remove(idx);
+	ck_assert(!exists(path));
+	ck_assert_ptr_null(scratch_dir(idx));
+}
+END_TEST
+
+/* Fork a child that makes a scratch dir with files, reports its path, then does what. */
+static pid_t
+spawn(char *path, size_t len, int what)
+{
+	int p[2], go[2];
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(pipe(go), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(p[0]);
+		close(go[1]);
+		int idx = scratch_mkdir(parent);
+		if (idx < 0)
+			_exit(99);
+		close(scratch_create(idx, "a", O_WRONLY));
+		close(scratch_create(idx, "b", O_WRONLY));
+		/* A grandchild exiting must not remove its parent's dir. */
+		pid_t g = fork();
+		if (g == 0)
+			exit(0);
+		waitpid(g, NULL, 0);
+		dprintf(p[1], "%s\n", scratch_dir(idx));
+		close(p[1]);
+		/* Wait until the parent has seen the dir. */
+		char c;
+		if (read(go[0], &c, 1) != 1)
+			_exit(98);
+		if (what == 0)
+			exit(0);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	close(go[0]);
+	ssize_t n = read(p[0], path, len - 1);
+	close(p[0]);
+	ck_assert_int_gt(n, 1);
+	path[n - 1] = '\0';
+	ck_assert_msg(exists(path), "child's dir %s missing", path);
+	ck_assert_int_eq(write(go[1], "g", 1), 1);
+	close(go[1]);
+	/* For a signal, let the child reach pause() first (a signal before is fine too:
+	 * the handlers were installed by scratch_mkdir). */
+	return pid;
+}
+
+START_TEST(test_cleanup_on_exit)
+{
+	char path[PATH_MAX];
+	int st;
+	pid_t pid = spawn(path, sizeof path, 0);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_msg(!exists(path), "%s left behind after exit", path);
+}
+END_TEST
+
+START_TEST(test_cleanup_on_signal)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	int sig = sigs[_i];
+	char path[PATH_MAX];
+	int st;
+	pid_t pid = spawn(path, sizeof path, 1);
+	ck_assert_int_eq(kill(pid, sig), 0);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	/* It dies of the same signal (so a shell sees Ctrl-C), with nothing left behind. */
+	ck_assert(WIFSIGNALED(st));
+	ck_assert_int_eq(WTERMSIG(st), sig);
+	ck_assert_msg(!exists(path), "%s left behind after signal %d", path, sig);
+}
+END_TEST
+
+/* The suite. */
+static Suite *
+scratch_suite(void)
+{
+	Suite *s = suite_create("scratch");
+	TCase *tc = tcase_create("dirs");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_private_dir);
+	tcase_add_test(tc, test_cleanup_on_exit);
+	tcase_add_loop_test(tc, test_cleanup_on_signal, 0, 3);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(scratch_suite());
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
