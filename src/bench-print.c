@@ -129,8 +129,8 @@ bench_print_row_cells(const struct bench_result *r, const struct bench_row *row,
 		snprintf(c->rel, sizeof c->rel, "%.2f", row->relative);
 	if (k > 1.0000001)
 		snprintf(c->scaling, sizeof c->scaling, "measured %s, %s%.3g %s %s",
-		    units_format_size(row->bytes, sz1, sizeof sz1), ascii ? "x" : "×", k,
-		    ascii ? "->" : "→", units_format_size(r->sw->file_size, sz2, sizeof sz2));
+		    bench_format_size(row->bytes, sz1, sizeof sz1), ascii ? "x" : "×", k,
+		    ascii ? "->" : "→", bench_format_size(r->sw->file_size, sz2, sizeof sz2));
 	else
 		snprintf(c->scaling, sizeof c->scaling, "as is");
 }
@@ -155,7 +155,7 @@ bench_print_header(FILE *f, const struct bench_result *r, const char *lead)
 
 	fprintf(f, "%s%s%s%s: program %s, %s per run, %s cache, %u runs after %u warm-up%s, "
 	    "budget %.3g s per row\n", lead, "Sweep", sw->title ? " " : "", sw->title ? sw->title : "",
-	    bench_program_name(sw->program), units_format_size(sw->file_size, sz, sizeof sz),
+	    bench_program_name(sw->program), bench_format_size(sw->file_size, sz, sizeof sz),
 	    sw->cache == SCN_CACHE_COLD ? "cold" : "warm", r->repeat, r->warmup,
 	    r->warmup == 1 ? "" : "s", r->budget);
 	fprintf(f, "%sThis machine: %s, %s, %s", lead, r->machine, r->cpu[0] ? r->cpu : "cpu ?",
@@ -174,7 +174,7 @@ bench_print_header(FILE *f, const struct bench_result *r, const char *lead)
 		    ref->source ? ref->source : "");
 		if (ref->total_bytes > 0 && ref->total_bytes != sw->file_size)
 			fprintf(f, " (moved %s; column \"ours@%s\" scales our median by %.3g)",
-			    units_format_size(ref->total_bytes, sz, sizeof sz), sz,
+			    bench_format_size(ref->total_bytes, sz, sizeof sz), sz,
 			    (double)ref->total_bytes / (double)sw->file_size);
 		fputc('\n', f);
 	}
@@ -252,7 +252,7 @@ bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
 			snprintf(head, sizeof head, "%s", ref->label ? ref->label : "book");
 			fprintf(f, " %s %-28s", sep, head);
 			if (ref->total_bytes > 0 && ref->total_bytes != sw->file_size)
-				fprintf(f, " ours@%-8s", units_format_size(ref->total_bytes, sz, sizeof sz));
+				fprintf(f, " ours@%-8s", bench_format_size(ref->total_bytes, sz, sizeof sz));
 		}
 		fputc('\n', f);
 		for (size_t i = 0; i < bv->n_rows; i++) {

@@ -787,7 +787,7 @@ bench_row(struct bench_ctx *c, size_t vi, size_t ri)
 	bench_row_stats(row);
 	if (row->scale > 1)
 		bench_note(row->note, sizeof row->note, "measured %s per run, scaled x%.4g",
-		    units_format_size(row->bytes, sz, sizeof sz), row->scale);
+		    bench_format_size(row->bytes, sz, sizeof sz), row->scale);
 	c->p.phase = BENCH_PHASE_ROW_DONE;
 	bench_report(c);
 	return c->stop ? -2 : 0;
@@ -800,6 +800,19 @@ fail:
 	c->p.phase = BENCH_PHASE_ROW_DONE;
 	bench_report(c);
 	return c->stop ? -2 : 0;
+}
+
+/* A size the way scenarios write it: "100 MB" stays decimal, "4 MiB" binary. */
+char *
+bench_format_size(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes >= 1000000 && bytes % 1000000 == 0 && bytes % (1 << 20) != 0)
+		snprintf(buf, len, "%" PRIu64 " MB", bytes / 1000000);
+	else if (bytes >= 1000 && bytes % 1000 == 0 && bytes % 1024 != 0)
+		snprintf(buf, len, "%" PRIu64 " kB", bytes / 1000);
+	else
+		units_format_size(bytes, buf, len);
+	return buf;
 }
 
 /* Extrapolated median of a row. */
@@ -1023,7 +1036,7 @@ bench_progress_text(const struct bench_progress *p, char *buf, size_t len)
 		    p->phase == BENCH_PHASE_RUN ? p->n_runs : p->n_warmup);
 	if (n > 0 && (size_t)n < len && p->bytes > 0)
 		n += snprintf(buf + n, len - (size_t)n, "  %s/run",
-		    units_format_size(p->bytes, sz, sizeof sz));
+		    bench_format_size(p->bytes, sz, sizeof sz));
 	if (n > 0 && (size_t)n < len && p->last_elapsed >= 0)
 		snprintf(buf + n, len - (size_t)n, "  %.3f s", p->last_elapsed);
 	return buf;

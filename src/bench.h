@@ -137,6 +137,9 @@ const struct scn_ref_row *bench_ref_row(const struct scn_reference *ref, uint64_
 /* Index of the variant a reference compares with (its named variant, else 0). */
 size_t bench_ref_variant(const struct bench_result *r, const struct scn_reference *ref);
 
+/* A size as scenarios write it ("100 MB", "4 MiB", "1000 kB", "904 B"). Return buf. */
+char *bench_format_size(uint64_t bytes, char *buf, size_t len);
+
 /* Name of a sweep program as written in YAML ("fread+setvbuf"). */
 const char *bench_program_name(enum scn_program p);
 
