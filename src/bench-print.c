@@ -152,12 +152,13 @@ bench_print_header(FILE *f, const struct bench_result *r, const char *lead)
 {
 	const struct scn_sweep *sw = r->sw;
 	char sz[32];
+	bool reads = sw->program != SCN_PROG_WRITE && sw->program != SCN_PROG_FWRITE;
 
-	fprintf(f, "%s%s%s%s: program %s, %s per run, %s cache, %u runs after %u warm-up%s, "
+	fprintf(f, "%s%s%s%s: program %s, %s per run, %s, %u runs after %u warm-up%s, "
 	    "budget %.3g s per row\n", lead, "Sweep", sw->title ? " " : "", sw->title ? sw->title : "",
 	    bench_program_name(sw->program), bench_format_size(sw->file_size, sz, sizeof sz),
-	    sw->cache == SCN_CACHE_COLD ? "cold" : "warm", r->repeat, r->warmup,
-	    r->warmup == 1 ? "" : "s", r->budget);
+	    !reads ? "a new file each run" : sw->cache == SCN_CACHE_COLD ? "cold cache" :
+	    "warm cache", r->repeat, r->warmup, r->warmup == 1 ? "" : "s", r->budget);
 	fprintf(f, "%sThis machine: %s, %s, %s", lead, r->machine, r->cpu[0] ? r->cpu : "cpu ?",
 	    r->kernel);
 	for (size_t v = 0; v < r->n_variants; v++) {
@@ -285,6 +286,8 @@ bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
 				rr = bench_ref_row(ref, row->buf_size);
 				if (rr == NULL)
 					snprintf(cell, sizeof cell, "-");
+				else if (rr->user < 0 && rr->system < 0)
+					bench_print_ref(rr->elapsed, ascii, cell, sizeof cell);
 				else
 					snprintf(cell, sizeof cell, "%s (u %s, s %s)",
 					    bench_print_ref(rr->elapsed, ascii, el, sizeof el),
