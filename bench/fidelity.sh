@@ -1,9 +1,74 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# fidelity.sh: does the sweep engine time copy.c the way hyperfine does? (issue 6 item 7)
+# fidelity.sh: does the sweep engine time copy.c as hyperfine times the same program? (issue 6.7)
+#
 # usage: fidelity.sh PLAINCOPY SWEEPDRIVE
+# For BUF 64, 4096 and 65536: hyperfine times bench/plaincopy (a plain copy.c, one process
+# per run) and the sweep engine (bench/sweepdrive -> bench_run) times the same copy of a file
+# of the same size, warm cache, alternating tool by tool for ROUNDS rounds. Prints the median
+# of each and their ratio; the target is |ratio - 1| <= 5 %. Exit 77 (skip) without hyperfine.
+# Environment: ROUNDS (5), RUNS per tool and round (5), TMPDIR.
 set -eu
 plaincopy=$1
 sweepdrive=$2
-echo "fidelity: needs hyperfine; skipped" >&2
-exit 77
+rounds=${ROUNDS:-5}
+runs=${RUNS:-5}
+command -v hyperfine >/dev/null 2>&1 || { echo "fidelity: hyperfine not installed; skipped" >&2; exit 77; }
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/iobufviz-fidelity.XXXXXX")
+trap 'rm -rf "$dir"' EXIT INT TERM HUP
+
+# Each BUF gets a file big enough that its copy, not process start-up, dominates.
+size_for() {
+	case $1 in
+	64) echo 16777216 ;;         # 16 MiB: 512 Ki read()+write() pairs
+	*) echo 268435456 ;;         # 256 MiB
+	esac
+}
+
+printf '%-7s %-9s %-5s %-14s %-14s %s\n' BUF size round "hyperfine" "sweep engine" ratio
+summary=""
+for buf in 64 4096 65536; do
+	size=$(size_for "$buf")
+	in="$dir/in-$buf"
+	head -c "$size" /dev/urandom >"$in"
+	h_all="" e_all=""
+	r=1
+	while [ "$r" -le "$rounds" ]; do
+		# hyperfine: whole processes, warm cache, output removed before each run (not timed).
+		hyperfine -N --style none --warmup 1 --runs "$runs" \
+			--prepare "rm -f $dir/out" --export-csv "$dir/h.csv" \
+			"$plaincopy $in $dir/out $buf" >/dev/null 2>&1
+		h=$(awk -F, 'NR == 2 { print $4 }' "$dir/h.csv")
+		rm -f "$dir/out"
+		# The sweep engine: forked children timing the same copy, warm cache, no scaling.
+		e=$("$sweepdrive" -q -p copy -s "$size" -b "$buf" -r "$runs" -w 1 -c warm -B 100000 \
+			-f median -d "$dir" | awk '{ print $2 }')
+		ratio=$(awk -v e="$e" -v h="$h" 'BEGIN { printf "%.3f", e / h }')
+		printf '%-7s %-9s %-5s %-14s %-14s %s\n' "$buf" "$size" "$r" "$h" "$e" "$ratio"
+		h_all="$h_all $h"
+		e_all="$e_all $e"
+		r=$((r + 1))
+	done
+	line=$(echo "$h_all" "|" "$e_all" | awk '
+		function med(a, n,   i, j, t) {
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		{ side = 0; nh = 0; ne = 0
+		  for (i = 1; i <= NF; i++) {
+			if ($i == "|") { side = 1; continue }
+			if (side == 0) h[++nh] = $i; else e[++ne] = $i
+		  }
+		  mh = med(h, nh); me = med(e, ne)
+		  printf "%.6f %.6f %.3f %s", mh, me, me / mh, (me / mh > 0.95 && me / mh < 1.05) ? "within 5%" : "OUTSIDE 5%"
+		}')
+	summary="$summary$buf $line
+"
+done
+echo
+echo "median of round medians (seconds):"
+printf '%-7s %-12s %-12s %-7s %s\n' BUF hyperfine "sweep engine" ratio verdict
+printf '%s' "$summary" | while read -r buf h e ratio verdict; do
+	printf '%-7s %-12s %-12s %-7s %s\n' "$buf" "$h" "$e" "$ratio" "$verdict"
+done
