@@ -215,6 +215,18 @@ bench_print_warnings(FILE *f, const struct bench_result *r, const struct bench_v
 	(void)r;
 }
 
+/* True if some row's runs were short enough for getrusage's tick sampling to matter. */
+static bool
+bench_print_short_runs(const struct bench_result *r)
+{
+	for (size_t v = 0; v < r->n_variants; v++)
+		for (size_t i = 0; i < r->variants[v].n_rows; i++)
+			if (r->variants[v].rows[i].n_runs > 0 &&
+			    r->variants[v].rows[i].elapsed.median < 0.02)
+				return true;
+	return false;
+}
+
 /* Text: the side-by-side table per variant, then the chart. */
 int
 bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
@@ -307,6 +319,10 @@ bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
 		}
 		bench_print_warnings(f, r, bv, "");
 	}
+	if (bench_print_short_runs(r))
+		fputs("\nuser and sys come from getrusage(): the kernel splits a run's CPU time "
+		    "between them\nby sampling at timer ticks, so for runs of a few ms the split "
+		    "is unreliable (their sum is not).\n", f);
 	if (!(flags & BENCH_PRINT_NO_CHART)) {
 		size_t n = 0;
 		char **lines = bench_chart_lines(r, 78, flags, &n);
