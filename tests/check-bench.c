@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "scenario.h"
 #include "scratch.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -308,6 +309,86 @@ START_TEST(test_outputs)
 }
 END_TEST
 
+/* Path of a file of the source tree. */
+static const char *
+src_path(const char *rel, char *buf, size_t len)
+{
+	const char *top = getenv("IOBUFVIZ_SRCDIR");
+
+	snprintf(buf, len, "%s/%s", top ? top : IOBUFVIZ_SRCDIR, rel);
+	return buf;
+}
+
+/* The same tiny sweep, loaded from YAML: order holds, the reference is matched by BUF. */
+START_TEST(test_yaml_sweep)
+{
+	struct scenario *s = NULL;
+	struct bench_opts o = { .dir = scratch_dir(parent_idx) };
+	struct bench_result r;
+	char path[4096], *err = NULL;
+	const struct scn_sweep *sw;
+
+	ck_assert_msg(scenario_load(src_path("tests/sweep-tiny.yaml", path, sizeof path), &s,
+	    &err) == 0, "%s", err ? err : "load failed");
+	ck_assert_uint_eq(s->n_steps, 1);
+	sw = s->steps[0].sweep;
+	ck_assert_ptr_nonnull(sw);
+	ck_assert_int_eq(bench_run(sw, &o, &r, &err), 0);
+	ck_assert(bench_row_extrapolated(&r.variants[0].rows[0]) >
+	    10 * bench_row_extrapolated(&r.variants[0].rows[1]));
+	ck_assert_uint_eq(bench_ref_variant(&r, &sw->references[0]), 0);
+	ck_assert_ptr_nonnull(bench_ref_row(&sw->references[0], 4096));
+	ck_assert_double_eq_tol(bench_ref_row(&sw->references[0], 1)->elapsed, 72.13, 1e-9);
+	ck_assert_ptr_null(bench_ref_row(&sw->references[0], 2));
+	ck_assert_int_eq(count_entries(scratch_dir(parent_idx)), 0);
+	bench_result_clear(&r);
+	scenario_free(s);
+}
+END_TEST
+
+/* Every bundled sweep scenario loads, and its references line up with its sweep. */
+START_TEST(test_bundled_scenarios)
+{
+	static const char *const names[] = { "table-13-1", "table-13-2", "table-13-3",
+		"ex-13-1b-osync", "ex-13-1c-tmpfs", "apue-fig-3-5", "hpux-table-3-5",
+		"fsync-vs-fdatasync" };
+
+	for (size_t i = 0; i < N(names); i++) {
+		struct scenario *s = NULL;
+		char rel[128], path[4096], *err = NULL;
+		size_t sweeps = 0;
+
+		snprintf(rel, sizeof rel, "scenarios/%s.yaml", names[i]);
+		ck_assert_msg(scenario_load(src_path(rel, path, sizeof path), &s, &err) == 0,
+		    "%s: %s", rel, err ? err : "load failed");
+		ck_assert_ptr_nonnull(s->title);
+		ck_assert_ptr_nonnull(s->source);
+		ck_assert_ptr_nonnull(s->intro);
+		for (size_t k = 0; k < s->n_steps; k++) {
+			const struct scn_sweep *sw = s->steps[k].sweep;
+			if (s->steps[k].op != SCN_OP_SWEEP)
+				continue;
+			sweeps++;
+			ck_assert_msg(s->steps[k].say != NULL, "%s: a sweep without say", rel);
+			ck_assert(sw->budget > 0 && sw->budget <= 2.0);
+			for (size_t m = 0; m < sw->n_references; m++) {
+				const struct scn_reference *ref = &sw->references[m];
+				ck_assert_msg(ref->total_bytes > 0, "%s: reference without total", rel);
+				/* Every book row is one of ours, or it would never be shown. */
+				for (size_t q = 0; q < ref->n_rows; q++) {
+					bool found = false;
+					for (size_t b = 0; b < sw->n_buffer_sizes; b++)
+						found = found || sw->buffer_sizes[b] == ref->rows[q].buf_size;
+					ck_assert_msg(found, "%s: reference row %zu not swept", rel, q);
+				}
+			}
+		}
+		ck_assert_msg(sweeps > 0, "%s has no sweep", rel);
+		scenario_free(s);
+	}
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 bench_suite(void)
@@ -318,6 +399,7 @@ bench_suite(void)
 
 	tcase_add_test(pure, test_scale_bytes);
 	tcase_add_test(pure, test_refuse);
+	tcase_add_test(pure, test_bundled_scenarios);
 	suite_add_tcase(s, pure);
 	tcase_add_checked_fixture(real, setup, teardown);
 	tcase_set_timeout(real, 60);
@@ -327,6 +409,7 @@ bench_suite(void)
 	tcase_add_test(real, test_odirect_row_error);
 	tcase_add_test(real, test_progress_stop);
 	tcase_add_test(real, test_outputs);
+	tcase_add_test(real, test_yaml_sweep);
 	suite_add_tcase(s, real);
 	return s;
 }
