@@ -95,10 +95,10 @@ main(int argc, char **argv)
 		return 1;
 	}
 	if (strcmp(fmt, "median") == 0) {
-		/* One line per row: BUF and the measured median in seconds (for bench/fidelity.sh). */
+		/* One line per row: BUF, measured median and min in seconds (bench/fidelity.sh). */
 		for (size_t i = 0; i < r.variants[0].n_rows; i++)
-			printf("%llu %.9f\n", (unsigned long long)r.variants[0].rows[i].buf_size,
-			    r.variants[0].rows[i].elapsed.median);
+			printf("%llu %.9f %.9f\n", (unsigned long long)r.variants[0].rows[i].buf_size,
+			    r.variants[0].rows[i].elapsed.median, r.variants[0].rows[i].elapsed.min);
 	} else if (strcmp(fmt, "text") == 0)
 		bench_print_text(stdout, &r, 0);
 	else if (bench_export(stdout, &r, fmt) != 0)
