@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "scenario.h"
 #include "units.h"
 
 /* Print progress on stderr, one updating line. */
@@ -22,6 +23,46 @@ sweepdrive_progress(const struct bench_progress *p, void *user)
 	return 0;
 }
 
+/* Run every sweep step of a scenario file and print each result with its narration. */
+static int
+sweepdrive_yaml(const char *path, const struct bench_opts *o, const char *fmt)
+{
+	struct scenario *s = NULL;
+	char *err = NULL;
+	int rc = 0;
+
+	if (scenario_load(path, &s, &err) != 0) {
+		fprintf(stderr, "%s", err ? err : "sweepdrive: cannot load the scenario\n");
+		free(err);
+		return 2;
+	}
+	if (strcmp(fmt, "text") == 0)
+		printf("%s\n%s\n\n%s\n", s->title, s->source ? s->source : "",
+		    s->intro ? s->intro : "");
+	for (size_t i = 0; i < s->n_steps && rc == 0; i++) {
+		struct bench_result r;
+		if (s->steps[i].op != SCN_OP_SWEEP || s->steps[i].sweep == NULL)
+			continue;
+		if (bench_run(s->steps[i].sweep, o, &r, &err) == -1) {
+			fprintf(stderr, "sweepdrive: %s\n", err ? err : "failed");
+			free(err);
+			rc = 3;
+			break;
+		}
+		if (o->progress)
+			fputc('\n', stderr);
+		if (strcmp(fmt, "text") == 0) {
+			bench_print_text(stdout, &r, 0);
+			if (s->steps[i].say)
+				printf("\n%s\n", s->steps[i].say);
+		} else if (bench_export(stdout, &r, fmt) != 0)
+			rc = 2;
+		bench_result_clear(&r);
+	}
+	scenario_free(s);
+	return rc;
+}
+
 /* Usage. */
 static void
 sweepdrive_usage(void)
@@ -29,7 +70,8 @@ sweepdrive_usage(void)
 	fprintf(stderr, "usage: sweepdrive [-p copy|write|read|fwrite|fread|fread+setvbuf] "
 	    "[-s FILE_SIZE] [-b BUF,BUF,...] [-r REPEAT] [-w WARMUP] [-B BUDGET] [-c cold|warm]\n"
 	    "                  [-o O_SYNC|O_DSYNC|O_DIRECT] [-y fsync|fdatasync] [-t] "
-	    "[-f text|json|csv|md|median] [-d DIR]\n");
+	    "[-f text|json|csv|md|median] [-d DIR]\n"
+	    "       sweepdrive -S SCENARIO.yaml [-B BUDGET] [-f text|json|csv|md] [-d DIR]\n");
 }
 
 /* Run the sweep the options describe. */
@@ -45,13 +87,13 @@ main(int argc, char **argv)
 		.buffer_sizes = bufs };
 	struct bench_opts o = { .progress = sweepdrive_progress };
 	struct bench_result r;
-	const char *fmt = "text";
+	const char *fmt = "text", *yaml = NULL;
 	char *err = NULL;
 	int ch, rc;
 
 	bufs[0] = 4096;
 	sw.n_buffer_sizes = 1;
-	while ((ch = getopt(argc, argv, "p:s:b:r:w:B:c:o:y:tf:d:q")) != -1) {
+	while ((ch = getopt(argc, argv, "p:s:b:r:w:B:c:o:y:tf:d:qS:")) != -1) {
 		switch (ch) {
 		case 'p':
 			for (size_t i = 0; i < 6; i++)
@@ -70,7 +112,8 @@ main(int argc, char **argv)
 			break;
 		case 'r': sw.repeat = (unsigned)atoi(optarg); break;
 		case 'w': sw.warmup = (unsigned)atoi(optarg); break;
-		case 'B': sw.budget = atof(optarg); break;
+		case 'B': sw.budget = o.budget = atof(optarg); break;
+		case 'S': yaml = optarg; break;
 		case 'c': sw.cache = strcmp(optarg, "warm") == 0 ? SCN_CACHE_WARM : SCN_CACHE_COLD; break;
 		case 'o':
 			var.flags |= strcmp(optarg, "O_SYNC") == 0 ? O_SYNC :
@@ -86,6 +129,8 @@ main(int argc, char **argv)
 		default: sweepdrive_usage(); return 2;
 		}
 	}
+	if (yaml != NULL)
+		return sweepdrive_yaml(yaml, &o, fmt);
 	rc = bench_run(&sw, &o, &r, &err);
 	if (o.progress)
 		fputc('\n', stderr);
