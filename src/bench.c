@@ -978,8 +978,11 @@ done:
 			scratch_remove(c.dirs[fs]);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	out->wall = bench_ts(&t0, &t1);
-	if (rc == -1 && out->variants != NULL && err != NULL && *err == NULL)
-		bench_err(err, "sweep failed");
+	if (rc == -1) {
+		if (err != NULL && *err == NULL)
+			bench_err(err, "sweep failed");
+		bench_result_clear(out);
+	}
 	return rc;
 }
 

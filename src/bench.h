@@ -111,8 +111,9 @@ struct bench_result {
  * Run the sweep sw: for each variant and buffer size, a short probe, then warm-up and
  * counted runs, each in a forked child on a new file in a private scratch dir (removed
  * before returning). Fills *out (free with bench_result_clear). Return 0; -1 with *err
- * (a heap string) if the sweep could not run at all; -2 if the progress callback stopped it
- * (out then holds the rows finished so far). A row that fails (EINVAL under O_DIRECT) only
+ * (a heap string, the caller frees it) if the sweep could not run at all (out is then
+ * empty); -2 if the progress callback stopped it (out then holds the rows finished so far,
+ * still to be freed). A row that fails (EINVAL under O_DIRECT) only
  * has its err and note set.
  */
 int bench_run(const struct scn_sweep *sw, const struct bench_opts *o, struct bench_result *out,
