@@ -205,14 +205,14 @@ bench_print_warnings(FILE *f, const struct bench_result *r, const struct bench_v
 		enum bench_cold c = bv->rows[0].cold;
 		if (c == BENCH_COLD_VERIFIED)
 			fprintf(f, "%sCache: cold before every run (fsync + POSIX_FADV_DONTNEED, "
-			    "checked with cachestat/mincore: 0 pages cached).\n", lead);
+			    "then %s saw 0 pages cached).\n", lead,
+			    r->cold_probe[0] ? r->cold_probe : "the cache probe");
 		else if (c == BENCH_COLD_IMPOSSIBLE)
 			fprintf(f, "%sCache: cold cache not possible on tmpfs (the file lives in the "
 			    "page cache).\n", lead);
 		else if (c == BENCH_COLD_NA)
 			fprintf(f, "%sCache: each run writes a new file.\n", lead);
 	}
-	(void)r;
 }
 
 /* True if some row's runs were short enough for getrusage's tick sampling to matter. */
@@ -391,6 +391,8 @@ bench_print_json(FILE *f, const struct bench_result *r)
 	bench_print_jnum(f, r->wall);
 	fputs(",\"note\":", f);
 	bench_print_jstr(f, r->note);
+	fputs(",\"cold_probe\":", f);
+	bench_print_jstr(f, r->cold_probe[0] ? r->cold_probe : NULL);
 	fputs(",\"variants\":[", f);
 	for (size_t v = 0; v < r->n_variants; v++) {
 		const struct bench_variant *bv = &r->variants[v];

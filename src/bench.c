@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -23,6 +22,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "probe.h"
 #include "scratch.h"
 #include "units.h"
 
@@ -34,15 +34,6 @@
 #define BENCH_SETVBUF_SIZE 65536
 /* Alignment of the user buffer: enough for O_DIRECT on any filesystem we meet. */
 #define BENCH_ALIGN 4096
-
-/* cachestat(2), Linux 6.5+: declared here because Debian 12's headers predate it. */
-#define BENCH_NR_CACHESTAT 451
-struct bench_cs_range {
-	uint64_t off, len;
-};
-struct bench_cs {
-	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted;
-};
 
 /* What a child sends back over its pipe. */
 struct bench_wire {
@@ -419,52 +410,33 @@ bench_fork(const struct bench_job *j, struct bench_sample *s, char *what, size_t
 	return w.err;
 }
 
-/* Pages of fd's first size bytes in the page cache: cachestat, else mincore. -1 if unknown. */
-static int64_t
-bench_cached_pages(int fd, uint64_t size)
-{
-	struct bench_cs_range range = { 0, 0 };
-	struct bench_cs cs;
-	long psz = sysconf(_SC_PAGESIZE);
-	unsigned char *vec;
-	void *map;
-	size_t pages;
-	int64_t count = 0;
-
-	if (syscall(BENCH_NR_CACHESTAT, fd, &range, &cs, 0) == 0)
-		return (int64_t)cs.nr_cache;
-	if (errno != ENOSYS || size == 0)
-		return size == 0 ? 0 : -1;
-	pages = (size + (uint64_t)psz - 1) / (uint64_t)psz;
-	/* mincore needs a mapping; mapping does not fault pages in, and it is unmapped at once. */
-	if ((map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0)) == MAP_FAILED)
-		return -1;
-	if ((vec = malloc(pages)) == NULL || mincore(map, size, vec) != 0)
-		count = -1;
-	else
-		for (size_t i = 0; i < pages; i++)
-			count += vec[i] & 1;
-	free(vec);
-	munmap(map, size);
-	return count;
-}
-
-/* Empty the page cache of path without root (fsync + DONTNEED) and check that it worked. */
+/*
+ * Empty the page cache of path without root (fsync + DONTNEED) and check it with the cache
+ * probe (cachestat, or mincore where cachestat is missing); method gets which one answered.
+ */
 static enum bench_cold
-bench_make_cold(const char *path, uint64_t size)
+bench_make_cold(const char *path, uint64_t size, char *method, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct snap_cache *sc = malloc(sizeof *sc);
 	int64_t left = -1;
 
-	if (fd < 0)
+	if (fd < 0 || sc == NULL) {
+		if (fd >= 0)
+			close(fd);
+		free(sc);
 		return BENCH_COLD_FAILED;
+	}
 	/* Dirty pages are not dropped: write them back first. Twice, in case writeback raced. */
 	for (int i = 0; i < 2 && left != 0; i++) {
 		fsync(fd);
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-		left = bench_cached_pages(fd, size);
+		left = probe_cache(fd, size, sc) == 0 ? (int64_t)sc->cached : -1;
 	}
+	if (left >= 0)
+		snprintf(method, len, "%s", sc->source == SNAP_SRC_CACHESTAT ? "cachestat" : "mincore");
 	close(fd);
+	free(sc);
 	return left == 0 ? BENCH_COLD_VERIFIED : BENCH_COLD_FAILED;
 }
 
@@ -597,7 +569,7 @@ bench_prepare_cache(struct bench_ctx *c, const struct bench_job *j, uint64_t in_
 		return BENCH_COLD_WARM;
 	if (j->v->on == SCN_FS_TMPFS)
 		return BENCH_COLD_IMPOSSIBLE;
-	return bench_make_cold(j->in_path, in_size);
+	return bench_make_cold(j->in_path, in_size, c->r->cold_probe, sizeof c->r->cold_probe);
 }
 
 /* Run one job after preparing its cache; a unique output name each time. */

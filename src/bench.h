@@ -62,7 +62,7 @@ struct bench_sample {
 /* Whether a run started with its input out of the page cache. */
 enum bench_cold {
 	BENCH_COLD_NA,                /* the program reads no input (write, fwrite): a new file each run */
-	BENCH_COLD_VERIFIED,          /* fsync + DONTNEED, then cachestat/mincore saw 0 pages */
+	BENCH_COLD_VERIFIED,          /* fsync + DONTNEED, then probe_cache saw 0 pages cached */
 	BENCH_COLD_FAILED,            /* pages stayed cached after DONTNEED */
 	BENCH_COLD_IMPOSSIBLE,        /* tmpfs: the page cache is the file */
 	BENCH_COLD_WARM,              /* cache: warm was asked for */
@@ -103,6 +103,7 @@ struct bench_result {
 	char machine[32];             /* uname -m */
 	char kernel[96];              /* uname -s -r */
 	char cpu[96];                 /* /proc/cpuinfo model name */
+	char cold_probe[16];          /* what checked the cold cache: "cachestat", "mincore", "" */
 	double wall;                  /* seconds the whole sweep took, probes and preparation included */
 	char note[256];               /* sweep-wide remarks ("cold cache not possible on tmpfs") */
 };

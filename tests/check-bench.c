@@ -137,7 +137,34 @@ START_TEST(test_read_cold)
 			ck_assert_uint_eq(row->runs[k].bytes, 1 << 20);
 		}
 	}
+	ck_assert_str_eq(r.cold_probe, "cachestat");
 	ck_assert_int_eq(count_entries(scratch_dir(parent_idx)), 0);
+	bench_result_clear(&r);
+}
+END_TEST
+
+/* Without cachestat (forced off), mincore verifies the cold cache instead. */
+START_TEST(test_read_cold_mincore)
+{
+	uint64_t bufs[] = { 65536 };
+	struct scn_variant var = { .name = "default" };
+	struct scn_sweep sw = { .title = "t", .program = SCN_PROG_FREAD, .buffer_sizes = bufs,
+		.n_buffer_sizes = 1, .file_size = 1 << 20, .variants = &var, .n_variants = 1,
+		.repeat = 2, .cache = SCN_CACHE_COLD, .budget = 1 };
+	struct bench_opts o = { .dir = scratch_dir(parent_idx) };
+	struct bench_result r;
+	struct statfs st;
+	char *err = NULL;
+
+	ck_assert_int_eq(statfs(scratch_dir(parent_idx), &st), 0);
+	if (st.f_type == TMPFS_MAGIC_)
+		return;
+	setenv("IOBUFVIZ_NO_CACHESTAT", "1", 1);
+	ck_assert_int_eq(bench_run(&sw, &o, &r, &err), 0);
+	unsetenv("IOBUFVIZ_NO_CACHESTAT");
+	ck_assert_str_eq(r.cold_probe, "mincore");
+	ck_assert_int_eq(r.variants[0].rows[0].cold, BENCH_COLD_VERIFIED);
+	ck_assert_uint_eq(r.variants[0].rows[0].runs[0].bytes, 1 << 20);
 	bench_result_clear(&r);
 }
 END_TEST
@@ -405,6 +432,7 @@ bench_suite(void)
 	tcase_set_timeout(real, 60);
 	tcase_add_test(real, test_write_order);
 	tcase_add_test(real, test_read_cold);
+	tcase_add_test(real, test_read_cold_mincore);
 	tcase_add_test(real, test_tmpfs);
 	tcase_add_test(real, test_odirect_row_error);
 	tcase_add_test(real, test_progress_stop);
