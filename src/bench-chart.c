@@ -12,12 +12,13 @@
 
 /* Columns taken by the label ("   65536 ") and by the value (" 107.43 s") around a bar. */
 #define CHART_LABEL 9
-#define CHART_VALUE 11
+#define CHART_VALUE 13   /* " 107.43 ms *" */
 
 /* Lines being built. */
 struct chart {
 	char **v;
 	size_t n, cap;
+	int width;             /* display columns a line may take */
 	bool oom;
 };
 
@@ -43,7 +44,24 @@ bench_chart_add(struct chart *c, const char *s)
 		c->oom = true;
 		return;
 	}
+	/* Cut at width display columns, never inside a UTF-8 character. */
+	for (int cols = 0, i = 0; dup[i] != '\0'; i++)
+		if (((unsigned char)dup[i] & 0xC0) != 0x80 && ++cols > c->width) {
+			dup[i] = '\0';
+			break;
+		}
 	c->v[c->n++] = dup;
+}
+
+/* Display columns of a UTF-8 string (every character we draw is one column wide). */
+static int
+bench_chart_width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xC0) != 0x80;
+	return w;
 }
 
 /* A duration in at most 9 columns, ASCII units so widths stay simple. */
@@ -99,7 +117,7 @@ bench_chart_lines(const struct bench_result *r, int width, unsigned flags, size_
 	const char *ours = ascii ? "#" : "█";
 	double lo = INFINITY, hi = 0;
 	int barw = width - CHART_LABEL - CHART_VALUE;
-	struct chart c = { 0 };
+	struct chart c = { .width = width > 0 ? width : 1 };
 	char line[512];
 
 	*n = 0;
@@ -136,7 +154,19 @@ bench_chart_lines(const struct bench_result *r, int width, unsigned flags, size_
 		    ascii ? ascii_ref[k] : utf_ref[k], sw->references[k].label ?
 		    sw->references[k].label : "book");
 	snprintf(line + strlen(line), sizeof line - strlen(line), ")");
-	bench_chart_add(&c, line);
+	if (bench_chart_width(line) <= c.width) {
+		bench_chart_add(&c, line);
+	} else {
+		/* Too wide for one line: one key per line. */
+		bench_chart_add(&c, "Elapsed time, log scale:");
+		snprintf(line, sizeof line, "  %s this machine", ours);
+		bench_chart_add(&c, line);
+		for (size_t k = 0; k < sw->n_references && k < 3; k++) {
+			snprintf(line, sizeof line, "  %s %s", ascii ? ascii_ref[k] : utf_ref[k],
+			    sw->references[k].label ? sw->references[k].label : "book");
+			bench_chart_add(&c, line);
+		}
+	}
 	for (size_t v = 0; v < r->n_variants; v++) {
 		const struct bench_variant *bv = &r->variants[v];
 		if (r->n_variants > 1) {

@@ -330,7 +330,7 @@ START_TEST(test_outputs)
 	ck_assert_ptr_nonnull(lines);
 	ck_assert_uint_ge(n, 1 + 2 * 2);
 	for (size_t i = 0; i < n; i++)
-		ck_assert_int_le((int)strlen(lines[i]), 90);
+		ck_assert_int_le((int)strlen(lines[i]), 60);
 	bench_chart_free(lines, n);
 	bench_result_clear(&r);
 }
