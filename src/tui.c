@@ -1,0 +1,698 @@
+/* SPDX-License-Identifier: MIT */
+/* tui.c: the interactive front end: runs steps on key presses, animates what was observed. */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "app.h"
+#include "cast.h"
+#include "crt.h"
+#include "describe.h"
+#include "expect.h"
+#include "history.h"
+#include "runner.h"
+#include "units.h"
+#include "view.h"
+
+/* Animation speeds offered by + and -. */
+static const double tui_speeds[] = { 0.25, 0.5, 1, 2, 4 };
+#define TUI_SPEED_DEFAULT 2
+
+/* Milliseconds, at speed 1, for one hop, for the flash, and between autoplay steps. */
+#define TUI_HOP_MS 450
+#define TUI_FLASH_MS 600
+#define TUI_BLINK_MS 150
+#define TUI_AUTO_MS 1800
+#define TUI_TICK_MS 33
+
+/* What a quiz asks for each key it can ask about (only numeric keys). */
+static const struct { enum scn_key key; const char *q; } tui_questions[] = {
+	{ SCN_KEY_CALLS_WRITE, "How many write() calls will this step make?" },
+	{ SCN_KEY_CALLS_READ, "How many read() calls will this step make?" },
+	{ SCN_KEY_CALLS_TOTAL, "How many system calls on the file will this step make?" },
+	{ SCN_KEY_STDIO_PENDING, "How many bytes will be pending in the stdio buffer after it?" },
+	{ SCN_KEY_STDIO_SIZE, "How big (in bytes) will the stdio buffer be after it?" },
+	{ SCN_KEY_BYTES_WRITTEN, "How many bytes will its write() calls transfer?" },
+	{ SCN_KEY_BYTES_READ, "How many bytes will its read() calls transfer?" },
+	{ SCN_KEY_CACHE_DIRTY_PAGES, "How many of the file's pages will be dirty after it?" },
+	{ SCN_KEY_CACHE_PAGES, "How many of the file's pages will be in the page cache after it?" },
+	{ SCN_KEY_CACHE_WRITEBACK_PAGES, "How many pages will be under writeback after it?" },
+	{ SCN_KEY_DISK_ALLOCATED_BYTES, "How many bytes will have blocks on disk after it?" },
+	{ SCN_KEY_DISK_DELALLOC_BYTES, "How many bytes will wait for delayed allocation after it?" },
+};
+
+/* The whole state of a session (one per tui_run; nothing global). */
+struct tui {
+	const struct scenario *s;
+	const struct app_opts *o;
+	struct runner *r;
+	struct history h;
+	struct snapshot initial;
+	long cur;                  /* shown result; -1: before the first step */
+	bool finished;             /* the runner has no more steps */
+	int speed;                 /* index into tui_speeds */
+	bool autoplay;
+	uint64_t auto_at;          /* when autoplay takes the next step (ms) */
+	enum view_anim anim;
+	struct view_hop hops[VIEW_MAX_HOPS];
+	size_t n_hops;
+	uint64_t anim_t0;
+	bool help;
+	enum view_pane focus;
+	char detail[4096];
+	bool show_detail;
+	char status[512];
+	/* quiz */
+	bool asking;
+	size_t ask_expect;         /* which expectation of the next step is asked */
+	char answer[24];
+	char prompt[1024];
+	bool guessed;
+	int64_t guess;
+	int asked, right;
+	/* screen */
+	struct grid *g;
+	struct view_layout lay;
+	const struct snapshot *live;
+	struct cast *cast;
+	bool quit;
+};
+
+/* Monotonic milliseconds. */
+static uint64_t
+tui_now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/* The question for expectation key k, or NULL if the quiz does not ask about it. */
+static const char *
+tui_question(enum scn_key k)
+{
+	for (size_t i = 0; i < sizeof tui_questions / sizeof tui_questions[0]; i++)
+		if (tui_questions[i].key == k)
+			return tui_questions[i].q;
+	return NULL;
+}
+
+/* Lines of a sweep's output, split in place into v (at most max). */
+static size_t
+tui_sweep_lines(char *text, const char **v, size_t max)
+{
+	size_t n = 0;
+
+	for (char *p = text; p != NULL && *p != '\0' && n < max;) {
+		char *nl = strchr(p, '\n');
+		v[n++] = p;
+		if (nl == NULL)
+			break;
+		*nl = '\0';
+		p = nl + 1;
+	}
+	return n;
+}
+
+/* Draw the current state into the grid and on the terminal (and the recording). */
+static void
+tui_draw(struct tui *t)
+{
+	struct view_frame f = {
+		.scn = t->s, .results = t->h.v, .n_results = t->h.n, .cur = t->cur,
+		.initial = &t->initial, .live = t->live,
+		.fs = t->r != NULL ? runner_fs_name(t->r) : NULL,
+		.replay = t->h.n > 0 && t->cur < (long)t->h.n - 1 && !t->asking,
+		.speed = tui_speeds[t->speed], .autoplay = t->autoplay, .ascii = t->o->ascii,
+		.anim = t->anim, .help = t->help, .focus = t->focus,
+		.detail = t->show_detail ? t->detail : NULL,
+		.prompt = t->asking ? t->prompt : NULL,
+		.status = t->status,
+	};
+	const char *sweep[64];
+	char *sweep_text = NULL;
+	int w, h;
+	uint64_t el = tui_now_ms() - t->anim_t0;
+	double sp = tui_speeds[t->speed];
+
+	crt_size(&w, &h);
+	if ((t->g->w != w || t->g->h != h) && grid_resize(t->g, w, h) != 0)
+		return;
+	if (t->anim == VIEW_ANIM_TRAVEL && t->n_hops > 0) {
+		uint64_t hop = (uint64_t)(TUI_HOP_MS / sp);
+		size_t i = (size_t)(el / hop);
+		if (i >= t->n_hops)
+			i = t->n_hops - 1;
+		f.hop = t->hops[i];
+		f.t = (double)(el - i * hop) / (double)hop;
+	}
+	/* Blink the cells that changed, then let them settle. */
+	if (t->anim == VIEW_ANIM_FLASH && (el / (uint64_t)(TUI_BLINK_MS / sp)) % 2 == 1)
+		f.anim = VIEW_ANIM_NONE;
+	if (t->cur >= 0 && t->h.v[t->cur].step->op == SCN_OP_SWEEP && t->h.v[t->cur].output != NULL) {
+		sweep_text = strdup(t->h.v[t->cur].output);
+		f.n_sweep = tui_sweep_lines(sweep_text, sweep, sizeof sweep / sizeof sweep[0]);
+		f.sweep = sweep;
+	}
+	view_screen_draw(t->g, &f, &t->lay);
+	free(sweep_text);
+	crt_blit(t->g);
+	if (t->cast != NULL)
+		cast_frame(t->cast, t->g, t->o->color);
+}
+
+/* Progress of a long step (wait): show the state observed so far. */
+static void
+tui_progress(const struct snapshot *now, double elapsed_s, void *user)
+{
+	struct tui *t = user;
+
+	t->live = now;
+	snprintf(t->status, sizeof t->status, "step %zu running: %.1f s", t->h.n + 1, elapsed_s);
+	tui_draw(t);
+	t->live = NULL;
+}
+
+/* Start the runner (again): a new scratch dir and file, a new worker. 0 or -1. */
+static int
+tui_start(struct tui *t, char **err)
+{
+	struct runner_opts ro = { .dir = t->o->dir, .trace = t->o->trace, .progress = tui_progress,
+	                          .user = t };
+	const struct snapshot *ini;
+
+	t->r = runner_new(t->s, &ro, err);
+	if (t->r == NULL)
+		return -1;
+	ini = runner_initial(t->r);
+	if (ini != NULL)
+		t->initial = *ini;
+	else
+		memset(&t->initial, 0, sizeof t->initial);
+	t->cur = -1;
+	t->finished = false;
+	t->anim = VIEW_ANIM_NONE;
+	return 0;
+}
+
+/* Begin showing result cur: travel along its hops (if any), then flash. */
+static void
+tui_animate(struct tui *t)
+{
+	t->n_hops = view_hops(&t->h.v[t->cur], t->hops, VIEW_MAX_HOPS);
+	t->anim = t->n_hops > 0 ? VIEW_ANIM_TRAVEL : VIEW_ANIM_FLASH;
+	t->anim_t0 = tui_now_ms();
+}
+
+/* Advance the animation; return true while it still runs. */
+static bool
+tui_tick(struct tui *t)
+{
+	double sp = tui_speeds[t->speed];
+	uint64_t el = tui_now_ms() - t->anim_t0;
+
+	if (t->anim == VIEW_ANIM_TRAVEL && el >= (uint64_t)(TUI_HOP_MS / sp) * t->n_hops) {
+		t->anim = VIEW_ANIM_FLASH;
+		t->anim_t0 = tui_now_ms();
+	} else if (t->anim == VIEW_ANIM_FLASH && el >= (uint64_t)(TUI_FLASH_MS / sp)) {
+		t->anim = VIEW_ANIM_NONE;
+		t->auto_at = tui_now_ms() + (uint64_t)(TUI_AUTO_MS / sp);
+	}
+	return t->anim != VIEW_ANIM_NONE;
+}
+
+/* Count failed expectations in the history. */
+static size_t
+tui_failures(const struct tui *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->h.n; i++)
+		n += !t->h.v[i].ok;
+	return n;
+}
+
+/* The end of the scenario: say how it went. */
+static void
+tui_finish(struct tui *t)
+{
+	size_t bad = tui_failures(t);
+	int n;
+
+	t->finished = true;
+	t->autoplay = false;
+	n = snprintf(t->status, sizeof t->status, "end of scenario: %s",
+	             bad == 0 ? "every expectation held" : "some expectations failed (red)");
+	if (t->o->quiz && t->asked > 0 && n > 0 && (size_t)n < sizeof t->status)
+		snprintf(t->status + n, sizeof t->status - (size_t)n, "   quiz score %d/%d",
+		         t->right, t->asked);
+}
+
+/* Score the guess for the step just run. */
+static void
+tui_score(struct tui *t)
+{
+	const struct step_result *sr = &t->h.v[t->h.n - 1];
+
+	if (!t->guessed)
+		return;
+	t->guessed = false;
+	for (size_t i = 0; i < sr->n_expects; i++) {
+		if (i != t->ask_expect)
+			continue;
+		/* The truth is what was observed, not what the scenario hoped. */
+		bool ok = sr->expects[i].got == t->guess;
+		t->asked++;
+		t->right += ok;
+		snprintf(t->status, sizeof t->status, "you said %" PRId64 " for %s; observed %" PRId64
+		         "  %s   score %d/%d", t->guess, scenario_key_name(sr->expects[i].want->key),
+		         sr->expects[i].got, ok ? "right!" : "not quite", t->right, t->asked);
+	}
+}
+
+/* Run the next step of the scenario and show it. */
+static void
+tui_run_step(struct tui *t)
+{
+	struct step_result sr;
+	int rc;
+
+	memset(&sr, 0, sizeof sr);
+	if (t->r == NULL || t->finished)
+		return;
+	snprintf(t->status, sizeof t->status, "running step %zu...", t->h.n + 1);
+	tui_draw(t);
+	t->status[0] = '\0';
+	rc = runner_step(t->r, &sr);
+	if (rc == 0) {
+		tui_finish(t);
+		return;
+	}
+	if (rc < 0) {
+		snprintf(t->status, sizeof t->status, "step %zu could not run%s%s", t->h.n + 1,
+		         sr.note[0] != '\0' ? ": " : "", sr.note);
+		step_result_clear(&sr);
+		t->finished = true;
+		t->autoplay = false;
+		return;
+	}
+	if (expect_eval(&sr) != 0 || history_push(&t->h, &sr) != 0) {
+		step_result_clear(&sr);
+		snprintf(t->status, sizeof t->status, "out of memory");
+		return;
+	}
+	t->cur = (long)t->h.n - 1;
+	tui_score(t);
+	tui_animate(t);
+	if (t->h.n == t->s->n_steps)
+		tui_finish(t);
+}
+
+/* Ask the quiz question for the next step, if it has one; return true if asking. */
+static bool
+tui_ask(struct tui *t)
+{
+	const struct scn_step *st;
+	const char *q = NULL;
+	char call[256];
+
+	if (!t->o->quiz || t->h.n >= t->s->n_steps || t->guessed)
+		return false;
+	st = &t->s->steps[t->h.n];
+	for (size_t i = 0; i < st->n_expects && q == NULL; i++)
+		if ((q = tui_question(st->expects[i].key)) != NULL)
+			t->ask_expect = i;
+	if (q == NULL)
+		return false;
+	t->asking = true;
+	t->autoplay = false;
+	t->answer[0] = '\0';
+	describe_step(st, call, sizeof call);
+	snprintf(t->prompt, sizeof t->prompt,
+	         "Next: step %zu, %s\n%s\n\nyour guess: %s_\n\n(digits, Enter to run the step, "
+	         "Esc to skip the question)", t->h.n + 1, call, q, t->answer);
+	return true;
+}
+
+/* Refresh the prompt after the answer changed. */
+static void
+tui_prompt_update(struct tui *t)
+{
+	char *p = strstr(t->prompt, "your guess: ");
+
+	if (p != NULL) {
+		char tail[256];
+		char *rest = strstr(p, "\n\n");
+		snprintf(tail, sizeof tail, "%s", rest != NULL ? rest : "");
+		snprintf(p, sizeof t->prompt - (size_t)(p - t->prompt), "your guess: %s_%s", t->answer,
+		         tail);
+	}
+}
+
+/* Next: replay forward through the history, or run a new step. */
+static void
+tui_next(struct tui *t)
+{
+	t->status[0] = '\0';
+	if (t->cur + 1 < (long)t->h.n) {
+		t->cur++;
+		tui_animate(t);
+		return;
+	}
+	if (t->finished) {
+		tui_finish(t);
+		return;
+	}
+	if (tui_ask(t))
+		return;
+	tui_run_step(t);
+}
+
+/* Details of the focused pane into t->detail. */
+static void
+tui_details(struct tui *t)
+{
+	const struct snapshot *s = t->cur >= 0 ? &t->h.v[t->cur].after : &t->initial;
+	char *d = t->detail, a[32], b[32];
+	size_t len = sizeof t->detail, n = 0;
+
+#define TUI_ADD(...) do { if (n < len) n += (size_t)snprintf(d + n, len - n, __VA_ARGS__); } while (0)
+	t->show_detail = true;
+	switch (t->focus) {
+	case VIEW_PANE_STDIO: {
+		const struct snap_stdio *x = &s->stdio;
+		TUI_ADD("FILE*: %s, fd %d, %s\n", x->open ? "open" : "none", x->fd,
+		        describe_bufmode(x->mode));
+		TUI_ADD("__fbufsize %" PRIu64 "   __fpending %" PRIu64 "   read ahead %" PRIu64 "\n",
+		        x->size, x->pending, x->read_avail);
+		TUI_ADD("__fwriting %s   __freading %s\n", x->writing ? "yes" : "no",
+		        x->reading ? "yes" : "no");
+		TUI_ADD("first bytes:");
+		for (size_t i = 0; i < x->head_len && i < 24; i++)
+			TUI_ADD(" %02x", x->head[i]);
+		TUI_ADD("\nfd %d: %s, offset %" PRId64 ", flags %#o", s->fd.fd,
+		        s->fd.open ? "open" : "closed", s->fd.pos, (unsigned)s->fd.flags);
+		break;
+	}
+	case VIEW_PANE_CACHE: {
+		const struct snap_cache *c = &s->cache;
+		size_t shown = 0;
+		units_format_size(c->file_size, a, sizeof a);
+		TUI_ADD("source: %s%s%s\n", c->source == SNAP_SRC_CACHESTAT ? "cachestat(2)" :
+		        c->source == SNAP_SRC_MINCORE ? "mincore(2), residency only" : "none",
+		        c->note[0] ? "; " : "", c->note);
+		TUI_ADD("file %s, %" PRIu64 " pages; cached %" PRIu64 ", dirty %" PRIu64
+		        ", writeback %" PRIu64 "\n", a, c->pages, c->cached, c->dirty, c->writeback);
+		TUI_ADD("whole system: Dirty %" PRIu64 " kB, Writeback %" PRIu64 " kB\n",
+		        c->sys_dirty_kb, c->sys_writeback_kb);
+		for (size_t i = 0; i < t->lay.cache.n && shown < 10; i++) {
+			struct view_cell_state st = view_cache_cell(s, &t->lay.cache, i);
+			char line[256];
+			if (st.cached == 0)
+				continue;
+			view_cache_cell_text(s, &t->lay.cache, i, line, sizeof line);
+			TUI_ADD("%s\n", line);
+			shown++;
+		}
+		if (shown == 10)
+			TUI_ADD("... (click a cell for the others)\n");
+		break;
+	}
+	case VIEW_PANE_DISK: {
+		const struct snap_disk *x = &s->disk;
+		TUI_ADD("%s on %s; %s\n", x->fs[0] ? x->fs : "?", x->device[0] ? x->device : "?",
+		        x->source == SNAP_SRC_FIEMAP ? "extents from FIEMAP" : x->note);
+		for (size_t i = 0; i < x->n_extents && i < 12; i++) {
+			const struct snap_extent *e = &x->extents[i];
+			units_format_size(e->logical, a, sizeof a);
+			units_format_size(e->length, b, sizeof b);
+			TUI_ADD("logical %s, %s, physical %" PRIu64 "%s%s%s%s\n", a, b, e->physical,
+			        e->flags & SNAP_EXT_DELALLOC ? " delalloc" : "",
+			        e->flags & SNAP_EXT_UNKNOWN ? " unknown" : "",
+			        e->flags & SNAP_EXT_UNWRITTEN ? " unwritten" : "",
+			        e->flags & SNAP_EXT_LAST ? " last" : "");
+		}
+		if (x->io_ok)
+			TUI_ADD("/proc/PID/io: wchar %" PRIu64 ", write_bytes %" PRIu64 ", read_bytes %"
+			        PRIu64 "\n", x->wchar, x->write_bytes, x->read_bytes);
+		break;
+	}
+	case VIEW_PANE_LOG: {
+		const struct step_result *sr = t->cur >= 0 ? &t->h.v[t->cur] : NULL;
+		if (sr == NULL) {
+			TUI_ADD("no step has run yet");
+			break;
+		}
+		TUI_ADD("step %zu (%s), seen %s; op took %s inside the worker\n", sr->index + 1,
+		        scenario_op_name(sr->step->op),
+		        sr->events.source == EV_SRC_PTRACE ? "by the tracer" : "through /proc/PID/io",
+		        units_format_ns(sr->op_ns, a, sizeof a));
+		for (size_t i = 0; i < sr->events.n && i < 14; i++) {
+			char line[256];
+			event_format(&sr->events.v[i], line, sizeof line);
+			TUI_ADD("%s  %s\n", line, sr->events.v[i].origin == EV_STDIO ? "[stdio]" : "");
+		}
+		if (sr->events.n > 14)
+			TUI_ADD("... %zu calls in all\n", sr->events.n);
+		break;
+	}
+	default:
+		t->show_detail = false;
+		break;
+	}
+#undef TUI_ADD
+}
+
+/* A click: a cache cell shows its pages; elsewhere closes the details. */
+static void
+tui_click(struct tui *t, int x, int y)
+{
+	const struct snapshot *s = t->cur >= 0 ? &t->h.v[t->cur].after : &t->initial;
+	long i = view_cache_hit(&t->lay.cache, x, y);
+
+	if (i >= 0) {
+		t->focus = VIEW_PANE_CACHE;
+		view_cache_cell_text(s, &t->lay.cache, (size_t)i, t->detail, sizeof t->detail);
+		t->show_detail = true;
+		return;
+	}
+	for (int p = 0; p < VIEW_PANE__COUNT; p++) {
+		struct grid_rect r = t->lay.pane[p];
+		if (x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h && !t->show_detail) {
+			t->focus = (enum view_pane)p;
+			tui_details(t);
+			return;
+		}
+	}
+	t->show_detail = false;
+	t->focus = VIEW_PANE_NONE;
+}
+
+/* A key while the quiz asks. */
+static void
+tui_key_quiz(struct tui *t, int k)
+{
+	size_t n = strlen(t->answer);
+
+	if (k >= '0' && k <= '9' && n + 1 < sizeof t->answer - 4) {
+		t->answer[n] = (char)k;
+		t->answer[n + 1] = '\0';
+	} else if (k == CRT_K_BACKSPACE && n > 0) {
+		t->answer[n - 1] = '\0';
+	} else if (k == CRT_K_ESC) {
+		t->asking = false;
+		t->guessed = false;
+		tui_run_step(t);
+		return;
+	} else if (k == CRT_K_ENTER && n > 0) {
+		t->asking = false;
+		t->guessed = true;
+		t->guess = strtoll(t->answer, NULL, 10);
+		tui_run_step(t);
+		return;
+	} else if (k == 'q' || k == CRT_K_F10) {
+		t->quit = true;
+		return;
+	}
+	tui_prompt_update(t);
+}
+
+/* Handle one key. */
+static void
+tui_key(struct tui *t, int k)
+{
+	if (t->asking) {
+		tui_key_quiz(t, k);
+		return;
+	}
+	if (t->help) {
+		t->help = false;
+		if (k != 'q' && k != CRT_K_F10)
+			return;
+	}
+	switch (k) {
+	case 'q': case 'Q': case CRT_K_F10:
+		t->quit = true;
+		break;
+	case CRT_K_RIGHT: case ' ': case 'n': case CRT_K_ENTER:
+		t->show_detail = false;
+		t->anim = VIEW_ANIM_NONE;
+		tui_next(t);
+		break;
+	case CRT_K_LEFT: case 'p': case CRT_K_BACKSPACE:
+		t->show_detail = false;
+		t->anim = VIEW_ANIM_NONE;
+		t->autoplay = false;
+		if (t->cur >= 0)
+			t->cur--;
+		snprintf(t->status, sizeof t->status, "replay: %s", t->cur >= 0 ?
+		         "the snapshot recorded after this step (n goes forward)" :
+		         "the state before the first step");
+		break;
+	case 'r': case 'R': {
+		char *err = NULL;
+		history_clear(&t->h);
+		runner_free(t->r);
+		t->r = NULL;
+		t->status[0] = '\0';
+		t->show_detail = false;
+		t->asked = t->right = 0;
+		if (tui_start(t, &err) != 0) {
+			snprintf(t->status, sizeof t->status, "restart failed: %s",
+			         err != NULL ? err : strerror(errno));
+			t->finished = true;
+		} else {
+			snprintf(t->status, sizeof t->status, "restarted with a new scratch file");
+		}
+		free(err);
+		break;
+	}
+	case 'a': case 'A':
+		t->autoplay = !t->autoplay;
+		t->auto_at = tui_now_ms();
+		break;
+	case '+': case '=':
+		if (t->speed + 1 < (int)(sizeof tui_speeds / sizeof tui_speeds[0]))
+			t->speed++;
+		break;
+	case '-': case '_':
+		if (t->speed > 0)
+			t->speed--;
+		break;
+	case '\t':
+		t->focus = t->focus == VIEW_PANE_NONE ? VIEW_PANE_STDIO :
+		           t->focus + 1 < VIEW_PANE__COUNT ? t->focus + 1 : VIEW_PANE_NONE;
+		tui_details(t);
+		break;
+	case CRT_K_BTAB:
+		t->focus = t->focus == VIEW_PANE_NONE ? VIEW_PANE_LOG : t->focus - 1;
+		tui_details(t);
+		break;
+	case CRT_K_ESC:
+		t->focus = VIEW_PANE_NONE;
+		t->show_detail = false;
+		break;
+	case '?': case 'h': case CRT_K_F1:
+		t->help = true;
+		break;
+	case 0x0c:      /* Ctrl-L */
+		crt_redraw();
+		break;
+	default:
+		break;
+	}
+}
+
+/* How long to wait for input: short while animating, until the next autoplay step, or
+ * forever (no busy loop: an idle TUI uses no CPU). */
+static int
+tui_timeout(struct tui *t)
+{
+	uint64_t now;
+
+	if (t->anim != VIEW_ANIM_NONE)
+		return TUI_TICK_MS;
+	if (t->autoplay && !t->finished && !t->asking) {
+		now = tui_now_ms();
+		return t->auto_at > now ? (int)(t->auto_at - now) : 0;
+	}
+	return -1;
+}
+
+/* Run the scenario in the terminal. */
+int
+tui_run(const struct scenario *s, const struct app_opts *o)
+{
+	struct tui *t = calloc(1, sizeof *t);
+	char *err = NULL;
+	int rc, w, h;
+
+	if (t == NULL) {
+		fprintf(stderr, "iobufviz: out of memory\n");
+		return APP_EXIT_ENV;
+	}
+	t->s = s;
+	t->o = o;
+	t->speed = TUI_SPEED_DEFAULT;
+	t->focus = VIEW_PANE_NONE;
+	if (tui_start(t, &err) != 0) {
+		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : strerror(errno));
+		free(err);
+		free(t);
+		return APP_EXIT_ENV;
+	}
+	if (crt_init(o->color, o->mouse) != 0) {
+		fprintf(stderr, "iobufviz: cannot use this terminal\n");
+		runner_free(t->r);
+		free(t);
+		return APP_EXIT_ENV;
+	}
+	crt_size(&w, &h);
+	t->g = grid_new(w, h);
+	if (o->record != NULL) {
+		t->cast = cast_open(o->record, w, h, s->title);
+		if (t->cast == NULL)
+			snprintf(t->status, sizeof t->status, "cannot record to %s: %s", o->record,
+			         strerror(errno));
+	}
+	while (t->g != NULL && !t->quit) {
+		struct crt_event ev;
+
+		tui_draw(t);
+		crt_read(tui_timeout(t), &ev);
+		switch (ev.kind) {
+		case CRT_EV_KEY:
+			tui_key(t, ev.key);
+			break;
+		case CRT_EV_MOUSE:
+			if (o->mouse)
+				tui_click(t, ev.x, ev.y);
+			break;
+		case CRT_EV_RESIZE:
+			break;      /* tui_draw() lays out again for the new size */
+		case CRT_EV_TIMEOUT:
+			if (t->anim != VIEW_ANIM_NONE)
+				tui_tick(t);
+			else if (t->autoplay && !t->finished && tui_now_ms() >= t->auto_at)
+				tui_next(t);
+			break;
+		}
+	}
+	crt_done();
+	if (cast_close(t->cast) != 0)
+		fprintf(stderr, "iobufviz: writing %s failed\n", o->record);
+	if (o->quiz && t->asked > 0)
+		printf("quiz: %d of %d predictions right\n", t->right, t->asked);
+	rc = tui_failures(t) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;
+	history_clear(&t->h);
+	runner_free(t->r);
+	grid_free(t->g);
+	free(t);
+	return rc;
+}

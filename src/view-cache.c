@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/* view-cache.c: the page-cache pane: one glyph per range of pages, as the kernel reports it. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "units.h"
+#include "view.h"
+
+/* Sum the snapshot cells that overlap pages [first, first + n). */
+static struct view_cell_state
+view_cache_range(const struct snapshot *s, uint64_t first, uint64_t n)
+{
+	const struct snap_cache *c = &s->cache;
+	struct view_cell_state st = { .first_page = first, .pages = n };
+	uint64_t ppc = c->pages_per_cell ? c->pages_per_cell : 1;
+
+	for (size_t i = first / ppc; i < c->n_cells && i * ppc < first + n; i++) {
+		st.cached += c->cells[i].cached;
+		st.dirty += c->cells[i].dirty;
+		st.writeback += c->cells[i].writeback;
+	}
+	return st;
+}
+
+/* Glyph and style of a cell state. */
+static enum view_glyph
+view_cache_kind(const struct view_cell_state *st, int *style)
+{
+	if (st->writeback > 0) {
+		*style = GS_WRITEBACK;
+		return VG_WRITEBACK;
+	}
+	if (st->dirty > 0) {
+		*style = GS_DIRTY;
+		return VG_DIRTY;
+	}
+	if (st->cached > 0) {
+		*style = GS_CLEAN;
+		return VG_CLEAN;
+	}
+	*style = GS_DIM;
+	return VG_ABSENT;
+}
+
+/* Merged state of shown cell i. */
+struct view_cell_state
+view_cache_cell(const struct snapshot *s, const struct view_cache_geom *geom, size_t i)
+{
+	uint64_t ppc = s->cache.pages_per_cell ? s->cache.pages_per_cell : 1;
+	uint64_t span = ppc * (geom->per ? geom->per : 1), first = (uint64_t)i * span;
+	uint64_t n = first < s->cache.pages ? s->cache.pages - first : 0;
+
+	return view_cache_range(s, first, n < span ? n : span);
+}
+
+/* Describe shown cell i. */
+char *
+view_cache_cell_text(const struct snapshot *s, const struct view_cache_geom *geom, size_t i,
+                     char *buf, size_t len)
+{
+	static const char *names[] = { [VG_ABSENT] = "absent", [VG_CLEAN] = "clean",
+	                               [VG_DIRTY] = "dirty", [VG_WRITEBACK] = "writeback" };
+	struct view_cell_state st = view_cache_cell(s, geom, i);
+	char a[32], b[32], d[32];
+	int style;
+	enum view_glyph k = view_cache_kind(&st, &style);
+
+	units_format_size(st.first_page * 4096, a, sizeof a);
+	units_format_size((st.first_page + st.pages) * 4096, b, sizeof b);
+	if (s->cache.has_dirty)
+		snprintf(d, sizeof d, "%" PRIu64, st.dirty);
+	else
+		snprintf(d, sizeof d, "?");
+	snprintf(buf, len, "cell %zu: pages %" PRIu64 "-%" PRIu64 " [%s, %s): %s; cached %" PRIu64
+	         ", dirty %s, writeback %" PRIu64,
+	         i, st.first_page, st.first_page + (st.pages ? st.pages - 1 : 0), a, b, names[k],
+	         st.cached, d, st.writeback);
+	return buf;
+}
+
+/* Which shown cell is at x, y. */
+long
+view_cache_hit(const struct view_cache_geom *geom, int x, int y)
+{
+	long i;
+
+	if (geom->cols <= 0 || x < geom->x || y < geom->y || x >= geom->x + geom->cols ||
+	    y >= geom->y + geom->rows)
+		return -1;
+	i = (long)(y - geom->y) * geom->cols + (x - geom->x);
+	return i < (long)geom->n ? i : -1;
+}
+
+/* The cache legend. */
+static const struct view_legend view_cache_legend[] = {
+	{ VG_DIRTY, GS_DIRTY, "dirty" }, { VG_CLEAN, GS_CLEAN, "clean" },
+	{ VG_WRITEBACK, GS_WRITEBACK, "writeback" }, { VG_ABSENT, GS_DIM, "absent" },
+};
+#define VIEW_CACHE_LEGEND (sizeof view_cache_legend / sizeof view_cache_legend[0])
+
+/* Draw the page-cache pane. */
+void
+view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
+                const struct snapshot *prev, const char *note, bool ascii,
+                struct view_cache_geom *geom)
+{
+	const struct snap_cache *c = &now->cache;
+	struct view_cache_geom gm = { 0 };
+	char a[32], b[64], line[256];
+	bool tall = r.h >= 7;
+	int notes = (c->note[0] != '\0') + (note != NULL && *note != '\0');
+	int y = r.y, rows;
+	uint64_t ppc = c->pages_per_cell ? c->pages_per_cell : 1;
+
+	if (geom != NULL)
+		*geom = gm;
+	if (r.w < 8 || r.h < 2)
+		return;
+	if (tall) {
+		units_format_size(c->file_size, a, sizeof a);
+		grid_printf(g, r.x, y++, r.w, GS_NORMAL, "file: %s = %" PRIu64 " page%s", a, c->pages,
+		            c->pages == 1 ? "" : "s");
+	}
+	/* Rows left for the grid after the header, counts, legend and notes. */
+	rows = r.y + r.h - y - (tall ? 4 : 1) - (notes > 1 && !tall ? 1 : notes);
+	if (rows < 1)
+		rows = 1;
+	gm.x = r.x;
+	gm.cols = r.w;
+	gm.per = 1;
+	if (c->n_cells > 0) {
+		size_t cap = (size_t)rows * (size_t)r.w;
+		gm.per = (c->n_cells + cap - 1) / cap;
+		gm.n = (c->n_cells + gm.per - 1) / gm.per;
+		/* Fewer cells than a row: use the width they need. */
+		gm.rows = (int)((gm.n + (size_t)r.w - 1) / (size_t)r.w);
+	}
+	if (tall) {
+		units_format_size(ppc * gm.per * 4096, a, sizeof a);
+		grid_printf(g, r.x, y++, r.w, GS_DIM, "1 cell = %" PRIu64 " page%s (%s)",
+		            ppc * (gm.per ? gm.per : 1), ppc * gm.per > 1 ? "s" : "", a);
+		y++;
+	}
+	gm.y = y;
+	if (c->source == SNAP_SRC_NONE) {
+		grid_print(g, r.x, y, r.w, GS_DIM, "page cache not observable here");
+	} else if (c->n_cells == 0) {
+		grid_print(g, r.x, y, r.w, GS_DIM, "empty file: no pages");
+	} else {
+		for (size_t i = 0; i < gm.n; i++) {
+			struct view_cell_state st = view_cache_cell(now, &gm, i);
+			int style, x = gm.x + (int)(i % (size_t)gm.cols), yy = gm.y + (int)(i / (size_t)gm.cols);
+			enum view_glyph k = view_cache_kind(&st, &style);
+
+			grid_put(g, x, yy, view_glyph(k, ascii), style);
+			if (prev != NULL) {
+				struct view_cell_state ps = view_cache_range(prev, st.first_page, st.pages);
+				int pstyle;
+				if (view_cache_kind(&ps, &pstyle) != k)
+					grid_attr(g, (struct grid_rect){ x, yy, 1, 1 }, GRID_A_REVERSE);
+			}
+		}
+	}
+	y = gm.y + (gm.rows > 0 ? gm.rows : 1) + (tall ? 1 : 0);
+	if (y > r.y + r.h - (tall ? 3 : 1) - notes)
+		y = r.y + r.h - (tall ? 3 : 1) - notes;
+	if (y < gm.y + 1)
+		y = gm.y + 1;
+	if (c->has_dirty)
+		snprintf(line, sizeof line, "cached %" PRIu64 " dirty %" PRIu64 " writeback %" PRIu64,
+		         c->cached, c->dirty, c->writeback);
+	else
+		snprintf(line, sizeof line, "cached %" PRIu64 " of %" PRIu64 " dirty ?", c->cached,
+		         c->pages);
+	if (tall) {
+		grid_print(g, r.x, y++, r.w, GS_NORMAL, line);
+		y += view_legend_draw(g, r.x, y, r.w, 2, view_cache_legend, VIEW_CACHE_LEGEND, ascii);
+	} else {
+		int n = grid_print(g, r.x, y, r.w, GS_NORMAL, line);
+		if (!tall && c->n_cells > 0 && gm.per > 1) {
+			units_format_size(ppc * gm.per * 4096, a, sizeof a);
+			snprintf(b, sizeof b, "  cell=%s", a);
+			n += grid_print(g, r.x + n, y, r.w - n, GS_DIM, b);
+		}
+		if (r.w - n > 20)
+			view_legend_draw(g, r.x + n + 2, y, r.w - n - 2, 1, view_cache_legend,
+			                 VIEW_CACHE_LEGEND, ascii);
+		y++;
+	}
+	if (c->note[0] != '\0' && y < r.y + r.h)
+		grid_print(g, r.x, y++, r.w, GS_DIM, c->note);
+	if (note != NULL && *note != '\0' && y < r.y + r.h)
+		grid_print(g, r.x, y++, r.w, GS_DIRTY, note);
+	if (geom != NULL)
+		*geom = gm;
+}

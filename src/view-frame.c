@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/* view-frame.c: what surrounds the panes: title bar, footer, narration, expectations, help. */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "describe.h"
+#include "units.h"
+#include "view.h"
+
+/* Unicode and ASCII forms of every glyph. */
+static const uint32_t view_glyphs[VG__COUNT][2] = {
+	[VG_ABSENT]    = { 0x00b7, '.' },   /* · */
+	[VG_CLEAN]     = { 0x2591, '-' },   /* ░ */
+	[VG_DIRTY]     = { 0x2593, '#' },   /* ▓ */
+	[VG_WRITEBACK] = { 0x224b, '~' },   /* ≋ */
+	[VG_ONDISK]    = { 0x2588, '@' },   /* █ */
+	[VG_DELALLOC]  = { 0x2504, ':' },   /* ┄ */
+	[VG_UNWRITTEN] = { 0x2581, '_' },   /* ▁ */
+	[VG_STALE]     = { 0x259e, '!' },   /* ▞ */
+	[VG_UNKNOWN]   = { '?', '?' },
+	[VG_STDIO]     = { 0x2592, '=' },   /* ▒ */
+	[VG_OK]        = { 0x2713, '+' },   /* ✓ */
+	[VG_FAIL]      = { 0x2717, 'x' },   /* ✗ */
+	[VG_ARROW]     = { 0x25b6, '>' },   /* ▶ */
+	[VG_DOTS]      = { 0x2026, '.' },   /* … */
+};
+
+/* The code point of a glyph. */
+uint32_t
+view_glyph(enum view_glyph v, bool ascii)
+{
+	return view_glyphs[v][ascii ? 1 : 0];
+}
+
+/* Draw a legend, wrapping to the next row when an entry does not fit. */
+int
+view_legend_draw(struct grid *g, int x, int y, int w, int rows, const struct view_legend *l,
+                 size_t n, bool ascii)
+{
+	int col = 0, row = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int len = 2 + grid_text_width(l[i].name);
+		if (col > 0 && col + len > w) {
+			if (row + 1 >= rows)
+				break;
+			row++;
+			col = 0;
+		}
+		grid_put(g, x + col, y + row, view_glyph(l[i].v, ascii), l[i].style);
+		grid_print(g, x + col + 2, y + row, w - col - 2, GS_DIM, l[i].name);
+		col += len + 1;
+	}
+	return row + 1;
+}
+
+/* Speed as shown: "1×", "0.5×". */
+static void
+view_speed(double speed, bool ascii, char *buf, size_t len)
+{
+	snprintf(buf, len, speed >= 1 ? "%.0f%s" : "%.2g%s", speed, ascii ? "x" : "×");
+}
+
+/* Draw the title bar. */
+void
+view_title_draw(struct grid *g, int y, const struct view_frame *f)
+{
+	char right[160], sp[16], step[48], left[512];
+	int rw, lw;
+
+	grid_fill(g, (struct grid_rect){ 0, y, g->w, 1 }, ' ', GS_TITLE);
+	view_speed(f->speed, f->ascii, sp, sizeof sp);
+	if (f->cur < 0)
+		snprintf(step, sizeof step, "step 0/%zu", f->scn->n_steps);
+	else
+		snprintf(step, sizeof step, "step %ld/%zu", f->cur + 1, f->scn->n_steps);
+	snprintf(right, sizeof right, "%s%s%s   speed %s   ? help ",
+	         f->replay ? "REPLAY   " : "", f->autoplay ? "autoplay   " : "", step, sp);
+	rw = grid_text_width(right);
+	snprintf(left, sizeof left, " iobufviz %s %s%s%s", f->ascii ? "-" : "\xe2\x94\x80",
+	         f->scn->title != NULL ? f->scn->title : "", f->scn->source != NULL ? "   " : "",
+	         f->scn->source != NULL ? f->scn->source : "");
+	lw = g->w - rw - 1;
+	if (lw > 0)
+		grid_print(g, 0, y, lw, GS_TITLE, left);
+	if (grid_text_width(left) > lw && lw > 1)
+		grid_put(g, lw - 1, y, view_glyph(VG_DOTS, f->ascii), GS_TITLE);
+	grid_print(g, g->w - rw > 0 ? g->w - rw : 0, y, g->w, GS_TITLE, right);
+	if (f->replay) {
+		int x = g->w - rw;
+		for (int i = 0; i < 6; i++) {
+			struct grid_cell *c = grid_at(g, x + i, y);
+			if (c != NULL)
+				c->style = GS_ERROR;
+		}
+	}
+}
+
+/* Draw the footer: keys in bold, what they do in plain. */
+void
+view_footer_draw(struct grid *g, int y, const struct view_frame *f)
+{
+	const char *keys[][2] = {
+		{ f->ascii ? "n/->" : "n/\xe2\x86\x92", "next" },
+		{ f->ascii ? "p/<-" : "p/\xe2\x86\x90", "back" },
+		{ "a", f->autoplay ? "stop" : "autoplay" },
+		{ "+/-", "speed" },
+		{ "Tab", "details" },
+		{ "q", "quit" },
+		{ "r", "restart" },
+		{ "?", "help" },
+	};
+	int x = 1;
+
+	grid_fill(g, (struct grid_rect){ 0, y, g->w, 1 }, ' ', GS_NORMAL);
+	if (f->status != NULL && *f->status != '\0') {
+		grid_print(g, 1, y, g->w - 2, GS_BOLD, f->status);
+		return;
+	}
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		int need = grid_text_width(keys[i][0]) + 1 + grid_text_width(keys[i][1]);
+		if (x + need > g->w)
+			break;
+		x += grid_print(g, x, y, g->w - x, GS_KEY, keys[i][0]) + 1;
+		x += grid_print(g, x, y, g->w - x, GS_DIM, keys[i][1]) + 2;
+	}
+}
+
+/* Draw the narration: the intro before step 1, then each step's say and remarks. */
+void
+view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame *f)
+{
+	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
+	char buf[512], call[256];
+	int y = r.y;
+
+	if (r.h < 1 || r.w < 4)
+		return;
+	if (sr == NULL) {
+		const char *intro = f->scn->intro != NULL ? f->scn->intro : f->scn->title;
+		grid_wrap(g, r, GS_NORMAL, intro != NULL ? intro : "");
+		return;
+	}
+	describe_step(sr->step, call, sizeof call);
+	if (f->anim == VIEW_ANIM_TRAVEL) {
+		grid_printf(g, r.x, y, r.w, GS_BOLD, "step %zu: %s%s", sr->index + 1, call,
+		            f->ascii ? " ..." : " \xe2\x80\xa6");
+		return;
+	}
+	if (sr->err != 0) {
+		snprintf(buf, sizeof buf, "%s failed: %s (%s)", scenario_op_name(sr->step->op),
+		         strerrorname_np(sr->err) != NULL ? strerrorname_np(sr->err) : "?",
+		         strerror(sr->err));
+		grid_print(g, r.x, y++, r.w, GS_ERROR, buf);
+	}
+	if (sr->step->say != NULL && y < r.y + r.h)
+		y += grid_wrap(g, (struct grid_rect){ r.x, y, r.w, r.y + r.h - y }, GS_NORMAL,
+		               sr->step->say);
+	else if (y < r.y + r.h)
+		grid_printf(g, r.x, y++, r.w, GS_DIM, "step %zu: %s returned %" PRId64, sr->index + 1,
+		            call, sr->ret);
+	if (sr->note[0] != '\0' && y < r.y + r.h)
+		y += grid_wrap(g, (struct grid_rect){ r.x, y, r.w, r.y + r.h - y }, GS_DIM, sr->note);
+}
+
+/* Text of one expectation: "stdio.pending = 904", "(got 0)" when it failed; short keeps
+ * only the key of one that held. */
+static void
+view_expect_text(const struct expect_result *er, bool shrt, char *buf, size_t len)
+{
+	const struct scn_expect *w = er->want;
+	char got[300];
+
+	if (er->got_text[0] != '\0')
+		snprintf(got, sizeof got, "%s", er->got_text);
+	else
+		snprintf(got, sizeof got, "%" PRId64, er->got);
+	if (er->ok && shrt)
+		snprintf(buf, len, "%s", scenario_key_name(w->key));
+	else if (er->ok)
+		snprintf(buf, len, "%s %s %s", scenario_key_name(w->key), scenario_cmp_name(w->cmp),
+		         w->source != NULL ? w->source : "?");
+	else
+		snprintf(buf, len, "%s %s %s (got %s)", scenario_key_name(w->key),
+		         scenario_cmp_name(w->cmp), w->source != NULL ? w->source : "?", got);
+}
+
+/* Lay out the expectations; draw them when g is not NULL. Return the lines needed. */
+static int
+view_expect_flow(struct grid *g, struct grid_rect r, const struct step_result *sr, bool shrt,
+                 bool ascii)
+{
+	int x = r.x, y = 0;
+	char buf[400];
+
+	for (size_t i = 0; i < sr->n_expects; i++) {
+		const struct expect_result *er = &sr->expects[i];
+		int need;
+
+		view_expect_text(er, shrt, buf, sizeof buf);
+		need = grid_text_width(buf) + 2;
+		if (x > r.x && x + need > r.x + r.w) {
+			x = r.x;
+			y++;
+		}
+		if (g != NULL && y < r.h) {
+			grid_put(g, x, r.y + y, view_glyph(er->ok ? VG_OK : VG_FAIL, ascii),
+			         er->ok ? GS_OK : GS_ERROR);
+			grid_print(g, x + 2, r.y + y, r.x + r.w - x - 2, er->ok ? GS_NORMAL : GS_ERROR,
+			           buf);
+		}
+		x += need + (shrt ? 2 : 4);
+	}
+	return y + 1;
+}
+
+/* Draw the expectations of sr, as many per line as fit; shorten the ones that held if
+ * they would not all fit. */
+void
+view_expect_draw(struct grid *g, struct grid_rect r, const struct step_result *sr, bool ascii)
+{
+	if (r.h < 1 || r.w < 4)
+		return;
+	if (sr == NULL || sr->n_expects == 0) {
+		grid_print(g, r.x, r.y, r.w, GS_DIM, sr == NULL ? "" : "no expectations in this step");
+		return;
+	}
+	view_expect_flow(g, r, sr, view_expect_flow(NULL, r, sr, false, ascii) > r.h, ascii);
+}
+
+/* Draw a centred box holding text. */
+void
+view_popup_draw(struct grid *g, const char *title, const char *text, bool ascii)
+{
+	int maxw = g->w - 8 > 76 ? 76 : g->w - 8, w = 10, lines;
+	const char *p = text;
+	struct grid_rect r;
+
+	/* The widest line decides the width, up to maxw; then wrap. */
+	while (*p != '\0') {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", (int)n, p);
+		if (grid_text_width(line) > w)
+			w = grid_text_width(line);
+		p += n + (nl != NULL);
+	}
+	if (title != NULL && grid_text_width(title) + 4 > w)
+		w = grid_text_width(title) + 4;
+	if (w > maxw)
+		w = maxw;
+	if (w < 1)
+		return;
+	{
+		struct grid *scratch = grid_new(w, 1);
+		lines = scratch != NULL ? grid_wrap(scratch, (struct grid_rect){ 0, 0, w, 0 }, 0, text) : 1;
+		grid_free(scratch);
+	}
+	if (lines > g->h - 4)
+		lines = g->h - 4;
+	r = (struct grid_rect){ (g->w - w - 4) / 2, (g->h - lines - 2) / 2, w + 4, lines + 2 };
+	grid_fill(g, r, ' ', GS_NORMAL);
+	grid_box(g, r, title, GS_FOCUS, ascii);
+	grid_wrap(g, (struct grid_rect){ r.x + 2, r.y + 1, w, lines }, GS_NORMAL, text);
+}
+
+/* Draw the help overlay. */
+void
+view_help_draw(struct grid *g, bool ascii)
+{
+	char text[2048], gl[VG__COUNT][8];
+
+	for (int i = 0; i < VG__COUNT; i++)
+		gl[i][grid_utf8_encode(view_glyph((enum view_glyph)i, ascii), gl[i])] = '\0';
+	snprintf(text, sizeof text,
+	         "%s space n     run the next step\n"
+	         "%s p           go back (replays the recorded snapshot)\n"
+	         "r             restart (new scratch file)\n"
+	         "a             autoplay on/off\n"
+	         "+ -           faster / slower animation\n"
+	         "Tab           focus a pane for its details; click a cell\n"
+	         "Ctrl-L        redraw\n"
+	         "? F1          this help (any key closes)\n"
+	         "q F10         quit\n"
+	         "\n"
+	         "page cache:  %s absent  %s clean  %s dirty  %s writeback\n"
+	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole\n"
+	         "stdio:       %s a buffered byte\n"
+	         "times marked * were measured by the tracer (ptrace overhead included)",
+	         ascii ? "->" : "\xe2\x86\x92 ", ascii ? "<-" : "\xe2\x86\x90 ",
+	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK],
+	         gl[VG_ONDISK], gl[VG_DELALLOC], gl[VG_STALE], gl[VG_UNWRITTEN], gl[VG_ABSENT],
+	         gl[VG_STDIO]);
+	view_popup_draw(g, "help", text, ascii);
+}
+
+/* Draw the "terminal too small" message. */
+void
+view_small_draw(struct grid *g)
+{
+	char buf[96];
+	int w;
+
+	grid_clear(g);
+	snprintf(buf, sizeof buf, "terminal too small (need 80x24, have %dx%d)", g->w, g->h);
+	w = grid_text_width(buf);
+	grid_print(g, w < g->w ? (g->w - w) / 2 : 0, g->h / 2, g->w, GS_BOLD, buf);
+}

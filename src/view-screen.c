@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+/* view-screen.c: the layout: where each pane goes for a terminal size, and the animation. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "units.h"
+#include "view.h"
+
+/* The hops of data a step shows, from what was observed before and after it. */
+size_t
+view_hops(const struct step_result *sr, struct view_hop *hops, size_t max)
+{
+	const struct snapshot *b = &sr->before, *a = &sr->after;
+	uint64_t wrote = 0, got = 0;
+	char s[32];
+	size_t n = 0;
+
+	for (size_t i = 0; i < sr->events.n; i++) {
+		const struct event *e = &sr->events.v[i];
+		if (e->result <= 0)
+			continue;
+		if (event_is_write(e))
+			wrote += (uint64_t)e->result;
+		else if (event_is_read(e))
+			got += (uint64_t)e->result;
+	}
+	if (sr->events.source == EV_SRC_PROCIO && wrote == 0 && got == 0) {
+		wrote = sr->events.bytes_written;
+		got = sr->events.bytes_read;
+	}
+	if (wrote > 0 && n < max) {
+		units_format_size(wrote, s, sizeof s);
+		hops[n++] = (struct view_hop){ VIEW_PANE_STDIO, VIEW_PANE_CACHE, "" };
+		snprintf(hops[n - 1].label, sizeof hops[n - 1].label, "%s", s);
+	}
+	/* Dirty pages that left the cache's dirty set went to the disk (or are going). */
+	if ((b->cache.dirty > a->cache.dirty && a->cache.has_dirty) ||
+	    a->disk.allocated_bytes > b->disk.allocated_bytes) {
+		uint64_t pages = b->cache.dirty > a->cache.dirty ? b->cache.dirty - a->cache.dirty : 0;
+		if (n < max) {
+			hops[n++] = (struct view_hop){ VIEW_PANE_CACHE, VIEW_PANE_DISK, "" };
+			if (pages > 0)
+				snprintf(hops[n - 1].label, sizeof hops[n - 1].label, "%" PRIu64 " page%s",
+				         pages, pages == 1 ? "" : "s");
+			else
+				units_format_size(a->disk.allocated_bytes - b->disk.allocated_bytes,
+				                  hops[n - 1].label, sizeof hops[n - 1].label);
+		}
+	}
+	/* Pages that came into the cache were read from the disk. */
+	if (a->cache.cached > b->cache.cached && n < max) {
+		uint64_t pages = a->cache.cached - b->cache.cached;
+		hops[n++] = (struct view_hop){ VIEW_PANE_DISK, VIEW_PANE_CACHE, "" };
+		snprintf(hops[n - 1].label, sizeof hops[n - 1].label, "%" PRIu64 " page%s", pages,
+		         pages == 1 ? "" : "s");
+		/* A write that only dirtied new pages did not come from the disk. */
+		if (wrote > 0 && a->cache.dirty >= b->cache.dirty + pages)
+			n--;
+	}
+	if (got > 0 && n < max) {
+		hops[n++] = (struct view_hop){ VIEW_PANE_CACHE, VIEW_PANE_STDIO, "" };
+		units_format_size(got, hops[n - 1].label, sizeof hops[n - 1].label);
+	}
+	return n;
+}
+
+/* Centre of a pane's inside. */
+static void
+view_screen_centre(const struct grid_rect *r, int *x, int *y)
+{
+	*x = r->x + r->w / 2;
+	*y = r->y + r->h / 2;
+}
+
+/* Draw the packet of a hop at fraction t of its way. */
+static void
+view_screen_packet(struct grid *g, const struct view_layout *lay, const struct view_frame *f)
+{
+	static const int style[] = { [VIEW_PANE_STDIO] = GS_STDIO, [VIEW_PANE_CACHE] = GS_DIRTY,
+	                             [VIEW_PANE_DISK] = GS_DISK, [VIEW_PANE_LOG] = GS_NORMAL };
+	int x0, y0, x1, y1, x, y, len;
+	char label[64], arrow[8];
+	double t = f->t < 0 ? 0 : f->t > 1 ? 1 : f->t;
+	uint32_t a;
+
+	view_screen_centre(&lay->pane[f->hop.from], &x0, &y0);
+	view_screen_centre(&lay->pane[f->hop.to], &x1, &y1);
+	if (lay->wide)
+		a = x1 > x0 ? view_glyph(VG_ARROW, f->ascii) : (f->ascii ? '<' : 0x25c0);
+	else
+		a = y1 > y0 ? (f->ascii ? 'v' : 0x25bc) : (f->ascii ? '^' : 0x25b2);
+	arrow[grid_utf8_encode(a, arrow)] = '\0';
+	if (lay->wide && x1 < x0)
+		snprintf(label, sizeof label, " %s %s ", arrow, f->hop.label);
+	else
+		snprintf(label, sizeof label, " %s %s ", f->hop.label, arrow);
+	len = grid_text_width(label);
+	x = x0 + (int)((x1 - x0) * t) - len / 2;
+	y = y0 + (int)((y1 - y0) * t);
+	if (x < 0)
+		x = 0;
+	if (x + len > g->w)
+		x = g->w - len;
+	grid_print(g, x, y, len, style[f->hop.from], label);
+	grid_attr(g, (struct grid_rect){ x, y, len, 1 }, GRID_A_REVERSE | GRID_A_BOLD);
+}
+
+/* The latest stdio-made transfer up to result n (for "last flush"). */
+static const struct event *
+view_screen_last_stdio(const struct step_result *results, size_t n)
+{
+	for (size_t i = n; i-- > 0;)
+		for (size_t k = results[i].events.n; k-- > 0;) {
+			const struct event *e = &results[i].events.v[k];
+			if (e->origin == EV_STDIO && (event_is_write(e) || event_is_read(e)))
+				return e;
+		}
+	return NULL;
+}
+
+/* A folio note when a step dirtied more pages than its writes touched. */
+static const char *
+view_screen_folio(const struct step_result *sr, char *buf, size_t len)
+{
+	uint64_t touched = 0, grew;
+
+	if (sr == NULL || !sr->after.cache.has_dirty || sr->after.cache.dirty <= sr->before.cache.dirty)
+		return NULL;
+	for (size_t i = 0; i < sr->events.n; i++) {
+		const struct event *e = &sr->events.v[i];
+		if (event_is_write(e) && e->result > 0)
+			touched += ((uint64_t)e->result + 4095) / 4096 + 1;  /* +1: may straddle */
+	}
+	grew = sr->after.cache.dirty - sr->before.cache.dirty;
+	if (touched == 0 || grew <= touched)
+		return NULL;
+	snprintf(buf, len, "%" PRIu64 " pages dirtied by %" PRIu64 " bytes: a large folio", grew,
+	         sr->events.bytes_written);
+	return buf;
+}
+
+/* Draw the three state panes (or the sweep) into the rects of lay. */
+static void
+view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_frame *f)
+{
+	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
+	const struct snapshot *now, *prev = NULL;
+	char title[128], fbuf[160];
+	size_t shown = f->cur >= 0 ? (size_t)f->cur + (f->anim == VIEW_ANIM_TRAVEL ? 0 : 1) : 0;
+	static const char *titles[] = { "stdio buffer (user space)", "page cache (kernel)", NULL };
+	struct grid_rect in[3];
+
+	if (f->live != NULL)
+		now = f->live;
+	else if (sr != NULL && f->anim == VIEW_ANIM_TRAVEL)
+		now = &sr->before;
+	else
+		now = sr != NULL ? &sr->after : f->initial;
+	if (sr != NULL && f->anim == VIEW_ANIM_FLASH && f->live == NULL)
+		prev = &sr->before;
+	for (int p = 0; p < 3; p++) {
+		struct grid_rect r = lay->pane[p];
+		int style = f->focus == p ? GS_FOCUS : GS_BORDER;
+		const char *t = titles[p] != NULL ? titles[p] :
+		                view_disk_title(now, f->fs, title, sizeof title);
+		if (lay->wide) {
+			grid_box(g, r, t, style, f->ascii);
+			in[p] = (struct grid_rect){ r.x + 2, r.y + 1, r.w - 4, r.h - 2 };
+		} else {
+			/* Stacked: one box, a separator above each pane but the first. */
+			if (p == 0)
+				grid_box(g, (struct grid_rect){ r.x, r.y, r.w,
+				         lay->pane[2].y + lay->pane[2].h - r.y }, t, style, f->ascii);
+			else
+				grid_hsep(g, (struct grid_rect){ r.x, r.y, r.w, 1 }, r.y, t, style,
+				          f->ascii);
+			if (style == GS_FOCUS)
+				grid_printf(g, r.x + 2, r.y, r.w - 4, GS_FOCUS, "%s", t);
+			in[p] = (struct grid_rect){ r.x + 2, r.y + 1, r.w - 4, r.h - 1 };
+		}
+	}
+	if (f->sweep != NULL) {
+		/* A sweep replaces the panes with its table (the sweep module fills the lines). */
+		struct grid_rect r = { lay->pane[0].x, lay->pane[0].y,
+		                       lay->pane[2].x + lay->pane[2].w - lay->pane[0].x,
+		                       lay->pane[2].y + lay->pane[2].h - lay->pane[0].y };
+		grid_fill(g, r, ' ', GS_NORMAL);
+		grid_box(g, r, sr != NULL && sr->step->sweep != NULL && sr->step->sweep->title != NULL ?
+		         sr->step->sweep->title : "sweep", GS_BORDER, f->ascii);
+		for (size_t i = 0; i < f->n_sweep && (int)i < r.h - 2; i++)
+			grid_print(g, r.x + 2, r.y + 1 + (int)i, r.w - 4, GS_NORMAL, f->sweep[i]);
+		lay->cache = (struct view_cache_geom){ 0 };
+		return;
+	}
+	if (now == NULL)
+		return;
+	view_stdio_draw(g, in[0], now, prev, view_screen_last_stdio(f->results, shown), f->ascii);
+	view_cache_draw(g, in[1], now, prev,
+	                f->anim == VIEW_ANIM_TRAVEL ? NULL : view_screen_folio(sr, fbuf, sizeof fbuf),
+	                f->ascii, &lay->cache);
+	view_disk_draw(g, in[2], now, prev, f->ascii);
+}
+
+/* Compose the whole screen. */
+void
+view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout *lay_out)
+{
+	struct view_layout lay = { 0 };
+	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
+	int W = g->w, H = g->h, avail = H - 2, top = 1, bottom_y, bh, narr, exp_h, log_h;
+	size_t shown = f->cur >= 0 ? (size_t)f->cur + (f->anim == VIEW_ANIM_TRAVEL ? 0 : 1) : 0;
+	char logtitle[96];
+
+	grid_clear(g);
+	if (W < 80 || H < 24) {
+		lay.too_small = true;
+		view_small_draw(g);
+		if (lay_out != NULL)
+			*lay_out = lay;
+		return;
+	}
+	lay.wide = W >= 100;
+	if (lay.wide) {
+		int ph = avail * 2 / 5, w1 = W / 3, w2 = (W - w1) / 2;
+		if (ph < 11)
+			ph = 11;
+		if (ph > 20)
+			ph = 20;
+		lay.pane[0] = (struct grid_rect){ 0, top, w1, ph };
+		lay.pane[1] = (struct grid_rect){ w1, top, w2, ph };
+		lay.pane[2] = (struct grid_rect){ w1 + w2, top, W - w1 - w2, ph };
+		bottom_y = top + ph;
+	} else {
+		/* Stacked: stdio 3 lines, cache 3, disk 2, more as the terminal grows. */
+		int extra = (avail - 22) / 2, sh = 3, ch = 3, dh = 2;
+		if (extra > 0) {
+			sh += extra / 3;
+			dh += extra / 3;
+			ch += extra - 2 * (extra / 3);
+		}
+		lay.pane[0] = (struct grid_rect){ 0, top, W, sh + 1 };
+		lay.pane[1] = (struct grid_rect){ 0, top + sh + 1, W, ch + 1 };
+		lay.pane[2] = (struct grid_rect){ 0, top + sh + ch + 2, W, dh + 2 };
+		bottom_y = top + sh + ch + dh + 4;
+	}
+	view_screen_panes(g, &lay, f);
+
+	/* Bottom box: narration, syscalls, expectations. */
+	bh = H - 1 - bottom_y;
+	narr = lay.wide ? 3 : 2;
+	if (bh >= 20)
+		narr = 5;
+	exp_h = bh >= 16 ? 2 : 1;
+	log_h = bh - 2 - narr - 1 - exp_h - 1;
+	if (log_h < 1)
+		log_h = 1;
+	lay.pane[VIEW_PANE_LOG] = (struct grid_rect){ 0, bottom_y + narr + 1, W, log_h + 1 };
+	grid_box(g, (struct grid_rect){ 0, bottom_y, W, bh }, "what happened", GS_BORDER, f->ascii);
+	view_narration_draw(g, (struct grid_rect){ 2, bottom_y + 1, W - 4, narr }, f);
+	snprintf(logtitle, sizeof logtitle, "%s", f->replay ? "syscalls (replay of recorded steps)" :
+	         "syscalls (* timed by the tracer)");
+	grid_hsep(g, (struct grid_rect){ 0, 0, W, 1 }, bottom_y + narr + 1, logtitle,
+	          f->focus == VIEW_PANE_LOG ? GS_FOCUS : GS_BORDER, f->ascii);
+	view_log_draw(g, (struct grid_rect){ 2, bottom_y + narr + 2, W - 4, log_h }, f->results, shown,
+	              f->ascii);
+	grid_hsep(g, (struct grid_rect){ 0, 0, W, 1 }, bottom_y + narr + 2 + log_h, "expected",
+	          GS_BORDER, f->ascii);
+	view_expect_draw(g, (struct grid_rect){ 2, bottom_y + narr + 3 + log_h, W - 4, exp_h },
+	                 f->anim == VIEW_ANIM_TRAVEL ? NULL : sr, f->ascii);
+
+	view_title_draw(g, 0, f);
+	view_footer_draw(g, H - 1, f);
+	if (f->anim == VIEW_ANIM_TRAVEL && sr != NULL && f->sweep == NULL)
+		view_screen_packet(g, &lay, f);
+	if (f->detail != NULL)
+		view_popup_draw(g, "details", f->detail, f->ascii);
+	if (f->prompt != NULL)
+		view_popup_draw(g, "quiz", f->prompt, f->ascii);
+	if (f->help)
+		view_help_draw(g, f->ascii);
+	if (f->ascii)
+		grid_asciify(g);
+	if (lay_out != NULL)
+		*lay_out = lay;
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/* view-stdio.c: the stdio pane: the FILE*'s buffer as a bar filled to what it holds. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "describe.h"
+#include "units.h"
+#include "view.h"
+
+/* Bytes held by the buffer: output waiting, or input read ahead. */
+static uint64_t
+view_stdio_held(const struct snap_stdio *s)
+{
+	return s->pending > 0 || !s->reading ? s->pending : s->read_avail;
+}
+
+/* The buffered bytes as printable text in quotes, cut to width columns. */
+static void
+view_stdio_data(const struct snap_stdio *s, char *buf, size_t len, int width, bool ascii)
+{
+	size_t n = 0, shown = s->head_len;
+	uint64_t held = view_stdio_held(s);
+
+	if (width < 4 || len < 8) {
+		buf[0] = '\0';
+		return;
+	}
+	if (shown > (size_t)width - 3)
+		shown = (size_t)width - 3;
+	if (shown > held)
+		shown = held;
+	buf[n++] = '"';
+	for (size_t i = 0; i < shown && n + 6 < len; i++) {
+		unsigned char c = s->head[i];
+		buf[n++] = c >= 0x20 && c < 0x7f ? (char)c : '.';
+	}
+	buf[n++] = '"';
+	if (held > shown && n + 4 < len)
+		n += (size_t)grid_utf8_encode(view_glyph(VG_DOTS, ascii), buf + n);
+	buf[n] = '\0';
+}
+
+/* Draw the bar: [ filled to held/size ] in width columns. */
+static void
+view_stdio_bar(struct grid *g, int x, int y, int width, const struct snap_stdio *s, bool flash,
+               bool ascii)
+{
+	int inner = width - 2, fill;
+	uint64_t held = view_stdio_held(s);
+
+	if (inner < 1)
+		return;
+	grid_put(g, x, y, '[', GS_STDIO);
+	grid_put(g, x + width - 1, y, ']', GS_STDIO);
+	if (s->size == 0) {
+		grid_print(g, x + 1, y, inner, GS_DIM, s->open ? "not allocated yet" : "no FILE*");
+		return;
+	}
+	fill = (int)((held * (uint64_t)inner + s->size / 2) / s->size);
+	if (held > 0 && fill == 0)
+		fill = 1;       /* one byte is still something */
+	if (fill > inner)
+		fill = inner;
+	for (int i = 0; i < fill; i++)
+		grid_put(g, x + 1 + i, y, view_glyph(VG_STDIO, ascii), GS_STDIO);
+	if (flash)
+		grid_attr(g, (struct grid_rect){ x + 1, y, fill > 0 ? fill : inner, 1 },
+		          GRID_A_REVERSE);
+}
+
+/* Draw the stdio pane. */
+void
+view_stdio_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
+                const struct snapshot *prev, const struct event *last, bool ascii)
+{
+	const struct snap_stdio *s = &now->stdio;
+	bool changed = prev != NULL && (prev->stdio.pending != s->pending ||
+	                                 prev->stdio.size != s->size ||
+	                                 prev->stdio.read_avail != s->read_avail ||
+	                                 prev->stdio.open != s->open);
+	uint64_t held = view_stdio_held(s);
+	const char *what = s->pending == 0 && s->reading ? "unread" : "pending";
+	char line[256], size[32], ev[160], data[128];
+	int y = r.y, w = r.w;
+	bool tall = r.h >= 6;
+
+	if (r.w < 8 || r.h < 1)
+		return;
+	/* Size 0: glibc allocates the buffer at the first read or write; the bar says so. */
+	snprintf(size, sizeof size, "%" PRIu64, s->size);
+	if (!s->open) {
+		grid_print(g, r.x, y++, w, GS_DIM, "no FILE* open");
+		if (now->fd.open && y < r.y + r.h)
+			grid_printf(g, r.x, y++, w, GS_NORMAL, "fd %d, offset %" PRId64, now->fd.fd,
+			            now->fd.pos);
+		if (last != NULL && y < r.y + r.h) {
+			event_format(last, ev, sizeof ev);
+			grid_printf(g, r.x, y, w, GS_DIM, "last stdio call: %s", ev);
+		}
+		return;
+	}
+	if (tall) {
+		grid_printf(g, r.x, y++, w, GS_STDIO, "FILE* fd %d   %s", s->fd,
+		            describe_bufmode(s->mode));
+		snprintf(line, sizeof line, "size %s   %s %" PRIu64, size, what, held);
+	} else {
+		snprintf(line, sizeof line, "FILE* %s   size %s   %s %" PRIu64,
+		         describe_bufmode(s->mode), size, what, held);
+	}
+	grid_print(g, r.x, y, w, GS_NORMAL, line);
+	if (changed)
+		grid_attr(g, (struct grid_rect){ r.x, y, grid_text_width(line) < w ?
+		                                 grid_text_width(line) : w, 1 }, GRID_A_BOLD);
+	y++;
+	if (y >= r.y + r.h)
+		return;
+	view_stdio_bar(g, r.x, y++, w, s, changed, ascii);
+	if (tall && s->size > 0) {
+		snprintf(line, sizeof line, "%" PRIu64, s->size);
+		grid_print(g, r.x + 1, y, 2, GS_DIM, "0");
+		grid_print(g, r.x + w - 1 - grid_text_width(line), y, w, GS_DIM, line);
+		y++;
+	}
+	if (y < r.y + r.h && held > 0 && (tall || r.h >= 4)) {
+		view_stdio_data(s, data, sizeof data, w - 6, ascii);
+		grid_printf(g, r.x, y++, w, GS_NORMAL, "data %s", data);
+	}
+	if (y < r.y + r.h) {
+		if (last != NULL) {
+			event_format(last, ev, sizeof ev);
+			/* "write(3, 904)": the result only when it differs from what was asked. */
+			if (last->result >= 0 && (uint64_t)last->result == last->bytes &&
+			    strstr(ev, ") = ") != NULL)
+				strstr(ev, ") = ")[1] = '\0';
+			grid_printf(g, r.x, y++, w, GS_NORMAL, "last %s: %s",
+			            event_is_read(last) ? "fill" : "flush", ev);
+		} else {
+			grid_print(g, r.x, y++, w, GS_DIM, "no write() or read() by stdio yet");
+		}
+	}
+	if (y < r.y + r.h && now->fd.open && tall)
+		grid_printf(g, r.x, y++, w, GS_DIM, "fd offset %" PRId64, now->fd.pos);
+}

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/* view.h: the panes, log and frame of the TUI, drawn into a grid (never a terminal). */
+#ifndef IOBUFVIZ_VIEW_H
+#define IOBUFVIZ_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "grid.h"
+#include "runner.h"
+#include "scenario.h"
+#include "snapshot.h"
+
+/* Glyphs with a Unicode and an ASCII form; every state has its own, colour or not. */
+enum view_glyph {
+	VG_ABSENT,     /* page not in the cache */
+	VG_CLEAN,      /* cached, clean */
+	VG_DIRTY,      /* cached, dirty */
+	VG_WRITEBACK,  /* being written back */
+	VG_ONDISK,     /* allocated block on disk */
+	VG_DELALLOC,   /* delayed allocation: no block yet */
+	VG_UNWRITTEN,  /* allocated, reads as zeros (fallocate) */
+	VG_STALE,      /* allocated, but dirty pages are newer */
+	VG_UNKNOWN,    /* not observable */
+	VG_STDIO,      /* a byte in the stdio buffer */
+	VG_OK,
+	VG_FAIL,
+	VG_ARROW,      /* a packet travelling between panes */
+	VG_DOTS,       /* ellipsis */
+	VG__COUNT
+};
+
+/* The code point of a glyph. */
+uint32_t view_glyph(enum view_glyph v, bool ascii);
+
+/* One entry of a legend: a glyph in its style, then its name. */
+struct view_legend {
+	enum view_glyph v;
+	int style;
+	const char *name;
+};
+
+/* Draw a legend at x, y in w columns and up to rows rows; return the rows used. */
+int view_legend_draw(struct grid *g, int x, int y, int w, int rows, const struct view_legend *l,
+                     size_t n, bool ascii);
+
+/* The panes, in screen order. */
+enum view_pane { VIEW_PANE_STDIO, VIEW_PANE_CACHE, VIEW_PANE_DISK, VIEW_PANE_LOG,
+                 VIEW_PANE__COUNT, VIEW_PANE_NONE = -1 };
+
+/* Where the cache grid's cells landed, for clicks and details. */
+struct view_cache_geom {
+	int x, y, cols, rows;      /* first cell on screen, cells per row, rows */
+	size_t n;                  /* cells shown */
+	size_t per;                /* snapshot cells merged into one shown cell */
+};
+
+/* State of one shown cache cell (merged from snapshot cells). */
+struct view_cell_state {
+	uint64_t first_page, pages, cached, dirty, writeback;
+};
+
+/* view-stdio.c: the FILE* buffer in r; prev non-NULL flashes what changed; last is the
+ * latest write/read stdio made for the program (NULL: none yet). */
+void view_stdio_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
+                     const struct snapshot *prev, const struct event *last, bool ascii);
+
+/* view-cache.c: the page-cache grid in r; note is an extra remark (NULL: none). */
+void view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
+                     const struct snapshot *prev, const char *note, bool ascii,
+                     struct view_cache_geom *geom);
+
+/* Merged state of shown cell i of geometry geom. */
+struct view_cell_state view_cache_cell(const struct snapshot *s, const struct view_cache_geom *geom,
+                                       size_t i);
+
+/* One line describing shown cell i ("cell 2: pages 16-31 (64 KiB-128 KiB): dirty 16 ..."). */
+char *view_cache_cell_text(const struct snapshot *s, const struct view_cache_geom *geom, size_t i,
+                           char *buf, size_t len);
+
+/* Which shown cell is at screen x, y; -1 if none. */
+long view_cache_hit(const struct view_cache_geom *geom, int x, int y);
+
+/* view-disk.c: extents as a strip, and bytes on disk, in r. */
+void view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
+                    const struct snapshot *prev, bool ascii);
+
+/* The disk pane's title ("disk (ext4, /dev/vda)"). */
+char *view_disk_title(const struct snapshot *s, const char *fs, char *buf, size_t len);
+
+/* view-log.c: the system calls of results[0..n) (newest at the bottom) in r. */
+void view_log_draw(struct grid *g, struct grid_rect r, const struct step_result *results,
+                   size_t n, bool ascii);
+
+/* One log line for event e of step idx (0-based) made by op. */
+char *view_log_line(const struct event *e, size_t idx, enum scn_op op, char *buf, size_t len);
+
+/* The procio summary of a step ("2 calls, 8192 bytes (counts only)"). */
+char *view_log_counts(const struct step_result *sr, char *buf, size_t len);
+
+/* Animation phase of the current step. */
+enum view_anim { VIEW_ANIM_NONE, VIEW_ANIM_TRAVEL, VIEW_ANIM_FLASH };
+
+/* One hop of data between panes (stdio to cache, cache to disk, and back on reads). */
+struct view_hop {
+	enum view_pane from, to;
+	char label[32];
+};
+
+#define VIEW_MAX_HOPS 4
+
+/* The hops a step's observed before/after and events show; return how many. */
+size_t view_hops(const struct step_result *sr, struct view_hop *hops, size_t max);
+
+/* Everything the screen shows at one moment. */
+struct view_frame {
+	const struct scenario *scn;
+	const struct step_result *results;  /* history, oldest first */
+	size_t n_results;
+	long cur;                 /* shown result; -1: before the first step */
+	const struct snapshot *initial;     /* shown when cur is -1 */
+	const struct snapshot *live;        /* a long step's state so far; NULL: none */
+	const char *fs;           /* filesystem name from the runner ("ext4") */
+	bool replay;              /* cur is not the newest: a recorded snapshot */
+	double speed;
+	bool autoplay, ascii;
+	enum view_anim anim;
+	struct view_hop hop;      /* the hop travelling (anim TRAVEL) */
+	double t;                 /* 0..1 along the hop */
+	bool help;
+	enum view_pane focus;
+	const char *detail;       /* details of the focused pane or clicked cell */
+	const char *prompt;       /* quiz question and the answer typed so far */
+	const char *status;       /* one-line message (errors, quiz score) */
+	const char *const *sweep; /* lines of a sweep's progress or table; NULL: none */
+	size_t n_sweep;
+};
+
+/* What the layout put where. */
+struct view_layout {
+	bool too_small, wide;
+	struct grid_rect pane[VIEW_PANE__COUNT];   /* boxes, borders included */
+	struct view_cache_geom cache;
+};
+
+/* view-screen.c: compose the whole screen into g (its size is the terminal's). */
+void view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout *lay);
+
+/* view-frame.c: title bar in row y. */
+void view_title_draw(struct grid *g, int y, const struct view_frame *f);
+
+/* Footer with the keys in row y. */
+void view_footer_draw(struct grid *g, int y, const struct view_frame *f);
+
+/* Narration (intro or the step's say, the engine's note, the op's error) in r. */
+void view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame *f);
+
+/* The expectation line(s) of result sr in r. */
+void view_expect_draw(struct grid *g, struct grid_rect r, const struct step_result *sr,
+                      bool ascii);
+
+/* The help overlay, centred. */
+void view_help_draw(struct grid *g, bool ascii);
+
+/* A centred box with lines of text (details, quiz); title may be NULL. */
+void view_popup_draw(struct grid *g, const char *title, const char *text, bool ascii);
+
+/* The "terminal too small" message. */
+void view_small_draw(struct grid *g);
+
+#endif

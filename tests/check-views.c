@@ -1,0 +1,554 @@
+/* SPDX-License-Identifier: MIT */
+/* check-views.c: each pane drawn for known snapshots into a grid, compared with pictures. */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cast.h"
+#include "fixture-views.h"
+#include "grid.h"
+#include "scratch.h"
+#include "view.h"
+
+/* Build the fixture. */
+static void
+setup(void)
+{
+	fixture_build();
+}
+
+/* Free the fixture. */
+static void
+teardown(void)
+{
+	fixture_free();
+}
+
+/* Render a frame at w x h into a heap string. */
+static char *
+screen(int w, int h, long cur, bool ascii, enum view_anim anim, struct view_layout *lay)
+{
+	struct grid *g = grid_new(w, h);
+	struct view_frame f = { .scn = &fix_scn, .results = fix_res, .n_results = FIX_STEPS, .cur = cur,
+	                        .initial = &fix_initial, .fs = "ext4", .speed = 1, .ascii = ascii,
+	                        .anim = anim, .focus = VIEW_PANE_NONE };
+	char *t;
+
+	ck_assert_ptr_nonnull(g);
+	view_screen_draw(g, &f, lay);
+	t = grid_text(g);
+	grid_free(g);
+	return t;
+}
+
+/* Draw one pane function into a w x h grid and return its text. */
+#define PANE(w, h, call) ({                                   \
+	struct grid *g_ = grid_new(w, h);                     \
+	struct grid *g = g_;                                  \
+	struct grid_rect r = { 0, 0, w, h };                  \
+	char *t_;                                             \
+	(void)r; call;                                        \
+	t_ = grid_text(g_);                                   \
+	grid_free(g_);                                        \
+	t_; })
+
+/* Compare a rendered picture with the expected one, showing both on failure. */
+#define ck_picture(got, want) do {                                                \
+	char *g__ = (got);                                                        \
+	if (strcmp(g__, (want)) != 0)                                             \
+		fprintf(stderr, "got:\n%s\nwant:\n%s\n", g__, (want));            \
+	ck_assert_str_eq(g__, (want));                                            \
+	free(g__);                                                                \
+} while (0)
+
+START_TEST(test_print_panes)
+{
+	/* Not an assertion: with VIEWS_DUMP=1 print the panes (to write the pictures below). */
+	if (getenv("VIEWS_DUMP") == NULL)
+		return;
+	for (size_t i = 0; i < FIX_STEPS; i++) {
+		char *a = PANE(31, 8, view_stdio_draw(g, r, &fix_res[i].after, NULL,
+		                                      i ? &fix_res[i == 3 ? 2 : i].events.v[0] : NULL, false));
+		char *b = PANE(31, 9, view_cache_draw(g, r, &fix_res[i].after, NULL, NULL, false, NULL));
+		char *c = PANE(31, 8, view_disk_draw(g, r, &fix_res[i].after, NULL, false));
+		printf("--- step %zu\n%s%s%s", i, a, b, c);
+		free(a); free(b); free(c);
+	}
+}
+END_TEST
+
+START_TEST(test_dump)
+{
+	/* Not an assertion: with VIEWS_DUMP=1 print the screens for a person to look at. */
+	static const int sz[][2] = { { 80, 24 }, { 100, 30 }, { 160, 45 } };
+	if (getenv("VIEWS_DUMP") == NULL)
+		return;
+	for (size_t i = 0; i < 3; i++)
+		for (long cur = -1; cur < 4; cur++) {
+			char *t = screen(sz[i][0], sz[i][1], cur, getenv("VIEWS_ASCII") != NULL,
+			                 VIEW_ANIM_NONE, NULL);
+			printf("==== %dx%d step %ld\n%s", sz[i][0], sz[i][1], cur, t);
+			free(t);
+		}
+}
+END_TEST
+
+START_TEST(test_stdio_pane)
+{
+	ck_picture(PANE(31, 8, view_stdio_draw(g, r, &fix_res[1].after, NULL,
+	                                       &fix_res[1].events.v[0], false)),
+	           "FILE* fd 3   fully buffered\n"
+	           "size 4096   pending 904\n"
+	           "[▒▒▒▒▒▒                       ]\n"
+	           " 0                        4096\n"
+	           "data \"AAAAAAAAAAAAAAAAAAAAAA\"…\n"
+	           "last flush: write(3, 4096)\n"
+	           "fd offset 4096\n"
+	           "\n");
+}
+END_TEST
+
+START_TEST(test_stdio_not_allocated)
+{
+	/* After fopen glibc has no buffer yet: size 0 is shown as such, not as an empty bar. */
+	ck_picture(PANE(31, 4, view_stdio_draw(g, r, &fix_res[0].after, NULL, NULL, false)),
+	           "FILE* fully buffered   size 0\n"
+	           "[not allocated yet            ]\n"
+	           "no write() or read() by stdio y\n"
+	           "\n");
+}
+END_TEST
+
+START_TEST(test_cache_pane)
+{
+	struct view_cache_geom gm;
+	char line[256];
+
+	ck_picture(PANE(31, 9, view_cache_draw(g, r, &fix_res[2].after, NULL, NULL, false, &gm)),
+	           "file: 4.9 KiB = 2 pages\n"
+	           "1 cell = 1 page (4 KiB)\n"
+	           "\n"
+	           "▓▓\n"
+	           "\n"
+	           "cached 2 dirty 2 writeback 0\n"
+	           "▓ dirty ░ clean ≋ writeback\n"
+	           "· absent\n"
+	           "\n");
+	ck_assert_int_eq(gm.y, 3);
+	ck_assert_uint_eq(gm.n, 2);
+	ck_assert_int_eq(view_cache_hit(&gm, 1, 3), 1);
+	ck_assert_int_eq(view_cache_hit(&gm, 2, 3), -1);
+	view_cache_cell_text(&fix_res[2].after, &gm, 1, line, sizeof line);
+	ck_assert_str_eq(line, "cell 1: pages 1-1 [4 KiB, 8 KiB): dirty; cached 1, dirty 1, writeback 0");
+}
+END_TEST
+
+START_TEST(test_cache_merge)
+{
+	/* 300 one-page cells in 10 columns x 1 row: 30 pages per shown cell, dirty wins. */
+	struct snapshot s = fix_res[3].after;
+	struct view_cache_geom gm;
+	char *t;
+
+	s.cache.file_size = 300 * 4096;
+	s.cache.pages = s.cache.n_cells = 300;
+	s.cache.cached = 300;
+	s.cache.dirty = 1;
+	for (size_t i = 0; i < 300; i++)
+		s.cache.cells[i] = (struct snap_cell){ 1, i == 299, 0 };
+	t = PANE(10, 2, view_cache_draw(g, r, &s, NULL, NULL, false, &gm));
+	ck_assert_uint_eq(gm.per, 30);
+	ck_assert_uint_eq(gm.n, 10);
+	ck_picture(t, "░░░░░░░░░▓\ncached 300\n");
+}
+END_TEST
+
+START_TEST(test_cache_notes)
+{
+	/* Without cachestat only residency is known: say so, never show a guessed dirty count. */
+	struct snapshot s = fix_res[2].after;
+	char *t;
+
+	s.cache.source = SNAP_SRC_MINCORE;
+	s.cache.has_dirty = false;
+	snprintf(s.cache.note, sizeof s.cache.note, "dirty state unknown (no cachestat)");
+	t = PANE(40, 9, view_cache_draw(g, r, &s, NULL, "16 pages dirtied: a large folio", false,
+	                                NULL));
+	ck_assert_ptr_nonnull(strstr(t, "cached 2 of 2 dirty ?"));
+	ck_assert_ptr_nonnull(strstr(t, "dirty state unknown (no cachestat)\n"));
+	ck_assert_ptr_nonnull(strstr(t, "16 pages dirtied: a large folio\n"));
+	free(t);
+}
+END_TEST
+
+START_TEST(test_disk_pane)
+{
+	char title[64];
+
+	ck_picture(PANE(31, 8, view_disk_draw(g, r, &fix_res[3].after, NULL, false)),
+	           "[0 B, 8 KiB) allocated\n"
+	           "\n"
+	           "██\n"
+	           "allocated 8 KiB  delalloc 0 B\n"
+	           "█ on disk ┄ no block yet\n"
+	           "▞ stale ▁ unwritten · hole\n"
+	           "\n"
+	           "\n");
+	ck_assert_str_eq(view_disk_title(&fix_res[3].after, "ext4", title, sizeof title),
+	                 "disk (ext4, /dev/vda)");
+}
+END_TEST
+
+START_TEST(test_disk_tmpfs)
+{
+	struct snapshot s = fix_res[2].after;
+
+	s.disk.source = SNAP_SRC_NONE;
+	s.disk.n_extents = 0;
+	snprintf(s.disk.fs, sizeof s.disk.fs, "tmpfs");
+	snprintf(s.disk.note, sizeof s.disk.note, "no disk behind this filesystem (tmpfs)");
+	ck_picture(PANE(31, 4, view_disk_draw(g, r, &s, NULL, false)),
+	           "no disk behind this filesystem\n(tmpfs)\n\n\n");
+}
+END_TEST
+
+START_TEST(test_disk_stale)
+{
+	/* Allocated blocks under dirty pages: the disk copy is stale, not "on disk". */
+	struct snapshot s = fix_res[3].after;
+	char *t;
+
+	s.cache.cells[1].dirty = 1;
+	s.cache.dirty = 1;
+	t = PANE(31, 1, view_disk_draw(g, r, &s, NULL, true));
+	ck_picture(t, "@!\n");
+}
+END_TEST
+
+START_TEST(test_log_lines)
+{
+	char buf[256];
+
+	view_log_line(&fix_res[1].events.v[0], 1, SCN_OP_FWRITE, buf, sizeof buf);
+	ck_assert_str_eq(buf, "#2  fwrite    write(3, 4096) = 4096                  [stdio]    3.1 µs*");
+	ck_picture(PANE(80, 4, view_log_draw(g, r, fix_res, 3, false)),
+	           "#1  fopen     openat(scratch, O_WRONLY|O_CREAT|O_TRUNC) = 3           12.0 µs*\n"
+	           "#2  fwrite    write(3, 4096) = 4096                  [stdio]    3.1 µs*\n"
+	           "#3  fflush    write(3, 904) = 904                    [stdio]    1.2 µs*\n"
+	           "\n");
+	/* Only the newest lines when the pane is short. */
+	ck_picture(PANE(30, 1, view_log_draw(g, r, fix_res, 4, false)),
+	           "#4  fsync     fsync(3) = 0\n");
+}
+END_TEST
+
+START_TEST(test_log_errors_red)
+{
+	struct grid *g = grid_new(80, 1);
+	struct event *e = &fix_res[3].events.v[0];
+
+	e->result = -1;
+	e->err = EIO;
+	view_log_draw(g, (struct grid_rect){ 0, 0, 80, 1 }, fix_res, 4, false);
+	ck_assert_int_eq(grid_at(g, 0, 0)->style, GS_ERROR);
+	grid_free(g);
+}
+END_TEST
+
+START_TEST(test_log_procio)
+{
+	/* In the fallback only counts are known: the log says so instead of inventing calls. */
+	struct step_result sr = fix_res[1];
+	char buf[200];
+
+	memset(&sr.events, 0, sizeof sr.events);
+	sr.events.source = EV_SRC_PROCIO;
+	sr.events.n_write = 1;
+	sr.events.bytes_written = 4096;
+	ck_assert_str_eq(view_log_counts(&sr, buf, sizeof buf),
+	                 "#2  fwrite    1 call, 4096 bytes (counts only)");
+	ck_picture(PANE(60, 1, view_log_draw(g, r, &sr, 1, false)),
+	           "#2  fwrite    1 call, 4096 bytes (counts only)\n");
+}
+END_TEST
+
+START_TEST(test_glyphs_distinct)
+{
+	/* Without colour every state must still be told apart by its glyph. */
+	static const enum view_glyph cache[] = { VG_ABSENT, VG_CLEAN, VG_DIRTY, VG_WRITEBACK };
+	static const enum view_glyph disk[] = { VG_ABSENT, VG_ONDISK, VG_DELALLOC, VG_UNWRITTEN,
+	                                        VG_STALE, VG_UNKNOWN };
+
+	for (int a = 0; a < 2; a++) {
+		for (size_t i = 0; i < 4; i++)
+			for (size_t j = i + 1; j < 4; j++)
+				ck_assert_uint_ne(view_glyph(cache[i], a), view_glyph(cache[j], a));
+		for (size_t i = 0; i < 6; i++)
+			for (size_t j = i + 1; j < 6; j++)
+				ck_assert_uint_ne(view_glyph(disk[i], a), view_glyph(disk[j], a));
+		for (int v = 0; v < VG__COUNT; v++)
+			if (a)
+				ck_assert_uint_lt(view_glyph((enum view_glyph)v, true), 0x80);
+	}
+	ck_assert_uint_eq(view_glyph(VG_ABSENT, false), 0x00b7);    /* · */
+	ck_assert_uint_eq(view_glyph(VG_CLEAN, false), 0x2591);     /* ░ */
+	ck_assert_uint_eq(view_glyph(VG_DIRTY, false), 0x2593);     /* ▓ */
+	ck_assert_uint_eq(view_glyph(VG_WRITEBACK, false), 0x224b); /* ≋ */
+	ck_assert_uint_eq(view_glyph(VG_ONDISK, false), 0x2588);    /* █ */
+}
+END_TEST
+
+START_TEST(test_screen_ascii)
+{
+	/* --ascii: not one byte outside ASCII on the whole screen. */
+	char *t = screen(100, 30, 2, true, VIEW_ANIM_NONE, NULL);
+
+	for (const unsigned char *p = (const unsigned char *)t; *p != '\0'; p++)
+		ck_assert_uint_lt(*p, 0x80);
+	ck_assert_ptr_nonnull(strstr(t, "| ##"));
+	free(t);
+}
+END_TEST
+
+START_TEST(test_screen_layouts)
+{
+	static const char *titles[] = { "stdio buffer (user space)", "page cache (kernel)",
+	                                "disk (ext4, /dev/vda)", "what happened", "syscalls",
+	                                "expected" };
+	static const int sz[][2] = { { 80, 24 }, { 99, 30 }, { 100, 30 }, { 160, 45 } };
+	struct view_layout lay;
+
+	for (size_t i = 0; i < 4; i++) {
+		char *t = screen(sz[i][0], sz[i][1], 1, false, VIEW_ANIM_NONE, &lay);
+		char *row1 = strchr(t, '\n') + 1;
+		ck_assert(!lay.too_small);
+		ck_assert_int_eq(lay.wide, sz[i][0] >= 100);
+		for (size_t k = 0; k < 6; k++)
+			ck_assert_msg(strstr(t, titles[k]) != NULL, "%dx%d: no %s", sz[i][0], sz[i][1],
+			              titles[k]);
+		/* Wide: the three titles share the first row of panes. */
+		if (lay.wide)
+			ck_assert(strstr(row1, "disk (ext4") != NULL && strstr(row1, "disk (ext4") < strchr(row1, '\n'));
+		ck_assert_ptr_nonnull(strstr(t, "step 2/4"));
+		ck_assert_ptr_nonnull(strstr(t, "write(3, 4096) = 4096"));
+		ck_assert_ptr_nonnull(strstr(t, "cache.dirty_pages = 2 (got 1)"));
+		/* Every pane lies inside the screen. */
+		for (int p = 0; p < VIEW_PANE__COUNT; p++) {
+			ck_assert_int_le(lay.pane[p].x + lay.pane[p].w, sz[i][0]);
+			ck_assert_int_le(lay.pane[p].y + lay.pane[p].h, sz[i][1] - 1);
+		}
+		free(t);
+	}
+	{
+		char *t = screen(79, 24, 1, false, VIEW_ANIM_NONE, &lay);
+		ck_assert(lay.too_small);
+		ck_assert_ptr_nonnull(strstr(t, "terminal too small (need 80x24, have 79x24)"));
+		free(t);
+		t = screen(80, 23, 1, false, VIEW_ANIM_NONE, &lay);
+		ck_assert(lay.too_small);
+		free(t);
+	}
+}
+END_TEST
+
+START_TEST(test_screen_replay_help)
+{
+	struct grid *g = grid_new(100, 30);
+	struct view_frame f = { .scn = &fix_scn, .results = fix_res, .n_results = FIX_STEPS,
+	                        .cur = 1, .initial = &fix_initial, .speed = 0.5, .replay = true,
+	                        .help = true, .focus = VIEW_PANE_NONE };
+	char *t;
+
+	view_screen_draw(g, &f, NULL);
+	t = grid_text(g);
+	ck_assert_ptr_nonnull(strstr(t, "┌ help"));
+	ck_assert_ptr_nonnull(strstr(t, "q F10"));
+	free(t);
+	f.help = false;
+	view_screen_draw(g, &f, NULL);
+	t = grid_text(g);
+	ck_assert_ptr_nonnull(strstr(t, "REPLAY"));
+	ck_assert_ptr_nonnull(strstr(t, "speed 0.5×"));
+	ck_assert_ptr_nonnull(strstr(t, "replay of recorded steps"));
+	/* Replay of step 2 shows its recorded state, not the newest one. */
+	ck_assert_ptr_nonnull(strstr(t, "pending 904"));
+	ck_assert_ptr_null(strstr(t, "#3 "));
+	free(t);
+	grid_free(g);
+}
+END_TEST
+
+START_TEST(test_hops)
+{
+	struct view_hop h[VIEW_MAX_HOPS];
+
+	/* fwrite: 4096 bytes went from user space to the page cache, nothing further. */
+	ck_assert_uint_eq(view_hops(&fix_res[1], h, VIEW_MAX_HOPS), 1);
+	ck_assert_int_eq(h[0].from, VIEW_PANE_STDIO);
+	ck_assert_int_eq(h[0].to, VIEW_PANE_CACHE);
+	ck_assert_str_eq(h[0].label, "4 KiB");
+	/* fsync: two dirty pages left for the disk. */
+	ck_assert_uint_eq(view_hops(&fix_res[3], h, VIEW_MAX_HOPS), 1);
+	ck_assert_int_eq(h[0].from, VIEW_PANE_CACHE);
+	ck_assert_int_eq(h[0].to, VIEW_PANE_DISK);
+	ck_assert_str_eq(h[0].label, "2 pages");
+	/* fopen moved no data. */
+	ck_assert_uint_eq(view_hops(&fix_res[0], h, VIEW_MAX_HOPS), 0);
+}
+END_TEST
+
+START_TEST(test_animation_frames)
+{
+	/* Travelling: the panes still show the state before, a packet is on its way. */
+	struct grid *g = grid_new(100, 30);
+	struct view_frame f = { .scn = &fix_scn, .results = fix_res, .n_results = FIX_STEPS,
+	                        .cur = 3, .initial = &fix_initial, .speed = 1,
+	                        .anim = VIEW_ANIM_TRAVEL, .t = 0.5, .focus = VIEW_PANE_NONE };
+	struct view_layout lay;
+	char *t;
+	int flashed = 0;
+
+	view_hops(&fix_res[3], &f.hop, 1);
+	view_screen_draw(g, &f, &lay);
+	t = grid_text(g);
+	ck_assert_ptr_nonnull(strstr(t, "2 pages ▶"));
+	ck_assert_ptr_nonnull(strstr(t, "▓▓"));          /* still dirty */
+	ck_assert_ptr_null(strstr(t, "#4 "));            /* its calls land with it */
+	free(t);
+	/* Flash: the state after, the changed cells reversed. */
+	f.anim = VIEW_ANIM_FLASH;
+	view_screen_draw(g, &f, &lay);
+	t = grid_text(g);
+	ck_assert_ptr_nonnull(strstr(t, "░░"));
+	ck_assert_ptr_nonnull(strstr(t, "#4  fsync"));
+	free(t);
+	for (int i = 0; i < 2; i++)
+		flashed += (grid_at(g, lay.cache.x + i, lay.cache.y)->attr & GRID_A_REVERSE) != 0;
+	ck_assert_int_eq(flashed, 2);
+	/* Settled: no reverse left in the grid. */
+	f.anim = VIEW_ANIM_NONE;
+	view_screen_draw(g, &f, &lay);
+	ck_assert_int_eq(grid_at(g, lay.cache.x, lay.cache.y)->attr & GRID_A_REVERSE, 0);
+	grid_free(g);
+}
+END_TEST
+
+START_TEST(test_grid_text)
+{
+	struct grid *g = grid_new(10, 3);
+	char *t, *a;
+
+	grid_wrap(g, (struct grid_rect){ 0, 0, 10, 3 }, GS_NORMAL, "one two three four five");
+	t = grid_text(g);
+	ck_assert_str_eq(t, "one two\nthree four\nfive\n");
+	free(t);
+	grid_put(g, 0, 0, '\033', GS_NORMAL);      /* no control character reaches a terminal */
+	ck_assert_uint_eq(grid_at(g, 0, 0)->ch, '?');
+	a = grid_ansi(g, true);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(strstr(a, "\033[1;1H"));
+	free(a);
+	grid_free(g);
+}
+END_TEST
+
+START_TEST(test_cast_json)
+{
+	char buf[64];
+
+	ck_assert_uint_eq(cast_json_string("a\"b\\\033", buf, sizeof buf), 14);
+	ck_assert_str_eq(buf, "\"a\\\"b\\\\\\u001b\"");
+}
+END_TEST
+
+START_TEST(test_cast_file)
+{
+	/* A recording is one JSON header, then [time, "o", text] lines (python3 checks the JSON
+	 * in tui-smoke.sh; here the shape). */
+	int d = scratch_mkdir(NULL);
+	char path[4096], line[65536];
+	struct grid *g = grid_new(20, 3);
+	struct cast *c;
+	FILE *f;
+	int n = 0;
+
+	ck_assert_int_ge(d, 0);
+	scratch_path(d, "rec.cast", path, sizeof path);
+	c = cast_open(path, 20, 3, "t\"itle");
+	ck_assert_ptr_nonnull(c);
+	grid_print(g, 0, 0, 20, GS_DIRTY, "▓ dirty");
+	ck_assert_int_eq(cast_frame(c, g, true), 0);
+	ck_assert_int_eq(cast_frame(c, g, true), 0);    /* unchanged: not written again */
+	grid_print(g, 0, 1, 20, GS_NORMAL, "x");
+	ck_assert_int_eq(cast_frame(c, g, false), 0);
+	ck_assert_int_eq(cast_close(c), 0);
+	ck_assert_ptr_null(cast_open(path, 20, 3, "x"));  /* never overwrites */
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (n++ == 0) {
+			ck_assert_ptr_nonnull(strstr(line, "{\"version\": 2, \"width\": 20, \"height\": 3"));
+			ck_assert_ptr_nonnull(strstr(line, "\"title\": \"t\\\"itle\""));
+		} else {
+			ck_assert_int_eq(line[0], '[');
+			ck_assert_ptr_nonnull(strstr(line, ", \"o\", \""));
+			ck_assert_str_eq(line + strlen(line) - 3, "\"]\n");
+		}
+	}
+	fclose(f);
+	ck_assert_int_eq(n, 3);
+	grid_free(g);
+	scratch_remove(d);
+}
+END_TEST
+
+/* The suite. */
+static Suite *
+views_suite(void)
+{
+	Suite *s = suite_create("views");
+	TCase *tc = tcase_create("views");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_dump);
+	tcase_add_test(tc, test_print_panes);
+	tcase_add_test(tc, test_stdio_pane);
+	tcase_add_test(tc, test_stdio_not_allocated);
+	tcase_add_test(tc, test_cache_pane);
+	tcase_add_test(tc, test_cache_merge);
+	tcase_add_test(tc, test_cache_notes);
+	tcase_add_test(tc, test_disk_pane);
+	tcase_add_test(tc, test_disk_tmpfs);
+	tcase_add_test(tc, test_disk_stale);
+	tcase_add_test(tc, test_log_lines);
+	tcase_add_test(tc, test_log_errors_red);
+	tcase_add_test(tc, test_log_procio);
+	tcase_add_test(tc, test_glyphs_distinct);
+	tcase_add_test(tc, test_screen_ascii);
+	tcase_add_test(tc, test_screen_layouts);
+	tcase_add_test(tc, test_screen_replay_help);
+	tcase_add_test(tc, test_hops);
+	tcase_add_test(tc, test_animation_frames);
+	tcase_add_test(tc, test_grid_text);
+	tcase_add_test(tc, test_cast_json);
+	tcase_add_test(tc, test_cast_file);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite. */
+int
+main(void)
+{
+	SRunner *sr = srunner_create(views_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
