@@ -114,11 +114,13 @@ bench_print_row_cells(const struct bench_result *r, const struct bench_row *row,
 		snprintf(c->median, sizeof c->median, "%s", row->err ? "failed" : "not run");
 		return;
 	}
-	bench_print_time(e->median * k, ascii, c->median, sizeof c->median);
-	snprintf(c->meansd, sizeof c->meansd, "%s %s %s", bench_print_time(e->mean * k, ascii, a,
-	    sizeof a), ascii ? "+/-" : "±", bench_print_time(e->sd * k, ascii, b, sizeof b));
-	snprintf(c->range, sizeof c->range, "%s %s %s", bench_print_time(e->min * k, ascii, a,
-	    sizeof a), ascii ? "..." : "…", bench_print_time(e->max * k, ascii, b, sizeof b));
+	bench_print_time(bench_row_scale_time(row, e->median), ascii, c->median, sizeof c->median);
+	snprintf(c->meansd, sizeof c->meansd, "%s %s %s", bench_print_time(bench_row_scale_time(
+	    row, e->mean), ascii, a, sizeof a), ascii ? "+/-" : "±",
+	    bench_print_time(e->sd * k, ascii, b, sizeof b));
+	snprintf(c->range, sizeof c->range, "%s %s %s", bench_print_time(bench_row_scale_time(
+	    row, e->min), ascii, a, sizeof a), ascii ? "..." : "…",
+	    bench_print_time(bench_row_scale_time(row, e->max), ascii, b, sizeof b));
 	bench_print_time(row->user * k, ascii, c->user, sizeof c->user);
 	bench_print_time(row->system * k, ascii, c->sys, sizeof c->sys);
 	snprintf(c->calls, sizeof c->calls, "%.0f", (row->syscr + row->syscw) * k);
@@ -127,12 +129,17 @@ bench_print_row_cells(const struct bench_result *r, const struct bench_row *row,
 		    row->relative_sd);
 	else
 		snprintf(c->rel, sizeof c->rel, "%.2f", row->relative);
-	if (k > 1.0000001)
-		snprintf(c->scaling, sizeof c->scaling, "measured %s, %s%.3g %s %s",
-		    bench_format_size(row->bytes, sz1, sizeof sz1), ascii ? "x" : "×", k,
-		    ascii ? "->" : "→", bench_format_size(r->sw->file_size, sz2, sizeof sz2));
-	else
+	if (!(k > 1.0000001)) {
 		snprintf(c->scaling, sizeof c->scaling, "as is");
+		return;
+	}
+	snprintf(c->scaling, sizeof c->scaling, "measured %s, %s%.3g %s %s",
+	    bench_format_size(row->bytes, sz1, sizeof sz1), ascii ? "x" : "×", k,
+	    ascii ? "->" : "→", bench_format_size(r->sw->file_size, sz2, sizeof sz2));
+	/* The fixed part, when it is big enough to matter, is said too. */
+	if (row->fixed >= 0.005 * e->median)
+		snprintf(c->scaling + strlen(c->scaling), sizeof c->scaling - strlen(c->scaling),
+		    " (+%s once)", bench_print_time(row->fixed, ascii, a, sizeof a));
 }
 
 /* A reference figure, or "-". */
@@ -215,6 +222,17 @@ bench_print_warnings(FILE *f, const struct bench_result *r, const struct bench_v
 	}
 }
 
+/* True if some row was scaled. */
+static bool
+bench_print_scaled(const struct bench_result *r)
+{
+	for (size_t v = 0; v < r->n_variants; v++)
+		for (size_t i = 0; i < r->variants[v].n_rows; i++)
+			if (r->variants[v].rows[i].n_runs > 0 && r->variants[v].rows[i].scale > 1.0000001)
+				return true;
+	return false;
+}
+
 /* True if some row's runs were short enough for getrusage's tick sampling to matter. */
 static bool
 bench_print_short_runs(const struct bench_result *r)
@@ -255,8 +273,8 @@ bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
 		bench_print_pad(f, ascii ? "mean +/- sd" : "mean ± σ", 22, false);
 		fputc(' ', f);
 		bench_print_pad(f, ascii ? "min ... max" : "min … max", 22, false);
-		fprintf(f, " %-9s %-9s %-10s %-18s %-30s", "user", "sys", "syscalls", "relative",
-		    "scaling");
+		fprintf(f, " %-9s %-9s %-10s %-18s ", "user", "sys", "syscalls", "relative");
+		bench_print_pad(f, "scaling", 44, false);
 		for (size_t i = 0; i < sw->n_references; i++) {
 			const struct scn_reference *ref = &sw->references[i];
 			char head[64], sz[32];
@@ -288,7 +306,7 @@ bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
 			fputc(' ', f);
 			bench_print_pad(f, c.rel, 18, false);
 			fputc(' ', f);
-			bench_print_pad(f, c.scaling, 30, false);
+			bench_print_pad(f, c.scaling, 44, false);
 			for (size_t k = 0; k < sw->n_references; k++) {
 				const struct scn_reference *ref = &sw->references[k];
 				const struct scn_ref_row *rr;
@@ -319,6 +337,10 @@ bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
 		}
 		bench_print_warnings(f, r, bv, "");
 	}
+	if (bench_print_scaled(r))
+		fputs("\nScaled rows ran on fewer bytes than file_size. Their times are "
+		    "fixed + (measured - fixed) x scale,\nwhere fixed (runs that move one buffer: "
+		    "open, create, first write, close) is counted once,\nas in one whole run.\n", f);
 	if (bench_print_short_runs(r))
 		fputs("\nuser and sys come from getrusage(): the kernel splits a run's CPU time "
 		    "between them\nby sampling at timer ticks, so for runs of a few ms the split "
@@ -411,6 +433,8 @@ bench_print_json(FILE *f, const struct bench_result *r)
 			fprintf(f, "%s{\"buf_size\":%" PRIu64 ",\"bytes_measured\":%" PRIu64
 			    ",\"scale\":", i ? "," : "", row->buf_size, row->bytes);
 			bench_print_jnum(f, row->scale);
+			fputs(",\"fixed_s\":", f);
+			bench_print_jnum(f, row->fixed);
 			if (row->n_runs > 0) {
 				fputs(",\"measured\":{\"median_s\":", f);
 				bench_print_jnum(f, e->median);
@@ -431,7 +455,7 @@ bench_print_json(FILE *f, const struct bench_result *r)
 				fputs(",\"syscw\":", f);
 				bench_print_jnum(f, row->syscw);
 				fputs("},\"extrapolated\":{\"median_s\":", f);
-				bench_print_jnum(f, e->median * row->scale);
+				bench_print_jnum(f, bench_row_extrapolated(row));
 				fputs(",\"user_s\":", f);
 				bench_print_jnum(f, row->user * row->scale);
 				fputs(",\"system_s\":", f);
@@ -515,7 +539,7 @@ bench_print_csv(FILE *f, const struct bench_result *r)
 	fprintf(f, "# %s; program %s; file_size %" PRIu64 "; %s; %s; %s\n",
 	    sw->title ? sw->title : "sweep", bench_program_name(sw->program), sw->file_size,
 	    r->machine, r->cpu, r->kernel);
-	fputs("variant,fs,buf_size,bytes_measured,scale,median_s,mean_s,stddev_s,min_s,max_s,"
+	fputs("variant,fs,buf_size,bytes_measured,scale,fixed_s,median_s,mean_s,stddev_s,min_s,max_s,"
 	    "user_s,system_s,syscr,syscw,median_extrapolated_s,user_extrapolated_s,"
 	    "system_extrapolated_s,relative,relative_stddev,cold,error", f);
 	for (size_t i = 0; i < sw->n_references; i++) {
@@ -536,12 +560,12 @@ bench_print_csv(FILE *f, const struct bench_result *r)
 			const struct stats_summary *e = &row->elapsed;
 			bool ok = row->n_runs > 0;
 			double vals[] = { e->median, e->mean, e->sd, e->min, e->max, row->user,
-				row->system, row->syscr, row->syscw, e->median * row->scale,
+				row->system, row->syscr, row->syscw, bench_row_extrapolated(row),
 				row->user * row->scale, row->system * row->scale, row->relative,
 				row->relative_sd };
 			bench_print_cstr(f, bv->v->name ? bv->v->name : "default");
-			fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%.6g", bv->fs, row->buf_size, row->bytes,
-			    row->scale);
+			fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%.6g,%.6g", bv->fs, row->buf_size,
+			    row->bytes, row->scale, row->fixed);
 			for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
 				fputc(',', f);
 				if (ok)
@@ -616,6 +640,100 @@ bench_print_md(FILE *f, const struct bench_result *r)
 		}
 		fputc('\n', f);
 		bench_print_warnings(f, r, bv, "> ");
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* Print at most width columns of s (UTF-8 aware), then a newline. */
+static void
+bench_print_clip(FILE *f, const char *s, int width)
+{
+	int cols = 0;
+
+	for (; *s && *s != '\n'; s++) {
+		if (((unsigned char)*s & 0xC0) != 0x80 && ++cols > width)
+			break;
+		fputc(*s, f);
+	}
+	fputc('\n', f);
+}
+
+/* A compact table for a pane of width columns: median, spread, relative, book, scaling. */
+int
+bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned flags)
+{
+	const struct scn_sweep *sw = r->sw;
+	bool ascii = flags & BENCH_PRINT_ASCII;
+	char line[512], sz[32];
+
+	snprintf(line, sizeof line, "%s, %s; %s per run, %s", r->kernel, r->machine,
+	    bench_format_size(sw->file_size, sz, sizeof sz),
+	    sw->program == SCN_PROG_WRITE || sw->program == SCN_PROG_FWRITE ? "new file each run" :
+	    sw->cache == SCN_CACHE_COLD ? "cold cache" : "warm cache");
+	bench_print_clip(f, line, width);
+	if (r->note[0])
+		bench_print_clip(f, r->note, width);
+	for (size_t v = 0; v < r->n_variants; v++) {
+		const struct bench_variant *bv = &r->variants[v];
+		const struct scn_reference *ref = NULL;
+
+		for (size_t k = 0; k < sw->n_references && ref == NULL; k++)
+			if (bench_ref_variant(r, &sw->references[k]) == v)
+				ref = &sw->references[k];
+		snprintf(line, sizeof line, "%s%s (%s)", r->n_variants > 1 ? "variant " : "on ",
+		    r->n_variants > 1 ? (bv->v->name ? bv->v->name : "default") : "", bv->fs);
+		bench_print_clip(f, r->n_variants > 1 ? line : line + 3, width);
+		snprintf(line, sizeof line, "%8s  %-9s %-9s %-8s %-10s %s", "BUF", "median",
+		    ascii ? "+/- sd" : "± σ", "relative", ref != NULL ? (ref->label ? ref->label :
+		    "book") : "", "scaling");
+		bench_print_clip(f, line, width);
+		for (size_t i = 0; i < bv->n_rows; i++) {
+			const struct bench_row *row = &bv->rows[i];
+			const struct scn_ref_row *rr = ref ? bench_ref_row(ref, row->buf_size) : NULL;
+			char med[24], sd[24], rel[24], book[24], scal[32];
+			int n;
+
+			if (row->n_runs == 0) {
+				snprintf(line, sizeof line, "%8" PRIu64 "  %s", row->buf_size,
+				    row->err ? row->note : "not run");
+				bench_print_clip(f, line, width);
+				continue;
+			}
+			bench_print_time(bench_row_extrapolated(row), ascii, med, sizeof med);
+			bench_print_time(row->elapsed.sd * row->scale, ascii, sd, sizeof sd);
+			snprintf(rel, sizeof rel, "%.4g", row->relative);
+			if (rr != NULL)
+				bench_print_ref(rr->elapsed, ascii, book, sizeof book);
+			else
+				snprintf(book, sizeof book, "%s", ref != NULL ? "-" : "");
+			if (row->scale > 1.0000001)
+				snprintf(scal, sizeof scal, "%s%.3g of %s", ascii ? "x" : "×", row->scale,
+				    bench_format_size(row->bytes, sz, sizeof sz));
+			else
+				scal[0] = '\0';
+			/* Pad by display columns: µ and ± are two bytes wide in UTF-8. */
+			n = snprintf(line, sizeof line, "%8" PRIu64 "  ", row->buf_size);
+			{
+				const char *cell[] = { med, sd, rel, book };
+				const int w[] = { 9, 9, 8, 10 };
+				for (int c = 0; c < 4 && n > 0 && (size_t)n < sizeof line; c++) {
+					int pad = w[c] - bench_print_width(cell[c]);
+					n += snprintf(line + n, sizeof line - (size_t)n, "%s%*s ", cell[c],
+					    pad > 0 ? pad : 0, "");
+				}
+			}
+			if (n > 0 && (size_t)n < sizeof line)
+				snprintf(line + n, sizeof line - (size_t)n, "%s", scal);
+			bench_print_clip(f, line, width);
+		}
+	}
+	if (!(flags & BENCH_PRINT_NO_CHART)) {
+		size_t n = 0;
+		char **lines = bench_chart_lines(r, width, flags, &n);
+		fputc('\n', f);
+		for (size_t i = 0; i < n; i++)
+			bench_print_clip(f, lines[i], width);
+		bench_chart_free(lines, n);
 	}
 	return ferror(f) ? -1 : 0;
 }

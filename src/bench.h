@@ -73,6 +73,8 @@ struct bench_row {
 	uint64_t buf_size;
 	uint64_t bytes;               /* bytes each counted run moved (measured) */
 	double scale;                 /* file_size / bytes: 1 when not scaled */
+	double fixed;                 /* scaled rows: time of a run moving one buffer (open,
+	                                 create, first write, close), counted once; else 0 */
 	struct bench_sample *runs;    /* the counted runs, in order (warm-ups and probes excluded) */
 	size_t n_runs;
 	struct stats_summary elapsed; /* of the runs' measured elapsed times */
@@ -130,7 +132,13 @@ void bench_result_clear(struct bench_result *r);
  */
 uint64_t bench_scale_bytes(uint64_t file_size, uint64_t buf_size, double rate, double per_run);
 
-/* Median extrapolated to the sweep's file_size (median * scale), seconds. */
+/*
+ * A measured time of row extrapolated to the sweep's file_size: fixed + (t - fixed) * scale,
+ * so the per-run fixed cost is counted once, as in one run over the whole file. Seconds.
+ */
+double bench_row_scale_time(const struct bench_row *row, double t);
+
+/* The row's median, extrapolated (bench_row_scale_time of the median). */
 double bench_row_extrapolated(const struct bench_row *row);
 
 /* The reference row for buf_size, or NULL. */
@@ -156,6 +164,14 @@ enum {
 
 /* The side-by-side table (and the chart unless NO_CHART) for people. Return 0 or -1. */
 int bench_print_text(FILE *f, const struct bench_result *r, unsigned flags);
+
+/*
+ * A compact version for a pane width columns wide (the TUI's sweep pane, a narrow terminal):
+ * one header line, per variant BUF | median | ± σ | relative | first book column | scaling
+ * (times extrapolated, "×25 of 4 MB" when scaled), then the chart unless NO_CHART. No line
+ * is wider than width display columns. Return 0 or -1.
+ */
+int bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned flags);
 
 /* Everything as one JSON object, with every run's raw figures. Return 0 or -1. */
 int bench_print_json(FILE *f, const struct bench_result *r);
