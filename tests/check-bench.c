@@ -71,6 +71,20 @@ START_TEST(test_scale_bytes)
 }
 END_TEST
 
+/* Extrapolation counts the fixed part once: fixed + (t - fixed) * scale. */
+START_TEST(test_scale_time)
+{
+	struct bench_row row = { .scale = 10, .fixed = 0.001 };
+
+	ck_assert_double_eq_tol(bench_row_scale_time(&row, 0.011), 0.101, 1e-12);
+	row.elapsed.median = 0.021;
+	ck_assert_double_eq_tol(bench_row_extrapolated(&row), 0.201, 1e-12);
+	row.scale = 1;
+	row.fixed = 0;
+	ck_assert_double_eq_tol(bench_row_extrapolated(&row), 0.021, 1e-12);
+}
+END_TEST
+
 /* The tiny real sweep of issue 6: 1 MiB written 1 byte at a time vs 4096 at a time. */
 START_TEST(test_write_order)
 {
@@ -325,6 +339,20 @@ START_TEST(test_outputs)
 	fclose(f);
 	free(text);
 
+	/* The compact table: no line wider than the pane (count UTF-8 characters). */
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(bench_print_compact(f, &r, 50, 0), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "TLPI 2010"));
+	for (char *p = text, *nl; p != NULL && *p != '\0'; p = nl ? nl + 1 : NULL) {
+		int cols = 0;
+		nl = strchr(p, '\n');
+		for (char *q = p; q != nl && *q != '\0'; q++)
+			cols += ((unsigned char)*q & 0xC0) != 0x80;
+		ck_assert_int_le(cols, 50);
+	}
+	free(text);
+
 	/* The chart: no line wider than asked (ASCII: one byte per column). */
 	lines = bench_chart_lines(&r, 60, BENCH_PRINT_ASCII, &n);
 	ck_assert_ptr_nonnull(lines);
@@ -425,6 +453,7 @@ bench_suite(void)
 	TCase *real = tcase_create("real");
 
 	tcase_add_test(pure, test_scale_bytes);
+	tcase_add_test(pure, test_scale_time);
 	tcase_add_test(pure, test_refuse);
 	tcase_add_test(pure, test_bundled_scenarios);
 	suite_add_tcase(s, pure);
