@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/* bench-chart.c: a sweep as a log-scale bar chart in lines of text, for print and the TUI. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+/* Columns taken by the label ("   65536 ") and by the value (" 107.43 s") around a bar. */
+#define CHART_LABEL 9
+#define CHART_VALUE 13   /* " 107.43 ms *" */
+
+/* Lines being built. */
+struct chart {
+	char **v;
+	size_t n, cap;
+	int width;             /* display columns a line may take */
+	bool oom;
+};
+
+/* Append a copy of s. */
+static void
+bench_chart_add(struct chart *c, const char *s)
+{
+	char *dup;
+
+	if (c->oom)
+		return;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 32;
+		char **v = realloc(c->v, cap * sizeof *v);
+		if (v == NULL) {
+			c->oom = true;
+			return;
+		}
+		c->v = v;
+		c->cap = cap;
+	}
+	if ((dup = strdup(s)) == NULL) {
+		c->oom = true;
+		return;
+	}
+	/* Cut at width display columns, never inside a UTF-8 character. */
+	for (int cols = 0, i = 0; dup[i] != '\0'; i++)
+		if (((unsigned char)dup[i] & 0xC0) != 0x80 && ++cols > c->width) {
+			dup[i] = '\0';
+			break;
+		}
+	c->v[c->n++] = dup;
+}
+
+/* Display columns of a UTF-8 string (every character we draw is one column wide). */
+static int
+bench_chart_width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xC0) != 0x80;
+	return w;
+}
+
+/* A duration in at most 9 columns, ASCII units so widths stay simple. */
+static void
+bench_chart_time(double s, char *buf, size_t len)
+{
+	if (s >= 100)
+		snprintf(buf, len, "%.0f s", s);
+	else if (s >= 1)
+		snprintf(buf, len, "%.2f s", s);
+	else if (s >= 1e-3)
+		snprintf(buf, len, "%.2f ms", s * 1e3);
+	else
+		snprintf(buf, len, "%.1f us", s * 1e6);
+}
+
+/* One bar line: label, len cells of glyph, value. */
+static void
+bench_chart_bar(struct chart *c, const char *label, const char *glyph, int len, double value,
+    const char *tail)
+{
+	char line[1024], t[24];
+	size_t gl = strlen(glyph), pos;
+
+	pos = (size_t)snprintf(line, sizeof line, "%*s ", CHART_LABEL - 1, label);
+	for (int i = 0; i < len && pos + gl + 64 < sizeof line; i++) {
+		memcpy(line + pos, glyph, gl);
+		pos += gl;
+	}
+	bench_chart_time(value, t, sizeof t);
+	snprintf(line + pos, sizeof line - pos, " %s%s", t, tail);
+	bench_chart_add(c, line);
+}
+
+/* Bar length for t on the log scale lo..hi over width cells: at least one cell. */
+static int
+bench_chart_len(double t, double lo, double hi, int width)
+{
+	double frac = hi > lo ? (log(t) - log(lo)) / (log(hi) - log(lo)) : 1;
+	int len = (int)lround(frac * width);
+
+	return len < 1 ? 1 : len > width ? width : len;
+}
+
+/* The chart. */
+char **
+bench_chart_lines(const struct bench_result *r, int width, unsigned flags, size_t *n)
+{
+	static const char *const utf_ref[] = { "░", "▒", "▓" };
+	static const char *const ascii_ref[] = { ".", ":", "=" };
+	bool ascii = flags & BENCH_PRINT_ASCII;
+	const struct scn_sweep *sw = r->sw;
+	const char *ours = ascii ? "#" : "█";
+	double lo = INFINITY, hi = 0;
+	int barw = width - CHART_LABEL - CHART_VALUE;
+	struct chart c = { .width = width > 0 ? width : 1 };
+	char line[512];
+
+	*n = 0;
+	if (barw < 5)
+		barw = 5;
+	/* One scale for ours and the books', so that the gap between them is visible. */
+	for (size_t v = 0; v < r->n_variants; v++)
+		for (size_t i = 0; i < r->variants[v].n_rows; i++) {
+			const struct bench_row *row = &r->variants[v].rows[i];
+			double t = bench_row_extrapolated(row);
+			if (row->n_runs > 0 && t > 0) {
+				lo = fmin(lo, t);
+				hi = fmax(hi, t);
+			}
+		}
+	for (size_t k = 0; k < sw->n_references; k++)
+		for (size_t i = 0; i < sw->references[k].n_rows; i++) {
+			double t = sw->references[k].rows[i].elapsed;
+			if (t > 0) {
+				lo = fmin(lo, t);
+				hi = fmax(hi, t);
+			}
+		}
+	if (!isfinite(lo)) {
+		bench_chart_add(&c, "(nothing measured)");
+		*n = c.n;
+		return c.v;
+	}
+	lo /= 2;   /* the fastest row still gets a visible bar */
+
+	snprintf(line, sizeof line, "Elapsed time, log scale (%s this machine", ours);
+	for (size_t k = 0; k < sw->n_references && k < 3; k++)
+		snprintf(line + strlen(line), sizeof line - strlen(line), ", %s %s",
+		    ascii ? ascii_ref[k] : utf_ref[k], sw->references[k].label ?
+		    sw->references[k].label : "book");
+	snprintf(line + strlen(line), sizeof line - strlen(line), ")");
+	if (bench_chart_width(line) <= c.width) {
+		bench_chart_add(&c, line);
+	} else {
+		/* Too wide for one line: one key per line. */
+		bench_chart_add(&c, "Elapsed time, log scale:");
+		snprintf(line, sizeof line, "  %s this machine", ours);
+		bench_chart_add(&c, line);
+		for (size_t k = 0; k < sw->n_references && k < 3; k++) {
+			snprintf(line, sizeof line, "  %s %s", ascii ? ascii_ref[k] : utf_ref[k],
+			    sw->references[k].label ? sw->references[k].label : "book");
+			bench_chart_add(&c, line);
+		}
+	}
+	for (size_t v = 0; v < r->n_variants; v++) {
+		const struct bench_variant *bv = &r->variants[v];
+		if (r->n_variants > 1) {
+			snprintf(line, sizeof line, "%s (%s):", bv->v->name ? bv->v->name : "default",
+			    bv->fs);
+			bench_chart_add(&c, line);
+		}
+		for (size_t i = 0; i < bv->n_rows; i++) {
+			const struct bench_row *row = &bv->rows[i];
+			char label[24];
+			double t = bench_row_extrapolated(row);
+			snprintf(label, sizeof label, "%" PRIu64, row->buf_size);
+			if (row->n_runs > 0 && t > 0)
+				bench_chart_bar(&c, label, ours, bench_chart_len(t, lo, hi, barw), t,
+				    row->scale > 1.0000001 ? " *" : "");
+			else {
+				snprintf(line, sizeof line, "%*s %s", CHART_LABEL - 1, label,
+				    row->err ? "failed" : "not run");
+				bench_chart_add(&c, line);
+			}
+			for (size_t k = 0; k < sw->n_references && k < 3; k++) {
+				const struct scn_reference *ref = &sw->references[k];
+				const struct scn_ref_row *rr;
+				if (bench_ref_variant(r, ref) != v)
+					continue;
+				rr = bench_ref_row(ref, row->buf_size);
+				if (rr != NULL && rr->elapsed > 0)
+					bench_chart_bar(&c, "", ascii ? ascii_ref[k] : utf_ref[k],
+					    bench_chart_len(rr->elapsed, lo, hi, barw), rr->elapsed, "");
+			}
+		}
+	}
+	if (hi > lo)
+		snprintf(line, sizeof line, "%*s each 10x is %.1f columns; * = measured on fewer "
+		    "bytes and scaled up", CHART_LABEL - 1, "", barw / log10(hi / lo));
+	else
+		snprintf(line, sizeof line, "%*s * = measured on fewer bytes and scaled up",
+		    CHART_LABEL - 1, "");
+	bench_chart_add(&c, line);
+	if (c.oom) {
+		bench_chart_free(c.v, c.n);
+		return NULL;
+	}
+	*n = c.n;
+	return c.v;
+}
+
+/* Free the lines. */
+void
+bench_chart_free(char **lines, size_t n)
+{
+	if (lines == NULL)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/* bench.h: the runtime of a sweep step: timed runs in forked children, shown beside the books. */
+#ifndef IOBUFVIZ_BENCH_H
+#define IOBUFVIZ_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "scenario.h"
+#include "stats.h"
+
+/* Defaults when neither the scenario nor the options say. */
+#define BENCH_DEFAULT_BUDGET 2.0   /* seconds per row (all its runs) before it is scaled down */
+#define BENCH_DEFAULT_REPEAT 5
+#define BENCH_DEFAULT_WARMUP 1     /* used when repeat was 0 too, i.e. nothing was said */
+
+/* What a sweep is doing when it reports progress. */
+enum bench_phase {
+	BENCH_PHASE_PREPARE,   /* writing the row's input file (not timed) */
+	BENCH_PHASE_PROBE,     /* short runs that estimate the row's time, for scaling */
+	BENCH_PHASE_WARMUP,    /* a run that is not counted */
+	BENCH_PHASE_RUN,       /* a counted run finished */
+	BENCH_PHASE_ROW_DONE,  /* the row's statistics are ready */
+};
+
+/* Progress of a sweep; reported between runs, never while one is timed. */
+struct bench_progress {
+	enum bench_phase phase;
+	const char *variant;          /* variant name */
+	size_t variant_idx, n_variants;
+	size_t row, n_rows;           /* 0-based row of this variant, rows per variant */
+	size_t step, n_steps;         /* 1-based row over all variants ("row k/N") */
+	unsigned run, n_runs;         /* 1-based counted run ("run j/M") */
+	unsigned n_warmup;            /* warm-up runs per row (run is then j of n_warmup) */
+	uint64_t buf_size;
+	uint64_t bytes;               /* bytes each run moves (after scaling) */
+	double last_elapsed;          /* seconds of the run just finished; < 0 if none */
+};
+
+/* Called between runs. Return non-zero to stop the sweep (bench_run then returns -2). */
+typedef int (*bench_progress_fn)(const struct bench_progress *p, void *user);
+
+struct bench_opts {
+	const char *dir;              /* parent of the private scratch dir; NULL: $TMPDIR or /tmp */
+	double budget;                /* seconds per row; 0: the scenario's, then BENCH_DEFAULT_BUDGET */
+	unsigned repeat;              /* counted runs; 0: the scenario's, then BENCH_DEFAULT_REPEAT */
+	bench_progress_fn progress;   /* may be NULL */
+	void *user;
+};
+
+/* One timed run, as the child measured it around the work only. */
+struct bench_sample {
+	double elapsed;               /* CLOCK_MONOTONIC, seconds */
+	double user, system;          /* getrusage(RUSAGE_SELF) deltas, seconds */
+	uint64_t syscr, syscw;        /* /proc/self/io deltas: read and write system calls */
+	uint64_t bytes;               /* bytes the program moved */
+	int cold;                     /* enum bench_cold of this run's input */
+};
+
+/* Whether a run started with its input out of the page cache. */
+enum bench_cold {
+	BENCH_COLD_NA,                /* the program reads no input (write, fwrite): a new file each run */
+	BENCH_COLD_VERIFIED,          /* fsync + DONTNEED, then probe_cache saw 0 pages cached */
+	BENCH_COLD_FAILED,            /* pages stayed cached after DONTNEED */
+	BENCH_COLD_IMPOSSIBLE,        /* tmpfs: the page cache is the file */
+	BENCH_COLD_WARM,              /* cache: warm was asked for */
+};
+
+/* One buffer size of one variant. */
+struct bench_row {
+	uint64_t buf_size;
+	uint64_t bytes;               /* bytes each counted run moved (measured) */
+	double scale;                 /* file_size / bytes: 1 when not scaled */
+	double fixed;                 /* scaled rows: time of a run moving one buffer (open,
+	                                 create, first write, close), counted once; else 0 */
+	struct bench_sample *runs;    /* the counted runs, in order (warm-ups and probes excluded) */
+	size_t n_runs;
+	struct stats_summary elapsed; /* of the runs' measured elapsed times */
+	double user, system;          /* medians, measured */
+	double syscr, syscw;          /* medians, measured */
+	double relative, relative_sd; /* extrapolated median / the fastest row's (all variants) */
+	enum bench_cold cold;         /* VERIFIED only if every run was; FAILED if any was not */
+	int err;                      /* errno if the row could not run (its runs are then empty) */
+	char note[160];               /* why it failed, or what to know about it */
+};
+
+/* One variant: its rows, and the filesystem its files were on. */
+struct bench_variant {
+	const struct scn_variant *v;
+	char fs[32];                  /* "ext4", "tmpfs", ... */
+	char dir[256];                /* where its scratch files were */
+	struct bench_row *rows;       /* one per sw->buffer_sizes[] */
+	size_t n_rows;
+};
+
+/* A whole sweep. Points into the scenario's sweep, which must outlive it. */
+struct bench_result {
+	const struct scn_sweep *sw;
+	struct bench_variant *variants;
+	size_t n_variants;
+	double budget;                /* seconds per row used */
+	unsigned repeat, warmup;
+	char machine[32];             /* uname -m */
+	char kernel[96];              /* uname -s -r */
+	char cpu[96];                 /* /proc/cpuinfo model name */
+	char cold_probe[16];          /* what checked the cold cache: "cachestat", "mincore", "" */
+	double wall;                  /* seconds the whole sweep took, probes and preparation included */
+	char note[256];               /* sweep-wide remarks ("cold cache not possible on tmpfs") */
+};
+
+/*
+ * Run the sweep sw: for each variant and buffer size, a short probe, then warm-up and
+ * counted runs, each in a forked child on a new file in a private scratch dir (removed
+ * before returning). Fills *out (free with bench_result_clear). Return 0; -1 with *err
+ * (a heap string, the caller frees it) if the sweep could not run at all (out is then
+ * empty); -2 if the progress callback stopped it (out then holds the rows finished so far,
+ * still to be freed). A row that fails (EINVAL under O_DIRECT) only
+ * has its err and note set.
+ */
+int bench_run(const struct scn_sweep *sw, const struct bench_opts *o, struct bench_result *out,
+    char **err);
+
+/* Free what a result owns. Safe on a zeroed or already cleared result. */
+void bench_result_clear(struct bench_result *r);
+
+/*
+ * Scaling (issue 6): bytes one run may move so that it lasts about per_run seconds at rate
+ * bytes/s: file_size if it fits, else the largest whole number of buf_size buffers that
+ * fits (at least one). Infinite or non-positive rate: file_size. Pure.
+ */
+uint64_t bench_scale_bytes(uint64_t file_size, uint64_t buf_size, double rate, double per_run);
+
+/*
+ * A measured time of row extrapolated to the sweep's file_size: fixed + (t - fixed) * scale,
+ * so the per-run fixed cost is counted once, as in one run over the whole file. Seconds.
+ */
+double bench_row_scale_time(const struct bench_row *row, double t);
+
+/* The row's median, extrapolated (bench_row_scale_time of the median). */
+double bench_row_extrapolated(const struct bench_row *row);
+
+/* The reference row for buf_size, or NULL. */
+const struct scn_ref_row *bench_ref_row(const struct scn_reference *ref, uint64_t buf_size);
+
+/* Index of the variant a reference compares with (its named variant, else 0). */
+size_t bench_ref_variant(const struct bench_result *r, const struct scn_reference *ref);
+
+/* A size as scenarios write it ("100 MB", "4 MiB", "1000 kB", "904 B"). Return buf. */
+char *bench_format_size(uint64_t bytes, char *buf, size_t len);
+
+/* Name of a sweep program as written in YAML ("fread+setvbuf"). */
+const char *bench_program_name(enum scn_program p);
+
+/* One line of progress for people ("row 3/14  BUF 4  run 2/5  1.23 ms"). Return buf. */
+char *bench_progress_text(const struct bench_progress *p, char *buf, size_t len);
+
+/* Flags of bench_print_text and bench_chart_lines. */
+enum {
+	BENCH_PRINT_ASCII = 1u << 0,  /* no UTF-8 (µ, ×, …, block characters) */
+	BENCH_PRINT_NO_CHART = 1u << 1,
+};
+
+/* The side-by-side table (and the chart unless NO_CHART) for people. Return 0 or -1. */
+int bench_print_text(FILE *f, const struct bench_result *r, unsigned flags);
+
+/*
+ * A compact version for a pane width columns wide (the TUI's sweep pane, a narrow terminal):
+ * one header line, per variant BUF | median | ± σ | relative | first book column | scaling
+ * (times extrapolated, "×25 of 4 MB" when scaled), then the chart unless NO_CHART. No line
+ * is wider than width display columns. Return 0 or -1.
+ */
+int bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned flags);
+
+/* Everything as one JSON object, with every run's raw figures. Return 0 or -1. */
+int bench_print_json(FILE *f, const struct bench_result *r);
+
+/* CSV: one line per variant and row, measured and extrapolated, then the references. */
+int bench_print_csv(FILE *f, const struct bench_result *r);
+
+/* Markdown: the table for a course page. */
+int bench_print_md(FILE *f, const struct bench_result *r);
+
+/* --export: fmt "csv", "json" or "md" (Markdown table). Return 0, or -1 (EINVAL: unknown fmt). */
+int bench_export(FILE *f, const struct bench_result *r, const char *fmt);
+
+/*
+ * The log-scale bar chart as text lines of at most width display columns (for the TUI
+ * to draw, or for print). One line per row and variant, plus one per reference figure,
+ * plus a scale line. Returns a heap array of *n heap strings (UTF-8 unless ASCII); NULL
+ * if out of memory. Free with bench_chart_free.
+ */
+char **bench_chart_lines(const struct bench_result *r, int width, unsigned flags, size_t *n);
+
+/* Free lines from bench_chart_lines (NULL is fine). */
+void bench_chart_free(char **lines, size_t n);
+
+#endif
