@@ -92,16 +92,6 @@ tui_now_ms(void)
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
-/* The question for expectation key k, or NULL if the quiz does not ask about it. */
-static const char *
-tui_question(enum scn_key k)
-{
-	for (size_t i = 0; i < sizeof tui_questions / sizeof tui_questions[0]; i++)
-		if (tui_questions[i].key == k)
-			return tui_questions[i].q;
-	return NULL;
-}
-
 /* Lines of a sweep's output, split in place into v (at most max). */
 static size_t
 tui_sweep_lines(char *text, const char **v, size_t max)
@@ -324,9 +314,14 @@ tui_ask(struct tui *t)
 	if (!t->o->quiz || t->h.n >= t->s->n_steps || t->guessed)
 		return false;
 	st = &t->s->steps[t->h.n];
-	for (size_t i = 0; i < st->n_expects && q == NULL; i++)
-		if ((q = tui_question(st->expects[i].key)) != NULL)
-			t->ask_expect = i;
+	/* Ask in the table's order: the number of write() calls is the first lesson. */
+	for (size_t k = 0; k < sizeof tui_questions / sizeof tui_questions[0] && q == NULL; k++)
+		for (size_t i = 0; i < st->n_expects && q == NULL; i++)
+			if (st->expects[i].key == tui_questions[k].key &&
+			    st->expects[i].cmp == SCN_CMP_EQ) {
+				q = tui_questions[k].q;
+				t->ask_expect = i;
+			}
 	if (q == NULL)
 		return false;
 	t->asking = true;
