@@ -13,6 +13,7 @@
 #include "cast.h"
 #include "crt.h"
 #include "describe.h"
+#include "expect.h"
 #include "history.h"
 #include "runner.h"
 #include "units.h"
@@ -291,7 +292,7 @@ tui_run_step(struct tui *t)
 		t->autoplay = false;
 		return;
 	}
-	if (history_push(&t->h, &sr) != 0) {
+	if (expect_eval(&sr) != 0 || history_push(&t->h, &sr) != 0) {
 		step_result_clear(&sr);
 		snprintf(t->status, sizeof t->status, "out of memory");
 		return;

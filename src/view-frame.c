@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "describe.h"
+#include "expect.h"
 #include "units.h"
 #include "view.h"
 
@@ -131,40 +132,46 @@ view_footer_draw(struct grid *g, int y, const struct view_frame *f)
 }
 
 /* Draw the narration: the intro before step 1, then each step's say and remarks. */
-void
+int
 view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame *f)
 {
 	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
 	char buf[512], call[256];
-	int y = r.y;
+	int y = 0;
 
-	if (r.h < 1 || r.w < 4)
-		return;
+	if (r.w < 4)
+		return 0;
 	if (sr == NULL) {
 		const char *intro = f->scn->intro != NULL ? f->scn->intro : f->scn->title;
-		grid_wrap(g, r, GS_NORMAL, intro != NULL ? intro : "");
-		return;
+		return grid_wrap(g, r, GS_NORMAL, intro != NULL ? intro : "");
 	}
 	describe_step(sr->step, call, sizeof call);
 	if (f->anim == VIEW_ANIM_TRAVEL) {
-		grid_printf(g, r.x, y, r.w, GS_BOLD, "step %zu: %s%s", sr->index + 1, call,
+		grid_printf(g, r.x, r.y, r.w, GS_BOLD, "step %zu: %s%s", sr->index + 1, call,
 		            f->ascii ? " ..." : " \xe2\x80\xa6");
-		return;
+		return 1;
 	}
 	if (sr->err != 0) {
-		snprintf(buf, sizeof buf, "%s failed: %s (%s)", scenario_op_name(sr->step->op),
+		snprintf(buf, sizeof buf, "%s failed: %s (%s)", call,
 		         strerrorname_np(sr->err) != NULL ? strerrorname_np(sr->err) : "?",
 		         strerror(sr->err));
-		grid_print(g, r.x, y++, r.w, GS_ERROR, buf);
+		if (y < r.h)
+			grid_print(g, r.x, r.y + y, r.w, GS_ERROR, buf);
+		y++;
 	}
-	if (sr->step->say != NULL && y < r.y + r.h)
-		y += grid_wrap(g, (struct grid_rect){ r.x, y, r.w, r.y + r.h - y }, GS_NORMAL,
-		               sr->step->say);
-	else if (y < r.y + r.h)
-		grid_printf(g, r.x, y++, r.w, GS_DIM, "step %zu: %s returned %" PRId64, sr->index + 1,
-		            call, sr->ret);
-	if (sr->note[0] != '\0' && y < r.y + r.h)
-		y += grid_wrap(g, (struct grid_rect){ r.x, y, r.w, r.y + r.h - y }, GS_DIM, sr->note);
+	if (sr->step->say != NULL)
+		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
+		               GS_NORMAL, sr->step->say);
+	else {
+		if (y < r.h)
+			grid_printf(g, r.x, r.y + y, r.w, GS_DIM, "step %zu: %s returned %" PRId64,
+			            sr->index + 1, call, sr->ret);
+		y++;
+	}
+	if (sr->note[0] != '\0')
+		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
+		               GS_DIM, sr->note);
+	return y;
 }
 
 /* Text of one expectation: "stdio.pending = 904", "(got 0)" when it failed; short keeps
@@ -173,20 +180,19 @@ static void
 view_expect_text(const struct expect_result *er, bool shrt, char *buf, size_t len)
 {
 	const struct scn_expect *w = er->want;
-	char got[300];
+	char got[300], want[300];
 
 	if (er->got_text[0] != '\0')
 		snprintf(got, sizeof got, "%s", er->got_text);
 	else
 		snprintf(got, sizeof got, "%" PRId64, er->got);
+	expect_format_want(w, want, sizeof want);
 	if (er->ok && shrt)
 		snprintf(buf, len, "%s", scenario_key_name(w->key));
 	else if (er->ok)
-		snprintf(buf, len, "%s %s %s", scenario_key_name(w->key), scenario_cmp_name(w->cmp),
-		         w->source != NULL ? w->source : "?");
+		snprintf(buf, len, "%s %s", scenario_key_name(w->key), want);
 	else
-		snprintf(buf, len, "%s %s %s (got %s)", scenario_key_name(w->key),
-		         scenario_cmp_name(w->cmp), w->source != NULL ? w->source : "?", got);
+		snprintf(buf, len, "%s %s (got %s)", scenario_key_name(w->key), want, got);
 }
 
 /* Lay out the expectations; draw them when g is not NULL. Return the lines needed. */

@@ -248,12 +248,20 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	}
 	view_screen_panes(g, &lay, f);
 
-	/* Bottom box: narration, syscalls, expectations. */
+	/* Bottom box: narration (as tall as its text, leaving the log 3 lines), syscalls,
+	 * expectations. */
 	bh = H - 1 - bottom_y;
-	narr = lay.wide ? 3 : 2;
-	if (bh >= 20)
-		narr = 5;
 	exp_h = bh >= 16 ? 2 : 1;
+	{
+		struct grid *probe = grid_new(W - 4, 1);
+		int want = probe != NULL ?
+		           view_narration_draw(probe, (struct grid_rect){ 0, 0, W - 4, 0 }, f) : 2;
+		int most = bh - 2 - 1 - exp_h - 1 - 3;
+		grid_free(probe);
+		narr = want < 2 ? 2 : want;
+		if (narr > most)
+			narr = most > 1 ? most : 1;
+	}
 	log_h = bh - 2 - narr - 1 - exp_h - 1;
 	if (log_h < 1)
 		log_h = 1;

@@ -154,8 +154,9 @@ void view_title_draw(struct grid *g, int y, const struct view_frame *f);
 /* Footer with the keys in row y. */
 void view_footer_draw(struct grid *g, int y, const struct view_frame *f);
 
-/* Narration (intro or the step's say, the engine's note, the op's error) in r. */
-void view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame *f);
+/* Narration (intro or the step's say, the engine's note, the op's error) in r; return the
+ * lines it needs (more than r.h when cut). */
+int view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame *f);
 
 /* The expectation line(s) of result sr in r. */
 void view_expect_draw(struct grid *g, struct grid_rect r, const struct step_result *sr,
