@@ -201,7 +201,7 @@ view_expect_flow(struct grid *g, struct grid_rect r, const struct step_result *s
                  bool ascii)
 {
 	int x = r.x, y = 0;
-	char buf[400];
+	char buf[800];
 
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *er = &sr->expects[i];
