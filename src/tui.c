@@ -397,7 +397,6 @@ tui_details(struct tui *t)
 	}
 	case VIEW_PANE_CACHE: {
 		const struct snap_cache *c = &s->cache;
-		size_t shown = 0;
 		units_format_size(c->file_size, a, sizeof a);
 		TUI_ADD("source: %s%s%s\n", c->source == SNAP_SRC_CACHESTAT ? "cachestat(2)" :
 		        c->source == SNAP_SRC_MINCORE ? "mincore(2), residency only" : "none",
@@ -406,17 +405,11 @@ tui_details(struct tui *t)
 		        ", writeback %" PRIu64 "\n", a, c->pages, c->cached, c->dirty, c->writeback);
 		TUI_ADD("whole system: Dirty %" PRIu64 " kB, Writeback %" PRIu64 " kB\n",
 		        c->sys_dirty_kb, c->sys_writeback_kb);
-		for (size_t i = 0; i < t->lay.cache.n && shown < 10; i++) {
-			struct view_cell_state st = view_cache_cell(s, &t->lay.cache, i);
-			char line[256];
-			if (st.cached == 0)
-				continue;
-			view_cache_cell_text(s, &t->lay.cache, i, line, sizeof line);
-			TUI_ADD("%s\n", line);
-			shown++;
+		if (n < len) {
+			view_cache_runs_text(s, &t->lay.cache, 12, d + n, len - n);
+			n += strlen(d + n);
 		}
-		if (shown == 10)
-			TUI_ADD("... (click a cell for the others)\n");
+		TUI_ADD("(click a cell for its own counts)");
 		break;
 	}
 	case VIEW_PANE_DISK: {
@@ -444,7 +437,11 @@ tui_details(struct tui *t)
 			TUI_ADD("no step has run yet");
 			break;
 		}
-		TUI_ADD("step %zu (%s), seen %s; op took %s inside the worker\n", sr->index + 1,
+		if (sr->step->say != NULL)
+			TUI_ADD("%s\n", sr->step->say);
+		if (sr->note[0] != '\0')
+			TUI_ADD("%s\n", sr->note);
+		TUI_ADD("\nstep %zu (%s), seen %s; op took %s inside the worker\n", sr->index + 1,
 		        scenario_op_name(sr->step->op),
 		        sr->events.source == EV_SRC_PTRACE ? "by the tracer" : "through /proc/PID/io",
 		        units_format_ns(sr->op_ns, a, sizeof a));

@@ -137,8 +137,8 @@ view_screen_folio(const struct step_result *sr, char *buf, size_t len)
 	grew = sr->after.cache.dirty - sr->before.cache.dirty;
 	if (touched == 0 || grew <= touched)
 		return NULL;
-	snprintf(buf, len, "%" PRIu64 " pages dirtied by %" PRIu64 " bytes: a large folio", grew,
-	         sr->events.bytes_written);
+	snprintf(buf, len, "%" PRIu64 " pages dirtied by %" PRIu64 " byte%s: a large folio", grew,
+	         sr->events.bytes_written, sr->events.bytes_written == 1 ? "" : "s");
 	return buf;
 }
 
@@ -267,7 +267,9 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 		log_h = 1;
 	lay.pane[VIEW_PANE_LOG] = (struct grid_rect){ 0, bottom_y + narr + 1, W, log_h + 1 };
 	grid_box(g, (struct grid_rect){ 0, bottom_y, W, bh }, "what happened", GS_BORDER, f->ascii);
-	view_narration_draw(g, (struct grid_rect){ 2, bottom_y + 1, W - 4, narr }, f);
+	/* Cut narration ends in an ellipsis; Tab on the log shows all of it. */
+	if (view_narration_draw(g, (struct grid_rect){ 2, bottom_y + 1, W - 4, narr }, f) > narr)
+		grid_put(g, W - 3, bottom_y + narr, view_glyph(VG_DOTS, f->ascii), GS_BOLD);
 	snprintf(logtitle, sizeof logtitle, "%s", f->replay ? "syscalls (replay of recorded steps)" :
 	         "syscalls (* timed by the tracer)");
 	grid_hsep(g, (struct grid_rect){ 0, 0, W, 1 }, bottom_y + narr + 1, logtitle,

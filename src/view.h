@@ -80,6 +80,11 @@ struct view_cell_state view_cache_cell(const struct snapshot *s, const struct vi
 char *view_cache_cell_text(const struct snapshot *s, const struct view_cache_geom *geom, size_t i,
                            char *buf, size_t len);
 
+/* Runs of shown cells in one state, a line each ("pages 0-15 [0 B, 64 KiB) dirty: ..."),
+ * at most max lines. */
+char *view_cache_runs_text(const struct snapshot *s, const struct view_cache_geom *geom,
+                           size_t max, char *buf, size_t len);
+
 /* Which shown cell is at screen x, y; -1 if none. */
 long view_cache_hit(const struct view_cache_geom *geom, int x, int y);
 
