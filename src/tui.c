@@ -438,7 +438,9 @@ tui_details(struct tui *t)
 			break;
 		}
 		if (sr->step->say != NULL)
-			TUI_ADD("%s\n", sr->step->say);
+			TUI_ADD("%s%s", sr->step->say,
+			        sr->step->say[0] && sr->step->say[strlen(sr->step->say) - 1] == '\n' ?
+			        "" : "\n");
 		if (sr->note[0] != '\0')
 			TUI_ADD("%s\n", sr->note);
 		TUI_ADD("\nstep %zu (%s), seen %s; op took %s inside the worker\n", sr->index + 1,
