@@ -162,9 +162,15 @@ static void
 tui_progress(const struct snapshot *now, double elapsed_s, void *user)
 {
 	struct tui *t = user;
+	struct crt_event ev;
 
+	/* The step cannot be interrupted, but a resize is followed and q is kept for after. */
+	crt_read(0, &ev);
+	if (ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_F10))
+		t->quit = true;
 	t->live = now;
-	snprintf(t->status, sizeof t->status, "step %zu running: %.1f s", t->h.n + 1, elapsed_s);
+	snprintf(t->status, sizeof t->status, "step %zu running: %.1f s%s", t->h.n + 1, elapsed_s,
+	         t->quit ? "   (will quit when it ends; Ctrl-C quits now)" : "   (Ctrl-C quits)");
 	tui_draw(t);
 	t->live = NULL;
 }

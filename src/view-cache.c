@@ -213,9 +213,13 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		y = r.y + r.h - (tall ? 3 : 1) - notes;
 	if (y < gm.y + 1)
 		y = gm.y + 1;
-	if (c->has_dirty)
+	if (c->has_dirty) {
 		snprintf(line, sizeof line, "cached %" PRIu64 " dirty %" PRIu64 " writeback %" PRIu64,
 		         c->cached, c->dirty, c->writeback);
+		if (grid_text_width(line) > r.w)
+			snprintf(line, sizeof line, "cached %" PRIu64 " dirty %" PRIu64 " wb %" PRIu64,
+			         c->cached, c->dirty, c->writeback);
+	}
 	else
 		snprintf(line, sizeof line, "cached %" PRIu64 " of %" PRIu64 " dirty ?", c->cached,
 		         c->pages);
