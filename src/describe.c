@@ -98,7 +98,10 @@ char *
 describe_step(const struct scn_step *st, char *buf, size_t len)
 {
 	const struct scn_args *a = &st->args;
-	const char *ownbuf = a->buffer == SCN_BUFFER_OWN ? "buf" : "NULL";
+	/* ops.c: a size with no buffer named means our own buffer (glibc ignores the size
+	 * of a NULL buffer), so say "buf" then too. */
+	const char *ownbuf = a->buffer == SCN_BUFFER_OWN ||
+	                     ((a->has & SCN_HAS_SIZE) && !(a->has & SCN_HAS_BUFFER)) ? "buf" : "NULL";
 	char fl[160];
 
 	switch (st->op) {

@@ -113,10 +113,10 @@ headless_text_state(FILE *f, const struct snapshot *s)
 	if (s->disk.source == SNAP_SRC_NONE)
 		fprintf(f, "  disk    %s\n", s->disk.note);
 	else
-		fprintf(f, "  disk    %s allocated, %s delalloc (no block yet), %s unwritten; "
-		        "%zu extent%s\n",
+		fprintf(f, "  disk    %s allocated, %s delalloc%s, %s unwritten; %zu extent%s\n",
 		        units_format_size(s->disk.allocated_bytes, a, sizeof a),
 		        units_format_size(s->disk.delalloc_bytes, b, sizeof b),
+		        s->disk.delalloc_bytes > 0 ? " (no block yet)" : "",
 		        units_format_size(s->disk.unwritten_bytes, c, sizeof c),
 		        s->disk.n_extents, s->disk.n_extents == 1 ? "" : "s");
 }

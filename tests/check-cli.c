@@ -149,7 +149,7 @@ START_TEST(test_check_bad_fixtures)
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 		run(&r, (const char *[]){ "--check", path, NULL });
 		ck_assert_msg(r.status == 2, "%s: exit %d, want 2", e->d_name, r.status);
-		char pat[PATH_MAX + 300];
+		char pat[sizeof path + 64];
 		snprintf(pat, sizeof pat, "^%s:[0-9]+:[0-9]+: [^\n]+", path);
 		ck_assert_int_eq(regcomp(&re, pat, REG_EXTENDED | REG_NEWLINE), 0);
 		ck_assert_msg(regexec(&re, r.err, 0, NULL, 0) == 0, "%s: no position in '%s'",
@@ -160,7 +160,7 @@ START_TEST(test_check_bad_fixtures)
 		char line[512];
 		if (f != NULL && fgets(line, sizeof line, f) != NULL &&
 		    strncmp(line, "# expect: ", 10) == 0) {
-			char want[1024];
+			char want[sizeof path + sizeof line];
 			line[strcspn(line, "\n")] = '\0';
 			snprintf(want, sizeof want, "%s:%s", path, line + 10);
 			ck_assert_msg(strstr(r.err, want) != NULL, "%s: want '%s', got '%s'",

@@ -236,7 +236,7 @@ START_TEST(test_log_lines)
 	view_log_line(&fix_res[1].events.v[0], 1, SCN_OP_FWRITE, buf, sizeof buf);
 	ck_assert_str_eq(buf, "#2  fwrite    write(3, 4096) = 4096                  [stdio]    3.1 µs*");
 	ck_picture(PANE(80, 4, view_log_draw(g, r, fix_res, 3, false)),
-	           "#1  fopen     openat(O_WRONLY|O_CREAT|O_TRUNC) = 3             12.0 µs*\n"
+	           "#1  fopen     openat(scratch, O_WRONLY|O_CREAT|O_TRUNC) = 3           12.0 µs*\n"
 	           "#2  fwrite    write(3, 4096) = 4096                  [stdio]    3.1 µs*\n"
 	           "#3  fflush    write(3, 904) = 904                    [stdio]    1.2 µs*\n"
 	           "\n");

@@ -1,0 +1,736 @@
+/* SPDX-License-Identifier: MIT */
+/* ops.c: one function per op, each making the real call on the scratch file. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "decode.h"
+#include "ops.h"
+#include "scenario.h"
+
+typedef void (*ops_fn)(struct ops_state *, const struct scn_args *, struct ops_result *);
+
+/* Time the real call only, keeping its errno: buffer preparation is not part of it. */
+#define OPS_TIMED(out, stmt) do {					\
+	struct timespec ops_a_, ops_b_;					\
+	int ops_e_;							\
+	clock_gettime(CLOCK_MONOTONIC, &ops_a_);			\
+	errno = 0;							\
+	stmt;								\
+	ops_e_ = errno;							\
+	clock_gettime(CLOCK_MONOTONIC, &ops_b_);			\
+	(out)->ns = (uint64_t)((ops_b_.tv_sec - ops_a_.tv_sec) * 1000000000LL + \
+	                       (ops_b_.tv_nsec - ops_a_.tv_nsec));	\
+	errno = ops_e_;							\
+} while (0)
+
+static const char ops_alphabet[] = "abcdefghijklmnopqrstuvwxyz";
+
+/* Fill buf with "abc...z" repeating: printable, no newlines. */
+void
+ops_pattern(unsigned char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (unsigned char)ops_alphabet[i % 26];
+}
+
+/*
+ * Memory alignment O_DIRECT wants for the file at path (statx STATX_DIOALIGN), 4096 if
+ * unknown. Asked by path, once, before any step: a call on the file's fd during a step
+ * would show up among the student's calls.
+ */
+static size_t
+ops_dio_mem_align(const char *path)
+{
+#ifdef STATX_DIOALIGN
+	struct statx stx;
+
+	memset(&stx, 0, sizeof stx);
+	if (syscall(SYS_statx, AT_FDCWD, path, 0, STATX_DIOALIGN, &stx) == 0 &&
+	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_mem_align > 0)
+		return stx.stx_dio_mem_align;
+#else
+	(void)path;
+#endif
+	return 4096;
+}
+
+/* Start a fresh "program": nothing open yet. */
+void
+ops_init(struct ops_state *st, const char *path)
+{
+	memset(st, 0, sizeof *st);
+	st->path = path;
+	st->fd = -1;
+	st->dio_align = ops_dio_mem_align(path);
+}
+
+/* Free the own stdio buffers (only once no FILE* can use them) and the transfer buffer. */
+void
+ops_fini(struct ops_state *st)
+{
+	for (size_t i = 0; i < st->n_bufs; i++)
+		free(st->bufs[i]);
+	st->n_bufs = 0;
+	free(st->mem);
+	st->mem = NULL;
+	st->mem_cap = 0;
+}
+
+/* Record ret/err from a call returning -1 and setting errno. */
+static void
+ops_set(struct ops_result *out, int64_t ret)
+{
+	out->ret = ret;
+	out->err = ret < 0 ? errno : 0;
+}
+
+/* Describe the one syscall a direct op made (the procio fallback shows it as is). */
+static void
+ops_event(struct ops_result *out, const char *call, long nr, int fd, uint64_t bytes,
+          int64_t offset, const char *detail)
+{
+	struct event *e = &out->ev;
+
+	memset(e, 0, sizeof *e);
+	snprintf(e->call, sizeof e->call, "%s", call);
+	e->nr = nr;
+	e->fd = fd;
+	e->bytes = bytes;
+	e->offset = offset;
+	e->result = out->ret;
+	e->err = out->ret < 0 ? out->err : 0;
+	e->ns = out->ns;
+	e->ns_traced = false;
+	e->origin = EV_DIRECT;
+	if (detail != NULL)
+		snprintf(e->detail, sizeof e->detail, "%s", detail);
+	out->has_event = true;
+}
+
+/*
+ * A transfer buffer of len bytes starting misaligned by skew bytes from an address
+ * aligned for O_DIRECT (at least 4096), so that only skew decides the lesson of 13-1.
+ */
+static unsigned char *
+ops_buffer(struct ops_state *st, size_t len, size_t skew)
+{
+	size_t align = st->dio_align;
+	size_t need;
+	void *p;
+
+	if (align < 4096)
+		align = 4096;
+	if (len > SIZE_MAX - skew - align) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	need = len + skew + 1;
+	if (st->mem == NULL || st->mem_cap < need || ((uintptr_t)st->mem % align) != 0) {
+		free(st->mem);
+		st->mem = NULL;
+		st->mem_cap = 0;
+		need = (need + align - 1) / align * align;
+		if (posix_memalign(&p, align, need) != 0) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		st->mem = p;
+		st->mem_cap = need;
+	}
+	return st->mem + skew;
+}
+
+/* Remember an own stdio buffer until fclose; the oldest is dropped only if all slots hold one. */
+static void *
+ops_own_buffer(struct ops_state *st, size_t size)
+{
+	void *b = malloc(size ? size : 1);
+
+	if (b == NULL)
+		return NULL;
+	if (st->n_bufs == OPS_MAX_BUFS) {
+		/* Leak rather than free a buffer a FILE* may still use. */
+		memmove(st->bufs, st->bufs + 1, (OPS_MAX_BUFS - 1) * sizeof st->bufs[0]);
+		st->n_bufs--;
+	}
+	st->bufs[st->n_bufs++] = b;
+	return b;
+}
+
+/* A stdio op with no FILE*: EBADF, without calling (glibc would crash on NULL). */
+static bool
+ops_no_file(struct ops_state *st, struct ops_result *out)
+{
+	if (st->fp != NULL)
+		return false;
+	out->ret = -1;
+	out->err = EBADF;
+	snprintf(out->note, sizeof out->note, "no FILE* is open");
+	return true;
+}
+
+/* The fd a direct op acts on: the current one, even if closed (the kernel then says EBADF). */
+static int
+ops_fd(const struct ops_state *st)
+{
+	return st->fd;
+}
+
+/* open(path, flags, 0600) on the scratch file. */
+static void
+ops_open(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	char detail[96];
+	int fd;
+
+	OPS_TIMED(out, fd = open(st->path, a->flags, 0600));
+	ops_set(out, fd);
+	if (fd >= 0) {
+		st->fd = fd;
+		st->fd_open = true;
+		st->open_flags = a->flags;
+	}
+	decode_openat(a->flags, 0600, detail, sizeof detail);
+	ops_event(out, "openat", SYS_openat, -1, 0, -1, detail);
+}
+
+/*
+ * The mode for fdopen when none is given: what the fd was opened with. From our own
+ * record, not fcntl(F_GETFL): a call of ours would show among the student's calls.
+ */
+static const char *
+ops_mode_for_flags(int fl)
+{
+	if ((fl & O_ACCMODE) == O_WRONLY)
+		return (fl & O_APPEND) ? "a" : "w";
+	if ((fl & O_ACCMODE) == O_RDWR)
+		return (fl & O_APPEND) ? "a+" : "r+";
+	return "r";
+}
+
+/* fopen(path, mode): a new FILE* and its fd become current. */
+static void
+ops_fopen(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	const char *mode = a->mode[0] ? a->mode : "r+";
+	FILE *fp;
+
+	OPS_TIMED(out, fp = fopen(st->path, mode));
+	if (fp == NULL) {
+		ops_set(out, -1);
+		return;
+	}
+	st->fp = fp;
+	st->fd = fileno(fp);
+	st->fd_open = true;
+	out->ret = st->fd;
+	out->err = 0;
+}
+
+/* fdopen(fd, mode): a FILE* on the current fd. */
+static void
+ops_fdopen(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	const char *mode = a->mode[0] ? a->mode : ops_mode_for_flags(st->open_flags);
+	FILE *fp;
+
+	OPS_TIMED(out, fp = fdopen(st->fd, mode));
+	if (fp == NULL) {
+		ops_set(out, -1);
+		return;
+	}
+	st->fp = fp;
+	out->ret = fileno(fp);
+	out->err = 0;
+}
+
+/* fileno(fp): the FILE*'s fd becomes current. */
+static void
+ops_fileno(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	int fd;
+
+	(void)a;
+	if (ops_no_file(st, out))
+		return;
+	OPS_TIMED(out, fd = fileno(st->fp));
+	ops_set(out, fd);
+	if (fd >= 0) {
+		st->fd = fd;
+		st->fd_open = true;
+	}
+}
+
+/* setvbuf(fp, buf, mode, size): buf is ours (malloc'd, freed after fclose) or NULL. */
+static void
+ops_setvbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	int mode = a->bufmode == SCN_BUF_NONE ? _IONBF :
+	           a->bufmode == SCN_BUF_LINE ? _IOLBF : _IOFBF;
+	size_t size = (a->has & SCN_HAS_SIZE) ? (size_t)a->size : BUFSIZ;
+	/* A size with no buffer named means our own: glibc ignores size when buf is NULL. */
+	bool own = (a->has & SCN_HAS_BUFFER) ? a->buffer == SCN_BUFFER_OWN :
+	           (a->has & SCN_HAS_SIZE) != 0;
+	char *buf = NULL;
+	int rc;
+
+	if (ops_no_file(st, out))
+		return;
+	if (mode == _IONBF) {
+		own = false;
+		size = 0;
+	}
+	if (own && (buf = ops_own_buffer(st, size)) == NULL) {
+		ops_set(out, -1);
+		return;
+	}
+	OPS_TIMED(out, rc = setvbuf(st->fp, buf, mode, size));
+	out->ret = rc;
+	out->err = rc != 0 ? (errno ? errno : EINVAL) : 0;
+}
+
+/* setbuf(fp, buf): an own BUFSIZ buffer, or NULL for unbuffered. */
+static void
+ops_setbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	char *buf = NULL;
+
+	if (ops_no_file(st, out))
+		return;
+	if (a->buffer == SCN_BUFFER_OWN && (buf = ops_own_buffer(st, BUFSIZ)) == NULL) {
+		ops_set(out, -1);
+		return;
+	}
+	OPS_TIMED(out, setbuf(st->fp, buf));
+	out->ret = 0;
+	out->err = 0;
+}
+
+/* setbuffer(fp, buf, size): an own buffer of size bytes, or NULL for unbuffered. */
+static void
+ops_setbuffer(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	size_t size = (a->has & SCN_HAS_SIZE) ? (size_t)a->size : BUFSIZ;
+	bool own = !(a->has & SCN_HAS_BUFFER) || a->buffer == SCN_BUFFER_OWN;
+	char *buf = NULL;
+
+	if (ops_no_file(st, out))
+		return;
+	if (own && size > 0 && (buf = ops_own_buffer(st, size)) == NULL) {
+		ops_set(out, -1);
+		return;
+	}
+	OPS_TIMED(out, setbuffer(st->fp, buf, buf ? size : 0));
+	out->ret = 0;
+	out->err = 0;
+}
+
+/* After a short fwrite/fread: errno if the stream is in error, and say EOF. */
+static void
+ops_stream_status(struct ops_state *st, size_t want, size_t got, int e, struct ops_result *out)
+{
+	out->ret = (int64_t)got;
+	out->err = 0;
+	if (got < want && ferror(st->fp))
+		out->err = e ? e : EIO;
+	else if (got < want && feof(st->fp))
+		snprintf(out->note, sizeof out->note, "end of file");
+}
+
+/* fwrite(buf, 1, bytes, fp) of the printable pattern. */
+static void
+ops_fwrite(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	unsigned char *buf;
+	size_t n;
+
+	if (ops_no_file(st, out))
+		return;
+	if ((buf = ops_buffer(st, a->bytes, a->align)) == NULL) {
+		ops_set(out, -1);
+		return;
+	}
+	ops_pattern(buf, a->bytes);
+	OPS_TIMED(out, n = fwrite(buf, 1, a->bytes, st->fp));
+	ops_stream_status(st, a->bytes, n, errno, out);
+}
+
+/* fputs(text, fp). */
+static void
+ops_fputs(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	int rc;
+
+	if (ops_no_file(st, out))
+		return;
+	OPS_TIMED(out, rc = fputs(a->text ? a->text : "", st->fp));
+	out->ret = rc == EOF ? -1 : rc;
+	out->err = rc == EOF ? (errno ? errno : EIO) : 0;
+}
+
+/* fprintf(fp, "%s", text). */
+static void
+ops_printf(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	int rc;
+
+	if (ops_no_file(st, out))
+		return;
+	OPS_TIMED(out, rc = fprintf(st->fp, "%s", a->text ? a->text : ""));
+	out->ret = rc;
+	out->err = rc < 0 ? (errno ? errno : EIO) : 0;
+}
+
+/* fread(buf, 1, bytes, fp). */
+static void
+ops_fread(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	unsigned char *buf;
+	size_t n;
+
+	if (ops_no_file(st, out))
+		return;
+	if ((buf = ops_buffer(st, a->bytes, a->align)) == NULL) {
+		ops_set(out, -1);
+		return;
+	}
+	OPS_TIMED(out, n = fread(buf, 1, a->bytes, st->fp));
+	ops_stream_status(st, a->bytes, n, errno, out);
+}
+
+/* fgets(buf, bytes (default 4096), fp): ret = length of the line read, 0 at EOF. */
+static void
+ops_fgets(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	size_t size = (a->has & SCN_HAS_BYTES) && a->bytes > 0 ? a->bytes : 4096;
+	unsigned char *buf;
+	char *s;
+
+	if (ops_no_file(st, out))
+		return;
+	if (size > INT32_MAX || (buf = ops_buffer(st, size, 0)) == NULL) {
+		errno = size > INT32_MAX ? EINVAL : errno;
+		ops_set(out, -1);
+		return;
+	}
+	OPS_TIMED(out, s = fgets((char *)buf, (int)size, st->fp));
+	if (s != NULL) {
+		out->ret = (int64_t)strlen(s);
+		out->err = 0;
+	} else if (ferror(st->fp)) {
+		out->ret = -1;
+		out->err = errno ? errno : EIO;
+	} else {
+		out->ret = 0;
+		out->err = 0;
+		snprintf(out->note, sizeof out->note, "end of file");
+	}
+}
+
+/* fflush(fp). */
+static void
+ops_fflush(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	int rc;
+
+	(void)a;
+	if (ops_no_file(st, out))
+		return;
+	OPS_TIMED(out, rc = fflush(st->fp));
+	out->ret = rc == 0 ? 0 : -1;
+	out->err = rc == 0 ? 0 : (errno ? errno : EIO);
+}
+
+/* fseek(fp, offset, whence). */
+static void
+ops_fseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	int rc;
+
+	if (ops_no_file(st, out))
+		return;
+	OPS_TIMED(out, rc = fseeko(st->fp, a->offset,
+	                           (a->has & SCN_HAS_WHENCE) ? a->whence : SEEK_SET));
+	ops_set(out, rc);
+}
+
+/* fclose(fp): the FILE* is gone whatever it returns; so is its fd if it was current. */
+static void
+ops_fclose(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	int fd, rc;
+
+	(void)a;
+	if (ops_no_file(st, out))
+		return;
+	fd = fileno(st->fp);
+	OPS_TIMED(out, rc = fclose(st->fp));
+	out->ret = rc == 0 ? 0 : -1;
+	out->err = rc == 0 ? 0 : (errno ? errno : EIO);
+	st->fp = NULL;
+	if (fd == st->fd)
+		st->fd_open = false;
+	/* No FILE* can use the own buffers any more. */
+	for (size_t i = 0; i < st->n_bufs; i++)
+		free(st->bufs[i]);
+	st->n_bufs = 0;
+}
+
+/* write(fd, buf, bytes) of the pattern, from a buffer misaligned by align bytes. */
+static void
+ops_write(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	unsigned char *buf;
+	ssize_t n;
+
+	if ((buf = ops_buffer(st, a->bytes, a->align)) == NULL) {
+		ops_set(out, -1);
+		return;
+	}
+	ops_pattern(buf, a->bytes);
+	OPS_TIMED(out, n = write(ops_fd(st), buf, a->bytes));
+	ops_set(out, n);
+	ops_event(out, "write", SYS_write, ops_fd(st), a->bytes, -1, NULL);
+}
+
+/* read(fd, buf, bytes). */
+static void
+ops_read(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	unsigned char *buf;
+	ssize_t n;
+
+	if ((buf = ops_buffer(st, a->bytes, a->align)) == NULL) {
+		ops_set(out, -1);
+		return;
+	}
+	OPS_TIMED(out, n = read(ops_fd(st), buf, a->bytes));
+	ops_set(out, n);
+	ops_event(out, "read", SYS_read, ops_fd(st), a->bytes, -1, NULL);
+}
+
+/* pread(fd, buf, bytes, offset). */
+static void
+ops_pread(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	unsigned char *buf;
+	ssize_t n;
+
+	if ((buf = ops_buffer(st, a->bytes, a->align)) == NULL) {
+		ops_set(out, -1);
+		return;
+	}
+	OPS_TIMED(out, n = pread(ops_fd(st), buf, a->bytes, a->offset));
+	ops_set(out, n);
+	ops_event(out, "pread64", SYS_pread64, ops_fd(st), a->bytes, a->offset, NULL);
+}
+
+/* pwrite(fd, buf, bytes, offset) of the pattern. */
+static void
+ops_pwrite(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	unsigned char *buf;
+	ssize_t n;
+
+	if ((buf = ops_buffer(st, a->bytes, a->align)) == NULL) {
+		ops_set(out, -1);
+		return;
+	}
+	ops_pattern(buf, a->bytes);
+	OPS_TIMED(out, n = pwrite(ops_fd(st), buf, a->bytes, a->offset));
+	ops_set(out, n);
+	ops_event(out, "pwrite64", SYS_pwrite64, ops_fd(st), a->bytes, a->offset, NULL);
+}
+
+/* lseek(fd, offset, whence). */
+static void
+ops_lseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	int whence = (a->has & SCN_HAS_WHENCE) ? a->whence : SEEK_SET;
+	off_t r;
+
+	OPS_TIMED(out, r = lseek(ops_fd(st), a->offset, whence));
+	ops_set(out, r);
+	ops_event(out, "lseek", SYS_lseek, ops_fd(st), 0, a->offset, decode_whence(whence));
+}
+
+/* fsync(fd). */
+static void
+ops_fsync(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	int rc;
+
+	(void)a;
+	OPS_TIMED(out, rc = fsync(ops_fd(st)));
+	ops_set(out, rc);
+	ops_event(out, "fsync", SYS_fsync, ops_fd(st), 0, -1, NULL);
+}
+
+/* fdatasync(fd). */
+static void
+ops_fdatasync(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	int rc;
+
+	(void)a;
+	OPS_TIMED(out, rc = fdatasync(ops_fd(st)));
+	ops_set(out, rc);
+	ops_event(out, "fdatasync", SYS_fdatasync, ops_fd(st), 0, -1, NULL);
+}
+
+/* sync_file_range(fd, offset, len, flags). */
+static void
+ops_sync_file_range(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	int64_t off = (a->has & SCN_HAS_OFFSET) ? a->offset : 0;
+	char detail[96];
+	int rc;
+
+	OPS_TIMED(out, rc = sync_file_range(ops_fd(st), off, (off_t)a->len, (unsigned)a->flags));
+	ops_set(out, rc);
+	decode_sync_file_range((unsigned)a->flags, a->len, detail, sizeof detail);
+	ops_event(out, "sync_file_range", SYS_sync_file_range, ops_fd(st), 0, off, detail);
+}
+
+/* sync(): every dirty page of every filesystem. */
+static void
+ops_sync(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	(void)st;
+	(void)a;
+	OPS_TIMED(out, sync());
+	out->ret = 0;
+	out->err = 0;
+	ops_event(out, "sync", SYS_sync, -1, 0, -1, NULL);
+}
+
+/* posix_fadvise(fd, offset, len, advice): it returns the error instead of setting errno. */
+static void
+ops_fadvise(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	int64_t off = (a->has & SCN_HAS_OFFSET) ? a->offset : 0;
+	char detail[96];
+	int rc;
+
+	OPS_TIMED(out, rc = posix_fadvise(ops_fd(st), off, (off_t)a->len, a->advice));
+	out->ret = rc == 0 ? 0 : -1;
+	out->err = rc;
+	snprintf(detail, sizeof detail, "len=%llu, %s", (unsigned long long)a->len,
+	         decode_advice(a->advice));
+	ops_event(out, "fadvise64", SYS_fadvise64, ops_fd(st), 0, off, detail);
+}
+
+/* fallocate(fd, 0, offset, len). */
+static void
+ops_fallocate(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	int64_t off = (a->has & SCN_HAS_OFFSET) ? a->offset : 0;
+	char detail[96];
+	int rc;
+
+	OPS_TIMED(out, rc = fallocate(ops_fd(st), 0, off, (off_t)a->len));
+	ops_set(out, rc);
+	snprintf(detail, sizeof detail, "mode=0, len=%llu", (unsigned long long)a->len);
+	ops_event(out, "fallocate", SYS_fallocate, ops_fd(st), 0, off, detail);
+}
+
+/* ftruncate(fd, len). */
+static void
+ops_ftruncate(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	uint64_t len = (a->has & SCN_HAS_LEN) ? a->len : a->size;
+	char detail[96];
+	int rc;
+
+	OPS_TIMED(out, rc = ftruncate(ops_fd(st), (off_t)len));
+	ops_set(out, rc);
+	snprintf(detail, sizeof detail, "len=%llu", (unsigned long long)len);
+	ops_event(out, "ftruncate", SYS_ftruncate, ops_fd(st), 0, -1, detail);
+}
+
+/* close(fd): the number is kept, so a later call on it gets the kernel's EBADF. */
+static void
+ops_close(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	int rc;
+
+	(void)a;
+	OPS_TIMED(out, rc = close(ops_fd(st)));
+	ops_set(out, rc);
+	ops_event(out, "close", SYS_close, ops_fd(st), 0, -1, NULL);
+	st->fd_open = false;
+}
+
+/* note (and the worker's half of wait): no call, only a fresh look at the state. */
+static void
+ops_nothing(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	(void)st;
+	(void)a;
+	out->ret = 0;
+	out->err = 0;
+}
+
+/* Ops the worker runs. NULL: not the worker's (the runner handles it, or nobody yet). */
+static const ops_fn ops_table[SCN_OP__COUNT] = {
+	[SCN_OP_OPEN] = ops_open,
+	[SCN_OP_FOPEN] = ops_fopen,
+	[SCN_OP_FDOPEN] = ops_fdopen,
+	[SCN_OP_FILENO] = ops_fileno,
+	[SCN_OP_SETVBUF] = ops_setvbuf,
+	[SCN_OP_SETBUF] = ops_setbuf,
+	[SCN_OP_SETBUFFER] = ops_setbuffer,
+	[SCN_OP_FWRITE] = ops_fwrite,
+	[SCN_OP_FPUTS] = ops_fputs,
+	[SCN_OP_PRINTF] = ops_printf,
+	[SCN_OP_FREAD] = ops_fread,
+	[SCN_OP_FGETS] = ops_fgets,
+	[SCN_OP_FFLUSH] = ops_fflush,
+	[SCN_OP_FSEEK] = ops_fseek,
+	[SCN_OP_FCLOSE] = ops_fclose,
+	[SCN_OP_WRITE] = ops_write,
+	[SCN_OP_READ] = ops_read,
+	[SCN_OP_PREAD] = ops_pread,
+	[SCN_OP_PWRITE] = ops_pwrite,
+	[SCN_OP_LSEEK] = ops_lseek,
+	[SCN_OP_FSYNC] = ops_fsync,
+	[SCN_OP_FDATASYNC] = ops_fdatasync,
+	[SCN_OP_SYNC_FILE_RANGE] = ops_sync_file_range,
+	[SCN_OP_SYNC] = ops_sync,
+	[SCN_OP_FADVISE] = ops_fadvise,
+	[SCN_OP_FALLOCATE] = ops_fallocate,
+	[SCN_OP_FTRUNCATE] = ops_ftruncate,
+	[SCN_OP_CLOSE] = ops_close,
+	[SCN_OP_WAIT] = ops_nothing,
+	[SCN_OP_NOTE] = ops_nothing,
+};
+
+/* True if the worker runs op. */
+bool
+ops_has(enum scn_op op)
+{
+	return (unsigned)op < SCN_OP__COUNT && ops_table[op] != NULL;
+}
+
+/* Run one step's op. */
+void
+ops_run(struct ops_state *st, const struct scn_step *step, struct ops_result *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!ops_has(step->op)) {
+		out->ret = -1;
+		out->err = ENOSYS;
+		snprintf(out->note, sizeof out->note, "not implemented in the engine yet");
+		return;
+	}
+	ops_table[step->op](st, &step->args, out);
+}

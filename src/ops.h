@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* ops.h: the real calls of one step, made by the worker on the scratch file. */
+#ifndef IOBUFVIZ_OPS_H
+#define IOBUFVIZ_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "event.h"
+#include "scenario.h"
+
+/* Own stdio buffers kept alive until the FILE* that uses them is closed. */
+#define OPS_MAX_BUFS 8
+
+/* What the "student program" holds between steps. */
+struct ops_state {
+	const char *path;          /* the scratch file: the only file ops open */
+	FILE *fp;                  /* the scenario's current FILE*, or NULL */
+	int fd;                    /* the scenario's current fd, or -1 */
+	bool fd_open;              /* false once fd was closed (the number is kept) */
+	int open_flags;            /* flags of the last open op (fdopen's default mode) */
+	void *bufs[OPS_MAX_BUFS];  /* own setvbuf/setbuf/setbuffer buffers */
+	size_t n_bufs;
+	size_t dio_align;          /* O_DIRECT memory alignment of the file (statx) */
+	unsigned char *mem;        /* transfer buffer as allocated */
+	size_t mem_cap;
+};
+
+/* What one op did. */
+struct ops_result {
+	int64_t ret;               /* the call's return value (-1 on error) */
+	int err;                   /* errno, 0 if none */
+	uint64_t ns;               /* CLOCK_MONOTONIC around the real call only */
+	bool has_event;            /* a direct op: the one call it made, in ev */
+	struct event ev;
+	char note[128];            /* a remark ("end of file", "not implemented ...") */
+};
+
+/* Start with no FILE* and no fd; path is the scratch file. */
+void ops_init(struct ops_state *st, const char *path);
+
+/* True if op is run in the worker by ops_run (false: the runner handles it). */
+bool ops_has(enum scn_op op);
+
+/* Run step's op for real. A failing call is a result (ret -1, err), never a crash. */
+void ops_run(struct ops_state *st, const struct scn_step *step, struct ops_result *out);
+
+/* Release the buffers (does not close the FILE* or fd). */
+void ops_fini(struct ops_state *st);
+
+/* Fill buf with the printable pattern ops write ("abc...z" repeating). */
+void ops_pattern(unsigned char *buf, size_t len);
+
+#endif

@@ -1,0 +1,652 @@
+/* SPDX-License-Identifier: MIT */
+/* runner.c: make the scratch file, run each step in the traced worker, observe the result. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ops.h"
+#include "probe.h"
+#include "runner.h"
+#include "scratch.h"
+#include "tracer.h"
+#include "worker.h"
+
+/* A wait sleeps at most this long between two looks at the cache. */
+#define RUNNER_WAIT_SLICE_NS 200000000L
+/* wait until clean gives up after this long unless the step says otherwise. */
+#define RUNNER_WAIT_DEFAULT_TIMEOUT 60.0
+
+struct runner {
+	const struct scenario *s;
+	struct runner_opts o;
+	int scratch;                 /* scratch dir index, -1 if none */
+	char path[PATH_MAX];         /* the scratch file */
+	char fs[32];                 /* its filesystem */
+	int probe_fd;                /* our own read-only fd on it, for the probes */
+	dev_t dev;
+	ino_t ino;
+	struct worker w;
+	struct tracer *tracer;       /* NULL: procio fallback */
+	enum ev_source source;
+	char source_why[96];         /* why procio: "ptrace refused: EPERM", "--trace=procio" */
+	bool dead;                   /* the worker ended; later steps run nothing */
+	char dead_note[96];
+	int cur_fd;                  /* the worker's current fd, from its last reply */
+	bool cur_fd_open;
+	struct snap_stdio stdio;     /* the worker's last stdio probe */
+	struct snapshot initial, last;
+	size_t next;                 /* index of the next step */
+};
+
+/* A runner-side op: fills out (ret, err, note, events) and leaves snapshots to the caller. */
+typedef void (*runner_op_fn)(struct runner *, const struct scn_step *, struct step_result *);
+
+/* Set *err to a formatted heap message (NULL if out of memory). */
+static void
+runner_error(char **err, const char *fmt, ...)
+{
+	va_list ap;
+	char *m = NULL;
+
+	if (err == NULL)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&m, fmt, ap) < 0)
+		m = NULL;
+	va_end(ap);
+	*err = m;
+}
+
+/* Name of the filesystem holding dev, from /proc/self/mountinfo (statfs magic as fallback). */
+static void
+runner_fs_lookup(int fd, dev_t dev, char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	struct statfs sf;
+
+	buf[0] = '\0';
+	if (f != NULL) {
+		while (fgets(line, sizeof line, f) != NULL) {
+			unsigned maj, min;
+			char *sep, type[32];
+			if (sscanf(line, "%*d %*d %u:%u", &maj, &min) != 2 ||
+			    makedev(maj, min) != dev || (sep = strstr(line, " - ")) == NULL ||
+			    sscanf(sep + 3, "%31s", type) != 1)
+				continue;
+			/* The last match is the mount on top. */
+			snprintf(buf, len, "%s", type);
+		}
+		fclose(f);
+	}
+	if (buf[0] != '\0' || fstatfs(fd, &sf) != 0)
+		return;
+	switch ((unsigned long)sf.f_type) {
+	case 0xEF53: snprintf(buf, len, "ext4"); break;
+	case 0x01021994: snprintf(buf, len, "tmpfs"); break;
+	case 0x58465342: snprintf(buf, len, "xfs"); break;
+	case 0x9123683E: snprintf(buf, len, "btrfs"); break;
+	default: snprintf(buf, len, "fs 0x%lx", (unsigned long)sf.f_type); break;
+	}
+}
+
+/* Write all of buf, retrying short writes. */
+static int
+runner_write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Prefill size bytes: numbered lines "line 000001\n" (the last one cut to fit, still
+ * ending in '\n') or zeros. Then fsync and drop the cache: a clean, cold start.
+ */
+static int
+runner_prefill(int fd, uint64_t size, enum scn_fill fill)
+{
+	const size_t cap = 1 << 20;
+	char *buf = malloc(cap);
+	uint64_t left = size, lineno = 1;
+	size_t n = 0;
+	int rc = 0;
+
+	if (buf == NULL)
+		return -1;
+	if (fill == SCN_FILL_ZERO)
+		memset(buf, 0, cap);
+	while (left > 0 && rc == 0) {
+		if (fill == SCN_FILL_ZERO) {
+			n = left < cap ? (size_t)left : cap;
+		} else {
+			n = 0;
+			while (n < cap && left - n > 0) {
+				char line[32];
+				int len = snprintf(line, sizeof line, "line %06" PRIu64 "\n", lineno++);
+				size_t room = cap - n;
+				if ((uint64_t)len > left - n) {
+					/* The last line: as much as fits, ending in a newline. */
+					size_t k = (size_t)(left - n);
+					memcpy(buf + n, line, k - 1);
+					buf[n + k - 1] = '\n';
+					n += k;
+					break;
+				}
+				if ((size_t)len > room)
+					break;
+				memcpy(buf + n, line, (size_t)len);
+				n += (size_t)len;
+			}
+		}
+		rc = runner_write_all(fd, buf, n);
+		left -= n;
+	}
+	free(buf);
+	if (rc == 0 && size > 0 && fsync(fd) != 0)
+		rc = -1;
+	if (rc == 0)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	return rc;
+}
+
+/* Name of a signal: "SIGSEGV". */
+static void
+runner_signame(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev != NULL)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else
+		snprintf(buf, len, "signal %d", sig);
+}
+
+/* The worker ended with wait status st: remember why. */
+static void
+runner_mark_dead(struct runner *r, int st)
+{
+	char name[32];
+
+	r->dead = true;
+	r->w.pid = -1;
+	r->cur_fd_open = false;
+	memset(&r->stdio, 0, sizeof r->stdio);
+	if (WIFSIGNALED(st)) {
+		runner_signame(WTERMSIG(st), name, sizeof name);
+		snprintf(r->dead_note, sizeof r->dead_note, "worker killed by %s", name);
+	} else {
+		snprintf(r->dead_note, sizeof r->dead_note, "worker exited with status %d",
+		         WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	}
+}
+
+/* Observe the state now: stdio as the worker last reported it, the rest by the probes. */
+static void
+runner_observe(struct runner *r, struct snapshot *snap)
+{
+	struct stat sb;
+	uint64_t size = 0;
+
+	memset(snap, 0, sizeof *snap);
+	snap->stdio = r->stdio;
+	snap->fd.fd = r->cur_fd;
+	if (!r->dead && r->cur_fd >= 0 && r->cur_fd_open)
+		probe_fd(r->w.pid, r->cur_fd, &snap->fd);
+	if (fstat(r->probe_fd, &sb) == 0)
+		size = (uint64_t)sb.st_size;
+	probe_cache(r->probe_fd, size, &snap->cache);
+	probe_disk(r->probe_fd, &snap->disk);
+	if (!r->dead)
+		probe_io(r->w.pid, &snap->disk);
+}
+
+/* Append a sentence to the step's note. */
+static void
+runner_note(struct step_result *out, const char *fmt, ...)
+{
+	size_t n = strlen(out->note);
+	va_list ap;
+
+	if (n > 0 && n + 2 < sizeof out->note) {
+		memcpy(out->note + n, "; ", 3);
+		n += 2;
+	}
+	if (n >= sizeof out->note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out->note + n, sizeof out->note - n, fmt, ap);
+	va_end(ap);
+}
+
+static void runner_kill_worker(struct runner *r);
+
+/* Send step index to the worker and collect what it did (events, reply). */
+static void
+runner_exchange(struct runner *r, size_t index, struct step_result *out)
+{
+	const struct scn_step *step = &r->s->steps[index];
+	bool stdio_op = scenario_op_is_stdio(step->op);
+	struct worker_reply rep;
+	int st = 0, rc;
+
+	out->events.source = r->source;
+	if (worker_send(&r->w, (uint32_t)index) != 0 && r->tracer == NULL) {
+		/* The worker is gone; waitpid below says how. */
+	}
+	if (r->tracer != NULL) {
+		rc = tracer_step(r->tracer, stdio_op ? EV_STDIO : EV_DIRECT,
+		                 r->cur_fd, &out->events, &st);
+		if (rc == 1) {
+			runner_mark_dead(r, st);
+		} else if (rc < 0 && errno == ENOMEM) {
+			/* The worker reached idle; only events were lost. */
+			runner_note(out, "out of memory: some calls not recorded");
+		} else if (rc < 0) {
+			/* The worker may be stopped anywhere: waiting for its reply could hang. */
+			int e = errno;
+			runner_kill_worker(r);
+			r->dead = true;
+			snprintf(r->dead_note, sizeof r->dead_note, "tracer error (%s): worker stopped",
+			         strerror(e));
+		}
+	}
+	rc = r->dead ? 0 : worker_recv(&r->w, &rep);
+	if (rc != 1) {
+		if (!r->dead && r->w.pid > 0 && waitpid(r->w.pid, &st, 0) == r->w.pid)
+			runner_mark_dead(r, st);
+		else if (!r->dead)
+			r->dead = true, snprintf(r->dead_note, sizeof r->dead_note, "worker lost");
+		out->ret = -1;
+		out->err = 0;
+		/* What the tracer saw last is the best account of the fatal call. */
+		for (size_t i = out->events.n; i-- > 0;)
+			if (out->events.v[i].err != 0) {
+				out->err = out->events.v[i].err;
+				break;
+			}
+		runner_note(out, "%s", r->dead_note);
+		return;
+	}
+	out->ret = rep.ret;
+	out->err = rep.err;
+	out->op_ns = rep.ns;
+	if (rep.note[0] != '\0')
+		runner_note(out, "%.*s", (int)sizeof rep.note, rep.note);
+	r->stdio = rep.stdio;
+	r->cur_fd = rep.fd;
+	r->cur_fd_open = rep.fd_open;
+	if (rep.io_ok) {
+		out->events.syscr = rep.syscr;
+		out->events.syscw = rep.syscw;
+		out->events.rchar = rep.rchar;
+		out->events.wchar = rep.wchar;
+	}
+	if (r->tracer == NULL) {
+		if (rep.has_event)
+			event_list_add(&out->events, &rep.ev);
+		if (stdio_op) {
+			/* No per-call events: only what /proc/self/io counted. */
+			if (rep.io_ok) {
+				out->events.n_read = rep.syscr;
+				out->events.n_write = rep.syscw;
+				out->events.bytes_read = rep.rchar;
+				out->events.bytes_written = rep.wchar;
+			}
+			runner_note(out, "stdio calls seen through /proc/PID/io: counts and totals "
+			            "only (%s)", r->source_why);
+		}
+	}
+}
+
+/* pty, tail, sweep: other parts of the program will run them. */
+static void
+runner_op_unimplemented(struct runner *r, const struct scn_step *step, struct step_result *out)
+{
+	(void)r;
+	(void)step;
+	out->ret = -1;
+	out->err = ENOSYS;
+	out->events.source = r->source;
+	runner_note(out, "not implemented in the engine yet");
+}
+
+/* Seconds since start. */
+static double
+runner_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/* wait: sleep in slices, looking at the cache after each, until time or clean. */
+static void
+runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result *out)
+{
+	const struct scn_args *a = &step->args;
+	bool until_clean = a->until_clean || (a->has & SCN_HAS_UNTIL);
+	double limit = a->seconds;
+	struct timespec start;
+	struct snapshot now;
+	int64_t ret = 0;
+	int err = 0;
+
+	if (until_clean)
+		limit = (a->has & SCN_HAS_TIMEOUT) && a->timeout > 0 ? a->timeout :
+		        a->seconds > 0 ? a->seconds : RUNNER_WAIT_DEFAULT_TIMEOUT;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		double el = runner_since(&start), left;
+		struct timespec ts;
+
+		runner_observe(r, &now);
+		if (r->o.progress != NULL)
+			r->o.progress(&now, el, r->o.user);
+		if (until_clean && !now.cache.has_dirty) {
+			ret = -1;
+			err = ENOTSUP;
+			runner_note(out, "dirty pages cannot be seen here (%s)",
+			            now.cache.note[0] ? now.cache.note : "no cachestat");
+			break;
+		}
+		if (until_clean && now.cache.dirty == 0 && now.cache.writeback == 0)
+			break;
+		if (el >= limit) {
+			if (until_clean) {
+				ret = -1;
+				err = ETIMEDOUT;
+				runner_note(out, "still dirty after %.1f s", el);
+			}
+			break;
+		}
+		left = limit - el;
+		if (left * 1e9 > RUNNER_WAIT_SLICE_NS) {
+			ts.tv_sec = 0;
+			ts.tv_nsec = RUNNER_WAIT_SLICE_NS;
+		} else {
+			ts.tv_sec = (time_t)left;
+			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+		}
+		nanosleep(&ts, NULL);
+	}
+	/* The worker's half: a fresh look at its stdio after the wait. */
+	if (!r->dead)
+		runner_exchange(r, out->index, out);
+	out->ret = ret;
+	out->err = err;
+	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
+}
+
+/* Ops the runner itself handles; NULL: the worker runs it (ops.c). Add new ones here. */
+static const runner_op_fn runner_ops[SCN_OP__COUNT] = {
+	[SCN_OP_WAIT] = runner_op_wait,
+	[SCN_OP_PTY] = runner_op_unimplemented,
+	[SCN_OP_TAIL] = runner_op_unimplemented,
+	[SCN_OP_SWEEP] = runner_op_unimplemented,
+};
+
+/* Kill and reap the worker if it lives. */
+static void
+runner_kill_worker(struct runner *r)
+{
+	int st;
+
+	if (r->w.pid > 0 && !r->dead) {
+		kill(r->w.pid, SIGKILL);
+		while (waitpid(r->w.pid, &st, __WALL) < 0 && errno == EINTR)
+			;
+	}
+	r->w.pid = -1;
+	worker_close(&r->w);
+	tracer_free(r->tracer);
+	r->tracer = NULL;
+}
+
+/* Fork the worker and, unless told not to, trace it. 0, or -1 with *err set. */
+static int
+runner_start_worker(struct runner *r, char **err)
+{
+	struct worker_reply hello;
+	int st = 0, e;
+
+	if (worker_spawn(r->s, r->path, &r->w) != 0) {
+		runner_error(err, "cannot start the worker process: %s", strerror(errno));
+		return -1;
+	}
+	r->source = EV_SRC_PROCIO;
+	if (r->o.trace == RUNNER_TRACE_PROCIO) {
+		snprintf(r->source_why, sizeof r->source_why, "--trace=procio");
+	} else if (tracer_attach(r->w.pid, WORKER_CMD_FD, r->path, r->dev, r->ino,
+	                         &r->tracer, &st) == 0) {
+		r->source = EV_SRC_PTRACE;
+	} else {
+		e = errno;
+		runner_kill_worker(r);
+		if (r->o.trace == RUNNER_TRACE_PTRACE) {
+			runner_error(err, "ptrace refused (%s: %s): the system calls stdio makes "
+			             "cannot be traced here; --trace=procio shows counts and totals "
+			             "instead", strerrorname_np(e) ? strerrorname_np(e) : "?",
+			             strerror(e));
+			return -1;
+		}
+		snprintf(r->source_why, sizeof r->source_why, "ptrace refused: %s",
+		         strerrorname_np(e) ? strerrorname_np(e) : strerror(e));
+		if (worker_spawn(r->s, r->path, &r->w) != 0) {
+			runner_error(err, "cannot start the worker process: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (worker_recv(&r->w, &hello) != 1) {
+		runner_error(err, "the worker process did not start");
+		return -1;
+	}
+	r->stdio = hello.stdio;
+	r->cur_fd = -1;
+	r->cur_fd_open = false;
+	return 0;
+}
+
+/* Make the scratch file (prefilled, clean, cold) and open our probe fd on it. */
+static int
+runner_make_file(struct runner *r, char **err)
+{
+	const struct scn_file *f = &r->s->file;
+	const char *parent = r->o.dir;
+	struct statvfs vfs;
+	struct stat sb;
+	int fd;
+
+	if (f->on == SCN_FS_TMPFS) {
+		parent = "/dev/shm";
+		if (stat(parent, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+			runner_error(err, "this scenario needs tmpfs, but /dev/shm does not exist");
+			return -1;
+		}
+	}
+	if (f->size > SCN_MAX_SIZE) {
+		runner_error(err, "the scratch file would be %" PRIu64 " bytes; the limit is %"
+		             PRIu64, f->size, (uint64_t)SCN_MAX_SIZE);
+		return -1;
+	}
+	r->scratch = scratch_mkdir(parent);
+	if (r->scratch < 0) {
+		runner_error(err, "cannot make a scratch directory under %s: %s",
+		             parent ? parent : "$TMPDIR or /tmp", strerror(errno));
+		return -1;
+	}
+	if (statvfs(scratch_dir(r->scratch), &vfs) == 0 &&
+	    (uint64_t)vfs.f_bavail * vfs.f_frsize < f->size + (1u << 20)) {
+		runner_error(err, "not enough space in %s for a %" PRIu64 "-byte scratch file "
+		             "(%" PRIu64 " bytes free)", scratch_dir(r->scratch), f->size,
+		             (uint64_t)vfs.f_bavail * vfs.f_frsize);
+		return -1;
+	}
+	if (scratch_path(r->scratch, "scratch", r->path, sizeof r->path) == NULL) {
+		runner_error(err, "scratch path too long");
+		return -1;
+	}
+	fd = scratch_create(r->scratch, "scratch", O_RDWR);
+	if (fd < 0) {
+		runner_error(err, "cannot create %s: %s", r->path, strerror(errno));
+		return -1;
+	}
+	if (runner_prefill(fd, f->size, f->fill) != 0) {
+		runner_error(err, "cannot prefill %s: %s", r->path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	r->probe_fd = open(r->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (r->probe_fd < 0 || fstat(r->probe_fd, &sb) != 0) {
+		runner_error(err, "cannot open %s: %s", r->path, strerror(errno));
+		return -1;
+	}
+	r->dev = sb.st_dev;
+	r->ino = sb.st_ino;
+	runner_fs_lookup(r->probe_fd, sb.st_dev, r->fs, sizeof r->fs);
+	return 0;
+}
+
+/* Start a run of s. */
+struct runner *
+runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
+{
+	static const struct runner_opts defaults = { NULL, RUNNER_TRACE_AUTO, NULL, NULL };
+	struct runner *r;
+
+	if (err != NULL)
+		*err = NULL;
+	r = calloc(1, sizeof *r);
+	if (r == NULL) {
+		runner_error(err, "out of memory");
+		return NULL;
+	}
+	r->s = s;
+	r->o = o != NULL ? *o : defaults;
+	r->scratch = -1;
+	r->probe_fd = -1;
+	r->w.pid = -1;
+	r->w.cmd_fd = r->w.reply_fd = -1;
+	r->cur_fd = -1;
+	if (runner_make_file(r, err) != 0 || runner_start_worker(r, err) != 0) {
+		runner_free(r);
+		return NULL;
+	}
+	runner_observe(r, &r->initial);
+	r->last = r->initial;
+	return r;
+}
+
+/* Run the next step. */
+int
+runner_step(struct runner *r, struct step_result *out)
+{
+	const struct scn_step *step;
+
+	memset(out, 0, sizeof *out);
+	if (r == NULL || r->next >= r->s->n_steps)
+		return 0;
+	out->index = r->next++;
+	step = &r->s->steps[out->index];
+	out->step = step;
+	out->ok = true;
+	out->before = r->last;
+	out->events.source = r->source;
+	if ((unsigned)step->op >= SCN_OP__COUNT) {
+		out->ret = -1;
+		out->err = EINVAL;
+		runner_note(out, "unknown op");
+	} else if (r->dead) {
+		out->ret = -1;
+		out->err = ECHILD;
+		runner_note(out, "nothing was run: %s earlier", r->dead_note);
+	} else if (runner_ops[step->op] != NULL) {
+		runner_ops[step->op](r, step, out);
+	} else {
+		runner_exchange(r, out->index, out);
+	}
+	runner_observe(r, &out->after);
+	r->last = out->after;
+	return 1;
+}
+
+/* How stdio's calls are seen in this run. */
+enum ev_source
+runner_trace_source(const struct runner *r)
+{
+	return r->source;
+}
+
+/* The scratch file. */
+const char *
+runner_file_path(const struct runner *r)
+{
+	return r->path;
+}
+
+/* Its filesystem ("ext4", "tmpfs"). */
+const char *
+runner_fs_name(const struct runner *r)
+{
+	return r->fs;
+}
+
+/* The state before the first step. */
+const struct snapshot *
+runner_initial(const struct runner *r)
+{
+	return &r->initial;
+}
+
+/* Free what a step result owns. */
+void
+step_result_clear(struct step_result *sr)
+{
+	if (sr == NULL)
+		return;
+	event_list_clear(&sr->events);
+	free(sr->expects);
+	free(sr->output);
+	free(sr->output_file);
+	sr->expects = NULL;
+	sr->n_expects = 0;
+	sr->output = sr->output_file = NULL;
+}
+
+/* Stop the worker, close everything, remove the scratch dir. */
+void
+runner_free(struct runner *r)
+{
+	if (r == NULL)
+		return;
+	runner_kill_worker(r);
+	if (r->probe_fd >= 0)
+		close(r->probe_fd);
+	if (r->scratch >= 0)
+		scratch_remove(r->scratch);
+	free(r);
+}

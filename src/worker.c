@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+/* worker.c: the traced child that runs the ops and reports what its stdio holds. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ops.h"
+#include "probe.h"
+#include "worker.h"
+
+/* The four counters of /proc/self/io the fallback needs. */
+struct worker_io {
+	uint64_t rchar, wchar, syscr, syscw;
+};
+
+/*
+ * Read /proc/self/io with exactly one read() and return the bytes it returned, which
+ * the next reading will see added to rchar (and 1 added to syscr). -1 on failure.
+ */
+static ssize_t
+worker_io_read(struct worker_io *io)
+{
+	char buf[512];
+	ssize_t n;
+	int fd = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	memset(io, 0, sizeof *io);
+	if (sscanf(buf, "rchar: %lu wchar: %lu syscr: %lu syscw: %lu",
+	           &io->rchar, &io->wchar, &io->syscr, &io->syscw) != 4)
+		return -1;
+	return n;
+}
+
+/* Write all of buf to fd, retrying on EINTR and short writes. */
+static int
+worker_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Read exactly len bytes; 1 done, 0 EOF, -1 error. */
+static int
+worker_read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 1;
+}
+
+/* Run one command: the op between two /proc/self/io readings, then the stdio probe. */
+static void
+worker_run(const struct scenario *s, struct ops_state *st, uint32_t step,
+           struct worker_reply *rep)
+{
+	struct worker_io before, after;
+	struct ops_result res;
+	ssize_t nb = -1, na = -1;
+
+	memset(rep, 0, sizeof *rep);
+	rep->magic = WORKER_MAGIC;
+	rep->step = step;
+	if (step != WORKER_HELLO) {
+		if (step >= s->n_steps) {
+			rep->ret = -1;
+			rep->err = EINVAL;
+		} else {
+			nb = worker_io_read(&before);
+			ops_run(st, &s->steps[step], &res);
+			na = worker_io_read(&after);
+			rep->ret = res.ret;
+			rep->err = res.err;
+			rep->ns = res.ns;
+			rep->has_event = res.has_event;
+			rep->ev = res.ev;
+			memcpy(rep->note, res.note, sizeof rep->note);
+		}
+	}
+	/* The "after" reading sees the "before" reading's own read(): take it out. */
+	if (nb > 0 && na > 0 && after.syscr >= before.syscr + 1 &&
+	    after.rchar >= before.rchar + (uint64_t)nb) {
+		rep->io_ok = true;
+		rep->syscr = after.syscr - before.syscr - 1;
+		rep->rchar = after.rchar - before.rchar - (uint64_t)nb;
+		rep->syscw = after.syscw - before.syscw;
+		rep->wchar = after.wchar - before.wchar;
+	}
+	rep->fd = st->fd;
+	rep->fd_open = st->fd_open;
+	probe_stdio(st->fp, &rep->stdio);
+}
+
+/* The worker's life: answer commands until the runner closes the pipe. Never returns. */
+static void
+worker_main(const struct scenario *s, const char *path)
+{
+	struct ops_state st;
+	struct worker_reply rep;
+	struct worker_cmd cmd;
+
+	ops_init(&st, path);
+	worker_run(s, &st, WORKER_HELLO, &rep);
+	if (worker_write_all(WORKER_REPLY_FD, &rep, sizeof rep) != 0)
+		_exit(1);
+	for (;;) {
+		/* This read() on WORKER_CMD_FD is the tracer's "idle" marker. */
+		if (worker_read_all(WORKER_CMD_FD, &cmd, sizeof cmd) != 1 ||
+		    cmd.magic != WORKER_MAGIC)
+			_exit(0);
+		worker_run(s, &st, cmd.step, &rep);
+		if (worker_write_all(WORKER_REPLY_FD, &rep, sizeof rep) != 0)
+			_exit(1);
+	}
+}
+
+/* Close every fd from lo to hi (inclusive), with close_range if the kernel has it. */
+static void
+worker_close_range(unsigned lo, unsigned hi)
+{
+	if (lo > hi)
+		return;
+	if (syscall(SYS_close_range, lo, hi, 0) == 0)
+		return;
+	for (long fd = lo, max = sysconf(_SC_OPEN_MAX); fd <= (long)hi && fd < max; fd++)
+		close((int)fd);
+}
+
+/* In the child: become a clean "program" (signals, fds) with its pipes at fixed numbers. */
+static void
+worker_setup(pid_t parent, int cmd_rd, int reply_wr)
+{
+	sigset_t none;
+	int a, b, null;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+		_exit(1);
+	/* Out of the terminal's process group: Ctrl-C reaches the runner, which ends us. */
+	setpgid(0, 0);
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+
+	/* Park the pipe ends above the fixed numbers, then put them there. */
+	a = fcntl(cmd_rd, F_DUPFD, WORKER_REPLY_FD + 1);
+	b = fcntl(reply_wr, F_DUPFD, WORKER_REPLY_FD + 1);
+	if (a < 0 || b < 0 || dup2(a, WORKER_CMD_FD) < 0 || dup2(b, WORKER_REPLY_FD) < 0)
+		_exit(1);
+	null = open("/dev/null", O_RDWR);
+	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
+		_exit(1);
+	worker_close_range(3, WORKER_CMD_FD - 1);
+	worker_close_range(WORKER_REPLY_FD + 1, ~0u);
+}
+
+/* Fork the worker. */
+int
+worker_spawn(const struct scenario *s, const char *path, struct worker *w)
+{
+	int cmd[2], reply[2];
+	pid_t parent = getpid(), pid;
+
+	w->pid = -1;
+	w->cmd_fd = w->reply_fd = -1;
+	if (pipe2(cmd, O_CLOEXEC) != 0)
+		return -1;
+	if (pipe2(reply, O_CLOEXEC) != 0) {
+		int e = errno;
+		close(cmd[0]);
+		close(cmd[1]);
+		errno = e;
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(cmd[0]);
+		close(cmd[1]);
+		close(reply[0]);
+		close(reply[1]);
+		errno = e;
+		return -1;
+	}
+	if (pid == 0) {
+		worker_setup(parent, cmd[0], reply[1]);
+		worker_main(s, path);
+	}
+	close(cmd[0]);
+	close(reply[1]);
+	w->pid = pid;
+	w->cmd_fd = cmd[1];
+	w->reply_fd = reply[0];
+	return 0;
+}
+
+/* Send one command. */
+int
+worker_send(const struct worker *w, uint32_t step)
+{
+	struct worker_cmd c = { .magic = WORKER_MAGIC, .step = step };
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	int rc = worker_write_all(w->cmd_fd, &c, sizeof c);
+	int e = errno;
+
+	signal(SIGPIPE, old);
+	errno = e;
+	return rc;
+}
+
+/* Read one reply. */
+int
+worker_recv(const struct worker *w, struct worker_reply *r)
+{
+	int rc = worker_read_all(w->reply_fd, r, sizeof *r);
+
+	if (rc == 1 && r->magic != WORKER_MAGIC) {
+		errno = EPROTO;
+		return -1;
+	}
+	return rc;
+}
+
+/* Close the runner's ends. */
+void
+worker_close(struct worker *w)
+{
+	if (w->cmd_fd >= 0)
+		close(w->cmd_fd);
+	if (w->reply_fd >= 0)
+		close(w->reply_fd);
+	w->cmd_fd = w->reply_fd = -1;
+}

@@ -1,0 +1,874 @@
+/* SPDX-License-Identifier: MIT */
+/* check-engine.c: the runner, worker, ops and tracer against the real kernel. */
+#include <config.h>
+
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner.h"
+#include "scenario.h"
+#include "scratch.h"
+
+#define STEP(o, ...) { .op = (o), .args = { __VA_ARGS__ } }
+#define N(a) (sizeof (a) / sizeof (a)[0])
+#define MAX_STEPS 16
+
+/* One run of a scenario built from steps: every step's result, and the runner. */
+struct run {
+	struct scenario sc;
+	struct runner *r;
+	struct step_result res[MAX_STEPS];
+	size_t n;
+	char dir[PATH_MAX];
+	unsigned long blksize;     /* st_blksize of the scratch file */
+};
+
+/* Start a runner on steps (file size/fs as given) and run every step. */
+static void
+run_all(struct run *run, struct scn_step *steps, size_t n, uint64_t size, enum scn_fs on,
+        enum runner_trace trace)
+{
+	struct runner_opts o = { .dir = NULL, .trace = trace };
+	struct stat sb;
+	char *err = NULL;
+
+	memset(run, 0, sizeof *run);
+	ck_assert_uint_le(n, MAX_STEPS);
+	run->sc.title = "test";
+	run->sc.file.size = size;
+	run->sc.file.on = on;
+	run->sc.file.fill = SCN_FILL_LINES;
+	run->sc.steps = steps;
+	run->sc.n_steps = n;
+	run->r = runner_new(&run->sc, &o, &err);
+	ck_assert_msg(run->r != NULL, "runner_new: %s", err ? err : "?");
+	snprintf(run->dir, sizeof run->dir, "%s", runner_file_path(run->r));
+	*strrchr(run->dir, '/') = '\0';
+	ck_assert_int_eq(stat(runner_file_path(run->r), &sb), 0);
+	run->blksize = (unsigned long)sb.st_blksize;
+	for (;;) {
+		int rc = runner_step(run->r, &run->res[run->n]);
+		ck_assert_int_ge(rc, 0);
+		if (rc == 0)
+			break;
+		run->n++;
+	}
+	ck_assert_uint_eq(run->n, n);
+}
+
+/* Free a run; check that the scratch dir went away with it. */
+static void
+run_free(struct run *run)
+{
+	struct stat sb;
+
+	for (size_t i = 0; i < run->n; i++)
+		step_result_clear(&run->res[i]);
+	runner_free(run->r);
+	ck_assert_int_eq(stat(run->dir, &sb), -1);
+	ck_assert_int_eq(errno, ENOENT);
+}
+
+/* Assert event e is call(fd, bytes) = result, made by origin. */
+static void
+check_event(const struct event *e, const char *call, int fd, uint64_t bytes, int64_t result,
+            enum ev_origin origin)
+{
+	char buf[200];
+
+	event_format(e, buf, sizeof buf);
+	ck_assert_msg(strcmp(e->call, call) == 0, "want %s, got %s", call, buf);
+	ck_assert_msg(e->fd == fd, "fd: %s", buf);
+	ck_assert_msg(e->bytes == bytes, "bytes: %s", buf);
+	ck_assert_msg(e->result == result, "result: %s", buf);
+	ck_assert_int_eq(e->origin, origin);
+}
+
+/* fopen "w", fwrite 5000, fflush: the split of DESIGN §3, seen call by call. */
+START_TEST(test_fwrite_fflush_ptrace)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w"),
+		STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 5000),
+		STEP(SCN_OP_FFLUSH),
+		STEP(SCN_OP_FCLOSE),
+	};
+	struct run run;
+	const struct step_result *fo, *fw, *ff, *fc;
+	unsigned long b;
+	char detail[32];
+
+	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, RUNNER_TRACE_PTRACE);
+	ck_assert_int_eq(runner_trace_source(run.r), EV_SRC_PTRACE);
+	b = run.blksize;
+	fo = &run.res[0];
+	fw = &run.res[1];
+	ff = &run.res[2];
+	fc = &run.res[3];
+
+	ck_assert_int_eq(fo->ret, 3);
+	ck_assert_uint_eq(fo->events.n, 1);
+	check_event(&fo->events.v[0], "openat", -1, 0, 3, EV_STDIO);
+	ck_assert_str_eq(fo->events.v[0].detail, "O_WRONLY|O_CREAT|O_TRUNC, 0666");
+	ck_assert(fo->after.stdio.open);
+	ck_assert_uint_eq(fo->after.stdio.size, 0);
+
+	/* glibc learns st_blksize, writes whole blocks from the caller's data, keeps the rest. */
+	ck_assert_int_eq(fw->ret, 5000);
+	ck_assert_uint_eq(fw->events.n, 2);
+	check_event(&fw->events.v[0], "newfstatat", 3, 0, 0, EV_STDIO);
+	snprintf(detail, sizeof detail, "st_blksize=%lu", b);
+	ck_assert_str_eq(fw->events.v[0].detail, detail);
+	check_event(&fw->events.v[1], "write", 3, 5000 - 5000 % b, (int64_t)(5000 - 5000 % b),
+	            EV_STDIO);
+	ck_assert(fw->events.v[1].ns_traced);
+	ck_assert_uint_eq(fw->events.n_write, 1);
+	ck_assert_uint_eq(fw->events.bytes_written, 5000 - 5000 % b);
+	ck_assert_uint_eq(fw->events.syscw, 1);
+	ck_assert_uint_eq(fw->events.wchar, 5000 - 5000 % b);
+	ck_assert_uint_eq(fw->after.stdio.size, b);
+	ck_assert_uint_eq(fw->after.stdio.pending, 5000 % b);
+	ck_assert(fw->after.fd.open);
+	ck_assert_int_eq(fw->after.fd.pos, (int64_t)(5000 - 5000 % b));
+
+	ck_assert_int_eq(ff->ret, 0);
+	ck_assert_uint_eq(ff->events.n, 1);
+	check_event(&ff->events.v[0], "write", 3, 5000 % b, (int64_t)(5000 % b), EV_STDIO);
+	ck_assert_uint_eq(ff->after.stdio.pending, 0);
+	ck_assert_int_eq(ff->after.fd.pos, 5000);
+
+	ck_assert_int_eq(fc->ret, 0);
+	ck_assert_uint_eq(fc->events.n, 1);
+	check_event(&fc->events.v[0], "close", 3, 0, 0, EV_STDIO);
+	ck_assert(!fc->after.stdio.open);
+	ck_assert(!fc->after.fd.open);
+	ck_assert_uint_eq(fc->after.cache.file_size, 5000);
+	run_free(&run);
+}
+END_TEST
+
+/* The same in the fallback: the totals agree, and no per-call event is invented. */
+START_TEST(test_fwrite_fflush_procio)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w"),
+		STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 5000),
+		STEP(SCN_OP_FFLUSH),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_BYTES, .bytes = 100),
+	};
+	struct run run;
+	const struct step_result *fw, *ff, *w;
+	unsigned long b;
+
+	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, RUNNER_TRACE_PROCIO);
+	ck_assert_int_eq(runner_trace_source(run.r), EV_SRC_PROCIO);
+	b = run.blksize;
+	fw = &run.res[1];
+	ff = &run.res[2];
+	w = &run.res[3];
+
+	ck_assert_int_eq(run.res[0].events.n, 0);
+	ck_assert_int_eq(fw->events.source, EV_SRC_PROCIO);
+	ck_assert_uint_eq(fw->events.n, 0);
+	ck_assert_uint_eq(fw->events.n_write, 1);
+	ck_assert_uint_eq(fw->events.bytes_written, 5000 - 5000 % b);
+	ck_assert_uint_eq(fw->events.n_read, 0);
+	ck_assert_uint_eq(fw->events.bytes_read, 0);
+	ck_assert_ptr_nonnull(strstr(fw->note, "counts and totals only"));
+	ck_assert_uint_eq(fw->after.stdio.pending, 5000 % b);
+
+	ck_assert_uint_eq(ff->events.n, 0);
+	ck_assert_uint_eq(ff->events.n_write, 1);
+	ck_assert_uint_eq(ff->events.bytes_written, 5000 % b);
+	ck_assert_uint_eq(ff->after.stdio.pending, 0);
+
+	/* A direct op is exact even here: the worker made the call itself. */
+	ck_assert_uint_eq(w->events.n, 1);
+	check_event(&w->events.v[0], "write", 3, 100, 100, EV_DIRECT);
+	ck_assert(!w->events.v[0].ns_traced);
+	ck_assert_uint_eq(w->events.syscw, 1);
+	ck_assert_uint_eq(w->events.wchar, 100);
+	ck_assert_str_eq(w->note, "");
+	run_free(&run);
+}
+END_TEST
+
+/* fwrite 10000 on a fresh buffer: one write of whole blocks; setvbuf 1000: one write(2000). */
+static void
+check_big_and_setvbuf(enum runner_trace trace)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w"),
+		STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 10000),
+		STEP(SCN_OP_FCLOSE),
+		STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w"),
+		STEP(SCN_OP_SETVBUF, .has = SCN_HAS_MODE | SCN_HAS_SIZE | SCN_HAS_BUFFER,
+		     .bufmode = SCN_BUF_FULL, .size = 1000, .buffer = SCN_BUFFER_OWN),
+		STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 2500),
+		STEP(SCN_OP_FCLOSE),
+	};
+	struct run run;
+	unsigned long b;
+
+	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, trace);
+	b = run.blksize;
+	ck_assert_uint_eq(run.res[1].events.n_write, 1);
+	ck_assert_uint_eq(run.res[1].events.bytes_written, 10000 - 10000 % b);
+	ck_assert_uint_eq(run.res[1].after.stdio.pending, 10000 % b);
+	ck_assert_uint_eq(run.res[2].events.bytes_written, 10000 % b);
+
+	ck_assert_int_eq(run.res[4].ret, 0);
+	ck_assert_uint_eq(run.res[4].after.stdio.size, 1000);
+	ck_assert_uint_eq(run.res[5].events.n_write, 1);
+	ck_assert_uint_eq(run.res[5].events.bytes_written, 2000);
+	ck_assert_uint_eq(run.res[5].after.stdio.pending, 500);
+	if (trace == RUNNER_TRACE_PTRACE) {
+		/* The buffer is ours, so stdio never asks for st_blksize: one write only. */
+		ck_assert_uint_eq(run.res[1].events.n, 2);
+		check_event(&run.res[1].events.v[1], "write", 3, 10000 - 10000 % b,
+		            (int64_t)(10000 - 10000 % b), EV_STDIO);
+		ck_assert_uint_eq(run.res[5].events.n, 1);
+		check_event(&run.res[5].events.v[0], "write", 3, 2000, 2000, EV_STDIO);
+	} else {
+		ck_assert_uint_eq(run.res[1].events.n, 0);
+		ck_assert_uint_eq(run.res[5].events.n, 0);
+	}
+	run_free(&run);
+}
+
+START_TEST(test_big_setvbuf_ptrace)
+{
+	check_big_and_setvbuf(RUNNER_TRACE_PTRACE);
+}
+END_TEST
+
+START_TEST(test_big_setvbuf_procio)
+{
+	check_big_and_setvbuf(RUNNER_TRACE_PROCIO);
+}
+END_TEST
+
+/* fsync leaves no dirty page; fsync + DONTNEED leaves no cached page; extents get blocks. */
+START_TEST(test_fsync_dontneed)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_RDWR),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_BYTES, .bytes = 65536),
+		STEP(SCN_OP_FSYNC),
+		STEP(SCN_OP_FADVISE, .has = SCN_HAS_ADVICE, .advice = POSIX_FADV_DONTNEED),
+	};
+	struct run run;
+	bool ext4;
+
+	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, RUNNER_TRACE_AUTO);
+	ext4 = strcmp(runner_fs_name(run.r), "ext4") == 0;
+	ck_assert_int_eq(run.res[1].ret, 65536);
+	ck_assert_uint_eq(run.res[1].after.cache.file_size, 65536);
+	ck_assert_int_eq(run.res[2].ret, 0);
+	if (run.res[2].after.cache.has_dirty) {
+		ck_assert_uint_eq(run.res[2].after.cache.dirty, 0);
+		ck_assert_uint_eq(run.res[2].after.cache.writeback, 0);
+	}
+	ck_assert_int_eq(run.res[3].ret, 0);
+	ck_assert_uint_eq(run.res[3].after.cache.cached, 0);
+	if (ext4 && run.res[1].after.disk.source == SNAP_SRC_FIEMAP) {
+		/* ext4 delays allocation until writeback; fsync forces it. */
+		ck_assert_uint_eq(run.res[2].after.disk.delalloc_bytes, 0);
+		ck_assert_uint_ge(run.res[2].after.disk.allocated_bytes, 65536);
+	}
+	if (runner_trace_source(run.r) == EV_SRC_PTRACE) {
+		ck_assert_uint_eq(run.res[2].events.n, 1);
+		check_event(&run.res[2].events.v[0], "fsync", 3, 0, 0, EV_DIRECT);
+		ck_assert_uint_eq(run.res[3].events.n, 1);
+		ck_assert_str_eq(run.res[3].events.v[0].call, "fadvise64");
+		ck_assert_ptr_nonnull(strstr(run.res[3].events.v[0].detail, "POSIX_FADV_DONTNEED"));
+	}
+	run_free(&run);
+}
+END_TEST
+
+/* The O_DIRECT alignment the kernel wants for files in dir (statx), 512 if unknown. */
+static unsigned
+dio_align(const char *dir)
+{
+#ifdef STATX_DIOALIGN
+	struct statx stx;
+
+	memset(&stx, 0, sizeof stx);
+	if (syscall(SYS_statx, AT_FDCWD, dir, 0, STATX_DIOALIGN, &stx) == 0 &&
+	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align > 0)
+		return stx.stx_dio_offset_align;
+#else
+	(void)dir;
+#endif
+	return 512;
+}
+
+/* Listing 13-1: O_DIRECT with a misaligned buffer or length is EINVAL; aligned works. */
+static void
+check_direct(enum runner_trace trace)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_RDWR | O_DIRECT),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_BYTES | SCN_HAS_ALIGN, .bytes = 4096, .align = 1),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_BYTES, .bytes = 100),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_BYTES, .bytes = 4096),
+		STEP(SCN_OP_PWRITE, .has = SCN_HAS_BYTES | SCN_HAS_OFFSET, .bytes = 4096,
+		     .offset = 4096),
+	};
+	struct run run;
+
+	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, trace);
+	if (run.res[0].ret < 0 && run.res[0].err == EINVAL) {
+		/* This filesystem has no O_DIRECT at all: nothing more to see. */
+		run_free(&run);
+		return;
+	}
+	ck_assert_int_ge(run.res[0].ret, 0);
+	ck_assert_ptr_nonnull(strstr(run.res[0].events.v[0].detail, "O_DIRECT"));
+	if (strcmp(runner_fs_name(run.r), "tmpfs") != 0 && dio_align(run.dir) > 1) {
+		for (int i = 1; i <= 2; i++) {
+			ck_assert_int_eq(run.res[i].ret, -1);
+			ck_assert_int_eq(run.res[i].err, EINVAL);
+			ck_assert_uint_eq(run.res[i].events.n, 1);
+			ck_assert_int_eq(run.res[i].events.v[0].result, -1);
+			ck_assert_int_eq(run.res[i].events.v[0].err, EINVAL);
+		}
+	}
+	ck_assert_int_eq(run.res[3].ret, 4096);
+	ck_assert_int_eq(run.res[4].ret, 4096);
+	ck_assert_uint_eq(run.res[4].events.n, 1);
+	ck_assert_str_eq(run.res[4].events.v[0].call, "pwrite64");
+	ck_assert_int_eq(run.res[4].events.v[0].offset, 4096);
+	run_free(&run);
+}
+
+START_TEST(test_direct_ptrace)
+{
+	check_direct(RUNNER_TRACE_PTRACE);
+}
+END_TEST
+
+START_TEST(test_direct_procio)
+{
+	check_direct(RUNNER_TRACE_PROCIO);
+}
+END_TEST
+
+/* O_DIRECT with a 512-byte transfer, where the filesystem's alignment allows it. */
+START_TEST(test_direct_512)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_RDWR | O_DIRECT),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_BYTES, .bytes = 512),
+	};
+	struct run run;
+
+	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, RUNNER_TRACE_AUTO);
+	if (run.res[0].ret >= 0 && dio_align(run.dir) <= 512)
+		ck_assert_int_eq(run.res[1].ret, 512);
+	run_free(&run);
+}
+END_TEST
+
+/* tmpfs: everything runs; the probes say what is missing, nothing fails. */
+START_TEST(test_tmpfs)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w"),
+		STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 5000),
+		STEP(SCN_OP_FFLUSH),
+		STEP(SCN_OP_FILENO),
+		STEP(SCN_OP_FSYNC),
+		STEP(SCN_OP_FADVISE, .has = SCN_HAS_ADVICE, .advice = POSIX_FADV_DONTNEED),
+	};
+	struct stat sb;
+	struct run run;
+
+	if (stat("/dev/shm", &sb) != 0)
+		return;
+	run_all(&run, steps, N(steps), 0, SCN_FS_TMPFS, RUNNER_TRACE_AUTO);
+	ck_assert_str_eq(runner_fs_name(run.r), "tmpfs");
+	ck_assert_ptr_nonnull(strstr(runner_file_path(run.r), "/dev/shm/"));
+	for (size_t i = 0; i < run.n; i++)
+		ck_assert_msg(run.res[i].ret >= 0, "step %zu: ret %lld err %d", i,
+		              (long long)run.res[i].ret, run.res[i].err);
+	ck_assert_uint_eq(run.res[1].after.stdio.pending, 5000 % run.blksize);
+	ck_assert_int_eq(run.res[3].ret, 3);
+	ck_assert_uint_eq(run.res[5].after.cache.file_size, 5000);
+	if (run.res[5].after.disk.source != SNAP_SRC_FIEMAP)
+		ck_assert_str_ne(run.res[5].after.disk.note, "");
+	run_free(&run);
+}
+END_TEST
+
+/* Calls on nothing: EBADF from the kernel (closed fd) or from us (no FILE*), no crash. */
+static void
+check_ebadf(enum runner_trace trace)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 10),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_BYTES, .bytes = 10),
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_WRONLY),
+		STEP(SCN_OP_CLOSE),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_BYTES, .bytes = 10),
+		STEP(SCN_OP_FSYNC),
+		STEP(SCN_OP_FCLOSE),
+		STEP(SCN_OP_NOTE),
+	};
+	struct run run;
+
+	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, trace);
+	ck_assert_int_eq(run.res[0].ret, -1);
+	ck_assert_int_eq(run.res[0].err, EBADF);
+	ck_assert_uint_eq(run.res[0].events.n, 0);
+	ck_assert_int_eq(run.res[1].ret, -1);
+	ck_assert_int_eq(run.res[1].err, EBADF);
+	ck_assert_int_eq(run.res[2].ret, 3);
+	ck_assert_int_eq(run.res[3].ret, 0);
+	ck_assert(!run.res[3].after.fd.open);
+	for (int i = 4; i <= 6; i++) {
+		ck_assert_int_eq(run.res[i].ret, -1);
+		ck_assert_int_eq(run.res[i].err, EBADF);
+	}
+	/* The kernel's answer on the closed fd is an event like any other. */
+	ck_assert_uint_eq(run.res[4].events.n, 1);
+	check_event(&run.res[4].events.v[0], "write", 3, 10, -1, EV_DIRECT);
+	ck_assert_int_eq(run.res[4].events.v[0].err, EBADF);
+	ck_assert_int_eq(run.res[7].ret, 0);
+	ck_assert_str_eq(run.res[7].note, "");
+	run_free(&run);
+}
+
+START_TEST(test_ebadf_ptrace)
+{
+	check_ebadf(RUNNER_TRACE_PTRACE);
+}
+END_TEST
+
+START_TEST(test_ebadf_procio)
+{
+	check_ebadf(RUNNER_TRACE_PROCIO);
+}
+END_TEST
+
+/* A worker killed by SIGXFSZ (ftruncate past RLIMIT_FSIZE): a note, and no crash. */
+static void
+check_killed(enum runner_trace trace)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_WRONLY),
+		STEP(SCN_OP_FTRUNCATE, .has = SCN_HAS_LEN, .len = 1 << 20),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_BYTES, .bytes = 10),
+	};
+	struct rlimit rl = { 65536, 65536 }, old;
+	struct run run;
+
+	/* The worker inherits the limit; the test process gets its own back (CK_FORK=no). */
+	signal(SIGXFSZ, SIG_DFL);
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	rl.rlim_max = old.rlim_max;
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, trace);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	ck_assert_int_eq(run.res[1].ret, -1);
+	ck_assert_ptr_nonnull(strstr(run.res[1].note, "worker killed by SIGXFSZ"));
+	if (trace == RUNNER_TRACE_PTRACE) {
+		ck_assert_uint_eq(run.res[1].events.n, 1);
+		ck_assert_str_eq(run.res[1].events.v[0].call, "ftruncate");
+		ck_assert_int_eq(run.res[1].events.v[0].err, EFBIG);
+		ck_assert_int_eq(run.res[1].err, EFBIG);
+	}
+	ck_assert(!run.res[1].after.stdio.open);
+	ck_assert_int_eq(run.res[2].ret, -1);
+	ck_assert_ptr_nonnull(strstr(run.res[2].note, "SIGXFSZ"));
+	run_free(&run);
+}
+
+START_TEST(test_killed_ptrace)
+{
+	check_killed(RUNNER_TRACE_PTRACE);
+}
+END_TEST
+
+START_TEST(test_killed_procio)
+{
+	check_killed(RUNNER_TRACE_PROCIO);
+}
+END_TEST
+
+/* The prefill: numbered lines, exactly the size asked, clean and cold; reads see them. */
+START_TEST(test_prefill_read)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "r"),
+		STEP(SCN_OP_FGETS),
+		STEP(SCN_OP_FREAD, .has = SCN_HAS_BYTES, .bytes = 10),
+		STEP(SCN_OP_FCLOSE),
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_RDONLY),
+		STEP(SCN_OP_PREAD, .has = SCN_HAS_BYTES | SCN_HAS_OFFSET, .bytes = 100,
+		     .offset = 8000),
+		STEP(SCN_OP_LSEEK, .has = SCN_HAS_OFFSET | SCN_HAS_WHENCE, .offset = 0,
+		     .whence = SEEK_END),
+	};
+	const struct snapshot *init;
+	char buf[64];
+	struct run run;
+	int fd;
+
+	run_all(&run, steps, N(steps), 8100, SCN_FS_DEFAULT, RUNNER_TRACE_AUTO);
+	init = runner_initial(run.r);
+	ck_assert_uint_eq(init->cache.file_size, 8100);
+	ck_assert_uint_eq(init->cache.cached, 0);
+	ck_assert(!init->stdio.open);
+	fd = open(runner_file_path(run.r), O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pread(fd, buf, 24, 0), 24);
+	ck_assert(memcmp(buf, "line 000001\nline 000002\n", 24) == 0);
+	ck_assert_int_eq(pread(fd, buf, 1, 8099), 1);
+	ck_assert_int_eq(buf[0], '\n');
+	close(fd);
+	ck_assert_int_eq(run.res[1].ret, 12);
+	ck_assert_int_eq(run.res[2].ret, 10);
+	ck_assert_uint_eq(run.res[2].after.stdio.read_avail + 22, run.res[2].after.stdio.size);
+	ck_assert_int_eq(run.res[5].ret, 100);
+	ck_assert_int_eq(run.res[6].ret, 8100);
+	if (runner_trace_source(run.r) == EV_SRC_PTRACE) {
+		/* fgets fills the buffer with one read of st_blksize. */
+		ck_assert_uint_eq(run.res[1].events.n_read, 1);
+		ck_assert_uint_eq(run.res[2].events.n_read, 0);
+	}
+	ck_assert_uint_eq(run.res[1].events.syscr, 1);
+	ck_assert_uint_eq(run.res[2].events.syscr, 0);
+	run_free(&run);
+}
+END_TEST
+
+static int progress_calls;
+
+/* Count progress reports. */
+static void
+count_progress(const struct snapshot *now, double el, void *user)
+{
+	(void)now;
+	(void)el;
+	(void)user;
+	progress_calls++;
+}
+
+/* wait: a fixed time with progress reports; until clean on a clean file returns at once. */
+START_TEST(test_wait_and_unimplemented)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_WAIT, .has = SCN_HAS_SECONDS, .seconds = 0.45),
+		STEP(SCN_OP_WAIT, .has = SCN_HAS_UNTIL, .until_clean = true),
+		STEP(SCN_OP_PTY),
+	};
+	struct runner_opts o = { .progress = count_progress };
+	struct step_result res;
+	struct scenario sc = { .title = "wait", .steps = steps, .n_steps = N(steps) };
+	char *err = NULL;
+	struct runner *r = runner_new(&sc, &o, &err);
+
+	ck_assert_ptr_nonnull(r);
+	progress_calls = 0;
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	ck_assert_int_eq(res.ret, 0);
+	ck_assert_int_ge(progress_calls, 3);
+	ck_assert_uint_ge(res.op_ns, 450000000u);
+	step_result_clear(&res);
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	ck_assert_int_eq(res.ret, 0);
+	step_result_clear(&res);
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	ck_assert_int_eq(res.ret, -1);
+	ck_assert_int_eq(res.err, ENOSYS);
+	ck_assert_str_eq(res.note, "not implemented in the engine yet");
+	step_result_clear(&res);
+	ck_assert_int_eq(runner_step(r, &res), 0);
+	runner_free(r);
+}
+END_TEST
+
+/* A bad place for the scratch dir is a clear error, not a crash. */
+START_TEST(test_bad_dir)
+{
+	struct scn_step steps[] = { STEP(SCN_OP_NOTE) };
+	struct scenario sc = { .title = "bad", .steps = steps, .n_steps = 1 };
+	struct runner_opts o = { .dir = "/nonexistent/iobufviz-test" };
+	char *err = NULL;
+
+	ck_assert_ptr_null(runner_new(&sc, &o, &err));
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/iobufviz-test"));
+	free(err);
+}
+END_TEST
+
+/* The scenario the strace comparison runs: stdio writes, a read, direct calls. */
+static struct scn_step truth_steps[] = {
+	STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w"),
+	STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 5000),
+	STEP(SCN_OP_FFLUSH),
+	STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 10000),
+	STEP(SCN_OP_FCLOSE),
+	STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_RDWR),
+	STEP(SCN_OP_FDOPEN, .has = SCN_HAS_MODE, .mode = "r+"),
+	STEP(SCN_OP_FREAD, .has = SCN_HAS_BYTES, .bytes = 100),
+	STEP(SCN_OP_FSYNC),
+	STEP(SCN_OP_FCLOSE),
+};
+
+/* Run truth_steps with --trace=auto and say how the calls were seen (under strace). */
+static int
+truth_child(void)
+{
+	struct scenario sc = { .title = "truth", .steps = truth_steps, .n_steps = N(truth_steps) };
+	struct runner_opts o = { .trace = RUNNER_TRACE_AUTO };
+	struct step_result res;
+	char *err = NULL;
+	struct runner *r = runner_new(&sc, &o, &err);
+
+	if (r == NULL) {
+		printf("error %s\n", err ? err : "?");
+		return 1;
+	}
+	printf("source=%d\n", (int)runner_trace_source(r));
+	while (runner_step(r, &res) == 1) {
+		printf("step %zu note=%s\n", res.index, res.note);
+		step_result_clear(&res);
+	}
+	runner_free(r);
+	return 0;
+}
+
+/* Run "strace -ff -qq -y -o prefix exe arg" with stdout to out; its wait status. */
+static int
+strace_run(const char *exe, const char *arg, const char *prefix, const char *out)
+{
+	pid_t pid = fork();
+	int st;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(127);
+		/* LeakSanitizer cannot work under ptrace: a sanitizer build would fail here. */
+		setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+		execl("/usr/bin/strace", "strace", "-ff", "-qq", "-y", "-o", prefix, exe, arg,
+		      (char *)NULL);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	return st;
+}
+
+/* --ptrace-child: insist on ptrace (under strace: refused, runner_new must say so). */
+static int
+ptrace_child(void)
+{
+	struct scenario sc = { .title = "truth", .steps = truth_steps, .n_steps = N(truth_steps) };
+	struct runner_opts o = { .trace = RUNNER_TRACE_PTRACE };
+	char *err = NULL;
+	struct runner *r = runner_new(&sc, &o, &err);
+
+	if (r != NULL) {
+		printf("ran\n");
+		runner_free(r);
+		return 0;
+	}
+	printf("error %s\n", err ? err : "(no message)");
+	free(err);
+	return 0;
+}
+
+/* One call as "name result", e.g. "write 4096". */
+struct truth_call {
+	char name[24];
+	long long result;
+};
+
+/* From an strace -y log of the worker: its calls on the scratch file, once it is idle. */
+static size_t
+truth_parse(const char *path, struct truth_call *v, size_t cap)
+{
+	FILE *f = fopen(path, "r");
+	char line[8192];
+	bool started = false;
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof line, f) != NULL) {
+		char *eq = NULL, *p;
+		size_t len;
+		if (!started) {
+			started = strstr(line, "read(200<") != NULL;
+			continue;
+		}
+		if (strstr(line, "/scratch>") == NULL && strstr(line, "/scratch\"") == NULL)
+			continue;
+		for (p = line; (p = strstr(p, " = ")) != NULL; p += 3)
+			eq = p;
+		len = strcspn(line, "(");
+		if (eq == NULL || len >= sizeof v[0].name || n == cap)
+			continue;
+		memcpy(v[n].name, line, len);
+		v[n].name[len] = '\0';
+		v[n].result = strtoll(eq + 3, NULL, 0);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * The truth test of DESIGN §3: under strace -f, ptrace is refused (EPERM), the run falls
+ * back to /proc/PID/io, and what strace saw the worker do equals what our tracer records
+ * for the same scenario.
+ */
+START_TEST(test_truth_strace)
+{
+	struct scenario sc = { .title = "truth", .steps = truth_steps, .n_steps = N(truth_steps) };
+	struct truth_call theirs[64], ours[64];
+	size_t n_theirs = 0, n_ours = 0;
+	char exe[PATH_MAX], prefix[PATH_MAX], out[PATH_MAX], log[PATH_MAX], buf[512];
+	struct runner_opts o = { .trace = RUNNER_TRACE_PTRACE };
+	struct step_result res;
+	struct dirent *de;
+	struct runner *r;
+	ssize_t len;
+	FILE *f;
+	DIR *d;
+	int idx, st;
+
+	if (access("/usr/bin/strace", X_OK) != 0)
+		return;
+	len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	ck_assert_int_gt(len, 0);
+	exe[len] = '\0';
+	idx = scratch_mkdir(NULL);
+	ck_assert_int_ge(idx, 0);
+	scratch_path(idx, "trace", prefix, sizeof prefix);
+	scratch_path(idx, "out", out, sizeof out);
+	st = strace_run(exe, "--truth-child", prefix, out);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "strace run failed: %#x", st);
+
+	/* The fallback was taken, and said why. */
+	f = fopen(out, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
+	ck_assert_str_eq(buf, "source=1\n");
+	ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
+	ck_assert_msg(strstr(buf, "ptrace refused: EPERM") != NULL, "%s", buf);
+	fclose(f);
+
+	/* The worker's log is the one that waits on its command pipe. */
+	d = opendir(scratch_dir(idx));
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "trace.", 6) != 0)
+			continue;
+		snprintf(log, sizeof log, "%s/%s", scratch_dir(idx), de->d_name);
+		f = fopen(log, "r");
+		ck_assert_ptr_nonnull(f);
+		while (fgets(buf, sizeof buf, f) != NULL)
+			if (strstr(buf, "read(200<") != NULL) {
+				n_theirs = truth_parse(log, theirs, N(theirs));
+				break;
+			}
+		fclose(f);
+		if (n_theirs > 0)
+			break;
+	}
+	closedir(d);
+
+	/* --trace=ptrace where ptrace is refused: runner_new fails and says why. */
+	st = strace_run(exe, "--ptrace-child", prefix, out);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "strace run failed: %#x", st);
+	f = fopen(out, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
+	ck_assert_msg(strncmp(buf, "error ptrace refused (EPERM", 27) == 0, "%s", buf);
+	fclose(f);
+	scratch_remove(idx);
+	ck_assert_uint_gt(n_theirs, 0);
+
+	r = runner_new(&sc, &o, NULL);
+	ck_assert_ptr_nonnull(r);
+	while (runner_step(r, &res) == 1) {
+		for (size_t i = 0; i < res.events.n && n_ours < N(ours); i++) {
+			snprintf(ours[n_ours].name, sizeof ours[0].name, "%s", res.events.v[i].call);
+			ours[n_ours++].result = res.events.v[i].result;
+		}
+		step_result_clear(&res);
+	}
+	runner_free(r);
+
+	for (size_t i = 0; i < n_theirs && i < n_ours; i++)
+		ck_assert_msg(strcmp(theirs[i].name, ours[i].name) == 0 &&
+		              theirs[i].result == ours[i].result,
+		              "call %zu: strace %s = %lld, ours %s = %lld", i, theirs[i].name,
+		              theirs[i].result, ours[i].name, ours[i].result);
+	ck_assert_uint_eq(n_theirs, n_ours);
+}
+END_TEST
+
+/* Collect the tests. */
+static Suite *
+engine_suite(void)
+{
+	Suite *s = suite_create("engine");
+	TCase *tc = tcase_create("kernel");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_fwrite_fflush_ptrace);
+	tcase_add_test(tc, test_fwrite_fflush_procio);
+	tcase_add_test(tc, test_big_setvbuf_ptrace);
+	tcase_add_test(tc, test_big_setvbuf_procio);
+	tcase_add_test(tc, test_fsync_dontneed);
+	tcase_add_test(tc, test_direct_ptrace);
+	tcase_add_test(tc, test_direct_procio);
+	tcase_add_test(tc, test_direct_512);
+	tcase_add_test(tc, test_tmpfs);
+	tcase_add_test(tc, test_ebadf_ptrace);
+	tcase_add_test(tc, test_ebadf_procio);
+	tcase_add_test(tc, test_killed_ptrace);
+	tcase_add_test(tc, test_killed_procio);
+	tcase_add_test(tc, test_prefill_read);
+	tcase_add_test(tc, test_wait_and_unimplemented);
+	tcase_add_test(tc, test_bad_dir);
+	tcase_add_test(tc, test_truth_strace);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite. */
+int
+main(int argc, char **argv)
+{
+	SRunner *sr;
+	int failed;
+
+	if (argc == 2 && strcmp(argv[1], "--truth-child") == 0)
+		return truth_child();
+	if (argc == 2 && strcmp(argv[1], "--ptrace-child") == 0)
+		return ptrace_child();
+	sr = srunner_create(engine_suite());
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

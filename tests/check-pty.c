@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/* check-pty.c: exercise 13-4: order of printf() and write() output on a pty and on a file. */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pty.h>
+#include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pty-run.h"
+#include "scratch.h"
+
+/* The exercise's two lines. */
+#define PRINTF_TEXT "If I had more time, \n"
+#define WRITE_TEXT "I would have written you a shorter letter.\n"
+
+/* st_blksize of a fresh pty: what glibc sizes a terminal stdout's buffer by. */
+static long
+pty_blksize(void)
+{
+	int m, s;
+	struct stat st;
+
+	ck_assert_int_eq(openpty(&m, &s, NULL, NULL, NULL), 0);
+	ck_assert_int_eq(fstat(s, &st), 0);
+	close(m);
+	close(s);
+	return (long)st.st_blksize;
+}
+
+/* st_blksize of a regular file in scratch dir idx: a disk file's stdout buffer size. */
+static long
+file_blksize(int idx)
+{
+	struct stat st;
+	int fd = scratch_create(idx, "probe-blksize", O_RDWR);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	close(fd);
+	return (long)st.st_blksize;
+}
+
+/* Run the snippet with the given texts and between; both children must exit 0. */
+static void
+run(const char *p, const char *w, enum scn_pty_between between, int idx, struct pty_result *r)
+{
+	struct scn_args a;
+
+	memset(&a, 0, sizeof a);
+	a.text = (char *)p;
+	a.text2 = (char *)w;
+	a.between = between;
+	ck_assert_msg(pty_run(&a, idx, r) == 0, "pty_run: %s", strerror(errno));
+	ck_assert(WIFEXITED(r->term.status) && WEXITSTATUS(r->term.status) == 0);
+	ck_assert(WIFEXITED(r->file.status) && WEXITSTATUS(r->file.status) == 0);
+	ck_assert(r->term.stdio_ok);
+	ck_assert(r->file.stdio_ok);
+	ck_assert_ptr_nonnull(r->term.output);
+	ck_assert_ptr_nonnull(r->file.output);
+}
+
+/* Nothing between: the terminal shows printf's line first, the file write()'s text first. */
+START_TEST(test_plain)
+{
+	int idx = scratch_mkdir(NULL);
+	struct pty_result r;
+
+	ck_assert_int_ge(idx, 0);
+	run(PRINTF_TEXT, WRITE_TEXT, SCN_PTY_NOTHING, idx, &r);
+	ck_assert_str_eq(r.term.output, PRINTF_TEXT WRITE_TEXT);
+	ck_assert_str_eq(r.file.output, WRITE_TEXT PRINTF_TEXT);
+	/* Terminal: line buffered, sized by the pty's st_blksize, flushed at the '\n'. */
+	ck_assert_int_eq(r.term.stdio.mode, SCN_BUF_LINE);
+	ck_assert_int_eq((long)r.term.stdio.size, pty_blksize());
+	ck_assert_uint_eq(r.term.stdio.pending, 0);
+	/* File: fully buffered, the file's st_blksize, the whole line still pending. */
+	ck_assert_int_eq(r.file.stdio.mode, SCN_BUF_FULL);
+	ck_assert_int_eq((long)r.file.stdio.size, file_blksize(idx));
+	ck_assert_uint_eq(r.file.stdio.pending, strlen(PRINTF_TEXT));
+	ck_assert_int_eq(r.file.stdio.fd, STDOUT_FILENO);
+	pty_result_clear(&r);
+	scratch_remove(idx);
+}
+END_TEST
+
+/* fflush() after the printf: printf's text first in both. */
+START_TEST(test_fflush)
+{
+	int idx = scratch_mkdir(NULL);
+	struct pty_result r;
+
+	ck_assert_int_ge(idx, 0);
+	run(PRINTF_TEXT, WRITE_TEXT, SCN_PTY_FFLUSH, idx, &r);
+	ck_assert_str_eq(r.term.output, PRINTF_TEXT WRITE_TEXT);
+	ck_assert_str_eq(r.file.output, PRINTF_TEXT WRITE_TEXT);
+	/* Measured after the printf, before the fflush: the file still had it pending then. */
+	ck_assert_uint_eq(r.file.stdio.pending, strlen(PRINTF_TEXT));
+	ck_assert_int_eq(r.file.stdio.mode, SCN_BUF_FULL);
+	pty_result_clear(&r);
+	scratch_remove(idx);
+}
+END_TEST
+
+/* setvbuf(_IONBF) before the printf: printf's text first in both, nothing ever pending. */
+START_TEST(test_unbuffered)
+{
+	int idx = scratch_mkdir(NULL);
+	struct pty_result r;
+
+	ck_assert_int_ge(idx, 0);
+	run(PRINTF_TEXT, WRITE_TEXT, SCN_PTY_UNBUFFERED, idx, &r);
+	ck_assert_str_eq(r.term.output, PRINTF_TEXT WRITE_TEXT);
+	ck_assert_str_eq(r.file.output, PRINTF_TEXT WRITE_TEXT);
+	ck_assert_int_eq(r.term.stdio.mode, SCN_BUF_NONE);
+	ck_assert_int_eq(r.file.stdio.mode, SCN_BUF_NONE);
+	ck_assert_uint_eq(r.term.stdio.pending, 0);
+	ck_assert_uint_eq(r.file.stdio.pending, 0);
+	pty_result_clear(&r);
+	scratch_remove(idx);
+}
+END_TEST
+
+/* TLPI 13.7's text has no '\n': even on a terminal the line waits, and write() wins. */
+START_TEST(test_no_newline_on_terminal)
+{
+	int idx = scratch_mkdir(NULL);
+	struct pty_result r;
+	const char *p = "To man the world is twofold, ";
+	const char *w = "in accordance with his twofold attitude.\n";
+	char want[128];
+
+	ck_assert_int_ge(idx, 0);
+	run(p, w, SCN_PTY_NOTHING, idx, &r);
+	snprintf(want, sizeof want, "%s%s", w, p);
+	ck_assert_str_eq(r.term.output, want);
+	ck_assert_str_eq(r.file.output, want);
+	ck_assert_uint_eq(r.term.stdio.pending, strlen(p));
+	pty_result_clear(&r);
+	scratch_remove(idx);
+}
+END_TEST
+
+/* What the caller left in its own stdout buffer never leaks into the snippet's output. */
+START_TEST(test_caller_buffer_not_inherited)
+{
+	int idx = scratch_mkdir(NULL);
+	struct pty_result r;
+
+	ck_assert_int_ge(idx, 0);
+	/* Make our stdout fully buffered with bytes pending, as a headless transcript would. */
+	setvbuf(stdout, NULL, _IOFBF, 8192);
+	fputs("CALLER-PENDING", stdout);
+	ck_assert_uint_gt(__fpending(stdout), 0);
+	run(PRINTF_TEXT, WRITE_TEXT, SCN_PTY_NOTHING, idx, &r);
+	__fpurge(stdout);
+	ck_assert_ptr_null(strstr(r.term.output, "CALLER"));
+	ck_assert_ptr_null(strstr(r.file.output, "CALLER"));
+	/* And the children still chose their own modes, not the caller's. */
+	ck_assert_int_eq(r.term.stdio.mode, SCN_BUF_LINE);
+	ck_assert_int_eq((long)r.term.stdio.size, pty_blksize());
+	pty_result_clear(&r);
+	scratch_remove(idx);
+}
+END_TEST
+
+/* The file run leaves nothing behind in the scratch dir. */
+START_TEST(test_file_removed)
+{
+	int idx = scratch_mkdir(NULL);
+	struct pty_result r;
+	char path[4096];
+
+	ck_assert_int_ge(idx, 0);
+	run("a\n", "b\n", SCN_PTY_NOTHING, idx, &r);
+	ck_assert_ptr_nonnull(scratch_path(idx, "pty-stdout.0", path, sizeof path));
+	ck_assert_int_eq(access(path, F_OK), -1);
+	pty_result_clear(&r);
+	scratch_remove(idx);
+}
+END_TEST
+
+/* The suite. */
+static Suite *
+pty_suite(void)
+{
+	Suite *s = suite_create("pty");
+	TCase *tc = tcase_create("pty");
+
+	tcase_add_test(tc, test_plain);
+	tcase_add_test(tc, test_fflush);
+	tcase_add_test(tc, test_unbuffered);
+	tcase_add_test(tc, test_no_newline_on_terminal);
+	tcase_add_test(tc, test_caller_buffer_not_inherited);
+	tcase_add_test(tc, test_file_removed);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(pty_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	scratch_cleanup();
+	return failed == 0 ? 0 : 1;
+}

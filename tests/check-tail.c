@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/* check-tail.c: exercise 13-5: tail_lines() prints the real last N lines, for every block size. */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scratch.h"
+#include "tail.h"
+
+/* The block sizes the exercise compares. */
+static const size_t blocks[] = { 1, 7, 4096, 65536 };
+#define N_BLOCKS (sizeof blocks / sizeof blocks[0])
+
+/* Make a scratch file holding data (len bytes), open for reading. */
+static int
+mkfile(const char *data, size_t len, int *idx)
+{
+	int fd;
+
+	*idx = scratch_mkdir(NULL);
+	ck_assert_msg(*idx >= 0, "scratch_mkdir: %s", strerror(errno));
+	fd = scratch_create(*idx, "f", O_RDWR);
+	ck_assert_msg(fd >= 0, "scratch_create: %s", strerror(errno));
+	if (len > 0)
+		ck_assert_int_eq(write(fd, data, len), (ssize_t)len);
+	/* tail must find the end itself, not rely on where the offset happens to be. */
+	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+	return fd;
+}
+
+/* The last n lines of data, worked out forwards (the obvious way), as a heap string. */
+static char *
+reference(const char *data, size_t len, unsigned long n)
+{
+	size_t lines = 0, from = 0, seen = 0;
+	char *r;
+
+	for (size_t i = 0; i < len; i++)
+		if (data[i] == '\n' || i == len - 1)
+			lines++;
+	if (lines > n) {
+		for (size_t i = 0; i < len; i++) {
+			if (data[i] == '\n' && ++seen == lines - n) {
+				from = i + 1;
+				break;
+			}
+		}
+	}
+	if (n == 0)
+		from = len;
+	r = malloc(len - from + 1);
+	ck_assert_ptr_nonnull(r);
+	memcpy(r, data + from, len - from);
+	r[len - from] = '\0';
+	return r;
+}
+
+/* Lines "line 1 ...\n" of varying length, total about len bytes; trailing '\n' or not. */
+static char *
+numbered(size_t len, int trailing_nl, size_t *out_len)
+{
+	char *d = malloc(len + 64);
+	size_t at = 0;
+
+	ck_assert_ptr_nonnull(d);
+	for (unsigned i = 1; at < len; i++)
+		at += (size_t)sprintf(d + at, "line %u%.*s\n", i, (int)(i % 37), "....................................");
+	if (!trailing_nl)
+		d[--at] = '\0';
+	*out_len = at;
+	return d;
+}
+
+/* Check tail_lines() against the reference for every block size and several n. */
+static void
+check_all(const char *data, size_t len)
+{
+	static const unsigned long ns[] = { 0, 1, 2, 10, 100, 100000 };
+	int idx, fd = mkfile(data, len, &idx);
+
+	for (size_t b = 0; b < N_BLOCKS; b++) {
+		for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+			struct tail_stats st;
+			char *got = NULL, *want = reference(data, len, ns[k]);
+
+			ck_assert_int_eq(tail_lines(fd, ns[k], blocks[b], &got, &st), 0);
+			ck_assert_msg(strcmp(got, want) == 0,
+			              "n=%lu block=%zu: got %zu bytes, want %zu", ns[k], blocks[b],
+			              strlen(got), strlen(want));
+			/* Never more bytes read than the file has, never a read past what is needed. */
+			ck_assert_uint_le(st.bytes_read, len);
+			free(got);
+			free(want);
+		}
+	}
+	close(fd);
+	scratch_remove(idx);
+}
+
+START_TEST(test_trailing_newline)
+{
+	size_t len;
+	char *d = numbered(64 * 1024, 1, &len);
+	check_all(d, len);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_no_trailing_newline)
+{
+	size_t len;
+	char *d = numbered(64 * 1024, 0, &len);
+	check_all(d, len);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_fewer_lines_than_n)
+{
+	check_all("one\ntwo\nthree\n", 14);
+	check_all("one\ntwo\nthree", 13);
+	check_all("\n\n\n", 3);
+	check_all("x", 1);
+}
+END_TEST
+
+START_TEST(test_empty_file)
+{
+	int idx, fd = mkfile("", 0, &idx);
+	struct tail_stats st;
+	char *got = NULL;
+
+	for (size_t b = 0; b < N_BLOCKS; b++) {
+		ck_assert_int_eq(tail_lines(fd, 10, blocks[b], &got, &st), 0);
+		ck_assert_str_eq(got, "");
+		ck_assert_uint_eq(st.reads, 0);
+		free(got);
+	}
+	close(fd);
+	scratch_remove(idx);
+}
+END_TEST
+
+/* One 200 KB line: tail -n 1 must read all of it, whatever the block size. */
+START_TEST(test_one_huge_line)
+{
+	size_t len = 200 * 1000 + 1;
+	char *d = malloc(len);
+
+	ck_assert_ptr_nonnull(d);
+	for (size_t i = 0; i < len - 1; i++)
+		d[i] = (char)('a' + i % 26);
+	d[len - 1] = '\n';
+	check_all(d, len);
+	check_all(d, len - 1);
+	free(d);
+}
+END_TEST
+
+/* Bigger blocks, fewer reads: exactly one read per block the lines touch. */
+START_TEST(test_reads_shrink_with_block)
+{
+	size_t len;
+	char *d = numbered(64 * 1024, 1, &len);
+	int idx, fd = mkfile(d, len, &idx);
+	uint64_t prev = UINT64_MAX;
+
+	for (size_t b = 0; b < N_BLOCKS; b++) {
+		struct tail_stats st;
+		char *got = NULL;
+
+		/* More lines than the file has: the whole file, read backwards. */
+		ck_assert_int_eq(tail_lines(fd, 1000000, blocks[b], &got, &st), 0);
+		ck_assert_uint_eq(strlen(got), len);
+		ck_assert_uint_eq(st.bytes_read, len);
+		ck_assert_uint_eq(st.reads, (len + blocks[b] - 1) / blocks[b]);
+		ck_assert_uint_lt(st.reads, prev);
+		prev = st.reads;
+		free(got);
+	}
+	close(fd);
+	scratch_remove(idx);
+	free(d);
+}
+END_TEST
+
+/* tail -n 10 reads only the end of the file, and the fd offset is left at the end read. */
+START_TEST(test_reads_only_the_end)
+{
+	size_t len;
+	char *d = numbered(64 * 1024, 1, &len);
+	int idx, fd = mkfile(d, len, &idx);
+	struct tail_stats st;
+	char *got = NULL;
+
+	ck_assert_int_eq(tail_lines(fd, 10, 4096, &got, &st), 0);
+	ck_assert_uint_le(st.reads, 2);
+	ck_assert_uint_lt(st.bytes_read, 8192 + 1);
+	/* The last read was the block before the (partial) final one: it ended on a boundary. */
+	ck_assert_int_eq(lseek(fd, 0, SEEK_CUR) % 4096, 0);
+	free(got);
+	ck_assert_int_eq(tail_lines(fd, 10, 0, &got, &st), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	close(fd);
+	scratch_remove(idx);
+	free(d);
+}
+END_TEST
+
+/* A write-only fd cannot be read: an error, not a crash. */
+START_TEST(test_write_only_fd)
+{
+	int idx = scratch_mkdir(NULL);
+	int fd = scratch_create(idx, "w", O_WRONLY);
+	char *got = NULL;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "a\nb\n", 4), 4);
+	ck_assert_int_eq(tail_lines(fd, 1, 4096, &got, NULL), -1);
+	ck_assert_int_eq(errno, EBADF);
+	ck_assert_ptr_null(got);
+	close(fd);
+	scratch_remove(idx);
+}
+END_TEST
+
+/* The suite. */
+static Suite *
+tail_suite(void)
+{
+	Suite *s = suite_create("tail");
+	TCase *tc = tcase_create("tail");
+
+	tcase_add_test(tc, test_trailing_newline);
+	tcase_add_test(tc, test_no_trailing_newline);
+	tcase_add_test(tc, test_fewer_lines_than_n);
+	tcase_add_test(tc, test_empty_file);
+	tcase_add_test(tc, test_one_huge_line);
+	tcase_add_test(tc, test_reads_shrink_with_block);
+	tcase_add_test(tc, test_reads_only_the_end);
+	tcase_add_test(tc, test_write_only_fd);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(tail_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	scratch_cleanup();
+	return failed == 0 ? 0 : 1;
+}

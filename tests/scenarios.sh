@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/scenarios.sh: every bundled scenario runs --headless on this machine and its
+# expectations hold; its JSON transcript parses. Scenarios whose first line is "# slow"
+# (they wait for the kernel's 30 s writeback) are skipped unless IOBUFVIZ_SLOW=1; sweeps
+# run with a tiny time budget.
+set -u
+bin=${IOBUFVIZ_BIN:?}
+src=${IOBUFVIZ_SRCDIR:?}
+[ -x "$bin" ] || { echo "no iobufviz binary at $bin: skipped"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/scenarios.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM HUP
+have_json=yes
+command -v python3 >/dev/null || have_json=no
+
+pass=0 fail=0 skip=0
+for f in "$src"/scenarios/*.yaml; do
+	[ -e "$f" ] || { echo "no scenarios under $src/scenarios: skipped"; exit 77; }
+	name=$(basename "$f" .yaml)
+	extra=
+	if head -n 1 "$f" | grep -q '^# *slow' && [ "${IOBUFVIZ_SLOW:-0}" != 1 ]; then
+		echo "SKIP $name (slow: IOBUFVIZ_SLOW=1 runs it)"
+		skip=$((skip + 1))
+		continue
+	fi
+	if grep -q '^[[:space:]]*-[[:space:]]*sweep:' "$f"; then
+		extra=--budget=0.05
+	fi
+	out=$tmp/$name.txt
+	"$bin" --headless $extra --dir "$tmp" "$f" >"$out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "FAIL $name: --headless exited $rc"
+		sed 's/^/    /' "$out"
+		fail=$((fail + 1))
+		continue
+	fi
+	if [ $have_json = yes ]; then
+		"$bin" --headless --format=json $extra --dir "$tmp" "$f" >"$tmp/$name.json" 2>"$tmp/$name.err"
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			echo "FAIL $name: --format=json exited $rc"
+			sed 's/^/    /' "$tmp/$name.err"
+			fail=$((fail + 1))
+			continue
+		fi
+		if ! python3 -m json.tool "$tmp/$name.json" >/dev/null 2>"$tmp/$name.err"; then
+			echo "FAIL $name: --format=json is not valid JSON"
+			sed 's/^/    /' "$tmp/$name.err"
+			fail=$((fail + 1))
+			continue
+		fi
+	fi
+	echo "PASS $name"
+	pass=$((pass + 1))
+done
+# Nothing may be left behind in --dir: every scratch dir is removed at exit.
+left=$(find "$tmp" -mindepth 1 -name 'iobufviz.*' | head -n 1)
+if [ -n "$left" ]; then
+	echo "FAIL a scratch dir was left behind: $left"
+	fail=$((fail + 1))
+fi
+echo "scenarios: $pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
