@@ -131,6 +131,28 @@ view_footer_draw(struct grid *g, int y, const struct view_frame *f)
 	}
 }
 
+/* One line of program output after a label, newlines shown as a return glyph. */
+static int
+view_narration_output(struct grid *g, struct grid_rect r, const char *label, const char *text,
+                      bool ascii)
+{
+	int x;
+
+	if (r.h <= 0)
+		return 1;
+	x = r.x + grid_print(g, r.x, r.y, r.w, GS_BOLD, label);
+	for (const char *p = text; *p != '\0' && x < r.x + r.w;) {
+		int len;
+		uint32_t ch = grid_utf8_decode(p, &len);
+		if (ch == '\n')
+			grid_put(g, x++, r.y, ascii ? '|' : 0x23ce, GS_DIM);   /* ⏎ */
+		else
+			grid_put(g, x++, r.y, ch, GS_STDIO);
+		p += len;
+	}
+	return 1;
+}
+
 /* Draw the narration: the intro before step 1, then each step's say and remarks. */
 int
 view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame *f)
@@ -168,6 +190,14 @@ view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame 
 			            sr->index + 1, call, sr->ret);
 		y++;
 	}
+	/* What a pty or tail step printed: the order of the lines is the lesson of 13-4. */
+	if (sr->output != NULL)
+		y += view_narration_output(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y },
+		                           sr->output_file != NULL ? "terminal: " : "output: ",
+		                           sr->output, f->ascii);
+	if (sr->output_file != NULL)
+		y += view_narration_output(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y },
+		                           "file:     ", sr->output_file, f->ascii);
 	if (sr->note[0] != '\0')
 		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
 		               GS_DIM, sr->note);

@@ -11,6 +11,7 @@
 #include "cast.h"
 #include "fixture-views.h"
 #include "grid.h"
+#include "history.h"
 #include "scratch.h"
 #include "view.h"
 
@@ -506,6 +507,50 @@ START_TEST(test_cast_file)
 }
 END_TEST
 
+START_TEST(test_history)
+{
+	/* Results move in (the caller's copy no longer owns the events) and come back by index. */
+	struct history h = { 0 };
+
+	for (size_t i = 0; i < 40; i++) {
+		struct step_result sr = { .index = i };
+		struct event e = { .call = "write", .fd = 3, .bytes = i, .result = (int64_t)i };
+		ck_assert_int_eq(event_list_add(&sr.events, &e), 0);
+		sr.output = strdup("out");
+		ck_assert_int_eq(history_push(&h, &sr), 0);
+		ck_assert_ptr_null(sr.events.v);
+		ck_assert_ptr_null(sr.output);
+	}
+	ck_assert_uint_eq(h.n, 40);
+	ck_assert_uint_eq(history_get(&h, 17)->index, 17);
+	ck_assert_uint_eq(history_get(&h, 17)->events.v[0].bytes, 17);
+	ck_assert_ptr_null(history_get(&h, 40));
+	history_clear(&h);           /* frees everything (ASan checks) */
+	ck_assert_uint_eq(h.n, 0);
+	history_clear(&h);
+}
+END_TEST
+
+START_TEST(test_narration_output)
+{
+	/* A pty step: what reached the terminal and the file, in their order. */
+	struct step_result sr = fix_res[3];
+	struct grid *g = grid_new(60, 4);
+	struct view_frame f = { .scn = &fix_scn, .results = &sr, .n_results = 1, .cur = 0,
+	                        .focus = VIEW_PANE_NONE };
+	char *t;
+
+	sr.index = 0;
+	sr.output = "B\nA\n";
+	sr.output_file = "A\nB\n";
+	view_narration_draw(g, (struct grid_rect){ 0, 0, 60, 4 }, &f);
+	t = grid_text(g);
+	ck_assert_str_eq(t, "step 1: fsync(fd) returned 0\nterminal: B⏎A⏎\nfile:     A⏎B⏎\n\n");
+	free(t);
+	grid_free(g);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 views_suite(void)
@@ -536,6 +581,8 @@ views_suite(void)
 	tcase_add_test(tc, test_grid_text);
 	tcase_add_test(tc, test_cast_json);
 	tcase_add_test(tc, test_cast_file);
+	tcase_add_test(tc, test_history);
+	tcase_add_test(tc, test_narration_output);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -135,6 +135,81 @@ else
 	fail=1
 fi
 
+# Start session $1 running iobufviz with options $2 (the scenario is added).
+start() {
+	tmux -L "$sock" new-session -d -s "$1" -x 100 -y 30 \
+		"LC_ALL=C.UTF-8 TERM=screen ${3-} '$bin' --dir '$tmp/dir' $2 '$scn'; \
+		 echo \$? > '$tmp/status.$1'; sleep 60" || { echo "FAIL: tmux"; exit 99; }
+}
+
+# Wait until session $1 shows $2 (fixed string); report $3.
+expect_in() {
+	i=0
+	until tmux -L "$sock" capture-pane -p -t "$1" | grep -F -q -- "$2"; do
+		if [ $i -ge 100 ]; then
+			echo "FAIL: $3 (no '$2' on the screen)"
+			tmux -L "$sock" capture-pane -p -t "$1" | sed 's/^/    | /'
+			fail=1
+			return 1
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "ok: $3"
+}
+
+# --quiz: the question before a step with expectations, the answer scored, a final score.
+start quiz --quiz
+expect_in quiz "stdio buffer" "quiz: started"
+tmux -L "$sock" send-keys -t quiz n
+expect_in quiz "step 1/5" "quiz: a step without expectations runs at once"
+tmux -L "$sock" send-keys -t quiz n
+expect_in quiz "How many write() calls" "quiz: asks for the number of write() calls"
+tmux -L "$sock" send-keys -t quiz 1 Enter
+expect_in quiz "observed 1" "quiz: the answer is compared with what was observed"
+expect_in quiz "score 1/1" "quiz: scored"
+tmux -L "$sock" send-keys -t quiz q
+expect_in quiz "quiz: 1 of 1 predictions right" "quiz: the score is printed at the end"
+
+# --trace=procio: no tracer, counts only, and the log says so.
+start procio --trace=procio
+expect_in procio "stdio buffer" "procio: started"
+tmux -L "$sock" send-keys -t procio n n
+expect_in procio "(counts only)" "procio: the log shows counts, not invented calls"
+tmux -L "$sock" send-keys -t procio q
+
+# --ascii with NO_COLOR: pure ASCII, no colour escapes, every state still drawn.
+start plain --ascii NO_COLOR=1
+expect_in plain "stdio buffer" "ascii: started"
+tmux -L "$sock" send-keys -t plain n n
+expect_in plain "pending 904" "ascii: a step ran"
+if tmux -L "$sock" capture-pane -p -t plain | LC_ALL=C grep -q '[^ -~]'; then
+	echo "FAIL: --ascii screen has non-ASCII bytes"
+	tmux -L "$sock" capture-pane -p -t plain | LC_ALL=C grep '[^ -~]' | sed 's/^/    | /'
+	fail=1
+else
+	echo "ok: --ascii: the screen is pure ASCII"
+fi
+if tmux -L "$sock" capture-pane -e -p -t plain | grep -q "$(printf '\033')\[\([0-9;]*;\)\?3[0-7]m"; then
+	echo "FAIL: NO_COLOR: colour escapes on the screen"
+	fail=1
+else
+	echo "ok: NO_COLOR: no colours"
+fi
+tmux -L "$sock" send-keys -t plain q
+i=0
+while { [ ! -s "$tmp/status.plain" ] || [ ! -s "$tmp/status.procio" ] ||
+        [ ! -s "$tmp/status.quiz" ]; } && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ -z "$(ls -A "$tmp/dir")" ]; then
+	echo "ok: no scratch dir left by any session"
+else
+	echo "FAIL: left behind: $(ls -A "$tmp/dir")"
+	fail=1
+fi
+
 # The recording: a JSON header, then [time, "o", text] events; every line valid JSON.
 if command -v python3 >/dev/null 2>&1; then
 	if python3 - "$tmp/rec.cast" <<'PY'
