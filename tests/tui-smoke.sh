@@ -171,6 +171,18 @@ expect_in quiz "score 1/1" "quiz: scored"
 tmux -L "$sock" send-keys -t quiz q
 expect_in quiz "quiz: 1 of 1 predictions right" "quiz: the score is printed at the end"
 
+# A mouse click (X10 encoding, as TERM=screen says) on the first cache cell shows its pages.
+start mouse ""
+expect_in mouse "stdio buffer" "mouse: started"
+tmux -L "$sock" send-keys -t mouse n n
+expect_in mouse "pending 904" "mouse: a step ran"
+sleep 1.5        # let the animation settle
+# 100x30: the cache grid's first cell is at column 35, row 5 (0-based): bytes 32+0, 33+35, 33+5.
+tmux -L "$sock" send-keys -t mouse -l "$(printf '\033[M D&')"
+tmux -L "$sock" send-keys -t mouse -l "$(printf '\033[M#D&')"
+expect_in mouse "cell 0: pages 0-0" "mouse: a click on a cell shows its page range and state"
+tmux -L "$sock" send-keys -t mouse q
+
 # --trace=procio: no tracer, counts only, and the log says so.
 start procio --trace=procio
 expect_in procio "stdio buffer" "procio: started"
@@ -199,7 +211,7 @@ fi
 tmux -L "$sock" send-keys -t plain q
 i=0
 while { [ ! -s "$tmp/status.plain" ] || [ ! -s "$tmp/status.procio" ] ||
-        [ ! -s "$tmp/status.quiz" ]; } && [ $i -lt 100 ]; do
+        [ ! -s "$tmp/status.quiz" ] || [ ! -s "$tmp/status.mouse" ]; } && [ $i -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
