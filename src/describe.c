@@ -98,10 +98,7 @@ char *
 describe_step(const struct scn_step *st, char *buf, size_t len)
 {
 	const struct scn_args *a = &st->args;
-	/* ops.c: a size with no buffer named means our own buffer (glibc ignores the size
-	 * of a NULL buffer), so say "buf" then too. */
-	const char *ownbuf = a->buffer == SCN_BUFFER_OWN ||
-	                     ((a->has & SCN_HAS_SIZE) && !(a->has & SCN_HAS_BUFFER)) ? "buf" : "NULL";
+	const char *ownbuf = a->buffer == SCN_BUFFER_OWN ? "buf" : "NULL";
 	char fl[160];
 
 	switch (st->op) {
@@ -118,10 +115,13 @@ describe_step(const struct scn_step *st, char *buf, size_t len)
 		         a->bufmode == SCN_BUF_LINE ? "_IOLBF" : "_IOFBF", a->size);
 		break;
 	case SCN_OP_SETBUF:
-		snprintf(buf, len, "setbuf(fp, %s)", a->bufmode == SCN_BUF_NONE ? "NULL" : "buf");
+		snprintf(buf, len, "setbuf(fp, %s)",
+		         a->buffer == SCN_BUFFER_OWN && !((a->has & SCN_HAS_MODE) &&
+		         a->bufmode == SCN_BUF_NONE) ? "buf" : "NULL");
 		break;
 	case SCN_OP_SETBUFFER:
-		snprintf(buf, len, "setbuffer(fp, %s, %" PRIu64 ")", ownbuf, a->size);
+		snprintf(buf, len, "setbuffer(fp, %s, %" PRIu64 ")", ownbuf,
+		         a->buffer == SCN_BUFFER_OWN ? ((a->has & SCN_HAS_SIZE) ? a->size : BUFSIZ) : 0);
 		break;
 	case SCN_OP_FWRITE: snprintf(buf, len, "fwrite(buf, 1, %" PRIu64 ", fp)", a->bytes); break;
 	case SCN_OP_FPUTS: snprintf(buf, len, "fputs(\"%.40s%s\", fp)", a->text ? a->text : "",

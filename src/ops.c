@@ -153,7 +153,11 @@ ops_buffer(struct ops_state *st, size_t len, size_t skew)
 static void *
 ops_own_buffer(struct ops_state *st, size_t size)
 {
-	void *b = malloc(size ? size : 1);
+	/*
+	 * At least BUFSIZ bytes are allocated, though stdio is told (and uses) size: the
+	 * sanitizers' setbuffer() interceptor marks BUFSIZ bytes as written whatever the size.
+	 */
+	void *b = malloc(size > BUFSIZ ? size : BUFSIZ);
 
 	if (b == NULL)
 		return NULL;
@@ -277,9 +281,8 @@ ops_setvbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *o
 	int mode = a->bufmode == SCN_BUF_NONE ? _IONBF :
 	           a->bufmode == SCN_BUF_LINE ? _IOLBF : _IOFBF;
 	size_t size = (a->has & SCN_HAS_SIZE) ? (size_t)a->size : BUFSIZ;
-	/* A size with no buffer named means our own: glibc ignores size when buf is NULL. */
-	bool own = (a->has & SCN_HAS_BUFFER) ? a->buffer == SCN_BUFFER_OWN :
-	           (a->has & SCN_HAS_SIZE) != 0;
+	/* buffer: library (the default) is NULL, and then glibc ignores size: a lesson. */
+	bool own = a->buffer == SCN_BUFFER_OWN;
 	char *buf = NULL;
 	int rc;
 
@@ -298,15 +301,20 @@ ops_setvbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *o
 	out->err = rc != 0 ? (errno ? errno : EINVAL) : 0;
 }
 
-/* setbuf(fp, buf): an own BUFSIZ buffer, or NULL for unbuffered. */
+/*
+ * setbuf(fp, buf): buffer own is a BUFSIZ buffer of ours; library (the default) and none
+ * pass NULL, as buffer: library does for setvbuf and setbuffer: setbuf(fp, NULL) makes
+ * the stream unbuffered.
+ */
 static void
 ops_setbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
+	bool none = (a->has & SCN_HAS_MODE) && a->bufmode == SCN_BUF_NONE;
 	char *buf = NULL;
 
 	if (ops_no_file(st, out))
 		return;
-	if (a->buffer == SCN_BUFFER_OWN && (buf = ops_own_buffer(st, BUFSIZ)) == NULL) {
+	if (!none && a->buffer == SCN_BUFFER_OWN && (buf = ops_own_buffer(st, BUFSIZ)) == NULL) {
 		ops_set(out, -1);
 		return;
 	}
@@ -315,12 +323,12 @@ ops_setbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 	out->err = 0;
 }
 
-/* setbuffer(fp, buf, size): an own buffer of size bytes, or NULL for unbuffered. */
+/* setbuffer(fp, buf, size): an own buffer of size bytes, or NULL (library): unbuffered. */
 static void
 ops_setbuffer(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	size_t size = (a->has & SCN_HAS_SIZE) ? (size_t)a->size : BUFSIZ;
-	bool own = !(a->has & SCN_HAS_BUFFER) || a->buffer == SCN_BUFFER_OWN;
+	bool own = a->buffer == SCN_BUFFER_OWN;
 	char *buf = NULL;
 
 	if (ops_no_file(st, out))
@@ -556,11 +564,18 @@ static void
 ops_lseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int whence = (a->has & SCN_HAS_WHENCE) ? a->whence : SEEK_SET;
+	char detail[96];
 	off_t r;
 
 	OPS_TIMED(out, r = lseek(ops_fd(st), a->offset, whence));
 	ops_set(out, r);
-	ops_event(out, "lseek", SYS_lseek, ops_fd(st), 0, a->offset, decode_whence(whence));
+	/* As the tracer shows it: a negative offset in the detail, since -1 means none. */
+	if (a->offset < 0)
+		snprintf(detail, sizeof detail, "%lld, %s", (long long)a->offset,
+		         decode_whence(whence));
+	else
+		snprintf(detail, sizeof detail, "%s", decode_whence(whence));
+	ops_event(out, "lseek", SYS_lseek, ops_fd(st), 0, a->offset < 0 ? -1 : a->offset, detail);
 }
 
 /* fsync(fd). */
@@ -647,7 +662,7 @@ ops_fallocate(struct ops_state *st, const struct scn_args *a, struct ops_result 
 static void
 ops_ftruncate(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
-	uint64_t len = (a->has & SCN_HAS_LEN) ? a->len : a->size;
+	uint64_t len = a->len;
 	char detail[96];
 	int rc;
 

@@ -253,9 +253,8 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 	int st = 0, rc;
 
 	out->events.source = r->source;
-	if (worker_send(&r->w, (uint32_t)index) != 0 && r->tracer == NULL) {
-		/* The worker is gone; waitpid below says how. */
-	}
+	/* If this fails the worker is gone: the tracer or the reply's EOF says how. */
+	(void)worker_send(&r->w, (uint32_t)index);
 	if (r->tracer != NULL) {
 		rc = tracer_step(r->tracer, stdio_op ? EV_STDIO : EV_DIRECT,
 		                 r->cur_fd, &out->events, &st);
@@ -275,10 +274,12 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 	}
 	rc = r->dead ? 0 : worker_recv(&r->w, &rep);
 	if (rc != 1) {
-		if (!r->dead && r->w.pid > 0 && waitpid(r->w.pid, &st, 0) == r->w.pid)
+		if (!r->dead && r->w.pid > 0 && waitpid(r->w.pid, &st, 0) == r->w.pid) {
 			runner_mark_dead(r, st);
-		else if (!r->dead)
-			r->dead = true, snprintf(r->dead_note, sizeof r->dead_note, "worker lost");
+		} else if (!r->dead) {
+			r->dead = true;
+			snprintf(r->dead_note, sizeof r->dead_note, "worker lost");
+		}
 		out->ret = -1;
 		out->err = 0;
 		/* What the tracer saw last is the best account of the fatal call. */
@@ -325,7 +326,6 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 static void
 runner_op_unimplemented(struct runner *r, const struct scn_step *step, struct step_result *out)
 {
-	(void)r;
 	(void)step;
 	out->ret = -1;
 	out->err = ENOSYS;
@@ -531,7 +531,10 @@ runner_make_file(struct runner *r, char **err)
 	return 0;
 }
 
-/* Start a run of s. */
+/*
+ * Start a run of s. The worker is ptrace'd by the calling thread: call runner_step and
+ * runner_free from that thread too (ptrace requests only work from the tracing thread).
+ */
 struct runner *
 runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 {

@@ -371,7 +371,14 @@ tracer_detail(struct tracer *t, const struct tracer_pending *p, struct event *e)
 	}
 	switch (p->call->dec) {
 	case TD_LSEEK:
-		snprintf(e->detail, sizeof e->detail, "%s", decode_whence((int)a[2]));
+		/* event.offset cannot hold a negative offset (-1 means none): say it here. */
+		if ((int64_t)a[1] < 0) {
+			e->offset = -1;
+			snprintf(e->detail, sizeof e->detail, "%lld, %s", (long long)a[1],
+			         decode_whence((int)a[2]));
+		} else {
+			snprintf(e->detail, sizeof e->detail, "%s", decode_whence((int)a[2]));
+		}
 		break;
 	case TD_FADVISE:
 		snprintf(e->detail, sizeof e->detail, "len=%llu, %s", (unsigned long long)a[2],
@@ -517,7 +524,7 @@ tracer_loop(struct tracer *t, enum ev_origin origin, int watch_fd, struct event_
 		if (!WIFSTOPPED(st))
 			continue;
 		sig = WSTOPSIG(st);
-		event = (unsigned)st >> 16;
+		event = (int)((unsigned)st >> 16);
 		if (sig == (SIGTRAP | 0x80)) {
 			if (tracer_info(t, &in) != 0) {
 				if (errno != ESRCH)

@@ -6,11 +6,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ops.h"
@@ -230,16 +232,30 @@ worker_spawn(const struct scenario *s, const char *path, struct worker *w)
 	return 0;
 }
 
-/* Send one command. */
+/*
+ * Send one command. A dead worker must give EPIPE, not kill us with SIGPIPE: block it for
+ * this thread around the write and take back a SIGPIPE the write raised, leaving the
+ * program's own disposition alone.
+ */
 int
 worker_send(const struct worker *w, uint32_t step)
 {
 	struct worker_cmd c = { .magic = WORKER_MAGIC, .step = step };
-	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-	int rc = worker_write_all(w->cmd_fd, &c, sizeof c);
-	int e = errno;
+	struct timespec zero = { 0, 0 };
+	sigset_t pipe_set, old, pending;
+	bool was_pending;
+	int rc, e;
 
-	signal(SIGPIPE, old);
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	sigpending(&pending);
+	was_pending = sigismember(&pending, SIGPIPE) == 1;
+	rc = worker_write_all(w->cmd_fd, &c, sizeof c);
+	e = errno;
+	if (rc != 0 && e == EPIPE && !was_pending)
+		sigtimedwait(&pipe_set, NULL, &zero);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	errno = e;
 	return rc;
 }

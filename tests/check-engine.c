@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,13 +18,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "expect.h"
 #include "runner.h"
 #include "scenario.h"
 #include "scratch.h"
 
 #define STEP(o, ...) { .op = (o), .args = { __VA_ARGS__ } }
 #define N(a) (sizeof (a) / sizeof (a)[0])
-#define MAX_STEPS 16
+#define MAX_STEPS 32
 
 /* One run of a scenario built from steps: every step's result, and the runner. */
 struct run {
@@ -509,6 +511,80 @@ START_TEST(test_killed_procio)
 }
 END_TEST
 
+/* The pid of this process's only child (the worker), by its parent in /proc/PID/stat. */
+static pid_t
+only_child(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t found = -1;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL) {
+		char path[300], comm[64];
+		int pid, ppid;
+		FILE *f;
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		if (fscanf(f, "%d %63s %*c %d", &pid, comm, &ppid) == 3 && ppid == getpid()) {
+			found = pid;
+			n++;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return n == 1 ? found : -1;
+}
+
+/* A worker killed from outside between two steps: the next step says so, nothing hangs. */
+static void
+check_killed_outside(enum runner_trace trace)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w"),
+		STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 100),
+		STEP(SCN_OP_FFLUSH),
+	};
+	struct scenario sc = { .title = "kill", .steps = steps, .n_steps = N(steps) };
+	struct runner_opts o = { .trace = trace };
+	struct step_result res;
+	struct runner *r = runner_new(&sc, &o, NULL);
+	pid_t w;
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	step_result_clear(&res);
+	w = only_child();
+	ck_assert_int_gt(w, 0);
+	ck_assert_int_eq(kill(w, SIGKILL), 0);
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	ck_assert_int_eq(res.ret, -1);
+	ck_assert_ptr_nonnull(strstr(res.note, "worker killed by SIGKILL"));
+	ck_assert(!res.after.stdio.open);
+	step_result_clear(&res);
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	ck_assert_int_eq(res.ret, -1);
+	ck_assert_int_eq(res.err, ECHILD);
+	step_result_clear(&res);
+	runner_free(r);
+}
+
+START_TEST(test_killed_outside_ptrace)
+{
+	check_killed_outside(RUNNER_TRACE_PTRACE);
+}
+END_TEST
+
+START_TEST(test_killed_outside_procio)
+{
+	check_killed_outside(RUNNER_TRACE_PROCIO);
+}
+END_TEST
+
 /* The prefill: numbered lines, exactly the size asked, clean and cold; reads see them. */
 START_TEST(test_prefill_read)
 {
@@ -614,6 +690,154 @@ START_TEST(test_bad_dir)
 	ck_assert_ptr_nonnull(err);
 	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/iobufviz-test"));
 	free(err);
+
+	/* Too big a file is refused before anything is written. */
+	sc.file.size = SCN_MAX_SIZE + 1;
+	err = NULL;
+	ck_assert_ptr_null(runner_new(&sc, NULL, &err));
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(strstr(err, "the limit is"));
+	free(err);
+}
+END_TEST
+
+/* Every worker op once: stdio buffering modes, reads, seeks, direct calls, syncs. */
+static struct scn_step all_steps[] = {
+	STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w+"),
+	STEP(SCN_OP_SETBUF),                                                    /* NULL */
+	STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 10),                 /* 2 */
+	STEP(SCN_OP_SETVBUF, .has = SCN_HAS_MODE | SCN_HAS_SIZE | SCN_HAS_BUFFER,
+	     .bufmode = SCN_BUF_LINE, .size = 64, .buffer = SCN_BUFFER_OWN),
+	STEP(SCN_OP_FPUTS, .has = SCN_HAS_TEXT, .text = "one\ntwo"),           /* 4 */
+	STEP(SCN_OP_PRINTF, .has = SCN_HAS_TEXT, .text = " 100%s\n"),          /* 5 */
+	STEP(SCN_OP_SETBUFFER, .has = SCN_HAS_SIZE | SCN_HAS_BUFFER, .size = 64,
+	     .buffer = SCN_BUFFER_OWN),
+	STEP(SCN_OP_FWRITE, .has = SCN_HAS_BYTES, .bytes = 100),                /* 7 */
+	STEP(SCN_OP_FSEEK, .has = SCN_HAS_OFFSET, .offset = 0),                 /* 8 */
+	STEP(SCN_OP_FGETS, .has = SCN_HAS_BYTES, .bytes = 80),                  /* 9 */
+	STEP(SCN_OP_FREAD, .has = SCN_HAS_BYTES, .bytes = 4),                   /* 10 */
+	STEP(SCN_OP_FILENO),
+	STEP(SCN_OP_PWRITE, .has = SCN_HAS_BYTES | SCN_HAS_OFFSET, .bytes = 4096,
+	     .offset = 8192),                                                   /* 12 */
+	STEP(SCN_OP_FALLOCATE, .has = SCN_HAS_LEN | SCN_HAS_OFFSET, .offset = 65536,
+	     .len = 65536),                                                     /* 13 */
+	STEP(SCN_OP_SYNC_FILE_RANGE, .has = SCN_HAS_FLAGS,
+	     .flags = SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+	              SYNC_FILE_RANGE_WAIT_AFTER),                              /* 14 */
+	STEP(SCN_OP_FDATASYNC),
+	STEP(SCN_OP_SYNC),
+	STEP(SCN_OP_LSEEK, .has = SCN_HAS_OFFSET | SCN_HAS_WHENCE, .offset = -10,
+	     .whence = SEEK_END),                                               /* 17 */
+	STEP(SCN_OP_READ, .has = SCN_HAS_BYTES, .bytes = 100),                  /* 18 */
+	STEP(SCN_OP_PREAD, .has = SCN_HAS_BYTES | SCN_HAS_OFFSET, .bytes = 50,
+	     .offset = 0),                                                      /* 19 */
+	STEP(SCN_OP_FTRUNCATE, .has = SCN_HAS_LEN, .len = 100),                 /* 20 */
+	STEP(SCN_OP_FCLOSE),
+};
+
+/* The all-ops scenario with ptrace: each call, as stdio made it. */
+START_TEST(test_all_ops_ptrace)
+{
+	struct run run;
+	const struct step_result *v;
+
+	run_all(&run, all_steps, N(all_steps), 0, SCN_FS_DEFAULT, RUNNER_TRACE_PTRACE);
+	v = run.res;
+	for (size_t i = 0; i < run.n; i++)
+		ck_assert_msg(v[i].ret >= 0, "step %zu (%s): ret %lld err %d %s", i,
+		              scenario_op_name(v[i].step->op), (long long)v[i].ret, v[i].err,
+		              v[i].note);
+	/* Unbuffered: fwrite(10) is write(10) at once. */
+	ck_assert_int_eq(v[1].after.stdio.mode, SCN_BUF_NONE);
+	ck_assert_uint_eq(v[2].events.n_write, 1);
+	ck_assert_uint_eq(v[2].events.bytes_written, 10);
+	ck_assert_uint_eq(v[2].after.stdio.pending, 0);
+	/*
+	 * Line buffered: when the lines go out is glibc's business (2.36 writes "one\ntwo"
+	 * at once on a fresh buffer); what is certain: every byte is either written or
+	 * pending, and a line ending in a newline leaves nothing behind.
+	 */
+	ck_assert_int_eq(v[3].after.stdio.mode, SCN_BUF_LINE);
+	ck_assert_uint_eq(v[3].after.stdio.size, 64);
+	ck_assert_uint_eq(v[4].events.bytes_written + v[4].after.stdio.pending, 7);
+	ck_assert_uint_ge(v[4].events.bytes_written, 4);
+	ck_assert_int_eq(v[5].ret, 7);
+	ck_assert_uint_eq(v[4].events.bytes_written + v[5].events.bytes_written, 14);
+	ck_assert_uint_eq(v[5].after.stdio.pending, 0);
+	/*
+	 * setbuffer 64: fwrite(100) makes one write (glibc 2.36 writes all 100 at once when
+	 * the buffer is under 128 bytes); every byte is written or pending.
+	 */
+	ck_assert_uint_eq(v[6].after.stdio.size, 64);
+	ck_assert_int_eq(v[6].after.stdio.mode, SCN_BUF_FULL);
+	ck_assert_uint_eq(v[7].events.n_write, 1);
+	ck_assert_uint_eq(v[7].events.bytes_written + v[7].after.stdio.pending, 100);
+	/* fseek flushes what is pending, then lseek; fgets reads a buffer's worth. */
+	ck_assert_uint_eq(v[8].events.bytes_written, v[7].after.stdio.pending);
+	ck_assert_str_eq(v[8].events.v[v[8].events.n - 1].call, "lseek");
+	ck_assert_int_eq(v[9].ret, 14);             /* "abcdefghij" + "one\n" */
+	ck_assert_uint_eq(v[9].events.n_read, 1);
+	ck_assert_uint_eq(v[9].events.v[0].bytes, 64);
+	ck_assert_int_eq(v[10].ret, 4);
+	ck_assert_uint_eq(v[10].events.n_read, 0);
+	ck_assert_int_eq(v[11].ret, 3);
+	/* Direct calls, one event each, with their arguments. */
+	ck_assert_uint_eq(v[12].events.n, 1);
+	ck_assert_int_eq(v[12].events.v[0].offset, 8192);
+	ck_assert_str_eq(v[13].events.v[0].detail, "mode=0, len=65536");
+	if (v[13].after.disk.source == SNAP_SRC_FIEMAP)
+		ck_assert_uint_ge(v[13].after.disk.unwritten_bytes, 65536);
+	ck_assert_str_eq(v[14].events.v[0].call, "sync_file_range");
+	ck_assert_str_eq(v[14].events.v[0].detail, "len=0, SYNC_FILE_RANGE_WAIT_BEFORE|"
+	                 "SYNC_FILE_RANGE_WRITE|SYNC_FILE_RANGE_WAIT_AFTER");
+	if (v[14].after.cache.has_dirty)
+		ck_assert_uint_eq(v[14].after.cache.dirty, 0);
+	ck_assert_str_eq(v[15].events.v[0].call, "fdatasync");
+	ck_assert_str_eq(v[16].events.v[0].call, "sync");
+	ck_assert_int_eq(v[16].events.v[0].fd, -1);
+	ck_assert_int_eq(v[17].ret, 131072 - 10);
+	ck_assert_str_eq(v[17].events.v[0].detail, "-10, SEEK_END");
+	ck_assert_int_eq(v[18].ret, 10);
+	ck_assert_int_eq(v[18].after.fd.pos, 131072);
+	ck_assert_int_eq(v[19].ret, 50);
+	ck_assert_int_eq(v[19].after.fd.pos, 131072);
+	ck_assert_str_eq(v[20].events.v[0].detail, "len=100");
+	ck_assert_uint_eq(v[20].after.cache.file_size, 100);
+	run_free(&run);
+}
+END_TEST
+
+/* The fallback agrees with the tracer on every step's counts and totals, and on the state. */
+START_TEST(test_all_ops_procio_agrees)
+{
+	struct run a, b;
+
+	run_all(&a, all_steps, N(all_steps), 0, SCN_FS_DEFAULT, RUNNER_TRACE_PTRACE);
+	run_all(&b, all_steps, N(all_steps), 0, SCN_FS_DEFAULT, RUNNER_TRACE_PROCIO);
+	for (size_t i = 0; i < a.n; i++) {
+		const struct step_result *x = &a.res[i], *y = &b.res[i];
+		const char *op = scenario_op_name(x->step->op);
+		ck_assert_msg(x->ret == y->ret && x->err == y->err, "step %zu %s: ret", i, op);
+		ck_assert_msg(x->events.n_write == y->events.n_write, "step %zu %s: n_write", i, op);
+		ck_assert_msg(x->events.n_read == y->events.n_read, "step %zu %s: n_read", i, op);
+		ck_assert_msg(x->events.bytes_written == y->events.bytes_written,
+		              "step %zu %s: bytes_written", i, op);
+		ck_assert_msg(x->events.bytes_read == y->events.bytes_read,
+		              "step %zu %s: bytes_read", i, op);
+		ck_assert_msg(x->events.syscw == y->events.syscw &&
+		              x->events.syscr == y->events.syscr &&
+		              x->events.wchar == y->events.wchar &&
+		              x->events.rchar == y->events.rchar, "step %zu %s: /proc io", i, op);
+		ck_assert_msg(x->after.stdio.pending == y->after.stdio.pending &&
+		              x->after.stdio.size == y->after.stdio.size &&
+		              x->after.fd.pos == y->after.fd.pos, "step %zu %s: state", i, op);
+		if (scenario_op_is_stdio(x->step->op))
+			ck_assert_uint_eq(y->events.n, 0);
+		else
+			ck_assert_uint_eq(y->events.n, x->events.n);
+	}
+	run_free(&a);
+	run_free(&b);
 }
 END_TEST
 
@@ -826,6 +1050,63 @@ START_TEST(test_truth_strace)
 }
 END_TEST
 
+/* Load path (relative to the source tree), run it with trace, and check every expectation. */
+static void
+check_yaml(const char *rel, enum runner_trace trace)
+{
+	char path[PATH_MAX], buf[256], want[64];
+	struct runner_opts o = { .trace = trace };
+	struct scenario *sc = NULL;
+	struct step_result res;
+	struct runner *r;
+	char *err = NULL;
+	size_t steps = 0;
+
+	snprintf(path, sizeof path, "%s/%s", IOBUFVIZ_SRCDIR, rel);
+	ck_assert_msg(scenario_load(path, &sc, &err) == 0, "%s", err ? err : "?");
+	r = runner_new(sc, &o, &err);
+	ck_assert_msg(r != NULL, "runner_new: %s", err ? err : "?");
+	while (runner_step(r, &res) == 1) {
+		ck_assert_int_eq(expect_eval(&res), 0);
+		for (size_t i = 0; i < res.n_expects; i++) {
+			const struct expect_result *x = &res.expects[i];
+			ck_assert_msg(x->ok, "%s step %zu (%s): %s %s, got %s; events %zu%s%s",
+			              rel, res.index + 1, scenario_op_name(res.step->op),
+			              scenario_key_name(x->want->key),
+			              expect_format_want(x->want, want, sizeof want), x->got_text,
+			              res.events.n, res.events.n ? ", first " : "",
+			              res.events.n ? event_format(&res.events.v[0], buf, sizeof buf) : "");
+		}
+		ck_assert(res.ok);
+		step_result_clear(&res);
+		steps++;
+	}
+	ck_assert_uint_eq(steps, sc->n_steps);
+	runner_free(r);
+	scenario_free(sc);
+}
+
+/* The facts of DESIGN §3, written as a scenario, hold with either way of seeing calls. */
+START_TEST(test_yaml_facts)
+{
+	check_yaml("tests/engine-facts.yaml", _i == 0 ? RUNNER_TRACE_PTRACE : RUNNER_TRACE_PROCIO);
+}
+END_TEST
+
+/*
+ * The loader's tmpfs fixture runs as it says (exercise 13-1c: no alignment rules there).
+ * (odirect-lesson.yaml is a loading fixture: its misaligned read at end of file gets 0,
+ * not EINVAL, since the kernel checks alignment only when there is data to move.)
+ */
+START_TEST(test_yaml_tmpfs_direct)
+{
+	struct stat sb;
+
+	if (stat("/dev/shm", &sb) == 0)
+		check_yaml("tests/fixtures/good/tmpfs-direct.yaml", RUNNER_TRACE_AUTO);
+}
+END_TEST
+
 /* Collect the tests. */
 static Suite *
 engine_suite(void)
@@ -847,18 +1128,37 @@ engine_suite(void)
 	tcase_add_test(tc, test_ebadf_procio);
 	tcase_add_test(tc, test_killed_ptrace);
 	tcase_add_test(tc, test_killed_procio);
+	tcase_add_test(tc, test_killed_outside_ptrace);
+	tcase_add_test(tc, test_killed_outside_procio);
 	tcase_add_test(tc, test_prefill_read);
 	tcase_add_test(tc, test_wait_and_unimplemented);
 	tcase_add_test(tc, test_bad_dir);
 	tcase_add_test(tc, test_truth_strace);
+	tcase_add_test(tc, test_all_ops_ptrace);
+	tcase_add_test(tc, test_all_ops_procio_agrees);
+	tcase_add_loop_test(tc, test_yaml_facts, 0, 2);
+	tcase_add_test(tc, test_yaml_tmpfs_direct);
 	suite_add_tcase(s, tc);
 	return s;
 }
 
-/* Run the suite. */
+/* nftw callback: remove one entry (files first, then their directories). */
+static int
+remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* Run the suite (or, under strace, one of the child runs the truth test asks for). */
 int
 main(int argc, char **argv)
 {
+	char top[PATH_MAX];
+	const char *parent;
 	SRunner *sr;
 	int failed;
 
@@ -866,9 +1166,20 @@ main(int argc, char **argv)
 		return truth_child();
 	if (argc == 2 && strcmp(argv[1], "--ptrace-child") == 0)
 		return ptrace_child();
+	/*
+	 * Every test's scratch dir goes under one private dir removed at the end: a failing
+	 * test ends its forked process without running the scratch cleanup.
+	 */
+	parent = getenv("TMPDIR");
+	snprintf(top, sizeof top, "%s/check-engine.XXXXXX", parent && *parent ? parent : "/tmp");
+	if (mkdtemp(top) == NULL || setenv("TMPDIR", top, 1) != 0) {
+		perror(top);
+		return EXIT_FAILURE;
+	}
 	sr = srunner_create(engine_suite());
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
+	nftw(top, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
