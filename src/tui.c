@@ -201,7 +201,7 @@ tui_start(struct tui *t, char **err)
 static void
 tui_animate(struct tui *t)
 {
-	t->n_hops = view_hops(&t->h.v[t->cur], t->hops, VIEW_MAX_HOPS);
+	t->n_hops = view_screen_hops(&t->h.v[t->cur], t->hops, VIEW_MAX_HOPS);
 	t->anim = t->n_hops > 0 ? VIEW_ANIM_TRAVEL : VIEW_ANIM_FLASH;
 	t->anim_t0 = tui_now_ms();
 }

@@ -12,69 +12,22 @@
 #include "units.h"
 #include "view.h"
 
-/* Unicode and ASCII forms of every glyph. */
-static const uint32_t view_glyphs[VG__COUNT][2] = {
-	[VG_ABSENT]    = { 0x00b7, '.' },   /* · */
-	[VG_CLEAN]     = { 0x2591, '-' },   /* ░ */
-	[VG_DIRTY]     = { 0x2593, '#' },   /* ▓ */
-	[VG_WRITEBACK] = { 0x224b, '~' },   /* ≋ */
-	[VG_ONDISK]    = { 0x2588, '@' },   /* █ */
-	[VG_DELALLOC]  = { 0x2504, ':' },   /* ┄ */
-	[VG_UNWRITTEN] = { 0x2581, '_' },   /* ▁ */
-	[VG_STALE]     = { 0x259e, '!' },   /* ▞ */
-	[VG_UNKNOWN]   = { '?', '?' },
-	[VG_STDIO]     = { 0x2592, '=' },   /* ▒ */
-	[VG_OK]        = { 0x2713, '+' },   /* ✓ */
-	[VG_FAIL]      = { 0x2717, 'x' },   /* ✗ */
-	[VG_ARROW]     = { 0x25b6, '>' },   /* ▶ */
-	[VG_DOTS]      = { 0x2026, '.' },   /* … */
-};
-
-/* The code point of a glyph. */
-uint32_t
-view_glyph(enum view_glyph v, bool ascii)
-{
-	return view_glyphs[v][ascii ? 1 : 0];
-}
-
-/* Draw a legend, wrapping to the next row when an entry does not fit. */
-int
-view_legend_draw(struct grid *g, int x, int y, int w, int rows, const struct view_legend *l,
-                 size_t n, bool ascii)
-{
-	int col = 0, row = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		int len = 2 + grid_text_width(l[i].name);
-		if (col > 0 && col + len > w) {
-			if (row + 1 >= rows)
-				break;
-			row++;
-			col = 0;
-		}
-		grid_put(g, x + col, y + row, view_glyph(l[i].v, ascii), l[i].style);
-		grid_print(g, x + col + 2, y + row, w - col - 2, GS_DIM, l[i].name);
-		col += len + 1;
-	}
-	return row + 1;
-}
-
 /* Speed as shown: "1×", "0.5×". */
 static void
-view_speed(double speed, bool ascii, char *buf, size_t len)
+view_frame_speed(double speed, bool ascii, char *buf, size_t len)
 {
 	snprintf(buf, len, speed >= 1 ? "%.0f%s" : "%.2g%s", speed, ascii ? "x" : "×");
 }
 
 /* Draw the title bar. */
 void
-view_title_draw(struct grid *g, int y, const struct view_frame *f)
+view_frame_title(struct grid *g, int y, const struct view_frame *f)
 {
 	char right[160], sp[16], step[48], left[512];
 	int rw, lw;
 
 	grid_fill(g, (struct grid_rect){ 0, y, g->w, 1 }, ' ', GS_TITLE);
-	view_speed(f->speed, f->ascii, sp, sizeof sp);
+	view_frame_speed(f->speed, f->ascii, sp, sizeof sp);
 	if (f->cur < 0)
 		snprintf(step, sizeof step, "step 0/%zu", f->scn->n_steps);
 	else
@@ -103,7 +56,7 @@ view_title_draw(struct grid *g, int y, const struct view_frame *f)
 
 /* Draw the footer: keys in bold, what they do in plain. */
 void
-view_footer_draw(struct grid *g, int y, const struct view_frame *f)
+view_frame_footer(struct grid *g, int y, const struct view_frame *f)
 {
 	const char *keys[][2] = {
 		{ f->ascii ? "n/->" : "n/\xe2\x86\x92", "next" },
@@ -133,7 +86,7 @@ view_footer_draw(struct grid *g, int y, const struct view_frame *f)
 
 /* One line of program output after a label, newlines shown as a return glyph. */
 static int
-view_narration_output(struct grid *g, struct grid_rect r, const char *label, const char *text,
+view_frame_output(struct grid *g, struct grid_rect r, const char *label, const char *text,
                       bool ascii)
 {
 	int x;
@@ -155,7 +108,7 @@ view_narration_output(struct grid *g, struct grid_rect r, const char *label, con
 
 /* Draw the narration: the intro before step 1, then each step's say and remarks. */
 int
-view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame *f)
+view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame *f)
 {
 	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
 	char buf[512], call[256];
@@ -192,11 +145,11 @@ view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame 
 	}
 	/* What a pty or tail step printed: the order of the lines is the lesson of 13-4. */
 	if (sr->output != NULL)
-		y += view_narration_output(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y },
+		y += view_frame_output(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y },
 		                           sr->output_file != NULL ? "terminal: " : "output: ",
 		                           sr->output, f->ascii);
 	if (sr->output_file != NULL)
-		y += view_narration_output(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y },
+		y += view_frame_output(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y },
 		                           "file:     ", sr->output_file, f->ascii);
 	if (sr->note[0] != '\0')
 		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
@@ -207,7 +160,7 @@ view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame 
 /* Text of one expectation: "stdio.pending = 904", "(got 0)" when it failed; short keeps
  * only the key of one that held. */
 static void
-view_expect_text(const struct expect_result *er, bool shrt, char *buf, size_t len)
+view_frame_expect_text(const struct expect_result *er, bool shrt, char *buf, size_t len)
 {
 	const struct scn_expect *w = er->want;
 	char got[300], want[300];
@@ -227,7 +180,7 @@ view_expect_text(const struct expect_result *er, bool shrt, char *buf, size_t le
 
 /* Lay out the expectations; draw them when g is not NULL. Return the lines needed. */
 static int
-view_expect_flow(struct grid *g, struct grid_rect r, const struct step_result *sr, bool shrt,
+view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_result *sr, bool shrt,
                  bool ascii)
 {
 	int x = r.x, y = 0;
@@ -237,7 +190,7 @@ view_expect_flow(struct grid *g, struct grid_rect r, const struct step_result *s
 		const struct expect_result *er = &sr->expects[i];
 		int need;
 
-		view_expect_text(er, shrt, buf, sizeof buf);
+		view_frame_expect_text(er, shrt, buf, sizeof buf);
 		need = grid_text_width(buf) + 2;
 		if (x > r.x && x + need > r.x + r.w) {
 			x = r.x;
@@ -257,7 +210,7 @@ view_expect_flow(struct grid *g, struct grid_rect r, const struct step_result *s
 /* Draw the expectations of sr, as many per line as fit; shorten the ones that held if
  * they would not all fit. */
 void
-view_expect_draw(struct grid *g, struct grid_rect r, const struct step_result *sr, bool ascii)
+view_frame_expect(struct grid *g, struct grid_rect r, const struct step_result *sr, bool ascii)
 {
 	if (r.h < 1 || r.w < 4)
 		return;
@@ -265,12 +218,12 @@ view_expect_draw(struct grid *g, struct grid_rect r, const struct step_result *s
 		grid_print(g, r.x, r.y, r.w, GS_DIM, sr == NULL ? "" : "no expectations in this step");
 		return;
 	}
-	view_expect_flow(g, r, sr, view_expect_flow(NULL, r, sr, false, ascii) > r.h, ascii);
+	view_frame_expect_flow(g, r, sr, view_frame_expect_flow(NULL, r, sr, false, ascii) > r.h, ascii);
 }
 
 /* Draw a centred box holding text. */
 void
-view_popup_draw(struct grid *g, const char *title, const char *text, bool ascii)
+view_frame_popup(struct grid *g, const char *title, const char *text, bool ascii)
 {
 	int maxw = g->w - 8 > 76 ? 76 : g->w - 8, w = 10, lines;
 	const char *p = text;
@@ -307,7 +260,7 @@ view_popup_draw(struct grid *g, const char *title, const char *text, bool ascii)
 
 /* Draw the help overlay. */
 void
-view_help_draw(struct grid *g, bool ascii)
+view_frame_help(struct grid *g, bool ascii)
 {
 	char text[2048], gl[VG__COUNT][8];
 
@@ -332,12 +285,12 @@ view_help_draw(struct grid *g, bool ascii)
 	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK],
 	         gl[VG_ONDISK], gl[VG_DELALLOC], gl[VG_STALE], gl[VG_UNWRITTEN], gl[VG_ABSENT],
 	         gl[VG_STDIO]);
-	view_popup_draw(g, "help", text, ascii);
+	view_frame_popup(g, "help", text, ascii);
 }
 
 /* Draw the "terminal too small" message. */
 void
-view_small_draw(struct grid *g)
+view_frame_small(struct grid *g)
 {
 	char buf[96];
 	int w;

@@ -11,7 +11,7 @@
 
 /* The hops of data a step shows, from what was observed before and after it. */
 size_t
-view_hops(const struct step_result *sr, struct view_hop *hops, size_t max)
+view_screen_hops(const struct step_result *sr, struct view_hop *hops, size_t max)
 {
 	const struct snapshot *b = &sr->before, *a = &sr->after;
 	uint64_t wrote = 0, got = 0;
@@ -217,7 +217,7 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	grid_clear(g);
 	if (W < 80 || H < 24) {
 		lay.too_small = true;
-		view_small_draw(g);
+		view_frame_small(g);
 		if (lay_out != NULL)
 			*lay_out = lay;
 		return;
@@ -255,7 +255,7 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	{
 		struct grid *probe = grid_new(W - 4, 1);
 		int want = probe != NULL ?
-		           view_narration_draw(probe, (struct grid_rect){ 0, 0, W - 4, 0 }, f) : 2;
+		           view_frame_narration(probe, (struct grid_rect){ 0, 0, W - 4, 0 }, f) : 2;
 		int most = bh - 2 - 1 - exp_h - 1 - 3;
 		grid_free(probe);
 		narr = want < 2 ? 2 : want;
@@ -268,7 +268,7 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	lay.pane[VIEW_PANE_LOG] = (struct grid_rect){ 0, bottom_y + narr + 1, W, log_h + 1 };
 	grid_box(g, (struct grid_rect){ 0, bottom_y, W, bh }, "what happened", GS_BORDER, f->ascii);
 	/* Cut narration ends in an ellipsis; Tab on the log shows all of it. */
-	if (view_narration_draw(g, (struct grid_rect){ 2, bottom_y + 1, W - 4, narr }, f) > narr)
+	if (view_frame_narration(g, (struct grid_rect){ 2, bottom_y + 1, W - 4, narr }, f) > narr)
 		grid_put(g, W - 3, bottom_y + narr, view_glyph(VG_DOTS, f->ascii), GS_BOLD);
 	snprintf(logtitle, sizeof logtitle, "%s", f->replay ? "syscalls (replay of recorded steps)" :
 	         "syscalls (* timed by the tracer)");
@@ -278,19 +278,19 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	              f->ascii);
 	grid_hsep(g, (struct grid_rect){ 0, 0, W, 1 }, bottom_y + narr + 2 + log_h, "expected",
 	          GS_BORDER, f->ascii);
-	view_expect_draw(g, (struct grid_rect){ 2, bottom_y + narr + 3 + log_h, W - 4, exp_h },
+	view_frame_expect(g, (struct grid_rect){ 2, bottom_y + narr + 3 + log_h, W - 4, exp_h },
 	                 f->anim == VIEW_ANIM_TRAVEL ? NULL : sr, f->ascii);
 
-	view_title_draw(g, 0, f);
-	view_footer_draw(g, H - 1, f);
+	view_frame_title(g, 0, f);
+	view_frame_footer(g, H - 1, f);
 	if (f->anim == VIEW_ANIM_TRAVEL && sr != NULL && f->sweep == NULL)
 		view_screen_packet(g, &lay, f);
 	if (f->detail != NULL)
-		view_popup_draw(g, "details", f->detail, f->ascii);
+		view_frame_popup(g, "details", f->detail, f->ascii);
 	if (f->prompt != NULL)
-		view_popup_draw(g, "quiz", f->prompt, f->ascii);
+		view_frame_popup(g, "quiz", f->prompt, f->ascii);
 	if (f->help)
-		view_help_draw(g, f->ascii);
+		view_frame_help(g, f->ascii);
 	if (f->ascii)
 		grid_asciify(g);
 	if (lay_out != NULL)

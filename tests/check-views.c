@@ -388,17 +388,17 @@ START_TEST(test_hops)
 	struct view_hop h[VIEW_MAX_HOPS];
 
 	/* fwrite: 4096 bytes went from user space to the page cache, nothing further. */
-	ck_assert_uint_eq(view_hops(&fix_res[1], h, VIEW_MAX_HOPS), 1);
+	ck_assert_uint_eq(view_screen_hops(&fix_res[1], h, VIEW_MAX_HOPS), 1);
 	ck_assert_int_eq(h[0].from, VIEW_PANE_STDIO);
 	ck_assert_int_eq(h[0].to, VIEW_PANE_CACHE);
 	ck_assert_str_eq(h[0].label, "4 KiB");
 	/* fsync: two dirty pages left for the disk. */
-	ck_assert_uint_eq(view_hops(&fix_res[3], h, VIEW_MAX_HOPS), 1);
+	ck_assert_uint_eq(view_screen_hops(&fix_res[3], h, VIEW_MAX_HOPS), 1);
 	ck_assert_int_eq(h[0].from, VIEW_PANE_CACHE);
 	ck_assert_int_eq(h[0].to, VIEW_PANE_DISK);
 	ck_assert_str_eq(h[0].label, "2 pages");
 	/* fopen moved no data. */
-	ck_assert_uint_eq(view_hops(&fix_res[0], h, VIEW_MAX_HOPS), 0);
+	ck_assert_uint_eq(view_screen_hops(&fix_res[0], h, VIEW_MAX_HOPS), 0);
 }
 END_TEST
 
@@ -413,7 +413,7 @@ START_TEST(test_animation_frames)
 	char *t;
 	int flashed = 0;
 
-	view_hops(&fix_res[3], &f.hop, 1);
+	view_screen_hops(&fix_res[3], &f.hop, 1);
 	view_screen_draw(g, &f, &lay);
 	t = grid_text(g);
 	ck_assert_ptr_nonnull(strstr(t, "2 pages ▶"));
@@ -543,7 +543,7 @@ START_TEST(test_narration_output)
 	sr.index = 0;
 	sr.output = "B\nA\n";
 	sr.output_file = "A\nB\n";
-	view_narration_draw(g, (struct grid_rect){ 0, 0, 60, 4 }, &f);
+	view_frame_narration(g, (struct grid_rect){ 0, 0, 60, 4 }, &f);
 	t = grid_text(g);
 	ck_assert_str_eq(t, "step 1: fsync(fd) returned 0\nterminal: B⏎A⏎\nfile:     A⏎B⏎\n\n");
 	free(t);
