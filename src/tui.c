@@ -551,9 +551,10 @@ tui_key(struct tui *t, int k)
 		t->autoplay = false;
 		if (t->cur >= 0)
 			t->cur--;
-		snprintf(t->status, sizeof t->status, "replay: %s", t->cur >= 0 ?
-		         "the snapshot recorded after this step (n goes forward)" :
-		         "the state before the first step");
+		if (t->h.n > 0)
+			snprintf(t->status, sizeof t->status, "replay: %s", t->cur >= 0 ?
+			         "the snapshot recorded after this step (n goes forward)" :
+			         "the state before the first step (n goes forward)");
 		break;
 	case 'r': case 'R': {
 		char *err = NULL;
