@@ -106,19 +106,48 @@ view_frame_output(struct grid *g, struct grid_rect r, const char *label, const c
 	return 1;
 }
 
+/*
+ * Reflow scenario prose into buf: a single line break inside a paragraph becomes a space
+ * (YAML "|" blocks are wrapped for an editor, not for this terminal), while blank lines and
+ * indented lines (code) keep their breaks.
+ */
+static const char *
+view_frame_reflow(const char *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *p = s; *p != '\0' && n + 1 < len; p++) {
+		if (*p == '\n' && p[1] != '\0' && p[1] != '\n' && p[1] != ' ' && p[1] != '\t' &&
+		    p > s && p[-1] != '\n') {
+			/* Keep the break after an indented (code) line. */
+			const char *bol = p;
+			while (bol > s && bol[-1] != '\n')
+				bol--;
+			if (*bol != ' ' && *bol != '\t') {
+				buf[n++] = ' ';
+				continue;
+			}
+		}
+		buf[n++] = *p;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 /* Draw the narration: the intro before step 1, then each step's say and remarks. */
 int
 view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame *f)
 {
 	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
-	char buf[512], call[256];
+	char buf[512], call[256], text[4096];
 	int y = 0;
 
 	if (r.w < 4)
 		return 0;
 	if (sr == NULL) {
 		const char *intro = f->scn->intro != NULL ? f->scn->intro : f->scn->title;
-		return grid_wrap(g, r, GS_NORMAL, intro != NULL ? intro : "");
+		return grid_wrap(g, r, GS_NORMAL, view_frame_reflow(intro != NULL ? intro : "", text,
+		                                                     sizeof text));
 	}
 	describe_step(sr->step, call, sizeof call);
 	if (f->anim == VIEW_ANIM_TRAVEL) {
@@ -136,7 +165,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 	}
 	if (sr->step->say != NULL)
 		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
-		               GS_NORMAL, sr->step->say);
+		               GS_NORMAL, view_frame_reflow(sr->step->say, text, sizeof text));
 	else {
 		if (y < r.h)
 			grid_printf(g, r.x, r.y + y, r.w, GS_DIM, "step %zu: %s returned %" PRId64,

@@ -551,6 +551,25 @@ START_TEST(test_narration_output)
 }
 END_TEST
 
+START_TEST(test_narration_reflow)
+{
+	/* Editor line breaks inside a paragraph reflow; blank lines and code lines stay. */
+	struct scn_step st = { .op = SCN_OP_NOTE, .say = "One two\nthree.\n\n    code();\nfour\n" };
+	struct step_result sr = fix_res[3];
+	struct grid *g = grid_new(30, 6);
+	struct view_frame f = { .scn = &fix_scn, .results = &sr, .n_results = 1, .cur = 0,
+	                        .focus = VIEW_PANE_NONE };
+	char *t;
+
+	sr.step = &st;
+	ck_assert_int_eq(view_frame_narration(g, (struct grid_rect){ 0, 0, 30, 6 }, &f), 4);
+	t = grid_text(g);
+	ck_assert_str_eq(t, "One two three.\n\n    code();\nfour\n\n\n");
+	free(t);
+	grid_free(g);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 views_suite(void)
@@ -583,6 +602,7 @@ views_suite(void)
 	tcase_add_test(tc, test_cast_file);
 	tcase_add_test(tc, test_history);
 	tcase_add_test(tc, test_narration_output);
+	tcase_add_test(tc, test_narration_reflow);
 	suite_add_tcase(s, tc);
 	return s;
 }
