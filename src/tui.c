@@ -164,6 +164,8 @@ tui_progress(const struct snapshot *now, double elapsed_s, void *user)
 	struct tui *t = user;
 	struct crt_event ev;
 
+	if (t->g == NULL)
+		return;         /* not on the screen yet */
 	/* The step cannot be interrupted, but a resize is followed and q is kept for after. */
 	crt_read(0, &ev);
 	if (ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_F10))
@@ -284,8 +286,8 @@ tui_run_step(struct tui *t)
 		return;
 	snprintf(t->status, sizeof t->status, "running step %zu...", t->h.n + 1);
 	tui_draw(t);
-	t->status[0] = '\0';
 	rc = runner_step(t->r, &sr);
+	t->status[0] = '\0';     /* the progress line of a long step is over */
 	if (rc == 0) {
 		tui_finish(t);
 		return;
