@@ -296,8 +296,8 @@ view_frame_help(struct grid *g, bool ascii)
 	for (int i = 0; i < VG__COUNT; i++)
 		gl[i][grid_utf8_encode(view_glyph((enum view_glyph)i, ascii), gl[i])] = '\0';
 	snprintf(text, sizeof text,
-	         "%s space n     run the next step\n"
-	         "%s p           go back (replays the recorded snapshot)\n"
+	         "%sspace n    run the next step\n"
+	         "%sp          go back (replays the recorded snapshot)\n"
 	         "r             restart (new scratch file)\n"
 	         "a             autoplay on/off\n"
 	         "+ -           faster / slower animation\n"
@@ -310,7 +310,7 @@ view_frame_help(struct grid *g, bool ascii)
 	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole\n"
 	         "stdio:       %s a buffered byte\n"
 	         "times marked * were measured by the tracer (ptrace overhead included)",
-	         ascii ? "->" : "\xe2\x86\x92 ", ascii ? "<-" : "\xe2\x86\x90 ",
+	         ascii ? "-> " : "\xe2\x86\x92  ", ascii ? "<- " : "\xe2\x86\x90  ",
 	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK],
 	         gl[VG_ONDISK], gl[VG_DELALLOC], gl[VG_STALE], gl[VG_UNWRITTEN], gl[VG_ABSENT],
 	         gl[VG_STDIO]);
