@@ -224,11 +224,12 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	}
 	lay.wide = W >= 100;
 	if (lay.wide) {
-		int ph = avail * 2 / 5, w1 = W / 3, w2 = (W - w1) / 2;
+		/* The panes get a bit less than half: the log needs the rest on a tall screen. */
+		int ph = avail * 45 / 100, w1 = W / 3, w2 = (W - w1) / 2;
 		if (ph < 11)
 			ph = 11;
-		if (ph > 20)
-			ph = 20;
+		if (ph > 24)
+			ph = 24;
 		lay.pane[0] = (struct grid_rect){ 0, top, w1, ph };
 		lay.pane[1] = (struct grid_rect){ w1, top, w2, ph };
 		lay.pane[2] = (struct grid_rect){ w1 + w2, top, W - w1 - w2, ph };
