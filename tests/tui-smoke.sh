@@ -87,6 +87,30 @@ expect "REPLAY" "p shows the recorded snapshot, marked replay"
 tmux -L "$sock" send-keys -t smoke n n
 expect "step 3/5" "n replays forward, then runs the next step"
 
+tmux -L "$sock" send-keys -t smoke Tab
+expect "__fbufsize 4096" "Tab: the stdio pane's details"
+tmux -L "$sock" send-keys -t smoke Escape
+
+# r: a new runner, a new scratch dir (the old one removed), back to step 0.
+old=$(ls "$tmp/dir")
+tmux -L "$sock" send-keys -t smoke r
+expect "restarted with a new scratch file" "r restarts"
+expect "step 0/5" "r: back to step 0"
+new=$(ls "$tmp/dir")
+if [ -n "$new" ] && [ "$new" != "$old" ] && [ "$(ls "$tmp/dir" | wc -l)" -eq 1 ]; then
+	echo "ok: r: one new scratch dir, the old one gone"
+else
+	echo "FAIL: r: scratch dirs before '$old', after '$new'"
+	fail=1
+fi
+
+# a at 4x: autoplay runs every step to the end.
+tmux -L "$sock" send-keys -t smoke + + a
+i=0
+until screen | grep -q "end of scenario" || [ $i -ge 150 ]; do sleep 0.1; i=$((i + 1)); done
+expect "end of scenario: every expectation held" "a: autoplay to the end, expectations held"
+expect "step 5/5" "a: all five steps ran"
+
 tmux -L "$sock" send-keys -t smoke q
 i=0
 while [ ! -s "$tmp/status" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -115,7 +139,8 @@ until tmux -L "$sock" capture-pane -p -t term | grep -q "stdio buffer" || [ $i -
 	i=$((i + 1))
 done
 shell=$(tmux -L "$sock" list-panes -t term -F '#{pane_pid}')
-tui=$(pgrep -P "$shell" -x iobufviz || pgrep -P "$shell" | head -n 1)
+# The TUI is the shell's child: find it through /proc (no pgrep needed).
+tui=$(grep -l "^PPid:[[:space:]]*$shell\$" /proc/[0-9]*/status 2>/dev/null | head -n 1 | cut -d/ -f3)
 [ -n "$tui" ] && kill -TERM "$tui"
 i=0
 while [ ! -s "$tmp/status" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
