@@ -207,31 +207,45 @@ view_frame_expect_text(const struct expect_result *er, bool shrt, char *buf, siz
 		snprintf(buf, len, "%s %s (got %s)", scenario_key_name(w->key), want, got);
 }
 
-/* Lay out the expectations; draw them when g is not NULL. Return the lines needed. */
+/* Lay out the expectations; draw them when g is not NULL. Return the lines needed. Short
+ * (when they do not all fit): failures first and in full, held ones by key, and "+N" for
+ * what is left over. */
 static int
-view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_result *sr, bool shrt,
-                 bool ascii)
+view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_result *sr,
+                       bool shrt, bool ascii)
 {
 	int x = r.x, y = 0;
+	size_t hidden = 0;
 	char buf[800];
 
-	for (size_t i = 0; i < sr->n_expects; i++) {
-		const struct expect_result *er = &sr->expects[i];
-		int need;
+	for (int pass = shrt ? 0 : 1; pass < 2; pass++)
+		for (size_t i = 0; i < sr->n_expects; i++) {
+			const struct expect_result *er = &sr->expects[i];
+			int need;
 
-		view_frame_expect_text(er, shrt, buf, sizeof buf);
-		need = grid_text_width(buf) + 2;
-		if (x > r.x && x + need > r.x + r.w) {
-			x = r.x;
-			y++;
+			if (shrt && (pass == 0) == er->ok)
+				continue;
+			view_frame_expect_text(er, shrt, buf, sizeof buf);
+			need = grid_text_width(buf) + 2;
+			/* On the last row, keep room for the "+N more". */
+			if (x > r.x && x + need > r.x + r.w - (shrt && y == r.h - 1 ? 9 : 0)) {
+				x = r.x;
+				y++;
+			}
+			if (y >= r.h)
+				hidden++;
+			else if (g != NULL) {
+				grid_put(g, x, r.y + y, view_glyph(er->ok ? VG_OK : VG_FAIL, ascii),
+				         er->ok ? GS_OK : GS_ERROR);
+				grid_print(g, x + 2, r.y + y, r.x + r.w - x - 2,
+				           er->ok ? GS_NORMAL : GS_ERROR, buf);
+			}
+			x += need + (shrt ? 2 : 4);
 		}
-		if (g != NULL && y < r.h) {
-			grid_put(g, x, r.y + y, view_glyph(er->ok ? VG_OK : VG_FAIL, ascii),
-			         er->ok ? GS_OK : GS_ERROR);
-			grid_print(g, x + 2, r.y + y, r.x + r.w - x - 2, er->ok ? GS_NORMAL : GS_ERROR,
-			           buf);
-		}
-		x += need + (shrt ? 2 : 4);
+	if (g != NULL && hidden > 0 && r.h > 0) {
+		char more[32];
+		int n = snprintf(more, sizeof more, " +%zu more", hidden);
+		grid_print(g, r.x + r.w - n, r.y + r.h - 1, n, GS_BOLD, more);
 	}
 	return y + 1;
 }

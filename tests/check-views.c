@@ -570,6 +570,27 @@ START_TEST(test_narration_reflow)
 }
 END_TEST
 
+START_TEST(test_expect_overflow)
+{
+	/* Too many to fit: the failure is shown in full first, the rest counted, never dropped
+	 * silently. */
+	struct scn_expect w[5];
+	struct expect_result x[5];
+	struct step_result sr = fix_res[1];
+	char *t;
+
+	for (int i = 0; i < 5; i++) {
+		w[i] = (struct scn_expect){ SCN_KEY_CALLS_WRITE, SCN_CMP_EQ, 1, NULL, "1", 1, 1 };
+		x[i] = (struct expect_result){ &w[i], i != 3, 1, "" };
+	}
+	x[3].got = 2;
+	sr.expects = x;
+	sr.n_expects = 5;
+	t = PANE(50, 1, view_frame_expect(g, r, &sr, false));
+	ck_picture(t, "✗ calls.write = 1 (got 2)  ✓ calls.write   +3 more\n");
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 views_suite(void)
@@ -603,6 +624,7 @@ views_suite(void)
 	tcase_add_test(tc, test_history);
 	tcase_add_test(tc, test_narration_output);
 	tcase_add_test(tc, test_narration_reflow);
+	tcase_add_test(tc, test_expect_overflow);
 	suite_add_tcase(s, tc);
 	return s;
 }
