@@ -283,6 +283,22 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 	fputs("]}", f);
 }
 
+/* Write s on one TAP line: newlines as \n, '#' escaped (it starts a directive). */
+static void
+headless_tap_text(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '\n')
+			fputs("\\n", f);
+		else if (*s == '\r')
+			fputs("\\r", f);
+		else if (*s == '#')
+			fputs("\\#", f);
+		else
+			putc(*s, f);
+	}
+}
+
 /* TAP: one test point per expectation. */
 static void
 headless_tap_step(struct headless *h, const struct step_result *sr)
@@ -290,13 +306,19 @@ headless_tap_step(struct headless *h, const struct step_result *sr)
 	char call[256], want[300];
 
 	describe_step(sr->step, call, sizeof call);
-	if (sr->note[0] != '\0')
-		fprintf(h->f, "# step %zu: %s\n", sr->index + 1, sr->note);
+	if (sr->note[0] != '\0') {
+		fprintf(h->f, "# step %zu: ", sr->index + 1);
+		headless_tap_text(h->f, sr->note);
+		putc('\n', h->f);
+	}
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];
-		fprintf(h->f, "%sok %zu - step %zu %s: %s %s\n", x->ok ? "" : "not ", ++h->n_points,
-		        sr->index + 1, call, scenario_key_name(x->want->key),
-		        expect_format_want(x->want, want, sizeof want));
+		fprintf(h->f, "%sok %zu - step %zu ", x->ok ? "" : "not ", ++h->n_points,
+		        sr->index + 1);
+		headless_tap_text(h->f, call);
+		fprintf(h->f, ": %s ", scenario_key_name(x->want->key));
+		headless_tap_text(h->f, expect_format_want(x->want, want, sizeof want));
+		putc('\n', h->f);
 		if (!x->ok) {
 			fputs("  ---\n  got: ", h->f);
 			json_string(h->f, x->got_text);

@@ -35,6 +35,7 @@ struct ops_result {
 	bool has_event;            /* a direct op: the one call it made, in ev */
 	struct event ev;
 	char note[128];            /* a remark ("end of file", "not implemented ...") */
+	char *output;              /* tail: the lines it printed (heap; the worker frees it) */
 };
 
 /* Start with no FILE* and no fd; path is the scratch file. */

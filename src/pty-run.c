@@ -76,8 +76,13 @@ pty_run_child(const struct scn_args *a, int report_fd)
 		fflush(stdout);
 	if (a->text2 != NULL && write(STDOUT_FILENO, a->text2, strlen(a->text2)) < 0)
 		_exit(124);
-	/* exit(), not _exit(): flushing stdio at exit is half of the lesson. */
-	exit(0);
+	/*
+	 * What exit() does for the snippet: flush stdout (half of the lesson). Not exit()
+	 * itself: it would also run the caller's atexit handlers (the TUI's terminal reset
+	 * would land in our output) and flush the caller's other streams, inherited by fork().
+	 */
+	fflush(stdout);
+	_exit(0);
 }
 
 /* Append n bytes to side's output. 0 or -1 (ENOMEM). */

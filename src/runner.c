@@ -21,6 +21,7 @@
 
 #include "ops.h"
 #include "probe.h"
+#include "pty-run.h"
 #include "runner.h"
 #include "scratch.h"
 #include "tracer.h"
@@ -299,6 +300,13 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 	r->stdio = rep.stdio;
 	r->cur_fd = rep.fd;
 	r->cur_fd_open = rep.fd_open;
+	if (rep.has_output) {
+		/* curriculum: what tail printed (first WORKER_OUTPUT_MAX - 1 bytes). */
+		out->output = strndup(rep.output, sizeof rep.output - 1);
+		if (strlen(rep.output) < rep.output_len)
+			runner_note(out, "output of %" PRIu32 " bytes, first %zu kept", rep.output_len,
+			            strlen(rep.output));
+	}
 	if (rep.io_ok) {
 		out->events.syscr = rep.syscr;
 		out->events.syscw = rep.syscw;
@@ -308,7 +316,8 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 	if (r->tracer == NULL) {
 		if (rep.has_event)
 			event_list_add(&out->events, &rep.ev);
-		if (stdio_op) {
+		/* tail (curriculum) also makes many calls, like stdio: count them the same way. */
+		if (stdio_op || step->op == SCN_OP_TAIL) {
 			/* No per-call events: only what /proc/self/io counted. */
 			if (rep.io_ok) {
 				out->events.n_read = rep.syscr;
@@ -341,6 +350,45 @@ runner_since(const struct timespec *start)
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/* --- curriculum: exercise 13-4 (pty-run.c) --- */
+
+/* Name of a stdio buffering mode, for the pty note. */
+static const char *
+runner_pty_mode(const struct pty_side *s)
+{
+	if (!s->stdio_ok)
+		return "not reported";
+	return s->stdio.mode == SCN_BUF_NONE ? "unbuffered" :
+	       s->stdio.mode == SCN_BUF_LINE ? "line buffered" : "fully buffered";
+}
+
+/*
+ * pty: the snippet runs in two fresh children of the runner (not the traced worker: its
+ * stdout must be a terminal, then a file), so no event is recorded for it.
+ */
+static void
+runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result *out)
+{
+	struct pty_result pr;
+	struct timespec start;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	rc = pty_run(&step->args, r->scratch, &pr);
+	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
+	out->events.source = r->source;
+	out->ret = rc;
+	out->err = rc < 0 ? errno : 0;
+	out->output = pr.term.output;
+	out->output_file = pr.file.output;
+	pr.term.output = pr.file.output = NULL;
+	runner_note(out, "after printf(): terminal stdout %s, %" PRIu64 "-byte buffer, %" PRIu64
+	            " pending; file stdout %s, %" PRIu64 "-byte buffer, %" PRIu64 " pending",
+	            runner_pty_mode(&pr.term), pr.term.stdio.size, pr.term.stdio.pending,
+	            runner_pty_mode(&pr.file), pr.file.stdio.size, pr.file.stdio.pending);
+	pty_result_clear(&pr);
 }
 
 /* wait: sleep in slices, looking at the cache after each, until time or clean. */
@@ -404,8 +452,7 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 /* Ops the runner itself handles; NULL: the worker runs it (ops.c). Add new ones here. */
 static const runner_op_fn runner_ops[SCN_OP__COUNT] = {
 	[SCN_OP_WAIT] = runner_op_wait,
-	[SCN_OP_PTY] = runner_op_unimplemented,
-	[SCN_OP_TAIL] = runner_op_unimplemented,
+	[SCN_OP_PTY] = runner_op_pty,    /* curriculum; tail runs in the worker (ops.c) */
 	[SCN_OP_SWEEP] = runner_op_unimplemented,
 };
 

@@ -19,6 +19,8 @@
 #include "probe.h"
 #include "worker.h"
 
+_Static_assert(sizeof(struct worker_reply) <= PIPE_BUF, "a reply must be one atomic write");
+
 /* The four counters of /proc/self/io the fallback needs. */
 struct worker_io {
 	uint64_t rchar, wchar, syscr, syscw;
@@ -113,6 +115,16 @@ worker_run(const struct scenario *s, struct ops_state *st, uint32_t step,
 			rep->has_event = res.has_event;
 			rep->ev = res.ev;
 			memcpy(rep->note, res.note, sizeof rep->note);
+			if (res.output != NULL) {
+				size_t n = strlen(res.output);
+				rep->has_output = true;
+				rep->output_len = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+				if (n >= sizeof rep->output)
+					n = sizeof rep->output - 1;
+				memcpy(rep->output, res.output, n);
+				rep->output[n] = '\0';
+				free(res.output);
+			}
 		}
 	}
 	/* The "after" reading sees the "before" reading's own read(): take it out. */

@@ -23,6 +23,9 @@
 
 #define WORKER_MAGIC 0x10b0f715u
 
+/* Bytes of an op's output (tail) carried in a reply; the rest is cut, and said so. */
+#define WORKER_OUTPUT_MAX 2048
+
 /* Runner -> worker: run step `step` of the scenario (or just probe, see ops_has). */
 struct worker_cmd {
 	uint32_t magic;
@@ -44,6 +47,9 @@ struct worker_reply {
 	bool has_event;            /* a direct op: the one call it made */
 	struct event ev;
 	char note[128];
+	bool has_output;           /* the op printed something (tail) */
+	uint32_t output_len;       /* its full length; output holds the first bytes of it */
+	char output[WORKER_OUTPUT_MAX];
 };
 
 /* The runner's handle on a worker. */

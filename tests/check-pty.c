@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "pty-run.h"
+#include "runner.h"
 #include "scratch.h"
 
 /* The exercise's two lines. */
@@ -171,6 +172,35 @@ START_TEST(test_caller_buffer_not_inherited)
 }
 END_TEST
 
+/* The process that registered caller_atexit (the test itself stays quiet at its exit). */
+static pid_t atexit_owner;
+
+/* An atexit handler of the caller (the TUI restoring its terminal) runs in no child. */
+static void
+caller_atexit(void)
+{
+	if (getpid() == atexit_owner)
+		return;
+	fputs("CALLER-ATEXIT", stdout);
+	fflush(stdout);
+}
+
+START_TEST(test_caller_atexit_not_run)
+{
+	int idx = scratch_mkdir(NULL);
+	struct pty_result r;
+
+	ck_assert_int_ge(idx, 0);
+	atexit_owner = getpid();
+	atexit(caller_atexit);
+	run(PRINTF_TEXT, WRITE_TEXT, SCN_PTY_NOTHING, idx, &r);
+	ck_assert_str_eq(r.term.output, PRINTF_TEXT WRITE_TEXT);
+	ck_assert_str_eq(r.file.output, WRITE_TEXT PRINTF_TEXT);
+	pty_result_clear(&r);
+	scratch_remove(idx);
+}
+END_TEST
+
 /* The file run leaves nothing behind in the scratch dir. */
 START_TEST(test_file_removed)
 {
@@ -187,6 +217,38 @@ START_TEST(test_file_removed)
 }
 END_TEST
 
+/* Through the runner: a pty step's outputs land in step_result, the modes in its note. */
+START_TEST(test_runner_pty)
+{
+	struct scn_step steps[1];
+	struct scenario sc;
+	struct step_result res;
+	char *err = NULL;
+	struct runner *r;
+
+	memset(steps, 0, sizeof steps);
+	memset(&sc, 0, sizeof sc);
+	steps[0].op = SCN_OP_PTY;
+	steps[0].args.text = (char *)PRINTF_TEXT;
+	steps[0].args.text2 = (char *)WRITE_TEXT;
+	sc.title = (char *)"pty";
+	sc.steps = steps;
+	sc.n_steps = 1;
+	r = runner_new(&sc, NULL, &err);
+	ck_assert_msg(r != NULL, "runner_new: %s", err ? err : "?");
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	ck_assert_int_eq(res.ret, 0);
+	ck_assert_ptr_nonnull(res.output);
+	ck_assert_ptr_nonnull(res.output_file);
+	ck_assert_str_eq(res.output, PRINTF_TEXT WRITE_TEXT);
+	ck_assert_str_eq(res.output_file, WRITE_TEXT PRINTF_TEXT);
+	ck_assert_ptr_nonnull(strstr(res.note, "terminal stdout line buffered"));
+	ck_assert_ptr_nonnull(strstr(res.note, "file stdout fully buffered"));
+	step_result_clear(&res);
+	runner_free(r);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 pty_suite(void)
@@ -200,6 +262,8 @@ pty_suite(void)
 	tcase_add_test(tc, test_no_newline_on_terminal);
 	tcase_add_test(tc, test_caller_buffer_not_inherited);
 	tcase_add_test(tc, test_file_removed);
+	tcase_add_test(tc, test_caller_atexit_not_run);
+	tcase_add_test(tc, test_runner_pty);
 	suite_add_tcase(s, tc);
 	return s;
 }

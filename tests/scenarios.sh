@@ -3,7 +3,8 @@
 # tests/scenarios.sh: every bundled scenario runs --headless on this machine and its
 # expectations hold; its JSON transcript parses. Scenarios whose first line is "# slow"
 # (they wait for the kernel's 30 s writeback) are skipped unless IOBUFVIZ_SLOW=1; sweeps
-# run with a tiny time budget.
+# run with a tiny time budget. Each also runs with --trace=procio (the fallback when ptrace
+# is refused), where its expectations must hold as well.
 set -u
 bin=${IOBUFVIZ_BIN:?}
 src=${IOBUFVIZ_SRCDIR:?}
@@ -34,6 +35,16 @@ for f in "$src"/scenarios/*.yaml; do
 		sed 's/^/    /' "$out"
 		fail=$((fail + 1))
 		continue
+	fi
+	if [ -z "$extra" ]; then
+		"$bin" --headless --trace=procio --dir "$tmp" "$f" >"$out" 2>&1
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			echo "FAIL $name: --headless --trace=procio exited $rc"
+			sed 's/^/    /' "$out"
+			fail=$((fail + 1))
+			continue
+		fi
 	fi
 	if [ $have_json = yes ]; then
 		"$bin" --headless --format=json $extra --dir "$tmp" "$f" >"$tmp/$name.json" 2>"$tmp/$name.err"
