@@ -5,23 +5,26 @@
 #include <curses.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "crt.h"
 #include "scratch.h"
 
 /*
- * Global state, because a signal handler must restore the terminal: whether curses
- * is active, and whether colours are on.
+ * Global state, because a signal handler and atexit() must restore the terminal: whether
+ * curses is active, in which process (a forked child that exit()s must not reset the
+ * terminal its parent is drawing on), and whether colours are on.
  */
 static volatile sig_atomic_t crt_active;
+static pid_t crt_pid;
 static bool crt_color;
 
 /* Give the terminal back. */
 void
 crt_done(void)
 {
-	if (!crt_active)
+	if (!crt_active || getpid() != crt_pid)
 		return;
 	crt_active = 0;
 	/* endwin() is not async-signal-safe, but a terminal left in raw mode is worse
@@ -35,6 +38,7 @@ crt_init(bool color, bool mouse)
 {
 	if (initscr() == NULL)
 		return -1;
+	crt_pid = getpid();
 	crt_active = 1;
 	atexit(crt_done);
 	scratch_on_signal(crt_done);

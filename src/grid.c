@@ -200,6 +200,8 @@ grid_print(struct grid *g, int x, int y, int maxw, int style, const char *s)
 		uint32_t ch = grid_utf8_decode(s, &len);
 		if (ch == '\t')
 			ch = ' ';
+		else if (ch == '\n')
+			ch = 0x23ce;      /* ⏎: a newline inside one line of text */
 		grid_put(g, x + n, y, ch, style);
 		s += len;
 		n++;
@@ -327,7 +329,7 @@ grid_ascii_of(uint32_t ch)
 		{ 0x00b5, 'u' }, { 0x00d7, 'x' }, { 0x00b7, '.' }, { 0x2026, '.' }, { 0x2018, '\'' },
 		{ 0x2019, '\'' }, { 0x201c, '"' }, { 0x201d, '"' }, { 0x2013, '-' }, { 0x2014, '-' },
 		{ 0x2192, '>' }, { 0x2190, '<' }, { 0x2713, '+' }, { 0x2717, 'x' }, { 0x2264, '<' },
-		{ 0x2265, '>' }, { 0x2260, '!' }, { 0x00a0, ' ' },
+		{ 0x2265, '>' }, { 0x2260, '!' }, { 0x00a0, ' ' }, { 0x23ce, '|' },
 	};
 
 	if (ch < 0x80)

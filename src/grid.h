@@ -76,7 +76,8 @@ struct grid_cell *grid_at(struct grid *g, int x, int y);
 /* Put one code point at x, y (clipped). */
 void grid_put(struct grid *g, int x, int y, uint32_t ch, int style);
 
-/* Write UTF-8 text at x, y, at most maxw columns; return the columns used. */
+/* Write UTF-8 text at x, y, at most maxw columns (a newline shows as ⏎); return the
+ * columns used. */
 int grid_print(struct grid *g, int x, int y, int maxw, int style, const char *s);
 
 /* printf into the grid; same clipping as grid_print. */

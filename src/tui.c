@@ -93,16 +93,6 @@ tui_now_ms(void)
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
-/* The question for expectation key k, or NULL if the quiz does not ask about it. */
-static const char *
-tui_question(enum scn_key k)
-{
-	for (size_t i = 0; i < sizeof tui_questions / sizeof tui_questions[0]; i++)
-		if (tui_questions[i].key == k)
-			return tui_questions[i].q;
-	return NULL;
-}
-
 /* Lines of a sweep's output, split in place into v (at most max). */
 static size_t
 tui_sweep_lines(char *text, const char **v, size_t max)
@@ -172,9 +162,17 @@ static void
 tui_progress(const struct snapshot *now, double elapsed_s, void *user)
 {
 	struct tui *t = user;
+	struct crt_event ev;
 
+	if (t->g == NULL)
+		return;         /* not on the screen yet */
+	/* The step cannot be interrupted, but a resize is followed and q is kept for after. */
+	crt_read(0, &ev);
+	if (ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_F10))
+		t->quit = true;
 	t->live = now;
-	snprintf(t->status, sizeof t->status, "step %zu running: %.1f s", t->h.n + 1, elapsed_s);
+	snprintf(t->status, sizeof t->status, "step %zu running: %.1f s%s", t->h.n + 1, elapsed_s,
+	         t->quit ? "   (will quit when it ends; Ctrl-C quits now)" : "   (Ctrl-C quits)");
 	tui_draw(t);
 	t->live = NULL;
 }
@@ -205,7 +203,7 @@ tui_start(struct tui *t, char **err)
 static void
 tui_animate(struct tui *t)
 {
-	t->n_hops = view_hops(&t->h.v[t->cur], t->hops, VIEW_MAX_HOPS);
+	t->n_hops = view_screen_hops(&t->h.v[t->cur], t->hops, VIEW_MAX_HOPS);
 	t->anim = t->n_hops > 0 ? VIEW_ANIM_TRAVEL : VIEW_ANIM_FLASH;
 	t->anim_t0 = tui_now_ms();
 }
@@ -288,8 +286,8 @@ tui_run_step(struct tui *t)
 		return;
 	snprintf(t->status, sizeof t->status, "running step %zu...", t->h.n + 1);
 	tui_draw(t);
-	t->status[0] = '\0';
 	rc = runner_step(t->r, &sr);
+	t->status[0] = '\0';     /* the progress line of a long step is over */
 	if (rc == 0) {
 		tui_finish(t);
 		return;
@@ -325,9 +323,14 @@ tui_ask(struct tui *t)
 	if (!t->o->quiz || t->h.n >= t->s->n_steps || t->guessed)
 		return false;
 	st = &t->s->steps[t->h.n];
-	for (size_t i = 0; i < st->n_expects && q == NULL; i++)
-		if ((q = tui_question(st->expects[i].key)) != NULL)
-			t->ask_expect = i;
+	/* Ask in the table's order: the number of write() calls is the first lesson. */
+	for (size_t k = 0; k < sizeof tui_questions / sizeof tui_questions[0] && q == NULL; k++)
+		for (size_t i = 0; i < st->n_expects && q == NULL; i++)
+			if (st->expects[i].key == tui_questions[k].key &&
+			    st->expects[i].cmp == SCN_CMP_EQ) {
+				q = tui_questions[k].q;
+				t->ask_expect = i;
+			}
 	if (q == NULL)
 		return false;
 	t->asking = true;
@@ -402,7 +405,6 @@ tui_details(struct tui *t)
 	}
 	case VIEW_PANE_CACHE: {
 		const struct snap_cache *c = &s->cache;
-		size_t shown = 0;
 		units_format_size(c->file_size, a, sizeof a);
 		TUI_ADD("source: %s%s%s\n", c->source == SNAP_SRC_CACHESTAT ? "cachestat(2)" :
 		        c->source == SNAP_SRC_MINCORE ? "mincore(2), residency only" : "none",
@@ -411,17 +413,11 @@ tui_details(struct tui *t)
 		        ", writeback %" PRIu64 "\n", a, c->pages, c->cached, c->dirty, c->writeback);
 		TUI_ADD("whole system: Dirty %" PRIu64 " kB, Writeback %" PRIu64 " kB\n",
 		        c->sys_dirty_kb, c->sys_writeback_kb);
-		for (size_t i = 0; i < t->lay.cache.n && shown < 10; i++) {
-			struct view_cell_state st = view_cache_cell(s, &t->lay.cache, i);
-			char line[256];
-			if (st.cached == 0)
-				continue;
-			view_cache_cell_text(s, &t->lay.cache, i, line, sizeof line);
-			TUI_ADD("%s\n", line);
-			shown++;
+		if (n < len) {
+			view_cache_runs_text(s, &t->lay.cache, 12, d + n, len - n);
+			n += strlen(d + n);
 		}
-		if (shown == 10)
-			TUI_ADD("... (click a cell for the others)\n");
+		TUI_ADD("(click a cell for its own counts)");
 		break;
 	}
 	case VIEW_PANE_DISK: {
@@ -449,7 +445,13 @@ tui_details(struct tui *t)
 			TUI_ADD("no step has run yet");
 			break;
 		}
-		TUI_ADD("step %zu (%s), seen %s; op took %s inside the worker\n", sr->index + 1,
+		if (sr->step->say != NULL)
+			TUI_ADD("%s%s", sr->step->say,
+			        sr->step->say[0] && sr->step->say[strlen(sr->step->say) - 1] == '\n' ?
+			        "" : "\n");
+		if (sr->note[0] != '\0')
+			TUI_ADD("%s\n", sr->note);
+		TUI_ADD("\nstep %zu (%s), seen %s; op took %s inside the worker\n", sr->index + 1,
 		        scenario_op_name(sr->step->op),
 		        sr->events.source == EV_SRC_PTRACE ? "by the tracer" : "through /proc/PID/io",
 		        units_format_ns(sr->op_ns, a, sizeof a));
@@ -551,9 +553,10 @@ tui_key(struct tui *t, int k)
 		t->autoplay = false;
 		if (t->cur >= 0)
 			t->cur--;
-		snprintf(t->status, sizeof t->status, "replay: %s", t->cur >= 0 ?
-		         "the snapshot recorded after this step (n goes forward)" :
-		         "the state before the first step");
+		if (t->h.n > 0)
+			snprintf(t->status, sizeof t->status, "replay: %s", t->cur >= 0 ?
+			         "the snapshot recorded after this step (n goes forward)" :
+			         "the state before the first step (n goes forward)");
 		break;
 	case 'r': case 'R': {
 		char *err = NULL;

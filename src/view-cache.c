@@ -81,6 +81,50 @@ view_cache_cell_text(const struct snapshot *s, const struct view_cache_geom *geo
 	return buf;
 }
 
+/* Runs of shown cells in the same state, one line each. */
+char *
+view_cache_runs_text(const struct snapshot *s, const struct view_cache_geom *geom, size_t max,
+                     char *buf, size_t len)
+{
+	static const char *names[] = { [VG_ABSENT] = "absent", [VG_CLEAN] = "clean",
+	                               [VG_DIRTY] = "dirty", [VG_WRITEBACK] = "writeback" };
+	size_t n = 0, lines = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < geom->n && n < len; ) {
+		struct view_cell_state st = view_cache_cell(s, geom, i), run;
+		int style;
+		enum view_glyph k = view_cache_kind(&st, &style);
+		size_t j = i + 1;
+		char a[32], b[32], d[32];
+
+		for (; j < geom->n; j++) {
+			struct view_cell_state nx = view_cache_cell(s, geom, j);
+			if (view_cache_kind(&nx, &style) != k)
+				break;
+		}
+		if (lines++ == max) {
+			snprintf(buf + n, len - n, "...\n");
+			break;
+		}
+		st = view_cache_cell(s, geom, j - 1);
+		run = view_cache_range(s, view_cache_cell(s, geom, i).first_page,
+		                       st.first_page + st.pages - view_cache_cell(s, geom, i).first_page);
+		units_format_size(run.first_page * 4096, a, sizeof a);
+		units_format_size((run.first_page + run.pages) * 4096, b, sizeof b);
+		if (s->cache.has_dirty)
+			snprintf(d, sizeof d, "%" PRIu64, run.dirty);
+		else
+			snprintf(d, sizeof d, "?");
+		n += (size_t)snprintf(buf + n, len - n, "pages %" PRIu64 "-%" PRIu64 " [%s, %s) %s: "
+		                      "cached %" PRIu64 ", dirty %s, writeback %" PRIu64 "\n",
+		                      run.first_page, run.first_page + (run.pages ? run.pages - 1 : 0),
+		                      a, b, names[k], run.cached, d, run.writeback);
+		i = j;
+	}
+	return buf;
+}
+
 /* Which shown cell is at x, y. */
 long
 view_cache_hit(const struct view_cache_geom *geom, int x, int y)
@@ -169,9 +213,13 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		y = r.y + r.h - (tall ? 3 : 1) - notes;
 	if (y < gm.y + 1)
 		y = gm.y + 1;
-	if (c->has_dirty)
+	if (c->has_dirty) {
 		snprintf(line, sizeof line, "cached %" PRIu64 " dirty %" PRIu64 " writeback %" PRIu64,
 		         c->cached, c->dirty, c->writeback);
+		if (grid_text_width(line) > r.w)
+			snprintf(line, sizeof line, "cached %" PRIu64 " dirty %" PRIu64 " wb %" PRIu64,
+			         c->cached, c->dirty, c->writeback);
+	}
 	else
 		snprintf(line, sizeof line, "cached %" PRIu64 " of %" PRIu64 " dirty ?", c->cached,
 		         c->pages);

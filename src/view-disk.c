@@ -142,6 +142,11 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		} else {
 			snprintf(line, sizeof line, "allocated %s  delalloc %s", a, b);
 		}
+		/* Too wide for the pane: one figure per line, if there is room. */
+		if (grid_text_width(line) > r.w && y + 1 < end && d->unwritten_bytes == 0) {
+			grid_printf(g, r.x, y++, r.w, GS_NORMAL, "allocated %s", a);
+			snprintf(line, sizeof line, "delalloc %s", b);
+		}
 		grid_print(g, r.x, y, r.w, GS_NORMAL, line);
 		if (prev != NULL && (prev->disk.allocated_bytes != d->allocated_bytes ||
 		                     prev->disk.delalloc_bytes != d->delalloc_bytes))

@@ -8,72 +8,26 @@
 #include <string.h>
 
 #include "describe.h"
+#include "expect.h"
 #include "units.h"
 #include "view.h"
 
-/* Unicode and ASCII forms of every glyph. */
-static const uint32_t view_glyphs[VG__COUNT][2] = {
-	[VG_ABSENT]    = { 0x00b7, '.' },   /* · */
-	[VG_CLEAN]     = { 0x2591, '-' },   /* ░ */
-	[VG_DIRTY]     = { 0x2593, '#' },   /* ▓ */
-	[VG_WRITEBACK] = { 0x224b, '~' },   /* ≋ */
-	[VG_ONDISK]    = { 0x2588, '@' },   /* █ */
-	[VG_DELALLOC]  = { 0x2504, ':' },   /* ┄ */
-	[VG_UNWRITTEN] = { 0x2581, '_' },   /* ▁ */
-	[VG_STALE]     = { 0x259e, '!' },   /* ▞ */
-	[VG_UNKNOWN]   = { '?', '?' },
-	[VG_STDIO]     = { 0x2592, '=' },   /* ▒ */
-	[VG_OK]        = { 0x2713, '+' },   /* ✓ */
-	[VG_FAIL]      = { 0x2717, 'x' },   /* ✗ */
-	[VG_ARROW]     = { 0x25b6, '>' },   /* ▶ */
-	[VG_DOTS]      = { 0x2026, '.' },   /* … */
-};
-
-/* The code point of a glyph. */
-uint32_t
-view_glyph(enum view_glyph v, bool ascii)
-{
-	return view_glyphs[v][ascii ? 1 : 0];
-}
-
-/* Draw a legend, wrapping to the next row when an entry does not fit. */
-int
-view_legend_draw(struct grid *g, int x, int y, int w, int rows, const struct view_legend *l,
-                 size_t n, bool ascii)
-{
-	int col = 0, row = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		int len = 2 + grid_text_width(l[i].name);
-		if (col > 0 && col + len > w) {
-			if (row + 1 >= rows)
-				break;
-			row++;
-			col = 0;
-		}
-		grid_put(g, x + col, y + row, view_glyph(l[i].v, ascii), l[i].style);
-		grid_print(g, x + col + 2, y + row, w - col - 2, GS_DIM, l[i].name);
-		col += len + 1;
-	}
-	return row + 1;
-}
-
 /* Speed as shown: "1×", "0.5×". */
 static void
-view_speed(double speed, bool ascii, char *buf, size_t len)
+view_frame_speed(double speed, bool ascii, char *buf, size_t len)
 {
 	snprintf(buf, len, speed >= 1 ? "%.0f%s" : "%.2g%s", speed, ascii ? "x" : "×");
 }
 
 /* Draw the title bar. */
 void
-view_title_draw(struct grid *g, int y, const struct view_frame *f)
+view_frame_title(struct grid *g, int y, const struct view_frame *f)
 {
 	char right[160], sp[16], step[48], left[512];
 	int rw, lw;
 
 	grid_fill(g, (struct grid_rect){ 0, y, g->w, 1 }, ' ', GS_TITLE);
-	view_speed(f->speed, f->ascii, sp, sizeof sp);
+	view_frame_speed(f->speed, f->ascii, sp, sizeof sp);
 	if (f->cur < 0)
 		snprintf(step, sizeof step, "step 0/%zu", f->scn->n_steps);
 	else
@@ -102,7 +56,7 @@ view_title_draw(struct grid *g, int y, const struct view_frame *f)
 
 /* Draw the footer: keys in bold, what they do in plain. */
 void
-view_footer_draw(struct grid *g, int y, const struct view_frame *f)
+view_frame_footer(struct grid *g, int y, const struct view_frame *f)
 {
 	const char *keys[][2] = {
 		{ f->ascii ? "n/->" : "n/\xe2\x86\x92", "next" },
@@ -130,90 +84,168 @@ view_footer_draw(struct grid *g, int y, const struct view_frame *f)
 	}
 }
 
+/* One line of program output after a label, newlines shown as a return glyph. */
+static int
+view_frame_output(struct grid *g, struct grid_rect r, const char *label, const char *text,
+                      bool ascii)
+{
+	int x;
+
+	if (r.h <= 0)
+		return 1;
+	x = r.x + grid_print(g, r.x, r.y, r.w, GS_BOLD, label);
+	for (const char *p = text; *p != '\0' && x < r.x + r.w;) {
+		int len;
+		uint32_t ch = grid_utf8_decode(p, &len);
+		if (ch == '\n')
+			grid_put(g, x++, r.y, ascii ? '|' : 0x23ce, GS_DIM);   /* ⏎ */
+		else
+			grid_put(g, x++, r.y, ch, GS_STDIO);
+		p += len;
+	}
+	return 1;
+}
+
+/*
+ * Reflow scenario prose into buf: a single line break inside a paragraph becomes a space
+ * (YAML "|" blocks are wrapped for an editor, not for this terminal), while blank lines and
+ * indented lines (code) keep their breaks.
+ */
+static const char *
+view_frame_reflow(const char *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *p = s; *p != '\0' && n + 1 < len; p++) {
+		if (*p == '\n' && p[1] != '\0' && p[1] != '\n' && p[1] != ' ' && p[1] != '\t' &&
+		    p > s && p[-1] != '\n') {
+			/* Keep the break after an indented (code) line. */
+			const char *bol = p;
+			while (bol > s && bol[-1] != '\n')
+				bol--;
+			if (*bol != ' ' && *bol != '\t') {
+				buf[n++] = ' ';
+				continue;
+			}
+		}
+		buf[n++] = *p;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 /* Draw the narration: the intro before step 1, then each step's say and remarks. */
-void
-view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame *f)
+int
+view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame *f)
 {
 	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
-	char buf[512], call[256];
-	int y = r.y;
+	char buf[512], call[256], text[4096];
+	int y = 0;
 
-	if (r.h < 1 || r.w < 4)
-		return;
+	if (r.w < 4)
+		return 0;
 	if (sr == NULL) {
 		const char *intro = f->scn->intro != NULL ? f->scn->intro : f->scn->title;
-		grid_wrap(g, r, GS_NORMAL, intro != NULL ? intro : "");
-		return;
+		return grid_wrap(g, r, GS_NORMAL, view_frame_reflow(intro != NULL ? intro : "", text,
+		                                                     sizeof text));
 	}
 	describe_step(sr->step, call, sizeof call);
 	if (f->anim == VIEW_ANIM_TRAVEL) {
-		grid_printf(g, r.x, y, r.w, GS_BOLD, "step %zu: %s%s", sr->index + 1, call,
+		grid_printf(g, r.x, r.y, r.w, GS_BOLD, "step %zu: %s%s", sr->index + 1, call,
 		            f->ascii ? " ..." : " \xe2\x80\xa6");
-		return;
+		return 1;
 	}
 	if (sr->err != 0) {
-		snprintf(buf, sizeof buf, "%s failed: %s (%s)", scenario_op_name(sr->step->op),
+		snprintf(buf, sizeof buf, "%s failed: %s (%s)", call,
 		         strerrorname_np(sr->err) != NULL ? strerrorname_np(sr->err) : "?",
 		         strerror(sr->err));
-		grid_print(g, r.x, y++, r.w, GS_ERROR, buf);
+		if (y < r.h)
+			grid_print(g, r.x, r.y + y, r.w, GS_ERROR, buf);
+		y++;
 	}
-	if (sr->step->say != NULL && y < r.y + r.h)
-		y += grid_wrap(g, (struct grid_rect){ r.x, y, r.w, r.y + r.h - y }, GS_NORMAL,
-		               sr->step->say);
-	else if (y < r.y + r.h)
-		grid_printf(g, r.x, y++, r.w, GS_DIM, "step %zu: %s returned %" PRId64, sr->index + 1,
-		            call, sr->ret);
-	if (sr->note[0] != '\0' && y < r.y + r.h)
-		y += grid_wrap(g, (struct grid_rect){ r.x, y, r.w, r.y + r.h - y }, GS_DIM, sr->note);
+	if (sr->step->say != NULL)
+		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
+		               GS_NORMAL, view_frame_reflow(sr->step->say, text, sizeof text));
+	else {
+		if (y < r.h)
+			grid_printf(g, r.x, r.y + y, r.w, GS_DIM, "step %zu: %s returned %" PRId64,
+			            sr->index + 1, call, sr->ret);
+		y++;
+	}
+	/* What a pty or tail step printed: the order of the lines is the lesson of 13-4. */
+	if (sr->output != NULL)
+		y += view_frame_output(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y },
+		                           sr->output_file != NULL ? "terminal: " : "output: ",
+		                           sr->output, f->ascii);
+	if (sr->output_file != NULL)
+		y += view_frame_output(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y },
+		                           "file:     ", sr->output_file, f->ascii);
+	if (sr->note[0] != '\0')
+		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
+		               GS_DIM, sr->note);
+	return y;
 }
 
 /* Text of one expectation: "stdio.pending = 904", "(got 0)" when it failed; short keeps
  * only the key of one that held. */
 static void
-view_expect_text(const struct expect_result *er, bool shrt, char *buf, size_t len)
+view_frame_expect_text(const struct expect_result *er, bool shrt, char *buf, size_t len)
 {
 	const struct scn_expect *w = er->want;
-	char got[300];
+	char got[300], want[300];
 
 	if (er->got_text[0] != '\0')
 		snprintf(got, sizeof got, "%s", er->got_text);
 	else
 		snprintf(got, sizeof got, "%" PRId64, er->got);
+	expect_format_want(w, want, sizeof want);
 	if (er->ok && shrt)
 		snprintf(buf, len, "%s", scenario_key_name(w->key));
 	else if (er->ok)
-		snprintf(buf, len, "%s %s %s", scenario_key_name(w->key), scenario_cmp_name(w->cmp),
-		         w->source != NULL ? w->source : "?");
+		snprintf(buf, len, "%s %s", scenario_key_name(w->key), want);
 	else
-		snprintf(buf, len, "%s %s %s (got %s)", scenario_key_name(w->key),
-		         scenario_cmp_name(w->cmp), w->source != NULL ? w->source : "?", got);
+		snprintf(buf, len, "%s %s (got %s)", scenario_key_name(w->key), want, got);
 }
 
-/* Lay out the expectations; draw them when g is not NULL. Return the lines needed. */
+/* Lay out the expectations; draw them when g is not NULL. Return the lines needed. Short
+ * (when they do not all fit): failures first and in full, held ones by key, and "+N" for
+ * what is left over. */
 static int
-view_expect_flow(struct grid *g, struct grid_rect r, const struct step_result *sr, bool shrt,
-                 bool ascii)
+view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_result *sr,
+                       bool shrt, bool ascii)
 {
 	int x = r.x, y = 0;
-	char buf[400];
+	size_t hidden = 0;
+	char buf[800];
 
-	for (size_t i = 0; i < sr->n_expects; i++) {
-		const struct expect_result *er = &sr->expects[i];
-		int need;
+	for (int pass = shrt ? 0 : 1; pass < 2; pass++)
+		for (size_t i = 0; i < sr->n_expects; i++) {
+			const struct expect_result *er = &sr->expects[i];
+			int need;
 
-		view_expect_text(er, shrt, buf, sizeof buf);
-		need = grid_text_width(buf) + 2;
-		if (x > r.x && x + need > r.x + r.w) {
-			x = r.x;
-			y++;
+			if (shrt && (pass == 0) == er->ok)
+				continue;
+			view_frame_expect_text(er, shrt, buf, sizeof buf);
+			need = grid_text_width(buf) + 2;
+			/* On the last row, keep room for the "+N more". */
+			if (x > r.x && x + need > r.x + r.w - (shrt && y == r.h - 1 ? 9 : 0)) {
+				x = r.x;
+				y++;
+			}
+			if (y >= r.h)
+				hidden++;
+			else if (g != NULL) {
+				grid_put(g, x, r.y + y, view_glyph(er->ok ? VG_OK : VG_FAIL, ascii),
+				         er->ok ? GS_OK : GS_ERROR);
+				grid_print(g, x + 2, r.y + y, r.x + r.w - x - 2,
+				           er->ok ? GS_NORMAL : GS_ERROR, buf);
+			}
+			x += need + (shrt ? 2 : 4);
 		}
-		if (g != NULL && y < r.h) {
-			grid_put(g, x, r.y + y, view_glyph(er->ok ? VG_OK : VG_FAIL, ascii),
-			         er->ok ? GS_OK : GS_ERROR);
-			grid_print(g, x + 2, r.y + y, r.x + r.w - x - 2, er->ok ? GS_NORMAL : GS_ERROR,
-			           buf);
-		}
-		x += need + (shrt ? 2 : 4);
+	if (g != NULL && hidden > 0 && r.h > 0) {
+		char more[32];
+		int n = snprintf(more, sizeof more, " +%zu more", hidden);
+		grid_print(g, r.x + r.w - n, r.y + r.h - 1, n, GS_BOLD, more);
 	}
 	return y + 1;
 }
@@ -221,7 +253,7 @@ view_expect_flow(struct grid *g, struct grid_rect r, const struct step_result *s
 /* Draw the expectations of sr, as many per line as fit; shorten the ones that held if
  * they would not all fit. */
 void
-view_expect_draw(struct grid *g, struct grid_rect r, const struct step_result *sr, bool ascii)
+view_frame_expect(struct grid *g, struct grid_rect r, const struct step_result *sr, bool ascii)
 {
 	if (r.h < 1 || r.w < 4)
 		return;
@@ -229,12 +261,12 @@ view_expect_draw(struct grid *g, struct grid_rect r, const struct step_result *s
 		grid_print(g, r.x, r.y, r.w, GS_DIM, sr == NULL ? "" : "no expectations in this step");
 		return;
 	}
-	view_expect_flow(g, r, sr, view_expect_flow(NULL, r, sr, false, ascii) > r.h, ascii);
+	view_frame_expect_flow(g, r, sr, view_frame_expect_flow(NULL, r, sr, false, ascii) > r.h, ascii);
 }
 
 /* Draw a centred box holding text. */
 void
-view_popup_draw(struct grid *g, const char *title, const char *text, bool ascii)
+view_frame_popup(struct grid *g, const char *title, const char *text, bool ascii)
 {
 	int maxw = g->w - 8 > 76 ? 76 : g->w - 8, w = 10, lines;
 	const char *p = text;
@@ -271,15 +303,15 @@ view_popup_draw(struct grid *g, const char *title, const char *text, bool ascii)
 
 /* Draw the help overlay. */
 void
-view_help_draw(struct grid *g, bool ascii)
+view_frame_help(struct grid *g, bool ascii)
 {
 	char text[2048], gl[VG__COUNT][8];
 
 	for (int i = 0; i < VG__COUNT; i++)
 		gl[i][grid_utf8_encode(view_glyph((enum view_glyph)i, ascii), gl[i])] = '\0';
 	snprintf(text, sizeof text,
-	         "%s space n     run the next step\n"
-	         "%s p           go back (replays the recorded snapshot)\n"
+	         "%sspace n    run the next step\n"
+	         "%sp          go back (replays the recorded snapshot)\n"
 	         "r             restart (new scratch file)\n"
 	         "a             autoplay on/off\n"
 	         "+ -           faster / slower animation\n"
@@ -292,16 +324,16 @@ view_help_draw(struct grid *g, bool ascii)
 	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole\n"
 	         "stdio:       %s a buffered byte\n"
 	         "times marked * were measured by the tracer (ptrace overhead included)",
-	         ascii ? "->" : "\xe2\x86\x92 ", ascii ? "<-" : "\xe2\x86\x90 ",
+	         ascii ? "-> " : "\xe2\x86\x92  ", ascii ? "<- " : "\xe2\x86\x90  ",
 	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK],
 	         gl[VG_ONDISK], gl[VG_DELALLOC], gl[VG_STALE], gl[VG_UNWRITTEN], gl[VG_ABSENT],
 	         gl[VG_STDIO]);
-	view_popup_draw(g, "help", text, ascii);
+	view_frame_popup(g, "help", text, ascii);
 }
 
 /* Draw the "terminal too small" message. */
 void
-view_small_draw(struct grid *g)
+view_frame_small(struct grid *g)
 {
 	char buf[96];
 	int w;

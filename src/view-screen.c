@@ -11,7 +11,7 @@
 
 /* The hops of data a step shows, from what was observed before and after it. */
 size_t
-view_hops(const struct step_result *sr, struct view_hop *hops, size_t max)
+view_screen_hops(const struct step_result *sr, struct view_hop *hops, size_t max)
 {
 	const struct snapshot *b = &sr->before, *a = &sr->after;
 	uint64_t wrote = 0, got = 0;
@@ -137,8 +137,8 @@ view_screen_folio(const struct step_result *sr, char *buf, size_t len)
 	grew = sr->after.cache.dirty - sr->before.cache.dirty;
 	if (touched == 0 || grew <= touched)
 		return NULL;
-	snprintf(buf, len, "%" PRIu64 " pages dirtied by %" PRIu64 " bytes: a large folio", grew,
-	         sr->events.bytes_written);
+	snprintf(buf, len, "%" PRIu64 " pages dirtied by %" PRIu64 " byte%s: a large folio", grew,
+	         sr->events.bytes_written, sr->events.bytes_written == 1 ? "" : "s");
 	return buf;
 }
 
@@ -217,18 +217,19 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	grid_clear(g);
 	if (W < 80 || H < 24) {
 		lay.too_small = true;
-		view_small_draw(g);
+		view_frame_small(g);
 		if (lay_out != NULL)
 			*lay_out = lay;
 		return;
 	}
 	lay.wide = W >= 100;
 	if (lay.wide) {
-		int ph = avail * 2 / 5, w1 = W / 3, w2 = (W - w1) / 2;
+		/* The panes get a bit less than half: the log needs the rest on a tall screen. */
+		int ph = avail * 45 / 100, w1 = W / 3, w2 = (W - w1) / 2;
 		if (ph < 11)
 			ph = 11;
-		if (ph > 20)
-			ph = 20;
+		if (ph > 24)
+			ph = 24;
 		lay.pane[0] = (struct grid_rect){ 0, top, w1, ph };
 		lay.pane[1] = (struct grid_rect){ w1, top, w2, ph };
 		lay.pane[2] = (struct grid_rect){ w1 + w2, top, W - w1 - w2, ph };
@@ -248,18 +249,28 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	}
 	view_screen_panes(g, &lay, f);
 
-	/* Bottom box: narration, syscalls, expectations. */
+	/* Bottom box: narration (as tall as its text, leaving the log 3 lines), syscalls,
+	 * expectations. */
 	bh = H - 1 - bottom_y;
-	narr = lay.wide ? 3 : 2;
-	if (bh >= 20)
-		narr = 5;
 	exp_h = bh >= 16 ? 2 : 1;
+	{
+		struct grid *probe = grid_new(W - 4, 1);
+		int want = probe != NULL ?
+		           view_frame_narration(probe, (struct grid_rect){ 0, 0, W - 4, 0 }, f) : 2;
+		int most = bh - 2 - 1 - exp_h - 1 - 3;
+		grid_free(probe);
+		narr = want < 2 ? 2 : want;
+		if (narr > most)
+			narr = most > 1 ? most : 1;
+	}
 	log_h = bh - 2 - narr - 1 - exp_h - 1;
 	if (log_h < 1)
 		log_h = 1;
 	lay.pane[VIEW_PANE_LOG] = (struct grid_rect){ 0, bottom_y + narr + 1, W, log_h + 1 };
 	grid_box(g, (struct grid_rect){ 0, bottom_y, W, bh }, "what happened", GS_BORDER, f->ascii);
-	view_narration_draw(g, (struct grid_rect){ 2, bottom_y + 1, W - 4, narr }, f);
+	/* Cut narration ends in an ellipsis; Tab on the log shows all of it. */
+	if (view_frame_narration(g, (struct grid_rect){ 2, bottom_y + 1, W - 4, narr }, f) > narr)
+		grid_put(g, W - 3, bottom_y + narr, view_glyph(VG_DOTS, f->ascii), GS_BOLD);
 	snprintf(logtitle, sizeof logtitle, "%s", f->replay ? "syscalls (replay of recorded steps)" :
 	         "syscalls (* timed by the tracer)");
 	grid_hsep(g, (struct grid_rect){ 0, 0, W, 1 }, bottom_y + narr + 1, logtitle,
@@ -268,19 +279,19 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	              f->ascii);
 	grid_hsep(g, (struct grid_rect){ 0, 0, W, 1 }, bottom_y + narr + 2 + log_h, "expected",
 	          GS_BORDER, f->ascii);
-	view_expect_draw(g, (struct grid_rect){ 2, bottom_y + narr + 3 + log_h, W - 4, exp_h },
+	view_frame_expect(g, (struct grid_rect){ 2, bottom_y + narr + 3 + log_h, W - 4, exp_h },
 	                 f->anim == VIEW_ANIM_TRAVEL ? NULL : sr, f->ascii);
 
-	view_title_draw(g, 0, f);
-	view_footer_draw(g, H - 1, f);
+	view_frame_title(g, 0, f);
+	view_frame_footer(g, H - 1, f);
 	if (f->anim == VIEW_ANIM_TRAVEL && sr != NULL && f->sweep == NULL)
 		view_screen_packet(g, &lay, f);
 	if (f->detail != NULL)
-		view_popup_draw(g, "details", f->detail, f->ascii);
+		view_frame_popup(g, "details", f->detail, f->ascii);
 	if (f->prompt != NULL)
-		view_popup_draw(g, "quiz", f->prompt, f->ascii);
+		view_frame_popup(g, "quiz", f->prompt, f->ascii);
 	if (f->help)
-		view_help_draw(g, f->ascii);
+		view_frame_help(g, f->ascii);
 	if (f->ascii)
 		grid_asciify(g);
 	if (lay_out != NULL)

@@ -80,6 +80,11 @@ struct view_cell_state view_cache_cell(const struct snapshot *s, const struct vi
 char *view_cache_cell_text(const struct snapshot *s, const struct view_cache_geom *geom, size_t i,
                            char *buf, size_t len);
 
+/* Runs of shown cells in one state, a line each ("pages 0-15 [0 B, 64 KiB) dirty: ..."),
+ * at most max lines. */
+char *view_cache_runs_text(const struct snapshot *s, const struct view_cache_geom *geom,
+                           size_t max, char *buf, size_t len);
+
 /* Which shown cell is at screen x, y; -1 if none. */
 long view_cache_hit(const struct view_cache_geom *geom, int x, int y);
 
@@ -112,7 +117,7 @@ struct view_hop {
 #define VIEW_MAX_HOPS 4
 
 /* The hops a step's observed before/after and events show; return how many. */
-size_t view_hops(const struct step_result *sr, struct view_hop *hops, size_t max);
+size_t view_screen_hops(const struct step_result *sr, struct view_hop *hops, size_t max);
 
 /* Everything the screen shows at one moment. */
 struct view_frame {
@@ -149,25 +154,26 @@ struct view_layout {
 void view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout *lay);
 
 /* view-frame.c: title bar in row y. */
-void view_title_draw(struct grid *g, int y, const struct view_frame *f);
+void view_frame_title(struct grid *g, int y, const struct view_frame *f);
 
 /* Footer with the keys in row y. */
-void view_footer_draw(struct grid *g, int y, const struct view_frame *f);
+void view_frame_footer(struct grid *g, int y, const struct view_frame *f);
 
-/* Narration (intro or the step's say, the engine's note, the op's error) in r. */
-void view_narration_draw(struct grid *g, struct grid_rect r, const struct view_frame *f);
+/* Narration (intro or the step's say, the engine's note, the op's error) in r; return the
+ * lines it needs (more than r.h when cut). */
+int view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame *f);
 
 /* The expectation line(s) of result sr in r. */
-void view_expect_draw(struct grid *g, struct grid_rect r, const struct step_result *sr,
+void view_frame_expect(struct grid *g, struct grid_rect r, const struct step_result *sr,
                       bool ascii);
 
 /* The help overlay, centred. */
-void view_help_draw(struct grid *g, bool ascii);
+void view_frame_help(struct grid *g, bool ascii);
 
 /* A centred box with lines of text (details, quiz); title may be NULL. */
-void view_popup_draw(struct grid *g, const char *title, const char *text, bool ascii);
+void view_frame_popup(struct grid *g, const char *title, const char *text, bool ascii);
 
 /* The "terminal too small" message. */
-void view_small_draw(struct grid *g);
+void view_frame_small(struct grid *g);
 
 #endif

@@ -11,6 +11,7 @@
 #include "cast.h"
 #include "fixture-views.h"
 #include "grid.h"
+#include "history.h"
 #include "scratch.h"
 #include "view.h"
 
@@ -387,17 +388,17 @@ START_TEST(test_hops)
 	struct view_hop h[VIEW_MAX_HOPS];
 
 	/* fwrite: 4096 bytes went from user space to the page cache, nothing further. */
-	ck_assert_uint_eq(view_hops(&fix_res[1], h, VIEW_MAX_HOPS), 1);
+	ck_assert_uint_eq(view_screen_hops(&fix_res[1], h, VIEW_MAX_HOPS), 1);
 	ck_assert_int_eq(h[0].from, VIEW_PANE_STDIO);
 	ck_assert_int_eq(h[0].to, VIEW_PANE_CACHE);
 	ck_assert_str_eq(h[0].label, "4 KiB");
 	/* fsync: two dirty pages left for the disk. */
-	ck_assert_uint_eq(view_hops(&fix_res[3], h, VIEW_MAX_HOPS), 1);
+	ck_assert_uint_eq(view_screen_hops(&fix_res[3], h, VIEW_MAX_HOPS), 1);
 	ck_assert_int_eq(h[0].from, VIEW_PANE_CACHE);
 	ck_assert_int_eq(h[0].to, VIEW_PANE_DISK);
 	ck_assert_str_eq(h[0].label, "2 pages");
 	/* fopen moved no data. */
-	ck_assert_uint_eq(view_hops(&fix_res[0], h, VIEW_MAX_HOPS), 0);
+	ck_assert_uint_eq(view_screen_hops(&fix_res[0], h, VIEW_MAX_HOPS), 0);
 }
 END_TEST
 
@@ -412,7 +413,7 @@ START_TEST(test_animation_frames)
 	char *t;
 	int flashed = 0;
 
-	view_hops(&fix_res[3], &f.hop, 1);
+	view_screen_hops(&fix_res[3], &f.hop, 1);
 	view_screen_draw(g, &f, &lay);
 	t = grid_text(g);
 	ck_assert_ptr_nonnull(strstr(t, "2 pages ▶"));
@@ -506,6 +507,90 @@ START_TEST(test_cast_file)
 }
 END_TEST
 
+START_TEST(test_history)
+{
+	/* Results move in (the caller's copy no longer owns the events) and come back by index. */
+	struct history h = { 0 };
+
+	for (size_t i = 0; i < 40; i++) {
+		struct step_result sr = { .index = i };
+		struct event e = { .call = "write", .fd = 3, .bytes = i, .result = (int64_t)i };
+		ck_assert_int_eq(event_list_add(&sr.events, &e), 0);
+		sr.output = strdup("out");
+		ck_assert_int_eq(history_push(&h, &sr), 0);
+		ck_assert_ptr_null(sr.events.v);
+		ck_assert_ptr_null(sr.output);
+	}
+	ck_assert_uint_eq(h.n, 40);
+	ck_assert_uint_eq(history_get(&h, 17)->index, 17);
+	ck_assert_uint_eq(history_get(&h, 17)->events.v[0].bytes, 17);
+	ck_assert_ptr_null(history_get(&h, 40));
+	history_clear(&h);           /* frees everything (ASan checks) */
+	ck_assert_uint_eq(h.n, 0);
+	history_clear(&h);
+}
+END_TEST
+
+START_TEST(test_narration_output)
+{
+	/* A pty step: what reached the terminal and the file, in their order. */
+	struct step_result sr = fix_res[3];
+	struct grid *g = grid_new(60, 4);
+	struct view_frame f = { .scn = &fix_scn, .results = &sr, .n_results = 1, .cur = 0,
+	                        .focus = VIEW_PANE_NONE };
+	char *t;
+
+	sr.index = 0;
+	sr.output = "B\nA\n";
+	sr.output_file = "A\nB\n";
+	view_frame_narration(g, (struct grid_rect){ 0, 0, 60, 4 }, &f);
+	t = grid_text(g);
+	ck_assert_str_eq(t, "step 1: fsync(fd) returned 0\nterminal: B⏎A⏎\nfile:     A⏎B⏎\n\n");
+	free(t);
+	grid_free(g);
+}
+END_TEST
+
+START_TEST(test_narration_reflow)
+{
+	/* Editor line breaks inside a paragraph reflow; blank lines and code lines stay. */
+	struct scn_step st = { .op = SCN_OP_NOTE, .say = "One two\nthree.\n\n    code();\nfour\n" };
+	struct step_result sr = fix_res[3];
+	struct grid *g = grid_new(30, 6);
+	struct view_frame f = { .scn = &fix_scn, .results = &sr, .n_results = 1, .cur = 0,
+	                        .focus = VIEW_PANE_NONE };
+	char *t;
+
+	sr.step = &st;
+	ck_assert_int_eq(view_frame_narration(g, (struct grid_rect){ 0, 0, 30, 6 }, &f), 4);
+	t = grid_text(g);
+	ck_assert_str_eq(t, "One two three.\n\n    code();\nfour\n\n\n");
+	free(t);
+	grid_free(g);
+}
+END_TEST
+
+START_TEST(test_expect_overflow)
+{
+	/* Too many to fit: the failure is shown in full first, the rest counted, never dropped
+	 * silently. */
+	struct scn_expect w[5];
+	struct expect_result x[5];
+	struct step_result sr = fix_res[1];
+	char *t;
+
+	for (int i = 0; i < 5; i++) {
+		w[i] = (struct scn_expect){ SCN_KEY_CALLS_WRITE, SCN_CMP_EQ, 1, NULL, "1", 1, 1 };
+		x[i] = (struct expect_result){ &w[i], i != 3, 1, "" };
+	}
+	x[3].got = 2;
+	sr.expects = x;
+	sr.n_expects = 5;
+	t = PANE(50, 1, view_frame_expect(g, r, &sr, false));
+	ck_picture(t, "✗ calls.write = 1 (got 2)  ✓ calls.write   +3 more\n");
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 views_suite(void)
@@ -536,6 +621,10 @@ views_suite(void)
 	tcase_add_test(tc, test_grid_text);
 	tcase_add_test(tc, test_cast_json);
 	tcase_add_test(tc, test_cast_file);
+	tcase_add_test(tc, test_history);
+	tcase_add_test(tc, test_narration_output);
+	tcase_add_test(tc, test_narration_reflow);
+	tcase_add_test(tc, test_expect_overflow);
 	suite_add_tcase(s, tc);
 	return s;
 }

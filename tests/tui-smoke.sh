@@ -87,6 +87,30 @@ expect "REPLAY" "p shows the recorded snapshot, marked replay"
 tmux -L "$sock" send-keys -t smoke n n
 expect "step 3/5" "n replays forward, then runs the next step"
 
+tmux -L "$sock" send-keys -t smoke Tab
+expect "__fbufsize 4096" "Tab: the stdio pane's details"
+tmux -L "$sock" send-keys -t smoke Escape
+
+# r: a new runner, a new scratch dir (the old one removed), back to step 0.
+old=$(ls "$tmp/dir")
+tmux -L "$sock" send-keys -t smoke r
+expect "restarted with a new scratch file" "r restarts"
+expect "step 0/5" "r: back to step 0"
+new=$(ls "$tmp/dir")
+if [ -n "$new" ] && [ "$new" != "$old" ] && [ "$(ls "$tmp/dir" | wc -l)" -eq 1 ]; then
+	echo "ok: r: one new scratch dir, the old one gone"
+else
+	echo "FAIL: r: scratch dirs before '$old', after '$new'"
+	fail=1
+fi
+
+# a at 4x: autoplay runs every step to the end.
+tmux -L "$sock" send-keys -t smoke + + a
+i=0
+until screen | grep -q "end of scenario" || [ $i -ge 150 ]; do sleep 0.1; i=$((i + 1)); done
+expect "end of scenario: every expectation held" "a: autoplay to the end, expectations held"
+expect "step 5/5" "a: all five steps ran"
+
 tmux -L "$sock" send-keys -t smoke q
 i=0
 while [ ! -s "$tmp/status" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -115,7 +139,8 @@ until tmux -L "$sock" capture-pane -p -t term | grep -q "stdio buffer" || [ $i -
 	i=$((i + 1))
 done
 shell=$(tmux -L "$sock" list-panes -t term -F '#{pane_pid}')
-tui=$(pgrep -P "$shell" -x iobufviz || pgrep -P "$shell" | head -n 1)
+# The TUI is the shell's child: find it through /proc (no pgrep needed).
+tui=$(grep -l "^PPid:[[:space:]]*$shell\$" /proc/[0-9]*/status 2>/dev/null | head -n 1 | cut -d/ -f3)
 [ -n "$tui" ] && kill -TERM "$tui"
 i=0
 while [ ! -s "$tmp/status" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -132,6 +157,93 @@ if [ -z "$(ls -A "$tmp/dir")" ]; then
 	echo "ok: SIGTERM removed the scratch dir"
 else
 	echo "FAIL: SIGTERM left behind: $(ls -A "$tmp/dir")"
+	fail=1
+fi
+
+# Start session $1 running iobufviz with options $2 (the scenario is added).
+start() {
+	tmux -L "$sock" new-session -d -s "$1" -x 100 -y 30 \
+		"LC_ALL=C.UTF-8 TERM=screen ${3-} '$bin' --dir '$tmp/dir' $2 '$scn'; \
+		 echo \$? > '$tmp/status.$1'; sleep 60" || { echo "FAIL: tmux"; exit 99; }
+}
+
+# Wait until session $1 shows $2 (fixed string); report $3.
+expect_in() {
+	i=0
+	until tmux -L "$sock" capture-pane -p -t "$1" | grep -F -q -- "$2"; do
+		if [ $i -ge 100 ]; then
+			echo "FAIL: $3 (no '$2' on the screen)"
+			tmux -L "$sock" capture-pane -p -t "$1" | sed 's/^/    | /'
+			fail=1
+			return 1
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "ok: $3"
+}
+
+# --quiz: the question before a step with expectations, the answer scored, a final score.
+start quiz --quiz
+expect_in quiz "stdio buffer" "quiz: started"
+tmux -L "$sock" send-keys -t quiz n
+expect_in quiz "step 1/5" "quiz: a step without expectations runs at once"
+tmux -L "$sock" send-keys -t quiz n
+expect_in quiz "How many write() calls" "quiz: asks for the number of write() calls"
+tmux -L "$sock" send-keys -t quiz 1 Enter
+expect_in quiz "observed 1" "quiz: the answer is compared with what was observed"
+expect_in quiz "score 1/1" "quiz: scored"
+tmux -L "$sock" send-keys -t quiz q
+expect_in quiz "quiz: 1 of 1 predictions right" "quiz: the score is printed at the end"
+
+# A mouse click (X10 encoding, as TERM=screen says) on the first cache cell shows its pages.
+start mouse ""
+expect_in mouse "stdio buffer" "mouse: started"
+tmux -L "$sock" send-keys -t mouse n n
+expect_in mouse "pending 904" "mouse: a step ran"
+sleep 1.5        # let the animation settle
+# 100x30: the cache grid's first cell is at column 35, row 5 (0-based): bytes 32+0, 33+35, 33+5.
+tmux -L "$sock" send-keys -t mouse -l "$(printf '\033[M D&')"
+tmux -L "$sock" send-keys -t mouse -l "$(printf '\033[M#D&')"
+expect_in mouse "cell 0: pages 0-0" "mouse: a click on a cell shows its page range and state"
+tmux -L "$sock" send-keys -t mouse q
+
+# --trace=procio: no tracer, counts only, and the log says so.
+start procio --trace=procio
+expect_in procio "stdio buffer" "procio: started"
+tmux -L "$sock" send-keys -t procio n n
+expect_in procio "(counts only)" "procio: the log shows counts, not invented calls"
+tmux -L "$sock" send-keys -t procio q
+
+# --ascii with NO_COLOR: pure ASCII, no colour escapes, every state still drawn.
+start plain --ascii NO_COLOR=1
+expect_in plain "stdio buffer" "ascii: started"
+tmux -L "$sock" send-keys -t plain n n
+expect_in plain "pending 904" "ascii: a step ran"
+if tmux -L "$sock" capture-pane -p -t plain | LC_ALL=C grep -q '[^ -~]'; then
+	echo "FAIL: --ascii screen has non-ASCII bytes"
+	tmux -L "$sock" capture-pane -p -t plain | LC_ALL=C grep '[^ -~]' | sed 's/^/    | /'
+	fail=1
+else
+	echo "ok: --ascii: the screen is pure ASCII"
+fi
+if tmux -L "$sock" capture-pane -e -p -t plain | grep -q "$(printf '\033')\[\([0-9;]*;\)\?3[0-7]m"; then
+	echo "FAIL: NO_COLOR: colour escapes on the screen"
+	fail=1
+else
+	echo "ok: NO_COLOR: no colours"
+fi
+tmux -L "$sock" send-keys -t plain q
+i=0
+while { [ ! -s "$tmp/status.plain" ] || [ ! -s "$tmp/status.procio" ] ||
+        [ ! -s "$tmp/status.quiz" ] || [ ! -s "$tmp/status.mouse" ]; } && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ -z "$(ls -A "$tmp/dir")" ]; then
+	echo "ok: no scratch dir left by any session"
+else
+	echo "FAIL: left behind: $(ls -A "$tmp/dir")"
 	fail=1
 fi
 
