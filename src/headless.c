@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "app.h"
+#include "bench.h"
 #include "describe.h"
 #include "expect.h"
 #include "json.h"
@@ -39,40 +41,63 @@ headless_cell_glyph(const struct snap_cache *c, const struct snap_cell *cell)
 	return '.';
 }
 
-/* Print text wrapped at 78 columns, each line prefixed by indent. */
+/* Print one run of words wrapped at 78 columns, each line prefixed by indent. */
 static void
-headless_wrap(FILE *f, const char *indent, const char *text)
+headless_wrap_words(FILE *f, const char *indent, const char *p, size_t n)
 {
 	size_t width = 78 - strlen(indent), col = 0;
-	const char *p = text;
+	const char *end = p + n;
 
-	while (*p != '\0') {
-		if (*p == '\n') {
-			if (col > 0)
-				putc('\n', f);
-			else
-				fprintf(f, "%s\n", indent);
-			col = 0;
+	while (p < end) {
+		while (p < end && (*p == ' ' || *p == '\n'))
 			p++;
-			continue;
-		}
-		size_t w = strcspn(p, " \n");
+		size_t w = 0;
+		while (p + w < end && p[w] != ' ' && p[w] != '\n')
+			w++;
+		if (w == 0)
+			break;
 		if (col > 0 && col + 1 + w > width) {
 			putc('\n', f);
 			col = 0;
 		}
-		if (col == 0)
-			fputs(indent, f);
-		else
-			putc(' ', f);
+		fputs(col == 0 ? indent : " ", f);
 		fwrite(p, 1, w, f);
 		col += w + (col > 0);
 		p += w;
-		while (*p == ' ')
-			p++;
 	}
 	if (col > 0)
 		putc('\n', f);
+}
+
+/*
+ * Print narration: lines of a paragraph flow together and wrap; an empty line separates
+ * paragraphs; a line that starts with a space (code, a table) is kept as it is.
+ */
+static void
+headless_wrap(FILE *f, const char *indent, const char *text)
+{
+	const char *p = text, *run = NULL;
+
+	while (*p != '\0') {
+		size_t len = strcspn(p, "\n");
+		bool verbatim = p[0] == ' ' || p[0] == '\t', blank = len == 0;
+
+		if ((verbatim || blank) && run != NULL) {
+			headless_wrap_words(f, indent, run, (size_t)(p - run));
+			run = NULL;
+		}
+		if (verbatim)
+			fprintf(f, "%s%.*s\n", indent, (int)len, p);
+		else if (blank)
+			fprintf(f, "%s\n", indent);
+		else if (run == NULL)
+			run = p;
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	if (run != NULL)
+		headless_wrap_words(f, indent, run, (size_t)(p - run));
 }
 
 /* Text: the stdio, cache and disk lines of a snapshot. */
@@ -164,7 +189,10 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 	headless_text_events(f, sr);
 	if (sr->note[0] != '\0')
 		fprintf(f, "  note    %s\n", sr->note);
-	if (sr->step->op != SCN_OP_NOTE)
+	if (sr->sweep != NULL) {
+		fputc('\n', f);
+		bench_print_text(f, sr->sweep, h->o->ascii ? BENCH_PRINT_ASCII : 0);
+	} else if (sr->step->op != SCN_OP_NOTE && sr->step->op != SCN_OP_SWEEP)
 		headless_text_state(f, &sr->after);
 	if (sr->output != NULL)
 		fprintf(f, "  output  %s\n", sr->output);
@@ -268,6 +296,10 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 	json_string(f, sr->output_file);
 	fputs(",\"state\":", f);
 	headless_json_state(f, &sr->after);
+	if (sr->sweep != NULL) {
+		fputs(",\"sweep\":", f);
+		bench_print_json(f, sr->sweep);
+	}
 	fputs(",\"expect\":[", f);
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];
@@ -411,11 +443,24 @@ headless_end(struct headless *h, const char *error)
 	}
 }
 
+/* Sweep progress on a terminal's stderr: one line, rewritten in place. */
+static int
+headless_sweep_progress(const struct bench_progress *p, void *user)
+{
+	char line[160];
+
+	(void)user;
+	fprintf(stderr, "\r\033[K%s", bench_progress_text(p, line, sizeof line));
+	fflush(stderr);
+	return 0;
+}
+
 /* Run the scenario headless. */
 int
 headless_run(const struct scenario *s, const struct app_opts *o)
 {
-	struct runner_opts ro = { .dir = o->dir, .trace = o->trace };
+	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .budget = o->budget };
+	bool progress = isatty(STDERR_FILENO), sweep_failed = false;
 	struct headless h = { .s = s, .o = o, .f = stdout, .ok = true };
 	struct utsname u;
 	char *err = NULL;
@@ -423,13 +468,16 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 
 	if (uname(&u) == 0)
 		snprintf(h.kernel, sizeof h.kernel, "%s", u.release);
+	if (progress)
+		ro.sweep_progress = headless_sweep_progress;
 	h.r = runner_new(s, &ro, &err);
 	if (h.r == NULL) {
 		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : "out of memory");
 		free(err);
 		return APP_EXIT_ENV;
 	}
-	headless_begin(&h);
+	if (o->export_fmt == NULL)
+		headless_begin(&h);
 	for (;;) {
 		struct step_result sr;
 		memset(&sr, 0, sizeof sr);
@@ -437,7 +485,10 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 		if (got == 0)
 			break;
 		if (got < 0) {
-			headless_end(&h, sr.note[0] ? sr.note : "the worker stopped");
+			if (o->export_fmt == NULL)
+				headless_end(&h, sr.note[0] ? sr.note : "the worker stopped");
+			else
+				fprintf(stderr, "iobufviz: %s\n", sr.note[0] ? sr.note : "the worker stopped");
 			step_result_clear(&sr);
 			runner_free(h.r);
 			fflush(stdout);
@@ -448,8 +499,22 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 			err = "out of memory";
 			break;
 		}
+		if (progress && sr.sweep != NULL)
+			fputs("\r\033[K", stderr);
 		if (!sr.ok)
 			h.ok = false;
+		/* A sweep that could not run at all is the environment's failure, not a lesson's. */
+		if (sr.step->op == SCN_OP_SWEEP && sr.sweep == NULL)
+			sweep_failed = true;
+		if (o->export_fmt != NULL) {
+			/* --export: the sweep tables alone, nothing else on stdout. */
+			if (sr.sweep != NULL)
+				bench_export(stdout, sr.sweep, o->export_fmt);
+			else if (sr.ret < 0 && sr.step->op == SCN_OP_SWEEP)
+				fprintf(stderr, "iobufviz: step %zu: %s\n", sr.index + 1, sr.note);
+			step_result_clear(&sr);
+			continue;
+		}
 		switch (o->format) {
 		case APP_FORMAT_TEXT: headless_text_step(&h, &sr); break;
 		case APP_FORMAT_JSON: headless_json_step(&h, &sr); break;
@@ -457,13 +522,14 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 		}
 		step_result_clear(&sr);
 	}
-	headless_end(&h, err);
+	if (o->export_fmt == NULL)
+		headless_end(&h, err);
 	runner_free(h.r);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "iobufviz: cannot write the transcript\n");
 		return APP_EXIT_ENV;
 	}
-	if (err != NULL)
+	if (err != NULL || sweep_failed)
 		rc = APP_EXIT_ENV;
 	else if (!h.ok)
 		rc = APP_EXIT_FAILED;

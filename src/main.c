@@ -238,6 +238,9 @@ main(int argc, char **argv)
 	int rc = load(argv[optind], &s);
 	if (rc != 0)
 		return rc;
+	/* --export prints tables, not a screen. */
+	if (o.export_fmt != NULL)
+		headless = true;
 	if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "%s: not a terminal: use --headless for a transcript\n", progname);
 		scenario_free(s);

@@ -22,6 +22,7 @@
 #include "ops.h"
 #include "probe.h"
 #include "pty-run.h"
+#include "bench.h"
 #include "runner.h"
 #include "scratch.h"
 #include "tracer.h"
@@ -331,17 +332,6 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 	}
 }
 
-/* pty, tail, sweep: other parts of the program will run them. */
-static void
-runner_op_unimplemented(struct runner *r, const struct scn_step *step, struct step_result *out)
-{
-	(void)step;
-	out->ret = -1;
-	out->err = ENOSYS;
-	out->events.source = r->source;
-	runner_note(out, "not implemented in the engine yet");
-}
-
 /* Seconds since start. */
 static double
 runner_since(const struct timespec *start)
@@ -350,6 +340,45 @@ runner_since(const struct timespec *start)
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/*
+ * sweep: timed runs in children forked from the runner (bench.c), never in the traced
+ * worker; their files live in bench's own private scratch dirs under the same parent.
+ */
+static void
+runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_result *out)
+{
+	struct bench_opts bo = {
+		.dir = r->o.dir,
+		.budget = r->o.budget,
+		.progress = r->o.sweep_progress,
+		.user = r->o.user,
+	};
+	struct timespec start;
+	char *err = NULL;
+	int rc;
+
+	out->events.source = r->source;
+	out->sweep = calloc(1, sizeof *out->sweep);
+	if (out->sweep == NULL) {
+		out->ret = -1;
+		out->err = ENOMEM;
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	rc = bench_run(step->sweep, &bo, out->sweep, &err);
+	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
+	out->ret = rc == 0 ? 0 : -1;
+	out->err = rc == 0 ? 0 : rc == -2 ? ECANCELED : EIO;
+	if (rc == -1) {
+		runner_note(out, "the sweep could not run: %s", err != NULL ? err : "out of memory");
+		bench_result_clear(out->sweep);
+		free(out->sweep);
+		out->sweep = NULL;
+	} else if (rc == -2)
+		runner_note(out, "sweep stopped: the rows finished so far are shown");
+	free(err);
 }
 
 /* --- curriculum: exercise 13-4 (pty-run.c) --- */
@@ -453,7 +482,7 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 static const runner_op_fn runner_ops[SCN_OP__COUNT] = {
 	[SCN_OP_WAIT] = runner_op_wait,
 	[SCN_OP_PTY] = runner_op_pty,    /* curriculum; tail runs in the worker (ops.c) */
-	[SCN_OP_SWEEP] = runner_op_unimplemented,
+	[SCN_OP_SWEEP] = runner_op_sweep,   /* bench.c */
 };
 
 /* Kill and reap the worker if it lives. */
@@ -585,7 +614,7 @@ runner_make_file(struct runner *r, char **err)
 struct runner *
 runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 {
-	static const struct runner_opts defaults = { NULL, RUNNER_TRACE_AUTO, NULL, NULL };
+	static const struct runner_opts defaults = { .trace = RUNNER_TRACE_AUTO };
 	struct runner *r;
 
 	if (err != NULL)
@@ -682,6 +711,11 @@ step_result_clear(struct step_result *sr)
 	free(sr->expects);
 	free(sr->output);
 	free(sr->output_file);
+	if (sr->sweep != NULL) {
+		bench_result_clear(sr->sweep);
+		free(sr->sweep);
+		sr->sweep = NULL;
+	}
 	sr->expects = NULL;
 	sr->n_expects = 0;
 	sr->output = sr->output_file = NULL;

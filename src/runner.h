@@ -16,11 +16,19 @@ enum runner_trace { RUNNER_TRACE_AUTO, RUNNER_TRACE_PTRACE, RUNNER_TRACE_PROCIO 
 /* Called while a long step (wait) runs, with the state observed so far. */
 typedef void (*runner_progress_fn)(const struct snapshot *now, double elapsed_s, void *user);
 
+struct bench_progress;
+struct bench_result;
+
+/* Called between the timed runs of a sweep step (bench.h); non-zero stops the sweep. */
+typedef int (*runner_sweep_fn)(const struct bench_progress *p, void *user);
+
 struct runner_opts {
 	const char *dir;              /* where the private scratch dir is made */
 	enum runner_trace trace;
 	runner_progress_fn progress;  /* may be NULL */
-	void *user;
+	runner_sweep_fn sweep_progress; /* may be NULL */
+	void *user;                   /* for both callbacks */
+	double budget;                /* sweep rows: seconds each; 0 = the scenario's/default */
 };
 
 /* Outcome of one expectation. */
@@ -45,6 +53,7 @@ struct step_result {
 	bool ok;                      /* all expectations held */
 	char *output;                 /* pty (terminal) / tail output; NULL if none */
 	char *output_file;            /* pty: file output */
+	struct bench_result *sweep;   /* sweep steps: the timed results (bench.h); else NULL */
 	char note[256];               /* the engine's own remark (fallbacks, worker death) */
 };
 
