@@ -701,13 +701,15 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 			}
 			bench_print_time(bench_row_extrapolated(row), ascii, med, sizeof med);
 			bench_print_time(row->elapsed.sd * row->scale, ascii, sd, sizeof sd);
-			snprintf(rel, sizeof rel, "%.4g", row->relative);
+			/* No exponents for people: 178400, not 1.784e+05. */
+			snprintf(rel, sizeof rel, row->relative >= 1000 ? "%.0f" : "%.4g", row->relative);
 			if (rr != NULL)
 				bench_print_ref(rr->elapsed, ascii, book, sizeof book);
 			else
 				snprintf(book, sizeof book, "%s", ref != NULL ? "-" : "");
 			if (row->scale > 1.0000001)
-				snprintf(scal, sizeof scal, "%s%.3g of %s", ascii ? "x" : "×", row->scale,
+				snprintf(scal, sizeof scal, row->scale >= 1000 ? "%s%.0f of %s" : "%s%.3g of %s",
+				    ascii ? "x" : "×", row->scale,
 				    bench_format_size(row->bytes, sz, sizeof sz));
 			else
 				scal[0] = '\0';

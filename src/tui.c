@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "bench.h"
 #include "cast.h"
 #include "crt.h"
 #include "describe.h"
@@ -145,10 +146,19 @@ tui_draw(struct tui *t)
 	/* Blink the cells that changed, then let them settle. */
 	if (t->anim == VIEW_ANIM_FLASH && (el / (uint64_t)(TUI_BLINK_MS / sp)) % 2 == 1)
 		f.anim = VIEW_ANIM_NONE;
-	if (t->cur >= 0 && t->h.v[t->cur].step->op == SCN_OP_SWEEP && t->h.v[t->cur].output != NULL) {
-		sweep_text = strdup(t->h.v[t->cur].output);
-		f.n_sweep = tui_sweep_lines(sweep_text, sweep, sizeof sweep / sizeof sweep[0]);
-		f.sweep = sweep;
+	if (t->cur >= 0 && t->h.v[t->cur].sweep != NULL) {
+		/* The sweep's table and chart, laid out for the width we have now. */
+		size_t len = 0;
+		FILE *mf = open_memstream(&sweep_text, &len);
+		if (mf != NULL) {
+			bench_print_compact(mf, t->h.v[t->cur].sweep, w - 4,
+			                    t->o->ascii ? BENCH_PRINT_ASCII : 0);
+			fclose(mf);
+		}
+		if (sweep_text != NULL) {
+			f.n_sweep = tui_sweep_lines(sweep_text, sweep, sizeof sweep / sizeof sweep[0]);
+			f.sweep = sweep;
+		}
 	}
 	view_screen_draw(t->g, &f, &t->lay);
 	free(sweep_text);
@@ -177,12 +187,33 @@ tui_progress(const struct snapshot *now, double elapsed_s, void *user)
 	t->live = NULL;
 }
 
+/* Between the timed runs of a sweep: say where it is; q stops the sweep. */
+static int
+tui_sweep_progress(const struct bench_progress *p, void *user)
+{
+	struct tui *t = user;
+	struct crt_event ev;
+	char line[160];
+
+	if (t->g == NULL)
+		return 0;
+	/* Nothing runs while we draw: progress comes between runs, never during one. */
+	crt_read(0, &ev);
+	if (ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_F10))
+		t->quit = true;
+	snprintf(t->status, sizeof t->status, "sweep: %s%s", bench_progress_text(p, line, sizeof line),
+	         t->quit ? "   (stopping)" : "   (q stops)");
+	tui_draw(t);
+	return t->quit ? 1 : 0;
+}
+
 /* Start the runner (again): a new scratch dir and file, a new worker. 0 or -1. */
 static int
 tui_start(struct tui *t, char **err)
 {
 	struct runner_opts ro = { .dir = t->o->dir, .trace = t->o->trace, .progress = tui_progress,
-	                          .user = t };
+	                          .sweep_progress = tui_sweep_progress, .user = t,
+	                          .budget = t->o->budget };
 	const struct snapshot *ini;
 
 	t->r = runner_new(t->s, &ro, err);

@@ -223,7 +223,17 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 		return;
 	}
 	lay.wide = W >= 100;
-	if (lay.wide) {
+	if (f->sweep != NULL) {
+		/* A sweep's table and chart take the panes' place and most of the height: its
+		 * step makes no call on the file, so the log needs one line. */
+		int ph = avail - 10, w1 = W / 3, w2 = (W - w1) / 2;
+		if (ph < 11)
+			ph = 11;
+		lay.pane[0] = (struct grid_rect){ 0, top, w1, ph };
+		lay.pane[1] = (struct grid_rect){ w1, top, w2, ph };
+		lay.pane[2] = (struct grid_rect){ w1 + w2, top, W - w1 - w2, ph };
+		bottom_y = top + ph;
+	} else if (lay.wide) {
 		/* The panes get a bit less than half: the log needs the rest on a tall screen. */
 		int ph = avail * 45 / 100, w1 = W / 3, w2 = (W - w1) / 2;
 		if (ph < 11)

@@ -650,7 +650,7 @@ START_TEST(test_wait_and_unimplemented)
 	struct scn_step steps[] = {
 		STEP(SCN_OP_WAIT, .has = SCN_HAS_SECONDS, .seconds = 0.45),
 		STEP(SCN_OP_WAIT, .has = SCN_HAS_UNTIL, .until_clean = true),
-		STEP(SCN_OP_SWEEP),  /* pty and tail are the curriculum's: see check-pty, check-tail */
+		STEP(SCN_OP_SWEEP),  /* no sweep data: bench_run refuses, the step reports it */
 	};
 	struct runner_opts o = { .progress = count_progress };
 	struct step_result res;
@@ -670,8 +670,9 @@ START_TEST(test_wait_and_unimplemented)
 	step_result_clear(&res);
 	ck_assert_int_eq(runner_step(r, &res), 1);
 	ck_assert_int_eq(res.ret, -1);
-	ck_assert_int_eq(res.err, ENOSYS);
-	ck_assert_str_eq(res.note, "not implemented in the engine yet");
+	ck_assert_int_eq(res.err, EIO);
+	ck_assert_ptr_null(res.sweep);
+	ck_assert_msg(strncmp(res.note, "the sweep could not run: ", 25) == 0, "note '%s'", res.note);
 	step_result_clear(&res);
 	ck_assert_int_eq(runner_step(r, &res), 0);
 	runner_free(r);

@@ -240,7 +240,7 @@ check_runner_tail(enum runner_trace trace)
 {
 	struct scn_step steps[2];
 	struct scenario sc;
-	struct runner_opts o = { NULL, trace, NULL, NULL };
+	struct runner_opts o = { .trace = trace };
 	struct step_result res;
 	char *err = NULL;
 	struct runner *r;
