@@ -236,10 +236,19 @@ START_TEST(test_log_lines)
 
 	view_log_line(&fix_res[1].events.v[0], 1, SCN_OP_FWRITE, buf, sizeof buf);
 	ck_assert_str_eq(buf, "#2  fwrite    write(3, 4096) = 4096                  [stdio]    3.1 µs*");
+	/* A call longer than the column moves the origin and time columns of every line, so
+	 * that they stay aligned. */
 	ck_picture(PANE(80, 4, view_log_draw(g, r, fix_res, 3, false)),
 	           "#1  fopen     openat(scratch, O_WRONLY|O_CREAT|O_TRUNC) = 3           12.0 µs*\n"
-	           "#2  fwrite    write(3, 4096) = 4096                  [stdio]    3.1 µs*\n"
-	           "#3  fflush    write(3, 904) = 904                    [stdio]    1.2 µs*\n"
+	           "#2  fwrite    write(3, 4096) = 4096                         [stdio]    3.1 µs*\n"
+	           "#3  fflush    write(3, 904) = 904                           [stdio]    1.2 µs*\n"
+	           "\n");
+	/* Narrower: the long call is cut in its arguments (its result kept), the times stay in
+	 * their column inside the pane. */
+	ck_picture(PANE(66, 4, view_log_draw(g, r, fix_res, 3, false)),
+	           "#1  fopen     openat(scratch, O_WRONLY|O_C… = 3           12.0 µs*\n"
+	           "#2  fwrite    write(3, 4096) = 4096             [stdio]    3.1 µs*\n"
+	           "#3  fflush    write(3, 904) = 904               [stdio]    1.2 µs*\n"
 	           "\n");
 	/* Only the newest lines when the pane is short. */
 	ck_picture(PANE(30, 1, view_log_draw(g, r, fix_res, 4, false)),
