@@ -68,8 +68,8 @@ view_cache_cell_text(const struct snapshot *s, const struct view_cache_geom *geo
 	int style;
 	enum view_glyph k = view_cache_kind(&st, &style);
 
-	units_format_size(st.first_page * 4096, a, sizeof a);
-	units_format_size((st.first_page + st.pages) * 4096, b, sizeof b);
+	units_format_size(st.first_page * view_page_size(), a, sizeof a);
+	units_format_size((st.first_page + st.pages) * view_page_size(), b, sizeof b);
 	if (s->cache.has_dirty)
 		snprintf(d, sizeof d, "%" PRIu64, st.dirty);
 	else
@@ -110,8 +110,9 @@ view_cache_runs_text(const struct snapshot *s, const struct view_cache_geom *geo
 		st = view_cache_cell(s, geom, j - 1);
 		run = view_cache_range(s, view_cache_cell(s, geom, i).first_page,
 		                       st.first_page + st.pages - view_cache_cell(s, geom, i).first_page);
-		units_format_size(run.first_page * 4096, a, sizeof a);
-		units_format_size((run.first_page + run.pages) * 4096, b, sizeof b);
+		units_format_size(run.first_page * view_page_size(), a, sizeof a);
+		units_format_size((run.first_page + run.pages) * view_page_size(), b,
+		                  sizeof b);
 		if (s->cache.has_dirty)
 			snprintf(d, sizeof d, "%" PRIu64, run.dirty);
 		else
@@ -168,8 +169,11 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		grid_printf(g, r.x, y++, r.w, GS_NORMAL, "file: %s = %" PRIu64 " page%s", a, c->pages,
 		            c->pages == 1 ? "" : "s");
 	}
-	/* Rows left for the grid after the header, counts, legend and notes. */
-	rows = r.y + r.h - y - (tall ? 4 : 1) - (notes > 1 && !tall ? 1 : notes);
+	/* Rows left for the grid after the header ("1 cell =" and a blank line), the counts,
+	 * the legend and the notes: every cell must get a place of its own. */
+	rows = r.y + r.h - y - notes - 1 -
+	       (tall ? 2 + view_legend_draw(NULL, 0, 0, r.w, 2, view_cache_legend,
+	                                    VIEW_CACHE_LEGEND, ascii) : 0);
 	if (rows < 1)
 		rows = 1;
 	gm.x = r.x;
@@ -183,7 +187,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		gm.rows = (int)((gm.n + (size_t)r.w - 1) / (size_t)r.w);
 	}
 	if (tall) {
-		units_format_size(ppc * gm.per * 4096, a, sizeof a);
+		units_format_size(ppc * gm.per * view_page_size(), a, sizeof a);
 		grid_printf(g, r.x, y++, r.w, GS_DIM, "1 cell = %" PRIu64 " page%s (%s)",
 		            ppc * (gm.per ? gm.per : 1), ppc * gm.per > 1 ? "s" : "", a);
 		y++;
@@ -229,7 +233,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	} else {
 		int n = grid_print(g, r.x, y, r.w, GS_NORMAL, line);
 		if (!tall && c->n_cells > 0 && gm.per > 1) {
-			units_format_size(ppc * gm.per * 4096, a, sizeof a);
+			units_format_size(ppc * gm.per * view_page_size(), a, sizeof a);
 			snprintf(b, sizeof b, "  cell=%s", a);
 			n += grid_print(g, r.x + n, y, r.w - n, GS_DIM, b);
 		}

@@ -125,14 +125,14 @@ view_screen_last_stdio(const struct step_result *results, size_t n)
 static const char *
 view_screen_folio(const struct step_result *sr, char *buf, size_t len)
 {
-	uint64_t touched = 0, grew;
+	uint64_t touched = 0, grew, psz = view_page_size();
 
 	if (sr == NULL || !sr->after.cache.has_dirty || sr->after.cache.dirty <= sr->before.cache.dirty)
 		return NULL;
 	for (size_t i = 0; i < sr->events.n; i++) {
 		const struct event *e = &sr->events.v[i];
 		if (event_is_write(e) && e->result > 0)
-			touched += ((uint64_t)e->result + 4095) / 4096 + 1;  /* +1: may straddle */
+			touched += ((uint64_t)e->result + psz - 1) / psz + 1;  /* +1: may straddle */
 	}
 	grew = sr->after.cache.dirty - sr->before.cache.dirty;
 	if (touched == 0 || grew <= touched)

@@ -2,6 +2,8 @@
 /* view.c: what every view shares: the glyph of each state (Unicode or ASCII) and legends. */
 #include <config.h>
 
+#include <unistd.h>
+
 #include "view.h"
 
 /* Unicode and ASCII forms of every glyph. */
@@ -29,6 +31,15 @@ view_glyph(enum view_glyph v, bool ascii)
 	return view_glyphs[v][ascii ? 1 : 0];
 }
 
+/* The page size the probes counted in (they ask sysconf too; snapshots do not carry it). */
+uint64_t
+view_page_size(void)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+
+	return psz > 0 ? (uint64_t)psz : 4096;
+}
+
 /* Draw a legend, wrapping to the next row when an entry does not fit. */
 int
 view_legend_draw(struct grid *g, int x, int y, int w, int rows, const struct view_legend *l,
@@ -44,8 +55,10 @@ view_legend_draw(struct grid *g, int x, int y, int w, int rows, const struct vie
 			row++;
 			col = 0;
 		}
-		grid_put(g, x + col, y + row, view_glyph(l[i].v, ascii), l[i].style);
-		grid_print(g, x + col + 2, y + row, w - col - 2, GS_DIM, l[i].name);
+		if (g != NULL) {
+			grid_put(g, x + col, y + row, view_glyph(l[i].v, ascii), l[i].style);
+			grid_print(g, x + col + 2, y + row, w - col - 2, GS_DIM, l[i].name);
+		}
 		col += len + 1;
 	}
 	return row + 1;

@@ -42,7 +42,11 @@ struct view_legend {
 	const char *name;
 };
 
-/* Draw a legend at x, y in w columns and up to rows rows; return the rows used. */
+/* The size of a page, in bytes, as the probes count pages. */
+uint64_t view_page_size(void);
+
+/* Draw a legend at x, y in w columns and up to rows rows; return the rows used (g NULL:
+ * only count them). */
 int view_legend_draw(struct grid *g, int x, int y, int w, int rows, const struct view_legend *l,
                      size_t n, bool ascii);
 

@@ -168,6 +168,33 @@ START_TEST(test_cache_merge)
 }
 END_TEST
 
+START_TEST(test_cache_every_cell)
+{
+	/* 257 dirty pages in the 100x30 layout's pane (29x10): every shown cell has its own
+	 * place, none under the counts line, and together they cover every page. */
+	struct snapshot s = fix_res[3].after;
+	struct view_cache_geom gm;
+	size_t dirty = 0;
+	char *t;
+
+	s.cache.file_size = 257 * 4096 - 4093;
+	s.cache.pages = s.cache.n_cells = 257;
+	s.cache.pages_per_cell = 1;
+	s.cache.cached = s.cache.dirty = 257;
+	for (size_t i = 0; i < 257; i++)
+		s.cache.cells[i] = (struct snap_cell){ 1, 1, 0 };
+	t = PANE(29, 10, view_cache_draw(g, r, &s, NULL, NULL, false, &gm));
+	for (const char *p = t; (p = strstr(p, "▓")) != NULL; p++)
+		dirty++;
+	dirty--;                                   /* the legend's */
+	ck_assert_uint_eq(dirty, gm.n);
+	ck_assert_uint_ge(gm.n * gm.per, 257);
+	ck_assert_int_le(gm.y + gm.rows, 10 - 3);  /* counts and a 2-row legend below */
+	ck_assert_ptr_nonnull(strstr(t, "\ncached 257 dirty 257 wb 0\n"));
+	free(t);
+}
+END_TEST
+
 START_TEST(test_cache_notes)
 {
 	/* Without cachestat only residency is known: say so, never show a guessed dirty count. */
@@ -615,6 +642,7 @@ views_suite(void)
 	tcase_add_test(tc, test_cache_pane);
 	tcase_add_test(tc, test_cache_merge);
 	tcase_add_test(tc, test_cache_notes);
+	tcase_add_test(tc, test_cache_every_cell);
 	tcase_add_test(tc, test_disk_pane);
 	tcase_add_test(tc, test_disk_tmpfs);
 	tcase_add_test(tc, test_disk_stale);
