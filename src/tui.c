@@ -473,7 +473,13 @@ tui_details(struct tui *t)
 	case VIEW_PANE_LOG: {
 		const struct step_result *sr = t->cur >= 0 ? &t->h.v[t->cur] : NULL;
 		if (sr == NULL) {
-			TUI_ADD("no step has run yet");
+			/* The intro, whole (a small screen cuts it). */
+			const char *in = t->s->intro != NULL ? t->s->intro :
+			                 t->s->title != NULL ? t->s->title : "";
+			int il = (int)strlen(in);
+			while (il > 0 && in[il - 1] == '\n')
+				il--;
+			TUI_ADD("%.*s\n\nno step has run yet: n runs the first", il, in);
 			break;
 		}
 		if (sr->step->say != NULL)

@@ -84,28 +84,6 @@ view_frame_footer(struct grid *g, int y, const struct view_frame *f)
 	}
 }
 
-/* One line of program output after a label, newlines shown as a return glyph. */
-static int
-view_frame_output(struct grid *g, struct grid_rect r, const char *label, const char *text,
-                      bool ascii)
-{
-	int x;
-
-	if (r.h <= 0)
-		return 1;
-	x = r.x + grid_print(g, r.x, r.y, r.w, GS_BOLD, label);
-	for (const char *p = text; *p != '\0' && x < r.x + r.w;) {
-		int len;
-		uint32_t ch = grid_utf8_decode(p, &len);
-		if (ch == '\n')
-			grid_put(g, x++, r.y, ascii ? '|' : 0x23ce, GS_DIM);   /* ⏎ */
-		else
-			grid_put(g, x++, r.y, ch, GS_STDIO);
-		p += len;
-	}
-	return 1;
-}
-
 /*
  * Reflow scenario prose into buf: a single line break inside a paragraph becomes a space
  * (YAML "|" blocks are wrapped for an editor, not for this terminal), while blank lines and
@@ -172,14 +150,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 			            sr->index + 1, call, sr->ret);
 		y++;
 	}
-	/* What a pty or tail step printed: the order of the lines is the lesson of 13-4. */
-	if (sr->output != NULL)
-		y += view_frame_output(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y },
-		                           sr->output_file != NULL ? "terminal: " : "output: ",
-		                           sr->output, f->ascii);
-	if (sr->output_file != NULL)
-		y += view_frame_output(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y },
-		                           "file:     ", sr->output_file, f->ascii);
+	/* What a pty or tail step printed is in the stdio pane (view_stdio_output). */
 	if (sr->note[0] != '\0')
 		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
 		               GS_DIM, sr->note);
@@ -316,6 +287,7 @@ view_frame_help(struct grid *g, bool ascii)
 	         "a             autoplay on/off\n"
 	         "+ -           faster / slower animation\n"
 	         "Tab           focus a pane for its details; click a cell\n"
+	         "Shift-Tab     the step's whole narration and its calls\n"
 	         "Ctrl-L        redraw\n"
 	         "? F1          this help (any key closes)\n"
 	         "q F10         quit\n"

@@ -73,8 +73,8 @@ view_log_counts(const struct step_result *sr, char *buf, size_t len)
 }
 
 /* How many lines the log of sr takes. */
-static size_t
-view_log_count(const struct step_result *sr)
+size_t
+view_log_lines(const struct step_result *sr)
 {
 	size_t n = sr->events.n;
 
@@ -165,7 +165,7 @@ view_log_draw(struct grid *g, struct grid_rect r, const struct step_result *resu
 	if (r.h < 1 || r.w < 4)
 		return;
 	for (size_t i = 0; i < n; i++)
-		total += view_log_count(&results[i]);
+		total += view_log_lines(&results[i]);
 	if (total == 0) {
 		grid_print(g, r.x, r.y, r.w, GS_DIM, "no system calls yet: press n for the first step");
 		return;
@@ -173,7 +173,7 @@ view_log_draw(struct grid *g, struct grid_rect r, const struct step_result *resu
 	view_log_widths(results, n, r.w, &opw, &callw);
 	first = total > (size_t)r.h ? total - (size_t)r.h : 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t c = view_log_count(&results[i]);
+		size_t c = view_log_lines(&results[i]);
 		if (line + c <= first) {
 			line += c;
 			continue;

@@ -197,7 +197,30 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 	}
 	if (now == NULL)
 		return;
-	view_stdio_draw(g, in[0], now, prev, view_screen_last_stdio(f->results, shown), f->ascii);
+	if (sr != NULL && f->live == NULL && f->anim != VIEW_ANIM_TRAVEL &&
+	    (sr->output != NULL || sr->output_file != NULL)) {
+		/* What a pty or tail step printed goes under the stdio state (which keeps two
+		 * rows: "no FILE* open", the fd's offset), a row a line when there is room. */
+		struct grid_rect st = in[0], out = in[0];
+		int streams = (sr->output != NULL) + (sr->output_file != NULL);
+		int oh = view_stdio_output_rows(sr->output, sr->output_file);
+		if (oh > in[0].h - 3)
+			oh = in[0].h - 3;
+		if (oh < streams)
+			oh = streams < in[0].h ? streams : in[0].h;
+		st.h = in[0].h - oh - (in[0].h - oh >= 3);
+		if (!now->stdio.open && st.h > 2)
+			st.h = 2;
+		out.y = in[0].y + st.h + (in[0].h - oh > st.h);
+		out.h = oh;
+		if (st.h > 0)
+			view_stdio_draw(g, st, now, prev, view_screen_last_stdio(f->results, shown),
+			                f->ascii);
+		view_stdio_output(g, out, sr->output, sr->output_file, f->ascii);
+	} else {
+		view_stdio_draw(g, in[0], now, prev, view_screen_last_stdio(f->results, shown),
+		                f->ascii);
+	}
 	view_cache_draw(g, in[1], now, prev,
 	                f->anim == VIEW_ANIM_TRAVEL ? NULL : view_screen_folio(sr, fbuf, sizeof fbuf),
 	                f->ascii, &lay->cache);
@@ -211,6 +234,7 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	struct view_layout lay = { 0 };
 	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
 	int W = g->w, H = g->h, avail = H - 2, top = 1, bottom_y, bh, narr, exp_h, log_h;
+	bool cut;
 	size_t shown = f->cur >= 0 ? (size_t)f->cur + (f->anim == VIEW_ANIM_TRAVEL ? 0 : 1) : 0;
 	char logtitle[96];
 
@@ -259,15 +283,16 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	}
 	view_screen_panes(g, &lay, f);
 
-	/* Bottom box: narration (as tall as its text, leaving the log 3 lines), syscalls,
-	 * expectations. */
+	/* Bottom box: narration (as tall as its text, leaving the log 3 lines, or fewer when
+	 * the step made fewer calls), syscalls, expectations. */
 	bh = H - 1 - bottom_y;
 	exp_h = bh >= 16 ? 2 : 1;
 	{
 		struct grid *probe = grid_new(W - 4, 1);
 		int want = probe != NULL ?
 		           view_frame_narration(probe, (struct grid_rect){ 0, 0, W - 4, 0 }, f) : 2;
-		int most = bh - 2 - 1 - exp_h - 1 - 3;
+		int keep = sr != NULL && f->anim != VIEW_ANIM_TRAVEL ? (int)view_log_lines(sr) : 1;
+		int most = bh - 2 - 1 - exp_h - 1 - (keep < 3 ? keep : 3);
 		grid_free(probe);
 		narr = want < 2 ? 2 : want;
 		if (narr > most)
@@ -279,12 +304,16 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	lay.pane[VIEW_PANE_LOG] = (struct grid_rect){ 0, bottom_y + narr + 1, W, log_h + 1 };
 	grid_box(g, (struct grid_rect){ 0, bottom_y, W, bh }, "what happened", GS_BORDER, f->ascii);
 	/* Cut narration ends in an ellipsis; Tab on the log shows all of it. */
-	if (view_frame_narration(g, (struct grid_rect){ 2, bottom_y + 1, W - 4, narr }, f) > narr)
+	cut = view_frame_narration(g, (struct grid_rect){ 2, bottom_y + 1, W - 4, narr }, f) > narr;
+	if (cut)
 		grid_put(g, W - 3, bottom_y + narr, view_glyph(VG_DOTS, f->ascii), GS_BOLD);
 	snprintf(logtitle, sizeof logtitle, "%s", f->replay ? "syscalls (replay of recorded steps)" :
 	         "syscalls (* timed by the tracer)");
 	grid_hsep(g, (struct grid_rect){ 0, 0, W, 1 }, bottom_y + narr + 1, logtitle,
 	          f->focus == VIEW_PANE_LOG ? GS_FOCUS : GS_BORDER, f->ascii);
+	/* Say where the rest of a cut narration is (Tab to the log shows all of it). */
+	if (cut)
+		grid_print(g, W - 2 - 18, bottom_y + narr + 1, 18, GS_BOLD, " more: Shift-Tab ");
 	view_log_draw(g, (struct grid_rect){ 2, bottom_y + narr + 2, W - 4, log_h }, f->results, shown,
 	              f->ascii);
 	grid_hsep(g, (struct grid_rect){ 0, 0, W, 1 }, bottom_y + narr + 2 + log_h, "expected",

@@ -144,3 +144,105 @@ view_stdio_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	if (y < r.y + r.h && now->fd.open && tall)
 		grid_printf(g, r.x, y++, w, GS_DIM, "fd offset %" PRId64, now->fd.pos);
 }
+
+/* Lines in text: a final newline ends the last line, it does not start another. */
+static int
+view_stdio_nlines(const char *text)
+{
+	int n = 0;
+
+	for (const char *p = text; *p != '\0'; p++)
+		if (*p == '\n' || p[1] == '\0')
+			n++;
+	return n;
+}
+
+/* Draw text from p at x, y in w columns up to its end or, if one_line is false, its next
+ * newline; newlines shown as a return glyph, a cut line ends in an ellipsis. Return the
+ * character after the line. */
+static const char *
+view_stdio_line(struct grid *g, int x, int y, int w, const char *p, bool one_line, bool ascii)
+{
+	int col = 0;
+
+	while (*p != '\0') {
+		int len;
+		uint32_t ch = grid_utf8_decode(p, &len);
+		if (col == w - 1 && p[len] != '\0' && !(ch == '\n' && !one_line)) {
+			grid_put(g, x + col, y, view_glyph(VG_DOTS, ascii), GS_BOLD);
+			col++;
+		}
+		if (col < w)
+			grid_put(g, x + col, y, ch == '\n' ? (ascii ? '|' : 0x23ce) : ch,
+			         ch == '\n' ? GS_DIM : GS_STDIO);     /* ⏎ */
+		col++;
+		p += len;
+		if (ch == '\n' && !one_line)
+			break;
+	}
+	return p;
+}
+
+/* One stream under its label, a row a line: the first lines that fit, then how many more. */
+static int
+view_stdio_stream(struct grid *g, struct grid_rect r, const char *label, const char *text,
+                  bool ascii)
+{
+	int n = view_stdio_nlines(text), y = r.y;
+	const char *p = text;
+
+	grid_print(g, r.x, y++, r.w, GS_BOLD, label);
+	for (int i = 0; i < n && y < r.y + r.h; i++) {
+		if (i + 1 < n && y + 1 == r.y + r.h) {
+			grid_printf(g, r.x + 1, y++, r.w - 1, GS_DIM, "%s %d more line%s",
+			            ascii ? "..." : "\xe2\x80\xa6", n - i, n - i == 1 ? "" : "s");
+			break;
+		}
+		p = view_stdio_line(g, r.x + 1, y++, r.w - 1, p, false, ascii);
+	}
+	return y - r.y;
+}
+
+/* Rows the program's output needs a line a row. */
+int
+view_stdio_output_rows(const char *out, const char *file)
+{
+	return (out != NULL ? 1 + view_stdio_nlines(out) : 0) +
+	       (file != NULL ? 1 + view_stdio_nlines(file) : 0);
+}
+
+/* Draw what a pty or tail step printed. */
+void
+view_stdio_output(struct grid *g, struct grid_rect r, const char *out, const char *file,
+                  bool ascii)
+{
+	int streams = (out != NULL) + (file != NULL);
+
+	if (r.w < 8 || r.h < 1 || streams == 0)
+		return;
+	if (file == NULL) {
+		/* One stream (tail): its lines, or one row with a glyph for each newline. */
+		if (r.h >= 2) {
+			view_stdio_stream(g, r, "printed:", out, ascii);
+		} else {
+			grid_print(g, r.x, r.y, 9, GS_BOLD, "printed:");
+			view_stdio_line(g, r.x + 9, r.y, r.w - 9, out, true, ascii);
+		}
+		return;
+	}
+	if (out == NULL)
+		out = "";
+	/* Both (pty): the order of the lines is the lesson, so each stream whole or one row. */
+	if (r.h >= view_stdio_output_rows(out, file)) {
+		int used = view_stdio_stream(g, r, "on the terminal (pty):", out, ascii);
+		view_stdio_stream(g, (struct grid_rect){ r.x, r.y + used, r.w, r.h - used },
+		                  "in the file:", file, ascii);
+		return;
+	}
+	grid_print(g, r.x, r.y, 10, GS_BOLD, "terminal:");
+	view_stdio_line(g, r.x + 10, r.y, r.w - 10, out, true, ascii);
+	if (r.h >= 2) {
+		grid_print(g, r.x, r.y + 1, 10, GS_BOLD, "file:");
+		view_stdio_line(g, r.x + 10, r.y + 1, r.w - 10, file, true, ascii);
+	}
+}

@@ -71,6 +71,14 @@ struct view_cell_state {
 void view_stdio_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
                      const struct snapshot *prev, const struct event *last, bool ascii);
 
+/* What a pty step printed on the terminal (out) and in the file (file), or a tail step
+ * printed (out; file NULL), in r: a row a line when they fit, else a row a stream. */
+void view_stdio_output(struct grid *g, struct grid_rect r, const char *out, const char *file,
+                       bool ascii);
+
+/* Rows view_stdio_output() needs to show every line on a row of its own. */
+int view_stdio_output_rows(const char *out, const char *file);
+
 /* view-cache.c: the page-cache grid in r; note is an extra remark (NULL: none). */
 void view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
                      const struct snapshot *prev, const char *note, bool ascii,
@@ -105,6 +113,9 @@ void view_log_draw(struct grid *g, struct grid_rect r, const struct step_result 
 
 /* One log line for event e of step idx (0-based) made by op. */
 char *view_log_line(const struct event *e, size_t idx, enum scn_op op, char *buf, size_t len);
+
+/* How many lines the log of one step takes. */
+size_t view_log_lines(const struct step_result *sr);
 
 /* The procio summary of a step ("2 calls, 8192 bytes (counts only)"). */
 char *view_log_counts(const struct step_result *sr, char *buf, size_t len);

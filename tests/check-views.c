@@ -569,11 +569,13 @@ END_TEST
 
 START_TEST(test_narration_output)
 {
-	/* A pty step: what reached the terminal and the file, in their order. */
+	/* A pty step: what reached the terminal and the file, in their order, in the stdio
+	 * pane: a row a line when there is room, a row a stream when not; the narration keeps
+	 * its rows for the text. */
 	struct step_result sr = fix_res[3];
 	struct grid *g = grid_new(60, 4);
 	struct view_frame f = { .scn = &fix_scn, .results = &sr, .n_results = 1, .cur = 0,
-	                        .focus = VIEW_PANE_NONE };
+	                        .initial = &fix_initial, .speed = 1, .focus = VIEW_PANE_NONE };
 	char *t;
 
 	sr.index = 0;
@@ -581,9 +583,33 @@ START_TEST(test_narration_output)
 	sr.output_file = "A\nB\n";
 	view_frame_narration(g, (struct grid_rect){ 0, 0, 60, 4 }, &f);
 	t = grid_text(g);
-	ck_assert_str_eq(t, "step 1: fsync(fd) returned 0\nterminal: B⏎A⏎\nfile:     A⏎B⏎\n\n");
+	ck_assert_str_eq(t, "step 1: fsync(fd) returned 0\n\n\n\n");
 	free(t);
 	grid_free(g);
+	ck_assert_int_eq(view_stdio_output_rows(sr.output, sr.output_file), 6);
+	ck_picture(PANE(24, 6, view_stdio_output(g, r, sr.output, sr.output_file, false)),
+	           "on the terminal (pty):\n B⏎\n A⏎\nin the file:\n A⏎\n B⏎\n");
+	ck_picture(PANE(24, 2, view_stdio_output(g, r, sr.output, sr.output_file, true)),
+	           "terminal: B|A|\nfile:     A|B|\n");
+	/* Lines too long for the pane are cut, visibly. */
+	ck_picture(PANE(12, 6, view_stdio_output(g, r, "If I had more time\nI\n", "x\n", false)),
+	           "on the termi\n If I had m…\n I⏎\nin the file:\n x⏎\n\n");
+	/* tail: one stream; what does not fit is counted. */
+	ck_picture(PANE(20, 3, view_stdio_output(g, r, "l1\nl2\nl3\n", NULL, false)),
+	           "printed:\n l1⏎\n … 2 more lines\n");
+	/* On the 80x24 and 100x30 screens both streams are there, in order. */
+	for (int big = 0; big < 2; big++) {
+		struct grid *s = grid_new(big ? 100 : 80, big ? 30 : 24);
+		view_screen_draw(s, &f, NULL);
+		t = grid_text(s);
+		if (big)
+			ck_assert_ptr_nonnull(strstr(t, "│ on the terminal (pty):"));
+		else
+			ck_assert_ptr_nonnull(strstr(t, "│ terminal: B⏎A⏎ "));
+		ck_assert_ptr_nonnull(strstr(t, big ? "│  A⏎" : "│ file:     A⏎B⏎ "));
+		free(t);
+		grid_free(s);
+	}
 }
 END_TEST
 
