@@ -419,6 +419,26 @@ START_TEST(test_screen_replay_help)
 }
 END_TEST
 
+START_TEST(test_screen_live)
+{
+	/* A long step running (wait): title, narration and expectations are the running
+	 * step's, not the previous step's left on the screen. */
+	struct grid *g = grid_new(100, 30);
+	struct view_frame f = { .scn = &fix_scn, .results = fix_res, .n_results = 2, .cur = 1,
+	                        .initial = &fix_initial, .live = &fix_res[2].after, .speed = 1,
+	                        .focus = VIEW_PANE_NONE };
+	char *t;
+
+	view_screen_draw(g, &f, NULL);
+	t = grid_text(g);
+	ck_assert_ptr_nonnull(strstr(t, "step 3/4"));
+	ck_assert_ptr_nonnull(strstr(t, "step 3: fflush(fp) … (running)"));
+	ck_assert_ptr_null(strstr(t, "cache.dirty_pages = 2"));   /* step 2's expectation */
+	free(t);
+	grid_free(g);
+}
+END_TEST
+
 START_TEST(test_hops)
 {
 	struct view_hop h[VIEW_MAX_HOPS];
@@ -679,6 +699,7 @@ views_suite(void)
 	tcase_add_test(tc, test_screen_ascii);
 	tcase_add_test(tc, test_screen_layouts);
 	tcase_add_test(tc, test_screen_replay_help);
+	tcase_add_test(tc, test_screen_live);
 	tcase_add_test(tc, test_hops);
 	tcase_add_test(tc, test_animation_frames);
 	tcase_add_test(tc, test_grid_text);
