@@ -658,12 +658,14 @@ bench_print_clip(FILE *f, const char *s, int width)
 	fputc('\n', f);
 }
 
-/* A compact table for a pane of width columns: median, spread, relative, book, scaling. */
+/* A compact table for a pane of width columns: median, spread, system CPU and system calls
+ * (the lessons' narrations point at them; CPU only when wide enough), relative, book,
+ * scaling. */
 int
 bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned flags)
 {
 	const struct scn_sweep *sw = r->sw;
-	bool ascii = flags & BENCH_PRINT_ASCII;
+	bool ascii = flags & BENCH_PRINT_ASCII, cpu = width >= 96;
 	char line[512], sz[32];
 
 	snprintf(line, sizeof line, "%s, %s; %s per run, %s", r->kernel, r->machine,
@@ -680,17 +682,20 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 		for (size_t k = 0; k < sw->n_references && ref == NULL; k++)
 			if (bench_ref_variant(r, &sw->references[k]) == v)
 				ref = &sw->references[k];
-		snprintf(line, sizeof line, "%s%s (%s)", r->n_variants > 1 ? "variant " : "on ",
-		    r->n_variants > 1 ? (bv->v->name ? bv->v->name : "default") : "", bv->fs);
-		bench_print_clip(f, r->n_variants > 1 ? line : line + 3, width);
-		snprintf(line, sizeof line, "%8s  %-9s %-9s %-8s %-10s %s", "BUF", "median",
-		    ascii ? "+/- sd" : "± σ", "relative", ref != NULL ? (ref->label ? ref->label :
-		    "book") : "", "scaling");
+		if (r->n_variants > 1)
+			snprintf(line, sizeof line, "variant %s (%s)",
+			    bv->v->name ? bv->v->name : "default", bv->fs);
+		else
+			snprintf(line, sizeof line, "on %s", bv->fs);
+		bench_print_clip(f, line, width);
+		snprintf(line, sizeof line, "%8s  %-9s %-9s %s%-10s %-8s %-10s %s", "BUF", "median",
+		    ascii ? "+/- sd" : "± σ", cpu ? "sys       " : "", "syscalls", "relative",
+		    ref != NULL ? (ref->label ? ref->label : "book") : "", "scaling");
 		bench_print_clip(f, line, width);
 		for (size_t i = 0; i < bv->n_rows; i++) {
 			const struct bench_row *row = &bv->rows[i];
 			const struct scn_ref_row *rr = ref ? bench_ref_row(ref, row->buf_size) : NULL;
-			char med[24], sd[24], rel[24], book[24], scal[32];
+			char med[24], sd[24], rel[24], book[24], scal[32], sys[24], calls[24];
 			int n;
 
 			if (row->n_runs == 0) {
@@ -701,6 +706,9 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 			}
 			bench_print_time(bench_row_extrapolated(row), ascii, med, sizeof med);
 			bench_print_time(row->elapsed.sd * row->scale, ascii, sd, sizeof sd);
+			/* As the full table: measured, times the row's scale. */
+			bench_print_time(row->system * row->scale, ascii, sys, sizeof sys);
+			snprintf(calls, sizeof calls, "%.0f", (row->syscr + row->syscw) * row->scale);
 			/* No exponents for people: 178400, not 1.784e+05. */
 			snprintf(rel, sizeof rel, row->relative >= 1000 ? "%.0f" : "%.4g", row->relative);
 			if (rr != NULL)
@@ -716,9 +724,11 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 			/* Pad by display columns: µ and ± are two bytes wide in UTF-8. */
 			n = snprintf(line, sizeof line, "%8" PRIu64 "  ", row->buf_size);
 			{
-				const char *cell[] = { med, sd, rel, book };
-				const int w[] = { 9, 9, 8, 10 };
-				for (int c = 0; c < 4 && n > 0 && (size_t)n < sizeof line; c++) {
+				const char *cell[] = { med, sd, sys, calls, rel, book };
+				const int w[] = { 9, 9, 9, 10, 8, 10 };
+				for (int c = 0; c < 6 && n > 0 && (size_t)n < sizeof line; c++) {
+					if (c == 2 && !cpu)
+						continue;
 					int pad = w[c] - bench_print_width(cell[c]);
 					n += snprintf(line + n, sizeof line - (size_t)n, "%s%*s ", cell[c],
 					    pad > 0 ? pad : 0, "");

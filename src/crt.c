@@ -131,6 +131,10 @@ crt_read(int timeout_ms, struct crt_event *ev)
 		case KEY_ENTER: ev->key = CRT_K_ENTER; return;
 		case KEY_BACKSPACE: ev->key = CRT_K_BACKSPACE; return;
 		case KEY_BTAB: ev->key = CRT_K_BTAB; return;
+		case KEY_PPAGE: ev->key = CRT_K_PGUP; return;
+		case KEY_NPAGE: ev->key = CRT_K_PGDN; return;
+		case KEY_HOME: ev->key = CRT_K_HOME; return;
+		case KEY_END: ev->key = CRT_K_END; return;
 		case KEY_MOUSE: {
 			MEVENT me;
 			if (getmouse(&me) == OK && (me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))) {

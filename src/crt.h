@@ -10,7 +10,8 @@
 /* Keys other than plain characters. */
 enum crt_key {
 	CRT_K_RIGHT = 0x110000, CRT_K_LEFT, CRT_K_UP, CRT_K_DOWN, CRT_K_F1, CRT_K_F10,
-	CRT_K_ENTER, CRT_K_BACKSPACE, CRT_K_ESC, CRT_K_BTAB,
+	CRT_K_ENTER, CRT_K_BACKSPACE, CRT_K_ESC, CRT_K_BTAB, CRT_K_PGUP, CRT_K_PGDN, CRT_K_HOME,
+	CRT_K_END,
 };
 
 /* What crt_read() saw. */

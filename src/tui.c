@@ -64,6 +64,7 @@ struct tui {
 	size_t n_hops;
 	uint64_t anim_t0;
 	bool help;
+	size_t sweep_top;          /* first line of a sweep's table shown */
 	enum view_pane focus;
 	char detail[4096];
 	bool show_detail;
@@ -124,9 +125,9 @@ tui_draw(struct tui *t)
 		.anim = t->anim, .help = t->help, .focus = t->focus,
 		.detail = t->show_detail ? t->detail : NULL,
 		.prompt = t->asking ? t->prompt : NULL,
-		.status = t->status,
+		.status = t->status, .sweep_top = t->sweep_top,
 	};
-	const char *sweep[64];
+	const char *sweep[256];
 	char *sweep_text = NULL;
 	int w, h;
 	uint64_t el = tui_now_ms() - t->anim_t0;
@@ -161,6 +162,7 @@ tui_draw(struct tui *t)
 		}
 	}
 	view_screen_draw(t->g, &f, &t->lay);
+	t->sweep_top = t->lay.sweep_top;      /* as clamped to what there is */
 	free(sweep_text);
 	crt_blit(t->g);
 	if (t->cast != NULL)
@@ -394,6 +396,7 @@ static void
 tui_next(struct tui *t)
 {
 	t->status[0] = '\0';
+	t->sweep_top = 0;
 	if (t->cur + 1 < (long)t->h.n) {
 		t->cur++;
 		tui_animate(t);
@@ -562,6 +565,36 @@ tui_key_quiz(struct tui *t, int k)
 	tui_prompt_update(t);
 }
 
+/* Scroll a sweep's table and chart; return true if k was a scrolling key. */
+static bool
+tui_scroll(struct tui *t, int k)
+{
+	size_t page = t->lay.sweep_rows > 1 ? (size_t)t->lay.sweep_rows - 1 : 1;
+
+	switch (k) {
+	case CRT_K_UP: case 'k':
+		t->sweep_top = t->sweep_top > 0 ? t->sweep_top - 1 : 0;
+		return true;
+	case CRT_K_DOWN: case 'j':
+		t->sweep_top++;               /* tui_draw() clamps it */
+		return true;
+	case CRT_K_PGUP:
+		t->sweep_top = t->sweep_top > page ? t->sweep_top - page : 0;
+		return true;
+	case CRT_K_PGDN:
+		t->sweep_top += page;
+		return true;
+	case CRT_K_HOME:
+		t->sweep_top = 0;
+		return true;
+	case CRT_K_END:
+		t->sweep_top = (size_t)-1 / 2;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Handle one key. */
 static void
 tui_key(struct tui *t, int k)
@@ -575,6 +608,8 @@ tui_key(struct tui *t, int k)
 		if (k != 'q' && k != CRT_K_F10)
 			return;
 	}
+	if (t->lay.sweep_rows > 0 && tui_scroll(t, k))
+		return;
 	switch (k) {
 	case 'q': case 'Q': case CRT_K_F10:
 		t->quit = true;
@@ -588,6 +623,7 @@ tui_key(struct tui *t, int k)
 		t->show_detail = false;
 		t->anim = VIEW_ANIM_NONE;
 		t->autoplay = false;
+		t->sweep_top = 0;
 		if (t->cur >= 0)
 			t->cur--;
 		if (t->h.n > 0)

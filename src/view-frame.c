@@ -297,6 +297,7 @@ view_frame_help(struct grid *g, bool ascii)
 	         "+ -           faster / slower animation\n"
 	         "Tab           focus a pane for its details; click a cell\n"
 	         "Shift-Tab     the step's whole narration and its calls\n"
+	         "%s PgUp PgDn  scroll a sweep's table and chart\n"
 	         "Ctrl-L        redraw\n"
 	         "? F1          this help (any key closes)\n"
 	         "q F10         quit\n"
@@ -306,6 +307,7 @@ view_frame_help(struct grid *g, bool ascii)
 	         "stdio:       %s a buffered byte\n"
 	         "times marked * were measured by the tracer (ptrace overhead included)",
 	         ascii ? "-> " : "\xe2\x86\x92  ", ascii ? "<- " : "\xe2\x86\x90  ",
+	         ascii ? "^v" : "\xe2\x86\x91\xe2\x86\x93",
 	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK],
 	         gl[VG_ONDISK], gl[VG_DELALLOC], gl[VG_STALE], gl[VG_UNWRITTEN], gl[VG_ABSENT],
 	         gl[VG_STDIO]);

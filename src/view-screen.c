@@ -190,8 +190,23 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 		grid_fill(g, r, ' ', GS_NORMAL);
 		grid_box(g, r, sr != NULL && sr->step->sweep != NULL && sr->step->sweep->title != NULL ?
 		         sr->step->sweep->title : "sweep", GS_BORDER, f->ascii);
-		for (size_t i = 0; i < f->n_sweep && (int)i < r.h - 2; i++)
-			grid_print(g, r.x + 2, r.y + 1 + (int)i, r.w - 4, GS_NORMAL, f->sweep[i]);
+		/* Taller than the box: scrolled by the keys the bottom border names. */
+		size_t rows = r.h > 2 ? (size_t)r.h - 2 : 0, top = f->sweep_top;
+		if (top + rows > f->n_sweep)
+			top = f->n_sweep > rows ? f->n_sweep - rows : 0;
+		for (size_t i = 0; i + top < f->n_sweep && i < rows; i++)
+			grid_print(g, r.x + 2, r.y + 1 + (int)i, r.w - 4, GS_NORMAL, f->sweep[top + i]);
+		if (f->n_sweep > rows && rows > 0) {
+			char more[96];
+			int w;
+			snprintf(more, sizeof more, " lines %zu-%zu of %zu  %s PgUp PgDn ", top + 1,
+			         top + rows, f->n_sweep,
+			         f->ascii ? "Up Down" : "\xe2\x86\x91\xe2\x86\x93");
+			w = grid_text_width(more);
+			grid_print(g, r.x + r.w - 2 - w, r.y + r.h - 1, w, GS_BOLD, more);
+		}
+		lay->sweep_rows = (int)rows;
+		lay->sweep_top = top;
 		lay->cache = (struct view_cache_geom){ 0 };
 		return;
 	}

@@ -156,6 +156,7 @@ struct view_frame {
 	const char *status;       /* one-line message (errors, quiz score) */
 	const char *const *sweep; /* lines of a sweep's progress or table; NULL: none */
 	size_t n_sweep;
+	size_t sweep_top;         /* first sweep line shown (scrolled; clamped when drawn) */
 };
 
 /* What the layout put where. */
@@ -163,6 +164,8 @@ struct view_layout {
 	bool too_small, wide;
 	struct grid_rect pane[VIEW_PANE__COUNT];   /* boxes, borders included */
 	struct view_cache_geom cache;
+	int sweep_rows;            /* sweep lines that fit (0: no sweep shown) */
+	size_t sweep_top;          /* the first sweep line shown */
 };
 
 /* view-screen.c: compose the whole screen into g (its size is the terminal's). */

@@ -352,6 +352,22 @@ START_TEST(test_outputs)
 		ck_assert_int_le(cols, 50);
 	}
 	free(text);
+	/* The lessons point at the syscalls and system CPU columns: the TUI's table has them
+	 * (CPU when wide enough), with the same numbers as the full table. */
+	for (int w = 76; w <= 96; w += 20) {
+		char calls[64];
+		const struct bench_row *row = &r.variants[0].rows[0];
+		f = open_memstream(&text, &len);
+		ck_assert_int_eq(bench_print_compact(f, &r, w, 0), 0);
+		fclose(f);
+		ck_assert_ptr_nonnull(strstr(text, " syscalls "));
+		ck_assert_int_eq(strstr(text, " sys ") != NULL, w >= 96);
+		snprintf(calls, sizeof calls, "\non %s\n", r.variants[0].fs);
+		ck_assert_ptr_nonnull(strstr(text, calls));
+		snprintf(calls, sizeof calls, " %.0f ", (row->syscr + row->syscw) * row->scale);
+		ck_assert_ptr_nonnull(strstr(text, calls));
+		free(text);
+	}
 
 	/* The chart: no line wider than asked (ASCII: one byte per column). */
 	lines = bench_chart_lines(&r, 60, BENCH_PRINT_ASCII, &n);
