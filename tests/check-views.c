@@ -439,6 +439,41 @@ START_TEST(test_screen_live)
 }
 END_TEST
 
+START_TEST(test_screen_sweep_scroll)
+{
+	/* A sweep longer than its box: the lines from sweep_top, the border says where; past
+	 * the end it is clamped so that the box stays full. */
+	static char text[40][16];
+	const char *lines[40];
+	struct grid *g = grid_new(100, 30);
+	struct view_frame f = { .scn = &fix_scn, .results = fix_res, .n_results = 1, .cur = 0,
+	                        .initial = &fix_initial, .speed = 1, .focus = VIEW_PANE_NONE,
+	                        .sweep = lines, .n_sweep = 40, .sweep_top = 10 };
+	struct view_layout lay;
+	char *t;
+
+	for (int i = 0; i < 40; i++) {
+		snprintf(text[i], sizeof text[i], "line %02d", i + 1);
+		lines[i] = text[i];
+	}
+	view_screen_draw(g, &f, &lay);
+	t = grid_text(g);
+	ck_assert_int_eq(lay.sweep_rows, 16);
+	ck_assert_uint_eq(lay.sweep_top, 10);
+	ck_assert_ptr_nonnull(strstr(t, "│ line 11 "));
+	ck_assert_ptr_null(strstr(t, "line 10"));
+	ck_assert_ptr_nonnull(strstr(t, " lines 11-26 of 40  ↑↓ PgUp PgDn ─┘"));
+	free(t);
+	f.sweep_top = 1000;
+	view_screen_draw(g, &f, &lay);
+	t = grid_text(g);
+	ck_assert_uint_eq(lay.sweep_top, 24);
+	ck_assert_ptr_nonnull(strstr(t, "│ line 40 "));
+	free(t);
+	grid_free(g);
+}
+END_TEST
+
 START_TEST(test_hops)
 {
 	struct view_hop h[VIEW_MAX_HOPS];
@@ -700,6 +735,7 @@ views_suite(void)
 	tcase_add_test(tc, test_screen_layouts);
 	tcase_add_test(tc, test_screen_replay_help);
 	tcase_add_test(tc, test_screen_live);
+	tcase_add_test(tc, test_screen_sweep_scroll);
 	tcase_add_test(tc, test_hops);
 	tcase_add_test(tc, test_animation_frames);
 	tcase_add_test(tc, test_grid_text);
