@@ -658,6 +658,25 @@ bench_print_clip(FILE *f, const char *s, int width)
 	fputc('\n', f);
 }
 
+/* One line of the compact table: BUF, then the cells padded by display columns (µ, ± and σ
+ * take two bytes and one column), sys only when cpu, then the scaling. */
+static void
+bench_print_compact_line(char *line, size_t len, const char *buf, const char *const cell[6],
+    bool cpu, const char *scal)
+{
+	static const int w[] = { 9, 9, 9, 10, 8, 10 };
+	int n = snprintf(line, len, "%8s  ", buf);
+
+	for (int c = 0; c < 6 && n > 0 && (size_t)n < len; c++) {
+		int pad = w[c] - bench_print_width(cell[c]);
+		if (c == 2 && !cpu)
+			continue;
+		n += snprintf(line + n, len - (size_t)n, "%s%*s ", cell[c], pad > 0 ? pad : 0, "");
+	}
+	if (n > 0 && (size_t)n < len)
+		snprintf(line + n, len - (size_t)n, "%s", scal);
+}
+
 /* A compact table for a pane of width columns: median, spread, system CPU and system calls
  * (the lessons' narrations point at them; CPU only when wide enough), relative, book,
  * scaling. */
@@ -688,15 +707,18 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 		else
 			snprintf(line, sizeof line, "on %s", bv->fs);
 		bench_print_clip(f, line, width);
-		snprintf(line, sizeof line, "%8s  %-9s %-9s %s%-10s %-8s %-10s %s", "BUF", "median",
-		    ascii ? "+/- sd" : "± σ", cpu ? "sys       " : "", "syscalls", "relative",
-		    ref != NULL ? (ref->label ? ref->label : "book") : "", "scaling");
-		bench_print_clip(f, line, width);
+		{
+			const char *head[] = { "median", ascii ? "+/- sd" : "± σ", "sys", "syscalls",
+			                       "relative", ref != NULL ? (ref->label ? ref->label :
+			                       "book") : "" };
+			bench_print_compact_line(line, sizeof line, "BUF", head, cpu, "scaling");
+			bench_print_clip(f, line, width);
+		}
 		for (size_t i = 0; i < bv->n_rows; i++) {
 			const struct bench_row *row = &bv->rows[i];
 			const struct scn_ref_row *rr = ref ? bench_ref_row(ref, row->buf_size) : NULL;
-			char med[24], sd[24], rel[24], book[24], scal[32], sys[24], calls[24];
-			int n;
+			char med[24], sd[24], rel[24], book[24], scal[32], sys[24], calls[24], b[24];
+			const char *cell[] = { med, sd, sys, calls, rel, book };
 
 			if (row->n_runs == 0) {
 				snprintf(line, sizeof line, "%8" PRIu64 "  %s", row->buf_size,
@@ -721,21 +743,13 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 				    bench_format_size(row->bytes, sz, sizeof sz));
 			else
 				scal[0] = '\0';
-			/* Pad by display columns: µ and ± are two bytes wide in UTF-8. */
-			n = snprintf(line, sizeof line, "%8" PRIu64 "  ", row->buf_size);
-			{
-				const char *cell[] = { med, sd, sys, calls, rel, book };
-				const int w[] = { 9, 9, 9, 10, 8, 10 };
-				for (int c = 0; c < 6 && n > 0 && (size_t)n < sizeof line; c++) {
-					if (c == 2 && !cpu)
-						continue;
-					int pad = w[c] - bench_print_width(cell[c]);
-					n += snprintf(line + n, sizeof line - (size_t)n, "%s%*s ", cell[c],
-					    pad > 0 ? pad : 0, "");
-				}
+			snprintf(b, sizeof b, "%" PRIu64, row->buf_size);
+			bench_print_compact_line(line, sizeof line, b, cell, cpu, scal);
+			/* Too wide: the scale alone ("×4711"), not a cut "×4711 of 21.4 K". */
+			if (bench_print_width(line) > width && strstr(scal, " of ") != NULL) {
+				*strstr(scal, " of ") = '\0';
+				bench_print_compact_line(line, sizeof line, b, cell, cpu, scal);
 			}
-			if (n > 0 && (size_t)n < sizeof line)
-				snprintf(line + n, sizeof line - (size_t)n, "%s", scal);
 			bench_print_clip(f, line, width);
 		}
 	}

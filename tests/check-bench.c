@@ -282,6 +282,20 @@ START_TEST(test_refuse)
 }
 END_TEST
 
+/* Display column of p in its line of text (UTF-8: continuation bytes take none). */
+static int
+display_col(const char *text, const char *p)
+{
+	const char *bol = p;
+	int col = 0;
+
+	while (bol > text && bol[-1] != '\n')
+		bol--;
+	for (; bol < p; bol++)
+		col += ((unsigned char)*bol & 0xC0) != 0x80;
+	return col;
+}
+
 /* Every output names the scaling and the reference; export refuses unknown formats. */
 START_TEST(test_outputs)
 {
@@ -366,6 +380,9 @@ START_TEST(test_outputs)
 		ck_assert_ptr_nonnull(strstr(text, calls));
 		snprintf(calls, sizeof calls, " %.0f ", (row->syscr + row->syscw) * row->scale);
 		ck_assert_ptr_nonnull(strstr(text, calls));
+		/* The header's columns sit over the rows' ("± σ" is 5 bytes, 3 columns). */
+		ck_assert_int_eq(display_col(text, strstr(text, "syscalls")),
+		                 display_col(text, strstr(text, calls) + 1));
 		free(text);
 	}
 
