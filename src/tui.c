@@ -443,8 +443,9 @@ tui_details(struct tui *t)
 		TUI_ADD("source: %s%s%s\n", c->source == SNAP_SRC_CACHESTAT ? "cachestat(2)" :
 		        c->source == SNAP_SRC_MINCORE ? "mincore(2), residency only" : "none",
 		        c->note[0] ? "; " : "", c->note);
-		TUI_ADD("file %s, %" PRIu64 " pages; cached %" PRIu64 ", dirty %" PRIu64
-		        ", writeback %" PRIu64 "\n", a, c->pages, c->cached, c->dirty, c->writeback);
+		TUI_ADD("file %s, %" PRIu64 " page%s; cached %" PRIu64 ", dirty %" PRIu64
+		        ", writeback %" PRIu64 "\n", a, c->pages, c->pages == 1 ? "" : "s", c->cached,
+		        c->dirty, c->writeback);
 		TUI_ADD("whole system: Dirty %" PRIu64 " kB, Writeback %" PRIu64 " kB\n",
 		        c->sys_dirty_kb, c->sys_writeback_kb);
 		if (n < len) {
@@ -458,15 +459,20 @@ tui_details(struct tui *t)
 		const struct snap_disk *x = &s->disk;
 		TUI_ADD("%s on %s; %s\n", x->fs[0] ? x->fs : "?", x->device[0] ? x->device : "?",
 		        x->source == SNAP_SRC_FIEMAP ? "extents from FIEMAP" : x->note);
+		/* Each extent as the file's byte range, then where it is on the device (FIEMAP's
+		 * flags said in words). */
 		for (size_t i = 0; i < x->n_extents && i < 12; i++) {
 			const struct snap_extent *e = &x->extents[i];
 			units_format_size(e->logical, a, sizeof a);
-			units_format_size(e->length, b, sizeof b);
-			TUI_ADD("logical %s, %s, physical %" PRIu64 "%s%s%s%s\n", a, b, e->physical,
-			        e->flags & SNAP_EXT_DELALLOC ? " delalloc" : "",
-			        e->flags & SNAP_EXT_UNKNOWN ? " unknown" : "",
-			        e->flags & SNAP_EXT_UNWRITTEN ? " unwritten" : "",
-			        e->flags & SNAP_EXT_LAST ? " last" : "");
+			units_format_size(e->logical + e->length, b, sizeof b);
+			if (e->flags & SNAP_EXT_DELALLOC)
+				TUI_ADD("[%s, %s): no disk block yet (delayed allocation)\n", a, b);
+			else if (e->flags & SNAP_EXT_UNKNOWN)
+				TUI_ADD("[%s, %s): location not known yet\n", a, b);
+			else
+				TUI_ADD("[%s, %s): at device byte %" PRIu64 "%s\n", a, b, e->physical,
+				        e->flags & SNAP_EXT_UNWRITTEN ?
+				        ", allocated but unwritten (reads as zeros)" : "");
 		}
 		if (x->io_ok)
 			TUI_ADD("/proc/PID/io: wchar %" PRIu64 ", write_bytes %" PRIu64 ", read_bytes %"
