@@ -152,6 +152,12 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		                     prev->disk.delalloc_bytes != d->delalloc_bytes))
 			grid_attr(g, (struct grid_rect){ r.x, y, grid_text_width(line) < r.w ?
 			                                 grid_text_width(line) : r.w, 1 }, GRID_A_BOLD);
+		/* Short pane (80x24): the legend on the same line, as the cache pane does, so
+		 * that the strip's glyphs are never unexplained. */
+		if (!tall && r.w - grid_text_width(line) - 2 > 20)
+			view_legend_draw(g, r.x + grid_text_width(line) + 2, y,
+			                 r.w - grid_text_width(line) - 2, 1, view_disk_legend,
+			                 sizeof view_disk_legend / sizeof view_disk_legend[0], ascii);
 		y++;
 	}
 	if (y < end && tall)

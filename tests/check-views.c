@@ -228,6 +228,10 @@ START_TEST(test_disk_pane)
 	           "\n");
 	ck_assert_str_eq(view_disk_title(&fix_res[3].after, "ext4", title, sizeof title),
 	                 "disk (ext4, /dev/vda)");
+	/* Short (80x24): the strip's glyphs are explained on the totals line. */
+	ck_picture(PANE(60, 2, view_disk_draw(g, r, &fix_res[3].after, NULL, false)),
+	           "██\n"
+	           "allocated 8 KiB  delalloc 0 B  █ on disk ┄ no block yet\n");
 }
 END_TEST
 
