@@ -108,16 +108,21 @@ view_screen_packet(struct grid *g, const struct view_layout *lay, const struct v
 	grid_attr(g, (struct grid_rect){ x, y, len, 1 }, GRID_A_REVERSE | GRID_A_BOLD);
 }
 
-/* The latest stdio-made transfer up to result n (for "last flush"). */
+/* The latest stdio-made transfer up to result n (for "last flush") by the FILE* open now:
+ * the search stops at the step that opened it, so that a new stream never shows an older
+ * one's read or write. */
 static const struct event *
 view_screen_last_stdio(const struct step_result *results, size_t n)
 {
-	for (size_t i = n; i-- > 0;)
+	for (size_t i = n; i-- > 0;) {
 		for (size_t k = results[i].events.n; k-- > 0;) {
 			const struct event *e = &results[i].events.v[k];
 			if (e->origin == EV_STDIO && (event_is_write(e) || event_is_read(e)))
 				return e;
 		}
+		if (!results[i].before.stdio.open)
+			break;
+	}
 	return NULL;
 }
 

@@ -138,7 +138,7 @@ view_stdio_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 			grid_printf(g, r.x, y++, w, GS_NORMAL, "last %s: %s",
 			            event_is_read(last) ? "fill" : "flush", ev);
 		} else {
-			grid_print(g, r.x, y++, w, GS_DIM, "no write() or read() by stdio yet");
+			grid_print(g, r.x, y++, w, GS_DIM, "stdio: no write()/read() yet");
 		}
 	}
 	if (y < r.y + r.h && now->fd.open && tall)

@@ -119,7 +119,7 @@ START_TEST(test_stdio_not_allocated)
 	ck_picture(PANE(31, 4, view_stdio_draw(g, r, &fix_res[0].after, NULL, NULL, false)),
 	           "FILE* fully buffered   size 0\n"
 	           "[not allocated yet            ]\n"
-	           "no write() or read() by stdio y\n"
+	           "stdio: no write()/read() yet\n"
 	           "\n");
 }
 END_TEST
@@ -478,6 +478,37 @@ START_TEST(test_screen_sweep_scroll)
 }
 END_TEST
 
+START_TEST(test_screen_new_stream)
+{
+	/* A stream opened after another one's write: its pane does not show that write as its
+	 * "last flush". */
+	struct step_result res[2] = { fix_res[1], fix_res[0] };
+	struct scn_step st = { .op = SCN_OP_FOPEN };
+	struct grid *g = grid_new(100, 30);
+	struct view_frame f = { .scn = &fix_scn, .results = res, .n_results = 2, .cur = 1,
+	                        .initial = &fix_initial, .speed = 1, .focus = VIEW_PANE_NONE };
+	char *t;
+
+	res[1].index = 1;
+	res[1].step = &st;
+	res[1].before.stdio.open = false;
+	res[1].events.n = 0;
+	view_screen_draw(g, &f, NULL);
+	t = grid_text(g);
+	ck_assert_ptr_null(strstr(t, "last flush"));
+	ck_assert_ptr_nonnull(strstr(t, "│ stdio: no write()/read() yet "));
+	free(t);
+	/* The same stream: its earlier write is its last flush. */
+	res[1].before.stdio.open = true;
+	res[1].after = res[0].after;
+	view_screen_draw(g, &f, NULL);
+	t = grid_text(g);
+	ck_assert_ptr_nonnull(strstr(t, "last flush: write(3, 4096)"));
+	free(t);
+	grid_free(g);
+}
+END_TEST
+
 START_TEST(test_hops)
 {
 	struct view_hop h[VIEW_MAX_HOPS];
@@ -739,6 +770,7 @@ views_suite(void)
 	tcase_add_test(tc, test_screen_layouts);
 	tcase_add_test(tc, test_screen_replay_help);
 	tcase_add_test(tc, test_screen_live);
+	tcase_add_test(tc, test_screen_new_stream);
 	tcase_add_test(tc, test_screen_sweep_scroll);
 	tcase_add_test(tc, test_hops);
 	tcase_add_test(tc, test_animation_frames);
