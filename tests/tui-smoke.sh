@@ -247,6 +247,41 @@ else
 	fail=1
 fi
 
+# A sweep at 80x24: its table and chart are longer than the box, which scrolls (End: the
+# last lines, the border says which); Shift-Tab shows the step's whole narration.
+tmux -L "$sock" new-session -d -s sweep -x 80 -y 24 \
+	"LC_ALL=C.UTF-8 TERM=screen '$bin' --dir '$tmp/dir' --budget=0.1 \
+	 '$srcdir/tests/sweep-tiny.yaml'; echo \$? > '$tmp/status.sweep'; sleep 60" ||
+	{ echo "FAIL: tmux"; exit 99; }
+expect_in sweep "step 0/1" "sweep: started"
+tmux -L "$sock" send-keys -t sweep n
+i=0
+until tmux -L "$sock" capture-pane -p -t sweep | grep -q "end of scenario" || [ $i -ge 300 ]
+do
+	sleep 0.1
+	i=$((i + 1))
+done
+if expect_in sweep " lines 1-" "sweep: the box says it holds more lines than it shows"; then
+	range=$(tmux -L "$sock" capture-pane -p -t sweep | sed -n 's/.* lines 1-\([0-9]*\) of \([0-9]*\) .*/\1 \2/p')
+	rows=${range% *}
+	total=${range#* }
+	tmux -L "$sock" send-keys -t sweep End
+	expect_in sweep " lines $((total - rows + 1))-$total of $total " "sweep: End scrolls to the last lines"
+	tmux -L "$sock" send-keys -t sweep Home
+	expect_in sweep " lines 1-$rows of $total " "sweep: Home scrolls back"
+fi
+tmux -L "$sock" send-keys -t sweep BTab
+expect_in sweep "step 1 (sweep)" "Shift-Tab: the step's whole narration and calls"
+tmux -L "$sock" send-keys -t sweep Escape q
+i=0
+while [ ! -s "$tmp/status.sweep" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+if [ "$(cat "$tmp/status.sweep" 2>/dev/null)" = 0 ] && [ -z "$(ls -A "$tmp/dir")" ]; then
+	echo "ok: sweep: q exits 0, no scratch dir left"
+else
+	echo "FAIL: sweep: status '$(cat "$tmp/status.sweep" 2>/dev/null)', left: $(ls -A "$tmp/dir")"
+	fail=1
+fi
+
 # The recording: a JSON header, then [time, "o", text] events; every line valid JSON.
 if command -v python3 >/dev/null 2>&1; then
 	if python3 - "$tmp/rec.cast" <<'PY'
