@@ -192,7 +192,7 @@ view_frame_expect_text(const struct expect_result *er, bool shrt, char *buf, siz
  * what is left over. */
 static int
 view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_result *sr,
-                       bool shrt, bool ascii)
+                       bool shrt, bool reserve, bool ascii, size_t *hidden_out)
 {
 	int x = r.x, y = 0;
 	size_t hidden = 0;
@@ -208,7 +208,7 @@ view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_res
 			view_frame_expect_text(er, shrt, buf, sizeof buf);
 			need = grid_text_width(buf) + 2;
 			/* On the last row, keep room for the "+N more". */
-			if (x > r.x && x + need > r.x + r.w - (shrt && y == r.h - 1 ? 9 : 0)) {
+			if (x > r.x && x + need > r.x + r.w - (reserve && y == r.h - 1 ? 9 : 0)) {
 				x = r.x;
 				y++;
 			}
@@ -227,7 +227,19 @@ view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_res
 		int n = snprintf(more, sizeof more, " +%zu more", hidden);
 		grid_print(g, r.x + r.w - n, r.y + r.h - 1, n, GS_BOLD, more);
 	}
+	if (hidden_out != NULL)
+		*hidden_out = hidden;
 	return y + 1;
+}
+
+/* Rows the expectations of sr need in w columns, in full. */
+int
+view_frame_expect_rows(const struct step_result *sr, int w)
+{
+	if (sr == NULL || sr->n_expects == 0 || w < 4)
+		return 1;
+	return view_frame_expect_flow(NULL, (struct grid_rect){ 0, 0, w, 1 }, sr, false, false,
+	                              false, NULL);
 }
 
 /* Draw the expectations of sr, as many per line as fit; shorten the ones that held if
@@ -241,7 +253,14 @@ view_frame_expect(struct grid *g, struct grid_rect r, const struct step_result *
 		grid_print(g, r.x, r.y, r.w, GS_DIM, sr == NULL ? "" : "no expectations in this step");
 		return;
 	}
-	view_frame_expect_flow(g, r, sr, view_frame_expect_flow(NULL, r, sr, false, ascii) > r.h, ascii);
+	/* In full if they fit; else short; the "+N more" room is kept only if still needed. */
+	if (view_frame_expect_flow(NULL, r, sr, false, false, ascii, NULL) <= r.h) {
+		view_frame_expect_flow(g, r, sr, false, false, ascii, NULL);
+	} else {
+		size_t hidden;
+		view_frame_expect_flow(NULL, r, sr, true, false, ascii, &hidden);
+		view_frame_expect_flow(g, r, sr, true, hidden > 0, ascii, NULL);
+	}
 }
 
 /* Draw a centred box holding text. */

@@ -312,7 +312,16 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 		int want = probe != NULL ?
 		           view_frame_narration(probe, (struct grid_rect){ 0, 0, W - 4, 0 }, f) : 2;
 		int keep = sr != NULL && f->anim != VIEW_ANIM_TRAVEL ? (int)view_log_lines(sr) : 1;
-		int most = bh - 2 - 1 - exp_h - 1 - (keep < 3 ? keep : 3);
+		int most;
+		if (keep > 3)
+			keep = 3;
+		/* A second row for the expectations (rather than their short form) when the
+		 * narration and the log's rows still fit. */
+		if (exp_h == 1 && sr != NULL && f->anim != VIEW_ANIM_TRAVEL && f->live == NULL &&
+		    view_frame_expect_rows(sr, W - 4) > 1 &&
+		    bh - 2 - 1 - 2 - 1 - keep >= (want < 2 ? 2 : want))
+			exp_h = 2;
+		most = bh - 2 - 1 - exp_h - 1 - keep;
 		grid_free(probe);
 		narr = want < 2 ? 2 : want;
 		if (narr > most)

@@ -181,6 +181,9 @@ void view_frame_footer(struct grid *g, int y, const struct view_frame *f);
  * lines it needs (more than r.h when cut). */
 int view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame *f);
 
+/* Rows the expectations of sr need, in full, in w columns. */
+int view_frame_expect_rows(const struct step_result *sr, int w);
+
 /* The expectation line(s) of result sr in r. */
 void view_frame_expect(struct grid *g, struct grid_rect r, const struct step_result *sr,
                       bool ascii);

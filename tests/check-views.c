@@ -377,6 +377,8 @@ START_TEST(test_screen_layouts)
 		ck_assert_ptr_nonnull(strstr(t, "step 2/4"));
 		ck_assert_ptr_nonnull(strstr(t, "write(3, 4096) = 4096"));
 		ck_assert_ptr_nonnull(strstr(t, "cache.dirty_pages = 2 (got 1)"));
+		/* Even at 80x24 the held ones are in full: a short step's log leaves the room. */
+		ck_assert_ptr_nonnull(strstr(t, "✓ stdio.pending = 904"));
 		/* Every pane lies inside the screen. */
 		for (int p = 0; p < VIEW_PANE__COUNT; p++) {
 			ck_assert_int_le(lay.pane[p].x + lay.pane[p].w, sz[i][0]);
@@ -740,6 +742,12 @@ START_TEST(test_expect_overflow)
 	sr.n_expects = 5;
 	t = PANE(50, 1, view_frame_expect(g, r, &sr, false));
 	ck_picture(t, "✗ calls.write = 1 (got 2)  ✓ calls.write   +3 more\n");
+	/* Short forms that all fit need no room kept for a "+N more". */
+	sr.n_expects = 3;
+	t = PANE(43, 1, view_frame_expect(g, r, &sr, false));
+	ck_picture(t, "✓ calls.write  ✓ calls.write  ✓ calls.write\n");
+	ck_assert_int_eq(view_frame_expect_rows(&sr, 43), 2);
+	ck_assert_int_eq(view_frame_expect_rows(&sr, 80), 1);
 }
 END_TEST
 
