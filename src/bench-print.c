@@ -659,12 +659,13 @@ bench_print_clip(FILE *f, const char *s, int width)
 }
 
 /* One line of the compact table: BUF, then the cells padded by display columns (µ, ± and σ
- * take two bytes and one column), sys only when cpu, then the scaling. */
+ * take two bytes and one column), sys only when cpu, the book's column bookw wide, then
+ * the scaling. */
 static void
 bench_print_compact_line(char *line, size_t len, const char *buf, const char *const cell[6],
-    bool cpu, const char *scal)
+    bool cpu, int bookw, const char *scal)
 {
-	static const int w[] = { 9, 9, 9, 10, 8, 10 };
+	const int w[] = { 9, 9, 9, 10, 8, bookw };
 	int n = snprintf(line, len, "%8s  ", buf);
 
 	for (int c = 0; c < 6 && n > 0 && (size_t)n < len; c++) {
@@ -707,11 +708,13 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 		else
 			snprintf(line, sizeof line, "on %s", bv->fs);
 		bench_print_clip(f, line, width);
+		const char *label = ref != NULL ? (ref->label ? ref->label : "book") : "";
+		/* The book's column as wide as its label ("TLPI 2010 O_SYNC"). */
+		int bookw = bench_print_width(label) > 10 ? bench_print_width(label) : 10;
 		{
 			const char *head[] = { "median", ascii ? "+/- sd" : "± σ", "sys", "syscalls",
-			                       "relative", ref != NULL ? (ref->label ? ref->label :
-			                       "book") : "" };
-			bench_print_compact_line(line, sizeof line, "BUF", head, cpu, "scaling");
+			                       "relative", label };
+			bench_print_compact_line(line, sizeof line, "BUF", head, cpu, bookw, "scaling");
 			bench_print_clip(f, line, width);
 		}
 		for (size_t i = 0; i < bv->n_rows; i++) {
@@ -744,11 +747,11 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 			else
 				scal[0] = '\0';
 			snprintf(b, sizeof b, "%" PRIu64, row->buf_size);
-			bench_print_compact_line(line, sizeof line, b, cell, cpu, scal);
+			bench_print_compact_line(line, sizeof line, b, cell, cpu, bookw, scal);
 			/* Too wide: the scale alone ("×4711"), not a cut "×4711 of 21.4 K". */
 			if (bench_print_width(line) > width && strstr(scal, " of ") != NULL) {
 				*strstr(scal, " of ") = '\0';
-				bench_print_compact_line(line, sizeof line, b, cell, cpu, scal);
+				bench_print_compact_line(line, sizeof line, b, cell, cpu, bookw, scal);
 			}
 			bench_print_clip(f, line, width);
 		}

@@ -385,6 +385,17 @@ START_TEST(test_outputs)
 		                 display_col(text, strstr(text, calls) + 1));
 		free(text);
 	}
+	/* A reference label wider than its column widens the column: "scaling" stays over
+	 * the scaling. */
+	ref.label = "TLPI 2010 O_SYNC";
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(bench_print_compact(f, &r, 120, 0), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "TLPI 2010 O_SYNC scaling"));
+	ck_assert_int_eq(display_col(text, strstr(text, "scaling")),
+	                 display_col(text, strstr(text, "×")));
+	free(text);
+	ref.label = "TLPI 2010";
 
 	/* The chart: no line wider than asked (ASCII: one byte per column). */
 	lines = bench_chart_lines(&r, 60, BENCH_PRINT_ASCII, &n);
