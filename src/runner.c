@@ -304,9 +304,11 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 	if (rep.has_output) {
 		/* curriculum: what tail printed (first WORKER_OUTPUT_MAX - 1 bytes). */
 		out->output = strndup(rep.output, sizeof rep.output - 1);
-		if (strlen(rep.output) < rep.output_len)
+		if (strlen(rep.output) < rep.output_len) {
 			runner_note(out, "output of %" PRIu32 " bytes, first %zu kept", rep.output_len,
 			            strlen(rep.output));
+			out->output_len = rep.output_len;
+		}
 	}
 	if (rep.io_ok) {
 		out->events.syscr = rep.syscr;

@@ -55,6 +55,8 @@ struct step_result {
 	char *output_file;            /* pty: file output */
 	struct bench_result *sweep;   /* sweep steps: the timed results (bench.h); else NULL */
 	char note[256];               /* the engine's own remark (fallbacks, worker death) */
+	uint64_t output_len;          /* bytes printed in all, when output keeps only the first
+	                                 of them; 0: output is all of it */
 };
 
 struct runner;

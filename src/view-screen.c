@@ -223,7 +223,7 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 		 * rows: "no FILE* open", the fd's offset), a row a line when there is room. */
 		struct grid_rect st = in[0], out = in[0];
 		int streams = (sr->output != NULL) + (sr->output_file != NULL);
-		int oh = view_stdio_output_rows(sr->output, sr->output_file);
+		int oh = view_stdio_output_rows(sr->output, sr->output_file, sr->output_len);
 		if (oh > in[0].h - 3)
 			oh = in[0].h - 3;
 		if (oh < streams)
@@ -236,7 +236,7 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 		if (st.h > 0)
 			view_stdio_draw(g, st, now, prev, view_screen_last_stdio(f->results, shown),
 			                f->ascii);
-		view_stdio_output(g, out, sr->output, sr->output_file, f->ascii);
+		view_stdio_output(g, out, sr->output, sr->output_file, sr->output_len, f->ascii);
 	} else {
 		view_stdio_draw(g, in[0], now, prev, view_screen_last_stdio(f->results, shown),
 		                f->ascii);

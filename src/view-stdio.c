@@ -183,15 +183,29 @@ view_stdio_line(struct grid *g, int x, int y, int w, const char *p, bool one_lin
 	return p;
 }
 
-/* One stream under its label, a row a line: the first lines that fit, then how many more. */
+/* One stream under its label, a row a line: the first lines that fit, then how many more;
+ * total (when not 0) is how many bytes were printed when text keeps only the first. */
 static int
 view_stdio_stream(struct grid *g, struct grid_rect r, const char *label, const char *text,
-                  bool ascii)
+                  uint64_t total, bool ascii)
 {
 	int n = view_stdio_nlines(text), y = r.y;
 	const char *p = text;
 
 	grid_print(g, r.x, y++, r.w, GS_BOLD, label);
+	if (total > strlen(text)) {
+		/* Cut by the engine: say how much there was, not how many lines were kept. */
+		char a[32], b[32];
+		int last = r.y + r.h - 1;
+		units_format_size(strlen(text), a, sizeof a);
+		units_format_size(total, b, sizeof b);
+		for (int i = 0; i < n && y < last; i++)
+			p = view_stdio_line(g, r.x + 1, y++, r.w - 1, p, false, ascii);
+		if (y <= last)
+			grid_printf(g, r.x + 1, y++, r.w - 1, GS_DIM, "%s first %s of %s shown",
+			            ascii ? "..." : "\xe2\x80\xa6", a, b);
+		return y - r.y;
+	}
 	for (int i = 0; i < n && y < r.y + r.h; i++) {
 		if (i + 1 < n && y + 1 == r.y + r.h) {
 			grid_printf(g, r.x + 1, y++, r.w - 1, GS_DIM, "%s %d more line%s",
@@ -205,16 +219,16 @@ view_stdio_stream(struct grid *g, struct grid_rect r, const char *label, const c
 
 /* Rows the program's output needs a line a row. */
 int
-view_stdio_output_rows(const char *out, const char *file)
+view_stdio_output_rows(const char *out, const char *file, uint64_t out_total)
 {
-	return (out != NULL ? 1 + view_stdio_nlines(out) : 0) +
+	return (out != NULL ? 1 + view_stdio_nlines(out) + (out_total > strlen(out)) : 0) +
 	       (file != NULL ? 1 + view_stdio_nlines(file) : 0);
 }
 
 /* Draw what a pty or tail step printed. */
 void
 view_stdio_output(struct grid *g, struct grid_rect r, const char *out, const char *file,
-                  bool ascii)
+                  uint64_t out_total, bool ascii)
 {
 	int streams = (out != NULL) + (file != NULL);
 
@@ -223,7 +237,7 @@ view_stdio_output(struct grid *g, struct grid_rect r, const char *out, const cha
 	if (file == NULL) {
 		/* One stream (tail): its lines, or one row with a glyph for each newline. */
 		if (r.h >= 2) {
-			view_stdio_stream(g, r, "printed:", out, ascii);
+			view_stdio_stream(g, r, "printed:", out, out_total, ascii);
 		} else {
 			grid_print(g, r.x, r.y, 9, GS_BOLD, "printed:");
 			view_stdio_line(g, r.x + 9, r.y, r.w - 9, out, true, ascii);
@@ -233,10 +247,10 @@ view_stdio_output(struct grid *g, struct grid_rect r, const char *out, const cha
 	if (out == NULL)
 		out = "";
 	/* Both (pty): the order of the lines is the lesson, so each stream whole or one row. */
-	if (r.h >= view_stdio_output_rows(out, file)) {
-		int used = view_stdio_stream(g, r, "on the terminal (pty):", out, ascii);
+	if (r.h >= view_stdio_output_rows(out, file, out_total)) {
+		int used = view_stdio_stream(g, r, "on the terminal (pty):", out, out_total, ascii);
 		view_stdio_stream(g, (struct grid_rect){ r.x, r.y + used, r.w, r.h - used },
-		                  "in the file:", file, ascii);
+		                  "in the file:", file, 0, ascii);
 		return;
 	}
 	grid_print(g, r.x, r.y, 10, GS_BOLD, "terminal:");

@@ -72,12 +72,13 @@ void view_stdio_draw(struct grid *g, struct grid_rect r, const struct snapshot *
                      const struct snapshot *prev, const struct event *last, bool ascii);
 
 /* What a pty step printed on the terminal (out) and in the file (file), or a tail step
- * printed (out; file NULL), in r: a row a line when they fit, else a row a stream. */
+ * printed (out; file NULL), in r: a row a line when they fit, else a row a stream.
+ * out_total: bytes printed in all when out keeps only the first of them (else 0). */
 void view_stdio_output(struct grid *g, struct grid_rect r, const char *out, const char *file,
-                       bool ascii);
+                       uint64_t out_total, bool ascii);
 
 /* Rows view_stdio_output() needs to show every line on a row of its own. */
-int view_stdio_output_rows(const char *out, const char *file);
+int view_stdio_output_rows(const char *out, const char *file, uint64_t out_total);
 
 /* view-cache.c: the page-cache grid in r; note is an extra remark (NULL: none). */
 void view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,

@@ -238,7 +238,7 @@ END_TEST
 static void
 check_runner_tail(enum runner_trace trace)
 {
-	struct scn_step steps[2];
+	struct scn_step steps[3];
 	struct scenario sc;
 	struct runner_opts o = { .trace = trace };
 	struct step_result res;
@@ -253,11 +253,13 @@ check_runner_tail(enum runner_trace trace)
 	steps[1].args.has = SCN_HAS_LINES | SCN_HAS_SIZE;
 	steps[1].args.lines = 2;
 	steps[1].args.size = 4096;
+	steps[2] = steps[1];
+	steps[2].args.lines = 1000;
 	sc.title = (char *)"tail";
 	sc.file.size = 64 * 1024;
 	sc.file.fill = SCN_FILL_LINES;
 	sc.steps = steps;
-	sc.n_steps = 2;
+	sc.n_steps = 3;
 	r = runner_new(&sc, &o, &err);
 	if (r == NULL && trace == RUNNER_TRACE_PTRACE)
 		return;  /* ptrace refused here (under strace or gdb): the procio run still counts */
@@ -271,6 +273,7 @@ check_runner_tail(enum runner_trace trace)
 	/* The last two lines the runner's prefill wrote: the second is cut to 4 bytes. */
 	ck_assert_str_eq(res.output, "line 005461\nlin\n");
 	ck_assert_int_eq(res.ret, (int64_t)strlen(res.output));
+	ck_assert_uint_eq(res.output_len, 0);       /* all of it is there */
 	ck_assert_uint_eq(res.events.n_read, 1);
 	ck_assert_uint_eq(res.events.bytes_read, 4096);
 	if (res.events.source == EV_SRC_PTRACE) {
@@ -281,6 +284,14 @@ check_runner_tail(enum runner_trace trace)
 	}
 	/* What it read is in the page cache now. */
 	ck_assert_uint_ge(res.after.cache.cached, 1);
+	step_result_clear(&res);
+	/* 1000 lines are more than the engine carries back: the start is kept, and the
+	 * result says how much there was (the TUI's pane says so). */
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	ck_assert_int_eq(res.err, 0);
+	ck_assert_ptr_nonnull(res.output);
+	ck_assert_int_gt(res.ret, (int64_t)strlen(res.output));
+	ck_assert_uint_eq(res.output_len, (uint64_t)res.ret);
 	step_result_clear(&res);
 	runner_free(r);
 }

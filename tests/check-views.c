@@ -678,17 +678,21 @@ START_TEST(test_narration_output)
 	ck_assert_str_eq(t, "step 1: fsync(fd) returned 0\n\n\n\n");
 	free(t);
 	grid_free(g);
-	ck_assert_int_eq(view_stdio_output_rows(sr.output, sr.output_file), 6);
-	ck_picture(PANE(24, 6, view_stdio_output(g, r, sr.output, sr.output_file, false)),
+	ck_assert_int_eq(view_stdio_output_rows(sr.output, sr.output_file, 0), 6);
+	ck_picture(PANE(24, 6, view_stdio_output(g, r, sr.output, sr.output_file, 0, false)),
 	           "on the terminal (pty):\n B⏎\n A⏎\nin the file:\n A⏎\n B⏎\n");
-	ck_picture(PANE(24, 2, view_stdio_output(g, r, sr.output, sr.output_file, true)),
+	ck_picture(PANE(24, 2, view_stdio_output(g, r, sr.output, sr.output_file, 0, true)),
 	           "terminal: B|A|\nfile:     A|B|\n");
 	/* Lines too long for the pane are cut, visibly. */
-	ck_picture(PANE(12, 6, view_stdio_output(g, r, "If I had more time\nI\n", "x\n", false)),
+	ck_picture(PANE(12, 6, view_stdio_output(g, r, "If I had more time\nI\n", "x\n", 0, false)),
 	           "on the termi\n If I had m…\n I⏎\nin the file:\n x⏎\n\n");
 	/* tail: one stream; what does not fit is counted. */
-	ck_picture(PANE(20, 3, view_stdio_output(g, r, "l1\nl2\nl3\n", NULL, false)),
+	ck_picture(PANE(20, 3, view_stdio_output(g, r, "l1\nl2\nl3\n", NULL, 0, false)),
 	           "printed:\n l1⏎\n … 2 more lines\n");
+	/* tail's output cut by the engine: the pane says how much there was, not how many
+	 * lines happen to be kept. */
+	ck_picture(PANE(30, 4, view_stdio_output(g, r, "l1\nl2\nl3\nl", NULL, 11992, false)),
+	           "printed:\n l1⏎\n l2⏎\n … first 10 B of 11.7 KiB shown\n");
 	/* On the 80x24 and 100x30 screens both streams are there, in order. */
 	for (int big = 0; big < 2; big++) {
 		struct grid *s = grid_new(big ? 100 : 80, big ? 30 : 24);
