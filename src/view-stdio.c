@@ -202,7 +202,7 @@ view_stdio_stream(struct grid *g, struct grid_rect r, const char *label, const c
 		for (int i = 0; i < n && y < last; i++)
 			p = view_stdio_line(g, r.x + 1, y++, r.w - 1, p, false, ascii);
 		if (y <= last)
-			grid_printf(g, r.x + 1, y++, r.w - 1, GS_DIM, "%s first %s of %s shown",
+			grid_printf(g, r.x + 1, y++, r.w - 1, GS_DIM, "%s only %s of %s",
 			            ascii ? "..." : "\xe2\x80\xa6", a, b);
 		return y - r.y;
 	}

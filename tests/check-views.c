@@ -692,7 +692,7 @@ START_TEST(test_narration_output)
 	/* tail's output cut by the engine: the pane says how much there was, not how many
 	 * lines happen to be kept. */
 	ck_picture(PANE(30, 4, view_stdio_output(g, r, "l1\nl2\nl3\nl", NULL, 11992, false)),
-	           "printed:\n l1⏎\n l2⏎\n … first 10 B of 11.7 KiB shown\n");
+	           "printed:\n l1⏎\n l2⏎\n … only 10 B of 11.7 KiB\n");
 	/* On the 80x24 and 100x30 screens both streams are there, in order. */
 	for (int big = 0; big < 2; big++) {
 		struct grid *s = grid_new(big ? 100 : 80, big ? 30 : 24);
