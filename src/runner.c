@@ -51,7 +51,7 @@ struct runner {
 	int cur_fd;                  /* the worker's current fd, from its last reply */
 	bool cur_fd_open;
 	struct snap_stdio stdio;     /* the worker's last stdio probe */
-	struct snapshot initial, last;
+	struct snapshot initial;
 	size_t next;                 /* index of the next step */
 };
 
@@ -638,7 +638,6 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 		return NULL;
 	}
 	runner_observe(r, &r->initial);
-	r->last = r->initial;
 	return r;
 }
 
@@ -655,7 +654,9 @@ runner_step(struct runner *r, struct step_result *out)
 	step = &r->s->steps[out->index];
 	out->step = step;
 	out->ok = true;
-	out->before = r->last;
+	/* Observed now, not the last step's after: at a person's pace the kernel may write
+	 * pages back between two steps, and that must not be shown as this step's doing. */
+	runner_observe(r, &out->before);
 	out->events.source = r->source;
 	if ((unsigned)step->op >= SCN_OP__COUNT) {
 		out->ret = -1;
@@ -671,7 +672,6 @@ runner_step(struct runner *r, struct step_result *out)
 		runner_exchange(r, out->index, out);
 	}
 	runner_observe(r, &out->after);
-	r->last = out->after;
 	return 1;
 }
 

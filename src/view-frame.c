@@ -150,6 +150,18 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 			grid_print(g, r.x, r.y + y, r.w, GS_ERROR, buf);
 		y++;
 	}
+	/* Pages cleaned between two steps, with no call of ours: the kernel's writeback (its
+	 * 30 s expiry at a classroom's pace, or a sync() elsewhere). Said first: it is why
+	 * an expectation about dirty pages may fail. */
+	if (f->cur > 0 && f->results[f->cur - 1].after.cache.has_dirty && sr->before.cache.has_dirty &&
+	    sr->before.cache.dirty < f->results[f->cur - 1].after.cache.dirty) {
+		uint64_t gone = f->results[f->cur - 1].after.cache.dirty - sr->before.cache.dirty;
+		snprintf(buf, sizeof buf, "Before this step the kernel wrote %" PRIu64 " dirty page%s "
+		         "back on its own (writeback of pages older than dirty_expire_centisecs, "
+		         "or a sync() elsewhere).", gone, gone == 1 ? "" : "s");
+		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
+		               GS_DIRTY, buf);
+	}
 	if (sr->step->say != NULL)
 		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
 		               GS_NORMAL, view_frame_reflow(sr->step->say, text, sizeof text));

@@ -262,6 +262,44 @@ START_TEST(test_big_setvbuf_procio)
 }
 END_TEST
 
+/* What happens between two steps (here our own fsync() on another descriptor, in class
+ * the kernel's 30 s writeback) is in the next step's "before", not put down to its call. */
+START_TEST(test_before_observed)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_RDWR),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_BYTES, .bytes = 8192),
+		STEP(SCN_OP_LSEEK, .has = SCN_HAS_OFFSET | SCN_HAS_WHENCE, .offset = 0,
+		     .whence = SEEK_SET),
+	};
+	struct scenario sc = { .title = "test", .steps = steps, .n_steps = N(steps) };
+	struct runner_opts o = { .trace = RUNNER_TRACE_AUTO };
+	struct step_result res[3];
+	struct runner *r;
+	char *err = NULL;
+	int fd;
+
+	r = runner_new(&sc, &o, &err);
+	ck_assert_msg(r != NULL, "runner_new: %s", err ? err : "?");
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(runner_step(r, &res[i]), 1);
+	fd = open(runner_file_path(r), O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fsync(fd), 0);
+	close(fd);
+	ck_assert_int_eq(runner_step(r, &res[2]), 1);
+	if (res[1].after.cache.has_dirty && res[1].after.cache.dirty > 0) {
+		ck_assert_uint_eq(res[2].before.cache.dirty, 0);
+		ck_assert_uint_eq(res[2].after.cache.dirty, 0);
+	}
+	/* Allocation made by the fsync() shows before the lseek, not as the lseek's. */
+	ck_assert_uint_eq(res[2].before.disk.allocated_bytes, res[2].after.disk.allocated_bytes);
+	for (int i = 0; i < 3; i++)
+		step_result_clear(&res[i]);
+	runner_free(r);
+}
+END_TEST
+
 /* fsync leaves no dirty page; fsync + DONTNEED leaves no cached page; extents get blocks. */
 START_TEST(test_fsync_dontneed)
 {
@@ -1117,6 +1155,7 @@ engine_suite(void)
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_fwrite_fflush_ptrace);
+	tcase_add_test(tc, test_before_observed);
 	tcase_add_test(tc, test_fwrite_fflush_procio);
 	tcase_add_test(tc, test_big_setvbuf_ptrace);
 	tcase_add_test(tc, test_big_setvbuf_procio);

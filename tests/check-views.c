@@ -511,6 +511,29 @@ START_TEST(test_screen_new_stream)
 }
 END_TEST
 
+START_TEST(test_narration_writeback_between)
+{
+	/* A page cleaned between two steps (no call of ours): the narration says so first. */
+	struct step_result res[2] = { fix_res[2], fix_res[3] };
+	struct grid *g = grid_new(100, 30);
+	struct view_frame f = { .scn = &fix_scn, .results = res, .n_results = 2, .cur = 1,
+	                        .initial = &fix_initial, .speed = 1, .focus = VIEW_PANE_NONE };
+	char *t;
+
+	res[1].before.cache.dirty = 1;             /* step 3 left 2 */
+	view_screen_draw(g, &f, NULL);
+	t = grid_text(g);
+	ck_assert_ptr_nonnull(strstr(t, "│ Before this step the kernel wrote 1 dirty page back on its own"));
+	free(t);
+	res[1].before.cache.dirty = 2;
+	view_screen_draw(g, &f, NULL);
+	t = grid_text(g);
+	ck_assert_ptr_null(strstr(t, "on its own"));
+	free(t);
+	grid_free(g);
+}
+END_TEST
+
 START_TEST(test_hops)
 {
 	struct view_hop h[VIEW_MAX_HOPS];
@@ -782,6 +805,7 @@ views_suite(void)
 	tcase_add_test(tc, test_screen_layouts);
 	tcase_add_test(tc, test_screen_replay_help);
 	tcase_add_test(tc, test_screen_live);
+	tcase_add_test(tc, test_narration_writeback_between);
 	tcase_add_test(tc, test_screen_new_stream);
 	tcase_add_test(tc, test_screen_sweep_scroll);
 	tcase_add_test(tc, test_hops);
