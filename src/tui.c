@@ -81,6 +81,7 @@ struct tui {
 	struct grid *g;
 	struct view_layout lay;
 	const struct snapshot *live;
+	bool running;              /* runner_step() is under way (progress callbacks draw) */
 	struct cast *cast;
 	bool quit;
 };
@@ -118,7 +119,7 @@ tui_draw(struct tui *t)
 {
 	struct view_frame f = {
 		.scn = t->s, .results = t->h.v, .n_results = t->h.n, .cur = t->cur,
-		.initial = &t->initial, .live = t->live,
+		.initial = &t->initial, .live = t->live, .running = t->running,
 		.fs = t->r != NULL ? runner_fs_name(t->r) : NULL,
 		.replay = t->h.n > 0 && t->cur < (long)t->h.n - 1 && !t->asking,
 		.speed = tui_speeds[t->speed], .autoplay = t->autoplay, .ascii = t->o->ascii,
@@ -319,7 +320,9 @@ tui_run_step(struct tui *t)
 		return;
 	snprintf(t->status, sizeof t->status, "running step %zu...", t->h.n + 1);
 	tui_draw(t);
+	t->running = true;
 	rc = runner_step(t->r, &sr);
+	t->running = false;
 	t->status[0] = '\0';     /* the progress line of a long step is over */
 	if (rc == 0) {
 		tui_finish(t);

@@ -28,7 +28,7 @@ view_frame_title(struct grid *g, int y, const struct view_frame *f)
 
 	grid_fill(g, (struct grid_rect){ 0, y, g->w, 1 }, ' ', GS_TITLE);
 	view_frame_speed(f->speed, f->ascii, sp, sizeof sp);
-	if (f->live != NULL)       /* a long step is running: it is the one shown */
+	if (f->live != NULL || f->running)   /* a long step is running: it is the one shown */
 		snprintf(step, sizeof step, "step %zu/%zu", f->n_results + 1, f->scn->n_steps);
 	else if (f->cur < 0)
 		snprintf(step, sizeof step, "step 0/%zu", f->scn->n_steps);
@@ -124,7 +124,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 
 	if (r.w < 4)
 		return 0;
-	if (f->live != NULL && f->n_results < f->scn->n_steps) {
+	if ((f->live != NULL || f->running) && f->n_results < f->scn->n_steps) {
 		/* A long step (wait) is running: the panes show its state so far. */
 		describe_step(&f->scn->steps[f->n_results], call, sizeof call);
 		grid_printf(g, r.x, r.y, r.w, GS_BOLD, "step %zu: %s%s", f->n_results + 1, call,

@@ -348,7 +348,8 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	grid_hsep(g, (struct grid_rect){ 0, 0, W, 1 }, bottom_y + narr + 2 + log_h, "expected",
 	          GS_BORDER, f->ascii);
 	view_frame_expect(g, (struct grid_rect){ 2, bottom_y + narr + 3 + log_h, W - 4, exp_h },
-	                 f->anim == VIEW_ANIM_TRAVEL || f->live != NULL ? NULL : sr, f->ascii);
+	                 f->anim == VIEW_ANIM_TRAVEL || f->live != NULL || f->running ? NULL : sr,
+	                 f->ascii);
 
 	view_frame_title(g, 0, f);
 	view_frame_footer(g, H - 1, f);

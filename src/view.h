@@ -143,6 +143,7 @@ struct view_frame {
 	long cur;                 /* shown result; -1: before the first step */
 	const struct snapshot *initial;     /* shown when cur is -1 */
 	const struct snapshot *live;        /* a long step's state so far; NULL: none */
+	bool running;             /* step n_results + 1 is running (a wait, a sweep) */
 	const char *fs;           /* filesystem name from the runner ("ext4") */
 	bool replay;              /* cur is not the newest: a recorded snapshot */
 	double speed;

@@ -441,6 +441,14 @@ START_TEST(test_screen_live)
 	ck_assert_ptr_nonnull(strstr(t, "step 3: fflush(fp) … (running)"));
 	ck_assert_ptr_null(strstr(t, "cache.dirty_pages = 2"));   /* step 2's expectation */
 	free(t);
+	/* A sweep running: no snapshot to show, the same words. */
+	f.live = NULL;
+	f.running = true;
+	view_screen_draw(g, &f, NULL);
+	t = grid_text(g);
+	ck_assert_ptr_nonnull(strstr(t, "step 3/4"));
+	ck_assert_ptr_nonnull(strstr(t, "step 3: fflush(fp) … (running)"));
+	free(t);
 	grid_free(g);
 }
 END_TEST
