@@ -28,7 +28,8 @@ view_log_format(const struct event *e, size_t idx, enum scn_op op, int opw, int 
 		 * bytes, as event_format() writes ASCII only. */
 		const char *res = strrchr(call, '=');
 		int keep = res != NULL && res > call ? (int)strlen(res - 1) : 0;
-		if (keep > callw / 2)
+		/* Not when the arguments already decode it ("F_GETFL -> O_WRONLY|O_SYNC"). */
+		if (keep > callw / 2 || strstr(call, " -> ") != NULL)
 			keep = 0;
 		snprintf(cut, sizeof cut, "%.*s\xe2\x80\xa6%s", callw - 1 - keep, call,
 		         keep > 0 ? res - 1 : "");

@@ -281,6 +281,19 @@ START_TEST(test_log_lines)
 	           "#2  fwrite    write(3, 4096) = 4096             [stdio]    3.1 µs*\n"
 	           "#3  fflush    write(3, 904) = 904               [stdio]    1.2 µs*\n"
 	           "\n");
+	/* A call whose arguments decode its result is cut at its end instead. */
+	{
+		struct step_result sr = fix_res[0];
+		struct event e = fix_res[0].events.v[0];
+		snprintf(e.call, sizeof e.call, "fcntl");
+		e.fd = 3;
+		e.result = 1085441;
+		snprintf(e.detail, sizeof e.detail, "F_GETFL -> O_WRONLY|O_SYNC|O_LARGEFILE");
+		sr.events.v = &e;
+		sr.events.n = 1;
+		ck_picture(PANE(66, 1, view_log_draw(g, r, &sr, 1, false)),
+		           "#1  fopen     fcntl(3, F_GETFL -> O_WRONLY|O_S…           12.0 µs*\n");
+	}
 	/* Only the newest lines when the pane is short. */
 	ck_picture(PANE(30, 1, view_log_draw(g, r, fix_res, 4, false)),
 	           "#4  fsync     fsync(3) = 0\n");
