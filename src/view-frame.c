@@ -162,6 +162,18 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
 		               GS_DIRTY, buf);
 	}
+	/* Pages gone from the cache between two steps: evicted (memory pressure, other
+	 * programs' files). Same reason to say it first. */
+	if (f->cur > 0 && f->results[f->cur - 1].after.cache.source != SNAP_SRC_NONE &&
+	    sr->before.cache.source != SNAP_SRC_NONE &&
+	    sr->before.cache.cached < f->results[f->cur - 1].after.cache.cached &&
+	    sr->before.cache.file_size >= f->results[f->cur - 1].after.cache.file_size) {
+		uint64_t gone = f->results[f->cur - 1].after.cache.cached - sr->before.cache.cached;
+		snprintf(buf, sizeof buf, "Before this step the kernel dropped %" PRIu64 " page%s of "
+		         "this file from the cache (memory pressure).", gone, gone == 1 ? "" : "s");
+		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
+		               GS_DIRTY, buf);
+	}
 	if (sr->step->say != NULL)
 		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
 		               GS_NORMAL, view_frame_reflow(sr->step->say, text, sizeof text));

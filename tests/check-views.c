@@ -550,6 +550,13 @@ START_TEST(test_narration_writeback_between)
 	view_screen_draw(g, &f, NULL);
 	t = grid_text(g);
 	ck_assert_ptr_null(strstr(t, "on its own"));
+	ck_assert_ptr_null(strstr(t, "dropped"));
+	free(t);
+	/* Evicted between the steps. */
+	res[1].before.cache.cached = 1;
+	view_screen_draw(g, &f, NULL);
+	t = grid_text(g);
+	ck_assert_ptr_nonnull(strstr(t, "│ Before this step the kernel dropped 1 page of this file from the cache"));
 	free(t);
 	grid_free(g);
 }
