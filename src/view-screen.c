@@ -343,8 +343,11 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	/* Say where the rest of a cut narration is (Tab to the log shows all of it). */
 	if (cut)
 		grid_print(g, W - 2 - 18, bottom_y + narr + 1, 18, GS_BOLD, " more: Shift-Tab ");
-	view_log_draw(g, (struct grid_rect){ 2, bottom_y + narr + 2, W - 4, log_h }, f->results, shown,
-	              f->ascii);
+	if (shown == 0 && (f->running || f->live != NULL))
+		grid_print(g, 2, bottom_y + narr + 2, W - 4, GS_DIM, "(the first step is running)");
+	else
+		view_log_draw(g, (struct grid_rect){ 2, bottom_y + narr + 2, W - 4, log_h }, f->results,
+		              shown, f->ascii);
 	grid_hsep(g, (struct grid_rect){ 0, 0, W, 1 }, bottom_y + narr + 2 + log_h, "expected",
 	          GS_BORDER, f->ascii);
 	view_frame_expect(g, (struct grid_rect){ 2, bottom_y + narr + 3 + log_h, W - 4, exp_h },
