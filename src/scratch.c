@@ -93,7 +93,8 @@ scratch_signal(int sig)
 static void
 scratch_install(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	/* SIGPIPE too: "iobufviz --headless x | head" must not leave its scratch dir behind. */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 	struct sigaction sa;
 
 	scratch_owner = getpid();

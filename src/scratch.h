@@ -9,7 +9,7 @@
 
 /*
  * Make a private directory "PARENT/iobufviz.XXXXXX" (mode 0700) and remember it for
- * cleanup at exit and on SIGINT, SIGTERM and SIGHUP. PARENT NULL means $TMPDIR or /tmp.
+ * cleanup at exit and on SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE. PARENT NULL means $TMPDIR or /tmp.
  * Return its index (>= 0), or -1 with errno set.
  */
 int scratch_mkdir(const char *parent);

@@ -139,7 +139,7 @@ END_TEST
 
 START_TEST(test_cleanup_on_signal)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 	int sig = sigs[_i];
 	char path[PATH_MAX];
 	int st;
@@ -162,7 +162,7 @@ scratch_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_private_dir);
 	tcase_add_test(tc, test_cleanup_on_exit);
-	tcase_add_loop_test(tc, test_cleanup_on_signal, 0, 3);
+	tcase_add_loop_test(tc, test_cleanup_on_signal, 0, 5);
 	suite_add_tcase(s, tc);
 	return s;
 }
