@@ -379,7 +379,7 @@ bench_fork(const struct bench_job *j, struct bench_sample *s, char *what, size_t
 		return errno;
 	}
 	fflush(NULL);
-	if ((pid = fork()) < 0) {
+	if ((pid = scratch_fork()) < 0) {
 		int e = errno;
 		close(pfd[0]);
 		close(pfd[1]);
@@ -395,6 +395,7 @@ bench_fork(const struct bench_job *j, struct bench_sample *s, char *what, size_t
 	close(pfd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	scratch_forget(pid);
 	if (j->out_name[0] != '\0' && scratch_path(j->dir, j->out_name, path, sizeof path) != NULL)
 		unlink(path);
 	if (n != (ssize_t)sizeof w) {

@@ -193,6 +193,7 @@ runner_mark_dead(struct runner *r, int st)
 	char name[32];
 
 	r->dead = true;
+	scratch_forget(r->w.pid);
 	r->w.pid = -1;
 	r->cur_fd_open = false;
 	memset(&r->stdio, 0, sizeof r->stdio);
@@ -496,6 +497,7 @@ runner_kill_worker(struct runner *r)
 		while (waitpid(r->w.pid, &st, __WALL) < 0 && errno == EINTR)
 			;
 	}
+	scratch_forget(r->w.pid);
 	r->w.pid = -1;
 	worker_close(&r->w);
 	tracer_free(r->tracer);

@@ -11,19 +11,32 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "scratch.h"
 
+/* At most this many children of scratch_fork are watched at once (worker, sweep run, pty). */
+#define SCRATCH_MAX_CHILDREN 8
+
+/* waitid()'s P_PIDFD (Linux 5.4), spelled out for C libraries that predate it. */
+#define SCRATCH_P_PIDFD ((idtype_t)3)
+
 /*
  * Global state, because a signal handler must find it: the dirs to remove, the pid
- * that owns them (forked children must not remove their parent's files), and a hook.
+ * that owns them (forked children must not remove their parent's files), a hook, and
+ * the live children (as pidfds, so that a reaped child's pid reused by a stranger is
+ * never signalled) to kill before removing the dirs they may still be writing in.
  */
 static char scratch_dirs[SCRATCH_MAX_DIRS][PATH_MAX];
 static volatile sig_atomic_t scratch_owner;
 static void (*scratch_hook)(void);
 static int scratch_installed;
+static volatile sig_atomic_t scratch_child_pid[SCRATCH_MAX_CHILDREN];
+static volatile sig_atomic_t scratch_child_fd[SCRATCH_MAX_CHILDREN];
+static int scratch_child_init;
 
 /* Remove every entry of dir, then dir. Async-signal-safe: raw getdents64 and unlinkat. */
 static void
@@ -60,12 +73,37 @@ scratch_rmtree(const char *dir)
 	rmdir(dir);
 }
 
-/* Remove all dirs if this process owns them. */
+/*
+ * Kill and reap every watched child. Async-signal-safe: pidfd_send_signal and waitid.
+ * A child still in a system call finishes it first (SIGKILL acts on the way back), so
+ * only once it is reaped can it no longer create a file in a scratch dir.
+ */
+static void
+scratch_kill_children(void)
+{
+	for (int i = 0; i < SCRATCH_MAX_CHILDREN; i++) {
+		int fd = scratch_child_fd[i];
+		siginfo_t si;
+
+		if (scratch_child_pid[i] <= 0 || fd < 0)
+			continue;
+		if (syscall(SYS_pidfd_send_signal, fd, SIGKILL, NULL, 0) == 0)
+			while (waitid(SCRATCH_P_PIDFD, (id_t)fd, &si, WEXITED | __WALL) < 0 &&
+			       errno == EINTR)
+				;
+		scratch_child_pid[i] = 0;
+		scratch_child_fd[i] = -1;
+		close(fd);
+	}
+}
+
+/* Remove all dirs if this process owns them, after killing the children that could write there. */
 static void
 scratch_cleanup_owned(void)
 {
 	if (scratch_owner != getpid())
 		return;
+	scratch_kill_children();
 	for (int i = 0; i < SCRATCH_MAX_DIRS; i++)
 		if (scratch_dirs[i][0] != '\0') {
 			scratch_rmtree(scratch_dirs[i]);
@@ -207,4 +245,78 @@ void
 scratch_on_signal(void (*fn)(void))
 {
 	scratch_hook = fn;
+}
+
+/* Set up the child table once: no pidfd is 0, so mark every slot empty. */
+static void
+scratch_children_init(void)
+{
+	if (scratch_child_init)
+		return;
+	scratch_child_init = 1;
+	for (int i = 0; i < SCRATCH_MAX_CHILDREN; i++) {
+		scratch_child_pid[i] = 0;
+		scratch_child_fd[i] = -1;
+	}
+}
+
+/* Fork a child that is killed and reaped before the scratch dirs go (see scratch.h). */
+pid_t
+scratch_fork(void)
+{
+	pid_t parent = getpid(), pid;
+	sigset_t all, old;
+	int e;
+
+	scratch_children_init();
+	/* No signal between fork and watching the child, or it could outlive the cleanup. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	pid = fork();
+	e = errno;
+	if (pid == 0) {
+		/* Die with the parent even if it gets no chance to clean up (SIGKILL). */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(127);
+		/* The parent's children are not ours to kill. */
+		for (int i = 0; i < SCRATCH_MAX_CHILDREN; i++) {
+			scratch_child_pid[i] = 0;
+			scratch_child_fd[i] = -1;
+		}
+	} else if (pid > 0) {
+		int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+		for (int i = 0; fd >= 0 && i < SCRATCH_MAX_CHILDREN; i++)
+			if (scratch_child_pid[i] == 0) {
+				scratch_child_fd[i] = fd;
+				scratch_child_pid[i] = pid;
+				fd = -1;
+			}
+		/* No pidfd (kernel < 5.3) or no free slot: PR_SET_PDEATHSIG is all there is. */
+		if (fd >= 0)
+			close(fd);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return pid;
+}
+
+/* Stop watching a child of scratch_fork (reaped, or about to be). */
+void
+scratch_forget(pid_t pid)
+{
+	sigset_t all, old;
+
+	if (pid <= 0 || !scratch_child_init)
+		return;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	for (int i = 0; i < SCRATCH_MAX_CHILDREN; i++)
+		if (scratch_child_pid[i] == pid) {
+			int fd = scratch_child_fd[i];
+			scratch_child_pid[i] = 0;
+			scratch_child_fd[i] = -1;
+			if (fd >= 0)
+				close(fd);
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }

@@ -17,6 +17,7 @@
 
 #include "ops.h"
 #include "probe.h"
+#include "scratch.h"
 #include "worker.h"
 
 _Static_assert(sizeof(struct worker_reply) <= PIPE_BUF, "a reply must be one atomic write");
@@ -222,7 +223,7 @@ worker_spawn(const struct scenario *s, const char *path, struct worker *w)
 		errno = e;
 		return -1;
 	}
-	pid = fork();
+	pid = scratch_fork();
 	if (pid < 0) {
 		int e = errno;
 		close(cmd[0]);
