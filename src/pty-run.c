@@ -314,7 +314,7 @@ pty_run_file(const struct scn_args *a, int idx, struct pty_side *side)
 		off += n;
 	}
 	close(fd);
-	unlink(path);
+	scratch_unlink(idx, name);
 	if (rc < 0)
 		errno = saved;
 	return rc;

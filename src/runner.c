@@ -30,6 +30,8 @@
 
 /* A wait sleeps at most this long between two looks at the cache. */
 #define RUNNER_WAIT_SLICE_NS 200000000L
+/* The scratch file's name in its private dir (the worker opens it relative to the dir). */
+#define RUNNER_FILE_NAME "scratch"
 /* wait until clean gives up after this long unless the step says otherwise. */
 #define RUNNER_WAIT_DEFAULT_TIMEOUT 60.0
 
@@ -511,14 +513,14 @@ runner_start_worker(struct runner *r, char **err)
 	struct worker_reply hello;
 	int st = 0, e;
 
-	if (worker_spawn(r->s, r->path, &r->w) != 0) {
+	if (worker_spawn(r->s, scratch_dirfd(r->scratch), RUNNER_FILE_NAME, &r->w) != 0) {
 		runner_error(err, "cannot start the worker process: %s", strerror(errno));
 		return -1;
 	}
 	r->source = EV_SRC_PROCIO;
 	if (r->o.trace == RUNNER_TRACE_PROCIO) {
 		snprintf(r->source_why, sizeof r->source_why, "--trace=procio");
-	} else if (tracer_attach(r->w.pid, WORKER_CMD_FD, r->path, r->dev, r->ino,
+	} else if (tracer_attach(r->w.pid, WORKER_CMD_FD, RUNNER_FILE_NAME, r->dev, r->ino,
 	                         &r->tracer, &st) == 0) {
 		r->source = EV_SRC_PTRACE;
 	} else {
@@ -533,7 +535,7 @@ runner_start_worker(struct runner *r, char **err)
 		}
 		snprintf(r->source_why, sizeof r->source_why, "ptrace refused: %s",
 		         strerrorname_np(e) ? strerrorname_np(e) : strerror(e));
-		if (worker_spawn(r->s, r->path, &r->w) != 0) {
+		if (worker_spawn(r->s, scratch_dirfd(r->scratch), RUNNER_FILE_NAME, &r->w) != 0) {
 			runner_error(err, "cannot start the worker process: %s", strerror(errno));
 			return -1;
 		}
@@ -583,11 +585,11 @@ runner_make_file(struct runner *r, char **err)
 		             (uint64_t)vfs.f_bavail * vfs.f_frsize);
 		return -1;
 	}
-	if (scratch_path(r->scratch, "scratch", r->path, sizeof r->path) == NULL) {
+	if (scratch_path(r->scratch, RUNNER_FILE_NAME, r->path, sizeof r->path) == NULL) {
 		runner_error(err, "scratch path too long");
 		return -1;
 	}
-	fd = scratch_create(r->scratch, "scratch", O_RDWR);
+	fd = scratch_create(r->scratch, RUNNER_FILE_NAME, O_RDWR);
 	if (fd < 0) {
 		runner_error(err, "cannot create %s: %s", r->path, strerror(errno));
 		return -1;
@@ -598,7 +600,7 @@ runner_make_file(struct runner *r, char **err)
 		return -1;
 	}
 	close(fd);
-	r->probe_fd = open(r->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	r->probe_fd = scratch_open(r->scratch, RUNNER_FILE_NAME, O_RDONLY);
 	if (r->probe_fd < 0 || fstat(r->probe_fd, &sb) != 0) {
 		runner_error(err, "cannot open %s: %s", r->path, strerror(errno));
 		return -1;

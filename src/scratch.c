@@ -12,8 +12,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "scratch.h"
@@ -31,6 +33,10 @@
  * never signalled) to kill before removing the dirs they may still be writing in.
  */
 static char scratch_dirs[SCRATCH_MAX_DIRS][PATH_MAX];
+/* Each dir stays open, and its parent too: removal and creation go through these fds, never
+ * through a path whose components (TMPDIR, --dir, a symlink) someone could swap meanwhile. */
+static int scratch_dfd[SCRATCH_MAX_DIRS];
+static int scratch_pfd[SCRATCH_MAX_DIRS];
 static volatile sig_atomic_t scratch_owner;
 static void (*scratch_hook)(void);
 static int scratch_installed;
@@ -38,39 +44,47 @@ static volatile sig_atomic_t scratch_child_pid[SCRATCH_MAX_CHILDREN];
 static volatile sig_atomic_t scratch_child_fd[SCRATCH_MAX_CHILDREN];
 static int scratch_child_init;
 
-/* Remove every entry of dir, then dir. Async-signal-safe: raw getdents64 and unlinkat. */
+/*
+ * Remove every entry of dir idx, then the dir (by its name in the parent it was made in),
+ * and close both fds. Async-signal-safe: raw getdents64, unlinkat, close.
+ */
 static void
-scratch_rmtree(const char *dir)
+scratch_rmtree(int idx)
 {
 	char buf[4096];
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int dfd = scratch_dfd[idx], pfd = scratch_pfd[idx];
+	const char *name = strrchr(scratch_dirs[idx], '/');
 
-	if (dfd >= 0) {
-		for (int removed = 1; removed > 0;) {
-			long n = syscall(SYS_getdents64, dfd, buf, sizeof buf);
-			if (n <= 0)
-				break;
-			removed = 0;
-			for (long off = 0; off < n;) {
-				struct {
-					unsigned long long d_ino;
-					long long d_off;
-					unsigned short d_reclen;
-					unsigned char d_type;
-					char d_name[];
-				} *d = (void *)(buf + off);
-				if (strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0)
-					if (unlinkat(dfd, d->d_name, 0) == 0)
-						removed++;
-				off += d->d_reclen;
-			}
-			/* Entries went away under the cursor: read again from the top, but
-			 * only while a pass removes something (a subdirectory never goes). */
-			lseek(dfd, 0, SEEK_SET);
+	for (int removed = 1; dfd >= 0 && removed > 0;) {
+		long n = syscall(SYS_getdents64, dfd, buf, sizeof buf);
+		if (n <= 0)
+			break;
+		removed = 0;
+		for (long off = 0; off < n;) {
+			struct {
+				unsigned long long d_ino;
+				long long d_off;
+				unsigned short d_reclen;
+				unsigned char d_type;
+				char d_name[];
+			} *d = (void *)(buf + off);
+			if (strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0)
+				if (unlinkat(dfd, d->d_name, 0) == 0)
+					removed++;
+			off += d->d_reclen;
 		}
-		close(dfd);
+		/* Entries went away under the cursor: read again from the top, but
+		 * only while a pass removes something (a subdirectory never goes). */
+		lseek(dfd, 0, SEEK_SET);
 	}
-	rmdir(dir);
+	/* If someone renamed our dir meanwhile, this fails: their entry is not ours to remove. */
+	if (pfd >= 0 && name != NULL)
+		unlinkat(pfd, name + 1, AT_REMOVEDIR);
+	if (dfd >= 0)
+		close(dfd);
+	if (pfd >= 0)
+		close(pfd);
+	scratch_dfd[idx] = scratch_pfd[idx] = -1;
 }
 
 /*
@@ -106,7 +120,7 @@ scratch_cleanup_owned(void)
 	scratch_kill_children();
 	for (int i = 0; i < SCRATCH_MAX_DIRS; i++)
 		if (scratch_dirs[i][0] != '\0') {
-			scratch_rmtree(scratch_dirs[i]);
+			scratch_rmtree(i);
 			scratch_dirs[i][0] = '\0';
 		}
 }
@@ -147,13 +161,38 @@ scratch_install(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-/* Make a private scratch dir under parent. */
+/* A random name "iobufviz.XXXXXX" into name (16 bytes), as mkdtemp would choose. */
+static void
+scratch_name(char *name)
+{
+	static const char set[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char r[6];
+	struct timespec ts;
+
+	if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		for (size_t i = 0; i < sizeof r; i++)
+			r[i] = (unsigned char)((unsigned long)ts.tv_nsec >> (i * 5)) ^ (unsigned char)getpid();
+	}
+	memcpy(name, "iobufviz.", 9);
+	for (size_t i = 0; i < sizeof r; i++)
+		name[9 + i] = set[r[i] % (sizeof set - 1)];
+	name[15] = '\0';
+}
+
+/*
+ * Make a private scratch dir under parent. Like mkdtemp, but the dir is made and opened
+ * relative to an fd of the parent, and checked to be the one we made (a new directory of
+ * ours that nobody else can enter) before anything goes into it.
+ */
 int
 scratch_mkdir(const char *parent)
 {
-	char tmpl[PATH_MAX];
-	int idx = -1;
+	char tmpl[PATH_MAX], name[16];
+	int idx = -1, pfd, dfd = -1, e = EEXIST;
 	sigset_t all, old;
+	struct stat st;
 
 	if (parent == NULL || *parent == '\0')
 		parent = getenv("TMPDIR");
@@ -172,17 +211,48 @@ scratch_mkdir(const char *parent)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
+	/* The parent is the user's choice: following a symlink to it is fine, once, here. */
+	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0)
+		return -1;
 	scratch_install();
-	/* No signal between mkdtemp and remembering the dir, or it would be left behind. */
+	/* No signal between mkdir and remembering the dir, or it would be left behind. */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	if (mkdtemp(tmpl) == NULL) {
-		int e = errno;
+	for (int tries = 0; tries < 100 && dfd < 0; tries++) {
+		scratch_name(name);
+		if (mkdirat(pfd, name, 0700) != 0) {
+			e = errno;
+			if (e == EEXIST)
+				continue;
+			break;
+		}
+		dfd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		/* Between mkdirat and openat a writer of the parent could have put another
+		 * dir in its place: only ours (our uid, no access for others) is used. */
+		if (dfd >= 0 && (fstat(dfd, &st) != 0 || st.st_uid != geteuid() ||
+		                 (st.st_mode & 077) != 0)) {
+			close(dfd);
+			dfd = -1;
+			e = EPERM;
+			break;
+		}
+		if (dfd < 0) {
+			e = errno;
+			unlinkat(pfd, name, AT_REMOVEDIR);
+			break;
+		}
+	}
+	if (dfd < 0) {
+		close(pfd);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		errno = e;
 		return -1;
 	}
+	memcpy(tmpl + strlen(tmpl) - 6, name + 9, 6);
 	memcpy(scratch_dirs[idx], tmpl, strlen(tmpl) + 1);
+	scratch_dfd[idx] = dfd;
+	scratch_pfd[idx] = pfd;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return idx;
 }
@@ -220,7 +290,37 @@ scratch_create(int idx, const char *name, int flags)
 		errno = EINVAL;
 		return -1;
 	}
-	return open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags, 0600);
+	return openat(scratch_dfd[idx], name, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags,
+	              0600);
+}
+
+/* The open fd of scratch dir idx, or -1. */
+int
+scratch_dirfd(int idx)
+{
+	return scratch_dir(idx) != NULL ? scratch_dfd[idx] : -1;
+}
+
+/* Open NAME in scratch dir idx (no '/', never following a link). */
+int
+scratch_open(int idx, const char *name, int flags)
+{
+	if (scratch_dirfd(idx) < 0 || *name == '\0' || strchr(name, '/') != NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	return openat(scratch_dfd[idx], name, O_NOFOLLOW | O_CLOEXEC | (flags & ~O_CREAT));
+}
+
+/* Remove NAME from scratch dir idx. */
+int
+scratch_unlink(int idx, const char *name)
+{
+	if (scratch_dirfd(idx) < 0 || *name == '\0' || strchr(name, '/') != NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	return unlinkat(scratch_dfd[idx], name, 0);
 }
 
 /* Remove one scratch dir. */
@@ -229,7 +329,7 @@ scratch_remove(int idx)
 {
 	if (scratch_dir(idx) == NULL)
 		return;
-	scratch_rmtree(scratch_dirs[idx]);
+	scratch_rmtree(idx);
 	scratch_dirs[idx][0] = '\0';
 }
 

@@ -24,6 +24,19 @@ const char *scratch_dir(int idx);
  */
 int scratch_create(int idx, const char *name, int flags);
 
+/*
+ * The open directory fd of scratch dir IDX (O_CLOEXEC), or -1. Everything made, opened or
+ * removed in the dir goes through it (openat, unlinkat, fchdir), never through the path:
+ * its parent could be swapped for another (a symlink in TMPDIR, a writable --dir).
+ */
+int scratch_dirfd(int idx);
+
+/* Open existing NAME (no '/') in scratch dir IDX with O_NOFOLLOW|O_CLOEXEC|FLAGS (no O_CREAT). */
+int scratch_open(int idx, const char *name, int flags);
+
+/* Remove NAME (no '/') from scratch dir IDX. 0, or -1 with errno set. */
+int scratch_unlink(int idx, const char *name);
+
 /* Write "DIR/NAME" into buf (len bytes). Return buf, or NULL if it does not fit. */
 char *scratch_path(int idx, const char *name, char *buf, size_t len);
 

@@ -179,7 +179,7 @@ worker_close_range(unsigned lo, unsigned hi)
 
 /* In the child: become a clean "program" (signals, fds) with its pipes at fixed numbers. */
 static void
-worker_setup(pid_t parent, int cmd_rd, int reply_wr)
+worker_setup(pid_t parent, int dirfd, int cmd_rd, int reply_wr)
 {
 	sigset_t none;
 	int a, b, null;
@@ -198,6 +198,10 @@ worker_setup(pid_t parent, int cmd_rd, int reply_wr)
 	b = fcntl(reply_wr, F_DUPFD, WORKER_REPLY_FD + 1);
 	if (a < 0 || b < 0 || dup2(a, WORKER_CMD_FD) < 0 || dup2(b, WORKER_REPLY_FD) < 0)
 		_exit(1);
+	/* The ops name the scratch file relative to its dir: no path component outside our
+	 * private dir (TMPDIR, --dir) can be swapped under an fopen("w") or O_TRUNC. */
+	if (fchdir(dirfd) != 0)
+		_exit(1);
 	null = open("/dev/null", O_RDWR);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
 		_exit(1);
@@ -207,7 +211,7 @@ worker_setup(pid_t parent, int cmd_rd, int reply_wr)
 
 /* Fork the worker. */
 int
-worker_spawn(const struct scenario *s, const char *path, struct worker *w)
+worker_spawn(const struct scenario *s, int dirfd, const char *name, struct worker *w)
 {
 	int cmd[2], reply[2];
 	pid_t parent = getpid(), pid;
@@ -234,8 +238,8 @@ worker_spawn(const struct scenario *s, const char *path, struct worker *w)
 		return -1;
 	}
 	if (pid == 0) {
-		worker_setup(parent, cmd[0], reply[1]);
-		worker_main(s, path);
+		worker_setup(parent, dirfd, cmd[0], reply[1]);
+		worker_main(s, name);
 	}
 	close(cmd[0]);
 	close(reply[1]);
