@@ -159,6 +159,12 @@ scratch_install(void)
 	sigfillset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		sigaction(sigs[i], &sa, NULL);
+	/*
+	 * Past RLIMIT_FSIZE ("ulimit -f"), a write of ours (the prefill, a sweep's files) must
+	 * fail with EFBIG and be reported, not kill us with the dir still there. The worker
+	 * sets every signal back to SIG_DFL: there, SIGXFSZ stays the lesson it is.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 /* A random name "iobufviz.XXXXXX" into name (16 bytes), as mkdtemp would choose. */

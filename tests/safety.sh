@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # tests/safety.sh: through the real binary, nothing is left behind when iobufviz is cut short
-# (a closed pipe, a signal in the middle of a sweep run), and a bad --dir is a clear error.
+# (a closed pipe, a signal in the middle of a sweep run), and a bad --dir or a file size
+# limit is a clear error with exit status 3.
 set -u
 bin=${IOBUFVIZ_BIN:?}
 src=${IOBUFVIZ_SRCDIR:?}
@@ -81,5 +82,22 @@ if [ "$(id -u)" != 0 ]; then
 	[ $rc = 3 ] || bad "read-only --dir: exit $rc, expected 3"
 	[ -z "$(ls -A "$tmp/ro")" ] || bad "read-only --dir: left $(ls -A "$tmp/ro")"
 fi
+# 4. Past "ulimit -f": the prefill and a sweep's files fail with EFBIG, reported with exit
+#    status 3 (not killed by SIGXFSZ with the scratch dir left behind).
+mkdir "$tmp/fsize"
+printf 'title: "big prefill"\nfile: {size: 1MiB}\nsteps:\n  - note: "x"\n' >"$tmp/big.yaml"
+(ulimit -f 64; exec "$bin" --headless --dir "$tmp/fsize" "$tmp/big.yaml") >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 3 ] || bad "ulimit -f, prefill: exit $rc, expected 3"
+grep -q "cannot prefill.*File too large" "$tmp/err" || bad "ulimit -f, prefill: message: $(cat "$tmp/err")"
+[ -z "$(ls -A "$tmp/fsize")" ] || bad "ulimit -f, prefill: left $(ls -A "$tmp/fsize")"
+(ulimit -f 64; exec "$bin" --headless --budget=0.1 --dir "$tmp/fsize" "$src/tests/sweep-tiny.yaml") \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 3 ] || bad "ulimit -f, sweep: exit $rc, expected 3"
+grep -q "^error: step 1: the sweep's .* could not run: .*File too large" "$tmp/out" ||
+	bad "ulimit -f, sweep: no error line: $(tail -3 "$tmp/out")"
+[ -z "$(ls -A "$tmp/fsize")" ] || bad "ulimit -f, sweep: left $(ls -A "$tmp/fsize")"
+
 [ $fail = 0 ] && echo "safety: all passed"
 exit $fail
