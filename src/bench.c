@@ -890,8 +890,12 @@ bench_dirs(struct bench_ctx *c, char **err)
 		/* An input, an output and a probe input, with room to spare for everyone else. */
 		if (statvfs(scratch_dir(c->dirs[fs]), &st) == 0 &&
 		    (double)st.f_bavail * (double)st.f_frsize < 3.0 * (double)sw->file_size) {
-			bench_err(err, "not enough free space in %s for a %" PRIu64 "-byte sweep",
-			    scratch_dir(c->dirs[fs]), sw->file_size);
+			/* The parent's name: the scratch dir is gone by the time this is read. */
+			const char *d = scratch_dir(c->dirs[fs]);
+			int plen = (int)(strrchr(d, '/') - d);
+			bench_err(err, "not enough free space under %.*s for a %" PRIu64 "-byte sweep "
+			    "(%" PRIu64 " bytes needed: input, output and probe)", plen > 0 ? plen : 1,
+			    d, sw->file_size, 3 * sw->file_size);
 			return -1;
 		}
 	}

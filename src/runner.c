@@ -580,9 +580,11 @@ runner_make_file(struct runner *r, char **err)
 	}
 	if (statvfs(scratch_dir(r->scratch), &vfs) == 0 &&
 	    (uint64_t)vfs.f_bavail * vfs.f_frsize < f->size + (1u << 20)) {
-		runner_error(err, "not enough space in %s for a %" PRIu64 "-byte scratch file "
-		             "(%" PRIu64 " bytes free)", scratch_dir(r->scratch), f->size,
-		             (uint64_t)vfs.f_bavail * vfs.f_frsize);
+		/* The parent's name: the scratch dir is gone by the time this is read. */
+		int plen = (int)(strrchr(scratch_dir(r->scratch), '/') - scratch_dir(r->scratch));
+		runner_error(err, "not enough space under %.*s for a %" PRIu64 "-byte scratch file "
+		             "(%" PRIu64 " bytes free)", plen > 0 ? plen : 1, scratch_dir(r->scratch),
+		             f->size, (uint64_t)vfs.f_bavail * vfs.f_frsize);
 		return -1;
 	}
 	if (scratch_path(r->scratch, RUNNER_FILE_NAME, r->path, sizeof r->path) == NULL) {
