@@ -180,7 +180,10 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 	fprintf(f, "\nstep %zu/%zu  %s", sr->index + 1, h->s->n_steps,
 	        describe_step(sr->step, call, sizeof call));
 	if (sr->step->op != SCN_OP_NOTE) {
-		if (sr->ret < 0)
+		/* No errno (a worker killed mid-call, seen without ptrace): the note says why. */
+		if (sr->ret < 0 && sr->err == 0)
+			fputs("  -> -1", f);
+		else if (sr->ret < 0)
 			fprintf(f, "  -> -1 %s (%s)", describe_errno(sr->err), strerror(sr->err));
 		else
 			fprintf(f, "  -> %" PRId64, sr->ret);

@@ -99,5 +99,19 @@ grep -q "^error: step 1: the sweep's .* could not run: .*File too large" "$tmp/o
 	bad "ulimit -f, sweep: no error line: $(tail -3 "$tmp/out")"
 [ -z "$(ls -A "$tmp/fsize")" ] || bad "ulimit -f, sweep: left $(ls -A "$tmp/fsize")"
 
+# 5. The worker killed by SIGXFSZ (the lesson: the default action) is reported, its later
+#    steps are not run, the scratch dir goes; without ptrace there is no errno to show.
+printf 'title: "worker dies"\nsteps:\n  - open: {flags: [O_WRONLY]}\n  - write: {bytes: 1MiB}\n  - write: {bytes: 1MiB}\n  - fsync: {}\n' \
+	>"$tmp/xfsz.yaml"
+for trace in auto procio; do
+	(ulimit -f 64; exec "$bin" --headless --trace=$trace --dir "$tmp/fsize" "$tmp/xfsz.yaml") \
+		>"$tmp/out" 2>&1
+	grep -q "note    worker killed by SIGXFSZ" "$tmp/out" || bad "worker SIGXFSZ ($trace): not reported"
+	grep -q "nothing was run: worker killed by SIGXFSZ earlier" "$tmp/out" ||
+		bad "worker SIGXFSZ ($trace): step 4 ran"
+	! grep -q "(Success)" "$tmp/out" || bad "worker SIGXFSZ ($trace): an error that is 'Success'"
+	[ -z "$(ls -A "$tmp/fsize")" ] || bad "worker SIGXFSZ ($trace): left $(ls -A "$tmp/fsize")"
+done
+
 [ $fail = 0 ] && echo "safety: all passed"
 exit $fail
