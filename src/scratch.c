@@ -218,7 +218,7 @@ scratch_mkdir(const char *parent)
 		return -1;
 	}
 	/* The parent is the user's choice: following a symlink to it is fine, once, here. */
-	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	pfd = open(parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (pfd < 0)
 		return -1;
 	scratch_install();

@@ -142,6 +142,24 @@ START_TEST(test_worker_by_fd)
 }
 END_TEST
 
+/* A parent one may write and enter but not list (mode 0333) is a fine place for a dir. */
+START_TEST(test_parent_not_readable)
+{
+	char sub[PATH_MAX];
+	int idx;
+
+	if (geteuid() == 0)
+		return;  /* root reads any directory: nothing to show (run as a user in CI) */
+	snprintf(sub, sizeof sub, "%s/wx", parent);
+	ck_assert_int_eq(mkdir(sub, 0333), 0);
+	ck_assert_int_eq(chmod(sub, 0333), 0);
+	idx = scratch_mkdir(sub);
+	ck_assert_msg(idx >= 0, "scratch_mkdir under a 0333 dir: %s", strerror(errno));
+	scratch_remove(idx);
+	ck_assert_int_eq(rmdir(sub), 0);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 safety_suite(void)
@@ -150,6 +168,7 @@ safety_suite(void)
 	TCase *tc = tcase_create("swapped parent");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_scratch_by_fd);
+	tcase_add_test(tc, test_parent_not_readable);
 	tcase_add_loop_test(tc, test_worker_by_fd, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
