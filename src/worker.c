@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -181,6 +182,7 @@ worker_close_range(unsigned lo, unsigned hi)
 static void
 worker_setup(pid_t parent, int dirfd, int cmd_rd, int reply_wr)
 {
+	struct rlimit fsize;
 	sigset_t none;
 	int a, b, null;
 
@@ -192,6 +194,17 @@ worker_setup(pid_t parent, int dirfd, int cmd_rd, int reply_wr)
 		signal(sig, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	/*
+	 * The scratch file never grows past the documented bound (SCN_MAX_SIZE), however many
+	 * steps write to it: the kernel enforces it (a short write, then SIGXFSZ), so a
+	 * scenario cannot fill the disk. A lower limit of the user's own is kept.
+	 */
+	if (getrlimit(RLIMIT_FSIZE, &fsize) == 0 &&
+	    (fsize.rlim_cur == RLIM_INFINITY || fsize.rlim_cur > SCN_MAX_SIZE)) {
+		fsize.rlim_cur = SCN_MAX_SIZE;
+		if (setrlimit(RLIMIT_FSIZE, &fsize) != 0)
+			_exit(1);
+	}
 
 	/* Park the pipe ends above the fixed numbers, then put them there. */
 	a = fcntl(cmd_rd, F_DUPFD, WORKER_REPLY_FD + 1);

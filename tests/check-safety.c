@@ -142,6 +142,42 @@ START_TEST(test_worker_by_fd)
 }
 END_TEST
 
+/* However many steps write, the scratch file stays within SCN_MAX_SIZE: a short write, then SIGXFSZ. */
+START_TEST(test_file_size_bound)
+{
+	static struct scn_step steps[] = {
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_WRONLY),
+		STEP(SCN_OP_PWRITE, .has = SCN_HAS_BYTES | SCN_HAS_OFFSET, .bytes = 100,
+		     .offset = (int64_t)SCN_MAX_SIZE - 10),
+		STEP(SCN_OP_PWRITE, .has = SCN_HAS_BYTES | SCN_HAS_OFFSET, .bytes = 100,
+		     .offset = (int64_t)SCN_MAX_SIZE),
+	};
+	struct scenario sc;
+	struct runner_opts o = { .dir = parent, .trace = _i == 0 ? RUNNER_TRACE_AUTO : RUNNER_TRACE_PROCIO };
+	struct step_result res[3];
+	struct stat st;
+	char *err = NULL;
+	struct runner *r;
+
+	memset(&sc, 0, sizeof sc);
+	sc.title = "bound";
+	sc.steps = steps;
+	sc.n_steps = 3;
+	r = runner_new(&sc, &o, &err);
+	ck_assert_msg(r != NULL, "runner_new: %s", err ? err : "?");
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(runner_step(r, &res[i]), 1);
+	ck_assert_int_eq(res[1].ret, 10);  /* up to the bound, not past it */
+	ck_assert_int_eq(res[2].ret, -1);
+	ck_assert_msg(strstr(res[2].note, "SIGXFSZ") != NULL, "note: %s", res[2].note);
+	ck_assert_int_eq(stat(runner_file_path(r), &st), 0);
+	ck_assert_int_eq((long long)st.st_size, (long long)SCN_MAX_SIZE);
+	for (int i = 0; i < 3; i++)
+		step_result_clear(&res[i]);
+	runner_free(r);
+}
+END_TEST
+
 /* A parent one may write and enter but not list (mode 0333) is a fine place for a dir. */
 START_TEST(test_parent_not_readable)
 {
@@ -169,6 +205,7 @@ safety_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_scratch_by_fd);
 	tcase_add_test(tc, test_parent_not_readable);
+	tcase_add_loop_test(tc, test_file_size_bound, 0, 2);
 	tcase_add_loop_test(tc, test_worker_by_fd, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
