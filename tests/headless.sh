@@ -75,6 +75,13 @@ for e in errors:
 sys.exit(1 if errors else 0)
 PY
 done
+# No expectations at all: TAP says the plan of 0 is a skip, and why; exit 0.
+"$bin" --headless --format=tap --dir "$tmp" "$src/tests/cli-minimal.yaml" >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 0 ] || { echo "FAIL: no expectations: exit $rc"; fail=1; }
+grep -qx "1\.\.0 # SKIP no expectations in this scenario" "$tmp/out" ||
+	{ echo "FAIL: no expectations: plan: $(grep '^1\.\.' "$tmp/out")"; fail=1; }
+
 [ -z "$(ls -A "$tmp" | grep iobufviz)" ] || { echo "FAIL: a scratch dir was left"; fail=1; }
 [ $fail = 0 ] && echo "headless: all passed"
 exit $fail
