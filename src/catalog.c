@@ -155,11 +155,25 @@ catalog_resolve(const char *arg, char *why, size_t why_len)
 			}
 		}
 	}
+	if (matches == 0) {
+		/* Suggest the bundled names that contain what was typed ("13-1": table-13-1). */
+		size_t used = (size_t)snprintf(why, why_len,
+		                               "no such file, and no bundled scenario of that name");
+		int sugg = 0;
+		for (char **p = list; *p != NULL && used < why_len; p++) {
+			const char *base = strrchr(*p, '/') + 1;
+			if (strstr(base, arg) == NULL)
+				continue;
+			used += (size_t)snprintf(why + used, why_len - used, "%s%.*s",
+			                         sugg++ ? ", " : " (did you mean: ",
+			                         (int)(strlen(base) - 5), base);
+		}
+		if (used < why_len)
+			snprintf(why + used, why_len - used, "%s", sugg ? "?)" : " (see --list)");
+	}
 	catalog_list_free(list);
 	if (matches == 1)
 		return found;
 	free(found);
-	if (matches == 0)
-		snprintf(why, why_len, "no such file, and no bundled scenario of that name (see --list)");
 	return NULL;
 }

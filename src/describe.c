@@ -103,8 +103,8 @@ describe_step(const struct scn_step *st, char *buf, size_t len)
 
 	switch (st->op) {
 	case SCN_OP_OPEN:
-		snprintf(buf, len, "fd = open(path, %s, 0600)",
-		         describe_open_flags(a->flags, fl, sizeof fl));
+		snprintf(buf, len, "fd = open(path, %s%s)", describe_open_flags(a->flags, fl, sizeof fl),
+		         (a->flags & O_CREAT) ? ", 0600" : "");
 		break;
 	case SCN_OP_FOPEN: snprintf(buf, len, "fp = fopen(path, \"%s\")", a->mode); break;
 	case SCN_OP_FDOPEN: snprintf(buf, len, "fp = fdopen(fd, \"%s\")", a->mode); break;

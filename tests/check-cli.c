@@ -196,6 +196,22 @@ START_TEST(test_list_and_names)
 	run(&r, (const char *[]){ "--check", "13-3", NULL });
 	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
 	ck_assert_ptr_nonnull(strstr(r.out, "/scenarios/13-3"));
+	/* A near miss names the scenarios that contain it. */
+	run(&r, (const char *[]){ "--check", "13-1", NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "did you mean: "));
+	ck_assert_ptr_nonnull(strstr(r.err, "table-13-1"));
+	/* A prefix shared by two lessons lists both. */
+	run(&r, (const char *[]){ "--check", "13.3", NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "ambiguous: "));
+	/* Every section of chapter 13 with a lesson, and the summary, is on the list. */
+	run(&r, (const char *[]){ "--list", NULL });
+	static const char *const lessons[] = { "13.1-", "13.2-", "13.3-", "13.4-", "13.5-", "13.6-",
+	                                       "13.7-", "13-3-", "13-4-", "13-5-", "table-13-1",
+	                                       "table-13-2", "table-13-3", "ex-13-1b", "ex-13-1c" };
+	for (size_t i = 0; i < sizeof lessons / sizeof lessons[0]; i++)
+		ck_assert_msg(strstr(r.out, lessons[i]) != NULL, "no %s in --list", lessons[i]);
 }
 END_TEST
 
