@@ -128,6 +128,15 @@ bench_procio(int fd, uint64_t *syscr, uint64_t *syscw)
 	return 0;
 }
 
+/* The name of a scratch file in its dir, from its path (made by scratch_path). */
+static const char *
+bench_base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? slash + 1 : path;
+}
+
 /* Follow a write with what the variant asks for. */
 static int
 bench_sync(const struct scn_variant *v, int fd)
@@ -175,7 +184,7 @@ bench_do_write(const struct bench_job *j, char *buf, struct bench_wire *w)
 static int
 bench_do_copy(const struct bench_job *j, char *buf, struct bench_wire *w)
 {
-	int in = open(j->in_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int in = scratch_open(j->dir, bench_base(j->in_path), O_RDONLY);
 	int out;
 	ssize_t n = 0;
 
@@ -205,7 +214,7 @@ bench_do_copy(const struct bench_job *j, char *buf, struct bench_wire *w)
 static int
 bench_do_read(const struct bench_job *j, char *buf, int nullfd, struct bench_wire *w)
 {
-	int in = open(j->in_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | j->v->flags);
+	int in = scratch_open(j->dir, bench_base(j->in_path), O_RDONLY | j->v->flags);
 	ssize_t n = 0;
 
 	if (in < 0)
@@ -229,7 +238,7 @@ bench_do_read(const struct bench_job *j, char *buf, int nullfd, struct bench_wir
 static int
 bench_do_fread(const struct bench_job *j, char *buf, char *vbuf, struct bench_wire *w)
 {
-	int fd = open(j->in_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | j->v->flags);
+	int fd = scratch_open(j->dir, bench_base(j->in_path), O_RDONLY | j->v->flags);
 	FILE *fp;
 	size_t n;
 
@@ -372,14 +381,13 @@ bench_fork(const struct bench_job *j, struct bench_sample *s, char *what, size_t
 	int pfd[2], status = 0;
 	pid_t pid;
 	ssize_t n;
-	char path[PATH_MAX];
 
 	if (pipe2(pfd, O_CLOEXEC) != 0) {
 		snprintf(what, len, "pipe");
 		return errno;
 	}
 	fflush(NULL);
-	if ((pid = fork()) < 0) {
+	if ((pid = scratch_fork()) < 0) {
 		int e = errno;
 		close(pfd[0]);
 		close(pfd[1]);
@@ -395,8 +403,9 @@ bench_fork(const struct bench_job *j, struct bench_sample *s, char *what, size_t
 	close(pfd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (j->out_name[0] != '\0' && scratch_path(j->dir, j->out_name, path, sizeof path) != NULL)
-		unlink(path);
+	scratch_forget(pid);
+	if (j->out_name[0] != '\0')
+		scratch_unlink(j->dir, j->out_name);
 	if (n != (ssize_t)sizeof w) {
 		if (WIFSIGNALED(status))
 			snprintf(what, len, "child killed by signal %d", WTERMSIG(status));
@@ -415,9 +424,9 @@ bench_fork(const struct bench_job *j, struct bench_sample *s, char *what, size_t
  * probe (cachestat, or mincore where cachestat is missing); method gets which one answered.
  */
 static enum bench_cold
-bench_make_cold(const char *path, uint64_t size, char *method, size_t len)
+bench_make_cold(int dir, const char *path, uint64_t size, char *method, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = scratch_open(dir, bench_base(path), O_RDONLY);
 	struct snap_cache *sc = malloc(sizeof *sc);
 	int64_t left = -1;
 
@@ -529,7 +538,7 @@ bench_input(struct bench_ctx *c, enum scn_fs fs, bool probe, uint64_t size, cons
 		return 0;
 	}
 	if (in->ok)
-		unlink(in->path);
+		scratch_unlink(c->dirs[fs], bench_base(in->path));
 	in->ok = false;
 	snprintf(name, sizeof name, "input-%u", c->seq++);
 	if (scratch_path(c->dirs[fs], name, in->path, sizeof in->path) == NULL)
@@ -550,7 +559,7 @@ bench_input(struct bench_ctx *c, enum scn_fs fs, bool probe, uint64_t size, cons
 		e = errno;
 	close(fd);
 	if (e != 0) {
-		unlink(in->path);
+		scratch_unlink(c->dirs[fs], name);
 		return e;
 	}
 	in->size = size;
@@ -569,7 +578,7 @@ bench_prepare_cache(struct bench_ctx *c, const struct bench_job *j, uint64_t in_
 		return BENCH_COLD_WARM;
 	if (j->v->on == SCN_FS_TMPFS)
 		return BENCH_COLD_IMPOSSIBLE;
-	return bench_make_cold(j->in_path, in_size, c->r->cold_probe, sizeof c->r->cold_probe);
+	return bench_make_cold(j->dir, j->in_path, in_size, c->r->cold_probe, sizeof c->r->cold_probe);
 }
 
 /* Run one job after preparing its cache; a unique output name each time. */
@@ -881,8 +890,12 @@ bench_dirs(struct bench_ctx *c, char **err)
 		/* An input, an output and a probe input, with room to spare for everyone else. */
 		if (statvfs(scratch_dir(c->dirs[fs]), &st) == 0 &&
 		    (double)st.f_bavail * (double)st.f_frsize < 3.0 * (double)sw->file_size) {
-			bench_err(err, "not enough free space in %s for a %" PRIu64 "-byte sweep",
-			    scratch_dir(c->dirs[fs]), sw->file_size);
+			/* The parent's name: the scratch dir is gone by the time this is read. */
+			const char *d = scratch_dir(c->dirs[fs]);
+			int plen = (int)(strrchr(d, '/') - d);
+			bench_err(err, "not enough free space under %.*s for a %" PRIu64 "-byte sweep "
+			    "(%" PRIu64 " bytes needed: input, output and probe)", plen > 0 ? plen : 1,
+			    d, sw->file_size, 3 * sw->file_size);
 			return -1;
 		}
 	}

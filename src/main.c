@@ -238,9 +238,24 @@ main(int argc, char **argv)
 	int rc = load(argv[optind], &s);
 	if (rc != 0)
 		return rc;
-	/* --export prints tables, not a screen. */
+	if (o.export_fmt != NULL) {
+		size_t sweeps = 0;
+		for (size_t i = 0; i < s->n_steps; i++)
+			sweeps += s->steps[i].op == SCN_OP_SWEEP;
+		if (sweeps == 0) {
+			fprintf(stderr, "%s: --export: %s has no sweep step: nothing to export\n",
+			        progname, s->path);
+			scenario_free(s);
+			return APP_EXIT_USAGE;
+		}
+	}
+	/* --export prints tables, not a screen; the screen-only options need the screen. */
 	if (o.export_fmt != NULL)
 		headless = true;
+	if (headless && o.record != NULL)
+		return usage_error("%s", "--record records the terminal UI: not with --headless or --export");
+	if (headless && o.quiz)
+		return usage_error("%s", "--quiz asks at the terminal: not with --headless or --export");
 	if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "%s: not a terminal: use --headless for a transcript\n", progname);
 		scenario_free(s);

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <utmp.h>
 
 #include "probe.h"
 #include "pty-run.h"
@@ -125,14 +126,17 @@ pty_run_reap(pid_t pid, int64_t deadline, int *status)
 
 	for (;;) {
 		pid_t r = waitpid(pid, status, WNOHANG);
-		if (r == pid)
+		if (r == pid) {
+			scratch_forget(pid);
 			return 0;
+		}
 		if (r < 0 && errno != EINTR)
 			return -1;
 		if (pty_run_now_ms() >= deadline) {
 			kill(pid, SIGKILL);
 			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 				;
+			scratch_forget(pid);
 			errno = ETIMEDOUT;
 			return -1;
 		}
@@ -160,26 +164,40 @@ pty_run_term(const struct scn_args *a, struct pty_side *side)
 {
 	struct winsize ws = { .ws_row = PTY_RUN_ROWS, .ws_col = PTY_RUN_COLS };
 	int64_t deadline = pty_run_now_ms() + PTY_RUN_TIMEOUT_MS;
-	int report[2], master, rc = 0, saved = 0;
+	int report[2], master, slave, rc = 0, saved = 0;
 	char buf[4096];
 	pid_t pid;
 
 	if (pipe2(report, O_CLOEXEC) < 0)
 		return -1;
-	pid = forkpty(&master, NULL, NULL, &ws);
-	if (pid < 0) {
+	/* forkpty() by hand, to fork with scratch_fork (the child dies with us). */
+	if (openpty(&master, &slave, NULL, NULL, &ws) < 0) {
 		saved = errno;
 		close(report[0]);
 		close(report[1]);
 		errno = saved;
 		return -1;
 	}
-	if (pid == 0) {
+	fcntl(master, F_SETFD, FD_CLOEXEC);
+	pid = scratch_fork();
+	if (pid < 0) {
+		saved = errno;
 		close(report[0]);
+		close(report[1]);
+		close(master);
+		close(slave);
+		errno = saved;
+		return -1;
+	}
+	if (pid == 0) {
+		close(master);
+		close(report[0]);
+		if (login_tty(slave) < 0)
+			_exit(126);
 		pty_run_child(a, report[1]);
 	}
+	close(slave);
 	close(report[1]);
-	fcntl(master, F_SETFD, FD_CLOEXEC);
 
 	/* A pty has no EOF: once the last slave fd is closed, read() on the master fails EIO. */
 	for (;;) {
@@ -258,7 +276,7 @@ pty_run_file(const struct scn_args *a, int idx, struct pty_side *side)
 		errno = saved;
 		return -1;
 	}
-	pid = fork();
+	pid = scratch_fork();
 	if (pid < 0) {
 		saved = errno;
 		rc = -1;
@@ -296,7 +314,7 @@ pty_run_file(const struct scn_args *a, int idx, struct pty_side *side)
 		off += n;
 	}
 	close(fd);
-	unlink(path);
+	scratch_unlink(idx, name);
 	if (rc < 0)
 		errno = saved;
 	return rc;

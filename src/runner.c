@@ -30,6 +30,8 @@
 
 /* A wait sleeps at most this long between two looks at the cache. */
 #define RUNNER_WAIT_SLICE_NS 200000000L
+/* The scratch file's name in its private dir (the worker opens it relative to the dir). */
+#define RUNNER_FILE_NAME "scratch"
 /* wait until clean gives up after this long unless the step says otherwise. */
 #define RUNNER_WAIT_DEFAULT_TIMEOUT 60.0
 
@@ -193,6 +195,7 @@ runner_mark_dead(struct runner *r, int st)
 	char name[32];
 
 	r->dead = true;
+	scratch_forget(r->w.pid);
 	r->w.pid = -1;
 	r->cur_fd_open = false;
 	memset(&r->stdio, 0, sizeof r->stdio);
@@ -498,6 +501,7 @@ runner_kill_worker(struct runner *r)
 		while (waitpid(r->w.pid, &st, __WALL) < 0 && errno == EINTR)
 			;
 	}
+	scratch_forget(r->w.pid);
 	r->w.pid = -1;
 	worker_close(&r->w);
 	tracer_free(r->tracer);
@@ -511,14 +515,14 @@ runner_start_worker(struct runner *r, char **err)
 	struct worker_reply hello;
 	int st = 0, e;
 
-	if (worker_spawn(r->s, r->path, &r->w) != 0) {
+	if (worker_spawn(r->s, scratch_dirfd(r->scratch), RUNNER_FILE_NAME, &r->w) != 0) {
 		runner_error(err, "cannot start the worker process: %s", strerror(errno));
 		return -1;
 	}
 	r->source = EV_SRC_PROCIO;
 	if (r->o.trace == RUNNER_TRACE_PROCIO) {
 		snprintf(r->source_why, sizeof r->source_why, "--trace=procio");
-	} else if (tracer_attach(r->w.pid, WORKER_CMD_FD, r->path, r->dev, r->ino,
+	} else if (tracer_attach(r->w.pid, WORKER_CMD_FD, RUNNER_FILE_NAME, r->dev, r->ino,
 	                         &r->tracer, &st) == 0) {
 		r->source = EV_SRC_PTRACE;
 	} else {
@@ -533,7 +537,7 @@ runner_start_worker(struct runner *r, char **err)
 		}
 		snprintf(r->source_why, sizeof r->source_why, "ptrace refused: %s",
 		         strerrorname_np(e) ? strerrorname_np(e) : strerror(e));
-		if (worker_spawn(r->s, r->path, &r->w) != 0) {
+		if (worker_spawn(r->s, scratch_dirfd(r->scratch), RUNNER_FILE_NAME, &r->w) != 0) {
 			runner_error(err, "cannot start the worker process: %s", strerror(errno));
 			return -1;
 		}
@@ -578,16 +582,18 @@ runner_make_file(struct runner *r, char **err)
 	}
 	if (statvfs(scratch_dir(r->scratch), &vfs) == 0 &&
 	    (uint64_t)vfs.f_bavail * vfs.f_frsize < f->size + (1u << 20)) {
-		runner_error(err, "not enough space in %s for a %" PRIu64 "-byte scratch file "
-		             "(%" PRIu64 " bytes free)", scratch_dir(r->scratch), f->size,
-		             (uint64_t)vfs.f_bavail * vfs.f_frsize);
+		/* The parent's name: the scratch dir is gone by the time this is read. */
+		int plen = (int)(strrchr(scratch_dir(r->scratch), '/') - scratch_dir(r->scratch));
+		runner_error(err, "not enough space under %.*s for a %" PRIu64 "-byte scratch file "
+		             "(%" PRIu64 " bytes free)", plen > 0 ? plen : 1, scratch_dir(r->scratch),
+		             f->size, (uint64_t)vfs.f_bavail * vfs.f_frsize);
 		return -1;
 	}
-	if (scratch_path(r->scratch, "scratch", r->path, sizeof r->path) == NULL) {
+	if (scratch_path(r->scratch, RUNNER_FILE_NAME, r->path, sizeof r->path) == NULL) {
 		runner_error(err, "scratch path too long");
 		return -1;
 	}
-	fd = scratch_create(r->scratch, "scratch", O_RDWR);
+	fd = scratch_create(r->scratch, RUNNER_FILE_NAME, O_RDWR);
 	if (fd < 0) {
 		runner_error(err, "cannot create %s: %s", r->path, strerror(errno));
 		return -1;
@@ -598,7 +604,7 @@ runner_make_file(struct runner *r, char **err)
 		return -1;
 	}
 	close(fd);
-	r->probe_fd = open(r->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	r->probe_fd = scratch_open(r->scratch, RUNNER_FILE_NAME, O_RDONLY);
 	if (r->probe_fd < 0 || fstat(r->probe_fd, &sb) != 0) {
 		runner_error(err, "cannot open %s: %s", r->path, strerror(errno));
 		return -1;

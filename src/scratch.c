@@ -11,64 +11,116 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "scratch.h"
 
+/* At most this many children of scratch_fork are watched at once (worker, sweep run, pty). */
+#define SCRATCH_MAX_CHILDREN 8
+
+/* waitid()'s P_PIDFD (Linux 5.4), spelled out for C libraries that predate it. */
+#define SCRATCH_P_PIDFD ((idtype_t)3)
+
 /*
  * Global state, because a signal handler must find it: the dirs to remove, the pid
- * that owns them (forked children must not remove their parent's files), and a hook.
+ * that owns them (forked children must not remove their parent's files), a hook, and
+ * the live children (as pidfds, so that a reaped child's pid reused by a stranger is
+ * never signalled) to kill before removing the dirs they may still be writing in.
  */
 static char scratch_dirs[SCRATCH_MAX_DIRS][PATH_MAX];
+/* Each dir stays open, and its parent too: removal and creation go through these fds, never
+ * through a path whose components (TMPDIR, --dir, a symlink) someone could swap meanwhile. */
+static int scratch_dfd[SCRATCH_MAX_DIRS];
+static int scratch_pfd[SCRATCH_MAX_DIRS];
 static volatile sig_atomic_t scratch_owner;
 static void (*scratch_hook)(void);
 static int scratch_installed;
+static volatile sig_atomic_t scratch_child_pid[SCRATCH_MAX_CHILDREN];
+static volatile sig_atomic_t scratch_child_fd[SCRATCH_MAX_CHILDREN];
+static int scratch_child_init;
 
-/* Remove every entry of dir, then dir. Async-signal-safe: raw getdents64 and unlinkat. */
+/*
+ * Remove every entry of dir idx, then the dir (by its name in the parent it was made in),
+ * and close both fds. Async-signal-safe: raw getdents64, unlinkat, close.
+ */
 static void
-scratch_rmtree(const char *dir)
+scratch_rmtree(int idx)
 {
 	char buf[4096];
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int dfd = scratch_dfd[idx], pfd = scratch_pfd[idx];
+	const char *name = strrchr(scratch_dirs[idx], '/');
 
-	if (dfd >= 0) {
-		for (int removed = 1; removed > 0;) {
-			long n = syscall(SYS_getdents64, dfd, buf, sizeof buf);
-			if (n <= 0)
-				break;
-			removed = 0;
-			for (long off = 0; off < n;) {
-				struct {
-					unsigned long long d_ino;
-					long long d_off;
-					unsigned short d_reclen;
-					unsigned char d_type;
-					char d_name[];
-				} *d = (void *)(buf + off);
-				if (strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0)
-					if (unlinkat(dfd, d->d_name, 0) == 0)
-						removed++;
-				off += d->d_reclen;
-			}
-			/* Entries went away under the cursor: read again from the top, but
-			 * only while a pass removes something (a subdirectory never goes). */
-			lseek(dfd, 0, SEEK_SET);
+	for (int removed = 1; dfd >= 0 && removed > 0;) {
+		long n = syscall(SYS_getdents64, dfd, buf, sizeof buf);
+		if (n <= 0)
+			break;
+		removed = 0;
+		for (long off = 0; off < n;) {
+			struct {
+				unsigned long long d_ino;
+				long long d_off;
+				unsigned short d_reclen;
+				unsigned char d_type;
+				char d_name[];
+			} *d = (void *)(buf + off);
+			if (strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0)
+				if (unlinkat(dfd, d->d_name, 0) == 0)
+					removed++;
+			off += d->d_reclen;
 		}
-		close(dfd);
+		/* Entries went away under the cursor: read again from the top, but
+		 * only while a pass removes something (a subdirectory never goes). */
+		lseek(dfd, 0, SEEK_SET);
 	}
-	rmdir(dir);
+	/* If someone renamed our dir meanwhile, this fails: their entry is not ours to remove. */
+	if (pfd >= 0 && name != NULL)
+		unlinkat(pfd, name + 1, AT_REMOVEDIR);
+	if (dfd >= 0)
+		close(dfd);
+	if (pfd >= 0)
+		close(pfd);
+	scratch_dfd[idx] = scratch_pfd[idx] = -1;
 }
 
-/* Remove all dirs if this process owns them. */
+/*
+ * Kill and reap every watched child. Async-signal-safe: pidfd_send_signal and waitid.
+ * A child still in a system call finishes it first (SIGKILL acts on the way back), so
+ * only once it is reaped can it no longer create a file in a scratch dir.
+ */
+static void
+scratch_kill_children(void)
+{
+	for (int i = 0; i < SCRATCH_MAX_CHILDREN; i++) {
+		int fd = scratch_child_fd[i];
+		siginfo_t si;
+
+		if (scratch_child_pid[i] <= 0 || fd < 0)
+			continue;
+		if (syscall(SYS_pidfd_send_signal, fd, SIGKILL, NULL, 0) == 0)
+			while (waitid(SCRATCH_P_PIDFD, (id_t)fd, &si, WEXITED | __WALL) < 0 &&
+			       errno == EINTR)
+				;
+		scratch_child_pid[i] = 0;
+		scratch_child_fd[i] = -1;
+		close(fd);
+	}
+}
+
+/* Remove all dirs if this process owns them, after killing the children that could write there. */
 static void
 scratch_cleanup_owned(void)
 {
 	if (scratch_owner != getpid())
 		return;
+	scratch_kill_children();
 	for (int i = 0; i < SCRATCH_MAX_DIRS; i++)
 		if (scratch_dirs[i][0] != '\0') {
-			scratch_rmtree(scratch_dirs[i]);
+			scratch_rmtree(i);
 			scratch_dirs[i][0] = '\0';
 		}
 }
@@ -93,7 +145,8 @@ scratch_signal(int sig)
 static void
 scratch_install(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	/* SIGPIPE too: "iobufviz --headless x | head" must not leave its scratch dir behind. */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 	struct sigaction sa;
 
 	scratch_owner = getpid();
@@ -106,15 +159,46 @@ scratch_install(void)
 	sigfillset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		sigaction(sigs[i], &sa, NULL);
+	/*
+	 * Past RLIMIT_FSIZE ("ulimit -f"), a write of ours (the prefill, a sweep's files) must
+	 * fail with EFBIG and be reported, not kill us with the dir still there. The worker
+	 * sets every signal back to SIG_DFL: there, SIGXFSZ stays the lesson it is.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
-/* Make a private scratch dir under parent. */
+/* A random name "iobufviz.XXXXXX" into name (16 bytes), as mkdtemp would choose. */
+static void
+scratch_name(char *name)
+{
+	static const char set[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char r[6];
+	struct timespec ts;
+
+	if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		for (size_t i = 0; i < sizeof r; i++)
+			r[i] = (unsigned char)((unsigned long)ts.tv_nsec >> (i * 5)) ^ (unsigned char)getpid();
+	}
+	memcpy(name, "iobufviz.", 9);
+	for (size_t i = 0; i < sizeof r; i++)
+		name[9 + i] = set[r[i] % (sizeof set - 1)];
+	name[15] = '\0';
+}
+
+/*
+ * Make a private scratch dir under parent. Like mkdtemp, but the dir is made and opened
+ * relative to an fd of the parent, and checked to be the one we made (a new directory of
+ * ours that nobody else can enter) before anything goes into it.
+ */
 int
 scratch_mkdir(const char *parent)
 {
-	char tmpl[PATH_MAX];
-	int idx = -1;
+	char tmpl[PATH_MAX], name[16];
+	int idx = -1, pfd, dfd = -1, e = EEXIST;
 	sigset_t all, old;
+	struct stat st;
 
 	if (parent == NULL || *parent == '\0')
 		parent = getenv("TMPDIR");
@@ -133,17 +217,48 @@ scratch_mkdir(const char *parent)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
+	/* The parent is the user's choice: following a symlink to it is fine, once, here. */
+	pfd = open(parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0)
+		return -1;
 	scratch_install();
-	/* No signal between mkdtemp and remembering the dir, or it would be left behind. */
+	/* No signal between mkdir and remembering the dir, or it would be left behind. */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	if (mkdtemp(tmpl) == NULL) {
-		int e = errno;
+	for (int tries = 0; tries < 100 && dfd < 0; tries++) {
+		scratch_name(name);
+		if (mkdirat(pfd, name, 0700) != 0) {
+			e = errno;
+			if (e == EEXIST)
+				continue;
+			break;
+		}
+		dfd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		/* Between mkdirat and openat a writer of the parent could have put another
+		 * dir in its place: only ours (our uid, no access for others) is used. */
+		if (dfd >= 0 && (fstat(dfd, &st) != 0 || st.st_uid != geteuid() ||
+		                 (st.st_mode & 077) != 0)) {
+			close(dfd);
+			dfd = -1;
+			e = EPERM;
+			break;
+		}
+		if (dfd < 0) {
+			e = errno;
+			unlinkat(pfd, name, AT_REMOVEDIR);
+			break;
+		}
+	}
+	if (dfd < 0) {
+		close(pfd);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		errno = e;
 		return -1;
 	}
+	memcpy(tmpl + strlen(tmpl) - 6, name + 9, 6);
 	memcpy(scratch_dirs[idx], tmpl, strlen(tmpl) + 1);
+	scratch_dfd[idx] = dfd;
+	scratch_pfd[idx] = pfd;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return idx;
 }
@@ -181,7 +296,37 @@ scratch_create(int idx, const char *name, int flags)
 		errno = EINVAL;
 		return -1;
 	}
-	return open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags, 0600);
+	return openat(scratch_dfd[idx], name, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags,
+	              0600);
+}
+
+/* The open fd of scratch dir idx, or -1. */
+int
+scratch_dirfd(int idx)
+{
+	return scratch_dir(idx) != NULL ? scratch_dfd[idx] : -1;
+}
+
+/* Open NAME in scratch dir idx (no '/', never following a link). */
+int
+scratch_open(int idx, const char *name, int flags)
+{
+	if (scratch_dirfd(idx) < 0 || *name == '\0' || strchr(name, '/') != NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	return openat(scratch_dfd[idx], name, O_NOFOLLOW | O_CLOEXEC | (flags & ~O_CREAT));
+}
+
+/* Remove NAME from scratch dir idx. */
+int
+scratch_unlink(int idx, const char *name)
+{
+	if (scratch_dirfd(idx) < 0 || *name == '\0' || strchr(name, '/') != NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	return unlinkat(scratch_dfd[idx], name, 0);
 }
 
 /* Remove one scratch dir. */
@@ -190,7 +335,7 @@ scratch_remove(int idx)
 {
 	if (scratch_dir(idx) == NULL)
 		return;
-	scratch_rmtree(scratch_dirs[idx]);
+	scratch_rmtree(idx);
 	scratch_dirs[idx][0] = '\0';
 }
 
@@ -206,4 +351,78 @@ void
 scratch_on_signal(void (*fn)(void))
 {
 	scratch_hook = fn;
+}
+
+/* Set up the child table once: no pidfd is 0, so mark every slot empty. */
+static void
+scratch_children_init(void)
+{
+	if (scratch_child_init)
+		return;
+	scratch_child_init = 1;
+	for (int i = 0; i < SCRATCH_MAX_CHILDREN; i++) {
+		scratch_child_pid[i] = 0;
+		scratch_child_fd[i] = -1;
+	}
+}
+
+/* Fork a child that is killed and reaped before the scratch dirs go (see scratch.h). */
+pid_t
+scratch_fork(void)
+{
+	pid_t parent = getpid(), pid;
+	sigset_t all, old;
+	int e;
+
+	scratch_children_init();
+	/* No signal between fork and watching the child, or it could outlive the cleanup. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	pid = fork();
+	e = errno;
+	if (pid == 0) {
+		/* Die with the parent even if it gets no chance to clean up (SIGKILL). */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(127);
+		/* The parent's children are not ours to kill. */
+		for (int i = 0; i < SCRATCH_MAX_CHILDREN; i++) {
+			scratch_child_pid[i] = 0;
+			scratch_child_fd[i] = -1;
+		}
+	} else if (pid > 0) {
+		int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+		for (int i = 0; fd >= 0 && i < SCRATCH_MAX_CHILDREN; i++)
+			if (scratch_child_pid[i] == 0) {
+				scratch_child_fd[i] = fd;
+				scratch_child_pid[i] = pid;
+				fd = -1;
+			}
+		/* No pidfd (kernel < 5.3) or no free slot: PR_SET_PDEATHSIG is all there is. */
+		if (fd >= 0)
+			close(fd);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return pid;
+}
+
+/* Stop watching a child of scratch_fork (reaped, or about to be). */
+void
+scratch_forget(pid_t pid)
+{
+	sigset_t all, old;
+
+	if (pid <= 0 || !scratch_child_init)
+		return;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	for (int i = 0; i < SCRATCH_MAX_CHILDREN; i++)
+		if (scratch_child_pid[i] == pid) {
+			int fd = scratch_child_fd[i];
+			scratch_child_pid[i] = 0;
+			scratch_child_fd[i] = -1;
+			if (fd >= 0)
+				close(fd);
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }

@@ -9,7 +9,8 @@
 
 /*
  * Make a private directory "PARENT/iobufviz.XXXXXX" (mode 0700) and remember it for
- * cleanup at exit and on SIGINT, SIGTERM and SIGHUP. PARENT NULL means $TMPDIR or /tmp.
+ * cleanup at exit and on SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE.
+ * PARENT NULL means $TMPDIR or /tmp.
  * Return its index (>= 0), or -1 with errno set.
  */
 int scratch_mkdir(const char *parent);
@@ -23,6 +24,19 @@ const char *scratch_dir(int idx);
  */
 int scratch_create(int idx, const char *name, int flags);
 
+/*
+ * The open directory fd of scratch dir IDX (O_CLOEXEC), or -1. Everything made, opened or
+ * removed in the dir goes through it (openat, unlinkat, fchdir), never through the path:
+ * its parent could be swapped for another (a symlink in TMPDIR, a writable --dir).
+ */
+int scratch_dirfd(int idx);
+
+/* Open existing NAME (no '/') in scratch dir IDX with O_NOFOLLOW|O_CLOEXEC|FLAGS (no O_CREAT). */
+int scratch_open(int idx, const char *name, int flags);
+
+/* Remove NAME (no '/') from scratch dir IDX. 0, or -1 with errno set. */
+int scratch_unlink(int idx, const char *name);
+
 /* Write "DIR/NAME" into buf (len bytes). Return buf, or NULL if it does not fit. */
 char *scratch_path(int idx, const char *name, char *buf, size_t len);
 
@@ -31,6 +45,18 @@ void scratch_remove(int idx);
 
 /* Remove every scratch dir this process made. Safe to call twice. */
 void scratch_cleanup(void);
+
+/*
+ * fork(), for a child that may create or write files in a scratch dir (the worker, a
+ * sweep's timed run, a pty snippet): on a fatal signal and at exit it is killed and reaped
+ * before the dirs are removed, so it can neither leave a file behind nor go on writing;
+ * it also gets PR_SET_PDEATHSIG(SIGKILL). Call scratch_forget(pid) once it is reaped.
+ * Returns as fork() does.
+ */
+pid_t scratch_fork(void);
+
+/* Stop watching child pid of scratch_fork (it was reaped). Unknown pids are ignored. */
+void scratch_forget(pid_t pid);
 
 /* Call fn (e.g. restoring the terminal) first when a fatal signal arrives. */
 void scratch_on_signal(void (*fn)(void));

@@ -11,12 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "ops.h"
 #include "probe.h"
+#include "scratch.h"
 #include "worker.h"
 
 _Static_assert(sizeof(struct worker_reply) <= PIPE_BUF, "a reply must be one atomic write");
@@ -178,8 +180,9 @@ worker_close_range(unsigned lo, unsigned hi)
 
 /* In the child: become a clean "program" (signals, fds) with its pipes at fixed numbers. */
 static void
-worker_setup(pid_t parent, int cmd_rd, int reply_wr)
+worker_setup(pid_t parent, int dirfd, int cmd_rd, int reply_wr)
 {
+	struct rlimit fsize;
 	sigset_t none;
 	int a, b, null;
 
@@ -191,11 +194,26 @@ worker_setup(pid_t parent, int cmd_rd, int reply_wr)
 		signal(sig, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	/*
+	 * The scratch file never grows past the documented bound (SCN_MAX_SIZE), however many
+	 * steps write to it: the kernel enforces it (a short write, then SIGXFSZ), so a
+	 * scenario cannot fill the disk. A lower limit of the user's own is kept.
+	 */
+	if (getrlimit(RLIMIT_FSIZE, &fsize) == 0 &&
+	    (fsize.rlim_cur == RLIM_INFINITY || fsize.rlim_cur > SCN_MAX_SIZE)) {
+		fsize.rlim_cur = SCN_MAX_SIZE;
+		if (setrlimit(RLIMIT_FSIZE, &fsize) != 0)
+			_exit(1);
+	}
 
 	/* Park the pipe ends above the fixed numbers, then put them there. */
 	a = fcntl(cmd_rd, F_DUPFD, WORKER_REPLY_FD + 1);
 	b = fcntl(reply_wr, F_DUPFD, WORKER_REPLY_FD + 1);
 	if (a < 0 || b < 0 || dup2(a, WORKER_CMD_FD) < 0 || dup2(b, WORKER_REPLY_FD) < 0)
+		_exit(1);
+	/* The ops name the scratch file relative to its dir: no path component outside our
+	 * private dir (TMPDIR, --dir) can be swapped under an fopen("w") or O_TRUNC. */
+	if (fchdir(dirfd) != 0)
 		_exit(1);
 	null = open("/dev/null", O_RDWR);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
@@ -206,7 +224,7 @@ worker_setup(pid_t parent, int cmd_rd, int reply_wr)
 
 /* Fork the worker. */
 int
-worker_spawn(const struct scenario *s, const char *path, struct worker *w)
+worker_spawn(const struct scenario *s, int dirfd, const char *name, struct worker *w)
 {
 	int cmd[2], reply[2];
 	pid_t parent = getpid(), pid;
@@ -222,7 +240,7 @@ worker_spawn(const struct scenario *s, const char *path, struct worker *w)
 		errno = e;
 		return -1;
 	}
-	pid = fork();
+	pid = scratch_fork();
 	if (pid < 0) {
 		int e = errno;
 		close(cmd[0]);
@@ -233,8 +251,8 @@ worker_spawn(const struct scenario *s, const char *path, struct worker *w)
 		return -1;
 	}
 	if (pid == 0) {
-		worker_setup(parent, cmd[0], reply[1]);
-		worker_main(s, path);
+		worker_setup(parent, dirfd, cmd[0], reply[1]);
+		worker_main(s, name);
 	}
 	close(cmd[0]);
 	close(reply[1]);

@@ -60,12 +60,13 @@ struct worker {
 };
 
 /*
- * Fork the worker for scenario s acting on the scratch file path. It starts with
+ * Fork the worker for scenario s acting on the scratch file NAME in the dir DIRFD (its
+ * working directory, so that no path outside the private dir is ever used). It starts with
  * default signal dispositions, PR_SET_PDEATHSIG SIGKILL, stdin/out/err on /dev/null and
  * no other fd but its pipe ends, sends a WORKER_HELLO reply and waits for commands.
  * 0, or -1 with errno.
  */
-int worker_spawn(const struct scenario *s, const char *path, struct worker *w);
+int worker_spawn(const struct scenario *s, int dirfd, const char *name, struct worker *w);
 
 /* Send a command. 0, or -1 with errno (EPIPE: the worker is gone). */
 int worker_send(const struct worker *w, uint32_t step);

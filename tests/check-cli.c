@@ -96,7 +96,7 @@ END_TEST
 
 START_TEST(test_usage_errors)
 {
-	static const char *const cases[][4] = {
+	static const char *const cases[][5] = {
 		{ NULL },
 		{ "--bogus", NULL },
 		{ "-Z", NULL },
@@ -110,6 +110,9 @@ START_TEST(test_usage_errors)
 		{ "/nonexistent/scenario.yaml", NULL },
 		{ "no-such-bundled-scenario", NULL },
 		{ "/", NULL },
+		{ "--headless", "--record=x.cast", "13-3", NULL },
+		{ "--headless", "--quiz", "13-3", NULL },
+		{ "--export=csv", "13-3", NULL },
 	};
 	static struct run r;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

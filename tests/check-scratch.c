@@ -139,7 +139,7 @@ END_TEST
 
 START_TEST(test_cleanup_on_signal)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 	int sig = sigs[_i];
 	char path[PATH_MAX];
 	int st;
@@ -153,6 +153,77 @@ START_TEST(test_cleanup_on_signal)
 }
 END_TEST
 
+/*
+ * Fork a process that makes a scratch dir and a child (scratch_fork) that keeps creating
+ * files in it; report the dir and the child's pid; then exit (sig 0) or wait for sig.
+ */
+static pid_t
+spawn_busy(char *path, size_t len, pid_t *child, int sig)
+{
+	int p[2];
+	char line[PATH_MAX + 32];
+	ck_assert_int_eq(pipe(p), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(p[0]);
+		int idx = scratch_mkdir(parent);
+		if (idx < 0)
+			_exit(99);
+		pid_t c = scratch_fork();
+		if (c < 0)
+			_exit(98);
+		if (c == 0) {
+			/* A sweep run or the worker: files appear in the dir until it is killed. */
+			for (unsigned long i = 0;; i++) {
+				char name[32];
+				snprintf(name, sizeof name, "f%lu", i);
+				close(scratch_create(idx, name, O_WRONLY));
+			}
+		}
+		dprintf(p[1], "%d %s\n", (int)c, scratch_dir(idx));
+		close(p[1]);
+		usleep(20000);  /* let the child make files */
+		if (sig == 0)
+			exit(0);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	ssize_t n = read(p[0], line, sizeof line - 1);
+	close(p[0]);
+	ck_assert_int_gt(n, 1);
+	line[n - 1] = '\0';
+	int c;
+	ck_assert_int_eq(sscanf(line, "%d %4095s", &c, path), 2);
+	(void)len;
+	*child = c;
+	return pid;
+}
+
+START_TEST(test_children_killed_first)
+{
+	static const int sigs[] = { 0, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	int sig = sigs[_i], st;
+	char path[PATH_MAX];
+	pid_t child, pid = spawn_busy(path, sizeof path, &child, sig);
+
+	usleep(50000);
+	if (sig != 0)
+		ck_assert_int_eq(kill(pid, sig), 0);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	if (sig != 0)
+		ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == sig);
+	else
+		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	/* The child was killed and reaped before the dir was removed: it is gone, not a
+	 * zombie and not still running, and it left no file behind. */
+	ck_assert_msg(kill(child, 0) == -1 && errno == ESRCH,
+	              "child %d outlived its parent (signal %d)", (int)child, sig);
+	ck_assert_msg(!exists(path), "%s left behind (signal %d)", path, sig);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 scratch_suite(void)
@@ -162,7 +233,8 @@ scratch_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_private_dir);
 	tcase_add_test(tc, test_cleanup_on_exit);
-	tcase_add_loop_test(tc, test_cleanup_on_signal, 0, 3);
+	tcase_add_loop_test(tc, test_cleanup_on_signal, 0, 5);
+	tcase_add_loop_test(tc, test_children_killed_first, 0, 6);
 	suite_add_tcase(s, tc);
 	return s;
 }
