@@ -252,10 +252,12 @@ main(int argc, char **argv)
 	/* --export prints tables, not a screen; the screen-only options need the screen. */
 	if (o.export_fmt != NULL)
 		headless = true;
-	if (headless && o.record != NULL)
-		return usage_error("%s", "--record records the terminal UI: not with --headless or --export");
-	if (headless && o.quiz)
-		return usage_error("%s", "--quiz asks at the terminal: not with --headless or --export");
+	if (headless && (o.record != NULL || o.quiz)) {
+		scenario_free(s);      /* freed before exit: the sanitizers' leak check is a test */
+		return usage_error("%s", o.record != NULL ?
+		                   "--record records the terminal UI: not with --headless or --export" :
+		                   "--quiz asks at the terminal: not with --headless or --export");
+	}
 	if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "%s: not a terminal: use --headless for a transcript\n", progname);
 		scenario_free(s);
