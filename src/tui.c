@@ -49,6 +49,7 @@ static const struct { enum scn_key key; const char *q; } tui_questions[] = {
 
 /* The whole state of a session (one per tui_run; nothing global). */
 struct tui {
+	bool sweep_stop;            /* q while a sweep runs: stop it, keep the rows done */
 	const struct scenario *s;
 	const struct app_opts *o;
 	struct runner *r;
@@ -202,12 +203,16 @@ tui_sweep_progress(const struct bench_progress *p, void *user)
 		return 0;
 	/* Nothing runs while we draw: progress comes between runs, never during one. */
 	crt_read(0, &ev);
-	if (ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_F10))
+	/* q stops the sweep and shows the rows done; F10 quits the program after it. */
+	if (ev.kind == CRT_EV_KEY && ev.key == 'q')
+		t->sweep_stop = true;
+	if (ev.kind == CRT_EV_KEY && ev.key == CRT_K_F10)
 		t->quit = true;
 	snprintf(t->status, sizeof t->status, "sweep: %s%s", bench_progress_text(p, line, sizeof line),
-	         t->quit ? "   (stopping)" : "   (q stops)");
+	         t->quit ? "   (quitting)" : t->sweep_stop ? "   (stopping)" :
+	         "   (q stops the sweep, F10 quits)");
 	tui_draw(t);
-	return t->quit ? 1 : 0;
+	return t->quit || t->sweep_stop ? 1 : 0;
 }
 
 /* Start the runner (again): a new scratch dir and file, a new worker. 0 or -1. */
@@ -321,6 +326,7 @@ tui_run_step(struct tui *t)
 	snprintf(t->status, sizeof t->status, "running step %zu...", t->h.n + 1);
 	tui_draw(t);
 	t->running = true;
+	t->sweep_stop = false;
 	rc = runner_step(t->r, &sr);
 	t->running = false;
 	t->status[0] = '\0';     /* the progress line of a long step is over */
