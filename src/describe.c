@@ -6,8 +6,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "decode.h"
 #include "describe.h"
 
 /* Name of an errno value. */
@@ -71,28 +71,6 @@ describe_open_flags(int flags, char *buf, size_t len)
 	return buf;
 }
 
-/* Name of a whence value. */
-static const char *
-describe_whence(int w)
-{
-	return w == SEEK_CUR ? "SEEK_CUR" : w == SEEK_END ? "SEEK_END" : "SEEK_SET";
-}
-
-/* Name of a posix_fadvise advice. */
-static const char *
-describe_advice(int a)
-{
-	switch (a) {
-	case POSIX_FADV_NORMAL: return "POSIX_FADV_NORMAL";
-	case POSIX_FADV_SEQUENTIAL: return "POSIX_FADV_SEQUENTIAL";
-	case POSIX_FADV_RANDOM: return "POSIX_FADV_RANDOM";
-	case POSIX_FADV_WILLNEED: return "POSIX_FADV_WILLNEED";
-	case POSIX_FADV_DONTNEED: return "POSIX_FADV_DONTNEED";
-	case POSIX_FADV_NOREUSE: return "POSIX_FADV_NOREUSE";
-	}
-	return "?";
-}
-
 /* The step as C. */
 char *
 describe_step(const struct scn_step *st, char *buf, size_t len)
@@ -133,7 +111,7 @@ describe_step(const struct scn_step *st, char *buf, size_t len)
 	case SCN_OP_FGETS: snprintf(buf, len, "fgets(buf, %" PRIu64 ", fp)", a->bytes); break;
 	case SCN_OP_FFLUSH: snprintf(buf, len, "fflush(fp)"); break;
 	case SCN_OP_FSEEK:
-		snprintf(buf, len, "fseek(fp, %" PRId64 ", %s)", a->offset, describe_whence(a->whence));
+		snprintf(buf, len, "fseek(fp, %" PRId64 ", %s)", a->offset, decode_whence(a->whence));
 		break;
 	case SCN_OP_FCLOSE: snprintf(buf, len, "fclose(fp)"); break;
 	case SCN_OP_WRITE: snprintf(buf, len, "write(fd, buf, %" PRIu64 ")", a->bytes); break;
@@ -145,7 +123,7 @@ describe_step(const struct scn_step *st, char *buf, size_t len)
 		snprintf(buf, len, "pwrite(fd, buf, %" PRIu64 ", %" PRId64 ")", a->bytes, a->offset);
 		break;
 	case SCN_OP_LSEEK:
-		snprintf(buf, len, "lseek(fd, %" PRId64 ", %s)", a->offset, describe_whence(a->whence));
+		snprintf(buf, len, "lseek(fd, %" PRId64 ", %s)", a->offset, decode_whence(a->whence));
 		break;
 	case SCN_OP_FSYNC: snprintf(buf, len, "fsync(fd)"); break;
 	case SCN_OP_FDATASYNC: snprintf(buf, len, "fdatasync(fd)"); break;
@@ -158,7 +136,7 @@ describe_step(const struct scn_step *st, char *buf, size_t len)
 	case SCN_OP_SYNC: snprintf(buf, len, "sync()"); break;
 	case SCN_OP_FADVISE:
 		snprintf(buf, len, "posix_fadvise(fd, %" PRId64 ", %" PRIu64 ", %s)", a->offset, a->len,
-		         describe_advice(a->advice));
+		         decode_advice(a->advice));
 		break;
 	case SCN_OP_FALLOCATE:
 		snprintf(buf, len, "fallocate(fd, 0, %" PRId64 ", %" PRIu64 ")", a->offset, a->len);
