@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "json.h"
 #include "units.h"
 
 /* One row of the table as strings, shared by the text and Markdown printers. */
@@ -358,29 +359,6 @@ bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
 	return ferror(f) ? -1 : 0;
 }
 
-/* A JSON string. */
-static void
-bench_print_jstr(FILE *f, const char *s)
-{
-	if (s == NULL) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 /* A JSON number, or null for "not given" (negative) and non-finite values. */
 static void
 bench_print_jnum(FILE *f, double v)
@@ -398,34 +376,34 @@ bench_print_json(FILE *f, const struct bench_result *r)
 	const struct scn_sweep *sw = r->sw;
 
 	fputs("{\"title\":", f);
-	bench_print_jstr(f, sw->title);
+	json_string(f, sw->title);
 	fprintf(f, ",\"program\":\"%s\",\"file_size\":%" PRIu64 ",\"cache\":\"%s\",\"budget_s\":",
 	    bench_program_name(sw->program), sw->file_size,
 	    sw->cache == SCN_CACHE_COLD ? "cold" : "warm");
 	bench_print_jnum(f, r->budget);
 	fprintf(f, ",\"repeat\":%u,\"warmup\":%u,\"machine\":{\"arch\":", r->repeat, r->warmup);
-	bench_print_jstr(f, r->machine);
+	json_string(f, r->machine);
 	fputs(",\"cpu\":", f);
-	bench_print_jstr(f, r->cpu);
+	json_string(f, r->cpu);
 	fputs(",\"kernel\":", f);
-	bench_print_jstr(f, r->kernel);
+	json_string(f, r->kernel);
 	fputs("},\"wall_s\":", f);
 	bench_print_jnum(f, r->wall);
 	fputs(",\"note\":", f);
-	bench_print_jstr(f, r->note);
+	json_string(f, r->note);
 	fputs(",\"cold_probe\":", f);
-	bench_print_jstr(f, r->cold_probe[0] ? r->cold_probe : NULL);
+	json_string(f, r->cold_probe[0] ? r->cold_probe : NULL);
 	fputs(",\"variants\":[", f);
 	for (size_t v = 0; v < r->n_variants; v++) {
 		const struct bench_variant *bv = &r->variants[v];
 		char fl[48];
 		fprintf(f, "%s{\"name\":", v ? "," : "");
-		bench_print_jstr(f, bv->v->name ? bv->v->name : "default");
+		json_string(f, bv->v->name ? bv->v->name : "default");
 		fputs(",\"flags\":", f);
-		bench_print_jstr(f, bench_print_flags(bv->v->flags, fl, sizeof fl));
+		json_string(f, bench_print_flags(bv->v->flags, fl, sizeof fl));
 		fprintf(f, ",\"sync_each\":\"%s\",\"on\":\"%s\",\"fs\":",
 		    bench_print_sync(bv->v->sync_each), bv->v->on == SCN_FS_TMPFS ? "tmpfs" : "default");
-		bench_print_jstr(f, bv->fs);
+		json_string(f, bv->fs);
 		fputs(",\"rows\":[", f);
 		for (size_t i = 0; i < bv->n_rows; i++) {
 			const struct bench_row *row = &bv->rows[i];
@@ -468,9 +446,9 @@ bench_print_json(FILE *f, const struct bench_result *r)
 				    e->first_slow ? "true" : "false");
 			}
 			fprintf(f, ",\"cold\":\"%s\",\"error\":", bench_print_cold(row->cold));
-			bench_print_jstr(f, row->err ? strerror(row->err) : NULL);
+			json_string(f, row->err ? strerror(row->err) : NULL);
 			fputs(",\"note\":", f);
-			bench_print_jstr(f, row->note);
+			json_string(f, row->note);
 			fputs(",\"runs\":[", f);
 			for (size_t k = 0; k < row->n_runs; k++) {
 				const struct bench_sample *s = &row->runs[k];
@@ -487,11 +465,11 @@ bench_print_json(FILE *f, const struct bench_result *r)
 	for (size_t i = 0; i < sw->n_references; i++) {
 		const struct scn_reference *ref = &sw->references[i];
 		fprintf(f, "%s{\"label\":", i ? "," : "");
-		bench_print_jstr(f, ref->label);
+		json_string(f, ref->label);
 		fputs(",\"source\":", f);
-		bench_print_jstr(f, ref->source);
+		json_string(f, ref->source);
 		fputs(",\"variant\":", f);
-		bench_print_jstr(f, r->n_variants ? r->variants[bench_ref_variant(r, ref)].v->name : NULL);
+		json_string(f, r->n_variants ? r->variants[bench_ref_variant(r, ref)].v->name : NULL);
 		fprintf(f, ",\"total_bytes\":%" PRIu64 ",\"rows\":[", ref->total_bytes);
 		for (size_t k = 0; k < ref->n_rows; k++) {
 			fprintf(f, "%s{\"buf_size\":%" PRIu64 ",\"elapsed_s\":", k ? "," : "",
