@@ -13,6 +13,7 @@
 
 #include "probe.h"
 #include "scratch.h"
+#include "stats.h"
 
 #define RUNS 50
 #define CHUNK (64u << 10)  /* written piece: one large folio on ext4 */
@@ -28,23 +29,13 @@ now_us(void)
 	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
-/* Order doubles for qsort. */
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Median, min and max of t[0..n). Sorts t. */
+/* Median, min and max of t[0..n). */
 static void
-stats(double *t, int n, double *med, double *lo, double *hi)
+stats(const double *t, int n, double *med, double *lo, double *hi)
 {
-	qsort(t, (size_t)n, sizeof *t, cmp_double);
-	*med = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-	*lo = t[0];
-	*hi = t[n - 1];
+	*med = stats_median(t, (size_t)n);
+	*lo = stats_min(t, (size_t)n);
+	*hi = stats_max(t, (size_t)n);
 }
 
 /* Time RUNS calls of probe_cache and probe_disk on fd; print one line per probe. */

@@ -11,6 +11,7 @@
 
 #include "runner.h"
 #include "scratch.h"
+#include "stats.h"
 
 #define STEPS 200
 
@@ -22,23 +23,6 @@ now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-/* Order doubles for qsort. */
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Median of t[0..n) (sorts t). */
-static double
-median(double *t, size_t n)
-{
-	qsort(t, n, sizeof *t, cmp_double);
-	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 }
 
 /* The same call with nothing watching: write(fd, 4096) in this process. */
@@ -64,7 +48,7 @@ bare_write_ns(void)
 	}
 	close(fd);
 	scratch_remove(idx);
-	return median(t, STEPS);
+	return stats_median(t, STEPS);
 }
 
 /* Run STEPS write(4096) steps through the runner; print the medians. */
@@ -110,7 +94,7 @@ through_runner(enum runner_trace trace, const char *label, double bare)
 		step_result_clear(&res);
 	}
 	runner_free(r);
-	double w = median(wall, STEPS), c = median(op, STEPS);
+	double w = stats_median(wall, STEPS), c = stats_median(op, STEPS);
 	printf("%-8s  step %8.1f µs   call in the worker %6.1f µs   observing %8.1f µs\n", label,
 	       w / 1e3, c / 1e3, (w - bare) / 1e3);
 	return 0;
