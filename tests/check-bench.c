@@ -15,6 +15,7 @@
 #include "bench.h"
 #include "scenario.h"
 #include "scratch.h"
+#include "test-util.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define TMPFS_MAGIC_ 0x01021994
@@ -519,11 +520,5 @@ bench_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(bench_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_util_run(bench_suite());
 }

@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "test-util.h"
+
 /* Output of one run of the binary. */
 struct run {
 	int status;      /* exit code, or 128 + signal */
@@ -238,9 +240,5 @@ cli_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(cli_suite());
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_util_run(cli_suite());
 }

@@ -15,6 +15,7 @@
 #include "probe.h"
 #include "scratch.h"
 #include "snapshot.h"
+#include "test-util.h"
 
 /*
  * Scratch dirs made by main() before the tests fork: a failing test ends with _exit() in
@@ -607,9 +608,7 @@ probes_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(probes_suite());
 	struct stat st;
-	int failed;
 
 	disk_dir = scratch_mkdir(NULL);
 	if (disk_dir < 0) {
@@ -618,9 +617,5 @@ main(void)
 	}
 	if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode))
 		shm_dir = scratch_mkdir("/dev/shm");
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	scratch_cleanup();
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_util_run(probes_suite());
 }

@@ -17,6 +17,7 @@
 #include "pty-run.h"
 #include "runner.h"
 #include "scratch.h"
+#include "test-util.h"
 
 /* The exercise's two lines. */
 #define PRINTF_TEXT "If I had more time, \n"
@@ -271,12 +272,5 @@ pty_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(pty_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	scratch_cleanup();
-	return failed == 0 ? 0 : 1;
+	return test_util_run(pty_suite());
 }

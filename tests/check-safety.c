@@ -15,6 +15,7 @@
 #include "runner.h"
 #include "scenario.h"
 #include "scratch.h"
+#include "test-util.h"
 
 #define STEP(o, ...) { .op = (o), .args = { __VA_ARGS__ } }
 #define PRECIOUS "a user's file: never to be truncated\n"
@@ -214,9 +215,5 @@ safety_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(safety_suite());
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_util_run(safety_suite());
 }

@@ -14,6 +14,7 @@
 #include "scenario.h"
 #include "scratch.h"
 #include "yamlpos.h"
+#include "test-util.h"
 
 /* Where the fixtures are: $IOBUFVIZ_SRCDIR (set by make check), else the configured source dir. */
 static const char *
@@ -829,11 +830,5 @@ scenario_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(scenario_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_util_run(scenario_suite());
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "scratch.h"
+#include "test-util.h"
 
 /* A parent dir for this test's scratch dirs, so that nothing else is looked at. */
 static char parent[PATH_MAX];
@@ -242,9 +243,5 @@ scratch_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(scratch_suite());
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_util_run(scratch_suite());
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "stats.h"
+#include "test-util.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -129,11 +130,5 @@ stats_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(stats_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_util_run(stats_suite());
 }

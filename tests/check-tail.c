@@ -13,6 +13,7 @@
 #include "runner.h"
 #include "scratch.h"
 #include "tail.h"
+#include "test-util.h"
 
 /* The block sizes the exercise compares. */
 static const size_t blocks[] = { 1, 7, 4096, 65536 };
@@ -332,12 +333,5 @@ tail_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(tail_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	scratch_cleanup();
-	return failed == 0 ? 0 : 1;
+	return test_util_run(tail_suite());
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "units.h"
+#include "test-util.h"
 
 /* Parse s and return the value; fail the test if it does not parse. */
 static uint64_t
@@ -95,9 +96,5 @@ units_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(units_suite());
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_util_run(units_suite());
 }

@@ -14,6 +14,7 @@
 #include "history.h"
 #include "scratch.h"
 #include "view.h"
+#include "test-util.h"
 
 /* Build the fixture. */
 static void
@@ -853,11 +854,5 @@ views_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(views_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_util_run(views_suite());
 }
