@@ -409,16 +409,6 @@ START_TEST(test_outputs)
 }
 END_TEST
 
-/* Path of a file of the source tree. */
-static const char *
-src_path(const char *rel, char *buf, size_t len)
-{
-	const char *top = getenv("IOBUFVIZ_SRCDIR");
-
-	snprintf(buf, len, "%s/%s", top ? top : IOBUFVIZ_SRCDIR, rel);
-	return buf;
-}
-
 /* The same tiny sweep, loaded from YAML: order holds, the reference is matched by BUF. */
 START_TEST(test_yaml_sweep)
 {
@@ -428,8 +418,8 @@ START_TEST(test_yaml_sweep)
 	char path[4096], *err = NULL;
 	const struct scn_sweep *sw;
 
-	ck_assert_msg(scenario_load(src_path("tests/sweep-tiny.yaml", path, sizeof path), &s,
-	    &err) == 0, "%s", err ? err : "load failed");
+	test_util_src_path("tests/sweep-tiny.yaml", path, sizeof path);
+	ck_assert_msg(scenario_load(path, &s, &err) == 0, "%s", err ? err : "load failed");
 	ck_assert_uint_eq(s->n_steps, 1);
 	sw = s->steps[0].sweep;
 	ck_assert_ptr_nonnull(sw);
@@ -459,7 +449,7 @@ START_TEST(test_bundled_scenarios)
 		size_t sweeps = 0;
 
 		snprintf(rel, sizeof rel, "scenarios/%s.yaml", names[i]);
-		ck_assert_msg(scenario_load(src_path(rel, path, sizeof path), &s, &err) == 0,
+		ck_assert_msg(scenario_load(test_util_src_path(rel, path, sizeof path), &s, &err) == 0,
 		    "%s: %s", rel, err ? err : "load failed");
 		ck_assert_ptr_nonnull(s->title);
 		ck_assert_ptr_nonnull(s->source);

@@ -73,16 +73,6 @@ run(struct run *r, const char *const *args)
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* Path of a file in the source tree. */
-static const char *
-src(const char *rel, char *buf, size_t len)
-{
-	const char *top = getenv("IOBUFVIZ_SRCDIR");
-	ck_assert_ptr_nonnull(top);
-	snprintf(buf, len, "%s/%s", top, rel);
-	return buf;
-}
-
 START_TEST(test_help_version)
 {
 	static struct run r;
@@ -131,7 +121,8 @@ START_TEST(test_not_a_terminal)
 {
 	static struct run r;
 	char path[PATH_MAX];
-	run(&r, (const char *[]){ src("tests/cli-minimal.yaml", path, sizeof path), NULL });
+	test_util_src_path("tests/cli-minimal.yaml", path, sizeof path);
+	run(&r, (const char *[]){ path, NULL });
 	ck_assert_int_eq(r.status, 2);
 	ck_assert_ptr_nonnull(strstr(r.err, "--headless"));
 }
@@ -144,7 +135,7 @@ START_TEST(test_check_bad_fixtures)
 	char dir[PATH_MAX], path[PATH_MAX + 256];
 	regex_t re;
 	int seen = 0;
-	DIR *d = opendir(src("tests/fixtures/bad", dir, sizeof dir));
+	DIR *d = opendir(test_util_src_path("tests/fixtures/bad", dir, sizeof dir));
 	struct dirent *e;
 
 	ck_assert_ptr_nonnull(d);
@@ -184,8 +175,8 @@ START_TEST(test_check_good)
 {
 	static struct run r;
 	char path[PATH_MAX];
-	run(&r, (const char *[]){ "--check", src("tests/cli-minimal.yaml", path,
-	                                         sizeof path), NULL });
+	test_util_src_path("tests/cli-minimal.yaml", path, sizeof path);
+	run(&r, (const char *[]){ "--check", path, NULL });
 	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
 	ck_assert_ptr_nonnull(strstr(r.out, ": ok, "));
 }

@@ -22,6 +22,7 @@
 #include "runner.h"
 #include "scenario.h"
 #include "scratch.h"
+#include "test-util.h"
 
 #define STEP(o, ...) { .op = (o), .args = { __VA_ARGS__ } }
 #define N(a) (sizeof (a) / sizeof (a)[0])
@@ -1101,7 +1102,7 @@ check_yaml(const char *rel, enum runner_trace trace)
 	char *err = NULL;
 	size_t steps = 0;
 
-	snprintf(path, sizeof path, "%s/%s", IOBUFVIZ_SRCDIR, rel);
+	test_util_src_path(rel, path, sizeof path);
 	ck_assert_msg(scenario_load(path, &sc, &err) == 0, "%s", err ? err : "?");
 	r = runner_new(sc, &o, &err);
 	ck_assert_msg(r != NULL, "runner_new: %s", err ? err : "?");

@@ -16,21 +16,14 @@
 #include "yamlpos.h"
 #include "test-util.h"
 
-/* Where the fixtures are: $IOBUFVIZ_SRCDIR (set by make check), else the configured source dir. */
-static const char *
-srcdir(void)
-{
-	const char *d = getenv("IOBUFVIZ_SRCDIR");
-
-	return d != NULL && *d != '\0' ? d : IOBUFVIZ_SRCDIR;
-}
-
 /* Path of a fixture into buf. */
 static const char *
 fixture(const char *rel, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/tests/fixtures/%s", srcdir(), rel);
-	return buf;
+	char sub[PATH_MAX];
+
+	snprintf(sub, sizeof sub, "tests/fixtures/%s", rel);
+	return test_util_src_path(sub, buf, len);
 }
 
 /* Number of lines of an error string. */
