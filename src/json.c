@@ -2,7 +2,6 @@
 /* json.c: the little JSON writing iobufviz needs. */
 #include <config.h>
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,14 +77,4 @@ json_string(FILE *f, const char *s)
 		fputs("null", f);
 	else
 		json_string_n(f, s, strlen(s));
-}
-
-/* Write a number, or null if it is not finite. */
-void
-json_number(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.6g", v);
-	else
-		fputs("null", f);
 }

@@ -11,7 +11,4 @@ void json_string(FILE *f, const char *s);
 /* Write n bytes of s as a JSON string (same rules; NUL bytes escaped). */
 void json_string_n(FILE *f, const char *s, size_t n);
 
-/* Write a double as JSON (finite: %.6g; else null). */
-void json_number(FILE *f, double v);
-
 #endif
