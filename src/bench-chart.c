@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "grid.h"
 
 /* Columns taken by the label ("   65536 ") and by the value (" 107.43 s") around a bar. */
 #define CHART_LABEL 9
@@ -51,17 +52,6 @@ bench_chart_add(struct chart *c, const char *s)
 			break;
 		}
 	c->v[c->n++] = dup;
-}
-
-/* Display columns of a UTF-8 string (every character we draw is one column wide). */
-static int
-bench_chart_width(const char *s)
-{
-	int w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xC0) != 0x80;
-	return w;
 }
 
 /* A duration in at most 9 columns, ASCII units so widths stay simple. */
@@ -154,7 +144,7 @@ bench_chart_lines(const struct bench_result *r, int width, unsigned flags, size_
 		    ascii ? ascii_ref[k] : utf_ref[k], sw->references[k].label ?
 		    sw->references[k].label : "book");
 	snprintf(line + strlen(line), sizeof line - strlen(line), ")");
-	if (bench_chart_width(line) <= c.width) {
+	if (grid_text_width(line) <= c.width) {
 		bench_chart_add(&c, line);
 	} else {
 		/* Too wide for one line: one key per line. */

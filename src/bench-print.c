@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "grid.h"
 #include "json.h"
 #include "units.h"
 
@@ -46,22 +47,11 @@ bench_print_time(double s, bool ascii, char *buf, size_t len)
 	return buf;
 }
 
-/* Display width of a UTF-8 string (every character here is one column wide). */
-static int
-bench_print_width(const char *s)
-{
-	int w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xC0) != 0x80;
-	return w;
-}
-
 /* Print s padded to width columns, right- or left-aligned. */
 static void
 bench_print_pad(FILE *f, const char *s, int width, bool right)
 {
-	int pad = width - bench_print_width(s);
+	int pad = width - grid_text_width(s);
 
 	if (right)
 		fprintf(f, "%*s%s", pad > 0 ? pad : 0, "", s);
@@ -647,7 +637,7 @@ bench_print_compact_line(char *line, size_t len, const char *buf, const char *co
 	int n = snprintf(line, len, "%8s  ", buf);
 
 	for (int c = 0; c < 6 && n > 0 && (size_t)n < len; c++) {
-		int pad = w[c] - bench_print_width(cell[c]);
+		int pad = w[c] - grid_text_width(cell[c]);
 		if (c == 2 && !cpu)
 			continue;
 		n += snprintf(line + n, len - (size_t)n, "%s%*s ", cell[c], pad > 0 ? pad : 0, "");
@@ -688,7 +678,7 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 		bench_print_clip(f, line, width);
 		const char *label = ref != NULL ? (ref->label ? ref->label : "book") : "";
 		/* The book's column as wide as its label ("TLPI 2010 O_SYNC"). */
-		int bookw = bench_print_width(label) > 10 ? bench_print_width(label) : 10;
+		int bookw = grid_text_width(label) > 10 ? grid_text_width(label) : 10;
 		{
 			const char *head[] = { "median", ascii ? "+/- sd" : "± σ", "sys", "syscalls",
 			                       "relative", label };
@@ -727,7 +717,7 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 			snprintf(b, sizeof b, "%" PRIu64, row->buf_size);
 			bench_print_compact_line(line, sizeof line, b, cell, cpu, bookw, scal);
 			/* Too wide: the scale alone ("×4711"), not a cut "×4711 of 21.4 K". */
-			if (bench_print_width(line) > width && strstr(scal, " of ") != NULL) {
+			if (grid_text_width(line) > width && strstr(scal, " of ") != NULL) {
 				*strstr(scal, " of ") = '\0';
 				bench_print_compact_line(line, sizeof line, b, cell, cpu, bookw, scal);
 			}
