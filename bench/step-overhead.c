@@ -100,6 +100,7 @@ through_runner(enum runner_trace trace, const char *label, double bare)
 	return 0;
 }
 
+/* Time the bare call, then the same call through the runner with each tracer. */
 int
 main(void)
 {

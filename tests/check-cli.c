@@ -228,6 +228,7 @@ cli_suite(void)
 	return s;
 }
 
+/* Run the suite. */
 int
 main(void)
 {

@@ -269,6 +269,7 @@ pty_suite(void)
 	return s;
 }
 
+/* Run the suite. */
 int
 main(void)
 {

@@ -212,6 +212,7 @@ safety_suite(void)
 	return s;
 }
 
+/* Run the suite. */
 int
 main(void)
 {

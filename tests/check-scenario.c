@@ -820,6 +820,7 @@ scenario_suite(void)
 	return s;
 }
 
+/* Run the suite. */
 int
 main(void)
 {

@@ -240,6 +240,7 @@ scratch_suite(void)
 	return s;
 }
 
+/* Run the suite. */
 int
 main(void)
 {

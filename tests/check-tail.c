@@ -330,6 +330,7 @@ tail_suite(void)
 	return s;
 }
 
+/* Run the suite. */
 int
 main(void)
 {

@@ -93,6 +93,7 @@ units_suite(void)
 	return s;
 }
 
+/* Run the suite. */
 int
 main(void)
 {
