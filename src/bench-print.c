@@ -124,8 +124,8 @@ bench_print_row_cells(const struct bench_result *r, const struct bench_row *row,
 		snprintf(c->scaling, sizeof c->scaling, "as is");
 		return;
 	}
-	snprintf(c->scaling, sizeof c->scaling, "measured %s, %s%.3g %s %s",
-	    bench_format_size(row->bytes, sz1, sizeof sz1), ascii ? "x" : "×", k,
+	snprintf(c->scaling, sizeof c->scaling, k >= 1000 ? "measured %s, %s%.0f %s %s" :
+	    "measured %s, %s%.3g %s %s", bench_format_size(row->bytes, sz1, sizeof sz1), ascii ? "x" : "×", k,
 	    ascii ? "->" : "→", bench_format_size(r->sw->file_size, sz2, sizeof sz2));
 	/* The fixed part, when it is big enough to matter, is said too. */
 	if (row->fixed >= 0.005 * e->median)
