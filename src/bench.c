@@ -7,7 +7,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
-#include <mntent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -449,28 +448,17 @@ bench_make_cold(int dir, const char *path, uint64_t size, char *method, size_t l
 	return left == 0 ? BENCH_COLD_VERIFIED : BENCH_COLD_FAILED;
 }
 
-/* Filesystem type of dir: the longest mount point of /proc/self/mounts containing it. */
+/* Filesystem type of scratch dir idx, as the probes name it; "?" if it cannot be opened. */
 static void
-bench_fs_name(const char *dir, char *buf, size_t len)
+bench_fs_name(int idx, char *buf, size_t len)
 {
-	char real[PATH_MAX];
-	FILE *f;
-	struct mntent *m;
-	size_t best = 0;
+	int fd = openat(scratch_dirfd(idx), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	snprintf(buf, len, "?");
-	if (realpath(dir, real) == NULL || (f = setmntent("/proc/self/mounts", "r")) == NULL)
+	if (fd < 0)
 		return;
-	while ((m = getmntent(f)) != NULL) {
-		size_t l = strlen(m->mnt_dir);
-		bool under = strcmp(m->mnt_dir, "/") == 0 ||
-		    (strncmp(real, m->mnt_dir, l) == 0 && (real[l] == '/' || real[l] == '\0'));
-		if (under && l >= best) {
-			best = l;
-			snprintf(buf, len, "%s", m->mnt_type);
-		}
-	}
-	endmntent(f);
+	probe_fs(fd, buf, len, NULL, 0);
+	close(fd);
 }
 
 /* uname and the CPU model, for the table's header. */
@@ -968,7 +956,7 @@ bench_run(const struct scn_sweep *sw, const struct bench_opts *o, struct bench_r
 	for (size_t v = 0; v < sw->n_variants; v++) {
 		struct bench_variant *bv = &out->variants[v];
 		snprintf(bv->dir, sizeof bv->dir, "%s", scratch_dir(c.dirs[bv->v->on]));
-		bench_fs_name(bv->dir, bv->fs, sizeof bv->fs);
+		bench_fs_name(c.dirs[bv->v->on], bv->fs, sizeof bv->fs);
 		if (bench_reads(sw->program) && sw->cache == SCN_CACHE_COLD &&
 		    bv->v->on == SCN_FS_TMPFS && strstr(out->note, "tmpfs") == NULL)
 			bench_note(out->note, sizeof out->note,

@@ -88,27 +88,35 @@ probe_disk_mountinfo(dev_t dev, char *fs, size_t fslen, char *device, size_t dev
 	return found;
 }
 
-/* Fill out->fs and out->device for fd from fstatfs and /proc/self/mountinfo. */
-static void
-probe_disk_fsname(int fd, struct snap_disk *out)
+/*
+ * Filesystem type and device of fd: the statfs magic, refined by /proc/self/mountinfo (which
+ * tells ext2/ext3/ext4 apart and names what the magic table lacks); "fs 0x..." if neither
+ * knows it. The one place iobufviz names a filesystem: runner, probes and sweeps agree.
+ */
+void
+probe_fs(int fd, char *fs, size_t fslen, char *device, size_t devlen)
 {
 	struct statfs sfs;
 	struct stat st;
-	char mfs[sizeof out->fs] = "";
+	char mfs[32] = "", dev[64] = "";
+	bool have_sfs = fstatfs(fd, &sfs) == 0;
 
-	if (fstatfs(fd, &sfs) == 0) {
+	fs[0] = '\0';
+	if (device != NULL && devlen > 0)
+		device[0] = '\0';
+	if (have_sfs)
 		for (size_t i = 0; i < sizeof probe_disk_magics / sizeof probe_disk_magics[0]; i++)
 			if ((unsigned long)sfs.f_type == probe_disk_magics[i].magic)
-				snprintf(out->fs, sizeof out->fs, "%s", probe_disk_magics[i].name);
+				probe_disk_copy(fs, fslen, probe_disk_magics[i].name);
+	if (fstat(fd, &st) == 0 &&
+	    probe_disk_mountinfo(st.st_dev, mfs, sizeof mfs, dev, sizeof dev) == 0) {
+		if (fs[0] == '\0' || strncmp(mfs, "ext", 3) == 0)
+			probe_disk_copy(fs, fslen, mfs);
+		if (device != NULL)
+			probe_disk_copy(device, devlen, dev);
 	}
-	if (fstat(fd, &st) != 0)
-		return;
-	if (probe_disk_mountinfo(st.st_dev, mfs, sizeof mfs, out->device,
-	                         sizeof out->device) != 0)
-		return;
-	/* mountinfo tells ext2/ext3/ext4 apart and names what the magic table lacks. */
-	if (out->fs[0] == '\0' || strncmp(mfs, "ext", 3) == 0)
-		snprintf(out->fs, sizeof out->fs, "%s", mfs);
+	if (fs[0] == '\0' && have_sfs)
+		snprintf(fs, fslen, "fs 0x%lx", (unsigned long)sfs.f_type);
 }
 
 /* Translate FIEMAP_EXTENT_* bits to SNAP_EXT_*. */
@@ -150,7 +158,7 @@ probe_disk(int fd, struct snap_disk *out)
 	out->n_extents = 0;
 	out->extents_truncated = false;
 	out->allocated_bytes = out->delalloc_bytes = out->unwritten_bytes = 0;
-	probe_disk_fsname(fd, out);
+	probe_fs(fd, out->fs, sizeof out->fs, out->device, sizeof out->device);
 
 	fm = calloc(1, sizeof *fm + PD_BATCH * sizeof(struct fiemap_extent));
 	if (fm == NULL) {

@@ -22,6 +22,10 @@ int probe_cache(int fd, uint64_t size, struct snap_cache *out);
 /* probe-disk.c: extents of fd by FIEMAP (no sync flag), filesystem name and device. */
 int probe_disk(int fd, struct snap_disk *out);
 
+/* probe-disk.c: filesystem type ("ext4", "tmpfs", ...) of fd and its device ("/dev/vda", or
+ * "" when not a block device; device may be NULL). */
+void probe_fs(int fd, char *fs, size_t fslen, char *device, size_t devlen);
+
 /* probe-io.c: /proc/PID/io into out's counters (out->io_ok false if unreadable). */
 int probe_io(pid_t pid, struct snap_disk *out);
 

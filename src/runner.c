@@ -12,9 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/statvfs.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,39 +72,6 @@ runner_error(char **err, const char *fmt, ...)
 		m = NULL;
 	va_end(ap);
 	*err = m;
-}
-
-/* Name of the filesystem holding dev, from /proc/self/mountinfo (statfs magic as fallback). */
-static void
-runner_fs_lookup(int fd, dev_t dev, char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096];
-	struct statfs sf;
-
-	buf[0] = '\0';
-	if (f != NULL) {
-		while (fgets(line, sizeof line, f) != NULL) {
-			unsigned maj, min;
-			char *sep, type[32];
-			if (sscanf(line, "%*d %*d %u:%u", &maj, &min) != 2 ||
-			    makedev(maj, min) != dev || (sep = strstr(line, " - ")) == NULL ||
-			    sscanf(sep + 3, "%31s", type) != 1)
-				continue;
-			/* The last match is the mount on top. */
-			snprintf(buf, len, "%s", type);
-		}
-		fclose(f);
-	}
-	if (buf[0] != '\0' || fstatfs(fd, &sf) != 0)
-		return;
-	switch ((unsigned long)sf.f_type) {
-	case 0xEF53: snprintf(buf, len, "ext4"); break;
-	case 0x01021994: snprintf(buf, len, "tmpfs"); break;
-	case 0x58465342: snprintf(buf, len, "xfs"); break;
-	case 0x9123683E: snprintf(buf, len, "btrfs"); break;
-	default: snprintf(buf, len, "fs 0x%lx", (unsigned long)sf.f_type); break;
-	}
 }
 
 /* Write all of buf, retrying short writes. */
@@ -611,7 +576,7 @@ runner_make_file(struct runner *r, char **err)
 	}
 	r->dev = sb.st_dev;
 	r->ino = sb.st_ino;
-	runner_fs_lookup(r->probe_fd, sb.st_dev, r->fs, sizeof r->fs);
+	probe_fs(r->probe_fd, r->fs, sizeof r->fs, NULL, 0);
 	return 0;
 }
 
