@@ -10,8 +10,10 @@
 #include <string.h>
 
 #include "bench.h"
+#include "decode.h"
 #include "grid.h"
 #include "json.h"
+#include "scenario-names.h"
 #include "units.h"
 
 /* One row of the table as strings, shared by the text and Markdown printers. */
@@ -57,27 +59,6 @@ bench_print_pad(FILE *f, const char *s, int width, bool right)
 		fprintf(f, "%*s%s", pad > 0 ? pad : 0, "", s);
 	else
 		fprintf(f, "%s%*s", s, pad > 0 ? pad : 0, "");
-}
-
-/* Names of the open flags a variant adds. */
-static char *
-bench_print_flags(int flags, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	if (flags & O_SYNC)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%sO_SYNC", *buf ? "|" : "");
-	else if (flags & O_DSYNC)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%sO_DSYNC", *buf ? "|" : "");
-	if (flags & O_DIRECT)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%sO_DIRECT", *buf ? "|" : "");
-	return buf;
-}
-
-/* Name of a sync_each value. */
-static const char *
-bench_print_sync(enum scn_sync_each s)
-{
-	return s == SCN_SYNC_FSYNC ? "fsync" : s == SCN_SYNC_FDATASYNC ? "fdatasync" : "none";
 }
 
 /* Name of a cold-cache state. */
@@ -154,7 +135,7 @@ bench_print_header(FILE *f, const struct bench_result *r, const char *lead)
 
 	fprintf(f, "%s%s%s%s: program %s, %s per run, %s, %u runs after %u warm-up%s, "
 	    "budget %.3g s per row\n", lead, "Sweep", sw->title ? " " : "", sw->title ? sw->title : "",
-	    bench_program_name(sw->program), bench_format_size(sw->file_size, sz, sizeof sz),
+	    scenario_names_of(scn_programs, (int)sw->program), bench_format_size(sw->file_size, sz, sizeof sz),
 	    !reads ? "a new file each run" : sw->cache == SCN_CACHE_COLD ? "cold cache" :
 	    "warm cache", r->repeat, r->warmup, r->warmup == 1 ? "" : "s", r->budget);
 	fprintf(f, "%sThis machine: %s, %s, %s", lead, r->machine, r->cpu[0] ? r->cpu : "cpu ?",
@@ -253,9 +234,9 @@ bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
 
 		fprintf(f, "\nVariant \"%s\" on %s", bv->v->name ? bv->v->name : "default", bv->fs);
 		if (bv->v->flags)
-			fprintf(f, ", open flags %s", bench_print_flags(bv->v->flags, fl, sizeof fl));
+			fprintf(f, ", open flags %s", decode_open_flag_bits(bv->v->flags, fl, sizeof fl));
 		if (bv->v->sync_each != SCN_SYNC_NONE)
-			fprintf(f, ", %s after each write", bench_print_sync(bv->v->sync_each));
+			fprintf(f, ", %s after each write", scenario_names_of(scn_sync_eachs, (int)bv->v->sync_each));
 		fputs(" (times for the whole file; scaled rows say so):\n", f);
 		bench_print_pad(f, "BUF_SIZE", 9, true);
 		fputs("  ", f);
@@ -368,7 +349,7 @@ bench_print_json(FILE *f, const struct bench_result *r)
 	fputs("{\"title\":", f);
 	json_string(f, sw->title);
 	fprintf(f, ",\"program\":\"%s\",\"file_size\":%" PRIu64 ",\"cache\":\"%s\",\"budget_s\":",
-	    bench_program_name(sw->program), sw->file_size,
+	    scenario_names_of(scn_programs, (int)sw->program), sw->file_size,
 	    sw->cache == SCN_CACHE_COLD ? "cold" : "warm");
 	bench_print_jnum(f, r->budget);
 	fprintf(f, ",\"repeat\":%u,\"warmup\":%u,\"machine\":{\"arch\":", r->repeat, r->warmup);
@@ -390,9 +371,10 @@ bench_print_json(FILE *f, const struct bench_result *r)
 		fprintf(f, "%s{\"name\":", v ? "," : "");
 		json_string(f, bv->v->name ? bv->v->name : "default");
 		fputs(",\"flags\":", f);
-		json_string(f, bench_print_flags(bv->v->flags, fl, sizeof fl));
+		json_string(f, decode_open_flag_bits(bv->v->flags, fl, sizeof fl));
 		fprintf(f, ",\"sync_each\":\"%s\",\"on\":\"%s\",\"fs\":",
-		    bench_print_sync(bv->v->sync_each), bv->v->on == SCN_FS_TMPFS ? "tmpfs" : "default");
+		    scenario_names_of(scn_sync_eachs, (int)bv->v->sync_each),
+		    scenario_names_of(scn_fss, (int)bv->v->on));
 		json_string(f, bv->fs);
 		fputs(",\"rows\":[", f);
 		for (size_t i = 0; i < bv->n_rows; i++) {
@@ -505,7 +487,7 @@ bench_print_csv(FILE *f, const struct bench_result *r)
 	const struct scn_sweep *sw = r->sw;
 
 	fprintf(f, "# %s; program %s; file_size %" PRIu64 "; %s; %s; %s\n",
-	    sw->title ? sw->title : "sweep", bench_program_name(sw->program), sw->file_size,
+	    sw->title ? sw->title : "sweep", scenario_names_of(scn_programs, (int)sw->program), sw->file_size,
 	    r->machine, r->cpu, r->kernel);
 	fputs("variant,fs,buf_size,bytes_measured,scale,fixed_s,median_s,mean_s,stddev_s,min_s,max_s,"
 	    "user_s,system_s,syscr,syscw,median_extrapolated_s,user_extrapolated_s,"

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "fdio.h"
 #include "probe.h"
 #include "scratch.h"
 #include "units.h"
@@ -71,21 +72,6 @@ struct bench_ctx {
 	bool stop;
 };
 
-/* Name of a program as written in YAML. */
-const char *
-bench_program_name(enum scn_program p)
-{
-	switch (p) {
-	case SCN_PROG_COPY: return "copy";
-	case SCN_PROG_WRITE: return "write";
-	case SCN_PROG_READ: return "read";
-	case SCN_PROG_FWRITE: return "fwrite";
-	case SCN_PROG_FREAD: return "fread";
-	case SCN_PROG_FREAD_SETVBUF: return "fread+setvbuf";
-	}
-	return "?";
-}
-
 /* True if the program reads an input file (and so has a cache state to prepare). */
 static bool
 bench_reads(enum scn_program p)
@@ -112,18 +98,17 @@ bench_tv(const struct timeval *t)
 static int
 bench_procio(int fd, uint64_t *syscr, uint64_t *syscw)
 {
-	char buf[512], *p;
+	char buf[512];
+	struct probe_io_counters c;
 	ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
 
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	if ((p = strstr(buf, "syscr: ")) == NULL)
+	if (probe_io_parse(buf, &c) < 6)
 		return -1;
-	*syscr = strtoull(p + 7, NULL, 10);
-	if ((p = strstr(buf, "syscw: ")) == NULL)
-		return -1;
-	*syscw = strtoull(p + 7, NULL, 10);
+	*syscr = c.syscr;
+	*syscw = c.syscw;
 	return 0;
 }
 
@@ -351,23 +336,6 @@ out:
 	_exit(0);
 }
 
-/* Read exactly len bytes unless EOF comes first. */
-static ssize_t
-bench_readall(int fd, void *buf, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = read(fd, (char *)buf + got, len - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -1 : (ssize_t)got;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
 /*
  * Run one job in a forked child and wait: while the child works the parent is blocked in
  * read() on the pipe, so it takes no CPU from the measurement. Remove the output after.
@@ -398,7 +366,7 @@ bench_fork(const struct bench_job *j, struct bench_sample *s, char *what, size_t
 		bench_child(j, pfd[1]);
 	}
 	close(pfd[1]);
-	n = bench_readall(pfd[0], &w, sizeof w);
+	n = fdio_read_all(pfd[0], &w, sizeof w);
 	close(pfd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;

@@ -150,9 +150,6 @@ size_t bench_ref_variant(const struct bench_result *r, const struct scn_referenc
 /* A size as scenarios write it ("100 MB", "4 MiB", "1000 kB", "904 B"). Return buf. */
 char *bench_format_size(uint64_t bytes, char *buf, size_t len);
 
-/* Name of a sweep program as written in YAML ("fread+setvbuf"). */
-const char *bench_program_name(enum scn_program p);
-
 /* One line of progress for people ("row 3/14  BUF 4  run 2/5  1.23 ms"). Return buf. */
 char *bench_progress_text(const struct bench_progress *p, char *buf, size_t len);
 

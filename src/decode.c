@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -17,9 +18,9 @@
 #define DECODE_O_LARGEFILE 0
 #endif
 
-/* Open flags: the access mode, then each flag strace names, then leftover bits. */
-char *
-decode_open_flags(int flags, char *buf, size_t len)
+/* Open flags: the access mode if asked, then each flag strace names, then leftover bits. */
+static char *
+decode_flags(int flags, bool access, char *buf, size_t len)
 {
 	static const struct { int bits; const char *name; } names[] = {
 		{ O_CREAT, "O_CREAT" }, { O_EXCL, "O_EXCL" }, { O_NOCTTY, "O_NOCTTY" },
@@ -31,20 +32,39 @@ decode_open_flags(int flags, char *buf, size_t len)
 		{ O_CLOEXEC, "O_CLOEXEC" }, { O_PATH, "O_PATH" },
 	};
 	int acc = flags & O_ACCMODE;
-	size_t n;
+	size_t n = 0;
 
-	n = (size_t)snprintf(buf, len, "%s", acc == O_WRONLY ? "O_WRONLY" :
-	                     acc == O_RDWR ? "O_RDWR" : acc == O_RDONLY ? "O_RDONLY" : "O_ACCMODE");
+	if (len == 0)
+		return buf;
+	buf[0] = '\0';
+	if (access)
+		n = (size_t)snprintf(buf, len, "%s", acc == O_WRONLY ? "O_WRONLY" :
+		                     acc == O_RDWR ? "O_RDWR" : acc == O_RDONLY ? "O_RDONLY" :
+		                     "O_ACCMODE");
 	flags &= ~O_ACCMODE;
 	for (size_t i = 0; i < sizeof names / sizeof names[0] && n < len; i++) {
 		if (names[i].bits == 0 || (flags & names[i].bits) != names[i].bits)
 			continue;
 		flags &= ~names[i].bits;
-		n += (size_t)snprintf(buf + n, len - n, "|%s", names[i].name);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n > 0 ? "|" : "", names[i].name);
 	}
 	if (flags != 0 && n < len)
-		snprintf(buf + n, len - n, "|%#x", (unsigned)flags);
+		snprintf(buf + n, len - n, "%s%#x", n > 0 ? "|" : "", (unsigned)flags);
 	return buf;
+}
+
+/* Open flags: the access mode, then each flag strace names, then leftover bits. */
+char *
+decode_open_flags(int flags, char *buf, size_t len)
+{
+	return decode_flags(flags, true, buf, len);
+}
+
+/* The flags beside the access mode ("O_SYNC|O_DIRECT"; "" if none). */
+char *
+decode_open_flag_bits(int flags, char *buf, size_t len)
+{
+	return decode_flags(flags, false, buf, len);
 }
 
 /* Flags, and the mode only when the kernel uses it (O_CREAT, O_TMPFILE). */

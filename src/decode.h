@@ -9,6 +9,9 @@
 /* "O_WRONLY|O_CREAT|O_TRUNC" (unknown bits as hex) into buf. Return buf. */
 char *decode_open_flags(int flags, char *buf, size_t len);
 
+/* The flags beside the access mode ("O_SYNC|O_DIRECT"; "" if none) into buf. Return buf. */
+char *decode_open_flag_bits(int flags, char *buf, size_t len);
+
 /* An open/openat detail: the flags, then ", 0666" when the mode is used. Return buf. */
 char *decode_openat(int flags, unsigned mode, char *buf, size_t len);
 

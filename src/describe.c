@@ -34,43 +34,6 @@ describe_bufmode(enum scn_bufmode m)
 	return "?";
 }
 
-/* Scenario spelling of a buffering mode. */
-const char *
-describe_bufmode_key(enum scn_bufmode m)
-{
-	switch (m) {
-	case SCN_BUF_NONE: return "none";
-	case SCN_BUF_LINE: return "line";
-	case SCN_BUF_FULL: return "full";
-	}
-	return "?";
-}
-
-/* O_* flags by name. */
-char *
-describe_open_flags(int flags, char *buf, size_t len)
-{
-	static const struct { int bit; const char *name; } names[] = {
-		{ O_CREAT, "O_CREAT" }, { O_TRUNC, "O_TRUNC" }, { O_APPEND, "O_APPEND" },
-		{ O_EXCL, "O_EXCL" }, { O_DIRECT, "O_DIRECT" }, { O_NOFOLLOW, "O_NOFOLLOW" },
-		{ O_CLOEXEC, "O_CLOEXEC" },
-	};
-	size_t n;
-	int acc = flags & O_ACCMODE;
-
-	n = (size_t)snprintf(buf, len, "%s", acc == O_RDONLY ? "O_RDONLY" :
-	                     acc == O_WRONLY ? "O_WRONLY" : "O_RDWR");
-	/* O_SYNC contains O_DSYNC's bit: name the larger one only. */
-	if ((flags & O_SYNC) == O_SYNC && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "|O_SYNC");
-	else if ((flags & O_DSYNC) && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "|O_DSYNC");
-	for (size_t i = 0; i < sizeof names / sizeof names[0] && n < len; i++)
-		if (flags & names[i].bit)
-			n += (size_t)snprintf(buf + n, len - n, "|%s", names[i].name);
-	return buf;
-}
-
 /* The step as C. */
 char *
 describe_step(const struct scn_step *st, char *buf, size_t len)
@@ -81,7 +44,7 @@ describe_step(const struct scn_step *st, char *buf, size_t len)
 
 	switch (st->op) {
 	case SCN_OP_OPEN:
-		snprintf(buf, len, "fd = open(path, %s%s)", describe_open_flags(a->flags, fl, sizeof fl),
+		snprintf(buf, len, "fd = open(path, %s%s)", decode_open_flags(a->flags, fl, sizeof fl),
 		         (a->flags & O_CREAT) ? ", 0600" : "");
 		break;
 	case SCN_OP_FOPEN: snprintf(buf, len, "fp = fopen(path, \"%s\")", a->mode); break;

@@ -16,10 +16,4 @@ const char *describe_errno(int err);
 /* Name of a buffering mode: "unbuffered", "line buffered", "fully buffered". */
 const char *describe_bufmode(enum scn_bufmode m);
 
-/* Short name of a buffering mode as in scenarios: "none", "line", "full". */
-const char *describe_bufmode_key(enum scn_bufmode m);
-
-/* O_* flags as "O_WRONLY|O_CREAT|O_SYNC" into buf. Return buf. */
-char *describe_open_flags(int flags, char *buf, size_t len);
-
 #endif

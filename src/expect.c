@@ -9,6 +9,7 @@
 
 #include "describe.h"
 #include "expect.h"
+#include "scenario-names.h"
 
 /* Copy s into text with "\r\n" folded to "\n" (a pty writes CR LF). */
 static void
@@ -44,7 +45,7 @@ expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num, cha
 		       key == SCN_KEY_STDIO_PENDING ? (int64_t)s->stdio.pending :
 		       (int64_t)s->stdio.mode;
 		if (key == SCN_KEY_STDIO_MODE)
-			snprintf(text, len, "%s", describe_bufmode_key(s->stdio.mode));
+			snprintf(text, len, "%s", scenario_names_of(scn_bufmodes, (int)s->stdio.mode));
 		break;
 	case SCN_KEY_CALLS_WRITE: *num = (int64_t)ev->n_write; break;
 	case SCN_KEY_CALLS_READ: *num = (int64_t)ev->n_read; break;
@@ -132,7 +133,7 @@ expect_format_want(const struct scn_expect *e, char *buf, size_t len)
 	if (e->str != NULL)
 		snprintf(buf, len, "%s \"%s\"", op, e->str);
 	else if (e->key == SCN_KEY_STDIO_MODE)
-		snprintf(buf, len, "%s %s", op, describe_bufmode_key((enum scn_bufmode)e->num));
+		snprintf(buf, len, "%s %s", op, scenario_names_of(scn_bufmodes, (int)e->num));
 	else if (e->key == SCN_KEY_RESULT_ERRNO)
 		snprintf(buf, len, "%s %s", op, describe_errno((int)e->num));
 	else

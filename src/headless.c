@@ -16,6 +16,7 @@
 #include "expect.h"
 #include "json.h"
 #include "runner.h"
+#include "scenario-names.h"
 #include "units.h"
 
 /* State of one transcript. */
@@ -223,7 +224,7 @@ headless_json_state(FILE *f, const struct snapshot *s)
 	        ",\"read_avail\":%" PRIu64 ",\"mode\":",
 	        s->stdio.open ? "true" : "false", s->stdio.size, s->stdio.pending,
 	        s->stdio.read_avail);
-	json_string(f, s->stdio.open ? describe_bufmode_key(s->stdio.mode) : NULL);
+	json_string(f, s->stdio.open ? scenario_names_of(scn_bufmodes, (int)s->stdio.mode) : NULL);
 	fputs(",\"head\":", f);
 	json_string_n(f, (const char *)s->stdio.head, s->stdio.head_len);
 	fprintf(f, "},\"cache\":{\"source\":%d,\"file_size\":%" PRIu64 ",\"pages\":%" PRIu64

@@ -3,48 +3,77 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probe.h"
+
+/* Parse /proc/PID/io text ("rchar: N" lines); the count of the six known keys seen. */
+int
+probe_io_parse(const char *text, struct probe_io_counters *out)
+{
+	static const struct { const char *key; size_t off; } keys[] = {
+		{ "rchar", offsetof(struct probe_io_counters, rchar) },
+		{ "wchar", offsetof(struct probe_io_counters, wchar) },
+		{ "syscr", offsetof(struct probe_io_counters, syscr) },
+		{ "syscw", offsetof(struct probe_io_counters, syscw) },
+		{ "read_bytes", offsetof(struct probe_io_counters, read_bytes) },
+		{ "write_bytes", offsetof(struct probe_io_counters, write_bytes) },
+	};
+	int seen = 0;
+
+	memset(out, 0, sizeof *out);
+	for (const char *p = text; p != NULL && *p != '\0'; ) {
+		const char *colon = strchr(p, ':'), *nl = strchr(p, '\n');
+
+		if (colon != NULL && (nl == NULL || colon < nl)) {
+			for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+				size_t k = strlen(keys[i].key);
+				if ((size_t)(colon - p) == k && strncmp(p, keys[i].key, k) == 0) {
+					*(uint64_t *)((char *)out + keys[i].off) =
+					    strtoull(colon + 1, NULL, 10);
+					seen++;
+					break;
+				}
+			}
+		}
+		p = nl != NULL ? nl + 1 : NULL;
+	}
+	return seen;
+}
 
 /* Fill out's I/O counters from /proc/PID/io. 0, or -1 (out->io_ok false) if unreadable. */
 int
 probe_io(pid_t pid, struct snap_disk *out)
 {
-	char path[64], line[128], key[32];
-	unsigned long long v;
-	int seen = 0;
-	FILE *f;
+	char path[64], buf[512];
+	struct probe_io_counters c;
+	ssize_t n;
+	int fd;
 
 	out->io_ok = false;
 	snprintf(path, sizeof path, "/proc/%ld/io", (long)pid);
-	f = fopen(path, "re");
-	if (f == NULL)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -1;
-	while (fgets(line, sizeof line, f) != NULL) {
-		if (sscanf(line, "%31[^:]: %llu", key, &v) != 2)
-			continue;
-		if (strcmp(key, "rchar") == 0)
-			out->rchar = v;
-		else if (strcmp(key, "wchar") == 0)
-			out->wchar = v;
-		else if (strcmp(key, "syscr") == 0)
-			out->syscr = v;
-		else if (strcmp(key, "syscw") == 0)
-			out->syscw = v;
-		else if (strcmp(key, "read_bytes") == 0)
-			out->read_bytes = v;
-		else if (strcmp(key, "write_bytes") == 0)
-			out->write_bytes = v;
-		else
-			continue;
-		seen++;
-	}
-	fclose(f);
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
 	/* Reading another user's io file opens but yields nothing useful without ptrace rights. */
-	if (seen < 6)
+	if (n <= 0)
 		return -1;
+	buf[n] = '\0';
+	if (probe_io_parse(buf, &c) < 6)
+		return -1;
+	out->rchar = c.rchar;
+	out->wchar = c.wchar;
+	out->syscr = c.syscr;
+	out->syscw = c.syscw;
+	out->read_bytes = c.read_bytes;
+	out->write_bytes = c.write_bytes;
 	out->io_ok = true;
 	return 0;
 }

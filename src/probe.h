@@ -3,6 +3,7 @@
 #ifndef IOBUFVIZ_PROBE_H
 #define IOBUFVIZ_PROBE_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -25,6 +26,14 @@ int probe_disk(int fd, struct snap_disk *out);
 /* probe-disk.c: filesystem type ("ext4", "tmpfs", ...) of fd and its device ("/dev/vda", or
  * "" when not a block device; device may be NULL). */
 void probe_fs(int fd, char *fs, size_t fslen, char *device, size_t devlen);
+
+/* The counters of /proc/PID/io that iobufviz reads. */
+struct probe_io_counters {
+	uint64_t rchar, wchar, syscr, syscw, read_bytes, write_bytes;
+};
+
+/* probe-io.c: parse the text of a /proc/PID/io file; return how many of the six were seen. */
+int probe_io_parse(const char *text, struct probe_io_counters *out);
 
 /* probe-io.c: /proc/PID/io into out's counters (out->io_ok false if unreadable). */
 int probe_io(pid_t pid, struct snap_disk *out);

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "describe.h"
+#include "fdio.h"
 #include "ops.h"
 #include "probe.h"
 #include "pty-run.h"
@@ -74,22 +76,6 @@ runner_error(char **err, const char *fmt, ...)
 	*err = m;
 }
 
-/* Write all of buf, retrying short writes. */
-static int
-runner_write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * Prefill size bytes: numbered lines "line 000001\n" (the last one cut to fit, still
  * ending in '\n') or zeros. Then fsync and drop the cache: a clean, cold start.
@@ -130,7 +116,7 @@ runner_prefill(int fd, uint64_t size, enum scn_fill fill)
 				n += (size_t)len;
 			}
 		}
-		rc = runner_write_all(fd, buf, n);
+		rc = fdio_write_all(fd, buf, n);
 		left -= n;
 	}
 	free(buf);
@@ -359,8 +345,7 @@ runner_pty_mode(const struct pty_side *s)
 {
 	if (!s->stdio_ok)
 		return "not reported";
-	return s->stdio.mode == SCN_BUF_NONE ? "unbuffered" :
-	       s->stdio.mode == SCN_BUF_LINE ? "line buffered" : "fully buffered";
+	return describe_bufmode(s->stdio.mode);
 }
 
 /*

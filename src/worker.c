@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "ops.h"
 #include "probe.h"
 #include "scratch.h"
@@ -23,17 +24,12 @@
 
 _Static_assert(sizeof(struct worker_reply) <= PIPE_BUF, "a reply must be one atomic write");
 
-/* The four counters of /proc/self/io the fallback needs. */
-struct worker_io {
-	uint64_t rchar, wchar, syscr, syscw;
-};
-
 /*
  * Read /proc/self/io with exactly one read() and return the bytes it returned, which
  * the next reading will see added to rchar (and 1 added to syscr). -1 on failure.
  */
 static ssize_t
-worker_io_read(struct worker_io *io)
+worker_io_read(struct probe_io_counters *io)
 {
 	char buf[512];
 	ssize_t n;
@@ -46,49 +42,9 @@ worker_io_read(struct worker_io *io)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	memset(io, 0, sizeof *io);
-	if (sscanf(buf, "rchar: %lu wchar: %lu syscr: %lu syscw: %lu",
-	           &io->rchar, &io->wchar, &io->syscr, &io->syscw) != 4)
+	if (probe_io_parse(buf, io) < 6)
 		return -1;
 	return n;
-}
-
-/* Write all of buf to fd, retrying on EINTR and short writes. */
-static int
-worker_write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Read exactly len bytes; 1 done, 0 EOF, -1 error. */
-static int
-worker_read_all(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 1;
 }
 
 /* Run one command: the op between two /proc/self/io readings, then the stdio probe. */
@@ -96,7 +52,7 @@ static void
 worker_run(const struct scenario *s, struct ops_state *st, uint32_t step,
            struct worker_reply *rep)
 {
-	struct worker_io before, after;
+	struct probe_io_counters before, after;
 	struct ops_result res;
 	ssize_t nb = -1, na = -1;
 
@@ -153,15 +109,15 @@ worker_main(const struct scenario *s, const char *path)
 
 	ops_init(&st, path);
 	worker_run(s, &st, WORKER_HELLO, &rep);
-	if (worker_write_all(WORKER_REPLY_FD, &rep, sizeof rep) != 0)
+	if (fdio_write_all(WORKER_REPLY_FD, &rep, sizeof rep) != 0)
 		_exit(1);
 	for (;;) {
 		/* This read() on WORKER_CMD_FD is the tracer's "idle" marker. */
-		if (worker_read_all(WORKER_CMD_FD, &cmd, sizeof cmd) != 1 ||
+		if (fdio_read_all(WORKER_CMD_FD, &cmd, sizeof cmd) != (ssize_t)sizeof cmd ||
 		    cmd.magic != WORKER_MAGIC)
 			_exit(0);
 		worker_run(s, &st, cmd.step, &rep);
-		if (worker_write_all(WORKER_REPLY_FD, &rep, sizeof rep) != 0)
+		if (fdio_write_all(WORKER_REPLY_FD, &rep, sizeof rep) != 0)
 			_exit(1);
 	}
 }
@@ -281,7 +237,7 @@ worker_send(const struct worker *w, uint32_t step)
 	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
 	sigpending(&pending);
 	was_pending = sigismember(&pending, SIGPIPE) == 1;
-	rc = worker_write_all(w->cmd_fd, &c, sizeof c);
+	rc = fdio_write_all(w->cmd_fd, &c, sizeof c);
 	e = errno;
 	if (rc != 0 && e == EPIPE && !was_pending)
 		sigtimedwait(&pipe_set, NULL, &zero);
@@ -294,7 +250,8 @@ worker_send(const struct worker *w, uint32_t step)
 int
 worker_recv(const struct worker *w, struct worker_reply *r)
 {
-	int rc = worker_read_all(w->reply_fd, r, sizeof *r);
+	ssize_t n = fdio_read_all(w->reply_fd, r, sizeof *r);
+	int rc = n < 0 ? -1 : n == (ssize_t)sizeof *r ? 1 : 0;
 
 	if (rc == 1 && r->magic != WORKER_MAGIC) {
 		errno = EPROTO;
