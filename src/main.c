@@ -17,6 +17,7 @@
 #include "crt.h"
 #include "scenario.h"
 #include "scratch.h"
+#include "text.h"
 
 static const char *progname = "iobufviz";
 
@@ -111,9 +112,14 @@ list(void)
 			rc = APP_EXIT_USAGE;
 			continue;
 		}
-		printf("%-28.*s %s", len, base, s->title);
-		if (s->source != NULL)
-			printf("  [%s]", s->source);
+		/* A scenario's own text may hold anything: no byte of it acts on the terminal. */
+		printf("%-28.*s ", len, base);
+		text_fput(s->title, TEXT_LINE, stdout);
+		if (s->source != NULL) {
+			fputs("  [", stdout);
+			text_fput(s->source, TEXT_LINE, stdout);
+			putchar(']');
+		}
 		putchar('\n');
 		scenario_free(s);
 	}
