@@ -20,7 +20,7 @@ slow="$src/scenarios/13.3-writeback.yaml"
 ours() { pgrep -f -- "--dir $1" | wc -l; }
 
 # util-linux/procps kill(1) knows every name (SIGSTKFLT, SIGRTMIN+N); the shell's may not.
-killer=$(command -v /usr/bin/kill || command -v /bin/kill) || { echo "kill(1) not installed: skipped"; exit 77; }
+killer=$(command -v /usr/bin/kill || command -v /bin/kill) || { echo "SKIP: ways-out: kill(1) (procps) not installed"; exit 77; }
 
 # 1. Every catchable terminating signal, headless, in the middle of a 30 s wait step
 #    (the real-time ones by number: glibc's SIGRTMIN is 34 and SIGRTMAX 64 on Linux).
@@ -116,18 +116,25 @@ fi
 
 # 6. The TUI in tmux: a signal restores the terminal (no alternate screen, cursor shown).
 if command -v tmux >/dev/null; then
-	sock="$tmp/tmux.sock"
 	for sig in USR1 ALRM TERM HUP; do
 		d="$tmp/tui-$sig"
+		sock="$tmp/tmux-$sig.sock"
 		mkdir "$d"
-		tmux -S "$sock" new-session -d -x 100 -y 30 \
+		tmux -S "$sock" -f /dev/null new-session -d -x 100 -y 30 \
 			"env TERM=xterm-256color sh -c '\"$bin\" --dir \"$d\" \"$slow\"; echo EXITED; sleep 5'"
-		sleep 1
+		# Wait (at most 10 s) for the screen, then a step, then the signal and the exit.
+		i=0
+		until tmux -S "$sock" capture-pane -p 2>/dev/null | grep -q "13.3" || [ $i -ge 100 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
 		tmux -S "$sock" send-keys n
 		sleep 0.5
 		pid=$(pgrep -f -- "--dir $d" | head -n 1)
 		[ -n "$pid" ] && kill "-$sig" "$pid"
-		sleep 0.8
+		i=0
+		until tmux -S "$sock" capture-pane -p 2>/dev/null | grep -q EXITED || [ $i -ge 100 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
 		alt=$(tmux -S "$sock" display -p '#{alternate_on}')
 		cur=$(tmux -S "$sock" display -p '#{cursor_flag}')
 		tmux -S "$sock" capture-pane -p >"$tmp/tui.out"
