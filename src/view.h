@@ -9,7 +9,7 @@
 
 #include "event.h"
 #include "grid.h"
-#include "runner.h"
+#include "step.h"
 #include "scenario.h"
 #include "snapshot.h"
 
