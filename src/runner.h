@@ -38,7 +38,7 @@ struct runner *runner_new(const struct scenario *s, const struct runner_opts *o,
 
 /*
  * Run the next step into out (caller frees with step_result_clear; expectations are not
- * evaluated: see expect_eval). 1 = ran, 0 = no more steps. A step that could not run still
+ * evaluated: see lesson.h). 1 = ran, 0 = no more steps. A step that could not run still
  * returns 1, its failure in out's ret, err and note (after a worker's death, every later one).
  */
 int runner_step(struct runner *r, struct step_result *out);

@@ -14,9 +14,7 @@
 #include "cast.h"
 #include "crt.h"
 #include "describe.h"
-#include "expect.h"
-#include "history.h"
-#include "runner.h"
+#include "lesson.h"
 #include "units.h"
 #include "view.h"
 
@@ -52,8 +50,7 @@ struct tui {
 	bool sweep_stop;            /* q while a sweep runs: stop it, keep the rows done */
 	const struct scenario *s;
 	const struct app_opts *o;
-	struct runner *r;
-	struct history h;
+	struct lesson *l;          /* NULL after a failed restart */
 	struct snapshot initial;
 	long cur;                  /* shown result; -1: before the first step */
 	bool finished;             /* the runner has no more steps */
@@ -97,6 +94,20 @@ tui_now_ms(void)
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
+/* How many results the lesson has kept. */
+static size_t
+tui_count(const struct tui *t)
+{
+	return t->l != NULL ? lesson_count(t->l) : 0;
+}
+
+/* Result i (below tui_count). */
+static const struct step_result *
+tui_result(const struct tui *t, long i)
+{
+	return &lesson_results(t->l)[i];
+}
+
 /* Lines of a sweep's output, split in place into v (at most max). */
 static size_t
 tui_sweep_lines(char *text, const char **v, size_t max)
@@ -119,10 +130,11 @@ static void
 tui_draw(struct tui *t)
 {
 	struct view_frame f = {
-		.scn = t->s, .results = t->h.v, .n_results = t->h.n, .cur = t->cur,
+		.scn = t->s, .results = t->l != NULL ? lesson_results(t->l) : NULL,
+		.n_results = tui_count(t), .cur = t->cur,
 		.initial = &t->initial, .live = t->live, .running = t->running,
-		.fs = t->r != NULL ? runner_fs_name(t->r) : NULL,
-		.replay = t->h.n > 0 && t->cur < (long)t->h.n - 1 && !t->asking,
+		.fs = t->l != NULL ? lesson_fs_name(t->l) : NULL,
+		.replay = tui_count(t) > 0 && t->cur < (long)tui_count(t) - 1 && !t->asking,
 		.speed = tui_speeds[t->speed], .autoplay = t->autoplay, .ascii = t->o->ascii,
 		.anim = t->anim, .help = t->help, .focus = t->focus,
 		.detail = t->show_detail ? t->detail : NULL,
@@ -149,12 +161,12 @@ tui_draw(struct tui *t)
 	/* Blink the cells that changed, then let them settle. */
 	if (t->anim == VIEW_ANIM_FLASH && (el / (uint64_t)(TUI_BLINK_MS / sp)) % 2 == 1)
 		f.anim = VIEW_ANIM_NONE;
-	if (t->cur >= 0 && t->h.v[t->cur].sweep != NULL) {
+	if (t->cur >= 0 && tui_result(t, t->cur)->sweep != NULL) {
 		/* The sweep's table and chart, laid out for the width we have now. */
 		size_t len = 0;
 		FILE *mf = open_memstream(&sweep_text, &len);
 		if (mf != NULL) {
-			bench_print_compact(mf, t->h.v[t->cur].sweep, w - 4,
+			bench_print_compact(mf, tui_result(t, t->cur)->sweep, w - 4,
 			                    t->o->ascii ? BENCH_PRINT_ASCII : 0);
 			fclose(mf);
 		}
@@ -185,7 +197,7 @@ tui_progress(const struct snapshot *now, double elapsed_s, void *user)
 	if (ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_F10))
 		t->quit = true;
 	t->live = now;
-	snprintf(t->status, sizeof t->status, "step %zu running: %.1f s%s", t->h.n + 1, elapsed_s,
+	snprintf(t->status, sizeof t->status, "step %zu running: %.1f s%s", tui_count(t) + 1, elapsed_s,
 	         t->quit ? "   (will quit when it ends; Ctrl-C quits now)" : "   (Ctrl-C quits)");
 	tui_draw(t);
 	t->live = NULL;
@@ -224,10 +236,10 @@ tui_start(struct tui *t, char **err)
 	                          .budget = t->o->budget };
 	const struct snapshot *ini;
 
-	t->r = runner_new(t->s, &ro, err);
-	if (t->r == NULL)
+	t->l = lesson_new(t->s, &ro, err);
+	if (t->l == NULL)
 		return -1;
-	ini = runner_initial(t->r);
+	ini = lesson_initial(t->l);
 	if (ini != NULL)
 		t->initial = *ini;
 	else
@@ -242,7 +254,7 @@ tui_start(struct tui *t, char **err)
 static void
 tui_animate(struct tui *t)
 {
-	t->n_hops = view_screen_hops(&t->h.v[t->cur], t->hops, VIEW_MAX_HOPS);
+	t->n_hops = view_screen_hops(tui_result(t, t->cur), t->hops, VIEW_MAX_HOPS);
 	t->anim = t->n_hops > 0 ? VIEW_ANIM_TRAVEL : VIEW_ANIM_FLASH;
 	t->anim_t0 = tui_now_ms();
 }
@@ -264,22 +276,11 @@ tui_tick(struct tui *t)
 	return t->anim != VIEW_ANIM_NONE;
 }
 
-/* Count failed expectations in the history. */
-static size_t
-tui_failures(const struct tui *t)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < t->h.n; i++)
-		n += !t->h.v[i].ok;
-	return n;
-}
-
 /* The end of the scenario: say how it went. */
 static void
 tui_finish(struct tui *t)
 {
-	size_t bad = tui_failures(t);
+	size_t bad = t->l != NULL ? lesson_failures(t->l) : 0;
 	int n;
 
 	t->finished = true;
@@ -295,7 +296,7 @@ tui_finish(struct tui *t)
 static void
 tui_score(struct tui *t)
 {
-	const struct step_result *sr = &t->h.v[t->h.n - 1];
+	const struct step_result *sr = lesson_last(t->l);
 
 	if (!t->guessed)
 		return;
@@ -317,17 +318,15 @@ tui_score(struct tui *t)
 static void
 tui_run_step(struct tui *t)
 {
-	struct step_result sr;
 	int rc;
 
-	memset(&sr, 0, sizeof sr);
-	if (t->r == NULL || t->finished)
+	if (t->l == NULL || t->finished)
 		return;
-	snprintf(t->status, sizeof t->status, "running step %zu...", t->h.n + 1);
+	snprintf(t->status, sizeof t->status, "running step %zu...", tui_count(t) + 1);
 	tui_draw(t);
 	t->running = true;
 	t->sweep_stop = false;
-	rc = runner_step(t->r, &sr);
+	rc = lesson_step(t->l);
 	t->running = false;
 	t->status[0] = '\0';     /* the progress line of a long step is over */
 	if (rc == 0) {
@@ -335,22 +334,13 @@ tui_run_step(struct tui *t)
 		return;
 	}
 	if (rc < 0) {
-		snprintf(t->status, sizeof t->status, "step %zu could not run%s%s", t->h.n + 1,
-		         sr.note[0] != '\0' ? ": " : "", sr.note);
-		step_result_clear(&sr);
-		t->finished = true;
-		t->autoplay = false;
-		return;
-	}
-	if (expect_eval(&sr) != 0 || history_push(&t->h, &sr) != 0) {
-		step_result_clear(&sr);
 		snprintf(t->status, sizeof t->status, "out of memory");
 		return;
 	}
-	t->cur = (long)t->h.n - 1;
+	t->cur = (long)tui_count(t) - 1;
 	tui_score(t);
 	tui_animate(t);
-	if (t->h.n == t->s->n_steps)
+	if (tui_count(t) == t->s->n_steps)
 		tui_finish(t);
 }
 
@@ -362,9 +352,9 @@ tui_ask(struct tui *t)
 	const char *q = NULL;
 	char call[256];
 
-	if (!t->o->quiz || t->h.n >= t->s->n_steps || t->guessed)
+	if (!t->o->quiz || tui_count(t) >= t->s->n_steps || t->guessed)
 		return false;
-	st = &t->s->steps[t->h.n];
+	st = &t->s->steps[tui_count(t)];
 	/* Ask in the table's order: the number of write() calls is the first lesson. */
 	for (size_t k = 0; k < sizeof tui_questions / sizeof tui_questions[0] && q == NULL; k++)
 		for (size_t i = 0; i < st->n_expects && q == NULL; i++)
@@ -381,7 +371,7 @@ tui_ask(struct tui *t)
 	describe_step(st, call, sizeof call);
 	snprintf(t->prompt, sizeof t->prompt,
 	         "Next: step %zu, %s\n%s\n\nyour guess: %s_\n\n(digits, Enter to run the step, "
-	         "Esc to skip the question)", t->h.n + 1, call, q, t->answer);
+	         "Esc to skip the question)", tui_count(t) + 1, call, q, t->answer);
 	return true;
 }
 
@@ -406,7 +396,7 @@ tui_next(struct tui *t)
 {
 	t->status[0] = '\0';
 	t->sweep_top = 0;
-	if (t->cur + 1 < (long)t->h.n) {
+	if (t->cur + 1 < (long)tui_count(t)) {
 		t->cur++;
 		tui_animate(t);
 		return;
@@ -424,7 +414,7 @@ tui_next(struct tui *t)
 static void
 tui_details(struct tui *t)
 {
-	const struct snapshot *s = t->cur >= 0 ? &t->h.v[t->cur].after : &t->initial;
+	const struct snapshot *s = t->cur >= 0 ? &tui_result(t, t->cur)->after : &t->initial;
 	char *d = t->detail, a[32], b[32];
 	size_t len = sizeof t->detail, n = 0;
 
@@ -489,7 +479,7 @@ tui_details(struct tui *t)
 		break;
 	}
 	case VIEW_PANE_LOG: {
-		const struct step_result *sr = t->cur >= 0 ? &t->h.v[t->cur] : NULL;
+		const struct step_result *sr = t->cur >= 0 ? tui_result(t, t->cur) : NULL;
 		if (sr == NULL) {
 			/* The intro, whole (a small screen cuts it). */
 			const char *in = t->s->intro != NULL ? t->s->intro :
@@ -530,7 +520,7 @@ tui_details(struct tui *t)
 static void
 tui_click(struct tui *t, int x, int y)
 {
-	const struct snapshot *s = t->cur >= 0 ? &t->h.v[t->cur].after : &t->initial;
+	const struct snapshot *s = t->cur >= 0 ? &tui_result(t, t->cur)->after : &t->initial;
 	long i = view_cache_hit(&t->lay.cache, x, y);
 
 	if (i >= 0) {
@@ -641,16 +631,15 @@ tui_key(struct tui *t, int k)
 		t->sweep_top = 0;
 		if (t->cur >= 0)
 			t->cur--;
-		if (t->h.n > 0)
+		if (tui_count(t) > 0)
 			snprintf(t->status, sizeof t->status, "replay: %s", t->cur >= 0 ?
 			         "the snapshot recorded after this step (n goes forward)" :
 			         "the state before the first step (n goes forward)");
 		break;
 	case 'r': case 'R': {
 		char *err = NULL;
-		history_clear(&t->h);
-		runner_free(t->r);
-		t->r = NULL;
+		lesson_free(t->l);
+		t->l = NULL;
 		t->status[0] = '\0';
 		t->show_detail = false;
 		t->asked = t->right = 0;
@@ -740,7 +729,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 	}
 	if (crt_init(o->color, o->mouse) != 0) {
 		fprintf(stderr, "iobufviz: cannot use this terminal\n");
-		runner_free(t->r);
+		lesson_free(t->l);
 		free(t);
 		return APP_EXIT_ENV;
 	}
@@ -780,9 +769,8 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 		fprintf(stderr, "iobufviz: writing %s failed\n", o->record);
 	if (o->quiz && t->asked > 0)
 		printf("quiz: %d of %d predictions right\n", t->right, t->asked);
-	rc = tui_failures(t) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;
-	history_clear(&t->h);
-	runner_free(t->r);
+	rc = t->l != NULL && lesson_failures(t->l) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;
+	lesson_free(t->l);
 	grid_free(t->g);
 	free(t);
 	return rc;
