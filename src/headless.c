@@ -199,6 +199,8 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 		bench_print_text(f, sr->sweep, h->o->ascii ? BENCH_PRINT_ASCII : 0);
 	} else if (sr->step->op != SCN_OP_NOTE && sr->step->op != SCN_OP_SWEEP)
 		headless_text_state(f, &sr->after);
+	for (size_t i = 0; i < sr->changes.n; i++)
+		headless_wrap(f, "  > ", sr->changes.v[i].text);
 	if (sr->output != NULL)
 		fprintf(f, "  output  %s\n", sr->output);
 	if (sr->output_file != NULL)
@@ -305,7 +307,16 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 		fputs(",\"sweep\":", f);
 		bench_print_json(f, sr->sweep);
 	}
-	fputs(",\"expect\":[", f);
+	fputs(",\"changes\":[", f);
+	for (size_t i = 0; i < sr->changes.n; i++) {
+		const struct snapshot_change *c = &sr->changes.v[i];
+		fprintf(f, "%s{\"kind\":\"%s\",\"between_steps\":%s,\"count\":%" PRIu64
+		        ",\"text\":", i ? "," : "", snapshot_diff_kind_name(c->kind),
+		        c->between ? "true" : "false", c->count);
+		json_string(f, c->text);
+		fputc('}', f);
+	}
+	fputs("],\"expect\":[", f);
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];
 		fprintf(f, "%s{\"key\":", i ? "," : "");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* lesson.c: the one place a step is run, checked against its expectations and kept, so
- * that no front end (TUI, transcripts) can forget a part of it. */
+ * that every front end (TUI, transcripts) shows the same conclusions. */
 #include <config.h>
 
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 
 #include "expect.h"
 #include "lesson.h"
+#include "snapshot-diff.h"
 
 /* A run and what it has shown so far. */
 struct lesson {
@@ -36,14 +37,28 @@ lesson_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	return l;
 }
 
+/* What changed before and during sr. */
+void
+lesson_diff(const struct snapshot *prev, struct step_result *sr)
+{
+	memset(&sr->changes, 0, sizeof sr->changes);
+	/* Only the step's own changes for the first one: the initial state is taken before
+	 * the worker settles, and is not a step the learner saw. */
+	if (prev != NULL)
+		snapshot_diff(prev, &sr->before, NULL, &sr->changes);
+	snapshot_diff(&sr->before, &sr->after, &sr->events, &sr->changes);
+}
+
 /* Run, check and keep the next step. */
 int
 lesson_step(struct lesson *l)
 {
 	struct step_result sr;
+	const struct step_result *prev = lesson_last(l);
 
 	if (runner_step(l->r, &sr) == 0)
 		return 0;
+	lesson_diff(prev != NULL ? &prev->after : NULL, &sr);
 	if (expect_eval(&sr) != 0 || history_push(&l->h, &sr) != 0) {
 		step_result_clear(&sr);
 		return -1;

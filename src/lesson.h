@@ -17,7 +17,8 @@ struct lesson;
 struct lesson *lesson_new(const struct scenario *s, const struct runner_opts *o, char **err);
 
 /*
- * Run the next step, evaluate its expectations and keep it in the history. 1 = ran (lesson_last), 0 = no more steps,
+ * Run the next step, evaluate its expectations, work out what changed (between the steps
+ * and in this one) and keep it in the history. 1 = ran (lesson_last), 0 = no more steps,
  * -1 = out of memory (the step is lost).
  */
 int lesson_step(struct lesson *l);
@@ -37,6 +38,10 @@ const struct snapshot *lesson_initial(const struct lesson *l);
 enum ev_source lesson_trace_source(const struct lesson *l);
 const char *lesson_file_path(const struct lesson *l);
 const char *lesson_fs_name(const struct lesson *l);
+
+/* Fill sr->changes: from prev (the step before's after; NULL for the first step) to sr's
+ * before, then across sr itself. */
+void lesson_diff(const struct snapshot *prev, struct step_result *sr);
 
 /* Stop the run and forget its results. NULL is fine. */
 void lesson_free(struct lesson *l);

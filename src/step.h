@@ -9,6 +9,7 @@
 
 #include "event.h"
 #include "scenario.h"
+#include "snapshot-diff.h"
 #include "snapshot.h"
 
 struct bench_result;
@@ -39,6 +40,7 @@ struct step_result {
 	char note[256];               /* the engine's own remark (fallbacks, worker death) */
 	uint64_t output_len;          /* bytes printed in all, when output keeps only the first
 	                                 of them; 0: output is all of it */
+	struct snapshot_diff changes; /* what the kernel did between steps and in this one */
 };
 
 /* Free what a step_result owns. */

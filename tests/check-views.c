@@ -12,6 +12,7 @@
 #include "fixture-views.h"
 #include "grid.h"
 #include "history.h"
+#include "lesson.h"
 #include "scratch.h"
 #include "view.h"
 #include "test-util.h"
@@ -540,11 +541,13 @@ START_TEST(test_narration_writeback_between)
 	char *t;
 
 	res[1].before.cache.dirty = 1;             /* step 3 left 2 */
+	lesson_diff(&res[0].after, &res[1]);
 	view_screen_draw(g, &f, NULL);
 	t = grid_text(g);
 	ck_assert_ptr_nonnull(strstr(t, "│ Before this step the kernel wrote 1 dirty page back on its own"));
 	free(t);
 	res[1].before.cache.dirty = 2;
+	lesson_diff(&res[0].after, &res[1]);
 	view_screen_draw(g, &f, NULL);
 	t = grid_text(g);
 	ck_assert_ptr_null(strstr(t, "on its own"));
@@ -552,6 +555,7 @@ START_TEST(test_narration_writeback_between)
 	free(t);
 	/* Evicted between the steps. */
 	res[1].before.cache.cached = 1;
+	lesson_diff(&res[0].after, &res[1]);
 	view_screen_draw(g, &f, NULL);
 	t = grid_text(g);
 	ck_assert_ptr_nonnull(strstr(t, "│ Before this step the kernel dropped 1 page of this file from the cache"));
