@@ -15,7 +15,6 @@
 #include "crt.h"
 #include "describe.h"
 #include "lesson.h"
-#include "units.h"
 #include "view.h"
 
 /* Animation speeds offered by + and -. */
@@ -64,8 +63,8 @@ struct tui {
 	bool help;
 	size_t sweep_top;          /* first line of a sweep's table shown */
 	enum view_pane focus;
-	char detail[4096];
-	bool show_detail;
+	bool show_detail;          /* the details popup of focus (view-details.c) */
+	long detail_cell;          /* ... or of this clicked cache cell; -1: the pane's */
 	char status[512];
 	/* quiz */
 	bool asking;
@@ -137,7 +136,7 @@ tui_draw(struct tui *t)
 		.replay = tui_count(t) > 0 && t->cur < (long)tui_count(t) - 1 && !t->asking,
 		.speed = tui_speeds[t->speed], .autoplay = t->autoplay, .ascii = t->o->ascii,
 		.anim = t->anim, .help = t->help, .focus = t->focus,
-		.detail = t->show_detail ? t->detail : NULL,
+		.details = t->show_detail, .detail_cell = t->detail_cell,
 		.prompt = t->asking ? t->prompt : NULL,
 		.status = t->status, .sweep_top = t->sweep_top,
 	};
@@ -410,123 +409,24 @@ tui_next(struct tui *t)
 	tui_run_step(t);
 }
 
-/* Details of the focused pane into t->detail. */
+/* Show the details of the focused pane (none when no pane has the focus). */
 static void
 tui_details(struct tui *t)
 {
-	const struct snapshot *s = t->cur >= 0 ? &tui_result(t, t->cur)->after : &t->initial;
-	char *d = t->detail, a[32], b[32];
-	size_t len = sizeof t->detail, n = 0;
-
-#define TUI_ADD(...) do { if (n < len) n += (size_t)snprintf(d + n, len - n, __VA_ARGS__); } while (0)
-	t->show_detail = true;
-	switch (t->focus) {
-	case VIEW_PANE_STDIO: {
-		const struct snap_stdio *x = &s->stdio;
-		TUI_ADD("FILE*: %s, fd %d, %s\n", x->open ? "open" : "none", x->fd,
-		        describe_bufmode(x->mode));
-		TUI_ADD("__fbufsize %" PRIu64 "   __fpending %" PRIu64 "   read ahead %" PRIu64 "\n",
-		        x->size, x->pending, x->read_avail);
-		TUI_ADD("__fwriting %s   __freading %s\n", x->writing ? "yes" : "no",
-		        x->reading ? "yes" : "no");
-		TUI_ADD("first bytes:");
-		for (size_t i = 0; i < x->head_len && i < 24; i++)
-			TUI_ADD(" %02x", x->head[i]);
-		TUI_ADD("\nfd %d: %s, offset %" PRId64 ", flags %#o", s->fd.fd,
-		        s->fd.open ? "open" : "closed", s->fd.pos, (unsigned)s->fd.flags);
-		break;
-	}
-	case VIEW_PANE_CACHE: {
-		const struct snap_cache *c = &s->cache;
-		units_format_size(c->file_size, a, sizeof a);
-		TUI_ADD("source: %s%s%s\n", c->source == SNAP_SRC_CACHESTAT ? "cachestat(2)" :
-		        c->source == SNAP_SRC_MINCORE ? "mincore(2), residency only" : "none",
-		        c->note[0] ? "; " : "", c->note);
-		TUI_ADD("file %s, %" PRIu64 " page%s; cached %" PRIu64 ", dirty %" PRIu64
-		        ", writeback %" PRIu64 "\n", a, c->pages, c->pages == 1 ? "" : "s", c->cached,
-		        c->dirty, c->writeback);
-		TUI_ADD("whole system: Dirty %" PRIu64 " kB, Writeback %" PRIu64 " kB\n",
-		        c->sys_dirty_kb, c->sys_writeback_kb);
-		if (n < len) {
-			view_cache_runs_text(s, &t->lay.cache, 12, d + n, len - n);
-			n += strlen(d + n);
-		}
-		TUI_ADD("(click a cell for its own counts)");
-		break;
-	}
-	case VIEW_PANE_DISK: {
-		const struct snap_disk *x = &s->disk;
-		TUI_ADD("%s on %s; %s\n", x->fs[0] ? x->fs : "?", x->device[0] ? x->device : "?",
-		        x->source == SNAP_SRC_FIEMAP ? "extents from FIEMAP" : x->note);
-		/* Each extent as the file's byte range, then where it is on the device (FIEMAP's
-		 * flags said in words). */
-		for (size_t i = 0; i < x->n_extents && i < 12; i++) {
-			const struct snap_extent *e = &x->extents[i];
-			units_format_size(e->logical, a, sizeof a);
-			units_format_size(e->logical + e->length, b, sizeof b);
-			if (e->flags & SNAP_EXT_DELALLOC)
-				TUI_ADD("[%s, %s): no disk block yet (delayed allocation)\n", a, b);
-			else if (e->flags & SNAP_EXT_UNKNOWN)
-				TUI_ADD("[%s, %s): location not known yet\n", a, b);
-			else
-				TUI_ADD("[%s, %s): at device byte %" PRIu64 "%s\n", a, b, e->physical,
-				        e->flags & SNAP_EXT_UNWRITTEN ?
-				        ", allocated but unwritten (reads as zeros)" : "");
-		}
-		if (x->io_ok)
-			TUI_ADD("/proc/PID/io: wchar %" PRIu64 ", write_bytes %" PRIu64 ", read_bytes %"
-			        PRIu64 "\n", x->wchar, x->write_bytes, x->read_bytes);
-		break;
-	}
-	case VIEW_PANE_LOG: {
-		const struct step_result *sr = t->cur >= 0 ? tui_result(t, t->cur) : NULL;
-		if (sr == NULL) {
-			/* The intro, whole (a small screen cuts it). */
-			const char *in = t->s->intro != NULL ? t->s->intro :
-			                 t->s->title != NULL ? t->s->title : "";
-			int il = (int)strlen(in);
-			while (il > 0 && in[il - 1] == '\n')
-				il--;
-			TUI_ADD("%.*s\n\nno step has run yet: n runs the first", il, in);
-			break;
-		}
-		if (sr->step->say != NULL)
-			TUI_ADD("%s%s", sr->step->say,
-			        sr->step->say[0] && sr->step->say[strlen(sr->step->say) - 1] == '\n' ?
-			        "" : "\n");
-		if (sr->note[0] != '\0')
-			TUI_ADD("%s\n", sr->note);
-		TUI_ADD("\nstep %zu (%s), seen %s; op took %s inside the worker\n", sr->index + 1,
-		        scenario_op_name(sr->step->op),
-		        sr->events.source == EV_SRC_PTRACE ? "by the tracer" : "through /proc/PID/io",
-		        units_format_ns(sr->op_ns, a, sizeof a));
-		for (size_t i = 0; i < sr->events.n && i < 14; i++) {
-			char line[256];
-			event_format(&sr->events.v[i], line, sizeof line);
-			TUI_ADD("%s  %s\n", line, sr->events.v[i].origin == EV_STDIO ? "[stdio]" : "");
-		}
-		if (sr->events.n > 14)
-			TUI_ADD("... %zu calls in all\n", sr->events.n);
-		break;
-	}
-	default:
-		t->show_detail = false;
-		break;
-	}
-#undef TUI_ADD
+	t->show_detail = t->focus != VIEW_PANE_NONE;
+	t->detail_cell = -1;
 }
 
 /* A click: a cache cell shows its pages; elsewhere closes the details. */
 static void
 tui_click(struct tui *t, int x, int y)
 {
-	const struct snapshot *s = t->cur >= 0 ? &tui_result(t, t->cur)->after : &t->initial;
 	long i = view_cache_hit(&t->lay.cache, x, y);
 
 	if (i >= 0) {
 		t->focus = VIEW_PANE_CACHE;
-		view_cache_cell_text(s, &t->lay.cache, (size_t)i, t->detail, sizeof t->detail);
 		t->show_detail = true;
+		t->detail_cell = i;
 		return;
 	}
 	for (int p = 0; p < VIEW_PANE__COUNT; p++) {
@@ -721,6 +621,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 	t->o = o;
 	t->speed = TUI_SPEED_DEFAULT;
 	t->focus = VIEW_PANE_NONE;
+	t->detail_cell = -1;
 	if (tui_start(t, &err) != 0) {
 		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : strerror(errno));
 		free(err);

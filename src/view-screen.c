@@ -347,8 +347,7 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	view_frame_footer(g, H - 1, f);
 	if (f->anim == VIEW_ANIM_TRAVEL && sr != NULL && f->sweep == NULL)
 		view_screen_packet(g, &lay, f);
-	if (f->detail != NULL)
-		view_frame_popup(g, "details", f->detail, f->ascii);
+	view_details_draw(g, f, &lay.cache);
 	if (f->prompt != NULL)
 		view_frame_popup(g, "quiz", f->prompt, f->ascii);
 	if (f->help)
