@@ -44,6 +44,15 @@ static const struct { enum scn_key key; const char *q; } tui_questions[] = {
 	{ SCN_KEY_DISK_DELALLOC_BYTES, "How many bytes will wait for delayed allocation after it?" },
 };
 
+/* What a key handler did (htop's handler results): the main loop draws, repaints and
+ * quits on these, so that no handler has to. */
+enum tui_key_flag {
+	TUI_KEY_HANDLED = 1 << 0,  /* the key meant something here */
+	TUI_KEY_REDRAW = 1 << 1,   /* the state changed: draw again */
+	TUI_KEY_REPAINT = 1 << 2,  /* the terminal may be garbled: repaint all of it */
+	TUI_KEY_QUIT = 1 << 3,     /* leave the program */
+};
+
 /* The whole state of a session (one per tui_run; nothing global). */
 struct tui {
 	bool sweep_stop;            /* q while a sweep runs: stop it, keep the rows done */
@@ -441,8 +450,8 @@ tui_click(struct tui *t, int x, int y)
 	t->focus = VIEW_PANE_NONE;
 }
 
-/* A key while the quiz asks. */
-static void
+/* A key while the quiz asks; return what it did (TUI_KEY_*). */
+static unsigned
 tui_key_quiz(struct tui *t, int k)
 {
 	size_t n = strlen(t->answer);
@@ -456,18 +465,20 @@ tui_key_quiz(struct tui *t, int k)
 		t->asking = false;
 		t->guessed = false;
 		tui_run_step(t);
-		return;
+		return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 	} else if (k == CRT_K_ENTER && n > 0) {
 		t->asking = false;
 		t->guessed = true;
 		t->guess = strtoll(t->answer, NULL, 10);
 		tui_run_step(t);
-		return;
+		return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 	} else if (k == 'q' || k == CRT_K_F10) {
-		t->quit = true;
-		return;
+		return TUI_KEY_HANDLED | TUI_KEY_QUIT;
+	} else {
+		return 0;
 	}
 	tui_prompt_update(t);
+	return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 }
 
 /* Scroll a sweep's table and chart; return true if k was a scrolling key. */
@@ -500,25 +511,23 @@ tui_scroll(struct tui *t, int k)
 	}
 }
 
-/* Handle one key. */
-static void
+/* Handle one key; return what it did (TUI_KEY_*). */
+static unsigned
 tui_key(struct tui *t, int k)
 {
-	if (t->asking) {
-		tui_key_quiz(t, k);
-		return;
-	}
+	if (t->asking)
+		return tui_key_quiz(t, k);
 	if (t->help) {
+		/* Any key closes the help; q and F10 also quit. */
 		t->help = false;
 		if (k != 'q' && k != CRT_K_F10)
-			return;
+			return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 	}
 	if (t->lay.sweep_rows > 0 && tui_scroll(t, k))
-		return;
+		return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 	switch (k) {
 	case 'q': case 'Q': case CRT_K_F10:
-		t->quit = true;
-		break;
+		return TUI_KEY_HANDLED | TUI_KEY_QUIT;
 	case CRT_K_RIGHT: case ' ': case 'n': case CRT_K_ENTER:
 		t->show_detail = false;
 		t->anim = VIEW_ANIM_NONE;
@@ -582,11 +591,11 @@ tui_key(struct tui *t, int k)
 		t->help = true;
 		break;
 	case 0x0c:      /* Ctrl-L */
-		crt_redraw();
-		break;
+		return TUI_KEY_HANDLED | TUI_KEY_REPAINT | TUI_KEY_REDRAW;
 	default:
-		break;
+		return 0;           /* not a key of ours: nothing to draw */
 	}
+	return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 }
 
 /* How long to wait for input: short while animating, until the next autoplay step, or
@@ -642,14 +651,22 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 			snprintf(t->status, sizeof t->status, "cannot record to %s: %s", o->record,
 			         strerror(errno));
 	}
-	while (t->g != NULL && !t->quit) {
+	for (bool redraw = true; t->g != NULL && !t->quit;) {
 		struct crt_event ev;
+		unsigned did;
 
-		tui_draw(t);
+		if (redraw)
+			tui_draw(t);
+		redraw = true;
 		crt_read(tui_timeout(t), &ev);
 		switch (ev.kind) {
 		case CRT_EV_KEY:
-			tui_key(t, ev.key);
+			did = tui_key(t, ev.key);
+			if (did & TUI_KEY_REPAINT)
+				crt_redraw();
+			if (did & TUI_KEY_QUIT)
+				t->quit = true;     /* as a q read while a long step runs does */
+			redraw = (did & TUI_KEY_REDRAW) != 0;
 			break;
 		case CRT_EV_MOUSE:
 			if (o->mouse)
