@@ -43,6 +43,19 @@ one_write(int64_t n)
 	return l;
 }
 
+/* Assert that d holds one change, of this kind, span, count and sentence (text NULL: any). */
+static void
+one_change(const struct snapshot_diff *d, enum snapshot_change_kind kind, bool between,
+           uint64_t count, const char *text)
+{
+	ck_assert_uint_eq(d->n, 1);
+	ck_assert_int_eq(d->v[0].kind, kind);
+	ck_assert_int_eq(d->v[0].between, between);
+	ck_assert_uint_eq(d->v[0].count, count);
+	if (text != NULL)
+		ck_assert_str_eq(d->v[0].text, text);
+}
+
 START_TEST(test_same_is_nothing)
 {
 	struct snapshot a = snap(8192, 2, 2, 0, 8192);
@@ -61,13 +74,9 @@ START_TEST(test_written_back_between)
 	struct snapshot_diff d = { 0 };
 
 	snapshot_diff(&a, &b, NULL, &d);
-	ck_assert_uint_eq(d.n, 1);
-	ck_assert_int_eq(d.v[0].kind, SNAPSHOT_CHANGE_WRITTEN_BACK);
-	ck_assert(d.v[0].between);
-	ck_assert_uint_eq(d.v[0].count, 1);
-	ck_assert_str_eq(d.v[0].text, "Before this step the kernel wrote 1 dirty page back on its "
-	                 "own (writeback of pages older than dirty_expire_centisecs, or a sync() "
-	                 "elsewhere).");
+	one_change(&d, SNAPSHOT_CHANGE_WRITTEN_BACK, true, 1, "Before this step the kernel wrote 1 dirty page back on its "
+	           "own (writeback of pages older than dirty_expire_centisecs, or a sync() "
+	           "elsewhere).");
 	ck_assert_str_eq(snapshot_diff_kind_name(d.v[0].kind), "written_back");
 }
 END_TEST
@@ -102,11 +111,8 @@ START_TEST(test_evicted)
 	struct snapshot_diff d = { 0 };
 
 	snapshot_diff(&a, &b, NULL, &d);
-	ck_assert_uint_eq(d.n, 1);
-	ck_assert_int_eq(d.v[0].kind, SNAPSHOT_CHANGE_EVICTED);
-	ck_assert_uint_eq(d.v[0].count, 2);
-	ck_assert_str_eq(d.v[0].text, "Before this step the kernel dropped 2 pages of this file "
-	                 "from the cache (memory pressure).");
+	one_change(&d, SNAPSHOT_CHANGE_EVICTED, true, 2, "Before this step the kernel dropped 2 "
+	           "pages of this file from the cache (memory pressure).");
 	/* A truncate shrinks the file: its pages going is no eviction. */
 	memset(&d, 0, sizeof d);
 	b.cache.file_size = 4096;
@@ -128,11 +134,8 @@ START_TEST(test_large_folio)
 	struct snapshot_diff d = { 0 };
 
 	snapshot_diff(&a, &b, &w, &d);
-	ck_assert_uint_eq(d.n, 1);
-	ck_assert_int_eq(d.v[0].kind, SNAPSHOT_CHANGE_LARGE_FOLIO);
-	ck_assert(!d.v[0].between);
-	ck_assert_uint_eq(d.v[0].count, 16);
-	ck_assert_str_eq(d.v[0].text, "16 pages dirtied by 1 byte: a large folio");
+	one_change(&d, SNAPSHOT_CHANGE_LARGE_FOLIO, false, 16,
+	           "16 pages dirtied by 1 byte: a large folio");
 	/* Two pages dirtied by a write that touches up to two: page-sized, nothing to say. */
 	memset(&d, 0, sizeof d);
 	b.cache.dirty = 2;
@@ -154,11 +157,8 @@ START_TEST(test_allocated)
 	struct snapshot_diff d = { 0 };
 
 	snapshot_diff(&a, &b, &none, &d);
-	ck_assert_uint_eq(d.n, 1);
-	ck_assert_int_eq(d.v[0].kind, SNAPSHOT_CHANGE_ALLOCATED);
-	ck_assert_uint_eq(d.v[0].count, 8192);
-	ck_assert_str_eq(d.v[0].text, "In this step ext4 allocated 8 KiB of disk blocks for this "
-	                 "file (delayed allocation resolved).");
+	one_change(&d, SNAPSHOT_CHANGE_ALLOCATED, false, 8192, "In this step ext4 allocated 8 KiB "
+	           "of disk blocks for this file (delayed allocation resolved).");
 	/* Between the steps, with the writeback that went with it: both said, writeback first. */
 	memset(&d, 0, sizeof d);
 	snapshot_diff(&a, &b, NULL, &d);
@@ -188,8 +188,7 @@ START_TEST(test_lesson_diff)
 	ck_assert(!sr.changes.v[1].between);
 	/* The first step has nothing before it to compare with. */
 	lesson_diff(NULL, &sr);
-	ck_assert_uint_eq(sr.changes.n, 1);
-	ck_assert_int_eq(sr.changes.v[0].kind, SNAPSHOT_CHANGE_ALLOCATED);
+	one_change(&sr.changes, SNAPSHOT_CHANGE_ALLOCATED, false, 8192, NULL);
 }
 END_TEST
 

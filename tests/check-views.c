@@ -531,36 +531,46 @@ START_TEST(test_screen_new_stream)
 }
 END_TEST
 
-START_TEST(test_narration_writeback_between)
+/* The second of the two results res, as the lesson would keep it (its changes worked out),
+ * on a w x h screen, into a heap string. */
+static char *
+screen_second(struct step_result res[2], int w, int h)
 {
-	/* A page cleaned between two steps (no call of ours): the narration says so first. */
-	struct step_result res[2] = { fix_res[2], fix_res[3] };
-	struct grid *g = grid_new(100, 30);
+	struct grid *g = grid_new(w, h);
 	struct view_frame f = { .scn = &fix_scn, .results = res, .n_results = 2, .cur = 1,
 	                        .initial = &fix_initial, .speed = 1, .focus = VIEW_PANE_NONE };
 	char *t;
 
-	res[1].before.cache.dirty = 1;             /* step 3 left 2 */
-	lesson_diff(&res[0].after, &res[1]);
+	ck_assert_ptr_nonnull(g);
 	view_screen_draw(g, &f, NULL);
 	t = grid_text(g);
+	grid_free(g);
+	return t;
+}
+
+START_TEST(test_narration_writeback_between)
+{
+	/* A page cleaned between two steps (no call of ours): the narration says so first. */
+	struct step_result res[2] = { fix_res[2], fix_res[3] };
+	char *t;
+
+	res[1].before.cache.dirty = 1;             /* step 3 left 2 */
+	lesson_diff(&res[0].after, &res[1]);
+	t = screen_second(res, 100, 30);
 	ck_assert_ptr_nonnull(strstr(t, "│ Before this step the kernel wrote 1 dirty page back on its own"));
 	free(t);
 	res[1].before.cache.dirty = 2;
 	lesson_diff(&res[0].after, &res[1]);
-	view_screen_draw(g, &f, NULL);
-	t = grid_text(g);
+	t = screen_second(res, 100, 30);
 	ck_assert_ptr_null(strstr(t, "on its own"));
 	ck_assert_ptr_null(strstr(t, "dropped"));
 	free(t);
 	/* Evicted between the steps. */
 	res[1].before.cache.cached = 1;
 	lesson_diff(&res[0].after, &res[1]);
-	view_screen_draw(g, &f, NULL);
-	t = grid_text(g);
+	t = screen_second(res, 100, 30);
 	ck_assert_ptr_nonnull(strstr(t, "│ Before this step the kernel dropped 1 page of this file from the cache"));
 	free(t);
-	grid_free(g);
 }
 END_TEST
 
@@ -641,21 +651,16 @@ START_TEST(test_folio_from_diff)
 {
 	/* The cache pane's large-folio remark is the one the diff made, drawn as it says. */
 	struct step_result res[2] = { fix_res[0], fix_res[1] };
-	struct grid *g = grid_new(160, 45);
-	struct view_frame f = { .scn = &fix_scn, .results = res, .n_results = 2, .cur = 1,
-	                        .initial = &fix_initial, .speed = 1, .focus = VIEW_PANE_NONE };
 	struct snapshot_change *c = &res[1].changes.v[res[1].changes.n++];
 	char *t;
 
 	*c = (struct snapshot_change){ .kind = SNAPSHOT_CHANGE_LARGE_FOLIO, .count = 16 };
 	snprintf(c->text, sizeof c->text, "16 pages dirtied by 1 byte: a large folio");
-	view_screen_draw(g, &f, NULL);
-	t = grid_text(g);
+	t = screen_second(res, 160, 45);
 	ck_assert_ptr_nonnull(strstr(t, "16 pages dirtied by 1 byte: a large folio"));
 	/* Once: not a between-steps change, so the narration does not say it too. */
 	ck_assert_ptr_null(strstr(strstr(t, "16 pages dirtied") + 1, "16 pages dirtied"));
 	free(t);
-	grid_free(g);
 }
 END_TEST
 
