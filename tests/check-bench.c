@@ -31,7 +31,9 @@ count_entries(const char *dir)
 	if (d == NULL)
 		return -1;
 	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+		/* The run's lock file is part of its dir; any other entry is a leftover. */
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+		    strcmp(e->d_name, ".iobufviz-lock") != 0)
 			n++;
 	closedir(d);
 	return n;
