@@ -549,6 +549,7 @@ tui_key(struct tui *t, int k)
 		char *err = NULL;
 		lesson_free(t->l);
 		t->l = NULL;
+		t->cur = -1;        /* nothing is left to show, even if the restart fails */
 		t->status[0] = '\0';
 		t->show_detail = false;
 		t->asked = t->right = 0;
