@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "expect.h"
+#include "history.h"
 #include "lesson.h"
 #include "snapshot-diff.h"
 

@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "history.h"
 #include "runner.h"
 #include "scenario.h"
 #include "step.h"
