@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runner.h"
+#include "step.h"
 
 /*
  * The observed value of key for step result sr: numeric in *num and as text. Return false

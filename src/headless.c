@@ -15,7 +15,7 @@
 #include "describe.h"
 #include "expect.h"
 #include "json.h"
-#include "runner.h"
+#include "lesson.h"
 #include "scenario-names.h"
 #include "units.h"
 
@@ -23,7 +23,7 @@
 struct headless {
 	const struct scenario *s;
 	const struct app_opts *o;
-	struct runner *r;
+	struct lesson *l;
 	FILE *f;
 	size_t n_points;        /* TAP test points so far */
 	bool ok;
@@ -199,6 +199,8 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 		bench_print_text(f, sr->sweep, h->o->ascii ? BENCH_PRINT_ASCII : 0);
 	} else if (sr->step->op != SCN_OP_NOTE && sr->step->op != SCN_OP_SWEEP)
 		headless_text_state(f, &sr->after);
+	for (size_t i = 0; i < sr->changes.n; i++)
+		headless_wrap(f, "  > ", sr->changes.v[i].text);
 	if (sr->output != NULL)
 		fprintf(f, "  output  %s\n", sr->output);
 	if (sr->output_file != NULL)
@@ -305,7 +307,16 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 		fputs(",\"sweep\":", f);
 		bench_print_json(f, sr->sweep);
 	}
-	fputs(",\"expect\":[", f);
+	fputs(",\"changes\":[", f);
+	for (size_t i = 0; i < sr->changes.n; i++) {
+		const struct snapshot_change *c = &sr->changes.v[i];
+		fprintf(f, "%s{\"kind\":\"%s\",\"between_steps\":%s,\"count\":%" PRIu64
+		        ",\"text\":", i ? "," : "", snapshot_diff_kind_name(c->kind),
+		        c->between ? "true" : "false", c->count);
+		json_string(f, c->text);
+		fputc('}', f);
+	}
+	fputs("],\"expect\":[", f);
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];
 		fprintf(f, "%s{\"key\":", i ? "," : "");
@@ -370,7 +381,7 @@ static void
 headless_begin(struct headless *h)
 {
 	const struct scenario *s = h->s;
-	const struct snapshot *init = runner_initial(h->r);
+	const struct snapshot *init = lesson_initial(h->l);
 	FILE *f = h->f;
 
 	switch (h->o->format) {
@@ -379,9 +390,9 @@ headless_begin(struct headless *h)
 		if (s->source != NULL)
 			fprintf(f, "  [%s]", s->source);
 		fprintf(f, "\nscenario %s\nfile     %s on %s%s%s, kernel %s\ntrace    %s\n", s->path,
-		        runner_file_path(h->r), runner_fs_name(h->r),
+		        lesson_file_path(h->l), lesson_fs_name(h->l),
 		        init->disk.device[0] ? " " : "", init->disk.device, h->kernel,
-		        runner_trace_source(h->r) == EV_SRC_PTRACE ?
+		        lesson_trace_source(h->l) == EV_SRC_PTRACE ?
 		        "ptrace: every call, exact (* = time measured by the tracer)" :
 		        "/proc/PID/io: stdio's calls as counts and totals only");
 		if (init->cache.note[0] != '\0')
@@ -401,7 +412,7 @@ headless_begin(struct headless *h)
 		fputs(",\"path\":", f);
 		json_string(f, s->path);
 		fputs(",\"file\":", f);
-		json_string(f, runner_file_path(h->r));
+		json_string(f, lesson_file_path(h->l));
 		fputs(",\"intro\":", f);
 		json_string(f, s->intro);
 		fputs("},\"steps\":[", f);
@@ -449,7 +460,7 @@ headless_sweep_env(const struct step_result *sr, char *msg, size_t len)
 static void
 headless_end(struct headless *h, const char *error)
 {
-	const struct snapshot *init = runner_initial(h->r);
+	const struct snapshot *init = lesson_initial(h->l);
 	FILE *f = h->f;
 
 	switch (h->o->format) {
@@ -464,13 +475,13 @@ headless_end(struct headless *h, const char *error)
 		fputs(",\"environment\":{\"kernel\":", f);
 		json_string(f, h->kernel);
 		fputs(",\"fs\":", f);
-		json_string(f, runner_fs_name(h->r));
+		json_string(f, lesson_fs_name(h->l));
 		fprintf(f, ",\"device\":");
 		json_string(f, init->disk.device[0] ? init->disk.device : NULL);
 		fprintf(f, ",\"cachestat\":%s,\"fiemap\":%s,\"trace\":\"%s\",\"version\":\"%s\"}}\n",
 		        init->cache.source == SNAP_SRC_CACHESTAT ? "true" : "false",
 		        init->disk.source == SNAP_SRC_FIEMAP ? "true" : "false",
-		        runner_trace_source(h->r) == EV_SRC_PTRACE ? "ptrace" : "procio",
+		        lesson_trace_source(h->l) == EV_SRC_PTRACE ? "ptrace" : "procio",
 		        PACKAGE_VERSION);
 		break;
 	case APP_FORMAT_TAP:
@@ -513,8 +524,8 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 		snprintf(h.kernel, sizeof h.kernel, "%s", u.release);
 	if (progress)
 		ro.sweep_progress = headless_sweep_progress;
-	h.r = runner_new(s, &ro, &err);
-	if (h.r == NULL) {
+	h.l = lesson_new(s, &ro, &err);
+	if (h.l == NULL) {
 		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : "out of memory");
 		free(err);
 		return APP_EXIT_ENV;
@@ -522,53 +533,39 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 	if (o->export_fmt == NULL)
 		headless_begin(&h);
 	for (;;) {
-		struct step_result sr;
-		memset(&sr, 0, sizeof sr);
-		int got = runner_step(h.r, &sr);
+		int got = lesson_step(h.l);
+		const struct step_result *sr = lesson_last(h.l);
 		if (got == 0)
 			break;
 		if (got < 0) {
-			if (o->export_fmt == NULL)
-				headless_end(&h, sr.note[0] ? sr.note : "the worker stopped");
-			else
-				fprintf(stderr, "iobufviz: %s\n", sr.note[0] ? sr.note : "the worker stopped");
-			step_result_clear(&sr);
-			runner_free(h.r);
-			fflush(stdout);
-			return APP_EXIT_ENV;
-		}
-		if (expect_eval(&sr) != 0) {
-			step_result_clear(&sr);
 			err = "out of memory";
 			break;
 		}
-		if (progress && sr.sweep != NULL)
+		if (progress && sr->sweep != NULL)
 			fputs("\r\033[K", stderr);
-		if (!sr.ok)
+		if (!sr->ok)
 			h.ok = false;
 		/* A sweep that could not run (at all, or a row for want of space) is the
 		 * environment's failure, not a lesson's. */
-		if (!sweep_failed && headless_sweep_env(&sr, envmsg, sizeof envmsg))
+		if (!sweep_failed && headless_sweep_env(sr, envmsg, sizeof envmsg))
 			sweep_failed = true;
 		if (o->export_fmt != NULL) {
 			/* --export: the sweep tables alone, nothing else on stdout. */
-			if (sr.sweep != NULL)
-				bench_export(stdout, sr.sweep, o->export_fmt);
-			else if (sr.ret < 0 && sr.step->op == SCN_OP_SWEEP)
-				fprintf(stderr, "iobufviz: step %zu: %s\n", sr.index + 1, sr.note);
-			step_result_clear(&sr);
+			if (sr->sweep != NULL)
+				bench_export(stdout, sr->sweep, o->export_fmt);
+			else if (sr->ret < 0 && sr->step->op == SCN_OP_SWEEP)
+				fprintf(stderr, "iobufviz: step %zu: %s\n", sr->index + 1, sr->note);
 			continue;
 		}
 		switch (o->format) {
-		case APP_FORMAT_TEXT: headless_text_step(&h, &sr); break;
-		case APP_FORMAT_JSON: headless_json_step(&h, &sr); break;
-		case APP_FORMAT_TAP: headless_tap_step(&h, &sr); break;
+		case APP_FORMAT_TEXT: headless_text_step(&h, sr); break;
+		case APP_FORMAT_JSON: headless_json_step(&h, sr); break;
+		case APP_FORMAT_TAP: headless_tap_step(&h, sr); break;
 		}
-		step_result_clear(&sr);
 	}
 	if (o->export_fmt == NULL)
 		headless_end(&h, err != NULL ? err : sweep_failed ? envmsg : NULL);
-	runner_free(h.r);
+	lesson_free(h.l);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "iobufviz: cannot write the transcript\n");
 		return APP_EXIT_ENV;

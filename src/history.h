@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "runner.h"
+#include "step.h"
 
 struct history {
 	struct step_result *v;

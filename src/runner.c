@@ -609,7 +609,6 @@ runner_step(struct runner *r, struct step_result *out)
 	out->index = r->next++;
 	step = &r->s->steps[out->index];
 	out->step = step;
-	out->ok = true;
 	/* Observed now, not the last step's after: at a person's pace the kernel may write
 	 * pages back between two steps, and that must not be shown as this step's doing. */
 	runner_observe(r, &out->before);
@@ -657,26 +656,6 @@ const struct snapshot *
 runner_initial(const struct runner *r)
 {
 	return &r->initial;
-}
-
-/* Free what a step result owns. */
-void
-step_result_clear(struct step_result *sr)
-{
-	if (sr == NULL)
-		return;
-	event_list_clear(&sr->events);
-	free(sr->expects);
-	free(sr->output);
-	free(sr->output_file);
-	if (sr->sweep != NULL) {
-		bench_result_clear(sr->sweep);
-		free(sr->sweep);
-		sr->sweep = NULL;
-	}
-	sr->expects = NULL;
-	sr->n_expects = 0;
-	sr->output = sr->output_file = NULL;
 }
 
 /* Stop the worker, close everything, remove the scratch dir. */

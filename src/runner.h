@@ -9,6 +9,7 @@
 #include "event.h"
 #include "scenario.h"
 #include "snapshot.h"
+#include "step.h"
 
 /* How stdio's own calls are seen (--trace). */
 enum runner_trace { RUNNER_TRACE_AUTO, RUNNER_TRACE_PTRACE, RUNNER_TRACE_PROCIO };
@@ -17,7 +18,6 @@ enum runner_trace { RUNNER_TRACE_AUTO, RUNNER_TRACE_PTRACE, RUNNER_TRACE_PROCIO 
 typedef void (*runner_progress_fn)(const struct snapshot *now, double elapsed_s, void *user);
 
 struct bench_progress;
-struct bench_result;
 
 /* Called between the timed runs of a sweep step (bench.h); non-zero stops the sweep. */
 typedef int (*runner_sweep_fn)(const struct bench_progress *p, void *user);
@@ -31,40 +31,16 @@ struct runner_opts {
 	double budget;                /* sweep rows: seconds each; 0 = the scenario's/default */
 };
 
-/* Outcome of one expectation. */
-struct expect_result {
-	const struct scn_expect *want;
-	bool ok;
-	int64_t got;                  /* numeric value observed */
-	char got_text[256];           /* as text (outputs, errno names, modes) */
-};
-
-/* Everything one step did and left behind. */
-struct step_result {
-	size_t index;                 /* 0-based */
-	const struct scn_step *step;
-	int64_t ret;                  /* the op's return value (-1 on error) */
-	int err;                      /* errno of the op, 0 if none */
-	uint64_t op_ns;               /* the whole op timed inside the worker (clock_gettime) */
-	struct event_list events;
-	struct snapshot before, after;
-	struct expect_result *expects;
-	size_t n_expects;
-	bool ok;                      /* all expectations held */
-	char *output;                 /* pty (terminal) / tail output; NULL if none */
-	char *output_file;            /* pty: file output */
-	struct bench_result *sweep;   /* sweep steps: the timed results (bench.h); else NULL */
-	char note[256];               /* the engine's own remark (fallbacks, worker death) */
-	uint64_t output_len;          /* bytes printed in all, when output keeps only the first
-	                                 of them; 0: output is all of it */
-};
-
 struct runner;
 
 /* Start: make the scratch dir and file, fork and trace the worker. NULL + *err on failure. */
 struct runner *runner_new(const struct scenario *s, const struct runner_opts *o, char **err);
 
-/* Run the next step into out (caller frees with step_result_clear). 1 = ran, 0 = no more, -1 error. */
+/*
+ * Run the next step into out (caller frees with step_result_clear; expectations are not
+ * evaluated: see lesson.h). 1 = ran, 0 = no more steps. A step that could not run still
+ * returns 1, its failure in out's ret, err and note (after a worker's death, every later one).
+ */
 int runner_step(struct runner *r, struct step_result *out);
 
 /* How the runner sees stdio's calls in this run (ptrace, or procio after a refusal). */
@@ -76,9 +52,6 @@ const char *runner_fs_name(const struct runner *r);
 
 /* The state before the first step (after the prefill, cold cache). */
 const struct snapshot *runner_initial(const struct runner *r);
-
-/* Free what a step_result owns. */
-void step_result_clear(struct step_result *sr);
 
 /* Stop the worker and remove the scratch dir. NULL is fine. */
 void runner_free(struct runner *r);

@@ -14,10 +14,7 @@
 #include "cast.h"
 #include "crt.h"
 #include "describe.h"
-#include "expect.h"
-#include "history.h"
-#include "runner.h"
-#include "units.h"
+#include "lesson.h"
 #include "view.h"
 
 /* Animation speeds offered by + and -. */
@@ -47,13 +44,21 @@ static const struct { enum scn_key key; const char *q; } tui_questions[] = {
 	{ SCN_KEY_DISK_DELALLOC_BYTES, "How many bytes will wait for delayed allocation after it?" },
 };
 
+/* What a key handler did (htop's handler results): the main loop draws, repaints and
+ * quits on these, so that no handler has to. */
+enum tui_key_flag {
+	TUI_KEY_HANDLED = 1 << 0,  /* the key meant something here */
+	TUI_KEY_REDRAW = 1 << 1,   /* the state changed: draw again */
+	TUI_KEY_REPAINT = 1 << 2,  /* the terminal may be garbled: repaint all of it */
+	TUI_KEY_QUIT = 1 << 3,     /* leave the program */
+};
+
 /* The whole state of a session (one per tui_run; nothing global). */
 struct tui {
 	bool sweep_stop;            /* q while a sweep runs: stop it, keep the rows done */
 	const struct scenario *s;
 	const struct app_opts *o;
-	struct runner *r;
-	struct history h;
+	struct lesson *l;          /* NULL after a failed restart */
 	struct snapshot initial;
 	long cur;                  /* shown result; -1: before the first step */
 	bool finished;             /* the runner has no more steps */
@@ -67,8 +72,8 @@ struct tui {
 	bool help;
 	size_t sweep_top;          /* first line of a sweep's table shown */
 	enum view_pane focus;
-	char detail[4096];
-	bool show_detail;
+	bool show_detail;          /* the details popup of focus (view-details.c) */
+	long detail_cell;          /* ... or of this clicked cache cell; -1: the pane's */
 	char status[512];
 	/* quiz */
 	bool asking;
@@ -97,6 +102,20 @@ tui_now_ms(void)
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
+/* How many results the lesson has kept. */
+static size_t
+tui_count(const struct tui *t)
+{
+	return t->l != NULL ? lesson_count(t->l) : 0;
+}
+
+/* Result i (below tui_count). */
+static const struct step_result *
+tui_result(const struct tui *t, long i)
+{
+	return &lesson_results(t->l)[i];
+}
+
 /* Lines of a sweep's output, split in place into v (at most max). */
 static size_t
 tui_sweep_lines(char *text, const char **v, size_t max)
@@ -119,13 +138,14 @@ static void
 tui_draw(struct tui *t)
 {
 	struct view_frame f = {
-		.scn = t->s, .results = t->h.v, .n_results = t->h.n, .cur = t->cur,
+		.scn = t->s, .results = t->l != NULL ? lesson_results(t->l) : NULL,
+		.n_results = tui_count(t), .cur = t->cur,
 		.initial = &t->initial, .live = t->live, .running = t->running,
-		.fs = t->r != NULL ? runner_fs_name(t->r) : NULL,
-		.replay = t->h.n > 0 && t->cur < (long)t->h.n - 1 && !t->asking,
+		.fs = t->l != NULL ? lesson_fs_name(t->l) : NULL,
+		.replay = tui_count(t) > 0 && t->cur < (long)tui_count(t) - 1 && !t->asking,
 		.speed = tui_speeds[t->speed], .autoplay = t->autoplay, .ascii = t->o->ascii,
 		.anim = t->anim, .help = t->help, .focus = t->focus,
-		.detail = t->show_detail ? t->detail : NULL,
+		.details = t->show_detail, .detail_cell = t->detail_cell,
 		.prompt = t->asking ? t->prompt : NULL,
 		.status = t->status, .sweep_top = t->sweep_top,
 	};
@@ -149,12 +169,12 @@ tui_draw(struct tui *t)
 	/* Blink the cells that changed, then let them settle. */
 	if (t->anim == VIEW_ANIM_FLASH && (el / (uint64_t)(TUI_BLINK_MS / sp)) % 2 == 1)
 		f.anim = VIEW_ANIM_NONE;
-	if (t->cur >= 0 && t->h.v[t->cur].sweep != NULL) {
+	if (t->cur >= 0 && tui_result(t, t->cur)->sweep != NULL) {
 		/* The sweep's table and chart, laid out for the width we have now. */
 		size_t len = 0;
 		FILE *mf = open_memstream(&sweep_text, &len);
 		if (mf != NULL) {
-			bench_print_compact(mf, t->h.v[t->cur].sweep, w - 4,
+			bench_print_compact(mf, tui_result(t, t->cur)->sweep, w - 4,
 			                    t->o->ascii ? BENCH_PRINT_ASCII : 0);
 			fclose(mf);
 		}
@@ -185,7 +205,7 @@ tui_progress(const struct snapshot *now, double elapsed_s, void *user)
 	if (ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_F10))
 		t->quit = true;
 	t->live = now;
-	snprintf(t->status, sizeof t->status, "step %zu running: %.1f s%s", t->h.n + 1, elapsed_s,
+	snprintf(t->status, sizeof t->status, "step %zu running: %.1f s%s", tui_count(t) + 1, elapsed_s,
 	         t->quit ? "   (will quit when it ends; Ctrl-C quits now)" : "   (Ctrl-C quits)");
 	tui_draw(t);
 	t->live = NULL;
@@ -224,10 +244,10 @@ tui_start(struct tui *t, char **err)
 	                          .budget = t->o->budget };
 	const struct snapshot *ini;
 
-	t->r = runner_new(t->s, &ro, err);
-	if (t->r == NULL)
+	t->l = lesson_new(t->s, &ro, err);
+	if (t->l == NULL)
 		return -1;
-	ini = runner_initial(t->r);
+	ini = lesson_initial(t->l);
 	if (ini != NULL)
 		t->initial = *ini;
 	else
@@ -242,7 +262,7 @@ tui_start(struct tui *t, char **err)
 static void
 tui_animate(struct tui *t)
 {
-	t->n_hops = view_screen_hops(&t->h.v[t->cur], t->hops, VIEW_MAX_HOPS);
+	t->n_hops = view_screen_hops(tui_result(t, t->cur), t->hops, VIEW_MAX_HOPS);
 	t->anim = t->n_hops > 0 ? VIEW_ANIM_TRAVEL : VIEW_ANIM_FLASH;
 	t->anim_t0 = tui_now_ms();
 }
@@ -264,22 +284,11 @@ tui_tick(struct tui *t)
 	return t->anim != VIEW_ANIM_NONE;
 }
 
-/* Count failed expectations in the history. */
-static size_t
-tui_failures(const struct tui *t)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < t->h.n; i++)
-		n += !t->h.v[i].ok;
-	return n;
-}
-
 /* The end of the scenario: say how it went. */
 static void
 tui_finish(struct tui *t)
 {
-	size_t bad = tui_failures(t);
+	size_t bad = t->l != NULL ? lesson_failures(t->l) : 0;
 	int n;
 
 	t->finished = true;
@@ -295,7 +304,7 @@ tui_finish(struct tui *t)
 static void
 tui_score(struct tui *t)
 {
-	const struct step_result *sr = &t->h.v[t->h.n - 1];
+	const struct step_result *sr = lesson_last(t->l);
 
 	if (!t->guessed)
 		return;
@@ -317,17 +326,15 @@ tui_score(struct tui *t)
 static void
 tui_run_step(struct tui *t)
 {
-	struct step_result sr;
 	int rc;
 
-	memset(&sr, 0, sizeof sr);
-	if (t->r == NULL || t->finished)
+	if (t->l == NULL || t->finished)
 		return;
-	snprintf(t->status, sizeof t->status, "running step %zu...", t->h.n + 1);
+	snprintf(t->status, sizeof t->status, "running step %zu...", tui_count(t) + 1);
 	tui_draw(t);
 	t->running = true;
 	t->sweep_stop = false;
-	rc = runner_step(t->r, &sr);
+	rc = lesson_step(t->l);
 	t->running = false;
 	t->status[0] = '\0';     /* the progress line of a long step is over */
 	if (rc == 0) {
@@ -335,22 +342,13 @@ tui_run_step(struct tui *t)
 		return;
 	}
 	if (rc < 0) {
-		snprintf(t->status, sizeof t->status, "step %zu could not run%s%s", t->h.n + 1,
-		         sr.note[0] != '\0' ? ": " : "", sr.note);
-		step_result_clear(&sr);
-		t->finished = true;
-		t->autoplay = false;
-		return;
-	}
-	if (expect_eval(&sr) != 0 || history_push(&t->h, &sr) != 0) {
-		step_result_clear(&sr);
 		snprintf(t->status, sizeof t->status, "out of memory");
 		return;
 	}
-	t->cur = (long)t->h.n - 1;
+	t->cur = (long)tui_count(t) - 1;
 	tui_score(t);
 	tui_animate(t);
-	if (t->h.n == t->s->n_steps)
+	if (tui_count(t) == t->s->n_steps)
 		tui_finish(t);
 }
 
@@ -362,9 +360,9 @@ tui_ask(struct tui *t)
 	const char *q = NULL;
 	char call[256];
 
-	if (!t->o->quiz || t->h.n >= t->s->n_steps || t->guessed)
+	if (!t->o->quiz || tui_count(t) >= t->s->n_steps || t->guessed)
 		return false;
-	st = &t->s->steps[t->h.n];
+	st = &t->s->steps[tui_count(t)];
 	/* Ask in the table's order: the number of write() calls is the first lesson. */
 	for (size_t k = 0; k < sizeof tui_questions / sizeof tui_questions[0] && q == NULL; k++)
 		for (size_t i = 0; i < st->n_expects && q == NULL; i++)
@@ -381,7 +379,7 @@ tui_ask(struct tui *t)
 	describe_step(st, call, sizeof call);
 	snprintf(t->prompt, sizeof t->prompt,
 	         "Next: step %zu, %s\n%s\n\nyour guess: %s_\n\n(digits, Enter to run the step, "
-	         "Esc to skip the question)", t->h.n + 1, call, q, t->answer);
+	         "Esc to skip the question)", tui_count(t) + 1, call, q, t->answer);
 	return true;
 }
 
@@ -406,7 +404,7 @@ tui_next(struct tui *t)
 {
 	t->status[0] = '\0';
 	t->sweep_top = 0;
-	if (t->cur + 1 < (long)t->h.n) {
+	if (t->cur + 1 < (long)tui_count(t)) {
 		t->cur++;
 		tui_animate(t);
 		return;
@@ -420,123 +418,24 @@ tui_next(struct tui *t)
 	tui_run_step(t);
 }
 
-/* Details of the focused pane into t->detail. */
+/* Show the details of the focused pane (none when no pane has the focus). */
 static void
 tui_details(struct tui *t)
 {
-	const struct snapshot *s = t->cur >= 0 ? &t->h.v[t->cur].after : &t->initial;
-	char *d = t->detail, a[32], b[32];
-	size_t len = sizeof t->detail, n = 0;
-
-#define TUI_ADD(...) do { if (n < len) n += (size_t)snprintf(d + n, len - n, __VA_ARGS__); } while (0)
-	t->show_detail = true;
-	switch (t->focus) {
-	case VIEW_PANE_STDIO: {
-		const struct snap_stdio *x = &s->stdio;
-		TUI_ADD("FILE*: %s, fd %d, %s\n", x->open ? "open" : "none", x->fd,
-		        describe_bufmode(x->mode));
-		TUI_ADD("__fbufsize %" PRIu64 "   __fpending %" PRIu64 "   read ahead %" PRIu64 "\n",
-		        x->size, x->pending, x->read_avail);
-		TUI_ADD("__fwriting %s   __freading %s\n", x->writing ? "yes" : "no",
-		        x->reading ? "yes" : "no");
-		TUI_ADD("first bytes:");
-		for (size_t i = 0; i < x->head_len && i < 24; i++)
-			TUI_ADD(" %02x", x->head[i]);
-		TUI_ADD("\nfd %d: %s, offset %" PRId64 ", flags %#o", s->fd.fd,
-		        s->fd.open ? "open" : "closed", s->fd.pos, (unsigned)s->fd.flags);
-		break;
-	}
-	case VIEW_PANE_CACHE: {
-		const struct snap_cache *c = &s->cache;
-		units_format_size(c->file_size, a, sizeof a);
-		TUI_ADD("source: %s%s%s\n", c->source == SNAP_SRC_CACHESTAT ? "cachestat(2)" :
-		        c->source == SNAP_SRC_MINCORE ? "mincore(2), residency only" : "none",
-		        c->note[0] ? "; " : "", c->note);
-		TUI_ADD("file %s, %" PRIu64 " page%s; cached %" PRIu64 ", dirty %" PRIu64
-		        ", writeback %" PRIu64 "\n", a, c->pages, c->pages == 1 ? "" : "s", c->cached,
-		        c->dirty, c->writeback);
-		TUI_ADD("whole system: Dirty %" PRIu64 " kB, Writeback %" PRIu64 " kB\n",
-		        c->sys_dirty_kb, c->sys_writeback_kb);
-		if (n < len) {
-			view_cache_runs_text(s, &t->lay.cache, 12, d + n, len - n);
-			n += strlen(d + n);
-		}
-		TUI_ADD("(click a cell for its own counts)");
-		break;
-	}
-	case VIEW_PANE_DISK: {
-		const struct snap_disk *x = &s->disk;
-		TUI_ADD("%s on %s; %s\n", x->fs[0] ? x->fs : "?", x->device[0] ? x->device : "?",
-		        x->source == SNAP_SRC_FIEMAP ? "extents from FIEMAP" : x->note);
-		/* Each extent as the file's byte range, then where it is on the device (FIEMAP's
-		 * flags said in words). */
-		for (size_t i = 0; i < x->n_extents && i < 12; i++) {
-			const struct snap_extent *e = &x->extents[i];
-			units_format_size(e->logical, a, sizeof a);
-			units_format_size(e->logical + e->length, b, sizeof b);
-			if (e->flags & SNAP_EXT_DELALLOC)
-				TUI_ADD("[%s, %s): no disk block yet (delayed allocation)\n", a, b);
-			else if (e->flags & SNAP_EXT_UNKNOWN)
-				TUI_ADD("[%s, %s): location not known yet\n", a, b);
-			else
-				TUI_ADD("[%s, %s): at device byte %" PRIu64 "%s\n", a, b, e->physical,
-				        e->flags & SNAP_EXT_UNWRITTEN ?
-				        ", allocated but unwritten (reads as zeros)" : "");
-		}
-		if (x->io_ok)
-			TUI_ADD("/proc/PID/io: wchar %" PRIu64 ", write_bytes %" PRIu64 ", read_bytes %"
-			        PRIu64 "\n", x->wchar, x->write_bytes, x->read_bytes);
-		break;
-	}
-	case VIEW_PANE_LOG: {
-		const struct step_result *sr = t->cur >= 0 ? &t->h.v[t->cur] : NULL;
-		if (sr == NULL) {
-			/* The intro, whole (a small screen cuts it). */
-			const char *in = t->s->intro != NULL ? t->s->intro :
-			                 t->s->title != NULL ? t->s->title : "";
-			int il = (int)strlen(in);
-			while (il > 0 && in[il - 1] == '\n')
-				il--;
-			TUI_ADD("%.*s\n\nno step has run yet: n runs the first", il, in);
-			break;
-		}
-		if (sr->step->say != NULL)
-			TUI_ADD("%s%s", sr->step->say,
-			        sr->step->say[0] && sr->step->say[strlen(sr->step->say) - 1] == '\n' ?
-			        "" : "\n");
-		if (sr->note[0] != '\0')
-			TUI_ADD("%s\n", sr->note);
-		TUI_ADD("\nstep %zu (%s), seen %s; op took %s inside the worker\n", sr->index + 1,
-		        scenario_op_name(sr->step->op),
-		        sr->events.source == EV_SRC_PTRACE ? "by the tracer" : "through /proc/PID/io",
-		        units_format_ns(sr->op_ns, a, sizeof a));
-		for (size_t i = 0; i < sr->events.n && i < 14; i++) {
-			char line[256];
-			event_format(&sr->events.v[i], line, sizeof line);
-			TUI_ADD("%s  %s\n", line, sr->events.v[i].origin == EV_STDIO ? "[stdio]" : "");
-		}
-		if (sr->events.n > 14)
-			TUI_ADD("... %zu calls in all\n", sr->events.n);
-		break;
-	}
-	default:
-		t->show_detail = false;
-		break;
-	}
-#undef TUI_ADD
+	t->show_detail = t->focus != VIEW_PANE_NONE;
+	t->detail_cell = -1;
 }
 
 /* A click: a cache cell shows its pages; elsewhere closes the details. */
 static void
 tui_click(struct tui *t, int x, int y)
 {
-	const struct snapshot *s = t->cur >= 0 ? &t->h.v[t->cur].after : &t->initial;
 	long i = view_cache_hit(&t->lay.cache, x, y);
 
 	if (i >= 0) {
 		t->focus = VIEW_PANE_CACHE;
-		view_cache_cell_text(s, &t->lay.cache, (size_t)i, t->detail, sizeof t->detail);
 		t->show_detail = true;
+		t->detail_cell = i;
 		return;
 	}
 	for (int p = 0; p < VIEW_PANE__COUNT; p++) {
@@ -551,8 +450,8 @@ tui_click(struct tui *t, int x, int y)
 	t->focus = VIEW_PANE_NONE;
 }
 
-/* A key while the quiz asks. */
-static void
+/* A key while the quiz asks; return what it did (TUI_KEY_*). */
+static unsigned
 tui_key_quiz(struct tui *t, int k)
 {
 	size_t n = strlen(t->answer);
@@ -566,18 +465,20 @@ tui_key_quiz(struct tui *t, int k)
 		t->asking = false;
 		t->guessed = false;
 		tui_run_step(t);
-		return;
+		return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 	} else if (k == CRT_K_ENTER && n > 0) {
 		t->asking = false;
 		t->guessed = true;
 		t->guess = strtoll(t->answer, NULL, 10);
 		tui_run_step(t);
-		return;
+		return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 	} else if (k == 'q' || k == CRT_K_F10) {
-		t->quit = true;
-		return;
+		return TUI_KEY_HANDLED | TUI_KEY_QUIT;
+	} else {
+		return 0;
 	}
 	tui_prompt_update(t);
+	return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 }
 
 /* Scroll a sweep's table and chart; return true if k was a scrolling key. */
@@ -610,25 +511,23 @@ tui_scroll(struct tui *t, int k)
 	}
 }
 
-/* Handle one key. */
-static void
+/* Handle one key; return what it did (TUI_KEY_*). */
+static unsigned
 tui_key(struct tui *t, int k)
 {
-	if (t->asking) {
-		tui_key_quiz(t, k);
-		return;
-	}
+	if (t->asking)
+		return tui_key_quiz(t, k);
 	if (t->help) {
+		/* Any key closes the help; q and F10 also quit. */
 		t->help = false;
 		if (k != 'q' && k != CRT_K_F10)
-			return;
+			return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 	}
 	if (t->lay.sweep_rows > 0 && tui_scroll(t, k))
-		return;
+		return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 	switch (k) {
 	case 'q': case 'Q': case CRT_K_F10:
-		t->quit = true;
-		break;
+		return TUI_KEY_HANDLED | TUI_KEY_QUIT;
 	case CRT_K_RIGHT: case ' ': case 'n': case CRT_K_ENTER:
 		t->show_detail = false;
 		t->anim = VIEW_ANIM_NONE;
@@ -641,16 +540,16 @@ tui_key(struct tui *t, int k)
 		t->sweep_top = 0;
 		if (t->cur >= 0)
 			t->cur--;
-		if (t->h.n > 0)
+		if (tui_count(t) > 0)
 			snprintf(t->status, sizeof t->status, "replay: %s", t->cur >= 0 ?
 			         "the snapshot recorded after this step (n goes forward)" :
 			         "the state before the first step (n goes forward)");
 		break;
 	case 'r': case 'R': {
 		char *err = NULL;
-		history_clear(&t->h);
-		runner_free(t->r);
-		t->r = NULL;
+		lesson_free(t->l);
+		t->l = NULL;
+		t->cur = -1;        /* nothing is left to show, even if the restart fails */
 		t->status[0] = '\0';
 		t->show_detail = false;
 		t->asked = t->right = 0;
@@ -693,11 +592,11 @@ tui_key(struct tui *t, int k)
 		t->help = true;
 		break;
 	case 0x0c:      /* Ctrl-L */
-		crt_redraw();
-		break;
+		return TUI_KEY_HANDLED | TUI_KEY_REPAINT | TUI_KEY_REDRAW;
 	default:
-		break;
+		return 0;           /* not a key of ours: nothing to draw */
 	}
+	return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 }
 
 /* How long to wait for input: short while animating, until the next autoplay step, or
@@ -732,6 +631,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 	t->o = o;
 	t->speed = TUI_SPEED_DEFAULT;
 	t->focus = VIEW_PANE_NONE;
+	t->detail_cell = -1;
 	if (tui_start(t, &err) != 0) {
 		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : strerror(errno));
 		free(err);
@@ -740,7 +640,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 	}
 	if (crt_init(o->color, o->mouse) != 0) {
 		fprintf(stderr, "iobufviz: cannot use this terminal\n");
-		runner_free(t->r);
+		lesson_free(t->l);
 		free(t);
 		return APP_EXIT_ENV;
 	}
@@ -752,14 +652,22 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 			snprintf(t->status, sizeof t->status, "cannot record to %s: %s", o->record,
 			         strerror(errno));
 	}
-	while (t->g != NULL && !t->quit) {
+	for (bool redraw = true; t->g != NULL && !t->quit;) {
 		struct crt_event ev;
+		unsigned did;
 
-		tui_draw(t);
+		if (redraw)
+			tui_draw(t);
+		redraw = true;
 		crt_read(tui_timeout(t), &ev);
 		switch (ev.kind) {
 		case CRT_EV_KEY:
-			tui_key(t, ev.key);
+			did = tui_key(t, ev.key);
+			if (did & TUI_KEY_REPAINT)
+				crt_redraw();
+			if (did & TUI_KEY_QUIT)
+				t->quit = true;     /* as a q read while a long step runs does */
+			redraw = (did & TUI_KEY_REDRAW) != 0;
 			break;
 		case CRT_EV_MOUSE:
 			if (o->mouse)
@@ -780,9 +688,8 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 		fprintf(stderr, "iobufviz: writing %s failed\n", o->record);
 	if (o->quiz && t->asked > 0)
 		printf("quiz: %d of %d predictions right\n", t->right, t->asked);
-	rc = tui_failures(t) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;
-	history_clear(&t->h);
-	runner_free(t->r);
+	rc = t->l != NULL && lesson_failures(t->l) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;
+	lesson_free(t->l);
 	grid_free(t->g);
 	free(t);
 	return rc;

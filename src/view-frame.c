@@ -150,30 +150,13 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 			grid_print(g, r.x, r.y + y, r.w, GS_ERROR, buf);
 		y++;
 	}
-	/* Pages cleaned between two steps, with no call of ours: the kernel's writeback (its
-	 * 30 s expiry at a classroom's pace, or a sync() elsewhere). Said first: it is why
-	 * an expectation about dirty pages may fail. */
-	if (f->cur > 0 && f->results[f->cur - 1].after.cache.has_dirty && sr->before.cache.has_dirty &&
-	    sr->before.cache.dirty < f->results[f->cur - 1].after.cache.dirty) {
-		uint64_t gone = f->results[f->cur - 1].after.cache.dirty - sr->before.cache.dirty;
-		snprintf(buf, sizeof buf, "Before this step the kernel wrote %" PRIu64 " dirty page%s "
-		         "back on its own (writeback of pages older than dirty_expire_centisecs, "
-		         "or a sync() elsewhere).", gone, gone == 1 ? "" : "s");
-		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
-		               GS_DIRTY, buf);
-	}
-	/* Pages gone from the cache between two steps: evicted (memory pressure, other
-	 * programs' files). Same reason to say it first. */
-	if (f->cur > 0 && f->results[f->cur - 1].after.cache.source != SNAP_SRC_NONE &&
-	    sr->before.cache.source != SNAP_SRC_NONE &&
-	    sr->before.cache.cached < f->results[f->cur - 1].after.cache.cached &&
-	    sr->before.cache.file_size >= f->results[f->cur - 1].after.cache.file_size) {
-		uint64_t gone = f->results[f->cur - 1].after.cache.cached - sr->before.cache.cached;
-		snprintf(buf, sizeof buf, "Before this step the kernel dropped %" PRIu64 " page%s of "
-		         "this file from the cache (memory pressure).", gone, gone == 1 ? "" : "s");
-		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
-		               GS_DIRTY, buf);
-	}
+	/* What the kernel did on its own between the steps (writeback, eviction) comes first:
+	 * it is why an expectation about the cache may fail. */
+	for (size_t i = 0; i < sr->changes.n; i++)
+		if (sr->changes.v[i].between)
+			y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w,
+			                                      r.h - y > 0 ? r.h - y : 0 },
+			               GS_DIRTY, sr->changes.v[i].text);
 	if (sr->step->say != NULL)
 		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
 		               GS_NORMAL, view_frame_reflow(sr->step->say, text, sizeof text));

@@ -126,25 +126,14 @@ view_screen_last_stdio(const struct step_result *results, size_t n)
 	return NULL;
 }
 
-/* A folio note when a step dirtied more pages than its writes touched. */
+/* The cache pane's remark on a step: its large folio, if the diff saw one. */
 static const char *
-view_screen_folio(const struct step_result *sr, char *buf, size_t len)
+view_screen_folio(const struct step_result *sr)
 {
-	uint64_t touched = 0, grew, psz = view_page_size();
-
-	if (sr == NULL || !sr->after.cache.has_dirty || sr->after.cache.dirty <= sr->before.cache.dirty)
-		return NULL;
-	for (size_t i = 0; i < sr->events.n; i++) {
-		const struct event *e = &sr->events.v[i];
-		if (event_is_write(e) && e->result > 0)
-			touched += ((uint64_t)e->result + psz - 1) / psz + 1;  /* +1: may straddle */
-	}
-	grew = sr->after.cache.dirty - sr->before.cache.dirty;
-	if (touched == 0 || grew <= touched)
-		return NULL;
-	snprintf(buf, len, "%" PRIu64 " pages dirtied by %" PRIu64 " byte%s: a large folio", grew,
-	         sr->events.bytes_written, sr->events.bytes_written == 1 ? "" : "s");
-	return buf;
+	for (size_t i = 0; sr != NULL && i < sr->changes.n; i++)
+		if (sr->changes.v[i].kind == SNAPSHOT_CHANGE_LARGE_FOLIO)
+			return sr->changes.v[i].text;
+	return NULL;
 }
 
 /* Draw the three state panes (or the sweep) into the rects of lay. */
@@ -153,7 +142,7 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 {
 	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
 	const struct snapshot *now, *prev = NULL;
-	char title[128], fbuf[160];
+	char title[128];
 	size_t shown = f->cur >= 0 ? (size_t)f->cur + (f->anim == VIEW_ANIM_TRAVEL ? 0 : 1) : 0;
 	static const char *titles[] = { "stdio buffer (user space)", "page cache (kernel)", NULL };
 	struct grid_rect in[3];
@@ -242,7 +231,7 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 		                f->ascii);
 	}
 	view_cache_draw(g, in[1], now, prev,
-	                f->anim == VIEW_ANIM_TRAVEL ? NULL : view_screen_folio(sr, fbuf, sizeof fbuf),
+	                f->anim == VIEW_ANIM_TRAVEL ? NULL : view_screen_folio(sr),
 	                f->ascii, &lay->cache);
 	view_disk_draw(g, in[2], now, prev, f->ascii);
 }
@@ -358,8 +347,7 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	view_frame_footer(g, H - 1, f);
 	if (f->anim == VIEW_ANIM_TRAVEL && sr != NULL && f->sweep == NULL)
 		view_screen_packet(g, &lay, f);
-	if (f->detail != NULL)
-		view_frame_popup(g, "details", f->detail, f->ascii);
+	view_details_draw(g, f, &lay.cache);
 	if (f->prompt != NULL)
 		view_frame_popup(g, "quiz", f->prompt, f->ascii);
 	if (f->help)

@@ -9,7 +9,7 @@
 
 #include "event.h"
 #include "grid.h"
-#include "runner.h"
+#include "step.h"
 #include "scenario.h"
 #include "snapshot.h"
 
@@ -153,7 +153,8 @@ struct view_frame {
 	double t;                 /* 0..1 along the hop */
 	bool help;
 	enum view_pane focus;
-	const char *detail;       /* details of the focused pane or clicked cell */
+	bool details;             /* show the details of the focused pane (view-details.c) */
+	long detail_cell;         /* ... or of this shown cache cell; -1: the pane's */
 	const char *prompt;       /* quiz question and the answer typed so far */
 	const char *status;       /* one-line message (errors, quiz score) */
 	const char *const *sweep; /* lines of a sweep's progress or table; NULL: none */
@@ -172,6 +173,15 @@ struct view_layout {
 
 /* view-screen.c: compose the whole screen into g (its size is the terminal's). */
 void view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout *lay);
+
+/* view-details.c: the details f asks for (its focused pane, or its clicked cache cell laid out
+ * as geom says) into buf; NULL when there are none to show. */
+char *view_details_text(const struct view_frame *f, const struct view_cache_geom *geom, char *buf,
+                        size_t len);
+
+/* Draw the details popup of f, if it asks for one. */
+void view_details_draw(struct grid *g, const struct view_frame *f,
+                       const struct view_cache_geom *geom);
 
 /* view-frame.c: title bar in row y. */
 void view_frame_title(struct grid *g, int y, const struct view_frame *f);

@@ -12,6 +12,7 @@
 #include "fixture-views.h"
 #include "grid.h"
 #include "history.h"
+#include "lesson.h"
 #include "scratch.h"
 #include "view.h"
 #include "test-util.h"
@@ -530,33 +531,136 @@ START_TEST(test_screen_new_stream)
 }
 END_TEST
 
-START_TEST(test_narration_writeback_between)
+/* The second of the two results res, as the lesson would keep it (its changes worked out),
+ * on a w x h screen, into a heap string. */
+static char *
+screen_second(struct step_result res[2], int w, int h)
 {
-	/* A page cleaned between two steps (no call of ours): the narration says so first. */
-	struct step_result res[2] = { fix_res[2], fix_res[3] };
-	struct grid *g = grid_new(100, 30);
+	struct grid *g = grid_new(w, h);
 	struct view_frame f = { .scn = &fix_scn, .results = res, .n_results = 2, .cur = 1,
 	                        .initial = &fix_initial, .speed = 1, .focus = VIEW_PANE_NONE };
 	char *t;
 
-	res[1].before.cache.dirty = 1;             /* step 3 left 2 */
+	ck_assert_ptr_nonnull(g);
 	view_screen_draw(g, &f, NULL);
 	t = grid_text(g);
+	grid_free(g);
+	return t;
+}
+
+START_TEST(test_narration_writeback_between)
+{
+	/* A page cleaned between two steps (no call of ours): the narration says so first. */
+	struct step_result res[2] = { fix_res[2], fix_res[3] };
+	char *t;
+
+	res[1].before.cache.dirty = 1;             /* step 3 left 2 */
+	lesson_diff(&res[0].after, &res[1]);
+	t = screen_second(res, 100, 30);
 	ck_assert_ptr_nonnull(strstr(t, "│ Before this step the kernel wrote 1 dirty page back on its own"));
 	free(t);
 	res[1].before.cache.dirty = 2;
-	view_screen_draw(g, &f, NULL);
-	t = grid_text(g);
+	lesson_diff(&res[0].after, &res[1]);
+	t = screen_second(res, 100, 30);
 	ck_assert_ptr_null(strstr(t, "on its own"));
 	ck_assert_ptr_null(strstr(t, "dropped"));
 	free(t);
 	/* Evicted between the steps. */
 	res[1].before.cache.cached = 1;
-	view_screen_draw(g, &f, NULL);
-	t = grid_text(g);
+	lesson_diff(&res[0].after, &res[1]);
+	t = screen_second(res, 100, 30);
 	ck_assert_ptr_nonnull(strstr(t, "│ Before this step the kernel dropped 1 page of this file from the cache"));
 	free(t);
+}
+END_TEST
+
+START_TEST(test_details_panes)
+{
+	/* Tab on a pane: its shown state in full, in a popup drawn into the grid. */
+	struct view_frame f = { .scn = &fix_scn, .results = fix_res, .n_results = FIX_STEPS, .cur = 3,
+	                        .initial = &fix_initial, .fs = "ext4", .speed = 1, .ascii = true,
+	                        .focus = VIEW_PANE_DISK, .details = true, .detail_cell = -1 };
+	char buf[4096], *t;
+
+	t = PANE(80, 8, view_details_draw(g, &f, NULL));
+	ck_picture(t, "\n\n"
+	              "                   + details -------------------------------+\n"
+	              "                   | ext4 on /dev/vda; extents from FIEMAP  |\n"
+	              "                   | [0 B, 8 KiB): at device byte 123456789 |\n"
+	              "                   +----------------------------------------+\n"
+	              "\n\n");
+	/* The stdio pane after fwrite: glibc's view of the FILE*, then the fd. */
+	f.cur = 1;
+	f.focus = VIEW_PANE_STDIO;
+	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
+	                 "FILE*: open, fd 3, fully buffered\n"
+	                 "__fbufsize 4096   __fpending 904   read ahead 0\n"
+	                 "__fwriting yes   __freading no\n"
+	                 "first bytes: 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 "
+	                 "41 41 41 41\n"
+	                 "fd 3: open, offset 4096, flags 0");
+	/* The log: the step's whole narration and its calls. */
+	f.focus = VIEW_PANE_LOG;
+	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
+	                 "5000 bytes: one write(4096) happened, 904 wait in the stdio buffer.\n"
+	                 "\nstep 2 (fwrite), seen by the tracer; op took 0 ns inside the worker\n"
+	                 "write(3, 4096) = 4096  [stdio]\n");
+	/* Before the first step the log's details are the intro. */
+	f.cur = -1;
+	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
+	                 "What does each call flush, and to where?\n\n"
+	                 "no step has run yet: n runs the first");
+	/* No focus, or details not asked for: nothing, and nothing drawn. */
+	f.focus = VIEW_PANE_NONE;
+	ck_assert_ptr_null(view_details_text(&f, NULL, buf, sizeof buf));
+	f.focus = VIEW_PANE_STDIO;
+	f.details = false;
+	ck_assert_ptr_null(view_details_text(&f, NULL, buf, sizeof buf));
+	t = PANE(80, 8, view_details_draw(g, &f, NULL));
+	ck_picture(t, "\n\n\n\n\n\n\n\n");
+}
+END_TEST
+
+START_TEST(test_details_on_screen)
+{
+	/* The screen draws the details of the focused pane, or of a clicked cache cell. */
+	struct grid *g = grid_new(100, 30);
+	struct view_layout lay;
+	struct view_frame f = { .scn = &fix_scn, .results = fix_res, .n_results = FIX_STEPS, .cur = 2,
+	                        .initial = &fix_initial, .fs = "ext4", .speed = 1,
+	                        .focus = VIEW_PANE_CACHE, .details = true, .detail_cell = -1 };
+	char *t;
+
+	view_screen_draw(g, &f, &lay);
+	t = grid_text(g);
+	ck_assert_ptr_nonnull(strstr(t, "source: cachestat(2)"));
+	ck_assert_ptr_nonnull(strstr(t, "file 4.9 KiB, 2 pages; cached 2, dirty 2, writeback 0"));
+	ck_assert_ptr_nonnull(strstr(t, "(click a cell for its own counts)"));
+	free(t);
+	f.detail_cell = 1;
+	view_screen_draw(g, &f, &lay);
+	t = grid_text(g);
+	ck_assert_ptr_nonnull(strstr(t, "cell 1"));
+	ck_assert_ptr_null(strstr(t, "source: cachestat(2)"));
+	free(t);
 	grid_free(g);
+}
+END_TEST
+
+START_TEST(test_folio_from_diff)
+{
+	/* The cache pane's large-folio remark is the one the diff made, drawn as it says. */
+	struct step_result res[2] = { fix_res[0], fix_res[1] };
+	struct snapshot_change *c = &res[1].changes.v[res[1].changes.n++];
+	char *t;
+
+	*c = (struct snapshot_change){ .kind = SNAPSHOT_CHANGE_LARGE_FOLIO, .count = 16 };
+	snprintf(c->text, sizeof c->text, "16 pages dirtied by 1 byte: a large folio");
+	t = screen_second(res, 160, 45);
+	ck_assert_ptr_nonnull(strstr(t, "16 pages dirtied by 1 byte: a large folio"));
+	/* Once: not a between-steps change, so the narration does not say it too. */
+	ck_assert_ptr_null(strstr(strstr(t, "16 pages dirtied") + 1, "16 pages dirtied"));
+	free(t);
 }
 END_TEST
 
@@ -838,6 +942,9 @@ views_suite(void)
 	tcase_add_test(tc, test_screen_new_stream);
 	tcase_add_test(tc, test_screen_sweep_scroll);
 	tcase_add_test(tc, test_hops);
+	tcase_add_test(tc, test_details_panes);
+	tcase_add_test(tc, test_details_on_screen);
+	tcase_add_test(tc, test_folio_from_diff);
 	tcase_add_test(tc, test_animation_frames);
 	tcase_add_test(tc, test_grid_text);
 	tcase_add_test(tc, test_cast_json);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fixture-views.h"
+#include "lesson.h"
 
 /* A hand-built run of "fopen, fwrite 5000, fflush, fsync": it tests drawing, not the kernel. */
 static struct scn_step steps[4];
@@ -125,6 +126,9 @@ fixture_build(void)
 	add_event(&fix_res[3], "fsync", 3, 0, 0, 0, 98000, EV_DIRECT);
 	set_file(&s, 5000, 0, true);
 	fix_res[3].after = s;
+	/* What changed, as the lesson works it out for a real run. */
+	for (size_t i = 0; i < 4; i++)
+		lesson_diff(i > 0 ? &fix_res[i - 1].after : NULL, &fix_res[i]);
 }
 
 /* Free the events. */

@@ -38,6 +38,18 @@ wait_for() {
 	return 1
 }
 
+# Check that the screen stops showing $1 (within 10 s); report $2 if not.
+gone() {
+	i=0
+	while screen | grep -F -q -- "$1" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	if screen | grep -F -q -- "$1"; then
+		echo "FAIL: $2 ('$1' still on the screen)"
+		fail=1
+	else
+		echo "ok: $2"
+	fi
+}
+
 # Check that the screen shows $1; report $2 if not.
 expect() {
 	if wait_for "$1"; then
@@ -89,7 +101,13 @@ expect "step 3/5" "n replays forward, then runs the next step"
 
 tmux -L "$sock" send-keys -t smoke Tab
 expect "__fbufsize 4096" "Tab: the stdio pane's details"
+tmux -L "$sock" send-keys -t smoke Escape z C-l
+gone "__fbufsize" "Esc closes the details"
+expect "step 3/5" "a key of no meaning and Ctrl-L (repaint) leave the step alone"
+tmux -L "$sock" send-keys -t smoke BTab
+expect "op took" "Shift-Tab: the log's details (the step and its calls)"
 tmux -L "$sock" send-keys -t smoke Escape
+gone "op took" "Esc closes them"
 
 # r: a new runner, a new scratch dir (the old one removed), back to step 0.
 old=$(ls "$tmp/dir")

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* step.c: the lifecycle of a step result (what it owns). */
+#include <config.h>
+
+#include <stdlib.h>
+
+#include "bench.h"
+#include "step.h"
+
+/* Free what a step result owns. */
+void
+step_result_clear(struct step_result *sr)
+{
+	if (sr == NULL)
+		return;
+	event_list_clear(&sr->events);
+	free(sr->expects);
+	free(sr->output);
+	free(sr->output_file);
+	if (sr->sweep != NULL) {
+		bench_result_clear(sr->sweep);
+		free(sr->sweep);
+		sr->sweep = NULL;
+	}
+	sr->expects = NULL;
+	sr->n_expects = 0;
+	sr->output = sr->output_file = NULL;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* step.h: what one step did and left behind, and how its expectations came out. */
+#ifndef IOBUFVIZ_STEP_H
+#define IOBUFVIZ_STEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "scenario.h"
+#include "snapshot-diff.h"
+#include "snapshot.h"
+
+struct bench_result;
+
+/* Outcome of one expectation. */
+struct expect_result {
+	const struct scn_expect *want;
+	bool ok;
+	int64_t got;                  /* numeric value observed */
+	char got_text[256];           /* as text (outputs, errno names, modes) */
+};
+
+/* Everything one step did and left behind. */
+struct step_result {
+	size_t index;                 /* 0-based */
+	const struct scn_step *step;
+	int64_t ret;                  /* the op's return value (-1 on error) */
+	int err;                      /* errno of the op, 0 if none */
+	uint64_t op_ns;               /* the whole op timed inside the worker (clock_gettime) */
+	struct event_list events;
+	struct snapshot before, after;
+	struct expect_result *expects;
+	size_t n_expects;
+	bool ok;                      /* all expectations held (set by expect_eval) */
+	char *output;                 /* pty (terminal) / tail output; NULL if none */
+	char *output_file;            /* pty: file output */
+	struct bench_result *sweep;   /* sweep steps: the timed results (bench.h); else NULL */
+	char note[256];               /* the engine's own remark (fallbacks, worker death) */
+	uint64_t output_len;          /* bytes printed in all, when output keeps only the first
+	                                 of them; 0: output is all of it */
+	struct snapshot_diff changes; /* what the kernel did between steps and in this one */
+};
+
+/* Free what a step_result owns. */
+void step_result_clear(struct step_result *sr);
+
+#endif

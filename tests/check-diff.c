@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/* check-diff.c: snapshot_diff on hand-made observations (no kernel, no worker). */
+#include <config.h>
+
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lesson.h"
+#include "snapshot-diff.h"
+#include "test-util.h"
+
+/* A file of size bytes, cached and dirty page counts as given, allocated bytes on ext4. */
+static struct snapshot
+snap(uint64_t size, uint64_t cached, uint64_t dirty, uint64_t allocated, uint64_t delalloc)
+{
+	struct snapshot s;
+
+	memset(&s, 0, sizeof s);
+	s.cache.source = SNAP_SRC_CACHESTAT;
+	s.cache.has_dirty = true;
+	s.cache.file_size = size;
+	s.cache.pages = (size + 4095) / 4096;
+	s.cache.cached = cached;
+	s.cache.dirty = dirty;
+	s.disk.source = SNAP_SRC_FIEMAP;
+	snprintf(s.disk.fs, sizeof s.disk.fs, "ext4");
+	s.disk.allocated_bytes = allocated;
+	s.disk.delalloc_bytes = delalloc;
+	return s;
+}
+
+/* An event list holding one write of n bytes (free with event_list_clear). */
+static struct event_list
+one_write(int64_t n)
+{
+	struct event_list l = { .source = EV_SRC_PTRACE };
+	struct event e = { .fd = 3, .bytes = (uint64_t)n, .offset = -1, .result = n };
+
+	snprintf(e.call, sizeof e.call, "write");
+	ck_assert_int_eq(event_list_add(&l, &e), 0);
+	l.bytes_written = (uint64_t)n;
+	return l;
+}
+
+/* Assert that d holds one change, of this kind, span, count and sentence (text NULL: any). */
+static void
+one_change(const struct snapshot_diff *d, enum snapshot_change_kind kind, bool between,
+           uint64_t count, const char *text)
+{
+	ck_assert_uint_eq(d->n, 1);
+	ck_assert_int_eq(d->v[0].kind, kind);
+	ck_assert_int_eq(d->v[0].between, between);
+	ck_assert_uint_eq(d->v[0].count, count);
+	if (text != NULL)
+		ck_assert_str_eq(d->v[0].text, text);
+}
+
+START_TEST(test_same_is_nothing)
+{
+	struct snapshot a = snap(8192, 2, 2, 0, 8192);
+	struct snapshot_diff d = { 0 };
+	struct event_list none = { 0 };
+
+	snapshot_diff(&a, &a, NULL, &d);
+	snapshot_diff(&a, &a, &none, &d);
+	ck_assert_uint_eq(d.n, 0);
+}
+END_TEST
+
+START_TEST(test_written_back_between)
+{
+	struct snapshot a = snap(8192, 2, 2, 0, 8192), b = snap(8192, 2, 1, 0, 8192);
+	struct snapshot_diff d = { 0 };
+
+	snapshot_diff(&a, &b, NULL, &d);
+	one_change(&d, SNAPSHOT_CHANGE_WRITTEN_BACK, true, 1, "Before this step the kernel wrote 1 dirty page back on its "
+	           "own (writeback of pages older than dirty_expire_centisecs, or a sync() "
+	           "elsewhere).");
+	ck_assert_str_eq(snapshot_diff_kind_name(d.v[0].kind), "written_back");
+}
+END_TEST
+
+START_TEST(test_cleaned_by_the_step_is_not_said)
+{
+	/* fsync cleaned the pages: the step did it, not the kernel on its own. */
+	struct snapshot a = snap(8192, 2, 2, 8192, 0), b = snap(8192, 2, 0, 8192, 0);
+	struct snapshot_diff d = { 0 };
+	struct event_list none = { 0 };
+
+	snapshot_diff(&a, &b, &none, &d);
+	ck_assert_uint_eq(d.n, 0);
+}
+END_TEST
+
+START_TEST(test_dirty_unknown)
+{
+	/* mincore: dirtiness unknown, so no writeback can be concluded. */
+	struct snapshot a = snap(8192, 2, 2, 0, 0), b = snap(8192, 2, 0, 0, 0);
+	struct snapshot_diff d = { 0 };
+
+	b.cache.has_dirty = false;
+	snapshot_diff(&a, &b, NULL, &d);
+	ck_assert_uint_eq(d.n, 0);
+}
+END_TEST
+
+START_TEST(test_evicted)
+{
+	struct snapshot a = snap(3 * 4096, 3, 0, 0, 0), b = snap(3 * 4096, 1, 0, 0, 0);
+	struct snapshot_diff d = { 0 };
+
+	snapshot_diff(&a, &b, NULL, &d);
+	one_change(&d, SNAPSHOT_CHANGE_EVICTED, true, 2, "Before this step the kernel dropped 2 "
+	           "pages of this file from the cache (memory pressure).");
+	/* A truncate shrinks the file: its pages going is no eviction. */
+	memset(&d, 0, sizeof d);
+	b.cache.file_size = 4096;
+	snapshot_diff(&a, &b, NULL, &d);
+	ck_assert_uint_eq(d.n, 0);
+	/* Not observable on one side: nothing can be said. */
+	b = snap(3 * 4096, 1, 0, 0, 0);
+	b.cache.source = SNAP_SRC_NONE;
+	snapshot_diff(&a, &b, NULL, &d);
+	ck_assert_uint_eq(d.n, 0);
+}
+END_TEST
+
+START_TEST(test_large_folio)
+{
+	/* One byte written, sixteen pages dirty: a 64 KiB folio. */
+	struct snapshot a = snap(65536, 16, 0, 65536, 0), b = snap(65536, 16, 16, 65536, 0);
+	struct event_list w = one_write(1);
+	struct snapshot_diff d = { 0 };
+
+	snapshot_diff(&a, &b, &w, &d);
+	one_change(&d, SNAPSHOT_CHANGE_LARGE_FOLIO, false, 16,
+	           "16 pages dirtied by 1 byte: a large folio");
+	/* Two pages dirtied by a write that touches up to two: page-sized, nothing to say. */
+	memset(&d, 0, sizeof d);
+	b.cache.dirty = 2;
+	snapshot_diff(&a, &b, &w, &d);
+	ck_assert_uint_eq(d.n, 0);
+	/* Dirtied with no write of ours seen: no conclusion either. */
+	b.cache.dirty = 16;
+	event_list_clear(&w);
+	w = (struct event_list){ 0 };
+	snapshot_diff(&a, &b, &w, &d);
+	ck_assert_uint_eq(d.n, 0);
+}
+END_TEST
+
+START_TEST(test_allocated)
+{
+	struct snapshot a = snap(8192, 2, 2, 0, 8192), b = snap(8192, 2, 0, 8192, 0);
+	struct event_list none = { 0 };
+	struct snapshot_diff d = { 0 };
+
+	snapshot_diff(&a, &b, &none, &d);
+	one_change(&d, SNAPSHOT_CHANGE_ALLOCATED, false, 8192, "In this step ext4 allocated 8 KiB "
+	           "of disk blocks for this file (delayed allocation resolved).");
+	/* Between the steps, with the writeback that went with it: both said, writeback first. */
+	memset(&d, 0, sizeof d);
+	snapshot_diff(&a, &b, NULL, &d);
+	ck_assert_uint_eq(d.n, 2);
+	ck_assert_int_eq(d.v[0].kind, SNAPSHOT_CHANGE_WRITTEN_BACK);
+	ck_assert_int_eq(d.v[1].kind, SNAPSHOT_CHANGE_ALLOCATED);
+	ck_assert(d.v[1].between);
+	ck_assert_str_eq(d.v[1].text, "Before this step ext4 allocated 8 KiB of disk blocks for "
+	                 "this file on its own.");
+}
+END_TEST
+
+START_TEST(test_lesson_diff)
+{
+	/* A step: the kernel cleaned a page before it, then the step allocated. */
+	struct step_result sr;
+	struct snapshot prev = snap(8192, 2, 2, 0, 8192);
+
+	memset(&sr, 0, sizeof sr);
+	sr.before = snap(8192, 2, 1, 0, 8192);
+	sr.after = snap(8192, 2, 0, 8192, 0);
+	lesson_diff(&prev, &sr);
+	ck_assert_uint_eq(sr.changes.n, 2);
+	ck_assert_int_eq(sr.changes.v[0].kind, SNAPSHOT_CHANGE_WRITTEN_BACK);
+	ck_assert(sr.changes.v[0].between);
+	ck_assert_int_eq(sr.changes.v[1].kind, SNAPSHOT_CHANGE_ALLOCATED);
+	ck_assert(!sr.changes.v[1].between);
+	/* The first step has nothing before it to compare with. */
+	lesson_diff(NULL, &sr);
+	one_change(&sr.changes, SNAPSHOT_CHANGE_ALLOCATED, false, 8192, NULL);
+}
+END_TEST
+
+/* The suite. */
+static Suite *
+diff_suite(void)
+{
+	Suite *s = suite_create("snapshot-diff");
+	TCase *tc = tcase_create("diff");
+	tcase_add_test(tc, test_same_is_nothing);
+	tcase_add_test(tc, test_written_back_between);
+	tcase_add_test(tc, test_cleaned_by_the_step_is_not_said);
+	tcase_add_test(tc, test_dirty_unknown);
+	tcase_add_test(tc, test_evicted);
+	tcase_add_test(tc, test_large_folio);
+	tcase_add_test(tc, test_allocated);
+	tcase_add_test(tc, test_lesson_diff);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite. */
+int
+main(void)
+{
+	return test_util_run(diff_suite());
+}
