@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bench-prog.h"
 #include "scenario.h"
 #include "stats.h"
 
@@ -48,15 +49,6 @@ struct bench_opts {
 	unsigned repeat;              /* counted runs; 0: the scenario's, then BENCH_DEFAULT_REPEAT */
 	bench_progress_fn progress;   /* may be NULL */
 	void *user;
-};
-
-/* One timed run, as the child measured it around the work only. */
-struct bench_sample {
-	double elapsed;               /* CLOCK_MONOTONIC, seconds */
-	double user, system;          /* getrusage(RUSAGE_SELF) deltas, seconds */
-	uint64_t syscr, syscw;        /* /proc/self/io deltas: read and write system calls */
-	uint64_t bytes;               /* bytes the program moved */
-	int cold;                     /* enum bench_cold of this run's input */
 };
 
 /* Whether a run started with its input out of the page cache. */
