@@ -9,9 +9,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -484,31 +483,20 @@ bench_err(char **err, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Make the scratch dirs the variants need and check there is room for input + output. */
+/* Make the scratch dirs the variants need, each with room for an input, an output and a probe input. */
 static int
 bench_dirs(struct bench_ctx *c, char **err)
 {
-	const struct scn_sweep *sw = c->sw;
+	char msg[PATH_MAX + 128];
 
-	for (size_t v = 0; v < sw->n_variants; v++) {
-		enum scn_fs fs = sw->variants[v].on;
-		const char *parent = fs == SCN_FS_TMPFS ? "/dev/shm" : c->o->dir;
-		struct statvfs st;
-
-		if (c->dirs[fs] < 0 && (c->dirs[fs] = scratch_mkdir(parent)) < 0) {
-			bench_err(err, "cannot make a scratch dir under %s: %s",
-			    parent ? parent : "$TMPDIR", strerror(errno));
-			return -1;
-		}
-		/* An input, an output and a probe input, with room to spare for everyone else. */
-		if (statvfs(scratch_dir(c->dirs[fs]), &st) == 0 &&
-		    (double)st.f_bavail * (double)st.f_frsize < 3.0 * (double)sw->file_size) {
-			/* The parent's name: the scratch dir is gone by the time this is read. */
-			const char *d = scratch_dir(c->dirs[fs]);
-			int plen = (int)(strrchr(d, '/') - d);
-			bench_err(err, "not enough free space under %.*s for a %" PRIu64 "-byte sweep "
-			    "(%" PRIu64 " bytes needed: input, output and probe)", plen > 0 ? plen : 1,
-			    d, sw->file_size, 3 * sw->file_size);
+	for (size_t v = 0; v < c->sw->n_variants; v++) {
+		enum scn_fs fs = c->sw->variants[v].on;
+		if (c->dirs[fs] >= 0)
+			continue;
+		c->dirs[fs] = scratch_place(fs == SCN_FS_TMPFS, c->o->dir, 3 * c->sw->file_size, msg,
+		    sizeof msg);
+		if (c->dirs[fs] < 0) {
+			bench_err(err, "%s", msg);
 			return -1;
 		}
 	}
