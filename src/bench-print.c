@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench-print.c: a sweep's results for people (text, Markdown) and programs (JSON, CSV). */
+/* bench-print.c: a sweep's results for people: its table (text, Markdown, compact), progress. */
 #include <config.h>
 
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench-print.h"
 #include "decode.h"
 #include "grid.h"
 #include "json.h"
@@ -61,16 +61,6 @@ bench_print_pad(FILE *f, const char *s, int width, bool right)
 		fprintf(f, "%s%*s", s, pad > 0 ? pad : 0, "");
 }
 
-/* Name of a cold-cache state. */
-static const char *
-bench_print_cold(enum bench_cold c)
-{
-	static const char *const names[] = { "n/a", "verified", "FAILED", "impossible (tmpfs)",
-		"warm" };
-
-	return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "?";
-}
-
 /* Fill the cells of one row: times extrapolated to file_size, the scaling spelled out. */
 static void
 bench_print_row_cells(const struct bench_result *r, const struct bench_row *row, bool ascii,
@@ -106,8 +96,8 @@ bench_print_row_cells(const struct bench_result *r, const struct bench_row *row,
 		return;
 	}
 	snprintf(c->scaling, sizeof c->scaling, k >= 1000 ? "measured %s, %s%.0f %s %s" :
-	    "measured %s, %s%.3g %s %s", bench_format_size(row->bytes, sz1, sizeof sz1), ascii ? "x" : "×", k,
-	    ascii ? "->" : "→", bench_format_size(r->sw->file_size, sz2, sizeof sz2));
+	    "measured %s, %s%.3g %s %s", units_format_size_round(row->bytes, sz1, sizeof sz1), ascii ? "x" : "×", k,
+	    ascii ? "->" : "→", units_format_size_round(r->sw->file_size, sz2, sizeof sz2));
 	/* The fixed part, when it is big enough to matter, is said too. */
 	if (row->fixed >= 0.005 * e->median)
 		snprintf(c->scaling + strlen(c->scaling), sizeof c->scaling - strlen(c->scaling),
@@ -131,11 +121,11 @@ bench_print_header(FILE *f, const struct bench_result *r, const char *lead)
 {
 	const struct scn_sweep *sw = r->sw;
 	char sz[32];
-	bool reads = sw->program != SCN_PROG_WRITE && sw->program != SCN_PROG_FWRITE;
+	bool reads = bench_prog_reads(sw->program);
 
 	fprintf(f, "%s%s%s%s: program %s, %s per run, %s, %u runs after %u warm-up%s, "
 	    "budget %.3g s per row\n", lead, "Sweep", sw->title ? " " : "", sw->title ? sw->title : "",
-	    scenario_names_of(scn_programs, (int)sw->program), bench_format_size(sw->file_size, sz, sizeof sz),
+	    scenario_names_of(scn_programs, (int)sw->program), units_format_size_round(sw->file_size, sz, sizeof sz),
 	    !reads ? "a new file each run" : sw->cache == SCN_CACHE_COLD ? "cold cache" :
 	    "warm cache", r->repeat, r->warmup, r->warmup == 1 ? "" : "s", r->budget);
 	fprintf(f, "%sThis machine: %s, %s, %s", lead, r->machine, r->cpu[0] ? r->cpu : "cpu ?",
@@ -154,7 +144,7 @@ bench_print_header(FILE *f, const struct bench_result *r, const char *lead)
 		    ref->source ? ref->source : "");
 		if (ref->total_bytes > 0 && ref->total_bytes != sw->file_size)
 			fprintf(f, " (moved %s; column \"ours@%s\" scales our median by %.3g)",
-			    bench_format_size(ref->total_bytes, sz, sizeof sz), sz,
+			    units_format_size_round(ref->total_bytes, sz, sizeof sz), sz,
 			    (double)ref->total_bytes / (double)sw->file_size);
 		fputc('\n', f);
 	}
@@ -255,7 +245,7 @@ bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
 			snprintf(head, sizeof head, "%s", ref->label ? ref->label : "book");
 			fprintf(f, " %s %-28s", sep, head);
 			if (ref->total_bytes > 0 && ref->total_bytes != sw->file_size)
-				fprintf(f, " ours@%-8s", bench_format_size(ref->total_bytes, sz, sizeof sz));
+				fprintf(f, " ours@%-8s", units_format_size_round(ref->total_bytes, sz, sizeof sz));
 		}
 		fputc('\n', f);
 		for (size_t i = 0; i < bv->n_rows; i++) {
@@ -327,217 +317,6 @@ bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
 	}
 	fprintf(f, "(sweep took %.1f s of wall time, probes and file preparation included)\n",
 	    r->wall);
-	return ferror(f) ? -1 : 0;
-}
-
-/* A JSON number, or null for "not given" (negative) and non-finite values. */
-static void
-bench_print_jnum(FILE *f, double v)
-{
-	if (!isfinite(v) || v < 0)
-		fputs("null", f);
-	else
-		fprintf(f, "%.9g", v);
-}
-
-/* JSON: everything, with every run's raw figures. */
-int
-bench_print_json(FILE *f, const struct bench_result *r)
-{
-	const struct scn_sweep *sw = r->sw;
-
-	fputs("{\"title\":", f);
-	json_string(f, sw->title);
-	fprintf(f, ",\"program\":\"%s\",\"file_size\":%" PRIu64 ",\"cache\":\"%s\",\"budget_s\":",
-	    scenario_names_of(scn_programs, (int)sw->program), sw->file_size,
-	    sw->cache == SCN_CACHE_COLD ? "cold" : "warm");
-	bench_print_jnum(f, r->budget);
-	fprintf(f, ",\"repeat\":%u,\"warmup\":%u,\"machine\":{\"arch\":", r->repeat, r->warmup);
-	json_string(f, r->machine);
-	fputs(",\"cpu\":", f);
-	json_string(f, r->cpu);
-	fputs(",\"kernel\":", f);
-	json_string(f, r->kernel);
-	fputs("},\"wall_s\":", f);
-	bench_print_jnum(f, r->wall);
-	fputs(",\"note\":", f);
-	json_string(f, r->note);
-	fputs(",\"cold_probe\":", f);
-	json_string(f, r->cold_probe[0] ? r->cold_probe : NULL);
-	fputs(",\"variants\":[", f);
-	for (size_t v = 0; v < r->n_variants; v++) {
-		const struct bench_variant *bv = &r->variants[v];
-		char fl[48];
-		fprintf(f, "%s{\"name\":", v ? "," : "");
-		json_string(f, bv->v->name ? bv->v->name : "default");
-		fputs(",\"flags\":", f);
-		json_string(f, decode_open_flag_bits(bv->v->flags, fl, sizeof fl));
-		fprintf(f, ",\"sync_each\":\"%s\",\"on\":\"%s\",\"fs\":",
-		    scenario_names_of(scn_sync_eachs, (int)bv->v->sync_each),
-		    scenario_names_of(scn_fss, (int)bv->v->on));
-		json_string(f, bv->fs);
-		fputs(",\"rows\":[", f);
-		for (size_t i = 0; i < bv->n_rows; i++) {
-			const struct bench_row *row = &bv->rows[i];
-			const struct stats_summary *e = &row->elapsed;
-			fprintf(f, "%s{\"buf_size\":%" PRIu64 ",\"bytes_measured\":%" PRIu64
-			    ",\"scale\":", i ? "," : "", row->buf_size, row->bytes);
-			bench_print_jnum(f, row->scale);
-			fputs(",\"fixed_s\":", f);
-			bench_print_jnum(f, row->fixed);
-			if (row->n_runs > 0) {
-				fputs(",\"measured\":{\"median_s\":", f);
-				bench_print_jnum(f, e->median);
-				fputs(",\"mean_s\":", f);
-				bench_print_jnum(f, e->mean);
-				fputs(",\"stddev_s\":", f);
-				bench_print_jnum(f, e->sd);
-				fputs(",\"min_s\":", f);
-				bench_print_jnum(f, e->min);
-				fputs(",\"max_s\":", f);
-				bench_print_jnum(f, e->max);
-				fputs(",\"user_s\":", f);
-				bench_print_jnum(f, row->user);
-				fputs(",\"system_s\":", f);
-				bench_print_jnum(f, row->system);
-				fputs(",\"syscr\":", f);
-				bench_print_jnum(f, row->syscr);
-				fputs(",\"syscw\":", f);
-				bench_print_jnum(f, row->syscw);
-				fputs("},\"extrapolated\":{\"median_s\":", f);
-				bench_print_jnum(f, bench_row_extrapolated(row));
-				fputs(",\"user_s\":", f);
-				bench_print_jnum(f, row->user * row->scale);
-				fputs(",\"system_s\":", f);
-				bench_print_jnum(f, row->system * row->scale);
-				fputs("},\"relative\":", f);
-				bench_print_jnum(f, row->relative);
-				fputs(",\"relative_stddev\":", f);
-				bench_print_jnum(f, row->relative_sd);
-				fprintf(f, ",\"outliers\":%zu,\"first_run_slower\":%s", e->n_outliers,
-				    e->first_slow ? "true" : "false");
-			}
-			fprintf(f, ",\"cold\":\"%s\",\"error\":", bench_print_cold(row->cold));
-			json_string(f, row->err ? strerror(row->err) : NULL);
-			fputs(",\"note\":", f);
-			json_string(f, row->note);
-			fputs(",\"runs\":[", f);
-			for (size_t k = 0; k < row->n_runs; k++) {
-				const struct bench_sample *s = &row->runs[k];
-				fprintf(f, "%s{\"elapsed_s\":%.9g,\"user_s\":%.6g,\"system_s\":%.6g,"
-				    "\"syscr\":%" PRIu64 ",\"syscw\":%" PRIu64 ",\"bytes\":%" PRIu64
-				    ",\"cold\":\"%s\"}", k ? "," : "", s->elapsed, s->user, s->system,
-				    s->syscr, s->syscw, s->bytes, bench_print_cold(s->cold));
-			}
-			fputs("]}", f);
-		}
-		fputs("]}", f);
-	}
-	fputs("],\"references\":[", f);
-	for (size_t i = 0; i < sw->n_references; i++) {
-		const struct scn_reference *ref = &sw->references[i];
-		fprintf(f, "%s{\"label\":", i ? "," : "");
-		json_string(f, ref->label);
-		fputs(",\"source\":", f);
-		json_string(f, ref->source);
-		fputs(",\"variant\":", f);
-		json_string(f, r->n_variants ? r->variants[bench_ref_variant(r, ref)].v->name : NULL);
-		fprintf(f, ",\"total_bytes\":%" PRIu64 ",\"rows\":[", ref->total_bytes);
-		for (size_t k = 0; k < ref->n_rows; k++) {
-			fprintf(f, "%s{\"buf_size\":%" PRIu64 ",\"elapsed_s\":", k ? "," : "",
-			    ref->rows[k].buf_size);
-			bench_print_jnum(f, ref->rows[k].elapsed);
-			fputs(",\"user_s\":", f);
-			bench_print_jnum(f, ref->rows[k].user);
-			fputs(",\"system_s\":", f);
-			bench_print_jnum(f, ref->rows[k].system);
-			fputc('}', f);
-		}
-		fputs("]}", f);
-	}
-	fputs("]}\n", f);
-	return ferror(f) ? -1 : 0;
-}
-
-/* A CSV field: quoted, quotes doubled. */
-static void
-bench_print_cstr(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* A CSV number, empty when not known. */
-static void
-bench_print_cnum(FILE *f, double v)
-{
-	if (isfinite(v) && v >= 0)
-		fprintf(f, "%.9g", v);
-}
-
-/* CSV: one line per variant and row, seconds throughout. */
-int
-bench_print_csv(FILE *f, const struct bench_result *r)
-{
-	const struct scn_sweep *sw = r->sw;
-
-	fprintf(f, "# %s; program %s; file_size %" PRIu64 "; %s; %s; %s\n",
-	    sw->title ? sw->title : "sweep", scenario_names_of(scn_programs, (int)sw->program), sw->file_size,
-	    r->machine, r->cpu, r->kernel);
-	fputs("variant,fs,buf_size,bytes_measured,scale,fixed_s,median_s,mean_s,stddev_s,min_s,max_s,"
-	    "user_s,system_s,syscr,syscw,median_extrapolated_s,user_extrapolated_s,"
-	    "system_extrapolated_s,relative,relative_stddev,cold,error", f);
-	for (size_t i = 0; i < sw->n_references; i++) {
-		const char *l = sw->references[i].label ? sw->references[i].label : "book";
-		static const char *const col[] = { "elapsed_s", "user_s", "system_s" };
-		for (int k = 0; k < 3; k++) {
-			char h[128];
-			snprintf(h, sizeof h, "%s %s", l, col[k]);
-			fputc(',', f);
-			bench_print_cstr(f, h);
-		}
-	}
-	fputc('\n', f);
-	for (size_t v = 0; v < r->n_variants; v++) {
-		const struct bench_variant *bv = &r->variants[v];
-		for (size_t i = 0; i < bv->n_rows; i++) {
-			const struct bench_row *row = &bv->rows[i];
-			const struct stats_summary *e = &row->elapsed;
-			bool ok = row->n_runs > 0;
-			double vals[] = { e->median, e->mean, e->sd, e->min, e->max, row->user,
-				row->system, row->syscr, row->syscw, bench_row_extrapolated(row),
-				row->user * row->scale, row->system * row->scale, row->relative,
-				row->relative_sd };
-			bench_print_cstr(f, bv->v->name ? bv->v->name : "default");
-			fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%.6g,%.6g", bv->fs, row->buf_size,
-			    row->bytes, row->scale, row->fixed);
-			for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
-				fputc(',', f);
-				if (ok)
-					bench_print_cnum(f, vals[k]);
-			}
-			fprintf(f, ",%s,", bench_print_cold(row->cold));
-			if (row->err)
-				bench_print_cstr(f, row->note);
-			for (size_t k = 0; k < sw->n_references; k++) {
-				const struct scn_reference *ref = &sw->references[k];
-				const struct scn_ref_row *rr = bench_ref_variant(r, ref) == v ?
-				    bench_ref_row(ref, row->buf_size) : NULL;
-				for (int m = 0; m < 3; m++) {
-					fputc(',', f);
-					if (rr != NULL)
-						bench_print_cnum(f, m == 0 ? rr->elapsed :
-						    m == 1 ? rr->user : rr->system);
-				}
-			}
-			fputc('\n', f);
-		}
-	}
 	return ferror(f) ? -1 : 0;
 }
 
@@ -639,8 +418,8 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 	char line[512], sz[32];
 
 	snprintf(line, sizeof line, "%s, %s; %s per run, %s", r->kernel, r->machine,
-	    bench_format_size(sw->file_size, sz, sizeof sz),
-	    sw->program == SCN_PROG_WRITE || sw->program == SCN_PROG_FWRITE ? "new file each run" :
+	    units_format_size_round(sw->file_size, sz, sizeof sz),
+	    !bench_prog_reads(sw->program) ? "new file each run" :
 	    sw->cache == SCN_CACHE_COLD ? "cold cache" : "warm cache");
 	bench_print_clip(f, line, width);
 	if (r->note[0])
@@ -693,7 +472,7 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 			if (row->scale > 1.0000001)
 				snprintf(scal, sizeof scal, row->scale >= 1000 ? "%s%.0f of %s" : "%s%.3g of %s",
 				    ascii ? "x" : "×", row->scale,
-				    bench_format_size(row->bytes, sz, sizeof sz));
+				    units_format_size_round(row->bytes, sz, sizeof sz));
 			else
 				scal[0] = '\0';
 			snprintf(b, sizeof b, "%" PRIu64, row->buf_size);
@@ -715,4 +494,26 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 		bench_chart_free(lines, n);
 	}
 	return ferror(f) ? -1 : 0;
+}
+
+/* One line of progress. */
+char *
+bench_print_progress(const struct bench_progress *p, char *buf, size_t len)
+{
+	static const char *const phase[] = { "preparing input", "probing", "warm-up", "run",
+		"done" };
+	char sz[32];
+	int n;
+
+	n = snprintf(buf, len, "row %zu/%zu  %s  BUF %" PRIu64 "  %s", p->step, p->n_steps,
+	    p->variant ? p->variant : "", p->buf_size, phase[p->phase]);
+	if (n > 0 && (size_t)n < len && (p->phase == BENCH_PHASE_RUN || p->phase == BENCH_PHASE_WARMUP))
+		n += snprintf(buf + n, len - (size_t)n, " %u/%u", p->run,
+		    p->phase == BENCH_PHASE_RUN ? p->n_runs : p->n_warmup);
+	if (n > 0 && (size_t)n < len && p->bytes > 0)
+		n += snprintf(buf + n, len - (size_t)n, "  %s/run",
+		    units_format_size_round(p->bytes, sz, sizeof sz));
+	if (n > 0 && (size_t)n < len && p->last_elapsed >= 0)
+		snprintf(buf + n, len - (size_t)n, "  %.3f s", p->last_elapsed);
+	return buf;
 }

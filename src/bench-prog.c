@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench-prog.c: the programs a sweep times (the books' copy.c, write_bytes.c, ...) and the child that runs one. */
+/* bench-prog.c: the programs a sweep times (the books' copy.c, write_bytes.c...) in a child. */
 #include <config.h>
 
 #include <errno.h>

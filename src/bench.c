@@ -45,8 +45,9 @@ struct bench_ctx {
 };
 
 /*
- * Empty the page cache of file name in dir without root (fsync + DONTNEED) and check it with the cache
- * probe (cachestat, or mincore where cachestat is missing); method gets which one answered.
+ * Empty the page cache of file name in dir without root (fsync + DONTNEED) and check it
+ * with the cache probe (cachestat, or mincore where cachestat is missing); method gets
+ * which one answered.
  */
 static enum bench_cold
 bench_make_cold(int dir, const char *name, uint64_t size, char *method, size_t len)
@@ -399,7 +400,7 @@ bench_row(struct bench_ctx *c, size_t vi, size_t ri)
 		row->fixed = row->elapsed.min;
 	if (row->scale > 1)
 		bench_note(row->note, sizeof row->note, "measured %s per run, scaled x%.4g; "
-		    "fixed cost %.3g ms counted once", bench_format_size(row->bytes, sz, sizeof sz),
+		    "fixed cost %.3g ms counted once", units_format_size_round(row->bytes, sz, sizeof sz),
 		    row->scale, row->fixed * 1e3);
 	c->p.phase = BENCH_PHASE_ROW_DONE;
 	bench_report(c);
@@ -413,19 +414,6 @@ fail:
 	c->p.phase = BENCH_PHASE_ROW_DONE;
 	bench_report(c);
 	return c->stop ? -2 : 0;
-}
-
-/* A size the way scenarios write it: "100 MB" stays decimal, "4 MiB" binary. */
-char *
-bench_format_size(uint64_t bytes, char *buf, size_t len)
-{
-	if (bytes >= 1000000 && bytes % 1000000 == 0 && bytes % (1 << 20) != 0)
-		snprintf(buf, len, "%" PRIu64 " MB", bytes / 1000000);
-	else if (bytes >= 1000 && bytes % 1000 == 0 && bytes % 1024 != 0)
-		snprintf(buf, len, "%" PRIu64 " kB", bytes / 1000);
-	else
-		units_format_size(bytes, buf, len);
-	return buf;
 }
 
 /* Extrapolate one measured time of a row. */
@@ -483,7 +471,8 @@ bench_err(char **err, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Make the scratch dirs the variants need, each with room for an input, an output and a probe input. */
+/* Make the scratch dirs the variants need, each with room for an input, an output and a probe
+ * input. */
 static int
 bench_dirs(struct bench_ctx *c, char **err)
 {
@@ -634,44 +623,4 @@ bench_ref_variant(const struct bench_result *r, const struct scn_reference *ref)
 			    strcmp(r->variants[v].v->name, ref->variant) == 0)
 				return v;
 	return 0;
-}
-
-/* One line of progress. */
-char *
-bench_progress_text(const struct bench_progress *p, char *buf, size_t len)
-{
-	static const char *const phase[] = { "preparing input", "probing", "warm-up", "run",
-		"done" };
-	char sz[32];
-	int n;
-
-	n = snprintf(buf, len, "row %zu/%zu  %s  BUF %" PRIu64 "  %s", p->step, p->n_steps,
-	    p->variant ? p->variant : "", p->buf_size, phase[p->phase]);
-	if (n > 0 && (size_t)n < len && (p->phase == BENCH_PHASE_RUN || p->phase == BENCH_PHASE_WARMUP))
-		n += snprintf(buf + n, len - (size_t)n, " %u/%u", p->run,
-		    p->phase == BENCH_PHASE_RUN ? p->n_runs : p->n_warmup);
-	if (n > 0 && (size_t)n < len && p->bytes > 0)
-		n += snprintf(buf + n, len - (size_t)n, "  %s/run",
-		    bench_format_size(p->bytes, sz, sizeof sz));
-	if (n > 0 && (size_t)n < len && p->last_elapsed >= 0)
-		snprintf(buf + n, len - (size_t)n, "  %.3f s", p->last_elapsed);
-	return buf;
-}
-
-/* --export dispatcher. */
-int
-bench_export(FILE *f, const struct bench_result *r, const char *fmt)
-{
-	if (fmt == NULL) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (strcmp(fmt, "json") == 0)
-		return bench_print_json(f, r);
-	if (strcmp(fmt, "csv") == 0)
-		return bench_print_csv(f, r);
-	if (strcmp(fmt, "md") == 0)
-		return bench_print_md(f, r);
-	errno = EINVAL;
-	return -1;
 }

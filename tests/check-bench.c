@@ -12,7 +12,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "bench-print.h"
 #include "scenario.h"
 #include "scratch.h"
 #include "test-util.h"
