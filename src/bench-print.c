@@ -100,16 +100,25 @@ bench_print_cell_median(const struct bench_print_at *at, char *buf, size_t len)
 		bench_print_time(bench_row_extrapolated(at->row), at->ascii, buf, len);
 }
 
+/* Two times with a sign between them ("1.20 s ± 3.10 ms"), the sign in ASCII or UTF-8. */
+static void
+bench_print_two(const struct bench_print_at *at, double x, const char *ascii, const char *utf8,
+    double y, char *buf, size_t len)
+{
+	char a[24], b[24];
+
+	snprintf(buf, len, "%s %s %s", bench_print_time(x, at->ascii, a, sizeof a),
+	    at->ascii ? ascii : utf8, bench_print_time(y, at->ascii, b, sizeof b));
+}
+
 /* Mean ± standard deviation, extrapolated. */
 static void
 bench_print_cell_meansd(const struct bench_print_at *at, char *buf, size_t len)
 {
 	const struct bench_row *row = at->row;
-	char a[24], b[24];
 
-	snprintf(buf, len, "%s %s %s", bench_print_time(bench_row_scale_time(row,
-	    row->elapsed.mean), at->ascii, a, sizeof a), at->ascii ? "+/-" : "±",
-	    bench_print_time(row->elapsed.sd * row->scale, at->ascii, b, sizeof b));
+	bench_print_two(at, bench_row_scale_time(row, row->elapsed.mean), "+/-", "±",
+	    row->elapsed.sd * row->scale, buf, len);
 }
 
 /* The standard deviation alone, extrapolated. */
@@ -124,11 +133,9 @@ static void
 bench_print_cell_range(const struct bench_print_at *at, char *buf, size_t len)
 {
 	const struct bench_row *row = at->row;
-	char a[24], b[24];
 
-	snprintf(buf, len, "%s %s %s", bench_print_time(bench_row_scale_time(row,
-	    row->elapsed.min), at->ascii, a, sizeof a), at->ascii ? "..." : "…",
-	    bench_print_time(bench_row_scale_time(row, row->elapsed.max), at->ascii, b, sizeof b));
+	bench_print_two(at, bench_row_scale_time(row, row->elapsed.min), "...", "…",
+	    bench_row_scale_time(row, row->elapsed.max), buf, len);
 }
 
 /* User CPU time, measured times the row's scale. */

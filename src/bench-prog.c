@@ -112,32 +112,44 @@ bench_prog_write(const struct bench_prog_job *j, const struct bench_prog_mem *m,
 	return 0;
 }
 
-/* TLPI copy.c: read the input in buf_size chunks, write each to a new file. */
+/*
+ * The loop of copy.c and of APUE's figure 3.4: read() the input in buf_size chunks and
+ * write() each to out, followed by the variant's sync if sync. 0 or errno.
+ */
 static int
-bench_prog_copy(const struct bench_prog_job *j, const struct bench_prog_mem *m,
-    struct bench_prog_wire *w)
+bench_prog_pump(const struct bench_prog_job *j, const struct bench_prog_mem *m, int in,
+    int out, bool sync, struct bench_prog_wire *w)
 {
-	int in = scratch_open(j->dir, j->in_name, O_RDONLY);
-	int out;
 	ssize_t n = 0;
 
-	if (in < 0)
-		return bench_prog_fail(w, "open input");
-	out = scratch_create(j->dir, j->out_name, O_WRONLY | O_TRUNC | j->v->flags);
-	if (out < 0)
-		return bench_prog_fail(w, "open");
 	for (uint64_t done = 0; done < j->limit; done += (uint64_t)n) {
 		size_t want = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
 		if ((n = read(in, m->buf, want)) <= 0)
 			break;
 		if (write(out, m->buf, (size_t)n) != n)
 			return bench_prog_fail(w, "write");
-		if (bench_prog_sync(j->v, out) != 0)
+		if (sync && bench_prog_sync(j->v, out) != 0)
 			return bench_prog_fail(w, "fsync");
 		w->s.bytes = done + (uint64_t)n;
 	}
-	if (n < 0)
-		return bench_prog_fail(w, "read");
+	return n < 0 ? bench_prog_fail(w, "read") : 0;
+}
+
+/* TLPI copy.c: read the input in buf_size chunks, write each to a new file. */
+static int
+bench_prog_copy(const struct bench_prog_job *j, const struct bench_prog_mem *m,
+    struct bench_prog_wire *w)
+{
+	int in = scratch_open(j->dir, j->in_name, O_RDONLY);
+	int out, e;
+
+	if (in < 0)
+		return bench_prog_fail(w, "open input");
+	out = scratch_create(j->dir, j->out_name, O_WRONLY | O_TRUNC | j->v->flags);
+	if (out < 0)
+		return bench_prog_fail(w, "open");
+	if ((e = bench_prog_pump(j, m, in, out, true, w)) != 0)
+		return e;
 	if (close(in) != 0 || close(out) != 0)
 		return bench_prog_fail(w, "close");
 	return 0;
@@ -149,20 +161,13 @@ bench_prog_read(const struct bench_prog_job *j, const struct bench_prog_mem *m,
     struct bench_prog_wire *w)
 {
 	int in = scratch_open(j->dir, j->in_name, O_RDONLY | j->v->flags);
-	ssize_t n = 0;
+	int e;
 
 	if (in < 0)
 		return bench_prog_fail(w, "open");
-	for (uint64_t done = 0; done < j->limit; done += (uint64_t)n) {
-		size_t want = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
-		if ((n = read(in, m->buf, want)) <= 0)
-			break;
-		if (write(m->nullfd, m->buf, (size_t)n) != n)
-			return bench_prog_fail(w, "write");
-		w->s.bytes = done + (uint64_t)n;
-	}
-	if (n < 0)
-		return bench_prog_fail(w, "read");
+	/* No sync: /dev/null has nothing to write back. */
+	if ((e = bench_prog_pump(j, m, in, m->nullfd, false, w)) != 0)
+		return e;
 	if (close(in) != 0)
 		return bench_prog_fail(w, "close");
 	return 0;
