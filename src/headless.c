@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "bench.h"
+#include "bench-print.h"
 #include "describe.h"
 #include "expect.h"
 #include "json.h"
@@ -305,7 +305,7 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 	headless_json_state(f, &sr->after);
 	if (sr->sweep != NULL) {
 		fputs(",\"sweep\":", f);
-		bench_print_json(f, sr->sweep);
+		bench_export_json(f, sr->sweep);
 	}
 	fputs(",\"changes\":[", f);
 	for (size_t i = 0; i < sr->changes.n; i++) {
@@ -503,7 +503,7 @@ headless_sweep_progress(const struct bench_progress *p, void *user)
 	char line[160];
 
 	(void)user;
-	fprintf(stderr, "\r\033[K%s", bench_progress_text(p, line, sizeof line));
+	fprintf(stderr, "\r\033[K%s", bench_print_progress(p, line, sizeof line));
 	fflush(stderr);
 	return 0;
 }

@@ -507,36 +507,20 @@ static int
 runner_make_file(struct runner *r, char **err)
 {
 	const struct scn_file *f = &r->s->file;
-	const char *parent = r->o.dir;
-	struct statvfs vfs;
+	char msg[PATH_MAX + 128];
 	struct stat sb;
 	int fd;
 
-	if (f->on == SCN_FS_TMPFS) {
-		parent = "/dev/shm";
-		if (stat(parent, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-			runner_error(err, "this scenario needs tmpfs, but /dev/shm does not exist");
-			return -1;
-		}
-	}
 	if (f->size > SCN_MAX_SIZE) {
 		runner_error(err, "the scratch file would be %" PRIu64 " bytes; the limit is %"
 		             PRIu64, f->size, (uint64_t)SCN_MAX_SIZE);
 		return -1;
 	}
-	r->scratch = scratch_mkdir(parent);
+	/* The file, and a MiB to spare for everyone else. */
+	r->scratch = scratch_place(f->on == SCN_FS_TMPFS, r->o.dir, f->size + (1u << 20), msg,
+	                           sizeof msg);
 	if (r->scratch < 0) {
-		runner_error(err, "cannot make a scratch directory under %s: %s",
-		             parent ? parent : "$TMPDIR or /tmp", strerror(errno));
-		return -1;
-	}
-	if (statvfs(scratch_dir(r->scratch), &vfs) == 0 &&
-	    (uint64_t)vfs.f_bavail * vfs.f_frsize < f->size + (1u << 20)) {
-		/* The parent's name: the scratch dir is gone by the time this is read. */
-		int plen = (int)(strrchr(scratch_dir(r->scratch), '/') - scratch_dir(r->scratch));
-		runner_error(err, "not enough space under %.*s for a %" PRIu64 "-byte scratch file "
-		             "(%" PRIu64 " bytes free)", plen > 0 ? plen : 1, scratch_dir(r->scratch),
-		             f->size, (uint64_t)vfs.f_bavail * vfs.f_frsize);
+		runner_error(err, "%s", msg);
 		return -1;
 	}
 	if (scratch_path(r->scratch, RUNNER_FILE_NAME, r->path, sizeof r->path) == NULL) {

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "app.h"
-#include "bench.h"
+#include "bench-print.h"
 #include "cast.h"
 #include "crt.h"
 #include "describe.h"
@@ -228,7 +228,7 @@ tui_sweep_progress(const struct bench_progress *p, void *user)
 		t->sweep_stop = true;
 	if (ev.kind == CRT_EV_KEY && ev.key == CRT_K_F10)
 		t->quit = true;
-	snprintf(t->status, sizeof t->status, "sweep: %s%s", bench_progress_text(p, line, sizeof line),
+	snprintf(t->status, sizeof t->status, "sweep: %s%s", bench_print_progress(p, line, sizeof line),
 	         t->quit ? "   (quitting)" : t->sweep_stop ? "   (stopping)" :
 	         "   (q stops the sweep, F10 quits)");
 	tui_draw(t);

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "bench-print.h"
 #include "scenario.h"
 #include "scratch.h"
 #include "test-util.h"
