@@ -17,8 +17,6 @@
 #include "scenario.h"
 #include "tail.h"
 
-typedef void (*ops_fn)(struct ops_state *, const struct scn_args *, struct ops_result *);
-
 /* Time the real call only, keeping its errno: buffer preparation is not part of it. */
 #define OPS_TIMED(out, stmt) do {					\
 	struct timespec ops_a_, ops_b_;					\
@@ -191,7 +189,7 @@ ops_fd(const struct ops_state *st)
 }
 
 /* open(path, flags, 0600) on the scratch file. */
-static void
+void
 ops_open(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	char detail[96];
@@ -223,7 +221,7 @@ ops_mode_for_flags(int fl)
 }
 
 /* fopen(path, mode): a new FILE* and its fd become current. */
-static void
+void
 ops_fopen(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	const char *mode = a->mode[0] ? a->mode : "r+";
@@ -242,7 +240,7 @@ ops_fopen(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* fdopen(fd, mode): a FILE* on the current fd. */
-static void
+void
 ops_fdopen(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	const char *mode = a->mode[0] ? a->mode : ops_mode_for_flags(st->open_flags);
@@ -259,7 +257,7 @@ ops_fdopen(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* fileno(fp): the FILE*'s fd becomes current. */
-static void
+void
 ops_fileno(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int fd;
@@ -276,7 +274,7 @@ ops_fileno(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* setvbuf(fp, buf, mode, size): buf is ours (malloc'd, freed after fclose) or NULL. */
-static void
+void
 ops_setvbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int mode = a->bufmode == SCN_BUF_NONE ? _IONBF :
@@ -307,7 +305,7 @@ ops_setvbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *o
  * pass NULL, as buffer: library does for setvbuf and setbuffer: setbuf(fp, NULL) makes
  * the stream unbuffered.
  */
-static void
+void
 ops_setbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	bool none = (a->has & SCN_HAS_MODE) && a->bufmode == SCN_BUF_NONE;
@@ -325,7 +323,7 @@ ops_setbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* setbuffer(fp, buf, size): an own buffer of size bytes, or NULL (library): unbuffered. */
-static void
+void
 ops_setbuffer(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	size_t size = (a->has & SCN_HAS_SIZE) ? (size_t)a->size : BUFSIZ;
@@ -361,7 +359,7 @@ ops_stream_status(struct ops_state *st, size_t want, size_t got, int e, struct o
 }
 
 /* fwrite(buf, 1, bytes, fp) of the printable pattern. */
-static void
+void
 ops_fwrite(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	unsigned char *buf;
@@ -379,7 +377,7 @@ ops_fwrite(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* fputs(text, fp). */
-static void
+void
 ops_fputs(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int rc;
@@ -392,7 +390,7 @@ ops_fputs(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* fprintf(fp, "%s", text). */
-static void
+void
 ops_printf(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int rc;
@@ -405,7 +403,7 @@ ops_printf(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* fread(buf, 1, bytes, fp). */
-static void
+void
 ops_fread(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	unsigned char *buf;
@@ -422,7 +420,7 @@ ops_fread(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* fgets(buf, bytes (default 4096), fp): ret = length of the line read, 0 at EOF. */
-static void
+void
 ops_fgets(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	size_t size = (a->has & SCN_HAS_BYTES) && a->bytes > 0 ? a->bytes : 4096;
@@ -451,7 +449,7 @@ ops_fgets(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* fflush(fp). */
-static void
+void
 ops_fflush(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int rc;
@@ -465,7 +463,7 @@ ops_fflush(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* fseek(fp, offset, whence). */
-static void
+void
 ops_fseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int rc;
@@ -478,7 +476,7 @@ ops_fseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* fclose(fp): the FILE* is gone whatever it returns; so is its fd if it was current. */
-static void
+void
 ops_fclose(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int fd, rc;
@@ -500,7 +498,7 @@ ops_fclose(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* write(fd, buf, bytes) of the pattern, from a buffer misaligned by align bytes. */
-static void
+void
 ops_write(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	unsigned char *buf;
@@ -517,7 +515,7 @@ ops_write(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* read(fd, buf, bytes). */
-static void
+void
 ops_read(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	unsigned char *buf;
@@ -533,7 +531,7 @@ ops_read(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 }
 
 /* pread(fd, buf, bytes, offset). */
-static void
+void
 ops_pread(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	unsigned char *buf;
@@ -549,7 +547,7 @@ ops_pread(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* pwrite(fd, buf, bytes, offset) of the pattern. */
-static void
+void
 ops_pwrite(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	unsigned char *buf;
@@ -566,7 +564,7 @@ ops_pwrite(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* lseek(fd, offset, whence). */
-static void
+void
 ops_lseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int whence = (a->has & SCN_HAS_WHENCE) ? a->whence : SEEK_SET;
@@ -585,7 +583,7 @@ ops_lseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* fsync(fd). */
-static void
+void
 ops_fsync(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int rc;
@@ -597,7 +595,7 @@ ops_fsync(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* fdatasync(fd). */
-static void
+void
 ops_fdatasync(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int rc;
@@ -609,7 +607,7 @@ ops_fdatasync(struct ops_state *st, const struct scn_args *a, struct ops_result 
 }
 
 /* sync_file_range(fd, offset, len, flags). */
-static void
+void
 ops_sync_file_range(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int64_t off = (a->has & SCN_HAS_OFFSET) ? a->offset : 0;
@@ -623,7 +621,7 @@ ops_sync_file_range(struct ops_state *st, const struct scn_args *a, struct ops_r
 }
 
 /* sync(): every dirty page of every filesystem. */
-static void
+void
 ops_sync(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	(void)st;
@@ -635,7 +633,7 @@ ops_sync(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 }
 
 /* posix_fadvise(fd, offset, len, advice): it returns the error instead of setting errno. */
-static void
+void
 ops_fadvise(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int64_t off = (a->has & SCN_HAS_OFFSET) ? a->offset : 0;
@@ -651,7 +649,7 @@ ops_fadvise(struct ops_state *st, const struct scn_args *a, struct ops_result *o
 }
 
 /* fallocate(fd, 0, offset, len). */
-static void
+void
 ops_fallocate(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int64_t off = (a->has & SCN_HAS_OFFSET) ? a->offset : 0;
@@ -665,7 +663,7 @@ ops_fallocate(struct ops_state *st, const struct scn_args *a, struct ops_result 
 }
 
 /* ftruncate(fd, len). */
-static void
+void
 ops_ftruncate(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	uint64_t len = a->len;
@@ -679,7 +677,7 @@ ops_ftruncate(struct ops_state *st, const struct scn_args *a, struct ops_result 
 }
 
 /* close(fd): the number is kept, so a later call on it gets the kernel's EBADF. */
-static void
+void
 ops_close(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int rc;
@@ -692,7 +690,7 @@ ops_close(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* note (and the worker's half of wait): no call, only a fresh look at the state. */
-static void
+void
 ops_nothing(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	(void)st;
@@ -704,7 +702,7 @@ ops_nothing(struct ops_state *st, const struct scn_args *a, struct ops_result *o
 /* --- curriculum: exercise 13-5 (tail.c) --- */
 
 /* tail -n lines, read backwards in blocks of block bytes on the current fd. */
-static void
+void
 ops_tail(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	size_t block = (a->has & SCN_HAS_SIZE) && a->size > 0 ? (size_t)a->size : 4096;
@@ -722,46 +720,12 @@ ops_tail(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 	         (unsigned long long)ts.reads, (unsigned long long)ts.bytes_read);
 }
 
-/* Ops the worker runs. NULL: not the worker's (the runner handles it, or nobody yet). */
-static const ops_fn ops_table[SCN_OP__COUNT] = {
-	[SCN_OP_OPEN] = ops_open,
-	[SCN_OP_FOPEN] = ops_fopen,
-	[SCN_OP_FDOPEN] = ops_fdopen,
-	[SCN_OP_FILENO] = ops_fileno,
-	[SCN_OP_SETVBUF] = ops_setvbuf,
-	[SCN_OP_SETBUF] = ops_setbuf,
-	[SCN_OP_SETBUFFER] = ops_setbuffer,
-	[SCN_OP_FWRITE] = ops_fwrite,
-	[SCN_OP_FPUTS] = ops_fputs,
-	[SCN_OP_PRINTF] = ops_printf,
-	[SCN_OP_FREAD] = ops_fread,
-	[SCN_OP_FGETS] = ops_fgets,
-	[SCN_OP_FFLUSH] = ops_fflush,
-	[SCN_OP_FSEEK] = ops_fseek,
-	[SCN_OP_FCLOSE] = ops_fclose,
-	[SCN_OP_WRITE] = ops_write,
-	[SCN_OP_READ] = ops_read,
-	[SCN_OP_PREAD] = ops_pread,
-	[SCN_OP_PWRITE] = ops_pwrite,
-	[SCN_OP_LSEEK] = ops_lseek,
-	[SCN_OP_FSYNC] = ops_fsync,
-	[SCN_OP_FDATASYNC] = ops_fdatasync,
-	[SCN_OP_SYNC_FILE_RANGE] = ops_sync_file_range,
-	[SCN_OP_SYNC] = ops_sync,
-	[SCN_OP_FADVISE] = ops_fadvise,
-	[SCN_OP_FALLOCATE] = ops_fallocate,
-	[SCN_OP_FTRUNCATE] = ops_ftruncate,
-	[SCN_OP_CLOSE] = ops_close,
-	[SCN_OP_WAIT] = ops_nothing,
-	[SCN_OP_TAIL] = ops_tail,
-	[SCN_OP_NOTE] = ops_nothing,
-};
-
 /* True if the worker runs op. */
 bool
 ops_has(enum scn_op op)
 {
-	return (unsigned)op < SCN_OP__COUNT && ops_table[op] != NULL;
+	return (unsigned)op < SCN_OP__COUNT && scn_op_table[op].runs == SCN_RUNS_WORKER &&
+	       scn_op_table[op].run != NULL;
 }
 
 /* Run one step's op. */
@@ -775,5 +739,5 @@ ops_run(struct ops_state *st, const struct scn_step *step, struct ops_result *ou
 		snprintf(out->note, sizeof out->note, "not implemented in the engine yet");
 		return;
 	}
-	ops_table[step->op](st, &step->args, out);
+	scn_op_table[step->op].run(st, &step->args, out);
 }

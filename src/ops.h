@@ -38,6 +38,40 @@ struct ops_result {
 	char *output;              /* tail: the lines it printed (heap; the worker frees it) */
 };
 
+/* The ops, one function each, named in SCN_OP_LIST: make the real call of one step. */
+#define OPS_DECLARE(fn) \
+	void fn(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+OPS_DECLARE(ops_open);
+OPS_DECLARE(ops_fopen);
+OPS_DECLARE(ops_fdopen);
+OPS_DECLARE(ops_fileno);
+OPS_DECLARE(ops_setvbuf);
+OPS_DECLARE(ops_setbuf);
+OPS_DECLARE(ops_setbuffer);
+OPS_DECLARE(ops_fwrite);
+OPS_DECLARE(ops_fputs);
+OPS_DECLARE(ops_printf);
+OPS_DECLARE(ops_fread);
+OPS_DECLARE(ops_fgets);
+OPS_DECLARE(ops_fflush);
+OPS_DECLARE(ops_fseek);
+OPS_DECLARE(ops_fclose);
+OPS_DECLARE(ops_write);
+OPS_DECLARE(ops_read);
+OPS_DECLARE(ops_pread);
+OPS_DECLARE(ops_pwrite);
+OPS_DECLARE(ops_lseek);
+OPS_DECLARE(ops_fsync);
+OPS_DECLARE(ops_fdatasync);
+OPS_DECLARE(ops_sync_file_range);
+OPS_DECLARE(ops_sync);
+OPS_DECLARE(ops_fadvise);
+OPS_DECLARE(ops_fallocate);
+OPS_DECLARE(ops_ftruncate);
+OPS_DECLARE(ops_close);
+OPS_DECLARE(ops_nothing);
+OPS_DECLARE(ops_tail);
+
 /* Start with no FILE* and no fd; path is the scratch file. */
 void ops_init(struct ops_state *st, const char *path);
 
