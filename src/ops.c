@@ -724,8 +724,7 @@ ops_tail(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 bool
 ops_has(enum scn_op op)
 {
-	return (unsigned)op < SCN_OP__COUNT && scn_op_table[op].runs == SCN_RUNS_WORKER &&
-	       scn_op_table[op].run != NULL;
+	return (unsigned)op < SCN_OP__COUNT && scn_op_table[op].run != NULL;
 }
 
 /* Run one step's op. */

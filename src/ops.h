@@ -75,7 +75,7 @@ OPS_DECLARE(ops_tail);
 /* Start with no FILE* and no fd; path is the scratch file. */
 void ops_init(struct ops_state *st, const char *path);
 
-/* True if op is run in the worker by ops_run (false: the runner handles it). */
+/* True if ops_run has something to run for op (false: the runner does all of it). */
 bool ops_has(enum scn_op op);
 
 /* Run step's op for real. A failing call is a result (ret -1, err), never a crash. */

@@ -2,8 +2,6 @@
 /* scenario-ops.c: the op table and the key table, made from the lists in scenario-ops.h. */
 #include <config.h>
 
-#include <stdio.h>
-
 #include "describe.h"
 #include "expect.h"
 #include "ops.h"
@@ -51,44 +49,3 @@ const struct scn_key_entry scn_key_table[SCN_KEY__COUNT] = {
 	SCN_KEY_LIST(SCN_KEY_ROW)
 };
 #undef SCN_KEY_ROW
-
-/* Name of an op as written in YAML. */
-const char *
-scenario_op_name(enum scn_op op)
-{
-	if ((unsigned)op >= SCN_OP__COUNT)
-		return "?";
-	return scn_op_table[op].name;
-}
-
-/* Name of an expectation key as written in YAML. */
-const char *
-scenario_key_name(enum scn_key key)
-{
-	if ((unsigned)key >= SCN_KEY__COUNT)
-		return "?";
-	return scn_key_table[key].name;
-}
-
-/* True if the op acts through the FILE*. */
-bool
-scenario_op_is_stdio(enum scn_op op)
-{
-	if ((unsigned)op >= SCN_OP__COUNT)
-		return false;
-	return scn_op_table[op].io == SCN_IO_STDIO;
-}
-
-/* True if key may be expected of a step doing op. */
-bool
-scenario_key_applies(enum scn_key key, enum scn_op op)
-{
-	const enum scn_op *o = scn_key_table[key].only;
-
-	if (o == NULL)
-		return true;
-	for (; *o != SCN_OP__COUNT; o++)
-		if (*o == op)
-			return true;
-	return false;
-}

@@ -13,7 +13,7 @@
 
 /* Is a stdio mode ("r", "w+", "rb+", "wx", "re") one that fopen() accepts? */
 static bool
-scenario_fopen_mode_ok(const char *m)
+scenario_step_fopen_mode_ok(const char *m)
 {
 	bool plus = false, b = false, e = false, x = false;
 
@@ -70,7 +70,7 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct yamlpo
 				a->bufmode = (enum scn_bufmode)v;
 				a->has |= SCN_HAS_MODE;
 			}
-		} else if (!scenario_fopen_mode_ok(ra[SCN_ARG_MODE])) {
+		} else if (!scenario_step_fopen_mode_ok(ra[SCN_ARG_MODE])) {
 			scenario_at(ld, NODE(MODE), "bad %s mode '%s' (use r, w, a, r+, w+ or a+, "
 			      "optionally with b, e or x)", op->name, ra[SCN_ARG_MODE]);
 		} else {
