@@ -628,8 +628,37 @@ START_TEST(test_all_ops)
 	ck_assert_int_eq(st[39].args.flags, O_WRONLY | O_DIRECT);
 	check_expect(&st[40], SCN_KEY_RESULT_ERRNO, SCN_CMP_EQ, EINVAL, "EINVAL", 80, 28);
 	ck_assert_int_eq(st[41].args.offset, 8192);
+	ck_assert_str_eq(st[41].ask, "How many bytes will pwrite() hand to the kernel?");
+	ck_assert_ptr_null(st[40].ask);
 
 	scenario_free(s);
+}
+END_TEST
+
+/* Every op and every expectation key of the tables has its row in doc/scenarios.md. */
+START_TEST(test_tables_documented)
+{
+	char path[4096], row[128];
+	FILE *f = fopen(test_util_src_path("doc/scenarios.md", path, sizeof path), "r");
+	char *doc = calloc(1, 256 * 1024);
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(doc);
+	n = fread(doc, 1, 256 * 1024 - 1, f);
+	fclose(f);
+	ck_assert_uint_gt(n, 0);
+	for (int op = 0; op < SCN_OP__COUNT; op++) {
+		snprintf(row, sizeof row, "\n| `%s` |", scenario_op_name(op));
+		ck_assert_msg(strstr(doc, row) != NULL, "doc/scenarios.md has no row for op %s",
+			      scenario_op_name(op));
+	}
+	for (int k = 0; k < SCN_KEY__COUNT; k++) {
+		snprintf(row, sizeof row, "\n| `%s` |", scenario_key_name(k));
+		ck_assert_msg(strstr(doc, row) != NULL, "doc/scenarios.md has no row for key %s",
+			      scenario_key_name(k));
+	}
+	free(doc);
 }
 END_TEST
 
@@ -809,6 +838,7 @@ scenario_suite(void)
 	tcase_add_test(tc, test_bad_fixtures);
 	tcase_add_test(tc, test_good_fixtures);
 	tcase_add_test(tc, test_all_ops);
+	tcase_add_test(tc, test_tables_documented);
 	tcase_add_test(tc, test_design_example);
 	tcase_add_test(tc, test_odirect_lesson);
 	tcase_add_test(tc, test_names);
