@@ -42,24 +42,28 @@ ops_pattern(unsigned char *buf, size_t len)
 }
 
 /*
- * Memory alignment O_DIRECT wants for the file at path (statx STATX_DIOALIGN), 4096 if
- * unknown. Asked by path, once, before any step: a call on the file's fd during a step
- * would show up among the student's calls.
+ * Alignments O_DIRECT wants for the file at path (statx STATX_DIOALIGN): of the buffer in
+ * memory (4096 if unknown) and of offsets and sizes (0 if unknown). Asked by path, once,
+ * before any step: a call on the file's fd during a step would show up among the student's
+ * calls.
  */
-static size_t
-ops_dio_mem_align(const char *path)
+static void
+ops_dio_align(const char *path, size_t *mem, unsigned *offset)
 {
+	*mem = 4096;
+	*offset = 0;
 #ifdef STATX_DIOALIGN
 	struct statx stx;
 
 	memset(&stx, 0, sizeof stx);
 	if (syscall(SYS_statx, AT_FDCWD, path, 0, STATX_DIOALIGN, &stx) == 0 &&
-	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_mem_align > 0)
-		return stx.stx_dio_mem_align;
+	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_mem_align > 0) {
+		*mem = stx.stx_dio_mem_align;
+		*offset = stx.stx_dio_offset_align;
+	}
 #else
 	(void)path;
 #endif
-	return 4096;
 }
 
 /* Start a fresh "program": nothing open yet. */
@@ -69,7 +73,27 @@ ops_init(struct ops_state *st, const char *path)
 	memset(st, 0, sizeof *st);
 	st->path = path;
 	st->fd = -1;
-	st->dio_align = ops_dio_mem_align(path);
+	ops_dio_align(path, &st->dio_align, &st->dio_offset_align);
+}
+
+/*
+ * After an O_DIRECT transfer failed with EINVAL: say which of O_DIRECT's rules it broke,
+ * checked against this file's real alignments (the loader knows only the least of them).
+ */
+static void
+ops_dio_note(const struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	unsigned bad;
+
+	if (!st->direct || out->err != EINVAL || st->dio_offset_align == 0)
+		return;
+	bad = scenario_dio_misfit(a, st->dio_offset_align, (unsigned)st->dio_align);
+	if (bad == 0)
+		return;
+	snprintf(out->note, sizeof out->note, "O_DIRECT here (statx): sizes and offsets in "
+	         "multiples of %u, buffers aligned to %zu; the %s is not",
+	         st->dio_offset_align, st->dio_align,
+	         (bad & SCN_HAS_BYTES) ? "size" : (bad & SCN_HAS_OFFSET) ? "offset" : "buffer");
 }
 
 /* Free the own stdio buffers (only once no FILE* can use them) and the transfer buffer. */
@@ -201,6 +225,7 @@ ops_open(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 		st->fd = fd;
 		st->fd_open = true;
 		st->open_flags = a->flags;
+		st->direct = (a->flags & O_DIRECT) != 0;
 	}
 	decode_openat(a->flags, 0600, detail, sizeof detail);
 	ops_event(out, "openat", SYS_openat, -1, 0, -1, detail);
@@ -235,6 +260,7 @@ ops_fopen(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 	st->fp = fp;
 	st->fd = fileno(fp);
 	st->fd_open = true;
+	st->direct = false;
 	out->ret = st->fd;
 	out->err = 0;
 }
@@ -512,6 +538,7 @@ ops_write(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 	OPS_TIMED(out, n = write(ops_fd(st), buf, a->bytes));
 	ops_set(out, n);
 	ops_event(out, "write", SYS_write, ops_fd(st), a->bytes, -1, NULL);
+	ops_dio_note(st, a, out);
 }
 
 /* read(fd, buf, bytes). */
@@ -528,6 +555,7 @@ ops_read(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 	OPS_TIMED(out, n = read(ops_fd(st), buf, a->bytes));
 	ops_set(out, n);
 	ops_event(out, "read", SYS_read, ops_fd(st), a->bytes, -1, NULL);
+	ops_dio_note(st, a, out);
 }
 
 /* pread(fd, buf, bytes, offset). */
@@ -544,6 +572,7 @@ ops_pread(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 	OPS_TIMED(out, n = pread(ops_fd(st), buf, a->bytes, a->offset));
 	ops_set(out, n);
 	ops_event(out, "pread64", SYS_pread64, ops_fd(st), a->bytes, a->offset, NULL);
+	ops_dio_note(st, a, out);
 }
 
 /* pwrite(fd, buf, bytes, offset) of the pattern. */
@@ -561,6 +590,7 @@ ops_pwrite(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 	OPS_TIMED(out, n = pwrite(ops_fd(st), buf, a->bytes, a->offset));
 	ops_set(out, n);
 	ops_event(out, "pwrite64", SYS_pwrite64, ops_fd(st), a->bytes, a->offset, NULL);
+	ops_dio_note(st, a, out);
 }
 
 /* lseek(fd, offset, whence). */

@@ -23,6 +23,8 @@ struct ops_state {
 	void *bufs[OPS_MAX_BUFS];  /* own setvbuf/setbuf/setbuffer buffers */
 	size_t n_bufs;
 	size_t dio_align;          /* O_DIRECT memory alignment of the file (statx) */
+	unsigned dio_offset_align; /* O_DIRECT offset and size alignment (statx); 0: unknown */
+	bool direct;               /* the current fd was opened with O_DIRECT */
 	unsigned char *mem;        /* transfer buffer as allocated */
 	size_t mem_cap;
 };

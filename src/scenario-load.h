@@ -18,10 +18,13 @@
 /* wait until: clean gives up after this long unless the step says otherwise. */
 #define SCN_WAIT_TIMEOUT 60.0
 /*
- * O_DIRECT offsets and sizes must be multiples of the device's logical block size, which is
- * never below 512: a transfer that is not a multiple of 512 fails on every disk, so the
- * loader can refuse it. What the scratch file's device needs beyond that (4096 on some
- * disks) and the buffer alignment are known only to the run (ops.c asks statx).
+ * O_DIRECT wants offsets and sizes in multiples of the device's logical block size, never
+ * below 512 on a disk, and the buffer aligned to what the device's DMA needs (512 on most
+ * disks, as listing 13-1 teaches; 4 on some NVMe). The loader knows neither of the scratch
+ * file's values, so it holds scenarios to 512 for all three: a size or offset that breaks it
+ * fails on every disk. The file's real alignments are known only to the run, which checks a
+ * failed transfer against them (ops.c, statx) and says which rule it broke. Both use one
+ * rule, scenario_dio_misfit.
  */
 #define SCN_DIO_MIN_ALIGN 512
 

@@ -277,15 +277,16 @@ scenario_step_direct(struct scn_load *ld, const struct scn_step *st, const struc
 		if (st->expects[i].key == SCN_KEY_RESULT_ERRNO && st->expects[i].cmp == SCN_CMP_EQ &&
 		    st->expects[i].num == EINVAL)
 			return;
-	if (a->bytes % SCN_DIO_MIN_ALIGN != 0)
+	unsigned bad = scenario_dio_misfit(a, SCN_DIO_MIN_ALIGN, SCN_DIO_MIN_ALIGN);
+	if (bad & SCN_HAS_BYTES)
 		scenario_at(ld, yamlpos_get(ld->ix, an, "bytes"),
 		      "O_DIRECT transfer of %" PRIu64 " bytes is not a multiple of %d "
 		      "(expect result.errno: EINVAL to show the failure)", a->bytes, SCN_DIO_MIN_ALIGN);
-	if ((a->has & SCN_HAS_OFFSET) && a->offset % SCN_DIO_MIN_ALIGN != 0)
+	if (bad & SCN_HAS_OFFSET)
 		scenario_at(ld, yamlpos_get(ld->ix, an, "offset"),
 		      "O_DIRECT offset %" PRId64 " is not a multiple of %d "
 		      "(expect result.errno: EINVAL to show the failure)", a->offset, SCN_DIO_MIN_ALIGN);
-	if ((a->has & SCN_HAS_ALIGN) && a->align != 0)
+	if (bad & SCN_HAS_ALIGN)
 		scenario_at(ld, yamlpos_get(ld->ix, an, "align"),
 		      "O_DIRECT buffer misaligned by %u byte%s "
 		      "(expect result.errno: EINVAL to show the failure)", a->align,

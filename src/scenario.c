@@ -60,6 +60,21 @@ scenario_key_applies(enum scn_key key, enum scn_op op)
 	return false;
 }
 
+/* Which of a transfer's sizes, offset and buffer skew break O_DIRECT's alignment rule. */
+unsigned
+scenario_dio_misfit(const struct scn_args *a, unsigned offset_align, unsigned mem_align)
+{
+	unsigned bad = 0;
+
+	if ((a->has & SCN_HAS_BYTES) && offset_align > 0 && a->bytes % offset_align != 0)
+		bad |= SCN_HAS_BYTES;
+	if ((a->has & SCN_HAS_OFFSET) && offset_align > 0 && a->offset % offset_align != 0)
+		bad |= SCN_HAS_OFFSET;
+	if ((a->has & SCN_HAS_ALIGN) && mem_align > 0 && a->align % mem_align != 0)
+		bad |= SCN_HAS_ALIGN;
+	return bad;
+}
+
 /* Symbol of a comparison. */
 const char *
 scenario_cmp_name(enum scn_cmp cmp)

@@ -186,6 +186,13 @@ const char *scenario_cmp_name(enum scn_cmp cmp);
 /* True if op acts through the FILE* (its syscalls are made by stdio). */
 bool scenario_op_is_stdio(enum scn_op op);
 
+/*
+ * O_DIRECT's rule, the one place it is written: which of a transfer's bytes, offset and buffer
+ * skew (SCN_HAS_* bits) are not multiples of these alignments (0: it keeps the rule). The
+ * loader asks with the least alignment any disk has, the run with the file's own (statx).
+ */
+unsigned scenario_dio_misfit(const struct scn_args *a, unsigned offset_align, unsigned mem_align);
+
 /* True if key may be expected of a step doing op (output keys: only pty/tail). */
 bool scenario_key_applies(enum scn_key key, enum scn_op op);
 
