@@ -75,6 +75,9 @@ void scenario_report_error(struct scn_load *ld, int line, int col, const char *f
 /* The closest of N names to WORD if it is close enough, else NULL. */
 const char *scenario_report_suggest(const char *word, const char *const *names, size_t n);
 
+/* Append WORD to the text in buf, after SEP unless buf is empty. */
+void scenario_report_append(char *buf, size_t len, const char *sep, const char *word);
+
 /* Write "a, b, c" (the names of a table) into buf. */
 const char *scenario_report_names(const struct scn_name *t, char *buf, size_t len);
 

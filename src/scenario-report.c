@@ -93,14 +93,22 @@ scenario_report_suggest(const char *word, const char *const *names, size_t n)
 	return best;
 }
 
+/* Append WORD to the text in buf, after SEP unless buf is empty. */
+void
+scenario_report_append(char *buf, size_t len, const char *sep, const char *word)
+{
+	size_t off = strlen(buf);
+
+	if (off < len)
+		snprintf(buf + off, len - off, "%s%s", off ? sep : "", word);
+}
+
 /* Write "a, b, c" (the names of a table) into buf. */
 const char *
 scenario_report_names(const struct scn_name *t, char *buf, size_t len)
 {
-	size_t off = 0;
-
 	buf[0] = '\0';
-	for (size_t i = 0; t[i].name != NULL && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", t[i].name);
+	for (size_t i = 0; t[i].name != NULL; i++)
+		scenario_report_append(buf, len, ", ", t[i].name);
 	return buf;
 }

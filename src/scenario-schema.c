@@ -94,11 +94,9 @@ scenario_schema_kind(const struct yamlpos_node *n)
 static const char *
 scenario_schema_keys(const struct scn_field *f, char *buf, size_t len)
 {
-	size_t off = 0;
-
 	buf[0] = '\0';
-	for (size_t i = 0; f[i].key != NULL && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", f[i].key);
+	for (size_t i = 0; f[i].key != NULL; i++)
+		scenario_report_append(buf, len, ", ", f[i].key);
 	return buf;
 }
 
@@ -227,13 +225,10 @@ scenario_schema_args(struct scn_load *ld, const struct yamlpos_node *n, enum scn
 		     size_t stepno)
 {
 	const struct scn_op_entry *e = &scn_op_table[op];
-	char takes[256];
-	size_t off = 0;
+	char takes[256] = "";
 
-	takes[0] = '\0';
-	for (const struct scn_arg_use *u = e->args; u->arg != SCN_ARG_NONE && off < sizeof takes; u++)
-		off += (size_t)snprintf(takes + off, sizeof takes - off, "%s%s", off ? ", " : "",
-					scn_arg_fields[u->arg].key);
+	for (const struct scn_arg_use *u = e->args; u->arg != SCN_ARG_NONE; u++)
+		scenario_report_append(takes, sizeof takes, ", ", scn_arg_fields[u->arg].key);
 	if (n->kind != YAMLPOS_MAP) {
 		if (scenario_value_is_null(n))
 			return;
@@ -278,11 +273,8 @@ scenario_schema_expect(struct scn_load *ld, const struct yamlpos_node *n, size_t
 		names[k] = scn_key_table[k].name;
 	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, n); c != NULL;
 	     c = yamlpos_next(ld->ix, c)) {
-		int k = 0;
-		while (k < SCN_KEY__COUNT && strcmp(names[k], c->key) != 0)
-			k++;
 		f.key = c->key;
-		if (k < SCN_KEY__COUNT) {
+		if (scenario_key_find(c->key) >= 0) {
 			scenario_schema_value(ld, c, &f, SCN_IN_OTHER, stepno);
 			continue;
 		}
@@ -324,11 +316,7 @@ static void
 scenario_schema_step(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno)
 {
 	if (n->kind != YAMLPOS_MAP) {
-		int op = -1;
-		for (int k = 0; k < SCN_OP__COUNT && n->value != NULL; k++)
-			if (strcmp(n->value, scn_op_table[k].name) == 0)
-				op = k;
-		if (op >= 0)
+		if (n->value != NULL && scenario_op_find(n->value) >= 0)
 			scenario_at(ld, n, "step %zu is just '%s': write - %s: {} (an op is a key)",
 				    stepno, n->value, n->value);
 		else
@@ -338,15 +326,13 @@ scenario_schema_step(struct scn_load *ld, const struct yamlpos_node *n, size_t s
 	}
 	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, n); c != NULL;
 	     c = yamlpos_next(ld->ix, c)) {
-		int op = 0;
-		while (op < SCN_OP__COUNT && strcmp(scn_op_table[op].name, c->key) != 0)
-			op++;
+		int op = scenario_op_find(c->key);
 		const struct scn_field *f = scenario_schema_field(scn_step_fields, c->key);
-		if (op == SCN_OP__COUNT && f == NULL) {
+		if (op < 0 && f == NULL) {
 			scenario_schema_unknown_op(ld, c, stepno);
-		} else if (op == SCN_OP__COUNT && strcmp(c->key, "expect") == 0) {
+		} else if (op < 0 && strcmp(c->key, "expect") == 0) {
 			scenario_schema_expect(ld, c, stepno);
-		} else if (op == SCN_OP__COUNT) {
+		} else if (op < 0) {
 			scenario_schema_value(ld, c, f, SCN_IN_OTHER, stepno);
 		} else if (scn_op_table[op].form == SCN_FORM_ARGS) {
 			scenario_schema_args(ld, c, (enum scn_op)op, stepno);

@@ -162,7 +162,7 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct yamlpo
 
 	/* Required arguments: the first missing one, or none of the ONE arguments. */
 	char ones[128] = "";
-	bool one_given = false, any_one = false;
+	bool one_given = false;
 	for (const struct scn_arg_use *u = op->args; u->arg != SCN_ARG_NONE; u++) {
 		if (u->need == SCN_NEED_REQ && n[u->arg] == NULL) {
 			scenario_at_key(ld, an, "%s in step %zu needs %s", op->name, stepno,
@@ -170,14 +170,11 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct yamlpo
 			break;
 		}
 		if (u->need == SCN_NEED_ONE) {
-			size_t off = strlen(ones);
-			snprintf(ones + off, sizeof ones - off, "%s%s", any_one ? " or " : "",
-				 scn_arg_fields[u->arg].key);
-			any_one = true;
+			scenario_report_append(ones, sizeof ones, " or ", scn_arg_fields[u->arg].key);
 			one_given = one_given || n[u->arg] != NULL;
 		}
 	}
-	if (any_one && !one_given)
+	if (ones[0] != '\0' && !one_given)
 		scenario_at_key(ld, an, "%s in step %zu needs %s", op->name, stepno, ones);
 }
 
@@ -224,11 +221,8 @@ scenario_step_expects(struct scn_load *ld, struct scn_step *st, const struct yam
 	}
 	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, en); c != NULL;
 	     c = yamlpos_next(ld->ix, c)) {
-		int k;
-		for (k = 0; k < SCN_KEY__COUNT; k++)
-			if (strcmp(c->key, scn_key_table[k].name) == 0)
-				break;
-		if (k == SCN_KEY__COUNT) /* the schema check has refused unknown keys already */
+		int k = scenario_key_find(c->key);
+		if (k < 0) /* the schema check has refused unknown keys already */
 			continue;
 		const char *val = scenario_value_text(c);
 		struct scn_expect *e = &st->expects[st->n_expects++];
@@ -240,11 +234,8 @@ scenario_step_expects(struct scn_load *ld, struct scn_step *st, const struct yam
 			continue;
 		if (!scenario_key_applies(e->key, st->op)) {
 			char ops[128] = "";
-			for (const enum scn_op *o = scn_key_table[k].only; *o != SCN_OP__COUNT; o++) {
-				size_t off = strlen(ops);
-				snprintf(ops + off, sizeof ops - off, "%s%s", o == scn_key_table[k].only ?
-					 "" : " and ", scn_op_table[*o].name);
-			}
+			for (const enum scn_op *o = scn_key_table[k].only; *o != SCN_OP__COUNT; o++)
+				scenario_report_append(ops, sizeof ops, " and ", scn_op_table[*o].name);
 			scenario_at_key(ld, c, "%s is expected of %s steps, not of %s (step %zu)",
 					scn_key_table[k].name, ops, scn_op_table[st->op].name, stepno);
 		}
@@ -305,11 +296,8 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct yamlp
 	st->col = sn->col;
 	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, sn); c != NULL;
 	     c = yamlpos_next(ld->ix, c)) {
-		int k;
-		for (k = 0; k < SCN_OP__COUNT; k++)
-			if (strcmp(c->key, scn_op_table[k].name) == 0)
-				break;
-		if (k == SCN_OP__COUNT)
+		int k = scenario_op_find(c->key);
+		if (k < 0)
 			continue;
 		if (op >= 0) {
 			scenario_at_key(ld, c, "step %zu has two ops, '%s' and '%s': write one op per step",

@@ -28,6 +28,26 @@ scenario_op_name(enum scn_op op)
 	return scn_op_table[op].name;
 }
 
+/* The op named NAME in YAML, or -1. */
+int
+scenario_op_find(const char *name)
+{
+	for (int k = 0; k < SCN_OP__COUNT; k++)
+		if (strcmp(name, scn_op_table[k].name) == 0)
+			return k;
+	return -1;
+}
+
+/* The expectation key named NAME in YAML, or -1. */
+int
+scenario_key_find(const char *name)
+{
+	for (int k = 0; k < SCN_KEY__COUNT; k++)
+		if (strcmp(name, scn_key_table[k].name) == 0)
+			return k;
+	return -1;
+}
+
 /* Name of an expectation key as written in YAML. */
 const char *
 scenario_key_name(enum scn_key key)

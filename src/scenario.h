@@ -177,6 +177,12 @@ void scenario_free(struct scenario *s);
 /* Name of an op as written in YAML ("fwrite"). */
 const char *scenario_op_name(enum scn_op op);
 
+/* The op named NAME in YAML, or -1. */
+int scenario_op_find(const char *name);
+
+/* The expectation key named NAME in YAML, or -1. */
+int scenario_key_find(const char *name);
+
 /* Name of an expectation key as written in YAML ("stdio.pending"). */
 const char *scenario_key_name(enum scn_key key);
 
