@@ -74,10 +74,6 @@ static const struct scn_field scn_top_fields[] = {
 	{ "steps", SCN_SHAPE_LIST, NULL }, { NULL, SCN_SHAPE_SCALAR, NULL }
 };
 
-/* Which mapping an unknown key was found in, for its message. */
-enum scn_where { SCN_IN_TOP, SCN_IN_FILE, SCN_IN_SWEEP, SCN_IN_VARIANT, SCN_IN_REFERENCE,
-	SCN_IN_ROW, SCN_IN_OTHER };
-
 /* A node's kind as people say it. */
 static const char *
 scenario_schema_kind(const struct yamlpos_node *n)
@@ -111,12 +107,12 @@ scenario_schema_field(const struct scn_field *f, const char *key)
 }
 
 static void scenario_schema_map(struct scn_load *ld, const struct yamlpos_node *m,
-				const struct scn_field *fields, enum scn_where in, size_t stepno);
+				const struct scn_field *fields, size_t stepno);
 
-/* Check that value N of field F (named WHAT in messages) has the shape F says. */
+/* Check that value N of field F has the shape F says (STEPNO: the step it is in, or 0). */
 static void
 scenario_schema_value(struct scn_load *ld, const struct yamlpos_node *n, const struct scn_field *f,
-		      enum scn_where in, size_t stepno)
+		      size_t stepno)
 {
 	size_t i = 0;
 
@@ -128,7 +124,7 @@ scenario_schema_value(struct scn_load *ld, const struct yamlpos_node *n, const s
 		return;
 	case SCN_SHAPE_MAP:
 		if (n->kind == YAMLPOS_MAP)
-			scenario_schema_map(ld, n, f->fields, in, stepno);
+			scenario_schema_map(ld, n, f->fields, stepno);
 		else if (!scenario_value_is_null(n)) /* a null value stands for an empty mapping */
 			scenario_at(ld, n, "'%s' takes a mapping ({key: value}), not %s", f->key,
 				    scenario_schema_kind(n));
@@ -149,10 +145,7 @@ scenario_schema_value(struct scn_load *ld, const struct yamlpos_node *n, const s
 			else if (f->shape == SCN_SHAPE_LIST)
 				continue;
 			else if (c->kind == YAMLPOS_MAP)
-				scenario_schema_map(ld, c, f->fields, f->fields == scn_variant_fields ?
-						    SCN_IN_VARIANT : f->fields == scn_ref_fields ?
-						    SCN_IN_REFERENCE : f->fields == scn_row_fields ?
-						    SCN_IN_ROW : SCN_IN_OTHER, stepno);
+				scenario_schema_map(ld, c, f->fields, stepno);
 			else if (f->fields == scn_variant_fields)
 				scenario_at(ld, c, "variant %zu of the sweep in step %zu takes a mapping "
 					    "({name: ..., flags: [...]}), not %s", i, stepno,
@@ -165,57 +158,45 @@ scenario_schema_value(struct scn_load *ld, const struct yamlpos_node *n, const s
 	}
 }
 
-/* Report unknown key K (node C) of a mapping with FIELDS found IN a place. */
+/* Report unknown key C of a mapping with FIELDS (the fields say which mapping it is). */
 static void
 scenario_schema_unknown(struct scn_load *ld, const struct yamlpos_node *c,
-			const struct scn_field *fields, enum scn_where in, size_t stepno)
+			const struct scn_field *fields, size_t stepno)
 {
 	char takes[256];
 
 	scenario_schema_keys(fields, takes, sizeof takes);
-	switch (in) {
-	case SCN_IN_TOP:
+	if (fields == scn_top_fields)
 		scenario_at_key(ld, c, "unknown key '%s' at the top of the scenario (it takes: %s)",
 				c->key, takes);
-		break;
-	case SCN_IN_FILE:
+	else if (fields == scn_file_fields)
 		scenario_at_key(ld, c, "unknown key '%s' in file (file takes: %s)", c->key, takes);
-		break;
-	case SCN_IN_SWEEP:
+	else if (fields == scn_sweep_fields)
 		scenario_at_key(ld, c, "unknown key '%s' in sweep in step %zu (sweep takes: %s)",
 				c->key, stepno, takes);
-		break;
-	case SCN_IN_VARIANT:
+	else if (fields == scn_variant_fields)
 		scenario_at_key(ld, c, "unknown key '%s' in a sweep variant (a variant takes: %s)",
 				c->key, takes);
-		break;
-	case SCN_IN_REFERENCE:
+	else if (fields == scn_ref_fields)
 		scenario_at_key(ld, c, "unknown key '%s' in a sweep reference (a reference takes: %s)",
 				c->key, takes);
-		break;
-	case SCN_IN_ROW:
+	else
 		scenario_at_key(ld, c, "unknown key '%s' in a reference row (a row takes: %s)",
 				c->key, takes);
-		break;
-	case SCN_IN_OTHER:
-		scenario_at_key(ld, c, "unknown key '%s'", c->key);
-		break;
-	}
 }
 
 /* Check the keys of mapping M against FIELDS, and each value's shape. */
 static void
 scenario_schema_map(struct scn_load *ld, const struct yamlpos_node *m,
-		    const struct scn_field *fields, enum scn_where in, size_t stepno)
+		    const struct scn_field *fields, size_t stepno)
 {
 	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, m); c != NULL;
 	     c = yamlpos_next(ld->ix, c)) {
 		const struct scn_field *f = scenario_schema_field(fields, c->key);
 		if (f == NULL)
-			scenario_schema_unknown(ld, c, fields, in, stepno);
+			scenario_schema_unknown(ld, c, fields, stepno);
 		else
-			scenario_schema_value(ld, c, f, f->fields == scn_file_fields ? SCN_IN_FILE :
-					      f->fields == scn_sweep_fields ? SCN_IN_SWEEP : in, stepno);
+			scenario_schema_value(ld, c, f, stepno);
 	}
 }
 
@@ -247,7 +228,7 @@ scenario_schema_args(struct scn_load *ld, const struct yamlpos_node *n, enum scn
 		while (u->arg != SCN_ARG_NONE && strcmp(scn_arg_fields[u->arg].key, c->key) != 0)
 			u++;
 		if (u->arg != SCN_ARG_NONE)
-			scenario_schema_value(ld, c, &scn_arg_fields[u->arg], SCN_IN_OTHER, stepno);
+			scenario_schema_value(ld, c, &scn_arg_fields[u->arg], stepno);
 		else if (e->args[0].arg == SCN_ARG_NONE)
 			scenario_at_key(ld, c, "unknown argument '%s' for %s in step %zu (%s takes no "
 					"arguments)", c->key, e->name, stepno, e->name);
@@ -266,7 +247,7 @@ scenario_schema_expect(struct scn_load *ld, const struct yamlpos_node *n, size_t
 
 	if (n->kind != YAMLPOS_MAP) {
 		f.shape = SCN_SHAPE_MAP;
-		scenario_schema_value(ld, n, &f, SCN_IN_OTHER, stepno);
+		scenario_schema_value(ld, n, &f, stepno);
 		return;
 	}
 	for (int k = 0; k < SCN_KEY__COUNT; k++)
@@ -275,7 +256,7 @@ scenario_schema_expect(struct scn_load *ld, const struct yamlpos_node *n, size_t
 	     c = yamlpos_next(ld->ix, c)) {
 		f.key = c->key;
 		if (scenario_key_find(c->key) >= 0) {
-			scenario_schema_value(ld, c, &f, SCN_IN_OTHER, stepno);
+			scenario_schema_value(ld, c, &f, stepno);
 			continue;
 		}
 		const char *s = scenario_report_suggest(c->key, names, SCN_KEY__COUNT);
@@ -333,14 +314,14 @@ scenario_schema_step(struct scn_load *ld, const struct yamlpos_node *n, size_t s
 		} else if (op < 0 && strcmp(c->key, "expect") == 0) {
 			scenario_schema_expect(ld, c, stepno);
 		} else if (op < 0) {
-			scenario_schema_value(ld, c, f, SCN_IN_OTHER, stepno);
+			scenario_schema_value(ld, c, f, stepno);
 		} else if (scn_op_table[op].form == SCN_FORM_ARGS) {
 			scenario_schema_args(ld, c, (enum scn_op)op, stepno);
 		} else if (scn_op_table[op].form == SCN_FORM_TEXT) {
 			struct scn_field t = { c->key, SCN_SHAPE_SCALAR, NULL };
-			scenario_schema_value(ld, c, &t, SCN_IN_OTHER, stepno);
+			scenario_schema_value(ld, c, &t, stepno);
 		} else if (c->kind == YAMLPOS_MAP) {
-			scenario_schema_map(ld, c, scn_sweep_fields, SCN_IN_SWEEP, stepno);
+			scenario_schema_map(ld, c, scn_sweep_fields, stepno);
 		} else if (!scenario_value_is_null(c)) {
 			scenario_at(ld, c, "%s in step %zu takes a mapping ({program: ..., buffer_sizes: "
 				    "[...]}), not %s", c->key, stepno, scenario_schema_kind(c));
@@ -359,12 +340,11 @@ scenario_schema_check(struct scn_load *ld, const struct yamlpos_node *root)
 		const struct scn_field *f = scenario_schema_field(scn_top_fields, c->key);
 		size_t stepno = 0;
 		if (f == NULL) {
-			scenario_schema_unknown(ld, c, scn_top_fields, SCN_IN_TOP, 0);
-		} else if (strcmp(c->key, "steps") != 0) {
-			scenario_schema_value(ld, c, f, SCN_IN_FILE, 0);
-		} else if (c->kind != YAMLPOS_SEQ && !scenario_value_is_null(c)) {
-			scenario_schema_value(ld, c, f, SCN_IN_TOP, 0);
-		} else {
+			scenario_schema_unknown(ld, c, scn_top_fields, 0);
+		} else if (strcmp(c->key, "steps") != 0 ||
+			   (c->kind != YAMLPOS_SEQ && !scenario_value_is_null(c))) {
+			scenario_schema_value(ld, c, f, 0);
+		} else { /* a null steps is no steps: the conversion says so */
 			for (const struct yamlpos_node *s = yamlpos_first(ld->ix, c); s != NULL;
 			     s = yamlpos_next(ld->ix, s))
 				scenario_schema_step(ld, s, ++stepno);

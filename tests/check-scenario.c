@@ -269,6 +269,47 @@ START_TEST(test_several_errors)
 }
 END_TEST
 
+/* Shapes the fixtures do not show: each reported at its key or value, all of them at once. */
+START_TEST(test_shapes)
+{
+	int idx = scratch_mkdir(NULL);
+	char path[1024], want[20000];
+	const char *text =
+		"title: x\n"
+		"steps:\n"
+		"  - sweep: {program: copy, buffer_sizes: [[1]], file_size: 1MiB,\n"
+		"            variants: [{name: a, flag: [O_SYNC]}],\n"
+		"            reference: [{label: b, rows: [{buf: 1}]}, c]}\n"
+		"  - fwrite: {bytes: 1}\n"
+		"    expect: {calls.write: [1], say: x}\n"
+		"    ask: {q: 1}\n"
+		"  -\n"
+		"  - note: hi\n"
+		"    say: [a]\n";
+	char *err;
+
+	ck_assert_int_ge(idx, 0);
+	err = load_fail(scratch_file(idx, "shapes.yaml", text, strlen(text), path, sizeof path));
+	snprintf(want, sizeof want,
+		 "%s:3:43: entry 1 of 'buffer_sizes' takes a single value, not a list\n"
+		 "%s:4:34: unknown key 'flag' in a sweep variant (a variant takes: name, flags, "
+		 "sync_each, on)\n"
+		 "%s:5:44: unknown key 'buf' in a reference row (a row takes: buf_size, elapsed, "
+		 "user, system)\n"
+		 "%s:5:55: entry 2 of 'reference' takes a mapping ({key: value}), not a single value\n"
+		 "%s:7:27: 'calls.write' takes a single value, not a list\n"
+		 "%s:7:32: unknown expectation key 'say' in step 2 (see doc/scenarios.md for the "
+		 "list)\n"
+		 "%s:8:10: 'ask' takes a single value, not a mapping\n"
+		 "%s:9:4: step 3 must be a mapping (- op: {args}), not a single value\n"
+		 "%s:11:10: 'say' takes a single value, not a list\n",
+		 path, path, path, path, path, path, path, path, path);
+	ck_assert_str_eq(err, want);
+	free(err);
+	scratch_remove(idx);
+}
+END_TEST
+
 /* Every bad fixture fails with exactly the error its first line announces. */
 START_TEST(test_bad_fixtures)
 {
@@ -835,6 +876,7 @@ scenario_suite(void)
 	tcase_add_test(tc, test_empty_file);
 	tcase_add_test(tc, test_hostile_inputs);
 	tcase_add_test(tc, test_several_errors);
+	tcase_add_test(tc, test_shapes);
 	tcase_add_test(tc, test_bad_fixtures);
 	tcase_add_test(tc, test_good_fixtures);
 	tcase_add_test(tc, test_all_ops);
