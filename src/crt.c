@@ -3,6 +3,9 @@
 #include <config.h>
 
 #include <curses.h>
+#include <stdio.h>
+#include <string.h>
+#include <term.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -32,11 +35,44 @@ crt_done(void)
 	endwin();
 }
 
+/* Can the terminal named by $TERM draw the screen? 0, or -1 with why said in why. */
+int
+crt_check(char *why, size_t len)
+{
+	const char *term = getenv("TERM");
+	char *cup;
+	int err = 0;
+
+	if (term == NULL || *term == '\0') {
+		snprintf(why, len, "TERM is not set: no terminal to draw on");
+		return -1;
+	}
+	if (strcmp(term, "dumb") == 0) {
+		snprintf(why, len, "TERM=dumb cannot move the cursor: the screen cannot be drawn");
+		return -1;
+	}
+	/* setupterm writes nothing when given an error pointer; it only reads terminfo. */
+	if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+		snprintf(why, len, "TERM=%.64s: %s", term, err == 0 ?
+		         "no terminfo entry for this terminal" : "terminfo database not found");
+		return -1;
+	}
+	cup = tigetstr("cup");
+	del_curterm(cur_term);
+	if (cup == NULL || cup == (char *)-1) {
+		snprintf(why, len, "TERM=%.64s cannot move the cursor: the screen cannot be drawn",
+		         term);
+		return -1;
+	}
+	return 0;
+}
+
 /* Take the terminal. */
 int
 crt_init(bool color, bool mouse)
 {
-	if (initscr() == NULL)
+	/* newterm, not initscr: initscr prints "Error opening terminal" and exits by itself. */
+	if (newterm(NULL, stdout, stdin) == NULL)
 		return -1;
 	crt_pid = getpid();
 	crt_active = 1;

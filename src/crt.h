@@ -26,6 +26,10 @@ struct crt_event {
 /* Take the terminal: curses mode, colours if color, mouse clicks if mouse. 0 or -1. */
 int crt_init(bool color, bool mouse);
 
+/* Can $TERM draw the screen (set, not dumb, in terminfo, with cursor motion)? 0, or -1 with
+ * the reason in why. Call it before crt_init. */
+int crt_check(char *why, size_t len);
+
 /* Give the terminal back (endwin). Safe to call twice and from a signal handler. */
 void crt_done(void);
 

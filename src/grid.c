@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "grid.h"
+#include "text.h"
 
 /* ANSI colours: 1 red, 2 green, 3 yellow, 4 blue, 5 magenta, 6 cyan (same as COLOR_*). */
 const struct grid_style_def grid_styles[GS__COUNT] = {
@@ -107,7 +108,7 @@ grid_put(struct grid *g, int x, int y, uint32_t ch, int style)
 	if (c == NULL)
 		return;
 	/* Control characters would move a real terminal's cursor: never store them. */
-	if (ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0))
+	if (text_is_control(ch))
 		ch = '?';
 	c->ch = ch;
 	c->style = (uint8_t)style;

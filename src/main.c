@@ -2,17 +2,22 @@
 /* main.c: the command line. It parses options, finds the scenario and picks a front end. */
 #include <config.h>
 
+#include <errno.h>
 #include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app.h"
 #include "catalog.h"
+#include "crt.h"
 #include "scenario.h"
+#include "scratch.h"
+#include "text.h"
 
 static const char *progname = "iobufviz";
 
@@ -107,9 +112,14 @@ list(void)
 			rc = APP_EXIT_USAGE;
 			continue;
 		}
-		printf("%-28.*s %s", len, base, s->title);
-		if (s->source != NULL)
-			printf("  [%s]", s->source);
+		/* A scenario's own text may hold anything: no byte of it acts on the terminal. */
+		printf("%-28.*s ", len, base);
+		text_fput(s->title, TEXT_LINE, stdout);
+		if (s->source != NULL) {
+			fputs("  [", stdout);
+			text_fput(s->source, TEXT_LINE, stdout);
+			putchar(']');
+		}
 		putchar('\n');
 		scenario_free(s);
 	}
@@ -117,9 +127,26 @@ list(void)
 	return rc;
 }
 
-/* Entry point. */
-int
-main(int argc, char **argv)
+/* Say on stderr that a stale scratch dir was removed. */
+static void
+reaped(const char *path, void *user)
+{
+	(void)user;
+	fprintf(stderr, "%s: removed %s, left by an iobufviz run that is gone\n", progname, path);
+}
+
+/* Before a run: remove the scratch dirs that killed runs of ours left where this one works. */
+static void
+reap(const struct app_opts *o)
+{
+	scratch_reap(o->dir, reaped, NULL);
+	/* Sweeps and "on: tmpfs" files live in /dev/shm: what is left there holds RAM. */
+	scratch_reap("/dev/shm", reaped, NULL);
+}
+
+/* Parse the command line and do what it asks; return the exit status. */
+static int
+run(int argc, char **argv)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
 	       OPT_EXPORT, OPT_BUDGET };
@@ -263,7 +290,41 @@ main(int argc, char **argv)
 		scenario_free(s);
 		return APP_EXIT_USAGE;
 	}
+	if (!headless) {
+		char why[160];
+		struct stat st;
+
+		if (crt_check(why, sizeof why) != 0) {
+			fprintf(stderr, "%s: %s; use --headless for a transcript\n", progname, why);
+			scenario_free(s);
+			return APP_EXIT_ENV;
+		}
+		/* The recorder opens with O_EXCL too; this says it before the screen is taken. */
+		if (o.record != NULL && lstat(o.record, &st) == 0) {
+			scenario_free(s);
+			return usage_error("--record: '%s' exists; iobufviz never overwrites a file",
+			                   o.record);
+		}
+	}
+	reap(&o);
 	rc = headless ? headless_run(s, &o) : tui_run(s, &o);
 	scenario_free(s);
+	return rc;
+}
+
+/* Entry point: run, then make sure what was printed reached standard output. */
+int
+main(int argc, char **argv)
+{
+	int rc = run(argc, argv);
+
+	/* "iobufviz --list >/dev/full" must not exit 0 with nothing written. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		int e = errno;
+		fprintf(stderr, "%s: writing standard output: %s\n", progname,
+		        e != 0 ? strerror(e) : "I/O error");
+		if (rc == APP_EXIT_OK)
+			rc = APP_EXIT_ENV;
+	}
 	return rc;
 }

@@ -7,9 +7,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
@@ -22,6 +24,10 @@
 
 /* At most this many children of scratch_fork are watched at once (worker, sweep run, pty). */
 #define SCRATCH_MAX_CHILDREN 8
+
+/* The lock file in every scratch dir: held (flock) by the run that made the dir, for as long
+ * as it lives, so that a later run can prove the dir's owner is gone (scratch_reap). */
+#define SCRATCH_LOCK ".iobufviz-lock"
 
 /* waitid()'s P_PIDFD (Linux 5.4), spelled out for C libraries that predate it. */
 #define SCRATCH_P_PIDFD ((idtype_t)3)
@@ -37,6 +43,10 @@ static char scratch_dirs[SCRATCH_MAX_DIRS][PATH_MAX];
  * through a path whose components (TMPDIR, --dir, a symlink) someone could swap meanwhile. */
 static int scratch_dfd[SCRATCH_MAX_DIRS];
 static int scratch_pfd[SCRATCH_MAX_DIRS];
+static int scratch_lfd[SCRATCH_MAX_DIRS];
+/* The actions the crash signals had before ours, restored before such a signal is raised
+ * again (so a sanitizer's own handler still reports the crash). Indexed by signal number. */
+static struct sigaction scratch_old_action[NSIG];
 static volatile sig_atomic_t scratch_owner;
 static void (*scratch_hook)(void);
 static int scratch_installed;
@@ -45,16 +55,18 @@ static volatile sig_atomic_t scratch_child_fd[SCRATCH_MAX_CHILDREN];
 static int scratch_child_init;
 
 /*
- * Remove every entry of dir idx, then the dir (by its name in the parent it was made in),
- * and close both fds. Async-signal-safe: raw getdents64, unlinkat, close.
+ * Remove every entry of the dir open as dfd, then the dir (NAME in the dir open as pfd),
+ * and close both fds. Async-signal-safe: raw getdents64, lseek, unlinkat, close.
  */
 static void
-scratch_rmtree(int idx)
+scratch_rmtree_at(int dfd, int pfd, const char *name)
 {
 	char buf[4096];
-	int dfd = scratch_dfd[idx], pfd = scratch_pfd[idx];
-	const char *name = strrchr(scratch_dirs[idx], '/');
 
+	/* A dir fd opened before its entries were made may not list them until it is rewound
+	 * (btrfs keeps the cursor's view of the directory): start from the top. */
+	if (dfd >= 0)
+		lseek(dfd, 0, SEEK_SET);
 	for (int removed = 1; dfd >= 0 && removed > 0;) {
 		long n = syscall(SYS_getdents64, dfd, buf, sizeof buf);
 		if (n <= 0)
@@ -79,12 +91,23 @@ scratch_rmtree(int idx)
 	}
 	/* If someone renamed our dir meanwhile, this fails: their entry is not ours to remove. */
 	if (pfd >= 0 && name != NULL)
-		unlinkat(pfd, name + 1, AT_REMOVEDIR);
+		unlinkat(pfd, name, AT_REMOVEDIR);
 	if (dfd >= 0)
 		close(dfd);
 	if (pfd >= 0)
 		close(pfd);
-	scratch_dfd[idx] = scratch_pfd[idx] = -1;
+}
+
+/* Remove scratch dir idx and everything in it; its lock goes with its fd. */
+static void
+scratch_rmtree(int idx)
+{
+	const char *name = strrchr(scratch_dirs[idx], '/');
+
+	scratch_rmtree_at(scratch_dfd[idx], scratch_pfd[idx], name != NULL ? name + 1 : NULL);
+	if (scratch_lfd[idx] >= 0)
+		close(scratch_lfd[idx]);
+	scratch_dfd[idx] = scratch_pfd[idx] = scratch_lfd[idx] = -1;
 }
 
 /*
@@ -125,6 +148,14 @@ scratch_cleanup_owned(void)
 		}
 }
 
+/* True if sig reports a fault of the process itself (it may have a sanitizer's handler). */
+static bool
+scratch_sig_is_crash(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
+	       sig == SIGABRT || sig == SIGTRAP || sig == SIGSYS;
+}
+
 /* Fatal signal: restore what the hook restores, clean up, die of the same signal. */
 static void
 scratch_signal(int sig)
@@ -136,17 +167,39 @@ scratch_signal(int sig)
 			scratch_hook();
 		scratch_cleanup_owned();
 	}
-	signal(sig, SIG_DFL);
+	/* A crash goes on to the handler that was there before (a sanitizer's); any other
+	 * signal to its default action, so the process dies of it as a shell expects. */
+	if (scratch_sig_is_crash(sig))
+		sigaction(sig, &scratch_old_action[sig], NULL);
+	else
+		signal(sig, SIG_DFL);
 	errno = saved;
 	raise(sig);
+}
+
+/* True if sig's default action ends the process (SIGKILL and SIGSTOP aside: nobody can catch them). */
+static bool
+scratch_sig_terminates(int sig)
+{
+	switch (sig) {
+	case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:          /* ignored */
+	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:          /* stop */
+	case SIGKILL:                                                    /* uncatchable */
+	/* Ignored on purpose (scratch_install): a write of ours past "ulimit -f" fails with
+	 * EFBIG and is reported, rather than killing us. */
+	case SIGXFSZ:
+		return false;
+	}
+	/* glibc keeps the two lowest real-time signals for itself; SIGRTMIN is above them. */
+	if (sig >= SIGRTMIN)
+		return sig <= SIGRTMAX;
+	return sig < __SIGRTMIN;
 }
 
 /* Install the exit and signal handlers once. */
 static void
 scratch_install(void)
 {
-	/* SIGPIPE too: "iobufviz --headless x | head" must not leave its scratch dir behind. */
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 	struct sigaction sa;
 
 	scratch_owner = getpid();
@@ -157,8 +210,20 @@ scratch_install(void)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = scratch_signal;
 	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaction(sigs[i], &sa, NULL);
+	/* Every signal whose default is to end the process (SIGPIPE too: "iobufviz --headless
+	 * x | head" must not leave its dir behind; SIGSEGV and the like too, whose handler
+	 * here only removes our files and gives the terminal back before dying as before). */
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction old;
+
+		if (!scratch_sig_terminates(sig) || sigaction(sig, NULL, &old) != 0)
+			continue;
+		/* A signal ignored when we started stays ignored (nohup). */
+		if (old.sa_handler == SIG_IGN && !(old.sa_flags & SA_SIGINFO))
+			continue;
+		scratch_old_action[sig] = old;
+		sigaction(sig, &sa, NULL);
+	}
 	/*
 	 * Past RLIMIT_FSIZE ("ulimit -f"), a write of ours (the prefill, a sweep's files) must
 	 * fail with EFBIG and be reported, not kill us with the dir still there. The worker
@@ -196,7 +261,7 @@ int
 scratch_mkdir(const char *parent)
 {
 	char tmpl[PATH_MAX], name[16];
-	int idx = -1, pfd, dfd = -1, e = EEXIST;
+	int idx = -1, pfd, dfd = -1, lfd = -1, e = EEXIST;
 	sigset_t all, old;
 	struct stat st;
 
@@ -248,6 +313,18 @@ scratch_mkdir(const char *parent)
 			unlinkat(pfd, name, AT_REMOVEDIR);
 			break;
 		}
+		/* Our lock, held until we go: a later run that can take it knows we are gone. */
+		lfd = openat(dfd, SCRATCH_LOCK, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		             0600);
+		if (lfd < 0 || flock(lfd, LOCK_EX | LOCK_NB) != 0) {
+			e = errno;
+			if (lfd >= 0)
+				close(lfd);
+			scratch_rmtree_at(dfd, -1, NULL);
+			unlinkat(pfd, name, AT_REMOVEDIR);
+			dfd = lfd = -1;
+			break;
+		}
 	}
 	if (dfd < 0) {
 		close(pfd);
@@ -259,8 +336,88 @@ scratch_mkdir(const char *parent)
 	memcpy(scratch_dirs[idx], tmpl, strlen(tmpl) + 1);
 	scratch_dfd[idx] = dfd;
 	scratch_pfd[idx] = pfd;
+	scratch_lfd[idx] = lfd;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return idx;
+}
+
+/* True if name is one scratch_name() could have made ("iobufviz." and six letters or digits). */
+static bool
+scratch_is_name(const char *name)
+{
+	if (strncmp(name, "iobufviz.", 9) != 0 || strlen(name) != 15)
+		return false;
+	for (int i = 9; i < 15; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		      (name[i] >= '0' && name[i] <= '9')))
+			return false;
+	return true;
+}
+
+/*
+ * If NAME in the dir open as pfd is a scratch dir of ours whose owner is gone, remove it
+ * and return 1; else 0. Ours: our uid, mode 0700, holding our lock file. Gone: its lock
+ * can be taken (flock locks die with the last process that held the file open).
+ */
+static int
+scratch_reap_one(int pfd, const char *name)
+{
+	struct stat st;
+	int dfd, lfd;
+
+	dfd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return 0;
+	if (fstat(dfd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 077) != 0) {
+		close(dfd);
+		return 0;
+	}
+	lfd = openat(dfd, SCRATCH_LOCK, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (lfd < 0 || fstat(lfd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    flock(lfd, LOCK_EX | LOCK_NB) != 0) {
+		if (lfd >= 0)
+			close(lfd);
+		close(dfd);
+		return 0;
+	}
+	/* Holding the lock now, no other run can take the dir while we remove it. */
+	scratch_rmtree_at(dfd, -1, NULL);
+	close(lfd);
+	return unlinkat(pfd, name, AT_REMOVEDIR) == 0;
+}
+
+/* Remove the stale scratch dirs of dead runs of ours under parent (see scratch.h). */
+int
+scratch_reap(const char *parent, void (*report)(const char *path, void *user), void *user)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	int removed = 0, pfd;
+	DIR *d;
+
+	if (parent == NULL || *parent == '\0')
+		parent = getenv("TMPDIR");
+	if (parent == NULL || *parent == '\0')
+		parent = "/tmp";
+	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0)
+		return 0;
+	d = fdopendir(dup(pfd));
+	if (d == NULL) {
+		close(pfd);
+		return 0;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (!scratch_is_name(de->d_name) || !scratch_reap_one(pfd, de->d_name))
+			continue;
+		removed++;
+		if (report != NULL &&
+		    (size_t)snprintf(path, sizeof path, "%s/%s", parent, de->d_name) < sizeof path)
+			report(path, user);
+	}
+	closedir(d);
+	close(pfd);
+	return removed;
 }
 
 /* Path of scratch dir idx. */

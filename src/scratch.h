@@ -9,7 +9,8 @@
 
 /*
  * Make a private directory "PARENT/iobufviz.XXXXXX" (mode 0700) and remember it for
- * cleanup at exit and on SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE.
+ * cleanup at exit and on every signal whose default action ends the process. It holds a
+ * lock file (flock) for as long as this process, or a child it forked, lives.
  * PARENT NULL means $TMPDIR or /tmp.
  * Return its index (>= 0), or -1 with errno set.
  */
@@ -57,6 +58,14 @@ pid_t scratch_fork(void);
 
 /* Stop watching child pid of scratch_fork (it was reaped). Unknown pids are ignored. */
 void scratch_forget(pid_t pid);
+
+/*
+ * Remove the scratch dirs under PARENT (NULL: $TMPDIR or /tmp) left by runs of ours that
+ * are gone (killed by SIGKILL, the OOM killer, a power cut): only dirs named like ours,
+ * owned by us, mode 0700, whose lock file exists and is not held. Call report (if not NULL)
+ * with each path removed. Return how many were removed.
+ */
+int scratch_reap(const char *parent, void (*report)(const char *path, void *user), void *user);
 
 /* Call fn (e.g. restoring the terminal) first when a fatal signal arrives. */
 void scratch_on_signal(void (*fn)(void));

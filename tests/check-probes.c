@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "probe.h"
@@ -57,26 +56,12 @@ put(int fd, size_t n, unsigned char seed)
 	free(b);
 }
 
-/* Does fd's filesystem keep dirty pages for a disk (not tmpfs or ramfs)? Else say so. */
-static int
-disk_backed(int fd)
-{
-	struct statfs s;
-
-	if (fstatfs(fd, &s) == 0 && s.f_type != 0x01021994 && s.f_type != (long)0x858458F6)
-		return 1;
-	fprintf(stderr, "check-probes: scratch dir is in memory ($TMPDIR?); dirty tests skipped\n");
-	return 0;
-}
-
 /* Two write()s leave two dirty pages; fsync cleans them; DONTNEED drops them. */
 START_TEST(test_cache_dirty_fsync_dontneed)
 {
 	struct snap_cache *c = malloc(sizeof *c);
 	int idx, fd = mkfile(NULL, "dirty", O_RDWR, &idx);
 
-	if (!disk_backed(fd))
-		goto out;
 	ck_assert_ptr_nonnull(c);
 	put(fd, 4096, 1);
 	put(fd, 904, 2);
@@ -105,7 +90,6 @@ START_TEST(test_cache_dirty_fsync_dontneed)
 	ck_assert_int_eq(probe_cache(fd, 5000, c), 0);
 	ck_assert_uint_eq(c->cached, 0);
 	ck_assert_int_eq(snapshot_cell_state(c, 0), SNAP_CELL_ABSENT);
-out:
 	close(fd);
 	free(c);
 }
@@ -117,15 +101,12 @@ START_TEST(test_cache_meminfo)
 	struct snap_cache *c = malloc(sizeof *c);
 	int idx, fd = mkfile(NULL, "meminfo", O_RDWR, &idx);
 
-	if (!disk_backed(fd))
-		goto out;
 	ck_assert_ptr_nonnull(c);
 	put(fd, 1 << 20, 3);
 	ck_assert_int_eq(probe_cache(fd, 1 << 20, c), 0);
 	ck_assert_uint_eq(c->dirty, (1u << 20) / pagesz());
 	/* Our 1 MiB is dirty right now, so the system-wide total cannot be 0. */
 	ck_assert_uint_gt(c->sys_dirty_kb, 0);
-out:
 	close(fd);
 	free(c);
 }
@@ -140,8 +121,6 @@ START_TEST(test_cache_mincore_matches)
 	char buf[64], path[4096];
 	int idx, fd = mkfile(NULL, "partial", O_RDWR, &idx), wfd;
 
-	if (!disk_backed(fd))
-		goto out;
 	ck_assert(a && b && w);
 	put(fd, size, 4);
 	ck_assert_int_eq(fsync(fd), 0);
@@ -180,7 +159,6 @@ START_TEST(test_cache_mincore_matches)
 	ck_assert_int_eq(probe_cache(fd, size, a), 0);
 	ck_assert_uint_eq(a->cached, 0);
 	close(wfd);
-out:
 	close(fd);
 	free(a);
 	free(b);
@@ -236,15 +214,6 @@ START_TEST(test_cache_empty)
 }
 END_TEST
 
-/* Is the scratch dir's filesystem ext4 (where delalloc is the rule)? */
-static int
-on_ext4(int fd)
-{
-	struct statfs s;
-
-	return fstatfs(fd, &s) == 0 && s.f_type == 0xEF53;
-}
-
 /* FIEMAP after write(), fsync() and fallocate(), with the per-cell disk states. */
 START_TEST(test_disk_ext4)
 {
@@ -254,11 +223,6 @@ START_TEST(test_disk_ext4)
 	int idx, fd = mkfile(NULL, "ext4", O_RDWR, &idx), fd2;
 
 	ck_assert(d && c);
-	if (!on_ext4(fd)) {
-		fprintf(stderr, "check-probes: %s is not ext4; delalloc tests skipped\n",
-		        scratch_dir(idx));
-		goto out;
-	}
 	put(fd, 8192, 5);
 	ck_assert_int_eq(probe_disk(fd, d), 0);
 	ck_assert_int_eq(d->source, SNAP_SRC_FIEMAP);
@@ -303,7 +267,6 @@ START_TEST(test_disk_ext4)
 	ck_assert_int_eq(snapshot_cell_disk(c, d, 0), SNAP_DISK_UNWRITTEN);
 	ck_assert_int_eq(snapshot_cell_disk(c, d, 20), SNAP_DISK_HOLE);
 	close(fd2);
-out:
 	close(fd);
 	free(d);
 	free(c);
@@ -323,11 +286,10 @@ START_TEST(test_disk_truncated)
 	for (int i = 0; i < n; i++)
 		ck_assert_int_eq(pwrite(fd, "y", 1, (off_t)2 * i * ps), 1);
 	ck_assert_int_eq(probe_disk(fd, d), 0);
-	if (d->source == SNAP_SRC_FIEMAP) {
-		ck_assert_uint_eq(d->n_extents, SNAP_MAX_EXTENTS);
-		ck_assert(d->extents_truncated);
-		ck_assert_uint_eq(d->delalloc_bytes + d->allocated_bytes, (uint64_t)n * ps);
-	}
+	ck_assert_int_eq(d->source, SNAP_SRC_FIEMAP);
+	ck_assert_uint_eq(d->n_extents, SNAP_MAX_EXTENTS);
+	ck_assert(d->extents_truncated);
+	ck_assert_uint_eq(d->delalloc_bytes + d->allocated_bytes, (uint64_t)n * ps);
 	close(fd);
 	free(d);
 }
@@ -341,12 +303,6 @@ START_TEST(test_tmpfs)
 	int idx, fd;
 
 	ck_assert(d && c);
-	if (shm_dir < 0) {
-		fprintf(stderr, "check-probes: no /dev/shm; tmpfs test skipped\n");
-		free(d);
-		free(c);
-		return;
-	}
 	fd = mkfile("/dev/shm", "shm", O_RDWR, &idx);
 	put(fd, 3 * 4096, 6);
 	ck_assert_int_eq(probe_disk(fd, d), 0);
@@ -586,14 +542,20 @@ probes_suite(void)
 	Suite *s = suite_create("probes");
 	TCase *tc = tcase_create("kernel");
 
-	tcase_add_test(tc, test_cache_dirty_fsync_dontneed);
-	tcase_add_test(tc, test_cache_meminfo);
-	tcase_add_test(tc, test_cache_mincore_matches);
+	/* Dirty pages need a disk to be written to, and cachestat(2) to be seen. */
+	test_util_add(tc, test_cache_dirty_fsync_dontneed,
+	              test_util_or(test_util_need_disk(), test_util_need_cachestat()));
+	test_util_add(tc, test_cache_meminfo,
+	              test_util_or(test_util_need_disk(), test_util_need_cachestat()));
+	test_util_add(tc, test_cache_mincore_matches,
+	              test_util_or(test_util_need_disk(), test_util_need_cachestat()));
 	tcase_add_test(tc, test_cache_cells_layout);
 	tcase_add_test(tc, test_cache_empty);
-	tcase_add_test(tc, test_disk_ext4);
-	tcase_add_test(tc, test_disk_truncated);
-	tcase_add_test(tc, test_tmpfs);
+	/* Telling a stale block from a clean one takes the dirty bits of cachestat(2). */
+	test_util_add(tc, test_disk_ext4,
+	              test_util_or(test_util_need_ext4(), test_util_need_cachestat()));
+	test_util_add(tc, test_disk_truncated, test_util_need_fiemap());
+	test_util_add(tc, test_tmpfs, test_util_need_shm());
 	tcase_add_test(tc, test_stdio_default);
 	tcase_add_test(tc, test_stdio_setvbuf);
 	tcase_add_test(tc, test_stdio_modes);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* check-units.c: size parsing and formatting. */
+/* check-units.c: size parsing and formatting; the sanitiser of untrusted text. */
 #include <config.h>
 
 #include <check.h>
@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
 #include "units.h"
 #include "test-util.h"
 
@@ -78,6 +79,59 @@ START_TEST(test_format)
 }
 END_TEST
 
+/* Escape s in mode m and compare with want. */
+static void
+safe_is(const char *s, enum text_mode m, const char *want)
+{
+	char buf[256];
+	char *dup = text_safe_dup(s, m);
+	size_t n = text_safe(s, m, buf, sizeof buf);
+
+	ck_assert_str_eq(buf, want);
+	ck_assert_uint_eq(n, strlen(want));
+	ck_assert_str_eq(dup, want);
+	free(dup);
+}
+
+START_TEST(test_safe_controls)
+{
+	/* The hostile title: OSC title, alternate screen, SGR, and a C1 CSI in UTF-8. */
+	safe_is("T\x1b]0;PWNED\a\x1b[?1049h\x1b[31mred\xc2\x9b" "31m", TEXT_LINE,
+	        "T\\x1b]0;PWNED\\x07\\x1b[?1049h\\x1b[31mred\\u009b31m");
+	safe_is("I\x1b" "c intro", TEXT_BLOCK, "I\\x1bc intro");
+	safe_is("del\x7f", TEXT_BLOCK, "del\\x7f");
+	/* A lone C1 byte is not UTF-8: shown as the byte it is. */
+	safe_is("csi\x9b" "2J", TEXT_LINE, "csi\\x9b2J");
+	/* Truncated and overlong sequences, a surrogate. */
+	safe_is("a\xe2\x82", TEXT_LINE, "a\\xe2\\x82");
+	safe_is("\xc0\xaf", TEXT_LINE, "\\xc0\\xaf");
+	safe_is("\xed\xa0\x80", TEXT_LINE, "\\xed\\xa0\\x80");
+}
+END_TEST
+
+START_TEST(test_safe_lines)
+{
+	safe_is("a\nb\tc\rd\\e", TEXT_LINE, "a\\nb\\tc\\rd\\\\e");
+	safe_is("a\nb\tc\rd\\e", TEXT_BLOCK, "a\nb\tc\\x0dd\\e");
+	/* Printable UTF-8 passes as it is. */
+	safe_is("µs ▶ — ü", TEXT_LINE, "µs ▶ — ü");
+	safe_is("", TEXT_LINE, "");
+}
+END_TEST
+
+START_TEST(test_safe_truncates)
+{
+	char buf[6];
+	size_t n = text_safe("\x1b\x1b", TEXT_LINE, buf, sizeof buf);
+
+	/* Like snprintf: the full length is returned, the buffer holds what fits. */
+	ck_assert_uint_eq(n, 8);
+	ck_assert_str_eq(buf, "\\x1b\\");
+	ck_assert(text_is_control(0x1b) && text_is_control(0x9b) && text_is_control(0x7f));
+	ck_assert(!text_is_control(' ') && !text_is_control(0xa0) && !text_is_control(0x25b6));
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 units_suite(void)
@@ -89,6 +143,11 @@ units_suite(void)
 	tcase_add_test(tc, test_bad);
 	tcase_add_test(tc, test_overflow);
 	tcase_add_test(tc, test_format);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("text");
+	tcase_add_test(tc, test_safe_controls);
+	tcase_add_test(tc, test_safe_lines);
+	tcase_add_test(tc, test_safe_truncates);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,7 +5,7 @@
 set -u
 bin=${IOBUFVIZ_BIN:?}
 src=${IOBUFVIZ_SRCDIR:?}
-command -v python3 >/dev/null || { echo "python3 not installed: skipped"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIP: headless: python3 not installed"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/headless.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 wrong=$src/tests/expect-wrong.yaml

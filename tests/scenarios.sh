@@ -8,19 +8,20 @@
 set -u
 bin=${IOBUFVIZ_BIN:?}
 src=${IOBUFVIZ_SRCDIR:?}
-[ -x "$bin" ] || { echo "no iobufviz binary at $bin: skipped"; exit 77; }
+[ -x "$bin" ] || { echo "SKIP: scenarios: no iobufviz binary at $bin"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/scenarios.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM HUP
 have_json=yes
-command -v python3 >/dev/null || have_json=no
+command -v python3 >/dev/null ||
+	{ have_json=no; echo "SKIP: scenarios: JSON transcripts: python3 not installed"; }
 
 pass=0 fail=0 skip=0
 for f in "$src"/scenarios/*.yaml; do
-	[ -e "$f" ] || { echo "no scenarios under $src/scenarios: skipped"; exit 77; }
+	[ -e "$f" ] || { echo "SKIP: scenarios: no scenarios under $src/scenarios"; exit 77; }
 	name=$(basename "$f" .yaml)
 	extra=
 	if head -n 1 "$f" | grep -q '^# *slow' && [ "${IOBUFVIZ_SLOW:-0}" != 1 ]; then
-		echo "SKIP $name (slow: IOBUFVIZ_SLOW=1 runs it)"
+		echo "SKIP: scenarios: $name: slow (IOBUFVIZ_SLOW=1 runs it)"
 		skip=$((skip + 1))
 		continue
 	fi

@@ -6,8 +6,8 @@
 set -u
 bin=${IOBUFVIZ_BIN:?}
 src=${IOBUFVIZ_SRCDIR:?}
-command -v strace >/dev/null || { echo "strace not installed: skipped"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 not installed: skipped"; exit 77; }
+command -v strace >/dev/null || { echo "SKIP: truth: strace not installed"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIP: truth: python3 not installed"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/truth.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 scen=$src/tests/truth.yaml

@@ -4,10 +4,10 @@
 # the TUI process; tail: output carried back) hold their expectations in the TUI too, not
 # only --headless: the TUI process's own state (curses, atexit, stdout) must not leak in.
 set -u
-command -v tmux >/dev/null 2>&1 || { echo "SKIP: no tmux"; exit 77; }
+command -v tmux >/dev/null 2>&1 || { echo "SKIP: tui-lessons: tmux not installed"; exit 77; }
 bin=${IOBUFVIZ_BIN:?}
 src=${IOBUFVIZ_SRCDIR:?}
-[ -x "$bin" ] || { echo "SKIP: $bin not built"; exit 77; }
+[ -x "$bin" ] || { echo "SKIP: tui-lessons: $bin not built"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tui-lessons.XXXXXX") || exit 99
 sock=iobufviz-lessons-$$
 trap 'tmux -L "$sock" kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT INT TERM HUP

@@ -4,11 +4,11 @@
 # resize, a recording, and q leaving the terminal and no scratch file behind.
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "SKIP: no tmux"; exit 77; }
+command -v tmux >/dev/null 2>&1 || { echo "SKIP: tui-smoke: tmux not installed"; exit 77; }
 bin=${IOBUFVIZ_BIN:-src/iobufviz}
 srcdir=${IOBUFVIZ_SRCDIR:-.}
 scn=$srcdir/tests/tui-smoke.yaml
-[ -x "$bin" ] || { echo "SKIP: $bin not built"; exit 77; }
+[ -x "$bin" ] || { echo "SKIP: tui-smoke: $bin not built"; exit 77; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tui-smoke.XXXXXX") || exit 99
 sock=iobufviz-test-$$
@@ -308,5 +308,7 @@ PY
 		echo "FAIL: the recording is not valid asciicast v2"
 		fail=1
 	fi
+else
+	echo "SKIP: tui-smoke: recording check: python3 not installed"
 fi
 exit $fail
