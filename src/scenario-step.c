@@ -36,54 +36,55 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct yamlpo
 	const struct scn_op_entry *op = &scn_op_table[st->op];
 	struct scn_args *a = &st->args;
 	const struct yamlpos_node *n[SCN_ARG__COUNT] = { NULL };
-	const char *ra[SCN_ARG__COUNT] = { NULL };
+	const char *val[SCN_ARG__COUNT] = { NULL };
 	int v;
 
 	/* The schema check let only this op's arguments through, each once. */
 	for (int k = SCN_ARG_NONE + 1; k < SCN_ARG__COUNT; k++) {
 		n[k] = yamlpos_get(ld->ix, an, scn_arg_fields[k].key);
-		ra[k] = n[k] != NULL && n[k]->kind == YAMLPOS_SCALAR ? scenario_value_text(n[k]) : NULL;
+		val[k] = n[k] != NULL && n[k]->kind == YAMLPOS_SCALAR ? scenario_value_text(n[k]) : NULL;
 	}
 #define NODE(k) (n[SCN_ARG_##k])
+#define VAL(k) (val[SCN_ARG_##k])
 	a->whence = SEEK_SET;
 	a->buffer = SCN_BUFFER_LIBRARY;
-	if (ra[SCN_ARG_BYTES] != NULL &&
-	    scenario_value_size(ld, NODE(BYTES), ra[SCN_ARG_BYTES], "bytes", SZ_BOUNDED, &a->bytes) == 0)
+	if (VAL(BYTES) != NULL &&
+	    scenario_value_size(ld, NODE(BYTES), VAL(BYTES), "bytes", SZ_BOUNDED, &a->bytes) == 0)
 		a->has |= SCN_HAS_BYTES;
-	if (ra[SCN_ARG_OFFSET] != NULL &&
-	    scenario_value_offset(ld, NODE(OFFSET), ra[SCN_ARG_OFFSET],
+	if (VAL(OFFSET) != NULL &&
+	    scenario_value_offset(ld, NODE(OFFSET), VAL(OFFSET),
 		      st->op == SCN_OP_LSEEK || st->op == SCN_OP_FSEEK, &a->offset) == 0)
 		a->has |= SCN_HAS_OFFSET;
-	if (ra[SCN_ARG_LEN] != NULL &&
-	    scenario_value_size(ld, NODE(LEN), ra[SCN_ARG_LEN], "len", SZ_ZERO_OK | SZ_BOUNDED, &a->len) == 0)
+	if (VAL(LEN) != NULL &&
+	    scenario_value_size(ld, NODE(LEN), VAL(LEN), "len", SZ_ZERO_OK | SZ_BOUNDED, &a->len) == 0)
 		a->has |= SCN_HAS_LEN;
-	if (ra[SCN_ARG_WHENCE] != NULL && scenario_value_name(ld, NODE(WHENCE), ra[SCN_ARG_WHENCE], scn_whences,
+	if (VAL(WHENCE) != NULL && scenario_value_name(ld, NODE(WHENCE), VAL(WHENCE), scn_whences,
 					  "whence", &a->whence) == 0)
 		a->has |= SCN_HAS_WHENCE;
-	if (ra[SCN_ARG_TEXT] != NULL) {
-		a->text = scenario_value_strdup(ld, ra[SCN_ARG_TEXT]);
+	if (VAL(TEXT) != NULL) {
+		a->text = scenario_value_strdup(ld, VAL(TEXT));
 		a->has |= SCN_HAS_TEXT;
 	}
-	if (ra[SCN_ARG_MODE] != NULL) {
+	if (VAL(MODE) != NULL) {
 		if (st->op == SCN_OP_SETVBUF) {
-			if (scenario_value_name(ld, NODE(MODE), ra[SCN_ARG_MODE], scn_bufmodes, "setvbuf mode", &v) == 0) {
+			if (scenario_value_name(ld, NODE(MODE), VAL(MODE), scn_bufmodes, "setvbuf mode", &v) == 0) {
 				a->bufmode = (enum scn_bufmode)v;
 				a->has |= SCN_HAS_MODE;
 			}
-		} else if (!scenario_step_fopen_mode_ok(ra[SCN_ARG_MODE])) {
+		} else if (!scenario_step_fopen_mode_ok(VAL(MODE))) {
 			scenario_at(ld, NODE(MODE), "bad %s mode '%s' (use r, w, a, r+, w+ or a+, "
-			      "optionally with b, e or x)", op->name, ra[SCN_ARG_MODE]);
+			      "optionally with b, e or x)", op->name, VAL(MODE));
 		} else {
-			snprintf(a->mode, sizeof a->mode, "%s", ra[SCN_ARG_MODE]);
+			snprintf(a->mode, sizeof a->mode, "%s", VAL(MODE));
 			a->has |= SCN_HAS_MODE;
 		}
 	}
-	if (ra[SCN_ARG_SIZE] != NULL &&
-	    scenario_value_size(ld, NODE(SIZE), ra[SCN_ARG_SIZE], "buffer size", SZ_BOUNDED, &a->size) == 0)
+	if (VAL(SIZE) != NULL &&
+	    scenario_value_size(ld, NODE(SIZE), VAL(SIZE), "buffer size", SZ_BOUNDED, &a->size) == 0)
 		a->has |= SCN_HAS_SIZE;
-	if (ra[SCN_ARG_BUFFER] != NULL) {
+	if (VAL(BUFFER) != NULL) {
 		if (st->op == SCN_OP_SETBUF) {
-			if (scenario_value_name(ld, NODE(BUFFER), ra[SCN_ARG_BUFFER], scn_setbuf_buffers, "setbuf buffer",
+			if (scenario_value_name(ld, NODE(BUFFER), VAL(BUFFER), scn_setbuf_buffers, "setbuf buffer",
 				    &v) == 0) {
 				a->has |= SCN_HAS_BUFFER;
 				if (v < 0) {
@@ -93,7 +94,7 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct yamlpo
 					a->buffer = (enum scn_buffer)v;
 				}
 			}
-		} else if (scenario_value_name(ld, NODE(BUFFER), ra[SCN_ARG_BUFFER], scn_buffers, "buffer", &v) == 0) {
+		} else if (scenario_value_name(ld, NODE(BUFFER), VAL(BUFFER), scn_buffers, "buffer", &v) == 0) {
 			a->buffer = (enum scn_buffer)v;
 			a->has |= SCN_HAS_BUFFER;
 		}
@@ -117,48 +118,51 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct yamlpo
 				      "open flags take only one of O_RDONLY, O_WRONLY, O_RDWR");
 		}
 	}
-	if (ra[SCN_ARG_ADVICE] != NULL && scenario_value_name(ld, NODE(ADVICE), ra[SCN_ARG_ADVICE], scn_advices,
+	if (VAL(ADVICE) != NULL && scenario_value_name(ld, NODE(ADVICE), VAL(ADVICE), scn_advices,
 					  "posix_fadvise advice", &a->advice) == 0)
 		a->has |= SCN_HAS_ADVICE;
-	if (ra[SCN_ARG_ALIGN] != NULL) {
+	if (VAL(ALIGN) != NULL) {
 		uint64_t al;
-		if (scenario_value_count(ld, NODE(ALIGN), ra[SCN_ARG_ALIGN], "align", 0, 4095, &al) == 0) {
+		if (scenario_value_count(ld, NODE(ALIGN), VAL(ALIGN), "align", 0, 4095, &al) == 0) {
 			a->align = (unsigned)al;
 			a->has |= SCN_HAS_ALIGN;
 		}
 	}
-	if (ra[SCN_ARG_SECONDS] != NULL &&
-	    scenario_value_real(ld, NODE(SECONDS), ra[SCN_ARG_SECONDS], "seconds", 0, SCN_MAX_WAIT, &a->seconds) == 0)
+	if (VAL(SECONDS) != NULL &&
+	    scenario_value_real(ld, NODE(SECONDS), VAL(SECONDS), "seconds", 0, SCN_MAX_WAIT,
+				&a->seconds) == 0)
 		a->has |= SCN_HAS_SECONDS;
-	if (ra[SCN_ARG_UNTIL] != NULL && scenario_value_name(ld, NODE(UNTIL), ra[SCN_ARG_UNTIL], scn_untils, "until",
+	if (VAL(UNTIL) != NULL && scenario_value_name(ld, NODE(UNTIL), VAL(UNTIL), scn_untils, "until",
 					 &v) == 0) {
 		a->until_clean = true;
 		a->has |= SCN_HAS_UNTIL;
 	}
-	if (ra[SCN_ARG_TIMEOUT] != NULL &&
-	    scenario_value_real(ld, NODE(TIMEOUT), ra[SCN_ARG_TIMEOUT], "timeout", 0, SCN_MAX_WAIT, &a->timeout) == 0)
+	if (VAL(TIMEOUT) != NULL &&
+	    scenario_value_real(ld, NODE(TIMEOUT), VAL(TIMEOUT), "timeout", 0, SCN_MAX_WAIT,
+				&a->timeout) == 0)
 		a->has |= SCN_HAS_TIMEOUT;
 	/* The one place wait's timeout is defaulted (none or 0: SCN_WAIT_TIMEOUT): the runner
 	 * takes it as it is. */
 	if (st->op == SCN_OP_WAIT && !(a->timeout > 0))
 		a->timeout = SCN_WAIT_TIMEOUT;
-	if (ra[SCN_ARG_LINES] != NULL &&
-	    scenario_value_count(ld, NODE(LINES), ra[SCN_ARG_LINES], "lines", 1, 1000000, &a->lines) == 0)
+	if (VAL(LINES) != NULL &&
+	    scenario_value_count(ld, NODE(LINES), VAL(LINES), "lines", 1, 1000000, &a->lines) == 0)
 		a->has |= SCN_HAS_LINES;
-	if (ra[SCN_ARG_BLOCK] != NULL &&
-	    scenario_value_size(ld, NODE(BLOCK), ra[SCN_ARG_BLOCK], "block", SZ_BOUNDED, &a->size) == 0)
+	if (VAL(BLOCK) != NULL &&
+	    scenario_value_size(ld, NODE(BLOCK), VAL(BLOCK), "block", SZ_BOUNDED, &a->size) == 0)
 		a->has |= SCN_HAS_SIZE;
-	if (ra[SCN_ARG_PRINTF] != NULL) {
-		a->text = scenario_value_strdup(ld, ra[SCN_ARG_PRINTF]);
+	if (VAL(PRINTF) != NULL) {
+		a->text = scenario_value_strdup(ld, VAL(PRINTF));
 		a->has |= SCN_HAS_TEXT;
 	}
-	if (ra[SCN_ARG_WRITE] != NULL)
-		a->text2 = scenario_value_strdup(ld, ra[SCN_ARG_WRITE]);
-	if (ra[SCN_ARG_BETWEEN] != NULL) {
-		if (scenario_value_name(ld, NODE(BETWEEN), ra[SCN_ARG_BETWEEN], scn_betweens, "between", &v) == 0)
+	if (VAL(WRITE) != NULL)
+		a->text2 = scenario_value_strdup(ld, VAL(WRITE));
+	if (VAL(BETWEEN) != NULL) {
+		if (scenario_value_name(ld, NODE(BETWEEN), VAL(BETWEEN), scn_betweens, "between", &v) == 0)
 			a->between = (enum scn_pty_between)v;
 	}
 #undef NODE
+#undef VAL
 
 	/* Required arguments: the first missing one, or none of the ONE arguments. */
 	char ones[128] = "";
@@ -242,7 +246,7 @@ scenario_step_expects(struct scn_load *ld, struct scn_step *st, const struct yam
 	}
 }
 
-/* O_DIRECT rules: a transfer that fails on every disk is an error unless the step expects EINVAL. */
+/* O_DIRECT: a transfer that fails on every disk is an error unless the step expects EINVAL. */
 static void
 scenario_step_direct(struct scn_load *ld, const struct scn_step *st, const struct yamlpos_node *an)
 {

@@ -13,8 +13,8 @@
 
 /* Parse one reference (a book's figures). */
 static void
-scenario_sweep_reference(struct scn_load *ld, struct scn_reference *r, const struct yamlpos_node *rn,
-			 const struct scn_sweep *sw)
+scenario_sweep_reference(struct scn_load *ld, struct scn_reference *r,
+			 const struct yamlpos_node *rn, const struct scn_sweep *sw)
 {
 	const struct yamlpos_node *rows = yamlpos_get(ld->ix, rn, "rows");
 	const struct yamlpos_node *c;
@@ -58,7 +58,8 @@ scenario_sweep_reference(struct scn_load *ld, struct scn_reference *r, const str
 			scenario_value_real(ld, yamlpos_get(ld->ix, c, "elapsed"), T(c, "elapsed"), "elapsed", 0, 1e9,
 				&row->elapsed);
 		if (T(c, "user") != NULL)
-			scenario_value_real(ld, yamlpos_get(ld->ix, c, "user"), T(c, "user"), "user", 0, 1e9, &row->user);
+			scenario_value_real(ld, yamlpos_get(ld->ix, c, "user"), T(c, "user"), "user", 0,
+					    1e9, &row->user);
 		if (T(c, "system") != NULL)
 			scenario_value_real(ld, yamlpos_get(ld->ix, c, "system"), T(c, "system"), "system", 0, 1e9,
 				&row->system);
@@ -91,9 +92,11 @@ scenario_sweep_parse(struct scn_load *ld, struct scn_step *st, const struct yaml
 	if (T(sn, "program") == NULL)
 		scenario_at(ld, sn, "sweep in step %zu needs program (one of: %s)", stepno,
 		      scenario_report_names(scn_programs, list, sizeof list));
-	else if (scenario_value_name(ld, NODE("program"), T(sn, "program"), scn_programs, "sweep program", &v) == 0)
+	else if (scenario_value_name(ld, NODE("program"), T(sn, "program"), scn_programs,
+				     "sweep program", &v) == 0)
 		sw->program = (enum scn_program)v;
-	sw->title = scenario_value_strdup(ld, T(sn, "title") != NULL ? T(sn, "title") : T(sn, "program"));
+	sw->title = scenario_value_strdup(ld, T(sn, "title") != NULL ? T(sn, "title") :
+					  T(sn, "program"));
 	const struct yamlpos_node *bs = yamlpos_get(ld->ix, sn, "buffer_sizes");
 	if (bs == NULL) {
 		scenario_at(ld, sn, "sweep in step %zu needs buffer_sizes (a list of sizes)", stepno);
@@ -114,15 +117,20 @@ scenario_sweep_parse(struct scn_load *ld, struct scn_step *st, const struct yaml
 	if (T(sn, "file_size") == NULL)
 		scenario_at(ld, sn, "sweep in step %zu needs file_size (the total to transfer)", stepno);
 	else
-		scenario_value_size(ld, NODE("file_size"), T(sn, "file_size"), "file_size", SZ_BOUNDED, &sw->file_size);
-	if (T(sn, "repeat") != NULL && scenario_value_count(ld, NODE("repeat"), T(sn, "repeat"), "repeat", 1, 1000, &u) == 0)
+		scenario_value_size(ld, NODE("file_size"), T(sn, "file_size"), "file_size",
+				    SZ_BOUNDED, &sw->file_size);
+	if (T(sn, "repeat") != NULL &&
+	    scenario_value_count(ld, NODE("repeat"), T(sn, "repeat"), "repeat", 1, 1000, &u) == 0)
 		sw->repeat = (unsigned)u;
-	if (T(sn, "warmup") != NULL && scenario_value_count(ld, NODE("warmup"), T(sn, "warmup"), "warmup", 0, 1000, &u) == 0)
+	if (T(sn, "warmup") != NULL &&
+	    scenario_value_count(ld, NODE("warmup"), T(sn, "warmup"), "warmup", 0, 1000, &u) == 0)
 		sw->warmup = (unsigned)u;
-	if (T(sn, "cache") != NULL && scenario_value_name(ld, NODE("cache"), T(sn, "cache"), scn_caches, "cache", &v) == 0)
+	if (T(sn, "cache") != NULL &&
+	    scenario_value_name(ld, NODE("cache"), T(sn, "cache"), scn_caches, "cache", &v) == 0)
 		sw->cache = (enum scn_cache)v;
 	if (T(sn, "budget") != NULL)
-		scenario_value_real(ld, NODE("budget"), T(sn, "budget"), "budget", 0, SCN_MAX_WAIT, &sw->budget);
+		scenario_value_real(ld, NODE("budget"), T(sn, "budget"), "budget", 0, SCN_MAX_WAIT,
+				    &sw->budget);
 
 	/* Variants: at least the default one. */
 	const struct yamlpos_node *vs = yamlpos_get(ld->ix, sn, "variants");
@@ -152,11 +160,12 @@ scenario_sweep_parse(struct scn_load *ld, struct scn_step *st, const struct yaml
 			scenario_value_flags(ld, yamlpos_get(ld->ix, vn, "flags"), scn_variant_flags,
 					     "variant flag", &var->flags);
 		if (T(vn, "sync_each") != NULL &&
-		    scenario_value_name(ld, yamlpos_get(ld->ix, vn, "sync_each"), T(vn, "sync_each"), scn_sync_eachs,
-			    "sync_each", &v) == 0)
+		    scenario_value_name(ld, yamlpos_get(ld->ix, vn, "sync_each"), T(vn, "sync_each"),
+					scn_sync_eachs, "sync_each", &v) == 0)
 			var->sync_each = (enum scn_sync_each)v;
 		if (T(vn, "on") != NULL &&
-		    scenario_value_name(ld, yamlpos_get(ld->ix, vn, "on"), T(vn, "on"), scn_fss, "filesystem", &v) == 0)
+		    scenario_value_name(ld, yamlpos_get(ld->ix, vn, "on"), T(vn, "on"), scn_fss,
+					"filesystem", &v) == 0)
 			var->on = (enum scn_fs)v;
 	}
 

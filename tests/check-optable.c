@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* check-optable.c: an op is one entry: a test build adds "poke" (test-op.h) and it loads, runs, describes. */
+/* check-optable.c: an op is one entry: a build with "poke" added (test-op.h) loads, runs it. */
 #include <config.h>
 
 #include <check.h>
