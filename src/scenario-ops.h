@@ -24,9 +24,9 @@
 	  REQ(MODE)) \
 	X(FILENO, "fileno", STDIO, WORKER, ARGS, ops_fileno, describe_fileno, NULL, NULL) \
 	X(SETVBUF, "setvbuf", STDIO, WORKER, ARGS, ops_setvbuf, describe_setvbuf, NULL, NULL, \
-	  REQ(MODE) OPT(SIZE) OPT(BUFFER)) \
+	  REQ(BUFMODE) OPT(SIZE) OPT(BUFFER)) \
 	X(SETBUF, "setbuf", STDIO, WORKER, ARGS, ops_setbuf, describe_setbuf, NULL, NULL, \
-	  OPT(BUFFER)) \
+	  OPT(SETBUF_BUFFER)) \
 	X(SETBUFFER, "setbuffer", STDIO, WORKER, ARGS, ops_setbuffer, describe_setbuffer, NULL, \
 	  NULL, OPT(SIZE) OPT(BUFFER)) \
 	X(FWRITE, "fwrite", STDIO, WORKER, ARGS, ops_fwrite, describe_fwrite, NULL, NULL, \
@@ -38,7 +38,7 @@
 	X(FGETS, "fgets", STDIO, WORKER, ARGS, ops_fgets, describe_fgets, NULL, NULL, REQ(BYTES)) \
 	X(FFLUSH, "fflush", STDIO, WORKER, ARGS, ops_fflush, describe_fflush, NULL, NULL) \
 	X(FSEEK, "fseek", STDIO, WORKER, ARGS, ops_fseek, describe_fseek, NULL, NULL, \
-	  REQ(OFFSET) OPT(WHENCE)) \
+	  REQ(SEEK_OFFSET) OPT(WHENCE)) \
 	X(FCLOSE, "fclose", STDIO, WORKER, ARGS, ops_fclose, describe_fclose, NULL, NULL) \
 	X(WRITE, "write", FD, WORKER, ARGS, ops_write, describe_write, NULL, NULL, \
 	  REQ(BYTES) OPT(ALIGN)) \
@@ -49,12 +49,12 @@
 	X(PWRITE, "pwrite", FD, WORKER, ARGS, ops_pwrite, describe_pwrite, NULL, NULL, \
 	  REQ(BYTES) OPT(OFFSET) OPT(ALIGN)) \
 	X(LSEEK, "lseek", FD, WORKER, ARGS, ops_lseek, describe_lseek, NULL, NULL, \
-	  REQ(OFFSET) OPT(WHENCE)) \
+	  REQ(SEEK_OFFSET) OPT(WHENCE)) \
 	X(FSYNC, "fsync", FD, WORKER, ARGS, ops_fsync, describe_fsync, NULL, NULL) \
 	X(FDATASYNC, "fdatasync", FD, WORKER, ARGS, ops_fdatasync, describe_fdatasync, NULL, \
 	  NULL) \
 	X(SYNC_FILE_RANGE, "sync_file_range", FD, WORKER, ARGS, ops_sync_file_range, \
-	  describe_sync_file_range, NULL, NULL, OPT(OFFSET) OPT(LEN) OPT(FLAGS)) \
+	  describe_sync_file_range, NULL, NULL, OPT(OFFSET) OPT(LEN) OPT(SFR_FLAGS)) \
 	X(SYNC, "sync", FD, WORKER, ARGS, ops_sync, describe_sync, NULL, NULL) \
 	X(FADVISE, "posix_fadvise", FD, WORKER, ARGS, ops_fadvise, describe_fadvise, NULL, NULL, \
 	  REQ(ADVICE) OPT(OFFSET) OPT(LEN)) \
@@ -133,13 +133,18 @@ enum scn_key {
 	SCN_KEY__COUNT
 };
 
-/* Arguments an op may take; each has one YAML key (scenario-schema.c). */
+/* Arguments an op may take; each has one YAML key and one meaning (scenario-schema.c). */
 enum scn_arg {
 	SCN_ARG_NONE, /* ends an op's argument list */
 	SCN_ARG_BYTES, SCN_ARG_OFFSET, SCN_ARG_LEN, SCN_ARG_WHENCE, SCN_ARG_TEXT, SCN_ARG_MODE,
 	SCN_ARG_SIZE, SCN_ARG_BUFFER, SCN_ARG_FLAGS, SCN_ARG_ADVICE, SCN_ARG_ALIGN,
 	SCN_ARG_SECONDS, SCN_ARG_UNTIL, SCN_ARG_TIMEOUT, SCN_ARG_LINES, SCN_ARG_BLOCK,
 	SCN_ARG_PRINTF, SCN_ARG_WRITE, SCN_ARG_BETWEEN,
+	/* The same keys with another meaning: each op's list says which it takes. */
+	SCN_ARG_BUFMODE,        /* mode: setvbuf's none, line, full (MODE: a stdio mode) */
+	SCN_ARG_SETBUF_BUFFER,  /* buffer: setbuf's own, library or none */
+	SCN_ARG_SFR_FLAGS,      /* flags: sync_file_range's (FLAGS: open's) */
+	SCN_ARG_SEEK_OFFSET,    /* offset: may be negative (a relative move) */
 	SCN_ARG__COUNT
 };
 

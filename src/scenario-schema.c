@@ -34,6 +34,10 @@ const struct scn_field scn_arg_fields[SCN_ARG__COUNT] = {
 	[SCN_ARG_PRINTF] = { "printf", SCN_SHAPE_SCALAR, NULL },
 	[SCN_ARG_WRITE] = { "write", SCN_SHAPE_SCALAR, NULL },
 	[SCN_ARG_BETWEEN] = { "between", SCN_SHAPE_SCALAR, NULL },
+	[SCN_ARG_BUFMODE] = { "mode", SCN_SHAPE_SCALAR, NULL },
+	[SCN_ARG_SETBUF_BUFFER] = { "buffer", SCN_SHAPE_SCALAR, NULL },
+	[SCN_ARG_SFR_FLAGS] = { "flags", SCN_SHAPE_LIST, NULL },
+	[SCN_ARG_SEEK_OFFSET] = { "offset", SCN_SHAPE_SCALAR, NULL },
 };
 
 static const struct scn_field scn_row_fields[] = {

@@ -28,6 +28,16 @@ scenario_step_fopen_mode_ok(const char *m)
 	return !x || m[0] == 'w' || m[0] == 'a';
 }
 
+/* True if op takes argument arg. */
+static bool
+scenario_step_takes(const struct scn_op_entry *op, enum scn_arg arg)
+{
+	for (const struct scn_arg_use *u = op->args; u->arg != SCN_ARG_NONE; u++)
+		if (u->arg == arg)
+			return true;
+	return false;
+}
+
 /* Parse the arguments of one step (AN: the op's node; its value may be null: "- fsync:"). */
 static void
 scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *an,
@@ -39,10 +49,11 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct yamlpo
 	const char *val[SCN_ARG__COUNT] = { NULL };
 	int v;
 
-	/* The schema check let only this op's arguments through, each once. */
-	for (int k = SCN_ARG_NONE + 1; k < SCN_ARG__COUNT; k++) {
-		n[k] = yamlpos_get(ld->ix, an, scn_arg_fields[k].key);
-		val[k] = n[k] != NULL && n[k]->kind == YAMLPOS_SCALAR ? scenario_value_text(n[k]) : NULL;
+	/* This op's arguments, each once (the schema check let no other key through). */
+	for (const struct scn_arg_use *u = op->args; u->arg != SCN_ARG_NONE; u++) {
+		const struct yamlpos_node *c = yamlpos_get(ld->ix, an, scn_arg_fields[u->arg].key);
+		n[u->arg] = c;
+		val[u->arg] = c != NULL && c->kind == YAMLPOS_SCALAR ? scenario_value_text(c) : NULL;
 	}
 #define NODE(k) (n[SCN_ARG_##k])
 #define VAL(k) (val[SCN_ARG_##k])
@@ -52,8 +63,10 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct yamlpo
 	    scenario_value_size(ld, NODE(BYTES), VAL(BYTES), "bytes", SZ_BOUNDED, &a->bytes) == 0)
 		a->has |= SCN_HAS_BYTES;
 	if (VAL(OFFSET) != NULL &&
-	    scenario_value_offset(ld, NODE(OFFSET), VAL(OFFSET),
-		      st->op == SCN_OP_LSEEK || st->op == SCN_OP_FSEEK, &a->offset) == 0)
+	    scenario_value_offset(ld, NODE(OFFSET), VAL(OFFSET), false, &a->offset) == 0)
+		a->has |= SCN_HAS_OFFSET;
+	if (VAL(SEEK_OFFSET) != NULL &&
+	    scenario_value_offset(ld, NODE(SEEK_OFFSET), VAL(SEEK_OFFSET), true, &a->offset) == 0)
 		a->has |= SCN_HAS_OFFSET;
 	if (VAL(LEN) != NULL &&
 	    scenario_value_size(ld, NODE(LEN), VAL(LEN), "len", SZ_ZERO_OK | SZ_BOUNDED, &a->len) == 0)
@@ -65,13 +78,14 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct yamlpo
 		a->text = scenario_value_strdup(ld, VAL(TEXT));
 		a->has |= SCN_HAS_TEXT;
 	}
+	if (VAL(BUFMODE) != NULL &&
+	    scenario_value_name(ld, NODE(BUFMODE), VAL(BUFMODE), scn_bufmodes, "setvbuf mode",
+				&v) == 0) {
+		a->bufmode = (enum scn_bufmode)v;
+		a->has |= SCN_HAS_MODE;
+	}
 	if (VAL(MODE) != NULL) {
-		if (st->op == SCN_OP_SETVBUF) {
-			if (scenario_value_name(ld, NODE(MODE), VAL(MODE), scn_bufmodes, "setvbuf mode", &v) == 0) {
-				a->bufmode = (enum scn_bufmode)v;
-				a->has |= SCN_HAS_MODE;
-			}
-		} else if (!scenario_step_fopen_mode_ok(VAL(MODE))) {
+		if (!scenario_step_fopen_mode_ok(VAL(MODE))) {
 			scenario_at(ld, NODE(MODE), "bad %s mode '%s' (use r, w, a, r+, w+ or a+, "
 			      "optionally with b, e or x)", op->name, VAL(MODE));
 		} else {
@@ -82,41 +96,40 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct yamlpo
 	if (VAL(SIZE) != NULL &&
 	    scenario_value_size(ld, NODE(SIZE), VAL(SIZE), "buffer size", SZ_BOUNDED, &a->size) == 0)
 		a->has |= SCN_HAS_SIZE;
-	if (VAL(BUFFER) != NULL) {
-		if (st->op == SCN_OP_SETBUF) {
-			if (scenario_value_name(ld, NODE(BUFFER), VAL(BUFFER), scn_setbuf_buffers, "setbuf buffer",
-				    &v) == 0) {
-				a->has |= SCN_HAS_BUFFER;
-				if (v < 0) {
-					a->bufmode = SCN_BUF_NONE;
-					a->has |= SCN_HAS_MODE;
-				} else {
-					a->buffer = (enum scn_buffer)v;
-				}
-			}
-		} else if (scenario_value_name(ld, NODE(BUFFER), VAL(BUFFER), scn_buffers, "buffer", &v) == 0) {
-			a->buffer = (enum scn_buffer)v;
+	if (VAL(BUFFER) != NULL &&
+	    scenario_value_name(ld, NODE(BUFFER), VAL(BUFFER), scn_buffers, "buffer", &v) == 0) {
+		a->buffer = (enum scn_buffer)v;
+		a->has |= SCN_HAS_BUFFER;
+	}
+	if (scenario_step_takes(op, SCN_ARG_SETBUF_BUFFER)) {
+		/* setbuf's buffer decides its mode: none is unbuffered, a buffer full buffering. */
+		a->bufmode = SCN_BUF_FULL;
+		if (VAL(SETBUF_BUFFER) != NULL &&
+		    scenario_value_name(ld, NODE(SETBUF_BUFFER), VAL(SETBUF_BUFFER),
+					scn_setbuf_buffers, "setbuf buffer", &v) == 0) {
 			a->has |= SCN_HAS_BUFFER;
+			if (v < 0) {
+				a->bufmode = SCN_BUF_NONE;
+				a->has |= SCN_HAS_MODE;
+			} else {
+				a->buffer = (enum scn_buffer)v;
+			}
 		}
 	}
-	if (st->op == SCN_OP_SETBUF && !(a->has & SCN_HAS_MODE))
-		a->bufmode = SCN_BUF_FULL;
+	if (NODE(SFR_FLAGS) != NULL &&
+	    scenario_value_flags(ld, NODE(SFR_FLAGS), scn_sfr_flags, "sync_file_range flag",
+				 &a->flags) == 0)
+		a->has |= SCN_HAS_FLAGS;
 	if (NODE(FLAGS) != NULL) {
-		bool sfr = st->op == SCN_OP_SYNC_FILE_RANGE;
-		if (scenario_value_flags(ld, NODE(FLAGS), sfr ? scn_sfr_flags : scn_open_flags,
-					 sfr ? "sync_file_range flag" : "open flag", &a->flags) == 0)
+		unsigned acc = 0;
+		if (scenario_value_flags(ld, NODE(FLAGS), scn_open_flags, "open flag", &a->flags) == 0)
 			a->has |= SCN_HAS_FLAGS;
-		if (!sfr) {
-			unsigned acc = 0;
-			for (const struct yamlpos_node *c = yamlpos_first(ld->ix, NODE(FLAGS)); c != NULL;
-			     c = yamlpos_next(ld->ix, c))
-				acc += strcmp(c->value, "O_RDONLY") == 0 ||
-				       strcmp(c->value, "O_WRONLY") == 0 ||
-				       strcmp(c->value, "O_RDWR") == 0;
-			if (acc > 1)
-				scenario_at(ld, NODE(FLAGS),
-				      "open flags take only one of O_RDONLY, O_WRONLY, O_RDWR");
-		}
+		for (const struct yamlpos_node *c = yamlpos_first(ld->ix, NODE(FLAGS)); c != NULL;
+		     c = yamlpos_next(ld->ix, c))
+			acc += strcmp(c->value, "O_RDONLY") == 0 || strcmp(c->value, "O_WRONLY") == 0 ||
+			       strcmp(c->value, "O_RDWR") == 0;
+		if (acc > 1)
+			scenario_at(ld, NODE(FLAGS), "open flags take only one of O_RDONLY, O_WRONLY, O_RDWR");
 	}
 	if (VAL(ADVICE) != NULL && scenario_value_name(ld, NODE(ADVICE), VAL(ADVICE), scn_advices,
 					  "posix_fadvise advice", &a->advice) == 0)
