@@ -450,6 +450,7 @@ tui_details(struct tui *t)
 		const struct snap_cache *c = &s->cache;
 		units_format_size(c->file_size, a, sizeof a);
 		TUI_ADD("source: %s%s%s\n", c->source == SNAP_SRC_CACHESTAT ? "cachestat(2)" :
+		        c->source == SNAP_SRC_KPAGEFLAGS ? "/proc/kpageflags, page by page" :
 		        c->source == SNAP_SRC_MINCORE ? "mincore(2), residency only" : "none",
 		        c->note[0] ? "; " : "", c->note);
 		TUI_ADD("file %s, %" PRIu64 " page%s; cached %" PRIu64 ", dirty %" PRIu64
