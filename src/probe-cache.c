@@ -643,6 +643,24 @@ probe_cache_cachestat_why(int err, char *why, size_t len)
 		         probe_cache_errname(err));
 }
 
+/*
+ * With blocks smaller than a page (ext4 with 1 KiB blocks), a page written only in part is
+ * cached and dirty but not up to date: mincore(2) does not count it and touching it would
+ * read the rest in, so neither mincore nor kpageflags sees it. Add that to out's note.
+ */
+static void
+probe_cache_small_blocks(int fd, long psz, struct snap_cache *out)
+{
+	struct stat st;
+	size_t n = strlen(out->note);
+
+	if (fstat(fd, &st) != 0 || st.st_blksize >= psz || n + 2 >= sizeof out->note)
+		return;
+	snprintf(out->note + n, sizeof out->note - n, "%s%ld-byte blocks: a page written only in "
+	         "part is not up to date, and only cachestat(2) sees it", n > 0 ? "; " : "",
+	         (long)st.st_blksize);
+}
+
 /* Start counting again from zero: a source that failed half-way may have filled cells. */
 static void
 probe_cache_reset(struct snap_cache *out)
@@ -762,6 +780,8 @@ probe_cache_as(int fd, uint64_t size, enum snap_source want, struct snap_cache *
 		         where, cs_why, kpf_why);
 	rc = 0;
 done:
+	if (rc == 0 && out->source != SNAP_SRC_CACHESTAT)
+		probe_cache_small_blocks(cfd, psz, out);
 	if (rfd >= 0)
 		close(rfd);
 	return rc;
