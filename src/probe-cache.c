@@ -106,6 +106,7 @@ probe_cache_forced_off(void)
 /* Bits of /proc/kpageflags (<linux/kernel-page-flags.h>) and of /proc/PID/pagemap entries. */
 #define PC_KPF_DIRTY         (1ull << 4)
 #define PC_KPF_WRITEBACK     (1ull << 8)
+#define PC_KPF_SWAPBACKED    (1ull << 14)
 #define PC_KPF_COMPOUND_HEAD (1ull << 15)
 #define PC_KPF_COMPOUND_TAIL (1ull << 16)
 #define PC_PM_PRESENT        (1ull << 63)
@@ -361,6 +362,13 @@ probe_cache_kpf_chunk(int kfd, uint64_t first, size_t n, const unsigned char *ve
 			else if (probe_cache_kpf_head(kfd, pfn, &hf) == 0)
 				f |= hf & (PC_KPF_DIRTY | PC_KPF_WRITEBACK);
 		}
+		/*
+		 * tmpfs (shmem) pages are swap-backed and always dirty: that only says they
+		 * can go nowhere but to swap. Measured on 6.18: kpageflags says D, cachestat
+		 * 0 dirty. Count them as cachestat does: there is no disk they are newer than.
+		 */
+		if (f & PC_KPF_SWAPBACKED)
+			f &= ~(PC_KPF_DIRTY | PC_KPF_WRITEBACK);
 		if (f & PC_KPF_DIRTY) {
 			out->dirty++;
 			cell->dirty++;

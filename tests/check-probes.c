@@ -787,6 +787,23 @@ START_TEST(test_kpageflags_reads_nothing)
 }
 END_TEST
 
+/* tmpfs pages are always PG_dirty (swap-backed); kpageflags counts them clean, as cachestat. */
+START_TEST(test_tmpfs_kpageflags)
+{
+	struct snap_cache *c = malloc(sizeof *c);
+	int idx, fd = mkfile("/dev/shm", "shm-kpf", O_RDWR, &idx);
+
+	ck_assert_ptr_nonnull(c);
+	put(fd, 3 * (size_t)pagesz(), 13);
+	ck_assert_int_eq(probe_cache_as(fd, 3 * (uint64_t)pagesz(), SNAP_SRC_KPAGEFLAGS, c), 0);
+	ck_assert_uint_eq(c->cached, 3);
+	ck_assert_uint_eq(c->dirty, 0);
+	ck_assert_uint_eq(c->writeback, 0);
+	close(fd);
+	free(c);
+}
+END_TEST
+
 /* Make dir name in the scratch dir idx; return its path in buf. */
 static const char *
 mksub(int idx, const char *name, char *buf, size_t len)
@@ -959,6 +976,8 @@ probes_suite(void)
 	ADD_OR_SKIP(tc, test_source_kpageflags, disk && kpf, disk ? kpf_why : mem);
 	ADD_OR_SKIP(tc, test_kpageflags_reads_nothing, disk && kpf, disk ? kpf_why : mem);
 	ADD_OR_SKIP(tc, test_binary_probe, disk && kpf, disk ? kpf_why : mem);
+	ADD_OR_SKIP(tc, test_tmpfs_kpageflags, shm_dir >= 0 && kpf,
+	            shm_dir < 0 ? "no /dev/shm" : kpf_why);
 	tcase_add_test(tc, test_source_chain_not_root);
 	tcase_add_test(tc, test_binary_probe_refused);
 	ADD_OR_SKIP(tc, test_overlay, root && have_overlay(),
