@@ -51,7 +51,7 @@ struct snap_cell {
 /* Page cache of the scratch file. */
 struct snap_cache {
 	enum snap_source source;
-	char note[400];        /* why a fact is missing or approximate; "" if none */
+	char note[512];        /* why a fact is missing or approximate; "" if none */
 	uint64_t file_size;
 	uint64_t pages;        /* pages the file spans */
 	uint64_t cached, dirty, writeback;  /* whole-file counts */
