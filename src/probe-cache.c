@@ -310,7 +310,7 @@ probe_cache_kpf_head(int kfd, uint64_t pfn, uint64_t *head)
 	return -1;
 }
 
-/* State of one chunk of the kpageflags walk: the last folio head seen, by file page. */
+/* The last large folio head the kpageflags walk saw: its file page, page frame and flags. */
 struct pc_kpf_head {
 	bool seen;
 	uint64_t page, pfn, flags;
@@ -386,7 +386,8 @@ probe_cache_kpf_chunk(int kfd, uint64_t first, size_t n, const unsigned char *ve
  * frame of a page-cache page is only known once it is mapped, so: a private read-only
  * mapping (a read fault on it maps the page-cache page itself, which is never copied since
  * nothing can write to it), mincore(2) for what is resident, then a read of only those
- * pages, so that no fault has to read anything in; MADV_RANDOM turns off fault read-ahead
+ * pages, so that no fault has to read anything in (only a page reclaimed in the microseconds
+ * between mincore and the read would be read back); MADV_RANDOM turns off fault read-ahead
  * and keeps the unmap from marking the pages accessed. 0, or -1 with why.
  */
 static int
