@@ -172,7 +172,7 @@ runner_observe(struct runner *r, struct snapshot *snap)
 		probe_fd(r->w.pid, r->cur_fd, &snap->fd);
 	if (fstat(r->probe_fd, &sb) == 0)
 		size = (uint64_t)sb.st_size;
-	probe_cache(r->probe_fd, size, &snap->cache);
+	probe_cache_as(r->probe_fd, size, r->o.probe, &snap->cache);
 	probe_disk(r->probe_fd, &snap->disk);
 	if (!r->dead)
 		probe_io(r->w.pid, &snap->disk);
@@ -578,6 +578,12 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 		return NULL;
 	}
 	runner_observe(r, &r->initial);
+	/* A source asked for by name that cannot work here is said now, not hidden by a fallback. */
+	if (r->o.probe != SNAP_SRC_NONE && r->initial.cache.source == SNAP_SRC_NONE) {
+		runner_error(err, "%s", r->initial.cache.note);
+		runner_free(r);
+		return NULL;
+	}
 	return r;
 }
 

@@ -29,6 +29,7 @@ struct runner_opts {
 	runner_sweep_fn sweep_progress; /* may be NULL */
 	void *user;                   /* for both callbacks */
 	double budget;                /* sweep rows: seconds each; 0 = the scenario's/default */
+	enum snap_source probe;       /* page cache source (probe_cache_as); NONE = the chain */
 };
 
 struct runner;
