@@ -235,7 +235,8 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		if (!tall && c->n_cells > 0 && gm.per > 1) {
 			units_format_size(ppc * gm.per * view_page_size(), a, sizeof a);
 			snprintf(b, sizeof b, "  cell=%s", a);
-			n += grid_print(g, r.x + n, y, r.w - n, GS_DIM, b);
+			if (grid_text_width(b) <= r.w - n)   /* whole or not at all */
+				n += grid_print(g, r.x + n, y, r.w - n, GS_DIM, b);
 		}
 		if (r.w - n > 20)
 			view_legend_draw(g, r.x + n + 2, y, r.w - n - 2, 1, view_cache_legend,

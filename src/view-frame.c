@@ -43,8 +43,6 @@ view_frame_title(struct grid *g, int y, const struct view_frame *f)
 	lw = g->w - rw - 1;
 	if (lw > 0)
 		grid_print(g, 0, y, lw, GS_TITLE, left);
-	if (grid_text_width(left) > lw && lw > 1)
-		grid_put(g, lw - 1, y, view_glyph(VG_DOTS, f->ascii), GS_TITLE);
 	grid_print(g, g->w - rw > 0 ? g->w - rw : 0, y, g->w, GS_TITLE, right);
 	if (f->replay) {
 		int x = g->w - rw;

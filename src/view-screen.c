@@ -75,6 +75,41 @@ view_screen_centre(const struct grid_rect *r, int *x, int *y)
 	*y = r->y + r->h / 2;
 }
 
+/* Whether the len columns at x, y are all blank. */
+static bool
+view_screen_blank(struct grid *g, int x, int y, int len)
+{
+	for (int i = 0; i < len; i++) {
+		const struct grid_cell *c = grid_at(g, x + i, y);
+		if (c == NULL || c->ch != ' ')
+			return false;
+	}
+	return true;
+}
+
+/* Move the packet at *x, *y (len columns) inside pane r, off its border, onto the blank row
+ * nearest *y: a packet never hides a border or a count. False when no row is free. */
+static bool
+view_screen_packet_place(struct grid *g, const struct grid_rect *r, int len, int *x, int *y)
+{
+	int ix = r->x + 1, iy = r->y + 1, iw = r->w - 2, ih = r->h - 2;
+
+	if (len > iw || ih < 1)
+		return false;
+	if (*x < ix)
+		*x = ix;
+	if (*x + len > ix + iw)
+		*x = ix + iw - len;
+	for (int d = 0; d < ih * 2; d++) {
+		int yy = *y + (d % 2 ? -(d + 1) / 2 : d / 2);
+		if (yy >= iy && yy < iy + ih && view_screen_blank(g, *x, yy, len)) {
+			*y = yy;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Draw the packet of a hop at fraction t of its way. */
 static void
 view_screen_packet(struct grid *g, const struct view_layout *lay, const struct view_frame *f)
@@ -100,10 +135,9 @@ view_screen_packet(struct grid *g, const struct view_layout *lay, const struct v
 	len = grid_text_width(label);
 	x = x0 + (int)((x1 - x0) * t) - len / 2;
 	y = y0 + (int)((y1 - y0) * t);
-	if (x < 0)
-		x = 0;
-	if (x + len > g->w)
-		x = g->w - len;
+	if (!view_screen_packet_place(g, &lay->pane[t < 0.5 ? f->hop.from : f->hop.to], len,
+	                              &x, &y))
+		return;
 	grid_print(g, x, y, len, style[f->hop.from], label);
 	grid_attr(g, (struct grid_rect){ x, y, len, 1 }, GRID_A_REVERSE | GRID_A_BOLD);
 }
@@ -248,6 +282,7 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	char logtitle[96];
 
 	grid_clear(g);
+	g->ascii = f->ascii;
 	if (W < 80 || H < 24) {
 		lay.too_small = true;
 		view_frame_small(g);
@@ -324,7 +359,8 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	/* Cut narration ends in an ellipsis; Tab on the log shows all of it. */
 	cut = view_frame_narration(g, (struct grid_rect){ 2, bottom_y + 1, W - 4, narr }, f) > narr;
 	if (cut)
-		grid_put(g, W - 3, bottom_y + narr, view_glyph(VG_DOTS, f->ascii), GS_BOLD);
+		grid_print(g, W - (f->ascii ? 5 : 3), bottom_y + narr, 3, GS_BOLD,
+		           f->ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6");
 	snprintf(logtitle, sizeof logtitle, "%s", f->replay ? "syscalls (replay of recorded steps)" :
 	         "syscalls (* timed by the tracer)");
 	grid_hsep(g, (struct grid_rect){ 0, 0, W, 1 }, bottom_y + narr + 1, logtitle,

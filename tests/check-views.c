@@ -116,7 +116,7 @@ START_TEST(test_stdio_not_allocated)
 {
 	/* After fopen glibc has no buffer yet: size 0 is shown as such, not as an empty bar. */
 	ck_picture(PANE(31, 4, view_stdio_draw(g, r, &fix_res[0].after, NULL, NULL, false)),
-	           "FILE* fully buffered   size 0\n"
+	           "FILE* fully buffered   size 0…\n"
 	           "[not allocated yet            ]\n"
 	           "stdio: no write()/read() yet\n"
 	           "\n");
@@ -163,7 +163,7 @@ START_TEST(test_cache_merge)
 	t = PANE(10, 2, view_cache_draw(g, r, &s, NULL, NULL, false, &gm));
 	ck_assert_uint_eq(gm.per, 30);
 	ck_assert_uint_eq(gm.n, 10);
-	ck_picture(t, "░░░░░░░░░▓\ncached 300\n");
+	ck_picture(t, "░░░░░░░░░▓\ncached…\n");
 }
 END_TEST
 
@@ -295,7 +295,7 @@ START_TEST(test_log_lines)
 	}
 	/* Only the newest lines when the pane is short. */
 	ck_picture(PANE(30, 1, view_log_draw(g, r, fix_res, 4, false)),
-	           "#4  fsync     fsync(3) = 0\n");
+	           "#4  fsync     fsync(3) = 0…\n");
 }
 END_TEST
 
@@ -719,6 +719,42 @@ START_TEST(test_animation_frames)
 }
 END_TEST
 
+/* Print s in w columns of a fresh grid (ascii: the --ascii ellipsis); return row 0. */
+static char *
+fit_row(const char *s, int w, bool ascii, enum grid_fit fit)
+{
+	struct grid *g = grid_new(w + 2, 1);
+	char buf[256];
+
+	ck_assert_ptr_nonnull(g);
+	g->ascii = ascii;
+	grid_print_fit(g, 0, 0, w, GS_NORMAL, fit, s);
+	grid_row_text(g, 0, buf, sizeof buf);
+	grid_free(g);
+	return strdup(buf);
+}
+
+START_TEST(test_grid_fit)
+{
+	/* Never inside a number: "write(3, 100" would read as a smaller write. */
+	ck_picture(fit_row("last stdio call: write(3, 1004)", 29, false, GRID_FIT_ELLIPSIS),
+	           "last stdio call: write(3,…");
+	ck_picture(fit_row("16 pages dirtied by 4096 bytes", 29, false, GRID_FIT_ELLIPSIS),
+	           "16 pages dirtied by 4096…");
+	ck_picture(fit_row("speed 1.5 MiB/s", 8, false, GRID_FIT_ELLIPSIS), "speed…");
+	/* --ascii: three dots. */
+	ck_picture(fit_row("I would have written you a shorter letter", 30, true,
+	                   GRID_FIT_ELLIPSIS), "I would have written you a...");
+	/* A long word (a path) is cut inside rather than lost. */
+	ck_picture(fit_row("/tmp/iobufviz.abcdefgh/scratch", 12, false, GRID_FIT_ELLIPSIS),
+	           "/tmp/iobufv…");
+	/* What fits is untouched; a clip is a clip. */
+	ck_picture(fit_row("cached 2", 8, false, GRID_FIT_ELLIPSIS), "cached 2");
+	ck_picture(fit_row("abcdef", 3, false, GRID_FIT_CLIP), "abc");
+	ck_assert_int_eq(grid_fit_keep("write(3, 1004)", 12), 8);
+}
+END_TEST
+
 START_TEST(test_grid_text)
 {
 	struct grid *g = grid_new(10, 3);
@@ -838,7 +874,7 @@ START_TEST(test_narration_output)
 	           "terminal: B|A|\nfile:     A|B|\n");
 	/* Lines too long for the pane are cut, visibly. */
 	ck_picture(PANE(12, 6, view_stdio_output(g, r, "If I had more time\nI\n", "x\n", 0, false)),
-	           "on the termi\n If I had m…\n I⏎\nin the file:\n x⏎\n\n");
+	           "on the…\n If I had m…\n I⏎\nin the file:\n x⏎\n\n");
 	/* tail: one stream; what does not fit is counted. */
 	ck_picture(PANE(20, 3, view_stdio_output(g, r, "l1\nl2\nl3\n", NULL, 0, false)),
 	           "printed:\n l1⏎\n … 2 more lines\n");
@@ -947,6 +983,7 @@ views_suite(void)
 	tcase_add_test(tc, test_folio_from_diff);
 	tcase_add_test(tc, test_animation_frames);
 	tcase_add_test(tc, test_grid_text);
+	tcase_add_test(tc, test_grid_fit);
 	tcase_add_test(tc, test_cast_json);
 	tcase_add_test(tc, test_cast_file);
 	tcase_add_test(tc, test_history);
