@@ -3,11 +3,13 @@
 #include <config.h>
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench-print.h"
 #include "cast.h"
 #include "fixture-views.h"
 #include "grid.h"
@@ -755,6 +757,154 @@ START_TEST(test_grid_fit)
 }
 END_TEST
 
+/* What the cut recorder found on one screen. */
+struct cuts {
+	const char *where;      /* scenario, step and size, for the message */
+	int bad;
+};
+
+/* Whether keeping kept code points of full cuts a number: a digit on both sides of the cut,
+ * or a digit, a point and a digit. */
+static bool
+cut_in_number(const char *full, int kept)
+{
+	uint32_t cp[4] = { 0, 0, 0, 0 };       /* kept-2, kept-1, kept, kept+1 */
+	int i = 0, len;
+
+	for (const char *p = full; *p != '\0' && i <= kept + 1; p += len, i++) {
+		uint32_t ch = grid_utf8_decode(p, &len);
+		if (i >= kept - 2)
+			cp[i - (kept - 2)] = ch;
+	}
+#define DIG(c) ((c) >= '0' && (c) <= '9')
+	return (DIG(cp[1]) && DIG(cp[2])) ||
+	       (DIG(cp[0]) && (cp[1] == '.' || cp[1] == ',') && DIG(cp[2])) ||
+	       (DIG(cp[1]) && (cp[2] == '.' || cp[2] == ',') && DIG(cp[3]));
+#undef DIG
+}
+
+/* Cut recorder: a cut without an ellipsis, or inside a number, is a failure. */
+static void
+cuts_record(const struct grid *g, const char *full, int kept, bool ellipsis, void *arg)
+{
+	struct cuts *c = arg;
+
+	(void)g;
+	if (!ellipsis || cut_in_number(full, kept)) {
+		fprintf(stderr, "%s: \"%s\" cut after %d%s\n", c->where, full, kept,
+		        ellipsis ? " inside a number" : " without an ellipsis");
+		c->bad++;
+	}
+}
+
+/* Render result cur (-1: before the first) of l at w x h, ascii or not, settled and with a
+ * packet half way; count bad cuts into c and packets over a border or a count. */
+static void
+render_checked(struct lesson *l, const struct scenario *sc, long cur, int w, int h, bool ascii,
+               struct cuts *c)
+{
+	struct grid *g = grid_new(w, h);
+	const struct step_result *res = lesson_results(l);
+	struct view_frame f = { .scn = sc, .results = res, .n_results = lesson_count(l), .cur = cur,
+	                        .initial = lesson_initial(l), .fs = lesson_fs_name(l), .speed = 1,
+	                        .ascii = ascii, .focus = VIEW_PANE_NONE };
+	struct view_layout lay;
+	const char *sweep[256];
+	char *text = NULL;
+	size_t len = 0;
+
+	ck_assert_ptr_nonnull(g);
+	g->on_cut = cuts_record;
+	g->cut_arg = c;
+	if (cur >= 0 && res[cur].sweep != NULL) {
+		FILE *mf = open_memstream(&text, &len);
+		ck_assert_ptr_nonnull(mf);
+		bench_print_compact(mf, res[cur].sweep, w - 4, ascii ? BENCH_PRINT_ASCII : 0);
+		fclose(mf);
+		for (char *p = text; p != NULL && *p != '\0' && f.n_sweep < 256;) {
+			char *nl = strchr(p, '\n');
+			sweep[f.n_sweep++] = p;
+			if (nl == NULL)
+				break;
+			*nl = '\0';
+			p = nl + 1;
+		}
+		f.sweep = sweep;
+	}
+	view_screen_draw(g, &f, &lay);
+	if (cur >= 0 && f.sweep == NULL && view_screen_hops(&res[cur], &f.hop, 1) == 1) {
+		/* The packet (reverse and bold) never lands on a pane's border. */
+		f.anim = VIEW_ANIM_TRAVEL;
+		for (f.t = 0; f.t <= 1; f.t += 0.25) {
+			view_screen_draw(g, &f, &lay);
+			for (int y = 0; y < h; y++)
+				for (int x = 0; x < w; x++) {
+					if (grid_at(g, x, y)->attr != (GRID_A_REVERSE | GRID_A_BOLD))
+						continue;
+					for (int p = 0; p < 3; p++) {
+						struct grid_rect r = lay.pane[p];
+						bool in = x >= r.x && x < r.x + r.w && y >= r.y &&
+						          y < r.y + r.h;
+						if (in && (x == r.x || x == r.x + r.w - 1 || y == r.y ||
+						           (lay.wide && y == r.y + r.h - 1))) {
+							fprintf(stderr, "%s: packet on a border at %d,%d\n",
+							        c->where, x, y);
+							c->bad++;
+						}
+					}
+				}
+		}
+	}
+	grid_free(g);
+	free(text);
+}
+
+START_TEST(test_every_scenario_fits)
+{
+	/* Every bundled scenario, every step, at the classroom sizes: nothing cut silently,
+	 * no number cut. Sweeps run with a tiny budget (the rows are scaled down). */
+	static const int sizes[][2] = { { 80, 24 }, { 100, 30 }, { 160, 45 } };
+	char dir[4096], path[4400], where[512];
+	DIR *d = opendir(test_util_src_path("scenarios", dir, sizeof dir));
+	struct dirent *de;
+	int bad = 0, screens = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL) {
+		struct scenario *sc = NULL;
+		struct runner_opts o = { .trace = RUNNER_TRACE_AUTO, .budget = 0.01 };
+		struct lesson *l;
+		char *err = NULL;
+		size_t n = strlen(de->d_name);
+
+		if (n < 6 || strcmp(de->d_name + n - 5, ".yaml") != 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		ck_assert_msg(scenario_load(path, &sc, &err) == 0, "%s: %s", path, err ? err : "?");
+		l = lesson_new(sc, &o, &err);
+		ck_assert_msg(l != NULL, "%s: %s", path, err ? err : "?");
+		for (long cur = -1;; cur++) {
+			for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+				for (int ascii = 0; ascii < 2; ascii++) {
+					struct cuts c = { where, 0 };
+					snprintf(where, sizeof where, "%s step %ld at %dx%d%s", de->d_name,
+					         cur + 1, sizes[k][0], sizes[k][1], ascii ? " ascii" : "");
+					render_checked(l, sc, cur, sizes[k][0], sizes[k][1], ascii, &c);
+					bad += c.bad;
+					screens++;
+				}
+			if (lesson_step(l) != 1)
+				break;
+		}
+		lesson_free(l);
+		scenario_free(sc);
+	}
+	closedir(d);
+	ck_assert_int_gt(screens, 100);
+	ck_assert_msg(bad == 0, "%d texts cut without an ellipsis or inside a number", bad);
+}
+END_TEST
+
 START_TEST(test_grid_text)
 {
 	struct grid *g = grid_new(10, 3);
@@ -990,6 +1140,11 @@ views_suite(void)
 	tcase_add_test(tc, test_narration_output);
 	tcase_add_test(tc, test_narration_reflow);
 	tcase_add_test(tc, test_expect_overflow);
+	suite_add_tcase(s, tc);
+	/* Real runs of every bundled scenario: slow (the writeback lesson waits), so on its own. */
+	tc = tcase_create("scenarios");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_every_scenario_fits);
 	suite_add_tcase(s, tc);
 	return s;
 }
