@@ -601,6 +601,11 @@ START_TEST(test_details_panes)
 	                 "first bytes: 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 "
 	                 "41 41 41 41\n"
 	                 "fd 3: open, offset 4096, flags 0");
+	/* No stream yet (or a closed one): said so, not a FILE* of fd -1 "unbuffered". */
+	f.cur = -1;
+	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
+	                 "no FILE* open\nno file descriptor open");
+	f.cur = 1;
 	/* The log: the step's whole narration and its calls. */
 	f.focus = VIEW_PANE_LOG;
 	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
