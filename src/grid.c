@@ -538,6 +538,8 @@ grid_sgr(char *p, int style, unsigned attr, bool color)
 		n += (size_t)sprintf(p + n, ";2");
 	if (d->reverse || (attr & GRID_A_REVERSE))
 		n += (size_t)sprintf(p + n, ";7");
+	if (attr & GRID_A_UNDERLINE)
+		n += (size_t)sprintf(p + n, ";4");
 	if (color && d->fg >= 0)
 		n += (size_t)sprintf(p + n, ";%d", 30 + d->fg);
 	p[n++] = 'm';

@@ -76,7 +76,8 @@ START_TEST(test_print_panes)
 	for (size_t i = 0; i < FIX_STEPS; i++) {
 		char *a = PANE(31, 8, view_stdio_draw(g, r, &fix_res[i].after, NULL,
 		                                      i ? &fix_res[i == 3 ? 2 : i].events.v[0] : NULL, false));
-		char *b = PANE(31, 9, view_cache_draw(g, r, &fix_res[i].after, NULL, NULL, false, NULL));
+		char *b = PANE(31, 9, view_cache_draw(g, r, &fix_res[i].after, NULL, NULL, false, NULL,
+		                                      NULL));
 		char *c = PANE(31, 8, view_disk_draw(g, r, &fix_res[i].after, NULL, false));
 		printf("--- step %zu\n%s%s%s", i, a, b, c);
 		free(a); free(b); free(c);
@@ -130,7 +131,7 @@ START_TEST(test_cache_pane)
 	struct view_cache_geom gm;
 	char line[256];
 
-	ck_picture(PANE(31, 9, view_cache_draw(g, r, &fix_res[2].after, NULL, NULL, false, &gm)),
+	ck_picture(PANE(31, 9, view_cache_draw(g, r, &fix_res[2].after, NULL, NULL, false, NULL, &gm)),
 	           "file: 4.9 KiB = 2 pages\n"
 	           "1 cell = 1 page (4 KiB)\n"
 	           "\n"
@@ -162,7 +163,7 @@ START_TEST(test_cache_merge)
 	s.cache.dirty = 1;
 	for (size_t i = 0; i < 300; i++)
 		s.cache.cells[i] = (struct snap_cell){ 1, i == 299, 0 };
-	t = PANE(10, 2, view_cache_draw(g, r, &s, NULL, NULL, false, &gm));
+	t = PANE(10, 2, view_cache_draw(g, r, &s, NULL, NULL, false, NULL, &gm));
 	ck_assert_uint_eq(gm.per, 30);
 	ck_assert_uint_eq(gm.n, 10);
 	ck_picture(t, "░░░░░░░░░▓\ncached…\n");
@@ -184,7 +185,7 @@ START_TEST(test_cache_every_cell)
 	s.cache.cached = s.cache.dirty = 257;
 	for (size_t i = 0; i < 257; i++)
 		s.cache.cells[i] = (struct snap_cell){ 1, 1, 0 };
-	t = PANE(29, 10, view_cache_draw(g, r, &s, NULL, NULL, false, &gm));
+	t = PANE(29, 10, view_cache_draw(g, r, &s, NULL, NULL, false, NULL, &gm));
 	for (const char *p = t; (p = strstr(p, "▓")) != NULL; p++)
 		dirty++;
 	dirty--;                                   /* the legend's */
@@ -206,7 +207,7 @@ START_TEST(test_cache_notes)
 	s.cache.has_dirty = false;
 	snprintf(s.cache.note, sizeof s.cache.note, "dirty state unknown (no cachestat)");
 	t = PANE(40, 9, view_cache_draw(g, r, &s, NULL, "16 pages dirtied: a large folio", false,
-	                                NULL));
+	                                NULL, NULL));
 	ck_assert_ptr_nonnull(strstr(t, "cached 2 of 2 dirty ?"));
 	ck_assert_ptr_nonnull(strstr(t, "dirty state unknown (no cachestat)\n"));
 	ck_assert_ptr_nonnull(strstr(t, "16 pages dirtied: a large folio\n"));
