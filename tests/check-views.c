@@ -197,6 +197,102 @@ START_TEST(test_cache_every_cell)
 }
 END_TEST
 
+/* A snapshot of a file of pages pages, all cached and clean. */
+static void
+cache_file(struct snapshot *s, size_t pages)
+{
+	*s = fix_res[3].after;
+	s->cache.file_size = pages * 4096;
+	s->cache.pages = s->cache.n_cells = pages;
+	s->cache.pages_per_cell = 1;
+	s->cache.cached = pages;
+	s->cache.dirty = 0;
+	s->cache.note[0] = '\0';
+	for (size_t i = 0; i < pages; i++)
+		s->cache.cells[i] = (struct snap_cell){ 1, 0, 0 };
+}
+
+START_TEST(test_cache_scale_stable)
+{
+	/* One scale for the run: a growing file, a note that comes and goes, the same pages
+	 * per cell (it used to go 5, 6, 5). */
+	static struct snapshot s;
+	struct view_cache_look look = { .scale_pages = 300 };
+	struct view_cache_geom gm;
+	size_t per = 0;
+	const char *notes[] = { NULL, "16 pages dirtied by 1 byte: a large folio", NULL };
+	size_t sizes[] = { 100, 300, 250 };
+	char *t;
+
+	for (int i = 0; i < 3; i++) {
+		cache_file(&s, sizes[i]);
+		if (i == 1)
+			snprintf(s.cache.note, sizeof s.cache.note, "dirty state unknown");
+		t = PANE(29, 10, view_cache_draw(g, r, &s, NULL, notes[i], false, &look, &gm));
+		free(t);
+		if (i == 0)
+			per = gm.per;
+		ck_assert_uint_eq(gm.per, per);
+		ck_assert_uint_le(gm.n, (size_t)gm.cols * (size_t)gm.rows);
+	}
+	ck_assert_uint_gt(per, 1);
+}
+END_TEST
+
+START_TEST(test_cache_big_and_asked)
+{
+	/* Projector mode: cells 2 columns wide (and 2 rows where 4 rows fit); a click finds
+	 * the cell under it. The cells a read asked for are underlined, read-ahead is not. */
+	static struct snapshot s;
+	struct view_cache_look look = { .big = true, .asked_first = 4096, .asked_end = 8192 };
+	struct view_cache_geom gm;
+	struct grid *g = grid_new(40, 20);
+	char *t;
+
+	cache_file(&s, 8);
+	for (size_t i = 4; i < 8; i++)
+		s.cache.cells[i].cached = 0;
+	s.cache.cached = 4;
+	view_cache_draw(g, (struct grid_rect){ 0, 0, 40, 20 }, &s, NULL, NULL, false, &look, &gm);
+	ck_assert_int_eq(gm.cw, 2);
+	ck_assert_int_eq(gm.rh, 2);
+	ck_assert_uint_eq(gm.per, 1);
+	t = grid_text(g);
+	ck_assert_ptr_nonnull(strstr(t, "\n░░░░░░░░········\n░░░░░░░░········\n"));
+	free(t);
+	/* Page 1 asked for: its cell underlined on its bottom row; page 0 and 2 not. */
+	ck_assert(grid_at(g, gm.x + 2, gm.y + 1)->attr & GRID_A_UNDERLINE);
+	ck_assert(grid_at(g, gm.x + 3, gm.y + 1)->attr & GRID_A_UNDERLINE);
+	ck_assert(!(grid_at(g, gm.x, gm.y + 1)->attr & GRID_A_UNDERLINE));
+	ck_assert(!(grid_at(g, gm.x + 4, gm.y + 1)->attr & GRID_A_UNDERLINE));
+	ck_assert_int_eq(view_cache_hit(&gm, gm.x + 3, gm.y + 1), 1);
+	ck_assert_int_eq(view_cache_hit(&gm, gm.x + 15, gm.y), 7);
+	ck_assert_int_eq(view_cache_hit(&gm, gm.x + 16, gm.y), -1);
+	grid_free(g);
+}
+END_TEST
+
+START_TEST(test_screen_projector)
+{
+	/* 160 columns: projector cells without asking; --big asks for them at 100. */
+	struct grid *g = grid_new(160, 45);
+	struct view_frame f = { .scn = &fix_scn, .results = fix_res, .n_results = FIX_STEPS,
+	                        .cur = 2, .initial = &fix_initial, .fs = "ext4", .speed = 1,
+	                        .focus = VIEW_PANE_NONE };
+	struct view_layout lay;
+
+	view_screen_draw(g, &f, &lay);
+	ck_assert_int_eq(lay.cache.cw, 2);
+	grid_resize(g, 100, 30);
+	view_screen_draw(g, &f, &lay);
+	ck_assert_int_eq(lay.cache.cw, 1);
+	f.big = true;
+	view_screen_draw(g, &f, &lay);
+	ck_assert_int_eq(lay.cache.cw, 2);
+	grid_free(g);
+}
+END_TEST
+
 START_TEST(test_cache_notes)
 {
 	/* Without cachestat only residency is known: say so, never show a guessed dirty count. */
@@ -1119,6 +1215,9 @@ views_suite(void)
 	tcase_add_test(tc, test_cache_merge);
 	tcase_add_test(tc, test_cache_notes);
 	tcase_add_test(tc, test_cache_every_cell);
+	tcase_add_test(tc, test_cache_scale_stable);
+	tcase_add_test(tc, test_cache_big_and_asked);
+	tcase_add_test(tc, test_screen_projector);
 	tcase_add_test(tc, test_disk_pane);
 	tcase_add_test(tc, test_disk_tmpfs);
 	tcase_add_test(tc, test_disk_stale);
