@@ -100,13 +100,17 @@ view_screen_packet_place(struct grid *g, const struct grid_rect *r, int len, int
 		*x = ix;
 	if (*x + len > ix + iw)
 		*x = ix + iw - len;
-	for (int d = 0; d < ih * 2; d++) {
-		int yy = *y + (d % 2 ? -(d + 1) / 2 : d / 2);
-		if (yy >= iy && yy < iy + ih && view_screen_blank(g, *x, yy, len)) {
-			*y = yy;
-			return true;
+	/* A row blank across the pane first (a label beside a line would read as part of
+	 * it), then any row with room. */
+	for (int whole = 1; whole >= 0; whole--)
+		for (int d = 0; d < ih * 2; d++) {
+			int yy = *y + (d % 2 ? -(d + 1) / 2 : d / 2);
+			if (yy >= iy && yy < iy + ih &&
+			    view_screen_blank(g, whole ? ix : *x, yy, whole ? iw : len)) {
+				*y = yy;
+				return true;
+			}
 		}
-	}
 	return false;
 }
 
