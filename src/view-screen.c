@@ -285,9 +285,10 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 		 * rows: "no FILE* open", the fd's offset), a row a line when there is room. */
 		struct grid_rect st = in[0], out = in[0];
 		int streams = (sr->output != NULL) + (sr->output_file != NULL);
-		int oh = view_stdio_output_rows(sr->output, sr->output_file, sr->output_len);
-		if (oh > in[0].h - 3)
-			oh = in[0].h - 3;
+		int oh = view_stdio_output_rows(sr->output, sr->output_file, sr->output_len,
+		                                in[0].w);
+		if (oh > in[0].h - (now->stdio.open ? 3 : 2))
+			oh = in[0].h - (now->stdio.open ? 3 : 2);
 		if (oh < streams)
 			oh = streams < in[0].h ? streams : in[0].h;
 		st.h = in[0].h - oh - (in[0].h - oh >= 3);

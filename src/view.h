@@ -88,8 +88,9 @@ void view_stdio_draw(struct grid *g, struct grid_rect r, const struct snapshot *
 void view_stdio_output(struct grid *g, struct grid_rect r, const char *out, const char *file,
                        uint64_t out_total, bool ascii);
 
-/* Rows view_stdio_output() needs to show every line on a row of its own. */
-int view_stdio_output_rows(const char *out, const char *file, uint64_t out_total);
+/* Rows view_stdio_output() needs to show every line whole: a row a line, or with w > 0 the
+ * rows of a line too long for w columns wrapped at its spaces. */
+int view_stdio_output_rows(const char *out, const char *file, uint64_t out_total, int w);
 
 /* view-cache.c: the page-cache grid in r; note is an extra remark (NULL: none); look NULL:
  * everything from now. */

@@ -1119,14 +1119,24 @@ START_TEST(test_narration_output)
 	ck_assert_str_eq(t, "step 1: fsync(fd) returned 0\n\n\n\n");
 	free(t);
 	grid_free(g);
-	ck_assert_int_eq(view_stdio_output_rows(sr.output, sr.output_file, 0), 6);
+	ck_assert_int_eq(view_stdio_output_rows(sr.output, sr.output_file, 0, 0), 6);
 	ck_picture(PANE(24, 6, view_stdio_output(g, r, sr.output, sr.output_file, 0, false)),
 	           "on the terminal (pty):\n B⏎\n A⏎\nin the file:\n A⏎\n B⏎\n");
 	ck_picture(PANE(24, 2, view_stdio_output(g, r, sr.output, sr.output_file, 0, true)),
 	           "terminal: B|A|\nfile:     A|B|\n");
 	/* Lines too long for the pane are cut, visibly. */
 	ck_picture(PANE(12, 6, view_stdio_output(g, r, "If I had more time\nI\n", "x\n", 0, false)),
-	           "on the…\n If I had m…\n I⏎\nin the file:\n x⏎\n\n");
+	           "on the…\n If I had\n more time⏎\n I⏎\nin the file:\n x⏎\n");
+	/* With the rows for it, a long line is wrapped at its spaces rather than cut. */
+	ck_assert_int_eq(view_stdio_output_rows("If I had more time\nI would have\n", "x\n", 0, 12),
+	                 7);
+	ck_picture(PANE(12, 7, view_stdio_output(g, r, "If I had more time\nI would have\n", "x\n",
+	                                         0, false)),
+	           "on the…\n If I had\n more time⏎\n I would\n have⏎\nin the file:\n x⏎\n");
+	/* One row short of that: a row a line, cut visibly. */
+	ck_picture(PANE(12, 6, view_stdio_output(g, r, "If I had more time\nI would have\n", "x\n",
+	                                         0, false)),
+	           "on the…\n If I had m…\n I would ha…\nin the file:\n x⏎\n\n");
 	/* tail: one stream; what does not fit is counted. */
 	ck_picture(PANE(20, 3, view_stdio_output(g, r, "l1\nl2\nl3\n", NULL, 0, false)),
 	           "printed:\n l1⏎\n … 2 more lines\n");
