@@ -375,7 +375,7 @@ START_TEST(test_log_lines)
 	/* Narrower: the long call is cut in its arguments (its result kept), the times stay in
 	 * their column inside the pane. */
 	ck_picture(PANE(66, 4, view_log_draw(g, r, fix_res, 3, false)),
-	           "#1  fopen     openat(scratch, O_WRONLY|O_C… = 3           12.0 µs*\n"
+	           "#1  fopen     openat(scratch, O_WRONLY|… = 3              12.0 µs*\n"
 	           "#2  fwrite    write(3, 4096) = 4096             [stdio]    3.1 µs*\n"
 	           "#3  fflush    write(3, 904) = 904               [stdio]    1.2 µs*\n"
 	           "\n");
@@ -390,7 +390,7 @@ START_TEST(test_log_lines)
 		sr.events.v = &e;
 		sr.events.n = 1;
 		ck_picture(PANE(66, 1, view_log_draw(g, r, &sr, 1, false)),
-		           "#1  fopen     fcntl(3, F_GETFL -> O_WRONLY|O_S…           12.0 µs*\n");
+		           "#1  fopen     fcntl(3, F_GETFL -> O_WRONLY|…              12.0 µs*\n");
 	}
 	/* Only the newest lines when the pane is short. */
 	ck_picture(PANE(30, 1, view_log_draw(g, r, fix_res, 4, false)),
