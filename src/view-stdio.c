@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "describe.h"
@@ -158,29 +159,36 @@ view_stdio_nlines(const char *text)
 }
 
 /* Draw text from p at x, y in w columns up to its end or, if one_line is false, its next
- * newline; newlines shown as a return glyph, a cut line ends in an ellipsis. Return the
- * character after the line. */
+ * newline; newlines shown as a return glyph, a cut line ends in an ellipsis at a word or
+ * number boundary (grid_fit_keep). Return the character after the line. */
 static const char *
 view_stdio_line(struct grid *g, int x, int y, int w, const char *p, bool one_line, bool ascii)
 {
-	int col = 0;
+	const char *end = one_line ? NULL : strchr(p, '\n');
+	size_t n = end != NULL ? (size_t)(end - p) + 1 : strlen(p);
+	char *line = strndup(p, n);
+	int cols, keep, len, ew = ascii ? 3 : 1;
 
-	while (*p != '\0') {
-		int len;
-		uint32_t ch = grid_utf8_decode(p, &len);
-		if (col == w - 1 && p[len] != '\0' && !(ch == '\n' && !one_line)) {
-			grid_put(g, x + col, y, view_glyph(VG_DOTS, ascii), GS_BOLD);
-			col++;
-		}
-		if (col < w)
-			grid_put(g, x + col, y, ch == '\n' ? (ascii ? '|' : 0x23ce) : ch,
-			         ch == '\n' ? GS_DIM : GS_STDIO);     /* ⏎ */
-		col++;
-		p += len;
-		if (ch == '\n' && !one_line)
-			break;
+	if (line == NULL || w < 1) {
+		free(line);
+		return p + n;
 	}
-	return p;
+	cols = grid_text_width(line);
+	keep = cols <= w ? cols : grid_fit_keep(line, w - ew > 0 ? w - ew : 0);
+	for (int col = 0; col < keep; col++) {
+		uint32_t ch = grid_utf8_decode(p, &len);
+		grid_put(g, x + col, y, ch == '\n' ? (ascii ? '|' : 0x23ce) : ch,
+		         ch == '\n' ? GS_DIM : GS_STDIO);     /* ⏎ */
+		p += len;
+	}
+	if (keep < cols) {
+		grid_print_fit(g, x + keep, y, w - keep, GS_BOLD, GRID_FIT_CLIP,
+		               ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6");
+		if (g->on_cut != NULL)
+			g->on_cut(g, line, keep, true, g->cut_arg);
+	}
+	free(line);
+	return end != NULL ? end + 1 : p + strlen(p);
 }
 
 /* Code points of the row that starts at p, in w columns: up to its newline (included), or

@@ -1136,7 +1136,7 @@ START_TEST(test_narration_output)
 	/* One row short of that: a row a line, cut visibly. */
 	ck_picture(PANE(12, 6, view_stdio_output(g, r, "If I had more time\nI would have\n", "x\n",
 	                                         0, false)),
-	           "on the…\n If I had m…\n I would ha…\nin the file:\n x⏎\n\n");
+	           "on the…\n If I had…\n I would…\nin the file:\n x⏎\n\n");
 	/* tail: one stream; what does not fit is counted. */
 	ck_picture(PANE(20, 3, view_stdio_output(g, r, "l1\nl2\nl3\n", NULL, 0, false)),
 	           "printed:\n l1⏎\n … 2 more lines\n");
