@@ -17,6 +17,7 @@
 #include "json.h"
 #include "lesson.h"
 #include "scenario-names.h"
+#include "text.h"
 #include "units.h"
 
 /* State of one transcript. */
@@ -78,7 +79,11 @@ headless_wrap_words(FILE *f, const char *indent, const char *p, size_t n)
 static void
 headless_wrap(FILE *f, const char *indent, const char *text)
 {
-	const char *p = text, *run = NULL;
+	char *safe = text_safe_dup(text, TEXT_BLOCK);
+	const char *p = safe, *run = NULL;
+
+	if (safe == NULL)
+		return;
 
 	while (*p != '\0') {
 		size_t len = strcspn(p, "\n");
@@ -100,6 +105,16 @@ headless_wrap(FILE *f, const char *indent, const char *text)
 	}
 	if (run != NULL)
 		headless_wrap_words(f, indent, run, (size_t)(p - run));
+	free(safe);
+}
+
+/* Print prefix, then s as one escaped record (TEXT_LINE), then suffix. */
+static void
+headless_line(FILE *f, const char *prefix, const char *s, const char *suffix)
+{
+	fputs(prefix, f);
+	text_fput(s, TEXT_LINE, f);
+	fputs(suffix, f);
 }
 
 /* Text: the stdio, cache and disk lines of a snapshot. */
@@ -121,7 +136,7 @@ headless_text_state(FILE *f, const struct snapshot *s)
 		fputc('\n', f);
 	}
 	if (s->cache.source == SNAP_SRC_NONE)
-		fprintf(f, "  cache   not observable: %s\n", s->cache.note);
+		headless_line(f, "  cache   not observable: ", s->cache.note, "\n");
 	else {
 		fprintf(f, "  cache   %s file, %" PRIu64 " page%s cached", 
 		        units_format_size(s->cache.file_size, a, sizeof a), s->cache.cached,
@@ -138,7 +153,7 @@ headless_text_state(FILE *f, const struct snapshot *s)
 		fputc('\n', f);
 	}
 	if (s->disk.source == SNAP_SRC_NONE)
-		fprintf(f, "  disk    %s\n", s->disk.note);
+		headless_line(f, "  disk    ", s->disk.note, "\n");
 	else
 		fprintf(f, "  disk    %s allocated, %s delalloc%s, %s unwritten; %zu extent%s\n",
 		        units_format_size(s->disk.allocated_bytes, a, sizeof a),
@@ -153,12 +168,13 @@ static void
 headless_text_events(FILE *f, const struct step_result *sr)
 {
 	const struct event_list *l = &sr->events;
-	char line[256], t[32];
+	char line[256], safe[512], t[32];
 
 	for (size_t i = 0; i < l->n; i++) {
 		const struct event *e = &l->v[i];
 		event_format(e, line, sizeof line);
-		fprintf(f, "  %-52s [%s] %s%s\n", line, e->origin == EV_STDIO ? "stdio" : "direct",
+		text_safe(line, TEXT_LINE, safe, sizeof safe);
+		fprintf(f, "  %-52s [%s] %s%s\n", safe, e->origin == EV_STDIO ? "stdio" : "direct",
 		        units_format_ns(e->ns, t, sizeof t), e->ns_traced ? "*" : "");
 	}
 	if (l->dropped > 0)
@@ -178,8 +194,8 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 	FILE *f = h->f;
 	char call[256], want[300], t[32];
 
-	fprintf(f, "\nstep %zu/%zu  %s", sr->index + 1, h->s->n_steps,
-	        describe_step(sr->step, call, sizeof call));
+	fprintf(f, "\nstep %zu/%zu  ", sr->index + 1, h->s->n_steps);
+	text_fput(describe_step(sr->step, call, sizeof call), TEXT_LINE, f);
 	if (sr->step->op != SCN_OP_NOTE) {
 		/* No errno (a worker killed mid-call, seen without ptrace): the note says why. */
 		if (sr->ret < 0 && sr->err == 0)
@@ -193,7 +209,7 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 	fputc('\n', f);
 	headless_text_events(f, sr);
 	if (sr->note[0] != '\0')
-		fprintf(f, "  note    %s\n", sr->note);
+		headless_line(f, "  note    ", sr->note, "\n");
 	if (sr->sweep != NULL) {
 		fputc('\n', f);
 		bench_print_text(f, sr->sweep, h->o->ascii ? BENCH_PRINT_ASCII : 0);
@@ -202,18 +218,24 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 	for (size_t i = 0; i < sr->changes.n; i++)
 		headless_wrap(f, "  > ", sr->changes.v[i].text);
 	if (sr->output != NULL)
-		fprintf(f, "  output  %s\n", sr->output);
+		headless_line(f, "  output  ", sr->output, "\n");
 	if (sr->output_file != NULL)
-		fprintf(f, "  file    %s\n", sr->output_file);
+		headless_line(f, "  file    ", sr->output_file, "\n");
+	/* A note step's own text, when its say (shown below) is another text. */
+	if (sr->step->op == SCN_OP_NOTE && sr->step->args.text != NULL &&
+	    (sr->step->say == NULL || strcmp(sr->step->say, sr->step->args.text) != 0))
+		headless_wrap(f, "  | ", sr->step->args.text);
 	if (sr->step->say != NULL)
 		headless_wrap(f, "  | ", sr->step->say);
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];
-		fprintf(f, "  %s %s %s", x->ok ? "ok  " : "FAIL", scenario_key_name(x->want->key),
-		        expect_format_want(x->want, want, sizeof want));
-		if (!x->ok)
-			fprintf(f, "  (got %s; %s:%d:%d)", x->got_text, h->s->path, x->want->line,
-			        x->want->col);
+		fprintf(f, "  %s %s ", x->ok ? "ok  " : "FAIL", scenario_key_name(x->want->key));
+		text_fput(expect_format_want(x->want, want, sizeof want), TEXT_LINE, f);
+		if (!x->ok) {
+			headless_line(f, "  (got ", x->got_text, "; ");
+			headless_line(f, "", h->s->path, "");
+			fprintf(f, ":%d:%d)", x->want->line, x->want->col);
+		}
 		fputc('\n', f);
 	}
 }
@@ -331,20 +353,31 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 	fputs("]}", f);
 }
 
-/* Write s on one TAP line: newlines as \n, '#' escaped (it starts a directive). */
+/* Write s on one TAP line: escaped as one record (text.c), '#' too (it starts a directive). */
 static void
 headless_tap_text(FILE *f, const char *s)
 {
-	for (; *s != '\0'; s++) {
-		if (*s == '\n')
-			fputs("\\n", f);
-		else if (*s == '\r')
-			fputs("\\r", f);
-		else if (*s == '#')
+	char *safe = text_safe_dup(s, TEXT_LINE);
+
+	for (const char *p = safe; p != NULL && *p != '\0'; p++) {
+		if (*p == '#')
 			fputs("\\#", f);
 		else
-			putc(*s, f);
+			putc(*p, f);
 	}
+	free(safe);
+}
+
+/* TAP: "path:line:col" as a YAML (JSON) string. */
+static void
+headless_tap_at(FILE *f, const char *path, int line, int col)
+{
+	char *at = NULL;
+
+	if (asprintf(&at, "%s:%d:%d", path, line, col) < 0)
+		at = NULL;
+	json_string(f, at != NULL ? at : path);
+	free(at);
 }
 
 /* TAP: one test point per expectation. */
@@ -370,8 +403,9 @@ headless_tap_step(struct headless *h, const struct step_result *sr)
 		if (!x->ok) {
 			fputs("  ---\n  got: ", h->f);
 			json_string(h->f, x->got_text);
-			fprintf(h->f, "\n  at: \"%s:%d:%d\"\n  ...\n", h->s->path, x->want->line,
-			        x->want->col);
+			fputs("\n  at: ", h->f);
+			headless_tap_at(h->f, h->s->path, x->want->line, x->want->col);
+			fputs("\n  ...\n", h->f);
 		}
 	}
 }
@@ -386,19 +420,22 @@ headless_begin(struct headless *h)
 
 	switch (h->o->format) {
 	case APP_FORMAT_TEXT:
-		fprintf(f, "%s", s->title);
+		text_fput(s->title, TEXT_LINE, f);
 		if (s->source != NULL)
-			fprintf(f, "  [%s]", s->source);
-		fprintf(f, "\nscenario %s\nfile     %s on %s%s%s, kernel %s\ntrace    %s\n", s->path,
-		        lesson_file_path(h->l), lesson_fs_name(h->l),
-		        init->disk.device[0] ? " " : "", init->disk.device, h->kernel,
+			headless_line(f, "  [", s->source, "]");
+		headless_line(f, "\nscenario ", s->path, "\n");
+		headless_line(f, "file     ", lesson_file_path(h->l), " on ");
+		text_fput(lesson_fs_name(h->l), TEXT_LINE, f);
+		headless_line(f, init->disk.device[0] ? " " : "", init->disk.device, ", kernel ");
+		headless_line(f, "", h->kernel, "\n");
+		fprintf(f, "trace    %s\n",
 		        lesson_trace_source(h->l) == EV_SRC_PTRACE ?
 		        "ptrace: every call, exact (* = time measured by the tracer)" :
 		        "/proc/PID/io: stdio's calls as counts and totals only");
 		if (init->cache.note[0] != '\0')
-			fprintf(f, "note     %s\n", init->cache.note);
+			headless_line(f, "note     ", init->cache.note, "\n");
 		if (init->disk.note[0] != '\0')
-			fprintf(f, "note     %s\n", init->disk.note);
+			headless_line(f, "note     ", init->disk.note, "\n");
 		if (s->intro != NULL) {
 			fputc('\n', f);
 			headless_wrap(f, "  ", s->intro);
@@ -418,7 +455,9 @@ headless_begin(struct headless *h)
 		fputs("},\"steps\":[", f);
 		break;
 	case APP_FORMAT_TAP:
-		fprintf(f, "TAP version 13\n# %s\n", s->title);
+		fputs("TAP version 13\n# ", f);
+		headless_tap_text(f, s->title);
+		fputc('\n', f);
 		break;
 	}
 }
@@ -466,7 +505,7 @@ headless_end(struct headless *h, const char *error)
 	switch (h->o->format) {
 	case APP_FORMAT_TEXT:
 		if (error != NULL)
-			fprintf(f, "\nerror: %s\n", error);
+			headless_line(f, "\nerror: ", error, "\n");
 		fprintf(f, "\n%s\n", h->ok ? "all expectations held" : "SOME EXPECTATIONS FAILED");
 		break;
 	case APP_FORMAT_JSON:
@@ -485,8 +524,11 @@ headless_end(struct headless *h, const char *error)
 		        PACKAGE_VERSION);
 		break;
 	case APP_FORMAT_TAP:
-		if (error != NULL)
-			fprintf(f, "Bail out! %s\n", error);
+		if (error != NULL) {
+			fputs("Bail out! ", f);
+			headless_tap_text(f, error);
+			fputc('\n', f);
+		}
 		/* TAP 13: a plan of no tests says why (a sweep, or narration only). */
 		if (h->n_points == 0 && error == NULL)
 			fputs("1..0 # SKIP no expectations in this scenario\n", f);
