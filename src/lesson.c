@@ -127,6 +127,13 @@ lesson_fs_name(const struct lesson *l)
 	return runner_fs_name(l->r);
 }
 
+/* What tracing adds to a call. */
+const struct runner_overhead *
+lesson_tracing_overhead(const struct lesson *l)
+{
+	return runner_tracing_overhead(l->r);
+}
+
 /* Stop and forget. */
 void
 lesson_free(struct lesson *l)

@@ -38,6 +38,9 @@ enum ev_source lesson_trace_source(const struct lesson *l);
 const char *lesson_file_path(const struct lesson *l);
 const char *lesson_fs_name(const struct lesson *l);
 
+/* What tracing adds to each system call in this run (runner.h). */
+const struct runner_overhead *lesson_tracing_overhead(const struct lesson *l);
+
 /* Fill sr->changes: from prev (the step before's after; NULL for the first step) to sr's
  * before, then across sr itself. */
 void lesson_diff(const struct snapshot *prev, struct step_result *sr);

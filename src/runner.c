@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +26,7 @@
 #include "bench.h"
 #include "runner.h"
 #include "scratch.h"
+#include "stats.h"
 #include "tracer.h"
 #include "worker.h"
 
@@ -34,6 +36,8 @@
 #define RUNNER_FILE_NAME "scratch"
 /* wait until clean gives up after this long unless the step says otherwise. */
 #define RUNNER_WAIT_DEFAULT_TIMEOUT 60.0
+/* Null system calls timed for the tracing overhead, untraced and traced. */
+#define RUNNER_NULL_CALLS 101
 
 struct runner {
 	const struct scenario *s;
@@ -55,6 +59,7 @@ struct runner {
 	struct snap_stdio stdio;     /* the worker's last stdio probe */
 	struct snapshot initial;
 	size_t next;                 /* index of the next step */
+	struct runner_overhead overhead;
 };
 
 /* A runner-side op: fills out (ret, err, note, events) and leaves snapshots to the caller. */
@@ -458,6 +463,82 @@ runner_kill_worker(struct runner *r)
 	r->tracer = NULL;
 }
 
+/* Median nanoseconds of a null system call (getppid) timed with clock_gettime here. */
+static double
+runner_null_call_ns(void)
+{
+	double ns[RUNNER_NULL_CALLS];
+
+	for (size_t i = 0; i < RUNNER_NULL_CALLS; i++) {
+		struct timespec a, b;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		syscall(SYS_getppid);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		ns[i] = (double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec);
+	}
+	return stats_median(ns, RUNNER_NULL_CALLS);
+}
+
+/*
+ * What tracing adds to one system call here: a child times null calls untraced, then
+ * under our tracer, as the worker is traced (every call stops at entry and at exit).
+ * The op times the worker reports include this much per call they make.
+ */
+static void
+runner_calibrate(struct runner *r)
+{
+	int res[2], go[2], st;
+	struct tracer *t = NULL;
+	struct event_list none = { 0 };
+	double v[2];
+	pid_t pid;
+
+	if (pipe(res) != 0)
+		return;
+	if (pipe(go) != 0) {
+		close(res[0]);
+		close(res[1]);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		char c;
+		close(res[0]);
+		close(go[1]);
+		v[0] = runner_null_call_ns();
+		if (write(res[1], &v[0], sizeof v[0]) != (ssize_t)sizeof v[0])
+			_exit(1);
+		/* Idle: the tracer seizes us here, as it finds the worker at its command read. */
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		v[1] = runner_null_call_ns();
+		if (write(res[1], &v[1], sizeof v[1]) != (ssize_t)sizeof v[1])
+			_exit(1);
+		(void)read(go[0], &c, 1);
+		_exit(0);
+	}
+	close(res[1]);
+	close(go[0]);
+	/* The untraced timing is in the pipe before the tracer seizes the child. */
+	if (pid > 0 && read(res[0], &v[0], sizeof v[0]) == (ssize_t)sizeof v[0] &&
+	    tracer_attach(pid, go[0], r->path, r->dev, r->ino, &t, &st) == 0 &&
+	    write(go[1], "g", 1) == 1 && tracer_step(t, EV_DIRECT, -1, &none, &st) == 0 &&
+	    read(res[0], &v[1], sizeof v[1]) == (ssize_t)sizeof v[1]) {
+		r->overhead.measured = true;
+		r->overhead.bare_ns = v[0];
+		r->overhead.traced_ns = v[1];
+	}
+	event_list_clear(&none);
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &st, __WALL) < 0 && errno == EINTR)
+			;
+	}
+	tracer_free(t);
+	close(res[0]);
+	close(go[1]);
+}
+
 /* Fork the worker and, unless told not to, trace it. 0, or -1 with *err set. */
 static int
 runner_start_worker(struct runner *r, char **err)
@@ -593,6 +674,8 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 		runner_free(r);
 		return NULL;
 	}
+	if (r->source == EV_SRC_PTRACE)
+		runner_calibrate(r);
 	runner_observe(r, &r->initial);
 	return r;
 }
@@ -649,6 +732,13 @@ const char *
 runner_fs_name(const struct runner *r)
 {
 	return r->fs;
+}
+
+/* What tracing adds to a system call here. */
+const struct runner_overhead *
+runner_tracing_overhead(const struct runner *r)
+{
+	return &r->overhead;
 }
 
 /* The state before the first step. */

@@ -33,6 +33,13 @@ struct runner_opts {
 
 struct runner;
 
+/* What tracing adds to one system call here (runner_tracing_overhead). */
+struct runner_overhead {
+	bool measured;                /* false: not traced, or the measurement failed */
+	double bare_ns;               /* a null system call, untraced (median) */
+	double traced_ns;             /* the same under our tracer: two ptrace stops */
+};
+
 /* Start: make the scratch dir and file, fork and trace the worker. NULL + *err on failure. */
 struct runner *runner_new(const struct scenario *s, const struct runner_opts *o, char **err);
 
@@ -49,6 +56,9 @@ enum ev_source runner_trace_source(const struct runner *r);
 /* Path of the scratch file, the filesystem it is on ("ext4", "tmpfs"), and the kernel release. */
 const char *runner_file_path(const struct runner *r);
 const char *runner_fs_name(const struct runner *r);
+
+/* What tracing adds to a system call in this run (measured at runner_new under ptrace). */
+const struct runner_overhead *runner_tracing_overhead(const struct runner *r);
 
 /* The state before the first step (after the prefill, cold cache). */
 const struct snapshot *runner_initial(const struct runner *r);
