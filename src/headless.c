@@ -16,9 +16,13 @@
 #include "expect.h"
 #include "json.h"
 #include "lesson.h"
+#include "ops.h"
 #include "scenario-names.h"
 #include "text.h"
 #include "units.h"
+
+/* The JSON transcript's format (doc/json.md): raise it when a field changes meaning or goes. */
+#define HEADLESS_JSON_VERSION 1
 
 /* State of one transcript. */
 struct headless {
@@ -117,6 +121,13 @@ headless_line(FILE *f, const char *prefix, const char *s, const char *suffix)
 	fputs(suffix, f);
 }
 
+/* True if the step's time includes ptrace stops: the traced worker ran it. */
+static bool
+headless_op_traced(const struct headless *h, const struct step_result *sr)
+{
+	return lesson_trace_source(h->l) == EV_SRC_PTRACE && ops_has(sr->step->op);
+}
+
 /* Text: the stdio, cache and disk lines of a snapshot. */
 static void
 headless_text_state(FILE *f, const struct snapshot *s)
@@ -204,7 +215,8 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 			fprintf(f, "  -> -1 %s (%s)", describe_errno(sr->err), strerror(sr->err));
 		else
 			fprintf(f, "  -> %" PRId64, sr->ret);
-		fprintf(f, "  [%s]", units_format_ns(sr->op_ns, t, sizeof t));
+		fprintf(f, "  [%s%s]", units_format_ns(sr->op_ns, t, sizeof t),
+		        headless_op_traced(h, sr) ? "*" : "");
 	}
 	fputc('\n', f);
 	headless_text_events(f, sr);
@@ -240,10 +252,52 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 	}
 }
 
+/* JSON: the name of where a fact came from (snapshot.h). */
+static const char *
+headless_source_name(enum snap_source src)
+{
+	static const char *const names[] = {
+		[SNAP_SRC_NONE] = "none",
+		[SNAP_SRC_STDIO_EXT] = "stdio_ext",
+		[SNAP_SRC_CACHESTAT] = "cachestat",
+		[SNAP_SRC_MINCORE] = "mincore",
+		[SNAP_SRC_FIEMAP] = "fiemap",
+		[SNAP_SRC_PROCIO] = "procio",
+	};
+
+	if ((unsigned)src < sizeof names / sizeof names[0] && names[src] != NULL)
+		return names[src];
+	return "unknown";
+}
+
+/* JSON: the name of errno value err, or null for none. */
+static void
+headless_json_errno(FILE *f, int err)
+{
+	json_string(f, err != 0 ? describe_errno(err) : NULL);
+}
+
+/* JSON: ,"key":n when known, else ,"key":null,"key_why":why. */
+static void
+headless_json_count(FILE *f, const char *key, bool known, uint64_t n, const char *why)
+{
+	if (known) {
+		fprintf(f, ",\"%s\":%" PRIu64, key, n);
+		return;
+	}
+	fprintf(f, ",\"%s\":null,\"%s_why\":", key, key);
+	json_string(f, why != NULL && why[0] != '\0' ? why : "not observable here");
+}
+
 /* JSON: one snapshot's state. */
 static void
 headless_json_state(FILE *f, const struct snapshot *s)
 {
+	const struct snap_cache *c = &s->cache;
+	const struct snap_disk *d = &s->disk;
+	bool cache_ok = c->source != SNAP_SRC_NONE, disk_ok = d->source != SNAP_SRC_NONE;
+	const char *nodirty = c->note[0] ? c->note : "only which pages are cached is known here";
+
 	fprintf(f, "{\"stdio\":{\"open\":%s,\"size\":%" PRIu64 ",\"pending\":%" PRIu64
 	        ",\"read_avail\":%" PRIu64 ",\"mode\":",
 	        s->stdio.open ? "true" : "false", s->stdio.size, s->stdio.pending,
@@ -251,39 +305,61 @@ headless_json_state(FILE *f, const struct snapshot *s)
 	json_string(f, s->stdio.open ? scenario_names_of(scn_bufmodes, (int)s->stdio.mode) : NULL);
 	fputs(",\"head\":", f);
 	json_string_n(f, (const char *)s->stdio.head, s->stdio.head_len);
-	fprintf(f, "},\"cache\":{\"source\":%d,\"file_size\":%" PRIu64 ",\"pages\":%" PRIu64
-	        ",\"dirty_pages\":", (int)s->cache.source, s->cache.file_size, s->cache.cached);
-	if (s->cache.has_dirty)
-		fprintf(f, "%" PRIu64 ",\"writeback_pages\":%" PRIu64, s->cache.dirty,
-		        s->cache.writeback);
-	else
-		fputs("null,\"writeback_pages\":null", f);
-	fprintf(f, ",\"pages_per_cell\":%u,\"cells\":[", s->cache.pages_per_cell);
-	for (size_t i = 0; i < s->cache.n_cells; i++)
-		fprintf(f, "%s[%u,%u,%u]", i ? "," : "", s->cache.cells[i].cached,
-		        s->cache.cells[i].dirty, s->cache.cells[i].writeback);
+	fputs("},\"cache\":{\"source\":", f);
+	json_string(f, headless_source_name(c->source));
+	fprintf(f, ",\"file_size\":%" PRIu64, c->file_size);
+	headless_json_count(f, "pages", cache_ok, c->cached, c->note);
+	headless_json_count(f, "dirty_pages", cache_ok && c->has_dirty, c->dirty, nodirty);
+	headless_json_count(f, "writeback_pages", cache_ok && c->has_dirty, c->writeback, nodirty);
+	fprintf(f, ",\"pages_per_cell\":%u,\"cells\":[", c->pages_per_cell);
+	for (size_t i = 0; cache_ok && i < c->n_cells; i++) {
+		if (c->has_dirty)
+			fprintf(f, "%s[%u,%u,%u]", i ? "," : "", c->cells[i].cached, c->cells[i].dirty,
+			        c->cells[i].writeback);
+		else
+			fprintf(f, "%s[%u,null,null]", i ? "," : "", c->cells[i].cached);
+	}
 	fputs("],\"note\":", f);
-	json_string(f, s->cache.note);
-	fprintf(f, "},\"disk\":{\"fs\":");
-	json_string(f, s->disk.fs);
-	fprintf(f, ",\"allocated_bytes\":%" PRIu64 ",\"delalloc_bytes\":%" PRIu64
-	        ",\"unwritten_bytes\":%" PRIu64 ",\"extents\":[",
-	        s->disk.allocated_bytes, s->disk.delalloc_bytes, s->disk.unwritten_bytes);
-	for (size_t i = 0; i < s->disk.n_extents; i++) {
-		const struct snap_extent *x = &s->disk.extents[i];
+	json_string(f, c->note[0] ? c->note : NULL);
+	fputs("},\"disk\":{\"source\":", f);
+	json_string(f, headless_source_name(d->source));
+	fputs(",\"fs\":", f);
+	json_string(f, d->fs[0] ? d->fs : NULL);
+	headless_json_count(f, "allocated_bytes", disk_ok, d->allocated_bytes, d->note);
+	headless_json_count(f, "delalloc_bytes", disk_ok, d->delalloc_bytes, d->note);
+	headless_json_count(f, "unwritten_bytes", disk_ok, d->unwritten_bytes, d->note);
+	fputs(",\"extents\":[", f);
+	for (size_t i = 0; disk_ok && i < d->n_extents; i++) {
+		const struct snap_extent *x = &d->extents[i];
 		fprintf(f, "%s{\"logical\":%" PRIu64 ",\"physical\":%" PRIu64 ",\"length\":%" PRIu64
 		        ",\"delalloc\":%s,\"unwritten\":%s}", i ? "," : "", x->logical, x->physical,
 		        x->length, x->flags & SNAP_EXT_DELALLOC ? "true" : "false",
 		        x->flags & SNAP_EXT_UNWRITTEN ? "true" : "false");
 	}
 	fputs("],\"note\":", f);
-	json_string(f, s->disk.note);
-	if (s->disk.io_ok)
+	json_string(f, d->note[0] ? d->note : NULL);
+	if (d->io_ok)
 		fprintf(f, ",\"io\":{\"rchar\":%" PRIu64 ",\"wchar\":%" PRIu64 ",\"syscr\":%" PRIu64
 		        ",\"syscw\":%" PRIu64 ",\"read_bytes\":%" PRIu64 ",\"write_bytes\":%" PRIu64 "}",
-		        s->disk.rchar, s->disk.wchar, s->disk.syscr, s->disk.syscw,
-		        s->disk.read_bytes, s->disk.write_bytes);
+		        d->rchar, d->wchar, d->syscr, d->syscw, d->read_bytes, d->write_bytes);
+	else
+		fputs(",\"io\":null,\"io_why\":\"/proc/PID/io of the worker could not be read\"", f);
 	fputs("}}", f);
+}
+
+/*
+ * JSON: a time as "call_usec" (the call's own cost, when nothing else was inside it) and
+ * "usec_incl_tracing" (when ptrace stops were inside it), each null when it is the other.
+ */
+static void
+headless_json_times(FILE *f, uint64_t ns, bool traced)
+{
+	if (traced)
+		fprintf(f, ",\"call_usec\":null,\"call_usec_why\":\"under ptrace every system call "
+		        "stops twice; see usec_incl_tracing and environment.tracing\","
+		        "\"usec_incl_tracing\":%.3f", ns / 1e3);
+	else
+		fprintf(f, ",\"call_usec\":%.3f,\"usec_incl_tracing\":null", ns / 1e3);
 }
 
 /* JSON: one step. */
@@ -299,8 +375,13 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 	fputs(",\"args\":", f);
 	json_string(f, describe_step(sr->step, call, sizeof call));
 	fprintf(f, ",\"line\":%d,\"result\":%" PRId64 ",\"errno\":", sr->step->line, sr->ret);
-	json_string(f, describe_errno(sr->err));
-	fprintf(f, ",\"usec\":%.3f,\"say\":", sr->op_ns / 1e3);
+	headless_json_errno(f, sr->err);
+	if (sr->ret < 0 && sr->err == 0) {
+		fputs(",\"errno_why\":", f);
+		json_string(f, sr->note[0] ? sr->note : "the call did not return");
+	}
+	headless_json_times(f, sr->op_ns, headless_op_traced(h, sr));
+	fputs(",\"say\":", f);
 	json_string(f, sr->step->say);
 	fputs(",\"note\":", f);
 	json_string(f, sr->note[0] ? sr->note : NULL);
@@ -311,10 +392,10 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 		json_string(f, e->call);
 		fprintf(f, ",\"fd\":%d,\"bytes\":%" PRIu64 ",\"offset\":%" PRId64 ",\"result\":%" PRId64
 		        ",\"errno\":", e->fd, e->bytes, e->offset, e->result);
-		json_string(f, describe_errno(e->err));
-		fprintf(f, ",\"usec\":%.3f,\"traced_time\":%s,\"origin\":\"%s\",\"detail\":", e->ns / 1e3,
-		        e->ns_traced ? "true" : "false", e->origin == EV_STDIO ? "stdio" : "direct");
-		json_string(f, e->detail);
+		headless_json_errno(f, e->err);
+		headless_json_times(f, e->ns, e->ns_traced);
+		fprintf(f, ",\"origin\":\"%s\",\"detail\":", e->origin == EV_STDIO ? "stdio" : "direct");
+		json_string(f, e->detail[0] ? e->detail : NULL);
 		fputc('}', f);
 	}
 	fprintf(f, "],\"calls\":{\"write\":%" PRIu64 ",\"read\":%" PRIu64 ",\"bytes_written\":%" PRIu64
@@ -410,6 +491,26 @@ headless_tap_step(struct headless *h, const struct step_result *sr)
 	}
 }
 
+/* Text: how the calls were seen, and what that does to the times shown. */
+static void
+headless_text_trace(FILE *f, const struct lesson *l)
+{
+	const struct runner_overhead *o = lesson_tracing_overhead(l);
+	char a[32], b[32];
+
+	if (lesson_trace_source(l) != EV_SRC_PTRACE) {
+		fputs("trace    /proc/PID/io: stdio's calls as counts and totals only; times are "
+		      "the calls' own\n", f);
+		return;
+	}
+	fputs("trace    ptrace: every call, exact; times marked * include tracing", f);
+	if (o->measured)
+		fprintf(f, " (it adds about %s to each system call here: a null call takes %s "
+		        "untraced)", units_format_ns((uint64_t)(o->traced_ns - o->bare_ns), a, sizeof a),
+		        units_format_ns((uint64_t)o->bare_ns, b, sizeof b));
+	fputc('\n', f);
+}
+
 /* Start of the transcript. */
 static void
 headless_begin(struct headless *h)
@@ -428,10 +529,7 @@ headless_begin(struct headless *h)
 		text_fput(lesson_fs_name(h->l), TEXT_LINE, f);
 		headless_line(f, init->disk.device[0] ? " " : "", init->disk.device, ", kernel ");
 		headless_line(f, "", h->kernel, "\n");
-		fprintf(f, "trace    %s\n",
-		        lesson_trace_source(h->l) == EV_SRC_PTRACE ?
-		        "ptrace: every call, exact (* = time measured by the tracer)" :
-		        "/proc/PID/io: stdio's calls as counts and totals only");
+		headless_text_trace(f, h->l);
 		if (init->cache.note[0] != '\0')
 			headless_line(f, "note     ", init->cache.note, "\n");
 		if (init->disk.note[0] != '\0')
@@ -442,7 +540,7 @@ headless_begin(struct headless *h)
 		}
 		break;
 	case APP_FORMAT_JSON:
-		fputs("{\"scenario\":{\"title\":", f);
+		fprintf(f, "{\"format_version\":%d,\"scenario\":{\"title\":", HEADLESS_JSON_VERSION);
 		json_string(f, s->title);
 		fputs(",\"source\":", f);
 		json_string(f, s->source);
@@ -495,6 +593,21 @@ headless_sweep_env(const struct step_result *sr, char *msg, size_t len)
 	return false;
 }
 
+/* JSON: what tracing adds to a call here, or null and why. */
+static void
+headless_json_tracing(FILE *f, const struct lesson *l)
+{
+	const struct runner_overhead *o = lesson_tracing_overhead(l);
+
+	if (o->measured)
+		fprintf(f, ",\"tracing\":{\"null_call_usec\":%.3f,\"null_call_traced_usec\":%.3f}",
+		        o->bare_ns / 1e3, o->traced_ns / 1e3);
+	else if (lesson_trace_source(l) != EV_SRC_PTRACE)
+		fputs(",\"tracing\":null,\"tracing_why\":\"not traced: the times are the calls' own\"", f);
+	else
+		fputs(",\"tracing\":null,\"tracing_why\":\"the null call could not be timed\"", f);
+}
+
 /* End of the transcript. */
 static void
 headless_end(struct headless *h, const char *error)
@@ -517,11 +630,13 @@ headless_end(struct headless *h, const char *error)
 		json_string(f, lesson_fs_name(h->l));
 		fprintf(f, ",\"device\":");
 		json_string(f, init->disk.device[0] ? init->disk.device : NULL);
-		fprintf(f, ",\"cachestat\":%s,\"fiemap\":%s,\"trace\":\"%s\",\"version\":\"%s\"}}\n",
+		fprintf(f, ",\"cachestat\":%s,\"fiemap\":%s,\"trace\":\"%s\",\"version\":\"%s\"",
 		        init->cache.source == SNAP_SRC_CACHESTAT ? "true" : "false",
 		        init->disk.source == SNAP_SRC_FIEMAP ? "true" : "false",
 		        lesson_trace_source(h->l) == EV_SRC_PTRACE ? "ptrace" : "procio",
 		        PACKAGE_VERSION);
+		headless_json_tracing(f, h->l);
+		fputs("}}\n", f);
 		break;
 	case APP_FORMAT_TAP:
 		if (error != NULL) {
