@@ -14,8 +14,16 @@
 /* How stdio's own calls are seen (--trace). */
 enum runner_trace { RUNNER_TRACE_AUTO, RUNNER_TRACE_PTRACE, RUNNER_TRACE_PROCIO };
 
-/* Called while a long step (wait) runs, with the state observed so far. */
-typedef void (*runner_progress_fn)(const struct snapshot *now, double elapsed_s, void *user);
+/* Called while a long step (wait) runs, with the state observed so far; non-zero stops it. */
+typedef int (*runner_progress_fn)(const struct snapshot *now, double elapsed_s, void *user);
+
+/*
+ * Called about every RUNNER_POLL_MS while the worker runs a step; non-zero stops the step:
+ * the worker is killed, the step ends with ECANCELED and out->stopped, later steps run
+ * nothing. Only the run's own thread calls it, between ptrace requests.
+ */
+typedef int (*runner_poll_fn)(void *user);
+#define RUNNER_POLL_MS 100
 
 struct bench_progress;
 
@@ -27,7 +35,8 @@ struct runner_opts {
 	enum runner_trace trace;
 	runner_progress_fn progress;  /* may be NULL */
 	runner_sweep_fn sweep_progress; /* may be NULL */
-	void *user;                   /* for both callbacks */
+	runner_poll_fn poll;          /* may be NULL */
+	void *user;                   /* for the callbacks */
 	double budget;                /* sweep rows: seconds each; 0 = the scenario's/default */
 };
 

@@ -34,6 +34,8 @@ struct step_result {
 	struct expect_result *expects;
 	size_t n_expects;
 	bool ok;                      /* all expectations held (set by expect_eval) */
+	bool stopped;                 /* stopped by the user (runner_poll_fn, progress): its
+	                                 expectations are not checked */
 	char *output;                 /* pty (terminal) / tail output; NULL if none */
 	char *output_file;            /* pty: file output */
 	struct bench_result *sweep;   /* sweep steps: the timed results (bench.h); else NULL */
