@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "bench-print.h"
 #include "scenario.h"
 #include "units.h"
 
@@ -19,7 +19,7 @@ sweepdrive_progress(const struct bench_progress *p, void *user)
 	char line[256];
 
 	(void)user;
-	fprintf(stderr, "\r%-78.78s", bench_progress_text(p, line, sizeof line));
+	fprintf(stderr, "\r%-78.78s", bench_print_progress(p, line, sizeof line));
 	return 0;
 }
 

@@ -29,6 +29,7 @@ struct app_opts {
 	const char *record;       /* --record FILE.cast */
 	const char *export_fmt;   /* --export=csv|json|md */
 	double budget;            /* --budget seconds per sweep row; 0 = default */
+	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
 };
 
 /* headless.c: run s without a terminal, print the transcript; return an app_exit. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench-print.h"
 #include "grid.h"
 
 /* Columns taken by the label ("   65536 ") and by the value (" 107.43 s") around a bar. */

@@ -1,26 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* bench-print.c: a sweep's results for people (text, Markdown) and programs (JSON, CSV). */
+/* bench-print.c: a sweep's results for people: its table (text, Markdown, compact), progress. */
 #include <config.h>
 
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench-print.h"
 #include "decode.h"
 #include "grid.h"
-#include "json.h"
 #include "scenario-names.h"
 #include "units.h"
-
-/* One row of the table as strings, shared by the text and Markdown printers. */
-struct bench_cells {
-	char buf[24], median[24], meansd[48], range[48], user[24], sys[24], calls[32];
-	char rel[32], scaling[96];
-};
 
 /* A duration with three significant figures ("107 s", "2.19 s", "4.51 ms", "850 µs"). */
 static char *
@@ -49,71 +40,6 @@ bench_print_time(double s, bool ascii, char *buf, size_t len)
 	return buf;
 }
 
-/* Print s padded to width columns, right- or left-aligned. */
-static void
-bench_print_pad(FILE *f, const char *s, int width, bool right)
-{
-	int pad = width - grid_text_width(s);
-
-	if (right)
-		fprintf(f, "%*s%s", pad > 0 ? pad : 0, "", s);
-	else
-		fprintf(f, "%s%*s", s, pad > 0 ? pad : 0, "");
-}
-
-/* Name of a cold-cache state. */
-static const char *
-bench_print_cold(enum bench_cold c)
-{
-	static const char *const names[] = { "n/a", "verified", "FAILED", "impossible (tmpfs)",
-		"warm" };
-
-	return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "?";
-}
-
-/* Fill the cells of one row: times extrapolated to file_size, the scaling spelled out. */
-static void
-bench_print_row_cells(const struct bench_result *r, const struct bench_row *row, bool ascii,
-    struct bench_cells *c)
-{
-	const struct stats_summary *e = &row->elapsed;
-	double k = row->scale;
-	char a[24], b[24], sz1[32], sz2[32];
-
-	memset(c, 0, sizeof *c);
-	snprintf(c->buf, sizeof c->buf, "%" PRIu64, row->buf_size);
-	if (row->n_runs == 0) {
-		snprintf(c->median, sizeof c->median, "%s", row->err ? "failed" : "not run");
-		return;
-	}
-	bench_print_time(bench_row_scale_time(row, e->median), ascii, c->median, sizeof c->median);
-	snprintf(c->meansd, sizeof c->meansd, "%s %s %s", bench_print_time(bench_row_scale_time(
-	    row, e->mean), ascii, a, sizeof a), ascii ? "+/-" : "±",
-	    bench_print_time(e->sd * k, ascii, b, sizeof b));
-	snprintf(c->range, sizeof c->range, "%s %s %s", bench_print_time(bench_row_scale_time(
-	    row, e->min), ascii, a, sizeof a), ascii ? "..." : "…",
-	    bench_print_time(bench_row_scale_time(row, e->max), ascii, b, sizeof b));
-	bench_print_time(row->user * k, ascii, c->user, sizeof c->user);
-	bench_print_time(row->system * k, ascii, c->sys, sizeof c->sys);
-	snprintf(c->calls, sizeof c->calls, "%.0f", (row->syscr + row->syscw) * k);
-	if (row->relative_sd > 0 && row->relative > 1.0005)
-		snprintf(c->rel, sizeof c->rel, "%.2f %s %.2f", row->relative, ascii ? "+/-" : "±",
-		    row->relative_sd);
-	else
-		snprintf(c->rel, sizeof c->rel, "%.2f", row->relative);
-	if (!(k > 1.0000001)) {
-		snprintf(c->scaling, sizeof c->scaling, "as is");
-		return;
-	}
-	snprintf(c->scaling, sizeof c->scaling, k >= 1000 ? "measured %s, %s%.0f %s %s" :
-	    "measured %s, %s%.3g %s %s", bench_format_size(row->bytes, sz1, sizeof sz1), ascii ? "x" : "×", k,
-	    ascii ? "->" : "→", bench_format_size(r->sw->file_size, sz2, sizeof sz2));
-	/* The fixed part, when it is big enough to matter, is said too. */
-	if (row->fixed >= 0.005 * e->median)
-		snprintf(c->scaling + strlen(c->scaling), sizeof c->scaling - strlen(c->scaling),
-		    " (+%s once)", bench_print_time(row->fixed, ascii, a, sizeof a));
-}
-
 /* A reference figure, or "-". */
 static char *
 bench_print_ref(double v, bool ascii, char *buf, size_t len)
@@ -125,17 +51,456 @@ bench_print_ref(double v, bool ascii, char *buf, size_t len)
 	return buf;
 }
 
+/* Where a cell is drawn from: a row of a variant (NULL for the header line), and how. */
+struct bench_print_at {
+	const struct bench_result *r;
+	const struct bench_row *row;       /* NULL: the header line */
+	const struct scn_reference *ref;   /* the reference that reference columns show */
+	bool ascii;                        /* no UTF-8 */
+	bool wide;                         /* compact: the pane is wide enough for CPU time */
+	bool short_scale;                  /* compact: "×25", not "×25 of 4 MB" */
+};
+
+/* Flags of a column. */
+enum {
+	BENCH_COL_RIGHT = 1u << 0,         /* right-aligned in text */
+	BENCH_COL_FIGURE = 1u << 1,        /* right-aligned in Markdown */
+	BENCH_COL_RUNS = 1u << 2,          /* empty for a row that did not run */
+	BENCH_COL_RULE = 1u << 3,          /* a rule ("│") before it in text */
+};
+
+/*
+ * One column of a table: the header line and the rows both read it, so a width is
+ * written once. A padded column is at least as wide as its title.
+ */
+struct bench_print_col {
+	const char *title;                 /* NULL: the cell function writes it (row NULL) */
+	const char *ascii_title;           /* NULL: the title has no UTF-8 */
+	int width;                         /* display columns at least; 0: never padded */
+	int gap;                           /* spaces before it in text */
+	unsigned flags;
+	void (*cell)(const struct bench_print_at *at, char *buf, size_t len);
+	bool (*shown)(const struct bench_print_at *at);   /* NULL: always */
+};
+
+/* BUF_SIZE. */
+static void
+bench_print_cell_buf(const struct bench_print_at *at, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRIu64, at->row->buf_size);
+}
+
+/* The median, extrapolated to file_size; or why there is none. */
+static void
+bench_print_cell_median(const struct bench_print_at *at, char *buf, size_t len)
+{
+	if (at->row->n_runs == 0)
+		snprintf(buf, len, "%s", at->row->err ? "failed" : "not run");
+	else
+		bench_print_time(bench_row_extrapolated(at->row), at->ascii, buf, len);
+}
+
+/* Two times with a sign between them ("1.20 s ± 3.10 ms"), the sign in ASCII or UTF-8. */
+static void
+bench_print_two(const struct bench_print_at *at, double x, const char *ascii, const char *utf8,
+    double y, char *buf, size_t len)
+{
+	char a[24], b[24];
+
+	snprintf(buf, len, "%s %s %s", bench_print_time(x, at->ascii, a, sizeof a),
+	    at->ascii ? ascii : utf8, bench_print_time(y, at->ascii, b, sizeof b));
+}
+
+/* Mean ± standard deviation, extrapolated. */
+static void
+bench_print_cell_meansd(const struct bench_print_at *at, char *buf, size_t len)
+{
+	const struct bench_row *row = at->row;
+
+	bench_print_two(at, bench_row_scale_time(row, row->elapsed.mean), "+/-", "±",
+	    row->elapsed.sd * row->scale, buf, len);
+}
+
+/* The standard deviation alone, extrapolated. */
+static void
+bench_print_cell_sd(const struct bench_print_at *at, char *buf, size_t len)
+{
+	bench_print_time(at->row->elapsed.sd * at->row->scale, at->ascii, buf, len);
+}
+
+/* Min … max, extrapolated. */
+static void
+bench_print_cell_range(const struct bench_print_at *at, char *buf, size_t len)
+{
+	const struct bench_row *row = at->row;
+
+	bench_print_two(at, bench_row_scale_time(row, row->elapsed.min), "...", "…",
+	    bench_row_scale_time(row, row->elapsed.max), buf, len);
+}
+
+/* User CPU time, measured times the row's scale. */
+static void
+bench_print_cell_user(const struct bench_print_at *at, char *buf, size_t len)
+{
+	bench_print_time(at->row->user * at->row->scale, at->ascii, buf, len);
+}
+
+/* System CPU time, measured times the row's scale. */
+static void
+bench_print_cell_sys(const struct bench_print_at *at, char *buf, size_t len)
+{
+	bench_print_time(at->row->system * at->row->scale, at->ascii, buf, len);
+}
+
+/* Read and write system calls, measured times the row's scale. */
+static void
+bench_print_cell_calls(const struct bench_print_at *at, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.0f", (at->row->syscr + at->row->syscw) * at->row->scale);
+}
+
+/* Relative to the fastest row, with its spread when there is one. */
+static void
+bench_print_cell_relative(const struct bench_print_at *at, char *buf, size_t len)
+{
+	const struct bench_row *row = at->row;
+
+	if (row->relative_sd > 0 && row->relative > 1.0005)
+		snprintf(buf, len, "%.2f %s %.2f", row->relative, at->ascii ? "+/-" : "±",
+		    row->relative_sd);
+	else
+		snprintf(buf, len, "%.2f", row->relative);
+}
+
+/* Relative to the fastest row, short. No exponents for people: 178400, not 1.784e+05. */
+static void
+bench_print_cell_ratio(const struct bench_print_at *at, char *buf, size_t len)
+{
+	snprintf(buf, len, at->row->relative >= 1000 ? "%.0f" : "%.4g", at->row->relative);
+}
+
+/* How the row was scaled, spelled out: "measured 4 MiB, ×25 → 100 MB (+1.2 ms once)". */
+static void
+bench_print_cell_scaling(const struct bench_print_at *at, char *buf, size_t len)
+{
+	const struct bench_row *row = at->row;
+	double k = row->scale;
+	char a[24], sz1[32], sz2[32];
+	size_t n;
+
+	if (!(k > 1.0000001)) {
+		snprintf(buf, len, "as is");
+		return;
+	}
+	snprintf(buf, len, k >= 1000 ? "measured %s, %s%.0f %s %s" : "measured %s, %s%.3g %s %s",
+	    units_format_size_round(row->bytes, sz1, sizeof sz1), at->ascii ? "x" : "×", k,
+	    at->ascii ? "->" : "→", units_format_size_round(at->r->sw->file_size, sz2, sizeof sz2));
+	/* The fixed part, when it is big enough to matter, is said too. */
+	if (row->fixed >= 0.005 * row->elapsed.median && (n = strlen(buf)) < len)
+		snprintf(buf + n, len - n, " (+%s once)",
+		    bench_print_time(row->fixed, at->ascii, a, sizeof a));
+}
+
+/* How the row was scaled, short: "×25 of 4 MB", or "×25" when short_scale; "" if not. */
+static void
+bench_print_cell_scale(const struct bench_print_at *at, char *buf, size_t len)
+{
+	const struct bench_row *row = at->row;
+	char sz[32];
+
+	if (!(row->scale > 1.0000001))
+		snprintf(buf, len, "%s", "");
+	else if (at->short_scale)
+		snprintf(buf, len, row->scale >= 1000 ? "%s%.0f" : "%s%.3g", at->ascii ? "x" : "×",
+		    row->scale);
+	else
+		snprintf(buf, len, row->scale >= 1000 ? "%s%.0f of %s" : "%s%.3g of %s",
+		    at->ascii ? "x" : "×", row->scale, units_format_size_round(row->bytes, sz, sizeof sz));
+}
+
+/* The reference's label; "book" if it has none. */
+static const char *
+bench_print_label(const struct scn_reference *ref)
+{
+	return ref->label ? ref->label : "book";
+}
+
+/* The reference's row for this row's BUF_SIZE, or NULL. */
+static const struct scn_ref_row *
+bench_print_ref_row(const struct bench_print_at *at)
+{
+	return at->ref != NULL ? bench_ref_row(at->ref, at->row->buf_size) : NULL;
+}
+
+/* Text: the book's elapsed time, with its user and system times when it gives them. */
+static void
+bench_print_cell_book(const struct bench_print_at *at, char *buf, size_t len)
+{
+	const struct scn_ref_row *rr;
+	char el[24], us[24], sy[24];
+
+	if (at->row == NULL) {
+		snprintf(buf, len, "%s", bench_print_label(at->ref));
+		return;
+	}
+	if ((rr = bench_print_ref_row(at)) == NULL)
+		snprintf(buf, len, "-");
+	else if (rr->user < 0 && rr->system < 0)
+		bench_print_ref(rr->elapsed, at->ascii, buf, len);
+	else
+		snprintf(buf, len, "%s (u %s, s %s)", bench_print_ref(rr->elapsed, at->ascii, el,
+		    sizeof el), bench_print_ref(rr->user, at->ascii, us, sizeof us),
+		    bench_print_ref(rr->system, at->ascii, sy, sizeof sy));
+}
+
+/* True if the reference moved another amount than file_size (so ours is shown at its size). */
+static bool
+bench_print_resized(const struct bench_result *r, const struct scn_reference *ref)
+{
+	return ref->total_bytes > 0 && ref->total_bytes != r->sw->file_size;
+}
+
+/* True if the reference columns of at show ours at the reference's size. */
+static bool
+bench_print_other_size(const struct bench_print_at *at)
+{
+	return bench_print_resized(at->r, at->ref);
+}
+
+/* Our median at the reference's size ("ours@100 MB"). */
+static void
+bench_print_cell_ours(const struct bench_print_at *at, char *buf, size_t len)
+{
+	char sz[32];
+
+	if (at->row == NULL)
+		snprintf(buf, len, "ours@%s", units_format_size_round(at->ref->total_bytes, sz,
+		    sizeof sz));
+	else if (at->row->n_runs == 0)
+		snprintf(buf, len, "-");
+	else
+		bench_print_time(bench_row_extrapolated(at->row) * (double)at->ref->total_bytes /
+		    (double)at->r->sw->file_size, at->ascii, buf, len);
+}
+
+/* Markdown: one of the book's figures (elapsed, user, system), or "-". */
+static void
+bench_print_cell_figure(const struct bench_print_at *at, char *buf, size_t len, int which)
+{
+	static const char *const what[] = { "elapsed", "user", "sys" };
+	const struct scn_ref_row *rr;
+
+	if (at->row == NULL)
+		snprintf(buf, len, "%s %s", bench_print_label(at->ref), what[which]);
+	else if ((rr = bench_print_ref_row(at)) == NULL)
+		snprintf(buf, len, "-");
+	else
+		bench_print_ref(which == 0 ? rr->elapsed : which == 1 ? rr->user : rr->system,
+		    at->ascii, buf, len);
+}
+
+/* Markdown: the book's elapsed time. */
+static void
+bench_print_cell_elapsed_ref(const struct bench_print_at *at, char *buf, size_t len)
+{
+	bench_print_cell_figure(at, buf, len, 0);
+}
+
+/* Markdown: the book's user time. */
+static void
+bench_print_cell_user_ref(const struct bench_print_at *at, char *buf, size_t len)
+{
+	bench_print_cell_figure(at, buf, len, 1);
+}
+
+/* Markdown: the book's system time. */
+static void
+bench_print_cell_sys_ref(const struct bench_print_at *at, char *buf, size_t len)
+{
+	bench_print_cell_figure(at, buf, len, 2);
+}
+
+/* Compact: the book's elapsed time; its label as title ("" and "" without a reference). */
+static void
+bench_print_cell_book_short(const struct bench_print_at *at, char *buf, size_t len)
+{
+	const struct scn_ref_row *rr;
+
+	if (at->row == NULL)
+		snprintf(buf, len, "%s", at->ref != NULL ? bench_print_label(at->ref) : "");
+	else if ((rr = bench_print_ref_row(at)) != NULL)
+		bench_print_ref(rr->elapsed, at->ascii, buf, len);
+	else
+		snprintf(buf, len, "%s", at->ref != NULL ? "-" : "");
+}
+
+/* True if the compact table has room for CPU time. */
+static bool
+bench_print_wide(const struct bench_print_at *at)
+{
+	return at->wide;
+}
+
+/* The full table, in text and Markdown: times for the whole file. */
+static const struct bench_print_col bench_print_full_cols[] = {
+	{ "BUF_SIZE", NULL, 9, 0, BENCH_COL_RIGHT | BENCH_COL_FIGURE, bench_print_cell_buf, NULL },
+	{ "median", NULL, 10, 2, BENCH_COL_FIGURE, bench_print_cell_median, NULL },
+	{ "mean ± σ", "mean +/- sd", 22, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS,
+	  bench_print_cell_meansd, NULL },
+	{ "min … max", "min ... max", 22, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS,
+	  bench_print_cell_range, NULL },
+	{ "user", NULL, 9, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_user, NULL },
+	{ "sys", NULL, 9, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_sys, NULL },
+	{ "syscalls", NULL, 10, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_calls, NULL },
+	{ "relative", NULL, 18, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_relative,
+	  NULL },
+	{ "scaling", NULL, 44, 1, BENCH_COL_RUNS, bench_print_cell_scaling, NULL },
+};
+
+/* The full table in text: per reference of the variant, the book's figures and ours at its size. */
+static const struct bench_print_col bench_print_text_ref_cols[] = {
+	{ NULL, NULL, 28, 1, BENCH_COL_RULE, bench_print_cell_book, NULL },
+	{ NULL, NULL, 13, 1, 0, bench_print_cell_ours, bench_print_other_size },
+};
+
+/* The full table in Markdown: per reference of the variant, the book's three figures. */
+static const struct bench_print_col bench_print_md_ref_cols[] = {
+	{ NULL, NULL, 0, 1, BENCH_COL_FIGURE, bench_print_cell_elapsed_ref, NULL },
+	{ NULL, NULL, 0, 1, BENCH_COL_FIGURE, bench_print_cell_user_ref, NULL },
+	{ NULL, NULL, 0, 1, BENCH_COL_FIGURE, bench_print_cell_sys_ref, NULL },
+};
+
+/* The compact table (a pane, a narrow terminal), with the variant's first reference. */
+static const struct bench_print_col bench_print_compact_cols[] = {
+	{ "BUF", NULL, 8, 0, BENCH_COL_RIGHT, bench_print_cell_buf, NULL },
+	{ "median", NULL, 9, 2, 0, bench_print_cell_median, NULL },
+	{ "± σ", "+/- sd", 9, 1, BENCH_COL_RUNS, bench_print_cell_sd, NULL },
+	{ "sys", NULL, 9, 1, BENCH_COL_RUNS, bench_print_cell_sys, bench_print_wide },
+	{ "syscalls", NULL, 10, 1, BENCH_COL_RUNS, bench_print_cell_calls, NULL },
+	{ "relative", NULL, 8, 1, BENCH_COL_RUNS, bench_print_cell_ratio, NULL },
+	{ NULL, NULL, 10, 1, 0, bench_print_cell_book_short, NULL },
+	{ "scaling", NULL, 0, 1, BENCH_COL_RUNS, bench_print_cell_scale, NULL },
+};
+
+/* The text of column c: its title on the header line (at->row NULL), else its cell. */
+static void
+bench_print_col_text(const struct bench_print_col *c, const struct bench_print_at *at,
+    char *buf, size_t len)
+{
+	if (at->row == NULL && c->title != NULL)
+		snprintf(buf, len, "%s", at->ascii && c->ascii_title ? c->ascii_title : c->title);
+	else if (at->row != NULL && at->row->n_runs == 0 && (c->flags & BENCH_COL_RUNS))
+		snprintf(buf, len, "%s", "");
+	else
+		c->cell(at, buf, len);
+}
+
+/* How bench_print_cols writes a line. */
+enum bench_print_form {
+	BENCH_PRINT_FORM_TEXT,             /* padded to the columns' widths */
+	BENCH_PRINT_FORM_MD,               /* Markdown cells */
+	BENCH_PRINT_FORM_MD_ALIGN,         /* the Markdown alignment row */
+};
+
+/*
+ * Append to line (len bytes, pos used) the n columns of cols shown for at (its header line
+ * when at->row is NULL), in form. Return the new pos.
+ */
+static size_t
+bench_print_cols(char *line, size_t len, size_t pos, const struct bench_print_col *cols,
+    size_t n, const struct bench_print_at *at, enum bench_print_form form)
+{
+	struct bench_print_at head = *at;
+	char text[160], title[160];
+
+	head.row = NULL;
+	for (size_t i = 0; i < n && pos < len; i++) {
+		const struct bench_print_col *c = &cols[i];
+		bool right = c->flags & BENCH_COL_RIGHT, rule = c->flags & BENCH_COL_RULE;
+		int width, pad;
+		if (c->shown != NULL && !c->shown(at))
+			continue;
+		if (form == BENCH_PRINT_FORM_MD_ALIGN) {
+			pos += (size_t)snprintf(line + pos, len - pos, "%s|",
+			    c->flags & BENCH_COL_FIGURE ? "---:" : "---");
+			continue;
+		}
+		bench_print_col_text(c, at, text, sizeof text);
+		if (form == BENCH_PRINT_FORM_MD) {
+			pos += (size_t)snprintf(line + pos, len - pos, " %s |", text);
+			continue;
+		}
+		bench_print_col_text(c, &head, title, sizeof title);
+		width = c->width > grid_text_width(title) ? c->width : grid_text_width(title);
+		pad = c->width > 0 ? width - grid_text_width(text) : 0;
+		pos += (size_t)snprintf(line + pos, len - pos, "%*s%s%s%*s%s%*s", c->gap, "",
+		    rule ? (at->ascii ? "|" : "│") : "", rule ? " " : "", right && pad > 0 ? pad : 0,
+		    "", text, !right && pad > 0 ? pad : 0, "");
+	}
+	return pos < len ? pos : len - 1;
+}
+
+/* Number of columns of a table. */
+#define BENCH_PRINT_NCOLS(t) (sizeof (t) / sizeof (t)[0])
+
+/*
+ * One line of variant v's full table into line (the header line when at->row is NULL): the
+ * columns, then those of each reference that stands beside v; as text or Markdown.
+ */
+static void
+bench_print_table_line(char *line, size_t len, const struct bench_print_at *at, size_t v,
+    enum bench_print_form form)
+{
+	const struct scn_sweep *sw = at->r->sw;
+	struct bench_print_at ref = *at;
+	bool text = form == BENCH_PRINT_FORM_TEXT;
+	const struct bench_print_col *refc = text ? bench_print_text_ref_cols :
+	    bench_print_md_ref_cols;
+	size_t nrefc = text ? BENCH_PRINT_NCOLS(bench_print_text_ref_cols) :
+	    BENCH_PRINT_NCOLS(bench_print_md_ref_cols);
+	size_t pos = (size_t)snprintf(line, len, "%s", text ? "" : "|");
+
+	pos = bench_print_cols(line, len, pos, bench_print_full_cols,
+	    BENCH_PRINT_NCOLS(bench_print_full_cols), at, form);
+	for (size_t k = 0; k < sw->n_references; k++) {
+		if (bench_ref_variant(at->r, &sw->references[k]) != v)
+			continue;
+		ref.ref = &sw->references[k];
+		pos = bench_print_cols(line, len, pos, refc, nrefc, &ref, form);
+	}
+}
+
+/* Print variant v's full table: its header line, (Markdown) the alignment row, its rows. */
+static void
+bench_print_variant(FILE *f, struct bench_print_at *at, size_t v, bool md)
+{
+	const struct bench_variant *bv = &at->r->variants[v];
+	char line[4096];
+
+	for (size_t i = 0; i <= bv->n_rows; i++) {
+		at->row = i > 0 ? &bv->rows[i - 1] : NULL;
+		bench_print_table_line(line, sizeof line, at, v, md ? BENCH_PRINT_FORM_MD :
+		    BENCH_PRINT_FORM_TEXT);
+		fprintf(f, "%s\n", line);
+		if (i == 0 && md) {
+			bench_print_table_line(line, sizeof line, at, v, BENCH_PRINT_FORM_MD_ALIGN);
+			fprintf(f, "%s\n", line);
+		}
+	}
+}
+
 /* The header lines shared by text and Markdown. */
 static void
 bench_print_header(FILE *f, const struct bench_result *r, const char *lead)
 {
 	const struct scn_sweep *sw = r->sw;
 	char sz[32];
-	bool reads = sw->program != SCN_PROG_WRITE && sw->program != SCN_PROG_FWRITE;
+	bool reads = bench_prog_reads(sw->program);
 
 	fprintf(f, "%s%s%s%s: program %s, %s per run, %s, %u runs after %u warm-up%s, "
 	    "budget %.3g s per row\n", lead, "Sweep", sw->title ? " " : "", sw->title ? sw->title : "",
-	    scenario_names_of(scn_programs, (int)sw->program), bench_format_size(sw->file_size, sz, sizeof sz),
+	    scenario_names_of(scn_programs, (int)sw->program),
+	    units_format_size_round(sw->file_size, sz, sizeof sz),
 	    !reads ? "a new file each run" : sw->cache == SCN_CACHE_COLD ? "cold cache" :
 	    "warm cache", r->repeat, r->warmup, r->warmup == 1 ? "" : "s", r->budget);
 	fprintf(f, "%sThis machine: %s, %s, %s", lead, r->machine, r->cpu[0] ? r->cpu : "cpu ?",
@@ -150,11 +515,11 @@ bench_print_header(FILE *f, const struct bench_result *r, const char *lead)
 	fputc('\n', f);
 	for (size_t i = 0; i < sw->n_references; i++) {
 		const struct scn_reference *ref = &sw->references[i];
-		fprintf(f, "%sReference \"%s\": %s", lead, ref->label ? ref->label : "book",
+		fprintf(f, "%sReference \"%s\": %s", lead, bench_print_label(ref),
 		    ref->source ? ref->source : "");
-		if (ref->total_bytes > 0 && ref->total_bytes != sw->file_size)
+		if (bench_print_resized(r, ref))
 			fprintf(f, " (moved %s; column \"ours@%s\" scales our median by %.3g)",
-			    bench_format_size(ref->total_bytes, sz, sizeof sz), sz,
+			    units_format_size_round(ref->total_bytes, sz, sizeof sz), sz,
 			    (double)ref->total_bytes / (double)sw->file_size);
 		fputc('\n', f);
 	}
@@ -221,9 +586,7 @@ bench_print_short_runs(const struct bench_result *r)
 int
 bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
 {
-	const struct scn_sweep *sw = r->sw;
-	bool ascii = flags & BENCH_PRINT_ASCII;
-	const char *sep = ascii ? "|" : "│";
+	struct bench_print_at at = { .r = r, .ascii = flags & BENCH_PRINT_ASCII };
 
 	bench_print_header(f, r, "");
 	if (r->note[0])
@@ -238,75 +601,7 @@ bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
 		if (bv->v->sync_each != SCN_SYNC_NONE)
 			fprintf(f, ", %s after each write", scenario_names_of(scn_sync_eachs, (int)bv->v->sync_each));
 		fputs(" (times for the whole file; scaled rows say so):\n", f);
-		bench_print_pad(f, "BUF_SIZE", 9, true);
-		fputs("  ", f);
-		bench_print_pad(f, "median", 10, false);
-		fputc(' ', f);
-		bench_print_pad(f, ascii ? "mean +/- sd" : "mean ± σ", 22, false);
-		fputc(' ', f);
-		bench_print_pad(f, ascii ? "min ... max" : "min … max", 22, false);
-		fprintf(f, " %-9s %-9s %-10s %-18s ", "user", "sys", "syscalls", "relative");
-		bench_print_pad(f, "scaling", 44, false);
-		for (size_t i = 0; i < sw->n_references; i++) {
-			const struct scn_reference *ref = &sw->references[i];
-			char head[64], sz[32];
-			if (bench_ref_variant(r, ref) != v)
-				continue;
-			snprintf(head, sizeof head, "%s", ref->label ? ref->label : "book");
-			fprintf(f, " %s %-28s", sep, head);
-			if (ref->total_bytes > 0 && ref->total_bytes != sw->file_size)
-				fprintf(f, " ours@%-8s", bench_format_size(ref->total_bytes, sz, sizeof sz));
-		}
-		fputc('\n', f);
-		for (size_t i = 0; i < bv->n_rows; i++) {
-			const struct bench_row *row = &bv->rows[i];
-			struct bench_cells c;
-			bench_print_row_cells(r, row, ascii, &c);
-			bench_print_pad(f, c.buf, 9, true);
-			fputs("  ", f);
-			bench_print_pad(f, c.median, 10, false);
-			fputc(' ', f);
-			bench_print_pad(f, c.meansd, 22, false);
-			fputc(' ', f);
-			bench_print_pad(f, c.range, 22, false);
-			fputc(' ', f);
-			bench_print_pad(f, c.user, 9, false);
-			fputc(' ', f);
-			bench_print_pad(f, c.sys, 9, false);
-			fputc(' ', f);
-			bench_print_pad(f, c.calls, 10, false);
-			fputc(' ', f);
-			bench_print_pad(f, c.rel, 18, false);
-			fputc(' ', f);
-			bench_print_pad(f, c.scaling, 44, false);
-			for (size_t k = 0; k < sw->n_references; k++) {
-				const struct scn_reference *ref = &sw->references[k];
-				const struct scn_ref_row *rr;
-				char el[24], us[24], sy[24], cell[80];
-				if (bench_ref_variant(r, ref) != v)
-					continue;
-				rr = bench_ref_row(ref, row->buf_size);
-				if (rr == NULL)
-					snprintf(cell, sizeof cell, "-");
-				else if (rr->user < 0 && rr->system < 0)
-					bench_print_ref(rr->elapsed, ascii, cell, sizeof cell);
-				else
-					snprintf(cell, sizeof cell, "%s (u %s, s %s)",
-					    bench_print_ref(rr->elapsed, ascii, el, sizeof el),
-					    bench_print_ref(rr->user, ascii, us, sizeof us),
-					    bench_print_ref(rr->system, ascii, sy, sizeof sy));
-				fprintf(f, " %s ", sep);
-				bench_print_pad(f, cell, 28, false);
-				if (ref->total_bytes > 0 && ref->total_bytes != sw->file_size) {
-					double k2 = (double)ref->total_bytes / (double)sw->file_size;
-					fputc(' ', f);
-					bench_print_pad(f, row->n_runs ? bench_print_time(
-					    bench_row_extrapolated(row) * k2, ascii, el, sizeof el) : "-",
-					    13, false);
-				}
-			}
-			fputc('\n', f);
-		}
+		bench_print_variant(f, &at, v, false);
 		bench_print_warnings(f, r, bv, "");
 	}
 	if (bench_print_scaled(r))
@@ -330,264 +625,18 @@ bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
 	return ferror(f) ? -1 : 0;
 }
 
-/* A JSON number, or null for "not given" (negative) and non-finite values. */
-static void
-bench_print_jnum(FILE *f, double v)
-{
-	if (!isfinite(v) || v < 0)
-		fputs("null", f);
-	else
-		fprintf(f, "%.9g", v);
-}
-
-/* JSON: everything, with every run's raw figures. */
-int
-bench_print_json(FILE *f, const struct bench_result *r)
-{
-	const struct scn_sweep *sw = r->sw;
-
-	fputs("{\"title\":", f);
-	json_string(f, sw->title);
-	fprintf(f, ",\"program\":\"%s\",\"file_size\":%" PRIu64 ",\"cache\":\"%s\",\"budget_s\":",
-	    scenario_names_of(scn_programs, (int)sw->program), sw->file_size,
-	    sw->cache == SCN_CACHE_COLD ? "cold" : "warm");
-	bench_print_jnum(f, r->budget);
-	fprintf(f, ",\"repeat\":%u,\"warmup\":%u,\"machine\":{\"arch\":", r->repeat, r->warmup);
-	json_string(f, r->machine);
-	fputs(",\"cpu\":", f);
-	json_string(f, r->cpu);
-	fputs(",\"kernel\":", f);
-	json_string(f, r->kernel);
-	fputs("},\"wall_s\":", f);
-	bench_print_jnum(f, r->wall);
-	fputs(",\"note\":", f);
-	json_string(f, r->note);
-	fputs(",\"cold_probe\":", f);
-	json_string(f, r->cold_probe[0] ? r->cold_probe : NULL);
-	fputs(",\"variants\":[", f);
-	for (size_t v = 0; v < r->n_variants; v++) {
-		const struct bench_variant *bv = &r->variants[v];
-		char fl[48];
-		fprintf(f, "%s{\"name\":", v ? "," : "");
-		json_string(f, bv->v->name ? bv->v->name : "default");
-		fputs(",\"flags\":", f);
-		json_string(f, decode_open_flag_bits(bv->v->flags, fl, sizeof fl));
-		fprintf(f, ",\"sync_each\":\"%s\",\"on\":\"%s\",\"fs\":",
-		    scenario_names_of(scn_sync_eachs, (int)bv->v->sync_each),
-		    scenario_names_of(scn_fss, (int)bv->v->on));
-		json_string(f, bv->fs);
-		fputs(",\"rows\":[", f);
-		for (size_t i = 0; i < bv->n_rows; i++) {
-			const struct bench_row *row = &bv->rows[i];
-			const struct stats_summary *e = &row->elapsed;
-			fprintf(f, "%s{\"buf_size\":%" PRIu64 ",\"bytes_measured\":%" PRIu64
-			    ",\"scale\":", i ? "," : "", row->buf_size, row->bytes);
-			bench_print_jnum(f, row->scale);
-			fputs(",\"fixed_s\":", f);
-			bench_print_jnum(f, row->fixed);
-			if (row->n_runs > 0) {
-				fputs(",\"measured\":{\"median_s\":", f);
-				bench_print_jnum(f, e->median);
-				fputs(",\"mean_s\":", f);
-				bench_print_jnum(f, e->mean);
-				fputs(",\"stddev_s\":", f);
-				bench_print_jnum(f, e->sd);
-				fputs(",\"min_s\":", f);
-				bench_print_jnum(f, e->min);
-				fputs(",\"max_s\":", f);
-				bench_print_jnum(f, e->max);
-				fputs(",\"user_s\":", f);
-				bench_print_jnum(f, row->user);
-				fputs(",\"system_s\":", f);
-				bench_print_jnum(f, row->system);
-				fputs(",\"syscr\":", f);
-				bench_print_jnum(f, row->syscr);
-				fputs(",\"syscw\":", f);
-				bench_print_jnum(f, row->syscw);
-				fputs("},\"extrapolated\":{\"median_s\":", f);
-				bench_print_jnum(f, bench_row_extrapolated(row));
-				fputs(",\"user_s\":", f);
-				bench_print_jnum(f, row->user * row->scale);
-				fputs(",\"system_s\":", f);
-				bench_print_jnum(f, row->system * row->scale);
-				fputs("},\"relative\":", f);
-				bench_print_jnum(f, row->relative);
-				fputs(",\"relative_stddev\":", f);
-				bench_print_jnum(f, row->relative_sd);
-				fprintf(f, ",\"outliers\":%zu,\"first_run_slower\":%s", e->n_outliers,
-				    e->first_slow ? "true" : "false");
-			}
-			fprintf(f, ",\"cold\":\"%s\",\"error\":", bench_print_cold(row->cold));
-			json_string(f, row->err ? strerror(row->err) : NULL);
-			fputs(",\"note\":", f);
-			json_string(f, row->note);
-			fputs(",\"runs\":[", f);
-			for (size_t k = 0; k < row->n_runs; k++) {
-				const struct bench_sample *s = &row->runs[k];
-				fprintf(f, "%s{\"elapsed_s\":%.9g,\"user_s\":%.6g,\"system_s\":%.6g,"
-				    "\"syscr\":%" PRIu64 ",\"syscw\":%" PRIu64 ",\"bytes\":%" PRIu64
-				    ",\"cold\":\"%s\"}", k ? "," : "", s->elapsed, s->user, s->system,
-				    s->syscr, s->syscw, s->bytes, bench_print_cold(s->cold));
-			}
-			fputs("]}", f);
-		}
-		fputs("]}", f);
-	}
-	fputs("],\"references\":[", f);
-	for (size_t i = 0; i < sw->n_references; i++) {
-		const struct scn_reference *ref = &sw->references[i];
-		fprintf(f, "%s{\"label\":", i ? "," : "");
-		json_string(f, ref->label);
-		fputs(",\"source\":", f);
-		json_string(f, ref->source);
-		fputs(",\"variant\":", f);
-		json_string(f, r->n_variants ? r->variants[bench_ref_variant(r, ref)].v->name : NULL);
-		fprintf(f, ",\"total_bytes\":%" PRIu64 ",\"rows\":[", ref->total_bytes);
-		for (size_t k = 0; k < ref->n_rows; k++) {
-			fprintf(f, "%s{\"buf_size\":%" PRIu64 ",\"elapsed_s\":", k ? "," : "",
-			    ref->rows[k].buf_size);
-			bench_print_jnum(f, ref->rows[k].elapsed);
-			fputs(",\"user_s\":", f);
-			bench_print_jnum(f, ref->rows[k].user);
-			fputs(",\"system_s\":", f);
-			bench_print_jnum(f, ref->rows[k].system);
-			fputc('}', f);
-		}
-		fputs("]}", f);
-	}
-	fputs("]}\n", f);
-	return ferror(f) ? -1 : 0;
-}
-
-/* A CSV field: quoted, quotes doubled. */
-static void
-bench_print_cstr(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* A CSV number, empty when not known. */
-static void
-bench_print_cnum(FILE *f, double v)
-{
-	if (isfinite(v) && v >= 0)
-		fprintf(f, "%.9g", v);
-}
-
-/* CSV: one line per variant and row, seconds throughout. */
-int
-bench_print_csv(FILE *f, const struct bench_result *r)
-{
-	const struct scn_sweep *sw = r->sw;
-
-	fprintf(f, "# %s; program %s; file_size %" PRIu64 "; %s; %s; %s\n",
-	    sw->title ? sw->title : "sweep", scenario_names_of(scn_programs, (int)sw->program), sw->file_size,
-	    r->machine, r->cpu, r->kernel);
-	fputs("variant,fs,buf_size,bytes_measured,scale,fixed_s,median_s,mean_s,stddev_s,min_s,max_s,"
-	    "user_s,system_s,syscr,syscw,median_extrapolated_s,user_extrapolated_s,"
-	    "system_extrapolated_s,relative,relative_stddev,cold,error", f);
-	for (size_t i = 0; i < sw->n_references; i++) {
-		const char *l = sw->references[i].label ? sw->references[i].label : "book";
-		static const char *const col[] = { "elapsed_s", "user_s", "system_s" };
-		for (int k = 0; k < 3; k++) {
-			char h[128];
-			snprintf(h, sizeof h, "%s %s", l, col[k]);
-			fputc(',', f);
-			bench_print_cstr(f, h);
-		}
-	}
-	fputc('\n', f);
-	for (size_t v = 0; v < r->n_variants; v++) {
-		const struct bench_variant *bv = &r->variants[v];
-		for (size_t i = 0; i < bv->n_rows; i++) {
-			const struct bench_row *row = &bv->rows[i];
-			const struct stats_summary *e = &row->elapsed;
-			bool ok = row->n_runs > 0;
-			double vals[] = { e->median, e->mean, e->sd, e->min, e->max, row->user,
-				row->system, row->syscr, row->syscw, bench_row_extrapolated(row),
-				row->user * row->scale, row->system * row->scale, row->relative,
-				row->relative_sd };
-			bench_print_cstr(f, bv->v->name ? bv->v->name : "default");
-			fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%.6g,%.6g", bv->fs, row->buf_size,
-			    row->bytes, row->scale, row->fixed);
-			for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
-				fputc(',', f);
-				if (ok)
-					bench_print_cnum(f, vals[k]);
-			}
-			fprintf(f, ",%s,", bench_print_cold(row->cold));
-			if (row->err)
-				bench_print_cstr(f, row->note);
-			for (size_t k = 0; k < sw->n_references; k++) {
-				const struct scn_reference *ref = &sw->references[k];
-				const struct scn_ref_row *rr = bench_ref_variant(r, ref) == v ?
-				    bench_ref_row(ref, row->buf_size) : NULL;
-				for (int m = 0; m < 3; m++) {
-					fputc(',', f);
-					if (rr != NULL)
-						bench_print_cnum(f, m == 0 ? rr->elapsed :
-						    m == 1 ? rr->user : rr->system);
-				}
-			}
-			fputc('\n', f);
-		}
-	}
-	return ferror(f) ? -1 : 0;
-}
-
 /* Markdown: a header and one table per variant, for a course page. */
 int
 bench_print_md(FILE *f, const struct bench_result *r)
 {
-	const struct scn_sweep *sw = r->sw;
+	struct bench_print_at at = { .r = r };
 
 	bench_print_header(f, r, "- ");
 	for (size_t v = 0; v < r->n_variants; v++) {
 		const struct bench_variant *bv = &r->variants[v];
-		size_t nref = 0;
 
 		fprintf(f, "\n**Variant %s** (%s)\n\n", bv->v->name ? bv->v->name : "default", bv->fs);
-		fputs("| BUF_SIZE | median | mean ± σ | min … max | user | sys | syscalls | relative "
-		    "| scaling |", f);
-		for (size_t k = 0; k < sw->n_references; k++)
-			if (bench_ref_variant(r, &sw->references[k]) == v) {
-				fprintf(f, " %s elapsed | %s user | %s sys |",
-				    sw->references[k].label, sw->references[k].label,
-				    sw->references[k].label);
-				nref++;
-			}
-		fputs("\n|---:|---:|---:|---:|---:|---:|---:|---:|---|", f);
-		for (size_t k = 0; k < nref; k++)
-			fputs("---:|---:|---:|", f);
-		fputc('\n', f);
-		for (size_t i = 0; i < bv->n_rows; i++) {
-			struct bench_cells c;
-			bench_print_row_cells(r, &bv->rows[i], false, &c);
-			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |", c.buf, c.median,
-			    c.meansd, c.range, c.user, c.sys, c.calls, c.rel, c.scaling);
-			for (size_t k = 0; k < sw->n_references; k++) {
-				const struct scn_reference *ref = &sw->references[k];
-				const struct scn_ref_row *rr;
-				char a[24], b[24], d[24];
-				if (bench_ref_variant(r, ref) != v)
-					continue;
-				rr = bench_ref_row(ref, bv->rows[i].buf_size);
-				if (rr == NULL)
-					fputs(" - | - | - |", f);
-				else
-					fprintf(f, " %s | %s | %s |",
-					    bench_print_ref(rr->elapsed, false, a, sizeof a),
-					    bench_print_ref(rr->user, false, b, sizeof b),
-					    bench_print_ref(rr->system, false, d, sizeof d));
-			}
-			fputc('\n', f);
-		}
+		bench_print_variant(f, &at, v, true);
 		fputc('\n', f);
 		bench_print_warnings(f, r, bv, "> ");
 	}
@@ -608,26 +657,6 @@ bench_print_clip(FILE *f, const char *s, int width)
 	fputc('\n', f);
 }
 
-/* One line of the compact table: BUF, then the cells padded by display columns (µ, ± and σ
- * take two bytes and one column), sys only when cpu, the book's column bookw wide, then
- * the scaling. */
-static void
-bench_print_compact_line(char *line, size_t len, const char *buf, const char *const cell[6],
-    bool cpu, int bookw, const char *scal)
-{
-	const int w[] = { 9, 9, 9, 10, 8, bookw };
-	int n = snprintf(line, len, "%8s  ", buf);
-
-	for (int c = 0; c < 6 && n > 0 && (size_t)n < len; c++) {
-		int pad = w[c] - grid_text_width(cell[c]);
-		if (c == 2 && !cpu)
-			continue;
-		n += snprintf(line + n, len - (size_t)n, "%s%*s ", cell[c], pad > 0 ? pad : 0, "");
-	}
-	if (n > 0 && (size_t)n < len)
-		snprintf(line + n, len - (size_t)n, "%s", scal);
-}
-
 /* A compact table for a pane of width columns: median, spread, system CPU and system calls
  * (the lessons' narrations point at them; CPU only when wide enough), relative, book,
  * scaling. */
@@ -635,12 +664,14 @@ int
 bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned flags)
 {
 	const struct scn_sweep *sw = r->sw;
-	bool ascii = flags & BENCH_PRINT_ASCII, cpu = width >= 96;
+	struct bench_print_at at = { .r = r, .ascii = flags & BENCH_PRINT_ASCII,
+	                             .wide = width >= 96 };
+	size_t ncols = BENCH_PRINT_NCOLS(bench_print_compact_cols);
 	char line[512], sz[32];
 
 	snprintf(line, sizeof line, "%s, %s; %s per run, %s", r->kernel, r->machine,
-	    bench_format_size(sw->file_size, sz, sizeof sz),
-	    sw->program == SCN_PROG_WRITE || sw->program == SCN_PROG_FWRITE ? "new file each run" :
+	    units_format_size_round(sw->file_size, sz, sizeof sz),
+	    !bench_prog_reads(sw->program) ? "new file each run" :
 	    sw->cache == SCN_CACHE_COLD ? "cold cache" : "warm cache");
 	bench_print_clip(f, line, width);
 	if (r->note[0])
@@ -658,50 +689,29 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 		else
 			snprintf(line, sizeof line, "on %s", bv->fs);
 		bench_print_clip(f, line, width);
-		const char *label = ref != NULL ? (ref->label ? ref->label : "book") : "";
-		/* The book's column as wide as its label ("TLPI 2010 O_SYNC"). */
-		int bookw = grid_text_width(label) > 10 ? grid_text_width(label) : 10;
-		{
-			const char *head[] = { "median", ascii ? "+/- sd" : "± σ", "sys", "syscalls",
-			                       "relative", label };
-			bench_print_compact_line(line, sizeof line, "BUF", head, cpu, bookw, "scaling");
-			bench_print_clip(f, line, width);
-		}
-		for (size_t i = 0; i < bv->n_rows; i++) {
-			const struct bench_row *row = &bv->rows[i];
-			const struct scn_ref_row *rr = ref ? bench_ref_row(ref, row->buf_size) : NULL;
-			char med[24], sd[24], rel[24], book[24], scal[32], sys[24], calls[24], b[24];
-			const char *cell[] = { med, sd, sys, calls, rel, book };
+		at.ref = ref;
+		for (size_t i = 0; i <= bv->n_rows; i++) {
+			const struct bench_row *row = i > 0 ? &bv->rows[i - 1] : NULL;
+			size_t pos;
 
-			if (row->n_runs == 0) {
-				snprintf(line, sizeof line, "%8" PRIu64 "  %s", row->buf_size,
-				    row->err ? row->note : "not run");
+			at.row = row;
+			at.short_scale = false;
+			if (row != NULL && row->n_runs == 0) {
+				/* A row that did not run: BUF, then why. */
+				pos = bench_print_cols(line, sizeof line, 0, bench_print_compact_cols, 1,
+				    &at, BENCH_PRINT_FORM_TEXT);
+				snprintf(line + pos, sizeof line - pos, "%*s%s",
+				    bench_print_compact_cols[1].gap, "", row->err ? row->note : "not run");
 				bench_print_clip(f, line, width);
 				continue;
 			}
-			bench_print_time(bench_row_extrapolated(row), ascii, med, sizeof med);
-			bench_print_time(row->elapsed.sd * row->scale, ascii, sd, sizeof sd);
-			/* As the full table: measured, times the row's scale. */
-			bench_print_time(row->system * row->scale, ascii, sys, sizeof sys);
-			snprintf(calls, sizeof calls, "%.0f", (row->syscr + row->syscw) * row->scale);
-			/* No exponents for people: 178400, not 1.784e+05. */
-			snprintf(rel, sizeof rel, row->relative >= 1000 ? "%.0f" : "%.4g", row->relative);
-			if (rr != NULL)
-				bench_print_ref(rr->elapsed, ascii, book, sizeof book);
-			else
-				snprintf(book, sizeof book, "%s", ref != NULL ? "-" : "");
-			if (row->scale > 1.0000001)
-				snprintf(scal, sizeof scal, row->scale >= 1000 ? "%s%.0f of %s" : "%s%.3g of %s",
-				    ascii ? "x" : "×", row->scale,
-				    bench_format_size(row->bytes, sz, sizeof sz));
-			else
-				scal[0] = '\0';
-			snprintf(b, sizeof b, "%" PRIu64, row->buf_size);
-			bench_print_compact_line(line, sizeof line, b, cell, cpu, bookw, scal);
+			bench_print_cols(line, sizeof line, 0, bench_print_compact_cols, ncols, &at,
+			    BENCH_PRINT_FORM_TEXT);
 			/* Too wide: the scale alone ("×4711"), not a cut "×4711 of 21.4 K". */
-			if (grid_text_width(line) > width && strstr(scal, " of ") != NULL) {
-				*strstr(scal, " of ") = '\0';
-				bench_print_compact_line(line, sizeof line, b, cell, cpu, bookw, scal);
+			if (row != NULL && grid_text_width(line) > width && row->scale > 1.0000001) {
+				at.short_scale = true;
+				bench_print_cols(line, sizeof line, 0, bench_print_compact_cols, ncols, &at,
+				    BENCH_PRINT_FORM_TEXT);
 			}
 			bench_print_clip(f, line, width);
 		}
@@ -715,4 +725,26 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 		bench_chart_free(lines, n);
 	}
 	return ferror(f) ? -1 : 0;
+}
+
+/* One line of progress. */
+char *
+bench_print_progress(const struct bench_progress *p, char *buf, size_t len)
+{
+	static const char *const phase[] = { "preparing input", "probing", "warm-up", "run",
+		"done" };
+	char sz[32];
+	int n;
+
+	n = snprintf(buf, len, "row %zu/%zu  %s  BUF %" PRIu64 "  %s", p->step, p->n_steps,
+	    p->variant ? p->variant : "", p->buf_size, phase[p->phase]);
+	if (n > 0 && (size_t)n < len && (p->phase == BENCH_PHASE_RUN || p->phase == BENCH_PHASE_WARMUP))
+		n += snprintf(buf + n, len - (size_t)n, " %u/%u", p->run,
+		    p->phase == BENCH_PHASE_RUN ? p->n_runs : p->n_warmup);
+	if (n > 0 && (size_t)n < len && p->bytes > 0)
+		n += snprintf(buf + n, len - (size_t)n, "  %s/run",
+		    units_format_size_round(p->bytes, sz, sizeof sz));
+	if (n > 0 && (size_t)n < len && p->last_elapsed >= 0)
+		snprintf(buf + n, len - (size_t)n, "  %.3f s", p->last_elapsed);
+	return buf;
 }

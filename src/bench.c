@@ -5,23 +5,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
-#include "fdio.h"
 #include "probe.h"
 #include "scratch.h"
 #include "units.h"
@@ -30,32 +24,10 @@
 #define BENCH_PROBE_MIN_S 0.02
 /* The probe's input file (read programs) is at most this big. */
 #define BENCH_PROBE_MAX_BYTES ((uint64_t)8 << 20)
-/* HP-UX Table 3-5's stdio buffer for fread+setvbuf. */
-#define BENCH_SETVBUF_SIZE 65536
-/* Alignment of the user buffer: enough for O_DIRECT on any filesystem we meet. */
-#define BENCH_ALIGN 4096
-
-/* What a child sends back over its pipe. */
-struct bench_wire {
-	int err;                   /* errno of the failed call, 0 if the work succeeded */
-	char what[24];             /* the failed call */
-	struct bench_sample s;
-};
-
-/* One run to do. */
-struct bench_job {
-	enum scn_program prog;
-	const struct scn_variant *v;
-	int dir;                   /* scratch dir index of the files */
-	uint64_t buf_size;
-	uint64_t limit;            /* bytes to move; read programs: UINT64_MAX = to EOF */
-	const char *in_path;       /* the input (copy, read, fread) */
-	char out_name[64];         /* a new output file (copy, write, fwrite) */
-};
 
 /* An input file kept for the rows that need the same size. */
 struct bench_input {
-	char path[PATH_MAX];
+	char name[64];             /* in the scratch dir of its fs */
 	uint64_t size;
 	bool ok;
 };
@@ -72,328 +44,15 @@ struct bench_ctx {
 	bool stop;
 };
 
-/* True if the program reads an input file (and so has a cache state to prepare). */
-static bool
-bench_reads(enum scn_program p)
-{
-	return p == SCN_PROG_COPY || p == SCN_PROG_READ || p == SCN_PROG_FREAD ||
-	    p == SCN_PROG_FREAD_SETVBUF;
-}
-
-/* Seconds between two timespecs. */
-static double
-bench_ts(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-/* Seconds of a timeval. */
-static double
-bench_tv(const struct timeval *t)
-{
-	return (double)t->tv_sec + (double)t->tv_usec / 1e6;
-}
-
-/* syscr and syscw from an open /proc/self/io. 0 or -1. */
-static int
-bench_procio(int fd, uint64_t *syscr, uint64_t *syscw)
-{
-	char buf[512];
-	struct probe_io_counters c;
-	ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	if (probe_io_parse(buf, &c) < 6)
-		return -1;
-	*syscr = c.syscr;
-	*syscw = c.syscw;
-	return 0;
-}
-
-/* The name of a scratch file in its dir, from its path (made by scratch_path). */
-static const char *
-bench_base(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash != NULL ? slash + 1 : path;
-}
-
-/* Follow a write with what the variant asks for. */
-static int
-bench_sync(const struct scn_variant *v, int fd)
-{
-	if (v->sync_each == SCN_SYNC_FSYNC)
-		return fsync(fd);
-	if (v->sync_each == SCN_SYNC_FDATASYNC)
-		return fdatasync(fd);
-	return 0;
-}
-
-/* Record a failed call; return its errno. */
-static int
-bench_fail(struct bench_wire *w, const char *what)
-{
-	int e = errno ? errno : EIO;
-
-	snprintf(w->what, sizeof w->what, "%s", what);
-	return e;
-}
-
-/* TLPI write_bytes.c: write limit bytes in buf_size chunks to a new file. */
-static int
-bench_do_write(const struct bench_job *j, char *buf, struct bench_wire *w)
-{
-	int fd = scratch_create(j->dir, j->out_name, O_WRONLY | O_TRUNC | j->v->flags);
-
-	if (fd < 0)
-		return bench_fail(w, "open");
-	for (uint64_t done = 0; done < j->limit;) {
-		size_t n = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
-		if (write(fd, buf, n) != (ssize_t)n)
-			return bench_fail(w, "write");
-		if (bench_sync(j->v, fd) != 0)
-			return bench_fail(w, "fsync");
-		done += n;
-		w->s.bytes = done;
-	}
-	if (close(fd) != 0)
-		return bench_fail(w, "close");
-	return 0;
-}
-
-/* TLPI copy.c: read the input in buf_size chunks, write each to a new file. */
-static int
-bench_do_copy(const struct bench_job *j, char *buf, struct bench_wire *w)
-{
-	int in = scratch_open(j->dir, bench_base(j->in_path), O_RDONLY);
-	int out;
-	ssize_t n = 0;
-
-	if (in < 0)
-		return bench_fail(w, "open input");
-	out = scratch_create(j->dir, j->out_name, O_WRONLY | O_TRUNC | j->v->flags);
-	if (out < 0)
-		return bench_fail(w, "open");
-	for (uint64_t done = 0; done < j->limit; done += (uint64_t)n) {
-		size_t want = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
-		if ((n = read(in, buf, want)) <= 0)
-			break;
-		if (write(out, buf, (size_t)n) != n)
-			return bench_fail(w, "write");
-		if (bench_sync(j->v, out) != 0)
-			return bench_fail(w, "fsync");
-		w->s.bytes = done + (uint64_t)n;
-	}
-	if (n < 0)
-		return bench_fail(w, "read");
-	if (close(in) != 0 || close(out) != 0)
-		return bench_fail(w, "close");
-	return 0;
-}
-
-/* APUE figure 3.4: read the input in buf_size chunks and write each to /dev/null. */
-static int
-bench_do_read(const struct bench_job *j, char *buf, int nullfd, struct bench_wire *w)
-{
-	int in = scratch_open(j->dir, bench_base(j->in_path), O_RDONLY | j->v->flags);
-	ssize_t n = 0;
-
-	if (in < 0)
-		return bench_fail(w, "open");
-	for (uint64_t done = 0; done < j->limit; done += (uint64_t)n) {
-		size_t want = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
-		if ((n = read(in, buf, want)) <= 0)
-			break;
-		if (write(nullfd, buf, (size_t)n) != n)
-			return bench_fail(w, "write");
-		w->s.bytes = done + (uint64_t)n;
-	}
-	if (n < 0)
-		return bench_fail(w, "read");
-	if (close(in) != 0)
-		return bench_fail(w, "close");
-	return 0;
-}
-
-/* HP-UX Table 3-5: fread() buf_size records, with the default or a 64 KiB stdio buffer. */
-static int
-bench_do_fread(const struct bench_job *j, char *buf, char *vbuf, struct bench_wire *w)
-{
-	int fd = scratch_open(j->dir, bench_base(j->in_path), O_RDONLY | j->v->flags);
-	FILE *fp;
-	size_t n;
-
-	if (fd < 0)
-		return bench_fail(w, "open");
-	if ((fp = fdopen(fd, "r")) == NULL)
-		return bench_fail(w, "fdopen");
-	if (j->prog == SCN_PROG_FREAD_SETVBUF &&
-	    setvbuf(fp, vbuf, _IOFBF, BENCH_SETVBUF_SIZE) != 0)
-		return bench_fail(w, "setvbuf");
-	for (uint64_t done = 0; done < j->limit; done += n) {
-		size_t want = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
-		if ((n = fread(buf, 1, want, fp)) == 0)
-			break;
-		w->s.bytes = done + n;
-	}
-	if (ferror(fp))
-		return bench_fail(w, "fread");
-	if (fclose(fp) != 0)
-		return bench_fail(w, "fclose");
-	return 0;
-}
-
-/* stdio's write side: fwrite() buf_size records to a new file through the default buffer. */
-static int
-bench_do_fwrite(const struct bench_job *j, char *buf, struct bench_wire *w)
-{
-	int fd = scratch_create(j->dir, j->out_name, O_WRONLY | O_TRUNC | j->v->flags);
-	FILE *fp;
-
-	if (fd < 0)
-		return bench_fail(w, "open");
-	if ((fp = fdopen(fd, "w")) == NULL)
-		return bench_fail(w, "fdopen");
-	for (uint64_t done = 0; done < j->limit;) {
-		size_t n = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
-		if (fwrite(buf, 1, n, fp) != n)
-			return bench_fail(w, "fwrite");
-		/* Syncing each record means flushing stdio first, or fsync has nothing new. */
-		if (j->v->sync_each != SCN_SYNC_NONE &&
-		    (fflush(fp) != 0 || bench_sync(j->v, fd) != 0))
-			return bench_fail(w, "fflush/fsync");
-		done += n;
-		w->s.bytes = done;
-	}
-	if (fclose(fp) != 0)
-		return bench_fail(w, "fclose");
-	return 0;
-}
-
 /*
- * The child: set everything up, then time the work alone (clock, rusage and /proc/self/io
- * read just before and after it), send the figures up the pipe and leave with _exit so
- * no atexit handler of the parent runs here.
- */
-static void
-bench_child(const struct bench_job *j, int wfd)
-{
-	struct bench_wire w;
-	size_t bsz = j->buf_size < BENCH_ALIGN ? BENCH_ALIGN : (size_t)j->buf_size;
-	void *buf = NULL;
-	char *vbuf = NULL;
-	int iofd, nullfd = -1, err;
-	uint64_t r0 = 0, w0 = 0, r1 = 0, w1 = 0;
-	struct rusage ru0, ru1;
-	struct timespec t0, t1;
-	bool io_ok;
-
-	memset(&w, 0, sizeof w);
-	if (posix_memalign(&buf, BENCH_ALIGN, bsz) != 0) {
-		w.err = ENOMEM;
-		snprintf(w.what, sizeof w.what, "malloc");
-		goto out;
-	}
-	for (size_t i = 0; i < bsz; i++)
-		((char *)buf)[i] = (char)('a' + i % 26);
-	if (j->prog == SCN_PROG_READ)
-		nullfd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (j->prog == SCN_PROG_FREAD_SETVBUF)
-		vbuf = malloc(BENCH_SETVBUF_SIZE);
-	iofd = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
-
-	io_ok = iofd >= 0 && bench_procio(iofd, &r0, &w0) == 0;
-	getrusage(RUSAGE_SELF, &ru0);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	switch (j->prog) {
-	case SCN_PROG_WRITE: err = bench_do_write(j, buf, &w); break;
-	case SCN_PROG_COPY: err = bench_do_copy(j, buf, &w); break;
-	case SCN_PROG_READ: err = bench_do_read(j, buf, nullfd, &w); break;
-	case SCN_PROG_FREAD:
-	case SCN_PROG_FREAD_SETVBUF: err = bench_do_fread(j, buf, vbuf, &w); break;
-	case SCN_PROG_FWRITE: err = bench_do_fwrite(j, buf, &w); break;
-	default: err = EINVAL; break;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	getrusage(RUSAGE_SELF, &ru1);
-	io_ok = io_ok && bench_procio(iofd, &r1, &w1) == 0;
-
-	w.err = err;
-	w.s.elapsed = bench_ts(&t0, &t1);
-	w.s.user = bench_tv(&ru1.ru_utime) - bench_tv(&ru0.ru_utime);
-	w.s.system = bench_tv(&ru1.ru_stime) - bench_tv(&ru0.ru_stime);
-	/* The first pread of /proc/self/io is counted once it returns: it is not the work's. */
-	if (io_ok && r1 > r0) {
-		w.s.syscr = r1 - r0 - 1;
-		w.s.syscw = w1 - w0;
-	}
-out:
-	if (write(wfd, &w, sizeof w) != (ssize_t)sizeof w)
-		_exit(2);
-	_exit(0);
-}
-
-/*
- * Run one job in a forked child and wait: while the child works the parent is blocked in
- * read() on the pipe, so it takes no CPU from the measurement. Remove the output after.
- * Return 0, or an errno with what[] naming the call that failed.
- */
-static int
-bench_fork(const struct bench_job *j, struct bench_sample *s, char *what, size_t len)
-{
-	struct bench_wire w;
-	int pfd[2], status = 0;
-	pid_t pid;
-	ssize_t n;
-
-	if (pipe2(pfd, O_CLOEXEC) != 0) {
-		snprintf(what, len, "pipe");
-		return errno;
-	}
-	fflush(NULL);
-	if ((pid = scratch_fork()) < 0) {
-		int e = errno;
-		close(pfd[0]);
-		close(pfd[1]);
-		snprintf(what, len, "fork");
-		return e;
-	}
-	if (pid == 0) {
-		close(pfd[0]);
-		bench_child(j, pfd[1]);
-	}
-	close(pfd[1]);
-	n = fdio_read_all(pfd[0], &w, sizeof w);
-	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	scratch_forget(pid);
-	if (j->out_name[0] != '\0')
-		scratch_unlink(j->dir, j->out_name);
-	if (n != (ssize_t)sizeof w) {
-		if (WIFSIGNALED(status))
-			snprintf(what, len, "child killed by signal %d", WTERMSIG(status));
-		else
-			snprintf(what, len, "child sent no result");
-		return EIO;
-	}
-	*s = w.s;
-	if (w.err != 0)
-		snprintf(what, len, "%s", w.what);
-	return w.err;
-}
-
-/*
- * Empty the page cache of path without root (fsync + DONTNEED) and check it with the cache
- * probe (cachestat, or mincore where cachestat is missing); method gets which one answered.
+ * Empty the page cache of file name in dir without root (fsync + DONTNEED) and check it
+ * with the cache probe (cachestat, or mincore where cachestat is missing); method gets
+ * which one answered.
  */
 static enum bench_cold
-bench_make_cold(int dir, const char *path, uint64_t size, char *method, size_t len)
+bench_make_cold(int dir, const char *name, uint64_t size, char *method, size_t len)
 {
-	int fd = scratch_open(dir, bench_base(path), O_RDONLY);
+	int fd = scratch_open(dir, name, O_RDONLY);
 	struct snap_cache *sc = malloc(sizeof *sc);
 	int64_t left = -1;
 
@@ -410,7 +69,7 @@ bench_make_cold(int dir, const char *path, uint64_t size, char *method, size_t l
 		left = probe_cache(fd, size, sc) == 0 ? (int64_t)sc->cached : -1;
 	}
 	if (left >= 0)
-		snprintf(method, len, "%s", sc->source == SNAP_SRC_CACHESTAT ? "cachestat" : "mincore");
+		snprintf(method, len, "%s", probe_cache_source_name(sc->source));
 	close(fd);
 	free(sc);
 	return left == 0 ? BENCH_COLD_VERIFIED : BENCH_COLD_FAILED;
@@ -483,23 +142,21 @@ bench_report(struct bench_ctx *c)
 
 /* Make (or reuse) an input file of size bytes on fs; write it, fsync it. 0 or errno. */
 static int
-bench_input(struct bench_ctx *c, enum scn_fs fs, bool probe, uint64_t size, const char **path)
+bench_input(struct bench_ctx *c, enum scn_fs fs, bool probe, uint64_t size, const char **name)
 {
 	struct bench_input *in = probe ? &c->probe[fs] : &c->in[fs];
-	char name[64], chunk[65536];
+	char chunk[65536];
 	int fd, e = 0;
 
 	if (in->ok && in->size == size) {
-		*path = in->path;
+		*name = in->name;
 		return 0;
 	}
 	if (in->ok)
-		scratch_unlink(c->dirs[fs], bench_base(in->path));
+		scratch_unlink(c->dirs[fs], in->name);
 	in->ok = false;
-	snprintf(name, sizeof name, "input-%u", c->seq++);
-	if (scratch_path(c->dirs[fs], name, in->path, sizeof in->path) == NULL)
-		return ENAMETOOLONG;
-	if ((fd = scratch_create(c->dirs[fs], name, O_WRONLY)) < 0)
+	snprintf(in->name, sizeof in->name, "input-%u", c->seq++);
+	if ((fd = scratch_create(c->dirs[fs], in->name, O_WRONLY)) < 0)
 		return errno;
 	for (size_t i = 0; i < sizeof chunk; i++)
 		chunk[i] = (i % 64 == 63) ? '\n' : (char)('A' + i % 26);
@@ -515,41 +172,41 @@ bench_input(struct bench_ctx *c, enum scn_fs fs, bool probe, uint64_t size, cons
 		e = errno;
 	close(fd);
 	if (e != 0) {
-		scratch_unlink(c->dirs[fs], name);
+		scratch_unlink(c->dirs[fs], in->name);
 		return e;
 	}
 	in->size = size;
 	in->ok = true;
-	*path = in->path;
+	*name = in->name;
 	return 0;
 }
 
 /* Prepare the cache for a run of job: cold (verified) or warm; NA for write programs. */
 static enum bench_cold
-bench_prepare_cache(struct bench_ctx *c, const struct bench_job *j, uint64_t in_size)
+bench_prepare_cache(struct bench_ctx *c, const struct bench_prog_job *j, uint64_t in_size)
 {
-	if (!bench_reads(j->prog))
+	if (!bench_prog_reads(j->prog))
 		return BENCH_COLD_NA;
 	if (c->sw->cache == SCN_CACHE_WARM)
 		return BENCH_COLD_WARM;
 	if (j->v->on == SCN_FS_TMPFS)
 		return BENCH_COLD_IMPOSSIBLE;
-	return bench_make_cold(j->dir, j->in_path, in_size, c->r->cold_probe, sizeof c->r->cold_probe);
+	return bench_make_cold(j->dir, j->in_name, in_size, c->r->cold_probe, sizeof c->r->cold_probe);
 }
 
 /* Run one job after preparing its cache; a unique output name each time. */
 static int
-bench_once(struct bench_ctx *c, struct bench_job *j, uint64_t in_size, struct bench_sample *s,
+bench_once(struct bench_ctx *c, struct bench_prog_job *j, uint64_t in_size, struct bench_sample *s,
     char *what, size_t len)
 {
 	enum bench_cold cold = bench_prepare_cache(c, j, in_size);
 	int e;
 
-	if (bench_reads(j->prog) && j->prog != SCN_PROG_COPY)
-		j->out_name[0] = '\0';
-	else
+	if (bench_prog_writes(j->prog))
 		snprintf(j->out_name, sizeof j->out_name, "out-%u", c->seq++);
-	e = bench_fork(j, s, what, len);
+	else
+		j->out_name[0] = '\0';
+	e = bench_prog_run(j, s, what, len);
 	s->cold = (int)cold;
 	return e;
 }
@@ -560,7 +217,7 @@ bench_once(struct bench_ctx *c, struct bench_job *j, uint64_t in_size, struct be
  * budget, move fewer bytes, a multiple of buf_size. 0 or errno.
  */
 static int
-bench_probe(struct bench_ctx *c, struct bench_job *j, unsigned runs, uint64_t *bytes,
+bench_probe(struct bench_ctx *c, struct bench_prog_job *j, unsigned runs, uint64_t *bytes,
     char *what, size_t len)
 {
 	const struct scn_sweep *sw = c->sw;
@@ -569,14 +226,14 @@ bench_probe(struct bench_ctx *c, struct bench_job *j, unsigned runs, uint64_t *b
 	double per_run = c->r->budget / runs, rate;
 	int e;
 
-	if (bench_reads(j->prog)) {
-		const char *path;
+	if (bench_prog_reads(j->prog)) {
+		const char *name;
 		uint64_t psize = cap < BENCH_PROBE_MAX_BYTES ? cap : BENCH_PROBE_MAX_BYTES;
-		if ((e = bench_input(c, j->v->on, true, psize, &path)) != 0) {
+		if ((e = bench_input(c, j->v->on, true, psize, &name)) != 0) {
 			snprintf(what, len, "writing the probe input");
 			return e;
 		}
-		j->in_path = path;
+		j->in_name = name;
 		cap = psize;
 	}
 	n = 16 * j->buf_size < cap ? 16 * j->buf_size : cap;
@@ -651,7 +308,7 @@ bench_row(struct bench_ctx *c, size_t vi, size_t ri)
 	const struct scn_sweep *sw = c->sw;
 	struct bench_variant *bv = &c->r->variants[vi];
 	struct bench_row *row = &bv->rows[ri];
-	struct bench_job j;
+	struct bench_prog_job j;
 	struct bench_sample s;
 	unsigned runs = c->r->warmup + c->r->repeat;
 	char what[64] = "", sz[32];
@@ -694,20 +351,20 @@ bench_row(struct bench_ctx *c, size_t vi, size_t ri)
 			z[k] = s.elapsed;
 		}
 		row->fixed = stats_median(z, 3);
-		j.in_path = NULL;
+		j.in_name = NULL;
 	}
-	if (bench_reads(j.prog)) {
-		const char *path;
+	if (bench_prog_reads(j.prog)) {
+		const char *name;
 		c->p.phase = BENCH_PHASE_PREPARE;
 		bench_report(c);
-		if ((e = bench_input(c, bv->v->on, false, row->bytes, &path)) != 0) {
+		if ((e = bench_input(c, bv->v->on, false, row->bytes, &name)) != 0) {
 			snprintf(what, sizeof what, "writing the input");
 			goto fail;
 		}
-		j.in_path = path;
+		j.in_name = name;
 	}
 	/* Timed runs read to EOF, as the books' programs do; write programs write exactly. */
-	j.limit = bench_reads(j.prog) ? UINT64_MAX : row->bytes;
+	j.limit = bench_prog_reads(j.prog) ? UINT64_MAX : row->bytes;
 
 	for (unsigned k = 0; k < c->r->warmup; k++) {
 		if ((e = bench_once(c, &j, row->bytes, &s, what, sizeof what)) != 0)
@@ -743,7 +400,7 @@ bench_row(struct bench_ctx *c, size_t vi, size_t ri)
 		row->fixed = row->elapsed.min;
 	if (row->scale > 1)
 		bench_note(row->note, sizeof row->note, "measured %s per run, scaled x%.4g; "
-		    "fixed cost %.3g ms counted once", bench_format_size(row->bytes, sz, sizeof sz),
+		    "fixed cost %.3g ms counted once", units_format_size_round(row->bytes, sz, sizeof sz),
 		    row->scale, row->fixed * 1e3);
 	c->p.phase = BENCH_PHASE_ROW_DONE;
 	bench_report(c);
@@ -757,19 +414,6 @@ fail:
 	c->p.phase = BENCH_PHASE_ROW_DONE;
 	bench_report(c);
 	return c->stop ? -2 : 0;
-}
-
-/* A size the way scenarios write it: "100 MB" stays decimal, "4 MiB" binary. */
-char *
-bench_format_size(uint64_t bytes, char *buf, size_t len)
-{
-	if (bytes >= 1000000 && bytes % 1000000 == 0 && bytes % (1 << 20) != 0)
-		snprintf(buf, len, "%" PRIu64 " MB", bytes / 1000000);
-	else if (bytes >= 1000 && bytes % 1000 == 0 && bytes % 1024 != 0)
-		snprintf(buf, len, "%" PRIu64 " kB", bytes / 1000);
-	else
-		units_format_size(bytes, buf, len);
-	return buf;
 }
 
 /* Extrapolate one measured time of a row. */
@@ -827,31 +471,21 @@ bench_err(char **err, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Make the scratch dirs the variants need and check there is room for input + output. */
+/* Make the scratch dirs the variants need, each with room for an input, an output and a probe
+ * input. */
 static int
 bench_dirs(struct bench_ctx *c, char **err)
 {
-	const struct scn_sweep *sw = c->sw;
+	char msg[PATH_MAX + 128];
 
-	for (size_t v = 0; v < sw->n_variants; v++) {
-		enum scn_fs fs = sw->variants[v].on;
-		const char *parent = fs == SCN_FS_TMPFS ? "/dev/shm" : c->o->dir;
-		struct statvfs st;
-
-		if (c->dirs[fs] < 0 && (c->dirs[fs] = scratch_mkdir(parent)) < 0) {
-			bench_err(err, "cannot make a scratch dir under %s: %s",
-			    parent ? parent : "$TMPDIR", strerror(errno));
-			return -1;
-		}
-		/* An input, an output and a probe input, with room to spare for everyone else. */
-		if (statvfs(scratch_dir(c->dirs[fs]), &st) == 0 &&
-		    (double)st.f_bavail * (double)st.f_frsize < 3.0 * (double)sw->file_size) {
-			/* The parent's name: the scratch dir is gone by the time this is read. */
-			const char *d = scratch_dir(c->dirs[fs]);
-			int plen = (int)(strrchr(d, '/') - d);
-			bench_err(err, "not enough free space under %.*s for a %" PRIu64 "-byte sweep "
-			    "(%" PRIu64 " bytes needed: input, output and probe)", plen > 0 ? plen : 1,
-			    d, sw->file_size, 3 * sw->file_size);
+	for (size_t v = 0; v < c->sw->n_variants; v++) {
+		enum scn_fs fs = c->sw->variants[v].on;
+		if (c->dirs[fs] >= 0)
+			continue;
+		c->dirs[fs] = scratch_place(fs == SCN_FS_TMPFS, c->o->dir, 3 * c->sw->file_size, msg,
+		    sizeof msg);
+		if (c->dirs[fs] < 0) {
+			bench_err(err, "%s", msg);
 			return -1;
 		}
 	}
@@ -925,7 +559,7 @@ bench_run(const struct scn_sweep *sw, const struct bench_opts *o, struct bench_r
 		struct bench_variant *bv = &out->variants[v];
 		snprintf(bv->dir, sizeof bv->dir, "%s", scratch_dir(c.dirs[bv->v->on]));
 		bench_fs_name(c.dirs[bv->v->on], bv->fs, sizeof bv->fs);
-		if (bench_reads(sw->program) && sw->cache == SCN_CACHE_COLD &&
+		if (bench_prog_reads(sw->program) && sw->cache == SCN_CACHE_COLD &&
 		    bv->v->on == SCN_FS_TMPFS && strstr(out->note, "tmpfs") == NULL)
 			bench_note(out->note, sizeof out->note,
 			    "cold cache not possible on tmpfs: its files live in the page cache");
@@ -945,7 +579,7 @@ done:
 		if (c.dirs[fs] >= 0)
 			scratch_remove(c.dirs[fs]);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	out->wall = bench_ts(&t0, &t1);
+	out->wall = bench_prog_seconds(&t0, &t1);
 	if (rc == -1) {
 		if (err != NULL && *err == NULL)
 			bench_err(err, "sweep failed");
@@ -989,44 +623,4 @@ bench_ref_variant(const struct bench_result *r, const struct scn_reference *ref)
 			    strcmp(r->variants[v].v->name, ref->variant) == 0)
 				return v;
 	return 0;
-}
-
-/* One line of progress. */
-char *
-bench_progress_text(const struct bench_progress *p, char *buf, size_t len)
-{
-	static const char *const phase[] = { "preparing input", "probing", "warm-up", "run",
-		"done" };
-	char sz[32];
-	int n;
-
-	n = snprintf(buf, len, "row %zu/%zu  %s  BUF %" PRIu64 "  %s", p->step, p->n_steps,
-	    p->variant ? p->variant : "", p->buf_size, phase[p->phase]);
-	if (n > 0 && (size_t)n < len && (p->phase == BENCH_PHASE_RUN || p->phase == BENCH_PHASE_WARMUP))
-		n += snprintf(buf + n, len - (size_t)n, " %u/%u", p->run,
-		    p->phase == BENCH_PHASE_RUN ? p->n_runs : p->n_warmup);
-	if (n > 0 && (size_t)n < len && p->bytes > 0)
-		n += snprintf(buf + n, len - (size_t)n, "  %s/run",
-		    bench_format_size(p->bytes, sz, sizeof sz));
-	if (n > 0 && (size_t)n < len && p->last_elapsed >= 0)
-		snprintf(buf + n, len - (size_t)n, "  %.3f s", p->last_elapsed);
-	return buf;
-}
-
-/* --export dispatcher. */
-int
-bench_export(FILE *f, const struct bench_result *r, const char *fmt)
-{
-	if (fmt == NULL) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (strcmp(fmt, "json") == 0)
-		return bench_print_json(f, r);
-	if (strcmp(fmt, "csv") == 0)
-		return bench_print_csv(f, r);
-	if (strcmp(fmt, "md") == 0)
-		return bench_print_md(f, r);
-	errno = EINVAL;
-	return -1;
 }

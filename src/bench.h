@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
+#include "bench-prog.h"
 #include "scenario.h"
 #include "stats.h"
 
@@ -48,15 +48,6 @@ struct bench_opts {
 	unsigned repeat;              /* counted runs; 0: the scenario's, then BENCH_DEFAULT_REPEAT */
 	bench_progress_fn progress;   /* may be NULL */
 	void *user;
-};
-
-/* One timed run, as the child measured it around the work only. */
-struct bench_sample {
-	double elapsed;               /* CLOCK_MONOTONIC, seconds */
-	double user, system;          /* getrusage(RUSAGE_SELF) deltas, seconds */
-	uint64_t syscr, syscw;        /* /proc/self/io deltas: read and write system calls */
-	uint64_t bytes;               /* bytes the program moved */
-	int cold;                     /* enum bench_cold of this run's input */
 };
 
 /* Whether a run started with its input out of the page cache. */
@@ -146,51 +137,5 @@ const struct scn_ref_row *bench_ref_row(const struct scn_reference *ref, uint64_
 
 /* Index of the variant a reference compares with (its named variant, else 0). */
 size_t bench_ref_variant(const struct bench_result *r, const struct scn_reference *ref);
-
-/* A size as scenarios write it ("100 MB", "4 MiB", "1000 kB", "904 B"). Return buf. */
-char *bench_format_size(uint64_t bytes, char *buf, size_t len);
-
-/* One line of progress for people ("row 3/14  BUF 4  run 2/5  1.23 ms"). Return buf. */
-char *bench_progress_text(const struct bench_progress *p, char *buf, size_t len);
-
-/* Flags of bench_print_text and bench_chart_lines. */
-enum {
-	BENCH_PRINT_ASCII = 1u << 0,  /* no UTF-8 (µ, ×, …, block characters) */
-	BENCH_PRINT_NO_CHART = 1u << 1,
-};
-
-/* The side-by-side table (and the chart unless NO_CHART) for people. Return 0 or -1. */
-int bench_print_text(FILE *f, const struct bench_result *r, unsigned flags);
-
-/*
- * A compact version for a pane width columns wide (the TUI's sweep pane, a narrow terminal):
- * one header line, per variant BUF | median | ± σ | relative | first book column | scaling
- * (times extrapolated, "×25 of 4 MB" when scaled), then the chart unless NO_CHART. No line
- * is wider than width display columns. Return 0 or -1.
- */
-int bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned flags);
-
-/* Everything as one JSON object, with every run's raw figures. Return 0 or -1. */
-int bench_print_json(FILE *f, const struct bench_result *r);
-
-/* CSV: one line per variant and row, measured and extrapolated, then the references. */
-int bench_print_csv(FILE *f, const struct bench_result *r);
-
-/* Markdown: the table for a course page. */
-int bench_print_md(FILE *f, const struct bench_result *r);
-
-/* --export: fmt "csv", "json" or "md" (Markdown table). Return 0, or -1 (EINVAL: unknown fmt). */
-int bench_export(FILE *f, const struct bench_result *r, const char *fmt);
-
-/*
- * The log-scale bar chart as text lines of at most width display columns (for the TUI
- * to draw, or for print). One line per row and variant, plus one per reference figure,
- * plus a scale line. Returns a heap array of *n heap strings (UTF-8 unless ASCII); NULL
- * if out of memory. Free with bench_chart_free.
- */
-char **bench_chart_lines(const struct bench_result *r, int width, unsigned flags, size_t *n);
-
-/* Free lines from bench_chart_lines (NULL is fine). */
-void bench_chart_free(char **lines, size_t n);
 
 #endif

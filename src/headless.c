@@ -11,12 +11,14 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "bench.h"
+#include "bench-print.h"
 #include "describe.h"
 #include "expect.h"
 #include "json.h"
 #include "lesson.h"
 #include "ops.h"
+#include "probe.h"
+#include "runner.h"
 #include "scenario-names.h"
 #include "text.h"
 #include "units.h"
@@ -252,7 +254,7 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 	}
 }
 
-/* JSON: the name of where a fact came from (snapshot.h). */
+/* JSON: the name of where a disk fact came from (snapshot.h; the cache's: probe.h). */
 static const char *
 headless_source_name(enum snap_source src)
 {
@@ -263,6 +265,7 @@ headless_source_name(enum snap_source src)
 		[SNAP_SRC_MINCORE] = "mincore",
 		[SNAP_SRC_FIEMAP] = "fiemap",
 		[SNAP_SRC_PROCIO] = "procio",
+		[SNAP_SRC_KPAGEFLAGS] = "kpageflags",
 	};
 
 	if ((unsigned)src < sizeof names / sizeof names[0] && names[src] != NULL)
@@ -306,7 +309,7 @@ headless_json_state(FILE *f, const struct snapshot *s)
 	fputs(",\"head\":", f);
 	json_string_n(f, (const char *)s->stdio.head, s->stdio.head_len);
 	fputs("},\"cache\":{\"source\":", f);
-	json_string(f, headless_source_name(c->source));
+	json_string(f, probe_cache_source_name(c->source));
 	fprintf(f, ",\"file_size\":%" PRIu64, c->file_size);
 	headless_json_count(f, "pages", cache_ok, c->cached, c->note);
 	headless_json_count(f, "dirty_pages", cache_ok && c->has_dirty, c->dirty, nodirty);
@@ -408,7 +411,7 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 	headless_json_state(f, &sr->after);
 	if (sr->sweep != NULL) {
 		fputs(",\"sweep\":", f);
-		bench_print_json(f, sr->sweep);
+		bench_export_json(f, sr->sweep);
 	}
 	fputs(",\"changes\":[", f);
 	for (size_t i = 0; i < sr->changes.n; i++) {
@@ -630,8 +633,10 @@ headless_end(struct headless *h, const char *error)
 		json_string(f, lesson_fs_name(h->l));
 		fprintf(f, ",\"device\":");
 		json_string(f, init->disk.device[0] ? init->disk.device : NULL);
-		fprintf(f, ",\"cachestat\":%s,\"fiemap\":%s,\"trace\":\"%s\",\"version\":\"%s\"",
+		fprintf(f, ",\"cachestat\":%s,\"cache_source\":\"%s\",\"fiemap\":%s,\"trace\":\"%s\","
+		        "\"version\":\"%s\"",
 		        init->cache.source == SNAP_SRC_CACHESTAT ? "true" : "false",
+		        probe_cache_source_name(init->cache.source),
 		        init->disk.source == SNAP_SRC_FIEMAP ? "true" : "false",
 		        lesson_trace_source(h->l) == EV_SRC_PTRACE ? "ptrace" : "procio",
 		        PACKAGE_VERSION);
@@ -660,7 +665,7 @@ headless_sweep_progress(const struct bench_progress *p, void *user)
 	char line[160];
 
 	(void)user;
-	fprintf(stderr, "\r\033[K%s", bench_progress_text(p, line, sizeof line));
+	fprintf(stderr, "\r\033[K%s", bench_print_progress(p, line, sizeof line));
 	fflush(stderr);
 	return 0;
 }
@@ -669,7 +674,8 @@ headless_sweep_progress(const struct bench_progress *p, void *user)
 int
 headless_run(const struct scenario *s, const struct app_opts *o)
 {
-	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .budget = o->budget };
+	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .budget = o->budget,
+	                          .probe = o->probe };
 	bool progress = isatty(STDERR_FILENO), sweep_failed = false;
 	char envmsg[320] = "";
 	struct headless h = { .s = s, .o = o, .f = stdout, .ok = true };

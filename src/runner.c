@@ -2,6 +2,7 @@
 /* runner.c: make the scratch file, run each step in the traced worker, observe the result. */
 #include <config.h>
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -35,8 +36,6 @@
 #define RUNNER_WAIT_SLICE_NS 200000000L
 /* The scratch file's name in its private dir (the worker opens it relative to the dir). */
 #define RUNNER_FILE_NAME "scratch"
-/* wait until clean gives up after this long unless the step says otherwise. */
-#define RUNNER_WAIT_DEFAULT_TIMEOUT 60.0
 /* Null system calls timed for the tracing overhead, untraced and traced. */
 #define RUNNER_NULL_CALLS 101
 
@@ -187,7 +186,7 @@ runner_observe(struct runner *r, struct snapshot *snap)
 		probe_fd(r->w.pid, r->cur_fd, &snap->fd);
 	if (fstat(r->probe_fd, &sb) == 0)
 		size = (uint64_t)sb.st_size;
-	probe_cache(r->probe_fd, size, &snap->cache);
+	probe_cache_as(r->probe_fd, size, r->o.probe, &snap->cache);
 	probe_disk(r->probe_fd, &snap->disk);
 	if (!r->dead)
 		probe_io(r->w.pid, &snap->disk);
@@ -498,9 +497,10 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 	int64_t ret = 0;
 	int err = 0;
 
+	/* The loader gives every wait its timeout (the default too): it is used as it is. */
+	assert(!until_clean || a->timeout > 0);
 	if (until_clean)
-		limit = (a->has & SCN_HAS_TIMEOUT) && a->timeout > 0 ? a->timeout :
-		        a->seconds > 0 ? a->seconds : RUNNER_WAIT_DEFAULT_TIMEOUT;
+		limit = a->timeout;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		double el = runner_since(&start), left;
@@ -550,11 +550,11 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
 }
 
-/* Ops the runner itself handles; NULL: the worker runs it (ops.c). Add new ones here. */
-static const runner_op_fn runner_ops[SCN_OP__COUNT] = {
-	[SCN_OP_WAIT] = runner_op_wait,
-	[SCN_OP_PTY] = runner_op_pty,    /* curriculum; tail runs in the worker (ops.c) */
-	[SCN_OP_SWEEP] = runner_op_sweep,   /* bench.c */
+/* The runner's parts that ops may run in (their op table entry says which); NULL: the worker. */
+static const runner_op_fn runner_ops[SCN_RUNS__COUNT] = {
+	[SCN_RUNS_RUNNER_WAIT] = runner_op_wait,
+	[SCN_RUNS_RUNNER_PTY] = runner_op_pty,       /* curriculum */
+	[SCN_RUNS_RUNNER_SWEEP] = runner_op_sweep,   /* bench.c */
 };
 
 /* Kill and reap the worker if it lives. */
@@ -700,36 +700,20 @@ static int
 runner_make_file(struct runner *r, char **err)
 {
 	const struct scn_file *f = &r->s->file;
-	const char *parent = r->o.dir;
-	struct statvfs vfs;
+	char msg[PATH_MAX + 128];
 	struct stat sb;
 	int fd;
 
-	if (f->on == SCN_FS_TMPFS) {
-		parent = "/dev/shm";
-		if (stat(parent, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-			runner_error(err, "this scenario needs tmpfs, but /dev/shm does not exist");
-			return -1;
-		}
-	}
 	if (f->size > SCN_MAX_SIZE) {
 		runner_error(err, "the scratch file would be %" PRIu64 " bytes; the limit is %"
 		             PRIu64, f->size, (uint64_t)SCN_MAX_SIZE);
 		return -1;
 	}
-	r->scratch = scratch_mkdir(parent);
+	/* The file, and a MiB to spare for everyone else. */
+	r->scratch = scratch_place(f->on == SCN_FS_TMPFS, r->o.dir, f->size + (1u << 20), msg,
+	                           sizeof msg);
 	if (r->scratch < 0) {
-		runner_error(err, "cannot make a scratch directory under %s: %s",
-		             parent ? parent : "$TMPDIR or /tmp", strerror(errno));
-		return -1;
-	}
-	if (statvfs(scratch_dir(r->scratch), &vfs) == 0 &&
-	    (uint64_t)vfs.f_bavail * vfs.f_frsize < f->size + (1u << 20)) {
-		/* The parent's name: the scratch dir is gone by the time this is read. */
-		int plen = (int)(strrchr(scratch_dir(r->scratch), '/') - scratch_dir(r->scratch));
-		runner_error(err, "not enough space under %.*s for a %" PRIu64 "-byte scratch file "
-		             "(%" PRIu64 " bytes free)", plen > 0 ? plen : 1, scratch_dir(r->scratch),
-		             f->size, (uint64_t)vfs.f_bavail * vfs.f_frsize);
+		runner_error(err, "%s", msg);
 		return -1;
 	}
 	if (scratch_path(r->scratch, RUNNER_FILE_NAME, r->path, sizeof r->path) == NULL) {
@@ -789,6 +773,12 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	if (r->source == EV_SRC_PTRACE)
 		runner_calibrate(r);
 	runner_observe(r, &r->initial);
+	/* A source asked for by name that cannot work here is said now, not hidden by a fallback. */
+	if (r->o.probe != SNAP_SRC_NONE && r->initial.cache.source == SNAP_SRC_NONE) {
+		runner_error(err, "%s", r->initial.cache.note);
+		runner_free(r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -821,8 +811,8 @@ runner_step(struct runner *r, struct step_result *out)
 		out->ret = -1;
 		out->err = ECHILD;
 		runner_note(out, "nothing was run: %s earlier", r->dead_note);
-	} else if (runner_ops[step->op] != NULL) {
-		runner_ops[step->op](r, step, out);
+	} else if (runner_ops[scn_op_table[step->op].runs] != NULL) {
+		runner_ops[scn_op_table[step->op].runs](r, step, out);
 	} else {
 		runner_exchange(r, out->index, out);
 	}

@@ -38,6 +38,7 @@ struct runner_opts {
 	runner_poll_fn poll;          /* may be NULL */
 	void *user;                   /* for the callbacks */
 	double budget;                /* sweep rows: seconds each; 0 = the scenario's/default */
+	enum snap_source probe;       /* page cache source (probe_cache_as); NONE = the chain */
 };
 
 struct runner;

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
@@ -418,6 +420,42 @@ scratch_reap(const char *parent, void (*report)(const char *path, void *user), v
 	closedir(d);
 	close(pfd);
 	return removed;
+}
+
+/*
+ * Make the scratch dir for need bytes of files: under /dev/shm (tmpfs) or dir, on a
+ * filesystem with room for them. Its free space is read through the dir's fd.
+ */
+int
+scratch_place(bool tmpfs, const char *dir, uint64_t need, char *msg, size_t len)
+{
+	const char *parent = tmpfs ? "/dev/shm" : dir;
+	struct statvfs vfs;
+	struct stat sb;
+	uint64_t avail;
+	int idx;
+
+	if (tmpfs && (stat(parent, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+		snprintf(msg, len, "this scenario needs tmpfs, but /dev/shm does not exist");
+		errno = ENOENT;
+		return -1;
+	}
+	if ((idx = scratch_mkdir(parent)) < 0) {
+		snprintf(msg, len, "cannot make a scratch directory under %s: %s",
+		    parent != NULL && *parent != '\0' ? parent : "$TMPDIR or /tmp", strerror(errno));
+		return -1;
+	}
+	if (fstatvfs(scratch_dfd[idx], &vfs) == 0 &&
+	    (avail = (uint64_t)vfs.f_bavail * vfs.f_frsize) < need) {
+		/* Name the parent: the scratch dir is removed before the message is read. */
+		int plen = (int)(strrchr(scratch_dirs[idx], '/') - scratch_dirs[idx]);
+		snprintf(msg, len, "not enough space under %.*s: %" PRIu64 " bytes of scratch files "
+		    "needed, %" PRIu64 " free", plen > 0 ? plen : 1, scratch_dirs[idx], need, avail);
+		scratch_remove(idx);
+		errno = ENOSPC;
+		return -1;
+	}
+	return idx;
 }
 
 /* Path of scratch dir idx. */

@@ -3,6 +3,8 @@
 #ifndef IOBUFVIZ_SCRATCH_H
 #define IOBUFVIZ_SCRATCH_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define SCRATCH_MAX_DIRS 4
@@ -15,6 +17,14 @@
  * Return its index (>= 0), or -1 with errno set.
  */
 int scratch_mkdir(const char *parent);
+
+/*
+ * Make the scratch dir for files of need bytes in all: under /dev/shm (tmpfs) if tmpfs,
+ * else under dir (NULL: $TMPDIR or /tmp, as scratch_mkdir), and check that its filesystem
+ * has need bytes free. Return its index, or -1 with errno set and why, for people, in msg
+ * (len bytes); no dir is then left.
+ */
+int scratch_place(bool tmpfs, const char *dir, uint64_t need, char *msg, size_t len);
 
 /* Path of scratch dir IDX, or NULL. */
 const char *scratch_dir(int idx);

@@ -88,6 +88,19 @@ units_format_size(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
+/* A size in the unit it is round in: "100 MB" stays decimal, "4 MiB" binary. */
+char *
+units_format_size_round(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes >= 1000000 && bytes % 1000000 == 0 && bytes % (1 << 20) != 0)
+		snprintf(buf, len, "%" PRIu64 " MB", bytes / 1000000);
+	else if (bytes >= 1000 && bytes % 1000 == 0 && bytes % 1024 != 0)
+		snprintf(buf, len, "%" PRIu64 " kB", bytes / 1000);
+	else
+		units_format_size(bytes, buf, len);
+	return buf;
+}
+
 /* Format a duration for people. */
 char *
 units_format_ns(uint64_t ns, char *buf, size_t len)

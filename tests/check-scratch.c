@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,6 +226,25 @@ START_TEST(test_children_killed_first)
 }
 END_TEST
 
+/* scratch_place: a dir under the given parent, and a clear refusal when there is no room. */
+START_TEST(test_place)
+{
+	char msg[PATH_MAX + 128];
+	int idx = scratch_place(false, parent, 4096, msg, sizeof msg);
+
+	ck_assert_int_ge(idx, 0);
+	ck_assert_int_eq(strncmp(scratch_dir(idx), parent, strlen(parent)), 0);
+	scratch_remove(idx);
+	/* No filesystem has UINT64_MAX bytes free: refused, and no dir is left in parent. */
+	ck_assert_int_eq(scratch_place(false, parent, UINT64_MAX, msg, sizeof msg), -1);
+	ck_assert_int_eq(errno, ENOSPC);
+	ck_assert_ptr_nonnull(strstr(msg, "not enough space under"));
+	ck_assert_ptr_nonnull(strstr(msg, parent));
+	ck_assert_int_eq(rmdir(parent), 0);
+	ck_assert_int_eq(mkdir(parent, 0700), 0);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 scratch_suite(void)
@@ -234,6 +254,7 @@ scratch_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_private_dir);
 	tcase_add_test(tc, test_cleanup_on_exit);
+	tcase_add_test(tc, test_place);
 	tcase_add_loop_test(tc, test_cleanup_on_signal, 0, 5);
 	tcase_add_loop_test(tc, test_children_killed_first, 0, 6);
 	suite_add_tcase(s, tc);

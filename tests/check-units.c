@@ -72,6 +72,12 @@ START_TEST(test_format)
 	ck_assert_str_eq(units_format_size(4096, b, sizeof b), "4 KiB");
 	ck_assert_str_eq(units_format_size(1536 * 1024, b, sizeof b), "1.5 MiB");
 	ck_assert_str_eq(units_format_size(1073741824, b, sizeof b), "1 GiB");
+	/* As a scenario writes it: decimal only where it is round in decimal alone. */
+	ck_assert_str_eq(units_format_size_round(100000000, b, sizeof b), "100 MB");
+	ck_assert_str_eq(units_format_size_round(1000, b, sizeof b), "1 kB");
+	ck_assert_str_eq(units_format_size_round(5000, b, sizeof b), "5 kB");
+	ck_assert_str_eq(units_format_size_round(4 << 20, b, sizeof b), "4 MiB");
+	ck_assert_str_eq(units_format_size_round(904, b, sizeof b), "904 B");
 	ck_assert_str_eq(units_format_ns(850, b, sizeof b), "850 ns");
 	ck_assert_str_eq(units_format_ns(2100, b, sizeof b), "2.1 µs");
 	ck_assert_str_eq(units_format_ns(3400000, b, sizeof b), "3.40 ms");

@@ -37,6 +37,8 @@ for f in "$src"/scenarios/*.yaml; do
 	run "$f"
 done
 run "$src/scenarios/13.1-buffer-cache.yaml" --trace=procio
+# Residency only: dirty and writeback counts are null, each with its _why.
+run "$src/scenarios/13.1-buffer-cache.yaml" --probe=mincore
 run "$src/tests/inject.yaml"
 run "$src/tests/sweep-tiny.yaml" --budget=0.05
 python3 - "$src/doc/transcript.schema.json" "$tmp" <<'PY' || fail=1

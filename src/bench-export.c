@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/* bench-export.c: a sweep's results for programs (JSON with every run, CSV), and --export. */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench-print.h"
+#include "decode.h"
+#include "json.h"
+#include "scenario-names.h"
+
+/* Name of a cold-cache state. */
+static const char *
+bench_export_cold(enum bench_cold c)
+{
+	static const char *const names[] = { "n/a", "verified", "FAILED", "impossible (tmpfs)",
+		"warm" };
+
+	return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "?";
+}
+
+/* A JSON number, or null for "not given" (negative) and non-finite values. */
+static void
+bench_export_jnum(FILE *f, double v)
+{
+	if (!isfinite(v) || v < 0)
+		fputs("null", f);
+	else
+		fprintf(f, "%.9g", v);
+}
+
+/* JSON: everything, with every run's raw figures. */
+int
+bench_export_json(FILE *f, const struct bench_result *r)
+{
+	const struct scn_sweep *sw = r->sw;
+
+	fputs("{\"title\":", f);
+	json_string(f, sw->title);
+	fprintf(f, ",\"program\":\"%s\",\"file_size\":%" PRIu64 ",\"cache\":\"%s\",\"budget_s\":",
+	    scenario_names_of(scn_programs, (int)sw->program), sw->file_size,
+	    scenario_names_of(scn_caches, (int)sw->cache));
+	bench_export_jnum(f, r->budget);
+	fprintf(f, ",\"repeat\":%u,\"warmup\":%u,\"machine\":{\"arch\":", r->repeat, r->warmup);
+	json_string(f, r->machine);
+	fputs(",\"cpu\":", f);
+	json_string(f, r->cpu);
+	fputs(",\"kernel\":", f);
+	json_string(f, r->kernel);
+	fputs("},\"wall_s\":", f);
+	bench_export_jnum(f, r->wall);
+	fputs(",\"note\":", f);
+	json_string(f, r->note);
+	fputs(",\"cold_probe\":", f);
+	json_string(f, r->cold_probe[0] ? r->cold_probe : NULL);
+	fputs(",\"variants\":[", f);
+	for (size_t v = 0; v < r->n_variants; v++) {
+		const struct bench_variant *bv = &r->variants[v];
+		char fl[48];
+		fprintf(f, "%s{\"name\":", v ? "," : "");
+		json_string(f, bv->v->name ? bv->v->name : "default");
+		fputs(",\"flags\":", f);
+		json_string(f, decode_open_flag_bits(bv->v->flags, fl, sizeof fl));
+		fprintf(f, ",\"sync_each\":\"%s\",\"on\":\"%s\",\"fs\":",
+		    scenario_names_of(scn_sync_eachs, (int)bv->v->sync_each),
+		    scenario_names_of(scn_fss, (int)bv->v->on));
+		json_string(f, bv->fs);
+		fputs(",\"rows\":[", f);
+		for (size_t i = 0; i < bv->n_rows; i++) {
+			const struct bench_row *row = &bv->rows[i];
+			const struct stats_summary *e = &row->elapsed;
+			fprintf(f, "%s{\"buf_size\":%" PRIu64 ",\"bytes_measured\":%" PRIu64
+			    ",\"scale\":", i ? "," : "", row->buf_size, row->bytes);
+			bench_export_jnum(f, row->scale);
+			fputs(",\"fixed_s\":", f);
+			bench_export_jnum(f, row->fixed);
+			if (row->n_runs > 0) {
+				fputs(",\"measured\":{\"median_s\":", f);
+				bench_export_jnum(f, e->median);
+				fputs(",\"mean_s\":", f);
+				bench_export_jnum(f, e->mean);
+				fputs(",\"stddev_s\":", f);
+				bench_export_jnum(f, e->sd);
+				fputs(",\"min_s\":", f);
+				bench_export_jnum(f, e->min);
+				fputs(",\"max_s\":", f);
+				bench_export_jnum(f, e->max);
+				fputs(",\"user_s\":", f);
+				bench_export_jnum(f, row->user);
+				fputs(",\"system_s\":", f);
+				bench_export_jnum(f, row->system);
+				fputs(",\"syscr\":", f);
+				bench_export_jnum(f, row->syscr);
+				fputs(",\"syscw\":", f);
+				bench_export_jnum(f, row->syscw);
+				fputs("},\"extrapolated\":{\"median_s\":", f);
+				bench_export_jnum(f, bench_row_extrapolated(row));
+				fputs(",\"user_s\":", f);
+				bench_export_jnum(f, row->user * row->scale);
+				fputs(",\"system_s\":", f);
+				bench_export_jnum(f, row->system * row->scale);
+				fputs("},\"relative\":", f);
+				bench_export_jnum(f, row->relative);
+				fputs(",\"relative_stddev\":", f);
+				bench_export_jnum(f, row->relative_sd);
+				fprintf(f, ",\"outliers\":%zu,\"first_run_slower\":%s", e->n_outliers,
+				    e->first_slow ? "true" : "false");
+			}
+			fprintf(f, ",\"cold\":\"%s\",\"error\":", bench_export_cold(row->cold));
+			json_string(f, row->err ? strerror(row->err) : NULL);
+			fputs(",\"note\":", f);
+			json_string(f, row->note);
+			fputs(",\"runs\":[", f);
+			for (size_t k = 0; k < row->n_runs; k++) {
+				const struct bench_sample *s = &row->runs[k];
+				fprintf(f, "%s{\"elapsed_s\":%.9g,\"user_s\":%.6g,\"system_s\":%.6g,"
+				    "\"syscr\":%" PRIu64 ",\"syscw\":%" PRIu64 ",\"bytes\":%" PRIu64
+				    ",\"cold\":\"%s\"}", k ? "," : "", s->elapsed, s->user, s->system,
+				    s->syscr, s->syscw, s->bytes, bench_export_cold(s->cold));
+			}
+			fputs("]}", f);
+		}
+		fputs("]}", f);
+	}
+	fputs("],\"references\":[", f);
+	for (size_t i = 0; i < sw->n_references; i++) {
+		const struct scn_reference *ref = &sw->references[i];
+		fprintf(f, "%s{\"label\":", i ? "," : "");
+		json_string(f, ref->label);
+		fputs(",\"source\":", f);
+		json_string(f, ref->source);
+		fputs(",\"variant\":", f);
+		json_string(f, r->n_variants ? r->variants[bench_ref_variant(r, ref)].v->name : NULL);
+		fprintf(f, ",\"total_bytes\":%" PRIu64 ",\"rows\":[", ref->total_bytes);
+		for (size_t k = 0; k < ref->n_rows; k++) {
+			fprintf(f, "%s{\"buf_size\":%" PRIu64 ",\"elapsed_s\":", k ? "," : "",
+			    ref->rows[k].buf_size);
+			bench_export_jnum(f, ref->rows[k].elapsed);
+			fputs(",\"user_s\":", f);
+			bench_export_jnum(f, ref->rows[k].user);
+			fputs(",\"system_s\":", f);
+			bench_export_jnum(f, ref->rows[k].system);
+			fputc('}', f);
+		}
+		fputs("]}", f);
+	}
+	fputs("]}\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+/* A CSV field: quoted, quotes doubled. */
+static void
+bench_export_cstr(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* A CSV number, empty when not known. */
+static void
+bench_export_cnum(FILE *f, double v)
+{
+	if (isfinite(v) && v >= 0)
+		fprintf(f, "%.9g", v);
+}
+
+/* CSV: one line per variant and row, seconds throughout. */
+int
+bench_export_csv(FILE *f, const struct bench_result *r)
+{
+	const struct scn_sweep *sw = r->sw;
+
+	fprintf(f, "# %s; program %s; file_size %" PRIu64 "; %s; %s; %s\n",
+	    sw->title ? sw->title : "sweep", scenario_names_of(scn_programs, (int)sw->program),
+	    sw->file_size,
+	    r->machine, r->cpu, r->kernel);
+	fputs("variant,fs,buf_size,bytes_measured,scale,fixed_s,median_s,mean_s,stddev_s,min_s,max_s,"
+	    "user_s,system_s,syscr,syscw,median_extrapolated_s,user_extrapolated_s,"
+	    "system_extrapolated_s,relative,relative_stddev,cold,error", f);
+	for (size_t i = 0; i < sw->n_references; i++) {
+		const char *l = sw->references[i].label ? sw->references[i].label : "book";
+		static const char *const col[] = { "elapsed_s", "user_s", "system_s" };
+		for (int k = 0; k < 3; k++) {
+			char h[128];
+			snprintf(h, sizeof h, "%s %s", l, col[k]);
+			fputc(',', f);
+			bench_export_cstr(f, h);
+		}
+	}
+	fputc('\n', f);
+	for (size_t v = 0; v < r->n_variants; v++) {
+		const struct bench_variant *bv = &r->variants[v];
+		for (size_t i = 0; i < bv->n_rows; i++) {
+			const struct bench_row *row = &bv->rows[i];
+			const struct stats_summary *e = &row->elapsed;
+			bool ok = row->n_runs > 0;
+			double vals[] = { e->median, e->mean, e->sd, e->min, e->max, row->user,
+				row->system, row->syscr, row->syscw, bench_row_extrapolated(row),
+				row->user * row->scale, row->system * row->scale, row->relative,
+				row->relative_sd };
+			bench_export_cstr(f, bv->v->name ? bv->v->name : "default");
+			fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%.6g,%.6g", bv->fs, row->buf_size,
+			    row->bytes, row->scale, row->fixed);
+			for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
+				fputc(',', f);
+				if (ok)
+					bench_export_cnum(f, vals[k]);
+			}
+			fprintf(f, ",%s,", bench_export_cold(row->cold));
+			if (row->err)
+				bench_export_cstr(f, row->note);
+			for (size_t k = 0; k < sw->n_references; k++) {
+				const struct scn_reference *ref = &sw->references[k];
+				const struct scn_ref_row *rr = bench_ref_variant(r, ref) == v ?
+				    bench_ref_row(ref, row->buf_size) : NULL;
+				for (int m = 0; m < 3; m++) {
+					fputc(',', f);
+					if (rr != NULL)
+						bench_export_cnum(f, m == 0 ? rr->elapsed :
+						    m == 1 ? rr->user : rr->system);
+				}
+			}
+			fputc('\n', f);
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* --export: JSON, CSV or the Markdown table, by name. */
+int
+bench_export(FILE *f, const struct bench_result *r, const char *fmt)
+{
+	if (fmt == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (strcmp(fmt, "json") == 0)
+		return bench_export_json(f, r);
+	if (strcmp(fmt, "csv") == 0)
+		return bench_export_csv(f, r);
+	if (strcmp(fmt, "md") == 0)
+		return bench_print_md(f, r);
+	errno = EINVAL;
+	return -1;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* bench-print.h: a sweep's results shown: tables, chart for people; JSON, CSV for programs. */
+#ifndef IOBUFVIZ_BENCH_PRINT_H
+#define IOBUFVIZ_BENCH_PRINT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "bench.h"
+
+/* Flags of bench_print_text, bench_print_compact and bench_chart_lines. */
+enum {
+	BENCH_PRINT_ASCII = 1u << 0,  /* no UTF-8 (µ, ×, …, block characters) */
+	BENCH_PRINT_NO_CHART = 1u << 1,
+};
+
+/* bench-print.c */
+
+/* The side-by-side table (and the chart unless NO_CHART) for people. Return 0 or -1. */
+int bench_print_text(FILE *f, const struct bench_result *r, unsigned flags);
+
+/*
+ * A compact version for a pane width columns wide (the TUI's sweep pane, a narrow terminal):
+ * one header line, per variant BUF | median | ± σ | sys (when width allows) | syscalls |
+ * relative | first book column | scaling (times extrapolated, "×25 of 4 MB" when scaled),
+ * then the chart unless NO_CHART. No line is wider than width display columns. Return 0 or -1.
+ */
+int bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned flags);
+
+/* Markdown: the table for a course page. Return 0 or -1. */
+int bench_print_md(FILE *f, const struct bench_result *r);
+
+/* One line of progress for people ("row 3/14  BUF 4  run 2/5  1.23 ms"). Return buf. */
+char *bench_print_progress(const struct bench_progress *p, char *buf, size_t len);
+
+/* bench-export.c */
+
+/* Everything as one JSON object, with every run's raw figures. Return 0 or -1. */
+int bench_export_json(FILE *f, const struct bench_result *r);
+
+/* CSV: one line per variant and row, measured and extrapolated, then the references. */
+int bench_export_csv(FILE *f, const struct bench_result *r);
+
+/* --export: fmt "csv", "json" or "md" (Markdown table). Return 0, or -1 (EINVAL: unknown fmt). */
+int bench_export(FILE *f, const struct bench_result *r, const char *fmt);
+
+/* bench-chart.c */
+
+/*
+ * The log-scale bar chart as text lines of at most width display columns (for the TUI
+ * to draw, or for print). One line per row and variant, plus one per reference figure,
+ * plus a scale line. Returns a heap array of *n heap strings (UTF-8 unless ASCII); NULL
+ * if out of memory. Free with bench_chart_free.
+ */
+char **bench_chart_lines(const struct bench_result *r, int width, unsigned flags, size_t *n);
+
+/* Free lines from bench_chart_lines (NULL is fine). */
+void bench_chart_free(char **lines, size_t n);
+
+#endif

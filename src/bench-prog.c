@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: MIT */
+/* bench-prog.c: the programs a sweep times (the books' copy.c, write_bytes.c...) in a child. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench-prog.h"
+#include "fdio.h"
+#include "probe.h"
+#include "scratch.h"
+
+/* HP-UX Table 3-5's stdio buffer for fread+setvbuf. */
+#define BENCH_PROG_SETVBUF_SIZE 65536
+/* Alignment of the user buffer: enough for O_DIRECT on any filesystem we meet. */
+#define BENCH_PROG_ALIGN 4096
+
+/* What a child sends back over its pipe. */
+struct bench_prog_wire {
+	int err;                   /* errno of the failed call, 0 if the work succeeded */
+	char what[24];             /* the failed call */
+	struct bench_sample s;
+};
+
+/* What the child sets up for a program before the clock starts. */
+struct bench_prog_mem {
+	char *buf;                 /* buf_size bytes (at least BENCH_PROG_ALIGN), aligned */
+	char *vbuf;                /* fread+setvbuf: the stdio buffer */
+	int nullfd;                /* read: /dev/null, where each piece goes */
+};
+
+/* Seconds between two timespecs. */
+double
+bench_prog_seconds(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* Seconds of a timeval. */
+static double
+bench_prog_tv(const struct timeval *t)
+{
+	return (double)t->tv_sec + (double)t->tv_usec / 1e6;
+}
+
+/* syscr and syscw from an open /proc/self/io. 0 or -1. */
+static int
+bench_prog_procio(int fd, uint64_t *syscr, uint64_t *syscw)
+{
+	char buf[512];
+	struct probe_io_counters c;
+	ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (probe_io_parse(buf, &c) < 6)
+		return -1;
+	*syscr = c.syscr;
+	*syscw = c.syscw;
+	return 0;
+}
+
+/* Follow a write with what the variant asks for. */
+static int
+bench_prog_sync(const struct scn_variant *v, int fd)
+{
+	if (v->sync_each == SCN_SYNC_FSYNC)
+		return fsync(fd);
+	if (v->sync_each == SCN_SYNC_FDATASYNC)
+		return fdatasync(fd);
+	return 0;
+}
+
+/* Record a failed call; return its errno. */
+static int
+bench_prog_fail(struct bench_prog_wire *w, const char *what)
+{
+	int e = errno ? errno : EIO;
+
+	snprintf(w->what, sizeof w->what, "%s", what);
+	return e;
+}
+
+/* TLPI write_bytes.c: write limit bytes in buf_size chunks to a new file. */
+static int
+bench_prog_write(const struct bench_prog_job *j, const struct bench_prog_mem *m,
+    struct bench_prog_wire *w)
+{
+	int fd = scratch_create(j->dir, j->out_name, O_WRONLY | O_TRUNC | j->v->flags);
+
+	if (fd < 0)
+		return bench_prog_fail(w, "open");
+	for (uint64_t done = 0; done < j->limit;) {
+		size_t n = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
+		if (write(fd, m->buf, n) != (ssize_t)n)
+			return bench_prog_fail(w, "write");
+		if (bench_prog_sync(j->v, fd) != 0)
+			return bench_prog_fail(w, "fsync");
+		done += n;
+		w->s.bytes = done;
+	}
+	if (close(fd) != 0)
+		return bench_prog_fail(w, "close");
+	return 0;
+}
+
+/*
+ * The loop of copy.c and of APUE's figure 3.4: read() the input in buf_size chunks and
+ * write() each to out, followed by the variant's sync if sync. 0 or errno.
+ */
+static int
+bench_prog_pump(const struct bench_prog_job *j, const struct bench_prog_mem *m, int in,
+    int out, bool sync, struct bench_prog_wire *w)
+{
+	ssize_t n = 0;
+
+	for (uint64_t done = 0; done < j->limit; done += (uint64_t)n) {
+		size_t want = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
+		if ((n = read(in, m->buf, want)) <= 0)
+			break;
+		if (write(out, m->buf, (size_t)n) != n)
+			return bench_prog_fail(w, "write");
+		if (sync && bench_prog_sync(j->v, out) != 0)
+			return bench_prog_fail(w, "fsync");
+		w->s.bytes = done + (uint64_t)n;
+	}
+	return n < 0 ? bench_prog_fail(w, "read") : 0;
+}
+
+/* TLPI copy.c: read the input in buf_size chunks, write each to a new file. */
+static int
+bench_prog_copy(const struct bench_prog_job *j, const struct bench_prog_mem *m,
+    struct bench_prog_wire *w)
+{
+	int in = scratch_open(j->dir, j->in_name, O_RDONLY);
+	int out, e;
+
+	if (in < 0)
+		return bench_prog_fail(w, "open input");
+	out = scratch_create(j->dir, j->out_name, O_WRONLY | O_TRUNC | j->v->flags);
+	if (out < 0)
+		return bench_prog_fail(w, "open");
+	if ((e = bench_prog_pump(j, m, in, out, true, w)) != 0)
+		return e;
+	if (close(in) != 0 || close(out) != 0)
+		return bench_prog_fail(w, "close");
+	return 0;
+}
+
+/* APUE figure 3.4: read the input in buf_size chunks and write each to /dev/null. */
+static int
+bench_prog_read(const struct bench_prog_job *j, const struct bench_prog_mem *m,
+    struct bench_prog_wire *w)
+{
+	int in = scratch_open(j->dir, j->in_name, O_RDONLY | j->v->flags);
+	int e;
+
+	if (in < 0)
+		return bench_prog_fail(w, "open");
+	/* No sync: /dev/null has nothing to write back. */
+	if ((e = bench_prog_pump(j, m, in, m->nullfd, false, w)) != 0)
+		return e;
+	if (close(in) != 0)
+		return bench_prog_fail(w, "close");
+	return 0;
+}
+
+/* HP-UX Table 3-5: fread() buf_size records, with the default or a 64 KiB stdio buffer. */
+static int
+bench_prog_fread(const struct bench_prog_job *j, const struct bench_prog_mem *m,
+    struct bench_prog_wire *w)
+{
+	int fd = scratch_open(j->dir, j->in_name, O_RDONLY | j->v->flags);
+	FILE *fp;
+	size_t n;
+
+	if (fd < 0)
+		return bench_prog_fail(w, "open");
+	if ((fp = fdopen(fd, "r")) == NULL)
+		return bench_prog_fail(w, "fdopen");
+	if (j->prog == SCN_PROG_FREAD_SETVBUF &&
+	    setvbuf(fp, m->vbuf, _IOFBF, BENCH_PROG_SETVBUF_SIZE) != 0)
+		return bench_prog_fail(w, "setvbuf");
+	for (uint64_t done = 0; done < j->limit; done += n) {
+		size_t want = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
+		if ((n = fread(m->buf, 1, want, fp)) == 0)
+			break;
+		w->s.bytes = done + n;
+	}
+	if (ferror(fp))
+		return bench_prog_fail(w, "fread");
+	if (fclose(fp) != 0)
+		return bench_prog_fail(w, "fclose");
+	return 0;
+}
+
+/* stdio's write side: fwrite() buf_size records to a new file through the default buffer. */
+static int
+bench_prog_fwrite(const struct bench_prog_job *j, const struct bench_prog_mem *m,
+    struct bench_prog_wire *w)
+{
+	int fd = scratch_create(j->dir, j->out_name, O_WRONLY | O_TRUNC | j->v->flags);
+	FILE *fp;
+
+	if (fd < 0)
+		return bench_prog_fail(w, "open");
+	if ((fp = fdopen(fd, "w")) == NULL)
+		return bench_prog_fail(w, "fdopen");
+	for (uint64_t done = 0; done < j->limit;) {
+		size_t n = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
+		if (fwrite(m->buf, 1, n, fp) != n)
+			return bench_prog_fail(w, "fwrite");
+		/* Syncing each record means flushing stdio first, or fsync has nothing new. */
+		if (j->v->sync_each != SCN_SYNC_NONE &&
+		    (fflush(fp) != 0 || bench_prog_sync(j->v, fd) != 0))
+			return bench_prog_fail(w, "fflush/fsync");
+		done += n;
+		w->s.bytes = done;
+	}
+	if (fclose(fp) != 0)
+		return bench_prog_fail(w, "fclose");
+	return 0;
+}
+
+/* The programs, by enum scn_program: everything about one is its entry. */
+static const struct bench_prog_entry {
+	bool reads;                /* reads an input file (so its cache state is prepared) */
+	bool writes;               /* writes a new output file */
+	int (*loop)(const struct bench_prog_job *, const struct bench_prog_mem *,
+	    struct bench_prog_wire *);
+} bench_prog_table[] = {
+	[SCN_PROG_COPY] = { true, true, bench_prog_copy },
+	[SCN_PROG_WRITE] = { false, true, bench_prog_write },
+	[SCN_PROG_READ] = { true, false, bench_prog_read },
+	[SCN_PROG_FWRITE] = { false, true, bench_prog_fwrite },
+	[SCN_PROG_FREAD] = { true, false, bench_prog_fread },
+	[SCN_PROG_FREAD_SETVBUF] = { true, false, bench_prog_fread },
+};
+
+/* The entry of program p, or NULL. */
+static const struct bench_prog_entry *
+bench_prog_find(enum scn_program p)
+{
+	if ((unsigned)p >= sizeof bench_prog_table / sizeof bench_prog_table[0] ||
+	    bench_prog_table[p].loop == NULL)
+		return NULL;
+	return &bench_prog_table[p];
+}
+
+/* True if program p reads an input file. */
+bool
+bench_prog_reads(enum scn_program p)
+{
+	const struct bench_prog_entry *e = bench_prog_find(p);
+
+	return e != NULL && e->reads;
+}
+
+/* True if program p writes a new output file. */
+bool
+bench_prog_writes(enum scn_program p)
+{
+	const struct bench_prog_entry *e = bench_prog_find(p);
+
+	return e != NULL && e->writes;
+}
+
+/*
+ * The child: set everything up, then time the work alone (clock, rusage and /proc/self/io
+ * read just before and after it), send the figures up the pipe and leave with _exit so
+ * no atexit handler of the parent runs here.
+ */
+static void
+bench_prog_child(const struct bench_prog_job *j, int wfd)
+{
+	const struct bench_prog_entry *e = bench_prog_find(j->prog);
+	struct bench_prog_wire w;
+	struct bench_prog_mem m = { .nullfd = -1 };
+	size_t bsz = j->buf_size < BENCH_PROG_ALIGN ? BENCH_PROG_ALIGN : (size_t)j->buf_size;
+	void *buf = NULL;
+	int iofd, err;
+	uint64_t r0 = 0, w0 = 0, r1 = 0, w1 = 0;
+	struct rusage ru0, ru1;
+	struct timespec t0, t1;
+	bool io_ok;
+
+	memset(&w, 0, sizeof w);
+	if (posix_memalign(&buf, BENCH_PROG_ALIGN, bsz) != 0) {
+		w.err = ENOMEM;
+		snprintf(w.what, sizeof w.what, "malloc");
+		goto out;
+	}
+	m.buf = buf;
+	for (size_t i = 0; i < bsz; i++)
+		m.buf[i] = (char)('a' + i % 26);
+	if (j->prog == SCN_PROG_READ)
+		m.nullfd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (j->prog == SCN_PROG_FREAD_SETVBUF)
+		m.vbuf = malloc(BENCH_PROG_SETVBUF_SIZE);
+	iofd = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
+
+	io_ok = iofd >= 0 && bench_prog_procio(iofd, &r0, &w0) == 0;
+	getrusage(RUSAGE_SELF, &ru0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	err = e != NULL ? e->loop(j, &m, &w) : EINVAL;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	getrusage(RUSAGE_SELF, &ru1);
+	io_ok = io_ok && bench_prog_procio(iofd, &r1, &w1) == 0;
+
+	w.err = err;
+	w.s.elapsed = bench_prog_seconds(&t0, &t1);
+	w.s.user = bench_prog_tv(&ru1.ru_utime) - bench_prog_tv(&ru0.ru_utime);
+	w.s.system = bench_prog_tv(&ru1.ru_stime) - bench_prog_tv(&ru0.ru_stime);
+	/* The first pread of /proc/self/io is counted once it returns: it is not the work's. */
+	if (io_ok && r1 > r0) {
+		w.s.syscr = r1 - r0 - 1;
+		w.s.syscw = w1 - w0;
+	}
+out:
+	if (write(wfd, &w, sizeof w) != (ssize_t)sizeof w)
+		_exit(2);
+	_exit(0);
+}
+
+/*
+ * Run one job in a forked child and wait: while the child works the parent is blocked in
+ * read() on the pipe, so it takes no CPU from the measurement. Remove the output after.
+ * Return 0, or an errno with what[] naming the call that failed.
+ */
+int
+bench_prog_run(const struct bench_prog_job *j, struct bench_sample *s, char *what, size_t len)
+{
+	struct bench_prog_wire w;
+	int pfd[2], status = 0;
+	pid_t pid;
+	ssize_t n;
+
+	if (pipe2(pfd, O_CLOEXEC) != 0) {
+		snprintf(what, len, "pipe");
+		return errno;
+	}
+	fflush(NULL);
+	if ((pid = scratch_fork()) < 0) {
+		int e = errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		snprintf(what, len, "fork");
+		return e;
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		bench_prog_child(j, pfd[1]);
+	}
+	close(pfd[1]);
+	n = fdio_read_all(pfd[0], &w, sizeof w);
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	scratch_forget(pid);
+	if (j->out_name[0] != '\0')
+		scratch_unlink(j->dir, j->out_name);
+	if (n != (ssize_t)sizeof w) {
+		if (WIFSIGNALED(status))
+			snprintf(what, len, "child killed by signal %d", WTERMSIG(status));
+		else
+			snprintf(what, len, "child sent no result");
+		return EIO;
+	}
+	*s = w.s;
+	if (w.err != 0)
+		snprintf(what, len, "%s", w.what);
+	return w.err;
+}

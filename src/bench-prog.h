@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* bench-prog.h: the programs a sweep times, each run once in a forked child that measures it. */
+#ifndef IOBUFVIZ_BENCH_PROG_H
+#define IOBUFVIZ_BENCH_PROG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "scenario.h"
+
+/* One timed run, as the child measured it around the work only. */
+struct bench_sample {
+	double elapsed;               /* CLOCK_MONOTONIC, seconds */
+	double user, system;          /* getrusage(RUSAGE_SELF) deltas, seconds */
+	uint64_t syscr, syscw;        /* /proc/self/io deltas: read and write system calls */
+	uint64_t bytes;               /* bytes the program moved */
+	int cold;                     /* enum bench_cold of this run's input (set by bench.c) */
+};
+
+/* One run to do: a program, its variant, and the files in a scratch dir. */
+struct bench_prog_job {
+	enum scn_program prog;
+	const struct scn_variant *v;  /* extra open flags, the sync after each write */
+	int dir;                      /* scratch dir index of the files */
+	uint64_t buf_size;
+	uint64_t limit;               /* bytes to move; read programs: UINT64_MAX = to EOF */
+	const char *in_name;          /* the input in dir (copy, read, fread) */
+	char out_name[64];            /* a new output file in dir (copy, write, fwrite); "" if none */
+};
+
+/* True if program p reads an input file (and so has a cache state to prepare). */
+bool bench_prog_reads(enum scn_program p);
+
+/* True if program p writes a new output file each run. */
+bool bench_prog_writes(enum scn_program p);
+
+/*
+ * Run job j in a forked child and wait; remove its output after. The child times the
+ * work alone and fills *s (all but cold). Return 0, or an errno with what (len bytes)
+ * naming the call that failed.
+ */
+int bench_prog_run(const struct bench_prog_job *j, struct bench_sample *s, char *what, size_t len);
+
+/* Seconds from a to b. */
+double bench_prog_seconds(const struct timespec *a, const struct timespec *b);
+
+#endif
