@@ -665,7 +665,9 @@ headless_sweep_progress(const struct bench_progress *p, void *user)
 	char line[160];
 
 	(void)user;
-	fprintf(stderr, "\r\033[K%s", bench_print_progress(p, line, sizeof line));
+	/* Ours the only control: the progress line itself may name a scenario's variant. */
+	fputs("\r\033[K", stderr);
+	text_fput(bench_print_progress(p, line, sizeof line), TEXT_LINE, stderr);
 	fflush(stderr);
 	return 0;
 }
@@ -689,7 +691,7 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 		ro.sweep_progress = headless_sweep_progress;
 	h.l = lesson_new(s, &ro, &err);
 	if (h.l == NULL) {
-		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : "out of memory");
+		headless_line(stderr, "iobufviz: ", err != NULL ? err : "out of memory", "\n");
 		free(err);
 		return APP_EXIT_ENV;
 	}
@@ -714,10 +716,12 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 			sweep_failed = true;
 		if (o->export_fmt != NULL) {
 			/* --export: the sweep tables alone, nothing else on stdout. */
-			if (sr->sweep != NULL)
+			if (sr->sweep != NULL) {
 				bench_export(stdout, sr->sweep, o->export_fmt);
-			else if (sr->ret < 0 && sr->step->op == SCN_OP_SWEEP)
-				fprintf(stderr, "iobufviz: step %zu: %s\n", sr->index + 1, sr->note);
+			} else if (sr->ret < 0 && sr->step->op == SCN_OP_SWEEP) {
+				fprintf(stderr, "iobufviz: step %zu: ", sr->index + 1);
+				headless_line(stderr, "", sr->note, "\n");
+			}
 			continue;
 		}
 		switch (o->format) {
