@@ -70,7 +70,9 @@ int prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_
                      char **err);
 
 /*
- * Let the program run to its next step and fill *out. The process that made a call step
+ * Let the program run to its next step and fill *out. It waits with waitpid(-1, __WALL)
+ * (tracees that are not our children can only be waited for so): while a program is
+ * traced, the caller must not have other children of its own to wait for. The process that made a call step
  * stays stopped right after the call until the next prog_trace_next (so prog_trace_stdio
  * shows its buffers as they are then). 1 = a step; 0 = every process has ended; -1 = error
  * with errno.
@@ -91,7 +93,8 @@ void prog_trace_stats(const struct prog_trace *t, struct prog_stats *out);
 /* "openat(AT_FDCWD, "in", O_RDONLY) = 3", "fwrite(fd 3, 100) = 1", "exited 0" into buf. */
 char *prog_trace_format(const struct prog_step *s, char *buf, size_t len);
 
-/* Kill every process of the program, reap them, free t. NULL is fine. */
+/* Kill every process of the program, reap them, free t. NULL is fine. (PTRACE_O_EXITKILL
+ * and PR_SET_PDEATHSIG kill them too if we die without calling it.) */
 void prog_trace_free(struct prog_trace *t);
 
 #endif
