@@ -39,6 +39,16 @@ fg_shim(void)
 	return IOBUFVIZ_BUILDDIR "/src/shim/iobufviz-shim.so";
 }
 
+/* st_blksize of path: the buffer glibc gives a stream on it. */
+static uint64_t
+fg_blksize(const char *path)
+{
+	struct stat st;
+
+	ck_assert_int_eq(stat(path, &st), 0);
+	return (uint64_t)st.st_blksize;
+}
+
 /* A scratch dir for one test; its index. */
 static int
 fg_dir(void)
@@ -258,7 +268,7 @@ START_TEST(test_fpending_matches)
 				ck_assert_uint_lt(n1, 32);
 				ours[n1++] = v[i].pending;
 				ck_assert_int_eq(v[i].fd, s.stdio_fd);
-				ck_assert_uint_eq(v[i].buf_size, 4096);
+				ck_assert_uint_eq(v[i].buf_size, fg_blksize(out));
 				ck_assert_int_eq(v[i].mode, PROG_STREAM_FULL);
 				found = true;
 			}
@@ -304,6 +314,66 @@ START_TEST(test_shim_steps)
 	ck_assert_int_eq(rc, 0);
 	prog_trace_free(t);
 	ck_assert_str_eq(seen, "fopen fwrite fwrite fwrite fwrite fwrite fwrite fwrite fclose ");
+	scratch_remove(idx);
+}
+END_TEST
+
+/* fread reads ahead a whole buffer: the read step is inside fread, the rest waits in the buffer. */
+START_TEST(test_fread_read_ahead)
+{
+	char prog[PATH_MAX], in[PATH_MAX], out[PATH_MAX];
+	uint64_t ahead[3], bs;
+	int idx = fg_dir(), rc, freads = 0, reads = 0;
+	struct prog_opts o = { 0 };
+	struct prog_step s;
+
+	fg_file(idx, "in", 10000, in, sizeof in);
+	ck_assert_ptr_nonnull(scratch_path(idx, "out", out, sizeof out));
+	bs = fg_blksize(in);
+	ck_assert_uint_ge(bs, 400);
+	char *argv[] = { (char *)fg_prog("fread", prog, sizeof prog), in, NULL };
+	o.preload = fg_shim();
+	o.stdout_path = out;
+	struct prog_trace *t = fg_start(argv, &o);
+	while ((rc = prog_trace_next(t, &s)) == 1) {
+		if (s.kind == PROG_STEP_CALL && strcmp(s.ev.call, "read") == 0 &&
+		    strcmp(s.path, in) == 0) {
+			reads++;
+			ck_assert_uint_eq(s.ev.bytes, bs);
+			ck_assert_int_eq(s.ev.result, (int64_t)bs);
+			ck_assert_int_eq(s.ev.origin, EV_STDIO);
+		}
+		if (s.kind != PROG_STEP_STDIO || strcmp(s.func, "fread") != 0)
+			continue;
+		struct prog_stream v[16];
+		const char *why;
+		size_t k;
+
+		ck_assert_int_eq(prog_trace_stdio(t, s.pid, v, 16, &k, &why), PROG_STDIO_OK);
+		for (size_t i = 0; i < k; i++) {
+			if (v[i].fd == 1) {
+				/* stdout is a file here: fully buffered, nothing written yet. */
+				ck_assert_int_eq(v[i].mode, PROG_STREAM_FULL);
+				ck_assert_uint_eq(v[i].pending, 0);
+			} else if (v[i].fd == 2) {
+				ck_assert_int_eq(v[i].mode, PROG_STREAM_UNBUFFERED);
+			} else if (v[i].addr == s.file) {
+				ck_assert(v[i].can_read && !v[i].can_write);
+				ck_assert_uint_eq(v[i].buf_size, bs);
+				ahead[freads] = v[i].read_ahead;
+			}
+		}
+		ck_assert_int_eq(s.ret, 100);
+		freads++;
+		ck_assert_int_le(freads, 3);
+	}
+	ck_assert_int_eq(rc, 0);
+	prog_trace_free(t);
+	ck_assert_int_eq(freads, 3);
+	ck_assert_int_eq(reads, 1);
+	ck_assert_uint_eq(ahead[0], bs - 100);
+	ck_assert_uint_eq(ahead[1], bs - 200);
+	ck_assert_uint_eq(ahead[2], bs - 300);
 	scratch_remove(idx);
 }
 END_TEST
@@ -521,6 +591,7 @@ fg_suite(void)
 	test_util_add(tc, test_copy_equals_strace, test_util_or(why, test_util_need_strace()));
 	test_util_add(tc, test_fpending_matches, why);
 	test_util_add(tc, test_shim_steps, why);
+	test_util_add(tc, test_fread_read_ahead, why);
 	test_util_add(tc, test_static_only_syscalls, why);
 	test_util_add(tc, test_fork_pids, why);
 	test_util_add(tc, test_killed_by_signal, why);
