@@ -242,11 +242,21 @@ prog_stdio_reset(struct prog_stdio *s)
 	s->list_all = 0;
 }
 
+/* A pointer of the tracee as a number (it points into the tracee, never into us). */
+static uint64_t
+prog_stdio_addr(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
 /* Decode one FILE read from the tracee. */
 static void
 prog_stdio_decode(const struct _IO_FILE *fp, uint64_t addr, struct prog_stream *out)
 {
 	unsigned fl = (unsigned)fp->_flags;
+	uint64_t buf_base = prog_stdio_addr(fp->_IO_buf_base), buf_end = prog_stdio_addr(fp->_IO_buf_end);
+	uint64_t wbase = prog_stdio_addr(fp->_IO_write_base), wptr = prog_stdio_addr(fp->_IO_write_ptr);
+	uint64_t rptr = prog_stdio_addr(fp->_IO_read_ptr), rend = prog_stdio_addr(fp->_IO_read_end);
 
 	memset(out, 0, sizeof *out);
 	out->addr = addr;
@@ -257,13 +267,13 @@ prog_stdio_decode(const struct _IO_FILE *fp, uint64_t addr, struct prog_stream *
 	out->can_read = !(fl & PS_NO_READS);
 	out->can_write = !(fl & PS_NO_WRITES);
 	out->putting = (fl & PS_CURRENTLY_PUTTING) != 0;
-	if (fp->_IO_buf_end > fp->_IO_buf_base)
-		out->buf_size = (uint64_t)(fp->_IO_buf_end - fp->_IO_buf_base);
+	if (buf_end > buf_base)
+		out->buf_size = buf_end - buf_base;
 	/* __fpending for a byte stream: write_ptr - write_base, whatever the mode. */
-	if (fp->_IO_write_ptr > fp->_IO_write_base)
-		out->pending = (uint64_t)(fp->_IO_write_ptr - fp->_IO_write_base);
-	if (!out->putting && fp->_IO_read_end > fp->_IO_read_ptr)
-		out->read_ahead = (uint64_t)(fp->_IO_read_end - fp->_IO_read_ptr);
+	if (wptr > wbase)
+		out->pending = wptr - wbase;
+	if (!out->putting && rend > rptr)
+		out->read_ahead = rend - rptr;
 }
 
 /* Read the FILE at addr of pid; the pointers in it stay tracee addresses (only compared). */
@@ -310,7 +320,7 @@ prog_stdio_scan(struct prog_stdio *s, struct prog_stream *v, size_t max, size_t 
 			return PROG_STDIO_ERROR;
 		if (*n < max)
 			prog_stdio_decode(&fp, addr, &v[(*n)++]);
-		addr = (uint64_t)(uintptr_t)fp._chain;
+		addr = prog_stdio_addr(fp._chain);
 	}
 	return PROG_STDIO_OK;
 }
