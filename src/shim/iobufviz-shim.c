@@ -54,6 +54,37 @@ iobufviz_shim_leave(int marked, int id, const void *file, unsigned long size, lo
 	if (real == NULL) \
 		*(void **)&real = dlsym(RTLD_NEXT, #name)
 
+/* Define a wrapper int name(int c, FILE *f) (fputc, putc) marked with size 1. */
+#define IOBUFVIZ_SHIM_PUT(name, id) \
+	int \
+	name(int c, FILE *f) \
+	{ \
+		IOBUFVIZ_SHIM_REAL(name); \
+		int m = iobufviz_shim_enter(id, f, 1); \
+		int r = real(c, f); \
+		iobufviz_shim_leave(m, id, f, 1, r); \
+		return r; \
+	}
+
+/* Define a wrapper int name(FILE *f) (fgetc, getc, fflush) marked with size. */
+#define IOBUFVIZ_SHIM_GET(name, id, size) \
+	int \
+	name(FILE *f) \
+	{ \
+		IOBUFVIZ_SHIM_REAL(name); \
+		int m = iobufviz_shim_enter(id, f, size); \
+		int r = real(f); \
+		iobufviz_shim_leave(m, id, f, size, r); \
+		return r; \
+	}
+
+IOBUFVIZ_SHIM_PUT(fputc, 3)
+IOBUFVIZ_SHIM_PUT(putc, 4)
+IOBUFVIZ_SHIM_GET(fgetc, 11, 1)
+IOBUFVIZ_SHIM_GET(getc, 12, 1)
+/* fflush(NULL) flushes every stream: its marker then carries no FILE. */
+IOBUFVIZ_SHIM_GET(fflush, 13, 0)
+
 /* Wrap fwrite: size is size * nmemb. */
 size_t
 fwrite(const void *p, size_t size, size_t n, FILE *f)
@@ -75,30 +106,6 @@ fputs(const char *s, FILE *f)
 	int r = real(s, f);
 
 	iobufviz_shim_leave(m, 2, f, strlen(s), r);
-	return r;
-}
-
-/* Wrap fputc: size is 1. */
-int
-fputc(int c, FILE *f)
-{
-	IOBUFVIZ_SHIM_REAL(fputc);
-	int m = iobufviz_shim_enter(3, f, 1);
-	int r = real(c, f);
-
-	iobufviz_shim_leave(m, 3, f, 1, r);
-	return r;
-}
-
-/* Wrap putc: size is 1. */
-int
-putc(int c, FILE *f)
-{
-	IOBUFVIZ_SHIM_REAL(putc);
-	int m = iobufviz_shim_enter(4, f, 1);
-	int r = real(c, f);
-
-	iobufviz_shim_leave(m, 4, f, 1, r);
 	return r;
 }
 
@@ -201,42 +208,6 @@ fgets(char *s, int n, FILE *f)
 	char *r = real(s, n, f);
 
 	iobufviz_shim_leave(m, 10, f, n > 0 ? (unsigned long)n : 0, r ? (long)strlen(r) : -1);
-	return r;
-}
-
-/* Wrap fgetc: size is 1. */
-int
-fgetc(FILE *f)
-{
-	IOBUFVIZ_SHIM_REAL(fgetc);
-	int m = iobufviz_shim_enter(11, f, 1);
-	int r = real(f);
-
-	iobufviz_shim_leave(m, 11, f, 1, r);
-	return r;
-}
-
-/* Wrap getc: size is 1. */
-int
-getc(FILE *f)
-{
-	IOBUFVIZ_SHIM_REAL(getc);
-	int m = iobufviz_shim_enter(12, f, 1);
-	int r = real(f);
-
-	iobufviz_shim_leave(m, 12, f, 1, r);
-	return r;
-}
-
-/* Wrap fflush (f may be NULL: every stream). */
-int
-fflush(FILE *f)
-{
-	IOBUFVIZ_SHIM_REAL(fflush);
-	int m = iobufviz_shim_enter(13, f, 0);
-	int r = real(f);
-
-	iobufviz_shim_leave(m, 13, f, 0, r);
 	return r;
 }
 
