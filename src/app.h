@@ -4,6 +4,7 @@
 #define IOBUFVIZ_APP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "runner.h"
 #include "scenario.h"
@@ -30,6 +31,10 @@ struct app_opts {
 	const char *export_fmt;   /* --export=csv|json|md */
 	double budget;            /* --budget seconds per sweep row; 0 = default */
 	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
+	bool practice;            /* --practice: the argument is a topic, not a scenario */
+	bool answers;             /* --answers: run the practice problem and print what happened */
+	bool has_seed;            /* --seed given */
+	uint64_t seed;            /* --seed N */
 };
 
 /* headless.c: run s without a terminal, print the transcript; return an app_exit. */
