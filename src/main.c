@@ -278,7 +278,7 @@ run(int argc, char **argv)
 				return usage_error("--budget: '%s': expected seconds, 0 < s <= 3600", optarg);
 			break;
 		}
-		case OPT_PRACTICE: o.practice = true; break;
+		case OPT_PRACTICE: o.practice_topic = true; break;
 		case OPT_ANSWERS: o.answers = true; break;
 		case OPT_SEED: {
 			char *end;
@@ -308,7 +308,7 @@ run(int argc, char **argv)
 			return usage_error("--list takes no scenario ('%s')", argv[optind]);
 		return list();
 	}
-	if (o.practice && !do_list && !do_check)
+	if (o.practice_topic && !do_list && !do_check)
 		return practice(argc, argv, &o, headless);
 	if (o.has_seed || o.answers)
 		return usage_error("%s", "--seed and --answers go with --practice");

@@ -212,6 +212,7 @@ practice_run(const struct practice_topic *t, uint64_t seed, bool answers, bool h
 	if (!headless) {
 		struct app_opts q = *o;
 		q.quiz = true;
+		q.practice = &p;
 		rc = tui_run(s, &q);
 	} else {
 		if (answers)
