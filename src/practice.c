@@ -352,6 +352,21 @@ practice_cache_choices(struct practice_question *q, const struct practice_cache 
 	}
 }
 
+/* Write a pread or pwrite of n bytes at off; the pages it touches are cached (and dirty). */
+static void
+practice_cache_transfer(struct practice_cache *m, FILE *y, bool write, uint64_t off,
+                        uint64_t n)
+{
+	fprintf(y, "  - %s: {bytes: %" PRIu64 ", offset: %" PRIu64 "}\n",
+	        write ? "pwrite" : "pread", n, off);
+	m->first = off / PRACTICE_PAGE;
+	m->last = (off + n - 1) / PRACTICE_PAGE;
+	for (size_t i = m->first; i <= m->last; i++) {
+		m->cached[i] = true;
+		m->dirty[i] |= write;
+	}
+}
+
 /* The cache topic: pwrite/pread at offsets, fsync/fdatasync, DONTNEED on a cold 8-page file. */
 static void
 practice_cache_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
@@ -377,21 +392,13 @@ practice_cache_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 				off -= off % PRACTICE_PAGE;
 			if (off + n > size)
 				n = size - off;
-			fprintf(y, "  - pwrite: {bytes: %" PRIu64 ", offset: %" PRIu64 "}\n", n, off);
-			m.first = off / PRACTICE_PAGE;
-			m.last = (off + n - 1) / PRACTICE_PAGE;
-			for (size_t i = m.first; i <= m.last; i++)
-				m.cached[i] = m.dirty[i] = true;
+			practice_cache_transfer(&m, y, true, off, n);
 		} else if (op < 7) {
 			uint64_t off = PRACTICE_PAGE * practice_below(rng, PRACTICE_CACHE_PAGES);
 			uint64_t n = PRACTICE_PAGE * (1 + practice_below(rng, 3));
 			if (off + n > size)
 				n = size - off;
-			fprintf(y, "  - pread: {bytes: %" PRIu64 ", offset: %" PRIu64 "}\n", n, off);
-			m.first = off / PRACTICE_PAGE;
-			m.last = (off + n - 1) / PRACTICE_PAGE;
-			for (size_t i = m.first; i <= m.last; i++)
-				m.cached[i] = true;
+			practice_cache_transfer(&m, y, false, off, n);
 		} else {
 			bool dirty = false;
 			first = (size_t)practice_below(rng, PRACTICE_CACHE_PAGES);
