@@ -87,9 +87,12 @@ practice_run_text(FILE *f, const struct practice_problem *p, const struct scenar
 	fprintf(f, "\nAnswers, as this machine did it (%s):\n", machine);
 	for (size_t i = 0; i < p->n_q; i++) {
 		const struct practice_question *q = &p->q[i];
-		fprintf(f, "  Q%-2zu %s", i + 1, a[i].text);
-		if (a[i].detail[0] != '\0')
-			fprintf(f, "%s(%s)", a[i].text[0] == '?' && a[i].seen ? " " : "  ", a[i].detail);
+		if (a[i].seen && a[i].text[0] == '?')
+			fprintf(f, "  Q%-2zu none of the choices: %s", i + 1, a[i].detail);
+		else if (a[i].detail[0] != '\0')
+			fprintf(f, "  Q%-2zu %s  (%s)", i + 1, a[i].text, a[i].detail);
+		else
+			fprintf(f, "  Q%-2zu %s", i + 1, a[i].text);
 		if (practice_run_differs(q, &a[i]))
 			fprintf(f, "   [the generator's model said %s%s%s%s: this machine differs]",
 			        practice_run_model(q, m, sizeof m), q->model_detail[0] ? " (" : "",

@@ -293,12 +293,21 @@ practice_stdio_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 	fputs("  - fclose: {}\n", y);
 }
 
-/* ---- cache: pages cached and dirty, page by page ---- */
+/* ---- cache: pages cached and dirty, folio by folio ---- */
 
-/* The page cache of the scratch file as the model sees it. */
-struct practice_cache {
+/* The page cache of the scratch file as a model sees it: pages, and the folios holding them. */
+struct practice_pages {
+	bool large;                 /* writes make large folios (ext4 on Linux 6.x); else pages */
 	bool cached[PRACTICE_CACHE_PAGES], dirty[PRACTICE_CACHE_PAGES];
-	size_t first, last;         /* the pages the last transfer touched */
+	size_t head[PRACTICE_CACHE_PAGES];   /* first page of the folio holding page i */
+	size_t nr[PRACTICE_CACHE_PAGES];     /* pages of the folio that starts at page i */
+};
+
+/* The two models of the topic, and the pages the last transfer touched. */
+struct practice_cache {
+	struct practice_pages now;  /* large folios: the answer, on kernels like this one */
+	struct practice_pages book; /* one page per folio: the textbook's answer */
+	size_t first, last;
 };
 
 /* Count the true entries of v[0..PRACTICE_CACHE_PAGES). */
@@ -312,26 +321,95 @@ practice_cache_count(const bool *v)
 	return n;
 }
 
+/* Cache a folio of nr pages from page first. */
+static void
+practice_cache_add(struct practice_pages *m, size_t first, size_t nr)
+{
+	for (size_t i = first; i < first + nr; i++) {
+		m->cached[i] = true;
+		m->head[i] = first;
+	}
+	m->nr[first] = nr;
+}
+
+/*
+ * pwrite() of n bytes at off, as generic_perform_write() does it: where no folio is cached,
+ * one of 2^order pages, order from the bytes left (fgf_set_order), cut to the index's
+ * alignment and to what is free; the whole folio holding a written byte becomes dirty.
+ */
+static void
+practice_cache_write(struct practice_pages *m, uint64_t off, uint64_t n)
+{
+	while (n > 0) {
+		size_t idx = (size_t)(off / PRACTICE_PAGE);
+		uint64_t end;
+
+		if (!m->cached[idx]) {
+			unsigned order = 0;
+			while (m->large && ((uint64_t)PRACTICE_PAGE << (order + 1)) <= n)
+				order++;
+			while (order > 0 && idx % ((size_t)1 << order) != 0)
+				order--;
+			for (bool busy = true; busy && order > 0;) {
+				busy = idx + ((size_t)1 << order) > PRACTICE_CACHE_PAGES;
+				for (size_t i = idx; !busy && i < idx + ((size_t)1 << order); i++)
+					busy = m->cached[i];
+				order -= busy;
+			}
+			practice_cache_add(m, idx, (size_t)1 << order);
+		}
+		idx = m->head[idx];
+		for (size_t i = idx; i < idx + m->nr[idx]; i++)
+			m->dirty[i] = true;
+		end = (uint64_t)(idx + m->nr[idx]) * PRACTICE_PAGE;
+		n -= end - off < n ? end - off : n;
+		off = end;
+	}
+}
+
+/* pread() of whole pages with read-ahead off: each missing page comes in as its own folio. */
+static void
+practice_cache_read(struct practice_pages *m, size_t first, size_t last)
+{
+	for (size_t i = first; i <= last; i++)
+		if (!m->cached[i])
+			practice_cache_add(m, i, 1);
+}
+
+/* DONTNEED on pages first..last: clean folios wholly inside the range leave the cache. */
+static void
+practice_cache_drop(struct practice_pages *m, size_t first, size_t last)
+{
+	for (size_t i = first; i <= last; i++) {
+		size_t h = m->head[i];
+		if (!m->cached[i] || m->dirty[i] || h < first || h + m->nr[h] - 1 > last)
+			continue;
+		for (size_t k = h; k < h + m->nr[h]; k++)
+			m->cached[k] = false;
+	}
+}
+
 /* Add the choices of a "which pages" question: the model's set and two wrong ones. */
 static void
 practice_cache_choices(struct practice_question *q, const struct practice_cache *m,
                        uint64_t *rng)
 {
+	const struct practice_pages *now = &m->now, *book = &m->book;
 	bool v[PRACTICE_CACHE_PAGES];
 	char cand[5][48];
 	size_t n = 0;
 
-	practice_pages_format(q->dirty ? m->dirty : m->cached, PRACTICE_CACHE_PAGES, q->model,
+	practice_pages_format(q->dirty ? now->dirty : now->cached, PRACTICE_CACHE_PAGES, q->model,
 	                      sizeof q->model);
-	/* Wrong but tempting: just the last call's pages, one page more, the other set. */
+	/* Wrong but tempting (or right on another kernel): the textbook's pages, the last call's
+	 * pages alone, the other set, none, all. */
+	practice_pages_format(q->dirty ? book->dirty : book->cached, PRACTICE_CACHE_PAGES, cand[0],
+	                      sizeof cand[0]);
 	for (size_t i = 0; i < PRACTICE_CACHE_PAGES; i++)
 		v[i] = i >= m->first && i <= m->last;
-	practice_pages_format(v, PRACTICE_CACHE_PAGES, cand[0], sizeof cand[0]);
-	memcpy(v, q->dirty ? m->dirty : m->cached, sizeof v);
-	v[m->last + 1 < PRACTICE_CACHE_PAGES ? m->last + 1 : m->first > 0 ? m->first - 1 : 0] = true;
 	practice_pages_format(v, PRACTICE_CACHE_PAGES, cand[1], sizeof cand[1]);
-	memcpy(v, q->dirty ? m->cached : m->dirty, sizeof v);
-	practice_pages_format(v, PRACTICE_CACHE_PAGES, cand[2], sizeof cand[2]);
+	practice_pages_format(q->dirty ? now->cached : now->dirty, PRACTICE_CACHE_PAGES, cand[2],
+	                      sizeof cand[2]);
 	snprintf(cand[3], sizeof cand[3], "none");
 	snprintf(cand[4], sizeof cand[4], "0-%d", PRACTICE_CACHE_PAGES - 1);
 	practice_copy(q->choices[n++], sizeof q->choices[0], q->model);
@@ -352,18 +430,21 @@ practice_cache_choices(struct practice_question *q, const struct practice_cache 
 	}
 }
 
-/* Write a pread or pwrite of n bytes at off; the pages it touches are cached (and dirty). */
+/* Write a pread or pwrite of n bytes at off into the scenario and into both models. */
 static void
 practice_cache_transfer(struct practice_cache *m, FILE *y, bool write, uint64_t off,
                         uint64_t n)
 {
 	fprintf(y, "  - %s: {bytes: %" PRIu64 ", offset: %" PRIu64 "}\n",
 	        write ? "pwrite" : "pread", n, off);
-	m->first = off / PRACTICE_PAGE;
-	m->last = (off + n - 1) / PRACTICE_PAGE;
-	for (size_t i = m->first; i <= m->last; i++) {
-		m->cached[i] = true;
-		m->dirty[i] |= write;
+	m->first = (size_t)(off / PRACTICE_PAGE);
+	m->last = (size_t)((off + n - 1) / PRACTICE_PAGE);
+	for (int k = 0; k < 2; k++) {
+		struct practice_pages *pg = k == 0 ? &m->now : &m->book;
+		if (write)
+			practice_cache_write(pg, off, n);
+		else
+			practice_cache_read(pg, m->first, m->last);
 	}
 }
 
@@ -375,6 +456,7 @@ practice_cache_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 	size_t step = 2, n_ops = 4 + (size_t)practice_below(rng, 3);
 
 	memset(&m, 0, sizeof m);
+	m.now.large = true;
 	fputs("  - open: {flags: [O_RDWR]}\n", y);
 	fputs("  - posix_fadvise: {advice: RANDOM}\n", y);
 	for (size_t k = 0; k < n_ops; k++, step++) {
@@ -382,7 +464,7 @@ practice_cache_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 		uint64_t size = PRACTICE_CACHE_PAGES * PRACTICE_PAGE;
 		struct practice_question *q;
 		unsigned ask = (unsigned)practice_below(rng, 4);
-		size_t first, last;
+		char ask_text[160], count[24];
 
 		if (op < 4 || k == 0) {
 			uint64_t off = practice_below(rng, size - 1);
@@ -400,20 +482,21 @@ practice_cache_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 				n = size - off;
 			practice_cache_transfer(&m, y, false, off, n);
 		} else {
+			size_t first = (size_t)practice_below(rng, PRACTICE_CACHE_PAGES);
+			size_t last = first + (size_t)practice_below(rng, PRACTICE_CACHE_PAGES - first);
 			bool dirty = false;
-			first = (size_t)practice_below(rng, PRACTICE_CACHE_PAGES);
-			last = first + (size_t)practice_below(rng, PRACTICE_CACHE_PAGES - first);
 			for (size_t i = first; i <= last; i++)
-				dirty |= m.dirty[i];
+				dirty |= m.now.dirty[i] || m.book.dirty[i];
 			if (op == 9 && !dirty) {
 				/* DONTNEED drops clean pages only: dirty ones would race with writeback. */
 				fprintf(y, "  - posix_fadvise: {advice: DONTNEED, offset: %zu, len: %zu}\n",
 				        first * PRACTICE_PAGE, (last - first + 1) * PRACTICE_PAGE);
-				for (size_t i = first; i <= last; i++)
-					m.cached[i] = false;
+				practice_cache_drop(&m.now, first, last);
+				practice_cache_drop(&m.book, first, last);
 			} else {
 				fprintf(y, "  - %s: {}\n", op == 7 ? "fsync" : "fdatasync");
-				memset(m.dirty, 0, sizeof m.dirty);
+				memset(m.now.dirty, 0, sizeof m.now.dirty);
+				memset(m.book.dirty, 0, sizeof m.book.dirty);
 			}
 		}
 		q = practice_question_add(p, step, ask < 2 ? SCN_KEY_CACHE_DIRTY_PAGES :
@@ -422,24 +505,19 @@ practice_cache_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 		if (q == NULL)
 			continue;
 		q->dirty = ask < 2;
+		snprintf(ask_text, sizeof ask_text, "How many pages of the file are %s after line %zu?",
+		         q->dirty ? "dirty" : "in the page cache", step + 1);
+		snprintf(count, sizeof count, "%zu",
+		         practice_cache_count(q->dirty ? m.now.dirty : m.now.cached));
 		if (q->kind == PRACTICE_PAGES) {
 			snprintf(q->text, sizeof q->text, "Which pages of the file are %s after line %zu?",
 			         q->dirty ? "dirty" : "in the page cache", step + 1);
 			practice_cache_choices(q, &m, rng);
 		} else {
-			snprintf(q->text, sizeof q->text, "How many pages of the file are %s after "
-			         "line %zu?", q->dirty ? "dirty" : "in the page cache", step + 1);
-			snprintf(q->model, sizeof q->model, "%zu",
-			         practice_cache_count(q->dirty ? m.dirty : m.cached));
+			snprintf(q->text, sizeof q->text, "%s", ask_text);
+			snprintf(q->model, sizeof q->model, "%s", count);
 		}
-		{
-			char ask_text[160], count[24];
-			snprintf(ask_text, sizeof ask_text, "How many pages of the file are %s after "
-			         "line %zu?", q->dirty ? "dirty" : "in the page cache", step + 1);
-			snprintf(count, sizeof count, "%zu",
-			         practice_cache_count(q->dirty ? m.dirty : m.cached));
-			practice_expect(y, ask_text, q->key, count);
-		}
+		practice_expect(y, ask_text, q->key, count);
 	}
 	fputs("  - close: {}\n", y);
 }

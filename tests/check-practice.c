@@ -189,6 +189,31 @@ START_TEST(test_stdio_model)
 }
 END_TEST
 
+/* A which-pages question always has this kernel's answer among its choices (the large-folio
+ * model's and the textbook's are both offered), and here the model is this kernel. */
+START_TEST(test_cache_choices_hold_truth)
+{
+	const struct practice_topic *t = practice_topic_find("cache");
+
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		struct practice_problem p;
+		struct practice_answer a[PRACTICE_MAX_Q];
+
+		ck_assert_int_eq(practice_generate(t, seed, &p), 0);
+		run_problem(&p, a);
+		for (size_t i = 0; i < p.n_q; i++) {
+			if (p.q[i].kind != PRACTICE_PAGES)
+				continue;
+			ck_assert_msg(a[i].seen, "seed %lu Q%zu: %s", (unsigned long)seed, i + 1,
+			              a[i].detail);
+			ck_assert_msg(a[i].text[0] != '?', "seed %lu Q%zu: %s is not a choice\n%s",
+			              (unsigned long)seed, i + 1, a[i].detail, p.yaml);
+		}
+		practice_problem_clear(&p);
+	}
+}
+END_TEST
+
 /* The answers of a direct problem come from the run: every transfer has a verdict. */
 START_TEST(test_direct_observed)
 {
@@ -223,6 +248,8 @@ practice_suite(void)
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(run, 120);
 	test_util_add(run, test_stdio_model, test_util_need_ptrace());
+	test_util_add(run, test_cache_choices_hold_truth,
+	              test_util_or(test_util_need_disk(), test_util_need_cachestat()));
 	test_util_add(run, test_direct_observed, test_util_need_odirect(NULL, 512));
 	suite_add_tcase(s, run);
 	return s;
