@@ -168,6 +168,8 @@ practice(int argc, char **argv, const struct app_opts *o, bool headless)
 	}
 	if (optind + 1 < argc)
 		return usage_error("one practice topic at a time ('%s' is extra)", argv[optind + 1]);
+	if (o->format == APP_FORMAT_TAP)
+		return usage_error("%s", "--practice prints text or json, not tap");
 	t = practice_topic_find(argv[optind]);
 	if (t == NULL) {
 		fprintf(stderr, "%s: --practice: unknown topic '%s'; the topics are:\n", progname,
