@@ -89,9 +89,6 @@ char *scenario_value_strdup(struct scn_load *ld, const char *s);
 /* True if NODE is a plain null scalar ("", "~", "null"): a key written with no value. */
 bool scenario_value_is_null(const struct yamlpos_node *node);
 
-/* The text of scalar NODE, NULL if NODE is NULL. */
-const char *scenario_value_text(const struct yamlpos_node *node);
-
 /* Look S up in table T. Return 0 and set *out, or report at NODE and return -1. */
 int scenario_value_name(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
 			const struct scn_name *t, const char *what, int *out);

@@ -208,15 +208,6 @@ scenario_value_flags(struct scn_load *ld, const struct yamlpos_node *list,
 	return rc;
 }
 
-/* The text of scalar NODE, NULL if NODE is NULL. */
-const char *
-scenario_value_text(const struct yamlpos_node *node)
-{
-	if (node == NULL)
-		return NULL;
-	return node->value != NULL ? node->value : "";
-}
-
 /* errno value of NAME ("EINVAL"), or -1. */
 static int
 scenario_value_errno(const char *name)
