@@ -13,7 +13,8 @@
  * the worker (ops.c), the one that writes it as C (describe.c), the loader's extra check
  * (scenario-step.c, NULL if the argument list says it all), the one that will emit it as a
  * line of a whole program for a "program pane" (NULL: no op emits yet), then its arguments.
- * The enum, the op table, the schema and the required-argument check are all made from it.
+ * The enum, the op table, the shape check, libcyaml's schema of a step (scenario-raw.c) and
+ * the required-argument check are all made from it.
  * A build may add ops with SCN_OP_LIST_EXTRA (tests/test-op.h does, to prove that an op
  * is one entry).
  */

@@ -180,7 +180,7 @@ scenario_raw_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
 	char line[256];
 	size_t n;
 
-	if (level < CYAML_LOG_ERROR)
+	if (level < CYAML_LOG_ERROR || log == NULL) /* a free has no log of its own */
 		return;
 	vsnprintf(line, sizeof line, fmt, args);
 	n = strcspn(line, "\n");

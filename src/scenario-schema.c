@@ -8,11 +8,14 @@
 #include "scenario-load.h"
 
 /*
- * The schema is static data, bottom-up, in the order the keys are listed in messages. Ops and
- * expectation keys are not listed here: a step's keys are the op table's names plus say, ask
- * and expect, an op's keys are its arguments (scn_arg_fields), an expect's keys are the key
- * table's names.
+ * The shape check, run on the positioned tree before libcyaml sees the document (libcyaml's
+ * schema of the same keys is in scenario-raw.c): every unknown key and wrong kind, with its
+ * line and column, so that libcyaml only ever maps well-shaped input. The schema is static
+ * data, bottom-up, in the order the keys are listed in messages. Ops and expectation keys are
+ * not listed here: a step's keys are the op table's names plus say, ask and expect, an op's
+ * keys are its arguments (scn_arg_fields), an expect's keys are the key table's names.
  */
+
 /* One argument's field, from its SCN_ARGDEF_ (key, shape). */
 #define SCN_ARG_FIELD(a) [SCN_ARG_##a] = SCN_ARG_FIELD_(SCN_ARGDEF_##a)
 #define SCN_ARG_FIELD_(...) SCN_ARG_FIELD__(__VA_ARGS__)
