@@ -324,7 +324,14 @@ bench_prog_child(const struct bench_prog_job *j, int wfd)
 		w.s.syscr = r1 - r0 - 1;
 		w.s.syscw = w1 - w0;
 	}
+	if (m.nullfd >= 0)
+		close(m.nullfd);
+	if (iofd >= 0)
+		close(iofd);
 out:
+	/* fclose() has let go of the setvbuf buffer: free it and ours, so no run leaks. */
+	free(m.vbuf);
+	free(buf);
 	if (write(wfd, &w, sizeof w) != (ssize_t)sizeof w)
 		_exit(2);
 	_exit(0);

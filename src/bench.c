@@ -301,6 +301,66 @@ bench_row_stats(struct bench_row *row)
 	free(el);
 }
 
+/*
+ * The fixed part of a scaled row: runs that move a single buffer, the way the counted runs
+ * move many (read programs read a one-buffer input to its EOF). Their median time and CPU,
+ * and their calls beyond the one buffer's own, are what a run costs whatever its size.
+ */
+static int
+bench_fixed(struct bench_ctx *c, struct bench_prog_job *j, struct bench_row *row, char *what,
+    size_t len)
+{
+	double z[3], u[3], sy[3], calls[3];
+	struct bench_sample s;
+	int e;
+
+	j->limit = j->buf_size;
+	if (bench_prog_reads(j->prog)) {
+		const char *name;
+		if ((e = bench_input(c, j->v->on, true, j->buf_size, &name)) != 0) {
+			snprintf(what, len, "writing the one-buffer input");
+			return e;
+		}
+		j->in_name = name;
+		j->limit = UINT64_MAX;
+	}
+	for (int k = 0; k < 3; k++) {
+		if ((e = bench_once(c, j, j->buf_size, &s, what, len)) != 0)
+			return e;
+		z[k] = s.elapsed;
+		u[k] = s.user;
+		sy[k] = s.system;
+		calls[k] = (double)(s.syscr + s.syscw);
+	}
+	row->fixed = stats_median(z, 3);
+	row->fixed_user = stats_median(u, 3);
+	row->fixed_system = stats_median(sy, 3);
+	row->fixed_calls = stats_median(calls, 3);
+	j->in_name = NULL;
+	return 0;
+}
+
+/*
+ * Once the counted runs are in: the per-buffer calls of a run of n buffers are
+ * (measured - c1) / (n - 1) where c1 is a one-buffer run's; what is left of c1 is fixed.
+ */
+static void
+bench_fixed_calls(struct bench_row *row)
+{
+	double n = ceil((double)row->bytes / (double)row->buf_size), c1 = row->fixed_calls;
+	double per = n > 1 ? (row->syscr + row->syscw - c1) / (n - 1) : 0;
+
+	row->fixed_calls = n > 1 ? c1 - per : 0;
+	if (row->fixed_calls < 0)
+		row->fixed_calls = 0;
+	if (row->fixed_calls > row->syscr + row->syscw)
+		row->fixed_calls = row->syscr + row->syscw;
+	if (row->fixed_user > row->user)
+		row->fixed_user = row->user;
+	if (row->fixed_system > row->system)
+		row->fixed_system = row->system;
+}
+
 /* Run one row: input, probe, warm-ups, counted runs. 0 or -2 (stopped). */
 static int
 bench_row(struct bench_ctx *c, size_t vi, size_t ri)
@@ -342,17 +402,8 @@ bench_row(struct bench_ctx *c, size_t vi, size_t ri)
 	 * allocation and journal commit, the first disk access, close) by scale too: measure
 	 * it with runs that move a single buffer, and count it once.
 	 */
-	if (row->scale > 1) {
-		double z[3];
-		for (int k = 0; k < 3; k++) {
-			j.limit = j.buf_size;
-			if ((e = bench_once(c, &j, 0, &s, what, sizeof what)) != 0)
-				goto fail;
-			z[k] = s.elapsed;
-		}
-		row->fixed = stats_median(z, 3);
-		j.in_name = NULL;
-	}
+	if (row->scale > 1 && (e = bench_fixed(c, &j, row, what, sizeof what)) != 0)
+		goto fail;
 	if (bench_prog_reads(j.prog)) {
 		const char *name;
 		c->p.phase = BENCH_PHASE_PREPARE;
@@ -399,6 +450,8 @@ bench_row(struct bench_ctx *c, size_t vi, size_t ri)
 	if (row->fixed > row->elapsed.min)
 		row->fixed = row->elapsed.min;
 	if (row->scale > 1)
+		bench_fixed_calls(row);
+	if (row->scale > 1)
 		bench_note(row->note, sizeof row->note, "measured %s per run, scaled x%.4g; "
 		    "fixed cost %.3g ms counted once", units_format_size_round(row->bytes, sz, sizeof sz),
 		    row->scale, row->fixed * 1e3);
@@ -428,6 +481,36 @@ double
 bench_row_extrapolated(const struct bench_row *row)
 {
 	return bench_row_scale_time(row, row->elapsed.median);
+}
+
+/* Read+write calls of a row for the whole file, the fixed ones counted once. */
+double
+bench_row_calls(const struct bench_row *row)
+{
+	double m = row->syscr + row->syscw;
+
+	return row->scale > 1 ? row->fixed_calls + (m - row->fixed_calls) * row->scale : m;
+}
+
+/* One tick of the kernel's user/system accounting, in seconds. */
+double
+bench_tick(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return 1.0 / (double)(hz > 0 ? hz : 100);
+}
+
+/* CPU seconds of a row for the whole file, or -1 below a tick. */
+double
+bench_row_cpu(const struct bench_row *row, bool sys)
+{
+	double m = sys ? row->system : row->user;
+	double fixed = sys ? row->fixed_system : row->fixed_user;
+
+	if (row->n_runs == 0 || m < bench_tick())
+		return -1;
+	return row->scale > 1 ? fixed + (m - fixed) * row->scale : m;
 }
 
 /* hyperfine's relative column: each row against the fastest, with propagated spread. */

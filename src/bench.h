@@ -66,6 +66,9 @@ struct bench_row {
 	double scale;                 /* file_size / bytes: 1 when not scaled */
 	double fixed;                 /* scaled rows: time of a run moving one buffer (open,
 	                                 create, first write, close), counted once; else 0 */
+	double fixed_calls;           /* scaled rows: read+write calls a run makes whatever its
+	                                 size (the final read that sees EOF), counted once */
+	double fixed_user, fixed_system; /* scaled rows: CPU of a one-buffer run, counted once */
 	struct bench_sample *runs;    /* the counted runs, in order (warm-ups and probes excluded) */
 	size_t n_runs;
 	struct stats_summary elapsed; /* of the runs' measured elapsed times */
@@ -81,6 +84,8 @@ struct bench_row {
 struct bench_variant {
 	const struct scn_variant *v;
 	char fs[32];                  /* "ext4", "tmpfs", ... */
+	char dev[64];                 /* the device behind it ("/dev/vda", "tmpfs"), or "" */
+	char given_dir[256];          /* the --dir it ran under when more than one was given */
 	char dir[256];                /* where its scratch files were */
 	struct bench_row *rows;       /* one per sw->buffer_sizes[] */
 	size_t n_rows;
@@ -131,6 +136,24 @@ double bench_row_scale_time(const struct bench_row *row, double t);
 
 /* The row's median, extrapolated (bench_row_scale_time of the median). */
 double bench_row_extrapolated(const struct bench_row *row);
+
+/*
+ * The row's read+write system calls for the whole file: fixed_calls + (measured -
+ * fixed_calls) * scale, so a call every run makes once (the read that sees EOF) is counted
+ * once, as strace -c of one run over the whole file counts it.
+ */
+double bench_row_calls(const struct bench_row *row);
+
+/* Seconds of one tick of the kernel's user/system split (1 / sysconf(_SC_CLK_TCK)). */
+double bench_tick(void);
+
+/*
+ * The row's user (sys false) or system CPU seconds for the whole file, extrapolated as
+ * times are; -1 when the measured median is under one tick: the kernel splits CPU time
+ * between user and system by sampling at ticks, so such a figure (0, or a tick times the
+ * scale) says nothing.
+ */
+double bench_row_cpu(const struct bench_row *row, bool sys);
 
 /* The reference row for buf_size, or NULL. */
 const struct scn_ref_row *bench_ref_row(const struct scn_reference *ref, uint64_t buf_size);

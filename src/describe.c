@@ -9,6 +9,7 @@
 
 #include "decode.h"
 #include "describe.h"
+#include "text.h"
 
 /* Name of an errno value. */
 const char *
@@ -121,9 +122,14 @@ describe_step(const struct scn_step *st, char *buf, size_t len)
 		snprintf(buf, len, "tail -n %" PRIu64 " (lseek + read backwards, %" PRIu64 "-byte blocks)",
 		         a->lines, a->size);
 		break;
-	case SCN_OP_SWEEP:
-		snprintf(buf, len, "sweep: %s", st->sweep && st->sweep->title ? st->sweep->title : "timing");
+	case SCN_OP_SWEEP: {
+		/* The title is the scenario's: text.c makes it one safe line. */
+		size_t n = (size_t)snprintf(buf, len, "sweep: ");
+		if (n < len)
+			text_safe(st->sweep && st->sweep->title ? st->sweep->title : "timing", TEXT_LINE,
+			    buf + n, len - n);
 		break;
+	}
 	case SCN_OP_NOTE: snprintf(buf, len, "(narration)"); break;
 	default: snprintf(buf, len, "?"); break;
 	}

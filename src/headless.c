@@ -17,6 +17,7 @@
 #include "json.h"
 #include "lesson.h"
 #include "scenario-names.h"
+#include "text.h"
 #include "units.h"
 
 /* State of one transcript. */
@@ -386,9 +387,12 @@ headless_begin(struct headless *h)
 
 	switch (h->o->format) {
 	case APP_FORMAT_TEXT:
-		fprintf(f, "%s", s->title);
-		if (s->source != NULL)
-			fprintf(f, "  [%s]", s->source);
+		/* The scenario's strings, made safe; the source on a line of its own to fit. */
+		text_fput(s->title, TEXT_LINE, f);
+		if (s->source != NULL) {
+			fputs("\nsource   ", f);
+			text_fput(s->source, TEXT_LINE, f);
+		}
 		fprintf(f, "\nscenario %s\nfile     %s on %s%s%s, kernel %s\ntrace    %s\n", s->path,
 		        lesson_file_path(h->l), lesson_fs_name(h->l),
 		        init->disk.device[0] ? " " : "", init->disk.device, h->kernel,

@@ -86,6 +86,45 @@ START_TEST(test_scale_time)
 }
 END_TEST
 
+/* Scaled CPU figures: the fixed part once, and nothing below a tick of the accounting. */
+START_TEST(test_scale_cpu)
+{
+	struct bench_row row = { .scale = 10, .n_runs = 1, .user = 0.5, .fixed_user = 0.01,
+		.system = bench_tick() / 2, .syscr = 101, .syscw = 100, .fixed_calls = 1 };
+
+	ck_assert_double_eq_tol(bench_row_cpu(&row, false), 0.01 + 0.49 * 10, 1e-12);
+	ck_assert_double_eq_tol(bench_row_cpu(&row, true), -1, 1e-12);
+	ck_assert_double_eq_tol(bench_row_calls(&row), 1 + 200 * 10, 1e-9);
+	row.scale = 1;
+	row.fixed_calls = 0;
+	ck_assert_double_eq_tol(bench_row_calls(&row), 201, 1e-9);
+}
+END_TEST
+
+/*
+ * copy.c with BUF_SIZE 1 on 1 MiB, scaled: as strace -c -f counts one whole run, 1048577
+ * read() (the last sees EOF) and 1048576 write(), not the final read times the scale.
+ */
+START_TEST(test_scaled_calls)
+{
+	uint64_t bufs[] = { 1 };
+	struct scn_variant var = { .name = "default" };
+	struct scn_sweep sw = { .title = "t", .program = SCN_PROG_COPY, .buffer_sizes = bufs,
+		.n_buffer_sizes = N(bufs), .file_size = 1 << 20, .variants = &var, .n_variants = 1,
+		.repeat = 2, .warmup = 0, .cache = SCN_CACHE_WARM, .budget = 0.03 };
+	struct bench_opts o = { .dir = scratch_dir(parent_idx) };
+	struct bench_result r;
+	char *err = NULL;
+	const struct bench_row *row;
+
+	ck_assert_int_eq(bench_run(&sw, &o, &r, &err), 0);
+	row = &r.variants[0].rows[0];
+	ck_assert_msg(row->scale > 1, "not scaled: %s", row->note);
+	ck_assert_double_eq_tol(bench_row_calls(row), 2.0 * (1 << 20) + 1, 0.5);
+	bench_result_clear(&r);
+}
+END_TEST
+
 /* The tiny real sweep of issue 6: 1 MiB written 1 byte at a time vs 4096 at a time. */
 START_TEST(test_write_order)
 {
@@ -305,7 +344,7 @@ START_TEST(test_outputs)
 	ck_assert(r.variants[0].rows[0].scale > 1);   /* 4 MiB at 1 byte cannot fit 0.1 s */
 
 	f = open_memstream(&text, &len);
-	ck_assert_int_eq(bench_print_text(f, &r, 0), 0);
+	ck_assert_int_eq(bench_print_text(f, &r, BENCH_PRINT_WIDE), 0);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(text, "measured "));
 	ck_assert_ptr_nonnull(strstr(text, "→ 4 MiB"));
@@ -365,7 +404,7 @@ START_TEST(test_outputs)
 		ck_assert_int_eq(strstr(text, " sys ") != NULL, w >= 96);
 		snprintf(calls, sizeof calls, "\non %s\n", r.variants[0].fs);
 		ck_assert_ptr_nonnull(strstr(text, calls));
-		snprintf(calls, sizeof calls, " %.0f ", (row->syscr + row->syscw) * row->scale);
+		snprintf(calls, sizeof calls, " %.0f ", bench_row_calls(row));
 		ck_assert_ptr_nonnull(strstr(text, calls));
 		/* The header's columns sit over the rows' ("± σ" is 5 bytes, 3 columns). */
 		ck_assert_int_eq(display_col(text, strstr(text, "syscalls")),
@@ -475,12 +514,14 @@ bench_suite(void)
 
 	tcase_add_test(pure, test_scale_bytes);
 	tcase_add_test(pure, test_scale_time);
+	tcase_add_test(pure, test_scale_cpu);
 	tcase_add_test(pure, test_refuse);
 	tcase_add_test(pure, test_bundled_scenarios);
 	suite_add_tcase(s, pure);
 	tcase_add_checked_fixture(real, setup, teardown);
 	tcase_set_timeout(real, 60);
 	tcase_add_test(real, test_write_order);
+	tcase_add_test(real, test_scaled_calls);
 	/* A cold cache needs a disk (test_tmpfs shows what tmpfs does instead). */
 	test_util_add(real, test_read_cold,
 	              test_util_or(test_util_need_disk(), test_util_need_cachestat()));
