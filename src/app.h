@@ -29,6 +29,7 @@ struct app_opts {
 	const char *record;       /* --record FILE.cast */
 	const char *export_fmt;   /* --export=csv|json|md */
 	double budget;            /* --budget seconds per sweep row; 0 = default */
+	bool wide;                /* --wide: the full sweep table, not one that fits 100 columns */
 };
 
 /* headless.c: run s without a terminal, print the transcript; return an app_exit. */

@@ -99,6 +99,8 @@ bench_export_json(FILE *f, const struct bench_result *r)
 				bench_export_jnum(f, row->syscr);
 				fputs(",\"syscw\":", f);
 				bench_export_jnum(f, row->syscw);
+				fputs(",\"journal_commits\":", f);
+				bench_export_jnum(f, row->commits);
 				fputs("},\"extrapolated\":{\"median_s\":", f);
 				bench_export_jnum(f, bench_row_extrapolated(row));
 				fputs(",\"user_s\":", f);
@@ -127,8 +129,11 @@ bench_export_json(FILE *f, const struct bench_result *r)
 				const struct bench_sample *s = &row->runs[k];
 				fprintf(f, "%s{\"elapsed_s\":%.9g,\"user_s\":%.6g,\"system_s\":%.6g,"
 				    "\"syscr\":%" PRIu64 ",\"syscw\":%" PRIu64 ",\"bytes\":%" PRIu64
-				    ",\"cold\":\"%s\"}", k ? "," : "", s->elapsed, s->user, s->system,
-				    s->syscr, s->syscw, s->bytes, bench_export_cold(s->cold));
+				    ",\"cold\":\"%s\",\"journal_commits\":", k ? "," : "", s->elapsed,
+				    s->user, s->system, s->syscr, s->syscw, s->bytes,
+				    bench_export_cold(s->cold));
+				bench_export_jnum(f, (double)s->commits);
+				fputc('}', f);
 			}
 			fputs("]}", f);
 		}
@@ -195,7 +200,7 @@ bench_export_csv(FILE *f, const struct bench_result *r)
 	const struct scn_sweep *sw = r->sw;
 
 	fputs("sweep,program,file_size,variant,fs,device,dir,buf_size,bytes_measured,scale,fixed_s,median_s,mean_s,stddev_s,min_s,max_s,"
-	    "user_s,system_s,syscr,syscw,median_extrapolated_s,user_extrapolated_s,"
+	    "user_s,system_s,syscr,syscw,journal_commits,median_extrapolated_s,user_extrapolated_s,"
 	    "system_extrapolated_s,syscalls_extrapolated,relative,relative_stddev,cold,error", f);
 	for (size_t i = 0; i < sw->n_references; i++) {
 		const char *l = sw->references[i].label ? sw->references[i].label : "book";
@@ -215,7 +220,7 @@ bench_export_csv(FILE *f, const struct bench_result *r)
 			const struct stats_summary *e = &row->elapsed;
 			bool ok = row->n_runs > 0;
 			double vals[] = { e->median, e->mean, e->sd, e->min, e->max, row->user,
-				row->system, row->syscr, row->syscw, bench_row_extrapolated(row),
+				row->system, row->syscr, row->syscw, row->commits, bench_row_extrapolated(row),
 				bench_row_cpu(row, false), bench_row_cpu(row, true),
 				round(bench_row_calls(row)), row->relative,
 				row->relative_sd };

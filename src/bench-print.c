@@ -182,6 +182,29 @@ bench_print_cell_calls(const struct bench_print_at *at, char *buf, size_t len)
 	snprintf(buf, len, "%.0f", bench_row_calls(at->row));
 }
 
+/* Journal commits per run, measured; "-" where none were counted. */
+static void
+bench_print_cell_commits(const struct bench_print_at *at, char *buf, size_t len)
+{
+	if (at->row->commits < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.0f", at->row->commits);
+}
+
+/* True if some row of the result counted journal commits. */
+static bool
+bench_print_has_commits(const struct bench_print_at *at)
+{
+	const struct bench_result *r = at->r;
+
+	for (size_t v = 0; v < r->n_variants; v++)
+		for (size_t i = 0; i < r->variants[v].n_rows; i++)
+			if (r->variants[v].rows[i].commits >= 0)
+				return true;
+	return false;
+}
+
 /* Relative to the fastest row, with its spread when there is one. */
 static void
 bench_print_cell_relative(const struct bench_print_at *at, char *buf, size_t len)
@@ -374,6 +397,13 @@ bench_print_cell_book_short(const struct bench_print_at *at, char *buf, size_t l
 		snprintf(buf, len, "%s", at->ref != NULL ? "-" : "");
 }
 
+/* True if the compact table has a reference to show. */
+static bool
+bench_print_has_ref(const struct bench_print_at *at)
+{
+	return at->ref != NULL;
+}
+
 /* True if the compact table has room for CPU time. */
 static bool
 bench_print_wide(const struct bench_print_at *at)
@@ -392,6 +422,8 @@ static const struct bench_print_col bench_print_full_cols[] = {
 	{ "user", NULL, 9, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_user, NULL },
 	{ "sys", NULL, 9, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_sys, NULL },
 	{ "syscalls", NULL, 10, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_calls, NULL },
+	{ "commits/run", NULL, 11, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_commits,
+	  bench_print_has_commits },
 	{ "relative", NULL, 18, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_relative,
 	  NULL },
 	{ "scaling", NULL, 44, 1, BENCH_COL_RUNS, bench_print_cell_scaling, NULL },
@@ -417,8 +449,10 @@ static const struct bench_print_col bench_print_compact_cols[] = {
 	{ "± σ", "+/- sd", 9, 1, BENCH_COL_RUNS, bench_print_cell_sd, NULL },
 	{ "sys", NULL, 9, 1, BENCH_COL_RUNS, bench_print_cell_sys, bench_print_wide },
 	{ "syscalls", NULL, 10, 1, BENCH_COL_RUNS, bench_print_cell_calls, NULL },
+	{ "commits", NULL, 7, 1, BENCH_COL_RUNS, bench_print_cell_commits,
+	  bench_print_has_commits },
 	{ "relative", NULL, 8, 1, BENCH_COL_RUNS, bench_print_cell_ratio, NULL },
-	{ NULL, NULL, 10, 1, 0, bench_print_cell_book_short, NULL },
+	{ NULL, NULL, 10, 1, 0, bench_print_cell_book_short, bench_print_has_ref },
 	{ "scaling", NULL, 0, 1, BENCH_COL_RUNS, bench_print_cell_scale, NULL },
 };
 

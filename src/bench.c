@@ -296,6 +296,11 @@ bench_row_stats(struct bench_row *row)
 	row->system = stats_median(sy, n);
 	row->syscr = stats_median(cr, n);
 	row->syscw = stats_median(cw, n);
+	row->commits = -1;
+	for (size_t i = 0; i < n; i++)
+		cw[i] = (double)row->runs[i].commits;
+	if (stats_median(cw, n) >= 0)
+		row->commits = stats_median(cw, n);
 	row->cold = any_failed ? BENCH_COLD_FAILED :
 	    all_cold ? BENCH_COLD_VERIFIED : (enum bench_cold)row->runs[0].cold;
 	free(el);
@@ -483,13 +488,20 @@ bench_row_extrapolated(const struct bench_row *row)
 	return bench_row_scale_time(row, row->elapsed.median);
 }
 
-/* Read+write calls of a row for the whole file, the fixed ones counted once. */
+/*
+ * Read+write calls of a row for the whole file, the fixed ones counted once: the rest are
+ * per buffer, and the whole file is ceil(file_size / buf_size) buffers (the last may be short).
+ */
 double
 bench_row_calls(const struct bench_row *row)
 {
-	double m = row->syscr + row->syscw;
+	double m = row->syscr + row->syscw, n, whole;
 
-	return row->scale > 1 ? row->fixed_calls + (m - row->fixed_calls) * row->scale : m;
+	if (!(row->scale > 1) || row->buf_size == 0 || row->bytes == 0)
+		return m;
+	n = ceil((double)row->bytes / (double)row->buf_size);
+	whole = ceil(row->scale * (double)row->bytes / (double)row->buf_size - 1e-9);
+	return row->fixed_calls + (m - row->fixed_calls) / n * whole;
 }
 
 /* One tick of the kernel's user/system accounting, in seconds. */
@@ -632,6 +644,7 @@ bench_run(const struct scn_sweep *sw, const struct bench_opts *o, struct bench_r
 		for (size_t i = 0; i < bv->n_rows; i++) {
 			bv->rows[i].buf_size = sw->buffer_sizes[i];
 			bv->rows[i].scale = 1;
+			bv->rows[i].commits = -1;
 		}
 	}
 	if (bench_dirs(&c, err) != 0) {

@@ -74,6 +74,8 @@ struct bench_row {
 	struct stats_summary elapsed; /* of the runs' measured elapsed times */
 	double user, system;          /* medians, measured */
 	double syscr, syscw;          /* medians, measured */
+	double commits;               /* median jbd2 journal commits per run, measured (not
+	                                 scaled); -1 if not counted */
 	double relative, relative_sd; /* extrapolated median / the fastest row's (all variants) */
 	enum bench_cold cold;         /* VERIFIED only if every run was; FAILED if any was not */
 	int err;                      /* errno if the row could not run (its runs are then empty) */

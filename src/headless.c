@@ -197,7 +197,8 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 		fprintf(f, "  note    %s\n", sr->note);
 	if (sr->sweep != NULL) {
 		fputc('\n', f);
-		bench_print_text(f, sr->sweep, h->o->ascii ? BENCH_PRINT_ASCII : 0);
+		bench_print_text(f, sr->sweep, (h->o->ascii ? BENCH_PRINT_ASCII : 0) |
+		                 (h->o->wide ? BENCH_PRINT_WIDE : 0));
 	} else if (sr->step->op != SCN_OP_NOTE && sr->step->op != SCN_OP_SWEEP)
 		headless_text_state(f, &sr->after);
 	for (size_t i = 0; i < sr->changes.n; i++)

@@ -47,6 +47,8 @@ usage(FILE *f)
 "      --record=FILE      record the TUI session as an asciicast v2 file\n"
 "      --export=FMT       write sweep results as csv, json or md to standard output\n"
 "      --budget=SECONDS   time budget per sweep row before it is scaled down\n"
+"      --wide             sweeps: the full table (mean, min...max, user, the books'\n"
+"                         user and sys), wider than 100 columns\n"
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version and exit\n"
 "\n"
@@ -149,7 +151,7 @@ static int
 run(int argc, char **argv)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
-	       OPT_EXPORT, OPT_BUDGET };
+	       OPT_EXPORT, OPT_BUDGET, OPT_WIDE };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
@@ -165,6 +167,7 @@ run(int argc, char **argv)
 		{ "record", required_argument, NULL, OPT_RECORD },
 		{ "export", required_argument, NULL, OPT_EXPORT },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -209,6 +212,7 @@ run(int argc, char **argv)
 		case OPT_QUIZ: o.quiz = true; break;
 		case OPT_NO_MOUSE: o.mouse = false; break;
 		case OPT_RECORD: o.record = optarg; break;
+		case OPT_WIDE: o.wide = true; break;
 		case OPT_EXPORT:
 			if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0 &&
 			    strcmp(optarg, "md") != 0)
