@@ -19,7 +19,9 @@ enum app_exit {
 enum app_format { APP_FORMAT_TEXT, APP_FORMAT_JSON, APP_FORMAT_TAP };
 
 struct app_opts {
-	const char *dir;          /* --dir */
+	const char *dir;          /* --dir (the first one) */
+	const char *dirs[8];      /* every --dir: sweeps run their disk variants under each */
+	size_t n_dirs;
 	enum app_format format;   /* --format */
 	enum runner_trace trace;  /* --trace */
 	bool color;               /* false with --no-color or NO_COLOR */

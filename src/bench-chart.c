@@ -198,7 +198,7 @@ bench_chart_lines(const struct bench_result *r, int width, unsigned flags, size_
 			for (size_t k = 0; k < sw->n_references && k < 3; k++) {
 				const struct scn_reference *ref = &sw->references[k];
 				const struct scn_ref_row *rr;
-				if (bench_ref_variant(r, ref) != v)
+				if (!bench_ref_matches(r, ref, v))
 					continue;
 				rr = bench_ref_row(ref, row->buf_size);
 				if (rr != NULL && rr->elapsed > 0) {

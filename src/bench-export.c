@@ -71,6 +71,10 @@ bench_export_json(FILE *f, const struct bench_result *r)
 		    scenario_names_of(scn_sync_eachs, (int)bv->v->sync_each),
 		    scenario_names_of(scn_fss, (int)bv->v->on));
 		json_string(f, bv->fs);
+		fputs(",\"device\":", f);
+		json_string(f, bv->dev[0] ? bv->dev : NULL);
+		fputs(",\"dir\":", f);
+		json_string(f, bv->given_dir[0] ? bv->given_dir : NULL);
 		fputs(",\"rows\":[", f);
 		for (size_t i = 0; i < bv->n_rows; i++) {
 			const struct bench_row *row = &bv->rows[i];
@@ -246,7 +250,7 @@ bench_export_csv(FILE *f, const struct bench_result *r)
 				bench_export_cstr(f, row->note);
 			for (size_t k = 0; k < sw->n_references; k++) {
 				const struct scn_reference *ref = &sw->references[k];
-				const struct scn_ref_row *rr = bench_ref_variant(r, ref) == v ?
+				const struct scn_ref_row *rr = bench_ref_matches(r, ref, v) ?
 				    bench_ref_row(ref, row->buf_size) : NULL;
 				for (int m = 0; m < 3; m++) {
 					fputc(',', f);

@@ -572,7 +572,7 @@ bench_print_table_line(char *line, size_t len, const struct bench_print_at *at, 
 	pos = bench_print_cols(line, len, pos, bench_print_full_cols,
 	    BENCH_PRINT_NCOLS(bench_print_full_cols), at, form, ws, &k);
 	for (size_t k = 0; k < sw->n_references; k++) {
-		if (bench_ref_variant(at->r, &sw->references[k]) != v)
+		if (!bench_ref_matches(at->r, &sw->references[k], v))
 			continue;
 		ref.ref = &sw->references[k];
 		pos = bench_print_cols(line, len, pos, refc, nrefc, &ref, form, ws, &k);
@@ -947,7 +947,7 @@ bench_print_compact_variant(FILE *f, const struct bench_result *r, size_t v, int
 	char line[1024], name[96], sz[32], sz2[32], l[96];
 
 	for (size_t q = 0; q < sw->n_references && ref == NULL; q++)
-		if (bench_ref_variant(r, &sw->references[q]) == v)
+		if (bench_ref_matches(r, &sw->references[q], v))
 			ref = &sw->references[q];
 	if (full)
 		bench_print_variant_name(bv, line, sizeof line);

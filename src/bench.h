@@ -42,8 +42,14 @@ struct bench_progress {
 /* Called between runs. Return non-zero to stop the sweep (bench_run then returns -2). */
 typedef int (*bench_progress_fn)(const struct bench_progress *p, void *user);
 
+/* Parent dirs one sweep may compare side by side. */
+#define BENCH_MAX_DIRS 8
+
 struct bench_opts {
 	const char *dir;              /* parent of the private scratch dir; NULL: $TMPDIR or /tmp */
+	const char *const *dirs;      /* n_dirs > 1: every disk variant runs under each of these
+	                                 (exercise 13-1c); dir still places tmpfs fallbacks */
+	size_t n_dirs;
 	double budget;                /* seconds per row; 0: the scenario's, then BENCH_DEFAULT_BUDGET */
 	unsigned repeat;              /* counted runs; 0: the scenario's, then BENCH_DEFAULT_REPEAT */
 	bench_progress_fn progress;   /* may be NULL */
@@ -88,6 +94,7 @@ struct bench_variant {
 	char fs[32];                  /* "ext4", "tmpfs", ... */
 	char dev[64];                 /* the device behind it ("/dev/vda", "tmpfs"), or "" */
 	char given_dir[256];          /* the --dir it ran under when more than one was given */
+	size_t place;                 /* bench.c: which of its scratch dirs the files are in */
 	char dir[256];                /* where its scratch files were */
 	struct bench_row *rows;       /* one per sw->buffer_sizes[] */
 	size_t n_rows;
@@ -162,5 +169,8 @@ const struct scn_ref_row *bench_ref_row(const struct scn_reference *ref, uint64_
 
 /* Index of the variant a reference compares with (its named variant, else 0). */
 size_t bench_ref_variant(const struct bench_result *r, const struct scn_reference *ref);
+
+/* True if reference ref compares with result variant v (the same sweep variant, any dir). */
+bool bench_ref_matches(const struct bench_result *r, const struct scn_reference *ref, size_t v);
 
 #endif

@@ -38,7 +38,8 @@ usage(FILE *f)
 "  -l, --list             list the bundled scenarios\n"
 "  -c, --check            validate the scenario file(s) only; errors as FILE:LINE:COL\n"
 "  -d, --dir=DIR          make the private scratch directory under DIR\n"
-"                         (default $TMPDIR, else /tmp)\n"
+"                         (default $TMPDIR, else /tmp); given again, sweeps run\n"
+"                         on each DIR side by side (up to 8)\n"
 "      --trace=HOW        how stdio's system calls are seen: auto (default), ptrace, procio\n"
 "      --no-color         no colours (also when NO_COLOR is set)\n"
 "      --ascii            ASCII glyphs only (default when the locale is not UTF-8)\n"
@@ -194,7 +195,14 @@ run(int argc, char **argv)
 		case 'H': headless = true; break;
 		case 'l': do_list = true; break;
 		case 'c': do_check = true; break;
-		case 'd': o.dir = optarg; break;
+		case 'd':
+			/* Again: sweeps compare the dirs side by side (exercise 13-1c). */
+			if (o.n_dirs == sizeof o.dirs / sizeof o.dirs[0])
+				return usage_error("%s", "--dir: at most 8 dirs");
+			o.dirs[o.n_dirs++] = optarg;
+			if (o.dir == NULL)
+				o.dir = optarg;
+			break;
 		case 'f':
 			if (strcmp(optarg, "text") == 0) o.format = APP_FORMAT_TEXT;
 			else if (strcmp(optarg, "json") == 0) o.format = APP_FORMAT_JSON;

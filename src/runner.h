@@ -29,6 +29,8 @@ struct runner_opts {
 	runner_sweep_fn sweep_progress; /* may be NULL */
 	void *user;                   /* for both callbacks */
 	double budget;                /* sweep rows: seconds each; 0 = the scenario's/default */
+	const char *const *sweep_dirs; /* more than one: sweeps compare these dirs side by side */
+	size_t n_sweep_dirs;
 };
 
 struct runner;

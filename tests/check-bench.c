@@ -161,6 +161,51 @@ START_TEST(test_overwrite)
 }
 END_TEST
 
+/*
+ * Exercise 13-1c: given several dirs, every disk variant runs under each, side by side,
+ * each naming its filesystem and where it ran; a reference stands beside every copy.
+ */
+START_TEST(test_dirs)
+{
+	uint64_t bufs[] = { 4096 };
+	struct scn_variant var = { .name = "disk" };
+	struct scn_ref_row rows[] = { { 4096, 0.11, -1, -1 } };
+	struct scn_reference ref = { .label = "TLPI 2010", .total_bytes = 1 << 20, .rows = rows,
+		.n_rows = N(rows) };
+	struct scn_sweep sw = { .title = "t", .program = SCN_PROG_WRITE, .buffer_sizes = bufs,
+		.n_buffer_sizes = N(bufs), .file_size = 1 << 20, .variants = &var, .n_variants = 1,
+		.repeat = 2, .warmup = 0, .budget = 0.5, .references = &ref, .n_references = 1 };
+	const char *dirs[] = { scratch_dir(parent_idx), "/dev/shm" };
+	struct bench_opts o = { .dir = dirs[0], .dirs = dirs, .n_dirs = 2 };
+	struct bench_result r;
+	char *err = NULL, *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ck_assert_int_eq(bench_run(&sw, &o, &r, &err), 0);
+	ck_assert_uint_eq(r.n_variants, 2);
+	ck_assert_str_eq(r.variants[0].given_dir, dirs[0]);
+	ck_assert_str_eq(r.variants[1].given_dir, "/dev/shm");
+	ck_assert_str_eq(r.variants[1].fs, "tmpfs");
+	ck_assert_uint_eq(r.variants[0].rows[0].n_runs, 2);
+	ck_assert_uint_eq(r.variants[1].rows[0].n_runs, 2);
+	ck_assert(bench_ref_matches(&r, &ref, 0) && bench_ref_matches(&r, &ref, 1));
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(bench_print_text(f, &r, 0), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "Variant \"disk\" on tmpfs"));
+	ck_assert_ptr_nonnull(strstr(text, "under /dev/shm"));
+	free(text);
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(bench_export(f, &r, "json"), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "\"dir\":\"/dev/shm\""));
+	free(text);
+	ck_assert_int_eq(count_entries(scratch_dir(parent_idx)), 0);
+	bench_result_clear(&r);
+}
+END_TEST
+
 /* The tiny real sweep of issue 6: 1 MiB written 1 byte at a time vs 4096 at a time. */
 START_TEST(test_write_order)
 {
@@ -560,6 +605,7 @@ bench_suite(void)
 	tcase_add_test(real, test_write_order);
 	tcase_add_test(real, test_scaled_calls);
 	tcase_add_test(real, test_overwrite);
+	test_util_add(real, test_dirs, test_util_need_shm());
 	/* A cold cache needs a disk (test_tmpfs shows what tmpfs does instead). */
 	test_util_add(real, test_read_cold,
 	              test_util_or(test_util_need_disk(), test_util_need_cachestat()));
