@@ -512,6 +512,14 @@ START_TEST(test_outputs)
 	for (size_t i = 0; i < n; i++)
 		ck_assert_int_le((int)strlen(lines[i]), 60);
 	bench_chart_free(lines, n);
+	/* Like with like: the book's 100 MB is scaled to our 4 MiB, and the key says so. */
+	/* One unit system: the table's "µs", never an ASCII "us" in a UTF-8 chart. */
+	lines = bench_chart_lines(&r, 100, 0, &n);
+	ck_assert_ptr_nonnull(lines);
+	ck_assert_ptr_nonnull(strstr(lines[0], "(100 MB scaled to 4 MiB)"));
+	for (size_t i = 0; i < n; i++)
+		ck_assert_ptr_null(strstr(lines[i], " us"));
+	bench_chart_free(lines, n);
 	bench_result_clear(&r);
 }
 END_TEST

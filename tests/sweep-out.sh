@@ -34,6 +34,8 @@ done
 # 2. Hostile strings (|, comma, quote, newline, ESC sequences) in title, variant, reference.
 h="$src/tests/sweep-hostile.yaml"
 "$bin" --headless --dir "$tmp" "$h" >"$tmp/h.txt" 2>&1 || bad "hostile: text exit $?"
+"$bin" --headless --wide --dir "$tmp" "$h" >"$tmp/h.wide" 2>&1 || bad "hostile: --wide exit $?"
+grep -q "mean ± σ\|mean +/- sd" "$tmp/h.wide" || bad "--wide: no full table"
 for fmt in csv md json; do
 	"$bin" --headless --dir "$tmp" --export=$fmt "$h" >"$tmp/h.$fmt" 2>"$tmp/h.$fmt.err" ||
 		bad "hostile: --export=$fmt exit $?"
@@ -46,7 +48,7 @@ def no(msg):
     global ok
     print("  " + msg)
     ok = False
-for name in ("h.txt", "h.csv", "h.md", "h.json", "h.csv.err", "h.md.err"):
+for name in ("h.txt", "h.wide", "h.csv", "h.md", "h.json", "h.csv.err", "h.md.err"):
     data = open(os.path.join(d, name), "rb").read()
     if b"\x1b" in data or b"\x07" in data:
         no("%s: a control byte got out" % name)
