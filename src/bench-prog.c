@@ -92,24 +92,35 @@ bench_prog_fail(struct bench_prog_wire *w, const char *what)
 	return e;
 }
 
+/* write() limit bytes in buf_size chunks to fd, each followed by the variant's sync if sync. */
+static int
+bench_prog_fill(const struct bench_prog_job *j, const struct bench_prog_mem *m, int fd,
+    bool sync, struct bench_prog_wire *w)
+{
+	for (uint64_t done = 0; done < j->limit;) {
+		size_t n = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
+		if (write(fd, m->buf, n) != (ssize_t)n)
+			return bench_prog_fail(w, "write");
+		if (sync && bench_prog_sync(j->v, fd) != 0)
+			return bench_prog_fail(w, "fsync");
+		done += n;
+		w->s.bytes = done;
+	}
+	return 0;
+}
+
 /* TLPI write_bytes.c: write limit bytes in buf_size chunks to a new file. */
 static int
 bench_prog_write(const struct bench_prog_job *j, const struct bench_prog_mem *m,
     struct bench_prog_wire *w)
 {
 	int fd = scratch_create(j->dir, j->out_name, O_WRONLY | O_TRUNC | j->v->flags);
+	int e;
 
 	if (fd < 0)
 		return bench_prog_fail(w, "open");
-	for (uint64_t done = 0; done < j->limit;) {
-		size_t n = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
-		if (write(fd, m->buf, n) != (ssize_t)n)
-			return bench_prog_fail(w, "write");
-		if (bench_prog_sync(j->v, fd) != 0)
-			return bench_prog_fail(w, "fsync");
-		done += n;
-		w->s.bytes = done;
-	}
+	if ((e = bench_prog_fill(j, m, fd, true, w)) != 0)
+		return e;
 	if (close(fd) != 0)
 		return bench_prog_fail(w, "close");
 	return 0;
@@ -243,15 +254,13 @@ bench_prog_overwrite_prepare(const struct bench_prog_job *j, struct bench_prog_m
     struct bench_prog_wire *w)
 {
 	int fd = scratch_create(j->dir, j->out_name, O_RDWR | O_TRUNC);
+	int e;
 
 	if (fd < 0)
 		return bench_prog_fail(w, "open");
-	for (uint64_t done = 0; done < j->limit;) {
-		size_t n = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
-		if (write(fd, m->buf, n) != (ssize_t)n)
-			return bench_prog_fail(w, "write");
-		done += n;
-	}
+	if ((e = bench_prog_fill(j, m, fd, false, w)) != 0)
+		return e;
+	w->s.bytes = 0;
 	if (fsync(fd) != 0)
 		return bench_prog_fail(w, "fsync");
 	close(fd);
@@ -316,16 +325,9 @@ static int64_t
 bench_prog_jbd2_count(const char *path)
 {
 	char buf[64];
-	ssize_t n;
-	int fd;
 
-	if (path[0] == '\0' || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (path[0] == '\0' || fdio_read_text(path, buf, sizeof buf) < 0)
 		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	return strtoll(buf, NULL, 10);
 }
 
