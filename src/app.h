@@ -32,6 +32,7 @@ struct app_opts {
 	const char *export_fmt;   /* --export=csv|json|md */
 	double budget;            /* --budget seconds per sweep row; 0 = default */
 	bool wide;                /* --wide: the full sweep table, not one that fits 100 columns */
+	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
 };
 
 /* headless.c: run s without a terminal, print the transcript; return an app_exit. */

@@ -75,7 +75,7 @@ bench_make_cold(int dir, const char *name, uint64_t size, char *method, size_t l
 		left = probe_cache(fd, size, sc) == 0 ? (int64_t)sc->cached : -1;
 	}
 	if (left >= 0)
-		snprintf(method, len, "%s", sc->source == SNAP_SRC_CACHESTAT ? "cachestat" : "mincore");
+		snprintf(method, len, "%s", probe_cache_source_name(sc->source));
 	close(fd);
 	free(sc);
 	return left == 0 ? BENCH_COLD_VERIFIED : BENCH_COLD_FAILED;

@@ -35,103 +35,337 @@ describe_bufmode(enum scn_bufmode m)
 	return "?";
 }
 
+/* open as C. */
+void
+describe_open(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+	char fl[160];
+
+	snprintf(buf, len, "fd = open(path, %s%s)", decode_open_flags(a->flags, fl, sizeof fl),
+	         (a->flags & O_CREAT) ? ", 0600" : "");
+}
+
+/* fopen as C. */
+void
+describe_fopen(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "fp = fopen(path, \"%s\")", a->mode);
+}
+
+/* fdopen as C. */
+void
+describe_fdopen(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "fp = fdopen(fd, \"%s\")", a->mode);
+}
+
+/* fileno as C. */
+void
+describe_fileno(const struct scn_step *st, char *buf, size_t len)
+{
+	(void)st;
+
+	snprintf(buf, len, "fd = fileno(fp)");
+}
+
+/* setvbuf as C. */
+void
+describe_setvbuf(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+	const char *ownbuf = a->buffer == SCN_BUFFER_OWN ? "buf" : "NULL";
+
+	snprintf(buf, len, "setvbuf(fp, %s, %s, %" PRIu64 ")", ownbuf,
+	         a->bufmode == SCN_BUF_NONE ? "_IONBF" :
+	         a->bufmode == SCN_BUF_LINE ? "_IOLBF" : "_IOFBF", a->size);
+}
+
+/* setbuf as C. */
+void
+describe_setbuf(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "setbuf(fp, %s)",
+	         a->buffer == SCN_BUFFER_OWN && !((a->has & SCN_HAS_MODE) &&
+	         a->bufmode == SCN_BUF_NONE) ? "buf" : "NULL");
+}
+
+/* setbuffer as C. */
+void
+describe_setbuffer(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+	const char *ownbuf = a->buffer == SCN_BUFFER_OWN ? "buf" : "NULL";
+
+	snprintf(buf, len, "setbuffer(fp, %s, %" PRIu64 ")", ownbuf,
+	         a->buffer == SCN_BUFFER_OWN ? ((a->has & SCN_HAS_SIZE) ? a->size : BUFSIZ) : 0);
+}
+
+/* fwrite as C. */
+void
+describe_fwrite(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "fwrite(buf, 1, %" PRIu64 ", fp)", a->bytes);
+}
+
+/* fputs as C. */
+void
+describe_fputs(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "fputs(\"%.40s%s\", fp)", a->text ? a->text : "",
+	                            a->text && strlen(a->text) > 40 ? "…" : "");
+}
+
+/* printf as C. */
+void
+describe_printf(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "fprintf(fp, \"%%s\", \"%.40s%s\")",
+	                             a->text ? a->text : "",
+	                             a->text && strlen(a->text) > 40 ? "…" : "");
+}
+
+/* fread as C. */
+void
+describe_fread(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "fread(buf, 1, %" PRIu64 ", fp)", a->bytes);
+}
+
+/* fgets as C. */
+void
+describe_fgets(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "fgets(buf, %" PRIu64 ", fp)", a->bytes);
+}
+
+/* fflush as C. */
+void
+describe_fflush(const struct scn_step *st, char *buf, size_t len)
+{
+	(void)st;
+
+	snprintf(buf, len, "fflush(fp)");
+}
+
+/* fseek as C. */
+void
+describe_fseek(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "fseek(fp, %" PRId64 ", %s)", a->offset, decode_whence(a->whence));
+}
+
+/* fclose as C. */
+void
+describe_fclose(const struct scn_step *st, char *buf, size_t len)
+{
+	(void)st;
+
+	snprintf(buf, len, "fclose(fp)");
+}
+
+/* write as C. */
+void
+describe_write(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "write(fd, buf, %" PRIu64 ")", a->bytes);
+}
+
+/* read as C. */
+void
+describe_read(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "read(fd, buf, %" PRIu64 ")", a->bytes);
+}
+
+/* pread as C. */
+void
+describe_pread(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "pread(fd, buf, %" PRIu64 ", %" PRId64 ")", a->bytes, a->offset);
+}
+
+/* pwrite as C. */
+void
+describe_pwrite(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "pwrite(fd, buf, %" PRIu64 ", %" PRId64 ")", a->bytes, a->offset);
+}
+
+/* lseek as C. */
+void
+describe_lseek(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "lseek(fd, %" PRId64 ", %s)", a->offset, decode_whence(a->whence));
+}
+
+/* fsync as C. */
+void
+describe_fsync(const struct scn_step *st, char *buf, size_t len)
+{
+	(void)st;
+
+	snprintf(buf, len, "fsync(fd)");
+}
+
+/* fdatasync as C. */
+void
+describe_fdatasync(const struct scn_step *st, char *buf, size_t len)
+{
+	(void)st;
+
+	snprintf(buf, len, "fdatasync(fd)");
+}
+
+/* sync_file_range as C. */
+void
+describe_sync_file_range(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "sync_file_range(fd, %" PRId64 ", %" PRIu64 ", %s%s%s)",
+	         a->offset, a->len,
+	         a->flags & 1 ? "WAIT_BEFORE|" : "", a->flags & 2 ? "WRITE" : "",
+	         a->flags & 4 ? "|WAIT_AFTER" : "");
+}
+
+/* sync as C. */
+void
+describe_sync(const struct scn_step *st, char *buf, size_t len)
+{
+	(void)st;
+
+	snprintf(buf, len, "sync()");
+}
+
+/* fadvise as C. */
+void
+describe_fadvise(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "posix_fadvise(fd, %" PRId64 ", %" PRIu64 ", %s)", a->offset, a->len,
+	         decode_advice(a->advice));
+}
+
+/* fallocate as C. */
+void
+describe_fallocate(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "fallocate(fd, 0, %" PRId64 ", %" PRIu64 ")", a->offset, a->len);
+}
+
+/* ftruncate as C. */
+void
+describe_ftruncate(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "ftruncate(fd, %" PRIu64 ")", a->len);
+}
+
+/* close as C. */
+void
+describe_close(const struct scn_step *st, char *buf, size_t len)
+{
+	(void)st;
+
+	snprintf(buf, len, "close(fd)");
+}
+
+/* wait as C. */
+void
+describe_wait(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	if (a->until_clean)
+		snprintf(buf, len, "wait until the file is clean (at most %.0f s)", a->timeout);
+	else
+		snprintf(buf, len, "wait %.1f s", a->seconds);
+}
+
+/* pty as C. */
+void
+describe_pty(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	/* In the order the child makes the calls: setvbuf() comes before printf(). */
+	snprintf(buf, len, "%sprintf(...); %swrite(STDOUT_FILENO, ...) with stdout on a terminal "
+	         "and on a file",
+	         a->between == SCN_PTY_UNBUFFERED ? "setvbuf(stdout, NULL, _IONBF, 0); " : "",
+	         a->between == SCN_PTY_FFLUSH ? "fflush(stdout); " : "");
+}
+
+/* tail as C. */
+void
+describe_tail(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+
+	snprintf(buf, len, "tail -n %" PRIu64 " (lseek + read backwards, %" PRIu64 "-byte blocks)",
+	         a->lines, a->size);
+}
+
+/* sweep as C. */
+void
+describe_sweep(const struct scn_step *st, char *buf, size_t len)
+{
+	/* The title is the scenario's: text.c makes it one safe line. */
+	size_t n = (size_t)snprintf(buf, len, "sweep: ");
+
+	if (n < len)
+		text_safe(st->sweep && st->sweep->title ? st->sweep->title : "timing", TEXT_LINE,
+		    buf + n, len - n);
+}
+
+/* note as C. */
+void
+describe_note(const struct scn_step *st, char *buf, size_t len)
+{
+	(void)st;
+
+	snprintf(buf, len, "(narration)");
+}
+
 /* The step as C. */
 char *
 describe_step(const struct scn_step *st, char *buf, size_t len)
 {
-	const struct scn_args *a = &st->args;
-	const char *ownbuf = a->buffer == SCN_BUFFER_OWN ? "buf" : "NULL";
-	char fl[160];
-
-	switch (st->op) {
-	case SCN_OP_OPEN:
-		snprintf(buf, len, "fd = open(path, %s%s)", decode_open_flags(a->flags, fl, sizeof fl),
-		         (a->flags & O_CREAT) ? ", 0600" : "");
-		break;
-	case SCN_OP_FOPEN: snprintf(buf, len, "fp = fopen(path, \"%s\")", a->mode); break;
-	case SCN_OP_FDOPEN: snprintf(buf, len, "fp = fdopen(fd, \"%s\")", a->mode); break;
-	case SCN_OP_FILENO: snprintf(buf, len, "fd = fileno(fp)"); break;
-	case SCN_OP_SETVBUF:
-		snprintf(buf, len, "setvbuf(fp, %s, %s, %" PRIu64 ")", ownbuf,
-		         a->bufmode == SCN_BUF_NONE ? "_IONBF" :
-		         a->bufmode == SCN_BUF_LINE ? "_IOLBF" : "_IOFBF", a->size);
-		break;
-	case SCN_OP_SETBUF:
-		snprintf(buf, len, "setbuf(fp, %s)",
-		         a->buffer == SCN_BUFFER_OWN && !((a->has & SCN_HAS_MODE) &&
-		         a->bufmode == SCN_BUF_NONE) ? "buf" : "NULL");
-		break;
-	case SCN_OP_SETBUFFER:
-		snprintf(buf, len, "setbuffer(fp, %s, %" PRIu64 ")", ownbuf,
-		         a->buffer == SCN_BUFFER_OWN ? ((a->has & SCN_HAS_SIZE) ? a->size : BUFSIZ) : 0);
-		break;
-	case SCN_OP_FWRITE: snprintf(buf, len, "fwrite(buf, 1, %" PRIu64 ", fp)", a->bytes); break;
-	case SCN_OP_FPUTS: snprintf(buf, len, "fputs(\"%.40s%s\", fp)", a->text ? a->text : "",
-	                            a->text && strlen(a->text) > 40 ? "…" : ""); break;
-	case SCN_OP_PRINTF: snprintf(buf, len, "fprintf(fp, \"%%s\", \"%.40s%s\")",
-	                             a->text ? a->text : "",
-	                             a->text && strlen(a->text) > 40 ? "…" : ""); break;
-	case SCN_OP_FREAD: snprintf(buf, len, "fread(buf, 1, %" PRIu64 ", fp)", a->bytes); break;
-	case SCN_OP_FGETS: snprintf(buf, len, "fgets(buf, %" PRIu64 ", fp)", a->bytes); break;
-	case SCN_OP_FFLUSH: snprintf(buf, len, "fflush(fp)"); break;
-	case SCN_OP_FSEEK:
-		snprintf(buf, len, "fseek(fp, %" PRId64 ", %s)", a->offset, decode_whence(a->whence));
-		break;
-	case SCN_OP_FCLOSE: snprintf(buf, len, "fclose(fp)"); break;
-	case SCN_OP_WRITE: snprintf(buf, len, "write(fd, buf, %" PRIu64 ")", a->bytes); break;
-	case SCN_OP_READ: snprintf(buf, len, "read(fd, buf, %" PRIu64 ")", a->bytes); break;
-	case SCN_OP_PREAD:
-		snprintf(buf, len, "pread(fd, buf, %" PRIu64 ", %" PRId64 ")", a->bytes, a->offset);
-		break;
-	case SCN_OP_PWRITE:
-		snprintf(buf, len, "pwrite(fd, buf, %" PRIu64 ", %" PRId64 ")", a->bytes, a->offset);
-		break;
-	case SCN_OP_LSEEK:
-		snprintf(buf, len, "lseek(fd, %" PRId64 ", %s)", a->offset, decode_whence(a->whence));
-		break;
-	case SCN_OP_FSYNC: snprintf(buf, len, "fsync(fd)"); break;
-	case SCN_OP_FDATASYNC: snprintf(buf, len, "fdatasync(fd)"); break;
-	case SCN_OP_SYNC_FILE_RANGE:
-		snprintf(buf, len, "sync_file_range(fd, %" PRId64 ", %" PRIu64 ", %s%s%s)",
-		         a->offset, a->len,
-		         a->flags & 1 ? "WAIT_BEFORE|" : "", a->flags & 2 ? "WRITE" : "",
-		         a->flags & 4 ? "|WAIT_AFTER" : "");
-		break;
-	case SCN_OP_SYNC: snprintf(buf, len, "sync()"); break;
-	case SCN_OP_FADVISE:
-		snprintf(buf, len, "posix_fadvise(fd, %" PRId64 ", %" PRIu64 ", %s)", a->offset, a->len,
-		         decode_advice(a->advice));
-		break;
-	case SCN_OP_FALLOCATE:
-		snprintf(buf, len, "fallocate(fd, 0, %" PRId64 ", %" PRIu64 ")", a->offset, a->len);
-		break;
-	case SCN_OP_FTRUNCATE: snprintf(buf, len, "ftruncate(fd, %" PRIu64 ")", a->len); break;
-	case SCN_OP_CLOSE: snprintf(buf, len, "close(fd)"); break;
-	case SCN_OP_WAIT:
-		if (a->until_clean)
-			snprintf(buf, len, "wait until the file is clean (at most %.0f s)", a->timeout);
-		else
-			snprintf(buf, len, "wait %.1f s", a->seconds);
-		break;
-	case SCN_OP_PTY:
-		snprintf(buf, len, "printf(...); %swrite(STDOUT_FILENO, ...) with stdout on a terminal and on a file",
-		         a->between == SCN_PTY_FFLUSH ? "fflush(stdout); " :
-		         a->between == SCN_PTY_UNBUFFERED ? "[setvbuf(stdout, NULL, _IONBF, 0)] " : "");
-		break;
-	case SCN_OP_TAIL:
-		snprintf(buf, len, "tail -n %" PRIu64 " (lseek + read backwards, %" PRIu64 "-byte blocks)",
-		         a->lines, a->size);
-		break;
-	case SCN_OP_SWEEP: {
-		/* The title is the scenario's: text.c makes it one safe line. */
-		size_t n = (size_t)snprintf(buf, len, "sweep: ");
-		if (n < len)
-			text_safe(st->sweep && st->sweep->title ? st->sweep->title : "timing", TEXT_LINE,
-			    buf + n, len - n);
-		break;
-	}
-	case SCN_OP_NOTE: snprintf(buf, len, "(narration)"); break;
-	default: snprintf(buf, len, "?"); break;
-	}
+	if ((unsigned)st->op >= SCN_OP__COUNT || scn_op_table[st->op].describe == NULL)
+		snprintf(buf, len, "?");
+	else
+		scn_op_table[st->op].describe(st, buf, len);
 	return buf;
 }

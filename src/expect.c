@@ -23,88 +23,251 @@ expect_normalise(const char *s, char *text, size_t len)
 	text[n] = '\0';
 }
 
-/* Observed value of a key. */
+/* The stdio state after the step, or false with the reason in text. */
+static bool
+expect_stdio(const struct step_result *sr, char *text, size_t len)
+{
+	if (!sr->after.stdio.open) {
+		snprintf(text, len, "no FILE* open");
+		return false;
+	}
+	return true;
+}
+
+/* stdio.size: the FILE*'s buffer size. */
+bool
+expect_get_stdio_size(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!expect_stdio(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.stdio.size;
+	return true;
+}
+
+/* stdio.pending: bytes waiting in the FILE*'s buffer. */
+bool
+expect_get_stdio_pending(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!expect_stdio(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.stdio.pending;
+	return true;
+}
+
+/* stdio.mode: the FILE*'s buffering mode. */
+bool
+expect_get_stdio_mode(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!expect_stdio(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.stdio.mode;
+	snprintf(text, len, "%s", scenario_names_of(scn_bufmodes, (int)sr->after.stdio.mode));
+	return true;
+}
+
+/* calls.write: write-type calls the step made. */
+bool
+expect_get_calls_write(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	(void)text;
+	(void)len;
+	*num = (int64_t)sr->events.n_write;
+	return true;
+}
+
+/* calls.read: read-type calls the step made. */
+bool
+expect_get_calls_read(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	(void)text;
+	(void)len;
+	*num = (int64_t)sr->events.n_read;
+	return true;
+}
+
+/* calls.total: every call on the file (only ptrace sees them all). */
+bool
+expect_get_calls_total(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (sr->events.source != EV_SRC_PTRACE) {
+		snprintf(text, len, "not observable without ptrace");
+		return false;
+	}
+	*num = (int64_t)(sr->events.n + sr->events.dropped);
+	return true;
+}
+
+/* bytes.written: bytes the step's calls wrote. */
+bool
+expect_get_bytes_written(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	(void)text;
+	(void)len;
+	*num = (int64_t)sr->events.bytes_written;
+	return true;
+}
+
+/* bytes.read: bytes the step's calls read. */
+bool
+expect_get_bytes_read(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	(void)text;
+	(void)len;
+	*num = (int64_t)sr->events.bytes_read;
+	return true;
+}
+
+/* cache.pages: the file's pages in the page cache. */
+bool
+expect_get_cache_pages(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (sr->after.cache.source == SNAP_SRC_NONE) {
+		snprintf(text, len, "page cache not observable here");
+		return false;
+	}
+	*num = (int64_t)sr->after.cache.cached;
+	return true;
+}
+
+/* The cache's dirty state, or false with the reason in text. */
+static bool
+expect_dirty(const struct step_result *sr, char *text, size_t len)
+{
+	if (sr->after.cache.source == SNAP_SRC_NONE || !sr->after.cache.has_dirty) {
+		snprintf(text, len, "dirty state not observable here (no cachestat)");
+		return false;
+	}
+	return true;
+}
+
+/* cache.dirty_pages: dirty pages of the file. */
+bool
+expect_get_cache_dirty_pages(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!expect_dirty(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.cache.dirty;
+	return true;
+}
+
+/* cache.writeback_pages: pages under writeback. */
+bool
+expect_get_cache_writeback_pages(const struct step_result *sr, int64_t *num, char *text,
+                                 size_t len)
+{
+	if (!expect_dirty(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.cache.writeback;
+	return true;
+}
+
+/* The file's extents, or false with the reason in text. */
+static bool
+expect_disk(const struct step_result *sr, char *text, size_t len)
+{
+	const struct snapshot *s = &sr->after;
+
+	if (s->disk.source == SNAP_SRC_NONE) {
+		snprintf(text, len, "no extents here (%s)", s->disk.fs[0] ? s->disk.fs : "?");
+		return false;
+	}
+	return true;
+}
+
+/* disk.allocated_bytes: bytes with blocks on disk. */
+bool
+expect_get_disk_allocated_bytes(const struct step_result *sr, int64_t *num, char *text,
+                                size_t len)
+{
+	if (!expect_disk(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.disk.allocated_bytes;
+	return true;
+}
+
+/* disk.delalloc_bytes: bytes waiting for delayed allocation. */
+bool
+expect_get_disk_delalloc_bytes(const struct step_result *sr, int64_t *num, char *text,
+                               size_t len)
+{
+	if (!expect_disk(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.disk.delalloc_bytes;
+	return true;
+}
+
+/* disk.unwritten_bytes: bytes allocated but never written. */
+bool
+expect_get_disk_unwritten_bytes(const struct step_result *sr, int64_t *num, char *text,
+                                size_t len)
+{
+	if (!expect_disk(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.disk.unwritten_bytes;
+	return true;
+}
+
+/* result.errno: the call's errno. */
+bool
+expect_get_result_errno(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	*num = sr->err;
+	snprintf(text, len, "%s", describe_errno(sr->err));
+	return true;
+}
+
+/* result.value: the call's return value. */
+bool
+expect_get_result_value(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	(void)text;
+	(void)len;
+	*num = sr->ret;
+	return true;
+}
+
+/* Captured output o as text, or false if there is none. */
+static bool
+expect_output(const char *o, char *text, size_t len)
+{
+	if (o == NULL) {
+		snprintf(text, len, "no output captured");
+		return false;
+	}
+	expect_normalise(o, text, len);
+	return true;
+}
+
+/* output: what reached the terminal (pty) or what tail printed. */
+bool
+expect_get_output(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	(void)num;
+	return expect_output(sr->output, text, len);
+}
+
+/* output.file: what reached the file (pty). */
+bool
+expect_get_output_file(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	(void)num;
+	return expect_output(sr->output_file, text, len);
+}
+
+/* Observed value of a key: its getter, and the number as text unless the getter wrote one. */
 bool
 expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num, char *text,
                size_t len)
 {
-	const struct snapshot *s = &sr->after;
-	const struct event_list *ev = &sr->events;
-
 	*num = 0;
 	text[0] = '\0';
-	switch (key) {
-	case SCN_KEY_STDIO_SIZE:
-	case SCN_KEY_STDIO_PENDING:
-	case SCN_KEY_STDIO_MODE:
-		if (!s->stdio.open) {
-			snprintf(text, len, "no FILE* open");
-			return false;
-		}
-		*num = key == SCN_KEY_STDIO_SIZE ? (int64_t)s->stdio.size :
-		       key == SCN_KEY_STDIO_PENDING ? (int64_t)s->stdio.pending :
-		       (int64_t)s->stdio.mode;
-		if (key == SCN_KEY_STDIO_MODE)
-			snprintf(text, len, "%s", scenario_names_of(scn_bufmodes, (int)s->stdio.mode));
-		break;
-	case SCN_KEY_CALLS_WRITE: *num = (int64_t)ev->n_write; break;
-	case SCN_KEY_CALLS_READ: *num = (int64_t)ev->n_read; break;
-	case SCN_KEY_CALLS_TOTAL:
-		if (ev->source != EV_SRC_PTRACE) {
-			snprintf(text, len, "not observable without ptrace");
-			return false;
-		}
-		*num = (int64_t)(ev->n + ev->dropped);
-		break;
-	case SCN_KEY_BYTES_WRITTEN: *num = (int64_t)ev->bytes_written; break;
-	case SCN_KEY_BYTES_READ: *num = (int64_t)ev->bytes_read; break;
-	case SCN_KEY_CACHE_PAGES:
-		if (s->cache.source == SNAP_SRC_NONE) {
-			snprintf(text, len, "page cache not observable here");
-			return false;
-		}
-		*num = (int64_t)s->cache.cached;
-		break;
-	case SCN_KEY_CACHE_DIRTY_PAGES:
-	case SCN_KEY_CACHE_WRITEBACK_PAGES:
-		if (s->cache.source == SNAP_SRC_NONE || !s->cache.has_dirty) {
-			snprintf(text, len, "dirty state not observable here (no cachestat)");
-			return false;
-		}
-		*num = (int64_t)(key == SCN_KEY_CACHE_DIRTY_PAGES ? s->cache.dirty :
-		                 s->cache.writeback);
-		break;
-	case SCN_KEY_DISK_ALLOCATED_BYTES:
-	case SCN_KEY_DISK_DELALLOC_BYTES:
-	case SCN_KEY_DISK_UNWRITTEN_BYTES:
-		if (s->disk.source == SNAP_SRC_NONE) {
-			snprintf(text, len, "no extents here (%s)", s->disk.fs[0] ? s->disk.fs : "?");
-			return false;
-		}
-		*num = (int64_t)(key == SCN_KEY_DISK_ALLOCATED_BYTES ? s->disk.allocated_bytes :
-		                 key == SCN_KEY_DISK_DELALLOC_BYTES ? s->disk.delalloc_bytes :
-		                 s->disk.unwritten_bytes);
-		break;
-	case SCN_KEY_RESULT_ERRNO:
-		*num = sr->err;
-		snprintf(text, len, "%s", describe_errno(sr->err));
-		return true;
-	case SCN_KEY_RESULT_VALUE: *num = sr->ret; break;
-	case SCN_KEY_OUTPUT:
-	case SCN_KEY_OUTPUT_FILE: {
-		const char *o = key == SCN_KEY_OUTPUT ? sr->output : sr->output_file;
-		if (o == NULL) {
-			snprintf(text, len, "no output captured");
-			return false;
-		}
-		expect_normalise(o, text, len);
-		return true;
-	}
-	default:
+	if ((unsigned)key >= SCN_KEY__COUNT) {
 		snprintf(text, len, "unknown key");
 		return false;
 	}
-	if (text[0] == '\0')
+	if (!scn_key_table[key].get(sr, num, text, len))
+		return false;
+	if (text[0] == '\0' && scn_key_table[key].type != SCN_KT_TEXT)
 		snprintf(text, len, "%" PRId64, *num);
 	return true;
 }
@@ -132,9 +295,9 @@ expect_format_want(const struct scn_expect *e, char *buf, size_t len)
 
 	if (e->str != NULL)
 		snprintf(buf, len, "%s \"%s\"", op, e->str);
-	else if (e->key == SCN_KEY_STDIO_MODE)
+	else if (scn_key_table[e->key].type == SCN_KT_BUFMODE)
 		snprintf(buf, len, "%s %s", op, scenario_names_of(scn_bufmodes, (int)e->num));
-	else if (e->key == SCN_KEY_RESULT_ERRNO)
+	else if (scn_key_table[e->key].type == SCN_KT_ERRNO)
 		snprintf(buf, len, "%s %s", op, describe_errno((int)e->num));
 	else
 		snprintf(buf, len, "%s %" PRId64, op, e->num);

@@ -9,6 +9,28 @@
 
 #include "step.h"
 
+/* The getters, one per key, named in SCN_KEY_LIST: the observed value, or false if unseen. */
+#define EXPECT_DECLARE(fn) \
+	bool fn(const struct step_result *sr, int64_t *num, char *text, size_t len)
+EXPECT_DECLARE(expect_get_stdio_size);
+EXPECT_DECLARE(expect_get_stdio_pending);
+EXPECT_DECLARE(expect_get_stdio_mode);
+EXPECT_DECLARE(expect_get_calls_write);
+EXPECT_DECLARE(expect_get_calls_read);
+EXPECT_DECLARE(expect_get_calls_total);
+EXPECT_DECLARE(expect_get_bytes_written);
+EXPECT_DECLARE(expect_get_bytes_read);
+EXPECT_DECLARE(expect_get_cache_pages);
+EXPECT_DECLARE(expect_get_cache_dirty_pages);
+EXPECT_DECLARE(expect_get_cache_writeback_pages);
+EXPECT_DECLARE(expect_get_disk_allocated_bytes);
+EXPECT_DECLARE(expect_get_disk_delalloc_bytes);
+EXPECT_DECLARE(expect_get_disk_unwritten_bytes);
+EXPECT_DECLARE(expect_get_result_errno);
+EXPECT_DECLARE(expect_get_result_value);
+EXPECT_DECLARE(expect_get_output);
+EXPECT_DECLARE(expect_get_output_file);
+
 /*
  * The observed value of key for step result sr: numeric in *num and as text. Return false
  * when this run cannot observe it (e.g. dirty pages without cachestat), with the reason in text.

@@ -16,6 +16,8 @@
 #include "expect.h"
 #include "json.h"
 #include "lesson.h"
+#include "probe.h"
+#include "runner.h"
 #include "scenario-names.h"
 #include "text.h"
 #include "units.h"
@@ -483,8 +485,10 @@ headless_end(struct headless *h, const char *error)
 		json_string(f, lesson_fs_name(h->l));
 		fprintf(f, ",\"device\":");
 		json_string(f, init->disk.device[0] ? init->disk.device : NULL);
-		fprintf(f, ",\"cachestat\":%s,\"fiemap\":%s,\"trace\":\"%s\",\"version\":\"%s\"}}\n",
+		fprintf(f, ",\"cachestat\":%s,\"cache_source\":\"%s\",\"fiemap\":%s,\"trace\":\"%s\","
+		        "\"version\":\"%s\"}}\n",
 		        init->cache.source == SNAP_SRC_CACHESTAT ? "true" : "false",
+		        probe_cache_source_name(init->cache.source),
 		        init->disk.source == SNAP_SRC_FIEMAP ? "true" : "false",
 		        lesson_trace_source(h->l) == EV_SRC_PTRACE ? "ptrace" : "procio",
 		        PACKAGE_VERSION);
@@ -518,7 +522,8 @@ int
 headless_run(const struct scenario *s, const struct app_opts *o)
 {
 	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .budget = o->budget,
-	                          .sweep_dirs = o->dirs, .n_sweep_dirs = o->n_dirs };
+	                          .sweep_dirs = o->dirs, .n_sweep_dirs = o->n_dirs,
+	                          .probe = o->probe };
 	bool progress = isatty(STDERR_FILENO), sweep_failed = false;
 	char envmsg[320] = "";
 	struct headless h = { .s = s, .o = o, .f = stdout, .ok = true };

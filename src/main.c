@@ -15,6 +15,7 @@
 #include "app.h"
 #include "catalog.h"
 #include "crt.h"
+#include "probe.h"
 #include "scenario.h"
 #include "scratch.h"
 #include "text.h"
@@ -41,6 +42,8 @@ usage(FILE *f)
 "                         (default $TMPDIR, else /tmp); given again, sweeps run\n"
 "                         on each DIR side by side (up to 8)\n"
 "      --trace=HOW        how stdio's system calls are seen: auto (default), ptrace, procio\n"
+"      --probe=SOURCE     page cache source: auto (default: the first that works of)\n"
+"                         cachestat, kpageflags (root), mincore (no dirty counts)\n"
 "      --no-color         no colours (also when NO_COLOR is set)\n"
 "      --ascii            ASCII glyphs only (default when the locale is not UTF-8)\n"
 "      --quiz             ask for a prediction before each step that has expectations\n"
@@ -152,7 +155,7 @@ static int
 run(int argc, char **argv)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
-	       OPT_EXPORT, OPT_BUDGET, OPT_WIDE };
+	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_WIDE };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
@@ -160,6 +163,7 @@ run(int argc, char **argv)
 		{ "check", no_argument, NULL, 'c' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "trace", required_argument, NULL, OPT_TRACE },
+		{ "probe", required_argument, NULL, OPT_PROBE },
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 		{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
 		{ "ascii", no_argument, NULL, OPT_ASCII },
@@ -214,6 +218,11 @@ run(int argc, char **argv)
 			else if (strcmp(optarg, "ptrace") == 0) o.trace = RUNNER_TRACE_PTRACE;
 			else if (strcmp(optarg, "procio") == 0) o.trace = RUNNER_TRACE_PROCIO;
 			else return usage_error("--trace: '%s': expected auto, ptrace or procio", optarg);
+			break;
+		case OPT_PROBE:
+			if (probe_cache_source_parse(optarg, &o.probe) != 0)
+				return usage_error("--probe: '%s': expected auto, cachestat, kpageflags "
+				                   "or mincore", optarg);
 			break;
 		case OPT_NO_COLOR: o.color = false; break;
 		case OPT_ASCII: o.ascii = true; break;

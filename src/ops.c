@@ -17,8 +17,6 @@
 #include "scenario.h"
 #include "tail.h"
 
-typedef void (*ops_fn)(struct ops_state *, const struct scn_args *, struct ops_result *);
-
 /* Time the real call only, keeping its errno: buffer preparation is not part of it. */
 #define OPS_TIMED(out, stmt) do {					\
 	struct timespec ops_a_, ops_b_;					\
@@ -44,24 +42,28 @@ ops_pattern(unsigned char *buf, size_t len)
 }
 
 /*
- * Memory alignment O_DIRECT wants for the file at path (statx STATX_DIOALIGN), 4096 if
- * unknown. Asked by path, once, before any step: a call on the file's fd during a step
- * would show up among the student's calls.
+ * Alignments O_DIRECT wants for the file at path (statx STATX_DIOALIGN): of the buffer in
+ * memory (4096 if unknown) and of offsets and sizes (0 if unknown). Asked by path, once,
+ * before any step: a call on the file's fd during a step would show up among the student's
+ * calls.
  */
-static size_t
-ops_dio_mem_align(const char *path)
+static void
+ops_dio_align(const char *path, size_t *mem, unsigned *offset)
 {
+	*mem = 4096;
+	*offset = 0;
 #ifdef STATX_DIOALIGN
 	struct statx stx;
 
 	memset(&stx, 0, sizeof stx);
 	if (syscall(SYS_statx, AT_FDCWD, path, 0, STATX_DIOALIGN, &stx) == 0 &&
-	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_mem_align > 0)
-		return stx.stx_dio_mem_align;
+	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_mem_align > 0) {
+		*mem = stx.stx_dio_mem_align;
+		*offset = stx.stx_dio_offset_align;
+	}
 #else
 	(void)path;
 #endif
-	return 4096;
 }
 
 /* Start a fresh "program": nothing open yet. */
@@ -71,7 +73,27 @@ ops_init(struct ops_state *st, const char *path)
 	memset(st, 0, sizeof *st);
 	st->path = path;
 	st->fd = -1;
-	st->dio_align = ops_dio_mem_align(path);
+	ops_dio_align(path, &st->dio_align, &st->dio_offset_align);
+}
+
+/*
+ * After an O_DIRECT transfer failed with EINVAL: say which of O_DIRECT's rules it broke,
+ * checked against this file's real alignments (the loader knows only the least of them).
+ */
+static void
+ops_dio_note(const struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	unsigned bad;
+
+	if (!st->direct || out->err != EINVAL || st->dio_offset_align == 0)
+		return;
+	bad = scenario_dio_misfit(a, st->dio_offset_align, (unsigned)st->dio_align);
+	if (bad == 0)
+		return;
+	snprintf(out->note, sizeof out->note, "O_DIRECT here (statx): sizes and offsets in "
+	         "multiples of %u, buffers aligned to %zu; the %s is not",
+	         st->dio_offset_align, st->dio_align,
+	         (bad & SCN_HAS_BYTES) ? "size" : (bad & SCN_HAS_OFFSET) ? "offset" : "buffer");
 }
 
 /* Free the own stdio buffers (only once no FILE* can use them) and the transfer buffer. */
@@ -191,7 +213,7 @@ ops_fd(const struct ops_state *st)
 }
 
 /* open(path, flags, 0600) on the scratch file. */
-static void
+void
 ops_open(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	char detail[96];
@@ -203,6 +225,7 @@ ops_open(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 		st->fd = fd;
 		st->fd_open = true;
 		st->open_flags = a->flags;
+		st->direct = (a->flags & O_DIRECT) != 0;
 	}
 	decode_openat(a->flags, 0600, detail, sizeof detail);
 	ops_event(out, "openat", SYS_openat, -1, 0, -1, detail);
@@ -223,7 +246,7 @@ ops_mode_for_flags(int fl)
 }
 
 /* fopen(path, mode): a new FILE* and its fd become current. */
-static void
+void
 ops_fopen(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	const char *mode = a->mode[0] ? a->mode : "r+";
@@ -237,12 +260,13 @@ ops_fopen(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 	st->fp = fp;
 	st->fd = fileno(fp);
 	st->fd_open = true;
+	st->direct = false;
 	out->ret = st->fd;
 	out->err = 0;
 }
 
 /* fdopen(fd, mode): a FILE* on the current fd. */
-static void
+void
 ops_fdopen(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	const char *mode = a->mode[0] ? a->mode : ops_mode_for_flags(st->open_flags);
@@ -259,7 +283,7 @@ ops_fdopen(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* fileno(fp): the FILE*'s fd becomes current. */
-static void
+void
 ops_fileno(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int fd;
@@ -276,7 +300,7 @@ ops_fileno(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* setvbuf(fp, buf, mode, size): buf is ours (malloc'd, freed after fclose) or NULL. */
-static void
+void
 ops_setvbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int mode = a->bufmode == SCN_BUF_NONE ? _IONBF :
@@ -307,7 +331,7 @@ ops_setvbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *o
  * pass NULL, as buffer: library does for setvbuf and setbuffer: setbuf(fp, NULL) makes
  * the stream unbuffered.
  */
-static void
+void
 ops_setbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	bool none = (a->has & SCN_HAS_MODE) && a->bufmode == SCN_BUF_NONE;
@@ -325,7 +349,7 @@ ops_setbuf(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* setbuffer(fp, buf, size): an own buffer of size bytes, or NULL (library): unbuffered. */
-static void
+void
 ops_setbuffer(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	size_t size = (a->has & SCN_HAS_SIZE) ? (size_t)a->size : BUFSIZ;
@@ -361,7 +385,7 @@ ops_stream_status(struct ops_state *st, size_t want, size_t got, int e, struct o
 }
 
 /* fwrite(buf, 1, bytes, fp) of the printable pattern. */
-static void
+void
 ops_fwrite(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	unsigned char *buf;
@@ -379,7 +403,7 @@ ops_fwrite(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* fputs(text, fp). */
-static void
+void
 ops_fputs(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int rc;
@@ -392,7 +416,7 @@ ops_fputs(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* fprintf(fp, "%s", text). */
-static void
+void
 ops_printf(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int rc;
@@ -405,7 +429,7 @@ ops_printf(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* fread(buf, 1, bytes, fp). */
-static void
+void
 ops_fread(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	unsigned char *buf;
@@ -422,7 +446,7 @@ ops_fread(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* fgets(buf, bytes (default 4096), fp): ret = length of the line read, 0 at EOF. */
-static void
+void
 ops_fgets(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	size_t size = (a->has & SCN_HAS_BYTES) && a->bytes > 0 ? a->bytes : 4096;
@@ -451,7 +475,7 @@ ops_fgets(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* fflush(fp). */
-static void
+void
 ops_fflush(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int rc;
@@ -465,7 +489,7 @@ ops_fflush(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* fseek(fp, offset, whence). */
-static void
+void
 ops_fseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int rc;
@@ -478,7 +502,7 @@ ops_fseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* fclose(fp): the FILE* is gone whatever it returns; so is its fd if it was current. */
-static void
+void
 ops_fclose(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int fd, rc;
@@ -500,7 +524,7 @@ ops_fclose(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 }
 
 /* write(fd, buf, bytes) of the pattern, from a buffer misaligned by align bytes. */
-static void
+void
 ops_write(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	unsigned char *buf;
@@ -514,10 +538,11 @@ ops_write(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 	OPS_TIMED(out, n = write(ops_fd(st), buf, a->bytes));
 	ops_set(out, n);
 	ops_event(out, "write", SYS_write, ops_fd(st), a->bytes, -1, NULL);
+	ops_dio_note(st, a, out);
 }
 
 /* read(fd, buf, bytes). */
-static void
+void
 ops_read(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	unsigned char *buf;
@@ -530,10 +555,11 @@ ops_read(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 	OPS_TIMED(out, n = read(ops_fd(st), buf, a->bytes));
 	ops_set(out, n);
 	ops_event(out, "read", SYS_read, ops_fd(st), a->bytes, -1, NULL);
+	ops_dio_note(st, a, out);
 }
 
 /* pread(fd, buf, bytes, offset). */
-static void
+void
 ops_pread(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	unsigned char *buf;
@@ -546,10 +572,11 @@ ops_pread(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 	OPS_TIMED(out, n = pread(ops_fd(st), buf, a->bytes, a->offset));
 	ops_set(out, n);
 	ops_event(out, "pread64", SYS_pread64, ops_fd(st), a->bytes, a->offset, NULL);
+	ops_dio_note(st, a, out);
 }
 
 /* pwrite(fd, buf, bytes, offset) of the pattern. */
-static void
+void
 ops_pwrite(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	unsigned char *buf;
@@ -563,10 +590,11 @@ ops_pwrite(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 	OPS_TIMED(out, n = pwrite(ops_fd(st), buf, a->bytes, a->offset));
 	ops_set(out, n);
 	ops_event(out, "pwrite64", SYS_pwrite64, ops_fd(st), a->bytes, a->offset, NULL);
+	ops_dio_note(st, a, out);
 }
 
 /* lseek(fd, offset, whence). */
-static void
+void
 ops_lseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int whence = (a->has & SCN_HAS_WHENCE) ? a->whence : SEEK_SET;
@@ -585,7 +613,7 @@ ops_lseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* fsync(fd). */
-static void
+void
 ops_fsync(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int rc;
@@ -597,7 +625,7 @@ ops_fsync(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* fdatasync(fd). */
-static void
+void
 ops_fdatasync(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int rc;
@@ -609,7 +637,7 @@ ops_fdatasync(struct ops_state *st, const struct scn_args *a, struct ops_result 
 }
 
 /* sync_file_range(fd, offset, len, flags). */
-static void
+void
 ops_sync_file_range(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int64_t off = (a->has & SCN_HAS_OFFSET) ? a->offset : 0;
@@ -623,7 +651,7 @@ ops_sync_file_range(struct ops_state *st, const struct scn_args *a, struct ops_r
 }
 
 /* sync(): every dirty page of every filesystem. */
-static void
+void
 ops_sync(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	(void)st;
@@ -635,7 +663,7 @@ ops_sync(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 }
 
 /* posix_fadvise(fd, offset, len, advice): it returns the error instead of setting errno. */
-static void
+void
 ops_fadvise(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int64_t off = (a->has & SCN_HAS_OFFSET) ? a->offset : 0;
@@ -651,7 +679,7 @@ ops_fadvise(struct ops_state *st, const struct scn_args *a, struct ops_result *o
 }
 
 /* fallocate(fd, 0, offset, len). */
-static void
+void
 ops_fallocate(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int64_t off = (a->has & SCN_HAS_OFFSET) ? a->offset : 0;
@@ -665,7 +693,7 @@ ops_fallocate(struct ops_state *st, const struct scn_args *a, struct ops_result 
 }
 
 /* ftruncate(fd, len). */
-static void
+void
 ops_ftruncate(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	uint64_t len = a->len;
@@ -679,7 +707,7 @@ ops_ftruncate(struct ops_state *st, const struct scn_args *a, struct ops_result 
 }
 
 /* close(fd): the number is kept, so a later call on it gets the kernel's EBADF. */
-static void
+void
 ops_close(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int rc;
@@ -692,7 +720,7 @@ ops_close(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 }
 
 /* note (and the worker's half of wait): no call, only a fresh look at the state. */
-static void
+void
 ops_nothing(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	(void)st;
@@ -704,7 +732,7 @@ ops_nothing(struct ops_state *st, const struct scn_args *a, struct ops_result *o
 /* --- curriculum: exercise 13-5 (tail.c) --- */
 
 /* tail -n lines, read backwards in blocks of block bytes on the current fd. */
-static void
+void
 ops_tail(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	size_t block = (a->has & SCN_HAS_SIZE) && a->size > 0 ? (size_t)a->size : 4096;
@@ -722,46 +750,11 @@ ops_tail(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 	         (unsigned long long)ts.reads, (unsigned long long)ts.bytes_read);
 }
 
-/* Ops the worker runs. NULL: not the worker's (the runner handles it, or nobody yet). */
-static const ops_fn ops_table[SCN_OP__COUNT] = {
-	[SCN_OP_OPEN] = ops_open,
-	[SCN_OP_FOPEN] = ops_fopen,
-	[SCN_OP_FDOPEN] = ops_fdopen,
-	[SCN_OP_FILENO] = ops_fileno,
-	[SCN_OP_SETVBUF] = ops_setvbuf,
-	[SCN_OP_SETBUF] = ops_setbuf,
-	[SCN_OP_SETBUFFER] = ops_setbuffer,
-	[SCN_OP_FWRITE] = ops_fwrite,
-	[SCN_OP_FPUTS] = ops_fputs,
-	[SCN_OP_PRINTF] = ops_printf,
-	[SCN_OP_FREAD] = ops_fread,
-	[SCN_OP_FGETS] = ops_fgets,
-	[SCN_OP_FFLUSH] = ops_fflush,
-	[SCN_OP_FSEEK] = ops_fseek,
-	[SCN_OP_FCLOSE] = ops_fclose,
-	[SCN_OP_WRITE] = ops_write,
-	[SCN_OP_READ] = ops_read,
-	[SCN_OP_PREAD] = ops_pread,
-	[SCN_OP_PWRITE] = ops_pwrite,
-	[SCN_OP_LSEEK] = ops_lseek,
-	[SCN_OP_FSYNC] = ops_fsync,
-	[SCN_OP_FDATASYNC] = ops_fdatasync,
-	[SCN_OP_SYNC_FILE_RANGE] = ops_sync_file_range,
-	[SCN_OP_SYNC] = ops_sync,
-	[SCN_OP_FADVISE] = ops_fadvise,
-	[SCN_OP_FALLOCATE] = ops_fallocate,
-	[SCN_OP_FTRUNCATE] = ops_ftruncate,
-	[SCN_OP_CLOSE] = ops_close,
-	[SCN_OP_WAIT] = ops_nothing,
-	[SCN_OP_TAIL] = ops_tail,
-	[SCN_OP_NOTE] = ops_nothing,
-};
-
 /* True if the worker runs op. */
 bool
 ops_has(enum scn_op op)
 {
-	return (unsigned)op < SCN_OP__COUNT && ops_table[op] != NULL;
+	return (unsigned)op < SCN_OP__COUNT && scn_op_table[op].run != NULL;
 }
 
 /* Run one step's op. */
@@ -775,5 +768,5 @@ ops_run(struct ops_state *st, const struct scn_step *step, struct ops_result *ou
 		snprintf(out->note, sizeof out->note, "not implemented in the engine yet");
 		return;
 	}
-	ops_table[step->op](st, &step->args, out);
+	scn_op_table[step->op].run(st, &step->args, out);
 }

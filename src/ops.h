@@ -23,6 +23,8 @@ struct ops_state {
 	void *bufs[OPS_MAX_BUFS];  /* own setvbuf/setbuf/setbuffer buffers */
 	size_t n_bufs;
 	size_t dio_align;          /* O_DIRECT memory alignment of the file (statx) */
+	unsigned dio_offset_align; /* O_DIRECT offset and size alignment (statx); 0: unknown */
+	bool direct;               /* the current fd was opened with O_DIRECT */
 	unsigned char *mem;        /* transfer buffer as allocated */
 	size_t mem_cap;
 };
@@ -38,10 +40,44 @@ struct ops_result {
 	char *output;              /* tail: the lines it printed (heap; the worker frees it) */
 };
 
+/* The ops, one function each, named in SCN_OP_LIST: make the real call of one step. */
+#define OPS_DECLARE(fn) \
+	void fn(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+OPS_DECLARE(ops_open);
+OPS_DECLARE(ops_fopen);
+OPS_DECLARE(ops_fdopen);
+OPS_DECLARE(ops_fileno);
+OPS_DECLARE(ops_setvbuf);
+OPS_DECLARE(ops_setbuf);
+OPS_DECLARE(ops_setbuffer);
+OPS_DECLARE(ops_fwrite);
+OPS_DECLARE(ops_fputs);
+OPS_DECLARE(ops_printf);
+OPS_DECLARE(ops_fread);
+OPS_DECLARE(ops_fgets);
+OPS_DECLARE(ops_fflush);
+OPS_DECLARE(ops_fseek);
+OPS_DECLARE(ops_fclose);
+OPS_DECLARE(ops_write);
+OPS_DECLARE(ops_read);
+OPS_DECLARE(ops_pread);
+OPS_DECLARE(ops_pwrite);
+OPS_DECLARE(ops_lseek);
+OPS_DECLARE(ops_fsync);
+OPS_DECLARE(ops_fdatasync);
+OPS_DECLARE(ops_sync_file_range);
+OPS_DECLARE(ops_sync);
+OPS_DECLARE(ops_fadvise);
+OPS_DECLARE(ops_fallocate);
+OPS_DECLARE(ops_ftruncate);
+OPS_DECLARE(ops_close);
+OPS_DECLARE(ops_nothing);
+OPS_DECLARE(ops_tail);
+
 /* Start with no FILE* and no fd; path is the scratch file. */
 void ops_init(struct ops_state *st, const char *path);
 
-/* True if op is run in the worker by ops_run (false: the runner handles it). */
+/* True if ops_run has something to run for op (false: the runner does all of it). */
 bool ops_has(enum scn_op op);
 
 /* Run step's op for real. A failing call is a result (ret -1, err), never a crash. */

@@ -13,12 +13,25 @@
 void probe_stdio(FILE *fp, struct snap_stdio *out);
 
 /*
- * probe-cache.c: page cache of the file open as fd (any access mode), size bytes long.
- * cachestat(2) per cell; mincore(2) on a private read-only mapping where cachestat is
- * missing (ENOSYS), with a note. Also /proc/meminfo Dirty and Writeback. 0, or -1 with
- * out->note saying why.
+ * probe-cache.c: page cache of the file open as fd (any access mode), size bytes long, by
+ * the first source that works: cachestat(2) per cell; else, as root, per-page dirty and
+ * writeback from /proc/kpageflags (through /proc/self/pagemap of a private read-only
+ * mapping; only resident pages are touched, so nothing is read in); else mincore(2)
+ * residency, dirty unknown. On overlayfs it measures the real (upper or lower) file. The
+ * note says which and why. Also /proc/meminfo Dirty and Writeback. 0, or -1 with the note.
  */
 int probe_cache(int fd, uint64_t size, struct snap_cache *out);
+
+/* probe-cache.c: as probe_cache, but only by want (SNAP_SRC_CACHESTAT, _KPAGEFLAGS or
+ * _MINCORE; SNAP_SRC_NONE is the chain). -1 with the note when want cannot work here. */
+int probe_cache_as(int fd, uint64_t size, enum snap_source want, struct snap_cache *out);
+
+/* probe-cache.c: a page cache source as --probe names it: "cachestat", "kpageflags",
+ * "mincore"; "none" for anything else. */
+const char *probe_cache_source_name(enum snap_source s);
+
+/* probe-cache.c: parse a --probe value ("auto" is SNAP_SRC_NONE, the chain). 0, or -1. */
+int probe_cache_source_parse(const char *name, enum snap_source *out);
 
 /* probe-disk.c: extents of fd by FIEMAP (no sync flag), filesystem name and device. */
 int probe_disk(int fd, struct snap_disk *out);
@@ -34,6 +47,13 @@ struct probe_io_counters {
 
 /* probe-io.c: parse the text of a /proc/PID/io file; return how many of the six were seen. */
 int probe_io_parse(const char *text, struct probe_io_counters *out);
+
+/*
+ * probe-io.c: read /proc/PID/io (PID 0: /proc/self/io) with exactly one read() and parse
+ * it. Return the bytes that read() returned (the next reading of our own file sees them
+ * added to rchar, and 1 added to syscr), or -1 if unreadable or incomplete.
+ */
+ssize_t probe_io_read(pid_t pid, struct probe_io_counters *c);
 
 /* probe-io.c: /proc/PID/io into out's counters (out->io_ok false if unreadable). */
 int probe_io(pid_t pid, struct snap_disk *out);

@@ -2,6 +2,7 @@
 /* runner.c: make the scratch file, run each step in the traced worker, observe the result. */
 #include <config.h>
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -32,8 +33,6 @@
 #define RUNNER_WAIT_SLICE_NS 200000000L
 /* The scratch file's name in its private dir (the worker opens it relative to the dir). */
 #define RUNNER_FILE_NAME "scratch"
-/* wait until clean gives up after this long unless the step says otherwise. */
-#define RUNNER_WAIT_DEFAULT_TIMEOUT 60.0
 
 struct runner {
 	const struct scenario *s;
@@ -173,7 +172,7 @@ runner_observe(struct runner *r, struct snapshot *snap)
 		probe_fd(r->w.pid, r->cur_fd, &snap->fd);
 	if (fstat(r->probe_fd, &sb) == 0)
 		size = (uint64_t)sb.st_size;
-	probe_cache(r->probe_fd, size, &snap->cache);
+	probe_cache_as(r->probe_fd, size, r->o.probe, &snap->cache);
 	probe_disk(r->probe_fd, &snap->disk);
 	if (!r->dead)
 		probe_io(r->w.pid, &snap->disk);
@@ -389,9 +388,10 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 	int64_t ret = 0;
 	int err = 0;
 
+	/* The loader gives every wait its timeout (the default too): it is used as it is. */
+	assert(!until_clean || a->timeout > 0);
 	if (until_clean)
-		limit = (a->has & SCN_HAS_TIMEOUT) && a->timeout > 0 ? a->timeout :
-		        a->seconds > 0 ? a->seconds : RUNNER_WAIT_DEFAULT_TIMEOUT;
+		limit = a->timeout;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		double el = runner_since(&start), left;
@@ -435,11 +435,11 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
 }
 
-/* Ops the runner itself handles; NULL: the worker runs it (ops.c). Add new ones here. */
-static const runner_op_fn runner_ops[SCN_OP__COUNT] = {
-	[SCN_OP_WAIT] = runner_op_wait,
-	[SCN_OP_PTY] = runner_op_pty,    /* curriculum; tail runs in the worker (ops.c) */
-	[SCN_OP_SWEEP] = runner_op_sweep,   /* bench.c */
+/* The runner's parts that ops may run in (their op table entry says which); NULL: the worker. */
+static const runner_op_fn runner_ops[SCN_RUNS__COUNT] = {
+	[SCN_RUNS_RUNNER_WAIT] = runner_op_wait,
+	[SCN_RUNS_RUNNER_PTY] = runner_op_pty,       /* curriculum */
+	[SCN_RUNS_RUNNER_SWEEP] = runner_op_sweep,   /* bench.c */
 };
 
 /* Kill and reap the worker if it lives. */
@@ -580,6 +580,12 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 		return NULL;
 	}
 	runner_observe(r, &r->initial);
+	/* A source asked for by name that cannot work here is said now, not hidden by a fallback. */
+	if (r->o.probe != SNAP_SRC_NONE && r->initial.cache.source == SNAP_SRC_NONE) {
+		runner_error(err, "%s", r->initial.cache.note);
+		runner_free(r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -607,8 +613,8 @@ runner_step(struct runner *r, struct step_result *out)
 		out->ret = -1;
 		out->err = ECHILD;
 		runner_note(out, "nothing was run: %s earlier", r->dead_note);
-	} else if (runner_ops[step->op] != NULL) {
-		runner_ops[step->op](r, step, out);
+	} else if (runner_ops[scn_op_table[step->op].runs] != NULL) {
+		runner_ops[scn_op_table[step->op].runs](r, step, out);
 	} else {
 		runner_exchange(r, out->index, out);
 	}

@@ -31,6 +31,7 @@ struct runner_opts {
 	double budget;                /* sweep rows: seconds each; 0 = the scenario's/default */
 	const char *const *sweep_dirs; /* more than one: sweeps compare these dirs side by side */
 	size_t n_sweep_dirs;
+	enum snap_source probe;       /* page cache source (probe_cache_as); NONE = the chain */
 };
 
 struct runner;

@@ -7,43 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Every op a step can perform (DESIGN §4). Keep in step with scenario_op_name(). */
-enum scn_op {
-	SCN_OP_OPEN,
-	SCN_OP_FOPEN,
-	SCN_OP_FDOPEN,
-	SCN_OP_FILENO,
-	SCN_OP_SETVBUF,
-	SCN_OP_SETBUF,
-	SCN_OP_SETBUFFER,
-	SCN_OP_FWRITE,
-	SCN_OP_FPUTS,
-	SCN_OP_PRINTF,
-	SCN_OP_FREAD,
-	SCN_OP_FGETS,
-	SCN_OP_FFLUSH,
-	SCN_OP_FSEEK,
-	SCN_OP_FCLOSE,
-	SCN_OP_WRITE,
-	SCN_OP_READ,
-	SCN_OP_PREAD,
-	SCN_OP_PWRITE,
-	SCN_OP_LSEEK,
-	SCN_OP_FSYNC,
-	SCN_OP_FDATASYNC,
-	SCN_OP_SYNC_FILE_RANGE,
-	SCN_OP_SYNC,
-	SCN_OP_FADVISE,
-	SCN_OP_FALLOCATE,
-	SCN_OP_FTRUNCATE,
-	SCN_OP_CLOSE,
-	SCN_OP_WAIT,
-	SCN_OP_PTY,
-	SCN_OP_TAIL,
-	SCN_OP_SWEEP,
-	SCN_OP_NOTE,
-	SCN_OP__COUNT
-};
+#include "scenario-ops.h"
 
 /* Which optional arguments a step gave (bits of scn_args.has). */
 enum scn_has {
@@ -94,29 +58,6 @@ struct scn_args {
 	double timeout;       /* wait until clean: give up after this many seconds */
 	uint64_t lines;       /* tail: how many lines */
 	enum scn_pty_between between; /* pty */
-};
-
-/* Expectation keys: a closed list (DESIGN §4). Keep in step with scenario_key_name(). */
-enum scn_key {
-	SCN_KEY_STDIO_SIZE,
-	SCN_KEY_STDIO_PENDING,
-	SCN_KEY_STDIO_MODE,
-	SCN_KEY_CALLS_WRITE,
-	SCN_KEY_CALLS_READ,
-	SCN_KEY_CALLS_TOTAL,
-	SCN_KEY_BYTES_WRITTEN,
-	SCN_KEY_BYTES_READ,
-	SCN_KEY_CACHE_PAGES,
-	SCN_KEY_CACHE_DIRTY_PAGES,
-	SCN_KEY_CACHE_WRITEBACK_PAGES,
-	SCN_KEY_DISK_ALLOCATED_BYTES,
-	SCN_KEY_DISK_DELALLOC_BYTES,
-	SCN_KEY_DISK_UNWRITTEN_BYTES,
-	SCN_KEY_RESULT_ERRNO,
-	SCN_KEY_RESULT_VALUE,
-	SCN_KEY_OUTPUT,        /* tail: the lines printed; pty: what reached the terminal */
-	SCN_KEY_OUTPUT_FILE,   /* pty: what reached the file */
-	SCN_KEY__COUNT
 };
 
 /* Comparison of an expectation. */
@@ -193,6 +134,7 @@ struct scn_step {
 	struct scn_args args;
 	struct scn_sweep *sweep;   /* only for SCN_OP_SWEEP */
 	char *say;                 /* narration shown after the step; may be NULL */
+	char *ask;                 /* the quiz question for this step; NULL: the key's own */
 	struct scn_expect *expects;
 	size_t n_expects;
 	int line, col;             /* where the step starts */
@@ -235,6 +177,12 @@ void scenario_free(struct scenario *s);
 /* Name of an op as written in YAML ("fwrite"). */
 const char *scenario_op_name(enum scn_op op);
 
+/* The op named NAME in YAML, or -1. */
+int scenario_op_find(const char *name);
+
+/* The expectation key named NAME in YAML, or -1. */
+int scenario_key_find(const char *name);
+
 /* Name of an expectation key as written in YAML ("stdio.pending"). */
 const char *scenario_key_name(enum scn_key key);
 
@@ -243,5 +191,15 @@ const char *scenario_cmp_name(enum scn_cmp cmp);
 
 /* True if op acts through the FILE* (its syscalls are made by stdio). */
 bool scenario_op_is_stdio(enum scn_op op);
+
+/*
+ * O_DIRECT's rule, the one place it is written: which of a transfer's bytes, offset and buffer
+ * skew (SCN_HAS_* bits) are not multiples of these alignments (0: it keeps the rule). The
+ * loader asks with the least alignment any disk has, the run with the file's own (statx).
+ */
+unsigned scenario_dio_misfit(const struct scn_args *a, unsigned offset_align, unsigned mem_align);
+
+/* True if key may be expected of a step doing op (output keys: only pty/tail). */
+bool scenario_key_applies(enum scn_key key, enum scn_op op);
 
 #endif

@@ -17,6 +17,7 @@ enum snap_source {
 	SNAP_SRC_MINCORE,    /* mincore(2) on a read-only mapping: residency only */
 	SNAP_SRC_FIEMAP,     /* ioctl(FS_IOC_FIEMAP) */
 	SNAP_SRC_PROCIO,     /* /proc/PID/io */
+	SNAP_SRC_KPAGEFLAGS, /* /proc/kpageflags through /proc/self/pagemap: root only */
 };
 
 /* The worker's FILE*, as glibc reports it. */
@@ -50,7 +51,7 @@ struct snap_cell {
 /* Page cache of the scratch file. */
 struct snap_cache {
 	enum snap_source source;
-	char note[160];        /* why a fact is missing or approximate; "" if none */
+	char note[512];        /* why a fact is missing or approximate; "" if none */
 	uint64_t file_size;
 	uint64_t pages;        /* pages the file spans */
 	uint64_t cached, dirty, writeback;  /* whole-file counts */

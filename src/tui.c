@@ -28,22 +28,6 @@ static const double tui_speeds[] = { 0.25, 0.5, 1, 2, 4 };
 #define TUI_AUTO_MS 1800
 #define TUI_TICK_MS 33
 
-/* What a quiz asks for each key it can ask about (only numeric keys). */
-static const struct { enum scn_key key; const char *q; } tui_questions[] = {
-	{ SCN_KEY_CALLS_WRITE, "How many write() calls will this step make?" },
-	{ SCN_KEY_CALLS_READ, "How many read() calls will this step make?" },
-	{ SCN_KEY_CALLS_TOTAL, "How many system calls on the file will this step make?" },
-	{ SCN_KEY_STDIO_PENDING, "How many bytes will be pending in the stdio buffer after it?" },
-	{ SCN_KEY_STDIO_SIZE, "How big (in bytes) will the stdio buffer be after it?" },
-	{ SCN_KEY_BYTES_WRITTEN, "How many bytes will its write() calls transfer?" },
-	{ SCN_KEY_BYTES_READ, "How many bytes will its read() calls transfer?" },
-	{ SCN_KEY_CACHE_DIRTY_PAGES, "How many of the file's pages will be dirty after it?" },
-	{ SCN_KEY_CACHE_PAGES, "How many of the file's pages will be in the page cache after it?" },
-	{ SCN_KEY_CACHE_WRITEBACK_PAGES, "How many pages will be under writeback after it?" },
-	{ SCN_KEY_DISK_ALLOCATED_BYTES, "How many bytes will have blocks on disk after it?" },
-	{ SCN_KEY_DISK_DELALLOC_BYTES, "How many bytes will wait for delayed allocation after it?" },
-};
-
 /* What a key handler did (htop's handler results): the main loop draws, repaints and
  * quits on these, so that no handler has to. */
 enum tui_key_flag {
@@ -241,8 +225,8 @@ tui_start(struct tui *t, char **err)
 {
 	struct runner_opts ro = { .dir = t->o->dir, .trace = t->o->trace, .progress = tui_progress,
 	                          .sweep_progress = tui_sweep_progress, .user = t,
-	                          .budget = t->o->budget, .sweep_dirs = t->o->dirs,
-	                          .n_sweep_dirs = t->o->n_dirs };
+	                          .budget = t->o->budget, .probe = t->o->probe,
+	                          .sweep_dirs = t->o->dirs, .n_sweep_dirs = t->o->n_dirs };
 	const struct snapshot *ini;
 
 	t->l = lesson_new(t->s, &ro, err);
@@ -364,12 +348,13 @@ tui_ask(struct tui *t)
 	if (!t->o->quiz || tui_count(t) >= t->s->n_steps || t->guessed)
 		return false;
 	st = &t->s->steps[tui_count(t)];
-	/* Ask in the table's order: the number of write() calls is the first lesson. */
-	for (size_t k = 0; k < sizeof tui_questions / sizeof tui_questions[0] && q == NULL; k++)
+	/* Ask in the key table's order: the number of write() calls is the first lesson. The
+	 * step's own ask: replaces the key's question. */
+	for (size_t k = 0; k < SCN_KEY__COUNT && q == NULL; k++)
 		for (size_t i = 0; i < st->n_expects && q == NULL; i++)
-			if (st->expects[i].key == tui_questions[k].key &&
+			if (st->expects[i].key == k && scn_key_table[k].question != NULL &&
 			    st->expects[i].cmp == SCN_CMP_EQ) {
-				q = tui_questions[k].q;
+				q = st->ask != NULL ? st->ask : scn_key_table[k].question;
 				t->ask_expect = i;
 			}
 	if (q == NULL)

@@ -62,6 +62,7 @@ view_details_cache(struct view_details_buf *b, const struct snapshot *s,
 
 	units_format_size(c->file_size, a, sizeof a);
 	view_details_add(b, "source: %s%s%s\n", c->source == SNAP_SRC_CACHESTAT ? "cachestat(2)" :
+	                 c->source == SNAP_SRC_KPAGEFLAGS ? "/proc/kpageflags, page by page" :
 	                 c->source == SNAP_SRC_MINCORE ? "mincore(2), residency only" : "none",
 	                 c->note[0] ? "; " : "", c->note);
 	view_details_add(b, "file %s, %" PRIu64 " page%s; cached %" PRIu64 ", dirty %" PRIu64

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* yamlpos.c: a YAML document as a tree of nodes with their line and column (libcyaml keeps none). */
+/* yamlpos.c: a YAML document as a tree of nodes with their line and column: what the loader reads. */
 #include <config.h>
 
 #include <stdio.h>

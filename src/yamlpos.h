@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* yamlpos.h: a YAML document as a tree of nodes with their line and column (libcyaml keeps none). */
+/* yamlpos.h: a YAML document as a tree of nodes with their line and column: what the loader reads. */
 #ifndef IOBUFVIZ_YAMLPOS_H
 #define IOBUFVIZ_YAMLPOS_H
 

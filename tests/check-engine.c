@@ -680,7 +680,7 @@ START_TEST(test_wait_and_unimplemented)
 {
 	struct scn_step steps[] = {
 		STEP(SCN_OP_WAIT, .has = SCN_HAS_SECONDS, .seconds = 0.45),
-		STEP(SCN_OP_WAIT, .has = SCN_HAS_UNTIL, .until_clean = true),
+		STEP(SCN_OP_WAIT, .has = SCN_HAS_UNTIL, .until_clean = true, .timeout = 60),
 		STEP(SCN_OP_SWEEP),  /* no sweep data: bench_run refuses, the step reports it */
 	};
 	struct runner_opts o = { .progress = count_progress };

@@ -5,10 +5,15 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "probe.h"
@@ -112,39 +117,46 @@ START_TEST(test_cache_meminfo)
 }
 END_TEST
 
-/* Read some pages back after DONTNEED; mincore must see exactly what cachestat sees. */
-START_TEST(test_cache_mincore_matches)
+/* Fill fd with 64 pages, sync and drop them, read every fifth back: 13 cached, none dirty. */
+static void
+partly_cached(int fd, unsigned char seed)
 {
-	struct snap_cache *a = malloc(sizeof *a), *b = malloc(sizeof *b), *w = malloc(sizeof *w);
 	long ps = pagesz();
-	uint64_t size = 64 * (uint64_t)ps;
-	char buf[64], path[4096];
-	int idx, fd = mkfile(NULL, "partial", O_RDWR, &idx), wfd;
+	char buf[64];
 
-	ck_assert(a && b && w);
-	put(fd, size, 4);
+	put(fd, 64 * (size_t)ps, seed);
 	ck_assert_int_eq(fsync(fd), 0);
 	ck_assert_int_eq(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
 	/* No read-ahead, so only the pages we touch come back. */
 	ck_assert_int_eq(posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM), 0);
 	for (int p = 0; p < 64; p += 5)
 		ck_assert_int_eq(pread(fd, buf, sizeof buf, (off_t)p * ps), (ssize_t)sizeof buf);
+}
 
-	unsetenv("IOBUFVIZ_NO_CACHESTAT");
+/* Read some pages back after DONTNEED; mincore must see exactly what cachestat sees. */
+START_TEST(test_cache_mincore_matches)
+{
+	struct snap_cache *a = malloc(sizeof *a), *b = malloc(sizeof *b), *w = malloc(sizeof *w);
+	long ps = pagesz();
+	uint64_t size = 64 * (uint64_t)ps;
+	char path[4096];
+	int idx, fd = mkfile(NULL, "partial", O_RDWR, &idx), wfd;
+
+	ck_assert(a && b && w);
+	partly_cached(fd, 4);
+
 	ck_assert_int_eq(probe_cache(fd, size, a), 0);
 	ck_assert_int_eq(a->source, SNAP_SRC_CACHESTAT);
-	setenv("IOBUFVIZ_NO_CACHESTAT", "1", 1);
-	ck_assert_int_eq(probe_cache(fd, size, b), 0);
+	ck_assert_int_eq(probe_cache_as(fd, size, SNAP_SRC_MINCORE, b), 0);
 	/* A write-only fd cannot be mapped: the probe must map a read-only reopen instead. */
 	ck_assert(scratch_path(idx, "partial", path, sizeof path) != NULL);
 	wfd = open(path, O_WRONLY | O_CLOEXEC);
 	ck_assert_int_ge(wfd, 0);
-	ck_assert_int_eq(probe_cache(wfd, size, w), 0);
-	unsetenv("IOBUFVIZ_NO_CACHESTAT");
+	ck_assert_int_eq(probe_cache_as(wfd, size, SNAP_SRC_MINCORE, w), 0);
 
 	ck_assert_int_eq(b->source, SNAP_SRC_MINCORE);
 	ck_assert(!b->has_dirty);
-	ck_assert_msg(strstr(b->note, "mincore(2)") != NULL, "note: %s", b->note);
+	ck_assert_msg(strstr(b->note, "dirty pages: unknown") != NULL, "note: %s", b->note);
 	ck_assert_uint_gt(a->cached, 0);
 	ck_assert_uint_lt(a->cached, a->pages);
 	ck_assert_uint_eq(b->cached, a->cached);
@@ -535,12 +547,371 @@ START_TEST(test_io_fdinfo)
 }
 END_TEST
 
+/* Is the scratch dir idx on a filesystem with dirty pages (not tmpfs or ramfs)? */
+static bool
+dir_disk_backed(int idx)
+{
+	struct statfs s;
+
+	return idx >= 0 && statfs(scratch_dir(idx), &s) == 0 && s.f_type != 0x01021994 &&
+	       s.f_type != (long)0x858458F6;
+}
+
+/* Can /proc/kpageflags be used here (root, CAP_SYS_ADMIN)? Else why, in why. */
+static bool
+kpageflags_usable(char *why, size_t len)
+{
+	struct snap_cache *c = malloc(sizeof *c);
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	bool ok = c != NULL && fd >= 0 && probe_cache_as(fd, 0, SNAP_SRC_KPAGEFLAGS, c) == 0;
+
+	snprintf(why, len, "%s", ok ? "" : c != NULL ? c->note : "out of memory");
+	if (fd >= 0)
+		close(fd);
+	free(c);
+	return ok;
+}
+
+/* Run $IOBUFVIZ_BIN with args; its standard output into out; return the exit status. */
+static int
+run_bin(const char *const *args, char *out, size_t len)
+{
+	const char *bin = getenv("IOBUFVIZ_BIN");
+	char *argv[16];
+	size_t n = 0, got = 0;
+	ssize_t r;
+	int p[2], st;
+	pid_t pid;
+
+	ck_assert_msg(bin != NULL, "IOBUFVIZ_BIN not set (run through make check)");
+	argv[n++] = (char *)bin;
+	for (; args[n - 1] != NULL && n < 15; n++)
+		argv[n] = (char *)args[n - 1];
+	argv[n] = NULL;
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		dup2(p[1], 1);
+		dup2(null, 2);
+		close(p[0]);
+		execv(bin, argv);
+		_exit(127);
+	}
+	close(p[1]);
+	while ((r = read(p[0], out + got, len - 1 - got)) > 0)
+		got += (size_t)r;
+	out[got] = '\0';
+	close(p[0]);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Write 3 whole pages, and 64 KiB (a large folio on ext4); probe with want; fsync; again. */
+static void
+sources_dirty(enum snap_source want)
+{
+	struct snap_cache *c = malloc(sizeof *c), *t = malloc(sizeof *t);
+	long ps = pagesz();
+	int idx, fd = mkfile(NULL, probe_cache_source_name(want), O_RDWR, &idx);
+
+	ck_assert(c && t);
+	put(fd, 3 * (size_t)ps, 8);
+	ck_assert_int_eq(probe_cache_as(fd, 3 * (uint64_t)ps, want, c), 0);
+	ck_assert_int_eq(c->source, want);
+	ck_assert_uint_eq(c->cached, 3);
+	if (want == SNAP_SRC_MINCORE) {
+		ck_assert(!c->has_dirty);
+		ck_assert_uint_eq(c->dirty, 0);
+		ck_assert_msg(strstr(c->note, "dirty pages: unknown, because --probe=mincore") != NULL,
+		              "note: %s", c->note);
+	} else {
+		ck_assert(c->has_dirty);
+		ck_assert_uint_eq(c->dirty, 3);
+		for (int i = 0; i < 3; i++)
+			ck_assert_int_eq(snapshot_cell_state(c, (size_t)i), SNAP_CELL_DIRTY);
+	}
+	/* 64 KiB more at 64 KiB: on ext4 one large folio (head + 15 tails), all dirty. */
+	ck_assert_int_eq(lseek(fd, 64 << 10, SEEK_SET), 64 << 10);
+	put(fd, 64 << 10, 9);
+	ck_assert_int_eq(probe_cache_as(fd, (128u << 10), want, c), 0);
+	ck_assert_int_eq(probe_cache_as(fd, (128u << 10), SNAP_SRC_CACHESTAT, t), 0);
+	ck_assert_uint_eq(c->cached, t->cached);
+	if (want != SNAP_SRC_MINCORE)
+		ck_assert_uint_eq(c->dirty, t->dirty);
+	ck_assert_uint_eq(t->dirty, 3 + (64 << 10) / ps);
+
+	ck_assert_int_eq(fsync(fd), 0);
+	ck_assert_int_eq(probe_cache_as(fd, (128u << 10), want, c), 0);
+	ck_assert_uint_eq(c->cached, 3 + (64 << 10) / ps);
+	ck_assert_uint_eq(c->dirty, 0);
+	ck_assert_uint_eq(c->writeback, 0);
+	close(fd);
+	free(c);
+	free(t);
+}
+
+/* cachestat(2) forced: 3 dirty after the write, 0 after fsync. */
+START_TEST(test_source_cachestat)
+{
+	sources_dirty(SNAP_SRC_CACHESTAT);
+}
+END_TEST
+
+/* /proc/kpageflags forced: the same numbers, page by page, large folios included. */
+START_TEST(test_source_kpageflags)
+{
+	sources_dirty(SNAP_SRC_KPAGEFLAGS);
+}
+END_TEST
+
+/* mincore(2) forced: 3 cached, dirty unknown and the note says why. */
+START_TEST(test_source_mincore)
+{
+	sources_dirty(SNAP_SRC_MINCORE);
+}
+END_TEST
+
+/*
+ * Neither cachestat (turned off) nor kpageflags (not root): the chain ends at mincore and the
+ * note gives both reasons. Run as nobody in this forked test process, on an fd opened before.
+ */
+START_TEST(test_source_chain_not_root)
+{
+	struct snap_cache *c = malloc(sizeof *c);
+	int idx, fd = mkfile(NULL, "notroot", O_RDWR, &idx), rc;
+
+	ck_assert_ptr_nonnull(c);
+	put(fd, 2 * (size_t)pagesz(), 10);
+	setenv("IOBUFVIZ_NO_CACHESTAT", "1", 1);
+	ck_assert_int_eq(setresgid(65534, 65534, 65534), 0);
+	ck_assert_int_eq(setresuid(65534, 65534, 65534), 0);
+	rc = probe_cache(fd, 2 * (uint64_t)pagesz(), c);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(c->source, SNAP_SRC_MINCORE);
+	ck_assert(!c->has_dirty);
+	ck_assert_uint_eq(c->cached, 2);
+	ck_assert_msg(strstr(c->note, "dirty pages: unknown, because cachestat(2) is turned off "
+	                     "(IOBUFVIZ_NO_CACHESTAT) and iobufviz is not root") != NULL,
+	              "note: %s", c->note);
+	ck_assert_int_eq(probe_cache_as(fd, 2 * (uint64_t)pagesz(), SNAP_SRC_KPAGEFLAGS, c), -1);
+	ck_assert_int_eq(c->source, SNAP_SRC_NONE);
+	ck_assert_msg(strstr(c->note, "--probe=kpageflags: iobufviz is not root") != NULL,
+	              "note: %s", c->note);
+	ck_assert_int_eq(probe_cache_as(fd, 2 * (uint64_t)pagesz(), SNAP_SRC_CACHESTAT, c), -1);
+	ck_assert_msg(strstr(c->note, "--probe=cachestat: cachestat(2) is turned off") != NULL,
+	              "note: %s", c->note);
+	unsetenv("IOBUFVIZ_NO_CACHESTAT");
+	close(fd);
+	free(c);
+}
+END_TEST
+
+/*
+ * The kpageflags probe reads nothing in: on a cold file cachestat still sees 0 pages after
+ * it; with every fifth page read back it sees just those, before and after, and so does
+ * the probe; DONTNEED still empties the cache afterwards (no mapping is left).
+ */
+START_TEST(test_kpageflags_reads_nothing)
+{
+	struct snap_cache *a = malloc(sizeof *a), *k = malloc(sizeof *k), *b = malloc(sizeof *b);
+	long ps = pagesz();
+	uint64_t size = 64 * (uint64_t)ps;
+	int idx, fd = mkfile(NULL, "cold", O_RDWR, &idx);
+
+	ck_assert(a && k && b);
+	partly_cached(fd, 11);
+	ck_assert_int_eq(probe_cache_as(fd, size, SNAP_SRC_CACHESTAT, a), 0);
+	ck_assert_int_eq(probe_cache_as(fd, size, SNAP_SRC_KPAGEFLAGS, k), 0);
+	ck_assert_int_eq(probe_cache_as(fd, size, SNAP_SRC_CACHESTAT, b), 0);
+	ck_assert_uint_eq(a->cached, 13);
+	ck_assert_uint_eq(k->cached, a->cached);
+	ck_assert_uint_eq(b->cached, a->cached);
+	ck_assert_uint_eq(k->dirty, 0);
+	for (size_t i = 0; i < a->n_cells; i++)
+		ck_assert_uint_eq(k->cells[i].cached, a->cells[i].cached);
+	ck_assert_int_eq(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	ck_assert_int_eq(probe_cache_as(fd, size, SNAP_SRC_CACHESTAT, b), 0);
+	ck_assert_uint_eq(b->cached, 0);
+	/* Cold: the probe finds nothing and brings nothing in. */
+	ck_assert_int_eq(probe_cache_as(fd, size, SNAP_SRC_KPAGEFLAGS, k), 0);
+	ck_assert_int_eq(probe_cache_as(fd, size, SNAP_SRC_CACHESTAT, b), 0);
+	ck_assert_uint_eq(k->cached, 0);
+	ck_assert_uint_eq(b->cached, 0);
+	close(fd);
+	free(a);
+	free(k);
+	free(b);
+}
+END_TEST
+
+/* tmpfs pages are always PG_dirty (swap-backed); kpageflags counts them clean, as cachestat. */
+START_TEST(test_tmpfs_kpageflags)
+{
+	struct snap_cache *c = malloc(sizeof *c);
+	int idx, fd = mkfile("/dev/shm", "shm-kpf", O_RDWR, &idx);
+
+	ck_assert_ptr_nonnull(c);
+	put(fd, 3 * (size_t)pagesz(), 13);
+	ck_assert_int_eq(probe_cache_as(fd, 3 * (uint64_t)pagesz(), SNAP_SRC_KPAGEFLAGS, c), 0);
+	ck_assert_uint_eq(c->cached, 3);
+	ck_assert_uint_eq(c->dirty, 0);
+	ck_assert_uint_eq(c->writeback, 0);
+	close(fd);
+	free(c);
+}
+END_TEST
+
+/* Make dir name in the scratch dir idx; return its path in buf. */
+static const char *
+mksub(int idx, const char *name, char *buf, size_t len)
+{
+	ck_assert(scratch_path(idx, name, buf, len) != NULL);
+	ck_assert_msg(mkdir(buf, 0700) == 0, "mkdir %s: %s", buf, strerror(errno));
+	return buf;
+}
+
+/*
+ * overlayfs, in a mount namespace of this test process: after write(4096) the page is
+ * cached and dirty, measured on the upper file; with the upper dir hidden, seen through a
+ * mapping of the overlay file (kpageflags as root), and cachestat named is refused.
+ */
+START_TEST(test_overlay)
+{
+	struct snap_cache *c = malloc(sizeof *c), *u = malloc(sizeof *u);
+	char lower[4096], upper[4096], work[4096], merged[4096], opts[16384], path[4200];
+	long ps = pagesz();
+	bool disk = dir_disk_backed(disk_dir);
+	int fd, ufd;
+
+	ck_assert(c && u);
+	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
+	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	mksub(disk_dir, "lower", lower, sizeof lower);
+	mksub(disk_dir, "upper", upper, sizeof upper);
+	mksub(disk_dir, "work", work, sizeof work);
+	mksub(disk_dir, "merged", merged, sizeof merged);
+	snprintf(opts, sizeof opts, "lowerdir=%s,upperdir=%s,workdir=%s", lower, upper, work);
+	ck_assert_msg(mount("overlay", merged, "overlay", 0, opts) == 0, "mount overlay: %s",
+	              strerror(errno));
+	snprintf(path, sizeof path, "%s/f", merged);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	put(fd, (size_t)ps, 12);
+
+	/* The truth: cachestat on the upper file, opened by us. */
+	snprintf(path, sizeof path, "%s/f", upper);
+	ufd = open(path, O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(ufd, 0);
+	ck_assert_int_eq(probe_cache_as(ufd, (uint64_t)ps, SNAP_SRC_CACHESTAT, u), 0);
+	ck_assert_uint_eq(u->cached, 1);
+	ck_assert_uint_eq(u->dirty, disk ? 1 : 0);
+
+	ck_assert_int_eq(probe_cache(fd, (uint64_t)ps, c), 0);
+	ck_assert_int_eq(c->source, SNAP_SRC_CACHESTAT);
+	ck_assert_uint_eq(c->cached, 1);
+	ck_assert_uint_eq(c->dirty, u->dirty);
+	ck_assert_msg(strstr(c->note, "overlayfs: measured on the upper file ") != NULL &&
+	              strstr(c->note, path) != NULL, "note: %s", c->note);
+	if (geteuid() == 0 && kpageflags_usable(opts, sizeof opts)) {
+		ck_assert_int_eq(probe_cache_as(fd, (uint64_t)ps, SNAP_SRC_KPAGEFLAGS, c), 0);
+		ck_assert_uint_eq(c->cached, 1);
+		ck_assert_uint_eq(c->dirty, u->dirty);
+	}
+
+	/* Hide the upper dir from this namespace: what a container sees. */
+	ck_assert_int_eq(mount("tmpfs", upper, "tmpfs", 0, "size=64k"), 0);
+	ck_assert_int_eq(probe_cache_as(fd, (uint64_t)ps, SNAP_SRC_MINCORE, c), 0);
+	ck_assert_uint_eq(c->cached, 1);
+	ck_assert_msg(strstr(c->note, "overlayfs: seen through a mapping of the overlay file") !=
+	              NULL, "note: %s", c->note);
+	ck_assert_int_eq(probe_cache_as(fd, (uint64_t)ps, SNAP_SRC_CACHESTAT, c), -1);
+	ck_assert_msg(strstr(c->note, "--probe=cachestat: cachestat(2) on the overlay file sees "
+	                     "only overlayfs's own empty cache") != NULL, "note: %s", c->note);
+	ck_assert_int_eq(probe_cache(fd, (uint64_t)ps, c), 0);
+	ck_assert_uint_eq(c->cached, 1);
+	if (c->source == SNAP_SRC_KPAGEFLAGS)
+		ck_assert_uint_eq(c->dirty, u->dirty);
+	else
+		ck_assert(!c->has_dirty);
+	ck_assert_int_eq(umount2(upper, 0), 0);
+
+	close(fd);
+	close(ufd);
+	ck_assert_int_eq(umount2(merged, 0), 0);
+	free(c);
+	free(u);
+}
+END_TEST
+
+/* The real binary with --probe: the JSON names the source; kpageflags counts the 3 pages. */
+START_TEST(test_binary_probe)
+{
+	static char out[1 << 20];
+	char fixture[4096];
+	const char *dir = scratch_dir(disk_dir);
+	const char *kpf[] = { "--headless", "--format=json", "--probe=kpageflags", "--dir", dir,
+	                      fixture, NULL };
+	const char *mc[] = { "--headless", "--format=json", "--probe=mincore", "--dir", dir,
+	                     fixture, NULL };
+
+	test_util_src_path("tests/probe-pages.yaml", fixture, sizeof fixture);
+	ck_assert_int_eq(run_bin(kpf, out, sizeof out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"cache_source\":\"kpageflags\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"dirty_pages\":3"));
+	/* mincore cannot check dirty expectations: exit 1, and null rather than 0. */
+	ck_assert_int_eq(run_bin(mc, out, sizeof out), 1);
+	ck_assert_ptr_nonnull(strstr(out, "\"cache_source\":\"mincore\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"dirty_pages\":null"));
+}
+END_TEST
+
+/* A source named that cannot work here is exit 3 before the first step. */
+START_TEST(test_binary_probe_refused)
+{
+	static char out[1 << 16];
+	char fixture[4096];
+	const char *args[] = { "--headless", "--probe=kpageflags", "--dir", "/tmp", fixture, NULL };
+
+	test_util_src_path("tests/probe-pages.yaml", fixture, sizeof fixture);
+	ck_assert_int_eq(setresgid(65534, 65534, 65534), 0);
+	ck_assert_int_eq(setresuid(65534, 65534, 65534), 0);
+	ck_assert_int_eq(run_bin(args, out, sizeof out), 3);
+	ck_assert_str_eq(out, "");
+}
+END_TEST
+
+/* Is overlayfs in this kernel (/proc/filesystems)? */
+static bool
+have_overlay(void)
+{
+	char line[128];
+	bool found = false;
+	FILE *f = fopen("/proc/filesystems", "re");
+
+	while (f != NULL && !found && fgets(line, sizeof line, f) != NULL)
+		found = strcmp(line, "nodev\toverlay\n") == 0;
+	if (f != NULL)
+		fclose(f);
+	return found;
+}
+
+/* Register test t if ok, else say (test_util_add) that it is skipped and why. */
+#define ADD_OR_SKIP(tc, t, ok, why) test_util_add(tc, t, (ok) ? NULL : (why))
+
 /* All the probe tests. */
 static Suite *
 probes_suite(void)
 {
 	Suite *s = suite_create("probes");
 	TCase *tc = tcase_create("kernel");
+	char kpf_why[400];
+	bool disk = dir_disk_backed(disk_dir), root = geteuid() == 0;
+	bool kpf = kpageflags_usable(kpf_why, sizeof kpf_why);
+	const char *mem = "the scratch dir is in memory ($TMPDIR?): no dirty pages there";
 
 	/* Dirty pages need a disk to be written to, and cachestat(2) to be seen. */
 	test_util_add(tc, test_cache_dirty_fsync_dontneed,
@@ -562,6 +933,17 @@ probes_suite(void)
 	tcase_add_test(tc, test_stdio_reading);
 	tcase_add_test(tc, test_io_counters);
 	tcase_add_test(tc, test_io_fdinfo);
+	ADD_OR_SKIP(tc, test_source_cachestat, disk, mem);
+	ADD_OR_SKIP(tc, test_source_mincore, disk, mem);
+	ADD_OR_SKIP(tc, test_source_kpageflags, disk && kpf, disk ? kpf_why : mem);
+	ADD_OR_SKIP(tc, test_kpageflags_reads_nothing, disk && kpf, disk ? kpf_why : mem);
+	ADD_OR_SKIP(tc, test_binary_probe, disk && kpf, disk ? kpf_why : mem);
+	ADD_OR_SKIP(tc, test_tmpfs_kpageflags, shm_dir >= 0 && kpf,
+	            shm_dir < 0 ? "no /dev/shm" : kpf_why);
+	tcase_add_test(tc, test_source_chain_not_root);
+	tcase_add_test(tc, test_binary_probe_refused);
+	ADD_OR_SKIP(tc, test_overlay, root && have_overlay(),
+	            root ? "this kernel has no overlayfs" : "mounting overlayfs needs root");
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -269,6 +269,47 @@ START_TEST(test_several_errors)
 }
 END_TEST
 
+/* Shapes the fixtures do not show: each reported at its key or value, all of them at once. */
+START_TEST(test_shapes)
+{
+	int idx = scratch_mkdir(NULL);
+	char path[1024], want[20000];
+	const char *text =
+		"title: x\n"
+		"steps:\n"
+		"  - sweep: {program: copy, buffer_sizes: [[1]], file_size: 1MiB,\n"
+		"            variants: [{name: a, flag: [O_SYNC]}],\n"
+		"            reference: [{label: b, rows: [{buf: 1}]}, c]}\n"
+		"  - fwrite: {bytes: 1}\n"
+		"    expect: {calls.write: [1], say: x}\n"
+		"    ask: {q: 1}\n"
+		"  -\n"
+		"  - note: hi\n"
+		"    say: [a]\n";
+	char *err;
+
+	ck_assert_int_ge(idx, 0);
+	err = load_fail(scratch_file(idx, "shapes.yaml", text, strlen(text), path, sizeof path));
+	snprintf(want, sizeof want,
+		 "%s:3:43: entry 1 of 'buffer_sizes' takes a single value, not a list\n"
+		 "%s:4:34: unknown key 'flag' in a sweep variant (a variant takes: name, flags, "
+		 "sync_each, on)\n"
+		 "%s:5:44: unknown key 'buf' in a reference row (a row takes: buf_size, elapsed, "
+		 "user, system)\n"
+		 "%s:5:55: entry 2 of 'reference' takes a mapping ({key: value}), not a single value\n"
+		 "%s:7:27: 'calls.write' takes a single value, not a list\n"
+		 "%s:7:32: unknown expectation key 'say' in step 2 (see doc/scenarios.md for the "
+		 "list)\n"
+		 "%s:8:10: 'ask' takes a single value, not a mapping\n"
+		 "%s:9:4: step 3 must be a mapping (- op: {args}), not a single value\n"
+		 "%s:11:10: 'say' takes a single value, not a list\n",
+		 path, path, path, path, path, path, path, path, path);
+	ck_assert_str_eq(err, want);
+	free(err);
+	scratch_remove(idx);
+}
+END_TEST
+
 /* Every bad fixture fails with exactly the error its first line announces. */
 START_TEST(test_bad_fixtures)
 {
@@ -628,8 +669,37 @@ START_TEST(test_all_ops)
 	ck_assert_int_eq(st[39].args.flags, O_WRONLY | O_DIRECT);
 	check_expect(&st[40], SCN_KEY_RESULT_ERRNO, SCN_CMP_EQ, EINVAL, "EINVAL", 80, 28);
 	ck_assert_int_eq(st[41].args.offset, 8192);
+	ck_assert_str_eq(st[41].ask, "How many bytes will pwrite() hand to the kernel?");
+	ck_assert_ptr_null(st[40].ask);
 
 	scenario_free(s);
+}
+END_TEST
+
+/* Every op and every expectation key of the tables has its row in doc/scenarios.md. */
+START_TEST(test_tables_documented)
+{
+	char path[4096], row[128];
+	FILE *f = fopen(test_util_src_path("doc/scenarios.md", path, sizeof path), "r");
+	char *doc = calloc(1, 256 * 1024);
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(doc);
+	n = fread(doc, 1, 256 * 1024 - 1, f);
+	fclose(f);
+	ck_assert_uint_gt(n, 0);
+	for (int op = 0; op < SCN_OP__COUNT; op++) {
+		snprintf(row, sizeof row, "\n| `%s` |", scenario_op_name(op));
+		ck_assert_msg(strstr(doc, row) != NULL, "doc/scenarios.md has no row for op %s",
+			      scenario_op_name(op));
+	}
+	for (int k = 0; k < SCN_KEY__COUNT; k++) {
+		snprintf(row, sizeof row, "\n| `%s` |", scenario_key_name(k));
+		ck_assert_msg(strstr(doc, row) != NULL, "doc/scenarios.md has no row for key %s",
+			      scenario_key_name(k));
+	}
+	free(doc);
 }
 END_TEST
 
@@ -806,9 +876,11 @@ scenario_suite(void)
 	tcase_add_test(tc, test_empty_file);
 	tcase_add_test(tc, test_hostile_inputs);
 	tcase_add_test(tc, test_several_errors);
+	tcase_add_test(tc, test_shapes);
 	tcase_add_test(tc, test_bad_fixtures);
 	tcase_add_test(tc, test_good_fixtures);
 	tcase_add_test(tc, test_all_ops);
+	tcase_add_test(tc, test_tables_documented);
 	tcase_add_test(tc, test_design_example);
 	tcase_add_test(tc, test_odirect_lesson);
 	tcase_add_test(tc, test_names);

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/* scenario-load.h: the loader's private state and the functions its files share. */
+#ifndef IOBUFVIZ_SCENARIO_LOAD_H
+#define IOBUFVIZ_SCENARIO_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scenario.h"
+#include "scenario-names.h"
+#include "yamlpos.h"
+
+/* After this many errors the rest are noise. */
+#define SCN_MAX_ERRORS 20
+/* Longest wait a scenario may ask for, in seconds. */
+#define SCN_MAX_WAIT 3600.0
+/* wait until: clean gives up after this long unless the step says otherwise. */
+#define SCN_WAIT_TIMEOUT 60.0
+/*
+ * O_DIRECT wants offsets and sizes in multiples of the device's logical block size, never
+ * below 512 on a disk, and the buffer aligned to what the device's DMA needs (512 on most
+ * disks, as listing 13-1 teaches; 4 on some NVMe). The loader knows neither of the scratch
+ * file's values, so it holds scenarios to 512 for all three: a size or offset that breaks it
+ * fails on every disk. The file's real alignments are known only to the run, which checks a
+ * failed transfer against them (ops.c, statx) and says which rule it broke. Both use one
+ * rule, scenario_dio_misfit.
+ */
+#define SCN_DIO_MIN_ALIGN 512
+
+/* One load: where errors go, what is being read, and what the steps so far left open. */
+struct scn_load {
+	const char *path;
+	const struct yamlpos *ix;
+	char *err;
+	size_t err_len, err_cap;
+	int n_err;
+	bool oom;
+	bool direct;          /* the current fd was opened with O_DIRECT */
+	bool tmpfs;           /* the scratch file is on tmpfs: O_DIRECT has no alignment rules */
+};
+
+/* What a key of a mapping takes (the schema: scenario-schema.c). */
+enum scn_shape {
+	SCN_SHAPE_SCALAR,     /* a single value */
+	SCN_SHAPE_LIST,       /* a list of single values */
+	SCN_SHAPE_MAP,        /* a mapping of FIELDS; a null value stands for an empty one */
+	SCN_SHAPE_MAP_LIST,   /* a list of mappings of FIELDS */
+};
+
+/* One key of a mapping in the schema. */
+struct scn_field {
+	const char *key;
+	enum scn_shape shape;
+	const struct scn_field *fields; /* keys of the mapping(s) it holds */
+};
+
+/* The YAML key of each op argument, and what it takes. */
+extern const struct scn_field scn_arg_fields[SCN_ARG__COUNT];
+
+/* ---- scenario-report.c ---- */
+
+/* Append one "PATH:LINE:COL: message" line. */
+void scenario_report_error(struct scn_load *ld, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Error at a node's value; NULL node: at 1:1. */
+#define scenario_at(ld, node, ...) \
+	scenario_report_error((ld), (node) ? (node)->line : 1, (node) ? (node)->col : 1, __VA_ARGS__)
+/* Error at a node's key. */
+#define scenario_at_key(ld, node, ...) \
+	scenario_report_error((ld), (node) ? (node)->key_line : 1, (node) ? (node)->key_col : 1, \
+			      __VA_ARGS__)
+
+/* The closest of N names to WORD if it is close enough, else NULL. */
+const char *scenario_report_suggest(const char *word, const char *const *names, size_t n);
+
+/* Append WORD to the text in buf, after SEP unless buf is empty. */
+void scenario_report_append(char *buf, size_t len, const char *sep, const char *word);
+
+/* Write "a, b, c" (the names of a table) into buf. */
+const char *scenario_report_names(const struct scn_name *t, char *buf, size_t len);
+
+/* ---- scenario-value.c ---- */
+
+/* Duplicate S, remembering failure. */
+char *scenario_value_strdup(struct scn_load *ld, const char *s);
+
+/* True if NODE is a plain null scalar ("", "~", "null"): a key written with no value. */
+bool scenario_value_is_null(const struct yamlpos_node *node);
+
+/* The text of scalar NODE, NULL if NODE is NULL. */
+const char *scenario_value_text(const struct yamlpos_node *node);
+
+/* Look S up in table T. Return 0 and set *out, or report at NODE and return -1. */
+int scenario_value_name(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+			const struct scn_name *t, const char *what, int *out);
+
+/* Sizes: what a zero means and whether the 1 GiB bound applies. */
+enum { SZ_ZERO_OK = 1, SZ_BOUNDED = 2 };
+
+/* Parse a size ("4096", "4KiB"). */
+int scenario_value_size(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+			const char *what, int how, uint64_t *out);
+
+/* Parse an offset: a size, negative only where ALLOW_NEG. */
+int scenario_value_offset(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+			  bool allow_neg, int64_t *out);
+
+/* Parse a real number within [lo, hi]. */
+int scenario_value_real(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+			const char *what, double lo, double hi, double *out);
+
+/* Parse a whole number within [lo, hi]. */
+int scenario_value_count(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+			 const char *what, uint64_t lo, uint64_t hi, uint64_t *out);
+
+/* Map the list LIST of flag names to their OR. */
+int scenario_value_flags(struct scn_load *ld, const struct yamlpos_node *list,
+			 const struct scn_name *t, const char *what, int *out);
+
+/* Parse one expectation value S (written at NODE) for key E->key into E. */
+int scenario_value_expect(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+			  struct scn_expect *e);
+
+/* ---- scenario-schema.c ---- */
+
+/* Check every key and the kind of every value against the schema; 0 if all is well-shaped. */
+int scenario_schema_check(struct scn_load *ld, const struct yamlpos_node *root);
+
+/* ---- scenario-step.c ---- */
+
+/* Parse one step (STEPNO is 1-based, for messages). */
+void scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *sn,
+			 size_t stepno);
+
+/* wait's rules: seconds or until, not both; timeout only with until. */
+void scenario_step_wait(struct scn_load *ld, const struct scn_step *st,
+			const struct yamlpos_node *opnode, size_t stepno);
+
+/* fallocate's rule: at least one byte. */
+void scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
+			     const struct yamlpos_node *opnode, size_t stepno);
+
+/* ---- scenario-sweep.c ---- */
+
+/* Parse a sweep step's mapping SN (NULL value: nothing given). */
+void scenario_sweep_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *sn,
+			  size_t stepno);
+
+/* Free a sweep. NULL is fine. */
+void scenario_sweep_free(struct scn_sweep *sw);
+
+#endif

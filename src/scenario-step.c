@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+/* scenario-step.c: one step of a scenario: its op, arguments and expectations, checked. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario-load.h"
+
+/* Is a stdio mode ("r", "w+", "rb+", "wx", "re") one that fopen() accepts? */
+static bool
+scenario_step_fopen_mode_ok(const char *m)
+{
+	bool plus = false, b = false, e = false, x = false;
+
+	if (strlen(m) > 7 || (m[0] != 'r' && m[0] != 'w' && m[0] != 'a'))
+		return false;
+	for (const char *p = m + 1; *p; p++) {
+		bool *seen = *p == '+' ? &plus : *p == 'b' ? &b : *p == 'e' ? &e : *p == 'x' ? &x : NULL;
+		if (seen == NULL || *seen)
+			return false;
+		*seen = true;
+	}
+	return !x || m[0] == 'w' || m[0] == 'a';
+}
+
+/* True if op takes argument arg. */
+static bool
+scenario_step_takes(const struct scn_op_entry *op, enum scn_arg arg)
+{
+	for (const struct scn_arg_use *u = op->args; u->arg != SCN_ARG_NONE; u++)
+		if (u->arg == arg)
+			return true;
+	return false;
+}
+
+/* Parse the arguments of one step (AN: the op's node; its value may be null: "- fsync:"). */
+static void
+scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *an,
+		   size_t stepno)
+{
+	const struct scn_op_entry *op = &scn_op_table[st->op];
+	struct scn_args *a = &st->args;
+	const struct yamlpos_node *n[SCN_ARG__COUNT] = { NULL };
+	const char *val[SCN_ARG__COUNT] = { NULL };
+	int v;
+
+	/* This op's arguments, each once (the schema check let no other key through). */
+	for (const struct scn_arg_use *u = op->args; u->arg != SCN_ARG_NONE; u++) {
+		const struct yamlpos_node *c = yamlpos_get(ld->ix, an, scn_arg_fields[u->arg].key);
+		n[u->arg] = c;
+		val[u->arg] = c != NULL && c->kind == YAMLPOS_SCALAR ? scenario_value_text(c) : NULL;
+	}
+#define NODE(k) (n[SCN_ARG_##k])
+#define VAL(k) (val[SCN_ARG_##k])
+	a->whence = SEEK_SET;
+	a->buffer = SCN_BUFFER_LIBRARY;
+	if (VAL(BYTES) != NULL &&
+	    scenario_value_size(ld, NODE(BYTES), VAL(BYTES), "bytes", SZ_BOUNDED, &a->bytes) == 0)
+		a->has |= SCN_HAS_BYTES;
+	if (VAL(OFFSET) != NULL &&
+	    scenario_value_offset(ld, NODE(OFFSET), VAL(OFFSET), false, &a->offset) == 0)
+		a->has |= SCN_HAS_OFFSET;
+	if (VAL(SEEK_OFFSET) != NULL &&
+	    scenario_value_offset(ld, NODE(SEEK_OFFSET), VAL(SEEK_OFFSET), true, &a->offset) == 0)
+		a->has |= SCN_HAS_OFFSET;
+	if (VAL(LEN) != NULL &&
+	    scenario_value_size(ld, NODE(LEN), VAL(LEN), "len", SZ_ZERO_OK | SZ_BOUNDED, &a->len) == 0)
+		a->has |= SCN_HAS_LEN;
+	if (VAL(WHENCE) != NULL && scenario_value_name(ld, NODE(WHENCE), VAL(WHENCE), scn_whences,
+					  "whence", &a->whence) == 0)
+		a->has |= SCN_HAS_WHENCE;
+	if (VAL(TEXT) != NULL) {
+		a->text = scenario_value_strdup(ld, VAL(TEXT));
+		a->has |= SCN_HAS_TEXT;
+	}
+	if (VAL(BUFMODE) != NULL &&
+	    scenario_value_name(ld, NODE(BUFMODE), VAL(BUFMODE), scn_bufmodes, "setvbuf mode",
+				&v) == 0) {
+		a->bufmode = (enum scn_bufmode)v;
+		a->has |= SCN_HAS_MODE;
+	}
+	if (VAL(MODE) != NULL) {
+		if (!scenario_step_fopen_mode_ok(VAL(MODE))) {
+			scenario_at(ld, NODE(MODE), "bad %s mode '%s' (use r, w, a, r+, w+ or a+, "
+			      "optionally with b, e or x)", op->name, VAL(MODE));
+		} else {
+			snprintf(a->mode, sizeof a->mode, "%s", VAL(MODE));
+			a->has |= SCN_HAS_MODE;
+		}
+	}
+	if (VAL(SIZE) != NULL &&
+	    scenario_value_size(ld, NODE(SIZE), VAL(SIZE), "buffer size", SZ_BOUNDED, &a->size) == 0)
+		a->has |= SCN_HAS_SIZE;
+	if (VAL(BUFFER) != NULL &&
+	    scenario_value_name(ld, NODE(BUFFER), VAL(BUFFER), scn_buffers, "buffer", &v) == 0) {
+		a->buffer = (enum scn_buffer)v;
+		a->has |= SCN_HAS_BUFFER;
+	}
+	if (scenario_step_takes(op, SCN_ARG_SETBUF_BUFFER)) {
+		/* setbuf's buffer decides its mode: none is unbuffered, a buffer full buffering. */
+		a->bufmode = SCN_BUF_FULL;
+		if (VAL(SETBUF_BUFFER) != NULL &&
+		    scenario_value_name(ld, NODE(SETBUF_BUFFER), VAL(SETBUF_BUFFER),
+					scn_setbuf_buffers, "setbuf buffer", &v) == 0) {
+			a->has |= SCN_HAS_BUFFER;
+			if (v < 0) {
+				a->bufmode = SCN_BUF_NONE;
+				a->has |= SCN_HAS_MODE;
+			} else {
+				a->buffer = (enum scn_buffer)v;
+			}
+		}
+	}
+	if (NODE(SFR_FLAGS) != NULL &&
+	    scenario_value_flags(ld, NODE(SFR_FLAGS), scn_sfr_flags, "sync_file_range flag",
+				 &a->flags) == 0)
+		a->has |= SCN_HAS_FLAGS;
+	if (NODE(FLAGS) != NULL) {
+		unsigned acc = 0;
+		if (scenario_value_flags(ld, NODE(FLAGS), scn_open_flags, "open flag", &a->flags) == 0)
+			a->has |= SCN_HAS_FLAGS;
+		for (const struct yamlpos_node *c = yamlpos_first(ld->ix, NODE(FLAGS)); c != NULL;
+		     c = yamlpos_next(ld->ix, c))
+			acc += strcmp(c->value, "O_RDONLY") == 0 || strcmp(c->value, "O_WRONLY") == 0 ||
+			       strcmp(c->value, "O_RDWR") == 0;
+		if (acc > 1)
+			scenario_at(ld, NODE(FLAGS), "open flags take only one of O_RDONLY, O_WRONLY, O_RDWR");
+	}
+	if (VAL(ADVICE) != NULL && scenario_value_name(ld, NODE(ADVICE), VAL(ADVICE), scn_advices,
+					  "posix_fadvise advice", &a->advice) == 0)
+		a->has |= SCN_HAS_ADVICE;
+	if (VAL(ALIGN) != NULL) {
+		uint64_t al;
+		if (scenario_value_count(ld, NODE(ALIGN), VAL(ALIGN), "align", 0, 4095, &al) == 0) {
+			a->align = (unsigned)al;
+			a->has |= SCN_HAS_ALIGN;
+		}
+	}
+	if (VAL(SECONDS) != NULL &&
+	    scenario_value_real(ld, NODE(SECONDS), VAL(SECONDS), "seconds", 0, SCN_MAX_WAIT,
+				&a->seconds) == 0)
+		a->has |= SCN_HAS_SECONDS;
+	if (VAL(UNTIL) != NULL && scenario_value_name(ld, NODE(UNTIL), VAL(UNTIL), scn_untils, "until",
+					 &v) == 0) {
+		a->until_clean = true;
+		a->has |= SCN_HAS_UNTIL;
+	}
+	if (VAL(TIMEOUT) != NULL &&
+	    scenario_value_real(ld, NODE(TIMEOUT), VAL(TIMEOUT), "timeout", 0, SCN_MAX_WAIT,
+				&a->timeout) == 0)
+		a->has |= SCN_HAS_TIMEOUT;
+	/* The one place wait's timeout is defaulted (none or 0: SCN_WAIT_TIMEOUT): the runner
+	 * takes it as it is. */
+	if (st->op == SCN_OP_WAIT && !(a->timeout > 0))
+		a->timeout = SCN_WAIT_TIMEOUT;
+	if (VAL(LINES) != NULL &&
+	    scenario_value_count(ld, NODE(LINES), VAL(LINES), "lines", 1, 1000000, &a->lines) == 0)
+		a->has |= SCN_HAS_LINES;
+	if (VAL(BLOCK) != NULL &&
+	    scenario_value_size(ld, NODE(BLOCK), VAL(BLOCK), "block", SZ_BOUNDED, &a->size) == 0)
+		a->has |= SCN_HAS_SIZE;
+	if (VAL(PRINTF) != NULL) {
+		a->text = scenario_value_strdup(ld, VAL(PRINTF));
+		a->has |= SCN_HAS_TEXT;
+	}
+	if (VAL(WRITE) != NULL)
+		a->text2 = scenario_value_strdup(ld, VAL(WRITE));
+	if (VAL(BETWEEN) != NULL) {
+		if (scenario_value_name(ld, NODE(BETWEEN), VAL(BETWEEN), scn_betweens, "between", &v) == 0)
+			a->between = (enum scn_pty_between)v;
+	}
+#undef NODE
+#undef VAL
+
+	/* Required arguments: the first missing one, or none of the ONE arguments. */
+	char ones[128] = "";
+	bool one_given = false;
+	for (const struct scn_arg_use *u = op->args; u->arg != SCN_ARG_NONE; u++) {
+		if (u->need == SCN_NEED_REQ && n[u->arg] == NULL) {
+			scenario_at_key(ld, an, "%s in step %zu needs %s", op->name, stepno,
+					scn_arg_fields[u->arg].key);
+			break;
+		}
+		if (u->need == SCN_NEED_ONE) {
+			scenario_report_append(ones, sizeof ones, " or ", scn_arg_fields[u->arg].key);
+			one_given = one_given || n[u->arg] != NULL;
+		}
+	}
+	if (ones[0] != '\0' && !one_given)
+		scenario_at_key(ld, an, "%s in step %zu needs %s", op->name, stepno, ones);
+}
+
+/* wait's rules: seconds or until, not both; timeout only with until. */
+void
+scenario_step_wait(struct scn_load *ld, const struct scn_step *st,
+		   const struct yamlpos_node *opnode, size_t stepno)
+{
+	const struct yamlpos_node *tn = yamlpos_get(ld->ix, opnode, "timeout");
+	const struct yamlpos_node *sn = yamlpos_get(ld->ix, opnode, "seconds");
+	const struct yamlpos_node *un = yamlpos_get(ld->ix, opnode, "until");
+
+	(void)st;
+	if (sn != NULL && un != NULL)
+		scenario_at_key(ld, opnode, "wait in step %zu takes seconds or until, not both", stepno);
+	else if (sn == NULL && un == NULL)
+		scenario_at_key(ld, opnode, "wait in step %zu needs seconds or until: clean", stepno);
+	else if (tn != NULL && un == NULL)
+		scenario_at(ld, tn, "timeout goes with until: clean, not with seconds");
+}
+
+/* fallocate's rule: at least one byte. */
+void
+scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
+			const struct yamlpos_node *opnode, size_t stepno)
+{
+	(void)stepno;
+	if ((st->args.has & SCN_HAS_LEN) && st->args.len == 0)
+		scenario_at(ld, yamlpos_get(ld->ix, opnode, "len"),
+			    "fallocate of 0 bytes does nothing: give len >= 1");
+}
+
+/* Parse the expect mapping of a step, in the order written. */
+static void
+scenario_step_expects(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *en,
+		      size_t stepno)
+{
+	if (en == NULL || en->kind != YAMLPOS_MAP || en->n_children == 0)
+		return;
+	st->expects = calloc(en->n_children, sizeof *st->expects);
+	if (st->expects == NULL) {
+		ld->oom = true;
+		return;
+	}
+	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, en); c != NULL;
+	     c = yamlpos_next(ld->ix, c)) {
+		int k = scenario_key_find(c->key);
+		if (k < 0) /* the schema check has refused unknown keys already */
+			continue;
+		const char *val = scenario_value_text(c);
+		struct scn_expect *e = &st->expects[st->n_expects++];
+		e->key = (enum scn_key)k;
+		e->source = scenario_value_strdup(ld, val);
+		e->line = c->line;
+		e->col = c->col;
+		if (scenario_value_expect(ld, c, val, e) != 0)
+			continue;
+		if (!scenario_key_applies(e->key, st->op)) {
+			char ops[128] = "";
+			for (const enum scn_op *o = scn_key_table[k].only; *o != SCN_OP__COUNT; o++)
+				scenario_report_append(ops, sizeof ops, " and ", scn_op_table[*o].name);
+			scenario_at_key(ld, c, "%s is expected of %s steps, not of %s (step %zu)",
+					scn_key_table[k].name, ops, scn_op_table[st->op].name, stepno);
+		}
+	}
+}
+
+/* O_DIRECT: a transfer that fails on every disk is an error unless the step expects EINVAL. */
+static void
+scenario_step_direct(struct scn_load *ld, const struct scn_step *st, const struct yamlpos_node *an)
+{
+	const struct scn_args *a = &st->args;
+
+	switch (st->op) {
+	case SCN_OP_OPEN:
+		ld->direct = (a->flags & O_DIRECT) != 0;
+		return;
+	case SCN_OP_FOPEN: case SCN_OP_CLOSE: case SCN_OP_FCLOSE:
+		ld->direct = false;
+		return;
+	default:
+		break;
+	}
+	/* The fd's transfers: the fd ops that move bytes. */
+	if (scn_op_table[st->op].io != SCN_IO_FD || !(a->has & SCN_HAS_BYTES))
+		return;
+	/* tmpfs accepts any O_DIRECT transfer: that is itself a lesson (13-1c). */
+	if (!ld->direct || ld->tmpfs)
+		return;
+	for (size_t i = 0; i < st->n_expects; i++)
+		if (st->expects[i].key == SCN_KEY_RESULT_ERRNO && st->expects[i].cmp == SCN_CMP_EQ &&
+		    st->expects[i].num == EINVAL)
+			return;
+	unsigned bad = scenario_dio_misfit(a, SCN_DIO_MIN_ALIGN, SCN_DIO_MIN_ALIGN);
+	if (bad & SCN_HAS_BYTES)
+		scenario_at(ld, yamlpos_get(ld->ix, an, "bytes"),
+		      "O_DIRECT transfer of %" PRIu64 " bytes is not a multiple of %d "
+		      "(expect result.errno: EINVAL to show the failure)", a->bytes, SCN_DIO_MIN_ALIGN);
+	if (bad & SCN_HAS_OFFSET)
+		scenario_at(ld, yamlpos_get(ld->ix, an, "offset"),
+		      "O_DIRECT offset %" PRId64 " is not a multiple of %d "
+		      "(expect result.errno: EINVAL to show the failure)", a->offset, SCN_DIO_MIN_ALIGN);
+	if (bad & SCN_HAS_ALIGN)
+		scenario_at(ld, yamlpos_get(ld->ix, an, "align"),
+		      "O_DIRECT buffer misaligned by %u byte%s "
+		      "(expect result.errno: EINVAL to show the failure)", a->align,
+		      a->align == 1 ? "" : "s");
+}
+
+/* Parse one step (STEPNO is 1-based, for messages). */
+void
+scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *sn,
+		    size_t stepno)
+{
+	const struct yamlpos_node *opnode = NULL;
+	int op = -1;
+
+	st->line = sn->line;
+	st->col = sn->col;
+	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, sn); c != NULL;
+	     c = yamlpos_next(ld->ix, c)) {
+		int k = scenario_op_find(c->key);
+		if (k < 0)
+			continue;
+		if (op >= 0) {
+			scenario_at_key(ld, c, "step %zu has two ops, '%s' and '%s': write one op per step",
+			       stepno, scn_op_table[op].name, c->key);
+			return;
+		}
+		op = k;
+		opnode = c;
+	}
+	if (op < 0) {
+		scenario_at(ld, sn, "step %zu has no op (say and expect go with an op; for narration "
+		      "alone write note: \"...\")", stepno);
+		return;
+	}
+	st->op = (enum scn_op)op;
+	st->say = scenario_value_strdup(ld, scenario_value_text(yamlpos_get(ld->ix, sn, "say")));
+	st->ask = scenario_value_strdup(ld, scenario_value_text(yamlpos_get(ld->ix, sn, "ask")));
+	switch (scn_op_table[op].form) {
+	case SCN_FORM_TEXT: {
+		const char *text = scenario_value_text(opnode);
+		if (*text == '\0') {
+			scenario_at_key(ld, opnode, "%s in step %zu needs text", scn_op_table[op].name,
+					stepno);
+		} else {
+			st->args.text = scenario_value_strdup(ld, text);
+			st->args.has |= SCN_HAS_TEXT;
+			if (st->say == NULL)
+				st->say = scenario_value_strdup(ld, text);
+		}
+		break;
+	}
+	case SCN_FORM_SWEEP:
+		scenario_sweep_parse(ld, st, opnode, stepno);
+		break;
+	case SCN_FORM_ARGS:
+		scenario_step_args(ld, st, opnode, stepno);
+		break;
+	}
+	if (scn_op_table[op].check != NULL)
+		scn_op_table[op].check(ld, st, opnode, stepno);
+	scenario_step_expects(ld, st, yamlpos_get(ld->ix, sn, "expect"), stepno);
+	scenario_step_direct(ld, st, opnode);
+}
