@@ -226,7 +226,8 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 		headless_line(f, "  note    ", sr->note, "\n");
 	if (sr->sweep != NULL) {
 		fputc('\n', f);
-		bench_print_text(f, sr->sweep, h->o->ascii ? BENCH_PRINT_ASCII : 0);
+		bench_print_text(f, sr->sweep, (h->o->ascii ? BENCH_PRINT_ASCII : 0) |
+		                 (h->o->wide ? BENCH_PRINT_WIDE : 0));
 	} else if (sr->step->op != SCN_OP_NOTE && sr->step->op != SCN_OP_SWEEP)
 		headless_text_state(f, &sr->after);
 	for (size_t i = 0; i < sr->changes.n; i++)
@@ -506,12 +507,13 @@ headless_text_trace(FILE *f, const struct lesson *l)
 		      "the calls' own\n", f);
 		return;
 	}
-	fputs("trace    ptrace: every call, exact; times marked * include tracing", f);
+	fputs("trace    ptrace: every call, exact; times marked * include tracing\n", f);
+	/* On a line of its own: the header fits 100 columns. */
 	if (o->measured)
-		fprintf(f, " (it adds about %s to each system call here: a null call takes %s "
-		        "untraced)", units_format_ns((uint64_t)(o->traced_ns - o->bare_ns), a, sizeof a),
+		fprintf(f, "         (tracing adds about %s to each system call here; a null call "
+		        "takes %s untraced)\n",
+		        units_format_ns((uint64_t)(o->traced_ns - o->bare_ns), a, sizeof a),
 		        units_format_ns((uint64_t)o->bare_ns, b, sizeof b));
-	fputc('\n', f);
 }
 
 /* Start of the transcript. */
@@ -525,8 +527,9 @@ headless_begin(struct headless *h)
 	switch (h->o->format) {
 	case APP_FORMAT_TEXT:
 		text_fput(s->title, TEXT_LINE, f);
+		/* The source on a line of its own, so that the header fits 100 columns. */
 		if (s->source != NULL)
-			headless_line(f, "  [", s->source, "]");
+			headless_line(f, "\nsource   ", s->source, "");
 		headless_line(f, "\nscenario ", s->path, "\n");
 		headless_line(f, "file     ", lesson_file_path(h->l), " on ");
 		text_fput(lesson_fs_name(h->l), TEXT_LINE, f);
@@ -677,6 +680,7 @@ int
 headless_run(const struct scenario *s, const struct app_opts *o)
 {
 	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .budget = o->budget,
+	                          .sweep_dirs = o->dirs, .n_sweep_dirs = o->n_dirs,
 	                          .probe = o->probe };
 	bool progress = isatty(STDERR_FILENO), sweep_failed = false;
 	char envmsg[320] = "";

@@ -42,7 +42,8 @@ usage(FILE *f)
 "  -l, --list             list the bundled scenarios\n"
 "  -c, --check            validate the scenario file(s) only; errors as FILE:LINE:COL\n"
 "  -d, --dir=DIR          make the private scratch directory under DIR\n"
-"                         (default $TMPDIR, else /tmp)\n"
+"                         (default $TMPDIR, else /tmp); given again, sweeps run\n"
+"                         on each DIR side by side (up to 8)\n"
 "      --trace=HOW        how stdio's system calls are seen: auto (default), ptrace, procio\n"
 "      --probe=SOURCE     page cache source: auto (default: the first that works of)\n"
 "                         cachestat, kpageflags (root), mincore (no dirty counts)\n"
@@ -57,6 +58,8 @@ usage(FILE *f)
 "                         real and quizzed (headless: printed); alone: list the topics\n"
 "      --seed=N           the practice problem of seed N (default: a new one each time)\n"
 "      --answers          headless practice: run the problem and print the answers\n"
+"      --wide             sweeps: the full table (mean, min...max, user, the books'\n"
+"                         user and sys), wider than 100 columns\n"
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version and exit\n"
 "\n"
@@ -198,7 +201,7 @@ static int
 run(int argc, char **argv)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
-	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS };
+	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_WIDE };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
@@ -218,6 +221,7 @@ run(int argc, char **argv)
 		{ "practice", no_argument, NULL, OPT_PRACTICE },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "answers", no_argument, NULL, OPT_ANSWERS },
+		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -244,7 +248,14 @@ run(int argc, char **argv)
 		case 'H': headless = true; break;
 		case 'l': do_list = true; break;
 		case 'c': do_check = true; break;
-		case 'd': o.dir = optarg; break;
+		case 'd':
+			/* Again: sweeps compare the dirs side by side (exercise 13-1c). */
+			if (o.n_dirs == sizeof o.dirs / sizeof o.dirs[0])
+				return usage_error("%s", "--dir: at most 8 dirs");
+			o.dirs[o.n_dirs++] = optarg;
+			if (o.dir == NULL)
+				o.dir = optarg;
+			break;
 		case 'f':
 			if (strcmp(optarg, "text") == 0) o.format = APP_FORMAT_TEXT;
 			else if (strcmp(optarg, "json") == 0) o.format = APP_FORMAT_JSON;
@@ -267,6 +278,7 @@ run(int argc, char **argv)
 		case OPT_QUIZ: o.quiz = true; break;
 		case OPT_NO_MOUSE: o.mouse = false; break;
 		case OPT_RECORD: o.record = optarg; break;
+		case OPT_WIDE: o.wide = true; break;
 		case OPT_EXPORT:
 			if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0 &&
 			    strcmp(optarg, "md") != 0)

@@ -416,6 +416,8 @@ runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_resul
 	struct bench_opts bo = {
 		.dir = r->o.dir,
 		.budget = r->o.budget,
+		.dirs = r->o.sweep_dirs,
+		.n_dirs = r->o.n_sweep_dirs,
 		.progress = r->o.sweep_progress,
 		.user = r->o.user,
 	};

@@ -38,6 +38,8 @@ struct runner_opts {
 	runner_poll_fn poll;          /* may be NULL */
 	void *user;                   /* for the callbacks */
 	double budget;                /* sweep rows: seconds each; 0 = the scenario's/default */
+	const char *const *sweep_dirs; /* more than one: sweeps compare these dirs side by side */
+	size_t n_sweep_dirs;
 	enum snap_source probe;       /* page cache source (probe_cache_as); NONE = the chain */
 };
 

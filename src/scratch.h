@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SCRATCH_MAX_DIRS 4
+#define SCRATCH_MAX_DIRS 12
 
 /*
  * Make a private directory "PARENT/iobufviz.XXXXXX" (mode 0700) and remember it for
