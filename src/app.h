@@ -10,8 +10,8 @@
 
 /* Exit codes (DESIGN §1). */
 enum app_exit {
-	APP_EXIT_OK = 0,        /* every expectation held */
-	APP_EXIT_FAILED = 1,    /* an expectation failed */
+	APP_EXIT_OK = 0,        /* no expectation failed */
+	APP_EXIT_FAILED = 1,    /* an expectation failed (or, with --strict, was not observable) */
 	APP_EXIT_USAGE = 2,     /* bad usage or bad scenario */
 	APP_EXIT_ENV = 3,       /* the environment cannot run it */
 };
@@ -30,6 +30,7 @@ struct app_opts {
 	const char *export_fmt;   /* --export=csv|json|md */
 	double budget;            /* --budget seconds per sweep row; 0 = default */
 	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
+	bool strict;              /* --strict: an expectation not observable here fails */
 };
 
 /* headless.c: run s without a terminal, print the transcript; return an app_exit. */

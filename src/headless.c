@@ -28,7 +28,8 @@ struct headless {
 	struct lesson *l;
 	FILE *f;
 	size_t n_points;        /* TAP test points so far */
-	bool ok;
+	bool ok;                /* nothing failed (with --strict: nothing was unobservable) */
+	size_t n_held, n_failed, n_unobservable;
 	char kernel[128];
 };
 
@@ -173,6 +174,27 @@ headless_text_events(FILE *f, const struct step_result *sr)
 		        l->n_read == 1 ? "" : "s", l->bytes_read);
 }
 
+/* How x counts in this transcript: --strict makes a fact not observable here a failure. */
+static enum expect_outcome
+headless_outcome(const struct headless *h, const struct expect_result *x)
+{
+	if (x->outcome == EXPECT_NOT_OBSERVABLE && h->o->strict)
+		return EXPECT_FAILED;
+	return x->outcome;
+}
+
+/* Name of an outcome in the JSON transcript. */
+static const char *
+headless_outcome_name(enum expect_outcome oc)
+{
+	switch (oc) {
+	case EXPECT_HELD: return "held";
+	case EXPECT_FAILED: return "failed";
+	case EXPECT_NOT_OBSERVABLE: return "not_observable";
+	}
+	return "failed";
+}
+
 /* Text: one step. */
 static void
 headless_text_step(struct headless *h, const struct step_result *sr)
@@ -211,11 +233,18 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 		headless_wrap(f, "  | ", sr->step->say);
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];
-		fprintf(f, "  %s %s %s", x->ok ? "ok  " : "FAIL", scenario_key_name(x->want->key),
+		enum expect_outcome oc = headless_outcome(h, x);
+
+		fprintf(f, "  %s %s %s", oc == EXPECT_HELD ? "ok  " : oc == EXPECT_FAILED ? "FAIL" :
+		        "skip", scenario_key_name(x->want->key),
 		        expect_format_want(x->want, want, sizeof want));
-		if (!x->ok)
-			fprintf(f, "  (got %s; %s:%d:%d)", x->got_text, h->s->path, x->want->line,
-			        x->want->col);
+		if (x->outcome == EXPECT_NOT_OBSERVABLE)
+			fprintf(f, "  (not observable here: %s%s", x->got_text,
+			        oc == EXPECT_FAILED ? "; --strict" : ")");
+		else if (oc == EXPECT_FAILED)
+			fprintf(f, "  (got %s", x->got_text);
+		if (oc == EXPECT_FAILED)
+			fprintf(f, "; %s:%d:%d)", h->s->path, x->want->line, x->want->col);
 		fputc('\n', f);
 	}
 }
@@ -326,9 +355,13 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 		fputs(",\"want\":", f);
 		json_string(f, expect_format_want(x->want, want, sizeof want));
 		fputs(",\"got\":", f);
-		json_string(f, x->got_text);
-		fprintf(f, ",\"ok\":%s,\"line\":%d,\"col\":%d}", x->ok ? "true" : "false",
-		        x->want->line, x->want->col);
+		json_string(f, x->outcome == EXPECT_NOT_OBSERVABLE ? NULL : x->got_text);
+		fprintf(f, ",\"ok\":%s,\"outcome\":\"%s\",\"skipped\":%s,\"reason\":",
+		        headless_outcome(h, x) == EXPECT_HELD ? "true" : "false",
+		        headless_outcome_name(headless_outcome(h, x)),
+		        headless_outcome(h, x) == EXPECT_NOT_OBSERVABLE ? "true" : "false");
+		json_string(f, x->outcome == EXPECT_NOT_OBSERVABLE ? x->got_text : NULL);
+		fprintf(f, ",\"line\":%d,\"col\":%d}", x->want->line, x->want->col);
 	}
 	fputs("]}", f);
 }
@@ -363,13 +396,19 @@ headless_tap_step(struct headless *h, const struct step_result *sr)
 	}
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];
-		fprintf(h->f, "%sok %zu - step %zu ", x->ok ? "" : "not ", ++h->n_points,
-		        sr->index + 1);
+		enum expect_outcome oc = headless_outcome(h, x);
+
+		fprintf(h->f, "%sok %zu - step %zu ", oc == EXPECT_FAILED ? "not " : "",
+		        ++h->n_points, sr->index + 1);
 		headless_tap_text(h->f, call);
 		fprintf(h->f, ": %s ", scenario_key_name(x->want->key));
 		headless_tap_text(h->f, expect_format_want(x->want, want, sizeof want));
+		if (oc == EXPECT_NOT_OBSERVABLE) {
+			fputs(" # SKIP not observable here: ", h->f);
+			headless_tap_text(h->f, x->got_text);
+		}
 		putc('\n', h->f);
-		if (!x->ok) {
+		if (oc == EXPECT_FAILED) {
 			fputs("  ---\n  got: ", h->f);
 			json_string(h->f, x->got_text);
 			fprintf(h->f, "\n  at: \"%s:%d:%d\"\n  ...\n", h->s->path, x->want->line,
@@ -469,10 +508,17 @@ headless_end(struct headless *h, const char *error)
 	case APP_FORMAT_TEXT:
 		if (error != NULL)
 			fprintf(f, "\nerror: %s\n", error);
-		fprintf(f, "\n%s\n", h->ok ? "all expectations held" : "SOME EXPECTATIONS FAILED");
+		fprintf(f, "\n%zu held, %zu failed, %zu not observable here%s\n", h->n_held,
+		        h->n_failed, h->n_unobservable, h->o->strict && h->n_unobservable > 0 ?
+		        " (--strict: counted as failed)" : "");
+		fprintf(f, "%s\n", !h->ok ? "SOME EXPECTATIONS FAILED" : h->n_unobservable > 0 ?
+		        "no expectation failed; some could not be observed here" :
+		        "all expectations held");
 		break;
 	case APP_FORMAT_JSON:
-		fprintf(f, "\n],\"ok\":%s,\"error\":", h->ok ? "true" : "false");
+		fprintf(f, "\n],\"ok\":%s,\"counts\":{\"held\":%zu,\"failed\":%zu,"
+		        "\"not_observable\":%zu},\"strict\":%s,\"error\":", h->ok ? "true" : "false",
+		        h->n_held, h->n_failed, h->n_unobservable, h->o->strict ? "true" : "false");
 		json_string(f, error);
 		fputs(",\"environment\":{\"kernel\":", f);
 		json_string(f, h->kernel);
@@ -548,7 +594,13 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 		}
 		if (progress && sr->sweep != NULL)
 			fputs("\r\033[K", stderr);
-		if (!sr->ok)
+		for (size_t i = 0; i < sr->n_expects; i++)
+			switch (sr->expects[i].outcome) {
+			case EXPECT_HELD: h.n_held++; break;
+			case EXPECT_FAILED: h.n_failed++; break;
+			case EXPECT_NOT_OBSERVABLE: h.n_unobservable++; break;
+			}
+		if (!sr->ok || (o->strict && sr->n_unobservable > 0))
 			h.ok = false;
 		/* A sweep that could not run (at all, or a row for want of space) is the
 		 * environment's failure, not a lesson's. */

@@ -296,6 +296,13 @@ tui_score(struct tui *t)
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		if (i != t->ask_expect)
 			continue;
+		/* Nothing observed: no score, and say why rather than compare with a 0. */
+		if (sr->expects[i].outcome == EXPECT_NOT_OBSERVABLE) {
+			snprintf(t->status, sizeof t->status, "you said %" PRId64 " for %s; not "
+			         "observable here: %s", t->guess,
+			         scenario_key_name(sr->expects[i].want->key), sr->expects[i].got_text);
+			continue;
+		}
 		/* The truth is what was observed, not what the scenario hoped. */
 		bool ok = sr->expects[i].got == t->guess;
 		t->asked++;
