@@ -239,6 +239,17 @@ expect_get_disk_unwritten_bytes(const struct step_result *sr, int64_t *num, char
 	return true;
 }
 
+/* disk.inline_bytes: the file's bytes kept inline in the filesystem's metadata. */
+bool
+expect_get_disk_inline_bytes(const struct step_result *sr, int64_t *num, char *text,
+                             size_t len)
+{
+	if (!expect_disk(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.disk.inline_bytes;
+	return true;
+}
+
 /* result.errno: the call's errno. */
 bool
 expect_get_result_errno(const struct step_result *sr, int64_t *num, char *text, size_t len)

@@ -26,6 +26,7 @@ EXPECT_DECLARE(expect_get_cache_writeback_pages);
 EXPECT_DECLARE(expect_get_disk_allocated_bytes);
 EXPECT_DECLARE(expect_get_disk_delalloc_bytes);
 EXPECT_DECLARE(expect_get_disk_unwritten_bytes);
+EXPECT_DECLARE(expect_get_disk_inline_bytes);
 EXPECT_DECLARE(expect_get_result_errno);
 EXPECT_DECLARE(expect_get_result_value);
 EXPECT_DECLARE(expect_get_output);

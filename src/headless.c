@@ -149,6 +149,10 @@ headless_text_state(FILE *f, const struct snapshot *s)
 		        s->disk.delalloc_bytes > 0 ? " (no block yet)" : "",
 		        units_format_size(s->disk.unwritten_bytes, c, sizeof c),
 		        s->disk.n_extents, s->disk.n_extents == 1 ? "" : "s");
+	/* Bytes that are the file's but in no data block, and blocks that are not the file's. */
+	if (s->disk.source != SNAP_SRC_NONE && (s->disk.inline_bytes > 0 ||
+	                                        s->disk.beyond_eof_bytes > 0))
+		fprintf(f, "  disk    %s\n", s->disk.note);
 }
 
 /* Text: the events of a step. */
@@ -276,8 +280,10 @@ headless_json_state(FILE *f, const struct snapshot *s)
 	fprintf(f, "},\"disk\":{\"fs\":");
 	json_string(f, s->disk.fs);
 	fprintf(f, ",\"allocated_bytes\":%" PRIu64 ",\"delalloc_bytes\":%" PRIu64
-	        ",\"unwritten_bytes\":%" PRIu64 ",\"extents\":[",
-	        s->disk.allocated_bytes, s->disk.delalloc_bytes, s->disk.unwritten_bytes);
+	        ",\"unwritten_bytes\":%" PRIu64 ",\"inline_bytes\":%" PRIu64
+	        ",\"beyond_eof_bytes\":%" PRIu64 ",\"extents\":[",
+	        s->disk.allocated_bytes, s->disk.delalloc_bytes, s->disk.unwritten_bytes,
+	        s->disk.inline_bytes, s->disk.beyond_eof_bytes);
 	for (size_t i = 0; i < s->disk.n_extents; i++) {
 		const struct snap_extent *x = &s->disk.extents[i];
 		fprintf(f, "%s{\"logical\":%" PRIu64 ",\"physical\":%" PRIu64 ",\"length\":%" PRIu64

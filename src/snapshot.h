@@ -87,6 +87,12 @@ struct snap_disk {
 	bool extents_truncated;
 	struct snap_extent extents[SNAP_MAX_EXTENTS];
 	uint64_t allocated_bytes, delalloc_bytes, unwritten_bytes;
+	/* Data kept inside the filesystem's metadata (btrfs inline extents of small files):
+	 * the bytes of the file they hold, not counted in allocated_bytes (no data block). */
+	uint64_t inline_bytes;
+	/* Blocks past the file's last block (xfs speculative preallocation, fallocate
+	 * KEEP_SIZE): not the file's own allocation, so not in allocated_bytes. */
+	uint64_t beyond_eof_bytes;
 	bool io_ok;            /* /proc/PID/io was readable */
 	uint64_t rchar, wchar, syscr, syscw, read_bytes, write_bytes;
 };

@@ -147,6 +147,10 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 			grid_printf(g, r.x, y++, r.w, GS_NORMAL, "allocated %s", a);
 			snprintf(line, sizeof line, "delalloc %s", b);
 		}
+		if (d->inline_bytes > 0 && grid_text_width(line) + 20 < r.w) {
+			units_format_size(d->inline_bytes, c, sizeof c);
+			snprintf(line + strlen(line), sizeof line - strlen(line), "  inline %s", c);
+		}
 		grid_print(g, r.x, y, r.w, GS_NORMAL, line);
 		if (prev != NULL && (prev->disk.allocated_bytes != d->allocated_bytes ||
 		                     prev->disk.delalloc_bytes != d->delalloc_bytes))
