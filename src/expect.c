@@ -2,6 +2,7 @@
 /* expect.c: a step's expectations, checked against what was observed. */
 #include <config.h>
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -349,6 +350,42 @@ expect_format_want(const struct scn_expect *e, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * An O_DIRECT transfer on btrfs that is not aligned to its sectors is not refused: btrfs runs
+ * it as buffered I/O (measured on Linux 6.18 with ftrace: a 512-byte read makes no
+ * iomap_dio_rw_begin, and page_cache_sync_ra reads 4 pages in; statx reports no DIO
+ * alignment). True, with the reason in text, when sr was such a transfer and succeeded.
+ */
+static bool
+expect_direct_fallback(const struct step_result *sr, char *text, size_t len)
+{
+	const struct snapshot *s = &sr->after;
+	enum scn_op op = sr->step->op;
+	unsigned bad;
+
+	if (strcmp(s->disk.fs, "btrfs") != 0 || !s->fd.open || !(s->fd.flags & O_DIRECT) ||
+	    sr->ret < 0 || s->disk.block_size == 0 ||
+	    (op != SCN_OP_READ && op != SCN_OP_WRITE && op != SCN_OP_PREAD && op != SCN_OP_PWRITE))
+		return false;
+	bad = scenario_dio_misfit(&sr->step->args, s->disk.block_size, s->disk.block_size);
+	if (bad == 0 && s->cache.source != SNAP_SRC_NONE && sr->before.cache.source != SNAP_SRC_NONE &&
+	    s->cache.cached > 0 && s->cache.cached == sr->before.cache.cached) {
+		/* A true direct transfer, after buffered ones that left pages behind. */
+		snprintf(text, len, "this O_DIRECT call added no page to the cache; the %" PRIu64
+		         " cached were there before it (btrfs leaves them when it runs a misaligned "
+		         "O_DIRECT call as buffered I/O)", s->cache.cached);
+		return true;
+	}
+	if (bad == 0)
+		return false;
+	snprintf(text, len, "btrfs ran this O_DIRECT call as buffered I/O, through the page cache "
+	         "(the %s is not a multiple of its %" PRIu32 "-byte sectors): it does not refuse "
+	         "it with EINVAL, so O_DIRECT's rules cannot be shown on btrfs",
+	         (bad & SCN_HAS_BYTES) ? "size" : (bad & SCN_HAS_OFFSET) ? "offset" : "buffer",
+	         s->disk.block_size);
+	return true;
+}
+
 /* Check every expectation of the step. */
 int
 expect_eval(struct step_result *sr)
@@ -390,6 +427,14 @@ expect_eval(struct step_result *sr)
 			held = (strcmp(want, got) == 0) == (w->cmp == SCN_CMP_EQ);
 		} else
 			held = expect_compare(w->cmp, r->got, w->num);
+		/* What the lesson meant to show did not happen here, and why is known. */
+		if (!held && (w->key == SCN_KEY_RESULT_ERRNO || w->key == SCN_KEY_RESULT_VALUE ||
+		              w->key == SCN_KEY_CACHE_PAGES) &&
+		    expect_direct_fallback(sr, r->got_text, sizeof r->got_text)) {
+			r->outcome = EXPECT_NOT_OBSERVABLE;
+			sr->n_unobservable++;
+			continue;
+		}
 		r->outcome = held ? EXPECT_HELD : EXPECT_FAILED;
 		r->ok = held;
 		if (!held)

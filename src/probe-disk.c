@@ -276,6 +276,7 @@ probe_disk(int fd, struct snap_disk *out)
 {
 	struct fiemap *fm;
 	struct stat st;
+	struct statfs sfs;
 	uint64_t start = 0, size = 0, eof_block = UINT64_MAX;
 	int done = 0;
 
@@ -286,7 +287,10 @@ probe_disk(int fd, struct snap_disk *out)
 	out->extents_truncated = false;
 	out->allocated_bytes = out->delalloc_bytes = out->unwritten_bytes = 0;
 	out->inline_bytes = out->beyond_eof_bytes = 0;
+	out->block_size = 0;
 	probe_fs(fd, out->fs, sizeof out->fs, out->device, sizeof out->device);
+	if (fstatfs(fd, &sfs) == 0 && sfs.f_bsize > 0)
+		out->block_size = (uint32_t)sfs.f_bsize;
 	if (fstat(fd, &st) == 0) {
 		uint64_t bs = st.st_blksize > 0 ? (uint64_t)st.st_blksize : 4096;
 		size = (uint64_t)st.st_size;

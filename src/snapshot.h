@@ -83,6 +83,7 @@ struct snap_disk {
 	char note[160];
 	char fs[32];           /* "ext4", "tmpfs", ... */
 	char device[64];       /* "/dev/vda" if known */
+	uint32_t block_size;   /* statfs f_bsize (btrfs: its sector size); 0 if unknown */
 	size_t n_extents;
 	bool extents_truncated;
 	struct snap_extent extents[SNAP_MAX_EXTENTS];
