@@ -442,6 +442,8 @@ headless_begin(struct headless *h)
 		        lesson_trace_source(h->l) == EV_SRC_PTRACE ?
 		        "ptrace: every call, exact (* = time measured by the tracer)" :
 		        "/proc/PID/io: stdio's calls as counts and totals only");
+		if (lesson_place_note(h->l)[0] != '\0')
+			fprintf(f, "scratch  %s\n", lesson_place_note(h->l));
 		if (init->cache.note[0] != '\0')
 			fprintf(f, "note     %s\n", init->cache.note);
 		if (init->disk.note[0] != '\0')
@@ -460,12 +462,16 @@ headless_begin(struct headless *h)
 		json_string(f, s->path);
 		fputs(",\"file\":", f);
 		json_string(f, lesson_file_path(h->l));
+		fputs(",\"place_note\":", f);
+		json_string(f, lesson_place_note(h->l)[0] ? lesson_place_note(h->l) : NULL);
 		fputs(",\"intro\":", f);
 		json_string(f, s->intro);
 		fputs("},\"steps\":[", f);
 		break;
 	case APP_FORMAT_TAP:
 		fprintf(f, "TAP version 13\n# %s\n", s->title);
+		if (lesson_place_note(h->l)[0] != '\0')
+			fprintf(f, "# %s\n", lesson_place_note(h->l));
 		break;
 	}
 }

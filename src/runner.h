@@ -51,6 +51,10 @@ enum ev_source runner_trace_source(const struct runner *r);
 const char *runner_file_path(const struct runner *r);
 const char *runner_fs_name(const struct runner *r);
 
+/* Why the scratch file is where it is ("scratch on /var/tmp: /tmp is tmpfs"), or what a
+ * lesson about the disk cannot show there; "" if nothing needs saying. */
+const char *runner_place_note(const struct runner *r);
+
 /* The state before the first step (after the prefill, cold cache). */
 const struct snapshot *runner_initial(const struct runner *r);
 

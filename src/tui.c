@@ -239,6 +239,8 @@ tui_start(struct tui *t, char **err)
 	t->cur = -1;
 	t->finished = false;
 	t->anim = VIEW_ANIM_NONE;
+	/* Where the scratch file is, when it is not where one would look: before step 1. */
+	snprintf(t->status, sizeof t->status, "%s", lesson_place_note(t->l));
 	return 0;
 }
 

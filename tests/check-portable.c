@@ -179,6 +179,57 @@ START_TEST(test_btrfs)
 }
 END_TEST
 
+/*
+ * With /tmp on tmpfs and no $TMPDIR, the scratch file goes to /var/tmp and the transcript
+ * says why; a disk lesson given a tmpfs --dir runs there and says once what it cannot show.
+ */
+START_TEST(test_scratch_not_on_tmpfs)
+{
+	char why[256], cmd[3 * PATH_MAX], out[512], lesson[PATH_MAX];
+	const char *parent;
+
+	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
+	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	ck_assert_int_eq(mount("tmpfs", "/tmp", "tmpfs", 0, "size=1m"), 0);
+	unsetenv("TMPDIR");
+	parent = scratch_default_parent(why, sizeof why);
+	ck_assert_str_eq(parent, "/var/tmp");
+	ck_assert_str_eq(why, "scratch on /var/tmp: /tmp is tmpfs");
+	snprintf(cmd, sizeof cmd, "\"$IOBUFVIZ_BIN\" --headless '%.1000s' | grep -E "
+	         "'^(scratch|file) ' | tr '\\n' '|'",
+	         test_util_src_path("tests/cli-minimal.yaml", lesson, sizeof lesson));
+	portable_run(cmd, out, sizeof out);
+	ck_assert_msg(strncmp(out, "file     /var/tmp/iobufviz.", 27) == 0 &&
+	              strstr(out, "|scratch  scratch on /var/tmp: /tmp is tmpfs|") != NULL,
+	              "header: %s", out);
+	/* $TMPDIR is the user's choice, even on tmpfs. */
+	setenv("TMPDIR", "/tmp", 1);
+	ck_assert_str_eq(scratch_default_parent(why, sizeof why), "/tmp");
+	ck_assert_str_eq(why, "");
+	/* A lesson about the disk, given a tmpfs --dir: it runs, and says what it cannot show. */
+	snprintf(cmd, sizeof cmd, "\"$IOBUFVIZ_BIN\" --headless --dir /tmp '%.1000s' | grep -c "
+	         "'^scratch  the scratch file is on tmpfs, which keeps data in memory; there is "
+	         "no disk: this lesson.s disk facts cannot be shown here'",
+	         test_util_src_path("scenarios/13.1-buffer-cache.yaml", lesson, sizeof lesson));
+	portable_run(cmd, out, sizeof out);
+	ck_assert_str_eq(out, "1");
+	umount2("/tmp", MNT_DETACH);
+}
+END_TEST
+
+/* Why /var/tmp cannot stand in for a tmpfs /tmp here, or NULL. */
+static const char *
+portable_need_var_tmp(void)
+{
+	struct stat st;
+
+	if (geteuid() != 0)
+		return "mounting a tmpfs over /tmp in a mount namespace needs root";
+	if (stat("/var/tmp", &st) != 0 || major(st.st_dev) == 0 || access("/var/tmp", W_OK) != 0)
+		return "/var/tmp is not a writable directory on a block device";
+	return NULL;
+}
+
 /* Why the btrfs test cannot run here, or NULL. */
 static const char *
 portable_need_btrfs(void)
@@ -219,6 +270,7 @@ portable_suite(void)
 	tcase_set_timeout(tc, 60);
 	test_util_add(tc, test_device_without_mountinfo, portable_need_block());
 	test_util_add(tc, test_beyond_eof, test_util_need_fiemap());
+	test_util_add(tc, test_scratch_not_on_tmpfs, portable_need_var_tmp());
 	test_util_add(tc, test_btrfs, test_util_or(test_util_need_disk(), portable_need_btrfs()));
 	suite_add_tcase(s, tc);
 	return s;
