@@ -147,6 +147,37 @@ START_TEST(test_cache_pane)
 }
 END_TEST
 
+/* mincore: a cached page whose dirtiness is unknown is not drawn as clean, and the pane says
+ * why; the cell's details say "dirty ?", not 0. */
+START_TEST(test_cache_dirty_unknown)
+{
+	struct snapshot s = fix_res[2].after;
+	struct view_cache_geom gm;
+	char line[256];
+
+	s.cache.source = SNAP_SRC_MINCORE;
+	s.cache.has_dirty = false;
+	s.cache.dirty = 0;
+	for (size_t i = 0; i < s.cache.n_cells; i++)
+		s.cache.cells[i].dirty = 0;
+	snprintf(s.cache.note, sizeof s.cache.note, "dirty pages: unknown (mincore)");
+	ck_picture(PANE(31, 9, view_cache_draw(g, r, &s, NULL, NULL, false, &gm)),
+	           "file: 4.9 KiB = 2 pages\n"
+	           "1 cell = 1 page (4 KiB)\n"
+	           "\n"
+	           "▚▚\n"
+	           "\n"
+	           "cached 2 of 2 dirty ?\n"
+	           "▚ cached, dirty ? · absent\n"
+	           "dirty pages: unknown (mincore)\n"
+	           "\n");
+	view_cache_cell_text(&s, &gm, 1, line, sizeof line);
+	ck_assert_str_eq(line, "cell 1: pages 1-1 [4 KiB, 8 KiB): cached, dirty unknown; cached 1, "
+	                 "dirty ?, writeback 0");
+	ck_assert_uint_eq(view_glyph(VG_RESIDENT, true), '%');
+}
+END_TEST
+
 START_TEST(test_cache_merge)
 {
 	/* 300 one-page cells in 10 columns x 1 row: 30 pages per shown cell, dirty wins. */
@@ -332,13 +363,14 @@ END_TEST
 START_TEST(test_glyphs_distinct)
 {
 	/* Without colour every state must still be told apart by its glyph. */
-	static const enum view_glyph cache[] = { VG_ABSENT, VG_CLEAN, VG_DIRTY, VG_WRITEBACK };
+	static const enum view_glyph cache[] = { VG_ABSENT, VG_CLEAN, VG_DIRTY, VG_WRITEBACK,
+	                                         VG_RESIDENT };
 	static const enum view_glyph disk[] = { VG_ABSENT, VG_ONDISK, VG_DELALLOC, VG_UNWRITTEN,
 	                                        VG_STALE, VG_UNKNOWN };
 
 	for (int a = 0; a < 2; a++) {
-		for (size_t i = 0; i < 4; i++)
-			for (size_t j = i + 1; j < 4; j++)
+		for (size_t i = 0; i < 5; i++)
+			for (size_t j = i + 1; j < 5; j++)
 				ck_assert_uint_ne(view_glyph(cache[i], a), view_glyph(cache[j], a));
 		for (size_t i = 0; i < 6; i++)
 			for (size_t j = i + 1; j < 6; j++)
@@ -925,6 +957,7 @@ views_suite(void)
 	tcase_add_test(tc, test_stdio_pane);
 	tcase_add_test(tc, test_stdio_not_allocated);
 	tcase_add_test(tc, test_cache_pane);
+	tcase_add_test(tc, test_cache_dirty_unknown);
 	tcase_add_test(tc, test_cache_merge);
 	tcase_add_test(tc, test_cache_notes);
 	tcase_add_test(tc, test_cache_every_cell);
