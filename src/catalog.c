@@ -114,15 +114,12 @@ catalog_resolve(const char *arg, char *why, size_t why_len)
 	char **list, *found = NULL;
 	size_t alen = strlen(arg), matches = 0;
 
-	if (stat(arg, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			snprintf(why, why_len, "is a directory");
-			return NULL;
-		}
+	/* A file (or anything that is not a bundled name) goes to the loader, which says
+	 * what is wrong with it as FILE:LINE:COL like any other scenario error. */
+	if (stat(arg, &st) == 0 || strchr(arg, '/') != NULL)
 		return strdup(arg);
-	}
-	if (strchr(arg, '/') != NULL || alen == 0) {
-		snprintf(why, why_len, "%s", strerror(errno));
+	if (alen == 0) {
+		snprintf(why, why_len, "%s", strerror(ENOENT));
 		return NULL;
 	}
 	list = catalog_list();

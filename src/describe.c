@@ -320,9 +320,11 @@ describe_pty(const struct scn_step *st, char *buf, size_t len)
 {
 	const struct scn_args *a = &st->args;
 
-	snprintf(buf, len, "printf(...); %swrite(STDOUT_FILENO, ...) with stdout on a terminal and on a file",
-	         a->between == SCN_PTY_FFLUSH ? "fflush(stdout); " :
-	         a->between == SCN_PTY_UNBUFFERED ? "[setvbuf(stdout, NULL, _IONBF, 0)] " : "");
+	/* In the order the child makes the calls: setvbuf() comes before printf(). */
+	snprintf(buf, len, "%sprintf(...); %swrite(STDOUT_FILENO, ...) with stdout on a terminal "
+	         "and on a file",
+	         a->between == SCN_PTY_UNBUFFERED ? "setvbuf(stdout, NULL, _IONBF, 0); " : "",
+	         a->between == SCN_PTY_FFLUSH ? "fflush(stdout); " : "");
 }
 
 /* tail as C. */

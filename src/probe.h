@@ -53,6 +53,13 @@ struct probe_io_counters {
 /* probe-io.c: parse the text of a /proc/PID/io file; return how many of the six were seen. */
 int probe_io_parse(const char *text, struct probe_io_counters *out);
 
+/*
+ * probe-io.c: read /proc/PID/io (PID 0: /proc/self/io) with exactly one read() and parse
+ * it. Return the bytes that read() returned (the next reading of our own file sees them
+ * added to rchar, and 1 added to syscr), or -1 if unreadable or incomplete.
+ */
+ssize_t probe_io_read(pid_t pid, struct probe_io_counters *c);
+
 /* probe-io.c: /proc/PID/io into out's counters (out->io_ok false if unreadable). */
 int probe_io(pid_t pid, struct snap_disk *out);
 

@@ -44,6 +44,8 @@ struct step_result {
 	size_t n_expects;
 	bool ok;                      /* no expectation failed (set by expect_eval) */
 	size_t n_unobservable;        /* expectations on facts this run cannot observe */
+	bool stopped;                 /* stopped by the user (runner_poll_fn, progress): its
+	                                 expectations are not checked */
 	char *output;                 /* pty (terminal) / tail output; NULL if none */
 	char *output_file;            /* pty: file output */
 	struct bench_result *sweep;   /* sweep steps: the timed results (bench.h); else NULL */

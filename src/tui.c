@@ -72,6 +72,9 @@ struct tui {
 	struct view_layout lay;
 	const struct snapshot *live;
 	bool running;              /* runner_step() is under way (progress callbacks draw) */
+	uint64_t step_t0;          /* when the running step started (ms) */
+	uint64_t poll_drawn;       /* when tui_poll last drew (ms) */
+	long stopped;              /* the step the user stopped, -1: none */
 	struct cast *cast;
 	bool quit;
 };
@@ -175,24 +178,55 @@ tui_draw(struct tui *t)
 		cast_frame(t->cast, t->g, t->o->color);
 }
 
-/* Progress of a long step (wait): show the state observed so far. */
-static void
+/* True if a key waiting now is q or F10 (quit); other keys are dropped while a step runs. */
+static bool
+tui_quit_key(void)
+{
+	struct crt_event ev;
+
+	crt_read(0, &ev);
+	return ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_F10);
+}
+
+/* Progress of a long step (wait): show the state observed so far; q or F10 stops the run. */
+static int
 tui_progress(const struct snapshot *now, double elapsed_s, void *user)
 {
 	struct tui *t = user;
-	struct crt_event ev;
 
 	if (t->g == NULL)
-		return;         /* not on the screen yet */
-	/* The step cannot be interrupted, but a resize is followed and q is kept for after. */
-	crt_read(0, &ev);
-	if (ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_F10))
+		return 0;       /* not on the screen yet */
+	if (tui_quit_key())
 		t->quit = true;
 	t->live = now;
 	snprintf(t->status, sizeof t->status, "step %zu running: %.1f s%s", tui_count(t) + 1, elapsed_s,
-	         t->quit ? "   (will quit when it ends; Ctrl-C quits now)" : "   (Ctrl-C quits)");
+	         t->quit ? "   (stopping)" : "   (q stops it and quits)");
 	tui_draw(t);
 	t->live = NULL;
+	return t->quit;
+}
+
+/*
+ * While the worker runs a step (runner_poll_fn): q or F10 stops it and quits. A step that
+ * lasts says so after a second; drawing sooner would slow the calls being timed.
+ */
+static int
+tui_poll(void *user)
+{
+	struct tui *t = user;
+	uint64_t now = tui_now_ms();
+
+	if (t->g == NULL)
+		return 0;
+	if (tui_quit_key())
+		t->quit = true;
+	if (!t->quit && now - t->step_t0 >= 1000 && now - t->poll_drawn >= 500) {
+		snprintf(t->status, sizeof t->status, "step %zu running: %.1f s   (q stops it and "
+		         "quits)", tui_count(t) + 1, (double)(now - t->step_t0) / 1e3);
+		tui_draw(t);
+		t->poll_drawn = now;
+	}
+	return t->quit;
 }
 
 /* Between the timed runs of a sweep: say where it is; q stops the sweep. */
@@ -224,7 +258,7 @@ static int
 tui_start(struct tui *t, char **err)
 {
 	struct runner_opts ro = { .dir = t->o->dir, .trace = t->o->trace, .progress = tui_progress,
-	                          .sweep_progress = tui_sweep_progress, .user = t,
+	                          .sweep_progress = tui_sweep_progress, .poll = tui_poll, .user = t,
 	                          .budget = t->o->budget, .probe = t->o->probe };
 	const struct snapshot *ini;
 
@@ -238,6 +272,7 @@ tui_start(struct tui *t, char **err)
 		memset(&t->initial, 0, sizeof t->initial);
 	t->cur = -1;
 	t->finished = false;
+	t->stopped = -1;
 	t->anim = VIEW_ANIM_NONE;
 	/* Where the scratch file is, when it is not where one would look: before step 1. */
 	snprintf(t->status, sizeof t->status, "%s", lesson_place_note(t->l));
@@ -279,8 +314,13 @@ tui_finish(struct tui *t)
 
 	t->finished = true;
 	t->autoplay = false;
-	n = snprintf(t->status, sizeof t->status, "end of scenario: %s",
-	             bad == 0 ? "every expectation held" : "some expectations failed (red)");
+	if (t->stopped >= 0)
+		n = snprintf(t->status, sizeof t->status, "end of scenario: step %ld was stopped, so "
+		             "its expectations were not checked; %s", t->stopped + 1,
+		             bad == 0 ? "the others held" : "some others failed (red)");
+	else
+		n = snprintf(t->status, sizeof t->status, "end of scenario: %s",
+		             bad == 0 ? "every expectation held" : "some expectations failed (red)");
 	if (t->o->quiz && t->asked > 0 && n > 0 && (size_t)n < sizeof t->status)
 		snprintf(t->status + n, sizeof t->status - (size_t)n, "   quiz score %d/%d",
 		         t->right, t->asked);
@@ -327,9 +367,14 @@ tui_run_step(struct tui *t)
 	tui_draw(t);
 	t->running = true;
 	t->sweep_stop = false;
+	t->step_t0 = tui_now_ms();
 	rc = lesson_step(t->l);
 	t->running = false;
 	t->status[0] = '\0';     /* the progress line of a long step is over */
+	if (rc > 0 && lesson_last(t->l)->stopped)
+		t->stopped = (long)tui_count(t) - 1;
+	if (t->quit)
+		return;              /* q while it ran: the main loop leaves */
 	if (rc == 0) {
 		tui_finish(t);
 		return;

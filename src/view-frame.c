@@ -142,7 +142,13 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		            f->ascii ? " ..." : " \xe2\x80\xa6");
 		return 1;
 	}
-	if (sr->err != 0) {
+	if (sr->stopped) {
+		/* The user's doing (q), not the call's failure. */
+		snprintf(buf, sizeof buf, "%.200s stopped (q): %.200s", call, sr->note);
+		if (y < r.h)
+			grid_print(g, r.x, r.y + y, r.w, GS_ERROR, buf);
+		y++;
+	} else if (sr->err != 0) {
 		snprintf(buf, sizeof buf, "%s failed: %s (%s)", call,
 		         strerrorname_np(sr->err) != NULL ? strerrorname_np(sr->err) : "?",
 		         strerror(sr->err));

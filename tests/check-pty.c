@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "describe.h"
 #include "pty-run.h"
 #include "runner.h"
 #include "scratch.h"
@@ -127,6 +128,21 @@ START_TEST(test_unbuffered)
 	ck_assert_uint_eq(r.file.stdio.pending, 0);
 	pty_result_clear(&r);
 	scratch_remove(idx);
+}
+END_TEST
+
+/* The step's C says the calls in the order the child makes them: setvbuf() first. */
+START_TEST(test_describe_order)
+{
+	struct scn_step st = { .op = SCN_OP_PTY };
+	char buf[256];
+
+	st.args.between = SCN_PTY_UNBUFFERED;
+	describe_step(&st, buf, sizeof buf);
+	ck_assert_msg(strncmp(buf, "setvbuf(stdout, NULL, _IONBF, 0); printf(", 41) == 0, "%s", buf);
+	st.args.between = SCN_PTY_FFLUSH;
+	describe_step(&st, buf, sizeof buf);
+	ck_assert_msg(strncmp(buf, "printf(...); fflush(stdout); write(", 35) == 0, "%s", buf);
 }
 END_TEST
 
@@ -260,6 +276,7 @@ pty_suite(void)
 	tcase_add_test(tc, test_plain);
 	tcase_add_test(tc, test_fflush);
 	tcase_add_test(tc, test_unbuffered);
+	tcase_add_test(tc, test_describe_order);
 	tcase_add_test(tc, test_no_newline_on_terminal);
 	tcase_add_test(tc, test_caller_buffer_not_inherited);
 	tcase_add_test(tc, test_file_removed);

@@ -635,7 +635,8 @@ START_TEST(test_details_panes)
 	f.focus = VIEW_PANE_LOG;
 	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
 	                 "5000 bytes: one write(4096) happened, 904 wait in the stdio buffer.\n"
-	                 "\nstep 2 (fwrite), seen by the tracer; op took 0 ns inside the worker\n"
+	                 "\nstep 2 (fwrite), seen by the tracer; op took 0 ns inside the worker, "
+	                 "incl. tracing (two ptrace stops per system call)\n"
 	                 "write(3, 4096) = 4096  [stdio]\n");
 	/* Before the first step the log's details are the intro. */
 	f.cur = -1;

@@ -49,7 +49,7 @@ try:
     j = json.loads(rd("out.json"))
     xs = [e for s in j["steps"] for e in s["expect"]]
     nob = [e for e in xs if e["outcome"] == "not_observable"]
-    if not nob or any(e["ok"] or not e["skipped"] or not e["reason"].startswith(reason) or e["got"] is not None for e in nob):
+    if not nob or any(e["ok"] or not e["skipped"] or not e["got_why"].startswith(reason) or e["got"] is not None for e in nob):
         errors.append("json: not_observable entries %s" % nob[:1])
     if any(e["skipped"] for e in xs if e["outcome"] != "not_observable"):
         errors.append("json: skipped on an observed fact")
