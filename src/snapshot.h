@@ -125,6 +125,7 @@ enum snap_cell_disk {
 	SNAP_DISK_ON_DISK,       /* allocated and the cache holds nothing newer */
 	SNAP_DISK_STALE,         /* allocated, but dirty pages are newer than the disk */
 	SNAP_DISK_ALLOCATED,     /* allocated; newer or not unknown (no dirty counts) */
+	SNAP_DISK_INLINE,        /* kept in the filesystem's metadata (btrfs): no data block */
 };
 
 /* Cache state of cell i of c. */

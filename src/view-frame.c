@@ -340,13 +340,14 @@ view_frame_help(struct grid *g, bool ascii)
 	         "q F10         quit\n"
 	         "\n"
 	         "page cache:  %s absent  %s clean  %s dirty  %s writeback  %s cached, dirty ?\n"
-	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole\n"
+	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole  %s inline\n"
 	         "stdio:       %s a buffered byte\n"
 	         "times marked * were measured by the tracer (ptrace overhead included)",
 	         ascii ? "-> " : "\xe2\x86\x92  ", ascii ? "<- " : "\xe2\x86\x90  ",
 	         ascii ? "^v" : "\xe2\x86\x91\xe2\x86\x93",
 	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK], gl[VG_RESIDENT],
 	         gl[VG_ONDISK], gl[VG_DELALLOC], gl[VG_STALE], gl[VG_UNWRITTEN], gl[VG_ABSENT],
+	         gl[VG_INLINE],
 	         gl[VG_STDIO]);
 	view_frame_popup(g, "help", text, ascii);
 }

@@ -23,6 +23,7 @@ static const uint32_t view_glyphs[VG__COUNT][2] = {
 	[VG_ARROW]     = { 0x25b6, '>' },   /* ▶ */
 	[VG_DOTS]      = { 0x2026, '.' },   /* … */
 	[VG_RESIDENT]  = { 0x259a, '%' },   /* ▚ */
+	[VG_INLINE]    = { 0x25a3, 'i' },   /* ▣ */
 };
 
 /* The code point of a glyph. */

@@ -30,6 +30,7 @@ enum view_glyph {
 	VG_ARROW,      /* a packet travelling between panes */
 	VG_DOTS,       /* ellipsis */
 	VG_RESIDENT,   /* cached, dirty or clean unknown (mincore sees residency only) */
+	VG_INLINE,     /* data kept in the filesystem's metadata: no block of its own */
 	VG__COUNT
 };
 

@@ -265,6 +265,32 @@ START_TEST(test_disk_pane)
 }
 END_TEST
 
+/* btrfs keeps a small file inline: no block (allocated 0), its bytes named as inline. */
+START_TEST(test_disk_inline)
+{
+	struct snapshot s = fix_res[3].after;
+
+	snprintf(s.disk.fs, sizeof s.disk.fs, "btrfs");
+	s.cache.file_size = 100;
+	s.cache.pages = s.cache.n_cells = 1;
+	s.disk.n_extents = 1;
+	s.disk.extents[0] = (struct snap_extent){ 0, 0, 4096, SNAP_EXT_INLINE | SNAP_EXT_LAST };
+	s.disk.allocated_bytes = 0;
+	s.disk.inline_bytes = 100;
+	snprintf(s.disk.note, sizeof s.disk.note, "btrfs keeps this file's 100 bytes inline");
+	ck_picture(PANE(44, 8, view_disk_draw(g, r, &s, NULL, false)),
+	           "[0 B, 4 KiB) inline\n"
+	           "\n"
+	           "▣\n"
+	           "allocated 0 B  delalloc 0 B  inline 100 B\n"
+	           "▣ inline █ on disk ┄ no block yet ▞ stale\n"
+	           "▁ unwritten · hole\n"
+	           "btrfs keeps this file's 100 bytes inline\n"
+	           "\n");
+	ck_assert_int_eq(snapshot_cell_disk(&s.cache, &s.disk, 0), SNAP_DISK_INLINE);
+}
+END_TEST
+
 START_TEST(test_disk_tmpfs)
 {
 	struct snapshot s = fix_res[2].after;
@@ -366,14 +392,14 @@ START_TEST(test_glyphs_distinct)
 	static const enum view_glyph cache[] = { VG_ABSENT, VG_CLEAN, VG_DIRTY, VG_WRITEBACK,
 	                                         VG_RESIDENT };
 	static const enum view_glyph disk[] = { VG_ABSENT, VG_ONDISK, VG_DELALLOC, VG_UNWRITTEN,
-	                                        VG_STALE, VG_UNKNOWN };
+	                                        VG_STALE, VG_UNKNOWN, VG_INLINE };
 
 	for (int a = 0; a < 2; a++) {
 		for (size_t i = 0; i < 5; i++)
 			for (size_t j = i + 1; j < 5; j++)
 				ck_assert_uint_ne(view_glyph(cache[i], a), view_glyph(cache[j], a));
-		for (size_t i = 0; i < 6; i++)
-			for (size_t j = i + 1; j < 6; j++)
+		for (size_t i = 0; i < 7; i++)
+			for (size_t j = i + 1; j < 7; j++)
 				ck_assert_uint_ne(view_glyph(disk[i], a), view_glyph(disk[j], a));
 		for (int v = 0; v < VG__COUNT; v++)
 			if (a)
@@ -963,6 +989,7 @@ views_suite(void)
 	tcase_add_test(tc, test_cache_notes);
 	tcase_add_test(tc, test_cache_every_cell);
 	tcase_add_test(tc, test_disk_pane);
+	tcase_add_test(tc, test_disk_inline);
 	tcase_add_test(tc, test_disk_tmpfs);
 	tcase_add_test(tc, test_disk_stale);
 	tcase_add_test(tc, test_log_lines);
