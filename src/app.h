@@ -11,8 +11,8 @@
 
 /* Exit codes (DESIGN §1). */
 enum app_exit {
-	APP_EXIT_OK = 0,        /* every expectation held */
-	APP_EXIT_FAILED = 1,    /* an expectation failed */
+	APP_EXIT_OK = 0,        /* no expectation failed */
+	APP_EXIT_FAILED = 1,    /* an expectation failed (or, with --strict, was not observable) */
 	APP_EXIT_USAGE = 2,     /* bad usage or bad scenario */
 	APP_EXIT_ENV = 3,       /* the environment cannot run it */
 };
@@ -36,6 +36,7 @@ struct app_opts {
 	double budget;            /* --budget seconds per sweep row; 0 = default */
 	bool wide;                /* --wide: the full sweep table, not one that fits 100 columns */
 	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
+	bool strict;              /* --strict: an expectation not observable here fails */
 	bool practice_topic;      /* --practice: the argument is a topic, not a scenario */
 	bool answers;             /* --answers: run the practice problem and print what happened */
 	bool has_seed;            /* --seed given */

@@ -72,6 +72,10 @@ const char *runner_fs_name(const struct runner *r);
 /* What tracing adds to a system call in this run (measured at runner_new under ptrace). */
 const struct runner_overhead *runner_tracing_overhead(const struct runner *r);
 
+/* Why the scratch file is where it is ("scratch on /var/tmp: /tmp is tmpfs"), or what a
+ * lesson about the disk cannot show there; "" if nothing needs saying. */
+const char *runner_place_note(const struct runner *r);
+
 /* The state before the first step (after the prefill, cold cache). */
 const struct snapshot *runner_initial(const struct runner *r);
 

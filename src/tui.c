@@ -277,6 +277,8 @@ tui_start(struct tui *t, char **err)
 	t->finished = false;
 	t->stopped = -1;
 	t->anim = VIEW_ANIM_NONE;
+	/* Where the scratch file is, when it is not where one would look: before step 1. */
+	snprintf(t->status, sizeof t->status, "%s", lesson_place_note(t->l));
 	return 0;
 }
 
@@ -360,6 +362,13 @@ tui_score(struct tui *t)
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		if (i != t->ask_expect)
 			continue;
+		/* Nothing observed: no score, and say why rather than compare with a 0. */
+		if (sr->expects[i].outcome == EXPECT_NOT_OBSERVABLE) {
+			snprintf(t->status, sizeof t->status, "you said %" PRId64 " for %s; not "
+			         "observable here: %s", t->guess,
+			         scenario_key_name(sr->expects[i].want->key), sr->expects[i].got_text);
+			continue;
+		}
 		/* The truth is what was observed, not what the scenario hoped. */
 		bool ok = sr->expects[i].got == t->guess;
 		t->asked++;
