@@ -61,6 +61,11 @@ json_string_n(FILE *f, const char *s, size_t n)
 		} else if ((k = json_utf8_len(p + i, n - i)) == 0) {
 			fputs("\\ufffd", f);
 			i++;
+		} else if (k == 2 && c == 0xc2 && p[i + 1] < 0xa0) {
+			/* C1 controls (U+0080 to U+009F) are legal JSON, but a terminal that shows
+			 * the document would act on them. */
+			fprintf(f, "\\u%04x", p[i + 1]);
+			i += 2;
 		} else {
 			fwrite(p + i, 1, k, f);
 			i += k;

@@ -60,7 +60,10 @@ lesson_step(struct lesson *l)
 	if (runner_step(l->r, &sr) == 0)
 		return 0;
 	lesson_diff(prev != NULL ? &prev->after : NULL, &sr);
-	if (expect_eval(&sr) != 0 || history_push(&l->h, &sr) != 0) {
+	/* A step the user stopped did not do what it was for: nothing to check. */
+	if (sr.stopped)
+		sr.ok = true;
+	if ((!sr.stopped && expect_eval(&sr) != 0) || history_push(&l->h, &sr) != 0) {
 		step_result_clear(&sr);
 		return -1;
 	}
@@ -120,11 +123,25 @@ lesson_file_path(const struct lesson *l)
 	return runner_file_path(l->r);
 }
 
+/* Why the scratch file is where it is; "" if nothing needs saying. */
+const char *
+lesson_place_note(const struct lesson *l)
+{
+	return runner_place_note(l->r);
+}
+
 /* Its filesystem. */
 const char *
 lesson_fs_name(const struct lesson *l)
 {
 	return runner_fs_name(l->r);
+}
+
+/* What tracing adds to a call. */
+const struct runner_overhead *
+lesson_tracing_overhead(const struct lesson *l)
+{
+	return runner_tracing_overhead(l->r);
 }
 
 /* Stop and forget. */

@@ -46,17 +46,18 @@ probe_io_parse(const char *text, struct probe_io_counters *out)
 	return seen;
 }
 
-/* Fill out's I/O counters from /proc/PID/io. 0, or -1 (out->io_ok false) if unreadable. */
-int
-probe_io(pid_t pid, struct snap_disk *out)
+/* Read /proc/PID/io (PID 0: this process) with one read() and parse it (see probe.h). */
+ssize_t
+probe_io_read(pid_t pid, struct probe_io_counters *c)
 {
 	char path[64], buf[512];
-	struct probe_io_counters c;
 	ssize_t n;
 	int fd;
 
-	out->io_ok = false;
-	snprintf(path, sizeof path, "/proc/%ld/io", (long)pid);
+	if (pid == 0)
+		snprintf(path, sizeof path, "/proc/self/io");
+	else
+		snprintf(path, sizeof path, "/proc/%ld/io", (long)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -66,7 +67,19 @@ probe_io(pid_t pid, struct snap_disk *out)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	if (probe_io_parse(buf, &c) < 6)
+	if (probe_io_parse(buf, c) < 6)
+		return -1;
+	return n;
+}
+
+/* Fill out's I/O counters from /proc/PID/io. 0, or -1 (out->io_ok false) if unreadable. */
+int
+probe_io(pid_t pid, struct snap_disk *out)
+{
+	struct probe_io_counters c;
+
+	out->io_ok = false;
+	if (probe_io_read(pid, &c) < 0)
 		return -1;
 	out->rchar = c.rchar;
 	out->wchar = c.wchar;

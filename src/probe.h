@@ -40,6 +40,11 @@ int probe_disk(int fd, struct snap_disk *out);
  * "" when not a block device; device may be NULL). */
 void probe_fs(int fd, char *fs, size_t fslen, char *device, size_t devlen);
 
+/* probe-disk.c: the block device under fd from its st_dev alone ("/dev/loop3" from
+ * /sys/dev/block/MAJ:MIN; for btrfs, whose st_dev is anonymous, from /sys/fs/btrfs/FSID/devices),
+ * never from mount paths, so it is right in a chroot. 0, or -1 with device "". */
+int probe_disk_device(int fd, char *device, size_t len);
+
 /* The counters of /proc/PID/io that iobufviz reads. */
 struct probe_io_counters {
 	uint64_t rchar, wchar, syscr, syscw, read_bytes, write_bytes;
@@ -47,6 +52,13 @@ struct probe_io_counters {
 
 /* probe-io.c: parse the text of a /proc/PID/io file; return how many of the six were seen. */
 int probe_io_parse(const char *text, struct probe_io_counters *out);
+
+/*
+ * probe-io.c: read /proc/PID/io (PID 0: /proc/self/io) with exactly one read() and parse
+ * it. Return the bytes that read() returned (the next reading of our own file sees them
+ * added to rchar, and 1 added to syscr), or -1 if unreadable or incomplete.
+ */
+ssize_t probe_io_read(pid_t pid, struct probe_io_counters *c);
 
 /* probe-io.c: /proc/PID/io into out's counters (out->io_ok false if unreadable). */
 int probe_io(pid_t pid, struct snap_disk *out);

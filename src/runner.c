@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +28,7 @@
 #include "bench.h"
 #include "runner.h"
 #include "scratch.h"
+#include "stats.h"
 #include "tracer.h"
 #include "worker.h"
 
@@ -33,6 +36,8 @@
 #define RUNNER_WAIT_SLICE_NS 200000000L
 /* The scratch file's name in its private dir (the worker opens it relative to the dir). */
 #define RUNNER_FILE_NAME "scratch"
+/* Null system calls timed for the tracing overhead, untraced and traced. */
+#define RUNNER_NULL_CALLS 101
 
 struct runner {
 	const struct scenario *s;
@@ -40,6 +45,7 @@ struct runner {
 	int scratch;                 /* scratch dir index, -1 if none */
 	char path[PATH_MAX];         /* the scratch file */
 	char fs[32];                 /* its filesystem */
+	char place_note[256];        /* why the scratch dir is where it is; "" if as asked */
 	int probe_fd;                /* our own read-only fd on it, for the probes */
 	dev_t dev;
 	ino_t ino;
@@ -54,7 +60,16 @@ struct runner {
 	struct snap_stdio stdio;     /* the worker's last stdio probe */
 	struct snapshot initial;
 	size_t next;                 /* index of the next step */
+	struct runner_overhead overhead;
+	bool stop;                   /* the poll or progress callback asked to stop the step */
 };
+
+/*
+ * Set by SIGURG from the poll timer while the traced worker runs a step: it interrupts the
+ * tracer's waitpid() so that the poll callback is asked even during one long system call.
+ * Global because a signal handler sets it; nothing else is.
+ */
+static volatile sig_atomic_t runner_tick;
 
 /* A runner-side op: fills out (ret, err, note, events) and leaves snapshots to the caller. */
 typedef void (*runner_op_fn)(struct runner *, const struct scn_step *, struct step_result *);
@@ -198,6 +213,84 @@ runner_note(struct step_result *out, const char *fmt, ...)
 
 static void runner_kill_worker(struct runner *r);
 
+/* SIGURG from the poll timer: time to ask the poll callback. */
+static void
+runner_on_tick(int sig)
+{
+	(void)sig;
+	runner_tick = 1;
+}
+
+/* The tracer's poll: when the timer has ticked, ask the caller's; remember a stop. */
+static int
+runner_poll_check(void *arg)
+{
+	struct runner *r = arg;
+
+	if (!runner_tick)
+		return 0;
+	runner_tick = 0;
+	if (r->o.poll(r->o.user) != 0)
+		r->stop = true;
+	return r->stop;
+}
+
+/*
+ * Arm a timer that sends SIGURG every RUNNER_POLL_MS (its handler without SA_RESTART, so
+ * that the tracer's waitpid() returns); *old gets the handler to put back. 0 or -1.
+ */
+static int
+runner_poll_arm(timer_t *timer, struct sigaction *old)
+{
+	struct sigaction sa = { .sa_handler = runner_on_tick };
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGURG };
+	struct itimerspec its = {
+		.it_interval = { 0, RUNNER_POLL_MS * 1000000L },
+		.it_value = { 0, RUNNER_POLL_MS * 1000000L },
+	};
+
+	sigemptyset(&sa.sa_mask);
+	runner_tick = 0;
+	if (sigaction(SIGURG, &sa, old) != 0)
+		return -1;
+	if (timer_create(CLOCK_MONOTONIC, &sev, timer) != 0) {
+		sigaction(SIGURG, old, NULL);
+		return -1;
+	}
+	if (timer_settime(*timer, 0, &its, NULL) != 0) {
+		timer_delete(*timer);
+		sigaction(SIGURG, old, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+/* Stop the poll timer and put SIGURG's handler back. */
+static void
+runner_poll_disarm(timer_t timer, const struct sigaction *old)
+{
+	timer_delete(timer);
+	sigaction(SIGURG, old, NULL);
+	runner_tick = 0;
+}
+
+/* Untraced: wait for the worker's reply, asking the poll callback between looks. */
+static void
+runner_poll_reply(struct runner *r)
+{
+	struct pollfd p = { .fd = r->w.reply_fd, .events = POLLIN };
+
+	while (!r->stop) {
+		int rc = poll(&p, 1, RUNNER_POLL_MS);
+		if (rc > 0 || (rc < 0 && errno != EINTR))
+			return;
+		if (r->o.poll(r->o.user) != 0) {
+			r->stop = true;
+			kill(r->w.pid, SIGKILL);
+		}
+	}
+}
+
 /* Send step index to the worker and collect what it did (events, reply). */
 static void
 runner_exchange(struct runner *r, size_t index, struct step_result *out)
@@ -211,8 +304,15 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 	/* If this fails the worker is gone: the tracer or the reply's EOF says how. */
 	(void)worker_send(&r->w, (uint32_t)index);
 	if (r->tracer != NULL) {
+		timer_t timer;
+		struct sigaction old;
+		bool armed = r->o.poll != NULL && runner_poll_arm(&timer, &old) == 0;
+
+		tracer_set_poll(r->tracer, armed ? runner_poll_check : NULL, r);
 		rc = tracer_step(r->tracer, stdio_op ? EV_STDIO : EV_DIRECT,
 		                 r->cur_fd, &out->events, &st);
+		if (armed)
+			runner_poll_disarm(timer, &old);
 		if (rc == 1) {
 			runner_mark_dead(r, st);
 		} else if (rc < 0 && errno == ENOMEM) {
@@ -227,6 +327,8 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 			         strerror(e));
 		}
 	}
+	if (r->tracer == NULL && r->o.poll != NULL && !r->dead)
+		runner_poll_reply(r);
 	rc = r->dead ? 0 : worker_recv(&r->w, &rep);
 	if (rc != 1) {
 		if (!r->dead && r->w.pid > 0 && waitpid(r->w.pid, &st, 0) == r->w.pid) {
@@ -237,6 +339,14 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 		}
 		out->ret = -1;
 		out->err = 0;
+		if (r->stop) {
+			/* Killed on purpose: not the scenario's failure. */
+			snprintf(r->dead_note, sizeof r->dead_note, "stopped by the user");
+			out->err = ECANCELED;
+			out->stopped = true;
+			runner_note(out, "%s", r->dead_note);
+			return;
+		}
 		/* What the tracer saw last is the best account of the fatal call. */
 		for (size_t i = out->events.n; i-- > 0;)
 			if (out->events.v[i].err != 0) {
@@ -307,6 +417,8 @@ runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_resul
 	struct bench_opts bo = {
 		.dir = r->o.dir,
 		.budget = r->o.budget,
+		.dirs = r->o.sweep_dirs,
+		.n_dirs = r->o.n_sweep_dirs,
 		.progress = r->o.sweep_progress,
 		.user = r->o.user,
 	};
@@ -331,8 +443,10 @@ runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_resul
 		bench_result_clear(out->sweep);
 		free(out->sweep);
 		out->sweep = NULL;
-	} else if (rc == -2)
+	} else if (rc == -2) {
+		out->stopped = true;
 		runner_note(out, "sweep stopped: the rows finished so far are shown");
+	}
 	free(err);
 }
 
@@ -396,8 +510,14 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 		struct timespec ts;
 
 		runner_observe(r, &now);
-		if (r->o.progress != NULL)
-			r->o.progress(&now, el, r->o.user);
+		if (r->o.progress != NULL && r->o.progress(&now, el, r->o.user) != 0) {
+			ret = -1;
+			err = ECANCELED;
+			out->stopped = true;
+			r->stop = true;
+			runner_note(out, "stopped by the user after %.1f s", el);
+			break;
+		}
 		if (until_clean && !now.cache.has_dirty) {
 			ret = -1;
 			err = ENOTSUP;
@@ -426,7 +546,7 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 		nanosleep(&ts, NULL);
 	}
 	/* The worker's half: a fresh look at its stdio after the wait. */
-	if (!r->dead)
+	if (!r->dead && !r->stop)
 		runner_exchange(r, out->index, out);
 	out->ret = ret;
 	out->err = err;
@@ -456,6 +576,82 @@ runner_kill_worker(struct runner *r)
 	worker_close(&r->w);
 	tracer_free(r->tracer);
 	r->tracer = NULL;
+}
+
+/* Median nanoseconds of a null system call (getppid) timed with clock_gettime here. */
+static double
+runner_null_call_ns(void)
+{
+	double ns[RUNNER_NULL_CALLS];
+
+	for (size_t i = 0; i < RUNNER_NULL_CALLS; i++) {
+		struct timespec a, b;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		syscall(SYS_getppid);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		ns[i] = (double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec);
+	}
+	return stats_median(ns, RUNNER_NULL_CALLS);
+}
+
+/*
+ * What tracing adds to one system call here: a child times null calls untraced, then
+ * under our tracer, as the worker is traced (every call stops at entry and at exit).
+ * The op times the worker reports include this much per call they make.
+ */
+static void
+runner_calibrate(struct runner *r)
+{
+	int res[2], go[2], st;
+	struct tracer *t = NULL;
+	struct event_list none = { 0 };
+	double v[2];
+	pid_t pid;
+
+	if (pipe(res) != 0)
+		return;
+	if (pipe(go) != 0) {
+		close(res[0]);
+		close(res[1]);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		char c;
+		close(res[0]);
+		close(go[1]);
+		v[0] = runner_null_call_ns();
+		if (write(res[1], &v[0], sizeof v[0]) != (ssize_t)sizeof v[0])
+			_exit(1);
+		/* Idle: the tracer seizes us here, as it finds the worker at its command read. */
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		v[1] = runner_null_call_ns();
+		if (write(res[1], &v[1], sizeof v[1]) != (ssize_t)sizeof v[1])
+			_exit(1);
+		(void)read(go[0], &c, 1);
+		_exit(0);
+	}
+	close(res[1]);
+	close(go[0]);
+	/* The untraced timing is in the pipe before the tracer seizes the child. */
+	if (pid > 0 && read(res[0], &v[0], sizeof v[0]) == (ssize_t)sizeof v[0] &&
+	    tracer_attach(pid, go[0], r->path, r->dev, r->ino, &t, &st) == 0 &&
+	    write(go[1], "g", 1) == 1 && tracer_step(t, EV_DIRECT, -1, &none, &st) == 0 &&
+	    read(res[0], &v[1], sizeof v[1]) == (ssize_t)sizeof v[1]) {
+		r->overhead.measured = true;
+		r->overhead.bare_ns = v[0];
+		r->overhead.traced_ns = v[1];
+	}
+	event_list_clear(&none);
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &st, __WALL) < 0 && errno == EINTR)
+			;
+	}
+	tracer_free(t);
+	close(res[0]);
+	close(go[1]);
 }
 
 /* Fork the worker and, unless told not to, trace it. 0, or -1 with *err set. */
@@ -502,6 +698,35 @@ runner_start_worker(struct runner *r, char **err)
 	return 0;
 }
 
+/* True if the lesson expects anything of the disk. */
+static bool
+runner_about_disk(const struct scenario *s)
+{
+	for (size_t i = 0; i < s->n_steps; i++)
+		for (size_t k = 0; k < s->steps[i].n_expects; k++) {
+			enum scn_key key = s->steps[i].expects[k].key;
+			if (key == SCN_KEY_DISK_ALLOCATED_BYTES || key == SCN_KEY_DISK_DELALLOC_BYTES ||
+			    key == SCN_KEY_DISK_UNWRITTEN_BYTES || key == SCN_KEY_DISK_INLINE_BYTES)
+				return true;
+		}
+	return false;
+}
+
+/* A lesson about the disk, run where there is none (the user's --dir or $TMPDIR on tmpfs):
+ * run it, and say once what cannot be shown there. */
+static void
+runner_place_check(struct runner *r)
+{
+	size_t n = strlen(r->place_note);
+
+	if (r->s->file.on == SCN_FS_TMPFS || !runner_about_disk(r->s) ||
+	    (strcmp(r->fs, "tmpfs") != 0 && strcmp(r->fs, "ramfs") != 0))
+		return;
+	snprintf(r->place_note + n, sizeof r->place_note - n, "%sthe scratch file is on %s, which "
+	         "keeps data in memory; there is no disk: this lesson's disk facts cannot be shown "
+	         "here (give --dir a disk-backed directory)", n > 0 ? "; " : "", r->fs);
+}
+
 /* Make the scratch file (prefilled, clean, cold) and open our probe fd on it. */
 static int
 runner_make_file(struct runner *r, char **err)
@@ -516,9 +741,10 @@ runner_make_file(struct runner *r, char **err)
 		             PRIu64, f->size, (uint64_t)SCN_MAX_SIZE);
 		return -1;
 	}
-	/* The file, and a MiB to spare for everyone else. */
-	r->scratch = scratch_place(f->on == SCN_FS_TMPFS, r->o.dir, f->size + (1u << 20), msg,
-	                           sizeof msg);
+	/* The file, and a MiB to spare for everyone else. Nothing asked: a place with a disk. */
+	r->scratch = scratch_place(f->on == SCN_FS_TMPFS, f->on != SCN_FS_TMPFS && r->o.dir == NULL ?
+	                           scratch_default_parent(r->place_note, sizeof r->place_note) :
+	                           r->o.dir, f->size + (1u << 20), msg, sizeof msg);
 	if (r->scratch < 0) {
 		runner_error(err, "%s", msg);
 		return -1;
@@ -546,6 +772,7 @@ runner_make_file(struct runner *r, char **err)
 	r->dev = sb.st_dev;
 	r->ino = sb.st_ino;
 	probe_fs(r->probe_fd, r->fs, sizeof r->fs, NULL, 0);
+	runner_place_check(r);
 	return 0;
 }
 
@@ -577,6 +804,8 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 		runner_free(r);
 		return NULL;
 	}
+	if (r->source == EV_SRC_PTRACE)
+		runner_calibrate(r);
 	runner_observe(r, &r->initial);
 	/* A source asked for by name that cannot work here is said now, not hidden by a fallback. */
 	if (r->o.probe != SNAP_SRC_NONE && r->initial.cache.source == SNAP_SRC_NONE) {
@@ -607,6 +836,11 @@ runner_step(struct runner *r, struct step_result *out)
 		out->ret = -1;
 		out->err = EINVAL;
 		runner_note(out, "unknown op");
+	} else if (r->stop) {
+		out->ret = -1;
+		out->err = ECANCELED;
+		out->stopped = true;
+		runner_note(out, "nothing was run: the run was stopped");
 	} else if (r->dead) {
 		out->ret = -1;
 		out->err = ECHILD;
@@ -634,11 +868,25 @@ runner_file_path(const struct runner *r)
 	return r->path;
 }
 
+/* Why the scratch file is where it is, or what cannot be shown there; "" if nothing. */
+const char *
+runner_place_note(const struct runner *r)
+{
+	return r->place_note;
+}
+
 /* Its filesystem ("ext4", "tmpfs"). */
 const char *
 runner_fs_name(const struct runner *r)
 {
 	return r->fs;
+}
+
+/* What tracing adds to a system call here. */
+const struct runner_overhead *
+runner_tracing_overhead(const struct runner *r)
+{
+	return &r->overhead;
 }
 
 /* The state before the first step. */

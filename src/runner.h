@@ -14,8 +14,16 @@
 /* How stdio's own calls are seen (--trace). */
 enum runner_trace { RUNNER_TRACE_AUTO, RUNNER_TRACE_PTRACE, RUNNER_TRACE_PROCIO };
 
-/* Called while a long step (wait) runs, with the state observed so far. */
-typedef void (*runner_progress_fn)(const struct snapshot *now, double elapsed_s, void *user);
+/* Called while a long step (wait) runs, with the state observed so far; non-zero stops it. */
+typedef int (*runner_progress_fn)(const struct snapshot *now, double elapsed_s, void *user);
+
+/*
+ * Called about every RUNNER_POLL_MS while the worker runs a step; non-zero stops the step:
+ * the worker is killed, the step ends with ECANCELED and out->stopped, later steps run
+ * nothing. Only the run's own thread calls it, between ptrace requests.
+ */
+typedef int (*runner_poll_fn)(void *user);
+#define RUNNER_POLL_MS 100
 
 struct bench_progress;
 
@@ -27,12 +35,22 @@ struct runner_opts {
 	enum runner_trace trace;
 	runner_progress_fn progress;  /* may be NULL */
 	runner_sweep_fn sweep_progress; /* may be NULL */
-	void *user;                   /* for both callbacks */
+	runner_poll_fn poll;          /* may be NULL */
+	void *user;                   /* for the callbacks */
 	double budget;                /* sweep rows: seconds each; 0 = the scenario's/default */
+	const char *const *sweep_dirs; /* more than one: sweeps compare these dirs side by side */
+	size_t n_sweep_dirs;
 	enum snap_source probe;       /* page cache source (probe_cache_as); NONE = the chain */
 };
 
 struct runner;
+
+/* What tracing adds to one system call here (runner_tracing_overhead). */
+struct runner_overhead {
+	bool measured;                /* false: not traced, or the measurement failed */
+	double bare_ns;               /* a null system call, untraced (median) */
+	double traced_ns;             /* the same under our tracer: two ptrace stops */
+};
 
 /* Start: make the scratch dir and file, fork and trace the worker. NULL + *err on failure. */
 struct runner *runner_new(const struct scenario *s, const struct runner_opts *o, char **err);
@@ -50,6 +68,13 @@ enum ev_source runner_trace_source(const struct runner *r);
 /* Path of the scratch file, the filesystem it is on ("ext4", "tmpfs"), and the kernel release. */
 const char *runner_file_path(const struct runner *r);
 const char *runner_fs_name(const struct runner *r);
+
+/* What tracing adds to a system call in this run (measured at runner_new under ptrace). */
+const struct runner_overhead *runner_tracing_overhead(const struct runner *r);
+
+/* Why the scratch file is where it is ("scratch on /var/tmp: /tmp is tmpfs"), or what a
+ * lesson about the disk cannot show there; "" if nothing needs saying. */
+const char *runner_place_note(const struct runner *r);
 
 /* The state before the first step (after the prefill, cold cache). */
 const struct snapshot *runner_initial(const struct runner *r);

@@ -116,6 +116,9 @@ struct tracer {
 	bool use_regs;             /* PTRACE_GET_SYSCALL_INFO missing: read registers */
 	bool in_sys;               /* register fallback: entry/exit toggle */
 	bool gone;
+	bool killed;               /* the poll asked to stop: SIGKILL sent */
+	int (*poll)(void *);       /* tracer_set_poll; NULL: none */
+	void *poll_user;
 	signed char fdc[TRACER_FD_CACHE];  /* 0 unknown, 1 scratch file, -1 something else */
 	struct tracer_pending pend;
 };
@@ -510,6 +513,11 @@ tracer_loop(struct tracer *t, enum ev_origin origin, int watch_fd, struct event_
 		pid_t w = waitpid(t->pid, &st, __WALL);
 
 		clock_gettime(CLOCK_MONOTONIC, &t1);
+		/* Asked to stop: kill it; the next waitpid() reports its end. */
+		if (t->poll != NULL && !t->killed && t->poll(t->poll_user) != 0) {
+			kill(t->pid, SIGKILL);
+			t->killed = true;
+		}
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
@@ -610,6 +618,14 @@ tracer_step(struct tracer *t, enum ev_origin origin, int watch_fd, struct event_
 	if (tracer_resume(t, 0) != 0)
 		return -1;
 	return tracer_loop(t, origin, watch_fd, out, status);
+}
+
+/* Ask fn(user) after every stop and interruption whether to stop the step. */
+void
+tracer_set_poll(struct tracer *t, int (*fn)(void *), void *user)
+{
+	t->poll = fn;
+	t->poll_user = user;
 }
 
 /* Forget the tracee. */

@@ -29,6 +29,13 @@ int tracer_attach(pid_t pid, int idle_fd, const char *path, dev_t dev, ino_t ino
 int tracer_step(struct tracer *t, enum ev_origin origin, int watch_fd,
                 struct event_list *out, int *status);
 
+/*
+ * While tracer_step runs, call fn(user) after every stop of the tracee and after every
+ * signal that interrupts the wait for one (the caller may arm a timer for that); when fn
+ * returns non-zero the tracee is killed and tracer_step returns 1. fn NULL: never.
+ */
+void tracer_set_poll(struct tracer *t, int (*fn)(void *), void *user);
+
 /* Forget the tracee (the caller kills and reaps it). NULL is fine. */
 void tracer_free(struct tracer *t);
 

@@ -15,6 +15,7 @@
 #include "crt.h"
 #include "describe.h"
 #include "lesson.h"
+#include "practice.h"
 #include "view.h"
 
 /* Animation speeds offered by + and -. */
@@ -67,11 +68,15 @@ struct tui {
 	bool guessed;
 	int64_t guess;
 	int asked, right;
+	long ask_q;                /* --practice: the choice question asked; -1: a number */
 	/* screen */
 	struct grid *g;
 	struct view_layout lay;
 	const struct snapshot *live;
 	bool running;              /* runner_step() is under way (progress callbacks draw) */
+	uint64_t step_t0;          /* when the running step started (ms) */
+	uint64_t poll_drawn;       /* when tui_poll last drew (ms) */
+	long stopped;              /* the step the user stopped, -1: none */
 	struct cast *cast;
 	bool quit;
 };
@@ -176,24 +181,55 @@ tui_draw(struct tui *t)
 		cast_frame(t->cast, t->g, t->o->color);
 }
 
-/* Progress of a long step (wait): show the state observed so far. */
-static void
+/* True if a key waiting now is q or F10 (quit); other keys are dropped while a step runs. */
+static bool
+tui_quit_key(void)
+{
+	struct crt_event ev;
+
+	crt_read(0, &ev);
+	return ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_F10);
+}
+
+/* Progress of a long step (wait): show the state observed so far; q or F10 stops the run. */
+static int
 tui_progress(const struct snapshot *now, double elapsed_s, void *user)
 {
 	struct tui *t = user;
-	struct crt_event ev;
 
 	if (t->g == NULL)
-		return;         /* not on the screen yet */
-	/* The step cannot be interrupted, but a resize is followed and q is kept for after. */
-	crt_read(0, &ev);
-	if (ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_F10))
+		return 0;       /* not on the screen yet */
+	if (tui_quit_key())
 		t->quit = true;
 	t->live = now;
 	snprintf(t->status, sizeof t->status, "step %zu running: %.1f s%s", tui_count(t) + 1, elapsed_s,
-	         t->quit ? "   (will quit when it ends; Ctrl-C quits now)" : "   (Ctrl-C quits)");
+	         t->quit ? "   (stopping)" : "   (q stops it and quits)");
 	tui_draw(t);
 	t->live = NULL;
+	return t->quit;
+}
+
+/*
+ * While the worker runs a step (runner_poll_fn): q or F10 stops it and quits. A step that
+ * lasts says so after a second; drawing sooner would slow the calls being timed.
+ */
+static int
+tui_poll(void *user)
+{
+	struct tui *t = user;
+	uint64_t now = tui_now_ms();
+
+	if (t->g == NULL)
+		return 0;
+	if (tui_quit_key())
+		t->quit = true;
+	if (!t->quit && now - t->step_t0 >= 1000 && now - t->poll_drawn >= 500) {
+		snprintf(t->status, sizeof t->status, "step %zu running: %.1f s   (q stops it and "
+		         "quits)", tui_count(t) + 1, (double)(now - t->step_t0) / 1e3);
+		tui_draw(t);
+		t->poll_drawn = now;
+	}
+	return t->quit;
 }
 
 /* Between the timed runs of a sweep: say where it is; q stops the sweep. */
@@ -225,8 +261,9 @@ static int
 tui_start(struct tui *t, char **err)
 {
 	struct runner_opts ro = { .dir = t->o->dir, .trace = t->o->trace, .progress = tui_progress,
-	                          .sweep_progress = tui_sweep_progress, .user = t,
-	                          .budget = t->o->budget, .probe = t->o->probe };
+	                          .sweep_progress = tui_sweep_progress, .poll = tui_poll, .user = t,
+	                          .budget = t->o->budget, .probe = t->o->probe,
+	                          .sweep_dirs = t->o->dirs, .n_sweep_dirs = t->o->n_dirs };
 	const struct snapshot *ini;
 
 	t->l = lesson_new(t->s, &ro, err);
@@ -239,7 +276,10 @@ tui_start(struct tui *t, char **err)
 		memset(&t->initial, 0, sizeof t->initial);
 	t->cur = -1;
 	t->finished = false;
+	t->stopped = -1;
 	t->anim = VIEW_ANIM_NONE;
+	/* Where the scratch file is, when it is not where one would look: before step 1. */
+	snprintf(t->status, sizeof t->status, "%s", lesson_place_note(t->l));
 	return 0;
 }
 
@@ -278,11 +318,33 @@ tui_finish(struct tui *t)
 
 	t->finished = true;
 	t->autoplay = false;
-	n = snprintf(t->status, sizeof t->status, "end of scenario: %s",
-	             bad == 0 ? "every expectation held" : "some expectations failed (red)");
+	if (t->stopped >= 0)
+		n = snprintf(t->status, sizeof t->status, "end of scenario: step %ld was stopped, so "
+		             "its expectations were not checked; %s", t->stopped + 1,
+		             bad == 0 ? "the others held" : "some others failed (red)");
+	else
+		n = snprintf(t->status, sizeof t->status, "end of scenario: %s",
+		             bad == 0 ? "every expectation held" : "some expectations failed (red)");
 	if (t->o->quiz && t->asked > 0 && n > 0 && (size_t)n < sizeof t->status)
 		snprintf(t->status + n, sizeof t->status - (size_t)n, "   quiz score %d/%d",
 		         t->right, t->asked);
+}
+
+/* Score a letter given to a practice choice question: the truth is what the run observed. */
+static void
+tui_score_choice(struct tui *t)
+{
+	const struct practice_problem *p = t->o->practice;
+	struct practice_answer a[PRACTICE_MAX_Q];
+	size_t i = (size_t)t->ask_q;
+	bool ok;
+
+	practice_observe(p, lesson_results(t->l), tui_count(t), a);
+	ok = practice_match(&p->q[i], &a[i], t->answer);
+	t->asked++;
+	t->right += ok;
+	snprintf(t->status, sizeof t->status, "you said %s; observed %s (%s)  %s   score %d/%d",
+	         t->answer, a[i].text, a[i].detail, ok ? "right!" : "not quite", t->right, t->asked);
 }
 
 /* Score the guess for the step just run. */
@@ -294,9 +356,20 @@ tui_score(struct tui *t)
 	if (!t->guessed)
 		return;
 	t->guessed = false;
+	if (t->ask_q >= 0) {
+		tui_score_choice(t);
+		return;
+	}
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		if (i != t->ask_expect)
 			continue;
+		/* Nothing observed: no score, and say why rather than compare with a 0. */
+		if (sr->expects[i].outcome == EXPECT_NOT_OBSERVABLE) {
+			snprintf(t->status, sizeof t->status, "you said %" PRId64 " for %s; not "
+			         "observable here: %s", t->guess,
+			         scenario_key_name(sr->expects[i].want->key), sr->expects[i].got_text);
+			continue;
+		}
 		/* The truth is what was observed, not what the scenario hoped. */
 		bool ok = sr->expects[i].got == t->guess;
 		t->asked++;
@@ -319,9 +392,14 @@ tui_run_step(struct tui *t)
 	tui_draw(t);
 	t->running = true;
 	t->sweep_stop = false;
+	t->step_t0 = tui_now_ms();
 	rc = lesson_step(t->l);
 	t->running = false;
 	t->status[0] = '\0';     /* the progress line of a long step is over */
+	if (rc > 0 && lesson_last(t->l)->stopped)
+		t->stopped = (long)tui_count(t) - 1;
+	if (t->quit)
+		return;              /* q while it ran: the main loop leaves */
 	if (rc == 0) {
 		tui_finish(t);
 		return;
@@ -337,6 +415,33 @@ tui_run_step(struct tui *t)
 		tui_finish(t);
 }
 
+/* Ask a practice problem's choice question about the next step, if it has one. */
+static bool
+tui_ask_choice(struct tui *t, const struct scn_step *st)
+{
+	const struct practice_problem *p = t->o->practice;
+	size_t used;
+	char call[256];
+
+	for (size_t i = 0; p != NULL && i < p->n_q; i++) {
+		const struct practice_question *q = &p->q[i];
+		if (q->step != tui_count(t) || q->n_choices == 0)
+			continue;
+		t->ask_q = (long)i;
+		describe_step(st, call, sizeof call);
+		used = (size_t)snprintf(t->prompt, sizeof t->prompt, "Next: step %zu, %s\n%s\n",
+		                        tui_count(t) + 1, call, q->text);
+		for (size_t c = 0; c < q->n_choices && used < sizeof t->prompt; c++)
+			used += (size_t)snprintf(t->prompt + used, sizeof t->prompt - used,
+			                         "  %c) %s\n", (char)('a' + c), q->choices[c]);
+		if (used < sizeof t->prompt)
+			snprintf(t->prompt + used, sizeof t->prompt - used, "\nyour guess: _\n\n(a "
+			         "letter, Enter to run the step, Esc to skip the question)");
+		return true;
+	}
+	return false;
+}
+
 /* Ask the quiz question for the next step, if it has one; return true if asking. */
 static bool
 tui_ask(struct tui *t)
@@ -348,6 +453,13 @@ tui_ask(struct tui *t)
 	if (!t->o->quiz || tui_count(t) >= t->s->n_steps || t->guessed)
 		return false;
 	st = &t->s->steps[tui_count(t)];
+	t->ask_q = -1;
+	t->answer[0] = '\0';
+	if (tui_ask_choice(t, st)) {
+		t->asking = true;
+		t->autoplay = false;
+		return true;
+	}
 	/* Ask in the key table's order: the number of write() calls is the first lesson. The
 	 * step's own ask: replaces the key's question. */
 	for (size_t k = 0; k < SCN_KEY__COUNT && q == NULL; k++)
@@ -442,7 +554,10 @@ tui_key_quiz(struct tui *t, int k)
 {
 	size_t n = strlen(t->answer);
 
-	if (k >= '0' && k <= '9' && n + 1 < sizeof t->answer - 4) {
+	if (t->ask_q >= 0 && k >= 'a' && k < 'a' + (int)t->o->practice->q[t->ask_q].n_choices) {
+		t->answer[0] = (char)k;        /* one letter: a new one replaces it */
+		t->answer[1] = '\0';
+	} else if (t->ask_q < 0 && k >= '0' && k <= '9' && n + 1 < sizeof t->answer - 4) {
 		t->answer[n] = (char)k;
 		t->answer[n + 1] = '\0';
 	} else if (k == CRT_K_BACKSPACE && n > 0) {
@@ -614,6 +729,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 		return APP_EXIT_ENV;
 	}
 	t->s = s;
+	t->ask_q = -1;
 	t->o = o;
 	t->speed = TUI_SPEED_DEFAULT;
 	t->focus = VIEW_PANE_NONE;

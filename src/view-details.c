@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "describe.h"
+#include "ops.h"
 #include "units.h"
 #include "view.h"
 
@@ -137,10 +138,12 @@ view_details_log(struct view_details_buf *b, const struct view_frame *f)
 		                 "" : "\n");
 	if (sr->note[0] != '\0')
 		view_details_add(b, "%s\n", sr->note);
-	view_details_add(b, "\nstep %zu (%s), seen %s; op took %s inside the worker\n",
+	view_details_add(b, "\nstep %zu (%s), seen %s; op took %s inside the worker%s\n",
 	                 sr->index + 1, scenario_op_name(sr->step->op),
 	                 sr->events.source == EV_SRC_PTRACE ? "by the tracer" : "through /proc/PID/io",
-	                 units_format_ns(sr->op_ns, t, sizeof t));
+	                 units_format_ns(sr->op_ns, t, sizeof t),
+	                 sr->events.source == EV_SRC_PTRACE && ops_has(sr->step->op) ?
+	                 ", incl. tracing (two ptrace stops per system call)" : "");
 	for (size_t i = 0; i < sr->events.n && i < 14; i++) {
 		char line[256];
 		event_format(&sr->events.v[i], line, sizeof line);

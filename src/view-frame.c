@@ -140,7 +140,13 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		            f->ascii ? " ..." : " \xe2\x80\xa6");
 		return 1;
 	}
-	if (sr->err != 0) {
+	if (sr->stopped) {
+		/* The user's doing (q), not the call's failure. */
+		snprintf(buf, sizeof buf, "%.200s stopped (q): %.200s", call, sr->note);
+		if (y < r.h)
+			grid_print(g, r.x, r.y + y, r.w, GS_ERROR, buf);
+		y++;
+	} else if (sr->err != 0) {
 		snprintf(buf, sizeof buf, "%s failed: %s (%s)", call,
 		         strerrorname_np(sr->err) != NULL ? strerrorname_np(sr->err) : "?",
 		         strerror(sr->err));
@@ -184,7 +190,10 @@ view_frame_expect_text(const struct expect_result *er, bool shrt, char *buf, siz
 	else
 		snprintf(got, sizeof got, "%" PRId64, er->got);
 	expect_format_want(w, want, sizeof want);
-	if (er->ok && shrt)
+	if (er->outcome == EXPECT_NOT_OBSERVABLE)
+		snprintf(buf, len, "%s %s (not observable here: %s)", scenario_key_name(w->key), want,
+		         er->got_text);
+	else if (er->ok && shrt)
 		snprintf(buf, len, "%s", scenario_key_name(w->key));
 	else if (er->ok)
 		snprintf(buf, len, "%s %s", scenario_key_name(w->key), want);
@@ -208,12 +217,14 @@ view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_res
 	for (int pass = shrt ? 0 : 1; pass < 2; pass++)
 		for (size_t i = 0; i < sr->n_expects; i++) {
 			const struct expect_result *er = &sr->expects[i];
+			bool unk = er->outcome == EXPECT_NOT_OBSERVABLE;
+			const char *mk = unk ? "?" : mark[er->ok];
 			int need;
 
 			if (shrt && (pass == 0) == er->ok)
 				continue;
 			view_frame_expect_text(er, shrt, buf, sizeof buf);
-			need = grid_text_width(buf) + grid_text_width(mark[er->ok]) + 1;
+			need = grid_text_width(buf) + grid_text_width(mk) + 1;
 			/* On the last row, keep room for the "+N more". */
 			if (x > r.x && x + need > r.x + r.w - (reserve && y == r.h - 1 ? 9 : 0)) {
 				x = r.x;
@@ -223,9 +234,10 @@ view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_res
 				hidden++;
 			else if (g != NULL) {
 				int mw = grid_print(g, x, r.y + y, r.x + r.w - x,
-				                    er->ok ? GS_OK : GS_ERROR, mark[er->ok]) + 1;
+				                    unk ? GS_DIM : er->ok ? GS_OK : GS_ERROR, mk) + 1;
+
 				grid_print(g, x + mw, r.y + y, r.x + r.w - x - mw,
-				           er->ok ? GS_NORMAL : GS_ERROR, buf);
+				           unk ? GS_DIM : er->ok ? GS_NORMAL : GS_ERROR, buf);
 			}
 			x += need + (shrt ? 2 : 4);
 		}
@@ -332,16 +344,17 @@ view_frame_help(struct grid *g, bool ascii)
 	         "? F1          this help (any key closes)\n"
 	         "q F10         quit\n"
 	         "\n"
-	         "page cache:  %s absent  %s clean  %s dirty  %s writeback\n"
-	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole\n"
+	         "page cache:  %s absent  %s clean  %s dirty  %s writeback  %s cached, dirty ?\n"
+	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole  %s inline\n"
 	         "stdio:       %s a buffered byte\n"
 	         "times marked * were measured by the tracer (ptrace overhead included)\n"
 	         "@N in a call is a file offset: lseek(3, @0, SEEK_CUR), pwrite(3, 10, @4096)\n"
 	         "%s  text cut to fit: Tab, Shift-Tab show all of it",
 	         ascii ? "-> " : "\xe2\x86\x92  ", ascii ? "<- " : "\xe2\x86\x90  ",
 	         ascii ? "^v" : "\xe2\x86\x91\xe2\x86\x93",
-	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK],
+	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK], gl[VG_RESIDENT],
 	         gl[VG_ONDISK], gl[VG_DELALLOC], gl[VG_STALE], gl[VG_UNWRITTEN], gl[VG_ABSENT],
+	         gl[VG_INLINE],
 	         gl[VG_STDIO], ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6  ");
 	view_frame_popup(g, "help", text, ascii);
 }

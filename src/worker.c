@@ -24,29 +24,6 @@
 
 _Static_assert(sizeof(struct worker_reply) <= PIPE_BUF, "a reply must be one atomic write");
 
-/*
- * Read /proc/self/io with exactly one read() and return the bytes it returned, which
- * the next reading will see added to rchar (and 1 added to syscr). -1 on failure.
- */
-static ssize_t
-worker_io_read(struct probe_io_counters *io)
-{
-	char buf[512];
-	ssize_t n;
-	int fd = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	if (probe_io_parse(buf, io) < 6)
-		return -1;
-	return n;
-}
-
 /* Run one command: the op between two /proc/self/io readings, then the stdio probe. */
 static void
 worker_run(const struct scenario *s, struct ops_state *st, uint32_t step,
@@ -64,9 +41,9 @@ worker_run(const struct scenario *s, struct ops_state *st, uint32_t step,
 			rep->ret = -1;
 			rep->err = EINVAL;
 		} else {
-			nb = worker_io_read(&before);
+			nb = probe_io_read(0, &before);
 			ops_run(st, &s->steps[step], &res);
-			na = worker_io_read(&after);
+			na = probe_io_read(0, &after);
 			rep->ret = res.ret;
 			rep->err = res.err;
 			rep->ns = res.ns;

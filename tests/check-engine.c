@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "expect.h"
@@ -666,13 +667,14 @@ END_TEST
 static int progress_calls;
 
 /* Count progress reports. */
-static void
+static int
 count_progress(const struct snapshot *now, double el, void *user)
 {
 	(void)now;
 	(void)el;
 	(void)user;
 	progress_calls++;
+	return 0;
 }
 
 /* wait: a fixed time with progress reports; until clean on a clean file returns at once. */
@@ -707,6 +709,100 @@ START_TEST(test_wait_and_unimplemented)
 	step_result_clear(&res);
 	ck_assert_int_eq(runner_step(r, &res), 0);
 	runner_free(r);
+}
+END_TEST
+
+/* How many times the stop callbacks were asked; they say stop from the second time on. */
+static int stop_asked;
+
+/* A poll that stops the step the second time it is asked. */
+static int
+stop_poll(void *user)
+{
+	(void)user;
+	return ++stop_asked >= 2;
+}
+
+/* A wait's progress that stops it the second time. */
+static int
+stop_progress(const struct snapshot *now, double el, void *user)
+{
+	(void)now;
+	(void)el;
+	(void)user;
+	return ++stop_asked >= 2;
+}
+
+/* Stop a long worker step (tail 1 byte at a time through 4 MiB) and a wait, under trace. */
+static void
+stop_steps(enum runner_trace trace)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_RDONLY),
+		STEP(SCN_OP_TAIL, .has = SCN_HAS_LINES | SCN_HAS_SIZE, .lines = 1000000, .size = 1),
+		STEP(SCN_OP_CLOSE),
+	};
+	struct scn_step waits[] = { STEP(SCN_OP_WAIT, .has = SCN_HAS_SECONDS, .seconds = 20),
+	                            STEP(SCN_OP_SYNC) };
+	struct scenario sc = { .title = "stop", .steps = steps, .n_steps = N(steps),
+	                       .file = { .size = 4u << 20, .fill = SCN_FILL_LINES } };
+	struct runner_opts o = { .trace = trace, .poll = stop_poll, .progress = stop_progress };
+	struct step_result res;
+	struct timespec t0, t1;
+	char *err = NULL;
+	struct runner *r = runner_new(&sc, &o, &err);
+
+	ck_assert_msg(r != NULL, "runner_new: %s", err ? err : "?");
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	ck_assert_int_ge(res.ret, 0);
+	step_result_clear(&res);
+	stop_asked = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ck_assert_int_eq(res.ret, -1);
+	ck_assert_int_eq(res.err, ECANCELED);
+	ck_assert(res.stopped);
+	ck_assert_str_eq(res.note, "stopped by the user");
+	/* Asked every RUNNER_POLL_MS: stopped on the second, well before the tail's end. */
+	ck_assert_int_ge(stop_asked, 2);
+	ck_assert_int_lt(t1.tv_sec - t0.tv_sec, 3);
+	step_result_clear(&res);
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	ck_assert_int_eq(res.err, ECANCELED);
+	ck_assert(res.stopped);
+	step_result_clear(&res);
+	runner_free(r);
+
+	sc.steps = waits;
+	sc.n_steps = N(waits);
+	r = runner_new(&sc, &o, &err);
+	ck_assert_msg(r != NULL, "runner_new: %s", err ? err : "?");
+	stop_asked = 0;
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	ck_assert_int_eq(res.ret, -1);
+	ck_assert_int_eq(res.err, ECANCELED);
+	ck_assert(res.stopped);
+	ck_assert_uint_lt(res.op_ns, 2000000000u);
+	step_result_clear(&res);
+	/* The run is over: the next step runs nothing. */
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	ck_assert_int_eq(res.err, ECANCELED);
+	step_result_clear(&res);
+	runner_free(r);
+}
+
+/* q while a step runs: traced. */
+START_TEST(test_stop_ptrace)
+{
+	stop_steps(RUNNER_TRACE_PTRACE);
+}
+END_TEST
+
+/* q while a step runs: untraced. */
+START_TEST(test_stop_procio)
+{
+	stop_steps(RUNNER_TRACE_PROCIO);
 }
 END_TEST
 
@@ -1134,6 +1230,57 @@ START_TEST(test_yaml_tmpfs_direct)
 }
 END_TEST
 
+/*
+ * A fact this run cannot observe is its own outcome: neither held nor failed, with the
+ * reason; a fact that is absent (no FILE*) still fails; known facts are compared.
+ */
+START_TEST(test_expect_not_observable)
+{
+	static struct step_result sr;
+	struct scn_expect want[] = {
+		{ .key = SCN_KEY_CACHE_DIRTY_PAGES, .cmp = SCN_CMP_EQ, .num = 0 },
+		{ .key = SCN_KEY_DISK_ALLOCATED_BYTES, .cmp = SCN_CMP_EQ, .num = 0 },
+		{ .key = SCN_KEY_STDIO_PENDING, .cmp = SCN_CMP_EQ, .num = 0 },
+		{ .key = SCN_KEY_CACHE_PAGES, .cmp = SCN_CMP_EQ, .num = 2 },
+		{ .key = SCN_KEY_CALLS_TOTAL, .cmp = SCN_CMP_EQ, .num = 0 },
+		{ .key = SCN_KEY_CACHE_PAGES, .cmp = SCN_CMP_EQ, .num = 3 },
+	};
+	struct scn_step st = { .op = SCN_OP_WRITE, .expects = want, .n_expects = 6 };
+
+	memset(&sr, 0, sizeof sr);
+	sr.step = &st;
+	sr.events.source = EV_SRC_PROCIO;
+	sr.after.cache.source = SNAP_SRC_MINCORE;
+	sr.after.cache.cached = 2;
+	snprintf(sr.after.cache.note, sizeof sr.after.cache.note, "dirty pages: unknown, because "
+	         "--probe=mincore sees residency only");
+	sr.after.disk.source = SNAP_SRC_NONE;
+	snprintf(sr.after.disk.fs, sizeof sr.after.disk.fs, "tmpfs");
+	ck_assert_int_eq(expect_eval(&sr), 0);
+	ck_assert_int_eq(sr.expects[0].outcome, EXPECT_NOT_OBSERVABLE);
+	ck_assert(!sr.expects[0].ok);
+	ck_assert_str_eq(sr.expects[0].got_text, "dirty pages: unknown, because --probe=mincore "
+	                 "sees residency only");
+	ck_assert_int_eq(sr.expects[1].outcome, EXPECT_NOT_OBSERVABLE);
+	ck_assert_str_eq(sr.expects[1].got_text, "disk: unknown, because tmpfs keeps data in "
+	                 "memory; there is no disk");
+	ck_assert_int_eq(sr.expects[2].outcome, EXPECT_FAILED);
+	ck_assert_str_eq(sr.expects[2].got_text, "no FILE* open");
+	ck_assert_int_eq(sr.expects[3].outcome, EXPECT_HELD);
+	ck_assert(sr.expects[3].ok);
+	ck_assert_int_eq(sr.expects[4].outcome, EXPECT_NOT_OBSERVABLE);
+	ck_assert_int_eq(sr.expects[5].outcome, EXPECT_FAILED);
+	ck_assert_uint_eq(sr.n_unobservable, 3);
+	ck_assert(!sr.ok);
+	/* Without the absent and the false fact nothing failed: the step is ok. */
+	st.n_expects = 2;
+	ck_assert_int_eq(expect_eval(&sr), 0);
+	ck_assert(sr.ok);
+	ck_assert_uint_eq(sr.n_unobservable, 2);
+	free(sr.expects);
+}
+END_TEST
+
 /* Collect the tests. */
 static Suite *
 engine_suite(void)
@@ -1142,6 +1289,7 @@ engine_suite(void)
 	TCase *tc = tcase_create("kernel");
 
 	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_expect_not_observable);
 	tcase_add_test(tc, test_fwrite_fflush_ptrace);
 	tcase_add_test(tc, test_before_observed);
 	tcase_add_test(tc, test_fwrite_fflush_procio);
@@ -1160,6 +1308,8 @@ engine_suite(void)
 	tcase_add_test(tc, test_killed_outside_procio);
 	tcase_add_test(tc, test_prefill_read);
 	tcase_add_test(tc, test_wait_and_unimplemented);
+	tcase_add_test(tc, test_stop_ptrace);
+	tcase_add_test(tc, test_stop_procio);
 	tcase_add_test(tc, test_bad_dir);
 	test_util_add(tc, test_truth_strace, test_util_need_strace());
 	tcase_add_test(tc, test_all_ops_ptrace);

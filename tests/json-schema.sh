@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/json-schema.sh: the JSON transcript of every bundled lesson (sweeps: one tiny one)
+# validates against doc/transcript.schema.json, traced and untraced, and so does a
+# scenario full of escape sequences.
+set -u
+bin=${IOBUFVIZ_BIN:?}
+src=${IOBUFVIZ_SRCDIR:?}
+command -v python3 >/dev/null || { echo "SKIP: json-schema: python3 not installed"; exit 77; }
+python3 -c 'import jsonschema' 2>/dev/null ||
+	{ echo "SKIP: json-schema: python3-jsonschema not installed"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/json-schema.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM HUP
+fail=0
+n=0
+
+# Write the transcript of $1 (extra options after it) into $tmp/<n>.json.
+run() {
+	f=$1
+	shift
+	n=$((n + 1))
+	"$bin" --headless --format=json --dir "$tmp" "$@" "$f" >"$tmp/$n.json" 2>"$tmp/$n.err"
+	rc=$?
+	# 1: an expectation failed on this machine; the transcript is still to be valid.
+	if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
+		echo "FAIL: $(basename "$f") $*: exit $rc: $(head -c 300 "$tmp/$n.err")"
+		fail=1
+		rm -f "$tmp/$n.json"
+	else
+		echo "$(basename "$f") $*" >"$tmp/$n.name"
+	fi
+}
+
+for f in "$src"/scenarios/*.yaml; do
+	head -n 1 "$f" | grep -q '^# *slow' && continue
+	grep -q '^[[:space:]]*-[[:space:]]*sweep:' "$f" && continue
+	run "$f"
+done
+run "$src/scenarios/13.1-buffer-cache.yaml" --trace=procio
+# Residency only: dirty and writeback counts are null, each with its _why.
+run "$src/scenarios/13.1-buffer-cache.yaml" --probe=mincore
+run "$src/tests/inject.yaml"
+run "$src/tests/sweep-tiny.yaml" --budget=0.05
+python3 - "$src/doc/transcript.schema.json" "$tmp" <<'PY' || fail=1
+import glob, json, os, sys
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+v = jsonschema.Draft202012Validator(schema)
+bad = 0
+files = sorted(glob.glob(os.path.join(sys.argv[2], "*.json")))
+for p in files:
+    name = open(p[:-5] + ".name").read().strip()
+    try:
+        doc = json.load(open(p))
+    except ValueError as e:
+        print("FAIL: %s: not JSON: %s" % (name, e)); bad = 1; continue
+    errors = sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    for e in errors[:5]:
+        print("FAIL: %s: /%s: %s" % (name, "/".join(map(str, e.absolute_path)), e.message[:300]))
+    bad |= bool(errors)
+print("json-schema: %d transcripts checked" % len(files))
+sys.exit(bad)
+PY
+exit $fail
