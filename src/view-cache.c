@@ -267,7 +267,8 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 				struct view_cell_state ps = view_cache_range(prev, st.first_page, st.pages);
 				int pstyle;
 				if (view_cache_kind(&ps, &pstyle) != k)
-					grid_attr(g, (struct grid_rect){ x, yy, cw, rh }, GRID_A_REVERSE);
+					grid_attr(g, (struct grid_rect){ x, yy, cw, rh },
+					          GRID_A_REVERSE);
 			}
 			if (look != NULL && view_cache_asked(look, &st))
 				grid_attr(g, (struct grid_rect){ x, yy + rh - 1, cw, 1 },

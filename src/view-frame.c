@@ -212,7 +212,8 @@ view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_res
 	size_t hidden = 0;
 	char buf[800];
 	/* Failed, held: a glyph, or a word an --ascii screen cannot mistake ("+" could be). */
-	const char *const mark[2] = { ascii ? "FAIL" : "\xe2\x9c\x97", ascii ? "ok" : "\xe2\x9c\x93" };
+	const char *const mark[2] = { ascii ? "FAIL" : "\xe2\x9c\x97",
+	                              ascii ? "ok" : "\xe2\x9c\x93" };
 
 	for (int pass = shrt ? 0 : 1; pass < 2; pass++)
 		for (size_t i = 0; i < sr->n_expects; i++) {
@@ -233,8 +234,8 @@ view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_res
 			if (y >= r.h)
 				hidden++;
 			else if (g != NULL) {
-				int mw = grid_print(g, x, r.y + y, r.x + r.w - x,
-				                    unk ? GS_DIM : er->ok ? GS_OK : GS_ERROR, mk) + 1;
+				int st = unk ? GS_DIM : er->ok ? GS_OK : GS_ERROR;
+				int mw = grid_print(g, x, r.y + y, r.x + r.w - x, st, mk) + 1;
 
 				grid_print(g, x + mw, r.y + y, r.x + r.w - x - mw,
 				           unk ? GS_DIM : er->ok ? GS_NORMAL : GS_ERROR, buf);
