@@ -27,7 +27,7 @@
 	X(SETVBUF, "setvbuf", STDIO, WORKER, ARGS, ops_setvbuf, describe_setvbuf, NULL, NULL, \
 	  REQ(BUFMODE) OPT(SIZE) OPT(BUFFER)) \
 	X(SETBUF, "setbuf", STDIO, WORKER, ARGS, ops_setbuf, describe_setbuf, NULL, NULL, \
-	  OPT(SETBUF_BUFFER)) \
+	  REQ(SETBUF_BUFFER)) \
 	X(SETBUFFER, "setbuffer", STDIO, WORKER, ARGS, ops_setbuffer, describe_setbuffer, NULL, \
 	  NULL, OPT(SIZE) OPT(BUFFER)) \
 	X(FWRITE, "fwrite", STDIO, WORKER, ARGS, ops_fwrite, describe_fwrite, NULL, NULL, \
