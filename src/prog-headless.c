@@ -236,7 +236,10 @@ prog_headless_json_program(struct prog_headless *h)
 	json_string(h->f, prog_run_dir(h->r));
 	fprintf(h->f, ",\"pid\":%ld,\"exit_code\":%d,\"signal\":", x ? (long)x->pid : 0L,
 	        x ? x->exit_code : -1);
-	json_string(h->f, x && x->signal ? sigabbrev_np(x->signal) : NULL);
+	if (x != NULL && x->signal != 0)
+		fprintf(h->f, "\"SIG%s\"", sigabbrev_np(x->signal) ? sigabbrev_np(x->signal) : "?");
+	else
+		fputs("null", h->f);
 	fprintf(h->f, ",\"timed_out\":%s,\"stdio_visible\":%s,\"stdio_why\":",
 	        x && x->timed_out ? "true" : "false", note[0] ? "false" : "true");
 	json_string(h->f, note[0] ? note : NULL);
