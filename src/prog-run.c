@@ -285,6 +285,13 @@ prog_run_fill(struct prog_run *r, const struct prog_step *ps, struct prog_run_st
 	sr->index = r->n_steps++;
 	sr->events.source = EV_SRC_PTRACE;
 	sr->ok = true;
+	/* The log's op column: the scenario op of the same name (read, fwrite, ...), if any. A
+	 * failed step stays a note: its narration names the real call, not an op's args. */
+	if (ps->kind != PROG_STEP_EXIT && !(ps->kind == PROG_STEP_CALL && ps->ev.err != 0)) {
+		int op = scenario_op_find(ps->kind == PROG_STEP_STDIO ? ps->func : ps->ev.call);
+		if (op >= 0 && op != SCN_OP_SWEEP)
+			out->scn.op = (enum scn_op)op;
+	}
 	switch (ps->kind) {
 	case PROG_STEP_CALL:
 		if (event_list_add(&sr->events, &ps->ev) != 0)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "app.h"
@@ -170,6 +171,17 @@ prog_tui_file(const struct prog_tui *t, const struct prog_run_step *s)
 	return s != NULL ? s->file : -1;
 }
 
+/* True if the tracee pid's fd is open on file f. */
+static bool
+prog_tui_same_file(pid_t pid, int fd, const struct prog_run_file *f)
+{
+	char proc[64];
+	struct stat st;
+
+	snprintf(proc, sizeof proc, "/proc/%ld/fd/%d", (long)pid, fd);
+	return fd >= 0 && stat(proc, &st) == 0 && st.st_dev == f->dev && st.st_ino == f->ino;
+}
+
 /* Put the selected file's and stream's state into *sn for the shown step; describe the
  * selection in the title and the status. */
 static void
@@ -202,6 +214,11 @@ prog_tui_select(struct prog_tui *t, struct snapshot *sn)
 	if (ns == 0)
 		return;
 	long si = t->stream_sel >= 0 ? t->stream_sel % (long)ns : -1;
+	/* Tab chose a file: the stream open on it, if the program has one there. */
+	if (si < 0 && t->file_sel >= 0 && fi >= 0 && s != NULL)
+		for (size_t i = 0; i < ns && si < 0; i++)
+			if (prog_tui_same_file(s->ps.pid, v[i].fd, &files[fi]))
+				si = (long)i;
 	if (si < 0 && fi >= 0)
 		for (size_t i = 0; i < ns && si < 0; i++)
 			if (sn->stdio.open && v[i].fd == sn->stdio.fd)
@@ -240,6 +257,7 @@ prog_tui_draw(struct prog_tui *t)
 	char status[600];
 	int w, h;
 
+	t->scn.n_steps = t->n;
 	crt_size(&w, &h);
 	if ((t->g->w != w || t->g->h != h) && grid_resize(t->g, w, h) != 0)
 		return;
