@@ -4,6 +4,7 @@
 #define IOBUFVIZ_APP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "runner.h"
 #include "scenario.h"
@@ -18,6 +19,8 @@ enum app_exit {
 
 enum app_format { APP_FORMAT_TEXT, APP_FORMAT_JSON, APP_FORMAT_TAP };
 
+struct practice_problem;
+
 struct app_opts {
 	const char *dir;          /* --dir */
 	enum app_format format;   /* --format */
@@ -30,6 +33,11 @@ struct app_opts {
 	const char *export_fmt;   /* --export=csv|json|md */
 	double budget;            /* --budget seconds per sweep row; 0 = default */
 	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
+	bool practice_topic;      /* --practice: the argument is a topic, not a scenario */
+	bool answers;             /* --answers: run the practice problem and print what happened */
+	bool has_seed;            /* --seed given */
+	uint64_t seed;            /* --seed N */
+	const struct practice_problem *practice; /* the TUI quiz's choice questions, or NULL */
 };
 
 /* headless.c: run s without a terminal, print the transcript; return an app_exit. */

@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app.h"
 #include "catalog.h"
 #include "crt.h"
+#include "practice-run.h"
 #include "probe.h"
 #include "prog-run.h"
 #include "scenario.h"
@@ -30,6 +32,7 @@ usage(FILE *f)
 	fprintf(f,
 "Usage: %s [OPTION]... SCENARIO\n"
 "       %s [OPTION]... -- PROGRAM [ARG]...\n"
+"       %s --practice [TOPIC [--seed N] [--answers]]\n"
 "       %s --list | --check FILE... | --help | --version\n"
 "Show where file data is, step by step: stdio buffer, kernel page cache, disk.\n"
 "Every step makes real calls on a real scratch file and shows what the kernel reports.\n"
@@ -57,13 +60,17 @@ usage(FILE *f)
 "      --record=FILE      record the TUI session as an asciicast v2 file\n"
 "      --export=FMT       write sweep results as csv, json or md to standard output\n"
 "      --budget=SECONDS   time budget per sweep row before it is scaled down\n"
+"      --practice         the argument is a practice TOPIC: a generated problem, run for\n"
+"                         real and quizzed (headless: printed); alone: list the topics\n"
+"      --seed=N           the practice problem of seed N (default: a new one each time)\n"
+"      --answers          headless practice: run the problem and print the answers\n"
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version and exit\n"
 "\n"
 "Exit status: 0 all expectations held, 1 an expectation failed,\n"
 "2 bad usage or bad scenario, 3 the environment cannot run it.\n"
 "See iobufviz(1) and doc/scenarios.md.\n",
-	        progname, progname, progname);
+	        progname, progname, progname, progname);
 }
 
 /* Complain about usage and return the usage exit code. */
@@ -182,12 +189,52 @@ program(char **argv, int argc, bool headless, struct app_opts *o, struct prog_ru
 	return headless ? prog_headless_run(argv, o, ro) : prog_tui_run(argv, o, ro);
 }
 
+/* --practice: list the topics, or generate, print and run one; return the exit status. */
+static int
+practice(int argc, char **argv, const struct app_opts *o, bool headless)
+{
+	const struct practice_topic *t;
+
+	if (optind == argc) {
+		if (o->has_seed || o->answers)
+			return usage_error("%s", "--seed and --answers need a practice topic");
+		practice_run_list(stdout);
+		return APP_EXIT_OK;
+	}
+	if (optind + 1 < argc)
+		return usage_error("one practice topic at a time ('%s' is extra)", argv[optind + 1]);
+	if (o->format == APP_FORMAT_TAP)
+		return usage_error("%s", "--practice prints text or json, not tap");
+	t = practice_topic_find(argv[optind]);
+	if (t == NULL) {
+		fprintf(stderr, "%s: --practice: unknown topic '%s'; the topics are:\n", progname,
+		        argv[optind]);
+		practice_run_list(stderr);
+		return APP_EXIT_USAGE;
+	}
+	if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		headless = true;
+	if (!headless) {
+		char why[160];
+		if (crt_check(why, sizeof why) != 0) {
+			fprintf(stderr, "%s: %s; use --headless for the problem as text\n", progname, why);
+			return APP_EXIT_ENV;
+		}
+	}
+	reap(o);
+	/* Without --seed, a new problem each time; the seed is printed to get it back. */
+	return practice_run(t, o->has_seed ? o->seed :
+	                    (uint64_t)time(NULL) * 1000003u + (uint64_t)getpid() % 1000003u,
+	                    o->answers, headless, o);
+}
+
 /* Parse the command line and do what it asks; return the exit status. */
 static int
 run(int argc, char **argv)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
-	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_TIMEOUT, OPT_STDIN };
+	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_TIMEOUT, OPT_STDIN, OPT_PRACTICE, OPT_SEED,
+	       OPT_ANSWERS };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
@@ -206,6 +253,9 @@ run(int argc, char **argv)
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "stdin", required_argument, NULL, OPT_STDIN },
+		{ "practice", no_argument, NULL, OPT_PRACTICE },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "answers", no_argument, NULL, OPT_ANSWERS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -279,6 +329,17 @@ run(int argc, char **argv)
 			break;
 		}
 		case OPT_STDIN: ro.stdin_path = optarg; break;
+		case OPT_PRACTICE: o.practice_topic = true; break;
+		case OPT_ANSWERS: o.answers = true; break;
+		case OPT_SEED: {
+			char *end;
+			errno = 0;
+			o.seed = strtoull(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' || optarg[0] == '-')
+				return usage_error("--seed: '%s': expected a number, 0 to 2^64-1", optarg);
+			o.has_seed = true;
+			break;
+		}
 		case 'h': usage(stdout); return APP_EXIT_OK;
 		case 'V':
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
@@ -295,7 +356,7 @@ run(int argc, char **argv)
 
 	/* "-- PROGRAM ARG...": the student's own program instead of a scenario. */
 	if (optind > 1 && optind <= argc && strcmp(argv[optind - 1], "--") == 0 && !do_list &&
-	    !do_check)
+	    !do_check && !o.practice_topic)
 		return program(argv + optind, argc - optind, headless, &o, &ro);
 
 	if (do_list) {
@@ -303,6 +364,10 @@ run(int argc, char **argv)
 			return usage_error("--list takes no scenario ('%s')", argv[optind]);
 		return list();
 	}
+	if (o.practice_topic && !do_list && !do_check)
+		return practice(argc, argv, &o, headless);
+	if (o.has_seed || o.answers)
+		return usage_error("%s", "--seed and --answers go with --practice");
 	if (do_check) {
 		int rc = APP_EXIT_OK;
 		if (optind == argc)

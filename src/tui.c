@@ -15,6 +15,7 @@
 #include "crt.h"
 #include "describe.h"
 #include "lesson.h"
+#include "practice.h"
 #include "view.h"
 
 /* Animation speeds offered by + and -. */
@@ -67,6 +68,7 @@ struct tui {
 	bool guessed;
 	int64_t guess;
 	int asked, right;
+	long ask_q;                /* --practice: the choice question asked; -1: a number */
 	/* screen */
 	struct grid *g;
 	struct view_layout lay;
@@ -324,6 +326,23 @@ tui_finish(struct tui *t)
 		         t->right, t->asked);
 }
 
+/* Score a letter given to a practice choice question: the truth is what the run observed. */
+static void
+tui_score_choice(struct tui *t)
+{
+	const struct practice_problem *p = t->o->practice;
+	struct practice_answer a[PRACTICE_MAX_Q];
+	size_t i = (size_t)t->ask_q;
+	bool ok;
+
+	practice_observe(p, lesson_results(t->l), tui_count(t), a);
+	ok = practice_match(&p->q[i], &a[i], t->answer);
+	t->asked++;
+	t->right += ok;
+	snprintf(t->status, sizeof t->status, "you said %s; observed %s (%s)  %s   score %d/%d",
+	         t->answer, a[i].text, a[i].detail, ok ? "right!" : "not quite", t->right, t->asked);
+}
+
 /* Score the guess for the step just run. */
 static void
 tui_score(struct tui *t)
@@ -333,6 +352,10 @@ tui_score(struct tui *t)
 	if (!t->guessed)
 		return;
 	t->guessed = false;
+	if (t->ask_q >= 0) {
+		tui_score_choice(t);
+		return;
+	}
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		if (i != t->ask_expect)
 			continue;
@@ -381,6 +404,33 @@ tui_run_step(struct tui *t)
 		tui_finish(t);
 }
 
+/* Ask a practice problem's choice question about the next step, if it has one. */
+static bool
+tui_ask_choice(struct tui *t, const struct scn_step *st)
+{
+	const struct practice_problem *p = t->o->practice;
+	size_t used;
+	char call[256];
+
+	for (size_t i = 0; p != NULL && i < p->n_q; i++) {
+		const struct practice_question *q = &p->q[i];
+		if (q->step != tui_count(t) || q->n_choices == 0)
+			continue;
+		t->ask_q = (long)i;
+		describe_step(st, call, sizeof call);
+		used = (size_t)snprintf(t->prompt, sizeof t->prompt, "Next: step %zu, %s\n%s\n",
+		                        tui_count(t) + 1, call, q->text);
+		for (size_t c = 0; c < q->n_choices && used < sizeof t->prompt; c++)
+			used += (size_t)snprintf(t->prompt + used, sizeof t->prompt - used,
+			                         "  %c) %s\n", (char)('a' + c), q->choices[c]);
+		if (used < sizeof t->prompt)
+			snprintf(t->prompt + used, sizeof t->prompt - used, "\nyour guess: _\n\n(a "
+			         "letter, Enter to run the step, Esc to skip the question)");
+		return true;
+	}
+	return false;
+}
+
 /* Ask the quiz question for the next step, if it has one; return true if asking. */
 static bool
 tui_ask(struct tui *t)
@@ -392,6 +442,13 @@ tui_ask(struct tui *t)
 	if (!t->o->quiz || tui_count(t) >= t->s->n_steps || t->guessed)
 		return false;
 	st = &t->s->steps[tui_count(t)];
+	t->ask_q = -1;
+	t->answer[0] = '\0';
+	if (tui_ask_choice(t, st)) {
+		t->asking = true;
+		t->autoplay = false;
+		return true;
+	}
 	/* Ask in the key table's order: the number of write() calls is the first lesson. The
 	 * step's own ask: replaces the key's question. */
 	for (size_t k = 0; k < SCN_KEY__COUNT && q == NULL; k++)
@@ -486,7 +543,10 @@ tui_key_quiz(struct tui *t, int k)
 {
 	size_t n = strlen(t->answer);
 
-	if (k >= '0' && k <= '9' && n + 1 < sizeof t->answer - 4) {
+	if (t->ask_q >= 0 && k >= 'a' && k < 'a' + (int)t->o->practice->q[t->ask_q].n_choices) {
+		t->answer[0] = (char)k;        /* one letter: a new one replaces it */
+		t->answer[1] = '\0';
+	} else if (t->ask_q < 0 && k >= '0' && k <= '9' && n + 1 < sizeof t->answer - 4) {
 		t->answer[n] = (char)k;
 		t->answer[n + 1] = '\0';
 	} else if (k == CRT_K_BACKSPACE && n > 0) {
@@ -658,6 +718,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 		return APP_EXIT_ENV;
 	}
 	t->s = s;
+	t->ask_q = -1;
 	t->o = o;
 	t->speed = TUI_SPEED_DEFAULT;
 	t->focus = VIEW_PANE_NONE;
