@@ -196,14 +196,19 @@ prog_tui_select(struct prog_tui *t, struct snapshot *sn)
 	char cmd[256] = "";
 	size_t at = 0;
 
-	for (size_t i = 0; t->argv[i] != NULL && at < sizeof cmd; i++)
-		at += (size_t)snprintf(cmd + at, sizeof cmd - at, "%s%s", i ? " " : "", t->argv[i]);
+	for (size_t i = 0; t->argv[i] != NULL && at < sizeof cmd; i++) {
+		const char *w = i == 0 && strrchr(t->argv[0], '/') ? strrchr(t->argv[0], '/') + 1 :
+		                t->argv[i];
+		at += (size_t)snprintf(cmd + at, sizeof cmd - at, "%s%s", i ? " " : "", w);
+	}
 	if (fi >= 0 && (size_t)fi < nf) {
 		const struct prog_run_file *f = &files[fi];
 		if (s == NULL || fi != s->file)
 			*sn = f->last;
-		snprintf(t->title, sizeof t->title, "%.200s  |  file %ld/%zu: %.200s%s%s%s", cmd, fi + 1, nf,
-		         f->path, f->label ? " (" : "", f->label ? f->label : "", f->label ? ")" : "");
+		/* The file first: a long command line is what the title bar cuts. */
+		snprintf(t->title, sizeof t->title, "file %ld/%zu: %.200s%s%s%s  |  %.200s", fi + 1, nf,
+		         f->path, f->label ? " (" : "", f->label ? f->label : "", f->label ? ")" : "",
+		         cmd);
 	} else {
 		snprintf(t->title, sizeof t->title, "%s  |  no file yet", cmd);
 	}
