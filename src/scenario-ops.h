@@ -13,7 +13,8 @@
  * the worker (ops.c), the one that writes it as C (describe.c), the loader's extra check
  * (scenario-step.c, NULL if the argument list says it all), the one that will emit it as a
  * line of a whole program for a "program pane" (NULL: no op emits yet), then its arguments.
- * The enum, the op table, the schema and the required-argument check are all made from it.
+ * The enum, the op table, the shape check, libcyaml's schema of a step (scenario-raw.c) and
+ * the required-argument check are all made from it.
  * A build may add ops with SCN_OP_LIST_EXTRA (tests/test-op.h does, to prove that an op
  * is one entry).
  */
@@ -147,6 +148,35 @@ enum scn_arg {
 	SCN_ARG_SEEK_OFFSET,    /* offset: may be negative (a relative move) */
 	SCN_ARG__COUNT
 };
+
+/*
+ * Each argument's YAML key and what it takes (SCALAR: a single value; LIST: a list of single
+ * values), by its enum tail: the shape check's table (scn_arg_fields) and libcyaml's schema of
+ * every op's argument mapping (scenario-raw.c) are both made from these.
+ */
+#define SCN_ARGDEF_BYTES "bytes", SCALAR
+#define SCN_ARGDEF_OFFSET "offset", SCALAR
+#define SCN_ARGDEF_LEN "len", SCALAR
+#define SCN_ARGDEF_WHENCE "whence", SCALAR
+#define SCN_ARGDEF_TEXT "text", SCALAR
+#define SCN_ARGDEF_MODE "mode", SCALAR
+#define SCN_ARGDEF_SIZE "size", SCALAR
+#define SCN_ARGDEF_BUFFER "buffer", SCALAR
+#define SCN_ARGDEF_FLAGS "flags", LIST
+#define SCN_ARGDEF_ADVICE "advice", SCALAR
+#define SCN_ARGDEF_ALIGN "align", SCALAR
+#define SCN_ARGDEF_SECONDS "seconds", SCALAR
+#define SCN_ARGDEF_UNTIL "until", SCALAR
+#define SCN_ARGDEF_TIMEOUT "timeout", SCALAR
+#define SCN_ARGDEF_LINES "lines", SCALAR
+#define SCN_ARGDEF_BLOCK "block", SCALAR
+#define SCN_ARGDEF_PRINTF "printf", SCALAR
+#define SCN_ARGDEF_WRITE "write", SCALAR
+#define SCN_ARGDEF_BETWEEN "between", SCALAR
+#define SCN_ARGDEF_BUFMODE "mode", SCALAR
+#define SCN_ARGDEF_SETBUF_BUFFER "buffer", SCALAR
+#define SCN_ARGDEF_SFR_FLAGS "flags", LIST
+#define SCN_ARGDEF_SEEK_OFFSET "offset", SCALAR
 
 /* How an op takes an argument. */
 enum scn_need {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* scenario.c: load a scenario: read the file, check its shape, convert it; and free it. */
+/* scenario.c: load a scenario: read it, check its shape, map it with libcyaml, convert it; free. */
 #include <config.h>
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -16,8 +17,8 @@
 /* A scenario is a small text file; anything bigger is a mistake (and is not read whole). */
 #define SCN_MAX_FILE (1024 * 1024)
 
-/* The text of KEY in mapping N, NULL if absent. */
-#define T(n, key) scenario_value_text(yamlpos_get(ld->ix, (n), (key)))
+/* Where KEY of mapping N was written (NULL if absent). */
+#define AT(n, key) yamlpos_get(ld->ix, (n), (key))
 
 /* Name of an op as written in YAML. */
 const char *
@@ -169,34 +170,35 @@ scenario_read_file(struct scn_load *ld, const char *path, size_t *len)
 	return buf;
 }
 
-/* Convert the well-shaped tree ROOT into S, reporting every mistake. */
+/* Convert RAW (libcyaml's) into S, reporting every mistake at its place in the tree ROOT. */
 static void
-scenario_convert(struct scn_load *ld, struct scenario *s, const struct yamlpos_node *root)
+scenario_convert(struct scn_load *ld, struct scenario *s, const struct scn_raw_scenario *raw,
+		 const struct yamlpos_node *root)
 {
+	static const struct scn_raw_file no_file;
+	const struct scn_raw_file *rf = raw->file != NULL ? raw->file : &no_file;
 	const struct yamlpos_node *n, *fn;
 	int v;
 
-	n = yamlpos_get(ld->ix, root, "title");
-	if (n == NULL || *scenario_value_text(n) == '\0' || scenario_value_is_null(n))
+	n = AT(root, "title");
+	if (n == NULL || raw->title == NULL || *raw->title == '\0' || scenario_value_is_null(n))
 		scenario_at(ld, n ? n : root, "the scenario needs a title (title: \"...\")");
-	s->title = scenario_value_strdup(ld, scenario_value_text(n));
-	s->source = scenario_value_strdup(ld, T(root, "source"));
-	s->intro = scenario_value_strdup(ld, T(root, "intro"));
-	fn = yamlpos_get(ld->ix, root, "file");
-	if (T(fn, "size") != NULL)
-		scenario_value_size(ld, yamlpos_get(ld->ix, fn, "size"), T(fn, "size"), "file size",
-				    SZ_ZERO_OK | SZ_BOUNDED, &s->file.size);
-	if (T(fn, "on") != NULL &&
-	    scenario_value_name(ld, yamlpos_get(ld->ix, fn, "on"), T(fn, "on"), scn_fss, "filesystem",
-				&v) == 0)
+	s->title = scenario_value_strdup(ld, raw->title);
+	s->source = scenario_value_strdup(ld, raw->source);
+	s->intro = scenario_value_strdup(ld, raw->intro);
+	fn = AT(root, "file");
+	if (rf->size != NULL)
+		scenario_value_size(ld, AT(fn, "size"), rf->size, "file size", SZ_ZERO_OK | SZ_BOUNDED,
+				    &s->file.size);
+	if (rf->on != NULL &&
+	    scenario_value_name(ld, AT(fn, "on"), rf->on, scn_fss, "filesystem", &v) == 0)
 		s->file.on = (enum scn_fs)v;
-	if (T(fn, "fill") != NULL &&
-	    scenario_value_name(ld, yamlpos_get(ld->ix, fn, "fill"), T(fn, "fill"), scn_fills, "fill",
-				&v) == 0)
+	if (rf->fill != NULL &&
+	    scenario_value_name(ld, AT(fn, "fill"), rf->fill, scn_fills, "fill", &v) == 0)
 		s->file.fill = (enum scn_fill)v;
 	ld->tmpfs = s->file.on == SCN_FS_TMPFS;
 
-	n = yamlpos_get(ld->ix, root, "steps");
+	n = AT(root, "steps");
 	if (n == NULL) {
 		scenario_at(ld, root, "the scenario needs steps (steps: followed by a list of ops)");
 		return;
@@ -205,6 +207,9 @@ scenario_convert(struct scn_load *ld, struct scenario *s, const struct yamlpos_n
 		scenario_at(ld, n, "steps is empty: a scenario needs at least one step");
 		return;
 	}
+	/* Steps in step with the tree, for positions: both come from the same document, and the
+	 * shape check refused any step that is not a mapping, so libcyaml skipped none. */
+	assert(raw->steps_count == n->n_children);
 	s->steps = calloc(n->n_children, sizeof *s->steps);
 	if (s->steps == NULL) {
 		ld->oom = true;
@@ -213,7 +218,7 @@ scenario_convert(struct scn_load *ld, struct scenario *s, const struct yamlpos_n
 	s->n_steps = n->n_children;
 	const struct yamlpos_node *c = yamlpos_first(ld->ix, n);
 	for (size_t i = 0; c != NULL; i++, c = yamlpos_next(ld->ix, c))
-		scenario_step_parse(ld, &s->steps[i], c, i + 1);
+		scenario_step_parse(ld, &s->steps[i], &raw->steps[i], c, i + 1);
 }
 
 /* Load and validate a scenario. */
@@ -221,6 +226,7 @@ int
 scenario_load(const char *path, struct scenario **out, char **err)
 {
 	struct scn_load ld = { .path = path ? path : "(null)" };
+	struct scn_raw_scenario *raw = NULL;
 	struct scenario *s = NULL;
 	struct yamlpos *ix = NULL;
 	char *buf = NULL, msg[512];
@@ -253,8 +259,11 @@ scenario_load(const char *path, struct scenario **out, char **err)
 		      root->kind == YAMLPOS_SEQ ? "a list" : "a single value");
 		goto fail;
 	}
-	/* Keys and kinds first, all of them: the conversion below may then read values by key. */
+	/* Keys and kinds first, all of them, on the tree: every shape error with its position.
+	 * Then libcyaml maps the same bytes to raw structs; it sees only well-shaped input. */
 	if (scenario_schema_check(&ld, root) != 0)
+		goto fail;
+	if (scenario_raw_load(&ld, buf, len, &raw) != 0)
 		goto fail;
 	s = calloc(1, sizeof *s);
 	if (s == NULL) {
@@ -262,9 +271,10 @@ scenario_load(const char *path, struct scenario **out, char **err)
 		goto fail;
 	}
 	s->path = scenario_value_strdup(&ld, path);
-	scenario_convert(&ld, s, root);
+	scenario_convert(&ld, s, raw, root);
 	if (ld.n_err > 0 || ld.oom)
 		goto fail;
+	scenario_raw_free(raw);
 	yamlpos_free(ix);
 	free(buf);
 	*out = s;
@@ -277,6 +287,7 @@ fail:
 		ld.err_len = 0;
 	}
 	scenario_free(s);
+	scenario_raw_free(raw);
 	yamlpos_free(ix);
 	free(buf);
 	if (err != NULL)
