@@ -30,6 +30,7 @@ EXPECT_DECLARE(expect_get_result_errno);
 EXPECT_DECLARE(expect_get_result_value);
 EXPECT_DECLARE(expect_get_output);
 EXPECT_DECLARE(expect_get_output_file);
+EXPECT_DECLARE(expect_get_exit_status);
 
 /*
  * The observed value of key for step result sr: numeric in *num and as text. Return false

@@ -84,6 +84,7 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 	struct prog_opts po = { 0 };
 	char shim[PATH_MAX];
 	struct prog_run *r;
+	int rc;
 
 	*out = NULL;
 	if (err != NULL)
@@ -121,7 +122,23 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 	po.timeout_ms = o->timeout_ms;
 	po.preload = o->shim != NULL ? (o->shim[0] != '\0' ? o->shim : NULL) :
 	             prog_run_shim(shim, sizeof shim);
-	if (prog_trace_start(argv, &po, &r->t, err) != 0) {
+	/* "./prog" names a file where we are, not in its working directory. */
+	char abs[PATH_MAX];
+	size_t argc = 0;
+	while (argv[argc] != NULL)
+		argc++;
+	char **av = calloc(argc + 1, sizeof *av);
+	if (av == NULL) {
+		prog_run_err(err, "iobufviz", errno);
+		prog_run_free(r);
+		return -1;
+	}
+	memcpy(av, argv, argc * sizeof *av);
+	if (strchr(argv[0], '/') != NULL && argv[0][0] != '/' && realpath(argv[0], abs) != NULL)
+		av[0] = abs;
+	rc = prog_trace_start(av, &po, &r->t, err);
+	free(av);
+	if (rc != 0) {
 		prog_run_free(r);
 		return -1;
 	}

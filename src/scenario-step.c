@@ -173,6 +173,16 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct scn_ra
 	}
 	if (VAL(WRITE) != NULL)
 		a->text2 = scenario_value_strdup(ld, VAL(WRITE));
+	if (VAL(PROGRAM) != NULL)
+		a->program = scenario_value_strdup(ld, VAL(PROGRAM));
+	if (VAL(STDIN) != NULL)
+		a->stdin_path = scenario_value_strdup(ld, VAL(STDIN));
+	if (NODE(ARGS) != NULL && ra->list[SCN_ARG_ARGS].count > 0) {
+		const struct scn_raw_list *l = &ra->list[SCN_ARG_ARGS];
+		a->argv = calloc(l->count, sizeof *a->argv);
+		for (unsigned i = 0; a->argv != NULL && i < l->count; i++)
+			a->argv[a->n_argv++] = scenario_value_strdup(ld, l->items[i]);
+	}
 	if (VAL(BETWEEN) != NULL) {
 		if (scenario_value_name(ld, NODE(BETWEEN), VAL(BETWEEN), scn_betweens, "between", &v) == 0)
 			a->between = (enum scn_pty_between)v;
