@@ -266,7 +266,8 @@ scenario_step_expects(struct scn_load *ld, struct scn_step *st, const struct scn
 		if (!scenario_key_applies(e->key, st->op)) {
 			char ops[128] = "";
 			for (const enum scn_op *o = scn_key_table[k].only; *o != SCN_OP__COUNT; o++)
-				scenario_report_append(ops, sizeof ops, " and ", scn_op_table[*o].name);
+				scenario_report_append(ops, sizeof ops, o[1] == SCN_OP__COUNT ? " and " :
+						       ", ", scn_op_table[*o].name);
 			scenario_at_key(ld, c, "%s is expected of %s steps, not of %s (step %zu)",
 					scn_key_table[k].name, ops, scn_op_table[st->op].name, stepno);
 		}
