@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "prog-op.h"
 #include "prog-run.h"
 #include "scratch.h"
@@ -31,40 +32,13 @@ struct prog_op_rec {
 	char msg[256];            /* FAIL: why it could not run */
 };
 
-/* Write all of buf to fd. 0 or -1. */
-static int
-prog_op_write(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Read exactly n bytes from fd. 1, 0 at EOF, -1 on error. */
+/* Read one whole record of n bytes from fd. 1, 0 at its end, -1 on a cut record. */
 static int
 prog_op_read(int fd, void *buf, size_t n)
 {
-	char *p = buf;
+	ssize_t got = fdio_read_all(fd, buf, n);
 
-	while (n > 0) {
-		ssize_t r = read(fd, p, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r == 0 && p == buf ? 0 : -1;
-		p += r;
-		n -= (size_t)r;
-	}
-	return 1;
+	return got == (ssize_t)n ? 1 : got == 0 ? 0 : -1;
 }
 
 /* The helper: run the program to its end, send its calls and how it ended on fd; never returns. */
@@ -90,7 +64,7 @@ prog_op_helper(const struct scn_args *a, const char *dir, const char *file, int 
 		rec.kind = PROG_OP_FAIL;
 		rec.code = errno;
 		snprintf(rec.msg, sizeof rec.msg, "%s", err != NULL ? err : strerror(errno));
-		prog_op_write(fd, &rec, sizeof rec);
+		fdio_write_all(fd, &rec, sizeof rec);
 		_exit(0);
 	}
 	while ((rc = prog_run_next(r, s)) == 1) {
@@ -104,7 +78,7 @@ prog_op_helper(const struct scn_args *a, const char *dir, const char *file, int 
 		if (s->ps.kind == PROG_STEP_CALL && s->file >= 0 && (size_t)s->file < n &&
 		    f[s->file].label == NULL) {
 			struct prog_op_rec e = { .kind = PROG_OP_EVENT, .ev = s->ps.ev };
-			if (prog_op_write(fd, &e, sizeof e) != 0)
+			if (fdio_write_all(fd, &e, sizeof e) != 0)
 				_exit(1);
 		}
 		prog_run_step_clear(s);
@@ -116,8 +90,8 @@ prog_op_helper(const struct scn_args *a, const char *dir, const char *file, int 
 	rec.timed_out = x != NULL && x->timed_out;
 	out = prog_run_output(r, 1, &total);
 	rec.out_len = out != NULL ? strlen(out) : 0;
-	if (prog_op_write(fd, &rec, sizeof rec) != 0 ||
-	    (rec.out_len > 0 && prog_op_write(fd, out, rec.out_len) != 0))
+	if (fdio_write_all(fd, &rec, sizeof rec) != 0 ||
+	    (rec.out_len > 0 && fdio_write_all(fd, out, rec.out_len) != 0))
 		_exit(1);
 	free(out);
 	prog_run_free(r);
