@@ -3,6 +3,7 @@
 #ifndef IOBUFVIZ_BENCH_PRINT_H
 #define IOBUFVIZ_BENCH_PRINT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -12,11 +13,19 @@
 enum {
 	BENCH_PRINT_ASCII = 1u << 0,  /* no UTF-8 (µ, ×, …, block characters) */
 	BENCH_PRINT_NO_CHART = 1u << 1,
+	BENCH_PRINT_WIDE = 1u << 2,   /* bench_print_text: the full table, not one that fits */
 };
+
+/* Display columns the default text of a sweep (bench_print_text without WIDE) fits in. */
+#define BENCH_PRINT_COLUMNS 100
 
 /* bench-print.c */
 
-/* The side-by-side table (and the chart unless NO_CHART) for people. Return 0 or -1. */
+/*
+ * For people: by default the compact table and chart, no line wider than
+ * BENCH_PRINT_COLUMNS; with WIDE the full side-by-side table (mean, min … max, user, the
+ * books' user and sys). The chart unless NO_CHART. Return 0 or -1.
+ */
 int bench_print_text(FILE *f, const struct bench_result *r, unsigned flags);
 
 /*
@@ -29,6 +38,12 @@ int bench_print_compact(FILE *f, const struct bench_result *r, int width, unsign
 
 /* Markdown: the table for a course page. Return 0 or -1. */
 int bench_print_md(FILE *f, const struct bench_result *r);
+
+/* s (a scenario's string; NULL is "") as text.c makes one line safe, into buf. Return buf. */
+char *bench_print_safe(const char *s, char *buf, size_t len);
+
+/* A duration in three significant figures, in the units every sweep output uses. Return buf. */
+char *bench_print_time(double s, bool ascii, char *buf, size_t len);
 
 /* One line of progress for people ("row 3/14  BUF 4  run 2/5  1.23 ms"). Return buf. */
 char *bench_print_progress(const struct bench_progress *p, char *buf, size_t len);

@@ -115,6 +115,8 @@
 	  "How many bytes will wait for delayed allocation after it?") \
 	X(DISK_UNWRITTEN_BYTES, "disk.unwritten_bytes", NUMBER, ANY, \
 	  expect_get_disk_unwritten_bytes, NULL) \
+	X(DISK_INLINE_BYTES, "disk.inline_bytes", NUMBER, ANY, expect_get_disk_inline_bytes, \
+	  NULL) \
 	X(RESULT_ERRNO, "result.errno", ERRNO, ANY, expect_get_result_errno, NULL) \
 	X(RESULT_VALUE, "result.value", SIGNED, ANY, expect_get_result_value, NULL) \
 	X(OUTPUT, "output", TEXT, ONLY(PTY, TAIL, RUN), expect_get_output, NULL) \

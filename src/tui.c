@@ -261,7 +261,8 @@ tui_start(struct tui *t, char **err)
 {
 	struct runner_opts ro = { .dir = t->o->dir, .trace = t->o->trace, .progress = tui_progress,
 	                          .sweep_progress = tui_sweep_progress, .poll = tui_poll, .user = t,
-	                          .budget = t->o->budget, .probe = t->o->probe };
+	                          .budget = t->o->budget, .probe = t->o->probe,
+	                          .sweep_dirs = t->o->dirs, .n_sweep_dirs = t->o->n_dirs };
 	const struct snapshot *ini;
 
 	t->l = lesson_new(t->s, &ro, err);
@@ -276,6 +277,8 @@ tui_start(struct tui *t, char **err)
 	t->finished = false;
 	t->stopped = -1;
 	t->anim = VIEW_ANIM_NONE;
+	/* Where the scratch file is, when it is not where one would look: before step 1. */
+	snprintf(t->status, sizeof t->status, "%s", lesson_place_note(t->l));
 	return 0;
 }
 
@@ -359,6 +362,13 @@ tui_score(struct tui *t)
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		if (i != t->ask_expect)
 			continue;
+		/* Nothing observed: no score, and say why rather than compare with a 0. */
+		if (sr->expects[i].outcome == EXPECT_NOT_OBSERVABLE) {
+			snprintf(t->status, sizeof t->status, "you said %" PRId64 " for %s; not "
+			         "observable here: %s", t->guess,
+			         scenario_key_name(sr->expects[i].want->key), sr->expects[i].got_text);
+			continue;
+		}
 		/* The truth is what was observed, not what the scenario hoped. */
 		bool ok = sr->expects[i].got == t->guess;
 		t->asked++;

@@ -14,7 +14,8 @@ static struct view_cell_state
 view_cache_range(const struct snapshot *s, uint64_t first, uint64_t n)
 {
 	const struct snap_cache *c = &s->cache;
-	struct view_cell_state st = { .first_page = first, .pages = n };
+	struct view_cell_state st = { .first_page = first, .pages = n,
+	                              .dirty_unknown = !c->has_dirty };
 	uint64_t ppc = c->pages_per_cell ? c->pages_per_cell : 1;
 
 	for (size_t i = first / ppc; i < c->n_cells && i * ppc < first + n; i++) {
@@ -39,7 +40,7 @@ view_cache_kind(const struct view_cell_state *st, int *style)
 	}
 	if (st->cached > 0) {
 		*style = GS_CLEAN;
-		return VG_CLEAN;
+		return st->dirty_unknown ? VG_RESIDENT : VG_CLEAN;
 	}
 	*style = GS_DIM;
 	return VG_ABSENT;
@@ -62,7 +63,8 @@ view_cache_cell_text(const struct snapshot *s, const struct view_cache_geom *geo
                      char *buf, size_t len)
 {
 	static const char *names[] = { [VG_ABSENT] = "absent", [VG_CLEAN] = "clean",
-	                               [VG_DIRTY] = "dirty", [VG_WRITEBACK] = "writeback" };
+	                               [VG_DIRTY] = "dirty", [VG_WRITEBACK] = "writeback",
+	                               [VG_RESIDENT] = "cached, dirty unknown" };
 	struct view_cell_state st = view_cache_cell(s, geom, i);
 	char a[32], b[32], d[32];
 	int style;
@@ -87,7 +89,8 @@ view_cache_runs_text(const struct snapshot *s, const struct view_cache_geom *geo
                      char *buf, size_t len)
 {
 	static const char *names[] = { [VG_ABSENT] = "absent", [VG_CLEAN] = "clean",
-	                               [VG_DIRTY] = "dirty", [VG_WRITEBACK] = "writeback" };
+	                               [VG_DIRTY] = "dirty", [VG_WRITEBACK] = "writeback",
+	                               [VG_RESIDENT] = "cached, dirty unknown" };
 	size_t n = 0, lines = 0;
 
 	buf[0] = '\0';
@@ -146,6 +149,11 @@ static const struct view_legend view_cache_legend[] = {
 };
 #define VIEW_CACHE_LEGEND (sizeof view_cache_legend / sizeof view_cache_legend[0])
 
+/* The legend when only residency is known: no cell claims to be clean. */
+static const struct view_legend view_cache_legend_resident[] = {
+	{ VG_RESIDENT, GS_CLEAN, "cached, dirty ?" }, { VG_ABSENT, GS_DIM, "absent" },
+};
+
 /* Draw the page-cache pane. */
 void
 view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
@@ -159,6 +167,10 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	int notes = (c->note[0] != '\0') + (note != NULL && *note != '\0');
 	int y = r.y, rows;
 	uint64_t ppc = c->pages_per_cell ? c->pages_per_cell : 1;
+	const struct view_legend *legend = c->has_dirty ? view_cache_legend :
+	                                   view_cache_legend_resident;
+	size_t n_legend = c->has_dirty ? VIEW_CACHE_LEGEND :
+	                  sizeof view_cache_legend_resident / sizeof view_cache_legend_resident[0];
 
 	if (geom != NULL)
 		*geom = gm;
@@ -172,8 +184,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	/* Rows left for the grid after the header ("1 cell =" and a blank line), the counts,
 	 * the legend and the notes: every cell must get a place of its own. */
 	rows = r.y + r.h - y - notes - 1 -
-	       (tall ? 2 + view_legend_draw(NULL, 0, 0, r.w, 2, view_cache_legend,
-	                                    VIEW_CACHE_LEGEND, ascii) : 0);
+	       (tall ? 2 + view_legend_draw(NULL, 0, 0, r.w, 2, legend, n_legend, ascii) : 0);
 	if (rows < 1)
 		rows = 1;
 	gm.x = r.x;
@@ -229,7 +240,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		         c->pages);
 	if (tall) {
 		grid_print(g, r.x, y++, r.w, GS_NORMAL, line);
-		y += view_legend_draw(g, r.x, y, r.w, 2, view_cache_legend, VIEW_CACHE_LEGEND, ascii);
+		y += view_legend_draw(g, r.x, y, r.w, 2, legend, n_legend, ascii);
 	} else {
 		int n = grid_print(g, r.x, y, r.w, GS_NORMAL, line);
 		if (!tall && c->n_cells > 0 && gm.per > 1) {
@@ -238,8 +249,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 			n += grid_print(g, r.x + n, y, r.w - n, GS_DIM, b);
 		}
 		if (r.w - n > 20)
-			view_legend_draw(g, r.x + n + 2, y, r.w - n - 2, 1, view_cache_legend,
-			                 VIEW_CACHE_LEGEND, ascii);
+			view_legend_draw(g, r.x + n + 2, y, r.w - n - 2, 1, legend, n_legend, ascii);
 		y++;
 	}
 	if (c->note[0] != '\0' && y < r.y + r.h)

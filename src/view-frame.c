@@ -192,7 +192,10 @@ view_frame_expect_text(const struct expect_result *er, bool shrt, char *buf, siz
 	else
 		snprintf(got, sizeof got, "%" PRId64, er->got);
 	expect_format_want(w, want, sizeof want);
-	if (er->ok && shrt)
+	if (er->outcome == EXPECT_NOT_OBSERVABLE)
+		snprintf(buf, len, "%s %s (not observable here: %s)", scenario_key_name(w->key), want,
+		         er->got_text);
+	else if (er->ok && shrt)
 		snprintf(buf, len, "%s", scenario_key_name(w->key));
 	else if (er->ok)
 		snprintf(buf, len, "%s %s", scenario_key_name(w->key), want);
@@ -228,10 +231,12 @@ view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_res
 			if (y >= r.h)
 				hidden++;
 			else if (g != NULL) {
-				grid_put(g, x, r.y + y, view_glyph(er->ok ? VG_OK : VG_FAIL, ascii),
-				         er->ok ? GS_OK : GS_ERROR);
+				bool unk = er->outcome == EXPECT_NOT_OBSERVABLE;
+
+				grid_put(g, x, r.y + y, view_glyph(unk ? VG_UNKNOWN : er->ok ? VG_OK :
+				         VG_FAIL, ascii), unk ? GS_DIM : er->ok ? GS_OK : GS_ERROR);
 				grid_print(g, x + 2, r.y + y, r.x + r.w - x - 2,
-				           er->ok ? GS_NORMAL : GS_ERROR, buf);
+				           unk ? GS_DIM : er->ok ? GS_NORMAL : GS_ERROR, buf);
 			}
 			x += need + (shrt ? 2 : 4);
 		}
@@ -334,14 +339,15 @@ view_frame_help(struct grid *g, bool ascii)
 	         "? F1          this help (any key closes)\n"
 	         "q F10         quit\n"
 	         "\n"
-	         "page cache:  %s absent  %s clean  %s dirty  %s writeback\n"
-	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole\n"
+	         "page cache:  %s absent  %s clean  %s dirty  %s writeback  %s cached, dirty ?\n"
+	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole  %s inline\n"
 	         "stdio:       %s a buffered byte\n"
 	         "times marked * were measured by the tracer (ptrace overhead included)",
 	         ascii ? "-> " : "\xe2\x86\x92  ", ascii ? "<- " : "\xe2\x86\x90  ",
 	         ascii ? "^v" : "\xe2\x86\x91\xe2\x86\x93",
-	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK],
+	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK], gl[VG_RESIDENT],
 	         gl[VG_ONDISK], gl[VG_DELALLOC], gl[VG_STALE], gl[VG_UNWRITTEN], gl[VG_ABSENT],
+	         gl[VG_INLINE],
 	         gl[VG_STDIO]);
 	view_frame_popup(g, "help", text, ascii);
 }

@@ -29,6 +29,8 @@ enum view_glyph {
 	VG_FAIL,
 	VG_ARROW,      /* a packet travelling between panes */
 	VG_DOTS,       /* ellipsis */
+	VG_RESIDENT,   /* cached, dirty or clean unknown (mincore sees residency only) */
+	VG_INLINE,     /* data kept in the filesystem's metadata: no block of its own */
 	VG__COUNT
 };
 
@@ -64,6 +66,7 @@ struct view_cache_geom {
 /* State of one shown cache cell (merged from snapshot cells). */
 struct view_cell_state {
 	uint64_t first_page, pages, cached, dirty, writeback;
+	bool dirty_unknown;       /* the source tells residency only: dirty is not 0, unknown */
 };
 
 /* view-stdio.c: the FILE* buffer in r; prev non-NULL flashes what changed; last is the

@@ -147,6 +147,37 @@ START_TEST(test_cache_pane)
 }
 END_TEST
 
+/* mincore: a cached page whose dirtiness is unknown is not drawn as clean, and the pane says
+ * why; the cell's details say "dirty ?", not 0. */
+START_TEST(test_cache_dirty_unknown)
+{
+	struct snapshot s = fix_res[2].after;
+	struct view_cache_geom gm;
+	char line[256];
+
+	s.cache.source = SNAP_SRC_MINCORE;
+	s.cache.has_dirty = false;
+	s.cache.dirty = 0;
+	for (size_t i = 0; i < s.cache.n_cells; i++)
+		s.cache.cells[i].dirty = 0;
+	snprintf(s.cache.note, sizeof s.cache.note, "dirty pages: unknown (mincore)");
+	ck_picture(PANE(31, 9, view_cache_draw(g, r, &s, NULL, NULL, false, &gm)),
+	           "file: 4.9 KiB = 2 pages\n"
+	           "1 cell = 1 page (4 KiB)\n"
+	           "\n"
+	           "▚▚\n"
+	           "\n"
+	           "cached 2 of 2 dirty ?\n"
+	           "▚ cached, dirty ? · absent\n"
+	           "dirty pages: unknown (mincore)\n"
+	           "\n");
+	view_cache_cell_text(&s, &gm, 1, line, sizeof line);
+	ck_assert_str_eq(line, "cell 1: pages 1-1 [4 KiB, 8 KiB): cached, dirty unknown; cached 1, "
+	                 "dirty ?, writeback 0");
+	ck_assert_uint_eq(view_glyph(VG_RESIDENT, true), '%');
+}
+END_TEST
+
 START_TEST(test_cache_merge)
 {
 	/* 300 one-page cells in 10 columns x 1 row: 30 pages per shown cell, dirty wins. */
@@ -231,6 +262,32 @@ START_TEST(test_disk_pane)
 	ck_picture(PANE(60, 2, view_disk_draw(g, r, &fix_res[3].after, NULL, false)),
 	           "██\n"
 	           "allocated 8 KiB  delalloc 0 B  █ on disk ┄ no block yet\n");
+}
+END_TEST
+
+/* btrfs keeps a small file inline: no block (allocated 0), its bytes named as inline. */
+START_TEST(test_disk_inline)
+{
+	struct snapshot s = fix_res[3].after;
+
+	snprintf(s.disk.fs, sizeof s.disk.fs, "btrfs");
+	s.cache.file_size = 100;
+	s.cache.pages = s.cache.n_cells = 1;
+	s.disk.n_extents = 1;
+	s.disk.extents[0] = (struct snap_extent){ 0, 0, 4096, SNAP_EXT_INLINE | SNAP_EXT_LAST };
+	s.disk.allocated_bytes = 0;
+	s.disk.inline_bytes = 100;
+	snprintf(s.disk.note, sizeof s.disk.note, "btrfs keeps this file's 100 bytes inline");
+	ck_picture(PANE(44, 8, view_disk_draw(g, r, &s, NULL, false)),
+	           "[0 B, 4 KiB) inline\n"
+	           "\n"
+	           "▣\n"
+	           "allocated 0 B  delalloc 0 B  inline 100 B\n"
+	           "▣ inline █ on disk ┄ no block yet ▞ stale\n"
+	           "▁ unwritten · hole\n"
+	           "btrfs keeps this file's 100 bytes inline\n"
+	           "\n");
+	ck_assert_int_eq(snapshot_cell_disk(&s.cache, &s.disk, 0), SNAP_DISK_INLINE);
 }
 END_TEST
 
@@ -332,16 +389,17 @@ END_TEST
 START_TEST(test_glyphs_distinct)
 {
 	/* Without colour every state must still be told apart by its glyph. */
-	static const enum view_glyph cache[] = { VG_ABSENT, VG_CLEAN, VG_DIRTY, VG_WRITEBACK };
+	static const enum view_glyph cache[] = { VG_ABSENT, VG_CLEAN, VG_DIRTY, VG_WRITEBACK,
+	                                         VG_RESIDENT };
 	static const enum view_glyph disk[] = { VG_ABSENT, VG_ONDISK, VG_DELALLOC, VG_UNWRITTEN,
-	                                        VG_STALE, VG_UNKNOWN };
+	                                        VG_STALE, VG_UNKNOWN, VG_INLINE };
 
 	for (int a = 0; a < 2; a++) {
-		for (size_t i = 0; i < 4; i++)
-			for (size_t j = i + 1; j < 4; j++)
+		for (size_t i = 0; i < 5; i++)
+			for (size_t j = i + 1; j < 5; j++)
 				ck_assert_uint_ne(view_glyph(cache[i], a), view_glyph(cache[j], a));
-		for (size_t i = 0; i < 6; i++)
-			for (size_t j = i + 1; j < 6; j++)
+		for (size_t i = 0; i < 7; i++)
+			for (size_t j = i + 1; j < 7; j++)
 				ck_assert_uint_ne(view_glyph(disk[i], a), view_glyph(disk[j], a));
 		for (int v = 0; v < VG__COUNT; v++)
 			if (a)
@@ -893,7 +951,8 @@ START_TEST(test_expect_overflow)
 
 	for (int i = 0; i < 5; i++) {
 		w[i] = (struct scn_expect){ SCN_KEY_CALLS_WRITE, SCN_CMP_EQ, 1, NULL, "1", 1, 1 };
-		x[i] = (struct expect_result){ &w[i], i != 3, 1, "" };
+		x[i] = (struct expect_result){ &w[i], i != 3, 1, "",
+		                                i != 3 ? EXPECT_HELD : EXPECT_FAILED };
 	}
 	x[3].got = 2;
 	sr.expects = x;
@@ -925,10 +984,12 @@ views_suite(void)
 	tcase_add_test(tc, test_stdio_pane);
 	tcase_add_test(tc, test_stdio_not_allocated);
 	tcase_add_test(tc, test_cache_pane);
+	tcase_add_test(tc, test_cache_dirty_unknown);
 	tcase_add_test(tc, test_cache_merge);
 	tcase_add_test(tc, test_cache_notes);
 	tcase_add_test(tc, test_cache_every_cell);
 	tcase_add_test(tc, test_disk_pane);
+	tcase_add_test(tc, test_disk_inline);
 	tcase_add_test(tc, test_disk_tmpfs);
 	tcase_add_test(tc, test_disk_stale);
 	tcase_add_test(tc, test_log_lines);
