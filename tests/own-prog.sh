@@ -181,6 +181,29 @@ rc=$?
 rc=$?
 [ $rc -eq 0 ] && grep -q '^ok 1 - the program ran: killed by SIGUSR1' "$tmp/k.tap" &&
 	grep -q '^1\.\.1$' "$tmp/k.tap" || { echo "FAIL: TAP: exit $rc"; cat "$tmp/k.tap"; fail=1; }
+# SIGTERM while the program runs: iobufviz dies of it, and takes the program (and its own
+# children) and its scratch dir with it. The program's processes are known by their cwd.
+mkdir "$tmp/term"
+"$bin" --headless --dir "$tmp/term" -- sh -c 'echo a >started; exec sleep 30' >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ ! -s "$tmp/term/started" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.3
+kill -TERM $pid
+wait $pid
+rc=$?
+sleep 0.3
+left=
+for c in /proc/[0-9]*/cwd; do
+	[ "$(readlink "$c" 2>/dev/null)" = "$tmp/term" ] && left="$left ${c%/cwd}"
+done
+if [ $rc -eq 143 ] && [ -z "$left" ] && [ -z "$(ls -A "$tmp/t")" ]; then
+	echo "ok: SIGTERM: iobufviz died of it, the program with it, no scratch dir left"
+else
+	echo "FAIL: SIGTERM: exit $rc; still running:${left:- none}; in TMPDIR: $(ls -A "$tmp/t")"
+	fail=1
+fi
+
 # run: a grading scenario that holds (exit 0, every TAP point ok) and one that fails (exit 1,
 # a TAP point not ok), from the build directory where "examples/tail" is.
 cd "$build" || exit 99
