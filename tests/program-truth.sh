@@ -1,0 +1,163 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/program-truth.sh: the program --export=c writes for a scenario makes, on the scratch
+# file, the very calls iobufviz reports for it (name, fd, sizes, flags, results, in order):
+# strace on the compiled program against the JSON transcript, with no tracer of ours.
+set -u
+bin=${IOBUFVIZ_BIN:?}
+src=${IOBUFVIZ_SRCDIR:?}
+skip() { echo "SKIP: program-truth: $1"; exit 77; }
+command -v strace >/dev/null || skip "strace not installed"
+command -v python3 >/dev/null || skip "python3 not installed"
+cc=${CC:-cc}
+command -v "$cc" >/dev/null || skip "no C compiler ($cc)"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/program-truth.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+# Probe once: strace must be able to trace here (a container may forbid ptrace).
+strace -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+
+calls=openat,read,write,pread64,pwrite64,lseek,newfstatat,fstat,fcntl,fsync,fdatasync
+calls=$calls,sync_file_range,sync,fadvise64,fallocate,ftruncate,close
+fail=0
+for scen in "$src"/scenarios/*.yaml; do
+	name=$(basename "$scen" .yaml)
+	d=$tmp/$name
+	mkdir "$d" || exit 99
+	if grep -q '^ *- sweep:' "$scen"; then
+		# A sweep's loop is timed, not traced by iobufviz: a tiny run shows that it
+		# compiles and runs, and that it makes FILE_SIZE / BUF_SIZE transfers a run.
+		"$bin" --export=c "$scen" >"$d/prog.c" || { echo "FAIL $name: --export=c"; fail=1; continue; }
+		"$cc" -std=c11 -Wall -Wextra -Werror -DFILE_SIZE=65536 -DBUF_SIZE=4096 \
+			-o "$d/prog" "$d/prog.c" 2>"$d/cc.err" ||
+			{ echo "FAIL $name: does not compile"; cat "$d/cc.err"; fail=1; continue; }
+		strace -f -qq -o "$d/st" -e trace=read,write,pread64,pwrite64 "$d/prog" "$d/scratch" \
+			>"$d/out" 2>"$d/err" ||
+			{ echo "FAIL $name: the program failed"; cat "$d/err"; fail=1; continue; }
+		n=$(grep -c '^[0-9]* *\(read\|write\)([0-9]*, [^)]*, 4096) = 4096' "$d/st")
+		[ "$n" -ge 16 ] || { echo "FAIL $name: $n transfers of 4096 bytes"; fail=1; continue; }
+		echo "ok   $name (sweep: compiled and ran tiny: $n transfers of 4096 bytes)"
+		continue
+	fi
+	"$bin" --headless --format=json --trace=ptrace --dir "$d" "$scen" >"$d/ours.json" 2>"$d/ours.err"
+	rc=$?
+	if [ "$rc" -eq 3 ]; then
+		echo "skip $name: iobufviz cannot run it here: $(head -1 "$d/ours.err")"
+		continue
+	fi
+	[ "$rc" -le 1 ] || { echo "FAIL $name: iobufviz exit $rc"; cat "$d/ours.err"; fail=1; continue; }
+	"$bin" --export=c "$scen" >"$d/prog.c" || { echo "FAIL $name: --export=c"; fail=1; continue; }
+	"$cc" -std=c11 -Wall -Wextra -Werror -o "$d/prog" "$d/prog.c" 2>"$d/cc.err" ||
+		{ echo "FAIL $name: does not compile"; cat "$d/cc.err"; fail=1; continue; }
+	# The program's file where iobufviz puts its own, so that both get the same filesystem.
+	strace -f -qq -y -o "$d/st" -e trace=$calls "$d/prog" "$d/scratch" >"$d/out" 2>"$d/err" </dev/null ||
+		{ echo "FAIL $name: the program failed"; cat "$d/err"; fail=1; continue; }
+	python3 - "$d" "$name" <<'PY' || fail=1
+import json, re, sys
+d, name = sys.argv[1], sys.argv[2]
+scratch = d + "/scratch"
+
+def norm_flags(f):
+    return "|".join(sorted(x for x in f.split("|") if x != "O_LARGEFILE"))
+
+def ours():
+    out = []
+    for s in json.load(open(d + "/ours.json"))["steps"]:
+        for e in s["events"]:
+            c, det = e["call"], e["detail"] or ""
+            key = [c, e["fd"]]
+            if c == "openat":
+                key = [c, norm_flags(det.split(",")[0])]
+            elif c in ("read", "write"):
+                key.append(e["bytes"])
+            elif c in ("pread64", "pwrite64"):
+                key += [e["bytes"], e["offset"]]
+            elif c == "lseek":
+                parts = [p.strip() for p in det.split(",")]
+                key += [int(parts[0]) if len(parts) > 1 else e["offset"], parts[-1]]
+            elif c == "sync":
+                key = [c]
+            out.append(tuple(key + [e["result"], e["errno"]]))
+    return out
+
+line_re = re.compile(r'^(\d+)\s+(\w+)\((.*)\)\s+= (-?(?:0x[0-9a-f]+|\d+))(?:<[^>]*>)?(?: (E\w+))?')
+def split_args(a):
+    args, depth, cur, q = [], 0, "", False
+    i = 0
+    while i < len(a):
+        ch = a[i]
+        if q:
+            cur += ch
+            if ch == "\\":
+                cur += a[i + 1]; i += 1
+            elif ch == '"':
+                q = False
+        elif ch == '"':
+            q = True; cur += ch
+        elif ch in "([{<":
+            depth += 1; cur += ch
+        elif ch in ")]}>":
+            depth -= 1; cur += ch
+        elif ch == "," and depth == 0:
+            args.append(cur.strip()); cur = ""
+        else:
+            cur += ch
+        i += 1
+    if cur.strip():
+        args.append(cur.strip())
+    return args
+
+def fdnum(arg):
+    m = re.match(r'^(-?\d+)<(.*)>$', arg)
+    return (int(m.group(1)), m.group(2)) if m else (None, None)
+
+def theirs():
+    out, skipping = [], {}
+    for line in open(d + "/st"):
+        m = line_re.match(line)
+        if not m:
+            continue
+        pid, c, a, res, err = m.group(1), m.group(2), m.group(3), int(m.group(4), 0), m.group(5)
+        args = split_args(a)
+        if c == "openat":
+            if len(args) < 3 or args[1] != '"%s"' % scratch:
+                continue
+            flags = args[2]
+            if "O_CLOEXEC" in flags:        # prepare(): not part of the lesson
+                skipping[pid] = res
+                continue
+            out.append(("openat", norm_flags(flags), res, err))
+            continue
+        if c == "sync":
+            out.append(("sync", res, err))
+            continue
+        fd, path = fdnum(args[0]) if args else (None, None)
+        if fd is None and args and re.match(r'^-?\d+$', args[0]):
+            fd, path = int(args[0]), None
+        if path != scratch and not (path is None and fd is not None and fd >= 3 and err == "EBADF"):
+            continue
+        if skipping.get(pid) == fd:
+            if c == "close":
+                del skipping[pid]
+            continue
+        key = [c, fd]
+        if c in ("read", "write"):
+            key.append(int(args[2]))
+        elif c in ("pread64", "pwrite64"):
+            key += [int(args[2]), int(args[3])]
+        elif c == "lseek":
+            key += [int(args[1]), args[2]]
+        out.append(tuple(key + [res, err]))
+    return out
+
+a, b = ours(), theirs()
+if a == b:
+    print("ok   %s: %d calls, the same" % (name, len(a)))
+    sys.exit(0)
+import difflib
+print("FAIL %s: iobufviz (-) and the exported program under strace (+) differ" % name)
+for l in difflib.unified_diff([repr(x) for x in a], [repr(x) for x in b], "iobufviz", "program", lineterm="", n=2):
+    print("     " + l)
+sys.exit(1)
+PY
+done
+exit $fail
