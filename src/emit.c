@@ -46,6 +46,39 @@ emit_buf(const struct scn_args *a, const char *name, char *buf, size_t len)
 	return buf;
 }
 
+/* A transfer on fd from or to name (skewed as the step says), with pread/pwrite's offset. */
+static void
+emit_transfer(const struct scn_step *st, const char *call, const char *name, char *buf,
+              size_t len)
+{
+	const struct scn_args *a = &st->args;
+	char b[32], off[32] = "";
+
+	if (call[0] == 'p')
+		snprintf(off, sizeof off, ", %" PRId64, a->offset);
+	snprintf(buf, len, "check(\"%s\", %s(fd, %s, %" PRIu64 "%s));", call, call,
+	         emit_buf(a, name, b, sizeof b), a->bytes, off);
+}
+
+/* fwrite or fread of the step's bytes through fp; a short count with an error is reported. */
+static void
+emit_stdio_transfer(const struct scn_step *st, const char *call, const char *name, char *buf,
+                    size_t len)
+{
+	const struct scn_args *a = &st->args;
+	char b[32];
+
+	snprintf(buf, len, "if (%s(%s, 1, %" PRIu64 ", fp) < %" PRIu64 " && ferror(fp))\n"
+	         "\tperror(\"%s\");", call, emit_buf(a, name, b, sizeof b), a->bytes, a->bytes, call);
+}
+
+/* A call on fd alone (fsync, fdatasync, close). */
+static void
+emit_fd_call(const char *call, char *buf, size_t len)
+{
+	snprintf(buf, len, "check(\"%s\", %s(fd));", call, call);
+}
+
 /* Size of the own stdio buffer a step needs (what ops.c passes to stdio); 0: none. */
 size_t
 emit_own_buffer_size(const struct scn_step *st)
@@ -148,11 +181,7 @@ emit_setbuffer(const struct scn_step *st, char *buf, size_t len)
 void
 emit_fwrite(const struct scn_step *st, char *buf, size_t len)
 {
-	const struct scn_args *a = &st->args;
-	char b[32];
-
-	snprintf(buf, len, "if (fwrite(%s, 1, %" PRIu64 ", fp) < %" PRIu64 " && ferror(fp))\n"
-	         "\tperror(\"fwrite\");", emit_buf(a, "wbuf", b, sizeof b), a->bytes, a->bytes);
+	emit_stdio_transfer(st, "fwrite", "wbuf", buf, len);
 }
 
 /* fputs as C. */
@@ -179,11 +208,7 @@ emit_printf(const struct scn_step *st, char *buf, size_t len)
 void
 emit_fread(const struct scn_step *st, char *buf, size_t len)
 {
-	const struct scn_args *a = &st->args;
-	char b[32];
-
-	snprintf(buf, len, "if (fread(%s, 1, %" PRIu64 ", fp) < %" PRIu64 " && ferror(fp))\n"
-	         "\tperror(\"fread\");", emit_buf(a, "rbuf", b, sizeof b), a->bytes, a->bytes);
+	emit_stdio_transfer(st, "fread", "rbuf", buf, len);
 }
 
 /* fgets as C. */
@@ -227,44 +252,28 @@ emit_fclose(const struct scn_step *st, char *buf, size_t len)
 void
 emit_write(const struct scn_step *st, char *buf, size_t len)
 {
-	const struct scn_args *a = &st->args;
-	char b[32];
-
-	snprintf(buf, len, "check(\"write\", write(fd, %s, %" PRIu64 "));",
-	         emit_buf(a, "wbuf", b, sizeof b), a->bytes);
+	emit_transfer(st, "write", "wbuf", buf, len);
 }
 
 /* read as C. */
 void
 emit_read(const struct scn_step *st, char *buf, size_t len)
 {
-	const struct scn_args *a = &st->args;
-	char b[32];
-
-	snprintf(buf, len, "check(\"read\", read(fd, %s, %" PRIu64 "));",
-	         emit_buf(a, "rbuf", b, sizeof b), a->bytes);
+	emit_transfer(st, "read", "rbuf", buf, len);
 }
 
 /* pread as C. */
 void
 emit_pread(const struct scn_step *st, char *buf, size_t len)
 {
-	const struct scn_args *a = &st->args;
-	char b[32];
-
-	snprintf(buf, len, "check(\"pread\", pread(fd, %s, %" PRIu64 ", %" PRId64 "));",
-	         emit_buf(a, "rbuf", b, sizeof b), a->bytes, a->offset);
+	emit_transfer(st, "pread", "rbuf", buf, len);
 }
 
 /* pwrite as C. */
 void
 emit_pwrite(const struct scn_step *st, char *buf, size_t len)
 {
-	const struct scn_args *a = &st->args;
-	char b[32];
-
-	snprintf(buf, len, "check(\"pwrite\", pwrite(fd, %s, %" PRIu64 ", %" PRId64 "));",
-	         emit_buf(a, "wbuf", b, sizeof b), a->bytes, a->offset);
+	emit_transfer(st, "pwrite", "wbuf", buf, len);
 }
 
 /* lseek as C. */
@@ -282,7 +291,7 @@ void
 emit_fsync(const struct scn_step *st, char *buf, size_t len)
 {
 	(void)st;
-	snprintf(buf, len, "check(\"fsync\", fsync(fd));");
+	emit_fd_call("fsync", buf, len);
 }
 
 /* fdatasync as C. */
@@ -290,7 +299,7 @@ void
 emit_fdatasync(const struct scn_step *st, char *buf, size_t len)
 {
 	(void)st;
-	snprintf(buf, len, "check(\"fdatasync\", fdatasync(fd));");
+	emit_fd_call("fdatasync", buf, len);
 }
 
 /* sync_file_range as C. */
@@ -348,7 +357,7 @@ void
 emit_close(const struct scn_step *st, char *buf, size_t len)
 {
 	(void)st;
-	snprintf(buf, len, "check(\"close\", close(fd));");
+	emit_fd_call("close", buf, len);
 }
 
 /*

@@ -295,6 +295,10 @@ program_sweep_fn(struct program_build *b, const struct scn_sweep *sw)
 	enum scn_program pr = sw->program;
 	bool reads = program_sweep_reads(pr);
 	bool stdio = pr == SCN_PROG_FWRITE || pr == SCN_PROG_FREAD || pr == SCN_PROG_FREAD_SETVBUF;
+	static const char open_out[] = "if ((to = open(out, O_WRONLY | O_CREAT | O_TRUNC | v->flags,"
+	                               " 0600)) == -1)\n\treturn -1;";
+	static const char want[] = "\tsize_t want = FILE_SIZE - done < bs ? (size_t)(FILE_SIZE -"
+	                           " done) : bs;\n\n";
 	uint64_t most = 4096;
 	char fl[160];
 
@@ -349,8 +353,7 @@ program_sweep_fn(struct program_build *b, const struct scn_sweep *sw)
 	switch (pr) {
 	case SCN_PROG_COPY:
 		program_add(b, 1, "if ((in = open(path, O_RDONLY)) == -1)\n\treturn -1;");
-		program_add(b, 1, "if ((to = open(out, O_WRONLY | O_CREAT | O_TRUNC | v->flags, 0600)) == -1)\n"
-		            "\treturn -1;");
+		program_add(b, 1, "%s", open_out);
 		program_add(b, 1, "while (done < FILE_SIZE && (n = read(in, buf, bs)) > 0) {\n"
 		            "\tif (write(to, buf, (size_t)n) != n || sync_each(v, to) == -1)\n"
 		            "\t\treturn -1;\n\tdone += (unsigned long long)n;\n}\n"
@@ -358,12 +361,10 @@ program_sweep_fn(struct program_build *b, const struct scn_sweep *sw)
 		break;
 	case SCN_PROG_WRITE:
 		program_add(b, 1, "(void)path;\n(void)in;\n(void)n;");
-		program_add(b, 1, "if ((to = open(out, O_WRONLY | O_CREAT | O_TRUNC | v->flags, 0600)) == -1)\n"
-		            "\treturn -1;");
-		program_add(b, 1, "for (; done < FILE_SIZE; done += bs) {\n"
-		            "\tsize_t want = FILE_SIZE - done < bs ? (size_t)(FILE_SIZE - done) : bs;\n\n"
+		program_add(b, 1, "%s", open_out);
+		program_add(b, 1, "for (; done < FILE_SIZE; done += bs) {\n%s"
 		            "\tif (write(to, buf, want) != (ssize_t)want || sync_each(v, to) == -1)\n"
-		            "\t\treturn -1;\n}\nreturn close(to);");
+		            "\t\treturn -1;\n}\nreturn close(to);", want);
 		break;
 	case SCN_PROG_READ:
 		program_add(b, 1, "(void)out;");
@@ -375,13 +376,11 @@ program_sweep_fn(struct program_build *b, const struct scn_sweep *sw)
 		break;
 	case SCN_PROG_FWRITE:
 		program_add(b, 1, "(void)path;\n(void)in;\n(void)n;");
-		program_add(b, 1, "if ((to = open(out, O_WRONLY | O_CREAT | O_TRUNC | v->flags, 0600)) == -1)\n"
-		            "\treturn -1;\nif ((fp = fdopen(to, \"w\")) == NULL)\n\treturn -1;");
-		program_add(b, 1, "for (; done < FILE_SIZE; done += bs) {\n"
-		            "\tsize_t want = FILE_SIZE - done < bs ? (size_t)(FILE_SIZE - done) : bs;\n\n"
+		program_add(b, 1, "%s\nif ((fp = fdopen(to, \"w\")) == NULL)\n\treturn -1;", open_out);
+		program_add(b, 1, "for (; done < FILE_SIZE; done += bs) {\n%s"
 		            "\tif (fwrite(buf, 1, want, fp) != want)\n\t\treturn -1;\n"
 		            "\tif (v->sync_each && (fflush(fp) != 0 || sync_each(v, to) == -1))\n"
-		            "\t\treturn -1;\n}\nreturn fclose(fp);");
+		            "\t\treturn -1;\n}\nreturn fclose(fp);", want);
 		break;
 	case SCN_PROG_FREAD:
 	case SCN_PROG_FREAD_SETVBUF:
@@ -390,10 +389,9 @@ program_sweep_fn(struct program_build *b, const struct scn_sweep *sw)
 		            "if ((fp = fdopen(in, \"r\")) == NULL)\n\treturn -1;");
 		if (pr == SCN_PROG_FREAD_SETVBUF)
 			program_add(b, 1, "if (setvbuf(fp, vbuf, _IOFBF, sizeof vbuf) != 0)\n\treturn -1;");
-		program_add(b, 1, "while (done < FILE_SIZE) {\n"
-		            "\tsize_t want = FILE_SIZE - done < bs ? (size_t)(FILE_SIZE - done) : bs;\n\n"
+		program_add(b, 1, "while (done < FILE_SIZE) {\n%s"
 		            "\tif ((n = (ssize_t)fread(buf, 1, want, fp)) == 0)\n\t\tbreak;\n"
-		            "\tdone += (unsigned long long)n;\n}\nreturn fclose(fp);");
+		            "\tdone += (unsigned long long)n;\n}\nreturn fclose(fp);", want);
 		break;
 	}
 	program_add(b, 0, "}\n");
