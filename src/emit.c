@@ -401,12 +401,11 @@ emit_tail(const struct scn_step *st, char *buf, size_t len)
 	         (a->has & SCN_HAS_SIZE) && a->size > 0 ? (size_t)a->size : (size_t)4096);
 }
 
-/* sweep as C: the timed loop of its program (sweep() in the program). */
+/* sweep as C: the timed loop of its program (sweepN() in the program, N its line). */
 void
 emit_sweep(const struct scn_step *st, char *buf, size_t len)
 {
-	(void)st;
-	snprintf(buf, len, "sweep(path);");
+	snprintf(buf, len, "sweep%d(path);", st->line);
 }
 
 /* note as C: a comment. */

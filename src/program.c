@@ -280,70 +280,53 @@ program_sweep_reads(enum scn_program pr)
 	       pr == SCN_PROG_FREAD_SETVBUF;
 }
 
-/* The sweep's program as a timed loop over its variants and buffer sizes. */
+/* The definitions every sweep's loop shares: size macros, struct variant, the buffer. */
 static void
-program_sweep_fn(struct program_build *b, const struct scn_sweep *sw)
+program_sweep_common(struct program_build *b, const struct scenario *s)
 {
-	static const char *const names[] = {
-		[SCN_PROG_COPY] = "copy.c: read() the file, write() each piece to a new file",
-		[SCN_PROG_WRITE] = "write_bytes.c: write() FILE_SIZE bytes to a new file",
-		[SCN_PROG_READ] = "APUE figure 3.5: read() the file, write() each piece to /dev/null",
-		[SCN_PROG_FWRITE] = "fwrite() FILE_SIZE bytes in records to a new file",
-		[SCN_PROG_FREAD] = "fread() the file in records",
-		[SCN_PROG_FREAD_SETVBUF] = "fread() the file in records, with a 64 KiB stdio buffer",
-	};
+	uint64_t most = 4096;
+	bool syncs = false;
+
+	for (size_t i = 0; i < s->n_steps; i++) {
+		const struct scn_sweep *sw = s->steps[i].sweep;
+		if (s->steps[i].op != SCN_OP_SWEEP || sw == NULL)
+			continue;
+		for (size_t k = 0; k < sw->n_buffer_sizes; k++)
+			if (sw->buffer_sizes[k] > most)
+				most = sw->buffer_sizes[k];
+		syncs |= !program_sweep_reads(sw->program) || sw->program == SCN_PROG_COPY;
+	}
+	program_add(b, 0, "/* The sweeps' sizes, or cc -DFILE_SIZE=n -DBUF_SIZE=n for a short run"
+	            " of one size. */\n#ifdef FILE_SIZE\n#define SIZE(n) ((unsigned long long)"
+	            "FILE_SIZE)\n#else\n#define SIZE(n) (n)\n#endif\n#ifdef BUF_SIZE\n"
+	            "#define BUF_SIZES(...) BUF_SIZE\n#else\n#define BUF_SIZES(...) __VA_ARGS__\n"
+	            "#endif\n");
+	program_add(b, 0, "/* A variant: extra open flags, and what follows each write (1 fsync,"
+	            " 2 fdatasync). */\nstruct variant {\n\tconst char *name;\n\tint flags;\n"
+	            "\tint sync_each;\n};\n");
+	program_add(b, 0, "/* The user buffer: BUF_SIZE bytes at most, aligned for O_DIRECT. */\n"
+	            "static _Alignas(4096) char buf[%" PRIu64 "];\n", (most + 4095) / 4096 * 4096);
+	if (syncs) {
+		program_add(b, 0, "/* Follow a write with what the variant asks for. */");
+		program_add(b, 0, "static int\nsync_each(const struct variant *v, int fd)\n{\n"
+		            "\treturn v->sync_each == 1 ? fsync(fd) : v->sync_each == 2 ? fdatasync(fd) : 0;\n"
+		            "}\n");
+	}
+}
+
+/* One run of a sweep's program (runN in the program). */
+static void
+program_sweep_run(struct program_build *b, const struct scn_sweep *sw, int n)
+{
 	enum scn_program pr = sw->program;
-	bool reads = program_sweep_reads(pr);
 	bool stdio = pr == SCN_PROG_FWRITE || pr == SCN_PROG_FREAD || pr == SCN_PROG_FREAD_SETVBUF;
 	static const char open_out[] = "if ((to = open(out, O_WRONLY | O_CREAT | O_TRUNC | v->flags,"
 	                               " 0600)) == -1)\n\treturn -1;";
-	static const char want[] = "\tsize_t want = FILE_SIZE - done < bs ? (size_t)(FILE_SIZE -"
-	                           " done) : bs;\n\n";
-	uint64_t most = 4096;
-	char fl[160];
+	static const char want[] = "\tsize_t want = size - done < bs ? (size_t)(size - done) : bs;\n\n";
 
-	program_add(b, 0, "/* Bytes each run moves (the sweep's file_size; cc -DFILE_SIZE=... for"
-	            " less). */\n#ifndef FILE_SIZE\n#define FILE_SIZE %" PRIu64 "ULL\n#endif\n",
-	            sw->file_size);
-	program_add(b, 0, "/* The sweep's buffer sizes (cc -DBUF_SIZE=... for one). */\n"
-	            "#ifdef BUF_SIZE\nstatic const size_t buf_sizes[] = { BUF_SIZE };\n#else");
-	program_add(b, 0, "static const size_t buf_sizes[] = {");
-	for (size_t i = 0; i < sw->n_buffer_sizes; i += 8) {
-		char row[256];
-		size_t n = 0;
-		for (size_t k = i; k < sw->n_buffer_sizes && k < i + 8 && n < sizeof row; k++)
-			n += (size_t)snprintf(row + n, sizeof row - n, "%s%" PRIu64 ",",
-			                      k > i ? " " : "", sw->buffer_sizes[k]);
-		program_add(b, 1, "%s", row);
-	}
-	for (size_t i = 0; i < sw->n_buffer_sizes; i++)
-		if (sw->buffer_sizes[i] > most)
-			most = sw->buffer_sizes[i];
-	program_add(b, 0, "};\n#endif\n");
-	program_add(b, 0, "/* The variants: extra open flags, and what follows each write"
-	            " (1 fsync, 2 fdatasync). */");
-	program_add(b, 0, "static const struct variant {\n\tconst char *name;\n\tint flags;\n"
-	            "\tint sync_each;\n} variants[] = {");
-	for (size_t i = 0; i < sw->n_variants; i++) {
-		const struct scn_variant *v = &sw->variants[i];
-		char e[128];
-		program_add(b, 1, "{ \"%s\", %s, %d },", emit_c_string(v->name, e, sizeof e),
-		            v->flags ? decode_open_flag_bits(v->flags, fl, sizeof fl) : "0",
-		            v->sync_each == SCN_SYNC_FSYNC ? 1 :
-		            v->sync_each == SCN_SYNC_FDATASYNC ? 2 : 0);
-	}
-	program_add(b, 0, "};\n");
-	program_add(b, 0, "static _Alignas(4096) char buf[%" PRIu64 "];\n",
-	            (most + 4095) / 4096 * 4096);
-	if (pr == SCN_PROG_COPY || pr == SCN_PROG_WRITE || pr == SCN_PROG_FWRITE) {
-		program_add(b, 0, "/* Follow a write with what the variant asks for. */");
-		program_add(b, 0, "static int\nsync_each(const struct variant *v, int fd)\n{\n"
-	            "\treturn v->sync_each == 1 ? fsync(fd) : v->sync_each == 2 ? fdatasync(fd) : 0;\n"
-		            "}\n");
-	}
-	program_add(b, 0, "/* One run of the program with buffer size bs: 0, or -1 with errno. */");
-	program_add(b, 0, "static int\nrun(const char *path, const char *out, const struct variant *v,"
-	            " size_t bs)\n{");
+	program_add(b, 0, "/* One run with buffer size bs: 0, or -1 with errno. */");
+	program_add(b, 0, "static int\nrun%d(const char *path, const char *out, const struct variant *v,"
+	            " size_t bs,\n      unsigned long long size)\n{", n);
 	program_add(b, 1, "unsigned long long done = 0;");
 	if (stdio)
 		program_add(b, 1, "FILE *fp;");
@@ -354,7 +337,7 @@ program_sweep_fn(struct program_build *b, const struct scn_sweep *sw)
 	case SCN_PROG_COPY:
 		program_add(b, 1, "if ((in = open(path, O_RDONLY)) == -1)\n\treturn -1;");
 		program_add(b, 1, "%s", open_out);
-		program_add(b, 1, "while (done < FILE_SIZE && (n = read(in, buf, bs)) > 0) {\n"
+		program_add(b, 1, "while (done < size && (n = read(in, buf, bs)) > 0) {\n"
 		            "\tif (write(to, buf, (size_t)n) != n || sync_each(v, to) == -1)\n"
 		            "\t\treturn -1;\n\tdone += (unsigned long long)n;\n}\n"
 		            "close(in);\nreturn close(to);");
@@ -362,7 +345,7 @@ program_sweep_fn(struct program_build *b, const struct scn_sweep *sw)
 	case SCN_PROG_WRITE:
 		program_add(b, 1, "(void)path;\n(void)in;\n(void)n;");
 		program_add(b, 1, "%s", open_out);
-		program_add(b, 1, "for (; done < FILE_SIZE; done += bs) {\n%s"
+		program_add(b, 1, "for (; done < size; done += bs) {\n%s"
 		            "\tif (write(to, buf, want) != (ssize_t)want || sync_each(v, to) == -1)\n"
 		            "\t\treturn -1;\n}\nreturn close(to);", want);
 		break;
@@ -370,14 +353,14 @@ program_sweep_fn(struct program_build *b, const struct scn_sweep *sw)
 		program_add(b, 1, "(void)out;");
 		program_add(b, 1, "if ((in = open(path, O_RDONLY | v->flags)) == -1)\n\treturn -1;");
 		program_add(b, 1, "if ((to = open(\"/dev/null\", O_WRONLY)) == -1)\n\treturn -1;");
-		program_add(b, 1, "while (done < FILE_SIZE && (n = read(in, buf, bs)) > 0) {\n"
+		program_add(b, 1, "while (done < size && (n = read(in, buf, bs)) > 0) {\n"
 		            "\tif (write(to, buf, (size_t)n) != n)\n\t\treturn -1;\n"
 		            "\tdone += (unsigned long long)n;\n}\nclose(to);\nreturn close(in);");
 		break;
 	case SCN_PROG_FWRITE:
 		program_add(b, 1, "(void)path;\n(void)in;\n(void)n;");
 		program_add(b, 1, "%s\nif ((fp = fdopen(to, \"w\")) == NULL)\n\treturn -1;", open_out);
-		program_add(b, 1, "for (; done < FILE_SIZE; done += bs) {\n%s"
+		program_add(b, 1, "for (; done < size; done += bs) {\n%s"
 		            "\tif (fwrite(buf, 1, want, fp) != want)\n\t\treturn -1;\n"
 		            "\tif (v->sync_each && (fflush(fp) != 0 || sync_each(v, to) == -1))\n"
 		            "\t\treturn -1;\n}\nreturn fclose(fp);", want);
@@ -389,34 +372,82 @@ program_sweep_fn(struct program_build *b, const struct scn_sweep *sw)
 		            "if ((fp = fdopen(in, \"r\")) == NULL)\n\treturn -1;");
 		if (pr == SCN_PROG_FREAD_SETVBUF)
 			program_add(b, 1, "if (setvbuf(fp, vbuf, _IOFBF, sizeof vbuf) != 0)\n\treturn -1;");
-		program_add(b, 1, "while (done < FILE_SIZE) {\n%s"
+		program_add(b, 1, "while (done < size) {\n%s"
 		            "\tif ((n = (ssize_t)fread(buf, 1, want, fp)) == 0)\n\t\tbreak;\n"
 		            "\tdone += (unsigned long long)n;\n}\nreturn fclose(fp);", want);
 		break;
 	}
 	program_add(b, 0, "}\n");
-	program_add(b, 0, "/* The sweep: %s; each run timed. */", pr < sizeof names / sizeof names[0] ?
-	            names[pr] : "?");
-	program_add(b, 0, "static void\nsweep(const char *path)\n{\n\tchar out[4096];\n\n"
-	            "\tsnprintf(out, sizeof out, \"%%s%s\", path);\n"
-	            "\tprintf(\"%%-16s %%10s %%12s\\n\", \"variant\", \"BUF_SIZE\", \"elapsed (s)\");\n"
-	            "\tfor (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)\n"
-	            "\t\tfor (size_t k = 0; k < sizeof buf_sizes / sizeof buf_sizes[0]; k++) {\n"
-	            "\t\t\tstruct timespec a, z;\n\t\t\tint rc, in;\n",
-	            reads ? ".out" : "");
+}
+
+/* The sweep of step st as a timed loop over its variants and buffer sizes (sweepN). */
+static void
+program_sweep_fn(struct program_build *b, const struct scn_step *st)
+{
+	static const char *const names[] = {
+		[SCN_PROG_COPY] = "copy.c: read() the file, write() each piece to a new file",
+		[SCN_PROG_WRITE] = "write_bytes.c: write() the bytes to a new file",
+		[SCN_PROG_READ] = "APUE figure 3.5: read() the file, write() each piece to /dev/null",
+		[SCN_PROG_FWRITE] = "fwrite() the bytes in records to a new file",
+		[SCN_PROG_FREAD] = "fread() the file in records",
+		[SCN_PROG_FREAD_SETVBUF] = "fread() the file in records, with a 64 KiB stdio buffer",
+	};
+	const struct scn_sweep *sw = st->sweep;
+	enum scn_program pr = sw->program;
+	bool reads = program_sweep_reads(pr);
+	int n = st->line;
+	char fl[160];
+
+	program_add(b, 0, "/* Sweep (scenario line %d): its buffer sizes and variants. */", n);
+	program_add(b, 0, "static const size_t buf_sizes%d[] = { BUF_SIZES(", n);
+	for (size_t i = 0; i < sw->n_buffer_sizes; i += 8) {
+		char row[256];
+		size_t k, len = 0;
+		for (k = i; k < sw->n_buffer_sizes && k < i + 8 && len < sizeof row; k++)
+			len += (size_t)snprintf(row + len, sizeof row - len, "%s%" PRIu64 "%s",
+			                        k > i ? " " : "", sw->buffer_sizes[k],
+			                        k + 1 < sw->n_buffer_sizes ? "," : "");
+		program_add(b, 1, "%s", row);
+	}
+	program_add(b, 0, ") };");
+	program_add(b, 0, "static const struct variant variants%d[] = {", n);
+	for (size_t i = 0; i < sw->n_variants; i++) {
+		const struct scn_variant *v = &sw->variants[i];
+		char e[128];
+		program_add(b, 1, "{ \"%s\", %s, %d },", emit_c_string(v->name, e, sizeof e),
+		            v->flags ? decode_open_flag_bits(v->flags, fl, sizeof fl) : "0",
+		            v->sync_each == SCN_SYNC_FSYNC ? 1 :
+		            v->sync_each == SCN_SYNC_FDATASYNC ? 2 : 0);
+	}
+	program_add(b, 0, "};\n");
+	program_sweep_run(b, sw, n);
+	program_add(b, 0, "/* The sweep: %s; each run timed. */",
+	            (size_t)pr < sizeof names / sizeof names[0] ? names[pr] : "?");
+	program_add(b, 0, "static void\nsweep%d(const char *path)\n{\n"
+	            "\tunsigned long long size = SIZE(%" PRIu64 "ULL);\n\tchar out[4096];\n", n,
+	            sw->file_size);
+	program_add(b, 1, "snprintf(out, sizeof out, \"%%s%s\", path);", reads ? ".out" : "");
+	if (reads)
+		program_add(b, 1, "prepare(path, size, 0);   /* the input, as iobufviz makes it */");
+	program_add(b, 1, "printf(\"%%-16s %%10s %%12s\\n\", \"variant\", \"BUF_SIZE\", \"elapsed (s)\");\n"
+	            "for (size_t i = 0; i < sizeof variants%d / sizeof variants%d[0]; i++)\n"
+	            "\tfor (size_t k = 0; k < sizeof buf_sizes%d / sizeof buf_sizes%d[0]; k++) {\n"
+	            "\t\tconst struct variant *v = &variants%d[i];\n"
+	            "\t\tstruct timespec a, z;\n\t\tint rc, in;\n", n, n, n, n, n);
 	if (reads && sw->cache == SCN_CACHE_COLD)
-		program_add(b, 3, "\nif ((in = open(path, O_RDONLY)) != -1) {   /* a cold cache each run */\n"
+		program_add(b, 3, "if ((in = open(path, O_RDONLY)) != -1) {   /* a cold cache each run */\n"
 		            "\tposix_fadvise(in, 0, 0, POSIX_FADV_DONTNEED);\n\tclose(in);\n}");
 	else
-		program_add(b, 3, "\n(void)in;");
+		program_add(b, 3, "(void)in;");
 	program_add(b, 3, "clock_gettime(CLOCK_MONOTONIC, &a);\n"
-	            "rc = run(path, out, &variants[i], buf_sizes[k]);\n"
+	            "rc = run%d(path, out, v, buf_sizes%d[k], size);\n"
 	            "clock_gettime(CLOCK_MONOTONIC, &z);\n"
 	            "if (rc == -1)\n"
-	            "\tprintf(\"%%-16s %%10zu %%12s\\n\", variants[i].name, buf_sizes[k], strerror(errno));\n"
+	            "\tprintf(\"%%-16s %%10zu %%12s\\n\", v->name, buf_sizes%d[k], strerror(errno));\n"
 	            "else\n"
-	            "\tprintf(\"%%-16s %%10zu %%12.3f\\n\", variants[i].name, buf_sizes[k],\n"
-	            "\t       (double)(z.tv_sec - a.tv_sec) + (double)(z.tv_nsec - a.tv_nsec) / 1e9);");
+	            "\tprintf(\"%%-16s %%10zu %%12.3f\\n\", v->name, buf_sizes%d[k],\n"
+	            "\t       (double)(z.tv_sec - a.tv_sec) + (double)(z.tv_nsec - a.tv_nsec) / 1e9);",
+	            n, n, n, n);
 	program_add(b, 2, "}");
 	if (reads)
 		program_add(b, 1, "unlink(out);");
@@ -492,7 +523,10 @@ program_new(const struct scenario *s)
 	program_helpers(&b, all);
 	program_prepare(&b);
 	if (sweep != NULL)
-		program_sweep_fn(&b, sweep->sweep);
+		program_sweep_common(&b, s);
+	for (size_t i = 0; i < s->n_steps; i++)
+		if (s->steps[i].op == SCN_OP_SWEEP && s->steps[i].sweep != NULL)
+			program_sweep_fn(&b, &s->steps[i]);
 
 	program_add(&b, 0, "int\nmain(int argc, char *argv[])\n{");
 	program_add(&b, 1, "const char *path;");
@@ -506,12 +540,8 @@ program_new(const struct scenario *s)
 	if (program_uses(all, "wbuf"))
 		program_add(&b, 1, "for (size_t i = 0; i < sizeof wbuf; i++)\n"
 		            "\twbuf[i] = \"abcdefghijklmnopqrstuvwxyz\"[i %% 26];");
-	if (sweep != NULL && program_sweep_reads(sweep->sweep->program))
-		program_add(&b, 1, "prepare(path, FILE_SIZE, 0);   /* not part of the lesson: its"
-		            " input */\n");
-	else
-		program_add(&b, 1, "prepare(path, %" PRIu64 ", %d);   /* not part of the lesson */\n",
-		            s->file.size, s->file.fill == SCN_FILL_ZERO);
+	program_add(&b, 1, "prepare(path, %" PRIu64 ", %d);   /* not part of the lesson */\n",
+	            s->file.size, s->file.fill == SCN_FILL_ZERO);
 	program_add(&b, 1, "/* The lesson. */");
 	for (size_t i = 0; i < s->n_steps; i++) {
 		const struct scn_step *st = &s->steps[i];
