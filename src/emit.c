@@ -408,17 +408,33 @@ emit_sweep(const struct scn_step *st, char *buf, size_t len)
 	snprintf(buf, len, "sweep%d(path);", st->line);
 }
 
-/* note as C: a comment. */
+/* note as C: a comment, its text wrapped at 72 columns ("*" "/" in it broken apart). */
 void
 emit_note(const struct scn_step *st, char *buf, size_t len)
 {
-	char t[160];
-	char *nl;
+	const char *t = st->args.text != NULL ? st->args.text : "";
+	size_t n = (size_t)snprintf(buf, len, "/*"), col = 2;
 
-	snprintf(t, sizeof t, "%s", st->args.text != NULL ? st->args.text : "");
-	while ((nl = strpbrk(t, "\n\t")) != NULL)
-		*nl = ' ';
-	while ((nl = strstr(t, "*/")) != NULL)
-		nl[1] = '_';
-	snprintf(buf, len, "/* %s */", t);
+	while (*t != '\0' && n + 8 < len) {
+		size_t w = strcspn(t, " \t\n");
+		if (w == 0) {
+			t++;
+			continue;
+		}
+		if (col + 1 + w > 72 && col > 2) {
+			n += (size_t)snprintf(buf + n, len - n, "\n *");
+			col = 2;
+		}
+		if (n + w + 8 >= len)
+			break;
+		buf[n++] = ' ';
+		for (size_t i = 0; i < w; i++) {
+			buf[n++] = t[i];
+			if (t[i] == '*' && t[i + 1] == '/')
+				buf[n++] = ' ';
+		}
+		col += 1 + w;
+		t += w;
+	}
+	snprintf(buf + n, len - n, "%s */", *t != '\0' ? " ..." : "");
 }
