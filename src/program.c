@@ -435,7 +435,8 @@ program_sweep_fn(struct program_build *b, const struct scn_step *st)
 	            "\t\tconst struct variant *v = &variants%d[i];\n"
 	            "\t\tstruct timespec a, z;\n\t\tint rc, in;\n", n, n, n, n, n);
 	if (reads && sw->cache == SCN_CACHE_COLD)
-		program_add(b, 3, "if ((in = open(path, O_RDONLY)) != -1) {   /* a cold cache each run */\n"
+		program_add(b, 3, "/* A cold cache each run (O_CLOEXEC: apart from the run, as in prepare()). */\n"
+		            "if ((in = open(path, O_RDONLY | O_CLOEXEC)) != -1) {\n"
 		            "\tposix_fadvise(in, 0, 0, POSIX_FADV_DONTNEED);\n\tclose(in);\n}");
 	else
 		program_add(b, 3, "(void)in;");
