@@ -19,6 +19,32 @@ strace -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
 calls=openat,read,write,pread64,pwrite64,lseek,newfstatat,fstat,fcntl,fsync,fdatasync
 calls=$calls,sync_file_range,sync,fadvise64,fallocate,ftruncate,close
 fail=0
+
+# Run iobufviz on $1 (with option $2, if any) into $d/ours.json, then export and compile
+# $scen's program into $d/prog (cc options after $2). Non-zero, having said why, if the
+# scenario is to be left: it cannot run here (exit 3), or it failed (fail=1).
+both() {
+	y=$1 opt=$2
+	shift 2
+	"$bin" --headless --format=json $opt --dir "$d" "$y" >"$d/ours.json" 2>"$d/ours.err"
+	rc=$?
+	if [ "$rc" -eq 3 ]; then
+		echo "skip $name: iobufviz cannot run it here: $(head -1 "$d/ours.err")"
+		return 1
+	fi
+	[ "$rc" -le 1 ] || { echo "FAIL $name: iobufviz exit $rc"; cat "$d/ours.err"; fail=1; return 1; }
+	"$bin" --export=c "$scen" >"$d/prog.c" || { echo "FAIL $name: --export=c"; fail=1; return 1; }
+	"$cc" -std=c11 -Wall -Wextra -Werror "$@" -o "$d/prog" "$d/prog.c" 2>"$d/cc.err" ||
+		{ echo "FAIL $name: does not compile"; cat "$d/cc.err"; fail=1; return 1; }
+}
+
+# Run $d/prog on $d/scratch (beside iobufviz's own file: the same filesystem) under
+# strace, tracing the calls $1, into $d/st.
+trace() {
+	strace -f -qq -y -o "$d/st" -e trace="$1" "$d/prog" "$d/scratch" >"$d/out" 2>"$d/err" \
+		</dev/null || { echo "FAIL $name: the program failed"; cat "$d/err"; fail=1; return 1; }
+}
+
 for scen in "$src"/scenarios/*.yaml; do
 	name=$(basename "$scen" .yaml)
 	d=$tmp/$name
@@ -29,20 +55,8 @@ for scen in "$src"/scenarios/*.yaml; do
 		# tiny copy of the sweep (64 KiB, 4096-byte buffers, one run per variant).
 		sed -e 's/^\( *file_size:\).*/\1 64KiB/' -e 's/^\( *buffer_sizes:\).*/\1 [4096]/' \
 		    -e 's/^\( *repeat:\).*/\1 1/' -e 's/^\( *warmup:\).*/\1 0/' "$scen" >"$d/tiny.yaml"
-		"$bin" --headless --format=json --dir "$d" "$d/tiny.yaml" >"$d/ours.json" 2>"$d/ours.err"
-		rc=$?
-		if [ "$rc" -eq 3 ]; then
-			echo "skip $name: iobufviz cannot run it here: $(head -1 "$d/ours.err")"
-			continue
-		fi
-		[ "$rc" -le 1 ] || { echo "FAIL $name: iobufviz exit $rc"; cat "$d/ours.err"; fail=1; continue; }
-		"$bin" --export=c "$scen" >"$d/prog.c" || { echo "FAIL $name: --export=c"; fail=1; continue; }
-		"$cc" -std=c11 -Wall -Wextra -Werror -DFILE_SIZE=65536 -DBUF_SIZE=4096 \
-			-o "$d/prog" "$d/prog.c" 2>"$d/cc.err" ||
-			{ echo "FAIL $name: does not compile"; cat "$d/cc.err"; fail=1; continue; }
-		strace -f -qq -y -o "$d/st" -e trace=openat,read,write,close "$d/prog" "$d/scratch" \
-			>"$d/out" 2>"$d/err" ||
-			{ echo "FAIL $name: the program failed"; cat "$d/err"; fail=1; continue; }
+		both "$d/tiny.yaml" "" -DFILE_SIZE=65536 -DBUF_SIZE=4096 || continue
+		trace openat,read,write,close || continue
 		python3 - "$d" "$name" <<'PY' || fail=1
 import json, re, sys
 d, name = sys.argv[1], sys.argv[2]
@@ -90,19 +104,8 @@ sys.exit(1)
 PY
 		continue
 	fi
-	"$bin" --headless --format=json --trace=ptrace --dir "$d" "$scen" >"$d/ours.json" 2>"$d/ours.err"
-	rc=$?
-	if [ "$rc" -eq 3 ]; then
-		echo "skip $name: iobufviz cannot run it here: $(head -1 "$d/ours.err")"
-		continue
-	fi
-	[ "$rc" -le 1 ] || { echo "FAIL $name: iobufviz exit $rc"; cat "$d/ours.err"; fail=1; continue; }
-	"$bin" --export=c "$scen" >"$d/prog.c" || { echo "FAIL $name: --export=c"; fail=1; continue; }
-	"$cc" -std=c11 -Wall -Wextra -Werror -o "$d/prog" "$d/prog.c" 2>"$d/cc.err" ||
-		{ echo "FAIL $name: does not compile"; cat "$d/cc.err"; fail=1; continue; }
-	# The program's file where iobufviz puts its own, so that both get the same filesystem.
-	strace -f -qq -y -o "$d/st" -e trace=$calls "$d/prog" "$d/scratch" >"$d/out" 2>"$d/err" </dev/null ||
-		{ echo "FAIL $name: the program failed"; cat "$d/err"; fail=1; continue; }
+	both "$scen" --trace=ptrace || continue
+	trace "$calls" || continue
 	python3 - "$d" "$name" <<'PY' || fail=1
 import json, re, sys
 d, name = sys.argv[1], sys.argv[2]
