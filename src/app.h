@@ -4,32 +4,45 @@
 #define IOBUFVIZ_APP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "runner.h"
 #include "scenario.h"
 
 /* Exit codes (DESIGN §1). */
 enum app_exit {
-	APP_EXIT_OK = 0,        /* every expectation held */
-	APP_EXIT_FAILED = 1,    /* an expectation failed */
+	APP_EXIT_OK = 0,        /* no expectation failed */
+	APP_EXIT_FAILED = 1,    /* an expectation failed (or, with --strict, was not observable) */
 	APP_EXIT_USAGE = 2,     /* bad usage or bad scenario */
 	APP_EXIT_ENV = 3,       /* the environment cannot run it */
 };
 
 enum app_format { APP_FORMAT_TEXT, APP_FORMAT_JSON, APP_FORMAT_TAP };
 
+struct practice_problem;
+
 struct app_opts {
-	const char *dir;          /* --dir */
+	const char *dir;          /* --dir (the first one) */
+	const char *dirs[8];      /* every --dir: sweeps run their disk variants under each */
+	size_t n_dirs;
 	enum app_format format;   /* --format */
 	enum runner_trace trace;  /* --trace */
 	bool color;               /* false with --no-color or NO_COLOR */
 	bool ascii;               /* --ascii, or a non-UTF-8 locale */
 	bool quiz;                /* --quiz */
 	bool mouse;               /* false with --no-mouse */
+	bool big;                 /* --big: projector mode (also from 160 columns) */
 	const char *record;       /* --record FILE.cast */
 	const char *export_fmt;   /* --export=csv|json|md */
 	double budget;            /* --budget seconds per sweep row; 0 = default */
+	bool wide;                /* --wide: the full sweep table, not one that fits 100 columns */
 	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
+	bool strict;              /* --strict: an expectation not observable here fails */
+	bool practice_topic;      /* --practice: the argument is a topic, not a scenario */
+	bool answers;             /* --answers: run the practice problem and print what happened */
+	bool has_seed;            /* --seed given */
+	uint64_t seed;            /* --seed N */
+	const struct practice_problem *practice; /* the TUI quiz's choice questions, or NULL */
 };
 
 /* headless.c: run s without a terminal, print the transcript; return an app_exit. */

@@ -10,6 +10,7 @@
 
 #include "bench-print.h"
 #include "grid.h"
+#include "units.h"
 
 /* Columns taken by the label ("   65536 ") and by the value (" 107.43 s") around a bar. */
 #define CHART_LABEL 9
@@ -54,24 +55,39 @@ bench_chart_add(struct chart *c, const char *s)
 	c->v[c->n++] = dup;
 }
 
-/* A duration in at most 9 columns, ASCII units so widths stay simple. */
-static void
-bench_chart_time(double s, char *buf, size_t len)
+/*
+ * What a reference's times are multiplied by to stand beside ours: the chart compares like
+ * with like, so a reference that moved another amount is scaled to file_size (and says so).
+ */
+static double
+bench_chart_ref_scale(const struct bench_result *r, const struct scn_reference *ref)
 {
-	if (s >= 100)
-		snprintf(buf, len, "%.0f s", s);
-	else if (s >= 1)
-		snprintf(buf, len, "%.2f s", s);
-	else if (s >= 1e-3)
-		snprintf(buf, len, "%.2f ms", s * 1e3);
+	return ref->total_bytes > 0 && ref->total_bytes != r->sw->file_size ?
+	    (double)r->sw->file_size / (double)ref->total_bytes : 1;
+}
+
+/* A reference's key: its label (made safe), and its scaling if it is scaled. */
+static char *
+bench_chart_key(const struct bench_result *r, const struct scn_reference *ref, bool ascii,
+    char *buf, size_t len)
+{
+	char l[96], sz[32], sz2[32];
+	double k = bench_chart_ref_scale(r, ref);
+
+	bench_print_safe(ref->label ? ref->label : "book", l, sizeof l);
+	if (k == 1)
+		snprintf(buf, len, "%s", l);
 	else
-		snprintf(buf, len, "%.1f us", s * 1e6);
+		snprintf(buf, len, "%s %s%.3g (%s scaled to %s)", l, ascii ? "x" : "×", k,
+		    units_format_size_round(ref->total_bytes, sz, sizeof sz),
+		    units_format_size_round(r->sw->file_size, sz2, sizeof sz2));
+	return buf;
 }
 
 /* One bar line: label, len cells of glyph, value. */
 static void
 bench_chart_bar(struct chart *c, const char *label, const char *glyph, int len, double value,
-    const char *tail)
+    const char *tail, bool ascii)
 {
 	char line[1024], t[24];
 	size_t gl = strlen(glyph), pos;
@@ -81,7 +97,7 @@ bench_chart_bar(struct chart *c, const char *label, const char *glyph, int len, 
 		memcpy(line + pos, glyph, gl);
 		pos += gl;
 	}
-	bench_chart_time(value, t, sizeof t);
+	bench_print_time(value, ascii, t, sizeof t);
 	snprintf(line + pos, sizeof line - pos, " %s%s", t, tail);
 	bench_chart_add(c, line);
 }
@@ -108,7 +124,7 @@ bench_chart_lines(const struct bench_result *r, int width, unsigned flags, size_
 	double lo = INFINITY, hi = 0;
 	int barw = width - CHART_LABEL - CHART_VALUE;
 	struct chart c = { .width = width > 0 ? width : 1 };
-	char line[512];
+	char line[512], key[192], name[96];
 
 	*n = 0;
 	if (barw < 5)
@@ -125,7 +141,8 @@ bench_chart_lines(const struct bench_result *r, int width, unsigned flags, size_
 		}
 	for (size_t k = 0; k < sw->n_references; k++)
 		for (size_t i = 0; i < sw->references[k].n_rows; i++) {
-			double t = sw->references[k].rows[i].elapsed;
+			double t = sw->references[k].rows[i].elapsed *
+			    bench_chart_ref_scale(r, &sw->references[k]);
 			if (t > 0) {
 				lo = fmin(lo, t);
 				hi = fmax(hi, t);
@@ -141,8 +158,8 @@ bench_chart_lines(const struct bench_result *r, int width, unsigned flags, size_
 	snprintf(line, sizeof line, "Elapsed time, log scale (%s this machine", ours);
 	for (size_t k = 0; k < sw->n_references && k < 3; k++)
 		snprintf(line + strlen(line), sizeof line - strlen(line), ", %s %s",
-		    ascii ? ascii_ref[k] : utf_ref[k], sw->references[k].label ?
-		    sw->references[k].label : "book");
+		    ascii ? ascii_ref[k] : utf_ref[k], bench_chart_key(r, &sw->references[k], ascii,
+		    key, sizeof key));
 	snprintf(line + strlen(line), sizeof line - strlen(line), ")");
 	if (grid_text_width(line) <= c.width) {
 		bench_chart_add(&c, line);
@@ -153,15 +170,16 @@ bench_chart_lines(const struct bench_result *r, int width, unsigned flags, size_
 		bench_chart_add(&c, line);
 		for (size_t k = 0; k < sw->n_references && k < 3; k++) {
 			snprintf(line, sizeof line, "  %s %s", ascii ? ascii_ref[k] : utf_ref[k],
-			    sw->references[k].label ? sw->references[k].label : "book");
+			    bench_chart_key(r, &sw->references[k], ascii, key, sizeof key));
 			bench_chart_add(&c, line);
 		}
 	}
 	for (size_t v = 0; v < r->n_variants; v++) {
 		const struct bench_variant *bv = &r->variants[v];
 		if (r->n_variants > 1) {
-			snprintf(line, sizeof line, "%s (%s):", bv->v->name ? bv->v->name : "default",
-			    bv->fs);
+			snprintf(line, sizeof line, "%s (%s%s%s):", bench_print_safe(bv->v->name ?
+			    bv->v->name : "default", name, sizeof name), bv->fs, bv->dev[0] ? " " : "",
+			    bv->dev);
 			bench_chart_add(&c, line);
 		}
 		for (size_t i = 0; i < bv->n_rows; i++) {
@@ -171,7 +189,7 @@ bench_chart_lines(const struct bench_result *r, int width, unsigned flags, size_
 			snprintf(label, sizeof label, "%" PRIu64, row->buf_size);
 			if (row->n_runs > 0 && t > 0)
 				bench_chart_bar(&c, label, ours, bench_chart_len(t, lo, hi, barw), t,
-				    row->scale > 1.0000001 ? " *" : "");
+				    row->scale > 1.0000001 ? " *" : "", ascii);
 			else {
 				snprintf(line, sizeof line, "%*s %s", CHART_LABEL - 1, label,
 				    row->err ? "failed" : "not run");
@@ -180,12 +198,14 @@ bench_chart_lines(const struct bench_result *r, int width, unsigned flags, size_
 			for (size_t k = 0; k < sw->n_references && k < 3; k++) {
 				const struct scn_reference *ref = &sw->references[k];
 				const struct scn_ref_row *rr;
-				if (bench_ref_variant(r, ref) != v)
+				if (!bench_ref_matches(r, ref, v))
 					continue;
 				rr = bench_ref_row(ref, row->buf_size);
-				if (rr != NULL && rr->elapsed > 0)
+				if (rr != NULL && rr->elapsed > 0) {
+					double t2 = rr->elapsed * bench_chart_ref_scale(r, ref);
 					bench_chart_bar(&c, "", ascii ? ascii_ref[k] : utf_ref[k],
-					    bench_chart_len(rr->elapsed, lo, hi, barw), rr->elapsed, "");
+					    bench_chart_len(t2, lo, hi, barw), t2, "", ascii);
+				}
 			}
 		}
 	}

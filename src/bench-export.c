@@ -6,12 +6,14 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench-print.h"
 #include "decode.h"
 #include "json.h"
 #include "scenario-names.h"
+#include "text.h"
 
 /* Name of a cold-cache state. */
 static const char *
@@ -69,6 +71,10 @@ bench_export_json(FILE *f, const struct bench_result *r)
 		    scenario_names_of(scn_sync_eachs, (int)bv->v->sync_each),
 		    scenario_names_of(scn_fss, (int)bv->v->on));
 		json_string(f, bv->fs);
+		fputs(",\"device\":", f);
+		json_string(f, bv->dev[0] ? bv->dev : NULL);
+		fputs(",\"dir\":", f);
+		json_string(f, bv->given_dir[0] ? bv->given_dir : NULL);
 		fputs(",\"rows\":[", f);
 		for (size_t i = 0; i < bv->n_rows; i++) {
 			const struct bench_row *row = &bv->rows[i];
@@ -97,12 +103,20 @@ bench_export_json(FILE *f, const struct bench_result *r)
 				bench_export_jnum(f, row->syscr);
 				fputs(",\"syscw\":", f);
 				bench_export_jnum(f, row->syscw);
+				fputs(",\"journal_commits\":", f);
+				bench_export_jnum(f, row->commits);
 				fputs("},\"extrapolated\":{\"median_s\":", f);
 				bench_export_jnum(f, bench_row_extrapolated(row));
 				fputs(",\"user_s\":", f);
-				bench_export_jnum(f, row->user * row->scale);
+				bench_export_jnum(f, bench_row_cpu(row, false));
 				fputs(",\"system_s\":", f);
-				bench_export_jnum(f, row->system * row->scale);
+				bench_export_jnum(f, bench_row_cpu(row, true));
+				fputs(",\"syscalls\":", f);
+				bench_export_jnum(f, round(bench_row_calls(row)));
+				fprintf(f, ",\"fixed_syscalls\":%.0f,\"cpu_below_tick\":{\"user\":%s,"
+				    "\"system\":%s}", row->fixed_calls,
+				    bench_row_cpu(row, false) < 0 ? "true" : "false",
+				    bench_row_cpu(row, true) < 0 ? "true" : "false");
 				fputs("},\"relative\":", f);
 				bench_export_jnum(f, row->relative);
 				fputs(",\"relative_stddev\":", f);
@@ -119,8 +133,11 @@ bench_export_json(FILE *f, const struct bench_result *r)
 				const struct bench_sample *s = &row->runs[k];
 				fprintf(f, "%s{\"elapsed_s\":%.9g,\"user_s\":%.6g,\"system_s\":%.6g,"
 				    "\"syscr\":%" PRIu64 ",\"syscw\":%" PRIu64 ",\"bytes\":%" PRIu64
-				    ",\"cold\":\"%s\"}", k ? "," : "", s->elapsed, s->user, s->system,
-				    s->syscr, s->syscw, s->bytes, bench_export_cold(s->cold));
+				    ",\"cold\":\"%s\",\"journal_commits\":", k ? "," : "", s->elapsed,
+				    s->user, s->system, s->syscr, s->syscw, s->bytes,
+				    bench_export_cold(s->cold));
+				bench_export_jnum(f, (double)s->commits);
+				fputc('}', f);
 			}
 			fputs("]}", f);
 		}
@@ -152,10 +169,13 @@ bench_export_json(FILE *f, const struct bench_result *r)
 	return ferror(f) ? -1 : 0;
 }
 
-/* A CSV field: quoted, quotes doubled. */
+/* A CSV field: made safe as one line (no control, no newline), quoted, quotes doubled. */
 static void
-bench_export_cstr(FILE *f, const char *s)
+bench_export_cstr(FILE *f, const char *str)
 {
+	char *safe = text_safe_dup(str != NULL ? str : "", TEXT_LINE);
+	const char *s = safe;
+
 	fputc('"', f);
 	for (; s && *s; s++) {
 		if (*s == '"')
@@ -163,6 +183,7 @@ bench_export_cstr(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+	free(safe);
 }
 
 /* A CSV number, empty when not known. */
@@ -173,19 +194,18 @@ bench_export_cnum(FILE *f, double v)
 		fprintf(f, "%.9g", v);
 }
 
-/* CSV: one line per variant and row, seconds throughout. */
+/*
+ * CSV: a header row, then one row per variant and BUF_SIZE, seconds throughout. No comment
+ * line (a spreadsheet would read it as a row): what the sweep was is in its columns.
+ */
 int
 bench_export_csv(FILE *f, const struct bench_result *r)
 {
 	const struct scn_sweep *sw = r->sw;
 
-	fprintf(f, "# %s; program %s; file_size %" PRIu64 "; %s; %s; %s\n",
-	    sw->title ? sw->title : "sweep", scenario_names_of(scn_programs, (int)sw->program),
-	    sw->file_size,
-	    r->machine, r->cpu, r->kernel);
-	fputs("variant,fs,buf_size,bytes_measured,scale,fixed_s,median_s,mean_s,stddev_s,min_s,max_s,"
-	    "user_s,system_s,syscr,syscw,median_extrapolated_s,user_extrapolated_s,"
-	    "system_extrapolated_s,relative,relative_stddev,cold,error", f);
+	fputs("sweep,program,file_size,variant,fs,device,dir,buf_size,bytes_measured,scale,fixed_s,median_s,mean_s,stddev_s,min_s,max_s,"
+	    "user_s,system_s,syscr,syscw,journal_commits,median_extrapolated_s,user_extrapolated_s,"
+	    "system_extrapolated_s,syscalls_extrapolated,relative,relative_stddev,cold,error", f);
 	for (size_t i = 0; i < sw->n_references; i++) {
 		const char *l = sw->references[i].label ? sw->references[i].label : "book";
 		static const char *const col[] = { "elapsed_s", "user_s", "system_s" };
@@ -204,11 +224,21 @@ bench_export_csv(FILE *f, const struct bench_result *r)
 			const struct stats_summary *e = &row->elapsed;
 			bool ok = row->n_runs > 0;
 			double vals[] = { e->median, e->mean, e->sd, e->min, e->max, row->user,
-				row->system, row->syscr, row->syscw, bench_row_extrapolated(row),
-				row->user * row->scale, row->system * row->scale, row->relative,
+				row->system, row->syscr, row->syscw, row->commits, bench_row_extrapolated(row),
+				bench_row_cpu(row, false), bench_row_cpu(row, true),
+				round(bench_row_calls(row)), row->relative,
 				row->relative_sd };
+			bench_export_cstr(f, sw->title != NULL ? sw->title : "sweep");
+			fprintf(f, ",%s,%" PRIu64 ",", scenario_names_of(scn_programs, (int)sw->program),
+			    sw->file_size);
 			bench_export_cstr(f, bv->v->name ? bv->v->name : "default");
-			fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%.6g,%.6g", bv->fs, row->buf_size,
+			fputc(',', f);
+			bench_export_cstr(f, bv->fs);
+			fputc(',', f);
+			bench_export_cstr(f, bv->dev);
+			fputc(',', f);
+			bench_export_cstr(f, bv->given_dir);
+			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.6g,%.6g", row->buf_size,
 			    row->bytes, row->scale, row->fixed);
 			for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
 				fputc(',', f);
@@ -220,7 +250,7 @@ bench_export_csv(FILE *f, const struct bench_result *r)
 				bench_export_cstr(f, row->note);
 			for (size_t k = 0; k < sw->n_references; k++) {
 				const struct scn_reference *ref = &sw->references[k];
-				const struct scn_ref_row *rr = bench_ref_variant(r, ref) == v ?
+				const struct scn_ref_row *rr = bench_ref_matches(r, ref, v) ?
 				    bench_ref_row(ref, row->buf_size) : NULL;
 				for (int m = 0; m < 3; m++) {
 					fputc(',', f);

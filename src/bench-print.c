@@ -4,17 +4,28 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench-print.h"
 #include "decode.h"
 #include "grid.h"
 #include "scenario-names.h"
+#include "text.h"
 #include "units.h"
 
+/* A scenario's string made safe for one line (text.c is the one sanitiser). */
+char *
+bench_print_safe(const char *s, char *buf, size_t len)
+{
+	text_safe(s != NULL ? s : "", TEXT_LINE, buf, len);
+	return buf;
+}
+
 /* A duration with three significant figures ("107 s", "2.19 s", "4.51 ms", "850 µs"). */
-static char *
+char *
 bench_print_time(double s, bool ascii, char *buf, size_t len)
 {
 	static const struct { double div; const char *unit, *ascii; } u[] = {
@@ -40,347 +51,6 @@ bench_print_time(double s, bool ascii, char *buf, size_t len)
 	return buf;
 }
 
-/* A reference figure, or "-". */
-static char *
-bench_print_ref(double v, bool ascii, char *buf, size_t len)
-{
-	if (v < 0)
-		snprintf(buf, len, "-");
-	else
-		bench_print_time(v, ascii, buf, len);
-	return buf;
-}
-
-/* Where a cell is drawn from: a row of a variant (NULL for the header line), and how. */
-struct bench_print_at {
-	const struct bench_result *r;
-	const struct bench_row *row;       /* NULL: the header line */
-	const struct scn_reference *ref;   /* the reference that reference columns show */
-	bool ascii;                        /* no UTF-8 */
-	bool wide;                         /* compact: the pane is wide enough for CPU time */
-	bool short_scale;                  /* compact: "×25", not "×25 of 4 MB" */
-};
-
-/* Flags of a column. */
-enum {
-	BENCH_COL_RIGHT = 1u << 0,         /* right-aligned in text */
-	BENCH_COL_FIGURE = 1u << 1,        /* right-aligned in Markdown */
-	BENCH_COL_RUNS = 1u << 2,          /* empty for a row that did not run */
-	BENCH_COL_RULE = 1u << 3,          /* a rule ("│") before it in text */
-};
-
-/*
- * One column of a table: the header line and the rows both read it, so a width is
- * written once. A padded column is at least as wide as its title.
- */
-struct bench_print_col {
-	const char *title;                 /* NULL: the cell function writes it (row NULL) */
-	const char *ascii_title;           /* NULL: the title has no UTF-8 */
-	int width;                         /* display columns at least; 0: never padded */
-	int gap;                           /* spaces before it in text */
-	unsigned flags;
-	void (*cell)(const struct bench_print_at *at, char *buf, size_t len);
-	bool (*shown)(const struct bench_print_at *at);   /* NULL: always */
-};
-
-/* BUF_SIZE. */
-static void
-bench_print_cell_buf(const struct bench_print_at *at, char *buf, size_t len)
-{
-	snprintf(buf, len, "%" PRIu64, at->row->buf_size);
-}
-
-/* The median, extrapolated to file_size; or why there is none. */
-static void
-bench_print_cell_median(const struct bench_print_at *at, char *buf, size_t len)
-{
-	if (at->row->n_runs == 0)
-		snprintf(buf, len, "%s", at->row->err ? "failed" : "not run");
-	else
-		bench_print_time(bench_row_extrapolated(at->row), at->ascii, buf, len);
-}
-
-/* Two times with a sign between them ("1.20 s ± 3.10 ms"), the sign in ASCII or UTF-8. */
-static void
-bench_print_two(const struct bench_print_at *at, double x, const char *ascii, const char *utf8,
-    double y, char *buf, size_t len)
-{
-	char a[24], b[24];
-
-	snprintf(buf, len, "%s %s %s", bench_print_time(x, at->ascii, a, sizeof a),
-	    at->ascii ? ascii : utf8, bench_print_time(y, at->ascii, b, sizeof b));
-}
-
-/* Mean ± standard deviation, extrapolated. */
-static void
-bench_print_cell_meansd(const struct bench_print_at *at, char *buf, size_t len)
-{
-	const struct bench_row *row = at->row;
-
-	bench_print_two(at, bench_row_scale_time(row, row->elapsed.mean), "+/-", "±",
-	    row->elapsed.sd * row->scale, buf, len);
-}
-
-/* The standard deviation alone, extrapolated. */
-static void
-bench_print_cell_sd(const struct bench_print_at *at, char *buf, size_t len)
-{
-	bench_print_time(at->row->elapsed.sd * at->row->scale, at->ascii, buf, len);
-}
-
-/* Min … max, extrapolated. */
-static void
-bench_print_cell_range(const struct bench_print_at *at, char *buf, size_t len)
-{
-	const struct bench_row *row = at->row;
-
-	bench_print_two(at, bench_row_scale_time(row, row->elapsed.min), "...", "…",
-	    bench_row_scale_time(row, row->elapsed.max), buf, len);
-}
-
-/* User CPU time, measured times the row's scale. */
-static void
-bench_print_cell_user(const struct bench_print_at *at, char *buf, size_t len)
-{
-	bench_print_time(at->row->user * at->row->scale, at->ascii, buf, len);
-}
-
-/* System CPU time, measured times the row's scale. */
-static void
-bench_print_cell_sys(const struct bench_print_at *at, char *buf, size_t len)
-{
-	bench_print_time(at->row->system * at->row->scale, at->ascii, buf, len);
-}
-
-/* Read and write system calls, measured times the row's scale. */
-static void
-bench_print_cell_calls(const struct bench_print_at *at, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.0f", (at->row->syscr + at->row->syscw) * at->row->scale);
-}
-
-/* Relative to the fastest row, with its spread when there is one. */
-static void
-bench_print_cell_relative(const struct bench_print_at *at, char *buf, size_t len)
-{
-	const struct bench_row *row = at->row;
-
-	if (row->relative_sd > 0 && row->relative > 1.0005)
-		snprintf(buf, len, "%.2f %s %.2f", row->relative, at->ascii ? "+/-" : "±",
-		    row->relative_sd);
-	else
-		snprintf(buf, len, "%.2f", row->relative);
-}
-
-/* Relative to the fastest row, short. No exponents for people: 178400, not 1.784e+05. */
-static void
-bench_print_cell_ratio(const struct bench_print_at *at, char *buf, size_t len)
-{
-	snprintf(buf, len, at->row->relative >= 1000 ? "%.0f" : "%.4g", at->row->relative);
-}
-
-/* How the row was scaled, spelled out: "measured 4 MiB, ×25 → 100 MB (+1.2 ms once)". */
-static void
-bench_print_cell_scaling(const struct bench_print_at *at, char *buf, size_t len)
-{
-	const struct bench_row *row = at->row;
-	double k = row->scale;
-	char a[24], sz1[32], sz2[32];
-	size_t n;
-
-	if (!(k > 1.0000001)) {
-		snprintf(buf, len, "as is");
-		return;
-	}
-	snprintf(buf, len, k >= 1000 ? "measured %s, %s%.0f %s %s" : "measured %s, %s%.3g %s %s",
-	    units_format_size_round(row->bytes, sz1, sizeof sz1), at->ascii ? "x" : "×", k,
-	    at->ascii ? "->" : "→", units_format_size_round(at->r->sw->file_size, sz2, sizeof sz2));
-	/* The fixed part, when it is big enough to matter, is said too. */
-	if (row->fixed >= 0.005 * row->elapsed.median && (n = strlen(buf)) < len)
-		snprintf(buf + n, len - n, " (+%s once)",
-		    bench_print_time(row->fixed, at->ascii, a, sizeof a));
-}
-
-/* How the row was scaled, short: "×25 of 4 MB", or "×25" when short_scale; "" if not. */
-static void
-bench_print_cell_scale(const struct bench_print_at *at, char *buf, size_t len)
-{
-	const struct bench_row *row = at->row;
-	char sz[32];
-
-	if (!(row->scale > 1.0000001))
-		snprintf(buf, len, "%s", "");
-	else if (at->short_scale)
-		snprintf(buf, len, row->scale >= 1000 ? "%s%.0f" : "%s%.3g", at->ascii ? "x" : "×",
-		    row->scale);
-	else
-		snprintf(buf, len, row->scale >= 1000 ? "%s%.0f of %s" : "%s%.3g of %s",
-		    at->ascii ? "x" : "×", row->scale, units_format_size_round(row->bytes, sz, sizeof sz));
-}
-
-/* The reference's label; "book" if it has none. */
-static const char *
-bench_print_label(const struct scn_reference *ref)
-{
-	return ref->label ? ref->label : "book";
-}
-
-/* The reference's row for this row's BUF_SIZE, or NULL. */
-static const struct scn_ref_row *
-bench_print_ref_row(const struct bench_print_at *at)
-{
-	return at->ref != NULL ? bench_ref_row(at->ref, at->row->buf_size) : NULL;
-}
-
-/* Text: the book's elapsed time, with its user and system times when it gives them. */
-static void
-bench_print_cell_book(const struct bench_print_at *at, char *buf, size_t len)
-{
-	const struct scn_ref_row *rr;
-	char el[24], us[24], sy[24];
-
-	if (at->row == NULL) {
-		snprintf(buf, len, "%s", bench_print_label(at->ref));
-		return;
-	}
-	if ((rr = bench_print_ref_row(at)) == NULL)
-		snprintf(buf, len, "-");
-	else if (rr->user < 0 && rr->system < 0)
-		bench_print_ref(rr->elapsed, at->ascii, buf, len);
-	else
-		snprintf(buf, len, "%s (u %s, s %s)", bench_print_ref(rr->elapsed, at->ascii, el,
-		    sizeof el), bench_print_ref(rr->user, at->ascii, us, sizeof us),
-		    bench_print_ref(rr->system, at->ascii, sy, sizeof sy));
-}
-
-/* True if the reference moved another amount than file_size (so ours is shown at its size). */
-static bool
-bench_print_resized(const struct bench_result *r, const struct scn_reference *ref)
-{
-	return ref->total_bytes > 0 && ref->total_bytes != r->sw->file_size;
-}
-
-/* True if the reference columns of at show ours at the reference's size. */
-static bool
-bench_print_other_size(const struct bench_print_at *at)
-{
-	return bench_print_resized(at->r, at->ref);
-}
-
-/* Our median at the reference's size ("ours@100 MB"). */
-static void
-bench_print_cell_ours(const struct bench_print_at *at, char *buf, size_t len)
-{
-	char sz[32];
-
-	if (at->row == NULL)
-		snprintf(buf, len, "ours@%s", units_format_size_round(at->ref->total_bytes, sz,
-		    sizeof sz));
-	else if (at->row->n_runs == 0)
-		snprintf(buf, len, "-");
-	else
-		bench_print_time(bench_row_extrapolated(at->row) * (double)at->ref->total_bytes /
-		    (double)at->r->sw->file_size, at->ascii, buf, len);
-}
-
-/* Markdown: one of the book's figures (elapsed, user, system), or "-". */
-static void
-bench_print_cell_figure(const struct bench_print_at *at, char *buf, size_t len, int which)
-{
-	static const char *const what[] = { "elapsed", "user", "sys" };
-	const struct scn_ref_row *rr;
-
-	if (at->row == NULL)
-		snprintf(buf, len, "%s %s", bench_print_label(at->ref), what[which]);
-	else if ((rr = bench_print_ref_row(at)) == NULL)
-		snprintf(buf, len, "-");
-	else
-		bench_print_ref(which == 0 ? rr->elapsed : which == 1 ? rr->user : rr->system,
-		    at->ascii, buf, len);
-}
-
-/* Markdown: the book's elapsed time. */
-static void
-bench_print_cell_elapsed_ref(const struct bench_print_at *at, char *buf, size_t len)
-{
-	bench_print_cell_figure(at, buf, len, 0);
-}
-
-/* Markdown: the book's user time. */
-static void
-bench_print_cell_user_ref(const struct bench_print_at *at, char *buf, size_t len)
-{
-	bench_print_cell_figure(at, buf, len, 1);
-}
-
-/* Markdown: the book's system time. */
-static void
-bench_print_cell_sys_ref(const struct bench_print_at *at, char *buf, size_t len)
-{
-	bench_print_cell_figure(at, buf, len, 2);
-}
-
-/* Compact: the book's elapsed time; its label as title ("" and "" without a reference). */
-static void
-bench_print_cell_book_short(const struct bench_print_at *at, char *buf, size_t len)
-{
-	const struct scn_ref_row *rr;
-
-	if (at->row == NULL)
-		snprintf(buf, len, "%s", at->ref != NULL ? bench_print_label(at->ref) : "");
-	else if ((rr = bench_print_ref_row(at)) != NULL)
-		bench_print_ref(rr->elapsed, at->ascii, buf, len);
-	else
-		snprintf(buf, len, "%s", at->ref != NULL ? "-" : "");
-}
-
-/* True if the compact table has room for CPU time. */
-static bool
-bench_print_wide(const struct bench_print_at *at)
-{
-	return at->wide;
-}
-
-/* The full table, in text and Markdown: times for the whole file. */
-static const struct bench_print_col bench_print_full_cols[] = {
-	{ "BUF_SIZE", NULL, 9, 0, BENCH_COL_RIGHT | BENCH_COL_FIGURE, bench_print_cell_buf, NULL },
-	{ "median", NULL, 10, 2, BENCH_COL_FIGURE, bench_print_cell_median, NULL },
-	{ "mean ± σ", "mean +/- sd", 22, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS,
-	  bench_print_cell_meansd, NULL },
-	{ "min … max", "min ... max", 22, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS,
-	  bench_print_cell_range, NULL },
-	{ "user", NULL, 9, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_user, NULL },
-	{ "sys", NULL, 9, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_sys, NULL },
-	{ "syscalls", NULL, 10, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_calls, NULL },
-	{ "relative", NULL, 18, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_relative,
-	  NULL },
-	{ "scaling", NULL, 44, 1, BENCH_COL_RUNS, bench_print_cell_scaling, NULL },
-};
-
-/* The full table in text: per reference of the variant, the book's figures and ours at its size. */
-static const struct bench_print_col bench_print_text_ref_cols[] = {
-	{ NULL, NULL, 28, 1, BENCH_COL_RULE, bench_print_cell_book, NULL },
-	{ NULL, NULL, 13, 1, 0, bench_print_cell_ours, bench_print_other_size },
-};
-
-/* The full table in Markdown: per reference of the variant, the book's three figures. */
-static const struct bench_print_col bench_print_md_ref_cols[] = {
-	{ NULL, NULL, 0, 1, BENCH_COL_FIGURE, bench_print_cell_elapsed_ref, NULL },
-	{ NULL, NULL, 0, 1, BENCH_COL_FIGURE, bench_print_cell_user_ref, NULL },
-	{ NULL, NULL, 0, 1, BENCH_COL_FIGURE, bench_print_cell_sys_ref, NULL },
-};
-
-/* The compact table (a pane, a narrow terminal), with the variant's first reference. */
-static const struct bench_print_col bench_print_compact_cols[] = {
-	{ "BUF", NULL, 8, 0, BENCH_COL_RIGHT, bench_print_cell_buf, NULL },
-	{ "median", NULL, 9, 2, 0, bench_print_cell_median, NULL },
-	{ "± σ", "+/- sd", 9, 1, BENCH_COL_RUNS, bench_print_cell_sd, NULL },
-	{ "sys", NULL, 9, 1, BENCH_COL_RUNS, bench_print_cell_sys, bench_print_wide },
-	{ "syscalls", NULL, 10, 1, BENCH_COL_RUNS, bench_print_cell_calls, NULL },
-	{ "relative", NULL, 8, 1, BENCH_COL_RUNS, bench_print_cell_ratio, NULL },
-	{ NULL, NULL, 10, 1, 0, bench_print_cell_book_short, NULL },
-	{ "scaling", NULL, 0, 1, BENCH_COL_RUNS, bench_print_cell_scale, NULL },
-};
 
 /* The text of column c: its title on the header line (at->row NULL), else its cell. */
 static void
@@ -400,7 +70,27 @@ enum bench_print_form {
 	BENCH_PRINT_FORM_TEXT,             /* padded to the columns' widths */
 	BENCH_PRINT_FORM_MD,               /* Markdown cells */
 	BENCH_PRINT_FORM_MD_ALIGN,         /* the Markdown alignment row */
+	BENCH_PRINT_FORM_MEASURE,          /* no output: widen widths[] to the cells' widths */
 };
+
+/* Display widths of a text table's columns, measured over its lines. */
+struct bench_print_widths {
+	int w[64];
+};
+
+/* Markdown: a cell's text with | escaped (text_safe has escaped the rest). */
+static void
+bench_print_md_cell(const char *text, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; *text != '\0' && o + 3 < len; text++) {
+		if (*text == '|')
+			buf[o++] = '\\';
+		buf[o++] = *text;
+	}
+	buf[o] = '\0';
+}
 
 /*
  * Append to line (len bytes, pos used) the n columns of cols shown for at (its header line
@@ -408,10 +98,11 @@ enum bench_print_form {
  */
 static size_t
 bench_print_cols(char *line, size_t len, size_t pos, const struct bench_print_col *cols,
-    size_t n, const struct bench_print_at *at, enum bench_print_form form)
+    size_t n, const struct bench_print_at *at, enum bench_print_form form,
+    struct bench_print_widths *ws, size_t *k)
 {
 	struct bench_print_at head = *at;
-	char text[160], title[160];
+	char text[160], title[160], md[320];
 
 	head.row = NULL;
 	for (size_t i = 0; i < n && pos < len; i++) {
@@ -427,11 +118,25 @@ bench_print_cols(char *line, size_t len, size_t pos, const struct bench_print_co
 		}
 		bench_print_col_text(c, at, text, sizeof text);
 		if (form == BENCH_PRINT_FORM_MD) {
-			pos += (size_t)snprintf(line + pos, len - pos, " %s |", text);
+			bench_print_md_cell(text, md, sizeof md);
+			pos += (size_t)snprintf(line + pos, len - pos, " %s |", md);
 			continue;
 		}
 		bench_print_col_text(c, &head, title, sizeof title);
 		width = c->width > grid_text_width(title) ? c->width : grid_text_width(title);
+		/* A table measured first: every cell of the column fits, none pushes the next. */
+		if (ws != NULL && *k < sizeof ws->w / sizeof ws->w[0]) {
+			int tw = grid_text_width(text);
+			if (form == BENCH_PRINT_FORM_MEASURE) {
+				if (tw > ws->w[*k])
+					ws->w[*k] = tw;
+				(*k)++;
+				continue;
+			}
+			if (c->width > 0 && ws->w[*k] > width)
+				width = ws->w[*k];
+			(*k)++;
+		}
 		pad = c->width > 0 ? width - grid_text_width(text) : 0;
 		pos += (size_t)snprintf(line + pos, len - pos, "%*s%s%s%*s%s%*s", c->gap, "",
 		    rule ? (at->ascii ? "|" : "│") : "", rule ? " " : "", right && pad > 0 ? pad : 0,
@@ -441,7 +146,6 @@ bench_print_cols(char *line, size_t len, size_t pos, const struct bench_print_co
 }
 
 /* Number of columns of a table. */
-#define BENCH_PRINT_NCOLS(t) (sizeof (t) / sizeof (t)[0])
 
 /*
  * One line of variant v's full table into line (the header line when at->row is NULL): the
@@ -449,24 +153,24 @@ bench_print_cols(char *line, size_t len, size_t pos, const struct bench_print_co
  */
 static void
 bench_print_table_line(char *line, size_t len, const struct bench_print_at *at, size_t v,
-    enum bench_print_form form)
+    enum bench_print_form form, struct bench_print_widths *ws)
 {
 	const struct scn_sweep *sw = at->r->sw;
 	struct bench_print_at ref = *at;
-	bool text = form == BENCH_PRINT_FORM_TEXT;
-	const struct bench_print_col *refc = text ? bench_print_text_ref_cols :
-	    bench_print_md_ref_cols;
-	size_t nrefc = text ? BENCH_PRINT_NCOLS(bench_print_text_ref_cols) :
-	    BENCH_PRINT_NCOLS(bench_print_md_ref_cols);
-	size_t pos = (size_t)snprintf(line, len, "%s", text ? "" : "|");
+	bool text = form == BENCH_PRINT_FORM_TEXT || form == BENCH_PRINT_FORM_MEASURE;
+	const struct bench_print_col *refc = text ? bench_cols_text_ref :
+	    bench_cols_md_ref;
+	size_t nrefc = text ? bench_cols_text_ref_n :
+	    bench_cols_md_ref_n;
+	size_t pos = (size_t)snprintf(line, len, "%s", text ? "" : "|"), k = 0;
 
-	pos = bench_print_cols(line, len, pos, bench_print_full_cols,
-	    BENCH_PRINT_NCOLS(bench_print_full_cols), at, form);
+	pos = bench_print_cols(line, len, pos, bench_cols_full,
+	    bench_cols_full_n, at, form, ws, &k);
 	for (size_t k = 0; k < sw->n_references; k++) {
-		if (bench_ref_variant(at->r, &sw->references[k]) != v)
+		if (!bench_ref_matches(at->r, &sw->references[k], v))
 			continue;
 		ref.ref = &sw->references[k];
-		pos = bench_print_cols(line, len, pos, refc, nrefc, &ref, form);
+		pos = bench_print_cols(line, len, pos, refc, nrefc, &ref, form, ws, &k);
 	}
 }
 
@@ -475,30 +179,41 @@ static void
 bench_print_variant(FILE *f, struct bench_print_at *at, size_t v, bool md)
 {
 	const struct bench_variant *bv = &at->r->variants[v];
+	struct bench_print_widths ws;
 	char line[4096];
 
+	memset(&ws, 0, sizeof ws);
+	for (size_t i = 0; i <= bv->n_rows && !md; i++) {
+		at->row = i > 0 ? &bv->rows[i - 1] : NULL;
+		bench_print_table_line(line, sizeof line, at, v, BENCH_PRINT_FORM_MEASURE, &ws);
+	}
 	for (size_t i = 0; i <= bv->n_rows; i++) {
 		at->row = i > 0 ? &bv->rows[i - 1] : NULL;
 		bench_print_table_line(line, sizeof line, at, v, md ? BENCH_PRINT_FORM_MD :
-		    BENCH_PRINT_FORM_TEXT);
+		    BENCH_PRINT_FORM_TEXT, md ? NULL : &ws);
+		/* Text: the padding of the last column is not needed. */
+		for (size_t e = strlen(line); !md && e > 0 && line[e - 1] == ' '; e--)
+			line[e - 1] = '\0';
 		fprintf(f, "%s\n", line);
 		if (i == 0 && md) {
-			bench_print_table_line(line, sizeof line, at, v, BENCH_PRINT_FORM_MD_ALIGN);
+			bench_print_table_line(line, sizeof line, at, v, BENCH_PRINT_FORM_MD_ALIGN,
+			    NULL);
 			fprintf(f, "%s\n", line);
 		}
 	}
 }
 
-/* The header lines shared by text and Markdown. */
+/* The header lines shared by text and Markdown (ours: the text has "ours@" columns). */
 static void
-bench_print_header(FILE *f, const struct bench_result *r, const char *lead)
+bench_print_header(FILE *f, const struct bench_result *r, const char *lead, bool ours)
 {
 	const struct scn_sweep *sw = r->sw;
-	char sz[32];
+	char sz[32], t[256], l[96], src[512];
 	bool reads = bench_prog_reads(sw->program);
 
 	fprintf(f, "%s%s%s%s: program %s, %s per run, %s, %u runs after %u warm-up%s, "
-	    "budget %.3g s per row\n", lead, "Sweep", sw->title ? " " : "", sw->title ? sw->title : "",
+	    "budget %.3g s per row\n", lead, "Sweep", sw->title ? " " : "",
+	    bench_print_safe(sw->title, t, sizeof t),
 	    scenario_names_of(scn_programs, (int)sw->program),
 	    units_format_size_round(sw->file_size, sz, sizeof sz),
 	    !reads ? "a new file each run" : sw->cache == SCN_CACHE_COLD ? "cold cache" :
@@ -515,9 +230,9 @@ bench_print_header(FILE *f, const struct bench_result *r, const char *lead)
 	fputc('\n', f);
 	for (size_t i = 0; i < sw->n_references; i++) {
 		const struct scn_reference *ref = &sw->references[i];
-		fprintf(f, "%sReference \"%s\": %s", lead, bench_print_label(ref),
-		    ref->source ? ref->source : "");
-		if (bench_print_resized(r, ref))
+		fprintf(f, "%sReference \"%s\": %s", lead, bench_cols_label(ref, l, sizeof l),
+		    bench_print_safe(ref->source, src, sizeof src));
+		if (ours && bench_cols_resized(r, ref))
 			fprintf(f, " (moved %s; column \"ours@%s\" scales our median by %.3g)",
 			    units_format_size_round(ref->total_bytes, sz, sizeof sz), sz,
 			    (double)ref->total_bytes / (double)sw->file_size);
@@ -582,39 +297,186 @@ bench_print_short_runs(const struct bench_result *r)
 	return false;
 }
 
-/* Text: the side-by-side table per variant, then the chart. */
-int
-bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
+/* Append to buf (len bytes, *n used) as snprintf would, never past its end. */
+static void
+bench_print_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (*n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *n, len - *n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*n = *n + (size_t)k < len ? *n + (size_t)k : len - 1;
+}
+
+/* A variant's line above its table: its name (made safe), filesystem, device, flags, sync. */
+static char *
+bench_print_variant_name(const struct bench_variant *bv, char *buf, size_t len)
+{
+	char name[96], fl[48], dir[300];
+	size_t n = 0;
+
+	bench_print_cat(buf, len, &n, "Variant \"%s\" on %s",
+	    bench_print_safe(bv->v->name ? bv->v->name : "default", name, sizeof name), bv->fs);
+	if (bv->dev[0] != '\0')
+		bench_print_cat(buf, len, &n, " (%s)", bv->dev);
+	if (bv->given_dir[0] != '\0')
+		bench_print_cat(buf, len, &n, " under %s", bench_print_safe(bv->given_dir, dir,
+		    sizeof dir));
+	if (bv->v->flags)
+		bench_print_cat(buf, len, &n, ", open flags %s", decode_open_flag_bits(bv->v->flags,
+		    fl, sizeof fl));
+	if (bv->v->sync_each != SCN_SYNC_NONE)
+		bench_print_cat(buf, len, &n, ", %s after each write",
+		    scenario_names_of(scn_sync_eachs, (int)bv->v->sync_each));
+	return buf;
+}
+
+/*
+ * Print s wrapped at spaces to width display columns, continuation lines indented by two;
+ * a word longer than a line is cut. Newlines in s end lines.
+ */
+static void
+bench_print_wrap(FILE *f, const char *s, int width)
+{
+	int w = width;
+
+	while (*s != '\0') {
+		const char *p = s, *brk = NULL, *end;
+		int cols = 0;
+
+		while (*p != '\0' && *p != '\n' && cols < w) {
+			if (*p == ' ')
+				brk = p;
+			p++;
+			while (((unsigned char)*p & 0xC0) == 0x80)
+				p++;
+			cols++;
+		}
+		if (*p == '\0' || *p == '\n') {
+			fwrite(s, 1, (size_t)(p - s), f);
+			fputc('\n', f);
+			s = *p == '\n' ? p + 1 : p;
+			w = width;
+			continue;
+		}
+		end = *p == ' ' ? p : brk != NULL && brk > s ? brk : p;
+		fwrite(s, 1, (size_t)(end - s), f);
+		fputs("\n  ", f);
+		w = width - 2;
+		for (s = end; *s == ' '; s++)
+			;
+	}
+}
+
+/* The header lines, wrapped to width. */
+static void
+bench_print_header_wrapped(FILE *f, const struct bench_result *r, int width)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (m == NULL)
+		return;
+	bench_print_header(m, r, "", false);
+	if (r->note[0])
+		fprintf(m, "Note: %s\n", r->note);
+	fclose(m);
+	bench_print_wrap(f, text, width);
+	free(text);
+}
+
+/* The full table: per variant every figure beside the books', then notes and the chart. */
+static int
+bench_print_wide_text(FILE *f, const struct bench_result *r, unsigned flags)
 {
 	struct bench_print_at at = { .r = r, .ascii = flags & BENCH_PRINT_ASCII };
+	char name[512];
 
-	bench_print_header(f, r, "");
+	bench_print_header(f, r, "", true);
 	if (r->note[0])
 		fprintf(f, "Note: %s\n", r->note);
 	for (size_t v = 0; v < r->n_variants; v++) {
 		const struct bench_variant *bv = &r->variants[v];
-		char fl[48];
 
-		fprintf(f, "\nVariant \"%s\" on %s", bv->v->name ? bv->v->name : "default", bv->fs);
-		if (bv->v->flags)
-			fprintf(f, ", open flags %s", decode_open_flag_bits(bv->v->flags, fl, sizeof fl));
-		if (bv->v->sync_each != SCN_SYNC_NONE)
-			fprintf(f, ", %s after each write", scenario_names_of(scn_sync_eachs, (int)bv->v->sync_each));
-		fputs(" (times for the whole file; scaled rows say so):\n", f);
+		fprintf(f, "\n%s (times for the whole file; scaled rows say so):\n",
+		    bench_print_variant_name(bv, name, sizeof name));
 		bench_print_variant(f, &at, v, false);
 		bench_print_warnings(f, r, bv, "");
 	}
 	if (bench_print_scaled(r))
-		fputs("\nScaled rows ran on fewer bytes than file_size. Their times are "
-		    "fixed + (measured - fixed) x scale,\nwhere fixed (runs that move one buffer: "
-		    "open, create, first write, close) is counted once,\nas in one whole run.\n", f);
+		fputs("\nScaled rows ran on fewer bytes than file_size. Their times, user, sys and "
+		    "syscalls are\nfixed + (measured - fixed) x scale, where fixed (runs that move one "
+		    "buffer: open, create,\nthe read that sees EOF, close) is counted once, as in one "
+		    "whole run.\n", f);
+	return 0;
+}
+
+/* Notes under the table that fits: what is extrapolated, and what "< 1 tick" means. */
+static void
+bench_print_fit_notes(FILE *f, const struct bench_result *r, int width)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (m == NULL)
+		return;
+	fputs("Times, sys and syscalls are for the whole file.", m);
+	if (bench_print_scaled(r))
+		fputs(" A row with a scale (x25 of 4 MiB) ran on fewer bytes: its median, sigma, sys "
+		    "and syscalls are extrapolated as fixed + (measured - fixed) x scale, the fixed "
+		    "part (a one-buffer run: open, the read that sees EOF, close) counted once.", m);
+	fputs(" \"< 1 tick\": the runs used less CPU than one tick of the kernel's accounting, "
+	    "too little to split between user and sys. --wide shows mean, min ... max, user and "
+	    "the books' user and sys.\n", m);
+	fclose(m);
+	bench_print_wrap(f, text, width);
+	free(text);
+}
+
+static void bench_print_compact_variant(FILE *f, const struct bench_result *r, size_t v,
+    int width, unsigned flags, bool full);
+
+/* Text: a table that fits (or the full one with WIDE), notes, then the chart. */
+int
+bench_print_text(FILE *f, const struct bench_result *r, unsigned flags)
+{
+	int width = BENCH_PRINT_COLUMNS;
+
+	if (flags & BENCH_PRINT_WIDE) {
+		bench_print_wide_text(f, r, flags);
+		width = 78;
+	} else {
+		bench_print_header_wrapped(f, r, width);
+		for (size_t v = 0; v < r->n_variants; v++) {
+			char *text = NULL;
+			size_t len = 0;
+			FILE *m = open_memstream(&text, &len);
+			if (m == NULL)
+				return -1;
+			fputc('\n', f);
+			bench_print_compact_variant(f, r, v, width, flags, true);
+			bench_print_warnings(m, r, &r->variants[v], "");
+			fclose(m);
+			bench_print_wrap(f, text, width);
+			free(text);
+		}
+		fputc('\n', f);
+		bench_print_fit_notes(f, r, width);
+	}
 	if (bench_print_short_runs(r))
-		fputs("\nuser and sys come from getrusage(): the kernel splits a run's CPU time "
-		    "between them\nby sampling at timer ticks, so for runs of a few ms the split "
-		    "is unreliable (their sum is not).\n", f);
+		bench_print_wrap(f, "\nuser and sys come from getrusage(): the kernel splits a run's "
+		    "CPU time between them by sampling at timer ticks, so for runs of a few ms the "
+		    "split is unreliable (their sum is not).\n", width);
 	if (!(flags & BENCH_PRINT_NO_CHART)) {
 		size_t n = 0;
-		char **lines = bench_chart_lines(r, 78, flags, &n);
+		char **lines = bench_chart_lines(r, width, flags, &n);
 		fputc('\n', f);
 		for (size_t i = 0; i < n; i++)
 			fprintf(f, "%s\n", lines[i]);
@@ -630,16 +492,22 @@ int
 bench_print_md(FILE *f, const struct bench_result *r)
 {
 	struct bench_print_at at = { .r = r };
+	char name[512], md[1024];
 
-	bench_print_header(f, r, "- ");
+	bench_print_header(f, r, "- ", false);
 	for (size_t v = 0; v < r->n_variants; v++) {
 		const struct bench_variant *bv = &r->variants[v];
 
-		fprintf(f, "\n**Variant %s** (%s)\n\n", bv->v->name ? bv->v->name : "default", bv->fs);
+		bench_print_md_cell(bench_print_variant_name(bv, name, sizeof name), md, sizeof md);
+		fprintf(f, "\n**%s**\n\n", md);
 		bench_print_variant(f, &at, v, true);
 		fputc('\n', f);
 		bench_print_warnings(f, r, bv, "> ");
 	}
+	if (bench_print_scaled(r))
+		fputs("\n> Scaled rows ran on fewer bytes than file_size: their times, user, sys and "
+		    "syscalls are extrapolated (fixed + (measured - fixed) x scale, the fixed part "
+		    "counted once).\n", f);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -657,6 +525,72 @@ bench_print_clip(FILE *f, const char *s, int width)
 	fputc('\n', f);
 }
 
+/*
+ * Variant v of the compact table, width columns: its name line (the full one when full,
+ * else "on ext4" or "variant x (ext4)"), header, rows.
+ */
+static void
+bench_print_compact_variant(FILE *f, const struct bench_result *r, size_t v, int width,
+    unsigned flags, bool full)
+{
+	const struct scn_sweep *sw = r->sw;
+	const struct bench_variant *bv = &r->variants[v];
+	const struct scn_reference *ref = NULL;
+	struct bench_print_at at = { .r = r, .ascii = flags & BENCH_PRINT_ASCII,
+	                             .wide = width >= 96 };
+	size_t ncols = bench_cols_compact_n, k = 0;
+	char line[1024], name[96], sz[32], sz2[32], l[96];
+
+	for (size_t q = 0; q < sw->n_references && ref == NULL; q++)
+		if (bench_ref_matches(r, &sw->references[q], v))
+			ref = &sw->references[q];
+	if (full)
+		bench_print_variant_name(bv, line, sizeof line);
+	else if (r->n_variants > 1)
+		snprintf(line, sizeof line, "variant %s (%s)", bench_print_safe(bv->v->name ?
+		    bv->v->name : "default", name, sizeof name), bv->fs);
+	else
+		snprintf(line, sizeof line, "on %s", bv->fs);
+	bench_print_clip(f, line, width);
+	at.ref = ref;
+	for (size_t i = 0; i <= bv->n_rows; i++) {
+		const struct bench_row *row = i > 0 ? &bv->rows[i - 1] : NULL;
+		size_t pos;
+
+		at.row = row;
+		at.short_scale = false;
+		k = 0;
+		if (row != NULL && row->n_runs == 0) {
+			/* A row that did not run: BUF, then why. */
+			pos = bench_print_cols(line, sizeof line, 0, bench_cols_compact, 1,
+			    &at, BENCH_PRINT_FORM_TEXT, NULL, &k);
+			snprintf(line + pos, sizeof line - pos, "%*s%s",
+			    bench_cols_compact[1].gap, "", row->err ? row->note : "not run");
+			bench_print_clip(f, line, width);
+			continue;
+		}
+		bench_print_cols(line, sizeof line, 0, bench_cols_compact, ncols, &at,
+		    BENCH_PRINT_FORM_TEXT, NULL, &k);
+		/* Too wide: the scale alone ("×4711"), not a cut "×4711 of 21.4 K". */
+		if (row != NULL && grid_text_width(line) > width && row->scale > 1.0000001) {
+			at.short_scale = true;
+			k = 0;
+			bench_print_cols(line, sizeof line, 0, bench_cols_compact, ncols, &at,
+			    BENCH_PRINT_FORM_TEXT, NULL, &k);
+		}
+		for (size_t e = strlen(line); e > 0 && line[e - 1] == ' '; e--)
+			line[e - 1] = '\0';
+		bench_print_clip(f, line, width);
+	}
+	if (ref != NULL && bench_cols_resized(r, ref)) {
+		snprintf(line, sizeof line, "(\"%s\" moved %s: its times are scaled x%.3g to %s)",
+		    bench_cols_label(ref, l, sizeof l), units_format_size_round(ref->total_bytes, sz,
+		    sizeof sz), bench_cols_ref_scale(r, ref), units_format_size_round(sw->file_size,
+		    sz2, sizeof sz2));
+		bench_print_clip(f, line, width);
+	}
+}
+
 /* A compact table for a pane of width columns: median, spread, system CPU and system calls
  * (the lessons' narrations point at them; CPU only when wide enough), relative, book,
  * scaling. */
@@ -664,9 +598,6 @@ int
 bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned flags)
 {
 	const struct scn_sweep *sw = r->sw;
-	struct bench_print_at at = { .r = r, .ascii = flags & BENCH_PRINT_ASCII,
-	                             .wide = width >= 96 };
-	size_t ncols = BENCH_PRINT_NCOLS(bench_print_compact_cols);
 	char line[512], sz[32];
 
 	snprintf(line, sizeof line, "%s, %s; %s per run, %s", r->kernel, r->machine,
@@ -676,46 +607,8 @@ bench_print_compact(FILE *f, const struct bench_result *r, int width, unsigned f
 	bench_print_clip(f, line, width);
 	if (r->note[0])
 		bench_print_clip(f, r->note, width);
-	for (size_t v = 0; v < r->n_variants; v++) {
-		const struct bench_variant *bv = &r->variants[v];
-		const struct scn_reference *ref = NULL;
-
-		for (size_t k = 0; k < sw->n_references && ref == NULL; k++)
-			if (bench_ref_variant(r, &sw->references[k]) == v)
-				ref = &sw->references[k];
-		if (r->n_variants > 1)
-			snprintf(line, sizeof line, "variant %s (%s)",
-			    bv->v->name ? bv->v->name : "default", bv->fs);
-		else
-			snprintf(line, sizeof line, "on %s", bv->fs);
-		bench_print_clip(f, line, width);
-		at.ref = ref;
-		for (size_t i = 0; i <= bv->n_rows; i++) {
-			const struct bench_row *row = i > 0 ? &bv->rows[i - 1] : NULL;
-			size_t pos;
-
-			at.row = row;
-			at.short_scale = false;
-			if (row != NULL && row->n_runs == 0) {
-				/* A row that did not run: BUF, then why. */
-				pos = bench_print_cols(line, sizeof line, 0, bench_print_compact_cols, 1,
-				    &at, BENCH_PRINT_FORM_TEXT);
-				snprintf(line + pos, sizeof line - pos, "%*s%s",
-				    bench_print_compact_cols[1].gap, "", row->err ? row->note : "not run");
-				bench_print_clip(f, line, width);
-				continue;
-			}
-			bench_print_cols(line, sizeof line, 0, bench_print_compact_cols, ncols, &at,
-			    BENCH_PRINT_FORM_TEXT);
-			/* Too wide: the scale alone ("×4711"), not a cut "×4711 of 21.4 K". */
-			if (row != NULL && grid_text_width(line) > width && row->scale > 1.0000001) {
-				at.short_scale = true;
-				bench_print_cols(line, sizeof line, 0, bench_print_compact_cols, ncols, &at,
-				    BENCH_PRINT_FORM_TEXT);
-			}
-			bench_print_clip(f, line, width);
-		}
-	}
+	for (size_t v = 0; v < r->n_variants; v++)
+		bench_print_compact_variant(f, r, v, width, flags, false);
 	if (!(flags & BENCH_PRINT_NO_CHART)) {
 		size_t n = 0;
 		char **lines = bench_chart_lines(r, width, flags, &n);
@@ -733,11 +626,11 @@ bench_print_progress(const struct bench_progress *p, char *buf, size_t len)
 {
 	static const char *const phase[] = { "preparing input", "probing", "warm-up", "run",
 		"done" };
-	char sz[32];
+	char sz[32], name[96];
 	int n;
 
 	n = snprintf(buf, len, "row %zu/%zu  %s  BUF %" PRIu64 "  %s", p->step, p->n_steps,
-	    p->variant ? p->variant : "", p->buf_size, phase[p->phase]);
+	    bench_print_safe(p->variant, name, sizeof name), p->buf_size, phase[p->phase]);
 	if (n > 0 && (size_t)n < len && (p->phase == BENCH_PHASE_RUN || p->phase == BENCH_PHASE_WARMUP))
 		n += snprintf(buf + n, len - (size_t)n, " %u/%u", p->run,
 		    p->phase == BENCH_PHASE_RUN ? p->n_runs : p->n_warmup);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,6 +36,7 @@ struct bench_prog_mem {
 	char *buf;                 /* buf_size bytes (at least BENCH_PROG_ALIGN), aligned */
 	char *vbuf;                /* fread+setvbuf: the stdio buffer */
 	int nullfd;                /* read: /dev/null, where each piece goes */
+	int outfd;                 /* overwrite: the file made before the clock starts */
 };
 
 /* Seconds between two timespecs. */
@@ -89,24 +92,35 @@ bench_prog_fail(struct bench_prog_wire *w, const char *what)
 	return e;
 }
 
+/* write() limit bytes in buf_size chunks to fd, each followed by the variant's sync if sync. */
+static int
+bench_prog_fill(const struct bench_prog_job *j, const struct bench_prog_mem *m, int fd,
+    bool sync, struct bench_prog_wire *w)
+{
+	for (uint64_t done = 0; done < j->limit;) {
+		size_t n = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
+		if (write(fd, m->buf, n) != (ssize_t)n)
+			return bench_prog_fail(w, "write");
+		if (sync && bench_prog_sync(j->v, fd) != 0)
+			return bench_prog_fail(w, "fsync");
+		done += n;
+		w->s.bytes = done;
+	}
+	return 0;
+}
+
 /* TLPI write_bytes.c: write limit bytes in buf_size chunks to a new file. */
 static int
 bench_prog_write(const struct bench_prog_job *j, const struct bench_prog_mem *m,
     struct bench_prog_wire *w)
 {
 	int fd = scratch_create(j->dir, j->out_name, O_WRONLY | O_TRUNC | j->v->flags);
+	int e;
 
 	if (fd < 0)
 		return bench_prog_fail(w, "open");
-	for (uint64_t done = 0; done < j->limit;) {
-		size_t n = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
-		if (write(fd, m->buf, n) != (ssize_t)n)
-			return bench_prog_fail(w, "write");
-		if (bench_prog_sync(j->v, fd) != 0)
-			return bench_prog_fail(w, "fsync");
-		done += n;
-		w->s.bytes = done;
-	}
+	if ((e = bench_prog_fill(j, m, fd, true, w)) != 0)
+		return e;
 	if (close(fd) != 0)
 		return bench_prog_fail(w, "close");
 	return 0;
@@ -230,19 +244,111 @@ bench_prog_fwrite(const struct bench_prog_job *j, const struct bench_prog_mem *m
 	return 0;
 }
 
+/*
+ * overwrite, before the clock: the output file written in full (real blocks, not
+ * fallocate's unwritten extents, whose first write is a metadata change) and fsync'd, so
+ * the timed writes change no size and no block map.
+ */
+static int
+bench_prog_overwrite_prepare(const struct bench_prog_job *j, struct bench_prog_mem *m,
+    struct bench_prog_wire *w)
+{
+	int fd = scratch_create(j->dir, j->out_name, O_RDWR | O_TRUNC);
+	int e;
+
+	if (fd < 0)
+		return bench_prog_fail(w, "open");
+	if ((e = bench_prog_fill(j, m, fd, false, w)) != 0)
+		return e;
+	w->s.bytes = 0;
+	if (fsync(fd) != 0)
+		return bench_prog_fail(w, "fsync");
+	close(fd);
+	/* Opened again with the variant's flags (O_SYNC, O_DSYNC) for the timed part. */
+	if ((m->outfd = scratch_open(j->dir, j->out_name, O_RDWR | j->v->flags)) < 0)
+		return bench_prog_fail(w, "open");
+	return 0;
+}
+
+/* A database's page writes: pwrite() buf_size blocks in place, the variant's sync after each. */
+static int
+bench_prog_overwrite(const struct bench_prog_job *j, const struct bench_prog_mem *m,
+    struct bench_prog_wire *w)
+{
+	for (uint64_t done = 0; done < j->limit;) {
+		size_t n = j->limit - done < j->buf_size ? j->limit - done : j->buf_size;
+		if (pwrite(m->outfd, m->buf, n, (off_t)done) != (ssize_t)n)
+			return bench_prog_fail(w, "pwrite");
+		if (bench_prog_sync(j->v, m->outfd) != 0)
+			return bench_prog_fail(w, "fsync");
+		done += n;
+		w->s.bytes = done;
+	}
+	if (close(m->outfd) != 0)
+		return bench_prog_fail(w, "close");
+	return 0;
+}
+
+/*
+ * The jbd2 journal of the filesystem that holds dir (ext4, ext3): the path of its
+ * /proc/fs/jbd2/NAME-N/info into path; false if there is none (another filesystem, or a
+ * device /sys does not name).
+ */
+static bool
+bench_prog_jbd2_path(int dir, char *path, size_t len)
+{
+	struct stat st;
+	char sys[64], link[256], *name;
+	ssize_t n;
+
+	if (fstat(scratch_dirfd(dir), &st) != 0)
+		return false;
+	snprintf(sys, sizeof sys, "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	if ((n = readlink(sys, link, sizeof link - 1)) <= 0)
+		return false;
+	link[n] = '\0';
+	name = strrchr(link, '/') != NULL ? strrchr(link, '/') + 1 : link;
+	/* The journal's inode is 8 unless the filesystem was made with another. */
+	for (unsigned ino = 8; ino < 16; ino++) {
+		snprintf(path, len, "/proc/fs/jbd2/%.64s-%u/info", name, ino);
+		if (access(path, R_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Transactions the journal at path has committed ("582 transactions (569 requested), ...");
+ * -1. Opened each time: the file is a snapshot taken when it is opened.
+ */
+static int64_t
+bench_prog_jbd2_count(const char *path)
+{
+	char buf[64];
+
+	if (path[0] == '\0' || fdio_read_text(path, buf, sizeof buf) < 0)
+		return -1;
+	return strtoll(buf, NULL, 10);
+}
+
 /* The programs, by enum scn_program: everything about one is its entry. */
 static const struct bench_prog_entry {
 	bool reads;                /* reads an input file (so its cache state is prepared) */
 	bool writes;               /* writes a new output file */
+	bool commits;              /* counts its filesystem's journal commits */
 	int (*loop)(const struct bench_prog_job *, const struct bench_prog_mem *,
 	    struct bench_prog_wire *);
+	int (*prepare)(const struct bench_prog_job *, struct bench_prog_mem *,
+	    struct bench_prog_wire *);   /* before the clock starts; may be NULL */
 } bench_prog_table[] = {
-	[SCN_PROG_COPY] = { true, true, bench_prog_copy },
-	[SCN_PROG_WRITE] = { false, true, bench_prog_write },
-	[SCN_PROG_READ] = { true, false, bench_prog_read },
-	[SCN_PROG_FWRITE] = { false, true, bench_prog_fwrite },
-	[SCN_PROG_FREAD] = { true, false, bench_prog_fread },
-	[SCN_PROG_FREAD_SETVBUF] = { true, false, bench_prog_fread },
+	[SCN_PROG_COPY] = { true, true, false, bench_prog_copy, NULL },
+	[SCN_PROG_WRITE] = { false, true, false, bench_prog_write, NULL },
+	[SCN_PROG_READ] = { true, false, false, bench_prog_read, NULL },
+	[SCN_PROG_FWRITE] = { false, true, false, bench_prog_fwrite, NULL },
+	[SCN_PROG_FREAD] = { true, false, false, bench_prog_fread, NULL },
+	[SCN_PROG_FREAD_SETVBUF] = { true, false, false, bench_prog_fread, NULL },
+	[SCN_PROG_OVERWRITE] = { false, true, true, bench_prog_overwrite,
+	                         bench_prog_overwrite_prepare },
 };
 
 /* The entry of program p, or NULL. */
@@ -273,6 +379,15 @@ bench_prog_writes(enum scn_program p)
 	return e != NULL && e->writes;
 }
 
+/* True if program p counts journal commits. */
+bool
+bench_prog_commits(enum scn_program p)
+{
+	const struct bench_prog_entry *e = bench_prog_find(p);
+
+	return e != NULL && e->commits;
+}
+
 /*
  * The child: set everything up, then time the work alone (clock, rusage and /proc/self/io
  * read just before and after it), send the figures up the pipe and leave with _exit so
@@ -283,16 +398,19 @@ bench_prog_child(const struct bench_prog_job *j, int wfd)
 {
 	const struct bench_prog_entry *e = bench_prog_find(j->prog);
 	struct bench_prog_wire w;
-	struct bench_prog_mem m = { .nullfd = -1 };
+	struct bench_prog_mem m = { .nullfd = -1, .outfd = -1 };
 	size_t bsz = j->buf_size < BENCH_PROG_ALIGN ? BENCH_PROG_ALIGN : (size_t)j->buf_size;
 	void *buf = NULL;
-	int iofd, err;
+	int iofd, err = 0;
+	char jpath[128] = "";
+	int64_t c0 = -1, c1 = -1;
 	uint64_t r0 = 0, w0 = 0, r1 = 0, w1 = 0;
 	struct rusage ru0, ru1;
 	struct timespec t0, t1;
 	bool io_ok;
 
 	memset(&w, 0, sizeof w);
+	w.s.commits = -1;
 	if (posix_memalign(&buf, BENCH_PROG_ALIGN, bsz) != 0) {
 		w.err = ENOMEM;
 		snprintf(w.what, sizeof w.what, "malloc");
@@ -305,8 +423,15 @@ bench_prog_child(const struct bench_prog_job *j, int wfd)
 		m.nullfd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (j->prog == SCN_PROG_FREAD_SETVBUF)
 		m.vbuf = malloc(BENCH_PROG_SETVBUF_SIZE);
+	if (e != NULL && e->commits && !bench_prog_jbd2_path(j->dir, jpath, sizeof jpath))
+		jpath[0] = '\0';
+	if (e != NULL && e->prepare != NULL && (err = e->prepare(j, &m, &w)) != 0) {
+		w.err = err;
+		goto out;
+	}
 	iofd = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
 
+	c0 = bench_prog_jbd2_count(jpath);
 	io_ok = iofd >= 0 && bench_prog_procio(iofd, &r0, &w0) == 0;
 	getrusage(RUSAGE_SELF, &ru0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -314,6 +439,9 @@ bench_prog_child(const struct bench_prog_job *j, int wfd)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	getrusage(RUSAGE_SELF, &ru1);
 	io_ok = io_ok && bench_prog_procio(iofd, &r1, &w1) == 0;
+	/* A commit the work asked for may still be running: the count is read once it is done. */
+	c1 = bench_prog_jbd2_count(jpath);
+	w.s.commits = c0 >= 0 && c1 >= c0 ? c1 - c0 : -1;
 
 	w.err = err;
 	w.s.elapsed = bench_prog_seconds(&t0, &t1);
@@ -324,7 +452,14 @@ bench_prog_child(const struct bench_prog_job *j, int wfd)
 		w.s.syscr = r1 - r0 - 1;
 		w.s.syscw = w1 - w0;
 	}
+	if (m.nullfd >= 0)
+		close(m.nullfd);
+	if (iofd >= 0)
+		close(iofd);
 out:
+	/* fclose() has let go of the setvbuf buffer: free it and ours, so no run leaks. */
+	free(m.vbuf);
+	free(buf);
 	if (write(wfd, &w, sizeof w) != (ssize_t)sizeof w)
 		_exit(2);
 	_exit(0);

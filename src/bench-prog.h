@@ -16,6 +16,8 @@ struct bench_sample {
 	double user, system;          /* getrusage(RUSAGE_SELF) deltas, seconds */
 	uint64_t syscr, syscw;        /* /proc/self/io deltas: read and write system calls */
 	uint64_t bytes;               /* bytes the program moved */
+	int64_t commits;              /* ext4/ext3 journal (jbd2) commits of the file's filesystem
+	                                 during the work; -1 if not counted or not a jbd2 journal */
 	int cold;                     /* enum bench_cold of this run's input (set by bench.c) */
 };
 
@@ -35,6 +37,9 @@ bool bench_prog_reads(enum scn_program p);
 
 /* True if program p writes a new output file each run. */
 bool bench_prog_writes(enum scn_program p);
+
+/* True if program p's runs count the journal commits of their filesystem. */
+bool bench_prog_commits(enum scn_program p);
 
 /*
  * Run job j in a forked child and wait; remove its output after. The child times the

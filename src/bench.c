@@ -32,13 +32,19 @@ struct bench_input {
 	bool ok;
 };
 
+/* A place the files of some variants live: /dev/shm, or one of the --dir parents. */
+struct bench_place {
+	int idx;                   /* its scratch dir, -1 if not made */
+	struct bench_input in, probe;
+};
+
 /* State of one bench_run call (no globals: everything lives here). */
 struct bench_ctx {
 	const struct scn_sweep *sw;
 	const struct bench_opts *o;
 	struct bench_result *r;
-	int dirs[2];               /* scratch dir per enum scn_fs, -1 if not made */
-	struct bench_input in[2], probe[2];
+	/* places[0]: tmpfs; places[1 + k]: under the k-th dir (one, NULL, without dirs). */
+	struct bench_place places[1 + BENCH_MAX_DIRS];
 	unsigned seq;              /* makes every file name unique */
 	struct bench_progress p;
 	bool stop;
@@ -75,16 +81,17 @@ bench_make_cold(int dir, const char *name, uint64_t size, char *method, size_t l
 	return left == 0 ? BENCH_COLD_VERIFIED : BENCH_COLD_FAILED;
 }
 
-/* Filesystem type of scratch dir idx, as the probes name it; "?" if it cannot be opened. */
+/* Filesystem type and device of scratch dir idx, as the probes name them; "?" and "". */
 static void
-bench_fs_name(int idx, char *buf, size_t len)
+bench_fs_name(int idx, char *buf, size_t len, char *dev, size_t devlen)
 {
 	int fd = openat(scratch_dirfd(idx), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	snprintf(buf, len, "?");
+	dev[0] = '\0';
 	if (fd < 0)
 		return;
-	probe_fs(fd, buf, len, NULL, 0);
+	probe_fs(fd, buf, len, dev, devlen);
 	close(fd);
 }
 
@@ -142,9 +149,10 @@ bench_report(struct bench_ctx *c)
 
 /* Make (or reuse) an input file of size bytes on fs; write it, fsync it. 0 or errno. */
 static int
-bench_input(struct bench_ctx *c, enum scn_fs fs, bool probe, uint64_t size, const char **name)
+bench_input(struct bench_ctx *c, size_t place, bool probe, uint64_t size, const char **name)
 {
-	struct bench_input *in = probe ? &c->probe[fs] : &c->in[fs];
+	struct bench_place *pl = &c->places[place];
+	struct bench_input *in = probe ? &pl->probe : &pl->in;
 	char chunk[65536];
 	int fd, e = 0;
 
@@ -153,10 +161,10 @@ bench_input(struct bench_ctx *c, enum scn_fs fs, bool probe, uint64_t size, cons
 		return 0;
 	}
 	if (in->ok)
-		scratch_unlink(c->dirs[fs], in->name);
+		scratch_unlink(pl->idx, in->name);
 	in->ok = false;
 	snprintf(in->name, sizeof in->name, "input-%u", c->seq++);
-	if ((fd = scratch_create(c->dirs[fs], in->name, O_WRONLY)) < 0)
+	if ((fd = scratch_create(pl->idx, in->name, O_WRONLY)) < 0)
 		return errno;
 	for (size_t i = 0; i < sizeof chunk; i++)
 		chunk[i] = (i % 64 == 63) ? '\n' : (char)('A' + i % 26);
@@ -172,7 +180,7 @@ bench_input(struct bench_ctx *c, enum scn_fs fs, bool probe, uint64_t size, cons
 		e = errno;
 	close(fd);
 	if (e != 0) {
-		scratch_unlink(c->dirs[fs], in->name);
+		scratch_unlink(pl->idx, in->name);
 		return e;
 	}
 	in->size = size;
@@ -217,8 +225,8 @@ bench_once(struct bench_ctx *c, struct bench_prog_job *j, uint64_t in_size, stru
  * budget, move fewer bytes, a multiple of buf_size. 0 or errno.
  */
 static int
-bench_probe(struct bench_ctx *c, struct bench_prog_job *j, unsigned runs, uint64_t *bytes,
-    char *what, size_t len)
+bench_probe(struct bench_ctx *c, struct bench_prog_job *j, size_t place, unsigned runs,
+    uint64_t *bytes, char *what, size_t len)
 {
 	const struct scn_sweep *sw = c->sw;
 	uint64_t cap = sw->file_size, n;
@@ -229,7 +237,7 @@ bench_probe(struct bench_ctx *c, struct bench_prog_job *j, unsigned runs, uint64
 	if (bench_prog_reads(j->prog)) {
 		const char *name;
 		uint64_t psize = cap < BENCH_PROBE_MAX_BYTES ? cap : BENCH_PROBE_MAX_BYTES;
-		if ((e = bench_input(c, j->v->on, true, psize, &name)) != 0) {
+		if ((e = bench_input(c, place, true, psize, &name)) != 0) {
 			snprintf(what, len, "writing the probe input");
 			return e;
 		}
@@ -296,9 +304,74 @@ bench_row_stats(struct bench_row *row)
 	row->system = stats_median(sy, n);
 	row->syscr = stats_median(cr, n);
 	row->syscw = stats_median(cw, n);
+	row->commits = -1;
+	for (size_t i = 0; i < n; i++)
+		cw[i] = (double)row->runs[i].commits;
+	if (stats_median(cw, n) >= 0)
+		row->commits = stats_median(cw, n);
 	row->cold = any_failed ? BENCH_COLD_FAILED :
 	    all_cold ? BENCH_COLD_VERIFIED : (enum bench_cold)row->runs[0].cold;
 	free(el);
+}
+
+/*
+ * The fixed part of a scaled row: runs that move a single buffer, the way the counted runs
+ * move many (read programs read a one-buffer input to its EOF). Their median time and CPU,
+ * and their calls beyond the one buffer's own, are what a run costs whatever its size.
+ */
+static int
+bench_fixed(struct bench_ctx *c, struct bench_prog_job *j, size_t place, struct bench_row *row,
+    char *what, size_t len)
+{
+	double z[3], u[3], sy[3], calls[3];
+	struct bench_sample s;
+	int e;
+
+	j->limit = j->buf_size;
+	if (bench_prog_reads(j->prog)) {
+		const char *name;
+		if ((e = bench_input(c, place, true, j->buf_size, &name)) != 0) {
+			snprintf(what, len, "writing the one-buffer input");
+			return e;
+		}
+		j->in_name = name;
+		j->limit = UINT64_MAX;
+	}
+	for (int k = 0; k < 3; k++) {
+		if ((e = bench_once(c, j, j->buf_size, &s, what, len)) != 0)
+			return e;
+		z[k] = s.elapsed;
+		u[k] = s.user;
+		sy[k] = s.system;
+		calls[k] = (double)(s.syscr + s.syscw);
+	}
+	row->fixed = stats_median(z, 3);
+	row->fixed_user = stats_median(u, 3);
+	row->fixed_system = stats_median(sy, 3);
+	row->fixed_calls = stats_median(calls, 3);
+	j->in_name = NULL;
+	return 0;
+}
+
+/*
+ * Once the counted runs are in: the per-buffer calls of a run of n buffers are
+ * (measured - c1) / (n - 1) where c1 is a one-buffer run's; what is left of c1 is fixed.
+ */
+static void
+bench_fixed_calls(struct bench_row *row)
+{
+	double n = ceil((double)row->bytes / (double)row->buf_size), c1 = row->fixed_calls;
+	double per = n > 1 ? (row->syscr + row->syscw - c1) / (n - 1) : 0;
+
+	row->fixed_calls = n > 1 ? c1 - per : 0;
+	if (row->fixed_calls < 0)
+		row->fixed_calls = 0;
+	if (row->fixed_calls > row->syscr + row->syscw)
+		row->fixed_calls = row->syscr + row->syscw;
+	if (row->fixed_user > row->user)
+		row->fixed_user = row->user;
+	if (row->fixed_system > row->system)
+		row->fixed_system = row->system;
 }
 
 /* Run one row: input, probe, warm-ups, counted runs. 0 or -2 (stopped). */
@@ -317,11 +390,12 @@ bench_row(struct bench_ctx *c, size_t vi, size_t ri)
 	memset(&j, 0, sizeof j);
 	j.prog = sw->program;
 	j.v = bv->v;
-	j.dir = c->dirs[bv->v->on];
+	j.dir = c->places[bv->place].idx;
 	j.buf_size = row->buf_size;
 
 	c->p.row = ri;
 	c->p.step = vi * bv->n_rows + ri + 1;
+	c->p.variant_idx = vi;
 	c->p.buf_size = row->buf_size;
 	c->p.run = 0;
 	c->p.n_runs = c->r->repeat;
@@ -333,7 +407,7 @@ bench_row(struct bench_ctx *c, size_t vi, size_t ri)
 	if (c->stop)
 		return -2;
 
-	if ((e = bench_probe(c, &j, runs, &row->bytes, what, sizeof what)) != 0)
+	if ((e = bench_probe(c, &j, bv->place, runs, &row->bytes, what, sizeof what)) != 0)
 		goto fail;
 	row->scale = (double)sw->file_size / (double)row->bytes;
 	c->p.bytes = row->bytes;
@@ -342,22 +416,13 @@ bench_row(struct bench_ctx *c, size_t vi, size_t ri)
 	 * allocation and journal commit, the first disk access, close) by scale too: measure
 	 * it with runs that move a single buffer, and count it once.
 	 */
-	if (row->scale > 1) {
-		double z[3];
-		for (int k = 0; k < 3; k++) {
-			j.limit = j.buf_size;
-			if ((e = bench_once(c, &j, 0, &s, what, sizeof what)) != 0)
-				goto fail;
-			z[k] = s.elapsed;
-		}
-		row->fixed = stats_median(z, 3);
-		j.in_name = NULL;
-	}
+	if (row->scale > 1 && (e = bench_fixed(c, &j, bv->place, row, what, sizeof what)) != 0)
+		goto fail;
 	if (bench_prog_reads(j.prog)) {
 		const char *name;
 		c->p.phase = BENCH_PHASE_PREPARE;
 		bench_report(c);
-		if ((e = bench_input(c, bv->v->on, false, row->bytes, &name)) != 0) {
+		if ((e = bench_input(c, bv->place, false, row->bytes, &name)) != 0) {
 			snprintf(what, sizeof what, "writing the input");
 			goto fail;
 		}
@@ -399,6 +464,8 @@ bench_row(struct bench_ctx *c, size_t vi, size_t ri)
 	if (row->fixed > row->elapsed.min)
 		row->fixed = row->elapsed.min;
 	if (row->scale > 1)
+		bench_fixed_calls(row);
+	if (row->scale > 1)
 		bench_note(row->note, sizeof row->note, "measured %s per run, scaled x%.4g; "
 		    "fixed cost %.3g ms counted once", units_format_size_round(row->bytes, sz, sizeof sz),
 		    row->scale, row->fixed * 1e3);
@@ -428,6 +495,43 @@ double
 bench_row_extrapolated(const struct bench_row *row)
 {
 	return bench_row_scale_time(row, row->elapsed.median);
+}
+
+/*
+ * Read+write calls of a row for the whole file, the fixed ones counted once: the rest are
+ * per buffer, and the whole file is ceil(file_size / buf_size) buffers (the last may be short).
+ */
+double
+bench_row_calls(const struct bench_row *row)
+{
+	double m = row->syscr + row->syscw, n, whole;
+
+	if (!(row->scale > 1) || row->buf_size == 0 || row->bytes == 0)
+		return m;
+	n = ceil((double)row->bytes / (double)row->buf_size);
+	whole = ceil(row->scale * (double)row->bytes / (double)row->buf_size - 1e-9);
+	return row->fixed_calls + (m - row->fixed_calls) / n * whole;
+}
+
+/* One tick of the kernel's user/system accounting, in seconds. */
+double
+bench_tick(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return 1.0 / (double)(hz > 0 ? hz : 100);
+}
+
+/* CPU seconds of a row for the whole file, or -1 below a tick. */
+double
+bench_row_cpu(const struct bench_row *row, bool sys)
+{
+	double m = sys ? row->system : row->user;
+	double fixed = sys ? row->fixed_system : row->fixed_user;
+
+	if (row->n_runs == 0 || m < bench_tick())
+		return -1;
+	return row->scale > 1 ? fixed + (m - fixed) * row->scale : m;
 }
 
 /* hyperfine's relative column: each row against the fastest, with propagated spread. */
@@ -471,25 +575,74 @@ bench_err(char **err, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Make the scratch dirs the variants need, each with room for an input, an output and a probe
- * input. */
+/* The parent dirs disk variants run under: the options' dirs, or their one dir. */
+static size_t
+bench_parents(const struct bench_opts *o, const char **out)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; o->dirs != NULL && k < o->n_dirs && n < BENCH_MAX_DIRS; k++)
+		out[n++] = o->dirs[k];
+	if (n == 0)
+		out[n++] = o->dir;
+	return n;
+}
+
+/*
+ * Make the scratch dirs the variants need, each with room for an input, an output and a
+ * probe input; name each variant's filesystem and device.
+ */
 static int
 bench_dirs(struct bench_ctx *c, char **err)
 {
+	const char *parents[BENCH_MAX_DIRS];
 	char msg[PATH_MAX + 128];
 
-	for (size_t v = 0; v < c->sw->n_variants; v++) {
-		enum scn_fs fs = c->sw->variants[v].on;
-		if (c->dirs[fs] >= 0)
-			continue;
-		c->dirs[fs] = scratch_place(fs == SCN_FS_TMPFS, c->o->dir, 3 * c->sw->file_size, msg,
-		    sizeof msg);
-		if (c->dirs[fs] < 0) {
-			bench_err(err, "%s", msg);
-			return -1;
+	bench_parents(c->o, parents);
+	for (size_t v = 0; v < c->r->n_variants; v++) {
+		struct bench_variant *bv = &c->r->variants[v];
+		struct bench_place *pl = &c->places[bv->place];
+		if (pl->idx < 0) {
+			pl->idx = scratch_place(bv->place == 0, bv->place == 0 ? c->o->dir :
+			    parents[bv->place - 1], 3 * c->sw->file_size, msg, sizeof msg);
+			if (pl->idx < 0) {
+				bench_err(err, "%s", msg);
+				return -1;
+			}
 		}
+		snprintf(bv->dir, sizeof bv->dir, "%s", scratch_dir(pl->idx));
+		bench_fs_name(pl->idx, bv->fs, sizeof bv->fs, bv->dev, sizeof bv->dev);
 	}
 	return 0;
+}
+
+/*
+ * The result's variants: each of the sweep's, once per parent dir when there are several
+ * (a tmpfs variant once: it has one place). NULL if out of memory.
+ */
+static struct bench_variant *
+bench_variants(const struct scn_sweep *sw, const struct bench_opts *o, size_t *n)
+{
+	const char *parents[BENCH_MAX_DIRS];
+	size_t np = bench_parents(o, parents), k = 0;
+	struct bench_variant *vs = calloc(sw->n_variants * np, sizeof *vs);
+
+	if (vs == NULL)
+		return NULL;
+	/* A variant's dirs one after another: the same program, filesystem by filesystem. */
+	for (size_t v = 0; v < sw->n_variants; v++)
+		for (size_t d = 0; d < np; d++) {
+			bool tmpfs = sw->variants[v].on == SCN_FS_TMPFS;
+			if (tmpfs && d > 0)
+				continue;
+			vs[k].v = &sw->variants[v];
+			vs[k].place = tmpfs ? 0 : 1 + d;
+			if (np > 1 && !tmpfs && parents[d] != NULL)
+				snprintf(vs[k].given_dir, sizeof vs[k].given_dir, "%s", parents[d]);
+			k++;
+		}
+	*n = k;
+	return vs;
 }
 
 /* Run a sweep. */
@@ -525,21 +678,20 @@ bench_run(const struct scn_sweep *sw, const struct bench_opts *o, struct bench_r
 	c.sw = sw;
 	c.o = o;
 	c.r = out;
-	c.dirs[0] = c.dirs[1] = -1;
+	for (size_t k = 0; k < sizeof c.places / sizeof c.places[0]; k++)
+		c.places[k].idx = -1;
 	out->sw = sw;
 	out->budget = o->budget > 0 ? o->budget : sw->budget > 0 ? sw->budget : BENCH_DEFAULT_BUDGET;
 	out->repeat = o->repeat > 0 ? o->repeat : sw->repeat > 0 ? sw->repeat : BENCH_DEFAULT_REPEAT;
 	out->warmup = sw->repeat == 0 && sw->warmup == 0 ? BENCH_DEFAULT_WARMUP : sw->warmup;
 	bench_machine(out);
 
-	if ((out->variants = calloc(sw->n_variants, sizeof *out->variants)) == NULL) {
+	if ((out->variants = bench_variants(sw, o, &out->n_variants)) == NULL) {
 		bench_err(err, "out of memory");
 		return -1;
 	}
-	out->n_variants = sw->n_variants;
-	for (size_t v = 0; v < sw->n_variants; v++) {
+	for (size_t v = 0; v < out->n_variants; v++) {
 		struct bench_variant *bv = &out->variants[v];
-		bv->v = &sw->variants[v];
 		if ((bv->rows = calloc(sw->n_buffer_sizes, sizeof *bv->rows)) == NULL) {
 			bench_err(err, "out of memory");
 			bench_result_clear(out);
@@ -549,35 +701,33 @@ bench_run(const struct scn_sweep *sw, const struct bench_opts *o, struct bench_r
 		for (size_t i = 0; i < bv->n_rows; i++) {
 			bv->rows[i].buf_size = sw->buffer_sizes[i];
 			bv->rows[i].scale = 1;
+			bv->rows[i].commits = -1;
 		}
 	}
 	if (bench_dirs(&c, err) != 0) {
 		rc = -1;
 		goto done;
 	}
-	for (size_t v = 0; v < sw->n_variants; v++) {
+	for (size_t v = 0; v < out->n_variants; v++) {
 		struct bench_variant *bv = &out->variants[v];
-		snprintf(bv->dir, sizeof bv->dir, "%s", scratch_dir(c.dirs[bv->v->on]));
-		bench_fs_name(c.dirs[bv->v->on], bv->fs, sizeof bv->fs);
 		if (bench_prog_reads(sw->program) && sw->cache == SCN_CACHE_COLD &&
 		    bv->v->on == SCN_FS_TMPFS && strstr(out->note, "tmpfs") == NULL)
 			bench_note(out->note, sizeof out->note,
 			    "cold cache not possible on tmpfs: its files live in the page cache");
 	}
-	c.p.n_variants = sw->n_variants;
+	c.p.n_variants = out->n_variants;
 	c.p.n_rows = sw->n_buffer_sizes;
-	c.p.n_steps = sw->n_variants * sw->n_buffer_sizes;
-	for (size_t v = 0; v < sw->n_variants && rc == 0; v++) {
+	c.p.n_steps = out->n_variants * sw->n_buffer_sizes;
+	for (size_t v = 0; v < out->n_variants && rc == 0; v++) {
 		c.p.variant = out->variants[v].v->name ? out->variants[v].v->name : "default";
-		c.p.variant_idx = v;
 		for (size_t i = 0; i < sw->n_buffer_sizes && rc == 0; i++)
 			rc = bench_row(&c, v, i);
 	}
 	bench_relative(out);
 done:
-	for (int fs = 0; fs < 2; fs++)
-		if (c.dirs[fs] >= 0)
-			scratch_remove(c.dirs[fs]);
+	for (size_t k = 0; k < sizeof c.places / sizeof c.places[0]; k++)
+		if (c.places[k].idx >= 0)
+			scratch_remove(c.places[k].idx);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	out->wall = bench_prog_seconds(&t0, &t1);
 	if (rc == -1) {
@@ -611,6 +761,14 @@ bench_ref_row(const struct scn_reference *ref, uint64_t buf_size)
 		if (ref->rows[i].buf_size == buf_size)
 			return &ref->rows[i];
 	return NULL;
+}
+
+/* True if reference ref stands beside variant v (its named variant, on any dir). */
+bool
+bench_ref_matches(const struct bench_result *r, const struct scn_reference *ref, size_t v)
+{
+	return v < r->n_variants &&
+	    r->variants[v].v == r->variants[bench_ref_variant(r, ref)].v;
 }
 
 /* The variant a reference stands beside. */

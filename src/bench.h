@@ -42,8 +42,14 @@ struct bench_progress {
 /* Called between runs. Return non-zero to stop the sweep (bench_run then returns -2). */
 typedef int (*bench_progress_fn)(const struct bench_progress *p, void *user);
 
+/* Parent dirs one sweep may compare side by side. */
+#define BENCH_MAX_DIRS 8
+
 struct bench_opts {
 	const char *dir;              /* parent of the private scratch dir; NULL: $TMPDIR or /tmp */
+	const char *const *dirs;      /* n_dirs > 1: every disk variant runs under each of these
+	                                 (exercise 13-1c); dir still places tmpfs fallbacks */
+	size_t n_dirs;
 	double budget;                /* seconds per row; 0: the scenario's, then BENCH_DEFAULT_BUDGET */
 	unsigned repeat;              /* counted runs; 0: the scenario's, then BENCH_DEFAULT_REPEAT */
 	bench_progress_fn progress;   /* may be NULL */
@@ -66,11 +72,16 @@ struct bench_row {
 	double scale;                 /* file_size / bytes: 1 when not scaled */
 	double fixed;                 /* scaled rows: time of a run moving one buffer (open,
 	                                 create, first write, close), counted once; else 0 */
+	double fixed_calls;           /* scaled rows: read+write calls a run makes whatever its
+	                                 size (the final read that sees EOF), counted once */
+	double fixed_user, fixed_system; /* scaled rows: CPU of a one-buffer run, counted once */
 	struct bench_sample *runs;    /* the counted runs, in order (warm-ups and probes excluded) */
 	size_t n_runs;
 	struct stats_summary elapsed; /* of the runs' measured elapsed times */
 	double user, system;          /* medians, measured */
 	double syscr, syscw;          /* medians, measured */
+	double commits;               /* median jbd2 journal commits per run, measured (not
+	                                 scaled); -1 if not counted */
 	double relative, relative_sd; /* extrapolated median / the fastest row's (all variants) */
 	enum bench_cold cold;         /* VERIFIED only if every run was; FAILED if any was not */
 	int err;                      /* errno if the row could not run (its runs are then empty) */
@@ -81,6 +92,9 @@ struct bench_row {
 struct bench_variant {
 	const struct scn_variant *v;
 	char fs[32];                  /* "ext4", "tmpfs", ... */
+	char dev[64];                 /* the device behind it ("/dev/vda", "tmpfs"), or "" */
+	char given_dir[256];          /* the --dir it ran under when more than one was given */
+	size_t place;                 /* bench.c: which of its scratch dirs the files are in */
 	char dir[256];                /* where its scratch files were */
 	struct bench_row *rows;       /* one per sw->buffer_sizes[] */
 	size_t n_rows;
@@ -117,7 +131,7 @@ int bench_run(const struct scn_sweep *sw, const struct bench_opts *o, struct ben
 void bench_result_clear(struct bench_result *r);
 
 /*
- * Scaling (issue 6): bytes one run may move so that it lasts about per_run seconds at rate
+ * Scaling: bytes one run may move so that it lasts about per_run seconds at rate
  * bytes/s: file_size if it fits, else the largest whole number of buf_size buffers that
  * fits (at least one). Infinite or non-positive rate: file_size. Pure.
  */
@@ -132,10 +146,31 @@ double bench_row_scale_time(const struct bench_row *row, double t);
 /* The row's median, extrapolated (bench_row_scale_time of the median). */
 double bench_row_extrapolated(const struct bench_row *row);
 
+/*
+ * The row's read+write system calls for the whole file: fixed_calls + (measured -
+ * fixed_calls) * scale, so a call every run makes once (the read that sees EOF) is counted
+ * once, as strace -c of one run over the whole file counts it.
+ */
+double bench_row_calls(const struct bench_row *row);
+
+/* Seconds of one tick of the kernel's user/system split (1 / sysconf(_SC_CLK_TCK)). */
+double bench_tick(void);
+
+/*
+ * The row's user (sys false) or system CPU seconds for the whole file, extrapolated as
+ * times are; -1 when the measured median is under one tick: the kernel splits CPU time
+ * between user and system by sampling at ticks, so such a figure (0, or a tick times the
+ * scale) says nothing.
+ */
+double bench_row_cpu(const struct bench_row *row, bool sys);
+
 /* The reference row for buf_size, or NULL. */
 const struct scn_ref_row *bench_ref_row(const struct scn_reference *ref, uint64_t buf_size);
 
 /* Index of the variant a reference compares with (its named variant, else 0). */
 size_t bench_ref_variant(const struct bench_result *r, const struct scn_reference *ref);
+
+/* True if reference ref compares with result variant v (the same sweep variant, any dir). */
+bool bench_ref_matches(const struct bench_result *r, const struct scn_reference *ref, size_t v);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "decode.h"
 #include "describe.h"
+#include "text.h"
 
 /* Name of an errno value. */
 const char *
@@ -341,7 +342,12 @@ describe_tail(const struct scn_step *st, char *buf, size_t len)
 void
 describe_sweep(const struct scn_step *st, char *buf, size_t len)
 {
-	snprintf(buf, len, "sweep: %s", st->sweep && st->sweep->title ? st->sweep->title : "timing");
+	/* The title is the scenario's: text.c makes it one safe line. */
+	size_t n = (size_t)snprintf(buf, len, "sweep: ");
+
+	if (n < len)
+		text_safe(st->sweep && st->sweep->title ? st->sweep->title : "timing", TEXT_LINE,
+		    buf + n, len - n);
 }
 
 /* note as C. */

@@ -26,19 +26,27 @@ EXPECT_DECLARE(expect_get_cache_writeback_pages);
 EXPECT_DECLARE(expect_get_disk_allocated_bytes);
 EXPECT_DECLARE(expect_get_disk_delalloc_bytes);
 EXPECT_DECLARE(expect_get_disk_unwritten_bytes);
+EXPECT_DECLARE(expect_get_disk_inline_bytes);
 EXPECT_DECLARE(expect_get_result_errno);
 EXPECT_DECLARE(expect_get_result_value);
 EXPECT_DECLARE(expect_get_output);
 EXPECT_DECLARE(expect_get_output_file);
 
+/* A getter's *num when it returns false because the fact does not exist (no FILE*, no
+ * output): observed absence, which fails an expectation, unlike a fact this run cannot see. */
+#define EXPECT_ABSENT INT64_MIN
+
 /*
  * The observed value of key for step result sr: numeric in *num and as text. Return false
- * when this run cannot observe it (e.g. dirty pages without cachestat), with the reason in text.
+ * when this run cannot observe it (e.g. dirty pages without cachestat), with the reason in text
+ * ("dirty pages: unknown, because ...") and *num 0; or when the fact is absent, with *num
+ * EXPECT_ABSENT.
  */
 bool expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num,
                     char *text, size_t len);
 
-/* Fill sr->expects (one per scn_expect of its step) and sr->ok. 0, or -1 out of memory. */
+/* Fill sr->expects (one per scn_expect of its step: held, failed or not observable),
+ * sr->ok (none failed) and sr->n_unobservable. 0, or -1 out of memory. */
 int expect_eval(struct step_result *sr);
 
 /* Write the wanted value ("= 904", ">= 1", "= line", "= EINVAL") into buf. Return buf. */

@@ -33,7 +33,8 @@ struct headless {
 	struct lesson *l;
 	FILE *f;
 	size_t n_points;        /* TAP test points so far */
-	bool ok;
+	bool ok;                /* nothing failed (with --strict: nothing was unobservable) */
+	size_t n_held, n_failed, n_unobservable;
 	char kernel[128];
 };
 
@@ -174,6 +175,10 @@ headless_text_state(FILE *f, const struct snapshot *s)
 		        s->disk.delalloc_bytes > 0 ? " (no block yet)" : "",
 		        units_format_size(s->disk.unwritten_bytes, c, sizeof c),
 		        s->disk.n_extents, s->disk.n_extents == 1 ? "" : "s");
+	/* Bytes that are the file's but in no data block, and blocks that are not the file's. */
+	if (s->disk.source != SNAP_SRC_NONE && (s->disk.inline_bytes > 0 ||
+	                                        s->disk.beyond_eof_bytes > 0))
+		fprintf(f, "  disk    %s\n", s->disk.note);
 }
 
 /* Text: the events of a step. */
@@ -198,6 +203,27 @@ headless_text_events(FILE *f, const struct step_result *sr)
 		        " read call%s (%" PRIu64 " B)  [counts from /proc/PID/io only]\n",
 		        l->n_write, l->n_write == 1 ? "" : "s", l->bytes_written, l->n_read,
 		        l->n_read == 1 ? "" : "s", l->bytes_read);
+}
+
+/* How x counts in this transcript: --strict makes a fact not observable here a failure. */
+static enum expect_outcome
+headless_outcome(const struct headless *h, const struct expect_result *x)
+{
+	if (x->outcome == EXPECT_NOT_OBSERVABLE && h->o->strict)
+		return EXPECT_FAILED;
+	return x->outcome;
+}
+
+/* Name of an outcome in the JSON transcript. */
+static const char *
+headless_outcome_name(enum expect_outcome oc)
+{
+	switch (oc) {
+	case EXPECT_HELD: return "held";
+	case EXPECT_FAILED: return "failed";
+	case EXPECT_NOT_OBSERVABLE: return "not_observable";
+	}
+	return "failed";
 }
 
 /* Text: one step. */
@@ -226,7 +252,8 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 		headless_line(f, "  note    ", sr->note, "\n");
 	if (sr->sweep != NULL) {
 		fputc('\n', f);
-		bench_print_text(f, sr->sweep, h->o->ascii ? BENCH_PRINT_ASCII : 0);
+		bench_print_text(f, sr->sweep, (h->o->ascii ? BENCH_PRINT_ASCII : 0) |
+		                 (h->o->wide ? BENCH_PRINT_WIDE : 0));
 	} else if (sr->step->op != SCN_OP_NOTE && sr->step->op != SCN_OP_SWEEP)
 		headless_text_state(f, &sr->after);
 	for (size_t i = 0; i < sr->changes.n; i++)
@@ -243,11 +270,18 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 		headless_wrap(f, "  | ", sr->step->say);
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];
-		fprintf(f, "  %s %s ", x->ok ? "ok  " : "FAIL", scenario_key_name(x->want->key));
+		enum expect_outcome oc = headless_outcome(h, x);
+
+		fprintf(f, "  %s %s ", oc == EXPECT_HELD ? "ok  " : oc == EXPECT_FAILED ? "FAIL" :
+		        "skip", scenario_key_name(x->want->key));
 		text_fput(expect_format_want(x->want, want, sizeof want), TEXT_LINE, f);
-		if (!x->ok) {
-			headless_line(f, "  (got ", x->got_text, "; ");
-			headless_line(f, "", h->s->path, "");
+		if (x->outcome == EXPECT_NOT_OBSERVABLE)
+			headless_line(f, "  (not observable here: ", x->got_text,
+			              oc == EXPECT_FAILED ? "; --strict" : ")");
+		else if (oc == EXPECT_FAILED)
+			headless_line(f, "  (got ", x->got_text, "");
+		if (oc == EXPECT_FAILED) {
+			headless_line(f, "; ", h->s->path, "");
 			fprintf(f, ":%d:%d)", x->want->line, x->want->col);
 		}
 		fputc('\n', f);
@@ -331,6 +365,8 @@ headless_json_state(FILE *f, const struct snapshot *s)
 	headless_json_count(f, "allocated_bytes", disk_ok, d->allocated_bytes, d->note);
 	headless_json_count(f, "delalloc_bytes", disk_ok, d->delalloc_bytes, d->note);
 	headless_json_count(f, "unwritten_bytes", disk_ok, d->unwritten_bytes, d->note);
+	headless_json_count(f, "inline_bytes", disk_ok, d->inline_bytes, d->note);
+	headless_json_count(f, "beyond_eof_bytes", disk_ok, d->beyond_eof_bytes, d->note);
 	fputs(",\"extents\":[", f);
 	for (size_t i = 0; disk_ok && i < d->n_extents; i++) {
 		const struct snap_extent *x = &d->extents[i];
@@ -429,10 +465,18 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 		json_string(f, scenario_key_name(x->want->key));
 		fputs(",\"want\":", f);
 		json_string(f, expect_format_want(x->want, want, sizeof want));
+		/* Not observable: got is null and got_why says why (the transcript's rule). */
 		fputs(",\"got\":", f);
-		json_string(f, x->got_text);
-		fprintf(f, ",\"ok\":%s,\"line\":%d,\"col\":%d}", x->ok ? "true" : "false",
-		        x->want->line, x->want->col);
+		json_string(f, x->outcome == EXPECT_NOT_OBSERVABLE ? NULL : x->got_text);
+		if (x->outcome == EXPECT_NOT_OBSERVABLE) {
+			fputs(",\"got_why\":", f);
+			json_string(f, x->got_text[0] ? x->got_text : "not observable here");
+		}
+		fprintf(f, ",\"ok\":%s,\"outcome\":\"%s\",\"skipped\":%s",
+		        headless_outcome(h, x) == EXPECT_HELD ? "true" : "false",
+		        headless_outcome_name(headless_outcome(h, x)),
+		        headless_outcome(h, x) == EXPECT_NOT_OBSERVABLE ? "true" : "false");
+		fprintf(f, ",\"line\":%d,\"col\":%d}", x->want->line, x->want->col);
 	}
 	fputs("]}", f);
 }
@@ -478,13 +522,19 @@ headless_tap_step(struct headless *h, const struct step_result *sr)
 	}
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];
-		fprintf(h->f, "%sok %zu - step %zu ", x->ok ? "" : "not ", ++h->n_points,
-		        sr->index + 1);
+		enum expect_outcome oc = headless_outcome(h, x);
+
+		fprintf(h->f, "%sok %zu - step %zu ", oc == EXPECT_FAILED ? "not " : "",
+		        ++h->n_points, sr->index + 1);
 		headless_tap_text(h->f, call);
 		fprintf(h->f, ": %s ", scenario_key_name(x->want->key));
 		headless_tap_text(h->f, expect_format_want(x->want, want, sizeof want));
+		if (oc == EXPECT_NOT_OBSERVABLE) {
+			fputs(" # SKIP not observable here: ", h->f);
+			headless_tap_text(h->f, x->got_text);
+		}
 		putc('\n', h->f);
-		if (!x->ok) {
+		if (oc == EXPECT_FAILED) {
 			fputs("  ---\n  got: ", h->f);
 			json_string(h->f, x->got_text);
 			fputs("\n  at: ", h->f);
@@ -506,12 +556,13 @@ headless_text_trace(FILE *f, const struct lesson *l)
 		      "the calls' own\n", f);
 		return;
 	}
-	fputs("trace    ptrace: every call, exact; times marked * include tracing", f);
+	fputs("trace    ptrace: every call, exact; times marked * include tracing\n", f);
+	/* On a line of its own: the header fits 100 columns. */
 	if (o->measured)
-		fprintf(f, " (it adds about %s to each system call here: a null call takes %s "
-		        "untraced)", units_format_ns((uint64_t)(o->traced_ns - o->bare_ns), a, sizeof a),
+		fprintf(f, "         (tracing adds about %s to each system call here; a null call "
+		        "takes %s untraced)\n",
+		        units_format_ns((uint64_t)(o->traced_ns - o->bare_ns), a, sizeof a),
 		        units_format_ns((uint64_t)o->bare_ns, b, sizeof b));
-	fputc('\n', f);
 }
 
 /* Start of the transcript. */
@@ -525,14 +576,17 @@ headless_begin(struct headless *h)
 	switch (h->o->format) {
 	case APP_FORMAT_TEXT:
 		text_fput(s->title, TEXT_LINE, f);
+		/* The source on a line of its own, so that the header fits 100 columns. */
 		if (s->source != NULL)
-			headless_line(f, "  [", s->source, "]");
+			headless_line(f, "\nsource   ", s->source, "");
 		headless_line(f, "\nscenario ", s->path, "\n");
 		headless_line(f, "file     ", lesson_file_path(h->l), " on ");
 		text_fput(lesson_fs_name(h->l), TEXT_LINE, f);
 		headless_line(f, init->disk.device[0] ? " " : "", init->disk.device, ", kernel ");
 		headless_line(f, "", h->kernel, "\n");
 		headless_text_trace(f, h->l);
+		if (lesson_place_note(h->l)[0] != '\0')
+			headless_line(f, "scratch  ", lesson_place_note(h->l), "\n");
 		if (init->cache.note[0] != '\0')
 			headless_line(f, "note     ", init->cache.note, "\n");
 		if (init->disk.note[0] != '\0')
@@ -551,6 +605,8 @@ headless_begin(struct headless *h)
 		json_string(f, s->path);
 		fputs(",\"file\":", f);
 		json_string(f, lesson_file_path(h->l));
+		fputs(",\"place_note\":", f);
+		json_string(f, lesson_place_note(h->l)[0] ? lesson_place_note(h->l) : NULL);
 		fputs(",\"intro\":", f);
 		json_string(f, s->intro);
 		fputs("},\"steps\":[", f);
@@ -559,6 +615,11 @@ headless_begin(struct headless *h)
 		fputs("TAP version 13\n# ", f);
 		headless_tap_text(f, s->title);
 		fputc('\n', f);
+		if (lesson_place_note(h->l)[0] != '\0') {
+			fputs("# ", f);
+			headless_tap_text(f, lesson_place_note(h->l));
+			fputc('\n', f);
+		}
 		break;
 	}
 }
@@ -622,10 +683,17 @@ headless_end(struct headless *h, const char *error)
 	case APP_FORMAT_TEXT:
 		if (error != NULL)
 			headless_line(f, "\nerror: ", error, "\n");
-		fprintf(f, "\n%s\n", h->ok ? "all expectations held" : "SOME EXPECTATIONS FAILED");
+		fprintf(f, "\n%zu held, %zu failed, %zu not observable here%s\n", h->n_held,
+		        h->n_failed, h->n_unobservable, h->o->strict && h->n_unobservable > 0 ?
+		        " (--strict: counted as failed)" : "");
+		fprintf(f, "%s\n", !h->ok ? "SOME EXPECTATIONS FAILED" : h->n_unobservable > 0 ?
+		        "no expectation failed; some could not be observed here" :
+		        "all expectations held");
 		break;
 	case APP_FORMAT_JSON:
-		fprintf(f, "\n],\"ok\":%s,\"error\":", h->ok ? "true" : "false");
+		fprintf(f, "\n],\"ok\":%s,\"counts\":{\"held\":%zu,\"failed\":%zu,"
+		        "\"not_observable\":%zu},\"strict\":%s,\"error\":", h->ok ? "true" : "false",
+		        h->n_held, h->n_failed, h->n_unobservable, h->o->strict ? "true" : "false");
 		json_string(f, error);
 		fputs(",\"environment\":{\"kernel\":", f);
 		json_string(f, h->kernel);
@@ -677,6 +745,7 @@ int
 headless_run(const struct scenario *s, const struct app_opts *o)
 {
 	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .budget = o->budget,
+	                          .sweep_dirs = o->dirs, .n_sweep_dirs = o->n_dirs,
 	                          .probe = o->probe };
 	bool progress = isatty(STDERR_FILENO), sweep_failed = false;
 	char envmsg[320] = "";
@@ -708,7 +777,13 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 		}
 		if (progress && sr->sweep != NULL)
 			fputs("\r\033[K", stderr);
-		if (!sr->ok)
+		for (size_t i = 0; i < sr->n_expects; i++)
+			switch (sr->expects[i].outcome) {
+			case EXPECT_HELD: h.n_held++; break;
+			case EXPECT_FAILED: h.n_failed++; break;
+			case EXPECT_NOT_OBSERVABLE: h.n_unobservable++; break;
+			}
+		if (!sr->ok || (o->strict && sr->n_unobservable > 0))
 			h.ok = false;
 		/* A sweep that could not run (at all, or a row for want of space) is the
 		 * environment's failure, not a lesson's. */

@@ -123,6 +123,13 @@ lesson_file_path(const struct lesson *l)
 	return runner_file_path(l->r);
 }
 
+/* Why the scratch file is where it is; "" if nothing needs saying. */
+const char *
+lesson_place_note(const struct lesson *l)
+{
+	return runner_place_note(l->r);
+}
+
 /* Its filesystem. */
 const char *
 lesson_fs_name(const struct lesson *l)

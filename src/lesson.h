@@ -41,6 +41,10 @@ const char *lesson_fs_name(const struct lesson *l);
 /* What tracing adds to each system call in this run (runner.h). */
 const struct runner_overhead *lesson_tracing_overhead(const struct lesson *l);
 
+/* Why the scratch file is where it is, or what a disk lesson cannot show there; "" if
+ * nothing needs saying (runner_place_note). */
+const char *lesson_place_note(const struct lesson *l);
+
 /* Fill sr->changes: from prev (the step before's after; NULL for the first step) to sr's
  * before, then across sr itself. */
 void lesson_diff(const struct snapshot *prev, struct step_result *sr);

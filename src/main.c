@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app.h"
 #include "catalog.h"
 #include "crt.h"
+#include "practice-run.h"
 #include "probe.h"
 #include "program.h"
 #include "scenario.h"
@@ -29,6 +31,7 @@ usage(FILE *f)
 {
 	fprintf(f,
 "Usage: %s [OPTION]... SCENARIO\n"
+"       %s --practice [TOPIC [--seed N] [--answers]]\n"
 "       %s --list | --check FILE... | --help | --version\n"
 "Show where file data is, step by step: stdio buffer, kernel page cache, disk.\n"
 "Every step makes real calls on a real scratch file and shows what the kernel reports.\n"
@@ -36,11 +39,14 @@ usage(FILE *f)
 "SCENARIO is a YAML file, or the name of a bundled scenario (\"13-3\"; see --list).\n"
 "\n"
 "  -H, --headless         no terminal UI: print a transcript, exit 1 if an expectation fails\n"
+"      --strict           an expectation on a fact this run cannot observe fails\n"
+"                         (default: it is reported as not observable, and skipped)\n"
 "  -f, --format=FMT       headless output: text (default), json or tap\n"
 "  -l, --list             list the bundled scenarios\n"
 "  -c, --check            validate the scenario file(s) only; errors as FILE:LINE:COL\n"
 "  -d, --dir=DIR          make the private scratch directory under DIR\n"
-"                         (default $TMPDIR, else /tmp)\n"
+"                         (default $TMPDIR, else /tmp); given again, sweeps run\n"
+"                         on each DIR side by side (up to 8)\n"
 "      --trace=HOW        how stdio's system calls are seen: auto (default), ptrace, procio\n"
 "      --probe=SOURCE     page cache source: auto (default: the first that works of)\n"
 "                         cachestat, kpageflags (root), mincore (no dirty counts)\n"
@@ -48,17 +54,24 @@ usage(FILE *f)
 "      --ascii            ASCII glyphs only (default when the locale is not UTF-8)\n"
 "      --quiz             ask for a prediction before each step that has expectations\n"
 "      --no-mouse         ignore the mouse\n"
+"      --big              projector mode: larger page-cache cells (on from 160 columns)\n"
 "      --record=FILE      record the TUI session as an asciicast v2 file\n"
 "      --export=FMT       write sweep results as csv, json or md to standard output;\n"
 "                         c: the scenario as one C program (no run)\n"
 "      --budget=SECONDS   time budget per sweep row before it is scaled down\n"
+"      --practice         the argument is a practice TOPIC: a generated problem, run for\n"
+"                         real and quizzed (headless: printed); alone: list the topics\n"
+"      --seed=N           the practice problem of seed N (default: a new one each time)\n"
+"      --answers          headless practice: run the problem and print the answers\n"
+"      --wide             sweeps: the full table (mean, min...max, user, the books'\n"
+"                         user and sys), wider than 100 columns\n"
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version and exit\n"
 "\n"
-"Exit status: 0 all expectations held, 1 an expectation failed,\n"
+"Exit status: 0 no expectation failed, 1 an expectation failed,\n"
 "2 bad usage or bad scenario, 3 the environment cannot run it.\n"
 "See iobufviz(1) and doc/scenarios.md.\n",
-	        progname, progname);
+	        progname, progname, progname);
 }
 
 /* Complain about usage and return the usage exit code. */
@@ -165,12 +178,52 @@ reap(const struct app_opts *o)
 	scratch_reap("/dev/shm", reaped, NULL);
 }
 
+/* --practice: list the topics, or generate, print and run one; return the exit status. */
+static int
+practice(int argc, char **argv, const struct app_opts *o, bool headless)
+{
+	const struct practice_topic *t;
+
+	if (optind == argc) {
+		if (o->has_seed || o->answers)
+			return usage_error("%s", "--seed and --answers need a practice topic");
+		practice_run_list(stdout);
+		return APP_EXIT_OK;
+	}
+	if (optind + 1 < argc)
+		return usage_error("one practice topic at a time ('%s' is extra)", argv[optind + 1]);
+	if (o->format == APP_FORMAT_TAP)
+		return usage_error("%s", "--practice prints text or json, not tap");
+	t = practice_topic_find(argv[optind]);
+	if (t == NULL) {
+		fprintf(stderr, "%s: --practice: unknown topic '%s'; the topics are:\n", progname,
+		        argv[optind]);
+		practice_run_list(stderr);
+		return APP_EXIT_USAGE;
+	}
+	if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		headless = true;
+	if (!headless) {
+		char why[160];
+		if (crt_check(why, sizeof why) != 0) {
+			fprintf(stderr, "%s: %s; use --headless for the problem as text\n", progname, why);
+			return APP_EXIT_ENV;
+		}
+	}
+	reap(o);
+	/* Without --seed, a new problem each time; the seed is printed to get it back. */
+	return practice_run(t, o->has_seed ? o->seed :
+	                    (uint64_t)time(NULL) * 1000003u + (uint64_t)getpid() % 1000003u,
+	                    o->answers, headless, o);
+}
+
 /* Parse the command line and do what it asks; return the exit status. */
 static int
 run(int argc, char **argv)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
-	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE };
+	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_WIDE,
+	       OPT_STRICT, OPT_BIG };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
@@ -184,9 +237,15 @@ run(int argc, char **argv)
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "quiz", no_argument, NULL, OPT_QUIZ },
 		{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
+		{ "big", no_argument, NULL, OPT_BIG },
 		{ "record", required_argument, NULL, OPT_RECORD },
 		{ "export", required_argument, NULL, OPT_EXPORT },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "practice", no_argument, NULL, OPT_PRACTICE },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "answers", no_argument, NULL, OPT_ANSWERS },
+		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -213,7 +272,14 @@ run(int argc, char **argv)
 		case 'H': headless = true; break;
 		case 'l': do_list = true; break;
 		case 'c': do_check = true; break;
-		case 'd': o.dir = optarg; break;
+		case 'd':
+			/* Again: sweeps compare the dirs side by side (exercise 13-1c). */
+			if (o.n_dirs == sizeof o.dirs / sizeof o.dirs[0])
+				return usage_error("%s", "--dir: at most 8 dirs");
+			o.dirs[o.n_dirs++] = optarg;
+			if (o.dir == NULL)
+				o.dir = optarg;
+			break;
 		case 'f':
 			if (strcmp(optarg, "text") == 0) o.format = APP_FORMAT_TEXT;
 			else if (strcmp(optarg, "json") == 0) o.format = APP_FORMAT_JSON;
@@ -235,18 +301,32 @@ run(int argc, char **argv)
 		case OPT_ASCII: o.ascii = true; break;
 		case OPT_QUIZ: o.quiz = true; break;
 		case OPT_NO_MOUSE: o.mouse = false; break;
+		case OPT_BIG: o.big = true; break;
 		case OPT_RECORD: o.record = optarg; break;
+		case OPT_WIDE: o.wide = true; break;
 		case OPT_EXPORT:
 			if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0 &&
 			    strcmp(optarg, "md") != 0 && strcmp(optarg, "c") != 0)
 				return usage_error("--export: '%s': expected csv, json, md or c", optarg);
 			o.export_fmt = optarg;
 			break;
+		case OPT_STRICT: o.strict = true; break;
 		case OPT_BUDGET: {
 			char *end;
 			o.budget = strtod(optarg, &end);
 			if (*end != '\0' || !(o.budget > 0 && o.budget <= 3600))
 				return usage_error("--budget: '%s': expected seconds, 0 < s <= 3600", optarg);
+			break;
+		}
+		case OPT_PRACTICE: o.practice_topic = true; break;
+		case OPT_ANSWERS: o.answers = true; break;
+		case OPT_SEED: {
+			char *end;
+			errno = 0;
+			o.seed = strtoull(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' || optarg[0] == '-')
+				return usage_error("--seed: '%s': expected a number, 0 to 2^64-1", optarg);
+			o.has_seed = true;
 			break;
 		}
 		case 'h': usage(stdout); return APP_EXIT_OK;
@@ -268,6 +348,10 @@ run(int argc, char **argv)
 			return usage_error("--list takes no scenario ('%s')", argv[optind]);
 		return list();
 	}
+	if (o.practice_topic && !do_list && !do_check)
+		return practice(argc, argv, &o, headless);
+	if (o.has_seed || o.answers)
+		return usage_error("%s", "--seed and --answers go with --practice");
 	if (do_check) {
 		int rc = APP_EXIT_OK;
 		if (optind == argc)

@@ -40,6 +40,11 @@ int probe_disk(int fd, struct snap_disk *out);
  * "" when not a block device; device may be NULL). */
 void probe_fs(int fd, char *fs, size_t fslen, char *device, size_t devlen);
 
+/* probe-disk.c: the block device under fd from its st_dev alone ("/dev/loop3" from
+ * /sys/dev/block/MAJ:MIN; for btrfs, whose st_dev is anonymous, from /sys/fs/btrfs/FSID/devices),
+ * never from mount paths, so it is right in a chroot. 0, or -1 with device "". */
+int probe_disk_device(int fd, char *device, size_t len);
+
 /* The counters of /proc/PID/io that iobufviz reads. */
 struct probe_io_counters {
 	uint64_t rchar, wchar, syscr, syscw, read_bytes, write_bytes;

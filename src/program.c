@@ -365,6 +365,13 @@ program_sweep_run(struct program_build *b, const struct scn_sweep *sw, int n)
 		            "\tif (v->sync_each && (fflush(fp) != 0 || sync_each(v, to) == -1))\n"
 		            "\t\treturn -1;\n}\nreturn fclose(fp);", want);
 		break;
+	case SCN_PROG_OVERWRITE:
+		program_add(b, 1, "(void)path;\n(void)in;\n(void)n;");
+		program_add(b, 1, "if ((to = open(out, O_RDWR | v->flags)) == -1)\n\treturn -1;");
+		program_add(b, 1, "for (; done < size; done += bs) {\n%s"
+		            "\tif (pwrite(to, buf, want, (off_t)done) != (ssize_t)want ||\n"
+		            "\t    sync_each(v, to) == -1)\n\t\treturn -1;\n}\nreturn close(to);", want);
+		break;
 	case SCN_PROG_FREAD:
 	case SCN_PROG_FREAD_SETVBUF:
 		program_add(b, 1, "(void)out;\n(void)to;");
@@ -391,6 +398,7 @@ program_sweep_fn(struct program_build *b, const struct scn_step *st)
 		[SCN_PROG_FWRITE] = "fwrite() the bytes in records to a new file",
 		[SCN_PROG_FREAD] = "fread() the file in records",
 		[SCN_PROG_FREAD_SETVBUF] = "fread() the file in records, with a 64 KiB stdio buffer",
+		[SCN_PROG_OVERWRITE] = "a database's page writes: pwrite() blocks in place",
 	};
 	const struct scn_sweep *sw = st->sweep;
 	enum scn_program pr = sw->program;
@@ -434,6 +442,8 @@ program_sweep_fn(struct program_build *b, const struct scn_step *st)
 	            "\tfor (size_t k = 0; k < sizeof buf_sizes%d / sizeof buf_sizes%d[0]; k++) {\n"
 	            "\t\tconst struct variant *v = &variants%d[i];\n"
 	            "\t\tstruct timespec a, z;\n\t\tint rc, in;\n", n, n, n, n, n);
+	if (pr == SCN_PROG_OVERWRITE)
+		program_add(b, 3, "prepare(out, size, 0);   /* the file to overwrite, untimed */");
 	if (reads && sw->cache == SCN_CACHE_COLD)
 		program_add(b, 3, "/* A cold cache each run (O_CLOEXEC: apart from the run, as in prepare()). */\n"
 		            "if ((in = open(path, O_RDONLY | O_CLOEXEC)) != -1) {\n"

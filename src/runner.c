@@ -45,6 +45,7 @@ struct runner {
 	int scratch;                 /* scratch dir index, -1 if none */
 	char path[PATH_MAX];         /* the scratch file */
 	char fs[32];                 /* its filesystem */
+	char place_note[256];        /* why the scratch dir is where it is; "" if as asked */
 	int probe_fd;                /* our own read-only fd on it, for the probes */
 	dev_t dev;
 	ino_t ino;
@@ -416,6 +417,8 @@ runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_resul
 	struct bench_opts bo = {
 		.dir = r->o.dir,
 		.budget = r->o.budget,
+		.dirs = r->o.sweep_dirs,
+		.n_dirs = r->o.n_sweep_dirs,
 		.progress = r->o.sweep_progress,
 		.user = r->o.user,
 	};
@@ -695,6 +698,35 @@ runner_start_worker(struct runner *r, char **err)
 	return 0;
 }
 
+/* True if the lesson expects anything of the disk. */
+static bool
+runner_about_disk(const struct scenario *s)
+{
+	for (size_t i = 0; i < s->n_steps; i++)
+		for (size_t k = 0; k < s->steps[i].n_expects; k++) {
+			enum scn_key key = s->steps[i].expects[k].key;
+			if (key == SCN_KEY_DISK_ALLOCATED_BYTES || key == SCN_KEY_DISK_DELALLOC_BYTES ||
+			    key == SCN_KEY_DISK_UNWRITTEN_BYTES || key == SCN_KEY_DISK_INLINE_BYTES)
+				return true;
+		}
+	return false;
+}
+
+/* A lesson about the disk, run where there is none (the user's --dir or $TMPDIR on tmpfs):
+ * run it, and say once what cannot be shown there. */
+static void
+runner_place_check(struct runner *r)
+{
+	size_t n = strlen(r->place_note);
+
+	if (r->s->file.on == SCN_FS_TMPFS || !runner_about_disk(r->s) ||
+	    (strcmp(r->fs, "tmpfs") != 0 && strcmp(r->fs, "ramfs") != 0))
+		return;
+	snprintf(r->place_note + n, sizeof r->place_note - n, "%sthe scratch file is on %s, which "
+	         "keeps data in memory; there is no disk: this lesson's disk facts cannot be shown "
+	         "here (give --dir a disk-backed directory)", n > 0 ? "; " : "", r->fs);
+}
+
 /* Make the scratch file (prefilled, clean, cold) and open our probe fd on it. */
 static int
 runner_make_file(struct runner *r, char **err)
@@ -709,9 +741,10 @@ runner_make_file(struct runner *r, char **err)
 		             PRIu64, f->size, (uint64_t)SCN_MAX_SIZE);
 		return -1;
 	}
-	/* The file, and a MiB to spare for everyone else. */
-	r->scratch = scratch_place(f->on == SCN_FS_TMPFS, r->o.dir, f->size + (1u << 20), msg,
-	                           sizeof msg);
+	/* The file, and a MiB to spare for everyone else. Nothing asked: a place with a disk. */
+	r->scratch = scratch_place(f->on == SCN_FS_TMPFS, f->on != SCN_FS_TMPFS && r->o.dir == NULL ?
+	                           scratch_default_parent(r->place_note, sizeof r->place_note) :
+	                           r->o.dir, f->size + (1u << 20), msg, sizeof msg);
 	if (r->scratch < 0) {
 		runner_error(err, "%s", msg);
 		return -1;
@@ -739,6 +772,7 @@ runner_make_file(struct runner *r, char **err)
 	r->dev = sb.st_dev;
 	r->ino = sb.st_ino;
 	probe_fs(r->probe_fd, r->fs, sizeof r->fs, NULL, 0);
+	runner_place_check(r);
 	return 0;
 }
 
@@ -832,6 +866,13 @@ const char *
 runner_file_path(const struct runner *r)
 {
 	return r->path;
+}
+
+/* Why the scratch file is where it is, or what cannot be shown there; "" if nothing. */
+const char *
+runner_place_note(const struct runner *r)
+{
+	return r->place_note;
 }
 
 /* Its filesystem ("ext4", "tmpfs"). */

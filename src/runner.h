@@ -38,6 +38,8 @@ struct runner_opts {
 	runner_poll_fn poll;          /* may be NULL */
 	void *user;                   /* for the callbacks */
 	double budget;                /* sweep rows: seconds each; 0 = the scenario's/default */
+	const char *const *sweep_dirs; /* more than one: sweeps compare these dirs side by side */
+	size_t n_sweep_dirs;
 	enum snap_source probe;       /* page cache source (probe_cache_as); NONE = the chain */
 };
 
@@ -69,6 +71,10 @@ const char *runner_fs_name(const struct runner *r);
 
 /* What tracing adds to a system call in this run (measured at runner_new under ptrace). */
 const struct runner_overhead *runner_tracing_overhead(const struct runner *r);
+
+/* Why the scratch file is where it is ("scratch on /var/tmp: /tmp is tmpfs"), or what a
+ * lesson about the disk cannot show there; "" if nothing needs saying. */
+const char *runner_place_note(const struct runner *r);
 
 /* The state before the first step (after the prefill, cold cache). */
 const struct snapshot *runner_initial(const struct runner *r);

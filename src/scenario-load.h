@@ -89,9 +89,6 @@ char *scenario_value_strdup(struct scn_load *ld, const char *s);
 /* True if NODE is a plain null scalar ("", "~", "null"): a key written with no value. */
 bool scenario_value_is_null(const struct yamlpos_node *node);
 
-/* The text of scalar NODE, NULL if NODE is NULL. */
-const char *scenario_value_text(const struct yamlpos_node *node);
-
 /* Look S up in table T. Return 0 and set *out, or report at NODE and return -1. */
 int scenario_value_name(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
 			const struct scn_name *t, const char *what, int *out);
@@ -115,9 +112,14 @@ int scenario_value_real(struct scn_load *ld, const struct yamlpos_node *node, co
 int scenario_value_count(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
 			 const char *what, uint64_t lo, uint64_t hi, uint64_t *out);
 
-/* Map the list LIST of flag names to their OR. */
+struct scn_raw_list;
+struct scn_raw_step;
+struct scn_raw_sweep;
+
+/* Map the list of flag names L (libcyaml's), written at LIST, to their OR. */
 int scenario_value_flags(struct scn_load *ld, const struct yamlpos_node *list,
-			 const struct scn_name *t, const char *what, int *out);
+			 const struct scn_raw_list *l, const struct scn_name *t, const char *what,
+			 int *out);
 
 /* Parse one expectation value S (written at NODE) for key E->key into E. */
 int scenario_value_expect(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
@@ -130,9 +132,9 @@ int scenario_schema_check(struct scn_load *ld, const struct yamlpos_node *root);
 
 /* ---- scenario-step.c ---- */
 
-/* Parse one step (STEPNO is 1-based, for messages). */
-void scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *sn,
-			 size_t stepno);
+/* Parse one step RS (libcyaml's), written at SN (STEPNO is 1-based, for messages). */
+void scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
+			 const struct yamlpos_node *sn, size_t stepno);
 
 /* wait's rules: seconds or until, not both; timeout only with until. */
 void scenario_step_wait(struct scn_load *ld, const struct scn_step *st,
@@ -144,11 +146,92 @@ void scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
 
 /* ---- scenario-sweep.c ---- */
 
-/* Parse a sweep step's mapping SN (NULL value: nothing given). */
-void scenario_sweep_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *sn,
+/* Parse a sweep step's mapping RW (libcyaml's; NULL: nothing given), written at SN. */
+void scenario_sweep_parse(struct scn_load *ld, struct scn_step *st,
+			  const struct scn_raw_sweep *rw, const struct yamlpos_node *sn,
 			  size_t stepno);
 
 /* Free a sweep. NULL is fine. */
 void scenario_sweep_free(struct scn_sweep *sw);
+
+/* ---- scenario-raw.c: what libcyaml maps the document to (every scalar kept as text) ---- */
+
+/* A list of single values. */
+struct scn_raw_list {
+	char **items;
+	unsigned count;
+};
+
+/* An op's argument mapping: each argument's text (or list) by enum scn_arg; NULL: absent. */
+struct scn_raw_args {
+	char *v[SCN_ARG__COUNT];
+	struct scn_raw_list list[SCN_ARG__COUNT];
+};
+
+/* A step's expect mapping: each key's text by enum scn_key; NULL: absent. */
+struct scn_raw_expect {
+	char *v[SCN_KEY__COUNT];
+};
+
+/* A sweep reference's row. */
+struct scn_raw_row {
+	char *buf_size, *elapsed, *user, *system;
+};
+
+/* A sweep reference. */
+struct scn_raw_ref {
+	char *label, *source, *variant, *total;
+	struct scn_raw_row *rows;
+	unsigned rows_count;
+};
+
+/* A sweep variant. */
+struct scn_raw_variant {
+	char *name, *sync_each, *on;
+	struct scn_raw_list flags;
+};
+
+/* A sweep's mapping. */
+struct scn_raw_sweep {
+	char *title, *program, *file_size, *repeat, *warmup, *cache, *budget;
+	struct scn_raw_list buffer_sizes;
+	struct scn_raw_variant *variants;
+	unsigned variants_count;
+	struct scn_raw_ref *reference;
+	unsigned reference_count;
+};
+
+/* One step: its op's value by enum scn_op, in the slot its form says (NULL: absent or null). */
+struct scn_raw_step {
+	struct scn_raw_args *args[SCN_OP__COUNT];   /* SCN_FORM_ARGS */
+	char *text[SCN_OP__COUNT];                  /* SCN_FORM_TEXT */
+	struct scn_raw_sweep *sweep[SCN_OP__COUNT]; /* SCN_FORM_SWEEP */
+	char *say, *ask;
+	struct scn_raw_expect *expect;
+};
+
+/* The file mapping. */
+struct scn_raw_file {
+	char *size, *on, *fill;
+};
+
+/* A whole scenario. */
+struct scn_raw_scenario {
+	char *title, *source, *intro;
+	struct scn_raw_file *file;
+	struct scn_raw_step *steps;
+	unsigned steps_count;
+};
+
+/* The start of the message when libcyaml refuses what the shape check accepted (a bug). */
+#define SCN_RAW_REFUSED "libcyaml refused a document the shape check accepted"
+
+/* Map BUF (LEN bytes, already shape-checked) to *OUT with libcyaml; report at 1:1 and return -1
+ * if libcyaml refuses it. */
+int scenario_raw_load(struct scn_load *ld, const char *buf, size_t len,
+		      struct scn_raw_scenario **out);
+
+/* Free what scenario_raw_load() gave (with the schema it was loaded with). NULL is fine. */
+void scenario_raw_free(struct scn_raw_scenario *raw);
 
 #endif

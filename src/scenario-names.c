@@ -52,7 +52,8 @@ const struct scn_name scn_fills[] = {
 const struct scn_name scn_programs[] = {
 	{ "copy", SCN_PROG_COPY }, { "write", SCN_PROG_WRITE }, { "read", SCN_PROG_READ },
 	{ "fwrite", SCN_PROG_FWRITE }, { "fread", SCN_PROG_FREAD },
-	{ "fread+setvbuf", SCN_PROG_FREAD_SETVBUF }, { NULL, 0 }
+	{ "fread+setvbuf", SCN_PROG_FREAD_SETVBUF }, { "overwrite", SCN_PROG_OVERWRITE },
+	{ NULL, 0 }
 };
 const struct scn_name scn_sync_eachs[] = {
 	{ "none", SCN_SYNC_NONE }, { "fsync", SCN_SYNC_FSYNC },

@@ -13,7 +13,8 @@
  * the worker (ops.c), the one that writes it as C (describe.c), the loader's extra check
  * (scenario-step.c, NULL if the argument list says it all), the one that emits it as
  * statements of a whole program (emit.c: the program pane, --export=c), then its arguments.
- * The enum, the op table, the schema and the required-argument check are all made from it.
+ * The enum, the op table, the shape check, libcyaml's schema of a step (scenario-raw.c) and
+ * the required-argument check are all made from it.
  * A build may add ops with SCN_OP_LIST_EXTRA (tests/test-op.h does, to prove that an op
  * is one entry).
  */
@@ -112,6 +113,8 @@
 	  "How many bytes will wait for delayed allocation after it?") \
 	X(DISK_UNWRITTEN_BYTES, "disk.unwritten_bytes", NUMBER, ANY, \
 	  expect_get_disk_unwritten_bytes, NULL) \
+	X(DISK_INLINE_BYTES, "disk.inline_bytes", NUMBER, ANY, expect_get_disk_inline_bytes, \
+	  NULL) \
 	X(RESULT_ERRNO, "result.errno", ERRNO, ANY, expect_get_result_errno, NULL) \
 	X(RESULT_VALUE, "result.value", SIGNED, ANY, expect_get_result_value, NULL) \
 	X(OUTPUT, "output", TEXT, ONLY(PTY, TAIL), expect_get_output, NULL) \
@@ -147,6 +150,35 @@ enum scn_arg {
 	SCN_ARG_SEEK_OFFSET,    /* offset: may be negative (a relative move) */
 	SCN_ARG__COUNT
 };
+
+/*
+ * Each argument's YAML key and what it takes (SCALAR: a single value; LIST: a list of single
+ * values), by its enum tail: the shape check's table (scn_arg_fields) and libcyaml's schema of
+ * every op's argument mapping (scenario-raw.c) are both made from these.
+ */
+#define SCN_ARGDEF_BYTES "bytes", SCALAR
+#define SCN_ARGDEF_OFFSET "offset", SCALAR
+#define SCN_ARGDEF_LEN "len", SCALAR
+#define SCN_ARGDEF_WHENCE "whence", SCALAR
+#define SCN_ARGDEF_TEXT "text", SCALAR
+#define SCN_ARGDEF_MODE "mode", SCALAR
+#define SCN_ARGDEF_SIZE "size", SCALAR
+#define SCN_ARGDEF_BUFFER "buffer", SCALAR
+#define SCN_ARGDEF_FLAGS "flags", LIST
+#define SCN_ARGDEF_ADVICE "advice", SCALAR
+#define SCN_ARGDEF_ALIGN "align", SCALAR
+#define SCN_ARGDEF_SECONDS "seconds", SCALAR
+#define SCN_ARGDEF_UNTIL "until", SCALAR
+#define SCN_ARGDEF_TIMEOUT "timeout", SCALAR
+#define SCN_ARGDEF_LINES "lines", SCALAR
+#define SCN_ARGDEF_BLOCK "block", SCALAR
+#define SCN_ARGDEF_PRINTF "printf", SCALAR
+#define SCN_ARGDEF_WRITE "write", SCALAR
+#define SCN_ARGDEF_BETWEEN "between", SCALAR
+#define SCN_ARGDEF_BUFMODE "mode", SCALAR
+#define SCN_ARGDEF_SETBUF_BUFFER "buffer", SCALAR
+#define SCN_ARGDEF_SFR_FLAGS "flags", LIST
+#define SCN_ARGDEF_SEEK_OFFSET "offset", SCALAR
 
 /* How an op takes an argument. */
 enum scn_need {

@@ -8,37 +8,30 @@
 #include "scenario-load.h"
 
 /*
- * The schema is static data, bottom-up, in the order the keys are listed in messages. Ops and
- * expectation keys are not listed here: a step's keys are the op table's names plus say, ask
- * and expect, an op's keys are its arguments (scn_arg_fields), an expect's keys are the key
- * table's names.
+ * The shape check, run on the positioned tree before libcyaml sees the document (libcyaml's
+ * schema of the same keys is in scenario-raw.c): every unknown key and wrong kind, with its
+ * line and column, so that libcyaml only ever maps well-shaped input. The schema is static
+ * data, bottom-up, in the order the keys are listed in messages. Ops and expectation keys are
+ * not listed here: a step's keys are the op table's names plus say, ask and expect, an op's
+ * keys are its arguments (scn_arg_fields), an expect's keys are the key table's names.
  */
+
+/* One argument's field, from its SCN_ARGDEF_ (key, shape). */
+#define SCN_ARG_FIELD(a) [SCN_ARG_##a] = SCN_ARG_FIELD_(SCN_ARGDEF_##a)
+#define SCN_ARG_FIELD_(...) SCN_ARG_FIELD__(__VA_ARGS__)
+#define SCN_ARG_FIELD__(k, shape) { k, SCN_SHAPE_##shape, NULL }
 const struct scn_field scn_arg_fields[SCN_ARG__COUNT] = {
 	[SCN_ARG_NONE] = { "", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_BYTES] = { "bytes", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_OFFSET] = { "offset", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_LEN] = { "len", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_WHENCE] = { "whence", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_TEXT] = { "text", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_MODE] = { "mode", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_SIZE] = { "size", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_BUFFER] = { "buffer", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_FLAGS] = { "flags", SCN_SHAPE_LIST, NULL },
-	[SCN_ARG_ADVICE] = { "advice", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_ALIGN] = { "align", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_SECONDS] = { "seconds", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_UNTIL] = { "until", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_TIMEOUT] = { "timeout", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_LINES] = { "lines", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_BLOCK] = { "block", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_PRINTF] = { "printf", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_WRITE] = { "write", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_BETWEEN] = { "between", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_BUFMODE] = { "mode", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_SETBUF_BUFFER] = { "buffer", SCN_SHAPE_SCALAR, NULL },
-	[SCN_ARG_SFR_FLAGS] = { "flags", SCN_SHAPE_LIST, NULL },
-	[SCN_ARG_SEEK_OFFSET] = { "offset", SCN_SHAPE_SCALAR, NULL },
+	SCN_ARG_FIELD(BYTES), SCN_ARG_FIELD(OFFSET), SCN_ARG_FIELD(LEN), SCN_ARG_FIELD(WHENCE),
+	SCN_ARG_FIELD(TEXT), SCN_ARG_FIELD(MODE), SCN_ARG_FIELD(SIZE), SCN_ARG_FIELD(BUFFER),
+	SCN_ARG_FIELD(FLAGS), SCN_ARG_FIELD(ADVICE), SCN_ARG_FIELD(ALIGN), SCN_ARG_FIELD(SECONDS),
+	SCN_ARG_FIELD(UNTIL), SCN_ARG_FIELD(TIMEOUT), SCN_ARG_FIELD(LINES), SCN_ARG_FIELD(BLOCK),
+	SCN_ARG_FIELD(PRINTF), SCN_ARG_FIELD(WRITE), SCN_ARG_FIELD(BETWEEN), SCN_ARG_FIELD(BUFMODE),
+	SCN_ARG_FIELD(SETBUF_BUFFER), SCN_ARG_FIELD(SFR_FLAGS), SCN_ARG_FIELD(SEEK_OFFSET),
 };
+#undef SCN_ARG_FIELD
+#undef SCN_ARG_FIELD_
+#undef SCN_ARG_FIELD__
 
 static const struct scn_field scn_row_fields[] = {
 	{ "buf_size", SCN_SHAPE_SCALAR, NULL }, { "elapsed", SCN_SHAPE_SCALAR, NULL },

@@ -2,6 +2,7 @@
 /* scenario-step.c: one step of a scenario: its op, arguments and expectations, checked. */
 #include <config.h>
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -38,25 +39,26 @@ scenario_step_takes(const struct scn_op_entry *op, enum scn_arg arg)
 	return false;
 }
 
-/* Parse the arguments of one step (AN: the op's node; its value may be null: "- fsync:"). */
+/* Parse the arguments RA (libcyaml's; NULL: none) of one step (AN: the op's node; its value
+ * may be null: "- fsync:"). */
 static void
-scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *an,
-		   size_t stepno)
+scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct scn_raw_args *ra,
+		   const struct yamlpos_node *an, size_t stepno)
 {
+	static const struct scn_raw_args none;
 	const struct scn_op_entry *op = &scn_op_table[st->op];
 	struct scn_args *a = &st->args;
 	const struct yamlpos_node *n[SCN_ARG__COUNT] = { NULL };
-	const char *val[SCN_ARG__COUNT] = { NULL };
 	int v;
 
-	/* This op's arguments, each once (the schema check let no other key through). */
-	for (const struct scn_arg_use *u = op->args; u->arg != SCN_ARG_NONE; u++) {
-		const struct yamlpos_node *c = yamlpos_get(ld->ix, an, scn_arg_fields[u->arg].key);
-		n[u->arg] = c;
-		val[u->arg] = c != NULL && c->kind == YAMLPOS_SCALAR ? scenario_value_text(c) : NULL;
-	}
+	/* Values from libcyaml; where each was written, from the tree, by key (the schema check
+	 * let no other key through). */
+	if (ra == NULL)
+		ra = &none;
+	for (const struct scn_arg_use *u = op->args; u->arg != SCN_ARG_NONE; u++)
+		n[u->arg] = yamlpos_get(ld->ix, an, scn_arg_fields[u->arg].key);
 #define NODE(k) (n[SCN_ARG_##k])
-#define VAL(k) (val[SCN_ARG_##k])
+#define VAL(k) (ra->v[SCN_ARG_##k])
 	a->whence = SEEK_SET;
 	a->buffer = SCN_BUFFER_LIBRARY;
 	if (VAL(BYTES) != NULL &&
@@ -117,17 +119,18 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct yamlpo
 		}
 	}
 	if (NODE(SFR_FLAGS) != NULL &&
-	    scenario_value_flags(ld, NODE(SFR_FLAGS), scn_sfr_flags, "sync_file_range flag",
-				 &a->flags) == 0)
+	    scenario_value_flags(ld, NODE(SFR_FLAGS), &ra->list[SCN_ARG_SFR_FLAGS], scn_sfr_flags,
+				 "sync_file_range flag", &a->flags) == 0)
 		a->has |= SCN_HAS_FLAGS;
 	if (NODE(FLAGS) != NULL) {
 		unsigned acc = 0;
-		if (scenario_value_flags(ld, NODE(FLAGS), scn_open_flags, "open flag", &a->flags) == 0)
+		const struct scn_raw_list *l = &ra->list[SCN_ARG_FLAGS];
+		if (scenario_value_flags(ld, NODE(FLAGS), l, scn_open_flags, "open flag",
+					 &a->flags) == 0)
 			a->has |= SCN_HAS_FLAGS;
-		for (const struct yamlpos_node *c = yamlpos_first(ld->ix, NODE(FLAGS)); c != NULL;
-		     c = yamlpos_next(ld->ix, c))
-			acc += strcmp(c->value, "O_RDONLY") == 0 || strcmp(c->value, "O_WRONLY") == 0 ||
-			       strcmp(c->value, "O_RDWR") == 0;
+		for (unsigned i = 0; i < l->count; i++)
+			acc += strcmp(l->items[i], "O_RDONLY") == 0 ||
+			       strcmp(l->items[i], "O_WRONLY") == 0 || strcmp(l->items[i], "O_RDWR") == 0;
 		if (acc > 1)
 			scenario_at(ld, NODE(FLAGS), "open flags take only one of O_RDONLY, O_WRONLY, O_RDWR");
 	}
@@ -224,13 +227,14 @@ scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
 			    "fallocate of 0 bytes does nothing: give len >= 1");
 }
 
-/* Parse the expect mapping of a step, in the order written. */
+/* Parse the expect mapping RE (libcyaml's) of a step, in the order written at EN. */
 static void
-scenario_step_expects(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *en,
-		      size_t stepno)
+scenario_step_expects(struct scn_load *ld, struct scn_step *st, const struct scn_raw_expect *re,
+		      const struct yamlpos_node *en, size_t stepno)
 {
 	if (en == NULL || en->kind != YAMLPOS_MAP || en->n_children == 0)
 		return;
+	assert(re != NULL);
 	st->expects = calloc(en->n_children, sizeof *st->expects);
 	if (st->expects == NULL) {
 		ld->oom = true;
@@ -241,7 +245,7 @@ scenario_step_expects(struct scn_load *ld, struct scn_step *st, const struct yam
 		int k = scenario_key_find(c->key);
 		if (k < 0) /* the schema check has refused unknown keys already */
 			continue;
-		const char *val = scenario_value_text(c);
+		const char *val = re->v[k];
 		struct scn_expect *e = &st->expects[st->n_expects++];
 		e->key = (enum scn_key)k;
 		e->source = scenario_value_strdup(ld, val);
@@ -301,10 +305,10 @@ scenario_step_direct(struct scn_load *ld, const struct scn_step *st, const struc
 		      a->align == 1 ? "" : "s");
 }
 
-/* Parse one step (STEPNO is 1-based, for messages). */
+/* Parse one step RS (libcyaml's), written at SN (STEPNO is 1-based, for messages). */
 void
-scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *sn,
-		    size_t stepno)
+scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
+		    const struct yamlpos_node *sn, size_t stepno)
 {
 	const struct yamlpos_node *opnode = NULL;
 	int op = -1;
@@ -330,11 +334,11 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct yamlp
 		return;
 	}
 	st->op = (enum scn_op)op;
-	st->say = scenario_value_strdup(ld, scenario_value_text(yamlpos_get(ld->ix, sn, "say")));
-	st->ask = scenario_value_strdup(ld, scenario_value_text(yamlpos_get(ld->ix, sn, "ask")));
+	st->say = scenario_value_strdup(ld, rs->say);
+	st->ask = scenario_value_strdup(ld, rs->ask);
 	switch (scn_op_table[op].form) {
 	case SCN_FORM_TEXT: {
-		const char *text = scenario_value_text(opnode);
+		const char *text = rs->text[op] != NULL ? rs->text[op] : "";
 		if (*text == '\0') {
 			scenario_at_key(ld, opnode, "%s in step %zu needs text", scn_op_table[op].name,
 					stepno);
@@ -347,14 +351,14 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct yamlp
 		break;
 	}
 	case SCN_FORM_SWEEP:
-		scenario_sweep_parse(ld, st, opnode, stepno);
+		scenario_sweep_parse(ld, st, rs->sweep[op], opnode, stepno);
 		break;
 	case SCN_FORM_ARGS:
-		scenario_step_args(ld, st, opnode, stepno);
+		scenario_step_args(ld, st, rs->args[op], opnode, stepno);
 		break;
 	}
 	if (scn_op_table[op].check != NULL)
 		scn_op_table[op].check(ld, st, opnode, stepno);
-	scenario_step_expects(ld, st, yamlpos_get(ld->ix, sn, "expect"), stepno);
+	scenario_step_expects(ld, st, rs->expect, yamlpos_get(ld->ix, sn, "expect"), stepno);
 	scenario_step_direct(ld, st, opnode);
 }

@@ -2,6 +2,7 @@
 /* scenario-value.c: the loader's value parsers: sizes, numbers, names, flags, expectations. */
 #include <config.h>
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -185,31 +186,26 @@ scenario_value_count(struct scn_load *ld, const struct yamlpos_node *node, const
 	return 0;
 }
 
-/* Map a list of flag names to their OR. */
+/* Map the list of flag names L (libcyaml's), written at LIST, to their OR. */
 int
-scenario_value_flags(struct scn_load *ld, const struct yamlpos_node *list, const struct scn_name *t,
-		     const char *what, int *out)
+scenario_value_flags(struct scn_load *ld, const struct yamlpos_node *list,
+		     const struct scn_raw_list *l, const struct scn_name *t, const char *what,
+		     int *out)
 {
+	const struct yamlpos_node *c = yamlpos_first(ld->ix, list);
 	int rc = 0, v;
 
+	/* In step with the tree, for positions: both lists come from the same document, and the
+	 * shape check refused any entry that is not a single value, so none was skipped. */
+	assert(list != NULL && list->n_children == l->count);
 	*out = 0;
-	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, list); c != NULL;
-	     c = yamlpos_next(ld->ix, c)) {
-		if (scenario_value_name(ld, c, c->value, t, what, &v) != 0)
+	for (unsigned i = 0; i < l->count; i++, c = yamlpos_next(ld->ix, c)) {
+		if (scenario_value_name(ld, c, l->items[i], t, what, &v) != 0)
 			rc = -1;
 		else
 			*out |= v;
 	}
 	return rc;
-}
-
-/* The text of scalar NODE, NULL if NODE is NULL. */
-const char *
-scenario_value_text(const struct yamlpos_node *node)
-{
-	if (node == NULL)
-		return NULL;
-	return node->value != NULL ? node->value : "";
 }
 
 /* errno value of NAME ("EINVAL"), or -1. */

@@ -76,7 +76,7 @@ struct scn_expect {
 /* Sweep programs (DESIGN §6). */
 enum scn_program {
 	SCN_PROG_COPY, SCN_PROG_WRITE, SCN_PROG_READ,
-	SCN_PROG_FWRITE, SCN_PROG_FREAD, SCN_PROG_FREAD_SETVBUF
+	SCN_PROG_FWRITE, SCN_PROG_FREAD, SCN_PROG_FREAD_SETVBUF, SCN_PROG_OVERWRITE
 };
 
 /* What each write is followed by in a sweep variant. */

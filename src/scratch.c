@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
@@ -420,6 +421,50 @@ scratch_reap(const char *parent, void (*report)(const char *path, void *user), v
 	closedir(d);
 	close(pfd);
 	return removed;
+}
+
+/* True if dir is a writable directory on a filesystem with a disk behind it (not tmpfs,
+ * ramfs or overlayfs); *fs names what it is on when it is not. */
+static bool
+scratch_disk_backed(const char *dir, const char **fs)
+{
+	struct statfs sfs;
+
+	*fs = NULL;
+	if (dir == NULL || *dir != '/' || statfs(dir, &sfs) != 0 || access(dir, W_OK | X_OK) != 0)
+		return false;
+	if (sfs.f_type == 0x01021994L)
+		*fs = "tmpfs";
+	else if (sfs.f_type == 0x858458F6L)
+		*fs = "ramfs";
+	else if (sfs.f_type == 0x794C7630L)
+		*fs = "overlay";
+	return *fs == NULL;
+}
+
+/* Where scratch dirs go when neither --dir nor $TMPDIR says: see scratch.h. */
+const char *
+scratch_default_parent(char *why, size_t len)
+{
+	const char *tmp_fs, *fs, *xdg = getenv("XDG_CACHE_HOME");
+	const char *tmpdir = getenv("TMPDIR");
+
+	why[0] = '\0';
+	if (tmpdir != NULL && *tmpdir != '\0')
+		return tmpdir;
+	if (scratch_disk_backed("/tmp", &tmp_fs) || tmp_fs == NULL)
+		return "/tmp";
+	if (scratch_disk_backed("/var/tmp", &fs)) {
+		snprintf(why, len, "scratch on /var/tmp: /tmp is %s", tmp_fs);
+		return "/var/tmp";
+	}
+	if (xdg != NULL && scratch_disk_backed(xdg, &fs)) {
+		snprintf(why, len, "scratch on %.200s ($XDG_CACHE_HOME): /tmp is %s", xdg, tmp_fs);
+		return xdg;
+	}
+	snprintf(why, len, "scratch on /tmp, which is %s: neither /var/tmp nor $XDG_CACHE_HOME "
+	         "is a writable disk-backed directory", tmp_fs);
+	return "/tmp";
 }
 
 /*

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SCRATCH_MAX_DIRS 4
+#define SCRATCH_MAX_DIRS 12
 
 /*
  * Make a private directory "PARENT/iobufviz.XXXXXX" (mode 0700) and remember it for
@@ -25,6 +25,14 @@ int scratch_mkdir(const char *parent);
  * (len bytes); no dir is then left.
  */
 int scratch_place(bool tmpfs, const char *dir, uint64_t need, char *msg, size_t len);
+
+/*
+ * The parent for scratch dirs when no --dir is given: $TMPDIR if set (the user's choice);
+ * else /tmp, unless /tmp is tmpfs or overlayfs (no disk to show), then /var/tmp or
+ * $XDG_CACHE_HOME, whichever is a writable disk-backed directory. why (len bytes) says so
+ * when it is not /tmp ("scratch on /var/tmp: /tmp is tmpfs"), else "".
+ */
+const char *scratch_default_parent(char *why, size_t len);
 
 /* Path of scratch dir IDX, or NULL. */
 const char *scratch_dir(int idx);

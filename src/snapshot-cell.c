@@ -45,7 +45,7 @@ enum snap_cell_disk
 snapshot_cell_disk(const struct snap_cache *c, const struct snap_disk *d, size_t i)
 {
 	uint64_t a, b, kept_end = 0;
-	int delalloc = 0, allocated = 0, written = 0, unknown = 0;
+	int delalloc = 0, allocated = 0, written = 0, unknown = 0, inl = 0;
 	enum snap_cell_state cs;
 
 	if (d->source != SNAP_SRC_FIEMAP || i >= c->n_cells)
@@ -63,6 +63,8 @@ snapshot_cell_disk(const struct snap_cache *c, const struct snap_disk *d, size_t
 			delalloc = 1;
 		} else if (e->flags & SNAP_EXT_UNKNOWN) {
 			unknown = 1;
+		} else if (e->flags & SNAP_EXT_INLINE) {
+			inl = 1;
 		} else {
 			allocated = 1;
 			if (!(e->flags & SNAP_EXT_UNWRITTEN))
@@ -72,6 +74,8 @@ snapshot_cell_disk(const struct snap_cache *c, const struct snap_disk *d, size_t
 	/* Data without a block is the most important fact: it exists only in memory. */
 	if (delalloc)
 		return SNAP_DISK_NOT_ALLOCATED;
+	if (inl)
+		return SNAP_DISK_INLINE;
 	if (allocated) {
 		if (!c->has_dirty)
 			return SNAP_DISK_ALLOCATED;

@@ -16,6 +16,7 @@ enum snapshot_change_kind {
 	SNAPSHOT_CHANGE_EVICTED,      /* pages dropped from the cache (count: pages) */
 	SNAPSHOT_CHANGE_LARGE_FOLIO,  /* more pages dirtied than the writes touched (count: pages) */
 	SNAPSHOT_CHANGE_ALLOCATED,    /* blocks allocated on disk (count: bytes) */
+	SNAPSHOT_CHANGE_RELOCATED,    /* file bytes now on other blocks: copy-on-write (bytes) */
 	SNAPSHOT_CHANGE__COUNT
 };
 

@@ -83,10 +83,17 @@ struct snap_disk {
 	char note[160];
 	char fs[32];           /* "ext4", "tmpfs", ... */
 	char device[64];       /* "/dev/vda" if known */
+	uint32_t block_size;   /* statfs f_bsize (btrfs: its sector size); 0 if unknown */
 	size_t n_extents;
 	bool extents_truncated;
 	struct snap_extent extents[SNAP_MAX_EXTENTS];
 	uint64_t allocated_bytes, delalloc_bytes, unwritten_bytes;
+	/* Data kept inside the filesystem's metadata (btrfs inline extents of small files):
+	 * the bytes of the file they hold, not counted in allocated_bytes (no data block). */
+	uint64_t inline_bytes;
+	/* Blocks past the file's last block (xfs speculative preallocation, fallocate
+	 * KEEP_SIZE): not the file's own allocation, so not in allocated_bytes. */
+	uint64_t beyond_eof_bytes;
 	bool io_ok;            /* /proc/PID/io was readable */
 	uint64_t rchar, wchar, syscr, syscw, read_bytes, write_bytes;
 };
@@ -118,6 +125,7 @@ enum snap_cell_disk {
 	SNAP_DISK_ON_DISK,       /* allocated and the cache holds nothing newer */
 	SNAP_DISK_STALE,         /* allocated, but dirty pages are newer than the disk */
 	SNAP_DISK_ALLOCATED,     /* allocated; newer or not unknown (no dirty counts) */
+	SNAP_DISK_INLINE,        /* kept in the filesystem's metadata (btrfs): no data block */
 };
 
 /* Cache state of cell i of c. */

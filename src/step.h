@@ -14,12 +14,21 @@
 
 struct bench_result;
 
+/* How one expectation came out: held, failed, or about a fact this run cannot observe. */
+enum expect_outcome {
+	EXPECT_HELD,
+	EXPECT_FAILED,
+	EXPECT_NOT_OBSERVABLE,        /* got_text says why; neither held nor failed */
+};
+
 /* Outcome of one expectation. */
 struct expect_result {
 	const struct scn_expect *want;
-	bool ok;
-	int64_t got;                  /* numeric value observed */
-	char got_text[256];           /* as text (outputs, errno names, modes) */
+	bool ok;                      /* outcome == EXPECT_HELD */
+	int64_t got;                  /* numeric value observed (0 when not observable) */
+	char got_text[256];           /* as text (outputs, errno names, modes); the reason when
+	                                 not observable */
+	enum expect_outcome outcome;
 };
 
 /* Everything one step did and left behind. */
@@ -33,7 +42,8 @@ struct step_result {
 	struct snapshot before, after;
 	struct expect_result *expects;
 	size_t n_expects;
-	bool ok;                      /* all expectations held (set by expect_eval) */
+	bool ok;                      /* no expectation failed (set by expect_eval) */
+	size_t n_unobservable;        /* expectations on facts this run cannot observe */
 	bool stopped;                 /* stopped by the user (runner_poll_fn, progress): its
 	                                 expectations are not checked */
 	char *output;                 /* pty (terminal) / tail output; NULL if none */

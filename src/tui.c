@@ -15,6 +15,7 @@
 #include "crt.h"
 #include "describe.h"
 #include "lesson.h"
+#include "practice.h"
 #include "program.h"
 #include "view.h"
 
@@ -70,6 +71,7 @@ struct tui {
 	bool guessed;
 	int64_t guess;
 	int asked, right;
+	long ask_q;                /* --practice: the choice question asked; -1: a number */
 	/* screen */
 	struct grid *g;
 	struct view_layout lay;
@@ -134,6 +136,7 @@ tui_draw(struct tui *t)
 		.fs = t->l != NULL ? lesson_fs_name(t->l) : NULL,
 		.replay = tui_count(t) > 0 && t->cur < (long)tui_count(t) - 1 && !t->asking,
 		.speed = tui_speeds[t->speed], .autoplay = t->autoplay, .ascii = t->o->ascii,
+		.big = t->o->big,
 		.anim = t->anim, .help = t->help, .focus = t->focus,
 		.details = t->show_detail, .detail_cell = t->detail_cell,
 		.prompt = t->asking ? t->prompt : NULL,
@@ -263,7 +266,8 @@ tui_start(struct tui *t, char **err)
 {
 	struct runner_opts ro = { .dir = t->o->dir, .trace = t->o->trace, .progress = tui_progress,
 	                          .sweep_progress = tui_sweep_progress, .poll = tui_poll, .user = t,
-	                          .budget = t->o->budget, .probe = t->o->probe };
+	                          .budget = t->o->budget, .probe = t->o->probe,
+	                          .sweep_dirs = t->o->dirs, .n_sweep_dirs = t->o->n_dirs };
 	const struct snapshot *ini;
 
 	t->l = lesson_new(t->s, &ro, err);
@@ -278,6 +282,8 @@ tui_start(struct tui *t, char **err)
 	t->finished = false;
 	t->stopped = -1;
 	t->anim = VIEW_ANIM_NONE;
+	/* Where the scratch file is, when it is not where one would look: before step 1. */
+	snprintf(t->status, sizeof t->status, "%s", lesson_place_note(t->l));
 	return 0;
 }
 
@@ -328,6 +334,23 @@ tui_finish(struct tui *t)
 		         t->right, t->asked);
 }
 
+/* Score a letter given to a practice choice question: the truth is what the run observed. */
+static void
+tui_score_choice(struct tui *t)
+{
+	const struct practice_problem *p = t->o->practice;
+	struct practice_answer a[PRACTICE_MAX_Q];
+	size_t i = (size_t)t->ask_q;
+	bool ok;
+
+	practice_observe(p, lesson_results(t->l), tui_count(t), a);
+	ok = practice_match(&p->q[i], &a[i], t->answer);
+	t->asked++;
+	t->right += ok;
+	snprintf(t->status, sizeof t->status, "you said %s; observed %s (%s)  %s   score %d/%d",
+	         t->answer, a[i].text, a[i].detail, ok ? "right!" : "not quite", t->right, t->asked);
+}
+
 /* Score the guess for the step just run. */
 static void
 tui_score(struct tui *t)
@@ -337,9 +360,20 @@ tui_score(struct tui *t)
 	if (!t->guessed)
 		return;
 	t->guessed = false;
+	if (t->ask_q >= 0) {
+		tui_score_choice(t);
+		return;
+	}
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		if (i != t->ask_expect)
 			continue;
+		/* Nothing observed: no score, and say why rather than compare with a 0. */
+		if (sr->expects[i].outcome == EXPECT_NOT_OBSERVABLE) {
+			snprintf(t->status, sizeof t->status, "you said %" PRId64 " for %s; not "
+			         "observable here: %s", t->guess,
+			         scenario_key_name(sr->expects[i].want->key), sr->expects[i].got_text);
+			continue;
+		}
 		/* The truth is what was observed, not what the scenario hoped. */
 		bool ok = sr->expects[i].got == t->guess;
 		t->asked++;
@@ -385,6 +419,33 @@ tui_run_step(struct tui *t)
 		tui_finish(t);
 }
 
+/* Ask a practice problem's choice question about the next step, if it has one. */
+static bool
+tui_ask_choice(struct tui *t, const struct scn_step *st)
+{
+	const struct practice_problem *p = t->o->practice;
+	size_t used;
+	char call[256];
+
+	for (size_t i = 0; p != NULL && i < p->n_q; i++) {
+		const struct practice_question *q = &p->q[i];
+		if (q->step != tui_count(t) || q->n_choices == 0)
+			continue;
+		t->ask_q = (long)i;
+		describe_step(st, call, sizeof call);
+		used = (size_t)snprintf(t->prompt, sizeof t->prompt, "Next: step %zu, %s\n%s\n",
+		                        tui_count(t) + 1, call, q->text);
+		for (size_t c = 0; c < q->n_choices && used < sizeof t->prompt; c++)
+			used += (size_t)snprintf(t->prompt + used, sizeof t->prompt - used,
+			                         "  %c) %s\n", (char)('a' + c), q->choices[c]);
+		if (used < sizeof t->prompt)
+			snprintf(t->prompt + used, sizeof t->prompt - used, "\nyour guess: _\n\n(a "
+			         "letter, Enter to run the step, Esc to skip the question)");
+		return true;
+	}
+	return false;
+}
+
 /* Ask the quiz question for the next step, if it has one; return true if asking. */
 static bool
 tui_ask(struct tui *t)
@@ -396,6 +457,13 @@ tui_ask(struct tui *t)
 	if (!t->o->quiz || tui_count(t) >= t->s->n_steps || t->guessed)
 		return false;
 	st = &t->s->steps[tui_count(t)];
+	t->ask_q = -1;
+	t->answer[0] = '\0';
+	if (tui_ask_choice(t, st)) {
+		t->asking = true;
+		t->autoplay = false;
+		return true;
+	}
 	/* Ask in the key table's order: the number of write() calls is the first lesson. The
 	 * step's own ask: replaces the key's question. */
 	for (size_t k = 0; k < SCN_KEY__COUNT && q == NULL; k++)
@@ -490,7 +558,10 @@ tui_key_quiz(struct tui *t, int k)
 {
 	size_t n = strlen(t->answer);
 
-	if (k >= '0' && k <= '9' && n + 1 < sizeof t->answer - 4) {
+	if (t->ask_q >= 0 && k >= 'a' && k < 'a' + (int)t->o->practice->q[t->ask_q].n_choices) {
+		t->answer[0] = (char)k;        /* one letter: a new one replaces it */
+		t->answer[1] = '\0';
+	} else if (t->ask_q < 0 && k >= '0' && k <= '9' && n + 1 < sizeof t->answer - 4) {
 		t->answer[n] = (char)k;
 		t->answer[n + 1] = '\0';
 	} else if (k == CRT_K_BACKSPACE && n > 0) {
@@ -665,6 +736,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 		return APP_EXIT_ENV;
 	}
 	t->s = s;
+	t->ask_q = -1;
 	t->o = o;
 	t->speed = TUI_SPEED_DEFAULT;
 	t->focus = VIEW_PANE_NONE;

@@ -19,6 +19,7 @@ static const struct { enum view_glyph v; int style; int rank; } view_disk_states
 	[SNAP_DISK_ON_DISK] = { VG_ONDISK, GS_DISK, 2 },
 	[SNAP_DISK_STALE] = { VG_STALE, GS_DIRTY, 5 },
 	[SNAP_DISK_ALLOCATED] = { VG_ONDISK, GS_DISK, 4 },
+	[SNAP_DISK_INLINE] = { VG_INLINE, GS_DISK, 2 },
 };
 
 /* Disk state of cells [i * per, (i + 1) * per) of the snapshot, merged. */
@@ -89,6 +90,13 @@ static const struct view_legend view_disk_legend[] = {
 	{ VG_ABSENT, GS_DIM, "hole" },
 };
 
+/* The legend when a file has data inline (btrfs): the same, and what ▣ means. */
+static const struct view_legend view_disk_legend_inline[] = {
+	{ VG_INLINE, GS_DISK, "inline" }, { VG_ONDISK, GS_DISK, "on disk" },
+	{ VG_DELALLOC, GS_DIRTY, "no block yet" }, { VG_STALE, GS_DIRTY, "stale" },
+	{ VG_UNWRITTEN, GS_DISK, "unwritten" }, { VG_ABSENT, GS_DIM, "hole" },
+};
+
 /* Draw the disk pane. */
 void
 view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
@@ -98,6 +106,11 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	char a[32], b[32], c[32], line[200];
 	int y = r.y, end = r.y + r.h;
 	bool tall = r.h >= 6;
+	const struct view_legend *legend = d->inline_bytes > 0 ? view_disk_legend_inline :
+	                                   view_disk_legend;
+	size_t n_legend = d->inline_bytes > 0 ?
+	                  sizeof view_disk_legend_inline / sizeof view_disk_legend_inline[0] :
+	                  sizeof view_disk_legend / sizeof view_disk_legend[0];
 
 	if (r.w < 8 || r.h < 1)
 		return;
@@ -147,6 +160,10 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 			grid_printf(g, r.x, y++, r.w, GS_NORMAL, "allocated %s", a);
 			snprintf(line, sizeof line, "delalloc %s", b);
 		}
+		if (d->inline_bytes > 0) {
+			units_format_size(d->inline_bytes, c, sizeof c);
+			snprintf(line + strlen(line), sizeof line - strlen(line), "  inline %s", c);
+		}
 		grid_print(g, r.x, y, r.w, GS_NORMAL, line);
 		if (prev != NULL && (prev->disk.allocated_bytes != d->allocated_bytes ||
 		                     prev->disk.delalloc_bytes != d->delalloc_bytes))
@@ -156,13 +173,11 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		 * that the strip's glyphs are never unexplained. */
 		if (!tall && r.w - grid_text_width(line) - 2 > 20)
 			view_legend_draw(g, r.x + grid_text_width(line) + 2, y,
-			                 r.w - grid_text_width(line) - 2, 1, view_disk_legend,
-			                 sizeof view_disk_legend / sizeof view_disk_legend[0], ascii);
+			                 r.w - grid_text_width(line) - 2, 1, legend, n_legend, ascii);
 		y++;
 	}
 	if (y < end && tall)
-		y += view_legend_draw(g, r.x, y, r.w, end - y > 2 ? 2 : 1, view_disk_legend,
-		                      sizeof view_disk_legend / sizeof view_disk_legend[0], ascii);
+		y += view_legend_draw(g, r.x, y, r.w, end - y > 2 ? 2 : 1, legend, n_legend, ascii);
 	if (y < end && d->note[0] != '\0')
 		grid_print(g, r.x, y++, r.w, GS_DIM, d->note);
 }

@@ -22,6 +22,8 @@ static const uint32_t view_glyphs[VG__COUNT][2] = {
 	[VG_FAIL]      = { 0x2717, 'x' },   /* ✗ */
 	[VG_ARROW]     = { 0x25b6, '>' },   /* ▶ */
 	[VG_DOTS]      = { 0x2026, '.' },   /* … */
+	[VG_RESIDENT]  = { 0x259a, '%' },   /* ▚ */
+	[VG_INLINE]    = { 0x25a3, 'i' },   /* ▣ */
 };
 
 /* The code point of a glyph. */

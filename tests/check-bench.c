@@ -86,7 +86,127 @@ START_TEST(test_scale_time)
 }
 END_TEST
 
-/* The tiny real sweep of issue 6: 1 MiB written 1 byte at a time vs 4096 at a time. */
+/* Scaled CPU figures: the fixed part once, and nothing below a tick of the accounting. */
+START_TEST(test_scale_cpu)
+{
+	struct bench_row row = { .scale = 10, .n_runs = 1, .user = 0.5, .fixed_user = 0.01,
+		.system = bench_tick() / 2, .syscr = 101, .syscw = 100, .fixed_calls = 1,
+		.buf_size = 1, .bytes = 100 };
+
+	ck_assert_double_eq_tol(bench_row_cpu(&row, false), 0.01 + 0.49 * 10, 1e-12);
+	ck_assert_double_eq_tol(bench_row_cpu(&row, true), -1, 1e-12);
+	ck_assert_double_eq_tol(bench_row_calls(&row), 1 + 200 * 10, 1e-9);
+	/* A last, short buffer is a call too: 1 MB in 4096-byte writes is 245 of them. */
+	row = (struct bench_row){ .scale = 1e6 / (90 * 4096.0), .n_runs = 1, .syscw = 90,
+		.buf_size = 4096, .bytes = 90 * 4096 };
+	ck_assert_double_eq_tol(bench_row_calls(&row), 245, 1e-9);
+	row.scale = 1;
+	row.fixed_calls = 0;
+	ck_assert_double_eq_tol(bench_row_calls(&row), 90, 1e-9);
+}
+END_TEST
+
+/*
+ * copy.c with BUF_SIZE 1 on 1 MiB, scaled: as strace -c -f counts one whole run, 1048577
+ * read() (the last sees EOF) and 1048576 write(), not the final read times the scale.
+ */
+START_TEST(test_scaled_calls)
+{
+	uint64_t bufs[] = { 1 };
+	struct scn_variant var = { .name = "default" };
+	struct scn_sweep sw = { .title = "t", .program = SCN_PROG_COPY, .buffer_sizes = bufs,
+		.n_buffer_sizes = N(bufs), .file_size = 1 << 20, .variants = &var, .n_variants = 1,
+		.repeat = 2, .warmup = 0, .cache = SCN_CACHE_WARM, .budget = 0.03 };
+	struct bench_opts o = { .dir = scratch_dir(parent_idx) };
+	struct bench_result r;
+	char *err = NULL;
+	const struct bench_row *row;
+
+	ck_assert_int_eq(bench_run(&sw, &o, &r, &err), 0);
+	row = &r.variants[0].rows[0];
+	ck_assert_msg(row->scale > 1, "not scaled: %s", row->note);
+	ck_assert_double_eq_tol(bench_row_calls(row), 2.0 * (1 << 20) + 1, 0.5);
+	bench_result_clear(&r);
+}
+END_TEST
+
+/*
+ * overwrite: pwrite in place, one call per buffer (the last one short), the file made before
+ * the clock; where the journal is counted, fdatasync commits no more often than fsync.
+ */
+START_TEST(test_overwrite)
+{
+	uint64_t bufs[] = { 4096 };
+	struct scn_variant var[] = { { .name = "fsync", .sync_each = SCN_SYNC_FSYNC },
+		{ .name = "fdatasync", .sync_each = SCN_SYNC_FDATASYNC } };
+	struct scn_sweep sw = { .title = "t", .program = SCN_PROG_OVERWRITE, .buffer_sizes = bufs,
+		.n_buffer_sizes = N(bufs), .file_size = 100000, .variants = var, .n_variants = 2,
+		.repeat = 2, .warmup = 0, .budget = 2 };
+	struct bench_opts o = { .dir = scratch_dir(parent_idx) };
+	struct bench_result r;
+	char *err = NULL;
+
+	ck_assert_int_eq(bench_run(&sw, &o, &r, &err), 0);
+	for (size_t v = 0; v < 2; v++) {
+		const struct bench_row *row = &r.variants[v].rows[0];
+		ck_assert_msg(row->n_runs == 2, "%s", row->note);
+		ck_assert_uint_eq(row->runs[0].bytes, 100000);
+		ck_assert_uint_eq(row->runs[0].syscw, 25);
+		ck_assert_uint_eq(row->runs[0].syscr, 0);
+	}
+	if (r.variants[0].rows[0].commits >= 0)
+		ck_assert(r.variants[1].rows[0].commits <= r.variants[0].rows[0].commits);
+	ck_assert_int_eq(count_entries(scratch_dir(parent_idx)), 0);
+	bench_result_clear(&r);
+}
+END_TEST
+
+/*
+ * Exercise 13-1c: given several dirs, every disk variant runs under each, side by side,
+ * each naming its filesystem and where it ran; a reference stands beside every copy.
+ */
+START_TEST(test_dirs)
+{
+	uint64_t bufs[] = { 4096 };
+	struct scn_variant var = { .name = "disk" };
+	struct scn_ref_row rows[] = { { 4096, 0.11, -1, -1 } };
+	struct scn_reference ref = { .label = "TLPI 2010", .total_bytes = 1 << 20, .rows = rows,
+		.n_rows = N(rows) };
+	struct scn_sweep sw = { .title = "t", .program = SCN_PROG_WRITE, .buffer_sizes = bufs,
+		.n_buffer_sizes = N(bufs), .file_size = 1 << 20, .variants = &var, .n_variants = 1,
+		.repeat = 2, .warmup = 0, .budget = 0.5, .references = &ref, .n_references = 1 };
+	const char *dirs[] = { scratch_dir(parent_idx), "/dev/shm" };
+	struct bench_opts o = { .dir = dirs[0], .dirs = dirs, .n_dirs = 2 };
+	struct bench_result r;
+	char *err = NULL, *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ck_assert_int_eq(bench_run(&sw, &o, &r, &err), 0);
+	ck_assert_uint_eq(r.n_variants, 2);
+	ck_assert_str_eq(r.variants[0].given_dir, dirs[0]);
+	ck_assert_str_eq(r.variants[1].given_dir, "/dev/shm");
+	ck_assert_str_eq(r.variants[1].fs, "tmpfs");
+	ck_assert_uint_eq(r.variants[0].rows[0].n_runs, 2);
+	ck_assert_uint_eq(r.variants[1].rows[0].n_runs, 2);
+	ck_assert(bench_ref_matches(&r, &ref, 0) && bench_ref_matches(&r, &ref, 1));
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(bench_print_text(f, &r, 0), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "Variant \"disk\" on tmpfs"));
+	ck_assert_ptr_nonnull(strstr(text, "under /dev/shm"));
+	free(text);
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(bench_export(f, &r, "json"), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "\"dir\":\"/dev/shm\""));
+	free(text);
+	ck_assert_int_eq(count_entries(scratch_dir(parent_idx)), 0);
+	bench_result_clear(&r);
+}
+END_TEST
+
+/* A tiny real sweep: 1 MiB written 1 byte at a time vs 4096 at a time. */
 START_TEST(test_write_order)
 {
 	uint64_t bufs[] = { 1, 4096 };
@@ -307,7 +427,7 @@ START_TEST(test_outputs)
 	ck_assert(r.variants[0].rows[0].scale > 1);   /* 4 MiB at 1 byte cannot fit 0.1 s */
 
 	f = open_memstream(&text, &len);
-	ck_assert_int_eq(bench_print_text(f, &r, 0), 0);
+	ck_assert_int_eq(bench_print_text(f, &r, BENCH_PRINT_WIDE), 0);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(text, "measured "));
 	ck_assert_ptr_nonnull(strstr(text, "→ 4 MiB"));
@@ -327,7 +447,8 @@ START_TEST(test_outputs)
 	f = open_memstream(&text, &len);
 	ck_assert_int_eq(bench_export(f, &r, "csv"), 0);
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(text, "\nvariant,fs,buf_size,"));
+	/* One header row first: no comment line for a spreadsheet to read as data. */
+	ck_assert_int_eq(strncmp(text, "sweep,program,file_size,variant,fs,", 35), 0);
 	ck_assert_ptr_nonnull(strstr(text, "\"TLPI 2010 elapsed_s\""));
 	free(text);
 
@@ -367,7 +488,7 @@ START_TEST(test_outputs)
 		ck_assert_int_eq(strstr(text, " sys ") != NULL, w >= 96);
 		snprintf(calls, sizeof calls, "\non %s\n", r.variants[0].fs);
 		ck_assert_ptr_nonnull(strstr(text, calls));
-		snprintf(calls, sizeof calls, " %.0f ", (row->syscr + row->syscw) * row->scale);
+		snprintf(calls, sizeof calls, " %.0f ", bench_row_calls(row));
 		ck_assert_ptr_nonnull(strstr(text, calls));
 		/* The header's columns sit over the rows' ("± σ" is 5 bytes, 3 columns). */
 		ck_assert_int_eq(display_col(text, strstr(text, "syscalls")),
@@ -392,6 +513,14 @@ START_TEST(test_outputs)
 	ck_assert_uint_ge(n, 1 + 2 * 2);
 	for (size_t i = 0; i < n; i++)
 		ck_assert_int_le((int)strlen(lines[i]), 60);
+	bench_chart_free(lines, n);
+	/* Like with like: the book's 100 MB is scaled to our 4 MiB, and the key says so. */
+	/* One unit system: the table's "µs", never an ASCII "us" in a UTF-8 chart. */
+	lines = bench_chart_lines(&r, 100, 0, &n);
+	ck_assert_ptr_nonnull(lines);
+	ck_assert_ptr_nonnull(strstr(lines[0], "(100 MB scaled to 4 MiB)"));
+	for (size_t i = 0; i < n; i++)
+		ck_assert_ptr_null(strstr(lines[i], " us"));
 	bench_chart_free(lines, n);
 	bench_result_clear(&r);
 }
@@ -477,12 +606,16 @@ bench_suite(void)
 
 	tcase_add_test(pure, test_scale_bytes);
 	tcase_add_test(pure, test_scale_time);
+	tcase_add_test(pure, test_scale_cpu);
 	tcase_add_test(pure, test_refuse);
 	tcase_add_test(pure, test_bundled_scenarios);
 	suite_add_tcase(s, pure);
 	tcase_add_checked_fixture(real, setup, teardown);
 	tcase_set_timeout(real, 60);
 	tcase_add_test(real, test_write_order);
+	tcase_add_test(real, test_scaled_calls);
+	tcase_add_test(real, test_overwrite);
+	test_util_add(real, test_dirs, test_util_need_shm());
 	/* A cold cache needs a disk (test_tmpfs shows what tmpfs does instead). */
 	test_util_add(real, test_read_cold,
 	              test_util_or(test_util_need_disk(), test_util_need_cachestat()));

@@ -56,6 +56,38 @@ one_change(const struct snapshot_diff *d, enum snapshot_change_kind kind, bool b
 		ck_assert_str_eq(d->v[0].text, text);
 }
 
+/* An extent of a snapshot: len bytes of the file at logical, on disk at physical. */
+static void
+put_extent(struct snapshot *s, uint64_t logical, uint64_t physical, uint64_t len)
+{
+	s->disk.extents[s->disk.n_extents++] = (struct snap_extent){ logical, physical, len, 0 };
+}
+
+/* btrfs's copy-on-write, as filefrag -v showed it: block 1 of 4 rewritten moves. */
+START_TEST(test_relocated)
+{
+	struct snapshot a = snap(16384, 4, 0, 16384, 0), b = a;
+	struct snapshot_diff d = { 0 };
+
+	snprintf(a.disk.fs, sizeof a.disk.fs, "btrfs");
+	snprintf(b.disk.fs, sizeof b.disk.fs, "btrfs");
+	put_extent(&a, 0, 32084 * 4096ull, 16384);
+	put_extent(&b, 0, 32084 * 4096ull, 4096);
+	put_extent(&b, 4096, 32003 * 4096ull, 4096);
+	put_extent(&b, 8192, 32086 * 4096ull, 8192);
+	snapshot_diff(&a, &b, NULL, &d);
+	one_change(&d, SNAPSHOT_CHANGE_RELOCATED, true, 4096, "Before this step btrfs wrote 4 KiB "
+	           "of this file to new blocks instead of over the old ones (copy-on-write: the "
+	           "extent moved on disk).");
+	ck_assert_str_eq(snapshot_diff_kind_name(d.v[0].kind), "relocated");
+	/* Split but in place (xfs, ext4): nothing moved. */
+	b.disk.extents[1].physical = 32085 * 4096ull;
+	d.n = 0;
+	snapshot_diff(&a, &b, NULL, &d);
+	ck_assert_uint_eq(d.n, 0);
+}
+END_TEST
+
 START_TEST(test_same_is_nothing)
 {
 	struct snapshot a = snap(8192, 2, 2, 0, 8192);
@@ -199,6 +231,7 @@ diff_suite(void)
 	Suite *s = suite_create("snapshot-diff");
 	TCase *tc = tcase_create("diff");
 	tcase_add_test(tc, test_same_is_nothing);
+	tcase_add_test(tc, test_relocated);
 	tcase_add_test(tc, test_written_back_between);
 	tcase_add_test(tc, test_cleaned_by_the_step_is_not_said);
 	tcase_add_test(tc, test_dirty_unknown);

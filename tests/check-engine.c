@@ -1230,6 +1230,57 @@ START_TEST(test_yaml_tmpfs_direct)
 }
 END_TEST
 
+/*
+ * A fact this run cannot observe is its own outcome: neither held nor failed, with the
+ * reason; a fact that is absent (no FILE*) still fails; known facts are compared.
+ */
+START_TEST(test_expect_not_observable)
+{
+	static struct step_result sr;
+	struct scn_expect want[] = {
+		{ .key = SCN_KEY_CACHE_DIRTY_PAGES, .cmp = SCN_CMP_EQ, .num = 0 },
+		{ .key = SCN_KEY_DISK_ALLOCATED_BYTES, .cmp = SCN_CMP_EQ, .num = 0 },
+		{ .key = SCN_KEY_STDIO_PENDING, .cmp = SCN_CMP_EQ, .num = 0 },
+		{ .key = SCN_KEY_CACHE_PAGES, .cmp = SCN_CMP_EQ, .num = 2 },
+		{ .key = SCN_KEY_CALLS_TOTAL, .cmp = SCN_CMP_EQ, .num = 0 },
+		{ .key = SCN_KEY_CACHE_PAGES, .cmp = SCN_CMP_EQ, .num = 3 },
+	};
+	struct scn_step st = { .op = SCN_OP_WRITE, .expects = want, .n_expects = 6 };
+
+	memset(&sr, 0, sizeof sr);
+	sr.step = &st;
+	sr.events.source = EV_SRC_PROCIO;
+	sr.after.cache.source = SNAP_SRC_MINCORE;
+	sr.after.cache.cached = 2;
+	snprintf(sr.after.cache.note, sizeof sr.after.cache.note, "dirty pages: unknown, because "
+	         "--probe=mincore sees residency only");
+	sr.after.disk.source = SNAP_SRC_NONE;
+	snprintf(sr.after.disk.fs, sizeof sr.after.disk.fs, "tmpfs");
+	ck_assert_int_eq(expect_eval(&sr), 0);
+	ck_assert_int_eq(sr.expects[0].outcome, EXPECT_NOT_OBSERVABLE);
+	ck_assert(!sr.expects[0].ok);
+	ck_assert_str_eq(sr.expects[0].got_text, "dirty pages: unknown, because --probe=mincore "
+	                 "sees residency only");
+	ck_assert_int_eq(sr.expects[1].outcome, EXPECT_NOT_OBSERVABLE);
+	ck_assert_str_eq(sr.expects[1].got_text, "disk: unknown, because tmpfs keeps data in "
+	                 "memory; there is no disk");
+	ck_assert_int_eq(sr.expects[2].outcome, EXPECT_FAILED);
+	ck_assert_str_eq(sr.expects[2].got_text, "no FILE* open");
+	ck_assert_int_eq(sr.expects[3].outcome, EXPECT_HELD);
+	ck_assert(sr.expects[3].ok);
+	ck_assert_int_eq(sr.expects[4].outcome, EXPECT_NOT_OBSERVABLE);
+	ck_assert_int_eq(sr.expects[5].outcome, EXPECT_FAILED);
+	ck_assert_uint_eq(sr.n_unobservable, 3);
+	ck_assert(!sr.ok);
+	/* Without the absent and the false fact nothing failed: the step is ok. */
+	st.n_expects = 2;
+	ck_assert_int_eq(expect_eval(&sr), 0);
+	ck_assert(sr.ok);
+	ck_assert_uint_eq(sr.n_unobservable, 2);
+	free(sr.expects);
+}
+END_TEST
+
 /* Collect the tests. */
 static Suite *
 engine_suite(void)
@@ -1238,6 +1289,7 @@ engine_suite(void)
 	TCase *tc = tcase_create("kernel");
 
 	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_expect_not_observable);
 	tcase_add_test(tc, test_fwrite_fflush_ptrace);
 	tcase_add_test(tc, test_before_observed);
 	tcase_add_test(tc, test_fwrite_fflush_procio);

@@ -11,7 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cyaml/cyaml.h>
+
 #include "scenario.h"
+#include "scenario-load.h"
 #include "scratch.h"
 #include "yamlpos.h"
 #include "test-util.h"
@@ -381,6 +384,272 @@ START_TEST(test_good_fixtures)
 	}
 	free(names);
 	ck_assert_int_ge(loaded, 5);
+}
+END_TEST
+
+/* Read the whole of PATH (caller frees); *len its length. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	ck_assert_int_ge(n, 0);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* libcyaml is in the path: the raw load maps a fixture to the structs the loader converts, and
+ * refuses, in libcyaml's own words, a key its schema does not have. */
+START_TEST(test_libcyaml_raw)
+{
+	char path[4096];
+	struct scn_load ld = { .path = "raw" };
+	struct scn_raw_scenario *raw = NULL;
+	size_t len;
+	char *buf = slurp(fixture("good/all-ops.yaml", path, sizeof path), &len);
+	struct scenario *s = load_ok(path);
+
+	ck_assert_int_eq(scenario_raw_load(&ld, buf, len, &raw), 0);
+	ck_assert_ptr_nonnull(raw);
+	ck_assert_ptr_null(ld.err);
+	ck_assert_str_eq(raw->title, s->title);
+	ck_assert_uint_eq(raw->steps_count, s->n_steps);
+	for (size_t i = 0; i < s->n_steps; i++) {
+		const struct scn_raw_step *rs = &raw->steps[i];
+		enum scn_op op = s->steps[i].op;
+		if (scn_op_table[op].form == SCN_FORM_TEXT)
+			ck_assert_ptr_nonnull(rs->text[op]);
+		if (s->steps[i].say != NULL && rs->say != NULL)
+			ck_assert_str_eq(rs->say, s->steps[i].say);
+	}
+	scenario_raw_free(raw);
+	scenario_free(s);
+	free(buf);
+
+	/* What only libcyaml would say: the loader never lets this reach it. */
+	const char *bad = "title: x\nbogus: 1\nsteps:\n  - sync: {}\n";
+	ck_assert_int_eq(scenario_raw_load(&ld, bad, strlen(bad), &raw), -1);
+	ck_assert_ptr_null(raw);
+	ck_assert_ptr_nonnull(ld.err);
+	ck_assert_ptr_nonnull(strstr(ld.err, "raw:1:1: " SCN_RAW_REFUSED ": "));
+	ck_assert_ptr_nonnull(strstr(ld.err, cyaml_strerror(CYAML_ERR_INVALID_KEY)));
+	free(ld.err);
+}
+END_TEST
+
+/* libcyaml's schema of every op's arguments is made from the op list: each argument of each op
+ * lands in its own slot (a list argument as a list). */
+START_TEST(test_libcyaml_op_args)
+{
+	for (int op = 0; op < SCN_OP__COUNT; op++) {
+		const struct scn_op_entry *e = &scn_op_table[op];
+		char doc[1024];
+		int n;
+
+		if (e->form != SCN_FORM_ARGS)
+			continue;
+		n = snprintf(doc, sizeof doc, "title: t\nsteps:\n  - %s: {", e->name);
+		for (const struct scn_arg_use *u = e->args; u->arg != SCN_ARG_NONE; u++)
+			n += snprintf(doc + n, sizeof doc - (size_t)n, "%s%s: %s", u == e->args ? "" : ", ",
+				      scn_arg_fields[u->arg].key,
+				      scn_arg_fields[u->arg].shape == SCN_SHAPE_LIST ? "[v]" : "v");
+		n += snprintf(doc + n, sizeof doc - (size_t)n, "}\n");
+		ck_assert_int_lt(n, (int)sizeof doc);
+
+		struct scn_load ld = { .path = e->name };
+		struct scn_raw_scenario *raw = NULL;
+		ck_assert_msg(scenario_raw_load(&ld, doc, (size_t)n, &raw) == 0, "%s: %s", e->name,
+			      ld.err ? ld.err : "?");
+		ck_assert_uint_eq(raw->steps_count, 1);
+		const struct scn_raw_args *ra = raw->steps[0].args[op];
+		ck_assert_ptr_nonnull(ra);
+		for (const struct scn_arg_use *u = e->args; u->arg != SCN_ARG_NONE; u++) {
+			if (scn_arg_fields[u->arg].shape == SCN_SHAPE_LIST) {
+				ck_assert_uint_eq(ra->list[u->arg].count, 1);
+				ck_assert_str_eq(ra->list[u->arg].items[0], "v");
+			} else {
+				ck_assert_ptr_nonnull(ra->v[u->arg]);
+				ck_assert_str_eq(ra->v[u->arg], "v");
+			}
+		}
+		scenario_raw_free(raw);
+	}
+}
+END_TEST
+
+/* What a mutation may put in place of a value. */
+static const char *const fuzz_values[] = {
+	"~", "", "null", "Null", "NULL", "\"\"", "''", "[]", "{}", "[1, 2]", "{a: 1}", "[[x]]",
+	"[{a: 1}]", "!!str x", "!!int 5", "!!map {}", "!!seq []", "&a x", "*a", "yes", "0x10",
+	"-1", "4 KiB", "|\n      block", "\"~\"", "{sync: {}}", "[~]", "[\"\"]", "- x",
+};
+
+/* Mutate the NUL-terminated text SRC (LEN bytes) into DST once, as PRNG state *SEED says;
+ * return the new length. */
+static size_t
+fuzz_mutate(const char *src, size_t len, char *dst, size_t cap, unsigned *seed)
+{
+	size_t starts[512], n_lines = 0, out = 0;
+#define RND() (*seed = *seed * 1103515245u + 12345u, (*seed >> 8) & 0xffffff)
+	for (size_t i = 0; i < len && n_lines < 512; i++)
+		if (i == 0 || src[i - 1] == '\n')
+			starts[n_lines++] = i;
+	if (n_lines == 0)
+		return 0;
+	size_t li = RND() % n_lines;
+	size_t ls = starts[li], le = li + 1 < n_lines ? starts[li + 1] : len;
+	size_t lj = RND() % n_lines;
+	size_t js = starts[lj], je = lj + 1 < n_lines ? starts[lj + 1] : len;
+#define PUT(p, k) do { size_t k_ = (k); if (out + k_ < cap) { memcpy(dst + out, (p), k_); out += k_; } } while (0)
+	switch (RND() % 7) {
+	case 0: /* drop a line */
+		PUT(src, ls);
+		PUT(src + le, len - le);
+		break;
+	case 1: /* write a line twice */
+		PUT(src, le);
+		PUT(src + ls, len - ls);
+		break;
+	case 2: { /* another value after a line's first ": " (or in place of a list entry) */
+		const char *v = fuzz_values[RND() % (sizeof fuzz_values / sizeof fuzz_values[0])];
+		const char *colon = memmem(src + ls, le - ls, ": ", 2);
+		const char *dash = memmem(src + ls, le - ls, "- ", 2);
+		const char *at = colon != NULL ? colon + 2 : dash != NULL ? dash + 2 : NULL;
+		if (at == NULL) {
+			PUT(src, len);
+			break;
+		}
+		PUT(src, (size_t)(at - src));
+		PUT(v, strlen(v));
+		PUT("\n", 1);
+		PUT(src + le, len - le);
+		break;
+	}
+	case 3: /* indent a line more or less */
+		PUT(src, ls);
+		if (RND() % 2)
+			PUT("  ", 2);
+		else if (le - ls >= 2 && src[ls] == ' ' && src[ls + 1] == ' ')
+			ls += 2;
+		PUT(src + ls, len - ls);
+		break;
+	case 4: { /* one byte in, from YAML's punctuation */
+		static const char punct[] = ":-[]{},#&*!|>'\"% ~\t";
+		size_t at = RND() % (len + 1);
+		PUT(src, at);
+		PUT(&punct[RND() % (sizeof punct - 1)], 1);
+		PUT(src + at, len - at);
+		break;
+	}
+	case 5: { /* a line's key from another line's */
+		const char *ci = memchr(src + ls, ':', le - ls), *cj = memchr(src + js, ':', je - js);
+		size_t ks = ls, kjs = js;
+		while (ks < le && (src[ks] == ' ' || src[ks] == '-'))
+			ks++;
+		while (kjs < je && (src[kjs] == ' ' || src[kjs] == '-'))
+			kjs++;
+		if (ci == NULL || cj == NULL || src + ks > ci || src + kjs > cj) {
+			PUT(src, len);
+			break;
+		}
+		PUT(src, ks);
+		PUT(src + kjs, (size_t)(cj - (src + kjs)));
+		PUT(ci, len - (size_t)(ci - src));
+		break;
+	}
+	default: /* cut short */
+		PUT(src, RND() % (len + 1));
+		break;
+	}
+#undef PUT
+#undef RND
+	dst[out < cap ? out : cap - 1] = '\0';
+	return out < cap ? out : cap - 1;
+}
+
+/* Load FILE's mutations: every refusal is FILE:LINE:COL, and libcyaml never refuses what the
+ * shape check accepted. Return how many loads were refused. */
+static int
+fuzz_file(int idx, const char *file, int rounds, unsigned *seed, int *total)
+{
+	size_t len, cap;
+	char *src = slurp(file, &len), path[4096];
+	char *dst = malloc(cap = len + 4096);
+	int refused = 0;
+
+	ck_assert_ptr_nonnull(dst);
+	for (int r = 0; r < rounds; r++) {
+		/* One to three mutations on top of each other. */
+		size_t n = fuzz_mutate(src, len, dst, cap, seed);
+		int more = (int)((*seed >> 4) % 3);
+		for (int m = 0; m < more; m++) {
+			char *tmp = strdup(dst);
+			ck_assert_ptr_nonnull(tmp);
+			n = fuzz_mutate(tmp, n, dst, cap, seed);
+			free(tmp);
+		}
+		char name[32];
+		snprintf(name, sizeof name, "fuzz-%d.yaml", *total);
+		scratch_file(idx, name, dst, n, path, sizeof path);
+		struct scenario *s = NULL;
+		char *err = NULL;
+		(*total)++;
+		int rc = scenario_load(path, &s, &err);
+		unlink(path);
+		if (rc == 0) {
+			ck_assert_ptr_null(err);
+			scenario_free(s);
+			continue;
+		}
+		refused++;
+		ck_assert_msg(err_well_formed(err, path), "badly formed error for a mutation of %s:\n"
+			      "%s\n---\n%s", file, err ? err : "(none)", dst);
+		ck_assert_msg(strstr(err, SCN_RAW_REFUSED) == NULL, "the shape check let through what "
+			      "libcyaml refused (a mutation of %s):\n%s\n---\n%s", file, err, dst);
+		free(err);
+	}
+	free(dst);
+	free(src);
+	return refused;
+}
+
+/* A few hundred mutations of the good fixtures and bundled scenarios through the loader. */
+START_TEST(test_fuzz_shapes)
+{
+	const char *const dirs[] = { "tests/fixtures/good", "scenarios" };
+	int idx = scratch_mkdir(NULL), total = 0, refused = 0;
+	unsigned seed = 20261123;
+
+	ck_assert_int_ge(idx, 0);
+	for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
+		char dir[4096], path[4400];
+		struct dirent **names;
+		int n = scandir(test_util_src_path(dirs[d], dir, sizeof dir), &names, NULL, alphasort);
+		ck_assert_int_gt(n, 0);
+		for (int i = 0; i < n; i++) {
+			size_t l = strlen(names[i]->d_name);
+			if (l > 5 && strcmp(names[i]->d_name + l - 5, ".yaml") == 0) {
+				snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
+				refused += fuzz_file(idx, path, 24, &seed, &total);
+			}
+			free(names[i]);
+		}
+		free(names);
+	}
+	ck_assert_int_ge(total, 300);
+	ck_assert_int_gt(refused, 0);
+	printf("fuzz: %d mutations, %d refused, %d loaded\n", total, refused, total - refused);
 }
 END_TEST
 
@@ -884,6 +1153,9 @@ scenario_suite(void)
 	tcase_add_test(tc, test_design_example);
 	tcase_add_test(tc, test_odirect_lesson);
 	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_libcyaml_raw);
+	tcase_add_test(tc, test_libcyaml_op_args);
+	tcase_add_test(tc, test_fuzz_shapes);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("yamlpos");
 	tcase_add_test(tc, test_yamlpos_tree);

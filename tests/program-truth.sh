@@ -56,7 +56,7 @@ for scen in "$src"/scenarios/*.yaml; do
 		sed -e 's/^\( *file_size:\).*/\1 64KiB/' -e 's/^\( *buffer_sizes:\).*/\1 [4096]/' \
 		    -e 's/^\( *repeat:\).*/\1 1/' -e 's/^\( *warmup:\).*/\1 0/' "$scen" >"$d/tiny.yaml"
 		both "$d/tiny.yaml" "" -DFILE_SIZE=65536 -DBUF_SIZE=4096 || continue
-		trace openat,read,write,close || continue
+		trace openat,read,write,pwrite64,close || continue
 		python3 - "$d" "$name" <<'PY' || fail=1
 import json, re, sys
 d, name = sys.argv[1], sys.argv[2]
@@ -84,7 +84,7 @@ for line in open(d + "/st"):
     elif c == "close":
         fd = int(re.match(r'(\d+)', a).group(1))
         skip.discard(fd)
-    elif c == "write":
+    elif c in ("write", "pwrite64"):
         fd = int(re.match(r'(\d+)', a).group(1))
         if fd > 2 and fd not in skip and theirs:
             theirs[-1] += 1

@@ -31,9 +31,9 @@ errors = []
 def text(t):
     return open("%s/%s.text" % (tmp, t)).read()
 # Traced: the legend says what tracing adds; every worker op's time is starred.
-m = re.search(r"^trace +ptrace: .*times marked \* include tracing \(it adds about ([0-9.]+ [nµm]?s) "
-              r"to each system call here: a null call takes ([0-9.]+ [nµm]?s) untraced\)$",
-              text("ptrace"), re.M)
+m = re.search(r"^trace +ptrace: .*times marked \* include tracing\n +\(tracing adds about "
+              r"([0-9.]+ [nµm]?s) to each system call here; a null call takes ([0-9.]+ [nµm]?s) "
+              r"untraced\)$", text("ptrace"), re.M)
 if not m:
     errors.append("ptrace text: no legend saying what tracing adds")
 steps = re.findall(r"^step \d+/\d+  (.*?)  -> \S+  \[([^]]*)\]$", text("ptrace"), re.M)

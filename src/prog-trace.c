@@ -1,0 +1,1225 @@
+/* SPDX-License-Identifier: MIT */
+/* prog-trace.c: run a program under ptrace with a seccomp filter (as strace --seccomp-bpf
+ * does) and turn its calls on regular files, and the stdio shim's markers, into steps. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "decode.h"
+#include "prog-mark.h"
+#include "prog-stdio.h"
+#include "prog-trace.h"
+#include "scratch.h"
+
+#if defined(__x86_64__)
+#define PT_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define PT_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#else
+/* Another arch: prog_trace_start refuses (its syscall numbers are not checked here). */
+#define PT_AUDIT_ARCH 0
+#endif
+
+/* How a call concerns a file. */
+enum pt_kind {
+	PK_FD,       /* fd in argument .fd */
+	PK_OPEN,     /* open/creat: path in arg 0, result is an fd */
+	PK_OPENAT,   /* openat/openat2: path in arg 1 */
+	PK_DUP,      /* dup/dup2/dup3/fcntl: may make a new fd from .fd */
+	PK_CLOSE,
+	PK_STATAT,   /* newfstatat/statx: an fd call only with AT_EMPTY_PATH and "" */
+	PK_EXEC,
+	PK_EXIT,     /* exit_group: no exit stop */
+	PK_MARK,     /* prctl(PROG_MARK_OPTION, ...): the shim's marker */
+};
+
+/* One call the seccomp filter stops on: which argument is the fd, the size, the offset. */
+struct pt_call {
+	long nr;
+	const char *name;         /* as strace names it */
+	signed char fd, bytes, off;
+	unsigned char kind;
+};
+
+/* The calls that stop the tracee; everything else runs untraced. */
+static const struct pt_call pt_calls[] = {
+	{ SYS_read, "read", 0, 2, -1, PK_FD },
+	{ SYS_write, "write", 0, 2, -1, PK_FD },
+	{ SYS_pread64, "pread64", 0, 2, 3, PK_FD },
+	{ SYS_pwrite64, "pwrite64", 0, 2, 3, PK_FD },
+	{ SYS_readv, "readv", 0, -1, -1, PK_FD },
+	{ SYS_writev, "writev", 0, -1, -1, PK_FD },
+	{ SYS_preadv, "preadv", 0, -1, 3, PK_FD },
+	{ SYS_pwritev, "pwritev", 0, -1, 3, PK_FD },
+	{ SYS_preadv2, "preadv2", 0, -1, 3, PK_FD },
+	{ SYS_pwritev2, "pwritev2", 0, -1, 3, PK_FD },
+	{ SYS_lseek, "lseek", 0, -1, 1, PK_FD },
+	{ SYS_fsync, "fsync", 0, -1, -1, PK_FD },
+	{ SYS_fdatasync, "fdatasync", 0, -1, -1, PK_FD },
+	{ SYS_sync_file_range, "sync_file_range", 0, 2, 1, PK_FD },
+	{ SYS_fadvise64, "fadvise64", 0, 2, 1, PK_FD },
+	{ SYS_fallocate, "fallocate", 0, 3, 2, PK_FD },
+	{ SYS_ftruncate, "ftruncate", 0, -1, 1, PK_FD },
+#ifdef SYS_open
+	{ SYS_open, "open", -1, -1, -1, PK_OPEN },
+#endif
+#ifdef SYS_creat
+	{ SYS_creat, "creat", -1, -1, -1, PK_OPEN },
+#endif
+	{ SYS_openat, "openat", -1, -1, -1, PK_OPENAT },
+	{ SYS_openat2, "openat2", -1, -1, -1, PK_OPENAT },
+	{ SYS_close, "close", 0, -1, -1, PK_CLOSE },
+	{ SYS_mmap, "mmap", 4, 1, 5, PK_FD },
+	{ SYS_msync, "msync", -1, 1, -1, PK_FD },
+	{ SYS_munmap, "munmap", -1, 1, -1, PK_FD },
+	{ SYS_dup, "dup", 0, -1, -1, PK_DUP },
+#ifdef SYS_dup2
+	{ SYS_dup2, "dup2", 0, -1, -1, PK_DUP },
+#endif
+	{ SYS_dup3, "dup3", 0, -1, -1, PK_DUP },
+	{ SYS_fcntl, "fcntl", 0, -1, -1, PK_DUP },
+#ifdef SYS_fstat
+	{ SYS_fstat, "fstat", 0, -1, -1, PK_FD },
+#endif
+	{ SYS_newfstatat, "newfstatat", 0, -1, -1, PK_STATAT },
+	{ SYS_statx, "statx", 0, -1, -1, PK_STATAT },
+	{ SYS_execve, "execve", -1, -1, -1, PK_EXEC },
+	{ SYS_exit_group, "exit_group", -1, -1, -1, PK_EXIT },
+	{ SYS_prctl, "prctl", -1, -1, -1, PK_MARK },
+};
+
+#define PT_NCALLS (sizeof pt_calls / sizeof pt_calls[0])
+
+/* Names of the shim's functions, by marker id. */
+#define PT_MARK_NAME(id, name) [id] = #name,
+static const char *const pt_mark_names[PROG_MARK_NFUNCS] = { PROG_MARK_FUNCS(PT_MARK_NAME) };
+
+/* One open fd of a process, as far as we know it. */
+struct pt_fd {
+	int fd;
+	bool regular, cloexec;
+	char *path;
+};
+
+/* A file descriptor table, shared by the threads of a process. */
+struct pt_fdtab {
+	int refs;
+	struct pt_fd *v;
+	size_t n, cap;
+};
+
+/* One traced process (or thread). */
+struct pt_proc {
+	pid_t pid, tgid;
+	struct pt_fdtab *tab;
+	struct prog_stdio *stdio;
+	bool fresh;               /* attached by a fork event: its first SIGSTOP is ours */
+	bool in_sys;              /* between a seccomp stop and its syscall-exit stop */
+	/* The call between its entry and exit. */
+	const struct pt_call *call;
+	uint64_t args[6];
+	struct timespec t0;
+	char path[PATH_MAX];      /* open family: the path argument; else the fd's file */
+	bool regular, has_file;
+	int depth;                /* stdio calls of the shim in progress */
+};
+
+/* A running program. */
+struct prog_trace {
+	pid_t leader, watchdog;
+	bool execed, timed_out;
+	int err_fd;               /* the child's report of a failed setup or execve */
+	pid_t held;               /* stopped after a step, resumed by the next prog_trace_next */
+	struct pt_proc *procs;
+	size_t nprocs, cap;
+	struct prog_stats st;
+	char prog[PATH_MAX];      /* the program's path, as exec'd */
+};
+
+/* Nanoseconds from a to b. */
+static uint64_t
+pt_ns(const struct timespec *a, const struct timespec *b)
+{
+	int64_t ns = (int64_t)(b->tv_sec - a->tv_sec) * 1000000000LL + (b->tv_nsec - a->tv_nsec);
+
+	return ns > 0 ? (uint64_t)ns : 0;
+}
+
+/* The table entry of syscall nr, or NULL. */
+static const struct pt_call *
+pt_lookup(uint64_t nr)
+{
+	for (size_t i = 0; i < PT_NCALLS; i++)
+		if ((uint64_t)pt_calls[i].nr == nr)
+			return &pt_calls[i];
+	return NULL;
+}
+
+/*
+ * Load prog. SECCOMP_FILTER_FLAG_SPEC_ALLOW: otherwise the kernel turns on the speculative
+ * store bypass mitigation for the whole program, which slows its plain computing by tens of
+ * percent: the program is to run as fast as it does untraced.
+ */
+static int
+pt_seccomp_set(struct sock_fprog *prog)
+{
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_SPEC_ALLOW, prog) == 0)
+		return 0;
+	if (errno != EINVAL)
+		return -1;
+	/* A kernel older than 4.17 has no such flag. */
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, prog);
+}
+
+/*
+ * Install the filter: SECCOMP_RET_TRACE for the calls of pt_calls (prctl only with the
+ * marker option) and for any other arch's calls; SECCOMP_RET_ALLOW for the rest.
+ */
+static int
+pt_seccomp_install(void)
+{
+	struct sock_filter f[PT_NCALLS + 16];
+	struct sock_fprog prog;
+	size_t n = 0, ncalls = PT_NCALLS;
+
+	/* Layout: [0] arch, [1] arch?, [2] TRACE, [3] nr, [4..4+ncalls) one jeq per call,
+	 * then the prctl check, ALLOW at A, TRACE at A + 1. */
+	size_t allow = 4 + ncalls + 3, trace = allow + 1;
+
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PT_AUDIT_ARCH, 1, 0);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	for (size_t i = 0; i < ncalls; i++, n++) {
+		if (pt_calls[i].kind == PK_MARK)
+			f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			                                    (unsigned)pt_calls[i].nr,
+			                                    (unsigned char)(4 + ncalls - n), 0);
+		else
+			f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			                                    (unsigned)pt_calls[i].nr,
+			                                    (unsigned char)(trace - n - 1), 0);
+	}
+	/* Nothing matched. */
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	/* prctl: its option is the low word of args[0] (little-endian on both arches). */
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)PROG_MARK_OPTION, 1, 0);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	(void)allow;
+	prog.len = (unsigned short)n;
+	prog.filter = f;
+	if (pt_seccomp_set(&prog) == 0)
+		return 0;
+	/* Without CAP_SYS_ADMIN a filter needs no_new_privs (set-uid programs then lose it). */
+	if (errno != EACCES || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	return pt_seccomp_set(&prog);
+}
+
+/* The process pid, or NULL. */
+static struct pt_proc *
+pt_proc_find(struct prog_trace *t, pid_t pid)
+{
+	for (size_t i = 0; i < t->nprocs; i++)
+		if (t->procs[i].pid == pid)
+			return &t->procs[i];
+	return NULL;
+}
+
+/* Tgid of pid from /proc (pid itself if unknown). */
+static pid_t
+pt_tgid(pid_t pid)
+{
+	char path[64], line[128];
+	pid_t tgid = pid;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return pid;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/* Drop one reference to tab. */
+static void
+pt_fdtab_put(struct pt_fdtab *tab)
+{
+	if (tab == NULL || --tab->refs > 0)
+		return;
+	for (size_t i = 0; i < tab->n; i++)
+		free(tab->v[i].path);
+	free(tab->v);
+	free(tab);
+}
+
+/* A copy of tab (what fork gives the child). NULL on ENOMEM. */
+static struct pt_fdtab *
+pt_fdtab_copy(const struct pt_fdtab *tab)
+{
+	struct pt_fdtab *c = calloc(1, sizeof *c);
+
+	if (c == NULL)
+		return NULL;
+	c->refs = 1;
+	for (size_t i = 0; tab != NULL && i < tab->n; i++) {
+		struct pt_fd *v = realloc(c->v, (c->n + 1) * sizeof *v);
+		if (v == NULL)
+			break;
+		c->v = v;
+		c->v[c->n] = tab->v[i];
+		c->v[c->n].path = strdup(tab->v[i].path);
+		if (c->v[c->n].path != NULL)
+			c->n++;
+	}
+	c->cap = c->n;
+	return c;
+}
+
+/* Forget fd. */
+static void
+pt_fdtab_del(struct pt_fdtab *tab, int fd)
+{
+	for (size_t i = 0; i < tab->n; i++)
+		if (tab->v[i].fd == fd) {
+			free(tab->v[i].path);
+			tab->v[i] = tab->v[--tab->n];
+			return;
+		}
+}
+
+/* Remember fd as path. */
+static void
+pt_fdtab_set(struct pt_fdtab *tab, int fd, const char *path, bool regular, bool cloexec)
+{
+	char *p = strdup(path);
+
+	pt_fdtab_del(tab, fd);
+	if (p == NULL)
+		return;
+	if (tab->n == tab->cap) {
+		size_t cap = tab->cap ? tab->cap * 2 : 16;
+		struct pt_fd *v = realloc(tab->v, cap * sizeof *v);
+		if (v == NULL) {
+			free(p);
+			return;
+		}
+		tab->v = v;
+		tab->cap = cap;
+	}
+	tab->v[tab->n++] = (struct pt_fd){ fd, regular, cloexec, p };
+}
+
+/* Read fd of pid from /proc into the table: what it is, if it is regular, O_CLOEXEC. */
+static struct pt_fd *
+pt_fd_resolve(struct pt_proc *p, int fd)
+{
+	char link[64], path[PATH_MAX], line[128];
+	struct stat st;
+	bool cloexec = false;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)p->pid, fd);
+	n = readlink(link, path, sizeof path - 1);
+	if (n < 0)
+		return NULL;
+	path[n] = '\0';
+	if (stat(link, &st) != 0)
+		return NULL;
+	snprintf(link, sizeof link, "/proc/%d/fdinfo/%d", (int)p->pid, fd);
+	f = fopen(link, "re");
+	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+		unsigned flags;
+		if (sscanf(line, "flags: %o", &flags) == 1) {
+			cloexec = (flags & O_CLOEXEC) != 0;
+			break;
+		}
+	}
+	if (f != NULL)
+		fclose(f);
+	pt_fdtab_set(p->tab, fd, path, S_ISREG(st.st_mode), cloexec);
+	return &p->tab->v[p->tab->n - 1];
+}
+
+/* The table entry of fd (read from /proc the first time), or NULL if it is not open. */
+static struct pt_fd *
+pt_fd_get(struct pt_proc *p, int fd)
+{
+	if (fd < 0)
+		return NULL;
+	for (size_t i = 0; i < p->tab->n; i++)
+		if (p->tab->v[i].fd == fd)
+			return &p->tab->v[i];
+	return pt_fd_resolve(p, fd);
+}
+
+/* Add process pid, with a copy of parent's table (or a share of it: a thread). */
+static struct pt_proc *
+pt_proc_add(struct prog_trace *t, pid_t pid, struct pt_proc *parent, bool fresh)
+{
+	struct pt_proc *p;
+	pid_t parent_pid = parent != NULL ? parent->pid : 0;
+
+	if (t->nprocs == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 8;
+		struct pt_proc *v = realloc(t->procs, cap * sizeof *v);
+		if (v == NULL)
+			return NULL;
+		t->procs = v;
+		t->cap = cap;
+	}
+	/* The array may have moved. */
+	parent = parent_pid ? pt_proc_find(t, parent_pid) : NULL;
+	p = &t->procs[t->nprocs];
+	memset(p, 0, sizeof *p);
+	p->pid = pid;
+	p->tgid = pt_tgid(pid);
+	p->fresh = fresh;
+	if (parent != NULL && parent->tgid == p->tgid) {
+		p->tab = parent->tab;
+		p->tab->refs++;
+	} else {
+		p->tab = pt_fdtab_copy(parent != NULL ? parent->tab : NULL);
+	}
+	p->stdio = prog_stdio_new(pid);
+	if (p->tab == NULL || p->stdio == NULL) {
+		pt_fdtab_put(p->tab);
+		prog_stdio_free(p->stdio);
+		return NULL;
+	}
+	t->nprocs++;
+	return p;
+}
+
+/* Forget process p (it ended). */
+static void
+pt_proc_del(struct prog_trace *t, struct pt_proc *p)
+{
+	pt_fdtab_put(p->tab);
+	prog_stdio_free(p->stdio);
+	*p = t->procs[--t->nprocs];
+}
+
+/* Copy the NUL-terminated string at addr of pid into buf (truncated to len). */
+static void
+pt_peek_str(pid_t pid, uint64_t addr, char *buf, size_t len)
+{
+	size_t got = 0;
+
+	buf[0] = '\0';
+	while (addr != 0 && got + 1 < len) {
+		/* Never across a page boundary: the next page may be unmapped. */
+		size_t chunk = 4096 - (size_t)(addr & 4095);
+		struct iovec l, r;
+		ssize_t n;
+
+		if (chunk > len - 1 - got)
+			chunk = len - 1 - got;
+		l = (struct iovec){ buf + got, chunk };
+		r = (struct iovec){ (void *)(uintptr_t)addr, chunk };
+		n = process_vm_readv(pid, &l, 1, &r, 1, 0);
+		if (n <= 0)
+			break;
+		buf[got + (size_t)n] = '\0';
+		if (memchr(buf + got, '\0', (size_t)n) != NULL)
+			return;
+		got += (size_t)n;
+		addr += (uint64_t)n;
+	}
+	buf[got] = '\0';
+}
+
+/* Sum of the iov_len of the iovcnt iovecs at addr of pid (0 if unreadable). */
+static uint64_t
+pt_iov_bytes(pid_t pid, uint64_t addr, uint64_t iovcnt)
+{
+	struct iovec v[64], l, r;
+	uint64_t sum = 0;
+
+	for (uint64_t done = 0; done < iovcnt && done < 1024;) {
+		size_t k = iovcnt - done < 64 ? (size_t)(iovcnt - done) : 64;
+		l = (struct iovec){ v, k * sizeof v[0] };
+		r = (struct iovec){ (void *)(uintptr_t)(addr + done * sizeof v[0]), k * sizeof v[0] };
+		if (process_vm_readv(pid, &l, 1, &r, 1, 0) != (ssize_t)(k * sizeof v[0]))
+			break;
+		for (size_t i = 0; i < k; i++)
+			sum += v[i].iov_len;
+		done += k;
+	}
+	return sum;
+}
+
+/* Resume p as its state asks (PTRACE_SYSCALL inside a traced call, to see its exit). */
+static void
+pt_resume(struct pt_proc *p, int sig)
+{
+	ptrace(p->in_sys ? PTRACE_SYSCALL : PTRACE_CONT, p->pid, 0, (void *)(long)sig);
+}
+
+/* A seccomp stop: remember the call, or turn a marker into a step. 1 = a step in *out. */
+static int
+pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
+{
+	struct __ptrace_syscall_info si;
+	const struct pt_call *c;
+
+	memset(&si, 0, sizeof si);
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, (void *)sizeof si, &si) <= 0 ||
+	    si.op != PTRACE_SYSCALL_INFO_SECCOMP || si.arch != PT_AUDIT_ARCH ||
+	    (c = pt_lookup(si.seccomp.nr)) == NULL) {
+		t->st.other_calls++;
+		p->in_sys = false;
+		pt_resume(p, 0);
+		return 0;
+	}
+	if (c->kind == PK_MARK) {
+		unsigned phase = si.seccomp.args[1] & 0xff, id = (si.seccomp.args[1] >> 8) & 0xff;
+
+		t->st.markers++;
+		p->in_sys = false;
+		if (phase == PROG_MARK_BEFORE) {
+			p->depth++;
+			pt_resume(p, 0);
+			return 0;
+		}
+		if (p->depth > 0)
+			p->depth--;
+		memset(out, 0, sizeof *out);
+		out->kind = PROG_STEP_STDIO;
+		out->pid = p->pid;
+		out->func = id < PROG_MARK_NFUNCS && pt_mark_names[id] != NULL ? pt_mark_names[id] : "?";
+		out->file = si.seccomp.args[2];
+		out->size = si.seccomp.args[3];
+		out->ret = (int64_t)si.seccomp.args[4];
+		out->stdio_fd = -1;
+		if (out->file != 0) {
+			struct prog_stream s;
+			if (prog_stdio_read(p->pid, out->file, &s) == 0)
+				out->stdio_fd = s.fd;
+		}
+		return 1;
+	}
+	p->call = c;
+	memcpy(p->args, si.seccomp.args, sizeof p->args);
+	p->path[0] = '\0';
+	p->has_file = p->regular = false;
+	if (c->kind == PK_OPEN || c->kind == PK_OPENAT || c->kind == PK_EXEC) {
+		pt_peek_str(p->pid, p->args[c->kind == PK_OPENAT ? 1 : 0], p->path, sizeof p->path);
+		p->has_file = true;
+	} else if (c->fd >= 0) {
+		struct pt_fd *fd = NULL;
+		bool by_fd = true;
+
+		if (c->kind == PK_STATAT) {
+			char name[2];
+			int flags = (int)p->args[c->nr == SYS_statx ? 2 : 3];
+			pt_peek_str(p->pid, p->args[1], name, sizeof name);
+			by_fd = name[0] == '\0' && (flags & AT_EMPTY_PATH);
+		}
+		if (by_fd)
+			fd = pt_fd_get(p, (int)p->args[c->fd]);
+		if (fd != NULL) {
+			snprintf(p->path, sizeof p->path, "%s", fd->path);
+			p->has_file = true;
+			p->regular = fd->regular;
+		}
+	}
+	if (c->kind == PK_EXIT) {
+		/* No exit stop follows: the process's end is the step. */
+		t->st.other_calls++;
+		p->in_sys = false;
+		pt_resume(p, 0);
+		return 0;
+	}
+	p->in_sys = true;
+	clock_gettime(CLOCK_MONOTONIC, &p->t0);
+	pt_resume(p, 0);
+	return 0;
+}
+
+/* Fill out->ev from the finished call of p. */
+static void
+pt_fill_event(struct pt_proc *p, int64_t rval, bool is_error, const struct timespec *now,
+              struct prog_step *out)
+{
+	const struct pt_call *c = p->call;
+	struct event *e = &out->ev;
+
+	memset(out, 0, sizeof *out);
+	out->kind = PROG_STEP_CALL;
+	out->pid = p->pid;
+	out->stdio_fd = -1;
+	snprintf(e->call, sizeof e->call, "%s", c->name);
+	e->nr = c->nr;
+	e->fd = c->fd >= 0 ? (int)p->args[c->fd] : -1;
+	e->offset = c->off >= 0 ? (int64_t)p->args[c->off] : -1;
+	if (c->bytes >= 0)
+		e->bytes = p->args[c->bytes];
+	else if (c->nr == SYS_readv || c->nr == SYS_writev || c->nr == SYS_preadv ||
+	         c->nr == SYS_pwritev || c->nr == SYS_preadv2 || c->nr == SYS_pwritev2)
+		e->bytes = pt_iov_bytes(p->pid, p->args[1], p->args[2]);
+	e->result = is_error ? -1 : rval;
+	e->err = is_error ? (int)-rval : 0;
+	e->ns = pt_ns(&p->t0, now);
+	e->ns_traced = true;
+	e->origin = p->depth > 0 ? EV_STDIO : EV_DIRECT;
+	if (c->kind == PK_OPEN || c->kind == PK_OPENAT) {
+		int flags = c->kind == PK_OPENAT ? (int)p->args[2] : (int)p->args[1];
+		unsigned mode = (unsigned)(c->kind == PK_OPENAT ? p->args[3] : p->args[2]);
+		if (c->nr == SYS_openat2) {
+			flags = 0;
+			mode = 0;
+		}
+#ifdef SYS_creat
+		if (c->nr == SYS_creat) {
+			flags = O_WRONLY | O_CREAT | O_TRUNC;
+			mode = (unsigned)p->args[1];
+		}
+#endif
+		decode_openat(flags, mode, e->detail, sizeof e->detail);
+	} else if (c->nr == SYS_lseek) {
+		snprintf(e->detail, sizeof e->detail, "%s", decode_whence((int)p->args[2]));
+	}
+	snprintf(out->path, sizeof out->path, "%s", p->path);
+	out->regular = p->regular;
+}
+
+/* Keep the fd table in step with the finished call c of p (result rval). */
+static void
+pt_track(struct pt_proc *p, int64_t rval, bool is_error)
+{
+	const struct pt_call *c = p->call;
+	struct pt_fd *fd;
+	int old = c->fd >= 0 ? (int)p->args[c->fd] : -1;
+
+	if (is_error)
+		return;
+	switch (c->kind) {
+	case PK_OPEN:
+	case PK_OPENAT:
+		pt_fdtab_del(p->tab, (int)rval);
+		fd = pt_fd_resolve(p, (int)rval);
+		p->regular = fd != NULL && fd->regular;
+		break;
+	case PK_CLOSE:
+		pt_fdtab_del(p->tab, old);
+		break;
+	case PK_DUP:
+		if (c->nr == SYS_fcntl) {
+			int cmd = (int)p->args[1];
+			if (cmd == F_SETFD && (fd = pt_fd_get(p, old)) != NULL)
+				fd->cloexec = (p->args[2] & FD_CLOEXEC) != 0;
+			if (cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC)
+				break;
+		}
+		/* The new fd is read afresh from /proc: same file, its own O_CLOEXEC. */
+		pt_fdtab_del(p->tab, (int)rval);
+		pt_fd_resolve(p, (int)rval);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * A syscall-exit stop: finish p's call. 1 = a step in *out (p stays stopped), 0 = p was
+ * resumed.
+ */
+static int
+pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
+{
+	struct __ptrace_syscall_info si;
+	struct timespec now;
+	bool step;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	p->in_sys = false;
+	memset(&si, 0, sizeof si);
+	if (p->call == NULL || ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, (void *)sizeof si, &si) <= 0 ||
+	    si.op != PTRACE_SYSCALL_INFO_EXIT) {
+		pt_resume(p, 0);
+		return 0;
+	}
+	pt_track(p, si.exit.rval, si.exit.is_error);
+	switch (p->call->kind) {
+	case PK_OPEN:
+	case PK_OPENAT:
+		/* An open names a file: a step if it failed or opened a regular file. */
+		step = si.exit.is_error || p->regular;
+		break;
+	case PK_EXEC:
+		step = true;
+		p->regular = !si.exit.is_error;
+		break;
+	case PK_FD:
+		/* mmap with no fd, msync, munmap: a step only when their memory is a file's. */
+		step = p->has_file && p->regular;
+		break;
+	default:
+		step = p->has_file && p->regular;
+		break;
+	}
+	if (!step) {
+		t->st.other_calls++;
+		p->call = NULL;
+		pt_resume(p, 0);
+		return 0;
+	}
+	pt_fill_event(p, si.exit.rval, si.exit.is_error, &now, out);
+	p->call = NULL;
+	return 1;
+}
+
+/* After an execve: the O_CLOEXEC fds are gone, and so is the old libc. */
+static void
+pt_on_exec(struct pt_proc *p)
+{
+	for (size_t i = 0; i < p->tab->n;)
+		if (p->tab->v[i].cloexec)
+			pt_fdtab_del(p->tab, p->tab->v[i].fd);
+		else
+			i++;
+	prog_stdio_reset(p->stdio);
+	p->depth = 0;
+}
+
+/* Kill every traced process (they are reaped by the caller's wait loop). */
+static void
+pt_kill_all(struct prog_trace *t)
+{
+	for (size_t i = 0; i < t->nprocs; i++)
+		kill(t->procs[i].pid, SIGKILL);
+}
+
+/*
+ * Run until the next step into *out. With until_exec, return 1 as soon as the leader has
+ * exec'd (or 2 if it ended before). 1 = step; 0 = nothing left; -1 = error.
+ */
+static int
+pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
+{
+	for (;;) {
+		struct pt_proc *p;
+		int st, sig, ev;
+		pid_t pid;
+
+		if (t->nprocs == 0)
+			return 0;
+		pid = waitpid(-1, &st, __WALL);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ECHILD)
+				return 0;
+			return -1;
+		}
+		if (pid == t->watchdog) {
+			/* The time is up: everything goes. */
+			scratch_forget(pid);
+			t->watchdog = 0;
+			t->timed_out = true;
+			pt_kill_all(t);
+			continue;
+		}
+		t->st.stops++;
+		p = pt_proc_find(t, pid);
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			if (p == NULL)
+				continue;
+			memset(out, 0, sizeof *out);
+			out->kind = PROG_STEP_EXIT;
+			out->pid = pid;
+			out->status = st;
+			out->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+			out->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+			out->timed_out = t->timed_out;
+			out->stdio_fd = -1;
+			if (pid == t->leader)
+				scratch_forget(pid);
+			pt_proc_del(t, p);
+			if (until_exec && pid == t->leader)
+				return 2;
+			return 1;
+		}
+		if (!WIFSTOPPED(st))
+			continue;
+		if (p == NULL) {
+			/* A new child can report before its parent's fork event. */
+			p = pt_proc_add(t, pid, NULL, true);
+			if (p == NULL) {
+				kill(pid, SIGKILL);
+				continue;
+			}
+		}
+		sig = WSTOPSIG(st);
+		ev = st >> 16;
+		if (sig == SIGTRAP && ev == PTRACE_EVENT_SECCOMP) {
+			if (!t->execed) {
+				/* Our own child's execve (or its error report): not the program's yet. */
+				p->in_sys = true;
+				pt_resume(p, 0);
+				continue;
+			}
+			if (pt_on_seccomp(t, p, out) == 1)
+				goto held;
+			continue;
+		}
+		if (sig == (SIGTRAP | 0x80)) {
+			if (t->execed && pt_on_exit(t, p, out) == 1)
+				goto held;
+			if (!t->execed) {
+				p->in_sys = false;
+				pt_resume(p, 0);
+			}
+			continue;
+		}
+		if (sig == SIGTRAP && ev == PTRACE_EVENT_EXEC) {
+			pt_on_exec(p);
+			if (!t->execed) {
+				/* The program itself: its execve call becomes the first step. */
+				t->execed = true;
+				p->call = pt_lookup(SYS_execve);
+				memset(p->args, 0, sizeof p->args);
+				clock_gettime(CLOCK_MONOTONIC, &p->t0);
+				p->has_file = true;
+				p->regular = true;
+				snprintf(p->path, sizeof p->path, "%s", t->prog);
+			}
+			pt_resume(p, 0);
+			if (until_exec)
+				return 1;
+			continue;
+		}
+		if (sig == SIGTRAP && (ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK ||
+		                       ev == PTRACE_EVENT_CLONE)) {
+			unsigned long child = 0;
+			ptrace(PTRACE_GETEVENTMSG, pid, 0, &child);
+			if (child != 0 && pt_proc_find(t, (pid_t)child) == NULL)
+				pt_proc_add(t, (pid_t)child, p, true);
+			p = pt_proc_find(t, pid);
+			if (p != NULL)
+				pt_resume(p, 0);
+			continue;
+		}
+		if (ev != 0) {
+			pt_resume(p, 0);
+			continue;
+		}
+		if (p->fresh && sig == SIGSTOP) {
+			p->fresh = false;
+			pt_resume(p, 0);
+			continue;
+		}
+		/* A signal for the program: deliver it. A group-stop (no siginfo) is not a
+		 * signal to deliver again: the program just goes on (job control is not traced). */
+		{
+			siginfo_t si;
+			if (ptrace(PTRACE_GETSIGINFO, pid, 0, &si) != 0)
+				sig = 0;
+		}
+		pt_resume(p, sig);
+	}
+held:
+	t->held = out->pid;
+	t->st.steps++;
+	out->seq = t->st.steps;
+	return 1;
+}
+
+/* Resolve argv0 as execvp would: a path if it has a '/', else the first hit in PATH. */
+static int
+pt_find_program(const char *argv0, char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	struct stat st;
+
+	if (*argv0 == '\0') {
+		errno = ENOENT;
+		return -1;
+	}
+	if (strchr(argv0, '/') != NULL) {
+		if ((size_t)snprintf(buf, len, "%s", argv0) >= len) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if (stat(buf, &st) != 0)
+			return -1;
+		if (S_ISDIR(st.st_mode) || access(buf, X_OK) != 0) {
+			errno = EACCES;
+			return -1;
+		}
+		return 0;
+	}
+	if (path == NULL || *path == '\0')
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *d = path; d != NULL; d = strchr(d, ':') ? strchr(d, ':') + 1 : NULL) {
+		size_t dl = strcspn(d, ":");
+		if ((size_t)snprintf(buf, len, "%.*s%s%s", (int)dl, d, dl ? "/" : "", argv0) >= len)
+			continue;
+		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+			return 0;
+	}
+	errno = 0;               /* not found: said as "command not found" */
+	return -1;
+}
+
+/* A malloc'd "fmt..." message into *err. */
+static void
+pt_err(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Format an error message for the caller. */
+static void
+pt_err(char **err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(err, fmt, ap) < 0)
+		*err = NULL;
+	va_end(ap);
+}
+
+/* The environment for the child: o->envp or ours, with the shim first in LD_PRELOAD. */
+static char **
+pt_env(const struct prog_opts *o)
+{
+	extern char **environ;
+	char *const *src = o->envp != NULL ? o->envp : environ;
+	const char *old = NULL;
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (src[n] != NULL)
+		n++;
+	env = calloc(n + 2, sizeof *env);
+	if (env == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (o->preload != NULL && strncmp(src[i], "LD_PRELOAD=", 11) == 0) {
+			old = src[i] + 11;
+			continue;
+		}
+		env[k++] = src[i];
+	}
+	if (o->preload != NULL) {
+		char *p;
+		if (asprintf(&p, "LD_PRELOAD=%s%s%s", o->preload, old && *old ? ":" : "",
+		             old ? old : "") < 0) {
+			free(env);
+			return NULL;
+		}
+		env[k++] = p;
+	}
+	env[k] = NULL;
+	return env;
+}
+
+/* What the child reports on err_fd when its setup or execve fails. */
+struct pt_fail {
+	int stage;               /* 0 execve, 1 stdin, 2 stdout, 3 stderr, 4 cwd, 5 seccomp */
+	int err;
+};
+
+/* Redirect fd to path (opened with flags) in the child. 0, or -1. */
+static int
+pt_redirect(int fd, const char *path, int flags)
+{
+	int f;
+
+	if (path == NULL)
+		return 0;
+	f = open(path, flags | O_CLOEXEC, 0644);
+	if (f < 0)
+		return -1;
+	if (f != fd && dup2(f, fd) < 0)
+		return -1;
+	if (f != fd)
+		close(f);
+	return 0;
+}
+
+/* In the child: stop for the tracer, set up, install the filter, exec. Never returns. */
+static void
+pt_child(const char *prog, char *const argv[], char **env, const struct prog_opts *o, int efd)
+{
+	struct pt_fail f = { 0, 0 };
+
+	if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0 || raise(SIGSTOP) != 0)
+		_exit(126);
+	if (pt_redirect(0, o->stdin_path, O_RDONLY) != 0)
+		f.stage = 1;
+	else if (pt_redirect(1, o->stdout_path, O_WRONLY | O_CREAT | O_TRUNC) != 0)
+		f.stage = 2;
+	else if (pt_redirect(2, o->stderr_path, O_WRONLY | O_CREAT | O_TRUNC) != 0)
+		f.stage = 3;
+	else if (o->cwd != NULL && chdir(o->cwd) != 0)
+		f.stage = 4;
+	else if (pt_seccomp_install() != 0)
+		f.stage = 5;
+	else
+		execve(prog, argv, env);
+	f.err = errno;
+	if (write(efd, &f, sizeof f) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/* Start the program (see prog-trace.h). */
+int
+prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trace **out,
+                 char **err)
+{
+	static const struct prog_opts none;
+	static const char *const stage[] = { "", "stdin", "stdout", "stderr", "working directory",
+	                                     "seccomp filter" };
+	char prog[PATH_MAX];
+	struct prog_trace *t;
+	struct prog_step step;
+	int ep[2], st, rc;
+	char **env;
+	pid_t pid;
+
+	*out = NULL;
+	if (err != NULL)
+		*err = NULL;
+	if (o == NULL)
+		o = &none;
+	if (argv == NULL || argv[0] == NULL) {
+		pt_err(err, "no program to run");
+		errno = EINVAL;
+		return -1;
+	}
+	if (PT_AUDIT_ARCH == 0) {
+		pt_err(err, "%s: tracing a program works on x86_64 and aarch64 only", argv[0]);
+		errno = ENOSYS;
+		return -1;
+	}
+	if (pt_find_program(argv[0], prog, sizeof prog) != 0) {
+		if (errno == 0) {
+			pt_err(err, "%s: command not found", argv[0]);
+			errno = ENOENT;
+		} else {
+			pt_err(err, "%s: %s", argv[0], strerror(errno));
+		}
+		return -1;
+	}
+	t = calloc(1, sizeof *t);
+	env = pt_env(o);
+	if (t == NULL || env == NULL || pipe2(ep, O_CLOEXEC) != 0) {
+		pt_err(err, "%s: %s", argv[0], strerror(errno));
+		free(t);
+		free(env);
+		return -1;
+	}
+	t->err_fd = ep[0];
+	t->held = -1;
+	memcpy(t->prog, prog, sizeof prog);
+	pid = scratch_fork();
+	if (pid == 0)
+		pt_child(prog, argv, env, o, ep[1]);
+	rc = errno;
+	close(ep[1]);
+	if (o->preload != NULL) {
+		for (size_t i = 0; env[i] != NULL; i++)
+			if (strncmp(env[i], "LD_PRELOAD=", 11) == 0)
+				free(env[i]);
+	}
+	free(env);
+	if (pid < 0) {
+		pt_err(err, "fork: %s", strerror(rc));
+		prog_trace_free(t);
+		errno = rc;
+		return -1;
+	}
+	t->leader = pid;
+	/* The child stops itself (SIGSTOP) right after PTRACE_TRACEME. */
+	if (waitpid(pid, &st, __WALL) != pid || !WIFSTOPPED(st) ||
+	    ptrace(PTRACE_SETOPTIONS, pid, 0,
+	           (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL | PTRACE_O_TRACESECCOMP |
+	                          PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+	                          PTRACE_O_TRACECLONE)) != 0 ||
+	    pt_proc_add(t, pid, NULL, false) == NULL) {
+		rc = errno;
+		pt_err(err, "%s: cannot trace it: %s", argv[0], strerror(rc));
+		kill(pid, SIGKILL);
+		prog_trace_free(t);
+		errno = rc;
+		return -1;
+	}
+	if (o->timeout_ms > 0) {
+		t->watchdog = scratch_fork();
+		if (t->watchdog == 0) {
+			struct timespec ts = { o->timeout_ms / 1000, (long)(o->timeout_ms % 1000) * 1000000L };
+			while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+				;
+			_exit(0);
+		}
+		if (t->watchdog < 0)
+			t->watchdog = 0;
+	}
+	ptrace(PTRACE_CONT, pid, 0, 0);
+	rc = pt_run(t, &step, true);
+	if (rc != 1) {
+		struct pt_fail f = { 0, 0 };
+		ssize_t n = read(t->err_fd, &f, sizeof f);
+
+		if (n == (ssize_t)sizeof f && f.stage == 0)
+			pt_err(err, "%s: %s", argv[0], strerror(f.err));
+		else if (n == (ssize_t)sizeof f && f.stage > 0 && f.stage <= 5)
+			pt_err(err, "%s: %s: %s", argv[0], stage[f.stage], strerror(f.err));
+		else
+			pt_err(err, "%s: ended before it started", argv[0]);
+		errno = n == (ssize_t)sizeof f ? f.err : ECHILD;
+		rc = errno;
+		prog_trace_free(t);
+		errno = rc;
+		return -1;
+	}
+	*out = t;
+	return 0;
+}
+
+/* The next step. */
+int
+prog_trace_next(struct prog_trace *t, struct prog_step *out)
+{
+	if (t->held > 0) {
+		struct pt_proc *p = pt_proc_find(t, t->held);
+		if (p != NULL)
+			pt_resume(p, 0);
+		t->held = -1;
+	}
+	return pt_run(t, out, false);
+}
+
+/* The stdio streams of a traced process. */
+int
+prog_trace_stdio(struct prog_trace *t, pid_t pid, struct prog_stream *v, size_t max, size_t *n,
+                 const char **why)
+{
+	struct pt_proc *p = pt_proc_find(t, pid);
+
+	*n = 0;
+	*why = NULL;
+	if (p == NULL) {
+		errno = ESRCH;
+		return PROG_STDIO_ERROR;
+	}
+	return prog_stdio_scan(p->stdio, v, max, n, why);
+}
+
+/* The program's pid. */
+pid_t
+prog_trace_pid(const struct prog_trace *t)
+{
+	return t->leader;
+}
+
+/* The counters. */
+void
+prog_trace_stats(const struct prog_trace *t, struct prog_stats *out)
+{
+	*out = t->st;
+}
+
+/* One line for a step. */
+char *
+prog_trace_format(const struct prog_step *s, char *buf, size_t len)
+{
+	char ev[256];
+
+	switch (s->kind) {
+	case PROG_STEP_CALL:
+		if (s->ev.fd < 0 && s->path[0] != '\0') {
+			if (s->ev.result < 0)
+				snprintf(buf, len, "[%d] %s(\"%s\"%s%s) = -1 %s", (int)s->pid, s->ev.call,
+				         s->path, s->ev.detail[0] ? ", " : "", s->ev.detail,
+				         strerrorname_np(s->ev.err) ? strerrorname_np(s->ev.err) : "?");
+			else
+				snprintf(buf, len, "[%d] %s(\"%s\"%s%s) = %" PRId64, (int)s->pid,
+				         s->ev.call, s->path, s->ev.detail[0] ? ", " : "", s->ev.detail,
+				         s->ev.result);
+		} else {
+			snprintf(buf, len, "[%d] %s", (int)s->pid, event_format(&s->ev, ev, sizeof ev));
+		}
+		break;
+	case PROG_STEP_STDIO:
+		snprintf(buf, len, "[%d] %s(fd %d, %" PRIu64 ") = %" PRId64, (int)s->pid, s->func,
+		         s->stdio_fd, s->size, s->ret);
+		break;
+	case PROG_STEP_EXIT:
+		if (s->signal != 0)
+			snprintf(buf, len, "[%d] killed by SIG%s%s", (int)s->pid,
+			         sigabbrev_np(s->signal) ? sigabbrev_np(s->signal) : "?",
+			         s->timed_out ? " (timeout)" : "");
+		else
+			snprintf(buf, len, "[%d] exited %d", (int)s->pid, s->exit_code);
+		break;
+	}
+	return buf;
+}
+
+/* Kill the whole tree and free t. */
+void
+prog_trace_free(struct prog_trace *t)
+{
+	if (t == NULL)
+		return;
+	pt_kill_all(t);
+	while (t->nprocs > 0) {
+		int st;
+		pid_t pid = waitpid(-1, &st, __WALL);
+		struct pt_proc *p;
+
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			break;
+		if (pid == t->watchdog)
+			t->watchdog = 0;
+		p = pt_proc_find(t, pid);
+		if (p != NULL && (WIFEXITED(st) || WIFSIGNALED(st)))
+			pt_proc_del(t, p);
+		else if (p != NULL)
+			kill(pid, SIGKILL);
+	}
+	scratch_forget(t->leader);
+	if (t->watchdog > 0) {
+		kill(t->watchdog, SIGKILL);
+		waitpid(t->watchdog, NULL, 0);
+		scratch_forget(t->watchdog);
+	}
+	if (t->err_fd > 0)
+		close(t->err_fd);
+	free(t->procs);
+	free(t);
+}

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/practice.sh: --practice through the real binary: the topic list, a bad topic, the same
+# seed twice, and --answers equal to what a --headless run of the same scenario reports.
+set -u
+bin=${IOBUFVIZ_BIN:?}
+command -v python3 >/dev/null || { echo "SKIP: practice: python3 not installed"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/practice.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+say() { echo "FAIL: $*"; fail=1; }
+
+# Alone: the topics, one a line, name first; at least three.
+"$bin" --practice >"$tmp/list" 2>"$tmp/err" || say "--practice alone: exit $?"
+[ "$(wc -l <"$tmp/list")" -ge 3 ] || say "--practice lists fewer than 3 topics"
+for t in stdio cache direct; do
+	grep -q "^$t " "$tmp/list" || say "--practice does not list $t"
+done
+
+# A bad topic is a usage error that lists the topics.
+"$bin" --practice no-such-topic >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || say "bad topic: exit not 2"
+grep -q "unknown topic 'no-such-topic'" "$tmp/err" || say "bad topic: no message"
+grep -q "^stdio " "$tmp/err" || say "bad topic: no topic list on stderr"
+"$bin" --seed 3 --headless x.yaml >/dev/null 2>&1
+[ $? -eq 2 ] || say "--seed without --practice: exit not 2"
+"$bin" --practice stdio --seed x >/dev/null 2>&1
+[ $? -eq 2 ] || say "--seed x: exit not 2"
+
+for t in stdio cache direct; do
+	# The same seed gives byte-identical text; another seed another problem.
+	"$bin" --practice $t --seed 42 >"$tmp/a" </dev/null || say "$t: exit $?"
+	"$bin" --practice $t --seed 42 >"$tmp/b" </dev/null
+	cmp -s "$tmp/a" "$tmp/b" || say "$t: seed 42 twice differs"
+	"$bin" --practice $t --seed 43 >"$tmp/c" </dev/null
+	cmp -s "$tmp/a" "$tmp/c" && say "$t: seeds 42 and 43 give the same problem"
+	grep -q "^Questions:" "$tmp/a" || say "$t: no questions"
+
+	# --answers runs it; the answers are what a headless run of the same scenario observes.
+	"$bin" --practice $t --seed 42 --answers --format=json --dir "$tmp" >"$tmp/p.json" ||
+		say "$t: --answers exit $?"
+	python3 -c 'import json,sys; open(sys.argv[2],"w").write(json.load(open(sys.argv[1]))["scenario"])' \
+		"$tmp/p.json" "$tmp/p.yaml" || { say "$t: no scenario in the JSON"; continue; }
+	"$bin" --headless --format=json --dir "$tmp" "$tmp/p.yaml" >"$tmp/h.json"
+	python3 - "$tmp/p.json" "$tmp/h.json" "$t" <<'PY' || fail=1
+import json, sys
+p = json.load(open(sys.argv[1]))
+h = json.load(open(sys.argv[2]))
+steps = {s["index"]: s for s in h["steps"]}
+bad = 0
+for q in p["questions"]:
+    a = q["answer"]
+    if a is None or not a["observed"]:
+        print("FAIL: %s Q%d: no answer" % (sys.argv[3], q["n"])); bad = 1; continue
+    s = steps[q["line"]]
+    if q["kind"] == "number":
+        got = [e["got"] for e in s["expect"] if e["key"] == q["key"]]
+        if got != [a["text"]]:
+            print("FAIL: %s Q%d: practice says %s, the headless run %s" %
+                  (sys.argv[3], q["n"], a["text"], got)); bad = 1
+    elif q["key"] == "result.errno":
+        want = "a" if s["errno"] is None else "b" if s["errno"] == "EINVAL" else "?"
+        if a["text"] != want:
+            print("FAIL: %s Q%d: practice says %s, errno %s" %
+                  (sys.argv[3], q["n"], a["text"], s["errno"])); bad = 1
+sys.exit(bad)
+PY
+done
+exit $fail
