@@ -12,6 +12,7 @@
 
 #include "decode.h"
 #include "describe.h"
+#include "emit.h"
 #include "program.h"
 
 /* Building a program: the lines so far and whether memory ran out. */
