@@ -35,7 +35,8 @@ usage(FILE *f)
 "Show where file data is, step by step: stdio buffer, kernel page cache, disk.\n"
 "Every step makes real calls on a real scratch file and shows what the kernel reports.\n"
 "\n"
-"SCENARIO is a YAML file, or the name of a bundled scenario (\"13-3\"; see --list).\n"
+"SCENARIO is a YAML file, - for standard input, or the name of a bundled scenario\n"
+"(\"13-3\"; see --list).\n"
 "\n"
 "  -H, --headless         no terminal UI: print a transcript, exit 1 if an expectation fails\n"
 "      --strict           an expectation on a fact this run cannot observe fails\n"
@@ -56,6 +57,8 @@ usage(FILE *f)
 "      --record=FILE      record the TUI session as an asciicast v2 file\n"
 "      --export=FMT       write sweep results as csv, json or md to standard output\n"
 "      --budget=SECONDS   time budget per sweep row before it is scaled down\n"
+"      --timeout=SECONDS  stop a run that takes longer (exit 3); default and\n"
+"                         maximum 3600 (see BOUNDS in iobufviz(1))\n"
 "      --practice         the argument is a practice TOPIC: a generated problem, run for\n"
 "                         real and quizzed (headless: printed); alone: list the topics\n"
 "      --seed=N           the practice problem of seed N (default: a new one each time)\n"
@@ -86,11 +89,18 @@ static int
 load(const char *arg, struct scenario **out)
 {
 	char why[512];
-	char *path = catalog_resolve(arg, why, sizeof why);
+	/* "-" is standard input, as for any Unix tool (a file named "-" is "./-"). */
+	char *path = strcmp(arg, "-") == 0 ? strdup(arg) : catalog_resolve(arg, why, sizeof why);
 	char *err = NULL;
 
+	if (path == NULL && strcmp(arg, "-") == 0) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return APP_EXIT_ENV;
+	}
 	if (path == NULL) {
-		fprintf(stderr, "%s: %s: %s\n", progname, arg, why);
+		fprintf(stderr, "%s: ", progname);
+		text_fput(arg, TEXT_LINE, stderr);
+		fprintf(stderr, ": %s\n", why);
 		return APP_EXIT_USAGE;
 	}
 	if (scenario_load(path, out, &err) != 0) {
@@ -204,7 +214,7 @@ run(int argc, char **argv)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
 	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_WIDE,
-	       OPT_STRICT };
+	       OPT_STRICT, OPT_TIMEOUT };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
@@ -222,6 +232,7 @@ run(int argc, char **argv)
 		{ "export", required_argument, NULL, OPT_EXPORT },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "practice", no_argument, NULL, OPT_PRACTICE },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "answers", no_argument, NULL, OPT_ANSWERS },
@@ -230,7 +241,7 @@ run(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct app_opts o = { .color = true, .mouse = true };
+	struct app_opts o = { .color = true, .mouse = true, .timeout = SCN_MAX_RUN_SECONDS };
 	bool headless = false, do_list = false, do_check = false;
 	const char *nc;
 	int c;
@@ -297,6 +308,15 @@ run(int argc, char **argv)
 				return usage_error("--budget: '%s': expected seconds, 0 < s <= 3600", optarg);
 			break;
 		}
+		case OPT_TIMEOUT: {
+			char *end;
+			o.timeout = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' ||
+			    !(o.timeout > 0 && o.timeout <= SCN_MAX_RUN_SECONDS))
+				return usage_error("--timeout: '%s': expected seconds, 0 < s <= 3600",
+				                   optarg);
+			break;
+		}
 		case OPT_PRACTICE: o.practice_topic = true; break;
 		case OPT_ANSWERS: o.answers = true; break;
 		case OPT_SEED: {
@@ -341,7 +361,8 @@ run(int argc, char **argv)
 				rc = APP_EXIT_USAGE;
 				continue;
 			}
-			printf("%s: ok, %zu step%s\n", s->path, s->n_steps, s->n_steps == 1 ? "" : "s");
+			text_fput(s->path, TEXT_LINE, stdout);
+			printf(": ok, %zu step%s\n", s->n_steps, s->n_steps == 1 ? "" : "s");
 			scenario_free(s);
 		}
 		return rc;
