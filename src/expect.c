@@ -297,6 +297,16 @@ expect_get_output_file(const struct step_result *sr, int64_t *num, char *text, s
 	return expect_output(sr->output_file, num, text, len);
 }
 
+/* exit.status: how a run step's program ended (its exit code; 128 + N if signal N killed it). */
+bool
+expect_get_exit_status(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	*num = sr->ret;
+	if (sr->ret < 0)
+		snprintf(text, len, "the program did not run");
+	return sr->ret >= 0;
+}
+
 /* Observed value of a key: its getter, and the number as text unless the getter wrote one. */
 bool
 expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num, char *text,

@@ -31,6 +31,7 @@ EXPECT_DECLARE(expect_get_result_errno);
 EXPECT_DECLARE(expect_get_result_value);
 EXPECT_DECLARE(expect_get_output);
 EXPECT_DECLARE(expect_get_output_file);
+EXPECT_DECLARE(expect_get_exit_status);
 
 /* A getter's *num when it returns false because the fact does not exist (no FILE*, no
  * output): observed absence, which fails an expectation, unlike a fact this run cannot see. */

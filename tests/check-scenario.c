@@ -694,7 +694,7 @@ START_TEST(test_all_ops)
 	ck_assert_uint_eq(s->file.size, 64 * 1024);
 	ck_assert_int_eq(s->file.on, SCN_FS_TMPFS);
 	ck_assert_int_eq(s->file.fill, SCN_FILL_ZERO);
-	ck_assert_uint_eq(s->n_steps, 42);
+	ck_assert_uint_eq(s->n_steps, 43);
 	for (size_t i = 0; i < s->n_steps; i++)
 		seen[st[i].op] = true;
 	for (int op = 0; op < SCN_OP__COUNT; op++)
@@ -940,6 +940,16 @@ START_TEST(test_all_ops)
 	ck_assert_int_eq(st[41].args.offset, 8192);
 	ck_assert_str_eq(st[41].ask, "How many bytes will pwrite() hand to the kernel?");
 	ck_assert_ptr_null(st[40].ask);
+
+	/* 42 run: the program, its arguments in order, its stdin and timeout */
+	ck_assert_int_eq(st[42].op, SCN_OP_RUN);
+	ck_assert_str_eq(st[42].args.program, "./mytail");
+	ck_assert_uint_eq(st[42].args.n_argv, 3);
+	ck_assert_str_eq(st[42].args.argv[0], "-n");
+	ck_assert_str_eq(st[42].args.argv[2], "{file}");
+	ck_assert_str_eq(st[42].args.stdin_path, "/dev/null");
+	ck_assert(st[42].args.timeout == 5.0);
+	check_expect(&st[42], SCN_KEY_EXIT_STATUS, SCN_CMP_EQ, 0, "0", 85, 27);
 
 	scenario_free(s);
 }
