@@ -28,46 +28,11 @@
 #include "pty-run.h"
 #include "bench.h"
 #include "runner.h"
+#include "runner-int.h"
 #include "scratch.h"
 #include "stats.h"
 #include "tracer.h"
 #include "worker.h"
-
-/* A wait sleeps at most this long between two looks at the cache. */
-#define RUNNER_WAIT_SLICE_NS 200000000L
-/* The scratch file's name in its private dir (the worker opens it relative to the dir). */
-#define RUNNER_FILE_NAME "scratch"
-/* Null system calls timed for the tracing overhead, untraced and traced. */
-#define RUNNER_NULL_CALLS 101
-
-struct runner {
-	const struct scenario *s;
-	struct runner_opts o;
-	int scratch;                 /* scratch dir index, -1 if none */
-	char path[PATH_MAX];         /* the scratch file */
-	char fs[32];                 /* its filesystem */
-	char place_note[256];        /* why the scratch dir is where it is; "" if as asked */
-	int probe_fd;                /* our own read-only fd on it, for the probes */
-	dev_t dev;
-	ino_t ino;
-	struct worker w;
-	struct tracer *tracer;       /* NULL: procio fallback */
-	enum ev_source source;
-	char source_why[96];         /* why procio: "ptrace refused: EPERM", "--trace=procio" */
-	bool dead;                   /* the worker ended; later steps run nothing */
-	char dead_note[96];
-	int cur_fd;                  /* the worker's current fd, from its last reply */
-	bool cur_fd_open;
-	struct snap_stdio stdio;     /* the worker's last stdio probe */
-	struct snapshot initial;
-	size_t next;                 /* index of the next step */
-	struct runner_overhead overhead;
-	bool stop;                   /* the poll or progress callback asked to stop the step */
-	bool timed_out;              /* ... or the run reached its timeout (then stop too) */
-	double timeout;              /* seconds the run may spend in all (runner_opts) */
-	double used;                 /* seconds spent before the current step */
-	struct timespec busy;        /* when the current step (or runner_new) began */
-};
 
 /*
  * Set by SIGURG from the poll timer while the traced worker runs a step: it interrupts the
@@ -75,9 +40,6 @@ struct runner {
  * Global because a signal handler sets it; nothing else is.
  */
 static volatile sig_atomic_t runner_tick;
-
-/* A runner-side op: fills out (ret, err, note, events) and leaves snapshots to the caller. */
-typedef void (*runner_op_fn)(struct runner *, const struct scn_step *, struct step_result *);
 
 /* Set *err to a formatted heap message (NULL if out of memory). */
 static void
@@ -179,7 +141,7 @@ runner_mark_dead(struct runner *r, int st)
 }
 
 /* Observe the state now: stdio as the worker last reported it, the rest by the probes. */
-static void
+void
 runner_observe(struct runner *r, struct snapshot *snap)
 {
 	struct stat sb;
@@ -199,7 +161,7 @@ runner_observe(struct runner *r, struct snapshot *snap)
 }
 
 /* Append a sentence to the step's note. */
-static void
+void
 runner_note(struct step_result *out, const char *fmt, ...)
 {
 	size_t n = strlen(out->note);
@@ -219,7 +181,7 @@ runner_note(struct step_result *out, const char *fmt, ...)
 static void runner_kill_worker(struct runner *r);
 
 /* Seconds since start. */
-static double
+double
 runner_since(const struct timespec *start)
 {
 	struct timespec now;
@@ -232,7 +194,7 @@ runner_since(const struct timespec *start)
  * True once the run has spent its timeout: the time of runner_new and of the steps, not the
  * time a person takes between two steps in the TUI. Remembers it: the step stops.
  */
-static bool
+bool
 runner_over(struct runner *r)
 {
 	if (!r->timed_out && r->used + runner_since(&r->busy) >= r->timeout) {
@@ -243,7 +205,7 @@ runner_over(struct runner *r)
 }
 
 /* Say in the step's result that the run's timeout stopped it. */
-static void
+void
 runner_note_timeout(struct runner *r, struct step_result *out)
 {
 	out->stopped = true;
@@ -337,7 +299,7 @@ runner_poll_reply(struct runner *r)
 }
 
 /* Send step index to the worker and collect what it did (events, reply). */
-static void
+void
 runner_exchange(struct runner *r, size_t index, struct step_result *out)
 {
 	const struct scn_step *step = &r->s->steps[index];
@@ -447,183 +409,6 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 			            "only (%s)", r->source_why);
 		}
 	}
-}
-
-/* Between a sweep's runs: the caller's progress, then the run's timeout. */
-static int
-runner_sweep_check(const struct bench_progress *p, void *user)
-{
-	struct runner *r = user;
-
-	if (r->o.sweep_progress != NULL && r->o.sweep_progress(p, r->o.user) != 0)
-		return 1;
-	return runner_over(r);
-}
-
-/*
- * sweep: timed runs in children forked from the runner (bench.c), never in the traced
- * worker; their files live in bench's own private scratch dirs under the same parent.
- */
-static void
-runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_result *out)
-{
-	struct bench_opts bo = {
-		.dir = r->o.dir,
-		.budget = r->o.budget,
-		.dirs = r->o.sweep_dirs,
-		.n_dirs = r->o.n_sweep_dirs,
-		.progress = runner_sweep_check,
-		.user = r,
-	};
-	struct timespec start;
-	char *err = NULL;
-	int rc;
-
-	out->events.source = r->source;
-	out->sweep = calloc(1, sizeof *out->sweep);
-	if (out->sweep == NULL) {
-		out->ret = -1;
-		out->err = ENOMEM;
-		return;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	rc = bench_run(step->sweep, &bo, out->sweep, &err);
-	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
-	out->ret = rc == 0 ? 0 : -1;
-	out->err = rc == 0 ? 0 : rc == -2 ? ECANCELED : EIO;
-	if (rc == -1) {
-		runner_note(out, "the sweep could not run: %s", err != NULL ? err : "out of memory");
-		bench_result_clear(out->sweep);
-		free(out->sweep);
-		out->sweep = NULL;
-	} else if (rc == -2) {
-		out->stopped = true;
-		runner_note(out, "sweep stopped: the rows finished so far are shown");
-		if (r->timed_out)
-			runner_note_timeout(r, out);
-	}
-	free(err);
-}
-
-/* --- curriculum: exercise 13-4 (pty-run.c) --- */
-
-/* Name of a stdio buffering mode, for the pty note. */
-static const char *
-runner_pty_mode(const struct pty_side *s)
-{
-	if (!s->stdio_ok)
-		return "not reported";
-	return describe_bufmode(s->stdio.mode);
-}
-
-/*
- * pty: the snippet runs in two fresh children of the runner (not the traced worker: its
- * stdout must be a terminal, then a file), so no event is recorded for it.
- */
-static void
-runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result *out)
-{
-	struct pty_result pr;
-	struct timespec start;
-	int rc;
-
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	rc = pty_run(&step->args, r->scratch, &pr);
-	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
-	out->events.source = r->source;
-	out->ret = rc;
-	out->err = rc < 0 ? errno : 0;
-	out->output = pr.term.output;
-	out->output_file = pr.file.output;
-	pr.term.output = pr.file.output = NULL;
-	runner_note(out, "after printf(): terminal stdout %s, %" PRIu64 "-byte buffer, %" PRIu64
-	            " pending; file stdout %s, %" PRIu64 "-byte buffer, %" PRIu64 " pending",
-	            runner_pty_mode(&pr.term), pr.term.stdio.size, pr.term.stdio.pending,
-	            runner_pty_mode(&pr.file), pr.file.stdio.size, pr.file.stdio.pending);
-	pty_result_clear(&pr);
-}
-
-/* wait: sleep in slices, looking at the cache after each, until time or clean. */
-static void
-runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result *out)
-{
-	const struct scn_args *a = &step->args;
-	bool until_clean = a->until_clean || (a->has & SCN_HAS_UNTIL);
-	double limit = a->seconds;
-	struct timespec start;
-	struct snapshot now;
-	int64_t ret = 0;
-	int err = 0;
-
-	/* The loader gives every wait its timeout (the default too): it is used as it is. */
-	assert(!until_clean || a->timeout > 0);
-	if (until_clean)
-		limit = a->timeout;
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	for (;;) {
-		double el = runner_since(&start), left;
-		struct timespec ts;
-
-		runner_observe(r, &now);
-		if (runner_over(r)) {
-			ret = -1;
-			err = ETIMEDOUT;
-			runner_note_timeout(r, out);
-			break;
-		}
-		if (r->o.progress != NULL && r->o.progress(&now, el, r->o.user) != 0) {
-			ret = -1;
-			err = ECANCELED;
-			out->stopped = true;
-			r->stop = true;
-			runner_note(out, "stopped by the user after %.1f s", el);
-			break;
-		}
-		if (until_clean && !now.cache.has_dirty) {
-			ret = -1;
-			err = ENOTSUP;
-			runner_note(out, "dirty pages cannot be seen here (%s)",
-			            now.cache.note[0] ? now.cache.note : "no cachestat");
-			break;
-		}
-		if (until_clean && now.cache.dirty == 0 && now.cache.writeback == 0)
-			break;
-		if (el >= limit) {
-			if (until_clean) {
-				ret = -1;
-				err = ETIMEDOUT;
-				runner_note(out, "still dirty after %.1f s", el);
-			}
-			break;
-		}
-		left = limit - el;
-		if (left * 1e9 > RUNNER_WAIT_SLICE_NS) {
-			ts.tv_sec = 0;
-			ts.tv_nsec = RUNNER_WAIT_SLICE_NS;
-		} else {
-			ts.tv_sec = (time_t)left;
-			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
-		}
-		nanosleep(&ts, NULL);
-	}
-	/* The worker's half: a fresh look at its stdio after the wait. */
-	if (!r->dead && !r->stop)
-		runner_exchange(r, out->index, out);
-	out->ret = ret;
-	out->err = err;
-	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
-}
-
-/* run: the student's program, to its end, as one step (prog-op.c). */
-static void
-runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out)
-{
-	struct timespec start;
-
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	if (prog_op_run(&step->args, scratch_dir(r->scratch), r->path, out) != 0 && out->err == 0)
-		out->err = ECHILD;
-	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
 }
 
 /* The runner's parts that ops may run in (their op table entry says which); NULL: the worker. */

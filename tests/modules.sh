@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # tests/modules.sh: the source tree's module graph has no cycle and no file is too long. A
-# module is a file name without its extension (x.c with x.h); "a includes b.h" is an edge.
+# module is a file name without its extension (x.c with x.h, and x-int.h, its private header);
+# "a includes b.h" is an edge.
 set -u
 src=${IOBUFVIZ_SRCDIR:?}/src
 command -v python3 >/dev/null || { echo "SKIP: modules: python3 not installed"; exit 77; }
@@ -12,6 +13,8 @@ g = {}
 for f in glob.glob(os.path.join(src, "*.[ch]")):
     m = os.path.basename(f).rsplit(".", 1)[0]
     for inc in re.findall(r'#include "([^"/]+)\.h"', open(f, encoding="utf-8").read()):
+        # X-int.h is module X's private header: part of X.
+        inc = inc[:-4] if inc.endswith("-int") else inc
         if inc != m:
             g.setdefault(m, set()).add(inc)
 color, found = {}, []
