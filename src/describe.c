@@ -2,8 +2,10 @@
 /* describe.c: a step as the line of C a student would write. */
 #include <config.h>
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +35,40 @@ describe_bufmode(enum scn_bufmode m)
 	case SCN_BUF_FULL: return "fully buffered";
 	}
 	return "?";
+}
+
+/* True if buf at p holds the whole word w (two letters). */
+static bool
+describe_word(const char *buf, const char *p, const char *w)
+{
+	return (p == buf || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+	       strncmp(p, w, 2) == 0 && !(isalnum((unsigned char)p[2]) || p[2] == '_');
+}
+
+/*
+ * A named pair's step: its name in place of the word fp, and of fd unless fp is there too
+ * (fdopen and fileno keep the fd as it is): a = open(...), fputs(..., a).
+ */
+static void
+describe_rename(char *buf, size_t len, const char *name)
+{
+	char out[256];
+	size_t o = 0;
+	bool has_fp = false;
+
+	for (const char *p = buf; *p != '\0'; p++)
+		has_fp = has_fp || describe_word(buf, p, "fp");
+	for (const char *p = buf; *p != '\0' && o + strlen(name) + 1 < sizeof out; ) {
+		bool word = describe_word(buf, p, "fp") || (!has_fp && describe_word(buf, p, "fd"));
+		if (word) {
+			o += (size_t)snprintf(out + o, sizeof out - o, "%s", name);
+			p += 2;
+		} else {
+			out[o++] = *p++;
+		}
+	}
+	out[o] = '\0';
+	snprintf(buf, len, "%s", out);
 }
 
 /* open as C. */
@@ -188,7 +224,11 @@ describe_write(const struct scn_step *st, char *buf, size_t len)
 {
 	const struct scn_args *a = &st->args;
 
-	snprintf(buf, len, "write(fd, buf, %" PRIu64 ")", a->bytes);
+	if (a->has & SCN_HAS_TEXT)
+		snprintf(buf, len, "write(fd, \"%.40s%s\", %zu)", a->text,
+			 strlen(a->text) > 40 ? "…" : "", strlen(a->text));
+	else
+		snprintf(buf, len, "write(fd, buf, %" PRIu64 ")", a->bytes);
 }
 
 /* read as C. */
@@ -215,7 +255,11 @@ describe_pwrite(const struct scn_step *st, char *buf, size_t len)
 {
 	const struct scn_args *a = &st->args;
 
-	snprintf(buf, len, "pwrite(fd, buf, %" PRIu64 ", %" PRId64 ")", a->bytes, a->offset);
+	if (a->has & SCN_HAS_TEXT)
+		snprintf(buf, len, "pwrite(fd, \"%.40s%s\", %zu, %" PRId64 ")", a->text,
+			 strlen(a->text) > 40 ? "…" : "", strlen(a->text), a->offset);
+	else
+		snprintf(buf, len, "pwrite(fd, buf, %" PRIu64 ", %" PRId64 ")", a->bytes, a->offset);
 }
 
 /* lseek as C. */
@@ -294,6 +338,20 @@ describe_ftruncate(const struct scn_step *st, char *buf, size_t len)
 	snprintf(buf, len, "ftruncate(fd, %" PRIu64 ")", a->len);
 }
 
+/* fcntl as C. */
+void
+describe_fcntl(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+	char fl[96];
+
+	if (a->cmd == F_SETFL)
+		snprintf(buf, len, "fcntl(fd, F_SETFL, %s)",
+			 decode_open_flag_bits(a->flags, fl, sizeof fl));
+	else
+		snprintf(buf, len, "flags = fcntl(fd, F_GETFL)");
+}
+
 /* close as C. */
 void
 describe_close(const struct scn_step *st, char *buf, size_t len)
@@ -367,5 +425,7 @@ describe_step(const struct scn_step *st, char *buf, size_t len)
 		snprintf(buf, len, "?");
 	else
 		scn_op_table[st->op].describe(st, buf, len);
+	if (st->handle > 0 && st->name != NULL)
+		describe_rename(buf, len, st->name);
 	return buf;
 }

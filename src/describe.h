@@ -28,6 +28,7 @@ DESCRIBE_DECLARE(describe_fflush);
 DESCRIBE_DECLARE(describe_fseek);
 DESCRIBE_DECLARE(describe_fclose);
 DESCRIBE_DECLARE(describe_write);
+DESCRIBE_DECLARE(describe_fcntl);
 DESCRIBE_DECLARE(describe_read);
 DESCRIBE_DECLARE(describe_pread);
 DESCRIBE_DECLARE(describe_pwrite);

@@ -41,14 +41,14 @@
 	X(FSEEK, "fseek", STDIO, WORKER, ARGS, ops_fseek, describe_fseek, NULL, NULL, \
 	  REQ(SEEK_OFFSET) OPT(WHENCE)) \
 	X(FCLOSE, "fclose", STDIO, WORKER, ARGS, ops_fclose, describe_fclose, NULL, NULL) \
-	X(WRITE, "write", FD, WORKER, ARGS, ops_write, describe_write, NULL, NULL, \
-	  REQ(BYTES) OPT(ALIGN)) \
+	X(WRITE, "write", FD, WORKER, ARGS, ops_write, describe_write, scenario_step_text, NULL, \
+	  ONE(BYTES) ONE(TEXT) OPT(ALIGN)) \
 	X(READ, "read", FD, WORKER, ARGS, ops_read, describe_read, NULL, NULL, \
 	  REQ(BYTES) OPT(ALIGN)) \
 	X(PREAD, "pread", FD, WORKER, ARGS, ops_pread, describe_pread, NULL, NULL, \
 	  REQ(BYTES) OPT(OFFSET) OPT(ALIGN)) \
-	X(PWRITE, "pwrite", FD, WORKER, ARGS, ops_pwrite, describe_pwrite, NULL, NULL, \
-	  REQ(BYTES) OPT(OFFSET) OPT(ALIGN)) \
+	X(PWRITE, "pwrite", FD, WORKER, ARGS, ops_pwrite, describe_pwrite, scenario_step_text, \
+	  NULL, ONE(BYTES) ONE(TEXT) OPT(OFFSET) OPT(ALIGN)) \
 	X(LSEEK, "lseek", FD, WORKER, ARGS, ops_lseek, describe_lseek, NULL, NULL, \
 	  REQ(SEEK_OFFSET) OPT(WHENCE)) \
 	X(FSYNC, "fsync", FD, WORKER, ARGS, ops_fsync, describe_fsync, NULL, NULL) \
@@ -64,6 +64,8 @@
 	X(FTRUNCATE, "ftruncate", FD, WORKER, ARGS, ops_ftruncate, describe_ftruncate, NULL, \
 	  NULL, OPT(LEN)) \
 	X(CLOSE, "close", FD, WORKER, ARGS, ops_close, describe_close, NULL, NULL) \
+	X(FCNTL, "fcntl", FD, WORKER, ARGS, ops_fcntl, describe_fcntl, scenario_step_fcntl, NULL, \
+	  REQ(FCNTL_CMD) OPT(FLAGS)) \
 	X(WAIT, "wait", NONE, RUNNER_WAIT, ARGS, ops_nothing, describe_wait, scenario_step_wait, \
 	  NULL, OPT(SECONDS) OPT(UNTIL) OPT(TIMEOUT)) \
 	X(PTY, "pty", NONE, RUNNER_PTY, ARGS, NULL, describe_pty, NULL, NULL, \
@@ -118,7 +120,13 @@
 	X(RESULT_ERRNO, "result.errno", ERRNO, ANY, expect_get_result_errno, NULL) \
 	X(RESULT_VALUE, "result.value", SIGNED, ANY, expect_get_result_value, NULL) \
 	X(OUTPUT, "output", TEXT, ONLY(PTY, TAIL), expect_get_output, NULL) \
-	X(OUTPUT_FILE, "output.file", TEXT, ONLY(PTY), expect_get_output_file, NULL)
+	X(OUTPUT_FILE, "output.file", TEXT, ONLY(PTY), expect_get_output_file, NULL) \
+	X(RESULT_FLAGS, "result.flags", TEXT, ONLY(FCNTL), expect_get_result_flags, \
+	  "Which flags will fcntl(F_GETFL) return?") \
+	X(FILE_SIZE, "file.size", NUMBER, ANY, expect_get_file_size, \
+	  "How big (in bytes) will the file be after it?") \
+	X(FILE_CONTENT, "file.content", TEXT, ANY, expect_get_file_content, NULL) \
+	X(FILE_PREFIX, "file.prefix", PREFIX, ANY, expect_get_file_content, NULL)
 
 /* Every op a step can perform: made from SCN_OP_LIST. */
 enum scn_op {
@@ -148,6 +156,7 @@ enum scn_arg {
 	SCN_ARG_SETBUF_BUFFER,  /* buffer: setbuf's own, library or none */
 	SCN_ARG_SFR_FLAGS,      /* flags: sync_file_range's (FLAGS: open's) */
 	SCN_ARG_SEEK_OFFSET,    /* offset: may be negative (a relative move) */
+	SCN_ARG_FCNTL_CMD,      /* cmd: fcntl's F_GETFL or F_SETFL */
 	SCN_ARG__COUNT
 };
 
@@ -179,6 +188,7 @@ enum scn_arg {
 #define SCN_ARGDEF_SETBUF_BUFFER "buffer", SCALAR
 #define SCN_ARGDEF_SFR_FLAGS "flags", LIST
 #define SCN_ARGDEF_SEEK_OFFSET "offset", SCALAR
+#define SCN_ARGDEF_FCNTL_CMD "cmd", SCALAR
 
 /* How an op takes an argument. */
 enum scn_need {
@@ -208,7 +218,8 @@ enum scn_form {
 };
 
 /* Value type of an expectation key. */
-enum scn_ktype { SCN_KT_NUMBER, SCN_KT_SIGNED, SCN_KT_BUFMODE, SCN_KT_ERRNO, SCN_KT_TEXT };
+enum scn_ktype { SCN_KT_NUMBER, SCN_KT_SIGNED, SCN_KT_BUFMODE, SCN_KT_ERRNO, SCN_KT_TEXT,
+	SCN_KT_PREFIX /* text the observed text starts with */ };
 
 struct scn_args;
 struct scn_step;

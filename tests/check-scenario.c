@@ -694,7 +694,7 @@ START_TEST(test_all_ops)
 	ck_assert_uint_eq(s->file.size, 64 * 1024);
 	ck_assert_int_eq(s->file.on, SCN_FS_TMPFS);
 	ck_assert_int_eq(s->file.fill, SCN_FILL_ZERO);
-	ck_assert_uint_eq(s->n_steps, 42);
+	ck_assert_uint_eq(s->n_steps, 49);
 	for (size_t i = 0; i < s->n_steps; i++)
 		seen[st[i].op] = true;
 	for (int op = 0; op < SCN_OP__COUNT; op++)
@@ -940,6 +940,26 @@ START_TEST(test_all_ops)
 	ck_assert_int_eq(st[41].args.offset, 8192);
 	ck_assert_str_eq(st[41].ask, "How many bytes will pwrite() hand to the kernel?");
 	ck_assert_ptr_null(st[40].ask);
+
+	/* 42-43 fcntl; 44-48 named pairs (as:, on:) and write/pwrite with text */
+	ck_assert_int_eq(st[42].args.cmd, F_GETFL);
+	ck_assert_ptr_nonnull(st[42].expects[0].str);
+	ck_assert_int_eq(st[43].args.cmd, F_SETFL);
+	ck_assert_int_eq(st[43].args.flags, O_APPEND);
+	ck_assert_int_eq(st[44].args.flags, O_RDWR | O_RSYNC);
+	ck_assert_uint_eq(st[44].handle, 1);
+	ck_assert_str_eq(st[44].name, "second");
+	ck_assert_uint_eq(st[45].handle, 1);
+	ck_assert_str_eq(st[45].args.text, "hello");
+	ck_assert_uint_eq(st[45].args.has, SCN_HAS_TEXT);
+	check_expect(&st[45], SCN_KEY_FILE_SIZE, SCN_CMP_GE, 5, ">= 5", 91, 25);
+	ck_assert_str_eq(st[45].expects[2].str, "hel");
+	ck_assert_str_eq(st[46].args.text, "hi");
+	ck_assert_int_eq(st[46].args.offset, 2);
+	ck_assert_uint_eq(st[47].handle, 2);
+	ck_assert_uint_eq(st[48].handle, 2);
+	ck_assert_uint_eq(st[41].handle, 0);
+	ck_assert_ptr_null(st[41].name);
 
 	scenario_free(s);
 }
