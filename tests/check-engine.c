@@ -498,6 +498,83 @@ START_TEST(test_ebadf_procio)
 }
 END_TEST
 
+/*
+ * Two named descriptors on one file (as:/on:), writes with text, fcntl and the file's own
+ * content: the second fd overwrites the first's bytes, O_APPEND set later appends, and the
+ * content read after a step is what the calls wrote.
+ */
+static void
+check_named(enum runner_trace trace)
+{
+	struct scn_expect content[] = {
+		{ .key = SCN_KEY_FILE_CONTENT, .str = "B WAS HERErom a\n" },
+	};
+	struct scn_expect whole[] = {
+		{ .key = SCN_KEY_FILE_CONTENT, .str = "B WAS HERErom a\ntwo\n" },
+		{ .key = SCN_KEY_FILE_PREFIX, .str = "B WAS" },
+		{ .key = SCN_KEY_FILE_SIZE, .num = 20 },
+	};
+	struct scn_step steps[] = {
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_WRONLY | O_CREAT | O_TRUNC),
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_WRONLY),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_TEXT, .text = "line one from a\n"),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_TEXT, .text = "B WAS HERE"),
+		STEP(SCN_OP_FCNTL, .has = SCN_HAS_FLAGS, .cmd = F_SETFL, .flags = O_APPEND),
+		STEP(SCN_OP_FCNTL, .cmd = F_GETFL),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_TEXT, .text = "two\n"),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_BYTES, .bytes = 3),
+	};
+	struct run run;
+	int64_t num;
+	char text[256];
+
+	/* Steps 0, 2 and 6 on "a" (handle 1), 1, 3, 4 and 5 on "b" (handle 2); 7 unnamed. */
+	steps[0].handle = steps[2].handle = 1;
+	steps[1].handle = steps[3].handle = steps[4].handle = steps[5].handle = steps[6].handle = 2;
+	steps[0].name = steps[2].name = "a";
+	steps[1].name = steps[3].name = steps[4].name = steps[5].name = steps[6].name = "b";
+	steps[3].expects = content;
+	steps[3].n_expects = N(content);
+	steps[6].expects = whole;
+	steps[6].n_expects = N(whole);
+	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, trace);
+	for (size_t i = 0; i < 7; i++)
+		ck_assert_msg(run.res[i].ret >= 0, "step %zu: err %d", i, run.res[i].err);
+	ck_assert_int_eq(run.res[0].ret, 3);
+	ck_assert_int_eq(run.res[1].ret, 4);
+	ck_assert_int_eq(run.res[2].ret, 16);
+	ck_assert_int_eq(run.res[3].ret, 10);
+	if (trace == RUNNER_TRACE_PTRACE) {
+		check_event(&run.res[2].events.v[0], "write", 3, 16, 16, EV_DIRECT);
+		check_event(&run.res[3].events.v[0], "write", 4, 10, 10, EV_DIRECT);
+		check_event(&run.res[6].events.v[0], "write", 4, 4, 4, EV_DIRECT);
+	}
+	ck_assert_str_eq(run.res[3].file_content, "B WAS HERErom a\n");
+	ck_assert_ptr_null(run.res[2].file_content); /* read only when expected */
+	ck_assert(expect_observe(&run.res[5], SCN_KEY_RESULT_FLAGS, &num, text, sizeof text));
+	ck_assert_str_eq(text, "O_WRONLY|O_APPEND|O_LARGEFILE");
+	/* O_APPEND: "two\n" lands at the end (16), not at b's offset 10. */
+	ck_assert_int_eq(expect_eval(&run.res[6]), 0);
+	ck_assert_msg(run.res[6].ok, "file after the append: %s", run.res[6].file_content);
+	ck_assert_uint_eq(run.res[6].after.cache.file_size, 20);
+	/* The unnamed fd was never opened: its write fails with EBADF, the named ones untouched. */
+	ck_assert_int_eq(run.res[7].ret, -1);
+	ck_assert_int_eq(run.res[7].err, EBADF);
+	run_free(&run);
+}
+
+START_TEST(test_named_ptrace)
+{
+	check_named(RUNNER_TRACE_PTRACE);
+}
+END_TEST
+
+START_TEST(test_named_procio)
+{
+	check_named(RUNNER_TRACE_PROCIO);
+}
+END_TEST
+
 /* A worker killed by SIGXFSZ (ftruncate past RLIMIT_FSIZE): a note, and no crash. */
 static void
 check_killed(enum runner_trace trace)
@@ -1302,6 +1379,8 @@ engine_suite(void)
 	test_util_add(tc, test_tmpfs, test_util_need_shm());
 	tcase_add_test(tc, test_ebadf_ptrace);
 	tcase_add_test(tc, test_ebadf_procio);
+	tcase_add_test(tc, test_named_ptrace);
+	tcase_add_test(tc, test_named_procio);
 	tcase_add_test(tc, test_killed_ptrace);
 	tcase_add_test(tc, test_killed_procio);
 	tcase_add_test(tc, test_killed_outside_ptrace);
