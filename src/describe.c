@@ -352,6 +352,29 @@ describe_fcntl(const struct scn_step *st, char *buf, size_t len)
 		snprintf(buf, len, "flags = fcntl(fd, F_GETFL)");
 }
 
+/* fork as C: the child ends at once, with exit() or _exit(). */
+void
+describe_fork(const struct scn_step *st, char *buf, size_t len)
+{
+	snprintf(buf, len, "if (fork() == 0) %s(0)", st->args.child_flushes ? "exit" : "_exit");
+}
+
+/* exit as C. */
+void
+describe_exit(const struct scn_step *st, char *buf, size_t len)
+{
+	(void)st;
+	snprintf(buf, len, "exit(0)");
+}
+
+/* _exit as C. */
+void
+describe_uexit(const struct scn_step *st, char *buf, size_t len)
+{
+	(void)st;
+	snprintf(buf, len, "_exit(0)");
+}
+
 /* close as C. */
 void
 describe_close(const struct scn_step *st, char *buf, size_t len)

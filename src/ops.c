@@ -5,10 +5,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -816,6 +818,80 @@ ops_run(struct ops_state *st, const struct scn_step *step, struct ops_result *ou
 	ops_swap(st, h);
 	scn_op_table[step->op].run(st, &step->args, out);
 	ops_swap(st, h);
+}
+
+/*
+ * Fork a child that ends at once, with exit(0) (which flushes its copy of every stdio
+ * buffer) or _exit(0) (which drops it), and wait for it. The tracer follows the child and
+ * marks its calls. Return the child's pid, or -1.
+ */
+static pid_t
+ops_child_end(struct ops_result *out, bool flush)
+{
+	pid_t pid;
+	int status = 0;
+
+	OPS_TIMED(out, pid = fork());
+	if (pid == 0) {
+		if (flush)
+			exit(0);
+		_exit(0);
+	}
+	ops_set(out, pid);
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return pid;
+}
+
+/* fork(): the child ends at once with exit() or _exit(); the parent goes on. */
+void
+ops_fork(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	(void)st;
+	if (ops_child_end(out, a->child_flushes) > 0)
+		snprintf(out->note, sizeof out->note, "in the child (pid %lld): %s(0)",
+		         (long long)out->ret, a->child_flushes ? "exit" : "_exit");
+}
+
+/*
+ * The program's end. It is played by a child with the same memory, so that the worker can
+ * go on reporting: the child really calls exit() or _exit(); then the worker drops its own
+ * stdio buffers unwritten (__fpurge) and forgets its FILE*s, as the ended program has none.
+ */
+static void
+ops_end(struct ops_state *st, struct ops_result *out, bool flush)
+{
+	pid_t pid = ops_child_end(out, flush);
+
+	if (pid < 0)
+		return;
+	out->ret = 0;
+	snprintf(out->note, sizeof out->note, "played by a child (pid %lld) with the program's "
+	         "memory", (long long)pid);
+	for (size_t i = 0; i <= SCN_MAX_NAMES; i++) {
+		FILE **fp = i == 0 ? &st->fp : &st->named[i - 1].fp;
+		if (*fp != NULL)
+			__fpurge(*fp);
+		*fp = NULL; /* not closed: the close would be a call of ours among the program's */
+	}
+}
+
+/* exit(0): stdio flushes every stream, then the process ends. */
+void
+ops_exit(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	(void)a;
+	ops_end(st, out, true);
+}
+
+/* _exit(0): the process ends; what stdio still holds is lost. */
+void
+ops_uexit(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	(void)a;
+	ops_end(st, out, false);
 }
 
 /* The FILE* and fd a step acts on: its name's, or the unnamed ones. */

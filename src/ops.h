@@ -82,6 +82,9 @@ OPS_DECLARE(ops_fallocate);
 OPS_DECLARE(ops_ftruncate);
 OPS_DECLARE(ops_close);
 OPS_DECLARE(ops_fcntl);
+OPS_DECLARE(ops_fork);
+OPS_DECLARE(ops_exit);
+OPS_DECLARE(ops_uexit);
 OPS_DECLARE(ops_nothing);
 OPS_DECLARE(ops_tail);
 

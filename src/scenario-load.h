@@ -41,6 +41,7 @@ struct scn_load {
 	char *names[SCN_MAX_NAMES]; /* as: names so far (steps' own copies), handle = index + 1 */
 	unsigned name_has[SCN_MAX_NAMES]; /* what each holds: SCN_IO_FD and SCN_IO_STDIO bits */
 	size_t n_names;
+	const char *ended;          /* the exit or _exit op that ended the program; NULL: none */
 };
 
 /* What a key of a mapping takes (the schema: scenario-schema.c). */

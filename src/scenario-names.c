@@ -17,6 +17,9 @@ const struct scn_name scn_open_flags[] = {
 const struct scn_name scn_fcntl_cmds[] = {
 	{ "F_GETFL", F_GETFL }, { "F_SETFL", F_SETFL }, { NULL, 0 }
 };
+const struct scn_name scn_child_ends[] = {
+	{ "exit", 1 }, { "_exit", 0 }, { NULL, 0 }
+};
 const struct scn_name scn_sfr_flags[] = {
 	{ "WAIT_BEFORE", SYNC_FILE_RANGE_WAIT_BEFORE }, { "WRITE", SYNC_FILE_RANGE_WRITE },
 	{ "WAIT_AFTER", SYNC_FILE_RANGE_WAIT_AFTER }, { NULL, 0 }

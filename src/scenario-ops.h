@@ -66,6 +66,9 @@
 	X(CLOSE, "close", FD, WORKER, ARGS, ops_close, describe_close, NULL, NULL) \
 	X(FCNTL, "fcntl", FD, WORKER, ARGS, ops_fcntl, describe_fcntl, scenario_step_fcntl, NULL, \
 	  REQ(FCNTL_CMD) OPT(FLAGS)) \
+	X(FORK, "fork", STDIO, WORKER, ARGS, ops_fork, describe_fork, NULL, NULL, REQ(CHILD)) \
+	X(EXIT, "exit", STDIO, WORKER, ARGS, ops_exit, describe_exit, NULL, NULL) \
+	X(UEXIT, "_exit", STDIO, WORKER, ARGS, ops_uexit, describe_uexit, NULL, NULL) \
 	X(WAIT, "wait", NONE, RUNNER_WAIT, ARGS, ops_nothing, describe_wait, scenario_step_wait, \
 	  NULL, OPT(SECONDS) OPT(UNTIL) OPT(TIMEOUT)) \
 	X(PTY, "pty", NONE, RUNNER_PTY, ARGS, NULL, describe_pty, NULL, NULL, \
@@ -157,6 +160,7 @@ enum scn_arg {
 	SCN_ARG_SFR_FLAGS,      /* flags: sync_file_range's (FLAGS: open's) */
 	SCN_ARG_SEEK_OFFSET,    /* offset: may be negative (a relative move) */
 	SCN_ARG_FCNTL_CMD,      /* cmd: fcntl's F_GETFL or F_SETFL */
+	SCN_ARG_CHILD,          /* child: what the child of fork does: exit or _exit */
 	SCN_ARG__COUNT
 };
 
@@ -189,6 +193,7 @@ enum scn_arg {
 #define SCN_ARGDEF_SFR_FLAGS "flags", LIST
 #define SCN_ARGDEF_SEEK_OFFSET "offset", SCALAR
 #define SCN_ARGDEF_FCNTL_CMD "cmd", SCALAR
+#define SCN_ARGDEF_CHILD "child", SCALAR
 
 /* How an op takes an argument. */
 enum scn_need {

@@ -137,6 +137,9 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct scn_ra
 	if (VAL(FCNTL_CMD) != NULL)
 		scenario_value_name(ld, NODE(FCNTL_CMD), VAL(FCNTL_CMD), scn_fcntl_cmds, "fcntl cmd",
 				    &a->cmd);
+	if (VAL(CHILD) != NULL &&
+	    scenario_value_name(ld, NODE(CHILD), VAL(CHILD), scn_child_ends, "fork child", &v) == 0)
+		a->child_flushes = v != 0;
 	if (VAL(ADVICE) != NULL && scenario_value_name(ld, NODE(ADVICE), VAL(ADVICE), scn_advices,
 					  "posix_fadvise advice", &a->advice) == 0)
 		a->has |= SCN_HAS_ADVICE;
@@ -277,7 +280,10 @@ scenario_step_names(struct scn_load *ld, struct scn_step *st, const struct scn_r
 		unsigned h = scenario_step_handle(ld, rs->on);
 		unsigned has = h > 0 ? ld->name_has[h - 1] : 0;
 		bool want_fd = op->io == SCN_IO_FD || o == SCN_OP_FDOPEN;
-		if (op->io == SCN_IO_NONE || o == SCN_OP_SYNC || o == SCN_OP_TAIL)
+		if (o == SCN_OP_FORK || o == SCN_OP_EXIT || o == SCN_OP_UEXIT)
+			scenario_at_key(ld, onn, "%s in step %zu acts on the whole program (every FILE*), "
+					"not on one: leave out on:", op->name, stepno);
+		else if (op->io == SCN_IO_NONE || o == SCN_OP_SYNC || o == SCN_OP_TAIL)
 			scenario_at_key(ld, onn, "on: names the fd or FILE* an op acts on; %s in step %zu "
 					"acts on neither", op->name, stepno);
 		else if (o == SCN_OP_OPEN || o == SCN_OP_FOPEN)
@@ -449,6 +455,11 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_r
 		return;
 	}
 	st->op = (enum scn_op)op;
+	if (ld->ended != NULL)
+		scenario_at_key(ld, opnode, "step %zu comes after %s, which ended the program (a "
+				"scenario ends with exit or _exit)", stepno, ld->ended);
+	if (op == SCN_OP_EXIT || op == SCN_OP_UEXIT)
+		ld->ended = scn_op_table[op].name;
 	st->say = scenario_value_strdup(ld, rs->say);
 	st->ask = scenario_value_strdup(ld, rs->ask);
 	switch (scn_op_table[op].form) {

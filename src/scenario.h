@@ -53,6 +53,7 @@ struct scn_args {
 	int flags;            /* open: O_* bits; sync_file_range: SYNC_FILE_RANGE_* bits */
 	int advice;           /* POSIX_FADV_* */
 	int cmd;              /* fcntl: F_GETFL or F_SETFL */
+	bool child_flushes;   /* fork: the child ends with exit() (flushes stdio), not _exit() */
 	unsigned align;       /* O_DIRECT: user buffer misaligned by this many bytes */
 	double seconds;       /* wait: fixed time */
 	bool until_clean;     /* wait: until the file has no dirty/writeback pages */

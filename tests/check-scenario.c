@@ -694,9 +694,14 @@ START_TEST(test_all_ops)
 	ck_assert_uint_eq(s->file.size, 64 * 1024);
 	ck_assert_int_eq(s->file.on, SCN_FS_TMPFS);
 	ck_assert_int_eq(s->file.fill, SCN_FILL_ZERO);
-	ck_assert_uint_eq(s->n_steps, 49);
+	ck_assert_uint_eq(s->n_steps, 52);
 	for (size_t i = 0; i < s->n_steps; i++)
 		seen[st[i].op] = true;
+	/* A scenario has one end: all-ops.yaml ends with exit, uexit.yaml with _exit. */
+	struct scenario *u = load_ok(fixture("good/uexit.yaml", path, sizeof path));
+	for (size_t i = 0; i < u->n_steps; i++)
+		seen[u->steps[i].op] = true;
+	scenario_free(u);
 	for (int op = 0; op < SCN_OP__COUNT; op++)
 		ck_assert_msg(seen[op], "all-ops.yaml does not use %s", scenario_op_name(op));
 
@@ -960,6 +965,12 @@ START_TEST(test_all_ops)
 	ck_assert_uint_eq(st[48].handle, 2);
 	ck_assert_uint_eq(st[41].handle, 0);
 	ck_assert_ptr_null(st[41].name);
+
+	/* 49-51 fork (the child's end) and exit */
+	ck_assert_int_eq(st[49].op, SCN_OP_FORK);
+	ck_assert(!st[49].args.child_flushes);
+	ck_assert(st[50].args.child_flushes);
+	ck_assert_int_eq(st[51].op, SCN_OP_EXIT);
 
 	scenario_free(s);
 }
