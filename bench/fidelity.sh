@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# fidelity.sh: does the sweep engine time copy.c as hyperfine times the same program? (issue 6.7)
+# fidelity.sh: does the sweep engine time copy.c as hyperfine times the same program?
 #
 # usage: fidelity.sh PLAINCOPY SWEEPDRIVE
 # For BUF 64, 4096 and 65536: hyperfine times bench/plaincopy (a plain copy.c, one process

@@ -31,6 +31,7 @@ struct app_opts {
 	bool ascii;               /* --ascii, or a non-UTF-8 locale */
 	bool quiz;                /* --quiz */
 	bool mouse;               /* false with --no-mouse */
+	bool big;                 /* --big: projector mode (also from 160 columns) */
 	const char *record;       /* --record FILE.cast */
 	const char *export_fmt;   /* --export=csv|json|md */
 	double budget;            /* --budget seconds per sweep row; 0 = default */

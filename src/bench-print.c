@@ -51,410 +51,6 @@ bench_print_time(double s, bool ascii, char *buf, size_t len)
 	return buf;
 }
 
-/* A reference figure, or "-". */
-static char *
-bench_print_ref(double v, bool ascii, char *buf, size_t len)
-{
-	if (v < 0)
-		snprintf(buf, len, "-");
-	else
-		bench_print_time(v, ascii, buf, len);
-	return buf;
-}
-
-/* Where a cell is drawn from: a row of a variant (NULL for the header line), and how. */
-struct bench_print_at {
-	const struct bench_result *r;
-	const struct bench_row *row;       /* NULL: the header line */
-	const struct scn_reference *ref;   /* the reference that reference columns show */
-	bool ascii;                        /* no UTF-8 */
-	bool wide;                         /* compact: the pane is wide enough for CPU time */
-	bool short_scale;                  /* compact: "×25", not "×25 of 4 MB" */
-};
-
-/* Flags of a column. */
-enum {
-	BENCH_COL_RIGHT = 1u << 0,         /* right-aligned in text */
-	BENCH_COL_FIGURE = 1u << 1,        /* right-aligned in Markdown */
-	BENCH_COL_RUNS = 1u << 2,          /* empty for a row that did not run */
-	BENCH_COL_RULE = 1u << 3,          /* a rule ("│") before it in text */
-};
-
-/*
- * One column of a table: the header line and the rows both read it, so a width is
- * written once. A padded column is at least as wide as its title.
- */
-struct bench_print_col {
-	const char *title;                 /* NULL: the cell function writes it (row NULL) */
-	const char *ascii_title;           /* NULL: the title has no UTF-8 */
-	int width;                         /* display columns at least; 0: never padded */
-	int gap;                           /* spaces before it in text */
-	unsigned flags;
-	void (*cell)(const struct bench_print_at *at, char *buf, size_t len);
-	bool (*shown)(const struct bench_print_at *at);   /* NULL: always */
-};
-
-/* BUF_SIZE. */
-static void
-bench_print_cell_buf(const struct bench_print_at *at, char *buf, size_t len)
-{
-	snprintf(buf, len, "%" PRIu64, at->row->buf_size);
-}
-
-/* The median, extrapolated to file_size; or why there is none. */
-static void
-bench_print_cell_median(const struct bench_print_at *at, char *buf, size_t len)
-{
-	if (at->row->n_runs == 0)
-		snprintf(buf, len, "%s", at->row->err ? "failed" : "not run");
-	else
-		bench_print_time(bench_row_extrapolated(at->row), at->ascii, buf, len);
-}
-
-/* Two times with a sign between them ("1.20 s ± 3.10 ms"), the sign in ASCII or UTF-8. */
-static void
-bench_print_two(const struct bench_print_at *at, double x, const char *ascii, const char *utf8,
-    double y, char *buf, size_t len)
-{
-	char a[24], b[24];
-
-	snprintf(buf, len, "%s %s %s", bench_print_time(x, at->ascii, a, sizeof a),
-	    at->ascii ? ascii : utf8, bench_print_time(y, at->ascii, b, sizeof b));
-}
-
-/* Mean ± standard deviation, extrapolated. */
-static void
-bench_print_cell_meansd(const struct bench_print_at *at, char *buf, size_t len)
-{
-	const struct bench_row *row = at->row;
-
-	bench_print_two(at, bench_row_scale_time(row, row->elapsed.mean), "+/-", "±",
-	    row->elapsed.sd * row->scale, buf, len);
-}
-
-/* The standard deviation alone, extrapolated. */
-static void
-bench_print_cell_sd(const struct bench_print_at *at, char *buf, size_t len)
-{
-	bench_print_time(at->row->elapsed.sd * at->row->scale, at->ascii, buf, len);
-}
-
-/* Min … max, extrapolated. */
-static void
-bench_print_cell_range(const struct bench_print_at *at, char *buf, size_t len)
-{
-	const struct bench_row *row = at->row;
-
-	bench_print_two(at, bench_row_scale_time(row, row->elapsed.min), "...", "…",
-	    bench_row_scale_time(row, row->elapsed.max), buf, len);
-}
-
-/* CPU time for the whole file, or "< 1 tick" when the kernel's accounting cannot tell. */
-static void
-bench_print_cpu(const struct bench_print_at *at, bool sys, char *buf, size_t len)
-{
-	double t = bench_row_cpu(at->row, sys);
-
-	if (t < 0)
-		snprintf(buf, len, "< 1 tick");
-	else
-		bench_print_time(t, at->ascii, buf, len);
-}
-
-/* User CPU time, extrapolated. */
-static void
-bench_print_cell_user(const struct bench_print_at *at, char *buf, size_t len)
-{
-	bench_print_cpu(at, false, buf, len);
-}
-
-/* System CPU time, extrapolated. */
-static void
-bench_print_cell_sys(const struct bench_print_at *at, char *buf, size_t len)
-{
-	bench_print_cpu(at, true, buf, len);
-}
-
-/* Read and write system calls for the whole file, the fixed ones counted once. */
-static void
-bench_print_cell_calls(const struct bench_print_at *at, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.0f", bench_row_calls(at->row));
-}
-
-/* Journal commits per run, measured; "-" where none were counted. */
-static void
-bench_print_cell_commits(const struct bench_print_at *at, char *buf, size_t len)
-{
-	if (at->row->commits < 0)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.0f", at->row->commits);
-}
-
-/* True if some row of the result counted journal commits. */
-static bool
-bench_print_has_commits(const struct bench_print_at *at)
-{
-	const struct bench_result *r = at->r;
-
-	for (size_t v = 0; v < r->n_variants; v++)
-		for (size_t i = 0; i < r->variants[v].n_rows; i++)
-			if (r->variants[v].rows[i].commits >= 0)
-				return true;
-	return false;
-}
-
-/* Relative to the fastest row, with its spread when there is one. */
-static void
-bench_print_cell_relative(const struct bench_print_at *at, char *buf, size_t len)
-{
-	const struct bench_row *row = at->row;
-
-	const char *pm = at->ascii ? "+/-" : "±";
-
-	if (!(row->relative_sd > 0 && row->relative > 1.0005))
-		snprintf(buf, len, row->relative >= 1000 ? "%.0f" : "%.2f", row->relative);
-	else if (row->relative >= 1000)
-		snprintf(buf, len, "%.0f %s %.0f", row->relative, pm, row->relative_sd);
-	else
-		snprintf(buf, len, "%.3g %s %.2g", row->relative, pm, row->relative_sd);
-}
-
-/* Relative to the fastest row, short. No exponents for people: 178400, not 1.784e+05. */
-static void
-bench_print_cell_ratio(const struct bench_print_at *at, char *buf, size_t len)
-{
-	snprintf(buf, len, at->row->relative >= 1000 ? "%.0f" : "%.4g", at->row->relative);
-}
-
-/* How the row was scaled, spelled out: "measured 4 MiB, ×25 → 100 MB (+1.2 ms once)". */
-static void
-bench_print_cell_scaling(const struct bench_print_at *at, char *buf, size_t len)
-{
-	const struct bench_row *row = at->row;
-	double k = row->scale;
-	char a[24], sz1[32], sz2[32];
-	size_t n;
-
-	if (!(k > 1.0000001)) {
-		snprintf(buf, len, "as is");
-		return;
-	}
-	snprintf(buf, len, k >= 1000 ? "measured %s, %s%.0f %s %s" : "measured %s, %s%.3g %s %s",
-	    units_format_size_round(row->bytes, sz1, sizeof sz1), at->ascii ? "x" : "×", k,
-	    at->ascii ? "->" : "→", units_format_size_round(at->r->sw->file_size, sz2, sizeof sz2));
-	/* The fixed part, when it is big enough to matter, is said too. */
-	if (row->fixed >= 0.005 * row->elapsed.median && (n = strlen(buf)) < len)
-		snprintf(buf + n, len - n, " (+%s once)",
-		    bench_print_time(row->fixed, at->ascii, a, sizeof a));
-}
-
-/* How the row was scaled, short: "×25 of 4 MB", or "×25" when short_scale; "" if not. */
-static void
-bench_print_cell_scale(const struct bench_print_at *at, char *buf, size_t len)
-{
-	const struct bench_row *row = at->row;
-	char sz[32];
-
-	if (!(row->scale > 1.0000001))
-		snprintf(buf, len, "%s", "");
-	else if (at->short_scale)
-		snprintf(buf, len, row->scale >= 1000 ? "%s%.0f" : "%s%.3g", at->ascii ? "x" : "×",
-		    row->scale);
-	else
-		snprintf(buf, len, row->scale >= 1000 ? "%s%.0f of %s" : "%s%.3g of %s",
-		    at->ascii ? "x" : "×", row->scale, units_format_size_round(row->bytes, sz, sizeof sz));
-}
-
-/* The reference's label, made safe; "book" if it has none. Return buf. */
-static const char *
-bench_print_label(const struct scn_reference *ref, char *buf, size_t len)
-{
-	return bench_print_safe(ref->label ? ref->label : "book", buf, len);
-}
-
-/* The reference's row for this row's BUF_SIZE, or NULL. */
-static const struct scn_ref_row *
-bench_print_ref_row(const struct bench_print_at *at)
-{
-	return at->ref != NULL ? bench_ref_row(at->ref, at->row->buf_size) : NULL;
-}
-
-/* Text: the book's elapsed time, with its user and system times when it gives them. */
-static void
-bench_print_cell_book(const struct bench_print_at *at, char *buf, size_t len)
-{
-	const struct scn_ref_row *rr;
-	char el[24], us[24], sy[24];
-
-	if (at->row == NULL) {
-		bench_print_label(at->ref, buf, len);
-		return;
-	}
-	if ((rr = bench_print_ref_row(at)) == NULL)
-		snprintf(buf, len, "-");
-	else if (rr->user < 0 && rr->system < 0)
-		bench_print_ref(rr->elapsed, at->ascii, buf, len);
-	else
-		snprintf(buf, len, "%s (u %s, s %s)", bench_print_ref(rr->elapsed, at->ascii, el,
-		    sizeof el), bench_print_ref(rr->user, at->ascii, us, sizeof us),
-		    bench_print_ref(rr->system, at->ascii, sy, sizeof sy));
-}
-
-/* True if the reference moved another amount than file_size (so ours is shown at its size). */
-static bool
-bench_print_resized(const struct bench_result *r, const struct scn_reference *ref)
-{
-	return ref->total_bytes > 0 && ref->total_bytes != r->sw->file_size;
-}
-
-/* What a reference's figures are multiplied by to compare with ours on file_size. */
-static double
-bench_print_ref_scale(const struct bench_result *r, const struct scn_reference *ref)
-{
-	return bench_print_resized(r, ref) ? (double)r->sw->file_size / (double)ref->total_bytes : 1;
-}
-
-/* True if the reference columns of at show ours at the reference's size. */
-static bool
-bench_print_other_size(const struct bench_print_at *at)
-{
-	return bench_print_resized(at->r, at->ref);
-}
-
-/* Our median at the reference's size ("ours@100 MB"). */
-static void
-bench_print_cell_ours(const struct bench_print_at *at, char *buf, size_t len)
-{
-	char sz[32];
-
-	if (at->row == NULL)
-		snprintf(buf, len, "ours@%s", units_format_size_round(at->ref->total_bytes, sz,
-		    sizeof sz));
-	else if (at->row->n_runs == 0)
-		snprintf(buf, len, "-");
-	else
-		bench_print_time(bench_row_extrapolated(at->row) * (double)at->ref->total_bytes /
-		    (double)at->r->sw->file_size, at->ascii, buf, len);
-}
-
-/* Markdown: one of the book's figures (elapsed, user, system), or "-". */
-static void
-bench_print_cell_figure(const struct bench_print_at *at, char *buf, size_t len, int which)
-{
-	static const char *const what[] = { "elapsed", "user", "sys" };
-	const struct scn_ref_row *rr;
-	char l[96];
-
-	if (at->row == NULL)
-		snprintf(buf, len, "%s %s", bench_print_label(at->ref, l, sizeof l), what[which]);
-	else if ((rr = bench_print_ref_row(at)) == NULL)
-		snprintf(buf, len, "-");
-	else
-		bench_print_ref(which == 0 ? rr->elapsed : which == 1 ? rr->user : rr->system,
-		    at->ascii, buf, len);
-}
-
-/* Markdown: the book's elapsed time. */
-static void
-bench_print_cell_elapsed_ref(const struct bench_print_at *at, char *buf, size_t len)
-{
-	bench_print_cell_figure(at, buf, len, 0);
-}
-
-/* Markdown: the book's user time. */
-static void
-bench_print_cell_user_ref(const struct bench_print_at *at, char *buf, size_t len)
-{
-	bench_print_cell_figure(at, buf, len, 1);
-}
-
-/* Markdown: the book's system time. */
-static void
-bench_print_cell_sys_ref(const struct bench_print_at *at, char *buf, size_t len)
-{
-	bench_print_cell_figure(at, buf, len, 2);
-}
-
-/*
- * Compact: the book's elapsed time, scaled to our file_size when it moved another amount;
- * its label as title ("" and "" without a reference).
- */
-static void
-bench_print_cell_book_short(const struct bench_print_at *at, char *buf, size_t len)
-{
-	const struct scn_ref_row *rr;
-
-	if (at->row == NULL && at->ref != NULL)
-		bench_print_label(at->ref, buf, len);
-	else if (at->row == NULL)
-		snprintf(buf, len, "%s", "");
-	else if ((rr = bench_print_ref_row(at)) != NULL)
-		bench_print_ref(rr->elapsed < 0 ? rr->elapsed : rr->elapsed *
-		    bench_print_ref_scale(at->r, at->ref), at->ascii, buf, len);
-	else
-		snprintf(buf, len, "%s", at->ref != NULL ? "-" : "");
-}
-
-/* True if the compact table has a reference to show. */
-static bool
-bench_print_has_ref(const struct bench_print_at *at)
-{
-	return at->ref != NULL;
-}
-
-/* True if the compact table has room for CPU time. */
-static bool
-bench_print_wide(const struct bench_print_at *at)
-{
-	return at->wide;
-}
-
-/* The full table, in text and Markdown: times for the whole file. */
-static const struct bench_print_col bench_print_full_cols[] = {
-	{ "BUF_SIZE", NULL, 9, 0, BENCH_COL_RIGHT | BENCH_COL_FIGURE, bench_print_cell_buf, NULL },
-	{ "median", NULL, 10, 2, BENCH_COL_FIGURE, bench_print_cell_median, NULL },
-	{ "mean ± σ", "mean +/- sd", 22, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS,
-	  bench_print_cell_meansd, NULL },
-	{ "min … max", "min ... max", 22, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS,
-	  bench_print_cell_range, NULL },
-	{ "user", NULL, 9, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_user, NULL },
-	{ "sys", NULL, 9, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_sys, NULL },
-	{ "syscalls", NULL, 10, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_calls, NULL },
-	{ "commits/run", NULL, 11, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_commits,
-	  bench_print_has_commits },
-	{ "relative", NULL, 18, 1, BENCH_COL_FIGURE | BENCH_COL_RUNS, bench_print_cell_relative,
-	  NULL },
-	{ "scaling", NULL, 44, 1, BENCH_COL_RUNS, bench_print_cell_scaling, NULL },
-};
-
-/* The full table in text: per reference of the variant, the book's figures and ours at its size. */
-static const struct bench_print_col bench_print_text_ref_cols[] = {
-	{ NULL, NULL, 28, 1, BENCH_COL_RULE, bench_print_cell_book, NULL },
-	{ NULL, NULL, 13, 1, 0, bench_print_cell_ours, bench_print_other_size },
-};
-
-/* The full table in Markdown: per reference of the variant, the book's three figures. */
-static const struct bench_print_col bench_print_md_ref_cols[] = {
-	{ NULL, NULL, 0, 1, BENCH_COL_FIGURE, bench_print_cell_elapsed_ref, NULL },
-	{ NULL, NULL, 0, 1, BENCH_COL_FIGURE, bench_print_cell_user_ref, NULL },
-	{ NULL, NULL, 0, 1, BENCH_COL_FIGURE, bench_print_cell_sys_ref, NULL },
-};
-
-/* The compact table (a pane, a narrow terminal), with the variant's first reference. */
-static const struct bench_print_col bench_print_compact_cols[] = {
-	{ "BUF", NULL, 8, 0, BENCH_COL_RIGHT, bench_print_cell_buf, NULL },
-	{ "median", NULL, 9, 2, 0, bench_print_cell_median, NULL },
-	{ "± σ", "+/- sd", 9, 1, BENCH_COL_RUNS, bench_print_cell_sd, NULL },
-	{ "sys", NULL, 9, 1, BENCH_COL_RUNS, bench_print_cell_sys, bench_print_wide },
-	{ "syscalls", NULL, 10, 1, BENCH_COL_RUNS, bench_print_cell_calls, NULL },
-	{ "commits", NULL, 7, 1, BENCH_COL_RUNS, bench_print_cell_commits,
-	  bench_print_has_commits },
-	{ "relative", NULL, 8, 1, BENCH_COL_RUNS, bench_print_cell_ratio, NULL },
-	{ NULL, NULL, 10, 1, 0, bench_print_cell_book_short, bench_print_has_ref },
-	{ "scaling", NULL, 0, 1, BENCH_COL_RUNS, bench_print_cell_scale, NULL },
-};
 
 /* The text of column c: its title on the header line (at->row NULL), else its cell. */
 static void
@@ -550,7 +146,6 @@ bench_print_cols(char *line, size_t len, size_t pos, const struct bench_print_co
 }
 
 /* Number of columns of a table. */
-#define BENCH_PRINT_NCOLS(t) (sizeof (t) / sizeof (t)[0])
 
 /*
  * One line of variant v's full table into line (the header line when at->row is NULL): the
@@ -563,14 +158,14 @@ bench_print_table_line(char *line, size_t len, const struct bench_print_at *at, 
 	const struct scn_sweep *sw = at->r->sw;
 	struct bench_print_at ref = *at;
 	bool text = form == BENCH_PRINT_FORM_TEXT || form == BENCH_PRINT_FORM_MEASURE;
-	const struct bench_print_col *refc = text ? bench_print_text_ref_cols :
-	    bench_print_md_ref_cols;
-	size_t nrefc = text ? BENCH_PRINT_NCOLS(bench_print_text_ref_cols) :
-	    BENCH_PRINT_NCOLS(bench_print_md_ref_cols);
+	const struct bench_print_col *refc = text ? bench_cols_text_ref :
+	    bench_cols_md_ref;
+	size_t nrefc = text ? bench_cols_text_ref_n :
+	    bench_cols_md_ref_n;
 	size_t pos = (size_t)snprintf(line, len, "%s", text ? "" : "|"), k = 0;
 
-	pos = bench_print_cols(line, len, pos, bench_print_full_cols,
-	    BENCH_PRINT_NCOLS(bench_print_full_cols), at, form, ws, &k);
+	pos = bench_print_cols(line, len, pos, bench_cols_full,
+	    bench_cols_full_n, at, form, ws, &k);
 	for (size_t k = 0; k < sw->n_references; k++) {
 		if (!bench_ref_matches(at->r, &sw->references[k], v))
 			continue;
@@ -635,9 +230,9 @@ bench_print_header(FILE *f, const struct bench_result *r, const char *lead, bool
 	fputc('\n', f);
 	for (size_t i = 0; i < sw->n_references; i++) {
 		const struct scn_reference *ref = &sw->references[i];
-		fprintf(f, "%sReference \"%s\": %s", lead, bench_print_label(ref, l, sizeof l),
+		fprintf(f, "%sReference \"%s\": %s", lead, bench_cols_label(ref, l, sizeof l),
 		    bench_print_safe(ref->source, src, sizeof src));
-		if (ours && bench_print_resized(r, ref))
+		if (ours && bench_cols_resized(r, ref))
 			fprintf(f, " (moved %s; column \"ours@%s\" scales our median by %.3g)",
 			    units_format_size_round(ref->total_bytes, sz, sizeof sz), sz,
 			    (double)ref->total_bytes / (double)sw->file_size);
@@ -943,7 +538,7 @@ bench_print_compact_variant(FILE *f, const struct bench_result *r, size_t v, int
 	const struct scn_reference *ref = NULL;
 	struct bench_print_at at = { .r = r, .ascii = flags & BENCH_PRINT_ASCII,
 	                             .wide = width >= 96 };
-	size_t ncols = BENCH_PRINT_NCOLS(bench_print_compact_cols), k = 0;
+	size_t ncols = bench_cols_compact_n, k = 0;
 	char line[1024], name[96], sz[32], sz2[32], l[96];
 
 	for (size_t q = 0; q < sw->n_references && ref == NULL; q++)
@@ -967,30 +562,30 @@ bench_print_compact_variant(FILE *f, const struct bench_result *r, size_t v, int
 		k = 0;
 		if (row != NULL && row->n_runs == 0) {
 			/* A row that did not run: BUF, then why. */
-			pos = bench_print_cols(line, sizeof line, 0, bench_print_compact_cols, 1,
+			pos = bench_print_cols(line, sizeof line, 0, bench_cols_compact, 1,
 			    &at, BENCH_PRINT_FORM_TEXT, NULL, &k);
 			snprintf(line + pos, sizeof line - pos, "%*s%s",
-			    bench_print_compact_cols[1].gap, "", row->err ? row->note : "not run");
+			    bench_cols_compact[1].gap, "", row->err ? row->note : "not run");
 			bench_print_clip(f, line, width);
 			continue;
 		}
-		bench_print_cols(line, sizeof line, 0, bench_print_compact_cols, ncols, &at,
+		bench_print_cols(line, sizeof line, 0, bench_cols_compact, ncols, &at,
 		    BENCH_PRINT_FORM_TEXT, NULL, &k);
 		/* Too wide: the scale alone ("×4711"), not a cut "×4711 of 21.4 K". */
 		if (row != NULL && grid_text_width(line) > width && row->scale > 1.0000001) {
 			at.short_scale = true;
 			k = 0;
-			bench_print_cols(line, sizeof line, 0, bench_print_compact_cols, ncols, &at,
+			bench_print_cols(line, sizeof line, 0, bench_cols_compact, ncols, &at,
 			    BENCH_PRINT_FORM_TEXT, NULL, &k);
 		}
 		for (size_t e = strlen(line); e > 0 && line[e - 1] == ' '; e--)
 			line[e - 1] = '\0';
 		bench_print_clip(f, line, width);
 	}
-	if (ref != NULL && bench_print_resized(r, ref)) {
+	if (ref != NULL && bench_cols_resized(r, ref)) {
 		snprintf(line, sizeof line, "(\"%s\" moved %s: its times are scaled x%.3g to %s)",
-		    bench_print_label(ref, l, sizeof l), units_format_size_round(ref->total_bytes, sz,
-		    sizeof sz), bench_print_ref_scale(r, ref), units_format_size_round(sw->file_size,
+		    bench_cols_label(ref, l, sizeof l), units_format_size_round(ref->total_bytes, sz,
+		    sizeof sz), bench_cols_ref_scale(r, ref), units_format_size_round(sw->file_size,
 		    sz2, sizeof sz2));
 		bench_print_clip(f, line, width);
 	}

@@ -48,6 +48,55 @@ char *bench_print_time(double s, bool ascii, char *buf, size_t len);
 /* One line of progress for people ("row 3/14  BUF 4  run 2/5  1.23 ms"). Return buf. */
 char *bench_print_progress(const struct bench_progress *p, char *buf, size_t len);
 
+/* bench-cols.c: the columns of the tables, one function per cell; bench-print.c lays them out. */
+
+/* Where a cell is drawn from: a row of a variant (NULL for the header line), and how. */
+struct bench_print_at {
+	const struct bench_result *r;
+	const struct bench_row *row;       /* NULL: the header line */
+	const struct scn_reference *ref;   /* the reference that reference columns show */
+	bool ascii;                        /* no UTF-8 */
+	bool wide;                         /* compact: the pane is wide enough for CPU time */
+	bool short_scale;                  /* compact: "×25", not "×25 of 4 MB" */
+};
+
+/* Flags of a column. */
+enum {
+	BENCH_COL_RIGHT = 1u << 0,         /* right-aligned in text */
+	BENCH_COL_FIGURE = 1u << 1,        /* right-aligned in Markdown */
+	BENCH_COL_RUNS = 1u << 2,          /* empty for a row that did not run */
+	BENCH_COL_RULE = 1u << 3,          /* a rule ("│") before it in text */
+};
+
+/*
+ * One column of a table: the header line and the rows both read it, so a width is
+ * written once. A padded column is at least as wide as its title.
+ */
+struct bench_print_col {
+	const char *title;                 /* NULL: the cell function writes it (row NULL) */
+	const char *ascii_title;           /* NULL: the title has no UTF-8 */
+	int width;                         /* display columns at least; 0: never padded */
+	int gap;                           /* spaces before it in text */
+	unsigned flags;
+	void (*cell)(const struct bench_print_at *at, char *buf, size_t len);
+	bool (*shown)(const struct bench_print_at *at);   /* NULL: always */
+};
+
+/* The full table (text and Markdown), the per-reference columns of each, the compact one. */
+extern const struct bench_print_col bench_cols_full[], bench_cols_text_ref[], bench_cols_md_ref[],
+	bench_cols_compact[];
+extern const size_t bench_cols_full_n, bench_cols_text_ref_n, bench_cols_md_ref_n,
+	bench_cols_compact_n;
+
+/* The reference's label, made safe; "book" if it has none. Return buf. */
+const char *bench_cols_label(const struct scn_reference *ref, char *buf, size_t len);
+
+/* True if the reference moved another amount than file_size (so ours is shown at its size). */
+bool bench_cols_resized(const struct bench_result *r, const struct scn_reference *ref);
+
+/* What a reference's figures are multiplied by to compare with ours on file_size. */
+double bench_cols_ref_scale(const struct bench_result *r, const struct scn_reference *ref);
+
 /* bench-export.c */
 
 /* Everything as one JSON object, with every run's raw figures. Return 0 or -1. */

@@ -131,7 +131,7 @@ int bench_run(const struct scn_sweep *sw, const struct bench_opts *o, struct ben
 void bench_result_clear(struct bench_result *r);
 
 /*
- * Scaling (issue 6): bytes one run may move so that it lasts about per_run seconds at rate
+ * Scaling: bytes one run may move so that it lasts about per_run seconds at rate
  * bytes/s: file_size if it fits, else the largest whole number of buf_size buffers that
  * fits (at least one). Infinite or non-positive rate: file_size. Pure.
  */

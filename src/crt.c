@@ -126,6 +126,8 @@ crt_blit(const struct grid *g)
 				a |= A_DIM;
 			if (d->reverse || (c->attr & GRID_A_REVERSE))
 				a |= A_REVERSE;
+			if (c->attr & GRID_A_UNDERLINE)
+				a |= A_UNDERLINE;
 			setcchar(&cc, wc, a, crt_color && d->fg >= 0 ? (short)(c->style + 1) : 0, NULL);
 			/* The bottom-right cell makes curses report an error (it would scroll);
 			 * the cell is drawn all the same. */

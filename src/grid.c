@@ -191,23 +191,152 @@ grid_text_width(const char *s)
 	return n;
 }
 
-/* Write text, clipped to maxw columns. */
-int
-grid_print(struct grid *g, int x, int y, int maxw, int style, const char *s)
+/* Whether ch is an ASCII digit. */
+static bool
+grid_is_digit(uint32_t ch)
 {
-	int n = 0, len;
+	return ch >= '0' && ch <= '9';
+}
 
-	while (*s != '\0' && n < maxw) {
-		uint32_t ch = grid_utf8_decode(s, &len);
+/* Whether ch is part of a word: letters, digits, and non-ASCII letters ("µs"), but not the
+ * punctuation, arrows and box lines of U+2000-U+2BFF. */
+static bool
+grid_is_word(uint32_t ch)
+{
+	if (ch >= 0x80)
+		return ch < 0x2000 || ch > 0x2bff;
+	return grid_is_digit(ch) || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       ch == '_';
+}
+
+/* Whether keeping cp[0..k) of n code points would cut a number ("100" of "1004", "1." of
+ * "1.5"). */
+static bool
+grid_in_number(const uint32_t *cp, int n, int k)
+{
+	if (k <= 0 || k >= n)
+		return false;
+	if (grid_is_digit(cp[k - 1]) && grid_is_digit(cp[k]))
+		return true;
+	if (grid_is_digit(cp[k]) && (cp[k - 1] == '.' || cp[k - 1] == ',') && k >= 2 &&
+	    grid_is_digit(cp[k - 2]))
+		return true;
+	return grid_is_digit(cp[k - 1]) && k + 1 < n && (cp[k] == '.' || cp[k] == ',') &&
+	       grid_is_digit(cp[k + 1]);
+}
+
+/* Code points to keep of cp[0..n) in room columns: at a word boundary unless that loses
+ * more than half the room (a long path), and never inside a number; no trailing blanks. */
+static int
+grid_fit_keep_cp(const uint32_t *cp, int n, int room)
+{
+	int k = room < 0 ? 0 : room, w;
+
+	if (k >= n)
+		return n;
+	w = k;
+	while (w > 0 && (grid_in_number(cp, n, w) ||
+	                 (grid_is_word(cp[w - 1]) && grid_is_word(cp[w]))))
+		w--;
+	if (w * 2 < k) {
+		w = k;
+		while (w > 0 && grid_in_number(cp, n, w))
+			w--;
+	}
+	while (w > 0 && (cp[w - 1] == ' ' || cp[w - 1] == '\t'))
+		w--;
+	return w;
+}
+
+/* Decode s into a heap array of code points; *n is set to their count. NULL on ENOMEM. */
+static uint32_t *
+grid_decode_all(const char *s, int *n)
+{
+	uint32_t *cp = malloc(((size_t)grid_text_width(s) + 1) * sizeof *cp);
+	int len;
+
+	*n = 0;
+	if (cp == NULL)
+		return NULL;
+	while (*s != '\0') {
+		cp[(*n)++] = grid_utf8_decode(s, &len);
+		s += len;
+	}
+	return cp;
+}
+
+/* Code points to keep of s before an ellipsis in room columns. */
+int
+grid_fit_keep(const char *s, int room)
+{
+	int n, k;
+	uint32_t *cp = grid_decode_all(s, &n);
+
+	if (cp == NULL)
+		return room < 0 ? 0 : room;
+	k = grid_fit_keep_cp(cp, n, room);
+	free(cp);
+	return k;
+}
+
+/* Put code points cp[0..n) at x, y: a tab shows as a blank, a newline as ⏎. */
+static void
+grid_put_run(struct grid *g, int x, int y, int style, const uint32_t *cp, int n)
+{
+	for (int i = 0; i < n; i++) {
+		uint32_t ch = cp[i];
 		if (ch == '\t')
 			ch = ' ';
 		else if (ch == '\n')
 			ch = 0x23ce;      /* ⏎: a newline inside one line of text */
-		grid_put(g, x + n, y, ch, style);
-		s += len;
-		n++;
+		grid_put(g, x + i, y, ch, style);
 	}
-	return n;
+}
+
+/* Write text in at most maxw columns, shortened as fit says. */
+int
+grid_print_fit(struct grid *g, int x, int y, int maxw, int style, enum grid_fit fit,
+               const char *s)
+{
+	static const uint32_t dots[] = { '.', '.', '.' }, ell = 0x2026;
+	int n, k, ew;
+	uint32_t *cp;
+
+	if (maxw <= 0 || *s == '\0')
+		return 0;
+	cp = grid_decode_all(s, &n);
+	if (cp == NULL)
+		return 0;
+	if (n <= maxw) {
+		grid_put_run(g, x, y, style, cp, n);
+		free(cp);
+		return n;
+	}
+	if (fit == GRID_FIT_CLIP) {
+		grid_put_run(g, x, y, style, cp, maxw);
+		if (g->on_cut != NULL)
+			g->on_cut(g, s, maxw, false, g->cut_arg);
+		free(cp);
+		return maxw;
+	}
+	ew = g->ascii ? (maxw < 3 ? maxw : 3) : 1;
+	k = grid_fit_keep_cp(cp, n, maxw - ew);
+	grid_put_run(g, x, y, style, cp, k);
+	if (g->ascii)
+		grid_put_run(g, x + k, y, style, dots, ew);
+	else
+		grid_put_run(g, x + k, y, style, &ell, 1);
+	if (g->on_cut != NULL)
+		g->on_cut(g, s, k, true, g->cut_arg);
+	free(cp);
+	return k + ew;
+}
+
+/* Write text with an ellipsis where it is cut. */
+int
+grid_print(struct grid *g, int x, int y, int maxw, int style, const char *s)
+{
+	return grid_print_fit(g, x, y, maxw, style, GRID_FIT_ELLIPSIS, s);
 }
 
 /* printf into the grid. */
@@ -409,6 +538,8 @@ grid_sgr(char *p, int style, unsigned attr, bool color)
 		n += (size_t)sprintf(p + n, ";2");
 	if (d->reverse || (attr & GRID_A_REVERSE))
 		n += (size_t)sprintf(p + n, ";7");
+	if (attr & GRID_A_UNDERLINE)
+		n += (size_t)sprintf(p + n, ";4");
 	if (color && d->fg >= 0)
 		n += (size_t)sprintf(p + n, ";%d", 30 + d->fg);
 	p[n++] = 'm';

@@ -29,6 +29,7 @@ enum grid_style {
 /* Extra attributes of one cell. */
 #define GRID_A_REVERSE 0x1u   /* flash: a cell that just changed */
 #define GRID_A_BOLD    0x2u
+#define GRID_A_UNDERLINE 0x4u /* the pages a read asked for (read-ahead brought the rest) */
 
 /* How a style looks: an ANSI colour (0-7, -1 = default) and attributes. */
 struct grid_style_def {
@@ -45,10 +46,28 @@ struct grid_cell {
 	uint8_t attr;       /* GRID_A_* */
 };
 
+struct grid;
+
+/* Told of every text that did not fit: the full text, the code points kept, and whether an
+ * ellipsis marks the cut (tests use it to find cuts that hide or change something). */
+typedef void (*grid_cut_fn)(const struct grid *g, const char *full, int kept, bool ellipsis,
+                            void *arg);
+
 struct grid {
 	int w, h;
 	struct grid_cell *cells;
+	bool ascii;           /* the ellipsis is "..." (GRID_ELLIPSIS_ASCII) instead of U+2026 */
+	grid_cut_fn on_cut;   /* NULL: nobody is told */
+	void *cut_arg;
 };
+
+/* How text that does not fit is shortened: with an ellipsis at a word or number boundary
+ * (never inside a number), or cut at the edge (glyph strips, where every column is a cell). */
+enum grid_fit { GRID_FIT_ELLIPSIS, GRID_FIT_CLIP };
+
+/* The ellipsis of --ascii terminals (U+2026 otherwise). */
+#define GRID_ELLIPSIS_ASCII "..."
+
 
 /* A rectangle on a grid. */
 struct grid_rect {
@@ -76,9 +95,17 @@ struct grid_cell *grid_at(struct grid *g, int x, int y);
 /* Put one code point at x, y (clipped). */
 void grid_put(struct grid *g, int x, int y, uint32_t ch, int style);
 
-/* Write UTF-8 text at x, y, at most maxw columns (a newline shows as ⏎); return the
- * columns used. */
+/* Write UTF-8 text at x, y, at most maxw columns (a newline shows as ⏎), shortened as fit
+ * says when it is wider; return the columns used. The one place text is shortened. */
+int grid_print_fit(struct grid *g, int x, int y, int maxw, int style, enum grid_fit fit,
+                   const char *s);
+
+/* grid_print_fit() with GRID_FIT_ELLIPSIS: what every view uses for words and numbers. */
 int grid_print(struct grid *g, int x, int y, int maxw, int style, const char *s);
+
+/* How many code points of s (width cols) to keep before an ellipsis when only room columns
+ * are free: backs off to a word boundary, and always out of a number. */
+int grid_fit_keep(const char *s, int room);
 
 /* printf into the grid; same clipping as grid_print. */
 int grid_printf(struct grid *g, int x, int y, int maxw, int style, const char *fmt, ...)

@@ -53,6 +53,7 @@ usage(FILE *f)
 "      --ascii            ASCII glyphs only (default when the locale is not UTF-8)\n"
 "      --quiz             ask for a prediction before each step that has expectations\n"
 "      --no-mouse         ignore the mouse\n"
+"      --big              projector mode: larger page-cache cells (on from 160 columns)\n"
 "      --record=FILE      record the TUI session as an asciicast v2 file\n"
 "      --export=FMT       write sweep results as csv, json or md to standard output\n"
 "      --budget=SECONDS   time budget per sweep row before it is scaled down\n"
@@ -204,7 +205,7 @@ run(int argc, char **argv)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
 	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_WIDE,
-	       OPT_STRICT };
+	       OPT_STRICT, OPT_BIG };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
@@ -218,6 +219,7 @@ run(int argc, char **argv)
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "quiz", no_argument, NULL, OPT_QUIZ },
 		{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
+		{ "big", no_argument, NULL, OPT_BIG },
 		{ "record", required_argument, NULL, OPT_RECORD },
 		{ "export", required_argument, NULL, OPT_EXPORT },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
@@ -281,6 +283,7 @@ run(int argc, char **argv)
 		case OPT_ASCII: o.ascii = true; break;
 		case OPT_QUIZ: o.quiz = true; break;
 		case OPT_NO_MOUSE: o.mouse = false; break;
+		case OPT_BIG: o.big = true; break;
 		case OPT_RECORD: o.record = optarg; break;
 		case OPT_WIDE: o.wide = true; break;
 		case OPT_EXPORT:

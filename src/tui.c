@@ -133,6 +133,7 @@ tui_draw(struct tui *t)
 		.fs = t->l != NULL ? lesson_fs_name(t->l) : NULL,
 		.replay = tui_count(t) > 0 && t->cur < (long)tui_count(t) - 1 && !t->asking,
 		.speed = tui_speeds[t->speed], .autoplay = t->autoplay, .ascii = t->o->ascii,
+		.big = t->o->big,
 		.anim = t->anim, .help = t->help, .focus = t->focus,
 		.details = t->show_detail, .detail_cell = t->detail_cell,
 		.prompt = t->asking ? t->prompt : NULL,

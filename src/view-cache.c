@@ -135,11 +135,42 @@ view_cache_hit(const struct view_cache_geom *geom, int x, int y)
 {
 	long i;
 
-	if (geom->cols <= 0 || x < geom->x || y < geom->y || x >= geom->x + geom->cols ||
-	    y >= geom->y + geom->rows)
+	int cw = geom->cw > 0 ? geom->cw : 1, rh = geom->rh > 0 ? geom->rh : 1;
+
+	if (geom->cols <= 0 || x < geom->x || y < geom->y || x >= geom->x + geom->cols * cw ||
+	    y >= geom->y + geom->rows * rh)
 		return -1;
-	i = (long)(y - geom->y) * geom->cols + (x - geom->x);
+	i = (long)((y - geom->y) / rh) * geom->cols + (x - geom->x) / cw;
 	return i < (long)geom->n ? i : -1;
+}
+
+/* Snapshot cells per shown cell for a run whose largest file has scale pages, in cap shown
+ * cells: one span of pages for every step, a multiple of the probe's pages per cell for that
+ * file (a power of two, the largest any step has), so that it never changes. fit: what this
+ * snapshot alone needs, kept if the scale would not fit it. */
+static size_t
+view_cache_scale(uint64_t scale, uint64_t ppc, size_t cap, size_t fit)
+{
+	uint64_t top = 1, span;
+
+	while ((scale + top - 1) / top > SNAP_MAX_CELLS)
+		top <<= 1;
+	if (top < ppc)
+		top = ppc;
+	span = (scale + cap - 1) / (cap ? cap : 1);
+	span = (span + top - 1) / top * top;
+	return span / ppc > fit ? (size_t)(span / ppc) : fit;
+}
+
+/* Whether a shown cell holds a page of the bytes the step's reads asked for. */
+static bool
+view_cache_asked(const struct view_cache_look *look, const struct view_cell_state *st)
+{
+	uint64_t psz = view_page_size();
+
+	return look->asked_end > look->asked_first && st->pages > 0 &&
+	       st->first_page * psz < look->asked_end &&
+	       (st->first_page + st->pages) * psz > look->asked_first;
 }
 
 /* The cache legend. */
@@ -158,15 +189,16 @@ static const struct view_legend view_cache_legend_resident[] = {
 void
 view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
                 const struct snapshot *prev, const char *note, bool ascii,
-                struct view_cache_geom *geom)
+                const struct view_cache_look *look, struct view_cache_geom *geom)
 {
 	const struct snap_cache *c = &now->cache;
 	struct view_cache_geom gm = { 0 };
 	char a[32], b[64], line[256];
 	bool tall = r.h >= 7;
 	int notes = (c->note[0] != '\0') + (note != NULL && *note != '\0');
-	int y = r.y, rows;
+	int y = r.y, rows, srows;
 	uint64_t ppc = c->pages_per_cell ? c->pages_per_cell : 1;
+	int cw = look != NULL && look->big && r.w >= 16 ? 2 : 1, rh = 1;
 	const struct view_legend *legend = c->has_dirty ? view_cache_legend :
 	                                   view_cache_legend_resident;
 	size_t n_legend = c->has_dirty ? VIEW_CACHE_LEGEND :
@@ -187,15 +219,28 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	       (tall ? 2 + view_legend_draw(NULL, 0, 0, r.w, 2, legend, n_legend, ascii) : 0);
 	if (rows < 1)
 		rows = 1;
+	/* The rows the scale is made for: as if both notes were shown, so that a note coming
+	 * or going never changes it. Projector cells are two rows tall when 4 rows of them fit. */
+	srows = rows + notes - 2 >= 1 ? rows + notes - 2 : 1;
+	if (cw == 2 && srows >= 8) {
+		rh = 2;
+		rows /= 2;
+		srows /= 2;
+	}
 	gm.x = r.x;
-	gm.cols = r.w;
+	gm.cw = cw;
+	gm.rh = rh;
+	gm.cols = r.w / cw;
 	gm.per = 1;
 	if (c->n_cells > 0) {
-		size_t cap = (size_t)rows * (size_t)r.w;
+		size_t cap = (size_t)rows * (size_t)gm.cols;
 		gm.per = (c->n_cells + cap - 1) / cap;
+		if (look != NULL && look->scale_pages > 0)
+			gm.per = view_cache_scale(look->scale_pages, ppc,
+			                          (size_t)srows * (size_t)gm.cols, gm.per);
 		gm.n = (c->n_cells + gm.per - 1) / gm.per;
 		/* Fewer cells than a row: use the width they need. */
-		gm.rows = (int)((gm.n + (size_t)r.w - 1) / (size_t)r.w);
+		gm.rows = (int)((gm.n + (size_t)gm.cols - 1) / (size_t)gm.cols);
 	}
 	if (tall) {
 		units_format_size(ppc * gm.per * view_page_size(), a, sizeof a);
@@ -211,19 +256,26 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	} else {
 		for (size_t i = 0; i < gm.n; i++) {
 			struct view_cell_state st = view_cache_cell(now, &gm, i);
-			int style, x = gm.x + (int)(i % (size_t)gm.cols), yy = gm.y + (int)(i / (size_t)gm.cols);
+			int style, x = gm.x + (int)(i % (size_t)gm.cols) * cw;
+			int yy = gm.y + (int)(i / (size_t)gm.cols) * rh;
 			enum view_glyph k = view_cache_kind(&st, &style);
 
-			grid_put(g, x, yy, view_glyph(k, ascii), style);
+			for (int dy = 0; dy < rh; dy++)
+				for (int dx = 0; dx < cw; dx++)
+					grid_put(g, x + dx, yy + dy, view_glyph(k, ascii), style);
 			if (prev != NULL) {
 				struct view_cell_state ps = view_cache_range(prev, st.first_page, st.pages);
 				int pstyle;
 				if (view_cache_kind(&ps, &pstyle) != k)
-					grid_attr(g, (struct grid_rect){ x, yy, 1, 1 }, GRID_A_REVERSE);
+					grid_attr(g, (struct grid_rect){ x, yy, cw, rh },
+					          GRID_A_REVERSE);
 			}
+			if (look != NULL && view_cache_asked(look, &st))
+				grid_attr(g, (struct grid_rect){ x, yy + rh - 1, cw, 1 },
+				          GRID_A_UNDERLINE | GRID_A_BOLD);
 		}
 	}
-	y = gm.y + (gm.rows > 0 ? gm.rows : 1) + (tall ? 1 : 0);
+	y = gm.y + (gm.rows > 0 ? gm.rows * rh : 1) + (tall ? 1 : 0);
 	if (y > r.y + r.h - (tall ? 3 : 1) - notes)
 		y = r.y + r.h - (tall ? 3 : 1) - notes;
 	if (y < gm.y + 1)
@@ -246,7 +298,8 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		if (!tall && c->n_cells > 0 && gm.per > 1) {
 			units_format_size(ppc * gm.per * view_page_size(), a, sizeof a);
 			snprintf(b, sizeof b, "  cell=%s", a);
-			n += grid_print(g, r.x + n, y, r.w - n, GS_DIM, b);
+			if (grid_text_width(b) <= r.w - n)   /* whole or not at all */
+				n += grid_print(g, r.x + n, y, r.w - n, GS_DIM, b);
 		}
 		if (r.w - n > 20)
 			view_legend_draw(g, r.x + n + 2, y, r.w - n - 2, 1, legend, n_legend, ascii);

@@ -40,8 +40,17 @@ view_details_stdio(struct view_details_buf *b, const struct snapshot *s)
 {
 	const struct snap_stdio *x = &s->stdio;
 
-	view_details_add(b, "FILE*: %s, fd %d, %s\n", x->open ? "open" : "none", x->fd,
-	                 describe_bufmode(x->mode));
+	if (!x->open) {
+		/* A closed stream has no buffer mode or fd: its fields would be leftovers. */
+		view_details_add(b, "no FILE* open\n");
+		if (s->fd.open)
+			view_details_add(b, "fd %d: open, offset %" PRId64 ", flags %#o", s->fd.fd,
+			                 s->fd.pos, (unsigned)s->fd.flags);
+		else
+			view_details_add(b, "no file descriptor open");
+		return;
+	}
+	view_details_add(b, "FILE*: open, fd %d, %s\n", x->fd, describe_bufmode(x->mode));
 	view_details_add(b, "__fbufsize %" PRIu64 "   __fpending %" PRIu64 "   read ahead %" PRIu64
 	                 "\n", x->size, x->pending, x->read_avail);
 	view_details_add(b, "__fwriting %s   __freading %s\n", x->writing ? "yes" : "no",

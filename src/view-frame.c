@@ -43,8 +43,6 @@ view_frame_title(struct grid *g, int y, const struct view_frame *f)
 	lw = g->w - rw - 1;
 	if (lw > 0)
 		grid_print(g, 0, y, lw, GS_TITLE, left);
-	if (grid_text_width(left) > lw && lw > 1)
-		grid_put(g, lw - 1, y, view_glyph(VG_DOTS, f->ascii), GS_TITLE);
 	grid_print(g, g->w - rw > 0 ? g->w - rw : 0, y, g->w, GS_TITLE, right);
 	if (f->replay) {
 		int x = g->w - rw;
@@ -213,16 +211,21 @@ view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_res
 	int x = r.x, y = 0;
 	size_t hidden = 0;
 	char buf[800];
+	/* Failed, held: a glyph, or a word an --ascii screen cannot mistake ("+" could be). */
+	const char *const mark[2] = { ascii ? "FAIL" : "\xe2\x9c\x97",
+	                              ascii ? "ok" : "\xe2\x9c\x93" };
 
 	for (int pass = shrt ? 0 : 1; pass < 2; pass++)
 		for (size_t i = 0; i < sr->n_expects; i++) {
 			const struct expect_result *er = &sr->expects[i];
+			bool unk = er->outcome == EXPECT_NOT_OBSERVABLE;
+			const char *mk = unk ? "?" : mark[er->ok];
 			int need;
 
 			if (shrt && (pass == 0) == er->ok)
 				continue;
 			view_frame_expect_text(er, shrt, buf, sizeof buf);
-			need = grid_text_width(buf) + 2;
+			need = grid_text_width(buf) + grid_text_width(mk) + 1;
 			/* On the last row, keep room for the "+N more". */
 			if (x > r.x && x + need > r.x + r.w - (reserve && y == r.h - 1 ? 9 : 0)) {
 				x = r.x;
@@ -231,11 +234,10 @@ view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_res
 			if (y >= r.h)
 				hidden++;
 			else if (g != NULL) {
-				bool unk = er->outcome == EXPECT_NOT_OBSERVABLE;
+				int st = unk ? GS_DIM : er->ok ? GS_OK : GS_ERROR;
+				int mw = grid_print(g, x, r.y + y, r.x + r.w - x, st, mk) + 1;
 
-				grid_put(g, x, r.y + y, view_glyph(unk ? VG_UNKNOWN : er->ok ? VG_OK :
-				         VG_FAIL, ascii), unk ? GS_DIM : er->ok ? GS_OK : GS_ERROR);
-				grid_print(g, x + 2, r.y + y, r.x + r.w - x - 2,
+				grid_print(g, x + mw, r.y + y, r.x + r.w - x - mw,
 				           unk ? GS_DIM : er->ok ? GS_NORMAL : GS_ERROR, buf);
 			}
 			x += need + (shrt ? 2 : 4);
@@ -285,7 +287,7 @@ view_frame_expect(struct grid *g, struct grid_rect r, const struct step_result *
 void
 view_frame_popup(struct grid *g, const char *title, const char *text, bool ascii)
 {
-	int maxw = g->w - 8 > 76 ? 76 : g->w - 8, w = 10, lines;
+	int maxw = g->w - 8 > 76 ? 76 : g->w - 8, w = 10, lines, need;
 	const char *p = text;
 	struct grid_rect r;
 
@@ -310,12 +312,16 @@ view_frame_popup(struct grid *g, const char *title, const char *text, bool ascii
 		lines = scratch != NULL ? grid_wrap(scratch, (struct grid_rect){ 0, 0, w, 0 }, 0, text) : 1;
 		grid_free(scratch);
 	}
+	need = lines;
 	if (lines > g->h - 4)
 		lines = g->h - 4;
 	r = (struct grid_rect){ (g->w - w - 4) / 2, (g->h - lines - 2) / 2, w + 4, lines + 2 };
 	grid_fill(g, r, ' ', GS_NORMAL);
 	grid_box(g, r, title, GS_FOCUS, ascii);
 	grid_wrap(g, (struct grid_rect){ r.x + 2, r.y + 1, w, lines }, GS_NORMAL, text);
+	if (need > lines)       /* taller than the screen: say so on the bottom border */
+		grid_print(g, r.x + r.w - 14, r.y + r.h - 1, 12, GS_BOLD,
+		           ascii ? " ... more " : " \xe2\x80\xa6 more ");
 }
 
 /* Draw the help overlay. */
@@ -342,13 +348,15 @@ view_frame_help(struct grid *g, bool ascii)
 	         "page cache:  %s absent  %s clean  %s dirty  %s writeback  %s cached, dirty ?\n"
 	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole  %s inline\n"
 	         "stdio:       %s a buffered byte\n"
-	         "times marked * were measured by the tracer (ptrace overhead included)",
+	         "times marked * were measured by the tracer (ptrace overhead included)\n"
+	         "@N in a call is a file offset: lseek(3, @0, SEEK_CUR), pwrite(3, 10, @4096)\n"
+	         "%s  text cut to fit: Tab, Shift-Tab show all of it",
 	         ascii ? "-> " : "\xe2\x86\x92  ", ascii ? "<- " : "\xe2\x86\x90  ",
 	         ascii ? "^v" : "\xe2\x86\x91\xe2\x86\x93",
 	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK], gl[VG_RESIDENT],
 	         gl[VG_ONDISK], gl[VG_DELALLOC], gl[VG_STALE], gl[VG_UNWRITTEN], gl[VG_ABSENT],
 	         gl[VG_INLINE],
-	         gl[VG_STDIO]);
+	         gl[VG_STDIO], ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6  ");
 	view_frame_popup(g, "help", text, ascii);
 }
 

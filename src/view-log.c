@@ -17,8 +17,10 @@
  * with an ellipsis, so the origin and time columns stay where the other lines have them. */
 static char *
 view_log_format(const struct event *e, size_t idx, enum scn_op op, int opw, int callw,
-                char *buf, size_t len)
+                bool ascii, char *buf, size_t len)
 {
+	const char *ell = ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6";
+	int ew = ascii ? 3 : 1;
 	char call[200], cut[200], t[32];
 	int pad, cpad;
 
@@ -31,8 +33,9 @@ view_log_format(const struct event *e, size_t idx, enum scn_op op, int opw, int 
 		/* Not when the arguments already decode it ("F_GETFL -> O_WRONLY|O_SYNC"). */
 		if (keep > callw / 2 || strstr(call, " -> ") != NULL)
 			keep = 0;
-		snprintf(cut, sizeof cut, "%.*s\xe2\x80\xa6%s", callw - 1 - keep, call,
-		         keep > 0 ? res - 1 : "");
+		/* At a word or number boundary, as the grid cuts text: never "@40…" for @4096. */
+		snprintf(cut, sizeof cut, "%.*s%s%s", grid_fit_keep(call, callw - ew - keep), call,
+		         ell, keep > 0 ? res - 1 : "");
 		memcpy(call, cut, sizeof call);
 	}
 	units_format_ns(e->ns, t, sizeof t);
@@ -53,7 +56,7 @@ view_log_line(const struct event *e, size_t idx, enum scn_op op, char *buf, size
 	int callw = VIEW_LOG_CALLW, w = grid_text_width(event_format(e, call, sizeof call));
 
 	/* Alone, a line is never cut: the columns after a long call move right instead. */
-	return view_log_format(e, idx, op, VIEW_LOG_OPW, w > callw ? w : callw, buf, len);
+	return view_log_format(e, idx, op, VIEW_LOG_OPW, w > callw ? w : callw, false, buf, len);
 }
 
 /* The counts-only summary of a step seen through /proc/PID/io. */
@@ -90,8 +93,8 @@ view_log_lines(const struct step_result *sr)
 
 /* Write line k of sr's log into buf, the columns opw and callw wide; set *style. */
 static void
-view_log_nth(const struct step_result *sr, size_t k, int opw, int callw, char *buf, size_t len,
-             int *style)
+view_log_nth(const struct step_result *sr, size_t k, int opw, int callw, bool ascii, char *buf,
+             size_t len, int *style)
 {
 	enum scn_op op = sr->step != NULL ? sr->step->op : SCN_OP_NOTE;
 
@@ -106,7 +109,7 @@ view_log_nth(const struct step_result *sr, size_t k, int opw, int callw, char *b
 	}
 	if (k < sr->events.n) {
 		const struct event *e = &sr->events.v[k];
-		view_log_format(e, sr->index, op, opw, callw, buf, len);
+		view_log_format(e, sr->index, op, opw, callw, ascii, buf, len);
 		if (e->err != 0 || e->result < 0)
 			*style = GS_ERROR;
 		return;
@@ -162,7 +165,6 @@ view_log_draw(struct grid *g, struct grid_rect r, const struct step_result *resu
 	char buf[512];
 	int opw, callw;
 
-	(void)ascii;
 	if (r.h < 1 || r.w < 4)
 		return;
 	for (size_t i = 0; i < n; i++)
@@ -183,7 +185,7 @@ view_log_draw(struct grid *g, struct grid_rect r, const struct step_result *resu
 			int style;
 			if (line < first)
 				continue;
-			view_log_nth(&results[i], k, opw, callw, buf, sizeof buf, &style);
+			view_log_nth(&results[i], k, opw, callw, ascii, buf, sizeof buf, &style);
 			grid_print(g, r.x, r.y + (int)(line - first), r.w, style, buf);
 		}
 	}

@@ -75,6 +75,45 @@ view_screen_centre(const struct grid_rect *r, int *x, int *y)
 	*y = r->y + r->h / 2;
 }
 
+/* Whether the len columns at x, y are all blank. */
+static bool
+view_screen_blank(struct grid *g, int x, int y, int len)
+{
+	for (int i = 0; i < len; i++) {
+		const struct grid_cell *c = grid_at(g, x + i, y);
+		if (c == NULL || c->ch != ' ')
+			return false;
+	}
+	return true;
+}
+
+/* Move the packet at *x, *y (len columns) inside pane r, off its border, onto the blank row
+ * nearest *y: a packet never hides a border or a count. False when no row is free. */
+static bool
+view_screen_packet_place(struct grid *g, const struct grid_rect *r, int len, int *x, int *y)
+{
+	int ix = r->x + 1, iy = r->y + 1, iw = r->w - 2, ih = r->h - 2;
+
+	if (len > iw || ih < 1)
+		return false;
+	if (*x < ix)
+		*x = ix;
+	if (*x + len > ix + iw)
+		*x = ix + iw - len;
+	/* A row blank across the pane first (a label beside a line would read as part of
+	 * it), then any row with room. */
+	for (int whole = 1; whole >= 0; whole--)
+		for (int d = 0; d < ih * 2; d++) {
+			int yy = *y + (d % 2 ? -(d + 1) / 2 : d / 2);
+			if (yy >= iy && yy < iy + ih &&
+			    view_screen_blank(g, whole ? ix : *x, yy, whole ? iw : len)) {
+				*y = yy;
+				return true;
+			}
+		}
+	return false;
+}
+
 /* Draw the packet of a hop at fraction t of its way. */
 static void
 view_screen_packet(struct grid *g, const struct view_layout *lay, const struct view_frame *f)
@@ -100,10 +139,9 @@ view_screen_packet(struct grid *g, const struct view_layout *lay, const struct v
 	len = grid_text_width(label);
 	x = x0 + (int)((x1 - x0) * t) - len / 2;
 	y = y0 + (int)((y1 - y0) * t);
-	if (x < 0)
-		x = 0;
-	if (x + len > g->w)
-		x = g->w - len;
+	if (!view_screen_packet_place(g, &lay->pane[t < 0.5 ? f->hop.from : f->hop.to], len,
+	                              &x, &y))
+		return;
 	grid_print(g, x, y, len, style[f->hop.from], label);
 	grid_attr(g, (struct grid_rect){ x, y, len, 1 }, GRID_A_REVERSE | GRID_A_BOLD);
 }
@@ -134,6 +172,41 @@ view_screen_folio(const struct step_result *sr)
 		if (sr->changes.v[i].kind == SNAPSHOT_CHANGE_LARGE_FOLIO)
 			return sr->changes.v[i].text;
 	return NULL;
+}
+
+/* The cache pane's view of the whole run: the largest file any state of it had (the scale
+ * then holds from step to step), and the bytes the reads of sr asked for (NULL: none). */
+static void
+view_screen_look(const struct view_frame *f, const struct step_result *sr,
+                 struct view_cache_look *look)
+{
+	uint64_t pos;
+
+	if (f->initial != NULL)
+		look->scale_pages = f->initial->cache.pages;
+	if (f->live != NULL && f->live->cache.pages > look->scale_pages)
+		look->scale_pages = f->live->cache.pages;
+	for (size_t i = 0; i < f->n_results; i++) {
+		if (f->results[i].before.cache.pages > look->scale_pages)
+			look->scale_pages = f->results[i].before.cache.pages;
+		if (f->results[i].after.cache.pages > look->scale_pages)
+			look->scale_pages = f->results[i].after.cache.pages;
+	}
+	if (sr == NULL)
+		return;
+	pos = sr->before.fd.open && sr->before.fd.pos > 0 ? (uint64_t)sr->before.fd.pos : 0;
+	for (size_t k = 0; k < sr->events.n; k++) {
+		const struct event *e = &sr->events.v[k];
+		uint64_t at = e->offset >= 0 ? (uint64_t)e->offset : pos;
+		if (!event_is_read(e) || e->result <= 0)
+			continue;
+		if (look->asked_end == look->asked_first || at < look->asked_first)
+			look->asked_first = at;
+		if (at + (uint64_t)e->result > look->asked_end)
+			look->asked_end = at + (uint64_t)e->result;
+		if (e->offset < 0)
+			pos = at + (uint64_t)e->result;
+	}
 }
 
 /* Draw the three state panes (or the sweep) into the rects of lay. */
@@ -212,9 +285,10 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 		 * rows: "no FILE* open", the fd's offset), a row a line when there is room. */
 		struct grid_rect st = in[0], out = in[0];
 		int streams = (sr->output != NULL) + (sr->output_file != NULL);
-		int oh = view_stdio_output_rows(sr->output, sr->output_file, sr->output_len);
-		if (oh > in[0].h - 3)
-			oh = in[0].h - 3;
+		int oh = view_stdio_output_rows(sr->output, sr->output_file, sr->output_len,
+		                                in[0].w);
+		if (oh > in[0].h - (now->stdio.open ? 3 : 2))
+			oh = in[0].h - (now->stdio.open ? 3 : 2);
 		if (oh < streams)
 			oh = streams < in[0].h ? streams : in[0].h;
 		st.h = in[0].h - oh - (in[0].h - oh >= 3);
@@ -230,9 +304,14 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 		view_stdio_draw(g, in[0], now, prev, view_screen_last_stdio(f->results, shown),
 		                f->ascii);
 	}
-	view_cache_draw(g, in[1], now, prev,
-	                f->anim == VIEW_ANIM_TRAVEL ? NULL : view_screen_folio(sr),
-	                f->ascii, &lay->cache);
+	{
+		struct view_cache_look look = { .big = f->big || g->w >= 160 };
+		const char *note = f->anim == VIEW_ANIM_TRAVEL ? NULL : view_screen_folio(sr);
+		view_screen_look(f, f->anim == VIEW_ANIM_TRAVEL ? NULL : sr, &look);
+		if (note == NULL && look.asked_end > look.asked_first)
+			note = "underlined: asked by read(); rest: read-ahead";
+		view_cache_draw(g, in[1], now, prev, note, f->ascii, &look, &lay->cache);
+	}
 	view_disk_draw(g, in[2], now, prev, f->ascii);
 }
 
@@ -248,6 +327,7 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	char logtitle[96];
 
 	grid_clear(g);
+	g->ascii = f->ascii;
 	if (W < 80 || H < 24) {
 		lay.too_small = true;
 		view_frame_small(g);
@@ -324,7 +404,8 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	/* Cut narration ends in an ellipsis; Tab on the log shows all of it. */
 	cut = view_frame_narration(g, (struct grid_rect){ 2, bottom_y + 1, W - 4, narr }, f) > narr;
 	if (cut)
-		grid_put(g, W - 3, bottom_y + narr, view_glyph(VG_DOTS, f->ascii), GS_BOLD);
+		grid_print(g, W - (f->ascii ? 5 : 3), bottom_y + narr, 3, GS_BOLD,
+		           f->ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6");
 	snprintf(logtitle, sizeof logtitle, "%s", f->replay ? "syscalls (replay of recorded steps)" :
 	         "syscalls (* timed by the tracer)");
 	grid_hsep(g, (struct grid_rect){ 0, 0, W, 1 }, bottom_y + narr + 1, logtitle,

@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "describe.h"
@@ -158,36 +159,104 @@ view_stdio_nlines(const char *text)
 }
 
 /* Draw text from p at x, y in w columns up to its end or, if one_line is false, its next
- * newline; newlines shown as a return glyph, a cut line ends in an ellipsis. Return the
- * character after the line. */
+ * newline; newlines shown as a return glyph, a cut line ends in an ellipsis at a word or
+ * number boundary (grid_fit_keep). Return the character after the line. */
 static const char *
 view_stdio_line(struct grid *g, int x, int y, int w, const char *p, bool one_line, bool ascii)
 {
-	int col = 0;
+	const char *end = one_line ? NULL : strchr(p, '\n');
+	size_t n = end != NULL ? (size_t)(end - p) + 1 : strlen(p);
+	char *line = strndup(p, n);
+	int cols, keep, len, ew = ascii ? 3 : 1;
+
+	if (line == NULL || w < 1) {
+		free(line);
+		return p + n;
+	}
+	cols = grid_text_width(line);
+	keep = cols <= w ? cols : grid_fit_keep(line, w - ew > 0 ? w - ew : 0);
+	for (int col = 0; col < keep; col++) {
+		uint32_t ch = grid_utf8_decode(p, &len);
+		grid_put(g, x + col, y, ch == '\n' ? (ascii ? '|' : 0x23ce) : ch,
+		         ch == '\n' ? GS_DIM : GS_STDIO);     /* ⏎ */
+		p += len;
+	}
+	if (keep < cols) {
+		grid_print_fit(g, x + keep, y, w - keep, GS_BOLD, GRID_FIT_CLIP,
+		               ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6");
+		if (g->on_cut != NULL)
+			g->on_cut(g, line, keep, true, g->cut_arg);
+	}
+	free(line);
+	return end != NULL ? end + 1 : p + strlen(p);
+}
+
+/* Code points of the row that starts at p, in w columns: up to its newline (included), or
+ * to its last space that fits when the line is longer. */
+static int
+view_stdio_wrap_cut(const char *p, int w)
+{
+	int n = 0, brk = 0, len;
 
 	while (*p != '\0') {
-		int len;
 		uint32_t ch = grid_utf8_decode(p, &len);
-		if (col == w - 1 && p[len] != '\0' && !(ch == '\n' && !one_line)) {
-			grid_put(g, x + col, y, view_glyph(VG_DOTS, ascii), GS_BOLD);
-			col++;
-		}
-		if (col < w)
-			grid_put(g, x + col, y, ch == '\n' ? (ascii ? '|' : 0x23ce) : ch,
-			         ch == '\n' ? GS_DIM : GS_STDIO);     /* ⏎ */
-		col++;
+		if (n == w)
+			return brk > 0 ? brk : n;
+		n++;
 		p += len;
-		if (ch == '\n' && !one_line)
-			break;
+		if (ch == '\n')
+			return n;
+		if (ch == ' ')
+			brk = n;
 	}
+	return n;
+}
+
+/* Draw the line at p wrapped in w columns from row *y, up to row end; return the character
+ * after it. */
+static const char *
+view_stdio_wrapped(struct grid *g, int x, int *y, int end, int w, const char *p, bool ascii)
+{
+	do {
+		int n = view_stdio_wrap_cut(p, w), len;
+		for (int i = 0; i < n; i++) {
+			uint32_t ch = grid_utf8_decode(p, &len);
+			grid_put(g, x + i, *y, ch == '\n' ? (ascii ? '|' : 0x23ce) : ch,
+			         ch == '\n' ? GS_DIM : GS_STDIO);     /* ⏎ */
+			p += len;
+			if (ch == '\n') {
+				(*y)++;
+				return p;
+			}
+		}
+		(*y)++;
+	} while (*p != '\0' && *y < end);
 	return p;
 }
 
-/* One stream under its label, a row a line: the first lines that fit, then how many more;
- * total (when not 0) is how many bytes were printed when text keeps only the first. */
+/* Rows the lines of text take wrapped in w columns. */
+static int
+view_stdio_wrap_rows(const char *text, int w)
+{
+	int rows = 0;
+
+	while (*text != '\0') {
+		int n = view_stdio_wrap_cut(text, w), len;
+		for (int i = 0; i < n; i++) {
+			grid_utf8_decode(text, &len);
+			text += len;
+		}
+		rows++;
+	}
+	return rows;
+}
+
+/* One stream under its label, a row a line (wrap: lines too long for a row go on over the
+ * next rows): the first lines that fit, then how many more; total (when not 0) is how many
+ * bytes were printed when text keeps only the first. */
 static int
 view_stdio_stream(struct grid *g, struct grid_rect r, const char *label, const char *text,
-                  uint64_t total, bool ascii)
+                  uint64_t total, bool wrap, bool ascii)
 {
 	int n = view_stdio_nlines(text), y = r.y;
 	const char *p = text;
@@ -212,15 +281,22 @@ view_stdio_stream(struct grid *g, struct grid_rect r, const char *label, const c
 			            ascii ? "..." : "\xe2\x80\xa6", n - i, n - i == 1 ? "" : "s");
 			break;
 		}
-		p = view_stdio_line(g, r.x + 1, y++, r.w - 1, p, false, ascii);
+		if (wrap)
+			p = view_stdio_wrapped(g, r.x + 1, &y, r.y + r.h, r.w - 1, p, ascii);
+		else
+			p = view_stdio_line(g, r.x + 1, y++, r.w - 1, p, false, ascii);
 	}
 	return y - r.y;
 }
 
 /* Rows the program's output needs a line a row. */
 int
-view_stdio_output_rows(const char *out, const char *file, uint64_t out_total)
+view_stdio_output_rows(const char *out, const char *file, uint64_t out_total, int w)
 {
+	if (w > 1 && file != NULL)
+		return (out != NULL ? 1 + view_stdio_wrap_rows(out, w - 1) +
+		                      (out_total > strlen(out)) : 0) +
+		       1 + view_stdio_wrap_rows(file, w - 1);
 	return (out != NULL ? 1 + view_stdio_nlines(out) + (out_total > strlen(out)) : 0) +
 	       (file != NULL ? 1 + view_stdio_nlines(file) : 0);
 }
@@ -237,7 +313,7 @@ view_stdio_output(struct grid *g, struct grid_rect r, const char *out, const cha
 	if (file == NULL) {
 		/* One stream (tail): its lines, or one row with a glyph for each newline. */
 		if (r.h >= 2) {
-			view_stdio_stream(g, r, "printed:", out, out_total, ascii);
+			view_stdio_stream(g, r, "printed:", out, out_total, false, ascii);
 		} else {
 			grid_print(g, r.x, r.y, 9, GS_BOLD, "printed:");
 			view_stdio_line(g, r.x + 9, r.y, r.w - 9, out, true, ascii);
@@ -247,10 +323,13 @@ view_stdio_output(struct grid *g, struct grid_rect r, const char *out, const cha
 	if (out == NULL)
 		out = "";
 	/* Both (pty): the order of the lines is the lesson, so each stream whole or one row. */
-	if (r.h >= view_stdio_output_rows(out, file, out_total)) {
-		int used = view_stdio_stream(g, r, "on the terminal (pty):", out, out_total, ascii);
+	if (r.h >= view_stdio_output_rows(out, file, out_total, 0)) {
+		/* Lines wrapped rather than cut when the rows are there: they are the lesson. */
+		bool wrap = r.h >= view_stdio_output_rows(out, file, out_total, r.w);
+		int used = view_stdio_stream(g, r, "on the terminal (pty):", out, out_total, wrap,
+		                             ascii);
 		view_stdio_stream(g, (struct grid_rect){ r.x, r.y + used, r.w, r.h - used },
-		                  "in the file:", file, 0, ascii);
+		                  "in the file:", file, 0, wrap, ascii);
 		return;
 	}
 	grid_print(g, r.x, r.y, 10, GS_BOLD, "terminal:");

@@ -61,6 +61,17 @@ struct view_cache_geom {
 	int x, y, cols, rows;      /* first cell on screen, cells per row, rows */
 	size_t n;                  /* cells shown */
 	size_t per;                /* snapshot cells merged into one shown cell */
+	int cw, rh;                /* columns and rows a shown cell takes (projector mode: 2 and,
+	                            * when the pane is tall enough, 2; 0: 1) */
+};
+
+/* What the cache pane takes from the whole run rather than from the snapshot it shows. */
+struct view_cache_look {
+	uint64_t scale_pages;      /* the run's largest file, in pages: it sets the scale, which
+	                            * then holds for every step (0: this snapshot's file) */
+	bool big;                  /* projector mode: cells two columns wide */
+	uint64_t asked_first, asked_end;  /* bytes the step's reads asked for (empty: none);
+	                            * the cells cached beyond them came by read-ahead */
 };
 
 /* State of one shown cache cell (merged from snapshot cells). */
@@ -80,13 +91,15 @@ void view_stdio_draw(struct grid *g, struct grid_rect r, const struct snapshot *
 void view_stdio_output(struct grid *g, struct grid_rect r, const char *out, const char *file,
                        uint64_t out_total, bool ascii);
 
-/* Rows view_stdio_output() needs to show every line on a row of its own. */
-int view_stdio_output_rows(const char *out, const char *file, uint64_t out_total);
+/* Rows view_stdio_output() needs to show every line whole: a row a line, or with w > 0 the
+ * rows of a line too long for w columns wrapped at its spaces. */
+int view_stdio_output_rows(const char *out, const char *file, uint64_t out_total, int w);
 
-/* view-cache.c: the page-cache grid in r; note is an extra remark (NULL: none). */
+/* view-cache.c: the page-cache grid in r; note is an extra remark (NULL: none); look NULL:
+ * everything from now. */
 void view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
                      const struct snapshot *prev, const char *note, bool ascii,
-                     struct view_cache_geom *geom);
+                     const struct view_cache_look *look, struct view_cache_geom *geom);
 
 /* Merged state of shown cell i of geometry geom. */
 struct view_cell_state view_cache_cell(const struct snapshot *s, const struct view_cache_geom *geom,
@@ -151,6 +164,7 @@ struct view_frame {
 	bool replay;              /* cur is not the newest: a recorded snapshot */
 	double speed;
 	bool autoplay, ascii;
+	bool big;                 /* projector mode (--big; on by itself from 160 columns) */
 	enum view_anim anim;
 	struct view_hop hop;      /* the hop travelling (anim TRAVEL) */
 	double t;                 /* 0..1 along the hop */

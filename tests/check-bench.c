@@ -206,7 +206,7 @@ START_TEST(test_dirs)
 }
 END_TEST
 
-/* The tiny real sweep of issue 6: 1 MiB written 1 byte at a time vs 4096 at a time. */
+/* A tiny real sweep: 1 MiB written 1 byte at a time vs 4096 at a time. */
 START_TEST(test_write_order)
 {
 	uint64_t bufs[] = { 1, 4096 };

@@ -3,11 +3,13 @@
 #include <config.h>
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench-print.h"
 #include "cast.h"
 #include "fixture-views.h"
 #include "grid.h"
@@ -74,7 +76,8 @@ START_TEST(test_print_panes)
 	for (size_t i = 0; i < FIX_STEPS; i++) {
 		char *a = PANE(31, 8, view_stdio_draw(g, r, &fix_res[i].after, NULL,
 		                                      i ? &fix_res[i == 3 ? 2 : i].events.v[0] : NULL, false));
-		char *b = PANE(31, 9, view_cache_draw(g, r, &fix_res[i].after, NULL, NULL, false, NULL));
+		char *b = PANE(31, 9, view_cache_draw(g, r, &fix_res[i].after, NULL, NULL, false, NULL,
+		                                      NULL));
 		char *c = PANE(31, 8, view_disk_draw(g, r, &fix_res[i].after, NULL, false));
 		printf("--- step %zu\n%s%s%s", i, a, b, c);
 		free(a); free(b); free(c);
@@ -116,7 +119,7 @@ START_TEST(test_stdio_not_allocated)
 {
 	/* After fopen glibc has no buffer yet: size 0 is shown as such, not as an empty bar. */
 	ck_picture(PANE(31, 4, view_stdio_draw(g, r, &fix_res[0].after, NULL, NULL, false)),
-	           "FILE* fully buffered   size 0\n"
+	           "FILE* fully buffered   size 0…\n"
 	           "[not allocated yet            ]\n"
 	           "stdio: no write()/read() yet\n"
 	           "\n");
@@ -128,7 +131,7 @@ START_TEST(test_cache_pane)
 	struct view_cache_geom gm;
 	char line[256];
 
-	ck_picture(PANE(31, 9, view_cache_draw(g, r, &fix_res[2].after, NULL, NULL, false, &gm)),
+	ck_picture(PANE(31, 9, view_cache_draw(g, r, &fix_res[2].after, NULL, NULL, false, NULL, &gm)),
 	           "file: 4.9 KiB = 2 pages\n"
 	           "1 cell = 1 page (4 KiB)\n"
 	           "\n"
@@ -161,7 +164,7 @@ START_TEST(test_cache_dirty_unknown)
 	for (size_t i = 0; i < s.cache.n_cells; i++)
 		s.cache.cells[i].dirty = 0;
 	snprintf(s.cache.note, sizeof s.cache.note, "dirty pages: unknown (mincore)");
-	ck_picture(PANE(31, 9, view_cache_draw(g, r, &s, NULL, NULL, false, &gm)),
+	ck_picture(PANE(31, 9, view_cache_draw(g, r, &s, NULL, NULL, false, NULL, &gm)),
 	           "file: 4.9 KiB = 2 pages\n"
 	           "1 cell = 1 page (4 KiB)\n"
 	           "\n"
@@ -191,10 +194,10 @@ START_TEST(test_cache_merge)
 	s.cache.dirty = 1;
 	for (size_t i = 0; i < 300; i++)
 		s.cache.cells[i] = (struct snap_cell){ 1, i == 299, 0 };
-	t = PANE(10, 2, view_cache_draw(g, r, &s, NULL, NULL, false, &gm));
+	t = PANE(10, 2, view_cache_draw(g, r, &s, NULL, NULL, false, NULL, &gm));
 	ck_assert_uint_eq(gm.per, 30);
 	ck_assert_uint_eq(gm.n, 10);
-	ck_picture(t, "░░░░░░░░░▓\ncached 300\n");
+	ck_picture(t, "░░░░░░░░░▓\ncached…\n");
 }
 END_TEST
 
@@ -213,7 +216,7 @@ START_TEST(test_cache_every_cell)
 	s.cache.cached = s.cache.dirty = 257;
 	for (size_t i = 0; i < 257; i++)
 		s.cache.cells[i] = (struct snap_cell){ 1, 1, 0 };
-	t = PANE(29, 10, view_cache_draw(g, r, &s, NULL, NULL, false, &gm));
+	t = PANE(29, 10, view_cache_draw(g, r, &s, NULL, NULL, false, NULL, &gm));
 	for (const char *p = t; (p = strstr(p, "▓")) != NULL; p++)
 		dirty++;
 	dirty--;                                   /* the legend's */
@@ -222,6 +225,102 @@ START_TEST(test_cache_every_cell)
 	ck_assert_int_le(gm.y + gm.rows, 10 - 3);  /* counts and a 2-row legend below */
 	ck_assert_ptr_nonnull(strstr(t, "\ncached 257 dirty 257 wb 0\n"));
 	free(t);
+}
+END_TEST
+
+/* A snapshot of a file of pages pages, all cached and clean. */
+static void
+cache_file(struct snapshot *s, size_t pages)
+{
+	*s = fix_res[3].after;
+	s->cache.file_size = pages * 4096;
+	s->cache.pages = s->cache.n_cells = pages;
+	s->cache.pages_per_cell = 1;
+	s->cache.cached = pages;
+	s->cache.dirty = 0;
+	s->cache.note[0] = '\0';
+	for (size_t i = 0; i < pages; i++)
+		s->cache.cells[i] = (struct snap_cell){ 1, 0, 0 };
+}
+
+START_TEST(test_cache_scale_stable)
+{
+	/* One scale for the run: a growing file, a note that comes and goes, the same pages
+	 * per cell (it used to go 5, 6, 5). */
+	static struct snapshot s;
+	struct view_cache_look look = { .scale_pages = 300 };
+	struct view_cache_geom gm;
+	size_t per = 0;
+	const char *notes[] = { NULL, "16 pages dirtied by 1 byte: a large folio", NULL };
+	size_t sizes[] = { 100, 300, 250 };
+	char *t;
+
+	for (int i = 0; i < 3; i++) {
+		cache_file(&s, sizes[i]);
+		if (i == 1)
+			snprintf(s.cache.note, sizeof s.cache.note, "dirty state unknown");
+		t = PANE(29, 10, view_cache_draw(g, r, &s, NULL, notes[i], false, &look, &gm));
+		free(t);
+		if (i == 0)
+			per = gm.per;
+		ck_assert_uint_eq(gm.per, per);
+		ck_assert_uint_le(gm.n, (size_t)gm.cols * (size_t)gm.rows);
+	}
+	ck_assert_uint_gt(per, 1);
+}
+END_TEST
+
+START_TEST(test_cache_big_and_asked)
+{
+	/* Projector mode: cells 2 columns wide (and 2 rows where 4 rows fit); a click finds
+	 * the cell under it. The cells a read asked for are underlined, read-ahead is not. */
+	static struct snapshot s;
+	struct view_cache_look look = { .big = true, .asked_first = 4096, .asked_end = 8192 };
+	struct view_cache_geom gm;
+	struct grid *g = grid_new(40, 20);
+	char *t;
+
+	cache_file(&s, 8);
+	for (size_t i = 4; i < 8; i++)
+		s.cache.cells[i].cached = 0;
+	s.cache.cached = 4;
+	view_cache_draw(g, (struct grid_rect){ 0, 0, 40, 20 }, &s, NULL, NULL, false, &look, &gm);
+	ck_assert_int_eq(gm.cw, 2);
+	ck_assert_int_eq(gm.rh, 2);
+	ck_assert_uint_eq(gm.per, 1);
+	t = grid_text(g);
+	ck_assert_ptr_nonnull(strstr(t, "\n░░░░░░░░········\n░░░░░░░░········\n"));
+	free(t);
+	/* Page 1 asked for: its cell underlined on its bottom row; page 0 and 2 not. */
+	ck_assert(grid_at(g, gm.x + 2, gm.y + 1)->attr & GRID_A_UNDERLINE);
+	ck_assert(grid_at(g, gm.x + 3, gm.y + 1)->attr & GRID_A_UNDERLINE);
+	ck_assert(!(grid_at(g, gm.x, gm.y + 1)->attr & GRID_A_UNDERLINE));
+	ck_assert(!(grid_at(g, gm.x + 4, gm.y + 1)->attr & GRID_A_UNDERLINE));
+	ck_assert_int_eq(view_cache_hit(&gm, gm.x + 3, gm.y + 1), 1);
+	ck_assert_int_eq(view_cache_hit(&gm, gm.x + 15, gm.y), 7);
+	ck_assert_int_eq(view_cache_hit(&gm, gm.x + 16, gm.y), -1);
+	grid_free(g);
+}
+END_TEST
+
+START_TEST(test_screen_projector)
+{
+	/* 160 columns: projector cells without asking; --big asks for them at 100. */
+	struct grid *g = grid_new(160, 45);
+	struct view_frame f = { .scn = &fix_scn, .results = fix_res, .n_results = FIX_STEPS,
+	                        .cur = 2, .initial = &fix_initial, .fs = "ext4", .speed = 1,
+	                        .focus = VIEW_PANE_NONE };
+	struct view_layout lay;
+
+	view_screen_draw(g, &f, &lay);
+	ck_assert_int_eq(lay.cache.cw, 2);
+	grid_resize(g, 100, 30);
+	view_screen_draw(g, &f, &lay);
+	ck_assert_int_eq(lay.cache.cw, 1);
+	f.big = true;
+	view_screen_draw(g, &f, &lay);
+	ck_assert_int_eq(lay.cache.cw, 2);
+	grid_free(g);
 }
 END_TEST
 
@@ -235,7 +334,7 @@ START_TEST(test_cache_notes)
 	s.cache.has_dirty = false;
 	snprintf(s.cache.note, sizeof s.cache.note, "dirty state unknown (no cachestat)");
 	t = PANE(40, 9, view_cache_draw(g, r, &s, NULL, "16 pages dirtied: a large folio", false,
-	                                NULL));
+	                                NULL, NULL));
 	ck_assert_ptr_nonnull(strstr(t, "cached 2 of 2 dirty ?"));
 	ck_assert_ptr_nonnull(strstr(t, "dirty state unknown (no cachestat)\n"));
 	ck_assert_ptr_nonnull(strstr(t, "16 pages dirtied: a large folio\n"));
@@ -333,7 +432,7 @@ START_TEST(test_log_lines)
 	/* Narrower: the long call is cut in its arguments (its result kept), the times stay in
 	 * their column inside the pane. */
 	ck_picture(PANE(66, 4, view_log_draw(g, r, fix_res, 3, false)),
-	           "#1  fopen     openat(scratch, O_WRONLY|O_C… = 3           12.0 µs*\n"
+	           "#1  fopen     openat(scratch, O_WRONLY|… = 3              12.0 µs*\n"
 	           "#2  fwrite    write(3, 4096) = 4096             [stdio]    3.1 µs*\n"
 	           "#3  fflush    write(3, 904) = 904               [stdio]    1.2 µs*\n"
 	           "\n");
@@ -348,11 +447,11 @@ START_TEST(test_log_lines)
 		sr.events.v = &e;
 		sr.events.n = 1;
 		ck_picture(PANE(66, 1, view_log_draw(g, r, &sr, 1, false)),
-		           "#1  fopen     fcntl(3, F_GETFL -> O_WRONLY|O_S…           12.0 µs*\n");
+		           "#1  fopen     fcntl(3, F_GETFL -> O_WRONLY|…              12.0 µs*\n");
 	}
 	/* Only the newest lines when the pane is short. */
 	ck_picture(PANE(30, 1, view_log_draw(g, r, fix_res, 4, false)),
-	           "#4  fsync     fsync(3) = 0\n");
+	           "#4  fsync     fsync(3) = 0…\n");
 }
 END_TEST
 
@@ -657,6 +756,11 @@ START_TEST(test_details_panes)
 	                 "first bytes: 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 "
 	                 "41 41 41 41\n"
 	                 "fd 3: open, offset 4096, flags 0");
+	/* No stream yet (or a closed one): said so, not a FILE* of fd -1 "unbuffered". */
+	f.cur = -1;
+	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
+	                 "no FILE* open\nno file descriptor open");
+	f.cur = 1;
 	/* The log: the step's whole narration and its calls. */
 	f.focus = VIEW_PANE_LOG;
 	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
@@ -778,6 +882,190 @@ START_TEST(test_animation_frames)
 }
 END_TEST
 
+/* Print s in w columns of a fresh grid (ascii: the --ascii ellipsis); return row 0. */
+static char *
+fit_row(const char *s, int w, bool ascii, enum grid_fit fit)
+{
+	struct grid *g = grid_new(w + 2, 1);
+	char buf[256];
+
+	ck_assert_ptr_nonnull(g);
+	g->ascii = ascii;
+	grid_print_fit(g, 0, 0, w, GS_NORMAL, fit, s);
+	grid_row_text(g, 0, buf, sizeof buf);
+	grid_free(g);
+	return strdup(buf);
+}
+
+START_TEST(test_grid_fit)
+{
+	/* Never inside a number: "write(3, 100" would read as a smaller write. */
+	ck_picture(fit_row("last stdio call: write(3, 1004)", 29, false, GRID_FIT_ELLIPSIS),
+	           "last stdio call: write(3,…");
+	ck_picture(fit_row("16 pages dirtied by 4096 bytes", 29, false, GRID_FIT_ELLIPSIS),
+	           "16 pages dirtied by 4096…");
+	ck_picture(fit_row("speed 1.5 MiB/s", 8, false, GRID_FIT_ELLIPSIS), "speed…");
+	/* --ascii: three dots. */
+	ck_picture(fit_row("I would have written you a shorter letter", 30, true,
+	                   GRID_FIT_ELLIPSIS), "I would have written you a...");
+	/* A long word (a path) is cut inside rather than lost. */
+	ck_picture(fit_row("/tmp/iobufviz.abcdefgh/scratch", 12, false, GRID_FIT_ELLIPSIS),
+	           "/tmp/iobufv…");
+	/* What fits is untouched; a clip is a clip. */
+	ck_picture(fit_row("cached 2", 8, false, GRID_FIT_ELLIPSIS), "cached 2");
+	ck_picture(fit_row("abcdef", 3, false, GRID_FIT_CLIP), "abc");
+	ck_assert_int_eq(grid_fit_keep("write(3, 1004)", 12), 8);
+}
+END_TEST
+
+/* What the cut recorder found on one screen. */
+struct cuts {
+	const char *where;      /* scenario, step and size, for the message */
+	int bad;
+};
+
+/* Whether keeping kept code points of full cuts a number: a digit on both sides of the cut,
+ * or a digit, a point and a digit. */
+static bool
+cut_in_number(const char *full, int kept)
+{
+	uint32_t cp[4] = { 0, 0, 0, 0 };       /* kept-2, kept-1, kept, kept+1 */
+	int i = 0, len;
+
+	for (const char *p = full; *p != '\0' && i <= kept + 1; p += len, i++) {
+		uint32_t ch = grid_utf8_decode(p, &len);
+		if (i >= kept - 2)
+			cp[i - (kept - 2)] = ch;
+	}
+#define DIG(c) ((c) >= '0' && (c) <= '9')
+	return (DIG(cp[1]) && DIG(cp[2])) ||
+	       (DIG(cp[0]) && (cp[1] == '.' || cp[1] == ',') && DIG(cp[2])) ||
+	       (DIG(cp[1]) && (cp[2] == '.' || cp[2] == ',') && DIG(cp[3]));
+#undef DIG
+}
+
+/* Cut recorder: a cut without an ellipsis, or inside a number, is a failure. */
+static void
+cuts_record(const struct grid *g, const char *full, int kept, bool ellipsis, void *arg)
+{
+	struct cuts *c = arg;
+
+	(void)g;
+	if (!ellipsis || cut_in_number(full, kept)) {
+		fprintf(stderr, "%s: \"%s\" cut after %d%s\n", c->where, full, kept,
+		        ellipsis ? " inside a number" : " without an ellipsis");
+		c->bad++;
+	}
+}
+
+/* Render result cur (-1: before the first) of l at w x h, ascii or not, settled and with a
+ * packet half way; count bad cuts into c and packets over a border or a count. */
+static void
+render_checked(struct lesson *l, const struct scenario *sc, long cur, int w, int h, bool ascii,
+               struct cuts *c)
+{
+	struct grid *g = grid_new(w, h);
+	const struct step_result *res = lesson_results(l);
+	struct view_frame f = { .scn = sc, .results = res, .n_results = lesson_count(l), .cur = cur,
+	                        .initial = lesson_initial(l), .fs = lesson_fs_name(l), .speed = 1,
+	                        .ascii = ascii, .focus = VIEW_PANE_NONE };
+	struct view_layout lay;
+	const char *sweep[256];
+	char *text = NULL;
+	size_t len = 0;
+
+	ck_assert_ptr_nonnull(g);
+	g->on_cut = cuts_record;
+	g->cut_arg = c;
+	if (cur >= 0 && res[cur].sweep != NULL) {
+		FILE *mf = open_memstream(&text, &len);
+		ck_assert_ptr_nonnull(mf);
+		bench_print_compact(mf, res[cur].sweep, w - 4, ascii ? BENCH_PRINT_ASCII : 0);
+		fclose(mf);
+		for (char *p = text; p != NULL && *p != '\0' && f.n_sweep < 256;) {
+			char *nl = strchr(p, '\n');
+			sweep[f.n_sweep++] = p;
+			if (nl == NULL)
+				break;
+			*nl = '\0';
+			p = nl + 1;
+		}
+		f.sweep = sweep;
+	}
+	view_screen_draw(g, &f, &lay);
+	if (cur >= 0 && f.sweep == NULL && view_screen_hops(&res[cur], &f.hop, 1) == 1) {
+		/* The packet (reverse and bold) never lands on a pane's border. */
+		f.anim = VIEW_ANIM_TRAVEL;
+		for (f.t = 0; f.t <= 1; f.t += 0.25) {
+			view_screen_draw(g, &f, &lay);
+			for (int y = 0; y < h; y++)
+				for (int x = 0; x < w; x++) {
+					if (grid_at(g, x, y)->attr != (GRID_A_REVERSE | GRID_A_BOLD))
+						continue;
+					for (int p = 0; p < 3; p++) {
+						struct grid_rect r = lay.pane[p];
+						bool in = x >= r.x && x < r.x + r.w && y >= r.y &&
+						          y < r.y + r.h;
+						if (in && (x == r.x || x == r.x + r.w - 1 || y == r.y ||
+						           (lay.wide && y == r.y + r.h - 1))) {
+							fprintf(stderr, "%s: packet on a border at %d,%d\n",
+							        c->where, x, y);
+							c->bad++;
+						}
+					}
+				}
+		}
+	}
+	grid_free(g);
+	free(text);
+}
+
+START_TEST(test_every_scenario_fits)
+{
+	/* Every bundled scenario, every step, at the classroom sizes: nothing cut silently,
+	 * no number cut. Sweeps run with a tiny budget (the rows are scaled down). */
+	static const int sizes[][2] = { { 80, 24 }, { 100, 30 }, { 160, 45 } };
+	char dir[4096], path[4400], where[512];
+	DIR *d = opendir(test_util_src_path("scenarios", dir, sizeof dir));
+	struct dirent *de;
+	int bad = 0, screens = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL) {
+		struct scenario *sc = NULL;
+		struct runner_opts o = { .trace = RUNNER_TRACE_AUTO, .budget = 0.01 };
+		struct lesson *l;
+		char *err = NULL;
+		size_t n = strlen(de->d_name);
+
+		if (n < 6 || strcmp(de->d_name + n - 5, ".yaml") != 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		ck_assert_msg(scenario_load(path, &sc, &err) == 0, "%s: %s", path, err ? err : "?");
+		l = lesson_new(sc, &o, &err);
+		ck_assert_msg(l != NULL, "%s: %s", path, err ? err : "?");
+		for (long cur = -1;; cur++) {
+			for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+				for (int ascii = 0; ascii < 2; ascii++) {
+					struct cuts c = { where, 0 };
+					snprintf(where, sizeof where, "%s step %ld at %dx%d%s", de->d_name,
+					         cur + 1, sizes[k][0], sizes[k][1], ascii ? " ascii" : "");
+					render_checked(l, sc, cur, sizes[k][0], sizes[k][1], ascii, &c);
+					bad += c.bad;
+					screens++;
+				}
+			if (lesson_step(l) != 1)
+				break;
+		}
+		lesson_free(l);
+		scenario_free(sc);
+	}
+	closedir(d);
+	ck_assert_int_gt(screens, 100);
+	ck_assert_msg(bad == 0, "%d texts cut without an ellipsis or inside a number", bad);
+}
+END_TEST
+
 START_TEST(test_grid_text)
 {
 	struct grid *g = grid_new(10, 3);
@@ -890,14 +1178,24 @@ START_TEST(test_narration_output)
 	ck_assert_str_eq(t, "step 1: fsync(fd) returned 0\n\n\n\n");
 	free(t);
 	grid_free(g);
-	ck_assert_int_eq(view_stdio_output_rows(sr.output, sr.output_file, 0), 6);
+	ck_assert_int_eq(view_stdio_output_rows(sr.output, sr.output_file, 0, 0), 6);
 	ck_picture(PANE(24, 6, view_stdio_output(g, r, sr.output, sr.output_file, 0, false)),
 	           "on the terminal (pty):\n B⏎\n A⏎\nin the file:\n A⏎\n B⏎\n");
 	ck_picture(PANE(24, 2, view_stdio_output(g, r, sr.output, sr.output_file, 0, true)),
 	           "terminal: B|A|\nfile:     A|B|\n");
 	/* Lines too long for the pane are cut, visibly. */
 	ck_picture(PANE(12, 6, view_stdio_output(g, r, "If I had more time\nI\n", "x\n", 0, false)),
-	           "on the termi\n If I had m…\n I⏎\nin the file:\n x⏎\n\n");
+	           "on the…\n If I had\n more time⏎\n I⏎\nin the file:\n x⏎\n");
+	/* With the rows for it, a long line is wrapped at its spaces rather than cut. */
+	ck_assert_int_eq(view_stdio_output_rows("If I had more time\nI would have\n", "x\n", 0, 12),
+	                 7);
+	ck_picture(PANE(12, 7, view_stdio_output(g, r, "If I had more time\nI would have\n", "x\n",
+	                                         0, false)),
+	           "on the…\n If I had\n more time⏎\n I would\n have⏎\nin the file:\n x⏎\n");
+	/* One row short of that: a row a line, cut visibly. */
+	ck_picture(PANE(12, 6, view_stdio_output(g, r, "If I had more time\nI would have\n", "x\n",
+	                                         0, false)),
+	           "on the…\n If I had…\n I would…\nin the file:\n x⏎\n\n");
 	/* tail: one stream; what does not fit is counted. */
 	ck_picture(PANE(20, 3, view_stdio_output(g, r, "l1\nl2\nl3\n", NULL, 0, false)),
 	           "printed:\n l1⏎\n … 2 more lines\n");
@@ -988,6 +1286,9 @@ views_suite(void)
 	tcase_add_test(tc, test_cache_merge);
 	tcase_add_test(tc, test_cache_notes);
 	tcase_add_test(tc, test_cache_every_cell);
+	tcase_add_test(tc, test_cache_scale_stable);
+	tcase_add_test(tc, test_cache_big_and_asked);
+	tcase_add_test(tc, test_screen_projector);
 	tcase_add_test(tc, test_disk_pane);
 	tcase_add_test(tc, test_disk_inline);
 	tcase_add_test(tc, test_disk_tmpfs);
@@ -1009,12 +1310,18 @@ views_suite(void)
 	tcase_add_test(tc, test_folio_from_diff);
 	tcase_add_test(tc, test_animation_frames);
 	tcase_add_test(tc, test_grid_text);
+	tcase_add_test(tc, test_grid_fit);
 	tcase_add_test(tc, test_cast_json);
 	tcase_add_test(tc, test_cast_file);
 	tcase_add_test(tc, test_history);
 	tcase_add_test(tc, test_narration_output);
 	tcase_add_test(tc, test_narration_reflow);
 	tcase_add_test(tc, test_expect_overflow);
+	suite_add_tcase(s, tc);
+	/* Real runs of every bundled scenario: slow (the writeback lesson waits), so on its own. */
+	tc = tcase_create("scenarios");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_every_scenario_fits);
 	suite_add_tcase(s, tc);
 	return s;
 }

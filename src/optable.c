@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* scenario-ops.c: the op table and the key table, made from the lists in scenario-ops.h. */
+/* optable.c: the op table and the key table, made from the lists in scenario-ops.h: the one
+ * place that binds each op to the functions of every layer (ops, describe, expect, loader), so
+ * that no layer below includes another through the table. */
 #include <config.h>
 
 #include "describe.h"

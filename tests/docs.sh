@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/docs.sh: the documents say what a newcomer needs: every lesson in the curriculum,
+# the mouse among the man page's keys, how to run the program that nothing installed yet.
+set -u
+src=${IOBUFVIZ_SRCDIR:?}
+fail=0
+
+# Every lesson (a scenario without a sweep step) has its row in doc/curriculum.md.
+for f in "$src"/scenarios/*.yaml; do
+	name=$(basename "$f" .yaml)
+	grep -q '^  - sweep:' "$f" && continue
+	grep -F -q "\`$name\`" "$src/doc/curriculum.md" ||
+		{ echo "FAIL: doc/curriculum.md does not name the lesson $name"; fail=1; }
+done
+
+# The man page's KEYS section names the mouse.
+sed -n '/^\.SH KEYS/,/^\.SH /p' "$src/doc/iobufviz.1" | grep -q -i 'mouse' ||
+	{ echo "FAIL: doc/iobufviz.1: KEYS says nothing of the mouse"; fail=1; }
+
+# The README says how to run iobufviz before it is on the PATH.
+sed -n '/^## Using it/,/^## /p' "$src/README.md" | grep -F -q 'build/src/iobufviz' ||
+	{ echo "FAIL: README.md: Using it does not say where the program is"; fail=1; }
+sed -n '/^## Using it/,/^## /p' "$src/README.md" | grep -F -q 'make -C build install' ||
+	{ echo "FAIL: README.md: Using it does not say how to install"; fail=1; }
+
+[ $fail = 0 ] && echo "PASS: docs"
+exit $fail
