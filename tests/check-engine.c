@@ -575,6 +575,87 @@ START_TEST(test_named_procio)
 }
 END_TEST
 
+/*
+ * fork with unflushed output: a child ending with _exit writes nothing, one ending with exit
+ * writes its copy (a call marked as the child's), and the parent's exit writes it again.
+ */
+START_TEST(test_fork_exit)
+{
+	struct scn_expect twice[] = {
+		{ .key = SCN_KEY_FILE_CONTENT, .str = "hello\nhello\n" },
+	};
+	struct scn_step steps[] = {
+		STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w"),
+		STEP(SCN_OP_FPUTS, .has = SCN_HAS_TEXT, .text = "hello\n"),
+		STEP(SCN_OP_FORK, .child_flushes = false),
+		STEP(SCN_OP_FORK, .child_flushes = true),
+		STEP(SCN_OP_EXIT),
+	};
+	struct run run;
+	const struct event_list *l;
+
+	steps[4].expects = twice;
+	steps[4].n_expects = N(twice);
+	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, RUNNER_TRACE_PTRACE);
+	/* fork returns the child's pid in the parent. */
+	ck_assert_int_gt(run.res[2].ret, 0);
+	ck_assert_int_gt(run.res[3].ret, 0);
+	ck_assert_uint_eq(run.res[2].events.n_write, 0);
+	ck_assert_uint_eq(run.res[2].after.cache.file_size, 0);
+	ck_assert_uint_eq(run.res[2].after.stdio.pending, 6);
+	l = &run.res[3].events;
+	ck_assert_uint_eq(l->n_write, 1);
+	for (size_t i = 0; i < l->n; i++)
+		ck_assert_msg(l->v[i].child, "step 3 event %zu is not the child's", i);
+	ck_assert_uint_eq(run.res[3].after.cache.file_size, 6);
+	ck_assert_uint_eq(run.res[3].after.stdio.pending, 6); /* the parent's copy is still there */
+	l = &run.res[4].events;
+	ck_assert_uint_eq(l->n_write, 1);
+	ck_assert_uint_eq(l->bytes_written, 6);
+	ck_assert_uint_eq(run.res[4].after.cache.file_size, 12);
+	ck_assert(!run.res[4].after.stdio.open);
+	ck_assert_int_eq(expect_eval(&run.res[4]), 0);
+	ck_assert(run.res[4].ok);
+	/* The step before the fork was the parent's own. */
+	ck_assert(run.res[0].events.n > 0 && !run.res[0].events.v[0].child);
+	run_free(&run);
+}
+END_TEST
+
+/* _exit drops what the buffer holds: only what fflush wrote reaches the file. */
+static void
+check_uexit(enum runner_trace trace)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w"),
+		STEP(SCN_OP_FPUTS, .has = SCN_HAS_TEXT, .text = "kept\n"),
+		STEP(SCN_OP_FFLUSH),
+		STEP(SCN_OP_FPUTS, .has = SCN_HAS_TEXT, .text = "lost\n"),
+		STEP(SCN_OP_UEXIT),
+	};
+	struct run run;
+
+	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, trace);
+	ck_assert_uint_eq(run.res[3].after.stdio.pending, 5);
+	ck_assert_int_eq(run.res[4].ret, 0);
+	ck_assert_uint_eq(run.res[4].events.n_write, 0);
+	ck_assert_uint_eq(run.res[4].after.cache.file_size, 5);
+	ck_assert(!run.res[4].after.stdio.open);
+	run_free(&run);
+}
+
+START_TEST(test_uexit_ptrace)
+{
+	check_uexit(RUNNER_TRACE_PTRACE);
+}
+END_TEST
+
+START_TEST(test_uexit_procio)
+{
+	check_uexit(RUNNER_TRACE_PROCIO);
+}
+END_TEST
+
 /* A worker killed by SIGXFSZ (ftruncate past RLIMIT_FSIZE): a note, and no crash. */
 static void
 check_killed(enum runner_trace trace)
@@ -1381,6 +1462,9 @@ engine_suite(void)
 	tcase_add_test(tc, test_ebadf_procio);
 	tcase_add_test(tc, test_named_ptrace);
 	tcase_add_test(tc, test_named_procio);
+	tcase_add_test(tc, test_fork_exit);
+	tcase_add_test(tc, test_uexit_ptrace);
+	tcase_add_test(tc, test_uexit_procio);
 	tcase_add_test(tc, test_killed_ptrace);
 	tcase_add_test(tc, test_killed_procio);
 	tcase_add_test(tc, test_killed_outside_ptrace);
