@@ -124,8 +124,7 @@
 	X(RESULT_VALUE, "result.value", SIGNED, ANY, expect_get_result_value, NULL) \
 	X(OUTPUT, "output", TEXT, ONLY(PTY, TAIL), expect_get_output, NULL) \
 	X(OUTPUT_FILE, "output.file", TEXT, ONLY(PTY), expect_get_output_file, NULL) \
-	X(RESULT_FLAGS, "result.flags", TEXT, ONLY(FCNTL), expect_get_result_flags, \
-	  "Which flags will fcntl(F_GETFL) return?") \
+	X(RESULT_FLAGS, "result.flags", TEXT, ONLY(FCNTL), expect_get_result_flags, NULL) \
 	X(FILE_SIZE, "file.size", NUMBER, ANY, expect_get_file_size, \
 	  "How big (in bytes) will the file be after it?") \
 	X(FILE_CONTENT, "file.content", TEXT, ANY, expect_get_file_content, NULL) \

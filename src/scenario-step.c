@@ -390,6 +390,9 @@ scenario_step_direct(struct scn_load *ld, const struct scn_step *st, const struc
 {
 	const struct scn_args *a = &st->args;
 
+	/* The rule follows the unnamed fd; a named one's transfers are checked by the run. */
+	if (st->handle != 0)
+		return;
 	switch (st->op) {
 	case SCN_OP_OPEN:
 		ld->direct = (a->flags & O_DIRECT) != 0;
