@@ -51,4 +51,14 @@ int headless_run(const struct scenario *s, const struct app_opts *o);
 /* tui.c: run s in the terminal; return an app_exit. */
 int tui_run(const struct scenario *s, const struct app_opts *o);
 
+struct prog_run_opts;
+
+/* prog-headless.c: trace program argv without a terminal, print its transcript; return an
+ * app_exit (0 when it ran, whatever its own exit status). */
+int prog_headless_run(char *const argv[], const struct app_opts *o,
+                      const struct prog_run_opts *ro);
+
+/* prog-tui.c: trace program argv in the terminal, step by step; return an app_exit. */
+int prog_tui_run(char *const argv[], const struct app_opts *o, const struct prog_run_opts *ro);
+
 #endif

@@ -419,6 +419,19 @@ describe_tail(const struct scn_step *st, char *buf, size_t len)
 	         a->lines, a->size);
 }
 
+/* run as the command line. */
+void
+describe_run(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+	size_t at = (size_t)snprintf(buf, len, "run %s", a->program ? a->program : "?");
+
+	for (size_t i = 0; i < a->n_argv && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, " %s", a->argv[i]);
+	if (a->stdin_path != NULL && at < len)
+		snprintf(buf + at, len - at, " < %s", a->stdin_path);
+}
+
 /* sweep as C. */
 void
 describe_sweep(const struct scn_step *st, char *buf, size_t len)

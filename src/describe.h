@@ -47,6 +47,7 @@ DESCRIBE_DECLARE(describe_close);
 DESCRIBE_DECLARE(describe_wait);
 DESCRIBE_DECLARE(describe_pty);
 DESCRIBE_DECLARE(describe_tail);
+DESCRIBE_DECLARE(describe_run);
 DESCRIBE_DECLARE(describe_sweep);
 DESCRIBE_DECLARE(describe_note);
 

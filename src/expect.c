@@ -298,6 +298,16 @@ expect_get_output_file(const struct step_result *sr, int64_t *num, char *text, s
 	return expect_output(sr->output_file, num, text, len);
 }
 
+/* exit.status: how a run step's program ended (its exit code; 128 + N if signal N killed it). */
+bool
+expect_get_exit_status(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	*num = sr->ret;
+	if (sr->ret < 0)
+		snprintf(text, len, "the program did not run");
+	return sr->ret >= 0;
+}
+
 /* result.flags: what fcntl(F_GETFL) returned, as flag names. */
 bool
 expect_get_result_flags(const struct step_result *sr, int64_t *num, char *text, size_t len)

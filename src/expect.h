@@ -31,6 +31,7 @@ EXPECT_DECLARE(expect_get_result_errno);
 EXPECT_DECLARE(expect_get_result_value);
 EXPECT_DECLARE(expect_get_output);
 EXPECT_DECLARE(expect_get_output_file);
+EXPECT_DECLARE(expect_get_exit_status);
 EXPECT_DECLARE(expect_get_result_flags);
 EXPECT_DECLARE(expect_get_file_size);
 EXPECT_DECLARE(expect_get_file_content);

@@ -14,6 +14,7 @@
 #include "bench-print.h"
 #include "describe.h"
 #include "expect.h"
+#include "headless.h"
 #include "json.h"
 #include "lesson.h"
 #include "ops.h"
@@ -132,7 +133,7 @@ headless_op_traced(const struct headless *h, const struct step_result *sr)
 }
 
 /* Text: the stdio, cache and disk lines of a snapshot. */
-static void
+void
 headless_text_state(FILE *f, const struct snapshot *s)
 {
 	char a[32], b[32], c[32];
@@ -327,7 +328,7 @@ headless_json_count(FILE *f, const char *key, bool known, uint64_t n, const char
 }
 
 /* JSON: one snapshot's state. */
-static void
+void
 headless_json_state(FILE *f, const struct snapshot *s)
 {
 	const struct snap_cache *c = &s->cache;
@@ -390,7 +391,7 @@ headless_json_state(FILE *f, const struct snapshot *s)
  * JSON: a time as "call_usec" (the call's own cost, when nothing else was inside it) and
  * "usec_incl_tracing" (when ptrace stops were inside it), each null when it is the other.
  */
-static void
+void
 headless_json_times(FILE *f, uint64_t ns, bool traced)
 {
 	if (traced)
@@ -483,7 +484,7 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 }
 
 /* Write s on one TAP line: escaped as one record (text.c), '#' too (it starts a directive). */
-static void
+void
 headless_tap_text(FILE *f, const char *s)
 {
 	char *safe = text_safe_dup(s, TEXT_LINE);

@@ -18,6 +18,7 @@
 #include "crt.h"
 #include "practice-run.h"
 #include "probe.h"
+#include "prog-run.h"
 #include "scenario.h"
 #include "scratch.h"
 #include "text.h"
@@ -30,12 +31,15 @@ usage(FILE *f)
 {
 	fprintf(f,
 "Usage: %s [OPTION]... SCENARIO\n"
+"       %s [OPTION]... -- PROGRAM [ARG]...\n"
 "       %s --practice [TOPIC [--seed N] [--answers]]\n"
 "       %s --list | --check FILE... | --help | --version\n"
 "Show where file data is, step by step: stdio buffer, kernel page cache, disk.\n"
 "Every step makes real calls on a real scratch file and shows what the kernel reports.\n"
 "\n"
 "SCENARIO is a YAML file, or the name of a bundled scenario (\"13-3\"; see --list).\n"
+"After --, PROGRAM (a path or a name in PATH) runs under the tracer instead: a step is one\n"
+"system call on a regular file, or one stdio call (glibc programs linked dynamically).\n"
 "\n"
 "  -H, --headless         no terminal UI: print a transcript, exit 1 if an expectation fails\n"
 "      --strict           an expectation on a fact this run cannot observe fails\n"
@@ -45,7 +49,10 @@ usage(FILE *f)
 "  -c, --check            validate the scenario file(s) only; errors as FILE:LINE:COL\n"
 "  -d, --dir=DIR          make the private scratch directory under DIR\n"
 "                         (default $TMPDIR, else /tmp); given again, sweeps run\n"
-"                         on each DIR side by side (up to 8)\n"
+"                         on each DIR side by side (up to 8); with a PROGRAM: its\n"
+"                         working directory (default: a private scratch dir)\n"
+"      --timeout=SECONDS  kill the PROGRAM after this long (default 60; 0: never)\n"
+"      --stdin=FILE       the PROGRAM's standard input (default /dev/null)\n"
 "      --trace=HOW        how stdio's system calls are seen: auto (default), ptrace, procio\n"
 "      --probe=SOURCE     page cache source: auto (default: the first that works of)\n"
 "                         cachestat, kpageflags (root), mincore (no dirty counts)\n"
@@ -69,7 +76,7 @@ usage(FILE *f)
 "Exit status: 0 no expectation failed, 1 an expectation failed,\n"
 "2 bad usage or bad scenario, 3 the environment cannot run it.\n"
 "See iobufviz(1) and doc/scenarios.md.\n",
-	        progname, progname, progname);
+	        progname, progname, progname, progname);
 }
 
 /* Complain about usage and return the usage exit code. */
@@ -160,6 +167,34 @@ reap(const struct app_opts *o)
 	scratch_reap("/dev/shm", reaped, NULL);
 }
 
+/* Run the student's own program argv (argc words) in the TUI or headless. */
+static int
+program(char **argv, int argc, bool headless, struct app_opts *o, struct prog_run_opts *ro)
+{
+	if (argc == 0)
+		return usage_error("%s", "no program after --");
+	if (o->export_fmt != NULL || o->quiz || o->record != NULL)
+		return usage_error("%s", "--export, --quiz and --record are for scenarios");
+	ro->dir = o->dir;
+	ro->probe = o->probe;
+	if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "%s: not a terminal: use --headless for a transcript\n", progname);
+		return APP_EXIT_USAGE;
+	}
+	if (!headless) {
+		char why[160];
+		if (crt_check(why, sizeof why) != 0) {
+			fprintf(stderr, "%s: %s; use --headless for a transcript\n", progname, why);
+			return APP_EXIT_ENV;
+		}
+	}
+	/* Our own scratch dir is under $TMPDIR; --dir is the program's, not ours to reap. */
+	struct app_opts mine = *o;
+	mine.dir = NULL;
+	reap(&mine);
+	return headless ? prog_headless_run(argv, o, ro) : prog_tui_run(argv, o, ro);
+}
+
 /* --practice: list the topics, or generate, print and run one; return the exit status. */
 static int
 practice(int argc, char **argv, const struct app_opts *o, bool headless)
@@ -205,7 +240,7 @@ run(int argc, char **argv)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
 	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_WIDE,
-	       OPT_STRICT, OPT_BIG };
+	       OPT_STRICT, OPT_BIG, OPT_TIMEOUT, OPT_STDIN };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
@@ -223,6 +258,8 @@ run(int argc, char **argv)
 		{ "record", required_argument, NULL, OPT_RECORD },
 		{ "export", required_argument, NULL, OPT_EXPORT },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "stdin", required_argument, NULL, OPT_STDIN },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "practice", no_argument, NULL, OPT_PRACTICE },
 		{ "seed", required_argument, NULL, OPT_SEED },
@@ -233,6 +270,7 @@ run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct app_opts o = { .color = true, .mouse = true };
+	struct prog_run_opts ro = { .timeout_ms = 60000 };
 	bool headless = false, do_list = false, do_check = false;
 	const char *nc;
 	int c;
@@ -300,6 +338,16 @@ run(int argc, char **argv)
 				return usage_error("--budget: '%s': expected seconds, 0 < s <= 3600", optarg);
 			break;
 		}
+		case OPT_TIMEOUT: {
+			char *end;
+			double t = strtod(optarg, &end);
+			if (*end != '\0' || !(t >= 0 && t <= 86400))
+				return usage_error("--timeout: '%s': expected seconds, 0 <= s <= 86400",
+				                   optarg);
+			ro.timeout_ms = (unsigned)(t * 1000);
+			break;
+		}
+		case OPT_STDIN: ro.stdin_path = optarg; break;
 		case OPT_PRACTICE: o.practice_topic = true; break;
 		case OPT_ANSWERS: o.answers = true; break;
 		case OPT_SEED: {
@@ -324,6 +372,11 @@ run(int argc, char **argv)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+
+	/* "-- PROGRAM ARG...": the student's own program instead of a scenario. */
+	if (optind > 1 && optind <= argc && strcmp(argv[optind - 1], "--") == 0 && !do_list &&
+	    !do_check && !o.practice_topic)
+		return program(argv + optind, argc - optind, headless, &o, &ro);
 
 	if (do_list) {
 		if (optind != argc)

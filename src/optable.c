@@ -35,10 +35,12 @@ const struct scn_op_entry scn_op_table[SCN_OP__COUNT] = {
 
 #define ANY NULL
 #define ONLY(...) (const enum scn_op[]){ SCN_OP_ONLY_(__VA_ARGS__) SCN_OP__COUNT }
-#define SCN_OP_ONLY_(...) SCN_OP_ONLY_N_(__VA_ARGS__, SCN_OP_ONLY_2_, SCN_OP_ONLY_1_)(__VA_ARGS__)
-#define SCN_OP_ONLY_N_(a, b, f, ...) f
+#define SCN_OP_ONLY_(...) SCN_OP_ONLY_N_(__VA_ARGS__, SCN_OP_ONLY_3_, SCN_OP_ONLY_2_, \
+                                        SCN_OP_ONLY_1_)(__VA_ARGS__)
+#define SCN_OP_ONLY_N_(a, b, c, f, ...) f
 #define SCN_OP_ONLY_1_(a) SCN_OP_##a,
 #define SCN_OP_ONLY_2_(a, b) SCN_OP_##a, SCN_OP_##b,
+#define SCN_OP_ONLY_3_(a, b, c) SCN_OP_##a, SCN_OP_##b, SCN_OP_##c,
 #define SCN_KEY_ROW(e, n, type_, only_, get_, q)	\
 	[SCN_KEY_##e] = {				\
 		.name = n,				\

@@ -24,6 +24,7 @@
 #include "fdio.h"
 #include "ops.h"
 #include "probe.h"
+#include "prog-op.h"
 #include "pty-run.h"
 #include "bench.h"
 #include "runner.h"
@@ -553,11 +554,24 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
 }
 
+/* run: the student's program, to its end, as one step (prog-op.c). */
+static void
+runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out)
+{
+	struct timespec start;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	if (prog_op_run(&step->args, scratch_dir(r->scratch), r->path, out) != 0 && out->err == 0)
+		out->err = ECHILD;
+	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
+}
+
 /* The runner's parts that ops may run in (their op table entry says which); NULL: the worker. */
 static const runner_op_fn runner_ops[SCN_RUNS__COUNT] = {
 	[SCN_RUNS_RUNNER_WAIT] = runner_op_wait,
 	[SCN_RUNS_RUNNER_PTY] = runner_op_pty,       /* curriculum */
 	[SCN_RUNS_RUNNER_SWEEP] = runner_op_sweep,   /* bench.c */
+	[SCN_RUNS_RUNNER_RUN] = runner_op_run,       /* prog-op.c */
 };
 
 /* Kill and reap the worker if it lives. */

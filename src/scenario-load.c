@@ -217,6 +217,11 @@ scenario_step_free(struct scn_step *st)
 {
 	free(st->args.text);
 	free(st->args.text2);
+	free(st->args.program);
+	free(st->args.stdin_path);
+	for (size_t k = 0; k < st->args.n_argv; k++)
+		free(st->args.argv[k]);
+	free(st->args.argv);
 	free(st->say);
 	free(st->ask);
 	free(st->name);

@@ -27,7 +27,7 @@
 	X(SETVBUF, "setvbuf", STDIO, WORKER, ARGS, ops_setvbuf, describe_setvbuf, NULL, NULL, \
 	  REQ(BUFMODE) OPT(SIZE) OPT(BUFFER)) \
 	X(SETBUF, "setbuf", STDIO, WORKER, ARGS, ops_setbuf, describe_setbuf, NULL, NULL, \
-	  OPT(SETBUF_BUFFER)) \
+	  REQ(SETBUF_BUFFER)) \
 	X(SETBUFFER, "setbuffer", STDIO, WORKER, ARGS, ops_setbuffer, describe_setbuffer, NULL, \
 	  NULL, OPT(SIZE) OPT(BUFFER)) \
 	X(FWRITE, "fwrite", STDIO, WORKER, ARGS, ops_fwrite, describe_fwrite, NULL, NULL, \
@@ -77,6 +77,8 @@
 	  REQ(LINES) OPT(BLOCK)) \
 	X(SWEEP, "sweep", NONE, RUNNER_SWEEP, SWEEP, NULL, describe_sweep, NULL, NULL) \
 	X(NOTE, "note", NONE, WORKER, TEXT, ops_nothing, describe_note, NULL, NULL) \
+	X(RUN, "run", NONE, RUNNER_RUN, ARGS, NULL, describe_run, NULL, NULL, \
+	  REQ(PROGRAM) OPT(ARGS) OPT(STDIN) OPT(TIMEOUT)) \
 	SCN_OP_LIST_EXTRA(X)
 
 #ifndef SCN_OP_LIST_EXTRA
@@ -122,8 +124,9 @@
 	  NULL) \
 	X(RESULT_ERRNO, "result.errno", ERRNO, ANY, expect_get_result_errno, NULL) \
 	X(RESULT_VALUE, "result.value", SIGNED, ANY, expect_get_result_value, NULL) \
-	X(OUTPUT, "output", TEXT, ONLY(PTY, TAIL), expect_get_output, NULL) \
+	X(OUTPUT, "output", TEXT, ONLY(PTY, TAIL, RUN), expect_get_output, NULL) \
 	X(OUTPUT_FILE, "output.file", TEXT, ONLY(PTY), expect_get_output_file, NULL) \
+	X(EXIT_STATUS, "exit.status", SIGNED, ONLY(RUN), expect_get_exit_status, NULL) \
 	X(RESULT_FLAGS, "result.flags", TEXT, ONLY(FCNTL), expect_get_result_flags, NULL) \
 	X(FILE_SIZE, "file.size", NUMBER, ANY, expect_get_file_size, \
 	  "How big (in bytes) will the file be after it?") \
@@ -152,7 +155,7 @@ enum scn_arg {
 	SCN_ARG_BYTES, SCN_ARG_OFFSET, SCN_ARG_LEN, SCN_ARG_WHENCE, SCN_ARG_TEXT, SCN_ARG_MODE,
 	SCN_ARG_SIZE, SCN_ARG_BUFFER, SCN_ARG_FLAGS, SCN_ARG_ADVICE, SCN_ARG_ALIGN,
 	SCN_ARG_SECONDS, SCN_ARG_UNTIL, SCN_ARG_TIMEOUT, SCN_ARG_LINES, SCN_ARG_BLOCK,
-	SCN_ARG_PRINTF, SCN_ARG_WRITE, SCN_ARG_BETWEEN,
+	SCN_ARG_PRINTF, SCN_ARG_WRITE, SCN_ARG_BETWEEN, SCN_ARG_PROGRAM, SCN_ARG_ARGS, SCN_ARG_STDIN,
 	/* The same keys with another meaning: each op's list says which it takes. */
 	SCN_ARG_BUFMODE,        /* mode: setvbuf's none, line, full (MODE: a stdio mode) */
 	SCN_ARG_SETBUF_BUFFER,  /* buffer: setbuf's own, library or none */
@@ -187,6 +190,9 @@ enum scn_arg {
 #define SCN_ARGDEF_PRINTF "printf", SCALAR
 #define SCN_ARGDEF_WRITE "write", SCALAR
 #define SCN_ARGDEF_BETWEEN "between", SCALAR
+#define SCN_ARGDEF_PROGRAM "program", SCALAR
+#define SCN_ARGDEF_ARGS "args", LIST
+#define SCN_ARGDEF_STDIN "stdin", SCALAR
 #define SCN_ARGDEF_BUFMODE "mode", SCALAR
 #define SCN_ARGDEF_SETBUF_BUFFER "buffer", SCALAR
 #define SCN_ARGDEF_SFR_FLAGS "flags", LIST
@@ -212,7 +218,7 @@ enum scn_io { SCN_IO_NONE, SCN_IO_FD, SCN_IO_STDIO };
 
 /* Where an op runs: the worker (ops.c), or a part of the runner that runner.c dispatches on. */
 enum scn_runs { SCN_RUNS_WORKER, SCN_RUNS_RUNNER_WAIT, SCN_RUNS_RUNNER_PTY,
-	SCN_RUNS_RUNNER_SWEEP, SCN_RUNS__COUNT };
+	SCN_RUNS_RUNNER_SWEEP, SCN_RUNS_RUNNER_RUN, SCN_RUNS__COUNT };
 
 /* What an op's YAML value is. */
 enum scn_form {

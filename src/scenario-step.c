@@ -179,6 +179,16 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct scn_ra
 	}
 	if (VAL(WRITE) != NULL)
 		a->text2 = scenario_value_strdup(ld, VAL(WRITE));
+	if (VAL(PROGRAM) != NULL)
+		a->program = scenario_value_strdup(ld, VAL(PROGRAM));
+	if (VAL(STDIN) != NULL)
+		a->stdin_path = scenario_value_strdup(ld, VAL(STDIN));
+	if (NODE(ARGS) != NULL && ra->list[SCN_ARG_ARGS].count > 0) {
+		const struct scn_raw_list *l = &ra->list[SCN_ARG_ARGS];
+		a->argv = calloc(l->count, sizeof *a->argv);
+		for (unsigned i = 0; a->argv != NULL && i < l->count; i++)
+			a->argv[a->n_argv++] = scenario_value_strdup(ld, l->items[i]);
+	}
 	if (VAL(BETWEEN) != NULL) {
 		if (scenario_value_name(ld, NODE(BETWEEN), VAL(BETWEEN), scn_betweens, "between", &v) == 0)
 			a->between = (enum scn_pty_between)v;
@@ -377,7 +387,8 @@ scenario_step_expects(struct scn_load *ld, struct scn_step *st, const struct scn
 		if (!scenario_key_applies(e->key, st->op)) {
 			char ops[128] = "";
 			for (const enum scn_op *o = scn_key_table[k].only; *o != SCN_OP__COUNT; o++)
-				scenario_report_append(ops, sizeof ops, " and ", scn_op_table[*o].name);
+				scenario_report_append(ops, sizeof ops, o[1] == SCN_OP__COUNT ? " and " :
+						       ", ", scn_op_table[*o].name);
 			scenario_at_key(ld, c, "%s is expected of %s steps, not of %s (step %zu)",
 					scn_key_table[k].name, ops, scn_op_table[st->op].name, stepno);
 		}

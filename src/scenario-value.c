@@ -220,6 +220,21 @@ scenario_value_errno(const char *name)
 	return -1;
 }
 
+/* The errno name closest to NAME ("EAGAINN" -> "EAGAIN"), or NULL if none is close. */
+static const char *
+scenario_value_errno_near(const char *name)
+{
+	const char *names[160], *near;
+	size_t n = 0;
+
+	for (int e = 1; e < 160; e++)
+		names[n++] = strerrorname_np(e);
+	near = scenario_report_suggest(name, names, n);
+	/* errno names are short and alike (EFOO is two edits from EIO): suggest only a
+	 * name that begins as the written one does, as a typo would. */
+	return near != NULL && strncmp(near, name, 3) == 0 ? near : NULL;
+}
+
 /* Parse one expectation value S for key E->key into E. */
 int
 scenario_value_expect(struct scn_load *ld, const struct yamlpos_node *node, const char *s, struct scn_expect *e)
@@ -287,7 +302,13 @@ scenario_value_expect(struct scn_load *ld, const struct yamlpos_node *node, cons
 				    p);
 			return -1;
 		} else if ((v = scenario_value_errno(p)) < 0) {
-			scenario_at(ld, node, "unknown errno name '%s' (EINVAL, EBADF, ENOSPC, ...)", p);
+			const char *near = scenario_value_errno_near(p);
+			if (near != NULL)
+				scenario_at(ld, node, "unknown errno name '%s' (did you mean '%s'?)", p,
+					    near);
+			else
+				scenario_at(ld, node, "unknown errno name '%s' (EINVAL, EBADF, ENOSPC, ...)",
+					    p);
 			return -1;
 		} else {
 			e->num = v;

@@ -60,6 +60,10 @@ struct scn_args {
 	double timeout;       /* wait until clean: give up after this many seconds */
 	uint64_t lines;       /* tail: how many lines */
 	enum scn_pty_between between; /* pty */
+	char *program;        /* run: the program (a path, or a name in PATH) */
+	char **argv;          /* run: its arguments ("{file}": the scratch file), n_argv of them */
+	size_t n_argv;
+	char *stdin_path;     /* run: its standard input (NULL: /dev/null) */
 };
 
 /* Comparison of an expectation. */

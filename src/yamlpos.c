@@ -184,6 +184,14 @@ yamlpos_parser_error(struct yamlpos_builder *b, const yaml_parser_t *p, const ch
 		snprintf(b->msg, b->msg_len, "YAML syntax error: a tab; YAML indents with spaces only");
 		return -1;
 	}
+	/* ">= 1" unquoted: '>' starts a block scalar in YAML and cannot start a flow value.
+	 * The writer meant a comparison: say how to write one. */
+	if (p->problem_mark.index < len && strchr("<>", buf[p->problem_mark.index]) != NULL &&
+	    strstr(problem, "cannot start any token") != NULL) {
+		snprintf(b->msg, b->msg_len, "YAML syntax error: a comparison must be quoted, "
+		         "e.g. \">= 1\" or '< 4096'");
+		return -1;
+	}
 	if (p->context != NULL)
 		snprintf(b->msg, b->msg_len, "YAML syntax error: %s %s (from line %d, column %d)",
 			 problem, p->context, (int)p->context_mark.line + 1,

@@ -694,7 +694,7 @@ START_TEST(test_all_ops)
 	ck_assert_uint_eq(s->file.size, 64 * 1024);
 	ck_assert_int_eq(s->file.on, SCN_FS_TMPFS);
 	ck_assert_int_eq(s->file.fill, SCN_FILL_ZERO);
-	ck_assert_uint_eq(s->n_steps, 52);
+	ck_assert_uint_eq(s->n_steps, 53);
 	for (size_t i = 0; i < s->n_steps; i++)
 		seen[st[i].op] = true;
 	/* A scenario has one end: all-ops.yaml ends with exit, uexit.yaml with _exit. */
@@ -946,31 +946,41 @@ START_TEST(test_all_ops)
 	ck_assert_str_eq(st[41].ask, "How many bytes will pwrite() hand to the kernel?");
 	ck_assert_ptr_null(st[40].ask);
 
-	/* 42-43 fcntl; 44-48 named pairs (as:, on:) and write/pwrite with text */
-	ck_assert_int_eq(st[42].args.cmd, F_GETFL);
-	ck_assert_ptr_nonnull(st[42].expects[0].str);
-	ck_assert_int_eq(st[43].args.cmd, F_SETFL);
-	ck_assert_int_eq(st[43].args.flags, O_APPEND);
-	ck_assert_int_eq(st[44].args.flags, O_RDWR | O_RSYNC);
-	ck_assert_uint_eq(st[44].handle, 1);
-	ck_assert_str_eq(st[44].name, "second");
+	/* 42 run: the program, its arguments in order, its stdin and timeout */
+	ck_assert_int_eq(st[42].op, SCN_OP_RUN);
+	ck_assert_str_eq(st[42].args.program, "./mytail");
+	ck_assert_uint_eq(st[42].args.n_argv, 3);
+	ck_assert_str_eq(st[42].args.argv[0], "-n");
+	ck_assert_str_eq(st[42].args.argv[2], "{file}");
+	ck_assert_str_eq(st[42].args.stdin_path, "/dev/null");
+	ck_assert(st[42].args.timeout == 5.0);
+	check_expect(&st[42], SCN_KEY_EXIT_STATUS, SCN_CMP_EQ, 0, "0", 85, 27);
+
+	/* 43-44 fcntl; 45-49 named pairs (as:, on:) and write/pwrite with text */
+	ck_assert_int_eq(st[43].args.cmd, F_GETFL);
+	ck_assert_ptr_nonnull(st[43].expects[0].str);
+	ck_assert_int_eq(st[44].args.cmd, F_SETFL);
+	ck_assert_int_eq(st[44].args.flags, O_APPEND);
+	ck_assert_int_eq(st[45].args.flags, O_RDWR | O_RSYNC);
 	ck_assert_uint_eq(st[45].handle, 1);
-	ck_assert_str_eq(st[45].args.text, "hello");
-	ck_assert_uint_eq(st[45].args.has, SCN_HAS_TEXT);
-	check_expect(&st[45], SCN_KEY_FILE_SIZE, SCN_CMP_GE, 5, ">= 5", 91, 25);
-	ck_assert_str_eq(st[45].expects[2].str, "hel");
-	ck_assert_str_eq(st[46].args.text, "hi");
-	ck_assert_int_eq(st[46].args.offset, 2);
-	ck_assert_uint_eq(st[47].handle, 2);
+	ck_assert_str_eq(st[45].name, "second");
+	ck_assert_uint_eq(st[46].handle, 1);
+	ck_assert_str_eq(st[46].args.text, "hello");
+	ck_assert_uint_eq(st[46].args.has, SCN_HAS_TEXT);
+	check_expect(&st[46], SCN_KEY_FILE_SIZE, SCN_CMP_GE, 5, ">= 5", 93, 25);
+	ck_assert_str_eq(st[46].expects[2].str, "hel");
+	ck_assert_str_eq(st[47].args.text, "hi");
+	ck_assert_int_eq(st[47].args.offset, 2);
 	ck_assert_uint_eq(st[48].handle, 2);
+	ck_assert_uint_eq(st[49].handle, 2);
 	ck_assert_uint_eq(st[41].handle, 0);
 	ck_assert_ptr_null(st[41].name);
 
-	/* 49-51 fork (the child's end) and exit */
-	ck_assert_int_eq(st[49].op, SCN_OP_FORK);
-	ck_assert(!st[49].args.child_flushes);
-	ck_assert(st[50].args.child_flushes);
-	ck_assert_int_eq(st[51].op, SCN_OP_EXIT);
+	/* 50-52 fork (the child's end) and exit */
+	ck_assert_int_eq(st[50].op, SCN_OP_FORK);
+	ck_assert(!st[50].args.child_flushes);
+	ck_assert(st[51].args.child_flushes);
+	ck_assert_int_eq(st[52].op, SCN_OP_EXIT);
 
 	scenario_free(s);
 }
