@@ -341,6 +341,7 @@ scenario_step_names(struct scn_load *ld, struct scn_step *st, const struct scn_r
 			o == SCN_OP_FOPEN ? 1u << SCN_IO_STDIO : 1u << SCN_IO_FD | 1u << SCN_IO_STDIO;
 		ld->n_names++;
 		st->handle = (unsigned)ld->n_names;
+		st->made = true;
 		/* fdopen as: wraps the unnamed fd (ops_run copies it into the new pair). */
 		free(st->name);
 		st->name = scenario_value_strdup(ld, rs->as);

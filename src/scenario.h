@@ -146,6 +146,7 @@ struct scn_step {
 	int line, col;             /* where the step starts */
 	char *name;                /* as: or on: (a named fd/FILE* pair); NULL: the unnamed one */
 	unsigned handle;           /* 0: the unnamed fd/FILE*; n: the n-th name (SCN_MAX_NAMES) */
+	bool made;                 /* as: the step made the named pair (else on: acts on it) */
 };
 
 /* Names a scenario may give its descriptors and streams (as: a). */

@@ -963,6 +963,7 @@ START_TEST(test_all_ops)
 	ck_assert_int_eq(st[44].args.flags, O_APPEND);
 	ck_assert_int_eq(st[45].args.flags, O_RDWR | O_RSYNC);
 	ck_assert_uint_eq(st[45].handle, 1);
+	ck_assert(st[45].made && !st[46].made);
 	ck_assert_str_eq(st[45].name, "second");
 	ck_assert_uint_eq(st[46].handle, 1);
 	ck_assert_str_eq(st[46].args.text, "hello");
