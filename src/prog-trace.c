@@ -26,117 +26,28 @@
 #include <unistd.h>
 
 #include "decode.h"
+#include "prog-calls.h"
+#include "prog-fds.h"
+#include "prog-launch.h"
+#include "prog-mem.h"
 #include "prog-mark.h"
 #include "prog-stdio.h"
 #include "prog-trace.h"
 #include "scratch.h"
 
-#if defined(__x86_64__)
-#define PT_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define PT_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#else
-/* Another arch: prog_trace_start refuses (its syscall numbers are not checked here). */
-#define PT_AUDIT_ARCH 0
-#endif
-
-/* How a call concerns a file. */
-enum pt_kind {
-	PK_FD,       /* fd in argument .fd */
-	PK_OPEN,     /* open/creat: path in arg 0, result is an fd */
-	PK_OPENAT,   /* openat/openat2: path in arg 1 */
-	PK_DUP,      /* dup/dup2/dup3/fcntl: may make a new fd from .fd */
-	PK_CLOSE,
-	PK_STATAT,   /* newfstatat/statx: an fd call only with AT_EMPTY_PATH and "" */
-	PK_EXEC,
-	PK_EXIT,     /* exit_group: no exit stop */
-	PK_MARK,     /* prctl(PROG_MARK_OPTION, ...): the shim's marker */
-};
-
-/* One call the seccomp filter stops on: which argument is the fd, the size, the offset. */
-struct pt_call {
-	long nr;
-	const char *name;         /* as strace names it */
-	signed char fd, bytes, off;
-	unsigned char kind;
-};
-
-/* The calls that stop the tracee; everything else runs untraced. */
-static const struct pt_call pt_calls[] = {
-	{ SYS_read, "read", 0, 2, -1, PK_FD },
-	{ SYS_write, "write", 0, 2, -1, PK_FD },
-	{ SYS_pread64, "pread64", 0, 2, 3, PK_FD },
-	{ SYS_pwrite64, "pwrite64", 0, 2, 3, PK_FD },
-	{ SYS_readv, "readv", 0, -1, -1, PK_FD },
-	{ SYS_writev, "writev", 0, -1, -1, PK_FD },
-	{ SYS_preadv, "preadv", 0, -1, 3, PK_FD },
-	{ SYS_pwritev, "pwritev", 0, -1, 3, PK_FD },
-	{ SYS_preadv2, "preadv2", 0, -1, 3, PK_FD },
-	{ SYS_pwritev2, "pwritev2", 0, -1, 3, PK_FD },
-	{ SYS_lseek, "lseek", 0, -1, 1, PK_FD },
-	{ SYS_fsync, "fsync", 0, -1, -1, PK_FD },
-	{ SYS_fdatasync, "fdatasync", 0, -1, -1, PK_FD },
-	{ SYS_sync_file_range, "sync_file_range", 0, 2, 1, PK_FD },
-	{ SYS_fadvise64, "fadvise64", 0, 2, 1, PK_FD },
-	{ SYS_fallocate, "fallocate", 0, 3, 2, PK_FD },
-	{ SYS_ftruncate, "ftruncate", 0, -1, 1, PK_FD },
-#ifdef SYS_open
-	{ SYS_open, "open", -1, -1, -1, PK_OPEN },
-#endif
-#ifdef SYS_creat
-	{ SYS_creat, "creat", -1, -1, -1, PK_OPEN },
-#endif
-	{ SYS_openat, "openat", -1, -1, -1, PK_OPENAT },
-	{ SYS_openat2, "openat2", -1, -1, -1, PK_OPENAT },
-	{ SYS_close, "close", 0, -1, -1, PK_CLOSE },
-	{ SYS_mmap, "mmap", 4, 1, 5, PK_FD },
-	{ SYS_msync, "msync", -1, 1, -1, PK_FD },
-	{ SYS_munmap, "munmap", -1, 1, -1, PK_FD },
-	{ SYS_dup, "dup", 0, -1, -1, PK_DUP },
-#ifdef SYS_dup2
-	{ SYS_dup2, "dup2", 0, -1, -1, PK_DUP },
-#endif
-	{ SYS_dup3, "dup3", 0, -1, -1, PK_DUP },
-	{ SYS_fcntl, "fcntl", 0, -1, -1, PK_DUP },
-#ifdef SYS_fstat
-	{ SYS_fstat, "fstat", 0, -1, -1, PK_FD },
-#endif
-	{ SYS_newfstatat, "newfstatat", 0, -1, -1, PK_STATAT },
-	{ SYS_statx, "statx", 0, -1, -1, PK_STATAT },
-	{ SYS_execve, "execve", -1, -1, -1, PK_EXEC },
-	{ SYS_exit_group, "exit_group", -1, -1, -1, PK_EXIT },
-	{ SYS_prctl, "prctl", -1, -1, -1, PK_MARK },
-};
-
-#define PT_NCALLS (sizeof pt_calls / sizeof pt_calls[0])
-
 /* Names of the shim's functions, by marker id. */
 #define PT_MARK_NAME(id, name) [id] = #name,
 static const char *const pt_mark_names[PROG_MARK_NFUNCS] = { PROG_MARK_FUNCS(PT_MARK_NAME) };
 
-/* One open fd of a process, as far as we know it. */
-struct pt_fd {
-	int fd;
-	bool regular, cloexec;
-	char *path;
-};
-
-/* A file descriptor table, shared by the threads of a process. */
-struct pt_fdtab {
-	int refs;
-	struct pt_fd *v;
-	size_t n, cap;
-};
-
 /* One traced process (or thread). */
 struct pt_proc {
 	pid_t pid, tgid;
-	struct pt_fdtab *tab;
+	struct prog_fdtab *tab;
 	struct prog_stdio *stdio;
 	bool fresh;               /* attached by a fork event: its first SIGSTOP is ours */
 	bool in_sys;              /* between a seccomp stop and its syscall-exit stop */
 	/* The call between its entry and exit. */
-	const struct pt_call *call;
+	const struct prog_call *call;
 	uint64_t args[6];
 	struct timespec t0;
 	char path[PATH_MAX];      /* open family: the path argument; else the fd's file */
@@ -163,79 +74,6 @@ pt_ns(const struct timespec *a, const struct timespec *b)
 	int64_t ns = (int64_t)(b->tv_sec - a->tv_sec) * 1000000000LL + (b->tv_nsec - a->tv_nsec);
 
 	return ns > 0 ? (uint64_t)ns : 0;
-}
-
-/* The table entry of syscall nr, or NULL. */
-static const struct pt_call *
-pt_lookup(uint64_t nr)
-{
-	for (size_t i = 0; i < PT_NCALLS; i++)
-		if ((uint64_t)pt_calls[i].nr == nr)
-			return &pt_calls[i];
-	return NULL;
-}
-
-/*
- * Load prog. SECCOMP_FILTER_FLAG_SPEC_ALLOW: otherwise the kernel turns on the speculative
- * store bypass mitigation for the whole program, which slows its plain computing by tens of
- * percent: the program is to run as fast as it does untraced.
- */
-static int
-pt_seccomp_set(struct sock_fprog *prog)
-{
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_SPEC_ALLOW, prog) == 0)
-		return 0;
-	if (errno != EINVAL)
-		return -1;
-	/* A kernel older than 4.17 has no such flag. */
-	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, prog);
-}
-
-/*
- * Install the filter: SECCOMP_RET_TRACE for the calls of pt_calls (prctl only with the
- * marker option) and for any other arch's calls; SECCOMP_RET_ALLOW for the rest.
- */
-static int
-pt_seccomp_install(void)
-{
-	struct sock_filter f[PT_NCALLS + 16];
-	struct sock_fprog prog;
-	size_t n = 0, ncalls = PT_NCALLS;
-
-	/* Layout: [0] arch, [1] arch?, [2] TRACE, [3] nr, [4..4+ncalls) one jeq per call,
-	 * then the prctl check, ALLOW at A, TRACE at A + 1. */
-	size_t allow = 4 + ncalls + 3, trace = allow + 1;
-
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PT_AUDIT_ARCH, 1, 0);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
-	for (size_t i = 0; i < ncalls; i++, n++) {
-		if (pt_calls[i].kind == PK_MARK)
-			f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			                                    (unsigned)pt_calls[i].nr,
-			                                    (unsigned char)(4 + ncalls - n), 0);
-		else
-			f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			                                    (unsigned)pt_calls[i].nr,
-			                                    (unsigned char)(trace - n - 1), 0);
-	}
-	/* Nothing matched. */
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-	/* prctl: its option is the low word of args[0] (little-endian on both arches). */
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)PROG_MARK_OPTION, 1, 0);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
-	(void)allow;
-	prog.len = (unsigned short)n;
-	prog.filter = f;
-	if (pt_seccomp_set(&prog) == 0)
-		return 0;
-	/* Without CAP_SYS_ADMIN a filter needs no_new_privs (set-uid programs then lose it). */
-	if (errno != EACCES || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		return -1;
-	return pt_seccomp_set(&prog);
 }
 
 /* The process pid, or NULL. */
@@ -267,77 +105,8 @@ pt_tgid(pid_t pid)
 	return tgid;
 }
 
-/* Drop one reference to tab. */
-static void
-pt_fdtab_put(struct pt_fdtab *tab)
-{
-	if (tab == NULL || --tab->refs > 0)
-		return;
-	for (size_t i = 0; i < tab->n; i++)
-		free(tab->v[i].path);
-	free(tab->v);
-	free(tab);
-}
-
-/* A copy of tab (what fork gives the child). NULL on ENOMEM. */
-static struct pt_fdtab *
-pt_fdtab_copy(const struct pt_fdtab *tab)
-{
-	struct pt_fdtab *c = calloc(1, sizeof *c);
-
-	if (c == NULL)
-		return NULL;
-	c->refs = 1;
-	for (size_t i = 0; tab != NULL && i < tab->n; i++) {
-		struct pt_fd *v = realloc(c->v, (c->n + 1) * sizeof *v);
-		if (v == NULL)
-			break;
-		c->v = v;
-		c->v[c->n] = tab->v[i];
-		c->v[c->n].path = strdup(tab->v[i].path);
-		if (c->v[c->n].path != NULL)
-			c->n++;
-	}
-	c->cap = c->n;
-	return c;
-}
-
-/* Forget fd. */
-static void
-pt_fdtab_del(struct pt_fdtab *tab, int fd)
-{
-	for (size_t i = 0; i < tab->n; i++)
-		if (tab->v[i].fd == fd) {
-			free(tab->v[i].path);
-			tab->v[i] = tab->v[--tab->n];
-			return;
-		}
-}
-
-/* Remember fd as path. */
-static void
-pt_fdtab_set(struct pt_fdtab *tab, int fd, const char *path, bool regular, bool cloexec)
-{
-	char *p = strdup(path);
-
-	pt_fdtab_del(tab, fd);
-	if (p == NULL)
-		return;
-	if (tab->n == tab->cap) {
-		size_t cap = tab->cap ? tab->cap * 2 : 16;
-		struct pt_fd *v = realloc(tab->v, cap * sizeof *v);
-		if (v == NULL) {
-			free(p);
-			return;
-		}
-		tab->v = v;
-		tab->cap = cap;
-	}
-	tab->v[tab->n++] = (struct pt_fd){ fd, regular, cloexec, p };
-}
-
 /* Read fd of pid from /proc into the table: what it is, if it is regular, O_CLOEXEC. */
-static struct pt_fd *
+static struct prog_fd *
 pt_fd_resolve(struct pt_proc *p, int fd)
 {
 	char link[64], path[PATH_MAX], line[128];
@@ -364,12 +133,12 @@ pt_fd_resolve(struct pt_proc *p, int fd)
 	}
 	if (f != NULL)
 		fclose(f);
-	pt_fdtab_set(p->tab, fd, path, S_ISREG(st.st_mode), cloexec);
+	prog_fds_set(p->tab, fd, path, S_ISREG(st.st_mode), cloexec);
 	return &p->tab->v[p->tab->n - 1];
 }
 
 /* The table entry of fd (read from /proc the first time), or NULL if it is not open. */
-static struct pt_fd *
+static struct prog_fd *
 pt_fd_get(struct pt_proc *p, int fd)
 {
 	if (fd < 0)
@@ -406,11 +175,11 @@ pt_proc_add(struct prog_trace *t, pid_t pid, struct pt_proc *parent, bool fresh)
 		p->tab = parent->tab;
 		p->tab->refs++;
 	} else {
-		p->tab = pt_fdtab_copy(parent != NULL ? parent->tab : NULL);
+		p->tab = prog_fds_copy(parent != NULL ? parent->tab : NULL);
 	}
 	p->stdio = prog_stdio_new(pid);
 	if (p->tab == NULL || p->stdio == NULL) {
-		pt_fdtab_put(p->tab);
+		prog_fds_put(p->tab);
 		prog_stdio_free(p->stdio);
 		return NULL;
 	}
@@ -422,58 +191,9 @@ pt_proc_add(struct prog_trace *t, pid_t pid, struct pt_proc *parent, bool fresh)
 static void
 pt_proc_del(struct prog_trace *t, struct pt_proc *p)
 {
-	pt_fdtab_put(p->tab);
+	prog_fds_put(p->tab);
 	prog_stdio_free(p->stdio);
 	*p = t->procs[--t->nprocs];
-}
-
-/* Copy the NUL-terminated string at addr of pid into buf (truncated to len). */
-static void
-pt_peek_str(pid_t pid, uint64_t addr, char *buf, size_t len)
-{
-	size_t got = 0;
-
-	buf[0] = '\0';
-	while (addr != 0 && got + 1 < len) {
-		/* Never across a page boundary: the next page may be unmapped. */
-		size_t chunk = 4096 - (size_t)(addr & 4095);
-		struct iovec l, r;
-		ssize_t n;
-
-		if (chunk > len - 1 - got)
-			chunk = len - 1 - got;
-		l = (struct iovec){ buf + got, chunk };
-		r = (struct iovec){ (void *)(uintptr_t)addr, chunk };
-		n = process_vm_readv(pid, &l, 1, &r, 1, 0);
-		if (n <= 0)
-			break;
-		buf[got + (size_t)n] = '\0';
-		if (memchr(buf + got, '\0', (size_t)n) != NULL)
-			return;
-		got += (size_t)n;
-		addr += (uint64_t)n;
-	}
-	buf[got] = '\0';
-}
-
-/* Sum of the iov_len of the iovcnt iovecs at addr of pid (0 if unreadable). */
-static uint64_t
-pt_iov_bytes(pid_t pid, uint64_t addr, uint64_t iovcnt)
-{
-	struct iovec v[64], l, r;
-	uint64_t sum = 0;
-
-	for (uint64_t done = 0; done < iovcnt && done < 1024;) {
-		size_t k = iovcnt - done < 64 ? (size_t)(iovcnt - done) : 64;
-		l = (struct iovec){ v, k * sizeof v[0] };
-		r = (struct iovec){ (void *)(uintptr_t)(addr + done * sizeof v[0]), k * sizeof v[0] };
-		if (process_vm_readv(pid, &l, 1, &r, 1, 0) != (ssize_t)(k * sizeof v[0]))
-			break;
-		for (size_t i = 0; i < k; i++)
-			sum += v[i].iov_len;
-		done += k;
-	}
-	return sum;
 }
 
 /* Resume p as its state asks (PTRACE_SYSCALL inside a traced call, to see its exit). */
@@ -488,12 +208,12 @@ static int
 pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 {
 	struct __ptrace_syscall_info si;
-	const struct pt_call *c;
+	const struct prog_call *c;
 
 	memset(&si, 0, sizeof si);
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, (void *)sizeof si, &si) <= 0 ||
-	    si.op != PTRACE_SYSCALL_INFO_SECCOMP || si.arch != PT_AUDIT_ARCH ||
-	    (c = pt_lookup(si.seccomp.nr)) == NULL) {
+	    si.op != PTRACE_SYSCALL_INFO_SECCOMP || si.arch != PROG_CALLS_AUDIT_ARCH ||
+	    (c = prog_calls_find(si.seccomp.nr)) == NULL) {
 		t->st.other_calls++;
 		p->in_sys = false;
 		pt_resume(p, 0);
@@ -531,16 +251,16 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	p->path[0] = '\0';
 	p->has_file = p->regular = false;
 	if (c->kind == PK_OPEN || c->kind == PK_OPENAT || c->kind == PK_EXEC) {
-		pt_peek_str(p->pid, p->args[c->kind == PK_OPENAT ? 1 : 0], p->path, sizeof p->path);
+		prog_mem_str(p->pid, p->args[c->kind == PK_OPENAT ? 1 : 0], p->path, sizeof p->path);
 		p->has_file = true;
 	} else if (c->fd >= 0) {
-		struct pt_fd *fd = NULL;
+		struct prog_fd *fd = NULL;
 		bool by_fd = true;
 
 		if (c->kind == PK_STATAT) {
 			char name[2];
 			int flags = (int)p->args[c->nr == SYS_statx ? 2 : 3];
-			pt_peek_str(p->pid, p->args[1], name, sizeof name);
+			prog_mem_str(p->pid, p->args[1], name, sizeof name);
 			by_fd = name[0] == '\0' && (flags & AT_EMPTY_PATH);
 		}
 		if (by_fd)
@@ -569,7 +289,7 @@ static void
 pt_fill_event(struct pt_proc *p, int64_t rval, bool is_error, const struct timespec *now,
               struct prog_step *out)
 {
-	const struct pt_call *c = p->call;
+	const struct prog_call *c = p->call;
 	struct event *e = &out->ev;
 
 	memset(out, 0, sizeof *out);
@@ -584,7 +304,7 @@ pt_fill_event(struct pt_proc *p, int64_t rval, bool is_error, const struct times
 		e->bytes = p->args[c->bytes];
 	else if (c->nr == SYS_readv || c->nr == SYS_writev || c->nr == SYS_preadv ||
 	         c->nr == SYS_pwritev || c->nr == SYS_preadv2 || c->nr == SYS_pwritev2)
-		e->bytes = pt_iov_bytes(p->pid, p->args[1], p->args[2]);
+		e->bytes = prog_mem_iov_bytes(p->pid, p->args[1], p->args[2]);
 	e->result = is_error ? -1 : rval;
 	e->err = is_error ? (int)-rval : 0;
 	e->ns = pt_ns(&p->t0, now);
@@ -615,8 +335,8 @@ pt_fill_event(struct pt_proc *p, int64_t rval, bool is_error, const struct times
 static void
 pt_track(struct pt_proc *p, int64_t rval, bool is_error)
 {
-	const struct pt_call *c = p->call;
-	struct pt_fd *fd;
+	const struct prog_call *c = p->call;
+	struct prog_fd *fd;
 	int old = c->fd >= 0 ? (int)p->args[c->fd] : -1;
 
 	if (is_error)
@@ -624,12 +344,12 @@ pt_track(struct pt_proc *p, int64_t rval, bool is_error)
 	switch (c->kind) {
 	case PK_OPEN:
 	case PK_OPENAT:
-		pt_fdtab_del(p->tab, (int)rval);
+		prog_fds_del(p->tab, (int)rval);
 		fd = pt_fd_resolve(p, (int)rval);
 		p->regular = fd != NULL && fd->regular;
 		break;
 	case PK_CLOSE:
-		pt_fdtab_del(p->tab, old);
+		prog_fds_del(p->tab, old);
 		break;
 	case PK_DUP:
 		if (c->nr == SYS_fcntl) {
@@ -640,7 +360,7 @@ pt_track(struct pt_proc *p, int64_t rval, bool is_error)
 				break;
 		}
 		/* The new fd is read afresh from /proc: same file, its own O_CLOEXEC. */
-		pt_fdtab_del(p->tab, (int)rval);
+		prog_fds_del(p->tab, (int)rval);
 		pt_fd_resolve(p, (int)rval);
 		break;
 	default:
@@ -703,7 +423,7 @@ pt_on_exec(struct pt_proc *p)
 {
 	for (size_t i = 0; i < p->tab->n;)
 		if (p->tab->v[i].cloexec)
-			pt_fdtab_del(p->tab, p->tab->v[i].fd);
+			prog_fds_del(p->tab, p->tab->v[i].fd);
 		else
 			i++;
 	prog_stdio_reset(p->stdio);
@@ -805,7 +525,7 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			if (!t->execed) {
 				/* The program itself: its execve call becomes the first step. */
 				t->execed = true;
-				p->call = pt_lookup(SYS_execve);
+				p->call = prog_calls_find(SYS_execve);
 				memset(p->args, 0, sizeof p->args);
 				clock_gettime(CLOCK_MONOTONIC, &p->t0);
 				p->has_file = true;
@@ -853,43 +573,6 @@ held:
 	return 1;
 }
 
-/* Resolve argv0 as execvp would: a path if it has a '/', else the first hit in PATH. */
-static int
-pt_find_program(const char *argv0, char *buf, size_t len)
-{
-	const char *path = getenv("PATH");
-	struct stat st;
-
-	if (*argv0 == '\0') {
-		errno = ENOENT;
-		return -1;
-	}
-	if (strchr(argv0, '/') != NULL) {
-		if ((size_t)snprintf(buf, len, "%s", argv0) >= len) {
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		if (stat(buf, &st) != 0)
-			return -1;
-		if (S_ISDIR(st.st_mode) || access(buf, X_OK) != 0) {
-			errno = EACCES;
-			return -1;
-		}
-		return 0;
-	}
-	if (path == NULL || *path == '\0')
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (const char *d = path; d != NULL; d = strchr(d, ':') ? strchr(d, ':') + 1 : NULL) {
-		size_t dl = strcspn(d, ":");
-		if ((size_t)snprintf(buf, len, "%.*s%s%s", (int)dl, d, dl ? "/" : "", argv0) >= len)
-			continue;
-		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
-			return 0;
-	}
-	errno = 0;               /* not found: said as "command not found" */
-	return -1;
-}
-
 /* A malloc'd "fmt..." message into *err. */
 static void
 pt_err(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -906,91 +589,6 @@ pt_err(char **err, const char *fmt, ...)
 	if (vasprintf(err, fmt, ap) < 0)
 		*err = NULL;
 	va_end(ap);
-}
-
-/* The environment for the child: o->envp or ours, with the shim first in LD_PRELOAD. */
-static char **
-pt_env(const struct prog_opts *o)
-{
-	extern char **environ;
-	char *const *src = o->envp != NULL ? o->envp : environ;
-	const char *old = NULL;
-	size_t n = 0, k = 0;
-	char **env;
-
-	while (src[n] != NULL)
-		n++;
-	env = calloc(n + 2, sizeof *env);
-	if (env == NULL)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (o->preload != NULL && strncmp(src[i], "LD_PRELOAD=", 11) == 0) {
-			old = src[i] + 11;
-			continue;
-		}
-		env[k++] = src[i];
-	}
-	if (o->preload != NULL) {
-		char *p;
-		if (asprintf(&p, "LD_PRELOAD=%s%s%s", o->preload, old && *old ? ":" : "",
-		             old ? old : "") < 0) {
-			free(env);
-			return NULL;
-		}
-		env[k++] = p;
-	}
-	env[k] = NULL;
-	return env;
-}
-
-/* What the child reports on err_fd when its setup or execve fails. */
-struct pt_fail {
-	int stage;               /* 0 execve, 1 stdin, 2 stdout, 3 stderr, 4 cwd, 5 seccomp */
-	int err;
-};
-
-/* Redirect fd to path (opened with flags) in the child. 0, or -1. */
-static int
-pt_redirect(int fd, const char *path, int flags)
-{
-	int f;
-
-	if (path == NULL)
-		return 0;
-	f = open(path, flags | O_CLOEXEC, 0644);
-	if (f < 0)
-		return -1;
-	if (f != fd && dup2(f, fd) < 0)
-		return -1;
-	if (f != fd)
-		close(f);
-	return 0;
-}
-
-/* In the child: stop for the tracer, set up, install the filter, exec. Never returns. */
-static void
-pt_child(const char *prog, char *const argv[], char **env, const struct prog_opts *o, int efd)
-{
-	struct pt_fail f = { 0, 0 };
-
-	if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0 || raise(SIGSTOP) != 0)
-		_exit(126);
-	if (pt_redirect(0, o->stdin_path, O_RDONLY) != 0)
-		f.stage = 1;
-	else if (pt_redirect(1, o->stdout_path, O_WRONLY | O_CREAT | O_TRUNC) != 0)
-		f.stage = 2;
-	else if (pt_redirect(2, o->stderr_path, O_WRONLY | O_CREAT | O_TRUNC) != 0)
-		f.stage = 3;
-	else if (o->cwd != NULL && chdir(o->cwd) != 0)
-		f.stage = 4;
-	else if (pt_seccomp_install() != 0)
-		f.stage = 5;
-	else
-		execve(prog, argv, env);
-	f.err = errno;
-	if (write(efd, &f, sizeof f) < 0)
-		_exit(127);
-	_exit(127);
 }
 
 /* Start the program (see prog-trace.h). */
@@ -1018,12 +616,12 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		errno = EINVAL;
 		return -1;
 	}
-	if (PT_AUDIT_ARCH == 0) {
+	if (PROG_CALLS_AUDIT_ARCH == 0) {
 		pt_err(err, "%s: tracing a program works on x86_64 and aarch64 only", argv[0]);
 		errno = ENOSYS;
 		return -1;
 	}
-	if (pt_find_program(argv[0], prog, sizeof prog) != 0) {
+	if (prog_launch_find(argv[0], prog, sizeof prog) != 0) {
 		if (errno == 0) {
 			pt_err(err, "%s: command not found", argv[0]);
 			errno = ENOENT;
@@ -1033,7 +631,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		return -1;
 	}
 	t = calloc(1, sizeof *t);
-	env = pt_env(o);
+	env = prog_launch_env(o);
 	if (t == NULL || env == NULL || pipe2(ep, O_CLOEXEC) != 0) {
 		pt_err(err, "%s: %s", argv[0], strerror(errno));
 		free(t);
@@ -1045,7 +643,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	memcpy(t->prog, prog, sizeof prog);
 	pid = scratch_fork();
 	if (pid == 0)
-		pt_child(prog, argv, env, o, ep[1]);
+		prog_launch_child(prog, argv, env, o, ep[1]);
 	rc = errno;
 	close(ep[1]);
 	if (o->preload != NULL) {
@@ -1089,7 +687,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	ptrace(PTRACE_CONT, pid, 0, 0);
 	rc = pt_run(t, &step, true);
 	if (rc != 1) {
-		struct pt_fail f = { 0, 0 };
+		struct prog_launch_fail f = { 0, 0 };
 		ssize_t n = read(t->err_fd, &f, sizeof f);
 
 		if (n == (ssize_t)sizeof f && f.stage == 0)

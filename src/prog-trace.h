@@ -9,20 +9,10 @@
 #include <sys/types.h>
 
 #include "event.h"
+#include "prog-launch.h"
 
 struct prog_trace;
 struct prog_stream;
-
-/* How to start the program. Every field may be 0/NULL. */
-struct prog_opts {
-	const char *cwd;          /* working directory (NULL: ours) */
-	const char *stdin_path;   /* opened O_RDONLY as fd 0 (NULL: ours) */
-	const char *stdout_path;  /* created/truncated as fd 1 (NULL: ours) */
-	const char *stderr_path;  /* created/truncated as fd 2 (NULL: ours) */
-	char *const *envp;        /* environment (NULL: ours) */
-	const char *preload;      /* the stdio shim, put first in LD_PRELOAD (NULL: none) */
-	unsigned timeout_ms;      /* kill the whole tree after this long (0: never) */
-};
 
 /* What a step is. */
 enum prog_step_kind {

@@ -268,10 +268,13 @@ portable_suite(void)
 	TCase *tc = tcase_create("disk");
 
 	tcase_set_timeout(tc, 60);
-	test_util_add(tc, test_device_without_mountinfo, portable_need_block());
+	test_util_add(tc, test_device_without_mountinfo,
+	              test_util_or(portable_need_block(), test_util_need_private_mounts()));
 	test_util_add(tc, test_beyond_eof, test_util_need_fiemap());
-	test_util_add(tc, test_scratch_not_on_tmpfs, portable_need_var_tmp());
-	test_util_add(tc, test_btrfs, test_util_or(test_util_need_disk(), portable_need_btrfs()));
+	test_util_add(tc, test_scratch_not_on_tmpfs,
+	              test_util_or(portable_need_var_tmp(), test_util_need_private_mounts()));
+	test_util_add(tc, test_btrfs, test_util_or(test_util_or(test_util_need_disk(),
+	              portable_need_btrfs()), test_util_need_private_mounts()));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -944,9 +944,10 @@ probes_suite(void)
 	ADD_OR_SKIP(tc, test_tmpfs_kpageflags, shm_dir >= 0 && kpf,
 	            shm_dir < 0 ? "no /dev/shm" : kpf_why);
 	tcase_add_test(tc, test_source_chain_not_root);
-	tcase_add_test(tc, test_binary_probe_refused);
-	ADD_OR_SKIP(tc, test_overlay, root && have_overlay(),
-	            root ? "this kernel has no overlayfs" : "mounting overlayfs needs root");
+	test_util_add(tc, test_binary_probe_refused, test_util_need_nobody_exec());
+	test_util_add(tc, test_overlay, !root ? "mounting overlayfs needs root" :
+	              !have_overlay() ? "this kernel has no overlayfs" :
+	              test_util_need_private_mounts());
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -407,5 +409,72 @@ test_util_need_dir_perms(void)
 	}
 	rmdir(sub);
 	scratch_remove(idx);
+	return why;
+}
+
+/* A child: unshare(CLONE_NEWNS), then / made private recursively. */
+const char *
+test_util_need_private_mounts(void)
+{
+	static char buf[TU_WHY];
+	static const char *why;
+	static bool done;
+	int st = 0;
+	pid_t pid;
+
+	if (done)
+		return why;
+	done = true;
+	pid = fork();
+	if (pid < 0)
+		return why;
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) != 0)
+			_exit(10 + (errno & 0xff) % 100);
+		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+			_exit(120);
+		_exit(0);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 120)
+		why = tu_because(buf, "/ cannot be made private in a new mount namespace (a chroot, "
+		                 "whose / is no mount point?): a test mount could reach the host");
+	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		why = tu_because(buf, "no new mount namespace here (unshare refused: not root?)");
+	return why;
+}
+
+/* A child as user nobody: access(X_OK) on the binary (every dir above it must be searchable). */
+const char *
+test_util_need_nobody_exec(void)
+{
+	static char buf[TU_WHY];
+	static const char *why;
+	static bool done;
+	const char *bin = getenv("IOBUFVIZ_BIN");
+	int st = 0;
+	pid_t pid;
+
+	if (done)
+		return why;
+	done = true;
+	if (bin == NULL)
+		return why;
+	pid = fork();
+	if (pid < 0)
+		return why;
+	if (pid == 0) {
+		if (setresgid(65534, 65534, 65534) != 0 || setresuid(65534, 65534, 65534) != 0)
+			_exit(2);
+		_exit(access(bin, X_OK) == 0 ? 0 : 1);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 1)
+		why = tu_because(buf, "user nobody cannot run %s (built under a directory only its "
+		                 "owner may enter, such as /root)", bin);
+	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		why = tu_because(buf, "cannot become user nobody here (not root?)");
 	return why;
 }

@@ -63,4 +63,11 @@ const char *test_util_need_odirect_refusal(const char *parent, size_t bytes);
 /* A dir of mode 0333 cannot be listed by this process (not root, no CAP_DAC_READ_SEARCH). */
 const char *test_util_need_dir_perms(void);
 
+/* A new mount namespace can be made private (unshare, then / MS_PRIVATE): not so in a chroot,
+ * whose / is no mount point, nor without CAP_SYS_ADMIN. Mounts there would reach the host. */
+const char *test_util_need_private_mounts(void);
+
+/* User nobody (65534) can run the iobufviz binary ($IOBUFVIZ_BIN) from where it was built. */
+const char *test_util_need_nobody_exec(void);
+
 #endif
