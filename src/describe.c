@@ -2,13 +2,12 @@
 /* describe.c: a step as the line of C a student would write. */
 #include <config.h>
 
-#include <ctype.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cident.h"
 #include "decode.h"
 #include "describe.h"
 #include "text.h"
@@ -37,14 +36,6 @@ describe_bufmode(enum scn_bufmode m)
 	return "?";
 }
 
-/* True if buf at p holds the whole word w (two letters). */
-static bool
-describe_word(const char *buf, const char *p, const char *w)
-{
-	return (p == buf || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
-	       strncmp(p, w, 2) == 0 && !(isalnum((unsigned char)p[2]) || p[2] == '_');
-}
-
 /*
  * A named pair's step: its name in place of the word fp, and of fd unless fp is there too
  * (fdopen and fileno keep the fd as it is): a = open(...), fputs(..., a).
@@ -52,23 +43,9 @@ describe_word(const char *buf, const char *p, const char *w)
 static void
 describe_rename(char *buf, size_t len, const char *name)
 {
-	char out[256];
-	size_t o = 0;
-	bool has_fp = false;
-
-	for (const char *p = buf; *p != '\0'; p++)
-		has_fp = has_fp || describe_word(buf, p, "fp");
-	for (const char *p = buf; *p != '\0' && o + strlen(name) + 1 < sizeof out; ) {
-		bool word = describe_word(buf, p, "fp") || (!has_fp && describe_word(buf, p, "fd"));
-		if (word) {
-			o += (size_t)snprintf(out + o, sizeof out - o, "%s", name);
-			p += 2;
-		} else {
-			out[o++] = *p++;
-		}
-	}
-	out[o] = '\0';
-	snprintf(buf, len, "%s", out);
+	if (!cident_has(buf, "fp"))
+		cident_replace(buf, len, "fd", name);
+	cident_replace(buf, len, "fp", name);
 }
 
 /* open as C. */
