@@ -18,17 +18,35 @@ cident_at(const char *text, const char *p, const char *word)
 	       strncmp(p, word, n) == 0 && !(isalnum((unsigned char)p[n]) || p[n] == '_');
 }
 
-/* True if text holds word as a whole C identifier. */
+/* True if p (inside text) is within a string or character literal. */
+static bool
+cident_quoted(const char *text, const char *p)
+{
+	char q = 0;
+
+	for (const char *c = text; c < p; c++) {
+		if (q != 0 && *c == '\\' && c + 1 < p)
+			c++;
+		else if (q == 0 && (*c == '"' || *c == '\''))
+			q = *c;
+		else if (q != 0 && *c == q)
+			q = 0;
+	}
+	return q != 0;
+}
+
+/* True if text holds word as a whole C identifier (outside literals). */
 bool
 cident_has(const char *text, const char *word)
 {
 	for (const char *p = text; *p != '\0'; p++)
-		if (cident_at(text, p, word))
+		if (cident_at(text, p, word) && !cident_quoted(text, p))
 			return true;
 	return false;
 }
 
-/* Replace every whole identifier word in buf with with (what does not fit is cut). */
+/* Replace every whole identifier word in buf with with, outside literals (what does not fit
+ * is cut). */
 void
 cident_replace(char *buf, size_t len, const char *word, const char *with)
 {
@@ -38,7 +56,7 @@ cident_replace(char *buf, size_t len, const char *word, const char *with)
 	if (len == 0 || (out = malloc(len)) == NULL)
 		return;
 	for (const char *p = buf; *p != '\0' && o + 1 < len; ) {
-		if (cident_at(buf, p, word) && o + w + 1 < len) {
+		if (cident_at(buf, p, word) && !cident_quoted(buf, p) && o + w + 1 < len) {
 			memcpy(out + o, with, w);
 			o += w;
 			p += n;

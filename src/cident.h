@@ -6,10 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* True if text holds word as a whole C identifier. */
+/* True if text holds word as a whole C identifier (outside string and character literals). */
 bool cident_has(const char *text, const char *word);
 
-/* Replace every whole C identifier word in buf (len bytes, kept terminated) with with. */
+/* Replace every whole C identifier word outside literals in buf (len bytes, kept terminated)
+ * with with. */
 void cident_replace(char *buf, size_t len, const char *word, const char *with);
 
 #endif

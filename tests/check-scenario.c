@@ -13,6 +13,8 @@
 
 #include <cyaml/cyaml.h>
 
+#include "cident.h"
+#include "describe.h"
 #include "scenario.h"
 #include "scenario-load.h"
 #include "scratch.h"
@@ -679,6 +681,52 @@ check_expect(const struct scn_step *st, enum scn_key key, enum scn_cmp cmp, int6
 	ck_assert_ptr_null(e->str);
 }
 
+/* Named pairs in the describe lines: the name stands for fd and fp, whole words only. */
+START_TEST(test_named_describe)
+{
+	int idx = scratch_mkdir(NULL);
+	char path[1024], buf[256];
+	const char *text =
+		"title: x\n"
+		"steps:\n"
+		"  - open: {flags: [O_RDWR]}\n"
+		"    as: a\n"
+		"  - fdatasync: {}\n"
+		"    on: a\n"
+		"  - write: {text: \"fd fp\"}\n"
+		"    on: a\n"
+		"  - fdopen: {mode: w}\n"
+		"    as: s\n"
+		"  - fputs: {text: \"x\"}\n"
+		"    on: s\n"
+		"  - fork: {child: exit}\n";
+	struct scenario *s;
+
+	ck_assert_int_ge(idx, 0);
+	s = load_ok(scratch_file(idx, "named.yaml", text, strlen(text), path, sizeof path));
+	ck_assert_str_eq(describe_step(&s->steps[0], buf, sizeof buf),
+			 "a = open(path, O_RDWR)");
+	ck_assert_str_eq(describe_step(&s->steps[1], buf, sizeof buf), "fdatasync(a)");
+	/* Words in a string literal are text, not names. */
+	ck_assert_str_eq(describe_step(&s->steps[2], buf, sizeof buf), "write(a, \"fd fp\", 5)");
+	ck_assert_str_eq(describe_step(&s->steps[3], buf, sizeof buf), "s = fdopen(fd, \"w\")");
+	ck_assert_str_eq(describe_step(&s->steps[4], buf, sizeof buf), "fputs(\"x\", s)");
+	ck_assert_str_eq(describe_step(&s->steps[5], buf, sizeof buf), "if (fork() == 0) exit(0)");
+	scenario_free(s);
+	scratch_remove(idx);
+
+	/* cident: whole identifiers, and a result cut to fit. */
+	snprintf(buf, sizeof buf, "fd = fdopen(fd_x, fd);fd");
+	cident_replace(buf, sizeof buf, "fd", "b");
+	ck_assert_str_eq(buf, "b = fdopen(fd_x, b);b");
+	ck_assert(cident_has("x(fp)", "fp") && !cident_has("fpx", "fp"));
+	ck_assert(!cident_has("f(\"fp \\\" fp\")", "fp") && cident_has("f('\"', fp)", "fp"));
+	snprintf(buf, 8, "fd fd");
+	cident_replace(buf, 8, "fd", "long");
+	ck_assert_str_eq(buf, "long fd");
+}
+END_TEST
+
 /* all-ops.yaml: every op and every argument, parsed into the right values. */
 START_TEST(test_all_ops)
 {
@@ -1191,6 +1239,7 @@ scenario_suite(void)
 	tcase_add_test(tc, test_bad_fixtures);
 	tcase_add_test(tc, test_good_fixtures);
 	tcase_add_test(tc, test_all_ops);
+	tcase_add_test(tc, test_named_describe);
 	tcase_add_test(tc, test_tables_documented);
 	tcase_add_test(tc, test_design_example);
 	tcase_add_test(tc, test_odirect_lesson);
