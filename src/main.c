@@ -19,6 +19,7 @@
 #include "practice-run.h"
 #include "probe.h"
 #include "prog-run.h"
+#include "program.h"
 #include "scenario.h"
 #include "scratch.h"
 #include "text.h"
@@ -62,7 +63,8 @@ usage(FILE *f)
 "      --no-mouse         ignore the mouse\n"
 "      --big              projector mode: larger page-cache cells (on from 160 columns)\n"
 "      --record=FILE      record the TUI session as an asciicast v2 file\n"
-"      --export=FMT       write sweep results as csv, json or md to standard output\n"
+"      --export=FMT       write sweep results as csv, json or md to standard output;\n"
+"                         c: the scenario as one C program (no run)\n"
 "      --budget=SECONDS   time budget per sweep row before it is scaled down\n"
 "      --practice         the argument is a practice TOPIC: a generated problem, run for\n"
 "                         real and quizzed (headless: printed); alone: list the topics\n"
@@ -148,6 +150,22 @@ list(void)
 	}
 	catalog_list_free(v);
 	return rc;
+}
+
+/* --export=c: print the scenario as one C program; nothing runs. */
+static int
+export_c(const struct scenario *s)
+{
+	struct program *p = program_new(s);
+
+	if (p == NULL) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return APP_EXIT_ENV;
+	}
+	/* A failed write is main()'s to report: it checks standard output at the end. */
+	(void)program_print(p, stdout);
+	program_free(p);
+	return APP_EXIT_OK;
 }
 
 /* Say on stderr that a stale scratch dir was removed. */
@@ -326,8 +344,8 @@ run(int argc, char **argv)
 		case OPT_WIDE: o.wide = true; break;
 		case OPT_EXPORT:
 			if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0 &&
-			    strcmp(optarg, "md") != 0)
-				return usage_error("--export: '%s': expected csv, json or md", optarg);
+			    strcmp(optarg, "md") != 0 && strcmp(optarg, "c") != 0)
+				return usage_error("--export: '%s': expected csv, json, md or c", optarg);
 			o.export_fmt = optarg;
 			break;
 		case OPT_STRICT: o.strict = true; break;
@@ -411,6 +429,11 @@ run(int argc, char **argv)
 	int rc = load(argv[optind], &s);
 	if (rc != 0)
 		return rc;
+	if (o.export_fmt != NULL && strcmp(o.export_fmt, "c") == 0) {
+		rc = export_c(s);
+		scenario_free(s);
+		return rc;
+	}
 	if (o.export_fmt != NULL) {
 		size_t sweeps = 0;
 		for (size_t i = 0; i < s->n_steps; i++)

@@ -11,73 +11,73 @@
  * Every op is one X(...) line below: its enum tail, its YAML name, whether it acts through
  * the FILE* or the fd, where it runs, what its YAML value is, the function that runs it in
  * the worker (ops.c), the one that writes it as C (describe.c), the loader's extra check
- * (scenario-step.c, NULL if the argument list says it all), the one that will emit it as a
- * line of a whole program for a "program pane" (NULL: no op emits yet), then its arguments.
+ * (scenario-step.c, NULL if the argument list says it all), the one that emits it as
+ * statements of a whole program (emit.c: the program pane, --export=c), then its arguments.
  * The enum, the op table, the shape check, libcyaml's schema of a step (scenario-raw.c) and
  * the required-argument check are all made from it.
  * A build may add ops with SCN_OP_LIST_EXTRA (tests/test-op.h does, to prove that an op
  * is one entry).
  */
 #define SCN_OP_LIST(X) \
-	X(OPEN, "open", FD, WORKER, ARGS, ops_open, describe_open, NULL, NULL, OPT(FLAGS)) \
-	X(FOPEN, "fopen", STDIO, WORKER, ARGS, ops_fopen, describe_fopen, NULL, NULL, REQ(MODE)) \
-	X(FDOPEN, "fdopen", STDIO, WORKER, ARGS, ops_fdopen, describe_fdopen, NULL, NULL, \
+	X(OPEN, "open", FD, WORKER, ARGS, ops_open, describe_open, NULL, emit_open, OPT(FLAGS)) \
+	X(FOPEN, "fopen", STDIO, WORKER, ARGS, ops_fopen, describe_fopen, NULL, emit_fopen, REQ(MODE)) \
+	X(FDOPEN, "fdopen", STDIO, WORKER, ARGS, ops_fdopen, describe_fdopen, NULL, emit_fdopen, \
 	  REQ(MODE)) \
-	X(FILENO, "fileno", STDIO, WORKER, ARGS, ops_fileno, describe_fileno, NULL, NULL) \
-	X(SETVBUF, "setvbuf", STDIO, WORKER, ARGS, ops_setvbuf, describe_setvbuf, NULL, NULL, \
+	X(FILENO, "fileno", STDIO, WORKER, ARGS, ops_fileno, describe_fileno, NULL, emit_fileno) \
+	X(SETVBUF, "setvbuf", STDIO, WORKER, ARGS, ops_setvbuf, describe_setvbuf, NULL, emit_setvbuf, \
 	  REQ(BUFMODE) OPT(SIZE) OPT(BUFFER)) \
-	X(SETBUF, "setbuf", STDIO, WORKER, ARGS, ops_setbuf, describe_setbuf, NULL, NULL, \
+	X(SETBUF, "setbuf", STDIO, WORKER, ARGS, ops_setbuf, describe_setbuf, NULL, emit_setbuf, \
 	  REQ(SETBUF_BUFFER)) \
 	X(SETBUFFER, "setbuffer", STDIO, WORKER, ARGS, ops_setbuffer, describe_setbuffer, NULL, \
-	  NULL, OPT(SIZE) OPT(BUFFER)) \
-	X(FWRITE, "fwrite", STDIO, WORKER, ARGS, ops_fwrite, describe_fwrite, NULL, NULL, \
+	  emit_setbuffer, OPT(SIZE) OPT(BUFFER)) \
+	X(FWRITE, "fwrite", STDIO, WORKER, ARGS, ops_fwrite, describe_fwrite, NULL, emit_fwrite, \
 	  REQ(BYTES)) \
-	X(FPUTS, "fputs", STDIO, WORKER, ARGS, ops_fputs, describe_fputs, NULL, NULL, REQ(TEXT)) \
-	X(PRINTF, "printf", STDIO, WORKER, ARGS, ops_printf, describe_printf, NULL, NULL, \
+	X(FPUTS, "fputs", STDIO, WORKER, ARGS, ops_fputs, describe_fputs, NULL, emit_fputs, REQ(TEXT)) \
+	X(PRINTF, "printf", STDIO, WORKER, ARGS, ops_printf, describe_printf, NULL, emit_printf, \
 	  REQ(TEXT)) \
-	X(FREAD, "fread", STDIO, WORKER, ARGS, ops_fread, describe_fread, NULL, NULL, REQ(BYTES)) \
-	X(FGETS, "fgets", STDIO, WORKER, ARGS, ops_fgets, describe_fgets, NULL, NULL, REQ(BYTES)) \
-	X(FFLUSH, "fflush", STDIO, WORKER, ARGS, ops_fflush, describe_fflush, NULL, NULL) \
-	X(FSEEK, "fseek", STDIO, WORKER, ARGS, ops_fseek, describe_fseek, NULL, NULL, \
+	X(FREAD, "fread", STDIO, WORKER, ARGS, ops_fread, describe_fread, NULL, emit_fread, REQ(BYTES)) \
+	X(FGETS, "fgets", STDIO, WORKER, ARGS, ops_fgets, describe_fgets, NULL, emit_fgets, REQ(BYTES)) \
+	X(FFLUSH, "fflush", STDIO, WORKER, ARGS, ops_fflush, describe_fflush, NULL, emit_fflush) \
+	X(FSEEK, "fseek", STDIO, WORKER, ARGS, ops_fseek, describe_fseek, NULL, emit_fseek, \
 	  REQ(SEEK_OFFSET) OPT(WHENCE)) \
-	X(FCLOSE, "fclose", STDIO, WORKER, ARGS, ops_fclose, describe_fclose, NULL, NULL) \
-	X(WRITE, "write", FD, WORKER, ARGS, ops_write, describe_write, scenario_step_text, NULL, \
-	  ONE(BYTES) ONE(TEXT) OPT(ALIGN)) \
-	X(READ, "read", FD, WORKER, ARGS, ops_read, describe_read, NULL, NULL, \
+	X(FCLOSE, "fclose", STDIO, WORKER, ARGS, ops_fclose, describe_fclose, NULL, emit_fclose) \
+	X(WRITE, "write", FD, WORKER, ARGS, ops_write, describe_write, scenario_step_text, \
+	  emit_write, ONE(BYTES) ONE(TEXT) OPT(ALIGN)) \
+	X(READ, "read", FD, WORKER, ARGS, ops_read, describe_read, NULL, emit_read, \
 	  REQ(BYTES) OPT(ALIGN)) \
-	X(PREAD, "pread", FD, WORKER, ARGS, ops_pread, describe_pread, NULL, NULL, \
+	X(PREAD, "pread", FD, WORKER, ARGS, ops_pread, describe_pread, NULL, emit_pread, \
 	  REQ(BYTES) OPT(OFFSET) OPT(ALIGN)) \
 	X(PWRITE, "pwrite", FD, WORKER, ARGS, ops_pwrite, describe_pwrite, scenario_step_text, \
-	  NULL, ONE(BYTES) ONE(TEXT) OPT(OFFSET) OPT(ALIGN)) \
-	X(LSEEK, "lseek", FD, WORKER, ARGS, ops_lseek, describe_lseek, NULL, NULL, \
+	  emit_pwrite, ONE(BYTES) ONE(TEXT) OPT(OFFSET) OPT(ALIGN)) \
+	X(LSEEK, "lseek", FD, WORKER, ARGS, ops_lseek, describe_lseek, NULL, emit_lseek, \
 	  REQ(SEEK_OFFSET) OPT(WHENCE)) \
-	X(FSYNC, "fsync", FD, WORKER, ARGS, ops_fsync, describe_fsync, NULL, NULL) \
+	X(FSYNC, "fsync", FD, WORKER, ARGS, ops_fsync, describe_fsync, NULL, emit_fsync) \
 	X(FDATASYNC, "fdatasync", FD, WORKER, ARGS, ops_fdatasync, describe_fdatasync, NULL, \
-	  NULL) \
+	  emit_fdatasync) \
 	X(SYNC_FILE_RANGE, "sync_file_range", FD, WORKER, ARGS, ops_sync_file_range, \
-	  describe_sync_file_range, NULL, NULL, OPT(OFFSET) OPT(LEN) OPT(SFR_FLAGS)) \
-	X(SYNC, "sync", FD, WORKER, ARGS, ops_sync, describe_sync, NULL, NULL) \
-	X(FADVISE, "posix_fadvise", FD, WORKER, ARGS, ops_fadvise, describe_fadvise, NULL, NULL, \
+	  describe_sync_file_range, NULL, emit_sync_file_range, OPT(OFFSET) OPT(LEN) OPT(SFR_FLAGS)) \
+	X(SYNC, "sync", FD, WORKER, ARGS, ops_sync, describe_sync, NULL, emit_sync) \
+	X(FADVISE, "posix_fadvise", FD, WORKER, ARGS, ops_fadvise, describe_fadvise, NULL, emit_fadvise, \
 	  REQ(ADVICE) OPT(OFFSET) OPT(LEN)) \
 	X(FALLOCATE, "fallocate", FD, WORKER, ARGS, ops_fallocate, describe_fallocate, \
-	  scenario_step_fallocate, NULL, OPT(OFFSET) REQ(LEN)) \
+	  scenario_step_fallocate, emit_fallocate, OPT(OFFSET) REQ(LEN)) \
 	X(FTRUNCATE, "ftruncate", FD, WORKER, ARGS, ops_ftruncate, describe_ftruncate, NULL, \
-	  NULL, OPT(LEN)) \
-	X(CLOSE, "close", FD, WORKER, ARGS, ops_close, describe_close, NULL, NULL) \
-	X(FCNTL, "fcntl", FD, WORKER, ARGS, ops_fcntl, describe_fcntl, scenario_step_fcntl, NULL, \
-	  REQ(FCNTL_CMD) OPT(FLAGS)) \
-	X(FORK, "fork", STDIO, WORKER, ARGS, ops_fork, describe_fork, NULL, NULL, REQ(CHILD)) \
-	X(EXIT, "exit", STDIO, WORKER, ARGS, ops_exit, describe_exit, NULL, NULL) \
-	X(UEXIT, "_exit", STDIO, WORKER, ARGS, ops_uexit, describe_uexit, NULL, NULL) \
+	  emit_ftruncate, OPT(LEN)) \
+	X(CLOSE, "close", FD, WORKER, ARGS, ops_close, describe_close, NULL, emit_close) \
+	X(FCNTL, "fcntl", FD, WORKER, ARGS, ops_fcntl, describe_fcntl, scenario_step_fcntl, \
+	  emit_fcntl, REQ(FCNTL_CMD) OPT(FLAGS)) \
+	X(FORK, "fork", STDIO, WORKER, ARGS, ops_fork, describe_fork, NULL, emit_fork, REQ(CHILD)) \
+	X(EXIT, "exit", STDIO, WORKER, ARGS, ops_exit, describe_exit, NULL, emit_exit) \
+	X(UEXIT, "_exit", STDIO, WORKER, ARGS, ops_uexit, describe_uexit, NULL, emit_uexit) \
 	X(WAIT, "wait", NONE, RUNNER_WAIT, ARGS, ops_nothing, describe_wait, scenario_step_wait, \
-	  NULL, OPT(SECONDS) OPT(UNTIL) OPT(TIMEOUT)) \
-	X(PTY, "pty", NONE, RUNNER_PTY, ARGS, NULL, describe_pty, NULL, NULL, \
+	  emit_wait, OPT(SECONDS) OPT(UNTIL) OPT(TIMEOUT)) \
+	X(PTY, "pty", NONE, RUNNER_PTY, ARGS, NULL, describe_pty, NULL, emit_pty, \
 	  ONE(PRINTF) ONE(WRITE) OPT(BETWEEN)) \
-	X(TAIL, "tail", FD, WORKER, ARGS, ops_tail, describe_tail, NULL, NULL, \
+	X(TAIL, "tail", FD, WORKER, ARGS, ops_tail, describe_tail, NULL, emit_tail, \
 	  REQ(LINES) OPT(BLOCK)) \
-	X(SWEEP, "sweep", NONE, RUNNER_SWEEP, SWEEP, NULL, describe_sweep, NULL, NULL) \
-	X(NOTE, "note", NONE, WORKER, TEXT, ops_nothing, describe_note, NULL, NULL) \
-	X(RUN, "run", NONE, RUNNER_RUN, ARGS, NULL, describe_run, NULL, NULL, \
+	X(SWEEP, "sweep", NONE, RUNNER_SWEEP, SWEEP, NULL, describe_sweep, NULL, emit_sweep) \
+	X(NOTE, "note", NONE, WORKER, TEXT, ops_nothing, describe_note, NULL, emit_note) \
+	X(RUN, "run", NONE, RUNNER_RUN, ARGS, NULL, describe_run, NULL, emit_run, \
 	  REQ(PROGRAM) OPT(ARGS) OPT(STDIN) OPT(TIMEOUT)) \
 	SCN_OP_LIST_EXTRA(X)
 
@@ -252,7 +252,7 @@ struct scn_op_entry {
 	/* The loader's rules that its argument list cannot say (NULL: none). */
 	void (*check)(struct scn_load *, const struct scn_step *, const struct yamlpos_node *,
 		      size_t);
-	/* For a future program pane: emit it as a line of a whole C program (NULL: not yet). */
+	/* Write it as the statements of a whole C program (lines split by '\n'). */
 	void (*emit)(const struct scn_step *, char *, size_t);
 	const struct scn_arg_use *args;   /* ends with SCN_ARG_NONE */
 };

@@ -16,6 +16,7 @@
 #include "describe.h"
 #include "lesson.h"
 #include "practice.h"
+#include "program.h"
 #include "view.h"
 
 /* Animation speeds offered by + and -. */
@@ -43,6 +44,8 @@ struct tui {
 	bool sweep_stop;            /* q while a sweep runs: stop it, keep the rows done */
 	const struct scenario *s;
 	const struct app_opts *o;
+	struct program *program;   /* the scenario as C, for the program pane (NULL: no memory) */
+	bool program_toggled;      /* c: its default for the width flipped */
 	struct lesson *l;          /* NULL after a failed restart */
 	struct snapshot initial;
 	long cur;                  /* shown result; -1: before the first step */
@@ -138,6 +141,7 @@ tui_draw(struct tui *t)
 		.details = t->show_detail, .detail_cell = t->detail_cell,
 		.prompt = t->asking ? t->prompt : NULL,
 		.status = t->status, .sweep_top = t->sweep_top,
+		.program = t->program, .program_toggled = t->program_toggled,
 	};
 	const char *sweep[256];
 	char *sweep_text = NULL;
@@ -692,6 +696,9 @@ tui_key(struct tui *t, int k)
 	case '?': case 'h': case CRT_K_F1:
 		t->help = true;
 		break;
+	case 'c': case 'C':
+		t->program_toggled = !t->program_toggled;
+		break;
 	case 0x0c:      /* Ctrl-L */
 		return TUI_KEY_HANDLED | TUI_KEY_REPAINT | TUI_KEY_REDRAW;
 	default:
@@ -734,15 +741,18 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 	t->speed = TUI_SPEED_DEFAULT;
 	t->focus = VIEW_PANE_NONE;
 	t->detail_cell = -1;
+	t->program = program_new(s);
 	if (tui_start(t, &err) != 0) {
 		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : strerror(errno));
 		free(err);
+		program_free(t->program);
 		free(t);
 		return APP_EXIT_ENV;
 	}
 	if (crt_init(o->color, o->mouse) != 0) {
 		fprintf(stderr, "iobufviz: cannot use this terminal\n");
 		lesson_free(t->l);
+		program_free(t->program);
 		free(t);
 		return APP_EXIT_ENV;
 	}
@@ -792,6 +802,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 		printf("quiz: %d of %d predictions right\n", t->right, t->asked);
 	rc = t->l != NULL && lesson_failures(t->l) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;
 	lesson_free(t->l);
+	program_free(t->program);
 	grid_free(t->g);
 	free(t);
 	return rc;

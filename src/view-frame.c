@@ -64,6 +64,7 @@ view_frame_footer(struct grid *g, int y, const struct view_frame *f)
 		{ "a", f->autoplay ? "stop" : "autoplay" },
 		{ "+/-", "speed" },
 		{ "Tab", "details" },
+		{ "c", "program" },
 		{ "q", "quit" },
 		{ "r", "restart" },
 		{ "?", "help" },
@@ -340,6 +341,7 @@ view_frame_help(struct grid *g, bool ascii)
 	         "+ -           faster / slower animation\n"
 	         "Tab           focus a pane for its details; click a cell\n"
 	         "Shift-Tab     the step's whole narration and its calls\n"
+	         "c             the program pane: the scenario as C (beside from 120 columns)\n"
 	         "%s PgUp PgDn  scroll a sweep's table and chart\n"
 	         "Ctrl-L        redraw\n"
 	         "? F1          this help (any key closes)\n"

@@ -335,6 +335,8 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 			*lay_out = lay;
 		return;
 	}
+	if (view_program_screen(g, f, lay_out))
+		return;
 	lay.wide = W >= 100;
 	if (f->sweep != NULL) {
 		/* A sweep's table and chart take the panes' place and most of the height: its

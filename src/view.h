@@ -177,6 +177,8 @@ struct view_frame {
 	const char *const *sweep; /* lines of a sweep's progress or table; NULL: none */
 	size_t n_sweep;
 	size_t sweep_top;         /* first sweep line shown (scrolled; clamped when drawn) */
+	const struct program *program; /* the scenario as C (view-program.c); NULL: none */
+	bool program_toggled;     /* c: the program pane's default for this width, flipped */
 };
 
 /* What the layout put where. */
@@ -187,6 +189,18 @@ struct view_layout {
 	int sweep_rows;            /* sweep lines that fit (0: no sweep shown) */
 	size_t sweep_top;          /* the first sweep line shown */
 };
+
+/* From this many columns the program pane is on screen beside the others (c hides it). */
+#define VIEW_PROGRAM_BESIDE 120
+
+struct program;
+
+/* view-program.c: the scenario as one C program in r, step's lines lit (-1: none). */
+void view_program_draw(struct grid *g, struct grid_rect r, const struct program *p, long step,
+                       bool ascii);
+
+/* The screen with the program pane if f shows one (else false: nothing drawn). */
+bool view_program_screen(struct grid *g, const struct view_frame *f, struct view_layout *lay);
 
 /* view-screen.c: compose the whole screen into g (its size is the terminal's). */
 void view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout *lay);
