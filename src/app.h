@@ -35,6 +35,7 @@ struct app_opts {
 	const char *record;       /* --record FILE.cast */
 	const char *export_fmt;   /* --export=csv|json|md */
 	double budget;            /* --budget seconds per sweep row; 0 = default */
+	double timeout;           /* --timeout: seconds a run may take (SCN_MAX_RUN_SECONDS) */
 	bool wide;                /* --wide: the full sweep table, not one that fits 100 columns */
 	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
 	bool strict;              /* --strict: an expectation not observable here fails */

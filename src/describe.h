@@ -5,7 +5,6 @@
 
 #include <stddef.h>
 
-#include "emit.h"
 #include "scenario.h"
 
 /* Write the step's call as C ("fwrite(buf, 1, 5000, fp)") into buf. Return buf. */

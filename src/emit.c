@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "decode.h"
-#include "describe.h"
 #include "emit.h"
+#include "scenario.h"
 
 /* Write s escaped for a C string literal. */
 char *

@@ -748,7 +748,7 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 {
 	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .budget = o->budget,
 	                          .sweep_dirs = o->dirs, .n_sweep_dirs = o->n_dirs,
-	                          .probe = o->probe };
+	                          .probe = o->probe, .timeout = o->timeout };
 	bool progress = isatty(STDERR_FILENO), sweep_failed = false;
 	char envmsg[320] = "";
 	struct headless h = { .s = s, .o = o, .f = stdout, .ok = true };
@@ -799,12 +799,18 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 				fprintf(stderr, "iobufviz: step %zu: ", sr->index + 1);
 				headless_line(stderr, "", sr->note, "\n");
 			}
-			continue;
-		}
-		switch (o->format) {
+		} else switch (o->format) {
 		case APP_FORMAT_TEXT: headless_text_step(&h, sr); break;
 		case APP_FORMAT_JSON: headless_json_step(&h, sr); break;
 		case APP_FORMAT_TAP: headless_tap_step(&h, sr); break;
+		}
+		/* A run past its --timeout ends here: the environment's bound, not the lesson's. */
+		if (sr->timed_out) {
+			snprintf(envmsg, sizeof envmsg, "step %zu: the run took longer than its "
+			         "timeout of %g s (--timeout): stopped, nothing left behind",
+			         sr->index + 1, o->timeout);
+			err = envmsg;
+			break;
 		}
 	}
 	if (o->export_fmt == NULL)
@@ -814,6 +820,8 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 		fprintf(stderr, "iobufviz: cannot write the transcript\n");
 		return APP_EXIT_ENV;
 	}
+	if (err == envmsg)
+		fprintf(stderr, "iobufviz: %s\n", envmsg);
 	if (err != NULL || sweep_failed)
 		rc = APP_EXIT_ENV;
 	else if (!h.ok)

@@ -38,7 +38,8 @@ usage(FILE *f)
 "Show where file data is, step by step: stdio buffer, kernel page cache, disk.\n"
 "Every step makes real calls on a real scratch file and shows what the kernel reports.\n"
 "\n"
-"SCENARIO is a YAML file, or the name of a bundled scenario (\"13-3\"; see --list).\n"
+"SCENARIO is a YAML file, - for standard input, or the name of a bundled scenario\n"
+"(\"13-3\"; see --list).\n"
 "After --, PROGRAM (a path or a name in PATH) runs under the tracer instead: a step is one\n"
 "system call on a regular file, or one stdio call (glibc programs linked dynamically).\n"
 "\n"
@@ -52,7 +53,9 @@ usage(FILE *f)
 "                         (default $TMPDIR, else /tmp); given again, sweeps run\n"
 "                         on each DIR side by side (up to 8); with a PROGRAM: its\n"
 "                         working directory (default: a private scratch dir)\n"
-"      --timeout=SECONDS  kill the PROGRAM after this long (default 60; 0: never)\n"
+"      --timeout=SECONDS  stop a scenario's run after this long (exit 3; default and\n"
+"                         maximum 3600, see BOUNDS in iobufviz(1)); kill the PROGRAM\n"
+"                         after this long (default 60; 0: never)\n"
 "      --stdin=FILE       the PROGRAM's standard input (default /dev/null)\n"
 "      --trace=HOW        how stdio's system calls are seen: auto (default), ptrace, procio\n"
 "      --probe=SOURCE     page cache source: auto (default: the first that works of)\n"
@@ -96,11 +99,18 @@ static int
 load(const char *arg, struct scenario **out)
 {
 	char why[512];
-	char *path = catalog_resolve(arg, why, sizeof why);
+	/* "-" is standard input, as for any Unix tool (a file named "-" is "./-"). */
+	char *path = strcmp(arg, "-") == 0 ? strdup(arg) : catalog_resolve(arg, why, sizeof why);
 	char *err = NULL;
 
+	if (path == NULL && strcmp(arg, "-") == 0) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return APP_EXIT_ENV;
+	}
 	if (path == NULL) {
-		fprintf(stderr, "%s: %s: %s\n", progname, arg, why);
+		fprintf(stderr, "%s: ", progname);
+		text_fput(arg, TEXT_LINE, stderr);
+		fprintf(stderr, ": %s\n", why);
 		return APP_EXIT_USAGE;
 	}
 	if (scenario_load(path, out, &err) != 0) {
@@ -287,8 +297,9 @@ run(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct app_opts o = { .color = true, .mouse = true };
+	struct app_opts o = { .color = true, .mouse = true, .timeout = SCN_MAX_RUN_SECONDS };
 	struct prog_run_opts ro = { .timeout_ms = 60000 };
+	const char *timeout_arg = NULL;
 	bool headless = false, do_list = false, do_check = false;
 	const char *nc;
 	int c;
@@ -359,10 +370,13 @@ run(int argc, char **argv)
 		case OPT_TIMEOUT: {
 			char *end;
 			double t = strtod(optarg, &end);
-			if (*end != '\0' || !(t >= 0 && t <= 86400))
+			if (end == optarg || *end != '\0' || !(t >= 0 && t <= 86400))
 				return usage_error("--timeout: '%s': expected seconds, 0 <= s <= 86400",
 				                   optarg);
+			/* A PROGRAM's own bound; a scenario's run is checked below. */
 			ro.timeout_ms = (unsigned)(t * 1000);
+			o.timeout = t;
+			timeout_arg = optarg;
 			break;
 		}
 		case OPT_STDIN: ro.stdin_path = optarg; break;
@@ -396,6 +410,11 @@ run(int argc, char **argv)
 	    !do_check && !o.practice_topic)
 		return program(argv + optind, argc - optind, headless, &o, &ro);
 
+	/* A scenario's run has bounds (iobufviz(1), BOUNDS): its timeout cannot be lifted. */
+	if (timeout_arg != NULL && !(o.timeout > 0 && o.timeout <= SCN_MAX_RUN_SECONDS))
+		return usage_error("--timeout: '%s': a scenario's run takes 0 < s <= 3600 seconds",
+		                   timeout_arg);
+
 	if (do_list) {
 		if (optind != argc)
 			return usage_error("--list takes no scenario ('%s')", argv[optind]);
@@ -415,7 +434,8 @@ run(int argc, char **argv)
 				rc = APP_EXIT_USAGE;
 				continue;
 			}
-			printf("%s: ok, %zu step%s\n", s->path, s->n_steps, s->n_steps == 1 ? "" : "s");
+			text_fput(s->path, TEXT_LINE, stdout);
+			printf(": ok, %zu step%s\n", s->n_steps, s->n_steps == 1 ? "" : "s");
 			scenario_free(s);
 		}
 		return rc;

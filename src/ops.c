@@ -782,6 +782,10 @@ ops_tail(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 	         "tail -n %llu, %zu-byte blocks: %llu lseek(), %llu read(), %llu bytes read",
 	         (unsigned long long)lines, block, (unsigned long long)ts.seeks,
 	         (unsigned long long)ts.reads, (unsigned long long)ts.bytes_read);
+	if (rc == 0 && ts.cut > 0)
+		snprintf(out->note + strlen(out->note), sizeof out->note - strlen(out->note),
+		         "; %llu line(s) cut to their first %d bytes", (unsigned long long)ts.cut,
+		         TAIL_LINE_MAX);
 }
 
 /* True if the worker runs op. */

@@ -5,6 +5,7 @@
 #include <config.h>
 
 #include "describe.h"
+#include "emit.h"
 #include "expect.h"
 #include "ops.h"
 #include "scenario.h"

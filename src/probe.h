@@ -3,6 +3,8 @@
 #ifndef IOBUFVIZ_PROBE_H
 #define IOBUFVIZ_PROBE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -32,6 +34,16 @@ const char *probe_cache_source_name(enum snap_source s);
 
 /* probe-cache.c: parse a --probe value ("auto" is SNAP_SRC_NONE, the chain). 0, or -1. */
 int probe_cache_source_parse(const char *name, enum snap_source *out);
+
+/* probe-overlay.c: true when fd is on overlayfs. */
+bool probe_overlay_is(int fd);
+
+/*
+ * probe-overlay.c: fd is on overlayfs: open the real file read-only through the layer that
+ * holds it (upperdir, else the lowerdirs in order) at the path relative to the mount, checked
+ * to be the same file; *upper says which layer. The fd with its path in real, or -1 with why.
+ */
+int probe_overlay_real(int fd, char *real, size_t rlen, bool *upper, char *why, size_t wlen);
 
 /* probe-disk.c: extents of fd by FIEMAP (no sync flag), filesystem name and device. */
 int probe_disk(int fd, struct snap_disk *out);

@@ -13,6 +13,7 @@
 #include "cident.h"
 #include "decode.h"
 #include "describe.h"
+#include "emit.h"
 #include "program.h"
 
 /* Building a program: the lines so far and whether memory ran out. */

@@ -63,6 +63,10 @@ struct runner {
 	size_t next;                 /* index of the next step */
 	struct runner_overhead overhead;
 	bool stop;                   /* the poll or progress callback asked to stop the step */
+	bool timed_out;              /* ... or the run reached its timeout (then stop too) */
+	double timeout;              /* seconds the run may spend in all (runner_opts) */
+	double used;                 /* seconds spent before the current step */
+	struct timespec busy;        /* when the current step (or runner_new) began */
 };
 
 /*
@@ -214,6 +218,39 @@ runner_note(struct step_result *out, const char *fmt, ...)
 
 static void runner_kill_worker(struct runner *r);
 
+/* Seconds since start. */
+static double
+runner_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/*
+ * True once the run has spent its timeout: the time of runner_new and of the steps, not the
+ * time a person takes between two steps in the TUI. Remembers it: the step stops.
+ */
+static bool
+runner_over(struct runner *r)
+{
+	if (!r->timed_out && r->used + runner_since(&r->busy) >= r->timeout) {
+		r->timed_out = true;
+		r->stop = true;
+	}
+	return r->timed_out;
+}
+
+/* Say in the step's result that the run's timeout stopped it. */
+static void
+runner_note_timeout(struct runner *r, struct step_result *out)
+{
+	out->stopped = true;
+	out->timed_out = true;
+	runner_note(out, "stopped: the run reached its timeout of %g s (--timeout)", r->timeout);
+}
+
 /* SIGURG from the poll timer: time to ask the poll callback. */
 static void
 runner_on_tick(int sig)
@@ -231,7 +268,7 @@ runner_poll_check(void *arg)
 	if (!runner_tick)
 		return 0;
 	runner_tick = 0;
-	if (r->o.poll(r->o.user) != 0)
+	if ((r->o.poll != NULL && r->o.poll(r->o.user) != 0) || runner_over(r))
 		r->stop = true;
 	return r->stop;
 }
@@ -250,10 +287,17 @@ runner_poll_arm(timer_t *timer, struct sigaction *old)
 		.it_value = { 0, RUNNER_POLL_MS * 1000000L },
 	};
 
+	sigset_t urg;
+
 	sigemptyset(&sa.sa_mask);
 	runner_tick = 0;
 	if (sigaction(SIGURG, &sa, old) != 0)
 		return -1;
+	/* A mask inherited across exec (a test harness's) must not hold the ticks back: without
+	 * them neither a stop nor the run's timeout is seen during one long step. */
+	sigemptyset(&urg);
+	sigaddset(&urg, SIGURG);
+	sigprocmask(SIG_UNBLOCK, &urg, NULL);
 	if (timer_create(CLOCK_MONOTONIC, &sev, timer) != 0) {
 		sigaction(SIGURG, old, NULL);
 		return -1;
@@ -285,7 +329,7 @@ runner_poll_reply(struct runner *r)
 		int rc = poll(&p, 1, RUNNER_POLL_MS);
 		if (rc > 0 || (rc < 0 && errno != EINTR))
 			return;
-		if (r->o.poll(r->o.user) != 0) {
+		if ((r->o.poll != NULL && r->o.poll(r->o.user) != 0) || runner_over(r)) {
 			r->stop = true;
 			kill(r->w.pid, SIGKILL);
 		}
@@ -307,7 +351,8 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 	if (r->tracer != NULL) {
 		timer_t timer;
 		struct sigaction old;
-		bool armed = r->o.poll != NULL && runner_poll_arm(&timer, &old) == 0;
+		/* Always: the run's timeout is checked there too. */
+		bool armed = runner_poll_arm(&timer, &old) == 0;
 
 		tracer_set_poll(r->tracer, armed ? runner_poll_check : NULL, r);
 		rc = tracer_step(r->tracer, stdio_op ? EV_STDIO : EV_DIRECT,
@@ -328,7 +373,7 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 			         strerror(e));
 		}
 	}
-	if (r->tracer == NULL && r->o.poll != NULL && !r->dead)
+	if (r->tracer == NULL && !r->dead)
 		runner_poll_reply(r);
 	rc = r->dead ? 0 : worker_recv(&r->w, &rep);
 	if (rc != 1) {
@@ -340,6 +385,12 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 		}
 		out->ret = -1;
 		out->err = 0;
+		if (r->stop && r->timed_out) {
+			snprintf(r->dead_note, sizeof r->dead_note, "stopped by the run's timeout");
+			out->err = ETIMEDOUT;
+			runner_note_timeout(r, out);
+			return;
+		}
 		if (r->stop) {
 			/* Killed on purpose: not the scenario's failure. */
 			snprintf(r->dead_note, sizeof r->dead_note, "stopped by the user");
@@ -398,14 +449,15 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 	}
 }
 
-/* Seconds since start. */
-static double
-runner_since(const struct timespec *start)
+/* Between a sweep's runs: the caller's progress, then the run's timeout. */
+static int
+runner_sweep_check(const struct bench_progress *p, void *user)
 {
-	struct timespec now;
+	struct runner *r = user;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+	if (r->o.sweep_progress != NULL && r->o.sweep_progress(p, r->o.user) != 0)
+		return 1;
+	return runner_over(r);
 }
 
 /*
@@ -420,8 +472,8 @@ runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_resul
 		.budget = r->o.budget,
 		.dirs = r->o.sweep_dirs,
 		.n_dirs = r->o.n_sweep_dirs,
-		.progress = r->o.sweep_progress,
-		.user = r->o.user,
+		.progress = runner_sweep_check,
+		.user = r,
 	};
 	struct timespec start;
 	char *err = NULL;
@@ -447,6 +499,8 @@ runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_resul
 	} else if (rc == -2) {
 		out->stopped = true;
 		runner_note(out, "sweep stopped: the rows finished so far are shown");
+		if (r->timed_out)
+			runner_note_timeout(r, out);
 	}
 	free(err);
 }
@@ -511,6 +565,12 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 		struct timespec ts;
 
 		runner_observe(r, &now);
+		if (runner_over(r)) {
+			ret = -1;
+			err = ETIMEDOUT;
+			runner_note_timeout(r, out);
+			break;
+		}
 		if (r->o.progress != NULL && r->o.progress(&now, el, r->o.user) != 0) {
 			ret = -1;
 			err = ECANCELED;
@@ -807,8 +867,11 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 		runner_error(err, "out of memory");
 		return NULL;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &r->busy);
 	r->s = s;
 	r->o = o != NULL ? *o : defaults;
+	r->timeout = r->o.timeout > 0 && r->o.timeout < SCN_MAX_RUN_SECONDS ? r->o.timeout :
+	             SCN_MAX_RUN_SECONDS;
 	r->scratch = -1;
 	r->probe_fd = -1;
 	r->w.pid = -1;
@@ -827,6 +890,7 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 		runner_free(r);
 		return NULL;
 	}
+	r->used = runner_since(&r->busy);
 	return r;
 }
 
@@ -864,6 +928,8 @@ runner_step(struct runner *r, struct step_result *out)
 	out->index = r->next++;
 	step = &r->s->steps[out->index];
 	out->step = step;
+	clock_gettime(CLOCK_MONOTONIC, &r->busy);
+	(void)runner_over(r);
 	/* Observed now, not the last step's after: at a person's pace the kernel may write
 	 * pages back between two steps, and that must not be shown as this step's doing. */
 	runner_observe(r, &out->before);
@@ -874,9 +940,11 @@ runner_step(struct runner *r, struct step_result *out)
 		runner_note(out, "unknown op");
 	} else if (r->stop) {
 		out->ret = -1;
-		out->err = ECANCELED;
+		out->err = r->timed_out ? ETIMEDOUT : ECANCELED;
 		out->stopped = true;
-		runner_note(out, "nothing was run: the run was stopped");
+		out->timed_out = r->timed_out;
+		runner_note(out, "nothing was run: the run was %s", r->timed_out ?
+		            "stopped by its timeout (--timeout)" : "stopped");
 	} else if (r->dead) {
 		out->ret = -1;
 		out->err = ECHILD;
@@ -887,6 +955,7 @@ runner_step(struct runner *r, struct step_result *out)
 		runner_exchange(r, out->index, out);
 	}
 	runner_observe(r, &out->after);
+	r->used += runner_since(&r->busy);
 	out->file_content = runner_file_content(r, step);
 	return 1;
 }

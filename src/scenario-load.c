@@ -20,7 +20,46 @@
 /* Where KEY of mapping N was written (NULL if absent). */
 #define AT(n, key) yamlpos_get(ld->ix, (n), (key))
 
-/* Read a whole regular file of at most SCN_MAX_FILE bytes. Report and return NULL on failure. */
+/*
+ * "-": standard input, whatever it is (a pipe, a terminal), read to its end but never past
+ * SCN_MAX_FILE bytes: one byte more says it is too big, and the rest is left unread.
+ */
+static char *
+scenario_read_stdin(struct scn_load *ld, size_t *len)
+{
+	char *buf = malloc(SCN_MAX_FILE + 2);
+	size_t got = 0;
+
+	if (buf == NULL) {
+		ld->oom = true;
+		return NULL;
+	}
+	while (got <= SCN_MAX_FILE) {
+		ssize_t n = read(STDIN_FILENO, buf + got, SCN_MAX_FILE + 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			scenario_report_error(ld, 1, 1, "cannot read: %s", strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got > SCN_MAX_FILE) {
+		scenario_report_error(ld, 1, 1, "too large for a scenario (more than 1 MiB; the "
+				      "limit is 1 MiB)");
+		free(buf);
+		return NULL;
+	}
+	buf[got] = '\0';
+	*len = got;
+	return buf;
+}
+
+/* Read a whole regular file of at most SCN_MAX_FILE bytes ("-": standard input). Report and
+ * return NULL on failure. */
 static char *
 scenario_read_file(struct scn_load *ld, const char *path, size_t *len)
 {
@@ -29,6 +68,8 @@ scenario_read_file(struct scn_load *ld, const char *path, size_t *len)
 	size_t got = 0;
 	int fd;
 
+	if (strcmp(path, "-") == 0)
+		return scenario_read_stdin(ld, len);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		scenario_report_error(ld, 1, 1, "cannot open: %s", strerror(errno));
@@ -139,7 +180,9 @@ scenario_convert(struct scn_load *ld, struct scenario *s, const struct scn_raw_s
 int
 scenario_load(const char *path, struct scenario **out, char **err)
 {
-	struct scn_load ld = { .path = path ? path : "(null)" };
+	/* "-" is standard input: messages and transcripts name it <stdin>. */
+	struct scn_load ld = { .path = path == NULL ? "(null)" :
+			       strcmp(path, "-") == 0 ? SCN_STDIN_NAME : path };
 	struct scn_raw_scenario *raw = NULL;
 	struct scenario *s = NULL;
 	struct yamlpos *ix = NULL;
@@ -177,6 +220,8 @@ scenario_load(const char *path, struct scenario **out, char **err)
 	 * Then libcyaml maps the same bytes to raw structs; it sees only well-shaped input. */
 	if (scenario_schema_check(&ld, root) != 0)
 		goto fail;
+	if (scenario_bounds_steps(&ld, root) != 0)
+		goto fail;
 	if (scenario_raw_load(&ld, buf, len, &raw) != 0)
 		goto fail;
 	s = calloc(1, sizeof *s);
@@ -184,8 +229,9 @@ scenario_load(const char *path, struct scenario **out, char **err)
 		ld.oom = true;
 		goto fail;
 	}
-	s->path = scenario_value_strdup(&ld, path);
+	s->path = scenario_value_strdup(&ld, ld.path);
 	scenario_convert(&ld, s, raw, root);
+	scenario_bounds_check(&ld, s, root);
 	if (ld.n_err > 0 || ld.oom)
 		goto fail;
 	scenario_raw_free(raw);

@@ -129,6 +129,15 @@ int scenario_value_flags(struct scn_load *ld, const struct yamlpos_node *list,
 int scenario_value_expect(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
 			  struct scn_expect *e);
 
+/* ---- scenario-bounds.c ---- */
+
+/* Refuse more than SCN_MAX_STEPS steps, on the tree ROOT; 0, or -1 after reporting. */
+int scenario_bounds_steps(struct scn_load *ld, const struct yamlpos_node *root);
+
+/* A whole run's bounds (time, bytes, tail), reported at the step or key that crosses one. */
+void scenario_bounds_check(struct scn_load *ld, const struct scenario *s,
+			   const struct yamlpos_node *root);
+
 /* ---- scenario-schema.c ---- */
 
 /* Check every key and the kind of every value against the schema; 0 if all is well-shaped. */

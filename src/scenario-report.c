@@ -8,12 +8,14 @@
 #include <string.h>
 
 #include "scenario-load.h"
+#include "text.h"
 
 /* Append one "PATH:LINE:COL: message" line. */
 void
 scenario_report_error(struct scn_load *ld, int line, int col, const char *fmt, ...)
 {
-	char msg[1024];
+	/* Room for a whole message with every byte escaped ("\xNN" is 4 bytes for 1). */
+	char msg[1024], safe[4 * sizeof msg], where[1024];
 	va_list ap;
 	int n;
 
@@ -27,8 +29,15 @@ scenario_report_error(struct scn_load *ld, int line, int col, const char *fmt, .
 	for (char *p = msg; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
-	n = snprintf(NULL, 0, "%s:%d:%d: %s\n", ld->path, line < 1 ? 1 : line,
-		     col < 1 ? 1 : col, msg);
+	/*
+	 * The one place a loader message is finished: it quotes the scenario's own bytes (an
+	 * unknown key, a value, the file's name), and none of them may act on the terminal
+	 * that --check or a failed load prints to.
+	 */
+	text_safe(msg, TEXT_LINE, safe, sizeof safe);
+	text_safe(ld->path, TEXT_LINE, where, sizeof where);
+	n = snprintf(NULL, 0, "%s:%d:%d: %s\n", where, line < 1 ? 1 : line,
+		     col < 1 ? 1 : col, safe);
 	if (n < 0)
 		return;
 	if (ld->err_len + (size_t)n + 1 > ld->err_cap) {
@@ -41,8 +50,8 @@ scenario_report_error(struct scn_load *ld, int line, int col, const char *fmt, .
 		ld->err = p;
 		ld->err_cap = cap;
 	}
-	snprintf(ld->err + ld->err_len, ld->err_cap - ld->err_len, "%s:%d:%d: %s\n", ld->path,
-		 line < 1 ? 1 : line, col < 1 ? 1 : col, msg);
+	snprintf(ld->err + ld->err_len, ld->err_cap - ld->err_len, "%s:%d:%d: %s\n", where,
+		 line < 1 ? 1 : line, col < 1 ? 1 : col, safe);
 	ld->err_len += (size_t)n;
 }
 

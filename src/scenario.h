@@ -177,7 +177,21 @@ struct scenario {
 #define SCN_MAX_SIZE ((uint64_t)1 << 30)
 
 /*
- * Load and validate PATH. On success return 0 and set *out. On failure return -1 and
+ * A whole run's bounds (iobufviz(1), BOUNDS), checked by the loader where the scenario's
+ * own numbers say (scenario-bounds.c) and enforced by the run (--timeout): its steps, the
+ * seconds it may take (--timeout's default and maximum), and the bytes it keeps at once on
+ * disk in one directory and in tmpfs, which is RAM.
+ */
+#define SCN_MAX_STEPS 1000
+#define SCN_MAX_RUN_SECONDS 3600
+#define SCN_MAX_DISK ((uint64_t)2 << 30)
+#define SCN_MAX_RAM ((uint64_t)1 << 30)
+
+/* How standard input is named when the scenario is "-" (scenario_load). */
+#define SCN_STDIN_NAME "<stdin>"
+
+/*
+ * Load and validate PATH ("-": standard input, named SCN_STDIN_NAME). On success return 0 and set *out. On failure return -1 and
  * write one "PATH:LINE:COL: message" line per error to ERR (a heap string the caller
  * frees; may be NULL if out of memory).
  */

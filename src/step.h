@@ -46,6 +46,7 @@ struct step_result {
 	size_t n_unobservable;        /* expectations on facts this run cannot observe */
 	bool stopped;                 /* stopped by the user (runner_poll_fn, progress): its
 	                                 expectations are not checked */
+	bool timed_out;               /* stopped (as above) by the run's --timeout */
 	char *output;                 /* pty (terminal) / tail output; NULL if none */
 	char *output_file;            /* pty: file output */
 	char *file_content;           /* the scratch file after the step, read only when the step

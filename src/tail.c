@@ -10,14 +10,26 @@
 #include "tail.h"
 
 /*
- * The bytes read so far, kept at the END of a buffer that grows towards lower addresses,
- * so that adding the block before them costs no move of what is already there (doubling
- * keeps block size 1 on a long line linear, not quadratic).
+ * The lines found so far, kept at the END of a buffer that grows towards lower addresses,
+ * so that adding the line before them costs no move of what is already there. It holds at
+ * most n lines of at most TAIL_LINE_MAX + 1 bytes: bounded, whatever the file.
  */
 struct tail_acc {
 	char *buf;
 	size_t cap;
 	size_t have;           /* the data is buf[cap - have, cap) */
+};
+
+/*
+ * The line being read, backwards: its first TAIL_LINE_MAX bytes so far (the ones before are
+ * found later), at buf[start, start + len) of a buffer twice that size, so that most
+ * prepends move nothing and a move, when one is needed, is paid for by TAIL_LINE_MAX bytes.
+ */
+struct tail_cur {
+	char buf[2 * TAIL_LINE_MAX];
+	size_t start, len;
+	uint64_t total;        /* bytes of the line seen so far, without its '\n' */
+	int nl;                /* the line ends with '\n' */
 };
 
 /* Make room for need more bytes in front of the data. 0 or -1 (ENOMEM). */
@@ -29,13 +41,8 @@ tail_acc_reserve(struct tail_acc *acc, size_t need)
 
 	if (acc->cap - acc->have >= need)
 		return 0;
-	while (cap - acc->have < need) {
-		if (cap > SIZE_MAX / 2) {
-			errno = ENOMEM;
-			return -1;
-		}
-		cap *= 2;
-	}
+	while (cap - acc->have < need)
+		cap *= 2;      /* never far: the data is bounded (tail.h) */
 	p = malloc(cap + 1);
 	if (p == NULL)
 		return -1;
@@ -44,6 +51,51 @@ tail_acc_reserve(struct tail_acc *acc, size_t need)
 	free(acc->buf);
 	acc->buf = p;
 	acc->cap = cap;
+	return 0;
+}
+
+/* Put the k bytes at seg in front of the current line, keeping only its first bytes. */
+static void
+tail_cur_prepend(struct tail_cur *c, const char *seg, size_t k)
+{
+	c->total += k;
+	if (k >= TAIL_LINE_MAX) {
+		c->start = sizeof c->buf - TAIL_LINE_MAX;
+		c->len = TAIL_LINE_MAX;
+		memcpy(c->buf + c->start, seg, TAIL_LINE_MAX);
+		return;
+	}
+	if (c->len > TAIL_LINE_MAX - k)
+		c->len = TAIL_LINE_MAX - k;       /* the line's later bytes: past what is kept */
+	if (c->start < k) {
+		memmove(c->buf + sizeof c->buf - c->len, c->buf + c->start, c->len);
+		c->start = sizeof c->buf - c->len;
+	}
+	c->start -= k;
+	c->len += k;
+	memcpy(c->buf + c->start, seg, k);
+}
+
+/* The current line is whole: put it in front of the lines found; start the one before it. */
+static int
+tail_cur_done(struct tail_cur *c, struct tail_acc *acc, struct tail_stats *st)
+{
+	size_t n = c->len + (c->nl ? 1 : 0);
+	char *dst;
+
+	if (tail_acc_reserve(acc, n) < 0)
+		return -1;
+	dst = acc->buf + acc->cap - acc->have - n;
+	memcpy(dst, c->buf + c->start, c->len);
+	if (c->nl)
+		dst[c->len] = '\n';
+	acc->have += n;
+	if (c->total > TAIL_LINE_MAX)
+		st->cut++;
+	c->start = sizeof c->buf;
+	c->len = 0;
+	c->total = 0;
+	c->nl = 1;     /* the one before ends with the '\n' just found */
 	return 0;
 }
 
@@ -75,17 +127,19 @@ tail_read_at(int fd, off_t from, char *dst, size_t len, struct tail_stats *st)
 int
 tail_lines(int fd, uint64_t n, size_t block, char **out, struct tail_stats *st)
 {
-	struct tail_stats mine = { 0, 0, 0 };
+	struct tail_stats mine;
 	struct tail_acc acc = { NULL, 0, 0 };
-	off_t size, end, from = -1;
-	uint64_t newlines = 0;
+	struct tail_cur *cur = NULL;
+	char *blk = NULL;
+	off_t size, end;
+	uint64_t found = 0;
 	int saved;
 
 	*out = NULL;
 	if (st == NULL)
 		st = &mine;
 	memset(st, 0, sizeof *st);
-	if (block == 0) {
+	if (block == 0 || block > TAIL_BLOCK_MAX || n > TAIL_LINES_MAX) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -93,59 +147,63 @@ tail_lines(int fd, uint64_t n, size_t block, char **out, struct tail_stats *st)
 	if (size < 0)
 		return -1;
 	st->seeks++;
+	if ((cur = malloc(sizeof *cur)) == NULL || (blk = malloc(block)) == NULL)
+		goto fail;
+	cur->start = sizeof cur->buf;
+	cur->len = 0;
+	cur->total = 0;
+	cur->nl = 0;
 
-	/* The '\n' that ends the last line is not a separator between two lines. */
-	end = size;
-	if (n == 0)
-		from = size;
-	while (from < 0 && end > 0) {
+	end = n == 0 ? 0 : size;
+	while (found < n && end > 0) {
 		off_t start = (end - 1) / (off_t)block * (off_t)block;
-		size_t want = (size_t)(end - start);
-		ssize_t got;
-		char *dst;
+		size_t want = (size_t)(end - start), seg_end = want;
+		ssize_t got = tail_read_at(fd, start, blk, want, st);
 
-		if (tail_acc_reserve(&acc, want) < 0)
-			goto fail;
-		dst = acc.buf + acc.cap - acc.have - want;
-		got = tail_read_at(fd, start, dst, want, st);
 		if (got < 0)
 			goto fail;
 		if ((size_t)got != want) {
 			errno = EIO;  /* the file shrank while we read it backwards */
 			goto fail;
 		}
-		acc.have += want;
-		for (size_t i = want; i-- > 0;) {
-			if (dst[i] != '\n' || start + (off_t)i == size - 1)
+		for (size_t i = want; i-- > 0 && found < n;) {
+			if (blk[i] != '\n')
 				continue;
-			if (++newlines == n) {
-				from = start + (off_t)i + 1;
-				break;
+			/* The '\n' that ends the last line is not a separator between two lines. */
+			if (start + (off_t)i == size - 1) {
+				cur->nl = 1;
+				seg_end = i;
+				continue;
 			}
+			tail_cur_prepend(cur, blk + i + 1, seg_end - i - 1);
+			if (tail_cur_done(cur, &acc, st) < 0)
+				goto fail;
+			found++;
+			seg_end = i;
 		}
+		if (found < n)
+			tail_cur_prepend(cur, blk, seg_end);
 		end = start;
 	}
-	if (from < 0)
-		from = 0;  /* fewer than n lines: all of it */
+	/* Fewer than n lines: the first line of the file is one of them. */
+	if (found < n && n > 0 && size > 0 && tail_cur_done(cur, &acc, st) < 0)
+		goto fail;
 
-	{
-		size_t len = (size_t)(size - from);
-		char *res = malloc(len + 1);
-
-		if (res == NULL)
-			goto fail;
-		if (len > acc.have)
-			len = acc.have;
-		if (len > 0)
-			memcpy(res, acc.buf + acc.cap - len, len);
-		res[len] = '\0';
-		*out = res;
-	}
+	*out = malloc(acc.have + 1);
+	if (*out == NULL)
+		goto fail;
+	if (acc.have > 0)
+		memcpy(*out, acc.buf + acc.cap - acc.have, acc.have);
+	(*out)[acc.have] = '\0';
 	free(acc.buf);
+	free(blk);
+	free(cur);
 	return 0;
 fail:
 	saved = errno;
 	free(acc.buf);
+	free(blk);
+	free(cur);
 	errno = saved;
 	return -1;
 }

@@ -7,11 +7,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <regex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test-util.h"
@@ -23,20 +25,23 @@ struct run {
 	char err[65536];
 };
 
-/* Read all of fd into buf (NUL-terminated, truncated to len - 1). */
+/* Read all of fd into buf (NUL-terminated, truncated to len - 1; the rest is read and
+ * dropped, so that a long transcript cannot block the program on a full pipe). */
 static void
 slurp(int fd, char *buf, size_t len)
 {
+	char drop[4096];
 	size_t n = 0;
 	ssize_t r;
-	while ((r = read(fd, buf + n, len - 1 - n)) > 0)
-		n += (size_t)r;
+	while ((r = n + 1 < len ? read(fd, buf + n, len - 1 - n) : read(fd, drop, sizeof drop)) > 0)
+		if (n + 1 < len)
+			n += (size_t)r;
 	buf[n] = '\0';
 }
 
-/* Run $IOBUFVIZ_BIN with args (NULL-terminated) and no terminal; fill r. */
+/* Run $IOBUFVIZ_BIN with args (NULL-terminated), stdin from the file in, no terminal. */
 static void
-run(struct run *r, const char *const *args)
+run_from(struct run *r, const char *in, const char *const *args)
 {
 	const char *bin = getenv("IOBUFVIZ_BIN");
 	char *argv[32];
@@ -53,7 +58,7 @@ run(struct run *r, const char *const *args)
 	pid_t pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
+		int null = open(in, O_RDONLY);
 		dup2(null, 0);
 		dup2(o[1], 1);
 		dup2(e[1], 2);
@@ -71,6 +76,26 @@ run(struct run *r, const char *const *args)
 	close(e[0]);
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Run $IOBUFVIZ_BIN with args (NULL-terminated) and no terminal; fill r. */
+static void
+run(struct run *r, const char *const *args)
+{
+	run_from(r, "/dev/null", args);
+}
+
+/* The first byte of s a terminal would act on (C0 but '\n', DEL, C1 in UTF-8), or NULL. */
+static const char *
+control_byte(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (; *u != '\0'; u++)
+		if ((*u < 0x20 && *u != '\n') || *u == 0x7f ||
+		    (*u == 0xc2 && u[1] >= 0x80 && u[1] < 0xa0) || (*u >= 0x80 && *u < 0xa0))
+			return (const char *)u;
+	return NULL;
 }
 
 START_TEST(test_help_version)
@@ -181,6 +206,126 @@ START_TEST(test_check_bad_fixtures)
 }
 END_TEST
 
+/* A scenario's ESC, BEL and C1 bytes in an unknown op or value are shown escaped: none of
+ * them reaches the terminal that --check prints to. */
+START_TEST(test_check_controls)
+{
+	static const char *const names[] = { "unknown-op-control.yaml", "value-control.yaml" };
+	static struct run r;
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char rel[128];
+		snprintf(rel, sizeof rel, "tests/fixtures/bad/%s", names[i]);
+		test_util_src_path(rel, path, sizeof path);
+		run(&r, (const char *[]){ "--check", path, NULL });
+		ck_assert_int_eq(r.status, 2);
+		ck_assert_ptr_nonnull(strstr(r.err, "\\x1b"));
+		ck_assert_ptr_nonnull(strstr(r.err, "\\x07"));
+		ck_assert_msg(control_byte(r.err) == NULL, "%s: a control byte on stderr: '%s'",
+		              names[i], r.err);
+		ck_assert_msg(control_byte(r.out) == NULL, "%s: a control byte on stdout", names[i]);
+	}
+}
+END_TEST
+
+/* "-" is standard input: checked and run like a file, named <stdin>, 1 MiB at most. */
+START_TEST(test_stdin)
+{
+	static struct run r;
+	char good[PATH_MAX], bad[PATH_MAX], big[] = "/tmp/iobufviz-cli-XXXXXX";
+	static char junk[1 << 16];
+	int fd;
+
+	test_util_src_path("tests/cli-minimal.yaml", good, sizeof good);
+	test_util_src_path("tests/fixtures/bad/unknown-op.yaml", bad, sizeof bad);
+	run_from(&r, good, (const char *[]){ "--check", "-", NULL });
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	ck_assert_str_eq(r.out, "<stdin>: ok, 1 step\n");
+	run_from(&r, bad, (const char *[]){ "--check", "-", NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_str_eq(r.err, "<stdin>:4:5: unknown op 'fwrit' in step 1 (did you mean "
+	                 "'fwrite'?)\n");
+	run_from(&r, good, (const char *[]){ "--headless", "-", NULL });
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "<stdin>"));
+	/* More than the bound: refused, not read whole. */
+	fd = mkstemp(big);
+	ck_assert_int_ge(fd, 0);
+	memset(junk, '#', sizeof junk);
+	for (int i = 0; i < 17; i++)
+		ck_assert_int_eq(write(fd, junk, sizeof junk), (ssize_t)sizeof junk);
+	close(fd);
+	run_from(&r, big, (const char *[]){ "--check", "-", NULL });
+	unlink(big);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_str_eq(r.err, "<stdin>:1:1: too large for a scenario (more than 1 MiB; the "
+	                 "limit is 1 MiB)\n");
+}
+END_TEST
+
+/* Seconds on the monotonic clock. */
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* True if dir has nothing in it. */
+static bool
+dir_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool empty = true;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			empty = false;
+	closedir(d);
+	return empty;
+}
+
+/*
+ * --timeout=2 stops a longer run in about 2 s with exit 3 and says why, whether the step
+ * runs in the runner (wait) or in the traced worker (tail), and leaves nothing in --dir.
+ */
+START_TEST(test_timeout)
+{
+	static const char *const cases[][2] = {
+		{ "tests/cli-timeout-wait.yaml", "--trace=auto" },
+		{ "tests/cli-timeout-tail.yaml", "--trace=auto" },
+		{ "tests/cli-timeout-tail.yaml", "--trace=procio" },
+	};
+	static struct run r;
+	char path[PATH_MAX], dir[] = "/var/tmp/iobufviz-cli-XXXXXX";
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		double t0 = now_s(), took;
+		test_util_src_path(cases[i][0], path, sizeof path);
+		run(&r, (const char *[]){ "--headless", "--timeout=2", cases[i][1], "--dir", dir,
+		                          path, NULL });
+		took = now_s() - t0;
+		ck_assert_msg(r.status == 3, "%s %s: exit %d, want 3: %s", cases[i][0], cases[i][1],
+		              r.status, r.err);
+		ck_assert_msg(took >= 1.9 && took < 8, "%s %s: took %.1f s", cases[i][0],
+		              cases[i][1], took);
+		ck_assert_msg(strstr(r.err, "(--timeout)") != NULL, "stderr: %s", r.err);
+		ck_assert_msg(dir_empty(dir), "%s %s: left something in %s", cases[i][0],
+		              cases[i][1], dir);
+	}
+	run(&r, (const char *[]){ "--timeout=3601", "x.yaml", NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--timeout"));
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 START_TEST(test_check_good)
 {
 	static struct run r;
@@ -233,6 +378,9 @@ cli_suite(void)
 	tcase_add_test(tc, test_not_a_terminal);
 	tcase_add_test(tc, test_check_bad_fixtures);
 	tcase_add_test(tc, test_check_good);
+	tcase_add_test(tc, test_check_controls);
+	tcase_add_test(tc, test_stdin);
+	tcase_add_test(tc, test_timeout);
 	tcase_add_test(tc, test_list_and_names);
 	suite_add_tcase(s, tc);
 	return s;

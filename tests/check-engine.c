@@ -891,19 +891,19 @@ stop_progress(const struct snapshot *now, double el, void *user)
 	return ++stop_asked >= 2;
 }
 
-/* Stop a long worker step (tail 1 byte at a time through 4 MiB) and a wait, under trace. */
+/* Stop a long worker step (tail 1 byte at a time through 4 MiB of one line) and a wait. */
 static void
 stop_steps(enum runner_trace trace)
 {
 	struct scn_step steps[] = {
 		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_RDONLY),
-		STEP(SCN_OP_TAIL, .has = SCN_HAS_LINES | SCN_HAS_SIZE, .lines = 1000000, .size = 1),
+		STEP(SCN_OP_TAIL, .has = SCN_HAS_LINES | SCN_HAS_SIZE, .lines = 1, .size = 1),
 		STEP(SCN_OP_CLOSE),
 	};
 	struct scn_step waits[] = { STEP(SCN_OP_WAIT, .has = SCN_HAS_SECONDS, .seconds = 20),
 	                            STEP(SCN_OP_SYNC) };
 	struct scenario sc = { .title = "stop", .steps = steps, .n_steps = N(steps),
-	                       .file = { .size = 4u << 20, .fill = SCN_FILL_LINES } };
+	                       .file = { .size = 4u << 20, .fill = SCN_FILL_ZERO } };
 	struct runner_opts o = { .trace = trace, .poll = stop_poll, .progress = stop_progress };
 	struct step_result res;
 	struct timespec t0, t1;
@@ -961,6 +961,52 @@ END_TEST
 START_TEST(test_stop_procio)
 {
 	stop_steps(RUNNER_TRACE_PROCIO);
+}
+END_TEST
+
+/*
+ * The run's timeout, without a poll or progress callback: a worker step (tail) and a wait
+ * are stopped at it, say so, and no later step runs.
+ */
+START_TEST(test_run_timeout)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_RDONLY),
+		STEP(SCN_OP_TAIL, .has = SCN_HAS_LINES | SCN_HAS_SIZE, .lines = 1, .size = 1),
+		STEP(SCN_OP_WAIT, .has = SCN_HAS_SECONDS, .seconds = 20),
+	};
+	struct scenario sc = { .title = "timeout", .steps = steps, .n_steps = N(steps),
+	                       .file = { .size = 16u << 20, .fill = SCN_FILL_ZERO } };
+	struct runner_opts o = { .timeout = 1 };
+	struct step_result res;
+	char *err = NULL;
+	struct runner *r;
+
+	for (int k = 0; k < 2; k++) {
+		struct timespec t0, t1;
+		/* Second time: the tail is left out; the wait runs into the timeout. */
+		sc.steps = k == 0 ? steps : steps + 2;
+		sc.n_steps = k == 0 ? N(steps) : 1;
+		r = runner_new(&sc, &o, &err);
+		ck_assert_msg(r != NULL, "runner_new: %s", err ? err : "?");
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		for (size_t i = 0; i < sc.n_steps; i++) {
+			ck_assert_int_eq(runner_step(r, &res), 1);
+			if (i + 1 < sc.n_steps && k == 0 && i == 0) {
+				ck_assert_int_ge(res.ret, 0);
+				step_result_clear(&res);
+				continue;
+			}
+			ck_assert_int_eq(res.ret, -1);
+			ck_assert_int_eq(res.err, ETIMEDOUT);
+			ck_assert(res.stopped && res.timed_out);
+			ck_assert_msg(strstr(res.note, "--timeout") != NULL, "note '%s'", res.note);
+			step_result_clear(&res);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ck_assert_int_lt(t1.tv_sec - t0.tv_sec, 4);
+		runner_free(r);
+	}
 }
 END_TEST
 
@@ -1473,6 +1519,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_wait_and_unimplemented);
 	tcase_add_test(tc, test_stop_ptrace);
 	tcase_add_test(tc, test_stop_procio);
+	tcase_add_test(tc, test_run_timeout);
 	tcase_add_test(tc, test_bad_dir);
 	test_util_add(tc, test_truth_strace, test_util_need_strace());
 	tcase_add_test(tc, test_all_ops_ptrace);

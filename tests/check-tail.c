@@ -36,11 +36,12 @@ mkfile(const char *data, size_t len, int *idx)
 	return fd;
 }
 
-/* The last n lines of data, worked out forwards (the obvious way), as a heap string. */
+/* The last n lines of data, worked out forwards (the obvious way), each cut to its first
+ * TAIL_LINE_MAX bytes, as a heap string. */
 static char *
 reference(const char *data, size_t len, unsigned long n)
 {
-	size_t lines = 0, from = 0, seen = 0;
+	size_t lines = 0, from = 0, seen = 0, at = 0, col = 0;
 	char *r;
 
 	for (size_t i = 0; i < len; i++)
@@ -58,8 +59,15 @@ reference(const char *data, size_t len, unsigned long n)
 		from = len;
 	r = malloc(len - from + 1);
 	ck_assert_ptr_nonnull(r);
-	memcpy(r, data + from, len - from);
-	r[len - from] = '\0';
+	for (size_t i = from; i < len; i++) {
+		if (data[i] == '\n') {
+			r[at++] = '\n';
+			col = 0;
+		} else if (col++ < TAIL_LINE_MAX) {
+			r[at++] = data[i];
+		}
+	}
+	r[at] = '\0';
 	return r;
 }
 
@@ -83,7 +91,7 @@ numbered(size_t len, int trailing_nl, size_t *out_len)
 static void
 check_all(const char *data, size_t len)
 {
-	static const unsigned long ns[] = { 0, 1, 2, 10, 100, 100000 };
+	static const unsigned long ns[] = { 0, 1, 2, 10, 100, TAIL_LINES_MAX };
 	int idx, fd = mkfile(data, len, &idx);
 
 	for (size_t b = 0; b < N_BLOCKS; b++) {
@@ -149,11 +157,14 @@ START_TEST(test_empty_file)
 }
 END_TEST
 
-/* One 200 KB line: tail -n 1 must read all of it, whatever the block size. */
+/* One 200 KB line: tail -n 1 must read all of it, whatever the block size, and keeps its
+ * first TAIL_LINE_MAX bytes, saying that it cut one line. */
 START_TEST(test_one_huge_line)
 {
 	size_t len = 200 * 1000 + 1;
-	char *d = malloc(len);
+	char *d = malloc(len), *got = NULL;
+	struct tail_stats st;
+	int idx, fd;
 
 	ck_assert_ptr_nonnull(d);
 	for (size_t i = 0; i < len - 1; i++)
@@ -161,7 +172,66 @@ START_TEST(test_one_huge_line)
 	d[len - 1] = '\n';
 	check_all(d, len);
 	check_all(d, len - 1);
+	fd = mkfile(d, len, &idx);
+	ck_assert_int_eq(tail_lines(fd, 1, 4096, &got, &st), 0);
+	ck_assert_uint_eq(strlen(got), TAIL_LINE_MAX + 1);
+	ck_assert_int_eq(memcmp(got, d, TAIL_LINE_MAX), 0);
+	ck_assert_uint_eq(st.cut, 1);
+	ck_assert_uint_eq(st.bytes_read, len);
+	free(got);
+	close(fd);
+	scratch_remove(idx);
 	free(d);
+}
+END_TEST
+
+/* Peak resident memory of this process (VmHWM), in KiB; -1 if unknown. */
+static long
+hwm_kib(void)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/*
+ * tail's memory does not grow with the file: 256 MiB of one line (a sparse file: no disk
+ * needed) read backwards in the largest block raises the peak by the block and the kept
+ * lines, about 2 MiB, not by the 256 MiB it reads. Each test runs in its own process.
+ */
+START_TEST(test_memory_bounded)
+{
+	const off_t size = (off_t)256 << 20;
+	int idx, fd = mkfile("", 0, &idx);
+	struct tail_stats st;
+	char *got = NULL;
+	long before, after;
+
+	ck_assert_int_eq(ftruncate(fd, size), 0);
+	before = hwm_kib();
+	ck_assert_int_ge(before, 0);
+	ck_assert_int_eq(tail_lines(fd, TAIL_LINES_MAX, TAIL_BLOCK_MAX, &got, &st), 0);
+	after = hwm_kib();
+	ck_assert_uint_eq(st.bytes_read, (uint64_t)size);
+	ck_assert_uint_eq(st.cut, 1);
+	ck_assert_msg(after - before < 8 * 1024, "VmHWM grew by %ld KiB reading a 256 MiB line",
+	              after - before);
+	free(got);
+	/* Past the bounds: refused, not attempted. */
+	ck_assert_int_eq(tail_lines(fd, TAIL_LINES_MAX + 1, 4096, &got, &st), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(tail_lines(fd, 1, TAIL_BLOCK_MAX + 1, &got, &st), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	close(fd);
+	scratch_remove(idx);
 }
 END_TEST
 
@@ -169,7 +239,7 @@ END_TEST
 START_TEST(test_reads_shrink_with_block)
 {
 	size_t len;
-	char *d = numbered(64 * 1024, 1, &len);
+	char *d = numbered(16 * 1024, 1, &len);  /* fewer than TAIL_LINES_MAX lines */
 	int idx, fd = mkfile(d, len, &idx);
 	uint64_t prev = UINT64_MAX;
 
@@ -178,7 +248,7 @@ START_TEST(test_reads_shrink_with_block)
 		char *got = NULL;
 
 		/* More lines than the file has: the whole file, read backwards. */
-		ck_assert_int_eq(tail_lines(fd, 1000000, blocks[b], &got, &st), 0);
+		ck_assert_int_eq(tail_lines(fd, TAIL_LINES_MAX, blocks[b], &got, &st), 0);
 		ck_assert_uint_eq(strlen(got), len);
 		ck_assert_uint_eq(st.bytes_read, len);
 		ck_assert_uint_eq(st.reads, (len + blocks[b] - 1) / blocks[b]);
@@ -319,6 +389,7 @@ tail_suite(void)
 	tcase_add_test(tc, test_fewer_lines_than_n);
 	tcase_add_test(tc, test_empty_file);
 	tcase_add_test(tc, test_one_huge_line);
+	tcase_add_test(tc, test_memory_bounded);
 	tcase_add_test(tc, test_reads_shrink_with_block);
 	tcase_add_test(tc, test_reads_only_the_end);
 	tcase_add_test(tc, test_write_only_fd);
