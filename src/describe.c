@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cident.h"
 #include "decode.h"
 #include "describe.h"
 #include "text.h"
@@ -33,6 +34,18 @@ describe_bufmode(enum scn_bufmode m)
 	case SCN_BUF_FULL: return "fully buffered";
 	}
 	return "?";
+}
+
+/*
+ * A named pair's step: its name in place of the word fp, and of fd unless fp is there too
+ * (fdopen and fileno keep the fd as it is): a = open(...), fputs(..., a).
+ */
+static void
+describe_rename(char *buf, size_t len, const char *name)
+{
+	if (!cident_has(buf, "fp"))
+		cident_replace(buf, len, "fd", name);
+	cident_replace(buf, len, "fp", name);
 }
 
 /* open as C. */
@@ -188,7 +201,11 @@ describe_write(const struct scn_step *st, char *buf, size_t len)
 {
 	const struct scn_args *a = &st->args;
 
-	snprintf(buf, len, "write(fd, buf, %" PRIu64 ")", a->bytes);
+	if (a->has & SCN_HAS_TEXT)
+		snprintf(buf, len, "write(fd, \"%.40s%s\", %zu)", a->text,
+			 strlen(a->text) > 40 ? "…" : "", strlen(a->text));
+	else
+		snprintf(buf, len, "write(fd, buf, %" PRIu64 ")", a->bytes);
 }
 
 /* read as C. */
@@ -215,7 +232,11 @@ describe_pwrite(const struct scn_step *st, char *buf, size_t len)
 {
 	const struct scn_args *a = &st->args;
 
-	snprintf(buf, len, "pwrite(fd, buf, %" PRIu64 ", %" PRId64 ")", a->bytes, a->offset);
+	if (a->has & SCN_HAS_TEXT)
+		snprintf(buf, len, "pwrite(fd, \"%.40s%s\", %zu, %" PRId64 ")", a->text,
+			 strlen(a->text) > 40 ? "…" : "", strlen(a->text), a->offset);
+	else
+		snprintf(buf, len, "pwrite(fd, buf, %" PRIu64 ", %" PRId64 ")", a->bytes, a->offset);
 }
 
 /* lseek as C. */
@@ -292,6 +313,43 @@ describe_ftruncate(const struct scn_step *st, char *buf, size_t len)
 	const struct scn_args *a = &st->args;
 
 	snprintf(buf, len, "ftruncate(fd, %" PRIu64 ")", a->len);
+}
+
+/* fcntl as C. */
+void
+describe_fcntl(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+	char fl[96];
+
+	if (a->cmd == F_SETFL)
+		snprintf(buf, len, "fcntl(fd, F_SETFL, %s)",
+			 decode_open_flag_bits(a->flags, fl, sizeof fl));
+	else
+		snprintf(buf, len, "flags = fcntl(fd, F_GETFL)");
+}
+
+/* fork as C: the child ends at once, with exit() or _exit(). */
+void
+describe_fork(const struct scn_step *st, char *buf, size_t len)
+{
+	snprintf(buf, len, "if (fork() == 0) %s(0)", st->args.child_flushes ? "exit" : "_exit");
+}
+
+/* exit as C. */
+void
+describe_exit(const struct scn_step *st, char *buf, size_t len)
+{
+	(void)st;
+	snprintf(buf, len, "exit(0)");
+}
+
+/* _exit as C. */
+void
+describe_uexit(const struct scn_step *st, char *buf, size_t len)
+{
+	(void)st;
+	snprintf(buf, len, "_exit(0)");
 }
 
 /* close as C. */
@@ -380,5 +438,7 @@ describe_step(const struct scn_step *st, char *buf, size_t len)
 		snprintf(buf, len, "?");
 	else
 		scn_op_table[st->op].describe(st, buf, len);
+	if (st->handle > 0 && st->name != NULL)
+		describe_rename(buf, len, st->name);
 	return buf;
 }

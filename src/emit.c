@@ -54,10 +54,16 @@ emit_transfer(const struct scn_step *st, const char *call, const char *name, cha
 	const struct scn_args *a = &st->args;
 	char b[32], off[32] = "";
 
+	char t[512];
+
 	if (call[0] == 'p')
 		snprintf(off, sizeof off, ", %" PRId64, a->offset);
-	snprintf(buf, len, "check(\"%s\", %s(fd, %s, %" PRIu64 "%s));", call, call,
-	         emit_buf(a, name, b, sizeof b), a->bytes, off);
+	if (a->has & SCN_HAS_TEXT) /* write/pwrite of a text: the literal, its length */
+		snprintf(buf, len, "check(\"%s\", %s(fd, \"%s\", %zu%s));", call, call,
+		         emit_c_string(a->text, t, sizeof t), strlen(a->text), off);
+	else
+		snprintf(buf, len, "check(\"%s\", %s(fd, %s, %" PRIu64 "%s));", call, call,
+		         emit_buf(a, name, b, sizeof b), a->bytes, off);
 }
 
 /* fwrite or fread of the step's bytes through fp; a short count with an error is reported. */
@@ -358,6 +364,49 @@ emit_close(const struct scn_step *st, char *buf, size_t len)
 {
 	(void)st;
 	emit_fd_call("close", buf, len);
+}
+
+/* fcntl as C: F_GETFL's result is printed, F_SETFL's flags are the step's. */
+void
+emit_fcntl(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+	char fl[96];
+
+	if (a->cmd == F_SETFL)
+		snprintf(buf, len, "check(\"fcntl\", fcntl(fd, F_SETFL, %s));",
+		         decode_open_flag_bits(a->flags, fl, sizeof fl));
+	else
+		snprintf(buf, len, "{\n\tint fl = fcntl(fd, F_GETFL);\n\n\tcheck(\"fcntl\", fl);\n"
+		         "\tprintf(\"F_GETFL: %%#o\\n\", (unsigned)fl);\n}");
+}
+
+/* fork as C: the child ends at once (exit flushes its copy of the buffers, _exit drops it). */
+void
+emit_fork(const struct scn_step *st, char *buf, size_t len)
+{
+	const char *end = st->args.child_flushes ? "exit" : "_exit";
+
+	snprintf(buf, len, "switch (fork()) {\ncase -1:\n\tperror(\"fork\");\n\tbreak;\n"
+	         "case 0:\n\t%s(0);   /* the child: %s */\ndefault:\n\twait(NULL);\n}", end,
+	         st->args.child_flushes ? "exit() flushes its copy of every stdio buffer" :
+	         "_exit() drops its copy of every stdio buffer");
+}
+
+/* exit as C: the program's end, stdio flushed. */
+void
+emit_exit(const struct scn_step *st, char *buf, size_t len)
+{
+	(void)st;
+	snprintf(buf, len, "exit(0);   /* flushes every stream */");
+}
+
+/* _exit as C: the program's end, stdio buffers lost. */
+void
+emit_uexit(const struct scn_step *st, char *buf, size_t len)
+{
+	(void)st;
+	snprintf(buf, len, "_exit(0);   /* what stdio buffers hold is lost */");
 }
 
 /*

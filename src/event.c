@@ -85,9 +85,10 @@ event_format(const struct event *e, char *buf, size_t len)
 	if (e->detail[0] != '\0' && n < sizeof args)
 		snprintf(args + n, sizeof args - n, "%s%s", n ? ", " : "", e->detail);
 	if (e->result < 0 && e->err != 0)
-		snprintf(buf, len, "%s(%s) = -1 %s", e->call, args, strerrorname_np(e->err) ?
-		         strerrorname_np(e->err) : "?");
+		snprintf(buf, len, "%s%s(%s) = -1 %s", e->child ? "child: " : "", e->call, args,
+		         strerrorname_np(e->err) ? strerrorname_np(e->err) : "?");
 	else
-		snprintf(buf, len, "%s(%s) = %" PRId64, e->call, args, e->result);
+		snprintf(buf, len, "%s%s(%s) = %" PRId64, e->child ? "child: " : "", e->call, args,
+		         e->result);
 	return buf;
 }

@@ -28,6 +28,7 @@ struct event {
 	uint64_t ns;          /* duration */
 	bool ns_traced;       /* ns measured by the tracer: includes ptrace overhead */
 	enum ev_origin origin;
+	bool child;           /* made by a child of the program after fork (tracer.c follows it) */
 	char detail[96];      /* decoded extra arguments: flags, advice names, ... */
 };
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode.h"
 #include "describe.h"
 #include "expect.h"
 #include "scenario-names.h"
@@ -307,6 +308,37 @@ expect_get_exit_status(const struct step_result *sr, int64_t *num, char *text, s
 	return sr->ret >= 0;
 }
 
+/* result.flags: what fcntl(F_GETFL) returned, as flag names. */
+bool
+expect_get_result_flags(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (sr->ret < 0) {
+		snprintf(text, len, "no flags: the call failed (%s)", describe_errno(sr->err));
+		*num = EXPECT_ABSENT;
+		return false;
+	}
+	decode_open_flags((int)sr->ret, text, len);
+	*num = sr->ret;
+	return true;
+}
+
+/* file.size: the scratch file's size after the step (fstat by the runner). */
+bool
+expect_get_file_size(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	(void)text;
+	(void)len;
+	*num = (int64_t)sr->after.cache.file_size;
+	return true;
+}
+
+/* file.content and file.prefix: the scratch file's bytes after the step. */
+bool
+expect_get_file_content(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	return expect_output(sr->file_content, num, text, len);
+}
+
 /* Observed value of a key: its getter, and the number as text unless the getter wrote one. */
 bool
 expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num, char *text,
@@ -434,7 +466,9 @@ expect_eval(struct step_result *sr)
 		} else if (w->str != NULL) {
 			char want[sizeof r->got_text];
 			expect_normalise(w->str, want, sizeof want);
-			held = (strcmp(want, got) == 0) == (w->cmp == SCN_CMP_EQ);
+			held = (scn_key_table[w->key].type == SCN_KT_PREFIX ?
+				strncmp(want, got, strlen(want)) == 0 : strcmp(want, got) == 0) ==
+			       (w->cmp == SCN_CMP_EQ);
 		} else
 			held = expect_compare(w->cmp, r->got, w->num);
 		/* What the lesson meant to show did not happen here, and why is known. */

@@ -32,6 +32,9 @@ EXPECT_DECLARE(expect_get_result_value);
 EXPECT_DECLARE(expect_get_output);
 EXPECT_DECLARE(expect_get_output_file);
 EXPECT_DECLARE(expect_get_exit_status);
+EXPECT_DECLARE(expect_get_result_flags);
+EXPECT_DECLARE(expect_get_file_size);
+EXPECT_DECLARE(expect_get_file_content);
 
 /* A getter's *num when it returns false because the fact does not exist (no FILE*, no
  * output): observed absence, which fails an expectation, unlike a fact this run cannot see. */

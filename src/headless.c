@@ -434,7 +434,8 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 		        ",\"errno\":", e->fd, e->bytes, e->offset, e->result);
 		headless_json_errno(f, e->err);
 		headless_json_times(f, e->ns, e->ns_traced);
-		fprintf(f, ",\"origin\":\"%s\",\"detail\":", e->origin == EV_STDIO ? "stdio" : "direct");
+		fprintf(f, ",\"origin\":\"%s\",\"child\":%s,\"detail\":",
+		        e->origin == EV_STDIO ? "stdio" : "direct", e->child ? "true" : "false");
 		json_string(f, e->detail[0] ? e->detail : NULL);
 		fputc('}', f);
 	}

@@ -5,10 +5,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,7 +75,23 @@ ops_init(struct ops_state *st, const char *path)
 	memset(st, 0, sizeof *st);
 	st->path = path;
 	st->fd = -1;
+	for (size_t i = 0; i < SCN_MAX_NAMES; i++)
+		st->named[i].fd = -1;
 	ops_dio_align(path, &st->dio_align, &st->dio_offset_align);
+}
+
+/* Exchange the unnamed fd/FILE* pair with the named pair h. */
+static void
+ops_swap(struct ops_state *st, struct ops_handle *h)
+{
+	struct ops_handle t = { st->fp, st->fd, st->fd_open, st->open_flags, st->direct };
+
+	st->fp = h->fp;
+	st->fd = h->fd;
+	st->fd_open = h->fd_open;
+	st->open_flags = h->open_flags;
+	st->direct = h->direct;
+	*h = t;
 }
 
 /*
@@ -170,6 +188,22 @@ ops_buffer(struct ops_state *st, size_t len, size_t skew)
 		st->mem_cap = need;
 	}
 	return st->mem + skew;
+}
+
+/* What a write sends: its text, or bytes of the pattern; *len its size (NULL: no memory). */
+static unsigned char *
+ops_source(struct ops_state *st, const struct scn_args *a, size_t *len)
+{
+	unsigned char *buf;
+
+	*len = (a->has & SCN_HAS_TEXT) ? strlen(a->text) : a->bytes;
+	if ((buf = ops_buffer(st, *len, a->align)) == NULL)
+		return NULL;
+	if (a->has & SCN_HAS_TEXT)
+		memcpy(buf, a->text, *len);
+	else
+		ops_pattern(buf, *len);
+	return buf;
 }
 
 /* Remember an own stdio buffer until fclose; the oldest is dropped only if all slots hold one. */
@@ -528,16 +562,16 @@ void
 ops_write(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	unsigned char *buf;
+	size_t len;
 	ssize_t n;
 
-	if ((buf = ops_buffer(st, a->bytes, a->align)) == NULL) {
+	if ((buf = ops_source(st, a, &len)) == NULL) {
 		ops_set(out, -1);
 		return;
 	}
-	ops_pattern(buf, a->bytes);
-	OPS_TIMED(out, n = write(ops_fd(st), buf, a->bytes));
+	OPS_TIMED(out, n = write(ops_fd(st), buf, len));
 	ops_set(out, n);
-	ops_event(out, "write", SYS_write, ops_fd(st), a->bytes, -1, NULL);
+	ops_event(out, "write", SYS_write, ops_fd(st), len, -1, NULL);
 	ops_dio_note(st, a, out);
 }
 
@@ -580,16 +614,16 @@ void
 ops_pwrite(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	unsigned char *buf;
+	size_t len;
 	ssize_t n;
 
-	if ((buf = ops_buffer(st, a->bytes, a->align)) == NULL) {
+	if ((buf = ops_source(st, a, &len)) == NULL) {
 		ops_set(out, -1);
 		return;
 	}
-	ops_pattern(buf, a->bytes);
-	OPS_TIMED(out, n = pwrite(ops_fd(st), buf, a->bytes, a->offset));
+	OPS_TIMED(out, n = pwrite(ops_fd(st), buf, len, a->offset));
 	ops_set(out, n);
-	ops_event(out, "pwrite64", SYS_pwrite64, ops_fd(st), a->bytes, a->offset, NULL);
+	ops_event(out, "pwrite64", SYS_pwrite64, ops_fd(st), len, a->offset, NULL);
 	ops_dio_note(st, a, out);
 }
 
@@ -772,5 +806,136 @@ ops_run(struct ops_state *st, const struct scn_step *step, struct ops_result *ou
 		snprintf(out->note, sizeof out->note, "not implemented in the engine yet");
 		return;
 	}
+	if (step->handle == 0 || step->handle > SCN_MAX_NAMES) {
+		scn_op_table[step->op].run(st, &step->args, out);
+		return;
+	}
+	/* A named pair stands in for the unnamed one during the call. fdopen as: wraps the
+	 * unnamed fd, so its new pair starts with it. */
+	struct ops_handle *h = &st->named[step->handle - 1];
+	if (step->op == SCN_OP_FDOPEN && h->fp == NULL && !h->fd_open && h->fd < 0) {
+		h->fd = st->fd;
+		h->fd_open = st->fd_open;
+		h->open_flags = st->open_flags;
+		h->direct = st->direct;
+	}
+	ops_swap(st, h);
 	scn_op_table[step->op].run(st, &step->args, out);
+	ops_swap(st, h);
 }
+
+/*
+ * Fork a child that ends at once, with exit(0) (which flushes its copy of every stdio
+ * buffer) or _exit(0) (which drops it), and wait for it. The tracer follows the child and
+ * marks its calls. Return the child's pid, or -1.
+ */
+static pid_t
+ops_child_end(struct ops_result *out, bool flush)
+{
+	pid_t pid;
+	int status = 0;
+
+	OPS_TIMED(out, pid = fork());
+	if (pid == 0) {
+#ifdef __SANITIZE_ADDRESS__
+		/* LeakSanitizer's exit check attaches with ptrace, which fails in a traced child,
+		 * and dies before stdio's flush: a sanitizer build does exit()'s flush itself. */
+		if (flush)
+			fflush(NULL);
+		_exit(0);
+#endif
+		if (flush)
+			exit(0);
+		_exit(0);
+	}
+	ops_set(out, pid);
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return pid;
+}
+
+/* fork(): the child ends at once with exit() or _exit(); the parent goes on. */
+void
+ops_fork(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	(void)st;
+	if (ops_child_end(out, a->child_flushes) > 0)
+		snprintf(out->note, sizeof out->note, "in the child (pid %lld): %s(0)",
+		         (long long)out->ret, a->child_flushes ? "exit" : "_exit");
+}
+
+/*
+ * The program's end. It is played by a child with the same memory, so that the worker can
+ * go on reporting: the child really calls exit() or _exit(); then the worker drops its own
+ * stdio buffers unwritten (__fpurge) and forgets its FILE*s, as the ended program has none.
+ */
+static void
+ops_end(struct ops_state *st, struct ops_result *out, bool flush)
+{
+	pid_t pid = ops_child_end(out, flush);
+
+	if (pid < 0)
+		return;
+	out->ret = 0;
+	snprintf(out->note, sizeof out->note, "played by a child (pid %lld) with the program's "
+	         "memory", (long long)pid);
+	for (size_t i = 0; i <= SCN_MAX_NAMES; i++) {
+		FILE **fp = i == 0 ? &st->fp : &st->named[i - 1].fp;
+		if (*fp != NULL)
+			__fpurge(*fp);
+		*fp = NULL; /* not closed: the close would be a call of ours among the program's */
+	}
+}
+
+/* exit(0): stdio flushes every stream, then the process ends. */
+void
+ops_exit(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	(void)a;
+	ops_end(st, out, true);
+}
+
+/* _exit(0): the process ends; what stdio still holds is lost. */
+void
+ops_uexit(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	(void)a;
+	ops_end(st, out, false);
+}
+
+/* The FILE* and fd a step acts on: its name's, or the unnamed ones. */
+void
+ops_handle_of(const struct ops_state *st, const struct scn_step *step, FILE **fp, int *fd,
+	      bool *fd_open)
+{
+	const struct ops_handle *h = step != NULL && step->handle > 0 &&
+		step->handle <= SCN_MAX_NAMES ? &st->named[step->handle - 1] : NULL;
+
+	*fp = h != NULL ? h->fp : st->fp;
+	*fd = h != NULL ? h->fd : st->fd;
+	*fd_open = h != NULL ? h->fd_open : st->fd_open;
+}
+
+/* fcntl(fd, F_GETFL) or fcntl(fd, F_SETFL, flags): what the kernel keeps of the flags. */
+void
+ops_fcntl(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	char detail[96], bits[80];
+	int rc;
+
+	if (a->cmd == F_SETFL) {
+		OPS_TIMED(out, rc = fcntl(ops_fd(st), F_SETFL, a->flags));
+		snprintf(detail, sizeof detail, "F_SETFL, %s",
+			 decode_open_flag_bits(a->flags, bits, sizeof bits));
+	} else {
+		OPS_TIMED(out, rc = fcntl(ops_fd(st), F_GETFL));
+		snprintf(detail, sizeof detail, "F_GETFL");
+	}
+	ops_set(out, rc);
+	if (a->cmd != F_SETFL && rc >= 0)
+		decode_open_flags(rc, out->note, sizeof out->note);
+	ops_event(out, "fcntl", SYS_fcntl, ops_fd(st), 0, -1, detail);
+}
+

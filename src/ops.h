@@ -13,6 +13,15 @@
 /* Own stdio buffers kept alive until the FILE* that uses them is closed. */
 #define OPS_MAX_BUFS 8
 
+/* A named fd/FILE* pair (as: a): the same fields as the unnamed pair in ops_state. */
+struct ops_handle {
+	FILE *fp;
+	int fd;
+	bool fd_open;
+	int open_flags;
+	bool direct;
+};
+
 /* What the "student program" holds between steps. */
 struct ops_state {
 	const char *path;          /* the scratch file: the only file ops open */
@@ -27,6 +36,7 @@ struct ops_state {
 	bool direct;               /* the current fd was opened with O_DIRECT */
 	unsigned char *mem;        /* transfer buffer as allocated */
 	size_t mem_cap;
+	struct ops_handle named[SCN_MAX_NAMES]; /* as: names, by scn_step.handle - 1 */
 };
 
 /* What one op did. */
@@ -71,6 +81,10 @@ OPS_DECLARE(ops_fadvise);
 OPS_DECLARE(ops_fallocate);
 OPS_DECLARE(ops_ftruncate);
 OPS_DECLARE(ops_close);
+OPS_DECLARE(ops_fcntl);
+OPS_DECLARE(ops_fork);
+OPS_DECLARE(ops_exit);
+OPS_DECLARE(ops_uexit);
 OPS_DECLARE(ops_nothing);
 OPS_DECLARE(ops_tail);
 
@@ -82,6 +96,10 @@ bool ops_has(enum scn_op op);
 
 /* Run step's op for real. A failing call is a result (ret -1, err), never a crash. */
 void ops_run(struct ops_state *st, const struct scn_step *step, struct ops_result *out);
+
+/* The FILE* and fd (and whether it is open) that step acts on: its name's, or the unnamed. */
+void ops_handle_of(const struct ops_state *st, const struct scn_step *step, FILE **fp, int *fd,
+		   bool *fd_open);
 
 /* Release the buffers (does not close the FILE* or fd). */
 void ops_fini(struct ops_state *st);

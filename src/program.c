@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cident.h"
 #include "decode.h"
 #include "describe.h"
 #include "emit.h"
@@ -88,6 +89,23 @@ program_sweep(const struct scenario *s)
 	return NULL;
 }
 
+/*
+ * A named pair's statements (as:, on:): fd_NAME and fp_NAME in place of fd and fp; fdopen
+ * as: wraps the unnamed fd, so there only fp is renamed.
+ */
+static void
+program_rename(const struct scn_step *st, char *buf, size_t len)
+{
+	char with[40];
+
+	snprintf(with, sizeof with, "fp_%s", st->name);
+	cident_replace(buf, len, "fp", with);
+	if (st->op == SCN_OP_FDOPEN && st->made)
+		return;
+	snprintf(with, sizeof with, "fd_%s", st->name);
+	cident_replace(buf, len, "fd", with);
+}
+
 /* The statements of every step, one string each (NULL: the op emits nothing). */
 static char **
 program_steps(const struct scenario *s)
@@ -104,6 +122,8 @@ program_steps(const struct scenario *s)
 			snprintf(buf, sizeof buf, "/* %s: not a C call */", scenario_op_name(st->op));
 		else
 			scn_op_table[st->op].emit(st, buf, sizeof buf);
+		if (st->handle > 0 && st->name != NULL)
+			program_rename(st, buf, sizeof buf);
 		if ((v[i] = strdup(buf)) == NULL) {
 			for (size_t k = 0; k < i; k++)
 				free(v[k]);
@@ -512,7 +532,8 @@ program_new(const struct scenario *s)
 	            "#include <stdlib.h>\n#include <string.h>\n#include <time.h>\n#include <unistd.h>");
 	if (program_uses(all, "wait_clean"))
 		program_add(&b, 0, "#include <sys/syscall.h>");
-	if (program_uses(all, "execvp") && !program_uses(all, "ex13_4"))
+	if ((program_uses(all, "execvp") || program_uses(all, "wait")) &&
+	    !program_uses(all, "ex13_4"))
 		program_add(&b, 0, "#include <sys/wait.h>        /* waitpid() */");
 	if (program_uses(all, "ex13_4"))
 		program_add(&b, 0, "#include <pty.h>            /* openpty(): in libc since glibc 2.34 */\n"
@@ -548,6 +569,17 @@ program_new(const struct scenario *s)
 		program_add(&b, 1, "int fd = -1;");
 	if (any_fp)
 		program_add(&b, 1, "FILE *fp = NULL;");
+	for (size_t i = 0; i < s->n_steps; i++) { /* the named pairs (as:) */
+		char id[40];
+		if (!s->steps[i].made || s->steps[i].name == NULL)
+			continue;
+		snprintf(id, sizeof id, "fd_%s", s->steps[i].name);
+		if (program_uses(all, id))
+			program_add(&b, 1, "int %s = -1;", id);
+		snprintf(id, sizeof id, "fp_%s", s->steps[i].name);
+		if (program_uses(all, id))
+			program_add(&b, 1, "FILE *%s = NULL;", id);
+	}
 	program_add(&b, 0, "");
 	program_add(&b, 1, "if (argc != 2) {\n\tfprintf(stderr, \"usage: %%s FILE\\n\", argv[0]);\n"
 	            "\treturn 2;\n}\npath = argv[1];");
@@ -564,9 +596,11 @@ program_new(const struct scenario *s)
 		b.p->first[i] = b.p->n_lines;
 		program_add(&b, 1, "%s", steps[i]);
 		/* As the worker does: after fopen() the stream's fd is the current one. */
-		if (st->op == SCN_OP_FOPEN) {
+		if (st->op == SCN_OP_FOPEN && st->handle == 0) {
 			for (size_t k = i + 1; k < s->n_steps; k++) {
 				enum scn_op op = s->steps[k].op;
+				if (s->steps[k].handle != 0) /* a named pair's step: not fd's */
+					continue;
 				if (op == SCN_OP_FILENO || op == SCN_OP_OPEN || op == SCN_OP_FOPEN)
 					break;
 				if (scn_op_table[op].io == SCN_IO_FD) {

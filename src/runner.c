@@ -679,6 +679,28 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	return r;
 }
 
+/*
+ * The scratch file's first bytes, through our read-only fd, when the step expects them
+ * (file.content, file.prefix); else NULL. Only then: reading can bring pages into the cache.
+ */
+static char *
+runner_file_content(const struct runner *r, const struct scn_step *step)
+{
+	enum { MAX = 4096 };
+	bool want = false;
+	char *buf;
+	ssize_t n;
+
+	for (size_t i = 0; i < step->n_expects; i++)
+		want = want || step->expects[i].key == SCN_KEY_FILE_CONTENT ||
+		       step->expects[i].key == SCN_KEY_FILE_PREFIX;
+	if (!want || (buf = malloc(MAX + 1)) == NULL)
+		return NULL;
+	n = pread(r->probe_fd, buf, MAX, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
 /* Run the next step. */
 int
 runner_step(struct runner *r, struct step_result *out)
@@ -719,6 +741,7 @@ runner_step(struct runner *r, struct step_result *out)
 	}
 	runner_observe(r, &out->after);
 	r->used += runner_since(&r->busy);
+	out->file_content = runner_file_content(r, step);
 	return 1;
 }
 

@@ -171,6 +171,9 @@ scenario_convert(struct scn_load *ld, struct scenario *s, const struct scn_raw_s
 	const struct yamlpos_node *c = yamlpos_first(ld->ix, n);
 	for (size_t i = 0; c != NULL; i++, c = yamlpos_next(ld->ix, c))
 		scenario_step_parse(ld, &s->steps[i], &raw->steps[i], c, i + 1);
+	for (size_t i = 0; i < ld->n_names; i++) /* names matter only while steps are read */
+		free(ld->names[i]);
+	ld->n_names = 0;
 }
 
 /* Load and validate a scenario. */
@@ -267,6 +270,7 @@ scenario_step_free(struct scn_step *st)
 	free(st->args.argv);
 	free(st->say);
 	free(st->ask);
+	free(st->name);
 	for (size_t i = 0; i < st->n_expects; i++) {
 		free(st->expects[i].str);
 		free(st->expects[i].source);

@@ -38,6 +38,10 @@ struct scn_load {
 	bool oom;
 	bool direct;          /* the current fd was opened with O_DIRECT */
 	bool tmpfs;           /* the scratch file is on tmpfs: O_DIRECT has no alignment rules */
+	char *names[SCN_MAX_NAMES]; /* as: names so far (steps' own copies), handle = index + 1 */
+	unsigned name_has[SCN_MAX_NAMES]; /* what each holds: SCN_IO_FD and SCN_IO_STDIO bits */
+	size_t n_names;
+	const char *ended;          /* the exit or _exit op that ended the program; NULL: none */
 };
 
 /* What a key of a mapping takes (the schema: scenario-schema.c). */
@@ -149,6 +153,14 @@ void scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct 
 void scenario_step_wait(struct scn_load *ld, const struct scn_step *st,
 			const struct yamlpos_node *opnode, size_t stepno);
 
+/* write/pwrite's rule: bytes or text, not both. */
+void scenario_step_text(struct scn_load *ld, const struct scn_step *st,
+			const struct yamlpos_node *opnode, size_t stepno);
+
+/* fcntl's rule: F_SETFL needs flags, F_GETFL takes none. */
+void scenario_step_fcntl(struct scn_load *ld, const struct scn_step *st,
+			 const struct yamlpos_node *opnode, size_t stepno);
+
 /* fallocate's rule: at least one byte. */
 void scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
 			     const struct yamlpos_node *opnode, size_t stepno);
@@ -216,6 +228,7 @@ struct scn_raw_step {
 	char *text[SCN_OP__COUNT];                  /* SCN_FORM_TEXT */
 	struct scn_raw_sweep *sweep[SCN_OP__COUNT]; /* SCN_FORM_SWEEP */
 	char *say, *ask;
+	char *as, *on;                              /* a named fd/FILE* pair */
 	struct scn_raw_expect *expect;
 };
 

@@ -11,7 +11,14 @@
 const struct scn_name scn_open_flags[] = {
 	{ "O_RDONLY", O_RDONLY }, { "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR },
 	{ "O_CREAT", O_CREAT }, { "O_TRUNC", O_TRUNC }, { "O_APPEND", O_APPEND },
-	{ "O_SYNC", O_SYNC }, { "O_DSYNC", O_DSYNC }, { "O_DIRECT", O_DIRECT }, { NULL, 0 }
+	{ "O_SYNC", O_SYNC }, { "O_DSYNC", O_DSYNC }, { "O_DIRECT", O_DIRECT },
+	{ "O_RSYNC", O_RSYNC }, { NULL, 0 }
+};
+const struct scn_name scn_fcntl_cmds[] = {
+	{ "F_GETFL", F_GETFL }, { "F_SETFL", F_SETFL }, { NULL, 0 }
+};
+const struct scn_name scn_child_ends[] = {
+	{ "exit", 1 }, { "_exit", 0 }, { NULL, 0 }
 };
 const struct scn_name scn_sfr_flags[] = {
 	{ "WAIT_BEFORE", SYNC_FILE_RANGE_WAIT_BEFORE }, { "WRITE", SYNC_FILE_RANGE_WRITE },

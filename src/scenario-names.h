@@ -10,6 +10,8 @@ struct scn_name {
 };
 
 extern const struct scn_name scn_open_flags[];
+extern const struct scn_name scn_fcntl_cmds[];
+extern const struct scn_name scn_child_ends[];
 extern const struct scn_name scn_sfr_flags[];
 extern const struct scn_name scn_variant_flags[];
 extern const struct scn_name scn_advices[];

@@ -41,14 +41,14 @@
 	X(FSEEK, "fseek", STDIO, WORKER, ARGS, ops_fseek, describe_fseek, NULL, emit_fseek, \
 	  REQ(SEEK_OFFSET) OPT(WHENCE)) \
 	X(FCLOSE, "fclose", STDIO, WORKER, ARGS, ops_fclose, describe_fclose, NULL, emit_fclose) \
-	X(WRITE, "write", FD, WORKER, ARGS, ops_write, describe_write, NULL, emit_write, \
-	  REQ(BYTES) OPT(ALIGN)) \
+	X(WRITE, "write", FD, WORKER, ARGS, ops_write, describe_write, scenario_step_text, \
+	  emit_write, ONE(BYTES) ONE(TEXT) OPT(ALIGN)) \
 	X(READ, "read", FD, WORKER, ARGS, ops_read, describe_read, NULL, emit_read, \
 	  REQ(BYTES) OPT(ALIGN)) \
 	X(PREAD, "pread", FD, WORKER, ARGS, ops_pread, describe_pread, NULL, emit_pread, \
 	  REQ(BYTES) OPT(OFFSET) OPT(ALIGN)) \
-	X(PWRITE, "pwrite", FD, WORKER, ARGS, ops_pwrite, describe_pwrite, NULL, emit_pwrite, \
-	  REQ(BYTES) OPT(OFFSET) OPT(ALIGN)) \
+	X(PWRITE, "pwrite", FD, WORKER, ARGS, ops_pwrite, describe_pwrite, scenario_step_text, \
+	  emit_pwrite, ONE(BYTES) ONE(TEXT) OPT(OFFSET) OPT(ALIGN)) \
 	X(LSEEK, "lseek", FD, WORKER, ARGS, ops_lseek, describe_lseek, NULL, emit_lseek, \
 	  REQ(SEEK_OFFSET) OPT(WHENCE)) \
 	X(FSYNC, "fsync", FD, WORKER, ARGS, ops_fsync, describe_fsync, NULL, emit_fsync) \
@@ -64,6 +64,11 @@
 	X(FTRUNCATE, "ftruncate", FD, WORKER, ARGS, ops_ftruncate, describe_ftruncate, NULL, \
 	  emit_ftruncate, OPT(LEN)) \
 	X(CLOSE, "close", FD, WORKER, ARGS, ops_close, describe_close, NULL, emit_close) \
+	X(FCNTL, "fcntl", FD, WORKER, ARGS, ops_fcntl, describe_fcntl, scenario_step_fcntl, \
+	  emit_fcntl, REQ(FCNTL_CMD) OPT(FLAGS)) \
+	X(FORK, "fork", STDIO, WORKER, ARGS, ops_fork, describe_fork, NULL, emit_fork, REQ(CHILD)) \
+	X(EXIT, "exit", STDIO, WORKER, ARGS, ops_exit, describe_exit, NULL, emit_exit) \
+	X(UEXIT, "_exit", STDIO, WORKER, ARGS, ops_uexit, describe_uexit, NULL, emit_uexit) \
 	X(WAIT, "wait", NONE, RUNNER_WAIT, ARGS, ops_nothing, describe_wait, scenario_step_wait, \
 	  emit_wait, OPT(SECONDS) OPT(UNTIL) OPT(TIMEOUT)) \
 	X(PTY, "pty", NONE, RUNNER_PTY, ARGS, NULL, describe_pty, NULL, emit_pty, \
@@ -121,7 +126,12 @@
 	X(RESULT_VALUE, "result.value", SIGNED, ANY, expect_get_result_value, NULL) \
 	X(OUTPUT, "output", TEXT, ONLY(PTY, TAIL, RUN), expect_get_output, NULL) \
 	X(OUTPUT_FILE, "output.file", TEXT, ONLY(PTY), expect_get_output_file, NULL) \
-	X(EXIT_STATUS, "exit.status", SIGNED, ONLY(RUN), expect_get_exit_status, NULL)
+	X(EXIT_STATUS, "exit.status", SIGNED, ONLY(RUN), expect_get_exit_status, NULL) \
+	X(RESULT_FLAGS, "result.flags", TEXT, ONLY(FCNTL), expect_get_result_flags, NULL) \
+	X(FILE_SIZE, "file.size", NUMBER, ANY, expect_get_file_size, \
+	  "How big (in bytes) will the file be after it?") \
+	X(FILE_CONTENT, "file.content", TEXT, ANY, expect_get_file_content, NULL) \
+	X(FILE_PREFIX, "file.prefix", PREFIX, ANY, expect_get_file_content, NULL)
 
 /* Every op a step can perform: made from SCN_OP_LIST. */
 enum scn_op {
@@ -151,6 +161,8 @@ enum scn_arg {
 	SCN_ARG_SETBUF_BUFFER,  /* buffer: setbuf's own, library or none */
 	SCN_ARG_SFR_FLAGS,      /* flags: sync_file_range's (FLAGS: open's) */
 	SCN_ARG_SEEK_OFFSET,    /* offset: may be negative (a relative move) */
+	SCN_ARG_FCNTL_CMD,      /* cmd: fcntl's F_GETFL or F_SETFL */
+	SCN_ARG_CHILD,          /* child: what the child of fork does: exit or _exit */
 	SCN_ARG__COUNT
 };
 
@@ -185,6 +197,8 @@ enum scn_arg {
 #define SCN_ARGDEF_SETBUF_BUFFER "buffer", SCALAR
 #define SCN_ARGDEF_SFR_FLAGS "flags", LIST
 #define SCN_ARGDEF_SEEK_OFFSET "offset", SCALAR
+#define SCN_ARGDEF_FCNTL_CMD "cmd", SCALAR
+#define SCN_ARGDEF_CHILD "child", SCALAR
 
 /* How an op takes an argument. */
 enum scn_need {
@@ -214,7 +228,8 @@ enum scn_form {
 };
 
 /* Value type of an expectation key. */
-enum scn_ktype { SCN_KT_NUMBER, SCN_KT_SIGNED, SCN_KT_BUFMODE, SCN_KT_ERRNO, SCN_KT_TEXT };
+enum scn_ktype { SCN_KT_NUMBER, SCN_KT_SIGNED, SCN_KT_BUFMODE, SCN_KT_ERRNO, SCN_KT_TEXT,
+	SCN_KT_PREFIX /* text the observed text starts with */ };
 
 struct scn_args;
 struct scn_step;

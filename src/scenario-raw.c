@@ -135,6 +135,8 @@ static const cyaml_schema_field_t scn_raw_step_fields[] = {
 	SCN_OP_LIST(SCN_RAW_OP_FIELD)
 	SCN_RAW_STR(struct scn_raw_step, "say", say),
 	SCN_RAW_STR(struct scn_raw_step, "ask", ask),
+	SCN_RAW_STR(struct scn_raw_step, "as", as),
+	SCN_RAW_STR(struct scn_raw_step, "on", on),
 	CYAML_FIELD_MAPPING_PTR("expect", SCN_RAW_NULLABLE, struct scn_raw_step, expect,
 				scn_raw_expect_fields),
 	CYAML_FIELD_END

@@ -29,6 +29,7 @@ const struct scn_field scn_arg_fields[SCN_ARG__COUNT] = {
 	SCN_ARG_FIELD(PRINTF), SCN_ARG_FIELD(WRITE), SCN_ARG_FIELD(BETWEEN), SCN_ARG_FIELD(BUFMODE),
 	SCN_ARG_FIELD(SETBUF_BUFFER), SCN_ARG_FIELD(SFR_FLAGS), SCN_ARG_FIELD(SEEK_OFFSET),
 	SCN_ARG_FIELD(PROGRAM), SCN_ARG_FIELD(ARGS), SCN_ARG_FIELD(STDIN),
+	SCN_ARG_FIELD(FCNTL_CMD), SCN_ARG_FIELD(CHILD),
 };
 #undef SCN_ARG_FIELD
 #undef SCN_ARG_FIELD_
@@ -60,7 +61,8 @@ static const struct scn_field scn_sweep_fields[] = {
 /* A step's keys besides its op. */
 static const struct scn_field scn_step_fields[] = {
 	{ "say", SCN_SHAPE_SCALAR, NULL }, { "ask", SCN_SHAPE_SCALAR, NULL },
-	{ "expect", SCN_SHAPE_MAP, NULL }, { NULL, SCN_SHAPE_SCALAR, NULL }
+	{ "expect", SCN_SHAPE_MAP, NULL }, { "as", SCN_SHAPE_SCALAR, NULL },
+	{ "on", SCN_SHAPE_SCALAR, NULL }, { NULL, SCN_SHAPE_SCALAR, NULL }
 };
 static const struct scn_field scn_file_fields[] = {
 	{ "size", SCN_SHAPE_SCALAR, NULL }, { "on", SCN_SHAPE_SCALAR, NULL },

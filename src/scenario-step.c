@@ -134,6 +134,12 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct scn_ra
 		if (acc > 1)
 			scenario_at(ld, NODE(FLAGS), "open flags take only one of O_RDONLY, O_WRONLY, O_RDWR");
 	}
+	if (VAL(FCNTL_CMD) != NULL)
+		scenario_value_name(ld, NODE(FCNTL_CMD), VAL(FCNTL_CMD), scn_fcntl_cmds, "fcntl cmd",
+				    &a->cmd);
+	if (VAL(CHILD) != NULL &&
+	    scenario_value_name(ld, NODE(CHILD), VAL(CHILD), scn_child_ends, "fork child", &v) == 0)
+		a->child_flushes = v != 0;
 	if (VAL(ADVICE) != NULL && scenario_value_name(ld, NODE(ADVICE), VAL(ADVICE), scn_advices,
 					  "posix_fadvise advice", &a->advice) == 0)
 		a->has |= SCN_HAS_ADVICE;
@@ -226,6 +232,122 @@ scenario_step_wait(struct scn_load *ld, const struct scn_step *st,
 		scenario_at(ld, tn, "timeout goes with until: clean, not with seconds");
 }
 
+/* write/pwrite's rule: bytes or text, not both. */
+void
+scenario_step_text(struct scn_load *ld, const struct scn_step *st,
+		   const struct yamlpos_node *opnode, size_t stepno)
+{
+	const struct yamlpos_node *tn = yamlpos_get(ld->ix, opnode, "text");
+
+	if (tn != NULL && yamlpos_get(ld->ix, opnode, "bytes") != NULL)
+		scenario_at_key(ld, tn, "%s in step %zu takes bytes or text, not both",
+				scn_op_table[st->op].name, stepno);
+	else if (tn != NULL && (st->args.text == NULL || st->args.text[0] == '\0'))
+		scenario_at(ld, tn, "%s in step %zu: text is empty (write at least one byte)",
+			    scn_op_table[st->op].name, stepno);
+}
+
+/* fcntl's rule: F_SETFL needs flags, F_GETFL takes none. */
+void
+scenario_step_fcntl(struct scn_load *ld, const struct scn_step *st,
+		    const struct yamlpos_node *opnode, size_t stepno)
+{
+	const struct yamlpos_node *fn = yamlpos_get(ld->ix, opnode, "flags");
+
+	if (!(yamlpos_get(ld->ix, opnode, "cmd") != NULL))
+		return;
+	if (st->args.cmd == F_SETFL && fn == NULL)
+		scenario_at_key(ld, opnode, "fcntl F_SETFL in step %zu needs flags", stepno);
+	else if (st->args.cmd == F_GETFL && fn != NULL)
+		scenario_at_key(ld, fn, "fcntl F_GETFL in step %zu takes no flags (it returns them)",
+				stepno);
+}
+
+/* The handle (index + 1) of the name S so far, or 0. */
+static unsigned
+scenario_step_handle(const struct scn_load *ld, const char *s)
+{
+	for (size_t i = 0; i < ld->n_names; i++)
+		if (strcmp(ld->names[i], s) == 0)
+			return (unsigned)i + 1;
+	return 0;
+}
+
+/* The step's as: and on: (a named fd/FILE* pair), checked against the names so far. */
+static void
+scenario_step_names(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
+		    const struct yamlpos_node *sn, size_t stepno)
+{
+	const struct yamlpos_node *asn = yamlpos_get(ld->ix, sn, "as");
+	const struct yamlpos_node *onn = yamlpos_get(ld->ix, sn, "on");
+	const struct scn_op_entry *op = &scn_op_table[st->op];
+	enum scn_op o = st->op;
+	char known[128] = "";
+
+	for (size_t i = 0; i < ld->n_names; i++)
+		scenario_report_append(known, sizeof known, ", ", ld->names[i]);
+	if (onn != NULL && rs->on != NULL) {
+		unsigned h = scenario_step_handle(ld, rs->on);
+		unsigned has = h > 0 ? ld->name_has[h - 1] : 0;
+		bool want_fd = op->io == SCN_IO_FD || o == SCN_OP_FDOPEN;
+		if (o == SCN_OP_FORK || o == SCN_OP_EXIT || o == SCN_OP_UEXIT)
+			scenario_at_key(ld, onn, "%s in step %zu acts on the whole program (every FILE*), "
+					"not on one: leave out on:", op->name, stepno);
+		else if (op->io == SCN_IO_NONE || o == SCN_OP_SYNC || o == SCN_OP_TAIL)
+			scenario_at_key(ld, onn, "on: names the fd or FILE* an op acts on; %s in step %zu "
+					"acts on neither", op->name, stepno);
+		else if (o == SCN_OP_OPEN || o == SCN_OP_FOPEN)
+			scenario_at_key(ld, onn, "%s in step %zu makes a new %s: name it with as:, not on:",
+					op->name, stepno, o == SCN_OP_OPEN ? "fd" : "FILE*");
+		else if (h == 0 && known[0] == '\0')
+			scenario_at(ld, onn, "unknown name '%s' in step %zu (no names yet: name an fd or "
+				    "FILE* with as: on open, fopen or fdopen)", rs->on, stepno);
+		else if (h == 0)
+			scenario_at(ld, onn, "unknown name '%s' in step %zu (names so far: %s)", rs->on,
+				    stepno, known);
+		else if (o == SCN_OP_FILENO ? !(has & (1u << SCN_IO_STDIO)) :
+			 want_fd ? !(has & (1u << SCN_IO_FD)) : !(has & (1u << SCN_IO_STDIO)))
+			scenario_at(ld, onn, "'%s' names %s, and %s in step %zu needs %s (%s)", rs->on,
+				    (has & (1u << SCN_IO_FD)) ? "an fd" : "a FILE*", op->name, stepno,
+				    want_fd && o != SCN_OP_FILENO ? "an fd" : "a FILE*",
+				    want_fd && o != SCN_OP_FILENO ? "fileno it first" : "fdopen it first");
+		else {
+			st->handle = h;
+			if (o == SCN_OP_FDOPEN || o == SCN_OP_FILENO)
+				ld->name_has[h - 1] |= 1u << SCN_IO_FD | 1u << SCN_IO_STDIO;
+		}
+		if (st->handle == 0 || asn == NULL)
+			st->name = scenario_value_strdup(ld, rs->on);
+	}
+	if (asn == NULL || rs->as == NULL)
+		return;
+	if (o != SCN_OP_OPEN && o != SCN_OP_FOPEN && o != SCN_OP_FDOPEN) {
+		scenario_at_key(ld, asn, "as: names what open, fopen or fdopen make, not %s (step %zu)",
+				op->name, stepno);
+	} else if (onn != NULL) {
+		scenario_at_key(ld, onn, "%s in step %zu takes as: or on:, not both", op->name, stepno);
+	} else if (rs->as[0] == '\0' || strlen(rs->as) > 15 || strspn(rs->as,
+		   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(rs->as)) {
+		scenario_at(ld, asn, "bad name '%s' in step %zu (letters, digits and _, at most 15)",
+			    rs->as, stepno);
+	} else if (scenario_step_handle(ld, rs->as) != 0) {
+		scenario_at(ld, asn, "name '%s' is already taken (step %zu): as: names a new fd or "
+			    "FILE*; to act on it again write on: %s", rs->as, stepno, rs->as);
+	} else if (ld->n_names == SCN_MAX_NAMES) {
+		scenario_at(ld, asn, "too many names in step %zu (at most %d)", stepno, SCN_MAX_NAMES);
+	} else {
+		ld->names[ld->n_names] = scenario_value_strdup(ld, rs->as);
+		ld->name_has[ld->n_names] = o == SCN_OP_OPEN ? 1u << SCN_IO_FD :
+			o == SCN_OP_FOPEN ? 1u << SCN_IO_STDIO : 1u << SCN_IO_FD | 1u << SCN_IO_STDIO;
+		ld->n_names++;
+		st->handle = (unsigned)ld->n_names;
+		st->made = true;
+		/* fdopen as: wraps the unnamed fd (ops_run copies it into the new pair). */
+		free(st->name);
+		st->name = scenario_value_strdup(ld, rs->as);
+	}
+}
+
 /* fallocate's rule: at least one byte. */
 void
 scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
@@ -280,6 +402,9 @@ scenario_step_direct(struct scn_load *ld, const struct scn_step *st, const struc
 {
 	const struct scn_args *a = &st->args;
 
+	/* The rule follows the unnamed fd; a named one's transfers are checked by the run. */
+	if (st->handle != 0)
+		return;
 	switch (st->op) {
 	case SCN_OP_OPEN:
 		ld->direct = (a->flags & O_DIRECT) != 0;
@@ -345,6 +470,11 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_r
 		return;
 	}
 	st->op = (enum scn_op)op;
+	if (ld->ended != NULL)
+		scenario_at_key(ld, opnode, "step %zu comes after %s, which ended the program (a "
+				"scenario ends with exit or _exit)", stepno, ld->ended);
+	if (op == SCN_OP_EXIT || op == SCN_OP_UEXIT)
+		ld->ended = scn_op_table[op].name;
 	st->say = scenario_value_strdup(ld, rs->say);
 	st->ask = scenario_value_strdup(ld, rs->ask);
 	switch (scn_op_table[op].form) {
@@ -368,6 +498,7 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_r
 		scenario_step_args(ld, st, rs->args[op], opnode, stepno);
 		break;
 	}
+	scenario_step_names(ld, st, rs, sn, stepno);
 	if (scn_op_table[op].check != NULL)
 		scn_op_table[op].check(ld, st, opnode, stepno);
 	scenario_step_expects(ld, st, rs->expect, yamlpos_get(ld->ix, sn, "expect"), stepno);

@@ -250,7 +250,7 @@ scenario_value_expect(struct scn_load *ld, const struct yamlpos_node *node, cons
 		scenario_at(ld, node, "%s needs a value", key);
 		return -1;
 	}
-	if (type == SCN_KT_TEXT) {
+	if (type == SCN_KT_TEXT || type == SCN_KT_PREFIX) {
 		e->str = scenario_value_strdup(ld, s);
 		return 0;
 	}

@@ -52,6 +52,8 @@ struct scn_args {
 	enum scn_buffer buffer;   /* own or library buffer */
 	int flags;            /* open: O_* bits; sync_file_range: SYNC_FILE_RANGE_* bits */
 	int advice;           /* POSIX_FADV_* */
+	int cmd;              /* fcntl: F_GETFL or F_SETFL */
+	bool child_flushes;   /* fork: the child ends with exit() (flushes stdio), not _exit() */
 	unsigned align;       /* O_DIRECT: user buffer misaligned by this many bytes */
 	double seconds;       /* wait: fixed time */
 	bool until_clean;     /* wait: until the file has no dirty/writeback pages */
@@ -142,7 +144,13 @@ struct scn_step {
 	struct scn_expect *expects;
 	size_t n_expects;
 	int line, col;             /* where the step starts */
+	char *name;                /* as: or on: (a named fd/FILE* pair); NULL: the unnamed one */
+	unsigned handle;           /* 0: the unnamed fd/FILE*; n: the n-th name (SCN_MAX_NAMES) */
+	bool made;                 /* as: the step made the named pair (else on: acts on it) */
 };
+
+/* Names a scenario may give its descriptors and streams (as: a). */
+#define SCN_MAX_NAMES 8
 
 /* Content of the prefilled scratch file. */
 enum scn_fill { SCN_FILL_LINES, SCN_FILL_ZERO };

@@ -17,6 +17,7 @@ step_result_clear(struct step_result *sr)
 	free(sr->expects);
 	free(sr->output);
 	free(sr->output_file);
+	free(sr->file_content);
 	if (sr->sweep != NULL) {
 		bench_result_clear(sr->sweep);
 		free(sr->sweep);
@@ -25,4 +26,5 @@ step_result_clear(struct step_result *sr)
 	sr->expects = NULL;
 	sr->n_expects = 0;
 	sr->output = sr->output_file = NULL;
+	sr->file_content = NULL;
 }

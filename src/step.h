@@ -49,6 +49,8 @@ struct step_result {
 	bool timed_out;               /* stopped (as above) by the run's --timeout */
 	char *output;                 /* pty (terminal) / tail output; NULL if none */
 	char *output_file;            /* pty: file output */
+	char *file_content;           /* the scratch file after the step, read only when the step
+	                                 expects file.content or file.prefix; else NULL */
 	struct bench_result *sweep;   /* sweep steps: the timed results (bench.h); else NULL */
 	char note[256];               /* the engine's own remark (fallbacks, worker death) */
 	uint64_t output_len;          /* bytes printed in all, when output keeps only the first

@@ -117,6 +117,7 @@ struct tracer {
 	bool in_sys;               /* register fallback: entry/exit toggle */
 	bool gone;
 	bool killed;               /* the poll asked to stop: SIGKILL sent */
+	bool child;                /* pid is a child of the worker's, followed after its fork */
 	int (*poll)(void *);       /* tracer_set_poll; NULL: none */
 	void *poll_user;
 	signed char fdc[TRACER_FD_CACHE];  /* 0 unknown, 1 scratch file, -1 something else */
@@ -477,6 +478,7 @@ tracer_exit(struct tracer *t, const struct tracer_info *in, const struct timespe
 	e.ns = tracer_ns(&p->t0, t1);
 	e.ns_traced = true;
 	e.origin = origin;
+	e.child = t->child;
 	tracer_detail(t, p, &e);
 	if (event_list_add(out, &e) != 0)
 		rc = -1;
@@ -493,6 +495,50 @@ tracer_resume(struct tracer *t, int sig)
 		return 0;
 	/* ESRCH: killed under us; waitpid() will say how. */
 	return errno == ESRCH ? 0 : -1;
+}
+
+static int tracer_loop(struct tracer *t, enum ev_origin origin, int watch_fd,
+		       struct event_list *out, int *status);
+
+/*
+ * At the worker's fork stop: follow the new child (auto-attached, PTRACE_O_TRACEFORK) to its
+ * end, recording its calls marked as the child's, while the worker waits in that stop. An op's
+ * child ends at once (ops_child_end), so this order is the one the calls really had. 0, or -1
+ * (ENOMEM: events were lost).
+ */
+static int
+tracer_child(struct tracer *t, enum ev_origin origin, int watch_fd, struct event_list *out)
+{
+	unsigned long msg = 0;
+	struct tracer *saved;
+	bool killed;
+	int st = 0, rc;
+
+	if (t->child || ptrace(PTRACE_GETEVENTMSG, t->pid, 0, &msg) != 0 || msg == 0)
+		return 0;
+	saved = malloc(sizeof *saved);
+	if (saved == NULL) {
+		kill((pid_t)msg, SIGKILL);
+		errno = ENOMEM;
+		return -1;
+	}
+	*saved = *t;
+	t->pid = (pid_t)msg;
+	t->in_sys = false;
+	t->pend.on = false;
+	t->gone = false;
+	t->child = true;
+	rc = tracer_loop(t, origin, watch_fd, out, &st);
+	if (rc == 0) /* it went idle instead of ending: not an op's child; let it go */
+		kill(t->pid, SIGKILL);
+	killed = t->killed;
+	*t = *saved; /* the worker's own state: its fd cache, its pending call */
+	free(saved);
+	if (killed && !t->killed) {
+		kill(t->pid, SIGKILL);
+		t->killed = true;
+	}
+	return rc < 0 ? -1 : 0;
 }
 
 /*
@@ -549,6 +595,9 @@ tracer_loop(struct tracer *t, enum ev_origin origin, int watch_fd, struct event_
 				if (tracer_exit(t, &in, &t1, origin, out) != 0)
 					lost = true;
 			}
+		} else if (event == PTRACE_EVENT_FORK) {
+			if (tracer_child(t, origin, watch_fd, out) != 0)
+				lost = true;
 		} else if (event == PTRACE_EVENT_STOP) {
 			/* Group stop or our PTRACE_INTERRUPT: keep it running. */
 			t->in_sys = false;
@@ -574,7 +623,8 @@ tracer_attach(pid_t pid, int idle_fd, const char *path, dev_t dev, ino_t ino,
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	if (ptrace(PTRACE_SEIZE, pid, 0, (void *)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)) != 0)
+	if (ptrace(PTRACE_SEIZE, pid, 0, (void *)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL |
+						  PTRACE_O_TRACEFORK)) != 0)
 		return -1;
 	t = calloc(1, sizeof *t);
 	if (t == NULL) {

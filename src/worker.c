@@ -71,9 +71,11 @@ worker_run(const struct scenario *s, struct ops_state *st, uint32_t step,
 		rep->syscw = after.syscw - before.syscw;
 		rep->wchar = after.wchar - before.wchar;
 	}
-	rep->fd = st->fd;
-	rep->fd_open = st->fd_open;
-	probe_stdio(st->fp, &rep->stdio);
+	/* The pair the step acted on (a named one, or the unnamed): its buffer is the lesson. */
+	FILE *fp;
+	ops_handle_of(st, step < s->n_steps ? &s->steps[step] : NULL, &fp, &rep->fd,
+		      &rep->fd_open);
+	probe_stdio(fp, &rep->stdio);
 }
 
 /* The worker's life: answer commands until the runner closes the pipe. Never returns. */

@@ -498,6 +498,164 @@ START_TEST(test_ebadf_procio)
 }
 END_TEST
 
+/*
+ * Two named descriptors on one file (as:/on:), writes with text, fcntl and the file's own
+ * content: the second fd overwrites the first's bytes, O_APPEND set later appends, and the
+ * content read after a step is what the calls wrote.
+ */
+static void
+check_named(enum runner_trace trace)
+{
+	struct scn_expect content[] = {
+		{ .key = SCN_KEY_FILE_CONTENT, .str = "B WAS HERErom a\n" },
+	};
+	struct scn_expect whole[] = {
+		{ .key = SCN_KEY_FILE_CONTENT, .str = "B WAS HERErom a\ntwo\n" },
+		{ .key = SCN_KEY_FILE_PREFIX, .str = "B WAS" },
+		{ .key = SCN_KEY_FILE_SIZE, .num = 20 },
+	};
+	struct scn_step steps[] = {
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_WRONLY | O_CREAT | O_TRUNC),
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_WRONLY),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_TEXT, .text = "line one from a\n"),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_TEXT, .text = "B WAS HERE"),
+		STEP(SCN_OP_FCNTL, .has = SCN_HAS_FLAGS, .cmd = F_SETFL, .flags = O_APPEND),
+		STEP(SCN_OP_FCNTL, .cmd = F_GETFL),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_TEXT, .text = "two\n"),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_BYTES, .bytes = 3),
+	};
+	struct run run;
+	int64_t num;
+	char text[256];
+
+	/* Steps 0, 2 and 6 on "a" (handle 1), 1, 3, 4 and 5 on "b" (handle 2); 7 unnamed. */
+	steps[0].handle = steps[2].handle = 1;
+	steps[1].handle = steps[3].handle = steps[4].handle = steps[5].handle = steps[6].handle = 2;
+	steps[0].name = steps[2].name = "a";
+	steps[1].name = steps[3].name = steps[4].name = steps[5].name = steps[6].name = "b";
+	steps[3].expects = content;
+	steps[3].n_expects = N(content);
+	steps[6].expects = whole;
+	steps[6].n_expects = N(whole);
+	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, trace);
+	for (size_t i = 0; i < 7; i++)
+		ck_assert_msg(run.res[i].ret >= 0, "step %zu: err %d", i, run.res[i].err);
+	ck_assert_int_eq(run.res[0].ret, 3);
+	ck_assert_int_eq(run.res[1].ret, 4);
+	ck_assert_int_eq(run.res[2].ret, 16);
+	ck_assert_int_eq(run.res[3].ret, 10);
+	if (trace == RUNNER_TRACE_PTRACE) {
+		check_event(&run.res[2].events.v[0], "write", 3, 16, 16, EV_DIRECT);
+		check_event(&run.res[3].events.v[0], "write", 4, 10, 10, EV_DIRECT);
+		check_event(&run.res[6].events.v[0], "write", 4, 4, 4, EV_DIRECT);
+	}
+	ck_assert_str_eq(run.res[3].file_content, "B WAS HERErom a\n");
+	ck_assert_ptr_null(run.res[2].file_content); /* read only when expected */
+	ck_assert(expect_observe(&run.res[5], SCN_KEY_RESULT_FLAGS, &num, text, sizeof text));
+	ck_assert_str_eq(text, "O_WRONLY|O_APPEND|O_LARGEFILE");
+	/* O_APPEND: "two\n" lands at the end (16), not at b's offset 10. */
+	ck_assert_int_eq(expect_eval(&run.res[6]), 0);
+	ck_assert_msg(run.res[6].ok, "file after the append: %s", run.res[6].file_content);
+	ck_assert_uint_eq(run.res[6].after.cache.file_size, 20);
+	/* The unnamed fd was never opened: its write fails with EBADF, the named ones untouched. */
+	ck_assert_int_eq(run.res[7].ret, -1);
+	ck_assert_int_eq(run.res[7].err, EBADF);
+	run_free(&run);
+}
+
+START_TEST(test_named_ptrace)
+{
+	check_named(RUNNER_TRACE_PTRACE);
+}
+END_TEST
+
+START_TEST(test_named_procio)
+{
+	check_named(RUNNER_TRACE_PROCIO);
+}
+END_TEST
+
+/*
+ * fork with unflushed output: a child ending with _exit writes nothing, one ending with exit
+ * writes its copy (a call marked as the child's), and the parent's exit writes it again.
+ */
+START_TEST(test_fork_exit)
+{
+	struct scn_expect twice[] = {
+		{ .key = SCN_KEY_FILE_CONTENT, .str = "hello\nhello\n" },
+	};
+	struct scn_step steps[] = {
+		STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w"),
+		STEP(SCN_OP_FPUTS, .has = SCN_HAS_TEXT, .text = "hello\n"),
+		STEP(SCN_OP_FORK, .child_flushes = false),
+		STEP(SCN_OP_FORK, .child_flushes = true),
+		STEP(SCN_OP_EXIT),
+	};
+	struct run run;
+	const struct event_list *l;
+
+	steps[4].expects = twice;
+	steps[4].n_expects = N(twice);
+	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, RUNNER_TRACE_PTRACE);
+	/* fork returns the child's pid in the parent. */
+	ck_assert_int_gt(run.res[2].ret, 0);
+	ck_assert_int_gt(run.res[3].ret, 0);
+	ck_assert_uint_eq(run.res[2].events.n_write, 0);
+	ck_assert_uint_eq(run.res[2].after.cache.file_size, 0);
+	ck_assert_uint_eq(run.res[2].after.stdio.pending, 6);
+	l = &run.res[3].events;
+	ck_assert_uint_eq(l->n_write, 1);
+	for (size_t i = 0; i < l->n; i++)
+		ck_assert_msg(l->v[i].child, "step 3 event %zu is not the child's", i);
+	ck_assert_uint_eq(run.res[3].after.cache.file_size, 6);
+	ck_assert_uint_eq(run.res[3].after.stdio.pending, 6); /* the parent's copy is still there */
+	l = &run.res[4].events;
+	ck_assert_uint_eq(l->n_write, 1);
+	ck_assert_uint_eq(l->bytes_written, 6);
+	ck_assert_uint_eq(run.res[4].after.cache.file_size, 12);
+	ck_assert(!run.res[4].after.stdio.open);
+	ck_assert_int_eq(expect_eval(&run.res[4]), 0);
+	ck_assert(run.res[4].ok);
+	/* The step before the fork was the parent's own. */
+	ck_assert(run.res[0].events.n > 0 && !run.res[0].events.v[0].child);
+	run_free(&run);
+}
+END_TEST
+
+/* _exit drops what the buffer holds: only what fflush wrote reaches the file. */
+static void
+check_uexit(enum runner_trace trace)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_FOPEN, .has = SCN_HAS_MODE, .mode = "w"),
+		STEP(SCN_OP_FPUTS, .has = SCN_HAS_TEXT, .text = "kept\n"),
+		STEP(SCN_OP_FFLUSH),
+		STEP(SCN_OP_FPUTS, .has = SCN_HAS_TEXT, .text = "lost\n"),
+		STEP(SCN_OP_UEXIT),
+	};
+	struct run run;
+
+	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, trace);
+	ck_assert_uint_eq(run.res[3].after.stdio.pending, 5);
+	ck_assert_int_eq(run.res[4].ret, 0);
+	ck_assert_uint_eq(run.res[4].events.n_write, 0);
+	ck_assert_uint_eq(run.res[4].after.cache.file_size, 5);
+	ck_assert(!run.res[4].after.stdio.open);
+	run_free(&run);
+}
+
+START_TEST(test_uexit_ptrace)
+{
+	check_uexit(RUNNER_TRACE_PTRACE);
+}
+END_TEST
+
+START_TEST(test_uexit_procio)
+{
+	check_uexit(RUNNER_TRACE_PROCIO);
+}
+END_TEST
+
 /* A worker killed by SIGXFSZ (ftruncate past RLIMIT_FSIZE): a note, and no crash. */
 static void
 check_killed(enum runner_trace trace)
@@ -1348,6 +1506,11 @@ engine_suite(void)
 	test_util_add(tc, test_tmpfs, test_util_need_shm());
 	tcase_add_test(tc, test_ebadf_ptrace);
 	tcase_add_test(tc, test_ebadf_procio);
+	tcase_add_test(tc, test_named_ptrace);
+	tcase_add_test(tc, test_named_procio);
+	tcase_add_test(tc, test_fork_exit);
+	tcase_add_test(tc, test_uexit_ptrace);
+	tcase_add_test(tc, test_uexit_procio);
 	tcase_add_test(tc, test_killed_ptrace);
 	tcase_add_test(tc, test_killed_procio);
 	tcase_add_test(tc, test_killed_outside_ptrace);

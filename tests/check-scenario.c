@@ -13,6 +13,8 @@
 
 #include <cyaml/cyaml.h>
 
+#include "cident.h"
+#include "describe.h"
 #include "scenario.h"
 #include "scenario-load.h"
 #include "scratch.h"
@@ -679,6 +681,52 @@ check_expect(const struct scn_step *st, enum scn_key key, enum scn_cmp cmp, int6
 	ck_assert_ptr_null(e->str);
 }
 
+/* Named pairs in the describe lines: the name stands for fd and fp, whole words only. */
+START_TEST(test_named_describe)
+{
+	int idx = scratch_mkdir(NULL);
+	char path[1024], buf[256];
+	const char *text =
+		"title: x\n"
+		"steps:\n"
+		"  - open: {flags: [O_RDWR]}\n"
+		"    as: a\n"
+		"  - fdatasync: {}\n"
+		"    on: a\n"
+		"  - write: {text: \"fd fp\"}\n"
+		"    on: a\n"
+		"  - fdopen: {mode: w}\n"
+		"    as: s\n"
+		"  - fputs: {text: \"x\"}\n"
+		"    on: s\n"
+		"  - fork: {child: exit}\n";
+	struct scenario *s;
+
+	ck_assert_int_ge(idx, 0);
+	s = load_ok(scratch_file(idx, "named.yaml", text, strlen(text), path, sizeof path));
+	ck_assert_str_eq(describe_step(&s->steps[0], buf, sizeof buf),
+			 "a = open(path, O_RDWR)");
+	ck_assert_str_eq(describe_step(&s->steps[1], buf, sizeof buf), "fdatasync(a)");
+	/* Words in a string literal are text, not names. */
+	ck_assert_str_eq(describe_step(&s->steps[2], buf, sizeof buf), "write(a, \"fd fp\", 5)");
+	ck_assert_str_eq(describe_step(&s->steps[3], buf, sizeof buf), "s = fdopen(fd, \"w\")");
+	ck_assert_str_eq(describe_step(&s->steps[4], buf, sizeof buf), "fputs(\"x\", s)");
+	ck_assert_str_eq(describe_step(&s->steps[5], buf, sizeof buf), "if (fork() == 0) exit(0)");
+	scenario_free(s);
+	scratch_remove(idx);
+
+	/* cident: whole identifiers, and a result cut to fit. */
+	snprintf(buf, sizeof buf, "fd = fdopen(fd_x, fd);fd");
+	cident_replace(buf, sizeof buf, "fd", "b");
+	ck_assert_str_eq(buf, "b = fdopen(fd_x, b);b");
+	ck_assert(cident_has("x(fp)", "fp") && !cident_has("fpx", "fp"));
+	ck_assert(!cident_has("f(\"fp \\\" fp\")", "fp") && cident_has("f('\"', fp)", "fp"));
+	snprintf(buf, 8, "fd fd");
+	cident_replace(buf, 8, "fd", "long");
+	ck_assert_str_eq(buf, "long fd");
+}
+END_TEST
+
 /* all-ops.yaml: every op and every argument, parsed into the right values. */
 START_TEST(test_all_ops)
 {
@@ -694,9 +742,14 @@ START_TEST(test_all_ops)
 	ck_assert_uint_eq(s->file.size, 64 * 1024);
 	ck_assert_int_eq(s->file.on, SCN_FS_TMPFS);
 	ck_assert_int_eq(s->file.fill, SCN_FILL_ZERO);
-	ck_assert_uint_eq(s->n_steps, 43);
+	ck_assert_uint_eq(s->n_steps, 53);
 	for (size_t i = 0; i < s->n_steps; i++)
 		seen[st[i].op] = true;
+	/* A scenario has one end: all-ops.yaml ends with exit, uexit.yaml with _exit. */
+	struct scenario *u = load_ok(fixture("good/uexit.yaml", path, sizeof path));
+	for (size_t i = 0; i < u->n_steps; i++)
+		seen[u->steps[i].op] = true;
+	scenario_free(u);
 	for (int op = 0; op < SCN_OP__COUNT; op++)
 		ck_assert_msg(seen[op], "all-ops.yaml does not use %s", scenario_op_name(op));
 
@@ -951,6 +1004,33 @@ START_TEST(test_all_ops)
 	ck_assert(st[42].args.timeout == 5.0);
 	check_expect(&st[42], SCN_KEY_EXIT_STATUS, SCN_CMP_EQ, 0, "0", 85, 27);
 
+	/* 43-44 fcntl; 45-49 named pairs (as:, on:) and write/pwrite with text */
+	ck_assert_int_eq(st[43].args.cmd, F_GETFL);
+	ck_assert_ptr_nonnull(st[43].expects[0].str);
+	ck_assert_int_eq(st[44].args.cmd, F_SETFL);
+	ck_assert_int_eq(st[44].args.flags, O_APPEND);
+	ck_assert_int_eq(st[45].args.flags, O_RDWR | O_RSYNC);
+	ck_assert_uint_eq(st[45].handle, 1);
+	ck_assert(st[45].made && !st[46].made);
+	ck_assert_str_eq(st[45].name, "second");
+	ck_assert_uint_eq(st[46].handle, 1);
+	ck_assert_str_eq(st[46].args.text, "hello");
+	ck_assert_uint_eq(st[46].args.has, SCN_HAS_TEXT);
+	check_expect(&st[46], SCN_KEY_FILE_SIZE, SCN_CMP_GE, 5, ">= 5", 93, 25);
+	ck_assert_str_eq(st[46].expects[2].str, "hel");
+	ck_assert_str_eq(st[47].args.text, "hi");
+	ck_assert_int_eq(st[47].args.offset, 2);
+	ck_assert_uint_eq(st[48].handle, 2);
+	ck_assert_uint_eq(st[49].handle, 2);
+	ck_assert_uint_eq(st[41].handle, 0);
+	ck_assert_ptr_null(st[41].name);
+
+	/* 50-52 fork (the child's end) and exit */
+	ck_assert_int_eq(st[50].op, SCN_OP_FORK);
+	ck_assert(!st[50].args.child_flushes);
+	ck_assert(st[51].args.child_flushes);
+	ck_assert_int_eq(st[52].op, SCN_OP_EXIT);
+
 	scenario_free(s);
 }
 END_TEST
@@ -1159,6 +1239,7 @@ scenario_suite(void)
 	tcase_add_test(tc, test_bad_fixtures);
 	tcase_add_test(tc, test_good_fixtures);
 	tcase_add_test(tc, test_all_ops);
+	tcase_add_test(tc, test_named_describe);
 	tcase_add_test(tc, test_tables_documented);
 	tcase_add_test(tc, test_design_example);
 	tcase_add_test(tc, test_odirect_lesson);
