@@ -127,6 +127,9 @@ int scenario_value_expect(struct scn_load *ld, const struct yamlpos_node *node, 
 
 /* ---- scenario-schema.c ---- */
 
+/* Check a step's expect mapping N (or null). */
+void scenario_schema_expect(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno);
+
 /* Check every key and the kind of every value against the schema; 0 if all is well-shaped. */
 int scenario_schema_check(struct scn_load *ld, const struct yamlpos_node *root);
 
@@ -143,6 +146,18 @@ void scenario_step_wait(struct scn_load *ld, const struct scn_step *st,
 /* fallocate's rule: at least one byte. */
 void scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
 			     const struct yamlpos_node *opnode, size_t stepno);
+
+/* ---- scenario-cond.c ---- */
+
+/* Check the shape of a step's cases N (a list of {when, unless, say, expect}). */
+void scenario_cond_schema(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno);
+
+/* Parse a step's cases N (NULL: none) into st, and check the {placeholders} of its says. */
+void scenario_cond_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
+			 const struct yamlpos_node *sn, size_t stepno);
+
+/* Free a step's cases. */
+void scenario_cond_free(struct scn_step *st);
 
 /* ---- scenario-sweep.c ---- */
 

@@ -360,5 +360,6 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_r
 	if (scn_op_table[op].check != NULL)
 		scn_op_table[op].check(ld, st, opnode, stepno);
 	scenario_step_expects(ld, st, rs->expect, yamlpos_get(ld->ix, sn, "expect"), stepno);
+	scenario_cond_parse(ld, st, yamlpos_get(ld->ix, sn, "cases"), sn, stepno);
 	scenario_step_direct(ld, st, opnode);
 }

@@ -310,6 +310,7 @@ scenario_step_free(struct scn_step *st)
 		free(st->expects[i].source);
 	}
 	free(st->expects);
+	scenario_cond_free(st);
 	scenario_sweep_free(st->sweep);
 }
 

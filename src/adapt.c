@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/* adapt.c: a step's cases and {placeholders}, decided by what this run's kernel shows. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "adapt.h"
+#include "expect.h"
+#include "text.h"
+
+/* The kernel's version as MAJOR * 1000 + MINOR (6.18 -> 6018), and its release in rel. */
+static int
+adapt_kernel(char *rel, size_t len)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u) != 0) {
+		snprintf(rel, len, "unknown");
+		return 0;
+	}
+	snprintf(rel, len, "%s", u.release);
+	if (sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return major * 1000 + minor;
+}
+
+/* The value of fact F on the run sr is part of. */
+const char *
+adapt_fact(const struct step_result *sr, enum scn_fact f, char *buf, size_t len)
+{
+	const struct snapshot *s = &sr->after;
+	const char *fs = s->disk.fs[0] != '\0' ? s->disk.fs : "unknown";
+	bool disk = strcmp(fs, "tmpfs") != 0 && s->disk.source != SNAP_SRC_NONE;
+	char rel[65];
+
+	switch (f) {
+	case SCN_FACT_FS:
+		snprintf(buf, len, "%s", fs);
+		break;
+	case SCN_FACT_PROBE:
+		snprintf(buf, len, "%s", s->cache.source == SNAP_SRC_CACHESTAT ? "cachestat" :
+			 s->cache.source == SNAP_SRC_KPAGEFLAGS ? "kpageflags" :
+			 s->cache.source == SNAP_SRC_MINCORE ? "mincore" : "unknown");
+		break;
+	case SCN_FACT_BLKSIZE:
+		if (s->disk.block_size > 0)
+			snprintf(buf, len, "%" PRIu32, s->disk.block_size);
+		else
+			snprintf(buf, len, "unknown");
+		break;
+	case SCN_FACT_LARGE_FOLIOS: {
+		/* Buffered writes use large folios on xfs since 5.18 and on ext4 since 6.16;
+		 * btrfs and tmpfs (huge=never) cache in single pages by default. Overlay is
+		 * the upper layer's, which this run does not name: counted as no. */
+		int v = adapt_kernel(rel, sizeof rel);
+		bool yes = (strcmp(fs, "xfs") == 0 && v >= 5018) ||
+			   (strcmp(fs, "ext4") == 0 && v >= 6016);
+		snprintf(buf, len, "%s", yes ? "yes" : "no");
+		break;
+	}
+	case SCN_FACT_DELALLOC:
+		snprintf(buf, len, "%s", strcmp(fs, "ext4") == 0 || strcmp(fs, "xfs") == 0 ||
+			 strcmp(fs, "btrfs") == 0 ? "yes" : "no");
+		break;
+	case SCN_FACT_CACHESTAT:
+		snprintf(buf, len, "%s", s->cache.source == SNAP_SRC_CACHESTAT ? "yes" : "no");
+		break;
+	case SCN_FACT_DIRTY:
+		snprintf(buf, len, "%s", s->cache.has_dirty ? "yes" : "no");
+		break;
+	case SCN_FACT_DISK:
+		snprintf(buf, len, "%s", disk ? "yes" : "no");
+		break;
+	case SCN_FACT__COUNT:
+		snprintf(buf, len, "unknown");
+		break;
+	}
+	return buf;
+}
+
+/* True if condition k holds for sr (one of its values is the fact's; negated for unless). */
+static bool
+adapt_cond_holds(const struct scn_cond *k, const struct step_result *sr)
+{
+	char v[80];
+	bool any = false;
+
+	adapt_fact(sr, k->fact, v, sizeof v);
+	for (size_t i = 0; i < k->n_values && !any; i++) {
+		/* The loader wrote blksize values as plain numbers of bytes. */
+		any = strcmp(v, k->values[i]) == 0;
+	}
+	return any != k->negate;
+}
+
+/* True if every condition of case c holds for sr. */
+bool
+adapt_case_holds(const struct scn_case *c, const struct step_result *sr)
+{
+	for (size_t i = 0; i < c->n_conds; i++)
+		if (!adapt_cond_holds(&c->conds[i], sr))
+			return false;
+	return true;
+}
+
+/* The expectations to check for sr: the step's and those of its holding cases. */
+const struct scn_expect **
+adapt_expects(const struct step_result *sr, size_t *n)
+{
+	const struct scn_step *st = sr->step;
+	const struct scn_expect **v;
+	size_t cap = st->n_expects;
+
+	*n = 0;
+	for (size_t i = 0; i < st->n_cases; i++)
+		cap += st->cases[i].n_expects;
+	if (cap == 0)
+		return NULL;
+	v = calloc(cap, sizeof *v);
+	if (v == NULL) {
+		*n = cap;
+		return NULL;
+	}
+	for (size_t i = 0; i < st->n_expects; i++)
+		v[(*n)++] = &st->expects[i];
+	for (size_t i = 0; i < st->n_cases; i++)
+		if (adapt_case_holds(&st->cases[i], sr))
+			for (size_t j = 0; j < st->cases[i].n_expects; j++)
+				v[(*n)++] = &st->cases[i].expects[j];
+	return v;
+}
+
+/* The value of placeholder NAME for sr, into buf: an expectation key's or an environment
+ * name's; "unknown" where this run cannot see it. */
+static void
+adapt_placeholder(const struct step_result *sr, const char *name, char *buf, size_t len)
+{
+	int k = scenario_key_find(name);
+	int64_t num;
+
+	if (k >= 0) {
+		if (!expect_observe(sr, (enum scn_key)k, &num, buf, len))
+			snprintf(buf, len, "unknown");
+		return;
+	}
+	if (strcmp(name, "kernel") == 0) {
+		adapt_kernel(buf, len);
+		return;
+	}
+	if (strcmp(name, "device") == 0) {
+		snprintf(buf, len, "%s", sr->after.disk.device[0] ? sr->after.disk.device : "unknown");
+		return;
+	}
+	enum scn_fact f = strcmp(name, "fs") == 0 ? SCN_FACT_FS :
+			  strcmp(name, "blksize") == 0 ? SCN_FACT_BLKSIZE : SCN_FACT_PROBE;
+	adapt_fact(sr, f, buf, len);
+}
+
+/* The step's narration for sr, filled in and made safe. */
+char *
+adapt_say(const struct step_result *sr)
+{
+	const struct scn_step *st = sr->step;
+	const char *say;
+	char *out;
+	size_t cap, n = 0;
+
+	if (st == NULL)
+		return NULL;
+	say = st->say;
+	for (size_t i = 0; i < st->n_cases; i++)
+		if (st->cases[i].say != NULL && adapt_case_holds(&st->cases[i], sr)) {
+			say = st->cases[i].say;
+			break;
+		}
+	if (say == NULL)
+		return NULL;
+	cap = strlen(say) + 1;
+	out = malloc(cap);
+	if (out == NULL)
+		return NULL;
+	for (const char *p = say; *p != '\0'; p++) {
+		char raw[256], val[256];
+		const char *add = p;
+		size_t alen = 1;
+		const char *e = *p == '{' && p[1] != '{' ? strchr(p, '}') : NULL;
+		if (*p == '{' && p[1] == '{') {
+			p++;
+		} else if (e != NULL && e - p < 48) {
+			char name[48];
+			snprintf(name, sizeof name, "%.*s", (int)(e - p - 1), p + 1);
+			adapt_placeholder(sr, name, raw, sizeof raw);
+			/* Values come from the kernel and the filesystem: one line, no controls. */
+			text_safe(raw, TEXT_LINE, val, sizeof val);
+			add = val;
+			alen = strlen(val);
+			p = e;
+		}
+		if (n + alen + 1 > cap) {
+			char *t = realloc(out, cap = (n + alen + 1) * 2);
+			if (t == NULL) {
+				free(out);
+				return NULL;
+			}
+			out = t;
+		}
+		memcpy(out + n, add, alen);
+		n += alen;
+	}
+	out[n] = '\0';
+	return out;
+}
