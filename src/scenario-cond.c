@@ -235,15 +235,8 @@ scenario_cond_expects(struct scn_load *ld, const struct scn_step *st, struct scn
 	}
 	for (const struct yamlpos_node *k = yamlpos_first(ld->ix, n); k != NULL;
 	     k = yamlpos_next(ld->ix, k)) {
-		struct scn_expect *e = &c->expects[c->n_expects++];
-		e->key = (enum scn_key)scenario_key_find(k->key);
-		e->source = scenario_value_strdup(ld, k->value);
-		e->line = k->line;
-		e->col = k->col;
-		if (scenario_value_expect(ld, k, k->value != NULL ? k->value : "", e) == 0 &&
-		    !scenario_key_applies(e->key, st->op))
-			scenario_at_key(ld, k, "%s cannot be expected of %s (step %zu)",
-					scn_key_table[e->key].name, scn_op_table[st->op].name, stepno);
+		scenario_step_expect(ld, st->op, k, k->value != NULL ? k->value : "",
+				     &c->expects[c->n_expects++], stepno);
 	}
 }
 
@@ -305,11 +298,7 @@ scenario_cond_free(struct scn_step *st)
 		}
 		free(c->conds);
 		free(c->say);
-		for (size_t j = 0; j < c->n_expects; j++) {
-			free(c->expects[j].str);
-			free(c->expects[j].source);
-		}
-		free(c->expects);
+		scenario_step_expects_free(c->expects, c->n_expects);
 	}
 	free(st->cases);
 	st->cases = NULL;

@@ -139,6 +139,13 @@ int scenario_schema_check(struct scn_load *ld, const struct yamlpos_node *root);
 void scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
 			 const struct yamlpos_node *sn, size_t stepno);
 
+/* Parse one expectation: key C (known) with value VAL, of a step doing OP, into E. */
+void scenario_step_expect(struct scn_load *ld, enum scn_op op, const struct yamlpos_node *c,
+			  const char *val, struct scn_expect *e, size_t stepno);
+
+/* Free N expectations E (what they own, and the array). */
+void scenario_step_expects_free(struct scn_expect *e, size_t n);
+
 /* wait's rules: seconds or until, not both; timeout only with until. */
 void scenario_step_wait(struct scn_load *ld, const struct scn_step *st,
 			const struct yamlpos_node *opnode, size_t stepno);
