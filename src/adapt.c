@@ -83,7 +83,7 @@ adapt_fact(const struct step_result *sr, enum scn_fact f, char *buf, size_t len)
 	return buf;
 }
 
-/* True if condition k holds for sr (one of its values is the fact's; negated for unless). */
+/* True if the fact of condition k has one of its values for sr. */
 static bool
 adapt_cond_holds(const struct scn_cond *k, const struct step_result *sr)
 {
@@ -95,17 +95,26 @@ adapt_cond_holds(const struct scn_cond *k, const struct step_result *sr)
 		/* The loader wrote blksize values as plain numbers of bytes. */
 		any = strcmp(v, k->values[i]) == 0;
 	}
-	return any != k->negate;
+	return any;
 }
 
-/* True if every condition of case c holds for sr. */
+/* True if case c holds for sr: all of its when conditions do, and not all of its unless
+ * conditions do (unless: {fs: ext4, blksize: 1024} leaves out a 1 KiB-block ext4 only). */
 bool
 adapt_case_holds(const struct scn_case *c, const struct step_result *sr)
 {
-	for (size_t i = 0; i < c->n_conds; i++)
-		if (!adapt_cond_holds(&c->conds[i], sr))
+	bool has_unless = false, all_unless = true;
+
+	for (size_t i = 0; i < c->n_conds; i++) {
+		bool holds = adapt_cond_holds(&c->conds[i], sr);
+		if (!c->conds[i].negate && !holds)
 			return false;
-	return true;
+		if (c->conds[i].negate) {
+			has_unless = true;
+			all_unless = all_unless && holds;
+		}
+	}
+	return !(has_unless && all_unless);
 }
 
 /* The expectations to check for sr: the step's and those of its holding cases. */

@@ -11,7 +11,7 @@
 /* The value of fact F on the run sr is part of, as text ("ext4", "4096", "yes"). */
 const char *adapt_fact(const struct step_result *sr, enum scn_fact f, char *buf, size_t len);
 
-/* True if every condition of case c holds for sr. */
+/* True if case c holds for sr: all its when conditions hold, and not all its unless ones. */
 bool adapt_case_holds(const struct scn_case *c, const struct step_result *sr);
 
 /* The expectations to check for sr: the step's, then those of each case that holds, in

@@ -144,7 +144,8 @@ enum scn_fact {
 /* One condition: FACT is one of VALUES (a size for blksize, yes/no for the flags). */
 struct scn_cond {
 	enum scn_fact fact;
-	bool negate;               /* written under unless: */
+	bool negate;               /* written under unless: (the case is left out when all of
+	                              its unless conditions hold) */
 	char **values;
 	size_t n_values;
 };
