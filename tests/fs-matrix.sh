@@ -41,12 +41,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-# Make a sparse image of 512 MiB, format it with mkfs.$1 (args $3...), mount it at $work/$2.
+# Make a sparse 768 MiB image (sweeps want 300 MB free, btrfs keeps some for itself),
+# format it with mkfs.$1 (the arguments after $2), mount it at $work/$2.
 make_fs() {
 	fs=$1 name=$2
 	shift 2
 	img=$work/$name.img
-	truncate -s 512M "$img" || return 1
+	truncate -s 768M "$img" || return 1
 	"mkfs.$fs" "$@" "$img" >"$work/$name.mkfs" 2>&1 ||
 		{ sed 's/^/    /' "$work/$name.mkfs"; return 1; }
 	loop=$(losetup -f --show "$img" 2>"$work/$name.loop") ||
