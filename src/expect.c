@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adapt.h"
 #include "decode.h"
 #include "describe.h"
 #include "expect.h"
@@ -439,14 +440,18 @@ expect_eval(struct step_result *sr)
 	sr->n_expects = 0;
 	sr->ok = true;
 	sr->n_unobservable = 0;
-	if (st == NULL || st->n_expects == 0)
+	if (st == NULL)
 		return 0;
-	sr->expects = calloc(st->n_expects, sizeof *sr->expects);
-	if (sr->expects == NULL)
+	const struct scn_expect **ws = adapt_expects(sr, &sr->n_expects);
+	if (ws == NULL && sr->n_expects > 0)
 		return -1;
-	sr->n_expects = st->n_expects;
-	for (size_t i = 0; i < st->n_expects; i++) {
-		const struct scn_expect *w = &st->expects[i];
+	sr->expects = sr->n_expects > 0 ? calloc(sr->n_expects, sizeof *sr->expects) : NULL;
+	if (sr->expects == NULL) {
+		free(ws);
+		return sr->n_expects > 0 ? -1 : 0;
+	}
+	for (size_t i = 0; i < sr->n_expects; i++) {
+		const struct scn_expect *w = ws[i];
 		struct expect_result *r = &sr->expects[i];
 		char got[sizeof r->got_text];
 		bool seen = expect_observe(sr, w->key, &r->got, got, sizeof got);
@@ -484,5 +489,6 @@ expect_eval(struct step_result *sr)
 		if (!held)
 			sr->ok = false;
 	}
+	free(ws);
 	return 0;
 }

@@ -265,10 +265,10 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 		headless_line(f, "  file    ", sr->output_file, "\n");
 	/* A note step's own text, when its say (shown below) is another text. */
 	if (sr->step->op == SCN_OP_NOTE && sr->step->args.text != NULL &&
-	    (sr->step->say == NULL || strcmp(sr->step->say, sr->step->args.text) != 0))
+	    (step_result_say(sr) == NULL || strcmp(step_result_say(sr), sr->step->args.text) != 0))
 		headless_wrap(f, "  | ", sr->step->args.text);
-	if (sr->step->say != NULL)
-		headless_wrap(f, "  | ", sr->step->say);
+	if (step_result_say(sr) != NULL)
+		headless_wrap(f, "  | ", step_result_say(sr));
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];
 		enum expect_outcome oc = headless_outcome(h, x);
@@ -422,7 +422,7 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 	}
 	headless_json_times(f, sr->op_ns, headless_op_traced(h, sr));
 	fputs(",\"say\":", f);
-	json_string(f, sr->step->say);
+	json_string(f, step_result_say(sr));
 	fputs(",\"note\":", f);
 	json_string(f, sr->note[0] ? sr->note : NULL);
 	fprintf(f, ",\"trace\":\"%s\",\"events\":[", l->source == EV_SRC_PTRACE ? "ptrace" : "procio");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adapt-say.h"
 #include "expect.h"
 #include "history.h"
 #include "lesson.h"
@@ -63,6 +64,8 @@ lesson_step(struct lesson *l)
 	/* A step the user stopped did not do what it was for: nothing to check. */
 	if (sr.stopped)
 		sr.ok = true;
+	/* The narration as this run shows it (out of memory: the step's own, unfilled). */
+	sr.say = adapt_say(&sr);
 	if ((!sr.stopped && expect_eval(&sr) != 0) || history_push(&l->h, &sr) != 0) {
 		step_result_clear(&sr);
 		return -1;

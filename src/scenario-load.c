@@ -271,11 +271,8 @@ scenario_step_free(struct scn_step *st)
 	free(st->say);
 	free(st->ask);
 	free(st->name);
-	for (size_t i = 0; i < st->n_expects; i++) {
-		free(st->expects[i].str);
-		free(st->expects[i].source);
-	}
-	free(st->expects);
+	scenario_step_expects_free(st->expects, st->n_expects);
+	scenario_cond_free(st);
 	scenario_sweep_free(st->sweep);
 }
 

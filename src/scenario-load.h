@@ -140,6 +140,9 @@ void scenario_bounds_check(struct scn_load *ld, const struct scenario *s,
 
 /* ---- scenario-schema.c ---- */
 
+/* Check a step's expect mapping N (or null). */
+void scenario_schema_expect(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno);
+
 /* Check every key and the kind of every value against the schema; 0 if all is well-shaped. */
 int scenario_schema_check(struct scn_load *ld, const struct yamlpos_node *root);
 
@@ -148,6 +151,13 @@ int scenario_schema_check(struct scn_load *ld, const struct yamlpos_node *root);
 /* Parse one step RS (libcyaml's), written at SN (STEPNO is 1-based, for messages). */
 void scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
 			 const struct yamlpos_node *sn, size_t stepno);
+
+/* Parse one expectation: key C (known) with value VAL, of a step doing OP, into E. */
+void scenario_step_expect(struct scn_load *ld, enum scn_op op, const struct yamlpos_node *c,
+			  const char *val, struct scn_expect *e, size_t stepno);
+
+/* Free N expectations E (what they own, and the array). */
+void scenario_step_expects_free(struct scn_expect *e, size_t n);
 
 /* wait's rules: seconds or until, not both; timeout only with until. */
 void scenario_step_wait(struct scn_load *ld, const struct scn_step *st,
@@ -164,6 +174,18 @@ void scenario_step_fcntl(struct scn_load *ld, const struct scn_step *st,
 /* fallocate's rule: at least one byte. */
 void scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
 			     const struct yamlpos_node *opnode, size_t stepno);
+
+/* ---- scenario-cond.c ---- */
+
+/* Check the shape of a step's cases N (a list of {when, unless, say, expect}). */
+void scenario_cond_schema(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno);
+
+/* Parse a step's cases N (NULL: none) into st, and check the {placeholders} of its says. */
+void scenario_cond_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
+			 const struct yamlpos_node *sn, size_t stepno);
+
+/* Free a step's cases. */
+void scenario_cond_free(struct scn_step *st);
 
 /* ---- scenario-sweep.c ---- */
 

@@ -139,6 +139,8 @@ static const cyaml_schema_field_t scn_raw_step_fields[] = {
 	SCN_RAW_STR(struct scn_raw_step, "on", on),
 	CYAML_FIELD_MAPPING_PTR("expect", SCN_RAW_NULLABLE, struct scn_raw_step, expect,
 				scn_raw_expect_fields),
+	/* cases are read from the positioned tree (scenario-cond.c). */
+	CYAML_FIELD_IGNORE("cases", CYAML_FLAG_OPTIONAL),
 	CYAML_FIELD_END
 };
 #undef SCN_RAW_OP_FIELD

@@ -62,7 +62,8 @@ static const struct scn_field scn_sweep_fields[] = {
 static const struct scn_field scn_step_fields[] = {
 	{ "say", SCN_SHAPE_SCALAR, NULL }, { "ask", SCN_SHAPE_SCALAR, NULL },
 	{ "expect", SCN_SHAPE_MAP, NULL }, { "as", SCN_SHAPE_SCALAR, NULL },
-	{ "on", SCN_SHAPE_SCALAR, NULL }, { NULL, SCN_SHAPE_SCALAR, NULL }
+	{ "on", SCN_SHAPE_SCALAR, NULL }, { "cases", SCN_SHAPE_MAP_LIST, NULL },
+	{ NULL, SCN_SHAPE_SCALAR, NULL }
 };
 static const struct scn_field scn_file_fields[] = {
 	{ "size", SCN_SHAPE_SCALAR, NULL }, { "on", SCN_SHAPE_SCALAR, NULL },
@@ -239,7 +240,7 @@ scenario_schema_args(struct scn_load *ld, const struct yamlpos_node *n, enum scn
 }
 
 /* Check a step's expect mapping N (or null). */
-static void
+void
 scenario_schema_expect(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno)
 {
 	const char *names[SCN_KEY__COUNT];
@@ -313,6 +314,8 @@ scenario_schema_step(struct scn_load *ld, const struct yamlpos_node *n, size_t s
 			scenario_schema_unknown_op(ld, c, stepno);
 		} else if (op < 0 && strcmp(c->key, "expect") == 0) {
 			scenario_schema_expect(ld, c, stepno);
+		} else if (op < 0 && strcmp(c->key, "cases") == 0) {
+			scenario_cond_schema(ld, c, stepno);
 		} else if (op < 0) {
 			scenario_schema_value(ld, c, f, stepno);
 		} else if (scn_op_table[op].form == SCN_FORM_ARGS) {

@@ -377,23 +377,42 @@ scenario_step_expects(struct scn_load *ld, struct scn_step *st, const struct scn
 		int k = scenario_key_find(c->key);
 		if (k < 0) /* the schema check has refused unknown keys already */
 			continue;
-		const char *val = re->v[k];
-		struct scn_expect *e = &st->expects[st->n_expects++];
-		e->key = (enum scn_key)k;
-		e->source = scenario_value_strdup(ld, val);
-		e->line = c->line;
-		e->col = c->col;
-		if (scenario_value_expect(ld, c, val, e) != 0)
-			continue;
-		if (!scenario_key_applies(e->key, st->op)) {
-			char ops[128] = "";
-			for (const enum scn_op *o = scn_key_table[k].only; *o != SCN_OP__COUNT; o++)
-				scenario_report_append(ops, sizeof ops, o[1] == SCN_OP__COUNT ? " and " :
-						       ", ", scn_op_table[*o].name);
-			scenario_at_key(ld, c, "%s is expected of %s steps, not of %s (step %zu)",
-					scn_key_table[k].name, ops, scn_op_table[st->op].name, stepno);
-		}
+		scenario_step_expect(ld, st->op, c, re->v[k], &st->expects[st->n_expects++], stepno);
 	}
+}
+
+/* Parse one expectation: key C (known) with value VAL, of a step doing OP, into E. */
+void
+scenario_step_expect(struct scn_load *ld, enum scn_op op, const struct yamlpos_node *c,
+		     const char *val, struct scn_expect *e, size_t stepno)
+{
+	int k = scenario_key_find(c->key);
+
+	e->key = (enum scn_key)k;
+	e->source = scenario_value_strdup(ld, val);
+	e->line = c->line;
+	e->col = c->col;
+	if (scenario_value_expect(ld, c, val, e) != 0)
+		return;
+	if (!scenario_key_applies(e->key, op)) {
+		char ops[128] = "";
+		for (const enum scn_op *o = scn_key_table[k].only; *o != SCN_OP__COUNT; o++)
+			scenario_report_append(ops, sizeof ops, o[1] == SCN_OP__COUNT ? " and " :
+					       ", ", scn_op_table[*o].name);
+		scenario_at_key(ld, c, "%s is expected of %s steps, not of %s (step %zu)",
+				scn_key_table[k].name, ops, scn_op_table[op].name, stepno);
+	}
+}
+
+/* Free N expectations E (what they own, and the array). */
+void
+scenario_step_expects_free(struct scn_expect *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(e[i].str);
+		free(e[i].source);
+	}
+	free(e);
 }
 
 /* O_DIRECT: a transfer that fails on every disk is an error unless the step expects EINVAL. */
@@ -421,10 +440,15 @@ scenario_step_direct(struct scn_load *ld, const struct scn_step *st, const struc
 	/* tmpfs accepts any O_DIRECT transfer: that is itself a lesson (13-1c). */
 	if (!ld->direct || ld->tmpfs)
 		return;
-	for (size_t i = 0; i < st->n_expects; i++)
-		if (st->expects[i].key == SCN_KEY_RESULT_ERRNO && st->expects[i].cmp == SCN_CMP_EQ &&
-		    st->expects[i].num == EINVAL)
-			return;
+	/* The failure may be the lesson on some filesystems only: a case may expect it. */
+	for (size_t c = 0; c <= st->n_cases; c++) {
+		const struct scn_expect *e = c == 0 ? st->expects : st->cases[c - 1].expects;
+		size_t n = c == 0 ? st->n_expects : st->cases[c - 1].n_expects;
+		for (size_t i = 0; i < n; i++)
+			if (e[i].key == SCN_KEY_RESULT_ERRNO && e[i].cmp == SCN_CMP_EQ &&
+			    e[i].num == EINVAL)
+				return;
+	}
 	unsigned bad = scenario_dio_misfit(a, SCN_DIO_MIN_ALIGN, SCN_DIO_MIN_ALIGN);
 	if (bad & SCN_HAS_BYTES)
 		scenario_at(ld, yamlpos_get(ld->ix, an, "bytes"),
@@ -502,5 +526,6 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_r
 	if (scn_op_table[op].check != NULL)
 		scn_op_table[op].check(ld, st, opnode, stepno);
 	scenario_step_expects(ld, st, rs->expect, yamlpos_get(ld->ix, sn, "expect"), stepno);
+	scenario_cond_parse(ld, st, yamlpos_get(ld->ix, sn, "cases"), sn, stepno);
 	scenario_step_direct(ld, st, opnode);
 }

@@ -134,6 +134,39 @@ struct scn_sweep {
 	size_t n_references;
 };
 
+/* A fact of the run a case can depend on (scenario-cond.c names them). */
+enum scn_fact {
+	SCN_FACT_FS,             /* the scratch file's filesystem: ext4, xfs, btrfs, tmpfs, overlay */
+	SCN_FACT_PROBE,          /* the page cache's source: cachestat, kpageflags, mincore */
+	SCN_FACT_BLKSIZE,        /* the filesystem's block size (statfs f_bsize) */
+	SCN_FACT_LARGE_FOLIOS,   /* yes/no: the filesystem caches in large folios here */
+	SCN_FACT_DELALLOC,       /* yes/no: written data waits for its blocks (delayed allocation) */
+	SCN_FACT_CACHESTAT,      /* yes/no: cachestat(2) is the probe */
+	SCN_FACT_DIRTY,          /* yes/no: dirty pages can be counted */
+	SCN_FACT_DISK,           /* yes/no: the file has a disk (not tmpfs) */
+	SCN_FACT__COUNT
+};
+
+/* One condition: FACT is one of VALUES (a size for blksize, yes/no for the flags). */
+struct scn_cond {
+	enum scn_fact fact;
+	bool negate;               /* written under unless: (the case is left out when all of
+	                              its unless conditions hold) */
+	char **values;
+	size_t n_values;
+};
+
+/* A case of a step: when its conditions hold, its expectations are checked too and its say
+ * (if any) replaces the step's. */
+struct scn_case {
+	struct scn_cond *conds;
+	size_t n_conds;
+	char *say;
+	struct scn_expect *expects;
+	size_t n_expects;
+	int line, col;
+};
+
 /* One step: an op, its arguments, narration and expectations. */
 struct scn_step {
 	enum scn_op op;
@@ -143,6 +176,8 @@ struct scn_step {
 	char *ask;                 /* the quiz question for this step; NULL: the key's own */
 	struct scn_expect *expects;
 	size_t n_expects;
+	struct scn_case *cases;    /* cases: narration and expectations that depend on the run */
+	size_t n_cases;
 	int line, col;             /* where the step starts */
 	char *name;                /* as: or on: (a named fd/FILE* pair); NULL: the unnamed one */
 	unsigned handle;           /* 0: the unnamed fd/FILE*; n: the n-th name (SCN_MAX_NAMES) */

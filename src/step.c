@@ -7,6 +7,15 @@
 #include "bench.h"
 #include "step.h"
 
+/* The narration to show for sr. */
+const char *
+step_result_say(const struct step_result *sr)
+{
+	if (sr->say != NULL)
+		return sr->say;
+	return sr->step != NULL ? sr->step->say : NULL;
+}
+
 /* Free what a step result owns. */
 void
 step_result_clear(struct step_result *sr)
@@ -18,6 +27,8 @@ step_result_clear(struct step_result *sr)
 	free(sr->output);
 	free(sr->output_file);
 	free(sr->file_content);
+	free(sr->say);
+	sr->say = NULL;
 	if (sr->sweep != NULL) {
 		bench_result_clear(sr->sweep);
 		free(sr->sweep);

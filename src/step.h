@@ -52,11 +52,16 @@ struct step_result {
 	char *file_content;           /* the scratch file after the step, read only when the step
 	                                 expects file.content or file.prefix; else NULL */
 	struct bench_result *sweep;   /* sweep steps: the timed results (bench.h); else NULL */
+	char *say;                    /* the narration as shown: the case's or step's say, its
+	                                 {placeholders} filled in (adapt.c); NULL if none */
 	char note[256];               /* the engine's own remark (fallbacks, worker death) */
 	uint64_t output_len;          /* bytes printed in all, when output keeps only the first
 	                                 of them; 0: output is all of it */
 	struct snapshot_diff changes; /* what the kernel did between steps and in this one */
 };
+
+/* The narration to show for sr: its filled-in say, else its step's as written; NULL: none. */
+const char *step_result_say(const struct step_result *sr);
 
 /* Free what a step_result owns. */
 void step_result_clear(struct step_result *sr);

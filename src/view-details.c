@@ -132,10 +132,9 @@ view_details_log(struct view_details_buf *b, const struct view_frame *f)
 		view_details_add(b, "%.*s\n\nno step has run yet: n runs the first", il, in);
 		return;
 	}
-	if (sr->step->say != NULL)
-		view_details_add(b, "%s%s", sr->step->say,
-		                 sr->step->say[0] && sr->step->say[strlen(sr->step->say) - 1] == '\n' ?
-		                 "" : "\n");
+	const char *say = step_result_say(sr);
+	if (say != NULL)
+		view_details_add(b, "%s%s", say, say[0] && say[strlen(say) - 1] == '\n' ? "" : "\n");
 	if (sr->note[0] != '\0')
 		view_details_add(b, "%s\n", sr->note);
 	view_details_add(b, "\nstep %zu (%s), seen %s; op took %s inside the worker%s\n",

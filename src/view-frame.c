@@ -162,9 +162,9 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 			y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w,
 			                                      r.h - y > 0 ? r.h - y : 0 },
 			               GS_DIRTY, sr->changes.v[i].text);
-	if (sr->step->say != NULL)
+	if (step_result_say(sr) != NULL)
 		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
-		               GS_NORMAL, view_frame_reflow(sr->step->say, text, sizeof text));
+		               GS_NORMAL, view_frame_reflow(step_result_say(sr), text, sizeof text));
 	else {
 		if (y < r.h)
 			grid_printf(g, r.x, r.y + y, r.w, GS_DIM, "step %zu: %s returned %" PRId64,

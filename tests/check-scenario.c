@@ -13,6 +13,8 @@
 
 #include <cyaml/cyaml.h>
 
+#include "adapt.h"
+#include "adapt-say.h"
 #include "cident.h"
 #include "describe.h"
 #include "scenario.h"
@@ -311,6 +313,68 @@ START_TEST(test_shapes)
 		 path, path, path, path, path, path, path, path, path);
 	ck_assert_str_eq(err, want);
 	free(err);
+	scratch_remove(idx);
+}
+END_TEST
+
+/* Cases load with their conditions (blksize as bytes), and decide say and expectations by
+ * the run's facts; placeholders are filled in, unknown where unseen. */
+START_TEST(test_cases)
+{
+	static const char text[] =
+		"title: t\n"
+		"steps:\n"
+		"  - fsync: {}\n"
+		"    say: \"on {fs}: {cache.dirty_pages} dirty, {{x}\"\n"
+		"    expect: {result.value: 0}\n"
+		"    cases:\n"
+		"      - when: {fs: [ext4, xfs], blksize: 1KiB}\n"
+		"        say: \"small blocks on {fs}\"\n"
+		"        expect: {cache.dirty_pages: 0}\n"
+		"      - unless: {fs: tmpfs}\n"
+		"        expect: {cache.writeback_pages: 0}\n";
+	char path[4096];
+	int idx = scratch_mkdir(NULL);
+	struct step_result sr;
+	char *say;
+
+	ck_assert_int_ge(idx, 0);
+	struct scenario *s = load_ok(scratch_file(idx, "cases.yaml", text, strlen(text), path,
+						  sizeof path));
+	const struct scn_step *st = &s->steps[0];
+	ck_assert_uint_eq(st->n_cases, 2);
+	ck_assert_uint_eq(st->cases[0].n_conds, 2);
+	ck_assert_int_eq(st->cases[0].conds[1].fact, SCN_FACT_BLKSIZE);
+	ck_assert_str_eq(st->cases[0].conds[1].values[0], "1024");
+	ck_assert(st->cases[1].conds[0].negate);
+
+	memset(&sr, 0, sizeof sr);
+	sr.step = st;
+	snprintf(sr.after.disk.fs, sizeof sr.after.disk.fs, "xfs");
+	sr.after.disk.block_size = 4096;
+	sr.after.cache.source = SNAP_SRC_MINCORE;
+	ck_assert(!adapt_case_holds(&st->cases[0], &sr));
+	ck_assert(adapt_case_holds(&st->cases[1], &sr));
+	say = adapt_say(&sr);
+	ck_assert_str_eq(say, "on xfs: unknown dirty, {x}");
+	free(say);
+	sr.after.disk.block_size = 1024;
+	sr.after.cache.source = SNAP_SRC_CACHESTAT;
+	sr.after.cache.has_dirty = true;
+	ck_assert(adapt_case_holds(&st->cases[0], &sr));
+	say = adapt_say(&sr);
+	ck_assert_str_eq(say, "small blocks on xfs");
+	free(say);
+	size_t n;
+	const struct scn_expect **w = adapt_expects(&sr, &n);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(w[1]->key, SCN_KEY_CACHE_DIRTY_PAGES);
+	free(w);
+	snprintf(sr.after.disk.fs, sizeof sr.after.disk.fs, "tmpfs");
+	w = adapt_expects(&sr, &n);
+	ck_assert_uint_eq(n, 1);
+	free(w);
+	scenario_free(s);
 	scratch_remove(idx);
 }
 END_TEST
@@ -1237,6 +1301,7 @@ scenario_suite(void)
 	tcase_add_test(tc, test_several_errors);
 	tcase_add_test(tc, test_shapes);
 	tcase_add_test(tc, test_bad_fixtures);
+	tcase_add_test(tc, test_cases);
 	tcase_add_test(tc, test_good_fixtures);
 	tcase_add_test(tc, test_all_ops);
 	tcase_add_test(tc, test_named_describe);

@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/fs-matrix.sh: every bundled scenario, headless, on ext4 (4 KiB blocks), xfs, btrfs,
+# tmpfs and overlay mounts made here, then again with --probe=mincore and --probe=kpageflags:
+# no expectation may fail, and no scratch dir or process may be left on any of them.
+# Needs root and loop devices; without them it prints "SKIP: fs-matrix: <reason>" (exit 77).
+# Usage: tests/fs-matrix.sh [BIN [SRCDIR]]   (default build/src/iobufviz and the tree's root)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-${IOBUFVIZ_BIN:-$top/build/src/iobufviz}}
+src=${2:-${IOBUFVIZ_SRCDIR:-$top}}
+budget=${FS_MATRIX_BUDGET:-0.02}
+probes=${FS_MATRIX_PROBES:-"auto mincore kpageflags"}
+
+skip() {
+	echo "SKIP: fs-matrix: $*"
+	exit 77
+}
+
+[ -x "$bin" ] || skip "no iobufviz binary at $bin"
+[ "$(id -u)" -eq 0 ] || skip "needs root to make loop devices and mounts"
+for t in losetup mkfs.ext4 mkfs.xfs mkfs.btrfs mount umount; do
+	command -v "$t" >/dev/null 2>&1 || skip "$t is not installed"
+done
+[ -e /dev/loop-control ] || skip "no /dev/loop-control: loop devices are unavailable here"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/fs-matrix.XXXXXX") || exit 99
+mounts=""
+loops=""
+
+# Unmount and detach everything made here, newest first; remove the work dir.
+cleanup() {
+	for m in $mounts; do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
+	for l in $loops; do
+		losetup -d "$l" 2>/dev/null
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# Make a sparse 768 MiB image (sweeps want 300 MB free, btrfs keeps some for itself),
+# format it with mkfs.$1 (the arguments after $2), mount it at $work/$2.
+make_fs() {
+	fs=$1 name=$2
+	shift 2
+	img=$work/$name.img
+	truncate -s 768M "$img" || return 1
+	"mkfs.$fs" "$@" "$img" >"$work/$name.mkfs" 2>&1 ||
+		{ sed 's/^/    /' "$work/$name.mkfs"; return 1; }
+	loop=$(losetup -f --show "$img" 2>"$work/$name.loop") ||
+		{ skip "losetup failed: $(cat "$work/$name.loop")"; }
+	loops="$loop $loops"
+	mkdir -p "$work/$name"
+	mount "$loop" "$work/$name" || return 1
+	mounts="$work/$name $mounts"
+}
+
+make_fs ext4 ext4 -q -F -b 4096 || { echo "FAIL fs-matrix: cannot make ext4"; exit 1; }
+make_fs xfs xfs -q -f || { echo "FAIL fs-matrix: cannot make xfs"; exit 1; }
+make_fs btrfs btrfs -q -f || { echo "FAIL fs-matrix: cannot make btrfs"; exit 1; }
+mkdir -p "$work/tmpfs" && mount -t tmpfs -o size=512m fs-matrix "$work/tmpfs" ||
+	{ echo "FAIL fs-matrix: cannot mount tmpfs"; exit 1; }
+mounts="$work/tmpfs $mounts"
+mkdir -p "$work/lower" "$work/ext4/upper" "$work/ext4/ovlwork" "$work/overlay"
+mount -t overlay fs-matrix -o "lowerdir=$work/lower,upperdir=$work/ext4/upper,workdir=$work/ext4/ovlwork" \
+	"$work/overlay" || { echo "FAIL fs-matrix: cannot mount overlay"; exit 1; }
+mounts="$work/overlay $mounts"
+
+start=$(date +%s)
+status=0
+summary=""
+for fs in ext4 xfs btrfs tmpfs overlay; do
+	dir=$work/$fs
+	held=0 failed=0 unobs=0 runs=0 skipped=0
+	for probe in $probes; do
+		if [ "$probe" = kpageflags ] && [ ! -r /proc/kpageflags ]; then
+			echo "SKIP: fs-matrix: $fs: --probe=kpageflags: /proc/kpageflags is not readable"
+			skipped=$((skipped + 1))
+			continue
+		fi
+		for f in "$src"/scenarios/*.yaml; do
+			name=$(basename "$f" .yaml)
+			extra=
+			if grep -q '^[[:space:]]*-[[:space:]]*sweep:' "$f"; then
+				# A sweep times programs; the probe does not enter into it.
+				if [ "$probe" != auto ]; then
+					echo "SKIP: fs-matrix: $fs: $name --probe=$probe: a sweep does not use the page cache probe"
+					skipped=$((skipped + 1))
+					continue
+				fi
+				extra=--budget=$budget
+			fi
+			if head -n 1 "$f" | grep -q '^# *slow' && [ "$probe" != auto ]; then
+				echo "SKIP: fs-matrix: $fs: $name --probe=$probe: slow (30 s of writeback); run once per filesystem"
+				skipped=$((skipped + 1))
+				continue
+			fi
+			out=$work/$fs.$probe.$name.txt
+			"$bin" --headless $extra --probe="$probe" --dir "$dir" "$f" >"$out" 2>&1
+			rc=$?
+			runs=$((runs + 1))
+			counts=$(sed -n 's/^\([0-9]*\) held, \([0-9]*\) failed, \([0-9]*\) not observable here$/\1 \2 \3/p' "$out" | tail -n 1)
+			set -- $counts 0 0 0
+			held=$((held + $1)) failed=$((failed + $2)) unobs=$((unobs + $3))
+			if [ $rc -eq 3 ]; then
+				echo "SKIP: fs-matrix: $fs: $name --probe=$probe: $(grep -m1 '^error' "$out")"
+				skipped=$((skipped + 1))
+			elif [ $rc -ne 0 ]; then
+				echo "FAIL fs-matrix: $fs: $name --probe=$probe exited $rc"
+				grep -E 'FAIL|error' "$out" | sed 's/^/    /'
+				status=1
+			fi
+			# Every not-observable expectation, with its reason, once per lesson and probe.
+			grep '^  skip ' "$out" | sort -u | sed "s|^  skip |    not observable: $fs: $name --probe=$probe: |"
+		done
+	done
+	left=$(find "$dir" -maxdepth 1 -name 'iobufviz.*' 2>/dev/null | wc -l)
+	if [ "$left" -ne 0 ]; then
+		echo "FAIL fs-matrix: $fs: $left scratch dir(s) left behind"
+		status=1
+	fi
+	if command -v fuser >/dev/null 2>&1 && fuser -m "$dir" >/dev/null 2>&1; then
+		echo "FAIL fs-matrix: $fs: a process still uses the mount"
+		status=1
+	fi
+	[ $failed -eq 0 ] || status=1
+	summary="$summary
+fs-matrix: $fs: $held held, $failed failed, $unobs not observable ($runs runs, $skipped skipped)"
+done
+echo "$summary" | sed '/^$/d'
+echo "fs-matrix: $(($(date +%s) - start)) s, $( [ $status -eq 0 ] && echo ok || echo FAILED)"
+exit $status
