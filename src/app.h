@@ -41,6 +41,8 @@ struct app_opts {
 	bool strict;              /* --strict: an expectation not observable here fails */
 	bool practice_topic;      /* --practice: the argument is a topic, not a scenario */
 	bool answers;             /* --answers: run the practice problem and print what happened */
+	const char *guess[16];    /* --guess, in question order: a headless student's predictions */
+	size_t n_guess;
 	bool has_seed;            /* --seed given */
 	uint64_t seed;            /* --seed N */
 	const struct practice_problem *practice; /* the TUI quiz's choice questions, or NULL */

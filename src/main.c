@@ -73,6 +73,8 @@ usage(FILE *f)
 "                         real and quizzed (headless: printed); alone: list the topics\n"
 "      --seed=N           the practice problem of seed N (default: a new one each time)\n"
 "      --answers          headless practice: run the problem and print the answers\n"
+"      --guess=ANSWER     headless practice: your answer to the next question (repeat it\n"
+"                         per question); implies --answers and scores them\n"
 "      --wide             sweeps: the full table (mean, min...max, user, the books'\n"
 "                         user and sys), wider than 100 columns\n"
 "  -h, --help             show this help and exit\n"
@@ -246,7 +248,8 @@ practice(int argc, char **argv, const struct app_opts *o, bool headless)
 		practice_run_list(stderr);
 		return APP_EXIT_USAGE;
 	}
-	if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+	/* Guesses given on the command line are a headless student's answers. */
+	if (o->n_guess > 0 || (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))))
 		headless = true;
 	if (!headless) {
 		char why[160];
@@ -267,7 +270,7 @@ static int
 run(int argc, char **argv)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
-	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_WIDE,
+	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_GUESS, OPT_WIDE,
 	       OPT_STRICT, OPT_BIG, OPT_TIMEOUT, OPT_STDIN };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
@@ -292,6 +295,7 @@ run(int argc, char **argv)
 		{ "practice", no_argument, NULL, OPT_PRACTICE },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "answers", no_argument, NULL, OPT_ANSWERS },
+		{ "guess", required_argument, NULL, OPT_GUESS },
 		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -382,6 +386,12 @@ run(int argc, char **argv)
 		case OPT_STDIN: ro.stdin_path = optarg; break;
 		case OPT_PRACTICE: o.practice_topic = true; break;
 		case OPT_ANSWERS: o.answers = true; break;
+		case OPT_GUESS:
+			if (o.n_guess == sizeof o.guess / sizeof o.guess[0])
+				return usage_error("--guess: '%s': at most 16 answers", optarg);
+			o.guess[o.n_guess++] = optarg;
+			o.answers = true;
+			break;
 		case OPT_SEED: {
 			char *end;
 			errno = 0;

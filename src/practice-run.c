@@ -56,7 +56,8 @@ practice_run_differs(const struct practice_question *q, const struct practice_an
 /* Text: the program, the questions, and (if run) the answers. */
 static void
 practice_run_text(FILE *f, const struct practice_problem *p, const struct scenario *s,
-                  const struct practice_answer *a, const char *machine)
+                  const struct practice_answer *a, const char *machine,
+                  const struct app_opts *o)
 {
 	char call[256], m[8];
 
@@ -97,14 +98,22 @@ practice_run_text(FILE *f, const struct practice_problem *p, const struct scenar
 			fprintf(f, "   [the generator's model said %s%s%s%s: this machine differs]",
 			        practice_run_model(q, m, sizeof m), q->model_detail[0] ? " (" : "",
 			        q->model_detail, q->model_detail[0] ? ")" : "");
+		if (i < o->n_guess) {
+			fputs("   you said ", f);
+			text_fput(o->guess[i], TEXT_LINE, f);
+			fputs(practice_match(q, &a[i], o->guess[i]) ? ": right" : ": wrong", f);
+		}
 		putc('\n', f);
 	}
+	if (o->n_guess > 0)
+		fprintf(f, "\nscore: %zu of %zu right\n", practice_score(p, a, o->guess), p->n_q);
 }
 
 /* JSON: the problem, the questions, and (if run) the answers. */
 static void
 practice_run_json(FILE *f, const struct practice_problem *p, const struct scenario *s,
-                  const struct practice_answer *a, const char *machine)
+                  const struct practice_answer *a, const char *machine,
+                  const struct app_opts *o)
 {
 	char call[256], m[8];
 
@@ -147,14 +156,24 @@ practice_run_json(FILE *f, const struct practice_problem *p, const struct scenar
 			json_string(f, a[i].text);
 			fputs(",\"detail\":", f);
 			json_string(f, a[i].detail);
-			fprintf(f, ",\"model_differs\":%s}", practice_run_differs(q, &a[i]) ? "true" :
+			fprintf(f, ",\"model_differs\":%s", practice_run_differs(q, &a[i]) ? "true" :
 			        "false");
+			fputs(",\"guess\":", f);
+			json_string(f, i < o->n_guess ? o->guess[i] : NULL);
+			fputs(",\"right\":", f);
+			fputs(i >= o->n_guess ? "null" : practice_match(q, &a[i], o->guess[i]) ?
+			      "true" : "false", f);
+			putc('}', f);
 		}
 		putc('}', f);
 	}
 	fputs("],\"machine\":", f);
 	json_string(f, a != NULL ? machine : NULL);
-	fputs(",\"score\":null}\n", f);
+	if (a != NULL && o->n_guess > 0)
+		fprintf(f, ",\"score\":{\"right\":%zu,\"asked\":%zu}}\n",
+		        practice_score(p, a, o->guess), p->n_q);
+	else
+		fputs(",\"score\":null}\n", f);
 }
 
 /* Run s to the end; fill a from what the machine did and machine with where it ran. */
@@ -222,9 +241,9 @@ practice_run(const struct practice_topic *t, uint64_t seed, bool answers, bool h
 			rc = practice_run_answers(&p, s, o, a, machine, sizeof machine);
 		if (rc == APP_EXIT_OK) {
 			if (o->format == APP_FORMAT_JSON)
-				practice_run_json(stdout, &p, s, answers ? a : NULL, machine);
+				practice_run_json(stdout, &p, s, answers ? a : NULL, machine, o);
 			else
-				practice_run_text(stdout, &p, s, answers ? a : NULL, machine);
+				practice_run_text(stdout, &p, s, answers ? a : NULL, machine, o);
 		}
 	}
 	scenario_free(s);

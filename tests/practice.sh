@@ -66,4 +66,27 @@ for q in p["questions"]:
 sys.exit(bad)
 PY
 done
+# Guesses given headless are scored against what this machine did: the JSON says the score,
+# each answer whether the guess was right; the answers themselves as guesses score them all.
+"$bin" --practice stdio --seed 7 --dir "$tmp" --format=json >"$tmp/g0.json" --answers ||
+	{ echo "FAIL: --answers json"; fail=1; }
+python3 - "$bin" "$tmp" <<'PY' || fail=1
+import json, subprocess, sys
+binary, tmp = sys.argv[1:]
+truth = json.load(open(tmp + "/g0.json"))
+answers = [q["answer"]["text"] for q in truth["questions"]]
+args = [binary, "--practice", "stdio", "--seed", "7", "--dir", tmp, "--format=json"]
+for a in answers:
+    args.append("--guess=" + a)
+full = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+if full["score"] != {"right": len(answers), "asked": len(answers)}:
+    sys.exit("FAIL: right guesses score %s" % full["score"])
+wrong = json.loads(subprocess.run(args[:8] + ["--guess=999999"], capture_output=True,
+                                  text=True, check=True).stdout)
+if wrong["score"]["right"] != 0 or wrong["questions"][0]["answer"]["right"] is not False:
+    sys.exit("FAIL: a wrong guess: %s" % wrong["score"])
+if any(q["answer"]["guess"] is not None for q in wrong["questions"][1:]):
+    sys.exit("FAIL: unanswered questions have a guess")
+print("ok: guesses scored (%d of %d; 0 of %d)" % (len(answers), len(answers), len(answers)))
+PY
 exit $fail
