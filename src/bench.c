@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "errmsg.h"
 #include "probe.h"
 #include "scratch.h"
 #include "units.h"
@@ -561,20 +562,6 @@ bench_relative(struct bench_result *r)
 		}
 }
 
-/* Heap-allocated error message. */
-static void
-bench_err(char **err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(err, fmt, ap) < 0)
-		*err = NULL;
-	va_end(ap);
-}
-
 /* The parent dirs disk variants run under: the options' dirs, or their one dir. */
 static size_t
 bench_parents(const struct bench_opts *o, const char **out)
@@ -606,7 +593,7 @@ bench_dirs(struct bench_ctx *c, char **err)
 			pl->idx = scratch_place(bv->place == 0, bv->place == 0 ? c->o->dir :
 			    parents[bv->place - 1], 3 * c->sw->file_size, msg, sizeof msg);
 			if (pl->idx < 0) {
-				bench_err(err, "%s", msg);
+				errmsg_set(err, "%s", msg);
 				return -1;
 			}
 		}
@@ -661,16 +648,16 @@ bench_run(const struct scn_sweep *sw, const struct bench_opts *o, struct bench_r
 	if (o == NULL)
 		o = &none;
 	if (sw == NULL || sw->n_buffer_sizes == 0 || sw->n_variants == 0 || sw->file_size == 0) {
-		bench_err(err, "a sweep needs buffer_sizes, a variant and a file_size");
+		errmsg_set(err, "a sweep needs buffer_sizes, a variant and a file_size");
 		return -1;
 	}
 	for (size_t i = 0; i < sw->n_buffer_sizes; i++)
 		if (sw->buffer_sizes[i] == 0 || sw->buffer_sizes[i] > SCN_MAX_SIZE) {
-			bench_err(err, "buffer size %" PRIu64 " out of range", sw->buffer_sizes[i]);
+			errmsg_set(err, "buffer size %" PRIu64 " out of range", sw->buffer_sizes[i]);
 			return -1;
 		}
 	if (sw->file_size > SCN_MAX_SIZE) {
-		bench_err(err, "file_size %" PRIu64 " is above the limit of 1 GiB", sw->file_size);
+		errmsg_set(err, "file_size %" PRIu64 " is above the limit of 1 GiB", sw->file_size);
 		return -1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -687,13 +674,13 @@ bench_run(const struct scn_sweep *sw, const struct bench_opts *o, struct bench_r
 	bench_machine(out);
 
 	if ((out->variants = bench_variants(sw, o, &out->n_variants)) == NULL) {
-		bench_err(err, "out of memory");
+		errmsg_set(err, "out of memory");
 		return -1;
 	}
 	for (size_t v = 0; v < out->n_variants; v++) {
 		struct bench_variant *bv = &out->variants[v];
 		if ((bv->rows = calloc(sw->n_buffer_sizes, sizeof *bv->rows)) == NULL) {
-			bench_err(err, "out of memory");
+			errmsg_set(err, "out of memory");
 			bench_result_clear(out);
 			return -1;
 		}
@@ -732,7 +719,7 @@ done:
 	out->wall = bench_prog_seconds(&t0, &t1);
 	if (rc == -1) {
 		if (err != NULL && *err == NULL)
-			bench_err(err, "sweep failed");
+			errmsg_set(err, "sweep failed");
 		bench_result_clear(out);
 	}
 	return rc;

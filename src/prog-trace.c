@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "decode.h"
+#include "errmsg.h"
 #include "prog-calls.h"
 #include "prog-fds.h"
 #include "prog-launch.h"
@@ -573,24 +574,6 @@ held:
 	return 1;
 }
 
-/* A malloc'd "fmt..." message into *err. */
-static void
-pt_err(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Format an error message for the caller. */
-static void
-pt_err(char **err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(err, fmt, ap) < 0)
-		*err = NULL;
-	va_end(ap);
-}
-
 /* Start the program (see prog-trace.h). */
 int
 prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trace **out,
@@ -612,28 +595,28 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	if (o == NULL)
 		o = &none;
 	if (argv == NULL || argv[0] == NULL) {
-		pt_err(err, "no program to run");
+		errmsg_set(err, "no program to run");
 		errno = EINVAL;
 		return -1;
 	}
 	if (PROG_CALLS_AUDIT_ARCH == 0) {
-		pt_err(err, "%s: tracing a program works on x86_64 and aarch64 only", argv[0]);
+		errmsg_set(err, "%s: tracing a program works on x86_64 and aarch64 only", argv[0]);
 		errno = ENOSYS;
 		return -1;
 	}
 	if (prog_launch_find(argv[0], prog, sizeof prog) != 0) {
 		if (errno == 0) {
-			pt_err(err, "%s: command not found", argv[0]);
+			errmsg_set(err, "%s: command not found", argv[0]);
 			errno = ENOENT;
 		} else {
-			pt_err(err, "%s: %s", argv[0], strerror(errno));
+			errmsg_set(err, "%s: %s", argv[0], strerror(errno));
 		}
 		return -1;
 	}
 	t = calloc(1, sizeof *t);
 	env = prog_launch_env(o);
 	if (t == NULL || env == NULL || pipe2(ep, O_CLOEXEC) != 0) {
-		pt_err(err, "%s: %s", argv[0], strerror(errno));
+		errmsg_set(err, "%s: %s", argv[0], strerror(errno));
 		free(t);
 		free(env);
 		return -1;
@@ -653,7 +636,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	}
 	free(env);
 	if (pid < 0) {
-		pt_err(err, "fork: %s", strerror(rc));
+		errmsg_set(err, "fork: %s", strerror(rc));
 		prog_trace_free(t);
 		errno = rc;
 		return -1;
@@ -667,7 +650,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	                          PTRACE_O_TRACECLONE)) != 0 ||
 	    pt_proc_add(t, pid, NULL, false) == NULL) {
 		rc = errno;
-		pt_err(err, "%s: cannot trace it: %s", argv[0], strerror(rc));
+		errmsg_set(err, "%s: cannot trace it: %s", argv[0], strerror(rc));
 		kill(pid, SIGKILL);
 		prog_trace_free(t);
 		errno = rc;
@@ -691,11 +674,11 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		ssize_t n = read(t->err_fd, &f, sizeof f);
 
 		if (n == (ssize_t)sizeof f && f.stage == 0)
-			pt_err(err, "%s: %s", argv[0], strerror(f.err));
+			errmsg_set(err, "%s: %s", argv[0], strerror(f.err));
 		else if (n == (ssize_t)sizeof f && f.stage > 0 && f.stage <= 5)
-			pt_err(err, "%s: %s: %s", argv[0], stage[f.stage], strerror(f.err));
+			errmsg_set(err, "%s: %s: %s", argv[0], stage[f.stage], strerror(f.err));
 		else
-			pt_err(err, "%s: ended before it started", argv[0]);
+			errmsg_set(err, "%s: ended before it started", argv[0]);
 		errno = n == (ssize_t)sizeof f ? f.err : ECHILD;
 		rc = errno;
 		prog_trace_free(t);

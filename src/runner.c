@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "describe.h"
+#include "errmsg.h"
 #include "fdio.h"
 #include "ops.h"
 #include "probe.h"
@@ -40,22 +41,6 @@
  * Global because a signal handler sets it; nothing else is.
  */
 static volatile sig_atomic_t runner_tick;
-
-/* Set *err to a formatted heap message (NULL if out of memory). */
-static void
-runner_error(char **err, const char *fmt, ...)
-{
-	va_list ap;
-	char *m = NULL;
-
-	if (err == NULL)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(&m, fmt, ap) < 0)
-		m = NULL;
-	va_end(ap);
-	*err = m;
-}
 
 /*
  * Prefill size bytes: numbered lines "line 000001\n" (the last one cut to fit, still
@@ -521,7 +506,7 @@ runner_start_worker(struct runner *r, char **err)
 	int st = 0, e;
 
 	if (worker_spawn(r->s, scratch_dirfd(r->scratch), RUNNER_FILE_NAME, &r->w) != 0) {
-		runner_error(err, "cannot start the worker process: %s", strerror(errno));
+		errmsg_set(err, "cannot start the worker process: %s", strerror(errno));
 		return -1;
 	}
 	r->source = EV_SRC_PROCIO;
@@ -534,7 +519,7 @@ runner_start_worker(struct runner *r, char **err)
 		e = errno;
 		runner_kill_worker(r);
 		if (r->o.trace == RUNNER_TRACE_PTRACE) {
-			runner_error(err, "ptrace refused (%s: %s): the system calls stdio makes "
+			errmsg_set(err, "ptrace refused (%s: %s): the system calls stdio makes "
 			             "cannot be traced here; --trace=procio shows counts and totals "
 			             "instead", strerrorname_np(e) ? strerrorname_np(e) : "?",
 			             strerror(e));
@@ -543,12 +528,12 @@ runner_start_worker(struct runner *r, char **err)
 		snprintf(r->source_why, sizeof r->source_why, "ptrace refused: %s",
 		         strerrorname_np(e) ? strerrorname_np(e) : strerror(e));
 		if (worker_spawn(r->s, scratch_dirfd(r->scratch), RUNNER_FILE_NAME, &r->w) != 0) {
-			runner_error(err, "cannot start the worker process: %s", strerror(errno));
+			errmsg_set(err, "cannot start the worker process: %s", strerror(errno));
 			return -1;
 		}
 	}
 	if (worker_recv(&r->w, &hello) != 1) {
-		runner_error(err, "the worker process did not start");
+		errmsg_set(err, "the worker process did not start");
 		return -1;
 	}
 	r->stdio = hello.stdio;
@@ -596,7 +581,7 @@ runner_make_file(struct runner *r, char **err)
 	int fd;
 
 	if (f->size > SCN_MAX_SIZE) {
-		runner_error(err, "the scratch file would be %" PRIu64 " bytes; the limit is %"
+		errmsg_set(err, "the scratch file would be %" PRIu64 " bytes; the limit is %"
 		             PRIu64, f->size, (uint64_t)SCN_MAX_SIZE);
 		return -1;
 	}
@@ -605,27 +590,27 @@ runner_make_file(struct runner *r, char **err)
 	                           scratch_default_parent(r->place_note, sizeof r->place_note) :
 	                           r->o.dir, f->size + (1u << 20), msg, sizeof msg);
 	if (r->scratch < 0) {
-		runner_error(err, "%s", msg);
+		errmsg_set(err, "%s", msg);
 		return -1;
 	}
 	if (scratch_path(r->scratch, RUNNER_FILE_NAME, r->path, sizeof r->path) == NULL) {
-		runner_error(err, "scratch path too long");
+		errmsg_set(err, "scratch path too long");
 		return -1;
 	}
 	fd = scratch_create(r->scratch, RUNNER_FILE_NAME, O_RDWR);
 	if (fd < 0) {
-		runner_error(err, "cannot create %s: %s", r->path, strerror(errno));
+		errmsg_set(err, "cannot create %s: %s", r->path, strerror(errno));
 		return -1;
 	}
 	if (runner_prefill(fd, f->size, f->fill) != 0) {
-		runner_error(err, "cannot prefill %s: %s", r->path, strerror(errno));
+		errmsg_set(err, "cannot prefill %s: %s", r->path, strerror(errno));
 		close(fd);
 		return -1;
 	}
 	close(fd);
 	r->probe_fd = scratch_open(r->scratch, RUNNER_FILE_NAME, O_RDONLY);
 	if (r->probe_fd < 0 || fstat(r->probe_fd, &sb) != 0) {
-		runner_error(err, "cannot open %s: %s", r->path, strerror(errno));
+		errmsg_set(err, "cannot open %s: %s", r->path, strerror(errno));
 		return -1;
 	}
 	r->dev = sb.st_dev;
@@ -649,7 +634,7 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 		*err = NULL;
 	r = calloc(1, sizeof *r);
 	if (r == NULL) {
-		runner_error(err, "out of memory");
+		errmsg_set(err, "out of memory");
 		return NULL;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &r->busy);
@@ -671,7 +656,7 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	runner_observe(r, &r->initial);
 	/* A source asked for by name that cannot work here is said now, not hidden by a fallback. */
 	if (r->o.probe != SNAP_SRC_NONE && r->initial.cache.source == SNAP_SRC_NONE) {
-		runner_error(err, "%s", r->initial.cache.note);
+		errmsg_set(err, "%s", r->initial.cache.note);
 		runner_free(r);
 		return NULL;
 	}
