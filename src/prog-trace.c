@@ -35,6 +35,7 @@
 #include "prog-stdio.h"
 #include "prog-trace.h"
 #include "scratch.h"
+#include "units.h"
 
 /* Names of the shim's functions, by marker id. */
 #define PT_MARK_NAME(id, name) [id] = #name,
@@ -67,15 +68,6 @@ struct prog_trace {
 	struct prog_stats st;
 	char prog[PATH_MAX];      /* the program's path, as exec'd */
 };
-
-/* Nanoseconds from a to b. */
-static uint64_t
-pt_ns(const struct timespec *a, const struct timespec *b)
-{
-	int64_t ns = (int64_t)(b->tv_sec - a->tv_sec) * 1000000000LL + (b->tv_nsec - a->tv_nsec);
-
-	return ns > 0 ? (uint64_t)ns : 0;
-}
 
 /* The process pid, or NULL. */
 static struct pt_proc *
@@ -308,7 +300,7 @@ pt_fill_event(struct pt_proc *p, int64_t rval, bool is_error, const struct times
 		e->bytes = prog_mem_iov_bytes(p->pid, p->args[1], p->args[2]);
 	e->result = is_error ? -1 : rval;
 	e->err = is_error ? (int)-rval : 0;
-	e->ns = pt_ns(&p->t0, now);
+	e->ns = units_ns_between(&p->t0, now);
 	e->ns_traced = true;
 	e->origin = p->depth > 0 ? EV_STDIO : EV_DIRECT;
 	if (c->kind == PK_OPEN || c->kind == PK_OPENAT) {

@@ -22,6 +22,7 @@
 
 #include "decode.h"
 #include "tracer.h"
+#include "units.h"
 
 #if !defined(__x86_64__) && !defined(__aarch64__)
 #error "tracer.c knows the syscall registers of x86_64 and aarch64 only; add your arch's to tracer_regs()"
@@ -123,15 +124,6 @@ struct tracer {
 	signed char fdc[TRACER_FD_CACHE];  /* 0 unknown, 1 scratch file, -1 something else */
 	struct tracer_pending pend;
 };
-
-/* Nanoseconds from a to b. */
-static uint64_t
-tracer_ns(const struct timespec *a, const struct timespec *b)
-{
-	int64_t ns = (int64_t)(b->tv_sec - a->tv_sec) * 1000000000LL + (b->tv_nsec - a->tv_nsec);
-
-	return ns > 0 ? (uint64_t)ns : 0;
-}
 
 /* The table entry of syscall nr, or NULL. */
 static const struct tracer_call *
@@ -475,7 +467,7 @@ tracer_exit(struct tracer *t, const struct tracer_info *in, const struct timespe
 	e.offset = c->off >= 0 ? (int64_t)p->args[(int)c->off] : -1;
 	e.result = in->is_error ? -1 : in->rval;
 	e.err = in->is_error ? (int)-in->rval : 0;
-	e.ns = tracer_ns(&p->t0, t1);
+	e.ns = units_ns_between(&p->t0, t1);
 	e.ns_traced = true;
 	e.origin = origin;
 	e.child = t->child;

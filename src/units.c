@@ -115,3 +115,12 @@ units_format_ns(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.2f s", ns / 1e9);
 	return buf;
 }
+
+/* Nanoseconds from a to b, never negative. */
+uint64_t
+units_ns_between(const struct timespec *a, const struct timespec *b)
+{
+	int64_t ns = (int64_t)(b->tv_sec - a->tv_sec) * 1000000000LL + (b->tv_nsec - a->tv_nsec);
+
+	return ns > 0 ? (uint64_t)ns : 0;
+}

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 /*
  * Parse a size: "4096", "4KiB", "4 KiB", "1MiB", "1GiB", "100MB", "4kB", "512B".
@@ -24,5 +25,8 @@ char *units_format_size_round(uint64_t bytes, char *buf, size_t len);
 
 /* Write a duration given in nanoseconds ("850 ns", "2.1 µs", "3.40 ms", "1.20 s"). */
 char *units_format_ns(uint64_t ns, char *buf, size_t len);
+
+/* Nanoseconds from a to b (0 if b is not later). */
+uint64_t units_ns_between(const struct timespec *a, const struct timespec *b);
 
 #endif
