@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "prog-trace.h"
-#include "scratch.h"
-#include "stats.h"
+#include "prog/trace.h"
+#include "scratch/scratch.h"
+#include "sweep/stats.h"
 
 #define RUNS 3
 #define COPY_BYTES 50000          /* copy with 1-byte calls: 100,000 traced calls */

@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "probe.h"
-#include "scratch.h"
-#include "stats.h"
+#include "probe/probe.h"
+#include "scratch/scratch.h"
+#include "sweep/stats.h"
 
 #define RUNS 50
 #define CHUNK (64u << 10)  /* written piece: one large folio on ext4 */
@@ -90,7 +90,7 @@ measure(const char *label, int fd, uint64_t size, enum snap_source want, struct 
  * measure dirty, then synced; by every source when all is set, else by the chain.
  */
 static int
-bench_size(int idx, const char *name, uint64_t size, int sparse, unsigned stride, bool all,
+sweep_size(int idx, const char *name, uint64_t size, int sparse, unsigned stride, bool all,
            struct snap_cache *c, struct snap_disk *d)
 {
 	static const enum snap_source each[] = { SNAP_SRC_CACHESTAT, SNAP_SRC_KPAGEFLAGS,
@@ -179,7 +179,7 @@ main(void)
 	printf("probe-cost: %d runs each, in %s; writes %u KiB in every %u\n", RUNS,
 	       scratch_dir(idx), CHUNK >> 10, STRIDE);
 	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0] && rc == 0; k++) {
-		rc = bench_size(idx, sizes[k].name, sizes[k].size, sizes[k].sparse, sizes[k].stride,
+		rc = sweep_size(idx, sizes[k].name, sizes[k].size, sizes[k].sparse, sizes[k].stride,
 		                sizes[k].all, c, d);
 		if (rc == 0 && k == 0)
 			printf("%-26s fs %s on %s\n", "", d->fs, d->device[0] ? d->device : "?");

@@ -9,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner.h"
-#include "scratch.h"
-#include "stats.h"
+#include "engine/runner.h"
+#include "scratch/scratch.h"
+#include "sweep/stats.h"
 
 #define STEPS 200
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweepdrive.c: run one sweep from the command line through bench_run (no YAML needed). */
+/* sweepdrive.c: run one sweep from the command line through sweep_run (no YAML needed). */
 #include <config.h>
 
 #include <fcntl.h>
@@ -8,24 +8,24 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench-print.h"
-#include "scenario.h"
-#include "units.h"
+#include "sweep/print.h"
+#include "scenario/scenario.h"
+#include "base/units.h"
 
 /* Print progress on stderr, one updating line. */
 static int
-sweepdrive_progress(const struct bench_progress *p, void *user)
+sweepdrive_progress(const struct sweep_progress *p, void *user)
 {
 	char line[256];
 
 	(void)user;
-	fprintf(stderr, "\r%-78.78s", bench_print_progress(p, line, sizeof line));
+	fprintf(stderr, "\r%-78.78s", sweep_print_progress(p, line, sizeof line));
 	return 0;
 }
 
 /* Run every sweep step of a scenario file and print each result with its narration. */
 static int
-sweepdrive_yaml(const char *path, const struct bench_opts *o, const char *fmt)
+sweepdrive_yaml(const char *path, const struct sweep_opts *o, const char *fmt)
 {
 	struct scenario *s = NULL;
 	char *err = NULL;
@@ -40,10 +40,10 @@ sweepdrive_yaml(const char *path, const struct bench_opts *o, const char *fmt)
 		printf("%s\n%s\n\n%s\n", s->title, s->source ? s->source : "",
 		    s->intro ? s->intro : "");
 	for (size_t i = 0; i < s->n_steps && rc == 0; i++) {
-		struct bench_result r;
+		struct sweep_result r;
 		if (s->steps[i].op != SCN_OP_SWEEP || s->steps[i].sweep == NULL)
 			continue;
-		if (bench_run(s->steps[i].sweep, o, &r, &err) == -1) {
+		if (sweep_run(s->steps[i].sweep, o, &r, &err) == -1) {
 			fprintf(stderr, "sweepdrive: %s\n", err ? err : "failed");
 			free(err);
 			rc = 3;
@@ -52,12 +52,12 @@ sweepdrive_yaml(const char *path, const struct bench_opts *o, const char *fmt)
 		if (o->progress)
 			fputc('\n', stderr);
 		if (strcmp(fmt, "text") == 0) {
-			bench_print_text(stdout, &r, 0);
+			sweep_print_text(stdout, &r, 0);
 			if (s->steps[i].say)
 				printf("\n%s\n", s->steps[i].say);
-		} else if (bench_export(stdout, &r, fmt) != 0)
+		} else if (sweep_export(stdout, &r, fmt) != 0)
 			rc = 2;
-		bench_result_clear(&r);
+		sweep_result_clear(&r);
 	}
 	scenario_free(s);
 	return rc;
@@ -85,8 +85,8 @@ main(int argc, char **argv)
 	struct scn_sweep sw = { .title = "sweepdrive", .program = SCN_PROG_WRITE,
 		.file_size = 1 << 20, .repeat = 5, .warmup = 1, .variants = &var, .n_variants = 1,
 		.buffer_sizes = bufs };
-	struct bench_opts o = { .progress = sweepdrive_progress };
-	struct bench_result r;
+	struct sweep_opts o = { .progress = sweepdrive_progress };
+	struct sweep_result r;
 	const char *fmt = "text", *yaml = NULL;
 	char *err = NULL;
 	int ch, rc;
@@ -131,7 +131,7 @@ main(int argc, char **argv)
 	}
 	if (yaml != NULL)
 		return sweepdrive_yaml(yaml, &o, fmt);
-	rc = bench_run(&sw, &o, &r, &err);
+	rc = sweep_run(&sw, &o, &r, &err);
 	if (o.progress)
 		fputc('\n', stderr);
 	if (rc == -1) {
@@ -145,9 +145,9 @@ main(int argc, char **argv)
 			printf("%llu %.9f %.9f\n", (unsigned long long)r.variants[0].rows[i].buf_size,
 			    r.variants[0].rows[i].elapsed.median, r.variants[0].rows[i].elapsed.min);
 	} else if (strcmp(fmt, "text") == 0)
-		bench_print_text(stdout, &r, 0);
-	else if (bench_export(stdout, &r, fmt) != 0)
+		sweep_print_text(stdout, &r, 0);
+	else if (sweep_export(stdout, &r, fmt) != 0)
 		fprintf(stderr, "sweepdrive: unknown format %s\n", fmt);
-	bench_result_clear(&r);
+	sweep_result_clear(&r);
 	return 0;
 }

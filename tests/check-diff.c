@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lesson.h"
-#include "snapshot-diff.h"
+#include "lesson/lesson.h"
+#include "lesson/snapshot-diff.h"
 #include "test-util.h"
 
 /* A file of size bytes, cached and dirty page counts as given, allocated bytes on ext4. */

@@ -19,10 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "expect.h"
-#include "runner.h"
-#include "scenario.h"
-#include "scratch.h"
+#include "lesson/expect.h"
+#include "engine/runner.h"
+#include "scenario/scenario.h"
+#include "scratch/scratch.h"
 #include "test-util.h"
 
 #define STEP(o, ...) { .op = (o), .args = { __VA_ARGS__ } }
@@ -841,7 +841,7 @@ START_TEST(test_wait_and_unimplemented)
 	struct scn_step steps[] = {
 		STEP(SCN_OP_WAIT, .has = SCN_HAS_SECONDS, .seconds = 0.45),
 		STEP(SCN_OP_WAIT, .has = SCN_HAS_UNTIL, .until_clean = true, .timeout = 60),
-		STEP(SCN_OP_SWEEP),  /* no sweep data: bench_run refuses, the step reports it */
+		STEP(SCN_OP_SWEEP),  /* no sweep data: sweep_run refuses, the step reports it */
 	};
 	struct runner_opts o = { .progress = count_progress };
 	struct step_result res;

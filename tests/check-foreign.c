@@ -16,9 +16,9 @@
 
 #include <check.h>
 
-#include "prog-stdio.h"
-#include "prog-trace.h"
-#include "scratch.h"
+#include "prog/streams.h"
+#include "prog/trace.h"
+#include "scratch/scratch.h"
 #include "test-util.h"
 
 /* At most this many steps or lines are compared. */

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "describe.h"
-#include "expect.h"
-#include "runner.h"
-#include "scenario.h"
-#include "scratch.h"
+#include "export/describe.h"
+#include "lesson/expect.h"
+#include "engine/runner.h"
+#include "scenario/scenario.h"
+#include "scratch/scratch.h"
 #include "test-util.h"
 
 /* A scenario using poke, with the file it is in. */

@@ -16,9 +16,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "probe.h"
-#include "scratch.h"
-#include "snapshot.h"
+#include "probe/probe.h"
+#include "scratch/scratch.h"
+#include "probe/snapshot.h"
 #include "test-util.h"
 
 /* The disk-backed scratch dir, made by main() before Check forks (see check-probes.c). */

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson.h"
-#include "practice.h"
-#include "scenario.h"
+#include "lesson/lesson.h"
+#include "practice/practice.h"
+#include "scenario/scenario.h"
 #include "test-util.h"
 
 /* splitmix64 is the same everywhere: its published first outputs for seed 0. */

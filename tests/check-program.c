@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "fixture-views.h"
-#include "grid.h"
-#include "program.h"
-#include "scenario.h"
-#include "view.h"
+#include "tui/grid.h"
+#include "export/program.h"
+#include "scenario/scenario.h"
+#include "tui/view.h"
 #include "test-util.h"
 
 /* Load a bundled scenario by file name. */

@@ -14,10 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "describe.h"
-#include "pty-run.h"
-#include "runner.h"
-#include "scratch.h"
+#include "export/describe.h"
+#include "engine/pty-run.h"
+#include "engine/runner.h"
+#include "scratch/scratch.h"
 #include "test-util.h"
 
 /* The exercise's two lines. */

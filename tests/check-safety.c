@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runner.h"
-#include "scenario.h"
-#include "scratch.h"
+#include "engine/runner.h"
+#include "scenario/scenario.h"
+#include "scratch/scratch.h"
 #include "test-util.h"
 
 #define STEP(o, ...) { .op = (o), .args = { __VA_ARGS__ } }

@@ -13,14 +13,14 @@
 
 #include <cyaml/cyaml.h>
 
-#include "adapt.h"
-#include "adapt-say.h"
-#include "cident.h"
-#include "describe.h"
-#include "scenario.h"
-#include "scenario-load.h"
-#include "scratch.h"
-#include "yamlpos.h"
+#include "lesson/adapt.h"
+#include "lesson/adapt-say.h"
+#include "export/cident.h"
+#include "export/describe.h"
+#include "scenario/scenario.h"
+#include "load/load-int.h"
+#include "scratch/scratch.h"
+#include "load/yamlpos.h"
 #include "test-util.h"
 
 /* Path of a fixture into buf. */

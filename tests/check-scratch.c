@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "scratch.h"
+#include "scratch/scratch.h"
 #include "test-util.h"
 
 /* A parent dir for this test's scratch dirs, so that nothing else is looked at. */

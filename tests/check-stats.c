@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "stats.h"
+#include "sweep/stats.h"
 #include "test-util.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

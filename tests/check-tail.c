@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner.h"
-#include "scratch.h"
-#include "tail.h"
+#include "engine/runner.h"
+#include "scratch/scratch.h"
+#include "engine/tail.h"
 #include "test-util.h"
 
 /* The block sizes the exercise compares. */

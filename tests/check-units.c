@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text.h"
-#include "units.h"
+#include "base/text.h"
+#include "base/units.h"
 #include "test-util.h"
 
 /* Parse s and return the value; fail the test if it does not parse. */

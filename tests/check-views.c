@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench-print.h"
-#include "cast.h"
+#include "sweep/print.h"
+#include "tui/cast.h"
 #include "fixture-views.h"
-#include "grid.h"
-#include "history.h"
-#include "lesson.h"
-#include "scratch.h"
-#include "view.h"
+#include "tui/grid.h"
+#include "lesson/history.h"
+#include "lesson/lesson.h"
+#include "scratch/scratch.h"
+#include "tui/view.h"
 #include "test-util.h"
 
 /* Build the fixture. */
@@ -980,7 +980,7 @@ render_checked(struct lesson *l, const struct scenario *sc, long cur, int w, int
 	if (cur >= 0 && res[cur].sweep != NULL) {
 		FILE *mf = open_memstream(&text, &len);
 		ck_assert_ptr_nonnull(mf);
-		bench_print_compact(mf, res[cur].sweep, w - 4, ascii ? BENCH_PRINT_ASCII : 0);
+		sweep_print_compact(mf, res[cur].sweep, w - 4, ascii ? SWEEP_PRINT_ASCII : 0);
 		fclose(mf);
 		for (char *p = text; p != NULL && *p != '\0' && f.n_sweep < 256;) {
 			char *nl = strchr(p, '\n');

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fixture-views.h"
-#include "lesson.h"
+#include "lesson/lesson.h"
 
 /* A hand-built run of "fopen, fwrite 5000, fflush, fsync": it tests drawing, not the kernel. */
 static struct scn_step steps[4];

@@ -10,9 +10,9 @@ python3 - "$src" <<'PY'
 import glob, os, re, sys
 src = sys.argv[1]
 g = {}
-for f in glob.glob(os.path.join(src, "*.[ch]")):
-    m = os.path.basename(f).rsplit(".", 1)[0]
-    for inc in re.findall(r'#include "([^"/]+)\.h"', open(f, encoding="utf-8").read()):
+for f in glob.glob(os.path.join(src, "*", "*.[ch]")):
+    m = os.path.relpath(f, src).rsplit(".", 1)[0]
+    for inc in re.findall(r'#include "([^"]+)\.h"', open(f, encoding="utf-8").read()):
         # X-int.h is module X's private header: part of X.
         inc = inc[:-4] if inc.endswith("-int") else inc
         if inc != m:
@@ -33,10 +33,10 @@ for u in sorted(g):
         dfs(u, [])
 for c in found:
     print("FAIL: module cycle: " + " -> ".join(c))
-long = [(f, n) for f in glob.glob(os.path.join(src, "*.c"))
+long = [(f, n) for f in glob.glob(os.path.join(src, "*", "*.c"))
         for n in [sum(1 for _ in open(f, encoding="utf-8"))] if n > 850]
 for f, n in long:
-    print("FAIL: %s has %d lines (over ~800: split it by job)" % (os.path.basename(f), n))
+    print("FAIL: %s has %d lines (over ~800: split it by job)" % (os.path.relpath(f, src), n))
 print("ok: %d modules, %d edges, no cycle" % (len(set(g) | {v for s in g.values() for v in s}),
                                                sum(len(s) for s in g.values())) if not found else "")
 sys.exit(1 if found or long else 0)

@@ -93,7 +93,7 @@ for line in open(d + "/st"):
         if fd > 2 and fd not in skip and theirs_r:
             theirs_r[-1] += 1
 # read() counts are shown, not compared: iobufviz's syscr of a reading sweep is one more
-# than the reads strace sees in its own bench child (bench-prog.c's /proc/self/io arithmetic).
+# than the reads strace sees in its own bench child (sweep/programs.c's /proc/self/io arithmetic).
 if ours_r != theirs_r:
     print("     note %s: read() calls per run: iobufviz %s, the program %s" % (name, ours_r, theirs_r))
 if ours == theirs and ours:

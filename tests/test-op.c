@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ops.h"
-#include "scenario.h"
+#include "engine/ops.h"
+#include "scenario/scenario.h"
 
 /* Write a->bytes bytes of a->text's first character (or 'x') to the current fd. */
 void

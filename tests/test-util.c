@@ -23,11 +23,11 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 
-#include "probe.h"
-#include "scratch.h"
+#include "probe/probe.h"
+#include "scratch/scratch.h"
 #include "test-util.h"
 
-/* cachestat(2), as src/probe-cache.c declares it (Debian 12's headers lack it). */
+/* cachestat(2), as src/probe/cache.c declares it (Debian 12's headers lack it). */
 #define TU_NR_CACHESTAT 451
 
 /* Path of a file of the source tree. */
@@ -232,7 +232,7 @@ test_util_need_cachestat(void)
 	if (done)
 		return why;
 	done = true;
-	/* The same test as probe_cache_forced_off in src/probe-cache.c. */
+	/* The same test as probe_cache_forced_off in src/probe/cache.c. */
 	if (off != NULL && *off != '\0' && strcmp(off, "0") != 0)
 		return why = tu_because(buf, "IOBUFVIZ_NO_CACHESTAT=%s turns cachestat(2) off",
 		                        off);

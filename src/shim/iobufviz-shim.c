@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "prog-mark.h"
+#include "prog/mark.h"
 
 #undef getc
 #undef putc

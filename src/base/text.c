@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/* base/text.c: the one sanitiser of untrusted text, for every sink that reaches a terminal. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/text.h"
+
+/* True if cp is C0 (below 0x20), DEL or C1 (0x80 to 0x9f). */
+bool
+text_is_control(uint32_t cp)
+{
+	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0);
+}
+
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if the bytes there are not one. */
+static size_t
+text_utf8(const unsigned char *s, uint32_t *cp)
+{
+	size_t n;
+	uint32_t c;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		c = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		c = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		c = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and code points past U+10FFFF are not UTF-8. */
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/* Append the n bytes of p to buf at *at (len bytes), counting what does not fit. */
+static void
+text_put(char *buf, size_t len, size_t *at, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++, (*at)++)
+		if (*at + 1 < len)
+			buf[*at] = p[i];
+}
+
+/* Write s with its controls escaped (see base/text.h). */
+size_t
+text_safe(const char *s, enum text_mode m, char *buf, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t at = 0;
+
+	while (*u != '\0') {
+		char e[8];
+		uint32_t cp;
+		size_t k = text_utf8(u, &cp);
+
+		if (k == 0) {
+			snprintf(e, sizeof e, "\\x%02x", *u);
+			text_put(buf, len, &at, e, 4);
+			u++;
+			continue;
+		}
+		if (cp == '\n' || cp == '\t') {
+			if (m == TEXT_BLOCK)
+				text_put(buf, len, &at, (const char *)u, 1);
+			else
+				text_put(buf, len, &at, cp == '\n' ? "\\n" : "\\t", 2);
+		} else if (cp == '\r' && m == TEXT_LINE) {
+			text_put(buf, len, &at, "\\r", 2);
+		} else if (cp == '\\' && m == TEXT_LINE) {
+			text_put(buf, len, &at, "\\\\", 2);
+		} else if (text_is_control(cp)) {
+			int w = snprintf(e, sizeof e, cp < 0x80 ? "\\x%02x" : "\\u%04x", (unsigned)cp);
+			text_put(buf, len, &at, e, (size_t)w);
+		} else {
+			text_put(buf, len, &at, (const char *)u, k);
+		}
+		u += k;
+	}
+	if (len > 0)
+		buf[at < len ? at : len - 1] = '\0';
+	return at;
+}
+
+/* text_safe into a string of the right size. */
+char *
+text_safe_dup(const char *s, enum text_mode m)
+{
+	size_t n;
+	char *out;
+
+	if (s == NULL)
+		return NULL;
+	n = text_safe(s, m, NULL, 0);
+	out = malloc(n + 1);
+	if (out != NULL)
+		text_safe(s, m, out, n + 1);
+	return out;
+}
+
+/* Write s to f, escaped. */
+void
+text_fput(const char *s, enum text_mode m, FILE *f)
+{
+	char small[256];
+	size_t n = text_safe(s, m, small, sizeof small);
+	char *big;
+
+	if (n < sizeof small) {
+		fputs(small, f);
+		return;
+	}
+	big = text_safe_dup(s, m);
+	if (big != NULL)
+		fputs(big, f);
+	free(big);
+}

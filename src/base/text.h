@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* base/text.h: text from a scenario made safe for a terminal: nothing in it can act as a control. */
+#ifndef IOBUFVIZ_TEXT_H
+#define IOBUFVIZ_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* How text_safe shows line breaks. */
+enum text_mode {
+	TEXT_LINE,   /* the text is one record (a transcript line, a TAP line, a message):
+	                newline, carriage return, tab and backslash are escaped too */
+	TEXT_BLOCK,  /* the text may span lines (narration): newline and tab are kept */
+};
+
+/* True if code point cp would make a terminal act rather than print: C0, DEL or C1. */
+bool text_is_control(uint32_t cp);
+
+/*
+ * Write s into buf (len bytes, always terminated) with every control shown as C writes it:
+ * "\n", "\t", "\x1b", "\u009b" (a C1 control in UTF-8); a byte that is not UTF-8 as
+ * "\xNN". Return the length the whole result needs (as snprintf does).
+ */
+size_t text_safe(const char *s, enum text_mode m, char *buf, size_t len);
+
+/* text_safe into a new heap string (NULL if out of memory; NULL s gives NULL). */
+char *text_safe_dup(const char *s, enum text_mode m);
+
+/* Write s to f as text_safe shows it. */
+void text_fput(const char *s, enum text_mode m, FILE *f);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/* cli/app.h: what main() decided, handed to the headless and TUI front ends. */
+#ifndef IOBUFVIZ_APP_H
+#define IOBUFVIZ_APP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/runner.h"
+#include "scenario/scenario.h"
+
+/* Exit codes (DESIGN §1). */
+enum app_exit {
+	APP_EXIT_OK = 0,        /* no expectation failed */
+	APP_EXIT_FAILED = 1,    /* an expectation failed (or, with --strict, was not observable) */
+	APP_EXIT_USAGE = 2,     /* bad usage or bad scenario */
+	APP_EXIT_ENV = 3,       /* the environment cannot run it */
+};
+
+enum app_format { APP_FORMAT_TEXT, APP_FORMAT_JSON, APP_FORMAT_TAP };
+
+struct practice_problem;
+
+struct app_opts {
+	const char *dir;          /* --dir (the first one) */
+	const char *dirs[8];      /* every --dir: sweeps run their disk variants under each */
+	size_t n_dirs;
+	enum app_format format;   /* --format */
+	enum runner_trace trace;  /* --trace */
+	bool color;               /* false with --no-color or NO_COLOR */
+	bool ascii;               /* --ascii, or a non-UTF-8 locale */
+	bool quiz;                /* --quiz */
+	bool mouse;               /* false with --no-mouse */
+	bool big;                 /* --big: projector mode (also from 160 columns) */
+	const char *record;       /* --record FILE.cast */
+	const char *export_fmt;   /* --export=csv|json|md */
+	double budget;            /* --budget seconds per sweep row; 0 = default */
+	double timeout;           /* --timeout: seconds a run may take (SCN_MAX_RUN_SECONDS) */
+	bool wide;                /* --wide: the full sweep table, not one that fits 100 columns */
+	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
+	bool strict;              /* --strict: an expectation not observable here fails */
+	bool practice_topic;      /* --practice: the argument is a topic, not a scenario */
+	bool answers;             /* --answers: run the practice problem and print what happened */
+	const char *guess[16];    /* --guess, in question order: a headless student's predictions */
+	size_t n_guess;
+	bool has_seed;            /* --seed given */
+	uint64_t seed;            /* --seed N */
+	const struct practice_problem *practice; /* the TUI quiz's choice questions, or NULL */
+};
+
+/* out/headless.c: run s without a terminal, print the transcript; return an app_exit. */
+int headless_run(const struct scenario *s, const struct app_opts *o);
+
+/* tui/tui.c: run s in the terminal; return an app_exit. */
+int tui_run(const struct scenario *s, const struct app_opts *o);
+
+struct prog_run_opts;
+
+/* out/prog-headless.c: trace program argv without a terminal, print its transcript; return an
+ * app_exit (0 when it ran, whatever its own exit status). */
+int prog_headless_run(char *const argv[], const struct app_opts *o,
+                      const struct prog_run_opts *ro);
+
+/* tui/prog-tui.c: trace program argv in the terminal, step by step; return an app_exit. */
+int prog_tui_run(char *const argv[], const struct app_opts *o, const struct prog_run_opts *ro);
+
+#endif

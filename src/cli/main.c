@@ -1,0 +1,529 @@
+/* SPDX-License-Identifier: MIT */
+/* cli/main.c: the command line. It parses options, finds the scenario and picks a front end. */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/app.h"
+#include "cli/catalog.h"
+#include "tui/crt.h"
+#include "practice/practice-run.h"
+#include "probe/probe.h"
+#include "prog/run.h"
+#include "export/program.h"
+#include "scenario/scenario.h"
+#include "scratch/scratch.h"
+#include "base/text.h"
+
+static const char *progname = "iobufviz";
+
+/* Print the usage summary to f. */
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTION]... SCENARIO\n"
+"       %s [OPTION]... -- PROGRAM [ARG]...\n"
+"       %s --practice [TOPIC [--seed N] [--answers]]\n"
+"       %s --list | --check FILE... | --help | --version\n"
+"Show where file data is, step by step: stdio buffer, kernel page cache, disk.\n"
+"Every step makes real calls on a real scratch file and shows what the kernel reports.\n"
+"\n"
+"SCENARIO is a YAML file, - for standard input, or the name of a bundled scenario\n"
+"(\"13-3\"; see --list).\n"
+"After --, PROGRAM (a path or a name in PATH) runs under the tracer instead: a step is one\n"
+"system call on a regular file, or one stdio call (glibc programs linked dynamically).\n"
+"\n"
+"  -H, --headless         no terminal UI: print a transcript, exit 1 if an expectation fails\n"
+"      --strict           an expectation on a fact this run cannot observe fails\n"
+"                         (default: it is reported as not observable, and skipped)\n"
+"  -f, --format=FMT       headless output: text (default), json or tap\n"
+"  -l, --list             list the bundled scenarios\n"
+"  -c, --check            validate the scenario file(s) only; errors as FILE:LINE:COL\n"
+"  -d, --dir=DIR          make the private scratch directory under DIR\n"
+"                         (default $TMPDIR, else /tmp); given again, sweeps run\n"
+"                         on each DIR side by side (up to 8); with a PROGRAM: its\n"
+"                         working directory (default: a private scratch dir)\n"
+"      --timeout=SECONDS  stop a scenario's run after this long (exit 3; default and\n"
+"                         maximum 3600, see BOUNDS in iobufviz(1)); kill the PROGRAM\n"
+"                         after this long (default 60; 0: never)\n"
+"      --stdin=FILE       the PROGRAM's standard input (default /dev/null)\n"
+"      --trace=HOW        how stdio's system calls are seen: auto (default), ptrace, procio\n"
+"      --probe=SOURCE     page cache source: auto (default: the first that works of)\n"
+"                         cachestat, kpageflags (root), mincore (no dirty counts)\n"
+"      --no-color         no colours (also when NO_COLOR is set)\n"
+"      --ascii            ASCII glyphs only (default when the locale is not UTF-8)\n"
+"      --quiz             ask for a prediction before each step that has expectations\n"
+"      --no-mouse         ignore the mouse\n"
+"      --big              projector mode: larger page-cache cells (on from 160 columns)\n"
+"      --record=FILE      record the TUI session as an asciicast v2 file\n"
+"      --export=FMT       write sweep results as csv, json or md to standard output;\n"
+"                         c: the scenario as one C program (no run)\n"
+"      --budget=SECONDS   time budget per sweep row before it is scaled down\n"
+"      --practice         the argument is a practice TOPIC: a generated problem, run for\n"
+"                         real and quizzed (headless: printed); alone: list the topics\n"
+"      --seed=N           the practice problem of seed N (default: a new one each time)\n"
+"      --answers          headless practice: run the problem and print the answers\n"
+"      --guess=ANSWER     headless practice: your answer to the next question (repeat it\n"
+"                         per question); implies --answers and scores them\n"
+"      --wide             sweeps: the full table (mean, min...max, user, the books'\n"
+"                         user and sys), wider than 100 columns\n"
+"  -h, --help             show this help and exit\n"
+"  -V, --version          show the version and exit\n"
+"\n"
+"Exit status: 0 no expectation failed, 1 an expectation failed,\n"
+"2 bad usage or bad scenario, 3 the environment cannot run it.\n"
+"See iobufviz(1) and doc/scenarios.md.\n",
+	        progname, progname, progname, progname);
+}
+
+/* Complain about usage and return the usage exit code. */
+static int
+usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", progname);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", progname);
+	return APP_EXIT_USAGE;
+}
+
+/* Load one scenario; print its errors. Return 0 or an exit code. */
+static int
+load(const char *arg, struct scenario **out)
+{
+	char why[512];
+	/* "-" is standard input, as for any Unix tool (a file named "-" is "./-"). */
+	char *path = strcmp(arg, "-") == 0 ? strdup(arg) : catalog_resolve(arg, why, sizeof why);
+	char *err = NULL;
+
+	if (path == NULL && strcmp(arg, "-") == 0) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return APP_EXIT_ENV;
+	}
+	if (path == NULL) {
+		fprintf(stderr, "%s: ", progname);
+		text_fput(arg, TEXT_LINE, stderr);
+		fprintf(stderr, ": %s\n", why);
+		return APP_EXIT_USAGE;
+	}
+	if (scenario_load(path, out, &err) != 0) {
+		fputs(err != NULL ? err : "out of memory\n", stderr);
+		free(err);
+		free(path);
+		return APP_EXIT_USAGE;
+	}
+	free(path);
+	return 0;
+}
+
+/* --list: name, title and source of every bundled scenario. */
+static int
+list(void)
+{
+	char **v = catalog_list();
+	int rc = APP_EXIT_OK;
+
+	if (v == NULL) {
+		fprintf(stderr, "%s: cannot read the scenario directory %s\n", progname,
+		        catalog_dir());
+		return APP_EXIT_ENV;
+	}
+	for (char **p = v; *p != NULL; p++) {
+		struct scenario *s;
+		char *err = NULL;
+		const char *base = strrchr(*p, '/') + 1;
+		int len = (int)(strlen(base) - 5);
+
+		if (scenario_load(*p, &s, &err) != 0) {
+			fputs(err != NULL ? err : "out of memory\n", stderr);
+			free(err);
+			rc = APP_EXIT_USAGE;
+			continue;
+		}
+		/* A scenario's own text may hold anything: no byte of it acts on the terminal. */
+		printf("%-28.*s ", len, base);
+		text_fput(s->title, TEXT_LINE, stdout);
+		if (s->source != NULL) {
+			fputs("  [", stdout);
+			text_fput(s->source, TEXT_LINE, stdout);
+			putchar(']');
+		}
+		putchar('\n');
+		scenario_free(s);
+	}
+	catalog_list_free(v);
+	return rc;
+}
+
+/* --export=c: print the scenario as one C program; nothing runs. */
+static int
+export_c(const struct scenario *s)
+{
+	struct program *p = program_new(s);
+
+	if (p == NULL) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return APP_EXIT_ENV;
+	}
+	/* A failed write is main()'s to report: it checks standard output at the end. */
+	(void)program_print(p, stdout);
+	program_free(p);
+	return APP_EXIT_OK;
+}
+
+/* Say on stderr that a stale scratch dir was removed. */
+static void
+reaped(const char *path, void *user)
+{
+	(void)user;
+	fprintf(stderr, "%s: removed %s, left by an iobufviz run that is gone\n", progname, path);
+}
+
+/* Before a run: remove the scratch dirs that killed runs of ours left where this one works. */
+static void
+reap(const struct app_opts *o)
+{
+	scratch_reap(o->dir, reaped, NULL);
+	/* Sweeps and "on: tmpfs" files live in /dev/shm: what is left there holds RAM. */
+	scratch_reap("/dev/shm", reaped, NULL);
+}
+
+/* Run the student's own program argv (argc words) in the TUI or headless. */
+static int
+program(char **argv, int argc, bool headless, struct app_opts *o, struct prog_run_opts *ro)
+{
+	if (argc == 0)
+		return usage_error("%s", "no program after --");
+	if (o->export_fmt != NULL || o->quiz || o->record != NULL)
+		return usage_error("%s", "--export, --quiz and --record are for scenarios");
+	ro->dir = o->dir;
+	ro->probe = o->probe;
+	if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "%s: not a terminal: use --headless for a transcript\n", progname);
+		return APP_EXIT_USAGE;
+	}
+	if (!headless) {
+		char why[160];
+		if (crt_check(why, sizeof why) != 0) {
+			fprintf(stderr, "%s: %s; use --headless for a transcript\n", progname, why);
+			return APP_EXIT_ENV;
+		}
+	}
+	/* Our own scratch dir is under $TMPDIR; --dir is the program's, not ours to reap. */
+	struct app_opts mine = *o;
+	mine.dir = NULL;
+	reap(&mine);
+	return headless ? prog_headless_run(argv, o, ro) : prog_tui_run(argv, o, ro);
+}
+
+/* --practice: list the topics, or generate, print and run one; return the exit status. */
+static int
+practice(int argc, char **argv, const struct app_opts *o, bool headless)
+{
+	const struct practice_topic *t;
+
+	if (optind == argc) {
+		if (o->has_seed || o->answers)
+			return usage_error("%s", "--seed and --answers need a practice topic");
+		practice_run_list(stdout);
+		return APP_EXIT_OK;
+	}
+	if (optind + 1 < argc)
+		return usage_error("one practice topic at a time ('%s' is extra)", argv[optind + 1]);
+	if (o->format == APP_FORMAT_TAP)
+		return usage_error("%s", "--practice prints text or json, not tap");
+	t = practice_topic_find(argv[optind]);
+	if (t == NULL) {
+		fprintf(stderr, "%s: --practice: unknown topic '%s'; the topics are:\n", progname,
+		        argv[optind]);
+		practice_run_list(stderr);
+		return APP_EXIT_USAGE;
+	}
+	/* Guesses given on the command line are a headless student's answers. */
+	if (o->n_guess > 0 || (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))))
+		headless = true;
+	if (!headless) {
+		char why[160];
+		if (crt_check(why, sizeof why) != 0) {
+			fprintf(stderr, "%s: %s; use --headless for the problem as text\n", progname, why);
+			return APP_EXIT_ENV;
+		}
+	}
+	reap(o);
+	/* Without --seed, a new problem each time; the seed is printed to get it back. */
+	return practice_run(t, o->has_seed ? o->seed :
+	                    (uint64_t)time(NULL) * 1000003u + (uint64_t)getpid() % 1000003u,
+	                    o->answers, headless, o);
+}
+
+/* Parse the command line and do what it asks; return the exit status. */
+static int
+run(int argc, char **argv)
+{
+	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
+	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_GUESS, OPT_WIDE,
+	       OPT_STRICT, OPT_BIG, OPT_TIMEOUT, OPT_STDIN };
+	static const struct option longopts[] = {
+		{ "headless", no_argument, NULL, 'H' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ "trace", required_argument, NULL, OPT_TRACE },
+		{ "probe", required_argument, NULL, OPT_PROBE },
+		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+		{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
+		{ "ascii", no_argument, NULL, OPT_ASCII },
+		{ "quiz", no_argument, NULL, OPT_QUIZ },
+		{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
+		{ "big", no_argument, NULL, OPT_BIG },
+		{ "record", required_argument, NULL, OPT_RECORD },
+		{ "export", required_argument, NULL, OPT_EXPORT },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "stdin", required_argument, NULL, OPT_STDIN },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "practice", no_argument, NULL, OPT_PRACTICE },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "answers", no_argument, NULL, OPT_ANSWERS },
+		{ "guess", required_argument, NULL, OPT_GUESS },
+		{ "wide", no_argument, NULL, OPT_WIDE },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct app_opts o = { .color = true, .mouse = true, .timeout = SCN_MAX_RUN_SECONDS };
+	struct prog_run_opts ro = { .timeout_ms = 60000 };
+	const char *timeout_arg = NULL;
+	bool headless = false, do_list = false, do_check = false;
+	const char *nc;
+	int c;
+
+	if (argv[0] != NULL && strrchr(argv[0], '/') != NULL)
+		progname = strrchr(argv[0], '/') + 1;
+	else if (argv[0] != NULL && argv[0][0] != '\0')
+		progname = argv[0];
+	setlocale(LC_ALL, "");
+	nc = getenv("NO_COLOR");
+	if (nc != NULL && *nc != '\0')
+		o.color = false;
+	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+		o.ascii = true;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":Hf:lcd:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'H': headless = true; break;
+		case 'l': do_list = true; break;
+		case 'c': do_check = true; break;
+		case 'd':
+			/* Again: sweeps compare the dirs side by side (exercise 13-1c). */
+			if (o.n_dirs == sizeof o.dirs / sizeof o.dirs[0])
+				return usage_error("%s", "--dir: at most 8 dirs");
+			o.dirs[o.n_dirs++] = optarg;
+			if (o.dir == NULL)
+				o.dir = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") == 0) o.format = APP_FORMAT_TEXT;
+			else if (strcmp(optarg, "json") == 0) o.format = APP_FORMAT_JSON;
+			else if (strcmp(optarg, "tap") == 0) o.format = APP_FORMAT_TAP;
+			else return usage_error("--format: '%s': expected text, json or tap", optarg);
+			break;
+		case OPT_TRACE:
+			if (strcmp(optarg, "auto") == 0) o.trace = RUNNER_TRACE_AUTO;
+			else if (strcmp(optarg, "ptrace") == 0) o.trace = RUNNER_TRACE_PTRACE;
+			else if (strcmp(optarg, "procio") == 0) o.trace = RUNNER_TRACE_PROCIO;
+			else return usage_error("--trace: '%s': expected auto, ptrace or procio", optarg);
+			break;
+		case OPT_PROBE:
+			if (probe_cache_source_parse(optarg, &o.probe) != 0)
+				return usage_error("--probe: '%s': expected auto, cachestat, kpageflags "
+				                   "or mincore", optarg);
+			break;
+		case OPT_NO_COLOR: o.color = false; break;
+		case OPT_ASCII: o.ascii = true; break;
+		case OPT_QUIZ: o.quiz = true; break;
+		case OPT_NO_MOUSE: o.mouse = false; break;
+		case OPT_BIG: o.big = true; break;
+		case OPT_RECORD: o.record = optarg; break;
+		case OPT_WIDE: o.wide = true; break;
+		case OPT_EXPORT:
+			if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0 &&
+			    strcmp(optarg, "md") != 0 && strcmp(optarg, "c") != 0)
+				return usage_error("--export: '%s': expected csv, json, md or c", optarg);
+			o.export_fmt = optarg;
+			break;
+		case OPT_STRICT: o.strict = true; break;
+		case OPT_BUDGET: {
+			char *end;
+			o.budget = strtod(optarg, &end);
+			if (*end != '\0' || !(o.budget > 0 && o.budget <= 3600))
+				return usage_error("--budget: '%s': expected seconds, 0 < s <= 3600", optarg);
+			break;
+		}
+		case OPT_TIMEOUT: {
+			char *end;
+			double t = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || !(t >= 0 && t <= 86400))
+				return usage_error("--timeout: '%s': expected seconds, 0 <= s <= 86400",
+				                   optarg);
+			/* A PROGRAM's own bound; a scenario's run is checked below. */
+			ro.timeout_ms = (unsigned)(t * 1000);
+			o.timeout = t;
+			timeout_arg = optarg;
+			break;
+		}
+		case OPT_STDIN: ro.stdin_path = optarg; break;
+		case OPT_PRACTICE: o.practice_topic = true; break;
+		case OPT_ANSWERS: o.answers = true; break;
+		case OPT_GUESS:
+			if (o.n_guess == sizeof o.guess / sizeof o.guess[0])
+				return usage_error("--guess: '%s': at most 16 answers", optarg);
+			o.guess[o.n_guess++] = optarg;
+			o.answers = true;
+			break;
+		case OPT_SEED: {
+			char *end;
+			errno = 0;
+			o.seed = strtoull(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' || optarg[0] == '-')
+				return usage_error("--seed: '%s': expected a number, 0 to 2^64-1", optarg);
+			o.has_seed = true;
+			break;
+		}
+		case 'h': usage(stdout); return APP_EXIT_OK;
+		case 'V':
+			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			return APP_EXIT_OK;
+		case ':': return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			if (optopt != 0) {
+				char s[3] = { '-', (char)optopt, '\0' };
+				return usage_error("unknown option '%s'", s);
+			}
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+
+	/* "-- PROGRAM ARG...": the student's own program instead of a scenario. */
+	if (optind > 1 && optind <= argc && strcmp(argv[optind - 1], "--") == 0 && !do_list &&
+	    !do_check && !o.practice_topic)
+		return program(argv + optind, argc - optind, headless, &o, &ro);
+
+	/* A scenario's run has bounds (iobufviz(1), BOUNDS): its timeout cannot be lifted. */
+	if (timeout_arg != NULL && !(o.timeout > 0 && o.timeout <= SCN_MAX_RUN_SECONDS))
+		return usage_error("--timeout: '%s': a scenario's run takes 0 < s <= 3600 seconds",
+		                   timeout_arg);
+
+	if (do_list) {
+		if (optind != argc)
+			return usage_error("--list takes no scenario ('%s')", argv[optind]);
+		return list();
+	}
+	if (o.practice_topic && !do_list && !do_check)
+		return practice(argc, argv, &o, headless);
+	if (o.has_seed || o.answers)
+		return usage_error("%s", "--seed and --answers go with --practice");
+	if (do_check) {
+		int rc = APP_EXIT_OK;
+		if (optind == argc)
+			return usage_error("%s", "--check needs at least one scenario file");
+		for (int i = optind; i < argc; i++) {
+			struct scenario *s;
+			if (load(argv[i], &s) != 0) {
+				rc = APP_EXIT_USAGE;
+				continue;
+			}
+			text_fput(s->path, TEXT_LINE, stdout);
+			printf(": ok, %zu step%s\n", s->n_steps, s->n_steps == 1 ? "" : "s");
+			scenario_free(s);
+		}
+		return rc;
+	}
+	if (optind == argc)
+		return usage_error("%s", "no scenario given (try --list)");
+	if (optind + 1 < argc)
+		return usage_error("one scenario at a time ('%s' is extra)", argv[optind + 1]);
+
+	struct scenario *s;
+	int rc = load(argv[optind], &s);
+	if (rc != 0)
+		return rc;
+	if (o.export_fmt != NULL && strcmp(o.export_fmt, "c") == 0) {
+		rc = export_c(s);
+		scenario_free(s);
+		return rc;
+	}
+	if (o.export_fmt != NULL) {
+		size_t sweeps = 0;
+		for (size_t i = 0; i < s->n_steps; i++)
+			sweeps += s->steps[i].op == SCN_OP_SWEEP;
+		if (sweeps == 0) {
+			fprintf(stderr, "%s: --export: %s has no sweep step: nothing to export\n",
+			        progname, s->path);
+			scenario_free(s);
+			return APP_EXIT_USAGE;
+		}
+	}
+	/* --export prints tables, not a screen; the screen-only options need the screen. */
+	if (o.export_fmt != NULL)
+		headless = true;
+	if (headless && (o.record != NULL || o.quiz)) {
+		scenario_free(s);      /* freed before exit: the sanitizers' leak check is a test */
+		return usage_error("%s", o.record != NULL ?
+		                   "--record records the terminal UI: not with --headless or --export" :
+		                   "--quiz asks at the terminal: not with --headless or --export");
+	}
+	if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "%s: not a terminal: use --headless for a transcript\n", progname);
+		scenario_free(s);
+		return APP_EXIT_USAGE;
+	}
+	if (!headless) {
+		char why[160];
+		struct stat st;
+
+		if (crt_check(why, sizeof why) != 0) {
+			fprintf(stderr, "%s: %s; use --headless for a transcript\n", progname, why);
+			scenario_free(s);
+			return APP_EXIT_ENV;
+		}
+		/* The recorder opens with O_EXCL too; this says it before the screen is taken. */
+		if (o.record != NULL && lstat(o.record, &st) == 0) {
+			scenario_free(s);
+			return usage_error("--record: '%s' exists; iobufviz never overwrites a file",
+			                   o.record);
+		}
+	}
+	reap(&o);
+	rc = headless ? headless_run(s, &o) : tui_run(s, &o);
+	scenario_free(s);
+	return rc;
+}
+
+/* Entry point: run, then make sure what was printed reached standard output. */
+int
+main(int argc, char **argv)
+{
+	int rc = run(argc, argv);
+
+	/* "iobufviz --list >/dev/full" must not exit 0 with nothing written. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		int e = errno;
+		fprintf(stderr, "%s: writing standard output: %s\n", progname,
+		        e != 0 ? strerror(e) : "I/O error");
+		if (rc == APP_EXIT_OK)
+			rc = APP_EXIT_ENV;
+	}
+	return rc;
+}

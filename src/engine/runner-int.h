@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* engine/runner-int.h: the runner's state and the helpers its two files share (engine/runner.c runs the
+ * worker's steps; engine/runner-steps.c the steps that run in the runner: sweep, pty, wait, run). */
+#ifndef IOBUFVIZ_RUNNER_INT_H
+#define IOBUFVIZ_RUNNER_INT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "engine/runner.h"
+#include "trace/tracer.h"
+#include "engine/worker.h"
+
+/* A wait sleeps at most this long between two looks at the cache. */
+#define RUNNER_WAIT_SLICE_NS 200000000L
+/* The scratch file's name in its private dir (the worker opens it relative to the dir). */
+#define RUNNER_FILE_NAME "scratch"
+/* Null system calls timed for the tracing overhead, untraced and traced. */
+#define RUNNER_NULL_CALLS 101
+
+struct runner {
+	const struct scenario *s;
+	struct runner_opts o;
+	int scratch;                 /* scratch dir index, -1 if none */
+	char path[PATH_MAX];         /* the scratch file */
+	char fs[32];                 /* its filesystem */
+	char place_note[256];        /* why the scratch dir is where it is; "" if as asked */
+	int probe_fd;                /* our own read-only fd on it, for the probes */
+	dev_t dev;
+	ino_t ino;
+	struct worker w;
+	struct tracer *tracer;       /* NULL: procio fallback */
+	enum ev_source source;
+	char source_why[96];         /* why procio: "ptrace refused: EPERM", "--trace=procio" */
+	bool dead;                   /* the worker ended; later steps run nothing */
+	char dead_note[96];
+	int cur_fd;                  /* the worker's current fd, from its last reply */
+	bool cur_fd_open;
+	struct snap_stdio stdio;     /* the worker's last stdio probe */
+	struct snapshot initial;
+	size_t next;                 /* index of the next step */
+	struct runner_overhead overhead;
+	bool stop;                   /* the poll or progress callback asked to stop the step */
+	bool timed_out;              /* ... or the run reached its timeout (then stop too) */
+	double timeout;              /* seconds the run may spend in all (runner_opts) */
+	double used;                 /* seconds spent before the current step */
+	struct timespec busy;        /* when the current step (or runner_new) began */
+};
+
+/* A runner-side op: fills out (ret, err, note, events) and leaves snapshots to the caller. */
+typedef void (*runner_op_fn)(struct runner *, const struct scn_step *, struct step_result *);
+
+/* Observe the state now: stdio as the worker last reported it, the rest by the probes. */
+void runner_observe(struct runner *r, struct snapshot *snap);
+
+/* Append a sentence to the step's note. */
+void runner_note(struct step_result *out, const char *fmt, ...);
+
+/* Seconds since start. */
+double runner_since(const struct timespec *start);
+
+/*
+ * True once the run has spent its timeout: the time of runner_new and of the steps, not the
+ * time a person takes between two steps in the TUI. Remembers it: the step stops.
+ */
+bool runner_over(struct runner *r);
+
+/* Say in the step's result that the run's timeout stopped it. */
+void runner_note_timeout(struct runner *r, struct step_result *out);
+
+/* Send step index to the worker and collect what it did (events, reply). */
+void runner_exchange(struct runner *r, size_t index, struct step_result *out);
+
+/* engine/runner-steps.c: the steps that run in the runner, one function each (see runner_ops[]). */
+void runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_result *out);
+void runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result *out);
+void runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result *out);
+void runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out);
+
+#endif

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/* runner-steps.c: the steps that run in the runner, not the worker: a sweep's timed runs, the
+ * pty exercise, a wait that watches the cache, a program run under the tracer. */
+#include <config.h>
+
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sweep/sweep.h"
+#include "export/describe.h"
+#include "probe/probe.h"
+#include "prog/op.h"
+#include "engine/pty-run.h"
+#include "engine/runner-int.h"
+#include "scratch/scratch.h"
+
+/* Between a sweep's runs: the caller's progress, then the run's timeout. */
+static int
+runner_sweep_check(const struct sweep_progress *p, void *user)
+{
+	struct runner *r = user;
+
+	if (r->o.sweep_progress != NULL && r->o.sweep_progress(p, r->o.user) != 0)
+		return 1;
+	return runner_over(r);
+}
+
+/*
+ * sweep: timed runs in children forked from the runner (sweep/sweep.c), never in the traced
+ * worker; their files live in bench's own private scratch dirs under the same parent.
+ */
+void
+runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_result *out)
+{
+	struct sweep_opts bo = {
+		.dir = r->o.dir,
+		.budget = r->o.budget,
+		.dirs = r->o.sweep_dirs,
+		.n_dirs = r->o.n_sweep_dirs,
+		.progress = runner_sweep_check,
+		.user = r,
+	};
+	struct timespec start;
+	char *err = NULL;
+	int rc;
+
+	out->events.source = r->source;
+	out->sweep = calloc(1, sizeof *out->sweep);
+	if (out->sweep == NULL) {
+		out->ret = -1;
+		out->err = ENOMEM;
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	rc = sweep_run(step->sweep, &bo, out->sweep, &err);
+	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
+	out->ret = rc == 0 ? 0 : -1;
+	out->err = rc == 0 ? 0 : rc == -2 ? ECANCELED : EIO;
+	if (rc == -1) {
+		runner_note(out, "the sweep could not run: %s", err != NULL ? err : "out of memory");
+		sweep_result_clear(out->sweep);
+		free(out->sweep);
+		out->sweep = NULL;
+	} else if (rc == -2) {
+		out->stopped = true;
+		runner_note(out, "sweep stopped: the rows finished so far are shown");
+		if (r->timed_out)
+			runner_note_timeout(r, out);
+	}
+	free(err);
+}
+
+/* --- curriculum: exercise 13-4 (engine/pty-run.c) --- */
+
+/* Name of a stdio buffering mode, for the pty note. */
+static const char *
+runner_pty_mode(const struct pty_side *s)
+{
+	if (!s->stdio_ok)
+		return "not reported";
+	return describe_bufmode(s->stdio.mode);
+}
+
+/*
+ * pty: the snippet runs in two fresh children of the runner (not the traced worker: its
+ * stdout must be a terminal, then a file), so no event is recorded for it.
+ */
+void
+runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result *out)
+{
+	struct pty_result pr;
+	struct timespec start;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	rc = pty_run(&step->args, r->scratch, &pr);
+	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
+	out->events.source = r->source;
+	out->ret = rc;
+	out->err = rc < 0 ? errno : 0;
+	out->output = pr.term.output;
+	out->output_file = pr.file.output;
+	pr.term.output = pr.file.output = NULL;
+	runner_note(out, "after printf(): terminal stdout %s, %" PRIu64 "-byte buffer, %" PRIu64
+	            " pending; file stdout %s, %" PRIu64 "-byte buffer, %" PRIu64 " pending",
+	            runner_pty_mode(&pr.term), pr.term.stdio.size, pr.term.stdio.pending,
+	            runner_pty_mode(&pr.file), pr.file.stdio.size, pr.file.stdio.pending);
+	pty_result_clear(&pr);
+}
+
+/* wait: sleep in slices, looking at the cache after each, until time or clean. */
+void
+runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result *out)
+{
+	const struct scn_args *a = &step->args;
+	bool until_clean = a->until_clean || (a->has & SCN_HAS_UNTIL);
+	double limit = a->seconds;
+	struct timespec start;
+	struct snapshot now;
+	int64_t ret = 0;
+	int err = 0;
+
+	/* The loader gives every wait its timeout (the default too): it is used as it is. */
+	assert(!until_clean || a->timeout > 0);
+	if (until_clean)
+		limit = a->timeout;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		double el = runner_since(&start), left;
+		struct timespec ts;
+
+		runner_observe(r, &now);
+		if (runner_over(r)) {
+			ret = -1;
+			err = ETIMEDOUT;
+			runner_note_timeout(r, out);
+			break;
+		}
+		if (r->o.progress != NULL && r->o.progress(&now, el, r->o.user) != 0) {
+			ret = -1;
+			err = ECANCELED;
+			out->stopped = true;
+			r->stop = true;
+			runner_note(out, "stopped by the user after %.1f s", el);
+			break;
+		}
+		if (until_clean && !now.cache.has_dirty) {
+			ret = -1;
+			err = ENOTSUP;
+			runner_note(out, "dirty pages cannot be seen here (%s)",
+			            now.cache.note[0] ? now.cache.note : "no cachestat");
+			break;
+		}
+		if (until_clean && now.cache.dirty == 0 && now.cache.writeback == 0)
+			break;
+		if (el >= limit) {
+			if (until_clean) {
+				ret = -1;
+				err = ETIMEDOUT;
+				runner_note(out, "still dirty after %.1f s", el);
+			}
+			break;
+		}
+		left = limit - el;
+		if (left * 1e9 > RUNNER_WAIT_SLICE_NS) {
+			ts.tv_sec = 0;
+			ts.tv_nsec = RUNNER_WAIT_SLICE_NS;
+		} else {
+			ts.tv_sec = (time_t)left;
+			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+		}
+		nanosleep(&ts, NULL);
+	}
+	/* The worker's half: a fresh look at its stdio after the wait. */
+	if (!r->dead && !r->stop)
+		runner_exchange(r, out->index, out);
+	out->ret = ret;
+	out->err = err;
+	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
+}
+
+/* run: the student's program, to its end, as one step (prog/op.c). */
+void
+runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out)
+{
+	struct timespec start;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	if (prog_op_run(&step->args, scratch_dir(r->scratch), r->path, out) != 0 && out->err == 0)
+		out->err = ECHILD;
+	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
+}

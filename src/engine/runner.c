@@ -1,0 +1,787 @@
+/* SPDX-License-Identifier: MIT */
+/* engine/runner.c: make the scratch file, run each step in the traced worker, observe the result. */
+#include <config.h>
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "export/describe.h"
+#include "base/errmsg.h"
+#include "base/fdio.h"
+#include "engine/ops.h"
+#include "probe/probe.h"
+#include "prog/op.h"
+#include "engine/pty-run.h"
+#include "sweep/sweep.h"
+#include "engine/runner.h"
+#include "engine/runner-int.h"
+#include "scratch/scratch.h"
+#include "sweep/stats.h"
+#include "trace/tracer.h"
+#include "engine/worker.h"
+
+/*
+ * Set by SIGURG from the poll timer while the traced worker runs a step: it interrupts the
+ * tracer's waitpid() so that the poll callback is asked even during one long system call.
+ * Global because a signal handler sets it; nothing else is.
+ */
+static volatile sig_atomic_t runner_tick;
+
+/*
+ * Prefill size bytes: numbered lines "line 000001\n" (the last one cut to fit, still
+ * ending in '\n') or zeros. Then fsync and drop the cache: a clean, cold start.
+ */
+static int
+runner_prefill(int fd, uint64_t size, enum scn_fill fill)
+{
+	const size_t cap = 1 << 20;
+	char *buf = malloc(cap);
+	uint64_t left = size, lineno = 1;
+	size_t n = 0;
+	int rc = 0;
+
+	if (buf == NULL)
+		return -1;
+	if (fill == SCN_FILL_ZERO)
+		memset(buf, 0, cap);
+	while (left > 0 && rc == 0) {
+		if (fill == SCN_FILL_ZERO) {
+			n = left < cap ? (size_t)left : cap;
+		} else {
+			n = 0;
+			while (n < cap && left - n > 0) {
+				char line[32];
+				int len = snprintf(line, sizeof line, "line %06" PRIu64 "\n", lineno++);
+				size_t room = cap - n;
+				if ((uint64_t)len > left - n) {
+					/* The last line: as much as fits, ending in a newline. */
+					size_t k = (size_t)(left - n);
+					memcpy(buf + n, line, k - 1);
+					buf[n + k - 1] = '\n';
+					n += k;
+					break;
+				}
+				if ((size_t)len > room)
+					break;
+				memcpy(buf + n, line, (size_t)len);
+				n += (size_t)len;
+			}
+		}
+		rc = fdio_write_all(fd, buf, n);
+		left -= n;
+	}
+	free(buf);
+	if (rc == 0 && size > 0 && fsync(fd) != 0)
+		rc = -1;
+	if (rc == 0)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	return rc;
+}
+
+/* Name of a signal: "SIGSEGV". */
+static void
+runner_signame(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev != NULL)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else
+		snprintf(buf, len, "signal %d", sig);
+}
+
+/* The worker ended with wait status st: remember why. */
+static void
+runner_mark_dead(struct runner *r, int st)
+{
+	char name[32];
+
+	r->dead = true;
+	scratch_forget(r->w.pid);
+	r->w.pid = -1;
+	r->cur_fd_open = false;
+	memset(&r->stdio, 0, sizeof r->stdio);
+	if (WIFSIGNALED(st)) {
+		runner_signame(WTERMSIG(st), name, sizeof name);
+		snprintf(r->dead_note, sizeof r->dead_note, "worker killed by %s", name);
+	} else {
+		snprintf(r->dead_note, sizeof r->dead_note, "worker exited with status %d",
+		         WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	}
+}
+
+/* Observe the state now: stdio as the worker last reported it, the rest by the probes. */
+void
+runner_observe(struct runner *r, struct snapshot *snap)
+{
+	struct stat sb;
+	uint64_t size = 0;
+
+	memset(snap, 0, sizeof *snap);
+	snap->stdio = r->stdio;
+	snap->fd.fd = r->cur_fd;
+	if (!r->dead && r->cur_fd >= 0 && r->cur_fd_open)
+		probe_fd(r->w.pid, r->cur_fd, &snap->fd);
+	if (fstat(r->probe_fd, &sb) == 0)
+		size = (uint64_t)sb.st_size;
+	probe_cache_as(r->probe_fd, size, r->o.probe, &snap->cache);
+	probe_disk(r->probe_fd, &snap->disk);
+	if (!r->dead)
+		probe_io(r->w.pid, &snap->disk);
+}
+
+/* Append a sentence to the step's note. */
+void
+runner_note(struct step_result *out, const char *fmt, ...)
+{
+	size_t n = strlen(out->note);
+	va_list ap;
+
+	if (n > 0 && n + 2 < sizeof out->note) {
+		memcpy(out->note + n, "; ", 3);
+		n += 2;
+	}
+	if (n >= sizeof out->note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out->note + n, sizeof out->note - n, fmt, ap);
+	va_end(ap);
+}
+
+static void runner_kill_worker(struct runner *r);
+
+/* Seconds since start. */
+double
+runner_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/*
+ * True once the run has spent its timeout: the time of runner_new and of the steps, not the
+ * time a person takes between two steps in the TUI. Remembers it: the step stops.
+ */
+bool
+runner_over(struct runner *r)
+{
+	if (!r->timed_out && r->used + runner_since(&r->busy) >= r->timeout) {
+		r->timed_out = true;
+		r->stop = true;
+	}
+	return r->timed_out;
+}
+
+/* Say in the step's result that the run's timeout stopped it. */
+void
+runner_note_timeout(struct runner *r, struct step_result *out)
+{
+	out->stopped = true;
+	out->timed_out = true;
+	runner_note(out, "stopped: the run reached its timeout of %g s (--timeout)", r->timeout);
+}
+
+/* SIGURG from the poll timer: time to ask the poll callback. */
+static void
+runner_on_tick(int sig)
+{
+	(void)sig;
+	runner_tick = 1;
+}
+
+/* The tracer's poll: when the timer has ticked, ask the caller's; remember a stop. */
+static int
+runner_poll_check(void *arg)
+{
+	struct runner *r = arg;
+
+	if (!runner_tick)
+		return 0;
+	runner_tick = 0;
+	if ((r->o.poll != NULL && r->o.poll(r->o.user) != 0) || runner_over(r))
+		r->stop = true;
+	return r->stop;
+}
+
+/*
+ * Arm a timer that sends SIGURG every RUNNER_POLL_MS (its handler without SA_RESTART, so
+ * that the tracer's waitpid() returns); *old gets the handler to put back. 0 or -1.
+ */
+static int
+runner_poll_arm(timer_t *timer, struct sigaction *old)
+{
+	struct sigaction sa = { .sa_handler = runner_on_tick };
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGURG };
+	struct itimerspec its = {
+		.it_interval = { 0, RUNNER_POLL_MS * 1000000L },
+		.it_value = { 0, RUNNER_POLL_MS * 1000000L },
+	};
+
+	sigset_t urg;
+
+	sigemptyset(&sa.sa_mask);
+	runner_tick = 0;
+	if (sigaction(SIGURG, &sa, old) != 0)
+		return -1;
+	/* A mask inherited across exec (a test harness's) must not hold the ticks back: without
+	 * them neither a stop nor the run's timeout is seen during one long step. */
+	sigemptyset(&urg);
+	sigaddset(&urg, SIGURG);
+	sigprocmask(SIG_UNBLOCK, &urg, NULL);
+	if (timer_create(CLOCK_MONOTONIC, &sev, timer) != 0) {
+		sigaction(SIGURG, old, NULL);
+		return -1;
+	}
+	if (timer_settime(*timer, 0, &its, NULL) != 0) {
+		timer_delete(*timer);
+		sigaction(SIGURG, old, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+/* Stop the poll timer and put SIGURG's handler back. */
+static void
+runner_poll_disarm(timer_t timer, const struct sigaction *old)
+{
+	timer_delete(timer);
+	sigaction(SIGURG, old, NULL);
+	runner_tick = 0;
+}
+
+/* Untraced: wait for the worker's reply, asking the poll callback between looks. */
+static void
+runner_poll_reply(struct runner *r)
+{
+	struct pollfd p = { .fd = r->w.reply_fd, .events = POLLIN };
+
+	while (!r->stop) {
+		int rc = poll(&p, 1, RUNNER_POLL_MS);
+		if (rc > 0 || (rc < 0 && errno != EINTR))
+			return;
+		if ((r->o.poll != NULL && r->o.poll(r->o.user) != 0) || runner_over(r)) {
+			r->stop = true;
+			kill(r->w.pid, SIGKILL);
+		}
+	}
+}
+
+/* Send step index to the worker and collect what it did (events, reply). */
+void
+runner_exchange(struct runner *r, size_t index, struct step_result *out)
+{
+	const struct scn_step *step = &r->s->steps[index];
+	bool stdio_op = scenario_op_is_stdio(step->op);
+	struct worker_reply rep;
+	int st = 0, rc;
+
+	out->events.source = r->source;
+	/* If this fails the worker is gone: the tracer or the reply's EOF says how. */
+	(void)worker_send(&r->w, (uint32_t)index);
+	if (r->tracer != NULL) {
+		timer_t timer;
+		struct sigaction old;
+		/* Always: the run's timeout is checked there too. */
+		bool armed = runner_poll_arm(&timer, &old) == 0;
+
+		tracer_set_poll(r->tracer, armed ? runner_poll_check : NULL, r);
+		rc = tracer_step(r->tracer, stdio_op ? EV_STDIO : EV_DIRECT,
+		                 r->cur_fd, &out->events, &st);
+		if (armed)
+			runner_poll_disarm(timer, &old);
+		if (rc == 1) {
+			runner_mark_dead(r, st);
+		} else if (rc < 0 && errno == ENOMEM) {
+			/* The worker reached idle; only events were lost. */
+			runner_note(out, "out of memory: some calls not recorded");
+		} else if (rc < 0) {
+			/* The worker may be stopped anywhere: waiting for its reply could hang. */
+			int e = errno;
+			runner_kill_worker(r);
+			r->dead = true;
+			snprintf(r->dead_note, sizeof r->dead_note, "tracer error (%s): worker stopped",
+			         strerror(e));
+		}
+	}
+	if (r->tracer == NULL && !r->dead)
+		runner_poll_reply(r);
+	rc = r->dead ? 0 : worker_recv(&r->w, &rep);
+	if (rc != 1) {
+		if (!r->dead && r->w.pid > 0 && waitpid(r->w.pid, &st, 0) == r->w.pid) {
+			runner_mark_dead(r, st);
+		} else if (!r->dead) {
+			r->dead = true;
+			snprintf(r->dead_note, sizeof r->dead_note, "worker lost");
+		}
+		out->ret = -1;
+		out->err = 0;
+		if (r->stop && r->timed_out) {
+			snprintf(r->dead_note, sizeof r->dead_note, "stopped by the run's timeout");
+			out->err = ETIMEDOUT;
+			runner_note_timeout(r, out);
+			return;
+		}
+		if (r->stop) {
+			/* Killed on purpose: not the scenario's failure. */
+			snprintf(r->dead_note, sizeof r->dead_note, "stopped by the user");
+			out->err = ECANCELED;
+			out->stopped = true;
+			runner_note(out, "%s", r->dead_note);
+			return;
+		}
+		/* What the tracer saw last is the best account of the fatal call. */
+		for (size_t i = out->events.n; i-- > 0;)
+			if (out->events.v[i].err != 0) {
+				out->err = out->events.v[i].err;
+				break;
+			}
+		runner_note(out, "%s", r->dead_note);
+		return;
+	}
+	out->ret = rep.ret;
+	out->err = rep.err;
+	out->op_ns = rep.ns;
+	if (rep.note[0] != '\0')
+		runner_note(out, "%.*s", (int)sizeof rep.note, rep.note);
+	r->stdio = rep.stdio;
+	r->cur_fd = rep.fd;
+	r->cur_fd_open = rep.fd_open;
+	if (rep.has_output) {
+		/* curriculum: what tail printed (first WORKER_OUTPUT_MAX - 1 bytes). */
+		out->output = strndup(rep.output, sizeof rep.output - 1);
+		if (strlen(rep.output) < rep.output_len) {
+			runner_note(out, "output of %" PRIu32 " bytes, first %zu kept", rep.output_len,
+			            strlen(rep.output));
+			out->output_len = rep.output_len;
+		}
+	}
+	if (rep.io_ok) {
+		out->events.syscr = rep.syscr;
+		out->events.syscw = rep.syscw;
+		out->events.rchar = rep.rchar;
+		out->events.wchar = rep.wchar;
+	}
+	if (r->tracer == NULL) {
+		if (rep.has_event)
+			event_list_add(&out->events, &rep.ev);
+		/* tail (curriculum) also makes many calls, like stdio: count them the same way. */
+		if (stdio_op || step->op == SCN_OP_TAIL) {
+			/* No per-call events: only what /proc/self/io counted. */
+			if (rep.io_ok) {
+				out->events.n_read = rep.syscr;
+				out->events.n_write = rep.syscw;
+				out->events.bytes_read = rep.rchar;
+				out->events.bytes_written = rep.wchar;
+			}
+			runner_note(out, "stdio calls seen through /proc/PID/io: counts and totals "
+			            "only (%s)", r->source_why);
+		}
+	}
+}
+
+/* The runner's parts that ops may run in (their op table entry says which); NULL: the worker. */
+static const runner_op_fn runner_ops[SCN_RUNS__COUNT] = {
+	[SCN_RUNS_RUNNER_WAIT] = runner_op_wait,
+	[SCN_RUNS_RUNNER_PTY] = runner_op_pty,       /* curriculum */
+	[SCN_RUNS_RUNNER_SWEEP] = runner_op_sweep,   /* sweep/sweep.c */
+	[SCN_RUNS_RUNNER_RUN] = runner_op_run,       /* prog/op.c */
+};
+
+/* Kill and reap the worker if it lives. */
+static void
+runner_kill_worker(struct runner *r)
+{
+	int st;
+
+	if (r->w.pid > 0 && !r->dead) {
+		kill(r->w.pid, SIGKILL);
+		while (waitpid(r->w.pid, &st, __WALL) < 0 && errno == EINTR)
+			;
+	}
+	scratch_forget(r->w.pid);
+	r->w.pid = -1;
+	worker_close(&r->w);
+	tracer_free(r->tracer);
+	r->tracer = NULL;
+}
+
+/* Median nanoseconds of a null system call (getppid) timed with clock_gettime here. */
+static double
+runner_null_call_ns(void)
+{
+	double ns[RUNNER_NULL_CALLS];
+
+	for (size_t i = 0; i < RUNNER_NULL_CALLS; i++) {
+		struct timespec a, b;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		syscall(SYS_getppid);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		ns[i] = (double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec);
+	}
+	return stats_median(ns, RUNNER_NULL_CALLS);
+}
+
+/*
+ * What tracing adds to one system call here: a child times null calls untraced, then
+ * under our tracer, as the worker is traced (every call stops at entry and at exit).
+ * The op times the worker reports include this much per call they make.
+ */
+static void
+runner_calibrate(struct runner *r)
+{
+	int res[2], go[2], st;
+	struct tracer *t = NULL;
+	struct event_list none = { 0 };
+	double v[2];
+	pid_t pid;
+
+	if (pipe(res) != 0)
+		return;
+	if (pipe(go) != 0) {
+		close(res[0]);
+		close(res[1]);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		char c;
+		close(res[0]);
+		close(go[1]);
+		v[0] = runner_null_call_ns();
+		if (write(res[1], &v[0], sizeof v[0]) != (ssize_t)sizeof v[0])
+			_exit(1);
+		/* Idle: the tracer seizes us here, as it finds the worker at its command read. */
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		v[1] = runner_null_call_ns();
+		if (write(res[1], &v[1], sizeof v[1]) != (ssize_t)sizeof v[1])
+			_exit(1);
+		(void)read(go[0], &c, 1);
+		_exit(0);
+	}
+	close(res[1]);
+	close(go[0]);
+	/* The untraced timing is in the pipe before the tracer seizes the child. */
+	if (pid > 0 && read(res[0], &v[0], sizeof v[0]) == (ssize_t)sizeof v[0] &&
+	    tracer_attach(pid, go[0], r->path, r->dev, r->ino, &t, &st) == 0 &&
+	    write(go[1], "g", 1) == 1 && tracer_step(t, EV_DIRECT, -1, &none, &st) == 0 &&
+	    read(res[0], &v[1], sizeof v[1]) == (ssize_t)sizeof v[1]) {
+		r->overhead.measured = true;
+		r->overhead.bare_ns = v[0];
+		r->overhead.traced_ns = v[1];
+	}
+	event_list_clear(&none);
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &st, __WALL) < 0 && errno == EINTR)
+			;
+	}
+	tracer_free(t);
+	close(res[0]);
+	close(go[1]);
+}
+
+/* Fork the worker and, unless told not to, trace it. 0, or -1 with *err set. */
+static int
+runner_start_worker(struct runner *r, char **err)
+{
+	struct worker_reply hello;
+	int st = 0, e;
+
+	if (worker_spawn(r->s, scratch_dirfd(r->scratch), RUNNER_FILE_NAME, &r->w) != 0) {
+		errmsg_set(err, "cannot start the worker process: %s", strerror(errno));
+		return -1;
+	}
+	r->source = EV_SRC_PROCIO;
+	if (r->o.trace == RUNNER_TRACE_PROCIO) {
+		snprintf(r->source_why, sizeof r->source_why, "--trace=procio");
+	} else if (tracer_attach(r->w.pid, WORKER_CMD_FD, RUNNER_FILE_NAME, r->dev, r->ino,
+	                         &r->tracer, &st) == 0) {
+		r->source = EV_SRC_PTRACE;
+	} else {
+		e = errno;
+		runner_kill_worker(r);
+		if (r->o.trace == RUNNER_TRACE_PTRACE) {
+			errmsg_set(err, "ptrace refused (%s: %s): the system calls stdio makes "
+			             "cannot be traced here; --trace=procio shows counts and totals "
+			             "instead", strerrorname_np(e) ? strerrorname_np(e) : "?",
+			             strerror(e));
+			return -1;
+		}
+		snprintf(r->source_why, sizeof r->source_why, "ptrace refused: %s",
+		         strerrorname_np(e) ? strerrorname_np(e) : strerror(e));
+		if (worker_spawn(r->s, scratch_dirfd(r->scratch), RUNNER_FILE_NAME, &r->w) != 0) {
+			errmsg_set(err, "cannot start the worker process: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (worker_recv(&r->w, &hello) != 1) {
+		errmsg_set(err, "the worker process did not start");
+		return -1;
+	}
+	r->stdio = hello.stdio;
+	r->cur_fd = -1;
+	r->cur_fd_open = false;
+	return 0;
+}
+
+/* True if the lesson expects anything of the disk. */
+static bool
+runner_about_disk(const struct scenario *s)
+{
+	for (size_t i = 0; i < s->n_steps; i++)
+		for (size_t k = 0; k < s->steps[i].n_expects; k++) {
+			enum scn_key key = s->steps[i].expects[k].key;
+			if (key == SCN_KEY_DISK_ALLOCATED_BYTES || key == SCN_KEY_DISK_DELALLOC_BYTES ||
+			    key == SCN_KEY_DISK_UNWRITTEN_BYTES || key == SCN_KEY_DISK_INLINE_BYTES)
+				return true;
+		}
+	return false;
+}
+
+/* A lesson about the disk, run where there is none (the user's --dir or $TMPDIR on tmpfs):
+ * run it, and say once what cannot be shown there. */
+static void
+runner_place_check(struct runner *r)
+{
+	size_t n = strlen(r->place_note);
+
+	if (r->s->file.on == SCN_FS_TMPFS || !runner_about_disk(r->s) ||
+	    (strcmp(r->fs, "tmpfs") != 0 && strcmp(r->fs, "ramfs") != 0))
+		return;
+	snprintf(r->place_note + n, sizeof r->place_note - n, "%sthe scratch file is on %s, which "
+	         "keeps data in memory; there is no disk: this lesson's disk facts cannot be shown "
+	         "here (give --dir a disk-backed directory)", n > 0 ? "; " : "", r->fs);
+}
+
+/* Make the scratch file (prefilled, clean, cold) and open our probe fd on it. */
+static int
+runner_make_file(struct runner *r, char **err)
+{
+	const struct scn_file *f = &r->s->file;
+	char msg[PATH_MAX + 128];
+	struct stat sb;
+	int fd;
+
+	if (f->size > SCN_MAX_SIZE) {
+		errmsg_set(err, "the scratch file would be %" PRIu64 " bytes; the limit is %"
+		             PRIu64, f->size, (uint64_t)SCN_MAX_SIZE);
+		return -1;
+	}
+	/* The file, and a MiB to spare for everyone else. Nothing asked: a place with a disk. */
+	r->scratch = scratch_place(f->on == SCN_FS_TMPFS, f->on != SCN_FS_TMPFS && r->o.dir == NULL ?
+	                           scratch_default_parent(r->place_note, sizeof r->place_note) :
+	                           r->o.dir, f->size + (1u << 20), msg, sizeof msg);
+	if (r->scratch < 0) {
+		errmsg_set(err, "%s", msg);
+		return -1;
+	}
+	if (scratch_path(r->scratch, RUNNER_FILE_NAME, r->path, sizeof r->path) == NULL) {
+		errmsg_set(err, "scratch path too long");
+		return -1;
+	}
+	fd = scratch_create(r->scratch, RUNNER_FILE_NAME, O_RDWR);
+	if (fd < 0) {
+		errmsg_set(err, "cannot create %s: %s", r->path, strerror(errno));
+		return -1;
+	}
+	if (runner_prefill(fd, f->size, f->fill) != 0) {
+		errmsg_set(err, "cannot prefill %s: %s", r->path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	r->probe_fd = scratch_open(r->scratch, RUNNER_FILE_NAME, O_RDONLY);
+	if (r->probe_fd < 0 || fstat(r->probe_fd, &sb) != 0) {
+		errmsg_set(err, "cannot open %s: %s", r->path, strerror(errno));
+		return -1;
+	}
+	r->dev = sb.st_dev;
+	r->ino = sb.st_ino;
+	probe_fs(r->probe_fd, r->fs, sizeof r->fs, NULL, 0);
+	runner_place_check(r);
+	return 0;
+}
+
+/*
+ * Start a run of s. The worker is ptrace'd by the calling thread: call runner_step and
+ * runner_free from that thread too (ptrace requests only work from the tracing thread).
+ */
+struct runner *
+runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
+{
+	static const struct runner_opts defaults = { .trace = RUNNER_TRACE_AUTO };
+	struct runner *r;
+
+	if (err != NULL)
+		*err = NULL;
+	r = calloc(1, sizeof *r);
+	if (r == NULL) {
+		errmsg_set(err, "out of memory");
+		return NULL;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &r->busy);
+	r->s = s;
+	r->o = o != NULL ? *o : defaults;
+	r->timeout = r->o.timeout > 0 && r->o.timeout < SCN_MAX_RUN_SECONDS ? r->o.timeout :
+	             SCN_MAX_RUN_SECONDS;
+	r->scratch = -1;
+	r->probe_fd = -1;
+	r->w.pid = -1;
+	r->w.cmd_fd = r->w.reply_fd = -1;
+	r->cur_fd = -1;
+	if (runner_make_file(r, err) != 0 || runner_start_worker(r, err) != 0) {
+		runner_free(r);
+		return NULL;
+	}
+	if (r->source == EV_SRC_PTRACE)
+		runner_calibrate(r);
+	runner_observe(r, &r->initial);
+	/* A source asked for by name that cannot work here is said now, not hidden by a fallback. */
+	if (r->o.probe != SNAP_SRC_NONE && r->initial.cache.source == SNAP_SRC_NONE) {
+		errmsg_set(err, "%s", r->initial.cache.note);
+		runner_free(r);
+		return NULL;
+	}
+	r->used = runner_since(&r->busy);
+	return r;
+}
+
+/*
+ * The scratch file's first bytes, through our read-only fd, when the step expects them
+ * (file.content, file.prefix); else NULL. Only then: reading can bring pages into the cache.
+ */
+static char *
+runner_file_content(const struct runner *r, const struct scn_step *step)
+{
+	enum { MAX = 4096 };
+	bool want = false;
+	char *buf;
+	ssize_t n;
+
+	for (size_t i = 0; i < step->n_expects; i++)
+		want = want || step->expects[i].key == SCN_KEY_FILE_CONTENT ||
+		       step->expects[i].key == SCN_KEY_FILE_PREFIX;
+	if (!want || (buf = malloc(MAX + 1)) == NULL)
+		return NULL;
+	n = pread(r->probe_fd, buf, MAX, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+/* Run the next step. */
+int
+runner_step(struct runner *r, struct step_result *out)
+{
+	const struct scn_step *step;
+
+	memset(out, 0, sizeof *out);
+	if (r == NULL || r->next >= r->s->n_steps)
+		return 0;
+	out->index = r->next++;
+	step = &r->s->steps[out->index];
+	out->step = step;
+	clock_gettime(CLOCK_MONOTONIC, &r->busy);
+	(void)runner_over(r);
+	/* Observed now, not the last step's after: at a person's pace the kernel may write
+	 * pages back between two steps, and that must not be shown as this step's doing. */
+	runner_observe(r, &out->before);
+	out->events.source = r->source;
+	if ((unsigned)step->op >= SCN_OP__COUNT) {
+		out->ret = -1;
+		out->err = EINVAL;
+		runner_note(out, "unknown op");
+	} else if (r->stop) {
+		out->ret = -1;
+		out->err = r->timed_out ? ETIMEDOUT : ECANCELED;
+		out->stopped = true;
+		out->timed_out = r->timed_out;
+		runner_note(out, "nothing was run: the run was %s", r->timed_out ?
+		            "stopped by its timeout (--timeout)" : "stopped");
+	} else if (r->dead) {
+		out->ret = -1;
+		out->err = ECHILD;
+		runner_note(out, "nothing was run: %s earlier", r->dead_note);
+	} else if (runner_ops[scn_op_table[step->op].runs] != NULL) {
+		runner_ops[scn_op_table[step->op].runs](r, step, out);
+	} else {
+		runner_exchange(r, out->index, out);
+	}
+	runner_observe(r, &out->after);
+	r->used += runner_since(&r->busy);
+	out->file_content = runner_file_content(r, step);
+	return 1;
+}
+
+/* How stdio's calls are seen in this run. */
+enum ev_source
+runner_trace_source(const struct runner *r)
+{
+	return r->source;
+}
+
+/* The scratch file. */
+const char *
+runner_file_path(const struct runner *r)
+{
+	return r->path;
+}
+
+/* Why the scratch file is where it is, or what cannot be shown there; "" if nothing. */
+const char *
+runner_place_note(const struct runner *r)
+{
+	return r->place_note;
+}
+
+/* Its filesystem ("ext4", "tmpfs"). */
+const char *
+runner_fs_name(const struct runner *r)
+{
+	return r->fs;
+}
+
+/* What tracing adds to a system call here. */
+const struct runner_overhead *
+runner_tracing_overhead(const struct runner *r)
+{
+	return &r->overhead;
+}
+
+/* The state before the first step. */
+const struct snapshot *
+runner_initial(const struct runner *r)
+{
+	return &r->initial;
+}
+
+/* Stop the worker, close everything, remove the scratch dir. */
+void
+runner_free(struct runner *r)
+{
+	if (r == NULL)
+		return;
+	runner_kill_worker(r);
+	if (r->probe_fd >= 0)
+		close(r->probe_fd);
+	if (r->scratch >= 0)
+		scratch_remove(r->scratch);
+	free(r);
+}

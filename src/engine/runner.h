@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* engine/runner.h: runs a scenario's steps in a traced worker and observes each one. */
+#ifndef IOBUFVIZ_RUNNER_H
+#define IOBUFVIZ_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "trace/event.h"
+#include "scenario/scenario.h"
+#include "probe/snapshot.h"
+#include "lesson/step.h"
+
+/* How stdio's own calls are seen (--trace). */
+enum runner_trace { RUNNER_TRACE_AUTO, RUNNER_TRACE_PTRACE, RUNNER_TRACE_PROCIO };
+
+/* Called while a long step (wait) runs, with the state observed so far; non-zero stops it. */
+typedef int (*runner_progress_fn)(const struct snapshot *now, double elapsed_s, void *user);
+
+/*
+ * Called about every RUNNER_POLL_MS while the worker runs a step; non-zero stops the step:
+ * the worker is killed, the step ends with ECANCELED and out->stopped, later steps run
+ * nothing. Only the run's own thread calls it, between ptrace requests.
+ */
+typedef int (*runner_poll_fn)(void *user);
+#define RUNNER_POLL_MS 100
+
+struct sweep_progress;
+
+/* Called between the timed runs of a sweep step (sweep/sweep.h); non-zero stops the sweep. */
+typedef int (*runner_sweep_fn)(const struct sweep_progress *p, void *user);
+
+struct runner_opts {
+	const char *dir;              /* where the private scratch dir is made */
+	enum runner_trace trace;
+	runner_progress_fn progress;  /* may be NULL */
+	runner_sweep_fn sweep_progress; /* may be NULL */
+	runner_poll_fn poll;          /* may be NULL */
+	void *user;                   /* for the callbacks */
+	double budget;                /* sweep rows: seconds each; 0 = the scenario's/default */
+	const char *const *sweep_dirs; /* more than one: sweeps compare these dirs side by side */
+	size_t n_sweep_dirs;
+	enum snap_source probe;       /* page cache source (probe_cache_as); NONE = the chain */
+	double timeout;               /* seconds the run may spend in all (--timeout); 0 or more
+	                                 than SCN_MAX_RUN_SECONDS: that. Past it, the step is
+	                                 stopped (out->timed_out) and no later step runs */
+};
+
+struct runner;
+
+/* What tracing adds to one system call here (runner_tracing_overhead). */
+struct runner_overhead {
+	bool measured;                /* false: not traced, or the measurement failed */
+	double bare_ns;               /* a null system call, untraced (median) */
+	double traced_ns;             /* the same under our tracer: two ptrace stops */
+};
+
+/* Start: make the scratch dir and file, fork and trace the worker. NULL + *err on failure. */
+struct runner *runner_new(const struct scenario *s, const struct runner_opts *o, char **err);
+
+/*
+ * Run the next step into out (caller frees with step_result_clear; expectations are not
+ * evaluated: see lesson/lesson.h). 1 = ran, 0 = no more steps. A step that could not run still
+ * returns 1, its failure in out's ret, err and note (after a worker's death, every later one).
+ */
+int runner_step(struct runner *r, struct step_result *out);
+
+/* How the runner sees stdio's calls in this run (ptrace, or procio after a refusal). */
+enum ev_source runner_trace_source(const struct runner *r);
+
+/* Path of the scratch file, the filesystem it is on ("ext4", "tmpfs"), and the kernel release. */
+const char *runner_file_path(const struct runner *r);
+const char *runner_fs_name(const struct runner *r);
+
+/* What tracing adds to a system call in this run (measured at runner_new under ptrace). */
+const struct runner_overhead *runner_tracing_overhead(const struct runner *r);
+
+/* Why the scratch file is where it is ("scratch on /var/tmp: /tmp is tmpfs"), or what a
+ * lesson about the disk cannot show there; "" if nothing needs saying. */
+const char *runner_place_note(const struct runner *r);
+
+/* The state before the first step (after the prefill, cold cache). */
+const struct snapshot *runner_initial(const struct runner *r);
+
+/* Stop the worker and remove the scratch dir. NULL is fine. */
+void runner_free(struct runner *r);
+
+#endif

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/* lesson/adapt.c: a step's cases and {placeholders}, decided by what this run's kernel shows. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "lesson/adapt.h"
+#include "base/text.h"
+
+/* The kernel's version as MAJOR * 1000 + MINOR (6.18 -> 6018), and its release in rel. */
+int
+adapt_kernel(char *rel, size_t len)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u) != 0) {
+		snprintf(rel, len, "unknown");
+		return 0;
+	}
+	snprintf(rel, len, "%s", u.release);
+	if (sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return major * 1000 + minor;
+}
+
+/* The value of fact F on the run sr is part of. */
+const char *
+adapt_fact(const struct step_result *sr, enum scn_fact f, char *buf, size_t len)
+{
+	const struct snapshot *s = &sr->after;
+	const char *fs = s->disk.fs[0] != '\0' ? s->disk.fs : "unknown";
+	bool disk = strcmp(fs, "tmpfs") != 0 && s->disk.source != SNAP_SRC_NONE;
+	char rel[65];
+
+	switch (f) {
+	case SCN_FACT_FS:
+		snprintf(buf, len, "%s", fs);
+		break;
+	case SCN_FACT_PROBE:
+		snprintf(buf, len, "%s", s->cache.source == SNAP_SRC_CACHESTAT ? "cachestat" :
+			 s->cache.source == SNAP_SRC_KPAGEFLAGS ? "kpageflags" :
+			 s->cache.source == SNAP_SRC_MINCORE ? "mincore" : "unknown");
+		break;
+	case SCN_FACT_BLKSIZE:
+		if (s->disk.block_size > 0)
+			snprintf(buf, len, "%" PRIu32, s->disk.block_size);
+		else
+			snprintf(buf, len, "unknown");
+		break;
+	case SCN_FACT_LARGE_FOLIOS: {
+		/* Buffered writes use large folios on xfs since 5.18 and on ext4 since 6.16;
+		 * btrfs and tmpfs (huge=never) cache in single pages by default. Overlay is
+		 * the upper layer's, which this run does not name: counted as no. */
+		int v = adapt_kernel(rel, sizeof rel);
+		bool yes = (strcmp(fs, "xfs") == 0 && v >= 5018) ||
+			   (strcmp(fs, "ext4") == 0 && v >= 6016);
+		snprintf(buf, len, "%s", yes ? "yes" : "no");
+		break;
+	}
+	case SCN_FACT_DELALLOC:
+		snprintf(buf, len, "%s", strcmp(fs, "ext4") == 0 || strcmp(fs, "xfs") == 0 ||
+			 strcmp(fs, "btrfs") == 0 ? "yes" : "no");
+		break;
+	case SCN_FACT_CACHESTAT:
+		snprintf(buf, len, "%s", s->cache.source == SNAP_SRC_CACHESTAT ? "yes" : "no");
+		break;
+	case SCN_FACT_DIRTY:
+		snprintf(buf, len, "%s", s->cache.has_dirty ? "yes" : "no");
+		break;
+	case SCN_FACT_DISK:
+		snprintf(buf, len, "%s", disk ? "yes" : "no");
+		break;
+	case SCN_FACT__COUNT:
+		snprintf(buf, len, "unknown");
+		break;
+	}
+	return buf;
+}
+
+/* True if the fact of condition k has one of its values for sr. */
+static bool
+adapt_cond_holds(const struct scn_cond *k, const struct step_result *sr)
+{
+	char v[80];
+	bool any = false;
+
+	adapt_fact(sr, k->fact, v, sizeof v);
+	for (size_t i = 0; i < k->n_values && !any; i++) {
+		/* The loader wrote blksize values as plain numbers of bytes. */
+		any = strcmp(v, k->values[i]) == 0;
+	}
+	return any;
+}
+
+/* True if case c holds for sr: all of its when conditions do, and not all of its unless
+ * conditions do (unless: {fs: ext4, blksize: 1024} leaves out a 1 KiB-block ext4 only). */
+bool
+adapt_case_holds(const struct scn_case *c, const struct step_result *sr)
+{
+	bool has_unless = false, all_unless = true;
+
+	for (size_t i = 0; i < c->n_conds; i++) {
+		bool holds = adapt_cond_holds(&c->conds[i], sr);
+		if (!c->conds[i].negate && !holds)
+			return false;
+		if (c->conds[i].negate) {
+			has_unless = true;
+			all_unless = all_unless && holds;
+		}
+	}
+	return !(has_unless && all_unless);
+}
+
+/* The expectations to check for sr: the step's and those of its holding cases. */
+const struct scn_expect **
+adapt_expects(const struct step_result *sr, size_t *n)
+{
+	const struct scn_step *st = sr->step;
+	const struct scn_expect **v;
+	size_t cap = st->n_expects;
+
+	*n = 0;
+	for (size_t i = 0; i < st->n_cases; i++)
+		cap += st->cases[i].n_expects;
+	if (cap == 0)
+		return NULL;
+	v = calloc(cap, sizeof *v);
+	if (v == NULL) {
+		*n = cap;
+		return NULL;
+	}
+	for (size_t i = 0; i < st->n_expects; i++)
+		v[(*n)++] = &st->expects[i];
+	for (size_t i = 0; i < st->n_cases; i++)
+		if (adapt_case_holds(&st->cases[i], sr))
+			for (size_t j = 0; j < st->cases[i].n_expects; j++)
+				v[(*n)++] = &st->cases[i].expects[j];
+	return v;
+}

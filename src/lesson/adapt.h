@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* lesson/adapt.h: what a step's cases and {placeholders} become on this run's filesystem and probe. */
+#ifndef IOBUFVIZ_ADAPT_H
+#define IOBUFVIZ_ADAPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lesson/step.h"
+
+/* The value of fact F on the run sr is part of, as text ("ext4", "4096", "yes"). */
+const char *adapt_fact(const struct step_result *sr, enum scn_fact f, char *buf, size_t len);
+
+/* True if case c holds for sr: all its when conditions hold, and not all its unless ones. */
+bool adapt_case_holds(const struct scn_case *c, const struct step_result *sr);
+
+/* The expectations to check for sr: the step's, then those of each case that holds, in
+ * the order written; *n of them. A heap array (NULL when *n is 0 or out of memory). */
+const struct scn_expect **adapt_expects(const struct step_result *sr, size_t *n);
+
+
+/* The kernel's version as MAJOR * 1000 + MINOR (6.18 -> 6018), and its release in rel. */
+int adapt_kernel(char *rel, size_t len);
+
+#endif

@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: MIT */
+/* lesson/expect.c: a step's expectations, checked against what was observed. */
+#include <config.h>
+
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson/adapt.h"
+#include "trace/decode.h"
+#include "export/describe.h"
+#include "lesson/expect.h"
+#include "scenario/names.h"
+
+/* Copy s into text with "\r\n" folded to "\n" (a pty writes CR LF). */
+static void
+expect_normalise(const char *s, char *text, size_t len)
+{
+	size_t n = 0;
+
+	for (; *s != '\0' && n + 1 < len; s++)
+		if (!(s[0] == '\r' && s[1] == '\n'))
+			text[n++] = *s;
+	text[n] = '\0';
+}
+
+/* The stdio state after the step; with no FILE* the fact is absent (observed: there is no
+ * buffer), which fails any expectation, so the getter reports EXPECT_ABSENT, not unknown. */
+static bool
+expect_stdio(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!sr->after.stdio.open) {
+		snprintf(text, len, "no FILE* open");
+		*num = EXPECT_ABSENT;
+		return false;
+	}
+	return true;
+}
+
+/* stdio.size: the FILE*'s buffer size. */
+bool
+expect_get_stdio_size(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!expect_stdio(sr, num, text, len))
+		return false;
+	*num = (int64_t)sr->after.stdio.size;
+	return true;
+}
+
+/* stdio.pending: bytes waiting in the FILE*'s buffer. */
+bool
+expect_get_stdio_pending(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!expect_stdio(sr, num, text, len))
+		return false;
+	*num = (int64_t)sr->after.stdio.pending;
+	return true;
+}
+
+/* stdio.mode: the FILE*'s buffering mode. */
+bool
+expect_get_stdio_mode(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!expect_stdio(sr, num, text, len))
+		return false;
+	*num = (int64_t)sr->after.stdio.mode;
+	snprintf(text, len, "%s", scenario_names_of(scn_bufmodes, (int)sr->after.stdio.mode));
+	return true;
+}
+
+/*
+ * Without ptrace, a stdio op's calls are counted from /proc/PID/io: false with the reason in
+ * text when that could not be read (the counts would be 0, a guess).
+ */
+static bool
+expect_calls(const struct step_result *sr, char *text, size_t len)
+{
+	if (sr->events.source == EV_SRC_PROCIO && !sr->after.disk.io_ok &&
+	    (scenario_op_is_stdio(sr->step->op) || sr->step->op == SCN_OP_TAIL)) {
+		snprintf(text, len, "calls: unknown, because stdio's calls are counted from "
+		         "/proc/PID/io without ptrace, and it could not be read");
+		return false;
+	}
+	return true;
+}
+
+/* calls.write: write-type calls the step made. */
+bool
+expect_get_calls_write(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!expect_calls(sr, text, len))
+		return false;
+	*num = (int64_t)sr->events.n_write;
+	return true;
+}
+
+/* calls.read: read-type calls the step made. */
+bool
+expect_get_calls_read(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!expect_calls(sr, text, len))
+		return false;
+	*num = (int64_t)sr->events.n_read;
+	return true;
+}
+
+/* calls.total: every call on the file (only ptrace sees them all). */
+bool
+expect_get_calls_total(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (sr->events.source != EV_SRC_PTRACE) {
+		snprintf(text, len, "calls: unknown, because only ptrace sees every call on the "
+		         "file and this run traces through /proc/PID/io");
+		return false;
+	}
+	*num = (int64_t)(sr->events.n + sr->events.dropped);
+	return true;
+}
+
+/* bytes.written: bytes the step's calls wrote. */
+bool
+expect_get_bytes_written(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!expect_calls(sr, text, len))
+		return false;
+	*num = (int64_t)sr->events.bytes_written;
+	return true;
+}
+
+/* bytes.read: bytes the step's calls read. */
+bool
+expect_get_bytes_read(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!expect_calls(sr, text, len))
+		return false;
+	*num = (int64_t)sr->events.bytes_read;
+	return true;
+}
+
+/* cache.pages: the file's pages in the page cache. */
+bool
+expect_get_cache_pages(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (sr->after.cache.source == SNAP_SRC_NONE) {
+		snprintf(text, len, "cached pages: unknown, because %s",
+		         sr->after.cache.note[0] ? sr->after.cache.note : "no page cache source worked");
+		return false;
+	}
+	*num = (int64_t)sr->after.cache.cached;
+	return true;
+}
+
+/* The cache's dirty state, or false with the reason in text. */
+static bool
+expect_dirty(const struct step_result *sr, char *text, size_t len)
+{
+	const struct snap_cache *c = &sr->after.cache;
+
+	if (c->source == SNAP_SRC_NONE || !c->has_dirty) {
+		/* The probe's note already says "dirty pages: unknown, because ...". */
+		if (strstr(c->note, "dirty pages: unknown") != NULL)
+			snprintf(text, len, "%s", strstr(c->note, "dirty pages: unknown"));
+		else
+			snprintf(text, len, "dirty pages: unknown, because %s",
+			         c->note[0] ? c->note : "no page cache source tells dirty pages");
+		return false;
+	}
+	return true;
+}
+
+/* cache.dirty_pages: dirty pages of the file. */
+bool
+expect_get_cache_dirty_pages(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!expect_dirty(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.cache.dirty;
+	return true;
+}
+
+/* cache.writeback_pages: pages under writeback. */
+bool
+expect_get_cache_writeback_pages(const struct step_result *sr, int64_t *num, char *text,
+                                 size_t len)
+{
+	if (!expect_dirty(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.cache.writeback;
+	return true;
+}
+
+/* The file's extents, or false with the reason in text. */
+static bool
+expect_disk(const struct step_result *sr, char *text, size_t len)
+{
+	const struct snapshot *s = &sr->after;
+
+	if (s->disk.source == SNAP_SRC_NONE) {
+		if (strcmp(s->disk.fs, "tmpfs") == 0 || strcmp(s->disk.fs, "ramfs") == 0)
+			snprintf(text, len, "disk: unknown, because %s keeps data in memory; there is "
+			         "no disk", s->disk.fs);
+		else
+			snprintf(text, len, "disk: unknown, because %s",
+			         s->disk.note[0] ? s->disk.note : "FIEMAP did not answer");
+		return false;
+	}
+	return true;
+}
+
+/* disk.allocated_bytes: bytes with blocks on disk. */
+bool
+expect_get_disk_allocated_bytes(const struct step_result *sr, int64_t *num, char *text,
+                                size_t len)
+{
+	if (!expect_disk(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.disk.allocated_bytes;
+	return true;
+}
+
+/* disk.delalloc_bytes: bytes waiting for delayed allocation. */
+bool
+expect_get_disk_delalloc_bytes(const struct step_result *sr, int64_t *num, char *text,
+                               size_t len)
+{
+	if (!expect_disk(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.disk.delalloc_bytes;
+	return true;
+}
+
+/* disk.unwritten_bytes: bytes allocated but never written. */
+bool
+expect_get_disk_unwritten_bytes(const struct step_result *sr, int64_t *num, char *text,
+                                size_t len)
+{
+	if (!expect_disk(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.disk.unwritten_bytes;
+	return true;
+}
+
+/* disk.inline_bytes: the file's bytes kept inline in the filesystem's metadata. */
+bool
+expect_get_disk_inline_bytes(const struct step_result *sr, int64_t *num, char *text,
+                             size_t len)
+{
+	if (!expect_disk(sr, text, len))
+		return false;
+	*num = (int64_t)sr->after.disk.inline_bytes;
+	return true;
+}
+
+/* result.errno: the call's errno. */
+bool
+expect_get_result_errno(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	*num = sr->err;
+	snprintf(text, len, "%s", describe_errno(sr->err));
+	return true;
+}
+
+/* result.value: the call's return value. */
+bool
+expect_get_result_value(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	(void)text;
+	(void)len;
+	*num = sr->ret;
+	return true;
+}
+
+/* Captured output o as text; none is absent (the op did not run), not unknown. */
+static bool
+expect_output(const char *o, int64_t *num, char *text, size_t len)
+{
+	if (o == NULL) {
+		snprintf(text, len, "no output captured");
+		*num = EXPECT_ABSENT;
+		return false;
+	}
+	expect_normalise(o, text, len);
+	return true;
+}
+
+/* output: what reached the terminal (pty) or what tail printed. */
+bool
+expect_get_output(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	return expect_output(sr->output, num, text, len);
+}
+
+/* output.file: what reached the file (pty). */
+bool
+expect_get_output_file(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	return expect_output(sr->output_file, num, text, len);
+}
+
+/* exit.status: how a run step's program ended (its exit code; 128 + N if signal N killed it). */
+bool
+expect_get_exit_status(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	*num = sr->ret;
+	if (sr->ret < 0)
+		snprintf(text, len, "the program did not run");
+	return sr->ret >= 0;
+}
+
+/* result.flags: what fcntl(F_GETFL) returned, as flag names. */
+bool
+expect_get_result_flags(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (sr->ret < 0) {
+		snprintf(text, len, "no flags: the call failed (%s)", describe_errno(sr->err));
+		*num = EXPECT_ABSENT;
+		return false;
+	}
+	decode_open_flags((int)sr->ret, text, len);
+	*num = sr->ret;
+	return true;
+}
+
+/* file.size: the scratch file's size after the step (fstat by the runner). */
+bool
+expect_get_file_size(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	(void)text;
+	(void)len;
+	*num = (int64_t)sr->after.cache.file_size;
+	return true;
+}
+
+/* file.content and file.prefix: the scratch file's bytes after the step. */
+bool
+expect_get_file_content(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	return expect_output(sr->file_content, num, text, len);
+}
+
+/* Observed value of a key: its getter, and the number as text unless the getter wrote one. */
+bool
+expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num, char *text,
+               size_t len)
+{
+	*num = 0;
+	text[0] = '\0';
+	if ((unsigned)key >= SCN_KEY__COUNT) {
+		snprintf(text, len, "unknown key");
+		return false;
+	}
+	if (!scn_key_table[key].get(sr, num, text, len)) {
+		if (*num != EXPECT_ABSENT)
+			*num = 0;
+		return false;
+	}
+	if (text[0] == '\0' && scn_key_table[key].type != SCN_KT_TEXT)
+		snprintf(text, len, "%" PRId64, *num);
+	return true;
+}
+
+/* Does got CMP want hold? */
+static bool
+expect_compare(enum scn_cmp cmp, int64_t got, int64_t want)
+{
+	switch (cmp) {
+	case SCN_CMP_EQ: return got == want;
+	case SCN_CMP_NE: return got != want;
+	case SCN_CMP_LT: return got < want;
+	case SCN_CMP_LE: return got <= want;
+	case SCN_CMP_GT: return got > want;
+	case SCN_CMP_GE: return got >= want;
+	}
+	return false;
+}
+
+/* The wanted value as text. */
+char *
+expect_format_want(const struct scn_expect *e, char *buf, size_t len)
+{
+	const char *op = scenario_cmp_name(e->cmp);
+
+	if (e->str != NULL)
+		snprintf(buf, len, "%s \"%s\"", op, e->str);
+	else if (scn_key_table[e->key].type == SCN_KT_BUFMODE)
+		snprintf(buf, len, "%s %s", op, scenario_names_of(scn_bufmodes, (int)e->num));
+	else if (scn_key_table[e->key].type == SCN_KT_ERRNO)
+		snprintf(buf, len, "%s %s", op, describe_errno((int)e->num));
+	else
+		snprintf(buf, len, "%s %" PRId64, op, e->num);
+	return buf;
+}
+
+/*
+ * An O_DIRECT transfer on btrfs that is not aligned to its sectors is not refused: btrfs runs
+ * it as buffered I/O (measured on Linux 6.18 with ftrace: a 512-byte read makes no
+ * iomap_dio_rw_begin, and page_cache_sync_ra reads 4 pages in; statx reports no DIO
+ * alignment). True, with the reason in text, when sr was such a transfer and succeeded.
+ */
+static bool
+expect_direct_fallback(const struct step_result *sr, char *text, size_t len)
+{
+	const struct snapshot *s = &sr->after;
+	enum scn_op op = sr->step->op;
+	unsigned bad;
+
+	if (strcmp(s->disk.fs, "btrfs") != 0 || !s->fd.open || !(s->fd.flags & O_DIRECT) ||
+	    sr->ret < 0 || s->disk.block_size == 0 ||
+	    (op != SCN_OP_READ && op != SCN_OP_WRITE && op != SCN_OP_PREAD && op != SCN_OP_PWRITE))
+		return false;
+	bad = scenario_dio_misfit(&sr->step->args, s->disk.block_size, s->disk.block_size);
+	if (bad == 0 && s->cache.source != SNAP_SRC_NONE && sr->before.cache.source != SNAP_SRC_NONE &&
+	    s->cache.cached > 0 && s->cache.cached == sr->before.cache.cached) {
+		/* A true direct transfer, after buffered ones that left pages behind. */
+		snprintf(text, len, "this O_DIRECT call added no page to the cache; the %" PRIu64
+		         " cached were there before it (btrfs leaves them when it runs a misaligned "
+		         "O_DIRECT call as buffered I/O)", s->cache.cached);
+		return true;
+	}
+	if (bad == 0)
+		return false;
+	snprintf(text, len, "btrfs ran this O_DIRECT call as buffered I/O, through the page cache "
+	         "(the %s is not a multiple of its %" PRIu32 "-byte sectors): it does not refuse "
+	         "it with EINVAL, so O_DIRECT's rules cannot be shown on btrfs",
+	         (bad & SCN_HAS_BYTES) ? "size" : (bad & SCN_HAS_OFFSET) ? "offset" : "buffer",
+	         s->disk.block_size);
+	return true;
+}
+
+/* Check every expectation of the step. */
+int
+expect_eval(struct step_result *sr)
+{
+	const struct scn_step *st = sr->step;
+
+	free(sr->expects);
+	sr->expects = NULL;
+	sr->n_expects = 0;
+	sr->ok = true;
+	sr->n_unobservable = 0;
+	if (st == NULL)
+		return 0;
+	const struct scn_expect **ws = adapt_expects(sr, &sr->n_expects);
+	if (ws == NULL && sr->n_expects > 0)
+		return -1;
+	sr->expects = sr->n_expects > 0 ? calloc(sr->n_expects, sizeof *sr->expects) : NULL;
+	if (sr->expects == NULL) {
+		free(ws);
+		return sr->n_expects > 0 ? -1 : 0;
+	}
+	for (size_t i = 0; i < sr->n_expects; i++) {
+		const struct scn_expect *w = ws[i];
+		struct expect_result *r = &sr->expects[i];
+		char got[sizeof r->got_text];
+		bool seen = expect_observe(sr, w->key, &r->got, got, sizeof got);
+
+		bool held;
+
+		r->want = w;
+		memcpy(r->got_text, got, sizeof got);
+		if (!seen && r->got != EXPECT_ABSENT) {
+			r->outcome = EXPECT_NOT_OBSERVABLE;
+			sr->n_unobservable++;
+			continue;
+		}
+		if (!seen) {
+			r->got = 0;
+			held = false;
+		} else if (w->str != NULL) {
+			char want[sizeof r->got_text];
+			expect_normalise(w->str, want, sizeof want);
+			held = (scn_key_table[w->key].type == SCN_KT_PREFIX ?
+				strncmp(want, got, strlen(want)) == 0 : strcmp(want, got) == 0) ==
+			       (w->cmp == SCN_CMP_EQ);
+		} else
+			held = expect_compare(w->cmp, r->got, w->num);
+		/* What the lesson meant to show did not happen here, and why is known. */
+		if (!held && (w->key == SCN_KEY_RESULT_ERRNO || w->key == SCN_KEY_RESULT_VALUE ||
+		              w->key == SCN_KEY_CACHE_PAGES) &&
+		    expect_direct_fallback(sr, r->got_text, sizeof r->got_text)) {
+			r->outcome = EXPECT_NOT_OBSERVABLE;
+			sr->n_unobservable++;
+			continue;
+		}
+		r->outcome = held ? EXPECT_HELD : EXPECT_FAILED;
+		r->ok = held;
+		if (!held)
+			sr->ok = false;
+	}
+	free(ws);
+	return 0;
+}

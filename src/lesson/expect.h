@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* lesson/expect.h: a step's expectations, checked against what was observed. */
+#ifndef IOBUFVIZ_EXPECT_H
+#define IOBUFVIZ_EXPECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lesson/step.h"
+
+/* The getters, one per key, named in SCN_KEY_LIST: the observed value, or false if unseen. */
+#define EXPECT_DECLARE(fn) \
+	bool fn(const struct step_result *sr, int64_t *num, char *text, size_t len)
+EXPECT_DECLARE(expect_get_stdio_size);
+EXPECT_DECLARE(expect_get_stdio_pending);
+EXPECT_DECLARE(expect_get_stdio_mode);
+EXPECT_DECLARE(expect_get_calls_write);
+EXPECT_DECLARE(expect_get_calls_read);
+EXPECT_DECLARE(expect_get_calls_total);
+EXPECT_DECLARE(expect_get_bytes_written);
+EXPECT_DECLARE(expect_get_bytes_read);
+EXPECT_DECLARE(expect_get_cache_pages);
+EXPECT_DECLARE(expect_get_cache_dirty_pages);
+EXPECT_DECLARE(expect_get_cache_writeback_pages);
+EXPECT_DECLARE(expect_get_disk_allocated_bytes);
+EXPECT_DECLARE(expect_get_disk_delalloc_bytes);
+EXPECT_DECLARE(expect_get_disk_unwritten_bytes);
+EXPECT_DECLARE(expect_get_disk_inline_bytes);
+EXPECT_DECLARE(expect_get_result_errno);
+EXPECT_DECLARE(expect_get_result_value);
+EXPECT_DECLARE(expect_get_output);
+EXPECT_DECLARE(expect_get_output_file);
+EXPECT_DECLARE(expect_get_exit_status);
+EXPECT_DECLARE(expect_get_result_flags);
+EXPECT_DECLARE(expect_get_file_size);
+EXPECT_DECLARE(expect_get_file_content);
+
+/* A getter's *num when it returns false because the fact does not exist (no FILE*, no
+ * output): observed absence, which fails an expectation, unlike a fact this run cannot see. */
+#define EXPECT_ABSENT INT64_MIN
+
+/*
+ * The observed value of key for step result sr: numeric in *num and as text. Return false
+ * when this run cannot observe it (e.g. dirty pages without cachestat), with the reason in text
+ * ("dirty pages: unknown, because ...") and *num 0; or when the fact is absent, with *num
+ * EXPECT_ABSENT.
+ */
+bool expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num,
+                    char *text, size_t len);
+
+/* Fill sr->expects (one per scn_expect of its step: held, failed or not observable),
+ * sr->ok (none failed) and sr->n_unobservable. 0, or -1 out of memory. */
+int expect_eval(struct step_result *sr);
+
+/* Write the wanted value ("= 904", ">= 1", "= line", "= EINVAL") into buf. Return buf. */
+char *expect_format_want(const struct scn_expect *e, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* lesson/lesson.h: a scenario being taught: runs each step, checks it, says what changed, keeps it. */
+#ifndef IOBUFVIZ_LESSON_H
+#define IOBUFVIZ_LESSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/runner.h"
+#include "scenario/scenario.h"
+#include "lesson/step.h"
+
+struct lesson;
+
+/* Start a run of s (runner_new). NULL + *err on failure (free *err). */
+struct lesson *lesson_new(const struct scenario *s, const struct runner_opts *o, char **err);
+
+/*
+ * Run the next step, evaluate its expectations, work out what changed (between the steps
+ * and in this one) and keep it in the history. 1 = ran (lesson_last), 0 = no more steps,
+ * -1 = out of memory (the step is lost).
+ */
+int lesson_step(struct lesson *l);
+
+/* The results so far, oldest first (lesson_count of them); NULL when there are none. */
+const struct step_result *lesson_results(const struct lesson *l);
+size_t lesson_count(const struct lesson *l);
+
+/* The newest result, or NULL before the first step. */
+const struct step_result *lesson_last(const struct lesson *l);
+
+/* How many results had an expectation fail. */
+size_t lesson_failures(const struct lesson *l);
+
+/* The state before the first step, the runner's trace source, scratch file and filesystem. */
+const struct snapshot *lesson_initial(const struct lesson *l);
+enum ev_source lesson_trace_source(const struct lesson *l);
+const char *lesson_file_path(const struct lesson *l);
+const char *lesson_fs_name(const struct lesson *l);
+
+/* What tracing adds to each system call in this run (engine/runner.h). */
+const struct runner_overhead *lesson_tracing_overhead(const struct lesson *l);
+
+/* Why the scratch file is where it is, or what a disk lesson cannot show there; "" if
+ * nothing needs saying (runner_place_note). */
+const char *lesson_place_note(const struct lesson *l);
+
+/* Fill sr->changes: from prev (the step before's after; NULL for the first step) to sr's
+ * before, then across sr itself. */
+void lesson_diff(const struct snapshot *prev, struct step_result *sr);
+
+/* Stop the run and forget its results. NULL is fine. */
+void lesson_free(struct lesson *l);
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* lesson/step.c: the lifecycle of a step result (what it owns). */
+#include <config.h>
+
+#include <stdlib.h>
+
+#include "sweep/sweep.h"
+#include "lesson/step.h"
+
+/* The narration to show for sr. */
+const char *
+step_result_say(const struct step_result *sr)
+{
+	if (sr->say != NULL)
+		return sr->say;
+	return sr->step != NULL ? sr->step->say : NULL;
+}
+
+/* Free what a step result owns. */
+void
+step_result_clear(struct step_result *sr)
+{
+	if (sr == NULL)
+		return;
+	event_list_clear(&sr->events);
+	free(sr->expects);
+	free(sr->output);
+	free(sr->output_file);
+	free(sr->file_content);
+	free(sr->say);
+	sr->say = NULL;
+	if (sr->sweep != NULL) {
+		sweep_result_clear(sr->sweep);
+		free(sr->sweep);
+		sr->sweep = NULL;
+	}
+	sr->expects = NULL;
+	sr->n_expects = 0;
+	sr->output = sr->output_file = NULL;
+	sr->file_content = NULL;
+}

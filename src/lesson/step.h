@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* lesson/step.h: what one step did and left behind, and how its expectations came out. */
+#ifndef IOBUFVIZ_STEP_H
+#define IOBUFVIZ_STEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/event.h"
+#include "scenario/scenario.h"
+#include "lesson/snapshot-diff.h"
+#include "probe/snapshot.h"
+
+struct sweep_result;
+
+/* How one expectation came out: held, failed, or about a fact this run cannot observe. */
+enum expect_outcome {
+	EXPECT_HELD,
+	EXPECT_FAILED,
+	EXPECT_NOT_OBSERVABLE,        /* got_text says why; neither held nor failed */
+};
+
+/* Outcome of one expectation. */
+struct expect_result {
+	const struct scn_expect *want;
+	bool ok;                      /* outcome == EXPECT_HELD */
+	int64_t got;                  /* numeric value observed (0 when not observable) */
+	char got_text[256];           /* as text (outputs, errno names, modes); the reason when
+	                                 not observable */
+	enum expect_outcome outcome;
+};
+
+/* Everything one step did and left behind. */
+struct step_result {
+	size_t index;                 /* 0-based */
+	const struct scn_step *step;
+	int64_t ret;                  /* the op's return value (-1 on error) */
+	int err;                      /* errno of the op, 0 if none */
+	uint64_t op_ns;               /* the whole op timed inside the worker (clock_gettime) */
+	struct event_list events;
+	struct snapshot before, after;
+	struct expect_result *expects;
+	size_t n_expects;
+	bool ok;                      /* no expectation failed (set by expect_eval) */
+	size_t n_unobservable;        /* expectations on facts this run cannot observe */
+	bool stopped;                 /* stopped by the user (runner_poll_fn, progress): its
+	                                 expectations are not checked */
+	bool timed_out;               /* stopped (as above) by the run's --timeout */
+	char *output;                 /* pty (terminal) / tail output; NULL if none */
+	char *output_file;            /* pty: file output */
+	char *file_content;           /* the scratch file after the step, read only when the step
+	                                 expects file.content or file.prefix; else NULL */
+	struct sweep_result *sweep;   /* sweep steps: the timed results (sweep/sweep.h); else NULL */
+	char *say;                    /* the narration as shown: the case's or step's say, its
+	                                 {placeholders} filled in (lesson/adapt.c); NULL if none */
+	char note[256];               /* the engine's own remark (fallbacks, worker death) */
+	uint64_t output_len;          /* bytes printed in all, when output keeps only the first
+	                                 of them; 0: output is all of it */
+	struct snapshot_diff changes; /* what the kernel did between steps and in this one */
+};
+
+/* The narration to show for sr: its filled-in say, else its step's as written; NULL: none. */
+const char *step_result_say(const struct step_result *sr);
+
+/* Free what a step_result owns. */
+void step_result_clear(struct step_result *sr);
+
+#endif

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: MIT */
+/* load-int.h: the loader's private state and the functions its files share. */
+#ifndef IOBUFVIZ_SCENARIO_LOAD_H
+#define IOBUFVIZ_SCENARIO_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scenario/scenario.h"
+#include "scenario/names.h"
+#include "load/yamlpos.h"
+
+/* After this many errors the rest are noise. */
+#define SCN_MAX_ERRORS 20
+/* Longest wait a scenario may ask for, in seconds. */
+#define SCN_MAX_WAIT 3600.0
+/* wait until: clean gives up after this long unless the step says otherwise. */
+#define SCN_WAIT_TIMEOUT 60.0
+/*
+ * O_DIRECT wants offsets and sizes in multiples of the device's logical block size, never
+ * below 512 on a disk, and the buffer aligned to what the device's DMA needs (512 on most
+ * disks, as listing 13-1 teaches; 4 on some NVMe). The loader knows neither of the scratch
+ * file's values, so it holds scenarios to 512 for all three: a size or offset that breaks it
+ * fails on every disk. The file's real alignments are known only to the run, which checks a
+ * failed transfer against them (engine/ops.c, statx) and says which rule it broke. Both use one
+ * rule, scenario_dio_misfit.
+ */
+#define SCN_DIO_MIN_ALIGN 512
+
+/* One load: where errors go, what is being read, and what the steps so far left open. */
+struct scn_load {
+	const char *path;
+	const struct yamlpos *ix;
+	char *err;
+	size_t err_len, err_cap;
+	int n_err;
+	bool oom;
+	bool direct;          /* the current fd was opened with O_DIRECT */
+	bool tmpfs;           /* the scratch file is on tmpfs: O_DIRECT has no alignment rules */
+	char *names[SCN_MAX_NAMES]; /* as: names so far (steps' own copies), handle = index + 1 */
+	unsigned name_has[SCN_MAX_NAMES]; /* what each holds: SCN_IO_FD and SCN_IO_STDIO bits */
+	size_t n_names;
+	const char *ended;          /* the exit or _exit op that ended the program; NULL: none */
+};
+
+/* What a key of a mapping takes (the schema: load/schema.c). */
+enum scn_shape {
+	SCN_SHAPE_SCALAR,     /* a single value */
+	SCN_SHAPE_LIST,       /* a list of single values */
+	SCN_SHAPE_MAP,        /* a mapping of FIELDS; a null value stands for an empty one */
+	SCN_SHAPE_MAP_LIST,   /* a list of mappings of FIELDS */
+};
+
+/* One key of a mapping in the schema. */
+struct scn_field {
+	const char *key;
+	enum scn_shape shape;
+	const struct scn_field *fields; /* keys of the mapping(s) it holds */
+};
+
+/* The YAML key of each op argument, and what it takes. */
+extern const struct scn_field scn_arg_fields[SCN_ARG__COUNT];
+
+/* ---- load/report.c ---- */
+
+/* Append one "PATH:LINE:COL: message" line. */
+void scenario_report_error(struct scn_load *ld, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Error at a node's value; NULL node: at 1:1. */
+#define scenario_at(ld, node, ...) \
+	scenario_report_error((ld), (node) ? (node)->line : 1, (node) ? (node)->col : 1, __VA_ARGS__)
+/* Error at a node's key. */
+#define scenario_at_key(ld, node, ...) \
+	scenario_report_error((ld), (node) ? (node)->key_line : 1, (node) ? (node)->key_col : 1, \
+			      __VA_ARGS__)
+
+/* The closest of N names to WORD if it is close enough, else NULL. */
+const char *scenario_report_suggest(const char *word, const char *const *names, size_t n);
+
+/* Append WORD to the text in buf, after SEP unless buf is empty. */
+void scenario_report_append(char *buf, size_t len, const char *sep, const char *word);
+
+/* Write "a, b, c" (the names of a table) into buf. */
+const char *scenario_report_names(const struct scn_name *t, char *buf, size_t len);
+
+/* ---- load/value.c ---- */
+
+/* Duplicate S, remembering failure. */
+char *scenario_value_strdup(struct scn_load *ld, const char *s);
+
+/* True if NODE is a plain null scalar ("", "~", "null"): a key written with no value. */
+bool scenario_value_is_null(const struct yamlpos_node *node);
+
+/* Look S up in table T. Return 0 and set *out, or report at NODE and return -1. */
+int scenario_value_name(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+			const struct scn_name *t, const char *what, int *out);
+
+/* Sizes: what a zero means and whether the 1 GiB bound applies. */
+enum { SZ_ZERO_OK = 1, SZ_BOUNDED = 2 };
+
+/* Parse a size ("4096", "4KiB"). */
+int scenario_value_size(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+			const char *what, int how, uint64_t *out);
+
+/* Parse an offset: a size, negative only where ALLOW_NEG. */
+int scenario_value_offset(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+			  bool allow_neg, int64_t *out);
+
+/* Parse a real number within [lo, hi]. */
+int scenario_value_real(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+			const char *what, double lo, double hi, double *out);
+
+/* Parse a whole number within [lo, hi]. */
+int scenario_value_count(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+			 const char *what, uint64_t lo, uint64_t hi, uint64_t *out);
+
+struct scn_raw_list;
+struct scn_raw_step;
+struct scn_raw_sweep;
+
+/* Map the list of flag names L (libcyaml's), written at LIST, to their OR. */
+int scenario_value_flags(struct scn_load *ld, const struct yamlpos_node *list,
+			 const struct scn_raw_list *l, const struct scn_name *t, const char *what,
+			 int *out);
+
+/* Parse one expectation value S (written at NODE) for key E->key into E. */
+int scenario_value_expect(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+			  struct scn_expect *e);
+
+/* ---- load/bounds.c ---- */
+
+/* Refuse more than SCN_MAX_STEPS steps, on the tree ROOT; 0, or -1 after reporting. */
+int scenario_bounds_steps(struct scn_load *ld, const struct yamlpos_node *root);
+
+/* A whole run's bounds (time, bytes, tail), reported at the step or key that crosses one. */
+void scenario_bounds_check(struct scn_load *ld, const struct scenario *s,
+			   const struct yamlpos_node *root);
+
+/* ---- load/schema.c ---- */
+
+/* Check a step's expect mapping N (or null). */
+void scenario_schema_expect(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno);
+
+/* Check every key and the kind of every value against the schema; 0 if all is well-shaped. */
+int scenario_schema_check(struct scn_load *ld, const struct yamlpos_node *root);
+
+/* ---- load/step.c ---- */
+
+/* Parse one step RS (libcyaml's), written at SN (STEPNO is 1-based, for messages). */
+void scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
+			 const struct yamlpos_node *sn, size_t stepno);
+
+/* Parse one expectation: key C (known) with value VAL, of a step doing OP, into E. */
+void scenario_step_expect(struct scn_load *ld, enum scn_op op, const struct yamlpos_node *c,
+			  const char *val, struct scn_expect *e, size_t stepno);
+
+/* Free N expectations E (what they own, and the array). */
+void scenario_step_expects_free(struct scn_expect *e, size_t n);
+
+/* wait's rules: seconds or until, not both; timeout only with until. */
+void scenario_step_wait(struct scn_load *ld, const struct scn_step *st,
+			const struct yamlpos_node *opnode, size_t stepno);
+
+/* write/pwrite's rule: bytes or text, not both. */
+void scenario_step_text(struct scn_load *ld, const struct scn_step *st,
+			const struct yamlpos_node *opnode, size_t stepno);
+
+/* fcntl's rule: F_SETFL needs flags, F_GETFL takes none. */
+void scenario_step_fcntl(struct scn_load *ld, const struct scn_step *st,
+			 const struct yamlpos_node *opnode, size_t stepno);
+
+/* fallocate's rule: at least one byte. */
+void scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
+			     const struct yamlpos_node *opnode, size_t stepno);
+
+/* ---- load/cond.c ---- */
+
+/* Check the shape of a step's cases N (a list of {when, unless, say, expect}). */
+void scenario_cond_schema(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno);
+
+/* Parse a step's cases N (NULL: none) into st, and check the {placeholders} of its says. */
+void scenario_cond_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
+			 const struct yamlpos_node *sn, size_t stepno);
+
+/* Free a step's cases. */
+void scenario_cond_free(struct scn_step *st);
+
+/* ---- load/sweep.c ---- */
+
+/* Parse a sweep step's mapping RW (libcyaml's; NULL: nothing given), written at SN. */
+void scenario_sweep_parse(struct scn_load *ld, struct scn_step *st,
+			  const struct scn_raw_sweep *rw, const struct yamlpos_node *sn,
+			  size_t stepno);
+
+/* Free a sweep. NULL is fine. */
+void scenario_sweep_free(struct scn_sweep *sw);
+
+/* ---- load/raw.c: what libcyaml maps the document to (every scalar kept as text) ---- */
+
+/* A list of single values. */
+struct scn_raw_list {
+	char **items;
+	unsigned count;
+};
+
+/* An op's argument mapping: each argument's text (or list) by enum scn_arg; NULL: absent. */
+struct scn_raw_args {
+	char *v[SCN_ARG__COUNT];
+	struct scn_raw_list list[SCN_ARG__COUNT];
+};
+
+/* A step's expect mapping: each key's text by enum scn_key; NULL: absent. */
+struct scn_raw_expect {
+	char *v[SCN_KEY__COUNT];
+};
+
+/* A sweep reference's row. */
+struct scn_raw_row {
+	char *buf_size, *elapsed, *user, *system;
+};
+
+/* A sweep reference. */
+struct scn_raw_ref {
+	char *label, *source, *variant, *total;
+	struct scn_raw_row *rows;
+	unsigned rows_count;
+};
+
+/* A sweep variant. */
+struct scn_raw_variant {
+	char *name, *sync_each, *on;
+	struct scn_raw_list flags;
+};
+
+/* A sweep's mapping. */
+struct scn_raw_sweep {
+	char *title, *program, *file_size, *repeat, *warmup, *cache, *budget;
+	struct scn_raw_list buffer_sizes;
+	struct scn_raw_variant *variants;
+	unsigned variants_count;
+	struct scn_raw_ref *reference;
+	unsigned reference_count;
+};
+
+/* One step: its op's value by enum scn_op, in the slot its form says (NULL: absent or null). */
+struct scn_raw_step {
+	struct scn_raw_args *args[SCN_OP__COUNT];   /* SCN_FORM_ARGS */
+	char *text[SCN_OP__COUNT];                  /* SCN_FORM_TEXT */
+	struct scn_raw_sweep *sweep[SCN_OP__COUNT]; /* SCN_FORM_SWEEP */
+	char *say, *ask;
+	char *as, *on;                              /* a named fd/FILE* pair */
+	struct scn_raw_expect *expect;
+};
+
+/* The file mapping. */
+struct scn_raw_file {
+	char *size, *on, *fill;
+};
+
+/* A whole scenario. */
+struct scn_raw_scenario {
+	char *title, *source, *intro;
+	struct scn_raw_file *file;
+	struct scn_raw_step *steps;
+	unsigned steps_count;
+};
+
+/* The start of the message when libcyaml refuses what the shape check accepted (a bug). */
+#define SCN_RAW_REFUSED "libcyaml refused a document the shape check accepted"
+
+/* Map BUF (LEN bytes, already shape-checked) to *OUT with libcyaml; report at 1:1 and return -1
+ * if libcyaml refuses it. */
+int scenario_raw_load(struct scn_load *ld, const char *buf, size_t len,
+		      struct scn_raw_scenario **out);
+
+/* Free what scenario_raw_load() gave (with the schema it was loaded with). NULL is fine. */
+void scenario_raw_free(struct scn_raw_scenario *raw);
+
+#endif

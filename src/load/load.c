@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/* load.c: load a scenario: read it, check its shape, map it with libcyaml, convert it; free. */
+#include <config.h>
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "load/load-int.h"
+
+/* A scenario is a small text file; anything bigger is a mistake (and is not read whole). */
+#define SCN_MAX_FILE (1024 * 1024)
+
+/* Where KEY of mapping N was written (NULL if absent). */
+#define AT(n, key) yamlpos_get(ld->ix, (n), (key))
+
+/*
+ * "-": standard input, whatever it is (a pipe, a terminal), read to its end but never past
+ * SCN_MAX_FILE bytes: one byte more says it is too big, and the rest is left unread.
+ */
+static char *
+scenario_read_stdin(struct scn_load *ld, size_t *len)
+{
+	char *buf = malloc(SCN_MAX_FILE + 2);
+	size_t got = 0;
+
+	if (buf == NULL) {
+		ld->oom = true;
+		return NULL;
+	}
+	while (got <= SCN_MAX_FILE) {
+		ssize_t n = read(STDIN_FILENO, buf + got, SCN_MAX_FILE + 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			scenario_report_error(ld, 1, 1, "cannot read: %s", strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got > SCN_MAX_FILE) {
+		scenario_report_error(ld, 1, 1, "too large for a scenario (more than 1 MiB; the "
+				      "limit is 1 MiB)");
+		free(buf);
+		return NULL;
+	}
+	buf[got] = '\0';
+	*len = got;
+	return buf;
+}
+
+/* Read a whole regular file of at most SCN_MAX_FILE bytes ("-": standard input). Report and
+ * return NULL on failure. */
+static char *
+scenario_read_file(struct scn_load *ld, const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	size_t got = 0;
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		return scenario_read_stdin(ld, len);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		scenario_report_error(ld, 1, 1, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0) {
+		scenario_report_error(ld, 1, 1, "cannot read: %s", strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		scenario_report_error(ld, 1, 1, "is a directory, not a scenario file");
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		scenario_report_error(ld, 1, 1, "not a regular file");
+		close(fd);
+		return NULL;
+	}
+	if (st.st_size > SCN_MAX_FILE) {
+		scenario_report_error(ld, 1, 1, "too large for a scenario (%jd bytes; the limit is 1 MiB)",
+			 (intmax_t)st.st_size);
+		close(fd);
+		return NULL;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (buf == NULL) {
+		ld->oom = true;
+		close(fd);
+		return NULL;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			scenario_report_error(ld, 1, 1, "cannot read: %s", strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	*len = got;
+	return buf;
+}
+
+/* Convert RAW (libcyaml's) into S, reporting every mistake at its place in the tree ROOT. */
+static void
+scenario_convert(struct scn_load *ld, struct scenario *s, const struct scn_raw_scenario *raw,
+		 const struct yamlpos_node *root)
+{
+	static const struct scn_raw_file no_file;
+	const struct scn_raw_file *rf = raw->file != NULL ? raw->file : &no_file;
+	const struct yamlpos_node *n, *fn;
+	int v;
+
+	n = AT(root, "title");
+	if (n == NULL || raw->title == NULL || *raw->title == '\0' || scenario_value_is_null(n))
+		scenario_at(ld, n ? n : root, "the scenario needs a title (title: \"...\")");
+	s->title = scenario_value_strdup(ld, raw->title);
+	s->source = scenario_value_strdup(ld, raw->source);
+	s->intro = scenario_value_strdup(ld, raw->intro);
+	fn = AT(root, "file");
+	if (rf->size != NULL)
+		scenario_value_size(ld, AT(fn, "size"), rf->size, "file size", SZ_ZERO_OK | SZ_BOUNDED,
+				    &s->file.size);
+	if (rf->on != NULL &&
+	    scenario_value_name(ld, AT(fn, "on"), rf->on, scn_fss, "filesystem", &v) == 0)
+		s->file.on = (enum scn_fs)v;
+	if (rf->fill != NULL &&
+	    scenario_value_name(ld, AT(fn, "fill"), rf->fill, scn_fills, "fill", &v) == 0)
+		s->file.fill = (enum scn_fill)v;
+	ld->tmpfs = s->file.on == SCN_FS_TMPFS;
+
+	n = AT(root, "steps");
+	if (n == NULL) {
+		scenario_at(ld, root, "the scenario needs steps (steps: followed by a list of ops)");
+		return;
+	}
+	if (n->kind != YAMLPOS_SEQ || n->n_children == 0) {
+		scenario_at(ld, n, "steps is empty: a scenario needs at least one step");
+		return;
+	}
+	/* Steps in step with the tree, for positions: both come from the same document, and the
+	 * shape check refused any step that is not a mapping, so libcyaml skipped none. */
+	assert(raw->steps_count == n->n_children);
+	s->steps = calloc(n->n_children, sizeof *s->steps);
+	if (s->steps == NULL) {
+		ld->oom = true;
+		return;
+	}
+	s->n_steps = n->n_children;
+	const struct yamlpos_node *c = yamlpos_first(ld->ix, n);
+	for (size_t i = 0; c != NULL; i++, c = yamlpos_next(ld->ix, c))
+		scenario_step_parse(ld, &s->steps[i], &raw->steps[i], c, i + 1);
+	for (size_t i = 0; i < ld->n_names; i++) /* names matter only while steps are read */
+		free(ld->names[i]);
+	ld->n_names = 0;
+}
+
+/* Load and validate a scenario. */
+int
+scenario_load(const char *path, struct scenario **out, char **err)
+{
+	/* "-" is standard input: messages and transcripts name it <stdin>. */
+	struct scn_load ld = { .path = path == NULL ? "(null)" :
+			       strcmp(path, "-") == 0 ? SCN_STDIN_NAME : path };
+	struct scn_raw_scenario *raw = NULL;
+	struct scenario *s = NULL;
+	struct yamlpos *ix = NULL;
+	char *buf = NULL, msg[512];
+	size_t len = 0;
+	int line, col;
+
+	if (out != NULL)
+		*out = NULL;
+	if (err != NULL)
+		*err = NULL;
+	if (path == NULL || out == NULL) {
+		scenario_report_error(&ld, 1, 1, "no scenario file given");
+		goto fail;
+	}
+	buf = scenario_read_file(&ld, path, &len);
+	if (buf == NULL)
+		goto fail;
+	if (yamlpos_build(buf, len, &ix, &line, &col, msg, sizeof msg) != 0) {
+		scenario_report_error(&ld, line, col, "%s", msg);
+		goto fail;
+	}
+	ld.ix = ix;
+	const struct yamlpos_node *root = yamlpos_node(ix, 0);
+	if (root == NULL || (root->kind == YAMLPOS_SCALAR && root->is_null)) {
+		scenario_report_error(&ld, 1, 1, "empty scenario: it needs a title and steps");
+		goto fail;
+	}
+	if (root->kind != YAMLPOS_MAP) {
+		scenario_at(&ld, root, "a scenario is a mapping (title: ..., steps: ...), not %s",
+		      root->kind == YAMLPOS_SEQ ? "a list" : "a single value");
+		goto fail;
+	}
+	/* Keys and kinds first, all of them, on the tree: every shape error with its position.
+	 * Then libcyaml maps the same bytes to raw structs; it sees only well-shaped input. */
+	if (scenario_schema_check(&ld, root) != 0)
+		goto fail;
+	if (scenario_bounds_steps(&ld, root) != 0)
+		goto fail;
+	if (scenario_raw_load(&ld, buf, len, &raw) != 0)
+		goto fail;
+	s = calloc(1, sizeof *s);
+	if (s == NULL) {
+		ld.oom = true;
+		goto fail;
+	}
+	s->path = scenario_value_strdup(&ld, ld.path);
+	scenario_convert(&ld, s, raw, root);
+	scenario_bounds_check(&ld, s, root);
+	if (ld.n_err > 0 || ld.oom)
+		goto fail;
+	scenario_raw_free(raw);
+	yamlpos_free(ix);
+	free(buf);
+	*out = s;
+	return 0;
+
+fail:
+	if (ld.oom && ld.err_len == 0) {
+		free(ld.err);
+		ld.err = NULL;
+		ld.err_len = 0;
+	}
+	scenario_free(s);
+	scenario_raw_free(raw);
+	yamlpos_free(ix);
+	free(buf);
+	if (err != NULL)
+		*err = ld.err;
+	else
+		free(ld.err);
+	return -1;
+}
+
+/* Free one step's owned data. */
+static void
+scenario_step_free(struct scn_step *st)
+{
+	free(st->args.text);
+	free(st->args.text2);
+	free(st->args.program);
+	free(st->args.stdin_path);
+	for (size_t k = 0; k < st->args.n_argv; k++)
+		free(st->args.argv[k]);
+	free(st->args.argv);
+	free(st->say);
+	free(st->ask);
+	free(st->name);
+	scenario_step_expects_free(st->expects, st->n_expects);
+	scenario_cond_free(st);
+	scenario_sweep_free(st->sweep);
+}
+
+/* Free a scenario. */
+void
+scenario_free(struct scenario *s)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->n_steps; i++)
+		scenario_step_free(&s->steps[i]);
+	free(s->steps);
+	free(s->path);
+	free(s->title);
+	free(s->source);
+	free(s->intro);
+	free(s);
+}

@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: MIT */
+/* lesson/step.c: one step of a scenario: its op, arguments and expectations, checked. */
+#include <config.h>
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load/load-int.h"
+
+/* Is a stdio mode ("r", "w+", "rb+", "wx", "re") one that fopen() accepts? */
+static bool
+scenario_step_fopen_mode_ok(const char *m)
+{
+	bool plus = false, b = false, e = false, x = false;
+
+	if (strlen(m) > 7 || (m[0] != 'r' && m[0] != 'w' && m[0] != 'a'))
+		return false;
+	for (const char *p = m + 1; *p; p++) {
+		bool *seen = *p == '+' ? &plus : *p == 'b' ? &b : *p == 'e' ? &e : *p == 'x' ? &x : NULL;
+		if (seen == NULL || *seen)
+			return false;
+		*seen = true;
+	}
+	return !x || m[0] == 'w' || m[0] == 'a';
+}
+
+/* True if op takes argument arg. */
+static bool
+scenario_step_takes(const struct scn_op_entry *op, enum scn_arg arg)
+{
+	for (const struct scn_arg_use *u = op->args; u->arg != SCN_ARG_NONE; u++)
+		if (u->arg == arg)
+			return true;
+	return false;
+}
+
+/* Parse the arguments RA (libcyaml's; NULL: none) of one step (AN: the op's node; its value
+ * may be null: "- fsync:"). */
+static void
+scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct scn_raw_args *ra,
+		   const struct yamlpos_node *an, size_t stepno)
+{
+	static const struct scn_raw_args none;
+	const struct scn_op_entry *op = &scn_op_table[st->op];
+	struct scn_args *a = &st->args;
+	const struct yamlpos_node *n[SCN_ARG__COUNT] = { NULL };
+	int v;
+
+	/* Values from libcyaml; where each was written, from the tree, by key (the schema check
+	 * let no other key through). */
+	if (ra == NULL)
+		ra = &none;
+	for (const struct scn_arg_use *u = op->args; u->arg != SCN_ARG_NONE; u++)
+		n[u->arg] = yamlpos_get(ld->ix, an, scn_arg_fields[u->arg].key);
+#define NODE(k) (n[SCN_ARG_##k])
+#define VAL(k) (ra->v[SCN_ARG_##k])
+	a->whence = SEEK_SET;
+	a->buffer = SCN_BUFFER_LIBRARY;
+	if (VAL(BYTES) != NULL &&
+	    scenario_value_size(ld, NODE(BYTES), VAL(BYTES), "bytes", SZ_BOUNDED, &a->bytes) == 0)
+		a->has |= SCN_HAS_BYTES;
+	if (VAL(OFFSET) != NULL &&
+	    scenario_value_offset(ld, NODE(OFFSET), VAL(OFFSET), false, &a->offset) == 0)
+		a->has |= SCN_HAS_OFFSET;
+	if (VAL(SEEK_OFFSET) != NULL &&
+	    scenario_value_offset(ld, NODE(SEEK_OFFSET), VAL(SEEK_OFFSET), true, &a->offset) == 0)
+		a->has |= SCN_HAS_OFFSET;
+	if (VAL(LEN) != NULL &&
+	    scenario_value_size(ld, NODE(LEN), VAL(LEN), "len", SZ_ZERO_OK | SZ_BOUNDED, &a->len) == 0)
+		a->has |= SCN_HAS_LEN;
+	if (VAL(WHENCE) != NULL && scenario_value_name(ld, NODE(WHENCE), VAL(WHENCE), scn_whences,
+					  "whence", &a->whence) == 0)
+		a->has |= SCN_HAS_WHENCE;
+	if (VAL(TEXT) != NULL) {
+		a->text = scenario_value_strdup(ld, VAL(TEXT));
+		a->has |= SCN_HAS_TEXT;
+	}
+	if (VAL(BUFMODE) != NULL &&
+	    scenario_value_name(ld, NODE(BUFMODE), VAL(BUFMODE), scn_bufmodes, "setvbuf mode",
+				&v) == 0) {
+		a->bufmode = (enum scn_bufmode)v;
+		a->has |= SCN_HAS_MODE;
+	}
+	if (VAL(MODE) != NULL) {
+		if (!scenario_step_fopen_mode_ok(VAL(MODE))) {
+			scenario_at(ld, NODE(MODE), "bad %s mode '%s' (use r, w, a, r+, w+ or a+, "
+			      "optionally with b, e or x)", op->name, VAL(MODE));
+		} else {
+			snprintf(a->mode, sizeof a->mode, "%s", VAL(MODE));
+			a->has |= SCN_HAS_MODE;
+		}
+	}
+	if (VAL(SIZE) != NULL &&
+	    scenario_value_size(ld, NODE(SIZE), VAL(SIZE), "buffer size", SZ_BOUNDED, &a->size) == 0)
+		a->has |= SCN_HAS_SIZE;
+	if (VAL(BUFFER) != NULL &&
+	    scenario_value_name(ld, NODE(BUFFER), VAL(BUFFER), scn_buffers, "buffer", &v) == 0) {
+		a->buffer = (enum scn_buffer)v;
+		a->has |= SCN_HAS_BUFFER;
+	}
+	if (scenario_step_takes(op, SCN_ARG_SETBUF_BUFFER)) {
+		/* setbuf's buffer decides its mode: none is unbuffered, a buffer full buffering. */
+		a->bufmode = SCN_BUF_FULL;
+		if (VAL(SETBUF_BUFFER) != NULL &&
+		    scenario_value_name(ld, NODE(SETBUF_BUFFER), VAL(SETBUF_BUFFER),
+					scn_setbuf_buffers, "setbuf buffer", &v) == 0) {
+			a->has |= SCN_HAS_BUFFER;
+			if (v < 0) {
+				a->bufmode = SCN_BUF_NONE;
+				a->has |= SCN_HAS_MODE;
+			} else {
+				a->buffer = (enum scn_buffer)v;
+			}
+		}
+	}
+	if (NODE(SFR_FLAGS) != NULL &&
+	    scenario_value_flags(ld, NODE(SFR_FLAGS), &ra->list[SCN_ARG_SFR_FLAGS], scn_sfr_flags,
+				 "sync_file_range flag", &a->flags) == 0)
+		a->has |= SCN_HAS_FLAGS;
+	if (NODE(FLAGS) != NULL) {
+		unsigned acc = 0;
+		const struct scn_raw_list *l = &ra->list[SCN_ARG_FLAGS];
+		if (scenario_value_flags(ld, NODE(FLAGS), l, scn_open_flags, "open flag",
+					 &a->flags) == 0)
+			a->has |= SCN_HAS_FLAGS;
+		for (unsigned i = 0; i < l->count; i++)
+			acc += strcmp(l->items[i], "O_RDONLY") == 0 ||
+			       strcmp(l->items[i], "O_WRONLY") == 0 || strcmp(l->items[i], "O_RDWR") == 0;
+		if (acc > 1)
+			scenario_at(ld, NODE(FLAGS), "open flags take only one of O_RDONLY, O_WRONLY, O_RDWR");
+	}
+	if (VAL(FCNTL_CMD) != NULL)
+		scenario_value_name(ld, NODE(FCNTL_CMD), VAL(FCNTL_CMD), scn_fcntl_cmds, "fcntl cmd",
+				    &a->cmd);
+	if (VAL(CHILD) != NULL &&
+	    scenario_value_name(ld, NODE(CHILD), VAL(CHILD), scn_child_ends, "fork child", &v) == 0)
+		a->child_flushes = v != 0;
+	if (VAL(ADVICE) != NULL && scenario_value_name(ld, NODE(ADVICE), VAL(ADVICE), scn_advices,
+					  "posix_fadvise advice", &a->advice) == 0)
+		a->has |= SCN_HAS_ADVICE;
+	if (VAL(ALIGN) != NULL) {
+		uint64_t al;
+		if (scenario_value_count(ld, NODE(ALIGN), VAL(ALIGN), "align", 0, 4095, &al) == 0) {
+			a->align = (unsigned)al;
+			a->has |= SCN_HAS_ALIGN;
+		}
+	}
+	if (VAL(SECONDS) != NULL &&
+	    scenario_value_real(ld, NODE(SECONDS), VAL(SECONDS), "seconds", 0, SCN_MAX_WAIT,
+				&a->seconds) == 0)
+		a->has |= SCN_HAS_SECONDS;
+	if (VAL(UNTIL) != NULL && scenario_value_name(ld, NODE(UNTIL), VAL(UNTIL), scn_untils, "until",
+					 &v) == 0) {
+		a->until_clean = true;
+		a->has |= SCN_HAS_UNTIL;
+	}
+	if (VAL(TIMEOUT) != NULL &&
+	    scenario_value_real(ld, NODE(TIMEOUT), VAL(TIMEOUT), "timeout", 0, SCN_MAX_WAIT,
+				&a->timeout) == 0)
+		a->has |= SCN_HAS_TIMEOUT;
+	/* The one place wait's timeout is defaulted (none or 0: SCN_WAIT_TIMEOUT): the runner
+	 * takes it as it is. */
+	if (st->op == SCN_OP_WAIT && !(a->timeout > 0))
+		a->timeout = SCN_WAIT_TIMEOUT;
+	if (VAL(LINES) != NULL &&
+	    scenario_value_count(ld, NODE(LINES), VAL(LINES), "lines", 1, 1000000, &a->lines) == 0)
+		a->has |= SCN_HAS_LINES;
+	if (VAL(BLOCK) != NULL &&
+	    scenario_value_size(ld, NODE(BLOCK), VAL(BLOCK), "block", SZ_BOUNDED, &a->size) == 0)
+		a->has |= SCN_HAS_SIZE;
+	if (VAL(PRINTF) != NULL) {
+		a->text = scenario_value_strdup(ld, VAL(PRINTF));
+		a->has |= SCN_HAS_TEXT;
+	}
+	if (VAL(WRITE) != NULL)
+		a->text2 = scenario_value_strdup(ld, VAL(WRITE));
+	if (VAL(PROGRAM) != NULL)
+		a->program = scenario_value_strdup(ld, VAL(PROGRAM));
+	if (VAL(STDIN) != NULL)
+		a->stdin_path = scenario_value_strdup(ld, VAL(STDIN));
+	if (NODE(ARGS) != NULL && ra->list[SCN_ARG_ARGS].count > 0) {
+		const struct scn_raw_list *l = &ra->list[SCN_ARG_ARGS];
+		a->argv = calloc(l->count, sizeof *a->argv);
+		for (unsigned i = 0; a->argv != NULL && i < l->count; i++)
+			a->argv[a->n_argv++] = scenario_value_strdup(ld, l->items[i]);
+	}
+	if (VAL(BETWEEN) != NULL) {
+		if (scenario_value_name(ld, NODE(BETWEEN), VAL(BETWEEN), scn_betweens, "between", &v) == 0)
+			a->between = (enum scn_pty_between)v;
+	}
+#undef NODE
+#undef VAL
+
+	/* Required arguments: the first missing one, or none of the ONE arguments. */
+	char ones[128] = "";
+	bool one_given = false;
+	for (const struct scn_arg_use *u = op->args; u->arg != SCN_ARG_NONE; u++) {
+		if (u->need == SCN_NEED_REQ && n[u->arg] == NULL) {
+			scenario_at_key(ld, an, "%s in step %zu needs %s", op->name, stepno,
+					scn_arg_fields[u->arg].key);
+			break;
+		}
+		if (u->need == SCN_NEED_ONE) {
+			scenario_report_append(ones, sizeof ones, " or ", scn_arg_fields[u->arg].key);
+			one_given = one_given || n[u->arg] != NULL;
+		}
+	}
+	if (ones[0] != '\0' && !one_given)
+		scenario_at_key(ld, an, "%s in step %zu needs %s", op->name, stepno, ones);
+}
+
+/* wait's rules: seconds or until, not both; timeout only with until. */
+void
+scenario_step_wait(struct scn_load *ld, const struct scn_step *st,
+		   const struct yamlpos_node *opnode, size_t stepno)
+{
+	const struct yamlpos_node *tn = yamlpos_get(ld->ix, opnode, "timeout");
+	const struct yamlpos_node *sn = yamlpos_get(ld->ix, opnode, "seconds");
+	const struct yamlpos_node *un = yamlpos_get(ld->ix, opnode, "until");
+
+	(void)st;
+	if (sn != NULL && un != NULL)
+		scenario_at_key(ld, opnode, "wait in step %zu takes seconds or until, not both", stepno);
+	else if (sn == NULL && un == NULL)
+		scenario_at_key(ld, opnode, "wait in step %zu needs seconds or until: clean", stepno);
+	else if (tn != NULL && un == NULL)
+		scenario_at(ld, tn, "timeout goes with until: clean, not with seconds");
+}
+
+/* write/pwrite's rule: bytes or text, not both. */
+void
+scenario_step_text(struct scn_load *ld, const struct scn_step *st,
+		   const struct yamlpos_node *opnode, size_t stepno)
+{
+	const struct yamlpos_node *tn = yamlpos_get(ld->ix, opnode, "text");
+
+	if (tn != NULL && yamlpos_get(ld->ix, opnode, "bytes") != NULL)
+		scenario_at_key(ld, tn, "%s in step %zu takes bytes or text, not both",
+				scn_op_table[st->op].name, stepno);
+	else if (tn != NULL && (st->args.text == NULL || st->args.text[0] == '\0'))
+		scenario_at(ld, tn, "%s in step %zu: text is empty (write at least one byte)",
+			    scn_op_table[st->op].name, stepno);
+}
+
+/* fcntl's rule: F_SETFL needs flags, F_GETFL takes none. */
+void
+scenario_step_fcntl(struct scn_load *ld, const struct scn_step *st,
+		    const struct yamlpos_node *opnode, size_t stepno)
+{
+	const struct yamlpos_node *fn = yamlpos_get(ld->ix, opnode, "flags");
+
+	if (!(yamlpos_get(ld->ix, opnode, "cmd") != NULL))
+		return;
+	if (st->args.cmd == F_SETFL && fn == NULL)
+		scenario_at_key(ld, opnode, "fcntl F_SETFL in step %zu needs flags", stepno);
+	else if (st->args.cmd == F_GETFL && fn != NULL)
+		scenario_at_key(ld, fn, "fcntl F_GETFL in step %zu takes no flags (it returns them)",
+				stepno);
+}
+
+/* The handle (index + 1) of the name S so far, or 0. */
+static unsigned
+scenario_step_handle(const struct scn_load *ld, const char *s)
+{
+	for (size_t i = 0; i < ld->n_names; i++)
+		if (strcmp(ld->names[i], s) == 0)
+			return (unsigned)i + 1;
+	return 0;
+}
+
+/* The step's as: and on: (a named fd/FILE* pair), checked against the names so far. */
+static void
+scenario_step_names(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
+		    const struct yamlpos_node *sn, size_t stepno)
+{
+	const struct yamlpos_node *asn = yamlpos_get(ld->ix, sn, "as");
+	const struct yamlpos_node *onn = yamlpos_get(ld->ix, sn, "on");
+	const struct scn_op_entry *op = &scn_op_table[st->op];
+	enum scn_op o = st->op;
+	char known[128] = "";
+
+	for (size_t i = 0; i < ld->n_names; i++)
+		scenario_report_append(known, sizeof known, ", ", ld->names[i]);
+	if (onn != NULL && rs->on != NULL) {
+		unsigned h = scenario_step_handle(ld, rs->on);
+		unsigned has = h > 0 ? ld->name_has[h - 1] : 0;
+		bool want_fd = op->io == SCN_IO_FD || o == SCN_OP_FDOPEN;
+		if (o == SCN_OP_FORK || o == SCN_OP_EXIT || o == SCN_OP_UEXIT)
+			scenario_at_key(ld, onn, "%s in step %zu acts on the whole program (every FILE*), "
+					"not on one: leave out on:", op->name, stepno);
+		else if (op->io == SCN_IO_NONE || o == SCN_OP_SYNC || o == SCN_OP_TAIL)
+			scenario_at_key(ld, onn, "on: names the fd or FILE* an op acts on; %s in step %zu "
+					"acts on neither", op->name, stepno);
+		else if (o == SCN_OP_OPEN || o == SCN_OP_FOPEN)
+			scenario_at_key(ld, onn, "%s in step %zu makes a new %s: name it with as:, not on:",
+					op->name, stepno, o == SCN_OP_OPEN ? "fd" : "FILE*");
+		else if (h == 0 && known[0] == '\0')
+			scenario_at(ld, onn, "unknown name '%s' in step %zu (no names yet: name an fd or "
+				    "FILE* with as: on open, fopen or fdopen)", rs->on, stepno);
+		else if (h == 0)
+			scenario_at(ld, onn, "unknown name '%s' in step %zu (names so far: %s)", rs->on,
+				    stepno, known);
+		else if (o == SCN_OP_FILENO ? !(has & (1u << SCN_IO_STDIO)) :
+			 want_fd ? !(has & (1u << SCN_IO_FD)) : !(has & (1u << SCN_IO_STDIO)))
+			scenario_at(ld, onn, "'%s' names %s, and %s in step %zu needs %s (%s)", rs->on,
+				    (has & (1u << SCN_IO_FD)) ? "an fd" : "a FILE*", op->name, stepno,
+				    want_fd && o != SCN_OP_FILENO ? "an fd" : "a FILE*",
+				    want_fd && o != SCN_OP_FILENO ? "fileno it first" : "fdopen it first");
+		else {
+			st->handle = h;
+			if (o == SCN_OP_FDOPEN || o == SCN_OP_FILENO)
+				ld->name_has[h - 1] |= 1u << SCN_IO_FD | 1u << SCN_IO_STDIO;
+		}
+		if (st->handle == 0 || asn == NULL)
+			st->name = scenario_value_strdup(ld, rs->on);
+	}
+	if (asn == NULL || rs->as == NULL)
+		return;
+	if (o != SCN_OP_OPEN && o != SCN_OP_FOPEN && o != SCN_OP_FDOPEN) {
+		scenario_at_key(ld, asn, "as: names what open, fopen or fdopen make, not %s (step %zu)",
+				op->name, stepno);
+	} else if (onn != NULL) {
+		scenario_at_key(ld, onn, "%s in step %zu takes as: or on:, not both", op->name, stepno);
+	} else if (rs->as[0] == '\0' || strlen(rs->as) > 15 || strspn(rs->as,
+		   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(rs->as)) {
+		scenario_at(ld, asn, "bad name '%s' in step %zu (letters, digits and _, at most 15)",
+			    rs->as, stepno);
+	} else if (scenario_step_handle(ld, rs->as) != 0) {
+		scenario_at(ld, asn, "name '%s' is already taken (step %zu): as: names a new fd or "
+			    "FILE*; to act on it again write on: %s", rs->as, stepno, rs->as);
+	} else if (ld->n_names == SCN_MAX_NAMES) {
+		scenario_at(ld, asn, "too many names in step %zu (at most %d)", stepno, SCN_MAX_NAMES);
+	} else {
+		ld->names[ld->n_names] = scenario_value_strdup(ld, rs->as);
+		ld->name_has[ld->n_names] = o == SCN_OP_OPEN ? 1u << SCN_IO_FD :
+			o == SCN_OP_FOPEN ? 1u << SCN_IO_STDIO : 1u << SCN_IO_FD | 1u << SCN_IO_STDIO;
+		ld->n_names++;
+		st->handle = (unsigned)ld->n_names;
+		st->made = true;
+		/* fdopen as: wraps the unnamed fd (ops_run copies it into the new pair). */
+		free(st->name);
+		st->name = scenario_value_strdup(ld, rs->as);
+	}
+}
+
+/* fallocate's rule: at least one byte. */
+void
+scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
+			const struct yamlpos_node *opnode, size_t stepno)
+{
+	(void)stepno;
+	if ((st->args.has & SCN_HAS_LEN) && st->args.len == 0)
+		scenario_at(ld, yamlpos_get(ld->ix, opnode, "len"),
+			    "fallocate of 0 bytes does nothing: give len >= 1");
+}
+
+/* Parse the expect mapping RE (libcyaml's) of a step, in the order written at EN. */
+static void
+scenario_step_expects(struct scn_load *ld, struct scn_step *st, const struct scn_raw_expect *re,
+		      const struct yamlpos_node *en, size_t stepno)
+{
+	if (en == NULL || en->kind != YAMLPOS_MAP || en->n_children == 0)
+		return;
+	assert(re != NULL);
+	st->expects = calloc(en->n_children, sizeof *st->expects);
+	if (st->expects == NULL) {
+		ld->oom = true;
+		return;
+	}
+	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, en); c != NULL;
+	     c = yamlpos_next(ld->ix, c)) {
+		int k = scenario_key_find(c->key);
+		if (k < 0) /* the schema check has refused unknown keys already */
+			continue;
+		scenario_step_expect(ld, st->op, c, re->v[k], &st->expects[st->n_expects++], stepno);
+	}
+}
+
+/* Parse one expectation: key C (known) with value VAL, of a step doing OP, into E. */
+void
+scenario_step_expect(struct scn_load *ld, enum scn_op op, const struct yamlpos_node *c,
+		     const char *val, struct scn_expect *e, size_t stepno)
+{
+	int k = scenario_key_find(c->key);
+
+	e->key = (enum scn_key)k;
+	e->source = scenario_value_strdup(ld, val);
+	e->line = c->line;
+	e->col = c->col;
+	if (scenario_value_expect(ld, c, val, e) != 0)
+		return;
+	if (!scenario_key_applies(e->key, op)) {
+		char ops[128] = "";
+		for (const enum scn_op *o = scn_key_table[k].only; *o != SCN_OP__COUNT; o++)
+			scenario_report_append(ops, sizeof ops, o[1] == SCN_OP__COUNT ? " and " :
+					       ", ", scn_op_table[*o].name);
+		scenario_at_key(ld, c, "%s is expected of %s steps, not of %s (step %zu)",
+				scn_key_table[k].name, ops, scn_op_table[op].name, stepno);
+	}
+}
+
+/* Free N expectations E (what they own, and the array). */
+void
+scenario_step_expects_free(struct scn_expect *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(e[i].str);
+		free(e[i].source);
+	}
+	free(e);
+}
+
+/* O_DIRECT: a transfer that fails on every disk is an error unless the step expects EINVAL. */
+static void
+scenario_step_direct(struct scn_load *ld, const struct scn_step *st, const struct yamlpos_node *an)
+{
+	const struct scn_args *a = &st->args;
+
+	/* The rule follows the unnamed fd; a named one's transfers are checked by the run. */
+	if (st->handle != 0)
+		return;
+	switch (st->op) {
+	case SCN_OP_OPEN:
+		ld->direct = (a->flags & O_DIRECT) != 0;
+		return;
+	case SCN_OP_FOPEN: case SCN_OP_CLOSE: case SCN_OP_FCLOSE:
+		ld->direct = false;
+		return;
+	default:
+		break;
+	}
+	/* The fd's transfers: the fd ops that move bytes. */
+	if (scn_op_table[st->op].io != SCN_IO_FD || !(a->has & SCN_HAS_BYTES))
+		return;
+	/* tmpfs accepts any O_DIRECT transfer: that is itself a lesson (13-1c). */
+	if (!ld->direct || ld->tmpfs)
+		return;
+	/* The failure may be the lesson on some filesystems only: a case may expect it. */
+	for (size_t c = 0; c <= st->n_cases; c++) {
+		const struct scn_expect *e = c == 0 ? st->expects : st->cases[c - 1].expects;
+		size_t n = c == 0 ? st->n_expects : st->cases[c - 1].n_expects;
+		for (size_t i = 0; i < n; i++)
+			if (e[i].key == SCN_KEY_RESULT_ERRNO && e[i].cmp == SCN_CMP_EQ &&
+			    e[i].num == EINVAL)
+				return;
+	}
+	unsigned bad = scenario_dio_misfit(a, SCN_DIO_MIN_ALIGN, SCN_DIO_MIN_ALIGN);
+	if (bad & SCN_HAS_BYTES)
+		scenario_at(ld, yamlpos_get(ld->ix, an, "bytes"),
+		      "O_DIRECT transfer of %" PRIu64 " bytes is not a multiple of %d "
+		      "(expect result.errno: EINVAL to show the failure)", a->bytes, SCN_DIO_MIN_ALIGN);
+	if (bad & SCN_HAS_OFFSET)
+		scenario_at(ld, yamlpos_get(ld->ix, an, "offset"),
+		      "O_DIRECT offset %" PRId64 " is not a multiple of %d "
+		      "(expect result.errno: EINVAL to show the failure)", a->offset, SCN_DIO_MIN_ALIGN);
+	if (bad & SCN_HAS_ALIGN)
+		scenario_at(ld, yamlpos_get(ld->ix, an, "align"),
+		      "O_DIRECT buffer misaligned by %u byte%s "
+		      "(expect result.errno: EINVAL to show the failure)", a->align,
+		      a->align == 1 ? "" : "s");
+}
+
+/* Parse one step RS (libcyaml's), written at SN (STEPNO is 1-based, for messages). */
+void
+scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
+		    const struct yamlpos_node *sn, size_t stepno)
+{
+	const struct yamlpos_node *opnode = NULL;
+	int op = -1;
+
+	st->line = sn->line;
+	st->col = sn->col;
+	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, sn); c != NULL;
+	     c = yamlpos_next(ld->ix, c)) {
+		int k = scenario_op_find(c->key);
+		if (k < 0)
+			continue;
+		if (op >= 0) {
+			scenario_at_key(ld, c, "step %zu has two ops, '%s' and '%s': write one op per step",
+			       stepno, scn_op_table[op].name, c->key);
+			return;
+		}
+		op = k;
+		opnode = c;
+	}
+	if (op < 0) {
+		scenario_at(ld, sn, "step %zu has no op (say and expect go with an op; for narration "
+		      "alone write note: \"...\")", stepno);
+		return;
+	}
+	st->op = (enum scn_op)op;
+	if (ld->ended != NULL)
+		scenario_at_key(ld, opnode, "step %zu comes after %s, which ended the program (a "
+				"scenario ends with exit or _exit)", stepno, ld->ended);
+	if (op == SCN_OP_EXIT || op == SCN_OP_UEXIT)
+		ld->ended = scn_op_table[op].name;
+	st->say = scenario_value_strdup(ld, rs->say);
+	st->ask = scenario_value_strdup(ld, rs->ask);
+	switch (scn_op_table[op].form) {
+	case SCN_FORM_TEXT: {
+		const char *text = rs->text[op] != NULL ? rs->text[op] : "";
+		if (*text == '\0') {
+			scenario_at_key(ld, opnode, "%s in step %zu needs text", scn_op_table[op].name,
+					stepno);
+		} else {
+			st->args.text = scenario_value_strdup(ld, text);
+			st->args.has |= SCN_HAS_TEXT;
+			if (st->say == NULL)
+				st->say = scenario_value_strdup(ld, text);
+		}
+		break;
+	}
+	case SCN_FORM_SWEEP:
+		scenario_sweep_parse(ld, st, rs->sweep[op], opnode, stepno);
+		break;
+	case SCN_FORM_ARGS:
+		scenario_step_args(ld, st, rs->args[op], opnode, stepno);
+		break;
+	}
+	scenario_step_names(ld, st, rs, sn, stepno);
+	if (scn_op_table[op].check != NULL)
+		scn_op_table[op].check(ld, st, opnode, stepno);
+	scenario_step_expects(ld, st, rs->expect, yamlpos_get(ld->ix, sn, "expect"), stepno);
+	scenario_cond_parse(ld, st, yamlpos_get(ld->ix, sn, "cases"), sn, stepno);
+	scenario_step_direct(ld, st, opnode);
+}

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/* practice/practice-run.c: --practice: print a generated problem, run it for real, show the answers. */
+#include <config.h>
+
+#include <gnu/libc-version.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "cli/app.h"
+#include "export/describe.h"
+#include "base/json.h"
+#include "lesson/lesson.h"
+#include "practice/practice-run.h"
+#include "practice/practice.h"
+#include "base/text.h"
+
+/* Print the topics, one a line: name, then what it practises. */
+void
+practice_run_list(FILE *f)
+{
+	for (const struct practice_topic *t = practice_topics; t->name != NULL; t++)
+		fprintf(f, "%-8s %s\n", t->name, t->summary);
+}
+
+/* The generator's answer to q as the student would write it ("b", "3", "0-2"). */
+static const char *
+practice_run_model(const struct practice_question *q, char *buf, size_t len)
+{
+	if (q->kind != PRACTICE_PAGES)
+		return q->model;
+	for (size_t i = 0; i < q->n_choices; i++)
+		if (strcmp(q->choices[i], q->model) == 0) {
+			snprintf(buf, len, "%c", (char)('a' + i));
+			return buf;
+		}
+	return q->model;
+}
+
+/* Does the model's answer differ from what the machine did? */
+static bool
+practice_run_differs(const struct practice_question *q, const struct practice_answer *a)
+{
+	char m[8];
+
+	if (!a->seen)
+		return false;
+	if (strcmp(practice_run_model(q, m, sizeof m), a->text) != 0)
+		return true;
+	return q->key == SCN_KEY_CALLS_WRITE && q->model_detail[0] != '\0' &&
+	       a->detail[0] != '\0' && strcmp(q->model_detail, a->detail) != 0;
+}
+
+/* Text: the program, the questions, and (if run) the answers. */
+static void
+practice_run_text(FILE *f, const struct practice_problem *p, const struct scenario *s,
+                  const struct practice_answer *a, const char *machine,
+                  const struct app_opts *o)
+{
+	char call[256], m[8];
+
+	fprintf(f, "Practice: %s, seed %" PRIu64 "   (iobufviz --practice %s --seed %" PRIu64
+	        ")\n\n", p->topic->name, p->seed, p->topic->name, p->seed);
+	text_fput(s->intro, TEXT_BLOCK, f);
+	fputs("\n\nThe program (on a scratch file):\n", f);
+	for (size_t i = 0; i < s->n_steps; i++) {
+		const struct scn_args *sa = &s->steps[i].args;
+		fprintf(f, "  %2zu  %s;", i + 1, describe_step(&s->steps[i], call, sizeof call));
+		/* The listing's buf is page-aligned; a skewed one is where the data starts. */
+		if ((sa->has & SCN_HAS_ALIGN) && sa->align > 0)
+			fprintf(f, "   /* buf = aligned + %u */", sa->align);
+		putc('\n', f);
+	}
+	fputs("\nQuestions:\n", f);
+	for (size_t i = 0; i < p->n_q; i++) {
+		const struct practice_question *q = &p->q[i];
+		fprintf(f, "  Q%-2zu %s\n", i + 1, q->text);
+		for (size_t c = 0; c < q->n_choices; c++)
+			fprintf(f, "       %c) %s\n", (char)('a' + c), q->choices[c]);
+	}
+	if (a == NULL) {
+		fputs("\nThe answers are what this machine's kernel and C library do: run with "
+		      "--answers to see them.\n", f);
+		return;
+	}
+	fprintf(f, "\nAnswers, as this machine did it (%s):\n", machine);
+	for (size_t i = 0; i < p->n_q; i++) {
+		const struct practice_question *q = &p->q[i];
+		if (a[i].seen && a[i].text[0] == '?')
+			fprintf(f, "  Q%-2zu none of the choices: %s", i + 1, a[i].detail);
+		else if (a[i].detail[0] != '\0')
+			fprintf(f, "  Q%-2zu %s  (%s)", i + 1, a[i].text, a[i].detail);
+		else
+			fprintf(f, "  Q%-2zu %s", i + 1, a[i].text);
+		if (practice_run_differs(q, &a[i]))
+			fprintf(f, "   [the generator's model said %s%s%s%s: this machine differs]",
+			        practice_run_model(q, m, sizeof m), q->model_detail[0] ? " (" : "",
+			        q->model_detail, q->model_detail[0] ? ")" : "");
+		if (i < o->n_guess) {
+			fputs("   you said ", f);
+			text_fput(o->guess[i], TEXT_LINE, f);
+			fputs(practice_match(q, &a[i], o->guess[i]) ? ": right" : ": wrong", f);
+		}
+		putc('\n', f);
+	}
+	if (o->n_guess > 0)
+		fprintf(f, "\nscore: %zu of %zu right\n", practice_score(p, a, o->guess), p->n_q);
+}
+
+/* JSON: the problem, the questions, and (if run) the answers. */
+static void
+practice_run_json(FILE *f, const struct practice_problem *p, const struct scenario *s,
+                  const struct practice_answer *a, const char *machine,
+                  const struct app_opts *o)
+{
+	char call[256], m[8];
+
+	fputs("{\"topic\":", f);
+	json_string(f, p->topic->name);
+	fprintf(f, ",\"seed\":%" PRIu64 ",\"intro\":", p->seed);
+	json_string(f, s->intro);
+	fputs(",\"program\":[", f);
+	for (size_t i = 0; i < s->n_steps; i++) {
+		fputs(i > 0 ? "," : "", f);
+		json_string(f, describe_step(&s->steps[i], call, sizeof call));
+	}
+	fputs("],\"scenario\":", f);
+	json_string_n(f, p->yaml, p->yaml_len);
+	fputs(",\"questions\":[", f);
+	for (size_t i = 0; i < p->n_q; i++) {
+		const struct practice_question *q = &p->q[i];
+		fprintf(f, "%s{\"n\":%zu,\"line\":%zu,\"key\":", i > 0 ? "," : "", i + 1, q->step + 1);
+		json_string(f, scenario_key_name(q->key));
+		fputs(",\"kind\":", f);
+		json_string(f, q->kind == PRACTICE_NUMBER ? "number" : "choice");
+		fputs(",\"text\":", f);
+		json_string(f, q->text);
+		fputs(",\"choices\":[", f);
+		for (size_t c = 0; c < q->n_choices; c++) {
+			fputs(c > 0 ? "," : "", f);
+			json_string(f, q->choices[c]);
+		}
+		fputs("],\"model\":", f);
+		json_string(f, practice_run_model(q, m, sizeof m));
+		fputs(",\"model_detail\":", f);
+		json_string(f, q->model_detail);
+		fputs(",\"answer\":", f);
+		if (a == NULL) {
+			fputs("null", f);
+		} else {
+			fputs("{\"observed\":", f);
+			fputs(a[i].seen ? "true" : "false", f);
+			fputs(",\"text\":", f);
+			json_string(f, a[i].text);
+			fputs(",\"detail\":", f);
+			json_string(f, a[i].detail);
+			fprintf(f, ",\"model_differs\":%s", practice_run_differs(q, &a[i]) ? "true" :
+			        "false");
+			fputs(",\"guess\":", f);
+			json_string(f, i < o->n_guess ? o->guess[i] : NULL);
+			fputs(",\"right\":", f);
+			fputs(i >= o->n_guess ? "null" : practice_match(q, &a[i], o->guess[i]) ?
+			      "true" : "false", f);
+			putc('}', f);
+		}
+		putc('}', f);
+	}
+	fputs("],\"machine\":", f);
+	json_string(f, a != NULL ? machine : NULL);
+	if (a != NULL && o->n_guess > 0)
+		fprintf(f, ",\"score\":{\"right\":%zu,\"asked\":%zu}}\n",
+		        practice_score(p, a, o->guess), p->n_q);
+	else
+		fputs(",\"score\":null}\n", f);
+}
+
+/* Run s to the end; fill a from what the machine did and machine with where it ran. */
+static int
+practice_run_answers(const struct practice_problem *p, const struct scenario *s,
+                     const struct app_opts *o, struct practice_answer *a, char *machine,
+                     size_t len)
+{
+	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .probe = o->probe };
+	struct utsname u;
+	char *err = NULL;
+	struct lesson *l = lesson_new(s, &ro, &err);
+	int got;
+
+	if (l == NULL) {
+		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : "out of memory");
+		free(err);
+		return APP_EXIT_ENV;
+	}
+	while ((got = lesson_step(l)) == 1)
+		;
+	if (got < 0) {
+		lesson_free(l);
+		fputs("iobufviz: out of memory\n", stderr);
+		return APP_EXIT_ENV;
+	}
+	practice_observe(p, lesson_results(l), lesson_count(l), a);
+	if (uname(&u) != 0)
+		snprintf(u.release, sizeof u.release, "?");
+	snprintf(machine, len, "Linux %s, %s, glibc %s", u.release, lesson_fs_name(l),
+	         gnu_get_libc_version());
+	lesson_free(l);
+	return APP_EXIT_OK;
+}
+
+/* --practice TOPIC: generate, print, and with answers (or in the TUI) run it for real. */
+int
+practice_run(const struct practice_topic *t, uint64_t seed, bool answers, bool headless,
+             const struct app_opts *o)
+{
+	struct practice_problem p;
+	struct practice_answer a[PRACTICE_MAX_Q];
+	struct scenario *s;
+	char *err = NULL, machine[256] = "";
+	int rc = APP_EXIT_OK;
+
+	if (practice_generate(t, seed, &p) != 0) {
+		fputs("iobufviz: out of memory\n", stderr);
+		return APP_EXIT_ENV;
+	}
+	if (practice_load(&p, &s, &err) != 0) {
+		/* The generator wrote something the loader refuses: our bug, shown as the loader says. */
+		fputs(err != NULL ? err : "out of memory\n", stderr);
+		free(err);
+		practice_problem_clear(&p);
+		return APP_EXIT_USAGE;
+	}
+	if (!headless) {
+		struct app_opts q = *o;
+		q.quiz = true;
+		q.practice = &p;
+		rc = tui_run(s, &q);
+	} else {
+		if (answers)
+			rc = practice_run_answers(&p, s, o, a, machine, sizeof machine);
+		if (rc == APP_EXIT_OK) {
+			if (o->format == APP_FORMAT_JSON)
+				practice_run_json(stdout, &p, s, answers ? a : NULL, machine, o);
+			else
+				practice_run_text(stdout, &p, s, answers ? a : NULL, machine, o);
+		}
+	}
+	scenario_free(s);
+	practice_problem_clear(&p);
+	return rc;
+}

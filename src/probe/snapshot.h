@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/* probe/snapshot.h: one observed state of the stdio buffer, page cache and disk. */
+#ifndef IOBUFVIZ_SNAPSHOT_H
+#define IOBUFVIZ_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scenario/scenario.h"
+
+/* Where a fact came from. */
+enum snap_source {
+	SNAP_SRC_NONE,       /* not observable here: see the note */
+	SNAP_SRC_STDIO_EXT,  /* <stdio_ext.h> and the public FILE fields, in the worker */
+	SNAP_SRC_CACHESTAT,  /* cachestat(2), Linux 6.5+ */
+	SNAP_SRC_MINCORE,    /* mincore(2) on a read-only mapping: residency only */
+	SNAP_SRC_FIEMAP,     /* ioctl(FS_IOC_FIEMAP) */
+	SNAP_SRC_PROCIO,     /* /proc/PID/io */
+	SNAP_SRC_KPAGEFLAGS, /* /proc/kpageflags through /proc/self/pagemap: root only */
+};
+
+/* The worker's FILE*, as glibc reports it. */
+struct snap_stdio {
+	bool open;             /* a FILE* exists */
+	int fd;                /* fileno() */
+	uint64_t size;         /* __fbufsize(); 0 = buffer not allocated yet */
+	uint64_t pending;      /* __fpending(): output bytes not yet written */
+	uint64_t read_avail;   /* input bytes read ahead and not consumed yet */
+	enum scn_bufmode mode; /* unbuffered / line / full */
+	bool reading, writing; /* __freading() / __fwriting() */
+	unsigned char head[64];/* first pending (or unread) bytes of the buffer */
+	size_t head_len;
+};
+
+/* The worker's file descriptor on the scratch file. */
+struct snap_fd {
+	bool open;
+	int fd;
+	int flags;             /* O_* from /proc/PID/fdinfo */
+	int64_t pos;           /* file offset */
+};
+
+/* One cell of the page-cache grid: a range of pages. */
+struct snap_cell {
+	uint32_t cached, dirty, writeback;
+};
+
+#define SNAP_MAX_CELLS 1024
+
+/* Page cache of the scratch file. */
+struct snap_cache {
+	enum snap_source source;
+	char note[512];        /* why a fact is missing or approximate; "" if none */
+	uint64_t file_size;
+	uint64_t pages;        /* pages the file spans */
+	uint64_t cached, dirty, writeback;  /* whole-file counts */
+	bool has_dirty;        /* false when only residency is known (mincore) */
+	uint32_t pages_per_cell;
+	size_t n_cells;
+	struct snap_cell cells[SNAP_MAX_CELLS];
+	uint64_t sys_dirty_kb, sys_writeback_kb;  /* /proc/meminfo Dirty, Writeback */
+};
+
+/* FIEMAP extent flags we show. */
+#define SNAP_EXT_DELALLOC  0x1u
+#define SNAP_EXT_UNWRITTEN 0x2u
+#define SNAP_EXT_UNKNOWN   0x4u
+#define SNAP_EXT_LAST      0x8u
+#define SNAP_EXT_SHARED    0x10u
+#define SNAP_EXT_INLINE    0x20u
+
+struct snap_extent {
+	uint64_t logical, physical, length;
+	uint32_t flags;        /* SNAP_EXT_* */
+};
+
+#define SNAP_MAX_EXTENTS 64
+
+/* Disk side of the scratch file, and the worker's I/O counters. */
+struct snap_disk {
+	enum snap_source source;
+	char note[160];
+	char fs[32];           /* "ext4", "tmpfs", ... */
+	char device[64];       /* "/dev/vda" if known */
+	uint32_t block_size;   /* statfs f_bsize (btrfs: its sector size); 0 if unknown */
+	size_t n_extents;
+	bool extents_truncated;
+	struct snap_extent extents[SNAP_MAX_EXTENTS];
+	uint64_t allocated_bytes, delalloc_bytes, unwritten_bytes;
+	/* Data kept inside the filesystem's metadata (btrfs inline extents of small files):
+	 * the bytes of the file they hold, not counted in allocated_bytes (no data block). */
+	uint64_t inline_bytes;
+	/* Blocks past the file's last block (xfs speculative preallocation, fallocate
+	 * KEEP_SIZE): not the file's own allocation, so not in allocated_bytes. */
+	uint64_t beyond_eof_bytes;
+	bool io_ok;            /* /proc/PID/io was readable */
+	uint64_t rchar, wchar, syscr, syscw, read_bytes, write_bytes;
+};
+
+/* One observed state. */
+struct snapshot {
+	struct snap_stdio stdio;
+	struct snap_fd fd;
+	struct snap_cache cache;
+	struct snap_disk disk;
+};
+
+/* probe/snapshot-cell.c: what one grid cell shows (helpers for the views and expectations). */
+
+/* Page cache state of a cell, worst first wins: writeback, dirty, clean, absent. */
+enum snap_cell_state {
+	SNAP_CELL_ABSENT,      /* no page of the cell is cached */
+	SNAP_CELL_CLEAN,       /* cached, none dirty (or dirtiness unknown: mincore) */
+	SNAP_CELL_DIRTY,       /* some page dirty, none under writeback */
+	SNAP_CELL_WRITEBACK,   /* some page being written back */
+};
+
+/* Disk state of a cell, from the extents over its bytes and its cache state. */
+enum snap_cell_disk {
+	SNAP_DISK_UNKNOWN,       /* no FIEMAP (tmpfs, error) or past the extents we kept */
+	SNAP_DISK_HOLE,          /* no extent: reads as zeros, nothing on disk */
+	SNAP_DISK_NOT_ALLOCATED, /* delayed allocation: the data has no block yet */
+	SNAP_DISK_UNWRITTEN,     /* blocks reserved (fallocate), reading gives zeros */
+	SNAP_DISK_ON_DISK,       /* allocated and the cache holds nothing newer */
+	SNAP_DISK_STALE,         /* allocated, but dirty pages are newer than the disk */
+	SNAP_DISK_ALLOCATED,     /* allocated; newer or not unknown (no dirty counts) */
+	SNAP_DISK_INLINE,        /* kept in the filesystem's metadata (btrfs): no data block */
+};
+
+/* Cache state of cell i of c. */
+enum snap_cell_state snapshot_cell_state(const struct snap_cache *c, size_t i);
+
+/* Byte range [*start, *end) of cell i of c (end clipped to the page span of the file). */
+void snapshot_cell_range(const struct snap_cache *c, size_t i, uint64_t *start, uint64_t *end);
+
+/* Disk state of cell i of c, given the extents in d. */
+enum snap_cell_disk snapshot_cell_disk(const struct snap_cache *c, const struct snap_disk *d,
+                                       size_t i);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* fds.h: a traced process's file descriptor table, as far as the tracer has seen it. */
+#ifndef IOBUFVIZ_PROG_FDS_H
+#define IOBUFVIZ_PROG_FDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One open fd of a process, as far as we know it. */
+struct prog_fd {
+	int fd;
+	bool regular, cloexec;
+	char *path;
+};
+
+/* A file descriptor table, shared by the threads of a process. */
+struct prog_fdtab {
+	int refs;
+	struct prog_fd *v;
+	size_t n, cap;
+};
+
+/* Drop one reference to tab; the last frees it. NULL is fine. */
+void prog_fds_put(struct prog_fdtab *tab);
+
+/* A copy of tab (what fork gives the child), one reference. NULL on ENOMEM. */
+struct prog_fdtab *prog_fds_copy(const struct prog_fdtab *tab);
+
+/* Forget fd. */
+void prog_fds_del(struct prog_fdtab *tab, int fd);
+
+/* Remember fd as path (a copy), replacing what fd was. */
+void prog_fds_set(struct prog_fdtab *tab, int fd, const char *path, bool regular, bool cloexec);
+
+#endif

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/* launch.c: start a program to trace (see prog/launch.h). */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "trace/calls.h"
+#include "prog/launch.h"
+#include "prog/mark.h"
+
+/*
+ * Load prog. SECCOMP_FILTER_FLAG_SPEC_ALLOW: otherwise the kernel turns on the speculative
+ * store bypass mitigation for the whole program, which slows its plain computing by tens of
+ * percent: the program is to run as fast as it does untraced.
+ */
+static int
+prog_launch_filter_set(struct sock_fprog *prog)
+{
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_SPEC_ALLOW, prog) == 0)
+		return 0;
+	if (errno != EINVAL)
+		return -1;
+	/* A kernel older than 4.17 has no such flag. */
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, prog);
+}
+
+/*
+ * Install the filter: SECCOMP_RET_TRACE for the calls of prog_calls (prctl only with the
+ * marker option) and for any other arch's calls; SECCOMP_RET_ALLOW for the rest.
+ */
+static int
+prog_launch_filter(void)
+{
+	struct sock_filter f[PROG_CALLS_MAX + 16];
+	struct sock_fprog prog;
+	size_t n = 0, ncalls = prog_calls_n < PROG_CALLS_MAX ? prog_calls_n : PROG_CALLS_MAX;
+
+	/* Layout: [0] arch, [1] arch?, [2] TRACE, [3] nr, [4..4+ncalls) one jeq per call,
+	 * then the prctl check, ALLOW at A, TRACE at A + 1. */
+	size_t allow = 4 + ncalls + 3, trace = allow + 1;
+
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PROG_CALLS_AUDIT_ARCH, 1, 0);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	for (size_t i = 0; i < ncalls; i++, n++) {
+		if (prog_calls[i].kind == PK_MARK)
+			f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			                                    (unsigned)prog_calls[i].nr,
+			                                    (unsigned char)(4 + ncalls - n), 0);
+		else
+			f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			                                    (unsigned)prog_calls[i].nr,
+			                                    (unsigned char)(trace - n - 1), 0);
+	}
+	/* Nothing matched. */
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	/* prctl: its option is the low word of args[0] (little-endian on both arches). */
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)PROG_MARK_OPTION, 1, 0);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	(void)allow;
+	prog.len = (unsigned short)n;
+	prog.filter = f;
+	if (prog_launch_filter_set(&prog) == 0)
+		return 0;
+	/* Without CAP_SYS_ADMIN a filter needs no_new_privs (set-uid programs then lose it). */
+	if (errno != EACCES || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	return prog_launch_filter_set(&prog);
+}
+
+/* Resolve argv0 as execvp would: a path if it has a '/', else the first hit in PATH. */
+int
+prog_launch_find(const char *argv0, char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	struct stat st;
+
+	if (*argv0 == '\0') {
+		errno = ENOENT;
+		return -1;
+	}
+	if (strchr(argv0, '/') != NULL) {
+		if ((size_t)snprintf(buf, len, "%s", argv0) >= len) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if (stat(buf, &st) != 0)
+			return -1;
+		if (S_ISDIR(st.st_mode) || access(buf, X_OK) != 0) {
+			errno = EACCES;
+			return -1;
+		}
+		return 0;
+	}
+	if (path == NULL || *path == '\0')
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *d = path; d != NULL; d = strchr(d, ':') ? strchr(d, ':') + 1 : NULL) {
+		size_t dl = strcspn(d, ":");
+		if ((size_t)snprintf(buf, len, "%.*s%s%s", (int)dl, d, dl ? "/" : "", argv0) >= len)
+			continue;
+		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+			return 0;
+	}
+	errno = 0;               /* not found: said as "command not found" */
+	return -1;
+}
+
+/* The environment for the child: o->envp or ours, with the shim first in LD_PRELOAD. */
+char **
+prog_launch_env(const struct prog_opts *o)
+{
+	extern char **environ;
+	char *const *src = o->envp != NULL ? o->envp : environ;
+	const char *old = NULL;
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (src[n] != NULL)
+		n++;
+	env = calloc(n + 2, sizeof *env);
+	if (env == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (o->preload != NULL && strncmp(src[i], "LD_PRELOAD=", 11) == 0) {
+			old = src[i] + 11;
+			continue;
+		}
+		env[k++] = src[i];
+	}
+	if (o->preload != NULL) {
+		char *p;
+		if (asprintf(&p, "LD_PRELOAD=%s%s%s", o->preload, old && *old ? ":" : "",
+		             old ? old : "") < 0) {
+			free(env);
+			return NULL;
+		}
+		env[k++] = p;
+	}
+	env[k] = NULL;
+	return env;
+}
+
+/* Redirect fd to path (opened with flags) in the child. 0, or -1. */
+static int
+prog_launch_redirect(int fd, const char *path, int flags)
+{
+	int f;
+
+	if (path == NULL)
+		return 0;
+	f = open(path, flags | O_CLOEXEC, 0644);
+	if (f < 0)
+		return -1;
+	if (f != fd && dup2(f, fd) < 0)
+		return -1;
+	if (f != fd)
+		close(f);
+	return 0;
+}
+
+/* In the child: stop for the tracer, set up, install the filter, exec. Never returns. */
+_Noreturn void
+prog_launch_child(const char *prog, char *const argv[], char **env, const struct prog_opts *o, int efd)
+{
+	struct prog_launch_fail f = { 0, 0 };
+
+	if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0 || raise(SIGSTOP) != 0)
+		_exit(126);
+	if (prog_launch_redirect(0, o->stdin_path, O_RDONLY) != 0)
+		f.stage = 1;
+	else if (prog_launch_redirect(1, o->stdout_path, O_WRONLY | O_CREAT | O_TRUNC) != 0)
+		f.stage = 2;
+	else if (prog_launch_redirect(2, o->stderr_path, O_WRONLY | O_CREAT | O_TRUNC) != 0)
+		f.stage = 3;
+	else if (o->cwd != NULL && chdir(o->cwd) != 0)
+		f.stage = 4;
+	else if (prog_launch_filter() != 0)
+		f.stage = 5;
+	else
+		execve(prog, argv, env);
+	f.err = errno;
+	if (write(efd, &f, sizeof f) < 0)
+		_exit(127);
+	_exit(127);
+}

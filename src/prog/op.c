@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/* op.c: the run op: a student's program run to its end as one step, traced in a helper process. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/fdio.h"
+#include "prog/op.h"
+#include "prog/run.h"
+#include "scratch/scratch.h"
+
+/* A run step's default time limit (s): a grader's program must not hang the course. */
+#define PROG_OP_TIMEOUT 60.0
+
+/* What the helper sends back, a record at a time. */
+enum prog_op_kind { PROG_OP_EVENT = 1, PROG_OP_END, PROG_OP_FAIL };
+
+struct prog_op_rec {
+	enum prog_op_kind kind;
+	struct event ev;          /* EVENT: a call on one of the program's files */
+	int code, signal;         /* END: how the program ended */
+	bool timed_out;
+	uint64_t steps, stdio, out_len;   /* END: then out_len bytes of its stdout */
+	char msg[256];            /* FAIL: why it could not run */
+};
+
+/* Read one whole record of n bytes from fd. 1, 0 at its end, -1 on a cut record. */
+static int
+prog_op_read(int fd, void *buf, size_t n)
+{
+	ssize_t got = fdio_read_all(fd, buf, n);
+
+	return got == (ssize_t)n ? 1 : got == 0 ? 0 : -1;
+}
+
+/* The helper: run the program to its end, send its calls and how it ended on fd; never returns. */
+static void
+prog_op_helper(const struct scn_args *a, const char *dir, const char *file, int fd)
+{
+	struct prog_run_opts o = { .dir = dir, .stdin_path = a->stdin_path };
+	struct prog_op_rec rec = { 0 };
+	struct prog_run_step *s = malloc(sizeof *s);
+	char **argv = calloc(a->n_argv + 2, sizeof *argv);
+	struct prog_run *r;
+	char *err = NULL, *out;
+	uint64_t total;
+	int rc;
+
+	o.timeout_ms = (unsigned)((a->timeout > 0 ? a->timeout : PROG_OP_TIMEOUT) * 1000);
+	if (s == NULL || argv == NULL)
+		_exit(1);
+	argv[0] = a->program;
+	for (size_t i = 0; i < a->n_argv; i++)
+		argv[i + 1] = strcmp(a->argv[i], "{file}") == 0 ? (char *)file : a->argv[i];
+	if (prog_run_new(argv, &o, &r, &err) != 0) {
+		rec.kind = PROG_OP_FAIL;
+		rec.code = errno;
+		snprintf(rec.msg, sizeof rec.msg, "%s", err != NULL ? err : strerror(errno));
+		fdio_write_all(fd, &rec, sizeof rec);
+		_exit(0);
+	}
+	while ((rc = prog_run_next(r, s)) == 1) {
+		size_t n;
+		const struct prog_run_file *f = prog_run_files(r, &n);
+
+		rec.steps++;
+		rec.stdio += s->ps.kind == PROG_STEP_STDIO;
+		/* The program's calls on its files; not those on the stdout and stderr iobufviz
+		 * keeps for it (a terminal's or a pipe's, were it not traced). */
+		if (s->ps.kind == PROG_STEP_CALL && s->file >= 0 && (size_t)s->file < n &&
+		    f[s->file].label == NULL) {
+			struct prog_op_rec e = { .kind = PROG_OP_EVENT, .ev = s->ps.ev };
+			if (fdio_write_all(fd, &e, sizeof e) != 0)
+				_exit(1);
+		}
+		prog_run_step_clear(s);
+	}
+	const struct prog_step *x = prog_run_exit(r);
+	rec.kind = PROG_OP_END;
+	rec.code = x != NULL ? x->exit_code : -1;
+	rec.signal = x != NULL ? x->signal : SIGKILL;
+	rec.timed_out = x != NULL && x->timed_out;
+	out = prog_run_output(r, 1, &total);
+	rec.out_len = out != NULL ? strlen(out) : 0;
+	if (fdio_write_all(fd, &rec, sizeof rec) != 0 ||
+	    (rec.out_len > 0 && fdio_write_all(fd, out, rec.out_len) != 0))
+		_exit(1);
+	free(out);
+	prog_run_free(r);
+	/* _exit: the atexit cleanup we inherited is our parent's to run, not ours. */
+	_exit(0);
+}
+
+/* Run the step's program as one step. */
+int
+prog_op_run(const struct scn_args *a, const char *dir, const char *file, struct step_result *out)
+{
+	struct prog_op_rec rec;
+	bool ended = false;
+	int p[2], st, rc;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return -1;
+	pid = scratch_fork();
+	if (pid == 0) {
+		close(p[0]);
+		prog_op_helper(a, dir, file, p[1]);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return -1;
+	}
+	out->events.source = EV_SRC_PTRACE;
+	out->ret = -1;
+	while ((rc = prog_op_read(p[0], &rec, sizeof rec)) == 1) {
+		if (rec.kind == PROG_OP_EVENT) {
+			if (event_list_add(&out->events, &rec.ev) != 0)
+				break;
+		} else if (rec.kind == PROG_OP_FAIL) {
+			out->err = rec.code;
+			snprintf(out->note, sizeof out->note, "%.250s", rec.msg);
+			break;
+		} else if (rec.kind == PROG_OP_END) {
+			ended = true;
+			out->ret = rec.signal != 0 ? 128 + rec.signal : rec.code;
+			if (rec.out_len > 0 && (out->output = malloc(rec.out_len + 1)) != NULL) {
+				if (prog_op_read(p[0], out->output, rec.out_len) != 1)
+					rec.out_len = 0;
+				out->output[rec.out_len] = '\0';
+			}
+			if (rec.signal != 0)
+				snprintf(out->note, sizeof out->note, "the program was killed by SIG%s%s",
+				         sigabbrev_np(rec.signal) ? sigabbrev_np(rec.signal) : "?",
+				         rec.timed_out ? " (timeout)" : "");
+			else
+				snprintf(out->note, sizeof out->note, "the program exited %d after %" PRIu64
+				         " steps (%" PRIu64 " stdio calls)", rec.code, rec.steps, rec.stdio);
+			break;
+		}
+	}
+	close(p[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	scratch_forget(pid);
+	if (!ended && out->note[0] == '\0')
+		snprintf(out->note, sizeof out->note, "the run ended before the program did");
+	return ended ? 0 : -1;
+}

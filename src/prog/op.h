@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* op.h: the run op: a student's program run to its end as one step of a scenario. */
+#ifndef IOBUFVIZ_PROG_OP_H
+#define IOBUFVIZ_PROG_OP_H
+
+#include "scenario/scenario.h"
+#include "lesson/step.h"
+
+/*
+ * Run a->program with a->argv ("{file}" becomes file) in dir under the tracer, in a helper
+ * process of its own (the tracer waits for any child: the runner's worker must not be one
+ * of its children), to its end or a->timeout (default 60 s). Fill out: events (the calls
+ * on the program's files, not on its stdout and stderr), output (its stdout), ret (its exit
+ * status; 128 + N if signal N killed it) and note. 0, or -1 (out->note says why).
+ */
+int prog_op_run(const struct scn_args *a, const char *dir, const char *file,
+                struct step_result *out);
+
+#endif

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/* run.h: a student's own program shown step by step: its calls, streams and the files it touches. */
+#ifndef IOBUFVIZ_PROG_RUN_H
+#define IOBUFVIZ_PROG_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "prog/streams.h"
+#include "prog/trace.h"
+#include "scenario/scenario.h"
+#include "probe/snapshot.h"
+#include "lesson/step.h"
+
+struct prog_run;
+
+/* How to run the program. Every field may be 0/NULL. */
+struct prog_run_opts {
+	const char *dir;          /* its working directory (NULL: a private scratch dir) */
+	const char *stdin_path;   /* its standard input (NULL: /dev/null) */
+	unsigned timeout_ms;      /* kill it after this long (0: never) */
+	enum snap_source probe;   /* page cache source (SNAP_SRC_NONE: the chain) */
+	const char *shim;         /* the stdio shim (NULL: prog_run_shim(); "": none) */
+};
+
+/* One file the program touched, as iobufviz watches it (read-only, never written). */
+struct prog_run_file {
+	char path[PATH_MAX];      /* as the program named it, or from /proc/PID/fd */
+	const char *label;        /* "stdout"/"stderr" for the captured output, else NULL */
+	int fd;                   /* ours, O_RDONLY; -1 if it could not be opened */
+	dev_t dev;
+	ino_t ino;
+	struct snapshot last;     /* the newest observation of it */
+	bool seen;                /* last is filled */
+};
+
+/*
+ * One step of the program. sr is a step_result as a scenario's steps have (events: the one
+ * call, or none; before/after: the file's observed state and the stream the step used);
+ * sr.step points at scn, whose args.text is the step as one line ("[123] read(3, 4096) =
+ * 4096"). Pass it back to prog_run_step_clear.
+ */
+struct prog_run_step {
+	struct prog_step ps;
+	struct step_result sr;
+	struct scn_step scn;
+	char text[320];
+	long file;                /* index in prog_run_files, -1: none */
+	bool disk;                /* the call asks for the data to reach the disk (fsync, O_SYNC) */
+};
+
+/* The shim next to our binary in the build tree, else in $(pkglibdir), into buf; NULL if
+ * neither is there. */
+char *prog_run_shim(char *buf, size_t len);
+
+/* Start argv (argv[0]: a path or a name in PATH) under the tracer. 0, or -1 and *err. */
+int prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run **out,
+                 char **err);
+
+/* Run to the next step into *out. 1 = a step, 0 = the program has ended, -1 = error. */
+int prog_run_next(struct prog_run *r, struct prog_run_step *out);
+
+/* Free what a step owns (its events). */
+void prog_run_step_clear(struct prog_run_step *s);
+
+/* The files seen so far (their number in *n). */
+const struct prog_run_file *prog_run_files(const struct prog_run *r, size_t *n);
+
+/* The streams of the process that made the newest step (0 when none are visible; *why then). */
+size_t prog_run_streams(struct prog_run *r, struct prog_stream *v, size_t max, const char **why);
+
+/* Why stdio cannot be seen ("" when it can, or it is not known yet). */
+const char *prog_run_stdio_note(const struct prog_run *r);
+
+/* The program's working directory, and what it printed on stdout / stderr so far (the
+ * first bytes; NULL if none). */
+const char *prog_run_dir(const struct prog_run *r);
+char *prog_run_output(const struct prog_run *r, int which, uint64_t *total);
+
+/* The first process and how it ended (valid once prog_run_next returned 0). */
+const struct prog_step *prog_run_exit(const struct prog_run *r);
+
+/* Counters (prog/trace.h). */
+void prog_run_stats(const struct prog_run *r, struct prog_stats *out);
+
+/* Calls of the dynamic loader on its libraries (ld.so.cache, lib*.so*, the shim): real
+ * calls on regular files, but not the student's; passed over, not shown. */
+uint64_t prog_run_loader_calls(const struct prog_run *r);
+
+/* Kill the program, close the files, remove the scratch dir. NULL is fine. */
+void prog_run_free(struct prog_run *r);
+
+#endif

@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: MIT */
+/* streams.c: find _IO_list_all in a tracee's glibc and read its FILEs with process_vm_readv. */
+#include <config.h>
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "prog/streams.h"
+
+/*
+ * The tracee's FILE is read as our own glibc's struct _IO_FILE (<bits/types/struct_FILE.h>,
+ * from <stdio.h>): both are this machine's glibc, whose ABI for that struct has not changed
+ * since 2.1 on 64-bit targets. prog_stdio_find checks that the tracee's libc is a glibc
+ * (it exports gnu_get_libc_version and _IO_list_all) before anything is read.
+ */
+#if !defined(__GLIBC__)
+#error "prog-stdio.c reads glibc's struct _IO_FILE: build it against glibc"
+#endif
+
+/* glibc's _flags bits (libio.h, not installed). */
+#define PS_MAGIC_MASK      0xFFFF0000u
+#define PS_MAGIC           0xFBAD0000u
+#define PS_UNBUFFERED      0x0002u
+#define PS_NO_READS        0x0004u
+#define PS_NO_WRITES       0x0008u
+#define PS_LINE_BUF        0x0200u
+#define PS_CURRENTLY_PUTTING 0x0800u
+
+/* At most this many streams are walked (a corrupt chain must not loop forever). */
+#define PS_MAX_CHAIN 4096
+
+static const char prog_stdio_hidden[] = "stdio: not visible (static / not glibc), only system calls";
+static const char prog_stdio_not_yet[] = "stdio: libc not loaded yet";
+
+/* The per-process state: where _IO_list_all is, once found. */
+struct prog_stdio {
+	pid_t pid;
+	int state;                /* PROG_STDIO_NOT_YET until found; then OK or HIDDEN */
+	uint64_t list_all;        /* address of the variable _IO_list_all */
+};
+
+/* Copy len bytes at addr of process pid into buf. 0, or -1 with errno (EFAULT if short). */
+static int
+prog_stdio_peek(pid_t pid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+
+	if (n == (ssize_t)len)
+		return 0;
+	if (n >= 0)
+		errno = EFAULT;
+	return -1;
+}
+
+/* Read len bytes at off of fd into buf. 0, or -1. */
+static int
+prog_stdio_pread(int fd, void *buf, size_t len, uint64_t off)
+{
+	ssize_t n = pread(fd, buf, len, (off_t)off);
+
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+/* Look name up in the symbol table section sh (its strings in section sh->sh_link). */
+static int
+prog_stdio_symtab(int fd, const Elf64_Shdr *shs, size_t nsh, const Elf64_Shdr *sh,
+                  const char *name, uint64_t *value)
+{
+	const Elf64_Shdr *strs;
+	size_t nsym, nlen = strlen(name);
+	Elf64_Sym *syms;
+	char *str;
+	int found = -1;
+
+	if (sh->sh_link >= nsh || sh->sh_entsize != sizeof(Elf64_Sym))
+		return -1;
+	strs = &shs[sh->sh_link];
+	if (sh->sh_size > (64u << 20) || strs->sh_size > (64u << 20))
+		return -1;
+	nsym = sh->sh_size / sizeof(Elf64_Sym);
+	syms = malloc(sh->sh_size ? sh->sh_size : 1);
+	str = malloc(strs->sh_size + 1);
+	if (syms != NULL && str != NULL && prog_stdio_pread(fd, syms, sh->sh_size, sh->sh_offset) == 0 &&
+	    prog_stdio_pread(fd, str, strs->sh_size, strs->sh_offset) == 0) {
+		str[strs->sh_size] = '\0';
+		for (size_t i = 0; i < nsym; i++)
+			if (syms[i].st_name < strs->sh_size && syms[i].st_shndx != SHN_UNDEF &&
+			    strncmp(str + syms[i].st_name, name, nlen + 1) == 0) {
+				*value = syms[i].st_value;
+				found = 0;
+				break;
+			}
+	}
+	free(syms);
+	free(str);
+	return found;
+}
+
+/*
+ * In the ELF64 file path: the values of the symbols names[0..n-1] (.dynsym, then
+ * .symtab) into values, and the page-aligned vaddr of its first PT_LOAD into *base.
+ * 0 if all were found, -1 otherwise.
+ */
+static int
+prog_stdio_elf(const char *path, const char *const *names, uint64_t *values, size_t n,
+               uint64_t *base)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr *shs = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		return -1;
+	if (prog_stdio_pread(fd, &eh, sizeof eh, 0) != 0 || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_shnum == 0 || eh.e_shnum > 4096)
+		rc = -1;
+	*base = 0;
+	for (unsigned i = 0; rc == 0 && i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+		if (prog_stdio_pread(fd, &ph, sizeof ph, eh.e_phoff + i * sizeof ph) != 0) {
+			rc = -1;
+			break;
+		}
+		if (ph.p_type == PT_LOAD) {
+			*base = ph.p_vaddr & ~(uint64_t)4095;
+			break;
+		}
+	}
+	if (rc == 0) {
+		shs = malloc(eh.e_shnum * sizeof *shs);
+		if (shs == NULL ||
+		    prog_stdio_pread(fd, shs, eh.e_shnum * sizeof *shs, eh.e_shoff) != 0)
+			rc = -1;
+	}
+	for (size_t k = 0; rc == 0 && k < n; k++) {
+		int ok = -1;
+		for (unsigned i = 0; ok != 0 && i < eh.e_shnum; i++)
+			if (shs[i].sh_type == SHT_DYNSYM)
+				ok = prog_stdio_symtab(fd, shs, eh.e_shnum, &shs[i], names[k], &values[k]);
+		for (unsigned i = 0; ok != 0 && i < eh.e_shnum; i++)
+			if (shs[i].sh_type == SHT_SYMTAB)
+				ok = prog_stdio_symtab(fd, shs, eh.e_shnum, &shs[i], names[k], &values[k]);
+		rc = ok;
+	}
+	free(shs);
+	close(fd);
+	return rc;
+}
+
+/* True if the file name (last component of a path) is a C library: "libc.so.6", "libc-2.31.so". */
+static bool
+prog_stdio_is_libc(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	b = b != NULL ? b + 1 : path;
+	return strncmp(b, "libc.so", 7) == 0 || strncmp(b, "libc-", 5) == 0 ||
+	       strncmp(b, "libc.musl", 9) == 0 || strncmp(b, "ld-musl", 7) == 0;
+}
+
+/*
+ * Find _IO_list_all in s->pid's libc: its file mapping at offset 0 in /proc/PID/maps
+ * gives the load address; the file's symbol table gives the offset.
+ */
+static void
+prog_stdio_find(struct prog_stdio *s)
+{
+	static const char *const names[] = { "_IO_list_all", "gnu_get_libc_version" };
+	char maps[64], line[PATH_MAX + 128], path[PATH_MAX + 32];
+	uint64_t start = 0, values[2], base;
+	bool interp = false, libc = false;
+	FILE *f;
+
+	snprintf(maps, sizeof maps, "/proc/%d/maps", (int)s->pid);
+	f = fopen(maps, "re");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof line, f) != NULL) {
+		unsigned long long lo, off;
+		char *p;
+		int used = 0;
+
+		if (sscanf(line, "%llx-%*x %*s %llx %*s %*s %n", &lo, &off, &used) < 2 || used == 0)
+			continue;
+		p = line + used;
+		p[strcspn(p, "\n")] = '\0';
+		if (*p != '/')
+			continue;
+		if (strstr(p, "/ld-linux") != NULL || strstr(p, "/ld64.so") != NULL ||
+		    strstr(p, "/ld-musl") != NULL)
+			interp = true;
+		if (!libc && off == 0 && prog_stdio_is_libc(p)) {
+			libc = true;
+			start = lo;
+			snprintf(path, sizeof path, "/proc/%d/root%s", (int)s->pid, p);
+		}
+	}
+	fclose(f);
+	if (!libc) {
+		/* A dynamic program before its loader mapped libc, or a static one. */
+		s->state = interp ? PROG_STDIO_NOT_YET : PROG_STDIO_HIDDEN;
+		return;
+	}
+	if (prog_stdio_elf(path, names, values, 2, &base) != 0) {
+		s->state = PROG_STDIO_HIDDEN;     /* musl, or a libc we cannot read */
+		return;
+	}
+	s->list_all = start - base + values[0];
+	s->state = PROG_STDIO_OK;
+}
+
+/* A reader for pid. */
+struct prog_stdio *
+prog_stdio_new(pid_t pid)
+{
+	struct prog_stdio *s = calloc(1, sizeof *s);
+
+	if (s != NULL) {
+		s->pid = pid;
+		s->state = PROG_STDIO_NOT_YET;
+	}
+	return s;
+}
+
+/* Forget the libc found (a new program image). */
+void
+prog_stdio_reset(struct prog_stdio *s)
+{
+	s->state = PROG_STDIO_NOT_YET;
+	s->list_all = 0;
+}
+
+/* A pointer of the tracee as a number (it points into the tracee, never into us). */
+static uint64_t
+prog_stdio_addr(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+/* Decode one FILE read from the tracee. */
+static void
+prog_stdio_decode(const struct _IO_FILE *fp, uint64_t addr, struct prog_stream *out)
+{
+	unsigned fl = (unsigned)fp->_flags;
+	uint64_t buf_base = prog_stdio_addr(fp->_IO_buf_base), buf_end = prog_stdio_addr(fp->_IO_buf_end);
+	uint64_t wbase = prog_stdio_addr(fp->_IO_write_base), wptr = prog_stdio_addr(fp->_IO_write_ptr);
+	uint64_t rptr = prog_stdio_addr(fp->_IO_read_ptr), rend = prog_stdio_addr(fp->_IO_read_end);
+
+	memset(out, 0, sizeof *out);
+	out->addr = addr;
+	out->fd = fp->_fileno;
+	out->flags = fl;
+	out->mode = (fl & PS_UNBUFFERED) ? PROG_STREAM_UNBUFFERED :
+	            (fl & PS_LINE_BUF) ? PROG_STREAM_LINE : PROG_STREAM_FULL;
+	out->can_read = !(fl & PS_NO_READS);
+	out->can_write = !(fl & PS_NO_WRITES);
+	out->putting = (fl & PS_CURRENTLY_PUTTING) != 0;
+	if (buf_end > buf_base)
+		out->buf_size = buf_end - buf_base;
+	/* __fpending for a byte stream: write_ptr - write_base, whatever the mode. */
+	if (wptr > wbase)
+		out->pending = wptr - wbase;
+	if (!out->putting && rend > rptr)
+		out->read_ahead = rend - rptr;
+}
+
+/* Read the FILE at addr of pid; the pointers in it stay tracee addresses (only compared). */
+int
+prog_stdio_read(pid_t pid, uint64_t addr, struct prog_stream *out)
+{
+	struct _IO_FILE fp;
+
+	if (addr == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (prog_stdio_peek(pid, addr, &fp, sizeof fp) != 0)
+		return -1;
+	if (((unsigned)fp._flags & PS_MAGIC_MASK) != PS_MAGIC) {
+		errno = EPROTO;       /* not a FILE (or a closed one) */
+		return -1;
+	}
+	prog_stdio_decode(&fp, addr, out);
+	return 0;
+}
+
+/* Walk the tracee's list of streams. */
+int
+prog_stdio_scan(struct prog_stdio *s, struct prog_stream *v, size_t max, size_t *n,
+                const char **why)
+{
+	uint64_t addr;
+
+	*n = 0;
+	*why = NULL;
+	if (s->state == PROG_STDIO_NOT_YET)
+		prog_stdio_find(s);
+	if (s->state != PROG_STDIO_OK) {
+		*why = s->state == PROG_STDIO_HIDDEN ? prog_stdio_hidden : prog_stdio_not_yet;
+		return s->state;
+	}
+	if (prog_stdio_peek(s->pid, s->list_all, &addr, sizeof addr) != 0)
+		return PROG_STDIO_ERROR;
+	for (int i = 0; addr != 0 && i < PS_MAX_CHAIN; i++) {
+		struct _IO_FILE fp;
+
+		if (prog_stdio_peek(s->pid, addr, &fp, sizeof fp) != 0)
+			return PROG_STDIO_ERROR;
+		if (*n < max)
+			prog_stdio_decode(&fp, addr, &v[(*n)++]);
+		addr = prog_stdio_addr(fp._chain);
+	}
+	return PROG_STDIO_OK;
+}
+
+/* Free a reader. */
+void
+prog_stdio_free(struct prog_stdio *s)
+{
+	free(s);
+}

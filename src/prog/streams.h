@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* streams.h: read the stdio FILE objects of a glibc tracee from its memory. */
+#ifndef IOBUFVIZ_PROG_STDIO_H
+#define IOBUFVIZ_PROG_STDIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* How a stream buffers (from _flags). */
+enum prog_stream_mode { PROG_STREAM_FULL, PROG_STREAM_LINE, PROG_STREAM_UNBUFFERED };
+
+/* One FILE of the tracee. */
+struct prog_stream {
+	uint64_t addr;            /* the FILE* in the tracee */
+	int fd;                   /* _fileno */
+	unsigned flags;           /* _flags */
+	enum prog_stream_mode mode;
+	bool can_read, can_write; /* opened for reading / writing */
+	bool putting;             /* _IO_CURRENTLY_PUTTING: the buffer holds output */
+	uint64_t buf_size;        /* _IO_buf_end - _IO_buf_base (0: no buffer yet) */
+	uint64_t pending;         /* _IO_write_ptr - _IO_write_base: what __fpending says */
+	uint64_t read_ahead;      /* _IO_read_end - _IO_read_ptr: read but not yet consumed */
+};
+
+/* What prog_stdio_scan found. */
+enum prog_stdio_result {
+	PROG_STDIO_OK = 0,        /* streams read */
+	PROG_STDIO_NOT_YET = 1,   /* a dynamic program whose libc is not mapped yet */
+	PROG_STDIO_HIDDEN = 2,    /* static or not glibc: only system calls can be seen */
+	PROG_STDIO_ERROR = -1,    /* the memory could not be read (errno) */
+};
+
+struct prog_stdio;
+
+/* A reader for process pid (finds its libc lazily, at the first scan). NULL on ENOMEM. */
+struct prog_stdio *prog_stdio_new(pid_t pid);
+
+/* Forget what was found (after an execve the process has another libc). */
+void prog_stdio_reset(struct prog_stdio *s);
+
+/*
+ * Walk _IO_list_all's chain into v (at most max, newest first as glibc keeps them), *n
+ * streams. On HIDDEN or NOT_YET, *why (static storage) says why, e.g. "stdio: not
+ * visible (static / not glibc), only system calls".
+ */
+int prog_stdio_scan(struct prog_stdio *s, struct prog_stream *v, size_t max, size_t *n,
+                    const char **why);
+
+/* Read the one FILE at addr into *out. 0, or -1 with errno. */
+int prog_stdio_read(pid_t pid, uint64_t addr, struct prog_stream *out);
+
+/* Free s. NULL is fine. */
+void prog_stdio_free(struct prog_stdio *s);
+
+#endif

@@ -1,0 +1,798 @@
+/* SPDX-License-Identifier: MIT */
+/* trace.c: run a program under ptrace with a seccomp filter (as strace --seccomp-bpf
+ * does) and turn its calls on regular files, and the stdio shim's markers, into steps. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trace/decode.h"
+#include "base/errmsg.h"
+#include "trace/calls.h"
+#include "prog/fds.h"
+#include "prog/launch.h"
+#include "prog/mem.h"
+#include "prog/mark.h"
+#include "prog/streams.h"
+#include "prog/trace.h"
+#include "scratch/scratch.h"
+#include "base/units.h"
+
+/* Names of the shim's functions, by marker id. */
+#define PT_MARK_NAME(id, name) [id] = #name,
+static const char *const pt_mark_names[PROG_MARK_NFUNCS] = { PROG_MARK_FUNCS(PT_MARK_NAME) };
+
+/* One traced process (or thread). */
+struct pt_proc {
+	pid_t pid, tgid;
+	struct prog_fdtab *tab;
+	struct prog_stdio *stdio;
+	bool fresh;               /* attached by a fork event: its first SIGSTOP is ours */
+	bool in_sys;              /* between a seccomp stop and its syscall-exit stop */
+	/* The call between its entry and exit. */
+	const struct prog_call *call;
+	uint64_t args[6];
+	struct timespec t0;
+	char path[PATH_MAX];      /* open family: the path argument; else the fd's file */
+	bool regular, has_file;
+	int depth;                /* stdio calls of the shim in progress */
+};
+
+/* A running program. */
+struct prog_trace {
+	pid_t leader, watchdog;
+	bool execed, timed_out;
+	int err_fd;               /* the child's report of a failed setup or execve */
+	pid_t held;               /* stopped after a step, resumed by the next prog_trace_next */
+	struct pt_proc *procs;
+	size_t nprocs, cap;
+	struct prog_stats st;
+	char prog[PATH_MAX];      /* the program's path, as exec'd */
+};
+
+/* The process pid, or NULL. */
+static struct pt_proc *
+pt_proc_find(struct prog_trace *t, pid_t pid)
+{
+	for (size_t i = 0; i < t->nprocs; i++)
+		if (t->procs[i].pid == pid)
+			return &t->procs[i];
+	return NULL;
+}
+
+/* Tgid of pid from /proc (pid itself if unknown). */
+static pid_t
+pt_tgid(pid_t pid)
+{
+	char path[64], line[128];
+	pid_t tgid = pid;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return pid;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/* Read fd of pid from /proc into the table: what it is, if it is regular, O_CLOEXEC. */
+static struct prog_fd *
+pt_fd_resolve(struct pt_proc *p, int fd)
+{
+	char link[64], path[PATH_MAX], line[128];
+	struct stat st;
+	bool cloexec = false;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)p->pid, fd);
+	n = readlink(link, path, sizeof path - 1);
+	if (n < 0)
+		return NULL;
+	path[n] = '\0';
+	if (stat(link, &st) != 0)
+		return NULL;
+	snprintf(link, sizeof link, "/proc/%d/fdinfo/%d", (int)p->pid, fd);
+	f = fopen(link, "re");
+	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+		unsigned flags;
+		if (sscanf(line, "flags: %o", &flags) == 1) {
+			cloexec = (flags & O_CLOEXEC) != 0;
+			break;
+		}
+	}
+	if (f != NULL)
+		fclose(f);
+	prog_fds_set(p->tab, fd, path, S_ISREG(st.st_mode), cloexec);
+	return &p->tab->v[p->tab->n - 1];
+}
+
+/* The table entry of fd (read from /proc the first time), or NULL if it is not open. */
+static struct prog_fd *
+pt_fd_get(struct pt_proc *p, int fd)
+{
+	if (fd < 0)
+		return NULL;
+	for (size_t i = 0; i < p->tab->n; i++)
+		if (p->tab->v[i].fd == fd)
+			return &p->tab->v[i];
+	return pt_fd_resolve(p, fd);
+}
+
+/* Add process pid, with a copy of parent's table (or a share of it: a thread). */
+static struct pt_proc *
+pt_proc_add(struct prog_trace *t, pid_t pid, struct pt_proc *parent, bool fresh)
+{
+	struct pt_proc *p;
+	pid_t parent_pid = parent != NULL ? parent->pid : 0;
+
+	if (t->nprocs == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 8;
+		struct pt_proc *v = realloc(t->procs, cap * sizeof *v);
+		if (v == NULL)
+			return NULL;
+		t->procs = v;
+		t->cap = cap;
+	}
+	/* The array may have moved. */
+	parent = parent_pid ? pt_proc_find(t, parent_pid) : NULL;
+	p = &t->procs[t->nprocs];
+	memset(p, 0, sizeof *p);
+	p->pid = pid;
+	p->tgid = pt_tgid(pid);
+	p->fresh = fresh;
+	if (parent != NULL && parent->tgid == p->tgid) {
+		p->tab = parent->tab;
+		p->tab->refs++;
+	} else {
+		p->tab = prog_fds_copy(parent != NULL ? parent->tab : NULL);
+	}
+	p->stdio = prog_stdio_new(pid);
+	if (p->tab == NULL || p->stdio == NULL) {
+		prog_fds_put(p->tab);
+		prog_stdio_free(p->stdio);
+		return NULL;
+	}
+	t->nprocs++;
+	return p;
+}
+
+/* Forget process p (it ended). */
+static void
+pt_proc_del(struct prog_trace *t, struct pt_proc *p)
+{
+	prog_fds_put(p->tab);
+	prog_stdio_free(p->stdio);
+	*p = t->procs[--t->nprocs];
+}
+
+/* Resume p as its state asks (PTRACE_SYSCALL inside a traced call, to see its exit). */
+static void
+pt_resume(struct pt_proc *p, int sig)
+{
+	ptrace(p->in_sys ? PTRACE_SYSCALL : PTRACE_CONT, p->pid, 0, (void *)(long)sig);
+}
+
+/* A seccomp stop: remember the call, or turn a marker into a step. 1 = a step in *out. */
+static int
+pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
+{
+	struct __ptrace_syscall_info si;
+	const struct prog_call *c;
+
+	memset(&si, 0, sizeof si);
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, (void *)sizeof si, &si) <= 0 ||
+	    si.op != PTRACE_SYSCALL_INFO_SECCOMP || si.arch != PROG_CALLS_AUDIT_ARCH ||
+	    (c = prog_calls_find(si.seccomp.nr)) == NULL) {
+		t->st.other_calls++;
+		p->in_sys = false;
+		pt_resume(p, 0);
+		return 0;
+	}
+	if (c->kind == PK_MARK) {
+		unsigned phase = si.seccomp.args[1] & 0xff, id = (si.seccomp.args[1] >> 8) & 0xff;
+
+		t->st.markers++;
+		p->in_sys = false;
+		if (phase == PROG_MARK_BEFORE) {
+			p->depth++;
+			pt_resume(p, 0);
+			return 0;
+		}
+		if (p->depth > 0)
+			p->depth--;
+		memset(out, 0, sizeof *out);
+		out->kind = PROG_STEP_STDIO;
+		out->pid = p->pid;
+		out->func = id < PROG_MARK_NFUNCS && pt_mark_names[id] != NULL ? pt_mark_names[id] : "?";
+		out->file = si.seccomp.args[2];
+		out->size = si.seccomp.args[3];
+		out->ret = (int64_t)si.seccomp.args[4];
+		out->stdio_fd = -1;
+		if (out->file != 0) {
+			struct prog_stream s;
+			if (prog_stdio_read(p->pid, out->file, &s) == 0)
+				out->stdio_fd = s.fd;
+		}
+		return 1;
+	}
+	p->call = c;
+	memcpy(p->args, si.seccomp.args, sizeof p->args);
+	p->path[0] = '\0';
+	p->has_file = p->regular = false;
+	if (c->kind == PK_OPEN || c->kind == PK_OPENAT || c->kind == PK_EXEC) {
+		prog_mem_str(p->pid, p->args[c->kind == PK_OPENAT ? 1 : 0], p->path, sizeof p->path);
+		p->has_file = true;
+	} else if (c->fd >= 0) {
+		struct prog_fd *fd = NULL;
+		bool by_fd = true;
+
+		if (c->kind == PK_STATAT) {
+			char name[2];
+			int flags = (int)p->args[c->nr == SYS_statx ? 2 : 3];
+			prog_mem_str(p->pid, p->args[1], name, sizeof name);
+			by_fd = name[0] == '\0' && (flags & AT_EMPTY_PATH);
+		}
+		if (by_fd)
+			fd = pt_fd_get(p, (int)p->args[c->fd]);
+		if (fd != NULL) {
+			snprintf(p->path, sizeof p->path, "%s", fd->path);
+			p->has_file = true;
+			p->regular = fd->regular;
+		}
+	}
+	if (c->kind == PK_EXIT) {
+		/* No exit stop follows: the process's end is the step. */
+		t->st.other_calls++;
+		p->in_sys = false;
+		pt_resume(p, 0);
+		return 0;
+	}
+	p->in_sys = true;
+	clock_gettime(CLOCK_MONOTONIC, &p->t0);
+	pt_resume(p, 0);
+	return 0;
+}
+
+/* Fill out->ev from the finished call of p. */
+static void
+pt_fill_event(struct pt_proc *p, int64_t rval, bool is_error, const struct timespec *now,
+              struct prog_step *out)
+{
+	const struct prog_call *c = p->call;
+	struct event *e = &out->ev;
+
+	memset(out, 0, sizeof *out);
+	out->kind = PROG_STEP_CALL;
+	out->pid = p->pid;
+	out->stdio_fd = -1;
+	snprintf(e->call, sizeof e->call, "%s", c->name);
+	e->nr = c->nr;
+	e->fd = c->fd >= 0 ? (int)p->args[c->fd] : -1;
+	e->offset = c->off >= 0 ? (int64_t)p->args[c->off] : -1;
+	if (c->bytes >= 0)
+		e->bytes = p->args[c->bytes];
+	else if (c->nr == SYS_readv || c->nr == SYS_writev || c->nr == SYS_preadv ||
+	         c->nr == SYS_pwritev || c->nr == SYS_preadv2 || c->nr == SYS_pwritev2)
+		e->bytes = prog_mem_iov_bytes(p->pid, p->args[1], p->args[2]);
+	e->result = is_error ? -1 : rval;
+	e->err = is_error ? (int)-rval : 0;
+	e->ns = units_ns_between(&p->t0, now);
+	e->ns_traced = true;
+	e->origin = p->depth > 0 ? EV_STDIO : EV_DIRECT;
+	if (c->kind == PK_OPEN || c->kind == PK_OPENAT) {
+		int flags = c->kind == PK_OPENAT ? (int)p->args[2] : (int)p->args[1];
+		unsigned mode = (unsigned)(c->kind == PK_OPENAT ? p->args[3] : p->args[2]);
+		if (c->nr == SYS_openat2) {
+			flags = 0;
+			mode = 0;
+		}
+#ifdef SYS_creat
+		if (c->nr == SYS_creat) {
+			flags = O_WRONLY | O_CREAT | O_TRUNC;
+			mode = (unsigned)p->args[1];
+		}
+#endif
+		decode_openat(flags, mode, e->detail, sizeof e->detail);
+	} else if (c->nr == SYS_lseek) {
+		snprintf(e->detail, sizeof e->detail, "%s", decode_whence((int)p->args[2]));
+	}
+	snprintf(out->path, sizeof out->path, "%s", p->path);
+	out->regular = p->regular;
+}
+
+/* Keep the fd table in step with the finished call c of p (result rval). */
+static void
+pt_track(struct pt_proc *p, int64_t rval, bool is_error)
+{
+	const struct prog_call *c = p->call;
+	struct prog_fd *fd;
+	int old = c->fd >= 0 ? (int)p->args[c->fd] : -1;
+
+	if (is_error)
+		return;
+	switch (c->kind) {
+	case PK_OPEN:
+	case PK_OPENAT:
+		prog_fds_del(p->tab, (int)rval);
+		fd = pt_fd_resolve(p, (int)rval);
+		p->regular = fd != NULL && fd->regular;
+		break;
+	case PK_CLOSE:
+		prog_fds_del(p->tab, old);
+		break;
+	case PK_DUP:
+		if (c->nr == SYS_fcntl) {
+			int cmd = (int)p->args[1];
+			if (cmd == F_SETFD && (fd = pt_fd_get(p, old)) != NULL)
+				fd->cloexec = (p->args[2] & FD_CLOEXEC) != 0;
+			if (cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC)
+				break;
+		}
+		/* The new fd is read afresh from /proc: same file, its own O_CLOEXEC. */
+		prog_fds_del(p->tab, (int)rval);
+		pt_fd_resolve(p, (int)rval);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * A syscall-exit stop: finish p's call. 1 = a step in *out (p stays stopped), 0 = p was
+ * resumed.
+ */
+static int
+pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
+{
+	struct __ptrace_syscall_info si;
+	struct timespec now;
+	bool step;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	p->in_sys = false;
+	memset(&si, 0, sizeof si);
+	if (p->call == NULL || ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, (void *)sizeof si, &si) <= 0 ||
+	    si.op != PTRACE_SYSCALL_INFO_EXIT) {
+		pt_resume(p, 0);
+		return 0;
+	}
+	pt_track(p, si.exit.rval, si.exit.is_error);
+	switch (p->call->kind) {
+	case PK_OPEN:
+	case PK_OPENAT:
+		/* An open names a file: a step if it failed or opened a regular file. */
+		step = si.exit.is_error || p->regular;
+		break;
+	case PK_EXEC:
+		step = true;
+		p->regular = !si.exit.is_error;
+		break;
+	case PK_FD:
+		/* mmap with no fd, msync, munmap: a step only when their memory is a file's. */
+		step = p->has_file && p->regular;
+		break;
+	default:
+		step = p->has_file && p->regular;
+		break;
+	}
+	if (!step) {
+		t->st.other_calls++;
+		p->call = NULL;
+		pt_resume(p, 0);
+		return 0;
+	}
+	pt_fill_event(p, si.exit.rval, si.exit.is_error, &now, out);
+	p->call = NULL;
+	return 1;
+}
+
+/* After an execve: the O_CLOEXEC fds are gone, and so is the old libc. */
+static void
+pt_on_exec(struct pt_proc *p)
+{
+	for (size_t i = 0; i < p->tab->n;)
+		if (p->tab->v[i].cloexec)
+			prog_fds_del(p->tab, p->tab->v[i].fd);
+		else
+			i++;
+	prog_stdio_reset(p->stdio);
+	p->depth = 0;
+}
+
+/* Kill every traced process (they are reaped by the caller's wait loop). */
+static void
+pt_kill_all(struct prog_trace *t)
+{
+	for (size_t i = 0; i < t->nprocs; i++)
+		kill(t->procs[i].pid, SIGKILL);
+}
+
+/*
+ * Run until the next step into *out. With until_exec, return 1 as soon as the leader has
+ * exec'd (or 2 if it ended before). 1 = step; 0 = nothing left; -1 = error.
+ */
+static int
+pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
+{
+	for (;;) {
+		struct pt_proc *p;
+		int st, sig, ev;
+		pid_t pid;
+
+		if (t->nprocs == 0)
+			return 0;
+		pid = waitpid(-1, &st, __WALL);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ECHILD)
+				return 0;
+			return -1;
+		}
+		if (pid == t->watchdog) {
+			/* The time is up: everything goes. */
+			scratch_forget(pid);
+			t->watchdog = 0;
+			t->timed_out = true;
+			pt_kill_all(t);
+			continue;
+		}
+		t->st.stops++;
+		p = pt_proc_find(t, pid);
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			if (p == NULL)
+				continue;
+			memset(out, 0, sizeof *out);
+			out->kind = PROG_STEP_EXIT;
+			out->pid = pid;
+			out->status = st;
+			out->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+			out->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+			out->timed_out = t->timed_out;
+			out->stdio_fd = -1;
+			if (pid == t->leader)
+				scratch_forget(pid);
+			pt_proc_del(t, p);
+			if (until_exec && pid == t->leader)
+				return 2;
+			return 1;
+		}
+		if (!WIFSTOPPED(st))
+			continue;
+		if (p == NULL) {
+			/* A new child can report before its parent's fork event. */
+			p = pt_proc_add(t, pid, NULL, true);
+			if (p == NULL) {
+				kill(pid, SIGKILL);
+				continue;
+			}
+		}
+		sig = WSTOPSIG(st);
+		ev = st >> 16;
+		if (sig == SIGTRAP && ev == PTRACE_EVENT_SECCOMP) {
+			if (!t->execed) {
+				/* Our own child's execve (or its error report): not the program's yet. */
+				p->in_sys = true;
+				pt_resume(p, 0);
+				continue;
+			}
+			if (pt_on_seccomp(t, p, out) == 1)
+				goto held;
+			continue;
+		}
+		if (sig == (SIGTRAP | 0x80)) {
+			if (t->execed && pt_on_exit(t, p, out) == 1)
+				goto held;
+			if (!t->execed) {
+				p->in_sys = false;
+				pt_resume(p, 0);
+			}
+			continue;
+		}
+		if (sig == SIGTRAP && ev == PTRACE_EVENT_EXEC) {
+			pt_on_exec(p);
+			if (!t->execed) {
+				/* The program itself: its execve call becomes the first step. */
+				t->execed = true;
+				p->call = prog_calls_find(SYS_execve);
+				memset(p->args, 0, sizeof p->args);
+				clock_gettime(CLOCK_MONOTONIC, &p->t0);
+				p->has_file = true;
+				p->regular = true;
+				snprintf(p->path, sizeof p->path, "%s", t->prog);
+			}
+			pt_resume(p, 0);
+			if (until_exec)
+				return 1;
+			continue;
+		}
+		if (sig == SIGTRAP && (ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK ||
+		                       ev == PTRACE_EVENT_CLONE)) {
+			unsigned long child = 0;
+			ptrace(PTRACE_GETEVENTMSG, pid, 0, &child);
+			if (child != 0 && pt_proc_find(t, (pid_t)child) == NULL)
+				pt_proc_add(t, (pid_t)child, p, true);
+			p = pt_proc_find(t, pid);
+			if (p != NULL)
+				pt_resume(p, 0);
+			continue;
+		}
+		if (ev != 0) {
+			pt_resume(p, 0);
+			continue;
+		}
+		if (p->fresh && sig == SIGSTOP) {
+			p->fresh = false;
+			pt_resume(p, 0);
+			continue;
+		}
+		/* A signal for the program: deliver it. A group-stop (no siginfo) is not a
+		 * signal to deliver again: the program just goes on (job control is not traced). */
+		{
+			siginfo_t si;
+			if (ptrace(PTRACE_GETSIGINFO, pid, 0, &si) != 0)
+				sig = 0;
+		}
+		pt_resume(p, sig);
+	}
+held:
+	t->held = out->pid;
+	t->st.steps++;
+	out->seq = t->st.steps;
+	return 1;
+}
+
+/* Start the program (see prog/trace.h). */
+int
+prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trace **out,
+                 char **err)
+{
+	static const struct prog_opts none;
+	static const char *const stage[] = { "", "stdin", "stdout", "stderr", "working directory",
+	                                     "seccomp filter" };
+	char prog[PATH_MAX];
+	struct prog_trace *t;
+	struct prog_step step;
+	int ep[2], st, rc;
+	char **env;
+	pid_t pid;
+
+	*out = NULL;
+	if (err != NULL)
+		*err = NULL;
+	if (o == NULL)
+		o = &none;
+	if (argv == NULL || argv[0] == NULL) {
+		errmsg_set(err, "no program to run");
+		errno = EINVAL;
+		return -1;
+	}
+	if (PROG_CALLS_AUDIT_ARCH == 0) {
+		errmsg_set(err, "%s: tracing a program works on x86_64 and aarch64 only", argv[0]);
+		errno = ENOSYS;
+		return -1;
+	}
+	if (prog_launch_find(argv[0], prog, sizeof prog) != 0) {
+		if (errno == 0) {
+			errmsg_set(err, "%s: command not found", argv[0]);
+			errno = ENOENT;
+		} else {
+			errmsg_set(err, "%s: %s", argv[0], strerror(errno));
+		}
+		return -1;
+	}
+	t = calloc(1, sizeof *t);
+	env = prog_launch_env(o);
+	if (t == NULL || env == NULL || pipe2(ep, O_CLOEXEC) != 0) {
+		errmsg_set(err, "%s: %s", argv[0], strerror(errno));
+		free(t);
+		free(env);
+		return -1;
+	}
+	t->err_fd = ep[0];
+	t->held = -1;
+	memcpy(t->prog, prog, sizeof prog);
+	pid = scratch_fork();
+	if (pid == 0)
+		prog_launch_child(prog, argv, env, o, ep[1]);
+	rc = errno;
+	close(ep[1]);
+	if (o->preload != NULL) {
+		for (size_t i = 0; env[i] != NULL; i++)
+			if (strncmp(env[i], "LD_PRELOAD=", 11) == 0)
+				free(env[i]);
+	}
+	free(env);
+	if (pid < 0) {
+		errmsg_set(err, "fork: %s", strerror(rc));
+		prog_trace_free(t);
+		errno = rc;
+		return -1;
+	}
+	t->leader = pid;
+	/* The child stops itself (SIGSTOP) right after PTRACE_TRACEME. */
+	if (waitpid(pid, &st, __WALL) != pid || !WIFSTOPPED(st) ||
+	    ptrace(PTRACE_SETOPTIONS, pid, 0,
+	           (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL | PTRACE_O_TRACESECCOMP |
+	                          PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+	                          PTRACE_O_TRACECLONE)) != 0 ||
+	    pt_proc_add(t, pid, NULL, false) == NULL) {
+		rc = errno;
+		errmsg_set(err, "%s: cannot trace it: %s", argv[0], strerror(rc));
+		kill(pid, SIGKILL);
+		prog_trace_free(t);
+		errno = rc;
+		return -1;
+	}
+	if (o->timeout_ms > 0) {
+		t->watchdog = scratch_fork();
+		if (t->watchdog == 0) {
+			struct timespec ts = { o->timeout_ms / 1000, (long)(o->timeout_ms % 1000) * 1000000L };
+			while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+				;
+			_exit(0);
+		}
+		if (t->watchdog < 0)
+			t->watchdog = 0;
+	}
+	ptrace(PTRACE_CONT, pid, 0, 0);
+	rc = pt_run(t, &step, true);
+	if (rc != 1) {
+		struct prog_launch_fail f = { 0, 0 };
+		ssize_t n = read(t->err_fd, &f, sizeof f);
+
+		if (n == (ssize_t)sizeof f && f.stage == 0)
+			errmsg_set(err, "%s: %s", argv[0], strerror(f.err));
+		else if (n == (ssize_t)sizeof f && f.stage > 0 && f.stage <= 5)
+			errmsg_set(err, "%s: %s: %s", argv[0], stage[f.stage], strerror(f.err));
+		else
+			errmsg_set(err, "%s: ended before it started", argv[0]);
+		errno = n == (ssize_t)sizeof f ? f.err : ECHILD;
+		rc = errno;
+		prog_trace_free(t);
+		errno = rc;
+		return -1;
+	}
+	*out = t;
+	return 0;
+}
+
+/* The next step. */
+int
+prog_trace_next(struct prog_trace *t, struct prog_step *out)
+{
+	if (t->held > 0) {
+		struct pt_proc *p = pt_proc_find(t, t->held);
+		if (p != NULL)
+			pt_resume(p, 0);
+		t->held = -1;
+	}
+	return pt_run(t, out, false);
+}
+
+/* The stdio streams of a traced process. */
+int
+prog_trace_stdio(struct prog_trace *t, pid_t pid, struct prog_stream *v, size_t max, size_t *n,
+                 const char **why)
+{
+	struct pt_proc *p = pt_proc_find(t, pid);
+
+	*n = 0;
+	*why = NULL;
+	if (p == NULL) {
+		errno = ESRCH;
+		return PROG_STDIO_ERROR;
+	}
+	return prog_stdio_scan(p->stdio, v, max, n, why);
+}
+
+/* The program's pid. */
+pid_t
+prog_trace_pid(const struct prog_trace *t)
+{
+	return t->leader;
+}
+
+/* The counters. */
+void
+prog_trace_stats(const struct prog_trace *t, struct prog_stats *out)
+{
+	*out = t->st;
+}
+
+/* One line for a step. */
+char *
+prog_trace_format(const struct prog_step *s, char *buf, size_t len)
+{
+	char ev[256];
+
+	switch (s->kind) {
+	case PROG_STEP_CALL:
+		if (s->ev.fd < 0 && s->path[0] != '\0') {
+			if (s->ev.result < 0)
+				snprintf(buf, len, "[%d] %s(\"%s\"%s%s) = -1 %s", (int)s->pid, s->ev.call,
+				         s->path, s->ev.detail[0] ? ", " : "", s->ev.detail,
+				         strerrorname_np(s->ev.err) ? strerrorname_np(s->ev.err) : "?");
+			else
+				snprintf(buf, len, "[%d] %s(\"%s\"%s%s) = %" PRId64, (int)s->pid,
+				         s->ev.call, s->path, s->ev.detail[0] ? ", " : "", s->ev.detail,
+				         s->ev.result);
+		} else {
+			snprintf(buf, len, "[%d] %s", (int)s->pid, event_format(&s->ev, ev, sizeof ev));
+		}
+		break;
+	case PROG_STEP_STDIO:
+		snprintf(buf, len, "[%d] %s(fd %d, %" PRIu64 ") = %" PRId64, (int)s->pid, s->func,
+		         s->stdio_fd, s->size, s->ret);
+		break;
+	case PROG_STEP_EXIT:
+		if (s->signal != 0)
+			snprintf(buf, len, "[%d] killed by SIG%s%s", (int)s->pid,
+			         sigabbrev_np(s->signal) ? sigabbrev_np(s->signal) : "?",
+			         s->timed_out ? " (timeout)" : "");
+		else
+			snprintf(buf, len, "[%d] exited %d", (int)s->pid, s->exit_code);
+		break;
+	}
+	return buf;
+}
+
+/* Kill the whole tree and free t. */
+void
+prog_trace_free(struct prog_trace *t)
+{
+	if (t == NULL)
+		return;
+	pt_kill_all(t);
+	while (t->nprocs > 0) {
+		int st;
+		pid_t pid = waitpid(-1, &st, __WALL);
+		struct pt_proc *p;
+
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			break;
+		if (pid == t->watchdog)
+			t->watchdog = 0;
+		p = pt_proc_find(t, pid);
+		if (p != NULL && (WIFEXITED(st) || WIFSIGNALED(st)))
+			pt_proc_del(t, p);
+		else if (p != NULL)
+			kill(pid, SIGKILL);
+	}
+	scratch_forget(t->leader);
+	if (t->watchdog > 0) {
+		kill(t->watchdog, SIGKILL);
+		waitpid(t->watchdog, NULL, 0);
+		scratch_forget(t->watchdog);
+	}
+	if (t->err_fd > 0)
+		close(t->err_fd);
+	free(t->procs);
+	free(t);
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* trace.h: run a student's program under ptrace + seccomp and yield its file I/O step by step. */
+#ifndef IOBUFVIZ_PROG_TRACE_H
+#define IOBUFVIZ_PROG_TRACE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "trace/event.h"
+#include "prog/launch.h"
+
+struct prog_trace;
+struct prog_stream;
+
+/* What a step is. */
+enum prog_step_kind {
+	PROG_STEP_CALL,   /* a system call on a regular file (or an open that names one) */
+	PROG_STEP_STDIO,  /* a stdio call seen through the shim's markers */
+	PROG_STEP_EXIT,   /* a process ended */
+};
+
+/* One step. */
+struct prog_step {
+	enum prog_step_kind kind;
+	pid_t pid;
+	uint64_t seq;             /* 1, 2, ... in the order steps happened */
+	/* PROG_STEP_CALL: the call (ev.origin is EV_STDIO inside a stdio call of the shim). */
+	struct event ev;
+	char path[PATH_MAX];      /* open family: the path as passed; else the fd's file */
+	bool regular;             /* the file is a regular file */
+	/* PROG_STEP_STDIO */
+	const char *func;         /* "fwrite", ... (static storage) */
+	uint64_t file;            /* the FILE* in the tracee (0 for printf, puts, ...) */
+	int stdio_fd;             /* its _fileno, -1 if unknown */
+	uint64_t size;            /* size argument (fwrite: size*nmemb; fputc: the char) */
+	int64_t ret;              /* the function's return value (a pointer for fopen) */
+	/* PROG_STEP_EXIT */
+	int status;               /* as waitpid gives it */
+	int exit_code;            /* WEXITSTATUS, -1 if killed */
+	int signal;               /* the signal that killed it, 0 if it exited */
+	bool timed_out;           /* killed because prog_opts.timeout_ms passed */
+};
+
+/* Counters over the whole run. */
+struct prog_stats {
+	uint64_t stops;           /* ptrace stops of every kind */
+	uint64_t steps;           /* steps returned */
+	uint64_t other_calls;     /* traced calls that were not steps (pipes, terminals, ...) */
+	uint64_t markers;         /* shim markers seen */
+};
+
+/*
+ * Start argv[0] (a path, or a name looked up in PATH) under the tracer, with a seccomp
+ * filter that stops it only on the calls that concern files, and run it up to its
+ * execve. 0 and *out, or -1 and *err (malloc'd, "PROGRAM: No such file or directory").
+ */
+int prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trace **out,
+                     char **err);
+
+/*
+ * Let the program run to its next step and fill *out. It waits with waitpid(-1, __WALL)
+ * (tracees that are not our children can only be waited for so): while a program is
+ * traced, the caller must not have other children of its own to wait for. The process that made a call step
+ * stays stopped right after the call until the next prog_trace_next (so prog_trace_stdio
+ * shows its buffers as they are then). 1 = a step; 0 = every process has ended; -1 = error
+ * with errno.
+ */
+int prog_trace_next(struct prog_trace *t, struct prog_step *out);
+
+/*
+ * Read the stdio streams of traced process pid (see prog/streams.h). Return what
+ * prog_stdio_scan returns; *why says why none are visible.
+ */
+int prog_trace_stdio(struct prog_trace *t, pid_t pid, struct prog_stream *v, size_t max,
+                     size_t *n, const char **why);
+
+/* The first process (the program), and the counters so far. */
+pid_t prog_trace_pid(const struct prog_trace *t);
+void prog_trace_stats(const struct prog_trace *t, struct prog_stats *out);
+
+/* "openat(AT_FDCWD, "in", O_RDONLY) = 3", "fwrite(fd 3, 100) = 1", "exited 0" into buf. */
+char *prog_trace_format(const struct prog_step *s, char *buf, size_t len);
+
+/* Kill every process of the program, reap them, free t. NULL is fine. (PTRACE_O_EXITKILL
+ * and PR_SET_PDEATHSIG kill them too if we die without calling it.) */
+void prog_trace_free(struct prog_trace *t);
+
+#endif

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* names.h: YAML names of the values a scenario holds, one table per enum. */
+#ifndef IOBUFVIZ_SCENARIO_NAMES_H
+#define IOBUFVIZ_SCENARIO_NAMES_H
+
+/* One name and its value; a table ends with a NULL name. */
+struct scn_name {
+	const char *name;
+	int value;
+};
+
+extern const struct scn_name scn_open_flags[];
+extern const struct scn_name scn_fcntl_cmds[];
+extern const struct scn_name scn_child_ends[];
+extern const struct scn_name scn_sfr_flags[];
+extern const struct scn_name scn_variant_flags[];
+extern const struct scn_name scn_advices[];
+extern const struct scn_name scn_whences[];
+extern const struct scn_name scn_bufmodes[];
+extern const struct scn_name scn_buffers[];
+extern const struct scn_name scn_setbuf_buffers[];
+extern const struct scn_name scn_betweens[];
+extern const struct scn_name scn_untils[];
+extern const struct scn_name scn_fss[];
+extern const struct scn_name scn_fills[];
+extern const struct scn_name scn_programs[];
+extern const struct scn_name scn_sync_eachs[];
+extern const struct scn_name scn_caches[];
+
+/* Name of value in t (the first that matches), "?" if none. */
+const char *scenario_names_of(const struct scn_name *t, int value);
+
+#endif

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/* oplist.h: the one list of ops and of expectation keys, and what an entry holds. */
+#ifndef IOBUFVIZ_SCENARIO_OPS_H
+#define IOBUFVIZ_SCENARIO_OPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Every op is one X(...) line below: its enum tail, its YAML name, whether it acts through
+ * the FILE* or the fd, where it runs, what its YAML value is, the function that runs it in
+ * the worker (engine/ops.c), the one that writes it as C (export/describe.c), the loader's extra check
+ * (load/step.c, NULL if the argument list says it all), the one that emits it as
+ * statements of a whole program (export/emit.c: the program pane, --export=c), then its arguments.
+ * The enum, the op table, the shape check, libcyaml's schema of a step (load/raw.c) and
+ * the required-argument check are all made from it.
+ * A build may add ops with SCN_OP_LIST_EXTRA (tests/test-op.h does, to prove that an op
+ * is one entry).
+ */
+#define SCN_OP_LIST(X) \
+	X(OPEN, "open", FD, WORKER, ARGS, ops_open, describe_open, NULL, emit_open, OPT(FLAGS)) \
+	X(FOPEN, "fopen", STDIO, WORKER, ARGS, ops_fopen, describe_fopen, NULL, emit_fopen, REQ(MODE)) \
+	X(FDOPEN, "fdopen", STDIO, WORKER, ARGS, ops_fdopen, describe_fdopen, NULL, emit_fdopen, \
+	  REQ(MODE)) \
+	X(FILENO, "fileno", STDIO, WORKER, ARGS, ops_fileno, describe_fileno, NULL, emit_fileno) \
+	X(SETVBUF, "setvbuf", STDIO, WORKER, ARGS, ops_setvbuf, describe_setvbuf, NULL, emit_setvbuf, \
+	  REQ(BUFMODE) OPT(SIZE) OPT(BUFFER)) \
+	X(SETBUF, "setbuf", STDIO, WORKER, ARGS, ops_setbuf, describe_setbuf, NULL, emit_setbuf, \
+	  REQ(SETBUF_BUFFER)) \
+	X(SETBUFFER, "setbuffer", STDIO, WORKER, ARGS, ops_setbuffer, describe_setbuffer, NULL, \
+	  emit_setbuffer, OPT(SIZE) OPT(BUFFER)) \
+	X(FWRITE, "fwrite", STDIO, WORKER, ARGS, ops_fwrite, describe_fwrite, NULL, emit_fwrite, \
+	  REQ(BYTES)) \
+	X(FPUTS, "fputs", STDIO, WORKER, ARGS, ops_fputs, describe_fputs, NULL, emit_fputs, REQ(TEXT)) \
+	X(PRINTF, "printf", STDIO, WORKER, ARGS, ops_printf, describe_printf, NULL, emit_printf, \
+	  REQ(TEXT)) \
+	X(FREAD, "fread", STDIO, WORKER, ARGS, ops_fread, describe_fread, NULL, emit_fread, REQ(BYTES)) \
+	X(FGETS, "fgets", STDIO, WORKER, ARGS, ops_fgets, describe_fgets, NULL, emit_fgets, REQ(BYTES)) \
+	X(FFLUSH, "fflush", STDIO, WORKER, ARGS, ops_fflush, describe_fflush, NULL, emit_fflush) \
+	X(FSEEK, "fseek", STDIO, WORKER, ARGS, ops_fseek, describe_fseek, NULL, emit_fseek, \
+	  REQ(SEEK_OFFSET) OPT(WHENCE)) \
+	X(FCLOSE, "fclose", STDIO, WORKER, ARGS, ops_fclose, describe_fclose, NULL, emit_fclose) \
+	X(WRITE, "write", FD, WORKER, ARGS, ops_write, describe_write, scenario_step_text, \
+	  emit_write, ONE(BYTES) ONE(TEXT) OPT(ALIGN)) \
+	X(READ, "read", FD, WORKER, ARGS, ops_read, describe_read, NULL, emit_read, \
+	  REQ(BYTES) OPT(ALIGN)) \
+	X(PREAD, "pread", FD, WORKER, ARGS, ops_pread, describe_pread, NULL, emit_pread, \
+	  REQ(BYTES) OPT(OFFSET) OPT(ALIGN)) \
+	X(PWRITE, "pwrite", FD, WORKER, ARGS, ops_pwrite, describe_pwrite, scenario_step_text, \
+	  emit_pwrite, ONE(BYTES) ONE(TEXT) OPT(OFFSET) OPT(ALIGN)) \
+	X(LSEEK, "lseek", FD, WORKER, ARGS, ops_lseek, describe_lseek, NULL, emit_lseek, \
+	  REQ(SEEK_OFFSET) OPT(WHENCE)) \
+	X(FSYNC, "fsync", FD, WORKER, ARGS, ops_fsync, describe_fsync, NULL, emit_fsync) \
+	X(FDATASYNC, "fdatasync", FD, WORKER, ARGS, ops_fdatasync, describe_fdatasync, NULL, \
+	  emit_fdatasync) \
+	X(SYNC_FILE_RANGE, "sync_file_range", FD, WORKER, ARGS, ops_sync_file_range, \
+	  describe_sync_file_range, NULL, emit_sync_file_range, OPT(OFFSET) OPT(LEN) OPT(SFR_FLAGS)) \
+	X(SYNC, "sync", FD, WORKER, ARGS, ops_sync, describe_sync, NULL, emit_sync) \
+	X(FADVISE, "posix_fadvise", FD, WORKER, ARGS, ops_fadvise, describe_fadvise, NULL, emit_fadvise, \
+	  REQ(ADVICE) OPT(OFFSET) OPT(LEN)) \
+	X(FALLOCATE, "fallocate", FD, WORKER, ARGS, ops_fallocate, describe_fallocate, \
+	  scenario_step_fallocate, emit_fallocate, OPT(OFFSET) REQ(LEN)) \
+	X(FTRUNCATE, "ftruncate", FD, WORKER, ARGS, ops_ftruncate, describe_ftruncate, NULL, \
+	  emit_ftruncate, OPT(LEN)) \
+	X(CLOSE, "close", FD, WORKER, ARGS, ops_close, describe_close, NULL, emit_close) \
+	X(FCNTL, "fcntl", FD, WORKER, ARGS, ops_fcntl, describe_fcntl, scenario_step_fcntl, \
+	  emit_fcntl, REQ(FCNTL_CMD) OPT(FLAGS)) \
+	X(FORK, "fork", STDIO, WORKER, ARGS, ops_fork, describe_fork, NULL, emit_fork, REQ(CHILD)) \
+	X(EXIT, "exit", STDIO, WORKER, ARGS, ops_exit, describe_exit, NULL, emit_exit) \
+	X(UEXIT, "_exit", STDIO, WORKER, ARGS, ops_uexit, describe_uexit, NULL, emit_uexit) \
+	X(WAIT, "wait", NONE, RUNNER_WAIT, ARGS, ops_nothing, describe_wait, scenario_step_wait, \
+	  emit_wait, OPT(SECONDS) OPT(UNTIL) OPT(TIMEOUT)) \
+	X(PTY, "pty", NONE, RUNNER_PTY, ARGS, NULL, describe_pty, NULL, emit_pty, \
+	  ONE(PRINTF) ONE(WRITE) OPT(BETWEEN)) \
+	X(TAIL, "tail", FD, WORKER, ARGS, ops_tail, describe_tail, NULL, emit_tail, \
+	  REQ(LINES) OPT(BLOCK)) \
+	X(SWEEP, "sweep", NONE, RUNNER_SWEEP, SWEEP, NULL, describe_sweep, NULL, emit_sweep) \
+	X(NOTE, "note", NONE, WORKER, TEXT, ops_nothing, describe_note, NULL, emit_note) \
+	X(RUN, "run", NONE, RUNNER_RUN, ARGS, NULL, describe_run, NULL, emit_run, \
+	  REQ(PROGRAM) OPT(ARGS) OPT(STDIN) OPT(TIMEOUT)) \
+	SCN_OP_LIST_EXTRA(X)
+
+#ifndef SCN_OP_LIST_EXTRA
+#define SCN_OP_LIST_EXTRA(X)
+#endif
+
+/*
+ * Every expectation key is one X(...) line: its enum tail, its YAML name, its value type,
+ * the ops it applies to (ANY, or the SCN_OP_* tails it is restricted to), the getter that
+ * reads it from a step result (lesson/expect.c) and the question a quiz asks about it (NULL: the
+ * quiz does not ask it; a step's own ask: replaces it). The quiz asks in this order.
+ */
+#define SCN_KEY_LIST(X) \
+	X(CALLS_WRITE, "calls.write", NUMBER, ANY, expect_get_calls_write, \
+	  "How many write() calls will this step make?") \
+	X(CALLS_READ, "calls.read", NUMBER, ANY, expect_get_calls_read, \
+	  "How many read() calls will this step make?") \
+	X(CALLS_TOTAL, "calls.total", NUMBER, ANY, expect_get_calls_total, \
+	  "How many system calls on the file will this step make?") \
+	X(STDIO_PENDING, "stdio.pending", NUMBER, ANY, expect_get_stdio_pending, \
+	  "How many bytes will be pending in the stdio buffer after it?") \
+	X(STDIO_SIZE, "stdio.size", NUMBER, ANY, expect_get_stdio_size, \
+	  "How big (in bytes) will the stdio buffer be after it?") \
+	X(STDIO_MODE, "stdio.mode", BUFMODE, ANY, expect_get_stdio_mode, NULL) \
+	X(BYTES_WRITTEN, "bytes.written", NUMBER, ANY, expect_get_bytes_written, \
+	  "How many bytes will its write() calls transfer?") \
+	X(BYTES_READ, "bytes.read", NUMBER, ANY, expect_get_bytes_read, \
+	  "How many bytes will its read() calls transfer?") \
+	X(CACHE_DIRTY_PAGES, "cache.dirty_pages", NUMBER, ANY, expect_get_cache_dirty_pages, \
+	  "How many of the file's pages will be dirty after it?") \
+	X(CACHE_PAGES, "cache.pages", NUMBER, ANY, expect_get_cache_pages, \
+	  "How many of the file's pages will be in the page cache after it?") \
+	X(CACHE_WRITEBACK_PAGES, "cache.writeback_pages", NUMBER, ANY, \
+	  expect_get_cache_writeback_pages, "How many pages will be under writeback after it?") \
+	X(DISK_ALLOCATED_BYTES, "disk.allocated_bytes", NUMBER, ANY, \
+	  expect_get_disk_allocated_bytes, "How many bytes will have blocks on disk after it?") \
+	X(DISK_DELALLOC_BYTES, "disk.delalloc_bytes", NUMBER, ANY, \
+	  expect_get_disk_delalloc_bytes, \
+	  "How many bytes will wait for delayed allocation after it?") \
+	X(DISK_UNWRITTEN_BYTES, "disk.unwritten_bytes", NUMBER, ANY, \
+	  expect_get_disk_unwritten_bytes, NULL) \
+	X(DISK_INLINE_BYTES, "disk.inline_bytes", NUMBER, ANY, expect_get_disk_inline_bytes, \
+	  NULL) \
+	X(RESULT_ERRNO, "result.errno", ERRNO, ANY, expect_get_result_errno, NULL) \
+	X(RESULT_VALUE, "result.value", SIGNED, ANY, expect_get_result_value, NULL) \
+	X(OUTPUT, "output", TEXT, ONLY(PTY, TAIL, RUN), expect_get_output, NULL) \
+	X(OUTPUT_FILE, "output.file", TEXT, ONLY(PTY), expect_get_output_file, NULL) \
+	X(EXIT_STATUS, "exit.status", SIGNED, ONLY(RUN), expect_get_exit_status, NULL) \
+	X(RESULT_FLAGS, "result.flags", TEXT, ONLY(FCNTL), expect_get_result_flags, NULL) \
+	X(FILE_SIZE, "file.size", NUMBER, ANY, expect_get_file_size, \
+	  "How big (in bytes) will the file be after it?") \
+	X(FILE_CONTENT, "file.content", TEXT, ANY, expect_get_file_content, NULL) \
+	X(FILE_PREFIX, "file.prefix", PREFIX, ANY, expect_get_file_content, NULL)
+
+/* Every op a step can perform: made from SCN_OP_LIST. */
+enum scn_op {
+#define SCN_OP_ENUM(e, ...) SCN_OP_##e,
+	SCN_OP_LIST(SCN_OP_ENUM)
+#undef SCN_OP_ENUM
+	SCN_OP__COUNT
+};
+
+/* Expectation keys: made from SCN_KEY_LIST. */
+enum scn_key {
+#define SCN_KEY_ENUM(e, ...) SCN_KEY_##e,
+	SCN_KEY_LIST(SCN_KEY_ENUM)
+#undef SCN_KEY_ENUM
+	SCN_KEY__COUNT
+};
+
+/* Arguments an op may take; each has one YAML key and one meaning (load/schema.c). */
+enum scn_arg {
+	SCN_ARG_NONE, /* ends an op's argument list */
+	SCN_ARG_BYTES, SCN_ARG_OFFSET, SCN_ARG_LEN, SCN_ARG_WHENCE, SCN_ARG_TEXT, SCN_ARG_MODE,
+	SCN_ARG_SIZE, SCN_ARG_BUFFER, SCN_ARG_FLAGS, SCN_ARG_ADVICE, SCN_ARG_ALIGN,
+	SCN_ARG_SECONDS, SCN_ARG_UNTIL, SCN_ARG_TIMEOUT, SCN_ARG_LINES, SCN_ARG_BLOCK,
+	SCN_ARG_PRINTF, SCN_ARG_WRITE, SCN_ARG_BETWEEN, SCN_ARG_PROGRAM, SCN_ARG_ARGS, SCN_ARG_STDIN,
+	/* The same keys with another meaning: each op's list says which it takes. */
+	SCN_ARG_BUFMODE,        /* mode: setvbuf's none, line, full (MODE: a stdio mode) */
+	SCN_ARG_SETBUF_BUFFER,  /* buffer: setbuf's own, library or none */
+	SCN_ARG_SFR_FLAGS,      /* flags: sync_file_range's (FLAGS: open's) */
+	SCN_ARG_SEEK_OFFSET,    /* offset: may be negative (a relative move) */
+	SCN_ARG_FCNTL_CMD,      /* cmd: fcntl's F_GETFL or F_SETFL */
+	SCN_ARG_CHILD,          /* child: what the child of fork does: exit or _exit */
+	SCN_ARG__COUNT
+};
+
+/*
+ * Each argument's YAML key and what it takes (SCALAR: a single value; LIST: a list of single
+ * values), by its enum tail: the shape check's table (scn_arg_fields) and libcyaml's schema of
+ * every op's argument mapping (load/raw.c) are both made from these.
+ */
+#define SCN_ARGDEF_BYTES "bytes", SCALAR
+#define SCN_ARGDEF_OFFSET "offset", SCALAR
+#define SCN_ARGDEF_LEN "len", SCALAR
+#define SCN_ARGDEF_WHENCE "whence", SCALAR
+#define SCN_ARGDEF_TEXT "text", SCALAR
+#define SCN_ARGDEF_MODE "mode", SCALAR
+#define SCN_ARGDEF_SIZE "size", SCALAR
+#define SCN_ARGDEF_BUFFER "buffer", SCALAR
+#define SCN_ARGDEF_FLAGS "flags", LIST
+#define SCN_ARGDEF_ADVICE "advice", SCALAR
+#define SCN_ARGDEF_ALIGN "align", SCALAR
+#define SCN_ARGDEF_SECONDS "seconds", SCALAR
+#define SCN_ARGDEF_UNTIL "until", SCALAR
+#define SCN_ARGDEF_TIMEOUT "timeout", SCALAR
+#define SCN_ARGDEF_LINES "lines", SCALAR
+#define SCN_ARGDEF_BLOCK "block", SCALAR
+#define SCN_ARGDEF_PRINTF "printf", SCALAR
+#define SCN_ARGDEF_WRITE "write", SCALAR
+#define SCN_ARGDEF_BETWEEN "between", SCALAR
+#define SCN_ARGDEF_PROGRAM "program", SCALAR
+#define SCN_ARGDEF_ARGS "args", LIST
+#define SCN_ARGDEF_STDIN "stdin", SCALAR
+#define SCN_ARGDEF_BUFMODE "mode", SCALAR
+#define SCN_ARGDEF_SETBUF_BUFFER "buffer", SCALAR
+#define SCN_ARGDEF_SFR_FLAGS "flags", LIST
+#define SCN_ARGDEF_SEEK_OFFSET "offset", SCALAR
+#define SCN_ARGDEF_FCNTL_CMD "cmd", SCALAR
+#define SCN_ARGDEF_CHILD "child", SCALAR
+
+/* How an op takes an argument. */
+enum scn_need {
+	SCN_NEED_OPT,   /* may be left out */
+	SCN_NEED_REQ,   /* must be given */
+	SCN_NEED_ONE,   /* at least one of the op's ONE arguments must be given */
+};
+
+/* One argument of an op. */
+struct scn_arg_use {
+	enum scn_arg arg;
+	enum scn_need need;
+};
+
+/* Whether an op acts through the FILE* or the fd. */
+enum scn_io { SCN_IO_NONE, SCN_IO_FD, SCN_IO_STDIO };
+
+/* Where an op runs: the worker (engine/ops.c), or a part of the runner that engine/runner.c dispatches on. */
+enum scn_runs { SCN_RUNS_WORKER, SCN_RUNS_RUNNER_WAIT, SCN_RUNS_RUNNER_PTY,
+	SCN_RUNS_RUNNER_SWEEP, SCN_RUNS_RUNNER_RUN, SCN_RUNS__COUNT };
+
+/* What an op's YAML value is. */
+enum scn_form {
+	SCN_FORM_ARGS,  /* a mapping of arguments (or nothing: "fsync:" or "fsync: {}") */
+	SCN_FORM_TEXT,  /* a single value (note) */
+	SCN_FORM_SWEEP, /* a sweep mapping (load/sweep.c) */
+};
+
+/* Value type of an expectation key. */
+enum scn_ktype { SCN_KT_NUMBER, SCN_KT_SIGNED, SCN_KT_BUFMODE, SCN_KT_ERRNO, SCN_KT_TEXT,
+	SCN_KT_PREFIX /* text the observed text starts with */ };
+
+struct scn_args;
+struct scn_step;
+struct ops_state;
+struct ops_result;
+struct step_result;
+struct scn_load;
+struct yamlpos_node;
+
+/* One op: everything about it (see SCN_OP_LIST). */
+struct scn_op_entry {
+	const char *name;                 /* as written in YAML */
+	enum scn_io io;
+	enum scn_runs runs;
+	enum scn_form form;
+	/* Run it in the worker (NULL: the runner does all of it). */
+	void (*run)(struct ops_state *, const struct scn_args *, struct ops_result *);
+	/* Write it as the line of C a student would write. */
+	void (*describe)(const struct scn_step *, char *, size_t);
+	/* The loader's rules that its argument list cannot say (NULL: none). */
+	void (*check)(struct scn_load *, const struct scn_step *, const struct yamlpos_node *,
+		      size_t);
+	/* Write it as the statements of a whole C program (lines split by '\n'). */
+	void (*emit)(const struct scn_step *, char *, size_t);
+	const struct scn_arg_use *args;   /* ends with SCN_ARG_NONE */
+};
+
+/* One expectation key: everything about it (see SCN_KEY_LIST). */
+struct scn_key_entry {
+	const char *name;                 /* as written in YAML */
+	enum scn_ktype type;
+	const enum scn_op *only;          /* NULL: any op; else the ops, ending with SCN_OP__COUNT */
+	/* The observed value for a step result: false with the reason in text if unseen. */
+	bool (*get)(const struct step_result *, int64_t *, char *, size_t);
+	const char *question;             /* the quiz question; NULL: not asked */
+};
+
+/* The op table, indexed by enum scn_op. */
+extern const struct scn_op_entry scn_op_table[SCN_OP__COUNT];
+
+/* The key table, indexed by enum scn_key. */
+extern const struct scn_key_entry scn_key_table[SCN_KEY__COUNT];
+
+#endif

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/* scenario/scenario.h: a loaded, validated scenario: the plain data every other layer reads. */
+#ifndef IOBUFVIZ_SCENARIO_H
+#define IOBUFVIZ_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scenario/oplist.h"
+
+/* Which optional arguments a step gave (bits of scn_args.has). */
+enum scn_has {
+	SCN_HAS_BYTES = 1u << 0,
+	SCN_HAS_OFFSET = 1u << 1,
+	SCN_HAS_LEN = 1u << 2,
+	SCN_HAS_WHENCE = 1u << 3,
+	SCN_HAS_TEXT = 1u << 4,
+	SCN_HAS_MODE = 1u << 5,
+	SCN_HAS_SIZE = 1u << 6,
+	SCN_HAS_BUFFER = 1u << 7,
+	SCN_HAS_FLAGS = 1u << 8,
+	SCN_HAS_ADVICE = 1u << 9,
+	SCN_HAS_ALIGN = 1u << 10,
+	SCN_HAS_SECONDS = 1u << 11,
+	SCN_HAS_UNTIL = 1u << 12,
+	SCN_HAS_LINES = 1u << 13,
+	SCN_HAS_TIMEOUT = 1u << 14,
+};
+
+/* setvbuf modes. */
+enum scn_bufmode { SCN_BUF_NONE, SCN_BUF_LINE, SCN_BUF_FULL };
+
+/* Where a setvbuf/setbuffer buffer comes from. */
+enum scn_buffer { SCN_BUFFER_LIBRARY, SCN_BUFFER_OWN };
+
+/* pty op: what happens between printf() and write() (exercise 13-4). */
+enum scn_pty_between { SCN_PTY_NOTHING, SCN_PTY_FFLUSH, SCN_PTY_UNBUFFERED };
+
+/* Arguments of one op, already converted (sizes in bytes, names to values). */
+struct scn_args {
+	unsigned has;         /* SCN_HAS_* bits: which fields below were given */
+	uint64_t bytes;       /* transfer size */
+	int64_t offset;       /* file offset (pread/pwrite/fseek/lseek/fadvise/...) */
+	uint64_t len;         /* range length (fadvise/fallocate/sync_file_range/ftruncate) */
+	int whence;           /* SEEK_SET, SEEK_CUR, SEEK_END */
+	char *text;           /* fputs/printf text; pty: the printf() text */
+	char *text2;          /* pty: the write() text */
+	char mode[8];         /* fopen/fdopen mode ("r", "w", "a", "r+", ...) */
+	enum scn_bufmode bufmode; /* setvbuf mode */
+	uint64_t size;        /* setvbuf/setbuffer buffer size; tail block size */
+	enum scn_buffer buffer;   /* own or library buffer */
+	int flags;            /* open: O_* bits; sync_file_range: SYNC_FILE_RANGE_* bits */
+	int advice;           /* POSIX_FADV_* */
+	int cmd;              /* fcntl: F_GETFL or F_SETFL */
+	bool child_flushes;   /* fork: the child ends with exit() (flushes stdio), not _exit() */
+	unsigned align;       /* O_DIRECT: user buffer misaligned by this many bytes */
+	double seconds;       /* wait: fixed time */
+	bool until_clean;     /* wait: until the file has no dirty/writeback pages */
+	double timeout;       /* wait until clean: give up after this many seconds */
+	uint64_t lines;       /* tail: how many lines */
+	enum scn_pty_between between; /* pty */
+	char *program;        /* run: the program (a path, or a name in PATH) */
+	char **argv;          /* run: its arguments ("{file}": the scratch file), n_argv of them */
+	size_t n_argv;
+	char *stdin_path;     /* run: its standard input (NULL: /dev/null) */
+};
+
+/* Comparison of an expectation. */
+enum scn_cmp { SCN_CMP_EQ, SCN_CMP_NE, SCN_CMP_LT, SCN_CMP_LE, SCN_CMP_GT, SCN_CMP_GE };
+
+/* One expectation: KEY CMP VALUE. */
+struct scn_expect {
+	enum scn_key key;
+	enum scn_cmp cmp;
+	int64_t num;          /* numeric value (stdio.mode: an scn_bufmode; result.errno: errno) */
+	char *str;            /* output keys: the expected text; else NULL */
+	char *source;         /* the value as written in the scenario, for messages */
+	int line, col;        /* where it was written (1-based) */
+};
+
+/* Sweep programs (DESIGN §6). */
+enum scn_program {
+	SCN_PROG_COPY, SCN_PROG_WRITE, SCN_PROG_READ,
+	SCN_PROG_FWRITE, SCN_PROG_FREAD, SCN_PROG_FREAD_SETVBUF, SCN_PROG_OVERWRITE
+};
+
+/* What each write is followed by in a sweep variant. */
+enum scn_sync_each { SCN_SYNC_NONE, SCN_SYNC_FSYNC, SCN_SYNC_FDATASYNC };
+
+/* Filesystem of a scratch file. */
+enum scn_fs { SCN_FS_DEFAULT, SCN_FS_TMPFS };
+
+/* One variant of a sweep: a name and how its file is opened and synced. */
+struct scn_variant {
+	char *name;
+	int flags;                 /* extra open flags: O_SYNC, O_DSYNC, O_DIRECT */
+	enum scn_sync_each sync_each;
+	enum scn_fs on;
+};
+
+/* One row of a book's figure. A negative value means "not given". */
+struct scn_ref_row {
+	uint64_t buf_size;
+	double elapsed, user, system;
+};
+
+/* A book's published figures, shown next to ours. */
+struct scn_reference {
+	char *label;               /* e.g. "TLPI 2010" */
+	char *source;              /* e.g. "TLPI Table 13-1: 100 MB, ext2, kernel 2.6.30" */
+	char *variant;             /* which variant it compares with; NULL: the first */
+	uint64_t total_bytes;      /* the book's total transfer, for the scaling note */
+	struct scn_ref_row *rows;
+	size_t n_rows;
+};
+
+/* Cache state a sweep starts from. */
+enum scn_cache { SCN_CACHE_COLD, SCN_CACHE_WARM };
+
+/* A timed comparison (its runtime is sweep/sweep.c). */
+struct scn_sweep {
+	char *title;
+	enum scn_program program;
+	uint64_t *buffer_sizes;
+	size_t n_buffer_sizes;
+	uint64_t file_size;
+	struct scn_variant *variants;  /* at least one ("default") after loading */
+	size_t n_variants;
+	unsigned repeat, warmup;
+	enum scn_cache cache;
+	double budget;             /* seconds per row before scaling down; 0 = default */
+	struct scn_reference *references;
+	size_t n_references;
+};
+
+/* A fact of the run a case can depend on (load/cond.c names them). */
+enum scn_fact {
+	SCN_FACT_FS,             /* the scratch file's filesystem: ext4, xfs, btrfs, tmpfs, overlay */
+	SCN_FACT_PROBE,          /* the page cache's source: cachestat, kpageflags, mincore */
+	SCN_FACT_BLKSIZE,        /* the filesystem's block size (statfs f_bsize) */
+	SCN_FACT_LARGE_FOLIOS,   /* yes/no: the filesystem caches in large folios here */
+	SCN_FACT_DELALLOC,       /* yes/no: written data waits for its blocks (delayed allocation) */
+	SCN_FACT_CACHESTAT,      /* yes/no: cachestat(2) is the probe */
+	SCN_FACT_DIRTY,          /* yes/no: dirty pages can be counted */
+	SCN_FACT_DISK,           /* yes/no: the file has a disk (not tmpfs) */
+	SCN_FACT__COUNT
+};
+
+/* One condition: FACT is one of VALUES (a size for blksize, yes/no for the flags). */
+struct scn_cond {
+	enum scn_fact fact;
+	bool negate;               /* written under unless: (the case is left out when all of
+	                              its unless conditions hold) */
+	char **values;
+	size_t n_values;
+};
+
+/* A case of a step: when its conditions hold, its expectations are checked too and its say
+ * (if any) replaces the step's. */
+struct scn_case {
+	struct scn_cond *conds;
+	size_t n_conds;
+	char *say;
+	struct scn_expect *expects;
+	size_t n_expects;
+	int line, col;
+};
+
+/* One step: an op, its arguments, narration and expectations. */
+struct scn_step {
+	enum scn_op op;
+	struct scn_args args;
+	struct scn_sweep *sweep;   /* only for SCN_OP_SWEEP */
+	char *say;                 /* narration shown after the step; may be NULL */
+	char *ask;                 /* the quiz question for this step; NULL: the key's own */
+	struct scn_expect *expects;
+	size_t n_expects;
+	struct scn_case *cases;    /* cases: narration and expectations that depend on the run */
+	size_t n_cases;
+	int line, col;             /* where the step starts */
+	char *name;                /* as: or on: (a named fd/FILE* pair); NULL: the unnamed one */
+	unsigned handle;           /* 0: the unnamed fd/FILE*; n: the n-th name (SCN_MAX_NAMES) */
+	bool made;                 /* as: the step made the named pair (else on: acts on it) */
+};
+
+/* Names a scenario may give its descriptors and streams (as: a). */
+#define SCN_MAX_NAMES 8
+
+/* Content of the prefilled scratch file. */
+enum scn_fill { SCN_FILL_LINES, SCN_FILL_ZERO };
+
+/* The scratch file a scenario starts with. */
+struct scn_file {
+	uint64_t size;             /* prefill size; 0 = empty, created by the first open */
+	enum scn_fs on;
+	enum scn_fill fill;
+};
+
+/* A whole scenario. */
+struct scenario {
+	char *path;                /* the file it was loaded from */
+	char *title;
+	char *source;
+	char *intro;
+	struct scn_file file;
+	struct scn_step *steps;
+	size_t n_steps;
+};
+
+/* Largest size a scenario may ask for (DESIGN §7). */
+#define SCN_MAX_SIZE ((uint64_t)1 << 30)
+
+/*
+ * A whole run's bounds (iobufviz(1), BOUNDS), checked by the loader where the scenario's
+ * own numbers say (load/bounds.c) and enforced by the run (--timeout): its steps, the
+ * seconds it may take (--timeout's default and maximum), and the bytes it keeps at once on
+ * disk in one directory and in tmpfs, which is RAM.
+ */
+#define SCN_MAX_STEPS 1000
+#define SCN_MAX_RUN_SECONDS 3600
+#define SCN_MAX_DISK ((uint64_t)2 << 30)
+#define SCN_MAX_RAM ((uint64_t)1 << 30)
+
+/* How standard input is named when the scenario is "-" (scenario_load). */
+#define SCN_STDIN_NAME "<stdin>"
+
+/*
+ * Load and validate PATH ("-": standard input, named SCN_STDIN_NAME). On success return 0 and set *out. On failure return -1 and
+ * write one "PATH:LINE:COL: message" line per error to ERR (a heap string the caller
+ * frees; may be NULL if out of memory).
+ */
+int scenario_load(const char *path, struct scenario **out, char **err);
+
+/* Free a scenario from scenario_load(). NULL is fine. */
+void scenario_free(struct scenario *s);
+
+/* Name of an op as written in YAML ("fwrite"). */
+const char *scenario_op_name(enum scn_op op);
+
+/* The op named NAME in YAML, or -1. */
+int scenario_op_find(const char *name);
+
+/* The expectation key named NAME in YAML, or -1. */
+int scenario_key_find(const char *name);
+
+/* Name of an expectation key as written in YAML ("stdio.pending"). */
+const char *scenario_key_name(enum scn_key key);
+
+/* Symbol of a comparison ("=", "!=", "<", "<=", ">", ">="). */
+const char *scenario_cmp_name(enum scn_cmp cmp);
+
+/* True if op acts through the FILE* (its syscalls are made by stdio). */
+bool scenario_op_is_stdio(enum scn_op op);
+
+/*
+ * O_DIRECT's rule, the one place it is written: which of a transfer's bytes, offset and buffer
+ * skew (SCN_HAS_* bits) are not multiples of these alignments (0: it keeps the rule). The
+ * loader asks with the least alignment any disk has, the run with the file's own (statx).
+ */
+unsigned scenario_dio_misfit(const struct scn_args *a, unsigned offset_align, unsigned mem_align);
+
+/* True if key may be expected of a step doing op (output keys: only pty/tail). */
+bool scenario_key_applies(enum scn_key key, enum scn_op op);
+
+#endif

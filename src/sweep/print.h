@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/* print.h: a sweep's results shown: tables, chart for people; JSON, CSV for programs. */
+#ifndef IOBUFVIZ_BENCH_PRINT_H
+#define IOBUFVIZ_BENCH_PRINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "sweep/sweep.h"
+
+/* Flags of sweep_print_text, sweep_print_compact and sweep_chart_lines. */
+enum {
+	SWEEP_PRINT_ASCII = 1u << 0,  /* no UTF-8 (µ, ×, …, block characters) */
+	SWEEP_PRINT_NO_CHART = 1u << 1,
+	SWEEP_PRINT_WIDE = 1u << 2,   /* sweep_print_text: the full table, not one that fits */
+};
+
+/* Display columns the default text of a sweep (sweep_print_text without WIDE) fits in. */
+#define SWEEP_PRINT_COLUMNS 100
+
+/* sweep/print.c */
+
+/*
+ * For people: by default the compact table and chart, no line wider than
+ * SWEEP_PRINT_COLUMNS; with WIDE the full side-by-side table (mean, min … max, user, the
+ * books' user and sys). The chart unless NO_CHART. Return 0 or -1.
+ */
+int sweep_print_text(FILE *f, const struct sweep_result *r, unsigned flags);
+
+/*
+ * A compact version for a pane width columns wide (the TUI's sweep pane, a narrow terminal):
+ * one header line, per variant BUF | median | ± σ | sys (when width allows) | syscalls |
+ * relative | first book column | scaling (times extrapolated, "×25 of 4 MB" when scaled),
+ * then the chart unless NO_CHART. No line is wider than width display columns. Return 0 or -1.
+ */
+int sweep_print_compact(FILE *f, const struct sweep_result *r, int width, unsigned flags);
+
+/* Markdown: the table for a course page. Return 0 or -1. */
+int sweep_print_md(FILE *f, const struct sweep_result *r);
+
+/* s (a scenario's string; NULL is "") as base/text.c makes one line safe, into buf. Return buf. */
+char *sweep_print_safe(const char *s, char *buf, size_t len);
+
+/* A duration in three significant figures, in the units every sweep output uses. Return buf. */
+char *sweep_print_time(double s, bool ascii, char *buf, size_t len);
+
+/* One line of progress for people ("row 3/14  BUF 4  run 2/5  1.23 ms"). Return buf. */
+char *sweep_print_progress(const struct sweep_progress *p, char *buf, size_t len);
+
+/* sweep/cols.c: the columns of the tables, one function per cell; sweep/print.c lays them out. */
+
+/* Where a cell is drawn from: a row of a variant (NULL for the header line), and how. */
+struct sweep_print_at {
+	const struct sweep_result *r;
+	const struct sweep_row *row;       /* NULL: the header line */
+	const struct scn_reference *ref;   /* the reference that reference columns show */
+	bool ascii;                        /* no UTF-8 */
+	bool wide;                         /* compact: the pane is wide enough for CPU time */
+	bool short_scale;                  /* compact: "×25", not "×25 of 4 MB" */
+};
+
+/* Flags of a column. */
+enum {
+	SWEEP_COL_RIGHT = 1u << 0,         /* right-aligned in text */
+	SWEEP_COL_FIGURE = 1u << 1,        /* right-aligned in Markdown */
+	SWEEP_COL_RUNS = 1u << 2,          /* empty for a row that did not run */
+	SWEEP_COL_RULE = 1u << 3,          /* a rule ("│") before it in text */
+};
+
+/*
+ * One column of a table: the header line and the rows both read it, so a width is
+ * written once. A padded column is at least as wide as its title.
+ */
+struct sweep_print_col {
+	const char *title;                 /* NULL: the cell function writes it (row NULL) */
+	const char *ascii_title;           /* NULL: the title has no UTF-8 */
+	int width;                         /* display columns at least; 0: never padded */
+	int gap;                           /* spaces before it in text */
+	unsigned flags;
+	void (*cell)(const struct sweep_print_at *at, char *buf, size_t len);
+	bool (*shown)(const struct sweep_print_at *at);   /* NULL: always */
+};
+
+/* The full table (text and Markdown), the per-reference columns of each, the compact one. */
+extern const struct sweep_print_col sweep_cols_full[], sweep_cols_text_ref[], sweep_cols_md_ref[],
+	sweep_cols_compact[];
+extern const size_t sweep_cols_full_n, sweep_cols_text_ref_n, sweep_cols_md_ref_n,
+	sweep_cols_compact_n;
+
+/* The reference's label, made safe; "book" if it has none. Return buf. */
+const char *sweep_cols_label(const struct scn_reference *ref, char *buf, size_t len);
+
+/* True if the reference moved another amount than file_size (so ours is shown at its size). */
+bool sweep_cols_resized(const struct sweep_result *r, const struct scn_reference *ref);
+
+/* What a reference's figures are multiplied by to compare with ours on file_size. */
+double sweep_cols_ref_scale(const struct sweep_result *r, const struct scn_reference *ref);
+
+/* sweep/export.c */
+
+/* Everything as one JSON object, with every run's raw figures. Return 0 or -1. */
+int sweep_export_json(FILE *f, const struct sweep_result *r);
+
+/* CSV: one line per variant and row, measured and extrapolated, then the references. */
+int sweep_export_csv(FILE *f, const struct sweep_result *r);
+
+/* --export: fmt "csv", "json" or "md" (Markdown table). Return 0, or -1 (EINVAL: unknown fmt). */
+int sweep_export(FILE *f, const struct sweep_result *r, const char *fmt);
+
+/* sweep/chart.c */
+
+/*
+ * The log-scale bar chart as text lines of at most width display columns (for the TUI
+ * to draw, or for print). One line per row and variant, plus one per reference figure,
+ * plus a scale line. Returns a heap array of *n heap strings (UTF-8 unless ASCII); NULL
+ * if out of memory. Free with sweep_chart_free.
+ */
+char **sweep_chart_lines(const struct sweep_result *r, int width, unsigned flags, size_t *n);
+
+/* Free lines from sweep_chart_lines (NULL is fine). */
+void sweep_chart_free(char **lines, size_t n);
+
+#endif

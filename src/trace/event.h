@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* trace/event.h: one system call that reached the kernel for the scratch file. */
+#ifndef IOBUFVIZ_EVENT_H
+#define IOBUFVIZ_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Who made the call: the scenario's op itself, or stdio on its behalf. */
+enum ev_origin { EV_DIRECT, EV_STDIO };
+
+/* How the calls of a step were seen. */
+enum ev_source {
+	EV_SRC_PTRACE,  /* every call, from the tracer: exact count, order, sizes */
+	EV_SRC_PROCIO,  /* /proc/PID/io diffs: only counts and totals (fallback) */
+};
+
+/* One system call. */
+struct event {
+	char call[24];        /* "write", "pwrite64", "openat", "fstat", "fadvise64", ... */
+	long nr;              /* syscall number */
+	int fd;               /* its fd argument, -1 if none */
+	uint64_t bytes;       /* requested transfer size (0 if not a transfer) */
+	int64_t offset;       /* explicit offset argument, -1 if none */
+	int64_t result;       /* return value; -1 on error */
+	int err;              /* errno, 0 on success */
+	uint64_t ns;          /* duration */
+	bool ns_traced;       /* ns measured by the tracer: includes ptrace overhead */
+	enum ev_origin origin;
+	bool child;           /* made by a child of the program after fork (trace/tracer.c follows it) */
+	char detail[96];      /* decoded extra arguments: flags, advice names, ... */
+};
+
+/* At most this many events are kept per step; the rest are counted in dropped. */
+#define EV_MAX 4096
+
+/* The calls one step made. */
+struct event_list {
+	enum ev_source source;
+	struct event *v;
+	size_t n, cap;
+	size_t dropped;       /* calls past EV_MAX: counted, not kept */
+	/* Totals for the step, from /proc/PID/io (both sources fill them). */
+	uint64_t syscr, syscw, rchar, wchar;
+	uint64_t n_read, n_write;           /* read-like / write-like calls on the file */
+	uint64_t bytes_read, bytes_written; /* their summed results */
+};
+
+/* Append a copy of e (counts it in the totals; past EV_MAX only counts). 0 or -1 (ENOMEM). */
+int event_list_add(struct event_list *l, const struct event *e);
+
+/* Free the events (the list itself is caller storage). */
+void event_list_clear(struct event_list *l);
+
+/* True for read, pread64, readv, preadv (calls that move file data to the user). */
+bool event_is_read(const struct event *e);
+
+/* True for write, pwrite64, writev, pwritev. */
+bool event_is_write(const struct event *e);
+
+/* Format "write(3, 4096) = 4096" (or "= -1 EINVAL") into buf. Return buf. */
+char *event_format(const struct event *e, char *buf, size_t len);
+
+#endif

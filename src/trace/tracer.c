@@ -1,0 +1,678 @@
+/* SPDX-License-Identifier: MIT */
+/* trace/tracer.c: ptrace(PTRACE_SEIZE ... PTRACE_SYSCALL) the worker, as strace does, and keep
+ * the calls on the scratch file: name, fd, size, offset, result, errno and time. */
+#include <config.h>
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trace/decode.h"
+#include "trace/tracer.h"
+#include "base/units.h"
+
+#if !defined(__x86_64__) && !defined(__aarch64__)
+#error "tracer.c knows the syscall registers of x86_64 and aarch64 only; add your arch's to tracer_regs()"
+#endif
+
+/* How a call names the file: by an fd argument, by a path (open/openat), or not at all. */
+enum tracer_kind { TK_FD, TK_OPENAT, TK_OPEN, TK_SYNC };
+
+/* Extra arguments worth decoding into event.detail. */
+enum tracer_dec {
+	TD_NONE, TD_LSEEK, TD_FADVISE, TD_SFR, TD_FALLOCATE, TD_FTRUNCATE,
+	TD_FSTAT, TD_NEWFSTATAT, TD_STATX, TD_IOCTL, TD_FCNTL, TD_MMAP
+};
+
+/* One syscall we may record: which argument is the fd, the byte count, the offset. */
+struct tracer_call {
+	long nr;
+	const char *name;          /* as strace names it */
+	signed char fd, bytes, off;
+	unsigned char kind, dec;
+};
+
+static const struct tracer_call tracer_calls[] = {
+	{ SYS_read, "read", 0, 2, -1, TK_FD, TD_NONE },
+	{ SYS_write, "write", 0, 2, -1, TK_FD, TD_NONE },
+	{ SYS_pread64, "pread64", 0, 2, 3, TK_FD, TD_NONE },
+	{ SYS_pwrite64, "pwrite64", 0, 2, 3, TK_FD, TD_NONE },
+	{ SYS_readv, "readv", 0, -1, -1, TK_FD, TD_NONE },
+	{ SYS_writev, "writev", 0, -1, -1, TK_FD, TD_NONE },
+	{ SYS_preadv, "preadv", 0, -1, 3, TK_FD, TD_NONE },
+	{ SYS_pwritev, "pwritev", 0, -1, 3, TK_FD, TD_NONE },
+	{ SYS_preadv2, "preadv2", 0, -1, 3, TK_FD, TD_NONE },
+	{ SYS_pwritev2, "pwritev2", 0, -1, 3, TK_FD, TD_NONE },
+	{ SYS_lseek, "lseek", 0, -1, 1, TK_FD, TD_LSEEK },
+	{ SYS_fsync, "fsync", 0, -1, -1, TK_FD, TD_NONE },
+	{ SYS_fdatasync, "fdatasync", 0, -1, -1, TK_FD, TD_NONE },
+	{ SYS_syncfs, "syncfs", 0, -1, -1, TK_FD, TD_NONE },
+	{ SYS_sync_file_range, "sync_file_range", 0, -1, 1, TK_FD, TD_SFR },
+	{ SYS_fadvise64, "fadvise64", 0, -1, 1, TK_FD, TD_FADVISE },
+	{ SYS_fallocate, "fallocate", 0, -1, 2, TK_FD, TD_FALLOCATE },
+	{ SYS_ftruncate, "ftruncate", 0, -1, -1, TK_FD, TD_FTRUNCATE },
+	{ SYS_close, "close", 0, -1, -1, TK_FD, TD_NONE },
+	{ SYS_ioctl, "ioctl", 0, -1, -1, TK_FD, TD_IOCTL },
+	{ SYS_fcntl, "fcntl", 0, -1, -1, TK_FD, TD_FCNTL },
+	{ SYS_fstat, "fstat", 0, -1, -1, TK_FD, TD_FSTAT },
+	{ SYS_newfstatat, "newfstatat", 0, -1, -1, TK_FD, TD_NEWFSTATAT },
+	{ SYS_statx, "statx", 0, -1, -1, TK_FD, TD_STATX },
+	{ SYS_fstatfs, "fstatfs", 0, -1, -1, TK_FD, TD_NONE },
+	{ SYS_flock, "flock", 0, -1, -1, TK_FD, TD_NONE },
+	{ SYS_mmap, "mmap", 4, 1, 5, TK_FD, TD_MMAP },
+	{ SYS_dup, "dup", 0, -1, -1, TK_FD, TD_NONE },
+#ifdef SYS_dup2
+	{ SYS_dup2, "dup2", 0, -1, -1, TK_FD, TD_NONE },
+#endif
+	{ SYS_dup3, "dup3", 0, -1, -1, TK_FD, TD_NONE },
+	{ SYS_openat, "openat", -1, -1, -1, TK_OPENAT, TD_NONE },
+#ifdef SYS_open
+	{ SYS_open, "open", -1, -1, -1, TK_OPEN, TD_NONE },
+#endif
+	{ SYS_sync, "sync", -1, -1, -1, TK_SYNC, TD_NONE },
+};
+
+/* What a syscall stop showed. */
+struct tracer_info {
+	int op;                    /* PTRACE_SYSCALL_INFO_ENTRY / _EXIT / _NONE */
+	uint64_t nr;
+	uint64_t args[6];
+	int64_t rval;
+	bool is_error;
+};
+
+/* A call between its entry and its exit stop. */
+struct tracer_pending {
+	bool on;                   /* an entry was seen and not yet its exit */
+	uint64_t nr;
+	uint64_t args[6];
+	const struct tracer_call *call;  /* NULL: not one we record */
+	bool relevant;             /* its fd is the scratch file */
+	bool path_match;           /* open/openat of the scratch path */
+	bool maybe_badf;           /* its fd is the watched (maybe closed) fd */
+	struct timespec t0;
+};
+
+#define TRACER_FD_CACHE 1024
+
+struct tracer {
+	pid_t pid;
+	int idle_fd;
+	char path[PATH_MAX];
+	dev_t dev;
+	ino_t ino;
+	bool use_regs;             /* PTRACE_GET_SYSCALL_INFO missing: read registers */
+	bool in_sys;               /* register fallback: entry/exit toggle */
+	bool gone;
+	bool killed;               /* the poll asked to stop: SIGKILL sent */
+	bool child;                /* pid is a child of the worker's, followed after its fork */
+	int (*poll)(void *);       /* tracer_set_poll; NULL: none */
+	void *poll_user;
+	signed char fdc[TRACER_FD_CACHE];  /* 0 unknown, 1 scratch file, -1 something else */
+	struct tracer_pending pend;
+};
+
+/* The table entry of syscall nr, or NULL. */
+static const struct tracer_call *
+tracer_lookup(uint64_t nr)
+{
+	for (size_t i = 0; i < sizeof tracer_calls / sizeof tracer_calls[0]; i++)
+		if ((uint64_t)tracer_calls[i].nr == nr)
+			return &tracer_calls[i];
+	return NULL;
+}
+
+/* Register fallback for kernels without PTRACE_GET_SYSCALL_INFO (before 5.3). */
+static int
+tracer_regs(struct tracer *t, struct tracer_info *in)
+{
+#if defined(__x86_64__)
+	struct user_regs_struct r;
+
+	if (ptrace(PTRACE_GETREGS, t->pid, 0, &r) != 0)
+		return -1;
+	/* At entry the kernel has put -ENOSYS in rax. */
+	if ((int64_t)r.rax == -ENOSYS && !t->in_sys) {
+		in->op = PTRACE_SYSCALL_INFO_ENTRY;
+		in->nr = r.orig_rax;
+		in->args[0] = r.rdi;
+		in->args[1] = r.rsi;
+		in->args[2] = r.rdx;
+		in->args[3] = r.r10;
+		in->args[4] = r.r8;
+		in->args[5] = r.r9;
+	} else {
+		in->op = PTRACE_SYSCALL_INFO_EXIT;
+		in->rval = (int64_t)r.rax;
+		in->is_error = (uint64_t)r.rax > (uint64_t)-4096;
+	}
+#elif defined(__aarch64__)
+	struct user_regs_struct r;
+	struct iovec iov = { &r, sizeof r };
+
+	if (ptrace(PTRACE_GETREGSET, t->pid, (void *)NT_PRSTATUS, &iov) != 0)
+		return -1;
+	if (!t->in_sys) {
+		in->op = PTRACE_SYSCALL_INFO_ENTRY;
+		in->nr = r.regs[8];
+		for (int i = 0; i < 6; i++)
+			in->args[i] = r.regs[i];
+	} else {
+		in->op = PTRACE_SYSCALL_INFO_EXIT;
+		in->rval = (int64_t)r.regs[0];
+		in->is_error = (uint64_t)r.regs[0] > (uint64_t)-4096;
+	}
+#endif
+	t->in_sys = in->op == PTRACE_SYSCALL_INFO_ENTRY;
+	return 0;
+}
+
+/* Entry or exit, syscall number, arguments, result: arch-neutral when the kernel can. */
+static int
+tracer_info(struct tracer *t, struct tracer_info *in)
+{
+	struct __ptrace_syscall_info si;
+
+	memset(in, 0, sizeof *in);
+	if (!t->use_regs) {
+		memset(&si, 0, sizeof si);
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, t->pid, (void *)sizeof si, &si) > 0) {
+			in->op = si.op;
+			if (si.op == PTRACE_SYSCALL_INFO_ENTRY) {
+				in->nr = si.entry.nr;
+				memcpy(in->args, si.entry.args, sizeof in->args);
+			} else if (si.op == PTRACE_SYSCALL_INFO_EXIT) {
+				in->rval = si.exit.rval;
+				in->is_error = si.exit.is_error != 0;
+			}
+			return 0;
+		}
+		if (errno != EIO && errno != EINVAL)
+			return -1;
+		t->use_regs = true;
+	}
+	return tracer_regs(t, in);
+}
+
+/* Copy len bytes of the tracee's memory at addr; bytes copied, or -1. */
+static ssize_t
+tracer_peek(pid_t pid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+	size_t done = 0;
+
+	if (n >= 0)
+		return n;
+	/* process_vm_readv refused (e.g. ENOSYS): word by word. */
+	while (done < len) {
+		long w;
+		size_t k = len - done < sizeof w ? len - done : sizeof w;
+		errno = 0;
+		w = ptrace(PTRACE_PEEKDATA, pid, (void *)(uintptr_t)(addr + done), 0);
+		if (errno != 0)
+			return done > 0 ? (ssize_t)done : -1;
+		memcpy((char *)buf + done, &w, k);
+		done += k;
+	}
+	return (ssize_t)done;
+}
+
+/* Read a NUL-terminated path from the tracee, a page at a time. */
+static bool
+tracer_peek_path(pid_t pid, uint64_t addr, char *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got + 1 < len) {
+		size_t chunk = 4096 - (size_t)((addr + got) % 4096);
+		ssize_t n;
+		if (chunk > len - 1 - got)
+			chunk = len - 1 - got;
+		n = tracer_peek(pid, addr + got, buf + got, chunk);
+		if (n <= 0)
+			return false;
+		if (memchr(buf + got, '\0', (size_t)n) != NULL)
+			return true;
+		got += (size_t)n;
+	}
+	buf[len - 1] = '\0';
+	return false;
+}
+
+/* True if the tracee's fd names the scratch file (by device and inode, through /proc). */
+static bool
+tracer_fd_is_file(struct tracer *t, int64_t fd)
+{
+	char p[64];
+	struct stat sb;
+	bool yes;
+
+	if (fd < 0 || fd > INT_MAX)
+		return false;
+	if (fd < TRACER_FD_CACHE && t->fdc[fd] != 0)
+		return t->fdc[fd] > 0;
+	snprintf(p, sizeof p, "/proc/%d/fd/%d", (int)t->pid, (int)fd);
+	/* A closed fd is not cached: the number may be handed out again. */
+	if (stat(p, &sb) != 0)
+		return false;
+	yes = sb.st_dev == t->dev && sb.st_ino == t->ino;
+	if (fd < TRACER_FD_CACHE)
+		t->fdc[fd] = yes ? 1 : -1;
+	return yes;
+}
+
+/* Forget what fd named (after close, dup2 onto it, or a new fd with its number). */
+static void
+tracer_fd_forget(struct tracer *t, int64_t fd)
+{
+	if (fd >= 0 && fd < TRACER_FD_CACHE)
+		t->fdc[fd] = 0;
+}
+
+/* A syscall-entry stop: note what the call is about; decide at exit whether to keep it. */
+static void
+tracer_entry(struct tracer *t, const struct tracer_info *in, int watch_fd)
+{
+	struct tracer_pending *p = &t->pend;
+	char path[PATH_MAX];
+	const struct tracer_call *c = tracer_lookup(in->nr);
+
+	memset(p, 0, sizeof *p);
+	p->on = true;
+	p->nr = in->nr;
+	memcpy(p->args, in->args, sizeof p->args);
+	p->call = c;
+	if (c == NULL)
+		return;
+	switch (c->kind) {
+	case TK_FD:
+		p->relevant = tracer_fd_is_file(t, (int64_t)in->args[(int)c->fd]);
+		p->maybe_badf = !p->relevant && (int)in->args[(int)c->fd] == watch_fd;
+		break;
+	case TK_OPENAT:
+	case TK_OPEN:
+		p->path_match = tracer_peek_path(t->pid, in->args[c->kind == TK_OPENAT ? 1 : 0],
+		                                 path, sizeof path) &&
+		                strcmp(path, t->path) == 0;
+		break;
+	case TK_SYNC:
+		p->relevant = true;
+		break;
+	}
+}
+
+/* st_blksize from a struct stat the call filled in, into detail. */
+static void
+tracer_blksize(struct tracer *t, uint64_t addr, struct event *e)
+{
+	struct stat sb;
+
+	/* The kernel's struct stat is glibc's on x86_64 and aarch64. */
+	if (tracer_peek(t->pid, addr, &sb, sizeof sb) == (ssize_t)sizeof sb)
+		snprintf(e->detail, sizeof e->detail, "st_blksize=%ld", (long)sb.st_blksize);
+}
+
+/* fcntl's command by name; for F_GETFL also the flags it returned, as strace shows them. */
+static void
+tracer_fcntl(struct event *e, int cmd)
+{
+	char flags[80];
+
+	switch (cmd) {
+	case F_GETFL:
+		if (e->result >= 0)
+			snprintf(e->detail, sizeof e->detail, "F_GETFL -> %s",
+			         decode_open_flags((int)e->result, flags, sizeof flags));
+		else
+			snprintf(e->detail, sizeof e->detail, "F_GETFL");
+		break;
+	case F_SETFL: snprintf(e->detail, sizeof e->detail, "F_SETFL"); break;
+	case F_GETFD: snprintf(e->detail, sizeof e->detail, "F_GETFD"); break;
+	case F_SETFD: snprintf(e->detail, sizeof e->detail, "F_SETFD"); break;
+	case F_DUPFD: snprintf(e->detail, sizeof e->detail, "F_DUPFD"); break;
+	case F_DUPFD_CLOEXEC: snprintf(e->detail, sizeof e->detail, "F_DUPFD_CLOEXEC"); break;
+	default: snprintf(e->detail, sizeof e->detail, "cmd=%d", cmd); break;
+	}
+}
+
+/* Fill e->detail from the arguments (and, for fstat-like calls, what they returned). */
+static void
+tracer_detail(struct tracer *t, const struct tracer_pending *p, struct event *e)
+{
+	const uint64_t *a = p->args;
+
+	switch (p->call->kind) {
+	case TK_OPENAT:
+		decode_openat((int)a[2], (unsigned)a[3], e->detail, sizeof e->detail);
+		return;
+	case TK_OPEN:
+		decode_openat((int)a[1], (unsigned)a[2], e->detail, sizeof e->detail);
+		return;
+	default:
+		break;
+	}
+	switch (p->call->dec) {
+	case TD_LSEEK:
+		/* event.offset cannot hold a negative offset (-1 means none): say it here. */
+		if ((int64_t)a[1] < 0) {
+			e->offset = -1;
+			snprintf(e->detail, sizeof e->detail, "%lld, %s", (long long)a[1],
+			         decode_whence((int)a[2]));
+		} else {
+			snprintf(e->detail, sizeof e->detail, "%s", decode_whence((int)a[2]));
+		}
+		break;
+	case TD_FADVISE:
+		snprintf(e->detail, sizeof e->detail, "len=%llu, %s", (unsigned long long)a[2],
+		         decode_advice((int)a[3]));
+		break;
+	case TD_SFR:
+		decode_sync_file_range((unsigned)a[3], a[2], e->detail, sizeof e->detail);
+		break;
+	case TD_FALLOCATE:
+		snprintf(e->detail, sizeof e->detail, "mode=%d, len=%llu", (int)a[1],
+		         (unsigned long long)a[3]);
+		break;
+	case TD_FTRUNCATE:
+		snprintf(e->detail, sizeof e->detail, "len=%llu", (unsigned long long)a[1]);
+		break;
+	case TD_FSTAT:
+		if (e->result == 0)
+			tracer_blksize(t, a[1], e);
+		break;
+	case TD_NEWFSTATAT:
+		if (e->result == 0)
+			tracer_blksize(t, a[2], e);
+		break;
+	case TD_STATX:
+		if (e->result == 0) {
+			struct statx sx;
+			if (tracer_peek(t->pid, a[4], &sx, sizeof sx) == (ssize_t)sizeof sx)
+				snprintf(e->detail, sizeof e->detail, "stx_blksize=%u",
+				         (unsigned)sx.stx_blksize);
+		}
+		break;
+	case TD_IOCTL:
+		snprintf(e->detail, sizeof e->detail, "%#llx", (unsigned long long)a[1]);
+		break;
+	case TD_FCNTL:
+		tracer_fcntl(e, (int)a[1]);
+		break;
+	case TD_MMAP:
+		snprintf(e->detail, sizeof e->detail, "prot=%#llx, flags=%#llx",
+		         (unsigned long long)a[2], (unsigned long long)a[3]);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A syscall-exit stop: keep the event if it concerned the file; keep the fd cache true. */
+static int
+tracer_exit(struct tracer *t, const struct tracer_info *in, const struct timespec *t1,
+            enum ev_origin origin, struct event_list *out)
+{
+	struct tracer_pending *p = &t->pend;
+	const struct tracer_call *c = p->call;
+	struct event e;
+	int rc = 0;
+
+	if (!p->on)
+		return 0;
+	p->on = false;
+
+	/* Numbers that may now name something else. */
+	if (p->nr == SYS_close)
+		tracer_fd_forget(t, (int64_t)p->args[0]);
+#ifdef SYS_dup2
+	if (p->nr == SYS_dup2)
+		tracer_fd_forget(t, (int64_t)p->args[1]);
+#endif
+	if (p->nr == SYS_dup3)
+		tracer_fd_forget(t, (int64_t)p->args[1]);
+	if (p->nr == SYS_close_range)
+		memset(t->fdc, 0, sizeof t->fdc);
+	if (!in->is_error && (c == NULL || c->kind == TK_OPENAT || c->kind == TK_OPEN ||
+	                      p->nr == SYS_dup || p->nr == SYS_fcntl))
+		tracer_fd_forget(t, in->rval);
+
+	if (c == NULL || out == NULL)
+		return 0;
+	if (c->kind == TK_OPENAT || c->kind == TK_OPEN)
+		p->relevant = p->path_match || (!in->is_error && tracer_fd_is_file(t, in->rval));
+	if (p->maybe_badf && in->is_error && in->rval == -EBADF)
+		p->relevant = true;
+	if (!p->relevant)
+		return 0;
+
+	memset(&e, 0, sizeof e);
+	snprintf(e.call, sizeof e.call, "%s", c->name);
+	e.nr = (long)p->nr;
+	e.fd = c->fd >= 0 ? (int)p->args[(int)c->fd] : -1;
+	e.bytes = c->bytes >= 0 ? p->args[(int)c->bytes] : 0;
+	e.offset = c->off >= 0 ? (int64_t)p->args[(int)c->off] : -1;
+	e.result = in->is_error ? -1 : in->rval;
+	e.err = in->is_error ? (int)-in->rval : 0;
+	e.ns = units_ns_between(&p->t0, t1);
+	e.ns_traced = true;
+	e.origin = origin;
+	e.child = t->child;
+	tracer_detail(t, p, &e);
+	if (event_list_add(out, &e) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* Let the tracee run to its next syscall stop, delivering sig (0: none). */
+static int
+tracer_resume(struct tracer *t, int sig)
+{
+	if (t->pend.on && t->pend.call != NULL)
+		clock_gettime(CLOCK_MONOTONIC, &t->pend.t0);
+	if (ptrace(PTRACE_SYSCALL, t->pid, 0, (void *)(uintptr_t)sig) == 0)
+		return 0;
+	/* ESRCH: killed under us; waitpid() will say how. */
+	return errno == ESRCH ? 0 : -1;
+}
+
+static int tracer_loop(struct tracer *t, enum ev_origin origin, int watch_fd,
+		       struct event_list *out, int *status);
+
+/*
+ * At the worker's fork stop: follow the new child (auto-attached, PTRACE_O_TRACEFORK) to its
+ * end, recording its calls marked as the child's, while the worker waits in that stop. An op's
+ * child ends at once (ops_child_end), so this order is the one the calls really had. 0, or -1
+ * (ENOMEM: events were lost).
+ */
+static int
+tracer_child(struct tracer *t, enum ev_origin origin, int watch_fd, struct event_list *out)
+{
+	unsigned long msg = 0;
+	struct tracer *saved;
+	bool killed;
+	int st = 0, rc;
+
+	if (t->child || ptrace(PTRACE_GETEVENTMSG, t->pid, 0, &msg) != 0 || msg == 0)
+		return 0;
+	saved = malloc(sizeof *saved);
+	if (saved == NULL) {
+		kill((pid_t)msg, SIGKILL);
+		errno = ENOMEM;
+		return -1;
+	}
+	*saved = *t;
+	t->pid = (pid_t)msg;
+	t->in_sys = false;
+	t->pend.on = false;
+	t->gone = false;
+	t->child = true;
+	rc = tracer_loop(t, origin, watch_fd, out, &st);
+	if (rc == 0) /* it went idle instead of ending: not an op's child; let it go */
+		kill(t->pid, SIGKILL);
+	killed = t->killed;
+	*t = *saved; /* the worker's own state: its fd cache, its pending call */
+	free(saved);
+	if (killed && !t->killed) {
+		kill(t->pid, SIGKILL);
+		t->killed = true;
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/*
+ * Wait for stops until the tracee enters read(idle_fd), recording into out (NULL: only
+ * watch). 0 idle, 1 ended (*status), -1 error (ENOMEM: idle, but events were lost).
+ */
+static int
+tracer_loop(struct tracer *t, enum ev_origin origin, int watch_fd, struct event_list *out,
+            int *status)
+{
+	struct tracer_info in;
+	struct timespec t1;
+	bool lost = false;         /* an event could not be stored (ENOMEM) */
+	int st;
+
+	for (;;) {
+		int sig, event, inject = 0;
+		pid_t w = waitpid(t->pid, &st, __WALL);
+
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		/* Asked to stop: kill it; the next waitpid() reports its end. */
+		if (t->poll != NULL && !t->killed && t->poll(t->poll_user) != 0) {
+			kill(t->pid, SIGKILL);
+			t->killed = true;
+		}
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			t->gone = true;
+			if (status != NULL)
+				*status = st;
+			return 1;
+		}
+		if (!WIFSTOPPED(st))
+			continue;
+		sig = WSTOPSIG(st);
+		event = (int)((unsigned)st >> 16);
+		if (sig == (SIGTRAP | 0x80)) {
+			if (tracer_info(t, &in) != 0) {
+				if (errno != ESRCH)
+					return -1;
+			} else if (in.op == PTRACE_SYSCALL_INFO_ENTRY) {
+				if (in.nr == SYS_read && (int)in.args[0] == t->idle_fd) {
+					t->pend.on = false;
+					if (lost)
+						errno = ENOMEM;
+					return lost ? -1 : 0;
+				}
+				tracer_entry(t, &in, watch_fd);
+			} else if (in.op == PTRACE_SYSCALL_INFO_EXIT) {
+				if (tracer_exit(t, &in, &t1, origin, out) != 0)
+					lost = true;
+			}
+		} else if (event == PTRACE_EVENT_FORK) {
+			if (tracer_child(t, origin, watch_fd, out) != 0)
+				lost = true;
+		} else if (event == PTRACE_EVENT_STOP) {
+			/* Group stop or our PTRACE_INTERRUPT: keep it running. */
+			t->in_sys = false;
+		} else if (event == 0) {
+			/* Signal-delivery stop: give the signal back, as if nobody watched. */
+			inject = sig;
+		}
+		if (tracer_resume(t, inject) != 0)
+			return -1;
+	}
+}
+
+/* Seize the worker and run it to its first idle read. */
+int
+tracer_attach(pid_t pid, int idle_fd, const char *path, dev_t dev, ino_t ino,
+              struct tracer **out, int *status)
+{
+	struct tracer *t;
+	int rc, e;
+
+	*out = NULL;
+	if (strlen(path) >= sizeof t->path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (ptrace(PTRACE_SEIZE, pid, 0, (void *)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL |
+						  PTRACE_O_TRACEFORK)) != 0)
+		return -1;
+	t = calloc(1, sizeof *t);
+	if (t == NULL) {
+		e = errno;
+		ptrace(PTRACE_DETACH, pid, 0, 0);
+		errno = e;
+		return -1;
+	}
+	t->pid = pid;
+	t->idle_fd = idle_fd;
+	memcpy(t->path, path, strlen(path) + 1);
+	t->dev = dev;
+	t->ino = ino;
+	/* Stop it wherever it is; from there on every syscall stops. */
+	if (ptrace(PTRACE_INTERRUPT, pid, 0, 0) != 0) {
+		e = errno;
+		free(t);
+		errno = e;
+		return -1;
+	}
+	rc = tracer_loop(t, EV_DIRECT, -2, NULL, status);
+	if (rc != 0) {
+		e = rc < 0 ? errno : ECHILD;
+		free(t);
+		errno = e;
+		return -1;
+	}
+	*out = t;
+	return 0;
+}
+
+/* Run one step from idle to idle, recording. */
+int
+tracer_step(struct tracer *t, enum ev_origin origin, int watch_fd, struct event_list *out,
+            int *status)
+{
+	if (t->gone) {
+		errno = ECHILD;
+		return -1;
+	}
+	if (tracer_resume(t, 0) != 0)
+		return -1;
+	return tracer_loop(t, origin, watch_fd, out, status);
+}
+
+/* Ask fn(user) after every stop and interruption whether to stop the step. */
+void
+tracer_set_poll(struct tracer *t, int (*fn)(void *), void *user)
+{
+	t->poll = fn;
+	t->poll_user = user;
+}
+
+/* Forget the tracee. */
+void
+tracer_free(struct tracer *t)
+{
+	free(t);
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* tui/cast.h: record what the TUI shows as an asciicast v2 file (--record). */
+#ifndef IOBUFVIZ_CAST_H
+#define IOBUFVIZ_CAST_H
+
+#include <stdbool.h>
+
+#include "tui/grid.h"
+
+struct cast;
+
+/* Create path (never overwriting: O_EXCL) and write the header. NULL with errno on failure. */
+struct cast *cast_open(const char *path, int w, int h, const char *title);
+
+/* Record g as an output event if it differs from the last one recorded (a resize too). */
+int cast_frame(struct cast *c, const struct grid *g, bool color);
+
+/* Finish and close. NULL is fine. 0 or -1 (a write failed). */
+int cast_close(struct cast *c);
+
+/* Write s as a JSON string (with quotes) to buf; return bytes needed (excluding NUL). */
+size_t cast_json_string(const char *s, char *buf, size_t len);
+
+#endif

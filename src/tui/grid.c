@@ -1,0 +1,577 @@
+/* SPDX-License-Identifier: MIT */
+/* tui/grid.c: cells in memory; views draw here so tests can read a screen without a terminal. */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/grid.h"
+#include "base/text.h"
+
+/* ANSI colours: 1 red, 2 green, 3 yellow, 4 blue, 5 magenta, 6 cyan (same as COLOR_*). */
+const struct grid_style_def grid_styles[GS__COUNT] = {
+	[GS_NORMAL]    = { -1, false, false, false },
+	[GS_DIM]       = { -1, false, true,  false },
+	[GS_BOLD]      = { -1, true,  false, false },
+	[GS_TITLE]     = { -1, true,  false, true  },
+	[GS_BORDER]    = { -1, false, false, false },
+	[GS_FOCUS]     = {  6, true,  false, false },
+	[GS_STDIO]     = {  6, false, false, false },
+	[GS_CLEAN]     = {  2, false, false, false },
+	[GS_DIRTY]     = {  3, true,  false, false },
+	[GS_WRITEBACK] = {  5, true,  false, false },
+	[GS_DISK]      = {  4, true,  false, false },
+	[GS_ERROR]     = {  1, true,  false, false },
+	[GS_OK]        = {  2, false, false, false },
+	[GS_KEY]       = { -1, true,  false, false },
+};
+
+/* Make a grid. */
+struct grid *
+grid_new(int w, int h)
+{
+	struct grid *g = calloc(1, sizeof *g);
+
+	if (g == NULL)
+		return NULL;
+	if (grid_resize(g, w, h) != 0) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
+/* Free a grid. */
+void
+grid_free(struct grid *g)
+{
+	if (g == NULL)
+		return;
+	free(g->cells);
+	free(g);
+}
+
+/* Resize and blank. */
+int
+grid_resize(struct grid *g, int w, int h)
+{
+	struct grid_cell *c;
+
+	if (w < 1)
+		w = 1;
+	if (h < 1)
+		h = 1;
+	c = calloc((size_t)w * (size_t)h, sizeof *c);
+	if (c == NULL)
+		return -1;
+	free(g->cells);
+	g->cells = c;
+	g->w = w;
+	g->h = h;
+	grid_clear(g);
+	return 0;
+}
+
+/* Blank every cell. */
+void
+grid_clear(struct grid *g)
+{
+	grid_fill(g, (struct grid_rect){ 0, 0, g->w, g->h }, ' ', GS_NORMAL);
+}
+
+/* Fill a rectangle with one glyph. */
+void
+grid_fill(struct grid *g, struct grid_rect r, uint32_t ch, int style)
+{
+	for (int y = r.y; y < r.y + r.h; y++)
+		for (int x = r.x; x < r.x + r.w; x++)
+			grid_put(g, x, y, ch, style);
+}
+
+/* The cell at x, y. */
+struct grid_cell *
+grid_at(struct grid *g, int x, int y)
+{
+	if (x < 0 || y < 0 || x >= g->w || y >= g->h)
+		return NULL;
+	return &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
+}
+
+/* Put one glyph. */
+void
+grid_put(struct grid *g, int x, int y, uint32_t ch, int style)
+{
+	struct grid_cell *c = grid_at(g, x, y);
+
+	if (c == NULL)
+		return;
+	/* Control characters would move a real terminal's cursor: never store them. */
+	if (text_is_control(ch))
+		ch = '?';
+	c->ch = ch;
+	c->style = (uint8_t)style;
+	c->attr = 0;
+}
+
+/* Decode one UTF-8 code point; invalid bytes decode as U+FFFD, one byte each. */
+uint32_t
+grid_utf8_decode(const char *s, int *len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t ch;
+	int n;
+
+	if (u[0] < 0x80) {
+		*len = 1;
+		return u[0];
+	}
+	if ((u[0] & 0xe0) == 0xc0) {
+		ch = u[0] & 0x1f;
+		n = 2;
+	} else if ((u[0] & 0xf0) == 0xe0) {
+		ch = u[0] & 0x0f;
+		n = 3;
+	} else if ((u[0] & 0xf8) == 0xf0) {
+		ch = u[0] & 0x07;
+		n = 4;
+	} else {
+		*len = 1;
+		return 0xfffd;
+	}
+	for (int i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80) {
+			*len = 1;
+			return 0xfffd;
+		}
+		ch = (ch << 6) | (u[i] & 0x3f);
+	}
+	*len = n;
+	return ch;
+}
+
+/* Encode one code point as UTF-8. */
+int
+grid_utf8_encode(uint32_t ch, char *out)
+{
+	if (ch < 0x80) {
+		out[0] = (char)ch;
+		return 1;
+	}
+	if (ch < 0x800) {
+		out[0] = (char)(0xc0 | (ch >> 6));
+		out[1] = (char)(0x80 | (ch & 0x3f));
+		return 2;
+	}
+	if (ch < 0x10000) {
+		out[0] = (char)(0xe0 | (ch >> 12));
+		out[1] = (char)(0x80 | ((ch >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (ch & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | (ch >> 18));
+	out[1] = (char)(0x80 | ((ch >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((ch >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (ch & 0x3f));
+	return 4;
+}
+
+/* Columns taken by text. */
+int
+grid_text_width(const char *s)
+{
+	int n = 0, len;
+
+	while (*s != '\0') {
+		grid_utf8_decode(s, &len);
+		s += len;
+		n++;
+	}
+	return n;
+}
+
+/* Whether ch is an ASCII digit. */
+static bool
+grid_is_digit(uint32_t ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+/* Whether ch is part of a word: letters, digits, and non-ASCII letters ("µs"), but not the
+ * punctuation, arrows and box lines of U+2000-U+2BFF. */
+static bool
+grid_is_word(uint32_t ch)
+{
+	if (ch >= 0x80)
+		return ch < 0x2000 || ch > 0x2bff;
+	return grid_is_digit(ch) || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       ch == '_';
+}
+
+/* Whether keeping cp[0..k) of n code points would cut a number ("100" of "1004", "1." of
+ * "1.5"). */
+static bool
+grid_in_number(const uint32_t *cp, int n, int k)
+{
+	if (k <= 0 || k >= n)
+		return false;
+	if (grid_is_digit(cp[k - 1]) && grid_is_digit(cp[k]))
+		return true;
+	if (grid_is_digit(cp[k]) && (cp[k - 1] == '.' || cp[k - 1] == ',') && k >= 2 &&
+	    grid_is_digit(cp[k - 2]))
+		return true;
+	return grid_is_digit(cp[k - 1]) && k + 1 < n && (cp[k] == '.' || cp[k] == ',') &&
+	       grid_is_digit(cp[k + 1]);
+}
+
+/* Code points to keep of cp[0..n) in room columns: at a word boundary unless that loses
+ * more than half the room (a long path), and never inside a number; no trailing blanks. */
+static int
+grid_fit_keep_cp(const uint32_t *cp, int n, int room)
+{
+	int k = room < 0 ? 0 : room, w;
+
+	if (k >= n)
+		return n;
+	w = k;
+	while (w > 0 && (grid_in_number(cp, n, w) ||
+	                 (grid_is_word(cp[w - 1]) && grid_is_word(cp[w]))))
+		w--;
+	if (w * 2 < k) {
+		w = k;
+		while (w > 0 && grid_in_number(cp, n, w))
+			w--;
+	}
+	while (w > 0 && (cp[w - 1] == ' ' || cp[w - 1] == '\t'))
+		w--;
+	return w;
+}
+
+/* Decode s into a heap array of code points; *n is set to their count. NULL on ENOMEM. */
+static uint32_t *
+grid_decode_all(const char *s, int *n)
+{
+	uint32_t *cp = malloc(((size_t)grid_text_width(s) + 1) * sizeof *cp);
+	int len;
+
+	*n = 0;
+	if (cp == NULL)
+		return NULL;
+	while (*s != '\0') {
+		cp[(*n)++] = grid_utf8_decode(s, &len);
+		s += len;
+	}
+	return cp;
+}
+
+/* Code points to keep of s before an ellipsis in room columns. */
+int
+grid_fit_keep(const char *s, int room)
+{
+	int n, k;
+	uint32_t *cp = grid_decode_all(s, &n);
+
+	if (cp == NULL)
+		return room < 0 ? 0 : room;
+	k = grid_fit_keep_cp(cp, n, room);
+	free(cp);
+	return k;
+}
+
+/* Put code points cp[0..n) at x, y: a tab shows as a blank, a newline as ⏎. */
+static void
+grid_put_run(struct grid *g, int x, int y, int style, const uint32_t *cp, int n)
+{
+	for (int i = 0; i < n; i++) {
+		uint32_t ch = cp[i];
+		if (ch == '\t')
+			ch = ' ';
+		else if (ch == '\n')
+			ch = 0x23ce;      /* ⏎: a newline inside one line of text */
+		grid_put(g, x + i, y, ch, style);
+	}
+}
+
+/* Write text in at most maxw columns, shortened as fit says. */
+int
+grid_print_fit(struct grid *g, int x, int y, int maxw, int style, enum grid_fit fit,
+               const char *s)
+{
+	static const uint32_t dots[] = { '.', '.', '.' }, ell = 0x2026;
+	int n, k, ew;
+	uint32_t *cp;
+
+	if (maxw <= 0 || *s == '\0')
+		return 0;
+	cp = grid_decode_all(s, &n);
+	if (cp == NULL)
+		return 0;
+	if (n <= maxw) {
+		grid_put_run(g, x, y, style, cp, n);
+		free(cp);
+		return n;
+	}
+	if (fit == GRID_FIT_CLIP) {
+		grid_put_run(g, x, y, style, cp, maxw);
+		if (g->on_cut != NULL)
+			g->on_cut(g, s, maxw, false, g->cut_arg);
+		free(cp);
+		return maxw;
+	}
+	ew = g->ascii ? (maxw < 3 ? maxw : 3) : 1;
+	k = grid_fit_keep_cp(cp, n, maxw - ew);
+	grid_put_run(g, x, y, style, cp, k);
+	if (g->ascii)
+		grid_put_run(g, x + k, y, style, dots, ew);
+	else
+		grid_put_run(g, x + k, y, style, &ell, 1);
+	if (g->on_cut != NULL)
+		g->on_cut(g, s, k, true, g->cut_arg);
+	free(cp);
+	return k + ew;
+}
+
+/* Write text with an ellipsis where it is cut. */
+int
+grid_print(struct grid *g, int x, int y, int maxw, int style, const char *s)
+{
+	return grid_print_fit(g, x, y, maxw, style, GRID_FIT_ELLIPSIS, s);
+}
+
+/* printf into the grid. */
+int
+grid_printf(struct grid *g, int x, int y, int maxw, int style, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return grid_print(g, x, y, maxw, style, buf);
+}
+
+/* Word-wrap text into r; newlines in the text start a new line. */
+int
+grid_wrap(struct grid *g, struct grid_rect r, int style, const char *s)
+{
+	int line = 0;
+
+	if (r.w <= 0)
+		return 0;
+	while (*s != '\0') {
+		/* Find the longest prefix of whole words that fits in r.w columns. */
+		const char *p = s, *brk = NULL;
+		int cols = 0, len;
+
+		while (*p != '\0' && *p != '\n' && cols < r.w) {
+			if (*p == ' ')
+				brk = p;
+			grid_utf8_decode(p, &len);
+			p += len;
+			cols++;
+		}
+		if (*p != '\0' && *p != '\n' && *p != ' ' && brk != NULL)
+			p = brk;          /* break at the last space */
+		if (line < r.h) {
+			int n = 0;
+			for (const char *q = s; q < p; q += len, n++)
+				grid_put(g, r.x + n, r.y + line, grid_utf8_decode(q, &len), style);
+		}
+		line++;
+		s = p;
+		while (*s == ' ')
+			s++;
+		if (*s == '\n')
+			s++;
+	}
+	return line;
+}
+
+/* Box line glyphs: h, v, tl, tr, bl, br, left tee, right tee. */
+static const uint32_t grid_lines_utf8[] = { 0x2500, 0x2502, 0x250c, 0x2510, 0x2514, 0x2518,
+                                            0x251c, 0x2524 };
+static const uint32_t grid_lines_ascii[] = { '-', '|', '+', '+', '+', '+', '+', '+' };
+
+/* Draw a box with a title. */
+void
+grid_box(struct grid *g, struct grid_rect r, const char *title, int style, bool ascii)
+{
+	const uint32_t *l = ascii ? grid_lines_ascii : grid_lines_utf8;
+
+	if (r.w < 2 || r.h < 2)
+		return;
+	for (int x = r.x + 1; x < r.x + r.w - 1; x++) {
+		grid_put(g, x, r.y, l[0], style);
+		grid_put(g, x, r.y + r.h - 1, l[0], style);
+	}
+	for (int y = r.y + 1; y < r.y + r.h - 1; y++) {
+		grid_put(g, r.x, y, l[1], style);
+		grid_put(g, r.x + r.w - 1, y, l[1], style);
+	}
+	grid_put(g, r.x, r.y, l[2], style);
+	grid_put(g, r.x + r.w - 1, r.y, l[3], style);
+	grid_put(g, r.x, r.y + r.h - 1, l[4], style);
+	grid_put(g, r.x + r.w - 1, r.y + r.h - 1, l[5], style);
+	if (title != NULL && *title != '\0' && r.w > 4) {
+		int n = grid_print(g, r.x + 2, r.y, r.w - 4, style == GS_FOCUS ? GS_FOCUS : GS_BOLD,
+		                   title);
+		grid_put(g, r.x + 1, r.y, ' ', style);
+		grid_put(g, r.x + 2 + n, r.y, ' ', style);
+	}
+}
+
+/* Draw a separator line inside a box. */
+void
+grid_hsep(struct grid *g, struct grid_rect r, int y, const char *title, int style, bool ascii)
+{
+	const uint32_t *l = ascii ? grid_lines_ascii : grid_lines_utf8;
+
+	for (int x = r.x + 1; x < r.x + r.w - 1; x++)
+		grid_put(g, x, y, l[0], style);
+	grid_put(g, r.x, y, l[6], style);
+	grid_put(g, r.x + r.w - 1, y, l[7], style);
+	if (title != NULL && *title != '\0' && r.w > 4) {
+		int n = grid_print(g, r.x + 2, y, r.w - 4, GS_BOLD, title);
+		grid_put(g, r.x + 1, y, ' ', style);
+		grid_put(g, r.x + 2 + n, y, ' ', style);
+	}
+}
+
+/* Add attributes to a rectangle. */
+void
+grid_attr(struct grid *g, struct grid_rect r, unsigned attr)
+{
+	for (int y = r.y; y < r.y + r.h; y++)
+		for (int x = r.x; x < r.x + r.w; x++) {
+			struct grid_cell *c = grid_at(g, x, y);
+			if (c != NULL)
+				c->attr |= (uint8_t)attr;
+		}
+}
+
+/* ASCII look-alike of a code point. */
+static uint32_t
+grid_ascii_of(uint32_t ch)
+{
+	static const struct { uint32_t from, to; } map[] = {
+		{ 0x00b5, 'u' }, { 0x00d7, 'x' }, { 0x00b7, '.' }, { 0x2026, '.' }, { 0x2018, '\'' },
+		{ 0x2019, '\'' }, { 0x201c, '"' }, { 0x201d, '"' }, { 0x2013, '-' }, { 0x2014, '-' },
+		{ 0x2192, '>' }, { 0x2190, '<' }, { 0x2713, '+' }, { 0x2717, 'x' }, { 0x2264, '<' },
+		{ 0x2265, '>' }, { 0x2260, '!' }, { 0x00a0, ' ' }, { 0x23ce, '|' },
+	};
+
+	if (ch < 0x80)
+		return ch;
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (map[i].from == ch)
+			return map[i].to;
+	if (ch == 0x2500 || ch == 0x2504)
+		return '-';
+	if (ch == 0x2502)
+		return '|';
+	if (ch >= 0x250c && ch <= 0x254b)
+		return '+';
+	return '?';
+}
+
+/* Make every glyph ASCII. */
+void
+grid_asciify(struct grid *g)
+{
+	for (size_t i = 0; i < (size_t)g->w * (size_t)g->h; i++)
+		g->cells[i].ch = grid_ascii_of(g->cells[i].ch);
+}
+
+/* One row as text. */
+char *
+grid_row_text(const struct grid *g, int y, char *buf, size_t len)
+{
+	size_t n = 0, keep = 0;
+
+	if (len == 0)
+		return buf;
+	for (int x = 0; x < g->w && y >= 0 && y < g->h; x++) {
+		char u[4];
+		uint32_t ch = g->cells[(size_t)y * (size_t)g->w + (size_t)x].ch;
+		int k = grid_utf8_encode(ch, u);
+		if (n + (size_t)k >= len)
+			break;
+		memcpy(buf + n, u, (size_t)k);
+		n += (size_t)k;
+		if (ch != ' ')
+			keep = n;
+	}
+	buf[keep] = '\0';
+	return buf;
+}
+
+/* The whole grid as text. */
+char *
+grid_text(const struct grid *g)
+{
+	size_t rowmax = (size_t)g->w * 4 + 2;
+	char *out = malloc(rowmax * (size_t)g->h + 1), *p = out;
+
+	if (out == NULL)
+		return NULL;
+	for (int y = 0; y < g->h; y++) {
+		grid_row_text(g, y, p, rowmax);
+		p += strlen(p);
+		*p++ = '\n';
+	}
+	*p = '\0';
+	return out;
+}
+
+/* Append an SGR sequence for a style and attributes. */
+static size_t
+grid_sgr(char *p, int style, unsigned attr, bool color)
+{
+	const struct grid_style_def *d = &grid_styles[style < GS__COUNT ? style : 0];
+	size_t n = (size_t)sprintf(p, "\033[0");
+
+	if (d->bold || (attr & GRID_A_BOLD))
+		n += (size_t)sprintf(p + n, ";1");
+	if (d->dim)
+		n += (size_t)sprintf(p + n, ";2");
+	if (d->reverse || (attr & GRID_A_REVERSE))
+		n += (size_t)sprintf(p + n, ";7");
+	if (attr & GRID_A_UNDERLINE)
+		n += (size_t)sprintf(p + n, ";4");
+	if (color && d->fg >= 0)
+		n += (size_t)sprintf(p + n, ";%d", 30 + d->fg);
+	p[n++] = 'm';
+	return n;
+}
+
+/* The grid as ANSI text. */
+char *
+grid_ansi(const struct grid *g, bool color)
+{
+	/* Per cell: up to 4 bytes of glyph and one SGR (under 24 bytes). */
+	size_t cap = (size_t)g->w * (size_t)g->h * 28 + (size_t)g->h * 16 + 64;
+	char *out = malloc(cap), *p = out;
+
+	if (out == NULL)
+		return NULL;
+	p += sprintf(p, "\033[H");
+	for (int y = 0; y < g->h; y++) {
+		int last_style = -1;
+		unsigned last_attr = 0;
+		p += sprintf(p, "\033[%d;1H", y + 1);
+		for (int x = 0; x < g->w; x++) {
+			const struct grid_cell *c = &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
+			if (c->style != last_style || c->attr != last_attr) {
+				p += grid_sgr(p, c->style, c->attr, color);
+				last_style = c->style;
+				last_attr = c->attr;
+			}
+			p += grid_utf8_encode(c->ch, p);
+		}
+	}
+	p += sprintf(p, "\033[0m");
+	*p = '\0';
+	return out;
+}

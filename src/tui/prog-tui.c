@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: MIT */
+/* tui/prog-tui.c: a student's own program in the terminal UI, one traced step at a time. */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli/app.h"
+#include "tui/crt.h"
+#include "tui/grid.h"
+#include "prog/run.h"
+#include "tui/view.h"
+
+/* Steps kept for going back; older ones are forgotten (a step holds two snapshots). */
+#define PROG_TUI_KEEP 512
+
+/* Autoplay: one step this often (ms). */
+#define PROG_TUI_AUTO_MS 400
+
+/* The UI's state. */
+struct prog_tui {
+	const struct app_opts *o;
+	char *const *argv;
+	struct prog_run *r;
+	struct prog_run_step **steps;   /* kept steps, oldest first */
+	struct step_result *results;    /* their step_results, for the views */
+	size_t n;
+	size_t forgotten;               /* steps dropped from the front */
+	long cur;                       /* shown step, -1: before the first */
+	bool finished, autoplay, help, quit;
+	uint64_t auto_at;
+	long file_sel;                  /* Tab: the file the panes show; -1: the step's own */
+	long stream_sel;                /* s: the stream the stdio pane shows; -1: the step's */
+	struct scenario scn;
+	char title[512];
+	struct snapshot initial;
+	struct grid *g;
+	struct view_layout lay;
+	char status[512];
+};
+
+/* Monotonic milliseconds. */
+static uint64_t
+prog_tui_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Keep step s (taken over) at the end; forget the oldest past PROG_TUI_KEEP. 0 or -1. */
+static int
+prog_tui_keep(struct prog_tui *t, struct prog_run_step *s)
+{
+	if (t->n == PROG_TUI_KEEP) {
+		prog_run_step_clear(t->steps[0]);
+		free(t->steps[0]);
+		memmove(t->steps, t->steps + 1, (t->n - 1) * sizeof *t->steps);
+		memmove(t->results, t->results + 1, (t->n - 1) * sizeof *t->results);
+		t->n--;
+		t->forgotten++;
+		if (t->cur > 0)
+			t->cur--;
+	}
+	if (t->steps == NULL) {
+		t->steps = calloc(PROG_TUI_KEEP, sizeof *t->steps);
+		t->results = calloc(PROG_TUI_KEEP, sizeof *t->results);
+		if (t->steps == NULL || t->results == NULL)
+			return -1;
+	}
+	s->scn.say = s->text;
+	t->steps[t->n] = s;
+	t->results[t->n] = s->sr;
+	t->n++;
+	return 0;
+}
+
+/* Run one step of the program; 1 = a step, 0 = it ended, -1 = error (status says). */
+static int
+prog_tui_run_one(struct prog_tui *t)
+{
+	struct prog_run_step *s;
+	int rc;
+
+	if (t->finished)
+		return 0;
+	s = malloc(sizeof *s);
+	if (s == NULL)
+		return -1;
+	rc = prog_run_next(t->r, s);
+	if (rc == 1 && prog_tui_keep(t, s) != 0) {
+		prog_run_step_clear(s);
+		rc = -1;
+	}
+	if (rc != 1) {
+		free(s);
+		t->finished = true;
+		t->autoplay = false;
+		if (rc < 0)
+			snprintf(t->status, sizeof t->status, "tracing stopped: %s", strerror(errno));
+		else
+			snprintf(t->status, sizeof t->status, "the program has ended (p goes back, q quits)");
+		return rc;
+	}
+	t->cur = (long)t->n - 1;
+	return 1;
+}
+
+/* n: the next step (forward in the history first). */
+static void
+prog_tui_next(struct prog_tui *t)
+{
+	if (t->cur + 1 < (long)t->n) {
+		t->cur++;
+		return;
+	}
+	t->status[0] = '\0';
+	prog_tui_run_one(t);
+}
+
+/* d: run to the next call that asks for the disk; say what was passed over. */
+static void
+prog_tui_to_disk(struct prog_tui *t)
+{
+	uint64_t skipped = 0, reads = 0, writes = 0, stdio = 0, other = 0;
+	int rc;
+
+	t->cur = (long)t->n - 1;
+	while ((rc = prog_tui_run_one(t)) == 1) {
+		const struct prog_run_step *s = t->steps[t->n - 1];
+		if (s->disk)
+			break;
+		skipped++;
+		if (s->ps.kind == PROG_STEP_STDIO)
+			stdio++;
+		else if (s->sr.events.n_read > 0)
+			reads++;
+		else if (s->sr.events.n_write > 0)
+			writes++;
+		else
+			other++;
+		if (skipped % 64 == 0) {
+			struct crt_event ev;
+			crt_read(0, &ev);
+			if (ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_ESC))
+				break;
+		}
+	}
+	snprintf(t->status, sizeof t->status, "%s; skipped %" PRIu64 " steps: %" PRIu64 " reads, %"
+	         PRIu64 " writes, %" PRIu64 " stdio calls, %" PRIu64 " other",
+	         rc == 1 && t->steps[t->n - 1]->disk ? "stopped at a call that reaches the disk" :
+	         rc == 1 ? "stopped (key)" : "no call reached the disk before the end", skipped,
+	         reads, writes, stdio, other);
+}
+
+/* The file index the panes show for step s (the Tab choice, else the step's own). */
+static long
+prog_tui_file(const struct prog_tui *t, const struct prog_run_step *s)
+{
+	size_t n;
+
+	prog_run_files(t->r, &n);
+	if (t->file_sel >= 0 && (size_t)t->file_sel < n && t->cur == (long)t->n - 1)
+		return t->file_sel;
+	return s != NULL ? s->file : -1;
+}
+
+/* True if the tracee pid's fd is open on file f. */
+static bool
+prog_tui_same_file(pid_t pid, int fd, const struct prog_run_file *f)
+{
+	char proc[64];
+	struct stat st;
+
+	snprintf(proc, sizeof proc, "/proc/%ld/fd/%d", (long)pid, fd);
+	return fd >= 0 && stat(proc, &st) == 0 && st.st_dev == f->dev && st.st_ino == f->ino;
+}
+
+/* Put the selected file's and stream's state into *sn for the shown step; describe the
+ * selection in the title and the status. */
+static void
+prog_tui_select(struct prog_tui *t, struct snapshot *sn)
+{
+	const struct prog_run_step *s = t->cur >= 0 ? t->steps[t->cur] : NULL;
+	size_t nf, ns = 0;
+	const struct prog_run_file *files = prog_run_files(t->r, &nf);
+	long fi = prog_tui_file(t, s);
+	struct prog_stream v[32];
+	const char *why = NULL;
+	char cmd[256] = "";
+	size_t at = 0;
+
+	for (size_t i = 0; t->argv[i] != NULL && at < sizeof cmd; i++) {
+		const char *w = i == 0 && strrchr(t->argv[0], '/') ? strrchr(t->argv[0], '/') + 1 :
+		                t->argv[i];
+		at += (size_t)snprintf(cmd + at, sizeof cmd - at, "%s%s", i ? " " : "", w);
+	}
+	if (fi >= 0 && (size_t)fi < nf) {
+		const struct prog_run_file *f = &files[fi];
+		if (s == NULL || fi != s->file)
+			*sn = f->last;
+		/* The file first: a long command line is what the title bar cuts. */
+		snprintf(t->title, sizeof t->title, "file %ld/%zu: %.200s%s%s%s  |  %.200s", fi + 1, nf,
+		         f->path, f->label ? " (" : "", f->label ? f->label : "", f->label ? ")" : "",
+		         cmd);
+	} else {
+		snprintf(t->title, sizeof t->title, "%s  |  no file yet", cmd);
+	}
+	t->scn.title = t->title;
+	if (t->cur != (long)t->n - 1 || t->finished)
+		return;
+	ns = prog_run_streams(t->r, v, 32, &why);
+	if (ns == 0)
+		return;
+	long si = t->stream_sel >= 0 ? t->stream_sel % (long)ns : -1;
+	/* Tab chose a file: the stream open on it, if the program has one there. */
+	if (si < 0 && t->file_sel >= 0 && fi >= 0 && s != NULL)
+		for (size_t i = 0; i < ns && si < 0; i++)
+			if (prog_tui_same_file(s->ps.pid, v[i].fd, &files[fi]))
+				si = (long)i;
+	if (si < 0 && fi >= 0)
+		for (size_t i = 0; i < ns && si < 0; i++)
+			if (sn->stdio.open && v[i].fd == sn->stdio.fd)
+				si = (long)i;
+	if (si < 0)
+		return;
+	sn->stdio.open = true;
+	sn->stdio.fd = v[si].fd;
+	sn->stdio.size = v[si].buf_size;
+	sn->stdio.pending = v[si].pending;
+	sn->stdio.read_avail = v[si].read_ahead;
+	sn->stdio.mode = v[si].mode == PROG_STREAM_UNBUFFERED ? SCN_BUF_NONE :
+	                 v[si].mode == PROG_STREAM_LINE ? SCN_BUF_LINE : SCN_BUF_FULL;
+	sn->stdio.writing = v[si].putting;
+	sn->stdio.head_len = 0;
+	if (t->stream_sel >= 0 && t->status[0] == '\0')
+		snprintf(t->status, sizeof t->status, "stream %ld/%zu: fd %d, %s, buffer %" PRIu64
+		         " B, pending %" PRIu64 " B (s: next stream)", si + 1, ns, v[si].fd,
+		         v[si].mode == PROG_STREAM_UNBUFFERED ? "unbuffered" :
+		         v[si].mode == PROG_STREAM_LINE ? "line buffered" : "fully buffered",
+		         v[si].buf_size, v[si].pending);
+}
+
+/* Draw the screen. */
+static void
+prog_tui_draw(struct prog_tui *t)
+{
+	struct view_frame f = {
+		.scn = &t->scn, .results = t->results, .n_results = t->n, .cur = t->cur,
+		.initial = &t->initial, .replay = t->n > 0 && t->cur < (long)t->n - 1,
+		.speed = 1.0, .autoplay = t->autoplay, .ascii = t->o->ascii, .anim = VIEW_ANIM_NONE,
+		.help = t->help, .focus = VIEW_PANE_NONE, .detail_cell = -1, .status = t->status,
+	};
+	struct snapshot *saved = NULL;
+	const char *note = prog_run_stdio_note(t->r);
+	char status[600];
+	int w, h;
+
+	t->scn.n_steps = t->n;
+	crt_size(&w, &h);
+	if ((t->g->w != w || t->g->h != h) && grid_resize(t->g, w, h) != 0)
+		return;
+	if (t->cur >= 0) {
+		saved = malloc(sizeof *saved);
+		if (saved != NULL) {
+			*saved = t->results[t->cur].after;
+			prog_tui_select(t, &t->results[t->cur].after);
+		}
+	} else {
+		prog_tui_select(t, &t->initial);
+	}
+	if (note[0] != '\0') {
+		/* Static or not glibc: the stdio pane has nothing to show, and says why here. */
+		snprintf(status, sizeof status, "%s%s%s", note, t->status[0] ? " | " : "", t->status);
+		f.status = status;
+	}
+	if (t->cur >= 0 && t->results[t->cur].after.disk.fs[0] != '\0')
+		f.fs = t->results[t->cur].after.disk.fs;
+	view_screen_draw(t->g, &f, &t->lay);
+	if (saved != NULL) {
+		t->results[t->cur].after = *saved;
+		free(saved);
+	}
+	crt_blit(t->g);
+}
+
+/* Handle key k. */
+static void
+prog_tui_key(struct prog_tui *t, int k)
+{
+	size_t nf;
+
+	if (t->help) {
+		t->help = false;
+		if (k != 'q' && k != CRT_K_F10)
+			return;
+	}
+	switch (k) {
+	case 'q': case 'Q': case CRT_K_F10:
+		t->quit = true;
+		break;
+	case CRT_K_RIGHT: case ' ': case 'n': case CRT_K_ENTER:
+		prog_tui_next(t);
+		break;
+	case CRT_K_LEFT: case 'p': case CRT_K_BACKSPACE:
+		t->autoplay = false;
+		if (t->cur >= 0)
+			t->cur--;
+		snprintf(t->status, sizeof t->status, "replay: the state recorded after this step "
+		         "(n goes forward)");
+		break;
+	case 'd': case 'D':
+		prog_tui_to_disk(t);
+		break;
+	case 'a': case 'A':
+		t->autoplay = !t->autoplay;
+		t->auto_at = prog_tui_now_ms();
+		break;
+	case '\t': case CRT_K_BTAB:
+		prog_run_files(t->r, &nf);
+		if (nf == 0)
+			break;
+		t->file_sel = k == '\t' ? (t->file_sel + 1) % (long)nf :
+		              (t->file_sel <= 0 ? (long)nf - 1 : t->file_sel - 1);
+		t->cur = (long)t->n - 1;
+		t->status[0] = '\0';
+		break;
+	case 's': case 'S':
+		t->stream_sel++;
+		t->cur = (long)t->n - 1;
+		t->status[0] = '\0';
+		break;
+	case CRT_K_ESC:
+		t->file_sel = t->stream_sel = -1;
+		t->status[0] = '\0';
+		break;
+	case '?': case 'h': case CRT_K_F1:
+		t->help = true;
+		break;
+	case 0x0c:
+		crt_redraw();
+		break;
+	default:
+		break;
+	}
+}
+
+/* Free the UI's state (the program is killed by prog_run_free). */
+static void
+prog_tui_free(struct prog_tui *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		prog_run_step_clear(t->steps[i]);
+		free(t->steps[i]);
+	}
+	free(t->steps);
+	free(t->results);
+	prog_run_free(t->r);
+	grid_free(t->g);
+	free(t);
+}
+
+/* Trace argv in the terminal. */
+int
+prog_tui_run(char *const argv[], const struct app_opts *o, const struct prog_run_opts *ro)
+{
+	struct prog_tui *t = calloc(1, sizeof *t);
+	char *err = NULL;
+	int w, h;
+
+	if (t == NULL) {
+		fputs("iobufviz: out of memory\n", stderr);
+		return APP_EXIT_ENV;
+	}
+	t->o = o;
+	t->argv = argv;
+	t->cur = -1;
+	t->file_sel = t->stream_sel = -1;
+	t->scn.title = t->title;
+	t->scn.path = argv[0];
+	t->scn.intro = "Your program, stopped before its first call on a file. n: the next step, "
+	               "a: autoplay, d: run to the next call that reaches the disk, p: back, "
+	               "Tab: next file, s: next stdio stream, q: quit.";
+	snprintf(t->initial.cache.note, sizeof t->initial.cache.note, "no file yet");
+	snprintf(t->initial.disk.note, sizeof t->initial.disk.note, "no file yet");
+	if (prog_run_new(argv, ro, &t->r, &err) != 0) {
+		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : strerror(errno));
+		free(err);
+		free(t);
+		return errno == ENOENT || errno == EACCES ? APP_EXIT_USAGE : APP_EXIT_ENV;
+	}
+	if (crt_init(o->color, o->mouse) != 0) {
+		fputs("iobufviz: cannot use this terminal\n", stderr);
+		prog_tui_free(t);
+		return APP_EXIT_ENV;
+	}
+	crt_size(&w, &h);
+	t->g = grid_new(w, h);
+	while (t->g != NULL && !t->quit) {
+		struct crt_event ev;
+		int timeout = -1;
+
+		prog_tui_draw(t);
+		if (t->autoplay && !t->finished) {
+			uint64_t now = prog_tui_now_ms();
+			timeout = t->auto_at > now ? (int)(t->auto_at - now) : 0;
+		}
+		crt_read(timeout, &ev);
+		if (ev.kind == CRT_EV_KEY)
+			prog_tui_key(t, ev.key);
+		else if (ev.kind == CRT_EV_TIMEOUT && t->autoplay && !t->finished &&
+		         prog_tui_now_ms() >= t->auto_at) {
+			prog_tui_next(t);
+			t->auto_at = prog_tui_now_ms() + PROG_TUI_AUTO_MS;
+		}
+	}
+	crt_done();
+	prog_tui_free(t);
+	return APP_EXIT_OK;
+}

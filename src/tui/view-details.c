@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/* tui/view-details.c: the details popup (Tab, a click): the shown state of one pane in full. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export/describe.h"
+#include "engine/ops.h"
+#include "base/units.h"
+#include "tui/view.h"
+
+/* Text being built into a caller's buffer; what does not fit is cut. */
+struct view_details_buf {
+	char *d;
+	size_t len, n;
+};
+
+/* Append formatted text to b. */
+static void __attribute__((format(printf, 2, 3)))
+view_details_add(struct view_details_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (b->n >= b->len)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(b->d + b->n, b->len - b->n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		b->n = b->n + (size_t)k < b->len ? b->n + (size_t)k : b->len;
+}
+
+/* The FILE* and the file descriptor. */
+static void
+view_details_stdio(struct view_details_buf *b, const struct snapshot *s)
+{
+	const struct snap_stdio *x = &s->stdio;
+
+	if (!x->open) {
+		/* A closed stream has no buffer mode or fd: its fields would be leftovers. */
+		view_details_add(b, "no FILE* open\n");
+		if (s->fd.open)
+			view_details_add(b, "fd %d: open, offset %" PRId64 ", flags %#o", s->fd.fd,
+			                 s->fd.pos, (unsigned)s->fd.flags);
+		else
+			view_details_add(b, "no file descriptor open");
+		return;
+	}
+	view_details_add(b, "FILE*: open, fd %d, %s\n", x->fd, describe_bufmode(x->mode));
+	view_details_add(b, "__fbufsize %" PRIu64 "   __fpending %" PRIu64 "   read ahead %" PRIu64
+	                 "\n", x->size, x->pending, x->read_avail);
+	view_details_add(b, "__fwriting %s   __freading %s\n", x->writing ? "yes" : "no",
+	                 x->reading ? "yes" : "no");
+	view_details_add(b, "first bytes:");
+	for (size_t i = 0; i < x->head_len && i < 24; i++)
+		view_details_add(b, " %02x", x->head[i]);
+	view_details_add(b, "\nfd %d: %s, offset %" PRId64 ", flags %#o", s->fd.fd,
+	                 s->fd.open ? "open" : "closed", s->fd.pos, (unsigned)s->fd.flags);
+}
+
+/* The page cache: where the counts come from, the counts, runs of cells. */
+static void
+view_details_cache(struct view_details_buf *b, const struct snapshot *s,
+                   const struct view_cache_geom *geom)
+{
+	const struct snap_cache *c = &s->cache;
+	char a[32];
+
+	units_format_size(c->file_size, a, sizeof a);
+	view_details_add(b, "source: %s%s%s\n", c->source == SNAP_SRC_CACHESTAT ? "cachestat(2)" :
+	                 c->source == SNAP_SRC_KPAGEFLAGS ? "/proc/kpageflags, page by page" :
+	                 c->source == SNAP_SRC_MINCORE ? "mincore(2), residency only" : "none",
+	                 c->note[0] ? "; " : "", c->note);
+	view_details_add(b, "file %s, %" PRIu64 " page%s; cached %" PRIu64 ", dirty %" PRIu64
+	                 ", writeback %" PRIu64 "\n", a, c->pages, c->pages == 1 ? "" : "s",
+	                 c->cached, c->dirty, c->writeback);
+	view_details_add(b, "whole system: Dirty %" PRIu64 " kB, Writeback %" PRIu64 " kB\n",
+	                 c->sys_dirty_kb, c->sys_writeback_kb);
+	if (b->n < b->len) {
+		view_cache_runs_text(s, geom, 12, b->d + b->n, b->len - b->n);
+		b->n += strlen(b->d + b->n);
+	}
+	view_details_add(b, "(click a cell for its own counts)");
+}
+
+/* The disk: each extent as the file's byte range, then where it is on the device
+ * (FIEMAP's flags said in words); the worker's I/O counters. */
+static void
+view_details_disk(struct view_details_buf *b, const struct snapshot *s)
+{
+	const struct snap_disk *x = &s->disk;
+	char a[32], e2[32];
+
+	view_details_add(b, "%s on %s; %s\n", x->fs[0] ? x->fs : "?", x->device[0] ? x->device : "?",
+	                 x->source == SNAP_SRC_FIEMAP ? "extents from FIEMAP" : x->note);
+	for (size_t i = 0; i < x->n_extents && i < 12; i++) {
+		const struct snap_extent *e = &x->extents[i];
+		units_format_size(e->logical, a, sizeof a);
+		units_format_size(e->logical + e->length, e2, sizeof e2);
+		if (e->flags & SNAP_EXT_DELALLOC)
+			view_details_add(b, "[%s, %s): no disk block yet (delayed allocation)\n", a, e2);
+		else if (e->flags & SNAP_EXT_UNKNOWN)
+			view_details_add(b, "[%s, %s): location not known yet\n", a, e2);
+		else
+			view_details_add(b, "[%s, %s): at device byte %" PRIu64 "%s\n", a, e2,
+			                 e->physical, e->flags & SNAP_EXT_UNWRITTEN ?
+			                 ", allocated but unwritten (reads as zeros)" : "");
+	}
+	if (x->io_ok)
+		view_details_add(b, "/proc/PID/io: wchar %" PRIu64 ", write_bytes %" PRIu64
+		                 ", read_bytes %" PRIu64 "\n", x->wchar, x->write_bytes, x->read_bytes);
+}
+
+/* The log: the intro before the first step; else the step's whole narration and calls. */
+static void
+view_details_log(struct view_details_buf *b, const struct view_frame *f)
+{
+	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
+	char t[32];
+
+	if (sr == NULL) {
+		/* The intro, whole (a small screen cuts it). */
+		const char *in = f->scn->intro != NULL ? f->scn->intro :
+		                 f->scn->title != NULL ? f->scn->title : "";
+		int il = (int)strlen(in);
+		while (il > 0 && in[il - 1] == '\n')
+			il--;
+		view_details_add(b, "%.*s\n\nno step has run yet: n runs the first", il, in);
+		return;
+	}
+	const char *say = step_result_say(sr);
+	if (say != NULL)
+		view_details_add(b, "%s%s", say, say[0] && say[strlen(say) - 1] == '\n' ? "" : "\n");
+	if (sr->note[0] != '\0')
+		view_details_add(b, "%s\n", sr->note);
+	view_details_add(b, "\nstep %zu (%s), seen %s; op took %s inside the worker%s\n",
+	                 sr->index + 1, scenario_op_name(sr->step->op),
+	                 sr->events.source == EV_SRC_PTRACE ? "by the tracer" : "through /proc/PID/io",
+	                 units_format_ns(sr->op_ns, t, sizeof t),
+	                 sr->events.source == EV_SRC_PTRACE && ops_has(sr->step->op) ?
+	                 ", incl. tracing (two ptrace stops per system call)" : "");
+	for (size_t i = 0; i < sr->events.n && i < 14; i++) {
+		char line[256];
+		event_format(&sr->events.v[i], line, sizeof line);
+		view_details_add(b, "%s  %s\n", line,
+		                 sr->events.v[i].origin == EV_STDIO ? "[stdio]" : "");
+	}
+	if (sr->events.n > 14)
+		view_details_add(b, "... %zu calls in all\n", sr->events.n);
+}
+
+/* The details f asks for (its focused pane, or its clicked cache cell) into buf; NULL when
+ * there are none to show. */
+char *
+view_details_text(const struct view_frame *f, const struct view_cache_geom *geom, char *buf,
+                  size_t len)
+{
+	const struct snapshot *s = f->cur >= 0 ? &f->results[f->cur].after : f->initial;
+	struct view_details_buf b = { buf, len, 0 };
+
+	if (len == 0 || !f->details || s == NULL)
+		return NULL;
+	buf[0] = '\0';
+	if (f->focus == VIEW_PANE_CACHE && f->detail_cell >= 0)
+		return view_cache_cell_text(s, geom, (size_t)f->detail_cell, buf, len);
+	switch (f->focus) {
+	case VIEW_PANE_STDIO: view_details_stdio(&b, s); break;
+	case VIEW_PANE_CACHE: view_details_cache(&b, s, geom); break;
+	case VIEW_PANE_DISK: view_details_disk(&b, s); break;
+	case VIEW_PANE_LOG: view_details_log(&b, f); break;
+	default: return NULL;
+	}
+	return buf;
+}
+
+/* Draw the details popup of f, if it asks for one. */
+void
+view_details_draw(struct grid *g, const struct view_frame *f, const struct view_cache_geom *geom)
+{
+	char text[4096];
+
+	if (view_details_text(f, geom, text, sizeof text) != NULL)
+		view_frame_popup(g, "details", text, f->ascii);
+}

@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+/* tui/view-frame.c: what surrounds the panes: title bar, footer, narration, expectations, help. */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export/describe.h"
+#include "lesson/expect.h"
+#include "base/units.h"
+#include "tui/view.h"
+
+/* Speed as shown: "1×", "0.5×". */
+static void
+view_frame_speed(double speed, bool ascii, char *buf, size_t len)
+{
+	snprintf(buf, len, speed >= 1 ? "%.0f%s" : "%.2g%s", speed, ascii ? "x" : "×");
+}
+
+/* Draw the title bar. */
+void
+view_frame_title(struct grid *g, int y, const struct view_frame *f)
+{
+	char right[160], sp[16], step[48], left[512];
+	int rw, lw;
+
+	grid_fill(g, (struct grid_rect){ 0, y, g->w, 1 }, ' ', GS_TITLE);
+	view_frame_speed(f->speed, f->ascii, sp, sizeof sp);
+	if (f->live != NULL || f->running)   /* a long step is running: it is the one shown */
+		snprintf(step, sizeof step, "step %zu/%zu", f->n_results + 1, f->scn->n_steps);
+	else if (f->cur < 0)
+		snprintf(step, sizeof step, "step 0/%zu", f->scn->n_steps);
+	else
+		snprintf(step, sizeof step, "step %ld/%zu", f->cur + 1, f->scn->n_steps);
+	snprintf(right, sizeof right, "%s%s%s   speed %s   ? help ",
+	         f->replay ? "REPLAY   " : "", f->autoplay ? "autoplay   " : "", step, sp);
+	rw = grid_text_width(right);
+	snprintf(left, sizeof left, " iobufviz %s %s%s%s", f->ascii ? "-" : "\xe2\x94\x80",
+	         f->scn->title != NULL ? f->scn->title : "", f->scn->source != NULL ? "   " : "",
+	         f->scn->source != NULL ? f->scn->source : "");
+	lw = g->w - rw - 1;
+	if (lw > 0)
+		grid_print(g, 0, y, lw, GS_TITLE, left);
+	grid_print(g, g->w - rw > 0 ? g->w - rw : 0, y, g->w, GS_TITLE, right);
+	if (f->replay) {
+		int x = g->w - rw;
+		for (int i = 0; i < 6; i++) {
+			struct grid_cell *c = grid_at(g, x + i, y);
+			if (c != NULL)
+				c->style = GS_ERROR;
+		}
+	}
+}
+
+/* Draw the footer: keys in bold, what they do in plain. */
+void
+view_frame_footer(struct grid *g, int y, const struct view_frame *f)
+{
+	const char *keys[][2] = {
+		{ f->ascii ? "n/->" : "n/\xe2\x86\x92", "next" },
+		{ f->ascii ? "p/<-" : "p/\xe2\x86\x90", "back" },
+		{ "a", f->autoplay ? "stop" : "autoplay" },
+		{ "+/-", "speed" },
+		{ "Tab", "details" },
+		{ "c", "program" },
+		{ "q", "quit" },
+		{ "r", "restart" },
+		{ "?", "help" },
+	};
+	int x = 1;
+
+	grid_fill(g, (struct grid_rect){ 0, y, g->w, 1 }, ' ', GS_NORMAL);
+	if (f->status != NULL && *f->status != '\0') {
+		grid_print(g, 1, y, g->w - 2, GS_BOLD, f->status);
+		return;
+	}
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		int need = grid_text_width(keys[i][0]) + 1 + grid_text_width(keys[i][1]);
+		if (x + need > g->w)
+			break;
+		x += grid_print(g, x, y, g->w - x, GS_KEY, keys[i][0]) + 1;
+		x += grid_print(g, x, y, g->w - x, GS_DIM, keys[i][1]) + 2;
+	}
+}
+
+/*
+ * Reflow scenario prose into buf: a single line break inside a paragraph becomes a space
+ * (YAML "|" blocks are wrapped for an editor, not for this terminal), while blank lines and
+ * indented lines (code) keep their breaks.
+ */
+static const char *
+view_frame_reflow(const char *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *p = s; *p != '\0' && n + 1 < len; p++) {
+		if (*p == '\n' && p[1] != '\0' && p[1] != '\n' && p[1] != ' ' && p[1] != '\t' &&
+		    p > s && p[-1] != '\n') {
+			/* Keep the break after an indented (code) line. */
+			const char *bol = p;
+			while (bol > s && bol[-1] != '\n')
+				bol--;
+			if (*bol != ' ' && *bol != '\t') {
+				buf[n++] = ' ';
+				continue;
+			}
+		}
+		buf[n++] = *p;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Draw the narration: the intro before step 1, then each step's say and remarks. */
+int
+view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame *f)
+{
+	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
+	char buf[512], call[256], text[4096];
+	int y = 0;
+
+	if (r.w < 4)
+		return 0;
+	if ((f->live != NULL || f->running) && f->n_results < f->scn->n_steps) {
+		/* A long step (wait) is running: the panes show its state so far. */
+		describe_step(&f->scn->steps[f->n_results], call, sizeof call);
+		grid_printf(g, r.x, r.y, r.w, GS_BOLD, "step %zu: %s%s", f->n_results + 1, call,
+		            f->ascii ? " ... (running)" : " \xe2\x80\xa6 (running)");
+		return 1;
+	}
+	if (sr == NULL) {
+		const char *intro = f->scn->intro != NULL ? f->scn->intro : f->scn->title;
+		return grid_wrap(g, r, GS_NORMAL, view_frame_reflow(intro != NULL ? intro : "", text,
+		                                                     sizeof text));
+	}
+	describe_step(sr->step, call, sizeof call);
+	if (f->anim == VIEW_ANIM_TRAVEL) {
+		grid_printf(g, r.x, r.y, r.w, GS_BOLD, "step %zu: %s%s", sr->index + 1, call,
+		            f->ascii ? " ..." : " \xe2\x80\xa6");
+		return 1;
+	}
+	if (sr->stopped) {
+		/* The user's doing (q), not the call's failure. */
+		snprintf(buf, sizeof buf, "%.200s stopped (q): %.200s", call, sr->note);
+		if (y < r.h)
+			grid_print(g, r.x, r.y + y, r.w, GS_ERROR, buf);
+		y++;
+	} else if (sr->err != 0) {
+		snprintf(buf, sizeof buf, "%s failed: %s (%s)", call,
+		         strerrorname_np(sr->err) != NULL ? strerrorname_np(sr->err) : "?",
+		         strerror(sr->err));
+		if (y < r.h)
+			grid_print(g, r.x, r.y + y, r.w, GS_ERROR, buf);
+		y++;
+	}
+	/* What the kernel did on its own between the steps (writeback, eviction) comes first:
+	 * it is why an expectation about the cache may fail. */
+	for (size_t i = 0; i < sr->changes.n; i++)
+		if (sr->changes.v[i].between)
+			y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w,
+			                                      r.h - y > 0 ? r.h - y : 0 },
+			               GS_DIRTY, sr->changes.v[i].text);
+	if (step_result_say(sr) != NULL)
+		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
+		               GS_NORMAL, view_frame_reflow(step_result_say(sr), text, sizeof text));
+	else {
+		if (y < r.h)
+			grid_printf(g, r.x, r.y + y, r.w, GS_DIM, "step %zu: %s returned %" PRId64,
+			            sr->index + 1, call, sr->ret);
+		y++;
+	}
+	/* What a pty or tail step printed is in the stdio pane (view_stdio_output). */
+	if (sr->note[0] != '\0')
+		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
+		               GS_DIM, sr->note);
+	return y;
+}
+
+/* Text of one expectation: "stdio.pending = 904", "(got 0)" when it failed; short keeps
+ * only the key of one that held. */
+static void
+view_frame_expect_text(const struct expect_result *er, bool shrt, char *buf, size_t len)
+{
+	const struct scn_expect *w = er->want;
+	char got[300], want[300];
+
+	if (er->got_text[0] != '\0')
+		snprintf(got, sizeof got, "%s", er->got_text);
+	else
+		snprintf(got, sizeof got, "%" PRId64, er->got);
+	expect_format_want(w, want, sizeof want);
+	if (er->outcome == EXPECT_NOT_OBSERVABLE)
+		snprintf(buf, len, "%s %s (not observable here: %s)", scenario_key_name(w->key), want,
+		         er->got_text);
+	else if (er->ok && shrt)
+		snprintf(buf, len, "%s", scenario_key_name(w->key));
+	else if (er->ok)
+		snprintf(buf, len, "%s %s", scenario_key_name(w->key), want);
+	else
+		snprintf(buf, len, "%s %s (got %s)", scenario_key_name(w->key), want, got);
+}
+
+/* Lay out the expectations; draw them when g is not NULL. Return the lines needed. Short
+ * (when they do not all fit): failures first and in full, held ones by key, and "+N" for
+ * what is left over. */
+static int
+view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_result *sr,
+                       bool shrt, bool reserve, bool ascii, size_t *hidden_out)
+{
+	int x = r.x, y = 0;
+	size_t hidden = 0;
+	char buf[800];
+	/* Failed, held: a glyph, or a word an --ascii screen cannot mistake ("+" could be). */
+	const char *const mark[2] = { ascii ? "FAIL" : "\xe2\x9c\x97",
+	                              ascii ? "ok" : "\xe2\x9c\x93" };
+
+	for (int pass = shrt ? 0 : 1; pass < 2; pass++)
+		for (size_t i = 0; i < sr->n_expects; i++) {
+			const struct expect_result *er = &sr->expects[i];
+			bool unk = er->outcome == EXPECT_NOT_OBSERVABLE;
+			const char *mk = unk ? "?" : mark[er->ok];
+			int need;
+
+			if (shrt && (pass == 0) == er->ok)
+				continue;
+			view_frame_expect_text(er, shrt, buf, sizeof buf);
+			need = grid_text_width(buf) + grid_text_width(mk) + 1;
+			/* On the last row, keep room for the "+N more". */
+			if (x > r.x && x + need > r.x + r.w - (reserve && y == r.h - 1 ? 9 : 0)) {
+				x = r.x;
+				y++;
+			}
+			if (y >= r.h)
+				hidden++;
+			else if (g != NULL) {
+				int st = unk ? GS_DIM : er->ok ? GS_OK : GS_ERROR;
+				int mw = grid_print(g, x, r.y + y, r.x + r.w - x, st, mk) + 1;
+
+				grid_print(g, x + mw, r.y + y, r.x + r.w - x - mw,
+				           unk ? GS_DIM : er->ok ? GS_NORMAL : GS_ERROR, buf);
+			}
+			x += need + (shrt ? 2 : 4);
+		}
+	if (g != NULL && hidden > 0 && r.h > 0) {
+		char more[32];
+		int n = snprintf(more, sizeof more, " +%zu more", hidden);
+		grid_print(g, r.x + r.w - n, r.y + r.h - 1, n, GS_BOLD, more);
+	}
+	if (hidden_out != NULL)
+		*hidden_out = hidden;
+	return y + 1;
+}
+
+/* Rows the expectations of sr need in w columns, in full. */
+int
+view_frame_expect_rows(const struct step_result *sr, int w)
+{
+	if (sr == NULL || sr->n_expects == 0 || w < 4)
+		return 1;
+	return view_frame_expect_flow(NULL, (struct grid_rect){ 0, 0, w, 1 }, sr, false, false,
+	                              false, NULL);
+}
+
+/* Draw the expectations of sr, as many per line as fit; shorten the ones that held if
+ * they would not all fit. */
+void
+view_frame_expect(struct grid *g, struct grid_rect r, const struct step_result *sr, bool ascii)
+{
+	if (r.h < 1 || r.w < 4)
+		return;
+	if (sr == NULL || sr->n_expects == 0) {
+		grid_print(g, r.x, r.y, r.w, GS_DIM, sr == NULL ? "" : "no expectations in this step");
+		return;
+	}
+	/* In full if they fit; else short; the "+N more" room is kept only if still needed. */
+	if (view_frame_expect_flow(NULL, r, sr, false, false, ascii, NULL) <= r.h) {
+		view_frame_expect_flow(g, r, sr, false, false, ascii, NULL);
+	} else {
+		size_t hidden;
+		view_frame_expect_flow(NULL, r, sr, true, false, ascii, &hidden);
+		view_frame_expect_flow(g, r, sr, true, hidden > 0, ascii, NULL);
+	}
+}
+
+/* Draw a centred box holding text. */
+void
+view_frame_popup(struct grid *g, const char *title, const char *text, bool ascii)
+{
+	int maxw = g->w - 8 > 76 ? 76 : g->w - 8, w = 10, lines, need;
+	const char *p = text;
+	struct grid_rect r;
+
+	/* The widest line decides the width, up to maxw; then wrap. */
+	while (*p != '\0') {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", (int)n, p);
+		if (grid_text_width(line) > w)
+			w = grid_text_width(line);
+		p += n + (nl != NULL);
+	}
+	if (title != NULL && grid_text_width(title) + 4 > w)
+		w = grid_text_width(title) + 4;
+	if (w > maxw)
+		w = maxw;
+	if (w < 1)
+		return;
+	{
+		struct grid *scratch = grid_new(w, 1);
+		lines = scratch != NULL ? grid_wrap(scratch, (struct grid_rect){ 0, 0, w, 0 }, 0, text) : 1;
+		grid_free(scratch);
+	}
+	need = lines;
+	if (lines > g->h - 4)
+		lines = g->h - 4;
+	r = (struct grid_rect){ (g->w - w - 4) / 2, (g->h - lines - 2) / 2, w + 4, lines + 2 };
+	grid_fill(g, r, ' ', GS_NORMAL);
+	grid_box(g, r, title, GS_FOCUS, ascii);
+	grid_wrap(g, (struct grid_rect){ r.x + 2, r.y + 1, w, lines }, GS_NORMAL, text);
+	if (need > lines)       /* taller than the screen: say so on the bottom border */
+		grid_print(g, r.x + r.w - 14, r.y + r.h - 1, 12, GS_BOLD,
+		           ascii ? " ... more " : " \xe2\x80\xa6 more ");
+}
+
+/* Draw the help overlay. */
+void
+view_frame_help(struct grid *g, bool ascii)
+{
+	char text[2048], gl[VG__COUNT][8];
+
+	for (int i = 0; i < VG__COUNT; i++)
+		gl[i][grid_utf8_encode(view_glyph((enum view_glyph)i, ascii), gl[i])] = '\0';
+	snprintf(text, sizeof text,
+	         "%sspace n    run the next step\n"
+	         "%sp          go back (replays the recorded snapshot)\n"
+	         "r             restart (new scratch file)\n"
+	         "a             autoplay on/off\n"
+	         "+ -           faster / slower animation\n"
+	         "Tab           focus a pane for its details; click a cell\n"
+	         "Shift-Tab     the step's whole narration and its calls\n"
+	         "c             the program pane: the scenario as C (beside from 120 columns)\n"
+	         "%s PgUp PgDn  scroll a sweep's table and chart\n"
+	         "Ctrl-L        redraw\n"
+	         "? F1          this help (any key closes)\n"
+	         "q F10         quit\n"
+	         "\n"
+	         "page cache:  %s absent  %s clean  %s dirty  %s writeback  %s cached, dirty ?\n"
+	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole  %s inline\n"
+	         "stdio:       %s a buffered byte\n"
+	         "times marked * were measured by the tracer (ptrace overhead included)\n"
+	         "@N in a call is a file offset: lseek(3, @0, SEEK_CUR), pwrite(3, 10, @4096)\n"
+	         "%s  text cut to fit: Tab, Shift-Tab show all of it",
+	         ascii ? "-> " : "\xe2\x86\x92  ", ascii ? "<- " : "\xe2\x86\x90  ",
+	         ascii ? "^v" : "\xe2\x86\x91\xe2\x86\x93",
+	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK], gl[VG_RESIDENT],
+	         gl[VG_ONDISK], gl[VG_DELALLOC], gl[VG_STALE], gl[VG_UNWRITTEN], gl[VG_ABSENT],
+	         gl[VG_INLINE],
+	         gl[VG_STDIO], ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6  ");
+	view_frame_popup(g, "help", text, ascii);
+}
+
+/* Draw the "terminal too small" message. */
+void
+view_frame_small(struct grid *g)
+{
+	char buf[96];
+	int w;
+
+	grid_clear(g);
+	snprintf(buf, sizeof buf, "terminal too small (need 80x24, have %dx%d)", g->w, g->h);
+	w = grid_text_width(buf);
+	grid_print(g, w < g->w ? (g->w - w) / 2 : 0, g->h / 2, g->w, GS_BOLD, buf);
+}

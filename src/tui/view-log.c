@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/* tui/view-log.c: the event log: every system call a step made on the scratch file. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/units.h"
+#include "tui/view.h"
+
+/* Widths of the log's columns (op name, call), in screen columns. */
+#define VIEW_LOG_OPW 9
+#define VIEW_LOG_CALLW 38
+
+/* One log line with the op and call columns opw and callw wide; a longer call is cut
+ * with an ellipsis, so the origin and time columns stay where the other lines have them. */
+static char *
+view_log_format(const struct event *e, size_t idx, enum scn_op op, int opw, int callw,
+                bool ascii, char *buf, size_t len)
+{
+	const char *ell = ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6";
+	int ew = ascii ? 3 : 1;
+	char call[200], cut[200], t[32];
+	int pad, cpad;
+
+	event_format(e, call, sizeof call);
+	if (grid_text_width(call) > callw && callw > 1) {
+		/* Cut the arguments, keep the result ("openat(scratch, O_WRONLY|O_CR… = 3"); by
+		 * bytes, as event_format() writes ASCII only. */
+		const char *res = strrchr(call, '=');
+		int keep = res != NULL && res > call ? (int)strlen(res - 1) : 0;
+		/* Not when the arguments already decode it ("F_GETFL -> O_WRONLY|O_SYNC"). */
+		if (keep > callw / 2 || strstr(call, " -> ") != NULL)
+			keep = 0;
+		/* At a word or number boundary, as the grid cuts text: never "@40…" for @4096. */
+		snprintf(cut, sizeof cut, "%.*s%s%s", grid_fit_keep(call, callw - ew - keep), call,
+		         ell, keep > 0 ? res - 1 : "");
+		memcpy(call, cut, sizeof call);
+	}
+	units_format_ns(e->ns, t, sizeof t);
+	/* "µ" and "…" are two or three bytes and one column: pad by columns. */
+	pad = 9 - grid_text_width(t);
+	cpad = callw - grid_text_width(call);
+	snprintf(buf, len, "#%-2zu %-*s %s%*s %-7s %*s%s%s", idx + 1, opw, scenario_op_name(op),
+	         call, cpad > 0 ? cpad : 0, "", e->origin == EV_STDIO ? "[stdio]" : "",
+	         pad > 0 ? pad : 0, "", t, e->ns_traced ? "*" : "");
+	return buf;
+}
+
+/* One log line: "#2 fwrite     write(3, 4096) = 4096" plus origin and time columns. */
+char *
+view_log_line(const struct event *e, size_t idx, enum scn_op op, char *buf, size_t len)
+{
+	char call[160];
+	int callw = VIEW_LOG_CALLW, w = grid_text_width(event_format(e, call, sizeof call));
+
+	/* Alone, a line is never cut: the columns after a long call move right instead. */
+	return view_log_format(e, idx, op, VIEW_LOG_OPW, w > callw ? w : callw, false, buf, len);
+}
+
+/* The counts-only summary of a step seen through /proc/PID/io. */
+char *
+view_log_counts(const struct step_result *sr, char *buf, size_t len)
+{
+	const struct event_list *l = &sr->events;
+	uint64_t calls = l->n_read + l->n_write, bytes = l->bytes_read + l->bytes_written;
+
+	if (calls == 0) {
+		calls = l->syscr + l->syscw;
+		bytes = l->rchar + l->wchar;
+	}
+	snprintf(buf, len, "#%-2zu %-9s %" PRIu64 " call%s, %" PRIu64 " bytes (counts only)",
+	         sr->index + 1, sr->step != NULL ? scenario_op_name(sr->step->op) : "?", calls,
+	         calls == 1 ? "" : "s", bytes);
+	return buf;
+}
+
+/* How many lines the log of sr takes. */
+size_t
+view_log_lines(const struct step_result *sr)
+{
+	size_t n = sr->events.n;
+
+	if (sr->events.source == EV_SRC_PROCIO)
+		n++;
+	if (n == 0)
+		n = 1;          /* "no system call": itself a lesson (fflush of nothing) */
+	if (sr->events.dropped > 0)
+		n++;
+	return n;
+}
+
+/* Write line k of sr's log into buf, the columns opw and callw wide; set *style. */
+static void
+view_log_nth(const struct step_result *sr, size_t k, int opw, int callw, bool ascii, char *buf,
+             size_t len, int *style)
+{
+	enum scn_op op = sr->step != NULL ? sr->step->op : SCN_OP_NOTE;
+
+	*style = GS_NORMAL;
+	if (sr->events.source == EV_SRC_PROCIO) {
+		if (k == 0) {
+			view_log_counts(sr, buf, len);
+			*style = GS_DIM;
+			return;
+		}
+		k--;
+	}
+	if (k < sr->events.n) {
+		const struct event *e = &sr->events.v[k];
+		view_log_format(e, sr->index, op, opw, callw, ascii, buf, len);
+		if (e->err != 0 || e->result < 0)
+			*style = GS_ERROR;
+		return;
+	}
+	if (sr->events.n == 0 && sr->events.source != EV_SRC_PROCIO && k == 0) {
+		snprintf(buf, len, "#%-2zu %-*s (no system call on the file)", sr->index + 1, opw,
+		         scenario_op_name(op));
+		*style = GS_DIM;
+		return;
+	}
+	snprintf(buf, len, "    %zu more calls counted, not kept", sr->events.dropped);
+	*style = GS_DIM;
+}
+
+/*
+ * Column widths for the log of results[0..n) in w columns: the op column as wide as the
+ * longest op name, the call column as wide as the longest call, but never so wide that
+ * the time column would leave the pane (longer calls are then cut).
+ */
+static void
+view_log_widths(const struct step_result *results, size_t n, int w, int *opw, int *callw)
+{
+	/* "#12 " + op + " " + call + " " + "[stdio]" + " " + time (9) + "*" */
+	int fixed = 4 + 1 + 1 + 7 + 1 + 9 + 1;
+
+	*opw = VIEW_LOG_OPW;
+	*callw = VIEW_LOG_CALLW;
+	for (size_t i = 0; i < n; i++) {
+		const struct step_result *sr = &results[i];
+		int ow = grid_text_width(scenario_op_name(sr->step != NULL ? sr->step->op :
+		                                          SCN_OP_NOTE));
+		if (ow > *opw)
+			*opw = ow;
+		for (size_t k = 0; k < sr->events.n; k++) {
+			char call[160];
+			int cw = grid_text_width(event_format(&sr->events.v[k], call, sizeof call));
+			if (cw > *callw)
+				*callw = cw;
+		}
+	}
+	if (fixed + *opw + *callw > w)
+		*callw = w - fixed - *opw;
+	if (*callw < 16)
+		*callw = 16;    /* too narrow for the time column: let it be cut instead */
+}
+
+/* Draw the newest lines of the log that fit in r. */
+void
+view_log_draw(struct grid *g, struct grid_rect r, const struct step_result *results, size_t n,
+              bool ascii)
+{
+	size_t total = 0, first, line = 0;
+	char buf[512];
+	int opw, callw;
+
+	if (r.h < 1 || r.w < 4)
+		return;
+	for (size_t i = 0; i < n; i++)
+		total += view_log_lines(&results[i]);
+	if (total == 0) {
+		grid_print(g, r.x, r.y, r.w, GS_DIM, "no system calls yet: press n for the first step");
+		return;
+	}
+	view_log_widths(results, n, r.w, &opw, &callw);
+	first = total > (size_t)r.h ? total - (size_t)r.h : 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t c = view_log_lines(&results[i]);
+		if (line + c <= first) {
+			line += c;
+			continue;
+		}
+		for (size_t k = 0; k < c; k++, line++) {
+			int style;
+			if (line < first)
+				continue;
+			view_log_nth(&results[i], k, opw, callw, ascii, buf, sizeof buf, &style);
+			grid_print(g, r.x, r.y + (int)(line - first), r.w, style, buf);
+		}
+	}
+}

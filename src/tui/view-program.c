@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/* tui/view-program.c: the program pane: the scenario as one C program, the current step lit. */
+#include <config.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export/program.h"
+#include "tui/view.h"
+
+/* Columns a tab takes in the pane (the program's own indentation is a tab a level). */
+#define VIEW_PROGRAM_TAB 4
+
+/* Lexer state carried from line to line: inside a comment or not. */
+struct view_program_lex {
+	bool comment;
+};
+
+/* True if word (len bytes) is a C keyword or a type a student reads as one. */
+static bool
+view_program_keyword(const char *w, size_t len)
+{
+	static const char *const kw[] = {
+		"break", "char", "const", "continue", "else", "enum", "for", "if", "int", "long",
+		"return", "size_t", "ssize_t", "off_t", "pid_t", "static", "struct", "unsigned",
+		"void", "while", "FILE", "NULL", "_Alignas", "double", "bool",
+	};
+
+	for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+		if (strlen(kw[i]) == len && memcmp(kw[i], w, len) == 0)
+			return true;
+	return false;
+}
+
+/* The style of a call named w: where its data goes, in the colours of the panes. */
+static int
+view_program_call_style(const char *w, size_t len)
+{
+	static const struct { const char *name; int style; } calls[] = {
+		{ "fopen", GS_STDIO }, { "fdopen", GS_STDIO }, { "fwrite", GS_STDIO },
+		{ "fread", GS_STDIO }, { "fputs", GS_STDIO }, { "fprintf", GS_STDIO },
+		{ "fgets", GS_STDIO }, { "fflush", GS_STDIO }, { "fseek", GS_STDIO },
+		{ "fclose", GS_STDIO }, { "setvbuf", GS_STDIO }, { "setbuf", GS_STDIO },
+		{ "setbuffer", GS_STDIO }, { "fileno", GS_STDIO },
+		{ "write", GS_DIRTY }, { "pwrite", GS_DIRTY }, { "ftruncate", GS_DIRTY },
+		{ "fallocate", GS_DIRTY },
+		{ "read", GS_CLEAN }, { "pread", GS_CLEAN }, { "posix_fadvise", GS_CLEAN },
+		{ "fsync", GS_DISK }, { "fdatasync", GS_DISK }, { "sync", GS_DISK },
+		{ "sync_file_range", GS_DISK }, { "wait_clean", GS_WRITEBACK },
+	};
+
+	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+		if (strlen(calls[i].name) == len && memcmp(calls[i].name, w, len) == 0)
+			return calls[i].style;
+	return GS_NORMAL;
+}
+
+/*
+ * Styles of line's bytes into st (one per byte), carrying comments across lines in lx:
+ * comments dim, strings green, keywords bold, preprocessor lines as keys, and the calls in
+ * the colour of the pane their data goes to.
+ */
+static void
+view_program_lex(const char *line, unsigned char *st, struct view_program_lex *lx)
+{
+	size_t n = strlen(line), i = 0;
+	const char *p = line;
+
+	while (*p == '\t' || *p == ' ')
+		p++;
+	if (*p == '#' && !lx->comment) {
+		memset(st, GS_KEY, n);
+		return;
+	}
+	while (i < n) {
+		if (lx->comment) {
+			st[i] = GS_DIM;
+			if (line[i] == '*' && line[i + 1] == '/') {
+				st[++i] = GS_DIM;
+				lx->comment = false;
+			}
+			i++;
+		} else if (line[i] == '/' && line[i + 1] == '*') {
+			lx->comment = true;
+			st[i++] = GS_DIM;
+			st[i++] = GS_DIM;
+		} else if (line[i] == '"' || line[i] == '\'') {
+			char q = line[i];
+			st[i++] = GS_OK;
+			while (i < n && line[i] != q) {
+				if (line[i] == '\\' && i + 1 < n)
+					st[i++] = GS_OK;
+				st[i++] = GS_OK;
+			}
+			if (i < n)
+				st[i++] = GS_OK;
+		} else if (isalpha((unsigned char)line[i]) || line[i] == '_') {
+			size_t j = i, k;
+			int s;
+			while (j < n && (isalnum((unsigned char)line[j]) || line[j] == '_'))
+				j++;
+			for (k = j; k < n && line[k] == ' '; k++)
+				continue;
+			s = view_program_keyword(line + i, j - i) ? GS_BOLD :
+			    k < n && line[k] == '(' ? view_program_call_style(line + i, j - i) :
+			    GS_NORMAL;
+			memset(st + i, s, j - i);
+			i = j;
+		} else {
+			st[i++] = GS_NORMAL;
+		}
+	}
+}
+
+/* Draw one program line at x, y in w columns (tabs expanded); a cut line ends in "…". */
+static void
+view_program_line(struct grid *g, int x, int y, int w, const char *line,
+                  const unsigned char *st, bool ascii)
+{
+	int col = 0;
+
+	for (size_t i = 0; line[i] != '\0';) {
+		int len = 1;
+		uint32_t ch = line[i] == '\t' ? ' ' : grid_utf8_decode(line + i, &len);
+		int cols = line[i] == '\t' ? VIEW_PROGRAM_TAB - col % VIEW_PROGRAM_TAB : 1;
+
+		for (int c = 0; c < cols; c++, col++) {
+			if (col >= w - 1 && line[i + (size_t)len] != '\0') {
+				grid_put(g, x + w - 1, y, view_glyph(VG_DOTS, ascii), GS_BOLD);
+				return;
+			}
+			grid_put(g, x + col, y, ch, st[i]);
+		}
+		i += (size_t)len;
+	}
+}
+
+/* Draw the program p in r, step (-1: none) lit and scrolled into view. */
+void
+view_program_draw(struct grid *g, struct grid_rect r, const struct program *p, long step,
+                  bool ascii)
+{
+	struct view_program_lex lx = { false };
+	int ih = r.h - 2, iw = r.w - 2, gut = 4;
+	size_t first, last, top = 0;
+	char title[64];
+
+	if (step >= 0 && (size_t)step < p->n_steps)
+		snprintf(title, sizeof title, "program: step %ld (c hides)", step + 1);
+	else
+		snprintf(title, sizeof title, "program (c hides)");
+	grid_box(g, r, title, GS_BORDER, ascii);
+	if (ih < 1 || iw < gut + 4)
+		return;
+	grid_fill(g, (struct grid_rect){ r.x + 1, r.y + 1, iw, ih }, ' ', GS_NORMAL);
+	first = step >= 0 && (size_t)step < p->n_steps ? p->first[step] :
+	        p->n_steps > 0 ? p->first[0] : 0;
+	last = step >= 0 && (size_t)step < p->n_steps ? p->last[step] : first;
+	/* The step's lines a third of the way down: what led to it shows above. */
+	if (first > (size_t)ih / 3)
+		top = first - (size_t)ih / 3;
+	if (last > top + (size_t)ih)
+		top = last - (size_t)ih;
+	if (p->n_lines > (size_t)ih && top > p->n_lines - (size_t)ih)
+		top = p->n_lines - (size_t)ih;
+	for (size_t i = 0; i < p->n_lines && i < top + (size_t)ih; i++) {
+		size_t n = strlen(p->lines[i]);
+		unsigned char st[1024];
+		int y = r.y + 1 + (int)(i - top);
+		bool lit = i >= first && i < last;
+
+		if (n >= sizeof st)
+			n = sizeof st - 1;
+		view_program_lex(p->lines[i], st, &lx);   /* every line: comments span lines */
+		if (i < top)
+			continue;
+		grid_printf(g, r.x + 1, y, gut, lit ? GS_FOCUS : GS_DIM, "%3zu%s", i + 1,
+		            lit ? ">" : " ");
+		view_program_line(g, r.x + 1 + gut, y, iw - gut, p->lines[i], st, ascii);
+		if (lit)
+			grid_attr(g, (struct grid_rect){ r.x + 1 + gut, y, iw - gut, 1 },
+			          GRID_A_REVERSE);
+	}
+	if (top > 0)
+		grid_put(g, r.x + r.w - 1, r.y + 1, ascii ? '^' : 0x2191, GS_BOLD);
+	if (top + (size_t)ih < p->n_lines)
+		grid_put(g, r.x + r.w - 1, r.y + r.h - 2, ascii ? 'v' : 0x2193, GS_BOLD);
+}
+
+/*
+ * The screen with the program pane, when f has a program to show (wide enough, or asked
+ * for): the other panes in a narrower grid beside it, or under it at 80 columns. Return
+ * false if f shows no program (the caller draws the screen as usual).
+ */
+bool
+view_program_screen(struct grid *g, const struct view_frame *f, struct view_layout *lay)
+{
+	struct view_frame rest = *f;
+	bool beside = g->w >= VIEW_PROGRAM_BESIDE;
+	long step = f->live != NULL || f->running ? (long)f->n_results : f->cur;
+	int pw;
+	struct grid *sub;
+
+	if (f->program == NULL || g->w < 80 || g->h < 24 || beside == f->program_toggled)
+		return false;
+	rest.program = NULL;
+	if (!beside) {
+		/* At 80 columns it takes the panes' place, between the title and the footer. */
+		view_screen_draw(g, &rest, lay);
+		view_program_draw(g, (struct grid_rect){ 0, 1, g->w, g->h - 2 }, f->program, step,
+		                  f->ascii);
+		if (f->help)
+			view_frame_help(g, f->ascii);
+		if (f->ascii)
+			grid_asciify(g);
+		return true;
+	}
+	pw = g->w >= 160 ? g->w - 100 : g->w - 80;
+	if (pw > 80)
+		pw = 80;
+	sub = grid_new(g->w - pw, g->h);
+	if (sub == NULL)
+		return false;
+	view_screen_draw(sub, &rest, lay);
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < sub->w; x++)
+			*grid_at(g, x, y) = *grid_at(sub, x, y);
+	grid_free(sub);
+	view_program_draw(g, (struct grid_rect){ g->w - pw, 1, pw, g->h - 2 }, f->program, step,
+	                  f->ascii);
+	view_frame_title(g, 0, f);
+	view_frame_footer(g, g->h - 1, f);
+	if (f->ascii)
+		grid_asciify(g);
+	return true;
+}
