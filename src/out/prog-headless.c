@@ -45,32 +45,104 @@ prog_headless_op(const struct prog_run_step *s)
 	return "call";
 }
 
-/* The path of the step's file, or NULL. */
-static const char *
-prog_headless_path(struct prog_headless *h, const struct prog_run_step *s)
+/* The step's file, or NULL. */
+static const struct prog_run_file *
+prog_headless_file(struct prog_headless *h, long i)
 {
 	size_t n;
 	const struct prog_run_file *v = prog_run_files(h->r, &n);
 
-	return s->file >= 0 && (size_t)s->file < n ? v[s->file].path : NULL;
+	return i >= 0 && (size_t)i < n ? &v[i] : NULL;
+}
+
+/* The path of the step's file, or NULL. */
+static const char *
+prog_headless_path(struct prog_headless *h, const struct prog_run_step *s)
+{
+	const struct prog_run_file *f = prog_headless_file(h, s->file);
+
+	return f != NULL ? f->path : NULL;
+}
+
+/* A stream's name: stdin, stdout, stderr by fd, else fp. */
+static const char *
+prog_headless_stream_name(const struct prog_run_stream *x)
+{
+	static const char *const std[] = { "stdin", "stdout", "stderr" };
+
+	return x->st.fd >= 0 && x->st.fd <= 2 ? std[x->st.fd] : "fp";
+}
+
+/* Text: what the step's own stream holds, and every other stream of its process that has a
+ * buffer, as the step left them. */
+static void
+prog_headless_text_streams(struct prog_headless *h, const struct prog_run_step *s)
+{
+	const struct snap_stdio *own = &s->sr.after.stdio;
+	char q[300];
+
+	if (own->open && own->head_len > 0 && s->file >= 0)
+		fprintf(h->f, "  holds   %s%s\n", text_quote(own->head, own->head_len, q, sizeof q),
+		        (own->pending > 0 ? own->pending : own->read_avail) > own->head_len ? "..." : "");
+	for (size_t i = 0; i < s->n_streams; i++) {
+		const struct prog_run_stream *x = &s->streams[i];
+		if (x->st.buf_size == 0 || (s->file >= 0 && own->open && x->st.fd == own->fd))
+			continue;
+		fprintf(h->f, "  FILE    %s on fd %d: %s, buffer %" PRIu64 " B, pending %" PRIu64 " B",
+		        prog_headless_stream_name(x), x->st.fd,
+		        x->st.mode == PROG_STREAM_UNBUFFERED ? "unbuffered" :
+		        x->st.mode == PROG_STREAM_LINE ? "line buffered" : "fully buffered",
+		        x->st.buf_size, x->st.pending);
+		if (x->st.read_ahead > 0)
+			fprintf(h->f, ", %" PRIu64 " B read ahead", x->st.read_ahead);
+		if (x->head_len > 0)
+			fprintf(h->f, ": %s%s", text_quote(x->head, x->head_len, q, sizeof q),
+			        (x->st.pending > 0 ? x->st.pending : x->st.read_ahead) > x->head_len ?
+			        "..." : "");
+		fputc('\n', h->f);
+	}
+}
+
+/* JSON: every stream of the step's process, as the step left it. */
+static void
+prog_headless_json_streams(struct prog_headless *h, const struct prog_run_step *s)
+{
+	FILE *f = h->f;
+
+	if (!s->streams_known) {
+		fputs(",\"streams\":null", f);
+		return;
+	}
+	fputs(",\"streams\":[", f);
+	for (size_t i = 0; i < s->n_streams; i++) {
+		const struct prog_run_stream *x = &s->streams[i];
+		fprintf(f, "%s{\"name\":\"%s\",\"fd\":%d,\"mode\":\"%s\",\"size\":%" PRIu64
+		        ",\"pending\":%" PRIu64 ",\"read_avail\":%" PRIu64 ",\"head\":", i ? "," : "",
+		        prog_headless_stream_name(x), x->st.fd,
+		        x->st.mode == PROG_STREAM_UNBUFFERED ? "none" :
+		        x->st.mode == PROG_STREAM_LINE ? "line" : "full", x->st.buf_size,
+		        x->st.pending, x->st.read_ahead);
+		json_string_n(f, (const char *)x->head, x->head_len);
+		fputc('}', f);
+	}
+	fputc(']', f);
 }
 
 /* Text: one step. */
 static void
 prog_headless_text_step(struct prog_headless *h, const struct prog_run_step *s)
 {
-	const char *path = prog_headless_path(h, s);
+	const struct prog_run_file *file = prog_headless_file(h, s->file);
 
 	fprintf(h->f, "\nstep %zu  ", s->sr.index + 1);
-	text_fput(s->text, TEXT_LINE, h->f);
+	/* Its strings are C literals already (text_quote): their backslashes stay single. */
+	text_fput(s->text, TEXT_BLOCK, h->f);
 	fputs(s->disk ? "  [reaches the disk]\n" : "\n", h->f);
-	if (path != NULL) {
-		size_t n;
-		const struct prog_run_file *v = prog_run_files(h->r, &n);
+	if (file != NULL) {
 		fputs("  file    ", h->f);
-		text_fput(path, TEXT_LINE, h->f);
-		if (v[s->file].label != NULL)
-			fprintf(h->f, "  (the program's %s, kept by iobufviz)", v[s->file].label);
+		text_fput(file->name, TEXT_LINE, h->f);
+		if (file->label != NULL)
+			fprintf(h->f, "  (the program's %s, kept by iobufviz)", file->label);
 		fputc('\n', h->f);
 	}
 	if (s->sr.note[0] != '\0') {
@@ -80,6 +152,7 @@ prog_headless_text_step(struct prog_headless *h, const struct prog_run_step *s)
 	}
 	if (s->file >= 0)
 		headless_text_state(h->f, &s->sr.after);
+	prog_headless_text_streams(h, s);
 	for (size_t i = 0; i < s->sr.changes.n; i++) {
 		fputs("  > ", h->f);
 		text_fput(s->sr.changes.v[i].text, TEXT_LINE, h->f);
@@ -98,8 +171,12 @@ prog_headless_json_step(struct prog_headless *h, const struct prog_run_step *s)
 	fprintf(f, "%s\n{\"index\":%zu,\"op\":\"%s\",\"args\":", sr->index ? "," : "",
 	        sr->index + 1, prog_headless_op(s));
 	json_string(f, s->text);
-	fprintf(f, ",\"line\":1,\"pid\":%ld,\"file\":", (long)s->ps.pid);
+	fprintf(f, ",\"line\":1,\"pid\":%ld,\"count\":%" PRIu64 ",\"file\":", (long)s->ps.pid,
+	        s->count);
 	json_string(f, prog_headless_path(h, s));
+	fputs(",\"name\":", f);
+	json_string(f, prog_headless_file(h, s->file) != NULL ?
+	            prog_headless_file(h, s->file)->name : NULL);
 	fprintf(f, ",\"reaches_disk\":%s,\"result\":%" PRId64 ",\"errno\":",
 	        s->disk ? "true" : "false", sr->ret);
 	json_string(f, sr->err != 0 ? describe_errno(sr->err) : NULL);
@@ -127,9 +204,18 @@ prog_headless_json_step(struct prog_headless *h, const struct prog_run_step *s)
 	if (s->ps.kind == PROG_STEP_STDIO) {
 		fputs(",\"stdio_call\":{\"func\":", f);
 		json_string(f, s->ps.func);
-		fprintf(f, ",\"fd\":%d,\"bytes\":%" PRIu64 ",\"result\":%" PRId64 "}", s->ps.stdio_fd,
-		        s->ps.size, s->ps.ret);
+		fprintf(f, ",\"fd\":%d,\"bytes\":%" PRIu64 ",\"result\":%" PRId64, s->ps.stdio_fd,
+		        s->bytes, s->ps.ret);
+		if (s->calls != NULL) {
+			fputs(",\"calls\":[", f);
+			for (uint64_t i = 0; i < s->count; i++)
+				fprintf(f, "%s[%" PRId64 ",%" PRId64 "]", i ? "," : "", s->calls[i].arg,
+				        s->calls[i].ret);
+			fputc(']', f);
+		}
+		fputc('}', f);
 	}
+	prog_headless_json_streams(h, s);
 	if (s->ps.kind == PROG_STEP_EXIT)
 		fprintf(f, ",\"exit\":{\"code\":%d,\"signal\":%d,\"timed_out\":%s}",
 		        s->ps.exit_code, s->ps.signal, s->ps.timed_out ? "true" : "false");

@@ -56,7 +56,8 @@ prog_fds_del(struct prog_fdtab *tab, int fd)
 
 /* Remember fd as path. */
 void
-prog_fds_set(struct prog_fdtab *tab, int fd, const char *path, bool regular, bool cloexec)
+prog_fds_set(struct prog_fdtab *tab, int fd, const char *path, bool regular, bool cloexec,
+             dev_t dev, ino_t ino)
 {
 	char *p = strdup(path);
 
@@ -73,5 +74,5 @@ prog_fds_set(struct prog_fdtab *tab, int fd, const char *path, bool regular, boo
 		tab->v = v;
 		tab->cap = cap;
 	}
-	tab->v[tab->n++] = (struct prog_fd){ fd, regular, cloexec, p };
+	tab->v[tab->n++] = (struct prog_fd){ fd, regular, cloexec, p, dev, ino };
 }

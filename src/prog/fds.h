@@ -5,12 +5,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* One open fd of a process, as far as we know it. */
 struct prog_fd {
 	int fd;
 	bool regular, cloexec;
 	char *path;
+	dev_t dev;                /* the file's, as stat gave them when the fd was seen */
+	ino_t ino;
 };
 
 /* A file descriptor table, shared by the threads of a process. */
@@ -29,7 +32,8 @@ struct prog_fdtab *prog_fds_copy(const struct prog_fdtab *tab);
 /* Forget fd. */
 void prog_fds_del(struct prog_fdtab *tab, int fd);
 
-/* Remember fd as path (a copy), replacing what fd was. */
-void prog_fds_set(struct prog_fdtab *tab, int fd, const char *path, bool regular, bool cloexec);
+/* Remember fd as path (a copy) on file dev:ino, replacing what fd was. */
+void prog_fds_set(struct prog_fdtab *tab, int fd, const char *path, bool regular, bool cloexec,
+                  dev_t dev, ino_t ino);
 
 #endif

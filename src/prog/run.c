@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "prog/run.h"
 #include "scratch/scratch.h"
 #include "lesson/snapshot-diff.h"
+#include "prog/mark.h"
 
 #ifndef IOBUFVIZ_PKGLIBDIR
 #define IOBUFVIZ_PKGLIBDIR "/usr/local/lib/iobufviz"
@@ -26,6 +28,17 @@
 /* Streams read per step. */
 #define PROG_RUN_STREAMS 32
 
+/* Stdio folds open at once (one per stream and function). */
+#define PROG_RUN_SFOLDS 8
+
+/* The streams of a process at one moment (the exit's last state, or before its flush). */
+struct prog_run_pstreams {
+	pid_t pid;
+	struct prog_run_stream *v;
+	size_t n;
+	bool known;
+};
+
 struct prog_run {
 	struct prog_trace *t;
 	int scratch;              /* our private dir: the program's output (and cwd by default) */
@@ -34,13 +47,20 @@ struct prog_run {
 	struct prog_run_file *files;
 	size_t n_files, cap_files;
 	size_t n_steps;
-	pid_t last_pid;           /* the process of the newest step */
-	bool last_alive;
 	const char *stdio_note;   /* static storage, "" while stdio is visible */
 	struct prog_step exit;    /* how the first process ended */
-	bool exited;
+	bool exited, ended;
 	uint64_t loader_calls;    /* steps of the dynamic loader, not shown */
 	enum snap_source probe;
+	/* Steps ready to be returned, oldest first. */
+	struct prog_run_step **q;
+	size_t qhead, qn, qcap;
+	/* The program's own read or write calls folding (NULL: none), and the stdio ones. */
+	struct prog_run_step *fold;
+	struct prog_run_step *sfold[PROG_RUN_SFOLDS];
+	/* Streams seen at exit_group (the last state) and at the start of exit's flush. */
+	struct prog_run_pstreams at_exit[8], before_flush;
+	bool failed;              /* out of memory in the hook: prog_run_next fails */
 };
 
 /* The shim next to the binary, else the installed one. */
@@ -74,6 +94,9 @@ prog_run_err(char **err, const char *what, int e)
 	if (err != NULL && asprintf(err, "%s: %s", what, strerror(e)) < 0)
 		*err = NULL;
 }
+
+static prog_trace_hook prog_run_hook;
+static void prog_run_flushed(struct prog_run *r, pid_t pid, struct prog_run_pstreams *v);
 
 /* Start the program. */
 int
@@ -142,6 +165,7 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 		prog_run_free(r);
 		return -1;
 	}
+	prog_trace_set_hook(r->t, prog_run_hook, r);
 	*out = r;
 	return 0;
 }
@@ -151,6 +175,7 @@ static long
 prog_run_file_add(struct prog_run *r, int fd, const struct stat *st, const char *path)
 {
 	struct prog_run_file *f;
+	size_t dl = strlen(r->dir);
 
 	for (size_t i = 0; i < r->n_files; i++)
 		if (r->files[i].dev == st->st_dev && r->files[i].ino == st->st_ino) {
@@ -170,32 +195,44 @@ prog_run_file_add(struct prog_run *r, int fd, const struct stat *st, const char 
 	f = &r->files[r->n_files];
 	memset(f, 0, sizeof *f);
 	snprintf(f->path, sizeof f->path, "%s", path);
+	/* The student's name for it: relative to the directory the program runs in. */
+	if (strncmp(path, r->dir, dl) == 0 && path[dl] == '/' && path[dl + 1] != '\0')
+		snprintf(f->name, sizeof f->name, "%s", path + dl + 1);
+	else
+		snprintf(f->name, sizeof f->name, "%s", path);
 	f->fd = fd;
 	f->dev = st->st_dev;
 	f->ino = st->st_ino;
 	for (int k = 0; k < 2; k++) {
 		struct stat o;
-		if (stat(r->out_path[k], &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
+		if (stat(r->out_path[k], &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino) {
 			f->label = k == 0 ? "stdout" : "stderr";
+			snprintf(f->name, sizeof f->name, "(%s)", f->label);
+		}
 	}
 	return (long)r->n_files++;
 }
 
 /*
  * The file behind the tracee's fd (opened again read-only through /proc/PID/fd/N: never
- * for writing, never truncated), or the one named path when the fd is gone (a close).
+ * for writing, never truncated), or the one named path when the fd is gone (a close). A
+ * file already known by its dev:ino (the tracer's) is found without opening anything.
  */
 static long
-prog_run_file_of(struct prog_run *r, pid_t pid, int tfd, const char *path)
+prog_run_file_of(struct prog_run *r, pid_t pid, int tfd, const char *path, dev_t dev, ino_t ino)
 {
 	char proc[64], link[PATH_MAX];
 	struct stat st;
 	int fd = -1;
 
+	if (ino != 0)
+		for (size_t i = 0; i < r->n_files; i++)
+			if (r->files[i].dev == dev && r->files[i].ino == ino)
+				return (long)i;
 	if (tfd >= 0) {
 		snprintf(proc, sizeof proc, "/proc/%ld/fd/%d", (long)pid, tfd);
 		fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-		if (fd >= 0 && (path == NULL || path[0] == '\0' || path[0] != '/')) {
+		if (fd >= 0) {
 			ssize_t n = readlink(proc, link, sizeof link - 1);
 			if (n > 0) {
 				link[n] = '\0';
@@ -233,152 +270,597 @@ prog_run_probe(struct prog_run *r, struct prog_run_file *f, pid_t pid, struct sn
 		probe_io(pid, &s->disk);
 }
 
-/* The tracee's stream a step used into s->stdio (open false when none). */
+/* Read every stream of pid, with the first bytes each holds, into *out (malloc'd). */
 static void
-prog_run_stream(struct prog_run *r, const struct prog_step *ps, struct snapshot *s)
+prog_run_read_streams(struct prog_run *r, pid_t pid, struct prog_run_pstreams *out)
 {
 	struct prog_stream v[PROG_RUN_STREAMS];
-	const struct prog_stream *use = NULL;
 	const char *why = NULL;
 	size_t n = 0;
-	int fd = ps->kind == PROG_STEP_STDIO ? ps->stdio_fd : ps->ev.fd;
-	int rc = prog_trace_stdio(r->t, ps->pid, v, PROG_RUN_STREAMS, &n, &why);
+	int rc = prog_trace_stdio(r->t, pid, v, PROG_RUN_STREAMS, &n, &why);
 
-	memset(&s->stdio, 0, sizeof s->stdio);
-	s->stdio.fd = -1;
+	free(out->v);
+	memset(out, 0, sizeof *out);
+	out->pid = pid;
 	if (rc == PROG_STDIO_HIDDEN && why != NULL)
 		r->stdio_note = why;
 	if (rc != PROG_STDIO_OK)
 		return;
-	for (size_t i = 0; i < n && use == NULL; i++)
-		if (ps->kind == PROG_STEP_STDIO && ps->file != 0 && v[i].addr == ps->file)
-			use = &v[i];
-	for (size_t i = 0; i < n && use == NULL; i++)
-		if (fd >= 0 && v[i].fd == fd)
-			use = &v[i];
+	out->known = true;
+	if (n == 0 || (out->v = calloc(n, sizeof *out->v)) == NULL)
+		return;
+	out->n = n;
+	for (size_t i = 0; i < n; i++) {
+		out->v[i].st = v[i];
+		out->v[i].head_len = prog_stdio_head(pid, &v[i], out->v[i].head, sizeof out->v[i].head);
+	}
+}
+
+/* A copy of the streams ps into the step. */
+static void
+prog_run_set_streams(struct prog_run_step *s, const struct prog_run_pstreams *ps)
+{
+	free(s->streams);
+	s->streams = NULL;
+	s->n_streams = 0;
+	s->streams_known = ps->known;
+	if (ps->n > 0 && (s->streams = malloc(ps->n * sizeof *s->streams)) != NULL) {
+		memcpy(s->streams, ps->v, ps->n * sizeof *s->streams);
+		s->n_streams = ps->n;
+	}
+}
+
+/* The stream the step used (the one on fd) into its state's stdio part (open false when
+ * none). */
+static void
+prog_run_stdio_state(struct prog_run_step *s, int fd)
+{
+	struct snap_stdio *x = &s->sr.after.stdio;
+	const struct prog_run_stream *use = NULL;
+
+	memset(x, 0, sizeof *x);
+	x->fd = -1;
+	for (size_t i = 0; i < s->n_streams && use == NULL; i++)
+		if (s->ps.kind == PROG_STEP_STDIO && s->ps.file != 0 && s->streams[i].st.addr == s->ps.file)
+			use = &s->streams[i];
+	for (size_t i = 0; i < s->n_streams && use == NULL; i++)
+		if (fd >= 0 && s->streams[i].st.fd == fd)
+			use = &s->streams[i];
 	if (use == NULL)
 		return;
-	s->stdio.open = true;
-	s->stdio.fd = use->fd;
-	s->stdio.size = use->buf_size;
-	s->stdio.pending = use->pending;
-	s->stdio.read_avail = use->read_ahead;
-	s->stdio.mode = use->mode == PROG_STREAM_UNBUFFERED ? SCN_BUF_NONE :
-	                use->mode == PROG_STREAM_LINE ? SCN_BUF_LINE : SCN_BUF_FULL;
-	s->stdio.writing = use->putting;
-	s->stdio.reading = use->can_read && !use->putting;
+	x->open = true;
+	x->fd = use->st.fd;
+	x->size = use->st.buf_size;
+	x->pending = use->st.pending;
+	x->read_avail = use->st.read_ahead;
+	x->mode = use->st.mode == PROG_STREAM_UNBUFFERED ? SCN_BUF_NONE :
+	          use->st.mode == PROG_STREAM_LINE ? SCN_BUF_LINE : SCN_BUF_FULL;
+	x->writing = use->st.putting;
+	x->reading = use->st.can_read && !use->st.putting;
+	memcpy(x->head, use->head, use->head_len);
+	x->head_len = use->head_len;
 }
 
 /* True if the call asks for data to reach the disk before it returns. */
 static bool
-prog_run_is_disk(const struct prog_step *ps, const struct snap_fd *fd)
+prog_run_is_disk(const struct event *e, const struct snap_fd *fd)
 {
 	static const char *const syncs[] = { "fsync", "fdatasync", "sync_file_range", "msync",
 	                                     "sync", "syncfs" };
 
-	if (ps->kind != PROG_STEP_CALL)
-		return false;
 	for (size_t i = 0; i < sizeof syncs / sizeof syncs[0]; i++)
-		if (strcmp(ps->ev.call, syncs[i]) == 0)
+		if (strcmp(e->call, syncs[i]) == 0)
 			return true;
-	return event_is_write(&ps->ev) && fd->open && (fd->flags & (O_SYNC | O_DSYNC)) != 0;
+	return event_is_write(e) && fd->open && (fd->flags & (O_SYNC | O_DSYNC)) != 0;
 }
 
-/* Turn the tracer's step into a prog_run_step. */
-static int
-prog_run_fill(struct prog_run *r, const struct prog_step *ps, struct prog_run_step *out)
+/* The log's name for the step: the call's or the function's. */
+static const char *
+prog_run_label(const struct prog_run_step *s)
 {
-	struct step_result *sr = &out->sr;
+	switch (s->ps.kind) {
+	case PROG_STEP_CALL: return s->ps.ev.call;
+	case PROG_STEP_STDIO: return s->ps.func;
+	case PROG_STEP_EXIT: return "exit";
+	}
+	return "?";
+}
+
+/* The step's line: the call as the program wrote it, a fold's count, the calls it made. */
+static void
+prog_run_text(struct prog_run_step *s)
+{
+	const struct event_list *l = &s->sr.events;
+	char one[400], ev[256];
+	size_t at;
+
+	prog_trace_format(&s->ps, one, sizeof one);
+	if (s->ps.kind == PROG_STEP_CALL && s->count > 1) {
+		/* "write(4, 4096) = 4096 x 4096", or with their sizes summed when they differ. */
+		bool same = true;
+		for (size_t i = 1; i < l->n && same; i++)
+			same = l->v[i].bytes == l->v[0].bytes && l->v[i].result == l->v[0].result;
+		if (same) {
+			snprintf(s->text, sizeof s->text, "%.400s x %" PRIu64, one, s->count);
+		} else {
+			snprintf(s->text, sizeof s->text, "[%d] %s(%d, ...) x %" PRIu64 " = %" PRIu64
+			         " B", (int)s->ps.pid, s->ps.ev.call, s->ps.ev.fd, s->count,
+			         l->bytes_written + l->bytes_read);
+		}
+		return;
+	}
+	if (s->ps.kind == PROG_STEP_STDIO && s->ps.func_id == PROG_MARK_EXIT) {
+		const char *fp = s->ps.stdio_fd == 1 ? "stdout" : s->ps.stdio_fd == 2 ? "stderr" : "fp";
+		at = (size_t)snprintf(s->text, sizeof s->text, "[%d] exit() flushes %s: ",
+		                      (int)s->ps.pid, fp);
+	} else if (s->count > 1) {
+		/* The last call stands for them all: "fputc('x', fp) = 'x' x 4097". */
+		at = (size_t)snprintf(s->text, sizeof s->text, "%.400s x %" PRIu64, one, s->count);
+	} else {
+		at = (size_t)snprintf(s->text, sizeof s->text, "%.400s", one);
+	}
+	if (s->ps.kind != PROG_STEP_STDIO || l->n == 0 || at >= sizeof s->text)
+		return;
+	event_format(&l->v[0], ev, sizeof ev);
+	snprintf(s->text + at, sizeof s->text - at, "%s%s", s->ps.func_id == PROG_MARK_EXIT ? "" :
+	         s->ps.func_id == PROG_MARK_FUNC_fopen || s->ps.func_id == PROG_MARK_FUNC_fdopen ?
+	         ": " : " -> ", ev);
+	at = strlen(s->text);
+	if (l->n + l->dropped > 1 && at < sizeof s->text)
+		snprintf(s->text + at, sizeof s->text - at, " + %zu more calls",
+		         l->n + l->dropped - 1);
+}
+
+/*
+ * Observe the step as its last call left it: the file's page cache and disk, the fd, every
+ * stream of its process (or ps when given), what changed. The process is stopped (at the
+ * step's call, or before the next one) or gone.
+ */
+static void
+prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_run_pstreams *ps)
+{
+	struct step_result *sr = &s->sr;
+	const struct prog_step *p = &s->ps;
+	bool alive = p->kind != PROG_STEP_EXIT;
+	struct prog_run_pstreams now = { 0 };
 	int tfd = -1;
 
-	memset(out, 0, sizeof *out);
-	out->ps = *ps;
-	out->file = -1;
-	prog_trace_format(ps, out->text, sizeof out->text);
-	out->scn.op = SCN_OP_NOTE;
-	out->scn.args.text = out->text;
-	out->scn.line = out->scn.col = 1;
-	sr->step = &out->scn;
 	sr->index = r->n_steps++;
+	sr->step = &s->scn;
+	s->scn.op = SCN_OP_NOTE;
+	s->scn.args.text = s->text;
+	s->scn.line = s->scn.col = 1;
+	sr->label = prog_run_label(s);
+	sr->folded = s->count > 1;
 	sr->events.source = EV_SRC_PTRACE;
 	sr->ok = true;
-	/* The log's op column: the scenario op of the same name (read, fwrite, ...), if any. A
-	 * failed step stays a note: its narration names the real call, not an op's args. */
-	if (ps->kind != PROG_STEP_EXIT && !(ps->kind == PROG_STEP_CALL && ps->ev.err != 0)) {
-		int op = scenario_op_find(ps->kind == PROG_STEP_STDIO ? ps->func : ps->ev.call);
+	/* The scenario op of the same name (read, fwrite, ...), for what keys on ops. */
+	if (p->kind != PROG_STEP_EXIT && !(p->kind == PROG_STEP_CALL && p->ev.err != 0)) {
+		int op = scenario_op_find(p->kind == PROG_STEP_STDIO ? p->func : p->ev.call);
 		if (op >= 0 && op != SCN_OP_SWEEP)
-			out->scn.op = (enum scn_op)op;
+			s->scn.op = (enum scn_op)op;
 	}
-	switch (ps->kind) {
+	switch (p->kind) {
 	case PROG_STEP_CALL:
-		if (event_list_add(&sr->events, &ps->ev) != 0)
-			return -1;
-		sr->ret = ps->ev.result;
-		sr->err = ps->ev.err;
-		sr->op_ns = ps->ev.ns;
-		tfd = ps->ev.fd >= 0 ? ps->ev.fd : ps->ev.result >= 0 && ps->regular ?
-		      (int)ps->ev.result : -1;
-		if (ps->regular || ps->ev.fd >= 0)
-			out->file = prog_run_file_of(r, ps->pid, tfd, ps->path);
+		sr->ret = p->ev.result;
+		sr->err = p->ev.err;
+		tfd = p->ev.fd >= 0 ? p->ev.fd : p->ev.result >= 0 && p->regular ? (int)p->ev.result : -1;
+		if (p->regular || p->ev.fd >= 0)
+			s->file = prog_run_file_of(r, p->pid, tfd, p->path, p->dev, p->ino);
 		break;
 	case PROG_STEP_STDIO:
-		sr->ret = ps->ret;
-		tfd = ps->stdio_fd;
+		sr->ret = p->ret;
+		tfd = p->stdio_fd;
+		/* fclose's fd is gone: its file is known by the dev:ino the tracer saw. */
 		if (tfd >= 0)
-			out->file = prog_run_file_of(r, ps->pid, tfd, NULL);
+			s->file = prog_run_file_of(r, p->pid, tfd, NULL, p->dev, p->ino);
 		break;
 	case PROG_STEP_EXIT:
-		sr->ret = ps->signal != 0 ? 128 + ps->signal : ps->exit_code;
-		if (ps->signal != 0)
-			snprintf(sr->note, sizeof sr->note, "%.200s", out->text);
-		if (ps->pid == prog_trace_pid(r->t)) {
-			r->exit = *ps;
+		sr->ret = p->signal != 0 ? 128 + p->signal : p->exit_code;
+		if (p->signal != 0)
+			snprintf(sr->note, sizeof sr->note, "%.200s", s->text);
+		if (p->pid == prog_trace_pid(r->t)) {
+			r->exit = *p;
 			r->exited = true;
 		}
 		break;
 	}
-	r->last_pid = ps->pid;
-	r->last_alive = ps->kind != PROG_STEP_EXIT;
-	if (out->file < 0 && ps->kind != PROG_STEP_EXIT) {
-		/* A call on no file we can watch (a failed open): its stream only. */
+	if (ps == NULL && alive) {
+		prog_run_read_streams(r, p->pid, &now);
+		ps = &now;
+	}
+	if (ps != NULL)
+		prog_run_set_streams(s, ps);
+	free(now.v);
+	if (s->file < 0 && s->ps.kind == PROG_STEP_STDIO && s->ps.file != 0) {
+		/* A stdio call that made no system call: the file of its stream's fd. */
+		for (size_t i = 0; i < s->n_streams; i++)
+			if (s->streams[i].st.addr == s->ps.file && s->streams[i].st.fd >= 0) {
+				s->file = prog_run_file_of(r, p->pid, s->streams[i].st.fd, NULL, 0, 0);
+				break;
+			}
+	}
+	if (s->file < 0 && p->kind == PROG_STEP_EXIT && r->n_files > 0)
+		s->file = (long)r->n_files - 1;    /* an exit: the newest file, as it left it */
+	if (s->file < 0) {
 		memset(&sr->after, 0, sizeof sr->after);
 		sr->after.cache.source = SNAP_SRC_NONE;
 		snprintf(sr->after.cache.note, sizeof sr->after.cache.note, "no regular file");
 		snprintf(sr->after.disk.note, sizeof sr->after.disk.note, "no regular file");
-		prog_run_stream(r, ps, &sr->after);
+		prog_run_stdio_state(s, p->kind == PROG_STEP_STDIO ? p->stdio_fd : p->ev.fd);
 		sr->before = sr->after;
-		return 0;
+		return;
 	}
-	if (out->file < 0) {
-		/* An exit: the state of the newest file, as the exit left it. */
-		if (r->n_files == 0) {
-			memset(&sr->after, 0, sizeof sr->after);
-			snprintf(sr->after.cache.note, sizeof sr->after.cache.note, "no regular file");
-			snprintf(sr->after.disk.note, sizeof sr->after.disk.note, "no regular file");
-			sr->before = sr->after;
-			return 0;
-		}
-		out->file = (long)r->n_files - 1;
-	}
-	struct prog_run_file *f = &r->files[out->file];
+	struct prog_run_file *f = &r->files[s->file];
 	if (f->seen)
 		sr->before = f->last;
-	if (ps->kind == PROG_STEP_EXIT) {
-		sr->after = f->seen ? f->last : sr->before;
-		prog_run_probe(r, f, 0, &sr->after);
-	} else {
-		prog_run_probe(r, f, ps->pid, &sr->after);
-		if (tfd >= 0)
-			probe_fd(ps->pid, tfd, &sr->after.fd);
-		prog_run_stream(r, ps, &sr->after);
-	}
+	sr->after = f->seen ? f->last : sr->before;
+	prog_run_probe(r, f, alive ? p->pid : 0, &sr->after);
+	if (alive && tfd >= 0 && p->kind == PROG_STEP_CALL)
+		probe_fd(p->pid, tfd, &sr->after.fd);
+	/* An exit: the stream of the fd its file was last used through. */
+	prog_run_stdio_state(s, p->kind == PROG_STEP_STDIO ? p->stdio_fd :
+	                     p->kind == PROG_STEP_CALL ? p->ev.fd :
+	                     f->seen && f->last.stdio.open ? f->last.stdio.fd : -1);
 	if (!f->seen)
 		sr->before = sr->after;
 	snapshot_diff(&sr->before, &sr->after, &sr->events, &sr->changes);
 	f->last = sr->after;
 	f->seen = true;
-	out->disk = prog_run_is_disk(ps, &sr->after.fd);
+	for (size_t i = 0; i < sr->events.n && !s->disk; i++)
+		s->disk = prog_run_is_disk(&sr->events.v[i], &sr->after.fd);
+}
+
+/* Put s, observed, at the end of the queue. 0, or -1 (ENOMEM: s is freed). */
+static int
+prog_run_push(struct prog_run *r, struct prog_run_step *s)
+{
+	if (r->qhead > 0 && r->qhead == r->qn) {
+		r->qhead = r->qn = 0;
+	}
+	if (r->qn == r->qcap) {
+		size_t cap = r->qcap ? r->qcap * 2 : 16;
+		struct prog_run_step **v = realloc(r->q, cap * sizeof *v);
+		if (v == NULL) {
+			prog_run_step_clear(s);
+			free(s);
+			r->failed = true;
+			return -1;
+		}
+		r->q = v;
+		r->qcap = cap;
+	}
+	prog_run_text(s);
+	r->q[r->qn++] = s;
 	return 0;
+}
+
+/* A new step of ps (its calls taken over), not yet observed; NULL on ENOMEM. */
+static struct prog_run_step *
+prog_run_new_step(struct prog_step *ps)
+{
+	struct prog_run_step *s = calloc(1, sizeof *s);
+
+	if (s == NULL) {
+		event_list_clear(&ps->calls);
+		return NULL;
+	}
+	s->ps = *ps;
+	s->file = -1;
+	s->count = 1;
+	s->bytes = ps->kind == PROG_STEP_STDIO ? ps->size : ps->ev.bytes;
+	s->sr.events.source = EV_SRC_PTRACE;
+	if (ps->kind == PROG_STEP_STDIO) {
+		s->sr.events = ps->calls;
+		s->sr.events.source = EV_SRC_PTRACE;
+	} else if (ps->kind == PROG_STEP_CALL && event_list_add(&s->sr.events, &ps->ev) != 0) {
+		free(s);
+		return NULL;
+	}
+	memset(&s->ps.calls, 0, sizeof s->ps.calls);
+	memset(&ps->calls, 0, sizeof ps->calls);
+	return s;
+}
+
+/* True if stdio fold f is of the calls of func_id on stream of pid. */
+static bool
+prog_run_same(const struct prog_run_step *f, pid_t pid, uint64_t stream, int func_id)
+{
+	return f->ps.pid == pid && f->ps.file == stream && f->ps.func_id == func_id;
+}
+
+/*
+ * Observe and queue open folds, oldest first: the program's own calls' if calls; of the
+ * stdio ones, all (key NULL), or those on key's stream of another function (same_stream),
+ * or all but key's own.
+ */
+static void
+prog_run_close_folds(struct prog_run *r, bool calls, const struct prog_step *key, bool same_stream)
+{
+	if (calls && r->fold != NULL) {
+		prog_run_observe(r, r->fold, NULL);
+		prog_run_push(r, r->fold);
+		r->fold = NULL;
+	}
+	for (;;) {
+		long oldest = -1;
+		for (long i = 0; i < PROG_RUN_SFOLDS; i++) {
+			struct prog_run_step *f = r->sfold[i];
+			if (f == NULL)
+				continue;
+			if (key != NULL && prog_run_same(f, key->pid, key->file, key->func_id))
+				continue;
+			if (key != NULL && same_stream && (f->ps.pid != key->pid || f->ps.file != key->file))
+				continue;
+			if (oldest < 0 || f->ps.seq < r->sfold[oldest]->ps.seq)
+				oldest = i;
+		}
+		if (oldest < 0)
+			break;
+		prog_run_observe(r, r->sfold[oldest], NULL);
+		prog_run_push(r, r->sfold[oldest]);
+		r->sfold[oldest] = NULL;
+	}
+}
+
+/* True for a call that only reads what is there (its own fold's business alone). */
+static bool
+prog_run_reads(const struct event *e)
+{
+	return event_is_read(e) || strcmp(e->call, "lseek") == 0 || strcmp(e->call, "fstat") == 0 ||
+	       strcmp(e->call, "newfstatat") == 0 || strcmp(e->call, "statx") == 0;
+}
+
+/* True for the stdio functions whose runs fold (reads and writes of data). */
+static bool
+prog_run_foldable(int func_id)
+{
+	switch (func_id) {
+	case PROG_MARK_FUNC_fwrite: case PROG_MARK_FUNC_fputs: case PROG_MARK_FUNC_fputc:
+	case PROG_MARK_FUNC_putc: case PROG_MARK_FUNC_fprintf: case PROG_MARK_FUNC_vfprintf:
+	case PROG_MARK_FUNC_printf: case PROG_MARK_FUNC_puts: case PROG_MARK_FUNC_fread:
+	case PROG_MARK_FUNC_fgets: case PROG_MARK_FUNC_fgetc: case PROG_MARK_FUNC_getc:
+	case PROG_MARK_FUNC_putchar: case PROG_MARK_FUNC_vprintf:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The tracer's hook: before anything that could come between a fold's calls, the fold is
+ * over: observe it now, before the next call changes what it left. */
+static void
+prog_run_hook(void *ctx, const struct prog_entry *e)
+{
+	struct prog_run *r = ctx;
+
+	switch (e->kind) {
+	case PROG_ENTRY_CALL:
+		if (!e->file)
+			return;
+		prog_run_close_folds(r, r->fold == NULL || r->fold->ps.pid != e->pid ||
+		                     r->fold->ps.ev.fd != e->fd || strcmp(r->fold->ps.ev.call, e->call) != 0,
+		                     NULL, false);
+		break;
+	case PROG_ENTRY_STDIO:
+		if (prog_run_foldable(e->func_id)) {
+			/* Other streams' folds go on (a copy's fgetc and fputc interleave). */
+			struct prog_step key = { .pid = e->pid, .file = e->stream, .func_id = e->func_id };
+			prog_run_close_folds(r, true, &key, true);
+		} else {
+			prog_run_close_folds(r, true, NULL, false);
+			if (e->func_id == PROG_MARK_EXIT)
+				prog_run_read_streams(r, e->pid, &r->before_flush);
+		}
+		break;
+	case PROG_ENTRY_EXIT:
+		prog_run_close_folds(r, true, NULL, false);
+		/* The last state of the streams: exit() flushed them, _exit() did not. */
+		for (size_t i = 0; i < sizeof r->at_exit / sizeof r->at_exit[0]; i++)
+			if (r->at_exit[i].pid == 0 || r->at_exit[i].pid == e->pid ||
+			    i + 1 == sizeof r->at_exit / sizeof r->at_exit[0]) {
+				prog_run_read_streams(r, e->pid, &r->at_exit[i]);
+				prog_run_flushed(r, e->pid, &r->at_exit[i]);
+				break;
+			}
+		break;
+	}
+}
+
+/* The streams pid had at exit_group, or NULL. */
+static struct prog_run_pstreams *
+prog_run_at_exit(struct prog_run *r, pid_t pid)
+{
+	for (size_t i = 0; i < sizeof r->at_exit / sizeof r->at_exit[0]; i++)
+		if (r->at_exit[i].pid == pid)
+			return &r->at_exit[i];
+	return NULL;
+}
+
+/*
+ * The streams at exit_group (v) as exit()'s flush left them: glibc then makes every stream
+ * unbuffered (_IO_unbuffer_all), which is no choice of the program's: each is shown with
+ * the mode and buffer it had before the flush, and what the flush left pending.
+ */
+static void
+prog_run_flushed(struct prog_run *r, pid_t pid, struct prog_run_pstreams *v)
+{
+	if (r->before_flush.pid != pid || !r->before_flush.known)
+		return;
+	for (size_t i = 0; i < v->n; i++)
+		for (size_t k = 0; k < r->before_flush.n; k++) {
+			const struct prog_run_stream *b = &r->before_flush.v[k];
+			struct prog_run_stream *x = &v->v[i];
+			if (b->st.addr != x->st.addr)
+				continue;
+			x->st.mode = b->st.mode;
+			x->st.buf_size = b->st.buf_size;
+			x->st.flags = b->st.flags;
+			if (x->st.pending == 0 && x->st.read_ahead == 0)
+				x->head_len = 0;
+		}
+}
+
+/*
+ * exit()'s flush (ps, stopped at exit_group): a step per stream it wrote, each showing the
+ * streams flushed so far as flushed and the others as they were before.
+ */
+static void
+prog_run_exit_flush(struct prog_run *r, struct prog_step *ps)
+{
+	struct event_list all = ps->calls;
+	struct prog_run_pstreams after = { 0 }, mix = { 0 };
+	size_t i = 0;
+
+	memset(&ps->calls, 0, sizeof ps->calls);
+	prog_run_read_streams(r, ps->pid, &after);
+	prog_run_flushed(r, ps->pid, &after);
+	while (i < all.n) {
+		struct prog_run_step *s;
+		int fd = all.v[i].fd;
+		size_t j = i;
+
+		ps->calls.source = EV_SRC_PTRACE;
+		while (j < all.n && all.v[j].fd == fd)
+			event_list_add(&ps->calls, &all.v[j++]);
+		ps->stdio_fd = fd;
+		ps->file = 0;
+		for (size_t k = 0; k < r->before_flush.n; k++)
+			if (r->before_flush.v[k].st.fd == fd)
+				ps->file = r->before_flush.v[k].st.addr;
+		/* Streams on fds still to come are as before the flush. */
+		mix = after;
+		mix.v = after.n ? malloc(after.n * sizeof *mix.v) : NULL;
+		for (size_t k = 0; mix.v != NULL && k < after.n; k++) {
+			mix.v[k] = after.v[k];
+			for (size_t m = j; m < all.n; m++)
+				if (all.v[m].fd == after.v[k].st.fd) {
+					for (size_t b = 0; b < r->before_flush.n; b++)
+						if (r->before_flush.v[b].st.addr == after.v[k].st.addr)
+							mix.v[k] = r->before_flush.v[b];
+					break;
+				}
+		}
+		s = prog_run_new_step(ps);
+		if (s == NULL) {
+			free(mix.v);
+			r->failed = true;
+			break;
+		}
+		prog_run_observe(r, s, &mix);
+		free(mix.v);
+		prog_run_push(r, s);
+		i = j;
+	}
+	event_list_clear(&all);
+	free(after.v);
+}
+
+/* Take the tracer's step ps: fold it, or queue it observed. */
+static void
+prog_run_take(struct prog_run *r, struct prog_step *ps)
+{
+	struct prog_run_step *s;
+
+	if (ps->kind == PROG_STEP_STDIO && ps->func_id == PROG_MARK_EXIT) {
+		prog_run_exit_flush(r, ps);
+		return;
+	}
+	if (ps->kind == PROG_STEP_CALL && ps->ev.err == 0 && ps->ev.fd >= 0 &&
+	    (event_is_read(&ps->ev) || event_is_write(&ps->ev))) {
+		/* The program's own reads or writes, one after the other on one fd, fold. The
+		 * hook closed the fold if this call is not of it. */
+		if (r->fold != NULL) {
+			if (event_list_add(&r->fold->sr.events, &ps->ev) != 0) {
+				r->failed = true;
+				return;
+			}
+			r->fold->count++;
+			r->fold->bytes += ps->ev.bytes;
+			r->fold->ps = *ps;
+			if (r->fold->count >= EV_MAX)
+				prog_run_close_folds(r, true, NULL, false);
+			return;
+		}
+		r->fold = prog_run_new_step(ps);
+		if (r->fold == NULL)
+			r->failed = true;
+		return;
+	}
+	if (ps->kind == PROG_STEP_STDIO && prog_run_foldable(ps->func_id)) {
+		long slot = -1, free_slot = -1;
+		/* A call that wrote (or did more than read) comes after every other stream's calls
+		 * so far: their folds end before it. Reads do not: a copy's fgetc refilling its
+		 * buffer leaves the fputc fold beside it going, "fputc x 4097 -> write(4, 4096)". */
+		for (size_t i = 0; i < ps->calls.n; i++)
+			if (!prog_run_reads(&ps->calls.v[i])) {
+				prog_run_close_folds(r, false, ps, false);
+				break;
+			}
+		for (long i = 0; i < PROG_RUN_SFOLDS; i++) {
+			struct prog_run_step *f = r->sfold[i];
+			if (f == NULL && free_slot < 0)
+				free_slot = i;
+			if (f != NULL && f->ps.pid == ps->pid && f->ps.file == ps->file &&
+			    f->ps.func_id == ps->func_id)
+				slot = i;
+		}
+		if (slot >= 0) {
+			s = r->sfold[slot];
+			if (s->calls == NULL &&
+			    (s->calls = malloc(PROG_RUN_FOLD_MAX * sizeof *s->calls)) != NULL)
+				s->calls[0] = (struct prog_run_call){ s->ps.arg[0], s->ps.ret };
+			if (s->calls != NULL)
+				s->calls[s->count] = (struct prog_run_call){ ps->arg[0], ps->ret };
+			s->count++;
+			s->bytes += ps->size;
+			for (size_t i = 0; i < ps->calls.n; i++)
+				event_list_add(&s->sr.events, &ps->calls.v[i]);
+			s->sr.events.dropped += ps->calls.dropped;
+			event_list_clear(&ps->calls);
+			uint64_t seq = s->ps.seq;
+			s->ps = *ps;
+			s->ps.seq = seq;
+			memset(&s->ps.calls, 0, sizeof s->ps.calls);
+		} else {
+			s = prog_run_new_step(ps);
+			if (s == NULL) {
+				r->failed = true;
+				return;
+			}
+			if (free_slot < 0) {
+				/* Too many streams at once: their folds end here. */
+				prog_run_close_folds(r, false, NULL, false);
+				free_slot = 0;
+			}
+			slot = free_slot;
+			r->sfold[slot] = s;
+		}
+		/* A call that reached the kernel ends its fold: "fputc x 4097 -> write(4, 4096)". */
+		if (s->sr.events.n + s->sr.events.dropped > 0 || s->count >= PROG_RUN_FOLD_MAX) {
+			r->sfold[slot] = NULL;
+			prog_run_observe(r, s, NULL);
+			prog_run_push(r, s);
+		}
+		return;
+	}
+	s = prog_run_new_step(ps);
+	if (s == NULL) {
+		r->failed = true;
+		return;
+	}
+	if (ps->kind == PROG_STEP_EXIT) {
+		struct prog_run_pstreams *x = prog_run_at_exit(r, ps->pid);
+		struct prog_run_pstreams none = { .pid = ps->pid };
+		prog_run_observe(r, s, x != NULL ? x : &none);
+		if (x != NULL) {
+			free(x->v);
+			memset(x, 0, sizeof *x);
+		}
+	} else {
+		prog_run_observe(r, s, NULL);
+	}
+	prog_run_push(r, s);
 }
 
 /*
@@ -408,24 +890,46 @@ prog_run_next(struct prog_run *r, struct prog_run_step *out)
 	struct prog_step ps;
 	int rc;
 
-	while ((rc = prog_trace_next(r->t, &ps)) == 1 && prog_run_is_loader(r, &ps))
-		r->loader_calls++;
-	if (rc != 1)
-		return rc;
-	if (prog_run_fill(r, &ps, out) != 0) {
-		prog_run_step_clear(out);
-		errno = ENOMEM;
-		return -1;
+	for (;;) {
+		if (r->failed) {
+			errno = ENOMEM;
+			return -1;
+		}
+		if (r->qhead < r->qn) {
+			struct prog_run_step *s = r->q[r->qhead++];
+			*out = *s;
+			free(s);
+			out->sr.step = &out->scn;
+			out->scn.args.text = out->text;
+			return 1;
+		}
+		if (r->ended)
+			return 0;
+		while ((rc = prog_trace_next(r->t, &ps)) == 1 && prog_run_is_loader(r, &ps))
+			r->loader_calls++;
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			prog_run_close_folds(r, true, NULL, false);
+			r->ended = true;
+			continue;
+		}
+		prog_run_take(r, &ps);
 	}
-	return 1;
 }
 
-/* Free a step's events. */
+/* Free what a step owns. */
 void
 prog_run_step_clear(struct prog_run_step *s)
 {
-	if (s != NULL)
-		step_result_clear(&s->sr);
+	if (s == NULL)
+		return;
+	step_result_clear(&s->sr);
+	free(s->calls);
+	free(s->streams);
+	s->calls = NULL;
+	s->streams = NULL;
+	s->n_streams = 0;
 }
 
 /* The files so far. */
@@ -434,22 +938,6 @@ prog_run_files(const struct prog_run *r, size_t *n)
 {
 	*n = r->n_files;
 	return r->files;
-}
-
-/* The streams of the newest step's process. */
-size_t
-prog_run_streams(struct prog_run *r, struct prog_stream *v, size_t max, const char **why)
-{
-	size_t n = 0;
-
-	*why = NULL;
-	if (r->last_pid <= 0 || !r->last_alive) {
-		*why = "the process has ended";
-		return 0;
-	}
-	if (prog_trace_stdio(r->t, r->last_pid, v, max, &n, why) != PROG_STDIO_OK)
-		return 0;
-	return n;
 }
 
 /* Why stdio is not visible. */
@@ -520,6 +1008,23 @@ prog_run_free(struct prog_run *r)
 	if (r == NULL)
 		return;
 	prog_trace_free(r->t);
+	while (r->qhead < r->qn) {
+		prog_run_step_clear(r->q[r->qhead]);
+		free(r->q[r->qhead++]);
+	}
+	free(r->q);
+	for (size_t i = 0; i < PROG_RUN_SFOLDS; i++)
+		if (r->sfold[i] != NULL) {
+			prog_run_step_clear(r->sfold[i]);
+			free(r->sfold[i]);
+		}
+	if (r->fold != NULL) {
+		prog_run_step_clear(r->fold);
+		free(r->fold);
+	}
+	for (size_t i = 0; i < sizeof r->at_exit / sizeof r->at_exit[0]; i++)
+		free(r->at_exit[i].v);
+	free(r->before_flush.v);
 	for (size_t i = 0; i < r->n_files; i++)
 		if (r->files[i].fd >= 0)
 			close(r->files[i].fd);

@@ -35,10 +35,11 @@
 #include "prog/streams.h"
 #include "prog/trace.h"
 #include "scratch/scratch.h"
+#include "base/text.h"
 #include "base/units.h"
 
 /* Names of the shim's functions, by marker id. */
-#define PT_MARK_NAME(id, name) [id] = #name,
+#define PT_MARK_NAME(id, name, a, b) [id] = #name,
 static const char *const pt_mark_names[PROG_MARK_NFUNCS] = { PROG_MARK_FUNCS(PT_MARK_NAME) };
 
 /* One traced process (or thread). */
@@ -54,7 +55,17 @@ struct pt_proc {
 	struct timespec t0;
 	char path[PATH_MAX];      /* open family: the path argument; else the fd's file */
 	bool regular, has_file;
-	int depth;                /* stdio calls of the shim in progress */
+	dev_t dev;                /* the regular file's */
+	ino_t ino;
+	int depth;                /* stdio calls of the shim in progress (exit's flush: for good) */
+	/* The outermost stdio call in progress, as its "before" marker gave it. */
+	int mark_id;
+	uint64_t mark_file;
+	int64_t mark_arg[2];
+	char mark_str[2][PROG_STR_MAX];
+	dev_t mark_dev;           /* fclose: its file, seen before the fd is gone */
+	ino_t mark_ino;
+	struct event_list inner;  /* the calls it made so far (they are its step's) */
 };
 
 /* A running program. */
@@ -67,6 +78,8 @@ struct prog_trace {
 	size_t nprocs, cap;
 	struct prog_stats st;
 	char prog[PATH_MAX];      /* the program's path, as exec'd */
+	prog_trace_hook *hook;    /* told of each entry (prog_trace_set_hook) */
+	void *hook_ctx;
 };
 
 /* The process pid, or NULL. */
@@ -126,7 +139,7 @@ pt_fd_resolve(struct pt_proc *p, int fd)
 	}
 	if (f != NULL)
 		fclose(f);
-	prog_fds_set(p->tab, fd, path, S_ISREG(st.st_mode), cloexec);
+	prog_fds_set(p->tab, fd, path, S_ISREG(st.st_mode), cloexec, st.st_dev, st.st_ino);
 	return &p->tab->v[p->tab->n - 1];
 }
 
@@ -186,6 +199,7 @@ pt_proc_del(struct prog_trace *t, struct pt_proc *p)
 {
 	prog_fds_put(p->tab);
 	prog_stdio_free(p->stdio);
+	event_list_clear(&p->inner);
 	*p = t->procs[--t->nprocs];
 }
 
@@ -194,6 +208,110 @@ static void
 pt_resume(struct pt_proc *p, int sig)
 {
 	ptrace(p->in_sys ? PTRACE_SYSCALL : PTRACE_CONT, p->pid, 0, (void *)(long)sig);
+}
+
+/* Tell the hook what p is about to do. */
+static void
+pt_hook(struct prog_trace *t, struct pt_proc *p, enum prog_entry_kind kind, const char *call,
+        int fd, bool file)
+{
+	struct prog_entry e = { .kind = kind, .pid = p->pid, .call = call, .fd = fd, .file = file,
+	                        .func_id = p->mark_id, .stream = p->mark_file };
+
+	if (t->hook != NULL)
+		t->hook(t->hook_ctx, &e);
+}
+
+/* The stdio step of p's finished call (its "after" marker gave file, size, ret) into out;
+ * the calls it made go with it. */
+static void
+pt_stdio_step(struct pt_proc *p, uint64_t file, uint64_t size, struct prog_step *out)
+{
+	int id = p->mark_id;
+
+	memset(out, 0, sizeof *out);
+	out->kind = PROG_STEP_STDIO;
+	out->pid = p->pid;
+	out->func_id = id;
+	out->func = id > 0 && id < PROG_MARK_NFUNCS && pt_mark_names[id] != NULL ?
+	            pt_mark_names[id] : "?";
+	/* fclose's FILE is gone after: name the one it closed. */
+	out->file = file != 0 ? file : p->mark_file;
+	out->size = size;
+	memcpy(out->arg, p->mark_arg, sizeof out->arg);
+	memcpy(out->str, p->mark_str, sizeof out->str);
+	out->stdio_fd = -1;
+	if (id == PROG_MARK_FUNC_fclose) {
+		out->stdio_fd = (int)p->mark_arg[0];
+		out->dev = p->mark_dev;
+		out->ino = p->mark_ino;
+	} else if (file != 0) {
+		struct prog_stream st;
+		struct prog_fd *fd;
+		if (prog_stdio_read(p->pid, file, &st) == 0)
+			out->stdio_fd = st.fd;
+		if ((fd = pt_fd_get(p, out->stdio_fd)) != NULL && fd->regular) {
+			out->dev = fd->dev;
+			out->ino = fd->ino;
+		}
+	}
+	out->calls = p->inner;
+	memset(&p->inner, 0, sizeof p->inner);
+	p->inner.source = EV_SRC_PTRACE;
+}
+
+/* A marker of the shim: "before" remembers the call, "after" makes its step. 1 = a step. */
+static int
+pt_on_mark(struct prog_trace *t, struct pt_proc *p, const uint64_t *args, struct prog_step *out)
+{
+	static const unsigned char kinds[PROG_MARK_NFUNCS][2] = {
+#define PT_MARK_KINDS(id, name, a, b) [id] = { PROG_MARK_ARG_##a, PROG_MARK_ARG_##b },
+		PROG_MARK_FUNCS(PT_MARK_KINDS)
+#undef PT_MARK_KINDS
+	};
+	unsigned phase = args[1] & 0xff, id = (args[1] >> 8) & 0xff;
+
+	t->st.markers++;
+	p->in_sys = false;
+	if (id == 0 || id >= PROG_MARK_NFUNCS) {
+		pt_resume(p, 0);
+		return 0;
+	}
+	if (phase == PROG_MARK_BEFORE) {
+		if (p->depth++ == 0) {
+			p->mark_id = (int)id;
+			p->mark_file = args[2];
+			for (int k = 0; k < 2; k++) {
+				p->mark_arg[k] = (int64_t)args[3 + k];
+				p->mark_str[k][0] = '\0';
+				if (kinds[id][k] == PROG_MARK_ARG_STR && args[3 + k] != 0)
+					prog_mem_str(p->pid, args[3 + k], p->mark_str[k], PROG_STR_MAX);
+			}
+			event_list_clear(&p->inner);
+			p->inner.source = EV_SRC_PTRACE;
+			p->mark_dev = 0;
+			p->mark_ino = 0;
+			if (id == PROG_MARK_FUNC_fclose) {
+				struct prog_fd *fd = pt_fd_get(p, (int)p->mark_arg[0]);
+				if (fd != NULL && fd->regular) {
+					p->mark_dev = fd->dev;
+					p->mark_ino = fd->ino;
+				}
+			}
+			pt_hook(t, p, PROG_ENTRY_STDIO, pt_mark_names[id], -1, false);
+		}
+		pt_resume(p, 0);
+		return 0;
+	}
+	if (p->depth == 0 || --p->depth > 0 || (int)id != p->mark_id) {
+		/* An "after" without its "before" (the shim was reached again): not a step. */
+		pt_resume(p, 0);
+		return 0;
+	}
+	pt_stdio_step(p, args[2], args[3], out);
+	out->ret = (int64_t)args[4];
+	p->mark_id = 0;
+	return 1;
 }
 
 /* A seccomp stop: remember the call, or turn a marker into a step. 1 = a step in *out. */
@@ -212,37 +330,14 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		pt_resume(p, 0);
 		return 0;
 	}
-	if (c->kind == PK_MARK) {
-		unsigned phase = si.seccomp.args[1] & 0xff, id = (si.seccomp.args[1] >> 8) & 0xff;
-
-		t->st.markers++;
-		p->in_sys = false;
-		if (phase == PROG_MARK_BEFORE) {
-			p->depth++;
-			pt_resume(p, 0);
-			return 0;
-		}
-		if (p->depth > 0)
-			p->depth--;
-		memset(out, 0, sizeof *out);
-		out->kind = PROG_STEP_STDIO;
-		out->pid = p->pid;
-		out->func = id < PROG_MARK_NFUNCS && pt_mark_names[id] != NULL ? pt_mark_names[id] : "?";
-		out->file = si.seccomp.args[2];
-		out->size = si.seccomp.args[3];
-		out->ret = (int64_t)si.seccomp.args[4];
-		out->stdio_fd = -1;
-		if (out->file != 0) {
-			struct prog_stream s;
-			if (prog_stdio_read(p->pid, out->file, &s) == 0)
-				out->stdio_fd = s.fd;
-		}
-		return 1;
-	}
+	if (c->kind == PK_MARK)
+		return pt_on_mark(t, p, si.seccomp.args, out);
 	p->call = c;
 	memcpy(p->args, si.seccomp.args, sizeof p->args);
 	p->path[0] = '\0';
 	p->has_file = p->regular = false;
+	p->dev = 0;
+	p->ino = 0;
 	if (c->kind == PK_OPEN || c->kind == PK_OPENAT || c->kind == PK_EXEC) {
 		prog_mem_str(p->pid, p->args[c->kind == PK_OPENAT ? 1 : 0], p->path, sizeof p->path);
 		p->has_file = true;
@@ -262,19 +357,45 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 			snprintf(p->path, sizeof p->path, "%s", fd->path);
 			p->has_file = true;
 			p->regular = fd->regular;
+			p->dev = fd->dev;
+			p->ino = fd->ino;
 		}
 	}
 	if (c->kind == PK_EXIT) {
-		/* No exit stop follows: the process's end is the step. */
+		/* No exit stop follows: the process's end is its step. exit()'s flush of the
+		 * streams is one before it, while the process (and its memory) is still here. */
 		t->st.other_calls++;
 		p->in_sys = false;
+		pt_hook(t, p, PROG_ENTRY_EXIT, c->name, -1, false);
+		if (p->mark_id == PROG_MARK_EXIT && p->inner.n + p->inner.dropped > 0) {
+			pt_stdio_step(p, 0, 0, out);
+			return 1;
+		}
 		pt_resume(p, 0);
 		return 0;
 	}
+	if (p->depth == 0)
+		pt_hook(t, p, PROG_ENTRY_CALL, c->name, c->fd >= 0 ? (int)p->args[c->fd] : -1,
+		        c->kind == PK_OPEN || c->kind == PK_OPENAT || c->kind == PK_EXEC ||
+		        p->regular);
 	p->in_sys = true;
 	clock_gettime(CLOCK_MONOTONIC, &p->t0);
 	pt_resume(p, 0);
 	return 0;
+}
+
+/* The NUL-terminated string s as a C literal into buf; one that filled PROG_STR_MAX or
+ * PATH_MAX was cut where it was read, and ends in "...". */
+static char *
+pt_quote_str(const char *s, char *buf, size_t len)
+{
+	size_t n = strlen(s);
+
+	text_quote(s, n, buf, len);
+	if ((n == PROG_STR_MAX - 1 || n == PATH_MAX - 1) && strlen(buf) + 4 <= len &&
+	    buf[strlen(buf) - 1] == '"')
+		strcat(buf, "...");
+	return buf;
 }
 
 /* Fill out->ev from the finished call of p. */
@@ -316,12 +437,18 @@ pt_fill_event(struct pt_proc *p, int64_t rval, bool is_error, const struct times
 			mode = (unsigned)p->args[1];
 		}
 #endif
-		decode_openat(flags, mode, e->detail, sizeof e->detail);
+		/* The path first, as strace shows it: the program's calls name their files. */
+		char q[48], fl[46];
+		decode_openat(flags, mode, fl, sizeof fl);
+		snprintf(e->detail, sizeof e->detail, "%s%s%s",
+		         pt_quote_str(p->path, q, sizeof q), fl[0] ? ", " : "", fl);
 	} else if (c->nr == SYS_lseek) {
 		snprintf(e->detail, sizeof e->detail, "%s", decode_whence((int)p->args[2]));
 	}
 	snprintf(out->path, sizeof out->path, "%s", p->path);
 	out->regular = p->regular;
+	out->dev = p->dev;
+	out->ino = p->ino;
 }
 
 /* Keep the fd table in step with the finished call c of p (result rval). */
@@ -340,6 +467,10 @@ pt_track(struct pt_proc *p, int64_t rval, bool is_error)
 		prog_fds_del(p->tab, (int)rval);
 		fd = pt_fd_resolve(p, (int)rval);
 		p->regular = fd != NULL && fd->regular;
+		if (fd != NULL) {
+			p->dev = fd->dev;
+			p->ino = fd->ino;
+		}
 		break;
 	case PK_CLOSE:
 		prog_fds_del(p->tab, old);
@@ -407,6 +538,12 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	}
 	pt_fill_event(p, si.exit.rval, si.exit.is_error, &now, out);
 	p->call = NULL;
+	if (p->depth > 0) {
+		/* Inside a stdio call (or exit's flush): the call is that step's. */
+		event_list_add(&p->inner, &out->ev);
+		pt_resume(p, 0);
+		return 0;
+	}
 	return 1;
 }
 
@@ -421,6 +558,8 @@ pt_on_exec(struct pt_proc *p)
 			i++;
 	prog_stdio_reset(p->stdio);
 	p->depth = 0;
+	p->mark_id = 0;
+	event_list_clear(&p->inner);
 }
 
 /* Kill every traced process (they are reaped by the caller's wait loop). */
@@ -724,30 +863,151 @@ prog_trace_stats(const struct prog_trace *t, struct prog_stats *out)
 	*out = t->st;
 }
 
+/* A stream as the program names it: stdin, stdout, stderr by their fd, else "fp". */
+static const char *
+pt_stream_name(const struct prog_step *s)
+{
+	static const char *const std[] = { "stdin", "stdout", "stderr" };
+
+	return s->stdio_fd >= 0 && s->stdio_fd <= 2 ? std[s->stdio_fd] : "fp";
+}
+
+/* A character as C writes it ('a', '\n', '\x01'), or EOF, into buf. */
+static char *
+pt_char(int64_t c, char *buf, size_t len)
+{
+	unsigned char u = (unsigned char)c;
+	char q[12];
+
+	if (c < 0) {
+		snprintf(buf, len, "EOF");
+		return buf;
+	}
+	text_quote(&u, 1, q, sizeof q);
+	q[strlen(q) - 1] = '\0';
+	snprintf(buf, len, "'%s'", u == '\'' ? "\\'" : strcmp(q + 1, "\\\"") == 0 ? "\"" : q + 1);
+	return buf;
+}
+
+/* A stdio call as the program wrote it (with its result) into buf. */
+static char *
+pt_format_stdio(const struct prog_step *s, char *buf, size_t len)
+{
+	const char *fp = pt_stream_name(s), *f = s->func;
+	char a[PROG_STR_MAX * 4 + 8], b[PROG_STR_MAX * 4 + 8], c1[24], c2[24];
+	bool more = strchr(s->str[0], '%') != NULL;
+	int64_t r = s->ret;
+
+	pt_quote_str(s->str[0], a, sizeof a);
+	pt_quote_str(s->str[1], b, sizeof b);
+	switch (s->func_id) {
+	case PROG_MARK_FUNC_fwrite:
+	case PROG_MARK_FUNC_fread:
+		snprintf(buf, len, "%s(buf, %" PRId64 ", %" PRId64 ", %s) = %" PRId64, f, s->arg[0],
+		         s->arg[1], fp, r);
+		break;
+	case PROG_MARK_FUNC_fputs:
+		snprintf(buf, len, "fputs(%s, %s) = %s%" PRId64, a, fp, r < 0 ? "EOF " : "", r);
+		break;
+	case PROG_MARK_FUNC_puts:
+		snprintf(buf, len, "puts(%s) = %s%" PRId64, a, r < 0 ? "EOF " : "", r);
+		break;
+	case PROG_MARK_FUNC_fputc:
+	case PROG_MARK_FUNC_putc:
+		snprintf(buf, len, "%s(%s, %s) = %s", f, pt_char(s->arg[0], c1, sizeof c1), fp,
+		         pt_char(r, c2, sizeof c2));
+		break;
+	case PROG_MARK_FUNC_putchar:
+		snprintf(buf, len, "putchar(%s) = %s", pt_char(s->arg[0], c1, sizeof c1),
+		         pt_char(r, c2, sizeof c2));
+		break;
+	case PROG_MARK_FUNC_fgetc:
+	case PROG_MARK_FUNC_getc:
+		snprintf(buf, len, "%s(%s) = %s", f, fp, pt_char(r, c2, sizeof c2));
+		break;
+	case PROG_MARK_FUNC_fprintf:
+		snprintf(buf, len, "fprintf(%s, %s%s) = %" PRId64, fp, a, more ? ", ..." : "", r);
+		break;
+	case PROG_MARK_FUNC_vfprintf:
+		snprintf(buf, len, "vfprintf(%s, %s, ap) = %" PRId64, fp, a, r);
+		break;
+	case PROG_MARK_FUNC_printf:
+		snprintf(buf, len, "printf(%s%s) = %" PRId64, a, more ? ", ..." : "", r);
+		break;
+	case PROG_MARK_FUNC_vprintf:
+		snprintf(buf, len, "vprintf(%s, ap) = %" PRId64, a, r);
+		break;
+	case PROG_MARK_FUNC_fgets:
+		snprintf(buf, len, "fgets(buf, %" PRId64 ", %s) = %s", s->arg[0], fp,
+		         r < 0 ? "NULL" : "buf");
+		break;
+	case PROG_MARK_FUNC_fflush:
+		snprintf(buf, len, "fflush(%s) = %s%" PRId64, s->file != 0 ? fp : "NULL",
+		         r < 0 ? "EOF " : "", r);
+		break;
+	case PROG_MARK_FUNC_fseek:
+		snprintf(buf, len, "fseek(%s, %" PRId64 ", %s) = %" PRId64, fp, s->arg[0],
+		         decode_whence((int)s->arg[1]), r);
+		break;
+	case PROG_MARK_FUNC_fclose:
+		snprintf(buf, len, "fclose(%s) = %s%" PRId64, fp, r < 0 ? "EOF " : "", r);
+		break;
+	case PROG_MARK_FUNC_setvbuf: {
+		int m = (int)(s->arg[0] & 0xff);
+		snprintf(buf, len, "setvbuf(%s, %s, %s, %" PRId64 ") = %" PRId64, fp,
+		         s->arg[0] & 0x100 ? "buf" : "NULL", m == _IONBF ? "_IONBF" :
+		         m == _IOLBF ? "_IOLBF" : m == _IOFBF ? "_IOFBF" : "?", s->arg[1], r);
+		break;
+	}
+	case PROG_MARK_FUNC_setbuf:
+		snprintf(buf, len, "setbuf(%s, %s)", fp, s->arg[0] ? "buf" : "NULL");
+		break;
+	case PROG_MARK_FUNC_fopen:
+		if (r < 0)
+			snprintf(buf, len, "fopen(%s, %s) = NULL", a, b);
+		else
+			snprintf(buf, len, "%s = fopen(%s, %s) -> fd %d", fp, a, b, s->stdio_fd);
+		break;
+	case PROG_MARK_FUNC_fdopen:
+		if (r < 0)
+			snprintf(buf, len, "fdopen(%" PRId64 ", %s) = NULL", s->arg[0], b);
+		else
+			snprintf(buf, len, "%s = fdopen(%" PRId64 ", %s)", fp, s->arg[0], b);
+		break;
+	case PROG_MARK_FUNC_exit:
+		snprintf(buf, len, "exit() flushes the streams");
+		break;
+	default:
+		snprintf(buf, len, "%s(%s) = %" PRId64, f, fp, r);
+		break;
+	}
+	return buf;
+}
+
 /* One line for a step. */
 char *
 prog_trace_format(const struct prog_step *s, char *buf, size_t len)
 {
-	char ev[256];
+	char ev[256], st[PROG_STR_MAX * 8 + 64];
 
 	switch (s->kind) {
 	case PROG_STEP_CALL:
-		if (s->ev.fd < 0 && s->path[0] != '\0') {
+		if (s->ev.fd < 0 && s->path[0] != '\0' && s->ev.detail[0] != '"') {
+			char q[PATH_MAX + 16];
+			pt_quote_str(s->path, q, sizeof q);
 			if (s->ev.result < 0)
-				snprintf(buf, len, "[%d] %s(\"%s\"%s%s) = -1 %s", (int)s->pid, s->ev.call,
-				         s->path, s->ev.detail[0] ? ", " : "", s->ev.detail,
+				snprintf(buf, len, "[%d] %s(%s%s%s) = -1 %s", (int)s->pid, s->ev.call, q,
+				         s->ev.detail[0] ? ", " : "", s->ev.detail,
 				         strerrorname_np(s->ev.err) ? strerrorname_np(s->ev.err) : "?");
 			else
-				snprintf(buf, len, "[%d] %s(\"%s\"%s%s) = %" PRId64, (int)s->pid,
-				         s->ev.call, s->path, s->ev.detail[0] ? ", " : "", s->ev.detail,
-				         s->ev.result);
+				snprintf(buf, len, "[%d] %s(%s%s%s) = %" PRId64, (int)s->pid, s->ev.call, q,
+				         s->ev.detail[0] ? ", " : "", s->ev.detail, s->ev.result);
 		} else {
 			snprintf(buf, len, "[%d] %s", (int)s->pid, event_format(&s->ev, ev, sizeof ev));
 		}
 		break;
 	case PROG_STEP_STDIO:
-		snprintf(buf, len, "[%d] %s(fd %d, %" PRIu64 ") = %" PRId64, (int)s->pid, s->func,
-		         s->stdio_fd, s->size, s->ret);
+		snprintf(buf, len, "[%d] %s", (int)s->pid, pt_format_stdio(s, st, sizeof st));
 		break;
 	case PROG_STEP_EXIT:
 		if (s->signal != 0)
@@ -759,6 +1019,14 @@ prog_trace_format(const struct prog_step *s, char *buf, size_t len)
 		break;
 	}
 	return buf;
+}
+
+/* Call the hook at each entry. */
+void
+prog_trace_set_hook(struct prog_trace *t, prog_trace_hook *fn, void *ctx)
+{
+	t->hook = fn;
+	t->hook_ctx = ctx;
 }
 
 /* Kill the whole tree and free t. */

@@ -73,8 +73,10 @@ event_format(const struct event *e, char *buf, size_t len)
 	size_t n = 0;
 
 	args[0] = '\0';
-	/* open/openat name no fd: they act on the scratch file by path. */
-	if (e->fd < 0 && (strcmp(e->call, "openat") == 0 || strcmp(e->call, "open") == 0))
+	/* open/openat name no fd: they act on the scratch file by path (a traced program's
+	 * name their path in detail). */
+	if (e->fd < 0 && e->detail[0] != '"' &&
+	    (strcmp(e->call, "openat") == 0 || strcmp(e->call, "open") == 0))
 		n += snprintf(args + n, sizeof args - n, "scratch");
 	if (e->fd >= 0)
 		n += snprintf(args + n, sizeof args - n, "%d", e->fd);

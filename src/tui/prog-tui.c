@@ -191,8 +191,6 @@ prog_tui_select(struct prog_tui *t, struct snapshot *sn)
 	size_t nf, ns = 0;
 	const struct prog_run_file *files = prog_run_files(t->r, &nf);
 	long fi = prog_tui_file(t, s);
-	struct prog_stream v[32];
-	const char *why = NULL;
 	char cmd[256] = "";
 	size_t at = 0;
 
@@ -213,38 +211,36 @@ prog_tui_select(struct prog_tui *t, struct snapshot *sn)
 		snprintf(t->title, sizeof t->title, "%s  |  no file yet", cmd);
 	}
 	t->scn.title = t->title;
-	if (t->cur != (long)t->n - 1 || t->finished)
+	/* The streams as the shown step left them (recorded with it: replay shows them too). */
+	if (s == NULL || s->n_streams == 0)
 		return;
-	ns = prog_run_streams(t->r, v, 32, &why);
-	if (ns == 0)
-		return;
+	ns = s->n_streams;
+	const struct prog_run_stream *v = s->streams;
 	long si = t->stream_sel >= 0 ? t->stream_sel % (long)ns : -1;
 	/* Tab chose a file: the stream open on it, if the program has one there. */
-	if (si < 0 && t->file_sel >= 0 && fi >= 0 && s != NULL)
+	if (si < 0 && t->file_sel >= 0 && fi >= 0 && t->cur == (long)t->n - 1 && !t->finished)
 		for (size_t i = 0; i < ns && si < 0; i++)
-			if (prog_tui_same_file(s->ps.pid, v[i].fd, &files[fi]))
-				si = (long)i;
-	if (si < 0 && fi >= 0)
-		for (size_t i = 0; i < ns && si < 0; i++)
-			if (sn->stdio.open && v[i].fd == sn->stdio.fd)
+			if (prog_tui_same_file(s->ps.pid, v[i].st.fd, &files[fi]))
 				si = (long)i;
 	if (si < 0)
 		return;
 	sn->stdio.open = true;
-	sn->stdio.fd = v[si].fd;
-	sn->stdio.size = v[si].buf_size;
-	sn->stdio.pending = v[si].pending;
-	sn->stdio.read_avail = v[si].read_ahead;
-	sn->stdio.mode = v[si].mode == PROG_STREAM_UNBUFFERED ? SCN_BUF_NONE :
-	                 v[si].mode == PROG_STREAM_LINE ? SCN_BUF_LINE : SCN_BUF_FULL;
-	sn->stdio.writing = v[si].putting;
-	sn->stdio.head_len = 0;
+	sn->stdio.fd = v[si].st.fd;
+	sn->stdio.size = v[si].st.buf_size;
+	sn->stdio.pending = v[si].st.pending;
+	sn->stdio.read_avail = v[si].st.read_ahead;
+	sn->stdio.mode = v[si].st.mode == PROG_STREAM_UNBUFFERED ? SCN_BUF_NONE :
+	                 v[si].st.mode == PROG_STREAM_LINE ? SCN_BUF_LINE : SCN_BUF_FULL;
+	sn->stdio.writing = v[si].st.putting;
+	sn->stdio.reading = v[si].st.can_read && !v[si].st.putting;
+	memcpy(sn->stdio.head, v[si].head, v[si].head_len);
+	sn->stdio.head_len = v[si].head_len;
 	if (t->stream_sel >= 0 && t->status[0] == '\0')
 		snprintf(t->status, sizeof t->status, "stream %ld/%zu: fd %d, %s, buffer %" PRIu64
-		         " B, pending %" PRIu64 " B (s: next stream)", si + 1, ns, v[si].fd,
-		         v[si].mode == PROG_STREAM_UNBUFFERED ? "unbuffered" :
-		         v[si].mode == PROG_STREAM_LINE ? "line buffered" : "fully buffered",
-		         v[si].buf_size, v[si].pending);
+		         " B, pending %" PRIu64 " B (s: next stream)", si + 1, ns, v[si].st.fd,
+		         v[si].st.mode == PROG_STREAM_UNBUFFERED ? "unbuffered" :
+		         v[si].st.mode == PROG_STREAM_LINE ? "line buffered" : "fully buffered",
+		         v[si].st.buf_size, v[si].st.pending);
 }
 
 /* Draw the screen. */
