@@ -850,6 +850,10 @@ prog_run_take(struct prog_run *r, struct prog_step *ps)
 		return;
 	}
 	if (ps->kind == PROG_STEP_EXIT) {
+		/* A process killed before exit_group leaves its folds open: they came first. */
+		prog_run_close_folds(r, true, NULL, false);
+	}
+	if (ps->kind == PROG_STEP_EXIT) {
 		struct prog_run_pstreams *x = prog_run_at_exit(r, ps->pid);
 		struct prog_run_pstreams none = { .pid = ps->pid };
 		prog_run_observe(r, s, x != NULL ? x : &none);
