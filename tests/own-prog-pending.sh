@@ -111,4 +111,24 @@ for name in ("copy", "mix", "tail"):
         check(len(w) == 3, "copy: three steps write (4096, 4096 and exit's 708): %d" % len(w))
 sys.exit(bad)
 PY
+
+# A grading scenario's run: step sees exit()'s flush as the stdio library's write.
+cd "$build" || exit 99
+"$bin" --headless --format=json - >"$tmp/grade.json" 2>"$tmp/grade.err" <<'YAML'
+title: "fprintf, write, fprintf, no fclose: exit() writes what stdio held"
+steps:
+  - run: {program: tests/foreign/pend, args: ["-", "mix", "{file}"], timeout: 30}
+    expect: {exit.status: 0, calls.write: 2, bytes.written: 46}
+YAML
+rc=$?
+python3 - "$tmp/grade.json" "$rc" <<'PY' || fail=1
+import json, sys
+rc = int(sys.argv[2])
+ev = [] if rc != 0 else json.load(open(sys.argv[1]))["steps"][0]["events"]
+w = [(e["bytes"], e["origin"]) for e in ev if e["call"] == "write"]
+ok = rc == 0 and w == [(17, "direct"), (29, "stdio")]
+print(("ok: " if ok else "FAIL: ") + "run: the program's write is direct, exit()'s flush is stdio: "
+      "exit %d, %s" % (rc, w))
+sys.exit(0 if ok else 1)
+PY
 exit $fail

@@ -86,11 +86,12 @@ pend_tail(int n, const char *in)
 	return 0;
 }
 
-/* pend FIFO MODE ARGS... */
+/* pend FIFO MODE ARGS... (FIFO "-": no reports) */
 int
 main(int argc, char **argv)
 {
-	if (argc < 4 || (side = open(argv[1], O_WRONLY | O_CLOEXEC)) < 0)
+	if (argc < 4 || (side = open(strcmp(argv[1], "-") == 0 ? "/dev/null" : argv[1],
+	                             O_WRONLY | O_CLOEXEC)) < 0)
 		return 2;
 	if (strcmp(argv[2], "copy") == 0 && argc == 5)
 		return pend_copy(argv[3], argv[4]);
