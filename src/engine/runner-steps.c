@@ -185,6 +185,21 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
 }
 
+/* Whether a run step goes on: the run's timeout, then the caller's poll (q in the TUI). */
+static int
+runner_op_run_stop(void *arg)
+{
+	struct runner *r = arg;
+
+	if (runner_over(r))
+		return PROG_OP_TIMED_OUT;
+	if (r->o.poll != NULL && r->o.poll(r->o.user) != 0) {
+		r->stop = true;
+		return PROG_OP_STOP;
+	}
+	return PROG_OP_GO_ON;
+}
+
 /* run: the student's program, to its end, as one step (prog/op.c). */
 void
 runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out)
@@ -192,7 +207,10 @@ runner_op_run(struct runner *r, const struct scn_step *step, struct step_result 
 	struct timespec start;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	if (prog_op_run(&step->args, scratch_dir(r->scratch), r->path, out) != 0 && out->err == 0)
+	if (prog_op_run(&step->args, scratch_dir(r->scratch), r->path, out, runner_op_run_stop,
+	                r) != 0 && out->err == 0)
 		out->err = ECHILD;
+	if (out->timed_out)
+		runner_note_timeout(r, out);
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,11 +104,12 @@ prog_op_helper(const struct scn_args *a, const char *dir, const char *file, int 
 
 /* Run the step's program as one step. */
 int
-prog_op_run(const struct scn_args *a, const char *dir, const char *file, struct step_result *out)
+prog_op_run(const struct scn_args *a, const char *dir, const char *file, struct step_result *out,
+            int (*stop)(void *user), void *user)
 {
 	struct prog_op_rec rec;
 	bool ended = false;
-	int p[2], st, rc;
+	int p[2], st, rc, why = PROG_OP_GO_ON;
 	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC) != 0)
@@ -124,7 +126,16 @@ prog_op_run(const struct scn_args *a, const char *dir, const char *file, struct 
 	}
 	out->events.source = EV_SRC_PTRACE;
 	out->ret = -1;
-	while ((rc = prog_op_read(p[0], &rec, sizeof rec)) == 1) {
+	for (;;) {
+		struct pollfd pf = { .fd = p[0], .events = POLLIN };
+		/* q in the TUI, or the run's --timeout: asked between records. */
+		if (stop != NULL && poll(&pf, 1, PROG_OP_POLL_MS) == 0) {
+			if ((why = stop(user)) != PROG_OP_GO_ON)
+				break;
+			continue;
+		}
+		if ((rc = prog_op_read(p[0], &rec, sizeof rec)) != 1)
+			break;
 		if (rec.kind == PROG_OP_EVENT) {
 			if (event_list_add(&out->events, &rec.ev) != 0)
 				break;
@@ -149,6 +160,15 @@ prog_op_run(const struct scn_args *a, const char *dir, const char *file, struct 
 				         " steps (%" PRIu64 " stdio calls)", rec.code, rec.steps, rec.stdio);
 			break;
 		}
+	}
+	if (why != PROG_OP_GO_ON) {
+		/* The helper is the tracer: the program dies with it (PTRACE_O_EXITKILL). */
+		kill(pid, SIGKILL);
+		out->stopped = true;
+		out->timed_out = why == PROG_OP_TIMED_OUT;
+		out->err = why == PROG_OP_TIMED_OUT ? ETIMEDOUT : ECANCELED;
+		snprintf(out->note, sizeof out->note, "%s", why == PROG_OP_TIMED_OUT ?
+		         "stopped: the run reached its timeout (--timeout)" : "stopped by the user");
 	}
 	close(p[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)

@@ -903,8 +903,10 @@ prog_run_next(struct prog_run *r, struct prog_run_step *out)
 			struct prog_run_step *s = r->q[r->qhead++];
 			*out = *s;
 			free(s);
+			/* What pointed into the step moves with it. */
 			out->sr.step = &out->scn;
 			out->scn.args.text = out->text;
+			out->sr.label = prog_run_label(out);
 			return 1;
 		}
 		if (r->ended)

@@ -802,6 +802,10 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 	if (o->quiz && t->asked > 0)
 		printf("quiz: %d of %d predictions right\n", t->right, t->asked);
 	rc = t->l != NULL && lesson_failures(t->l) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;
+	/* Past --timeout the environment's bound ended the run, as headless says with 3. */
+	for (size_t i = 0; t->l != NULL && i < lesson_count(t->l); i++)
+		if (lesson_results(t->l)[i].timed_out)
+			rc = APP_EXIT_ENV;
 	lesson_free(t->l);
 	program_free(t->program);
 	grid_free(t->g);
