@@ -17,6 +17,7 @@
 #include <check.h>
 
 #include "prog/streams.h"
+#include "prog/format.h"
 #include "prog/trace.h"
 #include "scratch/scratch.h"
 #include "test-util.h"
@@ -481,7 +482,7 @@ START_TEST(test_killed_by_signal)
 		if (s.kind == PROG_STEP_EXIT) {
 			sig = s.signal;
 			ck_assert_int_eq(s.exit_code, -1);
-			ck_assert_str_eq(strchr(prog_trace_format(&s, line, sizeof line), ' ') + 1,
+			ck_assert_str_eq(strchr(prog_format_step(&s, line, sizeof line), ' ') + 1,
 			                 "killed by SIGUSR1");
 		}
 	ck_assert_int_eq(rc, 0);

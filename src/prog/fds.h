@@ -36,4 +36,11 @@ void prog_fds_del(struct prog_fdtab *tab, int fd);
 void prog_fds_set(struct prog_fdtab *tab, int fd, const char *path, bool regular, bool cloexec,
                   dev_t dev, ino_t ino);
 
+/* Tgid of pid from /proc (pid itself if unknown). */
+pid_t prog_fds_tgid(pid_t pid);
+
+/* Read fd of process pid from /proc into tab: what it is, if it is regular, O_CLOEXEC, its
+ * dev:ino. Its entry, or NULL if it is not open. */
+struct prog_fd *prog_fds_resolve(struct prog_fdtab *tab, pid_t pid, int fd);
+
 #endif

@@ -3,10 +3,12 @@
  * process_vm_readv, never across a page that may be unmapped. */
 #include <config.h>
 
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/uio.h>
 
+#include "base/text.h"
 #include "prog/mem.h"
 
 /* Copy the NUL-terminated string at addr of pid into buf (truncated to len). */
@@ -56,4 +58,17 @@ prog_mem_iov_bytes(pid_t pid, uint64_t addr, uint64_t iovcnt)
 		done += k;
 	}
 	return sum;
+}
+
+/* A string of the program as a C literal, "..." after it when it was cut. */
+char *
+prog_mem_quote(const char *s, char *buf, size_t len)
+{
+	size_t n = strlen(s);
+
+	text_quote(s, n, buf, len);
+	if ((n == PROG_STR_MAX - 1 || n == PATH_MAX - 1) && strlen(buf) + 4 <= len &&
+	    buf[strlen(buf) - 1] == '"')
+		strcat(buf, "...");
+	return buf;
 }

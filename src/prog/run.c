@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "probe/probe.h"
+#include "prog/format.h"
 #include "prog/run.h"
+#include "prog/run-int.h"
 #include "scratch/scratch.h"
 #include "lesson/snapshot-diff.h"
 #include "prog/mark.h"
@@ -21,47 +23,6 @@
 #ifndef IOBUFVIZ_PKGLIBDIR
 #define IOBUFVIZ_PKGLIBDIR "/usr/local/lib/iobufviz"
 #endif
-
-/* The program's output is kept in files of the scratch dir; this much of each is shown. */
-#define PROG_RUN_OUTPUT_MAX 65536
-
-/* Streams read per step. */
-#define PROG_RUN_STREAMS 32
-
-/* Stdio folds open at once (one per stream and function). */
-#define PROG_RUN_SFOLDS 8
-
-/* The streams of a process at one moment (the exit's last state, or before its flush). */
-struct prog_run_pstreams {
-	pid_t pid;
-	struct prog_run_stream *v;
-	size_t n;
-	bool known;
-};
-
-struct prog_run {
-	struct prog_trace *t;
-	int scratch;              /* our private dir: the program's output (and cwd by default) */
-	char dir[PATH_MAX];       /* the program's working directory */
-	char out_path[2][PATH_MAX];   /* its stdout, stderr */
-	struct prog_run_file *files;
-	size_t n_files, cap_files;
-	size_t n_steps;
-	const char *stdio_note;   /* static storage, "" while stdio is visible */
-	struct prog_step exit;    /* how the first process ended */
-	bool exited, ended;
-	uint64_t loader_calls;    /* steps of the dynamic loader, not shown */
-	enum snap_source probe;
-	/* Steps ready to be returned, oldest first. */
-	struct prog_run_step **q;
-	size_t qhead, qn, qcap;
-	/* The program's own read or write calls folding (NULL: none), and the stdio ones. */
-	struct prog_run_step *fold;
-	struct prog_run_step *sfold[PROG_RUN_SFOLDS];
-	/* Streams seen at exit_group (the last state) and at the start of exit's flush. */
-	struct prog_run_pstreams at_exit[8], before_flush;
-	bool failed;              /* out of memory in the hook: prog_run_next fails */
-};
 
 /* The shim next to the binary, else the installed one. */
 char *
@@ -95,8 +56,6 @@ prog_run_err(char **err, const char *what, int e)
 		*err = NULL;
 }
 
-static prog_trace_hook prog_run_hook;
-static void prog_run_flushed(struct prog_run *r, pid_t pid, struct prog_run_pstreams *v);
 
 /* Start the program. */
 int
@@ -165,7 +124,7 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 		prog_run_free(r);
 		return -1;
 	}
-	prog_trace_set_hook(r->t, prog_run_hook, r);
+	prog_trace_set_hook(r->t, prog_fold_hook, r);
 	*out = r;
 	return 0;
 }
@@ -271,7 +230,7 @@ prog_run_probe(struct prog_run *r, struct prog_run_file *f, pid_t pid, struct sn
 }
 
 /* Read every stream of pid, with the first bytes each holds, into *out (malloc'd). */
-static void
+void
 prog_run_read_streams(struct prog_run *r, pid_t pid, struct prog_run_pstreams *out)
 {
 	struct prog_stream v[PROG_RUN_STREAMS];
@@ -374,7 +333,7 @@ prog_run_text(struct prog_run_step *s)
 	char one[400], ev[256];
 	size_t at;
 
-	prog_trace_format(&s->ps, one, sizeof one);
+	prog_format_step(&s->ps, one, sizeof one);
 	if (s->ps.kind == PROG_STEP_CALL && s->count > 1) {
 		/* "write(4, 4096) = 4096 x 4096", or with their sizes summed when they differ. */
 		bool same = true;
@@ -416,7 +375,7 @@ prog_run_text(struct prog_run_step *s)
  * stream of its process (or ps when given), what changed. The process is stopped (at the
  * step's call, or before the next one) or gone.
  */
-static void
+void
 prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_run_pstreams *ps)
 {
 	struct step_result *sr = &s->sr;
@@ -512,7 +471,7 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 }
 
 /* Put s, observed, at the end of the queue. 0, or -1 (ENOMEM: s is freed). */
-static int
+int
 prog_run_push(struct prog_run *r, struct prog_run_step *s)
 {
 	if (r->qhead > 0 && r->qhead == r->qn) {
@@ -536,7 +495,7 @@ prog_run_push(struct prog_run *r, struct prog_run_step *s)
 }
 
 /* A new step of ps (its calls taken over), not yet observed; NULL on ENOMEM. */
-static struct prog_run_step *
+struct prog_run_step *
 prog_run_new_step(struct prog_step *ps)
 {
 	struct prog_run_step *s = calloc(1, sizeof *s);
@@ -560,311 +519,6 @@ prog_run_new_step(struct prog_step *ps)
 	memset(&s->ps.calls, 0, sizeof s->ps.calls);
 	memset(&ps->calls, 0, sizeof ps->calls);
 	return s;
-}
-
-/* True if stdio fold f is of the calls of func_id on stream of pid. */
-static bool
-prog_run_same(const struct prog_run_step *f, pid_t pid, uint64_t stream, int func_id)
-{
-	return f->ps.pid == pid && f->ps.file == stream && f->ps.func_id == func_id;
-}
-
-/*
- * Observe and queue open folds, oldest first: the program's own calls' if calls; of the
- * stdio ones, all (key NULL), or those on key's stream of another function (same_stream),
- * or all but key's own.
- */
-static void
-prog_run_close_folds(struct prog_run *r, bool calls, const struct prog_step *key, bool same_stream)
-{
-	if (calls && r->fold != NULL) {
-		prog_run_observe(r, r->fold, NULL);
-		prog_run_push(r, r->fold);
-		r->fold = NULL;
-	}
-	for (;;) {
-		long oldest = -1;
-		for (long i = 0; i < PROG_RUN_SFOLDS; i++) {
-			struct prog_run_step *f = r->sfold[i];
-			if (f == NULL)
-				continue;
-			if (key != NULL && prog_run_same(f, key->pid, key->file, key->func_id))
-				continue;
-			if (key != NULL && same_stream && (f->ps.pid != key->pid || f->ps.file != key->file))
-				continue;
-			if (oldest < 0 || f->ps.seq < r->sfold[oldest]->ps.seq)
-				oldest = i;
-		}
-		if (oldest < 0)
-			break;
-		prog_run_observe(r, r->sfold[oldest], NULL);
-		prog_run_push(r, r->sfold[oldest]);
-		r->sfold[oldest] = NULL;
-	}
-}
-
-/* True for a call that only reads what is there (its own fold's business alone). */
-static bool
-prog_run_reads(const struct event *e)
-{
-	return event_is_read(e) || strcmp(e->call, "lseek") == 0 || strcmp(e->call, "fstat") == 0 ||
-	       strcmp(e->call, "newfstatat") == 0 || strcmp(e->call, "statx") == 0;
-}
-
-/* True for the stdio functions whose runs fold (reads and writes of data). */
-static bool
-prog_run_foldable(int func_id)
-{
-	switch (func_id) {
-	case PROG_MARK_FUNC_fwrite: case PROG_MARK_FUNC_fputs: case PROG_MARK_FUNC_fputc:
-	case PROG_MARK_FUNC_putc: case PROG_MARK_FUNC_fprintf: case PROG_MARK_FUNC_vfprintf:
-	case PROG_MARK_FUNC_printf: case PROG_MARK_FUNC_puts: case PROG_MARK_FUNC_fread:
-	case PROG_MARK_FUNC_fgets: case PROG_MARK_FUNC_fgetc: case PROG_MARK_FUNC_getc:
-	case PROG_MARK_FUNC_putchar: case PROG_MARK_FUNC_vprintf:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* The tracer's hook: before anything that could come between a fold's calls, the fold is
- * over: observe it now, before the next call changes what it left. */
-static void
-prog_run_hook(void *ctx, const struct prog_entry *e)
-{
-	struct prog_run *r = ctx;
-
-	switch (e->kind) {
-	case PROG_ENTRY_CALL:
-		if (!e->file)
-			return;
-		prog_run_close_folds(r, r->fold == NULL || r->fold->ps.pid != e->pid ||
-		                     r->fold->ps.ev.fd != e->fd || strcmp(r->fold->ps.ev.call, e->call) != 0,
-		                     NULL, false);
-		break;
-	case PROG_ENTRY_STDIO:
-		if (prog_run_foldable(e->func_id)) {
-			/* Other streams' folds go on (a copy's fgetc and fputc interleave). */
-			struct prog_step key = { .pid = e->pid, .file = e->stream, .func_id = e->func_id };
-			prog_run_close_folds(r, true, &key, true);
-		} else {
-			prog_run_close_folds(r, true, NULL, false);
-			if (e->func_id == PROG_MARK_EXIT)
-				prog_run_read_streams(r, e->pid, &r->before_flush);
-		}
-		break;
-	case PROG_ENTRY_EXIT:
-		prog_run_close_folds(r, true, NULL, false);
-		/* The last state of the streams: exit() flushed them, _exit() did not. */
-		for (size_t i = 0; i < sizeof r->at_exit / sizeof r->at_exit[0]; i++)
-			if (r->at_exit[i].pid == 0 || r->at_exit[i].pid == e->pid ||
-			    i + 1 == sizeof r->at_exit / sizeof r->at_exit[0]) {
-				prog_run_read_streams(r, e->pid, &r->at_exit[i]);
-				prog_run_flushed(r, e->pid, &r->at_exit[i]);
-				break;
-			}
-		break;
-	}
-}
-
-/* The streams pid had at exit_group, or NULL. */
-static struct prog_run_pstreams *
-prog_run_at_exit(struct prog_run *r, pid_t pid)
-{
-	for (size_t i = 0; i < sizeof r->at_exit / sizeof r->at_exit[0]; i++)
-		if (r->at_exit[i].pid == pid)
-			return &r->at_exit[i];
-	return NULL;
-}
-
-/*
- * The streams at exit_group (v) as exit()'s flush left them: glibc then makes every stream
- * unbuffered (_IO_unbuffer_all), which is no choice of the program's: each is shown with
- * the mode and buffer it had before the flush, and what the flush left pending.
- */
-static void
-prog_run_flushed(struct prog_run *r, pid_t pid, struct prog_run_pstreams *v)
-{
-	if (r->before_flush.pid != pid || !r->before_flush.known)
-		return;
-	for (size_t i = 0; i < v->n; i++)
-		for (size_t k = 0; k < r->before_flush.n; k++) {
-			const struct prog_run_stream *b = &r->before_flush.v[k];
-			struct prog_run_stream *x = &v->v[i];
-			if (b->st.addr != x->st.addr)
-				continue;
-			x->st.mode = b->st.mode;
-			x->st.buf_size = b->st.buf_size;
-			x->st.flags = b->st.flags;
-			if (x->st.pending == 0 && x->st.read_ahead == 0)
-				x->head_len = 0;
-		}
-}
-
-/*
- * exit()'s flush (ps, stopped at exit_group): a step per stream it wrote, each showing the
- * streams flushed so far as flushed and the others as they were before.
- */
-static void
-prog_run_exit_flush(struct prog_run *r, struct prog_step *ps)
-{
-	struct event_list all = ps->calls;
-	struct prog_run_pstreams after = { 0 }, mix = { 0 };
-	size_t i = 0;
-
-	memset(&ps->calls, 0, sizeof ps->calls);
-	prog_run_read_streams(r, ps->pid, &after);
-	prog_run_flushed(r, ps->pid, &after);
-	while (i < all.n) {
-		struct prog_run_step *s;
-		int fd = all.v[i].fd;
-		size_t j = i;
-
-		ps->calls.source = EV_SRC_PTRACE;
-		while (j < all.n && all.v[j].fd == fd)
-			event_list_add(&ps->calls, &all.v[j++]);
-		ps->stdio_fd = fd;
-		ps->file = 0;
-		for (size_t k = 0; k < r->before_flush.n; k++)
-			if (r->before_flush.v[k].st.fd == fd)
-				ps->file = r->before_flush.v[k].st.addr;
-		/* Streams on fds still to come are as before the flush. */
-		mix = after;
-		mix.v = after.n ? malloc(after.n * sizeof *mix.v) : NULL;
-		for (size_t k = 0; mix.v != NULL && k < after.n; k++) {
-			mix.v[k] = after.v[k];
-			for (size_t m = j; m < all.n; m++)
-				if (all.v[m].fd == after.v[k].st.fd) {
-					for (size_t b = 0; b < r->before_flush.n; b++)
-						if (r->before_flush.v[b].st.addr == after.v[k].st.addr)
-							mix.v[k] = r->before_flush.v[b];
-					break;
-				}
-		}
-		s = prog_run_new_step(ps);
-		if (s == NULL) {
-			free(mix.v);
-			r->failed = true;
-			break;
-		}
-		prog_run_observe(r, s, &mix);
-		free(mix.v);
-		prog_run_push(r, s);
-		i = j;
-	}
-	event_list_clear(&all);
-	free(after.v);
-}
-
-/* Take the tracer's step ps: fold it, or queue it observed. */
-static void
-prog_run_take(struct prog_run *r, struct prog_step *ps)
-{
-	struct prog_run_step *s;
-
-	if (ps->kind == PROG_STEP_STDIO && ps->func_id == PROG_MARK_EXIT) {
-		prog_run_exit_flush(r, ps);
-		return;
-	}
-	if (ps->kind == PROG_STEP_CALL && ps->ev.err == 0 && ps->ev.fd >= 0 &&
-	    (event_is_read(&ps->ev) || event_is_write(&ps->ev))) {
-		/* The program's own reads or writes, one after the other on one fd, fold. The
-		 * hook closed the fold if this call is not of it. */
-		if (r->fold != NULL) {
-			if (event_list_add(&r->fold->sr.events, &ps->ev) != 0) {
-				r->failed = true;
-				return;
-			}
-			r->fold->count++;
-			r->fold->bytes += ps->ev.bytes;
-			r->fold->ps = *ps;
-			if (r->fold->count >= EV_MAX)
-				prog_run_close_folds(r, true, NULL, false);
-			return;
-		}
-		r->fold = prog_run_new_step(ps);
-		if (r->fold == NULL)
-			r->failed = true;
-		return;
-	}
-	if (ps->kind == PROG_STEP_STDIO && prog_run_foldable(ps->func_id)) {
-		long slot = -1, free_slot = -1;
-		/* A call that wrote (or did more than read) comes after every other stream's calls
-		 * so far: their folds end before it. Reads do not: a copy's fgetc refilling its
-		 * buffer leaves the fputc fold beside it going, "fputc x 4097 -> write(4, 4096)". */
-		for (size_t i = 0; i < ps->calls.n; i++)
-			if (!prog_run_reads(&ps->calls.v[i])) {
-				prog_run_close_folds(r, false, ps, false);
-				break;
-			}
-		for (long i = 0; i < PROG_RUN_SFOLDS; i++) {
-			struct prog_run_step *f = r->sfold[i];
-			if (f == NULL && free_slot < 0)
-				free_slot = i;
-			if (f != NULL && f->ps.pid == ps->pid && f->ps.file == ps->file &&
-			    f->ps.func_id == ps->func_id)
-				slot = i;
-		}
-		if (slot >= 0) {
-			s = r->sfold[slot];
-			if (s->calls == NULL &&
-			    (s->calls = malloc(PROG_RUN_FOLD_MAX * sizeof *s->calls)) != NULL)
-				s->calls[0] = (struct prog_run_call){ s->ps.arg[0], s->ps.ret };
-			if (s->calls != NULL)
-				s->calls[s->count] = (struct prog_run_call){ ps->arg[0], ps->ret };
-			s->count++;
-			s->bytes += ps->size;
-			for (size_t i = 0; i < ps->calls.n; i++)
-				event_list_add(&s->sr.events, &ps->calls.v[i]);
-			s->sr.events.dropped += ps->calls.dropped;
-			event_list_clear(&ps->calls);
-			uint64_t seq = s->ps.seq;
-			s->ps = *ps;
-			s->ps.seq = seq;
-			memset(&s->ps.calls, 0, sizeof s->ps.calls);
-		} else {
-			s = prog_run_new_step(ps);
-			if (s == NULL) {
-				r->failed = true;
-				return;
-			}
-			if (free_slot < 0) {
-				/* Too many streams at once: their folds end here. */
-				prog_run_close_folds(r, false, NULL, false);
-				free_slot = 0;
-			}
-			slot = free_slot;
-			r->sfold[slot] = s;
-		}
-		/* A call that reached the kernel ends its fold: "fputc x 4097 -> write(4, 4096)". */
-		if (s->sr.events.n + s->sr.events.dropped > 0 || s->count >= PROG_RUN_FOLD_MAX) {
-			r->sfold[slot] = NULL;
-			prog_run_observe(r, s, NULL);
-			prog_run_push(r, s);
-		}
-		return;
-	}
-	s = prog_run_new_step(ps);
-	if (s == NULL) {
-		r->failed = true;
-		return;
-	}
-	if (ps->kind == PROG_STEP_EXIT) {
-		/* A process killed before exit_group leaves its folds open: they came first. */
-		prog_run_close_folds(r, true, NULL, false);
-	}
-	if (ps->kind == PROG_STEP_EXIT) {
-		struct prog_run_pstreams *x = prog_run_at_exit(r, ps->pid);
-		struct prog_run_pstreams none = { .pid = ps->pid };
-		prog_run_observe(r, s, x != NULL ? x : &none);
-		if (x != NULL) {
-			free(x->v);
-			memset(x, 0, sizeof *x);
-		}
-	} else {
-		prog_run_observe(r, s, NULL);
-	}
-	prog_run_push(r, s);
 }
 
 /*
@@ -916,11 +570,11 @@ prog_run_next(struct prog_run *r, struct prog_run_step *out)
 		if (rc < 0)
 			return -1;
 		if (rc == 0) {
-			prog_run_close_folds(r, true, NULL, false);
+			prog_fold_close(r, true, NULL, false);
 			r->ended = true;
 			continue;
 		}
-		prog_run_take(r, &ps);
+		prog_fold_take(r, &ps);
 	}
 }
 

@@ -92,57 +92,6 @@ pt_proc_find(struct prog_trace *t, pid_t pid)
 	return NULL;
 }
 
-/* Tgid of pid from /proc (pid itself if unknown). */
-static pid_t
-pt_tgid(pid_t pid)
-{
-	char path[64], line[128];
-	pid_t tgid = pid;
-	FILE *f;
-
-	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return pid;
-	while (fgets(line, sizeof line, f) != NULL)
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	fclose(f);
-	return tgid;
-}
-
-/* Read fd of pid from /proc into the table: what it is, if it is regular, O_CLOEXEC. */
-static struct prog_fd *
-pt_fd_resolve(struct pt_proc *p, int fd)
-{
-	char link[64], path[PATH_MAX], line[128];
-	struct stat st;
-	bool cloexec = false;
-	ssize_t n;
-	FILE *f;
-
-	snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)p->pid, fd);
-	n = readlink(link, path, sizeof path - 1);
-	if (n < 0)
-		return NULL;
-	path[n] = '\0';
-	if (stat(link, &st) != 0)
-		return NULL;
-	snprintf(link, sizeof link, "/proc/%d/fdinfo/%d", (int)p->pid, fd);
-	f = fopen(link, "re");
-	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-		unsigned flags;
-		if (sscanf(line, "flags: %o", &flags) == 1) {
-			cloexec = (flags & O_CLOEXEC) != 0;
-			break;
-		}
-	}
-	if (f != NULL)
-		fclose(f);
-	prog_fds_set(p->tab, fd, path, S_ISREG(st.st_mode), cloexec, st.st_dev, st.st_ino);
-	return &p->tab->v[p->tab->n - 1];
-}
-
 /* The table entry of fd (read from /proc the first time), or NULL if it is not open. */
 static struct prog_fd *
 pt_fd_get(struct pt_proc *p, int fd)
@@ -152,7 +101,7 @@ pt_fd_get(struct pt_proc *p, int fd)
 	for (size_t i = 0; i < p->tab->n; i++)
 		if (p->tab->v[i].fd == fd)
 			return &p->tab->v[i];
-	return pt_fd_resolve(p, fd);
+	return prog_fds_resolve(p->tab, p->pid, fd);
 }
 
 /* Add process pid, with a copy of parent's table (or a share of it: a thread). */
@@ -175,7 +124,7 @@ pt_proc_add(struct prog_trace *t, pid_t pid, struct pt_proc *parent, bool fresh)
 	p = &t->procs[t->nprocs];
 	memset(p, 0, sizeof *p);
 	p->pid = pid;
-	p->tgid = pt_tgid(pid);
+	p->tgid = prog_fds_tgid(pid);
 	p->fresh = fresh;
 	if (parent != NULL && parent->tgid == p->tgid) {
 		p->tab = parent->tab;
@@ -384,20 +333,6 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	return 0;
 }
 
-/* The NUL-terminated string s as a C literal into buf; one that filled PROG_STR_MAX or
- * PATH_MAX was cut where it was read, and ends in "...". */
-static char *
-pt_quote_str(const char *s, char *buf, size_t len)
-{
-	size_t n = strlen(s);
-
-	text_quote(s, n, buf, len);
-	if ((n == PROG_STR_MAX - 1 || n == PATH_MAX - 1) && strlen(buf) + 4 <= len &&
-	    buf[strlen(buf) - 1] == '"')
-		strcat(buf, "...");
-	return buf;
-}
-
 /* Fill out->ev from the finished call of p. */
 static void
 pt_fill_event(struct pt_proc *p, int64_t rval, bool is_error, const struct timespec *now,
@@ -441,7 +376,7 @@ pt_fill_event(struct pt_proc *p, int64_t rval, bool is_error, const struct times
 		char q[48], fl[46];
 		decode_openat(flags, mode, fl, sizeof fl);
 		snprintf(e->detail, sizeof e->detail, "%s%s%s",
-		         pt_quote_str(p->path, q, sizeof q), fl[0] ? ", " : "", fl);
+		         prog_mem_quote(p->path, q, sizeof q), fl[0] ? ", " : "", fl);
 	} else if (c->nr == SYS_lseek) {
 		snprintf(e->detail, sizeof e->detail, "%s", decode_whence((int)p->args[2]));
 	}
@@ -465,7 +400,7 @@ pt_track(struct pt_proc *p, int64_t rval, bool is_error)
 	case PK_OPEN:
 	case PK_OPENAT:
 		prog_fds_del(p->tab, (int)rval);
-		fd = pt_fd_resolve(p, (int)rval);
+		fd = prog_fds_resolve(p->tab, p->pid, (int)rval);
 		p->regular = fd != NULL && fd->regular;
 		if (fd != NULL) {
 			p->dev = fd->dev;
@@ -485,7 +420,7 @@ pt_track(struct pt_proc *p, int64_t rval, bool is_error)
 		}
 		/* The new fd is read afresh from /proc: same file, its own O_CLOEXEC. */
 		prog_fds_del(p->tab, (int)rval);
-		pt_fd_resolve(p, (int)rval);
+		prog_fds_resolve(p->tab, p->pid, (int)rval);
 		break;
 	default:
 		break;
@@ -861,164 +796,6 @@ void
 prog_trace_stats(const struct prog_trace *t, struct prog_stats *out)
 {
 	*out = t->st;
-}
-
-/* A stream as the program names it: stdin, stdout, stderr by their fd, else "fp". */
-static const char *
-pt_stream_name(const struct prog_step *s)
-{
-	static const char *const std[] = { "stdin", "stdout", "stderr" };
-
-	return s->stdio_fd >= 0 && s->stdio_fd <= 2 ? std[s->stdio_fd] : "fp";
-}
-
-/* A character as C writes it ('a', '\n', '\x01'), or EOF, into buf. */
-static char *
-pt_char(int64_t c, char *buf, size_t len)
-{
-	unsigned char u = (unsigned char)c;
-	char q[12];
-
-	if (c < 0) {
-		snprintf(buf, len, "EOF");
-		return buf;
-	}
-	text_quote(&u, 1, q, sizeof q);
-	q[strlen(q) - 1] = '\0';
-	snprintf(buf, len, "'%s'", u == '\'' ? "\\'" : strcmp(q + 1, "\\\"") == 0 ? "\"" : q + 1);
-	return buf;
-}
-
-/* A stdio call as the program wrote it (with its result) into buf. */
-static char *
-pt_format_stdio(const struct prog_step *s, char *buf, size_t len)
-{
-	const char *fp = pt_stream_name(s), *f = s->func;
-	char a[PROG_STR_MAX * 4 + 8], b[PROG_STR_MAX * 4 + 8], c1[24], c2[24];
-	bool more = strchr(s->str[0], '%') != NULL;
-	int64_t r = s->ret;
-
-	pt_quote_str(s->str[0], a, sizeof a);
-	pt_quote_str(s->str[1], b, sizeof b);
-	switch (s->func_id) {
-	case PROG_MARK_FUNC_fwrite:
-	case PROG_MARK_FUNC_fread:
-		snprintf(buf, len, "%s(buf, %" PRId64 ", %" PRId64 ", %s) = %" PRId64, f, s->arg[0],
-		         s->arg[1], fp, r);
-		break;
-	case PROG_MARK_FUNC_fputs:
-		snprintf(buf, len, "fputs(%s, %s) = %s%" PRId64, a, fp, r < 0 ? "EOF " : "", r);
-		break;
-	case PROG_MARK_FUNC_puts:
-		snprintf(buf, len, "puts(%s) = %s%" PRId64, a, r < 0 ? "EOF " : "", r);
-		break;
-	case PROG_MARK_FUNC_fputc:
-	case PROG_MARK_FUNC_putc:
-		snprintf(buf, len, "%s(%s, %s) = %s", f, pt_char(s->arg[0], c1, sizeof c1), fp,
-		         pt_char(r, c2, sizeof c2));
-		break;
-	case PROG_MARK_FUNC_putchar:
-		snprintf(buf, len, "putchar(%s) = %s", pt_char(s->arg[0], c1, sizeof c1),
-		         pt_char(r, c2, sizeof c2));
-		break;
-	case PROG_MARK_FUNC_fgetc:
-	case PROG_MARK_FUNC_getc:
-		snprintf(buf, len, "%s(%s) = %s", f, fp, pt_char(r, c2, sizeof c2));
-		break;
-	case PROG_MARK_FUNC_fprintf:
-		snprintf(buf, len, "fprintf(%s, %s%s) = %" PRId64, fp, a, more ? ", ..." : "", r);
-		break;
-	case PROG_MARK_FUNC_vfprintf:
-		snprintf(buf, len, "vfprintf(%s, %s, ap) = %" PRId64, fp, a, r);
-		break;
-	case PROG_MARK_FUNC_printf:
-		snprintf(buf, len, "printf(%s%s) = %" PRId64, a, more ? ", ..." : "", r);
-		break;
-	case PROG_MARK_FUNC_vprintf:
-		snprintf(buf, len, "vprintf(%s, ap) = %" PRId64, a, r);
-		break;
-	case PROG_MARK_FUNC_fgets:
-		snprintf(buf, len, "fgets(buf, %" PRId64 ", %s) = %s", s->arg[0], fp,
-		         r < 0 ? "NULL" : "buf");
-		break;
-	case PROG_MARK_FUNC_fflush:
-		snprintf(buf, len, "fflush(%s) = %s%" PRId64, s->file != 0 ? fp : "NULL",
-		         r < 0 ? "EOF " : "", r);
-		break;
-	case PROG_MARK_FUNC_fseek:
-		snprintf(buf, len, "fseek(%s, %" PRId64 ", %s) = %" PRId64, fp, s->arg[0],
-		         decode_whence((int)s->arg[1]), r);
-		break;
-	case PROG_MARK_FUNC_fclose:
-		snprintf(buf, len, "fclose(%s) = %s%" PRId64, fp, r < 0 ? "EOF " : "", r);
-		break;
-	case PROG_MARK_FUNC_setvbuf: {
-		int m = (int)(s->arg[0] & 0xff);
-		snprintf(buf, len, "setvbuf(%s, %s, %s, %" PRId64 ") = %" PRId64, fp,
-		         s->arg[0] & 0x100 ? "buf" : "NULL", m == _IONBF ? "_IONBF" :
-		         m == _IOLBF ? "_IOLBF" : m == _IOFBF ? "_IOFBF" : "?", s->arg[1], r);
-		break;
-	}
-	case PROG_MARK_FUNC_setbuf:
-		snprintf(buf, len, "setbuf(%s, %s)", fp, s->arg[0] ? "buf" : "NULL");
-		break;
-	case PROG_MARK_FUNC_fopen:
-		if (r < 0)
-			snprintf(buf, len, "fopen(%s, %s) = NULL", a, b);
-		else
-			snprintf(buf, len, "%s = fopen(%s, %s) -> fd %d", fp, a, b, s->stdio_fd);
-		break;
-	case PROG_MARK_FUNC_fdopen:
-		if (r < 0)
-			snprintf(buf, len, "fdopen(%" PRId64 ", %s) = NULL", s->arg[0], b);
-		else
-			snprintf(buf, len, "%s = fdopen(%" PRId64 ", %s)", fp, s->arg[0], b);
-		break;
-	case PROG_MARK_FUNC_exit:
-		snprintf(buf, len, "exit() flushes the streams");
-		break;
-	default:
-		snprintf(buf, len, "%s(%s) = %" PRId64, f, fp, r);
-		break;
-	}
-	return buf;
-}
-
-/* One line for a step. */
-char *
-prog_trace_format(const struct prog_step *s, char *buf, size_t len)
-{
-	char ev[256], st[PROG_STR_MAX * 8 + 64];
-
-	switch (s->kind) {
-	case PROG_STEP_CALL:
-		if (s->ev.fd < 0 && s->path[0] != '\0' && s->ev.detail[0] != '"') {
-			char q[PATH_MAX + 16];
-			pt_quote_str(s->path, q, sizeof q);
-			if (s->ev.result < 0)
-				snprintf(buf, len, "[%d] %s(%s%s%s) = -1 %s", (int)s->pid, s->ev.call, q,
-				         s->ev.detail[0] ? ", " : "", s->ev.detail,
-				         strerrorname_np(s->ev.err) ? strerrorname_np(s->ev.err) : "?");
-			else
-				snprintf(buf, len, "[%d] %s(%s%s%s) = %" PRId64, (int)s->pid, s->ev.call, q,
-				         s->ev.detail[0] ? ", " : "", s->ev.detail, s->ev.result);
-		} else {
-			snprintf(buf, len, "[%d] %s", (int)s->pid, event_format(&s->ev, ev, sizeof ev));
-		}
-		break;
-	case PROG_STEP_STDIO:
-		snprintf(buf, len, "[%d] %s", (int)s->pid, pt_format_stdio(s, st, sizeof st));
-		break;
-	case PROG_STEP_EXIT:
-		if (s->signal != 0)
-			snprintf(buf, len, "[%d] killed by SIG%s%s", (int)s->pid,
-			         sigabbrev_np(s->signal) ? sigabbrev_np(s->signal) : "?",
-			         s->timed_out ? " (timeout)" : "");
-		else
-			snprintf(buf, len, "[%d] exited %d", (int)s->pid, s->exit_code);
-		break;
-	}
-	return buf;
 }
 
 /* Call the hook at each entry. */

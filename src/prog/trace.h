@@ -11,6 +11,7 @@
 #include "trace/event.h"
 #include "prog/launch.h"
 #include "prog/mark.h"
+#include "prog/mem.h"
 
 struct prog_trace;
 struct prog_stream;
@@ -21,9 +22,6 @@ enum prog_step_kind {
 	PROG_STEP_STDIO,  /* a stdio call seen through the shim's markers */
 	PROG_STEP_EXIT,   /* a process ended */
 };
-
-/* Room for a string argument of a stdio call (fopen's path, fprintf's format), cut. */
-#define PROG_STR_MAX 96
 
 /* One step. */
 struct prog_step {
@@ -112,10 +110,6 @@ int prog_trace_stdio(struct prog_trace *t, pid_t pid, struct prog_stream *v, siz
 /* The first process (the program), and the counters so far. */
 pid_t prog_trace_pid(const struct prog_trace *t);
 void prog_trace_stats(const struct prog_trace *t, struct prog_stats *out);
-
-/* The step as the program wrote it, into buf: "openat(AT_FDCWD, "in", O_RDONLY) = 3",
- * "fwrite(buf, 1, 100, fp) = 100", "fp = fopen("out.txt", "w") -> fd 3", "exited 0". */
-char *prog_trace_format(const struct prog_step *s, char *buf, size_t len);
 
 /* Call fn(ctx, entry) at each entry from now on (NULL: none). */
 void prog_trace_set_hook(struct prog_trace *t, prog_trace_hook *fn, void *ctx);
