@@ -218,6 +218,13 @@ START_TEST(test_json_escapes)
 	ck_assert_uint_eq(len, strlen(t));
 	free(t);
 
+	/* For a page: what would end a <script> element, or a line of older JavaScript. */
+	json_init(&j, NULL, JSON_HTML);
+	json_string(&j, NULL, "</script><!-- & \xe2\x80\xa8\xe2\x80\xa9\xe2\x80\xa7");
+	t = json_ok(&j);
+	ck_assert_str_eq(t, "\"\\u003c/script\\u003e\\u003c!-- \\u0026 \\u2028\\u2029\xe2\x80\xa7\"");
+	free(t);
+
 	/* Keys are escaped too. */
 	json_init(&j, NULL, 0);
 	json_begin_object(&j, NULL);

@@ -92,6 +92,7 @@ static void
 json_quote(struct json *j, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	bool html = j->flags & JSON_HTML;
 	size_t run = 0;   /* bytes at p + i - run that go out as they are */
 	char esc[8];
 
@@ -111,7 +112,7 @@ json_quote(struct json *j, const char *s, size_t n)
 			e = "\\r";
 		else if (c == '\t')
 			e = "\\t";
-		else if (c < 0x20 || c == 0x7f) {
+		else if (c < 0x20 || c == 0x7f || (html && (c == '<' || c == '>' || c == '&'))) {
 			snprintf(esc, sizeof esc, "\\u%04x", c);
 			e = esc;
 		} else if ((k = json_utf8_len(p + i, n - i)) == 0) {
@@ -122,6 +123,12 @@ json_quote(struct json *j, const char *s, size_t n)
 			snprintf(esc, sizeof esc, "\\u%04x", p[i + 1]);
 			e = esc;
 			skip = 2;
+		} else if (html && k == 3 && c == 0xe2 && p[i + 1] == 0x80 &&
+		           (p[i + 2] == 0xa8 || p[i + 2] == 0xa9)) {
+			/* Line and paragraph separators end a line in older JavaScript. */
+			snprintf(esc, sizeof esc, "\\u%04x", 0x2000 | (p[i + 2] - 0x80));
+			e = esc;
+			skip = 3;
 		}
 		if (e == NULL) {
 			run += k;

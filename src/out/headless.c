@@ -77,7 +77,6 @@ headless_head(struct transcript *t, const struct scenario *s, const struct lesso
 	t->path = s->path;
 	t->intro = s->intro;
 	t->file = lesson_file_path(l);
-	t->fs = lesson_fs_name(l);
 	t->place_note = lesson_place_note(l)[0] ? lesson_place_note(l) : NULL;
 	t->notes[0] = init->cache.note[0] ? init->cache.note : NULL;
 	t->notes[1] = init->disk.note[0] ? init->disk.note : NULL;

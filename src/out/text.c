@@ -329,7 +329,7 @@ out_text_begin(struct transcript *t)
 		out_text_line(f, "\nsource   ", t->source, "");
 	out_text_line(f, "\nscenario ", t->path, "\n");
 	out_text_line(f, "file     ", t->file, " on ");
-	text_fput(t->fs, TEXT_LINE, f);
+	text_fput(t->env.fs, TEXT_LINE, f);
 	out_text_line(f, t->env.device[0] ? " " : "", t->env.device, ", kernel ");
 	out_text_line(f, "", t->env.kernel, "\n");
 	out_text_trace(f, &t->env);

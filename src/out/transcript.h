@@ -65,7 +65,6 @@ struct transcript {
 	const char *source;                /* or NULL */
 	const char *path;                  /* the scenario file; a program: argv[0] */
 	const char *file;                  /* the scratch file; a program: its working dir */
-	const char *fs;                    /* the scratch file's filesystem (text header) */
 	const char *place_note;            /* why the scratch file is where it is, or NULL */
 	const char *intro;                 /* or NULL */
 	const char *notes[2];              /* the first observation's cache and disk notes, or NULL */
