@@ -18,7 +18,9 @@
  * A transcript is written by a walk (out/headless.c walks a lesson, out/prog-headless.c a
  * traced program) that fills the structures below and calls transcript_begin, then
  * transcript_step per step, then transcript_end. A format is one file (out/text.c, json.c,
- * tap.c): three functions that write them, and one line in transcript.c's table.
+ * tap.c): three functions that write them, and one line in transcript.c's table. A format
+ * that writes JSON uses t->j (on t->f; transcript_end finishes it); one that embeds another
+ * format's output can call that format's functions with t->j made a buffer writer.
  */
 
 /* A traced program, beyond what a lesson has. */
