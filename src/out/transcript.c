@@ -18,6 +18,13 @@ static const struct transcript_format *const transcript_formats[] = {
 
 #define TRANSCRIPT_N_FORMATS (sizeof transcript_formats / sizeof transcript_formats[0])
 
+/* The i-th format. */
+const struct transcript_format *
+transcript_format_at(size_t i)
+{
+	return i < TRANSCRIPT_N_FORMATS ? transcript_formats[i] : NULL;
+}
+
 /* The format named name. */
 const struct transcript_format *
 transcript_format_find(const char *name)

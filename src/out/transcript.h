@@ -94,6 +94,9 @@ struct transcript_format {
 /* The formats (out/text.c, out/json.c, out/tap.c). */
 extern const struct transcript_format out_text_format, out_json_format, out_tap_format;
 
+/* The i-th format of the table (from 0), or NULL past the last. */
+const struct transcript_format *transcript_format_at(size_t i);
+
 /* The format named name, or NULL. */
 const struct transcript_format *transcript_format_find(const char *name);
 
