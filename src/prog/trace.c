@@ -335,8 +335,8 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 
 /* Fill out->ev from the finished call of p. */
 static void
-pt_fill_event(struct pt_proc *p, int64_t rval, bool is_error, const struct timespec *now,
-              struct prog_step *out)
+pt_fill_event(struct pt_proc *p, pid_t leader, int64_t rval, bool is_error,
+              const struct timespec *now, struct prog_step *out)
 {
 	const struct prog_call *c = p->call;
 	struct event *e = &out->ev;
@@ -359,6 +359,8 @@ pt_fill_event(struct pt_proc *p, int64_t rval, bool is_error, const struct times
 	e->ns = units_ns_between(&p->t0, now);
 	e->ns_traced = true;
 	e->origin = p->depth > 0 ? EV_STDIO : EV_DIRECT;
+	/* A call of any process but the first is a child's, as the lesson's tracer marks it. */
+	e->child = p->pid != leader;
 	if (c->kind == PK_OPEN || c->kind == PK_OPENAT) {
 		int flags = c->kind == PK_OPENAT ? (int)p->args[2] : (int)p->args[1];
 		unsigned mode = (unsigned)(c->kind == PK_OPENAT ? p->args[3] : p->args[2]);
@@ -471,7 +473,7 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		pt_resume(p, 0);
 		return 0;
 	}
-	pt_fill_event(p, si.exit.rval, si.exit.is_error, &now, out);
+	pt_fill_event(p, t->leader, si.exit.rval, si.exit.is_error, &now, out);
 	p->call = NULL;
 	if (p->depth > 0) {
 		/* Inside a stdio call (or exit's flush): the call is that step's. */
