@@ -430,8 +430,10 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 		const struct event *e = &l->v[i];
 		fprintf(f, "%s{\"call\":", i ? "," : "");
 		json_string(f, e->call);
-		fprintf(f, ",\"fd\":%d,\"bytes\":%" PRIu64 ",\"offset\":%" PRId64 ",\"result\":%" PRId64
-		        ",\"errno\":", e->fd, e->bytes, e->offset, e->result);
+		fprintf(f, ",\"fd\":%d,\"fd2\":%d,\"bytes\":%" PRIu64 ",\"offset\":%" PRId64
+		        ",\"offset2\":%" PRId64 ",\"length\":%" PRId64 ",\"addr\":%" PRIu64
+		        ",\"result\":%" PRId64 ",\"errno\":", e->fd, e->fd2, e->bytes, e->offset,
+		        e->offset2, e->length, e->addr, e->result);
 		headless_json_errno(f, e->err);
 		headless_json_times(f, e->ns, e->ns_traced);
 		fprintf(f, ",\"origin\":\"%s\",\"child\":%s,\"detail\":",

@@ -113,8 +113,10 @@ prog_headless_json_step(struct prog_headless *h, const struct prog_run_step *s)
 		const struct event *e = &l->v[i];
 		fputs(i ? ",{\"call\":" : "{\"call\":", f);
 		json_string(f, e->call);
-		fprintf(f, ",\"fd\":%d,\"bytes\":%" PRIu64 ",\"offset\":%" PRId64 ",\"result\":%" PRId64
-		        ",\"errno\":", e->fd, e->bytes, e->offset, e->result);
+		fprintf(f, ",\"fd\":%d,\"fd2\":%d,\"bytes\":%" PRIu64 ",\"offset\":%" PRId64
+		        ",\"offset2\":%" PRId64 ",\"length\":%" PRId64 ",\"addr\":%" PRIu64
+		        ",\"result\":%" PRId64 ",\"errno\":", e->fd, e->fd2, e->bytes, e->offset,
+		        e->offset2, e->length, e->addr, e->result);
 		json_string(f, e->err != 0 ? describe_errno(e->err) : NULL);
 		headless_json_times(f, e->ns, e->ns_traced);
 		fprintf(f, ",\"origin\":\"%s\",\"detail\":", e->origin == EV_STDIO ? "stdio" : "direct");
