@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # tests/program-truth.sh: the program --export=c writes for a scenario makes, on the scratch
-# file, the very calls iobufviz reports for it (name, fd, sizes, flags, results, in order):
+# file, the very calls iobufviz reports for it (name, fd, sizes, offsets, lengths, flags,
+# results, in order):
 # strace on the compiled program against the JSON transcript, with no tracer of ours.
 set -u
 bin=${IOBUFVIZ_BIN:?}
@@ -127,8 +128,13 @@ def ours():
             elif c in ("pread64", "pwrite64"):
                 key += [e["bytes"], e["offset"]]
             elif c == "lseek":
-                parts = [p.strip() for p in det.split(",")]
-                key += [int(parts[0]) if len(parts) > 1 else e["offset"], parts[-1]]
+                key += [e["offset"], det]
+            elif c in ("fadvise64", "sync_file_range", "fallocate"):
+                key += [e["offset"], e["length"], det]
+            elif c == "ftruncate":
+                key.append(e["length"])
+            elif c == "fcntl":
+                key.append(det.split(" -> ")[0])
             elif c == "sync":
                 key = [c]
             out.append(tuple(key + [e["result"], e["errno"]]))
@@ -201,6 +207,14 @@ def theirs():
             key += [int(args[2]), int(args[3])]
         elif c == "lseek":
             key += [int(args[1]), args[2]]
+        elif c in ("fadvise64", "sync_file_range"):
+            key += [int(args[1]), int(args[2]), args[3]]
+        elif c == "fallocate":
+            key += [int(args[2]), int(args[3]), "mode=" + args[1]]
+        elif c == "ftruncate":
+            key.append(int(args[1]))
+        elif c == "fcntl":
+            key.append(", ".join(args[1:]))
         out.append(tuple(key + [res, err]))
     return out
 
