@@ -25,7 +25,10 @@ TMPDIR=$tmp/t "$bin" --headless --format=json --dir "$tmp/ours" -- "$prog" a b \
 	{ echo "FAIL: calls under strace: exit $?"; exit 1; }
 
 python3 - "$tmp" <<'PY'
-import json, re, sys
+import json, os, re, sys
+sys.dont_write_bytecode = True          # nothing is written into the source tree
+sys.path.insert(0, os.path.join(os.environ["IOBUFVIZ_SRCDIR"], "tests"))
+from stracelib import split_args
 tmp = sys.argv[1]
 doc = json.load(open(tmp + "/ours.json"))
 if doc["program"]["exit_code"] != 0:
@@ -53,31 +56,6 @@ SPEC = {
     "openat": dict(path=1, det=[2, 3]), "openat2": dict(path=1), "open": dict(path=0, det=[1]),
     "creat": dict(path=0, det=[1]),
 }
-
-def split_args(a):
-    args, depth, cur, q, i = [], 0, "", False, 0
-    while i < len(a):
-        ch = a[i]
-        if q:
-            cur += ch
-            if ch == "\\":
-                cur += a[i + 1]; i += 1
-            elif ch == '"':
-                q = False
-        elif ch == '"':
-            q = True; cur += ch
-        elif ch in "([{<":
-            depth += 1; cur += ch
-        elif ch in ")]}>":
-            depth -= 1; cur += ch
-        elif ch == "," and depth == 0:
-            args.append(cur.strip()); cur = ""
-        else:
-            cur += ch
-        i += 1
-    if cur.strip():
-        args.append(cur.strip())
-    return args
 
 def num(arg):
     """An fd, a size, an offset as strace prints it: 3</path>, 4096, 0x1000, NULL, [512] => [1512]."""

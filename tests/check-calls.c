@@ -224,6 +224,17 @@ rec_stop(const struct rec *r, struct decode_stop *s)
 	return c;
 }
 
+/* The event the lesson tracer's path makes of recording r (and its stop, in *s). */
+static const struct call_row *
+rec_lesson(const struct rec *r, struct decode_stop *s, struct event *e)
+{
+	struct peek exit = { .read = rec_read, .pid = REC_EXIT };
+	const struct call_row *c = rec_stop(r, s);
+
+	tracer_event(c, s, &exit, e);
+	return c;
+}
+
 /* Every row of the table has a recording here: a new row cannot go untested. */
 START_TEST(test_every_row_recorded)
 {
@@ -240,15 +251,13 @@ END_TEST
 /* The lesson tracer's path and the program tracer's path give the same event. */
 START_TEST(test_same_event_both_paths)
 {
-	const struct rec *r = &recs[_i];
 	struct peek exit = { .read = rec_read, .pid = REC_EXIT };
 	struct decode_stop s;
 	struct prog_step step;
 	struct event lesson;
-	const struct call_row *c = rec_stop(r, &s);
+	const struct call_row *c = rec_lesson(&recs[_i], &s, &lesson);
 	const struct event *prog = &step.ev;
 
-	tracer_event(c, &s, &exit, &lesson);
 	prog_trace_event(c, &s, &exit, &step);
 	ck_assert_int_eq(step.kind, PROG_STEP_CALL);
 	ck_assert_str_eq(lesson.call, prog->call);
@@ -271,32 +280,26 @@ END_TEST
 /* Each recorded call reads as strace decodes it. */
 START_TEST(test_decoded_as_strace)
 {
-	const struct rec *r = &recs[_i];
-	struct peek exit = { .read = rec_read, .pid = REC_EXIT };
 	struct decode_stop s;
 	struct event e;
 	char line[256];
-	const struct call_row *c = rec_stop(r, &s);
 
-	tracer_event(c, &s, &exit, &e);
-	ck_assert_str_eq(event_format(&e, line, sizeof line), r->text);
+	rec_lesson(&recs[_i], &s, &e);
+	ck_assert_str_eq(event_format(&e, line, sizeof line), recs[_i].text);
 }
 END_TEST
 
-/* The find-by-index helper for the field checks below. */
+/* The event of the recording of call nr with arguments a and result rval. */
 static void
 event_of(long nr, const uint64_t a[6], int64_t rval, struct event *e)
 {
-	for (size_t i = 0; i < NRECS; i++) {
-		struct peek exit = { .read = rec_read, .pid = REC_EXIT };
-		struct decode_stop s;
-		const struct call_row *c;
+	struct decode_stop s;
 
+	for (size_t i = 0; i < NRECS; i++) {
 		if (recs[i].nr != nr || memcmp(recs[i].a, a, sizeof recs[i].a) != 0 ||
 		    recs[i].rval != rval)
 			continue;
-		c = rec_stop(&recs[i], &s);
-		tracer_event(c, &s, &exit, e);
+		rec_lesson(&recs[i], &s, e);
 		return;
 	}
 	ck_abort_msg("no recording of syscall %ld", nr);

@@ -108,7 +108,10 @@ PY
 	both "$scen" --trace=ptrace || continue
 	trace "$calls" || continue
 	python3 - "$d" "$name" <<'PY' || fail=1
-import json, re, sys
+import json, os, re, sys
+sys.dont_write_bytecode = True          # nothing is written into the source tree
+sys.path.insert(0, os.path.join(os.environ["IOBUFVIZ_SRCDIR"], "tests"))
+from stracelib import split_args
 d, name = sys.argv[1], sys.argv[2]
 scratch = d + "/scratch"
 
@@ -141,32 +144,6 @@ def ours():
     return out
 
 line_re = re.compile(r'^(\d+)\s+(\w+)\((.*)\)\s+= (-?(?:0x[0-9a-f]+|\d+))(?:<[^>]*>)?(?: (E\w+))?')
-def split_args(a):
-    args, depth, cur, q = [], 0, "", False
-    i = 0
-    while i < len(a):
-        ch = a[i]
-        if q:
-            cur += ch
-            if ch == "\\":
-                cur += a[i + 1]; i += 1
-            elif ch == '"':
-                q = False
-        elif ch == '"':
-            q = True; cur += ch
-        elif ch in "([{<":
-            depth += 1; cur += ch
-        elif ch in ")]}>":
-            depth -= 1; cur += ch
-        elif ch == "," and depth == 0:
-            args.append(cur.strip()); cur = ""
-        else:
-            cur += ch
-        i += 1
-    if cur.strip():
-        args.append(cur.strip())
-    return args
-
 def fdnum(arg):
     m = re.match(r'^(-?\d+)<(.*)>$', arg)
     return (int(m.group(1)), m.group(2)) if m else (None, None)

@@ -9,7 +9,6 @@
 #include <linux/fs.h>
 #include <linux/io_uring.h>
 #include <linux/openat2.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "trace/decode.h"
 #include "trace/peek.h"
 
@@ -41,22 +41,6 @@ struct decode_name {
 #define DECODE_N(x) { x, #x }
 #define DECODE_COUNT(t) (sizeof t / sizeof t[0])
 
-/* Append printf output at *n of buf (never past len). */
-static void __attribute__((format(printf, 4, 5)))
-decode_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	if (*n >= len)
-		return;
-	va_start(ap, fmt);
-	k = vsnprintf(buf + *n, len - *n, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		*n = *n + (size_t)k < len ? *n + (size_t)k : len;
-}
-
 /* v as names of t joined by "|" after *n of buf, leftover bits as hex, "0" if v is 0. */
 static void
 decode_bits(uint64_t v, const struct decode_name *t, size_t nt, char *buf, size_t len,
@@ -65,17 +49,28 @@ decode_bits(uint64_t v, const struct decode_name *t, size_t nt, char *buf, size_
 	size_t start = *n;
 
 	if (v == 0) {
-		decode_cat(buf, len, n, "0");
+		text_cat(buf, len, n, "0");
 		return;
 	}
 	for (size_t i = 0; i < nt; i++) {
 		if (t[i].bits == 0 || (v & t[i].bits) != t[i].bits)
 			continue;
 		v &= ~t[i].bits;
-		decode_cat(buf, len, n, "%s%s", *n > start ? "|" : "", t[i].name);
+		text_cat(buf, len, n, "%s%s", *n > start ? "|" : "", t[i].name);
 	}
 	if (v != 0)
-		decode_cat(buf, len, n, "%s%#" PRIx64, *n > start ? "|" : "", v);
+		text_cat(buf, len, n, "%s%#" PRIx64, *n > start ? "|" : "", v);
+}
+
+/* buf holds only v's names. */
+static void
+decode_named(uint64_t v, const struct decode_name *t, size_t nt, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (len > 0)
+		buf[0] = '\0';
+	decode_bits(v, t, nt, buf, len, &n);
 }
 
 /* The name of v in t, or NULL. */
@@ -107,12 +102,12 @@ decode_flags(int flags, bool access, char *buf, size_t len)
 		return buf;
 	buf[0] = '\0';
 	if (access)
-		decode_cat(buf, len, &n, "%s", acc == O_WRONLY ? "O_WRONLY" : acc == O_RDWR ?
+		text_cat(buf, len, &n, "%s", acc == O_WRONLY ? "O_WRONLY" : acc == O_RDWR ?
 		           "O_RDWR" : acc == O_RDONLY ? "O_RDONLY" : "O_ACCMODE");
 	flags &= ~O_ACCMODE;
 	if (flags != 0) {
 		if (n > 0)
-			decode_cat(buf, len, &n, "|");
+			text_cat(buf, len, &n, "|");
 		decode_bits((unsigned)flags, names, DECODE_COUNT(names), buf, len, &n);
 	}
 	return buf;
@@ -141,7 +136,7 @@ decode_openat(int flags, unsigned mode, char *buf, size_t len)
 	decode_open_flags(flags, buf, len);
 	n = strlen(buf);
 	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
-		decode_cat(buf, len, &n, ", %#03o", mode & 07777);
+		text_cat(buf, len, &n, ", %#03o", mode & 07777);
 	return buf;
 }
 
@@ -182,11 +177,7 @@ decode_sync_file_range_flags(unsigned flags, char *buf, size_t size)
 		DECODE_N(SYNC_FILE_RANGE_WAIT_BEFORE), DECODE_N(SYNC_FILE_RANGE_WRITE),
 		DECODE_N(SYNC_FILE_RANGE_WAIT_AFTER),
 	};
-	size_t n = 0;
-
-	if (size > 0)
-		buf[0] = '\0';
-	decode_bits(flags, names, DECODE_COUNT(names), buf, size, &n);
+	decode_named(flags, names, DECODE_COUNT(names), buf, size);
 	return buf;
 }
 
@@ -199,7 +190,7 @@ decode_sync_file_range(unsigned flags, uint64_t len, char *buf, size_t size)
 	if (size == 0)
 		return buf;
 	buf[0] = '\0';
-	decode_cat(buf, size, &n, "len=%" PRIu64 ", ", len);
+	text_cat(buf, size, &n, "len=%" PRIu64 ", ", len);
 	if (n < size)
 		decode_sync_file_range_flags(flags, buf + n, size - n);
 	return buf;
@@ -274,7 +265,7 @@ decode_fallocate(const struct decode_stop *s, int flg, const struct peek *m, cha
 
 	(void)m;
 	buf[0] = '\0';
-	decode_cat(buf, len, &n, "mode=");
+	text_cat(buf, len, &n, "mode=");
 	decode_bits((unsigned)s->args[flg], names, DECODE_COUNT(names), buf, len, &n);
 }
 
@@ -291,10 +282,10 @@ decode_iov(const struct decode_stop *s, int flg, const struct peek *m, char *buf
 	buf[0] = '\0';
 	if (k == 0 || !peek_read(m, s->args[1], v, k * sizeof v[0]))
 		return;
-	decode_cat(buf, len, &n, "iov=[");
+	text_cat(buf, len, &n, "iov=[");
 	for (size_t i = 0; i < k; i++)
-		decode_cat(buf, len, &n, "%s%zu", i ? ", " : "", v[i].iov_len);
-	decode_cat(buf, len, &n, "%s]", cnt > k ? ", ..." : "");
+		text_cat(buf, len, &n, "%s%zu", i ? ", " : "", v[i].iov_len);
+	text_cat(buf, len, &n, "%s]", cnt > k ? ", ..." : "");
 }
 
 /* preadv2/pwritev2: the iovecs, then the RWF_* flags at flg unless 0. */
@@ -312,7 +303,7 @@ decode_iov2(const struct decode_stop *s, int flg, const struct peek *m, char *bu
 	if (s->args[flg] == 0)
 		return;
 	if (n > 0)
-		decode_cat(buf, len, &n, ", ");
+		text_cat(buf, len, &n, ", ");
 	decode_bits(s->args[flg], names, DECODE_COUNT(names), buf, len, &n);
 }
 
@@ -334,12 +325,10 @@ decode_splice(const struct decode_stop *s, int flg, const struct peek *m, char *
 		DECODE_N(SPLICE_F_MOVE), DECODE_N(SPLICE_F_NONBLOCK), DECODE_N(SPLICE_F_MORE),
 		DECODE_N(SPLICE_F_GIFT),
 	};
-	size_t n = 0;
-
 	(void)m;
 	buf[0] = '\0';
 	if (s->args[flg] != 0)
-		decode_bits(s->args[flg], names, DECODE_COUNT(names), buf, len, &n);
+		decode_named(s->args[flg], names, DECODE_COUNT(names), buf, len);
 }
 
 /* fcntl(fd, cmd, arg): the command by name and its argument as strace shows it; for F_GETFL
@@ -363,28 +352,28 @@ decode_fcntl(const struct decode_stop *s, int flg, const struct peek *m, char *b
 	(void)m;
 	buf[0] = '\0';
 	if (name == NULL) {
-		decode_cat(buf, len, &n, "cmd=%d", cmd);
+		text_cat(buf, len, &n, "cmd=%d", cmd);
 		return;
 	}
-	decode_cat(buf, len, &n, "%s", name);
+	text_cat(buf, len, &n, "%s", name);
 	switch (cmd) {
 	case F_GETFL:
 		if (!s->is_error)
-			decode_cat(buf, len, &n, " -> %s",
+			text_cat(buf, len, &n, " -> %s",
 			           decode_open_flags((int)s->rval, flags, sizeof flags));
 		break;
 	case F_SETFL:
-		decode_cat(buf, len, &n, ", %s",
+		text_cat(buf, len, &n, ", %s",
 		           decode_open_flags((int)s->args[flg + 1], flags, sizeof flags));
 		break;
 	case F_SETFD:
-		decode_cat(buf, len, &n, ", ");
+		text_cat(buf, len, &n, ", ");
 		decode_bits(s->args[flg + 1] & 0xffffffffu, fd_flags, DECODE_COUNT(fd_flags), buf,
 		            len, &n);
 		break;
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		decode_cat(buf, len, &n, ", %d", (int)s->args[flg + 1]);
+		text_cat(buf, len, &n, ", %d", (int)s->args[flg + 1]);
 		break;
 	default:
 		break;
@@ -417,11 +406,8 @@ decode_flock(const struct decode_stop *s, int flg, const struct peek *m, char *b
 	static const struct decode_name names[] = {
 		DECODE_N(LOCK_SH), DECODE_N(LOCK_EX), DECODE_N(LOCK_NB), DECODE_N(LOCK_UN),
 	};
-	size_t n = 0;
-
 	(void)m;
-	buf[0] = '\0';
-	decode_bits(s->args[flg] & 0xffffffffu, names, DECODE_COUNT(names), buf, len, &n);
+	decode_named(s->args[flg] & 0xffffffffu, names, DECODE_COUNT(names), buf, len);
 }
 
 /* mmap(addr, length, prot, flags, fd, offset): "PROT_READ|PROT_WRITE, MAP_SHARED". */
@@ -452,16 +438,16 @@ decode_mmap(const struct decode_stop *s, int flg, const struct peek *m, char *bu
 	(void)m;
 	buf[0] = '\0';
 	if (s->args[flg] == 0)
-		decode_cat(buf, len, &n, "PROT_NONE");
+		text_cat(buf, len, &n, "PROT_NONE");
 	else
 		decode_bits(s->args[flg], prot, DECODE_COUNT(prot), buf, len, &n);
 	if (t != NULL) {
-		decode_cat(buf, len, &n, ", %s", t);
+		text_cat(buf, len, &n, ", %s", t);
 		f &= ~(uint64_t)0x0f;
 		if (f != 0)
-			decode_cat(buf, len, &n, "|");
+			text_cat(buf, len, &n, "|");
 	} else {
-		decode_cat(buf, len, &n, ", ");
+		text_cat(buf, len, &n, ", ");
 	}
 	if (f != 0 || t == NULL)
 		decode_bits(f, flags, DECODE_COUNT(flags), buf, len, &n);
@@ -474,11 +460,8 @@ decode_msync(const struct decode_stop *s, int flg, const struct peek *m, char *b
 	static const struct decode_name names[] = {
 		DECODE_N(MS_ASYNC), DECODE_N(MS_INVALIDATE), DECODE_N(MS_SYNC),
 	};
-	size_t n = 0;
-
 	(void)m;
-	buf[0] = '\0';
-	decode_bits(s->args[flg] & 0xffffffffu, names, DECODE_COUNT(names), buf, len, &n);
+	decode_named(s->args[flg] & 0xffffffffu, names, DECODE_COUNT(names), buf, len);
 }
 
 /* dup3(oldfd, newfd, flags): O_CLOEXEC, unless 0. */
@@ -556,7 +539,7 @@ decode_uring_enter(const struct decode_stop *s, int flg, const struct peek *m, c
 
 	(void)m;
 	buf[0] = '\0';
-	decode_cat(buf, len, &n, "to_submit=%u, min_complete=%u, ", (unsigned)s->args[1],
+	text_cat(buf, len, &n, "to_submit=%u, min_complete=%u, ", (unsigned)s->args[1],
 	           (unsigned)s->args[2]);
 	decode_bits(s->args[flg] & 0xffffffffu, names, DECODE_COUNT(names), buf, len, &n);
 }

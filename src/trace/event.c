@@ -4,11 +4,11 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "trace/calls.h"
 #include "trace/decode.h"
 #include "trace/event.h"
@@ -135,30 +135,14 @@ event_list_clear(struct event_list *l)
 	memset(l, 0, sizeof *l);
 }
 
-/* Append printf output at *n of buf (never past len). */
-static void __attribute__((format(printf, 4, 5)))
-event_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	if (*n >= len)
-		return;
-	va_start(ap, fmt);
-	k = vsnprintf(buf + *n, len - *n, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		*n = *n + (size_t)k < len ? *n + (size_t)k : len;
-}
-
 /* An offset: "@4096" (at), or as given where it may be negative (lseek's "-10"). */
 static void
 event_cat_offset(char *buf, size_t len, size_t *n, int64_t off, unsigned flags)
 {
 	if (off >= 0)
-		event_cat(buf, len, n, "%s@%" PRId64, *n ? ", " : "", off);
+		text_cat(buf, len, n, "%s@%" PRId64, *n ? ", " : "", off);
 	else if (flags & CALL_SEEK)
-		event_cat(buf, len, n, "%s%" PRId64, *n ? ", " : "", off);
+		text_cat(buf, len, n, "%s%" PRId64, *n ? ", " : "", off);
 }
 
 /*
@@ -177,28 +161,28 @@ event_format(const struct event *e, char *buf, size_t len)
 
 	args[0] = '\0';
 	if (c != NULL && c->addr >= 0 && e->addr != 0)
-		event_cat(args, sizeof args, &n, "%#" PRIx64, e->addr);
+		text_cat(args, sizeof args, &n, "%#" PRIx64, e->addr);
 	else if (c != NULL && c->addr >= 0)
-		event_cat(args, sizeof args, &n, "NULL");
+		text_cat(args, sizeof args, &n, "NULL");
 	/* open/openat name no fd: in a lesson they act on the scratch file by path. */
 	if (e->fd < 0 && (f & CALL_PATH) && !(f & CALL_FD))
-		event_cat(args, sizeof args, &n, "%sscratch", n ? ", " : "");
+		text_cat(args, sizeof args, &n, "%sscratch", n ? ", " : "");
 	if (e->fd >= 0)
-		event_cat(args, sizeof args, &n, "%s%d", n ? ", " : "", e->fd);
+		text_cat(args, sizeof args, &n, "%s%d", n ? ", " : "", e->fd);
 	if (pairs)
 		event_cat_offset(args, sizeof args, &n, e->offset, f);
 	if (c != NULL && c->fd2 >= 0 && e->fd2 >= 0)
-		event_cat(args, sizeof args, &n, "%s%d", n ? ", " : "", e->fd2);
+		text_cat(args, sizeof args, &n, "%s%d", n ? ", " : "", e->fd2);
 	if (c != NULL && c->off2 >= 0)
 		event_cat_offset(args, sizeof args, &n, e->offset2, f);
 	if (c != NULL ? c->bytes != CALLS_NONE : e->bytes > 0)
-		event_cat(args, sizeof args, &n, "%s%" PRIu64, n ? ", " : "", e->bytes);
+		text_cat(args, sizeof args, &n, "%s%" PRIu64, n ? ", " : "", e->bytes);
 	if (!pairs)
 		event_cat_offset(args, sizeof args, &n, e->offset, f);
 	if (c != NULL && c->len >= 0)
-		event_cat(args, sizeof args, &n, "%slen=%" PRId64, n ? ", " : "", e->length);
+		text_cat(args, sizeof args, &n, "%slen=%" PRId64, n ? ", " : "", e->length);
 	if (e->detail[0] != '\0')
-		event_cat(args, sizeof args, &n, "%s%s", n ? ", " : "", e->detail);
+		text_cat(args, sizeof args, &n, "%s%s", n ? ", " : "", e->detail);
 	if (e->result < 0 && e->err != 0)
 		snprintf(buf, len, "%s%s(%s) = -1 %s", e->child ? "child: " : "", e->call, args,
 		         strerrorname_np(e->err) ? strerrorname_np(e->err) : "?");
