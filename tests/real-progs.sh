@@ -126,7 +126,7 @@ for s in doc["steps"]:
         if c in ("open", "openat", "creat", "openat2"):
             key = (c, -1, 0, -1, e["result"])
         elif c == "mmap":
-            key = (c, e["fd"], e["bytes"], -1, None)
+            key = (c, e["fd"], e["length"], -1, None)
         else:
             key = (c, e["fd"], e["bytes"] if c in RW else 0,
                    e["offset"] if c in ("pread64", "pwrite64") else -1, e["result"])

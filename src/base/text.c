@@ -2,6 +2,7 @@
 /* base/text.c: the one sanitiser of untrusted text, for every sink that reaches a terminal. */
 #include <config.h>
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,19 @@ text_quote(const void *s, size_t n, char *buf, size_t len)
 	return buf;
 }
 
+/* The C string s as text_quote shows it, and "..." after it when it was cut where it was read. */
+char *
+text_quote_cut(const char *s, bool cut, char *buf, size_t len)
+{
+	size_t n;
+
+	text_quote(s, strlen(s), buf, len);
+	n = strlen(buf);
+	if (cut && n + 4 <= len && n > 0 && buf[n - 1] == '"')
+		memcpy(buf + n, "...", 4);
+	return buf;
+}
+
 /* text_safe into a string of the right size. */
 char *
 text_safe_dup(const char *s, enum text_mode m)
@@ -172,4 +186,20 @@ text_fput(const char *s, enum text_mode m, FILE *f)
 	if (big != NULL)
 		fputs(big, f);
 	free(big);
+}
+
+/* Append as snprintf would, never past the end. */
+void
+text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (*n >= len)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *n, len - *n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*n = *n + (size_t)k < len ? *n + (size_t)k : len;
 }

@@ -33,10 +33,19 @@ size_t text_safe(const char *s, enum text_mode m, char *buf, size_t len);
  */
 char *text_quote(const void *s, size_t n, char *buf, size_t len);
 
+/* The C string s as text_quote shows it, with "..." after the closing quote when cut (it was
+ * cut where it was read: a string of a traced program that filled its buffer). Return buf. */
+char *text_quote_cut(const char *s, bool cut, char *buf, size_t len);
+
 /* text_safe into a new heap string (NULL if out of memory; NULL s gives NULL). */
 char *text_safe_dup(const char *s, enum text_mode m);
 
 /* Write s to f as text_safe shows it. */
 void text_fput(const char *s, enum text_mode m, FILE *f);
+
+/* Append printf output at *n of buf (len bytes), never past its end; *n moves on (to len
+ * when it was cut). */
+void text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif

@@ -132,3 +132,49 @@ prog_fds_resolve(struct prog_fdtab *tab, pid_t pid, int fd)
 	prog_fds_set(tab, fd, path, S_ISREG(st.st_mode), cloexec, st.st_dev, st.st_ino);
 	return &tab->v[tab->n - 1];
 }
+
+/* The file mapped at addr of pid (from /proc/PID/maps): its path and stat. */
+bool
+prog_fds_mapped(pid_t pid, uint64_t addr, char *path, size_t len, struct stat *st)
+{
+	char name[64], line[PATH_MAX + 128];
+	bool found = false;
+	FILE *f;
+
+	snprintf(name, sizeof name, "/proc/%d/maps", (int)pid);
+	f = fopen(name, "re");
+	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+		unsigned long long lo, hi, ino;
+		int at = 0;
+
+		if (sscanf(line, "%llx-%llx %*s %*x %*x:%*x %llu %n", &lo, &hi, &ino, &at) < 3 ||
+		    addr < lo || addr >= hi)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (ino != 0 && at > 0 && line[at] == '/' && stat(line + at, st) == 0) {
+			snprintf(path, len, "%s", line + at);
+			found = true;
+		}
+		break;
+	}
+	if (f != NULL)
+		fclose(f);
+	return found;
+}
+
+/* close_range: forget fds first to last, or mark them O_CLOEXEC. */
+void
+prog_fds_close_range(struct prog_fdtab *tab, unsigned first, unsigned last, bool cloexec)
+{
+	for (size_t i = 0; i < tab->n;) {
+		struct prog_fd *f = &tab->v[i++];
+		if ((unsigned)f->fd < first || (unsigned)f->fd > last)
+			continue;
+		if (cloexec) {
+			f->cloexec = true;
+		} else {
+			prog_fds_del(tab, f->fd);
+			i--;
+		}
+	}
+}

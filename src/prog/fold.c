@@ -9,6 +9,7 @@
 
 #include "prog/mark.h"
 #include "prog/run-int.h"
+#include "trace/calls.h"
 
 /* True if stdio fold f is of the calls of func_id on stream of pid. */
 static bool
@@ -51,12 +52,15 @@ prog_fold_close(struct prog_run *r, bool calls, const struct prog_step *key, boo
 	}
 }
 
-/* True for a call that only reads what is there (its own fold's business alone). */
+/* True for a call that only reads what is there (its own fold's business alone): it reads,
+ * seeks or stats, and writes nothing (a copy reads one file and writes another). */
 static bool
 prog_fold_reads(const struct event *e)
 {
-	return event_is_read(e) || strcmp(e->call, "lseek") == 0 || strcmp(e->call, "fstat") == 0 ||
-	       strcmp(e->call, "newfstatat") == 0 || strcmp(e->call, "statx") == 0;
+	const struct call_row *c = calls_named(e->call);
+
+	return c != NULL && (c->flags & (CALL_READ | CALL_READ2 | CALL_SEEK | CALL_STAT)) != 0 &&
+	       !(c->flags & (CALL_WRITE | CALL_WRITE2));
 }
 
 /* True for the stdio functions whose runs fold (reads and writes of data). */
@@ -111,8 +115,9 @@ prog_fold_hook(void *ctx, const struct prog_entry *e)
 		if (!e->file)
 			return;
 		prog_fold_close(r, r->fold == NULL || r->fold->ps.pid != e->pid ||
-		                     r->fold->ps.ev.fd != e->fd || strcmp(r->fold->ps.ev.call, e->call) != 0,
-		                     NULL, false);
+		                     r->fold->ps.ev.fd != e->fd || r->fold->ps.ev.fd2 != e->fd2 ||
+		                     strcmp(r->fold->ps.ev.call, e->call) != 0,
+		                NULL, false);
 		break;
 	case PROG_ENTRY_STDIO:
 		if (prog_fold_foldable(e->func_id)) {
@@ -292,14 +297,15 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 		}
 		return;
 	}
+	/* A call that does not fold (it failed, or moves no data) comes after an open fold of
+	 * the same fd, which the hook left open; a process killed before exit_group leaves its
+	 * folds open: they came first. */
+	if (ps->kind != PROG_STEP_STDIO)
+		prog_fold_close(r, true, NULL, false);
 	s = prog_run_new_step(ps);
 	if (s == NULL) {
 		r->failed = true;
 		return;
-	}
-	if (ps->kind == PROG_STEP_EXIT) {
-		/* A process killed before exit_group leaves its folds open: they came first. */
-		prog_fold_close(r, true, NULL, false);
 	}
 	if (ps->kind == PROG_STEP_EXIT) {
 		struct prog_run_pstreams *x = prog_fold_at_exit(r, ps->pid);

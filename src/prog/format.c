@@ -11,7 +11,7 @@
 #include "base/text.h"
 #include "prog/format.h"
 #include "prog/mark.h"
-#include "prog/mem.h"
+#include "trace/calls.h"
 #include "trace/decode.h"
 
 /* A stream as the program names it: stdin, stdout, stderr by their fd, else "fp". */
@@ -49,8 +49,8 @@ prog_format_stdio(const struct prog_step *s, char *buf, size_t len)
 	bool more = strchr(s->str[0], '%') != NULL;
 	int64_t r = s->ret;
 
-	prog_mem_quote(s->str[0], a, sizeof a);
-	prog_mem_quote(s->str[1], b, sizeof b);
+	text_quote_cut(s->str[0], strlen(s->str[0]) == PROG_STR_MAX - 1, a, sizeof a);
+	text_quote_cut(s->str[1], strlen(s->str[1]) == PROG_STR_MAX - 1, b, sizeof b);
 	switch (s->func_id) {
 	case PROG_MARK_FUNC_fwrite:
 	case PROG_MARK_FUNC_fread:
@@ -139,13 +139,17 @@ prog_format_stdio(const struct prog_step *s, char *buf, size_t len)
 char *
 prog_format_step(const struct prog_step *s, char *buf, size_t len)
 {
+	const struct call_row *c = s->kind == PROG_STEP_CALL ? calls_find((uint64_t)s->ev.nr) : NULL;
 	char ev[256], st[PROG_STR_MAX * 8 + 64];
 
 	switch (s->kind) {
 	case PROG_STEP_CALL:
-		if (s->ev.fd < 0 && s->path[0] != '\0' && s->ev.detail[0] != '"') {
+		/* The open family and execve by the path they were given (unless the detail
+		 * names it: the tracer's opens do). */
+		if (c != NULL && (c->flags & CALL_PATH) && !(c->flags & CALL_FD) &&
+		    s->ev.detail[0] != '"') {
 			char q[PATH_MAX + 16];
-			prog_mem_quote(s->path, q, sizeof q);
+			text_quote_cut(s->path, strlen(s->path) == PATH_MAX - 1, q, sizeof q);
 			if (s->ev.result < 0)
 				snprintf(buf, len, "[%d] %s(%s%s%s) = -1 %s", (int)s->pid, s->ev.call, q,
 				         s->ev.detail[0] ? ", " : "", s->ev.detail,

@@ -20,6 +20,9 @@
 #define PROG_MARK_BEFORE 1
 #define PROG_MARK_AFTER  2
 
+/* Room for a string argument a marker points at (fopen's path, fprintf's format), cut. */
+#define PROG_STR_MAX 96
+
 /* What a "before" marker's a and b are. */
 #define PROG_MARK_ARG_NONE 0      /* nothing */
 #define PROG_MARK_ARG_NUM  1      /* a number */

@@ -304,13 +304,8 @@ prog_run_stdio_state(struct prog_run_step *s, int fd)
 static bool
 prog_run_is_disk(const struct event *e, const struct snap_fd *fd)
 {
-	static const char *const syncs[] = { "fsync", "fdatasync", "sync_file_range", "msync",
-	                                     "sync", "syncfs" };
-
-	for (size_t i = 0; i < sizeof syncs / sizeof syncs[0]; i++)
-		if (strcmp(e->call, syncs[i]) == 0)
-			return true;
-	return event_is_write(e) && fd->open && (fd->flags & (O_SYNC | O_DSYNC)) != 0;
+	return event_is_sync(e) ||
+	       (event_is_write(e) && fd->open && (fd->flags & (O_SYNC | O_DSYNC)) != 0);
 }
 
 /* The log's name for the step: the call's or the function's. */

@@ -5,32 +5,27 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <limits.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "trace/decode.h"
 #include "base/errmsg.h"
 #include "trace/calls.h"
+#include "trace/decode.h"
+#include "trace/event.h"
+#include "trace/peek.h"
 #include "prog/fds.h"
 #include "prog/launch.h"
-#include "prog/mem.h"
 #include "prog/mark.h"
 #include "prog/streams.h"
 #include "prog/trace.h"
@@ -50,11 +45,12 @@ struct pt_proc {
 	bool fresh;               /* attached by a fork event: its first SIGSTOP is ours */
 	bool in_sys;              /* between a seccomp stop and its syscall-exit stop */
 	/* The call between its entry and exit. */
-	const struct prog_call *call;
-	uint64_t args[6];
+	const struct call_row *call;
+	struct decode_stop stop;
 	struct timespec t0;
 	char path[PATH_MAX];      /* open family: the path argument; else the fd's file */
 	bool regular, has_file;
+	int file_fd;              /* the fd path is of (-1: none, or by path only) */
 	dev_t dev;                /* the regular file's */
 	ino_t ino;
 	int depth;                /* stdio calls of the shim in progress (exit's flush: for good) */
@@ -162,10 +158,10 @@ pt_resume(struct pt_proc *p, int sig)
 /* Tell the hook what p is about to do. */
 static void
 pt_hook(struct prog_trace *t, struct pt_proc *p, enum prog_entry_kind kind, const char *call,
-        int fd, bool file)
+        int fd, int fd2, bool file)
 {
-	struct prog_entry e = { .kind = kind, .pid = p->pid, .call = call, .fd = fd, .file = file,
-	                        .func_id = p->mark_id, .stream = p->mark_file };
+	struct prog_entry e = { .kind = kind, .pid = p->pid, .call = call, .fd = fd, .fd2 = fd2,
+	                        .file = file, .func_id = p->mark_id, .stream = p->mark_file };
 
 	if (t->hook != NULL)
 		t->hook(t->hook_ctx, &e);
@@ -219,6 +215,7 @@ pt_on_mark(struct prog_trace *t, struct pt_proc *p, const uint64_t *args, struct
 #undef PT_MARK_KINDS
 	};
 	unsigned phase = args[1] & 0xff, id = (args[1] >> 8) & 0xff;
+	struct peek m = peek_pid(p->pid);
 
 	t->st.markers++;
 	p->in_sys = false;
@@ -234,7 +231,7 @@ pt_on_mark(struct prog_trace *t, struct pt_proc *p, const uint64_t *args, struct
 				p->mark_arg[k] = (int64_t)args[3 + k];
 				p->mark_str[k][0] = '\0';
 				if (kinds[id][k] == PROG_MARK_ARG_STR && args[3 + k] != 0)
-					prog_mem_str(p->pid, args[3 + k], p->mark_str[k], PROG_STR_MAX);
+					peek_str(&m, args[3 + k], p->mark_str[k], PROG_STR_MAX);
 			}
 			event_list_clear(&p->inner);
 			p->inner.source = EV_SRC_PTRACE;
@@ -247,7 +244,7 @@ pt_on_mark(struct prog_trace *t, struct pt_proc *p, const uint64_t *args, struct
 					p->mark_ino = fd->ino;
 				}
 			}
-			pt_hook(t, p, PROG_ENTRY_STDIO, pt_mark_names[id], -1, false);
+			pt_hook(t, p, PROG_ENTRY_STDIO, pt_mark_names[id], -1, -1, false);
 		}
 		pt_resume(p, 0);
 		return 0;
@@ -263,59 +260,62 @@ pt_on_mark(struct prog_trace *t, struct pt_proc *p, const uint64_t *args, struct
 	return 1;
 }
 
+/* Use fd's file as the call's file, unless a regular one is known already (a copy's second
+ * fd: splice from a pipe into a file is on the file). */
+static void
+pt_use_fd(struct pt_proc *p, int fd)
+{
+	struct prog_fd *f;
+
+	if (p->regular || fd < 0 || (f = pt_fd_get(p, fd)) == NULL)
+		return;
+	snprintf(p->path, sizeof p->path, "%s", f->path);
+	p->has_file = true;
+	p->regular = f->regular;
+	p->file_fd = fd;
+	p->dev = f->dev;
+	p->ino = f->ino;
+}
+
+/* Use the file mapped at addr as the call's file (msync, munmap). */
+static void
+pt_use_map(struct pt_proc *p, uint64_t addr)
+{
+	struct stat st;
+
+	if (!prog_fds_mapped(p->pid, addr, p->path, sizeof p->path, &st))
+		return;
+	p->has_file = true;
+	p->regular = S_ISREG(st.st_mode);
+	p->dev = st.st_dev;
+	p->ino = st.st_ino;
+}
+
 /* A seccomp stop: remember the call, or turn a marker into a step. 1 = a step in *out. */
 static int
 pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 {
 	struct __ptrace_syscall_info si;
-	const struct prog_call *c;
+	const struct call_row *c;
+	struct peek m = peek_pid(p->pid);
 
 	memset(&si, 0, sizeof si);
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, (void *)sizeof si, &si) <= 0 ||
-	    si.op != PTRACE_SYSCALL_INFO_SECCOMP || si.arch != PROG_CALLS_AUDIT_ARCH ||
-	    (c = prog_calls_find(si.seccomp.nr)) == NULL) {
+	    si.op != PTRACE_SYSCALL_INFO_SECCOMP || si.arch != CALLS_AUDIT_ARCH ||
+	    (c = calls_find(si.seccomp.nr)) == NULL) {
 		t->st.other_calls++;
 		p->in_sys = false;
 		pt_resume(p, 0);
 		return 0;
 	}
-	if (c->kind == PK_MARK)
+	if (c->flags & CALL_MARK)
 		return pt_on_mark(t, p, si.seccomp.args, out);
-	p->call = c;
-	memcpy(p->args, si.seccomp.args, sizeof p->args);
-	p->path[0] = '\0';
-	p->has_file = p->regular = false;
-	p->dev = 0;
-	p->ino = 0;
-	if (c->kind == PK_OPEN || c->kind == PK_OPENAT || c->kind == PK_EXEC) {
-		prog_mem_str(p->pid, p->args[c->kind == PK_OPENAT ? 1 : 0], p->path, sizeof p->path);
-		p->has_file = true;
-	} else if (c->fd >= 0) {
-		struct prog_fd *fd = NULL;
-		bool by_fd = true;
-
-		if (c->kind == PK_STATAT) {
-			char name[2];
-			int flags = (int)p->args[c->nr == SYS_statx ? 2 : 3];
-			prog_mem_str(p->pid, p->args[1], name, sizeof name);
-			by_fd = name[0] == '\0' && (flags & AT_EMPTY_PATH);
-		}
-		if (by_fd)
-			fd = pt_fd_get(p, (int)p->args[c->fd]);
-		if (fd != NULL) {
-			snprintf(p->path, sizeof p->path, "%s", fd->path);
-			p->has_file = true;
-			p->regular = fd->regular;
-			p->dev = fd->dev;
-			p->ino = fd->ino;
-		}
-	}
-	if (c->kind == PK_EXIT) {
+	if (c->flags & CALL_EXIT) {
 		/* No exit stop follows: the process's end is its step. exit()'s flush of the
 		 * streams is one before it, while the process (and its memory) is still here. */
 		t->st.other_calls++;
 		p->in_sys = false;
-		pt_hook(t, p, PROG_ENTRY_EXIT, c->name, -1, false);
+		pt_hook(t, p, PROG_ENTRY_EXIT, c->name, -1, -1, false);
 		if (p->mark_id == PROG_MARK_EXIT && p->inner.n + p->inner.dropped > 0) {
 			pt_stdio_step(p, 0, 0, out);
 			return 1;
@@ -323,109 +323,108 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		pt_resume(p, 0);
 		return 0;
 	}
+	p->call = c;
+	memset(&p->stop, 0, sizeof p->stop);
+	p->stop.nr = si.seccomp.nr;
+	memcpy(p->stop.args, si.seccomp.args, sizeof p->stop.args);
+	event_decode_entry(c, &p->stop, &m);
+	p->path[0] = '\0';
+	p->has_file = p->regular = false;
+	p->file_fd = -1;
+	p->dev = 0;
+	p->ino = 0;
+	if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
+		peek_str(&m, p->stop.args[(int)c->path], p->path, sizeof p->path);
+		p->has_file = true;
+	} else if (c->flags & CALL_FD) {
+		pt_use_fd(p, calls_fd(c, p->stop.args, &m));
+		if (c->fd2 >= 0)
+			pt_use_fd(p, (int)p->stop.args[(int)c->fd2]);
+	} else if (c->flags & CALL_MEM) {
+		pt_use_map(p, p->stop.args[(int)c->addr]);
+	}
 	if (p->depth == 0)
-		pt_hook(t, p, PROG_ENTRY_CALL, c->name, c->fd >= 0 ? (int)p->args[c->fd] : -1,
-		        c->kind == PK_OPEN || c->kind == PK_OPENAT || c->kind == PK_EXEC ||
-		        p->regular);
+		pt_hook(t, p, PROG_ENTRY_CALL, c->name,
+		        c->fd >= 0 ? (int)p->stop.args[(int)c->fd] : -1,
+		        c->fd2 >= 0 ? (int)p->stop.args[(int)c->fd2] : -1,
+		        ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) || p->regular);
 	p->in_sys = true;
 	clock_gettime(CLOCK_MONOTONIC, &p->t0);
 	pt_resume(p, 0);
 	return 0;
 }
 
-/* Fill out->ev from the finished call of p. */
-static void
-pt_fill_event(struct pt_proc *p, pid_t leader, int64_t rval, bool is_error,
-              const struct timespec *now, struct prog_step *out)
+/* The step of a finished call (see prog/trace.h). */
+void
+prog_trace_event(const struct call_row *c, const struct decode_stop *s, const struct peek *m,
+                 struct prog_step *out)
 {
-	const struct prog_call *c = p->call;
-	struct event *e = &out->ev;
-
 	memset(out, 0, sizeof *out);
 	out->kind = PROG_STEP_CALL;
-	out->pid = p->pid;
 	out->stdio_fd = -1;
-	snprintf(e->call, sizeof e->call, "%s", c->name);
-	e->nr = c->nr;
-	e->fd = c->fd >= 0 ? (int)p->args[c->fd] : -1;
-	e->offset = c->off >= 0 ? (int64_t)p->args[c->off] : -1;
-	if (c->bytes >= 0)
-		e->bytes = p->args[c->bytes];
-	else if (c->nr == SYS_readv || c->nr == SYS_writev || c->nr == SYS_preadv ||
-	         c->nr == SYS_pwritev || c->nr == SYS_preadv2 || c->nr == SYS_pwritev2)
-		e->bytes = prog_mem_iov_bytes(p->pid, p->args[1], p->args[2]);
-	e->result = is_error ? -1 : rval;
-	e->err = is_error ? (int)-rval : 0;
-	e->ns = units_ns_between(&p->t0, now);
-	e->ns_traced = true;
-	e->origin = p->depth > 0 ? EV_STDIO : EV_DIRECT;
+	event_decode(c, s, m, &out->ev);
+}
+
+/* Fill out from the finished call of p (leader: the program's first process). */
+static void
+pt_fill_event(struct pt_proc *p, pid_t leader, const struct timespec *now, struct prog_step *out)
+{
+	const struct call_row *c = p->call;
+	struct peek m = peek_pid(p->pid);
+
+	prog_trace_event(c, &p->stop, &m, out);
+	out->pid = p->pid;
+	out->ev.ns = units_ns_between(&p->t0, now);
+	out->ev.ns_traced = true;
+	out->ev.origin = p->depth > 0 ? EV_STDIO : EV_DIRECT;
 	/* A call of any process but the first is a child's, as the lesson's tracer marks it. */
-	e->child = p->pid != leader;
-	if (c->kind == PK_OPEN || c->kind == PK_OPENAT) {
-		int flags = c->kind == PK_OPENAT ? (int)p->args[2] : (int)p->args[1];
-		unsigned mode = (unsigned)(c->kind == PK_OPENAT ? p->args[3] : p->args[2]);
-		if (c->nr == SYS_openat2) {
-			flags = 0;
-			mode = 0;
-		}
-#ifdef SYS_creat
-		if (c->nr == SYS_creat) {
-			flags = O_WRONLY | O_CREAT | O_TRUNC;
-			mode = (unsigned)p->args[1];
-		}
-#endif
-		/* The path first, as strace shows it: the program's calls name their files. */
-		char q[48], fl[46];
-		decode_openat(flags, mode, fl, sizeof fl);
-		snprintf(e->detail, sizeof e->detail, "%s%s%s",
-		         prog_mem_quote(p->path, q, sizeof q), fl[0] ? ", " : "", fl);
-	} else if (c->nr == SYS_lseek) {
-		snprintf(e->detail, sizeof e->detail, "%s", decode_whence((int)p->args[2]));
+	out->ev.child = p->pid != leader;
+	if ((c->flags & CALL_PATH) && !(c->flags & (CALL_FD | CALL_EXEC))) {
+		/* The path first, as strace shows it: the program's opens name their files. */
+		char q[48], fl[sizeof out->ev.detail];
+		snprintf(fl, sizeof fl, "%s", out->ev.detail);
+		snprintf(out->ev.detail, sizeof out->ev.detail, "%s%s%.45s",
+		         text_quote_cut(p->path, strlen(p->path) == PATH_MAX - 1, q, sizeof q), fl[0] ? ", " : "", fl);
 	}
 	snprintf(out->path, sizeof out->path, "%s", p->path);
 	out->regular = p->regular;
+	out->file_fd = p->file_fd;
 	out->dev = p->dev;
 	out->ino = p->ino;
 }
 
-/* Keep the fd table in step with the finished call c of p (result rval). */
+/* Keep the fd table in step with the finished call of p. */
 static void
-pt_track(struct pt_proc *p, int64_t rval, bool is_error)
+pt_track(struct pt_proc *p)
 {
-	const struct prog_call *c = p->call;
+	const struct call_row *c = p->call;
+	const uint64_t *a = p->stop.args;
+	int64_t rval = p->stop.rval;
 	struct prog_fd *fd;
-	int old = c->fd >= 0 ? (int)p->args[c->fd] : -1;
 
-	if (is_error)
+	if (p->stop.is_error)
 		return;
-	switch (c->kind) {
-	case PK_OPEN:
-	case PK_OPENAT:
+	if ((c->flags & CALL_CLOSE) && c->fd2 >= 0) {
+		/* close_range(first, last, flags): closes them, or marks them O_CLOEXEC. */
+		prog_fds_close_range(p->tab, (unsigned)a[(int)c->fd], (unsigned)a[(int)c->fd2],
+		                     (a[(int)c->flg] & CLOSE_RANGE_CLOEXEC) != 0);
+	} else if (c->flags & CALL_CLOSE) {
+		prog_fds_del(p->tab, (int)a[(int)c->fd]);
+	} else if ((c->flags & CALL_CMD) && (int)a[(int)c->flg] == F_SETFD) {
+		if ((fd = pt_fd_get(p, (int)a[(int)c->fd])) != NULL)
+			fd->cloexec = (a[(int)c->flg + 1] & FD_CLOEXEC) != 0;
+	} else if (calls_made_fd(c, a, rval, false)) {
+		/* The new fd is read afresh from /proc: its file, its own O_CLOEXEC. */
 		prog_fds_del(p->tab, (int)rval);
 		fd = prog_fds_resolve(p->tab, p->pid, (int)rval);
-		p->regular = fd != NULL && fd->regular;
-		if (fd != NULL) {
-			p->dev = fd->dev;
-			p->ino = fd->ino;
+		if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
+			p->regular = fd != NULL && fd->regular;
+			p->file_fd = (int)rval;
+			if (fd != NULL) {
+				p->dev = fd->dev;
+				p->ino = fd->ino;
+			}
 		}
-		break;
-	case PK_CLOSE:
-		prog_fds_del(p->tab, old);
-		break;
-	case PK_DUP:
-		if (c->nr == SYS_fcntl) {
-			int cmd = (int)p->args[1];
-			if (cmd == F_SETFD && (fd = pt_fd_get(p, old)) != NULL)
-				fd->cloexec = (p->args[2] & FD_CLOEXEC) != 0;
-			if (cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC)
-				break;
-		}
-		/* The new fd is read afresh from /proc: same file, its own O_CLOEXEC. */
-		prog_fds_del(p->tab, (int)rval);
-		prog_fds_resolve(p->tab, p->pid, (int)rval);
-		break;
-	default:
-		break;
 	}
 }
 
@@ -438,6 +437,7 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 {
 	struct __ptrace_syscall_info si;
 	struct timespec now;
+	unsigned f;
 	bool step;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -448,24 +448,23 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		pt_resume(p, 0);
 		return 0;
 	}
-	pt_track(p, si.exit.rval, si.exit.is_error);
-	switch (p->call->kind) {
-	case PK_OPEN:
-	case PK_OPENAT:
-		/* An open names a file: a step if it failed or opened a regular file. */
-		step = si.exit.is_error || p->regular;
-		break;
-	case PK_EXEC:
+	p->stop.rval = si.exit.rval;
+	p->stop.is_error = si.exit.is_error != 0;
+	pt_track(p);
+	f = p->call->flags;
+	if (f & CALL_ASYNC)
+		t->st.async++;
+	if (f & CALL_EXEC) {
 		step = true;
-		p->regular = !si.exit.is_error;
-		break;
-	case PK_FD:
-		/* mmap with no fd, msync, munmap: a step only when their memory is a file's. */
+		p->regular = !p->stop.is_error;
+	} else if ((f & CALL_PATH) && !(f & CALL_FD)) {
+		/* An open names a file: a step if it failed or opened a regular file. */
+		step = p->stop.is_error || p->regular;
+	} else if ((f & CALL_ASYNC) && (f & CALL_NEWFD)) {
+		/* io_uring_setup: the program moves data where no tracer sees it; say so once. */
+		step = true;
+	} else {
 		step = p->has_file && p->regular;
-		break;
-	default:
-		step = p->has_file && p->regular;
-		break;
 	}
 	if (!step) {
 		t->st.other_calls++;
@@ -473,7 +472,7 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		pt_resume(p, 0);
 		return 0;
 	}
-	pt_fill_event(p, t->leader, si.exit.rval, si.exit.is_error, &now, out);
+	pt_fill_event(p, t->leader, &now, out);
 	p->call = NULL;
 	if (p->depth > 0) {
 		/* Inside a stdio call (or exit's flush): the call is that step's. */
@@ -594,11 +593,13 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			if (!t->execed) {
 				/* The program itself: its execve call becomes the first step. */
 				t->execed = true;
-				p->call = prog_calls_find(SYS_execve);
-				memset(p->args, 0, sizeof p->args);
+				p->call = calls_find(SYS_execve);
+				memset(&p->stop, 0, sizeof p->stop);
+				p->stop.nr = SYS_execve;
 				clock_gettime(CLOCK_MONOTONIC, &p->t0);
 				p->has_file = true;
 				p->regular = true;
+				p->file_fd = -1;
 				snprintf(p->path, sizeof p->path, "%s", t->prog);
 			}
 			pt_resume(p, 0);
@@ -667,7 +668,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		errno = EINVAL;
 		return -1;
 	}
-	if (PROG_CALLS_AUDIT_ARCH == 0) {
+	if (CALLS_AUDIT_ARCH == 0) {
 		errmsg_set(err, "%s: tracing a program works on x86_64 and aarch64 only", argv[0]);
 		errno = ENOSYS;
 		return -1;

@@ -11,10 +11,12 @@
 #include "trace/event.h"
 #include "prog/launch.h"
 #include "prog/mark.h"
-#include "prog/mem.h"
 
 struct prog_trace;
 struct prog_stream;
+struct call_row;
+struct decode_stop;
+struct peek;
 
 /* What a step is. */
 enum prog_step_kind {
@@ -30,8 +32,11 @@ struct prog_step {
 	uint64_t seq;             /* 1, 2, ... in the order steps happened */
 	/* PROG_STEP_CALL: the call, made by the program itself (ev.origin EV_DIRECT). */
 	struct event ev;
-	char path[PATH_MAX];      /* open family: the path as passed; else the fd's file */
+	char path[PATH_MAX];      /* open family: the path as passed; else the fd's file (a
+	                           * copy's: fd's if regular, else fd2's; msync, munmap: the
+	                           * mapped file's) */
 	bool regular;             /* the file is a regular file */
+	int file_fd;              /* the fd of that file (-1: none, or named by path or address) */
 	dev_t dev;                /* the regular file's device and inode (0 if unknown) */
 	ino_t ino;
 	/* PROG_STEP_STDIO: a stdio call seen through the shim, or exit()'s flush of the streams
@@ -65,7 +70,7 @@ struct prog_entry {
 	enum prog_entry_kind kind;
 	pid_t pid;
 	const char *call;         /* CALL: its name; STDIO: the function's */
-	int fd;                   /* CALL: its fd argument (-1: none) */
+	int fd, fd2;              /* CALL: its fd arguments (-1: none) */
 	bool file;                /* CALL: it may be a step (an open, or an fd of a regular file) */
 	int func_id;              /* STDIO */
 	uint64_t stream;          /* STDIO: the FILE* (0: none, or all) */
@@ -80,6 +85,7 @@ struct prog_stats {
 	uint64_t steps;           /* steps returned */
 	uint64_t other_calls;     /* traced calls that were not steps (pipes, terminals, ...) */
 	uint64_t markers;         /* shim markers seen */
+	uint64_t async;           /* io_uring calls: the data they move is not seen */
 };
 
 /*
@@ -113,6 +119,14 @@ void prog_trace_stats(const struct prog_trace *t, struct prog_stats *out);
 
 /* Call fn(ctx, entry) at each entry from now on (NULL: none). */
 void prog_trace_set_hook(struct prog_trace *t, prog_trace_hook *fn, void *ctx);
+
+/*
+ * The step this tracer makes of the finished call s of row c, its memory read through m:
+ * the event's fields but ns and origin, which are the tracer's (tests/check-calls holds it
+ * beside the lesson tracer's tracer_event).
+ */
+void prog_trace_event(const struct call_row *c, const struct decode_stop *s,
+                      const struct peek *m, struct prog_step *out);
 
 /* Kill every process of the program, reap them, free t. NULL is fine. (PTRACE_O_EXITKILL
  * and PR_SET_PDEATHSIG kill them too if we die without calling it.) */
