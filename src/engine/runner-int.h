@@ -20,13 +20,18 @@
 /* Null system calls timed for the tracing overhead, untraced and traced. */
 #define RUNNER_NULL_CALLS 101
 
+struct crash_lab;
+
 struct runner {
 	const struct scenario *s;
 	struct runner_opts o;
 	int scratch;                 /* scratch dir index, -1 if none */
+	struct crash_lab *lab;       /* the crash lab the file is on (--crash-fs), or NULL */
+	char lab_why[128];           /* without a lab: why a power cut is not observable here */
+	int dirfd;                   /* the dir the file is in: the lab's root, or the scratch dir */
 	char path[PATH_MAX];         /* the scratch file */
 	char fs[32];                 /* its filesystem */
-	char place_note[256];        /* why the scratch dir is where it is; "" if as asked */
+	char place_note[512];        /* why the scratch dir is where it is; "" if as asked */
 	int probe_fd;                /* our own read-only fd on it, for the probes */
 	dev_t dev;
 	ino_t ino;
@@ -78,5 +83,11 @@ void runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_
 void runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result *out);
 void runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result *out);
 void runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out);
+
+/* engine/runner.c: kill and reap the worker if it lives, drop the tracer. */
+void runner_kill_worker(struct runner *r);
+
+/* engine/runner.c: the worker ended with wait status st: remember why. */
+void runner_mark_dead(struct runner *r, int st);
 
 #endif

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "crash/lab.h"
 #include "export/describe.h"
 #include "base/errmsg.h"
 #include "base/fdio.h"
@@ -106,7 +107,7 @@ runner_signame(int sig, char *buf, size_t len)
 }
 
 /* The worker ended with wait status st: remember why. */
-static void
+void
 runner_mark_dead(struct runner *r, int st)
 {
 	char name[32];
@@ -143,6 +144,11 @@ runner_observe(struct runner *r, struct snapshot *snap)
 	probe_disk(r->probe_fd, &snap->disk);
 	if (!r->dead)
 		probe_io(r->w.pid, &snap->disk);
+	if (r->lab != NULL)
+		probe_device(crash_lab_device(r->lab), &snap->device);
+	else
+		snprintf(snap->device.note, sizeof snap->device.note, "no device of the lesson's "
+		         "own: a shared disk's counters are everyone's (--crash-fs gives a lesson one)");
 }
 
 /* Append a sentence to the step's note. */
@@ -162,8 +168,6 @@ runner_note(struct step_result *out, const char *fmt, ...)
 	vsnprintf(out->note + n, sizeof out->note - n, fmt, ap);
 	va_end(ap);
 }
-
-static void runner_kill_worker(struct runner *r);
 
 /* Seconds since start. */
 double
@@ -405,7 +409,7 @@ static const runner_op_fn runner_ops[SCN_RUNS__COUNT] = {
 };
 
 /* Kill and reap the worker if it lives. */
-static void
+void
 runner_kill_worker(struct runner *r)
 {
 	int st;
@@ -505,7 +509,7 @@ runner_start_worker(struct runner *r, char **err)
 	struct worker_reply hello;
 	int st = 0, e;
 
-	if (worker_spawn(r->s, scratch_dirfd(r->scratch), RUNNER_FILE_NAME, &r->w) != 0) {
+	if (worker_spawn(r->s, r->dirfd, RUNNER_FILE_NAME, &r->w) != 0) {
 		errmsg_set(err, "cannot start the worker process: %s", strerror(errno));
 		return -1;
 	}
@@ -527,7 +531,7 @@ runner_start_worker(struct runner *r, char **err)
 		}
 		snprintf(r->source_why, sizeof r->source_why, "ptrace refused: %s",
 		         strerrorname_np(e) ? strerrorname_np(e) : strerror(e));
-		if (worker_spawn(r->s, scratch_dirfd(r->scratch), RUNNER_FILE_NAME, &r->w) != 0) {
+		if (worker_spawn(r->s, r->dirfd, RUNNER_FILE_NAME, &r->w) != 0) {
 			errmsg_set(err, "cannot start the worker process: %s", strerror(errno));
 			return -1;
 		}
@@ -556,19 +560,84 @@ runner_about_disk(const struct scenario *s)
 	return false;
 }
 
+/* Append a sentence to the place note. */
+static void
+runner_place_say(struct runner *r, const char *fmt, ...)
+{
+	size_t n = strlen(r->place_note);
+	va_list ap;
+
+	if (n > 0 && n + 2 < sizeof r->place_note) {
+		memcpy(r->place_note + n, "; ", 3);
+		n += 2;
+	}
+	if (n >= sizeof r->place_note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->place_note + n, sizeof r->place_note - n, fmt, ap);
+	va_end(ap);
+}
+
 /* A lesson about the disk, run where there is none (the user's --dir or $TMPDIR on tmpfs):
  * run it, and say once what cannot be shown there. */
 static void
 runner_place_check(struct runner *r)
 {
-	size_t n = strlen(r->place_note);
-
 	if (r->s->file.on == SCN_FS_TMPFS || !runner_about_disk(r->s) ||
 	    (strcmp(r->fs, "tmpfs") != 0 && strcmp(r->fs, "ramfs") != 0))
 		return;
-	snprintf(r->place_note + n, sizeof r->place_note - n, "%sthe scratch file is on %s, which "
-	         "keeps data in memory; there is no disk: this lesson's disk facts cannot be shown "
-	         "here (give --dir a disk-backed directory)", n > 0 ? "; " : "", r->fs);
+	runner_place_say(r, "the scratch file is on %s, which keeps data in memory; there is no "
+	                 "disk: this lesson's disk facts cannot be shown here (give --dir a "
+	                 "disk-backed directory)", r->fs);
+}
+
+/*
+ * Why this run gets no crash lab, into r->lab_why and returned: --crash-fs not given, a file
+ * on tmpfs, not root. NULL when it gets one.
+ */
+static const char *
+runner_no_lab(struct runner *r)
+{
+	if (r->o.crash_fs <= CRASH_FS_NONE || r->o.crash_fs >= CRASH_FS__COUNT)
+		snprintf(r->lab_why, sizeof r->lab_why, "not observable here: no crash lab "
+		         "(--crash-fs, as root)");
+	else if (r->s->file.on == SCN_FS_TMPFS)
+		snprintf(r->lab_why, sizeof r->lab_why, "not observable here: this lesson's file "
+		         "is on tmpfs, which has no disk");
+	else if (geteuid() != 0)
+		snprintf(r->lab_why, sizeof r->lab_why, "not observable here: needs root to mount "
+		         "a filesystem image");
+	else
+		return NULL;
+	return r->lab_why;
+}
+
+/*
+ * Put the run on a crash lab when --crash-fs asks for one and it can be made; when it cannot,
+ * say why once in the place note. 0, or -1 + *err (root asked for a lab it cannot make here).
+ */
+static int
+runner_make_lab(struct runner *r, char **err)
+{
+	const char *fs = crash_fs_table[r->o.crash_fs].name;
+	char msg[PATH_MAX + 128];
+
+	if (runner_no_lab(r) != NULL) {
+		if (r->o.crash_fs != CRASH_FS_NONE)
+			runner_place_say(r, "--crash-fs=%s: the power cut is %s; the process crash "
+			                 "is observed where the file is", fs, r->lab_why);
+		return 0;
+	}
+	r->lab = crash_lab_new(r->o.crash_fs, r->scratch, r->s->file.size, msg, sizeof msg);
+	if (r->lab == NULL) {
+		errmsg_set(err, "cannot make the crash lab (--crash-fs=%s): %s", fs, msg);
+		return -1;
+	}
+	runner_place_say(r, "the scratch file is in a crash lab: an image of its own (%s, %" PRIu64
+	                 " MiB sparse) on /dev/%s, mounted where only this run reaches it (%s)",
+	                 fs, crash_lab_bytes(r->lab) >> 20, crash_lab_device(r->lab),
+	                 crash_lab_path(r->lab));
+	return 0;
 }
 
 /* Make the scratch file (prefilled, clean, cold) and open our probe fd on it. */
@@ -577,6 +646,7 @@ runner_make_file(struct runner *r, char **err)
 {
 	const struct scn_file *f = &r->s->file;
 	char msg[PATH_MAX + 128];
+	bool lab = runner_no_lab(r) == NULL;
 	struct stat sb;
 	int fd;
 
@@ -585,19 +655,27 @@ runner_make_file(struct runner *r, char **err)
 		             PRIu64, f->size, (uint64_t)SCN_MAX_SIZE);
 		return -1;
 	}
-	/* The file, and a MiB to spare for everyone else. Nothing asked: a place with a disk. */
+	/* The file, and a MiB to spare for everyone else; a lab's image and a copy of it, with
+	 * their filesystems' own (an xfs log is 64 MiB). Nothing asked: a place with a disk. */
 	r->scratch = scratch_place(f->on == SCN_FS_TMPFS, f->on != SCN_FS_TMPFS && r->o.dir == NULL ?
 	                           scratch_default_parent(r->place_note, sizeof r->place_note) :
-	                           r->o.dir, f->size + (1u << 20), msg, sizeof msg);
+	                           r->o.dir, lab ? 2 * (f->size + (96u << 20)) : f->size + (1u << 20),
+	                           msg, sizeof msg);
 	if (r->scratch < 0) {
 		errmsg_set(err, "%s", msg);
 		return -1;
 	}
-	if (scratch_path(r->scratch, RUNNER_FILE_NAME, r->path, sizeof r->path) == NULL) {
+	if (runner_make_lab(r, err) != 0)
+		return -1;
+	r->dirfd = r->lab != NULL ? crash_lab_dirfd(r->lab) : scratch_dirfd(r->scratch);
+	if ((size_t)snprintf(r->path, sizeof r->path, "%s/%s", r->lab != NULL ?
+	                     crash_lab_path(r->lab) : scratch_dir(r->scratch), RUNNER_FILE_NAME) >=
+	    sizeof r->path) {
 		errmsg_set(err, "scratch path too long");
 		return -1;
 	}
-	fd = scratch_create(r->scratch, RUNNER_FILE_NAME, O_RDWR);
+	fd = openat(r->dirfd, RUNNER_FILE_NAME, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	            0600);
 	if (fd < 0) {
 		errmsg_set(err, "cannot create %s: %s", r->path, strerror(errno));
 		return -1;
@@ -608,7 +686,7 @@ runner_make_file(struct runner *r, char **err)
 		return -1;
 	}
 	close(fd);
-	r->probe_fd = scratch_open(r->scratch, RUNNER_FILE_NAME, O_RDONLY);
+	r->probe_fd = openat(r->dirfd, RUNNER_FILE_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (r->probe_fd < 0 || fstat(r->probe_fd, &sb) != 0) {
 		errmsg_set(err, "cannot open %s: %s", r->path, strerror(errno));
 		return -1;
@@ -643,6 +721,7 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	r->timeout = r->o.timeout > 0 && r->o.timeout < SCN_MAX_RUN_SECONDS ? r->o.timeout :
 	             SCN_MAX_RUN_SECONDS;
 	r->scratch = -1;
+	r->dirfd = -1;
 	r->probe_fd = -1;
 	r->w.pid = -1;
 	r->w.cmd_fd = r->w.reply_fd = -1;
@@ -781,6 +860,8 @@ runner_free(struct runner *r)
 	runner_kill_worker(r);
 	if (r->probe_fd >= 0)
 		close(r->probe_fd);
+	/* Nothing of ours is open under the lab now: it is unmounted and detached here. */
+	crash_lab_free(r->lab);
 	if (r->scratch >= 0)
 		scratch_remove(r->scratch);
 	free(r);
