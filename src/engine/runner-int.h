@@ -84,6 +84,13 @@ void runner_op_pty(struct runner *r, const struct scn_step *step, struct step_re
 void runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result *out);
 void runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out);
 
+/*
+ * engine/runner-file.c: make the scratch file (in a scratch dir, or in a crash lab when
+ * --crash-fs asks and it can be made; prefilled, clean, cold), say why it is where it is,
+ * open the probes' fd on it. 0, or -1 with *err set.
+ */
+int runner_make_file(struct runner *r, char **err);
+
 /* engine/runner.c: kill and reap the worker if it lives, drop the tracer. */
 void runner_kill_worker(struct runner *r);
 
