@@ -149,6 +149,8 @@ START_TEST(test_file_read)
 	ck_assert_int_eq(memcmp(f.head, buf, CRASH_HEAD_MAX), 0);
 	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "missing", false, &f), 0);
 	ck_assert(!f.exists);
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "../f", false, &f), -1);
+	ck_assert_int_eq(errno, EINVAL);
 	scratch_remove(idx);
 }
 END_TEST

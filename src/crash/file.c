@@ -47,6 +47,10 @@ crash_file_read(int dirfd, const char *name, bool keep_cache, struct crash_file 
 	int fd, e;
 
 	memset(out, 0, sizeof *out);
+	if (*name == '\0' || strchr(name, '/') != NULL) {
+		errno = EINVAL;
+		return -1;
+	}
 	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
