@@ -22,17 +22,11 @@ build=$(dirname "$(dirname "${IOBUFVIZ_BIN:-$top/build/src/iobufviz}")")
 seq=$build/tests/crash-seq
 report=$build/tests/crash-report
 lesson=$src/scenarios/13-3-fflush-fsync.yaml
+test=crash-oracle
+. "$src/tests/crash-lib.sh"
 
-skip() {
-	echo "SKIP: crash-oracle: $*"
-	exit 77
-}
-
-[ "$(id -u)" -eq 0 ] || skip "needs root to make loop devices and mounts"
-[ -e /dev/loop-control ] || skip "no /dev/loop-control: loop devices are unavailable here"
-for t in losetup mount umount cp stat head mkfs.ext4 mkfs.xfs mkfs.btrfs; do
-	command -v "$t" >/dev/null 2>&1 || skip "$t is not installed"
-done
+lab_needs losetup mount umount cp stat head mkfs.ext4 mkfs.xfs mkfs.btrfs
+PATH=$PATH:/usr/sbin:/sbin
 [ -x "$seq" ] && [ -x "$report" ] || { echo "FAIL: crash-oracle: $seq or $report not built"; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/crash-oracle.XXXXXX") || exit 99
@@ -54,16 +48,6 @@ status=0
 fail() {
 	echo "FAIL: crash-oracle: $*"
 	status=1
-}
-
-# Wait (up to 10 s) until command "$@" succeeds; 0 if it did.
-wait_for() {
-	i=0
-	while ! "$@"; do
-		i=$((i + 1))
-		[ $i -lt 200 ] || return 1
-		sleep 0.05
-	done
 }
 
 # A file as a reader finds it: "SIZE:HEAD" (the first 16 bytes, '.' for the unprintable),

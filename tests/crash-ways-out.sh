@@ -10,14 +10,10 @@ set -u
 bin=${IOBUFVIZ_BIN:?}
 src=${IOBUFVIZ_SRCDIR:?}
 hold=$src/tests/crash-wait.yaml
+test=crash-ways-out
+. "$src/tests/crash-lib.sh"
 
-skip() {
-	echo "SKIP: crash-ways-out: $*"
-	exit 77
-}
-[ "$(id -u)" -eq 0 ] || skip "needs root to make a crash lab (loop devices, mounts)"
-[ -e /dev/loop-control ] || skip "no /dev/loop-control: loop devices are unavailable here"
-PATH=$PATH:/usr/sbin:/sbin command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 is not installed"
+lab_needs mkfs.ext4
 killer=$(command -v /usr/bin/kill || command -v /bin/kill) || skip "kill(1) (procps) not installed"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/crash-ways-out.XXXXXX") || exit 99
@@ -47,15 +43,6 @@ in_mounts() {
 	return 1
 }
 
-# Wait (up to 10 s) until command "$@" succeeds; 0 if it did.
-wait_for() {
-	i=0
-	while ! "$@"; do
-		i=$((i + 1))
-		[ $i -lt 200 ] || return 1
-		sleep 0.05
-	done
-}
 gone() { ! backs "$1"; }
 
 # 1. Every catchable terminating signal, in the middle of a 30 s wait on the lab (as

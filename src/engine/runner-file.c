@@ -87,20 +87,13 @@ runner_about_disk(const struct scenario *s)
 }
 
 /* Append a sentence to the place note. */
-static void
+static void __attribute__((format(printf, 2, 3)))
 runner_place_say(struct runner *r, const char *fmt, ...)
 {
-	size_t n = strlen(r->place_note);
 	va_list ap;
 
-	if (n > 0 && n + 2 < sizeof r->place_note) {
-		memcpy(r->place_note + n, "; ", 3);
-		n += 2;
-	}
-	if (n >= sizeof r->place_note)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(r->place_note + n, sizeof r->place_note - n, fmt, ap);
+	runner_vappend(r->place_note, sizeof r->place_note, fmt, ap);
 	va_end(ap);
 }
 

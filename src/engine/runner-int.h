@@ -5,6 +5,7 @@
 #define IOBUFVIZ_RUNNER_INT_H
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <sys/types.h>
 #include <time.h>
@@ -59,6 +60,9 @@ typedef void (*runner_op_fn)(struct runner *, const struct scn_step *, struct st
 
 /* Observe the state now: stdio as the worker last reported it, the rest by the probes. */
 void runner_observe(struct runner *r, struct snapshot *snap);
+
+/* Append a sentence to buf (len bytes), after "; " when buf holds one already. */
+void runner_vappend(char *buf, size_t len, const char *fmt, va_list ap);
 
 /* Append a sentence to the step's note. */
 void runner_note(struct step_result *out, const char *fmt, ...);

@@ -99,21 +99,28 @@ runner_observe(struct runner *r, struct snapshot *snap)
 		         "own: a shared disk's counters are everyone's (--crash-fs gives a lesson one)");
 }
 
+/* Append a sentence to buf (len bytes), after "; " when buf holds one already. */
+void
+runner_vappend(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	size_t n = strlen(buf);
+
+	if (n > 0 && n + 2 < len) {
+		memcpy(buf + n, "; ", 3);
+		n += 2;
+	}
+	if (n < len)
+		vsnprintf(buf + n, len - n, fmt, ap);
+}
+
 /* Append a sentence to the step's note. */
 void
 runner_note(struct step_result *out, const char *fmt, ...)
 {
-	size_t n = strlen(out->note);
 	va_list ap;
 
-	if (n > 0 && n + 2 < sizeof out->note) {
-		memcpy(out->note + n, "; ", 3);
-		n += 2;
-	}
-	if (n >= sizeof out->note)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(out->note + n, sizeof out->note - n, fmt, ap);
+	runner_vappend(out->note, sizeof out->note, fmt, ap);
 	va_end(ap);
 }
 
