@@ -219,7 +219,9 @@ START_TEST(test_process_crash_unprivileged)
 	char *err = NULL;
 
 	if (geteuid() == 0) {
-		/* The rest of this test runs as nobody: ptrace of its own worker still works. */
+		/* The rest of this test runs as nobody: ptrace of its own worker still works. The
+		 * parent dir becomes nobody's, so that the teardown (as nobody) can remove it. */
+		ck_assert_int_eq(chown(parent, 65534, 65534), 0);
 		ck_assert_int_eq(setgid(65534), 0);
 		ck_assert_int_eq(setuid(65534), 0);
 	}
