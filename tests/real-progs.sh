@@ -3,8 +3,9 @@
 # real-progs.sh: "iobufviz -- PROGRAM" on real programs (cp, dd conv=fsync, cat, tail -n 3,
 # sort -o, gzip -c, tee, a python3 -c that writes a file): every call each makes on regular
 # files equals strace -f's of the same run: name, fd, sizes, offsets, result, order (the calls
-# of several processes or threads compared as sets). A program not installed is a named skip;
-# calls strace sees that this tracer does not trace yet are named (a partial skip).
+# of several processes or threads compared as sets; a copy's second fd and offsets, an ioctl's
+# request too). A program not installed is a named skip; calls strace sees that this tracer
+# does not trace are named (a partial skip).
 set -u
 bin=${IOBUFVIZ_BIN:?}
 command -v python3 >/dev/null || { echo "SKIP: real-progs: python3 not installed"; exit 77; }
@@ -48,10 +49,20 @@ case_run() {
 	fi
 	python3 - "$tmp" "$name" <<'PY' || fail=1
 import json, os, re, sys
+sys.dont_write_bytecode = True          # nothing is written into the source tree
+sys.path.insert(0, os.path.join(os.environ["IOBUFVIZ_SRCDIR"], "tests"))
+from stracelib import split_args
 tmp, name = sys.argv[1:]
 doc = json.load(open(os.path.join(tmp, name + ".json")))
 traced = set(doc["program"]["traced_calls"]) - {"execve"}
 RW = {"read", "write", "pread64", "pwrite64"}
+# The copies: (fd, off, fd2, off2, bytes) as argument positions, strace's order.
+COPY = {"copy_file_range": (0, 1, 2, 3, 4), "splice": (0, 1, 2, 3, 4), "sendfile": (0, None, 1, 2, 3)}
+
+def off(arg):
+    """A copy's offset as strace shows it: NULL, or [N] (sendfile's [N] then [M]: the first)."""
+    m = re.match(r"^\[(-?\d+)\]", arg)
+    return int(m.group(1)) if m else -1
 
 def loader(path):
     base = os.path.basename(path)
@@ -98,6 +109,14 @@ for pid, rest in lines:
             continue
         length = int(args.split(", ")[1])
         key = (call, int(fm.group(1)), length, -1, None)
+    elif call in COPY:
+        a = split_args(args.replace(" => ", " then "))
+        fd, o, fd2, o2, b = COPY[call]
+        paths = [re.match(r"^-?\d+<([^>]*)>", a[i]) for i in (fd, fd2)]
+        if not any(p and regular(p.group(1)) and not loader(p.group(1)) for p in paths):
+            continue
+        key = (call, int(a[fd].split("<")[0]), int(a[b]), off(a[o]) if o is not None else -1,
+               res, int(a[fd2].split("<")[0]), off(a[o2]))
     else:
         if not fdm or loader(fdm.group(2)) or not regular(fdm.group(2)):
             continue
@@ -108,8 +127,10 @@ for pid, rest in lines:
         fd = int(fdm.group(1))
         parts = args.split(", ")
         nbytes = int(parts[2]) if call in RW else 0
-        off = int(parts[3]) if call in ("pread64", "pwrite64") else -1
-        key = (call, fd, nbytes, off, res)
+        at = int(parts[3]) if call in ("pread64", "pwrite64") else -1
+        key = (call, fd, nbytes, at, res)
+        if call == "ioctl":
+            key += (parts[1],)
     if call not in traced:
         untraced[call] = untraced.get(call, 0) + 1
         continue
@@ -127,17 +148,23 @@ for s in doc["steps"]:
             key = (c, -1, 0, -1, e["result"])
         elif c == "mmap":
             key = (c, e["fd"], e["length"], -1, None)
+        elif c in COPY:
+            key = (c, e["fd"], e["bytes"], e["offset"], e["result"], e["fd2"], e["offset2"])
         else:
             key = (c, e["fd"], e["bytes"] if c in RW else 0,
                    e["offset"] if c in ("pread64", "pwrite64") else -1, e["result"])
+            if c == "ioctl":
+                key += ((e["detail"] or "").split(", ")[0],)
         ours.append((s["pid"], key))
 
 multi = len({p for p, _ in theirs}) > 1 or len({p for p, _ in ours}) > 1
 a, b = [k for _, k in ours], [k for _, k in theirs]
 same = sorted(map(repr, a)) == sorted(map(repr, b)) if multi else a == b
 how = "as sets (%d processes or threads)" % len({p for p, _ in theirs}) if multi else "in order"
-print(("ok: " if same else "FAIL: ") + "real-progs %s: %d calls on its files = strace -f's (%d), %s"
-      % (name, len(a), len(b), how))
+among = sorted({k[0] for k in b if k[0] in COPY or k[0] == "ioctl"})
+print(("ok: " if same else "FAIL: ") + "real-progs %s: %d calls on its files = strace -f's (%d), %s%s"
+      % (name, len(a), len(b), how, "; among them " + ", ".join(
+          "%s x%d" % (c, sum(1 for k in b if k[0] == c)) for c in among) if among else ""))
 if not same:
     for i, (x, y) in enumerate(zip(a, b)):
         if x != y:
@@ -145,7 +172,7 @@ if not same:
             break
     print("  ours:   %s\n  strace: %s" % (a[:8], b[:8]))
 if untraced:
-    print("SKIP (part): real-progs %s: strace sees calls this tracer does not trace yet: %s" %
+    print("SKIP (part): real-progs %s: strace sees calls this tracer does not trace: %s" %
           (name, ", ".join("%s x%d" % kv for kv in sorted(untraced.items()))))
 sys.exit(0 if same else 1)
 PY
