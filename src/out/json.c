@@ -405,6 +405,7 @@ out_json_program(struct json *j, const struct transcript *t)
 	json_bool(j, "timed_out", x != NULL && x->timed_out);
 	json_bool(j, "stdio_visible", p->stdio_note[0] == '\0');
 	json_string(j, "stdio_why", p->stdio_note[0] ? p->stdio_note : NULL);
+	json_string(j, "unseen", p->unseen_note != NULL && p->unseen_note[0] ? p->unseen_note : NULL);
 	json_uint(j, "steps", t->n_written);
 	json_begin_object(j, "calls");
 	json_uint(j, "read", p->n_read);

@@ -396,6 +396,8 @@ out_text_end(struct transcript *t)
 		        " calls of the dynamic loader on its libraries not shown\n",
 		        transcript_ended(p, ended, sizeof ended), t->n_written, p->n_read, p->b_read,
 		        p->n_write, p->b_written, p->n_stdio, p->n_loader);
+		if (p->unseen_note != NULL && p->unseen_note[0] != '\0')
+			out_text_line(f, "note     ", p->unseen_note, "\n");
 		return;
 	}
 	fprintf(f, "\n%zu held, %zu failed, %zu not observable here%s\n", t->n_held, t->n_failed,

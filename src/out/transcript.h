@@ -31,6 +31,7 @@ struct transcript_program {
 	/* Known at the end (the walk fills them before transcript_end). */
 	const struct prog_step *exit;      /* how the first process ended; NULL: it did not */
 	const char *stdio_note;            /* why its stdio cannot be seen; "" if it can */
+	const char *unseen_note;           /* what it did that no tracer sees; "" or NULL if nothing */
 	uint64_t n_read, n_write, b_read, b_written, n_stdio, n_other, n_loader;
 	char *output[2];                   /* stdout, stderr: the first bytes, or NULL */
 	uint64_t output_bytes[2];          /* how many bytes in all */

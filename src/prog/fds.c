@@ -133,9 +133,11 @@ prog_fds_resolve(struct prog_fdtab *tab, pid_t pid, int fd)
 	return &tab->v[tab->n - 1];
 }
 
-/* The file mapped at addr of pid (from /proc/PID/maps): its path and stat. */
+/* The file mapped at addr of pid (from /proc/PID/maps): its path and stat, and whether the
+ * mapping is shared and writable. */
 bool
-prog_fds_mapped(pid_t pid, uint64_t addr, char *path, size_t len, struct stat *st)
+prog_fds_mapped(pid_t pid, uint64_t addr, char *path, size_t len, struct stat *st,
+                bool *shared_write)
 {
 	char name[64], line[PATH_MAX + 128];
 	bool found = false;
@@ -145,14 +147,16 @@ prog_fds_mapped(pid_t pid, uint64_t addr, char *path, size_t len, struct stat *s
 	f = fopen(name, "re");
 	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
 		unsigned long long lo, hi, ino;
+		char perms[8];
 		int at = 0;
 
-		if (sscanf(line, "%llx-%llx %*s %*x %*x:%*x %llu %n", &lo, &hi, &ino, &at) < 3 ||
+		if (sscanf(line, "%llx-%llx %7s %*x %*x:%*x %llu %n", &lo, &hi, perms, &ino, &at) < 4 ||
 		    addr < lo || addr >= hi)
 			continue;
 		line[strcspn(line, "\n")] = '\0';
 		if (ino != 0 && at > 0 && line[at] == '/' && stat(line + at, st) == 0) {
 			snprintf(path, len, "%s", line + at);
+			*shared_write = perms[1] == 'w' && perms[3] == 's';
 			found = true;
 		}
 		break;

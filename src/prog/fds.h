@@ -49,7 +49,9 @@ pid_t prog_fds_tgid(pid_t pid);
 struct prog_fd *prog_fds_resolve(struct prog_fdtab *tab, pid_t pid, int fd);
 
 /* The file mapped at addr of process pid (/proc/PID/maps): true with its path in path (len
- * bytes) and its stat in *st; false for memory of no file. */
-bool prog_fds_mapped(pid_t pid, uint64_t addr, char *path, size_t len, struct stat *st);
+ * bytes), its stat in *st and whether the mapping is shared and writable (stores through it
+ * reach the file's pages) in *shared_write; false for memory of no file. */
+bool prog_fds_mapped(pid_t pid, uint64_t addr, char *path, size_t len, struct stat *st,
+                     bool *shared_write);
 
 #endif

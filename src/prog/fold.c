@@ -103,6 +103,40 @@ prog_fold_flushed(struct prog_run *r, pid_t pid, struct prog_run_pstreams *v)
 		}
 }
 
+/*
+ * True if the program's own call e goes on the run of calls f: the same call on the same
+ * fds; or a copy on a second pair of fds (splice through a pipe: file -> pipe, pipe -> file).
+ */
+static bool
+prog_fold_joins(const struct prog_run_step *f, const struct prog_entry *e)
+{
+	const struct event_list *l = &f->sr.events;
+	const struct call_row *c = calls_named(e->call);
+
+	if (f->ps.pid != e->pid || strcmp(f->ps.ev.call, e->call) != 0 || l->n == 0)
+		return false;
+	if (l->v[0].fd == e->fd && l->v[0].fd2 == e->fd2)
+		return true;
+	if (c == NULL || !(c->flags & (CALL_READ2 | CALL_WRITE2)))
+		return false;
+	for (size_t i = 1; i < l->n; i++)
+		if (l->v[i].fd != l->v[0].fd || l->v[i].fd2 != l->v[0].fd2)
+			return l->v[i].fd == e->fd && l->v[i].fd2 == e->fd2;
+	return true;
+}
+
+/* True if the call ps is on the file it writes (not the one a copy reads). */
+static bool
+prog_fold_writes_file(const struct prog_step *ps)
+{
+	const struct call_row *c = calls_find((uint64_t)ps->ev.nr);
+
+	if (c == NULL)
+		return false;
+	return (c->flags & CALL_WRITE2) ? ps->file_fd == ps->ev.fd2 :
+	       (c->flags & CALL_WRITE) != 0 && ps->file_fd == ps->ev.fd;
+}
+
 /* The tracer's hook: before anything that could come between a fold's calls, the fold is
  * over: observe it now, before the next call changes what it left. */
 void
@@ -114,10 +148,7 @@ prog_fold_hook(void *ctx, const struct prog_entry *e)
 	case PROG_ENTRY_CALL:
 		if (!e->file)
 			return;
-		prog_fold_close(r, r->fold == NULL || r->fold->ps.pid != e->pid ||
-		                     r->fold->ps.ev.fd != e->fd || r->fold->ps.ev.fd2 != e->fd2 ||
-		                     strcmp(r->fold->ps.ev.call, e->call) != 0,
-		                NULL, false);
+		prog_fold_close(r, r->fold == NULL || !prog_fold_joins(r->fold, e), NULL, false);
 		break;
 	case PROG_ENTRY_STDIO:
 		if (prog_fold_foldable(e->func_id)) {
@@ -219,10 +250,11 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 		prog_fold_exit_flush(r, ps);
 		return;
 	}
-	if (ps->kind == PROG_STEP_CALL && ps->ev.err == 0 && ps->ev.fd >= 0 &&
+	if (ps->kind == PROG_STEP_CALL && ps->ev.err == 0 && ps->ev.fd >= 0 && !ps->ev.sync &&
 	    (event_is_read(&ps->ev) || event_is_write(&ps->ev))) {
-		/* The program's own reads or writes, one after the other on one fd, fold. The
-		 * hook closed the fold if this call is not of it. */
+		/* The program's own reads or writes, one after the other on one fd, fold (a
+		 * failed one, or one that asks for the disk, is a step of its own). The hook
+		 * closed the fold if this call is not of it. */
 		if (r->fold != NULL) {
 			if (event_list_add(&r->fold->sr.events, &ps->ev) != 0) {
 				r->failed = true;
@@ -230,7 +262,10 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 			}
 			r->fold->count++;
 			r->fold->bytes += ps->ev.bytes;
-			r->fold->ps = *ps;
+			/* The step is on the file its last call wrote (a splice copy's last call may
+			 * be the read that found the end). */
+			if (prog_fold_writes_file(ps) || !prog_fold_writes_file(&r->fold->ps))
+				r->fold->ps = *ps;
 			if (r->fold->count >= EV_MAX)
 				prog_fold_close(r, true, NULL, false);
 			return;

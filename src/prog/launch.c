@@ -15,11 +15,14 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "base/errmsg.h"
 #include "trace/calls.h"
 #include "prog/launch.h"
 #include "prog/mark.h"
+#include "scratch/scratch.h"
 
 /*
  * Load prog. SECCOMP_FILTER_FLAG_SPEC_ALLOW: otherwise the kernel turns on the speculative
@@ -85,8 +88,8 @@ prog_launch_filter(void)
 }
 
 /* Resolve argv0 as execvp would: a path if it has a '/', else the first hit in PATH. */
-int
-prog_launch_find(const char *argv0, char *buf, size_t len)
+static int
+prog_launch_lookup(const char *argv0, char *buf, size_t len)
 {
 	const char *path = getenv("PATH");
 	struct stat st;
@@ -118,6 +121,21 @@ prog_launch_find(const char *argv0, char *buf, size_t len)
 			return 0;
 	}
 	errno = 0;               /* not found: said as "command not found" */
+	return -1;
+}
+
+/* Resolve argv0, or say why not. */
+int
+prog_launch_find(const char *argv0, char *buf, size_t len, char **err)
+{
+	if (prog_launch_lookup(argv0, buf, len) == 0)
+		return 0;
+	if (errno == 0) {
+		errmsg_set(err, "%s: command not found", argv0);
+		errno = ENOENT;
+	} else {
+		errmsg_set(err, "%s: %s", argv0, strerror(errno));
+	}
 	return -1;
 }
 
@@ -154,6 +172,52 @@ prog_launch_env(const struct prog_opts *o)
 	}
 	env[k] = NULL;
 	return env;
+}
+
+/* Free what prog_launch_env made. */
+void
+prog_launch_env_free(char **env, const struct prog_opts *o)
+{
+	for (size_t i = 0; o->preload != NULL && env != NULL && env[i] != NULL; i++)
+		if (strncmp(env[i], "LD_PRELOAD=", 11) == 0)
+			free(env[i]);
+	free(env);
+}
+
+/* A process that ends after timeout_ms, or 0. */
+pid_t
+prog_launch_watchdog(unsigned timeout_ms)
+{
+	pid_t pid;
+
+	if (timeout_ms == 0)
+		return 0;
+	pid = scratch_fork();
+	if (pid == 0) {
+		struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L };
+		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	return pid > 0 ? pid : 0;
+}
+
+/* Why the child did not start, from its report on efd. */
+int
+prog_launch_failure(int efd, const char *argv0, char **err)
+{
+	static const char *const stage[] = { "", "stdin", "stdout", "stderr", "working directory",
+	                                     "seccomp filter" };
+	struct prog_launch_fail f = { 0, 0 };
+	ssize_t n = read(efd, &f, sizeof f);
+
+	if (n == (ssize_t)sizeof f && f.stage == 0)
+		errmsg_set(err, "%s: %s", argv0, strerror(f.err));
+	else if (n == (ssize_t)sizeof f && f.stage > 0 && f.stage <= 5)
+		errmsg_set(err, "%s: %s: %s", argv0, stage[f.stage], strerror(f.err));
+	else
+		errmsg_set(err, "%s: ended before it started", argv0);
+	return n == (ssize_t)sizeof f ? f.err : ECHILD;
 }
 
 /* Redirect fd to path (opened with flags) in the child. 0, or -1. */

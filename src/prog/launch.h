@@ -5,6 +5,7 @@
 #define IOBUFVIZ_PROG_LAUNCH_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* How to start the program. Every field may be 0/NULL. */
 struct prog_opts {
@@ -23,11 +24,23 @@ struct prog_launch_fail {
 	int err;
 };
 
-/* Resolve argv0 as execvp would into buf: 0, or -1 (errno 0: not found in PATH). */
-int prog_launch_find(const char *argv0, char *buf, size_t len);
+/* Resolve argv0 as execvp would into buf: 0, or -1 with errno (ENOENT: not found in PATH)
+ * and why in *err (errmsg_set). */
+int prog_launch_find(const char *argv0, char *buf, size_t len, char **err);
 
 /* The environment for the child: o->envp or ours, with the shim first in LD_PRELOAD. */
 char **prog_launch_env(const struct prog_opts *o);
+
+/* Free what prog_launch_env made (env and its LD_PRELOAD string). NULL is fine. */
+void prog_launch_env_free(char **env, const struct prog_opts *o);
+
+/* A process of ours that ends after timeout_ms, for the tracer to kill the program when it
+ * reaps it: its pid, or 0 (timeout_ms 0, or fork failed). */
+pid_t prog_launch_watchdog(unsigned timeout_ms);
+
+/* Why the child did not start (its struct prog_launch_fail on efd, or nothing: it ended),
+ * as a message for argv0 in *err (errmsg_set). Return the errno to report (ECHILD: none). */
+int prog_launch_failure(int efd, const char *argv0, char **err);
 
 /* In the child: stop for the tracer, set up, install the filter, exec; on failure write a
  * struct prog_launch_fail to efd. Never returns. */

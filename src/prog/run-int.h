@@ -37,6 +37,7 @@ struct prog_run {
 	size_t n_files, cap_files;
 	size_t n_steps;
 	const char *stdio_note;   /* static storage, "" while stdio is visible */
+	const char *unseen_note;  /* static storage, "" until the program does I/O no tracer sees */
 	struct prog_step exit;    /* how the first process ended */
 	bool exited, ended;
 	uint64_t loader_calls;    /* steps of the dynamic loader, not shown */

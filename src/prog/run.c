@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "probe/probe.h"
 #include "prog/format.h"
 #include "prog/run.h"
@@ -19,6 +20,7 @@
 #include "scratch/scratch.h"
 #include "lesson/snapshot-diff.h"
 #include "prog/mark.h"
+#include "trace/calls.h"
 
 #ifndef IOBUFVIZ_PKGLIBDIR
 #define IOBUFVIZ_PKGLIBDIR "/usr/local/lib/iobufviz"
@@ -80,6 +82,7 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 	}
 	r->probe = o->probe;
 	r->stdio_note = "";
+	r->unseen_note = "";
 	r->scratch = scratch_mkdir(NULL);
 	if (r->scratch < 0 ||
 	    scratch_path(r->scratch, "stdout", r->out_path[0], sizeof r->out_path[0]) == NULL ||
@@ -308,6 +311,27 @@ prog_run_is_disk(const struct event *e, const struct snap_fd *fd)
 	       (event_is_write(e) && fd->open && (fd->flags & (O_SYNC | O_DSYNC)) != 0);
 }
 
+/* What an io_uring's program is told. */
+#define PROG_RUN_URING "this program submits I/O through io_uring: calls not observable"
+
+/* True if the call step made a way to do I/O that no tracer sees (io_uring_setup). */
+static bool
+prog_run_unseen(const struct prog_step *p)
+{
+	const struct call_row *c = calls_find((uint64_t)p->ev.nr);
+
+	return c != NULL && (c->flags & CALL_ASYNC) && (c->flags & CALL_NEWFD) && p->ev.result >= 0;
+}
+
+/* True for the program's execve (a step of no file: the program is not its data). */
+static bool
+prog_run_is_exec(const struct prog_step *p)
+{
+	const struct call_row *c = calls_find((uint64_t)p->ev.nr);
+
+	return c != NULL && (c->flags & CALL_EXEC);
+}
+
 /* The log's name for the step: the call's or the function's. */
 static const char *
 prog_run_label(const struct prog_run_step *s)
@@ -316,8 +340,50 @@ prog_run_label(const struct prog_run_step *s)
 	case PROG_STEP_CALL: return s->ps.ev.call;
 	case PROG_STEP_STDIO: return s->ps.func;
 	case PROG_STEP_EXIT: return "exit";
+	case PROG_STEP_STORES: return "stores";
 	}
 	return "?";
+}
+
+/*
+ * A run of the program's own calls, one: "write(4, 4096) = 4096 x 4096" when they are alike,
+ * else the bytes they moved summed for each pair of fds: "copy_file_range(3, 4, ...) x 2 =
+ * 1288895 B", "splice(3, 6, ...) x 21 = 1288895 B; splice(5, 4, ...) x 20 = 1288895 B".
+ */
+static void
+prog_run_fold_text(struct prog_run_step *s, const char *one)
+{
+	const struct event_list *l = &s->sr.events;
+	const struct event *a = &l->v[0], *b = NULL;
+	uint64_t n[2] = { 0, 0 }, moved[2] = { 0, 0 };
+	bool same = true;
+	size_t at = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		const struct event *e = &l->v[i];
+		int k = e->fd == a->fd && e->fd2 == a->fd2 ? 0 : 1;
+		if (k == 1 && b == NULL)
+			b = e;
+		same = same && k == 0 && e->bytes == a->bytes && e->result == a->result &&
+		       e->offset == a->offset && strcmp(e->detail, a->detail) == 0;
+		n[k]++;
+		moved[k] += e->result > 0 ? (uint64_t)e->result : 0;
+	}
+	if (same) {
+		snprintf(s->text, sizeof s->text, "%.400s x %" PRIu64, one, s->count);
+		return;
+	}
+	text_cat(s->text, sizeof s->text, &at, "[%d] ", (int)s->ps.pid);
+	for (int k = 0; k < 2; k++) {
+		const struct event *e = k == 0 ? a : b;
+		if (e == NULL)
+			continue;
+		text_cat(s->text, sizeof s->text, &at, "%s%s(%d, ", k ? "; " : "", e->call, e->fd);
+		if (e->fd2 >= 0)
+			text_cat(s->text, sizeof s->text, &at, "%d, ", e->fd2);
+		text_cat(s->text, sizeof s->text, &at, "...) x %" PRIu64 " = %" PRIu64 " B", n[k],
+		         moved[k]);
+	}
 }
 
 /* The step's line: the call as the program wrote it, a fold's count, the calls it made. */
@@ -330,17 +396,7 @@ prog_run_text(struct prog_run_step *s)
 
 	prog_format_step(&s->ps, one, sizeof one);
 	if (s->ps.kind == PROG_STEP_CALL && s->count > 1) {
-		/* "write(4, 4096) = 4096 x 4096", or with their sizes summed when they differ. */
-		bool same = true;
-		for (size_t i = 1; i < l->n && same; i++)
-			same = l->v[i].bytes == l->v[0].bytes && l->v[i].result == l->v[0].result;
-		if (same) {
-			snprintf(s->text, sizeof s->text, "%.400s x %" PRIu64, one, s->count);
-		} else {
-			snprintf(s->text, sizeof s->text, "[%d] %s(%d, ...) x %" PRIu64 " = %" PRIu64
-			         " B", (int)s->ps.pid, s->ps.ev.call, s->ps.ev.fd, s->count,
-			         l->bytes_written + l->bytes_read);
-		}
+		prog_run_fold_text(s, one);
 		return;
 	}
 	if (s->ps.kind == PROG_STEP_STDIO && s->ps.func_id == PROG_MARK_EXIT) {
@@ -398,9 +454,18 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 	case PROG_STEP_CALL:
 		sr->ret = p->ev.result;
 		sr->err = p->ev.err;
-		tfd = p->ev.fd >= 0 ? p->ev.fd : p->ev.result >= 0 && p->regular ? (int)p->ev.result : -1;
-		if (p->regular || p->ev.fd >= 0)
+		if (prog_run_unseen(p)) {
+			snprintf(sr->note, sizeof sr->note, "%s", PROG_RUN_URING);
+			r->unseen_note = PROG_RUN_URING;
+		}
+		/* The fd of its file (a copy's may be its second; an open's is its result). */
+		tfd = p->file_fd >= 0 ? p->file_fd : p->ev.fd;
+		if ((p->regular || p->ev.fd >= 0) && !prog_run_is_exec(p))
 			s->file = prog_run_file_of(r, p->pid, tfd, p->path, p->dev, p->ino);
+		break;
+	case PROG_STEP_STORES:
+		/* The mapped file, by the dev:ino the tracer saw (its fd may be closed). */
+		s->file = prog_run_file_of(r, p->pid, -1, p->path, p->dev, p->ino);
 		break;
 	case PROG_STEP_STDIO:
 		sr->ret = p->ret;
@@ -441,7 +506,7 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 		sr->after.cache.source = SNAP_SRC_NONE;
 		snprintf(sr->after.cache.note, sizeof sr->after.cache.note, "no regular file");
 		snprintf(sr->after.disk.note, sizeof sr->after.disk.note, "no regular file");
-		prog_run_stdio_state(s, p->kind == PROG_STEP_STDIO ? p->stdio_fd : p->ev.fd);
+		prog_run_stdio_state(s, p->kind == PROG_STEP_STDIO ? p->stdio_fd : tfd);
 		sr->before = sr->after;
 		return;
 	}
@@ -454,7 +519,7 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 		probe_fd(p->pid, tfd, &sr->after.fd);
 	/* An exit: the stream of the fd its file was last used through. */
 	prog_run_stdio_state(s, p->kind == PROG_STEP_STDIO ? p->stdio_fd :
-	                     p->kind == PROG_STEP_CALL ? p->ev.fd :
+	                     p->kind == PROG_STEP_CALL ? tfd :
 	                     f->seen && f->last.stdio.open ? f->last.stdio.fd : -1);
 	if (!f->seen)
 		sr->before = sr->after;
@@ -593,6 +658,13 @@ prog_run_files(const struct prog_run *r, size_t *n)
 {
 	*n = r->n_files;
 	return r->files;
+}
+
+/* What no tracer sees. */
+const char *
+prog_run_unseen_note(const struct prog_run *r)
+{
+	return r->unseen_note;
 }
 
 /* Why stdio is not visible. */

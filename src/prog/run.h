@@ -97,6 +97,10 @@ const struct prog_run_file *prog_run_files(const struct prog_run *r, size_t *n);
 /* Why stdio cannot be seen ("" when it can, or it is not known yet). */
 const char *prog_run_stdio_note(const struct prog_run *r);
 
+/* What the program did that no tracer sees ("this program submits I/O through io_uring:
+ * calls not observable"; static storage), "" if nothing so far. */
+const char *prog_run_unseen_note(const struct prog_run *r);
+
 /* The program's working directory, and what it printed on stdout / stderr so far (the
  * first bytes; NULL if none). */
 const char *prog_run_dir(const struct prog_run *r);

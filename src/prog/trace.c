@@ -178,6 +178,7 @@ pt_stdio_step(struct pt_proc *p, uint64_t file, uint64_t size, struct prog_step 
 	out->kind = PROG_STEP_STDIO;
 	out->pid = p->pid;
 	out->func_id = id;
+	out->file_fd = -1;
 	out->func = id > 0 && id < PROG_MARK_NFUNCS && pt_mark_names[id] != NULL ?
 	            pt_mark_names[id] : "?";
 	/* fclose's FILE is gone after: name the one it closed. */
@@ -277,18 +278,39 @@ pt_use_fd(struct pt_proc *p, int fd)
 	p->ino = f->ino;
 }
 
-/* Use the file mapped at addr as the call's file (msync, munmap). */
-static void
+/* Use the file mapped at addr as the call's file (msync, munmap). True if the program's
+ * stores through that mapping reach a regular file's pages. */
+static bool
 pt_use_map(struct pt_proc *p, uint64_t addr)
 {
 	struct stat st;
+	bool shared_write = false;
 
-	if (!prog_fds_mapped(p->pid, addr, p->path, sizeof p->path, &st))
-		return;
+	if (!prog_fds_mapped(p->pid, addr, p->path, sizeof p->path, &st, &shared_write))
+		return false;
 	p->has_file = true;
 	p->regular = S_ISREG(st.st_mode);
 	p->dev = st.st_dev;
 	p->ino = st.st_ino;
+	return shared_write && p->regular;
+}
+
+/* The stores step of p, stopped at the entry of its call c on a shared writable mapping of a
+ * file (msync, munmap) into out: its file as the stores left it, before the call acts. */
+static void
+pt_stores_step(struct pt_proc *p, const struct call_row *c, struct prog_step *out)
+{
+	memset(out, 0, sizeof *out);
+	out->kind = PROG_STEP_STORES;
+	out->pid = p->pid;
+	out->stdio_fd = -1;
+	out->file_fd = -1;
+	event_decode(c, &p->stop, NULL, &out->ev);
+	out->ev.result = 0;
+	snprintf(out->path, sizeof out->path, "%s", p->path);
+	out->regular = true;
+	out->dev = p->dev;
+	out->ino = p->ino;
 }
 
 /* A seccomp stop: remember the call, or turn a marker into a step. 1 = a step in *out. */
@@ -298,6 +320,7 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	struct __ptrace_syscall_info si;
 	const struct call_row *c;
 	struct peek m = peek_pid(p->pid);
+	bool stores = false;
 
 	memset(&si, 0, sizeof si);
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, (void *)sizeof si, &si) <= 0 ||
@@ -337,11 +360,14 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		peek_str(&m, p->stop.args[(int)c->path], p->path, sizeof p->path);
 		p->has_file = true;
 	} else if (c->flags & CALL_FD) {
-		pt_use_fd(p, calls_fd(c, p->stop.args, &m));
-		if (c->fd2 >= 0)
-			pt_use_fd(p, (int)p->stop.args[(int)c->fd2]);
+		/* A copy is on the file it writes, or on the one it reads when it writes to a pipe
+		 * or a socket. */
+		int fd = calls_fd(c, p->stop.args, &m);
+		int fd2 = c->flags & (CALL_READ2 | CALL_WRITE2) ? (int)p->stop.args[(int)c->fd2] : -1;
+		pt_use_fd(p, c->flags & CALL_WRITE2 ? fd2 : fd);
+		pt_use_fd(p, c->flags & CALL_WRITE2 ? fd : fd2);
 	} else if (c->flags & CALL_MEM) {
-		pt_use_map(p, p->stop.args[(int)c->addr]);
+		stores = pt_use_map(p, p->stop.args[(int)c->addr]);
 	}
 	if (p->depth == 0)
 		pt_hook(t, p, PROG_ENTRY_CALL, c->name,
@@ -350,6 +376,12 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		        ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) || p->regular);
 	p->in_sys = true;
 	clock_gettime(CLOCK_MONOTONIC, &p->t0);
+	if (stores && p->depth == 0) {
+		/* The program's stores through the mapping made no call: a step of their own,
+		 * observed now, before msync or munmap acts (the call goes on when it is over). */
+		pt_stores_step(p, c, out);
+		return 1;
+	}
 	pt_resume(p, 0);
 	return 0;
 }
@@ -379,7 +411,7 @@ pt_fill_event(struct pt_proc *p, pid_t leader, const struct timespec *now, struc
 	out->ev.origin = p->depth > 0 ? EV_STDIO : EV_DIRECT;
 	/* A call of any process but the first is a child's, as the lesson's tracer marks it. */
 	out->ev.child = p->pid != leader;
-	if ((c->flags & CALL_PATH) && !(c->flags & (CALL_FD | CALL_EXEC))) {
+	if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
 		/* The path first, as strace shows it: the program's opens name their files. */
 		char q[48], fl[sizeof out->ev.detail];
 		snprintf(fl, sizeof fl, "%s", out->ev.detail);
@@ -549,6 +581,7 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			out->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 			out->timed_out = t->timed_out;
 			out->stdio_fd = -1;
+			out->file_fd = -1;
 			if (pid == t->leader)
 				scratch_forget(pid);
 			pt_proc_del(t, p);
@@ -649,8 +682,6 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
                  char **err)
 {
 	static const struct prog_opts none;
-	static const char *const stage[] = { "", "stdin", "stdout", "stderr", "working directory",
-	                                     "seccomp filter" };
 	char prog[PATH_MAX];
 	struct prog_trace *t;
 	struct prog_step step;
@@ -673,15 +704,8 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		errno = ENOSYS;
 		return -1;
 	}
-	if (prog_launch_find(argv[0], prog, sizeof prog) != 0) {
-		if (errno == 0) {
-			errmsg_set(err, "%s: command not found", argv[0]);
-			errno = ENOENT;
-		} else {
-			errmsg_set(err, "%s: %s", argv[0], strerror(errno));
-		}
+	if (prog_launch_find(argv[0], prog, sizeof prog, err) != 0)
 		return -1;
-	}
 	t = calloc(1, sizeof *t);
 	env = prog_launch_env(o);
 	if (t == NULL || env == NULL || pipe2(ep, O_CLOEXEC) != 0) {
@@ -698,12 +722,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		prog_launch_child(prog, argv, env, o, ep[1]);
 	rc = errno;
 	close(ep[1]);
-	if (o->preload != NULL) {
-		for (size_t i = 0; env[i] != NULL; i++)
-			if (strncmp(env[i], "LD_PRELOAD=", 11) == 0)
-				free(env[i]);
-	}
-	free(env);
+	prog_launch_env_free(env, o);
 	if (pid < 0) {
 		errmsg_set(err, "fork: %s", strerror(rc));
 		prog_trace_free(t);
@@ -725,31 +744,11 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		errno = rc;
 		return -1;
 	}
-	if (o->timeout_ms > 0) {
-		t->watchdog = scratch_fork();
-		if (t->watchdog == 0) {
-			struct timespec ts = { o->timeout_ms / 1000, (long)(o->timeout_ms % 1000) * 1000000L };
-			while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-				;
-			_exit(0);
-		}
-		if (t->watchdog < 0)
-			t->watchdog = 0;
-	}
+	t->watchdog = prog_launch_watchdog(o->timeout_ms);
 	ptrace(PTRACE_CONT, pid, 0, 0);
 	rc = pt_run(t, &step, true);
 	if (rc != 1) {
-		struct prog_launch_fail f = { 0, 0 };
-		ssize_t n = read(t->err_fd, &f, sizeof f);
-
-		if (n == (ssize_t)sizeof f && f.stage == 0)
-			errmsg_set(err, "%s: %s", argv[0], strerror(f.err));
-		else if (n == (ssize_t)sizeof f && f.stage > 0 && f.stage <= 5)
-			errmsg_set(err, "%s: %s: %s", argv[0], stage[f.stage], strerror(f.err));
-		else
-			errmsg_set(err, "%s: ended before it started", argv[0]);
-		errno = n == (ssize_t)sizeof f ? f.err : ECHILD;
-		rc = errno;
+		rc = prog_launch_failure(t->err_fd, argv[0], err);
 		prog_trace_free(t);
 		errno = rc;
 		return -1;
@@ -764,6 +763,9 @@ prog_trace_next(struct prog_trace *t, struct prog_step *out)
 {
 	if (t->held > 0) {
 		struct pt_proc *p = pt_proc_find(t, t->held);
+		/* Held at a call's entry (a stores step): the call's time starts now. */
+		if (p != NULL && p->in_sys)
+			clock_gettime(CLOCK_MONOTONIC, &p->t0);
 		if (p != NULL)
 			pt_resume(p, 0);
 		t->held = -1;

@@ -23,6 +23,9 @@ enum prog_step_kind {
 	PROG_STEP_CALL,   /* a system call on a regular file (or an open that names one) */
 	PROG_STEP_STDIO,  /* a stdio call seen through the shim's markers */
 	PROG_STEP_EXIT,   /* a process ended */
+	PROG_STEP_STORES, /* the program's stores through a shared writable mapping of a file: no
+	                     call makes them; seen at the entry of the msync or munmap after
+	                     them (ev: that call, its addr and length; no result yet) */
 };
 
 /* One step. */

@@ -156,11 +156,12 @@ prog_tui_next(struct prog_tui *t)
 	prog_tui_run_one(t);
 }
 
-/* True if step s writes to a file or asks for the disk (what d stops at). */
+/* True if step s writes to a file (a call, or stores through a mapping) or asks for the
+ * disk (what d stops at). */
 static bool
 prog_tui_writes(const struct prog_run_step *s)
 {
-	return s->disk || s->sr.events.n_write > 0;
+	return s->disk || s->sr.events.n_write > 0 || s->ps.kind == PROG_STEP_STORES;
 }
 
 static void prog_tui_draw(struct prog_tui *t);
@@ -341,8 +342,8 @@ prog_tui_draw(struct prog_tui *t)
 		.help_text = prog_tui_help, .first = t->forgotten,
 	};
 	struct snapshot *saved = NULL;
-	const char *note = prog_run_stdio_note(t->r);
-	char status[600];
+	const char *note = prog_run_stdio_note(t->r), *unseen = prog_run_unseen_note(t->r);
+	char status[800];
 	int w, h;
 
 	t->scn.n_steps = t->n;
@@ -358,9 +359,11 @@ prog_tui_draw(struct prog_tui *t)
 	} else {
 		prog_tui_select(t, &t->initial);
 	}
-	if (note[0] != '\0') {
-		/* Static or not glibc: the stdio pane has nothing to show, and says why here. */
-		snprintf(status, sizeof status, "%s%s%s", note, t->status[0] ? " | " : "", t->status);
+	if (note[0] != '\0' || unseen[0] != '\0') {
+		/* Static or not glibc: the stdio pane has nothing to show, and says why here; an
+		 * io_uring's I/O is not seen at all, and that is said here too. */
+		snprintf(status, sizeof status, "%s%s%s%s%s", unseen, unseen[0] && note[0] ? " | " : "",
+		         note, (unseen[0] || note[0]) && t->status[0] ? " | " : "", t->status);
 		f.status = status;
 	}
 	if (t->cur >= 0 && t->results[t->cur].after.disk.fs[0] != '\0')
