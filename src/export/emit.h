@@ -1,21 +1,39 @@
 /* SPDX-License-Identifier: MIT */
-/* export/emit.h: each op as the C statements of a whole program (the program pane, --export=c). */
+/* export/emit.h: each op as C, written once for both its uses: the line a student would write
+ * (transcripts, the TUI) and the statements of a whole program (the program pane, --export=c). */
 #ifndef IOBUFVIZ_EMIT_H
 #define IOBUFVIZ_EMIT_H
 
 #include <stddef.h>
 
+#include "export/ctext.h"
+
 struct scn_step;
 
 /*
- * The names an emitted statement may use; export/program.c declares them. path is argv[1], fd and
- * fp the current descriptor and stream, wbuf the write buffer (the "abc...z" pattern),
- * rbuf the read buffer (both aligned for O_DIRECT), vbufN the own stdio buffer of the step
- * on scenario line N; check() and check_rc() report a failed call on stderr.
+ * A step as C. call: the line a student would write ("fwrite(buf, 1, 5000, fp)"), a text
+ * shown as written, to be escaped by whatever shows it. code: the statements of a whole
+ * program, lines split by '\n', no indent, every text of the scenario in it written by
+ * export/ctext.c. The names code may use are declared by export/program.c: path is argv[1],
+ * fd and fp the current descriptor and stream, wbuf the write buffer (the "abc...z"
+ * pattern), rbuf the read buffer (both aligned for O_DIRECT), vbufN the own stdio buffer of
+ * the step on scenario line N (own_buffer bytes); check() and check_rc() report a failed
+ * call on stderr.
  */
+struct emit {
+	struct ctext call;
+	struct ctext code;
+	size_t own_buffer;   /* bytes of the own stdio buffer vbufN the step needs; 0: none */
+};
 
-/* Each op as C statements, named in SCN_OP_LIST: lines separated by '\n', no indent. */
-#define EMIT_DECLARE(fn) void fn(const struct scn_step *st, char *buf, size_t len)
+/* Write step st as C into e (empty), a named pair's names in place of fd and fp. */
+void emit_step(const struct scn_step *st, struct emit *e);
+
+/* Free what e holds. */
+void emit_clear(struct emit *e);
+
+/* Each op as C, named in SCN_OP_LIST. */
+#define EMIT_DECLARE(fn) void fn(const struct scn_step *st, struct emit *e)
 EMIT_DECLARE(emit_open);
 EMIT_DECLARE(emit_fopen);
 EMIT_DECLARE(emit_fdopen);
@@ -54,11 +72,5 @@ EMIT_DECLARE(emit_tail);
 EMIT_DECLARE(emit_sweep);
 EMIT_DECLARE(emit_note);
 EMIT_DECLARE(emit_run);
-
-/* Size of the own stdio buffer a setvbuf/setbuf/setbuffer step needs; 0: none. */
-size_t emit_own_buffer_size(const struct scn_step *st);
-
-/* Write s as the body of a C string literal (escaped) into buf; return buf. */
-char *emit_c_string(const char *s, char *buf, size_t len);
 
 #endif

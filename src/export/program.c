@@ -2,7 +2,6 @@
 /* export/program.c: a scenario as one C program (the program pane, --export=c): lines and step ranges. */
 #include <config.h>
 
-#include <ctype.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -12,7 +11,6 @@
 
 #include "export/cident.h"
 #include "trace/decode.h"
-#include "export/describe.h"
 #include "export/emit.h"
 #include "export/program.h"
 
@@ -64,19 +62,12 @@ program_add(struct program_build *b, int indent, const char *fmt, ...)
 	free(text);
 }
 
-/* True if word occurs in text as a whole identifier. */
+/* True if word occurs in text as a whole identifier of its code (not in a literal or a
+ * comment: a scenario's text names nothing the program must declare). */
 static bool
 program_uses(const char *text, const char *word)
 {
-	size_t n = strlen(word);
-
-	for (const char *q = strstr(text, word); q != NULL; q = strstr(q + 1, word)) {
-		bool before = q > text && (isalnum((unsigned char)q[-1]) || q[-1] == '_');
-		bool after = isalnum((unsigned char)q[n]) || q[n] == '_';
-		if (!before && !after)
-			return true;
-	}
-	return false;
+	return text != NULL && cident_has(text, word);
 }
 
 /* The sweep step of s, or NULL. */
@@ -84,52 +75,27 @@ static const struct scn_step *
 program_sweep(const struct scenario *s)
 {
 	for (size_t i = 0; i < s->n_steps; i++)
-		if (s->steps[i].op == SCN_OP_SWEEP && s->steps[i].sweep != NULL)
+		if (s->steps[i].sweep != NULL)
 			return &s->steps[i];
 	return NULL;
 }
 
-/*
- * A named pair's statements (as:, on:): fd_NAME and fp_NAME in place of fd and fp; fdopen
- * as: wraps the unnamed fd, so there only fp is renamed.
- */
-static void
-program_rename(const struct scn_step *st, char *buf, size_t len)
-{
-	char with[40];
-
-	snprintf(with, sizeof with, "fp_%s", st->name);
-	cident_replace(buf, len, "fp", with);
-	if (st->op == SCN_OP_FDOPEN && st->made)
-		return;
-	snprintf(with, sizeof with, "fd_%s", st->name);
-	cident_replace(buf, len, "fd", with);
-}
-
-/* The statements of every step, one string each (NULL: the op emits nothing). */
-static char **
+/* Every step as C (emit_steps_free frees them); NULL if memory ran out. */
+static struct emit *
 program_steps(const struct scenario *s)
 {
-	char **v = calloc(s->n_steps + 1, sizeof *v);
+	struct emit *v = calloc(s->n_steps + 1, sizeof *v);
+	bool nomem = v == NULL;
 
-	if (v == NULL)
+	for (size_t i = 0; v != NULL && i < s->n_steps; i++) {
+		emit_step(&s->steps[i], &v[i]);
+		nomem |= v[i].code.nomem;
+	}
+	if (nomem && v != NULL) {
+		for (size_t i = 0; i < s->n_steps; i++)
+			emit_clear(&v[i]);
+		free(v);
 		return NULL;
-	for (size_t i = 0; i < s->n_steps; i++) {
-		const struct scn_step *st = &s->steps[i];
-		char buf[2048];
-
-		if ((unsigned)st->op >= SCN_OP__COUNT || scn_op_table[st->op].emit == NULL)
-			snprintf(buf, sizeof buf, "/* %s: not a C call */", scenario_op_name(st->op));
-		else
-			scn_op_table[st->op].emit(st, buf, sizeof buf);
-		if (st->handle > 0 && st->name != NULL)
-			program_rename(st, buf, sizeof buf);
-		if ((v[i] = strdup(buf)) == NULL) {
-			for (size_t k = 0; k < i; k++)
-				free(v[k]);
-			free(v);
-			return NULL;
-		}
 	}
 	return v;
 }
@@ -142,13 +108,10 @@ program_buf_size(const struct scenario *s, bool reads)
 
 	for (size_t i = 0; i < s->n_steps; i++) {
 		const struct scn_args *a = &s->steps[i].args;
-		enum scn_op op = s->steps[i].op;
-		bool r = op == SCN_OP_READ || op == SCN_OP_PREAD || op == SCN_OP_FREAD ||
-		         op == SCN_OP_FGETS;
-		bool w = op == SCN_OP_WRITE || op == SCN_OP_PWRITE || op == SCN_OP_FWRITE;
 		uint64_t need = a->bytes + a->align;
 
-		if ((reads ? r : w) && need > most)
+		if (scenario_op_has(s->steps[i].op, reads ? SCN_OPF_READS : SCN_OPF_WRITES) &&
+		    need > most)
 			most = need;
 	}
 	return (most + 4095) / 4096 * 4096;
@@ -310,7 +273,7 @@ program_sweep_common(struct program_build *b, const struct scenario *s)
 
 	for (size_t i = 0; i < s->n_steps; i++) {
 		const struct scn_sweep *sw = s->steps[i].sweep;
-		if (s->steps[i].op != SCN_OP_SWEEP || sw == NULL)
+		if (sw == NULL)
 			continue;
 		for (size_t k = 0; k < sw->n_buffer_sizes; k++)
 			if (sw->buffer_sizes[k] > most)
@@ -442,11 +405,15 @@ program_sweep_fn(struct program_build *b, const struct scn_step *st)
 	program_add(b, 0, "static const struct variant variants%d[] = {", n);
 	for (size_t i = 0; i < sw->n_variants; i++) {
 		const struct scn_variant *v = &sw->variants[i];
-		char e[128];
-		program_add(b, 1, "{ \"%s\", %s, %d },", emit_c_string(v->name, e, sizeof e),
+		struct ctext name = { 0 };
+
+		ctext_literal(&name, v->name, 2);
+		b->nomem |= name.nomem;
+		program_add(b, 1, "{ %s, %s, %d },", ctext_str(&name),
 		            v->flags ? decode_open_flag_bits(v->flags, fl, sizeof fl) : "0",
 		            v->sync_each == SCN_SYNC_FSYNC ? 1 :
 		            v->sync_each == SCN_SYNC_FDATASYNC ? 2 : 0);
+		ctext_clear(&name);
 	}
 	program_add(b, 0, "};\n");
 	program_sweep_run(b, sw, n);
@@ -486,42 +453,70 @@ program_sweep_fn(struct program_build *b, const struct scn_step *st)
 	program_add(b, 0, "}\n");
 }
 
+/*
+ * True if op gives the unnamed fd a new value: it opens the file (open; fopen, whose stream's
+ * fd the worker makes current) or takes the fd under a FILE* (fileno), not from the fd.
+ */
+static bool
+program_sets_fd(enum scn_op op)
+{
+	return scenario_op_has(op, SCN_OPF_NEW_FD | SCN_OPF_NEW_FP | SCN_OPF_WRAPS) &&
+	       !scenario_op_has(op, SCN_OPF_FD);
+}
+
+/* The opening comment: the scenario's title and source (text that stays a comment). */
+static void
+program_title(struct program_build *b, const struct scenario *s)
+{
+	struct ctext t = { 0 };
+
+	ctext_printf(&t, "/*\n * ");
+	ctext_comment(&t, s->title);
+	if (s->source != NULL) {
+		ctext_printf(&t, " (");
+		ctext_comment(&t, s->source);
+		ctext_printf(&t, ")");
+	}
+	b->nomem |= t.nomem;
+	program_add(b, 0, "%s", ctext_str(&t));
+	ctext_clear(&t);
+}
+
+/* Free the steps of s as C. */
+static void
+program_steps_free(const struct scenario *s, struct emit *steps)
+{
+	for (size_t i = 0; steps != NULL && i < s->n_steps; i++)
+		emit_clear(&steps[i]);
+	free(steps);
+}
+
 /* Make the program of s. */
 struct program *
 program_new(const struct scenario *s)
 {
 	struct program_build b = { 0 };
 	const struct scn_step *sweep = program_sweep(s);
-	char **steps = program_steps(s);
-	size_t total = 1;
-	char *all, title[256], src[256];
+	struct emit *steps = program_steps(s);
+	struct ctext all = { 0 };
 	bool any_fd = false, any_fp = false;
 
 	if (steps == NULL)
 		return NULL;
 	b.p = calloc(1, sizeof *b.p);
 	for (size_t i = 0; i < s->n_steps; i++)
-		total += strlen(steps[i]) + 1;
-	all = malloc(total);
-	if (b.p == NULL || all == NULL)
+		ctext_printf(&all, "%s\n", ctext_str(&steps[i].code));
+	if (b.p == NULL || all.nomem)
 		goto fail;
-	all[0] = '\0';
-	for (size_t i = 0; i < s->n_steps; i++) {
-		strcat(all, steps[i]);
-		strcat(all, "\n");
-	}
 	b.p->n_steps = s->n_steps;
 	b.p->first = calloc(s->n_steps + 1, sizeof *b.p->first);
 	b.p->last = calloc(s->n_steps + 1, sizeof *b.p->last);
 	if (b.p->first == NULL || b.p->last == NULL)
 		goto fail;
-	any_fd = program_uses(all, "fd");
-	any_fp = program_uses(all, "fp");
+	any_fd = program_uses(all.s, "fd");
+	any_fp = program_uses(all.s, "fp");
 
-	emit_c_string(s->title, title, sizeof title);
-	emit_c_string(s->source, src, sizeof src);
-	program_add(&b, 0, "/*\n * %s%s%s%s", title, s->source ? " (" : "", s->source ? src : "",
-	            s->source ? ")" : "");
+	program_title(&b, s);
 	program_add(&b, 0, " * The scenario as one program, made by iobufviz --export=c: the same"
 	            " calls,\n * in the same order, with the same sizes, flags and buffers.\n"
 	            " * Build: cc -std=c11 -Wall -Wextra -o lesson lesson/lesson.c\n"
@@ -530,37 +525,35 @@ program_new(const struct scenario *s)
 	            " setbuffer() */\n");
 	program_add(&b, 0, "#include <errno.h>\n#include <fcntl.h>\n#include <stdio.h>\n"
 	            "#include <stdlib.h>\n#include <string.h>\n#include <time.h>\n#include <unistd.h>");
-	if (program_uses(all, "wait_clean"))
+	if (program_uses(all.s, "wait_clean"))
 		program_add(&b, 0, "#include <sys/syscall.h>");
-	if ((program_uses(all, "execvp") || program_uses(all, "wait")) &&
-	    !program_uses(all, "ex13_4"))
+	if ((program_uses(all.s, "execvp") || program_uses(all.s, "wait")) &&
+	    !program_uses(all.s, "ex13_4"))
 		program_add(&b, 0, "#include <sys/wait.h>        /* waitpid() */");
-	if (program_uses(all, "ex13_4"))
+	if (program_uses(all.s, "ex13_4"))
 		program_add(&b, 0, "#include <pty.h>            /* openpty(): in libc since glibc 2.34 */\n"
 		            "#include <sys/wait.h>");
 	program_add(&b, 0, "");
-	if (program_uses(all, "wbuf"))
+	if (program_uses(all.s, "wbuf"))
 		program_add(&b, 0, "/* What writes write: \"abcdefghijklmnopqrstuvwxyz\" repeating."
 		            " Aligned for O_DIRECT. */\nstatic _Alignas(4096) char wbuf[%" PRIu64 "];",
 		            program_buf_size(s, false));
-	if (program_uses(all, "rbuf"))
+	if (program_uses(all.s, "rbuf"))
 		program_add(&b, 0, "/* Where reads read to. */\nstatic _Alignas(4096) char rbuf[%" PRIu64
 		            "];", program_buf_size(s, true));
-	for (size_t i = 0; i < s->n_steps; i++) {
-		size_t own = emit_own_buffer_size(&s->steps[i]);
-		if (own > 0)
+	for (size_t i = 0; i < s->n_steps; i++)
+		if (steps[i].own_buffer > 0)
 			program_add(&b, 0, "/* An own stdio buffer (scenario line %d): static, never a"
 			            " local array. */\nstatic char vbuf%d[%zu];", s->steps[i].line,
-			            s->steps[i].line, own);
-	}
+			            s->steps[i].line, steps[i].own_buffer);
 	if (b.p->n_lines > 0 && b.p->lines[b.p->n_lines - 1][0] != '\0')
 		program_add(&b, 0, "");
-	program_helpers(&b, all);
+	program_helpers(&b, all.s);
 	program_prepare(&b);
 	if (sweep != NULL)
 		program_sweep_common(&b, s);
 	for (size_t i = 0; i < s->n_steps; i++)
-		if (s->steps[i].op == SCN_OP_SWEEP && s->steps[i].sweep != NULL)
+		if (s->steps[i].sweep != NULL)
 			program_sweep_fn(&b, &s->steps[i]);
 
 	program_add(&b, 0, "int\nmain(int argc, char *argv[])\n{");
@@ -574,16 +567,16 @@ program_new(const struct scenario *s)
 		if (!s->steps[i].made || s->steps[i].name == NULL)
 			continue;
 		snprintf(id, sizeof id, "fd_%s", s->steps[i].name);
-		if (program_uses(all, id))
+		if (program_uses(all.s, id))
 			program_add(&b, 1, "int %s = -1;", id);
 		snprintf(id, sizeof id, "fp_%s", s->steps[i].name);
-		if (program_uses(all, id))
+		if (program_uses(all.s, id))
 			program_add(&b, 1, "FILE *%s = NULL;", id);
 	}
 	program_add(&b, 0, "");
 	program_add(&b, 1, "if (argc != 2) {\n\tfprintf(stderr, \"usage: %%s FILE\\n\", argv[0]);\n"
 	            "\treturn 2;\n}\npath = argv[1];");
-	if (program_uses(all, "wbuf"))
+	if (program_uses(all.s, "wbuf"))
 		program_add(&b, 1, "for (size_t i = 0; i < sizeof wbuf; i++)\n"
 		            "\twbuf[i] = \"abcdefghijklmnopqrstuvwxyz\"[i %% 26];");
 	program_add(&b, 1, "prepare(path, %" PRIu64 ", %d);   /* not part of the lesson */\n",
@@ -594,14 +587,16 @@ program_new(const struct scenario *s)
 		bool fileno_next = false;
 
 		b.p->first[i] = b.p->n_lines;
-		program_add(&b, 1, "%s", steps[i]);
-		/* As the worker does: after fopen() the stream's fd is the current one. */
-		if (st->op == SCN_OP_FOPEN && st->handle == 0) {
+		program_add(&b, 1, "%s", ctext_str(&steps[i].code));
+		/* As the worker does: after fopen() the stream's fd is the current one, if a step
+		 * on the unnamed fd comes before another gives it a value. */
+		if (scenario_op_has(st->op, SCN_OPF_NEW_FP) && !scenario_op_has(st->op, SCN_OPF_FD) &&
+		    st->handle == 0) {
 			for (size_t k = i + 1; k < s->n_steps; k++) {
 				enum scn_op op = s->steps[k].op;
 				if (s->steps[k].handle != 0) /* a named pair's step: not fd's */
 					continue;
-				if (op == SCN_OP_FILENO || op == SCN_OP_OPEN || op == SCN_OP_FOPEN)
+				if (program_sets_fd(op))
 					break;
 				if (scn_op_table[op].io == SCN_IO_FD) {
 					fileno_next = true;
@@ -617,16 +612,12 @@ program_new(const struct scenario *s)
 	program_add(&b, 0, "}");
 	if (b.nomem)
 		goto fail;
-	for (size_t i = 0; i < s->n_steps; i++)
-		free(steps[i]);
-	free(steps);
-	free(all);
+	program_steps_free(s, steps);
+	ctext_clear(&all);
 	return b.p;
 fail:
-	for (size_t i = 0; i < s->n_steps; i++)
-		free(steps[i]);
-	free(steps);
-	free(all);
+	program_steps_free(s, steps);
+	ctext_clear(&all);
 	program_free(b.p);
 	return NULL;
 }

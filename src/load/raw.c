@@ -48,7 +48,7 @@ static const cyaml_schema_value_t scn_raw_text = {
 #define REQ(a) SCN_RAW_ARG(a)
 #define ONE(a) SCN_RAW_ARG(a)
 /* The argument fields of every op that takes a mapping of arguments (SCN_FORM_ARGS). */
-#define SCN_RAW_OP_ARGS(e, n, io_, runs_, form_, run_, desc_, check_, emit_, ...) \
+#define SCN_RAW_OP_ARGS(e, n, io_, runs_, form_, flags_, layer_, cname_, run_, check_, emit_, ...) \
 	SCN_RAW_ARGS_##form_(e, __VA_ARGS__)
 #define SCN_RAW_ARGS_ARGS(e, ...) \
 	static const cyaml_schema_field_t scn_raw_args_##e[] = { __VA_ARGS__ CYAML_FIELD_END };
