@@ -184,38 +184,39 @@ enum scn_arg {
 };
 
 /*
- * Each argument's YAML key and what it takes (SCALAR: a single value; LIST: a list of single
- * values), by its enum tail: the shape check's table (scn_arg_fields) and libcyaml's schema of
- * every op's argument mapping (load/raw.c) are both made from these.
+ * Each argument's YAML key, what it takes (SCALAR: a single value; LIST: a list of single
+ * values) and an example of its value (as YAML: tests build a step of every op from them), by
+ * its enum tail: the shape check's table (scn_arg_fields) and libcyaml's schema of every op's
+ * argument mapping (load/raw.c) are both made from these.
  */
-#define SCN_ARGDEF_BYTES "bytes", SCALAR
-#define SCN_ARGDEF_OFFSET "offset", SCALAR
-#define SCN_ARGDEF_LEN "len", SCALAR
-#define SCN_ARGDEF_WHENCE "whence", SCALAR
-#define SCN_ARGDEF_TEXT "text", SCALAR
-#define SCN_ARGDEF_MODE "mode", SCALAR
-#define SCN_ARGDEF_SIZE "size", SCALAR
-#define SCN_ARGDEF_BUFFER "buffer", SCALAR
-#define SCN_ARGDEF_FLAGS "flags", LIST
-#define SCN_ARGDEF_ADVICE "advice", SCALAR
-#define SCN_ARGDEF_ALIGN "align", SCALAR
-#define SCN_ARGDEF_SECONDS "seconds", SCALAR
-#define SCN_ARGDEF_UNTIL "until", SCALAR
-#define SCN_ARGDEF_TIMEOUT "timeout", SCALAR
-#define SCN_ARGDEF_LINES "lines", SCALAR
-#define SCN_ARGDEF_BLOCK "block", SCALAR
-#define SCN_ARGDEF_PRINTF "printf", SCALAR
-#define SCN_ARGDEF_WRITE "write", SCALAR
-#define SCN_ARGDEF_BETWEEN "between", SCALAR
-#define SCN_ARGDEF_PROGRAM "program", SCALAR
-#define SCN_ARGDEF_ARGS "args", LIST
-#define SCN_ARGDEF_STDIN "stdin", SCALAR
-#define SCN_ARGDEF_BUFMODE "mode", SCALAR
-#define SCN_ARGDEF_SETBUF_BUFFER "buffer", SCALAR
-#define SCN_ARGDEF_SFR_FLAGS "flags", LIST
-#define SCN_ARGDEF_SEEK_OFFSET "offset", SCALAR
-#define SCN_ARGDEF_FCNTL_CMD "cmd", SCALAR
-#define SCN_ARGDEF_CHILD "child", SCALAR
+#define SCN_ARGDEF_BYTES "bytes", SCALAR, "100"
+#define SCN_ARGDEF_OFFSET "offset", SCALAR, "0"
+#define SCN_ARGDEF_LEN "len", SCALAR, "4096"
+#define SCN_ARGDEF_WHENCE "whence", SCALAR, "SET"
+#define SCN_ARGDEF_TEXT "text", SCALAR, "\"hi\\n\""
+#define SCN_ARGDEF_MODE "mode", SCALAR, "\"r+\""
+#define SCN_ARGDEF_SIZE "size", SCALAR, "4096"
+#define SCN_ARGDEF_BUFFER "buffer", SCALAR, "library"
+#define SCN_ARGDEF_FLAGS "flags", LIST, "[O_RDWR]"
+#define SCN_ARGDEF_ADVICE "advice", SCALAR, "DONTNEED"
+#define SCN_ARGDEF_ALIGN "align", SCALAR, "0"
+#define SCN_ARGDEF_SECONDS "seconds", SCALAR, "0"
+#define SCN_ARGDEF_UNTIL "until", SCALAR, "clean"
+#define SCN_ARGDEF_TIMEOUT "timeout", SCALAR, "1"
+#define SCN_ARGDEF_LINES "lines", SCALAR, "3"
+#define SCN_ARGDEF_BLOCK "block", SCALAR, "4096"
+#define SCN_ARGDEF_PRINTF "printf", SCALAR, "\"p\\n\""
+#define SCN_ARGDEF_WRITE "write", SCALAR, "\"w\\n\""
+#define SCN_ARGDEF_BETWEEN "between", SCALAR, "fflush"
+#define SCN_ARGDEF_PROGRAM "program", SCALAR, "true"
+#define SCN_ARGDEF_ARGS "args", LIST, "[\"{file}\"]"
+#define SCN_ARGDEF_STDIN "stdin", SCALAR, "in.txt"
+#define SCN_ARGDEF_BUFMODE "mode", SCALAR, "full"
+#define SCN_ARGDEF_SETBUF_BUFFER "buffer", SCALAR, "none"
+#define SCN_ARGDEF_SFR_FLAGS "flags", LIST, "[WRITE]"
+#define SCN_ARGDEF_SEEK_OFFSET "offset", SCALAR, "0"
+#define SCN_ARGDEF_FCNTL_CMD "cmd", SCALAR, "F_GETFL"
+#define SCN_ARGDEF_CHILD "child", SCALAR, "exit"
 
 /* How an op takes an argument. */
 enum scn_need {
