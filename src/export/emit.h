@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "export/ctext.h"
+#include "scenario/oplist.h"
 
 struct scn_step;
 
@@ -32,45 +33,10 @@ void emit_step(const struct scn_step *st, struct emit *e);
 /* Free what e holds. */
 void emit_clear(struct emit *e);
 
-/* Each op as C, named in SCN_OP_LIST. */
-#define EMIT_DECLARE(fn) void fn(const struct scn_step *st, struct emit *e)
-EMIT_DECLARE(emit_open);
-EMIT_DECLARE(emit_fopen);
-EMIT_DECLARE(emit_fdopen);
-EMIT_DECLARE(emit_fileno);
-EMIT_DECLARE(emit_setvbuf);
-EMIT_DECLARE(emit_setbuf);
-EMIT_DECLARE(emit_setbuffer);
-EMIT_DECLARE(emit_fwrite);
-EMIT_DECLARE(emit_fputs);
-EMIT_DECLARE(emit_printf);
-EMIT_DECLARE(emit_fread);
-EMIT_DECLARE(emit_fgets);
-EMIT_DECLARE(emit_fflush);
-EMIT_DECLARE(emit_fseek);
-EMIT_DECLARE(emit_fclose);
-EMIT_DECLARE(emit_write);
-EMIT_DECLARE(emit_read);
-EMIT_DECLARE(emit_pread);
-EMIT_DECLARE(emit_pwrite);
-EMIT_DECLARE(emit_lseek);
-EMIT_DECLARE(emit_fsync);
-EMIT_DECLARE(emit_fdatasync);
-EMIT_DECLARE(emit_sync_file_range);
-EMIT_DECLARE(emit_sync);
-EMIT_DECLARE(emit_fadvise);
-EMIT_DECLARE(emit_fallocate);
-EMIT_DECLARE(emit_ftruncate);
-EMIT_DECLARE(emit_close);
-EMIT_DECLARE(emit_fcntl);
-EMIT_DECLARE(emit_fork);
-EMIT_DECLARE(emit_exit);
-EMIT_DECLARE(emit_uexit);
-EMIT_DECLARE(emit_wait);
-EMIT_DECLARE(emit_pty);
-EMIT_DECLARE(emit_tail);
-EMIT_DECLARE(emit_sweep);
-EMIT_DECLARE(emit_note);
-EMIT_DECLARE(emit_run);
+/* Each op as C: the function its entry in SCN_OP_LIST names (declared from the list). */
+#define EMIT_DECLARE(tail_, name_, io_, runs_, form_, flags_, layer_, cname_, run_, check_, \
+                     fn_, ...) void fn_(const struct scn_step *, struct emit *);
+SCN_OP_LIST(EMIT_DECLARE)
+#undef EMIT_DECLARE
 
 #endif
