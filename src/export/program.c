@@ -13,6 +13,7 @@
 #include "trace/decode.h"
 #include "export/emit.h"
 #include "export/program.h"
+#include "export/program-tpl.h"
 
 /* Building a program: the lines so far and whether memory ran out. */
 struct program_build {
@@ -117,146 +118,29 @@ program_buf_size(const struct scenario *s, bool reads)
 	return (most + 4095) / 4096 * 4096;
 }
 
+/* Add a template of src/export/tpl/ as it is (its last newline ends its last line). */
+static void
+program_tpl(struct program_build *b, const char *tpl)
+{
+	program_add(b, 0, "%.*s", (int)strlen(tpl) - 1, tpl);
+}
+
 /* The helpers a program uses: a failed call is reported, and the lesson goes on. */
 static void
 program_helpers(struct program_build *b, const char *all)
 {
-	if (program_uses(all, "check")) {
-		program_add(b, 0, "/* Report a failed call (-1 and errno), and go on as the lesson does. */");
-		program_add(b, 0, "static void\ncheck(const char *call, long ret)\n{\n"
-		            "\tif (ret == -1)\n\t\tperror(call);\n}\n");
-	}
-	if (program_uses(all, "check_rc")) {
-		program_add(b, 0, "/* Report a failed call that returns its error number. */");
-		program_add(b, 0, "static void\ncheck_rc(const char *call, int rc)\n{\n"
-		            "\tif (rc != 0)\n\t\tfprintf(stderr, \"%%s: %%s\\n\", call, strerror(rc));\n"
-		            "}\n");
-	}
-	if (program_uses(all, "nap") || program_uses(all, "wait_clean")) {
-		program_add(b, 0, "/* Sleep ms milliseconds. */");
-		program_add(b, 0, "static void\nnap(unsigned ms)\n{\n"
-		            "\tstruct timespec ts = { ms / 1000, (long)(ms %% 1000) * 1000000L };\n\n"
-		            "\twhile (nanosleep(&ts, &ts) == -1 && errno == EINTR)\n\t\tcontinue;\n}\n");
-	}
-	if (program_uses(all, "wait_clean")) {
-		program_add(b, 0, "#ifndef SYS_cachestat\n#define SYS_cachestat 451   /* Linux 6.5; the"
-		            " same number on every architecture */\n#endif\n");
-		program_add(b, 0, "/*\n * Wait until no page of fd's file is dirty or under writeback,"
-		            " at most s seconds:\n * cachestat(2) tells, every 100 ms. Without it, sleep"
-		            " the s seconds.\n */");
-		program_add(b, 0, "static void\nwait_clean(int fd, unsigned s)\n{\n"
-		            "\tstruct { unsigned long long off, len; } range = { 0, 0 };\n"
-		            "\tstruct { unsigned long long cache, dirty, writeback, evicted, recent; } cs;\n\n"
-		            "\tfor (unsigned i = 0; i < s * 10; i++) {\n"
-		            "\t\tif (syscall(SYS_cachestat, fd, &range, &cs, 0) == -1) {\n"
-		            "\t\t\tnap((s * 10 - i) * 100);\n\t\t\treturn;\n\t\t}\n"
-		            "\t\tif (cs.dirty == 0 && cs.writeback == 0)\n\t\t\treturn;\n"
-		            "\t\tnap(100);\n\t}\n}\n");
-	}
-	if (program_uses(all, "tail")) {
-		program_add(b, 0, "/*\n * Exercise 13-5: print the last n lines of fd, reading backwards in"
-		            " blocks of\n * block bytes (aligned to multiples of block): lseek() to the end,"
-		            " then\n * lseek() and read() each block until n newlines are found.\n */");
-		program_add(b, 0, "static void\ntail(int fd, unsigned long n, size_t block)\n{\n"
-		            "\toff_t size = lseek(fd, 0, SEEK_END), end = size, from = -1;\n"
-		            "\tunsigned long newlines = 0;\n\tchar *data;\n\n"
-		            "\tif (size == -1 || (data = malloc((size_t)size + 1)) == NULL) {\n"
-		            "\t\tperror(\"tail\");\n\t\treturn;\n\t}\n"
-		            "\tif (n == 0)\n\t\tfrom = size;\n"
-		            "\twhile (from < 0 && end > 0) {\n"
-		            "\t\toff_t start = (end - 1) / (off_t)block * (off_t)block;\n"
-		            "\t\tsize_t want = (size_t)(end - start), got = 0;\n\n"
-		            "\t\tif (lseek(fd, start, SEEK_SET) == -1)\n\t\t\tbreak;\n"
-		            "\t\twhile (got < want) {\n"
-		            "\t\t\tssize_t r = read(fd, data + start + got, want - got);\n"
-		            "\t\t\tif (r <= 0)\n\t\t\t\tbreak;\n\t\t\tgot += (size_t)r;\n\t\t}\n"
-		            "\t\tif (got != want)\n\t\t\tbreak;\n"
-		            "\t\t/* The newline that ends the last line separates no lines. */\n"
-		            "\t\tfor (size_t i = want; i-- > 0;)\n"
-		            "\t\t\tif (data[start + (off_t)i] == '\\n' && start + (off_t)i != size - 1 &&\n"
-		            "\t\t\t    ++newlines == n) {\n"
-		            "\t\t\t\tfrom = start + (off_t)i + 1;\n\t\t\t\tbreak;\n\t\t\t}\n"
-		            "\t\tend = start;\n\t}\n"
-		            "\tif (from < 0)\n\t\tfrom = end > 0 ? end : 0;\n"
-		            "\tfwrite(data + from, 1, (size_t)(size - from), stdout);\n"
-		            "\tfree(data);\n}\n");
-	}
-	if (program_uses(all, "ex13_4")) {
-		program_add(b, 0, "enum between { BETWEEN_NOTHING, BETWEEN_FFLUSH, BETWEEN_UNBUFFERED };\n");
-		program_add(b, 0, "/* Exercise 13-4's snippet, in a child whose stdout is out. */");
-		program_add(b, 0, "static void\nsnippet(int out, const char *p, const char *w, enum between how)\n{\n"
-		            "\tpid_t pid = fork();\n\n"
-		            "\tif (pid == 0) {\n"
-		            "\t\tdup2(out, STDOUT_FILENO);\n"
-		            "\t\t/* As a new program would, stdio chooses stdout's buffering anew from\n"
-		            "\t\t * what fd 1 is now, not from what it was in the parent. */\n"
-		            "\t\tif (freopen(NULL, \"w\", stdout) == NULL)\n\t\t\t_exit(1);\n"
-		            "\t\tif (how == BETWEEN_UNBUFFERED)\n"
-		            "\t\t\tsetvbuf(stdout, NULL, _IONBF, 0);\n"
-		            "\t\tprintf(\"%%s\", p);\n"
-		            "\t\tif (how == BETWEEN_FFLUSH)\n\t\t\tfflush(stdout);\n"
-		            "\t\tif (write(STDOUT_FILENO, w, strlen(w)) == -1)\n\t\t\t_exit(1);\n"
-		            "\t\texit(0);   /* exit(), not _exit(): it flushes stdout */\n\t}\n"
-		            "\tif (pid > 0)\n\t\twaitpid(pid, NULL, 0);\n}\n");
-		program_add(b, 0, "/*\n * Exercise 13-4: printf() then write(), with stdout on a terminal"
-		            " (a pty:\n * line buffered) and on a file (fully buffered). Prints both"
-		            " outputs.\n */");
-		program_add(b, 0, "static void\nex13_4(const char *p, const char *w, enum between how)\n{\n"
-		            "\tchar name[] = \"/tmp/ex13_4.XXXXXX\", got[4096];\n"
-		            "\tint master, slave, file;\n\tssize_t n;\n\n"
-		            "\tfflush(stdout);\n"
-		            "\tif (openpty(&master, &slave, NULL, NULL, NULL) == 0) {\n"
-		            "\t\tstruct termios tio;\n\n"
-		            "\t\t/* Show what was written: no \\r added before each \\n. */\n"
-		            "\t\tif (tcgetattr(slave, &tio) == 0) {\n"
-		            "\t\t\ttio.c_oflag &= ~(tcflag_t)OPOST;\n"
-		            "\t\t\ttcsetattr(slave, TCSANOW, &tio);\n\t\t}\n"
-		            "\t\tsnippet(slave, p, w, how);\n\t\tclose(slave);\n"
-		            "\t\tfputs(\"on a terminal:\\n\", stdout);\n\t\tfflush(stdout);\n"
-		            "\t\twhile ((n = read(master, got, sizeof got)) > 0)\n"
-		            "\t\t\tif (write(STDOUT_FILENO, got, (size_t)n) == -1)\n\t\t\t\tbreak;\n"
-		            "\t\tclose(master);\n\t}\n"
-		            "\tif ((file = mkstemp(name)) >= 0) {\n"
-		            "\t\tunlink(name);\n\t\tsnippet(file, p, w, how);\n"
-		            "\t\tfputs(\"on a file:\\n\", stdout);\n\t\tfflush(stdout);\n"
-		            "\t\twhile ((n = pread(file, got, sizeof got, 0)) > 0) {\n"
-		            "\t\t\tif (write(STDOUT_FILENO, got, (size_t)n) == -1)\n\t\t\t\tbreak;\n"
-		            "\t\t\tbreak;\n\t\t}\n\t\tclose(file);\n\t}\n}\n");
-	}
-}
-
-/* The file iobufviz starts a run with: made apart from the lesson. */
-static void
-program_prepare(struct program_build *b)
-{
-	program_add(b, 0, "/*\n * Not part of the lesson: make the file the lesson starts with, as"
-	            " iobufviz does:\n * size bytes of numbered lines (\"line 000001\\n\"...; the last"
-	            " one cut, still\n * ending in a newline) or of zeros, synced and dropped from the"
-	            " page cache.\n * O_CLOEXEC marks these calls apart in a trace: no lesson step"
-	            " uses it.\n */");
-	program_add(b, 0, "static void\nprepare(const char *path, unsigned long long size, int zeros)\n{\n"
-	            "\tint fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);\n"
-	            "\tunsigned long long left = size, lineno = 1;\n"
-	            "\tstatic char chunk[1 << 20];\n\n"
-	            "\tif (fd == -1) {\n\t\tperror(path);\n\t\texit(1);\n\t}\n"
-	            "\twhile (left > 0) {\n"
-	            "\t\tsize_t n = 0;\n\n"
-	            "\t\twhile (n < sizeof chunk && n < left) {\n"
-	            "\t\t\tchar line[32];\n"
-	            "\t\t\tsize_t len = (size_t)snprintf(line, sizeof line, \"line %%06llu\\n\", lineno++);\n\n"
-	            "\t\t\tif (zeros) {\n"
-	            "\t\t\t\tn = left < sizeof chunk ? (size_t)left : sizeof chunk;\n"
-	            "\t\t\t\tmemset(chunk, 0, n);\n\t\t\t\tbreak;\n\t\t\t}\n"
-	            "\t\t\tif (len > left - n) {          /* the last line: cut, with its newline */\n"
-	            "\t\t\t\tlen = (size_t)(left - n);\n\t\t\t\tline[len - 1] = '\\n';\n\t\t\t}\n"
-	            "\t\t\tif (len > sizeof chunk - n)\n\t\t\t\tbreak;\n"
-	            "\t\t\tmemcpy(chunk + n, line, len);\n\t\t\tn += len;\n\t\t}\n"
-	            "\t\tif (write(fd, chunk, n) != (ssize_t)n) {\n"
-	            "\t\t\tperror(\"prepare\");\n\t\t\texit(1);\n\t\t}\n"
-	            "\t\tleft -= n;\n\t}\n"
-	            "\tif (size > 0)\n\t\tfsync(fd);\n"
-	            "\tposix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);\n"
-	            "\tclose(fd);\n}\n");
+	if (program_uses(all, "check"))
+		program_tpl(b, program_tpl_check);
+	if (program_uses(all, "check_rc"))
+		program_tpl(b, program_tpl_check_rc);
+	if (program_uses(all, "nap") || program_uses(all, "wait_clean"))
+		program_tpl(b, program_tpl_nap);
+	if (program_uses(all, "wait_clean"))
+		program_tpl(b, program_tpl_wait_clean);
+	if (program_uses(all, "tail"))
+		program_tpl(b, program_tpl_tail);
+	if (program_uses(all, "ex13_4"))
+		program_tpl(b, program_tpl_ex13_4);
 }
 
 /* True if a sweep's program reads an input file. */
@@ -283,22 +167,11 @@ program_sweep_common(struct program_build *b, const struct scenario *s)
 				most = sw->buffer_sizes[k];
 		syncs |= !program_sweep_reads(sw->program) || sw->program == SCN_PROG_COPY;
 	}
-	program_add(b, 0, "/* The sweeps' sizes, or cc -DFILE_SIZE=n -DBUF_SIZE=n for a short run"
-	            " of one size. */\n#ifdef FILE_SIZE\n#define SIZE(n) ((unsigned long long)"
-	            "FILE_SIZE)\n#else\n#define SIZE(n) (n)\n#endif\n#ifdef BUF_SIZE\n"
-	            "#define BUF_SIZES(...) BUF_SIZE\n#else\n#define BUF_SIZES(...) __VA_ARGS__\n"
-	            "#endif\n");
-	program_add(b, 0, "/* A variant: extra open flags, and what follows each write (1 fsync,"
-	            " 2 fdatasync). */\nstruct variant {\n\tconst char *name;\n\tint flags;\n"
-	            "\tint sync_each;\n};\n");
+	program_tpl(b, program_tpl_sweep);
 	program_add(b, 0, "/* The user buffer: BUF_SIZE bytes at most, aligned for O_DIRECT. */\n"
 	            "static _Alignas(4096) char buf[%" PRIu64 "];\n", (most + 4095) / 4096 * 4096);
-	if (syncs) {
-		program_add(b, 0, "/* Follow a write with what the variant asks for. */");
-		program_add(b, 0, "static int\nsync_each(const struct variant *v, int fd)\n{\n"
-		            "\treturn v->sync_each == 1 ? fsync(fd) : v->sync_each == 2 ? fdatasync(fd) : 0;\n"
-		            "}\n");
-	}
+	if (syncs)
+		program_tpl(b, program_tpl_sync_each);
 }
 
 /* One run of a sweep's program (runN in the program). */
@@ -520,14 +393,7 @@ program_new(const struct scenario *s)
 	any_fp = program_uses(all.s, "fp");
 
 	program_title(&b, s);
-	program_add(&b, 0, " * The scenario as one program, made by iobufviz --export=c: the same"
-	            " calls,\n * in the same order, with the same sizes, flags and buffers.\n"
-	            " * Build: cc -std=c11 -Wall -Wextra -o lesson lesson/lesson.c\n"
-	            " * Run:   ./lesson FILE   (FILE is made afresh: its contents are lost)\n */");
-	program_add(&b, 0, "#define _GNU_SOURCE     /* O_DIRECT, sync_file_range(), fallocate(),"
-	            " setbuffer() */\n");
-	program_add(&b, 0, "#include <errno.h>\n#include <fcntl.h>\n#include <stdio.h>\n"
-	            "#include <stdlib.h>\n#include <string.h>\n#include <time.h>\n#include <unistd.h>");
+	program_tpl(&b, program_tpl_head);
 	if (program_uses(all.s, "wait_clean"))
 		program_add(&b, 0, "#include <sys/syscall.h>");
 	if ((program_uses(all.s, "execvp") || program_uses(all.s, "wait")) &&
@@ -552,7 +418,7 @@ program_new(const struct scenario *s)
 	if (b.p->n_lines > 0 && b.p->lines[b.p->n_lines - 1][0] != '\0')
 		program_add(&b, 0, "");
 	program_helpers(&b, all.s);
-	program_prepare(&b);
+	program_tpl(&b, program_tpl_prepare);   /* not part of the lesson: the file to start with */
 	if (sweep != NULL)
 		program_sweep_common(&b, s);
 	for (size_t i = 0; i < s->n_steps; i++)
