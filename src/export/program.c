@@ -174,77 +174,37 @@ program_sweep_common(struct program_build *b, const struct scenario *s)
 		program_tpl(b, program_tpl_sync_each);
 }
 
-/* One run of a sweep's program (runN in the program). */
+/* Add a template with the number n in place of each @N@. */
+static void
+program_tpl_n(struct program_build *b, const char *tpl, int n)
+{
+	struct ctext t = { 0 };
+	const char *at;
+
+	for (; (at = strstr(tpl, "@N@")) != NULL; tpl = at + 3)
+		ctext_printf(&t, "%.*s%d", (int)(at - tpl), tpl, n);
+	ctext_printf(&t, "%s", tpl);
+	b->nomem |= t.nomem;
+	program_tpl(b, ctext_str(&t));
+	ctext_clear(&t);
+}
+
+/* One run of a sweep's program (runN in the program, N the sweep's line). */
 static void
 program_sweep_run(struct program_build *b, const struct scn_sweep *sw, int n)
 {
-	enum scn_program pr = sw->program;
-	bool stdio = pr == SCN_PROG_FWRITE || pr == SCN_PROG_FREAD || pr == SCN_PROG_FREAD_SETVBUF;
-	static const char open_out[] = "if ((to = open(out, O_WRONLY | O_CREAT | O_TRUNC | v->flags,"
-	                               " 0600)) == -1)\n\treturn -1;";
-	static const char want[] = "\tsize_t want = size - done < bs ? (size_t)(size - done) : bs;\n\n";
+	static const char *const runs[] = {
+		[SCN_PROG_COPY] = program_tpl_run_copy,
+		[SCN_PROG_WRITE] = program_tpl_run_write,
+		[SCN_PROG_READ] = program_tpl_run_read,
+		[SCN_PROG_FWRITE] = program_tpl_run_fwrite,
+		[SCN_PROG_FREAD] = program_tpl_run_fread,
+		[SCN_PROG_FREAD_SETVBUF] = program_tpl_run_fread_setvbuf,
+		[SCN_PROG_OVERWRITE] = program_tpl_run_overwrite,
+	};
 
-	program_add(b, 0, "/* One run with buffer size bs: 0, or -1 with errno. */");
-	program_add(b, 0, "static int\nrun%d(const char *path, const char *out, const struct variant *v,"
-	            " size_t bs,\n      unsigned long long size)\n{", n);
-	program_add(b, 1, "unsigned long long done = 0;");
-	if (stdio)
-		program_add(b, 1, "FILE *fp;");
-	if (pr == SCN_PROG_FREAD_SETVBUF)
-		program_add(b, 1, "static char vbuf[65536];");
-	program_add(b, 1, "ssize_t n;\nint in, to;\n");
-	switch (pr) {
-	case SCN_PROG_COPY:
-		program_add(b, 1, "if ((in = open(path, O_RDONLY)) == -1)\n\treturn -1;");
-		program_add(b, 1, "%s", open_out);
-		program_add(b, 1, "while (done < size && (n = read(in, buf, bs)) > 0) {\n"
-		            "\tif (write(to, buf, (size_t)n) != n || sync_each(v, to) == -1)\n"
-		            "\t\treturn -1;\n\tdone += (unsigned long long)n;\n}\n"
-		            "close(in);\nreturn close(to);");
-		break;
-	case SCN_PROG_WRITE:
-		program_add(b, 1, "(void)path;\n(void)in;\n(void)n;");
-		program_add(b, 1, "%s", open_out);
-		program_add(b, 1, "for (; done < size; done += bs) {\n%s"
-		            "\tif (write(to, buf, want) != (ssize_t)want || sync_each(v, to) == -1)\n"
-		            "\t\treturn -1;\n}\nreturn close(to);", want);
-		break;
-	case SCN_PROG_READ:
-		program_add(b, 1, "(void)out;");
-		program_add(b, 1, "if ((in = open(path, O_RDONLY | v->flags)) == -1)\n\treturn -1;");
-		program_add(b, 1, "if ((to = open(\"/dev/null\", O_WRONLY)) == -1)\n\treturn -1;");
-		program_add(b, 1, "while (done < size && (n = read(in, buf, bs)) > 0) {\n"
-		            "\tif (write(to, buf, (size_t)n) != n)\n\t\treturn -1;\n"
-		            "\tdone += (unsigned long long)n;\n}\nclose(to);\nreturn close(in);");
-		break;
-	case SCN_PROG_FWRITE:
-		program_add(b, 1, "(void)path;\n(void)in;\n(void)n;");
-		program_add(b, 1, "%s\nif ((fp = fdopen(to, \"w\")) == NULL)\n\treturn -1;", open_out);
-		program_add(b, 1, "for (; done < size; done += bs) {\n%s"
-		            "\tif (fwrite(buf, 1, want, fp) != want)\n\t\treturn -1;\n"
-		            "\tif (v->sync_each && (fflush(fp) != 0 || sync_each(v, to) == -1))\n"
-		            "\t\treturn -1;\n}\nreturn fclose(fp);", want);
-		break;
-	case SCN_PROG_OVERWRITE:
-		program_add(b, 1, "(void)path;\n(void)in;\n(void)n;");
-		program_add(b, 1, "if ((to = open(out, O_RDWR | v->flags)) == -1)\n\treturn -1;");
-		program_add(b, 1, "for (; done < size; done += bs) {\n%s"
-		            "\tif (pwrite(to, buf, want, (off_t)done) != (ssize_t)want ||\n"
-		            "\t    sync_each(v, to) == -1)\n\t\treturn -1;\n}\nreturn close(to);", want);
-		break;
-	case SCN_PROG_FREAD:
-	case SCN_PROG_FREAD_SETVBUF:
-		program_add(b, 1, "(void)out;\n(void)to;");
-		program_add(b, 1, "if ((in = open(path, O_RDONLY | v->flags)) == -1)\n\treturn -1;\n"
-		            "if ((fp = fdopen(in, \"r\")) == NULL)\n\treturn -1;");
-		if (pr == SCN_PROG_FREAD_SETVBUF)
-			program_add(b, 1, "if (setvbuf(fp, vbuf, _IOFBF, sizeof vbuf) != 0)\n\treturn -1;");
-		program_add(b, 1, "while (done < size) {\n%s"
-		            "\tif ((n = (ssize_t)fread(buf, 1, want, fp)) == 0)\n\t\tbreak;\n"
-		            "\tdone += (unsigned long long)n;\n}\nreturn fclose(fp);", want);
-		break;
-	}
-	program_add(b, 0, "}\n");
+	if ((size_t)sw->program < sizeof runs / sizeof runs[0] && runs[sw->program] != NULL)
+		program_tpl_n(b, runs[sw->program], n);
 }
 
 /* The sweep of step st as a timed loop over its variants and buffer sizes (sweepN). */
