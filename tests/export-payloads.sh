@@ -166,7 +166,7 @@ compilers = ["gcc"]
 if shutil.which("clang"):
     compilers.append("clang")
 else:
-    print("SKIP: export-payloads (clang): clang not installed")
+    print("SKIP: export-payloads: clang: not installed (gcc alone compiles the programs)")
 flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-Wtrigraphs"]
 progs = {}
 for y in (text_yaml, pty_yaml, run_yaml, sweep_yaml):
@@ -224,8 +224,9 @@ def allowed(p):
             p.startswith(b"/tmp/ex13_4.") or p.startswith(b"/dev/pts/") or
             p in (b"/dev/ptmx", b"/dev/null") or p.startswith(b"/proc/self/fd/"))
 
-calls = ("write,pwrite64,writev,execve,openat,open,creat,unlink,unlinkat,rename,renameat,"
-         "renameat2,link,linkat,symlink,symlinkat,mkdir,mkdirat,chmod,fchmodat,truncate,"
+# (?: a call this architecture does not have, as aarch64 has no open.)
+calls = ("write,pwrite64,writev,execve,openat,?open,?creat,?unlink,unlinkat,?rename,?renameat,"
+         "renameat2,?link,linkat,?symlink,symlinkat,?mkdir,mkdirat,?chmod,fchmodat,truncate,"
          "socket,connect,kill,ptrace")
 
 def traced(cmd, path_ok=lambda p: False, fd1=False):
