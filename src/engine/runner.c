@@ -340,8 +340,8 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 	if (r->tracer == NULL) {
 		if (rep.has_event)
 			event_list_add(&out->events, &rep.ev);
-		/* tail (curriculum) also makes many calls, like stdio: count them the same way. */
-		if (stdio_op || step->op == SCN_OP_TAIL) {
+		/* stdio and tail make their calls themselves, as many as they need. */
+		if (scenario_op_has(step->op, SCN_OPF_MANY)) {
 			/* No per-call events: only what /proc/self/io counted. */
 			if (rep.io_ok) {
 				out->events.n_read = rep.syscr;

@@ -301,7 +301,7 @@ prog_run_fill(struct prog_run *r, const struct prog_step *ps, struct prog_run_st
 	 * failed step stays a note: its narration names the real call, not an op's args. */
 	if (ps->kind != PROG_STEP_EXIT && !(ps->kind == PROG_STEP_CALL && ps->ev.err != 0)) {
 		int op = scenario_op_find(ps->kind == PROG_STEP_STDIO ? ps->func : ps->ev.call);
-		if (op >= 0 && op != SCN_OP_SWEEP)
+		if (op >= 0 && scenario_op_has((enum scn_op)op, SCN_OPF_CALL))
 			out->scn.op = (enum scn_op)op;
 	}
 	switch (ps->kind) {

@@ -253,6 +253,9 @@ const char *scenario_cmp_name(enum scn_cmp cmp);
 /* True if op acts through the FILE* (its syscalls are made by stdio). */
 bool scenario_op_is_stdio(enum scn_op op);
 
+/* True if op's entry has any of the SCN_OPF_* bits in flags (false for no op). */
+bool scenario_op_has(enum scn_op op, unsigned flags);
+
 /*
  * O_DIRECT's rule, the one place it is written: which of a transfer's bytes, offset and buffer
  * skew (SCN_HAS_* bits) are not multiples of these alignments (0: it keeps the rule). The
