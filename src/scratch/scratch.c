@@ -31,6 +31,8 @@
 /* The lock file in every scratch dir: held (flock) by the run that made the dir, for as long
  * as it lives, so that a later run can prove the dir's owner is gone (scratch_reap). */
 #define SCRATCH_LOCK ".iobufviz-lock"
+/* The lock file's name while it is made, before it is locked: the reaper never looks at it. */
+#define SCRATCH_LOCK_NEW ".iobufviz-lock.new"
 
 /* waitid()'s P_PIDFD (Linux 5.4), spelled out for C libraries that predate it. */
 #define SCRATCH_P_PIDFD ((idtype_t)3)
@@ -316,10 +318,14 @@ scratch_mkdir(const char *parent)
 			unlinkat(pfd, name, AT_REMOVEDIR);
 			break;
 		}
-		/* Our lock, held until we go: a later run that can take it knows we are gone. */
-		lfd = openat(dfd, SCRATCH_LOCK, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		             0600);
-		if (lfd < 0 || flock(lfd, LOCK_EX | LOCK_NB) != 0) {
+		/* Our lock, held until we go: a later run that can take it knows we are gone.
+		 * It is made and locked under a name the reaper ignores, and only then renamed
+		 * to the name it looks for: a concurrent reaper never finds it unlocked (it
+		 * would take the free lock and remove a live run's dir). */
+		lfd = openat(dfd, SCRATCH_LOCK_NEW, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+		             O_CLOEXEC, 0600);
+		if (lfd < 0 || flock(lfd, LOCK_EX | LOCK_NB) != 0 ||
+		    renameat(dfd, SCRATCH_LOCK_NEW, dfd, SCRATCH_LOCK) != 0) {
 			e = errno;
 			if (lfd >= 0)
 				close(lfd);
