@@ -15,6 +15,7 @@
 #include "out/headless.h"
 #include "base/json.h"
 #include "probe/probe.h"
+#include "prog/launch.h"
 #include "prog/run.h"
 #include "lesson/snapshot-diff.h"
 #include "base/text.h"
@@ -182,7 +183,7 @@ prog_headless_begin(struct prog_headless *h)
 		fputs("\ndir      ", h->f);
 		text_fput(prog_run_dir(h->r), TEXT_LINE, h->f);
 		fputs("\ntrace    ptrace + seccomp: every call on a regular file; stdio calls through "
-		      "the shim\n", h->f);
+		      "the shim\nconfined " PROG_LAUNCH_CONFINED "\n", h->f);
 		break;
 	case APP_FORMAT_JSON:
 		fputs("{\"format_version\":1,\"scenario\":{\"title\":", h->f);
@@ -196,7 +197,7 @@ prog_headless_begin(struct prog_headless *h)
 	case APP_FORMAT_TAP:
 		fputs("TAP version 13\n# ", h->f);
 		headless_tap_text(h->f, cmd);
-		fputc('\n', h->f);
+		fputs("\n# confined: " PROG_LAUNCH_CONFINED "\n", h->f);
 		break;
 	}
 }
@@ -234,6 +235,7 @@ prog_headless_json_program(struct prog_headless *h)
 	}
 	fputs("],\"dir\":", h->f);
 	json_string(h->f, prog_run_dir(h->r));
+	fputs(",\"confined\":\"" PROG_LAUNCH_CONFINED "\"", h->f);
 	fprintf(h->f, ",\"pid\":%ld,\"exit_code\":%d,\"signal\":", x ? (long)x->pid : 0L,
 	        x ? x->exit_code : -1);
 	if (x != NULL && x->signal != 0)

@@ -3,6 +3,7 @@
  * does) and turn its calls on regular files, and the stdio shim's markers, into steps. */
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -37,6 +38,11 @@
 #include "scratch/scratch.h"
 #include "base/units.h"
 
+/* Without news from the program, the caller's poll is asked this often (ms). */
+#define PT_POLL_MS 100
+/* At the end, how long killed processes may take to be reaped before we stop waiting (s). */
+#define PT_REAP_GRACE_S 5
+
 /* Names of the shim's functions, by marker id. */
 #define PT_MARK_NAME(id, name) [id] = #name,
 static const char *const pt_mark_names[PROG_MARK_NFUNCS] = { PROG_MARK_FUNCS(PT_MARK_NAME) };
@@ -59,8 +65,11 @@ struct pt_proc {
 
 /* A running program. */
 struct prog_trace {
-	pid_t leader, watchdog;
-	bool execed, timed_out;
+	pid_t leader;
+	bool execed, timed_out, cancelled;
+	struct timespec deadline;  /* when the program is killed (timeout_ms); 0: never */
+	int (*poll)(void *);       /* prog_opts.poll and its argument */
+	void *poll_arg;
 	int err_fd;               /* the child's report of a failed setup or execve */
 	pid_t held;               /* stopped after a step, resumed by the next prog_trace_next */
 	struct pt_proc *procs;
@@ -432,11 +441,103 @@ pt_kill_all(struct prog_trace *t)
 }
 
 /*
- * Run until the next step into *out. With until_exec, return 1 as soon as the leader has
- * exec'd (or 2 if it ended before). 1 = step; 0 = nothing left; -1 = error.
+ * Kill every child of ours: the program's orphans come to us (we are their subreaper), and
+ * a child of ours cannot be a stranger (its pid is not reused before we reap it). Read from
+ * each /proc/PID/stat: a child that vanished meanwhile is simply not found.
  */
+static void
+pt_kill_children(void)
+{
+	pid_t self = getpid();
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		char path[64], buf[512], *rp;
+		long pid = strtol(de->d_name, &rp, 10), ppid;
+		ssize_t n;
+		int fd;
+
+		if (*rp != '\0' || pid <= 0 || pid == self)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		/* "PID (COMM) S PPID ...": COMM may hold anything, ')' too: the last ')' ends it. */
+		rp = strrchr(buf, ')');
+		if (rp != NULL && sscanf(rp + 1, " %*c %ld", &ppid) == 1 && ppid == self)
+			kill((pid_t)pid, SIGKILL);
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+/* Milliseconds from now to ts (negative once it has passed). */
+static long long
+pt_ms_until(const struct timespec *ts)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (long long)(ts->tv_sec - now.tv_sec) * 1000 + (ts->tv_nsec - now.tv_nsec) / 1000000;
+}
+
+/* Wait up to ms (-1: until one comes) for SIGCHLD, which the caller blocks. */
+static void
+pt_sigchld_wait(long long ms)
+{
+	sigset_t chld;
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigtimedwait(&chld, NULL, ms < 0 ? NULL : &ts);
+}
+
+/*
+ * waitpid(-1, __WALL), bounded: at the deadline every traced process is killed (their ends
+ * then come as steps, timed_out); every PT_POLL_MS without news the caller's poll is asked,
+ * and a stop makes it -1 with ECANCELED. SIGCHLD must be blocked (pt_run does it): a stop or
+ * an end that comes between the look and the sleep is then pending, and ends the sleep.
+ */
+static pid_t
+pt_wait(struct prog_trace *t, int *st)
+{
+	for (;;) {
+		pid_t pid = waitpid(-1, st, __WALL | WNOHANG);
+		long long ms = t->poll != NULL ? PT_POLL_MS : -1;
+
+		if (pid != 0)
+			return pid;
+		if (t->deadline.tv_sec != 0 && !t->timed_out) {
+			long long left = pt_ms_until(&t->deadline);
+			if (left <= 0) {
+				/* The time is up: everything goes. */
+				t->timed_out = true;
+				pt_kill_all(t);
+				continue;
+			}
+			if (ms < 0 || left < ms)
+				ms = left;
+		}
+		if (t->poll != NULL && t->poll(t->poll_arg) != 0) {
+			t->cancelled = true;
+			errno = ECANCELED;
+			return -1;
+		}
+		pt_sigchld_wait(ms);
+	}
+}
+
+/* pt_run with SIGCHLD blocked (see pt_wait). */
 static int
-pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
+pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 {
 	for (;;) {
 		struct pt_proc *p;
@@ -445,21 +546,13 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 
 		if (t->nprocs == 0)
 			return 0;
-		pid = waitpid(-1, &st, __WALL);
+		pid = pt_wait(t, &st);
 		if (pid < 0) {
 			if (errno == EINTR)
 				continue;
 			if (errno == ECHILD)
 				return 0;
 			return -1;
-		}
-		if (pid == t->watchdog) {
-			/* The time is up: everything goes. */
-			scratch_forget(pid);
-			t->watchdog = 0;
-			t->timed_out = true;
-			pt_kill_all(t);
-			continue;
 		}
 		t->st.stops++;
 		p = pt_proc_find(t, pid);
@@ -566,6 +659,29 @@ held:
 	return 1;
 }
 
+/*
+ * Run until the next step into *out. With until_exec, return 1 as soon as the leader has
+ * exec'd (or 2 if it ended before). 1 = step; 0 = nothing left; -1 = error (ECANCELED:
+ * the caller's poll asked to stop).
+ */
+static int
+pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
+{
+	sigset_t chld, old;
+	int rc;
+
+	if (t->cancelled) {
+		errno = ECANCELED;
+		return -1;
+	}
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	rc = pt_run_blocked(t, out, until_exec);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 /* Start the program (see prog/trace.h). */
 int
 prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trace **out,
@@ -573,7 +689,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 {
 	static const struct prog_opts none;
 	static const char *const stage[] = { "", "stdin", "stdout", "stderr", "working directory",
-	                                     "seccomp filter" };
+	                                     "seccomp filter", "new session" };
 	char prog[PATH_MAX];
 	struct prog_trace *t;
 	struct prog_step step;
@@ -615,7 +731,12 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	}
 	t->err_fd = ep[0];
 	t->held = -1;
+	t->poll = o->poll;
+	t->poll_arg = o->poll_arg;
 	memcpy(t->prog, prog, sizeof prog);
+	/* The program's orphans (a daemon it forks, a child whose parent ended) come to us, not
+	 * to init: prog_trace_free finds and kills them, so nothing it made outlives the run. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	pid = scratch_fork();
 	if (pid == 0)
 		prog_launch_child(prog, argv, env, o, ep[1]);
@@ -649,29 +770,35 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		return -1;
 	}
 	if (o->timeout_ms > 0) {
-		t->watchdog = scratch_fork();
-		if (t->watchdog == 0) {
-			struct timespec ts = { o->timeout_ms / 1000, (long)(o->timeout_ms % 1000) * 1000000L };
-			while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-				;
-			_exit(0);
+		/* From here: its setup (a stdin that never opens) and its exec count too. */
+		clock_gettime(CLOCK_MONOTONIC, &t->deadline);
+		t->deadline.tv_sec += (time_t)(o->timeout_ms / 1000);
+		t->deadline.tv_nsec += (long)(o->timeout_ms % 1000) * 1000000L;
+		if (t->deadline.tv_nsec >= 1000000000L) {
+			t->deadline.tv_sec++;
+			t->deadline.tv_nsec -= 1000000000L;
 		}
-		if (t->watchdog < 0)
-			t->watchdog = 0;
 	}
 	ptrace(PTRACE_CONT, pid, 0, 0);
 	rc = pt_run(t, &step, true);
 	if (rc != 1) {
 		struct prog_launch_fail f = { 0, 0 };
-		ssize_t n = read(t->err_fd, &f, sizeof f);
+		/* Only once the child has ended is its report complete (or known to be missing). */
+		ssize_t n = rc == 2 ? read(t->err_fd, &f, sizeof f) : 0;
 
 		if (n == (ssize_t)sizeof f && f.stage == 0)
 			errmsg_set(err, "%s: %s", argv[0], strerror(f.err));
-		else if (n == (ssize_t)sizeof f && f.stage > 0 && f.stage <= 5)
+		else if (n == (ssize_t)sizeof f && f.stage > 0 &&
+		         (size_t)f.stage < sizeof stage / sizeof stage[0])
 			errmsg_set(err, "%s: %s: %s", argv[0], stage[f.stage], strerror(f.err));
+		else if (t->timed_out)
+			errmsg_set(err, "%s: did not start within the timeout", argv[0]);
+		else if (rc < 0)
+			errmsg_set(err, "%s: %s", argv[0], strerror(errno));
 		else
 			errmsg_set(err, "%s: ended before it started", argv[0]);
-		errno = n == (ssize_t)sizeof f ? f.err : ECHILD;
+		errno = n == (ssize_t)sizeof f ? f.err : t->timed_out ? ETIMEDOUT :
+		        rc < 0 ? errno : ECHILD;
 		rc = errno;
 		prog_trace_free(t);
 		errno = rc;
@@ -765,32 +892,58 @@ prog_trace_format(const struct prog_step *s, char *buf, size_t len)
 void
 prog_trace_free(struct prog_trace *t)
 {
+	sigset_t chld, old;
+	struct timespec grace;
+
 	if (t == NULL)
 		return;
-	pt_kill_all(t);
-	while (t->nprocs > 0) {
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	clock_gettime(CLOCK_MONOTONIC, &grace);
+	grace.tv_sec += PT_REAP_GRACE_S;
+	/*
+	 * Until no child and no tracee is left (ECHILD): kill every process we trace and every
+	 * child of ours (the orphans the program left to its subreaper), and reap them. A process
+	 * killed while it forked leaves a child, traced or an orphan of ours: the next sweep,
+	 * made whenever nothing is left to reap, gets it. Bounded: a process that never dies
+	 * (stuck in the kernel) is left after the grace.
+	 */
+	for (bool swept = false;;) {
 		int st;
-		pid_t pid = waitpid(-1, &st, __WALL);
+		pid_t pid = waitpid(-1, &st, __WALL | WNOHANG);
 		struct pt_proc *p;
 
 		if (pid < 0 && errno == EINTR)
 			continue;
 		if (pid < 0)
 			break;
-		if (pid == t->watchdog)
-			t->watchdog = 0;
+		if (pid == 0) {
+			long long left = pt_ms_until(&grace);
+			if (!swept) {
+				pt_kill_all(t);
+				pt_kill_children();
+				swept = true;
+				continue;
+			}
+			if (left <= 0)
+				break;
+			pt_sigchld_wait(left < PT_POLL_MS ? left : PT_POLL_MS);
+			swept = false;
+			continue;
+		}
 		p = pt_proc_find(t, pid);
-		if (p != NULL && (WIFEXITED(st) || WIFSIGNALED(st)))
-			pt_proc_del(t, p);
-		else if (p != NULL)
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			if (p != NULL)
+				pt_proc_del(t, p);
+		} else {
 			kill(pid, SIGKILL);
+		}
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	scratch_forget(t->leader);
-	if (t->watchdog > 0) {
-		kill(t->watchdog, SIGKILL);
-		waitpid(t->watchdog, NULL, 0);
-		scratch_forget(t->watchdog);
-	}
+	while (t->nprocs > 0)
+		pt_proc_del(t, &t->procs[0]);
 	if (t->err_fd > 0)
 		close(t->err_fd);
 	free(t->procs);
