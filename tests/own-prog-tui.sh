@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # own-prog-tui.sh: "iobufviz -- PROGRAM" in a real terminal (a private tmux server): n takes
-# steps of examples/copy, Tab switches the file (and the stream with it), q quits, and
-# neither the program nor a scratch dir is left behind.
+# steps of examples/copy, Tab switches the file (and the stream with it), q quits (also while
+# it waits for a program that makes no call), and neither the program nor a scratch dir is
+# left behind.
 set -u
 
 command -v tmux >/dev/null 2>&1 || { echo "SKIP: own-prog-tui: tmux not installed"; exit 77; }
@@ -96,6 +97,23 @@ tmux -L "$sock" send-keys -t own Tab
 wait_for "file 2/2:" && wait_for "FILE* fd 2" && echo "ok: Tab: stderr and its stream (fd 2)"
 tmux -L "$sock" send-keys -t own q
 wait_for "EXITED 0"
+# A program that makes no call for 30 s: n waits for its next step, saying so; q quits at
+# once, and the program goes with it.
+[ -x "$build/tests/foreign/hostile" ] || { echo "FAIL: tests/foreign/hostile not built"; exit 99; }
+start "'$build/tests/foreign/hostile' quiet"
+wait_for "Your program, stopped"
+tmux -L "$sock" send-keys -t own n
+wait_for "execve"
+tmux -L "$sock" send-keys -t own n
+wait_for "waiting for the program's next call on a file" && echo "ok: a long wait says so"
+t0=$(date +%s)
+tmux -L "$sock" send-keys -t own q
+wait_for "EXITED 0" && echo "ok: q during the wait quits in $(( $(date +%s) - t0 )) s"
+sleep 0.3
+if running "$build/tests/foreign/hostile"; then
+	echo "FAIL: the program is still running after q"
+	fail=1
+fi
 if [ -n "$(ls -A "$tmp/t")" ]; then
 	echo "FAIL: left in TMPDIR: $(ls -A "$tmp/t")"
 	fail=1

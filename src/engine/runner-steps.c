@@ -185,14 +185,29 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
 }
 
-/* run: the student's program, to its end, as one step (prog/op.c). */
+/* While a run step's program runs: the caller's poll and the run's timeout (prog/op.h). */
+static int
+runner_run_poll(void *arg)
+{
+	return runner_poll_now(arg);
+}
+
+/* run: the student's program, to its end, as one step (prog/op.c), within what is left of
+ * the run's time; q in the TUI stops it. */
 void
 runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out)
 {
+	struct prog_op_bounds b = { .seconds = r->timeout - r->used - runner_since(&r->busy),
+	                            .poll = runner_run_poll, .poll_arg = r };
 	struct timespec start;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	if (prog_op_run(&step->args, scratch_dir(r->scratch), r->path, out) != 0 && out->err == 0)
+	if (prog_op_run(&step->args, scratch_dir(r->scratch), r->path, &b, out) != 0 &&
+	    out->err == 0)
 		out->err = ECHILD;
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
+	if (r->timed_out)
+		runner_note_timeout(r, out);
+	else if (r->stop)
+		out->stopped = true;
 }

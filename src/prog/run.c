@@ -199,6 +199,8 @@ prog_run_file_of(struct prog_run *r, pid_t pid, int tfd, const char *path)
 	if (tfd >= 0) {
 		snprintf(proc, sizeof proc, "/proc/%ld/fd/%d", (long)pid, tfd);
 		fd = fdio_open_regular(proc, 1);
+		if (fd < 0 && errno == EINVAL)
+			return -1;         /* open, on something that is not a regular file */
 		if (fd >= 0 && (path == NULL || path[0] == '\0' || path[0] != '/')) {
 			ssize_t n = readlink(proc, link, sizeof link - 1);
 			if (n > 0) {

@@ -488,8 +488,9 @@ pt_ms_until(const struct timespec *ts)
 	return (long long)(ts->tv_sec - now.tv_sec) * 1000 + (ts->tv_nsec - now.tv_nsec) / 1000000;
 }
 
-/* Wait up to ms (-1: until one comes) for SIGCHLD, which the caller blocks. */
-static void
+/* Wait up to ms (-1: until one comes) for SIGCHLD, which the caller blocks. False if the
+ * time passed without one. */
+static bool
 pt_sigchld_wait(long long ms)
 {
 	sigset_t chld;
@@ -497,19 +498,20 @@ pt_sigchld_wait(long long ms)
 
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
-	sigtimedwait(&chld, NULL, ms < 0 ? NULL : &ts);
+	return sigtimedwait(&chld, NULL, ms < 0 ? NULL : &ts) >= 0 || errno != EAGAIN;
 }
 
 /*
  * waitpid(-1, __WALL), bounded: at the deadline every traced process is killed (their ends
- * then come as steps, timed_out); every PT_POLL_MS without news the caller's poll is asked,
- * and a stop makes it -1 with ECANCELED. SIGCHLD must be blocked (pt_run does it): a stop or
- * an end that comes between the look and the sleep is then pending, and ends the sleep.
+ * then come as steps, timed_out); after each PT_POLL_MS without news the caller's poll is
+ * asked (not sooner: a TUI's poll reads the keyboard), and a stop makes it -1 with ECANCELED.
+ * SIGCHLD must be blocked (pt_run does it): a stop or an end that comes between the look and
+ * the sleep is then pending, and ends the sleep.
  */
 static pid_t
 pt_wait(struct prog_trace *t, int *st)
 {
-	for (;;) {
+	for (bool quiet = false;; ) {
 		pid_t pid = waitpid(-1, st, __WALL | WNOHANG);
 		long long ms = t->poll != NULL ? PT_POLL_MS : -1;
 
@@ -526,12 +528,12 @@ pt_wait(struct prog_trace *t, int *st)
 			if (ms < 0 || left < ms)
 				ms = left;
 		}
-		if (t->poll != NULL && t->poll(t->poll_arg) != 0) {
+		if (quiet && t->poll != NULL && t->poll(t->poll_arg) != 0) {
 			t->cancelled = true;
 			errno = ECANCELED;
 			return -1;
 		}
-		pt_sigchld_wait(ms);
+		quiet = !pt_sigchld_wait(ms) && ms == PT_POLL_MS;
 	}
 }
 
