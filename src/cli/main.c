@@ -57,6 +57,9 @@ usage(FILE *f)
 "                         maximum 3600, see BOUNDS in iobufviz(1)); kill the PROGRAM\n"
 "                         after this long (default 60; 0: never)\n"
 "      --stdin=FILE       the PROGRAM's standard input (default /dev/null)\n"
+"      --allow-run[=PROG] let the scenario's run steps run PROG (repeat it), or any\n"
+"                         program it names; without it they run nothing (headless: exit 2;\n"
+"                         the TUI asks first)\n"
 "      --trace=HOW        how stdio's system calls are seen: auto (default), ptrace, procio\n"
 "      --probe=SOURCE     page cache source: auto (default: the first that works of)\n"
 "                         cachestat, kpageflags (root), mincore (no dirty counts)\n"
@@ -271,7 +274,7 @@ run(int argc, char **argv)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
 	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_GUESS, OPT_WIDE,
-	       OPT_STRICT, OPT_BIG, OPT_TIMEOUT, OPT_STDIN };
+	       OPT_STRICT, OPT_BIG, OPT_TIMEOUT, OPT_STDIN, OPT_ALLOW_RUN };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
@@ -291,6 +294,7 @@ run(int argc, char **argv)
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "stdin", required_argument, NULL, OPT_STDIN },
+		{ "allow-run", optional_argument, NULL, OPT_ALLOW_RUN },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "practice", no_argument, NULL, OPT_PRACTICE },
 		{ "seed", required_argument, NULL, OPT_SEED },
@@ -384,6 +388,14 @@ run(int argc, char **argv)
 			break;
 		}
 		case OPT_STDIN: ro.stdin_path = optarg; break;
+		case OPT_ALLOW_RUN:
+			if (optarg == NULL)
+				o.consent.all = true;
+			else if (o.consent.n == PROG_CONSENT_MAX)
+				return usage_error("--allow-run: '%s': at most 16 programs", optarg);
+			else
+				o.consent.progs[o.consent.n++] = optarg;
+			break;
 		case OPT_PRACTICE: o.practice_topic = true; break;
 		case OPT_ANSWERS: o.answers = true; break;
 		case OPT_GUESS:
@@ -446,6 +458,8 @@ run(int argc, char **argv)
 			}
 			text_fput(s->path, TEXT_LINE, stdout);
 			printf(": ok, %zu step%s\n", s->n_steps, s->n_steps == 1 ? "" : "s");
+			/* What it would run, so that the user knows before allowing it. */
+			prog_consent_print(s, NULL, stdout);
 			scenario_free(s);
 		}
 		return rc;

@@ -22,6 +22,8 @@
 #define PROG_OP_TIMEOUT 60.0
 /* While the program runs, the caller's poll is asked this often (ms). */
 #define PROG_OP_POLL_MS 100
+/* A stopped helper has this long to clean up after SIGTERM before SIGKILL (ms). */
+#define PROG_OP_TERM_MS 2000
 
 /* What the helper sends back, a record at a time. */
 enum prog_op_kind { PROG_OP_EVENT = 1, PROG_OP_END, PROG_OP_FAIL };
@@ -46,9 +48,10 @@ prog_op_read(int fd, void *buf, size_t n)
 
 /* The helper: run the program to its end, send its calls and how it ended on fd; never returns. */
 static void
-prog_op_helper(const struct scn_args *a, const char *dir, const char *file, double limit, int fd)
+prog_op_helper(const struct scn_args *a, const char *dir, const char *file, const char *in,
+               double limit, int fd)
 {
-	struct prog_run_opts o = { .dir = dir, .stdin_path = a->stdin_path };
+	struct prog_run_opts o = { .dir = dir, .stdin_path = in };
 	struct prog_op_rec rec = { 0 };
 	struct prog_run_step *s = malloc(sizeof *s);
 	char **argv = calloc(a->n_argv + 2, sizeof *argv);
@@ -123,7 +126,7 @@ prog_op_wait(int fd, const struct prog_op_bounds *b)
 
 /* Run the step's program as one step. */
 int
-prog_op_run(const struct scn_args *a, const char *dir, const char *file,
+prog_op_run(const struct scn_args *a, const char *dir, const char *file, const char *in,
             const struct prog_op_bounds *b, struct step_result *out)
 {
 	struct prog_op_rec rec;
@@ -143,7 +146,7 @@ prog_op_run(const struct scn_args *a, const char *dir, const char *file,
 	pid = scratch_fork();
 	if (pid == 0) {
 		close(p[0]);
-		prog_op_helper(a, dir, file, b->seconds, p[1]);
+		prog_op_helper(a, dir, file, in, b->seconds, p[1]);
 	}
 	close(p[1]);
 	if (pid < 0) {
@@ -178,7 +181,12 @@ prog_op_run(const struct scn_args *a, const char *dir, const char *file,
 		}
 	}
 	if (stopped) {
-		/* Stopped: the helper goes, and with it (PTRACE_O_EXITKILL) every process it traced. */
+		/* Stopped: SIGTERM makes the helper kill the program and remove its own scratch
+		 * dir (scratch/scratch.c); every other process it traced dies with it
+		 * (PTRACE_O_EXITKILL). One that does not go at once is killed. */
+		kill(pid, SIGTERM);
+		for (int i = 0; i < PROG_OP_TERM_MS / 10 && waitpid(pid, &st, WNOHANG) == 0; i++)
+			usleep(10000);
 		kill(pid, SIGKILL);
 		snprintf(out->note, sizeof out->note, "stopped before the program ended");
 	}

@@ -3,7 +3,6 @@
  * does) and turn its calls on regular files, and the stdio shim's markers, into steps. */
 #include <config.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -34,12 +33,11 @@
 #include "prog/mem.h"
 #include "prog/mark.h"
 #include "prog/streams.h"
+#include "prog/wait.h"
 #include "prog/trace.h"
 #include "scratch/scratch.h"
 #include "base/units.h"
 
-/* Without news from the program, the caller's poll is asked this often (ms). */
-#define PT_POLL_MS 100
 /* At the end, how long killed processes may take to be reaped before we stop waiting (s). */
 #define PT_REAP_GRACE_S 5
 
@@ -66,10 +64,8 @@ struct pt_proc {
 /* A running program. */
 struct prog_trace {
 	pid_t leader;
-	bool execed, timed_out, cancelled;
-	struct timespec deadline;  /* when the program is killed (timeout_ms); 0: never */
-	int (*poll)(void *);       /* prog_opts.poll and its argument */
-	void *poll_arg;
+	bool execed;
+	struct prog_wait w;        /* its deadline (timeout_ms) and the caller's poll */
 	int err_fd;               /* the child's report of a failed setup or execve */
 	pid_t held;               /* stopped after a step, resumed by the next prog_trace_next */
 	struct pt_proc *procs;
@@ -440,104 +436,14 @@ pt_kill_all(struct prog_trace *t)
 		kill(t->procs[i].pid, SIGKILL);
 }
 
-/*
- * Kill every child of ours: the program's orphans come to us (we are their subreaper), and
- * a child of ours cannot be a stranger (its pid is not reused before we reap it). Read from
- * each /proc/PID/stat: a child that vanished meanwhile is simply not found.
- */
+/* The tracer's kill at the deadline (prog/wait.h): every traced process. */
 static void
-pt_kill_children(void)
+pt_kill_all_cb(void *arg)
 {
-	pid_t self = getpid();
-	struct dirent *de;
-	DIR *d = opendir("/proc");
-
-	while (d != NULL && (de = readdir(d)) != NULL) {
-		char path[64], buf[512], *rp;
-		long pid = strtol(de->d_name, &rp, 10), ppid;
-		ssize_t n;
-		int fd;
-
-		if (*rp != '\0' || pid <= 0 || pid == self)
-			continue;
-		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		/* "PID (COMM) S PPID ...": COMM may hold anything, ')' too: the last ')' ends it. */
-		rp = strrchr(buf, ')');
-		if (rp != NULL && sscanf(rp + 1, " %*c %ld", &ppid) == 1 && ppid == self)
-			kill((pid_t)pid, SIGKILL);
-	}
-	if (d != NULL)
-		closedir(d);
+	pt_kill_all(arg);
 }
 
-/* Milliseconds from now to ts (negative once it has passed). */
-static long long
-pt_ms_until(const struct timespec *ts)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (long long)(ts->tv_sec - now.tv_sec) * 1000 + (ts->tv_nsec - now.tv_nsec) / 1000000;
-}
-
-/* Wait up to ms (-1: until one comes) for SIGCHLD, which the caller blocks. False if the
- * time passed without one. */
-static bool
-pt_sigchld_wait(long long ms)
-{
-	sigset_t chld;
-	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
-
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	return sigtimedwait(&chld, NULL, ms < 0 ? NULL : &ts) >= 0 || errno != EAGAIN;
-}
-
-/*
- * waitpid(-1, __WALL), bounded: at the deadline every traced process is killed (their ends
- * then come as steps, timed_out); after each PT_POLL_MS without news the caller's poll is
- * asked (not sooner: a TUI's poll reads the keyboard), and a stop makes it -1 with ECANCELED.
- * SIGCHLD must be blocked (pt_run does it): a stop or an end that comes between the look and
- * the sleep is then pending, and ends the sleep.
- */
-static pid_t
-pt_wait(struct prog_trace *t, int *st)
-{
-	for (bool quiet = false;; ) {
-		pid_t pid = waitpid(-1, st, __WALL | WNOHANG);
-		long long ms = t->poll != NULL ? PT_POLL_MS : -1;
-
-		if (pid != 0)
-			return pid;
-		if (t->deadline.tv_sec != 0 && !t->timed_out) {
-			long long left = pt_ms_until(&t->deadline);
-			if (left <= 0) {
-				/* The time is up: everything goes. */
-				t->timed_out = true;
-				pt_kill_all(t);
-				continue;
-			}
-			if (ms < 0 || left < ms)
-				ms = left;
-		}
-		if (quiet && t->poll != NULL && t->poll(t->poll_arg) != 0) {
-			t->cancelled = true;
-			errno = ECANCELED;
-			return -1;
-		}
-		quiet = !pt_sigchld_wait(ms) && ms == PT_POLL_MS;
-	}
-}
-
-/* pt_run with SIGCHLD blocked (see pt_wait). */
+/* pt_run with SIGCHLD blocked (prog/wait.h). */
 static int
 pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 {
@@ -548,7 +454,7 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 
 		if (t->nprocs == 0)
 			return 0;
-		pid = pt_wait(t, &st);
+		pid = prog_wait_any(&t->w, &st, pt_kill_all_cb, t);
 		if (pid < 0) {
 			if (errno == EINTR)
 				continue;
@@ -567,7 +473,7 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			out->status = st;
 			out->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 			out->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
-			out->timed_out = t->timed_out;
+			out->timed_out = t->w.timed_out;
 			out->stdio_fd = -1;
 			if (pid == t->leader)
 				scratch_forget(pid);
@@ -669,16 +575,14 @@ held:
 static int
 pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 {
-	sigset_t chld, old;
+	sigset_t old;
 	int rc;
 
-	if (t->cancelled) {
+	if (t->w.cancelled) {
 		errno = ECANCELED;
 		return -1;
 	}
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &old);
+	prog_wait_block(&old);
 	rc = pt_run_blocked(t, out, until_exec);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
@@ -733,8 +637,8 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	}
 	t->err_fd = ep[0];
 	t->held = -1;
-	t->poll = o->poll;
-	t->poll_arg = o->poll_arg;
+	t->w.poll = o->poll;
+	t->w.poll_arg = o->poll_arg;
 	memcpy(t->prog, prog, sizeof prog);
 	/* The program's orphans (a daemon it forks, a child whose parent ended) come to us, not
 	 * to init: prog_trace_free finds and kills them, so nothing it made outlives the run. */
@@ -771,16 +675,8 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		errno = rc;
 		return -1;
 	}
-	if (o->timeout_ms > 0) {
-		/* From here: its setup (a stdin that never opens) and its exec count too. */
-		clock_gettime(CLOCK_MONOTONIC, &t->deadline);
-		t->deadline.tv_sec += (time_t)(o->timeout_ms / 1000);
-		t->deadline.tv_nsec += (long)(o->timeout_ms % 1000) * 1000000L;
-		if (t->deadline.tv_nsec >= 1000000000L) {
-			t->deadline.tv_sec++;
-			t->deadline.tv_nsec -= 1000000000L;
-		}
-	}
+	/* From here: its setup (a stdin that never opens) and its exec count too. */
+	prog_wait_deadline(&t->w, o->timeout_ms);
 	ptrace(PTRACE_CONT, pid, 0, 0);
 	rc = pt_run(t, &step, true);
 	if (rc != 1) {
@@ -793,13 +689,13 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		else if (n == (ssize_t)sizeof f && f.stage > 0 &&
 		         (size_t)f.stage < sizeof stage / sizeof stage[0])
 			errmsg_set(err, "%s: %s: %s", argv[0], stage[f.stage], strerror(f.err));
-		else if (t->timed_out)
+		else if (t->w.timed_out)
 			errmsg_set(err, "%s: did not start within the timeout", argv[0]);
 		else if (rc < 0)
 			errmsg_set(err, "%s: %s", argv[0], strerror(errno));
 		else
 			errmsg_set(err, "%s: ended before it started", argv[0]);
-		errno = n == (ssize_t)sizeof f ? f.err : t->timed_out ? ETIMEDOUT :
+		errno = n == (ssize_t)sizeof f ? f.err : t->w.timed_out ? ETIMEDOUT :
 		        rc < 0 ? errno : ECHILD;
 		rc = errno;
 		prog_trace_free(t);
@@ -890,59 +786,24 @@ prog_trace_format(const struct prog_step *s, char *buf, size_t len)
 	return buf;
 }
 
+/* A process the end of the run reaped (prog/wait.h): forget it. */
+static void
+pt_gone(pid_t pid, void *arg)
+{
+	struct prog_trace *t = arg;
+	struct pt_proc *p = pt_proc_find(t, pid);
+
+	if (p != NULL)
+		pt_proc_del(t, p);
+}
+
 /* Kill the whole tree and free t. */
 void
 prog_trace_free(struct prog_trace *t)
 {
-	sigset_t chld, old;
-	struct timespec grace;
-
 	if (t == NULL)
 		return;
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &old);
-	clock_gettime(CLOCK_MONOTONIC, &grace);
-	grace.tv_sec += PT_REAP_GRACE_S;
-	/*
-	 * Until no child and no tracee is left (ECHILD): kill every process we trace and every
-	 * child of ours (the orphans the program left to its subreaper), and reap them. A process
-	 * killed while it forked leaves a child, traced or an orphan of ours: the next sweep,
-	 * made whenever nothing is left to reap, gets it. Bounded: a process that never dies
-	 * (stuck in the kernel) is left after the grace.
-	 */
-	for (bool swept = false;;) {
-		int st;
-		pid_t pid = waitpid(-1, &st, __WALL | WNOHANG);
-		struct pt_proc *p;
-
-		if (pid < 0 && errno == EINTR)
-			continue;
-		if (pid < 0)
-			break;
-		if (pid == 0) {
-			long long left = pt_ms_until(&grace);
-			if (!swept) {
-				pt_kill_all(t);
-				pt_kill_children();
-				swept = true;
-				continue;
-			}
-			if (left <= 0)
-				break;
-			pt_sigchld_wait(left < PT_POLL_MS ? left : PT_POLL_MS);
-			swept = false;
-			continue;
-		}
-		p = pt_proc_find(t, pid);
-		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			if (p != NULL)
-				pt_proc_del(t, p);
-		} else {
-			kill(pid, SIGKILL);
-		}
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	prog_wait_reap_all(pt_kill_all_cb, pt_gone, t, PT_REAP_GRACE_S);
 	scratch_forget(t->leader);
 	while (t->nprocs > 0)
 		pt_proc_del(t, &t->procs[0]);

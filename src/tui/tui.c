@@ -63,11 +63,13 @@ struct tui {
 	bool show_detail;          /* the details popup of focus (tui/view-details.c) */
 	long detail_cell;          /* ... or of this clicked cache cell; -1: the pane's */
 	char status[512];
+	struct prog_consent consent; /* the programs run steps may run: o->consent, or a y */
+	bool consenting, declined; /* asking (with asking) if they may; n said: asked no more */
 	/* quiz */
 	bool asking;
 	size_t ask_expect;         /* which expectation of the next step is asked */
 	char answer[24];
-	char prompt[1024];
+	char prompt[8192];         /* the quiz's question, or the command lines to allow */
 	bool guessed;
 	int64_t guess;
 	int asked, right;
@@ -140,6 +142,7 @@ tui_draw(struct tui *t)
 		.anim = t->anim, .help = t->help, .focus = t->focus,
 		.details = t->show_detail, .detail_cell = t->detail_cell,
 		.prompt = t->asking ? t->prompt : NULL,
+		.prompt_title = t->consenting ? "this lesson runs programs" : NULL,
 		.status = t->status, .sweep_top = t->sweep_top,
 		.program = t->program, .program_toggled = t->program_toggled,
 	};
@@ -268,7 +271,8 @@ tui_start(struct tui *t, char **err)
 	                          .sweep_progress = tui_sweep_progress, .poll = tui_poll, .user = t,
 	                          .budget = t->o->budget, .probe = t->o->probe,
 	                          .timeout = t->o->timeout,
-	                          .sweep_dirs = t->o->dirs, .n_sweep_dirs = t->o->n_dirs };
+	                          .sweep_dirs = t->o->dirs, .n_sweep_dirs = t->o->n_dirs,
+	                          .consent = &t->consent };
 	const struct snapshot *ini;
 
 	t->l = lesson_new(t->s, &ro, err);
@@ -501,6 +505,34 @@ tui_prompt_update(struct tui *t)
 	}
 }
 
+/* Before the first step that runs a program not allowed yet: ask (prog/consent.h). */
+static bool
+tui_ask_consent(struct tui *t)
+{
+	if (t->declined ||
+	    prog_consent_prompt(t->s, &t->consent, tui_count(t), t->prompt, sizeof t->prompt) == 0)
+		return false;
+	t->consenting = t->asking = true;
+	t->autoplay = false;
+	return true;
+}
+
+/* A key while asking whether programs may run; return what it did (TUI_KEY_*). */
+static unsigned
+tui_key_consent(struct tui *t, int k)
+{
+	if (k == 'q' || k == 'Q' || k == CRT_K_F10)
+		return TUI_KEY_HANDLED | TUI_KEY_QUIT;
+	if (k != 'y' && k != 'Y' && k != 'n' && k != 'N' && k != CRT_K_ESC)
+		return 0;
+	t->consent.all = k == 'y' || k == 'Y';
+	t->declined = !t->consent.all;
+	t->consenting = t->asking = false;
+	if (!tui_ask(t))
+		tui_run_step(t);
+	return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
+}
+
 /* Next: replay forward through the history, or run a new step. */
 static void
 tui_next(struct tui *t)
@@ -516,7 +548,7 @@ tui_next(struct tui *t)
 		tui_finish(t);
 		return;
 	}
-	if (tui_ask(t))
+	if (tui_ask_consent(t) || tui_ask(t))
 		return;
 	tui_run_step(t);
 }
@@ -621,6 +653,8 @@ tui_scroll(struct tui *t, int k)
 static unsigned
 tui_key(struct tui *t, int k)
 {
+	if (t->consenting)
+		return tui_key_consent(t, k);
 	if (t->asking)
 		return tui_key_quiz(t, k);
 	if (t->help) {
@@ -739,6 +773,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 	t->s = s;
 	t->ask_q = -1;
 	t->o = o;
+	t->consent = o->consent;
 	t->speed = TUI_SPEED_DEFAULT;
 	t->focus = VIEW_PANE_NONE;
 	t->detail_cell = -1;
