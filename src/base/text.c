@@ -133,3 +133,12 @@ text_fput(const char *s, enum text_mode m, FILE *f)
 		fputs(big, f);
 	free(big);
 }
+
+/* pre, s escaped as one record, post. */
+void
+text_fline(FILE *f, const char *pre, const char *s, const char *post)
+{
+	fputs(pre, f);
+	text_fput(s, TEXT_LINE, f);
+	fputs(post, f);
+}

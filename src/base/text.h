@@ -31,4 +31,8 @@ char *text_safe_dup(const char *s, enum text_mode m);
 /* Write s to f as text_safe shows it. */
 void text_fput(const char *s, enum text_mode m, FILE *f);
 
+/* Write pre, then s as one escaped record (TEXT_LINE), then post, to f: a message that
+ * echoes what a user or a scenario gave. */
+void text_fline(FILE *f, const char *pre, const char *s, const char *post);
+
 #endif

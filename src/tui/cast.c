@@ -18,7 +18,22 @@ struct cast {
 	char *last;            /* last frame written, to skip identical ones */
 	int w, h;
 	bool failed;
+	char *title;           /* the header waits for the first frame's size: its title */
 };
+
+static void cast_put_string(FILE *f, const char *s);
+
+/* Write the header line: a w x h terminal, title. */
+static void
+cast_header(struct cast *c, int w, int h, const char *title)
+{
+	c->w = w;
+	c->h = h;
+	fprintf(c->f, "{\"version\": 2, \"width\": %d, \"height\": %d, \"timestamp\": %lld, "
+	        "\"title\": ", w, h, (long long)time(NULL));
+	cast_put_string(c->f, title != NULL ? title : "iobufviz");
+	fputs(", \"env\": {\"TERM\": \"xterm-256color\"}}\n", c->f);
+}
 
 /* JSON-escape s into buf. */
 size_t
@@ -81,12 +96,11 @@ cast_open(const char *path, int w, int h, const char *title)
 		return NULL;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &c->t0);
-	c->w = w;
-	c->h = h;
-	fprintf(c->f, "{\"version\": 2, \"width\": %d, \"height\": %d, \"timestamp\": %lld, "
-	        "\"title\": ", w, h, (long long)time(NULL));
-	cast_put_string(c->f, title != NULL ? title : "iobufviz");
-	fputs(", \"env\": {\"TERM\": \"xterm-256color\"}}\n", c->f);
+	/* No size yet (the file is made before the screen is taken): the first frame's. */
+	if (w <= 0 || h <= 0)
+		c->title = strdup(title != NULL ? title : "iobufviz");
+	else
+		cast_header(c, w, h, title);
 	return c;
 }
 
@@ -100,6 +114,11 @@ cast_frame(struct cast *c, const struct grid *g, bool color)
 
 	if (c == NULL)
 		return 0;
+	if (c->title != NULL) {
+		cast_header(c, g->w, g->h, c->title);
+		free(c->title);
+		c->title = NULL;
+	}
 	text = grid_ansi(g, color);
 	if (text == NULL)
 		return -1;
@@ -153,6 +172,7 @@ cast_close(struct cast *c)
 	if (fclose(c->f) != 0)
 		rc = -1;
 	free(c->last);
+	free(c->title);
 	free(c);
 	return rc;
 }

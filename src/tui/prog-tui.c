@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/text.h"
 #include "cli/app.h"
 #include "tui/crt.h"
 #include "tui/grid.h"
@@ -427,7 +428,7 @@ prog_tui_run(char *const argv[], const struct app_opts *o, const struct prog_run
 	mine.poll = prog_tui_poll;
 	mine.poll_arg = t;
 	if (prog_run_new(argv, &mine, &t->r, &err) != 0) {
-		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : strerror(errno));
+		text_fline(stderr, "iobufviz: ", err != NULL ? err : strerror(errno), "\n");
 		free(err);
 		free(t);
 		return errno == ENOENT || errno == EACCES ? APP_EXIT_USAGE : APP_EXIT_ENV;

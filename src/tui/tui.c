@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/text.h"
 #include "cli/app.h"
 #include "sweep/print.h"
 #include "tui/cast.h"
@@ -764,7 +765,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 {
 	struct tui *t = calloc(1, sizeof *t);
 	char *err = NULL;
-	int rc, w, h;
+	int rc = APP_EXIT_OK, w, h;
 
 	if (t == NULL) {
 		fprintf(stderr, "iobufviz: out of memory\n");
@@ -779,27 +780,30 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 	t->detail_cell = -1;
 	t->program = program_new(s);
 	if (tui_start(t, &err) != 0) {
-		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : strerror(errno));
+		text_fline(stderr, "iobufviz: ", err != NULL ? err : strerror(errno), "\n");
 		free(err);
 		program_free(t->program);
 		free(t);
 		return APP_EXIT_ENV;
 	}
-	if (crt_init(o->color, o->mouse) != 0) {
+	/* --record: a file that cannot be made is said before the screen is taken. */
+	if (o->record != NULL && (t->cast = cast_open(o->record, 0, 0, s->title)) == NULL) {
+		text_fline(stderr, "iobufviz: --record: cannot create ", o->record, ": ");
+		fprintf(stderr, "%s\n", strerror(errno));
+		rc = APP_EXIT_USAGE;
+	} else if (crt_init(o->color, o->mouse) != 0) {
 		fprintf(stderr, "iobufviz: cannot use this terminal\n");
+		rc = APP_EXIT_ENV;
+	}
+	if (rc != APP_EXIT_OK) {
+		cast_close(t->cast);
 		lesson_free(t->l);
 		program_free(t->program);
 		free(t);
-		return APP_EXIT_ENV;
+		return rc;
 	}
 	crt_size(&w, &h);
 	t->g = grid_new(w, h);
-	if (o->record != NULL) {
-		t->cast = cast_open(o->record, w, h, s->title);
-		if (t->cast == NULL)
-			snprintf(t->status, sizeof t->status, "cannot record to %s: %s", o->record,
-			         strerror(errno));
-	}
 	for (bool redraw = true; t->g != NULL && !t->quit;) {
 		struct crt_event ev;
 		unsigned did;
@@ -833,7 +837,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 	}
 	crt_done();
 	if (cast_close(t->cast) != 0)
-		fprintf(stderr, "iobufviz: writing %s failed\n", o->record);
+		text_fline(stderr, "iobufviz: writing ", o->record, " failed\n");
 	if (o->quiz && t->asked > 0)
 		printf("quiz: %d of %d predictions right\n", t->right, t->asked);
 	rc = t->l != NULL && lesson_failures(t->l) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;
