@@ -6,6 +6,7 @@
 # opened even when iobufviz has a terminal; no process of it outlives the run.
 set -u
 bin=${IOBUFVIZ_BIN:?}
+src=${IOBUFVIZ_SRCDIR:?}
 build=$(cd "$(dirname "$bin")/.." && pwd)
 hostile=$build/tests/foreign/hostile
 [ -x "$hostile" ] || { echo "FAIL: $hostile not built"; exit 99; }
@@ -76,36 +77,13 @@ stdout_of "$tmp/fifo.json" | grep -qxF "child open: ok" ||
 # /dev/tty, with iobufviz on a terminal of its own (a pseudo-terminal that is its controlling
 # terminal): the program has none.
 mkdir "$tmp/tty"
-python3 - "$bin" "$hostile" "$tmp/tty" >"$tmp/tty.json" 2>"$tmp/tty.err" <<'PY'
-import os, pty, sys
-binary, hostile, d = sys.argv[1:]
-out = os.open(os.path.join(d, "..", "tty.out"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-pid, fd = pty.fork()
-if pid == 0:
-    # Our controlling terminal is the pty; the transcript goes to a file.
-    assert os.open("/dev/tty", os.O_WRONLY) >= 0
-    os.dup2(out, 1)
-    os.execv(binary, [binary, "--headless", "--format=json", "--timeout=20", "--dir", d,
-                      "--", hostile, "tty"])
-seen = b""
-while True:
-    try:
-        b = os.read(fd, 4096)
-    except OSError:
-        break
-    if not b:
-        break
-    seen += b
-_, st = os.waitpid(pid, 0)
-sys.stderr.write("terminal saw: %r\n" % seen)
-sys.exit(os.waitstatus_to_exitcode(st))
-PY
+python3 "$src/tests/on-pty.py" "$tmp/tty.out" pwned "$bin" --headless --format=json \
+	--timeout=20 --dir "$tmp/tty" -- "$hostile" tty 2>"$tmp/tty.err"
 rc=$?
 [ $rc = 0 ] || { echo "FAIL: tty: exit $rc: $(cat "$tmp/tty.err")"; fail=1; }
 out=$(stdout_of "$tmp/tty.out")
 echo "$out" | grep -qxF "open /dev/tty: No such device or address" ||
 	{ echo "FAIL: tty: the program opened /dev/tty: $out"; fail=1; }
-grep -q "pwned" "$tmp/tty.err" && { echo "FAIL: tty: the program wrote to the terminal"; fail=1; }
 [ -z "$(left)" ] || { echo "FAIL: tty: processes outlived the run: $(left)"; fail=1; }
 
 [ $fail = 0 ] && echo "ok: clone(CLONE_UNTRACED)/clone3 refused, a daemon killed at --timeout, a FIFO does not block, no /dev/tty, nothing left"

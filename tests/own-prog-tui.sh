@@ -64,6 +64,18 @@ running() {
 	return 1
 }
 
+# q: iobufviz exits 0 and the program $1 is gone with it.
+quit_gone() {
+	tmux -L "$sock" send-keys -t own q
+	wait_for "EXITED 0" || return 1
+	sleep 0.3
+	if running "$1"; then
+		echo "FAIL: the program is still running after q"
+		fail=1
+		return 1
+	fi
+}
+
 start "'$build/examples/copy' in out"
 wait_for "Your program, stopped before its first call on a file"
 for k in 1 2 3 4 5; do
@@ -76,13 +88,7 @@ wait_for "file 1/2: $tmp/work/in" && echo "ok: Tab: the input file"
 tmux -L "$sock" send-keys -t own Tab
 wait_for "file 2/2: $tmp/work/out" && echo "ok: Tab: the output file"
 running "$build/examples/copy" || { echo "FAIL: the program is not stopped under the tracer"; fail=1; }
-tmux -L "$sock" send-keys -t own q
-wait_for "EXITED 0" && echo "ok: q quits, exit 0"
-sleep 0.3
-if running "$build/examples/copy"; then
-	echo "FAIL: the program is still running after q"
-	fail=1
-fi
+quit_gone "$build/examples/copy" && echo "ok: q quits, exit 0"
 
 # Two streams: the file's (fd 3) and stderr's (fd 2); Tab to each file shows its stream.
 start "'$build/tests/foreign/fwrite' fw"
@@ -107,13 +113,8 @@ wait_for "execve"
 tmux -L "$sock" send-keys -t own n
 wait_for "waiting for the program's next call on a file" && echo "ok: a long wait says so"
 t0=$(date +%s)
-tmux -L "$sock" send-keys -t own q
-wait_for "EXITED 0" && echo "ok: q during the wait quits in $(( $(date +%s) - t0 )) s"
-sleep 0.3
-if running "$build/tests/foreign/hostile"; then
-	echo "FAIL: the program is still running after q"
-	fail=1
-fi
+quit_gone "$build/tests/foreign/hostile" &&
+	echo "ok: q during the wait quits in $(( $(date +%s) - t0 )) s"
 if [ -n "$(ls -A "$tmp/t")" ]; then
 	echo "FAIL: left in TMPDIR: $(ls -A "$tmp/t")"
 	fail=1

@@ -7,6 +7,7 @@
 # terminal even when iobufviz has one.
 set -u
 bin=${IOBUFVIZ_BIN:?}
+src=${IOBUFVIZ_SRCDIR:?}
 build=$(cd "$(dirname "$bin")/.." && pwd)
 command -v python3 >/dev/null || { echo "SKIP: run-consent: python3 not installed"; exit 77; }
 hostile=$build/tests/foreign/hostile
@@ -93,27 +94,8 @@ steps:
   - run: {program: "$hostile", args: [tty]}
     expect: {output: "open /dev/tty: No such device or address\n"}
 EOF
-python3 - "$bin" "$tmp/tty.yaml" "$tmp/d" "$tmp/tty.out" <<'PY' || bad "tty: $(cat "$tmp/tty.out")"
-import os, pty, sys
-binary, scen, d, out = sys.argv[1:]
-o = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-pid, fd = pty.fork()
-if pid == 0:
-    os.open("/dev/tty", os.O_WRONLY)       # ours is the pty
-    os.dup2(o, 1)
-    os.execv(binary, [binary, "--headless", "--format=tap", "--allow-run", "--dir", d, scen])
-seen = b""
-while True:
-    try:
-        b = os.read(fd, 4096)
-    except OSError:
-        break
-    if not b:
-        break
-    seen += b
-_, st = os.waitpid(pid, 0)
-sys.exit(1 if os.waitstatus_to_exitcode(st) != 0 or b"pwned" in seen else 0)
-PY
+python3 "$src/tests/on-pty.py" "$tmp/tty.out" pwned "$bin" --headless --format=tap --allow-run \
+	--dir "$tmp/d" "$tmp/tty.yaml" 2>"$tmp/tty.err" || bad "tty: $(cat "$tmp/tty.out" "$tmp/tty.err")"
 
 [ $fail = 0 ] && echo "ok: --check lists, headless refuses, --allow-run runs (name, file, all), stdin confined, no /dev/tty"
 exit $fail
