@@ -198,8 +198,10 @@ prog_consent_prompt(const struct scenario *s, const struct prog_consent *c, size
 	if (from >= s->n_steps || !prog_consent_runs(&s->steps[from]) ||
 	    prog_consent_allows(c, s->steps[from].args.program))
 		return 0;
-	at = (size_t)snprintf(buf, len, "Step %zu runs a program, with your rights. This lesson "
-	                      "would run:\n\n", from + 1);
+	/* The keys first: a list taller than the screen is cut at its end, never they. */
+	at = (size_t)snprintf(buf, len, "Step %zu runs a program, with your rights.\ny: run "
+	                      "them   n: run none (those steps do nothing)   q: quit\n"
+	                      "(iobufviz --check lists them too)\n\n", from + 1);
 	for (size_t i = from; i < s->n_steps; i++)
 		if (prog_consent_runs(&s->steps[i]) && !prog_consent_allows(c, s->steps[i].args.program)) {
 			if (at < len)
@@ -207,8 +209,5 @@ prog_consent_prompt(const struct scenario *s, const struct prog_consent *c, size
 				                       prog_consent_cmdline(&s->steps[i], cmd, sizeof cmd));
 			n++;
 		}
-	if (at < len)
-		snprintf(buf + at, len - at, "\nRun them? y: yes   n: no (those steps run nothing)   "
-		         "q: quit");
 	return n;
 }

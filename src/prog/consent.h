@@ -47,8 +47,8 @@ size_t prog_consent_print(const struct scenario *s, const struct prog_consent *c
 
 /*
  * If step from of s runs a program c does not allow: the question to ask a person in the
- * TUI, in buf (len bytes): every such command line from there on, in full and escaped, and
- * the keys (y, n, q). Return how many command lines it lists (0: nothing to ask, buf "").
+ * TUI, in buf (len bytes): the keys (y, n, q), then every such command line from there on,
+ * in full and escaped. Return how many command lines it lists (0: nothing to ask, buf "").
  */
 size_t prog_consent_prompt(const struct scenario *s, const struct prog_consent *c, size_t from,
                            char *buf, size_t len);
