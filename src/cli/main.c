@@ -20,6 +20,7 @@
 #include "probe/probe.h"
 #include "prog/run.h"
 #include "export/program.h"
+#include "out/transcript.h"
 #include "scenario/scenario.h"
 #include "scratch/scratch.h"
 #include "base/text.h"
@@ -280,8 +281,9 @@ practice(int argc, char **argv, const struct app_opts *o, bool headless)
 	}
 	if (optind + 1 < argc)
 		return usage_error("one practice topic at a time ('%s' is extra)", argv[optind + 1]);
-	if (o->format == APP_FORMAT_TAP)
-		return usage_error("%s", "--practice prints text or json, not tap");
+	if (o->format != NULL && o->format != transcript_format_find("text") &&
+	    o->format != transcript_format_find("json"))
+		return usage_error("--practice prints text or json, not %s", o->format->name);
 	t = practice_topic_find(argv[optind]);
 	if (t == NULL) {
 		text_fline(stderr, progname, "", ": --practice: unknown topic '");
@@ -378,10 +380,13 @@ run(int argc, char **argv)
 				o.dir = optarg;
 			break;
 		case 'f':
-			if (strcmp(optarg, "text") == 0) o.format = APP_FORMAT_TEXT;
-			else if (strcmp(optarg, "json") == 0) o.format = APP_FORMAT_JSON;
-			else if (strcmp(optarg, "tap") == 0) o.format = APP_FORMAT_TAP;
-			else return usage_error("--format: '%s': expected text, json or tap", optarg);
+			o.format = transcript_format_find(optarg);
+			if (o.format == NULL) {
+				char names[64], msg[128];
+				snprintf(msg, sizeof msg, "--format: '%%s': expected %s",
+				         transcript_format_names(names, sizeof names));
+				return usage_error(msg, optarg);
+			}
 			break;
 		case OPT_TRACE:
 			if (strcmp(optarg, "auto") == 0) o.trace = RUNNER_TRACE_AUTO;

@@ -316,8 +316,12 @@ prog_run_fill(struct prog_run *r, const struct prog_step *ps, struct prog_run_st
 			out->scn.op = (enum scn_op)op;
 	}
 	switch (ps->kind) {
-	case PROG_STEP_CALL:
-		if (event_list_add(&sr->events, &ps->ev) != 0)
+	case PROG_STEP_CALL: {
+		/* A call of any process but the first is a child's, as the lesson's tracer marks
+		 * it (the transcript's "child"); the step's text, made above, names its pid. */
+		struct event ev = ps->ev;
+		ev.child = ps->pid != prog_trace_pid(r->t);
+		if (event_list_add(&sr->events, &ev) != 0)
 			return -1;
 		sr->ret = ps->ev.result;
 		sr->err = ps->ev.err;
@@ -327,6 +331,7 @@ prog_run_fill(struct prog_run *r, const struct prog_step *ps, struct prog_run_st
 		if (ps->regular || ps->ev.fd >= 0)
 			out->file = prog_run_file_of(r, ps->pid, tfd, ps->path);
 		break;
+	}
 	case PROG_STEP_STDIO:
 		sr->ret = ps->ret;
 		tfd = ps->stdio_fd;
