@@ -11,8 +11,9 @@ build=$(cd "$(dirname "$bin")/.." && pwd)
 hostile=$build/tests/foreign/hostile
 [ -x "$hostile" ] || { echo "FAIL: $hostile not built"; exit 99; }
 command -v python3 >/dev/null || { echo "SKIP: hostile-prog: python3 not installed"; exit 77; }
-hostile=$(readlink -f "$hostile")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hostile-prog.XXXXXX") || exit 99
+# A copy of our own: its path tells our processes from those of tests running beside us.
+cp "$hostile" "$tmp/hostile" && hostile=$(readlink -f "$tmp/hostile") || exit 99
 # Whatever a failure leaves running is killed by pid (found by its exe), never by name.
 cleanup() {
 	for p in $(left); do kill -KILL "$p" 2>/dev/null; done
@@ -24,7 +25,7 @@ TMPDIR=$tmp/t
 export TMPDIR
 fail=0
 
-# The pids of processes running the hostile program (this build's: its path is ours).
+# The pids of processes running the hostile program (our copy).
 left() {
 	for e in /proc/[0-9]*/exe; do
 		[ "$(readlink "$e" 2>/dev/null)" = "$hostile" ] && { p=${e#/proc/}; echo "${p%/exe}"; }

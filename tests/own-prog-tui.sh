@@ -106,14 +106,17 @@ wait_for "EXITED 0"
 # A program that makes no call for 30 s: n waits for its next step, saying so; q quits at
 # once, and the program goes with it.
 [ -x "$build/tests/foreign/hostile" ] || { echo "FAIL: tests/foreign/hostile not built"; exit 99; }
-start "'$build/tests/foreign/hostile' quiet"
+# A copy of our own: its path tells our process from those of tests running beside us.
+cp "$build/tests/foreign/hostile" "$tmp/hostile" || exit 99
+hostile=$(readlink -f "$tmp/hostile")
+start "'$hostile' quiet"
 wait_for "Your program, stopped"
 tmux -L "$sock" send-keys -t own n
 wait_for "execve"
 tmux -L "$sock" send-keys -t own n
 wait_for "waiting for the program's next call on a file" && echo "ok: a long wait says so"
 t0=$(date +%s)
-quit_gone "$build/tests/foreign/hostile" &&
+quit_gone "$hostile" &&
 	echo "ok: q during the wait quits in $(( $(date +%s) - t0 )) s"
 if [ -n "$(ls -A "$tmp/t")" ]; then
 	echo "FAIL: left in TMPDIR: $(ls -A "$tmp/t")"

@@ -10,8 +10,9 @@ bin=${IOBUFVIZ_BIN:?}
 build=$(cd "$(dirname "$bin")/.." && pwd)
 hostile=$build/tests/foreign/hostile
 [ -x "$hostile" ] || { echo "FAIL: $hostile not built"; exit 99; }
-hostile=$(readlink -f "$hostile")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tui-consent.XXXXXX") || exit 99
+# A copy of our own: its path tells our processes from those of tests running beside us.
+cp "$hostile" "$tmp/hostile" && hostile=$(readlink -f "$tmp/hostile") || exit 99
 base=iobufviz-consent-$(basename "$tmp")
 n=0
 sock=$base-0
