@@ -35,4 +35,9 @@ void text_fput(const char *s, enum text_mode m, FILE *f);
  * echoes what a user or a scenario gave. */
 void text_fline(FILE *f, const char *pre, const char *s, const char *post);
 
+/* Append printf output at *n of buf (len bytes), never past its end; *n moves on (to len
+ * when it was cut). */
+void text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 #endif

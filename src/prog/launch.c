@@ -55,7 +55,7 @@ prog_launch_filter_set(struct sock_fprog *prog)
 #define PL_COMPAT_CLONE3 435u
 
 /* Room for the filter: the call table's jumps and the fixed parts around them. */
-#define PL_FILTER_MAX (PROG_CALLS_MAX + 48)
+#define PL_FILTER_MAX (CALLS_MAX + 48)
 
 /*
  * Append to f the rule no traced program escapes by: clone3 fails with ENOSYS (its flags are
@@ -77,19 +77,19 @@ prog_launch_filter_clone(struct sock_filter *f, size_t *n, unsigned clone_nr, un
 
 /*
  * Install the filter: clone with CLONE_UNTRACED and clone3 refused (in every ABI the program
- * can call); SECCOMP_RET_TRACE for the calls of prog_calls (prctl only with the marker
- * option) and for any other arch's calls; SECCOMP_RET_ALLOW for the rest.
+ * can call); SECCOMP_RET_TRACE for the calls of the table (trace/calls.h; prctl only with
+ * the marker option) and for any other arch's calls; SECCOMP_RET_ALLOW for the rest.
  */
 static int
 prog_launch_filter(void)
 {
 	struct sock_filter f[PL_FILTER_MAX];
 	struct sock_fprog prog;
-	size_t n = 0, first, compat, ncalls = prog_calls_n < PROG_CALLS_MAX ? prog_calls_n : PROG_CALLS_MAX;
+	size_t n = 0, first, compat, ncalls = calls_n < CALLS_MAX ? calls_n : CALLS_MAX;
 
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
 	/* [1]: another arch jumps to the compat part (its offset is set below). */
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PROG_CALLS_AUDIT_ARCH, 0, 0);
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CALLS_AUDIT_ARCH, 0, 0);
 	prog_launch_filter_clone(f, &n, SYS_clone, SYS_clone3);
 	if (PL_X32_BIT != 0)
 		prog_launch_filter_clone(f, &n, SYS_clone | PL_X32_BIT, SYS_clone3 | PL_X32_BIT);
@@ -98,13 +98,13 @@ prog_launch_filter(void)
 	 * TRACE at first + ncalls + 4. */
 	first = n;
 	for (size_t i = 0; i < ncalls; i++, n++) {
-		if (prog_calls[i].kind == PK_MARK)
+		if (calls_table[i].flags & CALL_MARK)
 			f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			                                    (unsigned)prog_calls[i].nr,
+			                                    (unsigned)calls_table[i].nr,
 			                                    (unsigned char)(first + ncalls - n), 0);
 		else
 			f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			                                    (unsigned)prog_calls[i].nr,
+			                                    (unsigned)calls_table[i].nr,
 			                                    (unsigned char)(first + ncalls + 3 - n), 0);
 	}
 	/* Nothing matched. */
@@ -123,7 +123,7 @@ prog_launch_filter(void)
 		prog_launch_filter_clone(f, &n, PL_COMPAT_CLONE, PL_COMPAT_CLONE3);
 	}
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
-	_Static_assert(PL_FILTER_MAX >= PROG_CALLS_MAX + 2 + 2 * 7 + 1 + 5 + 2 + 7 + 1,
+	_Static_assert(PL_FILTER_MAX >= CALLS_MAX + 2 + 2 * 7 + 1 + 5 + 2 + 7 + 1,
 	               "the filter fits its array");
 	prog.len = (unsigned short)n;
 	prog.filter = f;

@@ -279,15 +279,10 @@ prog_run_stream(struct prog_run *r, const struct prog_step *ps, struct snapshot 
 static bool
 prog_run_is_disk(const struct prog_step *ps, const struct snap_fd *fd)
 {
-	static const char *const syncs[] = { "fsync", "fdatasync", "sync_file_range", "msync",
-	                                     "sync", "syncfs" };
-
 	if (ps->kind != PROG_STEP_CALL)
 		return false;
-	for (size_t i = 0; i < sizeof syncs / sizeof syncs[0]; i++)
-		if (strcmp(ps->ev.call, syncs[i]) == 0)
-			return true;
-	return event_is_write(&ps->ev) && fd->open && (fd->flags & (O_SYNC | O_DSYNC)) != 0;
+	return event_is_sync(&ps->ev) ||
+	       (event_is_write(&ps->ev) && fd->open && (fd->flags & (O_SYNC | O_DSYNC)) != 0);
 }
 
 /* Turn the tracer's step into a prog_run_step. */
