@@ -143,6 +143,15 @@ text_fput(const char *s, enum text_mode m, FILE *f)
 	free(big);
 }
 
+/* pre, s escaped as one record, post. */
+void
+text_fline(FILE *f, const char *pre, const char *s, const char *post)
+{
+	fputs(pre, f);
+	text_fput(s, TEXT_LINE, f);
+	fputs(post, f);
+}
+
 /* Append as snprintf would, never past the end. */
 void
 text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)

@@ -34,6 +34,10 @@ char *text_safe_dup(const char *s, enum text_mode m);
 /* Write s to f as text_safe shows it. */
 void text_fput(const char *s, enum text_mode m, FILE *f);
 
+/* Write pre, then s as one escaped record (TEXT_LINE), then post, to f: a message that
+ * echoes what a user or a scenario gave. */
+void text_fline(FILE *f, const char *pre, const char *s, const char *post);
+
 /* Append printf output at *n of buf (len bytes), never past its end; *n moves on (to len
  * when it was cut). */
 void text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)

@@ -232,6 +232,11 @@ struct scenario {
  */
 int scenario_load(const char *path, struct scenario **out, char **err);
 
+/* The same, for the len bytes of text (a scenario held in memory, a fuzzer's input), named
+ * name in messages. */
+int scenario_load_text(const char *name, const char *text, size_t len, struct scenario **out,
+                       char **err);
+
 /* Free a scenario from scenario_load(). NULL is fine. */
 void scenario_free(struct scenario *s);
 
