@@ -98,12 +98,12 @@ fi
 stop_run wait "$src/tests/tui-stop.yaml" "" "step 2 running"
 stop_run tail "$src/tests/tui-stop-tail.yaml" "" "step 2 running"
 stop_run tailprocio "$src/tests/tui-stop-tail.yaml" "--trace=procio" "step 2 running"
-stop_run run "$src/tests/tui-stop-run.yaml" "" "step 2 running"
+stop_run run "$src/tests/tui-stop-run.yaml" "--allow-run=sleep" "step 2 running"
 
 # --timeout stops a run: step as headless does, and the TUI then exits 3.
 mkdir "$tmp/rto"
 tmux -L "$sock" -f /dev/null new-session -d -s rto -x 100 -y 30 \
-	"LC_ALL=C.UTF-8 TERM=screen '$bin' --timeout=2 --dir '$tmp/rto' '$src/tests/tui-stop-run.yaml'; \
+	"LC_ALL=C.UTF-8 TERM=screen '$bin' --timeout=2 --allow-run=sleep --dir '$tmp/rto' '$src/tests/tui-stop-run.yaml'; \
 	 echo \$? > '$tmp/rto.status'; sleep 60" || { echo "FAIL: rto: tmux"; fail=1; }
 if wait_for rto "step 0/3"; then
 	tmux -L "$sock" send-keys -t rto n n

@@ -398,6 +398,7 @@ out_json_program(struct json *j, const struct transcript *t)
 		if (!(calls_table[i].flags & (CALL_MARK | CALL_EXIT)))
 			json_string(j, NULL, calls_table[i].name);
 	json_end_array(j);
+	json_string(j, "confined", p->confined);
 	json_int(j, "pid", x != NULL ? x->pid : 0);
 	json_int(j, "exit_code", x != NULL ? x->exit_code : -1);
 	json_string(j, "signal", x != NULL && x->signal != 0 ?

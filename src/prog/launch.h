@@ -4,6 +4,7 @@
 #ifndef IOBUFVIZ_PROG_LAUNCH_H
 #define IOBUFVIZ_PROG_LAUNCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -16,13 +17,24 @@ struct prog_opts {
 	char *const *envp;        /* environment (NULL: ours) */
 	const char *preload;      /* the stdio shim, put first in LD_PRELOAD (NULL: none) */
 	unsigned timeout_ms;      /* kill the whole tree after this long (0: never) */
+	/* Asked every ~100 ms while the program runs without a step: non-zero stops the wait
+	 * (prog_trace_next then fails with ECANCELED). NULL: never asked. */
+	int (*poll)(void *poll_arg);
+	void *poll_arg;
 };
 
 /* What the child reports on err_fd when its setup or execve fails. */
 struct prog_launch_fail {
-	int stage;               /* 0 execve, 1 stdin, 2 stdout, 3 stderr, 4 cwd, 5 seccomp */
+	int stage;               /* 0 execve, 1 stdin, 2 stdout, 3 stderr, 4 cwd, 5 seccomp,
+	                            6 setsid */
 	int err;
 };
+
+/* What a traced program cannot do, in one line for its transcripts (prog_launch_child and
+ * prog/trace.c make it so). */
+#define PROG_LAUNCH_CONFINED "no controlling terminal (a session of its own); clone with " \
+	"CLONE_UNTRACED fails (EPERM), clone3 fails (ENOSYS: libc falls back to clone); every " \
+	"process it makes is killed when the run ends"
 
 /* Resolve argv0 as execvp would into buf: 0, or -1 with errno (ENOENT: not found in PATH)
  * and why in *err (errmsg_set). */
@@ -34,13 +46,10 @@ char **prog_launch_env(const struct prog_opts *o);
 /* Free what prog_launch_env made (env and its LD_PRELOAD string). NULL is fine. */
 void prog_launch_env_free(char **env, const struct prog_opts *o);
 
-/* A process of ours that ends after timeout_ms, for the tracer to kill the program when it
- * reaps it: its pid, or 0 (timeout_ms 0, or fork failed). */
-pid_t prog_launch_watchdog(unsigned timeout_ms);
-
-/* Why the child did not start (its struct prog_launch_fail on efd, or nothing: it ended),
- * as a message for argv0 in *err (errmsg_set). Return the errno to report (ECHILD: none). */
-int prog_launch_failure(int efd, const char *argv0, char **err);
+/* Why the child did not start, as a message for argv0 in *err (errmsg_set): its struct
+ * prog_launch_fail on efd once it ended (rc 2, pt_run's), else the timeout, else rc's error
+ * (rc < 0, errno), else that it ended. Return the errno to report. */
+int prog_launch_failure(int efd, int rc, bool timed_out, const char *argv0, char **err);
 
 /* In the child: stop for the tracer, set up, install the filter, exec; on failure write a
  * struct prog_launch_fail to efd. Never returns. */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -28,55 +29,16 @@
 #include "prog/launch.h"
 #include "prog/mark.h"
 #include "prog/streams.h"
+#include "prog/wait.h"
 #include "prog/trace.h"
+#include "prog/trace-int.h"
 #include "scratch/scratch.h"
 #include "base/text.h"
 #include "base/units.h"
 
-/* Names of the shim's functions, by marker id. */
-#define PT_MARK_NAME(id, name, a, b) [id] = #name,
-static const char *const pt_mark_names[PROG_MARK_NFUNCS] = { PROG_MARK_FUNCS(PT_MARK_NAME) };
+/* At the end, how long killed processes may take to be reaped before we stop waiting (s). */
+#define PT_REAP_GRACE_S 5
 
-/* One traced process (or thread). */
-struct pt_proc {
-	pid_t pid, tgid;
-	struct prog_fdtab *tab;
-	struct prog_stdio *stdio;
-	bool fresh;               /* attached by a fork event: its first SIGSTOP is ours */
-	bool in_sys;              /* between a seccomp stop and its syscall-exit stop */
-	/* The call between its entry and exit. */
-	const struct call_row *call;
-	struct decode_stop stop;
-	struct timespec t0;
-	char path[PATH_MAX];      /* open family: the path argument; else the fd's file */
-	bool regular, has_file;
-	int file_fd;              /* the fd path is of (-1: none, or by path only) */
-	dev_t dev;                /* the regular file's */
-	ino_t ino;
-	int depth;                /* stdio calls of the shim in progress (exit's flush: for good) */
-	/* The outermost stdio call in progress, as its "before" marker gave it. */
-	int mark_id;
-	uint64_t mark_file;
-	int64_t mark_arg[2];
-	char mark_str[2][PROG_STR_MAX];
-	dev_t mark_dev;           /* fclose: its file, seen before the fd is gone */
-	ino_t mark_ino;
-	struct event_list inner;  /* the calls it made so far (they are its step's) */
-};
-
-/* A running program. */
-struct prog_trace {
-	pid_t leader, watchdog;
-	bool execed, timed_out;
-	int err_fd;               /* the child's report of a failed setup or execve */
-	pid_t held;               /* stopped after a step, resumed by the next prog_trace_next */
-	struct pt_proc *procs;
-	size_t nprocs, cap;
-	struct prog_stats st;
-	char prog[PATH_MAX];      /* the program's path, as exec'd */
-	prog_trace_hook *hook;    /* told of each entry (prog_trace_set_hook) */
-	void *hook_ctx;
-};
 
 /* The process pid, or NULL. */
 static struct pt_proc *
@@ -89,8 +51,8 @@ pt_proc_find(struct prog_trace *t, pid_t pid)
 }
 
 /* The table entry of fd (read from /proc the first time), or NULL if it is not open. */
-static struct prog_fd *
-pt_fd_get(struct pt_proc *p, int fd)
+struct prog_fd *
+prog_trace_fd(struct pt_proc *p, int fd)
 {
 	if (fd < 0)
 		return NULL;
@@ -149,116 +111,22 @@ pt_proc_del(struct prog_trace *t, struct pt_proc *p)
 }
 
 /* Resume p as its state asks (PTRACE_SYSCALL inside a traced call, to see its exit). */
-static void
-pt_resume(struct pt_proc *p, int sig)
+void
+prog_trace_resume(struct pt_proc *p, int sig)
 {
 	ptrace(p->in_sys ? PTRACE_SYSCALL : PTRACE_CONT, p->pid, 0, (void *)(long)sig);
 }
 
 /* Tell the hook what p is about to do. */
-static void
-pt_hook(struct prog_trace *t, struct pt_proc *p, enum prog_entry_kind kind, const char *call,
-        int fd, int fd2, bool file)
+void
+prog_trace_hook_at(struct prog_trace *t, struct pt_proc *p, enum prog_entry_kind kind,
+                   const char *call, int fd, int fd2, bool file)
 {
 	struct prog_entry e = { .kind = kind, .pid = p->pid, .call = call, .fd = fd, .fd2 = fd2,
 	                        .file = file, .func_id = p->mark_id, .stream = p->mark_file };
 
 	if (t->hook != NULL)
 		t->hook(t->hook_ctx, &e);
-}
-
-/* The stdio step of p's finished call (its "after" marker gave file, size, ret) into out;
- * the calls it made go with it. */
-static void
-pt_stdio_step(struct pt_proc *p, uint64_t file, uint64_t size, struct prog_step *out)
-{
-	int id = p->mark_id;
-
-	memset(out, 0, sizeof *out);
-	out->kind = PROG_STEP_STDIO;
-	out->pid = p->pid;
-	out->func_id = id;
-	out->file_fd = -1;
-	out->func = id > 0 && id < PROG_MARK_NFUNCS && pt_mark_names[id] != NULL ?
-	            pt_mark_names[id] : "?";
-	/* fclose's FILE is gone after: name the one it closed. */
-	out->file = file != 0 ? file : p->mark_file;
-	out->size = size;
-	memcpy(out->arg, p->mark_arg, sizeof out->arg);
-	memcpy(out->str, p->mark_str, sizeof out->str);
-	out->stdio_fd = -1;
-	if (id == PROG_MARK_FUNC_fclose) {
-		out->stdio_fd = (int)p->mark_arg[0];
-		out->dev = p->mark_dev;
-		out->ino = p->mark_ino;
-	} else if (file != 0) {
-		struct prog_stream st;
-		struct prog_fd *fd;
-		if (prog_stdio_read(p->pid, file, &st) == 0)
-			out->stdio_fd = st.fd;
-		if ((fd = pt_fd_get(p, out->stdio_fd)) != NULL && fd->regular) {
-			out->dev = fd->dev;
-			out->ino = fd->ino;
-		}
-	}
-	out->calls = p->inner;
-	memset(&p->inner, 0, sizeof p->inner);
-	p->inner.source = EV_SRC_PTRACE;
-}
-
-/* A marker of the shim: "before" remembers the call, "after" makes its step. 1 = a step. */
-static int
-pt_on_mark(struct prog_trace *t, struct pt_proc *p, const uint64_t *args, struct prog_step *out)
-{
-	static const unsigned char kinds[PROG_MARK_NFUNCS][2] = {
-#define PT_MARK_KINDS(id, name, a, b) [id] = { PROG_MARK_ARG_##a, PROG_MARK_ARG_##b },
-		PROG_MARK_FUNCS(PT_MARK_KINDS)
-#undef PT_MARK_KINDS
-	};
-	unsigned phase = args[1] & 0xff, id = (args[1] >> 8) & 0xff;
-	struct peek m = peek_pid(p->pid);
-
-	t->st.markers++;
-	p->in_sys = false;
-	if (id == 0 || id >= PROG_MARK_NFUNCS) {
-		pt_resume(p, 0);
-		return 0;
-	}
-	if (phase == PROG_MARK_BEFORE) {
-		if (p->depth++ == 0) {
-			p->mark_id = (int)id;
-			p->mark_file = args[2];
-			for (int k = 0; k < 2; k++) {
-				p->mark_arg[k] = (int64_t)args[3 + k];
-				p->mark_str[k][0] = '\0';
-				if (kinds[id][k] == PROG_MARK_ARG_STR && args[3 + k] != 0)
-					peek_str(&m, args[3 + k], p->mark_str[k], PROG_STR_MAX);
-			}
-			event_list_clear(&p->inner);
-			p->inner.source = EV_SRC_PTRACE;
-			p->mark_dev = 0;
-			p->mark_ino = 0;
-			if (id == PROG_MARK_FUNC_fclose) {
-				struct prog_fd *fd = pt_fd_get(p, (int)p->mark_arg[0]);
-				if (fd != NULL && fd->regular) {
-					p->mark_dev = fd->dev;
-					p->mark_ino = fd->ino;
-				}
-			}
-			pt_hook(t, p, PROG_ENTRY_STDIO, pt_mark_names[id], -1, -1, false);
-		}
-		pt_resume(p, 0);
-		return 0;
-	}
-	if (p->depth == 0 || --p->depth > 0 || (int)id != p->mark_id) {
-		/* An "after" without its "before" (the shim was reached again): not a step. */
-		pt_resume(p, 0);
-		return 0;
-	}
-	pt_stdio_step(p, args[2], args[3], out);
-	out->ret = (int64_t)args[4];
-	p->mark_id = 0;
-	return 1;
 }
 
 /* Use fd's file as the call's file, unless a regular one is known already (a copy's second
@@ -268,7 +136,7 @@ pt_use_fd(struct pt_proc *p, int fd)
 {
 	struct prog_fd *f;
 
-	if (p->regular || fd < 0 || (f = pt_fd_get(p, fd)) == NULL)
+	if (p->regular || fd < 0 || (f = prog_trace_fd(p, fd)) == NULL)
 		return;
 	snprintf(p->path, sizeof p->path, "%s", f->path);
 	p->has_file = true;
@@ -328,22 +196,22 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	    (c = calls_find(si.seccomp.nr)) == NULL) {
 		t->st.other_calls++;
 		p->in_sys = false;
-		pt_resume(p, 0);
+		prog_trace_resume(p, 0);
 		return 0;
 	}
 	if (c->flags & CALL_MARK)
-		return pt_on_mark(t, p, si.seccomp.args, out);
+		return prog_marks_on(t, p, si.seccomp.args, out);
 	if (c->flags & CALL_EXIT) {
 		/* No exit stop follows: the process's end is its step. exit()'s flush of the
 		 * streams is one before it, while the process (and its memory) is still here. */
 		t->st.other_calls++;
 		p->in_sys = false;
-		pt_hook(t, p, PROG_ENTRY_EXIT, c->name, -1, -1, false);
+		prog_trace_hook_at(t, p, PROG_ENTRY_EXIT, c->name, -1, -1, false);
 		if (p->mark_id == PROG_MARK_EXIT && p->inner.n + p->inner.dropped > 0) {
-			pt_stdio_step(p, 0, 0, out);
+			prog_marks_step(p, 0, 0, out);
 			return 1;
 		}
-		pt_resume(p, 0);
+		prog_trace_resume(p, 0);
 		return 0;
 	}
 	p->call = c;
@@ -370,7 +238,7 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		stores = pt_use_map(p, p->stop.args[(int)c->addr]);
 	}
 	if (p->depth == 0)
-		pt_hook(t, p, PROG_ENTRY_CALL, c->name,
+		prog_trace_hook_at(t, p, PROG_ENTRY_CALL, c->name,
 		        c->fd >= 0 ? (int)p->stop.args[(int)c->fd] : -1,
 		        c->fd2 >= 0 ? (int)p->stop.args[(int)c->fd2] : -1,
 		        ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) || p->regular);
@@ -382,7 +250,7 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		pt_stores_step(p, c, out);
 		return 1;
 	}
-	pt_resume(p, 0);
+	prog_trace_resume(p, 0);
 	return 0;
 }
 
@@ -443,7 +311,7 @@ pt_track(struct pt_proc *p)
 	} else if (c->flags & CALL_CLOSE) {
 		prog_fds_del(p->tab, (int)a[(int)c->fd]);
 	} else if ((c->flags & CALL_CMD) && (int)a[(int)c->flg] == F_SETFD) {
-		if ((fd = pt_fd_get(p, (int)a[(int)c->fd])) != NULL)
+		if ((fd = prog_trace_fd(p, (int)a[(int)c->fd])) != NULL)
 			fd->cloexec = (a[(int)c->flg + 1] & FD_CLOEXEC) != 0;
 	} else if (calls_made_fd(c, a, rval, false)) {
 		/* The new fd is read afresh from /proc: its file, its own O_CLOEXEC. */
@@ -477,7 +345,7 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	memset(&si, 0, sizeof si);
 	if (p->call == NULL || ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, (void *)sizeof si, &si) <= 0 ||
 	    si.op != PTRACE_SYSCALL_INFO_EXIT) {
-		pt_resume(p, 0);
+		prog_trace_resume(p, 0);
 		return 0;
 	}
 	p->stop.rval = si.exit.rval;
@@ -501,7 +369,7 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	if (!step) {
 		t->st.other_calls++;
 		p->call = NULL;
-		pt_resume(p, 0);
+		prog_trace_resume(p, 0);
 		return 0;
 	}
 	pt_fill_event(p, t->leader, &now, out);
@@ -509,7 +377,7 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	if (p->depth > 0) {
 		/* Inside a stdio call (or exit's flush): the call is that step's. */
 		event_list_add(&p->inner, &out->ev);
-		pt_resume(p, 0);
+		prog_trace_resume(p, 0);
 		return 0;
 	}
 	return 1;
@@ -538,12 +406,16 @@ pt_kill_all(struct prog_trace *t)
 		kill(t->procs[i].pid, SIGKILL);
 }
 
-/*
- * Run until the next step into *out. With until_exec, return 1 as soon as the leader has
- * exec'd (or 2 if it ended before). 1 = step; 0 = nothing left; -1 = error.
- */
+/* The tracer's kill at the deadline (prog/wait.h): every traced process. */
+static void
+pt_kill_all_cb(void *arg)
+{
+	pt_kill_all(arg);
+}
+
+/* pt_run with SIGCHLD blocked (prog/wait.h). */
 static int
-pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
+pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 {
 	for (;;) {
 		struct pt_proc *p;
@@ -552,21 +424,13 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 
 		if (t->nprocs == 0)
 			return 0;
-		pid = waitpid(-1, &st, __WALL);
+		pid = prog_wait_any(&t->w, &st, pt_kill_all_cb, t);
 		if (pid < 0) {
 			if (errno == EINTR)
 				continue;
 			if (errno == ECHILD)
 				return 0;
 			return -1;
-		}
-		if (pid == t->watchdog) {
-			/* The time is up: everything goes. */
-			scratch_forget(pid);
-			t->watchdog = 0;
-			t->timed_out = true;
-			pt_kill_all(t);
-			continue;
 		}
 		t->st.stops++;
 		p = pt_proc_find(t, pid);
@@ -579,7 +443,7 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			out->status = st;
 			out->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 			out->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
-			out->timed_out = t->timed_out;
+			out->timed_out = t->w.timed_out;
 			out->stdio_fd = -1;
 			out->file_fd = -1;
 			if (pid == t->leader)
@@ -605,7 +469,7 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			if (!t->execed) {
 				/* Our own child's execve (or its error report): not the program's yet. */
 				p->in_sys = true;
-				pt_resume(p, 0);
+				prog_trace_resume(p, 0);
 				continue;
 			}
 			if (pt_on_seccomp(t, p, out) == 1)
@@ -617,7 +481,7 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 				goto held;
 			if (!t->execed) {
 				p->in_sys = false;
-				pt_resume(p, 0);
+				prog_trace_resume(p, 0);
 			}
 			continue;
 		}
@@ -635,7 +499,7 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 				p->file_fd = -1;
 				snprintf(p->path, sizeof p->path, "%s", t->prog);
 			}
-			pt_resume(p, 0);
+			prog_trace_resume(p, 0);
 			if (until_exec)
 				return 1;
 			continue;
@@ -648,16 +512,16 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 				pt_proc_add(t, (pid_t)child, p, true);
 			p = pt_proc_find(t, pid);
 			if (p != NULL)
-				pt_resume(p, 0);
+				prog_trace_resume(p, 0);
 			continue;
 		}
 		if (ev != 0) {
-			pt_resume(p, 0);
+			prog_trace_resume(p, 0);
 			continue;
 		}
 		if (p->fresh && sig == SIGSTOP) {
 			p->fresh = false;
-			pt_resume(p, 0);
+			prog_trace_resume(p, 0);
 			continue;
 		}
 		/* A signal for the program: deliver it. A group-stop (no siginfo) is not a
@@ -667,13 +531,34 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			if (ptrace(PTRACE_GETSIGINFO, pid, 0, &si) != 0)
 				sig = 0;
 		}
-		pt_resume(p, sig);
+		prog_trace_resume(p, sig);
 	}
 held:
 	t->held = out->pid;
 	t->st.steps++;
 	out->seq = t->st.steps;
 	return 1;
+}
+
+/*
+ * Run until the next step into *out. With until_exec, return 1 as soon as the leader has
+ * exec'd (or 2 if it ended before). 1 = step; 0 = nothing left; -1 = error (ECANCELED:
+ * the caller's poll asked to stop).
+ */
+static int
+pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
+{
+	sigset_t old;
+	int rc;
+
+	if (t->w.cancelled) {
+		errno = ECANCELED;
+		return -1;
+	}
+	prog_wait_block(&old);
+	rc = pt_run_blocked(t, out, until_exec);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }
 
 /* Start the program (see prog/trace.h). */
@@ -716,7 +601,12 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	}
 	t->err_fd = ep[0];
 	t->held = -1;
+	t->w.poll = o->poll;
+	t->w.poll_arg = o->poll_arg;
 	memcpy(t->prog, prog, sizeof prog);
+	/* The program's orphans (a daemon it forks, a child whose parent ended) come to us, not
+	 * to init: prog_trace_free finds and kills them, so nothing it made outlives the run. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	pid = scratch_fork();
 	if (pid == 0)
 		prog_launch_child(prog, argv, env, o, ep[1]);
@@ -744,11 +634,12 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		errno = rc;
 		return -1;
 	}
-	t->watchdog = prog_launch_watchdog(o->timeout_ms);
+	/* From here: its setup (a stdin that never opens) and its exec count too. */
+	prog_wait_deadline(&t->w, o->timeout_ms);
 	ptrace(PTRACE_CONT, pid, 0, 0);
 	rc = pt_run(t, &step, true);
 	if (rc != 1) {
-		rc = prog_launch_failure(t->err_fd, argv[0], err);
+		rc = prog_launch_failure(t->err_fd, rc, t->w.timed_out, argv[0], err);
 		prog_trace_free(t);
 		errno = rc;
 		return -1;
@@ -767,7 +658,7 @@ prog_trace_next(struct prog_trace *t, struct prog_step *out)
 		if (p != NULL && p->in_sys)
 			clock_gettime(CLOCK_MONOTONIC, &p->t0);
 		if (p != NULL)
-			pt_resume(p, 0);
+			prog_trace_resume(p, 0);
 		t->held = -1;
 	}
 	return pt_run(t, out, false);
@@ -811,36 +702,27 @@ prog_trace_set_hook(struct prog_trace *t, prog_trace_hook *fn, void *ctx)
 	t->hook_ctx = ctx;
 }
 
+/* A process the end of the run reaped (prog/wait.h): forget it. */
+static void
+pt_gone(pid_t pid, void *arg)
+{
+	struct prog_trace *t = arg;
+	struct pt_proc *p = pt_proc_find(t, pid);
+
+	if (p != NULL)
+		pt_proc_del(t, p);
+}
+
 /* Kill the whole tree and free t. */
 void
 prog_trace_free(struct prog_trace *t)
 {
 	if (t == NULL)
 		return;
-	pt_kill_all(t);
-	while (t->nprocs > 0) {
-		int st;
-		pid_t pid = waitpid(-1, &st, __WALL);
-		struct pt_proc *p;
-
-		if (pid < 0 && errno == EINTR)
-			continue;
-		if (pid < 0)
-			break;
-		if (pid == t->watchdog)
-			t->watchdog = 0;
-		p = pt_proc_find(t, pid);
-		if (p != NULL && (WIFEXITED(st) || WIFSIGNALED(st)))
-			pt_proc_del(t, p);
-		else if (p != NULL)
-			kill(pid, SIGKILL);
-	}
+	prog_wait_reap_all(pt_kill_all_cb, pt_gone, t, PT_REAP_GRACE_S);
 	scratch_forget(t->leader);
-	if (t->watchdog > 0) {
-		kill(t->watchdog, SIGKILL);
-		waitpid(t->watchdog, NULL, 0);
-		scratch_forget(t->watchdog);
-	}
+	while (t->nprocs > 0)
+		pt_proc_del(t, &t->procs[0]);
 	if (t->err_fd > 0)
 		close(t->err_fd);
 	free(t->procs);
