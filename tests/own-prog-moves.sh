@@ -55,14 +55,12 @@ run uring "$moves" uring u.txt
 
 python3 - "$tmp" <<'PY' || fail=1
 import json, os, sys
+sys.dont_write_bytecode = True          # nothing is written into the source tree
+sys.path.insert(0, os.path.join(os.environ["IOBUFVIZ_SRCDIR"], "tests"))
+import checklib
+from checklib import check
 tmp = sys.argv[1]
 size = os.path.getsize(os.path.join(tmp, "w", "big.txt"))
-bad = 0
-def check(cond, what):
-    global bad
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        bad = 1
 
 def load(name):
     p = os.path.join(tmp, name + ".json")
@@ -163,7 +161,7 @@ elif doc is not None:
           "uring: u.txt has the 5000 bytes, and no step wrote them")
     text = open(os.path.join(tmp, "uring.text")).read()
     check(text.count(said) == 2, "uring: the text transcript says it at the step and at the end")
-sys.exit(bad)
+sys.exit(1 if checklib.failed else 0)
 PY
 
 # The terminal says it too, once the ring is made.

@@ -40,13 +40,11 @@ run tail tail 3 lines
 
 python3 - "$tmp" <<'PY' || fail=1
 import json, os, sys
+sys.dont_write_bytecode = True          # nothing is written into the source tree
+sys.path.insert(0, os.path.join(os.environ["IOBUFVIZ_SRCDIR"], "tests"))
+import checklib
+from checklib import check
 tmp = sys.argv[1]
-bad = 0
-def check(cond, what):
-    global bad
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        bad = 1
 
 for name in ("copy", "mix", "tail"):
     doc = json.load(open(os.path.join(tmp, name + ".json")))
@@ -109,7 +107,7 @@ for name in ("copy", "mix", "tail"):
         check(n < 40, "copy: 8900 bytes by fgetc/fputc fold into %d steps" % n)
         w = [s for s in doc["steps"] if any(e["call"] == "write" for e in s["events"])]
         check(len(w) == 3, "copy: three steps write (4096, 4096 and exit's 708): %d" % len(w))
-sys.exit(bad)
+sys.exit(1 if checklib.failed else 0)
 PY
 
 # A grading scenario's run: step sees exit()'s flush as the stdio library's write.
