@@ -111,12 +111,13 @@ static bool
 prog_fold_joins(const struct prog_run_step *f, const struct prog_entry *e)
 {
 	const struct event_list *l = &f->sr.events;
-	const struct call_row *c = calls_named(e->call);
+	const struct call_row *c;
 
 	if (f->ps.pid != e->pid || strcmp(f->ps.ev.call, e->call) != 0 || l->n == 0)
 		return false;
 	if (l->v[0].fd == e->fd && l->v[0].fd2 == e->fd2)
 		return true;
+	c = calls_named(e->call);
 	if (c == NULL || !(c->flags & (CALL_READ2 | CALL_WRITE2)))
 		return false;
 	for (size_t i = 1; i < l->n; i++)
