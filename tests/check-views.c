@@ -421,20 +421,20 @@ START_TEST(test_log_lines)
 	char buf[256];
 
 	view_log_line(&fix_res[1].events.v[0], 1, SCN_OP_FWRITE, buf, sizeof buf);
-	ck_assert_str_eq(buf, "#2  fwrite    write(3, 4096) = 4096                  [stdio]    3.1 µs*");
+	ck_assert_str_eq(buf, "#2  fwrite    write(3, 4096) = 4096                  [by stdio]     3.1 µs*");
 	/* A call longer than the column moves the origin and time columns of every line, so
 	 * that they stay aligned. */
-	ck_picture(PANE(80, 4, view_log_draw(g, r, fix_res, 3, false)),
-	           "#1  fopen     openat(scratch, O_WRONLY|O_CREAT|O_TRUNC) = 3           12.0 µs*\n"
-	           "#2  fwrite    write(3, 4096) = 4096                         [stdio]    3.1 µs*\n"
-	           "#3  fflush    write(3, 904) = 904                           [stdio]    1.2 µs*\n"
+	ck_picture(PANE(84, 4, view_log_draw(g, r, fix_res, 3, false)),
+	           "#1  fopen     openat(scratch, O_WRONLY|O_CREAT|O_TRUNC) = 3 [your call]   12.0 µs*\n"
+	           "#2  fwrite    write(3, 4096) = 4096                         [by stdio]     3.1 µs*\n"
+	           "#3  fflush    write(3, 904) = 904                           [by stdio]     1.2 µs*\n"
 	           "\n");
 	/* Narrower: the long call is cut in its arguments (its result kept), the times stay in
 	 * their column inside the pane. */
 	ck_picture(PANE(66, 4, view_log_draw(g, r, fix_res, 3, false)),
-	           "#1  fopen     openat(scratch, O_WRONLY|… = 3              12.0 µs*\n"
-	           "#2  fwrite    write(3, 4096) = 4096             [stdio]    3.1 µs*\n"
-	           "#3  fflush    write(3, 904) = 904               [stdio]    1.2 µs*\n"
+	           "#1  fopen     openat(scratch, O_WRONLY… = 3 [your call]   12.0 µs*\n"
+	           "#2  fwrite    write(3, 4096) = 4096         [by stdio]     3.1 µs*\n"
+	           "#3  fflush    write(3, 904) = 904           [by stdio]     1.2 µs*\n"
 	           "\n");
 	/* A call whose arguments decode its result is cut at its end instead. */
 	{
@@ -447,7 +447,7 @@ START_TEST(test_log_lines)
 		sr.events.v = &e;
 		sr.events.n = 1;
 		ck_picture(PANE(66, 1, view_log_draw(g, r, &sr, 1, false)),
-		           "#1  fopen     fcntl(3, F_GETFL -> O_WRONLY|…              12.0 µs*\n");
+		           "#1  fopen     fcntl(3, F_GETFL -> O_WRONLY… [your call]   12.0 µs*\n");
 	}
 	/* Only the newest lines when the pane is short. */
 	ck_picture(PANE(30, 1, view_log_draw(g, r, fix_res, 4, false)),
@@ -767,7 +767,7 @@ START_TEST(test_details_panes)
 	                 "5000 bytes: one write(4096) happened, 904 wait in the stdio buffer.\n"
 	                 "\nstep 2 (fwrite), seen by the tracer; op took 0 ns inside the worker, "
 	                 "incl. tracing (two ptrace stops per system call)\n"
-	                 "write(3, 4096) = 4096  [stdio]\n");
+	                 "write(3, 4096) = 4096  [by stdio]\n");
 	/* Before the first step the log's details are the intro. */
 	f.cur = -1;
 	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),

@@ -10,6 +10,7 @@
 #include "export/describe.h"
 #include "engine/ops.h"
 #include "base/units.h"
+#include "scenario/names.h"
 #include "tui/view.h"
 
 /* Text being built into a caller's buffer; what does not fit is cut. */
@@ -146,8 +147,8 @@ view_details_log(struct view_details_buf *b, const struct view_frame *f)
 	for (size_t i = 0; i < sr->events.n && i < 14; i++) {
 		char line[256];
 		event_format(&sr->events.v[i], line, sizeof line);
-		view_details_add(b, "%s  %s\n", line,
-		                 sr->events.v[i].origin == EV_STDIO ? "[stdio]" : "");
+		view_details_add(b, "%s  [%s]\n", line,
+		                 scenario_names_of(scn_origin_words, (int)sr->events.v[i].origin));
 	}
 	if (sr->events.n > 14)
 		view_details_add(b, "... %zu calls in all\n", sr->events.n);

@@ -350,6 +350,8 @@ view_frame_help(struct grid *g, bool ascii)
 	         "page cache:  %s absent  %s clean  %s dirty  %s writeback  %s cached, dirty ?\n"
 	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole  %s inline\n"
 	         "stdio:       %s a buffered byte\n"
+	         "after a read: underlined asked for, bold read ahead, dim cached before\n"
+	         "[your call] the step's own call   [by stdio] made by stdio inside it\n"
 	         "times marked * were measured by the tracer (ptrace overhead included)\n"
 	         "@N in a call is a file offset: lseek(3, @0, SEEK_CUR), pwrite(3, 10, @4096)\n"
 	         "%s  text cut to fit: Tab, Shift-Tab show all of it",
