@@ -240,6 +240,13 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 		out_text_state(f, &sr->after);
 	for (size_t i = 0; i < sr->changes.n; i++)
 		out_text_wrap(f, "  > ", sr->changes.v[i].text);
+	if (sr->origins.valid) {
+		char o[512], line[600];
+		snapshot_origins_text(&sr->origins, scenario_names_of(scn_sources,
+		                      (int)sr->after.cache.source), o, sizeof o);
+		snprintf(line, sizeof line, "The pages cached: %s.", o);
+		out_text_wrap(f, "  > ", line);
+	}
 	if (sr->output != NULL)
 		out_text_line(f, "  output  ", sr->output, "\n");
 	if (sr->output_file != NULL)

@@ -37,11 +37,12 @@ enum view_glyph {
 /* The code point of a glyph. */
 uint32_t view_glyph(enum view_glyph v, bool ascii);
 
-/* One entry of a legend: a glyph in its style, then its name. */
+/* One entry of a legend: a glyph in its style (and attributes), then its name. */
 struct view_legend {
 	enum view_glyph v;
 	int style;
 	const char *name;
+	unsigned attr;             /* GRID_A_* of the glyph (0: none) */
 };
 
 /* The size of a page, in bytes, as the probes count pages. */
@@ -70,8 +71,11 @@ struct view_cache_look {
 	uint64_t scale_pages;      /* the run's largest file, in pages: it sets the scale, which
 	                            * then holds for every step (0: this snapshot's file) */
 	bool big;                  /* projector mode: cells two columns wide */
-	uint64_t asked_first, asked_end;  /* bytes the step's reads asked for (empty: none);
-	                            * the cells cached beyond them came by read-ahead */
+	const struct snapshot *before;    /* the shown step's state before it (NULL: none) */
+	const struct snapshot_origins *origins; /* where its cached pages came from (NULL or
+	                            * not valid: the step asked for no pages); the cells are then
+	                            * marked: asked for (underlined), read ahead (bold), cached
+	                            * before it (dim) */
 };
 
 /* State of one shown cache cell (merged from snapshot cells). */
