@@ -46,6 +46,9 @@ struct tui {
 	const struct scenario *s;
 	const struct app_opts *o;
 	struct program *program;   /* the scenario as C, for the program pane (NULL: no memory) */
+	/* A step as the screen's line of C: a practice problem's as its listing (valid C, its
+	 * buffers named apart), else as every transcript (describe_step). */
+	char *(*step_line)(const struct scn_step *st, char *buf, size_t len);
 	bool program_toggled;      /* c: its default for the width flipped */
 	struct lesson *l;          /* NULL after a failed restart */
 	struct snapshot initial;
@@ -146,6 +149,7 @@ tui_draw(struct tui *t)
 		.prompt_title = t->consenting ? "this lesson runs programs" : NULL,
 		.status = t->status, .sweep_top = t->sweep_top,
 		.program = t->program, .program_toggled = t->program_toggled,
+		.step_line = t->step_line,
 	};
 	const char *sweep[256];
 	char *sweep_text = NULL;
@@ -332,6 +336,12 @@ tui_finish(struct tui *t)
 		n = snprintf(t->status, sizeof t->status, "end of scenario: step %ld was stopped, so "
 		             "its expectations were not checked; %s", t->stopped + 1,
 		             bad == 0 ? "the others held" : "some others failed (red)");
+	else if (t->o->practice != NULL)
+		/* A practice problem's expectations are its generator's model: where the machine
+		 * did otherwise, the machine's answer is the right one (the quiz scored it). */
+		n = snprintf(t->status, sizeof t->status, "end of problem: %s",
+		             bad == 0 ? "the generator's model held" : "this machine differed from the "
+		             "generator's model (red): its answers count");
 	else
 		n = snprintf(t->status, sizeof t->status, "end of scenario: %s",
 		             bad == 0 ? "every expectation held" : "some expectations failed (red)");
@@ -438,7 +448,7 @@ tui_ask_choice(struct tui *t, const struct scn_step *st)
 		if (q->step != tui_count(t) || q->n_choices == 0)
 			continue;
 		t->ask_q = (long)i;
-		describe_step(st, call, sizeof call);
+		t->step_line(st, call, sizeof call);
 		used = (size_t)snprintf(t->prompt, sizeof t->prompt, "Next: step %zu, %s\n%s\n",
 		                        tui_count(t) + 1, call, q->text);
 		for (size_t c = 0; c < q->n_choices && used < sizeof t->prompt; c++)
@@ -484,7 +494,7 @@ tui_ask(struct tui *t)
 	t->asking = true;
 	t->autoplay = false;
 	t->answer[0] = '\0';
-	describe_step(st, call, sizeof call);
+	t->step_line(st, call, sizeof call);
 	snprintf(t->prompt, sizeof t->prompt,
 	         "Next: step %zu, %s\n%s\n\nyour guess: %s_\n\n(digits, Enter to run the step, "
 	         "Esc to skip the question)", tui_count(t) + 1, call, q, t->answer);
@@ -779,6 +789,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 	t->focus = VIEW_PANE_NONE;
 	t->detail_cell = -1;
 	t->program = program_new(s);
+	t->step_line = o->practice != NULL ? practice_listing_line : describe_step;
 	if (tui_start(t, &err) != 0) {
 		text_fline(stderr, "iobufviz: ", err != NULL ? err : strerror(errno), "\n");
 		free(err);

@@ -184,6 +184,9 @@ struct view_frame {
 	size_t sweep_top;         /* first sweep line shown (scrolled; clamped when drawn) */
 	const struct program *program; /* the scenario as C (tui/view-program.c); NULL: none */
 	bool program_toggled;     /* c: the program pane's default for this width, flipped */
+	/* A step as the line of C shown for it (a practice problem's listing names its buffers
+	 * apart); NULL: describe_step, as every transcript shows it. */
+	char *(*step_line)(const struct scn_step *st, char *buf, size_t len);
 };
 
 /* What the layout put where. */
