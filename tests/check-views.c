@@ -337,47 +337,50 @@ START_TEST(test_cache_big_and_asked)
 }
 END_TEST
 
+/* The 76x3 cache pane of sr's after, in projector mode at the scale of 256 pages, marked by
+ * where its pages came from (or not); its text (free it). */
+static char *
+zoom_text(struct grid *g, const struct step_result *sr, bool marked, struct view_cache_geom *gm)
+{
+	struct view_cache_look look = { .big = true, .scale_pages = 256 };
+
+	if (marked) {
+		look.before = &sr->before;
+		look.origins = &sr->origins;
+	}
+	grid_clear(g);
+	view_cache_draw(g, (struct grid_rect){ 0, 0, 76, 3 }, &sr->after, NULL, NULL, false, &look,
+	                gm);
+	return grid_text(g);
+}
+
 START_TEST(test_cache_zoom)
 {
 	/* 13.5 on a projector seen from the back row: 256 pages in one row of 2-column cells
 	 * merge 7 pages a cell, so a read of one page and a read that brought in four looked
 	 * alike. Where the step acts, the pane shows one page a cell: one lit cell, then four. */
 	static struct step_result one, four;
-	struct view_cache_look look = { .big = true, .scale_pages = 256 };
 	struct view_cache_geom gm;
 	struct grid *g = grid_new(76, 3);
-	char *t1, *t4;
+	char *t1, *t4, *whole;
 
 	read_step(&one, 256, 0, 0, 1, 0, 4096);
 	read_step(&four, 256, 0, 0, 4, 0, 4096);
-	look.before = &one.before;
-	look.origins = &one.origins;
-	view_cache_draw(g, (struct grid_rect){ 0, 0, 76, 3 }, &one.after, NULL, NULL, false, &look,
-	                &gm);
-	t1 = grid_text(g);
-	look.before = &four.before;
-	look.origins = &four.origins;
-	grid_clear(g);
-	view_cache_draw(g, (struct grid_rect){ 0, 0, 76, 3 }, &four.after, NULL, NULL, false, &look,
-	                &gm);
-	t4 = grid_text(g);
+	t1 = zoom_text(g, &one, true, &gm);
+	t4 = zoom_text(g, &four, true, &gm);
 	ck_assert_ptr_nonnull(strstr(t1, "░░····"));
 	ck_assert_ptr_null(strstr(t1, "░░░"));
 	ck_assert_ptr_nonnull(strstr(t4, "░░░░░░░░····"));
 	ck_assert_ptr_nonnull(strstr(t1, "pages 0-37 shown"));
 	ck_assert_ptr_nonnull(strstr(t4, "1 asked for ░ 3 read ahead"));
 	/* Without a read to show, the whole file, as many pages a cell as it takes. */
-	grid_clear(g);
-	look.origins = NULL;
-	view_cache_draw(g, (struct grid_rect){ 0, 0, 76, 3 }, &four.after, NULL, NULL, false, &look,
-	                &gm);
-	free(t4);
-	t4 = grid_text(g);
-	ck_assert_ptr_nonnull(strstr(t4, "cell="));
-	ck_assert_ptr_null(strstr(t4, "░░░░░░░░····"));
+	whole = zoom_text(g, &four, false, &gm);
+	ck_assert_ptr_nonnull(strstr(whole, "cell="));
+	ck_assert_ptr_null(strstr(whole, "░░░░░░░░····"));
 	ck_assert_uint_gt(gm.per, 1);
 	free(t1);
 	free(t4);
+	free(whole);
 	grid_free(g);
 	event_list_clear(&one.events);
 	event_list_clear(&four.events);
