@@ -357,6 +357,7 @@ START_TEST(test_origins_none)
 	/* No page asked for (a write, DONTNEED, a failed or O_DIRECT read's nothing cached), or
 	 * not observable: nothing to say. An O_DIRECT read asks, and finds nothing cached. */
 	struct step_result sr;
+	char text[512];
 
 	pages_step(&sr, SCN_OP_PWRITE, "........", "#.......", "pwrite64", 0, 4096, NULL);
 	lesson_origins(NULL, 0, &sr);
@@ -376,6 +377,9 @@ START_TEST(test_origins_none)
 	ck_assert(sr.origins.valid);
 	ck_assert_uint_eq(sr.origins.pages[SNAPSHOT_FROM_ASKED], 0);
 	ck_assert_uint_eq(sr.origins.asked_unseen, 1);
+	ck_assert_str_eq(snapshot_origins_text(&sr.origins, "cachestat", text, sizeof text),
+	                 "0 pages asked for by this call (1 page it asked for is not in the cache "
+	                 "after it), 0 read ahead by this call, 0 already cached before it");
 	sr.after.cache.source = SNAP_SRC_NONE;
 	lesson_origins(NULL, 0, &sr);
 	ck_assert(!sr.origins.valid);

@@ -339,6 +339,11 @@ snapshot_origins_text(const struct snapshot_origins *o, const char *probe, char 
 	if (o->prefetch && o->completed_only && o->asked_unseen > 0)
 		text_cat(buf, len, &n, " (and %" PRIu64 " not seen yet: %s sees a page once its "
 		         "read has completed)", o->asked_unseen, probe);
+	else if (!o->prefetch && o->asked_unseen > 0)
+		/* A read that leaves its own pages out of the cache: O_DIRECT's. */
+		text_cat(buf, len, &n, " (%s it asked for %s not in the cache after it)",
+		         snapshot_origins_n(o->asked_unseen, b, sizeof b),
+		         o->asked_unseen == 1 ? "is" : "are");
 	text_cat(buf, len, &n, ", %" PRIu64 " read ahead by this call", o->pages[SNAPSHOT_FROM_AHEAD]);
 	if (o->completed_only && o->pages[SNAPSHOT_FROM_AHEAD] > 0)
 		text_cat(buf, len, &n, " (or by an earlier read, seen only now)");
