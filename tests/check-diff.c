@@ -343,6 +343,7 @@ START_TEST(test_origins_seen_late)
 	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_AHEAD], 0);
 	ck_assert_uint_eq(o->earlier_step, 1);
 	/* Seen between the two steps instead: cached before the read, brought in by step 1. */
+	event_list_clear(&h[1].events);
 	pages_step(&h[1], SCN_OP_PREAD, "####....", "####....", "pread64", 8192, 4096, NULL);
 	lesson_origins(h, 1, &h[1]);
 	ck_assert_uint_eq(h[1].origins.pages[SNAPSHOT_FROM_BEFORE], 4);

@@ -70,7 +70,6 @@ lesson_origins(const struct step_result *hist, size_t n, struct step_result *sr)
 			o->earlier_first = p->asked_first;
 			o->earlier_end = p->asked_end;
 			o->earlier_step = j + 1;
-			o->earlier_op = hist[j].step != NULL ? hist[j].step->op : SCN_OP_NOTE;
 		}
 		break;
 	}
@@ -89,6 +88,7 @@ lesson_origins(const struct step_result *hist, size_t n, struct step_result *sr)
 				break;
 			}
 			o->by_op[o->n_by] = hist[j].step != NULL ? hist[j].step->op : SCN_OP_NOTE;
+			o->by_willneed[o->n_by] = hist[j].origins.valid && hist[j].origins.prefetch;
 			o->by[o->n_by++] = j + 1;
 		}
 		if (a->cached == 0)

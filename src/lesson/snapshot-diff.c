@@ -348,10 +348,10 @@ snapshot_origins_text(const struct snapshot_origins *o, const char *probe, char 
 	if (o->completed_only && o->pages[SNAPSHOT_FROM_AHEAD] > 0)
 		text_cat(buf, len, &n, " (or by an earlier read, seen only now)");
 	if (o->pages[SNAPSHOT_FROM_EARLIER] > 0)
-		text_cat(buf, len, &n, ", %s asked for by step %zu's %s and seen only now (%s sees a "
-		         "page once its read has completed)",
+		text_cat(buf, len, &n, ", %s asked for by step %zu's posix_fadvise(WILLNEED) and "
+		         "seen only now (%s sees a page once its read has completed)",
 		         snapshot_origins_n(o->pages[SNAPSHOT_FROM_EARLIER], b, sizeof b),
-		         o->earlier_step, scenario_op_name(o->earlier_op), probe);
+		         o->earlier_step, probe);
 	text_cat(buf, len, &n, ", %" PRIu64 " already cached before it",
 	         o->pages[SNAPSHOT_FROM_BEFORE]);
 	if (o->pages[SNAPSHOT_FROM_BEFORE] > 0 && o->n_by > 0) {
@@ -361,8 +361,9 @@ snapshot_origins_text(const struct snapshot_origins *o, const char *probe, char 
 			if (o->by[i] == 0)
 				text_cat(buf, len, &n, "%sno step: cached when the run began", sep);
 			else
-				text_cat(buf, len, &n, "%sstep %zu's %s", sep, o->by[i],
-				         scenario_op_name(o->by_op[i]));
+				text_cat(buf, len, &n, "%sstep %zu's %s%s", sep, o->by[i],
+				         scenario_op_name(o->by_op[i]),
+				         o->by_willneed[i] ? "(WILLNEED)" : "");
 		}
 		text_cat(buf, len, &n, "%s)", o->by_more ? " and earlier steps" : "");
 	}

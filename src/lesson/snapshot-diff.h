@@ -75,13 +75,13 @@ struct snapshot_origins {
 	uint64_t earlier_first, earlier_end; /* bytes an earlier WILLNEED asked for and that were
 	                                      * not all seen after it (empty: none) */
 	size_t earlier_step;           /* that step, 1-based */
-	enum scn_op earlier_op;
 	uint64_t pages[SNAPSHOT_FROM__COUNT];
 	uint64_t asked_cached;         /* pages asked for that were cached before (hits) */
 	uint64_t asked_unseen;         /* pages asked for that are not cached after it */
 	size_t by[SNAPSHOT_BY_MAX];    /* the steps (1-based; 0: the file as the run found it)
 	                                * that brought in the pages cached before, newest first */
 	enum scn_op by_op[SNAPSHOT_BY_MAX];
+	bool by_willneed[SNAPSHOT_BY_MAX]; /* that step asked by posix_fadvise(WILLNEED) */
 	size_t n_by;
 	bool by_more;                  /* more steps than SNAPSHOT_BY_MAX did */
 };

@@ -241,6 +241,7 @@ practice_run(const struct practice_topic *t, uint64_t seed, bool answers, bool h
 		struct app_opts q = *o;
 		q.quiz = true;
 		q.practice = &p;
+		q.step_line = practice_listing_line;
 		rc = tui_run(s, &q);
 	} else {
 		if (answers)

@@ -14,7 +14,6 @@
 #include "sweep/print.h"
 #include "tui/cast.h"
 #include "tui/crt.h"
-#include "export/describe.h"
 #include "lesson/lesson.h"
 #include "practice/practice.h"
 #include "export/program.h"
@@ -46,9 +45,6 @@ struct tui {
 	const struct scenario *s;
 	const struct app_opts *o;
 	struct program *program;   /* the scenario as C, for the program pane (NULL: no memory) */
-	/* A step as the screen's line of C: a practice problem's as its listing (valid C, its
-	 * buffers named apart), else as every transcript (describe_step). */
-	char *(*step_line)(const struct scn_step *st, char *buf, size_t len);
 	bool program_toggled;      /* c: its default for the width flipped */
 	struct lesson *l;          /* NULL after a failed restart */
 	struct snapshot initial;
@@ -147,9 +143,8 @@ tui_draw(struct tui *t)
 		.details = t->show_detail, .detail_cell = t->detail_cell,
 		.prompt = t->asking ? t->prompt : NULL,
 		.prompt_title = t->consenting ? "this lesson runs programs" : NULL,
-		.status = t->status, .sweep_top = t->sweep_top,
+		.status = t->status, .sweep_top = t->sweep_top, .step_line = t->o->step_line,
 		.program = t->program, .program_toggled = t->program_toggled,
-		.step_line = t->step_line,
 	};
 	const char *sweep[256];
 	char *sweep_text = NULL;
@@ -336,15 +331,11 @@ tui_finish(struct tui *t)
 		n = snprintf(t->status, sizeof t->status, "end of scenario: step %ld was stopped, so "
 		             "its expectations were not checked; %s", t->stopped + 1,
 		             bad == 0 ? "the others held" : "some others failed (red)");
-	else if (t->o->practice != NULL)
-		/* A practice problem's expectations are its generator's model: where the machine
-		 * did otherwise, the machine's answer is the right one (the quiz scored it). */
-		n = snprintf(t->status, sizeof t->status, "end of problem: %s",
-		             bad == 0 ? "the generator's model held" : "this machine differed from the "
-		             "generator's model (red): its answers count");
-	else
-		n = snprintf(t->status, sizeof t->status, "end of scenario: %s",
-		             bad == 0 ? "every expectation held" : "some expectations failed (red)");
+	else   /* A practice problem's expectations are its model: the machine is right. */
+		n = snprintf(t->status, sizeof t->status, "end of scenario: %s", bad == 0 ?
+		             "every expectation held" : t->o->practice == NULL ? "some expectations "
+		             "failed (red)" : "this machine did otherwise than the model (red): its "
+		             "answers count");
 	if (t->o->quiz && t->asked > 0 && n > 0 && (size_t)n < sizeof t->status)
 		snprintf(t->status + n, sizeof t->status - (size_t)n, "   quiz score %d/%d",
 		         t->right, t->asked);
@@ -448,7 +439,7 @@ tui_ask_choice(struct tui *t, const struct scn_step *st)
 		if (q->step != tui_count(t) || q->n_choices == 0)
 			continue;
 		t->ask_q = (long)i;
-		t->step_line(st, call, sizeof call);
+		view_step_line(t->o->step_line, st, call, sizeof call);
 		used = (size_t)snprintf(t->prompt, sizeof t->prompt, "Next: step %zu, %s\n%s\n",
 		                        tui_count(t) + 1, call, q->text);
 		for (size_t c = 0; c < q->n_choices && used < sizeof t->prompt; c++)
@@ -494,7 +485,7 @@ tui_ask(struct tui *t)
 	t->asking = true;
 	t->autoplay = false;
 	t->answer[0] = '\0';
-	t->step_line(st, call, sizeof call);
+	view_step_line(t->o->step_line, st, call, sizeof call);
 	snprintf(t->prompt, sizeof t->prompt,
 	         "Next: step %zu, %s\n%s\n\nyour guess: %s_\n\n(digits, Enter to run the step, "
 	         "Esc to skip the question)", tui_count(t) + 1, call, q, t->answer);
@@ -789,7 +780,6 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 	t->focus = VIEW_PANE_NONE;
 	t->detail_cell = -1;
 	t->program = program_new(s);
-	t->step_line = o->practice != NULL ? practice_listing_line : describe_step;
 	if (tui_start(t, &err) != 0) {
 		text_fline(stderr, "iobufviz: ", err != NULL ? err : strerror(errno), "\n");
 		free(err);

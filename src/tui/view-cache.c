@@ -257,9 +257,9 @@ view_cache_origins_legend(const struct snapshot_origins *o, bool resident, bool 
 		n++;
 	}
 	if (o->n_by > 0 && o->by[0] > 0 && pg[SNAPSHOT_FROM_BEFORE] > 0)
-		snprintf(names[n], sizeof names[n], "%" PRIu64 " %s (step %zu%s)",
+		snprintf(names[n], sizeof names[n], "%" PRIu64 " %s (step %zu%s%s)",
 		         pg[SNAPSHOT_FROM_BEFORE], brief ? "before" : "cached before", o->by[0],
-		         o->n_by > 1 ? ", ..." : "");
+		         o->by_willneed[0] ? ": WILLNEED" : "", o->n_by > 1 ? ", ..." : "");
 	else
 		snprintf(names[n], sizeof names[n], "%" PRIu64 " %s", pg[SNAPSHOT_FROM_BEFORE],
 		         brief ? "before" : "cached before");

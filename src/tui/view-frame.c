@@ -113,11 +113,12 @@ view_frame_reflow(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-/* Step st as the line of C f shows for it. */
-static const char *
-view_frame_call(const struct view_frame *f, const struct scn_step *st, char *buf, size_t len)
+/* Step st as the line of C fn writes (NULL: describe_step). */
+char *
+view_step_line(char *(*fn)(const struct scn_step *, char *, size_t), const struct scn_step *st,
+               char *buf, size_t len)
 {
-	return f->step_line != NULL ? f->step_line(st, buf, len) : describe_step(st, buf, len);
+	return fn != NULL ? fn(st, buf, len) : describe_step(st, buf, len);
 }
 
 /* Draw the narration: the intro before step 1, then each step's say and remarks. */
@@ -132,7 +133,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		return 0;
 	if ((f->live != NULL || f->running) && f->n_results < f->scn->n_steps) {
 		/* A long step (wait) is running: the panes show its state so far. */
-		view_frame_call(f, &f->scn->steps[f->n_results], call, sizeof call);
+		view_step_line(f->step_line, &f->scn->steps[f->n_results], call, sizeof call);
 		grid_printf(g, r.x, r.y, r.w, GS_BOLD, "step %zu: %s%s", f->n_results + 1, call,
 		            f->ascii ? " ... (running)" : " \xe2\x80\xa6 (running)");
 		return 1;
@@ -142,7 +143,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		return grid_wrap(g, r, GS_NORMAL, view_frame_reflow(intro != NULL ? intro : "", text,
 		                                                     sizeof text));
 	}
-	view_frame_call(f, sr->step, call, sizeof call);
+	view_step_line(f->step_line, sr->step, call, sizeof call);
 	if (f->anim == VIEW_ANIM_TRAVEL) {
 		grid_printf(g, r.x, r.y, r.w, GS_BOLD, "step %zu: %s%s", sr->index + 1, call,
 		            f->ascii ? " ..." : " \xe2\x80\xa6");

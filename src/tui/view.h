@@ -189,6 +189,11 @@ struct view_frame {
 	char *(*step_line)(const struct scn_step *st, char *buf, size_t len);
 };
 
+/* tui/view-frame.c: step st as the line of C fn writes (a frame's step_line; NULL:
+ * describe_step, as every transcript shows it). */
+char *view_step_line(char *(*fn)(const struct scn_step *, char *, size_t),
+                     const struct scn_step *st, char *buf, size_t len);
+
 /* What the layout put where. */
 struct view_layout {
 	bool too_small, wide;
