@@ -52,6 +52,11 @@ const char *lesson_place_note(const struct lesson *l);
  * before, then across sr itself. */
 void lesson_diff(const struct snapshot *prev, struct step_result *sr);
 
+/* Fill sr->origins: where the pages cached after sr came from, given the results before it
+ * (hist[0..n)): the step of a WILLNEED still arriving, the steps that brought in the pages
+ * it found cached. */
+void lesson_origins(const struct step_result *hist, size_t n, struct step_result *sr);
+
 /* Stop the run and forget its results. NULL is fine. */
 void lesson_free(struct lesson *l);
 

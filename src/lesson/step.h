@@ -62,6 +62,8 @@ struct step_result {
 	                                 "openat", "fputc"); NULL: its op's name */
 	bool folded;                  /* a traced program's run of calls folded into one step:
 	                                 the log shows it as one line */
+	struct snapshot_origins origins; /* where its cached pages came from, when it asked for
+	                                 * pages (lesson_origins) */
 };
 
 /* The narration to show for sr: its filled-in say, else its step's as written; NULL: none. */

@@ -213,6 +213,38 @@ out_json_changes(struct json *j, const struct snapshot_diff *d)
 	json_end_array(j);
 }
 
+/* Where a step's cached pages came from (null: it asked for no pages, or it cannot be told). */
+static void
+out_json_origins(struct json *j, const struct step_result *sr)
+{
+	const struct snapshot_origins *o = &sr->origins;
+	char text[512];
+
+	if (!o->valid) {
+		json_null(j, "page_origins");
+		return;
+	}
+	json_begin_object(j, "page_origins");
+	json_uint(j, "asked_first", o->asked_first);
+	json_uint(j, "asked_end", o->asked_end);
+	for (int f = 0; f < SNAPSHOT_FROM__COUNT; f++)
+		json_uint(j, snapshot_from_name((enum snapshot_from)f), o->pages[f]);
+	json_uint(j, "asked_were_cached", o->asked_cached);
+	json_uint(j, "asked_not_seen", o->asked_unseen);
+	if (o->pages[SNAPSHOT_FROM_EARLIER] > 0)
+		json_uint(j, "asked_earlier_step", o->earlier_step);
+	else
+		json_null(j, "asked_earlier_step");
+	json_begin_array(j, "cached_by_steps");
+	for (size_t i = 0; o->pages[SNAPSHOT_FROM_BEFORE] > 0 && i < o->n_by; i++)
+		json_uint(j, NULL, o->by[i]);
+	json_end_array(j);
+	json_bool(j, "seen_when_complete", o->completed_only);
+	json_string(j, "text", snapshot_origins_text(o, scenario_names_of(scn_sources,
+	            (int)sr->after.cache.source), text, sizeof text));
+	json_end_object(j);
+}
+
 /* Each expectation of a step and how it came out. */
 static void
 out_json_expects(struct transcript *t, const struct step_result *sr)
@@ -374,6 +406,7 @@ out_json_step(struct transcript *t, const struct transcript_step *st)
 	if (sr->sweep != NULL)
 		sweep_export_json(j, "sweep", sr->sweep);
 	out_json_changes(j, &sr->changes);
+	out_json_origins(j, sr);
 	out_json_expects(t, sr);
 	json_end_object(j);
 }

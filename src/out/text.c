@@ -157,14 +157,16 @@ static void
 out_text_events(FILE *f, const struct step_result *sr)
 {
 	const struct event_list *l = &sr->events;
-	char line[256], safe[512], t[32];
+	char line[256], safe[512], t[32], tag[32];
 
 	for (size_t i = 0; i < l->n; i++) {
 		const struct event *e = &l->v[i];
 		event_format(e, line, sizeof line);
 		text_safe(line, TEXT_LINE, safe, sizeof safe);
-		fprintf(f, "  %-52s [%s] %s%s\n", safe, scenario_names_of(scn_origins, (int)e->origin),
-		        units_format_ns(e->ns, t, sizeof t), e->ns_traced ? "*" : "");
+		snprintf(tag, sizeof tag, "[%s]", scenario_names_of(scn_origin_words, (int)e->origin));
+		fprintf(f, "  %-52s %-*s %s%s\n", safe, scenario_names_width(scn_origin_words) + 2, tag,
+		        units_format_ns(e->ns, t, sizeof t),
+		        e->ns_traced ? "*" : "");
 	}
 	if (l->dropped > 0)
 		fprintf(f, "  ... and %zu more calls (not kept)\n", l->dropped);
@@ -238,6 +240,13 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 		out_text_state(f, &sr->after);
 	for (size_t i = 0; i < sr->changes.n; i++)
 		out_text_wrap(f, "  > ", sr->changes.v[i].text);
+	if (sr->origins.valid) {
+		char o[512], line[600];
+		snapshot_origins_text(&sr->origins, scenario_names_of(scn_sources,
+		                      (int)sr->after.cache.source), o, sizeof o);
+		snprintf(line, sizeof line, "The pages cached: %s.", o);
+		out_text_wrap(f, "  > ", line);
+	}
 	if (sr->output != NULL)
 		out_text_line(f, "  output  ", sr->output, "\n");
 	if (sr->output_file != NULL)

@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,15 @@ bool
 event_is_sync(const struct event *e)
 {
 	return e->sync || (event_flags(e) & CALL_SYNC) != 0;
+}
+
+/* True for posix_fadvise(WILLNEED): it asks the kernel to read its range into the cache. The
+ * advice is kept only as the decoder's name for it. */
+bool
+event_is_willneed(const struct event *e)
+{
+	return (event_flags(e) & CALL_ADVISE) != 0 &&
+	       strcmp(e->detail, decode_advice(POSIX_FADV_WILLNEED)) == 0;
 }
 
 /* Append a copy of e, or only count it past EV_MAX. A copy from one file to another counts

@@ -80,6 +80,10 @@ bool event_is_read(const struct event *e);
 /* True for calls that move data into a file (write, pwrite64, writev, ..., the copies). */
 bool event_is_write(const struct event *e);
 
+/* True for posix_fadvise(POSIX_FADV_WILLNEED): it asks for its range to be read into the page
+ * cache, in the background (offset and length say which bytes; length 0: to the end). */
+bool event_is_willneed(const struct event *e);
+
 /* True for calls that ask for data to reach the disk (fsync, fdatasync, sync_file_range,
  * msync, sync, syncfs; a pwritev2 with RWF_DSYNC or RWF_SYNC). */
 bool event_is_sync(const struct event *e);

@@ -129,6 +129,14 @@ view_frame_reflow(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/* Step st as the line of C fn writes (NULL: describe_step). */
+char *
+view_step_line(char *(*fn)(const struct scn_step *, char *, size_t), const struct scn_step *st,
+               char *buf, size_t len)
+{
+	return fn != NULL ? fn(st, buf, len) : describe_step(st, buf, len);
+}
+
 /* Draw the narration: the intro before step 1, then each step's say and remarks. */
 int
 view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame *f)
@@ -141,7 +149,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		return 0;
 	if ((f->live != NULL || f->running) && f->n_results < f->scn->n_steps) {
 		/* A long step (wait) is running: the panes show its state so far. */
-		describe_step(&f->scn->steps[f->n_results], call, sizeof call);
+		view_step_line(f->step_line, &f->scn->steps[f->n_results], call, sizeof call);
 		grid_printf(g, r.x, r.y, r.w, GS_BOLD, "step %zu: %s%s", f->n_results + 1, call,
 		            f->ascii ? " ... (running)" : " \xe2\x80\xa6 (running)");
 		return 1;
@@ -151,7 +159,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		return grid_wrap(g, r, GS_NORMAL, view_frame_reflow(intro != NULL ? intro : "", text,
 		                                                     sizeof text));
 	}
-	describe_step(sr->step, call, sizeof call);
+	view_step_line(f->step_line, sr->step, call, sizeof call);
 	if (f->anim == VIEW_ANIM_TRAVEL) {
 		grid_printf(g, r.x, r.y, r.w, GS_BOLD, "step %zu: %s%s", sr->index + 1, call,
 		            f->ascii ? " ..." : " \xe2\x80\xa6");
@@ -366,6 +374,8 @@ view_frame_help(struct grid *g, bool ascii)
 	         "page cache:  %s absent  %s clean  %s dirty  %s writeback  %s cached, dirty ?\n"
 	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole  %s inline\n"
 	         "stdio:       %s a buffered byte\n"
+	         "after a read: underlined asked for, bold read ahead, dim cached before\n"
+	         "[your call] the step's own call   [by stdio] made by stdio inside it\n"
 	         "times marked * were measured by the tracer (ptrace overhead included)\n"
 	         "@N in a call is a file offset: lseek(3, @0, SEEK_CUR), pwrite(3, 10, @4096)\n"
 	         "%s  text cut to fit: Tab, Shift-Tab show all of it",

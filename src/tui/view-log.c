@@ -7,11 +7,19 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "scenario/names.h"
 #include "tui/view.h"
 
 /* Widths of the log's columns (op name, call), in screen columns. */
 #define VIEW_LOG_OPW 9
 #define VIEW_LOG_CALLW 38
+
+/* Columns of the widest tag of who made a call ("[your call]"). */
+static int
+view_log_tagw(void)
+{
+	return scenario_names_width(scn_origin_words) + 2;
+}
 
 /* One log line with the op and call columns opw and callw wide; a longer call is cut
  * with an ellipsis, so the origin and time columns stay where the other lines have them. */
@@ -21,7 +29,7 @@ view_log_format(const struct event *e, size_t idx, const char *opname, int opw, 
 {
 	const char *ell = ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6";
 	int ew = ascii ? 3 : 1;
-	char call[200], cut[200], t[32];
+	char call[200], cut[200], t[32], tag[32];
 	int pad, cpad;
 
 	event_format(e, call, sizeof call);
@@ -39,16 +47,17 @@ view_log_format(const struct event *e, size_t idx, const char *opname, int opw, 
 		memcpy(call, cut, sizeof call);
 	}
 	units_format_ns(e->ns, t, sizeof t);
+	snprintf(tag, sizeof tag, "[%s]", scenario_names_of(scn_origin_words, (int)e->origin));
 	/* "µ" and "…" are two or three bytes and one column: pad by columns. */
 	pad = 9 - grid_text_width(t);
 	cpad = callw - grid_text_width(call);
-	snprintf(buf, len, "#%-2zu %-*s %s%*s %-7s %*s%s%s", idx + 1, opw, opname,
-	         call, cpad > 0 ? cpad : 0, "", e->origin == EV_STDIO ? "[stdio]" : "",
-	         pad > 0 ? pad : 0, "", t, e->ns_traced ? "*" : "");
+	snprintf(buf, len, "#%-2zu %-*s %s%*s %-*s %*s%s%s", idx + 1, opw, opname,
+	         call, cpad > 0 ? cpad : 0, "", view_log_tagw(), tag, pad > 0 ? pad : 0, "", t,
+	         e->ns_traced ? "*" : "");
 	return buf;
 }
 
-/* One log line: "#2 fwrite     write(3, 4096) = 4096" plus origin and time columns. */
+/* One log line: "#2 fwrite     write(3, 4096) = 4096" plus who made it and time columns. */
 char *
 view_log_line(const struct event *e, size_t idx, enum scn_op op, char *buf, size_t len)
 {
@@ -144,8 +153,8 @@ view_log_nth(const struct step_result *sr, size_t k, int opw, int callw, bool as
 static void
 view_log_widths(const struct step_result *results, size_t n, int w, int *opw, int *callw)
 {
-	/* "#12 " + op + " " + call + " " + "[stdio]" + " " + time (9) + "*" */
-	int fixed = 4 + 1 + 1 + 7 + 1 + 9 + 1;
+	/* "#12 " + op + " " + call + " " + "[by stdio]" + " " + time (9) + "*" */
+	int fixed = 4 + 1 + 1 + view_log_tagw() + 1 + 9 + 1;
 
 	*opw = VIEW_LOG_OPW;
 	*callw = VIEW_LOG_CALLW;
