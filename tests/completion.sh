@@ -3,7 +3,8 @@
 # tests/completion.sh: bash completion (completion/iobufviz) driven as bash drives it
 # (COMP_WORDS, COMP_CWORD, the function complete -p names), through the real binary: options,
 # their values, bundled lesson names, practice topics, scenario files, a program after --.
-# IOBUFVIZ_COMPLETION and IOBUFVIZ_BIN may name installed files (.ci/run's package test).
+# IOBUFVIZ_BIN, IOBUFVIZ_COMPLETION and IOBUFVIZ_SCENARIO_DIR may name installed files
+# (tests/deb-install.sh).
 set -u
 bin=${IOBUFVIZ_BIN:?}
 src=${IOBUFVIZ_SRCDIR:-}
@@ -51,9 +52,11 @@ want "$(printf '%s\n' "$lessons" | grep '^13-')" "$bin" 13-
 echo "$lessons" | grep -qx 13-3-fflush-fsync || bad "--list has no 13-3-fflush-fsync"
 want 13-3-fflush-fsync "$bin" --headless 13-3
 want table-13-1 "$bin" -H --dir /tmp table-13-1
-if [ -n "$src" ] && [ -d "$src/scenarios" ]; then
-	files=$(cd "$src/scenarios" && ls ./*.yaml | sed 's|^\./||; s|\.yaml$||' | LC_ALL=C sort)
-	[ "$files" = "$lessons" ] || bad "--list names [$(echo $lessons)], scenarios/ holds [$(echo $files)]"
+# The names are those of the files (scenarios/ of the tree, or the installed directory).
+sdir=${IOBUFVIZ_SCENARIO_DIR:-${src:+$src/scenarios}}
+if [ -n "$sdir" ]; then
+	files=$(cd "$sdir" && ls ./*.yaml | sed 's|^\./||; s|\.yaml$||' | LC_ALL=C sort)
+	[ "$files" = "$lessons" ] || bad "--list names [$(echo $lessons)], $sdir holds [$(echo $files)]"
 fi
 
 # 3. Options, from --help: all of them for "--", one with its "=" for a prefix.
