@@ -144,7 +144,7 @@ sweep_cols_cell_relative(const struct sweep_print_at *at, char *buf, size_t len)
 
 	if (!(row->relative_sd > 0 && row->relative > 1.0005))
 		snprintf(buf, len, row->relative >= 1000 ? "%.0f" : "%.2f", row->relative);
-	else if (row->relative >= 1000)
+	else if (row->relative >= 100 || row->relative_sd >= 100)
 		snprintf(buf, len, "%.0f %s %.0f", row->relative, pm, row->relative_sd);
 	else
 		snprintf(buf, len, "%.3g %s %.2g", row->relative, pm, row->relative_sd);
@@ -268,21 +268,122 @@ sweep_cols_cell_ours(const struct sweep_print_at *at, char *buf, size_t len)
 		    (double)at->r->sw->file_size, at->ascii, buf, len);
 }
 
-/* Markdown: one of the book's figures (elapsed, user, system), or "-". */
+/*
+ * Markdown: a time in seconds as a plain number of three significant figures ("107", "2.19",
+ * "0.000450"): the unit is in the column's title, one unit for the whole table.
+ */
+static char *
+sweep_cols_seconds(double s, char *buf, size_t len)
+{
+	int dec;
+
+	if (!isfinite(s) || s < 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (s == 0) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
+	dec = 2 - (int)floor(log10(s));
+	snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec > 12 ? 12 : dec, s);
+	return buf;
+}
+
+/* Markdown: the median for the whole file, in seconds; or why there is none. */
+static void
+sweep_cols_cell_md_median(const struct sweep_print_at *at, char *buf, size_t len)
+{
+	if (at->row->n_runs == 0)
+		snprintf(buf, len, "%s", at->row->err ? "failed" : "not run");
+	else
+		sweep_cols_seconds(sweep_row_extrapolated(at->row), buf, len);
+}
+
+/* Markdown: two figures in seconds with a sign between them. */
+static void
+sweep_cols_md_two(double x, const char *sign, double y, char *buf, size_t len)
+{
+	char a[32], b[32];
+
+	snprintf(buf, len, "%s %s %s", sweep_cols_seconds(x, a, sizeof a), sign,
+	    sweep_cols_seconds(y, b, sizeof b));
+}
+
+/* Markdown: mean ± standard deviation, in seconds. */
+static void
+sweep_cols_cell_md_meansd(const struct sweep_print_at *at, char *buf, size_t len)
+{
+	const struct sweep_row *row = at->row;
+
+	sweep_cols_md_two(sweep_row_scale_time(row, row->elapsed.mean), "±",
+	    row->elapsed.sd * row->scale, buf, len);
+}
+
+/* Markdown: min … max, in seconds. */
+static void
+sweep_cols_cell_md_range(const struct sweep_print_at *at, char *buf, size_t len)
+{
+	const struct sweep_row *row = at->row;
+
+	sweep_cols_md_two(sweep_row_scale_time(row, row->elapsed.min), "…",
+	    sweep_row_scale_time(row, row->elapsed.max), buf, len);
+}
+
+/* Markdown: CPU time in seconds, or "< 1 tick". */
+static void
+sweep_cols_md_cpu(const struct sweep_print_at *at, bool sys, char *buf, size_t len)
+{
+	double t = sweep_row_cpu(at->row, sys);
+
+	if (t < 0)
+		snprintf(buf, len, "< 1 tick");
+	else
+		sweep_cols_seconds(t, buf, len);
+}
+
+/* Markdown: user CPU, in seconds. */
+static void
+sweep_cols_cell_md_user(const struct sweep_print_at *at, char *buf, size_t len)
+{
+	sweep_cols_md_cpu(at, false, buf, len);
+}
+
+/* Markdown: system CPU, in seconds. */
+static void
+sweep_cols_cell_md_sys(const struct sweep_print_at *at, char *buf, size_t len)
+{
+	sweep_cols_md_cpu(at, true, buf, len);
+}
+
+/*
+ * Markdown: one of the book's figures (elapsed, user, system) in seconds, scaled to our
+ * file_size when the book moved another amount (one unit system: every time in the table is
+ * for the same bytes); "-" where it gives none. The title says the unit and the scaling.
+ */
 static void
 sweep_cols_cell_figure(const struct sweep_print_at *at, char *buf, size_t len, int which)
 {
 	static const char *const what[] = { "elapsed", "user", "sys" };
 	const struct scn_ref_row *rr;
 	char l[96];
+	double v, k = sweep_cols_ref_scale(at->r, at->ref);
 
-	if (at->row == NULL)
-		snprintf(buf, len, "%s %s", sweep_cols_label(at->ref, l, sizeof l), what[which]);
-	else if ((rr = sweep_cols_ref_row(at)) == NULL)
+	if (at->row == NULL) {
+		if (k != 1)
+			snprintf(buf, len, "%s %s (s, ×%.3g)", sweep_cols_label(at->ref, l, sizeof l),
+			    what[which], k);
+		else
+			snprintf(buf, len, "%s %s (s)", sweep_cols_label(at->ref, l, sizeof l),
+			    what[which]);
+		return;
+	}
+	if ((rr = sweep_cols_ref_row(at)) == NULL) {
 		snprintf(buf, len, "-");
-	else
-		sweep_cols_ref(which == 0 ? rr->elapsed : which == 1 ? rr->user : rr->system,
-		    at->ascii, buf, len);
+		return;
+	}
+	v = which == 0 ? rr->elapsed : which == 1 ? rr->user : rr->system;
+	sweep_cols_seconds(v < 0 ? v : v * k, buf, len);
 }
 
 /* Markdown: the book's elapsed time. */
@@ -340,7 +441,7 @@ sweep_cols_wide(const struct sweep_print_at *at)
 	return at->wide;
 }
 
-/* The full table, in text and Markdown: times for the whole file. */
+/* The full table in text: times for the whole file. */
 const struct sweep_print_col sweep_cols_full[] = {
 	{ "BUF_SIZE", NULL, 9, 0, SWEEP_COL_RIGHT | SWEEP_COL_FIGURE, sweep_cols_cell_buf, NULL },
 	{ "median", NULL, 10, 2, SWEEP_COL_FIGURE, sweep_cols_cell_median, NULL },
@@ -364,7 +465,24 @@ const struct sweep_print_col sweep_cols_text_ref[] = {
 	{ NULL, NULL, 13, 1, 0, sweep_cols_cell_ours, sweep_cols_other_size },
 };
 
-/* The full table in Markdown: per reference of the variant, the book's three figures. */
+/* The Markdown table: times for the whole file, in seconds (one unit, in the titles). */
+const struct sweep_print_col sweep_cols_md[] = {
+	{ "BUF_SIZE", NULL, 0, 0, SWEEP_COL_FIGURE, sweep_cols_cell_buf, NULL },
+	{ "median (s)", NULL, 0, 0, SWEEP_COL_FIGURE, sweep_cols_cell_md_median, NULL },
+	{ "mean ± σ (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_md_meansd,
+	  NULL },
+	{ "min … max (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_md_range,
+	  NULL },
+	{ "user (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_md_user, NULL },
+	{ "sys (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_md_sys, NULL },
+	{ "syscalls", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_calls, NULL },
+	{ "commits/run", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_commits,
+	  sweep_cols_has_commits },
+	{ "relative", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_relative, NULL },
+	{ "scaling", NULL, 0, 0, SWEEP_COL_RUNS, sweep_cols_cell_scale, NULL },
+};
+
+/* The Markdown table: per reference of the variant, the book's three figures. */
 const struct sweep_print_col sweep_cols_md_ref[] = {
 	{ NULL, NULL, 0, 1, SWEEP_COL_FIGURE, sweep_cols_cell_elapsed_ref, NULL },
 	{ NULL, NULL, 0, 1, SWEEP_COL_FIGURE, sweep_cols_cell_user_ref, NULL },
@@ -388,5 +506,6 @@ const struct sweep_print_col sweep_cols_compact[] = {
 /* How many columns each table has. */
 const size_t sweep_cols_full_n = sizeof sweep_cols_full / sizeof sweep_cols_full[0];
 const size_t sweep_cols_text_ref_n = sizeof sweep_cols_text_ref / sizeof sweep_cols_text_ref[0];
+const size_t sweep_cols_md_n = sizeof sweep_cols_md / sizeof sweep_cols_md[0];
 const size_t sweep_cols_md_ref_n = sizeof sweep_cols_md_ref / sizeof sweep_cols_md_ref[0];
 const size_t sweep_cols_compact_n = sizeof sweep_cols_compact / sizeof sweep_cols_compact[0];

@@ -17,6 +17,7 @@
 
 #include "sweep/sweep.h"
 #include "base/errmsg.h"
+#include "base/fdio.h"
 #include "probe/probe.h"
 #include "scratch/scratch.h"
 #include "base/units.h"
@@ -49,6 +50,14 @@ struct sweep_ctx {
 	unsigned seq;              /* makes every file name unique */
 	struct sweep_progress p;
 	bool stop;
+	/* For the time left: this row's start, its finished runs' wall time, what the probe
+	 * predicts of one run, and the rows finished so far. */
+	struct timespec row_t0;
+	double run_sum;
+	unsigned run_n;
+	double predict;
+	double rows_time;
+	size_t rows_done;
 };
 
 /*
@@ -140,12 +149,78 @@ sweep_note(char *note, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Seconds since t. */
+static double
+sweep_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return sweep_prog_seconds(t, &now);
+}
+
+/*
+ * The time left, into the progress: this row's runs not finished at the mean wall time of
+ * those that are (or the probe's prediction), less what the one going has done; the sweep's
+ * rows after this one at the mean of the rows done (or this row's projection).
+ */
+static void
+sweep_estimate(struct sweep_ctx *c)
+{
+	unsigned total = c->r->warmup + c->r->repeat;
+	double per = c->run_n > 0 ? c->run_sum / c->run_n : c->predict, left = -1, row;
+	size_t after = c->p.n_steps > c->p.step ? c->p.n_steps - c->p.step : 0;
+
+	if (per > 0) {
+		unsigned rest = total > c->run_n ? total - c->run_n : 0;
+		left = rest * per;
+		if (c->p.running > 0 && rest > 0)
+			left -= c->p.running < per ? c->p.running : per;
+	}
+	c->p.row_left = left;
+	row = c->rows_done > 0 ? c->rows_time / (double)c->rows_done :
+	      left >= 0 ? sweep_since(&c->row_t0) + left : -1;
+	c->p.sweep_left = left >= 0 && row >= 0 ? left + (double)after * row : -1;
+}
+
 /* Report progress; remember if the caller wants to stop. */
 static void
 sweep_report(struct sweep_ctx *c)
 {
+	sweep_estimate(c);
 	if (c->o != NULL && c->o->progress != NULL && c->o->progress(&c->p, c->o->user) != 0)
 		c->stop = true;
+}
+
+/* While a run goes: its seconds so far, reported; non-zero to stop it. */
+static int
+sweep_going(double seconds, void *user)
+{
+	struct sweep_ctx *c = user;
+
+	c->p.running = seconds;
+	sweep_report(c);
+	c->p.running = -1;
+	return c->stop;
+}
+
+/* The 1-minute load average, or -1. */
+static double
+sweep_loadavg(void)
+{
+	char buf[64];
+
+	return fdio_read_text("/proc/loadavg", buf, sizeof buf) < 0 ? -1 : strtod(buf, NULL);
+}
+
+/* Note the load average now, keeping the highest seen. */
+static void
+sweep_load(struct sweep_result *r)
+{
+	double l = sweep_loadavg();
+
+	if (l > r->busy.load_max)
+		r->busy.load_max = l;
 }
 
 /* Make (or reuse) an input file of size bytes on fs; write it, fsync it. 0 or errno. */
@@ -215,6 +290,8 @@ sweep_once(struct sweep_ctx *c, struct sweep_prog_job *j, uint64_t in_size, stru
 		snprintf(j->out_name, sizeof j->out_name, "out-%u", c->seq++);
 	else
 		j->out_name[0] = '\0';
+	j->tick = sweep_going;
+	j->user = c;
 	e = sweep_prog_run(j, s, what, len);
 	s->cold = (int)cold;
 	return e;
@@ -256,6 +333,7 @@ sweep_probe(struct sweep_ctx *c, struct sweep_prog_job *j, size_t place, unsigne
 	}
 	rate = s.elapsed > 0 && s.bytes > 0 ? (double)s.bytes / s.elapsed : INFINITY;
 	*bytes = sweep_scale_bytes(sw->file_size, j->buf_size, rate, per_run);
+	c->predict = isfinite(rate) ? (double)*bytes / rate : -1;
 	return 0;
 }
 
@@ -310,6 +388,14 @@ sweep_row_stats(struct sweep_row *row)
 		cw[i] = (double)row->runs[i].commits;
 	if (stats_median(cw, n) >= 0)
 		row->commits = stats_median(cw, n);
+	row->wait = 0;
+	for (size_t i = 0; i < n; i++) {
+		cw[i] = row->runs[i].wait;
+		if (cw[i] < 0)
+			row->wait = -1;
+	}
+	if (row->wait == 0)
+		row->wait = stats_median(cw, n);
 	row->cold = any_failed ? SWEEP_COLD_FAILED :
 	    all_cold ? SWEEP_COLD_VERIFIED : (enum sweep_cold)row->runs[0].cold;
 	free(el);
@@ -403,7 +489,12 @@ sweep_row(struct sweep_ctx *c, size_t vi, size_t ri)
 	c->p.n_warmup = c->r->warmup;
 	c->p.bytes = 0;
 	c->p.last_elapsed = -1;
+	c->p.running = -1;
 	c->p.phase = SWEEP_PHASE_PROBE;
+	clock_gettime(CLOCK_MONOTONIC, &c->row_t0);
+	c->run_sum = 0;
+	c->run_n = 0;
+	c->predict = -1;
 	sweep_report(c);
 	if (c->stop)
 		return -2;
@@ -432,27 +523,24 @@ sweep_row(struct sweep_ctx *c, size_t vi, size_t ri)
 	/* Timed runs read to EOF, as the books' programs do; write programs write exactly. */
 	j.limit = sweep_prog_reads(j.prog) ? UINT64_MAX : row->bytes;
 
-	for (unsigned k = 0; k < c->r->warmup; k++) {
-		if ((e = sweep_once(c, &j, row->bytes, &s, what, sizeof what)) != 0)
-			goto fail;
-		c->p.phase = SWEEP_PHASE_WARMUP;
-		c->p.run = k + 1;
-		c->p.last_elapsed = s.elapsed;
-		sweep_report(c);
-		if (c->stop)
-			return -2;
-	}
 	if ((row->runs = calloc(c->r->repeat, sizeof *row->runs)) == NULL) {
 		e = ENOMEM;
 		snprintf(what, sizeof what, "calloc");
 		goto fail;
 	}
-	for (unsigned k = 0; k < c->r->repeat; k++) {
+	/* The warm-ups, then the counted runs; the one going is reported while it goes. */
+	for (unsigned k = 0; k < c->r->warmup + c->r->repeat; k++) {
+		bool warm = k < c->r->warmup;
+		struct timespec t0;
+		c->p.phase = warm ? SWEEP_PHASE_WARMUP : SWEEP_PHASE_RUN;
+		c->p.run = warm ? k + 1 : k - c->r->warmup + 1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if ((e = sweep_once(c, &j, row->bytes, &s, what, sizeof what)) != 0)
 			goto fail;
-		row->runs[row->n_runs++] = s;
-		c->p.phase = SWEEP_PHASE_RUN;
-		c->p.run = k + 1;
+		c->run_sum += sweep_since(&t0);
+		c->run_n++;
+		if (!warm)
+			row->runs[row->n_runs++] = s;
 		c->p.last_elapsed = s.elapsed;
 		sweep_report(c);
 		if (c->stop) {
@@ -471,9 +559,17 @@ sweep_row(struct sweep_ctx *c, size_t vi, size_t ri)
 		    "fixed cost %.3g ms counted once", units_format_size_round(row->bytes, sz, sizeof sz),
 		    row->scale, row->fixed * 1e3);
 	c->p.phase = SWEEP_PHASE_ROW_DONE;
+	c->rows_time += sweep_since(&c->row_t0);
+	c->rows_done++;
+	sweep_load(c->r);
 	sweep_report(c);
 	return c->stop ? -2 : 0;
 fail:
+	/* Stopped while a run went: the rows finished so far stand, this one is not run. */
+	if (e == ECANCELED && c->stop) {
+		row->n_runs = 0;
+		return -2;
+	}
 	row->err = e;
 	row->n_runs = 0;
 	sweep_note(row->note, sizeof row->note, "%s: %s%s", what, strerror(e),
@@ -560,6 +656,34 @@ sweep_relative(struct sweep_result *r)
 			row->relative = sweep_row_extrapolated(row) / best;
 			row->relative_sd = row->relative * sqrt(cv * cv + best_cv * best_cv);
 		}
+}
+
+/* Whether the machine was busy: the load, the runs that waited for a CPU, the outliers. */
+static void
+sweep_busy(struct sweep_result *r)
+{
+	struct sweep_busy *b = &r->busy;
+
+	for (size_t v = 0; v < r->n_variants; v++)
+		for (size_t i = 0; i < r->variants[v].n_rows; i++) {
+			const struct sweep_row *row = &r->variants[v].rows[i];
+			double share;
+			if (row->n_runs == 0)
+				continue;
+			if (row->elapsed.n_outliers > 0)
+				b->rows_outliers++;
+			if (row->wait < 0 || !(row->elapsed.median > 0))
+				continue;
+			share = row->wait / row->elapsed.median;
+			if (share >= SWEEP_BUSY_WAIT)
+				b->rows_waiting++;
+			if (share > b->wait_max) {
+				b->wait_max = share;
+				b->wait_buf = row->buf_size;
+			}
+		}
+	b->busy = (b->load_max > b->cpus && b->cpus > 0) || b->rows_waiting > 0 ||
+	          b->rows_outliers > 0;
 }
 
 /* The parent dirs disk variants run under: the options' dirs, or their one dir. */
@@ -672,6 +796,10 @@ sweep_run(const struct scn_sweep *sw, const struct sweep_opts *o, struct sweep_r
 	out->repeat = o->repeat > 0 ? o->repeat : sw->repeat > 0 ? sw->repeat : SWEEP_DEFAULT_REPEAT;
 	out->warmup = sw->repeat == 0 && sw->warmup == 0 ? SWEEP_DEFAULT_WARMUP : sw->warmup;
 	sweep_machine(out);
+	out->busy.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	out->busy.load_max = -1;
+	out->busy.wait_max = -1;
+	sweep_load(out);
 
 	if ((out->variants = sweep_variants(sw, o, &out->n_variants)) == NULL) {
 		errmsg_set(err, "out of memory");
@@ -689,6 +817,7 @@ sweep_run(const struct scn_sweep *sw, const struct sweep_opts *o, struct sweep_r
 			bv->rows[i].buf_size = sw->buffer_sizes[i];
 			bv->rows[i].scale = 1;
 			bv->rows[i].commits = -1;
+			bv->rows[i].wait = -1;
 		}
 	}
 	if (sweep_dirs(&c, err) != 0) {
@@ -711,6 +840,7 @@ sweep_run(const struct scn_sweep *sw, const struct sweep_opts *o, struct sweep_r
 			rc = sweep_row(&c, v, i);
 	}
 	sweep_relative(out);
+	sweep_busy(out);
 done:
 	for (size_t k = 0; k < sizeof c.places / sizeof c.places[0]; k++)
 		if (c.places[k].idx >= 0)
