@@ -163,8 +163,12 @@ out_json_event(struct json *j, const struct event *e)
 	json_begin_object(j, NULL);
 	json_string(j, "call", e->call);
 	json_int(j, "fd", e->fd);
+	json_int(j, "fd2", e->fd2);
 	json_uint(j, "bytes", e->bytes);
 	json_int(j, "offset", e->offset);
+	json_int(j, "offset2", e->offset2);
+	json_int(j, "length", e->length);
+	json_uint(j, "addr", e->addr);
 	json_int(j, "result", e->result);
 	out_json_errno(j, "errno", e->err);
 	out_json_times(j, e->ns, e->ns_traced);
@@ -333,6 +337,7 @@ out_json_program(struct json *j, const struct transcript *t)
 		json_string(j, NULL, p->argv[i]);
 	json_end_array(j);
 	json_string(j, "dir", p->dir);
+	json_string(j, "confined", p->confined);
 	json_int(j, "pid", x != NULL ? x->pid : 0);
 	json_int(j, "exit_code", x != NULL ? x->exit_code : -1);
 	json_string(j, "signal", x != NULL && x->signal != 0 ?

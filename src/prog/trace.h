@@ -13,6 +13,9 @@
 
 struct prog_trace;
 struct prog_stream;
+struct call_row;
+struct decode_stop;
+struct peek;
 
 /* What a step is. */
 enum prog_step_kind {
@@ -28,7 +31,9 @@ struct prog_step {
 	uint64_t seq;             /* 1, 2, ... in the order steps happened */
 	/* PROG_STEP_CALL: the call (ev.origin is EV_STDIO inside a stdio call of the shim). */
 	struct event ev;
-	char path[PATH_MAX];      /* open family: the path as passed; else the fd's file */
+	char path[PATH_MAX];      /* open family: the path as passed; else the fd's file (a
+	                           * copy's: fd's if regular, else fd2's; msync, munmap: the
+	                           * mapped file's) */
 	bool regular;             /* the file is a regular file */
 	/* PROG_STEP_STDIO */
 	const char *func;         /* "fwrite", ... (static storage) */
@@ -49,12 +54,16 @@ struct prog_stats {
 	uint64_t steps;           /* steps returned */
 	uint64_t other_calls;     /* traced calls that were not steps (pipes, terminals, ...) */
 	uint64_t markers;         /* shim markers seen */
+	uint64_t async;           /* io_uring calls: the data they move is not seen */
 };
 
 /*
  * Start argv[0] (a path, or a name looked up in PATH) under the tracer, with a seccomp
- * filter that stops it only on the calls that concern files, and run it up to its
- * execve. 0 and *out, or -1 and *err (malloc'd, "PROGRAM: No such file or directory").
+ * filter that stops it only on the calls that concern files (and refuses clone with
+ * CLONE_UNTRACED, and clone3), in a session of its own with no controlling terminal, and
+ * run it up to its execve. The calling process becomes a child subreaper: the program's
+ * orphans are its children until prog_trace_free kills them. 0 and *out, or -1 and *err
+ * (malloc'd, "PROGRAM: No such file or directory").
  */
 int prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trace **out,
                      char **err);
@@ -64,8 +73,10 @@ int prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_
  * (tracees that are not our children can only be waited for so): while a program is
  * traced, the caller must not have other children of its own to wait for. The process that made a call step
  * stays stopped right after the call until the next prog_trace_next (so prog_trace_stdio
- * shows its buffers as they are then). 1 = a step; 0 = every process has ended; -1 = error
- * with errno.
+ * shows its buffers as they are then). Every wait is bounded: at prog_opts.timeout_ms the
+ * whole program is killed (its ends come as steps, timed_out), and prog_opts.poll is asked
+ * while nothing happens. 1 = a step; 0 = every process has ended; -1 = error with errno
+ * (ECANCELED: the poll asked to stop; call prog_trace_free).
  */
 int prog_trace_next(struct prog_trace *t, struct prog_step *out);
 
@@ -80,11 +91,20 @@ int prog_trace_stdio(struct prog_trace *t, pid_t pid, struct prog_stream *v, siz
 pid_t prog_trace_pid(const struct prog_trace *t);
 void prog_trace_stats(const struct prog_trace *t, struct prog_stats *out);
 
+/*
+ * The step this tracer makes of the finished call s of row c, its memory read through m:
+ * the event's fields but ns and origin, which are the tracer's (tests/check-calls holds it
+ * beside the lesson tracer's tracer_event).
+ */
+void prog_trace_event(const struct call_row *c, const struct decode_stop *s,
+                      const struct peek *m, struct prog_step *out);
+
 /* "openat(AT_FDCWD, "in", O_RDONLY) = 3", "fwrite(fd 3, 100) = 1", "exited 0" into buf. */
 char *prog_trace_format(const struct prog_step *s, char *buf, size_t len);
 
-/* Kill every process of the program, reap them, free t. NULL is fine. (PTRACE_O_EXITKILL
- * and PR_SET_PDEATHSIG kill them too if we die without calling it.) */
+/* Kill every process of the program, and every child of the caller (its orphans), reap
+ * them, free t. NULL is fine. (PTRACE_O_EXITKILL and PR_SET_PDEATHSIG kill them too if we
+ * die without calling it.) */
 void prog_trace_free(struct prog_trace *t);
 
 #endif
