@@ -165,6 +165,18 @@ int sweep_run(const struct scn_sweep *sw, const struct sweep_opts *o, struct swe
 /* Free what a result owns. Safe on a zeroed or already cleared result. */
 void sweep_result_clear(struct sweep_result *r);
 
+/* sweep/row.c */
+
+/* A row's statistics from its runs: elapsed, the medians of CPU, calls, commits and the wait
+ * for a CPU (-1 if any run could not tell), and how cold its runs' input was. */
+void sweep_row_summarize(struct sweep_row *row);
+
+/* Every row's relative figure: its extrapolated median against the fastest row's. */
+void sweep_row_relate(struct sweep_result *r);
+
+/* r->busy from the rows (their waits for a CPU, their outliers) and the load seen. */
+void sweep_row_busy(struct sweep_result *r);
+
 /*
  * Scaling: bytes one run may move so that it lasts about per_run seconds at rate
  * bytes/s: file_size if it fits, else the largest whole number of buf_size buffers that
