@@ -12,15 +12,12 @@
 #include "sweep/print.h"
 #include "base/units.h"
 
-/* A reference figure, or "-". */
+/* A time of a cell: with its unit, or (Markdown) in seconds; "-" when unknown. Return buf. */
 static char *
-sweep_cols_ref(double v, bool ascii, char *buf, size_t len)
+sweep_cols_time(const struct sweep_print_at *at, double s, char *buf, size_t len)
 {
-	if (v < 0)
-		snprintf(buf, len, "-");
-	else
-		sweep_print_time(v, ascii, buf, len);
-	return buf;
+	return at->seconds ? sweep_print_seconds(s, buf, len) :
+	       sweep_print_time(s, at->ascii, buf, len);
 }
 
 /* BUF_SIZE. */
@@ -37,7 +34,7 @@ sweep_cols_cell_median(const struct sweep_print_at *at, char *buf, size_t len)
 	if (at->row->n_runs == 0)
 		snprintf(buf, len, "%s", at->row->err ? "failed" : "not run");
 	else
-		sweep_print_time(sweep_row_extrapolated(at->row), at->ascii, buf, len);
+		sweep_cols_time(at, sweep_row_extrapolated(at->row), buf, len);
 }
 
 /* Two times with a sign between them ("1.20 s ± 3.10 ms"), the sign in ASCII or UTF-8. */
@@ -47,8 +44,8 @@ sweep_cols_two(const struct sweep_print_at *at, double x, const char *ascii, con
 {
 	char a[24], b[24];
 
-	snprintf(buf, len, "%s %s %s", sweep_print_time(x, at->ascii, a, sizeof a),
-	    at->ascii ? ascii : utf8, sweep_print_time(y, at->ascii, b, sizeof b));
+	snprintf(buf, len, "%s %s %s", sweep_cols_time(at, x, a, sizeof a),
+	    at->ascii ? ascii : utf8, sweep_cols_time(at, y, b, sizeof b));
 }
 
 /* Mean ± standard deviation, extrapolated. */
@@ -65,7 +62,7 @@ sweep_cols_cell_meansd(const struct sweep_print_at *at, char *buf, size_t len)
 static void
 sweep_cols_cell_sd(const struct sweep_print_at *at, char *buf, size_t len)
 {
-	sweep_print_time(at->row->elapsed.sd * at->row->scale, at->ascii, buf, len);
+	sweep_cols_time(at, at->row->elapsed.sd * at->row->scale, buf, len);
 }
 
 /* Min … max, extrapolated. */
@@ -87,7 +84,7 @@ sweep_cols_cpu(const struct sweep_print_at *at, bool sys, char *buf, size_t len)
 	if (t < 0)
 		snprintf(buf, len, "< 1 tick");
 	else
-		sweep_print_time(t, at->ascii, buf, len);
+		sweep_cols_time(at, t, buf, len);
 }
 
 /* User CPU time, extrapolated. */
@@ -224,11 +221,11 @@ sweep_cols_cell_book(const struct sweep_print_at *at, char *buf, size_t len)
 	if ((rr = sweep_cols_ref_row(at)) == NULL)
 		snprintf(buf, len, "-");
 	else if (rr->user < 0 && rr->system < 0)
-		sweep_cols_ref(rr->elapsed, at->ascii, buf, len);
+		sweep_cols_time(at, rr->elapsed, buf, len);
 	else
-		snprintf(buf, len, "%s (u %s, s %s)", sweep_cols_ref(rr->elapsed, at->ascii, el,
-		    sizeof el), sweep_cols_ref(rr->user, at->ascii, us, sizeof us),
-		    sweep_cols_ref(rr->system, at->ascii, sy, sizeof sy));
+		snprintf(buf, len, "%s (u %s, s %s)", sweep_cols_time(at, rr->elapsed, el, sizeof el),
+		    sweep_cols_time(at, rr->user, us, sizeof us),
+		    sweep_cols_time(at, rr->system, sy, sizeof sy));
 }
 
 /* True if the reference moved another amount than file_size (so ours is shown at its size). */
@@ -264,96 +261,8 @@ sweep_cols_cell_ours(const struct sweep_print_at *at, char *buf, size_t len)
 	else if (at->row->n_runs == 0)
 		snprintf(buf, len, "-");
 	else
-		sweep_print_time(sweep_row_extrapolated(at->row) * (double)at->ref->total_bytes /
-		    (double)at->r->sw->file_size, at->ascii, buf, len);
-}
-
-/*
- * Markdown: a time in seconds as a plain number of three significant figures ("107", "2.19",
- * "0.000450"): the unit is in the column's title, one unit for the whole table.
- */
-static char *
-sweep_cols_seconds(double s, char *buf, size_t len)
-{
-	int dec;
-
-	if (!isfinite(s) || s < 0) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	if (s == 0) {
-		snprintf(buf, len, "0");
-		return buf;
-	}
-	dec = 2 - (int)floor(log10(s));
-	snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec > 12 ? 12 : dec, s);
-	return buf;
-}
-
-/* Markdown: the median for the whole file, in seconds; or why there is none. */
-static void
-sweep_cols_cell_md_median(const struct sweep_print_at *at, char *buf, size_t len)
-{
-	if (at->row->n_runs == 0)
-		snprintf(buf, len, "%s", at->row->err ? "failed" : "not run");
-	else
-		sweep_cols_seconds(sweep_row_extrapolated(at->row), buf, len);
-}
-
-/* Markdown: two figures in seconds with a sign between them. */
-static void
-sweep_cols_md_two(double x, const char *sign, double y, char *buf, size_t len)
-{
-	char a[32], b[32];
-
-	snprintf(buf, len, "%s %s %s", sweep_cols_seconds(x, a, sizeof a), sign,
-	    sweep_cols_seconds(y, b, sizeof b));
-}
-
-/* Markdown: mean ± standard deviation, in seconds. */
-static void
-sweep_cols_cell_md_meansd(const struct sweep_print_at *at, char *buf, size_t len)
-{
-	const struct sweep_row *row = at->row;
-
-	sweep_cols_md_two(sweep_row_scale_time(row, row->elapsed.mean), "±",
-	    row->elapsed.sd * row->scale, buf, len);
-}
-
-/* Markdown: min … max, in seconds. */
-static void
-sweep_cols_cell_md_range(const struct sweep_print_at *at, char *buf, size_t len)
-{
-	const struct sweep_row *row = at->row;
-
-	sweep_cols_md_two(sweep_row_scale_time(row, row->elapsed.min), "…",
-	    sweep_row_scale_time(row, row->elapsed.max), buf, len);
-}
-
-/* Markdown: CPU time in seconds, or "< 1 tick". */
-static void
-sweep_cols_md_cpu(const struct sweep_print_at *at, bool sys, char *buf, size_t len)
-{
-	double t = sweep_row_cpu(at->row, sys);
-
-	if (t < 0)
-		snprintf(buf, len, "< 1 tick");
-	else
-		sweep_cols_seconds(t, buf, len);
-}
-
-/* Markdown: user CPU, in seconds. */
-static void
-sweep_cols_cell_md_user(const struct sweep_print_at *at, char *buf, size_t len)
-{
-	sweep_cols_md_cpu(at, false, buf, len);
-}
-
-/* Markdown: system CPU, in seconds. */
-static void
-sweep_cols_cell_md_sys(const struct sweep_print_at *at, char *buf, size_t len)
-{
-	sweep_cols_md_cpu(at, true, buf, len);
+		sweep_cols_time(at, sweep_row_extrapolated(at->row) * (double)at->ref->total_bytes /
+		    (double)at->r->sw->file_size, buf, len);
 }
 
 /*
@@ -383,7 +292,7 @@ sweep_cols_cell_figure(const struct sweep_print_at *at, char *buf, size_t len, i
 		return;
 	}
 	v = which == 0 ? rr->elapsed : which == 1 ? rr->user : rr->system;
-	sweep_cols_seconds(v < 0 ? v : v * k, buf, len);
+	sweep_cols_time(at, v < 0 ? v : v * k, buf, len);
 }
 
 /* Markdown: the book's elapsed time. */
@@ -421,8 +330,8 @@ sweep_cols_cell_book_short(const struct sweep_print_at *at, char *buf, size_t le
 	else if (at->row == NULL)
 		snprintf(buf, len, "%s", "");
 	else if ((rr = sweep_cols_ref_row(at)) != NULL)
-		sweep_cols_ref(rr->elapsed < 0 ? rr->elapsed : rr->elapsed *
-		    sweep_cols_ref_scale(at->r, at->ref), at->ascii, buf, len);
+		sweep_cols_time(at, rr->elapsed < 0 ? rr->elapsed : rr->elapsed *
+		    sweep_cols_ref_scale(at->r, at->ref), buf, len);
 	else
 		snprintf(buf, len, "%s", at->ref != NULL ? "-" : "");
 }
@@ -465,16 +374,17 @@ const struct sweep_print_col sweep_cols_text_ref[] = {
 	{ NULL, NULL, 13, 1, 0, sweep_cols_cell_ours, sweep_cols_other_size },
 };
 
-/* The Markdown table: times for the whole file, in seconds (one unit, in the titles). */
+/* The Markdown table: times for the whole file, in seconds (one unit, in the titles; its
+ * sweep_print_at has seconds set). */
 const struct sweep_print_col sweep_cols_md[] = {
 	{ "BUF_SIZE", NULL, 0, 0, SWEEP_COL_FIGURE, sweep_cols_cell_buf, NULL },
-	{ "median (s)", NULL, 0, 0, SWEEP_COL_FIGURE, sweep_cols_cell_md_median, NULL },
-	{ "mean ± σ (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_md_meansd,
+	{ "median (s)", NULL, 0, 0, SWEEP_COL_FIGURE, sweep_cols_cell_median, NULL },
+	{ "mean ± σ (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_meansd,
 	  NULL },
-	{ "min … max (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_md_range,
+	{ "min … max (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_range,
 	  NULL },
-	{ "user (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_md_user, NULL },
-	{ "sys (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_md_sys, NULL },
+	{ "user (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_user, NULL },
+	{ "sys (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_sys, NULL },
 	{ "syscalls", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_calls, NULL },
 	{ "commits/run", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_commits,
 	  sweep_cols_has_commits },

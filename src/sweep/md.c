@@ -80,7 +80,7 @@ sweep_md_variant(FILE *f, const struct sweep_result *r, size_t v)
 {
 	const struct scn_sweep *sw = r->sw;
 	const struct sweep_variant *bv = &r->variants[v];
-	struct sweep_print_at at = { .r = r };
+	struct sweep_print_at at = { .r = r, .seconds = true };
 	struct sweep_md_table t = { .n_rows = bv->n_rows + 1 };
 	bool keep[64];
 	char md[400];

@@ -41,6 +41,19 @@ sweep_print_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
 		*n = *n + (size_t)k < len ? *n + (size_t)k : len - 1;
 }
 
+/* A duration that needs no unit ("-": unknown, "0") into buf: true if it was one. */
+static bool
+sweep_print_time_plain(double s, char *buf, size_t len)
+{
+	if (!isfinite(s) || s < 0)
+		snprintf(buf, len, "-");
+	else if (s == 0)
+		snprintf(buf, len, "0");
+	else
+		return false;
+	return true;
+}
+
 /* A duration with three significant figures ("107 s", "2.19 s", "4.51 ms", "850 µs"). */
 char *
 sweep_print_time(double s, bool ascii, char *buf, size_t len)
@@ -52,14 +65,8 @@ sweep_print_time(double s, bool ascii, char *buf, size_t len)
 	double v;
 	int dec;
 
-	if (!isfinite(s) || s < 0) {
-		snprintf(buf, len, "-");
+	if (sweep_print_time_plain(s, buf, len))
 		return buf;
-	}
-	if (s == 0) {
-		snprintf(buf, len, "0");
-		return buf;
-	}
 	while (i + 1 < sizeof u / sizeof u[0] && s < u[i].div)
 		i++;
 	v = s / u[i].div;
@@ -68,6 +75,18 @@ sweep_print_time(double s, bool ascii, char *buf, size_t len)
 	return buf;
 }
 
+/* A duration in seconds, three significant figures, no unit ("107", "2.19", "0.000450"). */
+char *
+sweep_print_seconds(double s, char *buf, size_t len)
+{
+	int dec;
+
+	if (sweep_print_time_plain(s, buf, len))
+		return buf;
+	dec = 2 - (int)floor(log10(s));
+	snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec > 12 ? 12 : dec, s);
+	return buf;
+}
 
 /* The text of column c: its title on the header line (at->row NULL), else its cell. */
 void

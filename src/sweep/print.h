@@ -57,6 +57,9 @@ char *sweep_print_safe(const char *s, char *buf, size_t len);
 /* A duration in three significant figures, in the units every sweep output uses. Return buf. */
 char *sweep_print_time(double s, bool ascii, char *buf, size_t len);
 
+/* A duration in seconds, three significant figures, without the unit ("0.000450"). Return buf. */
+char *sweep_print_seconds(double s, char *buf, size_t len);
+
 /* The busy machine's warning (one paragraph, no newline), or "" if it was quiet. Return buf. */
 char *sweep_print_busy(const struct sweep_result *r, char *buf, size_t len);
 
@@ -94,6 +97,8 @@ struct sweep_print_at {
 	bool ascii;                        /* no UTF-8 */
 	bool wide;                         /* compact: the pane is wide enough for CPU time */
 	bool short_scale;                  /* compact: "×25", not "×25 of 4 MB" */
+	bool seconds;                      /* Markdown: every time a number of seconds (the unit
+	                                      in the column's title) */
 };
 
 /* Flags of a column. */
