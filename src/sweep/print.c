@@ -631,7 +631,7 @@ static char *
 sweep_print_left(double s, char *buf, size_t len)
 {
 	if (s < 90)
-		snprintf(buf, len, "%.0f s", s < 1 ? 1 : s);
+		snprintf(buf, len, "%.0f s", s);
 	else if (s < 90 * 60)
 		snprintf(buf, len, "%.0f min", s / 60);
 	else
@@ -663,11 +663,11 @@ sweep_print_progress(const struct sweep_progress *p, char *buf, size_t len)
 	/* Time left once there is enough to wait for (a second or more). */
 	if (p->row_left >= 1 || p->sweep_left >= 1) {
 		sweep_print_cat(buf, len, &n, "  left:");
-		if (p->row_left >= 0)
+		if (p->row_left >= 1)
 			sweep_print_cat(buf, len, &n, " row ~%s", sweep_print_left(p->row_left, a,
 			    sizeof a));
-		if (p->sweep_left >= 0)
-			sweep_print_cat(buf, len, &n, "%s all ~%s", p->row_left >= 0 ? "," : "",
+		if (p->sweep_left >= 1)
+			sweep_print_cat(buf, len, &n, "%s all ~%s", p->row_left >= 1 ? "," : "",
 			    sweep_print_left(p->sweep_left, b, sizeof b));
 	}
 	return buf;
