@@ -105,6 +105,16 @@ lesson_failures(const struct lesson *l)
 	return n;
 }
 
+/* Did a step run past --timeout? */
+bool
+lesson_timed_out(const struct lesson *l)
+{
+	for (size_t i = 0; i < l->h.n; i++)
+		if (l->h.v[i].timed_out)
+			return true;
+	return false;
+}
+
 /* The state before the first step. */
 const struct snapshot *
 lesson_initial(const struct lesson *l)

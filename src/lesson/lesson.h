@@ -32,6 +32,9 @@ const struct step_result *lesson_last(const struct lesson *l);
 /* How many results had an expectation fail. */
 size_t lesson_failures(const struct lesson *l);
 
+/* True if a step was stopped by the run's --timeout. */
+bool lesson_timed_out(const struct lesson *l);
+
 /* The state before the first step, the runner's trace source, scratch file and filesystem. */
 const struct snapshot *lesson_initial(const struct lesson *l);
 enum ev_source lesson_trace_source(const struct lesson *l);

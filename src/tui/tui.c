@@ -748,12 +748,10 @@ tui_key(struct tui *t, int k)
 static int
 tui_timeout(struct tui *t)
 {
-	uint64_t now;
-
 	if (t->anim != VIEW_ANIM_NONE)
 		return TUI_TICK_MS;
 	if (t->autoplay && !t->finished && !t->asking) {
-		now = tui_now_ms();
+		uint64_t now = tui_now_ms();
 		return t->auto_at > now ? (int)(t->auto_at - now) : 0;
 	}
 	return -1;
@@ -840,7 +838,9 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 		text_fline(stderr, "iobufviz: writing ", o->record, " failed\n");
 	if (o->quiz && t->asked > 0)
 		printf("quiz: %d of %d predictions right\n", t->right, t->asked);
-	rc = t->l != NULL && lesson_failures(t->l) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;
+	/* Past --timeout the environment's bound ended the run: 3, as headless says. */
+	rc = t->l == NULL ? APP_EXIT_OK : lesson_timed_out(t->l) ? APP_EXIT_ENV :
+	     lesson_failures(t->l) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;
 	lesson_free(t->l);
 	program_free(t->program);
 	grid_free(t->g);

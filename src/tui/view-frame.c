@@ -29,11 +29,13 @@ view_frame_title(struct grid *g, int y, const struct view_frame *f)
 	grid_fill(g, (struct grid_rect){ 0, y, g->w, 1 }, ' ', GS_TITLE);
 	view_frame_speed(f->speed, f->ascii, sp, sizeof sp);
 	if (f->live != NULL || f->running)   /* a long step is running: it is the one shown */
-		snprintf(step, sizeof step, "step %zu/%zu", f->n_results + 1, f->scn->n_steps);
+		snprintf(step, sizeof step, "step %zu/%zu", f->first + f->n_results + 1,
+		         f->first + f->scn->n_steps);
 	else if (f->cur < 0)
-		snprintf(step, sizeof step, "step 0/%zu", f->scn->n_steps);
+		snprintf(step, sizeof step, "step 0/%zu", f->first + f->scn->n_steps);
 	else
-		snprintf(step, sizeof step, "step %ld/%zu", f->cur + 1, f->scn->n_steps);
+		snprintf(step, sizeof step, "step %zu/%zu", f->first + (size_t)f->cur + 1,
+		         f->first + f->scn->n_steps);
 	snprintf(right, sizeof right, "%s%s%s   speed %s   ? help ",
 	         f->replay ? "REPLAY   " : "", f->autoplay ? "autoplay   " : "", step, sp);
 	rw = grid_text_width(right);
@@ -58,7 +60,12 @@ view_frame_title(struct grid *g, int y, const struct view_frame *f)
 void
 view_frame_footer(struct grid *g, int y, const struct view_frame *f)
 {
-	const char *keys[][2] = {
+	static const char *const lesson[][2] = {
+		{ "n", "next" }, { "p", "back" }, { "a", "autoplay" }, { "+/-", "speed" },
+		{ "Tab", "details" }, { "c", "program" }, { "q", "quit" }, { "r", "restart" },
+		{ "?", "help" },
+	};
+	const char *keys[sizeof lesson / sizeof lesson[0] + 8][2] = {
 		{ f->ascii ? "n/->" : "n/\xe2\x86\x92", "next" },
 		{ f->ascii ? "p/<-" : "p/\xe2\x86\x90", "back" },
 		{ "a", f->autoplay ? "stop" : "autoplay" },
@@ -69,14 +76,23 @@ view_frame_footer(struct grid *g, int y, const struct view_frame *f)
 		{ "r", "restart" },
 		{ "?", "help" },
 	};
+	size_t nk = sizeof lesson / sizeof lesson[0];
 	int x = 1;
 
+	if (f->keys != NULL) {
+		/* This mode's own keys. */
+		nk = f->n_keys < sizeof keys / sizeof keys[0] ? f->n_keys : sizeof keys / sizeof keys[0];
+		for (size_t i = 0; i < nk; i++) {
+			keys[i][0] = f->keys[i][0];
+			keys[i][1] = f->keys[i][1];
+		}
+	}
 	grid_fill(g, (struct grid_rect){ 0, y, g->w, 1 }, ' ', GS_NORMAL);
 	if (f->status != NULL && *f->status != '\0') {
 		grid_print(g, 1, y, g->w - 2, GS_BOLD, f->status);
 		return;
 	}
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+	for (size_t i = 0; i < nk; i++) {
 		int need = grid_text_width(keys[i][0]) + 1 + grid_text_width(keys[i][1]);
 		if (x + need > g->w)
 			break;

@@ -434,7 +434,9 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	if (f->prompt != NULL)
 		view_frame_popup(g, f->prompt_title != NULL ? f->prompt_title : "quiz", f->prompt,
 		                 f->ascii);
-	if (f->help)
+	if (f->help && f->help_text != NULL)
+		view_frame_popup(g, "help", f->help_text, f->ascii);
+	else if (f->help)
 		view_frame_help(g, f->ascii);
 	if (f->ascii)
 		grid_asciify(g);

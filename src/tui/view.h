@@ -180,6 +180,11 @@ struct view_frame {
 	size_t sweep_top;         /* first sweep line shown (scrolled; clamped when drawn) */
 	const struct program *program; /* the scenario as C (tui/view-program.c); NULL: none */
 	bool program_toggled;     /* c: the program pane's default for this width, flipped */
+	const char *const (*keys)[2];  /* the footer's keys and what they do for this mode
+	                                  (a traced program's); NULL: a lesson's */
+	size_t n_keys;
+	const char *help_text;    /* the help for this mode; NULL: a lesson's */
+	size_t first;             /* steps no longer kept before results[0]: they are numbered on */
 };
 
 /* What the layout put where. */
