@@ -218,7 +218,9 @@ fg_start(char *const argv[], struct prog_opts *o)
 	return t;
 }
 
-/* The copy program's steps are exactly strace's calls, in order, with sizes and results. */
+/* The copy program's steps are exactly strace's calls, in order, with sizes and results,
+ * after the dynamic loader's (strace shows them; the tracer passes over the calls made from
+ * the loader's code): those come first and are on its cache and libraries. */
 START_TEST(test_copy_equals_strace)
 {
 	static char ours[FG_MAX][PATH_MAX + 64], theirs[FG_MAX][PATH_MAX + 64];
@@ -238,14 +240,17 @@ START_TEST(test_copy_equals_strace)
 	ck_assert(stdio_ok);
 	/* 3 reads of data and the EOF read, 3 writes at least. */
 	ck_assert_uint_ge(n1, 10);
-	for (size_t i = 0; i < n1 && i < n2; i++)
-		ck_assert_str_eq(ours[i], theirs[i]);
-	ck_assert_uint_eq(n1, n2);
+	ck_assert_uint_gt(n2, n1);
+	for (size_t i = 0; i < n2 - n1; i++)
+		ck_assert_msg(strncmp(theirs[i], "openat ", 7) != 0 || strstr(theirs[i], ".so") != NULL ||
+		              strstr(theirs[i], "ld.so.cache") != NULL, "not the loader's: %s", theirs[i]);
+	for (size_t i = 0; i < n1; i++)
+		ck_assert_str_eq(ours[i], theirs[n2 - n1 + i]);
 	scratch_remove(idx);
 }
 END_TEST
 
-/* After each fwrite step, prog-stdio's pending bytes equal the program's own __fpending. */
+/* After each fwrite step, its stream's pending bytes equal the program's own __fpending. */
 START_TEST(test_fpending_matches)
 {
 	char prog[PATH_MAX], out[PATH_MAX], errp[PATH_MAX], line[128];
@@ -273,16 +278,20 @@ START_TEST(test_fpending_matches)
 		struct prog_stream v[16];
 		const char *why;
 		size_t k;
-		bool found = false;
+		bool found = s.logged;
 
+		/* The stream as the call left it, as the step carries it ... */
+		ck_assert(s.stream_known && s.stream.addr == s.file);
+		ck_assert_uint_lt(n1, 32);
+		ours[n1++] = s.stream.pending;
+		ck_assert_int_eq(s.stream.fd, s.stdio_fd);
+		ck_assert_uint_eq(s.stream.buf_size, fg_blksize(out));
+		ck_assert_int_eq(s.stream.mode, PROG_STREAM_FULL);
+		/* ... and as read from outside while the process is stopped right after it. */
 		ck_assert_int_eq(prog_trace_stdio(t, s.pid, v, 16, &k, &why), PROG_STDIO_OK);
-		for (size_t i = 0; i < k; i++)
+		for (size_t i = 0; i < k && !s.logged; i++)
 			if (v[i].addr == s.file) {
-				ck_assert_uint_lt(n1, 32);
-				ours[n1++] = v[i].pending;
-				ck_assert_int_eq(v[i].fd, s.stdio_fd);
-				ck_assert_uint_eq(v[i].buf_size, fg_blksize(out));
-				ck_assert_int_eq(v[i].mode, PROG_STREAM_FULL);
+				ck_assert_uint_eq(v[i].pending, s.stream.pending);
 				found = true;
 			}
 		ck_assert(found);
@@ -331,7 +340,9 @@ START_TEST(test_shim_steps)
 }
 END_TEST
 
-/* fread reads ahead a whole buffer: the read step is inside fread, the rest waits in the buffer. */
+/* fread reads ahead a whole buffer: the read step is inside fread, the rest waits in the
+ * buffer; each fread's step carries its stream as the call left it (the two that made no
+ * system call come from the shim's log at a later stop). */
 START_TEST(test_fread_read_ahead)
 {
 	char prog[PATH_MAX], in[PATH_MAX], out[PATH_MAX];
@@ -365,6 +376,13 @@ START_TEST(test_fread_read_ahead)
 		const char *why;
 		size_t k;
 
+		ck_assert(s.stream_known);
+		ck_assert(s.stream.addr == s.file && s.stream.fd == s.stdio_fd);
+		ck_assert(s.stream.can_read && !s.stream.can_write);
+		ck_assert_uint_eq(s.stream.buf_size, bs);
+		ck_assert_uint_eq(s.head_len, PROG_HEAD_MAX);
+		ck_assert_int_eq(s.logged, freads > 0);
+		ahead[freads] = s.stream.read_ahead;
 		ck_assert_int_eq(prog_trace_stdio(t, s.pid, v, 16, &k, &why), PROG_STDIO_OK);
 		for (size_t i = 0; i < k; i++) {
 			if (v[i].fd == 1) {
@@ -373,10 +391,6 @@ START_TEST(test_fread_read_ahead)
 				ck_assert_uint_eq(v[i].pending, 0);
 			} else if (v[i].fd == 2) {
 				ck_assert_int_eq(v[i].mode, PROG_STREAM_UNBUFFERED);
-			} else if (v[i].addr == s.file) {
-				ck_assert(v[i].can_read && !v[i].can_write);
-				ck_assert_uint_eq(v[i].buf_size, bs);
-				ahead[freads] = v[i].read_ahead;
 			}
 		}
 		ck_assert_int_eq(s.ret, 100);

@@ -3,8 +3,10 @@
 # own-prog-pending.sh: "iobufviz -- PROGRAM": after every step, the pending bytes of the stream
 # it used equal the program's own __fpending after that call (tests/foreign/pend reports it
 # on a FIFO, which is no step), for an fgetc/fputc copy, a mix of fprintf and write, and a
-# tail; exit()'s flush of each stream is a stdio step of its own that writes what was pending
-# and leaves nothing; and the last step shows every stream flushed.
+# tail; in a program of 3000 random calls on four streams at once, every stream's pending and
+# read-ahead bytes at every step equal the program's own after the step's last call; exit()'s
+# flush of each stream is a stdio step of its own that writes what was pending and leaves
+# nothing; and the last step shows every stream flushed.
 set -u
 bin=${IOBUFVIZ_BIN:?}
 build=$(cd "$(dirname "$bin")/.." && pwd)
@@ -15,6 +17,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM HUP
 mkdir "$tmp/work"
 head -c 8900 /dev/urandom >"$tmp/work/in"
 seq 1 3000 >"$tmp/work/lines"
+head -c 60000 /dev/urandom | od -An -x >"$tmp/work/text"
 fail=0
 
 # Run pend MODE ARGS under iobufviz into $tmp/NAME.json; its reports into $tmp/NAME.rep.
@@ -37,6 +40,7 @@ run() {
 run copy copy in out
 run mix mix mixed
 run tail tail 3 lines
+run random random 11 3000 text r1 r2
 
 python3 - "$tmp" <<'PY' || fail=1
 import json, os, sys
@@ -107,6 +111,59 @@ for name in ("copy", "mix", "tail"):
         check(n < 40, "copy: 8900 bytes by fgetc/fputc fold into %d steps" % n)
         w = [s for s in doc["steps"] if any(e["call"] == "write" for e in s["events"])]
         check(len(w) == 3, "copy: three steps write (4096, 4096 and exit's 708): %d" % len(w))
+
+# Every stream of every step, as the program had it after the step's last call.
+doc = json.load(open(os.path.join(tmp, "random.json")))
+reps = {}
+for line in open(os.path.join(tmp, "random.rep")):
+    parts = line.split()
+    st = {}
+    for x in parts[1:]:
+        f, p, a = map(int, x.split(":"))
+        st[f] = (p, a)
+    reps.setdefault(int(parts[0]), []).append(st)
+used = {fd: 0 for fd in reps}
+bad = {"own": 0, "other": 0}
+checked = missing = 0
+for s in doc["steps"]:
+    if s["op"] == "stdio":
+        if s["stdio_call"]["func"] in ("exit", "fclose"):
+            continue
+        fd = s["stdio_call"]["fd"]
+    elif s["op"] == "call" and s["events"]:
+        fd = s["events"][0]["fd"]
+    else:
+        continue
+    if fd not in reps:
+        continue
+    used[fd] += s["count"]
+    if used[fd] > len(reps[fd]):
+        check(False, "random: more calls on fd %d than the program reported" % fd)
+        break
+    want = reps[fd][used[fd] - 1]
+    seen = {x["fd"]: x for x in s["streams"] or []}
+    missing += len(set(want) - set(seen))
+    for f, (p, a) in want.items():
+        if f not in seen:
+            continue
+        checked += 1
+        got = (seen[f]["pending"], seen[f]["read_avail"])
+        if got != (p, a):
+            kind = "own" if f == fd else "other"
+            bad[kind] += 1
+            if bad[kind] <= 3:
+                print("  random: step %d (%s): fd %d (%s stream) shows pending %d, ahead %d; the "
+                      "program had %d, %d" % (s["index"], s["args"][:60], f, kind, got[0], got[1],
+                                              p, a))
+check(bad["own"] == 0 and bad["other"] == 0 and missing == 0 and checked > 3000 and
+      all(used[fd] == len(reps[fd]) for fd in reps),
+      "random: every stream at every step = the program's own after the step's last call "
+      "(%d checked; the step's own stream wrong %d times, another stream %d times, %d missing; "
+      "calls seen %s of %s)" % (checked, bad["own"], bad["other"], missing, used,
+                                {fd: len(v) for fd, v in reps.items()}))
+last = doc["steps"][-1]
+check(last["op"] == "exit" and all(x["pending"] == 0 for x in last["streams"] or [None]),
+      "random: the last step shows every stream flushed")
 sys.exit(1 if checklib.failed else 0)
 PY
 

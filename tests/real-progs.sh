@@ -65,9 +65,12 @@ def off(arg):
     return int(m.group(1)) if m else -1
 
 def loader(path):
+    """The dynamic loader's files: its cache and shared objects (libraries, and the modules a
+    program dlopen()s). iobufviz knows the loader's calls by their code address; strace's
+    lines have none, so this side goes by the files' form."""
     base = os.path.basename(path)
     return path in ("/etc/ld.so.cache", "/etc/ld.so.preload") or \
-        (base.startswith("lib") and re.search(r"\.so(\.|$)", base) is not None)
+        re.search(r"\.so(\.[0-9.]+)?$", base) is not None
 
 def regular(path):
     # A file the program removed is no longer there to ask: strace names it "(deleted)".

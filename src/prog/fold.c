@@ -52,12 +52,12 @@ prog_fold_close(struct prog_run *r, bool calls, const struct prog_step *key, boo
 	}
 }
 
-/* True for a call that only reads what is there (its own fold's business alone): it reads,
- * seeks or stats, and writes nothing (a copy reads one file and writes another). */
+/* True for a system call that only reads what is there (its own fold's business alone): it
+ * reads, seeks or stats, and writes nothing (a copy reads one file and writes another). */
 static bool
-prog_fold_reads(const struct event *e)
+prog_fold_reads(const char *call)
 {
-	const struct call_row *c = calls_named(e->call);
+	const struct call_row *c = calls_named(call);
 
 	return c != NULL && (c->flags & (CALL_READ | CALL_READ2 | CALL_SEEK | CALL_STAT)) != 0 &&
 	       !(c->flags & (CALL_WRITE | CALL_WRITE2));
@@ -67,16 +67,7 @@ prog_fold_reads(const struct event *e)
 static bool
 prog_fold_foldable(int func_id)
 {
-	switch (func_id) {
-	case PROG_MARK_FUNC_fwrite: case PROG_MARK_FUNC_fputs: case PROG_MARK_FUNC_fputc:
-	case PROG_MARK_FUNC_putc: case PROG_MARK_FUNC_fprintf: case PROG_MARK_FUNC_vfprintf:
-	case PROG_MARK_FUNC_printf: case PROG_MARK_FUNC_puts: case PROG_MARK_FUNC_fread:
-	case PROG_MARK_FUNC_fgets: case PROG_MARK_FUNC_fgetc: case PROG_MARK_FUNC_getc:
-	case PROG_MARK_FUNC_putchar: case PROG_MARK_FUNC_vprintf:
-		return true;
-	default:
-		return false;
-	}
+	return prog_marks_class(func_id) != PROG_MARK_CTL;
 }
 
 /*
@@ -151,17 +142,26 @@ prog_fold_hook(void *ctx, const struct prog_entry *e)
 			return;
 		prog_fold_close(r, r->fold == NULL || !prog_fold_joins(r->fold, e), NULL, false);
 		break;
-	case PROG_ENTRY_STDIO:
-		if (prog_fold_foldable(e->func_id)) {
-			/* Other streams' folds go on (a copy's fgetc and fputc interleave). */
-			struct prog_step key = { .pid = e->pid, .file = e->stream, .func_id = e->func_id };
-			prog_fold_close(r, true, &key, true);
-		} else {
+	case PROG_ENTRY_STDIO: {
+		struct prog_step key = { .pid = e->pid, .file = e->stream, .func_id = e->func_id };
+		if (e->call == NULL) {
+			/* exit()'s flush begins. */
 			prog_fold_close(r, true, NULL, false);
-			if (e->func_id == PROG_MARK_EXIT)
-				prog_run_read_streams(r, e->pid, &r->before_flush);
+			prog_run_read_streams(r, e->pid, &r->before_flush);
+		} else if (e->first) {
+			/* A stdio call makes its first system call: the calls of other functions on
+			 * its stream came before it (other streams' folds go on: a copy's fgetc
+			 * and fputc interleave). */
+			prog_fold_close(r, true, prog_fold_foldable(e->func_id) ? &key : NULL, true);
 		}
+		/* One that writes (or does more than read) comes after every other stream's
+		 * calls so far: their folds end before it acts. Reads do not: a copy's fgetc
+		 * refilling its buffer leaves the fputc fold beside it going, "fputc x 4097 ->
+		 * write(4, 4096)". */
+		if (e->call != NULL && !prog_fold_reads(e->call))
+			prog_fold_close(r, false, &key, false);
 		break;
+	}
 	case PROG_ENTRY_EXIT:
 		prog_fold_close(r, true, NULL, false);
 		/* The last state of the streams: exit() flushed them, _exit() did not. */
@@ -247,7 +247,7 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 {
 	struct prog_run_step *s;
 
-	if (ps->kind == PROG_STEP_STDIO && ps->func_id == PROG_MARK_EXIT) {
+	if (ps->kind == PROG_STEP_STDIO && ps->func_id == PROG_MARK_EXIT_ID) {
 		prog_fold_exit_flush(r, ps);
 		return;
 	}
@@ -256,6 +256,7 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 		/* The program's own reads or writes, one after the other on one fd, fold (a
 		 * failed one, or one that asks for the disk, is a step of its own). The hook
 		 * closed the fold if this call is not of it. */
+		prog_run_scan(r, ps->pid, r->fold);
 		if (r->fold != NULL) {
 			if (event_list_add(&r->fold->sr.events, &ps->ev) != 0) {
 				r->failed = true;
@@ -267,6 +268,7 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 			 * be the read that found the end). */
 			if (prog_fold_writes_file(ps) || !prog_fold_writes_file(&r->fold->ps))
 				r->fold->ps = *ps;
+			r->fold->live = true;
 			if (r->fold->count >= EV_MAX)
 				prog_fold_close(r, true, NULL, false);
 			return;
@@ -274,18 +276,16 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 		r->fold = prog_run_new_step(ps);
 		if (r->fold == NULL)
 			r->failed = true;
+		else
+			r->fold->live = true;
 		return;
 	}
 	if (ps->kind == PROG_STEP_STDIO && prog_fold_foldable(ps->func_id)) {
 		long slot = -1, free_slot = -1;
-		/* A call that wrote (or did more than read) comes after every other stream's calls
-		 * so far: their folds end before it. Reads do not: a copy's fgetc refilling its
-		 * buffer leaves the fputc fold beside it going, "fputc x 4097 -> write(4, 4096)". */
-		for (size_t i = 0; i < ps->calls.n; i++)
-			if (!prog_fold_reads(&ps->calls.v[i])) {
-				prog_fold_close(r, false, ps, false);
-				break;
-			}
+		/* A logged call made no system call, so the hook did not see it begin: the calls
+		 * of other functions on its stream, and the program's own, came before it. */
+		if (ps->logged)
+			prog_fold_close(r, true, ps, true);
 		for (long i = 0; i < PROG_RUN_SFOLDS; i++) {
 			struct prog_run_step *f = r->sfold[i];
 			if (f == NULL && free_slot < 0)
@@ -294,6 +294,11 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 			    f->ps.func_id == ps->func_id)
 				slot = i;
 		}
+		/* Its stream as it left it: as logged, or read now (the process stopped after it). */
+		if (ps->logged)
+			prog_run_apply(r, ps, slot >= 0 ? r->sfold[slot] : NULL);
+		else
+			prog_run_scan(r, ps->pid, slot >= 0 ? r->sfold[slot] : NULL);
 		if (slot >= 0) {
 			s = r->sfold[slot];
 			if (s->calls == NULL &&
@@ -308,7 +313,8 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 			s->sr.events.dropped += ps->calls.dropped;
 			event_list_clear(&ps->calls);
 			uint64_t seq = s->ps.seq;
-			s->ps = *ps;
+			/* A stdio step has no path: the rest is its last call. */
+			memcpy(&s->ps, ps, PROG_STEP_HEAD);
 			s->ps.seq = seq;
 			memset(&s->ps.calls, 0, sizeof s->ps.calls);
 		} else {
@@ -325,6 +331,7 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 			slot = free_slot;
 			r->sfold[slot] = s;
 		}
+		s->live = true;
 		/* A call that reached the kernel ends its fold: "fputc x 4097 -> write(4, 4096)". */
 		if (s->sr.events.n + s->sr.events.dropped > 0 || s->count >= PROG_RUN_FOLD_MAX) {
 			r->sfold[slot] = NULL;
@@ -335,8 +342,8 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 	}
 	/* A call that does not fold (it failed, or moves no data) comes after an open fold of
 	 * the same fd, which the hook left open; a process killed before exit_group leaves its
-	 * folds open: they came first. */
-	if (ps->kind != PROG_STEP_STDIO)
+	 * folds open: they came first. So does a logged stdio call (no hook saw it begin). */
+	if (ps->kind != PROG_STEP_STDIO || ps->logged)
 		prog_fold_close(r, true, NULL, false);
 	s = prog_run_new_step(ps);
 	if (s == NULL) {
@@ -352,7 +359,11 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 			memset(x, 0, sizeof *x);
 		}
 	} else {
-		prog_run_observe(r, s, NULL);
+		if (ps->logged)
+			prog_run_apply(r, ps, NULL);
+		else
+			prog_run_scan(r, ps->pid, NULL);
+		prog_run_observe(r, s, prog_run_live(r, ps->pid));
 	}
 	prog_run_push(r, s);
 }

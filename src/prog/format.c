@@ -40,7 +40,8 @@ prog_format_char(int64_t c, char *buf, size_t len)
 	return buf;
 }
 
-/* A stdio call as the program wrote it (with its result) into buf. */
+/* A stdio call as the program wrote it (with its result) into buf: by the function it
+ * called (fwrite_unlocked), in the shape of its base (fwrite). */
 static char *
 prog_format_stdio(const struct prog_step *s, char *buf, size_t len)
 {
@@ -50,55 +51,92 @@ prog_format_stdio(const struct prog_step *s, char *buf, size_t len)
 	int64_t r = s->ret;
 
 	text_quote_cut(s->str[0], strlen(s->str[0]) == PROG_STR_MAX - 1, a, sizeof a);
-	text_quote_cut(s->str[1], strlen(s->str[1]) == PROG_STR_MAX - 1, b, sizeof b);
-	switch (s->func_id) {
+	text_quote_cut(s->str[1], strlen(s->str[1]) == PROG_STR2_MAX - 1, b, sizeof b);
+	switch (s->func_base) {
 	case PROG_MARK_FUNC_fwrite:
+		/* A literal's bytes are shown: the compiler writes fputs("...", fp) and
+		 * fprintf(fp, "...") so, and no binary says which the source had. */
+		if (s->literal)
+			snprintf(buf, len, "%s(%s, %" PRId64 ", %" PRId64 ", %s) = %" PRId64 " (the "
+			         "compiler may have turned fputs or fprintf into %s)", f, a, s->arg[0],
+			         s->arg[1], fp, r, f);
+		else
+			snprintf(buf, len, "%s(buf, %" PRId64 ", %" PRId64 ", %s) = %" PRId64, f,
+			         s->arg[0], s->arg[1], fp, r);
+		break;
 	case PROG_MARK_FUNC_fread:
 		snprintf(buf, len, "%s(buf, %" PRId64 ", %" PRId64 ", %s) = %" PRId64, f, s->arg[0],
 		         s->arg[1], fp, r);
 		break;
 	case PROG_MARK_FUNC_fputs:
-		snprintf(buf, len, "fputs(%s, %s) = %s%" PRId64, a, fp, r < 0 ? "EOF " : "", r);
+		snprintf(buf, len, "%s(%s, %s) = %s%" PRId64, f, a, fp, r < 0 ? "EOF " : "", r);
 		break;
 	case PROG_MARK_FUNC_puts:
-		snprintf(buf, len, "puts(%s) = %s%" PRId64, a, r < 0 ? "EOF " : "", r);
+		snprintf(buf, len, "puts(%s) = %s%" PRId64 "%s", a, r < 0 ? "EOF " : "", r,
+		         s->literal ? " (the compiler may have turned printf into puts)" : "");
+		break;
+	case PROG_MARK_FUNC_perror:
+		snprintf(buf, len, "perror(%s)", a);
 		break;
 	case PROG_MARK_FUNC_fputc:
 	case PROG_MARK_FUNC_putc:
+	case PROG_MARK_FUNC_ungetc:
 		snprintf(buf, len, "%s(%s, %s) = %s", f, prog_format_char(s->arg[0], c1, sizeof c1), fp,
 		         prog_format_char(r, c2, sizeof c2));
 		break;
 	case PROG_MARK_FUNC_putchar:
-		snprintf(buf, len, "putchar(%s) = %s", prog_format_char(s->arg[0], c1, sizeof c1),
+		snprintf(buf, len, "%s(%s) = %s", f, prog_format_char(s->arg[0], c1, sizeof c1),
 		         prog_format_char(r, c2, sizeof c2));
 		break;
 	case PROG_MARK_FUNC_fgetc:
 	case PROG_MARK_FUNC_getc:
 		snprintf(buf, len, "%s(%s) = %s", f, fp, prog_format_char(r, c2, sizeof c2));
 		break;
+	case PROG_MARK_FUNC_getchar:
+		snprintf(buf, len, "%s() = %s", f, prog_format_char(r, c2, sizeof c2));
+		break;
 	case PROG_MARK_FUNC_fprintf:
-		snprintf(buf, len, "fprintf(%s, %s%s) = %" PRId64, fp, a, more ? ", ..." : "", r);
+	case PROG_MARK_FUNC_fscanf:
+		snprintf(buf, len, "%s(%s, %s%s) = %" PRId64, f, fp, a, more ? ", ..." : "", r);
 		break;
 	case PROG_MARK_FUNC_vfprintf:
-		snprintf(buf, len, "vfprintf(%s, %s, ap) = %" PRId64, fp, a, r);
+	case PROG_MARK_FUNC_vfscanf:
+		snprintf(buf, len, "%s(%s, %s, ap) = %" PRId64, f, fp, a, r);
 		break;
 	case PROG_MARK_FUNC_printf:
-		snprintf(buf, len, "printf(%s%s) = %" PRId64, a, more ? ", ..." : "", r);
+	case PROG_MARK_FUNC_scanf:
+		snprintf(buf, len, "%s(%s%s) = %" PRId64, f, a, more ? ", ..." : "", r);
 		break;
 	case PROG_MARK_FUNC_vprintf:
-		snprintf(buf, len, "vprintf(%s, ap) = %" PRId64, a, r);
+	case PROG_MARK_FUNC_vscanf:
+		snprintf(buf, len, "%s(%s, ap) = %" PRId64, f, a, r);
 		break;
 	case PROG_MARK_FUNC_fgets:
-		snprintf(buf, len, "fgets(buf, %" PRId64 ", %s) = %s", s->arg[0], fp,
+		snprintf(buf, len, "%s(buf, %" PRId64 ", %s) = %s", f, s->arg[0], fp,
 		         r < 0 ? "NULL" : "buf");
 		break;
+	case PROG_MARK_FUNC_getline:
+		snprintf(buf, len, "getline(&line, &n, %s) = %" PRId64, fp, r);
+		break;
+	case PROG_MARK_FUNC_getdelim:
+		snprintf(buf, len, "getdelim(&line, &n, %s, %s) = %" PRId64,
+		         prog_format_char(s->arg[1], c1, sizeof c1), fp, r);
+		break;
 	case PROG_MARK_FUNC_fflush:
-		snprintf(buf, len, "fflush(%s) = %s%" PRId64, s->file != 0 ? fp : "NULL",
+		snprintf(buf, len, "%s(%s) = %s%" PRId64, f, s->file != 0 ? fp : "NULL",
 		         r < 0 ? "EOF " : "", r);
 		break;
 	case PROG_MARK_FUNC_fseek:
-		snprintf(buf, len, "fseek(%s, %" PRId64 ", %s) = %" PRId64, fp, s->arg[0],
+	case PROG_MARK_FUNC_fseeko:
+		snprintf(buf, len, "%s(%s, %" PRId64 ", %s) = %" PRId64, f, fp, s->arg[0],
 		         decode_whence((int)s->arg[1]), r);
+		break;
+	case PROG_MARK_FUNC_rewind:
+		snprintf(buf, len, "rewind(%s)", fp);
+		break;
+	case PROG_MARK_FUNC_fgetpos:
+	case PROG_MARK_FUNC_fsetpos:
+		snprintf(buf, len, "%s(%s, &pos) = %" PRId64, f, fp, r);
 		break;
 	case PROG_MARK_FUNC_fclose:
 		snprintf(buf, len, "fclose(%s) = %s%" PRId64, fp, r < 0 ? "EOF " : "", r);
@@ -114,16 +152,25 @@ prog_format_stdio(const struct prog_step *s, char *buf, size_t len)
 		snprintf(buf, len, "setbuf(%s, %s)", fp, s->arg[0] ? "buf" : "NULL");
 		break;
 	case PROG_MARK_FUNC_fopen:
+	case PROG_MARK_FUNC_freopen:
 		if (r < 0)
-			snprintf(buf, len, "fopen(%s, %s) = NULL", a, b);
+			snprintf(buf, len, "%s(%s, %s%s) = NULL", f, a, b,
+			         s->func_base == PROG_MARK_FUNC_freopen ? ", fp" : "");
 		else
-			snprintf(buf, len, "%s = fopen(%s, %s) -> fd %d", fp, a, b, s->stdio_fd);
+			snprintf(buf, len, "%s = %s(%s, %s%s) -> fd %d", fp, f, a, b,
+			         s->func_base == PROG_MARK_FUNC_freopen ? ", fp" : "", s->stdio_fd);
 		break;
 	case PROG_MARK_FUNC_fdopen:
 		if (r < 0)
 			snprintf(buf, len, "fdopen(%" PRId64 ", %s) = NULL", s->arg[0], b);
 		else
 			snprintf(buf, len, "%s = fdopen(%" PRId64 ", %s)", fp, s->arg[0], b);
+		break;
+	case PROG_MARK_FUNC_tmpfile:
+		if (r < 0)
+			snprintf(buf, len, "tmpfile() = NULL");
+		else
+			snprintf(buf, len, "%s = tmpfile() -> fd %d", fp, s->stdio_fd);
 		break;
 	case PROG_MARK_FUNC_exit:
 		snprintf(buf, len, "exit() flushes the streams");

@@ -1,59 +1,170 @@
 /* SPDX-License-Identifier: MIT */
-/* mark.h: the marker system call by which the LD_PRELOAD shim tells the tracer about stdio calls. */
+/* mark.h: how the LD_PRELOAD shim tells the tracer about stdio calls: a log of finished calls
+ * in each thread's memory, and a marker system call at the few moments the tracer must stop. */
 #ifndef IOBUFVIZ_PROG_MARK_H
 #define IOBUFVIZ_PROG_MARK_H
 
+#include <stdint.h>
+
 /*
- * A marker is prctl(PROG_MARK_OPTION, phase | func << 8, file, a, b). No kernel knows that
- * option: the call fails with EINVAL at once and changes nothing, so a program run without
- * the tracer only pays for a system call. The seccomp filter stops only on prctl with this
- * option (every other prctl runs untraced). "IBV" + 0.
+ * A stdio call that makes no system call costs the program no stop: the shim appends it,
+ * with its stream's state as the call left it, to a log in the thread's own memory
+ * (struct prog_mark_tls, whose address the thread's first call tells), and the tracer reads
+ * the log at the thread's next stop (a system call on a file, a signal, its end). At each
+ * stop the tracer also reads the call under way (cur): a system call made while depth > 0 is
+ * that stdio call's; the tracer then sets stop, and the shim, when the call returns, logs it
+ * and stops with PROG_MARK_AFTER, so that the call's step is seen right after it.
  *
- * "before" carries the call's arguments, as the table below says for each function (a and
- * b: numbers, or addresses of strings the tracer reads while the call is stopped there);
- * "after" carries the FILE (the new one for fopen/fdopen, none for fclose), the bytes the
- * call moved (a) and its result (b).
+ * A marker is prctl(PROG_MARK_OPTION, kind, value). No kernel knows that option: the call
+ * fails with EINVAL at once and changes nothing, so a program run without the tracer pays
+ * a system call per marker (and a full log turns logging off). The seccomp filter stops only
+ * on prctl with this option. "IBV" + 0.
  */
 #define PROG_MARK_OPTION 0x49425600L
 
-/* arg2's low byte: before the real function is called, or after it returned. */
-#define PROG_MARK_BEFORE 1
-#define PROG_MARK_AFTER  2
+/* A marker's kind (prctl's arg2). */
+#define PROG_MARK_HELLO 1         /* a thread's first call: value is its struct prog_mark_tls */
+#define PROG_MARK_AFTER 2         /* the call the tracer set stop for has returned (logged) */
+#define PROG_MARK_FULL  3         /* the log is full: read it (and set read) */
+#define PROG_MARK_EXIT  4         /* exit() is about to flush every stream (cur says so) */
 
-/* Room for a string argument a marker points at (fopen's path, fprintf's format), cut. */
-#define PROG_STR_MAX 96
+/* Calls a thread's log holds before the tracer must read it. */
+#define PROG_MARK_LOG 512
 
-/* What a "before" marker's a and b are. */
+/* Room for a call's string argument (fputs's s, fprintf's format, fopen's path), cut, and
+ * for its second (fopen's mode). */
+#define PROG_STR_MAX 80
+#define PROG_STR2_MAX 16
+
+/* The bytes of a stream's buffer kept with each call (the head of what it holds). */
+#define PROG_HEAD_MAX 64
+
+/* prog_mark_call.flags */
+#define PROG_MARK_F_STATE   1u    /* fd, st_flags, the pointers and head: the stream after it */
+#define PROG_MARK_F_CALLS   2u    /* the tracer saw its system calls (PROG_MARK_AFTER follows) */
+#define PROG_MARK_F_LITERAL 4u    /* fwrite(s, 1, strlen(s), fp) or puts(s) of a string in the
+                                   * program's read-only data: what the compiler makes of
+                                   * fputs("...", fp), fprintf(fp, "..."), printf("...\n") */
+
+/* One call: as it began (prog_mark_tls.cur) or as it ended (an entry of the log). */
+struct prog_mark_call {
+	uint64_t seq;             /* the thread's outermost calls, numbered from 1 */
+	uint64_t file;            /* the FILE* (fopen's new one once it returned; 0: none) */
+	int64_t a, b;             /* its arguments, as the table below says */
+	uint64_t size;            /* bytes it moved */
+	int64_t ret;              /* its result (fopen: the new stream's fd, -1 for NULL) */
+	uint16_t id;              /* PROG_MARK_FUNC_... */
+	uint8_t flags;            /* PROG_MARK_F_... */
+	uint8_t head_len;
+	int32_t fd;               /* the stream's _fileno (fclose: the fd it closed) */
+	uint32_t st_flags;        /* the stream's _flags after the call */
+	uint32_t pad;
+	uint64_t buf_base, buf_end, write_base, write_ptr, read_ptr, read_end;
+	char str[PROG_STR_MAX];
+	char str2[PROG_STR2_MAX];
+	unsigned char head[PROG_HEAD_MAX];
+};
+
+/* The shim's state in each thread (thread-local, in the program's memory). */
+struct prog_mark_tls {
+	uint64_t magic;           /* PROG_MARK_MAGIC once told to the tracer */
+	uint32_t depth;           /* wrapped calls under way (only the outermost is a call) */
+	uint32_t stop;            /* set by the tracer: mark PROG_MARK_AFTER when cur returns */
+	uint64_t written;         /* calls put in the log, ever (entry i is at i % PROG_MARK_LOG) */
+	uint64_t read;            /* calls the tracer has taken (the tracer writes it) */
+	uint64_t log;             /* the log: PROG_MARK_LOG entries */
+	uint32_t off;             /* no tracer took the log: logging is off */
+	uint32_t pad;
+	struct prog_mark_call cur;    /* the outermost call under way (or the last one) */
+};
+
+#define PROG_MARK_MAGIC 0x4942562d6c6f6731ULL    /* "IBV-log1" */
+
+/* _flags bits of glibc's FILE that say where its data is (libio.h, not installed). */
+#define PROG_MARK_IO_CURRENTLY_PUTTING 0x0800u
+
+/*
+ * Where the bytes a stream holds begin, and how many there are: what __fpending counts
+ * (write_ptr - write_base), else the input read ahead and not yet consumed (while it is not
+ * writing). Both the shim (in the program) and the tracer (from outside) ask this.
+ */
+static inline uint64_t
+prog_mark_head(uint32_t st_flags, uint64_t wbase, uint64_t wptr, uint64_t rptr, uint64_t rend,
+               uint64_t *at)
+{
+	if (wptr > wbase) {
+		*at = wbase;
+		return wptr - wbase;
+	}
+	if (!(st_flags & PROG_MARK_IO_CURRENTLY_PUTTING) && rend > rptr) {
+		*at = rptr;
+		return rend - rptr;
+	}
+	*at = 0;
+	return 0;
+}
+
+/* What a function does with a stream's data: runs of PUT or GET calls fold into one step. */
+#define PROG_MARK_CTL 0
+#define PROG_MARK_PUT 1
+#define PROG_MARK_GET 2
+
+/* What a call's a and b are. */
 #define PROG_MARK_ARG_NONE 0      /* nothing */
 #define PROG_MARK_ARG_NUM  1      /* a number */
-#define PROG_MARK_ARG_STR  2      /* the address of a string of the program */
+#define PROG_MARK_ARG_STR  2      /* a string (a: in str, b: in str2) */
 #define PROG_MARK_ARG_CHAR 3      /* a character (fputc's c) */
 
 /*
- * The wrapped functions, one line each: X(id, name, a, b). The id is the marker's func;
- * the shim defines a wrapper per line and the tracer names and renders steps with the
- * table. id 22, "exit", is no function: the shim's atexit handler marks the start of
- * exit()'s flush of every stream (no "after": the process then ends).
+ * The wrapped functions, one line each: X(id, name, base, a, b, class). A call is shown by
+ * its name, and rendered, folded and matched to a scenario op as its base (the function
+ * with the same arguments: fwrite for fwrite_unlocked). The _FORTIFY_SOURCE forms
+ * (__fprintf_chk), the 64-bit aliases (fopen64) and the old names (_IO_getc) are the call
+ * the source wrote: they log the id of that call. id 22, "exit", is no function: exit()'s
+ * flush of every stream (no entry in the log: the process then ends).
  */
 #define PROG_MARK_FUNCS(X) \
-	X(1, fwrite, NUM, NUM) X(2, fputs, STR, NONE) X(3, fputc, CHAR, NONE) \
-	X(4, putc, CHAR, NONE) X(5, fprintf, STR, NONE) X(6, vfprintf, STR, NONE) \
-	X(7, printf, STR, NONE) X(8, puts, STR, NONE) X(9, fread, NUM, NUM) \
-	X(10, fgets, NUM, NONE) X(11, fgetc, NONE, NONE) X(12, getc, NONE, NONE) \
-	X(13, fflush, NONE, NONE) X(14, fseek, NUM, NUM) X(15, fclose, NUM, NONE) \
-	X(16, setvbuf, NUM, NUM) X(17, setbuf, NUM, NONE) X(18, fopen, STR, STR) \
-	X(19, fdopen, NUM, STR) X(20, putchar, CHAR, NONE) X(21, vprintf, STR, NONE) \
-	X(22, exit, NONE, NONE)
+	X(1, fwrite, fwrite, NUM, NUM, PUT) X(2, fputs, fputs, STR, NONE, PUT) \
+	X(3, fputc, fputc, CHAR, NONE, PUT) X(4, putc, putc, CHAR, NONE, PUT) \
+	X(5, fprintf, fprintf, STR, NONE, PUT) X(6, vfprintf, vfprintf, STR, NONE, PUT) \
+	X(7, printf, printf, STR, NONE, PUT) X(8, puts, puts, STR, NONE, PUT) \
+	X(9, fread, fread, NUM, NUM, GET) X(10, fgets, fgets, NUM, NONE, GET) \
+	X(11, fgetc, fgetc, NONE, NONE, GET) X(12, getc, getc, NONE, NONE, GET) \
+	X(13, fflush, fflush, NONE, NONE, CTL) X(14, fseek, fseek, NUM, NUM, CTL) \
+	X(15, fclose, fclose, NONE, NONE, CTL) X(16, setvbuf, setvbuf, NUM, NUM, CTL) \
+	X(17, setbuf, setbuf, NUM, NONE, CTL) X(18, fopen, fopen, STR, STR, CTL) \
+	X(19, fdopen, fdopen, NUM, STR, CTL) X(20, putchar, putchar, CHAR, NONE, PUT) \
+	X(21, vprintf, vprintf, STR, NONE, PUT) X(22, exit, exit, NONE, NONE, CTL) \
+	X(23, getline, getline, NUM, NONE, GET) X(24, getdelim, getdelim, NUM, CHAR, GET) \
+	X(25, rewind, rewind, NONE, NONE, CTL) X(26, ftell, ftell, NONE, NONE, CTL) \
+	X(27, ftello, ftello, NONE, NONE, CTL) X(28, fseeko, fseeko, NUM, NUM, CTL) \
+	X(29, fgetpos, fgetpos, NONE, NONE, CTL) X(30, fsetpos, fsetpos, NONE, NONE, CTL) \
+	X(31, fscanf, fscanf, STR, NONE, GET) X(32, vfscanf, vfscanf, STR, NONE, GET) \
+	X(33, scanf, scanf, STR, NONE, GET) X(34, getchar, getchar, NONE, NONE, GET) \
+	X(35, ungetc, ungetc, CHAR, NONE, CTL) X(36, freopen, freopen, STR, STR, CTL) \
+	X(37, tmpfile, tmpfile, NONE, NONE, CTL) X(38, perror, perror, STR, NONE, PUT) \
+	X(39, fwrite_unlocked, fwrite, NUM, NUM, PUT) \
+	X(40, fputs_unlocked, fputs, STR, NONE, PUT) \
+	X(41, fputc_unlocked, fputc, CHAR, NONE, PUT) \
+	X(42, putc_unlocked, putc, CHAR, NONE, PUT) \
+	X(43, putchar_unlocked, putchar, CHAR, NONE, PUT) \
+	X(44, fread_unlocked, fread, NUM, NUM, GET) \
+	X(45, fgets_unlocked, fgets, NUM, NONE, GET) \
+	X(46, fgetc_unlocked, fgetc, NONE, NONE, GET) \
+	X(47, getc_unlocked, getc, NONE, NONE, GET) \
+	X(48, getchar_unlocked, getchar, NONE, NONE, GET) \
+	X(49, fflush_unlocked, fflush, NONE, NONE, CTL) \
+	X(50, vscanf, vscanf, STR, NONE, GET)
 
 /* The ids by name: PROG_MARK_FUNC_fwrite, ... */
-#define PROG_MARK_ENUM(id, name, a, b) PROG_MARK_FUNC_##name = id,
+#define PROG_MARK_ENUM(id, name, base, a, b, cls) PROG_MARK_FUNC_##name = id,
 enum prog_mark_func { PROG_MARK_FUNCS(PROG_MARK_ENUM) };
 #undef PROG_MARK_ENUM
 
 /* One past the largest id. */
-#define PROG_MARK_NFUNCS 23
+#define PROG_MARK_NFUNCS 51
 
 /* The id of the exit flush. */
-#define PROG_MARK_EXIT PROG_MARK_FUNC_exit
+#define PROG_MARK_EXIT_ID PROG_MARK_FUNC_exit
 
 #endif

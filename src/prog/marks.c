@@ -1,109 +1,288 @@
 /* SPDX-License-Identifier: MIT */
-/* marks.c: the stdio shim's markers (prog/mark.h) turned into stdio steps: a call's "before"
- * marker remembers it and its arguments, its "after" makes the step with every system call
- * it made. */
+/* marks.c: the stdio shim's log and markers (prog/mark.h) read from the tracee: the calls it
+ * logged become stdio steps, each with its stream as the call left it; a call that made
+ * system calls gets them. */
 #include <config.h>
 
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include "prog/streams.h"
 #include "prog/trace-int.h"
-#include "trace/peek.h"
 
-/* Names of the shim's functions, by marker id. */
-#define MARKS_NAME(id, name, a, b) [id] = #name,
-static const char *const marks_names[PROG_MARK_NFUNCS] = { PROG_MARK_FUNCS(MARKS_NAME) };
+/* What the table says of each function, by id. */
+struct marks_info {
+	const char *name;
+	int base;
+	int cls;
+};
 
-/* The stdio step of p's finished call (its "after" marker gave file, size, ret) into out;
- * the calls it made go with it. */
-void
-prog_marks_step(struct pt_proc *p, uint64_t file, uint64_t size, struct prog_step *out)
+#define MARKS_ROW(id, name, base, a, b, cls) \
+	[id] = { #name, PROG_MARK_FUNC_##base, PROG_MARK_##cls },
+static const struct marks_info marks_table[PROG_MARK_NFUNCS] = { PROG_MARK_FUNCS(MARKS_ROW) };
+#undef MARKS_ROW
+
+/* The row of id, or NULL. */
+static const struct marks_info *
+marks_row(int id)
 {
-	int id = p->mark_id;
+	return id > 0 && id < PROG_MARK_NFUNCS && marks_table[id].name != NULL ? &marks_table[id] :
+	       NULL;
+}
 
-	memset(out, 0, sizeof *out);
-	out->kind = PROG_STEP_STDIO;
-	out->pid = p->pid;
-	out->func_id = id;
-	out->file_fd = -1;
-	out->func = id > 0 && id < PROG_MARK_NFUNCS && marks_names[id] != NULL ?
-	            marks_names[id] : "?";
-	/* fclose's FILE is gone after: name the one it closed. */
-	out->file = file != 0 ? file : p->mark_file;
-	out->size = size;
-	memcpy(out->arg, p->mark_arg, sizeof out->arg);
-	memcpy(out->str, p->mark_str, sizeof out->str);
-	out->stdio_fd = -1;
-	if (id == PROG_MARK_FUNC_fclose) {
-		out->stdio_fd = (int)p->mark_arg[0];
-		out->dev = p->mark_dev;
-		out->ino = p->mark_ino;
-	} else if (file != 0) {
-		struct prog_stream st;
-		struct prog_fd *fd;
-		if (prog_stdio_read(p->pid, file, &st) == 0)
-			out->stdio_fd = st.fd;
-		if ((fd = prog_trace_fd(p, out->stdio_fd)) != NULL && fd->regular) {
-			out->dev = fd->dev;
-			out->ino = fd->ino;
-		}
+/* The function's name. */
+const char *
+prog_marks_name(int id)
+{
+	return marks_row(id) != NULL ? marks_row(id)->name : "?";
+}
+
+/* The function it is shown as. */
+int
+prog_marks_base(int id)
+{
+	return marks_row(id) != NULL ? marks_row(id)->base : 0;
+}
+
+/* What it does with data. */
+int
+prog_marks_class(int id)
+{
+	return marks_row(id) != NULL ? marks_row(id)->cls : PROG_MARK_CTL;
+}
+
+/* Copy len bytes at addr of pid into buf. 0, or -1. */
+static int
+marks_peek(pid_t pid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+
+	return process_vm_readv(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -1;
+}
+
+/* Write len bytes of buf at addr of pid (its shim's state). 0, or -1. */
+static int
+marks_poke(pid_t pid, uint64_t addr, const void *buf, size_t len)
+{
+	struct iovec local = { (void *)(uintptr_t)buf, len }, remote = { (void *)(uintptr_t)addr, len };
+
+	return process_vm_writev(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -1;
+}
+
+/* The regular file open as p's fd into *dev, *ino (0 if none). */
+static void
+marks_file(struct pt_proc *p, int fd, dev_t *dev, ino_t *ino)
+{
+	struct prog_fd *f = prog_trace_fd(p, fd);
+
+	*dev = f != NULL && f->regular ? f->dev : 0;
+	*ino = f != NULL && f->regular ? f->ino : 0;
+}
+
+/* Make a call read from the program's memory safe to use: its strings ended, its head and
+ * id in bounds (the program could have written anything there). */
+static void
+marks_clean(struct prog_mark_call *c)
+{
+	c->str[sizeof c->str - 1] = '\0';
+	c->str2[sizeof c->str2 - 1] = '\0';
+	if (c->head_len > PROG_HEAD_MAX)
+		c->head_len = 0;
+	if (marks_row(c->id) == NULL)
+		c->id = 0;
+}
+
+/* Queue the logged call c of p (last: the newest, read while p is stopped). */
+static int
+marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call *c, bool now)
+{
+	struct pt_logged *l;
+
+	if (t->qhead > 0 && t->qhead == t->qn)
+		t->qhead = t->qn = 0;
+	if (t->qn == t->qcap) {
+		size_t cap = t->qcap ? t->qcap * 2 : 64;
+		struct pt_logged *v = realloc(t->q, cap * sizeof *v);
+		if (v == NULL)
+			return -1;
+		t->q = v;
+		t->qcap = cap;
 	}
+	l = &t->q[t->qn++];
+	memset(l, 0, sizeof *l);
+	l->pid = p->pid;
+	l->c = *c;
+	marks_clean(&l->c);
+	l->calls.source = EV_SRC_PTRACE;
+	if (prog_marks_base(l->c.id) == PROG_MARK_FUNC_fclose && l->c.seq == p->cur_seq) {
+		l->dev = p->mark_dev;
+		l->ino = p->mark_ino;
+	} else {
+		marks_file(p, l->c.fd, &l->dev, &l->ino);
+	}
+	if ((l->c.flags & PROG_MARK_F_CALLS) && l->c.seq == p->cur_seq && p->cur_seq != 0) {
+		/* The call whose system calls the tracer saw: they are its own. */
+		l->calls = p->inner;
+		memset(&p->inner, 0, sizeof p->inner);
+		p->inner.source = EV_SRC_PTRACE;
+		p->cur_seq = 0;
+		l->now = now;
+	}
+	return 0;
+}
+
+/* Read p's state and queue the calls of its log not taken yet. */
+int
+prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool full)
+{
+	struct prog_mark_tls *x = &p->tls;
+	uint64_t n, at;
+
+	if (p->shim == 0)
+		return 0;
+	if (marks_peek(p->pid, p->shim, x, sizeof *x) != 0 || x->magic != PROG_MARK_MAGIC) {
+		memset(x, 0, sizeof *x);
+		p->shim = 0;
+		return -1;
+	}
+	if (t->logbuf == NULL && (t->logbuf = malloc(PROG_MARK_LOG * sizeof *t->logbuf)) == NULL)
+		return -1;
+	/* More than the log holds, or fewer than taken: not the shim's count (the program
+	 * wrote its own): nothing is taken, from here on. */
+	n = x->written >= p->taken && x->written - p->taken <= PROG_MARK_LOG ?
+	    x->written - p->taken : 0;
+	at = p->taken % PROG_MARK_LOG;
+	if (n > 0) {
+		uint64_t first = n < PROG_MARK_LOG - at ? n : PROG_MARK_LOG - at;
+		uint64_t log = x->log;
+		if (marks_peek(p->pid, log + at * sizeof *t->logbuf, t->logbuf,
+		               first * sizeof *t->logbuf) != 0 ||
+		    (n > first && marks_peek(p->pid, log, t->logbuf + first,
+		                             (n - first) * sizeof *t->logbuf) != 0))
+			n = 0;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		if (marks_queue(t, p, &t->logbuf[i], stopped && i + 1 == n) != 0)
+			return -1;
+	p->taken = x->written;
+	/* The shim waits for the tracer only when its log is full: tell it what was taken
+	 * when half of it is, not at every stop. */
+	if (stopped && (full || x->written - x->read >= PROG_MARK_LOG / 2) &&
+	    marks_poke(p->pid, p->shim + offsetof(struct prog_mark_tls, read), &x->written,
+	               sizeof x->written) == 0)
+		x->read = x->written;
+	return 0;
+}
+
+/* Whether p's system call is a stdio call's; start the record of that call at its first. */
+bool
+prog_marks_at_call(struct pt_proc *p)
+{
+	static const uint32_t one = 1;
+
+	p->in_stdio = p->shim != 0 && p->tls.depth > 0;
+	if (!p->in_stdio || p->tls.cur.seq == p->cur_seq)
+		return false;
+	p->cur = p->tls.cur;
+	marks_clean(&p->cur);
+	p->cur_seq = p->cur.seq;
+	event_list_clear(&p->inner);
+	p->inner.source = EV_SRC_PTRACE;
+	p->mark_dev = 0;
+	p->mark_ino = 0;
+	if (prog_marks_base(p->cur.id) == PROG_MARK_FUNC_fclose)
+		marks_file(p, p->cur.fd, &p->mark_dev, &p->mark_ino);
+	/* Its step is seen right after it: the shim stops when it returns. exit()'s flush never
+	 * returns: the process's end is its stop. */
+	if (p->cur.id != PROG_MARK_EXIT_ID)
+		marks_poke(p->pid, p->shim + offsetof(struct prog_mark_tls, stop), &one, sizeof one);
+	return true;
+}
+
+/* A marker: the thread's state's address, a full log, a call's end, exit()'s flush. */
+void
+prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args)
+{
+	t->st.markers++;
+	p->in_sys = false;
+	switch (args[1]) {
+	case PROG_MARK_HELLO:
+		p->shim = args[2];
+		p->taken = 0;
+		p->cur_seq = 0;
+		memset(&p->tls, 0, sizeof p->tls);
+		break;
+	case PROG_MARK_FULL:
+		/* Its calls were queued at this stop: the shim may overwrite them now. */
+		if (p->shim != 0 && marks_poke(p->pid, p->shim + offsetof(struct prog_mark_tls, read),
+		                               &p->taken, sizeof p->taken) == 0)
+			p->tls.read = p->taken;
+		break;
+	case PROG_MARK_EXIT:
+		if (p->shim == 0 || p->tls.cur.id != PROG_MARK_EXIT_ID)
+			break;
+		/* From here on, the process's calls are exit()'s flush of its streams. */
+		prog_marks_at_call(p);
+		prog_trace_hook_at(t, p, PROG_ENTRY_STDIO, NULL, -1, -1, false, true);
+		break;
+	default:
+		break;
+	}
+	prog_trace_resume(p, 0);
+}
+
+/* A stdio step's fields but its calls, from the call c of process pid. */
+static void
+marks_step(pid_t pid, const struct prog_mark_call *c, struct prog_step *out)
+{
+	memset(out, 0, PROG_STEP_HEAD);
+	out->path[0] = '\0';
+	out->kind = PROG_STEP_STDIO;
+	out->pid = pid;
+	out->ev.fd = out->ev.fd2 = -1;
+	out->file_fd = -1;
+	out->func_id = c->id;
+	out->func_base = prog_marks_base(c->id);
+	out->func = prog_marks_name(c->id);
+	out->file = c->file;
+	out->stdio_fd = c->fd;
+	out->arg[0] = c->a;
+	out->arg[1] = c->b;
+	memcpy(out->str[0], c->str, sizeof c->str);
+	memcpy(out->str[1], c->str2, sizeof c->str2);
+	out->size = c->size;
+	out->ret = c->ret;
+	out->literal = (c->flags & PROG_MARK_F_LITERAL) != 0;
+	if (c->flags & PROG_MARK_F_STATE) {
+		out->stream_known = true;
+		prog_stdio_from_call(c, &out->stream);
+		out->head_len = c->head_len;
+		memcpy(out->head, c->head, c->head_len);
+	}
+}
+
+/* The step of a logged call. */
+void
+prog_marks_logged_step(const struct pt_logged *l, struct prog_step *out)
+{
+	marks_step(l->pid, &l->c, out);
+	out->logged = !l->now;
+	out->dev = l->dev;
+	out->ino = l->ino;
+	out->calls = l->calls;
+}
+
+/* exit()'s flush as a step. */
+void
+prog_marks_exit_step(struct pt_proc *p, struct prog_step *out)
+{
+	marks_step(p->pid, &p->cur, out);
+	out->stdio_fd = -1;
+	out->file = 0;
 	out->calls = p->inner;
 	memset(&p->inner, 0, sizeof p->inner);
 	p->inner.source = EV_SRC_PTRACE;
-}
-
-/* A marker of the shim: "before" remembers the call, "after" makes its step. 1 = a step. */
-int
-prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args, struct prog_step *out)
-{
-	static const unsigned char kinds[PROG_MARK_NFUNCS][2] = {
-#define PT_MARK_KINDS(id, name, a, b) [id] = { PROG_MARK_ARG_##a, PROG_MARK_ARG_##b },
-		PROG_MARK_FUNCS(PT_MARK_KINDS)
-#undef PT_MARK_KINDS
-	};
-	unsigned phase = args[1] & 0xff, id = (args[1] >> 8) & 0xff;
-	struct peek m = peek_pid(p->pid);
-
-	t->st.markers++;
-	p->in_sys = false;
-	if (id == 0 || id >= PROG_MARK_NFUNCS) {
-		prog_trace_resume(p, 0);
-		return 0;
-	}
-	if (phase == PROG_MARK_BEFORE) {
-		if (p->depth++ == 0) {
-			p->mark_id = (int)id;
-			p->mark_file = args[2];
-			for (int k = 0; k < 2; k++) {
-				p->mark_arg[k] = (int64_t)args[3 + k];
-				p->mark_str[k][0] = '\0';
-				if (kinds[id][k] == PROG_MARK_ARG_STR && args[3 + k] != 0)
-					peek_str(&m, args[3 + k], p->mark_str[k], PROG_STR_MAX);
-			}
-			event_list_clear(&p->inner);
-			p->inner.source = EV_SRC_PTRACE;
-			p->mark_dev = 0;
-			p->mark_ino = 0;
-			if (id == PROG_MARK_FUNC_fclose) {
-				struct prog_fd *fd = prog_trace_fd(p, (int)p->mark_arg[0]);
-				if (fd != NULL && fd->regular) {
-					p->mark_dev = fd->dev;
-					p->mark_ino = fd->ino;
-				}
-			}
-			prog_trace_hook_at(t, p, PROG_ENTRY_STDIO, marks_names[id], -1, -1, false);
-		}
-		prog_trace_resume(p, 0);
-		return 0;
-	}
-	if (p->depth == 0 || --p->depth > 0 || (int)id != p->mark_id) {
-		/* An "after" without its "before" (the shim was reached again): not a step. */
-		prog_trace_resume(p, 0);
-		return 0;
-	}
-	prog_marks_step(p, args[2], args[3], out);
-	out->ret = (int64_t)args[4];
-	p->mark_id = 0;
-	return 1;
 }

@@ -40,7 +40,6 @@ struct prog_run {
 	const char *unseen_note;  /* static storage, "" until the program does I/O no tracer sees */
 	struct prog_step exit;    /* how the first process ended */
 	bool exited, ended;
-	uint64_t loader_calls;    /* steps of the dynamic loader, not shown */
 	enum snap_source probe;
 	/* Steps ready to be returned, oldest first. */
 	struct prog_run_step **q;
@@ -50,15 +49,32 @@ struct prog_run {
 	struct prog_run_step *sfold[PROG_RUN_SFOLDS];
 	/* Streams seen at exit_group (the last state) and at the start of exit's flush. */
 	struct prog_run_pstreams at_exit[8], before_flush;
+	/* Every stream of each process as its last call left it: read at a stop right after a
+	 * call, then kept by the logged calls (each says how it left its own stream). */
+	struct prog_run_pstreams *live;
+	size_t n_live, cap_live;
 	bool failed;              /* out of memory in the hook: prog_run_next fails */
 };
 
 /* run.c: read every stream of pid, with the first bytes each holds, into *out. */
 void prog_run_read_streams(struct prog_run *r, pid_t pid, struct prog_run_pstreams *out);
 
-/* run.c: observe step s as its last call left it (streams ps, or read now when NULL). */
+/* run.c: observe step s as its last call left it: its file now, the streams ps (NULL: its
+ * own, or its process's live ones while s is live). */
 void prog_run_observe(struct prog_run *r, struct prog_run_step *s,
                       const struct prog_run_pstreams *ps);
+
+/* run.c: the streams of pid as its last call left them (NULL on ENOMEM). */
+struct prog_run_pstreams *prog_run_live(struct prog_run *r, pid_t pid);
+
+/* run.c: pid is stopped right after a call: read its streams into its live ones. The open
+ * folds of pid that were live (but keep) keep what they were. */
+void prog_run_scan(struct prog_run *r, pid_t pid, const struct prog_run_step *keep);
+
+/* run.c: the logged call ps changed its stream: so do pid's live streams (the open folds
+ * that were live, but keep, keep what they were). */
+void prog_run_apply(struct prog_run *r, const struct prog_step *ps,
+                    const struct prog_run_step *keep);
 
 /* run.c: put s, observed, at the end of the queue. 0, or -1 (ENOMEM: s is freed). */
 int prog_run_push(struct prog_run *r, struct prog_run_step *s);

@@ -264,6 +264,108 @@ prog_run_read_streams(struct prog_run *r, pid_t pid, struct prog_run_pstreams *o
 	}
 }
 
+/* The live streams of pid (added empty if new; NULL on ENOMEM). */
+struct prog_run_pstreams *
+prog_run_live(struct prog_run *r, pid_t pid)
+{
+	for (size_t i = 0; i < r->n_live; i++)
+		if (r->live[i].pid == pid)
+			return &r->live[i];
+	if (r->n_live == r->cap_live) {
+		size_t cap = r->cap_live ? r->cap_live * 2 : 4;
+		struct prog_run_pstreams *v = realloc(r->live, cap * sizeof *v);
+		if (v == NULL)
+			return NULL;
+		r->live = v;
+		r->cap_live = cap;
+	}
+	memset(&r->live[r->n_live], 0, sizeof r->live[0]);
+	r->live[r->n_live].pid = pid;
+	return &r->live[r->n_live++];
+}
+
+/* Forget pid's live streams (it ended; its pid may come again). */
+static void
+prog_run_live_drop(struct prog_run *r, pid_t pid)
+{
+	for (size_t i = 0; i < r->n_live; i++)
+		if (r->live[i].pid == pid) {
+			free(r->live[i].v);
+			r->live[i] = r->live[--r->n_live];
+			return;
+		}
+}
+
+static void prog_run_set_streams(struct prog_run_step *s, const struct prog_run_pstreams *ps);
+
+/* Before pid's live streams change: each open fold of pid whose state they are (but keep)
+ * keeps a copy of them. */
+static void
+prog_run_freeze(struct prog_run *r, pid_t pid, const struct prog_run_step *keep)
+{
+	struct prog_run_pstreams *l = NULL;
+
+	for (long i = -1; i < PROG_RUN_SFOLDS; i++) {
+		struct prog_run_step *f = i < 0 ? r->fold : r->sfold[i];
+		if (f == NULL || !f->live || f == keep || f->ps.pid != pid)
+			continue;
+		if (l == NULL && (l = prog_run_live(r, pid)) == NULL)
+			return;
+		prog_run_set_streams(f, l);
+		f->live = false;
+	}
+}
+
+/* pid is stopped right after a call: its streams read now. */
+void
+prog_run_scan(struct prog_run *r, pid_t pid, const struct prog_run_step *keep)
+{
+	struct prog_run_pstreams *l;
+
+	prog_run_freeze(r, pid, keep);
+	if ((l = prog_run_live(r, pid)) != NULL)
+		prog_run_read_streams(r, pid, l);
+}
+
+/* A logged call changed its stream. */
+void
+prog_run_apply(struct prog_run *r, const struct prog_step *ps, const struct prog_run_step *keep)
+{
+	struct prog_run_pstreams *l;
+	struct prog_run_stream *x = NULL;
+
+	prog_run_freeze(r, ps->pid, keep);
+	if ((l = prog_run_live(r, ps->pid)) == NULL)
+		return;
+	/* Never read yet (its first calls made no system call): the streams are read now,
+	 * later than the call; its own stream is then set as the call left it. */
+	if (!l->known)
+		prog_run_read_streams(r, ps->pid, l);
+	for (size_t i = 0; i < l->n && x == NULL; i++)
+		if (l->v[i].st.addr == ps->file)
+			x = &l->v[i];
+	if (ps->func_base == PROG_MARK_FUNC_fclose) {
+		if (x != NULL)
+			*x = l->v[--l->n];
+		return;
+	}
+	if (!ps->stream_known || ps->file == 0)
+		return;
+	if (x == NULL) {
+		/* A new stream: glibc puts it first in its list. */
+		struct prog_run_stream *v = realloc(l->v, (l->n + 1) * sizeof *v);
+		if (v == NULL)
+			return;
+		memmove(v + 1, v, l->n * sizeof *v);
+		l->v = v;
+		l->n++;
+		x = &v[0];
+	}
+	x->st = ps->stream;
+	x->head_len = ps->head_len < sizeof x->head ? ps->head_len : sizeof x->head;
+	memcpy(x->head, ps->head, x->head_len);
+}
+
 /* A copy of the streams ps into the step. */
 static void
 prog_run_set_streams(struct prog_run_step *s, const struct prog_run_pstreams *ps)
@@ -405,7 +507,7 @@ prog_run_text(struct prog_run_step *s)
 		prog_run_fold_text(s, one);
 		return;
 	}
-	if (s->ps.kind == PROG_STEP_STDIO && s->ps.func_id == PROG_MARK_EXIT) {
+	if (s->ps.kind == PROG_STEP_STDIO && s->ps.func_id == PROG_MARK_EXIT_ID) {
 		const char *fp = s->ps.stdio_fd == 1 ? "stdout" : s->ps.stdio_fd == 2 ? "stderr" : "fp";
 		at = (size_t)snprintf(s->text, sizeof s->text, "[%d] exit() flushes %s: ",
 		                      (int)s->ps.pid, fp);
@@ -418,8 +520,9 @@ prog_run_text(struct prog_run_step *s)
 	if (s->ps.kind != PROG_STEP_STDIO || l->n == 0 || at >= sizeof s->text)
 		return;
 	event_format(&l->v[0], ev, sizeof ev);
-	snprintf(s->text + at, sizeof s->text - at, "%s%s", s->ps.func_id == PROG_MARK_EXIT ? "" :
-	         s->ps.func_id == PROG_MARK_FUNC_fopen || s->ps.func_id == PROG_MARK_FUNC_fdopen ?
+	snprintf(s->text + at, sizeof s->text - at, "%s%s", s->ps.func_id == PROG_MARK_EXIT_ID ? "" :
+	         s->ps.func_base == PROG_MARK_FUNC_fopen || s->ps.func_base == PROG_MARK_FUNC_fdopen ||
+	         s->ps.func_base == PROG_MARK_FUNC_freopen || s->ps.func_base == PROG_MARK_FUNC_tmpfile ?
 	         ": " : " -> ", ev);
 	at = strlen(s->text);
 	if (l->n + l->dropped > 1 && at < sizeof s->text)
@@ -438,7 +541,6 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 	struct step_result *sr = &s->sr;
 	const struct prog_step *p = &s->ps;
 	bool alive = p->kind != PROG_STEP_EXIT;
-	struct prog_run_pstreams now = { 0 };
 	int tfd = -1;
 
 	sr->index = r->n_steps++;
@@ -453,7 +555,8 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 	/* The scenario op of the same name (read, fwrite, ...), for what keys on ops. A failed
 	 * step stays a note: its narration names the real call, not an op's args. */
 	if (p->kind != PROG_STEP_EXIT && !(p->kind == PROG_STEP_CALL && p->ev.err != 0)) {
-		int op = scenario_op_find(p->kind == PROG_STEP_STDIO ? p->func : p->ev.call);
+		int op = scenario_op_find(p->kind == PROG_STEP_STDIO ? prog_marks_name(p->func_base) :
+		                          p->ev.call);
 		if (op >= 0 && scenario_op_has((enum scn_op)op, SCN_OPF_CALL))
 			s->scn.op = (enum scn_op)op;
 	}
@@ -489,15 +592,14 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 			r->exit = *p;
 			r->exited = true;
 		}
+		prog_run_live_drop(r, p->pid);
 		break;
 	}
-	if (ps == NULL && alive) {
-		prog_run_read_streams(r, p->pid, &now);
-		ps = &now;
-	}
+	if (ps == NULL && s->live)
+		ps = prog_run_live(r, p->pid);
 	if (ps != NULL)
 		prog_run_set_streams(s, ps);
-	free(now.v);
+	s->live = false;
 	if (s->file < 0 && s->ps.kind == PROG_STEP_STDIO && s->ps.file != 0) {
 		/* A stdio call that made no system call: the file of its stream's fd. */
 		for (size_t i = 0; i < s->n_streams; i++)
@@ -588,26 +690,6 @@ prog_run_new_step(struct prog_step *ps)
 	return s;
 }
 
-/*
- * True if the step is the dynamic loader mapping a library (ld.so.cache, a .so file, the
- * shim): real calls on regular files, but not the student's; they are counted, not shown.
- */
-static bool
-prog_run_is_loader(const struct prog_run *r, const struct prog_step *ps)
-{
-	const char *p = ps->path, *base;
-
-	if (ps->kind != PROG_STEP_CALL || p[0] == '\0' || r->exited)
-		return false;
-	base = strrchr(p, '/') != NULL ? strrchr(p, '/') + 1 : p;
-	if (strcmp(p, "/etc/ld.so.cache") == 0 || strcmp(p, "/etc/ld.so.preload") == 0)
-		return true;
-	if (strncmp(base, "lib", 3) != 0 && strcmp(base, "iobufviz-shim.so") != 0)
-		return false;
-	return strstr(base, ".so") != NULL &&
-	       (strcmp(strstr(base, ".so"), ".so") == 0 || strncmp(strstr(base, ".so"), ".so.", 4) == 0);
-}
-
 /* The next step. */
 int
 prog_run_next(struct prog_run *r, struct prog_run_step *out)
@@ -632,8 +714,7 @@ prog_run_next(struct prog_run *r, struct prog_run_step *out)
 		}
 		if (r->ended)
 			return 0;
-		while ((rc = prog_trace_next(r->t, &ps)) == 1 && prog_run_is_loader(r, &ps))
-			r->loader_calls++;
+		rc = prog_trace_next(r->t, &ps);
 		if (rc < 0)
 			return -1;
 		if (rc == 0) {
@@ -733,7 +814,17 @@ prog_run_stats(const struct prog_run *r, struct prog_stats *out)
 uint64_t
 prog_run_loader_calls(const struct prog_run *r)
 {
-	return r->loader_calls;
+	struct prog_stats st;
+
+	prog_trace_stats(r->t, &st);
+	return st.loader;
+}
+
+/* Whether the run's --timeout passed. */
+bool
+prog_run_timed_out(const struct prog_run *r)
+{
+	return prog_trace_timed_out(r->t);
 }
 
 /* Kill, close, remove. */
@@ -760,6 +851,9 @@ prog_run_free(struct prog_run *r)
 	for (size_t i = 0; i < sizeof r->at_exit / sizeof r->at_exit[0]; i++)
 		free(r->at_exit[i].v);
 	free(r->before_flush.v);
+	for (size_t i = 0; i < r->n_live; i++)
+		free(r->live[i].v);
+	free(r->live);
 	for (size_t i = 0; i < r->n_files; i++)
 		if (r->files[i].fd >= 0)
 			close(r->files[i].fd);

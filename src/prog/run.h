@@ -79,6 +79,7 @@ struct prog_run_step {
 	struct prog_run_stream *streams;  /* every FILE of the process as the step left it */
 	size_t n_streams;
 	bool streams_known;       /* false: not readable (static, not glibc, gone) */
+	bool live;                /* (an open fold) its streams are its process's live ones */
 };
 
 /* The shim next to our binary in the build tree, else in $(pkglibdir), into buf; NULL if
@@ -117,9 +118,12 @@ const struct prog_step *prog_run_exit(const struct prog_run *r);
 /* Counters (prog/trace.h). */
 void prog_run_stats(const struct prog_run *r, struct prog_stats *out);
 
-/* Calls of the dynamic loader on its libraries (ld.so.cache, lib*.so*, the shim): real
- * calls on regular files, but not the student's; passed over, not shown. */
+/* Calls of the dynamic loader (made from its own code: ld.so.cache, the libraries, the
+ * shim): real calls on regular files, but not the student's; passed over, not shown. */
 uint64_t prog_run_loader_calls(const struct prog_run *r);
+
+/* True if the run's --timeout passed (every process it made was killed then). */
+bool prog_run_timed_out(const struct prog_run *r);
 
 /* Kill the program and every process it made, close the files, remove the scratch dir.
  * NULL is fine. */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/fdio.h"
+#include "prog/mark.h"
 #include "prog/streams.h"
 
 /*
@@ -35,7 +36,7 @@
 #define PS_NO_READS        0x0004u
 #define PS_NO_WRITES       0x0008u
 #define PS_LINE_BUF        0x0200u
-#define PS_CURRENTLY_PUTTING 0x0800u
+#define PS_CURRENTLY_PUTTING PROG_MARK_IO_CURRENTLY_PUTTING
 
 /* At most this many streams are walked (a corrupt chain must not loop forever). */
 #define PS_MAX_CHAIN 4096
@@ -252,18 +253,16 @@ prog_stdio_addr(const void *p)
 	return (uint64_t)(uintptr_t)p;
 }
 
-/* Decode one FILE read from the tracee. */
+/* A stream from its _flags, _fileno and buffer pointers (tracee addresses, only compared),
+ * as the FILE at addr. */
 static void
-prog_stdio_decode(const struct _IO_FILE *fp, uint64_t addr, struct prog_stream *out)
+prog_stdio_raw(unsigned fl, int fd, uint64_t buf_base, uint64_t buf_end, uint64_t wbase,
+               uint64_t wptr, uint64_t rptr, uint64_t rend, uint64_t addr,
+               struct prog_stream *out)
 {
-	unsigned fl = (unsigned)fp->_flags;
-	uint64_t buf_base = prog_stdio_addr(fp->_IO_buf_base), buf_end = prog_stdio_addr(fp->_IO_buf_end);
-	uint64_t wbase = prog_stdio_addr(fp->_IO_write_base), wptr = prog_stdio_addr(fp->_IO_write_ptr);
-	uint64_t rptr = prog_stdio_addr(fp->_IO_read_ptr), rend = prog_stdio_addr(fp->_IO_read_end);
-
 	memset(out, 0, sizeof *out);
 	out->addr = addr;
-	out->fd = fp->_fileno;
+	out->fd = fd;
 	out->flags = fl;
 	out->mode = (fl & PS_UNBUFFERED) ? PROG_STREAM_UNBUFFERED :
 	            (fl & PS_LINE_BUF) ? PROG_STREAM_LINE : PROG_STREAM_FULL;
@@ -273,15 +272,29 @@ prog_stdio_decode(const struct _IO_FILE *fp, uint64_t addr, struct prog_stream *
 	if (buf_end > buf_base)
 		out->buf_size = buf_end - buf_base;
 	/* __fpending for a byte stream: write_ptr - write_base, whatever the mode. */
-	if (wptr > wbase) {
+	if (wptr > wbase)
 		out->pending = wptr - wbase;
-		out->head_addr = wbase;
-	}
-	if (!out->putting && rend > rptr) {
+	if (!out->putting && rend > rptr)
 		out->read_ahead = rend - rptr;
-		if (out->pending == 0)
-			out->head_addr = rptr;
-	}
+	prog_mark_head(fl, wbase, wptr, rptr, rend, &out->head_addr);
+}
+
+/* Decode one FILE read from the tracee. */
+static void
+prog_stdio_decode(const struct _IO_FILE *fp, uint64_t addr, struct prog_stream *out)
+{
+	prog_stdio_raw((unsigned)fp->_flags, fp->_fileno, prog_stdio_addr(fp->_IO_buf_base),
+	               prog_stdio_addr(fp->_IO_buf_end), prog_stdio_addr(fp->_IO_write_base),
+	               prog_stdio_addr(fp->_IO_write_ptr), prog_stdio_addr(fp->_IO_read_ptr),
+	               prog_stdio_addr(fp->_IO_read_end), addr, out);
+}
+
+/* The stream as a logged call left it. */
+void
+prog_stdio_from_call(const struct prog_mark_call *c, struct prog_stream *out)
+{
+	prog_stdio_raw(c->st_flags, c->fd, c->buf_base, c->buf_end, c->write_base, c->write_ptr,
+	               c->read_ptr, c->read_end, c->file, out);
 }
 
 /* The first bytes a stream holds. */

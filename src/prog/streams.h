@@ -49,6 +49,10 @@ void prog_stdio_reset(struct prog_stdio *s);
 int prog_stdio_scan(struct prog_stdio *s, struct prog_stream *v, size_t max, size_t *n,
                     const char **why);
 
+/* The stream as a logged call c left it (mark.h's record of it, F_STATE) into *out. */
+struct prog_mark_call;
+void prog_stdio_from_call(const struct prog_mark_call *c, struct prog_stream *out);
+
 /* Read the one FILE at addr into *out. 0, or -1 with errno. */
 int prog_stdio_read(pid_t pid, uint64_t addr, struct prog_stream *out);
 

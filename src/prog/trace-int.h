@@ -33,15 +33,33 @@ struct pt_proc {
 	int file_fd;              /* the fd path is of (-1: none, or by path only) */
 	dev_t dev;                /* the regular file's */
 	ino_t ino;
-	int depth;                /* stdio calls of the shim in progress (exit's flush: for good) */
-	/* The outermost stdio call in progress, as its "before" marker gave it. */
-	int mark_id;
-	uint64_t mark_file;
-	int64_t mark_arg[2];
-	char mark_str[2][PROG_STR_MAX];
-	dev_t mark_dev;           /* fclose: its file, seen before the fd is gone */
+	bool in_stdio;            /* the call is a stdio call's (or exit()'s flush's) */
+	bool loader;              /* the call is the dynamic loader's (made from its code) */
+	/* Where the dynamic loader's code is (found at the first stop after an exec). */
+	bool ld_known;
+	uint64_t ld_lo, ld_hi;
+	/* The shim's state in this thread (prog/mark.h): where (0: not told yet), as read at
+	 * its last stop, and the log's calls taken so far. */
+	uint64_t shim;
+	struct prog_mark_tls tls;
+	uint64_t taken;
+	/* The stdio call under way that made system calls (its seq, 0: none), its arguments,
+	 * its file (fclose: seen before the fd is gone) and the calls it made so far. */
+	uint64_t cur_seq;
+	struct prog_mark_call cur;
+	dev_t mark_dev;
 	ino_t mark_ino;
-	struct event_list inner;  /* the calls it made so far (they are its step's) */
+	struct event_list inner;
+};
+
+/* A stdio call read from a thread's log, waiting to be returned as a step. */
+struct pt_logged {
+	pid_t pid;
+	struct prog_mark_call c;
+	dev_t dev;                /* its stream's regular file (0: none) */
+	ino_t ino;
+	bool now;                 /* its thread is stopped right after it (PROG_MARK_AFTER) */
+	struct event_list calls;  /* the system calls it made (owned) */
 };
 
 /* A running program. */
@@ -57,6 +75,14 @@ struct prog_trace {
 	char prog[PATH_MAX];      /* the program's path, as exec'd */
 	prog_trace_hook *hook;    /* told of each entry (prog_trace_set_hook) */
 	void *hook_ctx;
+	/* Logged stdio calls to return before anything else, oldest first; the stop that read
+	 * them (its process stays stopped) is handled once they are all returned. */
+	struct pt_logged *q;
+	size_t qhead, qn, qcap;
+	bool pend;
+	pid_t pend_pid;
+	int pend_status;
+	struct prog_mark_call *logbuf;    /* PROG_MARK_LOG entries, read at once */
 };
 
 /* trace.c: the table entry of p's fd (read from /proc the first time), or NULL if not open. */
@@ -66,17 +92,31 @@ struct prog_fd *prog_trace_fd(struct pt_proc *p, int fd);
  * with signal sig. */
 void prog_trace_resume(struct pt_proc *p, int sig);
 
-/* trace.c: tell t's hook what p is about to do (prog_entry's fields). */
+/* trace.c: tell t's hook what p is about to do (prog_entry's fields; a stdio entry's
+ * function and stream are p->cur's). */
 void prog_trace_hook_at(struct prog_trace *t, struct pt_proc *p, enum prog_entry_kind kind,
-                        const char *call, int fd, int fd2, bool file);
+                        const char *call, int fd, int fd2, bool file, bool first);
 
-/* marks.c: a marker of the shim (prctl's args) at p's seccomp stop: "before" remembers the
- * call, "after" makes its step into out. 1 = a step (p stays stopped), 0 = p was resumed. */
-int prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args,
-                  struct prog_step *out);
+/*
+ * marks.c: read p's shim state into p->tls and queue in t the calls its log holds that
+ * were not taken yet (a call that made system calls gets p's inner calls). stopped: p is
+ * stopped, so the log's read count may be written back (full: it must be). 0, or -1 if the
+ * state cannot be read (p->shim is then forgotten).
+ */
+int prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool full);
 
-/* marks.c: the stdio step of p's call in progress (its "after" marker gave file and size; 0
- * and 0 for exit's flush) into out; the calls it made go with it. */
-void prog_marks_step(struct pt_proc *p, uint64_t file, uint64_t size, struct prog_step *out);
+/* marks.c: at a system call's entry stop of p (its state just read): whether it is made by a
+ * stdio call (p->in_stdio); a stdio call's first system call starts its record (p->cur) and
+ * asks the shim to stop when it returns. True if this is that first call. */
+bool prog_marks_at_call(struct pt_proc *p);
+
+/* marks.c: a marker of the shim (prctl's args) at p's seccomp stop. p is resumed. */
+void prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args);
+
+/* marks.c: the step of the logged call l (its calls taken over) into out. */
+void prog_marks_logged_step(const struct pt_logged *l, struct prog_step *out);
+
+/* marks.c: exit()'s flush under way in p (its calls so far) as a step into out. */
+void prog_marks_exit_step(struct pt_proc *p, struct prog_step *out);
 
 #endif

@@ -16,6 +16,7 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/auxv.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -120,13 +121,67 @@ prog_trace_resume(struct pt_proc *p, int sig)
 /* Tell the hook what p is about to do. */
 void
 prog_trace_hook_at(struct prog_trace *t, struct pt_proc *p, enum prog_entry_kind kind,
-                   const char *call, int fd, int fd2, bool file)
+                   const char *call, int fd, int fd2, bool file, bool first)
 {
 	struct prog_entry e = { .kind = kind, .pid = p->pid, .call = call, .fd = fd, .fd2 = fd2,
-	                        .file = file, .func_id = p->mark_id, .stream = p->mark_file };
+	                        .file = file, .first = first };
 
+	if (kind == PROG_ENTRY_STDIO) {
+		e.func_id = p->cur.id;
+		e.stream = p->cur.file;
+	}
 	if (t->hook != NULL)
 		t->hook(t->hook_ctx, &e);
+}
+
+/*
+ * Where the dynamic loader's code is in p: the executable mappings of the file mapped at
+ * AT_BASE (the interpreter the kernel loaded with the program; none for a static one). Its
+ * calls (ld.so.cache, the libraries, the shim) are the loader's, whatever the files' names.
+ */
+static void
+pt_loader_range(struct pt_proc *p)
+{
+	char name[64], line[PATH_MAX + 128], ld[PATH_MAX] = "";
+	uint64_t aux[2], base = 0;
+	FILE *f;
+	int fd;
+
+	p->ld_known = true;
+	p->ld_lo = p->ld_hi = 0;
+	snprintf(name, sizeof name, "/proc/%d/auxv", (int)p->pid);
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	while (fd >= 0 && read(fd, aux, sizeof aux) == (ssize_t)sizeof aux && aux[0] != AT_NULL)
+		if (aux[0] == AT_BASE)
+			base = aux[1];
+	if (fd >= 0)
+		close(fd);
+	snprintf(name, sizeof name, "/proc/%d/maps", (int)p->pid);
+	if (base == 0 || (f = fopen(name, "re")) == NULL)
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		rewind(f);
+		while (fgets(line, sizeof line, f) != NULL) {
+			unsigned long long lo, hi;
+			char perms[8];
+			int at = 0;
+			if (sscanf(line, "%llx-%llx %7s %*x %*x:%*x %*u %n", &lo, &hi, perms, &at) < 3 ||
+			    at == 0 || line[at] != '/')
+				continue;
+			line[strcspn(line, "\n")] = '\0';
+			if (pass == 0 && base >= lo && base < hi)
+				snprintf(ld, sizeof ld, "%s", line + at);
+			if (pass == 1 && perms[2] == 'x' && strcmp(line + at, ld) == 0) {
+				if (p->ld_hi == 0 || lo < p->ld_lo)
+					p->ld_lo = lo;
+				if (hi > p->ld_hi)
+					p->ld_hi = hi;
+			}
+		}
+		if (ld[0] == '\0')
+			break;
+	}
+	fclose(f);
 }
 
 /* Use fd's file as the call's file, unless a regular one is known already (a copy's second
@@ -188,7 +243,7 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	struct __ptrace_syscall_info si;
 	const struct call_row *c;
 	struct peek m = peek_pid(p->pid);
-	bool stores = false;
+	bool stores = false, first;
 
 	memset(&si, 0, sizeof si);
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, (void *)sizeof si, &si) <= 0 ||
@@ -199,16 +254,22 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		prog_trace_resume(p, 0);
 		return 0;
 	}
-	if (c->flags & CALL_MARK)
-		return prog_marks_on(t, p, si.seccomp.args, out);
+	if (c->flags & CALL_MARK) {
+		prog_marks_on(t, p, si.seccomp.args);
+		return 0;
+	}
+	if (!p->ld_known)
+		pt_loader_range(p);
+	p->loader = si.instruction_pointer >= p->ld_lo && si.instruction_pointer < p->ld_hi;
+	first = prog_marks_at_call(p);
 	if (c->flags & CALL_EXIT) {
 		/* No exit stop follows: the process's end is its step. exit()'s flush of the
 		 * streams is one before it, while the process (and its memory) is still here. */
 		t->st.other_calls++;
 		p->in_sys = false;
-		prog_trace_hook_at(t, p, PROG_ENTRY_EXIT, c->name, -1, -1, false);
-		if (p->mark_id == PROG_MARK_EXIT && p->inner.n + p->inner.dropped > 0) {
-			prog_marks_step(p, 0, 0, out);
+		prog_trace_hook_at(t, p, PROG_ENTRY_EXIT, c->name, -1, -1, false, false);
+		if (p->in_stdio && p->cur.id == PROG_MARK_EXIT_ID && p->inner.n + p->inner.dropped > 0) {
+			prog_marks_exit_step(p, out);
 			return 1;
 		}
 		prog_trace_resume(p, 0);
@@ -237,14 +298,15 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	} else if (c->flags & CALL_MEM) {
 		stores = pt_use_map(p, p->stop.args[(int)c->addr]);
 	}
-	if (p->depth == 0)
-		prog_trace_hook_at(t, p, PROG_ENTRY_CALL, c->name,
+	/* The loader's calls are no entry of the program's: nothing of it ends there. */
+	if (!p->loader)
+		prog_trace_hook_at(t, p, p->in_stdio ? PROG_ENTRY_STDIO : PROG_ENTRY_CALL, c->name,
 		        c->fd >= 0 ? (int)p->stop.args[(int)c->fd] : -1,
 		        c->fd2 >= 0 ? (int)p->stop.args[(int)c->fd2] : -1,
-		        ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) || p->regular);
+		        ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) || p->regular, first);
 	p->in_sys = true;
 	clock_gettime(CLOCK_MONOTONIC, &p->t0);
-	if (stores && p->depth == 0) {
+	if (stores && !p->in_stdio && !p->loader) {
 		/* The program's stores through the mapping made no call: a step of their own,
 		 * observed now, before msync or munmap acts (the call goes on when it is over). */
 		pt_stores_step(p, c, out);
@@ -276,7 +338,7 @@ pt_fill_event(struct pt_proc *p, pid_t leader, const struct timespec *now, struc
 	out->pid = p->pid;
 	out->ev.ns = units_ns_between(&p->t0, now);
 	out->ev.ns_traced = true;
-	out->ev.origin = p->depth > 0 ? EV_STDIO : EV_DIRECT;
+	out->ev.origin = p->in_stdio ? EV_STDIO : EV_DIRECT;
 	/* A call of any process but the first is a child's, as the lesson's tracer marks it. */
 	out->ev.child = p->pid != leader;
 	if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
@@ -366,15 +428,18 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	} else {
 		step = p->has_file && p->regular;
 	}
-	if (!step) {
-		t->st.other_calls++;
+	if (!step || p->loader) {
+		if (step)
+			t->st.loader++;
+		else
+			t->st.other_calls++;
 		p->call = NULL;
 		prog_trace_resume(p, 0);
 		return 0;
 	}
 	pt_fill_event(p, t->leader, &now, out);
 	p->call = NULL;
-	if (p->depth > 0) {
+	if (p->in_stdio) {
 		/* Inside a stdio call (or exit's flush): the call is that step's. */
 		event_list_add(&p->inner, &out->ev);
 		prog_trace_resume(p, 0);
@@ -393,8 +458,11 @@ pt_on_exec(struct pt_proc *p)
 		else
 			i++;
 	prog_stdio_reset(p->stdio);
-	p->depth = 0;
-	p->mark_id = 0;
+	p->shim = 0;
+	p->taken = 0;
+	p->cur_seq = 0;
+	p->in_stdio = false;
+	p->ld_known = false;
 	event_list_clear(&p->inner);
 }
 
@@ -406,11 +474,33 @@ pt_kill_all(struct prog_trace *t)
 		kill(t->procs[i].pid, SIGKILL);
 }
 
-/* The tracer's kill at the deadline (prog/wait.h): every traced process. */
+/* Kill every traced process (prog/wait.h's kill at the end of the run). */
 static void
 pt_kill_all_cb(void *arg)
 {
 	pt_kill_all(arg);
+}
+
+/* The tracer's kill at the deadline (prog/wait.h): what each thread logged since its last
+ * stop is read first (they are running: the calls counted as written are complete), then
+ * every traced process is killed. */
+static void
+pt_deadline_cb(void *arg)
+{
+	struct prog_trace *t = arg;
+
+	for (size_t i = 0; i < t->nprocs; i++)
+		prog_marks_drain(t, &t->procs[i], false, false);
+	pt_kill_all(t);
+}
+
+/* Keep the stop st of pid to handle once the logged calls queued are returned. */
+static void
+pt_pend(struct prog_trace *t, pid_t pid, int st)
+{
+	t->pend = true;
+	t->pend_pid = pid;
+	t->pend_status = st;
 }
 
 /* pt_run with SIGCHLD blocked (prog/wait.h). */
@@ -420,19 +510,40 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 	for (;;) {
 		struct pt_proc *p;
 		int st, sig, ev;
+		bool again = false;
 		pid_t pid;
 
-		if (t->nprocs == 0)
-			return 0;
-		pid = prog_wait_any(&t->w, &st, pt_kill_all_cb, t);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == ECHILD)
-				return 0;
-			return -1;
+		if (t->qhead < t->qn) {
+			/* A logged call: its thread (or the one stopped after it) stays stopped. */
+			prog_marks_logged_step(&t->q[t->qhead++], out);
+			t->st.steps++;
+			out->seq = t->st.steps;
+			return 1;
 		}
-		t->st.stops++;
+		if (t->pend) {
+			/* The stop whose logged calls were just returned. */
+			t->pend = false;
+			pid = t->pend_pid;
+			st = t->pend_status;
+			again = true;
+		} else {
+			if (t->nprocs == 0)
+				return 0;
+			pid = prog_wait_any(&t->w, &st, pt_deadline_cb, t);
+			if (pid < 0) {
+				if (errno == EINTR)
+					continue;
+				if (errno == ECHILD)
+					return 0;
+				return -1;
+			}
+			t->st.stops++;
+		}
+		if (!again && t->qhead < t->qn) {
+			/* The deadline read the logs: their calls come before any end. */
+			pt_pend(t, pid, st);
+			continue;
+		}
 		p = pt_proc_find(t, pid);
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
 			if (p == NULL)
@@ -465,6 +576,16 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 		}
 		sig = WSTOPSIG(st);
 		ev = st >> 16;
+		/* What the thread logged since its last stop comes before this stop (a syscall-exit
+		 * stop has nothing before it but its entry stop; an exec's image is new). */
+		if (!again && t->execed && p->shim != 0 && sig != (SIGTRAP | 0x80) &&
+		    !(sig == SIGTRAP && ev == PTRACE_EVENT_EXEC)) {
+			prog_marks_drain(t, p, true, false);
+			if (t->qhead < t->qn) {
+				pt_pend(t, pid, st);
+				continue;
+			}
+		}
 		if (sig == SIGTRAP && ev == PTRACE_EVENT_SECCOMP) {
 			if (!t->execed) {
 				/* Our own child's execve (or its error report): not the program's yet. */
@@ -694,6 +815,13 @@ prog_trace_stats(const struct prog_trace *t, struct prog_stats *out)
 	*out = t->st;
 }
 
+/* Whether the deadline passed. */
+bool
+prog_trace_timed_out(const struct prog_trace *t)
+{
+	return t->w.timed_out;
+}
+
 /* Call the hook at each entry. */
 void
 prog_trace_set_hook(struct prog_trace *t, prog_trace_hook *fn, void *ctx)
@@ -723,6 +851,10 @@ prog_trace_free(struct prog_trace *t)
 	scratch_forget(t->leader);
 	while (t->nprocs > 0)
 		pt_proc_del(t, &t->procs[0]);
+	for (size_t i = t->qhead; i < t->qn; i++)
+		event_list_clear(&t->q[i].calls);
+	free(t->q);
+	free(t->logbuf);
 	if (t->err_fd > 0)
 		close(t->err_fd);
 	free(t->procs);

@@ -5,15 +5,16 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include "trace/event.h"
 #include "prog/launch.h"
 #include "prog/mark.h"
+#include "prog/streams.h"
 
 struct prog_trace;
-struct prog_stream;
 struct call_row;
 struct decode_stop;
 struct peek;
@@ -35,24 +36,30 @@ struct prog_step {
 	uint64_t seq;             /* 1, 2, ... in the order steps happened */
 	/* PROG_STEP_CALL: the call, made by the program itself (ev.origin EV_DIRECT). */
 	struct event ev;
-	char path[PATH_MAX];      /* open family: the path as passed; else the fd's file (a
-	                           * copy's: fd's if regular, else fd2's; msync, munmap: the
-	                           * mapped file's) */
-	bool regular;             /* the file is a regular file */
+	bool regular;             /* the file (path) is a regular file */
 	int file_fd;              /* the fd of that file (-1: none, or named by path or address) */
 	dev_t dev;                /* the regular file's device and inode (0 if unknown) */
 	ino_t ino;
-	/* PROG_STEP_STDIO: a stdio call seen through the shim, or exit()'s flush of the streams
-	 * (func_id PROG_MARK_EXIT, "exit"). */
-	int func_id;
-	const char *func;         /* "fwrite", ... (static storage) */
+	/* PROG_STEP_STDIO: a stdio call the shim logged, or exit()'s flush of the streams
+	 * (func_id PROG_MARK_EXIT_ID, "exit"). */
+	int func_id;              /* the function called (fwrite_unlocked's own) */
+	int func_base;            /* the one it is shown, folded and matched as (fwrite) */
+	const char *func;         /* its name: "fwrite_unlocked" (static storage) */
 	uint64_t file;            /* the FILE* in the tracee (the new one for fopen; the closed
 	                             one for fclose; 0 for fflush(NULL) and exit) */
 	int stdio_fd;             /* its _fileno, -1 if unknown */
-	int64_t arg[2];           /* the call's arguments as its "before" marker gave them */
-	char str[2][PROG_STR_MAX];/* ... and the strings they point at (mark.h's STR), cut */
+	int64_t arg[2];           /* the call's arguments as the shim logged them */
+	char str[2][PROG_STR_MAX];/* ... and the strings they name (mark.h's STR), cut */
 	uint64_t size;            /* bytes the call moved (fwrite: size * items written) */
-	int64_t ret;              /* the function's return value (fgets: the length, -1: NULL) */
+	int64_t ret;              /* the function's result (fgets: the length, -1: NULL; fopen:
+	                             the new stream's fd, -1: NULL) */
+	bool literal;             /* fwrite or puts of a string literal (mark.h) */
+	bool logged;              /* read from the log at a later stop: the process has gone on
+	                             since; stream is how the call left its stream */
+	bool stream_known;        /* stream and head are filled */
+	struct prog_stream stream;
+	unsigned char head[PROG_HEAD_MAX];
+	size_t head_len;
 	struct event_list calls;  /* the system calls on regular files it made, in order,
 	                             origin EV_STDIO: owned by the step (event_list_clear) */
 	/* PROG_STEP_EXIT */
@@ -60,22 +67,30 @@ struct prog_step {
 	int exit_code;            /* WEXITSTATUS, -1 if killed */
 	int signal;               /* the signal that killed it, 0 if it exited */
 	bool timed_out;           /* killed because prog_opts.timeout_ms passed */
+	/* Last, so that a stdio step (which has none) is made and copied without it: the open
+	 * family's path as passed; else the fd's file (a copy's: fd's if regular, else fd2's;
+	 * msync, munmap: the mapped file's). */
+	char path[PATH_MAX];
 };
+
+/* The bytes of a prog_step but its path (which a stdio step leaves empty). */
+#define PROG_STEP_HEAD offsetof(struct prog_step, path)
 
 /* What a process is about to do, told to the hook while it is stopped before doing it. */
 enum prog_entry_kind {
 	PROG_ENTRY_CALL,          /* a system call of the program's own (not inside stdio) */
-	PROG_ENTRY_STDIO,         /* a stdio call (or exit()'s flush) begins */
+	PROG_ENTRY_STDIO,         /* a system call of a stdio call (or of exit()'s flush) */
 	PROG_ENTRY_EXIT,          /* exit_group: the process ends after this */
 };
 
 struct prog_entry {
 	enum prog_entry_kind kind;
 	pid_t pid;
-	const char *call;         /* CALL: its name; STDIO: the function's */
+	const char *call;         /* the system call's name (NULL: exit()'s flush begins) */
 	int fd, fd2;              /* CALL: its fd arguments (-1: none) */
 	bool file;                /* CALL: it may be a step (an open, or an fd of a regular file) */
-	int func_id;              /* STDIO */
+	bool first;               /* STDIO: the stdio call's first system call */
+	int func_id;              /* STDIO: the stdio call's base (mark.h) */
 	uint64_t stream;          /* STDIO: the FILE* (0: none, or all) */
 };
 
@@ -89,6 +104,7 @@ struct prog_stats {
 	uint64_t other_calls;     /* traced calls that were not steps (pipes, terminals, ...) */
 	uint64_t markers;         /* shim markers seen */
 	uint64_t async;           /* io_uring calls: the data they move is not seen */
+	uint64_t loader;          /* calls of the dynamic loader (made from its code): not steps */
 };
 
 /*
@@ -105,9 +121,11 @@ int prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_
 /*
  * Let the program run to its next step and fill *out. It waits with waitpid(-1, __WALL)
  * (tracees that are not our children can only be waited for so): while a program is
- * traced, the caller must not have other children of its own to wait for. The process that made a call step
- * stays stopped right after the call until the next prog_trace_next (so prog_trace_stdio
- * shows its buffers as they are then). Every wait is bounded: at prog_opts.timeout_ms the
+ * traced, the caller must not have other children of its own to wait for. The process that
+ * made a step stays stopped right after the call until the next prog_trace_next (so
+ * prog_trace_stdio shows its buffers as they are then), but for a stdio call that made no
+ * system call: that comes from the shim's log at the process's next stop (logged), with
+ * its stream as the call left it. Every wait is bounded: at prog_opts.timeout_ms the
  * whole program is killed (its ends come as steps, timed_out), and prog_opts.poll is asked
  * while nothing happens. 1 = a step; 0 = every process has ended; -1 = error with errno
  * (ECANCELED: the poll asked to stop; call prog_trace_free).
@@ -123,6 +141,9 @@ int prog_trace_stdio(struct prog_trace *t, pid_t pid, struct prog_stream *v, siz
 
 /* The first process (the program), and the counters so far. */
 pid_t prog_trace_pid(const struct prog_trace *t);
+
+/* True once prog_opts.timeout_ms has passed (and every process was killed). */
+bool prog_trace_timed_out(const struct prog_trace *t);
 void prog_trace_stats(const struct prog_trace *t, struct prog_stats *out);
 
 /* Call fn(ctx, entry) at each entry from now on (NULL: none). */
@@ -135,6 +156,13 @@ void prog_trace_set_hook(struct prog_trace *t, prog_trace_hook *fn, void *ctx);
  */
 void prog_trace_event(const struct call_row *c, const struct decode_stop *s,
                       const struct peek *m, struct prog_step *out);
+
+/* marks.c: the stdio function id (a step's func_id) as mark.h's table says: its name, the
+ * function it is shown as (its base) and what it does with data (PROG_MARK_PUT, GET, CTL);
+ * id 0 and unknown ids are "?", 0, CTL. */
+const char *prog_marks_name(int id);
+int prog_marks_base(int id);
+int prog_marks_class(int id);
 
 /* Kill every process of the program, and every child of the caller (its orphans), reap
  * them, free t. NULL is fine. (PTRACE_O_EXITKILL and PR_SET_PDEATHSIG kill them too if we

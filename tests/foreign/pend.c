@@ -86,6 +86,93 @@ pend_tail(int n, const char *in)
 	return 0;
 }
 
+/* The streams random mode reports on, and their count. */
+static FILE *streams[4];
+static int nstreams;
+
+/* Report "FD fd:pending:ahead ..." after a call on fd: every stream the random mode uses, as
+ * the program sees it (__fpending; the input read ahead, from glibc's FILE). */
+static void
+report_all(int fd)
+{
+	char line[256];
+	int n = snprintf(line, sizeof line, "%d", fd);
+
+	for (int i = 0; i < nstreams; i++) {
+		FILE *f = streams[i];
+		long ahead = f->_IO_read_end > f->_IO_read_ptr ? f->_IO_read_end - f->_IO_read_ptr : 0;
+		n += snprintf(line + n, sizeof line - (size_t)n, " %d:%zu:%ld", fileno(f),
+		              __fpending(f), f->_IO_write_ptr > f->_IO_write_base ? 0 : ahead);
+	}
+	line[n++] = '\n';
+	if (write(side, line, (size_t)n) != n)
+		_exit(9);
+}
+
+/*
+ * random SEED N IN OUT1 OUT2: N stdio calls drawn at random on four streams at once (IN read,
+ * OUT1 written, OUT2 line buffered, stdout), each reported with every stream's state; some
+ * write()s of the program's own on OUT1's fd between them; OUT1, OUT2 and stdout left for
+ * exit to flush.
+ */
+static int
+pend_random(unsigned seed, long n, const char *in, const char *out1, const char *out2)
+{
+	static char buf[8192];
+	FILE *a = fopen(in, "r"), *b, *c;
+	char *line = NULL;
+	size_t cap = 0;
+
+	srand(seed);
+	memset(buf, 'r', sizeof buf);
+	if (a == NULL)
+		return 2;
+	streams[nstreams++] = a;
+	streams[nstreams++] = stdout;
+	report_all(fileno(a));
+	if ((b = fopen(out1, "w")) == NULL)
+		return 2;
+	streams[nstreams++] = b;
+	report_all(fileno(b));
+	if ((c = fopen(out2, "w")) == NULL)
+		return 2;
+	streams[nstreams++] = c;
+	report_all(fileno(c));
+	setvbuf(c, NULL, _IOLBF, 0);
+	report_all(fileno(c));
+	for (long i = 0; i < n; i++) {
+		FILE *w = rand() % 3 == 0 ? c : rand() % 2 ? b : stdout, *f = a;
+		int op = rand() % 13, end = 0;
+		switch (op) {
+		case 0: end = fgetc(a) == EOF; break;
+		case 1: end = fgets(buf, 1 + rand() % 200, a) == NULL; break;
+		case 2: end = fread(buf, 1, 1 + (size_t)(rand() % 5000), a) == 0; break;
+		case 3: end = getline(&line, &cap, a) < 0; break;
+		case 4: f = w; fputc('a' + rand() % 26, w); break;
+		case 5: f = w; fputs(rand() % 4 ? "some words\n" : "no newline", w); break;
+		case 6: f = w; fwrite(buf, 1, 1 + (size_t)(rand() % 6000), w); break;
+		case 7: f = w; fprintf(w, "%ld: %d\n", i, rand()); break;
+		case 8: f = w; fflush(w); break;
+		case 9: f = b; if (write(fileno(b), "direct\n", 7) != 7) return 1; break;
+		case 10: f = w; if (ftell(w) < 0) return 1; break;
+		case 11: f = stdout; puts("puts"); break;
+		default: f = stdout; printf("%ld\n", i); break;
+		}
+		report_all(fileno(f));
+		if (end) {
+			rewind(a);
+			report_all(fileno(a));
+		}
+	}
+	free(line);
+	fclose(a);
+	nstreams = 3;
+	streams[0] = stdout;
+	streams[1] = b;
+	streams[2] = c;
+	return 0;
+}
+
 /* pend FIFO MODE ARGS... (FIFO "-": no reports) */
 int
 main(int argc, char **argv)
@@ -99,5 +186,7 @@ main(int argc, char **argv)
 		return pend_mix(argv[3]);
 	if (strcmp(argv[2], "tail") == 0 && argc == 5)
 		return pend_tail(atoi(argv[3]), argv[4]);
+	if (strcmp(argv[2], "random") == 0 && argc == 8)
+		return pend_random((unsigned)atoi(argv[3]), atol(argv[4]), argv[5], argv[6], argv[7]);
 	return 2;
 }
