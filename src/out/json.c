@@ -436,7 +436,7 @@ out_json_program(struct json *j, const struct transcript *t)
 	json_int(j, "exit_code", x != NULL ? x->exit_code : -1);
 	json_string(j, "signal", x != NULL && x->signal != 0 ?
 	            transcript_signal_name(x->signal, sig, sizeof sig) : NULL);
-	json_bool(j, "timed_out", x != NULL && x->timed_out);
+	json_bool(j, "timed_out", p->timed_out);
 	json_bool(j, "stdio_visible", p->stdio_note[0] == '\0');
 	json_string(j, "stdio_why", p->stdio_note[0] ? p->stdio_note : NULL);
 	json_string(j, "unseen", p->unseen_note != NULL && p->unseen_note[0] ? p->unseen_note : NULL);

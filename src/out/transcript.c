@@ -109,7 +109,8 @@ transcript_ended(const struct transcript_program *p, char *buf, size_t len)
 		snprintf(buf, len, "killed by %s%s", transcript_signal_name(x->signal, sig, sizeof sig),
 		         x->timed_out ? " (timeout)" : "");
 	else
-		snprintf(buf, len, "exited %d", x->exit_code);
+		snprintf(buf, len, "exited %d%s", x->exit_code, p->timed_out ?
+		         " (--timeout killed the processes it left)" : "");
 	return buf;
 }
 

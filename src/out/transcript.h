@@ -34,6 +34,8 @@ struct transcript_program {
 	const char *stdio_note;            /* why its stdio cannot be seen; "" if it can */
 	const char *unseen_note;           /* what it did that no tracer sees; "" or NULL if nothing */
 	uint64_t n_read, n_write, b_read, b_written, n_stdio, n_other, n_loader;
+	bool timed_out;                    /* --timeout passed: every process it made was killed
+	                                    * (the first may have ended before, on its own) */
 	char *output[2];                   /* stdout, stderr: the first bytes, or NULL */
 	uint64_t output_bytes[2];          /* how many bytes in all */
 };
