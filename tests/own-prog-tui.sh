@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # own-prog-tui.sh: "iobufviz -- PROGRAM" in a real terminal (a private tmux server): n takes
 # steps of examples/copy, Tab switches the file (and the stream with it), q quits (also while
-# it waits for a program that makes no call), and neither the program nor a scratch dir is
-# left behind.
+# it waits for a program that makes no call), --timeout counts the program's time and not the
+# time it waits for a key, d runs a long program at full speed, and neither the program nor a
+# scratch dir is left behind.
 set -u
 
 command -v tmux >/dev/null 2>&1 || { echo "SKIP: own-prog-tui: tmux not installed"; exit 77; }
@@ -20,8 +21,10 @@ mkdir "$tmp/work" "$tmp/t"
 head -c 5000 /dev/urandom >"$tmp/work/in"
 
 cleanup() {
-	for i in 1 2 3; do
+	i=1
+	while [ $i -le $n ]; do
 		tmux -L "iobufviz-own-$$-$i" kill-server >/dev/null 2>&1
+		i=$((i + 1))
 	done
 	rm -rf "$tmp"
 }
@@ -46,14 +49,15 @@ wait_for() {
 	return 1
 }
 
-# Start iobufviz on the program in a 120x40 terminal of a new tmux server; "EXITED n" when
-# it ends.
+# Start iobufviz (with the options $opts) on the program in a 120x40 terminal of a new tmux
+# server; "EXITED n" when it ends.
+opts=
 start() {
 	tmux -L "$sock" kill-server >/dev/null 2>&1
 	n=$((n + 1))
 	sock=iobufviz-own-$$-$n
 	tmux -L "$sock" -f /dev/null new-session -d -s own -x 120 -y 40 \
-		"TMPDIR='$tmp/t' '$bin' --dir '$tmp/work' -- $*; echo EXITED \$?; sleep 60"
+		"TMPDIR='$tmp/t' '$bin' $opts --dir '$tmp/work' -- $*; echo EXITED \$?; sleep 60"
 }
 
 # A process of ours still running the program $1?
@@ -138,6 +142,53 @@ wait_for "waiting for the program's next call on a file" && echo "ok: a long wai
 t0=$(date +%s)
 quit_gone "$hostile" &&
 	echo "ok: q during the wait quits in $(( $(date +%s) - t0 )) s"
+
+# --timeout=3: three steps, 5 s of the user's own (the point is time passing: no condition to
+# wait for), the next step still comes: the program was not killed while it waited for a key.
+opts=--timeout=3
+start "'$build/examples/copy' in out2"
+wait_for "Your program, stopped"
+tmux -L "$sock" send-keys -t own n n n
+wait_for "step 3/3"
+sleep 5
+tmux -L "$sock" send-keys -t own n
+if wait_for "step 4/4" && ! screen | grep -q "SIGKILL"; then
+	echo "ok: --timeout counts the program's time, not the 5 s it waited for a key"
+fi
+tmux -L "$sock" send-keys -t own q
+wait_for "EXITED 0"
+
+# d at full speed on a long program: 5000 lseeks on each of two fds alternately (10,000 steps,
+# past the history's 4096), then a write: d gets there well within the default --timeout.
+opts=
+if command -v python3 >/dev/null 2>&1; then
+	cat >"$tmp/work/seeks.py" <<'PY'
+import os
+a = os.open("in", os.O_RDONLY)
+b = os.open("big", os.O_RDONLY)
+for i in range(5000):
+    os.lseek(a, i, 0)
+    os.lseek(b, i, 0)
+w = os.open("seeks.out", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+os.write(w, b"x")
+PY
+	start "python3 -S -B seeks.py"
+	wait_for "Your program, stopped"
+	t0=$(date +%s)
+	tmux -L "$sock" send-keys -t own d
+	i=0
+	while [ $i -lt 450 ] && ! screen | grep -q "seeks.out"; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	wait_for 'write(' && wait_for "stopped at a write to a file" &&
+		echo "ok: d: past 10,000 lseeks to the write in $(( $(date +%s) - t0 )) s"
+	tmux -L "$sock" send-keys -t own q
+	wait_for "EXITED 0"
+else
+	echo "SKIP: own-prog-tui-long: python3 not installed (d on a long program)"
+fi
+
 if [ -n "$(ls -A "$tmp/t")" ]; then
 	echo "FAIL: left in TMPDIR: $(ls -A "$tmp/t")"
 	fail=1

@@ -677,7 +677,9 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 		return -1;
 	}
 	prog_wait_block(&old);
+	prog_wait_go(&t->w);
 	rc = pt_run_blocked(t, out, until_exec);
+	prog_wait_hold(&t->w);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }

@@ -31,6 +31,37 @@ prog_wait_deadline(struct prog_wait *w, unsigned ms)
 	}
 }
 
+/* The program is held between steps from now on. */
+void
+prog_wait_hold(struct prog_wait *w)
+{
+	clock_gettime(CLOCK_MONOTONIC, &w->held);
+}
+
+/* The program runs again: the deadline moves on by the time it was held. */
+void
+prog_wait_go(struct prog_wait *w)
+{
+	struct timespec now;
+
+	if (w->held.tv_sec == 0 && w->held.tv_nsec == 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (w->deadline.tv_sec != 0) {
+		w->deadline.tv_sec += now.tv_sec - w->held.tv_sec;
+		w->deadline.tv_nsec += now.tv_nsec - w->held.tv_nsec;
+		if (w->deadline.tv_nsec >= 1000000000L) {
+			w->deadline.tv_sec++;
+			w->deadline.tv_nsec -= 1000000000L;
+		} else if (w->deadline.tv_nsec < 0) {
+			w->deadline.tv_sec--;
+			w->deadline.tv_nsec += 1000000000L;
+		}
+	}
+	w->held.tv_sec = 0;
+	w->held.tv_nsec = 0;
+}
+
 /* Block SIGCHLD. */
 void
 prog_wait_block(sigset_t *old)

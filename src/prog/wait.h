@@ -15,6 +15,7 @@ struct prog_wait {
 	int (*poll)(void *);      /* asked after each quiet PROG_WAIT_POLL_MS; non-zero: stop */
 	void *poll_arg;
 	bool timed_out;           /* the deadline passed (and kill was called) */
+	struct timespec held;     /* since when the program is held between steps (0: it is not) */
 	bool cancelled;           /* the poll said stop */
 };
 
@@ -23,6 +24,12 @@ struct prog_wait {
 
 /* Set w's deadline ms milliseconds from now (0: none). */
 void prog_wait_deadline(struct prog_wait *w, unsigned ms);
+
+/* The deadline counts the program's time, not the time it is held stopped between steps
+ * (a TUI waiting for a key, the caller's own work): hold says it is from now on, go that it
+ * runs again (the deadline moves on by the time held). */
+void prog_wait_hold(struct prog_wait *w);
+void prog_wait_go(struct prog_wait *w);
 
 /* Block SIGCHLD (the waits below need it blocked); the mask before into *old. */
 void prog_wait_block(sigset_t *old);

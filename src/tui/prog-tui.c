@@ -18,7 +18,8 @@
 #include "tui/view.h"
 
 /* Steps kept for going back; older ones are forgotten, and the screen says so (a step
- * holds two snapshots: about 50 KiB). */
+ * holds two snapshots: about 50 KiB). When the history is full its older half goes at once:
+ * a step then costs no move of the whole history (d ran at 25 steps a second past it). */
 #define PROG_TUI_KEEP 4096
 
 /* While d runs: the screen shows how far it got this often (ms), and reads q. */
@@ -74,6 +75,7 @@ struct prog_tui {
 	char status[512];
 	uint64_t wait_t0;               /* when the wait for the next step began (ms) */
 	uint64_t wait_drawn;            /* when prog_tui_poll last drew (ms) */
+	bool said_timeout;              /* the status said --timeout passed */
 };
 
 static void prog_tui_draw(struct prog_tui *t);
@@ -88,22 +90,25 @@ prog_tui_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-/* Keep step s (taken over) at the end; forget the oldest past PROG_TUI_KEEP. 0 or -1. */
+/* Keep step s (taken over) at the end; past PROG_TUI_KEEP forget the older half. 0 or -1. */
 static int
 prog_tui_keep(struct prog_tui *t, struct prog_run_step *s)
 {
 	if (t->n == PROG_TUI_KEEP) {
+		const size_t drop = PROG_TUI_KEEP / 2;
 		if (t->forgotten == 0)
-			snprintf(t->status, sizeof t->status, "long program: only the last %d steps are "
-			         "kept for going back (p)", PROG_TUI_KEEP);
-		prog_run_step_clear(t->steps[0]);
-		free(t->steps[0]);
-		memmove(t->steps, t->steps + 1, (t->n - 1) * sizeof *t->steps);
-		memmove(t->results, t->results + 1, (t->n - 1) * sizeof *t->results);
-		t->n--;
-		t->forgotten++;
-		if (t->cur > 0)
-			t->cur--;
+			snprintf(t->status, sizeof t->status, "long program: the oldest steps are "
+			         "forgotten; at least the last %d are kept for going back (p)",
+			         PROG_TUI_KEEP / 2);
+		for (size_t i = 0; i < drop; i++) {
+			prog_run_step_clear(t->steps[i]);
+			free(t->steps[i]);
+		}
+		memmove(t->steps, t->steps + drop, (t->n - drop) * sizeof *t->steps);
+		memmove(t->results, t->results + drop, (t->n - drop) * sizeof *t->results);
+		t->n -= drop;
+		t->forgotten += drop;
+		t->cur = t->cur >= (long)drop ? t->cur - (long)drop : 0;
 	}
 	if (t->steps == NULL) {
 		t->steps = calloc(PROG_TUI_KEEP, sizeof *t->steps);
@@ -157,6 +162,14 @@ prog_tui_run_one(struct prog_tui *t)
 		return -1;
 	t->wait_t0 = prog_tui_now_ms();
 	rc = prog_run_next(t->r, s);
+	/* What the poll said of the wait is over: the step came (or the time was up). */
+	if (t->wait_drawn >= t->wait_t0)
+		t->status[0] = '\0';
+	if (prog_run_timed_out(t->r) && !t->said_timeout) {
+		t->said_timeout = true;
+		snprintf(t->status, sizeof t->status, "--timeout passed: the program and every process "
+		         "it made were killed");
+	}
 	if (rc < 0 && errno == ECANCELED) {
 		free(s);           /* q while it waited: the main loop quits */
 		return -1;
