@@ -568,7 +568,10 @@ IOBUFVIZ_SHIM_GETDELIM(getline, PROG_MARK_FUNC_getline, (char **line, size_t *n,
                        (line, n, f), '\n')
 IOBUFVIZ_SHIM_GETDELIM(getdelim, PROG_MARK_FUNC_getdelim,
                        (char **line, size_t *n, int delim, FILE *f), (line, n, delim, f), delim)
-IOBUFVIZ_SHIM_GETDELIM(__getdelim, PROG_MARK_FUNC_getdelim,
+/* <stdio.h>'s inline getline (gcc -O1 and up) is __getdelim(line, n, '\n', f): the source
+ * called getline (its getdelim is the plain name). */
+IOBUFVIZ_SHIM_GETDELIM(__getdelim,
+                       delim == '\n' ? PROG_MARK_FUNC_getline : PROG_MARK_FUNC_getdelim,
                        (char **line, size_t *n, int delim, FILE *f), (line, n, delim, f), delim)
 
 /* Wrap ungetc: a byte back into the buffer. */
