@@ -285,6 +285,72 @@ START_TEST(test_pane_hostile)
 }
 END_TEST
 
+/* A lesson with a run step: the program's opening comment names the command line it runs,
+ * before anything else; the pane marks the step's lines with "!" (lit or not) and says so in
+ * its title. A lesson without one says nothing of it. */
+START_TEST(test_program_runs)
+{
+	char path[4096], row[512], *err = NULL;
+	struct scenario *s = NULL, *plain = load("13-3-fflush-fsync.yaml");
+	struct program *p, *q = program_new(plain);
+	struct grid *g = grid_new(100, 60);
+	size_t run = 0, head, marked = 0;
+
+	test_util_src_path("tests/fixtures/good/all-ops.yaml", path, sizeof path);
+	ck_assert_msg(scenario_load(path, &s, &err) == 0, "%s", err != NULL ? err : "?");
+	p = program_new(s);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(q);
+	while (run < s->n_steps && s->steps[run].op != SCN_OP_RUN)
+		run++;
+	ck_assert_uint_lt(run, s->n_steps);
+	ck_assert(step_has(p, run, "execvp("));
+	for (head = 0; head < p->n_lines && strstr(p->lines[head], "*/") == NULL; head++)
+		continue;
+	ck_assert_uint_lt(head, p->n_lines);
+	{
+		char want[128];
+		bool warned = false, named = false;
+		snprintf(want, sizeof want, " *   step %zu (line %d): ./mytail -n 3 {file} < /dev/null",
+		         run + 1, s->steps[run].line);
+		for (size_t i = 0; i < head; i++) {
+			warned |= strstr(p->lines[i], "this program runs other programs, with your "
+			                 "rights") != NULL;
+			named |= strcmp(p->lines[i], want) == 0;
+		}
+		ck_assert_msg(warned && named, "the opening comment does not name %s", want);
+	}
+	for (size_t i = 0; i < q->n_lines; i++)
+		ck_assert_ptr_null(strstr(q->lines[i], "runs other programs"));
+
+	/* The run step lit, then another: its lines are marked either way, no other line is. */
+	for (long lit = (long)run; lit >= (long)run - 1; lit--) {
+		view_program_draw(g, (struct grid_rect){ 0, 0, 100, 60 }, p, lit, true);
+		ck_assert_int_ge(row_with(g, "! runs a program", row, sizeof row), 0);
+		for (int y = 1; y < 59; y++) {
+			long line;
+			grid_row_text(g, y, row, sizeof row);
+			if (sscanf(row + 1, "%ld", &line) != 1)
+				continue;
+			bool in_run = (size_t)line > p->first[run] && (size_t)line <= p->last[run];
+			ck_assert_msg((row[4] == '!') == in_run, "line %ld: %s", line, row);
+			if (in_run) {
+				ck_assert_int_eq(grid_at(g, 4, y)->style, GS_ERROR);
+				marked++;
+			}
+		}
+	}
+	ck_assert_uint_eq(marked, 2 * (p->last[run] - p->first[run]));
+	view_program_draw(g, (struct grid_rect){ 0, 0, 100, 60 }, q, 1, true);
+	ck_assert_int_lt(row_with(g, "! runs a program", row, sizeof row), 0);
+	grid_free(g);
+	program_free(p);
+	program_free(q);
+	scenario_free(s);
+	scenario_free(plain);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 program_suite(void)
@@ -299,6 +365,7 @@ program_suite(void)
 	tcase_add_test(tc, test_pane_layout);
 	tcase_add_test(tc, test_ctext);
 	tcase_add_test(tc, test_pane_hostile);
+	tcase_add_test(tc, test_program_runs);
 	suite_add_tcase(s, tc);
 	return s;
 }
