@@ -16,6 +16,7 @@ static const struct transcript_format *const transcript_formats[] = {
 	&out_json_format,
 	&out_tap_format,
 	&out_html_format,
+	&out_gradescope_format,
 };
 
 #define TRANSCRIPT_N_FORMATS (sizeof transcript_formats / sizeof transcript_formats[0])

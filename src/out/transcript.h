@@ -94,9 +94,9 @@ struct transcript_format {
 	void (*end)(struct transcript *t);
 };
 
-/* The formats (out/text.c, out/json.c, out/tap.c, out/html.c). */
+/* The formats (out/text.c, out/json.c, out/tap.c, out/html.c, out/gradescope.c). */
 extern const struct transcript_format out_text_format, out_json_format, out_tap_format,
-                                      out_html_format;
+                                      out_html_format, out_gradescope_format;
 
 /* The i-th format of the table (from 0), or NULL past the last. */
 const struct transcript_format *transcript_format_at(size_t i);
