@@ -37,6 +37,7 @@ struct app_opts {
 	double timeout;           /* --timeout: seconds a run may take (SCN_MAX_RUN_SECONDS) */
 	bool wide;                /* --wide: the full sweep table, not one that fits 100 columns */
 	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
+	enum crash_fs crash_fs;   /* --crash-fs: a crash lab of this filesystem; NONE: none */
 	bool strict;              /* --strict: an expectation not observable here fails */
 	bool practice_topic;      /* --practice: the argument is a topic, not a scenario */
 	bool answers;             /* --answers: run the practice problem and print what happened */

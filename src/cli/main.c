@@ -15,6 +15,7 @@
 
 #include "cli/app.h"
 #include "cli/catalog.h"
+#include "crash/crash.h"
 #include "tui/crt.h"
 #include "practice/practice-run.h"
 #include "probe/probe.h"
@@ -62,6 +63,9 @@ usage(FILE *f)
 "      --trace=HOW        how stdio's system calls are seen: auto (default), ptrace, procio\n"
 "      --probe=SOURCE     page cache source: auto (default: the first that works of)\n"
 "                         cachestat, kpageflags (root), mincore (no dirty counts)\n"
+"      --crash-fs=FS      put the scratch file on a crash lab: an FS image of its own\n"
+"                         (ext4, xfs or btrfs) on a loop device of its own (root),\n"
+"                         for the power cut; made and removed by the run\n"
 "      --no-color         no colours (also when NO_COLOR is set)\n"
 "      --ascii            ASCII glyphs only (default when the locale is not UTF-8)\n"
 "      --quiz             ask for a prediction before each step that has expectations\n"
@@ -276,7 +280,7 @@ run(int argc, char **argv)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
 	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_GUESS, OPT_WIDE,
-	       OPT_STRICT, OPT_BIG, OPT_TIMEOUT, OPT_STDIN };
+	       OPT_STRICT, OPT_BIG, OPT_TIMEOUT, OPT_STDIN, OPT_CRASH_FS };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
@@ -285,6 +289,7 @@ run(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "trace", required_argument, NULL, OPT_TRACE },
 		{ "probe", required_argument, NULL, OPT_PROBE },
+		{ "crash-fs", required_argument, NULL, OPT_CRASH_FS },
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 		{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
 		{ "ascii", no_argument, NULL, OPT_ASCII },
@@ -357,6 +362,16 @@ run(int argc, char **argv)
 			if (probe_cache_source_parse(optarg, &o.probe) != 0)
 				return usage_error("--probe: '%s': expected auto, cachestat, kpageflags "
 				                   "or mincore", optarg);
+			break;
+		case OPT_CRASH_FS:
+			if (crash_fs_parse(optarg, &o.crash_fs) != 0) {
+				char names[64];
+				fprintf(stderr, "%s: --crash-fs: '", progname);
+				text_fput(optarg, TEXT_LINE, stderr);
+				fprintf(stderr, "': expected %s\nTry '%s --help' for more information.\n",
+				        crash_fs_names(names, sizeof names), progname);
+				return APP_EXIT_USAGE;
+			}
 			break;
 		case OPT_NO_COLOR: o.color = false; break;
 		case OPT_ASCII: o.ascii = true; break;

@@ -127,7 +127,8 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 {
 	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .budget = o->budget,
 	                          .sweep_dirs = o->dirs, .n_sweep_dirs = o->n_dirs,
-	                          .probe = o->probe, .timeout = o->timeout };
+	                          .probe = o->probe, .timeout = o->timeout,
+	                          .crash_fs = o->crash_fs };
 	bool progress = isatty(STDERR_FILENO), sweep_failed = false, export = o->export_fmt != NULL;
 	char envmsg[320] = "";
 	struct transcript t;
