@@ -504,6 +504,17 @@ START_TEST(test_glyphs_distinct)
 			if (a)
 				ck_assert_uint_lt(view_glyph((enum view_glyph)v, true), 0x80);
 	}
+	/* A reader who cannot tell red from green tells clean, dirty and writeback apart: no two
+	 * of their colours are both red, green or yellow (the colours that reader confuses). */
+	{
+		static const int st[] = { GS_CLEAN, GS_DIRTY, GS_WRITEBACK };
+		for (size_t i = 0; i < 3; i++)
+			for (size_t j = i + 1; j < 3; j++) {
+				int a = grid_styles[st[i]].fg, b = grid_styles[st[j]].fg;
+				ck_assert_msg(!(a >= 1 && a <= 3 && b >= 1 && b <= 3),
+				              "styles %d and %d: colours %d and %d", st[i], st[j], a, b);
+			}
+	}
 	ck_assert_uint_eq(view_glyph(VG_ABSENT, false), 0x00b7);    /* · */
 	ck_assert_uint_eq(view_glyph(VG_CLEAN, false), 0x2591);     /* ░ */
 	ck_assert_uint_eq(view_glyph(VG_DIRTY, false), 0x2593);     /* ▓ */
