@@ -166,7 +166,7 @@ runner_on_tick(int sig)
 }
 
 /* The tracer's poll: when the timer has ticked, ask the caller's; remember a stop. */
-static int
+int
 runner_poll_check(void *arg)
 {
 	struct runner *r = arg;
@@ -183,7 +183,7 @@ runner_poll_check(void *arg)
  * Arm a timer that sends SIGURG every RUNNER_POLL_MS (its handler without SA_RESTART, so
  * that the tracer's waitpid() returns); *old gets the handler to put back. 0 or -1.
  */
-static int
+int
 runner_poll_arm(timer_t *timer, struct sigaction *old)
 {
 	struct sigaction sa = { .sa_handler = runner_on_tick };
@@ -217,7 +217,7 @@ runner_poll_arm(timer_t *timer, struct sigaction *old)
 }
 
 /* Stop the poll timer and put SIGURG's handler back. */
-static void
+void
 runner_poll_disarm(timer_t timer, const struct sigaction *old)
 {
 	timer_delete(timer);

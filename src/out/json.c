@@ -185,6 +185,7 @@ out_json_event(struct json *j, const struct event *e)
 	out_json_errno(j, "errno", e->err);
 	out_json_times(j, e->ns, e->ns_traced);
 	json_string(j, "origin", scenario_names_of(scn_origins, (int)e->origin));
+	json_string(j, "run", e->run[0] ? e->run : NULL);
 	json_bool(j, "child", e->child);
 	json_string(j, "detail", e->detail[0] ? e->detail : NULL);
 	json_end_object(j);
