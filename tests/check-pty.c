@@ -340,6 +340,30 @@ START_TEST(test_runner_pty)
 }
 END_TEST
 
+/* A printf() larger than a pty holds, traced: the terminal is read while its child is
+ * stopped and resumed, so neither waits for the other; all of it arrives, in time. */
+START_TEST(test_traced_big)
+{
+	int idx = scratch_mkdir(NULL);
+	size_t n = 200000;
+	char *big = malloc(n + 2);
+	struct pty_result r;
+
+	ck_assert_int_ge(idx, 0);
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', n);
+	big[n] = '\n';
+	big[n + 1] = '\0';
+	run_as(big, "w\n", SCN_PTY_NOTHING, idx, true, &r);
+	ck_assert_uint_eq(strlen(r.term.output), n + 3);
+	ck_assert_uint_eq(strlen(r.file.output), n + 3);
+	ck_assert_uint_ge(r.term.events.n, 2);
+	pty_result_clear(&r);
+	free(big);
+	scratch_remove(idx);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 pty_suite(void)
@@ -355,6 +379,7 @@ pty_suite(void)
 	tcase_add_test(tc, test_caller_buffer_not_inherited);
 	tcase_add_test(tc, test_file_given);
 	test_util_add(tc, test_traced_calls, test_util_need_ptrace());
+	test_util_add(tc, test_traced_big, test_util_need_ptrace());
 	tcase_add_test(tc, test_caller_atexit_not_run);
 	tcase_add_test(tc, test_runner_pty);
 	suite_add_tcase(s, tc);

@@ -22,6 +22,7 @@
 #include "probe/probe.h"
 #include "engine/pty-run.h"
 #include "scratch/scratch.h"
+#include "engine/ticker.h"
 #include "trace/tracer.h"
 
 /* The child's end of the report pipe, at a fixed number once everything else is closed. */
@@ -131,22 +132,27 @@ struct pty_run_watch {
 	bool late;               /* the deadline passed: the child was killed */
 };
 
-/* The tracer's poll for a run: drain the master, mind the deadline, ask the caller. */
+/* The tracer's poll for a run: drain the master, mind the deadline, ask the caller. errno
+ * is the tracer's (its waitpid() may have just failed EINTR): kept as it was. */
 static int
 pty_run_poll(void *user)
 {
 	struct pty_run_watch *wt = user;
+	int saved = errno, stop = 0;
 	char buf[4096];
 	ssize_t n;
 
 	while (wt->master >= 0 && (n = read(wt->master, buf, sizeof buf)) > 0)
 		if (pty_run_append(wt->side, buf, (size_t)n) < 0)
-			return 1;
-	if (pty_run_now_ms() >= wt->deadline) {
+			stop = 1;
+	if (!stop && pty_run_now_ms() >= wt->deadline) {
 		wt->late = true;
-		return 1;
+		stop = 1;
 	}
-	return wt->w->poll != NULL ? wt->w->poll(wt->w->user) : 0;
+	if (!stop && wt->w->poll != NULL)
+		stop = wt->w->poll(wt->w->user);
+	errno = saved;
+	return stop;
 }
 
 /*
@@ -161,11 +167,14 @@ pty_run_trace(pid_t pid, int go, const struct pty_where *w, const char *path, in
 {
 	struct pty_side *side = wt->side;
 	struct tracer *t = NULL;
+	struct ticker tk = { .armed = false };
 	struct stat sb;
 	int st = 0, rc = 0;
 	size_t part = 0;
 
-	if (w->trace && fstat(fd, &sb) == 0 &&
+	/* Ticks: a child blocked writing to a full pty goes on when the poll reads it; without
+	 * them, no tracing. */
+	if (w->trace && fstat(fd, &sb) == 0 && ticker_arm(&tk) == 0 &&
 	    tracer_attach(pid, PTY_GO_FD, path, sb.st_dev, sb.st_ino, &t, &st) == 0) {
 		tracer_set_poll(t, pty_run_poll, wt);
 		for (; part < PTY_RUN_PARTS && rc == 0; part++) {
@@ -176,6 +185,7 @@ pty_run_trace(pid_t pid, int go, const struct pty_where *w, const char *path, in
 			for (size_t i = from; i < side->events.n; i++)
 				snprintf(side->events.v[i].run, sizeof side->events.v[i].run, "%s", run);
 		}
+		ticker_disarm(&tk);
 		tracer_free(t);
 		if (rc == 1) {
 			scratch_forget(pid);
@@ -189,6 +199,7 @@ pty_run_trace(pid_t pid, int go, const struct pty_where *w, const char *path, in
 		if (rc < 0)
 			return -1;
 	}
+	ticker_disarm(&tk);
 	/* Untraced (or the tracer let go): the remaining parts at once. */
 	for (; part < PTY_RUN_PARTS; part++)
 		if (write(go, "g", 1) != 1)

@@ -42,7 +42,7 @@ struct pty_where {
 	bool trace;              /* record each run's calls on its stdout (ptrace; where ptrace is
 	                          * refused, the runs go on untraced and the events stay empty) */
 	int (*poll)(void *);     /* while a run is traced: asked after each of its stops and at
-	                          * each tick of a timer the caller arms; non-zero stops it */
+	                          * each tick of engine/ticker.c's timer; non-zero stops it */
 	void *user;
 };
 

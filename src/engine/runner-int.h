@@ -5,7 +5,6 @@
 #define IOBUFVIZ_RUNNER_INT_H
 
 #include <limits.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <sys/types.h>
@@ -77,17 +76,8 @@ double runner_since(const struct timespec *start);
  */
 bool runner_over(struct runner *r);
 
-/*
- * Arm a timer that sends SIGURG every RUNNER_POLL_MS (its handler without SA_RESTART, so
- * that a tracer's waitpid() returns); *old gets the handler to put back. 0 or -1.
- */
-int runner_poll_arm(timer_t *timer, struct sigaction *old);
-
-/* Stop the poll timer and put SIGURG's handler back. */
-void runner_poll_disarm(timer_t timer, const struct sigaction *old);
-
-/* A tracer's poll (arg: the runner): when the timer has ticked, ask the runner's caller and
- * the run's timeout; non-zero (and r->stop) when the step is to stop. */
+/* A tracer's poll (arg: the runner): when the ticker (engine/ticker.c) has ticked, ask the
+ * runner's caller and the run's timeout; non-zero (and r->stop) when the step is to stop. */
 int runner_poll_check(void *arg);
 
 /* Say in the step's result that the run's timeout stopped it. */

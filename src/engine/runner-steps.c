@@ -101,9 +101,6 @@ runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result 
 	                       .poll = runner_poll_check, .user = r };
 	struct pty_result pr;
 	struct timespec start;
-	struct sigaction old;
-	timer_t timer;
-	bool armed;
 	int rc;
 
 	w.file_fd = openat(r->dirfd, RUNNER_FILE_NAME, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
@@ -115,12 +112,7 @@ runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result 
 		return;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	armed = w.trace && runner_poll_arm(&timer, &old) == 0;
-	if (!armed)
-		w.poll = NULL;
 	rc = pty_run(&step->args, &w, &pr);
-	if (armed)
-		runner_poll_disarm(timer, &old);
 	close(w.file_fd);
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
 	out->events.source = r->source;
