@@ -76,8 +76,12 @@ double runner_since(const struct timespec *start);
  */
 bool runner_over(struct runner *r);
 
-/* A tracer's poll (arg: the runner): when the ticker (engine/ticker.c) has ticked, ask the
- * runner's caller and the run's timeout; non-zero (and r->stop) when the step is to stop. */
+/* Ask the caller's poll (the TUI's q) and the run's timeout now: true (and remembered in
+ * r->stop) if the step is to stop. */
+bool runner_poll_now(struct runner *r);
+
+/* A tracer's poll (arg: the runner): when the ticker (engine/ticker.c) has ticked,
+ * runner_poll_now; non-zero when the step is to stop. */
 int runner_poll_check(void *arg);
 
 /* Say in the step's result that the run's timeout stopped it. */
