@@ -31,8 +31,8 @@ run() {
 	echo $? >"$tmp/$n.taprc"
 }
 
-run "$src/tests/grade-tail.yaml"
-run "$src/tests/grade-tail-fail.yaml"
+run --allow-run=examples/tail "$src/tests/grade-tail.yaml"
+run --allow-run=examples/tail "$src/tests/grade-tail-fail.yaml"
 run "$src/scenarios/13-3-fflush-fsync.yaml"
 run --probe=mincore "$src/scenarios/13.1-buffer-cache.yaml"
 run --strict --probe=mincore "$src/scenarios/13.1-buffer-cache.yaml"
@@ -84,7 +84,7 @@ for i in range(1, count + 1):
             fail(name, "%s: %s with %r of %r" % (t["name"], t["status"], t["score"], t["max_score"]))
     # Point for point TAP's: each test point is a test, with its outcome.
     tap = [l for l in open("%s/%d.tap" % (tmp, i)) if re.match(r"(not )?ok \d+ ", l)]
-    graded = [t for t in tests if "score" in t or name.startswith("--")]
+    graded = [t for t in tests if "score" in t or name.startswith("-- ")]
     if len(tap) != len(graded):
         fail(name, "%d tests, TAP has %d points" % (len(graded), len(tap)))
     for point, t in zip(tap, graded):
