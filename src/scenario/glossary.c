@@ -24,7 +24,7 @@ static const struct glossary_entry glossary[] = {
 	  "The stream also calls write() at each newline: the default for a terminal." },
 	{ "unbuffered, none",
 	  "The stream calls write() at each stdio call: the default for stderr." },
-	{ "read ahead (stdio)",
+	{ "read ahead (stdio), unread",
 	  "Bytes a stream's read() brought into its buffer that the program has not consumed "
 	  "yet: the next fread() or fgets() takes them without a system call." },
 	{ "last flush",

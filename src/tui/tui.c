@@ -59,6 +59,7 @@ struct tui {
 	size_t n_hops;
 	uint64_t anim_t0;
 	bool help;
+	int help_page;             /* the help's page: 0 keys, N the glossary's */
 	size_t sweep_top;          /* first line of a sweep's table shown */
 	enum view_pane focus;
 	bool show_detail;          /* the details popup of focus (tui/view-details.c) */
@@ -140,7 +141,7 @@ tui_draw(struct tui *t)
 		.replay = tui_count(t) > 0 && t->cur < (long)tui_count(t) - 1 && !t->asking,
 		.speed = tui_speeds[t->speed], .autoplay = t->autoplay, .ascii = t->o->ascii,
 		.big = t->o->big,
-		.anim = t->anim, .help = t->help, .focus = t->focus,
+		.anim = t->anim, .help = t->help, .help_page = t->help_page, .focus = t->focus,
 		.details = t->show_detail, .detail_cell = t->detail_cell,
 		.prompt = t->asking ? t->prompt : NULL,
 		.prompt_title = t->consenting ? "this lesson runs programs" : NULL,
@@ -659,8 +660,14 @@ tui_key(struct tui *t, int k)
 	if (t->asking)
 		return tui_key_quiz(t, k);
 	if (t->help) {
-		/* Any key closes the help; q and F10 also quit. */
+		/* ? and F1 turn the page (the glossary after the keys); any other key closes the
+		 * help; q and F10 also quit. */
+		if ((k == '?' || k == CRT_K_F1) && t->help_page < view_frame_help_pages(t->g)) {
+			t->help_page++;
+			return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
+		}
 		t->help = false;
+		t->help_page = 0;
 		if (k != 'q' && k != CRT_K_F10)
 			return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 	}
