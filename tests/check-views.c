@@ -1225,6 +1225,45 @@ START_TEST(test_glossary_in_man)
 }
 END_TEST
 
+/* The help's pages: the keys and every legend entry whole on the first, every term of the
+ * glossary on one of the next, at 80x24 and on a projector. */
+START_TEST(test_help_pages)
+{
+	static const int sizes[][2] = { { 80, 24 }, { 160, 45 } };
+	const struct glossary_entry *e;
+
+	for (size_t k = 0; k < 2; k++) {
+		struct grid *g = grid_new(sizes[k][0], sizes[k][1]);
+		int pages = view_frame_help_pages(g);
+		char *all = calloc(1, 1), *t;
+		size_t n;
+
+		ck_assert_int_gt(pages, 0);
+		view_frame_help(g, 0, false);
+		t = grid_text(g);
+		ck_assert_ptr_nonnull(strstr(t, "Tab"));
+		ck_assert_ptr_nonnull(strstr(t, "\xe2\x96\xa3 inline"));        /* ▣ inline */
+		ck_assert_ptr_nonnull(strstr(t, "\xe2\x96\x92 a buffered byte"));
+		ck_assert_ptr_nonnull(strstr(t, "other keys close"));
+		free(t);
+		for (int p = 1; p <= pages; p++) {
+			grid_clear(g);
+			view_frame_help(g, p, false);
+			t = grid_text(g);
+			n = strlen(all);
+			all = realloc(all, n + strlen(t) + 1);
+			strcpy(all + n, t);
+			free(t);
+		}
+		for (size_t i = 0; (e = glossary_at(i)) != NULL; i++)
+			ck_assert_msg(strstr(all, e->term) != NULL, "%dx%d: %s on no page",
+			              sizes[k][0], sizes[k][1], e->term);
+		free(all);
+		grid_free(g);
+	}
+}
+END_TEST
+
 /* The call tags, the probes and the legends' words are in the glossary too. */
 START_TEST(test_glossary_terms)
 {
@@ -1480,6 +1519,7 @@ views_suite(void)
 	tcase_add_test(tc, test_glyphs_distinct);
 	tcase_add_test(tc, test_glossary_terms);
 	tcase_add_test(tc, test_glossary_in_man);
+	tcase_add_test(tc, test_help_pages);
 	tcase_add_test(tc, test_screen_ascii);
 	tcase_add_test(tc, test_screen_layouts);
 	tcase_add_test(tc, test_screen_replay_help);
