@@ -31,10 +31,12 @@ def blocks(html):
     return got["transcript"], got["page"]
 
 
-def shown(s):
-    """A string as the page shows it (page.js's shown(), for one line)."""
+def shown(s, block=False):
+    """A string as the page shows it (page.js's shown(): one line, or a block that keeps its
+    newlines and tabs)."""
     return re.sub("[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]",
-                  lambda m: "\\u%04x" % ord(m.group(0)), s)
+                  lambda m: m.group(0) if block and m.group(0) in "\n\t" else
+                  "\\u%04x" % ord(m.group(0)), s)
 
 
 def cell_kind(c):
@@ -68,6 +70,8 @@ SEEN = """(function () {
     cache: q('#cache .cell').map(e => [e.dataset.kind, e.classList.contains('chg')]),
     disk: q('#disk .cell').map(e => [e.dataset.kind, e.classList.contains('chg')]),
     narration: document.getElementById('what').textContent,
+    sentences: q('#narration .sentence').map(e => [e.textContent, e.classList[2]]),
+    outputs: q('#stdio pre').map(e => e.textContent),
     call: document.getElementById('call').textContent,
   };
 })()"""
@@ -110,8 +114,17 @@ def check_step(b, t, p, i):
     if not s["call"].startswith("step %d" % (i + 1)) or shown(st["args"]) not in s["call"]:
         bad("%s: the call line is %r" % (where, s["call"]))
     say = st.get("say") or ""
-    if say and shown(say.split("\n")[0][:40]) not in s["narration"]:
+    if st.get("sentences"):
+        # Each sentence with its mark: held, unchecked (not observable here), false.
+        want_s = [[shown(x["text"]), x["outcome"]] for x in st["sentences"]]
+        if s["sentences"] != want_s:
+            bad("%s: sentences %r, the transcript's %r" % (where, s["sentences"], want_s))
+    elif say and shown(say.split("\n")[0][:40]) not in s["narration"]:
         bad("%s: the narration lacks %r" % (where, say[:40]))
+    # What a pty or tail step printed, line by line as it was.
+    want_o = [shown(st[k], True) for k in ("output", "output_file") if st.get(k) is not None]
+    if s["outputs"] != want_o:
+        bad("%s: outputs shown %r, the transcript's %r" % (where, s["outputs"], want_o))
     # The grid's cells and the disk strip's, each changed one marked, and only those.
     kinds = [cell_kind(c) for c in st["state"]["cache"]["cells"]]
     before = [cell_kind(c) for c in prev["cache"]["cells"]] if prev else []

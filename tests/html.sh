@@ -55,6 +55,10 @@ if page 13-3 "$src/scenarios/13-3-fflush-fsync.yaml"; then
 	check 13-3 walk "$tmp/13-3.json"
 fi
 
+# Exercise 13-4 (each run's calls, the file's pages) and a sweep (its table).
+page 13-4 "$src/scenarios/13-4-pty.yaml" && check 13-4 walk
+page sweep --budget=0.05 "$src/tests/sweep-tiny.yaml" && check sweep walk
+
 # A grader's page of a student's program: every step (system calls and stdio calls).
 if [ -x "$build/tests/foreign/fwrite" ]; then
 	page prog -- "$build/tests/foreign/fwrite" out.txt && check prog walk

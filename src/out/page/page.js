@@ -23,13 +23,13 @@
 			});
 	}
 
-	/* A new element of class cls holding text (shown). */
-	function el(tag, cls, text) {
+	/* A new element of class cls holding text (shown; as a block when block). */
+	function el(tag, cls, text, block) {
 		const e = document.createElement(tag);
 		if (cls)
 			e.className = cls;
 		if (text !== undefined && text !== null)
-			e.textContent = shown(text);
+			e.textContent = shown(text, block);
 		return e;
 	}
 
@@ -151,11 +151,11 @@
 		if (st.output !== null && st.output !== undefined) {
 			add(b, el('p', 'small', st.output_file !== null && st.output_file !== undefined ?
 				'on the terminal:' : 'printed:'));
-			add(b, el('pre', 'data', shown(st.output, true)));
+			add(b, el('pre', 'data', st.output, true));
 		}
 		if (st.output_file !== null && st.output_file !== undefined) {
 			add(b, el('p', 'small', 'in the file:'));
-			add(b, el('pre', 'data', shown(st.output_file, true)));
+			add(b, el('pre', 'data', st.output_file, true));
 		}
 	}
 
@@ -379,24 +379,25 @@
 			add(box, sweepTable(st.sweep));
 	}
 
-	/* A sweep's rows as a table: what each buffer size took here. */
+	/* A sweep's rows as a table: what each buffer size took here, as measured (on
+	 * bytes_measured bytes: a long row is scaled down, the text transcript says how). */
 	function sweepTable(sw) {
 		const t = el('table'), head = el('tr');
-		['variant', 'buffer', 'elapsed (median)', 'user', 'system'].forEach(function (h) {
+		['variant', 'buffer', 'bytes measured', 'elapsed (median)', 'user', 'system'].forEach(function (h) {
 			add(head, el('th', h === 'variant' ? null : 'r', h));
 		});
 		add(t, add(el('thead'), head));
 		const tb = add(t, el('tbody'));
 		(sw.variants || []).forEach(function (v) {
 			(v.rows || []).forEach(function (r) {
-				const m = r.measured || {}, x = r.extrapolated || {};
+				const m = r.measured || {};
 				const sec = function (s) { return s === null || s === undefined ? '-' : usec(s * 1e6); };
 				add(tb, add(el('tr'), el('td', 'data', v.name), el('td', 'r', size(r.buf_size)),
-					el('td', 'r', sec(x.median_s !== undefined ? x.median_s : m.median_s)),
-					el('td', 'r', sec(x.user_s)), el('td', 'r', sec(x.system_s))));
+					el('td', 'r', size(r.bytes_measured)), el('td', 'r', sec(m.median_s)),
+					el('td', 'r', sec(m.user_s)), el('td', 'r', sec(m.system_s))));
 			});
 		});
-		return add(el('div'), el('p', 'data', sw.title), t);
+		return add(el('div'), el('p', 'data', sw.title), add(el('div', 'hscroll'), t));
 	}
 
 	/* The program pane: the lesson as C with step i's lines marked, or a traced program's
@@ -541,7 +542,7 @@
 			const p = T.program;
 			add(intro, el('p', null, 'exit ' + (p.signal || p.exit_code) + (p.timed_out ? ' (timeout)' : '')));
 			if (p.stdout)
-				add(intro, el('p', null, 'its standard output:'), el('pre', 'data', shown(p.stdout, true)));
+				add(intro, el('p', null, 'its standard output:'), el('pre', 'data', p.stdout, true));
 			document.getElementById('intro-box').hidden = false;
 			document.querySelector('#intro-box summary').textContent = 'how the program ended';
 		}
