@@ -73,8 +73,9 @@ START_TEST(test_program_13_3)
 }
 END_TEST
 
-/* Every bundled scenario: a program whose steps are non-empty, in order, inside main(). */
-START_TEST(test_program_bundled)
+/* Call check on the program of every bundled scenario; return how many there were. */
+static int
+each_bundled(void (*check)(const char *name, const struct program *p))
 {
 	char dir[4096];
 	DIR *d = opendir(test_util_src_path("scenarios", dir, sizeof dir));
@@ -90,16 +91,29 @@ START_TEST(test_program_bundled)
 		s = load(e->d_name);
 		p = program_new(s);
 		ck_assert_ptr_nonnull(p);
-		for (size_t i = 0; i < p->n_steps; i++) {
-			ck_assert_msg(p->first[i] < p->last[i], "%s step %zu: no line", e->d_name, i);
-			ck_assert(i == 0 || p->first[i] == p->last[i - 1]);
-		}
+		check(e->d_name, p);
 		program_free(p);
 		scenario_free(s);
 		n++;
 	}
 	closedir(d);
-	ck_assert_int_gt(n, 10);
+	return n;
+}
+
+/* A program's steps are non-empty, in order, inside main(). */
+static void
+steps_in_order(const char *name, const struct program *p)
+{
+	for (size_t i = 0; i < p->n_steps; i++) {
+		ck_assert_msg(p->first[i] < p->last[i], "%s step %zu: no line", name, i);
+		ck_assert(i == 0 || p->first[i] == p->last[i - 1]);
+	}
+}
+
+/* Every bundled scenario: a program whose steps are non-empty, in order, inside main(). */
+START_TEST(test_program_bundled)
+{
+	ck_assert_int_gt(each_bundled(steps_in_order), 10);
 }
 END_TEST
 
@@ -174,53 +188,41 @@ squeeze(const char *s, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
-/* Every bundled scenario's program, at three widths: every line is in the pane whole (its
- * rows joined), so that two lines that differ never look the same (13-4's three ex13_4()
- * calls differ only past 38 columns). */
-START_TEST(test_pane_wraps_every_line)
+/* Every line of p is in the pane whole at three widths (its rows joined). */
+static void
+lines_whole(const char *name, const struct program *p)
 {
 	static const int widths[] = { 30, 40, 72 };
-	char dir[4096];
-	DIR *d = opendir(test_util_src_path("scenarios", dir, sizeof dir));
-	struct dirent *e;
-	int checked = 0;
 
-	ck_assert_ptr_nonnull(d);
-	while ((e = readdir(d)) != NULL) {
-		struct scenario *s;
-		struct program *p;
-		if (strstr(e->d_name, ".yaml") == NULL)
-			continue;
-		s = load(e->d_name);
-		p = program_new(s);
-		ck_assert_ptr_nonnull(p);
-		for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
-			int w = widths[k], h = (int)p->n_lines * 12 + 2, y = 1;
-			struct grid *g = grid_new(w, h);
-			ck_assert_ptr_nonnull(g);
-			view_program_draw(g, (struct grid_rect){ 0, 0, w, h }, p, -1, true);
-			for (size_t i = 0; i < p->n_lines; i++) {
-				char want[4096], got[8192] = "", part[2048], sq[8192];
-				squeeze(p->lines[i], want, sizeof want);
-				/* The line's first row, then rows with no number (continuations). */
-				do {
-					pane_row(g, y, 5, w, part, sizeof part);
-					strncat(got, part, sizeof got - strlen(got) - 1);
-					y++;
-					pane_row(g, y, 1, w, part, sizeof part);
-				} while (y < h - 1 && strncmp(part, "    ", 4) == 0 && part[4] != '\0');
-				squeeze(got, sq, sizeof sq);
-				ck_assert_msg(strcmp(sq, want) == 0, "%s at %d columns, line %zu:\n"
-				              "  want %s\n  got  %s", e->d_name, w, i + 1, p->lines[i], got);
-			}
-			grid_free(g);
+	for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+		int w = widths[k], h = (int)p->n_lines * 12 + 2, y = 1;
+		struct grid *g = grid_new(w, h);
+		ck_assert_ptr_nonnull(g);
+		view_program_draw(g, (struct grid_rect){ 0, 0, w, h }, p, -1, true);
+		for (size_t i = 0; i < p->n_lines; i++) {
+			char want[4096], got[8192] = "", part[2048], sq[8192];
+			squeeze(p->lines[i], want, sizeof want);
+			/* The line's first row, then rows with no number (continuations). */
+			do {
+				pane_row(g, y, 5, w, part, sizeof part);
+				strncat(got, part, sizeof got - strlen(got) - 1);
+				y++;
+				pane_row(g, y, 1, w, part, sizeof part);
+			} while (y < h - 1 && strncmp(part, "    ", 4) == 0 && part[4] != '\0');
+			squeeze(got, sq, sizeof sq);
+			ck_assert_msg(strcmp(sq, want) == 0, "%s at %d columns, line %zu:\n"
+			              "  want %s\n  got  %s", name, w, i + 1, p->lines[i], got);
 		}
-		program_free(p);
-		scenario_free(s);
-		checked++;
+		grid_free(g);
 	}
-	closedir(d);
-	ck_assert_int_gt(checked, 10);
+}
+
+/* Every bundled scenario's program, at three widths: every line is in the pane whole, so
+ * that two lines that differ never look the same (13-4's three ex13_4() calls differ only
+ * past 38 columns). */
+START_TEST(test_pane_wraps_every_line)
+{
+	ck_assert_int_gt(each_bundled(lines_whole), 10);
 }
 END_TEST
 
