@@ -174,7 +174,7 @@ pty_run_trace(pid_t pid, int go, const struct pty_where *w, const char *path, in
 
 	/* Ticks: a child blocked writing to a full pty goes on when the poll reads it; without
 	 * them, no tracing. */
-	if (w->trace && fstat(fd, &sb) == 0 && ticker_arm(&tk) == 0 &&
+	if (w->trace && fstat(fd, &sb) == 0 && ticker_arm(&tk, PTY_RUN_TICK_MS) == 0 &&
 	    tracer_attach(pid, PTY_GO_FD, path, sb.st_dev, sb.st_ino, &t, &st) == 0) {
 		tracer_set_poll(t, pty_run_poll, wt);
 		for (; part < PTY_RUN_PARTS && rc == 0; part++) {

@@ -12,6 +12,8 @@
 
 /* A child gets this long to finish before it is killed (the run then fails, ETIMEDOUT). */
 #define PTY_RUN_TIMEOUT_MS 5000
+/* While a run is traced, its terminal is read and the caller asked this often. */
+#define PTY_RUN_TICK_MS 100
 
 /* Window size given to the terminal, like a classroom terminal. */
 #define PTY_RUN_ROWS 24

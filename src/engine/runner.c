@@ -201,7 +201,7 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 	if (r->tracer != NULL) {
 		struct ticker tk;
 		/* Always: the run's timeout is checked there too. */
-		bool armed = ticker_arm(&tk) == 0;
+		bool armed = ticker_arm(&tk, RUNNER_POLL_MS) == 0;
 
 		tracer_set_poll(r->tracer, armed ? runner_poll_check : NULL, r);
 		rc = tracer_step(r->tracer, stdio_op ? EV_STDIO : EV_DIRECT,

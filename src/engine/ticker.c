@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* engine/ticker.c: a timer that interrupts a tracer's waitpid() every RUNNER_POLL_MS: the
+/* engine/ticker.c: a timer that interrupts a tracer's waitpid() every few milliseconds: the
  * runner's while the worker runs a step, a pty step's while its children are traced. */
 #include <config.h>
 
 #include <signal.h>
 #include <time.h>
 
-#include "engine/runner.h"
 #include "engine/ticker.h"
 
 /*
@@ -24,13 +23,13 @@ ticker_on_tick(int sig)
 
 /* Arm the timer. */
 int
-ticker_arm(struct ticker *t)
+ticker_arm(struct ticker *t, long ms)
 {
 	struct sigaction sa = { .sa_handler = ticker_on_tick };
 	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGURG };
 	struct itimerspec its = {
-		.it_interval = { 0, RUNNER_POLL_MS * 1000000L },
-		.it_value = { 0, RUNNER_POLL_MS * 1000000L },
+		.it_interval = { ms / 1000, ms % 1000 * 1000000L },
+		.it_value = { ms / 1000, ms % 1000 * 1000000L },
 	};
 	sigset_t urg;
 

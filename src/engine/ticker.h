@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* engine/ticker.h: a timer that interrupts a tracer's waitpid() every RUNNER_POLL_MS, so that
- * its poll callback is asked even while the tracee sits in one long system call. */
+/* engine/ticker.h: a timer that interrupts a tracer's waitpid() every few milliseconds, so
+ * that its poll callback is asked even while the tracee sits in one long system call. */
 #ifndef IOBUFVIZ_TICKER_H
 #define IOBUFVIZ_TICKER_H
 
@@ -15,9 +15,9 @@ struct ticker {
 	bool armed;
 };
 
-/* Send SIGURG every RUNNER_POLL_MS (a handler without SA_RESTART: a blocked call returns
+/* Send SIGURG every ms milliseconds (a handler without SA_RESTART: a blocked call returns
  * EINTR). 0, or -1 (then t->armed is false and nothing changed). */
-int ticker_arm(struct ticker *t);
+int ticker_arm(struct ticker *t, long ms);
 
 /* Stop it and put SIGURG's handler back. An unarmed ticker is fine. */
 void ticker_disarm(struct ticker *t);

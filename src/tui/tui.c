@@ -58,8 +58,7 @@ struct tui {
 	struct view_hop hops[VIEW_MAX_HOPS];
 	size_t n_hops;
 	uint64_t anim_t0;
-	bool help;
-	int help_page;             /* the help's page: 0 keys, N the glossary's */
+	int help;                  /* 0: closed; 1: the keys; N: the glossary's page N - 1 */
 	size_t sweep_top;          /* first line of a sweep's table shown */
 	enum view_pane focus;
 	bool show_detail;          /* the details popup of focus (tui/view-details.c) */
@@ -141,7 +140,7 @@ tui_draw(struct tui *t)
 		.replay = tui_count(t) > 0 && t->cur < (long)tui_count(t) - 1 && !t->asking,
 		.speed = tui_speeds[t->speed], .autoplay = t->autoplay, .ascii = t->o->ascii,
 		.big = t->o->big,
-		.anim = t->anim, .help = t->help, .help_page = t->help_page, .focus = t->focus,
+		.anim = t->anim, .help = t->help, .focus = t->focus,
 		.details = t->show_detail, .detail_cell = t->detail_cell,
 		.prompt = t->asking ? t->prompt : NULL,
 		.prompt_title = t->consenting ? "this lesson runs programs" : NULL,
@@ -660,15 +659,9 @@ tui_key(struct tui *t, int k)
 	if (t->asking)
 		return tui_key_quiz(t, k);
 	if (t->help) {
-		/* ? and F1 turn the page (the glossary after the keys); any other key closes the
-		 * help; q and F10 also quit. */
-		if ((k == '?' || k == CRT_K_F1) && t->help_page < view_frame_help_pages(t->g)) {
-			t->help_page++;
-			return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
-		}
-		t->help = false;
-		t->help_page = 0;
-		if (k != 'q' && k != CRT_K_F10)
+		/* ? F1: the next page (the glossary); other keys close it; q F10 quit too. */
+		t->help = k == '?' || k == CRT_K_F1 ? view_frame_help_turn(t->g, t->help) : 0;
+		if (t->help || (k != 'q' && k != CRT_K_F10))
 			return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 	}
 	if (t->lay.sweep_rows > 0 && tui_scroll(t, k))
@@ -737,7 +730,7 @@ tui_key(struct tui *t, int k)
 		t->show_detail = false;
 		break;
 	case '?': case 'h': case CRT_K_F1:
-		t->help = true;
+		t->help = 1;
 		break;
 	case 'c': case 'C':
 		t->program_toggled = !t->program_toggled;

@@ -411,6 +411,13 @@ view_frame_help_pages(const struct grid *g)
 	return pages;
 }
 
+/* The help's next page. */
+int
+view_frame_help_turn(const struct grid *g, int help)
+{
+	return help > 0 && help <= view_frame_help_pages(g) ? help + 1 : 0;
+}
+
 /* Draw one page of the glossary in r. */
 static void
 view_frame_glossary(struct grid *g, struct grid_rect r, int page, int pages, bool ascii)

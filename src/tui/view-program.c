@@ -277,7 +277,7 @@ view_program_screen(struct grid *g, const struct view_frame *f, struct view_layo
 		view_program_draw(g, (struct grid_rect){ 0, 1, g->w, g->h - 2 }, f->program, step,
 		                  f->ascii);
 		if (f->help)
-			view_frame_help(g, f->help_page, f->ascii);
+			view_frame_help(g, f->help - 1, f->ascii);
 		if (f->ascii)
 			grid_asciify(g);
 		return true;

@@ -435,7 +435,7 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 		view_frame_popup(g, f->prompt_title != NULL ? f->prompt_title : "quiz", f->prompt,
 		                 f->ascii);
 	if (f->help)
-		view_frame_help(g, f->help_page, f->ascii);
+		view_frame_help(g, f->help - 1, f->ascii);
 	if (f->ascii)
 		grid_asciify(g);
 	if (lay_out != NULL)

@@ -175,8 +175,8 @@ struct view_frame {
 	enum view_anim anim;
 	struct view_hop hop;      /* the hop travelling (anim TRAVEL) */
 	double t;                 /* 0..1 along the hop */
-	bool help;
-	int help_page;            /* 0: the keys and the legend; N: the glossary's page N */
+	int help;                 /* 0: none; 1: the keys and the legend; N: the glossary's
+	                             page N - 1 */
 	enum view_pane focus;
 	bool details;             /* show the details of the focused pane (tui/view-details.c) */
 	long detail_cell;         /* ... or of this shown cache cell; -1: the pane's */
@@ -245,6 +245,10 @@ void view_frame_help(struct grid *g, int page, bool ascii);
 
 /* How many pages the glossary takes in the help on g. */
 int view_frame_help_pages(const struct grid *g);
+
+/* The help's next page on g after help (a view_frame's help: 1 the keys, N the glossary's
+ * page N - 1); 0 past the last. */
+int view_frame_help_turn(const struct grid *g, int help);
 
 /* A centred box with lines of text (details, quiz); title may be NULL. */
 void view_frame_popup(struct grid *g, const char *title, const char *text, bool ascii);
