@@ -76,10 +76,11 @@ usage(FILE *f)
 "      --no-mouse         ignore the mouse\n"
 "      --big              projector mode: larger page-cache cells (on from 160 columns)\n"
 "      --record=FILE      record the TUI session as an asciicast v2 file\n"
-"      --export=FMT       write sweep results as csv, json or md to standard output;\n"
-"                         c: the scenario as one C program (no run); html: the run\n"
-"                         (a scenario's or a PROGRAM's) as one web page to step\n"
-"                         through offline (--headless --format=html)\n"
+"      --export=FMT       write sweep results as csv, json or md to standard output,\n"
+"                         or svg: a log-log plot of each sweep; c: the scenario as\n"
+"                         one C program (no run); html: the run (a scenario's or a\n"
+"                         PROGRAM's) as one web page to step through offline\n"
+"                         (--headless --format=html)\n"
 "      --budget=SECONDS   time budget per sweep row before it is scaled down\n"
 "      --practice         the argument is a practice TOPIC: a generated problem, run for\n"
 "                         real and quizzed (headless: printed); alone: list the topics\n"
@@ -432,8 +433,9 @@ run(int argc, char **argv)
 				break;
 			}
 			if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0 &&
-			    strcmp(optarg, "md") != 0 && strcmp(optarg, "c") != 0)
-				return usage_error("--export: '%s': expected csv, json, md, c or html",
+			    strcmp(optarg, "md") != 0 && strcmp(optarg, "svg") != 0 &&
+			    strcmp(optarg, "c") != 0)
+				return usage_error("--export: '%s': expected csv, json, md, svg, c or html",
 				                   optarg);
 			o.export_fmt = optarg;
 			break;

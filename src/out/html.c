@@ -11,6 +11,7 @@
 #include "out/page-tpl.h"
 #include "out/transcript.h"
 #include "scenario/glossary.h"
+#include "scenario/names.h"
 
 /*
  * Nothing but the constant text below and the two JSON texts reaches the page: every byte of
@@ -50,7 +51,8 @@ out_html_step(struct transcript *t, const struct transcript_step *st)
 	out_json_format.step(t, st);
 }
 
-/* The page's own data: the lesson as C with each step's lines, the glossary. */
+/* The page's own data: the lesson as C with each step's lines, the call tags' words, the
+ * glossary. */
 static void
 out_html_page(struct json *j, const struct transcript *t)
 {
@@ -76,6 +78,11 @@ out_html_page(struct json *j, const struct transcript *t)
 	} else {
 		json_null(j, "program");
 	}
+	/* Who made a call, as the screen and the text transcript say it. */
+	json_begin_object(j, "origins");
+	for (const struct scn_name *o = scn_origin_words; o->name != NULL; o++)
+		json_string(j, scenario_names_of(scn_origins, o->value), o->name);
+	json_end_object(j);
 	json_begin_array(j, "glossary");
 	for (size_t i = 0; (g = glossary_at(i)) != NULL; i++) {
 		json_begin_object(j, NULL);

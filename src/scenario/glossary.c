@@ -54,10 +54,14 @@ static const struct glossary_entry glossary[] = {
 	{ "dirty ?, dirty unknown",
 	  "Only which pages are cached is known (mincore()): whether they are dirty is not "
 	  "observable with this probe." },
-	{ "read-ahead",
+	{ "read-ahead, read ahead, ahead",
 	  "Pages the kernel reads beyond the bytes asked for, betting on a sequential read. "
-	  "After a read the cells of the bytes asked for are underlined; the others came by "
-	  "read-ahead." },
+	  "After a read the cache's cells say where their pages came from: underlined the "
+	  "bytes asked for, bold read ahead, dim cached before." },
+	{ "asked for, asked",
+	  "After a read: the pages of the bytes the read asked for (underlined)." },
+	{ "cached before, before",
+	  "After a read: the pages that were in the cache already before it (dim)." },
 	{ "large folio, folio",
 	  "A block of several pages the kernel handles as one (ext4 since Linux 6.16, xfs): "
 	  "writing one byte of it dirties all of its pages." },
@@ -86,11 +90,12 @@ static const struct glossary_entry glossary[] = {
 	{ "beyond EOF",
 	  "Blocks past the file's end: xfs's speculative preallocation, or fallocate() with "
 	  "FALLOC_FL_KEEP_SIZE. Not counted as the file's allocation." },
-	{ "[stdio]",
+	{ "[by stdio], stdio",
 	  "A system call that stdio made inside a stdio function (fwrite(), fflush(), "
-	  "fclose(), ...), on the program's behalf." },
-	{ "[direct]",
-	  "A system call the step made itself (write(), fsync(), ...)." },
+	  "fclose(), ...), on the program's behalf (origin stdio in JSON)." },
+	{ "[your call], direct",
+	  "A system call the step made itself (write(), fsync(), ...; origin direct in JSON, "
+	  "nothing to do with O_DIRECT)." },
 	{ "*, timed by the tracer",
 	  "A time measured by the tracer: it includes two ptrace stops, so it is longer than "
 	  "the call itself takes." },

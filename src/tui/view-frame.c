@@ -30,11 +30,13 @@ view_frame_title(struct grid *g, int y, const struct view_frame *f)
 	grid_fill(g, (struct grid_rect){ 0, y, g->w, 1 }, ' ', GS_TITLE);
 	view_frame_speed(f->speed, f->ascii, sp, sizeof sp);
 	if (f->live != NULL || f->running)   /* a long step is running: it is the one shown */
-		snprintf(step, sizeof step, "step %zu/%zu", f->n_results + 1, f->scn->n_steps);
+		snprintf(step, sizeof step, "step %zu/%zu", f->first + f->n_results + 1,
+		         f->first + f->scn->n_steps);
 	else if (f->cur < 0)
-		snprintf(step, sizeof step, "step 0/%zu", f->scn->n_steps);
+		snprintf(step, sizeof step, "step 0/%zu", f->first + f->scn->n_steps);
 	else
-		snprintf(step, sizeof step, "step %ld/%zu", f->cur + 1, f->scn->n_steps);
+		snprintf(step, sizeof step, "step %zu/%zu", f->first + (size_t)f->cur + 1,
+		         f->first + f->scn->n_steps);
 	snprintf(right, sizeof right, "%s%s%s   speed %s   ? help ",
 	         f->replay ? "REPLAY   " : "", f->autoplay ? "autoplay   " : "", step, sp);
 	rw = grid_text_width(right);
@@ -100,7 +102,15 @@ view_frame_footer(struct grid *g, int y, const struct view_frame *f)
 		grid_print(g, 1, y, g->w - 2, GS_BOLD, f->status);
 		return;
 	}
-	for (size_t i = 0; i < VIEW_FRAME_KEYS; i++) {
+	/* A mode with keys of its own (a traced program's) gives them; else the lesson's. */
+	for (size_t i = 0; f->keys != NULL && i < f->n_keys; i++) {
+		int need = grid_text_width(f->keys[i][0]) + 1 + grid_text_width(f->keys[i][1]);
+		if (x + need > g->w)
+			return;
+		x += grid_print(g, x, y, g->w - x, GS_KEY, f->keys[i][0]) + 1;
+		x += grid_print(g, x, y, g->w - x, GS_DIM, f->keys[i][1]) + 2;
+	}
+	for (size_t i = 0; f->keys == NULL && i < VIEW_FRAME_KEYS; i++) {
 		const struct view_frame_key *k = &view_frame_keys[i];
 		const char *key = f->ascii && k->foot_ascii != NULL ? k->foot_ascii : k->foot;
 		/* a's word says what it will do: stop a running autoplay */
@@ -146,6 +156,14 @@ view_frame_reflow(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/* Step st as the line of C fn writes (NULL: describe_step). */
+char *
+view_step_line(char *(*fn)(const struct scn_step *, char *, size_t), const struct scn_step *st,
+               char *buf, size_t len)
+{
+	return fn != NULL ? fn(st, buf, len) : describe_step(st, buf, len);
+}
+
 /* Draw the narration: the intro before step 1, then each step's say and remarks. */
 int
 view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame *f)
@@ -158,7 +176,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		return 0;
 	if ((f->live != NULL || f->running) && f->n_results < f->scn->n_steps) {
 		/* A long step (wait) is running: the panes show its state so far. */
-		describe_step(&f->scn->steps[f->n_results], call, sizeof call);
+		view_step_line(f->step_line, &f->scn->steps[f->n_results], call, sizeof call);
 		grid_printf(g, r.x, r.y, r.w, GS_BOLD, "step %zu: %s%s", f->n_results + 1, call,
 		            f->ascii ? " ... (running)" : " \xe2\x80\xa6 (running)");
 		return 1;
@@ -168,7 +186,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		return grid_wrap(g, r, GS_NORMAL, view_frame_reflow(intro != NULL ? intro : "", text,
 		                                                     sizeof text));
 	}
-	describe_step(sr->step, call, sizeof call);
+	view_step_line(f->step_line, sr->step, call, sizeof call);
 	if (f->anim == VIEW_ANIM_TRAVEL) {
 		grid_printf(g, r.x, r.y, r.w, GS_BOLD, "step %zu: %s%s", sr->index + 1, call,
 		            f->ascii ? " ..." : " \xe2\x80\xa6");
@@ -463,7 +481,8 @@ view_frame_help(struct grid *g, int page, bool ascii)
 {
 	struct grid_rect r = view_frame_help_box(g);
 	int pages = view_frame_help_pages(g), w = r.w - 4, y = r.y + 1, kw = 15, end;
-	const struct view_legend stdio[] = { { VG_STDIO, GS_STDIO, "a buffered byte" } };
+	const struct view_legend stdio[] = { { .v = VG_STDIO, .style = GS_STDIO,
+	                                      .name = "a buffered byte" } };
 	struct view_legend cache[8];
 	const struct view_legend *l;
 	size_t n, nc;
@@ -499,8 +518,11 @@ view_frame_help(struct grid *g, int page, bool ascii)
 		y += view_frame_legend(g, r.x + 2, y, w, end - y, "stdio:", stdio, 1, ascii);
 	if (y < end)
 		y += grid_wrap(g, (struct grid_rect){ r.x + 2, y, w, end - y }, GS_DIM,
-		               "* a time taken by the tracer (ptrace stops included); @N a file offset");
-	snprintf(line, sizeof line, "%s text cut to fit: Tab and Shift-Tab show all of it",
+		               "after a read: underlined asked for, bold read ahead, dim cached before");
+	if (y < end)
+		y += grid_wrap(g, (struct grid_rect){ r.x + 2, y, w, end - y }, GS_DIM,
+		               "[your call] the step's own call   [by stdio] made by stdio inside it");
+	snprintf(line, sizeof line, "* a time with ptrace stops in it   %s text cut: Tab shows all",
 	         ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6");
 	if (y < end)
 		y += grid_wrap(g, (struct grid_rect){ r.x + 2, y, w, end - y }, GS_DIM, line);

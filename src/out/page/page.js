@@ -280,7 +280,8 @@
 				const t = e.usec_incl_tracing !== null && e.usec_incl_tracing !== undefined ?
 					usec(e.usec_incl_tracing) + '*' : usec(e.call_usec);
 				row([el('td', 'r', '#' + st.index), el('td', 'op data', st.op), el('td', 'text data', e.text),
-					el('td', 'tag', '[' + e.origin + ']'), el('td', 'r', t)]);
+					el('td', 'tag', '[' + ((P.origins || {})[e.origin] || e.origin) + ']'),
+					el('td', 'r', t)]);
 			});
 			if (st.trace === 'procio' && (st.calls.write > 0 || st.calls.read > 0))
 				row([el('td', 'r', '#' + st.index), el('td', 'op data', st.op),
