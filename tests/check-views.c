@@ -1351,7 +1351,7 @@ END_TEST
 /* The call tags, the probes and the legends' words are in the glossary too. */
 START_TEST(test_glossary_terms)
 {
-	static const char *const terms[] = { "[stdio]", "[direct]", "cachestat", "mincore",
+	static const char *const terms[] = { "[by stdio]", "[your call]", "cachestat", "mincore",
 	                                     "kpageflags", "FIEMAP", "ptrace", "procio",
 	                                     "delalloc", "writeback", "dirty", "clean", "stale",
 	                                     "unwritten", "inline", "read-ahead", "large folio",
@@ -1362,8 +1362,10 @@ START_TEST(test_glossary_terms)
 	for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++)
 		ck_assert_msg(glossary_find(terms[i]) != NULL, "%s is not in the glossary", terms[i]);
 	for (int k = 0; k < 2; k++) {
-		snprintf(tag, sizeof tag, "[%s]", scenario_names_of(scn_origins, k));
+		snprintf(tag, sizeof tag, "[%s]", scenario_names_of(scn_origin_words, k));
 		ck_assert_msg(glossary_find(tag) != NULL, "the tag %s is not in the glossary", tag);
+		ck_assert_msg(glossary_find(scenario_names_of(scn_origins, k)) != NULL,
+		              "JSON's origin %s is not in the glossary", scenario_names_of(scn_origins, k));
 	}
 	for (int dirty = 0; dirty < 2; dirty++) {
 		const struct view_legend *l = view_cache_legend_of(dirty, &n);
