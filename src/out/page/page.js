@@ -107,12 +107,13 @@
 
 	const modes = { full: 'fully buffered', line: 'line buffered', none: 'unbuffered' };
 
-	/* The newest write or read stdio made, up to step i. */
-	function lastFlush(i) {
+	/* The newest write or read stdio made on fd, up to step i. */
+	function lastFlush(i, fd) {
 		for (let k = i; k >= 0; k--) {
 			const ev = steps[k].events || [];
 			for (let j = ev.length - 1; j >= 0; j--)
-				if (ev[j].origin === 'stdio' && /^(write|read|pwrite64|pread64|writev|readv)$/.test(ev[j].call))
+				if (ev[j].origin === 'stdio' && ev[j].fd === fd &&
+				    /^(write|read|pwrite64|pread64|writev|readv)$/.test(ev[j].call))
 					return ev[j];
 		}
 		return null;
@@ -145,7 +146,7 @@
 			if (f.head)
 				add(b, add(el('p', 'small'), 'data ', el('code', 'data', '"' + f.head + '"')));
 		}
-		const lf = lastFlush(i);
+		const lf = s && s.stdio.open ? lastFlush(i, s.stdio.fd) : null;
 		if (lf)
 			add(b, add(el('p', 'small dim'), 'last flush: ', el('code', 'data', lf.text)));
 		if (st.output !== null && st.output !== undefined) {
@@ -496,9 +497,11 @@
 		document.getElementById('first').disabled = document.getElementById('prev').disabled = cur === 0;
 		document.getElementById('last').disabled = document.getElementById('next').disabled = cur === N - 1;
 		document.querySelectorAll('#chips button').forEach(function (bt) {
-			if (Number(bt.dataset.step) === cur)
+			if (Number(bt.dataset.step) === cur) {
 				bt.setAttribute('aria-current', 'step');
-			else
+				/* In sight in its row (a phone's row scrolls sideways). */
+				bt.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+			} else
 				bt.removeAttribute('aria-current');
 		});
 		drawWhat(cur);
