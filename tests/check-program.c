@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fixture-views.h"
+#include "base/text.h"
 #include "tui/grid.h"
 #include "export/ctext.h"
 #include "export/program.h"
@@ -211,6 +212,44 @@ comment_is(const char *s, const char *want)
 	ctext_clear(&t);
 }
 
+/* s as ctext_comment writes it after "/" "*": every line at most 76 columns, and the lines
+ * joined again (spaces for line breaks, none in a cut word) are want (NULL: s escaped, one
+ * word, its "?" parted). */
+static void
+comment_wraps(const char *s, const char *want)
+{
+	struct ctext t = { 0 };
+	char *safe = text_safe_dup(s, TEXT_LINE), *joined, *j;
+	const char *c;
+
+	ctext_printf(&t, "/*");
+	ctext_comment(&t, s);
+	c = ctext_str(&t) + 2;
+	ck_assert_ptr_null(strstr(c, "??"));
+	ck_assert_ptr_null(strstr(c, "*/"));
+	joined = j = calloc(1, strlen(c) + 1);
+	for (const char *nl; (nl = strchr(c, '\n')) != NULL; c = nl + 4) {
+		ck_assert_uint_le(nl - c, 76);
+		ck_assert(strncmp(nl, "\n * ", 4) == 0);
+		memcpy(j, c, (size_t)(nl - c));
+		j += nl - c;
+		if (want != NULL)
+			*j++ = ' ';
+	}
+	ck_assert_uint_le(strlen(c), 76);
+	strcpy(j, c);
+	if (want == NULL) {   /* one word: "??" parted by a backslash, "*" "/" by a space */
+		for (j = joined; (j = strstr(j, "?\\?")) != NULL; j++)
+			memmove(j + 1, j + 2, strlen(j + 2) + 1);
+		if ((j = strstr(joined, "* /")) != NULL)
+			memmove(j + 1, j + 2, strlen(j + 2) + 1);
+	}
+	ck_assert_str_eq(joined, want != NULL ? want : safe);
+	free(joined);
+	free(safe);
+	ctext_clear(&t);
+}
+
 /* A literal holds exactly the text's bytes and nothing can leave it or join an escape; a
  * long one is split, never cut; a comment cannot close, open or splice. */
 START_TEST(test_ctext)
@@ -252,6 +291,21 @@ START_TEST(test_ctext)
 	comment_is("/*/", "/ * /");
 	comment_is("end\\", "end\\\\");
 	comment_is("\x1b[31m\xe2\x80\xae\xc2\x9b\xff \xc3\xa9", "\\x1b[31m\\u202e\\u009b\\xff \xc3\xa9");
+	comment_is(" a \t\n b  ", "a b");
+	/* Wrapped at 76 columns: words on the next line " * ", a wider word cut between two
+	 * escapes or characters; nothing lost: the lines joined again are the text escaped. */
+	comment_wraps("Forty words, each one of them short enough for a line of its own, make a "
+	              "comment wrapped over several lines; every one of the lines ends before "
+	              "column seventy-seven, and no word is cut in two anywhere at all in it.",
+	              "Forty words, each one of them short enough for a line of its own, make a "
+	              "comment wrapped over several lines; every one of the lines ends before "
+	              "column seventy-seven, and no word is cut in two anywhere at all in it.");
+	memset(longer, 0x1b, 300);
+	longer[150] = '*';
+	longer[151] = '/';
+	comment_wraps(longer, NULL);
+	memset(longer, '?', 300);
+	comment_wraps(longer, NULL);
 	ctext_printf(&t, "%d%s", 1, "x");
 	ck_assert_str_eq(ctext_str(&t), "1x");
 	ck_assert(!t.nomem);
