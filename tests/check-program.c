@@ -119,11 +119,11 @@ START_TEST(test_pane_draw)
 {
 	struct scenario *s = load("13-3-fflush-fsync.yaml");
 	struct program *p = program_new(s);
-	struct grid *g = grid_new(40, 12);
+	struct grid *g = grid_new(40, 14);
 	char row[512];
 	int y;
 
-	view_program_draw(g, (struct grid_rect){ 0, 0, 40, 12 }, p, 4, true);
+	view_program_draw(g, (struct grid_rect){ 0, 0, 40, 14 }, p, 4, true);
 	ck_assert_int_ge(row_with(g, "program: step 5", row, sizeof row), 0);
 	y = row_with(g, "fsync(fd)", row, sizeof row);
 	ck_assert_int_gt(y, 0);

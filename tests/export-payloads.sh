@@ -130,6 +130,8 @@ text += ["  - fdopen: {mode: \"r+\"}"]
 for p in payloads:
     text += ["  - fputs: {text: %s}" % yq(p), "  - printf: {text: %s}" % yq(p)]
 text += ["  - fclose: {}"]
+# A named pair's fd that only fileno sets (fuzz-export found it set but never used: -Werror).
+text += ["  - fopen: {mode: r}", "    as: last", "  - fileno: {}", "    on: last"]
 text_yaml = write("text.yaml", "\n".join(text) + "\n")
 
 pty = ["title: pty", "steps:"]
