@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fixture-views.h"
 #include "base/text.h"
@@ -101,6 +102,41 @@ START_TEST(test_program_bundled)
 	}
 	closedir(d);
 	ck_assert_int_gt(n, 10);
+}
+END_TEST
+
+/*
+ * A scenario near the loader's 1 MiB whose texts are full of the names the program looks for
+ * (fd renamed for a named pair, tail, check) and whose title is 100000 words: exported in
+ * well under 10 s of CPU (each name looked up from the text's start took minutes: 183 s for
+ * 450 KB), and the text is all in one literal.
+ */
+START_TEST(test_program_long)
+{
+	struct ctext y = { 0 };
+	struct scenario *s = NULL;
+	struct program *p;
+	char *err = NULL;
+	clock_t t0 = clock();
+
+	ctext_printf(&y, "title: \"");
+	for (int i = 0; i < 100000; i++)
+		ctext_printf(&y, "x ");
+	ctext_printf(&y, "\"\nsteps:\n  - open: {flags: [O_RDWR]}\n    as: a\n  - write: {text: \"");
+	for (int i = 0; i < 60000; i++)
+		ctext_printf(&y, "fd tail check ");
+	ctext_printf(&y, "\"}\n    on: a\n");
+	ck_assert(!y.nomem);
+	ck_assert_msg(scenario_load_text("long.yaml", ctext_str(&y), y.len, &s, &err) == 0, "%s",
+	              err != NULL ? err : "?");
+	p = program_new(s);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_double_lt((double)(clock() - t0) / CLOCKS_PER_SEC, 10.0);
+	ck_assert(!step_has(p, 1, "fd_a tail"));
+	ck_assert(step_has(p, 1, "write(fd_a, \"fd tail check fd tail"));
+	program_free(p);
+	scenario_free(s);
+	ctext_clear(&y);
 }
 END_TEST
 
@@ -349,6 +385,7 @@ program_suite(void)
 	tcase_add_test(tc, test_every_op_emits);
 	tcase_add_test(tc, test_program_13_3);
 	tcase_add_test(tc, test_program_bundled);
+	tcase_add_test(tc, test_program_long);
 	tcase_add_test(tc, test_pane_draw);
 	tcase_add_test(tc, test_pane_layout);
 	tcase_add_test(tc, test_ctext);

@@ -116,10 +116,12 @@ ctext_literal(struct ctext *t, const char *s, int indent)
 size_t
 ctext_column(const struct ctext *t)
 {
-	const char *s = ctext_str(t), *nl = strrchr(s, '\n');
+	const char *s = ctext_str(t), *p = s + t->len;
 	size_t col = 0;
 
-	for (const char *p = nl != NULL ? nl + 1 : s; *p != '\0'; p++)
+	while (p > s && p[-1] != '\n')   /* from the end: a long text's lines cost their length */
+		p--;
+	for (; *p != '\0'; p++)
 		if (*p == '\t')
 			col = (col / 8 + 1) * 8;
 		else if ((*p & 0xc0) != 0x80)
