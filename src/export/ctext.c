@@ -156,22 +156,24 @@ ctext_width(const char *p, size_t n)
 
 /* Append one word of comment text (escaped): a unit that would pass CTEXT_WIDTH goes on a new
  * line (unless it is the line's first); "*" "/" parted by a space both ways, "??" by a
- * backslash. *prev: the last byte written ('\0' at a line's start). */
+ * backslash. *prev: the last byte written ('\0' at a line's start); *col: its column. */
 static void
-ctext_comment_word(struct ctext *t, const char *w, char *prev)
+ctext_comment_word(struct ctext *t, const char *w, char *prev, size_t *col)
 {
 	for (size_t n; *w != '\0'; w += n) {
 		char part = (*prev == '*' && *w == '/') || (*prev == '/' && *w == '*') ? ' ' :
 		            *prev == '?' && *w == '?' ? '\\' : '\0';
+		size_t width = ctext_width(w, n = ctext_unit(w));
 
-		n = ctext_unit(w);
-		if (*prev != '\0' && ctext_column(t) + (part != '\0') + ctext_width(w, n) > CTEXT_WIDTH) {
+		if (*prev != '\0' && *col + (part != '\0') + width > CTEXT_WIDTH) {
 			ctext_put(t, "\n * ", 4);
+			*col = 3;
 			part = '\0';
 		}
 		if (part != '\0')
-			ctext_put(t, &part, 1);
+			ctext_put(t, &part, 1), (*col)++;
 		ctext_put(t, w, n);
+		*col += width;
 		*prev = w[n - 1];
 	}
 }
@@ -181,6 +183,7 @@ void
 ctext_comment(struct ctext *t, const char *s)
 {
 	const char *p = s != NULL ? s : "";
+	size_t col = ctext_column(t);
 	char prev = '\0';
 
 	while (*p != '\0') {
@@ -199,12 +202,15 @@ ctext_comment(struct ctext *t, const char *s)
 		/* A word goes on a new line if it would pass the width here and fit there. */
 		if (prev != '\0') {
 			size_t w = ctext_width(safe, strlen(safe));
-			if (ctext_column(t) + 1 + w > CTEXT_WIDTH && 3 + w <= CTEXT_WIDTH)
+			if (col + 1 + w > CTEXT_WIDTH && 3 + w <= CTEXT_WIDTH) {
 				ctext_put(t, "\n *", 3);
+				col = 2;
+			}
 			ctext_put(t, " ", 1);
+			col++;
 			prev = ' ';
 		}
-		ctext_comment_word(t, safe, &prev);
+		ctext_comment_word(t, safe, &prev, &col);
 		free(safe);
 		free(word);
 		p += n;

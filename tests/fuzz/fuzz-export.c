@@ -15,7 +15,10 @@
  *      none, 1: every one, as make fuzz-export-compile runs the corpus) is compiled with each
  *      compiler of $FUZZ_EXPORT_CC (default cc) and -std=c11 -Wall -Wextra -Werror
  *      -Wtrigraphs -fsyntax-only.
- * A broken promise aborts with why, where, and the program's line (escaped).
+ * Each input is checked twice: as a scenario, and as the texts of a carrier scenario that has
+ * every op that writes a text into the program (fuzz_carrier: most inputs are no scenario,
+ * and any bytes are text). A broken promise aborts with why, where, the program and the
+ * scenario (escaped).
  */
 #include <config.h>
 
@@ -60,12 +63,14 @@ struct fuzz_tok {
 	enum fuzz_kind kind;
 	size_t at, len;
 	char *bytes;
-	size_t n_bytes;
+	size_t n_bytes, cap_bytes;
 };
 
 /* A program as text and tokens. */
 struct fuzz_prog {
-	const char *what;   /* "the program", "the program with markers" */
+	const char *what;   /* "the program of the input", ... */
+	const char *yaml;   /* the scenario it was made of */
+	size_t yaml_len;
 	char *text;
 	size_t len;
 	struct fuzz_tok *v;
@@ -92,6 +97,18 @@ fuzz_put_escaped(const char *s, size_t n)
 	}
 }
 
+/* Write the n bytes of s to stderr a line each, escaped. */
+static void
+fuzz_put_lines(const char *s, size_t n)
+{
+	for (size_t i = 0, start = 0; i <= n; i++)
+		if (i == n || s[i] == '\n') {
+			fuzz_put_escaped(s + start, i - start);
+			fputc('\n', stderr);
+			start = i + 1;
+		}
+}
+
 /* Stop the fuzzer: why, the line of p at byte at (and p whole, escaped). */
 static void __attribute__((noreturn, format(printf, 3, 4)))
 fuzz_fail(const struct fuzz_prog *p, size_t at, const char *fmt, ...)
@@ -113,12 +130,9 @@ fuzz_fail(const struct fuzz_prog *p, size_t at, const char *fmt, ...)
 		fprintf(stderr, "\nat program line %zu, column %zu:\n", line, at - start + 1);
 		fuzz_put_escaped(p->text + start, end - start);
 		fprintf(stderr, "\n--- the program ---\n");
-		for (size_t i = 0, s = 0; i <= p->len; i++)
-			if (i == p->len || p->text[i] == '\n') {
-				fuzz_put_escaped(p->text + s, i - s);
-				fputc('\n', stderr);
-				s = i + 1;
-			}
+		fuzz_put_lines(p->text, p->len);
+		fprintf(stderr, "--- the scenario ---\n");
+		fuzz_put_lines(p->yaml, p->yaml_len);
 	}
 	fputc('\n', stderr);
 	abort();
@@ -271,8 +285,11 @@ fuzz_lex_literal(const struct fuzz_prog *p, size_t at, struct fuzz_tok *t)
 			fuzz_fail(p, i, "an escape C does not have");
 		}
 		if (t != NULL) {
-			if ((t->bytes = realloc(t->bytes, t->n_bytes + 1)) == NULL)
-				abort();
+			if (t->n_bytes + 1 >= t->cap_bytes) {   /* room for fuzz_terminate's NUL */
+				t->cap_bytes = t->cap_bytes ? t->cap_bytes * 2 : 64;
+				if ((t->bytes = realloc(t->bytes, t->cap_bytes)) == NULL)
+					abort();
+			}
 			t->bytes[t->n_bytes++] = (char)v;
 		}
 	}
@@ -339,12 +356,13 @@ fuzz_lex(struct fuzz_prog *p)
 
 /* Export s as --export=c does, into p (text and tokens). */
 static void
-fuzz_export(const struct scenario *s, struct fuzz_prog *p, const char *what)
+fuzz_export(const struct scenario *s, struct fuzz_prog *p, const char *what, const char *yaml,
+            size_t yaml_len)
 {
 	struct program *prog = program_new(s);
 	FILE *f;
 
-	*p = (struct fuzz_prog){ .what = what };
+	*p = (struct fuzz_prog){ .what = what, .yaml = yaml, .yaml_len = yaml_len };
 	if (prog == NULL)
 		fuzz_fail(NULL, 0, "program_new failed");
 	if ((f = open_memstream(&p->text, &p->len)) == NULL || program_print(prog, f) != 0 ||
@@ -456,7 +474,7 @@ fuzz_marker(const struct fuzz_prog *m, const struct fuzz_tok *t, const struct fu
 	size_t k;
 	int n = -1;
 
-	if (memchr(t->bytes, FUZZ_MARK_OPEN, t->n_bytes) == NULL)
+	if (t->n_bytes == 0 || memchr(t->bytes, FUZZ_MARK_OPEN, t->n_bytes) == NULL)
 		return -1;
 	if (t->n_bytes < 3 || t->bytes[0] != FUZZ_MARK_OPEN ||
 	    memchr(t->bytes, '\0', t->n_bytes) != NULL ||
@@ -471,11 +489,8 @@ static void
 fuzz_terminate(struct fuzz_prog *p)
 {
 	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i].kind == FUZZ_LIT) {
-			if ((p->v[i].bytes = realloc(p->v[i].bytes, p->v[i].n_bytes + 1)) == NULL)
-				abort();
+		if (p->v[i].kind == FUZZ_LIT && p->v[i].bytes != NULL)
 			p->v[i].bytes[p->v[i].n_bytes] = '\0';
-		}
 }
 
 /*
@@ -502,7 +517,7 @@ fuzz_compare(const struct fuzz_prog *r, const struct fuzz_prog *m, const struct 
 			long k = fuzz_marker(m, b, x);
 			const char *want = k >= 0 ? x->orig[k] : b->bytes;
 			size_t len = k >= 0 ? strlen(x->orig[k]) : b->n_bytes;
-			if (a->n_bytes != len || memcmp(a->bytes, want, len) != 0)
+			if (a->n_bytes != len || (len > 0 && memcmp(a->bytes, want, len) != 0))
 				fuzz_fail(r, a->at, "a literal does not hold %s", k >= 0 ?
 				          "its scenario text's bytes" : "what it holds without the texts");
 		}
@@ -585,28 +600,90 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* One input. */
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/*
+ * The carrier scenario: every op that writes a text of the scenario into the program, each
+ * text a piece of the input (split at NUL bytes) after a letter of its own (no text is left
+ * empty). The fuzzer's bytes reach the emitter as texts even when they are no scenario.
+ */
+static const char *const fuzz_carrier[] = {
+	"title: \"T", "\"\nsource: \"S",
+	"\"\nsteps:\n  - open: {flags: [O_RDWR, O_CREAT]}\n  - write: {text: \"W",
+	"\"}\n  - pwrite: {text: \"P", "\", offset: 0}\n  - note: \"N",
+	"\"\n  - fdopen: {mode: \"r+\"}\n  - fputs: {text: \"F", "\"}\n  - printf: {text: \"R",
+	"\"}\n  - fclose: {}\n  - pty: {printf: \"Y", "\", write: \"Z",
+	"\"}\n  - run: {program: \"G", "\", args: [\"A", "\", \"{file}\", \"B", "\"], stdin: \"I",
+	"\"}\n  - sweep:\n      title: \"K",
+	("\"\n      program: write\n      buffer_sizes: [4096]\n      file_size: 64KiB\n"
+	 "      variants: [{name: \"L"), "\"}, {name: \"M", "\"}]\n",
+};
+
+/* Write the n bytes of p into f as the inside of a YAML double-quoted scalar: printable ASCII
+ * as it is, UTF-8 as its code point, any other byte as the code point of its value. */
+static void
+fuzz_yaml_text(FILE *f, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0, k; i < n; i += k) {
+		uint32_t cp;
+
+		k = 1;
+		if (p[i] >= 0x20 && p[i] < 0x7f)
+			fprintf(f, "%s%c", p[i] == '"' || p[i] == '\\' ? "\\" : "", p[i]);
+		else if (p[i] >= 0x80 && (k = fuzz_utf8(p + i, n - i, &cp)) > 0)
+			fprintf(f, cp > 0xffff ? "\\U%08x" : "\\u%04x", (unsigned)cp);
+		else
+			fprintf(f, "\\x%02x", p[i]), k = 1;
+	}
+}
+
+/* The carrier scenario holding the input's pieces (a heap string, *len bytes). */
+static char *
+fuzz_carry(const uint8_t *data, size_t size, size_t *len)
+{
+	size_t n = sizeof fuzz_carrier / sizeof fuzz_carrier[0];
+	char *yaml = NULL;
+	FILE *f = open_memstream(&yaml, len);
+
+	if (f == NULL)
+		abort();
+	fputs(fuzz_carrier[0], f);
+	for (size_t i = 1; i < n; i++) {
+		const uint8_t *nul = size > 0 ? memchr(data, '\0', size) : NULL;
+		size_t k = nul != NULL ? (size_t)(nul - data) : size;
+
+		fuzz_yaml_text(f, data, k);
+		data += k + (nul != NULL);
+		size -= k + (nul != NULL);
+		fputs(fuzz_carrier[i], f);
+	}
+	if (fclose(f) != 0)
+		abort();
+	return yaml;
+}
+
+/* Check what the text (len bytes) exports, if it loads: as says what it is. */
+static void
+fuzz_check(const char *text, size_t len, const char *as)
 {
 	struct scenario *s = NULL;
 	struct fuzz_prog r, m;
 	struct fuzz_texts x = { 0 };
 	unsigned long sample = fuzz_sample();
-	char *err = NULL;
+	char *err = NULL, what[2][128];
 	uint32_t h = 2166136261u;
 
-	if (scenario_load_text(FUZZ_NAME, (const char *)data, size, &s, &err) != 0) {
+	if (scenario_load_text(FUZZ_NAME, text, len, &s, &err) != 0) {
 		free(err);   /* what the loader says is fuzz-load's to check */
-		return 0;
+		return;
 	}
 	free(err);
 	fuzz_loaded++;
-	fuzz_export(s, &r, "the program");
+	snprintf(what[0], sizeof what[0], "the program of %s", as);
+	snprintf(what[1], sizeof what[1], "the program of %s, markers in place of its texts", as);
+	fuzz_export(s, &r, what[0], text, len);
 	fuzz_lex(&r);
 	fuzz_texts(s, &x);
 	fuzz_mark(&x);
-	fuzz_export(s, &m, "the program with markers in place of the texts");
+	fuzz_export(s, &m, what[1], text, len);
 	fuzz_unmark(&x);
 	fuzz_lex(&m);
 	fuzz_terminate(&m);
@@ -622,5 +699,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(x.slot);
 	free(x.orig);
 	scenario_free(s);
+}
+
+/* One input: as a scenario, and as the texts of the carrier scenario. */
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	size_t len;
+	char *carrier = fuzz_carry(data, size, &len);
+
+	fuzz_check((const char *)data, size, "the input");
+	fuzz_check(carrier, len, "the carrier scenario (the input's pieces its texts)");
+	free(carrier);
 	return 0;
 }
