@@ -306,15 +306,15 @@ static void
 program_title(struct program_build *b, const struct scenario *s)
 {
 	struct ctext t = { 0 };
+	char *title = NULL;
 
+	if (asprintf(&title, "%s%s%s%s", s->title != NULL ? s->title : "", s->source != NULL ?
+	             " (" : "", s->source != NULL ? s->source : "", s->source != NULL ? ")" : "") < 0)
+		title = NULL;
 	ctext_printf(&t, "/*\n * ");
-	ctext_comment(&t, s->title);
-	if (s->source != NULL) {
-		ctext_printf(&t, " (");
-		ctext_comment(&t, s->source);
-		ctext_printf(&t, ")");
-	}
-	b->nomem |= t.nomem;
+	ctext_comment(&t, title);
+	b->nomem |= t.nomem || title == NULL;
+	free(title);
 	program_add(b, 0, "%s", ctext_str(&t));
 	ctext_clear(&t);
 }
