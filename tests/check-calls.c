@@ -155,10 +155,10 @@ static const struct rec recs[] = {
 	{ SYS_ftruncate, { 3, 30000 }, 0, "ftruncate(3, len=30000) = 0" },
 	/* Memory. */
 	{ SYS_mmap, { 0, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, 3, 4096 }, (int64_t)A_MAP,
-	  "mmap(NULL, 3, @4096, len=8192, PROT_READ|PROT_WRITE, MAP_SHARED) = 0x7f0000000000" },
+	  "mmap(NULL, len=8192, PROT_READ|PROT_WRITE, MAP_SHARED, 3, @4096) = 0x7f0000000000" },
 	{ SYS_mmap, { 0, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, U(-1), 0 },
-	  (int64_t)A_MAP, "mmap(NULL, @0, len=8192, PROT_READ|PROT_WRITE, "
-	  "MAP_PRIVATE|MAP_ANONYMOUS) = 0x7f0000000000" },
+	  (int64_t)A_MAP, "mmap(NULL, len=8192, PROT_READ|PROT_WRITE, "
+	  "MAP_PRIVATE|MAP_ANONYMOUS, -1, @0) = 0x7f0000000000" },
 	{ SYS_msync, { A_MAP, 8192, MS_SYNC }, 0, "msync(0x7f0000000000, len=8192, MS_SYNC) = 0" },
 	{ SYS_munmap, { A_MAP, 8192 }, 0, "munmap(0x7f0000000000, len=8192) = 0" },
 	{ SYS_io_uring_setup, { 4, A_PARAMS }, 5, "io_uring_setup(entries=4) = 5" },

@@ -158,45 +158,70 @@ event_cat_offset(char *buf, size_t len, size_t *n, int64_t off, unsigned flags)
 		text_cat(buf, len, n, "%s%" PRId64, *n ? ", " : "", off);
 }
 
-/*
- * "write(3, 4096) = 4096", "fsync(3) = 0", "read(3, 100) = -1 EINVAL": the arguments in
- * strace's order, the fds as numbers, sizes as numbers, offsets as @N, lengths as len=N.
- */
+/* mmap's arguments in strace's order (address, length, prot, flags, fd, offset) into args. */
+static void
+event_cat_mmap(const struct event *e, char *args, size_t len, size_t *n)
+{
+	if (e->addr != 0)
+		text_cat(args, len, n, "%#" PRIx64, e->addr);
+	else
+		text_cat(args, len, n, "NULL");
+	text_cat(args, len, n, ", len=%" PRId64, e->length);
+	if (e->detail[0] != '\0')
+		text_cat(args, len, n, ", %s", e->detail);
+	text_cat(args, len, n, ", %d, @%" PRId64, e->fd, e->offset >= 0 ? e->offset : 0);
+}
+
+/* The arguments of e (c: its row, or NULL) in strace's order into args: the fds as numbers,
+ * sizes as numbers, offsets as @N, lengths as len=N. */
+static void
+event_cat_args(const struct event *e, const struct call_row *c, char *args, size_t len, size_t *n)
+{
+	unsigned f = c != NULL ? c->flags : 0;
+	/* A copy's offsets follow their own fds (strace's order); others' follow the size. */
+	bool pairs = c != NULL && c->fd2 >= 0 && c->off >= 0;
+
+	if (c != NULL && c->addr >= 0 && e->addr != 0)
+		text_cat(args, len, n, "%#" PRIx64, e->addr);
+	else if (c != NULL && c->addr >= 0)
+		text_cat(args, len, n, "NULL");
+	/* open/openat name no fd: in a lesson they act on the scratch file by path (a traced
+	 * program's name their path in detail). */
+	if (e->fd < 0 && (f & CALL_PATH) && !(f & CALL_FD) && e->detail[0] != '"')
+		text_cat(args, len, n, "%sscratch", *n ? ", " : "");
+	if (e->fd >= 0)
+		text_cat(args, len, n, "%s%d", *n ? ", " : "", e->fd);
+	if (pairs)
+		event_cat_offset(args, len, n, e->offset, f);
+	if (c != NULL && c->fd2 >= 0 && e->fd2 >= 0)
+		text_cat(args, len, n, "%s%d", *n ? ", " : "", e->fd2);
+	if (c != NULL && c->off2 >= 0)
+		event_cat_offset(args, len, n, e->offset2, f);
+	if (c != NULL ? c->bytes != CALLS_NONE : e->bytes > 0)
+		text_cat(args, len, n, "%s%" PRIu64, *n ? ", " : "", e->bytes);
+	if (!pairs)
+		event_cat_offset(args, len, n, e->offset, f);
+	if (c != NULL && c->len >= 0)
+		text_cat(args, len, n, "%slen=%" PRId64, *n ? ", " : "", e->length);
+	if (e->detail[0] != '\0')
+		text_cat(args, len, n, "%s%s", *n ? ", " : "", e->detail);
+}
+
+/* "write(3, 4096) = 4096", "fsync(3) = 0", "read(3, 100) = -1 EINVAL": the arguments in
+ * strace's order (mmap's too). */
 char *
 event_format(const struct event *e, char *buf, size_t len)
 {
 	const struct call_row *c = calls_named(e->call);
 	unsigned f = c != NULL ? c->flags : 0;
-	/* A copy's offsets follow their own fds (strace's order); others' follow the size. */
-	bool pairs = c != NULL && c->fd2 >= 0 && c->off >= 0;
 	char args[200], who[24] = "";
 	size_t n = 0;
 
 	args[0] = '\0';
-	if (c != NULL && c->addr >= 0 && e->addr != 0)
-		text_cat(args, sizeof args, &n, "%#" PRIx64, e->addr);
-	else if (c != NULL && c->addr >= 0)
-		text_cat(args, sizeof args, &n, "NULL");
-	/* open/openat name no fd: in a lesson they act on the scratch file by path (a traced
-	 * program's name their path in detail). */
-	if (e->fd < 0 && (f & CALL_PATH) && !(f & CALL_FD) && e->detail[0] != '"')
-		text_cat(args, sizeof args, &n, "%sscratch", n ? ", " : "");
-	if (e->fd >= 0)
-		text_cat(args, sizeof args, &n, "%s%d", n ? ", " : "", e->fd);
-	if (pairs)
-		event_cat_offset(args, sizeof args, &n, e->offset, f);
-	if (c != NULL && c->fd2 >= 0 && e->fd2 >= 0)
-		text_cat(args, sizeof args, &n, "%s%d", n ? ", " : "", e->fd2);
-	if (c != NULL && c->off2 >= 0)
-		event_cat_offset(args, sizeof args, &n, e->offset2, f);
-	if (c != NULL ? c->bytes != CALLS_NONE : e->bytes > 0)
-		text_cat(args, sizeof args, &n, "%s%" PRIu64, n ? ", " : "", e->bytes);
-	if (!pairs)
-		event_cat_offset(args, sizeof args, &n, e->offset, f);
-	if (c != NULL && c->len >= 0)
-		text_cat(args, sizeof args, &n, "%slen=%" PRId64, n ? ", " : "", e->length);
-	if (e->detail[0] != '\0')
-		text_cat(args, sizeof args, &n, "%s%s", n ? ", " : "", e->detail);
+	if (f & CALL_MAP)
+		event_cat_mmap(e, args, sizeof args, &n);
+	else
+		event_cat_args(e, c, args, sizeof args, &n);
 	if (e->child)
 		snprintf(who, sizeof who, "child: ");
 	else if (e->run[0] != '\0')
