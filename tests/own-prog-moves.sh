@@ -49,6 +49,7 @@ fi
 run sendfile "$moves" sendfile big.txt sent.txt
 run splice "$moves" splice big.txt spliced.txt
 run map "$moves" map m.txt
+run mapclean "$moves" map mc.txt clean
 run dsync "$moves" dsync ds.txt
 run calls "$calls" a b
 run uring "$moves" uring u.txt
@@ -120,6 +121,22 @@ if doc is not None:
             check(got[2] == d[2] and d[2] > 0,
                   "map: the store before munmap left %s dirty; the program: %d" % (got[2], d[2]))
             check(got[3] == d[2], "map: munmap writes nothing back: %s dirty" % got[3])
+
+# Nothing stored after msync: munmap has no stores step (where the cache's dirty pages say
+# so: cachestat, and not tmpfs, which keeps no dirty count).
+doc = load("mapclean")
+if doc is not None:
+    steps = [s for s in doc["steps"] if s["name"] == "mc.txt"]
+    kinds = [s["op"] if s["op"] != "call" else s["events"][0]["call"] for s in steps]
+    cache = [s["state"]["cache"]["source"] for s in steps if s["op"] == "stores"]
+    fs = [s["state"]["disk"].get("fs") for s in steps if s["op"] == "stores"]
+    if not cache or cache[0] != "cachestat" or fs[0] == "tmpfs":
+        print("SKIP: own-prog-moves-clean: no dirty count here (%s on %s)" % (cache, fs))
+    else:
+        check(kinds.count("stores") == 1 and "munmap" in kinds and
+              kinds[kinds.index("munmap") - 1] == "msync",
+              "mapclean: the stores before msync are a step, munmap after msync with no store "
+              "has none (%s)" % kinds)
 
 # msync, munmap and a splice from a pipe into a file name their file.
 doc = load("calls")

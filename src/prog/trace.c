@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/auxv.h>
 #include <sys/wait.h>
@@ -31,6 +32,7 @@
 #include "prog/mark.h"
 #include "prog/streams.h"
 #include "prog/wait.h"
+#include "probe/probe.h"
 #include "prog/trace.h"
 #include "prog/trace-int.h"
 #include "scratch/scratch.h"
@@ -218,6 +220,36 @@ pt_use_map(struct pt_proc *p, uint64_t addr)
 	return shared_write && p->regular;
 }
 
+/*
+ * False if p's mapped file (p->path, p->dev, p->ino) has no dirty page: nothing was stored
+ * through the mapping since its pages were last written back (an msync, then munmap). A
+ * filesystem that marks a page dirty when a store meets it (ext4, xfs, btrfs: a shared
+ * mapping's clean pages are write-protected) says so; tmpfs keeps no dirty count, and a
+ * cache seen without dirty counts tells nothing: then true.
+ */
+static bool
+pt_stored(const struct pt_proc *p)
+{
+	struct snap_cache *c;
+	struct statfs sf;
+	struct stat st;
+	bool stored = true;
+	int fd = open(p->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return true;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == p->dev &&
+	    st.st_ino == p->ino && fstatfs(fd, &sf) == 0 && sf.f_type != 0x01021994 /* tmpfs */ &&
+	    (c = malloc(sizeof *c)) != NULL) {
+		if (probe_cache(fd, (uint64_t)st.st_size, c) == 0 && c->source == SNAP_SRC_CACHESTAT &&
+		    c->has_dirty && c->dirty == 0)
+			stored = false;
+		free(c);
+	}
+	close(fd);
+	return stored;
+}
+
 /* The stores step of p, stopped at the entry of its call c on a shared writable mapping of a
  * file (msync, munmap) into out: its file as the stores left it, before the call acts. */
 static void
@@ -306,7 +338,7 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		        ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) || p->regular, first);
 	p->in_sys = true;
 	clock_gettime(CLOCK_MONOTONIC, &p->t0);
-	if (stores && !p->in_stdio && !p->loader) {
+	if (stores && !p->in_stdio && !p->loader && pt_stored(p)) {
 		/* The program's stores through the mapping made no call: a step of their own,
 		 * observed now, before msync or munmap acts (the call goes on when it is over). */
 		pt_stores_step(p, c, out);

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <linux/io_uring.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -41,10 +42,10 @@ moves_dirty(int fd)
 }
 
 /* map FILE: a 5-page file mapped shared; stores on pages 0, 2 and 3, msync(MS_SYNC); a store
- * on page 1, munmap. Prints the dirty pages cachestat saw before msync, after it, and
- * before munmap. */
+ * on page 1 (none if clean), munmap. Prints the dirty pages cachestat saw before msync, after
+ * it, and before munmap. */
 static int
-moves_map(const char *path)
+moves_map(const char *path, bool clean)
 {
 	long page = sysconf(_SC_PAGESIZE), d[3];
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -62,7 +63,8 @@ moves_map(const char *path)
 	if (msync(m, (size_t)(5 * page), MS_SYNC) != 0)
 		return 2;
 	d[1] = moves_dirty(fd);
-	memcpy(m + page, "page one", 8);
+	if (!clean)
+		memcpy(m + page, "page one", 8);
 	d[2] = moves_dirty(fd);
 	if (munmap(m, (size_t)(5 * page)) != 0 || close(fd) != 0)
 		return 2;
@@ -189,8 +191,9 @@ moves_uring(const char *path)
 int
 main(int argc, char **argv)
 {
-	if (argc == 3 && strcmp(argv[1], "map") == 0)
-		return moves_map(argv[2]);
+	if ((argc == 3 || (argc == 4 && strcmp(argv[3], "clean") == 0)) &&
+	    strcmp(argv[1], "map") == 0)
+		return moves_map(argv[2], argc == 4);
 	if (argc == 4 && strcmp(argv[1], "sendfile") == 0)
 		return moves_sendfile(argv[2], argv[3]);
 	if (argc == 4 && strcmp(argv[1], "splice") == 0)
@@ -199,6 +202,6 @@ main(int argc, char **argv)
 		return moves_dsync(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "uring") == 0)
 		return moves_uring(argv[2]);
-	fprintf(stderr, "usage: moves map|sendfile|splice|dsync|uring FILE [OUT]\n");
+	fprintf(stderr, "usage: moves map|sendfile|splice|dsync|uring FILE [OUT|clean]\n");
 	return 2;
 }
