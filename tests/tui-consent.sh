@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # tests/tui-consent.sh: in the TUI (a private tmux server), a scenario's run step runs its
 # program only after the user said yes to its command line, shown in full and escaped (its
-# ESC never reaches the terminal); n runs nothing; --allow-run=PROG asks nothing; q while the
+# ESC never reaches the terminal); n runs nothing, and the narration says so (no failed call); --allow-run=PROG asks nothing; q while the
 # program runs quits at once and leaves no process.
 set -u
 command -v tmux >/dev/null 2>&1 || { echo "SKIP: tui-consent: tmux not installed"; exit 77; }
@@ -94,6 +94,12 @@ esac
 [ ! -e "$tmp/ran" ] || { echo "FAIL: the program ran before the answer"; fail=1; }
 tmux -L "$sock" send-keys -t c n
 wait_for "was not allowed" && echo "ok: n: the step runs nothing and says so"
+# Declined is no failure of a call: no "failed: EPERM", no "returned -1".
+if wait_for "was not run" && ! screen | grep -q -e "failed: EPERM" -e "returned -1"; then
+	echo "ok: n: the narration says the step was not run, not that a call failed"
+else
+	echo "FAIL: n: the narration of a declined run:"; screen | sed 's/^/  | /'; fail=1
+fi
 [ ! -e "$tmp/ran" ] || { echo "FAIL: n: the program ran"; fail=1; }
 
 # 2. y: it runs.

@@ -108,6 +108,13 @@ tmux -L "$sock" -f /dev/null new-session -d -s rto -x 100 -y 30 \
 if wait_for rto "step 0/3"; then
 	tmux -L "$sock" send-keys -t rto n n
 	wait_for rto "timeout" 100 || { echo "FAIL: rto: no timeout shown"; screen rto | sed 's/^/    | /'; }
+	# The run's bound stopped it, not the user: "stopped (--timeout)", never "stopped (q)".
+	if wait_for rto "stopped (--timeout)" 20 && ! screen rto | grep -qF "stopped (q)"; then
+		echo "ok: rto: the narration says --timeout stopped the step"
+	else
+		echo "FAIL: rto: the narration of a step --timeout stopped:"; screen rto | sed 's/^/    | /'
+		fail=1
+	fi
 	tmux -L "$sock" send-keys -t rto q
 	i=0
 	while [ ! -s "$tmp/rto.status" ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done

@@ -241,6 +241,7 @@ runner_op_run(struct runner *r, const struct scn_step *step, struct step_result 
 		runner_note(out, "not run: %.200s was not allowed (--allow-run)",
 		            step->args.program);
 		out->err = EPERM;
+		out->declined = true;
 		return;
 	}
 	if (prog_consent_stdin(step->args.stdin_path, scratch_dir(r->scratch), r->path, r->o.dir,

@@ -11,6 +11,7 @@
 
 #include "base/text.h"
 #include "export/emit-int.h"
+#include "prog/consent.h"
 
 /* Columns a line of a step's code may take before a list goes on on the next line (the
  * program indents it one tab more: 108). */
@@ -119,12 +120,15 @@ emit_run(const struct scn_step *st, struct emit *e)
 {
 	const struct scn_args *a = &st->args;
 	const char *prog = a->program != NULL ? a->program : "";
+	/* The command line as a shell reads it (each word quoted as it needs): "run sh -c
+	 * 'echo hi > x'" and not sh -c echo hi > x. */
+	char *cmd = prog_consent_command(st);
 
-	ctext_printf(&e->call, "run %s", a->program ? a->program : "?");
-	for (size_t i = 0; i < a->n_argv; i++)
-		ctext_printf(&e->call, " %s", a->argv[i]);
-	if (a->stdin_path != NULL)
-		ctext_printf(&e->call, " < %s", a->stdin_path);
+	if (cmd == NULL)
+		e->call.nomem = true;
+	else
+		ctext_printf(&e->call, "run %s", cmd);
+	free(cmd);
 
 	ctext_printf(&e->code, "{\t/* run: the program, with the file's path for {file} */\n"
 	             "\tpid_t pid = fork();\n\n\tif (pid == 0) {\n");

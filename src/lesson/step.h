@@ -47,6 +47,8 @@ struct step_result {
 	bool stopped;                 /* stopped by the user (runner_poll_fn, progress): its
 	                                 expectations are not checked */
 	bool timed_out;               /* stopped (as above) by the run's --timeout */
+	bool declined;                /* a run step the user did not allow: nothing ran (err
+	                                 EPERM, ret -1; no call of the program's failed) */
 	char *output;                 /* pty (terminal) / tail output; NULL if none */
 	char *output_file;            /* pty: file output */
 	char *file_content;           /* the scratch file after the step, read only when the step

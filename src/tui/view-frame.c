@@ -193,10 +193,17 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		return 1;
 	}
 	if (sr->stopped) {
-		/* The user's doing (q), not the call's failure. */
-		snprintf(buf, sizeof buf, "%.200s stopped (q): %.200s", call, sr->note);
+		/* The user's doing (q) or the run's bound, not the call's failure. */
+		snprintf(buf, sizeof buf, "%.200s stopped (%s): %.200s", call,
+		         sr->timed_out ? "--timeout" : "q", sr->note);
 		if (y < r.h)
 			grid_print(g, r.x, r.y + y, r.w, GS_ERROR, buf);
+		y++;
+	} else if (sr->declined) {
+		/* Not run, as the user said: no call failed (the note says why). */
+		snprintf(buf, sizeof buf, "step %zu: %.200s was not run", sr->index + 1, call);
+		if (y < r.h)
+			grid_print(g, r.x, r.y + y, r.w, GS_DIM, buf);
 		y++;
 	} else if (sr->err != 0) {
 		snprintf(buf, sizeof buf, "%s failed: %s (%s)", call,
@@ -216,7 +223,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 	if (step_result_say(sr) != NULL)
 		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
 		               GS_NORMAL, view_frame_reflow(step_result_say(sr), text, sizeof text));
-	else {
+	else if (!sr->declined) {
 		if (y < r.h)
 			grid_printf(g, r.x, r.y + y, r.w, GS_DIM, "step %zu: %s returned %" PRId64,
 			            sr->index + 1, call, sr->ret);
