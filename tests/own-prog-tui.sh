@@ -82,6 +82,13 @@ quit_gone() {
 
 start "'$build/examples/copy' in out"
 wait_for "Your program, stopped before its first call on a file"
+# Before the first step there is no file yet: the cache pane says so, not "not observable".
+if screen | grep -q "not observable"; then
+	echo "FAIL: before the first step the screen says 'not observable':"; screen | sed 's/^/  | /'
+	fail=1
+else
+	echo "ok: before the first step: no file yet, nothing said 'not observable'"
+fi
 for k in 1 2 3 4 5; do
 	tmux -L "$sock" send-keys -t own n
 done
@@ -106,6 +113,12 @@ tmux -L "$sock" send-keys -t own Tab
 wait_for "file 1/2:" && wait_for "FILE* fd 3" && echo "ok: Tab: the file and its stream (fd 3)"
 tmux -L "$sock" send-keys -t own Tab
 wait_for "file 2/2:" && wait_for "FILE* fd 2" && echo "ok: Tab: stderr and its stream (fd 2)"
+# stderr's pane names no flush of the file's stream (fd 3).
+if screen | grep -q "last flush: write(3"; then
+	echo "FAIL: stderr's pane shows fd 3's flush:"; screen | sed 's/^/  | /'; fail=1
+else
+	echo "ok: stderr's pane shows no other stream's flush"
+fi
 tmux -L "$sock" send-keys -t own q
 wait_for "EXITED 0"
 

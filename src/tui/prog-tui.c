@@ -248,12 +248,14 @@ prog_tui_to_disk(struct prog_tui *t)
 			}
 		}
 	}
-	snprintf(t->status, sizeof t->status, "%s; passed over %" PRIu64 " steps: %" PRIu64
-	         " reads, %" PRIu64 " stdio calls, %" PRIu64 " other",
+	snprintf(t->status, sizeof t->status, "%s; passed over %" PRIu64 " step%s: %" PRIu64
+	         " read%s, %" PRIu64 " stdio call%s, %" PRIu64 " other",
 	         stopped ? "stopped (q)" : rc == 1 && t->steps[t->n - 1]->disk ?
 	         "stopped at a call that asks for the disk" : rc == 1 ?
-	         "stopped at a write to a file" : "no write before the end", skipped, reads, stdio,
-	         other);
+	         "stopped at a write to a file" : prog_run_timed_out(t->r) ?
+	         "--timeout passed: the program was killed before a write" :
+	         "no write before the end", skipped, skipped == 1 ? "" : "s", reads,
+	         reads == 1 ? "" : "s", stdio, stdio == 1 ? "" : "s", other);
 }
 
 /* The calls of the shown step, each (o): into buf. */

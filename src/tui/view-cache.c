@@ -424,7 +424,10 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	}
 	gm.y = y;
 	if (c->source == SNAP_SRC_NONE) {
-		grid_print(g, r.x, y, r.w, GS_DIM, "page cache not observable here");
+		/* Its note says why when there is one (a traced program before its first file:
+		 * "no file yet"), as the disk pane's does. */
+		grid_print(g, r.x, y, r.w, GS_DIM, c->note[0] != '\0' ? c->note :
+		           "page cache not observable here");
 	} else if (c->n_cells == 0) {
 		grid_print(g, r.x, y, r.w, GS_DIM, "empty file: no pages");
 	} else if (alone) {
@@ -482,7 +485,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 			view_legend_draw(g, r.x + n + 2, y, r.w - n - 2, 1, legend, n_legend, ascii);
 		y++;
 	}
-	if (c->note[0] != '\0' && y < r.y + r.h)
+	if (c->note[0] != '\0' && c->source != SNAP_SRC_NONE && y < r.y + r.h)
 		grid_print(g, r.x, y++, r.w, GS_DIM, c->note);
 	if (marked && y < r.y + r.h)
 		y += view_cache_origins_draw(g, r.x, y, r.w, marks_rows, look->origins,

@@ -146,16 +146,18 @@ view_screen_packet(struct grid *g, const struct view_layout *lay, const struct v
 	grid_attr(g, (struct grid_rect){ x, y, len, 1 }, GRID_A_REVERSE | GRID_A_BOLD);
 }
 
-/* The latest stdio-made transfer up to result n (for "last flush") by the FILE* open now:
- * the search stops at the step that opened it, so that a new stream never shows an older
- * one's read or write. */
+/* The latest stdio-made transfer up to result n (for "last flush") by the FILE* open now
+ * on fd: the search stops at the step that opened it, so that a new stream never shows an
+ * older one's read or write, and passes over other streams' (a program's stderr pane never
+ * shows its file's write). */
 static const struct event *
-view_screen_last_stdio(const struct step_result *results, size_t n)
+view_screen_last_stdio(const struct step_result *results, size_t n, int fd)
 {
 	for (size_t i = n; i-- > 0;) {
 		for (size_t k = results[i].events.n; k-- > 0;) {
 			const struct event *e = &results[i].events.v[k];
-			if (e->origin == EV_STDIO && (event_is_write(e) || event_is_read(e)))
+			if (e->origin == EV_STDIO && (event_is_write(e) || event_is_read(e)) &&
+			    (fd < 0 || e->fd == fd))
 				return e;
 		}
 		if (!results[i].before.stdio.open)
@@ -284,11 +286,11 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 		out.y = in[0].y + st.h + (in[0].h - oh > st.h);
 		out.h = oh;
 		if (st.h > 0)
-			view_stdio_draw(g, st, now, prev, view_screen_last_stdio(f->results, shown),
+			view_stdio_draw(g, st, now, prev, view_screen_last_stdio(f->results, shown, now->stdio.fd),
 			                f->ascii);
 		view_stdio_output(g, out, sr->output, sr->output_file, sr->output_len, f->ascii);
 	} else {
-		view_stdio_draw(g, in[0], now, prev, view_screen_last_stdio(f->results, shown),
+		view_stdio_draw(g, in[0], now, prev, view_screen_last_stdio(f->results, shown, now->stdio.fd),
 		                f->ascii);
 	}
 	{
