@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* fds.c: a traced process's file descriptor table (see prog/fds.h). */
+/* fds.c: a traced process's file descriptor table and what its memory maps tell (see
+ * prog/fds.h). */
 #include <config.h>
 
 #include <fcntl.h>
@@ -7,10 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "prog/fds.h"
+#include "probe/probe.h"
 
 /* Drop one reference to tab. */
 void
@@ -181,4 +186,74 @@ prog_fds_close_range(struct prog_fdtab *tab, unsigned first, unsigned last, bool
 			i--;
 		}
 	}
+}
+
+/* Where the dynamic loader's code is mapped in pid (see prog/fds.h). */
+void
+prog_fds_loader(pid_t pid, uint64_t *lo_out, uint64_t *hi_out)
+{
+	char name[64], line[PATH_MAX + 128], ld[PATH_MAX] = "";
+	uint64_t aux[2], base = 0;
+	FILE *f;
+	int fd;
+
+	*lo_out = *hi_out = 0;
+	snprintf(name, sizeof name, "/proc/%d/auxv", (int)pid);
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	while (fd >= 0 && read(fd, aux, sizeof aux) == (ssize_t)sizeof aux && aux[0] != AT_NULL)
+		if (aux[0] == AT_BASE)
+			base = aux[1];
+	if (fd >= 0)
+		close(fd);
+	snprintf(name, sizeof name, "/proc/%d/maps", (int)pid);
+	if (base == 0 || (f = fopen(name, "re")) == NULL)
+		return;
+	/* The file mapped at AT_BASE first, then its executable mappings. */
+	for (int pass = 0; pass < 2; pass++) {
+		rewind(f);
+		while (fgets(line, sizeof line, f) != NULL) {
+			unsigned long long lo, hi;
+			char perms[8];
+			int at = 0;
+			if (sscanf(line, "%llx-%llx %7s %*x %*x:%*x %*u %n", &lo, &hi, perms, &at) < 3 ||
+			    at == 0 || line[at] != '/')
+				continue;
+			line[strcspn(line, "\n")] = '\0';
+			if (pass == 0 && base >= lo && base < hi)
+				snprintf(ld, sizeof ld, "%s", line + at);
+			if (pass == 1 && perms[2] == 'x' && strcmp(line + at, ld) == 0) {
+				if (*hi_out == 0 || lo < *lo_out)
+					*lo_out = lo;
+				if (hi > *hi_out)
+					*hi_out = hi;
+			}
+		}
+		if (ld[0] == '\0')
+			break;
+	}
+	fclose(f);
+}
+
+/* Whether the file at path (dev:ino) may hold stores of a shared mapping (see prog/fds.h). */
+bool
+prog_fds_stored(const char *path, dev_t dev, ino_t ino)
+{
+	struct snap_cache *c;
+	struct statfs sf;
+	struct stat st;
+	bool stored = true;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return true;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == dev && st.st_ino == ino &&
+	    fstatfs(fd, &sf) == 0 && sf.f_type != 0x01021994 /* tmpfs */ &&
+	    (c = malloc(sizeof *c)) != NULL) {
+		if (probe_cache(fd, (uint64_t)st.st_size, c) == 0 && c->source == SNAP_SRC_CACHESTAT &&
+		    c->has_dirty && c->dirty == 0)
+			stored = false;
+		free(c);
+	}
+	close(fd);
+	return stored;
 }

@@ -54,4 +54,19 @@ struct prog_fd *prog_fds_resolve(struct prog_fdtab *tab, pid_t pid, int fd);
 bool prog_fds_mapped(pid_t pid, uint64_t addr, char *path, size_t len, struct stat *st,
                      bool *shared_write);
 
+/* Where the dynamic loader's code is in pid: [*lo, *hi) spans the executable mappings of the
+ * file mapped at AT_BASE (the interpreter the kernel loaded with the program); 0, 0 for a
+ * static one. Its calls (ld.so.cache, the libraries, the shim) are the loader's, whatever
+ * the files' names. */
+void prog_fds_loader(pid_t pid, uint64_t *lo, uint64_t *hi);
+
+/*
+ * False if the regular file at path (dev:ino: the one mapped) has no dirty page: nothing was
+ * stored through a shared mapping of it since its pages were last written back (msync, then
+ * munmap). A filesystem that marks a page dirty when a store meets it (ext4, xfs, btrfs: a
+ * shared mapping's clean pages are write-protected) says so through cachestat; tmpfs keeps
+ * no dirty count, and a cache seen without dirty counts tells nothing: then true.
+ */
+bool prog_fds_stored(const char *path, dev_t dev, ino_t ino);
+
 #endif

@@ -256,7 +256,7 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 		/* The program's own reads or writes, one after the other on one fd, fold (a
 		 * failed one, or one that asks for the disk, is a step of its own). The hook
 		 * closed the fold if this call is not of it. */
-		prog_run_scan(r, ps->pid, r->fold);
+		prog_live_scan(r, ps->pid, r->fold);
 		if (r->fold != NULL) {
 			if (event_list_add(&r->fold->sr.events, &ps->ev) != 0) {
 				r->failed = true;
@@ -296,9 +296,9 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 		}
 		/* Its stream as it left it: as logged, or read now (the process stopped after it). */
 		if (ps->logged)
-			prog_run_apply(r, ps, slot >= 0 ? r->sfold[slot] : NULL);
+			prog_live_apply(r, ps, slot >= 0 ? r->sfold[slot] : NULL);
 		else
-			prog_run_scan(r, ps->pid, slot >= 0 ? r->sfold[slot] : NULL);
+			prog_live_scan(r, ps->pid, slot >= 0 ? r->sfold[slot] : NULL);
 		if (slot >= 0) {
 			s = r->sfold[slot];
 			if (s->calls == NULL &&
@@ -360,10 +360,10 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 		}
 	} else {
 		if (ps->logged)
-			prog_run_apply(r, ps, NULL);
+			prog_live_apply(r, ps, NULL);
 		else
-			prog_run_scan(r, ps->pid, NULL);
-		prog_run_observe(r, s, prog_run_live(r, ps->pid));
+			prog_live_scan(r, ps->pid, NULL);
+		prog_run_observe(r, s, prog_live_get(r, ps->pid));
 	}
 	prog_run_push(r, s);
 }

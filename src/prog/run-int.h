@@ -64,17 +64,24 @@ void prog_run_read_streams(struct prog_run *r, pid_t pid, struct prog_run_pstrea
 void prog_run_observe(struct prog_run *r, struct prog_run_step *s,
                       const struct prog_run_pstreams *ps);
 
-/* run.c: the streams of pid as its last call left them (NULL on ENOMEM). */
-struct prog_run_pstreams *prog_run_live(struct prog_run *r, pid_t pid);
+/* run.c: a copy of the streams ps into the step s (its streams before are freed). */
+void prog_run_set_streams(struct prog_run_step *s, const struct prog_run_pstreams *ps);
 
-/* run.c: pid is stopped right after a call: read its streams into its live ones. The open
+/* live.c: the streams of pid as its last call left them (added empty if new; NULL on
+ * ENOMEM). */
+struct prog_run_pstreams *prog_live_get(struct prog_run *r, pid_t pid);
+
+/* live.c: forget pid's live streams (it ended; its pid may come again). */
+void prog_live_drop(struct prog_run *r, pid_t pid);
+
+/* live.c: pid is stopped right after a call: read its streams into its live ones. The open
  * folds of pid that were live (but keep) keep what they were. */
-void prog_run_scan(struct prog_run *r, pid_t pid, const struct prog_run_step *keep);
+void prog_live_scan(struct prog_run *r, pid_t pid, const struct prog_run_step *keep);
 
-/* run.c: the logged call ps changed its stream: so do pid's live streams (the open folds
+/* live.c: the logged call ps changed its stream: so do pid's live streams (the open folds
  * that were live, but keep, keep what they were). */
-void prog_run_apply(struct prog_run *r, const struct prog_step *ps,
-                    const struct prog_run_step *keep);
+void prog_live_apply(struct prog_run *r, const struct prog_step *ps,
+                     const struct prog_run_step *keep);
 
 /* run.c: put s, observed, at the end of the queue. 0, or -1 (ENOMEM: s is freed). */
 int prog_run_push(struct prog_run *r, struct prog_run_step *s);

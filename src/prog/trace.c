@@ -15,9 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
-#include <sys/auxv.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,7 +30,6 @@
 #include "prog/mark.h"
 #include "prog/streams.h"
 #include "prog/wait.h"
-#include "probe/probe.h"
 #include "prog/trace.h"
 #include "prog/trace-int.h"
 #include "scratch/scratch.h"
@@ -136,56 +133,6 @@ prog_trace_hook_at(struct prog_trace *t, struct pt_proc *p, enum prog_entry_kind
 		t->hook(t->hook_ctx, &e);
 }
 
-/*
- * Where the dynamic loader's code is in p: the executable mappings of the file mapped at
- * AT_BASE (the interpreter the kernel loaded with the program; none for a static one). Its
- * calls (ld.so.cache, the libraries, the shim) are the loader's, whatever the files' names.
- */
-static void
-pt_loader_range(struct pt_proc *p)
-{
-	char name[64], line[PATH_MAX + 128], ld[PATH_MAX] = "";
-	uint64_t aux[2], base = 0;
-	FILE *f;
-	int fd;
-
-	p->ld_known = true;
-	p->ld_lo = p->ld_hi = 0;
-	snprintf(name, sizeof name, "/proc/%d/auxv", (int)p->pid);
-	fd = open(name, O_RDONLY | O_CLOEXEC);
-	while (fd >= 0 && read(fd, aux, sizeof aux) == (ssize_t)sizeof aux && aux[0] != AT_NULL)
-		if (aux[0] == AT_BASE)
-			base = aux[1];
-	if (fd >= 0)
-		close(fd);
-	snprintf(name, sizeof name, "/proc/%d/maps", (int)p->pid);
-	if (base == 0 || (f = fopen(name, "re")) == NULL)
-		return;
-	for (int pass = 0; pass < 2; pass++) {
-		rewind(f);
-		while (fgets(line, sizeof line, f) != NULL) {
-			unsigned long long lo, hi;
-			char perms[8];
-			int at = 0;
-			if (sscanf(line, "%llx-%llx %7s %*x %*x:%*x %*u %n", &lo, &hi, perms, &at) < 3 ||
-			    at == 0 || line[at] != '/')
-				continue;
-			line[strcspn(line, "\n")] = '\0';
-			if (pass == 0 && base >= lo && base < hi)
-				snprintf(ld, sizeof ld, "%s", line + at);
-			if (pass == 1 && perms[2] == 'x' && strcmp(line + at, ld) == 0) {
-				if (p->ld_hi == 0 || lo < p->ld_lo)
-					p->ld_lo = lo;
-				if (hi > p->ld_hi)
-					p->ld_hi = hi;
-			}
-		}
-		if (ld[0] == '\0')
-			break;
-	}
-	fclose(f);
-}
-
 /* Use fd's file as the call's file, unless a regular one is known already (a copy's second
  * fd: splice from a pipe into a file is on the file). */
 static void
@@ -218,36 +165,6 @@ pt_use_map(struct pt_proc *p, uint64_t addr)
 	p->dev = st.st_dev;
 	p->ino = st.st_ino;
 	return shared_write && p->regular;
-}
-
-/*
- * False if p's mapped file (p->path, p->dev, p->ino) has no dirty page: nothing was stored
- * through the mapping since its pages were last written back (an msync, then munmap). A
- * filesystem that marks a page dirty when a store meets it (ext4, xfs, btrfs: a shared
- * mapping's clean pages are write-protected) says so; tmpfs keeps no dirty count, and a
- * cache seen without dirty counts tells nothing: then true.
- */
-static bool
-pt_stored(const struct pt_proc *p)
-{
-	struct snap_cache *c;
-	struct statfs sf;
-	struct stat st;
-	bool stored = true;
-	int fd = open(p->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0)
-		return true;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == p->dev &&
-	    st.st_ino == p->ino && fstatfs(fd, &sf) == 0 && sf.f_type != 0x01021994 /* tmpfs */ &&
-	    (c = malloc(sizeof *c)) != NULL) {
-		if (probe_cache(fd, (uint64_t)st.st_size, c) == 0 && c->source == SNAP_SRC_CACHESTAT &&
-		    c->has_dirty && c->dirty == 0)
-			stored = false;
-		free(c);
-	}
-	close(fd);
-	return stored;
 }
 
 /* The stores step of p, stopped at the entry of its call c on a shared writable mapping of a
@@ -290,8 +207,10 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		prog_marks_on(t, p, si.seccomp.args);
 		return 0;
 	}
-	if (!p->ld_known)
-		pt_loader_range(p);
+	if (!p->ld_known) {
+		p->ld_known = true;
+		prog_fds_loader(p->pid, &p->ld_lo, &p->ld_hi);
+	}
 	p->loader = si.instruction_pointer >= p->ld_lo && si.instruction_pointer < p->ld_hi;
 	first = prog_marks_at_call(p);
 	if (c->flags & CALL_EXIT) {
@@ -338,7 +257,8 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		        ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) || p->regular, first);
 	p->in_sys = true;
 	clock_gettime(CLOCK_MONOTONIC, &p->t0);
-	if (stores && !p->in_stdio && !p->loader && pt_stored(p)) {
+	if (stores && !p->in_stdio && !p->loader &&
+	    prog_fds_stored(p->path, p->dev, p->ino)) {
 		/* The program's stores through the mapping made no call: a step of their own,
 		 * observed now, before msync or munmap acts (the call goes on when it is over). */
 		pt_stores_step(p, c, out);
