@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* base/text.h: text from a scenario made safe for a terminal: nothing in it can act as a control. */
+/* base/text.h: text from a scenario made safe for a terminal: nothing in it can act as a control;
+ * UTF-8 decoded and encoded for the screen model and measured in columns. */
 #ifndef IOBUFVIZ_TEXT_H
 #define IOBUFVIZ_TEXT_H
 
@@ -30,5 +31,14 @@ char *text_safe_dup(const char *s, enum text_mode m);
 
 /* Write s to f as text_safe shows it. */
 void text_fput(const char *s, enum text_mode m, FILE *f);
+
+/* Decode one UTF-8 code point from s; set *len to the bytes used (>= 1). */
+uint32_t text_decode(const char *s, int *len);
+
+/* Encode one code point as UTF-8 into out (4 bytes room); return its length. */
+int text_encode(uint32_t ch, char *out);
+
+/* Number of columns UTF-8 text takes (one per code point). */
+int text_width(const char *s);
 
 #endif

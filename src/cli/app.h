@@ -46,6 +46,7 @@ struct app_opts {
 	bool has_seed;            /* --seed given */
 	uint64_t seed;            /* --seed N */
 	const struct practice_problem *practice; /* the TUI quiz's choice questions, or NULL */
+	runner_program_fn program; /* the run op (main binds prog/op.c's prog_op_run) */
 };
 
 /* out/headless.c: run s without a terminal, print the transcript; return an app_exit. */

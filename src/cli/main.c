@@ -17,7 +17,9 @@
 #include "cli/catalog.h"
 #include "tui/crt.h"
 #include "practice/practice-run.h"
+#include "practice/practice.h"
 #include "probe/probe.h"
+#include "prog/op.h"
 #include "prog/run.h"
 #include "export/program.h"
 #include "scenario/scenario.h"
@@ -230,6 +232,10 @@ static int
 practice(int argc, char **argv, const struct app_opts *o, bool headless)
 {
 	const struct practice_topic *t;
+	struct practice_problem p;
+	struct scenario *s;
+	char *err = NULL;
+	int rc;
 
 	if (optind == argc) {
 		if (o->has_seed || o->answers)
@@ -260,9 +266,30 @@ practice(int argc, char **argv, const struct app_opts *o, bool headless)
 	}
 	reap(o);
 	/* Without --seed, a new problem each time; the seed is printed to get it back. */
-	return practice_run(t, o->has_seed ? o->seed :
-	                    (uint64_t)time(NULL) * 1000003u + (uint64_t)getpid() % 1000003u,
-	                    o->answers, headless, o);
+	if (practice_generate(t, o->has_seed ? o->seed :
+	                      (uint64_t)time(NULL) * 1000003u + (uint64_t)getpid() % 1000003u,
+	                      &p) != 0) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return APP_EXIT_ENV;
+	}
+	if (practice_load(&p, &s, &err) != 0) {
+		/* The generator wrote something the loader refuses: our bug, shown as the loader says. */
+		fputs(err != NULL ? err : "out of memory\n", stderr);
+		free(err);
+		practice_problem_clear(&p);
+		return APP_EXIT_USAGE;
+	}
+	if (headless) {
+		rc = practice_run_headless(&p, s, o->answers, o);
+	} else {
+		struct app_opts q = *o;
+		q.quiz = true;
+		q.practice = &p;
+		rc = tui_run(s, &q);
+	}
+	scenario_free(s);
+	practice_problem_clear(&p);
+	return rc;
 }
 
 /* Parse the command line and do what it asks; return the exit status. */
@@ -301,7 +328,8 @@ run(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct app_opts o = { .color = true, .mouse = true, .timeout = SCN_MAX_RUN_SECONDS };
+	struct app_opts o = { .color = true, .mouse = true, .timeout = SCN_MAX_RUN_SECONDS,
+	                      .program = prog_op_run };
 	struct prog_run_opts ro = { .timeout_ms = 60000 };
 	const char *timeout_arg = NULL;
 	bool headless = false, do_list = false, do_check = false;

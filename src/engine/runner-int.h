@@ -50,8 +50,6 @@ struct runner {
 };
 
 /* A runner-side op: fills out (ret, err, note, events) and leaves snapshots to the caller. */
-typedef void (*runner_op_fn)(struct runner *, const struct scn_step *, struct step_result *);
-
 /* Observe the state now: stdio as the worker last reported it, the rest by the probes. */
 void runner_observe(struct runner *r, struct snapshot *snap);
 
@@ -72,11 +70,5 @@ void runner_note_timeout(struct runner *r, struct step_result *out);
 
 /* Send step index to the worker and collect what it did (events, reply). */
 void runner_exchange(struct runner *r, size_t index, struct step_result *out);
-
-/* engine/runner-steps.c: the steps that run in the runner, one function each (see runner_ops[]). */
-void runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_result *out);
-void runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result *out);
-void runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result *out);
-void runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* runner-steps.c: the steps that run in the runner, not the worker: a sweep's timed runs, the
- * pty exercise, a wait that watches the cache, a program run under the tracer. */
+/* runner-steps.c: a step run: in the worker, or in the runner itself (a sweep's timed runs, the
+ * pty exercise, a wait that watches the cache, a program run under the tracer). */
 #include <config.h>
 
 #include <assert.h>
@@ -15,7 +15,6 @@
 #include "sweep/sweep.h"
 #include "export/describe.h"
 #include "probe/probe.h"
-#include "prog/op.h"
 #include "engine/pty-run.h"
 #include "engine/runner-int.h"
 #include "scratch/scratch.h"
@@ -35,7 +34,7 @@ runner_sweep_check(const struct sweep_progress *p, void *user)
  * sweep: timed runs in children forked from the runner (sweep/sweep.c), never in the traced
  * worker; their files live in bench's own private scratch dirs under the same parent.
  */
-void
+static void
 runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_result *out)
 {
 	struct sweep_opts bo = {
@@ -91,7 +90,7 @@ runner_pty_mode(const struct pty_side *s)
  * pty: the snippet runs in two fresh children of the runner (not the traced worker: its
  * stdout must be a terminal, then a file), so no event is recorded for it.
  */
-void
+static void
 runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result *out)
 {
 	struct pty_result pr;
@@ -115,7 +114,7 @@ runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result 
 }
 
 /* wait: sleep in slices, looking at the cache after each, until time or clean. */
-void
+static void
 runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result *out)
 {
 	const struct scn_args *a = &step->args;
@@ -185,14 +184,95 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
 }
 
-/* run: the student's program, to its end, as one step (prog/op.c). */
-void
+/* run: the student's program, to its end, as one step (runner_opts.program: prog/op.c). */
+static void
 runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out)
 {
 	struct timespec start;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	if (prog_op_run(&step->args, scratch_dir(r->scratch), r->path, out) != 0 && out->err == 0)
+	if (r->o.program == NULL) {
+		out->ret = -1;
+		out->err = ENOSYS;
+		runner_note(out, "the run op is not bound in this build of the runner");
+	} else if (r->o.program(&step->args, scratch_dir(r->scratch), r->path, out) != 0 &&
+	           out->err == 0) {
 		out->err = ECHILD;
+	}
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
+}
+
+/* The runner's parts that ops may run in (their op table entry says which); NULL: the worker. */
+typedef void (*runner_op_fn)(struct runner *, const struct scn_step *, struct step_result *);
+static const runner_op_fn runner_ops[SCN_RUNS__COUNT] = {
+	[SCN_RUNS_RUNNER_WAIT] = runner_op_wait,
+	[SCN_RUNS_RUNNER_PTY] = runner_op_pty,       /* curriculum */
+	[SCN_RUNS_RUNNER_SWEEP] = runner_op_sweep,   /* sweep/sweep.c */
+	[SCN_RUNS_RUNNER_RUN] = runner_op_run,       /* runner_opts.program */
+};
+
+/*
+ * The scratch file's first bytes, through our read-only fd, when the step expects them
+ * (file.content, file.prefix); else NULL. Only then: reading can bring pages into the cache.
+ */
+static char *
+runner_file_content(const struct runner *r, const struct scn_step *step)
+{
+	enum { MAX = 4096 };
+	bool want = false;
+	char *buf;
+	ssize_t n;
+
+	for (size_t i = 0; i < step->n_expects; i++)
+		want = want || step->expects[i].key == SCN_KEY_FILE_CONTENT ||
+		       step->expects[i].key == SCN_KEY_FILE_PREFIX;
+	if (!want || (buf = malloc(MAX + 1)) == NULL)
+		return NULL;
+	n = pread(r->probe_fd, buf, MAX, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+/* Run the next step. */
+int
+runner_step(struct runner *r, struct step_result *out)
+{
+	const struct scn_step *step;
+
+	memset(out, 0, sizeof *out);
+	if (r == NULL || r->next >= r->s->n_steps)
+		return 0;
+	out->index = r->next++;
+	step = &r->s->steps[out->index];
+	out->step = step;
+	clock_gettime(CLOCK_MONOTONIC, &r->busy);
+	(void)runner_over(r);
+	/* Observed now, not the last step's after: at a person's pace the kernel may write
+	 * pages back between two steps, and that must not be shown as this step's doing. */
+	runner_observe(r, &out->before);
+	out->events.source = r->source;
+	if ((unsigned)step->op >= SCN_OP__COUNT) {
+		out->ret = -1;
+		out->err = EINVAL;
+		runner_note(out, "unknown op");
+	} else if (r->stop) {
+		out->ret = -1;
+		out->err = r->timed_out ? ETIMEDOUT : ECANCELED;
+		out->stopped = true;
+		out->timed_out = r->timed_out;
+		runner_note(out, "nothing was run: the run was %s", r->timed_out ?
+		            "stopped by its timeout (--timeout)" : "stopped");
+	} else if (r->dead) {
+		out->ret = -1;
+		out->err = ECHILD;
+		runner_note(out, "nothing was run: %s earlier", r->dead_note);
+	} else if (runner_ops[scn_op_table[step->op].runs] != NULL) {
+		runner_ops[scn_op_table[step->op].runs](r, step, out);
+	} else {
+		runner_exchange(r, out->index, out);
+	}
+	runner_observe(r, &out->after);
+	r->used += runner_since(&r->busy);
+	out->file_content = runner_file_content(r, step);
+	return 1;
 }

@@ -27,6 +27,14 @@ typedef int (*runner_poll_fn)(void *user);
 
 struct sweep_progress;
 
+/*
+ * The run op: a student's program run to its end as one step (prog/op.c's prog_op_run). The
+ * program tracer sits above the engine (its steps are lesson results), so the front end that
+ * starts the run binds it; see prog/op.h for what it fills in.
+ */
+typedef int (*runner_program_fn)(const struct scn_args *a, const char *dir, const char *file,
+                                 struct step_result *out);
+
 /* Called between the timed runs of a sweep step (sweep/sweep.h); non-zero stops the sweep. */
 typedef int (*runner_sweep_fn)(const struct sweep_progress *p, void *user);
 
@@ -41,6 +49,7 @@ struct runner_opts {
 	const char *const *sweep_dirs; /* more than one: sweeps compare these dirs side by side */
 	size_t n_sweep_dirs;
 	enum snap_source probe;       /* page cache source (probe_cache_as); NONE = the chain */
+	runner_program_fn program;    /* the run op; NULL: a run step fails with ENOSYS */
 	double timeout;               /* seconds the run may spend in all (--timeout); 0 or more
 	                                 than SCN_MAX_RUN_SECONDS: that. Past it, the step is
 	                                 stopped (out->timed_out) and no later step runs */

@@ -430,14 +430,19 @@ describe_note(const struct scn_step *st, char *buf, size_t len)
 	snprintf(buf, len, "(narration)");
 }
 
+/* The op table's describe column: each op as the line of C a student would write. */
+static void (*const describe_ops[SCN_OP__COUNT])(const struct scn_step *, char *, size_t) = {
+	SCN_OP_LIST(SCN_OP_DESCRIBE)
+};
+
 /* The step as C. */
 char *
 describe_step(const struct scn_step *st, char *buf, size_t len)
 {
-	if ((unsigned)st->op >= SCN_OP__COUNT || scn_op_table[st->op].describe == NULL)
+	if ((unsigned)st->op >= SCN_OP__COUNT || describe_ops[st->op] == NULL)
 		snprintf(buf, len, "?");
 	else
-		scn_op_table[st->op].describe(st, buf, len);
+		describe_ops[st->op](st, buf, len);
 	if (st->handle > 0 && st->name != NULL)
 		describe_rename(buf, len, st->name);
 	return buf;

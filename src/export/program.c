@@ -106,6 +106,18 @@ program_rename(const struct scn_step *st, char *buf, size_t len)
 	cident_replace(buf, len, "fd", with);
 }
 
+/* The op table's emit column: each op as the statements of a whole program. */
+static void (*const program_emit[SCN_OP__COUNT])(const struct scn_step *, char *, size_t) = {
+	SCN_OP_LIST(SCN_OP_EMIT)
+};
+
+/* True if op has its statements (every op should: else a comment stands in for it). */
+bool
+program_emits(enum scn_op op)
+{
+	return (unsigned)op < SCN_OP__COUNT && program_emit[op] != NULL;
+}
+
 /* The statements of every step, one string each (NULL: the op emits nothing). */
 static char **
 program_steps(const struct scenario *s)
@@ -118,10 +130,10 @@ program_steps(const struct scenario *s)
 		const struct scn_step *st = &s->steps[i];
 		char buf[2048];
 
-		if ((unsigned)st->op >= SCN_OP__COUNT || scn_op_table[st->op].emit == NULL)
+		if (!program_emits(st->op))
 			snprintf(buf, sizeof buf, "/* %s: not a C call */", scenario_op_name(st->op));
 		else
-			scn_op_table[st->op].emit(st, buf, sizeof buf);
+			program_emit[st->op](st, buf, sizeof buf);
 		if (st->handle > 0 && st->name != NULL)
 			program_rename(st, buf, sizeof buf);
 		if ((v[i] = strdup(buf)) == NULL) {

@@ -17,7 +17,6 @@
 #include "out/headless.h"
 #include "base/json.h"
 #include "lesson/lesson.h"
-#include "engine/ops.h"
 #include "probe/probe.h"
 #include "engine/runner.h"
 #include "scenario/names.h"
@@ -129,7 +128,7 @@ headless_line(FILE *f, const char *prefix, const char *s, const char *suffix)
 static bool
 headless_op_traced(const struct headless *h, const struct step_result *sr)
 {
-	return lesson_trace_source(h->l) == EV_SRC_PTRACE && ops_has(sr->step->op);
+	return lesson_trace_source(h->l) == EV_SRC_PTRACE && scenario_op_in_worker(sr->step->op);
 }
 
 /* Text: the stdio, cache and disk lines of a snapshot. */
@@ -748,7 +747,8 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 {
 	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .budget = o->budget,
 	                          .sweep_dirs = o->dirs, .n_sweep_dirs = o->n_dirs,
-	                          .probe = o->probe, .timeout = o->timeout };
+	                          .probe = o->probe, .timeout = o->timeout,
+	                          .program = o->program };
 	bool progress = isatty(STDERR_FILENO), sweep_failed = false;
 	char envmsg[320] = "";
 	struct headless h = { .s = s, .o = o, .f = stdout, .ok = true };

@@ -54,6 +54,15 @@ scenario_op_is_stdio(enum scn_op op)
 	return scn_op_table[op].io == SCN_IO_STDIO;
 }
 
+/* True if the traced worker runs op, or (wait) looks at its stdio again after it. */
+bool
+scenario_op_in_worker(enum scn_op op)
+{
+	if ((unsigned)op >= SCN_OP__COUNT)
+		return false;
+	return scn_op_table[op].runs == SCN_RUNS_WORKER || scn_op_table[op].runs == SCN_RUNS_RUNNER_WAIT;
+}
+
 /* True if key may be expected of a step doing op. */
 bool
 scenario_key_applies(enum scn_key key, enum scn_op op)

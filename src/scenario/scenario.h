@@ -260,6 +260,12 @@ bool scenario_op_is_stdio(enum scn_op op);
  */
 unsigned scenario_dio_misfit(const struct scn_args *a, unsigned offset_align, unsigned mem_align);
 
+/*
+ * True if the traced worker takes part in op: it runs it, or (wait) looks at its stdio again
+ * after it; then the op's time includes ptrace stops when the run is traced.
+ */
+bool scenario_op_in_worker(enum scn_op op);
+
 /* True if key may be expected of a step doing op (output keys: only pty/tail). */
 bool scenario_key_applies(enum scn_key key, enum scn_op op);
 

@@ -10,7 +10,43 @@
 #include <string.h>
 
 #include "sweep/print.h"
+#include "base/text.h"
 #include "base/units.h"
+
+/* A scenario's string made safe for one line (base/text.c is the one sanitiser). */
+char *
+sweep_cols_safe(const char *s, char *buf, size_t len)
+{
+	text_safe(s != NULL ? s : "", TEXT_LINE, buf, len);
+	return buf;
+}
+
+/* A duration with three significant figures ("107 s", "2.19 s", "4.51 ms", "850 µs"). */
+char *
+sweep_cols_time(double s, bool ascii, char *buf, size_t len)
+{
+	static const struct { double div; const char *unit, *ascii; } u[] = {
+		{ 1, "s", "s" }, { 1e-3, "ms", "ms" }, { 1e-6, "µs", "us" }, { 1e-9, "ns", "ns" },
+	};
+	size_t i = 0;
+	double v;
+	int dec;
+
+	if (!isfinite(s) || s < 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (s == 0) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
+	while (i + 1 < sizeof u / sizeof u[0] && s < u[i].div)
+		i++;
+	v = s / u[i].div;
+	dec = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+	snprintf(buf, len, "%.*f %s", dec, v, ascii ? u[i].ascii : u[i].unit);
+	return buf;
+}
 
 /* A reference figure, or "-". */
 static char *
@@ -19,7 +55,7 @@ sweep_cols_ref(double v, bool ascii, char *buf, size_t len)
 	if (v < 0)
 		snprintf(buf, len, "-");
 	else
-		sweep_print_time(v, ascii, buf, len);
+		sweep_cols_time(v, ascii, buf, len);
 	return buf;
 }
 
@@ -37,7 +73,7 @@ sweep_cols_cell_median(const struct sweep_print_at *at, char *buf, size_t len)
 	if (at->row->n_runs == 0)
 		snprintf(buf, len, "%s", at->row->err ? "failed" : "not run");
 	else
-		sweep_print_time(sweep_row_extrapolated(at->row), at->ascii, buf, len);
+		sweep_cols_time(sweep_row_extrapolated(at->row), at->ascii, buf, len);
 }
 
 /* Two times with a sign between them ("1.20 s ± 3.10 ms"), the sign in ASCII or UTF-8. */
@@ -47,8 +83,8 @@ sweep_cols_two(const struct sweep_print_at *at, double x, const char *ascii, con
 {
 	char a[24], b[24];
 
-	snprintf(buf, len, "%s %s %s", sweep_print_time(x, at->ascii, a, sizeof a),
-	    at->ascii ? ascii : utf8, sweep_print_time(y, at->ascii, b, sizeof b));
+	snprintf(buf, len, "%s %s %s", sweep_cols_time(x, at->ascii, a, sizeof a),
+	    at->ascii ? ascii : utf8, sweep_cols_time(y, at->ascii, b, sizeof b));
 }
 
 /* Mean ± standard deviation, extrapolated. */
@@ -65,7 +101,7 @@ sweep_cols_cell_meansd(const struct sweep_print_at *at, char *buf, size_t len)
 static void
 sweep_cols_cell_sd(const struct sweep_print_at *at, char *buf, size_t len)
 {
-	sweep_print_time(at->row->elapsed.sd * at->row->scale, at->ascii, buf, len);
+	sweep_cols_time(at->row->elapsed.sd * at->row->scale, at->ascii, buf, len);
 }
 
 /* Min … max, extrapolated. */
@@ -87,7 +123,7 @@ sweep_cols_cpu(const struct sweep_print_at *at, bool sys, char *buf, size_t len)
 	if (t < 0)
 		snprintf(buf, len, "< 1 tick");
 	else
-		sweep_print_time(t, at->ascii, buf, len);
+		sweep_cols_time(t, at->ascii, buf, len);
 }
 
 /* User CPU time, extrapolated. */
@@ -176,7 +212,7 @@ sweep_cols_cell_scaling(const struct sweep_print_at *at, char *buf, size_t len)
 	/* The fixed part, when it is big enough to matter, is said too. */
 	if (row->fixed >= 0.005 * row->elapsed.median && (n = strlen(buf)) < len)
 		snprintf(buf + n, len - n, " (+%s once)",
-		    sweep_print_time(row->fixed, at->ascii, a, sizeof a));
+		    sweep_cols_time(row->fixed, at->ascii, a, sizeof a));
 }
 
 /* How the row was scaled, short: "×25 of 4 MB", or "×25" when short_scale; "" if not. */
@@ -200,7 +236,7 @@ sweep_cols_cell_scale(const struct sweep_print_at *at, char *buf, size_t len)
 const char *
 sweep_cols_label(const struct scn_reference *ref, char *buf, size_t len)
 {
-	return sweep_print_safe(ref->label ? ref->label : "book", buf, len);
+	return sweep_cols_safe(ref->label ? ref->label : "book", buf, len);
 }
 
 /* The reference's row for this row's BUF_SIZE, or NULL. */
@@ -264,7 +300,7 @@ sweep_cols_cell_ours(const struct sweep_print_at *at, char *buf, size_t len)
 	else if (at->row->n_runs == 0)
 		snprintf(buf, len, "-");
 	else
-		sweep_print_time(sweep_row_extrapolated(at->row) * (double)at->ref->total_bytes /
+		sweep_cols_time(sweep_row_extrapolated(at->row) * (double)at->ref->total_bytes /
 		    (double)at->r->sw->file_size, at->ascii, buf, len);
 }
 

@@ -39,12 +39,6 @@ int sweep_print_compact(FILE *f, const struct sweep_result *r, int width, unsign
 /* Markdown: the table for a course page. Return 0 or -1. */
 int sweep_print_md(FILE *f, const struct sweep_result *r);
 
-/* s (a scenario's string; NULL is "") as base/text.c makes one line safe, into buf. Return buf. */
-char *sweep_print_safe(const char *s, char *buf, size_t len);
-
-/* A duration in three significant figures, in the units every sweep output uses. Return buf. */
-char *sweep_print_time(double s, bool ascii, char *buf, size_t len);
-
 /* One line of progress for people ("row 3/14  BUF 4  run 2/5  1.23 ms"). Return buf. */
 char *sweep_print_progress(const struct sweep_progress *p, char *buf, size_t len);
 
@@ -87,6 +81,12 @@ extern const struct sweep_print_col sweep_cols_full[], sweep_cols_text_ref[], sw
 	sweep_cols_compact[];
 extern const size_t sweep_cols_full_n, sweep_cols_text_ref_n, sweep_cols_md_ref_n,
 	sweep_cols_compact_n;
+
+/* s (a scenario's string; NULL is "") as base/text.c makes one line safe, into buf. Return buf. */
+char *sweep_cols_safe(const char *s, char *buf, size_t len);
+
+/* A duration in three significant figures, in the units every sweep output uses. Return buf. */
+char *sweep_cols_time(double s, bool ascii, char *buf, size_t len);
 
 /* The reference's label, made safe; "book" if it has none. Return buf. */
 const char *sweep_cols_label(const struct scn_reference *ref, char *buf, size_t len);

@@ -283,7 +283,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	if (c->has_dirty) {
 		snprintf(line, sizeof line, "cached %" PRIu64 " dirty %" PRIu64 " writeback %" PRIu64,
 		         c->cached, c->dirty, c->writeback);
-		if (grid_text_width(line) > r.w)
+		if (text_width(line) > r.w)
 			snprintf(line, sizeof line, "cached %" PRIu64 " dirty %" PRIu64 " wb %" PRIu64,
 			         c->cached, c->dirty, c->writeback);
 	}
@@ -298,7 +298,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		if (!tall && c->n_cells > 0 && gm.per > 1) {
 			units_format_size(ppc * gm.per * view_page_size(), a, sizeof a);
 			snprintf(b, sizeof b, "  cell=%s", a);
-			if (grid_text_width(b) <= r.w - n)   /* whole or not at all */
+			if (text_width(b) <= r.w - n)   /* whole or not at all */
 				n += grid_print(g, r.x + n, y, r.w - n, GS_DIM, b);
 		}
 		if (r.w - n > 20)
