@@ -39,7 +39,6 @@ struct app_opts {
 	bool wide;                /* --wide: the full sweep table, not one that fits 100 columns */
 	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
 	bool strict;              /* --strict: an expectation not observable here fails */
-	bool practice_topic;      /* --practice: the argument is a topic, not a scenario */
 	bool answers;             /* --answers: run the practice problem and print what happened */
 	const char *guess[16];    /* --guess, in question order: a headless student's predictions */
 	size_t n_guess;

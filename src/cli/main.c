@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* cli/main.c: the command line. It parses options, finds the scenario and picks a front end. */
+/* cli/main.c: the command line. It parses the options and runs the mode they ask for (modes[]):
+ * a front end on a scenario, a traced program, a practice problem, a list or a check. */
 #include <config.h>
 
 #include <errno.h>
@@ -127,14 +128,109 @@ load(const char *arg, struct scenario **out)
 	return 0;
 }
 
+/* Say on stderr that a stale scratch dir was removed. */
+static void
+reaped(const char *path, void *user)
+{
+	(void)user;
+	fprintf(stderr, "%s: removed %s, left by an iobufviz run that is gone\n", progname, path);
+}
+
+/* Before a run: remove the scratch dirs that killed runs of ours left where this one works. */
+static void
+reap(const struct app_opts *o)
+{
+	scratch_reap(o->dir, reaped, NULL);
+	/* Sweeps and "on: tmpfs" files live in /dev/shm: what is left there holds RAM. */
+	scratch_reap("/dev/shm", reaped, NULL);
+}
+
+/* Standard input and output are a terminal. */
+static bool
+on_terminal(void)
+{
+	return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+}
+
+/* The terminal can be drawn on: 0, else say why and what to use instead; return the exit code. */
+static int
+screen_ok(const char *instead)
+{
+	char why[160];
+
+	if (crt_check(why, sizeof why) == 0)
+		return 0;
+	fprintf(stderr, "%s: %s; use --headless %s\n", progname, why, instead);
+	return APP_EXIT_ENV;
+}
+
+/* A terminal to show a run on: 0, else say why not and return the exit code. */
+static int
+terminal_ok(void)
+{
+	if (!on_terminal()) {
+		fprintf(stderr, "%s: not a terminal: use --headless for a transcript\n", progname);
+		return APP_EXIT_USAGE;
+	}
+	return screen_ok("for a transcript");
+}
+
+/* What the command line asks for: each bit picks a mode (modes[], below). */
+enum {
+	ASKS_LIST = 1u << 0,           /* -l */
+	ASKS_CHECK = 1u << 1,          /* -c */
+	ASKS_PRACTICE = 1u << 2,       /* --practice */
+	ASKS_PROGRAM = 1u << 3,        /* the words are "-- PROGRAM ARG..." */
+	ASKS_EXPORT_C = 1u << 4,       /* --export=c */
+	ASKS_EXPORT = 1u << 5,         /* --export=csv|json|md */
+	ASKS_HEADLESS = 1u << 6,       /* -H */
+};
+
+/* What the command line said: the options, and the words after them. */
+struct cmd {
+	unsigned asks;                 /* ASKS_ bits */
+	struct app_opts o;
+	struct prog_run_opts ro;       /* a PROGRAM's own options */
+	const char *timeout_arg;       /* --timeout as written, NULL if not given */
+	char **words;                  /* what follows the options */
+	int n_words;
+};
+
+/* -- PROGRAM ARG...: the student's own program, traced, in the TUI or headless. */
+static int
+mode_program(struct cmd *c, struct scenario *s)
+{
+	struct app_opts *o = &c->o;
+	bool headless = c->asks & ASKS_HEADLESS;
+	int rc;
+
+	(void)s;
+	if (c->n_words == 0)
+		return usage_error("%s", "no program after --");
+	if (o->export_fmt != NULL || o->quiz || o->record != NULL)
+		return usage_error("%s", "--export, --quiz and --record are for scenarios");
+	c->ro.dir = o->dir;
+	c->ro.probe = o->probe;
+	if (!headless && (rc = terminal_ok()) != 0)
+		return rc;
+	/* Our own scratch dir is under $TMPDIR; --dir is the program's, not ours to reap. */
+	struct app_opts mine = *o;
+	mine.dir = NULL;
+	reap(&mine);
+	return headless ? prog_headless_run(c->words, o, &c->ro) : prog_tui_run(c->words, o, &c->ro);
+}
+
 /* --list: name, title and source of every bundled scenario. */
 static int
-list(void)
+mode_list(struct cmd *c, struct scenario *unused)
 {
-	char **v = catalog_list();
+	char **v;
 	int rc = APP_EXIT_OK;
 
-	if (v == NULL) {
+	(void)unused;
+	if (c->n_words != 0)
+		return usage_error("--list takes no scenario ('%s')", c->words[0]);
+	if ((v = catalog_list()) == NULL) {
 		fprintf(stderr, "%s: cannot read the scenario directory %s\n", progname,
 		        catalog_dir());
 		return APP_EXIT_ENV;
@@ -166,104 +262,40 @@ list(void)
 	return rc;
 }
 
-/* --export=c: print the scenario as one C program; nothing runs. */
+/* --practice: list the topics, or generate one's problem and quiz it (TUI) or print it. */
 static int
-export_c(const struct scenario *s)
+mode_practice(struct cmd *c, struct scenario *unused)
 {
-	struct program *p = program_new(s);
-
-	if (p == NULL) {
-		fprintf(stderr, "%s: out of memory\n", progname);
-		return APP_EXIT_ENV;
-	}
-	/* A failed write is main()'s to report: it checks standard output at the end. */
-	(void)program_print(p, stdout);
-	program_free(p);
-	return APP_EXIT_OK;
-}
-
-/* Say on stderr that a stale scratch dir was removed. */
-static void
-reaped(const char *path, void *user)
-{
-	(void)user;
-	fprintf(stderr, "%s: removed %s, left by an iobufviz run that is gone\n", progname, path);
-}
-
-/* Before a run: remove the scratch dirs that killed runs of ours left where this one works. */
-static void
-reap(const struct app_opts *o)
-{
-	scratch_reap(o->dir, reaped, NULL);
-	/* Sweeps and "on: tmpfs" files live in /dev/shm: what is left there holds RAM. */
-	scratch_reap("/dev/shm", reaped, NULL);
-}
-
-/* Run the student's own program argv (argc words) in the TUI or headless. */
-static int
-program(char **argv, int argc, bool headless, struct app_opts *o, struct prog_run_opts *ro)
-{
-	if (argc == 0)
-		return usage_error("%s", "no program after --");
-	if (o->export_fmt != NULL || o->quiz || o->record != NULL)
-		return usage_error("%s", "--export, --quiz and --record are for scenarios");
-	ro->dir = o->dir;
-	ro->probe = o->probe;
-	if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "%s: not a terminal: use --headless for a transcript\n", progname);
-		return APP_EXIT_USAGE;
-	}
-	if (!headless) {
-		char why[160];
-		if (crt_check(why, sizeof why) != 0) {
-			fprintf(stderr, "%s: %s; use --headless for a transcript\n", progname, why);
-			return APP_EXIT_ENV;
-		}
-	}
-	/* Our own scratch dir is under $TMPDIR; --dir is the program's, not ours to reap. */
-	struct app_opts mine = *o;
-	mine.dir = NULL;
-	reap(&mine);
-	return headless ? prog_headless_run(argv, o, ro) : prog_tui_run(argv, o, ro);
-}
-
-/* --practice: list the topics, or generate, print and run one; return the exit status. */
-static int
-practice(int argc, char **argv, const struct app_opts *o, bool headless)
-{
+	const struct app_opts *o = &c->o;
 	const struct practice_topic *t;
 	struct practice_problem p;
 	struct scenario *s;
+	bool headless = c->asks & ASKS_HEADLESS;
 	char *err = NULL;
 	int rc;
 
-	if (optind == argc) {
+	(void)unused;
+	if (c->n_words == 0) {
 		if (o->has_seed || o->answers)
 			return usage_error("%s", "--seed and --answers need a practice topic");
 		practice_run_list(stdout);
 		return APP_EXIT_OK;
 	}
-	if (optind + 1 < argc)
-		return usage_error("one practice topic at a time ('%s' is extra)", argv[optind + 1]);
+	if (c->n_words > 1)
+		return usage_error("one practice topic at a time ('%s' is extra)", c->words[1]);
 	if (o->format == APP_FORMAT_TAP)
 		return usage_error("%s", "--practice prints text or json, not tap");
-	t = practice_topic_find(argv[optind]);
-	if (t == NULL) {
+	if ((t = practice_topic_find(c->words[0])) == NULL) {
 		fprintf(stderr, "%s: --practice: unknown topic '%s'; the topics are:\n", progname,
-		        argv[optind]);
+		        c->words[0]);
 		practice_run_list(stderr);
 		return APP_EXIT_USAGE;
 	}
 	/* Guesses given on the command line are a headless student's answers. */
-	if (o->n_guess > 0 || (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))))
+	if (o->n_guess > 0 || !on_terminal())
 		headless = true;
-	if (!headless) {
-		char why[160];
-		if (crt_check(why, sizeof why) != 0) {
-			fprintf(stderr, "%s: %s; use --headless for the problem as text\n", progname, why);
-			return APP_EXIT_ENV;
-		}
-	}
+	if (!headless && (rc = screen_ok("for the problem as text")) != 0)
+		return rc;
 	reap(o);
 	/* Without --seed, a new problem each time; the seed is printed to get it back. */
 	if (practice_generate(t, o->has_seed ? o->seed :
@@ -292,9 +324,152 @@ practice(int argc, char **argv, const struct app_opts *o, bool headless)
 	return rc;
 }
 
-/* Parse the command line and do what it asks; return the exit status. */
+/* --check FILE...: load each, say it is well formed or why not. */
 static int
-run(int argc, char **argv)
+mode_check(struct cmd *c, struct scenario *unused)
+{
+	int rc = APP_EXIT_OK;
+
+	(void)unused;
+	if (c->n_words == 0)
+		return usage_error("%s", "--check needs at least one scenario file");
+	for (int i = 0; i < c->n_words; i++) {
+		struct scenario *s;
+		if (load(c->words[i], &s) != 0) {
+			rc = APP_EXIT_USAGE;
+			continue;
+		}
+		text_fput(s->path, TEXT_LINE, stdout);
+		printf(": ok, %zu step%s\n", s->n_steps, s->n_steps == 1 ? "" : "s");
+		scenario_free(s);
+	}
+	return rc;
+}
+
+/* --export=c: print the scenario as one C program; nothing runs. */
+static int
+mode_export_c(struct cmd *c, struct scenario *s)
+{
+	struct program *p = program_new(s);
+
+	(void)c;
+	if (p == NULL) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return APP_EXIT_ENV;
+	}
+	/* A failed write is main()'s to report: it checks standard output at the end. */
+	(void)program_print(p, stdout);
+	program_free(p);
+	return APP_EXIT_OK;
+}
+
+/* --headless: run the scenario without a terminal and print its transcript. */
+static int
+mode_headless(struct cmd *c, struct scenario *s)
+{
+	if (c->o.record != NULL || c->o.quiz)
+		return usage_error("%s", c->o.record != NULL ?
+		                   "--record records the terminal UI: not with --headless or --export" :
+		                   "--quiz asks at the terminal: not with --headless or --export");
+	reap(&c->o);
+	return headless_run(s, &c->o);
+}
+
+/* --export=csv|json|md: run the scenario headless and print its sweeps' tables. */
+static int
+mode_export(struct cmd *c, struct scenario *s)
+{
+	size_t sweeps = 0;
+
+	for (size_t i = 0; i < s->n_steps; i++)
+		sweeps += s->steps[i].op == SCN_OP_SWEEP;
+	if (sweeps == 0) {
+		fprintf(stderr, "%s: --export: %s has no sweep step: nothing to export\n", progname,
+		        s->path);
+		return APP_EXIT_USAGE;
+	}
+	/* --export prints tables, not a screen. */
+	return mode_headless(c, s);
+}
+
+/* The terminal UI: step through the scenario. */
+static int
+mode_tui(struct cmd *c, struct scenario *s)
+{
+	struct stat st;
+	int rc;
+
+	(void)s;
+	if ((rc = terminal_ok()) != 0)
+		return rc;
+	/* The recorder opens with O_EXCL too; this says it before the screen is taken. */
+	if (c->o.record != NULL && lstat(c->o.record, &st) == 0)
+		return usage_error("--record: '%s' exists; iobufviz never overwrites a file",
+		                   c->o.record);
+	reap(&c->o);
+	return tui_run(s, &c->o);
+}
+
+/* What a mode needs before it runs, checked in this order. */
+enum {
+	NEEDS_RUN_BOUNDS = 1u << 0,    /* --timeout within a scenario run's bounds */
+	NEEDS_NO_PRACTICE = 1u << 1,   /* no --seed or --answers (they are --practice's) */
+	NEEDS_SCENARIO = 1u << 2,      /* one scenario, loaded */
+};
+
+/* One thing iobufviz can do. */
+struct mode {
+	const char *name;                        /* for people reading the table */
+	unsigned asks;                           /* the ASKS_ bit that picks it; 0: the rest */
+	unsigned needs;
+	int (*run)(struct cmd *c, struct scenario *s);   /* s: the scenario, if NEEDS_SCENARIO */
+};
+
+/* The modes: the first whose bit the command line set runs. */
+static const struct mode modes[] = {
+	{ "list", ASKS_LIST, NEEDS_RUN_BOUNDS, mode_list },
+	{ "check", ASKS_CHECK, NEEDS_RUN_BOUNDS | NEEDS_NO_PRACTICE, mode_check },
+	{ "practice", ASKS_PRACTICE, NEEDS_RUN_BOUNDS, mode_practice },
+	{ "program", ASKS_PROGRAM, 0, mode_program },
+	{ "export-c", ASKS_EXPORT_C, NEEDS_RUN_BOUNDS | NEEDS_NO_PRACTICE | NEEDS_SCENARIO,
+	  mode_export_c },
+	{ "export", ASKS_EXPORT, NEEDS_RUN_BOUNDS | NEEDS_NO_PRACTICE | NEEDS_SCENARIO,
+	  mode_export },
+	{ "headless", ASKS_HEADLESS, NEEDS_RUN_BOUNDS | NEEDS_NO_PRACTICE | NEEDS_SCENARIO,
+	  mode_headless },
+	{ "tui", 0, NEEDS_RUN_BOUNDS | NEEDS_NO_PRACTICE | NEEDS_SCENARIO, mode_tui },
+};
+
+/* Check what mode m needs, then run it; return the exit status. */
+static int
+mode_run(const struct mode *m, struct cmd *c)
+{
+	struct scenario *s = NULL;
+	int rc;
+
+	/* A scenario's run has bounds (iobufviz(1), BOUNDS): its timeout cannot be lifted. */
+	if ((m->needs & NEEDS_RUN_BOUNDS) && c->timeout_arg != NULL &&
+	    !(c->o.timeout > 0 && c->o.timeout <= SCN_MAX_RUN_SECONDS))
+		return usage_error("--timeout: '%s': a scenario's run takes 0 < s <= 3600 seconds",
+		                   c->timeout_arg);
+	if ((m->needs & NEEDS_NO_PRACTICE) && (c->o.has_seed || c->o.answers))
+		return usage_error("%s", "--seed and --answers go with --practice");
+	if (m->needs & NEEDS_SCENARIO) {
+		if (c->n_words == 0)
+			return usage_error("%s", "no scenario given (try --list)");
+		if (c->n_words > 1)
+			return usage_error("one scenario at a time ('%s' is extra)", c->words[1]);
+		if ((rc = load(c->words[0], &s)) != 0)
+			return rc;
+	}
+	rc = m->run(c, s);
+	scenario_free(s);      /* freed before exit: the sanitizers' leak check is a test */
+	return rc;
+}
+
+/* Parse the options into c; -1 to go on to a mode, else the exit status (--help, bad usage). */
+static int
+parse(int argc, char **argv, struct cmd *c)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
 	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_GUESS, OPT_WIDE,
@@ -328,74 +503,59 @@ run(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct app_opts o = { .color = true, .mouse = true, .timeout = SCN_MAX_RUN_SECONDS,
-	                      .program = prog_op_run };
-	struct prog_run_opts ro = { .timeout_ms = 60000 };
-	const char *timeout_arg = NULL;
-	bool headless = false, do_list = false, do_check = false;
-	const char *nc;
-	int c;
-
-	if (argv[0] != NULL && strrchr(argv[0], '/') != NULL)
-		progname = strrchr(argv[0], '/') + 1;
-	else if (argv[0] != NULL && argv[0][0] != '\0')
-		progname = argv[0];
-	setlocale(LC_ALL, "");
-	nc = getenv("NO_COLOR");
-	if (nc != NULL && *nc != '\0')
-		o.color = false;
-	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
-		o.ascii = true;
+	struct app_opts *o = &c->o;
+	int opt;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":Hf:lcd:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'H': headless = true; break;
-		case 'l': do_list = true; break;
-		case 'c': do_check = true; break;
+	while ((opt = getopt_long(argc, argv, ":Hf:lcd:hV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'H': c->asks |= ASKS_HEADLESS; break;
+		case 'l': c->asks |= ASKS_LIST; break;
+		case 'c': c->asks |= ASKS_CHECK; break;
 		case 'd':
 			/* Again: sweeps compare the dirs side by side (exercise 13-1c). */
-			if (o.n_dirs == sizeof o.dirs / sizeof o.dirs[0])
+			if (o->n_dirs == sizeof o->dirs / sizeof o->dirs[0])
 				return usage_error("%s", "--dir: at most 8 dirs");
-			o.dirs[o.n_dirs++] = optarg;
-			if (o.dir == NULL)
-				o.dir = optarg;
+			o->dirs[o->n_dirs++] = optarg;
+			if (o->dir == NULL)
+				o->dir = optarg;
 			break;
 		case 'f':
-			if (strcmp(optarg, "text") == 0) o.format = APP_FORMAT_TEXT;
-			else if (strcmp(optarg, "json") == 0) o.format = APP_FORMAT_JSON;
-			else if (strcmp(optarg, "tap") == 0) o.format = APP_FORMAT_TAP;
+			if (strcmp(optarg, "text") == 0) o->format = APP_FORMAT_TEXT;
+			else if (strcmp(optarg, "json") == 0) o->format = APP_FORMAT_JSON;
+			else if (strcmp(optarg, "tap") == 0) o->format = APP_FORMAT_TAP;
 			else return usage_error("--format: '%s': expected text, json or tap", optarg);
 			break;
 		case OPT_TRACE:
-			if (strcmp(optarg, "auto") == 0) o.trace = RUNNER_TRACE_AUTO;
-			else if (strcmp(optarg, "ptrace") == 0) o.trace = RUNNER_TRACE_PTRACE;
-			else if (strcmp(optarg, "procio") == 0) o.trace = RUNNER_TRACE_PROCIO;
+			if (strcmp(optarg, "auto") == 0) o->trace = RUNNER_TRACE_AUTO;
+			else if (strcmp(optarg, "ptrace") == 0) o->trace = RUNNER_TRACE_PTRACE;
+			else if (strcmp(optarg, "procio") == 0) o->trace = RUNNER_TRACE_PROCIO;
 			else return usage_error("--trace: '%s': expected auto, ptrace or procio", optarg);
 			break;
 		case OPT_PROBE:
-			if (probe_cache_source_parse(optarg, &o.probe) != 0)
+			if (probe_cache_source_parse(optarg, &o->probe) != 0)
 				return usage_error("--probe: '%s': expected auto, cachestat, kpageflags "
 				                   "or mincore", optarg);
 			break;
-		case OPT_NO_COLOR: o.color = false; break;
-		case OPT_ASCII: o.ascii = true; break;
-		case OPT_QUIZ: o.quiz = true; break;
-		case OPT_NO_MOUSE: o.mouse = false; break;
-		case OPT_BIG: o.big = true; break;
-		case OPT_RECORD: o.record = optarg; break;
-		case OPT_WIDE: o.wide = true; break;
+		case OPT_NO_COLOR: o->color = false; break;
+		case OPT_ASCII: o->ascii = true; break;
+		case OPT_QUIZ: o->quiz = true; break;
+		case OPT_NO_MOUSE: o->mouse = false; break;
+		case OPT_BIG: o->big = true; break;
+		case OPT_RECORD: o->record = optarg; break;
+		case OPT_WIDE: o->wide = true; break;
 		case OPT_EXPORT:
 			if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0 &&
 			    strcmp(optarg, "md") != 0 && strcmp(optarg, "c") != 0)
 				return usage_error("--export: '%s': expected csv, json, md or c", optarg);
-			o.export_fmt = optarg;
+			o->export_fmt = optarg;
+			c->asks |= strcmp(optarg, "c") == 0 ? ASKS_EXPORT_C : ASKS_EXPORT;
 			break;
-		case OPT_STRICT: o.strict = true; break;
+		case OPT_STRICT: o->strict = true; break;
 		case OPT_BUDGET: {
 			char *end;
-			o.budget = strtod(optarg, &end);
-			if (*end != '\0' || !(o.budget > 0 && o.budget <= 3600))
+			o->budget = strtod(optarg, &end);
+			if (*end != '\0' || !(o->budget > 0 && o->budget <= 3600))
 				return usage_error("--budget: '%s': expected seconds, 0 < s <= 3600", optarg);
 			break;
 		}
@@ -405,28 +565,28 @@ run(int argc, char **argv)
 			if (end == optarg || *end != '\0' || !(t >= 0 && t <= 86400))
 				return usage_error("--timeout: '%s': expected seconds, 0 <= s <= 86400",
 				                   optarg);
-			/* A PROGRAM's own bound; a scenario's run is checked below. */
-			ro.timeout_ms = (unsigned)(t * 1000);
-			o.timeout = t;
-			timeout_arg = optarg;
+			/* A PROGRAM's own bound; a scenario's run is checked by its mode. */
+			c->ro.timeout_ms = (unsigned)(t * 1000);
+			o->timeout = t;
+			c->timeout_arg = optarg;
 			break;
 		}
-		case OPT_STDIN: ro.stdin_path = optarg; break;
-		case OPT_PRACTICE: o.practice_topic = true; break;
-		case OPT_ANSWERS: o.answers = true; break;
+		case OPT_STDIN: c->ro.stdin_path = optarg; break;
+		case OPT_PRACTICE: c->asks |= ASKS_PRACTICE; break;
+		case OPT_ANSWERS: o->answers = true; break;
 		case OPT_GUESS:
-			if (o.n_guess == sizeof o.guess / sizeof o.guess[0])
+			if (o->n_guess == sizeof o->guess / sizeof o->guess[0])
 				return usage_error("--guess: '%s': at most 16 answers", optarg);
-			o.guess[o.n_guess++] = optarg;
-			o.answers = true;
+			o->guess[o->n_guess++] = optarg;
+			o->answers = true;
 			break;
 		case OPT_SEED: {
 			char *end;
 			errno = 0;
-			o.seed = strtoull(optarg, &end, 10);
+			o->seed = strtoull(optarg, &end, 10);
 			if (errno != 0 || end == optarg || *end != '\0' || optarg[0] == '-')
 				return usage_error("--seed: '%s': expected a number, 0 to 2^64-1", optarg);
-			o.has_seed = true;
+			o->has_seed = true;
 			break;
 		}
 		case 'h': usage(stdout); return APP_EXIT_OK;
@@ -442,101 +602,42 @@ run(int argc, char **argv)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-
+	c->words = argv + optind;
+	c->n_words = argc - optind;
 	/* "-- PROGRAM ARG...": the student's own program instead of a scenario. */
-	if (optind > 1 && optind <= argc && strcmp(argv[optind - 1], "--") == 0 && !do_list &&
-	    !do_check && !o.practice_topic)
-		return program(argv + optind, argc - optind, headless, &o, &ro);
+	if (optind > 1 && optind <= argc && strcmp(argv[optind - 1], "--") == 0)
+		c->asks |= ASKS_PROGRAM;
+	return -1;
+}
 
-	/* A scenario's run has bounds (iobufviz(1), BOUNDS): its timeout cannot be lifted. */
-	if (timeout_arg != NULL && !(o.timeout > 0 && o.timeout <= SCN_MAX_RUN_SECONDS))
-		return usage_error("--timeout: '%s': a scenario's run takes 0 < s <= 3600 seconds",
-		                   timeout_arg);
+/* Parse the command line and run the mode it asks for; return the exit status. */
+static int
+run(int argc, char **argv)
+{
+	struct cmd c = {
+		.o = { .color = true, .mouse = true, .timeout = SCN_MAX_RUN_SECONDS,
+		       .program = prog_op_run },
+		.ro = { .timeout_ms = 60000 },
+	};
+	const struct mode *m = modes;
+	const char *nc;
+	int rc;
 
-	if (do_list) {
-		if (optind != argc)
-			return usage_error("--list takes no scenario ('%s')", argv[optind]);
-		return list();
-	}
-	if (o.practice_topic && !do_list && !do_check)
-		return practice(argc, argv, &o, headless);
-	if (o.has_seed || o.answers)
-		return usage_error("%s", "--seed and --answers go with --practice");
-	if (do_check) {
-		int rc = APP_EXIT_OK;
-		if (optind == argc)
-			return usage_error("%s", "--check needs at least one scenario file");
-		for (int i = optind; i < argc; i++) {
-			struct scenario *s;
-			if (load(argv[i], &s) != 0) {
-				rc = APP_EXIT_USAGE;
-				continue;
-			}
-			text_fput(s->path, TEXT_LINE, stdout);
-			printf(": ok, %zu step%s\n", s->n_steps, s->n_steps == 1 ? "" : "s");
-			scenario_free(s);
-		}
+	if (argv[0] != NULL && strrchr(argv[0], '/') != NULL)
+		progname = strrchr(argv[0], '/') + 1;
+	else if (argv[0] != NULL && argv[0][0] != '\0')
+		progname = argv[0];
+	setlocale(LC_ALL, "");
+	nc = getenv("NO_COLOR");
+	if (nc != NULL && *nc != '\0')
+		c.o.color = false;
+	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+		c.o.ascii = true;
+	if ((rc = parse(argc, argv, &c)) >= 0)
 		return rc;
-	}
-	if (optind == argc)
-		return usage_error("%s", "no scenario given (try --list)");
-	if (optind + 1 < argc)
-		return usage_error("one scenario at a time ('%s' is extra)", argv[optind + 1]);
-
-	struct scenario *s;
-	int rc = load(argv[optind], &s);
-	if (rc != 0)
-		return rc;
-	if (o.export_fmt != NULL && strcmp(o.export_fmt, "c") == 0) {
-		rc = export_c(s);
-		scenario_free(s);
-		return rc;
-	}
-	if (o.export_fmt != NULL) {
-		size_t sweeps = 0;
-		for (size_t i = 0; i < s->n_steps; i++)
-			sweeps += s->steps[i].op == SCN_OP_SWEEP;
-		if (sweeps == 0) {
-			fprintf(stderr, "%s: --export: %s has no sweep step: nothing to export\n",
-			        progname, s->path);
-			scenario_free(s);
-			return APP_EXIT_USAGE;
-		}
-	}
-	/* --export prints tables, not a screen; the screen-only options need the screen. */
-	if (o.export_fmt != NULL)
-		headless = true;
-	if (headless && (o.record != NULL || o.quiz)) {
-		scenario_free(s);      /* freed before exit: the sanitizers' leak check is a test */
-		return usage_error("%s", o.record != NULL ?
-		                   "--record records the terminal UI: not with --headless or --export" :
-		                   "--quiz asks at the terminal: not with --headless or --export");
-	}
-	if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "%s: not a terminal: use --headless for a transcript\n", progname);
-		scenario_free(s);
-		return APP_EXIT_USAGE;
-	}
-	if (!headless) {
-		char why[160];
-		struct stat st;
-
-		if (crt_check(why, sizeof why) != 0) {
-			fprintf(stderr, "%s: %s; use --headless for a transcript\n", progname, why);
-			scenario_free(s);
-			return APP_EXIT_ENV;
-		}
-		/* The recorder opens with O_EXCL too; this says it before the screen is taken. */
-		if (o.record != NULL && lstat(o.record, &st) == 0) {
-			scenario_free(s);
-			return usage_error("--record: '%s' exists; iobufviz never overwrites a file",
-			                   o.record);
-		}
-	}
-	reap(&o);
-	rc = headless ? headless_run(s, &o) : tui_run(s, &o);
-	scenario_free(s);
-	return rc;
+	while (m->asks != 0 && !(c.asks & m->asks))
+		m++;
+	return mode_run(m, &c);
 }
 
 /* Entry point: run, then make sure what was printed reached standard output. */
