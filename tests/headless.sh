@@ -2,15 +2,11 @@
 # SPDX-License-Identifier: MIT
 # tests/headless.sh: --headless in each format: exit 1 and the scenario's line:col when an
 # expectation fails, exit 0 when all hold; TAP 13 well formed; JSON valid.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-command -v python3 >/dev/null || { echo "SKIP: headless: python3 not installed"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/headless.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+testname=headless
+. "$(dirname "$0")/lib.sh"
+need python3
 wrong=$src/tests/expect-wrong.yaml
 good=$src/scenarios/13-3-fflush-fsync.yaml
-fail=0
 
 for scen in "$wrong" "$good"; do
 	for fmt in text tap json; do
@@ -83,5 +79,4 @@ grep -qx "1\.\.0 # SKIP no expectations in this scenario" "$tmp/out" ||
 	{ echo "FAIL: no expectations: plan: $(grep '^1\.\.' "$tmp/out")"; fail=1; }
 
 [ -z "$(ls -A "$tmp" | grep iobufviz)" ] || { echo "FAIL: a scratch dir was left"; fail=1; }
-[ $fail = 0 ] && echo "headless: all passed"
-exit $fail
+finish

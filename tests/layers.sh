@@ -7,7 +7,7 @@
 # that list has no cycle itself; every source file is in an object it checked; no file is past
 # ~800 lines. It first proves on made-up nm output that it finds a cycle, an edge against
 # the list and a list with a cycle, and passes a clean one.
-name=layers
+testname=layers
 . "$(dirname "$0")/lib.sh"
 need python3 nm
 : "${IOBUFVIZ_LIB_OBJECTS:?not set: run through make check (Makefile.am sets it)}"

@@ -3,56 +3,20 @@
 # own-prog-tui.sh: "iobufviz -- PROGRAM" in a real terminal (a private tmux server): n takes
 # steps of examples/copy, Tab switches the file (and the stream with it), q quits, and
 # neither the program nor a scratch dir is left behind.
-set -u
+testname=own-prog-tui
+. "$(dirname "$0")/lib.sh"
+need tmux
 
-command -v tmux >/dev/null 2>&1 || { echo "SKIP: own-prog-tui: tmux not installed"; exit 77; }
-bin=${IOBUFVIZ_BIN:?}
-build=$(cd "$(dirname "$bin")/.." && pwd)
 for p in examples/copy tests/foreign/fwrite; do
 	[ -x "$build/$p" ] || { echo "FAIL: $build/$p not built"; exit 99; }
 done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/own-prog-tui.XXXXXX") || exit 99
-sock=iobufviz-own-$$-0
-n=0
-fail=0
 mkdir "$tmp/work" "$tmp/t"
 head -c 5000 /dev/urandom >"$tmp/work/in"
-
-cleanup() {
-	for i in 1 2; do
-		tmux -L "iobufviz-own-$$-$i" kill-server >/dev/null 2>&1
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
-
-# Screen contents now.
-screen() {
-	tmux -L "$sock" capture-pane -p -t own 2>/dev/null
-}
-
-# Wait until the screen shows $1 (a fixed string), up to 10 s; say what was missing.
-wait_for() {
-	i=0
-	while [ $i -lt 100 ]; do
-		screen | grep -F -q -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "FAIL: the screen does not show '$1':"
-	screen | sed 's/^/  | /'
-	fail=1
-	return 1
-}
 
 # Start iobufviz on the program in a 120x40 terminal of a new tmux server; "EXITED n" when
 # it ends.
 start() {
-	tmux -L "$sock" kill-server >/dev/null 2>&1
-	n=$((n + 1))
-	sock=iobufviz-own-$$-$n
-	tmux -L "$sock" -f /dev/null new-session -d -s own -x 120 -y 40 \
-		"TMPDIR='$tmp/t' '$bin' --dir '$tmp/work' -- $*; echo EXITED \$?; sleep 60"
+	tmux_new own 120 40 "TMPDIR='$tmp/t' '$bin' --dir '$tmp/work' -- $*; echo EXITED \$?; sleep 60"
 }
 
 # A process of ours still running the program $1?
@@ -63,41 +27,42 @@ running() {
 	return 1
 }
 
+# The screen shows $1.
+wait_sees() {
+	tmux_sees own "$1"
+}
+
 start "'$build/examples/copy' in out"
-wait_for "Your program, stopped before its first call on a file"
+wait_sees "Your program, stopped before its first call on a file"
 for k in 1 2 3 4 5; do
-	tmux -L "$sock" send-keys -t own n
+	tmux_cmd own send-keys -t own n
 done
-wait_for "step 5/5" && echo "ok: five steps"
-wait_for "write(4, 1024) = 1024" && echo "ok: the log shows the write"
-tmux -L "$sock" send-keys -t own Tab
-wait_for "file 1/2: $tmp/work/in" && echo "ok: Tab: the input file"
-tmux -L "$sock" send-keys -t own Tab
-wait_for "file 2/2: $tmp/work/out" && echo "ok: Tab: the output file"
+wait_sees "step 5/5" && echo "ok: five steps"
+wait_sees "write(4, 1024) = 1024" && echo "ok: the log shows the write"
+tmux_cmd own send-keys -t own Tab
+wait_sees "file 1/2: $tmp/work/in" && echo "ok: Tab: the input file"
+tmux_cmd own send-keys -t own Tab
+wait_sees "file 2/2: $tmp/work/out" && echo "ok: Tab: the output file"
 running "$build/examples/copy" || { echo "FAIL: the program is not stopped under the tracer"; fail=1; }
-tmux -L "$sock" send-keys -t own q
-wait_for "EXITED 0" && echo "ok: q quits, exit 0"
-sleep 0.3
-if running "$build/examples/copy"; then
-	echo "FAIL: the program is still running after q"
-	fail=1
-fi
+tmux_cmd own send-keys -t own q
+wait_sees "EXITED 0" && echo "ok: q quits, exit 0"
+wait_for '! running "$build/examples/copy"' 5 || bad "the program is still running after q"
 
 # Two streams: the file's (fd 3) and stderr's (fd 2); Tab to each file shows its stream.
 start "'$build/tests/foreign/fwrite' fw"
-wait_for "Your program, stopped"
+wait_sees "Your program, stopped"
 for k in 1 2 3 4 5 6 7; do
-	tmux -L "$sock" send-keys -t own n
+	tmux_cmd own send-keys -t own n
 done
-wait_for "step 7/7"
-tmux -L "$sock" send-keys -t own Tab
-wait_for "file 1/2:" && wait_for "FILE* fd 3" && echo "ok: Tab: the file and its stream (fd 3)"
-tmux -L "$sock" send-keys -t own Tab
-wait_for "file 2/2:" && wait_for "FILE* fd 2" && echo "ok: Tab: stderr and its stream (fd 2)"
-tmux -L "$sock" send-keys -t own q
-wait_for "EXITED 0"
+wait_sees "step 7/7"
+tmux_cmd own send-keys -t own Tab
+wait_sees "file 1/2:" && wait_sees "FILE* fd 3" && echo "ok: Tab: the file and its stream (fd 3)"
+tmux_cmd own send-keys -t own Tab
+wait_sees "file 2/2:" && wait_sees "FILE* fd 2" && echo "ok: Tab: stderr and its stream (fd 2)"
+tmux_cmd own send-keys -t own q
+wait_sees "EXITED 0"
 if [ -n "$(ls -A "$tmp/t")" ]; then
 	echo "FAIL: left in TMPDIR: $(ls -A "$tmp/t")"
 	fail=1
 fi
-exit $fail
+finish
