@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scenario/bufmode.h"
 #include "scenario/oplist.h"
 
 /* Which optional arguments a step gave (bits of scn_args.has). */
@@ -27,9 +28,6 @@ enum scn_has {
 	SCN_HAS_LINES = 1u << 13,
 	SCN_HAS_TIMEOUT = 1u << 14,
 };
-
-/* setvbuf modes. */
-enum scn_bufmode { SCN_BUF_NONE, SCN_BUF_LINE, SCN_BUF_FULL };
 
 /* Where a setvbuf/setbuffer buffer comes from. */
 enum scn_buffer { SCN_BUFFER_LIBRARY, SCN_BUFFER_OWN };
