@@ -25,7 +25,6 @@
 #include "base/fdio.h"
 #include "engine/ops.h"
 #include "probe/probe.h"
-#include "prog/op.h"
 #include "engine/pty-run.h"
 #include "sweep/sweep.h"
 #include "engine/runner.h"
