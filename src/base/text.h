@@ -41,4 +41,9 @@ int text_encode(uint32_t ch, char *out);
 /* Number of columns UTF-8 text takes (one per code point). */
 int text_width(const char *s);
 
+/* Append printf output at *n of buf (len bytes), never past its end; *n moves on (to len
+ * when it was cut). */
+void text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 #endif

@@ -17,15 +17,14 @@ enum app_exit {
 	APP_EXIT_ENV = 3,       /* the environment cannot run it */
 };
 
-enum app_format { APP_FORMAT_TEXT, APP_FORMAT_JSON, APP_FORMAT_TAP };
-
 struct practice_problem;
+struct transcript_format;
 
 struct app_opts {
 	const char *dir;          /* --dir (the first one) */
 	const char *dirs[8];      /* every --dir: sweeps run their disk variants under each */
 	size_t n_dirs;
-	enum app_format format;   /* --format */
+	const struct transcript_format *format; /* --format (out/transcript.c); NULL: text */
 	enum runner_trace trace;  /* --trace */
 	bool color;               /* false with --no-color or NO_COLOR */
 	bool ascii;               /* --ascii, or a non-UTF-8 locale */

@@ -23,6 +23,7 @@
 #include "prog/op.h"
 #include "prog/run.h"
 #include "export/program.h"
+#include "out/transcript.h"
 #include "scenario/scenario.h"
 #include "scratch/scratch.h"
 #include "base/text.h"
@@ -283,8 +284,9 @@ mode_practice(struct cmd *c, struct scenario *unused)
 	}
 	if (c->n_words > 1)
 		return usage_error("one practice topic at a time ('%s' is extra)", c->words[1]);
-	if (o->format == APP_FORMAT_TAP)
-		return usage_error("%s", "--practice prints text or json, not tap");
+	if (o->format != NULL && o->format != transcript_format_find("text") &&
+	    o->format != transcript_format_find("json"))
+		return usage_error("--practice prints text or json, not %s", o->format->name);
 	if ((t = practice_topic_find(c->words[0])) == NULL) {
 		fprintf(stderr, "%s: --practice: unknown topic '%s'; the topics are:\n", progname,
 		        c->words[0]);
@@ -521,10 +523,13 @@ parse(int argc, char **argv, struct cmd *c)
 				o->dir = optarg;
 			break;
 		case 'f':
-			if (strcmp(optarg, "text") == 0) o->format = APP_FORMAT_TEXT;
-			else if (strcmp(optarg, "json") == 0) o->format = APP_FORMAT_JSON;
-			else if (strcmp(optarg, "tap") == 0) o->format = APP_FORMAT_TAP;
-			else return usage_error("--format: '%s': expected text, json or tap", optarg);
+			o->format = transcript_format_find(optarg);
+			if (o->format == NULL) {
+				char names[64], msg[128];
+				snprintf(msg, sizeof msg, "--format: '%%s': expected %s",
+				         transcript_format_names(names, sizeof names));
+				return usage_error(msg, optarg);
+			}
 			break;
 		case OPT_TRACE:
 			if (strcmp(optarg, "auto") == 0) o->trace = RUNNER_TRACE_AUTO;

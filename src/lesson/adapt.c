@@ -10,6 +10,7 @@
 
 #include "lesson/adapt.h"
 #include "base/text.h"
+#include "scenario/names.h"
 
 /* The kernel's version as MAJOR * 1000 + MINOR (6.18 -> 6018), and its release in rel. */
 int
@@ -42,9 +43,8 @@ adapt_fact(const struct step_result *sr, enum scn_fact f, char *buf, size_t len)
 		snprintf(buf, len, "%s", fs);
 		break;
 	case SCN_FACT_PROBE:
-		snprintf(buf, len, "%s", s->cache.source == SNAP_SRC_CACHESTAT ? "cachestat" :
-			 s->cache.source == SNAP_SRC_KPAGEFLAGS ? "kpageflags" :
-			 s->cache.source == SNAP_SRC_MINCORE ? "mincore" : "unknown");
+		/* "none" when no probe could see the cache (scenario/names.c says why not "unknown"). */
+		snprintf(buf, len, "%s", scenario_names_of(scn_sources, (int)s->cache.source));
 		break;
 	case SCN_FACT_BLKSIZE:
 		if (s->disk.block_size > 0)
