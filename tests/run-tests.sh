@@ -5,6 +5,7 @@
 # test is one failure (not last run's pass, whose logs are there), a removed test's old logs
 # do not count, each skip is counted and named, a program that fails after all its checks
 # held is a failure, and the final line's counts are exactly those of the tests that ran.
+# And every shell test sources tests/lib.sh (its one skip syntax).
 testname=run-tests
 . "$(dirname "$0")/lib.sh"
 need make nproc
@@ -51,4 +52,9 @@ for s in "SKIP: unit: test_b: not here" "SKIP: whole: tmux not installed" \
 	grep -qF -- "    $s" "$tmp/out" || bad "skip not shown: $s"
 done
 grep -q 'leaky: FAIL after its checks' "$tmp/out" || bad "a failure after the checks is not said"
+# Every shell test speaks the one skip syntax: it sources lib.sh.
+for f in "$src"/tests/*.sh; do
+	[ "$(basename "$f")" = lib.sh ] && continue
+	grep -q '^\. "$(dirname "$0")/lib.sh"$' "$f" || bad "$(basename "$f") does not source tests/lib.sh"
+done
 finish
