@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # own-prog-tui.sh: "iobufviz -- PROGRAM" in a real terminal (a private tmux server): n takes
-# steps of examples/copy, Tab switches the file (and the stream with it), q quits, and
-# neither the program nor a scratch dir is left behind.
+# steps of examples/copy, Tab switches the file (and the stream with it), q quits (also while
+# it waits for a program that makes no call), and neither the program nor a scratch dir is
+# left behind.
 testname=own-prog-tui
 . "$(dirname "$0")/lib.sh"
 need tmux
@@ -12,6 +13,11 @@ for p in examples/copy tests/foreign/fwrite; do
 done
 mkdir "$tmp/work" "$tmp/t"
 head -c 5000 /dev/urandom >"$tmp/work/in"
+
+# The screen shows $1 (up to 10 s; else a FAIL line with the screen).
+wait_sees() {
+	tmux_sees own "$1"
+}
 
 # Start iobufviz on the program in a 120x40 terminal of a new tmux server; "EXITED n" when
 # it ends.
@@ -27,9 +33,12 @@ running() {
 	return 1
 }
 
-# The screen shows $1.
-wait_sees() {
-	tmux_sees own "$1"
+# q: iobufviz exits 0 and the program $1 is gone with it.
+quit_gone() {
+	tmux_cmd own send-keys -t own q
+	wait_sees "EXITED 0" || return 1
+	lib_prog=$1
+	wait_for '! running "$lib_prog"' 5 || { bad "the program is still running after q"; return 1; }
 }
 
 start "'$build/examples/copy' in out"
@@ -44,9 +53,7 @@ wait_sees "file 1/2: $tmp/work/in" && echo "ok: Tab: the input file"
 tmux_cmd own send-keys -t own Tab
 wait_sees "file 2/2: $tmp/work/out" && echo "ok: Tab: the output file"
 running "$build/examples/copy" || { echo "FAIL: the program is not stopped under the tracer"; fail=1; }
-tmux_cmd own send-keys -t own q
-wait_sees "EXITED 0" && echo "ok: q quits, exit 0"
-wait_for '! running "$build/examples/copy"' 5 || bad "the program is still running after q"
+quit_gone "$build/examples/copy" && echo "ok: q quits, exit 0"
 
 # Two streams: the file's (fd 3) and stderr's (fd 2); Tab to each file shows its stream.
 start "'$build/tests/foreign/fwrite' fw"
@@ -61,6 +68,21 @@ tmux_cmd own send-keys -t own Tab
 wait_sees "file 2/2:" && wait_sees "FILE* fd 2" && echo "ok: Tab: stderr and its stream (fd 2)"
 tmux_cmd own send-keys -t own q
 wait_sees "EXITED 0"
+# A program that makes no call for 30 s: n waits for its next step, saying so; q quits at
+# once, and the program goes with it.
+[ -x "$build/tests/foreign/hostile" ] || { echo "FAIL: tests/foreign/hostile not built"; exit 99; }
+# A copy of our own: its path tells our process from those of tests running beside us.
+cp "$build/tests/foreign/hostile" "$tmp/hostile" || exit 99
+hostile=$(readlink -f "$tmp/hostile")
+start "'$hostile' quiet"
+wait_sees "Your program, stopped"
+tmux_cmd own send-keys -t own n
+wait_sees "execve"
+tmux_cmd own send-keys -t own n
+wait_sees "waiting for the program's next call on a file" && echo "ok: a long wait says so"
+t0=$(date +%s)
+quit_gone "$hostile" &&
+	echo "ok: q during the wait quits in $(( $(date +%s) - t0 )) s"
 if [ -n "$(ls -A "$tmp/t")" ]; then
 	echo "FAIL: left in TMPDIR: $(ls -A "$tmp/t")"
 	fail=1

@@ -9,11 +9,19 @@
 
 #include "base/text.h"
 
-/* True if cp is C0 (below 0x20), DEL or C1 (0x80 to 0x9f). */
+/*
+ * True if cp is C0 (below 0x20), DEL, C1 (0x80 to 0x9f), or a character that reorders or
+ * breaks the text around it: the bidi controls (U+202A-202E embeddings and overrides,
+ * U+2066-2069 isolates, U+200E/200F/061C marks: "Trojan Source", CVE-2021-42574) and the
+ * line and paragraph separators U+2028/2029 (an editor shows a line break there, a compiler
+ * does not).
+ */
 bool
 text_is_control(uint32_t cp)
 {
-	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0);
+	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
+	       cp == 0x200e || cp == 0x200f || cp == 0x061c || cp == 0x2028 || cp == 0x2029;
 }
 
 /* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if the bytes there are not one. */
@@ -211,6 +219,15 @@ text_fput(const char *s, enum text_mode m, FILE *f)
 	free(big);
 }
 
+/* pre, s escaped as one record, post. */
+void
+text_fline(FILE *f, const char *pre, const char *s, const char *post)
+{
+	fputs(pre, f);
+	text_fput(s, TEXT_LINE, f);
+	fputs(post, f);
+}
+
 /* Append as snprintf would, never past the end. */
 void
 text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
@@ -225,4 +242,29 @@ text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
 	va_end(ap);
 	if (k > 0)
 		*n = *n + (size_t)k < len ? *n + (size_t)k : len;
+}
+
+/* Append a sentence to buf (len bytes), after "; " when buf holds one already. */
+void
+text_vsentence(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	size_t n = strlen(buf);
+
+	if (n > 0 && n + 2 < len) {
+		memcpy(buf + n, "; ", 3);
+		n += 2;
+	}
+	if (n < len)
+		vsnprintf(buf + n, len - n, fmt, ap);
+}
+
+/* Append a sentence to buf, as text_vsentence. */
+void
+text_sentence(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	text_vsentence(buf, len, fmt, ap);
+	va_end(ap);
 }

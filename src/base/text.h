@@ -4,6 +4,7 @@
 #ifndef IOBUFVIZ_TEXT_H
 #define IOBUFVIZ_TEXT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,13 +17,16 @@ enum text_mode {
 	TEXT_BLOCK,  /* the text may span lines (narration): newline and tab are kept */
 };
 
-/* True if code point cp would make a terminal act rather than print: C0, DEL or C1. */
+/*
+ * True if code point cp would make a terminal act rather than print (C0, DEL, C1), or would
+ * reorder or break the text around it where it is shown (bidi controls, line separators).
+ */
 bool text_is_control(uint32_t cp);
 
 /*
  * Write s into buf (len bytes, always terminated) with every control shown as C writes it:
- * "\n", "\t", "\x1b", "\u009b" (a C1 control in UTF-8); a byte that is not UTF-8 as
- * "\xNN". Return the length the whole result needs (as snprintf does).
+ * "\n", "\t", "\x1b", "\u009b" (a C1 control in UTF-8), "\u202e" (a bidi control); a byte
+ * that is not UTF-8 as "\xNN". Return the length the whole result needs (as snprintf does).
  */
 size_t text_safe(const char *s, enum text_mode m, char *buf, size_t len);
 
@@ -41,9 +45,20 @@ int text_encode(uint32_t ch, char *out);
 /* Number of columns UTF-8 text takes (one per code point). */
 int text_width(const char *s);
 
+/* Write pre, then s as one escaped record (TEXT_LINE), then post, to f: a message that
+ * echoes what a user or a scenario gave. */
+void text_fline(FILE *f, const char *pre, const char *s, const char *post);
+
 /* Append printf output at *n of buf (len bytes), never past its end; *n moves on (to len
  * when it was cut). */
 void text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* Append a sentence to buf (len bytes), after "; " when buf holds one already (a note). */
+void text_vsentence(char *buf, size_t len, const char *fmt, va_list ap);
+
+/* The same, with the arguments given. */
+void text_sentence(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "engine/runner.h"
+#include "prog/consent.h"
 #include "scenario/scenario.h"
 
 /* Exit codes (DESIGN §1). */
@@ -37,6 +38,7 @@ struct app_opts {
 	double timeout;           /* --timeout: seconds a run may take (SCN_MAX_RUN_SECONDS) */
 	bool wide;                /* --wide: the full sweep table, not one that fits 100 columns */
 	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
+	enum crash_fs crash_fs;   /* --crash-fs: a crash lab of this filesystem; NONE: none */
 	bool strict;              /* --strict: an expectation not observable here fails */
 	bool answers;             /* --answers: run the practice problem and print what happened */
 	const char *guess[16];    /* --guess, in question order: a headless student's predictions */
@@ -44,7 +46,8 @@ struct app_opts {
 	bool has_seed;            /* --seed given */
 	uint64_t seed;            /* --seed N */
 	const struct practice_problem *practice; /* the TUI quiz's choice questions, or NULL */
-	runner_program_fn program; /* the run op (main binds prog/op.c's prog_op_run) */
+	struct prog_consent consent; /* --allow-run[=PROG]: the programs run steps may run */
+	runner_program_fn program; /* the run op (main binds prog/op.c's prog_op_step) */
 };
 
 /* out/headless.c: run s without a terminal, print the transcript; return an app_exit. */

@@ -5,6 +5,7 @@
 #define IOBUFVIZ_RUNNER_INT_H
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <sys/types.h>
 #include <time.h>
@@ -20,13 +21,18 @@
 /* Null system calls timed for the tracing overhead, untraced and traced. */
 #define RUNNER_NULL_CALLS 101
 
+struct crash_lab;
+
 struct runner {
 	const struct scenario *s;
 	struct runner_opts o;
 	int scratch;                 /* scratch dir index, -1 if none */
+	struct crash_lab *lab;       /* the crash lab the file is on (--crash-fs), or NULL */
+	char lab_why[128];           /* without a lab: why a power cut is not observable here */
+	int dirfd;                   /* the dir the file is in: the lab's root, or the scratch dir */
 	char path[PATH_MAX];         /* the scratch file */
 	char fs[32];                 /* its filesystem */
-	char place_note[256];        /* why the scratch dir is where it is; "" if as asked */
+	char place_note[512];        /* why the scratch dir is where it is; "" if as asked */
 	int probe_fd;                /* our own read-only fd on it, for the probes */
 	dev_t dev;
 	ino_t ino;
@@ -50,6 +56,7 @@ struct runner {
 };
 
 /* A runner-side op: fills out (ret, err, note, events) and leaves snapshots to the caller. */
+
 /* Observe the state now: stdio as the worker last reported it, the rest by the probes. */
 void runner_observe(struct runner *r, struct snapshot *snap);
 
@@ -65,10 +72,27 @@ double runner_since(const struct timespec *start);
  */
 bool runner_over(struct runner *r);
 
+/* Ask the caller's poll (the TUI's q) and the run's timeout now: true (and remembered in
+ * r->stop) if the step is to stop. */
+bool runner_poll_now(struct runner *r);
+
 /* Say in the step's result that the run's timeout stopped it. */
 void runner_note_timeout(struct runner *r, struct step_result *out);
 
 /* Send step index to the worker and collect what it did (events, reply). */
 void runner_exchange(struct runner *r, size_t index, struct step_result *out);
+
+/*
+ * engine/runner-file.c: make the scratch file (in a scratch dir, or in a crash lab when
+ * --crash-fs asks and it can be made; prefilled, clean, cold), say why it is where it is,
+ * open the probes' fd on it. 0, or -1 with *err set.
+ */
+int runner_make_file(struct runner *r, char **err);
+
+/* engine/runner.c: kill and reap the worker if it lives, drop the tracer. */
+void runner_kill_worker(struct runner *r);
+
+/* engine/runner.c: the worker ended with wait status st: remember why. */
+void runner_mark_dead(struct runner *r, int st);
 
 #endif

@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,22 +185,44 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
 }
 
-/* run: the student's program, to its end, as one step (runner_opts.program: prog/op.c). */
+/* While a run step's program runs: the caller's poll and the run's timeout (prog/op.h). */
+static int
+runner_run_poll(void *arg)
+{
+	return runner_poll_now(arg);
+}
+
+/* run: the student's program, to its end, as one step (runner_opts.program: prog/op.c),
+ * within what is left of the run's time; q in the TUI stops it. */
 static void
 runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out)
 {
+	struct runner_program_ctx c = {
+		.dir = scratch_dir(r->scratch), .file = r->path, .user_dir = r->o.dir,
+		.consent = r->o.consent, .seconds = r->timeout - r->used - runner_since(&r->busy),
+		.poll = runner_run_poll, .poll_arg = r,
+	};
 	struct timespec start;
+	int rc;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	out->events.source = EV_SRC_PTRACE;
+	out->ret = -1;
 	if (r->o.program == NULL) {
-		out->ret = -1;
+		runner_note(out, "not run: the run op is not bound in this build of the runner");
 		out->err = ENOSYS;
-		runner_note(out, "the run op is not bound in this build of the runner");
-	} else if (r->o.program(&step->args, scratch_dir(r->scratch), r->path, out) != 0 &&
-	           out->err == 0) {
-		out->err = ECHILD;
+		return;
 	}
+	rc = r->o.program(&step->args, &c, out);
+	if (rc == -2)           /* refused before it ran: not allowed, or its stdin */
+		return;
+	if (rc != 0 && out->err == 0)
+		out->err = ECHILD;
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
+	if (r->timed_out)
+		runner_note_timeout(r, out);
+	else if (r->stop)
+		out->stopped = true;
 }
 
 /* The runner's parts that ops may run in (their op table entry says which); NULL: the worker. */

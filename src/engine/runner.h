@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "crash/crash.h"
 #include "trace/event.h"
 #include "scenario/scenario.h"
 #include "probe/snapshot.h"
@@ -26,13 +27,27 @@ typedef int (*runner_poll_fn)(void *user);
 #define RUNNER_POLL_MS 100
 
 struct sweep_progress;
+struct prog_consent;
+
+/* Where, and within what, a run step's program runs (runner_program_fn). */
+struct runner_program_ctx {
+	const char *dir;              /* the scratch dir: the program's working directory */
+	const char *file;             /* the scratch file ("{file}" in its arguments) */
+	const char *user_dir;         /* --dir (runner_opts.dir), where its stdin may be too */
+	const struct prog_consent *consent; /* runner_opts.consent */
+	double seconds;               /* what is left of the run's time */
+	int (*poll)(void *);          /* asked every ~100 ms: non-zero stops it now */
+	void *poll_arg;
+};
 
 /*
- * The run op: a student's program run to its end as one step (prog/op.c's prog_op_run). The
- * program tracer sits above the engine (its steps are lesson results), so the front end that
- * starts the run binds it; see prog/op.h for what it fills in.
+ * The run op: a student's program, if the user allowed it, run to its end as one step
+ * (prog/op.c's prog_op_step). The program tracer sits above the engine (its steps are lesson
+ * results), so whoever starts the run binds it. Fills out as prog/op.h says. 0: it ran; -1:
+ * it could not (out->note says why); -2: refused before anything ran (not allowed, or its
+ * stdin; out->err EPERM).
  */
-typedef int (*runner_program_fn)(const struct scn_args *a, const char *dir, const char *file,
+typedef int (*runner_program_fn)(const struct scn_args *a, const struct runner_program_ctx *c,
                                  struct step_result *out);
 
 /* Called between the timed runs of a sweep step (sweep/sweep.h); non-zero stops the sweep. */
@@ -53,6 +68,12 @@ struct runner_opts {
 	double timeout;               /* seconds the run may spend in all (--timeout); 0 or more
 	                                 than SCN_MAX_RUN_SECONDS: that. Past it, the step is
 	                                 stopped (out->timed_out) and no later step runs */
+	const struct prog_consent *consent; /* the programs run steps may run (prog/consent.h);
+	                                 NULL: none, a run step fails with EPERM */
+	enum crash_fs crash_fs;       /* --crash-fs: the scratch file on a crash lab of this
+	                                 filesystem (crash/lab.h; root: else only the process
+	                                 crash is observed, and the place note says why once);
+	                                 CRASH_FS_NONE: where dir says */
 };
 
 struct runner;
@@ -90,6 +111,16 @@ const char *runner_place_note(const struct runner *r);
 
 /* The state before the first step (after the prefill, cold cache). */
 const struct snapshot *runner_initial(const struct runner *r);
+
+/*
+ * Both crashes at this point of the run, between two steps; neither changes the run, which
+ * goes on. The process crash: a copy of the worker (the same FILE*s, the same buffers) dies
+ * by SIGKILL, then the runner reads NAME as another process would. The power cut: the crash
+ * lab's device as it is now, recovered by the kernel (crash/power.h); without a lab, out->power
+ * says why it is not observable here. name NULL: the scratch file. 0, or -1 if neither half
+ * was observed.
+ */
+int runner_crash(struct runner *r, const char *name, struct crash_view *out);
 
 /* Stop the worker and remove the scratch dir. NULL is fine. */
 void runner_free(struct runner *r);

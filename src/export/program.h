@@ -3,7 +3,6 @@
 #ifndef IOBUFVIZ_PROGRAM_H
 #define IOBUFVIZ_PROGRAM_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -19,9 +18,6 @@ struct program {
 
 /* Make the program of s; NULL if out of memory. */
 struct program *program_new(const struct scenario *s);
-
-/* True if op has its statements (every op should: else a comment stands in for it). */
-bool program_emits(enum scn_op op);
 
 /* Free a program. NULL is fine. */
 void program_free(struct program *p);

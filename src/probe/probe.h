@@ -57,6 +57,12 @@ void probe_fs(int fd, char *fs, size_t fslen, char *device, size_t devlen);
  * never from mount paths, so it is right in a chroot. 0, or -1 with device "". */
 int probe_disk_device(int fd, char *device, size_t len);
 
+/*
+ * probe/device.c: the counters of block device NAME ("loop5", a whole disk) from
+ * /sys/block/NAME/stat. 0, or -1 with out->source SNAP_SRC_NONE and the note saying why.
+ */
+int probe_device(const char *name, struct snap_device *out);
+
 /* The counters of /proc/PID/io that iobufviz reads. */
 struct probe_io_counters {
 	uint64_t rchar, wchar, syscr, syscw, read_bytes, write_bytes;

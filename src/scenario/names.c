@@ -82,7 +82,7 @@ const struct scn_name scn_sources[] = {
 	{ "none", SNAP_SRC_NONE }, { "stdio_ext", SNAP_SRC_STDIO_EXT },
 	{ "cachestat", SNAP_SRC_CACHESTAT }, { "mincore", SNAP_SRC_MINCORE },
 	{ "fiemap", SNAP_SRC_FIEMAP }, { "procio", SNAP_SRC_PROCIO },
-	{ "kpageflags", SNAP_SRC_KPAGEFLAGS }, { NULL, 0 }
+	{ "kpageflags", SNAP_SRC_KPAGEFLAGS }, { "blockstat", SNAP_SRC_BLOCKSTAT }, { NULL, 0 }
 };
 /* How a step's calls were seen. */
 const struct scn_name scn_traces[] = {

@@ -9,12 +9,15 @@
 #define OPT(a) { SCN_ARG_##a, SCN_NEED_OPT },
 #define REQ(a) { SCN_ARG_##a, SCN_NEED_REQ },
 #define ONE(a) { SCN_ARG_##a, SCN_NEED_ONE },
-#define SCN_OP_ROW(e, n, io_, runs_, form_, run_, desc_, check_, emit_, ...)	\
+#define SCN_OP_ROW(e, n, io_, runs_, form_, flags_, layer_, cname_, run_, check_, emit_, ...) \
 	[SCN_OP_##e] = {							\
 		.name = n,							\
 		.io = SCN_IO_##io_,						\
 		.runs = SCN_RUNS_##runs_,					\
 		.form = SCN_FORM_##form_,					\
+		.flags = flags_,						\
+		.layer = SCN_LAYER_##layer_,					\
+		.cname = cname_,						\
 		.args = (const struct scn_arg_use[]){ __VA_ARGS__ { SCN_ARG_NONE, SCN_NEED_OPT } }, \
 	},
 const struct scn_op_entry scn_op_table[SCN_OP__COUNT] = {

@@ -63,6 +63,15 @@ scenario_op_in_worker(enum scn_op op)
 	return scn_op_table[op].runs == SCN_RUNS_WORKER || scn_op_table[op].runs == SCN_RUNS_RUNNER_WAIT;
 }
 
+/* True if op is any of flags. */
+bool
+scenario_op_has(enum scn_op op, unsigned flags)
+{
+	if ((unsigned)op >= SCN_OP__COUNT)
+		return false;
+	return (scn_op_table[op].flags & flags) != 0;
+}
+
 /* True if key may be expected of a step doing op. */
 bool
 scenario_key_applies(enum scn_key key, enum scn_op op)
