@@ -6,6 +6,7 @@
 #   bin, src, build  the iobufviz binary ($IOBUFVIZ_BIN), the source tree ($IOBUFVIZ_SRCDIR)
 #                    and the build tree the binary is in (make check sets the two variables)
 #   tmp              a private directory, removed with what cleanup() removes on every way out
+#                    (KEEP=1 in the environment keeps it, and says where)
 #   cleanup          a function the test may redefine (kill its tmux server, ...): run first
 #   fail             0, set to 1 by bad; "exit $fail" (or finish) ends the test
 #   bad MSG          a "FAIL: MSG" line; the test fails
@@ -135,7 +136,12 @@ lib_exit() {
 	for lib_s in "$tmp"/tmux.*; do
 		[ -S "$lib_s" ] && tmux -S "$lib_s" kill-server >/dev/null 2>&1
 	done
-	[ -n "${tmp:-}" ] && { chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"; }
+	if [ -n "${KEEP:-}" ]; then
+		echo "kept $tmp (KEEP)"
+	elif [ -n "${tmp:-}" ]; then
+		chmod -R u+rwx "$tmp" 2>/dev/null
+		rm -rf "$tmp"
+	fi
 	exit "$lib_rc"
 }
 
