@@ -82,6 +82,18 @@ START_TEST(test_private_dir)
 }
 END_TEST
 
+/*
+ * In a child about to make a scratch dir: the signals a test sends back at their default
+ * action. A background job (make check &, a script's job) starts with SIGINT and SIGQUIT
+ * ignored, and the scratch code keeps an ignored signal ignored, as nohup wants.
+ */
+static void
+default_signals(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+}
+
 /* Fork a child that makes a scratch dir with files, reports its path, then does what. */
 static pid_t
 spawn(char *path, size_t len, int what)
@@ -94,6 +106,7 @@ spawn(char *path, size_t len, int what)
 	if (pid == 0) {
 		close(p[0]);
 		close(go[1]);
+		default_signals();
 		int idx = scratch_mkdir(parent);
 		if (idx < 0)
 			_exit(99);
@@ -187,6 +200,7 @@ START_TEST(test_signals_order)
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		close(p[0]);
+		default_signals();
 		test_sig_fd = p[1];
 		if (signals_on_fatal(test_sig_cleanup) != 0 || signals_on_fatal(test_sig_cleanup) != 0)
 			_exit(99);
@@ -224,6 +238,7 @@ spawn_busy(char *path, size_t len, pid_t *child, int sig)
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		close(p[0]);
+		default_signals();
 		int idx = scratch_mkdir(parent);
 		if (idx < 0)
 			_exit(99);
