@@ -8,7 +8,7 @@ testname=own-prog-tui
 . "$(dirname "$0")/lib.sh"
 need tmux
 
-for p in examples/copy tests/foreign/fwrite; do
+for p in examples/copy tests/foreign/fwrite tests/foreign/pend; do
 	[ -x "$build/$p" ] || { echo "FAIL: $build/$p not built"; exit 99; }
 done
 mkdir "$tmp/work" "$tmp/t"
@@ -49,9 +49,10 @@ done
 wait_sees "step 5/5" && echo "ok: five steps"
 wait_sees "write(4, 1024) = 1024" && echo "ok: the log shows the write"
 tmux_cmd own send-keys -t own Tab
-wait_sees "file 1/2: $tmp/work/in" && echo "ok: Tab: the input file"
+wait_sees "file 1/2: in  |" && echo "ok: Tab: the input file, by its name in --dir"
 tmux_cmd own send-keys -t own Tab
-wait_sees "file 2/2: $tmp/work/out" && echo "ok: Tab: the output file"
+wait_sees "file 2/2: out  |" && echo "ok: Tab: the output file"
+wait_sees "d next write" && wait_sees "o calls" && echo "ok: the footer shows this mode's keys"
 running "$build/examples/copy" || { echo "FAIL: the program is not stopped under the tracer"; fail=1; }
 quit_gone "$build/examples/copy" && echo "ok: q quits, exit 0"
 
@@ -68,6 +69,25 @@ tmux_cmd own send-keys -t own Tab
 wait_sees "file 2/2:" && wait_sees "FILE* fd 2" && echo "ok: Tab: stderr and its stream (fd 2)"
 tmux_cmd own send-keys -t own q
 wait_sees "EXITED 0"
+
+# An 8.9 KB fgetc/fputc copy (17,800 stdio calls): on screen at once, d stops at each write
+# (fputc x 4097 -> write(5, 4096)), o opens a folded step, q quits at once.
+head -c 8900 /dev/urandom >"$tmp/work/big"
+start "'$build/tests/foreign/pend' - copy big copied"
+t0=$(date +%s%N)
+wait_sees "Your program, stopped" &&
+	echo "ok: the copy is on screen after $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+tmux_cmd own send-keys -t own d
+wait_sees "step 7/7" && wait_sees "stopped at a write to a file" &&
+	wait_sees "write(5, 4096) = 4096" && echo "ok: d: the first write, 4096 bytes of fputc"
+tmux_cmd own send-keys -t own o
+wait_sees "step 7: 4096 calls" && wait_sees "4084 more" && echo "ok: o: the folded calls, each"
+tmux_cmd own send-keys -t own o d
+wait_sees "step 9/9" && echo "ok: d: the second write"
+tmux_cmd own send-keys -t own d
+wait_sees "exit() flushes fp" && echo "ok: d: exit()'s flush, a step of its own"
+tmux_cmd own send-keys -t own q
+wait_sees "EXITED 0" && echo "ok: q quits"
 # A program that makes no call for 30 s: n waits for its next step, saying so; q quits at
 # once, and the program goes with it.
 [ -x "$build/tests/foreign/hostile" ] || { echo "FAIL: tests/foreign/hostile not built"; exit 99; }

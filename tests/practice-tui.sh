@@ -1,14 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # tests/practice-tui.sh: --practice in a real terminal (a private tmux server): a choice
-# question is asked with its letters, a letter is scored against the run, the score is shown.
+# question is asked with its letters, a letter is scored against the run, the score is shown;
+# the quiz box shows the next line as the listing does, valid C (a newline as \n).
 testname=practice-tui
 . "$(dirname "$0")/lib.sh"
 need tmux
 
-# Wait up to 10 s for the screen to show the fixed string $1; fail with $2 if it never does.
+# Wait up to 10 s for the screen (of session $ses, p unless set) to show the fixed string
+# $1; fail with $2 if it never does.
 see() {
-	tmux_sees p "$1" || { echo "FAIL: $2"; exit 1; }
+	tmux_sees "${ses:-p}" "$1" || { echo "FAIL: $2"; exit 1; }
 	echo "ok: $2"
 }
 
@@ -28,4 +30,16 @@ see "predictions right" "the score is printed when the screen is given back"
 tmux_screen p >"$tmp/screen"
 grep -q "^quiz: [01] of 1 predictions right" "$tmp/screen" ||
 	bad "the score line: $(grep quiz "$tmp/screen")"
+
+# A stdio problem: the quiz box's line is C, its newline escaped, the buffers named apart.
+ses=s
+tmux_new s 120 40 "LC_ALL=C.UTF-8 TERM=screen '$bin' --practice stdio --seed 3 --dir '$tmp'; sleep 30"
+see "Practice: stdio, seed 3" "the stdio problem's title"
+tmux_cmd s send-keys -t s n
+see "step 1/7" "fopen runs"
+tmux_cmd s send-keys -t s n
+see "setvbuf(fp, sbuf, _IOFBF, 3000)" "the stream's buffer is sbuf on the screen too"
+tmux_cmd s send-keys -t s n
+see 'Next: step 3, fputs("wkajidwcyp\n", fp)' "the quiz box's line is C: the newline escaped"
+tmux_cmd s send-keys -t s Escape q
 finish

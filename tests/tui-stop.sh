@@ -89,4 +89,22 @@ fi
 stop_run wait "$src/tests/tui-stop.yaml" "" "step 2 running"
 stop_run tail "$src/tests/tui-stop-tail.yaml" "" "step 2 running"
 stop_run tailprocio "$src/tests/tui-stop-tail.yaml" "--trace=procio" "step 2 running"
+stop_run run "$src/tests/tui-stop-run.yaml" "--allow-run=sleep" "step 2 running"
+
+# --timeout stops a run: step as headless does, and the TUI then exits 3.
+mkdir "$tmp/rto"
+tmux_new rto 100 30 \
+	"LC_ALL=C.UTF-8 TERM=screen '$bin' --timeout=2 --allow-run=sleep --dir '$tmp/rto' '$src/tests/tui-stop-run.yaml'; \
+	 echo \$? > '$tmp/rto.status'; sleep 60" || { echo "FAIL: rto: tmux"; fail=1; }
+if shows rto "step 0/3"; then
+	tmux_cmd rto send-keys -t rto n n
+	shows rto "timeout" 10 || { bad "rto: no timeout shown"; screen rto | sed 's/^/    | /'; }
+	tmux_cmd rto send-keys -t rto q
+	wait_for '[ -s "$tmp/rto.status" ]' 3
+	st=$(cat "$tmp/rto.status" 2>/dev/null)
+	[ "$st" = 3 ] && echo "ok: rto: --timeout stops the run step, the TUI exits 3" ||
+		bad "rto: exit status '$st' after --timeout"
+else
+	bad "rto: the TUI did not start"
+fi
 finish

@@ -52,7 +52,8 @@ usage(FILE *f)
 "  -H, --headless         no terminal UI: print a transcript, exit 1 if an expectation fails\n"
 "      --strict           an expectation on a fact this run cannot observe fails\n"
 "                         (default: it is reported as not observable, and skipped)\n"
-"  -f, --format=FMT       headless output: text (default), json or tap\n"
+"  -f, --format=FMT       headless output: text (default), json, tap, html (a web\n"
+"                         page) or gradescope (Gradescope's results.json)\n"
 "  -l, --list             list the bundled scenarios\n"
 "  -c, --check            validate the scenario file(s) only; errors as FILE:LINE:COL\n"
 "  -d, --dir=DIR          make the private scratch directory under DIR\n"
@@ -78,8 +79,11 @@ usage(FILE *f)
 "      --no-mouse         ignore the mouse\n"
 "      --big              projector mode: larger page-cache cells (on from 160 columns)\n"
 "      --record=FILE      record the TUI session as an asciicast v2 file\n"
-"      --export=FMT       write sweep results as csv, json or md to standard output;\n"
-"                         c: the scenario as one C program (no run)\n"
+"      --export=FMT       write sweep results as csv, json or md to standard output,\n"
+"                         or svg: a log-log plot of each sweep; c: the scenario as\n"
+"                         one C program (no run); html: the run (a scenario's or a\n"
+"                         PROGRAM's) as one web page to step through offline\n"
+"                         (--headless --format=html)\n"
 "      --budget=SECONDS   time budget per sweep row before it is scaled down\n"
 "      --practice         the argument is a practice TOPIC: a generated problem, run for\n"
 "                         real and quizzed (headless: printed); alone: list the topics\n"
@@ -225,7 +229,7 @@ enum {
 	ASKS_PRACTICE = 1u << 2,       /* --practice */
 	ASKS_PROGRAM = 1u << 3,        /* the words are "-- PROGRAM ARG..." */
 	ASKS_EXPORT_C = 1u << 4,       /* --export=c */
-	ASKS_EXPORT = 1u << 5,         /* --export=csv|json|md */
+	ASKS_EXPORT = 1u << 5,         /* --export=csv|json|md|svg */
 	ASKS_HEADLESS = 1u << 6,       /* -H */
 };
 
@@ -364,6 +368,7 @@ mode_practice(struct cmd *c, struct scenario *unused)
 		struct app_opts q = *o;
 		q.quiz = true;
 		q.practice = &p;
+		q.step_line = practice_listing_line;
 		rc = tui_run(s, &q);
 	}
 	scenario_free(s);
@@ -399,10 +404,13 @@ mode_check(struct cmd *c, struct scenario *unused)
 static int
 mode_export_c(struct cmd *c, struct scenario *s)
 {
-	struct program *p = program_new(s);
+	struct program *p;
 
-	(void)c;
-	if (p == NULL) {
+	/* The program runs the run steps' programs when the student runs it: the consent a run
+	 * of them takes, and its opening comment names them. */
+	if (prog_consent_refuse(s, &c->o.consent, "exported (the C program runs them)", stderr) > 0)
+		return APP_EXIT_USAGE;
+	if ((p = program_new(s)) == NULL) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		return APP_EXIT_ENV;
 	}
@@ -424,7 +432,7 @@ mode_headless(struct cmd *c, struct scenario *s)
 	return headless_run(s, &c->o);
 }
 
-/* --export=csv|json|md: run the scenario headless and print its sweeps' tables. */
+/* --export=csv|json|md|svg: run the scenario headless and print its sweeps' tables. */
 static int
 mode_export(struct cmd *c, struct scenario *s)
 {
@@ -612,9 +620,17 @@ parse(int argc, char **argv, struct cmd *c)
 		case OPT_RECORD: o->record = optarg; break;
 		case OPT_WIDE: o->wide = true; break;
 		case OPT_EXPORT:
+			/* html: the run as a web page, which is a transcript's format. */
+			if (strcmp(optarg, "html") == 0) {
+				o->format = transcript_format_find("html");
+				c->asks |= ASKS_HEADLESS;
+				break;
+			}
 			if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0 &&
-			    strcmp(optarg, "md") != 0 && strcmp(optarg, "c") != 0)
-				return usage_error("--export: '%s': expected csv, json, md or c", optarg);
+			    strcmp(optarg, "md") != 0 && strcmp(optarg, "svg") != 0 &&
+			    strcmp(optarg, "c") != 0)
+				return usage_error("--export: '%s': expected csv, json, md, svg, c or html",
+				                   optarg);
 			o->export_fmt = optarg;
 			c->asks |= strcmp(optarg, "c") == 0 ? ASKS_EXPORT_C : ASKS_EXPORT;
 			break;

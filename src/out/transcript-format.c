@@ -13,6 +13,8 @@ static const struct transcript_format *const transcript_formats[] = {
 	&out_text_format,
 	&out_json_format,
 	&out_tap_format,
+	&out_html_format,
+	&out_gradescope_format,
 };
 
 #define TRANSCRIPT_N_FORMATS (sizeof transcript_formats / sizeof transcript_formats[0])

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "out/transcript.h"
 
@@ -17,6 +18,7 @@ transcript_init(struct transcript *t, const struct transcript_format *fmt, FILE 
 	t->fmt = fmt;
 	t->f = f;
 	t->ok = true;
+	clock_gettime(CLOCK_MONOTONIC, &t->started);
 	json_init(&t->j, f, 0);
 }
 

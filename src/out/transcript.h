@@ -8,10 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "base/json.h"
 #include "lesson/step.h"
 #include "out/env.h"
+#include "prog/run.h"
 #include "prog/trace.h"
 
 /*
@@ -31,6 +33,7 @@ struct transcript_program {
 	/* Known at the end (the walk fills them before transcript_end). */
 	const struct prog_step *exit;      /* how the first process ended; NULL: it did not */
 	const char *stdio_note;            /* why its stdio cannot be seen; "" if it can */
+	const char *unseen_note;           /* what it did that no tracer sees; "" or NULL if nothing */
 	uint64_t n_read, n_write, b_read, b_written, n_stdio, n_other, n_loader;
 	char *output[2];                   /* stdout, stderr: the first bytes, or NULL */
 	uint64_t output_bytes[2];          /* how many bytes in all */
@@ -39,7 +42,9 @@ struct transcript_program {
 /* A program's step, beyond what a lesson's step has. */
 struct transcript_prog_step {
 	const struct prog_step *ps;        /* its kind, pid, stdio call or exit */
+	const struct prog_run_step *run;   /* its calls folded, its streams */
 	const char *path;                  /* the file it touched, or NULL */
+	const char *name;                  /* that file as the program names it, or NULL */
 	const char *label;                 /* "stdout"/"stderr" when iobufviz keeps it, else NULL */
 	bool reaches_disk;                 /* it asks for the data to reach the disk */
 	const char *stdio_note;            /* why stdio cannot be seen, first known at this step */
@@ -70,6 +75,7 @@ struct transcript {
 	const char *file;                  /* the scratch file; a program: its working dir */
 	const char *place_note;            /* why the scratch file is where it is, or NULL */
 	const char *intro;                 /* or NULL */
+	const struct scenario *scn;        /* the lesson (its program as C); NULL for a program */
 	const char *notes[2];              /* the first observation's cache and disk notes, or NULL */
 	size_t n_steps;                    /* the lesson's steps; 0 for a program */
 	const struct transcript_program *prog;
@@ -82,6 +88,7 @@ struct transcript {
 	bool ok;                           /* nothing failed (strict: nor was unobservable) */
 	size_t n_points;                   /* TAP: test points written */
 	const char *error;                 /* at the end: why the run could not finish, or NULL */
+	struct timespec started;           /* when transcript_init ran (CLOCK_MONOTONIC) */
 };
 
 /* A format: writes the head, each step, the end. */
@@ -92,8 +99,9 @@ struct transcript_format {
 	void (*end)(struct transcript *t);
 };
 
-/* The formats (out/text.c, out/json.c, out/tap.c). */
-extern const struct transcript_format out_text_format, out_json_format, out_tap_format;
+/* The formats (out/text.c, out/json.c, out/tap.c, out/html.c, out/gradescope.c). */
+extern const struct transcript_format out_text_format, out_json_format, out_tap_format,
+                                      out_html_format, out_gradescope_format;
 
 /* out/transcript-format.c: the table of formats. */
 

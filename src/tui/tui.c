@@ -14,7 +14,6 @@
 #include "sweep/print.h"
 #include "tui/cast.h"
 #include "tui/crt.h"
-#include "export/describe.h"
 #include "lesson/lesson.h"
 #include "practice/practice.h"
 #include "export/program.h"
@@ -58,7 +57,7 @@ struct tui {
 	struct view_hop hops[VIEW_MAX_HOPS];
 	size_t n_hops;
 	uint64_t anim_t0;
-	bool help;
+	int help;                  /* 0: closed; 1: the keys; N: the glossary's page N - 1 */
 	size_t sweep_top;          /* first line of a sweep's table shown */
 	enum view_pane focus;
 	bool show_detail;          /* the details popup of focus (tui/view-details.c) */
@@ -144,7 +143,7 @@ tui_draw(struct tui *t)
 		.details = t->show_detail, .detail_cell = t->detail_cell,
 		.prompt = t->asking ? t->prompt : NULL,
 		.prompt_title = t->consenting ? "this lesson runs programs" : NULL,
-		.status = t->status, .sweep_top = t->sweep_top,
+		.status = t->status, .sweep_top = t->sweep_top, .step_line = t->o->step_line,
 		.program = t->program, .program_toggled = t->program_toggled,
 	};
 	const char *sweep[256];
@@ -332,9 +331,11 @@ tui_finish(struct tui *t)
 		n = snprintf(t->status, sizeof t->status, "end of scenario: step %ld was stopped, so "
 		             "its expectations were not checked; %s", t->stopped + 1,
 		             bad == 0 ? "the others held" : "some others failed (red)");
-	else
-		n = snprintf(t->status, sizeof t->status, "end of scenario: %s",
-		             bad == 0 ? "every expectation held" : "some expectations failed (red)");
+	else   /* A practice problem's expectations are its model: the machine is right. */
+		n = snprintf(t->status, sizeof t->status, "end of scenario: %s", bad == 0 ?
+		             "every expectation held" : t->o->practice == NULL ? "some expectations "
+		             "failed (red)" : "this machine did otherwise than the model (red): its "
+		             "answers count");
 	if (t->o->quiz && t->asked > 0 && n > 0 && (size_t)n < sizeof t->status)
 		snprintf(t->status + n, sizeof t->status - (size_t)n, "   quiz score %d/%d",
 		         t->right, t->asked);
@@ -438,7 +439,7 @@ tui_ask_choice(struct tui *t, const struct scn_step *st)
 		if (q->step != tui_count(t) || q->n_choices == 0)
 			continue;
 		t->ask_q = (long)i;
-		describe_step(st, call, sizeof call);
+		view_step_line(t->o->step_line, st, call, sizeof call);
 		used = (size_t)snprintf(t->prompt, sizeof t->prompt, "Next: step %zu, %s\n%s\n",
 		                        tui_count(t) + 1, call, q->text);
 		for (size_t c = 0; c < q->n_choices && used < sizeof t->prompt; c++)
@@ -484,7 +485,7 @@ tui_ask(struct tui *t)
 	t->asking = true;
 	t->autoplay = false;
 	t->answer[0] = '\0';
-	describe_step(st, call, sizeof call);
+	view_step_line(t->o->step_line, st, call, sizeof call);
 	snprintf(t->prompt, sizeof t->prompt,
 	         "Next: step %zu, %s\n%s\n\nyour guess: %s_\n\n(digits, Enter to run the step, "
 	         "Esc to skip the question)", tui_count(t) + 1, call, q, t->answer);
@@ -659,9 +660,9 @@ tui_key(struct tui *t, int k)
 	if (t->asking)
 		return tui_key_quiz(t, k);
 	if (t->help) {
-		/* Any key closes the help; q and F10 also quit. */
-		t->help = false;
-		if (k != 'q' && k != CRT_K_F10)
+		/* ? F1: the next page (the glossary); other keys close it; q F10 quit too. */
+		t->help = k == '?' || k == CRT_K_F1 ? view_frame_help_turn(t->g, t->help) : 0;
+		if (t->help || (k != 'q' && k != CRT_K_F10))
 			return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 	}
 	if (t->lay.sweep_rows > 0 && tui_scroll(t, k))
@@ -730,7 +731,7 @@ tui_key(struct tui *t, int k)
 		t->show_detail = false;
 		break;
 	case '?': case 'h': case CRT_K_F1:
-		t->help = true;
+		t->help = 1;
 		break;
 	case 'c': case 'C':
 		t->program_toggled = !t->program_toggled;
@@ -748,12 +749,10 @@ tui_key(struct tui *t, int k)
 static int
 tui_timeout(struct tui *t)
 {
-	uint64_t now;
-
 	if (t->anim != VIEW_ANIM_NONE)
 		return TUI_TICK_MS;
 	if (t->autoplay && !t->finished && !t->asking) {
-		now = tui_now_ms();
+		uint64_t now = tui_now_ms();
 		return t->auto_at > now ? (int)(t->auto_at - now) : 0;
 	}
 	return -1;
@@ -840,7 +839,9 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 		text_fline(stderr, "iobufviz: writing ", o->record, " failed\n");
 	if (o->quiz && t->asked > 0)
 		printf("quiz: %d of %d predictions right\n", t->right, t->asked);
-	rc = t->l != NULL && lesson_failures(t->l) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;
+	/* Past --timeout the environment's bound ended the run: 3, as headless says. */
+	rc = t->l == NULL ? APP_EXIT_OK : lesson_timed_out(t->l) ? APP_EXIT_ENV :
+	     lesson_failures(t->l) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;
 	lesson_free(t->l);
 	program_free(t->program);
 	grid_free(t->g);

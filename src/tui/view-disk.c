@@ -85,17 +85,31 @@ view_disk_strip(struct grid *g, int x, int y, int w, const struct snapshot *now,
 
 /* The disk legend. */
 static const struct view_legend view_disk_legend[] = {
-	{ VG_ONDISK, GS_DISK, "on disk" }, { VG_DELALLOC, GS_DIRTY, "no block yet" },
-	{ VG_STALE, GS_DIRTY, "stale" }, { VG_UNWRITTEN, GS_DISK, "unwritten" },
-	{ VG_ABSENT, GS_DIM, "hole" },
+	{ .v = VG_ONDISK, .style = GS_DISK, .name = "on disk" },
+	{ .v = VG_DELALLOC, .style = GS_DIRTY, .name = "no block yet" },
+	{ .v = VG_STALE, .style = GS_DIRTY, .name = "stale" },
+	{ .v = VG_UNWRITTEN, .style = GS_DISK, .name = "unwritten" },
+	{ .v = VG_ABSENT, .style = GS_DIM, .name = "hole" },
 };
 
 /* The legend when a file has data inline (btrfs): the same, and what ▣ means. */
 static const struct view_legend view_disk_legend_inline[] = {
-	{ VG_INLINE, GS_DISK, "inline" }, { VG_ONDISK, GS_DISK, "on disk" },
-	{ VG_DELALLOC, GS_DIRTY, "no block yet" }, { VG_STALE, GS_DIRTY, "stale" },
-	{ VG_UNWRITTEN, GS_DISK, "unwritten" }, { VG_ABSENT, GS_DIM, "hole" },
+	{ .v = VG_INLINE, .style = GS_DISK, .name = "inline" },
+	{ .v = VG_ONDISK, .style = GS_DISK, .name = "on disk" },
+	{ .v = VG_DELALLOC, .style = GS_DIRTY, .name = "no block yet" },
+	{ .v = VG_STALE, .style = GS_DIRTY, .name = "stale" },
+	{ .v = VG_UNWRITTEN, .style = GS_DISK, .name = "unwritten" },
+	{ .v = VG_ABSENT, .style = GS_DIM, .name = "hole" },
 };
+
+/* The pane's legend, with inline data's entry or without. */
+const struct view_legend *
+view_disk_legend_of(bool with_inline, size_t *n)
+{
+	*n = with_inline ? sizeof view_disk_legend_inline / sizeof view_disk_legend_inline[0] :
+	     sizeof view_disk_legend / sizeof view_disk_legend[0];
+	return with_inline ? view_disk_legend_inline : view_disk_legend;
+}
 
 /* Draw the disk pane. */
 void
@@ -106,11 +120,8 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	char a[32], b[32], c[32], line[200];
 	int y = r.y, end = r.y + r.h;
 	bool tall = r.h >= 6;
-	const struct view_legend *legend = d->inline_bytes > 0 ? view_disk_legend_inline :
-	                                   view_disk_legend;
-	size_t n_legend = d->inline_bytes > 0 ?
-	                  sizeof view_disk_legend_inline / sizeof view_disk_legend_inline[0] :
-	                  sizeof view_disk_legend / sizeof view_disk_legend[0];
+	size_t n_legend;
+	const struct view_legend *legend = view_disk_legend_of(d->inline_bytes > 0, &n_legend);
 
 	if (r.w < 8 || r.h < 1)
 		return;

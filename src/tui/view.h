@@ -37,11 +37,12 @@ enum view_glyph {
 /* The code point of a glyph. */
 uint32_t view_glyph(enum view_glyph v, bool ascii);
 
-/* One entry of a legend: a glyph in its style, then its name. */
+/* One entry of a legend: a glyph in its style (and attributes), then its name. */
 struct view_legend {
 	enum view_glyph v;
 	int style;
 	const char *name;
+	unsigned attr;             /* GRID_A_* of the glyph (0: none) */
 };
 
 /* The size of a page, in bytes, as the probes count pages. */
@@ -70,8 +71,11 @@ struct view_cache_look {
 	uint64_t scale_pages;      /* the run's largest file, in pages: it sets the scale, which
 	                            * then holds for every step (0: this snapshot's file) */
 	bool big;                  /* projector mode: cells two columns wide */
-	uint64_t asked_first, asked_end;  /* bytes the step's reads asked for (empty: none);
-	                            * the cells cached beyond them came by read-ahead */
+	const struct snapshot *before;    /* the shown step's state before it (NULL: none) */
+	const struct snapshot_origins *origins; /* where its cached pages came from (NULL or
+	                            * not valid: the step asked for no pages); the cells are then
+	                            * marked: asked for (underlined), read ahead (bold), cached
+	                            * before it (dim) */
 };
 
 /* State of one shown cache cell (merged from snapshot cells). */
@@ -116,6 +120,13 @@ char *view_cache_runs_text(const struct snapshot *s, const struct view_cache_geo
 
 /* Which shown cell is at screen x, y; -1 if none. */
 long view_cache_hit(const struct view_cache_geom *geom, int x, int y);
+
+/* The cache pane's legend: every state (has_dirty), or what residency alone shows; *n
+ * entries. */
+const struct view_legend *view_cache_legend_of(bool has_dirty, size_t *n);
+
+/* The disk pane's legend, with inline data's entry or without; *n entries. */
+const struct view_legend *view_disk_legend_of(bool with_inline, size_t *n);
 
 /* tui/view-disk.c: extents as a strip, and bytes on disk, in r. */
 void view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
@@ -168,7 +179,8 @@ struct view_frame {
 	enum view_anim anim;
 	struct view_hop hop;      /* the hop travelling (anim TRAVEL) */
 	double t;                 /* 0..1 along the hop */
-	bool help;
+	int help;                 /* 0: none; 1: the keys and the legend; N: the glossary's
+	                             page N - 1 */
 	enum view_pane focus;
 	bool details;             /* show the details of the focused pane (tui/view-details.c) */
 	long detail_cell;         /* ... or of this shown cache cell; -1: the pane's */
@@ -180,7 +192,20 @@ struct view_frame {
 	size_t sweep_top;         /* first sweep line shown (scrolled; clamped when drawn) */
 	const struct program *program; /* the scenario as C (tui/view-program.c); NULL: none */
 	bool program_toggled;     /* c: the program pane's default for this width, flipped */
+	const char *const (*keys)[2];  /* the footer's keys and what they do for this mode
+	                                  (a traced program's); NULL: a lesson's */
+	size_t n_keys;
+	const char *help_text;    /* the help for this mode; NULL: a lesson's */
+	size_t first;             /* steps no longer kept before results[0]: they are numbered on */
+	/* A step as the line of C shown for it (a practice problem's listing names its buffers
+	 * apart); NULL: describe_step, as every transcript shows it. */
+	char *(*step_line)(const struct scn_step *st, char *buf, size_t len);
 };
+
+/* tui/view-frame.c: step st as the line of C fn writes (a frame's step_line; NULL:
+ * describe_step, as every transcript shows it). */
+char *view_step_line(char *(*fn)(const struct scn_step *, char *, size_t),
+                     const struct scn_step *st, char *buf, size_t len);
 
 /* What the layout put where. */
 struct view_layout {
@@ -229,8 +254,15 @@ int view_frame_expect_rows(const struct step_result *sr, int w);
 void view_frame_expect(struct grid *g, struct grid_rect r, const struct step_result *sr,
                       bool ascii);
 
-/* The help overlay, centred. */
-void view_frame_help(struct grid *g, bool ascii);
+/* The help overlay: the keys and the legend (page 0), or page N (from 1) of the glossary. */
+void view_frame_help(struct grid *g, int page, bool ascii);
+
+/* How many pages the glossary takes in the help on g. */
+int view_frame_help_pages(const struct grid *g);
+
+/* The help's next page on g after help (a view_frame's help: 1 the keys, N the glossary's
+ * page N - 1); 0 past the last. */
+int view_frame_help_turn(const struct grid *g, int help);
 
 /* A centred box with lines of text (details, quiz); title may be NULL. */
 void view_frame_popup(struct grid *g, const char *title, const char *text, bool ascii);
