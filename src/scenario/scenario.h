@@ -275,4 +275,14 @@ bool scenario_op_in_worker(enum scn_op op);
 /* True if key may be expected of a step doing op (output keys: only pty/tail). */
 bool scenario_key_applies(enum scn_key key, enum scn_op op);
 
+/*
+ * Run step st's command line, whole, as a shell would read it: each word as it is when no
+ * shell would read it otherwise, else in single quotes; " < FILE" for its stdin. Not escaped:
+ * for a writer that escapes it (export/ctext.c's comments). Free it; NULL if out of memory.
+ */
+char *scenario_run_command(const struct scn_step *st);
+
+/* True if step st runs a program (the run op). */
+bool scenario_step_runs(const struct scn_step *st);
+
 #endif
