@@ -22,7 +22,7 @@ done >"$tmp/main.nm"
 python3 - "$src" "$tmp/lib.nm" "$tmp/main.nm" "$IOBUFVIZ_LIB_OBJECTS" <<'PY'
 import glob, os, sys
 
-MAX_LINES = 850     # "~800": past it, a file is to be split by job
+MAX_LINES = 800     # past it, a file is to be split by job
 
 
 def parse_nm(text):
