@@ -722,6 +722,9 @@ run(int argc, char **argv)
 		progname = progname_buf;
 	}
 	setlocale(LC_ALL, "");
+	/* The user's characters and messages, but numbers as C writes them: a decimal comma
+	 * (de_DE) would make the JSON invalid and the tables unlike the documented ones. */
+	setlocale(LC_NUMERIC, "C");
 	nc = getenv("NO_COLOR");
 	if (nc != NULL && *nc != '\0')
 		c.o.color = false;
