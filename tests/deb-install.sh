@@ -10,7 +10,7 @@ deb=${1:?usage: tests/deb-install.sh PACKAGE.deb}
 here=$(cd "$(dirname "$0")" && pwd)
 # The installed program is the one tested (lib.sh's bin is set again below).
 IOBUFVIZ_BIN=/usr/bin/iobufviz IOBUFVIZ_SRCDIR=$(dirname "$here")
-. "$here/lib.sh"
+. "$(dirname "$0")/lib.sh"
 [ "$(id -u)" -eq 0 ] || skip "needs root (dpkg -i)"
 need dpkg
 dpkg -s iobufviz >/dev/null 2>&1 && skip "an iobufviz package is installed already; not replacing it"
