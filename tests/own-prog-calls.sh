@@ -8,21 +8,16 @@
 # is the program's (its openat, write and fsync are steps); only calls made from the dynamic
 # loader's code are passed over. A program whose first process exits and leaves a daemon
 # behind is timed_out when --timeout kills the daemon.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-: "${IOBUFVIZ_SRCDIR:?}"
-build=$(cd "$(dirname "$bin")/.." && pwd)
-command -v python3 >/dev/null || { echo "SKIP: own-prog-calls: python3 not installed"; exit 77; }
+testname=own-prog-calls
+. "$(dirname "$0")/lib.sh"
+need python3
 for p in tests/foreign/stdio-calls tests/foreign/stdio-calls-fortify; do
 	[ -x "$build/$p" ] || { echo "FAIL: $build/$p not built"; exit 99; }
 done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/own-prog-calls.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM HUP
 mkdir "$tmp/work"
 printf '12 apples\nsecond line\nthird line\n' >"$tmp/work/in"
 head -c 100000 /dev/urandom >"$tmp/work/big"
 ln -s big "$tmp/work/libx.so.1"
-fail=0
 
 # Run iobufviz headless as JSON on the program after --, into $tmp/NAME.json.
 run() {
@@ -31,8 +26,7 @@ run() {
 	"$bin" --headless --format=json --dir "$tmp/work" "$@" >"$tmp/$name.json" 2>"$tmp/$name.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		echo "FAIL: $name: exit $rc: $(head -c 300 "$tmp/$name.err")"
-		fail=1
+		bad "$name: exit $rc: $(head -c 300 "$tmp/$name.err")"
 	fi
 }
 
@@ -44,7 +38,7 @@ if command -v nm >/dev/null 2>&1 &&
    nm -D "$build/tests/foreign/stdio-calls-fortify" | grep -q ' U __fprintf_chk'; then
 	fortified=1
 else
-	echo "SKIP: own-prog-calls-fortify: the build made no __fprintf_chk (CFLAGS without -O)"
+	skip_part fortify "the build made no __fprintf_chk (CFLAGS without -O)"
 fi
 # A file named like a library, written and synced by the program after main began; a
 # symlink named like one, read.
@@ -117,4 +111,4 @@ check(d["program"]["exit_code"] == 0 and d["program"]["timed_out"] and
       "program.timed_out is true (%s)" % [s["args"] for s in ends])
 sys.exit(1 if checklib.failed else 0)
 PY
-exit $fail
+finish

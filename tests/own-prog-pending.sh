@@ -7,18 +7,14 @@
 # read-ahead bytes at every step equal the program's own after the step's last call; exit()'s
 # flush of each stream is a stdio step of its own that writes what was pending and leaves
 # nothing; and the last step shows every stream flushed.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-build=$(cd "$(dirname "$bin")/.." && pwd)
-command -v python3 >/dev/null || { echo "SKIP: own-prog-pending: python3 not installed"; exit 77; }
+testname=own-prog-pending
+. "$(dirname "$0")/lib.sh"
+need python3
 [ -x "$build/tests/foreign/pend" ] || { echo "FAIL: $build/tests/foreign/pend not built"; exit 99; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/own-pend.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM HUP
 mkdir "$tmp/work"
 head -c 8900 /dev/urandom >"$tmp/work/in"
 seq 1 3000 >"$tmp/work/lines"
 head -c 60000 /dev/urandom | od -An -x >"$tmp/work/text"
-fail=0
 
 # Run pend MODE ARGS under iobufviz into $tmp/NAME.json; its reports into $tmp/NAME.rep.
 run() {
@@ -186,4 +182,4 @@ print(("ok: " if ok else "FAIL: ") + "run: the program's write is direct, exit()
       "exit %d, %s" % (rc, w))
 sys.exit(0 if ok else 1)
 PY
-exit $fail
+finish

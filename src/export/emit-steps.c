@@ -11,7 +11,6 @@
 
 #include "base/text.h"
 #include "export/emit-int.h"
-#include "prog/consent.h"
 
 /* Columns a line of a step's code may take before a list goes on on the next line (the
  * program indents it one tab more: 108). */
@@ -122,7 +121,7 @@ emit_run(const struct scn_step *st, struct emit *e)
 	const char *prog = a->program != NULL ? a->program : "";
 	/* The command line as a shell reads it (each word quoted as it needs): "run sh -c
 	 * 'echo hi > x'" and not sh -c echo hi > x. */
-	char *cmd = prog_consent_command(st);
+	char *cmd = scenario_run_command(st);
 
 	if (cmd == NULL)
 		e->call.nomem = true;

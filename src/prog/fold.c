@@ -11,6 +11,33 @@
 #include "prog/run-int.h"
 #include "trace/calls.h"
 
+/* A new step of ps (its calls taken over), not yet observed; NULL on ENOMEM. */
+static struct prog_run_step *
+prog_fold_new_step(struct prog_step *ps)
+{
+	struct prog_run_step *s = calloc(1, sizeof *s);
+
+	if (s == NULL) {
+		event_list_clear(&ps->calls);
+		return NULL;
+	}
+	s->ps = *ps;
+	s->file = -1;
+	s->count = 1;
+	s->bytes = ps->kind == PROG_STEP_STDIO ? ps->size : ps->ev.bytes;
+	s->sr.events.source = EV_SRC_PTRACE;
+	if (ps->kind == PROG_STEP_STDIO) {
+		s->sr.events = ps->calls;
+		s->sr.events.source = EV_SRC_PTRACE;
+	} else if (ps->kind == PROG_STEP_CALL && event_list_add(&s->sr.events, &ps->ev) != 0) {
+		free(s);
+		return NULL;
+	}
+	memset(&s->ps.calls, 0, sizeof s->ps.calls);
+	memset(&ps->calls, 0, sizeof ps->calls);
+	return s;
+}
+
 /* True if stdio fold f is of the calls of func_id on stream of pid. */
 static bool
 prog_fold_same(const struct prog_run_step *f, pid_t pid, uint64_t stream, int func_id)
@@ -226,7 +253,7 @@ prog_fold_exit_flush(struct prog_run *r, struct prog_step *ps)
 					break;
 				}
 		}
-		s = prog_run_new_step(ps);
+		s = prog_fold_new_step(ps);
 		if (s == NULL) {
 			free(mix.v);
 			r->failed = true;
@@ -256,7 +283,7 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 		/* The program's own reads or writes, one after the other on one fd, fold (a
 		 * failed one, or one that asks for the disk, is a step of its own). The hook
 		 * closed the fold if this call is not of it. */
-		prog_live_scan(r, ps->pid, r->fold);
+		prog_run_scan(r, ps->pid, r->fold);
 		if (r->fold != NULL) {
 			if (event_list_add(&r->fold->sr.events, &ps->ev) != 0) {
 				r->failed = true;
@@ -273,7 +300,7 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 				prog_fold_close(r, true, NULL, false);
 			return;
 		}
-		r->fold = prog_run_new_step(ps);
+		r->fold = prog_fold_new_step(ps);
 		if (r->fold == NULL)
 			r->failed = true;
 		else
@@ -296,9 +323,9 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 		}
 		/* Its stream as it left it: as logged, or read now (the process stopped after it). */
 		if (ps->logged)
-			prog_live_apply(r, ps, slot >= 0 ? r->sfold[slot] : NULL);
+			prog_run_apply(r, ps, slot >= 0 ? r->sfold[slot] : NULL);
 		else
-			prog_live_scan(r, ps->pid, slot >= 0 ? r->sfold[slot] : NULL);
+			prog_run_scan(r, ps->pid, slot >= 0 ? r->sfold[slot] : NULL);
 		if (slot >= 0) {
 			s = r->sfold[slot];
 			if (s->calls == NULL &&
@@ -318,7 +345,7 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 			s->ps.seq = seq;
 			memset(&s->ps.calls, 0, sizeof s->ps.calls);
 		} else {
-			s = prog_run_new_step(ps);
+			s = prog_fold_new_step(ps);
 			if (s == NULL) {
 				r->failed = true;
 				return;
@@ -345,7 +372,7 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 	 * folds open: they came first. So does a logged stdio call (no hook saw it begin). */
 	if (ps->kind != PROG_STEP_STDIO || ps->logged)
 		prog_fold_close(r, true, NULL, false);
-	s = prog_run_new_step(ps);
+	s = prog_fold_new_step(ps);
 	if (s == NULL) {
 		r->failed = true;
 		return;
@@ -360,10 +387,10 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 		}
 	} else {
 		if (ps->logged)
-			prog_live_apply(r, ps, NULL);
+			prog_run_apply(r, ps, NULL);
 		else
-			prog_live_scan(r, ps->pid, NULL);
-		prog_run_observe(r, s, prog_live_get(r, ps->pid));
+			prog_run_scan(r, ps->pid, NULL);
+		prog_run_observe(r, s, prog_run_live(r, ps->pid));
 	}
 	prog_run_push(r, s);
 }

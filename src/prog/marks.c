@@ -76,7 +76,7 @@ marks_poke(pid_t pid, uint64_t addr, const void *buf, size_t len)
 static void
 marks_file(struct pt_proc *p, int fd, dev_t *dev, ino_t *ino)
 {
-	struct prog_fd *f = prog_trace_fd(p, fd);
+	struct prog_fd *f = prog_fds_get(p->tab, p->pid, fd);
 
 	*dev = f != NULL && f->regular ? f->dev : 0;
 	*ino = f != NULL && f->regular ? f->ino : 0;
@@ -202,8 +202,9 @@ prog_marks_at_call(struct pt_proc *p)
 	return true;
 }
 
-/* A marker: the thread's state's address, a full log, a call's end, exit()'s flush. */
-void
+/* A marker: the thread's state's address, a full log, a call's end, exit()'s flush. True
+ * when exit()'s flush begins (the tracer tells its hook); the tracer resumes p. */
+bool
 prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args)
 {
 	t->st.markers++;
@@ -226,12 +227,11 @@ prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args)
 			break;
 		/* From here on, the process's calls are exit()'s flush of its streams. */
 		prog_marks_at_call(p);
-		prog_trace_hook_at(t, p, PROG_ENTRY_STDIO, NULL, -1, -1, false, true);
-		break;
+		return true;
 	default:
 		break;
 	}
-	prog_trace_resume(p, 0);
+	return false;
 }
 
 /* A stdio step's fields but its calls, from the call c of process pid. */
@@ -273,6 +273,26 @@ prog_marks_logged_step(const struct pt_logged *l, struct prog_step *out)
 	out->dev = l->dev;
 	out->ino = l->ino;
 	out->calls = l->calls;
+}
+
+/* The oldest logged call queued, as the next step. */
+bool
+prog_marks_next(struct prog_trace *t, struct prog_step *out)
+{
+	if (t->qhead >= t->qn)
+		return false;
+	prog_marks_logged_step(&t->q[t->qhead++], out);
+	t->st.steps++;
+	out->seq = t->st.steps;
+	return true;
+}
+
+/* What every thread logged since its last stop, read while they run. */
+void
+prog_marks_drain_all(struct prog_trace *t)
+{
+	for (size_t i = 0; i < t->nprocs; i++)
+		prog_marks_drain(t, &t->procs[i], false, false);
 }
 
 /* exit()'s flush as a step. */

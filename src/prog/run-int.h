@@ -56,38 +56,33 @@ struct prog_run {
 	bool failed;              /* out of memory in the hook: prog_run_next fails */
 };
 
-/* run.c: read every stream of pid, with the first bytes each holds, into *out. */
+/* run-step.c: read every stream of pid, with the first bytes each holds, into *out. */
 void prog_run_read_streams(struct prog_run *r, pid_t pid, struct prog_run_pstreams *out);
 
-/* run.c: observe step s as its last call left it: its file now, the streams ps (NULL: its
- * own, or its process's live ones while s is live). */
+/* run-step.c: observe step s as its last call left it: its file now, the streams ps (NULL:
+ * its own, or its process's live ones while s is live). */
 void prog_run_observe(struct prog_run *r, struct prog_run_step *s,
                       const struct prog_run_pstreams *ps);
 
-/* run.c: a copy of the streams ps into the step s (its streams before are freed). */
-void prog_run_set_streams(struct prog_run_step *s, const struct prog_run_pstreams *ps);
-
-/* live.c: the streams of pid as its last call left them (added empty if new; NULL on
+/* run-step.c: the streams of pid as its last call left them (added empty if new; NULL on
  * ENOMEM). */
-struct prog_run_pstreams *prog_live_get(struct prog_run *r, pid_t pid);
+struct prog_run_pstreams *prog_run_live(struct prog_run *r, pid_t pid);
 
-/* live.c: forget pid's live streams (it ended; its pid may come again). */
-void prog_live_drop(struct prog_run *r, pid_t pid);
+/* run-step.c: pid is stopped right after a call: read its streams into its live ones (they
+ * are then kept by the calls the shim logged, each saying how it left its own stream). The
+ * open folds of pid that were live (but keep) keep what they were. */
+void prog_run_scan(struct prog_run *r, pid_t pid, const struct prog_run_step *keep);
 
-/* live.c: pid is stopped right after a call: read its streams into its live ones. The open
- * folds of pid that were live (but keep) keep what they were. */
-void prog_live_scan(struct prog_run *r, pid_t pid, const struct prog_run_step *keep);
+/* run-step.c: the logged call ps changed its stream: so do pid's live streams (the open
+ * folds that were live, but keep, keep what they were). */
+void prog_run_apply(struct prog_run *r, const struct prog_step *ps,
+                    const struct prog_run_step *keep);
 
-/* live.c: the logged call ps changed its stream: so do pid's live streams (the open folds
- * that were live, but keep, keep what they were). */
-void prog_live_apply(struct prog_run *r, const struct prog_step *ps,
-                     const struct prog_run_step *keep);
-
-/* run.c: put s, observed, at the end of the queue. 0, or -1 (ENOMEM: s is freed). */
+/* run-step.c: put s, observed, at the end of the queue. 0, or -1 (ENOMEM: s is freed). */
 int prog_run_push(struct prog_run *r, struct prog_run_step *s);
 
-/* run.c: a new step of ps (its calls taken over), not yet observed; NULL on ENOMEM. */
-struct prog_run_step *prog_run_new_step(struct prog_step *ps);
+/* run-step.c: the log's name for step s: the call's or the function's. */
+const char *prog_run_label(const struct prog_run_step *s);
 
 /* fold.c: the tracer's hook (prog_trace_set_hook's fn, ctx the prog_run). */
 void prog_fold_hook(void *ctx, const struct prog_entry *e);

@@ -85,18 +85,6 @@ struct prog_trace {
 	struct prog_mark_call *logbuf;    /* PROG_MARK_LOG entries, read at once */
 };
 
-/* trace.c: the table entry of p's fd (read from /proc the first time), or NULL if not open. */
-struct prog_fd *prog_trace_fd(struct pt_proc *p, int fd);
-
-/* trace.c: resume p as its state asks (PTRACE_SYSCALL inside a traced call, to see its exit),
- * with signal sig. */
-void prog_trace_resume(struct pt_proc *p, int sig);
-
-/* trace.c: tell t's hook what p is about to do (prog_entry's fields; a stdio entry's
- * function and stream are p->cur's). */
-void prog_trace_hook_at(struct prog_trace *t, struct pt_proc *p, enum prog_entry_kind kind,
-                        const char *call, int fd, int fd2, bool file, bool first);
-
 /*
  * marks.c: read p's shim state into p->tls and queue in t the calls its log holds that
  * were not taken yet (a call that made system calls gets p's inner calls). stopped: p is
@@ -110,11 +98,21 @@ int prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool
  * asks the shim to stop when it returns. True if this is that first call. */
 bool prog_marks_at_call(struct pt_proc *p);
 
-/* marks.c: a marker of the shim (prctl's args) at p's seccomp stop. p is resumed. */
-void prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args);
+/* marks.c: a marker of the shim (prctl's args) at p's seccomp stop. True when exit()'s
+ * flush begins (the caller tells its hook); the caller resumes p (marks.c never resumes nor
+ * tells the hook). */
+bool prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args);
 
 /* marks.c: the step of the logged call l (its calls taken over) into out. */
 void prog_marks_logged_step(const struct pt_logged *l, struct prog_step *out);
+
+/* marks.c: the oldest logged call queued in t, as the next step (numbered) into out: true,
+ * or false if none is queued. */
+bool prog_marks_next(struct prog_trace *t, struct prog_step *out);
+
+/* marks.c: what every thread of t logged since its last stop, queued, read while they run
+ * (the calls counted as written are complete): at the deadline, before the kill. */
+void prog_marks_drain_all(struct prog_trace *t);
 
 /* marks.c: exit()'s flush under way in p (its calls so far) as a step into out. */
 void prog_marks_exit_step(struct pt_proc *p, struct prog_step *out);

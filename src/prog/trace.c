@@ -50,18 +50,6 @@ pt_proc_find(struct prog_trace *t, pid_t pid)
 	return NULL;
 }
 
-/* The table entry of fd (read from /proc the first time), or NULL if it is not open. */
-struct prog_fd *
-prog_trace_fd(struct pt_proc *p, int fd)
-{
-	if (fd < 0)
-		return NULL;
-	for (size_t i = 0; i < p->tab->n; i++)
-		if (p->tab->v[i].fd == fd)
-			return &p->tab->v[i];
-	return prog_fds_resolve(p->tab, p->pid, fd);
-}
-
 /* Add process pid, with a copy of parent's table (or a share of it: a thread). */
 static struct pt_proc *
 pt_proc_add(struct prog_trace *t, pid_t pid, struct pt_proc *parent, bool fresh)
@@ -111,14 +99,14 @@ pt_proc_del(struct prog_trace *t, struct pt_proc *p)
 }
 
 /* Resume p as its state asks (PTRACE_SYSCALL inside a traced call, to see its exit). */
-void
+static void
 prog_trace_resume(struct pt_proc *p, int sig)
 {
 	ptrace(p->in_sys ? PTRACE_SYSCALL : PTRACE_CONT, p->pid, 0, (void *)(long)sig);
 }
 
 /* Tell the hook what p is about to do. */
-void
+static void
 prog_trace_hook_at(struct prog_trace *t, struct pt_proc *p, enum prog_entry_kind kind,
                    const char *call, int fd, int fd2, bool file, bool first)
 {
@@ -140,7 +128,7 @@ pt_use_fd(struct pt_proc *p, int fd)
 {
 	struct prog_fd *f;
 
-	if (p->regular || fd < 0 || (f = prog_trace_fd(p, fd)) == NULL)
+	if (p->regular || fd < 0 || (f = prog_fds_get(p->tab, p->pid, fd)) == NULL)
 		return;
 	snprintf(p->path, sizeof p->path, "%s", f->path);
 	p->has_file = true;
@@ -204,7 +192,9 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		return 0;
 	}
 	if (c->flags & CALL_MARK) {
-		prog_marks_on(t, p, si.seccomp.args);
+		if (prog_marks_on(t, p, si.seccomp.args))
+			prog_trace_hook_at(t, p, PROG_ENTRY_STDIO, NULL, -1, -1, false, true);
+		prog_trace_resume(p, 0);
 		return 0;
 	}
 	if (!p->ld_known) {
@@ -325,7 +315,7 @@ pt_track(struct pt_proc *p)
 	} else if (c->flags & CALL_CLOSE) {
 		prog_fds_del(p->tab, (int)a[(int)c->fd]);
 	} else if ((c->flags & CALL_CMD) && (int)a[(int)c->flg] == F_SETFD) {
-		if ((fd = prog_trace_fd(p, (int)a[(int)c->fd])) != NULL)
+		if ((fd = prog_fds_get(p->tab, p->pid, (int)a[(int)c->fd])) != NULL)
 			fd->cloexec = (a[(int)c->flg + 1] & FD_CLOEXEC) != 0;
 	} else if (calls_made_fd(c, a, rval, false)) {
 		/* The new fd is read afresh from /proc: its file, its own O_CLOEXEC. */
@@ -439,11 +429,8 @@ pt_kill_all_cb(void *arg)
 static void
 pt_deadline_cb(void *arg)
 {
-	struct prog_trace *t = arg;
-
-	for (size_t i = 0; i < t->nprocs; i++)
-		prog_marks_drain(t, &t->procs[i], false, false);
-	pt_kill_all(t);
+	prog_marks_drain_all(arg);
+	pt_kill_all(arg);
 }
 
 /* Keep the stop st of pid to handle once the logged calls queued are returned. */
@@ -465,13 +452,9 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 		bool again = false;
 		pid_t pid;
 
-		if (t->qhead < t->qn) {
-			/* A logged call: its thread (or the one stopped after it) stays stopped. */
-			prog_marks_logged_step(&t->q[t->qhead++], out);
-			t->st.steps++;
-			out->seq = t->st.steps;
+		/* A logged call: its thread (or the one stopped after it) stays stopped. */
+		if (prog_marks_next(t, out))
 			return 1;
-		}
 		if (t->pend) {
 			/* The stop whose logged calls were just returned. */
 			t->pend = false;
