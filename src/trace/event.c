@@ -62,6 +62,8 @@ event_decode(const struct call_row *c, const struct decode_stop *s, const struct
 	e->addr = (uint64_t)event_arg(s, c->addr, 0);
 	e->result = s->is_error ? -1 : s->rval;
 	e->err = s->is_error ? (int)-s->rval : 0;
+	if (c->path >= 0)
+		decode_name(m, s->args[c->path], e->name, sizeof e->name);
 	if (c->dec != NULL)
 		c->dec(s, c->flg, m, e->detail, sizeof e->detail);
 }
@@ -164,9 +166,10 @@ event_format(const struct event *e, char *buf, size_t len)
 		text_cat(args, sizeof args, &n, "%#" PRIx64, e->addr);
 	else if (c != NULL && c->addr >= 0)
 		text_cat(args, sizeof args, &n, "NULL");
-	/* open/openat name no fd: in a lesson they act on the scratch file by path. */
+	/* open/openat name no fd: the file they name, the scratch file unless another was seen. */
 	if (e->fd < 0 && (f & CALL_PATH) && !(f & CALL_FD))
-		text_cat(args, sizeof args, &n, "%sscratch", n ? ", " : "");
+		text_cat(args, sizeof args, &n, "%s%s", n ? ", " : "",
+		         e->name[0] != '\0' ? e->name : "scratch");
 	if (e->fd >= 0)
 		text_cat(args, sizeof args, &n, "%s%d", n ? ", " : "", e->fd);
 	if (pairs)

@@ -40,6 +40,8 @@ struct event {
 	enum ev_origin origin;
 	bool child;           /* made by a child of the program after fork (trace/tracer.c follows it) */
 	char detail[96];      /* its other arguments decoded: flags, advice names, ... */
+	char name[48];        /* the file it names by path, when that is a name in the current
+	                       * directory (a lesson's files: "scratch", "data.new"); "" if not */
 };
 
 /* At most this many events are kept per step; the rest are counted in dropped. */
