@@ -142,14 +142,14 @@ START_TEST(test_file_read)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(fdio_write_all(fd, buf, sizeof buf), 0);
 	close(fd);
-	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", false, &f), 0);
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", -1, false, &f), 0);
 	ck_assert(f.exists);
 	ck_assert_uint_eq(f.size, 5000);
 	ck_assert_uint_eq(f.head_len, CRASH_HEAD_MAX);
 	ck_assert_int_eq(memcmp(f.head, buf, CRASH_HEAD_MAX), 0);
-	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "missing", false, &f), 0);
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "missing", -1, false, &f), 0);
 	ck_assert(!f.exists);
-	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "../f", false, &f), -1);
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "../f", -1, false, &f), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	scratch_remove(idx);
 }
@@ -183,10 +183,10 @@ START_TEST(test_file_read_keeps_cache)
 	ck_assert_int_eq(fsync(fd), 0);
 	ck_assert_int_eq(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
 	ck_assert(!first_page_cached(fd));
-	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", true, &f), 0);
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", -1, true, &f), 0);
 	ck_assert_uint_eq(f.head_len, CRASH_HEAD_MAX);
 	ck_assert_msg(!first_page_cached(fd), "the look brought the page into the cache");
-	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", false, &f), 0);
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", -1, false, &f), 0);
 	ck_assert_msg(first_page_cached(fd), "a read without keep_cache left no page: the "
 	              "test above proves nothing here");
 	close(fd);
