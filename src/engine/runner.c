@@ -93,7 +93,7 @@ runner_observe(struct runner *r, struct snapshot *snap)
 	if (!r->dead)
 		probe_io(r->w.pid, &snap->disk);
 	if (r->lab != NULL)
-		probe_device(crash_lab_device(r->lab), &snap->device);
+		runner_crash_device(r, &snap->device);
 	else
 		snprintf(snap->device.note, sizeof snap->device.note, "no device of the lesson's "
 		         "own: a shared disk's counters are everyone's (--crash-fs gives a lesson one)");
@@ -366,6 +366,7 @@ static const runner_op_fn runner_ops[SCN_RUNS__COUNT] = {
 	[SCN_RUNS_RUNNER_PTY] = runner_op_pty,       /* curriculum */
 	[SCN_RUNS_RUNNER_SWEEP] = runner_op_sweep,   /* sweep/sweep.c */
 	[SCN_RUNS_RUNNER_RUN] = runner_op_run,       /* prog/op.c */
+	[SCN_RUNS_RUNNER_CRASH] = runner_op_crash,   /* engine/runner-crash.c */
 };
 
 /* Kill and reap the worker if it lives. */
@@ -541,6 +542,8 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	if (r->source == EV_SRC_PTRACE)
 		runner_calibrate(r);
 	runner_observe(r, &r->initial);
+	r->dev_last = r->initial.device;
+	clock_gettime(CLOCK_MONOTONIC, &r->step_end);
 	/* A source asked for by name that cannot work here is said now, not hidden by a fallback. */
 	if (r->o.probe != SNAP_SRC_NONE && r->initial.cache.source == SNAP_SRC_NONE) {
 		errmsg_set(err, "%s", r->initial.cache.note);
@@ -590,6 +593,8 @@ runner_step(struct runner *r, struct step_result *out)
 	/* Observed now, not the last step's after: at a person's pace the kernel may write
 	 * pages back between two steps, and that must not be shown as this step's doing. */
 	runner_observe(r, &out->before);
+	/* What reached the device since the last step: nothing of this lesson's doing. */
+	runner_crash_account(r, &out->before.device, false);
 	out->events.source = r->source;
 	if ((unsigned)step->op >= SCN_OP__COUNT) {
 		out->ret = -1;
@@ -612,7 +617,15 @@ runner_step(struct runner *r, struct step_result *out)
 		runner_exchange(r, out->index, out);
 	}
 	runner_observe(r, &out->after);
+	runner_crash_account(r, &out->after.device, runner_crash_waits(step, out));
 	r->used += runner_since(&r->busy);
+	if ((unsigned)step->op < SCN_OP__COUNT &&
+	    scn_op_table[step->op].runs != SCN_RUNS_RUNNER_CRASH) {
+		clock_gettime(CLOCK_MONOTONIC, &r->step_end);
+		/* Both crashes right after the step, when asked (a crash step is one). */
+		if (r->o.crash_each && (out->crash = malloc(sizeof *out->crash)) != NULL)
+			runner_crash(r, NULL, out->crash);
+	}
 	out->file_content = runner_file_content(r, step);
 	return 1;
 }

@@ -87,6 +87,13 @@ out_tap_step(struct transcript *t, const struct transcript_step *st)
 	}
 	if (sr->note[0] != '\0')
 		out_tap_comment(t->f, prefix, sr->note);
+	if (sr->crash != NULL) {
+		char line[512];
+		out_tap_comment(t->f, prefix, transcript_crash_line(sr->crash, false, line,
+		                                                    sizeof line));
+		out_tap_comment(t->f, prefix, transcript_crash_line(sr->crash, true, line,
+		                                                    sizeof line));
+	}
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];
 		enum expect_outcome oc = transcript_outcome(t, x);

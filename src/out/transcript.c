@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "crash/crash.h"
 #include "out/transcript.h"
 
 /* The formats, --format's values: adding one is its file and one line here. */
@@ -110,6 +111,19 @@ transcript_ended(const struct transcript_program *p, char *buf, size_t len)
 		         x->timed_out ? " (timeout)" : "");
 	else
 		snprintf(buf, len, "exited %d", x->exit_code);
+	return buf;
+}
+
+/* One crash of a view as a line (see out/transcript.h). */
+const char *
+transcript_crash_line(const struct crash_view *v, bool power, char *buf, size_t len)
+{
+	char what[256], dev[192];
+
+	snprintf(buf, len, "%s after %s: %s", v->file, power ? "a power cut" : "kill -9",
+	         crash_half_phrase(power ? &v->power : &v->process, what, sizeof what));
+	if (power && crash_half_device(&v->power, dev, sizeof dev)[0] != '\0')
+		snprintf(buf + strlen(buf), len - strlen(buf), "  [%s]", dev);
 	return buf;
 }
 

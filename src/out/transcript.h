@@ -122,6 +122,13 @@ int transcript_end(struct transcript *t, const char *error);
 /* How x counts in t: --strict makes a fact not observable here a failure. */
 enum expect_outcome transcript_outcome(const struct transcript *t, const struct expect_result *x);
 
+struct crash_view;
+
+/* One crash of v as a line into buf: "scratch after kill -9: 4096 B \"abc...\"", or after a
+ * power cut, with what had reached the device. Unsafe bytes of a name are the caller's to
+ * escape. Return buf. */
+const char *transcript_crash_line(const struct crash_view *v, bool power, char *buf, size_t len);
+
 /* An outcome's name: "held", "failed", "not_observable". */
 const char *transcript_outcome_name(enum expect_outcome oc);
 
