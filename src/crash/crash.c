@@ -88,14 +88,7 @@ crash_file_preview(const struct crash_file *f, size_t max, char *buf, size_t len
 		unsigned char c = f->head[i];
 		char one[8];
 
-		if (c == '\n' || c == '\t')
-			snprintf(one, sizeof one, "\\%c", c == '\n' ? 'n' : 't');
-		else if (c == '\\' || c == '"')
-			snprintf(one, sizeof one, "\\%c", c);
-		else if (c >= 0x20 && c < 0x7f)
-			snprintf(one, sizeof one, "%c", c);
-		else
-			snprintf(one, sizeof one, "\\x%02x", c);
+		snprintf(one, sizeof one, "%c", c >= 0x20 && c < 0x7f ? c : '.');
 		if (n + strlen(one) + 4 >= len)
 			break;
 		memcpy(buf + n, one, strlen(one) + 1);

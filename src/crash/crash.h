@@ -86,8 +86,8 @@ struct crash_view {
 
 /*
  * The first max bytes of f's head as one line of ASCII into buf (len bytes): printable
- * ASCII as it is, '\\' and '"' escaped, \n and \t by name, every other byte \xHH; "..."
- * after it when the file holds more. Safe to print anywhere. Return buf.
+ * ASCII as it is, every other byte (a newline too) '.'; "..." after it when the file holds
+ * more. Safe to print anywhere. Return buf.
  */
 char *crash_file_preview(const struct crash_file *f, size_t max, char *buf, size_t len);
 

@@ -122,6 +122,10 @@ runner_crash_waits(const struct scn_step *step, const struct step_result *out)
 
 	if ((unsigned)step->op < SCN_OP__COUNT && scn_op_table[step->op].layer == SCN_LAYER_DISK)
 		return true;
+	/* A run step's program that called fsync(), sync() ... waited for what it wrote. */
+	for (size_t i = 0; i < out->events.n; i++)
+		if (event_is_sync(&out->events.v[i]) && out->events.v[i].result == 0)
+			return true;
 	/* O_SYNC holds O_DSYNC's bit: either makes each write wait for the device. */
 	return (a->open && (a->flags & O_DSYNC)) || (b->open && (b->flags & O_DSYNC));
 }

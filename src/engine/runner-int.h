@@ -110,7 +110,8 @@ void runner_crash_device(struct runner *r, struct snap_device *out);
 void runner_crash_account(struct runner *r, const struct snap_device *now, bool waited);
 
 /* engine/runner-crash.c: true if step (its result so far in out) waits for the device: a
- * call of the disk layer (fsync, fdatasync, sync ...) or a call on an O_SYNC/O_DSYNC fd. */
+ * call of the disk layer (fsync, fdatasync, sync ...), a call on an O_SYNC/O_DSYNC fd, or a
+ * step whose calls include one that did (a run step's program's fsync). */
 bool runner_crash_waits(const struct scn_step *step, const struct step_result *out);
 
 /*

@@ -62,6 +62,7 @@ struct tui {
 	size_t sweep_top;          /* first line of a sweep's table shown */
 	enum view_pane focus;
 	bool show_detail;          /* the details popup of focus (tui/view-details.c) */
+	bool show_crash;           /* x: what a crash leaves (tui/view-crash.c) */
 	long detail_cell;          /* ... or of this clicked cache cell; -1: the pane's */
 	char status[512];
 	struct prog_consent consent; /* the programs run steps may run: o->consent, or a y */
@@ -141,7 +142,7 @@ tui_draw(struct tui *t)
 		.speed = tui_speeds[t->speed], .autoplay = t->autoplay, .ascii = t->o->ascii,
 		.big = t->o->big,
 		.anim = t->anim, .help = t->help, .focus = t->focus,
-		.details = t->show_detail, .detail_cell = t->detail_cell,
+		.details = t->show_detail, .detail_cell = t->detail_cell, .crash = t->show_crash,
 		.prompt = t->asking ? t->prompt : NULL,
 		.prompt_title = t->consenting ? "this lesson runs programs" : NULL,
 		.status = t->status, .sweep_top = t->sweep_top,
@@ -554,6 +555,27 @@ tui_next(struct tui *t)
 	tui_run_step(t);
 }
 
+/*
+ * x: what a crash leaves. On the newest step, both crashes are made now (a person's pace: the
+ * kernel may have written since the step) and kept with it; on a replayed step, its recorded
+ * view or why there is none. x again closes it.
+ */
+static void
+tui_crash(struct tui *t)
+{
+	t->status[0] = '\0';
+	if (t->show_crash) {
+		t->show_crash = false;
+		return;
+	}
+	t->show_detail = false;
+	t->show_crash = true;
+	if (t->l != NULL && t->cur >= 0 && t->cur == (long)tui_count(t) - 1 &&
+	    lesson_crash(t->l) < 0)
+		snprintf(t->status, sizeof t->status, "x: the crash could not be made: %s",
+		         strerror(errno));
+}
+
 /* Show the details of the focused pane (none when no pane has the focus). */
 static void
 tui_details(struct tui *t)
@@ -671,11 +693,13 @@ tui_key(struct tui *t, int k)
 		return TUI_KEY_HANDLED | TUI_KEY_QUIT;
 	case CRT_K_RIGHT: case ' ': case 'n': case CRT_K_ENTER:
 		t->show_detail = false;
+		t->show_crash = false;
 		t->anim = VIEW_ANIM_NONE;
 		tui_next(t);
 		break;
 	case CRT_K_LEFT: case 'p': case CRT_K_BACKSPACE:
 		t->show_detail = false;
+		t->show_crash = false;
 		t->anim = VIEW_ANIM_NONE;
 		t->autoplay = false;
 		t->sweep_top = 0;
@@ -728,6 +752,10 @@ tui_key(struct tui *t, int k)
 	case CRT_K_ESC:
 		t->focus = VIEW_PANE_NONE;
 		t->show_detail = false;
+		t->show_crash = false;
+		break;
+	case 'x': case 'X':
+		tui_crash(t);
 		break;
 	case '?': case 'h': case CRT_K_F1:
 		t->help = true;

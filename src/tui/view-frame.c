@@ -65,6 +65,7 @@ view_frame_footer(struct grid *g, int y, const struct view_frame *f)
 		{ "+/-", "speed" },
 		{ "Tab", "details" },
 		{ "c", "program" },
+		{ "x", "crash" },
 		{ "q", "quit" },
 		{ "r", "restart" },
 		{ "?", "help" },
@@ -342,6 +343,7 @@ view_frame_help(struct grid *g, bool ascii)
 	         "Tab           focus a pane for its details; click a cell\n"
 	         "Shift-Tab     the step's whole narration and its calls\n"
 	         "c             the program pane: the scenario as C (beside from 120 columns)\n"
+	         "x             what a crash leaves now: kill -9, and a power cut (--crash-fs)\n"
 	         "%s PgUp PgDn  scroll a sweep's table and chart\n"
 	         "Ctrl-L        redraw\n"
 	         "? F1          this help (any key closes)\n"
