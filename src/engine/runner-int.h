@@ -28,7 +28,7 @@ struct runner {
 	struct runner_opts o;
 	int scratch;                 /* scratch dir index, -1 if none */
 	struct crash_lab *lab;       /* the crash lab the file is on (--crash-fs), or NULL */
-	char lab_why[128];           /* without a lab: why a power cut is not observable here */
+	char lab_why[192];           /* without a lab: why a power cut is not observable here */
 	int dirfd;                   /* the dir the file is in: the lab's root, or the scratch dir */
 	char path[PATH_MAX];         /* the scratch file */
 	char fs[32];                 /* its filesystem */

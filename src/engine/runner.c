@@ -618,6 +618,7 @@ runner_step(struct runner *r, struct step_result *out)
 	}
 	runner_observe(r, &out->after);
 	runner_crash_account(r, &out->after.device, runner_crash_waits(step, out));
+	out->device_stray = r->stray_writes;
 	r->used += runner_since(&r->busy);
 	if ((unsigned)step->op < SCN_OP__COUNT &&
 	    scn_op_table[step->op].runs != SCN_RUNS_RUNNER_CRASH) {

@@ -197,22 +197,42 @@ expect_crash_is_power(enum scn_key key)
 	       key == SCN_KEY_CRASH_POWER_CONTENT || key == SCN_KEY_CRASH_POWER_PREFIX;
 }
 
-/* A power cut's expectation that did not hold, when writes no step waited for reached the
- * device first (see lesson/expect.h). */
+/* True if key counts what reached the device in a step. */
+static bool
+expect_crash_is_device(enum scn_key key)
+{
+	return key == SCN_KEY_DEVICE_WRITES || key == SCN_KEY_DEVICE_WRITE_BYTES ||
+	       key == SCN_KEY_DEVICE_FLUSHES;
+}
+
+/* An expectation of the power cut or the device that did not hold, when writes no step
+ * waited for reached the device first (see lesson/expect.h). */
 bool
 expect_crash_undetermined(const struct step_result *sr, enum scn_key key, char *text,
                           size_t len)
 {
 	const struct crash_half *p = sr->crash != NULL ? &sr->crash->power : NULL;
+	uint64_t stray;
 	char got[128];
 
-	if (!expect_crash_is_power(key) || p == NULL || !p->observed || p->stray_writes == 0)
+	if (expect_crash_is_power(key) && p != NULL && p->observed)
+		stray = p->stray_writes;
+	else if (expect_crash_is_device(key))
+		stray = sr->device_stray;
+	else
+		return false;
+	if (stray == 0)
 		return false;
 	snprintf(got, sizeof got, "%s", text);
-	snprintf(text, len, "the power cut kept %s%s, but %" PRIu64 " write request%s no step "
-	         "waited for had reached the device first (a journal's timer, writeback, a "
-	         "sync() elsewhere): what it keeps was not this lesson's doing alone",
-	         p->file.exists ? "" : "no file", p->file.exists ? got : "", p->stray_writes,
-	         p->stray_writes == 1 ? "" : "s");
+	if (expect_crash_is_power(key))
+		snprintf(text, len, "the power cut gave %s, but %" PRIu64 " write request%s no step "
+		         "waited for had reached the device first (a journal's timer, writeback, a "
+		         "sync() elsewhere): what it keeps was not this lesson's doing alone",
+		         p->file.exists ? got : "no file", stray, stray == 1 ? "" : "s");
+	else
+		snprintf(text, len, "got %s, but %" PRIu64 " write request%s no step waited for had "
+		         "reached the device by then (a journal's timer, writeback, a sync() "
+		         "elsewhere): what this step sent was not its doing alone", got, stray,
+		         stray == 1 ? "" : "s");
 	return true;
 }

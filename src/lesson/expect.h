@@ -64,10 +64,11 @@ bool expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num
 int expect_eval(struct step_result *sr);
 
 /*
- * lesson/expect-crash.c: true if key is a power cut's and sr's did not hold because writes no
- * step waited for (a journal's timer, writeback, another process's sync()) reached the device
- * before the cut: then it was not the lesson's doing, and is not observable here. text holds
- * what was got, and gets the reason.
+ * lesson/expect-crash.c: true if key is a power cut's (crash.power.*) or the device's
+ * (device.*) and sr's did not hold when writes no step waited for (a journal's timer,
+ * writeback, another process's sync()) had reached the crash lab's device first: then the
+ * outcome was not the lesson's doing alone, and is not observable here. text holds what was
+ * got, and gets the reason.
  */
 bool expect_crash_undetermined(const struct step_result *sr, enum scn_key key, char *text,
                                size_t len);

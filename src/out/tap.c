@@ -91,8 +91,9 @@ out_tap_step(struct transcript *t, const struct transcript_step *st)
 		char line[512];
 		out_tap_comment(t->f, prefix, transcript_crash_line(sr->crash, false, line,
 		                                                    sizeof line));
-		out_tap_comment(t->f, prefix, transcript_crash_line(sr->crash, true, line,
-		                                                    sizeof line));
+		if (!transcript_crash_said(t, sr->crash))
+			out_tap_comment(t->f, prefix, transcript_crash_line(sr->crash, true, line,
+			                                                    sizeof line));
 	}
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];

@@ -156,14 +156,15 @@ out_text_state(FILE *f, const struct snapshot *s)
 /* Both crashes at a step: what each left of the file, what reached the device, what the
  * kernel said while it recovered the copy. */
 static void
-out_text_crash(FILE *f, const struct crash_view *v)
+out_text_crash(const struct transcript *t, FILE *f, const struct crash_view *v)
 {
 	char line[512];
 
 	if (v->after_s >= 1.0)
 		fprintf(f, "  crash   made %.1f s after the step before\n", v->after_s);
 	text_fline(f, "  crash   ", transcript_crash_line(v, false, line, sizeof line), "\n");
-	text_fline(f, "  crash   ", transcript_crash_line(v, true, line, sizeof line), "\n");
+	if (!transcript_crash_said(t, v))
+		text_fline(f, "  crash   ", transcript_crash_line(v, true, line, sizeof line), "\n");
 	/* The lines that tell what recovery did (the JSON transcript has them all). */
 	for (size_t i = 0; i < v->power.n_recovery; i++)
 		if (crash_recovery_tells(v->power.recovery[i]))
@@ -255,7 +256,7 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 	} else if (sr->step->op != SCN_OP_NOTE && sr->step->op != SCN_OP_SWEEP)
 		out_text_state(f, &sr->after);
 	if (sr->crash != NULL)
-		out_text_crash(f, sr->crash);
+		out_text_crash(t, f, sr->crash);
 	for (size_t i = 0; i < sr->changes.n; i++)
 		out_text_wrap(f, "  > ", sr->changes.v[i].text);
 	if (sr->output != NULL)

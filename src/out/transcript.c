@@ -127,6 +127,14 @@ transcript_crash_line(const struct crash_view *v, bool power, char *buf, size_t 
 	return buf;
 }
 
+/* True if v's power cut was not observed for the reason the head said once. */
+bool
+transcript_crash_said(const struct transcript *t, const struct crash_view *v)
+{
+	return !v->power.observed && v->power.why[0] != '\0' && t->place_note != NULL &&
+	       strstr(t->place_note, v->power.why) != NULL;
+}
+
 /* Count what sr's expectations came to. */
 void
 transcript_count(struct transcript *t, const struct step_result *sr)

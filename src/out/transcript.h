@@ -129,6 +129,10 @@ struct crash_view;
  * escape. Return buf. */
 const char *transcript_crash_line(const struct crash_view *v, bool power, char *buf, size_t len);
 
+/* True if v's power cut was not observed for the reason the head (place_note) already gave:
+ * then the text formats leave its line out (said once). */
+bool transcript_crash_said(const struct transcript *t, const struct crash_view *v);
+
 /* An outcome's name: "held", "failed", "not_observable". */
 const char *transcript_outcome_name(enum expect_outcome oc);
 
