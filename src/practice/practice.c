@@ -13,10 +13,10 @@
 #include "trace/event.h"
 #include "lesson/expect.h"
 #include "practice/practice.h"
+#include "practice/practice-int.h"
 #include "scenario/scenario.h"
 #include "probe/snapshot.h"
 
-#define PRACTICE_PAGE 4096
 #define PRACTICE_CACHE_PAGES 8
 
 /* Next value of the splitmix64 generator in *state. */
@@ -31,14 +31,14 @@ practice_rand(uint64_t *state)
 }
 
 /* A number in [0, n): the same on every machine (no rand(), no modulo of a libc value). */
-static uint64_t
+uint64_t
 practice_below(uint64_t *rng, uint64_t n)
 {
 	return n == 0 ? 0 : practice_rand(rng) % n;
 }
 
 /* Copy src into dst of len bytes, cut short if it must be (messages and short labels). */
-static void
+void
 practice_copy(char *dst, size_t len, const char *src)
 {
 	size_t n = strnlen(src, len - 1);
@@ -48,14 +48,14 @@ practice_copy(char *dst, size_t len, const char *src)
 }
 
 /* One of the n values of v. */
-static uint64_t
+uint64_t
 practice_pick(uint64_t *rng, const uint64_t *v, size_t n)
 {
 	return v[practice_below(rng, n)];
 }
 
 /* Start a question about step (0-based) into p; NULL when p has no room left. */
-static struct practice_question *
+struct practice_question *
 practice_question_add(struct practice_problem *p, size_t step, enum scn_key key,
                       enum practice_kind kind)
 {
@@ -105,18 +105,8 @@ practice_pages_format(const bool *v, size_t n, char *buf, size_t len)
 
 /* ---- stdio: a model of glibc 2.36's fileops (_IO_new_file_xsputn and friends) ---- */
 
-/* The stream as glibc keeps it: offsets of write_ptr and write_end from the buffer base. */
-struct practice_stdio {
-	int64_t size;               /* buffer size; 0 = not allocated yet */
-	int64_t own;                /* size of our own buffer, 0 = the library's */
-	int64_t ptr, end;           /* _IO_write_ptr, _IO_write_end (from _IO_buf_base) */
-	bool putting, line, unbuf;
-	int64_t writes[64];         /* write() sizes of the current step */
-	size_t n_writes;
-};
-
 /* new_do_write(): one write() of n bytes, then the buffer is empty again. */
-static void
+void
 practice_stdio_write(struct practice_stdio *m, int64_t n)
 {
 	if (m->n_writes < sizeof m->writes / sizeof m->writes[0])
@@ -150,7 +140,7 @@ practice_stdio_overflow(struct practice_stdio *m, int ch)
 }
 
 /* _IO_new_file_xsputn(): fwrite()/fputs() of n bytes of s (s NULL: no newlines). */
-static void
+void
 practice_stdio_put(struct practice_stdio *m, const char *s, int64_t n)
 {
 	int64_t count = 0, todo = n, block, direct;
@@ -583,6 +573,12 @@ const struct practice_topic practice_topics[] = {
 	  "each transfer must be multiples of the device's block size (512 is assumed by the "
 	  "questions; the kernel applies the file's own). Which transfers does the kernel refuse?",
 	  practice_direct_generate },
+	{ "crash", "what survives a crash: kill -9 or a power cut after fwrite/fflush/fsync/O_SYNC",
+	  "A new file, written through stdio or a descriptor, then crashed twice, for real: kill -9 "
+	  "of the process (its stdio buffer dies with it, the page cache does not), and a power "
+	  "cut (the disk as the device holds it, recovered by the kernel: as root, on a crash lab "
+	  "of the run's own). What does the file hold after each?",
+	  practice_crash_generate },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -614,7 +610,7 @@ practice_generate(const struct practice_topic *t, uint64_t seed, struct practice
 	        "source: \"iobufviz --practice %s --seed %" PRIu64 "\"\n"
 	        "intro: \"%s\"\n", t->name, seed, t->name, seed, t->intro);
 	fprintf(y, "file: {size: %s, fill: zero}\nsteps:\n",
-	        strcmp(t->name, "stdio") == 0 ? "0" :
+	        strcmp(t->name, "stdio") == 0 || strcmp(t->name, "crash") == 0 ? "0" :
 	        strcmp(t->name, "cache") == 0 ? "32KiB" : "64KiB");
 	t->generate(p, &rng, y);
 	if (fclose(y) != 0) {
@@ -720,6 +716,10 @@ practice_observe(const struct practice_problem *p, const struct step_result *res
 			practice_observe_pages(q, sr, &a[i]);
 			continue;
 		}
+		if (q->kind == PRACTICE_FILE) {
+			practice_crash_observe(q, sr, &a[i]);
+			continue;
+		}
 		if (!expect_observe(sr, q->key, &num, text, sizeof text)) {
 			snprintf(a[i].text, sizeof a[i].text, "?");
 			practice_copy(a[i].detail, sizeof a[i].detail, text);
@@ -770,7 +770,8 @@ practice_match(const struct practice_question *q, const struct practice_answer *
 	/* A letter, or for a page set the set itself as written in the choices. */
 	if (given[0] != '\0' && (given[1] == '\0' || given[1] == ')') && truth->text[0] != '?')
 		return (given[0] | 0x20) == truth->text[0];
-	return q->kind == PRACTICE_PAGES && strcmp(given, truth->detail) == 0;
+	return (q->kind == PRACTICE_PAGES || q->kind == PRACTICE_FILE) &&
+	       strcmp(given, truth->detail) == 0;
 }
 
 /* How many of the given answers match the observed ones. */
