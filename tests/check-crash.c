@@ -18,6 +18,7 @@
 #include "base/fdio.h"
 #include "crash/crash.h"
 #include "crash/file.h"
+#include "crash/hazard.h"
 #include "crash/lab.h"
 #include "engine/runner.h"
 #include "lesson/expect.h"
@@ -460,6 +461,77 @@ START_TEST(test_lab_crash_steps)
 }
 END_TEST
 
+/* An event of the call named name (as a tracer decodes it), returning result. */
+static struct event
+hazard_event(const char *name, const char *detail, int64_t result)
+{
+	struct event e = { .fd = -1, .fd2 = -1, .result = result };
+
+	snprintf(e.call, sizeof e.call, "%s", name);
+	snprintf(e.detail, sizeof e.detail, "%s", detail);
+	return e;
+}
+
+/*
+ * A traced program's durability hazards: a rename of data written since its last sync, and
+ * a new file made durable while no directory was fsynced; none where it synced first, nor
+ * after sync().
+ */
+START_TEST(test_hazards)
+{
+	struct crash_hazards h = { 0 };
+	struct event e;
+
+	e = hazard_event("openat", "O_WRONLY|O_CREAT|O_EXCL, 0644", 3);
+	crash_hazards_call(&h, &e, 0, "/d/new", false);
+	e = hazard_event("write", "", 4);
+	crash_hazards_call(&h, &e, 0, "/d/new", false);
+	e = hazard_event("renameat", "data", 0);
+	crash_hazards_call(&h, &e, 0, "/d/new", false);
+	ck_assert_uint_eq(h.n, 1);
+	ck_assert_str_eq(h.v[0].kind, "rename-unsynced");
+	ck_assert_str_eq(h.v[0].lesson, "crash-rename");
+	ck_assert_ptr_nonnull(strstr(h.v[0].text, "/d/new"));
+	/* Synced first (a write on an O_SYNC fd waits too): no rename hazard. */
+	e = hazard_event("openat", "O_WRONLY|O_CREAT|O_SYNC, 0644", 4);
+	crash_hazards_call(&h, &e, 1, "/d/b", false);
+	e = hazard_event("write", "", 4);
+	crash_hazards_call(&h, &e, 1, "/d/b", true);
+	e = hazard_event("renameat", "c", 0);
+	crash_hazards_call(&h, &e, 1, "/d/b", false);
+	ck_assert_uint_eq(h.n, 1);
+	/* The end: b (O_CREAT, durable) while no directory was fsynced. */
+	ck_assert_uint_eq(crash_hazards_end(&h), 2);
+	ck_assert_str_eq(h.v[1].kind, "directory-unsynced");
+	ck_assert_str_eq(h.v[1].file, "/d/b");
+	crash_hazards_free(&h);
+	/* A directory's fsync (a sync call on no regular file) or sync(): no such hazard. */
+	e = hazard_event("openat", "O_WRONLY|O_CREAT, 0644", 3);
+	crash_hazards_call(&h, &e, 0, "/d/a", false);
+	e = hazard_event("fsync", "", 0);
+	crash_hazards_call(&h, &e, 0, "/d/a", true);
+	crash_hazards_call(&h, &e, -1, "/d", true);
+	ck_assert_uint_eq(crash_hazards_end(&h), 0);
+	crash_hazards_free(&h);
+	e = hazard_event("openat", "O_WRONLY|O_CREAT, 0644", 3);
+	crash_hazards_call(&h, &e, 0, "/d/a", false);
+	e = hazard_event("write", "", 4);
+	crash_hazards_call(&h, &e, 0, "/d/a", false);
+	e = hazard_event("sync", "", 0);
+	crash_hazards_call(&h, &e, -1, NULL, true);
+	e = hazard_event("rename", "z", 0);
+	crash_hazards_call(&h, &e, 0, "/d/a", false);
+	ck_assert_uint_eq(crash_hazards_end(&h), 0);
+	/* A failed call changes nothing. */
+	e = hazard_event("write", "", -1);
+	crash_hazards_call(&h, &e, 0, "/d/a", false);
+	e = hazard_event("rename", "z", 0);
+	crash_hazards_call(&h, &e, 0, "/d/a", false);
+	ck_assert_uint_eq(h.n, 0);
+	crash_hazards_free(&h);
+}
+END_TEST
+
 /* The suite: the lab's tests only where a lab can be made (root, loop devices, mkfs.ext4). */
 static Suite *
 crash_suite(void)
@@ -479,6 +551,7 @@ crash_suite(void)
 	test_util_add(tc, test_lab_crash_steps, test_util_or(lab, test_util_need_ptrace()));
 	tcase_add_test(tc, test_file_read_live_fd);
 	tcase_add_test(tc, test_stray_rule);
+	tcase_add_test(tc, test_hazards);
 	suite_add_tcase(s, tc);
 	return s;
 }

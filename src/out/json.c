@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "crash/crash.h"
+#include "crash/hazard.h"
 #include "export/describe.h"
 #include "lesson/expect.h"
 #include "lesson/snapshot-diff.h"
@@ -456,6 +457,16 @@ out_json_program(struct json *j, const struct transcript *t)
 	json_uint(j, "stdout_bytes", p->output_bytes[0]);
 	json_string(j, "stderr", p->output[1]);
 	json_uint(j, "stderr_bytes", p->output_bytes[1]);
+	json_begin_array(j, "durability");
+	for (size_t i = 0; i < p->n_hazards; i++) {
+		json_begin_object(j, NULL);
+		json_string(j, "kind", p->hazards[i].kind);
+		json_string(j, "file", p->hazards[i].file);
+		json_string(j, "lesson", p->hazards[i].lesson);
+		json_string(j, "text", p->hazards[i].text);
+		json_end_object(j);
+	}
+	json_end_array(j);
 	json_end_object(j);
 }
 

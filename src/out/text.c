@@ -11,6 +11,7 @@
 #include "base/text.h"
 #include "base/units.h"
 #include "crash/crash.h"
+#include "crash/hazard.h"
 #include "export/describe.h"
 #include "lesson/expect.h"
 #include "out/transcript.h"
@@ -385,6 +386,10 @@ out_text_end(struct transcript *t)
 		        " calls of the dynamic loader on its libraries not shown\n",
 		        transcript_ended(p, ended, sizeof ended), t->n_written, p->n_read, p->b_read,
 		        p->n_write, p->b_written, p->n_stdio, p->n_loader);
+		if (p->n_hazards > 0)
+			fputs("\ndurability: what a power cut could do to the files of this run\n", f);
+		for (size_t i = 0; i < p->n_hazards; i++)
+			out_text_wrap(f, "  ", p->hazards[i].text);
 		return;
 	}
 	fprintf(f, "\n%zu held, %zu failed, %zu not observable here%s\n", t->n_held, t->n_failed,

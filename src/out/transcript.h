@@ -24,6 +24,9 @@
  */
 
 /* A traced program, beyond what a lesson has. */
+struct crash_hazard;
+struct crash_view;
+
 struct transcript_program {
 	char *const *argv;
 	const char *dir;                   /* its working directory */
@@ -34,6 +37,8 @@ struct transcript_program {
 	uint64_t n_read, n_write, b_read, b_written, n_stdio, n_other, n_loader;
 	char *output[2];                   /* stdout, stderr: the first bytes, or NULL */
 	uint64_t output_bytes[2];          /* how many bytes in all */
+	const struct crash_hazard *hazards; /* what its calls risk in a power cut (crash/hazard.h) */
+	size_t n_hazards;
 };
 
 /* A program's step, beyond what a lesson's step has. */
@@ -122,7 +127,6 @@ int transcript_end(struct transcript *t, const char *error);
 /* How x counts in t: --strict makes a fact not observable here a failure. */
 enum expect_outcome transcript_outcome(const struct transcript *t, const struct expect_result *x);
 
-struct crash_view;
 
 /* One crash of v as a line into buf: "scratch after kill -9: 4096 B \"abc...\"", or after a
  * power cut, with what had reached the device. Unsafe bytes of a name are the caller's to

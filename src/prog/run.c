@@ -14,6 +14,7 @@
 #include "base/fdio.h"
 #include "probe/probe.h"
 #include "prog/run.h"
+#include "trace/calls.h"
 #include "scratch/scratch.h"
 #include "lesson/snapshot-diff.h"
 
@@ -321,8 +322,10 @@ prog_run_fill(struct prog_run *r, const struct prog_step *ps, struct prog_run_st
 		sr->ret = ps->ev.result;
 		sr->err = ps->ev.err;
 		sr->op_ns = ps->ev.ns;
-		tfd = ps->ev.fd >= 0 ? ps->ev.fd : ps->ev.result >= 0 && ps->regular ?
-		      (int)ps->ev.result : -1;
+		/* The fd it acts on, or the one it made (an open's); a rename names its file. */
+		tfd = ps->ev.fd >= 0 ? ps->ev.fd : ps->ev.result >= 0 && ps->regular &&
+		      calls_find((uint64_t)ps->ev.nr) != NULL &&
+		      (calls_find((uint64_t)ps->ev.nr)->flags & CALL_NEWFD) ? (int)ps->ev.result : -1;
 		if (ps->regular || ps->ev.fd >= 0)
 			out->file = prog_run_file_of(r, ps->pid, tfd, ps->path);
 		break;

@@ -31,9 +31,9 @@ struct prog_step {
 	uint64_t seq;             /* 1, 2, ... in the order steps happened */
 	/* PROG_STEP_CALL: the call (ev.origin is EV_STDIO inside a stdio call of the shim). */
 	struct event ev;
-	char path[PATH_MAX];      /* open family: the path as passed; else the fd's file (a
-	                           * copy's: fd's if regular, else fd2's; msync, munmap: the
-	                           * mapped file's) */
+	char path[PATH_MAX];      /* open family: the path as passed (a rename: the new one,
+	                           * absolute); else the fd's file (a copy's: fd's if regular,
+	                           * else fd2's; msync, munmap: the mapped file's) */
 	bool regular;             /* the file is a regular file */
 	/* PROG_STEP_STDIO */
 	const char *func;         /* "fwrite", ... (static storage) */
