@@ -18,6 +18,7 @@
 #include "lesson/lesson.h"
 #include "practice/practice.h"
 #include "export/program.h"
+#include "tui/tui-int.h"
 #include "tui/view.h"
 
 /* Animation speeds offered by + and -. */
@@ -31,65 +32,8 @@ static const double tui_speeds[] = { 0.25, 0.5, 1, 2, 4 };
 #define TUI_AUTO_MS 1800
 #define TUI_TICK_MS 33
 
-/* What a key handler did (htop's handler results): the main loop draws, repaints and
- * quits on these, so that no handler has to. */
-enum tui_key_flag {
-	TUI_KEY_HANDLED = 1 << 0,  /* the key meant something here */
-	TUI_KEY_REDRAW = 1 << 1,   /* the state changed: draw again */
-	TUI_KEY_REPAINT = 1 << 2,  /* the terminal may be garbled: repaint all of it */
-	TUI_KEY_QUIT = 1 << 3,     /* leave the program */
-};
-
-/* The whole state of a session (one per tui_run; nothing global). */
-struct tui {
-	bool sweep_stop;            /* q while a sweep runs: stop it, keep the rows done */
-	const struct scenario *s;
-	const struct app_opts *o;
-	struct program *program;   /* the scenario as C, for the program pane (NULL: no memory) */
-	bool program_toggled;      /* c: its default for the width flipped */
-	struct lesson *l;          /* NULL after a failed restart */
-	struct snapshot initial;
-	long cur;                  /* shown result; -1: before the first step */
-	bool finished;             /* the runner has no more steps */
-	int speed;                 /* index into tui_speeds */
-	bool autoplay;
-	uint64_t auto_at;          /* when autoplay takes the next step (ms) */
-	enum view_anim anim;
-	struct view_hop hops[VIEW_MAX_HOPS];
-	size_t n_hops;
-	uint64_t anim_t0;
-	bool help;
-	size_t sweep_top;          /* first line of a sweep's table shown */
-	enum view_pane focus;
-	bool show_detail;          /* the details popup of focus (tui/view-details.c) */
-	bool show_crash;           /* x: what a crash leaves (tui/view-crash.c) */
-	long detail_cell;          /* ... or of this clicked cache cell; -1: the pane's */
-	char status[512];
-	struct prog_consent consent; /* the programs run steps may run: o->consent, or a y */
-	bool consenting, declined; /* asking (with asking) if they may; n said: asked no more */
-	/* quiz */
-	bool asking;
-	size_t ask_expect;         /* which expectation of the next step is asked */
-	char answer[24];
-	char prompt[8192];         /* the quiz's question, or the command lines to allow */
-	bool guessed;
-	int64_t guess;
-	int asked, right;
-	long ask_q;                /* --practice: the choice question asked; -1: a number */
-	/* screen */
-	struct grid *g;
-	struct view_layout lay;
-	const struct snapshot *live;
-	bool running;              /* runner_step() is under way (progress callbacks draw) */
-	uint64_t step_t0;          /* when the running step started (ms) */
-	uint64_t poll_drawn;       /* when tui_poll last drew (ms) */
-	long stopped;              /* the step the user stopped, -1: none */
-	struct cast *cast;
-	bool quit;
-};
-
 /* Monotonic milliseconds. */
-static uint64_t
+uint64_t
 tui_now_ms(void)
 {
 	struct timespec t;
@@ -99,14 +43,14 @@ tui_now_ms(void)
 }
 
 /* How many results the lesson has kept. */
-static size_t
+size_t
 tui_count(const struct tui *t)
 {
 	return t->l != NULL ? lesson_count(t->l) : 0;
 }
 
 /* Result i (below tui_count). */
-static const struct step_result *
+const struct step_result *
 tui_result(const struct tui *t, long i)
 {
 	return &lesson_results(t->l)[i];
@@ -130,7 +74,7 @@ tui_sweep_lines(char *text, const char **v, size_t max)
 }
 
 /* Draw the current state into the grid and on the terminal (and the recording). */
-static void
+void
 tui_draw(struct tui *t)
 {
 	struct view_frame f = {
@@ -341,58 +285,10 @@ tui_finish(struct tui *t)
 		         t->right, t->asked);
 }
 
-/* Score a letter given to a practice choice question: the truth is what the run observed. */
-static void
-tui_score_choice(struct tui *t)
-{
-	const struct practice_problem *p = t->o->practice;
-	struct practice_answer a[PRACTICE_MAX_Q];
-	size_t i = (size_t)t->ask_q;
-	bool ok;
 
-	practice_observe(p, lesson_results(t->l), tui_count(t), a);
-	ok = practice_match(&p->q[i], &a[i], t->answer);
-	t->asked++;
-	t->right += ok;
-	snprintf(t->status, sizeof t->status, "you said %s; observed %s (%s)  %s   score %d/%d",
-	         t->answer, a[i].text, a[i].detail, ok ? "right!" : "not quite", t->right, t->asked);
-}
-
-/* Score the guess for the step just run. */
-static void
-tui_score(struct tui *t)
-{
-	const struct step_result *sr = lesson_last(t->l);
-
-	if (!t->guessed)
-		return;
-	t->guessed = false;
-	if (t->ask_q >= 0) {
-		tui_score_choice(t);
-		return;
-	}
-	for (size_t i = 0; i < sr->n_expects; i++) {
-		if (i != t->ask_expect)
-			continue;
-		/* Nothing observed: no score, and say why rather than compare with a 0. */
-		if (sr->expects[i].outcome == EXPECT_NOT_OBSERVABLE) {
-			snprintf(t->status, sizeof t->status, "you said %" PRId64 " for %s; not "
-			         "observable here: %s", t->guess,
-			         scenario_key_name(sr->expects[i].want->key), sr->expects[i].got_text);
-			continue;
-		}
-		/* The truth is what was observed, not what the scenario hoped. */
-		bool ok = sr->expects[i].got == t->guess;
-		t->asked++;
-		t->right += ok;
-		snprintf(t->status, sizeof t->status, "you said %" PRId64 " for %s; observed %" PRId64
-		         "  %s   score %d/%d", t->guess, scenario_key_name(sr->expects[i].want->key),
-		         sr->expects[i].got, ok ? "right!" : "not quite", t->right, t->asked);
-	}
-}
 
 /* Run the next step of the scenario and show it. */
-static void
+void
 tui_run_step(struct tui *t)
 {
 	int rc;
@@ -426,86 +322,8 @@ tui_run_step(struct tui *t)
 		tui_finish(t);
 }
 
-/* Ask a practice problem's choice question about the next step, if it has one. */
-static bool
-tui_ask_choice(struct tui *t, const struct scn_step *st)
-{
-	const struct practice_problem *p = t->o->practice;
-	size_t used;
-	char call[256];
 
-	for (size_t i = 0; p != NULL && i < p->n_q; i++) {
-		const struct practice_question *q = &p->q[i];
-		if (q->step != tui_count(t) || q->n_choices == 0)
-			continue;
-		t->ask_q = (long)i;
-		describe_step(st, call, sizeof call);
-		used = (size_t)snprintf(t->prompt, sizeof t->prompt, "Next: step %zu, %s\n%s\n",
-		                        tui_count(t) + 1, call, q->text);
-		for (size_t c = 0; c < q->n_choices && used < sizeof t->prompt; c++)
-			used += (size_t)snprintf(t->prompt + used, sizeof t->prompt - used,
-			                         "  %c) %s\n", (char)('a' + c), q->choices[c]);
-		if (used < sizeof t->prompt)
-			snprintf(t->prompt + used, sizeof t->prompt - used, "\nyour guess: _\n\n(a "
-			         "letter, Enter to run the step, Esc to skip the question)");
-		return true;
-	}
-	return false;
-}
 
-/* Ask the quiz question for the next step, if it has one; return true if asking. */
-static bool
-tui_ask(struct tui *t)
-{
-	const struct scn_step *st;
-	const char *q = NULL;
-	char call[256];
-
-	if (!t->o->quiz || tui_count(t) >= t->s->n_steps || t->guessed)
-		return false;
-	st = &t->s->steps[tui_count(t)];
-	t->ask_q = -1;
-	t->answer[0] = '\0';
-	if (tui_ask_choice(t, st)) {
-		t->asking = true;
-		t->autoplay = false;
-		return true;
-	}
-	/* Ask in the key table's order: the number of write() calls is the first lesson. The
-	 * step's own ask: replaces the key's question. */
-	for (size_t k = 0; k < SCN_KEY__COUNT && q == NULL; k++)
-		for (size_t i = 0; i < st->n_expects && q == NULL; i++)
-			if (st->expects[i].key == k && scn_key_table[k].question != NULL &&
-			    st->expects[i].cmp == SCN_CMP_EQ) {
-				q = st->ask != NULL ? st->ask : scn_key_table[k].question;
-				t->ask_expect = i;
-			}
-	if (q == NULL)
-		return false;
-	t->asking = true;
-	t->autoplay = false;
-	t->answer[0] = '\0';
-	describe_step(st, call, sizeof call);
-	snprintf(t->prompt, sizeof t->prompt,
-	         "Next: step %zu, %s\n%s\n\nyour guess: %s_\n\n(digits, Enter to run the step, "
-	         "Esc to skip the question)", tui_count(t) + 1, call, q, t->answer);
-	return true;
-}
-
-/* Refresh the prompt after the answer changed. */
-static void
-tui_prompt_update(struct tui *t)
-{
-	char *p = strstr(t->prompt, "your guess: ");
-
-	if (p != NULL) {
-		char tail[256];
-		char *rest = strstr(p, "\n\n");
-		snprintf(tail, sizeof tail, "%s", rest != NULL ? rest : "");
-		snprintf(p, sizeof t->prompt - (size_t)(p - t->prompt), "your guess: %s_%s", t->answer,
-		         tail);
-	}
-}
 
 /* Before the first step that runs a program not allowed yet: ask (prog/consent.h). */
 static bool
@@ -608,39 +426,6 @@ tui_click(struct tui *t, int x, int y)
 	t->focus = VIEW_PANE_NONE;
 }
 
-/* A key while the quiz asks; return what it did (TUI_KEY_*). */
-static unsigned
-tui_key_quiz(struct tui *t, int k)
-{
-	size_t n = strlen(t->answer);
-
-	if (t->ask_q >= 0 && k >= 'a' && k < 'a' + (int)t->o->practice->q[t->ask_q].n_choices) {
-		t->answer[0] = (char)k;        /* one letter: a new one replaces it */
-		t->answer[1] = '\0';
-	} else if (t->ask_q < 0 && k >= '0' && k <= '9' && n + 1 < sizeof t->answer - 4) {
-		t->answer[n] = (char)k;
-		t->answer[n + 1] = '\0';
-	} else if (k == CRT_K_BACKSPACE && n > 0) {
-		t->answer[n - 1] = '\0';
-	} else if (k == CRT_K_ESC) {
-		t->asking = false;
-		t->guessed = false;
-		tui_run_step(t);
-		return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
-	} else if (k == CRT_K_ENTER && n > 0) {
-		t->asking = false;
-		t->guessed = true;
-		t->guess = strtoll(t->answer, NULL, 10);
-		tui_run_step(t);
-		return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
-	} else if (k == 'q' || k == CRT_K_F10) {
-		return TUI_KEY_HANDLED | TUI_KEY_QUIT;
-	} else {
-		return 0;
-	}
-	tui_prompt_update(t);
-	return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
-}
 
 /* Scroll a sweep's table and chart; return true if k was a scrolling key. */
 static bool
