@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* practice/practice-int.h: what the topics' files share (practice/practice.c: the table, the
- * stdio, cache and direct topics, observing and scoring; practice/practice-crash.c: the crash
- * topic). */
+/* practice/practice-int.h: what the files of practice/ share: the generators' helpers the
+ * judge and the crash topic (practice/practice-crash.c) use too. */
 #ifndef IOBUFVIZ_PRACTICE_INT_H
 #define IOBUFVIZ_PRACTICE_INT_H
 
@@ -15,14 +14,20 @@
 /* The stdio buffer's and a page's size the models assume (st_blksize on ext4, xfs, btrfs). */
 #define PRACTICE_PAGE 4096
 
+/* The last choice of a which-pages question: the machine's answer when it is no other. */
+#define PRACTICE_OTHER_SET "another set"
+
+/* Copy src into dst of len bytes, cut short if it must be (messages and short labels). */
+void practice_copy(char *dst, size_t len, const char *src);
+
+/* Write pages set in v[0..n) as ranges ("0-2,5"; "none" when empty) into buf. */
+void practice_pages_format(const bool *v, size_t n, char *buf, size_t len);
+
 /* A number in [0, n): the same on every machine (no rand(), no modulo of a libc value). */
 uint64_t practice_below(uint64_t *rng, uint64_t n);
 
 /* One of the n values of v. */
 uint64_t practice_pick(uint64_t *rng, const uint64_t *v, size_t n);
-
-/* Copy src into dst of len bytes, cut short if it must be. */
-void practice_copy(char *dst, size_t len, const char *src);
 
 /* Start a question about step (0-based) into p; NULL when p has no room left. */
 struct practice_question *practice_question_add(struct practice_problem *p, size_t step,

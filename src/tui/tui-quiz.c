@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/describe.h"
 #include "lesson/expect.h"
 #include "practice/practice.h"
 #include "tui/crt.h"
@@ -77,7 +76,7 @@ tui_ask_choice(struct tui *t, const struct scn_step *st)
 		if (q->step != tui_count(t) || q->n_choices == 0)
 			continue;
 		t->ask_q = (long)i;
-		describe_step(st, call, sizeof call);
+		view_step_line(t->o->step_line, st, call, sizeof call);
 		used = (size_t)snprintf(t->prompt, sizeof t->prompt, "Next: step %zu, %s\n%s\n",
 		                        tui_count(t) + 1, call, q->text);
 		for (size_t c = 0; c < q->n_choices && used < sizeof t->prompt; c++)
@@ -123,7 +122,7 @@ tui_ask(struct tui *t)
 	t->asking = true;
 	t->autoplay = false;
 	t->answer[0] = '\0';
-	describe_step(st, call, sizeof call);
+	view_step_line(t->o->step_line, st, call, sizeof call);
 	snprintf(t->prompt, sizeof t->prompt,
 	         "Next: step %zu, %s\n%s\n\nyour guess: %s_\n\n(digits, Enter to run the step, "
 	         "Esc to skip the question)", tui_count(t) + 1, call, q, t->answer);
