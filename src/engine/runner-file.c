@@ -185,6 +185,8 @@ runner_make_lab(struct runner *r, char **err)
 		                 "file is", r->lab_why);
 		return 0;
 	}
+	/* The device's counters from the lab's birth: all of them 0. */
+	r->dev_last = (struct snap_device){ .source = SNAP_SRC_BLOCKSTAT };
 	runner_place_say(r, "the scratch file is in a crash lab: an image of its own (%s, %" PRIu64
 	                 " MiB sparse) on /dev/%s, mounted where only this run reaches it (%s)",
 	                 fs, crash_lab_bytes(r->lab) >> 20, crash_lab_device(r->lab),
@@ -236,6 +238,12 @@ runner_make_file(struct runner *r, char **err)
 		errmsg_set(err, "cannot prefill %s: %s", r->path, strerror(errno));
 		close(fd);
 		return -1;
+	}
+	/* The prefill's writes were waited for (its fsync); what comes after is no step's. */
+	if (r->lab != NULL) {
+		struct snap_device d;
+		runner_crash_device(r, &d);
+		runner_crash_account(r, &d, f->size > 0);
 	}
 	close(fd);
 	r->probe_fd = openat(r->dirfd, RUNNER_FILE_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);

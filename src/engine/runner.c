@@ -542,7 +542,8 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	if (r->source == EV_SRC_PTRACE)
 		runner_calibrate(r);
 	runner_observe(r, &r->initial);
-	r->dev_last = r->initial.device;
+	/* What reached the lab's device since the file was made: no step's doing. */
+	runner_crash_account(r, &r->initial.device, false);
 	clock_gettime(CLOCK_MONOTONIC, &r->step_end);
 	/* A source asked for by name that cannot work here is said now, not hidden by a fallback. */
 	if (r->o.probe != SNAP_SRC_NONE && r->initial.cache.source == SNAP_SRC_NONE) {
