@@ -76,6 +76,7 @@ headless_head(struct transcript *t, const struct scenario *s, const struct lesso
 	t->source = s->source;
 	t->path = s->path;
 	t->intro = s->intro;
+	t->scn = s;
 	t->file = lesson_file_path(l);
 	t->place_note = lesson_place_note(l)[0] ? lesson_place_note(l) : NULL;
 	t->notes[0] = init->cache.note[0] ? init->cache.note : NULL;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "base/json.h"
 #include "lesson/step.h"
@@ -79,6 +80,7 @@ struct transcript {
 	const char *file;                  /* the scratch file; a program: its working dir */
 	const char *place_note;            /* why the scratch file is where it is, or NULL */
 	const char *intro;                 /* or NULL */
+	const struct scenario *scn;        /* the lesson (its program as C); NULL for a program */
 	const char *notes[2];              /* the first observation's cache and disk notes, or NULL */
 	size_t n_steps;                    /* the lesson's steps; 0 for a program */
 	const struct transcript_program *prog;
@@ -91,6 +93,7 @@ struct transcript {
 	bool ok;                           /* nothing failed (strict: nor was unobservable) */
 	size_t n_points;                   /* TAP: test points written */
 	const char *error;                 /* at the end: why the run could not finish, or NULL */
+	struct timespec started;           /* when transcript_init ran (CLOCK_MONOTONIC) */
 };
 
 /* A format: writes the head, each step, the end. */
@@ -101,8 +104,9 @@ struct transcript_format {
 	void (*end)(struct transcript *t);
 };
 
-/* The formats (out/text.c, out/json.c, out/tap.c). */
-extern const struct transcript_format out_text_format, out_json_format, out_tap_format;
+/* The formats (out/text.c, out/json.c, out/tap.c, out/html.c, out/gradescope.c). */
+extern const struct transcript_format out_text_format, out_json_format, out_tap_format,
+                                      out_html_format, out_gradescope_format;
 
 /* The i-th format of the table (from 0), or NULL past the last. */
 const struct transcript_format *transcript_format_at(size_t i);

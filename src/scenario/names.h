@@ -33,6 +33,7 @@ extern const struct scn_name scn_sources[];   /* enum snap_source */
 extern const struct scn_name scn_traces[];    /* enum ev_source */
 extern const struct scn_name scn_origins[];   /* enum ev_origin, as JSON names it */
 extern const struct scn_name scn_origin_words[]; /* enum ev_origin, for people */
+extern const struct scn_name scn_cell_disks[]; /* enum snap_cell_disk */
 
 /* Name of value in t (the first that matches), "?" if none. */
 const char *scenario_names_of(const struct scn_name *t, int value);

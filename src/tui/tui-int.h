@@ -44,7 +44,7 @@ struct tui {
 	struct view_hop hops[VIEW_MAX_HOPS];
 	size_t n_hops;
 	uint64_t anim_t0;
-	bool help;
+	int help;                  /* 0: closed; 1: the keys; N: the glossary's page N - 1 */
 	size_t sweep_top;          /* first line of a sweep's table shown */
 	enum view_pane focus;
 	bool show_detail;          /* the details popup of focus (tui/view-details.c) */

@@ -464,9 +464,9 @@ tui_key(struct tui *t, int k)
 	if (t->asking)
 		return tui_key_quiz(t, k);
 	if (t->help) {
-		/* Any key closes the help; q and F10 also quit. */
-		t->help = false;
-		if (k != 'q' && k != CRT_K_F10)
+		/* ? F1: the next page (the glossary); other keys close it; q F10 quit too. */
+		t->help = k == '?' || k == CRT_K_F1 ? view_frame_help_turn(t->g, t->help) : 0;
+		if (t->help || (k != 'q' && k != CRT_K_F10))
 			return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 	}
 	if (t->lay.sweep_rows > 0 && tui_scroll(t, k))
@@ -541,7 +541,7 @@ tui_key(struct tui *t, int k)
 		tui_crash(t);
 		break;
 	case '?': case 'h': case CRT_K_F1:
-		t->help = true;
+		t->help = 1;
 		break;
 	case 'c': case 'C':
 		t->program_toggled = !t->program_toggled;

@@ -322,6 +322,15 @@ static const struct view_legend view_cache_legend_resident[] = {
 	{ .v = VG_ABSENT, .style = GS_DIM, .name = "absent" },
 };
 
+/* The pane's legend for a source with dirty counts or without. */
+const struct view_legend *
+view_cache_legend_of(bool has_dirty, size_t *n)
+{
+	*n = has_dirty ? VIEW_CACHE_LEGEND :
+	     sizeof view_cache_legend_resident / sizeof view_cache_legend_resident[0];
+	return has_dirty ? view_cache_legend : view_cache_legend_resident;
+}
+
 /* Draw the page-cache pane. */
 void
 view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
@@ -345,10 +354,8 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	int y = r.y, rows, srows, zoom_y = -1, counts_y;
 	uint64_t ppc = c->pages_per_cell ? c->pages_per_cell : 1;
 	int cw = look != NULL && look->big && r.w >= 16 ? 2 : 1, rh = 1;
-	const struct view_legend *legend = c->has_dirty ? view_cache_legend :
-	                                   view_cache_legend_resident;
-	size_t n_legend = c->has_dirty ? VIEW_CACHE_LEGEND :
-	                  sizeof view_cache_legend_resident / sizeof view_cache_legend_resident[0];
+	size_t n_legend;
+	const struct view_legend *legend = view_cache_legend_of(c->has_dirty, &n_legend);
 	size_t zfirst = 0, zn = 0;
 	int legend_rows = tall ? view_legend_draw(NULL, 0, 0, r.w, 2, legend, n_legend, ascii) : 0;
 
