@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fixture-views.h"
+#include "base/text.h"
 #include "tui/grid.h"
 #include "export/ctext.h"
 #include "export/program.h"
@@ -117,6 +119,41 @@ START_TEST(test_program_bundled)
 }
 END_TEST
 
+/*
+ * A scenario near the loader's 1 MiB whose texts are full of the names the program looks for
+ * (fd renamed for a named pair, tail, check) and whose title is 100000 words: exported in
+ * well under 10 s of CPU (each name looked up from the text's start took minutes: 183 s for
+ * 450 KB), and the text is all in one literal.
+ */
+START_TEST(test_program_long)
+{
+	struct ctext y = { 0 };
+	struct scenario *s = NULL;
+	struct program *p;
+	char *err = NULL;
+	clock_t t0 = clock();
+
+	ctext_printf(&y, "title: \"");
+	for (int i = 0; i < 100000; i++)
+		ctext_printf(&y, "x ");
+	ctext_printf(&y, "\"\nsteps:\n  - open: {flags: [O_RDWR]}\n    as: a\n  - write: {text: \"");
+	for (int i = 0; i < 60000; i++)
+		ctext_printf(&y, "fd tail check ");
+	ctext_printf(&y, "\"}\n    on: a\n");
+	ck_assert(!y.nomem);
+	ck_assert_msg(scenario_load_text("long.yaml", ctext_str(&y), y.len, &s, &err) == 0, "%s",
+	              err != NULL ? err : "?");
+	p = program_new(s);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_double_lt((double)(clock() - t0) / CLOCKS_PER_SEC, 10.0);
+	ck_assert(!step_has(p, 1, "fd_a tail"));
+	ck_assert(step_has(p, 1, "write(fd_a, \"fd tail check fd tail"));
+	program_free(p);
+	scenario_free(s);
+	ctext_clear(&y);
+}
+END_TEST
+
 /* A row of g that holds text, or -1. */
 static int
 row_with(const struct grid *g, const char *text, char *buf, size_t len)
@@ -132,11 +169,11 @@ START_TEST(test_pane_draw)
 {
 	struct scenario *s = load("13-3-fflush-fsync.yaml");
 	struct program *p = program_new(s);
-	struct grid *g = grid_new(40, 12);
+	struct grid *g = grid_new(40, 14);
 	char row[512];
 	int y;
 
-	view_program_draw(g, (struct grid_rect){ 0, 0, 40, 12 }, p, 4, true);
+	view_program_draw(g, (struct grid_rect){ 0, 0, 40, 14 }, p, 4, true);
 	ck_assert_int_ge(row_with(g, "program: step 5", row, sizeof row), 0);
 	y = row_with(g, "fsync(fd)", row, sizeof row);
 	ck_assert_int_gt(y, 0);
@@ -295,6 +332,44 @@ comment_is(const char *s, const char *want)
 	ctext_clear(&t);
 }
 
+/* s as ctext_comment writes it after "/" "*": every line at most 76 columns, and the lines
+ * joined again (spaces for line breaks, none in a cut word) are want (NULL: s escaped, one
+ * word, its "?" parted). */
+static void
+comment_wraps(const char *s, const char *want)
+{
+	struct ctext t = { 0 };
+	char *safe = text_safe_dup(s, TEXT_LINE), *joined, *j;
+	const char *c;
+
+	ctext_printf(&t, "/*");
+	ctext_comment(&t, s);
+	c = ctext_str(&t) + 2;
+	ck_assert_ptr_null(strstr(c, "??"));
+	ck_assert_ptr_null(strstr(c, "*/"));
+	joined = j = calloc(1, strlen(c) + 1);
+	for (const char *nl; (nl = strchr(c, '\n')) != NULL; c = nl + 4) {
+		ck_assert_uint_le(nl - c, 76);
+		ck_assert(strncmp(nl, "\n * ", 4) == 0);
+		memcpy(j, c, (size_t)(nl - c));
+		j += nl - c;
+		if (want != NULL)
+			*j++ = ' ';
+	}
+	ck_assert_uint_le(strlen(c), 76);
+	strcpy(j, c);
+	if (want == NULL) {   /* one word: "??" parted by a backslash, "*" "/" by a space */
+		for (j = joined; (j = strstr(j, "?\\?")) != NULL; j++)
+			memmove(j + 1, j + 2, strlen(j + 2) + 1);
+		if ((j = strstr(joined, "* /")) != NULL)
+			memmove(j + 1, j + 2, strlen(j + 2) + 1);
+	}
+	ck_assert_str_eq(joined, want != NULL ? want : safe);
+	free(joined);
+	free(safe);
+	ctext_clear(&t);
+}
+
 /* A literal holds exactly the text's bytes and nothing can leave it or join an escape; a
  * long one is split, never cut; a comment cannot close, open or splice. */
 START_TEST(test_ctext)
@@ -336,6 +411,21 @@ START_TEST(test_ctext)
 	comment_is("/*/", "/ * /");
 	comment_is("end\\", "end\\\\");
 	comment_is("\x1b[31m\xe2\x80\xae\xc2\x9b\xff \xc3\xa9", "\\x1b[31m\\u202e\\u009b\\xff \xc3\xa9");
+	comment_is(" a \t\n b  ", "a b");
+	/* Wrapped at 76 columns: words on the next line " * ", a wider word cut between two
+	 * escapes or characters; nothing lost: the lines joined again are the text escaped. */
+	comment_wraps("Forty words, each one of them short enough for a line of its own, make a "
+	              "comment wrapped over several lines; every one of the lines ends before "
+	              "column seventy-seven, and no word is cut in two anywhere at all in it.",
+	              "Forty words, each one of them short enough for a line of its own, make a "
+	              "comment wrapped over several lines; every one of the lines ends before "
+	              "column seventy-seven, and no word is cut in two anywhere at all in it.");
+	memset(longer, 0x1b, 300);
+	longer[150] = '*';
+	longer[151] = '/';
+	comment_wraps(longer, NULL);
+	memset(longer, '?', 300);
+	comment_wraps(longer, NULL);
 	ctext_printf(&t, "%d%s", 1, "x");
 	ck_assert_str_eq(ctext_str(&t), "1x");
 	ck_assert(!t.nomem);
@@ -369,6 +459,72 @@ START_TEST(test_pane_hostile)
 }
 END_TEST
 
+/* A lesson with a run step: the program's opening comment names the command line it runs,
+ * before anything else; the pane marks the step's lines with "!" (lit or not) and says so in
+ * its title. A lesson without one says nothing of it. */
+START_TEST(test_program_runs)
+{
+	char path[4096], row[512], *err = NULL;
+	struct scenario *s = NULL, *plain = load("13-3-fflush-fsync.yaml");
+	struct program *p, *q = program_new(plain);
+	struct grid *g = grid_new(100, 60);
+	size_t run = 0, head, marked = 0;
+
+	test_util_src_path("tests/fixtures/good/all-ops.yaml", path, sizeof path);
+	ck_assert_msg(scenario_load(path, &s, &err) == 0, "%s", err != NULL ? err : "?");
+	p = program_new(s);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(q);
+	while (run < s->n_steps && s->steps[run].op != SCN_OP_RUN)
+		run++;
+	ck_assert_uint_lt(run, s->n_steps);
+	ck_assert(step_has(p, run, "execvp("));
+	for (head = 0; head < p->n_lines && strstr(p->lines[head], "*/") == NULL; head++)
+		continue;
+	ck_assert_uint_lt(head, p->n_lines);
+	{
+		char want[128];
+		bool warned = false, named = false;
+		snprintf(want, sizeof want, " *   step %zu (line %d): ./mytail -n 3 {file} < /dev/null",
+		         run + 1, s->steps[run].line);
+		for (size_t i = 0; i < head; i++) {
+			warned |= strstr(p->lines[i], "this program runs other programs, with your "
+			                 "rights") != NULL;
+			named |= strcmp(p->lines[i], want) == 0;
+		}
+		ck_assert_msg(warned && named, "the opening comment does not name %s", want);
+	}
+	for (size_t i = 0; i < q->n_lines; i++)
+		ck_assert_ptr_null(strstr(q->lines[i], "runs other programs"));
+
+	/* The run step lit, then another: its lines are marked either way, no other line is. */
+	for (long lit = (long)run; lit >= (long)run - 1; lit--) {
+		view_program_draw(g, (struct grid_rect){ 0, 0, 100, 60 }, p, lit, true);
+		ck_assert_int_ge(row_with(g, "! runs a program", row, sizeof row), 0);
+		for (int y = 1; y < 59; y++) {
+			long line;
+			grid_row_text(g, y, row, sizeof row);
+			if (sscanf(row + 1, "%ld", &line) != 1)
+				continue;
+			bool in_run = (size_t)line > p->first[run] && (size_t)line <= p->last[run];
+			ck_assert_msg((row[4] == '!') == in_run, "line %ld: %s", line, row);
+			if (in_run) {
+				ck_assert_int_eq(grid_at(g, 4, y)->style, GS_ERROR);
+				marked++;
+			}
+		}
+	}
+	ck_assert_uint_eq(marked, 2 * (p->last[run] - p->first[run]));
+	view_program_draw(g, (struct grid_rect){ 0, 0, 100, 60 }, q, 1, true);
+	ck_assert_int_lt(row_with(g, "! runs a program", row, sizeof row), 0);
+	grid_free(g);
+	program_free(p);
+	program_free(q);
+	scenario_free(s);
+	scenario_free(plain);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 program_suite(void)
@@ -380,10 +536,12 @@ program_suite(void)
 	tcase_add_test(tc, test_program_13_3);
 	tcase_add_test(tc, test_program_bundled);
 	tcase_add_test(tc, test_pane_wraps_every_line);
+	tcase_add_test(tc, test_program_long);
 	tcase_add_test(tc, test_pane_draw);
 	tcase_add_test(tc, test_pane_layout);
 	tcase_add_test(tc, test_ctext);
 	tcase_add_test(tc, test_pane_hostile);
+	tcase_add_test(tc, test_program_runs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -212,11 +212,15 @@ list(void)
 
 /* --export=c: print the scenario as one C program; nothing runs. */
 static int
-export_c(const struct scenario *s)
+export_c(const struct scenario *s, const struct prog_consent *c)
 {
-	struct program *p = program_new(s);
+	struct program *p;
 
-	if (p == NULL) {
+	/* The program runs the run steps' programs when the student runs it: the consent a run
+	 * of them takes, and its opening comment names them. */
+	if (prog_consent_refuse(s, c, "exported (the C program runs them)", stderr) > 0)
+		return APP_EXIT_USAGE;
+	if ((p = program_new(s)) == NULL) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		return APP_EXIT_ENV;
 	}
@@ -549,7 +553,7 @@ run(int argc, char **argv)
 	if (rc != 0)
 		return rc;
 	if (o.export_fmt != NULL && strcmp(o.export_fmt, "c") == 0) {
-		rc = export_c(s);
+		rc = export_c(s, &o.consent);
 		scenario_free(s);
 		return rc;
 	}

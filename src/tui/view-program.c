@@ -173,7 +173,18 @@ view_program_line(struct grid *g, int x, int y, int w, int rows, const char *lin
 	return row > 0 ? row : 1;
 }
 
-/* Draw the program p in r, step (-1: none) lit and scrolled into view. */
+/* True if line i of p is a line of a step that runs another program (a run step). */
+static bool
+view_program_runs(const struct program *p, size_t i)
+{
+	for (size_t k = 0; k < p->n_steps; k++)
+		if (p->runs[k] && i >= p->first[k] && i < p->last[k])
+			return true;
+	return false;
+}
+
+/* Draw the program p in r, step (-1: none) lit and scrolled into view; the lines that run
+ * another program marked "!" in the gutter. */
 void
 view_program_draw(struct grid *g, struct grid_rect r, const struct program *p, long step,
                   bool ascii)
@@ -181,13 +192,14 @@ view_program_draw(struct grid *g, struct grid_rect r, const struct program *p, l
 	struct view_program_lex lx = { false };
 	int ih = r.h - 2, iw = r.w - 2, gut = 4, tw = iw - gut, above = 0, y;
 	size_t first, last, top, shown;
-	bool more = false;
-	char title[64];
+	bool more = false, runs = false;
+	char title[64], at[32] = "";
 
+	for (size_t k = 0; k < p->n_steps; k++)
+		runs |= p->runs[k];
 	if (step >= 0 && (size_t)step < p->n_steps)
-		snprintf(title, sizeof title, "program: step %ld (c hides)", step + 1);
-	else
-		snprintf(title, sizeof title, "program (c hides)");
+		snprintf(at, sizeof at, ": step %ld", step + 1);
+	snprintf(title, sizeof title, "program%s (c hides%s)", at, runs ? "; ! runs a program" : "");
 	grid_box(g, r, title, GS_BORDER, ascii);
 	if (ih < 1 || iw < gut + 4)
 		return;
@@ -224,7 +236,7 @@ view_program_draw(struct grid *g, struct grid_rect r, const struct program *p, l
 	for (size_t i = 0; i < p->n_lines && y < r.y + 1 + ih; i++) {
 		/* A style per byte, however long the line (a scenario's text may be). */
 		unsigned char *st = calloc(strlen(p->lines[i]) + 2, 1);
-		bool lit = i >= first && i < last;
+		bool lit = i >= first && i < last, mark = view_program_runs(p, i);
 		int rows;
 
 		if (st == NULL)
@@ -241,8 +253,9 @@ view_program_draw(struct grid *g, struct grid_rect r, const struct program *p, l
 			rows = r.y + 1 + ih - y;
 			more = true;
 		}
-		grid_printf(g, r.x + 1, y, gut, lit ? GS_FOCUS : GS_DIM, "%3zu%s", i + 1,
-		            lit ? ">" : " ");
+		grid_printf(g, r.x + 1, y, gut, lit ? GS_FOCUS : GS_DIM, "%3zu", i + 1);
+		if (mark || lit)   /* past line 999, in place of the number's last digit */
+			grid_put(g, r.x + gut, y, mark ? '!' : '>', mark ? GS_ERROR : GS_FOCUS);
 		if (lit)
 			grid_attr(g, (struct grid_rect){ r.x + 1 + gut, y, tw, rows }, GRID_A_REVERSE);
 		y += rows;
