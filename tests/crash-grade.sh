@@ -8,17 +8,11 @@
 # expectation failed), or, after writes no step waited for, whatever the kernel had committed:
 # a lost file is then "not observable here", never failed. Needs root, loop devices and
 # python3; a filesystem whose mkfs is missing is a named skip.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-test=crash-grade
-. "$src/tests/crash-lib.sh"
-
+testname=crash-grade
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/crash-lib.sh"
 lab_needs
-command -v python3 >/dev/null || skip "python3 is not installed"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/crash-grade.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM HUP
-fail=0
+need python3
 
 # The student's program: 100 lines (790 bytes) through Python's buffer, fsync'd or not.
 cat >"$tmp/w.py" <<'PY'
@@ -47,7 +41,7 @@ lesson nosync
 
 for fs in ext4 xfs btrfs; do
 	if ! PATH=$PATH:/usr/sbin:/sbin command -v "mkfs.$fs" >/dev/null 2>&1; then
-		echo "SKIP: $test: $fs: mkfs.$fs is not installed"
+		skip_part "$fs" "mkfs.$fs is not installed"
 		continue
 	fi
 	for mode in sync nosync; do
@@ -94,10 +88,9 @@ for b in bad:
     print("FAIL: " + b)
 PY
 )
-		echo "$got" | sed "s/^/$test: $fs: $mode: /"
+		echo "$got" | sed "s/^/$testname: $fs: $mode: /"
 		case $got in *FAIL:*) fail=1 ;; esac
-		[ -s "$out" ] || { echo "FAIL: $test: $fs: $mode: exit $rc: $(head -c 300 "$tmp/err")"; fail=1; }
+		[ -s "$out" ] || { echo "FAIL: $testname: $fs: $mode: exit $rc: $(head -c 300 "$tmp/err")"; fail=1; }
 	done
 done
-[ $fail -eq 0 ] && echo "ok: $test"
-exit $fail
+finish

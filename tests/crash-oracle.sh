@@ -16,33 +16,27 @@
 # bytes after fwrite, fflush, fsync; a power cut no file, no file, 5000) are held against the
 # oracle's crash-13-3 too.
 # Needs root, loop devices and the three mkfs; else "SKIP: crash-oracle: <reason>" (exit 77).
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-src=${IOBUFVIZ_SRCDIR:-$top}
-bin=${IOBUFVIZ_BIN:-$top/build/src/iobufviz}
-build=$(dirname "$(dirname "$bin")")
+testname=crash-oracle
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/crash-lib.sh"
 seq=$build/tests/crash-seq
-test=crash-oracle
-. "$src/tests/crash-lib.sh"
 
 lab_needs losetup mount umount cp stat head mkfs.ext4 mkfs.xfs mkfs.btrfs python3 mkfifo
 PATH=$PATH:/usr/sbin:/sbin
 [ -x "$seq" ] || { echo "FAIL: crash-oracle: $seq not built"; exit 1; }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/crash-oracle.XXXXXX") || exit 99
+work=$tmp
 mounts=""
 loops=""
 pids=""
 
-# Kill the program, unmount and detach everything made here, newest first; remove the work dir.
+# Kill the program, unmount and detach everything made here, newest first (lib.sh then
+# removes the work dir).
 cleanup() {
 	for p in $pids; do kill -9 "$p" 2>/dev/null; done
 	for m in $mounts; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null; done
 	for l in $loops; do losetup -d "$l" 2>/dev/null; done
-	rm -rf "$work"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 status=0 compared=0 skipped=0
 fail() {
@@ -108,7 +102,7 @@ oracle() {
 	k=0
 	while :; do
 		k=$((k + 1))
-		wait_for grep -q -e "^crash $k " -e '^done' "$d/out" || { fail "$fs $lesson: the program did not reach crash $k: $(cat "$d/out")"; break; }
+		wait_for "grep -q -e '^crash $k ' -e '^done' '$d/out'" || { fail "$fs $lesson: the program did not reach crash $k: $(cat "$d/out")"; break; }
 		line=$(grep "^crash $k " "$d/out") || break
 		set -- $line
 		name=$3 child=$4 writes=$5 stray=$6
@@ -118,7 +112,7 @@ oracle() {
 		[ "$1" -gt "$writes" ] && [ "$2" -gt 0 ] && stray=$((stray + $1 - writes))
 		# The process crash: its copy dies by SIGKILL; another process reads the file.
 		kill -9 "$child"
-		wait_for sh -c "! kill -0 $child 2>/dev/null" || fail "$fs $lesson: the copy $child did not die"
+		wait_for "! kill -0 $child 2>/dev/null" || fail "$fs $lesson: the copy $child did not die"
 		echo "$k $name $(seen "$d/live/$name") $stray" >>"$d/views"
 		printf x >&9
 	done
@@ -230,4 +224,5 @@ for fs in ext4 xfs btrfs; do
 done
 echo "crash-oracle: $compared power cuts compared, $skipped not (named above)"
 [ $status -eq 0 ] && echo "ok: crash-oracle: iobufviz recovers what the test recovers, on ext4, xfs and btrfs"
-exit $status
+fail=$status
+finish

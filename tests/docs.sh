@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: MIT
 # tests/docs.sh: the documents say what a newcomer needs: every lesson in the curriculum,
 # the mouse among the man page's keys, how to run the program that nothing installed yet.
-set -u
-src=${IOBUFVIZ_SRCDIR:?}
-fail=0
+testname=docs
+. "$(dirname "$0")/lib.sh"
 
 # Every lesson (a scenario without a sweep step) has its row in doc/curriculum.md.
 for f in "$src"/scenarios/*.yaml; do
@@ -24,5 +23,4 @@ sed -n '/^## Using it/,/^## /p' "$src/README.md" | grep -F -q 'build/src/iobufvi
 sed -n '/^## Using it/,/^## /p' "$src/README.md" | grep -F -q 'make -C build install' ||
 	{ echo "FAIL: README.md: Using it does not say how to install"; fail=1; }
 
-[ $fail = 0 ] && echo "PASS: docs"
-exit $fail
+finish

@@ -7,17 +7,14 @@
 # (--crash-fs), once.
 # Needs root and loop devices; without them it prints "SKIP: fs-matrix: <reason>" (exit 77).
 # Usage: tests/fs-matrix.sh [BIN [SRCDIR]]   (default build/src/iobufviz and the tree's root)
-set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-${IOBUFVIZ_BIN:-$top/build/src/iobufviz}}
-src=${2:-${IOBUFVIZ_SRCDIR:-$top}}
+IOBUFVIZ_BIN=${1:-${IOBUFVIZ_BIN:-$top/build/src/iobufviz}}
+IOBUFVIZ_SRCDIR=${2:-${IOBUFVIZ_SRCDIR:-$top}}
+export IOBUFVIZ_BIN IOBUFVIZ_SRCDIR
+testname=fs-matrix
+. "$(dirname "$0")/lib.sh"
 budget=${FS_MATRIX_BUDGET:-0.02}
 probes=${FS_MATRIX_PROBES:-"auto mincore kpageflags"}
-
-skip() {
-	echo "SKIP: fs-matrix: $*"
-	exit 77
-}
 
 [ -x "$bin" ] || skip "no iobufviz binary at $bin"
 [ "$(id -u)" -eq 0 ] || skip "needs root to make loop devices and mounts"
@@ -26,11 +23,11 @@ for t in losetup mkfs.ext4 mkfs.xfs mkfs.btrfs mount umount; do
 done
 [ -e /dev/loop-control ] || skip "no /dev/loop-control: loop devices are unavailable here"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/fs-matrix.XXXXXX") || exit 99
+work=$tmp
 mounts=""
 loops=""
 
-# Unmount and detach everything made here, newest first; remove the work dir.
+# Unmount and detach everything made here, newest first (lib.sh then removes the work dir).
 cleanup() {
 	for m in $mounts; do
 		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
@@ -38,10 +35,7 @@ cleanup() {
 	for l in $loops; do
 		losetup -d "$l" 2>/dev/null
 	done
-	rm -rf "$work"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 # Make a sparse 768 MiB image (sweeps want 300 MB free, btrfs keeps some for itself),
 # format it with mkfs.$1 (the arguments after $2), mount it at $work/$2.
@@ -72,6 +66,7 @@ mount -t overlay fs-matrix -o "lowerdir=$work/lower,upperdir=$work/ext4/upper,wo
 mounts="$work/overlay $mounts"
 
 start=$(date +%s)
+echo "fs-matrix: sweeps and slow lessons run with --probe=auto only (the others with each probe)"
 status=0
 summary=""
 for fs in ext4 xfs btrfs tmpfs overlay; do
@@ -79,20 +74,17 @@ for fs in ext4 xfs btrfs tmpfs overlay; do
 	held=0 failed=0 unobs=0 runs=0 skipped=0
 	for probe in $probes; do
 		if [ "$probe" = kpageflags ] && [ ! -r /proc/kpageflags ]; then
-			echo "SKIP: fs-matrix: $fs: --probe=kpageflags: /proc/kpageflags is not readable"
+			skip_part "$fs" "--probe=kpageflags: /proc/kpageflags is not readable"
 			skipped=$((skipped + 1))
 			continue
 		fi
 		for f in "$src"/scenarios/*.yaml; do
 			name=$(basename "$f" .yaml)
 			extra=
+			# By design, not skips: a sweep times programs (the probe does not enter into
+			# it), and a slow lesson (30 s of writeback) runs once per filesystem.
 			if grep -q '^[[:space:]]*-[[:space:]]*sweep:' "$f"; then
-				# A sweep times programs; the probe does not enter into it.
-				if [ "$probe" != auto ]; then
-					echo "SKIP: fs-matrix: $fs: $name --probe=$probe: a sweep does not use the page cache probe"
-					skipped=$((skipped + 1))
-					continue
-				fi
+				[ "$probe" = auto ] || continue
 				extra=--budget=$budget
 			fi
 			# A crash lesson's file is on a crash lab of its own: once per lab filesystem.
@@ -114,8 +106,6 @@ for fs in ext4 xfs btrfs tmpfs overlay; do
 				extra=--crash-fs=$fs
 			fi
 			if head -n 1 "$f" | grep -q '^# *slow' && [ "$probe" != auto ]; then
-				echo "SKIP: fs-matrix: $fs: $name --probe=$probe: slow (30 s of writeback); run once per filesystem"
-				skipped=$((skipped + 1))
 				continue
 			fi
 			out=$work/$fs.$probe.$name.txt
@@ -126,7 +116,7 @@ for fs in ext4 xfs btrfs tmpfs overlay; do
 			set -- $counts 0 0 0
 			held=$((held + $1)) failed=$((failed + $2)) unobs=$((unobs + $3))
 			if [ $rc -eq 3 ]; then
-				echo "SKIP: fs-matrix: $fs: $name --probe=$probe: $(grep -m1 '^error' "$out")"
+				skip_part "$fs" "$name --probe=$probe: $(grep -m1 '^error' "$out")"
 				skipped=$((skipped + 1))
 			elif [ $rc -ne 0 ]; then
 				echo "FAIL fs-matrix: $fs: $name --probe=$probe exited $rc"
@@ -152,4 +142,5 @@ fs-matrix: $fs: $held held, $failed failed, $unobs not observable ($runs runs, $
 done
 echo "$summary" | sed '/^$/d'
 echo "fs-matrix: $(($(date +%s) - start)) s, $( [ $status -eq 0 ] && echo ok || echo FAILED)"
-exit $status
+fail=$status
+finish

@@ -53,7 +53,7 @@ struct runner {
 	double timeout;              /* seconds the run may spend in all (runner_opts) */
 	double used;                 /* seconds spent before the current step */
 	struct timespec busy;        /* when the current step (or runner_new) began */
-	/* What reached the crash lab's device (engine/runner-crash.c): its counters when the
+	/* What reached the crash lab's device (engine/runner-device.c): its counters when the
 	 * last step ended, and the writes no step waited for since the lesson began. */
 	struct snap_device dev_last;
 	uint64_t stray_writes;
@@ -61,13 +61,9 @@ struct runner {
 };
 
 /* A runner-side op: fills out (ret, err, note, events) and leaves snapshots to the caller. */
-typedef void (*runner_op_fn)(struct runner *, const struct scn_step *, struct step_result *);
 
 /* Observe the state now: stdio as the worker last reported it, the rest by the probes. */
 void runner_observe(struct runner *r, struct snapshot *snap);
-
-/* Append a sentence to buf (len bytes), after "; " when buf holds one already. */
-void runner_vappend(char *buf, size_t len, const char *fmt, va_list ap);
 
 /* Append a sentence to the step's note. */
 void runner_note(struct step_result *out, const char *fmt, ...);
@@ -95,25 +91,19 @@ void runner_note_timeout(struct runner *r, struct step_result *out);
 /* Send step index to the worker and collect what it did (events, reply). */
 void runner_exchange(struct runner *r, size_t index, struct step_result *out);
 
-/* engine/runner-steps.c: the steps that run in the runner, one function each (see runner_ops[]). */
-void runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_result *out);
-void runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result *out);
-void runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result *out);
-void runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out);
-
 /* engine/runner-crash.c: crash: both crashes now, into out->crash. */
 void runner_op_crash(struct runner *r, const struct scn_step *step, struct step_result *out);
 
-/* engine/runner-crash.c: the crash lab's device's counters since the lab was made (its own
+/* engine/runner-device.c: the crash lab's device's counters since the lab was made (its own
  * count from its attach, mkfs and all). */
 void runner_crash_device(struct runner *r, struct snap_device *out);
 
-/* engine/runner-crash.c: count the writes that reached the lab's device from r->dev_last to
+/* engine/runner-device.c: count the writes that reached the lab's device from r->dev_last to
  * now (the device's counters in now) that no step waited for (waited: a step that waits
  * for the device made them), and make now the last counters. */
 void runner_crash_account(struct runner *r, const struct snap_device *now, bool waited);
 
-/* engine/runner-crash.c: true if step (its result so far in out) waits for the device: a
+/* engine/runner-device.c: true if step (its result so far in out) waits for the device: a
  * call of the disk layer (fsync, fdatasync, sync ...), a call on an O_SYNC/O_DSYNC fd, or a
  * step whose calls include one that did (a run step's program's fsync). */
 bool runner_crash_waits(const struct scn_step *step, const struct step_result *out);

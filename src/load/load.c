@@ -347,7 +347,7 @@ scenario_step_free(struct scn_step *st)
 	free(st->say);
 	free(st->ask);
 	free(st->name);
-	scenario_step_expects_free(st->expects, st->n_expects);
+	scenario_value_expects_free(st->expects, st->n_expects);
 	scenario_cond_free(st);
 	scenario_sweep_free(st->sweep);
 }

@@ -49,6 +49,12 @@ void practice_stdio_write(struct practice_stdio *m, int64_t n);
 /* _IO_new_file_xsputn(): fwrite()/fputs() of n bytes of s (s NULL: no newlines). */
 void practice_stdio_put(struct practice_stdio *m, const char *s, int64_t n);
 
+/* practice/practice.c: the stdio, cache and direct topics' generators (practice-topic.c's
+ * table names them). */
+void practice_stdio_generate(struct practice_problem *p, uint64_t *rng, FILE *y);
+void practice_cache_generate(struct practice_problem *p, uint64_t *rng, FILE *y);
+void practice_direct_generate(struct practice_problem *p, uint64_t *rng, FILE *y);
+
 /* practice/practice-crash.c: the crash topic's generator. */
 void practice_crash_generate(struct practice_problem *p, uint64_t *rng, FILE *y);
 

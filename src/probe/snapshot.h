@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "scenario/scenario.h"
+#include "scenario/bufmode.h"
 
 /* Where a fact came from. */
 enum snap_source {

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* tui/tui-int.h: what the TUI's files share (tui/tui.c: the loop, keys, steps and drawing;
- * tui/tui-quiz.c: the quiz, which asks before a step and scores after it): the session's
- * state and the functions each calls of the other. */
+/* tui/tui-int.h: a session's state, shared by tui.c (the loop, the keys, the quiz) and
+ * tui-draw.c (its screen, animation and progress while a step runs), which is below it. */
 #ifndef IOBUFVIZ_TUI_INT_H
 #define IOBUFVIZ_TUI_INT_H
 
@@ -12,10 +11,20 @@
 #include "cli/app.h"
 #include "export/program.h"
 #include "lesson/lesson.h"
-#include "prog/consent.h"
+#include "sweep/print.h"
 #include "tui/cast.h"
-#include "tui/grid.h"
 #include "tui/view.h"
+
+/* Animation speeds offered by + and -. */
+extern const double tui_speeds[5];
+#define TUI_SPEED_DEFAULT 2
+
+/* Milliseconds, at speed 1, for one hop, for the flash, and between autoplay steps. */
+#define TUI_HOP_MS 450
+#define TUI_FLASH_MS 600
+#define TUI_BLINK_MS 150
+#define TUI_AUTO_MS 1800
+#define TUI_TICK_MS 33
 
 /* What a key handler did (htop's handler results): the main loop draws, repaints and
  * quits on these, so that no handler has to. */
@@ -74,20 +83,32 @@ struct tui {
 	bool quit;
 };
 
-/* tui/tui.c: monotonic milliseconds; the results kept; result i; draw now; run the next step. */
+
+/* tui-draw.c: monotonic milliseconds. */
 uint64_t tui_now_ms(void);
+
+/* tui-draw.c: how many results the lesson has kept. */
 size_t tui_count(const struct tui *t);
+
+/* tui-draw.c: result i (below tui_count). */
 const struct step_result *tui_result(const struct tui *t, long i);
+
+/* tui-draw.c: draw the current state into the grid and on the terminal (and the recording). */
 void tui_draw(struct tui *t);
-void tui_run_step(struct tui *t);
 
-/* tui/tui-quiz.c: score the guess for the step just run (its status line). */
-void tui_score(struct tui *t);
+/* tui-draw.c: a long step's progress (runner_opts.progress): the state so far; q stops it. */
+int tui_progress(const struct snapshot *now, double elapsed_s, void *user);
 
-/* tui/tui-quiz.c: ask the quiz question for the next step, if it has one; true if asking. */
-bool tui_ask(struct tui *t);
+/* tui-draw.c: while the worker runs a step (runner_opts.poll): q or F10 stops it. */
+int tui_poll(void *user);
 
-/* tui/tui-quiz.c: a key while the quiz asks; what it did (TUI_KEY_*). */
-unsigned tui_key_quiz(struct tui *t, int k);
+/* tui-draw.c: between a sweep's timed runs (runner_opts.sweep_progress): q stops the sweep. */
+int tui_sweep_progress(const struct sweep_progress *p, void *user);
+
+/* tui-draw.c: begin showing result t->cur: travel along its hops (if any), then flash. */
+void tui_animate(struct tui *t);
+
+/* tui-draw.c: advance the animation; true while it still runs. */
+bool tui_tick(struct tui *t);
 
 #endif

@@ -17,196 +17,8 @@
 #include "lesson/lesson.h"
 #include "practice/practice.h"
 #include "export/program.h"
-#include "tui/tui-int.h"
 #include "tui/view.h"
-
-/* Animation speeds offered by + and -. */
-static const double tui_speeds[] = { 0.25, 0.5, 1, 2, 4 };
-#define TUI_SPEED_DEFAULT 2
-
-/* Milliseconds, at speed 1, for one hop, for the flash, and between autoplay steps. */
-#define TUI_HOP_MS 450
-#define TUI_FLASH_MS 600
-#define TUI_BLINK_MS 150
-#define TUI_AUTO_MS 1800
-#define TUI_TICK_MS 33
-
-/* Monotonic milliseconds. */
-uint64_t
-tui_now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
-
-/* How many results the lesson has kept. */
-size_t
-tui_count(const struct tui *t)
-{
-	return t->l != NULL ? lesson_count(t->l) : 0;
-}
-
-/* Result i (below tui_count). */
-const struct step_result *
-tui_result(const struct tui *t, long i)
-{
-	return &lesson_results(t->l)[i];
-}
-
-/* Lines of a sweep's output, split in place into v (at most max). */
-static size_t
-tui_sweep_lines(char *text, const char **v, size_t max)
-{
-	size_t n = 0;
-
-	for (char *p = text; p != NULL && *p != '\0' && n < max;) {
-		char *nl = strchr(p, '\n');
-		v[n++] = p;
-		if (nl == NULL)
-			break;
-		*nl = '\0';
-		p = nl + 1;
-	}
-	return n;
-}
-
-/* Draw the current state into the grid and on the terminal (and the recording). */
-void
-tui_draw(struct tui *t)
-{
-	struct view_frame f = {
-		.scn = t->s, .results = t->l != NULL ? lesson_results(t->l) : NULL,
-		.n_results = tui_count(t), .cur = t->cur,
-		.initial = &t->initial, .live = t->live, .running = t->running,
-		.fs = t->l != NULL ? lesson_fs_name(t->l) : NULL,
-		.replay = tui_count(t) > 0 && t->cur < (long)tui_count(t) - 1 && !t->asking,
-		.speed = tui_speeds[t->speed], .autoplay = t->autoplay, .ascii = t->o->ascii,
-		.big = t->o->big,
-		.anim = t->anim, .help = t->help, .focus = t->focus,
-		.details = t->show_detail, .detail_cell = t->detail_cell, .crash = t->show_crash,
-		.prompt = t->asking ? t->prompt : NULL,
-		.prompt_title = t->consenting ? "this lesson runs programs" : NULL,
-		.status = t->status, .sweep_top = t->sweep_top, .step_line = t->o->step_line,
-		.program = t->program, .program_toggled = t->program_toggled,
-	};
-	const char *sweep[256];
-	char *sweep_text = NULL;
-	int w, h;
-	uint64_t el = tui_now_ms() - t->anim_t0;
-	double sp = tui_speeds[t->speed];
-
-	crt_size(&w, &h);
-	if ((t->g->w != w || t->g->h != h) && grid_resize(t->g, w, h) != 0)
-		return;
-	if (t->anim == VIEW_ANIM_TRAVEL && t->n_hops > 0) {
-		uint64_t hop = (uint64_t)(TUI_HOP_MS / sp);
-		size_t i = (size_t)(el / hop);
-		if (i >= t->n_hops)
-			i = t->n_hops - 1;
-		f.hop = t->hops[i];
-		f.t = (double)(el - i * hop) / (double)hop;
-	}
-	/* Blink the cells that changed, then let them settle. */
-	if (t->anim == VIEW_ANIM_FLASH && (el / (uint64_t)(TUI_BLINK_MS / sp)) % 2 == 1)
-		f.anim = VIEW_ANIM_NONE;
-	if (t->cur >= 0 && tui_result(t, t->cur)->sweep != NULL) {
-		/* The sweep's table and chart, laid out for the width we have now. */
-		size_t len = 0;
-		FILE *mf = open_memstream(&sweep_text, &len);
-		if (mf != NULL) {
-			sweep_print_compact(mf, tui_result(t, t->cur)->sweep, w - 4,
-			                    t->o->ascii ? SWEEP_PRINT_ASCII : 0);
-			fclose(mf);
-		}
-		if (sweep_text != NULL) {
-			f.n_sweep = tui_sweep_lines(sweep_text, sweep, sizeof sweep / sizeof sweep[0]);
-			f.sweep = sweep;
-		}
-	}
-	view_screen_draw(t->g, &f, &t->lay);
-	t->sweep_top = t->lay.sweep_top;      /* as clamped to what there is */
-	free(sweep_text);
-	crt_blit(t->g);
-	if (t->cast != NULL)
-		cast_frame(t->cast, t->g, t->o->color);
-}
-
-/* True if a key waiting now is q or F10 (quit); other keys are dropped while a step runs. */
-static bool
-tui_quit_key(void)
-{
-	struct crt_event ev;
-
-	crt_read(0, &ev);
-	return ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_F10);
-}
-
-/* Progress of a long step (wait): show the state observed so far; q or F10 stops the run. */
-static int
-tui_progress(const struct snapshot *now, double elapsed_s, void *user)
-{
-	struct tui *t = user;
-
-	if (t->g == NULL)
-		return 0;       /* not on the screen yet */
-	if (tui_quit_key())
-		t->quit = true;
-	t->live = now;
-	snprintf(t->status, sizeof t->status, "step %zu running: %.1f s%s", tui_count(t) + 1, elapsed_s,
-	         t->quit ? "   (stopping)" : "   (q stops it and quits)");
-	tui_draw(t);
-	t->live = NULL;
-	return t->quit;
-}
-
-/*
- * While the worker runs a step (runner_poll_fn): q or F10 stops it and quits. A step that
- * lasts says so after a second; drawing sooner would slow the calls being timed.
- */
-static int
-tui_poll(void *user)
-{
-	struct tui *t = user;
-	uint64_t now = tui_now_ms();
-
-	if (t->g == NULL)
-		return 0;
-	if (tui_quit_key())
-		t->quit = true;
-	if (!t->quit && now - t->step_t0 >= 1000 && now - t->poll_drawn >= 500) {
-		snprintf(t->status, sizeof t->status, "step %zu running: %.1f s   (q stops it and "
-		         "quits)", tui_count(t) + 1, (double)(now - t->step_t0) / 1e3);
-		tui_draw(t);
-		t->poll_drawn = now;
-	}
-	return t->quit;
-}
-
-/* Between the timed runs of a sweep: say where it is; q stops the sweep. */
-static int
-tui_sweep_progress(const struct sweep_progress *p, void *user)
-{
-	struct tui *t = user;
-	struct crt_event ev;
-	char line[160];
-
-	if (t->g == NULL)
-		return 0;
-	/* Nothing runs while we draw: progress comes between runs, never during one. */
-	crt_read(0, &ev);
-	/* q stops the sweep and shows the rows done; F10 quits the program after it. */
-	if (ev.kind == CRT_EV_KEY && ev.key == 'q')
-		t->sweep_stop = true;
-	if (ev.kind == CRT_EV_KEY && ev.key == CRT_K_F10)
-		t->quit = true;
-	snprintf(t->status, sizeof t->status, "sweep: %s%s", sweep_print_progress(p, line, sizeof line),
-	         t->quit ? "   (quitting)" : t->sweep_stop ? "   (stopping)" :
-	         "   (q stops the sweep, F10 quits)");
-	tui_draw(t);
-	return t->quit || t->sweep_stop ? 1 : 0;
-}
+#include "tui/tui-int.h"
 
 /* Start the runner (again): a new scratch dir and file, a new worker. 0 or -1. */
 static int
@@ -217,7 +29,7 @@ tui_start(struct tui *t, char **err)
 	                          .budget = t->o->budget, .probe = t->o->probe,
 	                          .timeout = t->o->timeout, .crash_fs = t->o->crash_fs,
 	                          .sweep_dirs = t->o->dirs, .n_sweep_dirs = t->o->n_dirs,
-	                          .consent = &t->consent };
+	                          .consent = &t->consent, .program = t->o->program };
 	const struct snapshot *ini;
 
 	t->l = lesson_new(t->s, &ro, err);
@@ -235,32 +47,6 @@ tui_start(struct tui *t, char **err)
 	/* Where the scratch file is, when it is not where one would look: before step 1. */
 	snprintf(t->status, sizeof t->status, "%s", lesson_place_note(t->l));
 	return 0;
-}
-
-/* Begin showing result cur: travel along its hops (if any), then flash. */
-static void
-tui_animate(struct tui *t)
-{
-	t->n_hops = view_screen_hops(tui_result(t, t->cur), t->hops, VIEW_MAX_HOPS);
-	t->anim = t->n_hops > 0 ? VIEW_ANIM_TRAVEL : VIEW_ANIM_FLASH;
-	t->anim_t0 = tui_now_ms();
-}
-
-/* Advance the animation; return true while it still runs. */
-static bool
-tui_tick(struct tui *t)
-{
-	double sp = tui_speeds[t->speed];
-	uint64_t el = tui_now_ms() - t->anim_t0;
-
-	if (t->anim == VIEW_ANIM_TRAVEL && el >= (uint64_t)(TUI_HOP_MS / sp) * t->n_hops) {
-		t->anim = VIEW_ANIM_FLASH;
-		t->anim_t0 = tui_now_ms();
-	} else if (t->anim == VIEW_ANIM_FLASH && el >= (uint64_t)(TUI_FLASH_MS / sp)) {
-		t->anim = VIEW_ANIM_NONE;
-		t->auto_at = tui_now_ms() + (uint64_t)(TUI_AUTO_MS / sp);
-	}
-	return t->anim != VIEW_ANIM_NONE;
 }
 
 /* The end of the scenario: say how it went. */
@@ -286,10 +72,58 @@ tui_finish(struct tui *t)
 		         t->right, t->asked);
 }
 
+/* Score a letter given to a practice choice question: the truth is what the run observed. */
+static void
+tui_score_choice(struct tui *t)
+{
+	const struct practice_problem *p = t->o->practice;
+	struct practice_answer a[PRACTICE_MAX_Q];
+	size_t i = (size_t)t->ask_q;
+	bool ok;
 
+	practice_observe(p, lesson_results(t->l), tui_count(t), a);
+	ok = practice_match(&p->q[i], &a[i], t->answer);
+	t->asked++;
+	t->right += ok;
+	snprintf(t->status, sizeof t->status, "you said %s; observed %s (%s)  %s   score %d/%d",
+	         t->answer, a[i].text, a[i].detail, ok ? "right!" : "not quite", t->right, t->asked);
+}
+
+/* Score the guess for the step just run. */
+static void
+tui_score(struct tui *t)
+{
+	const struct step_result *sr = lesson_last(t->l);
+
+	if (!t->guessed)
+		return;
+	t->guessed = false;
+	if (t->ask_q >= 0) {
+		tui_score_choice(t);
+		return;
+	}
+	for (size_t i = 0; i < sr->n_expects; i++) {
+		if (i != t->ask_expect)
+			continue;
+		/* Nothing observed: no score, and say why rather than compare with a 0. */
+		if (sr->expects[i].outcome == EXPECT_NOT_OBSERVABLE) {
+			snprintf(t->status, sizeof t->status, "you said %" PRId64 " for %s; not "
+			         "observable here: %s", t->guess,
+			         scenario_key_name(sr->expects[i].want->key), sr->expects[i].got_text);
+			continue;
+		}
+		/* The truth is what was observed, not what the scenario hoped. */
+		bool ok = sr->expects[i].got == t->guess;
+		t->asked++;
+		t->right += ok;
+		snprintf(t->status, sizeof t->status, "you said %" PRId64 " for %s; observed %" PRId64
+		         "  %s   score %d/%d", t->guess, scenario_key_name(sr->expects[i].want->key),
+		         sr->expects[i].got, ok ? "right!" : "not quite", t->right, t->asked);
+	}
+}
 
 /* Run the next step of the scenario and show it. */
-void
+static void
 tui_run_step(struct tui *t)
 {
 	int rc;
@@ -321,6 +155,87 @@ tui_run_step(struct tui *t)
 	tui_animate(t);
 	if (tui_count(t) == t->s->n_steps)
 		tui_finish(t);
+}
+
+/* Ask a practice problem's choice question about the next step, if it has one. */
+static bool
+tui_ask_choice(struct tui *t, const struct scn_step *st)
+{
+	const struct practice_problem *p = t->o->practice;
+	size_t used;
+	char call[256];
+
+	for (size_t i = 0; p != NULL && i < p->n_q; i++) {
+		const struct practice_question *q = &p->q[i];
+		if (q->step != tui_count(t) || q->n_choices == 0)
+			continue;
+		t->ask_q = (long)i;
+		view_step_line(t->o->step_line, st, call, sizeof call);
+		used = (size_t)snprintf(t->prompt, sizeof t->prompt, "Next: step %zu, %s\n%s\n",
+		                        tui_count(t) + 1, call, q->text);
+		for (size_t c = 0; c < q->n_choices && used < sizeof t->prompt; c++)
+			used += (size_t)snprintf(t->prompt + used, sizeof t->prompt - used,
+			                         "  %c) %s\n", (char)('a' + c), q->choices[c]);
+		if (used < sizeof t->prompt)
+			snprintf(t->prompt + used, sizeof t->prompt - used, "\nyour guess: _\n\n(a "
+			         "letter, Enter to run the step, Esc to skip the question)");
+		return true;
+	}
+	return false;
+}
+
+/* Ask the quiz question for the next step, if it has one; return true if asking. */
+static bool
+tui_ask(struct tui *t)
+{
+	const struct scn_step *st;
+	const char *q = NULL;
+	char call[256];
+
+	if (!t->o->quiz || tui_count(t) >= t->s->n_steps || t->guessed)
+		return false;
+	st = &t->s->steps[tui_count(t)];
+	t->ask_q = -1;
+	t->answer[0] = '\0';
+	if (tui_ask_choice(t, st)) {
+		t->asking = true;
+		t->autoplay = false;
+		return true;
+	}
+	/* Ask in the key table's order: the number of write() calls is the first lesson. The
+	 * step's own ask: replaces the key's question. */
+	for (size_t k = 0; k < SCN_KEY__COUNT && q == NULL; k++)
+		for (size_t i = 0; i < st->n_expects && q == NULL; i++)
+			if (st->expects[i].key == k && scn_key_table[k].question != NULL &&
+			    st->expects[i].cmp == SCN_CMP_EQ) {
+				q = st->ask != NULL ? st->ask : scn_key_table[k].question;
+				t->ask_expect = i;
+			}
+	if (q == NULL)
+		return false;
+	t->asking = true;
+	t->autoplay = false;
+	t->answer[0] = '\0';
+	view_step_line(t->o->step_line, st, call, sizeof call);
+	snprintf(t->prompt, sizeof t->prompt,
+	         "Next: step %zu, %s\n%s\n\nyour guess: %s_\n\n(digits, Enter to run the step, "
+	         "Esc to skip the question)", tui_count(t) + 1, call, q, t->answer);
+	return true;
+}
+
+/* Refresh the prompt after the answer changed. */
+static void
+tui_prompt_update(struct tui *t)
+{
+	char *p = strstr(t->prompt, "your guess: ");
+
+	if (p != NULL) {
+		char tail[256];
+		char *rest = strstr(p, "\n\n");
+		snprintf(tail, sizeof tail, "%s", rest != NULL ? rest : "");
+		snprintf(p, sizeof t->prompt - (size_t)(p - t->prompt), "your guess: %s_%s", t->answer,
+		         tail);
+	}
 }
 
 /* Before the first step that runs a program not allowed yet: ask (prog/consent.h). */
@@ -424,6 +339,39 @@ tui_click(struct tui *t, int x, int y)
 	t->focus = VIEW_PANE_NONE;
 }
 
+/* A key while the quiz asks; return what it did (TUI_KEY_*). */
+static unsigned
+tui_key_quiz(struct tui *t, int k)
+{
+	size_t n = strlen(t->answer);
+
+	if (t->ask_q >= 0 && k >= 'a' && k < 'a' + (int)t->o->practice->q[t->ask_q].n_choices) {
+		t->answer[0] = (char)k;        /* one letter: a new one replaces it */
+		t->answer[1] = '\0';
+	} else if (t->ask_q < 0 && k >= '0' && k <= '9' && n + 1 < sizeof t->answer - 4) {
+		t->answer[n] = (char)k;
+		t->answer[n + 1] = '\0';
+	} else if (k == CRT_K_BACKSPACE && n > 0) {
+		t->answer[n - 1] = '\0';
+	} else if (k == CRT_K_ESC) {
+		t->asking = false;
+		t->guessed = false;
+		tui_run_step(t);
+		return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
+	} else if (k == CRT_K_ENTER && n > 0) {
+		t->asking = false;
+		t->guessed = true;
+		t->guess = strtoll(t->answer, NULL, 10);
+		tui_run_step(t);
+		return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
+	} else if (k == 'q' || k == CRT_K_F10) {
+		return TUI_KEY_HANDLED | TUI_KEY_QUIT;
+	} else {
+		return 0;
+	}
+	tui_prompt_update(t);
+	return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
+}
 
 /* Scroll a sweep's table and chart; return true if k was a scrolling key. */
 static bool

@@ -456,7 +456,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	if (c->has_dirty) {
 		snprintf(line, sizeof line, "cached %" PRIu64 " dirty %" PRIu64 " writeback %" PRIu64,
 		         c->cached, c->dirty, c->writeback);
-		if (grid_text_width(line) > r.w)
+		if (text_width(line) > r.w)
 			snprintf(line, sizeof line, "cached %" PRIu64 " dirty %" PRIu64 " wb %" PRIu64,
 			         c->cached, c->dirty, c->writeback);
 	}
@@ -476,7 +476,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 			snprintf(b, sizeof b, "  cell=%s", a);
 		} else
 			b[0] = '\0';
-		if (b[0] != '\0' && grid_text_width(b) <= r.w - n)   /* whole or not at all */
+		if (b[0] != '\0' && text_width(b) <= r.w - n)   /* whole or not at all */
 			n += grid_print(g, r.x + n, y, r.w - n, GS_DIM, b);
 		if (r.w - n > 20)
 			view_legend_draw(g, r.x + n + 2, y, r.w - n - 2, 1, legend, n_legend, ascii);
