@@ -18,7 +18,7 @@ seeds=
 if [ "${1:-}" = --seeds ]; then
 	seeds=${2:?--seeds DIR}
 	mkdir -p "$seeds" || exit 99
-	IOBUFVIZ_BIN=${IOBUFVIZ_BIN:-/nonexistent/bin/iobufviz}
+	IOBUFVIZ_BIN=${IOBUFVIZ_BIN:-$seeds/no-iobufviz}
 	IOBUFVIZ_SRCDIR=${IOBUFVIZ_SRCDIR:-.}
 fi
 . "$(dirname "$0")/lib.sh"
