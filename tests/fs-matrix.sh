@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # tests/fs-matrix.sh: every bundled scenario, headless, on ext4 (4 KiB blocks), xfs, btrfs,
 # tmpfs and overlay mounts made here, then again with --probe=mincore and --probe=kpageflags:
-# no expectation may fail, and no scratch dir or process may be left on any of them.
+# no expectation may fail, and no scratch dir or process may be left on any of them. A crash
+# lesson (one with a crash: step) runs on a crash lab of each of ext4, xfs and btrfs
+# (--crash-fs), once.
 # Needs root and loop devices; without them it prints "SKIP: fs-matrix: <reason>" (exit 77).
 # Usage: tests/fs-matrix.sh [BIN [SRCDIR]]   (default build/src/iobufviz and the tree's root)
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -84,6 +86,24 @@ for fs in ext4 xfs btrfs tmpfs overlay; do
 			if grep -q '^[[:space:]]*-[[:space:]]*sweep:' "$f"; then
 				[ "$probe" = auto ] || continue
 				extra=--budget=$budget
+			fi
+			# A crash lesson's file is on a crash lab of its own: once per lab filesystem.
+			if grep -q '^[[:space:]]*-[[:space:]]*crash:' "$f"; then
+				case $fs in
+				ext4|xfs|btrfs) ;;
+				*)
+					if [ "$probe" = auto ]; then
+						echo "SKIP: fs-matrix: $fs: $name: a crash lesson runs on a crash lab of ext4, xfs or btrfs, not on $fs"
+						skipped=$((skipped + 1))
+					fi
+					continue ;;
+				esac
+				if [ "$probe" != auto ]; then
+					echo "SKIP: fs-matrix: $fs: $name --probe=$probe: a crash lesson runs once per lab filesystem"
+					skipped=$((skipped + 1))
+					continue
+				fi
+				extra=--crash-fs=$fs
 			fi
 			if head -n 1 "$f" | grep -q '^# *slow' && [ "$probe" != auto ]; then
 				continue

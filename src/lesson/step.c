@@ -29,6 +29,8 @@ step_result_clear(struct step_result *sr)
 	free(sr->file_content);
 	free(sr->say);
 	sr->say = NULL;
+	free(sr->crash);
+	sr->crash = NULL;
 	if (sr->sweep != NULL) {
 		sweep_result_clear(sr->sweep);
 		free(sr->sweep);

@@ -26,6 +26,9 @@
  */
 
 /* A traced program, beyond what a lesson has. */
+struct crash_hazard;
+struct crash_view;
+
 struct transcript_program {
 	char *const *argv;
 	const char *dir;                   /* its working directory */
@@ -39,6 +42,8 @@ struct transcript_program {
 	                                    * (the first may have ended before, on its own) */
 	char *output[2];                   /* stdout, stderr: the first bytes, or NULL */
 	uint64_t output_bytes[2];          /* how many bytes in all */
+	const struct crash_hazard *hazards; /* what its calls risk in a power cut (crash/hazard.h) */
+	size_t n_hazards;
 };
 
 /* A program's step, beyond what a lesson's step has. */
@@ -137,6 +142,16 @@ int transcript_end(struct transcript *t, const char *error);
 
 /* How x counts in t: --strict makes a fact not observable here a failure. */
 enum expect_outcome transcript_outcome(const struct transcript *t, const struct expect_result *x);
+
+
+/* One crash of v as a line into buf: "scratch after kill -9: 4096 B \"abc...\"", or after a
+ * power cut, with what had reached the device. Unsafe bytes of a name are the caller's to
+ * escape. Return buf. */
+const char *transcript_crash_line(const struct crash_view *v, bool power, char *buf, size_t len);
+
+/* True if v's power cut was not observed for the reason the head (place_note) already gave:
+ * then the text formats leave its line out (said once). */
+bool transcript_crash_said(const struct transcript *t, const struct crash_view *v);
 
 /* An outcome's name: "held", "failed", "not_observable". */
 const char *transcript_outcome_name(enum expect_outcome oc);

@@ -270,3 +270,24 @@ prog_fds_stored(const char *path, dev_t dev, ino_t ino)
 	close(fd);
 	return stored;
 }
+
+/* Whether path, made absolute from pid's working directory, names a regular file. */
+bool
+prog_fds_named_regular(pid_t pid, char *path, size_t len)
+{
+	char link[64], cwd[PATH_MAX], abs[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (path[0] != '/') {
+		snprintf(link, sizeof link, "/proc/%ld/cwd", (long)pid);
+		if ((n = readlink(link, cwd, sizeof cwd - 1)) <= 0)
+			return false;
+		cwd[n] = '\0';
+		if ((size_t)snprintf(abs, sizeof abs, "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd,
+		                     path) >= sizeof abs || strlen(abs) >= len)
+			return false;
+		memcpy(path, abs, strlen(abs) + 1);
+	}
+	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+}

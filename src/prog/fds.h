@@ -73,4 +73,9 @@ void prog_fds_loader(pid_t pid, uint64_t *lo, uint64_t *hi);
  */
 bool prog_fds_stored(const char *path, dev_t dev, ino_t ino);
 
+/* True if path (len bytes of room: the name a call of pid gave, relative to pid's working
+ * directory or not) now names a regular file; a relative one is made absolute in place from
+ * /proc/PID/cwd, as the steps' files are. */
+bool prog_fds_named_regular(pid_t pid, char *path, size_t len);
+
 #endif

@@ -160,17 +160,11 @@ pt_use_map(struct pt_proc *p, uint64_t addr)
 static void
 pt_stores_step(struct pt_proc *p, const struct call_row *c, struct prog_step *out)
 {
-	memset(out, 0, sizeof *out);
-	out->kind = PROG_STEP_STORES;
-	out->pid = p->pid;
-	out->stdio_fd = -1;
-	out->file_fd = -1;
+	*out = (struct prog_step){ .kind = PROG_STEP_STORES, .pid = p->pid, .stdio_fd = -1,
+	                           .file_fd = -1, .regular = true, .dev = p->dev, .ino = p->ino };
 	event_decode(c, &p->stop, NULL, &out->ev);
 	out->ev.result = 0;
 	snprintf(out->path, sizeof out->path, "%s", p->path);
-	out->regular = true;
-	out->dev = p->dev;
-	out->ino = p->ino;
 }
 
 /* A seccomp stop: remember the call, or turn a marker into a step. 1 = a step in *out. */
@@ -227,7 +221,9 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	p->dev = 0;
 	p->ino = 0;
 	if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
-		peek_str(&m, p->stop.args[(int)c->path], p->path, sizeof p->path);
+		/* A rename's file is the one its new name will name: the file it moves. */
+		peek_str(&m, p->stop.args[(int)((c->flags & CALL_NAMES) ? c->flg : c->path)],
+		         p->path, sizeof p->path);
 		p->has_file = true;
 	} else if (c->flags & CALL_FD) {
 		/* A copy is on the file it writes, or on the one it reads when it writes to a pipe
@@ -361,6 +357,10 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	if (f & CALL_EXEC) {
 		step = true;
 		p->regular = !p->stop.is_error;
+	} else if ((f & CALL_NAMES) && !p->stop.is_error) {
+		/* A rename moved a regular file: a step (the file, under its new name). */
+		p->regular = prog_fds_named_regular(p->pid, p->path, sizeof p->path);
+		step = p->regular;
 	} else if ((f & CALL_PATH) && !(f & CALL_FD)) {
 		/* An open names a file: a step if it failed or opened a regular file. */
 		step = p->stop.is_error || p->regular;
@@ -368,7 +368,8 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		/* io_uring_setup: the program moves data where no tracer sees it; say so once. */
 		step = true;
 	} else {
-		step = p->has_file && p->regular;
+		/* An fsync of what is not a regular file (a directory: its names) is a step too. */
+		step = p->has_file && (p->regular || (f & CALL_SYNC));
 	}
 	if (!step || p->loader) {
 		if (step)
@@ -424,8 +425,7 @@ pt_kill_all_cb(void *arg)
 }
 
 /* The tracer's kill at the deadline (prog/wait.h): what each thread logged since its last
- * stop is read first (they are running: the calls counted as written are complete), then
- * every traced process is killed. */
+ * stop is read first (prog_marks_drain_all), then every traced process is killed. */
 static void
 pt_deadline_cb(void *arg)
 {
