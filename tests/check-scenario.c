@@ -14,7 +14,7 @@
 #include <cyaml/cyaml.h>
 
 #include "lesson/adapt.h"
-#include "lesson/adapt-say.h"
+#include "lesson/narrate.h"
 #include "export/cident.h"
 #include "export/describe.h"
 #include "scenario/scenario.h"

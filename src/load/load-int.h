@@ -42,6 +42,7 @@ struct scn_load {
 	unsigned name_has[SCN_MAX_NAMES]; /* what each holds: SCN_IO_FD and SCN_IO_STDIO bits */
 	size_t n_names;
 	const char *ended;          /* the exit or _exit op that ended the program; NULL: none */
+	const char *src;            /* the file's text, to find a sentence's place in it */
 };
 
 /* What a key of a mapping takes (the schema: load/schema.c). */
@@ -50,6 +51,7 @@ enum scn_shape {
 	SCN_SHAPE_LIST,       /* a list of single values */
 	SCN_SHAPE_MAP,        /* a mapping of FIELDS; a null value stands for an empty one */
 	SCN_SHAPE_MAP_LIST,   /* a list of mappings of FIELDS */
+	SCN_SHAPE_TEXT,       /* narration: a text, or a list of parts (load/narr.c) */
 };
 
 /* One key of a mapping in the schema. */
@@ -177,12 +179,41 @@ void scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
 
 /* ---- load/cond.c ---- */
 
+/* The fact named NAME, or -1. */
+int scenario_cond_fact(const char *name);
+
+/* Check value *V (written at N) of fact F, in WHERE ("a case of step 2"); a size is rewritten
+ * as its number of bytes. 0 if it is one F can have. */
+int scenario_cond_value(struct scn_load *ld, const struct yamlpos_node *n, enum scn_fact f,
+			char **v, const char *where);
+
 /* Check the shape of a step's cases N (a list of {when, unless, say, expect}). */
 void scenario_cond_schema(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno);
 
-/* Parse a step's cases N (NULL: none) into st, and check the {placeholders} of its says. */
+/* Parse a step's cases N (NULL: none) into st. */
 void scenario_cond_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
-			 const struct yamlpos_node *sn, size_t stepno);
+			 size_t stepno);
+
+/* Read the say of each case of st, cases N (after all the step's expectations). */
+void scenario_cond_narr(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
+			size_t stepno);
+
+/* ---- load/narr.c ---- */
+
+/* Check the shape of a say or intro N: a text, or a list of parts (a text or a list of
+ * alternative texts). */
+void scenario_narr_schema(struct scn_load *ld, const struct yamlpos_node *n);
+
+/* Read say or intro N (NULL: none) into out; ST: the step (NULL: the intro); WHERE names it
+ * in messages ("the say of step 3"). */
+void scenario_narr_parse(struct scn_load *ld, struct scn_narration *out,
+			 const struct yamlpos_node *n, const struct scn_step *st, const char *where);
+
+/* The text of say or intro N as written (a list's first alternatives joined); heap or NULL. */
+char *scenario_narr_text(struct scn_load *ld, const struct yamlpos_node *n);
+
+/* Free what a narration owns. */
+void scenario_narr_free(struct scn_narration *nr);
 
 /* Free a step's cases. */
 void scenario_cond_free(struct scn_step *st);
@@ -249,7 +280,7 @@ struct scn_raw_step {
 	struct scn_raw_args *args[SCN_OP__COUNT];   /* SCN_FORM_ARGS */
 	char *text[SCN_OP__COUNT];                  /* SCN_FORM_TEXT */
 	struct scn_raw_sweep *sweep[SCN_OP__COUNT]; /* SCN_FORM_SWEEP */
-	char *say, *ask;
+	char *ask;
 	char *as, *on;                              /* a named fd/FILE* pair */
 	struct scn_raw_expect *expect;
 };
@@ -261,7 +292,7 @@ struct scn_raw_file {
 
 /* A whole scenario. */
 struct scn_raw_scenario {
-	char *title, *source, *intro;
+	char *title, *source;
 	struct scn_raw_file *file;
 	struct scn_raw_step *steps;
 	unsigned steps_count;

@@ -137,7 +137,8 @@ scenario_convert(struct scn_load *ld, struct scenario *s, const struct scn_raw_s
 		scenario_at(ld, n ? n : root, "the scenario needs a title (title: \"...\")");
 	s->title = scenario_value_strdup(ld, raw->title);
 	s->source = scenario_value_strdup(ld, raw->source);
-	s->intro = scenario_value_strdup(ld, raw->intro);
+	s->intro = scenario_narr_text(ld, AT(root, "intro"));
+	scenario_narr_parse(ld, &s->intro_narr, AT(root, "intro"), NULL, "the intro");
 	fn = AT(root, "file");
 	if (rf->size != NULL)
 		scenario_value_size(ld, AT(fn, "size"), rf->size, "file size", SZ_ZERO_OK | SZ_BOUNDED,
@@ -206,6 +207,7 @@ scenario_load(const char *path, struct scenario **out, char **err)
 		goto fail;
 	}
 	ld.ix = ix;
+	ld.src = buf;
 	const struct yamlpos_node *root = yamlpos_node(ix, 0);
 	if (root == NULL || (root->kind == YAMLPOS_SCALAR && root->is_null)) {
 		scenario_report_error(&ld, 1, 1, "empty scenario: it needs a title and steps");
@@ -269,6 +271,7 @@ scenario_step_free(struct scn_step *st)
 		free(st->args.argv[k]);
 	free(st->args.argv);
 	free(st->say);
+	scenario_narr_free(&st->narr);
 	free(st->ask);
 	free(st->name);
 	scenario_step_expects_free(st->expects, st->n_expects);
@@ -289,5 +292,6 @@ scenario_free(struct scenario *s)
 	free(s->title);
 	free(s->source);
 	free(s->intro);
+	scenario_narr_free(&s->intro_narr);
 	free(s);
 }

@@ -499,7 +499,8 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_r
 				"scenario ends with exit or _exit)", stepno, ld->ended);
 	if (op == SCN_OP_EXIT || op == SCN_OP_UEXIT)
 		ld->ended = scn_op_table[op].name;
-	st->say = scenario_value_strdup(ld, rs->say);
+	const struct yamlpos_node *sayn = yamlpos_get(ld->ix, sn, "say");
+	st->say = scenario_narr_text(ld, sayn);
 	st->ask = scenario_value_strdup(ld, rs->ask);
 	switch (scn_op_table[op].form) {
 	case SCN_FORM_TEXT: {
@@ -510,8 +511,10 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_r
 		} else {
 			st->args.text = scenario_value_strdup(ld, text);
 			st->args.has |= SCN_HAS_TEXT;
-			if (st->say == NULL)
+			if (st->say == NULL) { /* a note's text is its narration */
 				st->say = scenario_value_strdup(ld, text);
+				sayn = opnode;
+			}
 		}
 		break;
 	}
@@ -526,6 +529,11 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_r
 	if (scn_op_table[op].check != NULL)
 		scn_op_table[op].check(ld, st, opnode, stepno);
 	scenario_step_expects(ld, st, rs->expect, yamlpos_get(ld->ix, sn, "expect"), stepno);
-	scenario_cond_parse(ld, st, yamlpos_get(ld->ix, sn, "cases"), sn, stepno);
+	scenario_cond_parse(ld, st, yamlpos_get(ld->ix, sn, "cases"), stepno);
+	/* Narration last: a sentence may cite the expectations of the step and its cases. */
+	scenario_cond_narr(ld, st, yamlpos_get(ld->ix, sn, "cases"), stepno);
+	char where[48];
+	snprintf(where, sizeof where, "the %s of step %zu", sayn == opnode ? "note" : "say", stepno);
+	scenario_narr_parse(ld, &st->narr, sayn, st, where);
 	scenario_step_direct(ld, st, opnode);
 }

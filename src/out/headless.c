@@ -17,6 +17,7 @@
 #include "out/headless.h"
 #include "base/json.h"
 #include "lesson/lesson.h"
+#include "lesson/narrate.h"
 #include "engine/ops.h"
 #include "probe/probe.h"
 #include "engine/runner.h"
@@ -36,6 +37,7 @@ struct headless {
 	size_t n_points;        /* TAP test points so far */
 	bool ok;                /* nothing failed (with --strict: nothing was unobservable) */
 	size_t n_held, n_failed, n_unobservable;
+	size_t n_said, n_unchecked, n_false; /* sentences held, unchecked and false here */
 	char kernel[128];
 };
 
@@ -227,6 +229,46 @@ headless_outcome_name(enum expect_outcome oc)
 	return "failed";
 }
 
+/* The narration of sr: its sentences, each unchecked one marked [?K] with its reason below, and
+ * each false one (not told) as a failure at its place in the scenario. */
+static void
+headless_text_say(struct headless *h, const struct step_result *sr)
+{
+	FILE *f = h->f;
+	char *marked;
+	unsigned k = 0;
+
+	if (sr->n_sentences == 0) {
+		if (step_result_say(sr) != NULL)
+			headless_wrap(f, "  | ", step_result_say(sr));
+		return;
+	}
+	marked = narrate_marked(sr->sentences, sr->n_sentences);
+	if (marked != NULL && marked[0] != '\0')
+		headless_wrap(f, "  | ", marked);
+	free(marked);
+	for (size_t i = 0; i < sr->n_sentences; i++) {
+		const struct sentence_result *x = &sr->sentences[i];
+		char tag[48];
+		if (x->outcome == SENTENCE_UNCHECKED) {
+			snprintf(tag, sizeof tag, "  ? [?%u] not observable here: ", ++k);
+			headless_line(f, tag, x->why, "\n");
+		} else if (x->outcome == SENTENCE_FALSE) {
+			char *t = strdup(x->text);
+			size_t n = t != NULL ? strlen(t) : 0;
+			while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\n'))
+				t[--n] = '\0';
+			for (size_t j = 0; j < n; j++)
+				t[j] = t[j] == '\n' ? ' ' : t[j];
+			headless_line(f, "  FALSE here: \"", t != NULL ? t : x->text, "\"");
+			free(t);
+			headless_line(f, " (", x->why, "; ");
+			headless_line(f, "", h->s->path, "");
+			fprintf(f, ":%d:%d)\n", x->line, x->col);
+		}
+	}
+}
+
 /* Text: one step. */
 static void
 headless_text_step(struct headless *h, const struct step_result *sr)
@@ -267,8 +309,7 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 	if (sr->step->op == SCN_OP_NOTE && sr->step->args.text != NULL &&
 	    (step_result_say(sr) == NULL || strcmp(step_result_say(sr), sr->step->args.text) != 0))
 		headless_wrap(f, "  | ", sr->step->args.text);
-	if (step_result_say(sr) != NULL)
-		headless_wrap(f, "  | ", step_result_say(sr));
+	headless_text_say(h, sr);
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];
 		enum expect_outcome oc = headless_outcome(h, x);
@@ -593,9 +634,15 @@ headless_begin(struct headless *h)
 			headless_line(f, "note     ", init->cache.note, "\n");
 		if (init->disk.note[0] != '\0')
 			headless_line(f, "note     ", init->disk.note, "\n");
-		if (s->intro != NULL) {
+		if (lesson_intro(h->l, NULL, NULL) != NULL) {
+			const struct sentence_result *v;
+			size_t n;
+			char *marked;
+			lesson_intro(h->l, &v, &n);
+			marked = narrate_marked(v, n);
 			fputc('\n', f);
-			headless_wrap(f, "  ", s->intro);
+			headless_wrap(f, "  ", marked != NULL ? marked : "");
+			free(marked);
 		}
 		break;
 	case APP_FORMAT_JSON:
@@ -610,7 +657,7 @@ headless_begin(struct headless *h)
 		fputs(",\"place_note\":", f);
 		json_string(f, lesson_place_note(h->l)[0] ? lesson_place_note(h->l) : NULL);
 		fputs(",\"intro\":", f);
-		json_string(f, s->intro);
+		json_string(f, lesson_intro(h->l, NULL, NULL));
 		fputs("},\"steps\":[", f);
 		break;
 	case APP_FORMAT_TAP:
@@ -688,6 +735,8 @@ headless_end(struct headless *h, const char *error)
 		fprintf(f, "\n%zu held, %zu failed, %zu not observable here%s\n", h->n_held,
 		        h->n_failed, h->n_unobservable, h->o->strict && h->n_unobservable > 0 ?
 		        " (--strict: counted as failed)" : "");
+		fprintf(f, "sentences: %zu held, %zu unchecked here, %zu false here\n", h->n_said,
+		        h->n_unchecked, h->n_false);
 		fprintf(f, "%s\n", !h->ok ? "SOME EXPECTATIONS FAILED" : h->n_unobservable > 0 ?
 		        "no expectation failed; some could not be observed here" :
 		        "all expectations held");
@@ -785,6 +834,9 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 			case EXPECT_FAILED: h.n_failed++; break;
 			case EXPECT_NOT_OBSERVABLE: h.n_unobservable++; break;
 			}
+		h.n_said += sr->n_sentences - sr->n_unchecked - sr->n_false;
+		h.n_unchecked += sr->n_unchecked;
+		h.n_false += sr->n_false;
 		if (!sr->ok || (o->strict && sr->n_unobservable > 0))
 			h.ok = false;
 		/* A sweep that could not run (at all, or a row for want of space) is the

@@ -27,6 +27,10 @@ extern const struct scn_name scn_programs[];
 extern const struct scn_name scn_sync_eachs[];
 extern const struct scn_name scn_caches[];
 
+/* The names of enum scn_fact, then of the rest of enum scn_env (scenario.h): what a case's
+ * condition and a mark of narration may name besides the expectation keys; NULL-ended. */
+extern const char *const scn_env_names[];
+
 /* Name of value in t (the first that matches), "?" if none. */
 const char *scenario_names_of(const struct scn_name *t, int value);
 
