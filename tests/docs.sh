@@ -24,5 +24,27 @@ sed -n '/^## Using it/,/^## /p' "$src/README.md" | grep -F -q 'build/src/iobufvi
 sed -n '/^## Using it/,/^## /p' "$src/README.md" | grep -F -q 'make -C build install' ||
 	{ echo "FAIL: README.md: Using it does not say how to install"; fail=1; }
 
+# Every whole scenario the documents show (a yaml block that starts with title:) loads: the
+# examples follow the rules they teach (doc/scenarios.md section 5 among them).
+if [ -x "${IOBUFVIZ_BIN:-}" ]; then
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/docs.XXXXXX") || exit 99
+	trap 'rm -rf "$tmp"' EXIT
+	for doc in README.md doc/scenarios.md; do
+		awk -v dir="$tmp" -v doc="$(basename "$doc")" '
+			/^```yaml$/ { n++; f = dir "/" doc "." n ".yaml"; keep = 0; inb = 1; next }
+			/^```$/ { inb = 0; next }
+			inb && !keep && /^title:/ { keep = 1 }
+			inb && keep { print > f }
+		' "$src/$doc"
+	done
+	for f in "$tmp"/*.yaml; do
+		[ -f "$f" ] || continue
+		"$IOBUFVIZ_BIN" --check "$f" >/dev/null 2>"$tmp/err" ||
+			{ echo "FAIL: an example in $(basename "$f" | sed 's/\.[0-9]*\.yaml$//') does not load: $(cat "$tmp/err")"; fail=1; }
+	done
+else
+	echo "SKIP: docs: examples: no iobufviz binary to check them with"
+fi
+
 [ $fail = 0 ] && echo "PASS: docs"
 exit $fail
