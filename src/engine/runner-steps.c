@@ -126,7 +126,7 @@ runner_wait_blind(const struct snapshot *now, struct step_result *out, int64_t *
 {
 	const char *why = now->cache.note[0] ? now->cache.note : "no cachestat";
 
-	if (strcmp(now->disk.fs, "tmpfs") == 0 || strcmp(now->disk.fs, "ramfs") == 0) {
+	if (snapshot_in_memory(now)) {
 		runner_note(out, "%s has no disk: nothing is ever waiting to be written back",
 		            now->disk.fs);
 		return true;

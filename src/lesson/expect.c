@@ -171,20 +171,13 @@ expect_dirty(const struct step_result *sr, char *text, size_t len)
 	return true;
 }
 
-/* True if the file's filesystem keeps it in memory only (tmpfs, ramfs): no disk below it. */
-static bool
-expect_in_memory(const struct step_result *sr)
-{
-	return strcmp(sr->after.disk.fs, "tmpfs") == 0 || strcmp(sr->after.disk.fs, "ramfs") == 0;
-}
-
 /* True if key is a fact of sr's file at all; else false, with why in text: dirty and
  * writeback pages on tmpfs, which has no disk for a page to be newer than or written to. */
 bool
 expect_applies(const struct step_result *sr, enum scn_key key, char *text, size_t len)
 {
 	if ((key != SCN_KEY_CACHE_DIRTY_PAGES && key != SCN_KEY_CACHE_WRITEBACK_PAGES) ||
-	    !expect_in_memory(sr))
+	    !snapshot_in_memory(&sr->after))
 		return true;
 	snprintf(text, len, "%s pages do not apply on %s: it has no disk, so nothing is ever "
 		 "waiting to be written back", key == SCN_KEY_CACHE_DIRTY_PAGES ? "dirty" :
@@ -228,7 +221,7 @@ expect_disk(const struct step_result *sr, char *text, size_t len)
 	const struct snapshot *s = &sr->after;
 
 	if (s->disk.source == SNAP_SRC_NONE) {
-		if (expect_in_memory(sr))
+		if (snapshot_in_memory(&sr->after))
 			snprintf(text, len, "disk: unknown, because %s keeps data in memory; there is "
 			         "no disk", s->disk.fs);
 		else

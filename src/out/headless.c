@@ -41,16 +41,19 @@ struct headless {
 	char kernel[128];
 };
 
-/* Glyph of a page-cache cell in plain text. */
+/* Glyph of a page-cache cell of s in plain text: '+' is cached, dirty unknown or (tmpfs) not
+ * a thing the file can be. */
 static char
-headless_cell_glyph(const struct snap_cache *c, const struct snap_cell *cell)
+headless_cell_glyph(const struct snapshot *s, const struct snap_cell *cell)
 {
-	if (cell->writeback > 0)
+	bool states = s->cache.has_dirty && !snapshot_in_memory(s);
+
+	if (states && cell->writeback > 0)
 		return '~';
-	if (cell->dirty > 0)
+	if (states && cell->dirty > 0)
 		return '#';
 	if (cell->cached > 0)
-		return c->has_dirty ? '-' : '+';
+		return states ? '-' : '+';
 	return '.';
 }
 
@@ -158,13 +161,16 @@ headless_text_state(FILE *f, const struct snapshot *s)
 		fprintf(f, "  cache   %s file, %" PRIu64 " page%s cached", 
 		        units_format_size(s->cache.file_size, a, sizeof a), s->cache.cached,
 		        s->cache.cached == 1 ? "" : "s");
-		if (s->cache.has_dirty)
+		/* On tmpfs "0 dirty" would be a count of something that cannot happen. */
+		if (snapshot_in_memory(s))
+			fprintf(f, ", nothing to write back (%s has no disk)", s->disk.fs);
+		else if (s->cache.has_dirty)
 			fprintf(f, ", %" PRIu64 " dirty, %" PRIu64 " writeback", s->cache.dirty,
 			        s->cache.writeback);
 		if (s->cache.n_cells > 0 && s->cache.n_cells <= 64) {
 			fputs("  [", f);
 			for (size_t i = 0; i < s->cache.n_cells; i++)
-				putc(headless_cell_glyph(&s->cache, &s->cache.cells[i]), f);
+				putc(headless_cell_glyph(s, &s->cache.cells[i]), f);
 			putc(']', f);
 		}
 		fputc('\n', f);

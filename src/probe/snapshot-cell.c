@@ -2,9 +2,17 @@
 /* probe/snapshot-cell.c: what one cell of the page-cache grid shows, from a snapshot's facts. */
 #include <config.h>
 
+#include <string.h>
 #include <unistd.h>
 
 #include "probe/snapshot.h"
+
+/* True if the file of s lives in memory only. */
+bool
+snapshot_in_memory(const struct snapshot *s)
+{
+	return strcmp(s->disk.fs, "tmpfs") == 0 || strcmp(s->disk.fs, "ramfs") == 0;
+}
 
 /* Cache state of cell i of c. */
 enum snap_cell_state

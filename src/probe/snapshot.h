@@ -128,6 +128,10 @@ enum snap_cell_disk {
 	SNAP_DISK_INLINE,        /* kept in the filesystem's metadata (btrfs): no data block */
 };
 
+/* True if the file of s lives in memory only (tmpfs, ramfs): no disk below its pages, so
+ * nothing of it is ever dirty or under writeback, whatever a page flag says. */
+bool snapshot_in_memory(const struct snapshot *s);
+
 /* Cache state of cell i of c. */
 enum snap_cell_state snapshot_cell_state(const struct snap_cache *c, size_t i);
 

@@ -14,14 +14,15 @@ static struct view_cell_state
 view_cache_range(const struct snapshot *s, uint64_t first, uint64_t n)
 {
 	const struct snap_cache *c = &s->cache;
-	struct view_cell_state st = { .first_page = first, .pages = n,
-	                              .dirty_unknown = !c->has_dirty };
+	/* On tmpfs a page is cached or not: there is no disk for it to be dirty against. */
+	bool states = c->has_dirty && !snapshot_in_memory(s);
+	struct view_cell_state st = { .first_page = first, .pages = n, .dirty_unknown = !states };
 	uint64_t ppc = c->pages_per_cell ? c->pages_per_cell : 1;
 
 	for (size_t i = first / ppc; i < c->n_cells && i * ppc < first + n; i++) {
 		st.cached += c->cells[i].cached;
-		st.dirty += c->cells[i].dirty;
-		st.writeback += c->cells[i].writeback;
+		st.dirty += states ? c->cells[i].dirty : 0;
+		st.writeback += states ? c->cells[i].writeback : 0;
 	}
 	return st;
 }
@@ -72,13 +73,16 @@ view_cache_cell_text(const struct snapshot *s, const struct view_cache_geom *geo
 
 	units_format_size(st.first_page * view_page_size(), a, sizeof a);
 	units_format_size((st.first_page + st.pages) * view_page_size(), b, sizeof b);
-	if (s->cache.has_dirty)
+	if (snapshot_in_memory(s))
+		snprintf(d, sizeof d, "none (no disk)");
+	else if (s->cache.has_dirty)
 		snprintf(d, sizeof d, "%" PRIu64, st.dirty);
 	else
 		snprintf(d, sizeof d, "?");
 	snprintf(buf, len, "cell %zu: pages %" PRIu64 "-%" PRIu64 " [%s, %s): %s; cached %" PRIu64
 	         ", dirty %s, writeback %" PRIu64,
-	         i, st.first_page, st.first_page + (st.pages ? st.pages - 1 : 0), a, b, names[k],
+	         i, st.first_page, st.first_page + (st.pages ? st.pages - 1 : 0), a, b,
+	         k == VG_RESIDENT && snapshot_in_memory(s) ? "cached" : names[k],
 	         st.cached, d, st.writeback);
 	return buf;
 }
@@ -116,14 +120,17 @@ view_cache_runs_text(const struct snapshot *s, const struct view_cache_geom *geo
 		units_format_size(run.first_page * view_page_size(), a, sizeof a);
 		units_format_size((run.first_page + run.pages) * view_page_size(), b,
 		                  sizeof b);
-		if (s->cache.has_dirty)
+		if (snapshot_in_memory(s))
+			snprintf(d, sizeof d, "none (no disk)");
+		else if (s->cache.has_dirty)
 			snprintf(d, sizeof d, "%" PRIu64, run.dirty);
 		else
 			snprintf(d, sizeof d, "?");
 		n += (size_t)snprintf(buf + n, len - n, "pages %" PRIu64 "-%" PRIu64 " [%s, %s) %s: "
 		                      "cached %" PRIu64 ", dirty %s, writeback %" PRIu64 "\n",
 		                      run.first_page, run.first_page + (run.pages ? run.pages - 1 : 0),
-		                      a, b, names[k], run.cached, d, run.writeback);
+		                      a, b, k == VG_RESIDENT && snapshot_in_memory(s) ? "cached" :
+		                      names[k], run.cached, d, run.writeback);
 		i = j;
 	}
 	return buf;
@@ -185,6 +192,11 @@ static const struct view_legend view_cache_legend_resident[] = {
 	{ VG_RESIDENT, GS_CLEAN, "cached, dirty ?" }, { VG_ABSENT, GS_DIM, "absent" },
 };
 
+/* The legend of a file in memory (tmpfs): cached, or not; nothing is ever dirty there. */
+static const struct view_legend view_cache_legend_memory[] = {
+	{ VG_RESIDENT, GS_CLEAN, "cached" }, { VG_ABSENT, GS_DIM, "absent" },
+};
+
 /* Draw the page-cache pane. */
 void
 view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
@@ -199,9 +211,12 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	int y = r.y, rows, srows;
 	uint64_t ppc = c->pages_per_cell ? c->pages_per_cell : 1;
 	int cw = look != NULL && look->big && r.w >= 16 ? 2 : 1, rh = 1;
-	const struct view_legend *legend = c->has_dirty ? view_cache_legend :
+	bool mem = snapshot_in_memory(now);
+	const struct view_legend *legend = mem ? view_cache_legend_memory :
+	                                   c->has_dirty ? view_cache_legend :
 	                                   view_cache_legend_resident;
-	size_t n_legend = c->has_dirty ? VIEW_CACHE_LEGEND :
+	size_t n_legend = mem ? sizeof view_cache_legend_memory / sizeof view_cache_legend_memory[0] :
+	                  c->has_dirty ? VIEW_CACHE_LEGEND :
 	                  sizeof view_cache_legend_resident / sizeof view_cache_legend_resident[0];
 
 	if (geom != NULL)
@@ -280,7 +295,16 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		y = r.y + r.h - (tall ? 3 : 1) - notes;
 	if (y < gm.y + 1)
 		y = gm.y + 1;
-	if (c->has_dirty) {
+	if (mem) {
+		/* Not "dirty 0": a count of what cannot happen here would read as a measurement. */
+		snprintf(line, sizeof line, "cached %" PRIu64 "; %s has no disk: nothing to write back",
+		         c->cached, now->disk.fs);
+		if (grid_text_width(line) > r.w)
+			snprintf(line, sizeof line, "cached %" PRIu64 "; nothing to write back",
+			         c->cached);
+		if (grid_text_width(line) > r.w)
+			snprintf(line, sizeof line, "cached %" PRIu64 ", no disk", c->cached);
+	} else if (c->has_dirty) {
 		snprintf(line, sizeof line, "cached %" PRIu64 " dirty %" PRIu64 " writeback %" PRIu64,
 		         c->cached, c->dirty, c->writeback);
 		if (grid_text_width(line) > r.w)
