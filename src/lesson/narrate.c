@@ -184,6 +184,7 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 	memset(out, 0, sizeof *out);
 	out->line = s->line;
 	out->col = s->col;
+	out->rests = s->n_claims > 0;
 	out->outcome = SENTENCE_HELD;
 	if (narrate_append(&out->text, &n, &cap, "", 0) != 0)
 		return -1;

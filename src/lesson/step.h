@@ -47,6 +47,8 @@ struct sentence_result {
 	char why[512];                /* unchecked: the reason; false: the fact, and what was
 	                                 seen instead */
 	int line, col;                /* where it is written in the scenario */
+	bool rests;                   /* it names a fact (a sentence without marks is told as
+	                                 written, checked by nothing) */
 };
 
 /* Everything one step did and left behind. */

@@ -17,7 +17,7 @@
 #include "out/headless.h"
 #include "base/json.h"
 #include "lesson/lesson.h"
-#include "lesson/narrate.h"
+#include "out/said.h"
 #include "engine/ops.h"
 #include "probe/probe.h"
 #include "engine/runner.h"
@@ -235,46 +235,6 @@ headless_outcome_name(enum expect_outcome oc)
 	return "failed";
 }
 
-/* The narration of sr: its sentences, each unchecked one marked [?K] with its reason below, and
- * each false one (not told) as a failure at its place in the scenario. */
-static void
-headless_text_say(struct headless *h, const struct step_result *sr)
-{
-	FILE *f = h->f;
-	char *marked;
-	unsigned k = 0;
-
-	if (sr->n_sentences == 0) {
-		if (step_result_say(sr) != NULL)
-			headless_wrap(f, "  | ", step_result_say(sr));
-		return;
-	}
-	marked = narrate_marked(sr->sentences, sr->n_sentences);
-	if (marked != NULL && marked[0] != '\0')
-		headless_wrap(f, "  | ", marked);
-	free(marked);
-	for (size_t i = 0; i < sr->n_sentences; i++) {
-		const struct sentence_result *x = &sr->sentences[i];
-		char tag[48];
-		if (x->outcome == SENTENCE_UNCHECKED) {
-			snprintf(tag, sizeof tag, "  ? [?%u] not observable here: ", ++k);
-			headless_line(f, tag, x->why, "\n");
-		} else if (x->outcome == SENTENCE_FALSE) {
-			char *t = strdup(x->text);
-			size_t n = t != NULL ? strlen(t) : 0;
-			while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\n'))
-				t[--n] = '\0';
-			for (size_t j = 0; j < n; j++)
-				t[j] = t[j] == '\n' ? ' ' : t[j];
-			headless_line(f, "  FALSE here: \"", t != NULL ? t : x->text, "\"");
-			free(t);
-			headless_line(f, " (", x->why, "; ");
-			headless_line(f, "", h->s->path, "");
-			fprintf(f, ":%d:%d)\n", x->line, x->col);
-		}
-	}
-}
-
 /* Text: one step. */
 static void
 headless_text_step(struct headless *h, const struct step_result *sr)
@@ -315,7 +275,10 @@ headless_text_step(struct headless *h, const struct step_result *sr)
 	if (sr->step->op == SCN_OP_NOTE && sr->step->args.text != NULL &&
 	    (step_result_say(sr) == NULL || strcmp(step_result_say(sr), sr->step->args.text) != 0))
 		headless_wrap(f, "  | ", sr->step->args.text);
-	headless_text_say(h, sr);
+	if (sr->n_sentences > 0)
+		said_text(f, "  | ", headless_wrap, h->s->path, sr->sentences, sr->n_sentences);
+	else if (step_result_say(sr) != NULL)
+		headless_wrap(f, "  | ", step_result_say(sr));
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];
 		enum expect_outcome oc = headless_outcome(h, x);
@@ -381,7 +344,10 @@ headless_json_state(FILE *f, const struct snapshot *s)
 	const struct snap_cache *c = &s->cache;
 	const struct snap_disk *d = &s->disk;
 	bool cache_ok = c->source != SNAP_SRC_NONE, disk_ok = d->source != SNAP_SRC_NONE;
-	const char *nodirty = c->note[0] ? c->note : "only which pages are cached is known here";
+	/* On tmpfs dirty and writeback pages do not apply (no disk): null with why, not 0. */
+	bool states = c->has_dirty && !snapshot_in_memory(s);
+	const char *nodirty = !snapshot_in_memory(s) && c->note[0] ? c->note : !snapshot_in_memory(s) ?
+	                      "only which pages are cached is known here" : SAID_NO_DISK;
 
 	fprintf(f, "{\"stdio\":{\"open\":%s,\"size\":%" PRIu64 ",\"pending\":%" PRIu64
 	        ",\"read_avail\":%" PRIu64 ",\"mode\":",
@@ -394,11 +360,11 @@ headless_json_state(FILE *f, const struct snapshot *s)
 	json_string(f, probe_cache_source_name(c->source));
 	fprintf(f, ",\"file_size\":%" PRIu64, c->file_size);
 	headless_json_count(f, "pages", cache_ok, c->cached, c->note);
-	headless_json_count(f, "dirty_pages", cache_ok && c->has_dirty, c->dirty, nodirty);
-	headless_json_count(f, "writeback_pages", cache_ok && c->has_dirty, c->writeback, nodirty);
+	headless_json_count(f, "dirty_pages", cache_ok && states, c->dirty, nodirty);
+	headless_json_count(f, "writeback_pages", cache_ok && states, c->writeback, nodirty);
 	fprintf(f, ",\"pages_per_cell\":%u,\"cells\":[", c->pages_per_cell);
 	for (size_t i = 0; cache_ok && i < c->n_cells; i++) {
-		if (c->has_dirty)
+		if (states)
 			fprintf(f, "%s[%u,%u,%u]", i ? "," : "", c->cells[i].cached, c->cells[i].dirty,
 			        c->cells[i].writeback);
 		else
@@ -470,6 +436,7 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 	headless_json_times(f, sr->op_ns, headless_op_traced(h, sr));
 	fputs(",\"say\":", f);
 	json_string(f, step_result_say(sr));
+	said_json(f, "sentences", sr->sentences, sr->n_sentences);
 	fputs(",\"note\":", f);
 	json_string(f, sr->note[0] ? sr->note : NULL);
 	fprintf(f, ",\"trace\":\"%s\",\"events\":[", l->source == EV_SRC_PTRACE ? "ptrace" : "procio");
@@ -545,18 +512,6 @@ headless_tap_text(FILE *f, const char *s)
 	free(safe);
 }
 
-/* TAP: "path:line:col" as a YAML (JSON) string. */
-static void
-headless_tap_at(FILE *f, const char *path, int line, int col)
-{
-	char *at = NULL;
-
-	if (asprintf(&at, "%s:%d:%d", path, line, col) < 0)
-		at = NULL;
-	json_string(f, at != NULL ? at : path);
-	free(at);
-}
-
 /* TAP: one test point per expectation. */
 static void
 headless_tap_step(struct headless *h, const struct step_result *sr)
@@ -587,10 +542,12 @@ headless_tap_step(struct headless *h, const struct step_result *sr)
 			fputs("  ---\n  got: ", h->f);
 			json_string(h->f, x->got_text);
 			fputs("\n  at: ", h->f);
-			headless_tap_at(h->f, h->s->path, x->want->line, x->want->col);
+			said_at(h->f, h->s->path, x->want->line, x->want->col);
 			fputs("\n  ...\n", h->f);
 		}
 	}
+	said_tap(h->f, &h->n_points, sr->index + 1, call, h->s->path, sr->sentences,
+	         sr->n_sentences);
 }
 
 /* Text: how the calls were seen, and what that does to the times shown. */
@@ -620,6 +577,9 @@ headless_begin(struct headless *h)
 {
 	const struct scenario *s = h->s;
 	const struct snapshot *init = lesson_initial(h->l);
+	const struct sentence_result *iv;
+	size_t in;
+	const char *intro = lesson_intro(h->l, &iv, &in);
 	FILE *f = h->f;
 
 	switch (h->o->format) {
@@ -640,15 +600,9 @@ headless_begin(struct headless *h)
 			headless_line(f, "note     ", init->cache.note, "\n");
 		if (init->disk.note[0] != '\0')
 			headless_line(f, "note     ", init->disk.note, "\n");
-		if (lesson_intro(h->l, NULL, NULL) != NULL) {
-			const struct sentence_result *v;
-			size_t n;
-			char *marked;
-			lesson_intro(h->l, &v, &n);
-			marked = narrate_marked(v, n);
+		if (intro != NULL) {
 			fputc('\n', f);
-			headless_wrap(f, "  ", marked != NULL ? marked : "");
-			free(marked);
+			said_text(f, "  ", headless_wrap, s->path, iv, in);
 		}
 		break;
 	case APP_FORMAT_JSON:
@@ -663,7 +617,8 @@ headless_begin(struct headless *h)
 		fputs(",\"place_note\":", f);
 		json_string(f, lesson_place_note(h->l)[0] ? lesson_place_note(h->l) : NULL);
 		fputs(",\"intro\":", f);
-		json_string(f, lesson_intro(h->l, NULL, NULL));
+		json_string(f, intro);
+		said_json(f, "intro_sentences", iv, in);
 		fputs("},\"steps\":[", f);
 		break;
 	case APP_FORMAT_TAP:
@@ -732,6 +687,9 @@ static void
 headless_end(struct headless *h, const char *error)
 {
 	const struct snapshot *init = lesson_initial(h->l);
+	const struct sentence_result *iv;
+	size_t in;
+	const char *intro = lesson_intro(h->l, &iv, &in);
 	FILE *f = h->f;
 
 	switch (h->o->format) {
@@ -743,14 +701,18 @@ headless_end(struct headless *h, const char *error)
 		        " (--strict: counted as failed)" : "");
 		fprintf(f, "sentences: %zu held, %zu unchecked here, %zu false here\n", h->n_said,
 		        h->n_unchecked, h->n_false);
-		fprintf(f, "%s\n", !h->ok ? "SOME EXPECTATIONS FAILED" : h->n_unobservable > 0 ?
+		fprintf(f, "%s\n", !h->ok && h->n_failed == 0 && h->n_false > 0 ?
+		        "SOME SENTENCES ARE FALSE HERE" : !h->ok ? "SOME EXPECTATIONS FAILED" :
+		        h->n_unobservable > 0 ?
 		        "no expectation failed; some could not be observed here" :
 		        "all expectations held");
 		break;
 	case APP_FORMAT_JSON:
 		fprintf(f, "\n],\"ok\":%s,\"counts\":{\"held\":%zu,\"failed\":%zu,"
-		        "\"not_observable\":%zu},\"strict\":%s,\"error\":", h->ok ? "true" : "false",
-		        h->n_held, h->n_failed, h->n_unobservable, h->o->strict ? "true" : "false");
+		        "\"not_observable\":%zu},\"sentences\":{\"held\":%zu,\"unchecked\":%zu,"
+		        "\"false\":%zu},\"strict\":%s,\"error\":", h->ok ? "true" : "false",
+		        h->n_held, h->n_failed, h->n_unobservable, h->n_said, h->n_unchecked,
+		        h->n_false, h->o->strict ? "true" : "false");
 		json_string(f, error);
 		fputs(",\"environment\":{\"kernel\":", f);
 		json_string(f, h->kernel);
