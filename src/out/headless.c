@@ -687,9 +687,6 @@ static void
 headless_end(struct headless *h, const char *error)
 {
 	const struct snapshot *init = lesson_initial(h->l);
-	const struct sentence_result *iv;
-	size_t in;
-	const char *intro = lesson_intro(h->l, &iv, &in);
 	FILE *f = h->f;
 
 	switch (h->o->format) {
