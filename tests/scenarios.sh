@@ -4,7 +4,9 @@
 # expectations hold; its JSON transcript parses. Scenarios whose first line is "# slow"
 # (they wait for the kernel's 30 s writeback) are skipped unless IOBUFVIZ_SLOW=1; sweeps
 # run with a tiny time budget. Each also runs with --trace=procio (the fallback when ptrace
-# is refused), where its expectations must hold as well.
+# is refused), where its expectations must hold as well. No lesson's text names one
+# machine's facts (a VM, a device, a modern kernel's version, a time): those come from the run
+# ({kernel}, {device}, {time}; doc/scenarios.md section 5).
 set -u
 bin=${IOBUFVIZ_BIN:?}
 src=${IOBUFVIZ_SRCDIR:?}
@@ -16,6 +18,15 @@ command -v python3 >/dev/null ||
 	{ have_json=no; echo "SKIP: scenarios: JSON transcripts: python3 not installed"; }
 
 pass=0 fail=0 skip=0
+# Lines of text (not a source: or label: naming a book's setup, not a comment) that name
+# this machine, its devices, a kernel of today or a time measured once.
+facts=$(grep -n -E -i 'this (vm|machine)\b|these notes|\b(vd[a-z]|sd[a-z]|nvme[0-9]+n?|loop[0-9]+)\b|kernel [56]\.[0-9]|[0-9] ?(ms|µs|us)\b' \
+	"$src"/scenarios/*.yaml | grep -v -E '^[^:]+:[0-9]+:[[:space:]]*(-[[:space:]]*)?(source|label):|^[^:]+:[0-9]+:[[:space:]]*#')
+if [ -n "$facts" ]; then
+	echo "FAIL lessons name one machine's facts (write {kernel}, {device}, {time} ... here):"
+	echo "$facts" | sed 's/^/    /'
+	fail=$((fail + 1))
+fi
 for f in "$src"/scenarios/*.yaml; do
 	[ -e "$f" ] || { echo "SKIP: scenarios: no scenarios under $src/scenarios"; exit 77; }
 	name=$(basename "$f" .yaml)

@@ -802,7 +802,7 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 		h.n_said += sr->n_sentences - sr->n_unchecked - sr->n_false;
 		h.n_unchecked += sr->n_unchecked;
 		h.n_false += sr->n_false;
-		if (!sr->ok || (o->strict && sr->n_unobservable > 0))
+		if (!sr->ok || (o->strict && (sr->n_unobservable > 0 || sr->n_unchecked > 0)))
 			h.ok = false;
 		/* A sweep that could not run (at all, or a row for want of space) is the
 		 * environment's failure, not a lesson's. */
