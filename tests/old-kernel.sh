@@ -146,8 +146,9 @@ for who in root user; do
 		fi
 		rc=\$?
 		t1=\$(cut -d' ' -f1 /proc/uptime)
-		echo "old-kernel: \$who: \$name: exit \$rc (\$t0 .. \$t1 s) \$(grep -E '^[0-9]+ held, ' \$out | tail -n 1)"
-		grep -E '^  (skip|unchecked) ' \$out | sort -u | sed "s|^|old-kernel: \$who: \$name: |"
+		echo "old-kernel: \$who: \$name: exit \$rc (\$t0 .. \$t1 s) \$(grep -E '^[0-9]+ held, ' \$out | tail -n 1); \$(grep '^sentences: ' \$out)"
+		grep -E '^  (skip |\? \[\?[0-9]+\] )' \$out | sed 's/^  ? \[?[0-9]*\] /  unchecked: /' | sort -u |
+			sed "s|^  |old-kernel: \$who: \$name: |"
 		if [ \$rc -ne 0 ]; then
 			sed "s|^|old-kernel: \$who: \$name: > |" \$out
 		fi
@@ -193,7 +194,13 @@ for who in root user; do
 		esac
 	done
 done
-grep -E '^old-kernel: [a-z]+: [^:]+: (skip|unchecked) ' "$log" | sed 's/^/    /'
+grep -E '^old-kernel: [a-z]+: [^:]+: (skip |unchecked: )' "$log" | sed 's/^/    /'
+# Sentences unchecked here, per user: what the narration claims that this kernel cannot show.
+for who in root user; do
+	echo "old-kernel: $who: $(grep -E "^old-kernel: $who: [^:]+: exit " "$log" |
+		sed -n 's/.*sentences: [0-9]* held, \([0-9]*\) unchecked here, \([0-9]*\) false here.*/\1 \2/p' |
+		awk '{u += $1; f += $2} END {printf "%d sentences unchecked here, %d false here", u, f}')"
+done
 echo "old-kernel: $kpkg, $runs runs, wall $wall s ($(grep -m1 '^old-kernel: guest done' "$log" |
 	sed 's/.* at //') of guest time), $( [ $status -eq 0 ] && echo ok || echo FAILED)"
 exit $status

@@ -43,6 +43,8 @@ struct scn_load {
 	size_t n_names;
 	const char *ended;          /* the exit or _exit op that ended the program; NULL: none */
 	const char *src;            /* the file's text, to find a sentence's place in it */
+	const char *src_cur;        /* a place in it (the start of line src_line), or NULL */
+	int src_line;
 };
 
 /* What a key of a mapping takes (the schema: load/schema.c). */

@@ -62,6 +62,7 @@ static const char *const narr_abbrevs[] = { "e.g.", "i.e.", "etc.", "vs.", "cf."
 struct narr_ctx {
 	struct scn_load *ld;
 	const struct yamlpos_node *node;   /* the scalar it came from */
+	const char *bol;                   /* the start of its line in the file's text */
 	const struct scn_step *st;         /* NULL: the intro (facts of the environment only) */
 	const char *where;                 /* "the say of step 3", "the intro" */
 	bool rule;                         /* apply the rest-on rule (says, not intros) */
@@ -87,25 +88,45 @@ narr_names(char *buf, size_t len)
 	return buf;
 }
 
+/* Point cx at node N: where its line starts in the file's text (NULL without the text).
+ * The load's cursor remembers the last line found: nodes come nearly in order. */
+static void
+narr_at_node(struct narr_ctx *cx, const struct yamlpos_node *n)
+{
+	struct scn_load *ld = cx->ld;
+
+	cx->node = n;
+	cx->bol = NULL;
+	if (ld->src == NULL)
+		return;
+	if (ld->src_cur == NULL || ld->src_line > n->line) {
+		ld->src_cur = ld->src;
+		ld->src_line = 1;
+	}
+	for (; *ld->src_cur != '\0' && ld->src_line < n->line; ld->src_cur++)
+		ld->src_line += *ld->src_cur == '\n';
+	cx->bol = ld->src_cur;
+}
+
 /*
  * Where the text at P (inside the value of ctx's node, VALUE) starts in the file: the node's
- * own place when P is its start, else the first place at or after the node's line where the
+ * own place when P is its start, else the first place after the node's line start where the
  * first words of P are written (block scalars fold and indent their lines: the words are
- * searched with any white space between them). The node's place if they are not found.
+ * searched with any white space between them), within NARR_LOCATE_SPAN bytes. The node's
+ * place if they are not found.
  */
+#define NARR_LOCATE_SPAN 65536
 static void
 narr_locate(const struct narr_ctx *cx, const char *value, const char *p, int *line, int *col)
 {
-	const char *src = cx->ld->src, *s;
-	int l = 1;
+	const char *src = cx->ld->src, *s = cx->bol;
+	int l = cx->node->line;
 
 	*line = cx->node->line;
 	*col = cx->node->col;
-	if (p == value || src == NULL)
+	if (p == value || src == NULL || s == NULL)
 		return;
-	for (s = src; *s != '\0' && l < cx->node->line; s++)
-		l += *s == '\n';
-	for (; *s != '\0'; s++) {
+	for (; *s != '\0' && s - cx->bol < NARR_LOCATE_SPAN; s++) {
 		const char *a = s, *b = p;
 		int words = 0;
 		while (*b != '\0' && words < 4) {
@@ -369,18 +390,25 @@ narr_ends_here(const char *start, const char *p)
 }
 
 /* Lowercase copy of sentence s as a reader sees it, for the rest-on rule: shown marks as
- * "#" (a value of the run, not a number written down), the rest left out. */
-static void
-narr_plain(const struct scn_sentence *s, char *buf, size_t len)
+ * "#" (a value of the run, not a number written down), the rest left out. A heap string, or
+ * NULL out of memory. */
+static char *
+narr_plain(const struct scn_sentence *s)
 {
-	size_t n = 0;
+	size_t n = 0, len = 1;
+	char *buf;
 
-	for (size_t i = 0; i < s->n_pieces && n + 2 < len; i++) {
+	for (size_t i = 0; i < s->n_pieces; i++)
+		len += s->pieces[i].text != NULL ? strlen(s->pieces[i].text) : 1;
+	if ((buf = malloc(len)) == NULL)
+		return NULL;
+	for (size_t i = 0; i < s->n_pieces; i++) {
 		const char *t = s->pieces[i].text != NULL ? s->pieces[i].text : "#";
-		for (; *t != '\0' && n + 2 < len; t++)
+		for (; *t != '\0'; t++)
 			buf[n++] = *t == '-' ? ' ' : (char)tolower((unsigned char)*t);
 	}
 	buf[n] = '\0';
+	return buf;
 }
 
 /* True if s has a claim that backs family F. */
@@ -409,18 +437,16 @@ narr_backed(const struct scn_sentence *s, const struct narr_family *f)
 	return false;
 }
 
-/* True if phrase W occurs in PLAIN as whole words; *at: where. */
+/* True if phrase W occurs in PLAIN as whole words. */
 static bool
-narr_has_words(const char *plain, const char *w, const char **at)
+narr_has_words(const char *plain, const char *w)
 {
 	size_t n = strlen(w);
 
 	for (const char *p = strstr(plain, w); p != NULL; p = strstr(p + 1, w))
 		if ((p == plain || (!isalnum((unsigned char)p[-1]) && p[-1] != '_')) &&
-		    !isalnum((unsigned char)p[n]) && p[n] != '_') {
-			*at = p;
+		    !isalnum((unsigned char)p[n]) && p[n] != '_')
 			return true;
-		}
 	return false;
 }
 
@@ -477,17 +503,20 @@ narr_count(const char *plain, const struct narr_family *f, char *buf, size_t len
 static void
 narr_rule(const struct narr_ctx *cx, const struct yamlpos_node *at, const struct scn_sentence *s)
 {
-	char plain[1024], count[64];
-	const char *w;
+	char *plain = narr_plain(s), count[64];
 
-	narr_plain(s, plain, sizeof plain);
+	if (plain == NULL) {
+		cx->ld->oom = true;
+		return;
+	}
 	for (size_t i = 0; i < sizeof narr_states / sizeof narr_states[0]; i++) {
 		const struct narr_family *f = &narr_states[i];
 		for (size_t j = 0; f->words[j] != NULL; j++)
-			if (narr_has_words(plain, f->words[j], &w) && !narr_backed(s, f)) {
+			if (narr_has_words(plain, f->words[j]) && !narr_backed(s, f)) {
 				scenario_at(cx->ld, at, "'%s' in %s states %s, and the sentence rests on "
 					    "no fact of it: name one (%s; doc/scenarios.md, section 5)",
 					    f->words[j], cx->where, f->what, f->hint);
+				free(plain);
 				return;
 			}
 	}
@@ -497,9 +526,11 @@ narr_rule(const struct narr_ctx *cx, const struct yamlpos_node *at, const struct
 			scenario_at(cx->ld, at, "'%s' in %s states %s, and the sentence rests on no "
 				    "fact of it: name one (%s; doc/scenarios.md, section 5)", count,
 				    cx->where, f->what, f->hint);
+			free(plain);
 			return;
 		}
 	}
+	free(plain);
 }
 
 /* Read one sentence, START to END (its trailing white space up to NEXT kept as text), of the
@@ -638,7 +669,7 @@ narr_alt(struct narr_ctx *cx, const struct yamlpos_node *a, struct scn_part *p)
 	}
 	p->alts = v;
 	memset(&v[p->n_alts], 0, sizeof v[p->n_alts]);
-	cx->node = a;
+	narr_at_node(cx, a);
 	if (a->value != NULL && !a->is_null)
 		narr_text(cx, a->value, &v[p->n_alts]);
 	p->n_alts++;
