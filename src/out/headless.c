@@ -497,21 +497,6 @@ headless_json_step(struct headless *h, const struct step_result *sr)
 	fputs("]}", f);
 }
 
-/* Write s on one TAP line: escaped as one record (base/text.c), '#' too (it starts a directive). */
-void
-headless_tap_text(FILE *f, const char *s)
-{
-	char *safe = text_safe_dup(s, TEXT_LINE);
-
-	for (const char *p = safe; p != NULL && *p != '\0'; p++) {
-		if (*p == '#')
-			fputs("\\#", f);
-		else
-			putc(*p, f);
-	}
-	free(safe);
-}
-
 /* TAP: one test point per expectation. */
 static void
 headless_tap_step(struct headless *h, const struct step_result *sr)
@@ -521,7 +506,7 @@ headless_tap_step(struct headless *h, const struct step_result *sr)
 	describe_step(sr->step, call, sizeof call);
 	if (sr->note[0] != '\0') {
 		fprintf(h->f, "# step %zu: ", sr->index + 1);
-		headless_tap_text(h->f, sr->note);
+		said_tap_text(h->f, sr->note);
 		putc('\n', h->f);
 	}
 	for (size_t i = 0; i < sr->n_expects; i++) {
@@ -530,12 +515,12 @@ headless_tap_step(struct headless *h, const struct step_result *sr)
 
 		fprintf(h->f, "%sok %zu - step %zu ", oc == EXPECT_FAILED ? "not " : "",
 		        ++h->n_points, sr->index + 1);
-		headless_tap_text(h->f, call);
+		said_tap_text(h->f, call);
 		fprintf(h->f, ": %s ", scenario_key_name(x->want->key));
-		headless_tap_text(h->f, expect_format_want(x->want, want, sizeof want));
+		said_tap_text(h->f, expect_format_want(x->want, want, sizeof want));
 		if (oc == EXPECT_NOT_OBSERVABLE) {
 			fputs(" # SKIP not observable here: ", h->f);
-			headless_tap_text(h->f, x->got_text);
+			said_tap_text(h->f, x->got_text);
 		}
 		putc('\n', h->f);
 		if (oc == EXPECT_FAILED) {
@@ -623,11 +608,11 @@ headless_begin(struct headless *h)
 		break;
 	case APP_FORMAT_TAP:
 		fputs("TAP version 13\n# ", f);
-		headless_tap_text(f, s->title);
+		said_tap_text(f, s->title);
 		fputc('\n', f);
 		if (lesson_place_note(h->l)[0] != '\0') {
 			fputs("# ", f);
-			headless_tap_text(f, lesson_place_note(h->l));
+			said_tap_text(f, lesson_place_note(h->l));
 			fputc('\n', f);
 		}
 		break;
@@ -730,7 +715,7 @@ headless_end(struct headless *h, const char *error)
 	case APP_FORMAT_TAP:
 		if (error != NULL) {
 			fputs("Bail out! ", f);
-			headless_tap_text(f, error);
+			said_tap_text(f, error);
 			fputc('\n', f);
 		}
 		/* TAP 13: a plan of no tests says why (a sweep, or narration only). */

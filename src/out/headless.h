@@ -18,7 +18,4 @@ void headless_json_state(FILE *f, const struct snapshot *s);
 /* JSON: a time as ,"call_usec" and ,"usec_incl_tracing" (doc/transcript.schema.json). */
 void headless_json_times(FILE *f, uint64_t ns, bool traced);
 
-/* TAP: s on one line, escaped, '#' too. */
-void headless_tap_text(FILE *f, const char *s);
-
 #endif

@@ -13,6 +13,7 @@
 #include "cli/app.h"
 #include "export/describe.h"
 #include "out/headless.h"
+#include "out/said.h"
 #include "base/json.h"
 #include "probe/probe.h"
 #include "prog/run.h"
@@ -152,7 +153,7 @@ static void
 prog_headless_tap_step(struct prog_headless *h, const struct prog_run_step *s)
 {
 	fprintf(h->f, "# step %zu: ", s->sr.index + 1);
-	headless_tap_text(h->f, s->text);
+	said_tap_text(h->f, s->text);
 	fputc('\n', h->f);
 }
 
@@ -195,7 +196,7 @@ prog_headless_begin(struct prog_headless *h)
 		break;
 	case APP_FORMAT_TAP:
 		fputs("TAP version 13\n# ", h->f);
-		headless_tap_text(h->f, cmd);
+		said_tap_text(h->f, cmd);
 		fputc('\n', h->f);
 		break;
 	}
@@ -305,7 +306,7 @@ prog_headless_end(struct prog_headless *h, const char *error)
 	case APP_FORMAT_TAP:
 		if (error != NULL) {
 			fputs("Bail out! ", h->f);
-			headless_tap_text(h->f, error);
+			said_tap_text(h->f, error);
 			fputs("\n1..0\n", h->f);
 			break;
 		}

@@ -9,7 +9,6 @@
 #include "base/json.h"
 #include "base/text.h"
 #include "lesson/narrate.h"
-#include "out/headless.h"
 #include "out/said.h"
 
 /* The name of each outcome, in JSON and TAP. */
@@ -78,6 +77,21 @@ said_json(FILE *f, const char *name, const struct sentence_result *v, size_t n)
 	fputc(']', f);
 }
 
+/* Write s on one TAP line: escaped as one record (base/text.c), '#' too (it starts a directive). */
+void
+said_tap_text(FILE *f, const char *s)
+{
+	char *safe = text_safe_dup(s, TEXT_LINE);
+
+	for (const char *p = safe; p != NULL && *p != '\0'; p++) {
+		if (*p == '#')
+			fputs("\\#", f);
+		else
+			putc(*p, f);
+	}
+	free(safe);
+}
+
 /* "path:line:col" as a JSON (YAML) string. */
 void
 said_at(FILE *f, const char *path, int line, int col)
@@ -102,13 +116,13 @@ said_tap(FILE *f, size_t *points, size_t step, const char *call, const char *pat
 		t = said_line(v[i].text);
 		fprintf(f, "%sok %zu - step %zu ", v[i].outcome == SENTENCE_FALSE ? "not " : "",
 			++*points, step);
-		headless_tap_text(f, call);
+		said_tap_text(f, call);
 		fputs(": says \"", f);
-		headless_tap_text(f, t != NULL ? t : v[i].text);
+		said_tap_text(f, t != NULL ? t : v[i].text);
 		fputc('"', f);
 		if (v[i].outcome == SENTENCE_UNCHECKED) {
 			fputs(" # SKIP not observable here: ", f);
-			headless_tap_text(f, v[i].why);
+			said_tap_text(f, v[i].why);
 		}
 		fputc('\n', f);
 		if (v[i].outcome == SENTENCE_FALSE) {

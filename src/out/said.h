@@ -24,6 +24,9 @@ void said_text(FILE *f, const char *indent, said_wrap_fn *wrap, const char *path
 /* JSON: ,"sentences":[{"text","outcome","why","line","col"}...] for V (N). */
 void said_json(FILE *f, const char *name, const struct sentence_result *v, size_t n);
 
+/* TAP: s on one line, escaped, '#' too (it starts a directive). */
+void said_tap_text(FILE *f, const char *s);
+
 /* "path:line:col" as a JSON (YAML) string: where a failure is written. */
 void said_at(FILE *f, const char *path, int line, int col);
 
