@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* check-units.c: size parsing and formatting; the sanitiser of untrusted text. */
+/* check-units.c: size parsing and formatting; the sanitiser of untrusted text; the JSON writer. */
 #include <config.h>
 
 #include <check.h>
@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "base/text.h"
 #include "base/units.h"
 #include "test-util.h"
@@ -138,6 +139,170 @@ START_TEST(test_safe_truncates)
 }
 END_TEST
 
+/* Take a buffer writer's text; fail the test if it failed. */
+static char *
+json_ok(struct json *j)
+{
+	char *t = json_take(j, NULL);
+	ck_assert_msg(t != NULL, "the writer failed");
+	return t;
+}
+
+START_TEST(test_json_nesting)
+{
+	struct json j;
+	char *t;
+
+	json_init(&j, NULL, 0);
+	json_begin_object(&j, NULL);
+	json_int(&j, "a", -1);
+	json_begin_array(&j, "b");
+	json_uint(&j, NULL, UINT64_MAX);
+	json_bool(&j, NULL, true);
+	json_null(&j, NULL);
+	json_begin_object(&j, NULL);
+	json_end_object(&j);
+	json_begin_array(&j, NULL);
+	json_end_array(&j);
+	json_end_array(&j);
+	json_fixed(&j, "c", 1.5, 3);
+	json_real(&j, "d", 0.1, 9);
+	json_real(&j, "e", 1.0 / 0.0, 9);
+	json_string(&j, "f", NULL);
+	json_end_object(&j);
+	t = json_ok(&j);
+	ck_assert_str_eq(t, "{\"a\":-1,\"b\":[18446744073709551615,true,null,{},[]],\"c\":1.500,"
+	                 "\"d\":0.1,\"e\":null,\"f\":null}");
+	free(t);
+
+	/* Spaced (asciicast's header), and a new line per item, then per document. */
+	json_init(&j, NULL, JSON_SPACED);
+	json_begin_object(&j, NULL);
+	json_int(&j, "v", 2);
+	json_string(&j, "t", "x");
+	json_end_object(&j);
+	json_break(&j);
+	json_begin_array(&j, NULL);
+	json_break(&j);
+	json_end_array(&j);
+	json_break(&j);
+	json_begin_array(&j, NULL);
+	json_break(&j);
+	json_int(&j, NULL, 1);
+	json_break(&j);
+	json_int(&j, NULL, 2);
+	json_break(&j);
+	json_end_array(&j);
+	t = json_ok(&j);
+	ck_assert_str_eq(t, "{\"v\": 2, \"t\": \"x\"}\n[\n]\n[\n1,\n2\n]");
+	free(t);
+}
+END_TEST
+
+START_TEST(test_json_escapes)
+{
+	struct json j;
+	char *t;
+	size_t len;
+
+	json_init(&j, NULL, 0);
+	json_begin_array(&j, NULL);
+	/* Controls, C1 controls (CSI as UTF-8), invalid UTF-8 and a NUL; valid UTF-8 as is. */
+	json_string(&j, NULL, "q\"b\\n\n\r\t\033\x7f\xc2\x9b\xc2\xa0\xe2\x96\xb6\xff\xc0\xaf");
+	json_string_n(&j, NULL, "a\0b", 3);
+	json_end_array(&j);
+	t = json_take(&j, &len);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(t, "[\"q\\\"b\\\\n\\n\\r\\t\\u001b\\u007f\\u009b\xc2\xa0\xe2\x96\xb6"
+	                 "\\ufffd\\ufffd\\ufffd\",\"a\\u0000b\"]");
+	ck_assert_uint_eq(len, strlen(t));
+	free(t);
+
+	/* For a page: what would end a <script> element, or a line of older JavaScript. */
+	json_init(&j, NULL, JSON_HTML);
+	json_string(&j, NULL, "</script><!-- & \xe2\x80\xa8\xe2\x80\xa9\xe2\x80\xa7");
+	t = json_ok(&j);
+	ck_assert_str_eq(t, "\"\\u003c/script\\u003e\\u003c!-- \\u0026 \\u2028\\u2029\xe2\x80\xa7\"");
+	free(t);
+
+	/* Keys are escaped too. */
+	json_init(&j, NULL, 0);
+	json_begin_object(&j, NULL);
+	json_bool(&j, "\"k\033", false);
+	json_end_object(&j);
+	t = json_ok(&j);
+	ck_assert_str_eq(t, "{\"\\\"k\\u001b\":false}");
+	free(t);
+}
+END_TEST
+
+START_TEST(test_json_misuse)
+{
+	struct json j;
+
+	/* A member without a key, a key in an array, a bracket of the wrong kind, one left
+	 * open, two documents on one line: each makes the writer fail. */
+	json_init(&j, NULL, 0);
+	json_begin_object(&j, NULL);
+	json_int(&j, NULL, 1);
+	json_end_object(&j);
+	ck_assert_ptr_null(json_take(&j, NULL));
+	json_begin_array(&j, NULL);
+	json_int(&j, "k", 1);
+	json_end_array(&j);
+	ck_assert_ptr_null(json_take(&j, NULL));
+	json_begin_array(&j, NULL);
+	json_end_object(&j);
+	ck_assert_ptr_null(json_take(&j, NULL));
+	json_begin_array(&j, NULL);
+	ck_assert_ptr_null(json_take(&j, NULL));
+	json_int(&j, NULL, 1);
+	json_int(&j, NULL, 2);
+	ck_assert_ptr_null(json_take(&j, NULL));
+	json_end_array(&j);
+	ck_assert_ptr_null(json_take(&j, NULL));
+	for (int i = 0; i <= JSON_MAX_DEPTH; i++)
+		json_begin_array(&j, NULL);
+	for (int i = 0; i <= JSON_MAX_DEPTH; i++)
+		json_end_array(&j);
+	ck_assert_ptr_null(json_take(&j, NULL));
+	/* Nothing at all is an empty text, not a failure. */
+	char *t = json_ok(&j);
+	ck_assert_str_eq(t, "");
+	free(t);
+}
+END_TEST
+
+START_TEST(test_json_file)
+{
+	struct json j;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	ck_assert_ptr_nonnull(f);
+	json_init(&j, f, 0);
+	json_begin_object(&j, NULL);
+	json_string(&j, "s", "a\xc2\x85");
+	json_end_object(&j);
+	json_break(&j);
+	ck_assert_int_eq(json_finish(&j), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_str_eq(buf, "{\"s\":\"a\\u0085\"}\n");
+	free(buf);
+
+	/* A long text grows the buffer past its first size. */
+	json_init(&j, NULL, 0);
+	json_begin_array(&j, NULL);
+	for (int i = 0; i < 1000; i++)
+		json_string(&j, NULL, "0123456789");
+	json_end_array(&j);
+	buf = json_ok(&j);
+	ck_assert_uint_eq(strlen(buf), 1000 * 13 + 1);
+	free(buf);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 units_suite(void)
@@ -154,6 +319,12 @@ units_suite(void)
 	tcase_add_test(tc, test_safe_controls);
 	tcase_add_test(tc, test_safe_lines);
 	tcase_add_test(tc, test_safe_truncates);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("json");
+	tcase_add_test(tc, test_json_nesting);
+	tcase_add_test(tc, test_json_escapes);
+	tcase_add_test(tc, test_json_misuse);
+	tcase_add_test(tc, test_json_file);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -142,6 +142,10 @@ wr = [s for s in fk["steps"] if s["op"] == "call" and s["events"][0]["call"] == 
 check(len(wr) == 2 and wr[0]["pid"] != wr[1]["pid"] and
       all(s["args"].startswith("[%d]" % s["pid"]) for s in fk["steps"]),
       "forks: the child's and the parent's writes, labelled with their pids")
+first = fk["program"]["pid"]
+check(all(e["child"] == (s["pid"] != first) for s in fk["steps"] for e in s["events"]) and
+      any(e["child"] for s in fk["steps"] for e in s["events"]),
+      "forks: the child's calls, and only those, are marked child")
 
 ks = load("killself")
 check(ks["program"]["signal"] == "SIGUSR1" and ks["steps"][-1]["op"] == "exit" and

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # tests/program-truth.sh: the program --export=c writes for a scenario makes, on the scratch
-# file, the very calls iobufviz reports for it (name, fd, sizes, flags, results, in order):
+# file, the very calls iobufviz reports for it (name, fd, sizes, offsets, lengths, flags,
+# results, in order):
 # strace on the compiled program against the JSON transcript, with no tracer of ours.
 set -u
 bin=${IOBUFVIZ_BIN:?}
@@ -107,7 +108,10 @@ PY
 	both "$scen" --trace=ptrace || continue
 	trace "$calls" || continue
 	python3 - "$d" "$name" <<'PY' || fail=1
-import json, re, sys
+import json, os, re, sys
+sys.dont_write_bytecode = True          # nothing is written into the source tree
+sys.path.insert(0, os.path.join(os.environ["IOBUFVIZ_SRCDIR"], "tests"))
+from stracelib import split_args
 d, name = sys.argv[1], sys.argv[2]
 scratch = d + "/scratch"
 
@@ -127,40 +131,19 @@ def ours():
             elif c in ("pread64", "pwrite64"):
                 key += [e["bytes"], e["offset"]]
             elif c == "lseek":
-                parts = [p.strip() for p in det.split(",")]
-                key += [int(parts[0]) if len(parts) > 1 else e["offset"], parts[-1]]
+                key += [e["offset"], det]
+            elif c in ("fadvise64", "sync_file_range", "fallocate"):
+                key += [e["offset"], e["length"], det]
+            elif c == "ftruncate":
+                key.append(e["length"])
+            elif c == "fcntl":
+                key.append(det.split(" -> ")[0])
             elif c == "sync":
                 key = [c]
             out.append(tuple(key + [e["result"], e["errno"]]))
     return out
 
 line_re = re.compile(r'^(\d+)\s+(\w+)\((.*)\)\s+= (-?(?:0x[0-9a-f]+|\d+))(?:<[^>]*>)?(?: (E\w+))?')
-def split_args(a):
-    args, depth, cur, q = [], 0, "", False
-    i = 0
-    while i < len(a):
-        ch = a[i]
-        if q:
-            cur += ch
-            if ch == "\\":
-                cur += a[i + 1]; i += 1
-            elif ch == '"':
-                q = False
-        elif ch == '"':
-            q = True; cur += ch
-        elif ch in "([{<":
-            depth += 1; cur += ch
-        elif ch in ")]}>":
-            depth -= 1; cur += ch
-        elif ch == "," and depth == 0:
-            args.append(cur.strip()); cur = ""
-        else:
-            cur += ch
-        i += 1
-    if cur.strip():
-        args.append(cur.strip())
-    return args
-
 def fdnum(arg):
     m = re.match(r'^(-?\d+)<(.*)>$', arg)
     return (int(m.group(1)), m.group(2)) if m else (None, None)
@@ -201,6 +184,14 @@ def theirs():
             key += [int(args[2]), int(args[3])]
         elif c == "lseek":
             key += [int(args[1]), args[2]]
+        elif c in ("fadvise64", "sync_file_range"):
+            key += [int(args[1]), int(args[2]), args[3]]
+        elif c == "fallocate":
+            key += [int(args[2]), int(args[3]), "mode=" + args[1]]
+        elif c == "ftruncate":
+            key.append(int(args[1]))
+        elif c == "fcntl":
+            key.append(", ".join(args[1:]))
         out.append(tuple(key + [res, err]))
     return out
 

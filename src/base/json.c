@@ -1,11 +1,65 @@
 /* SPDX-License-Identifier: MIT */
-/* base/json.c: the little JSON writing iobufviz needs. */
+/* base/json.c: the one JSON writer: commas, nesting and escaping, into a FILE* or a buffer. */
 #include <config.h>
 
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/json.h"
+
+/* Start a writer into f, or into a growing buffer. */
+void
+json_init(struct json *j, FILE *f, unsigned flags)
+{
+	memset(j, 0, sizeof *j);
+	j->f = f;
+	j->flags = flags;
+}
+
+/* Write n bytes of text as they are. */
+static void
+json_put(struct json *j, const char *s, size_t n)
+{
+	if (j->f != NULL) {
+		fwrite(s, 1, n, j->f);
+		return;
+	}
+	/* A failed buffer writer has no use for more: json_take gives NULL. */
+	if (j->failed)
+		return;
+	if (j->len + n + 1 > j->cap) {
+		size_t cap = j->cap ? j->cap : 256;
+		char *b;
+		while (cap < j->len + n + 1) {
+			if (cap > SIZE_MAX / 2) {
+				j->failed = true;
+				return;
+			}
+			cap *= 2;
+		}
+		b = realloc(j->buf, cap);
+		if (b == NULL) {
+			j->failed = true;
+			return;
+		}
+		j->buf = b;
+		j->cap = cap;
+	}
+	memcpy(j->buf + j->len, s, n);
+	j->len += n;
+	j->buf[j->len] = '\0';
+}
+
+/* Write a NUL-terminated piece of syntax. */
+static void
+json_puts(struct json *j, const char *s)
+{
+	json_put(j, s, strlen(s));
+}
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), or 0 if invalid. */
 static size_t
@@ -33,53 +87,275 @@ json_utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* Write n bytes as a JSON string. */
-void
-json_string_n(FILE *f, const char *s, size_t n)
+/* Write n bytes as a quoted, escaped JSON string. */
+static void
+json_quote(struct json *j, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	bool html = j->flags & JSON_HTML;
+	size_t run = 0;   /* bytes at p + i - run that go out as they are */
+	char esc[8];
 
-	putc('"', f);
+	json_put(j, "\"", 1);
 	for (size_t i = 0; i < n;) {
 		unsigned char c = p[i];
-		size_t k;
-		if (c == '"' || c == '\\') {
-			fprintf(f, "\\%c", c);
-			i++;
-		} else if (c == '\n') {
-			fputs("\\n", f);
-			i++;
-		} else if (c == '\r') {
-			fputs("\\r", f);
-			i++;
-		} else if (c == '\t') {
-			fputs("\\t", f);
-			i++;
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\u%04x", c);
-			i++;
+		const char *e = NULL;
+		size_t k = 1, skip = 1;
+
+		if (c == '"')
+			e = "\\\"";
+		else if (c == '\\')
+			e = "\\\\";
+		else if (c == '\n')
+			e = "\\n";
+		else if (c == '\r')
+			e = "\\r";
+		else if (c == '\t')
+			e = "\\t";
+		else if (c < 0x20 || c == 0x7f || (html && (c == '<' || c == '>' || c == '&'))) {
+			snprintf(esc, sizeof esc, "\\u%04x", c);
+			e = esc;
 		} else if ((k = json_utf8_len(p + i, n - i)) == 0) {
-			fputs("\\ufffd", f);
-			i++;
+			e = "\\ufffd";
 		} else if (k == 2 && c == 0xc2 && p[i + 1] < 0xa0) {
 			/* C1 controls (U+0080 to U+009F) are legal JSON, but a terminal that shows
 			 * the document would act on them. */
-			fprintf(f, "\\u%04x", p[i + 1]);
-			i += 2;
-		} else {
-			fwrite(p + i, 1, k, f);
-			i += k;
+			snprintf(esc, sizeof esc, "\\u%04x", p[i + 1]);
+			e = esc;
+			skip = 2;
+		} else if (html && k == 3 && c == 0xe2 && p[i + 1] == 0x80 &&
+		           (p[i + 2] == 0xa8 || p[i + 2] == 0xa9)) {
+			/* Line and paragraph separators end a line in older JavaScript. */
+			snprintf(esc, sizeof esc, "\\u%04x", 0x2000 | (p[i + 2] - 0x80));
+			e = esc;
+			skip = 3;
 		}
+		if (e == NULL) {
+			run += k;
+			i += k;
+			continue;
+		}
+		json_put(j, (const char *)p + i - run, run);
+		run = 0;
+		json_puts(j, e);
+		i += skip;
 	}
-	putc('"', f);
+	json_put(j, (const char *)p + n - run, run);
+	json_put(j, "\"", 1);
 }
 
-/* Write a C string as a JSON string, or null. */
+/* Before an item: its separator (and a pending new line), then its key if it is a member. */
+static void
+json_item(struct json *j, const char *key)
+{
+	int d = j->depth;
+	bool in_object = d > 0 && j->object[d - 1];
+
+	if ((key != NULL) != in_object)
+		j->failed = true;
+	if (d == 0) {
+		/* Documents one after another: each on its own line (json_break). */
+		if (j->n[0] > 0 && !j->newline)
+			j->failed = true;
+		j->newline = false;
+	} else if (j->n[d] > 0 || j->newline) {
+		if (j->n[d] > 0)
+			json_puts(j, j->newline || !(j->flags & JSON_SPACED) ? "," : ", ");
+		if (j->newline)
+			json_put(j, "\n", 1);
+		j->newline = false;
+	}
+	j->n[d]++;
+	if (key != NULL) {
+		json_quote(j, key, strlen(key));
+		json_puts(j, j->flags & JSON_SPACED ? ": " : ":");
+	}
+}
+
+/* Open an object or an array. */
+static void
+json_begin(struct json *j, const char *key, bool object)
+{
+	json_item(j, key);
+	json_put(j, object ? "{" : "[", 1);
+	if (j->depth == JSON_MAX_DEPTH) {
+		j->failed = true;
+		return;
+	}
+	j->object[j->depth++] = object;
+	j->n[j->depth] = 0;
+}
+
+/* Close the innermost object or array, which must be of this kind. */
+static void
+json_end(struct json *j, bool object)
+{
+	if (j->depth == 0 || j->object[j->depth - 1] != object) {
+		j->failed = true;
+		return;
+	}
+	if (j->newline)
+		json_put(j, "\n", 1);
+	j->newline = false;
+	json_put(j, object ? "}" : "]", 1);
+	j->depth--;
+}
+
+/* Open an object. */
 void
-json_string(FILE *f, const char *s)
+json_begin_object(struct json *j, const char *key)
+{
+	json_begin(j, key, true);
+}
+
+/* Close an object. */
+void
+json_end_object(struct json *j)
+{
+	json_end(j, true);
+}
+
+/* Open an array. */
+void
+json_begin_array(struct json *j, const char *key)
+{
+	json_begin(j, key, false);
+}
+
+/* Close an array. */
+void
+json_end_array(struct json *j)
+{
+	json_end(j, false);
+}
+
+/* Start a new line: now at the top level, else before the next item or bracket. */
+void
+json_break(struct json *j)
+{
+	if (j->depth == 0)
+		json_put(j, "\n", 1);
+	j->newline = true;
+}
+
+/* Write n bytes as a string. */
+void
+json_string_n(struct json *j, const char *key, const char *s, size_t n)
+{
+	json_item(j, key);
+	json_quote(j, s, n);
+}
+
+/* Write a C string, or null. */
+void
+json_string(struct json *j, const char *key, const char *s)
 {
 	if (s == NULL)
-		fputs("null", f);
+		json_null(j, key);
 	else
-		json_string_n(f, s, strlen(s));
+		json_string_n(j, key, s, strlen(s));
+}
+
+/* Write a signed integer. */
+void
+json_int(struct json *j, const char *key, int64_t v)
+{
+	char b[32];
+
+	json_item(j, key);
+	json_put(j, b, (size_t)snprintf(b, sizeof b, "%" PRId64, v));
+}
+
+/* Write an unsigned integer. */
+void
+json_uint(struct json *j, const char *key, uint64_t v)
+{
+	char b[32];
+
+	json_item(j, key);
+	json_put(j, b, (size_t)snprintf(b, sizeof b, "%" PRIu64, v));
+}
+
+/* Write v as %.*f (fixed) or %.*g with prec, or null if it is not finite. */
+static void
+json_double(struct json *j, const char *key, double v, bool fixed, int prec)
+{
+	/* %f of the largest double: 309 digits, a sign, a point and the decimals. */
+	char b[352];
+	int n;
+
+	if (!isfinite(v)) {
+		json_null(j, key);
+		return;
+	}
+	json_item(j, key);
+	prec = prec < 0 ? 0 : prec > 17 ? 17 : prec;
+	n = fixed ? snprintf(b, sizeof b, "%.*f", prec, v) : snprintf(b, sizeof b, "%.*g", prec, v);
+	if (n < 0 || (size_t)n >= sizeof b) {
+		j->failed = true;
+		return;
+	}
+	json_put(j, b, (size_t)n);
+}
+
+/* Write a number with a fixed count of decimals. */
+void
+json_fixed(struct json *j, const char *key, double v, int decimals)
+{
+	json_double(j, key, v, true, decimals);
+}
+
+/* Write a number with at most digits significant digits. */
+void
+json_real(struct json *j, const char *key, double v, int digits)
+{
+	json_double(j, key, v, false, digits < 1 ? 1 : digits);
+}
+
+/* Write true or false. */
+void
+json_bool(struct json *j, const char *key, bool v)
+{
+	json_item(j, key);
+	json_puts(j, v ? "true" : "false");
+}
+
+/* Write null. */
+void
+json_null(struct json *j, const char *key)
+{
+	json_item(j, key);
+	json_put(j, "null", 4);
+}
+
+/* Done: 0 if whole and nothing failed. */
+int
+json_finish(struct json *j)
+{
+	if (j->depth != 0)
+		j->failed = true;
+	if (j->failed || (j->f != NULL && ferror(j->f))) {
+		errno = j->failed ? EINVAL : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* Hand over a buffer writer's text. */
+char *
+json_take(struct json *j, size_t *len)
+{
+	char *b = j->buf;
+	bool ok = json_finish(j) == 0 && j->f == NULL;
+
+	if (ok && b == NULL)
+		b = calloc(1, 1);
+	if (!ok) {
+		free(b);
+		b = NULL;
+	}
+	if (len != NULL)
+		*len = b != NULL ? j->len : 0;
+	json_init(j, NULL, j->flags);
+	return b;
 }

@@ -2,6 +2,7 @@
 /* base/text.c: the one sanitiser of untrusted text, for every sink that reaches a terminal. */
 #include <config.h>
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,4 +133,20 @@ text_fput(const char *s, enum text_mode m, FILE *f)
 	if (big != NULL)
 		fputs(big, f);
 	free(big);
+}
+
+/* Append as snprintf would, never past the end. */
+void
+text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (*n >= len)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *n, len - *n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*n = *n + (size_t)k < len ? *n + (size_t)k : len;
 }

@@ -31,4 +31,9 @@ char *text_safe_dup(const char *s, enum text_mode m);
 /* Write s to f as text_safe shows it. */
 void text_fput(const char *s, enum text_mode m, FILE *f);
 
+/* Append printf output at *n of buf (len bytes), never past its end; *n moves on (to len
+ * when it was cut). */
+void text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 #endif

@@ -17,15 +17,14 @@ enum app_exit {
 	APP_EXIT_ENV = 3,       /* the environment cannot run it */
 };
 
-enum app_format { APP_FORMAT_TEXT, APP_FORMAT_JSON, APP_FORMAT_TAP };
-
 struct practice_problem;
+struct transcript_format;
 
 struct app_opts {
 	const char *dir;          /* --dir (the first one) */
 	const char *dirs[8];      /* every --dir: sweeps run their disk variants under each */
 	size_t n_dirs;
-	enum app_format format;   /* --format */
+	const struct transcript_format *format; /* --format (out/transcript.c); NULL: text */
 	enum runner_trace trace;  /* --trace */
 	bool color;               /* false with --no-color or NO_COLOR */
 	bool ascii;               /* --ascii, or a non-UTF-8 locale */
@@ -38,6 +37,7 @@ struct app_opts {
 	double timeout;           /* --timeout: seconds a run may take (SCN_MAX_RUN_SECONDS) */
 	bool wide;                /* --wide: the full sweep table, not one that fits 100 columns */
 	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
+	enum crash_fs crash_fs;   /* --crash-fs: a crash lab of this filesystem; NONE: none */
 	bool strict;              /* --strict: an expectation not observable here fails */
 	bool practice_topic;      /* --practice: the argument is a topic, not a scenario */
 	bool answers;             /* --answers: run the practice problem and print what happened */

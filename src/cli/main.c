@@ -15,11 +15,13 @@
 
 #include "cli/app.h"
 #include "cli/catalog.h"
+#include "crash/crash.h"
 #include "tui/crt.h"
 #include "practice/practice-run.h"
 #include "probe/probe.h"
 #include "prog/run.h"
 #include "export/program.h"
+#include "out/transcript.h"
 #include "scenario/scenario.h"
 #include "scratch/scratch.h"
 #include "base/text.h"
@@ -60,6 +62,9 @@ usage(FILE *f)
 "      --trace=HOW        how stdio's system calls are seen: auto (default), ptrace, procio\n"
 "      --probe=SOURCE     page cache source: auto (default: the first that works of)\n"
 "                         cachestat, kpageflags (root), mincore (no dirty counts)\n"
+"      --crash-fs=FS      put the scratch file on a crash lab: an FS image of its own\n"
+"                         (ext4, xfs or btrfs) on a loop device of its own (root),\n"
+"                         for the power cut; made and removed by the run\n"
 "      --no-color         no colours (also when NO_COLOR is set)\n"
 "      --ascii            ASCII glyphs only (default when the locale is not UTF-8)\n"
 "      --quiz             ask for a prediction before each step that has expectations\n"
@@ -239,8 +244,9 @@ practice(int argc, char **argv, const struct app_opts *o, bool headless)
 	}
 	if (optind + 1 < argc)
 		return usage_error("one practice topic at a time ('%s' is extra)", argv[optind + 1]);
-	if (o->format == APP_FORMAT_TAP)
-		return usage_error("%s", "--practice prints text or json, not tap");
+	if (o->format != NULL && o->format != transcript_format_find("text") &&
+	    o->format != transcript_format_find("json"))
+		return usage_error("--practice prints text or json, not %s", o->format->name);
 	t = practice_topic_find(argv[optind]);
 	if (t == NULL) {
 		fprintf(stderr, "%s: --practice: unknown topic '%s'; the topics are:\n", progname,
@@ -271,7 +277,7 @@ run(int argc, char **argv)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
 	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_GUESS, OPT_WIDE,
-	       OPT_STRICT, OPT_BIG, OPT_TIMEOUT, OPT_STDIN };
+	       OPT_STRICT, OPT_BIG, OPT_TIMEOUT, OPT_STDIN, OPT_CRASH_FS };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
@@ -280,6 +286,7 @@ run(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "trace", required_argument, NULL, OPT_TRACE },
 		{ "probe", required_argument, NULL, OPT_PROBE },
+		{ "crash-fs", required_argument, NULL, OPT_CRASH_FS },
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 		{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
 		{ "ascii", no_argument, NULL, OPT_ASCII },
@@ -334,10 +341,13 @@ run(int argc, char **argv)
 				o.dir = optarg;
 			break;
 		case 'f':
-			if (strcmp(optarg, "text") == 0) o.format = APP_FORMAT_TEXT;
-			else if (strcmp(optarg, "json") == 0) o.format = APP_FORMAT_JSON;
-			else if (strcmp(optarg, "tap") == 0) o.format = APP_FORMAT_TAP;
-			else return usage_error("--format: '%s': expected text, json or tap", optarg);
+			o.format = transcript_format_find(optarg);
+			if (o.format == NULL) {
+				char names[64], msg[128];
+				snprintf(msg, sizeof msg, "--format: '%%s': expected %s",
+				         transcript_format_names(names, sizeof names));
+				return usage_error(msg, optarg);
+			}
 			break;
 		case OPT_TRACE:
 			if (strcmp(optarg, "auto") == 0) o.trace = RUNNER_TRACE_AUTO;
@@ -349,6 +359,16 @@ run(int argc, char **argv)
 			if (probe_cache_source_parse(optarg, &o.probe) != 0)
 				return usage_error("--probe: '%s': expected auto, cachestat, kpageflags "
 				                   "or mincore", optarg);
+			break;
+		case OPT_CRASH_FS:
+			if (crash_fs_parse(optarg, &o.crash_fs) != 0) {
+				char names[64];
+				fprintf(stderr, "%s: --crash-fs: '", progname);
+				text_fput(optarg, TEXT_LINE, stderr);
+				fprintf(stderr, "': expected %s\nTry '%s --help' for more information.\n",
+				        crash_fs_names(names, sizeof names), progname);
+				return APP_EXIT_USAGE;
+			}
 			break;
 		case OPT_NO_COLOR: o.color = false; break;
 		case OPT_ASCII: o.ascii = true; break;

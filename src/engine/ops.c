@@ -14,7 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "trace/calls.h"
 #include "trace/decode.h"
+#include "trace/event.h"
 #include "engine/ops.h"
 #include "engine/ops-int.h"
 #include "scenario/scenario.h"
@@ -122,26 +124,22 @@ ops_set(struct ops_result *out, int64_t ret)
 	out->err = ret < 0 ? errno : 0;
 }
 
-/* Describe the one syscall a direct op made (the procio fallback shows it as is). */
+/* Describe the one syscall nr (arguments a0..a3) a direct op made, as the tracer would (the
+ * procio fallback shows it as is). */
 static void
-ops_event(struct ops_result *out, const char *call, long nr, int fd, uint64_t bytes,
-          int64_t offset, const char *detail)
+ops_event(struct ops_result *out, long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
 {
-	struct event *e = &out->ev;
+	struct decode_stop s = { .nr = (uint64_t)nr, .args = { a0, a1, a2, a3 },
+	                         .rval = out->ret < 0 ? -out->err : out->ret,
+	                         .is_error = out->ret < 0 };
+	const struct call_row *c = calls_find(s.nr);
 
-	memset(e, 0, sizeof *e);
-	snprintf(e->call, sizeof e->call, "%s", call);
-	e->nr = nr;
-	e->fd = fd;
-	e->bytes = bytes;
-	e->offset = offset;
-	e->result = out->ret;
-	e->err = out->ret < 0 ? out->err : 0;
-	e->ns = out->ns;
-	e->ns_traced = false;
-	e->origin = EV_DIRECT;
-	if (detail != NULL)
-		snprintf(e->detail, sizeof e->detail, "%s", detail);
+	if (c == NULL)
+		return;
+	event_decode(c, &s, NULL, &out->ev);
+	out->ev.ns = out->ns;
+	out->ev.ns_traced = false;
+	out->ev.origin = EV_DIRECT;
 	out->has_event = true;
 }
 
@@ -238,7 +236,6 @@ ops_fd(const struct ops_state *st)
 void
 ops_open(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
-	char detail[96];
 	int fd;
 
 	OPS_TIMED(out, fd = open(st->path, a->flags, 0600));
@@ -249,8 +246,7 @@ ops_open(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 		st->open_flags = a->flags;
 		st->direct = (a->flags & O_DIRECT) != 0;
 	}
-	decode_openat(a->flags, 0600, detail, sizeof detail);
-	ops_event(out, "openat", SYS_openat, -1, 0, -1, detail);
+	ops_event(out, SYS_openat, (uint64_t)AT_FDCWD, (uintptr_t)st->path, (uint64_t)a->flags, 0600);
 }
 
 /* write(fd, buf, bytes) of the pattern, from a buffer misaligned by align bytes. */
@@ -267,7 +263,7 @@ ops_write(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 	}
 	OPS_TIMED(out, n = write(ops_fd(st), buf, len));
 	ops_set(out, n);
-	ops_event(out, "write", SYS_write, ops_fd(st), len, -1, NULL);
+	ops_event(out, SYS_write, (uint64_t)ops_fd(st), (uintptr_t)buf, len, 0);
 	ops_dio_note(st, a, out);
 }
 
@@ -284,7 +280,7 @@ ops_read(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 	}
 	OPS_TIMED(out, n = read(ops_fd(st), buf, a->bytes));
 	ops_set(out, n);
-	ops_event(out, "read", SYS_read, ops_fd(st), a->bytes, -1, NULL);
+	ops_event(out, SYS_read, (uint64_t)ops_fd(st), (uintptr_t)buf, a->bytes, 0);
 	ops_dio_note(st, a, out);
 }
 
@@ -301,7 +297,8 @@ ops_pread(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 	}
 	OPS_TIMED(out, n = pread(ops_fd(st), buf, a->bytes, a->offset));
 	ops_set(out, n);
-	ops_event(out, "pread64", SYS_pread64, ops_fd(st), a->bytes, a->offset, NULL);
+	ops_event(out, SYS_pread64, (uint64_t)ops_fd(st), (uintptr_t)buf, a->bytes,
+	          (uint64_t)a->offset);
 	ops_dio_note(st, a, out);
 }
 
@@ -319,7 +316,7 @@ ops_pwrite(struct ops_state *st, const struct scn_args *a, struct ops_result *ou
 	}
 	OPS_TIMED(out, n = pwrite(ops_fd(st), buf, len, a->offset));
 	ops_set(out, n);
-	ops_event(out, "pwrite64", SYS_pwrite64, ops_fd(st), len, a->offset, NULL);
+	ops_event(out, SYS_pwrite64, (uint64_t)ops_fd(st), (uintptr_t)buf, len, (uint64_t)a->offset);
 	ops_dio_note(st, a, out);
 }
 
@@ -328,18 +325,11 @@ void
 ops_lseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int whence = (a->has & SCN_HAS_WHENCE) ? a->whence : SEEK_SET;
-	char detail[96];
 	off_t r;
 
 	OPS_TIMED(out, r = lseek(ops_fd(st), a->offset, whence));
 	ops_set(out, r);
-	/* As the tracer shows it: a negative offset in the detail, since -1 means none. */
-	if (a->offset < 0)
-		snprintf(detail, sizeof detail, "%lld, %s", (long long)a->offset,
-		         decode_whence(whence));
-	else
-		snprintf(detail, sizeof detail, "%s", decode_whence(whence));
-	ops_event(out, "lseek", SYS_lseek, ops_fd(st), 0, a->offset < 0 ? -1 : a->offset, detail);
+	ops_event(out, SYS_lseek, (uint64_t)ops_fd(st), (uint64_t)a->offset, (uint64_t)whence, 0);
 }
 
 /* fsync(fd). */
@@ -351,7 +341,7 @@ ops_fsync(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 	(void)a;
 	OPS_TIMED(out, rc = fsync(ops_fd(st)));
 	ops_set(out, rc);
-	ops_event(out, "fsync", SYS_fsync, ops_fd(st), 0, -1, NULL);
+	ops_event(out, SYS_fsync, (uint64_t)ops_fd(st), 0, 0, 0);
 }
 
 /* fdatasync(fd). */
@@ -363,7 +353,7 @@ ops_fdatasync(struct ops_state *st, const struct scn_args *a, struct ops_result 
 	(void)a;
 	OPS_TIMED(out, rc = fdatasync(ops_fd(st)));
 	ops_set(out, rc);
-	ops_event(out, "fdatasync", SYS_fdatasync, ops_fd(st), 0, -1, NULL);
+	ops_event(out, SYS_fdatasync, (uint64_t)ops_fd(st), 0, 0, 0);
 }
 
 /* sync_file_range(fd, offset, len, flags). */
@@ -371,13 +361,12 @@ void
 ops_sync_file_range(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int64_t off = (a->has & SCN_HAS_OFFSET) ? a->offset : 0;
-	char detail[96];
 	int rc;
 
 	OPS_TIMED(out, rc = sync_file_range(ops_fd(st), off, (off_t)a->len, (unsigned)a->flags));
 	ops_set(out, rc);
-	decode_sync_file_range((unsigned)a->flags, a->len, detail, sizeof detail);
-	ops_event(out, "sync_file_range", SYS_sync_file_range, ops_fd(st), 0, off, detail);
+	ops_event(out, SYS_sync_file_range, (uint64_t)ops_fd(st), (uint64_t)off, a->len,
+	          (uint64_t)a->flags);
 }
 
 /* sync(): every dirty page of every filesystem. */
@@ -389,7 +378,7 @@ ops_sync(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 	OPS_TIMED(out, sync());
 	out->ret = 0;
 	out->err = 0;
-	ops_event(out, "sync", SYS_sync, -1, 0, -1, NULL);
+	ops_event(out, SYS_sync, 0, 0, 0, 0);
 }
 
 /* posix_fadvise(fd, offset, len, advice): it returns the error instead of setting errno. */
@@ -397,15 +386,13 @@ void
 ops_fadvise(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int64_t off = (a->has & SCN_HAS_OFFSET) ? a->offset : 0;
-	char detail[96];
 	int rc;
 
 	OPS_TIMED(out, rc = posix_fadvise(ops_fd(st), off, (off_t)a->len, a->advice));
 	out->ret = rc == 0 ? 0 : -1;
 	out->err = rc;
-	snprintf(detail, sizeof detail, "len=%llu, %s", (unsigned long long)a->len,
-	         decode_advice(a->advice));
-	ops_event(out, "fadvise64", SYS_fadvise64, ops_fd(st), 0, off, detail);
+	ops_event(out, SYS_fadvise64, (uint64_t)ops_fd(st), (uint64_t)off, a->len,
+	          (uint64_t)a->advice);
 }
 
 /* fallocate(fd, 0, offset, len). */
@@ -413,13 +400,11 @@ void
 ops_fallocate(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	int64_t off = (a->has & SCN_HAS_OFFSET) ? a->offset : 0;
-	char detail[96];
 	int rc;
 
 	OPS_TIMED(out, rc = fallocate(ops_fd(st), 0, off, (off_t)a->len));
 	ops_set(out, rc);
-	snprintf(detail, sizeof detail, "mode=0, len=%llu", (unsigned long long)a->len);
-	ops_event(out, "fallocate", SYS_fallocate, ops_fd(st), 0, off, detail);
+	ops_event(out, SYS_fallocate, (uint64_t)ops_fd(st), 0, (uint64_t)off, a->len);
 }
 
 /* ftruncate(fd, len). */
@@ -427,13 +412,11 @@ void
 ops_ftruncate(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
 	uint64_t len = a->len;
-	char detail[96];
 	int rc;
 
 	OPS_TIMED(out, rc = ftruncate(ops_fd(st), (off_t)len));
 	ops_set(out, rc);
-	snprintf(detail, sizeof detail, "len=%llu", (unsigned long long)len);
-	ops_event(out, "ftruncate", SYS_ftruncate, ops_fd(st), 0, -1, detail);
+	ops_event(out, SYS_ftruncate, (uint64_t)ops_fd(st), len, 0, 0);
 }
 
 /* close(fd): the number is kept, so a later call on it gets the kernel's EBADF. */
@@ -445,7 +428,7 @@ ops_close(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 	(void)a;
 	OPS_TIMED(out, rc = close(ops_fd(st)));
 	ops_set(out, rc);
-	ops_event(out, "close", SYS_close, ops_fd(st), 0, -1, NULL);
+	ops_event(out, SYS_close, (uint64_t)ops_fd(st), 0, 0, 0);
 	st->fd_open = false;
 }
 
@@ -618,20 +601,17 @@ ops_handle_of(const struct ops_state *st, const struct scn_step *step, FILE **fp
 void
 ops_fcntl(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
-	char detail[96], bits[80];
+	int cmd = a->cmd == F_SETFL ? F_SETFL : F_GETFL;
 	int rc;
 
-	if (a->cmd == F_SETFL) {
+	if (cmd == F_SETFL)
 		OPS_TIMED(out, rc = fcntl(ops_fd(st), F_SETFL, a->flags));
-		snprintf(detail, sizeof detail, "F_SETFL, %s",
-			 decode_open_flag_bits(a->flags, bits, sizeof bits));
-	} else {
+	else
 		OPS_TIMED(out, rc = fcntl(ops_fd(st), F_GETFL));
-		snprintf(detail, sizeof detail, "F_GETFL");
-	}
 	ops_set(out, rc);
-	if (a->cmd != F_SETFL && rc >= 0)
+	if (cmd == F_GETFL && rc >= 0)
 		decode_open_flags(rc, out->note, sizeof out->note);
-	ops_event(out, "fcntl", SYS_fcntl, ops_fd(st), 0, -1, detail);
+	ops_event(out, SYS_fcntl, (uint64_t)ops_fd(st), (uint64_t)cmd,
+	          cmd == F_SETFL ? (uint64_t)a->flags : 0, 0);
 }
 

@@ -5,6 +5,7 @@
 #define IOBUFVIZ_RUNNER_INT_H
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <sys/types.h>
 #include <time.h>
@@ -20,13 +21,18 @@
 /* Null system calls timed for the tracing overhead, untraced and traced. */
 #define RUNNER_NULL_CALLS 101
 
+struct crash_lab;
+
 struct runner {
 	const struct scenario *s;
 	struct runner_opts o;
 	int scratch;                 /* scratch dir index, -1 if none */
+	struct crash_lab *lab;       /* the crash lab the file is on (--crash-fs), or NULL */
+	char lab_why[128];           /* without a lab: why a power cut is not observable here */
+	int dirfd;                   /* the dir the file is in: the lab's root, or the scratch dir */
 	char path[PATH_MAX];         /* the scratch file */
 	char fs[32];                 /* its filesystem */
-	char place_note[256];        /* why the scratch dir is where it is; "" if as asked */
+	char place_note[512];        /* why the scratch dir is where it is; "" if as asked */
 	int probe_fd;                /* our own read-only fd on it, for the probes */
 	dev_t dev;
 	ino_t ino;
@@ -55,6 +61,9 @@ typedef void (*runner_op_fn)(struct runner *, const struct scn_step *, struct st
 /* Observe the state now: stdio as the worker last reported it, the rest by the probes. */
 void runner_observe(struct runner *r, struct snapshot *snap);
 
+/* Append a sentence to buf (len bytes), after "; " when buf holds one already. */
+void runner_vappend(char *buf, size_t len, const char *fmt, va_list ap);
+
 /* Append a sentence to the step's note. */
 void runner_note(struct step_result *out, const char *fmt, ...);
 
@@ -78,5 +87,18 @@ void runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_
 void runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result *out);
 void runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result *out);
 void runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out);
+
+/*
+ * engine/runner-file.c: make the scratch file (in a scratch dir, or in a crash lab when
+ * --crash-fs asks and it can be made; prefilled, clean, cold), say why it is where it is,
+ * open the probes' fd on it. 0, or -1 with *err set.
+ */
+int runner_make_file(struct runner *r, char **err);
+
+/* engine/runner.c: kill and reap the worker if it lives, drop the tracer. */
+void runner_kill_worker(struct runner *r);
+
+/* engine/runner.c: the worker ended with wait status st: remember why. */
+void runner_mark_dead(struct runner *r, int st);
 
 #endif

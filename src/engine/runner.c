@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* engine/runner.c: make the scratch file, run each step in the traced worker, observe the result. */
+/* engine/runner.c: run each step in the traced worker, observe the result. */
 #include <config.h>
 
 #include <assert.h>
@@ -20,9 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "crash/lab.h"
 #include "export/describe.h"
 #include "base/errmsg.h"
-#include "base/fdio.h"
 #include "engine/ops.h"
 #include "probe/probe.h"
 #include "prog/op.h"
@@ -42,57 +42,6 @@
  */
 static volatile sig_atomic_t runner_tick;
 
-/*
- * Prefill size bytes: numbered lines "line 000001\n" (the last one cut to fit, still
- * ending in '\n') or zeros. Then fsync and drop the cache: a clean, cold start.
- */
-static int
-runner_prefill(int fd, uint64_t size, enum scn_fill fill)
-{
-	const size_t cap = 1 << 20;
-	char *buf = malloc(cap);
-	uint64_t left = size, lineno = 1;
-	size_t n = 0;
-	int rc = 0;
-
-	if (buf == NULL)
-		return -1;
-	if (fill == SCN_FILL_ZERO)
-		memset(buf, 0, cap);
-	while (left > 0 && rc == 0) {
-		if (fill == SCN_FILL_ZERO) {
-			n = left < cap ? (size_t)left : cap;
-		} else {
-			n = 0;
-			while (n < cap && left - n > 0) {
-				char line[32];
-				int len = snprintf(line, sizeof line, "line %06" PRIu64 "\n", lineno++);
-				size_t room = cap - n;
-				if ((uint64_t)len > left - n) {
-					/* The last line: as much as fits, ending in a newline. */
-					size_t k = (size_t)(left - n);
-					memcpy(buf + n, line, k - 1);
-					buf[n + k - 1] = '\n';
-					n += k;
-					break;
-				}
-				if ((size_t)len > room)
-					break;
-				memcpy(buf + n, line, (size_t)len);
-				n += (size_t)len;
-			}
-		}
-		rc = fdio_write_all(fd, buf, n);
-		left -= n;
-	}
-	free(buf);
-	if (rc == 0 && size > 0 && fsync(fd) != 0)
-		rc = -1;
-	if (rc == 0)
-		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	return rc;
-}
-
 /* Name of a signal: "SIGSEGV". */
 static void
 runner_signame(int sig, char *buf, size_t len)
@@ -106,7 +55,7 @@ runner_signame(int sig, char *buf, size_t len)
 }
 
 /* The worker ended with wait status st: remember why. */
-static void
+void
 runner_mark_dead(struct runner *r, int st)
 {
 	char name[32];
@@ -143,27 +92,37 @@ runner_observe(struct runner *r, struct snapshot *snap)
 	probe_disk(r->probe_fd, &snap->disk);
 	if (!r->dead)
 		probe_io(r->w.pid, &snap->disk);
+	if (r->lab != NULL)
+		probe_device(crash_lab_device(r->lab), &snap->device);
+	else
+		snprintf(snap->device.note, sizeof snap->device.note, "no device of the lesson's "
+		         "own: a shared disk's counters are everyone's (--crash-fs gives a lesson one)");
+}
+
+/* Append a sentence to buf (len bytes), after "; " when buf holds one already. */
+void
+runner_vappend(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	size_t n = strlen(buf);
+
+	if (n > 0 && n + 2 < len) {
+		memcpy(buf + n, "; ", 3);
+		n += 2;
+	}
+	if (n < len)
+		vsnprintf(buf + n, len - n, fmt, ap);
 }
 
 /* Append a sentence to the step's note. */
 void
 runner_note(struct step_result *out, const char *fmt, ...)
 {
-	size_t n = strlen(out->note);
 	va_list ap;
 
-	if (n > 0 && n + 2 < sizeof out->note) {
-		memcpy(out->note + n, "; ", 3);
-		n += 2;
-	}
-	if (n >= sizeof out->note)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(out->note + n, sizeof out->note - n, fmt, ap);
+	runner_vappend(out->note, sizeof out->note, fmt, ap);
 	va_end(ap);
 }
-
-static void runner_kill_worker(struct runner *r);
 
 /* Seconds since start. */
 double
@@ -405,7 +364,7 @@ static const runner_op_fn runner_ops[SCN_RUNS__COUNT] = {
 };
 
 /* Kill and reap the worker if it lives. */
-static void
+void
 runner_kill_worker(struct runner *r)
 {
 	int st;
@@ -505,7 +464,7 @@ runner_start_worker(struct runner *r, char **err)
 	struct worker_reply hello;
 	int st = 0, e;
 
-	if (worker_spawn(r->s, scratch_dirfd(r->scratch), RUNNER_FILE_NAME, &r->w) != 0) {
+	if (worker_spawn(r->s, r->dirfd, RUNNER_FILE_NAME, &r->w) != 0) {
 		errmsg_set(err, "cannot start the worker process: %s", strerror(errno));
 		return -1;
 	}
@@ -527,7 +486,7 @@ runner_start_worker(struct runner *r, char **err)
 		}
 		snprintf(r->source_why, sizeof r->source_why, "ptrace refused: %s",
 		         strerrorname_np(e) ? strerrorname_np(e) : strerror(e));
-		if (worker_spawn(r->s, scratch_dirfd(r->scratch), RUNNER_FILE_NAME, &r->w) != 0) {
+		if (worker_spawn(r->s, r->dirfd, RUNNER_FILE_NAME, &r->w) != 0) {
 			errmsg_set(err, "cannot start the worker process: %s", strerror(errno));
 			return -1;
 		}
@@ -539,84 +498,6 @@ runner_start_worker(struct runner *r, char **err)
 	r->stdio = hello.stdio;
 	r->cur_fd = -1;
 	r->cur_fd_open = false;
-	return 0;
-}
-
-/* True if the lesson expects anything of the disk. */
-static bool
-runner_about_disk(const struct scenario *s)
-{
-	for (size_t i = 0; i < s->n_steps; i++)
-		for (size_t k = 0; k < s->steps[i].n_expects; k++) {
-			enum scn_key key = s->steps[i].expects[k].key;
-			if (key == SCN_KEY_DISK_ALLOCATED_BYTES || key == SCN_KEY_DISK_DELALLOC_BYTES ||
-			    key == SCN_KEY_DISK_UNWRITTEN_BYTES || key == SCN_KEY_DISK_INLINE_BYTES)
-				return true;
-		}
-	return false;
-}
-
-/* A lesson about the disk, run where there is none (the user's --dir or $TMPDIR on tmpfs):
- * run it, and say once what cannot be shown there. */
-static void
-runner_place_check(struct runner *r)
-{
-	size_t n = strlen(r->place_note);
-
-	if (r->s->file.on == SCN_FS_TMPFS || !runner_about_disk(r->s) ||
-	    (strcmp(r->fs, "tmpfs") != 0 && strcmp(r->fs, "ramfs") != 0))
-		return;
-	snprintf(r->place_note + n, sizeof r->place_note - n, "%sthe scratch file is on %s, which "
-	         "keeps data in memory; there is no disk: this lesson's disk facts cannot be shown "
-	         "here (give --dir a disk-backed directory)", n > 0 ? "; " : "", r->fs);
-}
-
-/* Make the scratch file (prefilled, clean, cold) and open our probe fd on it. */
-static int
-runner_make_file(struct runner *r, char **err)
-{
-	const struct scn_file *f = &r->s->file;
-	char msg[PATH_MAX + 128];
-	struct stat sb;
-	int fd;
-
-	if (f->size > SCN_MAX_SIZE) {
-		errmsg_set(err, "the scratch file would be %" PRIu64 " bytes; the limit is %"
-		             PRIu64, f->size, (uint64_t)SCN_MAX_SIZE);
-		return -1;
-	}
-	/* The file, and a MiB to spare for everyone else. Nothing asked: a place with a disk. */
-	r->scratch = scratch_place(f->on == SCN_FS_TMPFS, f->on != SCN_FS_TMPFS && r->o.dir == NULL ?
-	                           scratch_default_parent(r->place_note, sizeof r->place_note) :
-	                           r->o.dir, f->size + (1u << 20), msg, sizeof msg);
-	if (r->scratch < 0) {
-		errmsg_set(err, "%s", msg);
-		return -1;
-	}
-	if (scratch_path(r->scratch, RUNNER_FILE_NAME, r->path, sizeof r->path) == NULL) {
-		errmsg_set(err, "scratch path too long");
-		return -1;
-	}
-	fd = scratch_create(r->scratch, RUNNER_FILE_NAME, O_RDWR);
-	if (fd < 0) {
-		errmsg_set(err, "cannot create %s: %s", r->path, strerror(errno));
-		return -1;
-	}
-	if (runner_prefill(fd, f->size, f->fill) != 0) {
-		errmsg_set(err, "cannot prefill %s: %s", r->path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	r->probe_fd = scratch_open(r->scratch, RUNNER_FILE_NAME, O_RDONLY);
-	if (r->probe_fd < 0 || fstat(r->probe_fd, &sb) != 0) {
-		errmsg_set(err, "cannot open %s: %s", r->path, strerror(errno));
-		return -1;
-	}
-	r->dev = sb.st_dev;
-	r->ino = sb.st_ino;
-	probe_fs(r->probe_fd, r->fs, sizeof r->fs, NULL, 0);
-	runner_place_check(r);
 	return 0;
 }
 
@@ -643,6 +524,7 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	r->timeout = r->o.timeout > 0 && r->o.timeout < SCN_MAX_RUN_SECONDS ? r->o.timeout :
 	             SCN_MAX_RUN_SECONDS;
 	r->scratch = -1;
+	r->dirfd = -1;
 	r->probe_fd = -1;
 	r->w.pid = -1;
 	r->w.cmd_fd = r->w.reply_fd = -1;
@@ -781,6 +663,8 @@ runner_free(struct runner *r)
 	runner_kill_worker(r);
 	if (r->probe_fd >= 0)
 		close(r->probe_fd);
+	/* Nothing of ours is open under the lab now: it is unmounted and detached here. */
+	crash_lab_free(r->lab);
 	if (r->scratch >= 0)
 		scratch_remove(r->scratch);
 	free(r);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "crash/crash.h"
 #include "trace/event.h"
 #include "scenario/scenario.h"
 #include "probe/snapshot.h"
@@ -44,6 +45,10 @@ struct runner_opts {
 	double timeout;               /* seconds the run may spend in all (--timeout); 0 or more
 	                                 than SCN_MAX_RUN_SECONDS: that. Past it, the step is
 	                                 stopped (out->timed_out) and no later step runs */
+	enum crash_fs crash_fs;       /* --crash-fs: the scratch file on a crash lab of this
+	                                 filesystem (crash/lab.h; root: else only the process
+	                                 crash is observed, and the place note says why once);
+	                                 CRASH_FS_NONE: where dir says */
 };
 
 struct runner;
@@ -81,6 +86,16 @@ const char *runner_place_note(const struct runner *r);
 
 /* The state before the first step (after the prefill, cold cache). */
 const struct snapshot *runner_initial(const struct runner *r);
+
+/*
+ * Both crashes at this point of the run, between two steps; neither changes the run, which
+ * goes on. The process crash: a copy of the worker (the same FILE*s, the same buffers) dies
+ * by SIGKILL, then the runner reads NAME as another process would. The power cut: the crash
+ * lab's device as it is now, recovered by the kernel (crash/power.h); without a lab, out->power
+ * says why it is not observable here. name NULL: the scratch file. 0, or -1 if neither half
+ * was observed.
+ */
+int runner_crash(struct runner *r, const char *name, struct crash_view *out);
 
 /* Stop the worker and remove the scratch dir. NULL is fine. */
 void runner_free(struct runner *r);

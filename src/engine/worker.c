@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +24,33 @@
 #include "engine/worker.h"
 
 _Static_assert(sizeof(struct worker_reply) <= PIPE_BUF, "a reply must be one atomic write");
+
+/*
+ * The process crashes here: a copy of it, with the same memory (every FILE* and what its
+ * buffer holds), is killed by SIGKILL, which no handler and no atexit sees, so nothing it
+ * buffered is written. The worker itself is untouched and goes on with the lesson.
+ */
+static void
+worker_crash(struct worker_reply *rep)
+{
+	int status = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		kill(getpid(), SIGKILL);
+		_exit(127);     /* not reached: SIGKILL cannot be caught */
+	}
+	if (pid < 0) {
+		rep->ret = -1;
+		rep->err = errno;
+		return;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	rep->ret = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL ? 0 : -1;
+	snprintf(rep->note, sizeof rep->note, "a copy of the process (pid %lld) died of SIGKILL",
+	         (long long)pid);
+}
 
 /* Run one command: the op between two /proc/self/io readings, then the stdio probe. */
 static void
@@ -36,7 +64,9 @@ worker_run(const struct scenario *s, struct ops_state *st, uint32_t step,
 	memset(rep, 0, sizeof *rep);
 	rep->magic = WORKER_MAGIC;
 	rep->step = step;
-	if (step != WORKER_HELLO) {
+	if (step == WORKER_CRASH) {
+		worker_crash(rep);
+	} else if (step != WORKER_HELLO) {
 		if (step >= s->n_steps) {
 			rep->ret = -1;
 			rep->err = EINVAL;

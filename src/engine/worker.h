@@ -21,6 +21,10 @@
 /* Step index the worker answers with right after it starts (its first stdio probe). */
 #define WORKER_HELLO UINT32_MAX
 
+/* Command: a copy of the worker (its memory: FILE*s, buffers) dies by SIGKILL, as the process
+ * would in a crash now; the worker goes on. The reply's ret is 0 once the copy died so. */
+#define WORKER_CRASH (UINT32_MAX - 1)
+
 #define WORKER_MAGIC 0x10b0f715u
 
 /* Bytes of an op's output (tail) carried in a reply; the rest is cut, and said so. */

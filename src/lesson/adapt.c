@@ -10,6 +10,7 @@
 
 #include "lesson/adapt.h"
 #include "base/text.h"
+#include "scenario/names.h"
 
 /* vm.dirty_expire_centisecs in seconds, as text ("30"), into buf; "unknown" if unreadable. */
 const char *
@@ -61,9 +62,8 @@ adapt_fact(const struct step_result *sr, enum scn_fact f, char *buf, size_t len)
 		snprintf(buf, len, "%s", fs);
 		break;
 	case SCN_FACT_PROBE:
-		snprintf(buf, len, "%s", s->cache.source == SNAP_SRC_CACHESTAT ? "cachestat" :
-			 s->cache.source == SNAP_SRC_KPAGEFLAGS ? "kpageflags" :
-			 s->cache.source == SNAP_SRC_MINCORE ? "mincore" : "unknown");
+		/* "none" when no probe could see the cache (scenario/names.c says why not "unknown"). */
+		snprintf(buf, len, "%s", scenario_names_of(scn_sources, (int)s->cache.source));
 		break;
 	case SCN_FACT_BLKSIZE:
 		if (s->disk.block_size > 0)

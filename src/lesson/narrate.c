@@ -369,6 +369,20 @@ narrate_intro(const struct scenario *s, const struct snapshot *initial, char **s
 	return rc;
 }
 
+/* Sentence text T on one line. */
+char *
+narrate_line(const char *t)
+{
+	char *c = strdup(t);
+	size_t n = c != NULL ? strlen(c) : 0;
+
+	while (n > 0 && (c[n - 1] == ' ' || c[n - 1] == '\n'))
+		c[--n] = '\0';
+	for (size_t i = 0; i < n; i++)
+		c[i] = c[i] == '\n' ? ' ' : c[i];
+	return c;
+}
+
 /* The told text of V, unchecked sentences marked. */
 char *
 narrate_marked(const struct sentence_result *v, size_t n)

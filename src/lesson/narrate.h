@@ -23,6 +23,10 @@ int narrate_step(struct step_result *sr);
 int narrate_intro(const struct scenario *s, const struct snapshot *initial, char **say,
 		  struct sentence_result **v, size_t *n);
 
+/* A copy of sentence text T on one line, without its trailing space: for a line of a
+ * transcript (a heap string; NULL out of memory). */
+char *narrate_line(const char *t);
+
 /* The told text of sentences V (N of them), each unchecked one marked " [?K]" (K from 1, in
  * order) where it ends. A heap string ("" when none is told), or NULL out of memory. */
 char *narrate_marked(const struct sentence_result *v, size_t n);

@@ -13,6 +13,7 @@
 #include "export/describe.h"
 #include "base/json.h"
 #include "lesson/lesson.h"
+#include "out/transcript.h"
 #include "practice/practice-run.h"
 #include "practice/practice.h"
 #include "base/text.h"
@@ -109,71 +110,70 @@ practice_run_text(FILE *f, const struct practice_problem *p, const struct scenar
 		fprintf(f, "\nscore: %zu of %zu right\n", practice_score(p, a, o->guess), p->n_q);
 }
 
-/* JSON: the problem, the questions, and (if run) the answers. */
+/* JSON: the problem, the questions, and (if run) the answers (main checks stdout's flush). */
 static void
 practice_run_json(FILE *f, const struct practice_problem *p, const struct scenario *s,
                   const struct practice_answer *a, const char *machine,
                   const struct app_opts *o)
 {
 	char call[256], m[8];
+	struct json j;
 
-	fputs("{\"topic\":", f);
-	json_string(f, p->topic->name);
-	fprintf(f, ",\"seed\":%" PRIu64 ",\"intro\":", p->seed);
-	json_string(f, s->intro);
-	fputs(",\"program\":[", f);
-	for (size_t i = 0; i < s->n_steps; i++) {
-		fputs(i > 0 ? "," : "", f);
-		json_string(f, describe_step(&s->steps[i], call, sizeof call));
-	}
-	fputs("],\"scenario\":", f);
-	json_string_n(f, p->yaml, p->yaml_len);
-	fputs(",\"questions\":[", f);
+	json_init(&j, f, 0);
+	json_begin_object(&j, NULL);
+	json_string(&j, "topic", p->topic->name);
+	json_uint(&j, "seed", p->seed);
+	json_string(&j, "intro", s->intro);
+	json_begin_array(&j, "program");
+	for (size_t i = 0; i < s->n_steps; i++)
+		json_string(&j, NULL, describe_step(&s->steps[i], call, sizeof call));
+	json_end_array(&j);
+	json_string_n(&j, "scenario", p->yaml, p->yaml_len);
+	json_begin_array(&j, "questions");
 	for (size_t i = 0; i < p->n_q; i++) {
 		const struct practice_question *q = &p->q[i];
-		fprintf(f, "%s{\"n\":%zu,\"line\":%zu,\"key\":", i > 0 ? "," : "", i + 1, q->step + 1);
-		json_string(f, scenario_key_name(q->key));
-		fputs(",\"kind\":", f);
-		json_string(f, q->kind == PRACTICE_NUMBER ? "number" : "choice");
-		fputs(",\"text\":", f);
-		json_string(f, q->text);
-		fputs(",\"choices\":[", f);
-		for (size_t c = 0; c < q->n_choices; c++) {
-			fputs(c > 0 ? "," : "", f);
-			json_string(f, q->choices[c]);
-		}
-		fputs("],\"model\":", f);
-		json_string(f, practice_run_model(q, m, sizeof m));
-		fputs(",\"model_detail\":", f);
-		json_string(f, q->model_detail);
-		fputs(",\"answer\":", f);
+		json_begin_object(&j, NULL);
+		json_uint(&j, "n", i + 1);
+		json_uint(&j, "line", q->step + 1);
+		json_string(&j, "key", scenario_key_name(q->key));
+		json_string(&j, "kind", q->kind == PRACTICE_NUMBER ? "number" : "choice");
+		json_string(&j, "text", q->text);
+		json_begin_array(&j, "choices");
+		for (size_t c = 0; c < q->n_choices; c++)
+			json_string(&j, NULL, q->choices[c]);
+		json_end_array(&j);
+		json_string(&j, "model", practice_run_model(q, m, sizeof m));
+		json_string(&j, "model_detail", q->model_detail);
 		if (a == NULL) {
-			fputs("null", f);
+			json_null(&j, "answer");
 		} else {
-			fputs("{\"observed\":", f);
-			fputs(a[i].seen ? "true" : "false", f);
-			fputs(",\"text\":", f);
-			json_string(f, a[i].text);
-			fputs(",\"detail\":", f);
-			json_string(f, a[i].detail);
-			fprintf(f, ",\"model_differs\":%s", practice_run_differs(q, &a[i]) ? "true" :
-			        "false");
-			fputs(",\"guess\":", f);
-			json_string(f, i < o->n_guess ? o->guess[i] : NULL);
-			fputs(",\"right\":", f);
-			fputs(i >= o->n_guess ? "null" : practice_match(q, &a[i], o->guess[i]) ?
-			      "true" : "false", f);
-			putc('}', f);
+			json_begin_object(&j, "answer");
+			json_bool(&j, "observed", a[i].seen);
+			json_string(&j, "text", a[i].text);
+			json_string(&j, "detail", a[i].detail);
+			json_bool(&j, "model_differs", practice_run_differs(q, &a[i]));
+			json_string(&j, "guess", i < o->n_guess ? o->guess[i] : NULL);
+			if (i < o->n_guess)
+				json_bool(&j, "right", practice_match(q, &a[i], o->guess[i]));
+			else
+				json_null(&j, "right");
+			json_end_object(&j);
 		}
-		putc('}', f);
+		json_end_object(&j);
 	}
-	fputs("],\"machine\":", f);
-	json_string(f, a != NULL ? machine : NULL);
-	if (a != NULL && o->n_guess > 0)
-		fprintf(f, ",\"score\":{\"right\":%zu,\"asked\":%zu}}\n",
-		        practice_score(p, a, o->guess), p->n_q);
-	else
-		fputs(",\"score\":null}\n", f);
+	json_end_array(&j);
+	json_string(&j, "machine", a != NULL ? machine : NULL);
+	if (a != NULL && o->n_guess > 0) {
+		json_begin_object(&j, "score");
+		json_uint(&j, "right", practice_score(p, a, o->guess));
+		json_uint(&j, "asked", p->n_q);
+		json_end_object(&j);
+	} else {
+		json_null(&j, "score");
+	}
+	json_end_object(&j);
+	json_break(&j);
+	json_finish(&j);
 }
 
 /* Run s to the end; fill a from what the machine did and machine with where it ran. */
@@ -240,7 +240,7 @@ practice_run(const struct practice_topic *t, uint64_t seed, bool answers, bool h
 		if (answers)
 			rc = practice_run_answers(&p, s, o, a, machine, sizeof machine);
 		if (rc == APP_EXIT_OK) {
-			if (o->format == APP_FORMAT_JSON)
+			if (o->format == transcript_format_find("json"))
 				practice_run_json(stdout, &p, s, answers ? a : NULL, machine, o);
 			else
 				practice_run_text(stdout, &p, s, answers ? a : NULL, machine, o);

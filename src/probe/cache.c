@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "probe/probe.h"
+#include "scenario/names.h"
 
 /*
  * cachestat(2) arrived in Linux 6.5; Debian 12's headers know neither the syscall number
@@ -611,20 +612,11 @@ done:
 	return rc;
 }
 
-/* Name of a page cache source as --probe spells it ("none" for SNAP_SRC_NONE). */
+/* Name of a page cache source as --probe spells it (scenario/names.c: "none" for SNAP_SRC_NONE). */
 const char *
 probe_cache_source_name(enum snap_source s)
 {
-	switch (s) {
-	case SNAP_SRC_CACHESTAT:
-		return "cachestat";
-	case SNAP_SRC_KPAGEFLAGS:
-		return "kpageflags";
-	case SNAP_SRC_MINCORE:
-		return "mincore";
-	default:
-		return "none";
-	}
+	return scenario_names_of(scn_sources, (int)s);
 }
 
 /* Parse a --probe value: "auto" is SNAP_SRC_NONE (the chain). 0, or -1 if unknown. */

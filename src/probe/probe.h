@@ -29,7 +29,7 @@ int probe_cache(int fd, uint64_t size, struct snap_cache *out);
 int probe_cache_as(int fd, uint64_t size, enum snap_source want, struct snap_cache *out);
 
 /* probe/cache.c: a page cache source as --probe names it: "cachestat", "kpageflags",
- * "mincore"; "none" for anything else. */
+ * "mincore"; "none" for SNAP_SRC_NONE (scenario/names.c's scn_sources). */
 const char *probe_cache_source_name(enum snap_source s);
 
 /* probe/cache.c: parse a --probe value ("auto" is SNAP_SRC_NONE, the chain). 0, or -1. */
@@ -56,6 +56,12 @@ void probe_fs(int fd, char *fs, size_t fslen, char *device, size_t devlen);
  * /sys/dev/block/MAJ:MIN; for btrfs, whose st_dev is anonymous, from /sys/fs/btrfs/FSID/devices),
  * never from mount paths, so it is right in a chroot. 0, or -1 with device "". */
 int probe_disk_device(int fd, char *device, size_t len);
+
+/*
+ * probe/device.c: the counters of block device NAME ("loop5", a whole disk) from
+ * /sys/block/NAME/stat. 0, or -1 with out->source SNAP_SRC_NONE and the note saying why.
+ */
+int probe_device(const char *name, struct snap_device *out);
 
 /* The counters of /proc/PID/io that iobufviz reads. */
 struct probe_io_counters {

@@ -18,6 +18,7 @@ enum snap_source {
 	SNAP_SRC_FIEMAP,     /* ioctl(FS_IOC_FIEMAP) */
 	SNAP_SRC_PROCIO,     /* /proc/PID/io */
 	SNAP_SRC_KPAGEFLAGS, /* /proc/kpageflags through /proc/self/pagemap: root only */
+	SNAP_SRC_BLOCKSTAT,  /* /sys/block/NAME/stat: a block device's own counters */
 };
 
 /* The worker's FILE*, as glibc reports it. */
@@ -98,12 +99,30 @@ struct snap_disk {
 	uint64_t rchar, wchar, syscr, syscw, read_bytes, write_bytes;
 };
 
+/*
+ * The block device under the scratch file, by its own counters: the requests that reached
+ * it, where data leaves the machine's memory. Counted since the device was made (compare two
+ * snapshots). Only when the device is the lesson's alone (the crash lab's loop device): a
+ * shared disk's counters are everyone's.
+ */
+struct snap_device {
+	enum snap_source source;  /* SNAP_SRC_BLOCKSTAT, or SNAP_SRC_NONE (the note says why) */
+	char note[160];
+	char name[32];            /* "loop5" */
+	uint64_t reads, read_bytes;
+	uint64_t writes, write_bytes;
+	uint64_t discards, discard_bytes;
+	uint64_t flushes;         /* cache flushes asked of the device (fsync, journal commits) */
+	uint32_t in_flight;       /* requests started and not completed */
+};
+
 /* One observed state. */
 struct snapshot {
 	struct snap_stdio stdio;
 	struct snap_fd fd;
 	struct snap_cache cache;
 	struct snap_disk disk;
+	struct snap_device device;
 };
 
 /* probe/snapshot-cell.c: what one grid cell shows (helpers for the views and expectations). */

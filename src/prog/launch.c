@@ -38,32 +38,32 @@ prog_launch_filter_set(struct sock_fprog *prog)
 }
 
 /*
- * Install the filter: SECCOMP_RET_TRACE for the calls of prog_calls (prctl only with the
+ * Install the filter: SECCOMP_RET_TRACE for the calls of the table (trace/calls.h; prctl only with the
  * marker option) and for any other arch's calls; SECCOMP_RET_ALLOW for the rest.
  */
 static int
 prog_launch_filter(void)
 {
-	struct sock_filter f[PROG_CALLS_MAX + 16];
+	struct sock_filter f[CALLS_MAX + 16];
 	struct sock_fprog prog;
-	size_t n = 0, ncalls = prog_calls_n < PROG_CALLS_MAX ? prog_calls_n : PROG_CALLS_MAX;
+	size_t n = 0, ncalls = calls_n < CALLS_MAX ? calls_n : CALLS_MAX;
 
 	/* Layout: [0] arch, [1] arch?, [2] TRACE, [3] nr, [4..4+ncalls) one jeq per call,
 	 * then the prctl check, ALLOW at A, TRACE at A + 1. */
 	size_t allow = 4 + ncalls + 3, trace = allow + 1;
 
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PROG_CALLS_AUDIT_ARCH, 1, 0);
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CALLS_AUDIT_ARCH, 1, 0);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
 	for (size_t i = 0; i < ncalls; i++, n++) {
-		if (prog_calls[i].kind == PK_MARK)
+		if (calls_table[i].flags & CALL_MARK)
 			f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			                                    (unsigned)prog_calls[i].nr,
+			                                    (unsigned)calls_table[i].nr,
 			                                    (unsigned char)(4 + ncalls - n), 0);
 		else
 			f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			                                    (unsigned)prog_calls[i].nr,
+			                                    (unsigned)calls_table[i].nr,
 			                                    (unsigned char)(trace - n - 1), 0);
 	}
 	/* Nothing matched. */

@@ -273,15 +273,10 @@ prog_run_stream(struct prog_run *r, const struct prog_step *ps, struct snapshot 
 static bool
 prog_run_is_disk(const struct prog_step *ps, const struct snap_fd *fd)
 {
-	static const char *const syncs[] = { "fsync", "fdatasync", "sync_file_range", "msync",
-	                                     "sync", "syncfs" };
-
 	if (ps->kind != PROG_STEP_CALL)
 		return false;
-	for (size_t i = 0; i < sizeof syncs / sizeof syncs[0]; i++)
-		if (strcmp(ps->ev.call, syncs[i]) == 0)
-			return true;
-	return event_is_write(&ps->ev) && fd->open && (fd->flags & (O_SYNC | O_DSYNC)) != 0;
+	return event_is_sync(&ps->ev) ||
+	       (event_is_write(&ps->ev) && fd->open && (fd->flags & (O_SYNC | O_DSYNC)) != 0);
 }
 
 /* Turn the tracer's step into a prog_run_step. */
@@ -310,8 +305,12 @@ prog_run_fill(struct prog_run *r, const struct prog_step *ps, struct prog_run_st
 			out->scn.op = (enum scn_op)op;
 	}
 	switch (ps->kind) {
-	case PROG_STEP_CALL:
-		if (event_list_add(&sr->events, &ps->ev) != 0)
+	case PROG_STEP_CALL: {
+		/* A call of any process but the first is a child's, as the lesson's tracer marks
+		 * it (the transcript's "child"); the step's text, made above, names its pid. */
+		struct event ev = ps->ev;
+		ev.child = ps->pid != prog_trace_pid(r->t);
+		if (event_list_add(&sr->events, &ev) != 0)
 			return -1;
 		sr->ret = ps->ev.result;
 		sr->err = ps->ev.err;
@@ -321,6 +320,7 @@ prog_run_fill(struct prog_run *r, const struct prog_step *ps, struct prog_run_st
 		if (ps->regular || ps->ev.fd >= 0)
 			out->file = prog_run_file_of(r, ps->pid, tfd, ps->path);
 		break;
+	}
 	case PROG_STEP_STDIO:
 		sr->ret = ps->ret;
 		tfd = ps->stdio_fd;

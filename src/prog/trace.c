@@ -25,12 +25,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "trace/decode.h"
 #include "base/errmsg.h"
 #include "trace/calls.h"
+#include "trace/decode.h"
+#include "trace/event.h"
+#include "trace/peek.h"
 #include "prog/fds.h"
 #include "prog/launch.h"
-#include "prog/mem.h"
 #include "prog/mark.h"
 #include "prog/streams.h"
 #include "prog/trace.h"
@@ -49,8 +50,8 @@ struct pt_proc {
 	bool fresh;               /* attached by a fork event: its first SIGSTOP is ours */
 	bool in_sys;              /* between a seccomp stop and its syscall-exit stop */
 	/* The call between its entry and exit. */
-	const struct prog_call *call;
-	uint64_t args[6];
+	const struct call_row *call;
+	struct decode_stop stop;
 	struct timespec t0;
 	char path[PATH_MAX];      /* open family: the path argument; else the fd's file */
 	bool regular, has_file;
@@ -196,23 +197,66 @@ pt_resume(struct pt_proc *p, int sig)
 	ptrace(p->in_sys ? PTRACE_SYSCALL : PTRACE_CONT, p->pid, 0, (void *)(long)sig);
 }
 
+/* Use fd's file as the call's file, unless one is known already (a copy's second fd). */
+static void
+pt_use_fd(struct pt_proc *p, int fd)
+{
+	struct prog_fd *f;
+
+	if (p->regular || fd < 0 || (f = pt_fd_get(p, fd)) == NULL)
+		return;
+	snprintf(p->path, sizeof p->path, "%s", f->path);
+	p->has_file = true;
+	p->regular = f->regular;
+}
+
+/* Use the file mapped at addr (from /proc/PID/maps) as the call's file (msync, munmap). */
+static void
+pt_use_map(struct pt_proc *p, uint64_t addr)
+{
+	char name[64], line[PATH_MAX + 128];
+	struct stat st;
+	FILE *f;
+
+	snprintf(name, sizeof name, "/proc/%d/maps", (int)p->pid);
+	f = fopen(name, "re");
+	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+		unsigned long long lo, hi, ino;
+		int at = 0;
+
+		if (sscanf(line, "%llx-%llx %*s %*x %*x:%*x %llu %n", &lo, &hi, &ino, &at) < 3 ||
+		    addr < lo || addr >= hi)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (ino != 0 && at > 0 && line[at] == '/' && stat(line + at, &st) == 0) {
+			snprintf(p->path, sizeof p->path, "%s", line + at);
+			p->has_file = true;
+			p->regular = S_ISREG(st.st_mode);
+		}
+		break;
+	}
+	if (f != NULL)
+		fclose(f);
+}
+
 /* A seccomp stop: remember the call, or turn a marker into a step. 1 = a step in *out. */
 static int
 pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 {
 	struct __ptrace_syscall_info si;
-	const struct prog_call *c;
+	const struct call_row *c;
+	struct peek m = peek_pid(p->pid);
 
 	memset(&si, 0, sizeof si);
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, (void *)sizeof si, &si) <= 0 ||
-	    si.op != PTRACE_SYSCALL_INFO_SECCOMP || si.arch != PROG_CALLS_AUDIT_ARCH ||
-	    (c = prog_calls_find(si.seccomp.nr)) == NULL) {
+	    si.op != PTRACE_SYSCALL_INFO_SECCOMP || si.arch != CALLS_AUDIT_ARCH ||
+	    (c = calls_find(si.seccomp.nr)) == NULL) {
 		t->st.other_calls++;
 		p->in_sys = false;
 		pt_resume(p, 0);
 		return 0;
 	}
-	if (c->kind == PK_MARK) {
+	if (c->flags & CALL_MARK) {
 		unsigned phase = si.seccomp.args[1] & 0xff, id = (si.seccomp.args[1] >> 8) & 0xff;
 
 		t->st.markers++;
@@ -239,37 +283,29 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		}
 		return 1;
 	}
-	p->call = c;
-	memcpy(p->args, si.seccomp.args, sizeof p->args);
-	p->path[0] = '\0';
-	p->has_file = p->regular = false;
-	if (c->kind == PK_OPEN || c->kind == PK_OPENAT || c->kind == PK_EXEC) {
-		prog_mem_str(p->pid, p->args[c->kind == PK_OPENAT ? 1 : 0], p->path, sizeof p->path);
-		p->has_file = true;
-	} else if (c->fd >= 0) {
-		struct prog_fd *fd = NULL;
-		bool by_fd = true;
-
-		if (c->kind == PK_STATAT) {
-			char name[2];
-			int flags = (int)p->args[c->nr == SYS_statx ? 2 : 3];
-			prog_mem_str(p->pid, p->args[1], name, sizeof name);
-			by_fd = name[0] == '\0' && (flags & AT_EMPTY_PATH);
-		}
-		if (by_fd)
-			fd = pt_fd_get(p, (int)p->args[c->fd]);
-		if (fd != NULL) {
-			snprintf(p->path, sizeof p->path, "%s", fd->path);
-			p->has_file = true;
-			p->regular = fd->regular;
-		}
-	}
-	if (c->kind == PK_EXIT) {
+	if (c->flags & CALL_EXIT) {
 		/* No exit stop follows: the process's end is the step. */
 		t->st.other_calls++;
 		p->in_sys = false;
 		pt_resume(p, 0);
 		return 0;
+	}
+	p->call = c;
+	memset(&p->stop, 0, sizeof p->stop);
+	p->stop.nr = si.seccomp.nr;
+	memcpy(p->stop.args, si.seccomp.args, sizeof p->stop.args);
+	event_decode_entry(c, &p->stop, &m);
+	p->path[0] = '\0';
+	p->has_file = p->regular = false;
+	if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
+		peek_str(&m, p->stop.args[(int)c->path], p->path, sizeof p->path);
+		p->has_file = true;
+	} else if (c->flags & CALL_FD) {
+		pt_use_fd(p, calls_fd(c, p->stop.args, &m));
+		if (c->fd2 >= 0)
+			pt_use_fd(p, (int)p->stop.args[(int)c->fd2]);
+	} else if (c->flags & CALL_MEM) {
+		pt_use_map(p, p->stop.args[(int)c->addr]);
 	}
 	p->in_sys = true;
 	clock_gettime(CLOCK_MONOTONIC, &p->t0);
@@ -277,87 +313,68 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	return 0;
 }
 
-/* Fill out->ev from the finished call of p. */
-static void
-pt_fill_event(struct pt_proc *p, int64_t rval, bool is_error, const struct timespec *now,
-              struct prog_step *out)
+/* The step of a finished call (see prog/trace.h). */
+void
+prog_trace_event(const struct call_row *c, const struct decode_stop *s, const struct peek *m,
+                 struct prog_step *out)
 {
-	const struct prog_call *c = p->call;
-	struct event *e = &out->ev;
-
 	memset(out, 0, sizeof *out);
 	out->kind = PROG_STEP_CALL;
-	out->pid = p->pid;
 	out->stdio_fd = -1;
-	snprintf(e->call, sizeof e->call, "%s", c->name);
-	e->nr = c->nr;
-	e->fd = c->fd >= 0 ? (int)p->args[c->fd] : -1;
-	e->offset = c->off >= 0 ? (int64_t)p->args[c->off] : -1;
-	if (c->bytes >= 0)
-		e->bytes = p->args[c->bytes];
-	else if (c->nr == SYS_readv || c->nr == SYS_writev || c->nr == SYS_preadv ||
-	         c->nr == SYS_pwritev || c->nr == SYS_preadv2 || c->nr == SYS_pwritev2)
-		e->bytes = prog_mem_iov_bytes(p->pid, p->args[1], p->args[2]);
-	e->result = is_error ? -1 : rval;
-	e->err = is_error ? (int)-rval : 0;
-	e->ns = units_ns_between(&p->t0, now);
-	e->ns_traced = true;
-	e->origin = p->depth > 0 ? EV_STDIO : EV_DIRECT;
-	if (c->kind == PK_OPEN || c->kind == PK_OPENAT) {
-		int flags = c->kind == PK_OPENAT ? (int)p->args[2] : (int)p->args[1];
-		unsigned mode = (unsigned)(c->kind == PK_OPENAT ? p->args[3] : p->args[2]);
-		if (c->nr == SYS_openat2) {
-			flags = 0;
-			mode = 0;
-		}
-#ifdef SYS_creat
-		if (c->nr == SYS_creat) {
-			flags = O_WRONLY | O_CREAT | O_TRUNC;
-			mode = (unsigned)p->args[1];
-		}
-#endif
-		decode_openat(flags, mode, e->detail, sizeof e->detail);
-	} else if (c->nr == SYS_lseek) {
-		snprintf(e->detail, sizeof e->detail, "%s", decode_whence((int)p->args[2]));
-	}
+	event_decode(c, s, m, &out->ev);
+}
+
+/* Fill out from the finished call of p. */
+static void
+pt_fill_event(struct pt_proc *p, const struct timespec *now, struct prog_step *out)
+{
+	struct peek m = peek_pid(p->pid);
+
+	prog_trace_event(p->call, &p->stop, &m, out);
+	out->pid = p->pid;
+	out->ev.ns = units_ns_between(&p->t0, now);
+	out->ev.ns_traced = true;
+	out->ev.origin = p->depth > 0 ? EV_STDIO : EV_DIRECT;
 	snprintf(out->path, sizeof out->path, "%s", p->path);
 	out->regular = p->regular;
 }
 
-/* Keep the fd table in step with the finished call c of p (result rval). */
+/* Keep the fd table in step with the finished call of p. */
 static void
-pt_track(struct pt_proc *p, int64_t rval, bool is_error)
+pt_track(struct pt_proc *p)
 {
-	const struct prog_call *c = p->call;
+	const struct call_row *c = p->call;
+	const uint64_t *a = p->stop.args;
+	int64_t rval = p->stop.rval;
 	struct prog_fd *fd;
-	int old = c->fd >= 0 ? (int)p->args[c->fd] : -1;
 
-	if (is_error)
+	if (p->stop.is_error)
 		return;
-	switch (c->kind) {
-	case PK_OPEN:
-	case PK_OPENAT:
+	if ((c->flags & CALL_CLOSE) && c->fd2 >= 0) {
+		/* close_range(first, last, flags): closes them, or marks them O_CLOEXEC. */
+		unsigned first = (unsigned)a[(int)c->fd], last = (unsigned)a[(int)c->fd2];
+		for (size_t i = 0; i < p->tab->n;) {
+			struct prog_fd *f = &p->tab->v[i++];
+			if ((unsigned)f->fd < first || (unsigned)f->fd > last)
+				continue;
+			if (a[(int)c->flg] & CLOSE_RANGE_CLOEXEC) {
+				f->cloexec = true;
+			} else {
+				prog_fds_del(p->tab, f->fd);
+				i--;
+			}
+		}
+	} else if (c->flags & CALL_CLOSE) {
+		prog_fds_del(p->tab, (int)a[(int)c->fd]);
+	} else if ((c->flags & CALL_CMD) && (int)a[(int)c->flg] == F_SETFD) {
+		if ((fd = pt_fd_get(p, (int)a[(int)c->fd])) != NULL)
+			fd->cloexec = (a[(int)c->flg + 1] & FD_CLOEXEC) != 0;
+	} else if (calls_made_fd(c, a, rval, false)) {
+		/* The new fd is read afresh from /proc: its file, its own O_CLOEXEC. */
 		prog_fds_del(p->tab, (int)rval);
 		fd = pt_fd_resolve(p, (int)rval);
-		p->regular = fd != NULL && fd->regular;
-		break;
-	case PK_CLOSE:
-		prog_fds_del(p->tab, old);
-		break;
-	case PK_DUP:
-		if (c->nr == SYS_fcntl) {
-			int cmd = (int)p->args[1];
-			if (cmd == F_SETFD && (fd = pt_fd_get(p, old)) != NULL)
-				fd->cloexec = (p->args[2] & FD_CLOEXEC) != 0;
-			if (cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC)
-				break;
-		}
-		/* The new fd is read afresh from /proc: same file, its own O_CLOEXEC. */
-		prog_fds_del(p->tab, (int)rval);
-		pt_fd_resolve(p, (int)rval);
-		break;
-	default:
-		break;
+		if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD))
+			p->regular = fd != NULL && fd->regular;
 	}
 }
 
@@ -370,6 +387,7 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 {
 	struct __ptrace_syscall_info si;
 	struct timespec now;
+	unsigned f;
 	bool step;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -380,24 +398,23 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		pt_resume(p, 0);
 		return 0;
 	}
-	pt_track(p, si.exit.rval, si.exit.is_error);
-	switch (p->call->kind) {
-	case PK_OPEN:
-	case PK_OPENAT:
-		/* An open names a file: a step if it failed or opened a regular file. */
-		step = si.exit.is_error || p->regular;
-		break;
-	case PK_EXEC:
+	p->stop.rval = si.exit.rval;
+	p->stop.is_error = si.exit.is_error != 0;
+	pt_track(p);
+	f = p->call->flags;
+	if (f & CALL_ASYNC)
+		t->st.async++;
+	if (f & CALL_EXEC) {
 		step = true;
-		p->regular = !si.exit.is_error;
-		break;
-	case PK_FD:
-		/* mmap with no fd, msync, munmap: a step only when their memory is a file's. */
+		p->regular = !p->stop.is_error;
+	} else if ((f & CALL_PATH) && !(f & CALL_FD)) {
+		/* An open names a file: a step if it failed or opened a regular file. */
+		step = p->stop.is_error || p->regular;
+	} else if ((f & CALL_ASYNC) && (f & CALL_NEWFD)) {
+		/* io_uring_setup: the program moves data where no tracer sees it; say so once. */
+		step = true;
+	} else {
 		step = p->has_file && p->regular;
-		break;
-	default:
-		step = p->has_file && p->regular;
-		break;
 	}
 	if (!step) {
 		t->st.other_calls++;
@@ -405,7 +422,7 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		pt_resume(p, 0);
 		return 0;
 	}
-	pt_fill_event(p, si.exit.rval, si.exit.is_error, &now, out);
+	pt_fill_event(p, &now, out);
 	p->call = NULL;
 	return 1;
 }
@@ -518,8 +535,9 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			if (!t->execed) {
 				/* The program itself: its execve call becomes the first step. */
 				t->execed = true;
-				p->call = prog_calls_find(SYS_execve);
-				memset(p->args, 0, sizeof p->args);
+				p->call = calls_find(SYS_execve);
+				memset(&p->stop, 0, sizeof p->stop);
+				p->stop.nr = SYS_execve;
 				clock_gettime(CLOCK_MONOTONIC, &p->t0);
 				p->has_file = true;
 				p->regular = true;
@@ -591,7 +609,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		errno = EINVAL;
 		return -1;
 	}
-	if (PROG_CALLS_AUDIT_ARCH == 0) {
+	if (CALLS_AUDIT_ARCH == 0) {
 		errmsg_set(err, "%s: tracing a program works on x86_64 and aarch64 only", argv[0]);
 		errno = ENOSYS;
 		return -1;
@@ -728,11 +746,13 @@ prog_trace_stats(const struct prog_trace *t, struct prog_stats *out)
 char *
 prog_trace_format(const struct prog_step *s, char *buf, size_t len)
 {
+	const struct call_row *c = s->kind == PROG_STEP_CALL ? calls_find((uint64_t)s->ev.nr) : NULL;
 	char ev[256];
 
 	switch (s->kind) {
 	case PROG_STEP_CALL:
-		if (s->ev.fd < 0 && s->path[0] != '\0') {
+		/* The open family and execve by the path they were given. */
+		if (c != NULL && (c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
 			if (s->ev.result < 0)
 				snprintf(buf, len, "[%d] %s(\"%s\"%s%s) = -1 %s", (int)s->pid, s->ev.call,
 				         s->path, s->ev.detail[0] ? ", " : "", s->ev.detail,

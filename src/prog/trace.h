@@ -13,6 +13,9 @@
 
 struct prog_trace;
 struct prog_stream;
+struct call_row;
+struct decode_stop;
+struct peek;
 
 /* What a step is. */
 enum prog_step_kind {
@@ -28,7 +31,9 @@ struct prog_step {
 	uint64_t seq;             /* 1, 2, ... in the order steps happened */
 	/* PROG_STEP_CALL: the call (ev.origin is EV_STDIO inside a stdio call of the shim). */
 	struct event ev;
-	char path[PATH_MAX];      /* open family: the path as passed; else the fd's file */
+	char path[PATH_MAX];      /* open family: the path as passed; else the fd's file (a
+	                           * copy's: fd's if regular, else fd2's; msync, munmap: the
+	                           * mapped file's) */
 	bool regular;             /* the file is a regular file */
 	/* PROG_STEP_STDIO */
 	const char *func;         /* "fwrite", ... (static storage) */
@@ -49,6 +54,7 @@ struct prog_stats {
 	uint64_t steps;           /* steps returned */
 	uint64_t other_calls;     /* traced calls that were not steps (pipes, terminals, ...) */
 	uint64_t markers;         /* shim markers seen */
+	uint64_t async;           /* io_uring calls: the data they move is not seen */
 };
 
 /*
@@ -79,6 +85,14 @@ int prog_trace_stdio(struct prog_trace *t, pid_t pid, struct prog_stream *v, siz
 /* The first process (the program), and the counters so far. */
 pid_t prog_trace_pid(const struct prog_trace *t);
 void prog_trace_stats(const struct prog_trace *t, struct prog_stats *out);
+
+/*
+ * The step this tracer makes of the finished call s of row c, its memory read through m:
+ * the event's fields but ns and origin, which are the tracer's (tests/check-calls holds it
+ * beside the lesson tracer's tracer_event).
+ */
+void prog_trace_event(const struct call_row *c, const struct decode_stop *s,
+                      const struct peek *m, struct prog_step *out);
 
 /* "openat(AT_FDCWD, "in", O_RDONLY) = 3", "fwrite(fd 3, 100) = 1", "exited 0" into buf. */
 char *prog_trace_format(const struct prog_step *s, char *buf, size_t len);

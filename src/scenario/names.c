@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* names.c: the one table of YAML names for each enum a scenario holds. */
+/* scenario/names.c: the one table of names for each enum a scenario holds (its YAML names) and
+ * for each enum of an observation that is printed (transcripts, --probe, {placeholders}). */
 #include <config.h>
 
 #include <fcntl.h>
 #include <stdio.h>
 
+#include "probe/snapshot.h"
 #include "scenario/scenario.h"
 #include "scenario/names.h"
+#include "trace/event.h"
 
 const struct scn_name scn_open_flags[] = {
 	{ "O_RDONLY", O_RDONLY }, { "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR },
@@ -70,6 +73,25 @@ const struct scn_name scn_caches[] = {
 	{ "cold", SCN_CACHE_COLD }, { "warm", SCN_CACHE_WARM }, { NULL, 0 }
 };
 
+/*
+ * Where a fact came from. SNAP_SRC_NONE is "none", not "unknown": it says that no probe could
+ * observe the fact here (the note says why), and that is known; "unknown" would claim a
+ * source that we cannot name. The cache probes' names are also --probe's values.
+ */
+const struct scn_name scn_sources[] = {
+	{ "none", SNAP_SRC_NONE }, { "stdio_ext", SNAP_SRC_STDIO_EXT },
+	{ "cachestat", SNAP_SRC_CACHESTAT }, { "mincore", SNAP_SRC_MINCORE },
+	{ "fiemap", SNAP_SRC_FIEMAP }, { "procio", SNAP_SRC_PROCIO },
+	{ "kpageflags", SNAP_SRC_KPAGEFLAGS }, { "blockstat", SNAP_SRC_BLOCKSTAT }, { NULL, 0 }
+};
+/* How a step's calls were seen. */
+const struct scn_name scn_traces[] = {
+	{ "ptrace", EV_SRC_PTRACE }, { "procio", EV_SRC_PROCIO }, { NULL, 0 }
+};
+/* Who made a call: the op itself, or stdio on its behalf. */
+const struct scn_name scn_origins[] = {
+	{ "direct", EV_DIRECT }, { "stdio", EV_STDIO }, { NULL, 0 }
+};
 
 /* Name of value in t (the first that matches), "?" if none. */
 const char *

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/json.h"
 #include "sweep/sweep.h"
 
 /* Flags of sweep_print_text, sweep_print_compact and sweep_chart_lines. */
@@ -99,8 +100,9 @@ double sweep_cols_ref_scale(const struct sweep_result *r, const struct scn_refer
 
 /* sweep/export.c */
 
-/* Everything as one JSON object, with every run's raw figures. Return 0 or -1. */
-int sweep_export_json(FILE *f, const struct sweep_result *r);
+/* Everything as one JSON object, with every run's raw figures: the member key of j's open
+ * object (NULL: a value of its array, or the document). */
+void sweep_export_json(struct json *j, const char *key, const struct sweep_result *r);
 
 /* CSV: one line per variant and row, measured and extrapolated, then the references. */
 int sweep_export_csv(FILE *f, const struct sweep_result *r);

@@ -1,70 +1,175 @@
 /* SPDX-License-Identifier: MIT */
-/* calls.c: the table of system calls a traced program stops on (see trace/calls.h). */
+/* trace/calls.c: the one table of system calls we decode (see trace/calls.h). */
 #include <config.h>
 
+#include <fcntl.h>
+#include <string.h>
 #include <sys/syscall.h>
 
 #include "trace/calls.h"
+#include "trace/peek.h"
 
-/* The calls that stop the tracee; everything else runs untraced. */
-const struct prog_call prog_calls[] = {
-	{ SYS_read, "read", 0, 2, -1, PK_FD },
-	{ SYS_write, "write", 0, 2, -1, PK_FD },
-	{ SYS_pread64, "pread64", 0, 2, 3, PK_FD },
-	{ SYS_pwrite64, "pwrite64", 0, 2, 3, PK_FD },
-	{ SYS_readv, "readv", 0, -1, -1, PK_FD },
-	{ SYS_writev, "writev", 0, -1, -1, PK_FD },
-	{ SYS_preadv, "preadv", 0, -1, 3, PK_FD },
-	{ SYS_pwritev, "pwritev", 0, -1, 3, PK_FD },
-	{ SYS_preadv2, "preadv2", 0, -1, 3, PK_FD },
-	{ SYS_pwritev2, "pwritev2", 0, -1, 3, PK_FD },
-	{ SYS_lseek, "lseek", 0, -1, 1, PK_FD },
-	{ SYS_fsync, "fsync", 0, -1, -1, PK_FD },
-	{ SYS_fdatasync, "fdatasync", 0, -1, -1, PK_FD },
-	{ SYS_sync_file_range, "sync_file_range", 0, 2, 1, PK_FD },
-	{ SYS_fadvise64, "fadvise64", 0, 2, 1, PK_FD },
-	{ SYS_fallocate, "fallocate", 0, 3, 2, PK_FD },
-	{ SYS_ftruncate, "ftruncate", 0, -1, 1, PK_FD },
+#define NO CALLS_NONE
+#define RES CALLS_RESULT
+#define FD CALL_FD
+#define PATH CALL_PATH
+
+/* One row per call: the argument that is each column (NO: none), its flags, its decoder. */
+const struct call_row calls_table[] = {
+	/*  nr                     name               fd fd2 path bytes off off2 len addr flg
+	 *  flags, decoder */
+	{ SYS_read,            "read",             0, NO, NO,   2, NO, NO, NO, NO, NO,
+	  FD | CALL_READ, NULL },
+	{ SYS_write,           "write",            0, NO, NO,   2, NO, NO, NO, NO, NO,
+	  FD | CALL_WRITE, NULL },
+	{ SYS_pread64,         "pread64",          0, NO, NO,   2,  3, NO, NO, NO, NO,
+	  FD | CALL_READ, NULL },
+	{ SYS_pwrite64,        "pwrite64",         0, NO, NO,   2,  3, NO, NO, NO, NO,
+	  FD | CALL_WRITE, NULL },
+	{ SYS_readv,           "readv",            0, NO, NO, RES, NO, NO, NO, NO, NO,
+	  FD | CALL_READ, decode_iov },
+	{ SYS_writev,          "writev",           0, NO, NO, RES, NO, NO, NO, NO, NO,
+	  FD | CALL_WRITE, decode_iov },
+	{ SYS_preadv,          "preadv",           0, NO, NO, RES,  3, NO, NO, NO, NO,
+	  FD | CALL_READ, decode_iov },
+	{ SYS_pwritev,         "pwritev",          0, NO, NO, RES,  3, NO, NO, NO, NO,
+	  FD | CALL_WRITE, decode_iov },
+	{ SYS_preadv2,         "preadv2",          0, NO, NO, RES,  3, NO, NO, NO,  5,
+	  FD | CALL_READ, decode_iov2 },
+	{ SYS_pwritev2,        "pwritev2",         0, NO, NO, RES,  3, NO, NO, NO,  5,
+	  FD | CALL_WRITE, decode_iov2 },
+	{ SYS_copy_file_range, "copy_file_range",  0,  2, NO,   4,  1,  3, NO, NO,  5,
+	  FD | CALL_READ | CALL_WRITE2 | CALL_OFF_PTR, decode_copy },
+	{ SYS_sendfile,        "sendfile",         0,  1, NO,   3, NO,  2, NO, NO, NO,
+	  FD | CALL_WRITE | CALL_READ2 | CALL_OFF_PTR, NULL },
+	{ SYS_splice,          "splice",           0,  2, NO,   4,  1,  3, NO, NO,  5,
+	  FD | CALL_READ | CALL_WRITE2 | CALL_OFF_PTR, decode_splice },
+	{ SYS_lseek,           "lseek",            0, NO, NO,  NO,  1, NO, NO, NO,  2,
+	  FD | CALL_SEEK, decode_lseek },
+	{ SYS_fsync,           "fsync",            0, NO, NO,  NO, NO, NO, NO, NO, NO,
+	  FD | CALL_SYNC, NULL },
+	{ SYS_fdatasync,       "fdatasync",        0, NO, NO,  NO, NO, NO, NO, NO, NO,
+	  FD | CALL_SYNC, NULL },
+	{ SYS_syncfs,          "syncfs",           0, NO, NO,  NO, NO, NO, NO, NO, NO,
+	  FD | CALL_SYNC, NULL },
+	{ SYS_sync,            "sync",            NO, NO, NO,  NO, NO, NO, NO, NO, NO,
+	  CALL_SYNC | CALL_ALL_FILES, NULL },
+	{ SYS_sync_file_range, "sync_file_range",  0, NO, NO,  NO,  1, NO,  2, NO,  3,
+	  FD | CALL_SYNC, decode_sfr },
+	{ SYS_fadvise64,       "fadvise64",        0, NO, NO,  NO,  1, NO,  2, NO,  3,
+	  FD | CALL_ADVISE, decode_fadvise },
+	{ SYS_fallocate,       "fallocate",        0, NO, NO,  NO,  2, NO,  3, NO,  1,
+	  FD | CALL_RESIZE, decode_fallocate },
+	{ SYS_ftruncate,       "ftruncate",        0, NO, NO,  NO, NO, NO,  1, NO, NO,
+	  FD | CALL_RESIZE, NULL },
+	{ SYS_mmap,            "mmap",             4, NO, NO,  NO,  5, NO,  1,  0,  2,
+	  FD | CALL_MAP, decode_mmap },
+	{ SYS_msync,           "msync",           NO, NO, NO,  NO, NO, NO,  1,  0,  2,
+	  CALL_MEM | CALL_SYNC, decode_msync },
+	{ SYS_munmap,          "munmap",          NO, NO, NO,  NO, NO, NO,  1,  0, NO,
+	  CALL_MEM, NULL },
+	{ SYS_io_uring_setup,  "io_uring_setup",  NO, NO, NO,  NO, NO, NO, NO, NO, NO,
+	  CALL_ASYNC | CALL_NEWFD, decode_uring_setup },
+	{ SYS_io_uring_enter,  "io_uring_enter",   0, NO, NO,  NO, NO, NO, NO, NO,  3,
+	  FD | CALL_ASYNC, decode_uring_enter },
+	{ SYS_openat,          "openat",          NO, NO,  1,  NO, NO, NO, NO, NO,  2,
+	  PATH | CALL_NEWFD, decode_open },
+	{ SYS_openat2,         "openat2",         NO, NO,  1,  NO, NO, NO, NO, NO,  2,
+	  PATH | CALL_NEWFD, decode_openat2 },
 #ifdef SYS_open
-	{ SYS_open, "open", -1, -1, -1, PK_OPEN },
+	{ SYS_open,            "open",            NO, NO,  0,  NO, NO, NO, NO, NO,  1,
+	  PATH | CALL_NEWFD, decode_open },
 #endif
 #ifdef SYS_creat
-	{ SYS_creat, "creat", -1, -1, -1, PK_OPEN },
+	{ SYS_creat,           "creat",           NO, NO,  0,  NO, NO, NO, NO, NO,  1,
+	  PATH | CALL_NEWFD, decode_creat },
 #endif
-	{ SYS_openat, "openat", -1, -1, -1, PK_OPENAT },
-	{ SYS_openat2, "openat2", -1, -1, -1, PK_OPENAT },
-	{ SYS_close, "close", 0, -1, -1, PK_CLOSE },
-	{ SYS_mmap, "mmap", 4, 1, 5, PK_FD },
-	{ SYS_msync, "msync", -1, 1, -1, PK_FD },
-	{ SYS_munmap, "munmap", -1, 1, -1, PK_FD },
-	{ SYS_dup, "dup", 0, -1, -1, PK_DUP },
+	{ SYS_close,           "close",            0, NO, NO,  NO, NO, NO, NO, NO, NO,
+	  FD | CALL_CLOSE, NULL },
+	/* Closes fd to fd2, which need not be open: not an fd call. */
+	{ SYS_close_range,     "close_range",      0,  1, NO,  NO, NO, NO, NO, NO,  2,
+	  CALL_CLOSE, NULL },
+	{ SYS_dup,             "dup",              0, NO, NO,  NO, NO, NO, NO, NO, NO,
+	  FD | CALL_NEWFD, NULL },
 #ifdef SYS_dup2
-	{ SYS_dup2, "dup2", 0, -1, -1, PK_DUP },
+	{ SYS_dup2,            "dup2",             0,  1, NO,  NO, NO, NO, NO, NO, NO,
+	  FD | CALL_NEWFD, NULL },
 #endif
-	{ SYS_dup3, "dup3", 0, -1, -1, PK_DUP },
-	{ SYS_fcntl, "fcntl", 0, -1, -1, PK_DUP },
+	{ SYS_dup3,            "dup3",             0,  1, NO,  NO, NO, NO, NO, NO,  2,
+	  FD | CALL_NEWFD, decode_dup3 },
+	{ SYS_fcntl,           "fcntl",            0, NO, NO,  NO, NO, NO, NO, NO,  1,
+	  FD | CALL_NEWFD | CALL_CMD, decode_fcntl },
+	{ SYS_ioctl,           "ioctl",            0, NO, NO,  NO, NO, NO, NO, NO,  1,
+	  FD, decode_ioctl },
+	{ SYS_flock,           "flock",            0, NO, NO,  NO, NO, NO, NO, NO,  1,
+	  FD, decode_flock },
 #ifdef SYS_fstat
-	{ SYS_fstat, "fstat", 0, -1, -1, PK_FD },
+	{ SYS_fstat,           "fstat",            0, NO, NO,  NO, NO, NO, NO, NO, NO,
+	  FD | CALL_STAT, decode_fstat },
 #endif
-	{ SYS_newfstatat, "newfstatat", 0, -1, -1, PK_STATAT },
-	{ SYS_statx, "statx", 0, -1, -1, PK_STATAT },
-	{ SYS_execve, "execve", -1, -1, -1, PK_EXEC },
-	{ SYS_exit_group, "exit_group", -1, -1, -1, PK_EXIT },
-	{ SYS_prctl, "prctl", -1, -1, -1, PK_MARK },
+	{ SYS_newfstatat,      "newfstatat",       0, NO,  1,  NO, NO, NO, NO, NO,  3,
+	  FD | PATH | CALL_EMPTY_PATH | CALL_STAT, decode_newfstatat },
+	{ SYS_statx,           "statx",            0, NO,  1,  NO, NO, NO, NO, NO,  2,
+	  FD | PATH | CALL_EMPTY_PATH | CALL_STAT, decode_statx },
+	{ SYS_fstatfs,         "fstatfs",          0, NO, NO,  NO, NO, NO, NO, NO, NO,
+	  FD | CALL_STAT, NULL },
+	{ SYS_execve,          "execve",          NO, NO,  0,  NO, NO, NO, NO, NO, NO,
+	  PATH | CALL_EXEC, NULL },
+	{ SYS_exit_group,      "exit_group",      NO, NO, NO,  NO, NO, NO, NO, NO, NO,
+	  CALL_EXIT, NULL },
+	{ SYS_prctl,           "prctl",           NO, NO, NO,  NO, NO, NO, NO, NO,  0,
+	  CALL_MARK, NULL },
 };
 
 /* How many. */
-const size_t prog_calls_n = sizeof prog_calls / sizeof prog_calls[0];
+const size_t calls_n = sizeof calls_table / sizeof calls_table[0];
 
-/* The table entry of syscall nr, or NULL. */
-const struct prog_call *
-prog_calls_find(uint64_t nr)
+_Static_assert(sizeof calls_table / sizeof calls_table[0] <= CALLS_MAX,
+               "the seccomp filter is built for at most CALLS_MAX calls");
+
+/* The row of syscall nr, or NULL. */
+const struct call_row *
+calls_find(uint64_t nr)
 {
-	for (size_t i = 0; i < prog_calls_n; i++)
-		if ((uint64_t)prog_calls[i].nr == nr)
-			return &prog_calls[i];
+	for (size_t i = 0; i < calls_n; i++)
+		if ((uint64_t)calls_table[i].nr == nr)
+			return &calls_table[i];
 	return NULL;
 }
 
-_Static_assert(sizeof prog_calls / sizeof prog_calls[0] <= PROG_CALLS_MAX,
-               "the seccomp filter is built for at most PROG_CALLS_MAX calls");
+/* The row named name, or NULL. */
+const struct call_row *
+calls_named(const char *name)
+{
+	for (size_t i = 0; i < calls_n; i++)
+		if (strcmp(calls_table[i].name, name) == 0)
+			return &calls_table[i];
+	return NULL;
+}
+
+/* A new fd: the result of an open, dup or io_uring_setup, and of fcntl's F_DUPFD*. */
+bool
+calls_made_fd(const struct call_row *c, const uint64_t *a, int64_t rval, bool is_error)
+{
+	if (c == NULL || is_error || rval < 0 || !(c->flags & CALL_NEWFD))
+		return false;
+	if (c->flags & CALL_CMD)
+		return (int)a[c->flg] == F_DUPFD || (int)a[c->flg] == F_DUPFD_CLOEXEC;
+	return true;
+}
+
+/* The fd argument, unless a path beside it names another file. */
+int
+calls_fd(const struct call_row *c, const uint64_t *a, const struct peek *m)
+{
+	char name[2];
+
+	if (c == NULL || !(c->flags & CALL_FD))
+		return -1;
+	if (c->flags & CALL_EMPTY_PATH) {
+		peek_str(m, a[c->path], name, sizeof name);
+		if (name[0] != '\0' || !((int)a[c->flg] & AT_EMPTY_PATH))
+			return -1;
+	}
+	return (int)a[c->fd];
+}

@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct call_row;
+struct decode_stop;
+struct peek;
+
 /* Who made the call: the scenario's op itself, or stdio on its behalf. */
 enum ev_origin { EV_DIRECT, EV_STDIO };
 
@@ -16,20 +20,26 @@ enum ev_source {
 	EV_SRC_PROCIO,  /* /proc/PID/io diffs: only counts and totals (fallback) */
 };
 
-/* One system call. */
+/* One system call: the same fields whichever tracer saw it (event_decode fills them). */
 struct event {
 	char call[24];        /* "write", "pwrite64", "openat", "fstat", "fadvise64", ... */
 	long nr;              /* syscall number */
 	int fd;               /* its fd argument, -1 if none */
-	uint64_t bytes;       /* requested transfer size (0 if not a transfer) */
-	int64_t offset;       /* explicit offset argument, -1 if none */
+	int fd2;              /* its second fd (copy_file_range's and splice's out, sendfile's
+	                       * in, dup2's new), -1 if none */
+	uint64_t bytes;       /* bytes to move (readv ...: moved, the result; 0 if not a transfer) */
+	int64_t offset;       /* its offset argument for fd, -1 if none (lseek's may be negative) */
+	int64_t offset2;      /* the offset for fd2, -1 if none */
+	int64_t length;       /* the length of the range it acts on (fadvise64, sync_file_range,
+	                       * fallocate, ftruncate's new size, mmap, msync), -1 if none */
+	uint64_t addr;        /* the memory it acts on (mmap's hint, msync, munmap), 0 if none */
 	int64_t result;       /* return value; -1 on error */
 	int err;              /* errno, 0 on success */
 	uint64_t ns;          /* duration */
 	bool ns_traced;       /* ns measured by the tracer: includes ptrace overhead */
 	enum ev_origin origin;
 	bool child;           /* made by a child of the program after fork (trace/tracer.c follows it) */
-	char detail[96];      /* decoded extra arguments: flags, advice names, ... */
+	char detail[96];      /* its other arguments decoded: flags, advice names, ... */
 };
 
 /* At most this many events are kept per step; the rest are counted in dropped. */
@@ -53,13 +63,26 @@ int event_list_add(struct event_list *l, const struct event *e);
 /* Free the events (the list itself is caller storage). */
 void event_list_clear(struct event_list *l);
 
-/* True for read, pread64, readv, preadv (calls that move file data to the user). */
+/* At a call's entry stop, into s: what its exit cannot tell (the offsets behind pointers). */
+void event_decode_entry(const struct call_row *c, struct decode_stop *s, const struct peek *m);
+
+/* The one decoder: the finished call s of row c as an event (every field but ns, ns_traced,
+ * origin and child, which are the tracer's), its memory read through m (NULL: none). */
+void event_decode(const struct call_row *c, const struct decode_stop *s, const struct peek *m,
+                  struct event *e);
+
+/* True for calls that move file data out of a file (read, pread64, readv, ..., the copies). */
 bool event_is_read(const struct event *e);
 
-/* True for write, pwrite64, writev, pwritev. */
+/* True for calls that move data into a file (write, pwrite64, writev, ..., the copies). */
 bool event_is_write(const struct event *e);
 
-/* Format "write(3, 4096) = 4096" (or "= -1 EINVAL") into buf. Return buf. */
+/* True for calls that ask for data to reach the disk (fsync, fdatasync, sync_file_range,
+ * msync, sync, syncfs). */
+bool event_is_sync(const struct event *e);
+
+/* Format "write(3, 4096) = 4096", "pread64(3, 100, @8192) = 100", "fadvise64(3, @0, len=0,
+ * POSIX_FADV_DONTNEED) = 0" (or "= -1 EINVAL") into buf. Return buf. */
 char *event_format(const struct event *e, char *buf, size_t len);
 
 #endif

@@ -20,70 +20,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "trace/calls.h"
 #include "trace/decode.h"
+#include "trace/peek.h"
 #include "trace/tracer.h"
 #include "base/units.h"
 
 #if !defined(__x86_64__) && !defined(__aarch64__)
 #error "tracer.c knows the syscall registers of x86_64 and aarch64 only; add your arch's to tracer_regs()"
 #endif
-
-/* How a call names the file: by an fd argument, by a path (open/openat), or not at all. */
-enum tracer_kind { TK_FD, TK_OPENAT, TK_OPEN, TK_SYNC };
-
-/* Extra arguments worth decoding into event.detail. */
-enum tracer_dec {
-	TD_NONE, TD_LSEEK, TD_FADVISE, TD_SFR, TD_FALLOCATE, TD_FTRUNCATE,
-	TD_FSTAT, TD_NEWFSTATAT, TD_STATX, TD_IOCTL, TD_FCNTL, TD_MMAP
-};
-
-/* One syscall we may record: which argument is the fd, the byte count, the offset. */
-struct tracer_call {
-	long nr;
-	const char *name;          /* as strace names it */
-	signed char fd, bytes, off;
-	unsigned char kind, dec;
-};
-
-static const struct tracer_call tracer_calls[] = {
-	{ SYS_read, "read", 0, 2, -1, TK_FD, TD_NONE },
-	{ SYS_write, "write", 0, 2, -1, TK_FD, TD_NONE },
-	{ SYS_pread64, "pread64", 0, 2, 3, TK_FD, TD_NONE },
-	{ SYS_pwrite64, "pwrite64", 0, 2, 3, TK_FD, TD_NONE },
-	{ SYS_readv, "readv", 0, -1, -1, TK_FD, TD_NONE },
-	{ SYS_writev, "writev", 0, -1, -1, TK_FD, TD_NONE },
-	{ SYS_preadv, "preadv", 0, -1, 3, TK_FD, TD_NONE },
-	{ SYS_pwritev, "pwritev", 0, -1, 3, TK_FD, TD_NONE },
-	{ SYS_preadv2, "preadv2", 0, -1, 3, TK_FD, TD_NONE },
-	{ SYS_pwritev2, "pwritev2", 0, -1, 3, TK_FD, TD_NONE },
-	{ SYS_lseek, "lseek", 0, -1, 1, TK_FD, TD_LSEEK },
-	{ SYS_fsync, "fsync", 0, -1, -1, TK_FD, TD_NONE },
-	{ SYS_fdatasync, "fdatasync", 0, -1, -1, TK_FD, TD_NONE },
-	{ SYS_syncfs, "syncfs", 0, -1, -1, TK_FD, TD_NONE },
-	{ SYS_sync_file_range, "sync_file_range", 0, -1, 1, TK_FD, TD_SFR },
-	{ SYS_fadvise64, "fadvise64", 0, -1, 1, TK_FD, TD_FADVISE },
-	{ SYS_fallocate, "fallocate", 0, -1, 2, TK_FD, TD_FALLOCATE },
-	{ SYS_ftruncate, "ftruncate", 0, -1, -1, TK_FD, TD_FTRUNCATE },
-	{ SYS_close, "close", 0, -1, -1, TK_FD, TD_NONE },
-	{ SYS_ioctl, "ioctl", 0, -1, -1, TK_FD, TD_IOCTL },
-	{ SYS_fcntl, "fcntl", 0, -1, -1, TK_FD, TD_FCNTL },
-	{ SYS_fstat, "fstat", 0, -1, -1, TK_FD, TD_FSTAT },
-	{ SYS_newfstatat, "newfstatat", 0, -1, -1, TK_FD, TD_NEWFSTATAT },
-	{ SYS_statx, "statx", 0, -1, -1, TK_FD, TD_STATX },
-	{ SYS_fstatfs, "fstatfs", 0, -1, -1, TK_FD, TD_NONE },
-	{ SYS_flock, "flock", 0, -1, -1, TK_FD, TD_NONE },
-	{ SYS_mmap, "mmap", 4, 1, 5, TK_FD, TD_MMAP },
-	{ SYS_dup, "dup", 0, -1, -1, TK_FD, TD_NONE },
-#ifdef SYS_dup2
-	{ SYS_dup2, "dup2", 0, -1, -1, TK_FD, TD_NONE },
-#endif
-	{ SYS_dup3, "dup3", 0, -1, -1, TK_FD, TD_NONE },
-	{ SYS_openat, "openat", -1, -1, -1, TK_OPENAT, TD_NONE },
-#ifdef SYS_open
-	{ SYS_open, "open", -1, -1, -1, TK_OPEN, TD_NONE },
-#endif
-	{ SYS_sync, "sync", -1, -1, -1, TK_SYNC, TD_NONE },
-};
 
 /* What a syscall stop showed. */
 struct tracer_info {
@@ -97,9 +42,8 @@ struct tracer_info {
 /* A call between its entry and its exit stop. */
 struct tracer_pending {
 	bool on;                   /* an entry was seen and not yet its exit */
-	uint64_t nr;
-	uint64_t args[6];
-	const struct tracer_call *call;  /* NULL: not one we record */
+	struct decode_stop stop;   /* its number and arguments; the result at exit */
+	const struct call_row *call;  /* NULL: not one we record */
 	bool relevant;             /* its fd is the scratch file */
 	bool path_match;           /* open/openat of the scratch path */
 	bool maybe_badf;           /* its fd is the watched (maybe closed) fd */
@@ -124,16 +68,6 @@ struct tracer {
 	signed char fdc[TRACER_FD_CACHE];  /* 0 unknown, 1 scratch file, -1 something else */
 	struct tracer_pending pend;
 };
-
-/* The table entry of syscall nr, or NULL. */
-static const struct tracer_call *
-tracer_lookup(uint64_t nr)
-{
-	for (size_t i = 0; i < sizeof tracer_calls / sizeof tracer_calls[0]; i++)
-		if ((uint64_t)tracer_calls[i].nr == nr)
-			return &tracer_calls[i];
-	return NULL;
-}
 
 /* Register fallback for kernels without PTRACE_GET_SYSCALL_INFO (before 5.3). */
 static int
@@ -207,52 +141,6 @@ tracer_info(struct tracer *t, struct tracer_info *in)
 	return tracer_regs(t, in);
 }
 
-/* Copy len bytes of the tracee's memory at addr; bytes copied, or -1. */
-static ssize_t
-tracer_peek(pid_t pid, uint64_t addr, void *buf, size_t len)
-{
-	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
-	ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
-	size_t done = 0;
-
-	if (n >= 0)
-		return n;
-	/* process_vm_readv refused (e.g. ENOSYS): word by word. */
-	while (done < len) {
-		long w;
-		size_t k = len - done < sizeof w ? len - done : sizeof w;
-		errno = 0;
-		w = ptrace(PTRACE_PEEKDATA, pid, (void *)(uintptr_t)(addr + done), 0);
-		if (errno != 0)
-			return done > 0 ? (ssize_t)done : -1;
-		memcpy((char *)buf + done, &w, k);
-		done += k;
-	}
-	return (ssize_t)done;
-}
-
-/* Read a NUL-terminated path from the tracee, a page at a time. */
-static bool
-tracer_peek_path(pid_t pid, uint64_t addr, char *buf, size_t len)
-{
-	size_t got = 0;
-
-	while (got + 1 < len) {
-		size_t chunk = 4096 - (size_t)((addr + got) % 4096);
-		ssize_t n;
-		if (chunk > len - 1 - got)
-			chunk = len - 1 - got;
-		n = tracer_peek(pid, addr + got, buf + got, chunk);
-		if (n <= 0)
-			return false;
-		if (memchr(buf + got, '\0', (size_t)n) != NULL)
-			return true;
-		got += (size_t)n;
-	}
-	buf[len - 1] = '\0';
-	return false;
-}
-
 /* True if the tracee's fd names the scratch file (by device and inode, through /proc). */
 static bool
 tracer_fd_is_file(struct tracer *t, int64_t fd)
@@ -288,137 +176,38 @@ static void
 tracer_entry(struct tracer *t, const struct tracer_info *in, int watch_fd)
 {
 	struct tracer_pending *p = &t->pend;
+	struct peek m = peek_pid(t->pid);
 	char path[PATH_MAX];
-	const struct tracer_call *c = tracer_lookup(in->nr);
+	const struct call_row *c = calls_find(in->nr);
+	int fd;
 
 	memset(p, 0, sizeof *p);
 	p->on = true;
-	p->nr = in->nr;
-	memcpy(p->args, in->args, sizeof p->args);
+	p->stop.nr = in->nr;
+	memcpy(p->stop.args, in->args, sizeof p->stop.args);
 	p->call = c;
 	if (c == NULL)
 		return;
-	switch (c->kind) {
-	case TK_FD:
-		p->relevant = tracer_fd_is_file(t, (int64_t)in->args[(int)c->fd]);
-		p->maybe_badf = !p->relevant && (int)in->args[(int)c->fd] == watch_fd;
-		break;
-	case TK_OPENAT:
-	case TK_OPEN:
-		p->path_match = tracer_peek_path(t->pid, in->args[c->kind == TK_OPENAT ? 1 : 0],
-		                                 path, sizeof path) &&
+	event_decode_entry(c, &p->stop, &m);
+	if (c->flags & CALL_FD) {
+		fd = calls_fd(c, in->args, &m);
+		p->relevant = tracer_fd_is_file(t, fd) ||
+		              (c->fd2 >= 0 && tracer_fd_is_file(t, (int)in->args[(int)c->fd2]));
+		p->maybe_badf = !p->relevant && fd >= 0 && fd == watch_fd;
+	} else if ((c->flags & CALL_PATH) && (c->flags & CALL_NEWFD)) {
+		p->path_match = peek_str(&m, in->args[(int)c->path], path, sizeof path) &&
 		                strcmp(path, t->path) == 0;
-		break;
-	case TK_SYNC:
+	} else if (c->flags & CALL_ALL_FILES) {
 		p->relevant = true;
-		break;
 	}
 }
 
-/* st_blksize from a struct stat the call filled in, into detail. */
-static void
-tracer_blksize(struct tracer *t, uint64_t addr, struct event *e)
+/* The event of a finished call, as this tracer records it (see trace/tracer.h). */
+void
+tracer_event(const struct call_row *c, const struct decode_stop *s, const struct peek *m,
+             struct event *e)
 {
-	struct stat sb;
-
-	/* The kernel's struct stat is glibc's on x86_64 and aarch64. */
-	if (tracer_peek(t->pid, addr, &sb, sizeof sb) == (ssize_t)sizeof sb)
-		snprintf(e->detail, sizeof e->detail, "st_blksize=%ld", (long)sb.st_blksize);
-}
-
-/* fcntl's command by name; for F_GETFL also the flags it returned, as strace shows them. */
-static void
-tracer_fcntl(struct event *e, int cmd)
-{
-	char flags[80];
-
-	switch (cmd) {
-	case F_GETFL:
-		if (e->result >= 0)
-			snprintf(e->detail, sizeof e->detail, "F_GETFL -> %s",
-			         decode_open_flags((int)e->result, flags, sizeof flags));
-		else
-			snprintf(e->detail, sizeof e->detail, "F_GETFL");
-		break;
-	case F_SETFL: snprintf(e->detail, sizeof e->detail, "F_SETFL"); break;
-	case F_GETFD: snprintf(e->detail, sizeof e->detail, "F_GETFD"); break;
-	case F_SETFD: snprintf(e->detail, sizeof e->detail, "F_SETFD"); break;
-	case F_DUPFD: snprintf(e->detail, sizeof e->detail, "F_DUPFD"); break;
-	case F_DUPFD_CLOEXEC: snprintf(e->detail, sizeof e->detail, "F_DUPFD_CLOEXEC"); break;
-	default: snprintf(e->detail, sizeof e->detail, "cmd=%d", cmd); break;
-	}
-}
-
-/* Fill e->detail from the arguments (and, for fstat-like calls, what they returned). */
-static void
-tracer_detail(struct tracer *t, const struct tracer_pending *p, struct event *e)
-{
-	const uint64_t *a = p->args;
-
-	switch (p->call->kind) {
-	case TK_OPENAT:
-		decode_openat((int)a[2], (unsigned)a[3], e->detail, sizeof e->detail);
-		return;
-	case TK_OPEN:
-		decode_openat((int)a[1], (unsigned)a[2], e->detail, sizeof e->detail);
-		return;
-	default:
-		break;
-	}
-	switch (p->call->dec) {
-	case TD_LSEEK:
-		/* event.offset cannot hold a negative offset (-1 means none): say it here. */
-		if ((int64_t)a[1] < 0) {
-			e->offset = -1;
-			snprintf(e->detail, sizeof e->detail, "%lld, %s", (long long)a[1],
-			         decode_whence((int)a[2]));
-		} else {
-			snprintf(e->detail, sizeof e->detail, "%s", decode_whence((int)a[2]));
-		}
-		break;
-	case TD_FADVISE:
-		snprintf(e->detail, sizeof e->detail, "len=%llu, %s", (unsigned long long)a[2],
-		         decode_advice((int)a[3]));
-		break;
-	case TD_SFR:
-		decode_sync_file_range((unsigned)a[3], a[2], e->detail, sizeof e->detail);
-		break;
-	case TD_FALLOCATE:
-		snprintf(e->detail, sizeof e->detail, "mode=%d, len=%llu", (int)a[1],
-		         (unsigned long long)a[3]);
-		break;
-	case TD_FTRUNCATE:
-		snprintf(e->detail, sizeof e->detail, "len=%llu", (unsigned long long)a[1]);
-		break;
-	case TD_FSTAT:
-		if (e->result == 0)
-			tracer_blksize(t, a[1], e);
-		break;
-	case TD_NEWFSTATAT:
-		if (e->result == 0)
-			tracer_blksize(t, a[2], e);
-		break;
-	case TD_STATX:
-		if (e->result == 0) {
-			struct statx sx;
-			if (tracer_peek(t->pid, a[4], &sx, sizeof sx) == (ssize_t)sizeof sx)
-				snprintf(e->detail, sizeof e->detail, "stx_blksize=%u",
-				         (unsigned)sx.stx_blksize);
-		}
-		break;
-	case TD_IOCTL:
-		snprintf(e->detail, sizeof e->detail, "%#llx", (unsigned long long)a[1]);
-		break;
-	case TD_FCNTL:
-		tracer_fcntl(e, (int)a[1]);
-		break;
-	case TD_MMAP:
-		snprintf(e->detail, sizeof e->detail, "prot=%#llx, flags=%#llx",
-		         (unsigned long long)a[2], (unsigned long long)a[3]);
-		break;
-	default:
-		break;
-	}
+	event_decode(c, s, m, e);
 }
 
 /* A syscall-exit stop: keep the event if it concerned the file; keep the fd cache true. */
@@ -427,54 +216,39 @@ tracer_exit(struct tracer *t, const struct tracer_info *in, const struct timespe
             enum ev_origin origin, struct event_list *out)
 {
 	struct tracer_pending *p = &t->pend;
-	const struct tracer_call *c = p->call;
+	const struct call_row *c = p->call;
+	struct peek m = peek_pid(t->pid);
 	struct event e;
-	int rc = 0;
 
 	if (!p->on)
 		return 0;
 	p->on = false;
+	p->stop.rval = in->rval;
+	p->stop.is_error = in->is_error;
 
 	/* Numbers that may now name something else. */
-	if (p->nr == SYS_close)
-		tracer_fd_forget(t, (int64_t)p->args[0]);
-#ifdef SYS_dup2
-	if (p->nr == SYS_dup2)
-		tracer_fd_forget(t, (int64_t)p->args[1]);
-#endif
-	if (p->nr == SYS_dup3)
-		tracer_fd_forget(t, (int64_t)p->args[1]);
-	if (p->nr == SYS_close_range)
+	if (c != NULL && (c->flags & CALL_CLOSE) && c->fd2 >= 0)
 		memset(t->fdc, 0, sizeof t->fdc);
-	if (!in->is_error && (c == NULL || c->kind == TK_OPENAT || c->kind == TK_OPEN ||
-	                      p->nr == SYS_dup || p->nr == SYS_fcntl))
+	else if (c != NULL && (c->flags & CALL_CLOSE))
+		tracer_fd_forget(t, (int64_t)p->stop.args[(int)c->fd]);
+	if (!in->is_error && (c == NULL || calls_made_fd(c, p->stop.args, in->rval, false)))
 		tracer_fd_forget(t, in->rval);
 
 	if (c == NULL || out == NULL)
 		return 0;
-	if (c->kind == TK_OPENAT || c->kind == TK_OPEN)
+	if ((c->flags & CALL_PATH) && (c->flags & CALL_NEWFD))
 		p->relevant = p->path_match || (!in->is_error && tracer_fd_is_file(t, in->rval));
 	if (p->maybe_badf && in->is_error && in->rval == -EBADF)
 		p->relevant = true;
 	if (!p->relevant)
 		return 0;
 
-	memset(&e, 0, sizeof e);
-	snprintf(e.call, sizeof e.call, "%s", c->name);
-	e.nr = (long)p->nr;
-	e.fd = c->fd >= 0 ? (int)p->args[(int)c->fd] : -1;
-	e.bytes = c->bytes >= 0 ? p->args[(int)c->bytes] : 0;
-	e.offset = c->off >= 0 ? (int64_t)p->args[(int)c->off] : -1;
-	e.result = in->is_error ? -1 : in->rval;
-	e.err = in->is_error ? (int)-in->rval : 0;
+	tracer_event(c, &p->stop, &m, &e);
 	e.ns = units_ns_between(&p->t0, t1);
 	e.ns_traced = true;
 	e.origin = origin;
 	e.child = t->child;
-	tracer_detail(t, p, &e);
-	if (event_list_add(out, &e) != 0)
-		rc = -1;
-	return rc;
+	return event_list_add(out, &e) != 0 ? -1 : 0;
 }
 
 /* Let the tracee run to its next syscall stop, delivering sig (0: none). */

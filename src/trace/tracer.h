@@ -9,6 +9,9 @@
 #include "trace/event.h"
 
 struct tracer;
+struct call_row;
+struct decode_stop;
+struct peek;
 
 /*
  * Seize pid (PTRACE_O_TRACESYSGOOD|PTRACE_O_EXITKILL) and let it run until it enters
@@ -35,6 +38,14 @@ int tracer_step(struct tracer *t, enum ev_origin origin, int watch_fd,
  * returns non-zero the tracee is killed and tracer_step returns 1. fn NULL: never.
  */
 void tracer_set_poll(struct tracer *t, int (*fn)(void *), void *user);
+
+/*
+ * The event this tracer records for the finished call s of row c, its memory read through m:
+ * every field but ns, origin and child (tests/check-calls holds it beside the program
+ * tracer's prog_trace_event).
+ */
+void tracer_event(const struct call_row *c, const struct decode_stop *s, const struct peek *m,
+                  struct event *e);
 
 /* Forget the tracee (the caller kills and reaps it). NULL is fine. */
 void tracer_free(struct tracer *t);

@@ -10,56 +10,28 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/json.h"
 #include "tui/cast.h"
 
 struct cast {
 	FILE *f;
+	struct json j;         /* one JSON document a line: the header, then each event */
 	struct timespec t0;
 	char *last;            /* last frame written, to skip identical ones */
 	int w, h;
 	bool failed;
 };
 
-/* JSON-escape s into buf. */
-size_t
-cast_json_string(const char *s, char *buf, size_t len)
-{
-	size_t n = 0;
-
-#define CAST_PUT(ch) do { if (n + 1 < len) buf[n] = (ch); n++; } while (0)
-	CAST_PUT('"');
-	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\') {
-			CAST_PUT('\\');
-			CAST_PUT((char)*p);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			char e[8];
-			snprintf(e, sizeof e, "\\u%04x", *p);
-			for (char *q = e; *q != '\0'; q++)
-				CAST_PUT(*q);
-		} else {
-			CAST_PUT((char)*p);
-		}
-	}
-	CAST_PUT('"');
-#undef CAST_PUT
-	if (len > 0)
-		buf[n < len ? n : len - 1] = '\0';
-	return n;
-}
-
-/* Write a JSON string to f. */
+/* Write one event line: [time, "code", "data"]. */
 static void
-cast_put_string(FILE *f, const char *s)
+cast_event(struct cast *c, double t, const char *code, const char *data)
 {
-	size_t need = cast_json_string(s, NULL, 0) + 1;
-	char *buf = malloc(need);
-
-	if (buf == NULL)
-		return;
-	cast_json_string(s, buf, need);
-	fputs(buf, f);
-	free(buf);
+	json_begin_array(&c->j, NULL);
+	json_fixed(&c->j, NULL, t, 6);
+	json_string(&c->j, NULL, code);
+	json_string(&c->j, NULL, data);
+	json_end_array(&c->j);
+	json_break(&c->j);
 }
 
 /* Open a recording. */
@@ -83,10 +55,18 @@ cast_open(const char *path, int w, int h, const char *title)
 	clock_gettime(CLOCK_MONOTONIC, &c->t0);
 	c->w = w;
 	c->h = h;
-	fprintf(c->f, "{\"version\": 2, \"width\": %d, \"height\": %d, \"timestamp\": %lld, "
-	        "\"title\": ", w, h, (long long)time(NULL));
-	cast_put_string(c->f, title != NULL ? title : "iobufviz");
-	fputs(", \"env\": {\"TERM\": \"xterm-256color\"}}\n", c->f);
+	json_init(&c->j, c->f, JSON_SPACED);
+	json_begin_object(&c->j, NULL);
+	json_int(&c->j, "version", 2);
+	json_int(&c->j, "width", w);
+	json_int(&c->j, "height", h);
+	json_int(&c->j, "timestamp", (int64_t)time(NULL));
+	json_string(&c->j, "title", title != NULL ? title : "iobufviz");
+	json_begin_object(&c->j, "env");
+	json_string(&c->j, "TERM", "xterm-256color");
+	json_end_object(&c->j);
+	json_end_object(&c->j);
+	json_break(&c->j);
 	return c;
 }
 
@@ -106,7 +86,9 @@ cast_frame(struct cast *c, const struct grid *g, bool color)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	t = (double)(now.tv_sec - c->t0.tv_sec) + (double)(now.tv_nsec - c->t0.tv_nsec) / 1e9;
 	if (g->w != c->w || g->h != c->h) {
-		fprintf(c->f, "[%.6f, \"r\", \"%dx%d\"]\n", t, g->w, g->h);
+		char size[32];
+		snprintf(size, sizeof size, "%dx%d", g->w, g->h);
+		cast_event(c, t, "r", size);
 		c->w = g->w;
 		c->h = g->h;
 		free(c->last);
@@ -116,7 +98,6 @@ cast_frame(struct cast *c, const struct grid *g, bool color)
 		free(text);
 		return 0;
 	}
-	fprintf(c->f, "[%.6f, \"o\", ", t);
 	/* A full repaint per frame, after clearing the screen on the first one: simple, and
 	 * exactly what was on the screen. */
 	{
@@ -129,10 +110,9 @@ cast_frame(struct cast *c, const struct grid *g, bool color)
 			return -1;
 		}
 		snprintf(data, n, "%s%s", pre, text);
-		cast_put_string(c->f, data);
+		cast_event(c, t, "o", data);
 		free(data);
 	}
-	fputs("]\n", c->f);
 	fflush(c->f);
 	if (ferror(c->f))
 		c->failed = true;
@@ -149,7 +129,7 @@ cast_close(struct cast *c)
 
 	if (c == NULL)
 		return 0;
-	rc = c->failed || ferror(c->f) ? -1 : 0;
+	rc = c->failed || json_finish(&c->j) != 0 ? -1 : 0;
 	if (fclose(c->f) != 0)
 		rc = -1;
 	free(c->last);

@@ -18,7 +18,4 @@ int cast_frame(struct cast *c, const struct grid *g, bool color);
 /* Finish and close. NULL is fine. 0 or -1 (a write failed). */
 int cast_close(struct cast *c);
 
-/* Write s as a JSON string (with quotes) to buf; return bytes needed (excluding NUL). */
-size_t cast_json_string(const char *s, char *buf, size_t len);
-
 #endif

@@ -273,7 +273,7 @@ tui_start(struct tui *t, char **err)
 	struct runner_opts ro = { .dir = t->o->dir, .trace = t->o->trace, .progress = tui_progress,
 	                          .sweep_progress = tui_sweep_progress, .poll = tui_poll, .user = t,
 	                          .budget = t->o->budget, .probe = t->o->probe,
-	                          .timeout = t->o->timeout,
+	                          .timeout = t->o->timeout, .crash_fs = t->o->crash_fs,
 	                          .sweep_dirs = t->o->dirs, .n_sweep_dirs = t->o->n_dirs };
 	const struct snapshot *ini;
 

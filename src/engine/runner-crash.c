@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/* engine/runner-crash.c: both crashes at one point of a run: the process's, played by a copy of
+ * the worker, and the power cut's, from the crash lab's device (crash/power.c). */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "crash/file.h"
+#include "crash/power.h"
+#include "engine/runner-int.h"
+
+/* Milliseconds since t0. */
+static double
+runner_crash_ms(const struct timespec *t0)
+{
+	return runner_since(t0) * 1e3;
+}
+
+/*
+ * The process crashes now: the worker's copy dies by SIGKILL (worker.c, WORKER_CRASH), the
+ * tracer following it as it follows an op's child; then NAME is read here, by another process,
+ * leaving its page cache as it was.
+ */
+static void
+runner_crash_process(struct runner *r, const char *name, struct crash_half *out)
+{
+	struct event_list seen = { 0 };
+	struct worker_reply rep;
+	struct timespec t0;
+	int st = 0, rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(out, 0, sizeof *out);
+	if (r->dead) {
+		crash_half_unobserved(out, "not observable: the process had already ended (%s)",
+		                      r->dead_note);
+		return;
+	}
+	/* If this fails the worker is gone: the tracer or the reply's EOF says how. */
+	(void)worker_send(&r->w, WORKER_CRASH);
+	if (r->tracer != NULL) {
+		rc = tracer_step(r->tracer, EV_DIRECT, r->cur_fd, &seen, &st);
+		event_list_clear(&seen);
+		if (rc == 1) {
+			runner_mark_dead(r, st);
+		} else if (rc < 0 && errno != ENOMEM) {
+			int e = errno;
+			runner_kill_worker(r);
+			r->dead = true;
+			snprintf(r->dead_note, sizeof r->dead_note, "tracer error (%s): worker stopped",
+			         strerror(e));
+		}
+	}
+	rc = r->dead ? 0 : worker_recv(&r->w, &rep);
+	if (rc != 1) {
+		if (!r->dead && r->w.pid > 0 && waitpid(r->w.pid, &st, 0) == r->w.pid)
+			runner_mark_dead(r, st);
+		crash_half_unobserved(out, "not observable: the worker was lost (%s)",
+		                      r->dead ? r->dead_note : "no reply");
+		return;
+	}
+	if (rep.ret != 0) {
+		crash_half_unobserved(out, "not observable: the copy of the process did not die by "
+		                      "SIGKILL (%s)", rep.err != 0 ? strerror(rep.err) : "it ended "
+		                      "otherwise");
+		return;
+	}
+	if (crash_file_read(r->dirfd, name, true, &out->file) != 0) {
+		crash_half_unobserved(out, "cannot read %s: %s", name, strerror(errno));
+		return;
+	}
+	out->observed = true;
+	out->ms = runner_crash_ms(&t0);
+}
+
+/* Both crashes now (see engine/runner.h). */
+int
+runner_crash(struct runner *r, const char *name, struct crash_view *out)
+{
+	memset(out, 0, sizeof *out);
+	if (name == NULL)
+		name = RUNNER_FILE_NAME;
+	/* The power cut first: the device's state is the one instant that time changes. */
+	if (r->lab != NULL)
+		crash_power_cut(r->lab, name, &out->power);
+	else
+		crash_half_unobserved(&out->power, "%s", r->lab_why);
+	runner_crash_process(r, name, &out->process);
+	return out->process.observed || out->power.observed ? 0 : -1;
+}

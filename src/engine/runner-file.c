@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/* engine/runner-file.c: the run's scratch file: where it goes (a scratch dir, or a crash lab),
+ * what is said about that place, and its prefill. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/errmsg.h"
+#include "base/fdio.h"
+#include "crash/lab.h"
+#include "engine/runner-int.h"
+#include "probe/probe.h"
+#include "scratch/scratch.h"
+
+/*
+ * Prefill size bytes: numbered lines "line 000001\n" (the last one cut to fit, still
+ * ending in '\n') or zeros. Then fsync and drop the cache: a clean, cold start.
+ */
+static int
+runner_prefill(int fd, uint64_t size, enum scn_fill fill)
+{
+	const size_t cap = 1 << 20;
+	char *buf = malloc(cap);
+	uint64_t left = size, lineno = 1;
+	size_t n = 0;
+	int rc = 0;
+
+	if (buf == NULL)
+		return -1;
+	if (fill == SCN_FILL_ZERO)
+		memset(buf, 0, cap);
+	while (left > 0 && rc == 0) {
+		if (fill == SCN_FILL_ZERO) {
+			n = left < cap ? (size_t)left : cap;
+		} else {
+			n = 0;
+			while (n < cap && left - n > 0) {
+				char line[32];
+				int len = snprintf(line, sizeof line, "line %06" PRIu64 "\n", lineno++);
+				size_t room = cap - n;
+				if ((uint64_t)len > left - n) {
+					/* The last line: as much as fits, ending in a newline. */
+					size_t k = (size_t)(left - n);
+					memcpy(buf + n, line, k - 1);
+					buf[n + k - 1] = '\n';
+					n += k;
+					break;
+				}
+				if ((size_t)len > room)
+					break;
+				memcpy(buf + n, line, (size_t)len);
+				n += (size_t)len;
+			}
+		}
+		rc = fdio_write_all(fd, buf, n);
+		left -= n;
+	}
+	free(buf);
+	if (rc == 0 && size > 0 && fsync(fd) != 0)
+		rc = -1;
+	if (rc == 0)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	return rc;
+}
+
+/* True if the lesson expects anything of the disk. */
+static bool
+runner_about_disk(const struct scenario *s)
+{
+	for (size_t i = 0; i < s->n_steps; i++)
+		for (size_t k = 0; k < s->steps[i].n_expects; k++) {
+			enum scn_key key = s->steps[i].expects[k].key;
+			if (key == SCN_KEY_DISK_ALLOCATED_BYTES || key == SCN_KEY_DISK_DELALLOC_BYTES ||
+			    key == SCN_KEY_DISK_UNWRITTEN_BYTES || key == SCN_KEY_DISK_INLINE_BYTES)
+				return true;
+		}
+	return false;
+}
+
+/* Append a sentence to the place note. */
+static void __attribute__((format(printf, 2, 3)))
+runner_place_say(struct runner *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	runner_vappend(r->place_note, sizeof r->place_note, fmt, ap);
+	va_end(ap);
+}
+
+/* A lesson about the disk, run where there is none (the user's --dir or $TMPDIR on tmpfs):
+ * run it, and say once what cannot be shown there. */
+static void
+runner_place_check(struct runner *r)
+{
+	if (r->s->file.on == SCN_FS_TMPFS || !runner_about_disk(r->s) ||
+	    (strcmp(r->fs, "tmpfs") != 0 && strcmp(r->fs, "ramfs") != 0))
+		return;
+	runner_place_say(r, "the scratch file is on %s, which keeps data in memory; there is no "
+	                 "disk: this lesson's disk facts cannot be shown here (give --dir a "
+	                 "disk-backed directory)", r->fs);
+}
+
+/*
+ * Why this run gets no crash lab, into r->lab_why and returned: --crash-fs not given, a file
+ * on tmpfs, not root. NULL when it gets one.
+ */
+static const char *
+runner_no_lab(struct runner *r)
+{
+	if (r->o.crash_fs <= CRASH_FS_NONE || r->o.crash_fs >= CRASH_FS__COUNT)
+		snprintf(r->lab_why, sizeof r->lab_why, "not observable here: no crash lab "
+		         "(--crash-fs, as root)");
+	else if (r->s->file.on == SCN_FS_TMPFS)
+		snprintf(r->lab_why, sizeof r->lab_why, "not observable here: this lesson's file "
+		         "is on tmpfs, which has no disk");
+	else if (geteuid() != 0)
+		snprintf(r->lab_why, sizeof r->lab_why, "not observable here: needs root to mount "
+		         "a filesystem image");
+	else
+		return NULL;
+	return r->lab_why;
+}
+
+/*
+ * Put the run on a crash lab when --crash-fs asks for one and it can be made; when it cannot,
+ * say why once in the place note. 0, or -1 + *err (root asked for a lab it cannot make here).
+ */
+static int
+runner_make_lab(struct runner *r, char **err)
+{
+	const char *fs = crash_fs_table[r->o.crash_fs].name;
+	char msg[PATH_MAX + 128];
+
+	if (runner_no_lab(r) != NULL) {
+		if (r->o.crash_fs != CRASH_FS_NONE)
+			runner_place_say(r, "--crash-fs=%s: the power cut is %s; the process crash "
+			                 "is observed where the file is", fs, r->lab_why);
+		return 0;
+	}
+	r->lab = crash_lab_new(r->o.crash_fs, r->scratch, r->s->file.size, msg, sizeof msg);
+	if (r->lab == NULL) {
+		errmsg_set(err, "cannot make the crash lab (--crash-fs=%s): %s", fs, msg);
+		return -1;
+	}
+	runner_place_say(r, "the scratch file is in a crash lab: an image of its own (%s, %" PRIu64
+	                 " MiB sparse) on /dev/%s, mounted where only this run reaches it (%s)",
+	                 fs, crash_lab_bytes(r->lab) >> 20, crash_lab_device(r->lab),
+	                 crash_lab_path(r->lab));
+	return 0;
+}
+
+/* Make the scratch file (prefilled, clean, cold) and open our probe fd on it. */
+int
+runner_make_file(struct runner *r, char **err)
+{
+	const struct scn_file *f = &r->s->file;
+	char msg[PATH_MAX + 128];
+	bool lab = runner_no_lab(r) == NULL;
+	struct stat sb;
+	int fd;
+
+	if (f->size > SCN_MAX_SIZE) {
+		errmsg_set(err, "the scratch file would be %" PRIu64 " bytes; the limit is %"
+		             PRIu64, f->size, (uint64_t)SCN_MAX_SIZE);
+		return -1;
+	}
+	/* The file, and a MiB to spare for everyone else; a lab's image and a copy of it, with
+	 * their filesystems' own (an xfs log is 64 MiB). Nothing asked: a place with a disk. */
+	r->scratch = scratch_place(f->on == SCN_FS_TMPFS, f->on != SCN_FS_TMPFS && r->o.dir == NULL ?
+	                           scratch_default_parent(r->place_note, sizeof r->place_note) :
+	                           r->o.dir, lab ? 2 * (f->size + (96u << 20)) : f->size + (1u << 20),
+	                           msg, sizeof msg);
+	if (r->scratch < 0) {
+		errmsg_set(err, "%s", msg);
+		return -1;
+	}
+	if (runner_make_lab(r, err) != 0)
+		return -1;
+	r->dirfd = r->lab != NULL ? crash_lab_dirfd(r->lab) : scratch_dirfd(r->scratch);
+	if ((size_t)snprintf(r->path, sizeof r->path, "%s/%s", r->lab != NULL ?
+	                     crash_lab_path(r->lab) : scratch_dir(r->scratch), RUNNER_FILE_NAME) >=
+	    sizeof r->path) {
+		errmsg_set(err, "scratch path too long");
+		return -1;
+	}
+	fd = openat(r->dirfd, RUNNER_FILE_NAME, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	            0600);
+	if (fd < 0) {
+		errmsg_set(err, "cannot create %s: %s", r->path, strerror(errno));
+		return -1;
+	}
+	if (runner_prefill(fd, f->size, f->fill) != 0) {
+		errmsg_set(err, "cannot prefill %s: %s", r->path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	r->probe_fd = openat(r->dirfd, RUNNER_FILE_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (r->probe_fd < 0 || fstat(r->probe_fd, &sb) != 0) {
+		errmsg_set(err, "cannot open %s: %s", r->path, strerror(errno));
+		return -1;
+	}
+	r->dev = sb.st_dev;
+	r->ino = sb.st_ino;
+	probe_fs(r->probe_fd, r->fs, sizeof r->fs, NULL, 0);
+	runner_place_check(r);
+	return 0;
+}

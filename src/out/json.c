@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: MIT */
+/* out/json.c: the JSON transcript (doc/json.md, doc/transcript.schema.json): one document, a
+ * step a line. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "export/describe.h"
+#include "lesson/expect.h"
+#include "lesson/narrate.h"
+#include "lesson/snapshot-diff.h"
+#include "out/transcript.h"
+#include "scenario/names.h"
+#include "sweep/print.h"
+
+/* The JSON transcript's format (doc/json.md): raise it when a field changes meaning or goes. */
+#define OUT_JSON_VERSION 1
+
+/* An errno value's name, or null for none. */
+static void
+out_json_errno(struct json *j, const char *key, int err)
+{
+	json_string(j, key, err != 0 ? describe_errno(err) : NULL);
+}
+
+/* key: n when known, else key: null and key_why: why. */
+static void
+out_json_count(struct json *j, const char *key, bool known, uint64_t n, const char *why)
+{
+	char why_key[48];
+
+	if (known) {
+		json_uint(j, key, n);
+		return;
+	}
+	json_null(j, key);
+	snprintf(why_key, sizeof why_key, "%s_why", key);
+	json_string(j, why_key, why != NULL && why[0] != '\0' ? why : "not observable here");
+}
+
+/*
+ * A time as "call_usec" (the call's own cost, when nothing else was inside it) and
+ * "usec_incl_tracing" (when ptrace stops were inside it), each null when it is the other.
+ */
+static void
+out_json_times(struct json *j, uint64_t ns, bool traced)
+{
+	if (traced) {
+		json_null(j, "call_usec");
+		json_string(j, "call_usec_why", "under ptrace every system call stops twice; see "
+		            "usec_incl_tracing and environment.tracing");
+		json_fixed(j, "usec_incl_tracing", ns / 1e3, 3);
+	} else {
+		json_fixed(j, "call_usec", ns / 1e3, 3);
+		json_null(j, "usec_incl_tracing");
+	}
+}
+
+/* The stdio part of a state. */
+static void
+out_json_stdio(struct json *j, const struct snap_stdio *s)
+{
+	json_begin_object(j, "stdio");
+	json_bool(j, "open", s->open);
+	json_uint(j, "size", s->size);
+	json_uint(j, "pending", s->pending);
+	json_uint(j, "read_avail", s->read_avail);
+	json_string(j, "mode", s->open ? scenario_names_of(scn_bufmodes, (int)s->mode) : NULL);
+	json_string_n(j, "head", (const char *)s->head, s->head_len);
+	json_end_object(j);
+}
+
+/* The page cache part of a state; MEM: the file lives in memory (tmpfs), where dirty and
+ * writeback pages do not apply (null, with why), not 0. */
+static void
+out_json_cache(struct json *j, const struct snap_cache *c, bool mem)
+{
+	bool ok = c->source != SNAP_SRC_NONE, states = c->has_dirty && !mem;
+	const char *nodirty = mem ? TRANSCRIPT_NO_DISK : c->note[0] ? c->note :
+	                      "only which pages are cached is known here";
+
+	json_begin_object(j, "cache");
+	json_string(j, "source", scenario_names_of(scn_sources, (int)c->source));
+	json_uint(j, "file_size", c->file_size);
+	out_json_count(j, "pages", ok, c->cached, c->note);
+	out_json_count(j, "dirty_pages", ok && states, c->dirty, nodirty);
+	out_json_count(j, "writeback_pages", ok && states, c->writeback, nodirty);
+	json_uint(j, "pages_per_cell", c->pages_per_cell);
+	json_begin_array(j, "cells");
+	for (size_t i = 0; ok && i < c->n_cells; i++) {
+		json_begin_array(j, NULL);
+		json_uint(j, NULL, c->cells[i].cached);
+		if (states) {
+			json_uint(j, NULL, c->cells[i].dirty);
+			json_uint(j, NULL, c->cells[i].writeback);
+		} else {
+			json_null(j, NULL);
+			json_null(j, NULL);
+		}
+		json_end_array(j);
+	}
+	json_end_array(j);
+	json_string(j, "note", c->note[0] ? c->note : NULL);
+	json_end_object(j);
+}
+
+/* The disk part of a state, with the worker's /proc/PID/io. */
+static void
+out_json_disk(struct json *j, const struct snap_disk *d)
+{
+	bool ok = d->source != SNAP_SRC_NONE;
+
+	json_begin_object(j, "disk");
+	json_string(j, "source", scenario_names_of(scn_sources, (int)d->source));
+	json_string(j, "fs", d->fs[0] ? d->fs : NULL);
+	out_json_count(j, "allocated_bytes", ok, d->allocated_bytes, d->note);
+	out_json_count(j, "delalloc_bytes", ok, d->delalloc_bytes, d->note);
+	out_json_count(j, "unwritten_bytes", ok, d->unwritten_bytes, d->note);
+	out_json_count(j, "inline_bytes", ok, d->inline_bytes, d->note);
+	out_json_count(j, "beyond_eof_bytes", ok, d->beyond_eof_bytes, d->note);
+	json_begin_array(j, "extents");
+	for (size_t i = 0; ok && i < d->n_extents; i++) {
+		const struct snap_extent *x = &d->extents[i];
+		json_begin_object(j, NULL);
+		json_uint(j, "logical", x->logical);
+		json_uint(j, "physical", x->physical);
+		json_uint(j, "length", x->length);
+		json_bool(j, "delalloc", x->flags & SNAP_EXT_DELALLOC);
+		json_bool(j, "unwritten", x->flags & SNAP_EXT_UNWRITTEN);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_string(j, "note", d->note[0] ? d->note : NULL);
+	if (d->io_ok) {
+		json_begin_object(j, "io");
+		json_uint(j, "rchar", d->rchar);
+		json_uint(j, "wchar", d->wchar);
+		json_uint(j, "syscr", d->syscr);
+		json_uint(j, "syscw", d->syscw);
+		json_uint(j, "read_bytes", d->read_bytes);
+		json_uint(j, "write_bytes", d->write_bytes);
+		json_end_object(j);
+	} else {
+		json_null(j, "io");
+		json_string(j, "io_why", "/proc/PID/io of the worker could not be read");
+	}
+	json_end_object(j);
+}
+
+/* One snapshot as the member key: stdio, cache, disk. */
+static void
+out_json_state(struct json *j, const char *key, const struct snapshot *s)
+{
+	json_begin_object(j, key);
+	out_json_stdio(j, &s->stdio);
+	out_json_cache(j, &s->cache, snapshot_in_memory(s));
+	out_json_disk(j, &s->disk);
+	json_end_object(j);
+}
+
+/* One system call: the only place an event's fields are written. */
+static void
+out_json_event(struct json *j, const struct event *e)
+{
+	json_begin_object(j, NULL);
+	json_string(j, "call", e->call);
+	json_int(j, "fd", e->fd);
+	json_int(j, "fd2", e->fd2);
+	json_uint(j, "bytes", e->bytes);
+	json_int(j, "offset", e->offset);
+	json_int(j, "offset2", e->offset2);
+	json_int(j, "length", e->length);
+	json_uint(j, "addr", e->addr);
+	json_int(j, "result", e->result);
+	out_json_errno(j, "errno", e->err);
+	out_json_times(j, e->ns, e->ns_traced);
+	json_string(j, "origin", scenario_names_of(scn_origins, (int)e->origin));
+	json_bool(j, "child", e->child);
+	json_string(j, "detail", e->detail[0] ? e->detail : NULL);
+	json_end_object(j);
+}
+
+/* The calls a step made, and their totals. */
+static void
+out_json_events(struct json *j, const struct event_list *l)
+{
+	json_begin_array(j, "events");
+	for (size_t i = 0; i < l->n; i++)
+		out_json_event(j, &l->v[i]);
+	json_end_array(j);
+	json_begin_object(j, "calls");
+	json_uint(j, "write", l->n_write);
+	json_uint(j, "read", l->n_read);
+	json_uint(j, "bytes_written", l->bytes_written);
+	json_uint(j, "bytes_read", l->bytes_read);
+	json_uint(j, "dropped", l->dropped);
+	json_end_object(j);
+}
+
+/* What changed in and before a step. */
+static void
+out_json_changes(struct json *j, const struct snapshot_diff *d)
+{
+	json_begin_array(j, "changes");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct snapshot_change *c = &d->v[i];
+		json_begin_object(j, NULL);
+		json_string(j, "kind", snapshot_diff_kind_name(c->kind));
+		json_bool(j, "between_steps", c->between);
+		json_uint(j, "count", c->count);
+		json_string(j, "text", c->text);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+/* Each expectation of a step and how it came out. */
+static void
+out_json_expects(struct transcript *t, const struct step_result *sr)
+{
+	struct json *j = &t->j;
+	char want[300];
+
+	json_begin_array(j, "expect");
+	for (size_t i = 0; i < sr->n_expects; i++) {
+		const struct expect_result *x = &sr->expects[i];
+		enum expect_outcome oc = transcript_outcome(t, x);
+		bool unobservable = x->outcome == EXPECT_NOT_OBSERVABLE;
+
+		json_begin_object(j, NULL);
+		json_string(j, "key", scenario_key_name(x->want->key));
+		json_string(j, "want", expect_format_want(x->want, want, sizeof want));
+		/* Not observable: got is null and got_why says why (the transcript's rule). */
+		json_string(j, "got", unobservable ? NULL : x->got_text);
+		if (unobservable)
+			json_string(j, "got_why", x->got_text[0] ? x->got_text : "not observable here");
+		json_bool(j, "ok", oc == EXPECT_HELD);
+		json_string(j, "outcome", transcript_outcome_name(oc));
+		json_bool(j, "skipped", oc == EXPECT_NOT_OBSERVABLE);
+		json_int(j, "line", x->want->line);
+		json_int(j, "col", x->want->col);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+/* What a program's step adds: the stdio call, or how a process ended. */
+static void
+out_json_prog_step(struct json *j, const struct transcript_prog_step *p)
+{
+	const struct prog_step *ps = p->ps;
+
+	if (ps->kind == PROG_STEP_STDIO) {
+		json_begin_object(j, "stdio_call");
+		json_string(j, "func", ps->func);
+		json_int(j, "fd", ps->stdio_fd);
+		json_uint(j, "bytes", ps->size);
+		json_int(j, "result", ps->ret);
+		json_end_object(j);
+	}
+	if (ps->kind == PROG_STEP_EXIT) {
+		json_begin_object(j, "exit");
+		json_int(j, "code", ps->exit_code);
+		json_int(j, "signal", ps->signal);
+		json_bool(j, "timed_out", ps->timed_out);
+		json_end_object(j);
+	}
+}
+
+/* The sentences of a narration as member key: each with its outcome, why and place. */
+static void
+out_json_sentences(struct json *j, const char *key, const struct sentence_result *v, size_t n)
+{
+	static const char *const outcomes[] = {
+		[SENTENCE_HELD] = "held", [SENTENCE_UNCHECKED] = "unchecked",
+		[SENTENCE_FALSE] = "false",
+	};
+
+	json_begin_array(j, key);
+	for (size_t i = 0; i < n; i++) {
+		char *line = narrate_line(v[i].text);
+		json_begin_object(j, NULL);
+		json_string(j, "text", line != NULL ? line : v[i].text);
+		json_string(j, "outcome", outcomes[v[i].outcome]);
+		json_string(j, "why", v[i].outcome == SENTENCE_HELD ? NULL : v[i].why);
+		json_int(j, "line", v[i].line);
+		json_int(j, "col", v[i].col);
+		json_end_object(j);
+		free(line);
+	}
+	json_end_array(j);
+}
+
+/* The head: format_version, the scenario (or program), and the steps' array opened. */
+static void
+out_json_begin(struct transcript *t)
+{
+	struct json *j = &t->j;
+
+	json_begin_object(j, NULL);
+	json_int(j, "format_version", OUT_JSON_VERSION);
+	json_begin_object(j, "scenario");
+	json_string(j, "title", t->title);
+	json_string(j, "source", t->source);
+	json_string(j, "path", t->path);
+	json_string(j, "file", t->file);
+	json_string(j, "place_note", t->place_note);
+	json_string(j, "intro", t->intro);
+	if (t->prog == NULL)
+		out_json_sentences(j, "intro_sentences", t->intro_v, t->intro_n);
+	json_end_object(j);
+	json_begin_array(j, "steps");
+}
+
+/* One step, on a line of its own. */
+static void
+out_json_step(struct transcript *t, const struct transcript_step *st)
+{
+	const struct step_result *sr = st->sr;
+	struct json *j = &t->j;
+
+	json_break(j);
+	json_begin_object(j, NULL);
+	json_uint(j, "index", sr->index + 1);
+	json_string(j, "op", st->op);
+	json_string(j, "args", st->call);
+	json_int(j, "line", st->line);
+	if (st->prog != NULL) {
+		json_int(j, "pid", st->prog->ps->pid);
+		json_string(j, "file", st->prog->path);
+		json_bool(j, "reaches_disk", st->prog->reaches_disk);
+	}
+	json_int(j, "result", sr->ret);
+	out_json_errno(j, "errno", sr->err);
+	if (st->errno_why != NULL)
+		json_string(j, "errno_why", st->errno_why);
+	out_json_times(j, sr->op_ns, st->traced);
+	json_string(j, "say", step_result_say(sr));
+	if (st->prog == NULL)
+		out_json_sentences(j, "sentences", sr->sentences, sr->n_sentences);
+	json_string(j, "note", sr->note[0] ? sr->note : NULL);
+	json_string(j, "trace", scenario_names_of(scn_traces, (int)sr->events.source));
+	out_json_events(j, &sr->events);
+	if (st->prog != NULL)
+		out_json_prog_step(j, st->prog);
+	json_string(j, "output", sr->output);
+	json_string(j, "output_file", sr->output_file);
+	out_json_state(j, "state", &sr->after);
+	if (sr->sweep != NULL)
+		sweep_export_json(j, "sweep", sr->sweep);
+	out_json_changes(j, &sr->changes);
+	out_json_expects(t, sr);
+	json_end_object(j);
+}
+
+/* The "program" object: argv, how it ended, stdio, output. */
+static void
+out_json_program(struct json *j, const struct transcript *t)
+{
+	const struct transcript_program *p = t->prog;
+	const struct prog_step *x = p->exit;
+	char sig[32];
+
+	json_begin_object(j, "program");
+	json_begin_array(j, "argv");
+	for (size_t i = 0; p->argv[i] != NULL; i++)
+		json_string(j, NULL, p->argv[i]);
+	json_end_array(j);
+	json_string(j, "dir", p->dir);
+	json_int(j, "pid", x != NULL ? x->pid : 0);
+	json_int(j, "exit_code", x != NULL ? x->exit_code : -1);
+	json_string(j, "signal", x != NULL && x->signal != 0 ?
+	            transcript_signal_name(x->signal, sig, sizeof sig) : NULL);
+	json_bool(j, "timed_out", x != NULL && x->timed_out);
+	json_bool(j, "stdio_visible", p->stdio_note[0] == '\0');
+	json_string(j, "stdio_why", p->stdio_note[0] ? p->stdio_note : NULL);
+	json_uint(j, "steps", t->n_written);
+	json_begin_object(j, "calls");
+	json_uint(j, "read", p->n_read);
+	json_uint(j, "write", p->n_write);
+	json_uint(j, "bytes_read", p->b_read);
+	json_uint(j, "bytes_written", p->b_written);
+	json_uint(j, "stdio", p->n_stdio);
+	json_uint(j, "other", p->n_other);
+	json_uint(j, "loader", p->n_loader);
+	json_end_object(j);
+	json_string(j, "stdout", p->output[0]);
+	json_uint(j, "stdout_bytes", p->output_bytes[0]);
+	json_string(j, "stderr", p->output[1]);
+	json_uint(j, "stderr_bytes", p->output_bytes[1]);
+	json_end_object(j);
+}
+
+/* The end: the verdict, the counts, the program, the environment. */
+static void
+out_json_end(struct transcript *t)
+{
+	struct json *j = &t->j;
+
+	json_break(j);
+	json_end_array(j);
+	/* A program has no expectations: it is ok when it ran. */
+	json_bool(j, "ok", t->prog != NULL ? t->error == NULL : t->ok);
+	json_begin_object(j, "counts");
+	json_uint(j, "held", t->n_held);
+	json_uint(j, "failed", t->n_failed);
+	json_uint(j, "not_observable", t->n_unobservable);
+	json_end_object(j);
+	json_begin_object(j, "sentences");
+	json_uint(j, "held", t->n_said);
+	json_uint(j, "unchecked", t->n_unchecked);
+	json_uint(j, "false", t->n_false);
+	json_end_object(j);
+	json_bool(j, "strict", t->strict);
+	json_string(j, "error", t->error);
+	if (t->prog != NULL)
+		out_json_program(j, t);
+	out_env_json(j, &t->env);
+	json_end_object(j);
+	json_break(j);
+}
+
+const struct transcript_format out_json_format = {
+	.name = "json",
+	.begin = out_json_begin,
+	.step = out_json_step,
+	.end = out_json_end,
+};

@@ -1,0 +1,424 @@
+/* SPDX-License-Identifier: MIT */
+/* out/text.c: the text transcript: a header, each step's call, calls, state and narration, a
+ * verdict; every untrusted string made safe for a terminal (base/text.c). */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/text.h"
+#include "base/units.h"
+#include "export/describe.h"
+#include "lesson/expect.h"
+#include "lesson/narrate.h"
+#include "out/transcript.h"
+#include "scenario/names.h"
+#include "sweep/print.h"
+
+/* Glyph of a page-cache cell of s in plain text: '+' is cached, dirty unknown or (tmpfs) not
+ * a thing the file can be. */
+static char
+out_text_cell_glyph(const struct snapshot *s, const struct snap_cell *cell)
+{
+	bool states = s->cache.has_dirty && !snapshot_in_memory(s);
+
+	if (states && cell->writeback > 0)
+		return '~';
+	if (states && cell->dirty > 0)
+		return '#';
+	if (cell->cached > 0)
+		return states ? '-' : '+';
+	return '.';
+}
+
+/* Print one run of words wrapped at 78 columns, each line prefixed by indent. */
+static void
+out_text_wrap_words(FILE *f, const char *indent, const char *p, size_t n)
+{
+	size_t width = 78 - strlen(indent), col = 0;
+	const char *end = p + n;
+
+	while (p < end) {
+		while (p < end && (*p == ' ' || *p == '\n'))
+			p++;
+		size_t w = 0;
+		while (p + w < end && p[w] != ' ' && p[w] != '\n')
+			w++;
+		if (w == 0)
+			break;
+		if (col > 0 && col + 1 + w > width) {
+			putc('\n', f);
+			col = 0;
+		}
+		fputs(col == 0 ? indent : " ", f);
+		fwrite(p, 1, w, f);
+		col += w + (col > 0);
+		p += w;
+	}
+	if (col > 0)
+		putc('\n', f);
+}
+
+/*
+ * Print narration: lines of a paragraph flow together and wrap; an empty line separates
+ * paragraphs; a line that starts with a space (code, a table) is kept as it is.
+ */
+static void
+out_text_wrap(FILE *f, const char *indent, const char *text)
+{
+	char *safe = text_safe_dup(text, TEXT_BLOCK);
+	const char *p = safe, *run = NULL;
+
+	if (safe == NULL)
+		return;
+
+	while (*p != '\0') {
+		size_t len = strcspn(p, "\n");
+		bool verbatim = p[0] == ' ' || p[0] == '\t', blank = len == 0;
+
+		if ((verbatim || blank) && run != NULL) {
+			out_text_wrap_words(f, indent, run, (size_t)(p - run));
+			run = NULL;
+		}
+		if (verbatim)
+			fprintf(f, "%s%.*s\n", indent, (int)len, p);
+		else if (blank)
+			fprintf(f, "%s\n", indent);
+		else if (run == NULL)
+			run = p;
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	if (run != NULL)
+		out_text_wrap_words(f, indent, run, (size_t)(p - run));
+	free(safe);
+}
+
+/* Print prefix, then s as one escaped record (TEXT_LINE), then suffix. */
+static void
+out_text_line(FILE *f, const char *prefix, const char *s, const char *suffix)
+{
+	fputs(prefix, f);
+	text_fput(s, TEXT_LINE, f);
+	fputs(suffix, f);
+}
+
+/* The stdio, cache and disk lines of a snapshot. */
+static void
+out_text_state(FILE *f, const struct snapshot *s)
+{
+	char a[32], b[32], c[32];
+
+	if (!s->stdio.open)
+		fprintf(f, "  stdio   no FILE* open\n");
+	else if (s->stdio.size == 0)
+		fprintf(f, "  stdio   FILE* on fd %d, %s, buffer not allocated yet (glibc allocates "
+		        "it at the first I/O)\n", s->stdio.fd, describe_bufmode(s->stdio.mode));
+	else {
+		fprintf(f, "  stdio   FILE* on fd %d, %s, buffer %" PRIu64 " B, pending %" PRIu64 " B",
+		        s->stdio.fd, describe_bufmode(s->stdio.mode), s->stdio.size, s->stdio.pending);
+		if (s->stdio.read_avail > 0)
+			fprintf(f, ", %" PRIu64 " B read ahead", s->stdio.read_avail);
+		fputc('\n', f);
+	}
+	if (s->cache.source == SNAP_SRC_NONE)
+		out_text_line(f, "  cache   not observable: ", s->cache.note, "\n");
+	else {
+		fprintf(f, "  cache   %s file, %" PRIu64 " page%s cached",
+		        units_format_size(s->cache.file_size, a, sizeof a), s->cache.cached,
+		        s->cache.cached == 1 ? "" : "s");
+		/* On tmpfs "0 dirty" would be a count of something that cannot happen. */
+		if (snapshot_in_memory(s))
+			fprintf(f, ", nothing to write back (%s has no disk)", s->disk.fs);
+		else if (s->cache.has_dirty)
+			fprintf(f, ", %" PRIu64 " dirty, %" PRIu64 " writeback", s->cache.dirty,
+			        s->cache.writeback);
+		if (s->cache.n_cells > 0 && s->cache.n_cells <= 64) {
+			fputs("  [", f);
+			for (size_t i = 0; i < s->cache.n_cells; i++)
+				putc(out_text_cell_glyph(s, &s->cache.cells[i]), f);
+			putc(']', f);
+		}
+		fputc('\n', f);
+	}
+	if (s->disk.source == SNAP_SRC_NONE)
+		out_text_line(f, "  disk    ", s->disk.note, "\n");
+	else
+		fprintf(f, "  disk    %s allocated, %s delalloc%s, %s unwritten; %zu extent%s\n",
+		        units_format_size(s->disk.allocated_bytes, a, sizeof a),
+		        units_format_size(s->disk.delalloc_bytes, b, sizeof b),
+		        s->disk.delalloc_bytes > 0 ? " (no block yet)" : "",
+		        units_format_size(s->disk.unwritten_bytes, c, sizeof c),
+		        s->disk.n_extents, s->disk.n_extents == 1 ? "" : "s");
+	/* Bytes that are the file's but in no data block, and blocks that are not the file's. */
+	if (s->disk.source != SNAP_SRC_NONE && (s->disk.inline_bytes > 0 ||
+	                                        s->disk.beyond_eof_bytes > 0))
+		fprintf(f, "  disk    %s\n", s->disk.note);
+}
+
+/* The calls of a step, one a line. */
+static void
+out_text_events(FILE *f, const struct step_result *sr)
+{
+	const struct event_list *l = &sr->events;
+	char line[256], safe[512], t[32];
+
+	for (size_t i = 0; i < l->n; i++) {
+		const struct event *e = &l->v[i];
+		event_format(e, line, sizeof line);
+		text_safe(line, TEXT_LINE, safe, sizeof safe);
+		fprintf(f, "  %-52s [%s] %s%s\n", safe, scenario_names_of(scn_origins, (int)e->origin),
+		        units_format_ns(e->ns, t, sizeof t), e->ns_traced ? "*" : "");
+	}
+	if (l->dropped > 0)
+		fprintf(f, "  ... and %zu more calls (not kept)\n", l->dropped);
+	if (l->source == EV_SRC_PROCIO && scenario_op_is_stdio(sr->step->op) &&
+	    (l->n_read > 0 || l->n_write > 0))
+		fprintf(f, "  stdio made %" PRIu64 " write call%s (%" PRIu64 " B) and %" PRIu64
+		        " read call%s (%" PRIu64 " B)  [counts from /proc/PID/io only]\n",
+		        l->n_write, l->n_write == 1 ? "" : "s", l->bytes_written, l->n_read,
+		        l->n_read == 1 ? "" : "s", l->bytes_read);
+}
+
+/* The told sentences of V (N) after INDENT, each unchecked one marked [?K] with its reason on
+ * "  ? [?K] not observable here: ..." below; each false one (not told) as a failure line
+ * "  FALSE here: "..." (why; PATH:LINE:COL)". */
+static void
+out_text_said(struct transcript *t, const char *indent, const struct sentence_result *v,
+              size_t n)
+{
+	char *marked = narrate_marked(v, n);
+	unsigned k = 0;
+
+	if (marked != NULL && marked[0] != '\0')
+		out_text_wrap(t->f, indent, marked);
+	free(marked);
+	for (size_t i = 0; i < n; i++) {
+		char tag[48];
+		if (v[i].outcome == SENTENCE_UNCHECKED) {
+			snprintf(tag, sizeof tag, "  ? [?%u] not observable here: ", ++k);
+			out_text_line(t->f, tag, v[i].why, "\n");
+		} else if (v[i].outcome == SENTENCE_FALSE) {
+			char *line = narrate_line(v[i].text);
+			out_text_line(t->f, "  FALSE here: \"", line != NULL ? line : v[i].text, "\"");
+			out_text_line(t->f, " (", v[i].why, "; ");
+			out_text_line(t->f, "", t->path, "");
+			fprintf(t->f, ":%d:%d)\n", v[i].line, v[i].col);
+			free(line);
+		}
+	}
+}
+
+/* Each expectation: ok / FAIL / skip, the key, what was wanted, what was seen and where. */
+static void
+out_text_expects(struct transcript *t, const struct step_result *sr)
+{
+	/* The outcomes as text shows them, beside TAP's ok / not ok. */
+	static const char *const label[] = {
+		[EXPECT_HELD] = "ok  ", [EXPECT_FAILED] = "FAIL", [EXPECT_NOT_OBSERVABLE] = "skip",
+	};
+	FILE *f = t->f;
+	char want[300];
+
+	for (size_t i = 0; i < sr->n_expects; i++) {
+		const struct expect_result *x = &sr->expects[i];
+		enum expect_outcome oc = transcript_outcome(t, x);
+
+		fprintf(f, "  %s %s ", label[oc], scenario_key_name(x->want->key));
+		text_fput(expect_format_want(x->want, want, sizeof want), TEXT_LINE, f);
+		if (x->outcome == EXPECT_NOT_OBSERVABLE)
+			out_text_line(f, "  (not observable here: ", x->got_text,
+			              oc == EXPECT_FAILED ? "; --strict" : ")");
+		else if (oc == EXPECT_FAILED)
+			out_text_line(f, "  (got ", x->got_text, "");
+		if (oc == EXPECT_FAILED) {
+			out_text_line(f, "; ", t->path, "");
+			fprintf(f, ":%d:%d)", x->want->line, x->want->col);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* A lesson's step: the call and its result, its calls, state, what changed, narration,
+ * expectations. */
+static void
+out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
+{
+	const struct step_result *sr = st->sr;
+	FILE *f = t->f;
+	char tm[32];
+
+	fprintf(f, "\nstep %zu/%zu  ", sr->index + 1, t->n_steps);
+	text_fput(st->call, TEXT_LINE, f);
+	if (sr->step->op != SCN_OP_NOTE) {
+		/* No errno (a worker killed mid-call, seen without ptrace): the note says why. */
+		if (sr->ret < 0 && sr->err == 0)
+			fputs("  -> -1", f);
+		else if (sr->ret < 0)
+			fprintf(f, "  -> -1 %s (%s)", describe_errno(sr->err), strerror(sr->err));
+		else
+			fprintf(f, "  -> %" PRId64, sr->ret);
+		fprintf(f, "  [%s%s]", units_format_ns(sr->op_ns, tm, sizeof tm), st->traced ? "*" : "");
+	}
+	fputc('\n', f);
+	out_text_events(f, sr);
+	if (sr->note[0] != '\0')
+		out_text_line(f, "  note    ", sr->note, "\n");
+	if (sr->sweep != NULL) {
+		fputc('\n', f);
+		sweep_print_text(f, sr->sweep, t->sweep_flags);
+	} else if (sr->step->op != SCN_OP_NOTE && sr->step->op != SCN_OP_SWEEP)
+		out_text_state(f, &sr->after);
+	for (size_t i = 0; i < sr->changes.n; i++)
+		out_text_wrap(f, "  > ", sr->changes.v[i].text);
+	if (sr->output != NULL)
+		out_text_line(f, "  output  ", sr->output, "\n");
+	if (sr->output_file != NULL)
+		out_text_line(f, "  file    ", sr->output_file, "\n");
+	/* A note step's own text, when its say (shown below) is another text. */
+	if (sr->step->op == SCN_OP_NOTE && sr->step->args.text != NULL &&
+	    (step_result_say(sr) == NULL || strcmp(step_result_say(sr), sr->step->args.text) != 0))
+		out_text_wrap(f, "  | ", sr->step->args.text);
+	if (sr->n_sentences > 0)
+		out_text_said(t, "  | ", sr->sentences, sr->n_sentences);
+	else if (step_result_say(sr) != NULL)
+		out_text_wrap(f, "  | ", step_result_say(sr));
+	out_text_expects(t, sr);
+}
+
+/* A program's step: its call, the file it touched, the state it left, what changed. */
+static void
+out_text_prog_step(struct transcript *t, const struct transcript_step *st)
+{
+	const struct transcript_prog_step *p = st->prog;
+	const struct step_result *sr = st->sr;
+	FILE *f = t->f;
+
+	/* Known at the first look at its memory: said once, where it was found. */
+	if (p->stdio_note != NULL)
+		out_text_line(f, "\nnote     ", p->stdio_note, "\n");
+	fprintf(f, "\nstep %zu  ", sr->index + 1);
+	text_fput(st->call, TEXT_LINE, f);
+	fputs(p->reaches_disk ? "  [reaches the disk]\n" : "\n", f);
+	if (p->path != NULL) {
+		out_text_line(f, "  file    ", p->path, "");
+		if (p->label != NULL)
+			fprintf(f, "  (the program's %s, kept by iobufviz)", p->label);
+		fputc('\n', f);
+	}
+	if (sr->note[0] != '\0')
+		out_text_line(f, "  note    ", sr->note, "\n");
+	if (p->path != NULL)
+		out_text_state(f, &sr->after);
+	for (size_t i = 0; i < sr->changes.n; i++)
+		out_text_line(f, "  > ", sr->changes.v[i].text, "\n");
+}
+
+/* One step. */
+static void
+out_text_step(struct transcript *t, const struct transcript_step *st)
+{
+	if (st->prog != NULL)
+		out_text_prog_step(t, st);
+	else
+		out_text_lesson_step(t, st);
+}
+
+/* How the calls were seen, and what that does to the times shown. */
+static void
+out_text_trace(FILE *f, const struct out_env *e)
+{
+	const struct runner_overhead *o = e->tracing;
+	char a[32], b[32];
+
+	if (e->trace != EV_SRC_PTRACE) {
+		fputs("trace    /proc/PID/io: stdio's calls as counts and totals only; times are "
+		      "the calls' own\n", f);
+		return;
+	}
+	fputs("trace    ptrace: every call, exact; times marked * include tracing\n", f);
+	/* On a line of its own: the header fits 100 columns. */
+	if (o != NULL)
+		fprintf(f, "         (tracing adds about %s to each system call here; a null call "
+		        "takes %s untraced)\n",
+		        units_format_ns((uint64_t)(o->traced_ns - o->bare_ns), a, sizeof a),
+		        units_format_ns((uint64_t)o->bare_ns, b, sizeof b));
+}
+
+/* The head: what runs, where, how it is traced; a lesson's notes and intro. */
+static void
+out_text_begin(struct transcript *t)
+{
+	FILE *f = t->f;
+
+	if (t->prog != NULL) {
+		out_text_line(f, "program  ", t->title, "\n");
+		out_text_line(f, "dir      ", t->file, "\n");
+		fputs("trace    ptrace + seccomp: every call on a regular file; stdio calls through "
+		      "the shim\n", f);
+		return;
+	}
+	text_fput(t->title, TEXT_LINE, f);
+	/* The source on a line of its own, so that the header fits 100 columns. */
+	if (t->source != NULL)
+		out_text_line(f, "\nsource   ", t->source, "");
+	out_text_line(f, "\nscenario ", t->path, "\n");
+	out_text_line(f, "file     ", t->file, " on ");
+	text_fput(t->env.fs, TEXT_LINE, f);
+	out_text_line(f, t->env.device[0] ? " " : "", t->env.device, ", kernel ");
+	out_text_line(f, "", t->env.kernel, "\n");
+	out_text_trace(f, &t->env);
+	if (t->place_note != NULL)
+		out_text_line(f, "scratch  ", t->place_note, "\n");
+	for (size_t i = 0; i < sizeof t->notes / sizeof t->notes[0]; i++)
+		if (t->notes[i] != NULL)
+			out_text_line(f, "note     ", t->notes[i], "\n");
+	if (t->intro_n > 0) {
+		fputc('\n', f);
+		out_text_said(t, "  ", t->intro_v, t->intro_n);
+	} else if (t->intro != NULL) {
+		fputc('\n', f);
+		out_text_wrap(f, "  ", t->intro);
+	}
+}
+
+/* The end: a program's output and totals, or a lesson's counts and verdict. */
+static void
+out_text_end(struct transcript *t)
+{
+	const struct transcript_program *p = t->prog;
+	FILE *f = t->f;
+	char ended[96];
+
+	if (p != NULL && p->output[0] != NULL)
+		out_text_line(f, "\noutput   ", p->output[0], "\n");
+	if (t->error != NULL)
+		out_text_line(f, "\nerror: ", t->error, "\n");
+	if (p != NULL) {
+		fprintf(f, "\nprogram  %s; %zu steps: %" PRIu64 " read calls (%" PRIu64 " B), %"
+		        PRIu64 " write calls (%" PRIu64 " B), %" PRIu64 " stdio calls; %" PRIu64
+		        " calls of the dynamic loader on its libraries not shown\n",
+		        transcript_ended(p, ended, sizeof ended), t->n_written, p->n_read, p->b_read,
+		        p->n_write, p->b_written, p->n_stdio, p->n_loader);
+		return;
+	}
+	fprintf(f, "\n%zu held, %zu failed, %zu not observable here%s\n", t->n_held, t->n_failed,
+	        t->n_unobservable, t->strict && t->n_unobservable > 0 ?
+	        " (--strict: counted as failed)" : "");
+	fprintf(f, "sentences: %zu held, %zu unchecked here, %zu false here\n", t->n_said,
+	        t->n_unchecked, t->n_false);
+	fprintf(f, "%s\n", !t->ok && t->n_failed == 0 && t->n_false > 0 ?
+	        "SOME SENTENCES ARE FALSE HERE" : !t->ok ? "SOME EXPECTATIONS FAILED" :
+	        t->n_unobservable > 0 ? "no expectation failed; some could not be observed here" :
+	        "all expectations held");
+}
+
+const struct transcript_format out_text_format = {
+	.name = "text",
+	.begin = out_text_begin,
+	.step = out_text_step,
+	.end = out_text_end,
+};

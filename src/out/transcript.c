@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/* out/transcript.c: one transcript writer for lessons and traced programs: counts what the
+ * steps' expectations came to and hands the head, each step and the end to the format. */
+#include <config.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "out/transcript.h"
+
+/* The formats, --format's values: adding one is its file and one line here. */
+static const struct transcript_format *const transcript_formats[] = {
+	&out_text_format,
+	&out_json_format,
+	&out_tap_format,
+};
+
+#define TRANSCRIPT_N_FORMATS (sizeof transcript_formats / sizeof transcript_formats[0])
+
+/* The i-th format. */
+const struct transcript_format *
+transcript_format_at(size_t i)
+{
+	return i < TRANSCRIPT_N_FORMATS ? transcript_formats[i] : NULL;
+}
+
+/* The format named name. */
+const struct transcript_format *
+transcript_format_find(const char *name)
+{
+	for (size_t i = 0; i < TRANSCRIPT_N_FORMATS; i++)
+		if (strcmp(transcript_formats[i]->name, name) == 0)
+			return transcript_formats[i];
+	return NULL;
+}
+
+/* The formats' names, for a message. */
+const char *
+transcript_format_names(char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < TRANSCRIPT_N_FORMATS && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i == 0 ? "" :
+		                       i + 1 == TRANSCRIPT_N_FORMATS ? " or " : ", ",
+		                       transcript_formats[i]->name);
+	return buf;
+}
+
+/* Start t. */
+void
+transcript_init(struct transcript *t, const struct transcript_format *fmt, FILE *f)
+{
+	memset(t, 0, sizeof *t);
+	t->fmt = fmt != NULL ? fmt : transcript_formats[0];
+	t->f = f;
+	t->ok = true;
+	json_init(&t->j, f, 0);
+}
+
+/* Write the head. */
+void
+transcript_begin(struct transcript *t)
+{
+	t->fmt->begin(t);
+}
+
+/* How x counts in t. */
+enum expect_outcome
+transcript_outcome(const struct transcript *t, const struct expect_result *x)
+{
+	if (x->outcome == EXPECT_NOT_OBSERVABLE && t->strict)
+		return EXPECT_FAILED;
+	return x->outcome;
+}
+
+/* An outcome's name in the transcript. */
+const char *
+transcript_outcome_name(enum expect_outcome oc)
+{
+	static const char *const names[] = {
+		[EXPECT_HELD] = "held", [EXPECT_FAILED] = "failed",
+		[EXPECT_NOT_OBSERVABLE] = "not_observable",
+	};
+
+	return (unsigned)oc < sizeof names / sizeof names[0] ? names[oc] : "failed";
+}
+
+/* A signal's name. */
+const char *
+transcript_signal_name(int sig, char *buf, size_t len)
+{
+	snprintf(buf, len, "SIG%s", sigabbrev_np(sig) != NULL ? sigabbrev_np(sig) : "?");
+	return buf;
+}
+
+/* How a program ended, as one phrase. */
+const char *
+transcript_ended(const struct transcript_program *p, char *buf, size_t len)
+{
+	const struct prog_step *x = p->exit;
+	char sig[32];
+
+	if (x == NULL)
+		snprintf(buf, len, "did not end (traced no further)");
+	else if (x->signal != 0)
+		snprintf(buf, len, "killed by %s%s", transcript_signal_name(x->signal, sig, sizeof sig),
+		         x->timed_out ? " (timeout)" : "");
+	else
+		snprintf(buf, len, "exited %d", x->exit_code);
+	return buf;
+}
+
+/* Count what sr's expectations and sentences came to. */
+void
+transcript_count(struct transcript *t, const struct step_result *sr)
+{
+	for (size_t i = 0; i < sr->n_expects; i++)
+		switch (sr->expects[i].outcome) {
+		case EXPECT_HELD: t->n_held++; break;
+		case EXPECT_FAILED: t->n_failed++; break;
+		case EXPECT_NOT_OBSERVABLE: t->n_unobservable++; break;
+		}
+	t->n_said += sr->n_sentences - sr->n_unchecked - sr->n_false;
+	t->n_unchecked += sr->n_unchecked;
+	t->n_false += sr->n_false;
+	if (!sr->ok || (t->strict && (sr->n_unobservable > 0 || sr->n_unchecked > 0)))
+		t->ok = false;
+}
+
+/* Count st's expectations, then write it. */
+void
+transcript_step(struct transcript *t, const struct transcript_step *st)
+{
+	transcript_count(t, st->sr);
+	t->fmt->step(t, st);
+	t->n_written++;
+}
+
+/* Write the end. */
+int
+transcript_end(struct transcript *t, const char *error)
+{
+	t->error = error;
+	t->fmt->end(t);
+	if (json_finish(&t->j) != 0 || fflush(t->f) != 0 || ferror(t->f))
+		return -1;
+	return 0;
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/* out/transcript.h: one transcript writer for lessons and traced programs: what a format is
+ * given (the head, each step, the end) and the table of formats. */
+#ifndef IOBUFVIZ_TRANSCRIPT_H
+#define IOBUFVIZ_TRANSCRIPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/json.h"
+#include "lesson/step.h"
+#include "out/env.h"
+#include "prog/trace.h"
+
+/*
+ * A transcript is written by a walk (out/headless.c walks a lesson, out/prog-headless.c a
+ * traced program) that fills the structures below and calls transcript_begin, then
+ * transcript_step per step, then transcript_end. A format is one file (out/text.c, json.c,
+ * tap.c): three functions that write them, and one line in transcript.c's table. A format
+ * that writes JSON uses t->j (on t->f; transcript_end finishes it); one that embeds another
+ * format's output can call that format's functions with t->j made a buffer writer.
+ */
+
+/* A traced program, beyond what a lesson has. */
+struct transcript_program {
+	char *const *argv;
+	const char *dir;                   /* its working directory */
+	/* Known at the end (the walk fills them before transcript_end). */
+	const struct prog_step *exit;      /* how the first process ended; NULL: it did not */
+	const char *stdio_note;            /* why its stdio cannot be seen; "" if it can */
+	uint64_t n_read, n_write, b_read, b_written, n_stdio, n_other, n_loader;
+	char *output[2];                   /* stdout, stderr: the first bytes, or NULL */
+	uint64_t output_bytes[2];          /* how many bytes in all */
+};
+
+/* A program's step, beyond what a lesson's step has. */
+struct transcript_prog_step {
+	const struct prog_step *ps;        /* its kind, pid, stdio call or exit */
+	const char *path;                  /* the file it touched, or NULL */
+	const char *label;                 /* "stdout"/"stderr" when iobufviz keeps it, else NULL */
+	bool reaches_disk;                 /* it asks for the data to reach the disk */
+	const char *stdio_note;            /* why stdio cannot be seen, first known at this step */
+};
+
+/* One step, as every format is given it. */
+struct transcript_step {
+	const struct step_result *sr;      /* what it did and left behind */
+	const char *op;                    /* "fwrite"; a program's "call", "stdio" or "exit" */
+	const char *call;                  /* the step as a line of C, or the program's call */
+	int line;                          /* its line in the scenario (1 for a program) */
+	bool traced;                       /* its time includes ptrace stops */
+	const char *errno_why;             /* it failed with no errno: why; else NULL */
+	const struct transcript_prog_step *prog; /* a program's step; NULL for a lesson's */
+};
+
+struct transcript_format;
+
+/* One transcript being written. */
+struct transcript {
+	const struct transcript_format *fmt;
+	FILE *f;
+	struct json j;                     /* the JSON formats' writer on f */
+	/* The head: what the run is of (a program when prog is set). */
+	const char *title;                 /* a program: its command line */
+	const char *source;                /* or NULL */
+	const char *path;                  /* the scenario file; a program: argv[0] */
+	const char *file;                  /* the scratch file; a program: its working dir */
+	const char *place_note;            /* why the scratch file is where it is, or NULL */
+	const char *intro;                 /* as the run tells it, or NULL */
+	const struct sentence_result *intro_v; /* its sentences (intro_n; none for a program) */
+	size_t intro_n;
+	const char *notes[2];              /* the first observation's cache and disk notes, or NULL */
+	size_t n_steps;                    /* the lesson's steps; 0 for a program */
+	const struct transcript_program *prog;
+	struct out_env env;
+	bool strict;                       /* --strict: not observable counts as failed */
+	unsigned sweep_flags;              /* SWEEP_PRINT_* for sweep tables in text */
+	/* Counted by transcript_step. */
+	size_t n_written;                  /* steps written so far */
+	size_t n_held, n_failed, n_unobservable;
+	size_t n_said, n_unchecked, n_false; /* sentences held, unchecked and false here */
+	bool ok;                           /* nothing failed (strict: nor was unobservable) */
+	size_t n_points;                   /* TAP: test points written */
+	const char *error;                 /* at the end: why the run could not finish, or NULL */
+};
+
+/* A format: writes the head, each step, the end. */
+struct transcript_format {
+	const char *name;                  /* as --format spells it */
+	void (*begin)(struct transcript *t);
+	void (*step)(struct transcript *t, const struct transcript_step *st);
+	void (*end)(struct transcript *t);
+};
+
+/* The formats (out/text.c, out/json.c, out/tap.c). */
+extern const struct transcript_format out_text_format, out_json_format, out_tap_format;
+
+/* The i-th format of the table (from 0), or NULL past the last. */
+const struct transcript_format *transcript_format_at(size_t i);
+
+/* The format named name, or NULL. */
+const struct transcript_format *transcript_format_find(const char *name);
+
+/* The formats' names as "a, b or c", into buf. */
+const char *transcript_format_names(char *buf, size_t len);
+
+/* Start t in format fmt (NULL: text) on f; the walk fills the head before transcript_begin. */
+void transcript_init(struct transcript *t, const struct transcript_format *fmt, FILE *f);
+
+/* Write the head. */
+void transcript_begin(struct transcript *t);
+
+/* Count what sr's expectations and sentences came to (held, failed, not observable; held,
+ * unchecked, false; ok), writing nothing. */
+void transcript_count(struct transcript *t, const struct step_result *sr);
+
+/* Count st's expectations and write it. */
+void transcript_step(struct transcript *t, const struct transcript_step *st);
+
+/* Write the end (error: why the run could not finish, or NULL). 0, or -1 if writing failed. */
+int transcript_end(struct transcript *t, const char *error);
+
+/* Why a tmpfs file's dirty pages are null in JSON and not counted in text: not "0 dirty". */
+#define TRANSCRIPT_NO_DISK "no disk below this file: nothing is ever waiting to be written back"
+
+/* How x counts in t: --strict makes a fact not observable here a failure. */
+enum expect_outcome transcript_outcome(const struct transcript *t, const struct expect_result *x);
+
+/* An outcome's name: "held", "failed", "not_observable". */
+const char *transcript_outcome_name(enum expect_outcome oc);
+
+/* A signal's name ("SIGKILL") into buf. */
+const char *transcript_signal_name(int sig, char *buf, size_t len);
+
+/* How a program's first process ended, as a phrase ("exited 0", "killed by SIGKILL"), into buf. */
+const char *transcript_ended(const struct transcript_program *p, char *buf, size_t len);
+
+#endif

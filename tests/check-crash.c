@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+/* check-crash.c: the crash lab: the two crashes of a run, its device counters, the file as read
+ * after a crash (its ways out: tests/crash-ways-out.sh; its oracle: tests/crash-oracle.sh). */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/fdio.h"
+#include "crash/crash.h"
+#include "crash/file.h"
+#include "crash/lab.h"
+#include "engine/runner.h"
+#include "probe/probe.h"
+#include "scratch/scratch.h"
+#include "test-util.h"
+
+/* A parent dir for this test's scratch dirs, so that nothing else is looked at. */
+static char parent[PATH_MAX];
+
+/* Make the test's own parent dir under $TMPDIR or /tmp, usable by user nobody too. */
+static void
+setup(void)
+{
+	const char *t = getenv("TMPDIR");
+	snprintf(parent, sizeof parent, "%s/check-crash.XXXXXX", t && *t ? t : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(parent));
+	ck_assert_int_eq(chmod(parent, 0777), 0);
+}
+
+/* Remove the parent dir (it must be empty by then). */
+static void
+teardown(void)
+{
+	scratch_cleanup();
+	rmdir(parent);
+}
+
+/* The 13-3 lesson from the source tree (fopen, fwrite 5000, fflush, fileno, fsync, fclose). */
+static struct scenario *
+load_13_3(void)
+{
+	char path[PATH_MAX];
+	struct scenario *s = NULL;
+	char *err = NULL;
+
+	test_util_src_path("scenarios/13-3-fflush-fsync.yaml", path, sizeof path);
+	ck_assert_msg(scenario_load(path, &s, &err) == 0, "%s", err != NULL ? err : "?");
+	return s;
+}
+
+/* Why a crash lab of fs cannot be made here (not root, no loop devices, no mkfs), or NULL:
+ * it tries the real thing, in a child (scratch dirs made here would install their signal
+ * handlers before Check installs its own). */
+static const char *
+need_lab(enum crash_fs fs)
+{
+	static char why[CRASH_FS__COUNT][256];
+	static bool done[CRASH_FS__COUNT];
+	int p[2], st = 0;
+	ssize_t n = 0;
+	pid_t pid;
+
+	if (done[fs])
+		return why[fs][0] != '\0' ? why[fs] : NULL;
+	done[fs] = true;
+	if (geteuid() != 0) {
+		snprintf(why[fs], sizeof why[fs], "needs root to make a crash lab (loop devices, mounts)");
+		return why[fs];
+	}
+	if (pipe(p) != 0 || (pid = fork()) < 0)
+		return NULL;
+	if (pid == 0) {
+		char msg[192];
+		int idx = scratch_mkdir(NULL);
+		struct crash_lab *lab = idx >= 0 ? crash_lab_new(fs, idx, 0, msg, sizeof msg) : NULL;
+
+		if (idx >= 0 && lab == NULL)
+			dprintf(p[1], "no %s crash lab here: %s", crash_fs_table[fs].name, msg);
+		crash_lab_free(lab);
+		scratch_cleanup();
+		_exit(0);
+	}
+	close(p[1]);
+	n = fdio_read_all(p[0], why[fs], sizeof why[fs] - 1);
+	why[fs][n > 0 ? n : 0] = '\0';
+	close(p[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return why[fs][0] != '\0' ? why[fs] : NULL;
+}
+
+/* The names round-trip through the table; others are refused. */
+START_TEST(test_fs_names)
+{
+	char names[64];
+	enum crash_fs fs;
+
+	for (int i = CRASH_FS_NONE + 1; i < CRASH_FS__COUNT; i++) {
+		ck_assert_int_eq(crash_fs_parse(crash_fs_table[i].name, &fs), 0);
+		ck_assert_int_eq(fs, i);
+	}
+	ck_assert_int_eq(crash_fs_parse("zfs", &fs), -1);
+	ck_assert_int_eq(crash_fs_parse("", &fs), -1);
+	ck_assert_str_eq(crash_fs_names(names, sizeof names), "ext4|xfs|btrfs");
+}
+END_TEST
+
+/* A device name that could leave /sys/block is refused; one that is not there says why. */
+START_TEST(test_device_names)
+{
+	struct snap_device d;
+
+	ck_assert_int_eq(probe_device("../../etc", &d), -1);
+	ck_assert_int_eq(d.source, SNAP_SRC_NONE);
+	ck_assert_int_eq(probe_device("", &d), -1);
+	ck_assert_int_eq(probe_device("nosuchdisk9", &d), -1);
+	ck_assert_ptr_nonnull(strstr(d.note, "/sys/block/nosuchdisk9/stat"));
+}
+END_TEST
+
+/* A file as a reader finds it: size, first bytes; no file is no file, not an error. */
+START_TEST(test_file_read)
+{
+	unsigned char buf[5000];
+	struct crash_file f;
+	int idx = scratch_mkdir(parent), fd;
+
+	ck_assert_int_ge(idx, 0);
+	for (size_t i = 0; i < sizeof buf; i++)
+		buf[i] = (unsigned char)('a' + i % 26);
+	fd = scratch_create(idx, "f", O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fdio_write_all(fd, buf, sizeof buf), 0);
+	close(fd);
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", false, &f), 0);
+	ck_assert(f.exists);
+	ck_assert_uint_eq(f.size, 5000);
+	ck_assert_uint_eq(f.head_len, CRASH_HEAD_MAX);
+	ck_assert_int_eq(memcmp(f.head, buf, CRASH_HEAD_MAX), 0);
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "missing", false, &f), 0);
+	ck_assert(!f.exists);
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "../f", false, &f), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	scratch_remove(idx);
+}
+END_TEST
+
+/* True if the first page of the file open as fd is in the page cache. */
+static bool
+first_page_cached(int fd)
+{
+	unsigned char v = 0;
+	void *m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	ck_assert_int_eq(mincore(m, 4096, &v), 0);
+	munmap(m, 4096);
+	return v & 1;
+}
+
+/* Looking at a live file leaves its cache as it was (keep_cache); without, the read shows. */
+START_TEST(test_file_read_keeps_cache)
+{
+	unsigned char buf[8192];
+	struct crash_file f;
+	int idx = scratch_mkdir(parent), fd;
+
+	ck_assert_int_ge(idx, 0);
+	memset(buf, 'x', sizeof buf);
+	fd = scratch_create(idx, "f", O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fdio_write_all(fd, buf, sizeof buf), 0);
+	ck_assert_int_eq(fsync(fd), 0);
+	ck_assert_int_eq(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	ck_assert(!first_page_cached(fd));
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", true, &f), 0);
+	ck_assert_uint_eq(f.head_len, CRASH_HEAD_MAX);
+	ck_assert_msg(!first_page_cached(fd), "the look brought the page into the cache");
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", false, &f), 0);
+	ck_assert_msg(first_page_cached(fd), "a read without keep_cache left no page: the "
+	              "test above proves nothing here");
+	close(fd);
+	scratch_remove(idx);
+}
+END_TEST
+
+/* Run s's steps up to and including step n (1-based) with r. */
+static void
+run_to(struct runner *r, size_t n, struct step_result *last)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			step_result_clear(last);
+		ck_assert_int_eq(runner_step(r, last), 1);
+		ck_assert_int_ge(last->ret, 0);
+	}
+}
+
+/* As a user who cannot mount (nobody, when the test is root), --crash-fs still gives the
+ * process crash, and says once why the power cut is missing. */
+START_TEST(test_process_crash_unprivileged)
+{
+	struct runner_opts o = { .dir = parent, .crash_fs = CRASH_FS_EXT4 };
+	struct scenario *s = load_13_3();
+	struct step_result res;
+	struct crash_view v;
+	struct runner *r;
+	const char *note;
+	char *err = NULL;
+
+	if (geteuid() == 0) {
+		/* The rest of this test runs as nobody: ptrace of its own worker still works. The
+		 * parent dir becomes nobody's, so that the teardown (as nobody) can remove it. */
+		ck_assert_int_eq(chown(parent, 65534, 65534), 0);
+		ck_assert_int_eq(setgid(65534), 0);
+		ck_assert_int_eq(setuid(65534), 0);
+	}
+	r = runner_new(s, &o, &err);
+	ck_assert_msg(r != NULL, "%s", err != NULL ? err : "?");
+	note = runner_place_note(r);
+	ck_assert_ptr_nonnull(strstr(note, "needs root to mount a filesystem image"));
+	ck_assert_ptr_null(strstr(strstr(note, "needs root") + 1, "needs root"));
+	run_to(r, 2, &res);               /* fopen, fwrite 5000: one write(4096) */
+	ck_assert_int_eq(runner_crash(r, NULL, &v), 0);
+	ck_assert_msg(v.process.observed, "%s", v.process.why);
+	ck_assert(v.process.file.exists);
+	ck_assert_uint_eq(v.process.file.size, 4096);
+	ck_assert(!v.power.observed);
+	ck_assert_str_eq(v.power.why, "not observable here: needs root to mount a filesystem image");
+	/* The run goes on after the crash: its worker still holds the 904 bytes. */
+	step_result_clear(&res);
+	ck_assert_int_eq(runner_step(r, &res), 1);
+	ck_assert_int_eq(res.ret, 0);
+	ck_assert_uint_eq(res.after.stdio.pending, 0);
+	ck_assert_int_eq(runner_crash(r, NULL, &v), 0);
+	ck_assert_uint_eq(v.process.file.size, 5000);
+	step_result_clear(&res);
+	runner_free(r);
+	scenario_free(s);
+}
+END_TEST
+
+/*
+ * On an ext4 lab, 13-3's crashes: after fwrite the process crash keeps 4096 bytes and a power
+ * cut no file; after fsync both keep 5000, the power cut's from a copy the kernel recovered.
+ * Each step counts what reached the lab's own device: fsync sends writes and a flush.
+ */
+START_TEST(test_lab_13_3)
+{
+	struct runner_opts o = { .dir = parent, .crash_fs = CRASH_FS_EXT4 };
+	struct scenario *s = load_13_3();
+	struct step_result res;
+	struct crash_view v;
+	struct runner *r;
+	char *err = NULL;
+
+	r = runner_new(s, &o, &err);
+	ck_assert_msg(r != NULL, "%s", err != NULL ? err : "?");
+	ck_assert_str_eq(runner_fs_name(r), "ext4");
+	ck_assert_int_eq(runner_initial(r)->device.source, SNAP_SRC_BLOCKSTAT);
+	run_to(r, 2, &res);
+	ck_assert_int_eq(runner_crash(r, NULL, &v), 0);
+	ck_assert_msg(v.process.observed, "%s", v.process.why);
+	ck_assert_uint_eq(v.process.file.size, 4096);
+	ck_assert_msg(v.power.observed, "%s", v.power.why);
+	ck_assert_uint_ge(v.power.tries, 1);
+	/* Only what the device had can be in the copy: no write, no file. */
+	if (v.power.device_writes == 0)
+		ck_assert(!v.power.file.exists);
+	step_result_clear(&res);
+	run_to(r, 3, &res);               /* fflush, fileno, fsync */
+	ck_assert_int_eq(res.step->op, SCN_OP_FSYNC);
+	ck_assert_int_eq(res.after.device.source, SNAP_SRC_BLOCKSTAT);
+	ck_assert_uint_gt(res.after.device.writes, res.before.device.writes);
+	ck_assert_uint_ge(res.after.device.write_bytes - res.before.device.write_bytes, 5000);
+	ck_assert_uint_gt(res.after.device.flushes, res.before.device.flushes);
+	ck_assert_int_eq(runner_crash(r, NULL, &v), 0);
+	ck_assert_uint_eq(v.process.file.size, 5000);
+	ck_assert_msg(v.power.observed, "%s", v.power.why);
+	ck_assert(v.power.file.exists);
+	ck_assert_uint_eq(v.power.file.size, 5000);
+	ck_assert_int_eq(memcmp(v.power.file.head, "abcdefghijklmnopqrstuvwxyzabcd", 30), 0);
+	ck_assert_uint_ge(v.power.device_writes, 1);
+	ck_assert_msg(v.power.recovery_known, "%s", v.power.recovery_why);
+	step_result_clear(&res);
+	runner_free(r);
+	scenario_free(s);
+}
+END_TEST
+
+/* Without a lab: no device line (a shared disk's counters are not the lesson's), and no
+ * power cut, said why. */
+START_TEST(test_no_lab)
+{
+	struct runner_opts o = { .dir = parent };
+	struct scenario *s = load_13_3();
+	struct crash_view v;
+	struct runner *r;
+	char *err = NULL;
+
+	r = runner_new(s, &o, &err);
+	ck_assert_msg(r != NULL, "%s", err != NULL ? err : "?");
+	ck_assert_int_eq(runner_initial(r)->device.source, SNAP_SRC_NONE);
+	ck_assert_str_ne(runner_initial(r)->device.note, "");
+	ck_assert_int_eq(runner_crash(r, NULL, &v), 0);
+	ck_assert(v.process.observed);
+	ck_assert(!v.process.file.exists || v.process.file.size == 0);
+	ck_assert(!v.power.observed);
+	ck_assert_ptr_nonnull(strstr(v.power.why, "no crash lab"));
+	runner_free(r);
+	scenario_free(s);
+}
+END_TEST
+
+/* The suite: the lab's tests only where a lab can be made (root, loop devices, mkfs.ext4). */
+static Suite *
+crash_suite(void)
+{
+	Suite *s = suite_create("crash");
+	TCase *tc = tcase_create("crash");
+	const char *lab = need_lab(CRASH_FS_EXT4);
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_fs_names);
+	tcase_add_test(tc, test_device_names);
+	tcase_add_test(tc, test_file_read);
+	test_util_add(tc, test_file_read_keeps_cache, test_util_need_disk());
+	test_util_add(tc, test_process_crash_unprivileged, test_util_need_ptrace());
+	test_util_add(tc, test_no_lab, test_util_need_ptrace());
+	test_util_add(tc, test_lab_13_3, test_util_or(lab, test_util_need_ptrace()));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite. */
+int
+main(void)
+{
+	return test_util_run(crash_suite());
+}
