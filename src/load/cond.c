@@ -27,7 +27,7 @@ static const char *const *const scn_fact_values[SCN_FACT__COUNT] = {
 #define SCN_CASE_KEYS "when, unless, say, expect"
 
 /* Index of NAME in the NULL-ended list T, or -1. */
-static int
+int
 scenario_cond_index(const char *const *t, const char *name)
 {
 	for (int i = 0; t[i] != NULL; i++)
@@ -37,7 +37,7 @@ scenario_cond_index(const char *const *t, const char *name)
 }
 
 /* Write the NULL-ended list T as "a, b, c" into buf. */
-static const char *
+const char *
 scenario_cond_list(const char *const *t, char *buf, size_t len)
 {
 	buf[0] = '\0';

@@ -184,6 +184,12 @@ void scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
 /* The fact named NAME, or -1. */
 int scenario_cond_fact(const char *name);
 
+/* Index of NAME in the NULL-ended list T, or -1. */
+int scenario_cond_index(const char *const *t, const char *name);
+
+/* Write the NULL-ended list T as "a, b, c" into buf. */
+const char *scenario_cond_list(const char *const *t, char *buf, size_t len);
+
 /* Check value *V (written at N) of fact F, in WHERE ("a case of step 2"); a size is rewritten
  * as its number of bytes. 0 if it is one F can have. */
 int scenario_cond_value(struct scn_load *ld, const struct yamlpos_node *n, enum scn_fact f,

@@ -68,23 +68,14 @@ struct narr_ctx {
 	bool rule;                         /* apply the rest-on rule (says, not intros) */
 };
 
-/* Index of NAME in the NULL-ended list T, or -1. */
-static int
-narr_index(const char *const *t, const char *name)
-{
-	for (int i = 0; t[i] != NULL; i++)
-		if (strcmp(t[i], name) == 0)
-			return i;
-	return -1;
-}
-
 /* The names a mark may take, for messages: "an expectation key or fs, probe, ...". */
 static const char *
 narr_names(char *buf, size_t len)
 {
-	snprintf(buf, len, "an expectation key or ");
-	for (size_t i = 0; scn_env_names[i] != NULL; i++)
-		scenario_report_append(buf, len, i == 0 ? "" : ", ", scn_env_names[i]);
+	char list[200];
+
+	snprintf(buf, len, "an expectation key or %s", scenario_cond_list(scn_env_names, list,
+									  sizeof list));
 	return buf;
 }
 
@@ -263,14 +254,14 @@ narr_claim(const struct narr_ctx *cx, const struct yamlpos_node *at, struct scn_
 	while (isspace((unsigned char)*rest))
 		rest++;
 	key = scenario_key_find(name);
-	env = narr_index(scn_env_names, name);
+	env = scenario_cond_index(scn_env_names, name);
 	if (key < 0 && env < 0) {
-		const char *near = scenario_report_suggest(name, scn_env_names, SCN_ENV__COUNT);
-		if (near == NULL)
-			for (size_t k = 0; k < SCN_KEY__COUNT && near == NULL; k++) {
-				const char *kn = scn_key_table[k].name;
-				near = scenario_report_suggest(name, &kn, 1);
-			}
+		const char *all[SCN_KEY__COUNT + SCN_ENV__COUNT], *near;
+		for (size_t k = 0; k < SCN_KEY__COUNT; k++)
+			all[k] = scn_key_table[k].name;
+		for (size_t k = 0; k < SCN_ENV__COUNT; k++)
+			all[SCN_KEY__COUNT + k] = scn_env_names[k];
+		near = scenario_report_suggest(name, all, SCN_KEY__COUNT + SCN_ENV__COUNT);
 		if (near != NULL)
 			scenario_at(cx->ld, at, "unknown name '%s' in %c%s%c in %s (did you mean '%s'?)",
 				    name, shown ? '{' : '[', buf, shown ? '}' : ']', cx->where, near);
@@ -469,7 +460,7 @@ narr_count(const char *plain, const struct narr_family *f, char *buf, size_t len
 		bool digits = isdigit((unsigned char)*w);
 		char word[24];
 		snprintf(word, sizeof word, "%.*s", (int)n, w);
-		if (!digits && narr_index(narr_numbers, word) < 0)
+		if (!digits && scenario_cond_index(narr_numbers, word) < 0)
 			continue;
 		/* "the one fsync() needs": a pronoun, not a count. */
 		if (!digits && w >= plain + 4 && strncmp(w - 4, "the ", 4) == 0)
@@ -482,12 +473,12 @@ narr_count(const char *plain, const struct narr_family *f, char *buf, size_t len
 			size_t m = strspn(q, "abcdefghijklmnopqrstuvwxyz_");
 			char unit[32];
 			snprintf(unit, sizeof unit, "%.*s", (int)m, q);
-			if (m > 0 && narr_index(f->words, unit) >= 0 && !isalnum((unsigned char)q[m])) {
+			if (m > 0 && scenario_cond_index(f->words, unit) >= 0 && !isalnum((unsigned char)q[m])) {
 				snprintf(buf, len, "%s %s", word, unit);
 				return buf;
 			}
 			/* A call: a name followed by "(" ("one write(4096)"). */
-			if (m > 0 && q[m] == '(' && narr_index(f->words, "()") >= 0) {
+			if (m > 0 && q[m] == '(' && scenario_cond_index(f->words, "()") >= 0) {
 				snprintf(buf, len, "%s %s()", word, unit);
 				return buf;
 			}
