@@ -152,6 +152,46 @@ START_TEST(test_usage_errors)
 }
 END_TEST
 
+/* Issue 20.6: what a user typed comes back escaped; a message names the option given; a
+ * number is refused with a blank on either side alike. */
+START_TEST(test_small_items)
+{
+	static struct run r;
+
+	/* A raw ESC from --seed and --practice comes back as \x1b, never as the byte. */
+	run(&r, (const char *[]){ "--seed=\033[31mX", "13-3", NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(control_byte(r.err) == NULL, "raw control in '%s'", r.err);
+	ck_assert_ptr_nonnull(strstr(r.err, "'\\x1b[31mX'"));
+	run(&r, (const char *[]){ "--practice", "\033]0;title\007", NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(control_byte(r.err) == NULL, "raw control in '%s'", r.err);
+	ck_assert_ptr_nonnull(strstr(r.err, "'\\x1b]0;title\\x07'"));
+	run(&r, (const char *[]){ "--budget=\0331", "13-3", NULL });
+	ck_assert_msg(control_byte(r.err) == NULL, "raw control in '%s'", r.err);
+	/* --guess without --practice: the message is about --guess, not --seed and --answers. */
+	run(&r, (const char *[]){ "--guess=1", "13-3", NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(strstr(r.err, "--guess") != NULL && strstr(r.err, "--seed") == NULL &&
+	              strstr(r.err, "--answers") == NULL, "stderr '%s'", r.err);
+	run(&r, (const char *[]){ "--seed=7", "13-3", NULL });
+	ck_assert_msg(r.status == 2 && strstr(r.err, "--seed: only with --practice") != NULL,
+	              "stderr '%s'", r.err);
+	/* A blank before or after a number: both refused, the same way. */
+	for (int i = 0; i < 2; i++) {
+		run(&r, (const char *[]){ "--practice", "stdio", i ? "--seed=5 " : "--seed= 5",
+		                          "--headless", NULL });
+		ck_assert_msg(r.status == 2 && strstr(r.err, "expected a number") != NULL,
+		              "case %d: exit %d, stderr '%s'", i, r.status, r.err);
+		run(&r, (const char *[]){ i ? "--timeout=5 " : "--timeout= 5", "13-3", NULL });
+		ck_assert_msg(r.status == 2 && strstr(r.err, "--timeout") != NULL,
+		              "timeout case %d: exit %d, stderr '%s'", i, r.status, r.err);
+	}
+	run(&r, (const char *[]){ "--practice", "stdio", "--seed=5", "--headless", NULL });
+	ck_assert_int_eq(r.status, 0);
+}
+END_TEST
+
 START_TEST(test_not_a_terminal)
 {
 	static struct run r;
@@ -376,6 +416,7 @@ cli_suite(void)
 	tcase_add_test(tc, test_help_version);
 	tcase_add_test(tc, test_usage_errors);
 	tcase_add_test(tc, test_not_a_terminal);
+	tcase_add_test(tc, test_small_items);
 	tcase_add_test(tc, test_check_bad_fixtures);
 	tcase_add_test(tc, test_check_good);
 	tcase_add_test(tc, test_check_controls);

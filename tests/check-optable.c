@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* check-optable.c: an op is one entry: a build with "poke" added (test-op.h) loads, runs it. */
+/* check-optable.c: an op is one entry: a build with "poke" added (test-op.h) loads it, runs it,
+ * writes it as C, and every check of every op (test-ops.c) counts it. */
 #include <config.h>
 
 #include <check.h>
@@ -10,10 +11,12 @@
 #include <unistd.h>
 
 #include "export/describe.h"
+#include "export/program.h"
 #include "lesson/expect.h"
 #include "engine/runner.h"
 #include "scenario/scenario.h"
 #include "scratch/scratch.h"
+#include "test-ops.h"
 #include "test-util.h"
 
 /* A scenario using poke, with the file it is in. */
@@ -59,6 +62,8 @@ START_TEST(test_poke_in_table)
 	ck_assert_str_eq(scenario_op_name(SCN_OP_POKE), "poke");
 	ck_assert(!scenario_op_is_stdio(SCN_OP_POKE));
 	ck_assert(scn_op_table[SCN_OP_POKE].run == test_op_poke);
+	ck_assert(scn_op_table[SCN_OP_POKE].emit == test_op_emit);
+	ck_assert(scenario_op_has(SCN_OP_POKE, SCN_OPF_FD));
 }
 END_TEST
 
@@ -124,7 +129,42 @@ START_TEST(test_poke_runs)
 }
 END_TEST
 
-/* The suite: the extra op in the table, loaded, run. */
+/* Every check of every op finds poke by itself: its example loads, its line and statements
+ * are written, the schema takes its name, the quiz has questions for it; and the docs check
+ * says it has no row in doc/scenarios.md (this build's op is not documented). */
+START_TEST(test_poke_counted)
+{
+	char undocumented[1024];
+	struct scenario *s;
+	struct program *p;
+	size_t last;
+	int asked = 0;
+
+	ck_assert_int_eq(test_ops_check_all(undocumented, sizeof undocumented), SCN_OP__COUNT);
+	ck_assert_str_eq(undocumented, "poke");
+	s = test_ops_example(SCN_OP_POKE);
+	last = s->n_steps - 1;
+	p = program_new(s);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_str_eq(p->lines[p->first[last]], "\tmemset(rbuf, 120, 100);   /* poke */");
+	ck_assert_str_eq(p->lines[p->first[last] + 1], "\tcheck(\"write\", write(fd, rbuf, 100));");
+	for (size_t i = 0; i < p->n_lines; i++)
+		if (strstr(p->lines[i], "static _Alignas(4096) char rbuf[4096];") != NULL)
+			asked++;
+	ck_assert_int_eq(asked, 1);
+	/* The quiz asks of poke what it asks of any op: every key with a question applies. */
+	asked = 0;
+	for (int k = 0; k < SCN_KEY__COUNT; k++)
+		asked += scn_key_table[k].question != NULL && scenario_key_applies(k, SCN_OP_POKE);
+	ck_assert_int_gt(asked, 0);
+	ck_assert(scenario_key_applies(SCN_KEY_BYTES_WRITTEN, SCN_OP_POKE));
+	ck_assert(!scenario_key_applies(SCN_KEY_EXIT_STATUS, SCN_OP_POKE));
+	program_free(p);
+	scenario_free(s);
+}
+END_TEST
+
+/* The suite: the extra op in the table, loaded, run, counted. */
 static Suite *
 optable_suite(void)
 {
@@ -135,6 +175,7 @@ optable_suite(void)
 	tcase_add_test(tc, test_poke_in_table);
 	tcase_add_test(tc, test_poke_loads);
 	tcase_add_test(tc, test_poke_runs);
+	tcase_add_test(tc, test_poke_counted);
 	suite_add_tcase(s, tc);
 	return s;
 }

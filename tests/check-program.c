@@ -10,6 +10,7 @@
 
 #include "fixture-views.h"
 #include "tui/grid.h"
+#include "export/ctext.h"
 #include "export/program.h"
 #include "scenario/scenario.h"
 #include "tui/view.h"
@@ -188,6 +189,102 @@ START_TEST(test_pane_layout)
 }
 END_TEST
 
+/* s as ctext_literal writes it (indent 1). */
+static void
+literal_is(const char *s, const char *want)
+{
+	struct ctext t = { 0 };
+
+	ctext_literal(&t, s, 1);
+	ck_assert_str_eq(ctext_str(&t), want);
+	ctext_clear(&t);
+}
+
+/* s as ctext_comment writes it. */
+static void
+comment_is(const char *s, const char *want)
+{
+	struct ctext t = { 0 };
+
+	ctext_comment(&t, s);
+	ck_assert_str_eq(ctext_str(&t), want);
+	ctext_clear(&t);
+}
+
+/* A literal holds exactly the text's bytes and nothing can leave it or join an escape; a
+ * long one is split, never cut; a comment cannot close, open or splice. */
+START_TEST(test_ctext)
+{
+	struct ctext t = { 0 };
+	char longer[301], *joined;
+	size_t n = 0;
+
+	literal_is("a\"b\\c", "\"a\\\"b\\\\c\"");
+	literal_is("Why?\?!\n", "\"Why?\\?!\\n\"");
+	literal_is("?\?\?/", "\"?\\?\\?/\"");
+	literal_is("\x01" "1\x7f" "7", "\"\\0011\\1777\"");
+	literal_is("\xc3\xa9\xe2\x80\xae\t", "\"\\303\\251\\342\\200\\256\\t\"");
+	literal_is("", "\"\"");
+	literal_is(NULL, "\"\"");
+	memset(longer, 'a', 300);
+	longer[300] = '\0';
+	longer[150] = '"';
+	ctext_literal(&t, longer, 2);
+	/* Pieces of at most 64 bytes of text each, joined again by the compiler: the text. */
+	ck_assert_ptr_nonnull(strstr(ctext_str(&t), "\"\n\t\t\""));
+	joined = calloc(1, t.len + 1);
+	for (const char *p = ctext_str(&t); *p != '\0'; p++) {
+		if (strncmp(p, "\"\n\t\t\"", 5) == 0)
+			p += 4;
+		else if (*p == '\\')
+			joined[n++] = *++p;
+		else if (*p != '"')
+			joined[n++] = *p;
+	}
+	ck_assert_str_eq(joined, longer);
+	for (const char *p = ctext_str(&t), *nl; (nl = strchr(p, '\n')) != NULL; p = nl + 1)
+		ck_assert_int_le(nl - p, 2 + 64 + 2);
+	free(joined);
+	ctext_clear(&t);
+
+	comment_is("a */ b /* c ?\?/ d", "a * / b / * c ?\\?/ d");
+	comment_is("**/", "** /");
+	comment_is("/*/", "/ * /");
+	comment_is("end\\", "end\\\\");
+	comment_is("\x1b[31m\xe2\x80\xae\xc2\x9b\xff \xc3\xa9", "\\x1b[31m\\u202e\\u009b\\xff \xc3\xa9");
+	ctext_printf(&t, "%d%s", 1, "x");
+	ck_assert_str_eq(ctext_str(&t), "1x");
+	ck_assert(!t.nomem);
+	ctext_clear(&t);
+	ck_assert_str_eq(ctext_str(&t), "");
+}
+END_TEST
+
+/* A hostile lesson's program, as the pane shows it: no control or bidi character on any line
+ * (every text of the scenario went through export/ctext.c), drawn as it is. */
+START_TEST(test_pane_hostile)
+{
+	char path[4096], *err = NULL;
+	struct scenario *s = NULL;
+	struct program *p;
+	struct grid *g = grid_new(100, 40);
+
+	test_util_src_path("tests/inject.yaml", path, sizeof path);
+	ck_assert_msg(scenario_load(path, &s, &err) == 0, "%s", err != NULL ? err : "?");
+	p = program_new(s);
+	ck_assert_ptr_nonnull(p);
+	for (size_t i = 0; i < p->n_lines; i++)
+		for (const unsigned char *c = (const unsigned char *)p->lines[i]; *c != '\0'; c++)
+			ck_assert_msg((*c >= 0x20 && *c < 0x7f) || *c == '\t',
+			              "line %zu: byte %#x: %s", i + 1, *c, p->lines[i]);
+	ck_assert_str_eq(p->lines[1], " * T\\x1b]0;PWNED\\x07\\x1b[?1049h\\x1b[31mred\\u009b31m");
+	view_program_draw(g, (struct grid_rect){ 0, 0, 100, 40 }, p, 1, true);
+	grid_free(g);
+	program_free(p);
+	scenario_free(s);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 program_suite(void)
@@ -200,6 +297,8 @@ program_suite(void)
 	tcase_add_test(tc, test_program_bundled);
 	tcase_add_test(tc, test_pane_draw);
 	tcase_add_test(tc, test_pane_layout);
+	tcase_add_test(tc, test_ctext);
+	tcase_add_test(tc, test_pane_hostile);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -226,6 +226,48 @@ START_TEST(test_children_killed_first)
 }
 END_TEST
 
+/*
+ * A child of scratch_fork that makes a dir of its own (a run step's helper) and dies of a
+ * signal removes its own dir, and never its parent's, in which it may also have worked.
+ */
+START_TEST(test_child_removes_its_own)
+{
+	char mine[PATH_MAX], its[PATH_MAX];
+	int p[2], st, idx = scratch_mkdir(parent);
+	ssize_t n;
+	pid_t pid;
+
+	ck_assert_int_ge(idx, 0);
+	snprintf(mine, sizeof mine, "%s", scratch_dir(idx));
+	ck_assert_int_eq(pipe(p), 0);
+	pid = scratch_fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int own = scratch_mkdir(parent);
+		close(p[0]);
+		if (own < 0)
+			_exit(99);
+		dprintf(p[1], "%s\n", scratch_dir(own));
+		close(p[1]);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	n = read(p[0], its, sizeof its - 1);
+	close(p[0]);
+	ck_assert_int_gt(n, 1);
+	its[n - 1] = '\0';
+	ck_assert(exists(its));
+	ck_assert_int_eq(kill(pid, SIGTERM), 0);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	scratch_forget(pid);
+	ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	ck_assert_msg(!exists(its), "the child's own dir %s was left", its);
+	ck_assert_msg(exists(mine), "the child removed its parent's dir %s", mine);
+	scratch_remove(idx);
+}
+END_TEST
+
 /* scratch_place: a dir under the given parent, and a clear refusal when there is no room. */
 START_TEST(test_place)
 {
@@ -257,6 +299,7 @@ scratch_suite(void)
 	tcase_add_test(tc, test_place);
 	tcase_add_loop_test(tc, test_cleanup_on_signal, 0, 5);
 	tcase_add_loop_test(tc, test_children_killed_first, 0, 6);
+	tcase_add_test(tc, test_child_removes_its_own);
 	suite_add_tcase(s, tc);
 	return s;
 }

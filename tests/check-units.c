@@ -116,6 +116,35 @@ START_TEST(test_safe_controls)
 }
 END_TEST
 
+/* Trojan Source (CVE-2021-42574): every bidi control, mark and line separator is escaped in
+ * both modes, and its neighbours in the same block are not. */
+START_TEST(test_safe_bidi)
+{
+	static const uint32_t bidi[] = { 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067,
+	                                 0x2068, 0x2069, 0x200e, 0x200f, 0x061c, 0x2028, 0x2029 };
+	static const uint32_t not[] = { 0x2027, 0x202f, 0x2065, 0x206a, 0x200d,
+	                                0x2010, 0x061b, 0x061d };
+	char in[8], want[16];
+
+	for (size_t i = 0; i < sizeof bidi / sizeof bidi[0]; i++) {
+		ck_assert_msg(text_is_control(bidi[i]), "U+%04x", bidi[i]);
+		/* As UTF-8: two or three bytes. */
+		if (bidi[i] < 0x800)
+			snprintf(in, sizeof in, "%c%c", 0xc0 | (bidi[i] >> 6), 0x80 | (bidi[i] & 0x3f));
+		else
+			snprintf(in, sizeof in, "%c%c%c", 0xe0 | (bidi[i] >> 12),
+			         0x80 | ((bidi[i] >> 6) & 0x3f), 0x80 | (bidi[i] & 0x3f));
+		snprintf(want, sizeof want, "\\u%04x", bidi[i]);
+		safe_is(in, TEXT_LINE, want);
+		safe_is(in, TEXT_BLOCK, want);
+	}
+	for (size_t i = 0; i < sizeof not / sizeof not[0]; i++)
+		ck_assert_msg(!text_is_control(not[i]), "U+%04x", not[i]);
+	safe_is("x = \"\xe2\x80\xae\xe2\x81\xa6\"; // ok", TEXT_LINE,
+	        "x = \"\\u202e\\u2066\"; // ok");
+}
+END_TEST
+
 START_TEST(test_safe_lines)
 {
 	safe_is("a\nb\tc\rd\\e", TEXT_LINE, "a\\nb\\tc\\rd\\\\e");
@@ -317,6 +346,7 @@ units_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("text");
 	tcase_add_test(tc, test_safe_controls);
+	tcase_add_test(tc, test_safe_bidi);
 	tcase_add_test(tc, test_safe_lines);
 	tcase_add_test(tc, test_safe_truncates);
 	suite_add_tcase(s, tc);

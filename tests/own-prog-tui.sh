@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # own-prog-tui.sh: "iobufviz -- PROGRAM" in a real terminal (a private tmux server): n takes
-# steps of examples/copy, Tab switches the file (and the stream with it), q quits, and
-# neither the program nor a scratch dir is left behind.
+# steps of examples/copy, Tab switches the file (and the stream with it), q quits (also while
+# it waits for a program that makes no call), and neither the program nor a scratch dir is
+# left behind.
 set -u
 
 command -v tmux >/dev/null 2>&1 || { echo "SKIP: own-prog-tui: tmux not installed"; exit 77; }
@@ -63,6 +64,18 @@ running() {
 	return 1
 }
 
+# q: iobufviz exits 0 and the program $1 is gone with it.
+quit_gone() {
+	tmux -L "$sock" send-keys -t own q
+	wait_for "EXITED 0" || return 1
+	sleep 0.3
+	if running "$1"; then
+		echo "FAIL: the program is still running after q"
+		fail=1
+		return 1
+	fi
+}
+
 start "'$build/examples/copy' in out"
 wait_for "Your program, stopped before its first call on a file"
 for k in 1 2 3 4 5; do
@@ -75,13 +88,7 @@ wait_for "file 1/2: $tmp/work/in" && echo "ok: Tab: the input file"
 tmux -L "$sock" send-keys -t own Tab
 wait_for "file 2/2: $tmp/work/out" && echo "ok: Tab: the output file"
 running "$build/examples/copy" || { echo "FAIL: the program is not stopped under the tracer"; fail=1; }
-tmux -L "$sock" send-keys -t own q
-wait_for "EXITED 0" && echo "ok: q quits, exit 0"
-sleep 0.3
-if running "$build/examples/copy"; then
-	echo "FAIL: the program is still running after q"
-	fail=1
-fi
+quit_gone "$build/examples/copy" && echo "ok: q quits, exit 0"
 
 # Two streams: the file's (fd 3) and stderr's (fd 2); Tab to each file shows its stream.
 start "'$build/tests/foreign/fwrite' fw"
@@ -96,6 +103,21 @@ tmux -L "$sock" send-keys -t own Tab
 wait_for "file 2/2:" && wait_for "FILE* fd 2" && echo "ok: Tab: stderr and its stream (fd 2)"
 tmux -L "$sock" send-keys -t own q
 wait_for "EXITED 0"
+# A program that makes no call for 30 s: n waits for its next step, saying so; q quits at
+# once, and the program goes with it.
+[ -x "$build/tests/foreign/hostile" ] || { echo "FAIL: tests/foreign/hostile not built"; exit 99; }
+# A copy of our own: its path tells our process from those of tests running beside us.
+cp "$build/tests/foreign/hostile" "$tmp/hostile" || exit 99
+hostile=$(readlink -f "$tmp/hostile")
+start "'$hostile' quiet"
+wait_for "Your program, stopped"
+tmux -L "$sock" send-keys -t own n
+wait_for "execve"
+tmux -L "$sock" send-keys -t own n
+wait_for "waiting for the program's next call on a file" && echo "ok: a long wait says so"
+t0=$(date +%s)
+quit_gone "$hostile" &&
+	echo "ok: q during the wait quits in $(( $(date +%s) - t0 )) s"
 if [ -n "$(ls -A "$tmp/t")" ]; then
 	echo "FAIL: left in TMPDIR: $(ls -A "$tmp/t")"
 	fail=1

@@ -211,14 +211,14 @@ fi
 # run: a grading scenario that holds (exit 0, every TAP point ok) and one that fails (exit 1,
 # a TAP point not ok), from the build directory where "examples/tail" is.
 cd "$build" || exit 99
-"$bin" --headless --format=tap "$src/tests/grade-tail.yaml" >"$tmp/g1.tap" 2>&1
+"$bin" --headless --format=tap --allow-run=examples/tail "$src/tests/grade-tail.yaml" >"$tmp/g1.tap" 2>&1
 rc=$?
 if [ $rc -eq 0 ] && ! grep -q '^not ok' "$tmp/g1.tap" && grep -q '^1\.\.4$' "$tmp/g1.tap"; then
 	echo "ok: run: grade-tail.yaml holds (exit 0, 4 points ok)"
 else
 	echo "FAIL: run: grade-tail.yaml: exit $rc"; sed 's/^/  | /' "$tmp/g1.tap"; fail=1
 fi
-"$bin" --headless --format=tap "$src/tests/grade-tail-fail.yaml" >"$tmp/g2.tap" 2>&1
+"$bin" --headless --format=tap --allow-run=examples/tail "$src/tests/grade-tail-fail.yaml" >"$tmp/g2.tap" 2>&1
 rc=$?
 if [ $rc -eq 1 ] && grep -q '^not ok 2 - .*calls.read <= 2' "$tmp/g2.tap" &&
    grep -q '^ok 1 - .*exit.status = 0' "$tmp/g2.tap"; then
@@ -226,7 +226,7 @@ if [ $rc -eq 1 ] && grep -q '^not ok 2 - .*calls.read <= 2' "$tmp/g2.tap" &&
 else
 	echo "FAIL: run: grade-tail-fail.yaml: exit $rc"; sed 's/^/  | /' "$tmp/g2.tap"; fail=1
 fi
-"$bin" --headless --format=json "$src/tests/grade-tail.yaml" >"$tmp/g1.json" 2>&1 &&
+"$bin" --headless --format=json --allow-run=examples/tail "$src/tests/grade-tail.yaml" >"$tmp/g1.json" 2>&1 &&
 	python3 - "$src/doc/transcript.schema.json" "$tmp/g1.json" <<'PY' || fail=1
 import json, sys
 try:

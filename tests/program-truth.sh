@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/program-truth.sh: the program --export=c writes for a scenario makes, on the scratch
-# file, the very calls iobufviz reports for it (name, fd, sizes, offsets, lengths, flags,
-# results, in order):
-# strace on the compiled program against the JSON transcript, with no tracer of ours.
+# tests/program-truth.sh [SCENARIO...]: the program --export=c writes for a scenario makes, on
+# the scratch file, the very calls iobufviz reports for it (name, fd, sizes, offsets, lengths,
+# flags, results, in order): strace on the compiled program against the JSON transcript, with no
+# tracer of ours. Every bundled scenario, or those given (tests/export-payloads.sh gives its own).
 set -u
 bin=${IOBUFVIZ_BIN:?}
 src=${IOBUFVIZ_SRCDIR:?}
@@ -35,7 +35,7 @@ both() {
 	fi
 	[ "$rc" -le 1 ] || { echo "FAIL $name: iobufviz exit $rc"; cat "$d/ours.err"; fail=1; return 1; }
 	"$bin" --export=c "$scen" >"$d/prog.c" || { echo "FAIL $name: --export=c"; fail=1; return 1; }
-	"$cc" -std=c11 -Wall -Wextra -Werror "$@" -o "$d/prog" "$d/prog.c" 2>"$d/cc.err" ||
+	"$cc" -std=c11 -Wall -Wextra -Werror -Wtrigraphs "$@" -o "$d/prog" "$d/prog.c" 2>"$d/cc.err" ||
 		{ echo "FAIL $name: does not compile"; cat "$d/cc.err"; fail=1; return 1; }
 }
 
@@ -46,7 +46,8 @@ trace() {
 		</dev/null || { echo "FAIL $name: the program failed"; cat "$d/err"; fail=1; return 1; }
 }
 
-for scen in "$src"/scenarios/*.yaml; do
+[ $# -gt 0 ] || set -- "$src"/scenarios/*.yaml
+for scen in "$@"; do
 	name=$(basename "$scen" .yaml)
 	d=$tmp/$name
 	mkdir "$d" || exit 99

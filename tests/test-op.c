@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "engine/ops.h"
+#include "export/emit.h"
 #include "scenario/scenario.h"
 
 /* Write a->bytes bytes of a->text's first character (or 'x') to the current fd. */
@@ -27,9 +28,15 @@ test_op_poke(struct ops_state *st, const struct scn_args *a, struct ops_result *
 	snprintf(out->note, sizeof out->note, "poked %zu bytes", n);
 }
 
-/* Write poke as C. */
+/* Write poke as C: the line a student reads, and the statements that make its one write(). */
 void
-test_op_describe(const struct scn_step *st, char *buf, size_t len)
+test_op_emit(const struct scn_step *st, struct emit *e)
 {
-	snprintf(buf, len, "poke(fd, %" PRIu64 ")", st->args.bytes);
+	const struct scn_args *a = &st->args;
+	size_t n = a->bytes < 4096 ? (size_t)a->bytes : 4096;
+
+	ctext_printf(&e->call, "poke(fd, %" PRIu64 ")", a->bytes);
+	ctext_printf(&e->code, "memset(rbuf, %d, %zu);   /* poke */\n"
+	             "check(\"write\", write(fd, rbuf, %zu));",
+	             a->text != NULL && a->text[0] != '\0' ? (unsigned char)a->text[0] : 'x', n, n);
 }

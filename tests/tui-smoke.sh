@@ -329,4 +329,20 @@ PY
 else
 	echo "SKIP: tui-smoke: recording check: python3 not installed"
 fi
+
+# --record into a directory that does not exist: said before the screen is taken, exit 2,
+# nothing run (issue 20.6: it ran, exited 0 and recorded nothing).
+tmux -L "$sock" new-session -d -s norec -x 100 -y 30 \
+	"LC_ALL=C.UTF-8 TERM=screen '$bin' --dir '$tmp/dir' --record '$tmp/nonexist/x.cast' '$scn' \
+	 2>'$tmp/norec.err'; echo \$? > '$tmp/status.norec'; sleep 60" || { echo "FAIL: tmux"; exit 99; }
+i=0
+while [ ! -s "$tmp/status.norec" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+if [ "$(cat "$tmp/status.norec" 2>/dev/null)" = 2 ] &&
+   grep -qF -- "--record: cannot create $tmp/nonexist/x.cast: No such file or directory" "$tmp/norec.err" &&
+   [ -z "$(ls -A "$tmp/dir")" ]; then
+	echo "ok: --record into a missing directory: exit 2, said on stderr"
+else
+	echo "FAIL: --record into a missing directory: status '$(cat "$tmp/status.norec" 2>/dev/null)', stderr '$(cat "$tmp/norec.err" 2>/dev/null)'"
+	fail=1
+fi
 exit $fail

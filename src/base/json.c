@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "base/text.h"
 
 /* Start a writer into f, or into a growing buffer. */
 void
@@ -61,16 +62,19 @@ json_puts(struct json *j, const char *s)
 	json_put(j, s, strlen(s));
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0 if invalid. */
+/* Length of the valid UTF-8 sequence at s (at most n bytes) with its code point in *cpp, or 0
+ * if invalid. */
 static size_t
-json_utf8_len(const unsigned char *s, size_t n)
+json_utf8_len(const unsigned char *s, size_t n, unsigned *cpp)
 {
 	size_t len;
 	unsigned min;
 	unsigned cp;
 
-	if (s[0] < 0x80)
+	if (s[0] < 0x80) {
+		*cpp = s[0];
 		return 1;
+	}
 	if ((s[0] & 0xe0) == 0xc0) { len = 2; cp = s[0] & 0x1f; min = 0x80; }
 	else if ((s[0] & 0xf0) == 0xe0) { len = 3; cp = s[0] & 0x0f; min = 0x800; }
 	else if ((s[0] & 0xf8) == 0xf0) { len = 4; cp = s[0] & 0x07; min = 0x10000; }
@@ -84,6 +88,7 @@ json_utf8_len(const unsigned char *s, size_t n)
 	}
 	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
+	*cpp = cp;
 	return len;
 }
 
@@ -94,13 +99,14 @@ json_quote(struct json *j, const char *s, size_t n)
 	const unsigned char *p = (const unsigned char *)s;
 	bool html = j->flags & JSON_HTML;
 	size_t run = 0;   /* bytes at p + i - run that go out as they are */
-	char esc[8];
+	char esc[12];   /* "\\u" and up to six hex digits */
 
 	json_put(j, "\"", 1);
 	for (size_t i = 0; i < n;) {
 		unsigned char c = p[i];
 		const char *e = NULL;
 		size_t k = 1, skip = 1;
+		unsigned cp;
 
 		if (c == '"')
 			e = "\\\"";
@@ -115,20 +121,15 @@ json_quote(struct json *j, const char *s, size_t n)
 		else if (c < 0x20 || c == 0x7f || (html && (c == '<' || c == '>' || c == '&'))) {
 			snprintf(esc, sizeof esc, "\\u%04x", c);
 			e = esc;
-		} else if ((k = json_utf8_len(p + i, n - i)) == 0) {
+		} else if ((k = json_utf8_len(p + i, n - i, &cp)) == 0) {
 			e = "\\ufffd";
-		} else if (k == 2 && c == 0xc2 && p[i + 1] < 0xa0) {
-			/* C1 controls (U+0080 to U+009F) are legal JSON, but a terminal that shows
-			 * the document would act on them. */
-			snprintf(esc, sizeof esc, "\\u%04x", p[i + 1]);
+		} else if (text_is_control(cp)) {
+			/* C1 controls, bidi controls and the line and paragraph separators are legal
+			 * JSON, but a terminal or a page that shows the document would act on them
+			 * (base/text.c), and older JavaScript ends a line at the separators. */
+			snprintf(esc, sizeof esc, "\\u%04x", cp);
 			e = esc;
-			skip = 2;
-		} else if (html && k == 3 && c == 0xe2 && p[i + 1] == 0x80 &&
-		           (p[i + 2] == 0xa8 || p[i + 2] == 0xa9)) {
-			/* Line and paragraph separators end a line in older JavaScript. */
-			snprintf(esc, sizeof esc, "\\u%04x", 0x2000 | (p[i + 2] - 0x80));
-			e = esc;
-			skip = 3;
+			skip = k;
 		}
 		if (e == NULL) {
 			run += k;

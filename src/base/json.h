@@ -13,8 +13,9 @@
 
 /* json_init flags. */
 #define JSON_SPACED 0x1u   /* ", " and ": " between items (asciicast's style); else none */
-#define JSON_HTML   0x2u   /* also <, >, & and U+2028/U+2029 as \uXXXX: the text can sit inside
-                              an HTML <script> element and be read as JavaScript */
+#define JSON_HTML   0x2u   /* also <, >, & as \uXXXX (U+2028/U+2029 always are, as controls
+                              and bidi controls are): the text can sit inside an HTML
+                              <script> element and be read as JavaScript */
 
 /*
  * A writer. Every value function takes the member's key: a string inside an object, NULL

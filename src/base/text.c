@@ -9,11 +9,19 @@
 
 #include "base/text.h"
 
-/* True if cp is C0 (below 0x20), DEL or C1 (0x80 to 0x9f). */
+/*
+ * True if cp is C0 (below 0x20), DEL, C1 (0x80 to 0x9f), or a character that reorders or
+ * breaks the text around it: the bidi controls (U+202A-202E embeddings and overrides,
+ * U+2066-2069 isolates, U+200E/200F/061C marks: "Trojan Source", CVE-2021-42574) and the
+ * line and paragraph separators U+2028/2029 (an editor shows a line break there, a compiler
+ * does not).
+ */
 bool
 text_is_control(uint32_t cp)
 {
-	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0);
+	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
+	       cp == 0x200e || cp == 0x200f || cp == 0x061c || cp == 0x2028 || cp == 0x2029;
 }
 
 /* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if the bytes there are not one. */
@@ -133,6 +141,15 @@ text_fput(const char *s, enum text_mode m, FILE *f)
 	if (big != NULL)
 		fputs(big, f);
 	free(big);
+}
+
+/* pre, s escaped as one record, post. */
+void
+text_fline(FILE *f, const char *pre, const char *s, const char *post)
+{
+	fputs(pre, f);
+	text_fput(s, TEXT_LINE, f);
+	fputs(post, f);
 }
 
 /* Append as snprintf would, never past the end. */

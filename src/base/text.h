@@ -15,13 +15,16 @@ enum text_mode {
 	TEXT_BLOCK,  /* the text may span lines (narration): newline and tab are kept */
 };
 
-/* True if code point cp would make a terminal act rather than print: C0, DEL or C1. */
+/*
+ * True if code point cp would make a terminal act rather than print (C0, DEL, C1), or would
+ * reorder or break the text around it where it is shown (bidi controls, line separators).
+ */
 bool text_is_control(uint32_t cp);
 
 /*
  * Write s into buf (len bytes, always terminated) with every control shown as C writes it:
- * "\n", "\t", "\x1b", "\u009b" (a C1 control in UTF-8); a byte that is not UTF-8 as
- * "\xNN". Return the length the whole result needs (as snprintf does).
+ * "\n", "\t", "\x1b", "\u009b" (a C1 control in UTF-8), "\u202e" (a bidi control); a byte
+ * that is not UTF-8 as "\xNN". Return the length the whole result needs (as snprintf does).
  */
 size_t text_safe(const char *s, enum text_mode m, char *buf, size_t len);
 
@@ -30,6 +33,10 @@ char *text_safe_dup(const char *s, enum text_mode m);
 
 /* Write s to f as text_safe shows it. */
 void text_fput(const char *s, enum text_mode m, FILE *f);
+
+/* Write pre, then s as one escaped record (TEXT_LINE), then post, to f: a message that
+ * echoes what a user or a scenario gave. */
+void text_fline(FILE *f, const char *pre, const char *s, const char *post);
 
 /* Append printf output at *n of buf (len bytes), never past its end; *n moves on (to len
  * when it was cut). */

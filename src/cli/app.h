@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "engine/runner.h"
+#include "prog/consent.h"
 #include "scenario/scenario.h"
 
 /* Exit codes (DESIGN §1). */
@@ -46,6 +47,7 @@ struct app_opts {
 	bool has_seed;            /* --seed given */
 	uint64_t seed;            /* --seed N */
 	const struct practice_problem *practice; /* the TUI quiz's choice questions, or NULL */
+	struct prog_consent consent; /* --allow-run[=PROG]: the programs run steps may run */
 };
 
 /* out/headless.c: run s without a terminal, print the transcript; return an app_exit. */

@@ -27,6 +27,7 @@
 #include "base/text.h"
 
 static const char *progname = "iobufviz";
+static char progname_buf[64];
 
 /* Print the usage summary to f. */
 static void
@@ -59,6 +60,9 @@ usage(FILE *f)
 "                         maximum 3600, see BOUNDS in iobufviz(1)); kill the PROGRAM\n"
 "                         after this long (default 60; 0: never)\n"
 "      --stdin=FILE       the PROGRAM's standard input (default /dev/null)\n"
+"      --allow-run[=PROG] let the scenario's run steps run PROG (repeat it), or any\n"
+"                         program it names; without it they run nothing (headless: exit 2;\n"
+"                         the TUI asks first)\n"
 "      --trace=HOW        how stdio's system calls are seen: auto (default), ptrace, procio\n"
 "      --probe=SOURCE     page cache source: auto (default: the first that works of)\n"
 "                         cachestat, kpageflags (root), mincore (no dirty counts)\n"
@@ -91,14 +95,47 @@ usage(FILE *f)
 	        progname, progname, progname, progname);
 }
 
-/* Complain about usage and return the usage exit code. */
+/* Complain about usage and return the usage exit code. arg is the user's: shown escaped (an
+ * ESC in it must not act on the terminal). */
 static int
 usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "%s: ", progname);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry '%s --help' for more information.\n", progname);
+	char msg[1024];
+	char *safe = text_safe_dup(arg, TEXT_LINE);
+
+	snprintf(msg, sizeof msg, fmt, safe != NULL ? safe : "?");
+	free(safe);
+	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", progname, msg,
+	        progname);
 	return APP_EXIT_USAGE;
+}
+
+/* True if arg is a number as the options take it: it starts with a digit (or the point of
+ * ".5"): strtoull and strtod would skip leading blanks, and a trailing one is refused. */
+static bool
+number_arg(const char *arg)
+{
+	return (arg[0] >= '0' && arg[0] <= '9') || (arg[0] == '.' && arg[1] >= '0' && arg[1] <= '9');
+}
+
+/* The options of a practice problem given, for a message: "--seed", "--seed and --guess"
+ * (--guess implies --answers: named alone). */
+static const char *
+practice_opts(const struct app_opts *o, char *buf, size_t len)
+{
+	bool answers = o->answers && o->n_guess == 0;
+	const char *v[3];
+	size_t n = 0;
+
+	if (o->has_seed)
+		v[n++] = "--seed";
+	if (answers)
+		v[n++] = "--answers";
+	if (o->n_guess > 0)
+		v[n++] = "--guess";
+	snprintf(buf, len, "%s%s%s%s%s", n > 0 ? v[0] : "", n > 2 ? ", " : n > 1 ? " and " : "",
+	         n > 1 ? v[1] : "", n > 2 ? " and " : "", n > 2 ? v[2] : "");
+	return buf;
 }
 
 /* Load one scenario; print its errors. Return 0 or an exit code. */
@@ -115,9 +152,9 @@ load(const char *arg, struct scenario **out)
 		return APP_EXIT_ENV;
 	}
 	if (path == NULL) {
-		fprintf(stderr, "%s: ", progname);
-		text_fput(arg, TEXT_LINE, stderr);
-		fprintf(stderr, ": %s\n", why);
+		text_fline(stderr, progname, "", ": ");
+		text_fline(stderr, "", arg, ": ");
+		text_fline(stderr, "", why, "\n");
 		return APP_EXIT_USAGE;
 	}
 	if (scenario_load(path, out, &err) != 0) {
@@ -138,8 +175,8 @@ list(void)
 	int rc = APP_EXIT_OK;
 
 	if (v == NULL) {
-		fprintf(stderr, "%s: cannot read the scenario directory %s\n", progname,
-		        catalog_dir());
+		text_fline(stderr, progname, "", ": cannot read the scenario directory ");
+		text_fline(stderr, "", catalog_dir(), "\n");
 		return APP_EXIT_ENV;
 	}
 	for (char **p = v; *p != NULL; p++) {
@@ -190,7 +227,8 @@ static void
 reaped(const char *path, void *user)
 {
 	(void)user;
-	fprintf(stderr, "%s: removed %s, left by an iobufviz run that is gone\n", progname, path);
+	text_fline(stderr, progname, "", ": removed ");
+	text_fline(stderr, "", path, ", left by an iobufviz run that is gone\n");
 }
 
 /* Before a run: remove the scratch dirs that killed runs of ours left where this one works. */
@@ -237,8 +275,11 @@ practice(int argc, char **argv, const struct app_opts *o, bool headless)
 	const struct practice_topic *t;
 
 	if (optind == argc) {
-		if (o->has_seed || o->answers)
-			return usage_error("%s", "--seed and --answers need a practice topic");
+		if (o->has_seed || o->answers) {
+			char given[64];
+			return usage_error("%s need a practice topic", practice_opts(o, given,
+			                                                                  sizeof given));
+		}
 		practice_run_list(stdout);
 		return APP_EXIT_OK;
 	}
@@ -249,8 +290,8 @@ practice(int argc, char **argv, const struct app_opts *o, bool headless)
 		return usage_error("--practice prints text or json, not %s", o->format->name);
 	t = practice_topic_find(argv[optind]);
 	if (t == NULL) {
-		fprintf(stderr, "%s: --practice: unknown topic '%s'; the topics are:\n", progname,
-		        argv[optind]);
+		text_fline(stderr, progname, "", ": --practice: unknown topic '");
+		text_fline(stderr, "", argv[optind], "'; the topics are:\n");
 		practice_run_list(stderr);
 		return APP_EXIT_USAGE;
 	}
@@ -277,7 +318,7 @@ run(int argc, char **argv)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
 	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_GUESS, OPT_WIDE,
-	       OPT_STRICT, OPT_BIG, OPT_TIMEOUT, OPT_STDIN, OPT_CRASH_FS };
+	       OPT_STRICT, OPT_BIG, OPT_TIMEOUT, OPT_STDIN, OPT_CRASH_FS, OPT_ALLOW_RUN };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
@@ -298,6 +339,7 @@ run(int argc, char **argv)
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "stdin", required_argument, NULL, OPT_STDIN },
+		{ "allow-run", optional_argument, NULL, OPT_ALLOW_RUN },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "practice", no_argument, NULL, OPT_PRACTICE },
 		{ "seed", required_argument, NULL, OPT_SEED },
@@ -315,10 +357,12 @@ run(int argc, char **argv)
 	const char *nc;
 	int c;
 
-	if (argv[0] != NULL && strrchr(argv[0], '/') != NULL)
-		progname = strrchr(argv[0], '/') + 1;
-	else if (argv[0] != NULL && argv[0][0] != '\0')
-		progname = argv[0];
+	/* Our name as we were run, escaped: every message starts with it. */
+	if (argv[0] != NULL && argv[0][0] != '\0') {
+		const char *base = strrchr(argv[0], '/') != NULL ? strrchr(argv[0], '/') + 1 : argv[0];
+		text_safe(base, TEXT_LINE, progname_buf, sizeof progname_buf);
+		progname = progname_buf;
+	}
 	setlocale(LC_ALL, "");
 	nc = getenv("NO_COLOR");
 	if (nc != NULL && *nc != '\0')
@@ -387,14 +431,14 @@ run(int argc, char **argv)
 		case OPT_BUDGET: {
 			char *end;
 			o.budget = strtod(optarg, &end);
-			if (*end != '\0' || !(o.budget > 0 && o.budget <= 3600))
+			if (*end != '\0' || !number_arg(optarg) || !(o.budget > 0 && o.budget <= 3600))
 				return usage_error("--budget: '%s': expected seconds, 0 < s <= 3600", optarg);
 			break;
 		}
 		case OPT_TIMEOUT: {
 			char *end;
 			double t = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' || !(t >= 0 && t <= 86400))
+			if (end == optarg || *end != '\0' || !number_arg(optarg) || !(t >= 0 && t <= 86400))
 				return usage_error("--timeout: '%s': expected seconds, 0 <= s <= 86400",
 				                   optarg);
 			/* A PROGRAM's own bound; a scenario's run is checked below. */
@@ -404,6 +448,14 @@ run(int argc, char **argv)
 			break;
 		}
 		case OPT_STDIN: ro.stdin_path = optarg; break;
+		case OPT_ALLOW_RUN:
+			if (optarg == NULL)
+				o.consent.all = true;
+			else if (o.consent.n == PROG_CONSENT_MAX)
+				return usage_error("--allow-run: '%s': at most 16 programs", optarg);
+			else
+				o.consent.progs[o.consent.n++] = optarg;
+			break;
 		case OPT_PRACTICE: o.practice_topic = true; break;
 		case OPT_ANSWERS: o.answers = true; break;
 		case OPT_GUESS:
@@ -416,7 +468,8 @@ run(int argc, char **argv)
 			char *end;
 			errno = 0;
 			o.seed = strtoull(optarg, &end, 10);
-			if (errno != 0 || end == optarg || *end != '\0' || optarg[0] == '-')
+			if (errno != 0 || end == optarg || *end != '\0' || !number_arg(optarg) ||
+			    optarg[0] == '.')
 				return usage_error("--seed: '%s': expected a number, 0 to 2^64-1", optarg);
 			o.has_seed = true;
 			break;
@@ -452,8 +505,10 @@ run(int argc, char **argv)
 	}
 	if (o.practice_topic && !do_list && !do_check)
 		return practice(argc, argv, &o, headless);
-	if (o.has_seed || o.answers)
-		return usage_error("%s", "--seed and --answers go with --practice");
+	if (o.has_seed || o.answers) {
+		char given[64];
+		return usage_error("%s: only with --practice", practice_opts(&o, given, sizeof given));
+	}
 	if (do_check) {
 		int rc = APP_EXIT_OK;
 		if (optind == argc)
@@ -466,6 +521,8 @@ run(int argc, char **argv)
 			}
 			text_fput(s->path, TEXT_LINE, stdout);
 			printf(": ok, %zu step%s\n", s->n_steps, s->n_steps == 1 ? "" : "s");
+			/* What it would run, so that the user knows before allowing it. */
+			prog_consent_print(s, NULL, stdout);
 			scenario_free(s);
 		}
 		return rc;
@@ -489,8 +546,8 @@ run(int argc, char **argv)
 		for (size_t i = 0; i < s->n_steps; i++)
 			sweeps += s->steps[i].op == SCN_OP_SWEEP;
 		if (sweeps == 0) {
-			fprintf(stderr, "%s: --export: %s has no sweep step: nothing to export\n",
-			        progname, s->path);
+			text_fline(stderr, progname, "", ": --export: ");
+			text_fline(stderr, "", s->path, " has no sweep step: nothing to export\n");
 			scenario_free(s);
 			return APP_EXIT_USAGE;
 		}

@@ -489,10 +489,11 @@ ops_run(struct ops_state *st, const struct scn_step *step, struct ops_result *ou
 		scn_op_table[step->op].run(st, &step->args, out);
 		return;
 	}
-	/* A named pair stands in for the unnamed one during the call. fdopen as: wraps the
-	 * unnamed fd, so its new pair starts with it. */
+	/* A named pair stands in for the unnamed one during the call. An op that wraps the fd
+	 * (fdopen) with as: wraps the unnamed fd, so its new pair starts with it. */
 	struct ops_handle *h = &st->named[step->handle - 1];
-	if (step->op == SCN_OP_FDOPEN && h->fp == NULL && !h->fd_open && h->fd < 0) {
+	if (scenario_op_has(step->op, SCN_OPF_WRAPS) && scenario_op_has(step->op, SCN_OPF_FD) &&
+	    h->fp == NULL && !h->fd_open && h->fd < 0) {
 		h->fd = st->fd;
 		h->fd_open = st->fd_open;
 		h->open_flags = st->open_flags;

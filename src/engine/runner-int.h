@@ -76,6 +76,10 @@ double runner_since(const struct timespec *start);
  */
 bool runner_over(struct runner *r);
 
+/* Ask the caller's poll (the TUI's q) and the run's timeout now: true (and remembered in
+ * r->stop) if the step is to stop. */
+bool runner_poll_now(struct runner *r);
+
 /* Say in the step's result that the run's timeout stopped it. */
 void runner_note_timeout(struct runner *r, struct step_result *out);
 

@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "sweep/sweep.h"
 #include "export/describe.h"
 #include "probe/probe.h"
+#include "prog/consent.h"
 #include "prog/op.h"
 #include "engine/pty-run.h"
 #include "engine/runner-int.h"
@@ -214,14 +216,46 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
 }
 
-/* run: the student's program, to its end, as one step (prog/op.c). */
+/* While a run step's program runs: the caller's poll and the run's timeout (prog/op.h). */
+static int
+runner_run_poll(void *arg)
+{
+	return runner_poll_now(arg);
+}
+
+/* run: the student's program, to its end, as one step (prog/op.c), within what is left of
+ * the run's time; q in the TUI stops it. */
 void
 runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out)
 {
+	struct prog_op_bounds b = { .seconds = r->timeout - r->used - runner_since(&r->busy),
+	                            .poll = runner_run_poll, .poll_arg = r };
 	struct timespec start;
+	char in[PATH_MAX];
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	if (prog_op_run(&step->args, scratch_dir(r->scratch), r->path, out) != 0 && out->err == 0)
+	out->events.source = EV_SRC_PTRACE;
+	out->ret = -1;
+	/* Only what the user allowed runs (prog/consent.h); its stdin is never a file of theirs
+	 * but one in the scratch dir or their --dir. */
+	if (!prog_consent_allows(r->o.consent, step->args.program)) {
+		runner_note(out, "not run: %.200s was not allowed (--allow-run)",
+		            step->args.program);
+		out->err = EPERM;
+		return;
+	}
+	if (prog_consent_stdin(step->args.stdin_path, scratch_dir(r->scratch), r->path, r->o.dir,
+	                       in, sizeof in) != 0) {
+		runner_note(out, "%s", in);
+		out->err = EPERM;
+		return;
+	}
+	if (prog_op_run(&step->args, scratch_dir(r->scratch), r->path, in, &b, out) != 0 &&
+	    out->err == 0)
 		out->err = ECHILD;
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
+	if (r->timed_out)
+		runner_note_timeout(r, out);
+	else if (r->stop)
+		out->stopped = true;
 }

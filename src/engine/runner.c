@@ -165,6 +165,15 @@ runner_on_tick(int sig)
 	runner_tick = 1;
 }
 
+/* Ask the caller's poll now, and the run's timeout; remember a stop. */
+bool
+runner_poll_now(struct runner *r)
+{
+	if ((r->o.poll != NULL && r->o.poll(r->o.user) != 0) || runner_over(r))
+		r->stop = true;
+	return r->stop;
+}
+
 /* The tracer's poll: when the timer has ticked, ask the caller's; remember a stop. */
 static int
 runner_poll_check(void *arg)
@@ -174,9 +183,7 @@ runner_poll_check(void *arg)
 	if (!runner_tick)
 		return 0;
 	runner_tick = 0;
-	if ((r->o.poll != NULL && r->o.poll(r->o.user) != 0) || runner_over(r))
-		r->stop = true;
-	return r->stop;
+	return runner_poll_now(r);
 }
 
 /*
@@ -235,10 +242,8 @@ runner_poll_reply(struct runner *r)
 		int rc = poll(&p, 1, RUNNER_POLL_MS);
 		if (rc > 0 || (rc < 0 && errno != EINTR))
 			return;
-		if ((r->o.poll != NULL && r->o.poll(r->o.user) != 0) || runner_over(r)) {
-			r->stop = true;
+		if (runner_poll_now(r))
 			kill(r->w.pid, SIGKILL);
-		}
 	}
 }
 
@@ -340,8 +345,8 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 	if (r->tracer == NULL) {
 		if (rep.has_event)
 			event_list_add(&out->events, &rep.ev);
-		/* tail (curriculum) also makes many calls, like stdio: count them the same way. */
-		if (stdio_op || step->op == SCN_OP_TAIL) {
+		/* stdio and tail make their calls themselves, as many as they need. */
+		if (scenario_op_has(step->op, SCN_OPF_MANY)) {
 			/* No per-call events: only what /proc/self/io counted. */
 			if (rep.io_ok) {
 				out->events.n_read = rep.syscr;

@@ -27,6 +27,7 @@ typedef int (*runner_poll_fn)(void *user);
 #define RUNNER_POLL_MS 100
 
 struct sweep_progress;
+struct prog_consent;
 
 /* Called between the timed runs of a sweep step (sweep/sweep.h); non-zero stops the sweep. */
 typedef int (*runner_sweep_fn)(const struct sweep_progress *p, void *user);
@@ -45,6 +46,8 @@ struct runner_opts {
 	double timeout;               /* seconds the run may spend in all (--timeout); 0 or more
 	                                 than SCN_MAX_RUN_SECONDS: that. Past it, the step is
 	                                 stopped (out->timed_out) and no later step runs */
+	const struct prog_consent *consent; /* the programs run steps may run (prog/consent.h);
+	                                 NULL: none, a run step fails with EPERM */
 	enum crash_fs crash_fs;       /* --crash-fs: the scratch file on a crash lab of this
 	                                 filesystem (crash/lab.h; root: else only the process
 	                                 crash is observed, and the place note says why once);

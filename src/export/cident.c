@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* export/cident.c: whole C identifiers in generated C text (a named fd in place of fd, ...). */
+/* export/cident.c: whole C identifiers in generated C text (a named fd in place of fd, ...),
+ * never inside a literal or a comment. */
 #include <config.h>
 
 #include <ctype.h>
@@ -18,24 +19,30 @@ cident_at(const char *text, const char *p, const char *word)
 	       strncmp(p, word, n) == 0 && !(isalnum((unsigned char)p[n]) || p[n] == '_');
 }
 
-/* True if p (inside text) is within a string or character literal. */
+/* True if p (inside text) is within a string or character literal or a comment. */
 static bool
 cident_quoted(const char *text, const char *p)
 {
-	char q = 0;
+	char q = 0;   /* the quote of the literal we are in, '*' in a comment */
 
 	for (const char *c = text; c < p; c++) {
-		if (q != 0 && *c == '\\' && c + 1 < p)
+		if (q == '*') {
+			if (c[0] == '*' && c + 1 < p && c[1] == '/')
+				q = 0, c++;
+		} else if (q != 0 && *c == '\\' && c + 1 < p) {
 			c++;
-		else if (q == 0 && (*c == '"' || *c == '\''))
+		} else if (q == 0 && c[0] == '/' && c + 1 < p && c[1] == '*') {
+			q = '*', c++;
+		} else if (q == 0 && (*c == '"' || *c == '\'')) {
 			q = *c;
-		else if (q != 0 && *c == q)
+		} else if (q != 0 && *c == q) {
 			q = 0;
+		}
 	}
 	return q != 0;
 }
 
-/* True if text holds word as a whole C identifier (outside literals). */
+/* True if text holds word as a whole C identifier (outside literals and comments). */
 bool
 cident_has(const char *text, const char *word)
 {

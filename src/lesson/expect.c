@@ -79,7 +79,7 @@ static bool
 expect_calls(const struct step_result *sr, char *text, size_t len)
 {
 	if (sr->events.source == EV_SRC_PROCIO && !sr->after.disk.io_ok &&
-	    (scenario_op_is_stdio(sr->step->op) || sr->step->op == SCN_OP_TAIL)) {
+	    scenario_op_has(sr->step->op, SCN_OPF_MANY)) {
 		snprintf(text, len, "calls: unknown, because stdio's calls are counted from "
 		         "/proc/PID/io without ptrace, and it could not be read");
 		return false;
@@ -429,9 +429,10 @@ expect_direct_fallback(const struct step_result *sr, char *text, size_t len)
 	enum scn_op op = sr->step->op;
 	unsigned bad;
 
+	/* A transfer on the fd: read, write, pread, pwrite. */
 	if (strcmp(s->disk.fs, "btrfs") != 0 || !s->fd.open || !(s->fd.flags & O_DIRECT) ||
-	    sr->ret < 0 || s->disk.block_size == 0 ||
-	    (op != SCN_OP_READ && op != SCN_OP_WRITE && op != SCN_OP_PREAD && op != SCN_OP_PWRITE))
+	    sr->ret < 0 || s->disk.block_size == 0 || !scenario_op_has(op, SCN_OPF_FD) ||
+	    !scenario_op_has(op, SCN_OPF_READS | SCN_OPF_WRITES))
 		return false;
 	bad = scenario_dio_misfit(&sr->step->args, s->disk.block_size, s->disk.block_size);
 	if (bad == 0 && s->cache.source != SNAP_SRC_NONE && sr->before.cache.source != SNAP_SRC_NONE &&

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* lesson/optable.c: the op table and the key table, made from the lists in scenario/oplist.h: the one
- * place that binds each op to the functions of every layer (ops, describe, expect, loader), so
+ * place that binds each op to the functions of every layer (ops, emit, expect, loader), so
  * that no layer below includes another through the table. */
 #include <config.h>
 
-#include "export/describe.h"
 #include "export/emit.h"
 #include "lesson/expect.h"
 #include "engine/ops.h"
@@ -14,14 +13,16 @@
 #define OPT(a) { SCN_ARG_##a, SCN_NEED_OPT },
 #define REQ(a) { SCN_ARG_##a, SCN_NEED_REQ },
 #define ONE(a) { SCN_ARG_##a, SCN_NEED_ONE },
-#define SCN_OP_ROW(e, n, io_, runs_, form_, run_, desc_, check_, emit_, ...)	\
+#define SCN_OP_ROW(e, n, io_, runs_, form_, flags_, layer_, cname_, run_, check_, emit_, ...) \
 	[SCN_OP_##e] = {							\
 		.name = n,							\
 		.io = SCN_IO_##io_,						\
 		.runs = SCN_RUNS_##runs_,					\
 		.form = SCN_FORM_##form_,					\
+		.flags = flags_,						\
+		.layer = SCN_LAYER_##layer_,					\
+		.cname = cname_,						\
 		.run = run_,							\
-		.describe = desc_,						\
 		.check = check_,						\
 		.emit = emit_,							\
 		.args = (const struct scn_arg_use[]){ __VA_ARGS__ { SCN_ARG_NONE, SCN_NEED_OPT } }, \

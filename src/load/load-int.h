@@ -66,6 +66,9 @@ struct scn_field {
 /* The YAML key of each op argument, and what it takes. */
 extern const struct scn_field scn_arg_fields[SCN_ARG__COUNT];
 
+/* An example of each op argument's value, as YAML (tests make a step of every op from them). */
+extern const char *const scn_arg_examples[SCN_ARG__COUNT];
+
 /* ---- load/report.c ---- */
 
 /* Append one "PATH:LINE:COL: message" line. */

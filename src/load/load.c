@@ -177,64 +177,52 @@ scenario_convert(struct scn_load *ld, struct scenario *s, const struct scn_raw_s
 	ld->n_names = 0;
 }
 
-/* Load and validate a scenario. */
-int
-scenario_load(const char *path, struct scenario **out, char **err)
+/*
+ * Check and convert the len bytes of buf (NUL-terminated; freed here) as a scenario named
+ * ld->path into *out. 0, or -1 with the errors in ld.
+ */
+static int
+scenario_parse(struct scn_load *ld, char *buf, size_t len, struct scenario **out)
 {
-	/* "-" is standard input: messages and transcripts name it <stdin>. */
-	struct scn_load ld = { .path = path == NULL ? "(null)" :
-			       strcmp(path, "-") == 0 ? SCN_STDIN_NAME : path };
 	struct scn_raw_scenario *raw = NULL;
 	struct scenario *s = NULL;
 	struct yamlpos *ix = NULL;
-	char *buf = NULL, msg[512];
-	size_t len = 0;
+	char msg[512];
 	int line, col;
 
-	if (out != NULL)
-		*out = NULL;
-	if (err != NULL)
-		*err = NULL;
-	if (path == NULL || out == NULL) {
-		scenario_report_error(&ld, 1, 1, "no scenario file given");
-		goto fail;
-	}
-	buf = scenario_read_file(&ld, path, &len);
-	if (buf == NULL)
-		goto fail;
 	if (yamlpos_build(buf, len, &ix, &line, &col, msg, sizeof msg) != 0) {
-		scenario_report_error(&ld, line, col, "%s", msg);
+		scenario_report_error(ld, line, col, "%s", msg);
 		goto fail;
 	}
-	ld.ix = ix;
-	ld.src = buf;
+	ld->ix = ix;
+	ld->src = buf;
 	const struct yamlpos_node *root = yamlpos_node(ix, 0);
 	if (root == NULL || (root->kind == YAMLPOS_SCALAR && root->is_null)) {
-		scenario_report_error(&ld, 1, 1, "empty scenario: it needs a title and steps");
+		scenario_report_error(ld, 1, 1, "empty scenario: it needs a title and steps");
 		goto fail;
 	}
 	if (root->kind != YAMLPOS_MAP) {
-		scenario_at(&ld, root, "a scenario is a mapping (title: ..., steps: ...), not %s",
+		scenario_at(ld, root, "a scenario is a mapping (title: ..., steps: ...), not %s",
 		      root->kind == YAMLPOS_SEQ ? "a list" : "a single value");
 		goto fail;
 	}
 	/* Keys and kinds first, all of them, on the tree: every shape error with its position.
 	 * Then libcyaml maps the same bytes to raw structs; it sees only well-shaped input. */
-	if (scenario_schema_check(&ld, root) != 0)
+	if (scenario_schema_check(ld, root) != 0)
 		goto fail;
-	if (scenario_bounds_steps(&ld, root) != 0)
+	if (scenario_bounds_steps(ld, root) != 0)
 		goto fail;
-	if (scenario_raw_load(&ld, buf, len, &raw) != 0)
+	if (scenario_raw_load(ld, buf, len, &raw) != 0)
 		goto fail;
 	s = calloc(1, sizeof *s);
 	if (s == NULL) {
-		ld.oom = true;
+		ld->oom = true;
 		goto fail;
 	}
-	s->path = scenario_value_strdup(&ld, ld.path);
-	scenario_convert(&ld, s, raw, root);
-	scenario_bounds_check(&ld, s, root);
-	if (ld.n_err > 0 || ld.oom)
+	s->path = scenario_value_strdup(ld, ld->path);
+	scenario_convert(ld, s, raw, root);
+	scenario_bounds_check(ld, s, root);
+	if (ld->n_err > 0 || ld->oom)
 		goto fail;
 	scenario_raw_free(raw);
 	yamlpos_free(ix);
@@ -243,20 +231,79 @@ scenario_load(const char *path, struct scenario **out, char **err)
 	return 0;
 
 fail:
-	if (ld.oom && ld.err_len == 0) {
-		free(ld.err);
-		ld.err = NULL;
-		ld.err_len = 0;
-	}
 	scenario_free(s);
 	scenario_raw_free(raw);
 	yamlpos_free(ix);
 	free(buf);
-	if (err != NULL)
-		*err = ld.err;
-	else
-		free(ld.err);
 	return -1;
+}
+
+/* Hand ld's errors to the caller (*err, or freed). */
+static int
+scenario_load_fail(struct scn_load *ld, char **err)
+{
+	if (ld->oom && ld->err_len == 0) {
+		free(ld->err);
+		ld->err = NULL;
+		ld->err_len = 0;
+	}
+	if (err != NULL)
+		*err = ld->err;
+	else
+		free(ld->err);
+	return -1;
+}
+
+/* Load and validate a scenario. */
+int
+scenario_load(const char *path, struct scenario **out, char **err)
+{
+	/* "-" is standard input: messages and transcripts name it <stdin>. */
+	struct scn_load ld = { .path = path == NULL ? "(null)" :
+			       strcmp(path, "-") == 0 ? SCN_STDIN_NAME : path };
+	char *buf;
+	size_t len = 0;
+
+	if (out != NULL)
+		*out = NULL;
+	if (err != NULL)
+		*err = NULL;
+	if (path == NULL || out == NULL) {
+		scenario_report_error(&ld, 1, 1, "no scenario file given");
+		return scenario_load_fail(&ld, err);
+	}
+	buf = scenario_read_file(&ld, path, &len);
+	if (buf == NULL || scenario_parse(&ld, buf, len, out) != 0)
+		return scenario_load_fail(&ld, err);
+	return 0;
+}
+
+/* Load and validate a scenario given as text. */
+int
+scenario_load_text(const char *name, const char *text, size_t len, struct scenario **out,
+                   char **err)
+{
+	struct scn_load ld = { .path = name != NULL ? name : "(null)" };
+	char *buf;
+
+	*out = NULL;
+	if (err != NULL)
+		*err = NULL;
+	if (len > SCN_MAX_FILE) {
+		scenario_report_error(&ld, 1, 1, "too large for a scenario (%zu bytes; the limit is "
+		                      "1 MiB)", len);
+		return scenario_load_fail(&ld, err);
+	}
+	buf = malloc(len + 1);
+	if (buf == NULL) {
+		ld.oom = true;
+		return scenario_load_fail(&ld, err);
+	}
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	if (scenario_parse(&ld, buf, len, out) != 0)
+		return scenario_load_fail(&ld, err);
+	return 0;
 }
 
 /* Free one step's owned data. */

@@ -38,17 +38,17 @@ static const cyaml_schema_value_t scn_raw_text = {
 
 /* ---- Op arguments: one field array per op, made from SCN_OP_LIST. ---- */
 
-/* Argument A's field, from its SCN_ARGDEF_ (key, shape). */
+/* Argument A's field, from its SCN_ARGDEF_ (key, shape, example). */
 #define SCN_RAW_ARG(a) SCN_RAW_ARG_(a, SCN_ARGDEF_##a)
 #define SCN_RAW_ARG_(a, ...) SCN_RAW_ARG__(a, __VA_ARGS__)
-#define SCN_RAW_ARG__(a, k, shape) SCN_RAW_ARG_##shape(a, k),
+#define SCN_RAW_ARG__(a, k, shape, ex) SCN_RAW_ARG_##shape(a, k),
 #define SCN_RAW_ARG_SCALAR(a, k) SCN_RAW_STR(struct scn_raw_args, k, v[SCN_ARG_##a])
 #define SCN_RAW_ARG_LIST(a, k) SCN_RAW_LIST(struct scn_raw_args, k, list[SCN_ARG_##a])
 #define OPT(a) SCN_RAW_ARG(a)
 #define REQ(a) SCN_RAW_ARG(a)
 #define ONE(a) SCN_RAW_ARG(a)
 /* The argument fields of every op that takes a mapping of arguments (SCN_FORM_ARGS). */
-#define SCN_RAW_OP_ARGS(e, n, io_, runs_, form_, run_, desc_, check_, emit_, ...) \
+#define SCN_RAW_OP_ARGS(e, n, io_, runs_, form_, flags_, layer_, cname_, run_, check_, emit_, ...) \
 	SCN_RAW_ARGS_##form_(e, __VA_ARGS__)
 #define SCN_RAW_ARGS_ARGS(e, ...) \
 	static const cyaml_schema_field_t scn_raw_args_##e[] = { __VA_ARGS__ CYAML_FIELD_END };

@@ -281,7 +281,7 @@ scenario_step_names(struct scn_load *ld, struct scn_step *st, const struct scn_r
 	const struct yamlpos_node *asn = yamlpos_get(ld->ix, sn, "as");
 	const struct yamlpos_node *onn = yamlpos_get(ld->ix, sn, "on");
 	const struct scn_op_entry *op = &scn_op_table[st->op];
-	enum scn_op o = st->op;
+	unsigned f = op->flags;
 	char known[128] = "";
 
 	for (size_t i = 0; i < ld->n_names; i++)
@@ -289,31 +289,30 @@ scenario_step_names(struct scn_load *ld, struct scn_step *st, const struct scn_r
 	if (onn != NULL && rs->on != NULL) {
 		unsigned h = scenario_step_handle(ld, rs->on);
 		unsigned has = h > 0 ? ld->name_has[h - 1] : 0;
-		bool want_fd = op->io == SCN_IO_FD || o == SCN_OP_FDOPEN;
-		if (o == SCN_OP_FORK || o == SCN_OP_EXIT || o == SCN_OP_UEXIT)
+		bool want_fd = (f & SCN_OPF_FD) != 0;
+		if (f & SCN_OPF_PROCESS)
 			scenario_at_key(ld, onn, "%s in step %zu acts on the whole program (every FILE*), "
 					"not on one: leave out on:", op->name, stepno);
-		else if (op->io == SCN_IO_NONE || o == SCN_OP_SYNC || o == SCN_OP_TAIL)
+		else if (!(f & (SCN_OPF_FD | SCN_OPF_FP | SCN_OPF_NEW_FD | SCN_OPF_NEW_FP)))
 			scenario_at_key(ld, onn, "on: names the fd or FILE* an op acts on; %s in step %zu "
 					"acts on neither", op->name, stepno);
-		else if (o == SCN_OP_OPEN || o == SCN_OP_FOPEN)
+		else if (!(f & (SCN_OPF_FD | SCN_OPF_FP)))
 			scenario_at_key(ld, onn, "%s in step %zu makes a new %s: name it with as:, not on:",
-					op->name, stepno, o == SCN_OP_OPEN ? "fd" : "FILE*");
+					op->name, stepno, (f & SCN_OPF_NEW_FD) ? "fd" : "FILE*");
 		else if (h == 0 && known[0] == '\0')
 			scenario_at(ld, onn, "unknown name '%s' in step %zu (no names yet: name an fd or "
 				    "FILE* with as: on open, fopen or fdopen)", rs->on, stepno);
 		else if (h == 0)
 			scenario_at(ld, onn, "unknown name '%s' in step %zu (names so far: %s)", rs->on,
 				    stepno, known);
-		else if (o == SCN_OP_FILENO ? !(has & (1u << SCN_IO_STDIO)) :
-			 want_fd ? !(has & (1u << SCN_IO_FD)) : !(has & (1u << SCN_IO_STDIO)))
+		else if (!(has & (1u << (want_fd ? SCN_IO_FD : SCN_IO_STDIO))))
 			scenario_at(ld, onn, "'%s' names %s, and %s in step %zu needs %s (%s)", rs->on,
 				    (has & (1u << SCN_IO_FD)) ? "an fd" : "a FILE*", op->name, stepno,
-				    want_fd && o != SCN_OP_FILENO ? "an fd" : "a FILE*",
-				    want_fd && o != SCN_OP_FILENO ? "fileno it first" : "fdopen it first");
+				    want_fd ? "an fd" : "a FILE*",
+				    want_fd ? "fileno it first" : "fdopen it first");
 		else {
 			st->handle = h;
-			if (o == SCN_OP_FDOPEN || o == SCN_OP_FILENO)
+			if (f & SCN_OPF_WRAPS)
 				ld->name_has[h - 1] |= 1u << SCN_IO_FD | 1u << SCN_IO_STDIO;
 		}
 		if (st->handle == 0 || asn == NULL)
@@ -321,7 +320,7 @@ scenario_step_names(struct scn_load *ld, struct scn_step *st, const struct scn_r
 	}
 	if (asn == NULL || rs->as == NULL)
 		return;
-	if (o != SCN_OP_OPEN && o != SCN_OP_FOPEN && o != SCN_OP_FDOPEN) {
+	if (!(f & (SCN_OPF_NEW_FD | SCN_OPF_NEW_FP))) {
 		scenario_at_key(ld, asn, "as: names what open, fopen or fdopen make, not %s (step %zu)",
 				op->name, stepno);
 	} else if (onn != NULL) {
@@ -337,8 +336,10 @@ scenario_step_names(struct scn_load *ld, struct scn_step *st, const struct scn_r
 		scenario_at(ld, asn, "too many names in step %zu (at most %d)", stepno, SCN_MAX_NAMES);
 	} else {
 		ld->names[ld->n_names] = scenario_value_strdup(ld, rs->as);
-		ld->name_has[ld->n_names] = o == SCN_OP_OPEN ? 1u << SCN_IO_FD :
-			o == SCN_OP_FOPEN ? 1u << SCN_IO_STDIO : 1u << SCN_IO_FD | 1u << SCN_IO_STDIO;
+		/* What the name holds: the fd it made or wrapped, the FILE* it made. */
+		ld->name_has[ld->n_names] =
+			((f & (SCN_OPF_NEW_FD | SCN_OPF_FD)) ? 1u << SCN_IO_FD : 0) |
+			((f & SCN_OPF_NEW_FP) ? 1u << SCN_IO_STDIO : 0);
 		ld->n_names++;
 		st->handle = (unsigned)ld->n_names;
 		st->made = true;
@@ -424,15 +425,15 @@ scenario_step_direct(struct scn_load *ld, const struct scn_step *st, const struc
 	/* The rule follows the unnamed fd; a named one's transfers are checked by the run. */
 	if (st->handle != 0)
 		return;
-	switch (st->op) {
-	case SCN_OP_OPEN:
+	/* A new file opened (open's flags; fopen takes none) or closed. */
+	if (scenario_op_has(st->op, SCN_OPF_NEW_FD | SCN_OPF_NEW_FP) &&
+	    !scenario_op_has(st->op, SCN_OPF_FD)) {
 		ld->direct = (a->flags & O_DIRECT) != 0;
 		return;
-	case SCN_OP_FOPEN: case SCN_OP_CLOSE: case SCN_OP_FCLOSE:
+	}
+	if (scenario_op_has(st->op, SCN_OPF_CLOSES)) {
 		ld->direct = false;
 		return;
-	default:
-		break;
 	}
 	/* The fd's transfers: the fd ops that move bytes. */
 	if (scn_op_table[st->op].io != SCN_IO_FD || !(a->has & SCN_HAS_BYTES))
@@ -497,7 +498,7 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_r
 	if (ld->ended != NULL)
 		scenario_at_key(ld, opnode, "step %zu comes after %s, which ended the program (a "
 				"scenario ends with exit or _exit)", stepno, ld->ended);
-	if (op == SCN_OP_EXIT || op == SCN_OP_UEXIT)
+	if (scn_op_table[op].flags & SCN_OPF_ENDS)
 		ld->ended = scn_op_table[op].name;
 	const struct yamlpos_node *sayn = yamlpos_get(ld->ix, sn, "say");
 	st->say = scenario_narr_text(ld, sayn);

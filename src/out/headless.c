@@ -127,7 +127,7 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .budget = o->budget,
 	                          .sweep_dirs = o->dirs, .n_sweep_dirs = o->n_dirs,
 	                          .probe = o->probe, .timeout = o->timeout,
-	                          .crash_fs = o->crash_fs };
+	                          .crash_fs = o->crash_fs, .consent = &o->consent };
 	bool progress = isatty(STDERR_FILENO), sweep_failed = false, export = o->export_fmt != NULL;
 	char envmsg[320] = "";
 	struct transcript t;
@@ -135,6 +135,13 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 	char *err = NULL;
 	int rc = APP_EXIT_OK, wrote;
 
+	/* Nobody is asked: a program runs only if the command line named it (--allow-run). */
+	if (prog_consent_missing(s, &o->consent) > 0) {
+		prog_consent_print(s, &o->consent, stderr);
+		fputs("iobufviz: nothing was run: a scenario runs a program only if you allow it "
+		      "(--allow-run=PROGRAM, or --allow-run for every program it names)\n", stderr);
+		return APP_EXIT_USAGE;
+	}
 	if (progress)
 		ro.sweep_progress = headless_sweep_progress;
 	l = lesson_new(s, &ro, &err);

@@ -368,6 +368,7 @@ out_json_program(struct json *j, const struct transcript *t)
 		json_string(j, NULL, p->argv[i]);
 	json_end_array(j);
 	json_string(j, "dir", p->dir);
+	json_string(j, "confined", p->confined);
 	json_int(j, "pid", x != NULL ? x->pid : 0);
 	json_int(j, "exit_code", x != NULL ? x->exit_code : -1);
 	json_string(j, "signal", x != NULL && x->signal != 0 ?

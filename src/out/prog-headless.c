@@ -11,6 +11,7 @@
 #include "base/text.h"
 #include "cli/app.h"
 #include "out/transcript.h"
+#include "prog/launch.h"
 #include "prog/run.h"
 
 /* The step's op name in the transcript. */
@@ -82,7 +83,7 @@ prog_headless_step(struct transcript *t, struct transcript_program *p, struct pr
 int
 prog_headless_run(char *const argv[], const struct app_opts *o, const struct prog_run_opts *ro)
 {
-	struct transcript_program p = { .argv = argv };
+	struct transcript_program p = { .argv = argv, .confined = PROG_LAUNCH_CONFINED };
 	struct prog_run_step *s = malloc(sizeof *s);
 	const char *error = NULL;
 	bool note_said = false;

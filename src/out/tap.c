@@ -98,6 +98,8 @@ out_tap_begin(struct transcript *t)
 {
 	fputs("TAP version 13\n", t->f);
 	out_tap_comment(t->f, "# ", t->title);
+	if (t->prog != NULL && t->prog->confined != NULL)
+		out_tap_comment(t->f, "# confined: ", t->prog->confined);
 	if (t->place_note != NULL)
 		out_tap_comment(t->f, "# ", t->place_note);
 }

@@ -359,6 +359,8 @@ out_text_begin(struct transcript *t)
 		out_text_line(f, "dir      ", t->file, "\n");
 		fputs("trace    ptrace + seccomp: every call on a regular file; stdio calls through "
 		      "the shim\n", f);
+		if (t->prog->confined != NULL)
+			out_text_line(f, "confined ", t->prog->confined, "\n");
 		return;
 	}
 	text_fput(t->title, TEXT_LINE, f);

@@ -27,6 +27,7 @@
 struct transcript_program {
 	char *const *argv;
 	const char *dir;                   /* its working directory */
+	const char *confined;              /* what it cannot do (prog/launch.h), or NULL */
 	/* Known at the end (the walk fills them before transcript_end). */
 	const struct prog_step *exit;      /* how the first process ended; NULL: it did not */
 	const char *stdio_note;            /* why its stdio cannot be seen; "" if it can */

@@ -189,7 +189,7 @@ practice_run_answers(const struct practice_problem *p, const struct scenario *s,
 	int got;
 
 	if (l == NULL) {
-		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : "out of memory");
+		text_fline(stderr, "iobufviz: ", err != NULL ? err : "out of memory", "\n");
 		free(err);
 		return APP_EXIT_ENV;
 	}

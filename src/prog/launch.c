@@ -3,7 +3,9 @@
 #include <config.h>
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
+#include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <signal.h>
@@ -37,34 +39,73 @@ prog_launch_filter_set(struct sock_fprog *prog)
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, prog);
 }
 
+/* clone's and clone3's numbers in the ABI a 64-bit program can also call (int $0x80 on
+ * x86_64, AArch32 on aarch64): the same on i386 and arm. */
+#if defined(__x86_64__)
+#define PL_COMPAT_ARCH AUDIT_ARCH_I386
+#define PL_X32_BIT 0x40000000u      /* x32 calls: x86_64's numbers with this bit */
+#elif defined(__aarch64__)
+#define PL_COMPAT_ARCH AUDIT_ARCH_ARM
+#define PL_X32_BIT 0u
+#else
+#define PL_COMPAT_ARCH 0u
+#define PL_X32_BIT 0u
+#endif
+#define PL_COMPAT_CLONE 120u
+#define PL_COMPAT_CLONE3 435u
+
+/* Room for the filter: the call table's jumps and the fixed parts around them. */
+#define PL_FILTER_MAX (CALLS_MAX + 48)
+
 /*
- * Install the filter: SECCOMP_RET_TRACE for the calls of the table (trace/calls.h; prctl only with the
- * marker option) and for any other arch's calls; SECCOMP_RET_ALLOW for the rest.
+ * Append to f the rule no traced program escapes by: clone3 fails with ENOSYS (its flags are
+ * in memory a filter cannot read; glibc then falls back to clone), clone with CLONE_UNTRACED
+ * fails with EPERM (its child would run, and outlive the run, unseen). Leaves anything in A.
+ */
+static void
+prog_launch_filter_clone(struct sock_filter *f, size_t *n, unsigned clone_nr, unsigned clone3_nr)
+{
+	f[(*n)++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	f[(*n)++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, clone3_nr, 0, 1);
+	f[(*n)++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS);
+	f[(*n)++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, clone_nr, 0, 3);
+	/* The flags are the low word of args[0] (little-endian on both arches). */
+	f[(*n)++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
+	f[(*n)++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_UNTRACED, 0, 1);
+	f[(*n)++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+}
+
+/*
+ * Install the filter: clone with CLONE_UNTRACED and clone3 refused (in every ABI the program
+ * can call); SECCOMP_RET_TRACE for the calls of the table (trace/calls.h; prctl only with
+ * the marker option) and for any other arch's calls; SECCOMP_RET_ALLOW for the rest.
  */
 static int
 prog_launch_filter(void)
 {
-	struct sock_filter f[CALLS_MAX + 16];
+	struct sock_filter f[PL_FILTER_MAX];
 	struct sock_fprog prog;
-	size_t n = 0, ncalls = calls_n < CALLS_MAX ? calls_n : CALLS_MAX;
-
-	/* Layout: [0] arch, [1] arch?, [2] TRACE, [3] nr, [4..4+ncalls) one jeq per call,
-	 * then the prctl check, ALLOW at A, TRACE at A + 1. */
-	size_t allow = 4 + ncalls + 3, trace = allow + 1;
+	size_t n = 0, first, compat, ncalls = calls_n < CALLS_MAX ? calls_n : CALLS_MAX;
 
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CALLS_AUDIT_ARCH, 1, 0);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	/* [1]: another arch jumps to the compat part (its offset is set below). */
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CALLS_AUDIT_ARCH, 0, 0);
+	prog_launch_filter_clone(f, &n, SYS_clone, SYS_clone3);
+	if (PL_X32_BIT != 0)
+		prog_launch_filter_clone(f, &n, SYS_clone | PL_X32_BIT, SYS_clone3 | PL_X32_BIT);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	/* Layout from first: one jeq per call, ALLOW at first + ncalls, the prctl check (3),
+	 * TRACE at first + ncalls + 4. */
+	first = n;
 	for (size_t i = 0; i < ncalls; i++, n++) {
 		if (calls_table[i].flags & CALL_MARK)
 			f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
 			                                    (unsigned)calls_table[i].nr,
-			                                    (unsigned char)(4 + ncalls - n), 0);
+			                                    (unsigned char)(first + ncalls - n), 0);
 		else
 			f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
 			                                    (unsigned)calls_table[i].nr,
-			                                    (unsigned char)(trace - n - 1), 0);
+			                                    (unsigned char)(first + ncalls + 3 - n), 0);
 	}
 	/* Nothing matched. */
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
@@ -73,7 +114,17 @@ prog_launch_filter(void)
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)PROG_MARK_OPTION, 1, 0);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
-	(void)allow;
+	/* Another arch: the same refusal in the compat ABI, then the tracer decides. */
+	compat = n;
+	f[1].jf = (unsigned char)(compat - 2);
+	if (PL_COMPAT_ARCH != 0) {
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PL_COMPAT_ARCH, 0, 7);
+		prog_launch_filter_clone(f, &n, PL_COMPAT_CLONE, PL_COMPAT_CLONE3);
+	}
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	_Static_assert(PL_FILTER_MAX >= CALLS_MAX + 2 + 2 * 7 + 1 + 5 + 2 + 7 + 1,
+	               "the filter fits its array");
 	prog.len = (unsigned short)n;
 	prog.filter = f;
 	if (prog_launch_filter_set(&prog) == 0)
@@ -164,7 +215,7 @@ prog_launch_redirect(int fd, const char *path, int flags)
 
 	if (path == NULL)
 		return 0;
-	f = open(path, flags | O_CLOEXEC, 0644);
+	f = open(path, flags | O_CLOEXEC | O_NOCTTY, 0644);
 	if (f < 0)
 		return -1;
 	if (f != fd && dup2(f, fd) < 0)
@@ -182,7 +233,11 @@ prog_launch_child(const char *prog, char *const argv[], char **env, const struct
 
 	if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0 || raise(SIGSTOP) != 0)
 		_exit(126);
-	if (prog_launch_redirect(0, o->stdin_path, O_RDONLY) != 0)
+	/* A session of its own, with no controlling terminal: /dev/tty fails (ENXIO), and no
+	 * signal of the user's terminal (^C, SIGHUP, job control) reaches it but through us. */
+	if (setsid() < 0)
+		f.stage = 6;
+	else if (prog_launch_redirect(0, o->stdin_path, O_RDONLY | O_NOCTTY) != 0)
 		f.stage = 1;
 	else if (prog_launch_redirect(1, o->stdout_path, O_WRONLY | O_CREAT | O_TRUNC) != 0)
 		f.stage = 2;

@@ -15,13 +15,24 @@ struct prog_opts {
 	char *const *envp;        /* environment (NULL: ours) */
 	const char *preload;      /* the stdio shim, put first in LD_PRELOAD (NULL: none) */
 	unsigned timeout_ms;      /* kill the whole tree after this long (0: never) */
+	/* Asked every ~100 ms while the program runs without a step: non-zero stops the wait
+	 * (prog_trace_next then fails with ECANCELED). NULL: never asked. */
+	int (*poll)(void *poll_arg);
+	void *poll_arg;
 };
 
 /* What the child reports on err_fd when its setup or execve fails. */
 struct prog_launch_fail {
-	int stage;               /* 0 execve, 1 stdin, 2 stdout, 3 stderr, 4 cwd, 5 seccomp */
+	int stage;               /* 0 execve, 1 stdin, 2 stdout, 3 stderr, 4 cwd, 5 seccomp,
+	                            6 setsid */
 	int err;
 };
+
+/* What a traced program cannot do, in one line for its transcripts (prog_launch_child and
+ * prog/trace.c make it so). */
+#define PROG_LAUNCH_CONFINED "no controlling terminal (a session of its own); clone with " \
+	"CLONE_UNTRACED fails (EPERM), clone3 fails (ENOSYS: libc falls back to clone); every " \
+	"process it makes is killed when the run ends"
 
 /* Resolve argv0 as execvp would into buf: 0, or -1 (errno 0: not found in PATH). */
 int prog_launch_find(const char *argv0, char *buf, size_t len);

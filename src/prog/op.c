@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,10 @@
 
 /* A run step's default time limit (s): a grader's program must not hang the course. */
 #define PROG_OP_TIMEOUT 60.0
+/* While the program runs, the caller's poll is asked this often (ms). */
+#define PROG_OP_POLL_MS 100
+/* A stopped helper has this long to clean up after SIGTERM before SIGKILL (ms). */
+#define PROG_OP_TERM_MS 2000
 
 /* What the helper sends back, a record at a time. */
 enum prog_op_kind { PROG_OP_EVENT = 1, PROG_OP_END, PROG_OP_FAIL };
@@ -43,9 +48,10 @@ prog_op_read(int fd, void *buf, size_t n)
 
 /* The helper: run the program to its end, send its calls and how it ended on fd; never returns. */
 static void
-prog_op_helper(const struct scn_args *a, const char *dir, const char *file, int fd)
+prog_op_helper(const struct scn_args *a, const char *dir, const char *file, const char *in,
+               double limit, int fd)
 {
-	struct prog_run_opts o = { .dir = dir, .stdin_path = a->stdin_path };
+	struct prog_run_opts o = { .dir = dir, .stdin_path = in };
 	struct prog_op_rec rec = { 0 };
 	struct prog_run_step *s = malloc(sizeof *s);
 	char **argv = calloc(a->n_argv + 2, sizeof *argv);
@@ -54,7 +60,11 @@ prog_op_helper(const struct scn_args *a, const char *dir, const char *file, int 
 	uint64_t total;
 	int rc;
 
-	o.timeout_ms = (unsigned)((a->timeout > 0 ? a->timeout : PROG_OP_TIMEOUT) * 1000);
+	if (limit > a->timeout && a->timeout > 0)
+		limit = a->timeout;
+	if (limit > PROG_OP_TIMEOUT && !(a->timeout > 0))
+		limit = PROG_OP_TIMEOUT;
+	o.timeout_ms = limit * 1000 >= 1 ? (unsigned)(limit * 1000) : 1;
 	if (s == NULL || argv == NULL)
 		_exit(1);
 	argv[0] = a->program;
@@ -99,30 +109,52 @@ prog_op_helper(const struct scn_args *a, const char *dir, const char *file, int 
 	_exit(0);
 }
 
+/* Wait until fd can be read, asking b->poll every PROG_OP_POLL_MS. 0, or -1 if it said stop. */
+static int
+prog_op_wait(int fd, const struct prog_op_bounds *b)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+
+	for (;;) {
+		int rc = poll(&pf, 1, b->poll != NULL ? PROG_OP_POLL_MS : -1);
+		if (rc > 0 || (rc < 0 && errno != EINTR))
+			return 0;
+		if (b->poll != NULL && b->poll(b->poll_arg) != 0)
+			return -1;
+	}
+}
+
 /* Run the step's program as one step. */
 int
-prog_op_run(const struct scn_args *a, const char *dir, const char *file, struct step_result *out)
+prog_op_run(const struct scn_args *a, const char *dir, const char *file, const char *in,
+            const struct prog_op_bounds *b, struct step_result *out)
 {
 	struct prog_op_rec rec;
-	bool ended = false;
-	int p[2], st, rc;
+	bool ended = false, stopped;
+	int p[2], st;
 	pid_t pid;
 
+	out->events.source = EV_SRC_PTRACE;
+	out->ret = -1;
+	if (!(b->seconds > 0)) {
+		snprintf(out->note, sizeof out->note, "not run: no time is left of the run");
+		out->err = ETIMEDOUT;
+		return -1;
+	}
 	if (pipe2(p, O_CLOEXEC) != 0)
 		return -1;
 	pid = scratch_fork();
 	if (pid == 0) {
 		close(p[0]);
-		prog_op_helper(a, dir, file, p[1]);
+		prog_op_helper(a, dir, file, in, b->seconds, p[1]);
 	}
 	close(p[1]);
 	if (pid < 0) {
 		close(p[0]);
 		return -1;
 	}
-	out->events.source = EV_SRC_PTRACE;
-	out->ret = -1;
-	while ((rc = prog_op_read(p[0], &rec, sizeof rec)) == 1) {
+	while (!(stopped = prog_op_wait(p[0], b) != 0) &&
+	       prog_op_read(p[0], &rec, sizeof rec) == 1) {
 		if (rec.kind == PROG_OP_EVENT) {
 			if (event_list_add(&out->events, &rec.ev) != 0)
 				break;
@@ -147,6 +179,16 @@ prog_op_run(const struct scn_args *a, const char *dir, const char *file, struct 
 				         " steps (%" PRIu64 " stdio calls)", rec.code, rec.steps, rec.stdio);
 			break;
 		}
+	}
+	if (stopped) {
+		/* Stopped: SIGTERM makes the helper kill the program and remove its own scratch
+		 * dir (scratch/scratch.c); every other process it traced dies with it
+		 * (PTRACE_O_EXITKILL). One that does not go at once is killed. */
+		kill(pid, SIGTERM);
+		for (int i = 0; i < PROG_OP_TERM_MS / 10 && waitpid(pid, &st, WNOHANG) == 0; i++)
+			usleep(10000);
+		kill(pid, SIGKILL);
+		snprintf(out->note, sizeof out->note, "stopped before the program ended");
 	}
 	close(p[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)

@@ -6,14 +6,23 @@
 #include "scenario/scenario.h"
 #include "lesson/step.h"
 
+/* What bounds a run step besides its own timeout. */
+struct prog_op_bounds {
+	double seconds;           /* the run's time left: the program is killed after this long */
+	int (*poll)(void *);      /* asked every ~100 ms: non-zero kills it now (NULL: never) */
+	void *poll_arg;
+};
+
 /*
- * Run a->program with a->argv ("{file}" becomes file) in dir under the tracer, in a helper
+ * Run a->program with a->argv ("{file}" becomes file) in dir under the tracer, with the file
+ * in as its stdin (prog_consent_stdin chose it: a->stdin_path is not read), in a helper
  * process of its own (the tracer waits for any child: the runner's worker must not be one
- * of its children), to its end or a->timeout (default 60 s). Fill out: events (the calls
- * on the program's files, not on its stdout and stderr), output (its stdout), ret (its exit
- * status; 128 + N if signal N killed it) and note. 0, or -1 (out->note says why).
+ * of its children), to its end, a->timeout (default 60 s) or b->seconds, whichever comes
+ * first, or until b->poll says stop. Fill out: events (the calls on the program's files,
+ * not on its stdout and stderr), output (its stdout), ret (its exit status; 128 + N if
+ * signal N killed it) and note. 0, or -1 (out->note says why).
  */
-int prog_op_run(const struct scn_args *a, const char *dir, const char *file,
-                struct step_result *out);
+int prog_op_run(const struct scn_args *a, const char *dir, const char *file, const char *in,
+                const struct prog_op_bounds *b, struct step_result *out);
 
 #endif

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/fdio.h"
 #include "probe/probe.h"
 #include "prog/run.h"
 #include "scratch/scratch.h"
@@ -120,6 +121,8 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 	po.stdout_path = r->out_path[0];
 	po.stderr_path = r->out_path[1];
 	po.timeout_ms = o->timeout_ms;
+	po.poll = o->poll;
+	po.poll_arg = o->poll_arg;
 	po.preload = o->shim != NULL ? (o->shim[0] != '\0' ? o->shim : NULL) :
 	             prog_run_shim(shim, sizeof shim);
 	/* "./prog" names a file where we are, not in its working directory. */
@@ -192,9 +195,12 @@ prog_run_file_of(struct prog_run *r, pid_t pid, int tfd, const char *path)
 	struct stat st;
 	int fd = -1;
 
+	/* Every path here is the program's to choose: only a regular file is ever opened. */
 	if (tfd >= 0) {
 		snprintf(proc, sizeof proc, "/proc/%ld/fd/%d", (long)pid, tfd);
-		fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		fd = fdio_open_regular(proc, 1);
+		if (fd < 0 && errno == EINVAL)
+			return -1;         /* open, on something that is not a regular file */
 		if (fd >= 0 && (path == NULL || path[0] == '\0' || path[0] != '/')) {
 			ssize_t n = readlink(proc, link, sizeof link - 1);
 			if (n > 0) {
@@ -208,11 +214,11 @@ prog_run_file_of(struct prog_run *r, pid_t pid, int tfd, const char *path)
 			if (strcmp(r->files[i].path, path) == 0)
 				return (long)i;
 		if (path[0] == '/')
-			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+			fd = fdio_open_regular(path, 0);
 	}
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0) {
 		close(fd);
 		return -1;
 	}
@@ -301,7 +307,7 @@ prog_run_fill(struct prog_run *r, const struct prog_step *ps, struct prog_run_st
 	 * failed step stays a note: its narration names the real call, not an op's args. */
 	if (ps->kind != PROG_STEP_EXIT && !(ps->kind == PROG_STEP_CALL && ps->ev.err != 0)) {
 		int op = scenario_op_find(ps->kind == PROG_STEP_STDIO ? ps->func : ps->ev.call);
-		if (op >= 0 && op != SCN_OP_SWEEP)
+		if (op >= 0 && scenario_op_has((enum scn_op)op, SCN_OPF_CALL))
 			out->scn.op = (enum scn_op)op;
 	}
 	switch (ps->kind) {
@@ -470,7 +476,8 @@ prog_run_dir(const struct prog_run *r)
 char *
 prog_run_output(const struct prog_run *r, int which, uint64_t *total)
 {
-	int fd = open(r->out_path[which == 2], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* In the program's working directory by default: it may have put a FIFO there. */
+	int fd = fdio_open_regular(r->out_path[which == 2], 0);
 	struct stat st;
 	char *buf;
 	ssize_t n;

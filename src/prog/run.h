@@ -23,6 +23,10 @@ struct prog_run_opts {
 	unsigned timeout_ms;      /* kill it after this long (0: never) */
 	enum snap_source probe;   /* page cache source (SNAP_SRC_NONE: the chain) */
 	const char *shim;         /* the stdio shim (NULL: prog_run_shim(); "": none) */
+	/* Asked while the program runs without a step (prog/launch.h): non-zero makes
+	 * prog_run_next fail with ECANCELED (q in the TUI). NULL: never asked. */
+	int (*poll)(void *poll_arg);
+	void *poll_arg;
 };
 
 /* One file the program touched, as iobufviz watches it (read-only, never written). */
@@ -59,7 +63,8 @@ char *prog_run_shim(char *buf, size_t len);
 int prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run **out,
                  char **err);
 
-/* Run to the next step into *out. 1 = a step, 0 = the program has ended, -1 = error. */
+/* Run to the next step into *out. 1 = a step, 0 = the program has ended, -1 = error
+ * (ECANCELED: the poll asked to stop). */
 int prog_run_next(struct prog_run *r, struct prog_run_step *out);
 
 /* Free what a step owns (its events). */
@@ -89,7 +94,8 @@ void prog_run_stats(const struct prog_run *r, struct prog_stats *out);
  * calls on regular files, but not the student's; passed over, not shown. */
 uint64_t prog_run_loader_calls(const struct prog_run *r);
 
-/* Kill the program, close the files, remove the scratch dir. NULL is fine. */
+/* Kill the program and every process it made, close the files, remove the scratch dir.
+ * NULL is fine. */
 void prog_run_free(struct prog_run *r);
 
 #endif

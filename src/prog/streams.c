@@ -15,6 +15,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "base/fdio.h"
 #include "prog/streams.h"
 
 /*
@@ -118,7 +119,9 @@ prog_stdio_elf(const char *path, const char *const *names, uint64_t *values, siz
 {
 	Elf64_Ehdr eh;
 	Elf64_Shdr *shs = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	/* The path is the tracee's to choose (a mapping it made, renamed): never a FIFO that
+	 * would block us, nor a terminal or device; only a regular file is read. */
+	int fd = fdio_open_regular(path, 0), rc = 0;
 
 	if (fd < 0)
 		return -1;

@@ -34,9 +34,13 @@
 #include "prog/launch.h"
 #include "prog/mark.h"
 #include "prog/streams.h"
+#include "prog/wait.h"
 #include "prog/trace.h"
 #include "scratch/scratch.h"
 #include "base/units.h"
+
+/* At the end, how long killed processes may take to be reaped before we stop waiting (s). */
+#define PT_REAP_GRACE_S 5
 
 /* Names of the shim's functions, by marker id. */
 #define PT_MARK_NAME(id, name) [id] = #name,
@@ -60,8 +64,9 @@ struct pt_proc {
 
 /* A running program. */
 struct prog_trace {
-	pid_t leader, watchdog;
-	bool execed, timed_out;
+	pid_t leader;
+	bool execed;
+	struct prog_wait w;        /* its deadline (timeout_ms) and the caller's poll */
 	int err_fd;               /* the child's report of a failed setup or execve */
 	pid_t held;               /* stopped after a step, resumed by the next prog_trace_next */
 	struct pt_proc *procs;
@@ -448,12 +453,16 @@ pt_kill_all(struct prog_trace *t)
 		kill(t->procs[i].pid, SIGKILL);
 }
 
-/*
- * Run until the next step into *out. With until_exec, return 1 as soon as the leader has
- * exec'd (or 2 if it ended before). 1 = step; 0 = nothing left; -1 = error.
- */
+/* The tracer's kill at the deadline (prog/wait.h): every traced process. */
+static void
+pt_kill_all_cb(void *arg)
+{
+	pt_kill_all(arg);
+}
+
+/* pt_run with SIGCHLD blocked (prog/wait.h). */
 static int
-pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
+pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 {
 	for (;;) {
 		struct pt_proc *p;
@@ -462,21 +471,13 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 
 		if (t->nprocs == 0)
 			return 0;
-		pid = waitpid(-1, &st, __WALL);
+		pid = prog_wait_any(&t->w, &st, pt_kill_all_cb, t);
 		if (pid < 0) {
 			if (errno == EINTR)
 				continue;
 			if (errno == ECHILD)
 				return 0;
 			return -1;
-		}
-		if (pid == t->watchdog) {
-			/* The time is up: everything goes. */
-			scratch_forget(pid);
-			t->watchdog = 0;
-			t->timed_out = true;
-			pt_kill_all(t);
-			continue;
 		}
 		t->st.stops++;
 		p = pt_proc_find(t, pid);
@@ -489,7 +490,7 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			out->status = st;
 			out->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 			out->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
-			out->timed_out = t->timed_out;
+			out->timed_out = t->w.timed_out;
 			out->stdio_fd = -1;
 			if (pid == t->leader)
 				scratch_forget(pid);
@@ -584,6 +585,27 @@ held:
 	return 1;
 }
 
+/*
+ * Run until the next step into *out. With until_exec, return 1 as soon as the leader has
+ * exec'd (or 2 if it ended before). 1 = step; 0 = nothing left; -1 = error (ECANCELED:
+ * the caller's poll asked to stop).
+ */
+static int
+pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
+{
+	sigset_t old;
+	int rc;
+
+	if (t->w.cancelled) {
+		errno = ECANCELED;
+		return -1;
+	}
+	prog_wait_block(&old);
+	rc = pt_run_blocked(t, out, until_exec);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 /* Start the program (see prog/trace.h). */
 int
 prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trace **out,
@@ -591,7 +613,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 {
 	static const struct prog_opts none;
 	static const char *const stage[] = { "", "stdin", "stdout", "stderr", "working directory",
-	                                     "seccomp filter" };
+	                                     "seccomp filter", "new session" };
 	char prog[PATH_MAX];
 	struct prog_trace *t;
 	struct prog_step step;
@@ -633,7 +655,12 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	}
 	t->err_fd = ep[0];
 	t->held = -1;
+	t->w.poll = o->poll;
+	t->w.poll_arg = o->poll_arg;
 	memcpy(t->prog, prog, sizeof prog);
+	/* The program's orphans (a daemon it forks, a child whose parent ended) come to us, not
+	 * to init: prog_trace_free finds and kills them, so nothing it made outlives the run. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	pid = scratch_fork();
 	if (pid == 0)
 		prog_launch_child(prog, argv, env, o, ep[1]);
@@ -666,30 +693,28 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		errno = rc;
 		return -1;
 	}
-	if (o->timeout_ms > 0) {
-		t->watchdog = scratch_fork();
-		if (t->watchdog == 0) {
-			struct timespec ts = { o->timeout_ms / 1000, (long)(o->timeout_ms % 1000) * 1000000L };
-			while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-				;
-			_exit(0);
-		}
-		if (t->watchdog < 0)
-			t->watchdog = 0;
-	}
+	/* From here: its setup (a stdin that never opens) and its exec count too. */
+	prog_wait_deadline(&t->w, o->timeout_ms);
 	ptrace(PTRACE_CONT, pid, 0, 0);
 	rc = pt_run(t, &step, true);
 	if (rc != 1) {
 		struct prog_launch_fail f = { 0, 0 };
-		ssize_t n = read(t->err_fd, &f, sizeof f);
+		/* Only once the child has ended is its report complete (or known to be missing). */
+		ssize_t n = rc == 2 ? read(t->err_fd, &f, sizeof f) : 0;
 
 		if (n == (ssize_t)sizeof f && f.stage == 0)
 			errmsg_set(err, "%s: %s", argv[0], strerror(f.err));
-		else if (n == (ssize_t)sizeof f && f.stage > 0 && f.stage <= 5)
+		else if (n == (ssize_t)sizeof f && f.stage > 0 &&
+		         (size_t)f.stage < sizeof stage / sizeof stage[0])
 			errmsg_set(err, "%s: %s: %s", argv[0], stage[f.stage], strerror(f.err));
+		else if (t->w.timed_out)
+			errmsg_set(err, "%s: did not start within the timeout", argv[0]);
+		else if (rc < 0)
+			errmsg_set(err, "%s: %s", argv[0], strerror(errno));
 		else
 			errmsg_set(err, "%s: ended before it started", argv[0]);
-		errno = n == (ssize_t)sizeof f ? f.err : ECHILD;
+		errno = n == (ssize_t)sizeof f ? f.err : t->w.timed_out ? ETIMEDOUT :
+		        rc < 0 ? errno : ECHILD;
 		rc = errno;
 		prog_trace_free(t);
 		errno = rc;
@@ -781,36 +806,27 @@ prog_trace_format(const struct prog_step *s, char *buf, size_t len)
 	return buf;
 }
 
+/* A process the end of the run reaped (prog/wait.h): forget it. */
+static void
+pt_gone(pid_t pid, void *arg)
+{
+	struct prog_trace *t = arg;
+	struct pt_proc *p = pt_proc_find(t, pid);
+
+	if (p != NULL)
+		pt_proc_del(t, p);
+}
+
 /* Kill the whole tree and free t. */
 void
 prog_trace_free(struct prog_trace *t)
 {
 	if (t == NULL)
 		return;
-	pt_kill_all(t);
-	while (t->nprocs > 0) {
-		int st;
-		pid_t pid = waitpid(-1, &st, __WALL);
-		struct pt_proc *p;
-
-		if (pid < 0 && errno == EINTR)
-			continue;
-		if (pid < 0)
-			break;
-		if (pid == t->watchdog)
-			t->watchdog = 0;
-		p = pt_proc_find(t, pid);
-		if (p != NULL && (WIFEXITED(st) || WIFSIGNALED(st)))
-			pt_proc_del(t, p);
-		else if (p != NULL)
-			kill(pid, SIGKILL);
-	}
+	prog_wait_reap_all(pt_kill_all_cb, pt_gone, t, PT_REAP_GRACE_S);
 	scratch_forget(t->leader);
-	if (t->watchdog > 0) {
-		kill(t->watchdog, SIGKILL);
-		waitpid(t->watchdog, NULL, 0);
-		scratch_forget(t->watchdog);
-	}
+	while (t->nprocs > 0)
+		pt_proc_del(t, &t->procs[0]);
 	if (t->err_fd > 0)
 		close(t->err_fd);
 	free(t->procs);

@@ -59,8 +59,11 @@ struct prog_stats {
 
 /*
  * Start argv[0] (a path, or a name looked up in PATH) under the tracer, with a seccomp
- * filter that stops it only on the calls that concern files, and run it up to its
- * execve. 0 and *out, or -1 and *err (malloc'd, "PROGRAM: No such file or directory").
+ * filter that stops it only on the calls that concern files (and refuses clone with
+ * CLONE_UNTRACED, and clone3), in a session of its own with no controlling terminal, and
+ * run it up to its execve. The calling process becomes a child subreaper: the program's
+ * orphans are its children until prog_trace_free kills them. 0 and *out, or -1 and *err
+ * (malloc'd, "PROGRAM: No such file or directory").
  */
 int prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trace **out,
                      char **err);
@@ -70,8 +73,10 @@ int prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_
  * (tracees that are not our children can only be waited for so): while a program is
  * traced, the caller must not have other children of its own to wait for. The process that made a call step
  * stays stopped right after the call until the next prog_trace_next (so prog_trace_stdio
- * shows its buffers as they are then). 1 = a step; 0 = every process has ended; -1 = error
- * with errno.
+ * shows its buffers as they are then). Every wait is bounded: at prog_opts.timeout_ms the
+ * whole program is killed (its ends come as steps, timed_out), and prog_opts.poll is asked
+ * while nothing happens. 1 = a step; 0 = every process has ended; -1 = error with errno
+ * (ECANCELED: the poll asked to stop; call prog_trace_free).
  */
 int prog_trace_next(struct prog_trace *t, struct prog_step *out);
 
@@ -97,8 +102,9 @@ void prog_trace_event(const struct call_row *c, const struct decode_stop *s,
 /* "openat(AT_FDCWD, "in", O_RDONLY) = 3", "fwrite(fd 3, 100) = 1", "exited 0" into buf. */
 char *prog_trace_format(const struct prog_step *s, char *buf, size_t len);
 
-/* Kill every process of the program, reap them, free t. NULL is fine. (PTRACE_O_EXITKILL
- * and PR_SET_PDEATHSIG kill them too if we die without calling it.) */
+/* Kill every process of the program, and every child of the caller (its orphans), reap
+ * them, free t. NULL is fine. (PTRACE_O_EXITKILL and PR_SET_PDEATHSIG kill them too if we
+ * die without calling it.) */
 void prog_trace_free(struct prog_trace *t);
 
 #endif

@@ -9,75 +9,92 @@
 
 /*
  * Every op is one X(...) line below: its enum tail, its YAML name, whether it acts through
- * the FILE* or the fd, where it runs, what its YAML value is, the function that runs it in
- * the worker (engine/ops.c), the one that writes it as C (export/describe.c), the loader's extra check
- * (load/step.c, NULL if the argument list says it all), the one that emits it as
- * statements of a whole program (export/emit.c: the program pane, --export=c), then its arguments.
+ * the FILE* or the fd, where it runs, what its YAML value is, what it is (SCN_OPF_* flags:
+ * what on: and as: may name, whether it reads, writes, closes, ends the program...), where its
+ * bytes go (SCN_LAYER_*: the program pane colours its call so), the C function its statement
+ * calls when that is not its name, the function that runs it in the worker (engine/ops.c), the
+ * loader's extra check (load/step.c, NULL if the argument list says it all), the one that
+ * writes it as C (export/emit*.c: the line a student would write and the statements of a whole
+ * program), then its arguments.
  * The enum, the op table, the shape check, libcyaml's schema of a step (load/raw.c) and
- * the required-argument check are all made from it.
+ * the required-argument check are all made from it; no code lists ops by name.
  * A build may add ops with SCN_OP_LIST_EXTRA (tests/test-op.h does, to prove that an op
  * is one entry).
  */
 #define SCN_OP_LIST(X) \
-	X(OPEN, "open", FD, WORKER, ARGS, ops_open, describe_open, NULL, emit_open, OPT(FLAGS)) \
-	X(FOPEN, "fopen", STDIO, WORKER, ARGS, ops_fopen, describe_fopen, NULL, emit_fopen, REQ(MODE)) \
-	X(FDOPEN, "fdopen", STDIO, WORKER, ARGS, ops_fdopen, describe_fdopen, NULL, emit_fdopen, \
-	  REQ(MODE)) \
-	X(FILENO, "fileno", STDIO, WORKER, ARGS, ops_fileno, describe_fileno, NULL, emit_fileno) \
-	X(SETVBUF, "setvbuf", STDIO, WORKER, ARGS, ops_setvbuf, describe_setvbuf, NULL, emit_setvbuf, \
-	  REQ(BUFMODE) OPT(SIZE) OPT(BUFFER)) \
-	X(SETBUF, "setbuf", STDIO, WORKER, ARGS, ops_setbuf, describe_setbuf, NULL, emit_setbuf, \
-	  REQ(SETBUF_BUFFER)) \
-	X(SETBUFFER, "setbuffer", STDIO, WORKER, ARGS, ops_setbuffer, describe_setbuffer, NULL, \
-	  emit_setbuffer, OPT(SIZE) OPT(BUFFER)) \
-	X(FWRITE, "fwrite", STDIO, WORKER, ARGS, ops_fwrite, describe_fwrite, NULL, emit_fwrite, \
-	  REQ(BYTES)) \
-	X(FPUTS, "fputs", STDIO, WORKER, ARGS, ops_fputs, describe_fputs, NULL, emit_fputs, REQ(TEXT)) \
-	X(PRINTF, "printf", STDIO, WORKER, ARGS, ops_printf, describe_printf, NULL, emit_printf, \
-	  REQ(TEXT)) \
-	X(FREAD, "fread", STDIO, WORKER, ARGS, ops_fread, describe_fread, NULL, emit_fread, REQ(BYTES)) \
-	X(FGETS, "fgets", STDIO, WORKER, ARGS, ops_fgets, describe_fgets, NULL, emit_fgets, REQ(BYTES)) \
-	X(FFLUSH, "fflush", STDIO, WORKER, ARGS, ops_fflush, describe_fflush, NULL, emit_fflush) \
-	X(FSEEK, "fseek", STDIO, WORKER, ARGS, ops_fseek, describe_fseek, NULL, emit_fseek, \
-	  REQ(SEEK_OFFSET) OPT(WHENCE)) \
-	X(FCLOSE, "fclose", STDIO, WORKER, ARGS, ops_fclose, describe_fclose, NULL, emit_fclose) \
-	X(WRITE, "write", FD, WORKER, ARGS, ops_write, describe_write, scenario_step_text, \
-	  emit_write, ONE(BYTES) ONE(TEXT) OPT(ALIGN)) \
-	X(READ, "read", FD, WORKER, ARGS, ops_read, describe_read, NULL, emit_read, \
-	  REQ(BYTES) OPT(ALIGN)) \
-	X(PREAD, "pread", FD, WORKER, ARGS, ops_pread, describe_pread, NULL, emit_pread, \
-	  REQ(BYTES) OPT(OFFSET) OPT(ALIGN)) \
-	X(PWRITE, "pwrite", FD, WORKER, ARGS, ops_pwrite, describe_pwrite, scenario_step_text, \
-	  emit_pwrite, ONE(BYTES) ONE(TEXT) OPT(OFFSET) OPT(ALIGN)) \
-	X(LSEEK, "lseek", FD, WORKER, ARGS, ops_lseek, describe_lseek, NULL, emit_lseek, \
-	  REQ(SEEK_OFFSET) OPT(WHENCE)) \
-	X(FSYNC, "fsync", FD, WORKER, ARGS, ops_fsync, describe_fsync, NULL, emit_fsync) \
-	X(FDATASYNC, "fdatasync", FD, WORKER, ARGS, ops_fdatasync, describe_fdatasync, NULL, \
-	  emit_fdatasync) \
-	X(SYNC_FILE_RANGE, "sync_file_range", FD, WORKER, ARGS, ops_sync_file_range, \
-	  describe_sync_file_range, NULL, emit_sync_file_range, OPT(OFFSET) OPT(LEN) OPT(SFR_FLAGS)) \
-	X(SYNC, "sync", FD, WORKER, ARGS, ops_sync, describe_sync, NULL, emit_sync) \
-	X(FADVISE, "posix_fadvise", FD, WORKER, ARGS, ops_fadvise, describe_fadvise, NULL, emit_fadvise, \
-	  REQ(ADVICE) OPT(OFFSET) OPT(LEN)) \
-	X(FALLOCATE, "fallocate", FD, WORKER, ARGS, ops_fallocate, describe_fallocate, \
-	  scenario_step_fallocate, emit_fallocate, OPT(OFFSET) REQ(LEN)) \
-	X(FTRUNCATE, "ftruncate", FD, WORKER, ARGS, ops_ftruncate, describe_ftruncate, NULL, \
-	  emit_ftruncate, OPT(LEN)) \
-	X(CLOSE, "close", FD, WORKER, ARGS, ops_close, describe_close, NULL, emit_close) \
-	X(FCNTL, "fcntl", FD, WORKER, ARGS, ops_fcntl, describe_fcntl, scenario_step_fcntl, \
-	  emit_fcntl, REQ(FCNTL_CMD) OPT(FLAGS)) \
-	X(FORK, "fork", STDIO, WORKER, ARGS, ops_fork, describe_fork, NULL, emit_fork, REQ(CHILD)) \
-	X(EXIT, "exit", STDIO, WORKER, ARGS, ops_exit, describe_exit, NULL, emit_exit) \
-	X(UEXIT, "_exit", STDIO, WORKER, ARGS, ops_uexit, describe_uexit, NULL, emit_uexit) \
-	X(WAIT, "wait", NONE, RUNNER_WAIT, ARGS, ops_nothing, describe_wait, scenario_step_wait, \
-	  emit_wait, OPT(SECONDS) OPT(UNTIL) OPT(TIMEOUT)) \
-	X(PTY, "pty", NONE, RUNNER_PTY, ARGS, NULL, describe_pty, NULL, emit_pty, \
+	X(OPEN, "open", FD, WORKER, ARGS, SCN_OPF_NEW_FD | SCN_OPF_CALL, NONE, NULL, ops_open, \
+	  NULL, emit_open, OPT(FLAGS)) \
+	X(FOPEN, "fopen", STDIO, WORKER, ARGS, SCN_OPF_NEW_FP | SCN_OPF_MANY | SCN_OPF_CALL, STDIO, \
+	  NULL, ops_fopen, NULL, emit_fopen, REQ(MODE)) \
+	X(FDOPEN, "fdopen", STDIO, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_NEW_FP | SCN_OPF_WRAPS | \
+	  SCN_OPF_MANY | SCN_OPF_CALL, STDIO, NULL, ops_fdopen, NULL, emit_fdopen, REQ(MODE)) \
+	X(FILENO, "fileno", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_WRAPS | SCN_OPF_MANY | \
+	  SCN_OPF_CALL, STDIO, NULL, ops_fileno, NULL, emit_fileno) \
+	X(SETVBUF, "setvbuf", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_MANY | SCN_OPF_CALL, STDIO, \
+	  NULL, ops_setvbuf, NULL, emit_setvbuf, REQ(BUFMODE) OPT(SIZE) OPT(BUFFER)) \
+	X(SETBUF, "setbuf", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_MANY | SCN_OPF_CALL, STDIO, \
+	  NULL, ops_setbuf, NULL, emit_setbuf, REQ(SETBUF_BUFFER)) \
+	X(SETBUFFER, "setbuffer", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_MANY | SCN_OPF_CALL, \
+	  STDIO, NULL, ops_setbuffer, NULL, emit_setbuffer, OPT(SIZE) OPT(BUFFER)) \
+	X(FWRITE, "fwrite", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_WRITES | SCN_OPF_MANY | \
+	  SCN_OPF_CALL, STDIO, NULL, ops_fwrite, NULL, emit_fwrite, REQ(BYTES)) \
+	X(FPUTS, "fputs", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_WRITES | SCN_OPF_MANY | \
+	  SCN_OPF_CALL, STDIO, NULL, ops_fputs, NULL, emit_fputs, REQ(TEXT)) \
+	X(PRINTF, "printf", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_WRITES | SCN_OPF_MANY | \
+	  SCN_OPF_CALL, STDIO, "fprintf", ops_printf, NULL, emit_printf, REQ(TEXT)) \
+	X(FREAD, "fread", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_READS | SCN_OPF_MANY | \
+	  SCN_OPF_CALL, STDIO, NULL, ops_fread, NULL, emit_fread, REQ(BYTES)) \
+	X(FGETS, "fgets", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_READS | SCN_OPF_MANY | \
+	  SCN_OPF_CALL, STDIO, NULL, ops_fgets, NULL, emit_fgets, REQ(BYTES)) \
+	X(FFLUSH, "fflush", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_MANY | SCN_OPF_CALL, STDIO, \
+	  NULL, ops_fflush, NULL, emit_fflush) \
+	X(FSEEK, "fseek", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_MANY | SCN_OPF_CALL, STDIO, \
+	  NULL, ops_fseek, NULL, emit_fseek, REQ(SEEK_OFFSET) OPT(WHENCE)) \
+	X(FCLOSE, "fclose", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_CLOSES | SCN_OPF_MANY | \
+	  SCN_OPF_CALL, STDIO, NULL, ops_fclose, NULL, emit_fclose) \
+	X(WRITE, "write", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_WRITES | SCN_OPF_CALL, DIRTY, NULL, \
+	  ops_write, scenario_step_text, emit_write, ONE(BYTES) ONE(TEXT) OPT(ALIGN)) \
+	X(READ, "read", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_READS | SCN_OPF_CALL, CLEAN, NULL, \
+	  ops_read, NULL, emit_read, REQ(BYTES) OPT(ALIGN)) \
+	X(PREAD, "pread", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_READS | SCN_OPF_CALL, CLEAN, NULL, \
+	  ops_pread, NULL, emit_pread, REQ(BYTES) OPT(OFFSET) OPT(ALIGN)) \
+	X(PWRITE, "pwrite", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_WRITES | SCN_OPF_CALL, DIRTY, \
+	  NULL, ops_pwrite, scenario_step_text, emit_pwrite, \
+	  ONE(BYTES) ONE(TEXT) OPT(OFFSET) OPT(ALIGN)) \
+	X(LSEEK, "lseek", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CALL, NONE, NULL, ops_lseek, NULL, \
+	  emit_lseek, REQ(SEEK_OFFSET) OPT(WHENCE)) \
+	X(FSYNC, "fsync", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CALL, DISK, NULL, ops_fsync, NULL, \
+	  emit_fsync) \
+	X(FDATASYNC, "fdatasync", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CALL, DISK, NULL, \
+	  ops_fdatasync, NULL, emit_fdatasync) \
+	X(SYNC_FILE_RANGE, "sync_file_range", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CALL, DISK, \
+	  NULL, ops_sync_file_range, NULL, emit_sync_file_range, OPT(OFFSET) OPT(LEN) OPT(SFR_FLAGS)) \
+	X(SYNC, "sync", FD, WORKER, ARGS, SCN_OPF_CALL, DISK, NULL, ops_sync, NULL, emit_sync) \
+	X(FADVISE, "posix_fadvise", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CALL, CLEAN, NULL, \
+	  ops_fadvise, NULL, emit_fadvise, REQ(ADVICE) OPT(OFFSET) OPT(LEN)) \
+	X(FALLOCATE, "fallocate", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CALL, DIRTY, NULL, \
+	  ops_fallocate, scenario_step_fallocate, emit_fallocate, OPT(OFFSET) REQ(LEN)) \
+	X(FTRUNCATE, "ftruncate", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CALL, DIRTY, NULL, \
+	  ops_ftruncate, NULL, emit_ftruncate, OPT(LEN)) \
+	X(CLOSE, "close", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CLOSES | SCN_OPF_CALL, NONE, NULL, \
+	  ops_close, NULL, emit_close) \
+	X(FCNTL, "fcntl", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CALL, NONE, NULL, ops_fcntl, \
+	  scenario_step_fcntl, emit_fcntl, REQ(FCNTL_CMD) OPT(FLAGS)) \
+	X(FORK, "fork", STDIO, WORKER, ARGS, SCN_OPF_PROCESS | SCN_OPF_MANY | SCN_OPF_CALL, NONE, \
+	  NULL, ops_fork, NULL, emit_fork, REQ(CHILD)) \
+	X(EXIT, "exit", STDIO, WORKER, ARGS, SCN_OPF_PROCESS | SCN_OPF_ENDS | SCN_OPF_MANY | \
+	  SCN_OPF_CALL, NONE, NULL, ops_exit, NULL, emit_exit) \
+	X(UEXIT, "_exit", STDIO, WORKER, ARGS, SCN_OPF_PROCESS | SCN_OPF_ENDS | SCN_OPF_MANY | \
+	  SCN_OPF_CALL, NONE, NULL, ops_uexit, NULL, emit_uexit) \
+	X(WAIT, "wait", NONE, RUNNER_WAIT, ARGS, 0, WRITEBACK, "wait_clean", ops_nothing, \
+	  scenario_step_wait, emit_wait, OPT(SECONDS) OPT(UNTIL) OPT(TIMEOUT)) \
+	X(PTY, "pty", NONE, RUNNER_PTY, ARGS, 0, NONE, NULL, NULL, NULL, emit_pty, \
 	  ONE(PRINTF) ONE(WRITE) OPT(BETWEEN)) \
-	X(TAIL, "tail", FD, WORKER, ARGS, ops_tail, describe_tail, NULL, emit_tail, \
-	  REQ(LINES) OPT(BLOCK)) \
-	X(SWEEP, "sweep", NONE, RUNNER_SWEEP, SWEEP, NULL, describe_sweep, NULL, emit_sweep) \
-	X(NOTE, "note", NONE, WORKER, TEXT, ops_nothing, describe_note, NULL, emit_note) \
-	X(RUN, "run", NONE, RUNNER_RUN, ARGS, NULL, describe_run, NULL, emit_run, \
+	X(TAIL, "tail", FD, WORKER, ARGS, SCN_OPF_READS | SCN_OPF_MANY, NONE, NULL, ops_tail, NULL, \
+	  emit_tail, REQ(LINES) OPT(BLOCK)) \
+	X(SWEEP, "sweep", NONE, RUNNER_SWEEP, SWEEP, 0, NONE, NULL, NULL, NULL, emit_sweep) \
+	X(NOTE, "note", NONE, WORKER, TEXT, 0, NONE, NULL, ops_nothing, NULL, emit_note) \
+	X(RUN, "run", NONE, RUNNER_RUN, ARGS, 0, NONE, NULL, NULL, NULL, emit_run, \
 	  REQ(PROGRAM) OPT(ARGS) OPT(STDIN) OPT(TIMEOUT)) \
 	SCN_OP_LIST_EXTRA(X)
 
@@ -167,38 +184,39 @@ enum scn_arg {
 };
 
 /*
- * Each argument's YAML key and what it takes (SCALAR: a single value; LIST: a list of single
- * values), by its enum tail: the shape check's table (scn_arg_fields) and libcyaml's schema of
- * every op's argument mapping (load/raw.c) are both made from these.
+ * Each argument's YAML key, what it takes (SCALAR: a single value; LIST: a list of single
+ * values) and an example of its value (as YAML: tests build a step of every op from them), by
+ * its enum tail: the shape check's table (scn_arg_fields) and libcyaml's schema of every op's
+ * argument mapping (load/raw.c) are both made from these.
  */
-#define SCN_ARGDEF_BYTES "bytes", SCALAR
-#define SCN_ARGDEF_OFFSET "offset", SCALAR
-#define SCN_ARGDEF_LEN "len", SCALAR
-#define SCN_ARGDEF_WHENCE "whence", SCALAR
-#define SCN_ARGDEF_TEXT "text", SCALAR
-#define SCN_ARGDEF_MODE "mode", SCALAR
-#define SCN_ARGDEF_SIZE "size", SCALAR
-#define SCN_ARGDEF_BUFFER "buffer", SCALAR
-#define SCN_ARGDEF_FLAGS "flags", LIST
-#define SCN_ARGDEF_ADVICE "advice", SCALAR
-#define SCN_ARGDEF_ALIGN "align", SCALAR
-#define SCN_ARGDEF_SECONDS "seconds", SCALAR
-#define SCN_ARGDEF_UNTIL "until", SCALAR
-#define SCN_ARGDEF_TIMEOUT "timeout", SCALAR
-#define SCN_ARGDEF_LINES "lines", SCALAR
-#define SCN_ARGDEF_BLOCK "block", SCALAR
-#define SCN_ARGDEF_PRINTF "printf", SCALAR
-#define SCN_ARGDEF_WRITE "write", SCALAR
-#define SCN_ARGDEF_BETWEEN "between", SCALAR
-#define SCN_ARGDEF_PROGRAM "program", SCALAR
-#define SCN_ARGDEF_ARGS "args", LIST
-#define SCN_ARGDEF_STDIN "stdin", SCALAR
-#define SCN_ARGDEF_BUFMODE "mode", SCALAR
-#define SCN_ARGDEF_SETBUF_BUFFER "buffer", SCALAR
-#define SCN_ARGDEF_SFR_FLAGS "flags", LIST
-#define SCN_ARGDEF_SEEK_OFFSET "offset", SCALAR
-#define SCN_ARGDEF_FCNTL_CMD "cmd", SCALAR
-#define SCN_ARGDEF_CHILD "child", SCALAR
+#define SCN_ARGDEF_BYTES "bytes", SCALAR, "100"
+#define SCN_ARGDEF_OFFSET "offset", SCALAR, "0"
+#define SCN_ARGDEF_LEN "len", SCALAR, "4096"
+#define SCN_ARGDEF_WHENCE "whence", SCALAR, "SET"
+#define SCN_ARGDEF_TEXT "text", SCALAR, "\"hi\\n\""
+#define SCN_ARGDEF_MODE "mode", SCALAR, "\"r+\""
+#define SCN_ARGDEF_SIZE "size", SCALAR, "4096"
+#define SCN_ARGDEF_BUFFER "buffer", SCALAR, "library"
+#define SCN_ARGDEF_FLAGS "flags", LIST, "[O_RDWR]"
+#define SCN_ARGDEF_ADVICE "advice", SCALAR, "DONTNEED"
+#define SCN_ARGDEF_ALIGN "align", SCALAR, "0"
+#define SCN_ARGDEF_SECONDS "seconds", SCALAR, "0"
+#define SCN_ARGDEF_UNTIL "until", SCALAR, "clean"
+#define SCN_ARGDEF_TIMEOUT "timeout", SCALAR, "1"
+#define SCN_ARGDEF_LINES "lines", SCALAR, "3"
+#define SCN_ARGDEF_BLOCK "block", SCALAR, "4096"
+#define SCN_ARGDEF_PRINTF "printf", SCALAR, "\"p\\n\""
+#define SCN_ARGDEF_WRITE "write", SCALAR, "\"w\\n\""
+#define SCN_ARGDEF_BETWEEN "between", SCALAR, "fflush"
+#define SCN_ARGDEF_PROGRAM "program", SCALAR, "true"
+#define SCN_ARGDEF_ARGS "args", LIST, "[\"{file}\"]"
+#define SCN_ARGDEF_STDIN "stdin", SCALAR, "in.txt"
+#define SCN_ARGDEF_BUFMODE "mode", SCALAR, "full"
+#define SCN_ARGDEF_SETBUF_BUFFER "buffer", SCALAR, "none"
+#define SCN_ARGDEF_SFR_FLAGS "flags", LIST, "[WRITE]"
+#define SCN_ARGDEF_SEEK_OFFSET "offset", SCALAR, "0"
+#define SCN_ARGDEF_FCNTL_CMD "cmd", SCALAR, "F_GETFL"
+#define SCN_ARGDEF_CHILD "child", SCALAR, "exit"
 
 /* How an op takes an argument. */
 enum scn_need {
@@ -227,12 +245,44 @@ enum scn_form {
 	SCN_FORM_SWEEP, /* a sweep mapping (load/sweep.c) */
 };
 
+/*
+ * What an op is: the flags of its entry (as strace's TD, TF, ... say what a system call is).
+ * Code asks these, never a list of ops.
+ */
+enum scn_op_flag {
+	SCN_OPF_FD = 1u << 0,      /* acts on an fd: on: names one */
+	SCN_OPF_FP = 1u << 1,      /* acts on a FILE*: on: names one */
+	SCN_OPF_NEW_FD = 1u << 2,  /* opens the file: a new fd (as: names it) */
+	SCN_OPF_NEW_FP = 1u << 3,  /* makes a new FILE* (as: names it) */
+	SCN_OPF_WRAPS = 1u << 4,   /* gives the other half of an fd/FILE* pair (fdopen, fileno) */
+	SCN_OPF_CLOSES = 1u << 5,  /* closes what it acts on */
+	SCN_OPF_READS = 1u << 6,   /* reads the file's bytes into the program (rbuf) */
+	SCN_OPF_WRITES = 1u << 7,  /* writes the program's bytes (wbuf, or a text) to the file */
+	SCN_OPF_PROCESS = 1u << 8, /* acts on the whole program, every FILE* at once */
+	SCN_OPF_ENDS = 1u << 9,    /* ends the program: the scenario's last step */
+	SCN_OPF_MANY = 1u << 10,   /* its system calls are a library's or a loop's, as many as it
+	                              needs: without ptrace only /proc/PID/io counts them */
+	SCN_OPF_CALL = 1u << 11,   /* it is the C call of its name (a traced program's call of
+	                              that name is this op) */
+};
+
+/* Where an op's bytes go, or what it asks of them: the pane its call is coloured like. */
+enum scn_layer {
+	SCN_LAYER_NONE,       /* nowhere in particular */
+	SCN_LAYER_STDIO,      /* the stdio buffer */
+	SCN_LAYER_DIRTY,      /* the page cache, dirty */
+	SCN_LAYER_CLEAN,      /* the page cache, clean (read, read ahead, dropped) */
+	SCN_LAYER_DISK,       /* the disk: the call waits for it */
+	SCN_LAYER_WRITEBACK,  /* the kernel's own writeback */
+};
+
 /* Value type of an expectation key. */
 enum scn_ktype { SCN_KT_NUMBER, SCN_KT_SIGNED, SCN_KT_BUFMODE, SCN_KT_ERRNO, SCN_KT_TEXT,
 	SCN_KT_PREFIX /* text the observed text starts with */ };
 
 struct scn_args;
 struct scn_step;
+struct emit;
 struct ops_state;
 struct ops_result;
 struct step_result;
@@ -245,15 +295,16 @@ struct scn_op_entry {
 	enum scn_io io;
 	enum scn_runs runs;
 	enum scn_form form;
+	unsigned flags;                   /* SCN_OPF_* bits: what it is */
+	enum scn_layer layer;             /* where its bytes go */
+	const char *cname;                /* the C function its statement calls; NULL: its name */
 	/* Run it in the worker (NULL: the runner does all of it). */
 	void (*run)(struct ops_state *, const struct scn_args *, struct ops_result *);
-	/* Write it as the line of C a student would write. */
-	void (*describe)(const struct scn_step *, char *, size_t);
 	/* The loader's rules that its argument list cannot say (NULL: none). */
 	void (*check)(struct scn_load *, const struct scn_step *, const struct yamlpos_node *,
 		      size_t);
-	/* Write it as the statements of a whole C program (lines split by '\n'). */
-	void (*emit)(const struct scn_step *, char *, size_t);
+	/* Write it as C twice: the line a student would write, the statements of a program. */
+	void (*emit)(const struct scn_step *, struct emit *);
 	const struct scn_arg_use *args;   /* ends with SCN_ARG_NONE */
 };
 

@@ -54,6 +54,15 @@ scenario_op_is_stdio(enum scn_op op)
 	return scn_op_table[op].io == SCN_IO_STDIO;
 }
 
+/* True if op is any of flags. */
+bool
+scenario_op_has(enum scn_op op, unsigned flags)
+{
+	if ((unsigned)op >= SCN_OP__COUNT)
+		return false;
+	return (scn_op_table[op].flags & flags) != 0;
+}
+
 /* True if key may be expected of a step doing op. */
 bool
 scenario_key_applies(enum scn_key key, enum scn_op op)

@@ -303,6 +303,11 @@ struct scenario {
  */
 int scenario_load(const char *path, struct scenario **out, char **err);
 
+/* The same, for the len bytes of text (a scenario held in memory, a fuzzer's input), named
+ * name in messages. */
+int scenario_load_text(const char *name, const char *text, size_t len, struct scenario **out,
+                       char **err);
+
 /* Free a scenario from scenario_load(). NULL is fine. */
 void scenario_free(struct scenario *s);
 
@@ -323,6 +328,9 @@ const char *scenario_cmp_name(enum scn_cmp cmp);
 
 /* True if op acts through the FILE* (its syscalls are made by stdio). */
 bool scenario_op_is_stdio(enum scn_op op);
+
+/* True if op's entry has any of the SCN_OPF_* bits in flags (false for no op). */
+bool scenario_op_has(enum scn_op op, unsigned flags);
 
 /*
  * O_DIRECT's rule, the one place it is written: which of a transfer's bytes, offset and buffer

@@ -31,6 +31,8 @@
 /* The lock file in every scratch dir: held (flock) by the run that made the dir, for as long
  * as it lives, so that a later run can prove the dir's owner is gone (scratch_reap). */
 #define SCRATCH_LOCK ".iobufviz-lock"
+/* The lock file's name while it is made, before it is locked: the reaper never looks at it. */
+#define SCRATCH_LOCK_NEW ".iobufviz-lock.new"
 
 /* waitid()'s P_PIDFD (Linux 5.4), spelled out for C libraries that predate it. */
 #define SCRATCH_P_PIDFD ((idtype_t)3)
@@ -47,6 +49,10 @@ static char scratch_dirs[SCRATCH_MAX_DIRS][PATH_MAX];
 static int scratch_dfd[SCRATCH_MAX_DIRS];
 static int scratch_pfd[SCRATCH_MAX_DIRS];
 static int scratch_lfd[SCRATCH_MAX_DIRS];
+/* The process that made each dir: only it removes the dir. A child of scratch_fork sees its
+ * parent's dirs (and works in them) but never removes them; a dir it makes itself (a run
+ * step's helper tracing a program) is its own to remove. */
+static volatile sig_atomic_t scratch_dir_pid[SCRATCH_MAX_DIRS];
 /* The actions the crash signals had before ours, restored before such a signal is raised
  * again (so a sanitizer's own handler still reports the crash). Indexed by signal number. */
 static struct sigaction scratch_old_action[NSIG];
@@ -55,6 +61,8 @@ static void (*scratch_hook)(void);
 static int scratch_installed;
 static volatile sig_atomic_t scratch_child_pid[SCRATCH_MAX_CHILDREN];
 static volatile sig_atomic_t scratch_child_fd[SCRATCH_MAX_CHILDREN];
+/* The process that forked each (a plain fork() of it inherits the table: not its to kill). */
+static volatile sig_atomic_t scratch_child_parent[SCRATCH_MAX_CHILDREN];
 static int scratch_child_init;
 
 /*
@@ -125,7 +133,7 @@ scratch_kill_children(void)
 		int fd = scratch_child_fd[i];
 		siginfo_t si;
 
-		if (scratch_child_pid[i] <= 0 || fd < 0)
+		if (scratch_child_pid[i] <= 0 || fd < 0 || scratch_child_parent[i] != getpid())
 			continue;
 		if (syscall(SYS_pidfd_send_signal, fd, SIGKILL, NULL, 0) == 0)
 			while (waitid(SCRATCH_P_PIDFD, (id_t)fd, &si, WEXITED | __WALL) < 0 &&
@@ -137,15 +145,15 @@ scratch_kill_children(void)
 	}
 }
 
-/* Remove all dirs if this process owns them, after killing the children that could write there. */
+/* Remove the dirs this process made, after killing the children that could write there. */
 static void
 scratch_cleanup_owned(void)
 {
-	if (scratch_owner != getpid())
-		return;
+	pid_t self = getpid();
+
 	scratch_kill_children();
 	for (int i = 0; i < SCRATCH_MAX_DIRS; i++)
-		if (scratch_dirs[i][0] != '\0') {
+		if (scratch_dirs[i][0] != '\0' && scratch_dir_pid[i] == self) {
 			scratch_rmtree(i);
 			scratch_dirs[i][0] = '\0';
 		}
@@ -165,11 +173,10 @@ scratch_signal(int sig)
 {
 	int saved = errno;
 
-	if (scratch_owner == getpid()) {
-		if (scratch_hook != NULL)
-			scratch_hook();
-		scratch_cleanup_owned();
-	}
+	/* The hook (the terminal) is the first process's; the dirs each process's own. */
+	if (scratch_owner == getpid() && scratch_hook != NULL)
+		scratch_hook();
+	scratch_cleanup_owned();
 	/* A crash goes on to the handler that was there before (a sanitizer's); any other
 	 * signal to its default action, so the process dies of it as a shell expects. */
 	if (scratch_sig_is_crash(sig))
@@ -205,10 +212,10 @@ scratch_install(void)
 {
 	struct sigaction sa;
 
-	scratch_owner = getpid();
 	if (scratch_installed)
 		return;
 	scratch_installed = 1;
+	scratch_owner = getpid();
 	atexit(scratch_cleanup_owned);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = scratch_signal;
@@ -316,10 +323,14 @@ scratch_mkdir(const char *parent)
 			unlinkat(pfd, name, AT_REMOVEDIR);
 			break;
 		}
-		/* Our lock, held until we go: a later run that can take it knows we are gone. */
-		lfd = openat(dfd, SCRATCH_LOCK, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		             0600);
-		if (lfd < 0 || flock(lfd, LOCK_EX | LOCK_NB) != 0) {
+		/* Our lock, held until we go: a later run that can take it knows we are gone.
+		 * It is made and locked under a name the reaper ignores, and only then renamed
+		 * to the name it looks for: a concurrent reaper never finds it unlocked (it
+		 * would take the free lock and remove a live run's dir). */
+		lfd = openat(dfd, SCRATCH_LOCK_NEW, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+		             O_CLOEXEC, 0600);
+		if (lfd < 0 || flock(lfd, LOCK_EX | LOCK_NB) != 0 ||
+		    renameat(dfd, SCRATCH_LOCK_NEW, dfd, SCRATCH_LOCK) != 0) {
 			e = errno;
 			if (lfd >= 0)
 				close(lfd);
@@ -340,6 +351,7 @@ scratch_mkdir(const char *parent)
 	scratch_dfd[idx] = dfd;
 	scratch_pfd[idx] = pfd;
 	scratch_lfd[idx] = lfd;
+	scratch_dir_pid[idx] = getpid();
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return idx;
 }
@@ -634,6 +646,7 @@ scratch_fork(void)
 		for (int i = 0; fd >= 0 && i < SCRATCH_MAX_CHILDREN; i++)
 			if (scratch_child_pid[i] == 0) {
 				scratch_child_fd[i] = fd;
+				scratch_child_parent[i] = parent;
 				scratch_child_pid[i] = pid;
 				fd = -1;
 			}

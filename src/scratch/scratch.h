@@ -12,7 +12,8 @@
 /*
  * Make a private directory "PARENT/iobufviz.XXXXXX" (mode 0700) and remember it for
  * cleanup at exit and on every signal whose default action ends the process. It holds a
- * lock file (flock) for as long as this process, or a child it forked, lives.
+ * lock file (flock) for as long as this process, or a child it forked, lives; the lock
+ * file gets its name only once it is locked, so no reaper ever finds it free while we live.
  * PARENT NULL means $TMPDIR or /tmp.
  * Return its index (>= 0), or -1 with errno set.
  */

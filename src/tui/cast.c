@@ -20,7 +20,27 @@ struct cast {
 	char *last;            /* last frame written, to skip identical ones */
 	int w, h;
 	bool failed;
+	char *title;           /* the header waits for the first frame's size: its title */
 };
+
+/* Write the header line: a w x h terminal, title. */
+static void
+cast_header(struct cast *c, int w, int h, const char *title)
+{
+	c->w = w;
+	c->h = h;
+	json_begin_object(&c->j, NULL);
+	json_int(&c->j, "version", 2);
+	json_int(&c->j, "width", w);
+	json_int(&c->j, "height", h);
+	json_int(&c->j, "timestamp", (int64_t)time(NULL));
+	json_string(&c->j, "title", title != NULL ? title : "iobufviz");
+	json_begin_object(&c->j, "env");
+	json_string(&c->j, "TERM", "xterm-256color");
+	json_end_object(&c->j);
+	json_end_object(&c->j);
+	json_break(&c->j);
+}
 
 /* Write one event line: [time, "code", "data"]. */
 static void
@@ -53,20 +73,12 @@ cast_open(const char *path, int w, int h, const char *title)
 		return NULL;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &c->t0);
-	c->w = w;
-	c->h = h;
 	json_init(&c->j, c->f, JSON_SPACED);
-	json_begin_object(&c->j, NULL);
-	json_int(&c->j, "version", 2);
-	json_int(&c->j, "width", w);
-	json_int(&c->j, "height", h);
-	json_int(&c->j, "timestamp", (int64_t)time(NULL));
-	json_string(&c->j, "title", title != NULL ? title : "iobufviz");
-	json_begin_object(&c->j, "env");
-	json_string(&c->j, "TERM", "xterm-256color");
-	json_end_object(&c->j);
-	json_end_object(&c->j);
-	json_break(&c->j);
+	/* No size yet (the file is made before the screen is taken): the first frame's. */
+	if (w <= 0 || h <= 0)
+		c->title = strdup(title != NULL ? title : "iobufviz");
+	else
+		cast_header(c, w, h, title);
 	return c;
 }
 
@@ -80,6 +92,11 @@ cast_frame(struct cast *c, const struct grid *g, bool color)
 
 	if (c == NULL)
 		return 0;
+	if (c->title != NULL) {
+		cast_header(c, g->w, g->h, c->title);
+		free(c->title);
+		c->title = NULL;
+	}
 	text = grid_ansi(g, color);
 	if (text == NULL)
 		return -1;
@@ -133,6 +150,7 @@ cast_close(struct cast *c)
 	if (fclose(c->f) != 0)
 		rc = -1;
 	free(c->last);
+	free(c->title);
 	free(c);
 	return rc;
 }

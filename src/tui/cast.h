@@ -9,7 +9,8 @@
 
 struct cast;
 
-/* Create path (never overwriting: O_EXCL) and write the header. NULL with errno on failure. */
+/* Create path (never overwriting: O_EXCL) and write the header for a w x h terminal (w or h
+ * 0: the first frame's size, the header then written with it). NULL with errno on failure. */
 struct cast *cast_open(const char *path, int w, int h, const char *title);
 
 /* Record g as an output event if it differs from the last one recorded (a resize too). */

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/text.h"
 #include "cli/app.h"
 #include "tui/crt.h"
 #include "tui/grid.h"
@@ -42,7 +43,11 @@ struct prog_tui {
 	struct grid *g;
 	struct view_layout lay;
 	char status[512];
+	uint64_t wait_t0;               /* when the wait for the next step began (ms) */
+	uint64_t wait_drawn;            /* when prog_tui_poll last drew (ms) */
 };
+
+static void prog_tui_draw(struct prog_tui *t);
 
 /* Monotonic milliseconds. */
 static uint64_t
@@ -81,6 +86,31 @@ prog_tui_keep(struct prog_tui *t, struct prog_run_step *s)
 	return 0;
 }
 
+/*
+ * While the program runs without a step (prog_run_opts.poll): q or F10 stops the wait and
+ * quits; after a second the status line says what we wait for.
+ */
+static int
+prog_tui_poll(void *user)
+{
+	struct prog_tui *t = user;
+	struct crt_event ev;
+
+	if (t->g == NULL)
+		return 0;          /* not on the screen yet */
+	crt_read(0, &ev);
+	if (ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == 'Q' || ev.key == CRT_K_F10))
+		t->quit = true;
+	if (!t->quit && prog_tui_now_ms() - t->wait_t0 >= 1000 &&
+	    prog_tui_now_ms() - t->wait_drawn >= 500) {
+		snprintf(t->status, sizeof t->status, "waiting for the program's next call on a "
+		         "file: %.1f s   (q quits)", (double)(prog_tui_now_ms() - t->wait_t0) / 1e3);
+		prog_tui_draw(t);
+		t->wait_drawn = prog_tui_now_ms();
+	}
+	return t->quit;
+}
+
 /* Run one step of the program; 1 = a step, 0 = it ended, -1 = error (status says). */
 static int
 prog_tui_run_one(struct prog_tui *t)
@@ -93,7 +123,12 @@ prog_tui_run_one(struct prog_tui *t)
 	s = malloc(sizeof *s);
 	if (s == NULL)
 		return -1;
+	t->wait_t0 = prog_tui_now_ms();
 	rc = prog_run_next(t->r, s);
+	if (rc < 0 && errno == ECANCELED) {
+		free(s);           /* q while it waited: the main loop quits */
+		return -1;
+	}
 	if (rc == 1 && prog_tui_keep(t, s) != 0) {
 		prog_run_step_clear(s);
 		rc = -1;
@@ -129,10 +164,10 @@ static void
 prog_tui_to_disk(struct prog_tui *t)
 {
 	uint64_t skipped = 0, reads = 0, writes = 0, stdio = 0, other = 0;
-	int rc;
+	int rc = 0;
 
 	t->cur = (long)t->n - 1;
-	while ((rc = prog_tui_run_one(t)) == 1) {
+	while (!t->quit && (rc = prog_tui_run_one(t)) == 1) {
 		const struct prog_run_step *s = t->steps[t->n - 1];
 		if (s->disk)
 			break;
@@ -371,6 +406,7 @@ int
 prog_tui_run(char *const argv[], const struct app_opts *o, const struct prog_run_opts *ro)
 {
 	struct prog_tui *t = calloc(1, sizeof *t);
+	struct prog_run_opts mine = *ro;
 	char *err = NULL;
 	int w, h;
 
@@ -389,8 +425,10 @@ prog_tui_run(char *const argv[], const struct app_opts *o, const struct prog_run
 	               "Tab: next file, s: next stdio stream, q: quit.";
 	snprintf(t->initial.cache.note, sizeof t->initial.cache.note, "no file yet");
 	snprintf(t->initial.disk.note, sizeof t->initial.disk.note, "no file yet");
-	if (prog_run_new(argv, ro, &t->r, &err) != 0) {
-		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : strerror(errno));
+	mine.poll = prog_tui_poll;
+	mine.poll_arg = t;
+	if (prog_run_new(argv, &mine, &t->r, &err) != 0) {
+		text_fline(stderr, "iobufviz: ", err != NULL ? err : strerror(errno), "\n");
 		free(err);
 		free(t);
 		return errno == ENOENT || errno == EACCES ? APP_EXIT_USAGE : APP_EXIT_ENV;

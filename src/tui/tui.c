@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/text.h"
 #include "cli/app.h"
 #include "sweep/print.h"
 #include "tui/cast.h"
@@ -63,11 +64,13 @@ struct tui {
 	bool show_detail;          /* the details popup of focus (tui/view-details.c) */
 	long detail_cell;          /* ... or of this clicked cache cell; -1: the pane's */
 	char status[512];
+	struct prog_consent consent; /* the programs run steps may run: o->consent, or a y */
+	bool consenting, declined; /* asking (with asking) if they may; n said: asked no more */
 	/* quiz */
 	bool asking;
 	size_t ask_expect;         /* which expectation of the next step is asked */
 	char answer[24];
-	char prompt[1024];
+	char prompt[8192];         /* the quiz's question, or the command lines to allow */
 	bool guessed;
 	int64_t guess;
 	int asked, right;
@@ -146,6 +149,7 @@ tui_draw(struct tui *t)
 		.anim = t->anim, .help = t->help, .focus = t->focus,
 		.details = t->show_detail, .detail_cell = t->detail_cell,
 		.prompt = t->asking ? t->prompt : NULL,
+		.prompt_title = t->consenting ? "this lesson runs programs" : NULL,
 		.status = t->status, .sweep_top = t->sweep_top,
 		.program = t->program, .program_toggled = t->program_toggled,
 	};
@@ -274,7 +278,8 @@ tui_start(struct tui *t, char **err)
 	                          .sweep_progress = tui_sweep_progress, .poll = tui_poll, .user = t,
 	                          .budget = t->o->budget, .probe = t->o->probe,
 	                          .timeout = t->o->timeout, .crash_fs = t->o->crash_fs,
-	                          .sweep_dirs = t->o->dirs, .n_sweep_dirs = t->o->n_dirs };
+	                          .sweep_dirs = t->o->dirs, .n_sweep_dirs = t->o->n_dirs,
+	                          .consent = &t->consent };
 	const struct snapshot *ini;
 
 	t->l = lesson_new(t->s, &ro, err);
@@ -507,6 +512,34 @@ tui_prompt_update(struct tui *t)
 	}
 }
 
+/* Before the first step that runs a program not allowed yet: ask (prog/consent.h). */
+static bool
+tui_ask_consent(struct tui *t)
+{
+	if (t->declined ||
+	    prog_consent_prompt(t->s, &t->consent, tui_count(t), t->prompt, sizeof t->prompt) == 0)
+		return false;
+	t->consenting = t->asking = true;
+	t->autoplay = false;
+	return true;
+}
+
+/* A key while asking whether programs may run; return what it did (TUI_KEY_*). */
+static unsigned
+tui_key_consent(struct tui *t, int k)
+{
+	if (k == 'q' || k == 'Q' || k == CRT_K_F10)
+		return TUI_KEY_HANDLED | TUI_KEY_QUIT;
+	if (k != 'y' && k != 'Y' && k != 'n' && k != 'N' && k != CRT_K_ESC)
+		return 0;
+	t->consent.all = k == 'y' || k == 'Y';
+	t->declined = !t->consent.all;
+	t->consenting = t->asking = false;
+	if (!tui_ask(t))
+		tui_run_step(t);
+	return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
+}
+
 /* Next: replay forward through the history, or run a new step. */
 static void
 tui_next(struct tui *t)
@@ -522,7 +555,7 @@ tui_next(struct tui *t)
 		tui_finish(t);
 		return;
 	}
-	if (tui_ask(t))
+	if (tui_ask_consent(t) || tui_ask(t))
 		return;
 	tui_run_step(t);
 }
@@ -627,6 +660,8 @@ tui_scroll(struct tui *t, int k)
 static unsigned
 tui_key(struct tui *t, int k)
 {
+	if (t->consenting)
+		return tui_key_consent(t, k);
 	if (t->asking)
 		return tui_key_quiz(t, k);
 	if (t->help) {
@@ -736,7 +771,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 {
 	struct tui *t = calloc(1, sizeof *t);
 	char *err = NULL;
-	int rc, w, h;
+	int rc = APP_EXIT_OK, w, h;
 
 	if (t == NULL) {
 		fprintf(stderr, "iobufviz: out of memory\n");
@@ -745,32 +780,36 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 	t->s = s;
 	t->ask_q = -1;
 	t->o = o;
+	t->consent = o->consent;
 	t->speed = TUI_SPEED_DEFAULT;
 	t->focus = VIEW_PANE_NONE;
 	t->detail_cell = -1;
 	t->program = program_new(s);
 	if (tui_start(t, &err) != 0) {
-		fprintf(stderr, "iobufviz: %s\n", err != NULL ? err : strerror(errno));
+		text_fline(stderr, "iobufviz: ", err != NULL ? err : strerror(errno), "\n");
 		free(err);
 		program_free(t->program);
 		free(t);
 		return APP_EXIT_ENV;
 	}
-	if (crt_init(o->color, o->mouse) != 0) {
+	/* --record: a file that cannot be made is said before the screen is taken. */
+	if (o->record != NULL && (t->cast = cast_open(o->record, 0, 0, s->title)) == NULL) {
+		text_fline(stderr, "iobufviz: --record: cannot create ", o->record, ": ");
+		fprintf(stderr, "%s\n", strerror(errno));
+		rc = APP_EXIT_USAGE;
+	} else if (crt_init(o->color, o->mouse) != 0) {
 		fprintf(stderr, "iobufviz: cannot use this terminal\n");
+		rc = APP_EXIT_ENV;
+	}
+	if (rc != APP_EXIT_OK) {
+		cast_close(t->cast);
 		lesson_free(t->l);
 		program_free(t->program);
 		free(t);
-		return APP_EXIT_ENV;
+		return rc;
 	}
 	crt_size(&w, &h);
 	t->g = grid_new(w, h);
-	if (o->record != NULL) {
-		t->cast = cast_open(o->record, w, h, s->title);
-		if (t->cast == NULL)
-			snprintf(t->status, sizeof t->status, "cannot record to %s: %s", o->record,
-			         strerror(errno));
-	}
 	for (bool redraw = true; t->g != NULL && !t->quit;) {
 		struct crt_event ev;
 		unsigned did;
@@ -804,7 +843,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 	}
 	crt_done();
 	if (cast_close(t->cast) != 0)
-		fprintf(stderr, "iobufviz: writing %s failed\n", o->record);
+		text_fline(stderr, "iobufviz: writing ", o->record, " failed\n");
 	if (o->quiz && t->asked > 0)
 		printf("quiz: %d of %d predictions right\n", t->right, t->asked);
 	rc = t->l != NULL && lesson_failures(t->l) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;

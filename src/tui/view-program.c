@@ -33,26 +33,23 @@ view_program_keyword(const char *w, size_t len)
 	return false;
 }
 
-/* The style of a call named w: where its data goes, in the colours of the panes. */
+/* The style of a call named w: the colour of the pane its op's bytes go to (the op table's
+ * layer), found by the C function the op's statement calls. */
 static int
 view_program_call_style(const char *w, size_t len)
 {
-	static const struct { const char *name; int style; } calls[] = {
-		{ "fopen", GS_STDIO }, { "fdopen", GS_STDIO }, { "fwrite", GS_STDIO },
-		{ "fread", GS_STDIO }, { "fputs", GS_STDIO }, { "fprintf", GS_STDIO },
-		{ "fgets", GS_STDIO }, { "fflush", GS_STDIO }, { "fseek", GS_STDIO },
-		{ "fclose", GS_STDIO }, { "setvbuf", GS_STDIO }, { "setbuf", GS_STDIO },
-		{ "setbuffer", GS_STDIO }, { "fileno", GS_STDIO },
-		{ "write", GS_DIRTY }, { "pwrite", GS_DIRTY }, { "ftruncate", GS_DIRTY },
-		{ "fallocate", GS_DIRTY },
-		{ "read", GS_CLEAN }, { "pread", GS_CLEAN }, { "posix_fadvise", GS_CLEAN },
-		{ "fsync", GS_DISK }, { "fdatasync", GS_DISK }, { "sync", GS_DISK },
-		{ "sync_file_range", GS_DISK }, { "wait_clean", GS_WRITEBACK },
+	static const int styles[] = {
+		[SCN_LAYER_NONE] = GS_NORMAL, [SCN_LAYER_STDIO] = GS_STDIO,
+		[SCN_LAYER_DIRTY] = GS_DIRTY, [SCN_LAYER_CLEAN] = GS_CLEAN,
+		[SCN_LAYER_DISK] = GS_DISK, [SCN_LAYER_WRITEBACK] = GS_WRITEBACK,
 	};
 
-	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
-		if (strlen(calls[i].name) == len && memcmp(calls[i].name, w, len) == 0)
-			return calls[i].style;
+	for (int op = 0; op < SCN_OP__COUNT; op++) {
+		const struct scn_op_entry *o = &scn_op_table[op];
+		const char *name = o->cname != NULL ? o->cname : o->name;
+		if (strlen(name) == len && memcmp(name, w, len) == 0)
+			return styles[o->layer];
+	}
 	return GS_NORMAL;
 }
 

@@ -432,7 +432,8 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 		view_screen_packet(g, &lay, f);
 	view_details_draw(g, f, &lay.cache);
 	if (f->prompt != NULL)
-		view_frame_popup(g, "quiz", f->prompt, f->ascii);
+		view_frame_popup(g, f->prompt_title != NULL ? f->prompt_title : "quiz", f->prompt,
+		                 f->ascii);
 	if (f->help)
 		view_frame_help(g, f->ascii);
 	if (f->ascii)

@@ -176,6 +176,7 @@ struct view_frame {
 	bool details;             /* show the details of the focused pane (tui/view-details.c) */
 	long detail_cell;         /* ... or of this shown cache cell; -1: the pane's */
 	const char *prompt;       /* quiz question and the answer typed so far */
+	const char *prompt_title; /* the prompt's title (NULL: "quiz") */
 	const char *status;       /* one-line message (errors, quiz score) */
 	const char *const *sweep; /* lines of a sweep's progress or table; NULL: none */
 	size_t n_sweep;

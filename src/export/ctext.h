@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* export/ctext.h: C source text that grows as it is written, and the one writer of a scenario's
+ * text into it (string literals, comments): no byte of a scenario can become code there. */
+#ifndef IOBUFVIZ_CTEXT_H
+#define IOBUFVIZ_CTEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* C text being written: a string on the heap, and whether memory ran out on the way. */
+struct ctext {
+	char *s;        /* NUL-terminated; NULL until something is written */
+	size_t len;
+	size_t cap;
+	bool nomem;     /* a write did not fit in memory: the text is incomplete */
+};
+
+/* Append printf-style text (C we write ourselves: never a scenario's text). */
+void ctext_printf(struct ctext *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Append s as one C string literal holding exactly its bytes, never cut: '"', '\\' and the
+ * second of two '?' escaped (no trigraph can form with -std=c11), \n and \t by name, every
+ * other control byte, DEL and every byte past ASCII as a three-digit octal escape (which no
+ * following digit can lengthen). A long literal is split into pieces ("..." "..."), each
+ * continued on a new line indented by indent tabs.
+ */
+void ctext_literal(struct ctext *t, const char *s, int indent);
+
+/*
+ * Append s as the text inside a block comment: every control, bidi control and byte that is
+ * not UTF-8 shown escaped as base/text.c shows it to a terminal (one line), and no comment
+ * can close or open ('*' then '/', '/' then '*') nor a trigraph form ("??") in it.
+ */
+void ctext_comment(struct ctext *t, const char *s);
+
+/* The text so far (never NULL: "" before any write). */
+const char *ctext_str(const struct ctext *t);
+
+/* Free what t holds and make it empty again. */
+void ctext_clear(struct ctext *t);
+
+#endif

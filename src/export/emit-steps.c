@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/* export/emit-steps.c: the steps that are not one call (wait, pty, tail, sweep, note, run) as C:
+ * each writes the line a student reads and the program's statements together. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/text.h"
+#include "export/emit-int.h"
+
+/* Columns a line of the program may take before a list goes on on the next line. */
+#define EMIT_LINE_MAX 96
+
+/*
+ * wait as C: a fixed time is a sleep; "until clean" waits for the kernel's own writeback,
+ * asking cachestat(2) about the file as iobufviz's probe does (wait_clean() in the program).
+ */
+void
+emit_wait(const struct scn_step *st, struct emit *e)
+{
+	const struct scn_args *a = &st->args;
+
+	if (a->until_clean) {
+		ctext_printf(&e->call, "wait until the file is clean (at most %.0f s)", a->timeout);
+		ctext_printf(&e->code, "wait_clean(fd, %.0f);   /* until the kernel has written it back */",
+		             a->timeout);
+	} else {
+		ctext_printf(&e->call, "wait %.1f s", a->seconds);
+		ctext_printf(&e->code, "nap(%u);   /* %.1f s: the kernel works meanwhile */",
+		             (unsigned)(a->seconds * 1000.0 + 0.5), a->seconds);
+	}
+}
+
+/* pty as C: exercise 13-4's snippet, on a terminal and on a file (ex13_4() in the program). */
+void
+emit_pty(const struct scn_step *st, struct emit *e)
+{
+	const struct scn_args *a = &st->args;
+
+	/* In the order the child makes the calls: setvbuf() comes before printf(). */
+	ctext_printf(&e->call, "%sprintf(...); %swrite(STDOUT_FILENO, ...) with stdout on a terminal "
+	             "and on a file",
+	             a->between == SCN_PTY_UNBUFFERED ? "setvbuf(stdout, NULL, _IONBF, 0); " : "",
+	             a->between == SCN_PTY_FFLUSH ? "fflush(stdout); " : "");
+	ctext_printf(&e->code, "ex13_4(");
+	ctext_literal(&e->code, a->text != NULL ? a->text : "", 1);
+	ctext_printf(&e->code, ",\n\t");
+	ctext_literal(&e->code, a->text2 != NULL ? a->text2 : "", 1);
+	ctext_printf(&e->code, ", %s);", a->between == SCN_PTY_FFLUSH ? "BETWEEN_FFLUSH" :
+	             a->between == SCN_PTY_UNBUFFERED ? "BETWEEN_UNBUFFERED" : "BETWEEN_NOTHING");
+}
+
+/* tail as C: exercise 13-5's loop (tail() in the program). */
+void
+emit_tail(const struct scn_step *st, struct emit *e)
+{
+	const struct scn_args *a = &st->args;
+
+	ctext_printf(&e->call, "tail -n %" PRIu64 " (lseek + read backwards, %" PRIu64
+	             "-byte blocks)", a->lines, a->size);
+	ctext_printf(&e->code, "tail(fd, %" PRIu64 ", %zu);", (a->has & SCN_HAS_LINES) ? a->lines : 10,
+	             (a->has & SCN_HAS_SIZE) && a->size > 0 ? (size_t)a->size : (size_t)4096);
+}
+
+/* sweep as C: the timed loop of its program (sweepN() in the program, N its line). */
+void
+emit_sweep(const struct scn_step *st, struct emit *e)
+{
+	/* The title is the scenario's: base/text.c makes it one safe line. */
+	char *title = text_safe_dup(st->sweep != NULL && st->sweep->title != NULL ?
+	                            st->sweep->title : "timing", TEXT_LINE);
+
+	ctext_printf(&e->call, "sweep: %s", title != NULL ? title : "?");
+	free(title);
+	ctext_printf(&e->code, "sweep%d(path);", st->line);
+}
+
+/* note as C: a comment, its text wrapped at 72 columns (export/ctext.c keeps it a comment). */
+void
+emit_note(const struct scn_step *st, struct emit *e)
+{
+	const char *t = st->args.text != NULL ? st->args.text : "";
+	size_t col = 2;
+
+	ctext_printf(&e->call, "(narration)");
+	ctext_printf(&e->code, "/*");
+	while (*t != '\0') {
+		size_t w = strcspn(t, " \t\n");
+		char *word;
+
+		if (w == 0) {
+			t++;
+			continue;
+		}
+		if (col + 1 + w > 72 && col > 2) {
+			ctext_printf(&e->code, "\n *");
+			col = 2;
+		}
+		if ((word = strndup(t, w)) == NULL) {
+			e->code.nomem = true;
+			return;
+		}
+		ctext_printf(&e->code, " ");
+		ctext_comment(&e->code, word);
+		free(word);
+		col += 1 + w;
+		t += w;
+	}
+	ctext_printf(&e->code, " */");
+}
+
+/* The column the last line of t has reached (a tab counted as one). */
+static size_t
+emit_column(const struct ctext *t)
+{
+	const char *s = ctext_str(t), *nl = strrchr(s, '\n');
+
+	return strlen(nl != NULL ? nl + 1 : s);
+}
+
+/* Append ", " and the literal of s to a list on t; past EMIT_LINE_MAX, on a new line. */
+static void
+emit_list_literal(struct ctext *t, const char *s)
+{
+	struct ctext lit = { 0 };
+
+	ctext_literal(&lit, s, 3);
+	if (emit_column(t) + 2 + lit.len > EMIT_LINE_MAX)
+		ctext_printf(t, ",\n\t\t\t%s", ctext_str(&lit));
+	else
+		ctext_printf(t, ", %s", ctext_str(&lit));
+	t->nomem |= lit.nomem;
+	ctext_clear(&lit);
+}
+
+/* run as C: fork, execvp the program (the scratch file's path for "{file}"), wait. */
+void
+emit_run(const struct scn_step *st, struct emit *e)
+{
+	const struct scn_args *a = &st->args;
+	const char *prog = a->program != NULL ? a->program : "";
+
+	ctext_printf(&e->call, "run %s", a->program ? a->program : "?");
+	for (size_t i = 0; i < a->n_argv; i++)
+		ctext_printf(&e->call, " %s", a->argv[i]);
+	if (a->stdin_path != NULL)
+		ctext_printf(&e->call, " < %s", a->stdin_path);
+
+	ctext_printf(&e->code, "{\t/* run: the program, with the file's path for {file} */\n"
+	             "\tpid_t pid = fork();\n\n\tif (pid == 0) {\n");
+	if (a->stdin_path != NULL) {
+		ctext_printf(&e->code, "\t\tif (freopen(");
+		ctext_literal(&e->code, a->stdin_path, 3);
+		ctext_printf(&e->code, ", \"r\", stdin) == NULL)\n\t\t\t_exit(127);\n");
+	}
+	ctext_printf(&e->code, "\t\talarm(%u);   /* its timeout */\n\t\texecvp(",
+	             (unsigned)(a->timeout > 0 ? a->timeout + 0.5 : 60));
+	ctext_literal(&e->code, prog, 3);
+	ctext_printf(&e->code, ", (char *[]){ ");
+	ctext_literal(&e->code, prog, 3);
+	for (size_t i = 0; i < a->n_argv; i++) {
+		if (strcmp(a->argv[i], "{file}") == 0)
+			ctext_printf(&e->code, ", (char *)path");
+		else
+			emit_list_literal(&e->code, a->argv[i]);
+	}
+	ctext_printf(&e->code, ", NULL });\n\t\t_exit(127);\n\t}\n"
+	             "\tif (pid > 0)\n\t\twaitpid(pid, NULL, 0);\n}");
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/* prog/consent.c: what a scenario would run, and whether the user allowed it. */
+#include <config.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/text.h"
+#include "prog/consent.h"
+#include "prog/launch.h"
+#include "scenario/oplist.h"
+
+/* True if no shell would read word otherwise than as it is (no quote needed). */
+static bool
+prog_consent_plain(const char *word)
+{
+	if (*word == '\0')
+		return false;
+	for (const unsigned char *p = (const unsigned char *)word; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("-_./:=,+@%{}", *p) != NULL))
+			return false;
+	return true;
+}
+
+/* Append word to buf at *at (len bytes), quoted if need be and escaped. */
+static void
+prog_consent_word(const char *word, char *buf, size_t len, size_t *at)
+{
+	char *safe = text_safe_dup(word, TEXT_LINE);
+	const char *w = safe != NULL ? safe : "?";
+
+	if (prog_consent_plain(w)) {
+		*at += (size_t)snprintf(buf + *at, len - *at, "%s", w);
+	} else {
+		/* A quote inside is written as a shell would need it: '\''. */
+		*at += (size_t)snprintf(buf + *at, len - *at, "'");
+		for (const char *p = w; *p != '\0' && *at < len; p++)
+			if (*p == '\'')
+				*at += (size_t)snprintf(buf + *at, len - *at, "'\\''");
+			else
+				*at += (size_t)snprintf(buf + *at, len - *at, "%c", *p);
+		if (*at < len)
+			*at += (size_t)snprintf(buf + *at, len - *at, "'");
+	}
+	free(safe);
+}
+
+/* The command line of a run step, for people. */
+char *
+prog_consent_cmdline(const struct scn_step *st, char *buf, size_t len)
+{
+	const struct scn_args *a = &st->args;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	prog_consent_word(a->program != NULL ? a->program : "", buf, len, &at);
+	for (size_t i = 0; i < a->n_argv && at < len; i++) {
+		at += (size_t)snprintf(buf + at, len - at, " ");
+		if (at < len)
+			prog_consent_word(a->argv[i], buf, len, &at);
+	}
+	if (a->stdin_path != NULL && at < len) {
+		at += (size_t)snprintf(buf + at, len - at, " < ");
+		if (at < len)
+			prog_consent_word(a->stdin_path, buf, len, &at);
+	}
+	return buf;
+}
+
+/* True if st is a run step. */
+bool
+prog_consent_runs(const struct scn_step *st)
+{
+	return (unsigned)st->op < SCN_OP__COUNT &&
+	       scn_op_table[st->op].runs == SCN_RUNS_RUNNER_RUN;
+}
+
+/* The file name found as execvp would, made absolute and without links, into buf; NULL if
+ * there is none. */
+static char *
+prog_consent_real(const char *name, char *buf)
+{
+	char found[PATH_MAX];
+
+	if (prog_launch_find(name, found, sizeof found) != 0)
+		return NULL;
+	return realpath(found, buf);
+}
+
+/* Is program allowed? */
+bool
+prog_consent_allows(const struct prog_consent *c, const char *program)
+{
+	char want[PATH_MAX], have[PATH_MAX];
+	bool real;
+
+	if (c == NULL || program == NULL)
+		return false;
+	if (c->all)
+		return true;
+	real = prog_consent_real(program, want) != NULL;
+	for (size_t i = 0; i < c->n; i++) {
+		if (strcmp(c->progs[i], program) == 0)
+			return true;
+		if (real && prog_consent_real(c->progs[i], have) != NULL && strcmp(want, have) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* How many run steps of s are not allowed. */
+size_t
+prog_consent_missing(const struct scenario *s, const struct prog_consent *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n_steps; i++)
+		if (prog_consent_runs(&s->steps[i]) &&
+		    !prog_consent_allows(c, s->steps[i].args.program))
+			n++;
+	return n;
+}
+
+/* True if path (made real) is dir (made real) or inside it. */
+static bool
+prog_consent_inside(const char *path, const char *dir)
+{
+	char d[PATH_MAX];
+	size_t n;
+
+	if (dir == NULL || realpath(dir, d) == NULL)
+		return false;
+	n = strlen(d);
+	return strncmp(path, d, n) == 0 && (path[n] == '/' || path[n] == '\0' || n == 1);
+}
+
+/* The standard input a run step may give its program (see prog/consent.h). */
+int
+prog_consent_stdin(const char *given, const char *scratch_dir, const char *scratch_file,
+                   const char *user_dir, char *buf, size_t len)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (given == NULL || strcmp(given, "/dev/null") == 0) {
+		snprintf(buf, len, "/dev/null");
+		return 0;
+	}
+	if (strcmp(given, "{file}") == 0) {
+		snprintf(buf, len, "%s", scratch_file);
+		return 0;
+	}
+	if (realpath(given, real) == NULL || stat(real, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    !(prog_consent_inside(real, scratch_dir) || prog_consent_inside(real, user_dir))) {
+		/* Raw: whoever shows the reason escapes it, as every note. */
+		snprintf(buf, len, "not run: its stdin %.200s is not a regular file inside the "
+		         "scratch directory or --dir", given);
+		return -1;
+	}
+	if ((size_t)snprintf(buf, len, "%s", real) >= len)
+		return -1;
+	return 0;
+}
+
+/* Print the run steps c does not allow (all of them if c is NULL), a line each. */
+size_t
+prog_consent_print(const struct scenario *s, const struct prog_consent *c, FILE *f)
+{
+	char cmd[4096];
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n_steps; i++) {
+		const struct scn_step *st = &s->steps[i];
+		if (!prog_consent_runs(st) || (c != NULL && prog_consent_allows(c, st->args.program)))
+			continue;
+		text_fput(s->path, TEXT_LINE, f);
+		/* The command line is escaped already: printed as it is, in full. */
+		fprintf(f, ":%d:%d: step %zu runs: %s\n", st->line, st->col, i + 1,
+		        prog_consent_cmdline(st, cmd, sizeof cmd));
+		n++;
+	}
+	return n;
+}
+
+/* The question to ask before step from, if it runs a program c does not allow. */
+size_t
+prog_consent_prompt(const struct scenario *s, const struct prog_consent *c, size_t from,
+                    char *buf, size_t len)
+{
+	size_t at, n = 0;
+	char cmd[4096];
+
+	buf[0] = '\0';
+	if (from >= s->n_steps || !prog_consent_runs(&s->steps[from]) ||
+	    prog_consent_allows(c, s->steps[from].args.program))
+		return 0;
+	/* The keys first: a list taller than the screen is cut at its end, never they. */
+	at = (size_t)snprintf(buf, len, "Step %zu runs a program, with your rights.\ny: run "
+	                      "them   n: run none (those steps do nothing)   q: quit\n"
+	                      "(iobufviz --check lists them too)\n\n", from + 1);
+	for (size_t i = from; i < s->n_steps; i++)
+		if (prog_consent_runs(&s->steps[i]) && !prog_consent_allows(c, s->steps[i].args.program)) {
+			if (at < len)
+				at += (size_t)snprintf(buf + at, len - at, "  step %zu: %s\n", i + 1,
+				                       prog_consent_cmdline(&s->steps[i], cmd, sizeof cmd));
+			n++;
+		}
+	return n;
+}

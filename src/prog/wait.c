@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/* prog/wait.c: bounded waits for a traced program, and the end of every process it made. */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "prog/wait.h"
+
+/* Set the deadline ms from now. */
+void
+prog_wait_deadline(struct prog_wait *w, unsigned ms)
+{
+	w->deadline.tv_sec = 0;
+	w->deadline.tv_nsec = 0;
+	if (ms == 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &w->deadline);
+	w->deadline.tv_sec += (time_t)(ms / 1000);
+	w->deadline.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (w->deadline.tv_nsec >= 1000000000L) {
+		w->deadline.tv_sec++;
+		w->deadline.tv_nsec -= 1000000000L;
+	}
+}
+
+/* Block SIGCHLD. */
+void
+prog_wait_block(sigset_t *old)
+{
+	sigset_t chld;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, old);
+}
+
+/* Milliseconds from now to ts (negative once it has passed). */
+static long long
+prog_wait_ms_until(const struct timespec *ts)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (long long)(ts->tv_sec - now.tv_sec) * 1000 + (ts->tv_nsec - now.tv_nsec) / 1000000;
+}
+
+/* Wait up to ms (-1: until one comes) for SIGCHLD, which the caller blocks. False if the
+ * time passed without one. */
+static bool
+prog_wait_sigchld(long long ms)
+{
+	sigset_t chld;
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	return sigtimedwait(&chld, NULL, ms < 0 ? NULL : &ts) >= 0 || errno != EAGAIN;
+}
+
+/* waitpid(-1, __WALL), bounded (see prog/wait.h). */
+pid_t
+prog_wait_any(struct prog_wait *w, int *st, void (*kill)(void *), void *arg)
+{
+	for (bool quiet = false;;) {
+		pid_t pid = waitpid(-1, st, __WALL | WNOHANG);
+		long long ms = w->poll != NULL ? PROG_WAIT_POLL_MS : -1;
+
+		if (pid != 0)
+			return pid;
+		if (w->deadline.tv_sec != 0 && !w->timed_out) {
+			long long left = prog_wait_ms_until(&w->deadline);
+			if (left <= 0) {
+				/* The time is up: everything goes. */
+				w->timed_out = true;
+				kill(arg);
+				continue;
+			}
+			if (ms < 0 || left < ms)
+				ms = left;
+		}
+		if (quiet && w->poll != NULL && w->poll(w->poll_arg) != 0) {
+			w->cancelled = true;
+			errno = ECANCELED;
+			return -1;
+		}
+		quiet = !prog_wait_sigchld(ms) && ms == PROG_WAIT_POLL_MS;
+	}
+}
+
+/*
+ * Kill every child of ours: the program's orphans come to us (we are their subreaper), and
+ * a child of ours cannot be a stranger (its pid is not reused before we reap it). Read from
+ * each /proc/PID/stat: a child that vanished meanwhile is simply not found.
+ */
+static void
+prog_wait_kill_children(void)
+{
+	pid_t self = getpid();
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		char path[64], buf[512], *rp;
+		long pid = strtol(de->d_name, &rp, 10), ppid;
+		ssize_t n;
+		int fd;
+
+		if (*rp != '\0' || pid <= 0 || pid == self)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		/* "PID (COMM) S PPID ...": COMM may hold anything, ')' too: the last ')' ends it. */
+		rp = strrchr(buf, ')');
+		if (rp != NULL && sscanf(rp + 1, " %*c %ld", &ppid) == 1 && ppid == self)
+			kill((pid_t)pid, SIGKILL);
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+/* Kill and reap every process of the program, and every orphan it left us (prog/wait.h). */
+void
+prog_wait_reap_all(void (*kill_all)(void *), void (*gone)(pid_t, void *), void *arg,
+                   int grace_s)
+{
+	struct timespec grace;
+	sigset_t old;
+
+	prog_wait_block(&old);
+	clock_gettime(CLOCK_MONOTONIC, &grace);
+	grace.tv_sec += grace_s;
+	for (bool swept = false;;) {
+		int st;
+		pid_t pid = waitpid(-1, &st, __WALL | WNOHANG);
+
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			long long left = prog_wait_ms_until(&grace);
+			if (!swept) {
+				kill_all(arg);
+				prog_wait_kill_children();
+				swept = true;
+				continue;
+			}
+			if (left <= 0)
+				break;
+			prog_wait_sigchld(left < PROG_WAIT_POLL_MS ? left : PROG_WAIT_POLL_MS);
+			swept = false;
+			continue;
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st))
+			gone(pid, arg);
+		else
+			kill(pid, SIGKILL);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/* hostile.c: a traced program that tries to escape or stall its tracer, one way per mode
+ * (tests/hostile-prog.sh). It says on stdout what each attempt gave; a process that got away
+ * lingers for 30 s, for the test to find by its exe. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Stay alive (SIGTERM and SIGHUP ignored) for 30 s, as an escapee would. Its file calls would
+ * fail (the filter's SECCOMP_RET_TRACE with no tracer): tests look for it by its exe. */
+static void
+linger(void)
+{
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	for (int i = 0; i < 300; i++)
+		usleep(100000);
+	_exit(0);
+}
+
+/* Say what an attempt gave: "WHAT: ok" or "WHAT: strerror". */
+static void
+say(const char *what, long rc, int err)
+{
+	printf("%s: %s\n", what, rc < 0 ? strerror(err) : "ok");
+	fflush(stdout);
+}
+
+/* clone with CLONE_UNTRACED, in every way a 64-bit program can ask for it. */
+static int
+untraced(void)
+{
+	struct clone_args ca = { .flags = CLONE_UNTRACED, .exit_signal = SIGCHLD };
+	long rc;
+
+	rc = syscall(SYS_clone, CLONE_UNTRACED | SIGCHLD, 0, 0, 0, 0);
+	if (rc == 0)
+		linger();
+	say("clone", rc, errno);
+	rc = syscall(SYS_clone3, &ca, sizeof ca);
+	if (rc == 0)
+		linger();
+	say("clone3", rc, errno);
+#if defined(__x86_64__)
+	/* The i386 ABI's clone (120) through int $0x80: flags in ebx, no new stack (as fork). */
+	{
+		long r = 120;
+		__asm__ volatile("int $0x80" : "+a"(r) : "b"(CLONE_UNTRACED | SIGCHLD), "c"(0),
+		                 "d"(0), "S"(0), "D"(0) : "memory");
+		if (r == 0)
+			linger();
+		say("clone (int $0x80)", r < 0 ? -1 : r, (int)-r);
+	}
+#endif
+	return 0;
+}
+
+/* A traced child that makes itself a daemon (new session, double fork) and ignores SIGTERM. */
+static int
+daemonize(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setsid();
+		if (fork() == 0)
+			linger();
+		_exit(0);
+	}
+	say("fork", pid, errno);
+	return 0;
+}
+
+/*
+ * Make the tracer open a FIFO: map a file named like a C library at a low address (so it is
+ * the first "libc" in /proc/PID/maps), remove it, put a FIFO at the path the maps then show
+ * ("... (deleted)"), and make a file call in a child, whose streams the tracer looks for.
+ */
+static int
+fifo(void)
+{
+	static char page[4096];
+	int fd = open("libc.so.6", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	void *want = (void *)(uintptr_t)0x10000000, *p;
+
+	if (fd < 0 || write(fd, page, sizeof page) != (ssize_t)sizeof page)
+		return 1;
+	p = mmap(want, sizeof page, PROT_READ, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, 0);
+	say("mmap", p == MAP_FAILED ? -1 : 0, errno);
+	close(fd);
+	unlink("libc.so.6");
+	say("mkfifo", mkfifo("libc.so.6 (deleted)", 0644), errno);
+	if (fork() == 0) {
+		fd = open("touch", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		say("child open", fd, errno);
+		_exit(0);
+	}
+	sleep(1);
+	return 0;
+}
+
+/* Open the controlling terminal and write to it. */
+static int
+tty(void)
+{
+	int fd = open("/dev/tty", O_WRONLY);
+
+	say("open /dev/tty", fd, errno);
+	if (fd >= 0 && write(fd, "\033]0;pwned\007", 10) < 0)
+		return 1;
+	return 0;
+}
+
+/* Make no system call for 30 s (the clock is read through the vDSO): a tracer waiting for
+ * the next step waits that long. */
+static int
+quiet(void)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while (t.tv_sec - t0.tv_sec < 30);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc == 2 && strcmp(argv[1], "untraced") == 0)
+		return untraced();
+	if (argc == 2 && strcmp(argv[1], "daemon") == 0)
+		return daemonize();
+	if (argc == 2 && strcmp(argv[1], "fifo") == 0)
+		return fifo();
+	if (argc == 2 && strcmp(argv[1], "tty") == 0)
+		return tty();
+	if (argc == 2 && strcmp(argv[1], "quiet") == 0)
+		return quiet();
+	fputs("usage: hostile untraced|daemon|fifo|tty|quiet\n", stderr);
+	return 2;
+}

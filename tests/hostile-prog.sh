@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/hostile-prog.sh: a traced program cannot escape or stall iobufviz (tests/foreign/hostile.c):
+# clone(CLONE_UNTRACED) and clone3 are refused in every ABI, a daemon it forks is killed at
+# --timeout, a FIFO where it mapped a "libc" does not block the tracer, /dev/tty cannot be
+# opened even when iobufviz has a terminal; no process of it outlives the run.
+set -u
+bin=${IOBUFVIZ_BIN:?}
+src=${IOBUFVIZ_SRCDIR:?}
+build=$(cd "$(dirname "$bin")/.." && pwd)
+hostile=$build/tests/foreign/hostile
+[ -x "$hostile" ] || { echo "FAIL: $hostile not built"; exit 99; }
+command -v python3 >/dev/null || { echo "SKIP: hostile-prog: python3 not installed"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hostile-prog.XXXXXX") || exit 99
+# A copy of our own: its path tells our processes from those of tests running beside us.
+cp "$hostile" "$tmp/hostile" && hostile=$(readlink -f "$tmp/hostile") || exit 99
+# Whatever a failure leaves running is killed by pid (found by its exe), never by name.
+cleanup() {
+	for p in $(left); do kill -KILL "$p" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM HUP
+mkdir "$tmp/t"
+TMPDIR=$tmp/t
+export TMPDIR
+fail=0
+
+# The pids of processes running the hostile program (our copy).
+left() {
+	for e in /proc/[0-9]*/exe; do
+		[ "$(readlink "$e" 2>/dev/null)" = "$hostile" ] && { p=${e#/proc/}; echo "${p%/exe}"; }
+	done
+}
+
+# Trace "hostile MODE" headless (JSON into $tmp/MODE.json) with --timeout=$2, bounded by 60 s
+# from outside; the time it took (s) in $took. Its exit status must be 0.
+run() {
+	mkdir -p "$tmp/$1"
+	start=$(date +%s)
+	timeout 60 "$bin" --headless --format=json --timeout="$2" --dir "$tmp/$1" -- "$hostile" "$1" \
+		>"$tmp/$1.json" 2>"$tmp/$1.err"
+	rc=$?
+	took=$(( $(date +%s) - start ))
+	[ $rc = 0 ] || { echo "FAIL: $1: exit $rc (124: still running after 60 s): $(head -c 300 "$tmp/$1.err")"; fail=1; }
+	[ -z "$(left)" ] || { echo "FAIL: $1: processes outlived the run: $(left)"; fail=1; }
+}
+
+# The program's stdout as its transcript has it.
+stdout_of() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["program"]["stdout"] or "", end="")' "$1" 2>/dev/null
+}
+
+run untraced 20
+out=$(stdout_of "$tmp/untraced.json")
+for want in "clone: Operation not permitted" "clone3: Function not implemented"; do
+	echo "$out" | grep -qxF "$want" || { echo "FAIL: untraced: no '$want' in: $out"; fail=1; }
+done
+case $(uname -m) in x86_64)
+	echo "$out" | grep -qxF 'clone (int $0x80): Operation not permitted' ||
+		echo "$out" | grep -qxF 'clone (int $0x80): Function not implemented' ||
+		{ echo "FAIL: untraced: int \$0x80 clone not refused: $out"; fail=1; } ;;
+esac
+grep -q "CLONE_UNTRACED" "$tmp/untraced.json" || { echo "FAIL: untraced: the transcript does not say clone(CLONE_UNTRACED) is refused"; fail=1; }
+
+# A traced daemon (new session, double fork, SIGTERM ignored) keeps the run going: killed at
+# the timeout, with every process of the program.
+run daemon 2
+[ $took -le 15 ] || { echo "FAIL: daemon: --timeout=2 took ${took}s"; fail=1; }
+grep -q '"killed by SIGKILL (timeout)"\|killed by SIGKILL (timeout)' "$tmp/daemon.json" ||
+	{ echo "FAIL: daemon: no process killed at the timeout in the transcript"; fail=1; }
+
+# The FIFO: the run ends (the program's own end, or --timeout), the tracer never blocks.
+run fifo 5
+[ $took -le 20 ] || { echo "FAIL: fifo: took ${took}s with --timeout=5"; fail=1; }
+stdout_of "$tmp/fifo.json" | grep -qxF "child open: ok" ||
+	{ echo "FAIL: fifo: the child's step was not traced: $(stdout_of "$tmp/fifo.json")"; fail=1; }
+
+# /dev/tty, with iobufviz on a terminal of its own (a pseudo-terminal that is its controlling
+# terminal): the program has none.
+mkdir "$tmp/tty"
+python3 "$src/tests/on-pty.py" "$tmp/tty.out" pwned "$bin" --headless --format=json \
+	--timeout=20 --dir "$tmp/tty" -- "$hostile" tty 2>"$tmp/tty.err"
+rc=$?
+[ $rc = 0 ] || { echo "FAIL: tty: exit $rc: $(cat "$tmp/tty.err")"; fail=1; }
+out=$(stdout_of "$tmp/tty.out")
+echo "$out" | grep -qxF "open /dev/tty: No such device or address" ||
+	{ echo "FAIL: tty: the program opened /dev/tty: $out"; fail=1; }
+[ -z "$(left)" ] || { echo "FAIL: tty: processes outlived the run: $(left)"; fail=1; }
+
+[ $fail = 0 ] && echo "ok: clone(CLONE_UNTRACED)/clone3 refused, a daemon killed at --timeout, a FIFO does not block, no /dev/tty, nothing left"
+exit $fail

@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/run-consent.sh: a scenario's run step runs a program only when the command line allows
+# it (--allow-run=PROG, by its name or its file, or --allow-run); --check lists what it would
+# run, escaped; headless refuses otherwise (exit 2, FILE:LINE:COL, nothing run). The program
+# gets stdin only from /dev/null, the scratch file or a file under --dir, and no controlling
+# terminal even when iobufviz has one.
+set -u
+bin=${IOBUFVIZ_BIN:?}
+src=${IOBUFVIZ_SRCDIR:?}
+build=$(cd "$(dirname "$bin")/.." && pwd)
+command -v python3 >/dev/null || { echo "SKIP: run-consent: python3 not installed"; exit 77; }
+hostile=$build/tests/foreign/hostile
+[ -x "$hostile" ] || { echo "FAIL: $hostile not built"; exit 99; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/run-consent.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM HUP
+mkdir "$tmp/d" "$tmp/t"
+TMPDIR=$tmp/t
+export TMPDIR
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+touch_path=$(command -v touch)
+
+# A scenario whose step 2 touches $tmp/ran; its second argument carries an ESC and a BEL.
+cat >"$tmp/touch.yaml" <<EOF
+title: "runs touch"
+steps:
+  - note: "first"
+  - run: {program: touch, args: ["$tmp/ran", "$tmp/\e]0;pwned\a"]}
+    expect: {exit.status: 0}
+EOF
+
+# --check: ok, and the command line it would run, in full and escaped.
+"$bin" --check "$tmp/touch.yaml" >"$tmp/check.out" 2>&1 || bad "--check: exit $?"
+grep -qF "$tmp/touch.yaml:4:5: step 2 runs: touch $tmp/ran '$tmp/\\x1b]0;pwned\\x07'" "$tmp/check.out" ||
+	bad "--check does not list the run step: $(cat "$tmp/check.out")"
+LC_ALL=C grep -q "$(printf '\033')" "$tmp/check.out" && bad "--check wrote a raw ESC"
+
+# Headless without consent: exit 2, the step named at its line, nothing run.
+"$bin" --headless --dir "$tmp/d" "$tmp/touch.yaml" >"$tmp/no.out" 2>"$tmp/no.err"
+rc=$?
+[ $rc = 2 ] || bad "no --allow-run: exit $rc, expected 2"
+[ ! -e "$tmp/ran" ] || bad "no --allow-run: the program ran"
+grep -qF "$tmp/touch.yaml:4:5: step 2 runs: touch" "$tmp/no.err" || bad "no --allow-run: message: $(cat "$tmp/no.err")"
+grep -qF -- "--allow-run" "$tmp/no.err" || bad "no --allow-run: the message does not say how to allow it"
+[ ! -s "$tmp/no.out" ] || bad "no --allow-run: a transcript was printed"
+LC_ALL=C grep -q "$(printf '\033')" "$tmp/no.err" && bad "no --allow-run: a raw ESC on stderr"
+
+# Another program allowed: still refused.
+"$bin" --headless --allow-run=cat --allow-run=./touch --dir "$tmp/d" "$tmp/touch.yaml" >/dev/null 2>&1
+rc=$?
+[ $rc = 2 ] && [ ! -e "$tmp/ran" ] || bad "--allow-run=cat: exit $rc, ran: $(ls "$tmp")"
+
+# Allowed by its name, by its file, or all: it runs.
+for allow in --allow-run=touch "--allow-run=$touch_path" --allow-run; do
+	rm -f "$tmp/ran"
+	"$bin" --headless --format=tap $allow --dir "$tmp/d" "$tmp/touch.yaml" >"$tmp/yes.out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && [ -e "$tmp/ran" ] || bad "$allow: exit $rc, ran: $([ -e "$tmp/ran" ] && echo yes || echo no): $(cat "$tmp/yes.out")"
+done
+
+# stdin: a file of the user's outside the scratch dir and --dir is never read; the scratch
+# file ({file}) and a file under --dir are.
+echo "under dir" >"$tmp/d/input"
+echo "secret" >"$tmp/secret"
+cat >"$tmp/stdin.yaml" <<EOF
+title: "runs cat"
+file: {size: 12, fill: lines}
+steps:
+  - run: {program: cat, stdin: "$tmp/secret"}
+  - run: {program: cat, stdin: "{file}"}
+  - run: {program: cat, stdin: "$tmp/d/input"}
+EOF
+"$bin" --headless --format=json --allow-run=cat --dir "$tmp/d" "$tmp/stdin.yaml" >"$tmp/stdin.json" 2>"$tmp/stdin.err"
+python3 - "$tmp/stdin.json" <<'PY' || fail=1
+import json, sys
+steps = json.load(open(sys.argv[1]))["steps"]
+rc = 0
+def check(ok, what):
+    global rc
+    if not ok:
+        print("FAIL: stdin: " + what); rc = 1
+check(steps[0]["output"] is None and "not a regular file inside" in (steps[0]["note"] or ""),
+      "a file outside the scratch dir and --dir was given: %r %r" % (steps[0]["output"], steps[0]["note"]))
+check(steps[1]["output"] == "line 000001\n", "{file}: %r" % steps[1]["output"])
+check(steps[2]["output"] == "under dir\n", "a file under --dir: %r" % steps[2]["output"])
+sys.exit(rc)
+PY
+
+# No controlling terminal for the run step's program, though iobufviz has one (a pty).
+cat >"$tmp/tty.yaml" <<EOF
+title: "runs hostile tty"
+steps:
+  - run: {program: "$hostile", args: [tty]}
+    expect: {output: "open /dev/tty: No such device or address\n"}
+EOF
+python3 "$src/tests/on-pty.py" "$tmp/tty.out" pwned "$bin" --headless --format=tap --allow-run \
+	--dir "$tmp/d" "$tmp/tty.yaml" 2>"$tmp/tty.err" || bad "tty: $(cat "$tmp/tty.out" "$tmp/tty.err")"
+
+[ $fail = 0 ] && echo "ok: --check lists, headless refuses, --allow-run runs (name, file, all), stdin confined, no /dev/tty"
+exit $fail
