@@ -255,6 +255,12 @@ narr_claim(const struct narr_ctx *cx, const struct yamlpos_node *at, struct scn_
 		rest++;
 	key = scenario_key_find(name);
 	env = scenario_cond_index(scn_env_names, name);
+	if (name[0] == '\0') {
+		scenario_at(cx->ld, at, "an empty mark %c%s%c in %s names no fact (write %c%c for a "
+			    "%s)", shown ? '{' : '[', buf, shown ? '}' : ']', cx->where,
+			    shown ? '{' : '[', shown ? '{' : '[', shown ? "brace" : "bracket");
+		return;
+	}
 	if (key < 0 && env < 0) {
 		const char *all[SCN_KEY__COUNT + SCN_ENV__COUNT], *near;
 		for (size_t k = 0; k < SCN_KEY__COUNT; k++)

@@ -132,14 +132,9 @@ tui_sweep_lines(char *text, const char **v, size_t max)
 static void
 tui_draw(struct tui *t)
 {
-	const struct sentence_result *intro = NULL;
-	size_t n_intro = 0;
-
-	if (t->l != NULL)
-		lesson_intro(t->l, &intro, &n_intro);
 	struct view_frame f = {
 		.scn = t->s, .results = t->l != NULL ? lesson_results(t->l) : NULL,
-		.intro = intro, .n_intro = n_intro,
+		.lesson = t->l,
 		.n_results = tui_count(t), .cur = t->cur,
 		.initial = &t->initial, .live = t->live, .running = t->running,
 		.fs = t->l != NULL ? lesson_fs_name(t->l) : NULL,

@@ -10,6 +10,7 @@
 
 #include "export/describe.h"
 #include "engine/ops.h"
+#include "lesson/lesson.h"
 #include "lesson/narrate.h"
 #include "base/units.h"
 #include "tui/view.h"
@@ -139,7 +140,10 @@ view_details_log(struct view_details_buf *b, const struct view_frame *f)
 
 	if (sr == NULL) {
 		/* The intro, whole (a small screen cuts it). */
-		char *told = f->intro != NULL ? narrate_marked(f->intro, f->n_intro) : NULL;
+		const struct sentence_result *iv = NULL;
+		size_t n_iv = 0;
+		char *told = f->lesson != NULL && lesson_intro(f->lesson, &iv, &n_iv) != NULL ?
+		             narrate_marked(iv, n_iv) : NULL;
 		const char *in = told != NULL ? told : f->scn->intro != NULL ? f->scn->intro :
 		                 f->scn->title != NULL ? f->scn->title : "";
 		int il = (int)strlen(in);
@@ -147,8 +151,7 @@ view_details_log(struct view_details_buf *b, const struct view_frame *f)
 			il--;
 		view_details_add(b, "%.*s\n", il, in);
 		free(told);
-		if (f->intro != NULL)
-			view_details_reasons(b, f->intro, f->n_intro);
+		view_details_reasons(b, iv, n_iv);
 		view_details_add(b, "\nno step has run yet: n runs the first");
 		return;
 	}

@@ -10,6 +10,7 @@
 
 #include "export/describe.h"
 #include "lesson/expect.h"
+#include "lesson/lesson.h"
 #include "lesson/narrate.h"
 #include "base/units.h"
 #include "tui/view.h"
@@ -146,6 +147,8 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 {
 	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
 	char buf[512], call[256], text[4096], buf2[4096];
+	const struct sentence_result *iv;
+	size_t in;
 	int y = 0;
 
 	if (r.w < 4)
@@ -157,8 +160,8 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		            f->ascii ? " ... (running)" : " \xe2\x80\xa6 (running)");
 		return 1;
 	}
-	if (sr == NULL && f->intro != NULL && f->n_intro > 0)
-		return view_frame_said(g, r, f->intro, f->n_intro);
+	if (sr == NULL && f->lesson != NULL && lesson_intro(f->lesson, &iv, &in) != NULL)
+		return view_frame_said(g, r, iv, in);
 	if (sr == NULL) {
 		const char *intro = f->scn->intro != NULL ? f->scn->intro : f->scn->title;
 		return grid_wrap(g, r, GS_NORMAL, view_frame_reflow(intro != NULL ? intro : "", text,
