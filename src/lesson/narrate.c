@@ -179,6 +179,8 @@ static int
 narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 		 struct sentence_result *out)
 {
+	/* Each fact looked up once: what decides the sentence is what it shows. */
+	struct narrate_fact *f = calloc(s->n_claims + 1, sizeof *f);
 	size_t n = 0, cap = 0;
 
 	memset(out, 0, sizeof *out);
@@ -186,23 +188,22 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 	out->col = s->col;
 	out->rests = s->n_claims > 0;
 	out->outcome = SENTENCE_HELD;
-	if (narrate_append(&out->text, &n, &cap, "", 0) != 0)
-		return -1;
+	if (f == NULL || narrate_append(&out->text, &n, &cap, "", 0) != 0)
+		goto oom;
 	for (size_t i = 0; i < s->n_claims; i++) {
 		const struct scn_claim *c = &s->claims[i];
-		struct narrate_fact f;
 		bool shown = false;
-		narrate_claim(sr, c, &f);
+		narrate_claim(sr, c, &f[i]);
 		for (size_t p = 0; p < s->n_pieces && !shown; p++)
 			shown = s->pieces[p].text == NULL && s->pieces[p].claim == i;
 		/* A value shown of a fact that does not apply here is false ("0 dirty" on
 		 * tmpfs); checked without being shown, it is the 0 its getter gives. */
-		if (shown && c->kind == SCN_CLAIM_CHECK && f.outcome != SENTENCE_FALSE &&
-		    !expect_applies(sr, c->want.key, f.why, sizeof f.why))
-			f.outcome = SENTENCE_FALSE;
-		if (f.outcome > out->outcome) {
-			out->outcome = f.outcome;
-			snprintf(out->why, sizeof out->why, "%s", f.why);
+		if (shown && c->kind == SCN_CLAIM_CHECK && f[i].outcome != SENTENCE_FALSE &&
+		    !expect_applies(sr, c->want.key, f[i].why, sizeof f[i].why))
+			f[i].outcome = SENTENCE_FALSE;
+		if (f[i].outcome > out->outcome) {
+			out->outcome = f[i].outcome;
+			snprintf(out->why, sizeof out->why, "%s", f[i].why);
 		}
 	}
 	for (size_t p = 0; p < s->n_pieces; p++) {
@@ -210,16 +211,20 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 		char safe[256];
 		const char *t = pc->text;
 		if (t == NULL) {
-			struct narrate_fact f;
-			narrate_claim(sr, &s->claims[pc->claim], &f);
 			/* Values come from the kernel and the filesystem: one line, no controls. */
-			text_safe(f.text, TEXT_LINE, safe, sizeof safe);
+			text_safe(f[pc->claim].text, TEXT_LINE, safe, sizeof safe);
 			t = safe;
 		}
 		if (narrate_append(&out->text, &n, &cap, t, strlen(t)) != 0)
-			return -1;
+			goto oom;
 	}
+	free(f);
 	return 0;
+oom:
+	free(f);
+	free(out->text);
+	out->text = NULL;
+	return -1;
 }
 
 /* Tell alternative a for sr into v (a->n_sentences results); its worst outcome in *worst. */
