@@ -21,6 +21,15 @@
 #define GETPIDS "10000000"        /* untraced calls of the second program */
 
 /* Seconds of CLOCK_MONOTONIC. */
+
+/* The next step of t into *s, freeing the calls of the one s held (zeroed at first). */
+static int
+fc_next(struct prog_trace *t, struct prog_step *s)
+{
+	event_list_clear(&s->calls);
+	return prog_trace_next(t, s);
+}
+
 static double
 foreign_cost_now(void)
 {
@@ -68,7 +77,7 @@ foreign_cost_traced(char *const argv[], double *calls)
 	double t0 = foreign_cost_now();
 	struct prog_trace *t;
 	struct prog_stats st;
-	struct prog_step s;
+	struct prog_step s = { 0 };
 	char *err = NULL;
 	int rc;
 
@@ -77,7 +86,7 @@ foreign_cost_traced(char *const argv[], double *calls)
 		free(err);
 		return -1;
 	}
-	while ((rc = prog_trace_next(t, &s)) == 1)
+	while ((rc = fc_next(t, &s)) == 1)
 		;
 	prog_trace_stats(t, &st);
 	prog_trace_free(t);

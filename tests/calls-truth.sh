@@ -110,19 +110,22 @@ for line in open(tmp + "/st"):
     if "b" in sp:
         key["bytes"] = (res if not err else 0) if sp["b"] == "R" else num(args[sp["b"]])
     if "det" in sp:
-        key["detail"] = ", ".join(args[i] for i in sp["det"] if i < len(args))
+        # The open family's detail names the path first, as strace's arguments do.
+        key["detail"] = ", ".join(args[i] for i in ([sp["path"]] if "path" in sp else []) +
+                                  sp["det"] if i < len(args))
     if "mode" in sp:
         key["detail"] = "mode=" + args[sp["mode"]]
     if "tail" in sp and args[sp["tail"]] != "0":
         key["detail_tail"] = args[sp["tail"]]
     theirs.append(key)
 
-# Ours: every call step but the program's own execve, its event's fields named as above.
+# Ours: every call of the call steps (a fold's each) but the program's own execve, its
+# event's fields named as above.
 ours, ours_maps = [], []
-for s in doc["steps"]:
-    if s["op"] != "call" or s["events"][0]["call"] in ("execve", "io_uring_setup"):
+for e in [e for s in doc["steps"] if s["op"] == "call" for e in s["events"]]:
+    if e["call"] in ("execve", "io_uring_setup"):
         continue
-    e = dict(s["events"][0])
+    e = dict(e)
     if e["call"] == "mmap":
         ours_maps.append(e["result"])
         e["result"] = len(ours_maps)

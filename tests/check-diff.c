@@ -224,6 +224,187 @@ START_TEST(test_lesson_diff)
 }
 END_TEST
 
+/* The steps pages_step() makes, for their ops. */
+static struct scn_step pages_steps[16];
+static size_t pages_next;
+
+/* A step of an n-page file (one page a cell): cached before where the string has a '#' (else
+ * '.'), cached after likewise; calls: one call of this name, offset, length or bytes. */
+static void
+pages_step(struct step_result *sr, enum scn_op op, const char *before, const char *after,
+           const char *call, int64_t off, int64_t len, const char *detail)
+{
+	size_t n = strlen(before);
+	struct event e = { .fd = 3, .offset = off, .length = -1, .result = len };
+
+	memset(sr, 0, sizeof *sr);
+	sr->before = snap(n * 4096, 0, 0, n * 4096, 0);
+	sr->after = sr->before;
+	sr->before.cache.pages_per_cell = sr->after.cache.pages_per_cell = 1;
+	sr->before.cache.n_cells = sr->after.cache.n_cells = n;
+	for (size_t i = 0; i < n; i++) {
+		sr->before.cache.cells[i].cached = before[i] == '#';
+		sr->after.cache.cells[i].cached = after[i] == '#';
+		sr->before.cache.cached += before[i] == '#';
+		sr->after.cache.cached += after[i] == '#';
+	}
+	snprintf(e.call, sizeof e.call, "%s", call);
+	if (detail != NULL) {
+		/* posix_fadvise: its range, and a result of 0. */
+		snprintf(e.detail, sizeof e.detail, "%s", detail);
+		e.length = len;
+		e.result = 0;
+	} else {
+		e.bytes = (uint64_t)len;
+	}
+	ck_assert_int_eq(event_list_add(&sr->events, &e), 0);
+	pages_steps[pages_next % 16].op = op;
+	sr->step = &pages_steps[pages_next++ % 16];
+}
+
+START_TEST(test_origins)
+{
+	/* 13.5's steps 8, 9, 12 and 13, as cachestat saw them and ftrace confirmed (the pages
+	 * each call added to the page cache: mm_filemap_add_to_page_cache). */
+	struct step_result h[4];
+	const struct snapshot_origins *o;
+	char text[512];
+
+	/* Read page 0, read-ahead on: pages 0-3 came, 1 asked for and 3 read ahead. */
+	pages_step(&h[0], SCN_OP_PREAD, "........", "####....", "pread64", 0, 4096, NULL);
+	lesson_origins(h, 0, &h[0]);
+	o = &h[0].origins;
+	ck_assert(o->valid && !o->prefetch);
+	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_ASKED], 1);
+	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_AHEAD], 3);
+	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_BEFORE], 0);
+	ck_assert_str_eq(snapshot_origins_text(o, "cachestat", text, sizeof text),
+	                 "1 page asked for by this call, 3 read ahead by this call, 0 already "
+	                 "cached before it");
+	/* Read page 1, cached by then: a hit; the next window read ahead. */
+	pages_step(&h[1], SCN_OP_PREAD, "####....", "########", "pread64", 4096, 4096, NULL);
+	lesson_origins(h, 1, &h[1]);
+	o = &h[1].origins;
+	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_ASKED], 0);
+	ck_assert_uint_eq(o->asked_cached, 1);
+	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_AHEAD], 4);
+	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_BEFORE], 4);
+	ck_assert_uint_eq(o->n_by, 1);
+	ck_assert_uint_eq(o->by[0], 1);
+	ck_assert_str_eq(snapshot_origins_text(o, "cachestat", text, sizeof text),
+	                 "no new page asked for by this call (the 1 page it asked for was already "
+	                 "cached), 4 read ahead by this call, 4 already cached before it (brought "
+	                 "in by step 1's pread)");
+	/* WILLNEED of pages 0-3 on a cold file: asked for by the call, read in the background. */
+	pages_step(&h[2], SCN_OP_FADVISE, "........", "####....", "fadvise64", 0, 16384,
+	           "POSIX_FADV_WILLNEED");
+	lesson_origins(h, 2, &h[2]);
+	o = &h[2].origins;
+	ck_assert(o->valid && o->prefetch);
+	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_ASKED], 4);
+	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_AHEAD], 0);
+	/* 13.5 step 13: a read of page 2 finds the four pages WILLNEED brought in. */
+	pages_step(&h[3], SCN_OP_PREAD, "####....", "####....", "pread64", 8192, 4096, NULL);
+	lesson_origins(h, 3, &h[3]);
+	o = &h[3].origins;
+	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_ASKED], 0);
+	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_AHEAD], 0);
+	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_BEFORE], 4);
+	ck_assert_uint_eq(o->by[0], 3);
+	ck_assert_int_eq(o->by_op[0], SCN_OP_FADVISE);
+	for (int i = 0; i < 4; i++)
+		event_list_clear(&h[i].events);
+}
+END_TEST
+
+START_TEST(test_origins_seen_late)
+{
+	/* mincore counts a page once its read has completed: WILLNEED's pages show up during
+	 * the next step, a read inside its range. They are the WILLNEED's, not read-ahead. */
+	struct step_result h[2];
+	const struct snapshot_origins *o;
+	char text[512];
+
+	pages_step(&h[0], SCN_OP_FADVISE, "........", "........", "fadvise64", 0, 16384,
+	           "POSIX_FADV_WILLNEED");
+	h[0].after.cache.source = SNAP_SRC_MINCORE;
+	lesson_origins(h, 0, &h[0]);
+	ck_assert_uint_eq(h[0].origins.asked_unseen, 4);
+	ck_assert_str_eq(snapshot_origins_text(&h[0].origins, "mincore", text, sizeof text),
+	                 "0 pages asked for by this call (and 4 not seen yet: mincore sees a page "
+	                 "once its read has completed), 0 read ahead by this call, 0 already cached "
+	                 "before it");
+	pages_step(&h[1], SCN_OP_PREAD, "........", "####....", "pread64", 8192, 4096, NULL);
+	h[1].after.cache.source = SNAP_SRC_MINCORE;
+	lesson_origins(h, 1, &h[1]);
+	o = &h[1].origins;
+	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_EARLIER], 4);
+	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_ASKED], 0);
+	ck_assert_uint_eq(o->pages[SNAPSHOT_FROM_AHEAD], 0);
+	ck_assert_uint_eq(o->earlier_step, 1);
+	/* Seen between the two steps instead: cached before the read, brought in by step 1. */
+	event_list_clear(&h[1].events);
+	pages_step(&h[1], SCN_OP_PREAD, "####....", "####....", "pread64", 8192, 4096, NULL);
+	lesson_origins(h, 1, &h[1]);
+	ck_assert_uint_eq(h[1].origins.pages[SNAPSHOT_FROM_BEFORE], 4);
+	ck_assert_uint_eq(h[1].origins.by[0], 1);
+	event_list_clear(&h[0].events);
+	event_list_clear(&h[1].events);
+}
+END_TEST
+
+START_TEST(test_origins_none)
+{
+	/* No page asked for (a write, DONTNEED, a failed or O_DIRECT read's nothing cached), or
+	 * not observable: nothing to say. An O_DIRECT read asks, and finds nothing cached. */
+	struct step_result sr;
+	char text[512];
+
+	pages_step(&sr, SCN_OP_PWRITE, "........", "#.......", "pwrite64", 0, 4096, NULL);
+	lesson_origins(NULL, 0, &sr);
+	ck_assert(!sr.origins.valid);
+	event_list_clear(&sr.events);
+	pages_step(&sr, SCN_OP_FADVISE, "####....", "........", "fadvise64", 0, 0,
+	           "POSIX_FADV_DONTNEED");
+	lesson_origins(NULL, 0, &sr);
+	ck_assert(!sr.origins.valid);
+	event_list_clear(&sr.events);
+	pages_step(&sr, SCN_OP_PREAD, "........", "........", "pread64", 0, -1, NULL);
+	lesson_origins(NULL, 0, &sr);
+	ck_assert(!sr.origins.valid);
+	event_list_clear(&sr.events);
+	pages_step(&sr, SCN_OP_PREAD, "........", "........", "pread64", 0, 4096, NULL);
+	lesson_origins(NULL, 0, &sr);
+	ck_assert(sr.origins.valid);
+	ck_assert_uint_eq(sr.origins.pages[SNAPSHOT_FROM_ASKED], 0);
+	ck_assert_uint_eq(sr.origins.asked_unseen, 1);
+	ck_assert_str_eq(snapshot_origins_text(&sr.origins, "cachestat", text, sizeof text),
+	                 "0 pages asked for by this call (1 page it asked for is not in the cache "
+	                 "after it), 0 read ahead by this call, 0 already cached before it");
+	sr.after.cache.source = SNAP_SRC_NONE;
+	lesson_origins(NULL, 0, &sr);
+	ck_assert(!sr.origins.valid);
+	event_list_clear(&sr.events);
+}
+END_TEST
+
+START_TEST(test_origins_read_at_offset)
+{
+	/* read() has no offset of its own: the fd's offset before the step, then moving on. */
+	struct step_result sr;
+
+	pages_step(&sr, SCN_OP_READ, "........", "..###...", "read", -1, 8192, NULL);
+	sr.before.fd.open = true;
+	sr.before.fd.pos = 8192;
+	lesson_origins(NULL, 0, &sr);
+	ck_assert_uint_eq(sr.origins.asked_first, 8192);
+	ck_assert_uint_eq(sr.origins.asked_end, 16384);
+	ck_assert_uint_eq(sr.origins.pages[SNAPSHOT_FROM_ASKED], 2);
+	ck_assert_uint_eq(sr.origins.pages[SNAPSHOT_FROM_AHEAD], 1);
+	event_list_clear(&sr.events);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 diff_suite(void)
@@ -239,6 +420,10 @@ diff_suite(void)
 	tcase_add_test(tc, test_large_folio);
 	tcase_add_test(tc, test_allocated);
 	tcase_add_test(tc, test_lesson_diff);
+	tcase_add_test(tc, test_origins);
+	tcase_add_test(tc, test_origins_seen_late);
+	tcase_add_test(tc, test_origins_none);
+	tcase_add_test(tc, test_origins_read_at_offset);
 	suite_add_tcase(s, tc);
 	return s;
 }

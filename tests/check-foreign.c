@@ -17,6 +17,7 @@
 #include <check.h>
 
 #include "prog/streams.h"
+#include "prog/format.h"
 #include "prog/trace.h"
 #include "scratch/scratch.h"
 #include "test-util.h"
@@ -25,6 +26,15 @@
 #define FG_MAX 512
 
 /* Path of a built test program (tests/foreign/NAME) into buf. */
+
+/* The next step of t into *s, freeing the calls of the one s held (zeroed at first). */
+static int
+fg_next(struct prog_trace *t, struct prog_step *s)
+{
+	event_list_clear(&s->calls);
+	return prog_trace_next(t, s);
+}
+
 static const char *
 fg_prog(const char *name, char *buf, size_t len)
 {
@@ -163,11 +173,11 @@ fg_strace(char *const argv[], int idx, char v[][PATH_MAX + 64], size_t max)
 static size_t
 fg_our_keys(struct prog_trace *t, char v[][PATH_MAX + 64], size_t max, bool *stdio_ok)
 {
-	struct prog_step s;
+	struct prog_step s = { 0 };
 	size_t n = 0;
 	int rc;
 
-	while ((rc = prog_trace_next(t, &s)) == 1) {
+	while ((rc = fg_next(t, &s)) == 1) {
 		if (s.kind != PROG_STEP_CALL)
 			continue;
 		if (strcmp(s.ev.call, "read") != 0 && strcmp(s.ev.call, "write") != 0 &&
@@ -243,7 +253,7 @@ START_TEST(test_fpending_matches)
 	size_t n1 = 0, n2 = 0, calls_in_stdio = 0;
 	int idx = fg_dir(), rc;
 	struct prog_opts o = { 0 };
-	struct prog_step s;
+	struct prog_step s = { 0 };
 	FILE *f;
 
 	ck_assert_ptr_nonnull(scratch_path(idx, "out", out, sizeof out));
@@ -252,9 +262,12 @@ START_TEST(test_fpending_matches)
 	o.preload = fg_shim();
 	o.stderr_path = errp;
 	struct prog_trace *t = fg_start(argv, &o);
-	while ((rc = prog_trace_next(t, &s)) == 1) {
-		if (s.kind == PROG_STEP_CALL && s.ev.origin == EV_STDIO && strcmp(s.path, out) == 0)
-			calls_in_stdio++;
+	while ((rc = fg_next(t, &s)) == 1) {
+		/* The calls stdio made are the stdio call's own: on its fd, origin stdio. */
+		for (size_t i = 0; s.kind == PROG_STEP_STDIO && i < s.calls.n; i++)
+			if (s.calls.v[i].fd == s.stdio_fd && s.calls.v[i].origin == EV_STDIO &&
+			    strcmp(s.calls.v[i].call, "write") == 0)
+				calls_in_stdio++;
 		if (s.kind != PROG_STEP_STDIO || strcmp(s.func, "fwrite") != 0)
 			continue;
 		struct prog_stream v[16];
@@ -300,13 +313,13 @@ START_TEST(test_shim_steps)
 	char prog[PATH_MAX], out[PATH_MAX], seen[512] = "";
 	int idx = fg_dir(), rc;
 	struct prog_opts o = { 0 };
-	struct prog_step s;
+	struct prog_step s = { 0 };
 
 	ck_assert_ptr_nonnull(scratch_path(idx, "out", out, sizeof out));
 	char *argv[] = { (char *)fg_prog("fwrite", prog, sizeof prog), out, NULL };
 	o.preload = fg_shim();
 	struct prog_trace *t = fg_start(argv, &o);
-	while ((rc = prog_trace_next(t, &s)) == 1)
+	while ((rc = fg_next(t, &s)) == 1)
 		if (s.kind == PROG_STEP_STDIO && strcmp(s.func, "fprintf") != 0) {
 			strncat(seen, s.func, sizeof seen - strlen(seen) - 2);
 			strcat(seen, " ");
@@ -325,7 +338,7 @@ START_TEST(test_fread_read_ahead)
 	uint64_t ahead[3], bs;
 	int idx = fg_dir(), rc, freads = 0, reads = 0;
 	struct prog_opts o = { 0 };
-	struct prog_step s;
+	struct prog_step s = { 0 };
 
 	fg_file(idx, "in", 10000, in, sizeof in);
 	ck_assert_ptr_nonnull(scratch_path(idx, "out", out, sizeof out));
@@ -335,14 +348,17 @@ START_TEST(test_fread_read_ahead)
 	o.preload = fg_shim();
 	o.stdout_path = out;
 	struct prog_trace *t = fg_start(argv, &o);
-	while ((rc = prog_trace_next(t, &s)) == 1) {
-		if (s.kind == PROG_STEP_CALL && strcmp(s.ev.call, "read") == 0 &&
-		    strcmp(s.path, in) == 0) {
-			reads++;
-			ck_assert_uint_eq(s.ev.bytes, bs);
-			ck_assert_int_eq(s.ev.result, (int64_t)bs);
-			ck_assert_int_eq(s.ev.origin, EV_STDIO);
-		}
+	while ((rc = fg_next(t, &s)) == 1) {
+		/* The read is fread's own call, on its stream's fd. */
+		ck_assert(s.kind != PROG_STEP_CALL || strcmp(s.ev.call, "read") != 0 ||
+		          strcmp(s.path, in) != 0);
+		for (size_t i = 0; s.kind == PROG_STEP_STDIO && i < s.calls.n; i++)
+			if (strcmp(s.calls.v[i].call, "read") == 0 && s.calls.v[i].fd == s.stdio_fd) {
+				reads++;
+				ck_assert_uint_eq(s.calls.v[i].bytes, bs);
+				ck_assert_int_eq(s.calls.v[i].result, (int64_t)bs);
+				ck_assert_int_eq(s.calls.v[i].origin, EV_STDIO);
+			}
 		if (s.kind != PROG_STEP_STDIO || strcmp(s.func, "fread") != 0)
 			continue;
 		struct prog_stream v[16];
@@ -384,7 +400,7 @@ START_TEST(test_static_only_syscalls)
 	char prog[PATH_MAX], in[PATH_MAX], out[PATH_MAX];
 	int idx = fg_dir(), rc, reads = 0;
 	struct prog_opts o = { 0 };
-	struct prog_step s;
+	struct prog_step s = { 0 };
 	bool asked = false;
 
 	fg_file(idx, "in", 5000, in, sizeof in);
@@ -392,7 +408,7 @@ START_TEST(test_static_only_syscalls)
 	char *argv[] = { (char *)fg_prog("copy-static", prog, sizeof prog), in, out, "4096", NULL };
 	o.preload = fg_shim();
 	struct prog_trace *t = fg_start(argv, &o);
-	while ((rc = prog_trace_next(t, &s)) == 1) {
+	while ((rc = fg_next(t, &s)) == 1) {
 		ck_assert_int_ne(s.kind, PROG_STEP_STDIO);
 		if (s.kind == PROG_STEP_CALL && strcmp(s.ev.call, "read") == 0) {
 			struct prog_stream v[4];
@@ -418,7 +434,7 @@ START_TEST(test_fork_pids)
 	char prog[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
 	pid_t parent, child = 0;
 	int idx = fg_dir(), rc, exits = 0;
-	struct prog_step s;
+	struct prog_step s = { 0 };
 
 	ck_assert_ptr_nonnull(scratch_path(idx, "a", a, sizeof a));
 	ck_assert_ptr_nonnull(scratch_path(idx, "b", b, sizeof b));
@@ -426,7 +442,7 @@ START_TEST(test_fork_pids)
 	struct prog_trace *t = fg_start(argv, NULL);
 	parent = prog_trace_pid(t);
 	bool wrote_a = false, wrote_b = false;
-	while ((rc = prog_trace_next(t, &s)) == 1) {
+	while ((rc = fg_next(t, &s)) == 1) {
 		if (s.kind == PROG_STEP_EXIT) {
 			exits++;
 			ck_assert_int_eq(s.exit_code, 0);
@@ -457,16 +473,16 @@ START_TEST(test_killed_by_signal)
 {
 	char prog[PATH_MAX], out[PATH_MAX], line[256];
 	int idx = fg_dir(), rc, sig = 0;
-	struct prog_step s;
+	struct prog_step s = { 0 };
 
 	ck_assert_ptr_nonnull(scratch_path(idx, "out", out, sizeof out));
 	char *argv[] = { (char *)fg_prog("killself", prog, sizeof prog), out, NULL };
 	struct prog_trace *t = fg_start(argv, NULL);
-	while ((rc = prog_trace_next(t, &s)) == 1)
+	while ((rc = fg_next(t, &s)) == 1)
 		if (s.kind == PROG_STEP_EXIT) {
 			sig = s.signal;
 			ck_assert_int_eq(s.exit_code, -1);
-			ck_assert_str_eq(strchr(prog_trace_format(&s, line, sizeof line), ' ') + 1,
+			ck_assert_str_eq(strchr(prog_format_step(&s, line, sizeof line), ' ') + 1,
 			                 "killed by SIGUSR1");
 		}
 	ck_assert_int_eq(rc, 0);
@@ -515,12 +531,12 @@ START_TEST(test_seccomp_few_stops)
 	char prog[PATH_MAX], out[PATH_MAX];
 	int idx = fg_dir(), rc, writes = 0;
 	struct prog_stats st;
-	struct prog_step s;
+	struct prog_step s = { 0 };
 
 	ck_assert_ptr_nonnull(scratch_path(idx, "out", out, sizeof out));
 	char *argv[] = { (char *)fg_prog("getpids", prog, sizeof prog), out, "1000000", NULL };
 	struct prog_trace *t = fg_start(argv, NULL);
-	while ((rc = prog_trace_next(t, &s)) == 1)
+	while ((rc = fg_next(t, &s)) == 1)
 		if (s.kind == PROG_STEP_CALL && strcmp(s.ev.call, "write") == 0 &&
 		    strcmp(s.path, out) == 0)
 			writes++;
@@ -541,13 +557,13 @@ START_TEST(test_timeout)
 	struct prog_opts o = { 0 };
 	int idx = fg_dir(), rc;
 	bool timed_out = false;
-	struct prog_step s;
+	struct prog_step s = { 0 };
 
 	ck_assert_ptr_nonnull(scratch_path(idx, "out", out, sizeof out));
 	char *argv[] = { (char *)fg_prog("getpids", prog, sizeof prog), out, "100000000000", NULL };
 	o.timeout_ms = 200;
 	struct prog_trace *t = fg_start(argv, &o);
-	while ((rc = prog_trace_next(t, &s)) == 1)
+	while ((rc = fg_next(t, &s)) == 1)
 		if (s.kind == PROG_STEP_EXIT)
 			timed_out = s.timed_out && s.signal == SIGKILL;
 	ck_assert_int_eq(rc, 0);

@@ -137,6 +137,60 @@ START_TEST(test_score)
 	ck_assert_uint_eq(practice_score(&p, a, given), 1);
 	given[0] = ""; given[1] = ""; given[2] = "";
 	ck_assert_uint_eq(practice_score(&p, a, given), 0);
+	/* As --answers prints them: the answer, then its detail in parentheses. */
+	snprintf(a[0].detail, sizeof a[0].detail, "4096, 904");
+	snprintf(a[0].text, sizeof a[0].text, "2");
+	given[0] = "2  (4096, 904)"; given[1] = "b  (EINVAL)"; given[2] = "c (0-2,5)";
+	ck_assert_uint_eq(practice_score(&p, a, given), 3);
+	given[0] = "2 (4096,904)"; given[1] = "b)(EINVAL)"; given[2] = "C";
+	ck_assert_uint_eq(practice_score(&p, a, given), 3);
+	/* A detail given must be the observed one; nothing may follow it. */
+	given[0] = "2 (4096, 905)"; given[1] = "b (ENOENT)"; given[2] = "c (0-2)";
+	ck_assert_uint_eq(practice_score(&p, a, given), 0);
+	given[0] = "2 (4096, 904) x"; given[1] = "b (EINVAL"; given[2] = "cc";
+	ck_assert_uint_eq(practice_score(&p, a, given), 0);
+}
+END_TEST
+
+/* A problem states each rule of glibc or Linux its answers rest on, and asks nothing that
+ * rests on one it cannot state: a buffer off its O_DIRECT alignment comes only with a length
+ * or an offset off theirs. Its listing is C: a text's newline is the escape \n. */
+START_TEST(test_well_posed)
+{
+	unsigned seen = 0;
+
+	for (const struct practice_topic *t = practice_topics; t->name != NULL; t++)
+		for (uint64_t seed = 1; seed <= 200; seed++) {
+			struct practice_problem p;
+			struct scenario *s = NULL;
+			char *err = NULL, line[512];
+
+			ck_assert_int_eq(practice_generate(t, seed, &p), 0);
+			ck_assert_int_eq(practice_load(&p, &s, &err), 0);
+			seen |= p.rules;
+			/* The rules named are in the intro the student reads. */
+			ck_assert_int_eq(strstr(s->intro, "glibc's rule") != NULL,
+			                 (p.rules & (PRACTICE_RULE_FULL | PRACTICE_RULE_LINE)) != 0);
+			ck_assert_int_eq(strstr(s->intro, "Large folios") != NULL,
+			                 (p.rules & PRACTICE_RULE_FOLIO) != 0);
+			for (size_t i = 0; i < s->n_steps; i++) {
+				const struct scn_args *a = &s->steps[i].args;
+				practice_listing_line(&s->steps[i], line, sizeof line);
+				ck_assert_ptr_null(strchr(line, '\n'));
+				if (a->text != NULL && strchr(a->text, '\n') != NULL)
+					ck_assert_ptr_nonnull(strstr(line, "\\n"));
+				if ((a->has & SCN_HAS_ALIGN) && a->align % 512 != 0) {
+					ck_assert(a->bytes % 512 != 0 || a->offset % 512 != 0);
+					ck_assert(p.rules & PRACTICE_RULE_DIOMEM);
+				}
+				/* The stream's buffer and the data have two names. */
+				ck_assert(!(strstr(line, "sbuf") != NULL && strstr(line, "data") != NULL));
+			}
+			scenario_free(s);
+			practice_problem_clear(&p);
+		}
+	/* Every rule is needed by some problem: none is dead text. */
+	ck_assert_uint_eq(seen, (1u << PRACTICE_RULE__COUNT) - 1);
 }
 END_TEST
 
@@ -206,7 +260,8 @@ START_TEST(test_cache_choices_hold_truth)
 				continue;
 			ck_assert_msg(a[i].seen, "seed %lu Q%zu: %s", (unsigned long)seed, i + 1,
 			              a[i].detail);
-			ck_assert_msg(a[i].text[0] != '?', "seed %lu Q%zu: %s is not a choice\n%s",
+			ck_assert_msg(a[i].text[0] != '?' && strcmp(p.q[i].choices[a[i].text[0] - 'a'],
+			              "another set") != 0, "seed %lu Q%zu: %s is not a choice\n%s",
 			              (unsigned long)seed, i + 1, a[i].detail, p.yaml);
 		}
 		practice_problem_clear(&p);
@@ -245,6 +300,7 @@ practice_suite(void)
 	tcase_add_test(tc, test_all_load);
 	tcase_add_test(tc, test_topics);
 	tcase_add_test(tc, test_score);
+	tcase_add_test(tc, test_well_posed);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(run, 120);
 	test_util_add(run, test_stdio_model, test_util_need_ptrace());

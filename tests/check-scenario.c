@@ -319,6 +319,80 @@ START_TEST(test_shapes)
 }
 END_TEST
 
+/*
+ * --check in one run: the errors of every check (shape, value, cases, the run's bounds) at
+ * once, in the order they are written, and none that is a consequence of one already said
+ * (the misspelt 'byts' is not followed by "fwrite needs bytes"; a step that is just an op by
+ * "no op"; a list's bad entry by an empty list). The bounds count what was read: step 7's
+ * misspelt key does not hide its 2000 s.
+ */
+START_TEST(test_one_pass)
+{
+	int idx = scratch_mkdir(NULL);
+	char path[1024], want[20000];
+	const char *text =
+		"title: one pass\n"
+		"steps:\n"
+		"  - fwrite: {byts: 5000}\n"
+		"  - fsync\n"
+		"  - fwrite: {bytes: 0}\n"
+		"  - sweep: {program: copy, buffer_sizes: [[1]], file_size: 5GiB}\n"
+		"  - wait: {seconds: 2000}\n"
+		"  - wait: {seconds: 2000}\n"
+		"  - wait: {seconds: 2000, bogus: 1}\n"
+		"  - note: x\n"
+		"    cases:\n"
+		"      - when: {fs: ext9}\n"
+		"        say: x\n"
+		"      - when: {fs: xfs}\n"
+		"        say: \"{nope}\"\n";
+	char *err;
+
+	ck_assert_int_ge(idx, 0);
+	err = load_fail(scratch_file(idx, "one-pass.yaml", text, strlen(text), path, sizeof path));
+	snprintf(want, sizeof want,
+		 "%s:3:14: unknown argument 'byts' for fwrite in step 1 (fwrite takes: bytes)\n"
+		 "%s:4:5: step 2 is just 'fsync': write - fsync: {} (an op is a key)\n"
+		 "%s:5:21: bytes is 0: give at least 1 byte\n"
+		 "%s:6:43: entry 1 of 'buffer_sizes' takes a single value, not a list\n"
+		 "%s:6:60: absurd size '5GiB' for file_size (5368709120 bytes): the limit is 1 GiB\n"
+		 "%s:8:21: this scenario's waits and sweep budgets add up to 6000 s, past 3600 s at "
+		 "this step; a run may take at most 3600 s (--timeout)\n"
+		 "%s:9:27: unknown argument 'bogus' for wait in step 7 (wait takes: seconds, until, "
+		 "timeout)\n"
+		 "%s:12:20: unknown fs 'ext9' in a case of step 8 (use one of: ext2, ext3, ext4, xfs, "
+		 "btrfs, tmpfs, overlay, f2fs, nfs)\n"
+		 "%s:15:14: unknown placeholder '{nope}' in the say of step 8 (use an expectation key "
+		 "or fs, device, kernel, blksize, probe)\n",
+		 path, path, path, path, path, path, path, path, path);
+	ck_assert_str_eq(err, want);
+	free(err);
+	scratch_remove(idx);
+}
+END_TEST
+
+/* Past SCN_MAX_ERRORS, one more line says how many were not shown and where the next is. */
+START_TEST(test_many_errors)
+{
+	int idx = scratch_mkdir(NULL);
+	char path[1024], text[4096], want[1200];
+	size_t n = (size_t)snprintf(text, sizeof text, "title: many\nsteps:\n");
+	char *err;
+
+	ck_assert_int_ge(idx, 0);
+	for (int i = 0; i < 25; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "  - write: {bytes: 0}\n");
+	err = load_fail(scratch_file(idx, "many.yaml", text, n, path, sizeof path));
+	ck_assert_int_eq(count_lines(err), 21);
+	snprintf(want, sizeof want, "%s:23:20: 5 more errors from here on (the first 20 are "
+		 "shown)\n", path);
+	ck_assert_str_eq(err + strlen(err) - strlen(want), want);
+	ck_assert(err_well_formed(err, path));
+	free(err);
+	scratch_remove(idx);
+}
+END_TEST
+
 /* Cases load with their conditions (blksize as bytes), and decide say and expectations by
  * the run's facts; placeholders are filled in, unknown where unseen. */
 START_TEST(test_cases)
@@ -591,9 +665,9 @@ START_TEST(test_libcyaml_raw)
 	char *buf = slurp(fixture("good/all-ops.yaml", path, sizeof path), &len);
 	struct scenario *s = load_ok(path);
 
-	ck_assert_int_eq(scenario_raw_load(&ld, buf, len, &raw), 0);
+	ck_assert_int_eq(scenario_raw_load(&ld, buf, len, true, &raw), 0);
 	ck_assert_ptr_nonnull(raw);
-	ck_assert_ptr_null(ld.err);
+	ck_assert_int_eq(ld.n_err, 0);
 	ck_assert_str_eq(raw->title, s->title);
 	ck_assert_uint_eq(raw->steps_count, s->n_steps);
 	for (size_t i = 0; i < s->n_steps; i++) {
@@ -608,8 +682,9 @@ START_TEST(test_libcyaml_raw)
 
 	/* What only libcyaml would say: the loader never lets this reach it. */
 	const char *bad = "title: x\nbogus: 1\nsteps:\n  - sync: {}\n";
-	ck_assert_int_eq(scenario_raw_load(&ld, bad, strlen(bad), &raw), -1);
+	ck_assert_int_eq(scenario_raw_load(&ld, bad, strlen(bad), true, &raw), -1);
 	ck_assert_ptr_null(raw);
+	scenario_report_finish(&ld);
 	ck_assert_ptr_nonnull(ld.err);
 	ck_assert_ptr_nonnull(strstr(ld.err, "raw:1:1: " SCN_RAW_REFUSED ": "));
 	ck_assert_ptr_nonnull(strstr(ld.err, cyaml_strerror(CYAML_ERR_INVALID_KEY)));
@@ -638,8 +713,8 @@ START_TEST(test_libcyaml_op_args)
 
 		struct scn_load ld = { .path = e->name };
 		struct scn_raw_scenario *raw = NULL;
-		ck_assert_msg(scenario_raw_load(&ld, doc, (size_t)n, &raw) == 0, "%s: %s", e->name,
-			      ld.err ? ld.err : "?");
+		ck_assert_msg(scenario_raw_load(&ld, doc, (size_t)n, true, &raw) == 0, "%s: %d errors",
+			      e->name, ld.n_err);
 		ck_assert_uint_eq(raw->steps_count, 1);
 		const struct scn_raw_args *ra = raw->steps[0].args[op];
 		ck_assert_ptr_nonnull(ra);
@@ -1402,6 +1477,8 @@ scenario_suite(void)
 	tcase_add_test(tc, test_hostile_inputs);
 	tcase_add_test(tc, test_several_errors);
 	tcase_add_test(tc, test_shapes);
+	tcase_add_test(tc, test_one_pass);
+	tcase_add_test(tc, test_many_errors);
 	tcase_add_test(tc, test_bad_fixtures);
 	tcase_add_test(tc, test_cases);
 	tcase_add_test(tc, test_narration);

@@ -6,9 +6,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sweep/print.h"
@@ -376,6 +380,160 @@ START_TEST(test_progress_stop)
 }
 END_TEST
 
+/* Tick: stop at the first call, remembering its seconds. */
+static int
+tick_stop(double seconds, void *user)
+{
+	double *seen = user;
+
+	*seen = seconds;
+	return 1;
+}
+
+/*
+ * A long run is reported while it goes (its parent wakes about once a second) and can be
+ * stopped then: the child is killed at once and its output removed. 16 Mi one-byte write()s
+ * take seconds on any machine: stopped at the first tick, the run ends long before.
+ */
+START_TEST(test_tick_stop)
+{
+	struct scn_variant var = { .name = "default" };
+	struct sweep_prog_job j = { .prog = SCN_PROG_WRITE, .v = &var, .dir = parent_idx,
+		.buf_size = 1, .limit = 16 << 20, .out_name = "long-out", .tick = tick_stop };
+	struct sweep_sample smp;
+	char what[64] = "";
+	double seen = -1;
+
+	j.user = &seen;
+	ck_assert_int_eq(sweep_prog_run(&j, &smp, what, sizeof what), ECANCELED);
+	ck_assert_str_eq(what, "stopped");
+	ck_assert(seen >= 0.9 && seen < 10);
+	ck_assert_int_eq(count_entries(scratch_dir(parent_idx)), 0);
+}
+END_TEST
+
+/* The time left, as people read it: the run going, the row's and the sweep's. */
+START_TEST(test_progress_left)
+{
+	struct sweep_progress p = { .phase = SWEEP_PHASE_RUN, .variant = "default", .n_variants = 1,
+		.row = 0, .n_rows = 14, .step = 1, .n_steps = 14, .run = 2, .n_runs = 5,
+		.buf_size = 1, .bytes = 4 << 20, .last_elapsed = -1, .running = 12.4, .row_left = 40,
+		.sweep_left = 720 };
+	char line[200];
+
+	sweep_print_progress(&p, line, sizeof line);
+	ck_assert_str_eq(line, "row 1/14  default  BUF 1  run 2/5  4 MiB/run  going 12 s  left: "
+	                 "row ~40 s, all ~12 min");
+	p.running = -1;
+	p.last_elapsed = 0.5;
+	p.row_left = 0.2;
+	p.sweep_left = 0.4;
+	sweep_print_progress(&p, line, sizeof line);
+	ck_assert_str_eq(line, "row 1/14  default  BUF 1  run 2/5  4 MiB/run  0.500 s");
+}
+END_TEST
+
+/* Progress: what a sweep reported (the time left once its probe has run). */
+struct left_seen {
+	int reports, with_left;
+	bool sweep_covers_row;
+};
+
+/* Record the time left of each report. */
+static int
+record_left(const struct sweep_progress *p, void *user)
+{
+	struct left_seen *ls = user;
+
+	ls->reports++;
+	if (p->phase == SWEEP_PHASE_RUN && p->row_left >= 0) {
+		ls->with_left++;
+		ls->sweep_covers_row = ls->sweep_covers_row && p->sweep_left >= p->row_left;
+	}
+	return 0;
+}
+
+/* After its probe, every report of a counted run knows the row's and the sweep's time left. */
+START_TEST(test_progress_estimates)
+{
+	uint64_t bufs[] = { 4096, 65536 };
+	struct scn_variant var = { .name = "default" };
+	struct scn_sweep sw = { .title = "t", .program = SCN_PROG_WRITE, .buffer_sizes = bufs,
+		.n_buffer_sizes = N(bufs), .file_size = 1 << 20, .variants = &var, .n_variants = 1,
+		.repeat = 3, .warmup = 1 };
+	struct left_seen ls = { .sweep_covers_row = true };
+	struct sweep_opts o = { .dir = scratch_dir(parent_idx), .progress = record_left, .user = &ls };
+	struct sweep_result r;
+	char *err = NULL;
+
+	ck_assert_int_eq(sweep_run(&sw, &o, &r, &err), 0);
+	ck_assert_int_eq(ls.with_left, 2 * 3);
+	ck_assert(ls.sweep_covers_row);
+	sweep_result_clear(&r);
+}
+END_TEST
+
+/* /proc/self/schedstat (run-queue wait) is there: NULL, else why not. */
+static const char *
+need_schedstat(void)
+{
+	return access("/proc/self/schedstat", R_OK) == 0 ? NULL :
+	       "no /proc/self/schedstat (a kernel without CONFIG_SCHED_INFO)";
+}
+
+/*
+ * A busy machine is flagged: with a process that spins on the same CPU as every run, the
+ * runs wait for it (CFS shares one CPU between two runnable tasks), the rows say so and the
+ * warning goes with the table and the JSON.
+ */
+START_TEST(test_busy)
+{
+	uint64_t bufs[] = { 4096 };
+	struct scn_variant var = { .name = "default" };
+	struct scn_sweep sw = { .title = "t", .program = SCN_PROG_WRITE, .buffer_sizes = bufs,
+		.n_buffer_sizes = N(bufs), .file_size = 32 << 20, .variants = &var, .n_variants = 1,
+		.repeat = 3, .warmup = 0, .budget = 60 };
+	struct sweep_opts o = { .dir = scratch_dir(parent_idx) };
+	struct sweep_result r;
+	char *err = NULL, busy[512];
+	cpu_set_t one, all;
+	pid_t hog, parent;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof all, &all), 0);
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &all)) {
+			CPU_SET(c, &one);
+			break;
+		}
+	/* The hog and the sweep (its children inherit the mask) share one CPU. */
+	ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+	parent = getpid();
+	hog = fork();
+	ck_assert_int_ge(hog, 0);
+	if (hog == 0) {
+		/* It dies with the test, whatever way the test ends. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(1);
+		for (volatile unsigned long k = 0;; k++)
+			;
+	}
+	ck_assert_int_eq(sweep_run(&sw, &o, &r, &err), 0);
+	kill(hog, SIGKILL);
+	waitpid(hog, NULL, 0);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof all, &all), 0);
+
+	ck_assert(r.variants[0].rows[0].wait >= SWEEP_BUSY_WAIT * r.variants[0].rows[0].elapsed.median);
+	ck_assert(r.busy.busy);
+	ck_assert_uint_eq(r.busy.rows_waiting, 1);
+	ck_assert(r.busy.wait_max >= SWEEP_BUSY_WAIT);
+	ck_assert_uint_eq(r.busy.wait_buf, 4096);
+	ck_assert_ptr_nonnull(strstr(sweep_print_busy(&r, busy, sizeof busy),
+	                             "runs waited for a CPU up to "));
+	sweep_result_clear(&r);
+}
+END_TEST
+
 /* Bad sweeps are refused with a message, not run. */
 START_TEST(test_refuse)
 {
@@ -452,10 +610,47 @@ START_TEST(test_outputs)
 	ck_assert_ptr_nonnull(strstr(text, "\"TLPI 2010 elapsed_s\""));
 	free(text);
 
+	/* Markdown: a title line; every time in seconds for file_size (the book's 100 MB scaled
+	 * to our 4 MiB: 72.13 s x 0.0419 = 3.03 s), the unit in the titles; no empty column (the
+	 * book gives user and sys here: their columns stay); every line as many cells. */
 	f = open_memstream(&text, &len);
 	ck_assert_int_eq(sweep_export(f, &r, "md"), 0);
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(text, "| BUF_SIZE | median |"));
+	ck_assert_int_eq(strncmp(text, "## t\n", 5), 0);
+	ck_assert_ptr_nonnull(strstr(text, "| BUF_SIZE | median (s) |"));
+	ck_assert_ptr_nonnull(strstr(text, "| TLPI 2010 elapsed (s, ×0.0419) | TLPI 2010 user (s, "
+	                                   "×0.0419) | TLPI 2010 sys (s, ×0.0419) |"));
+	ck_assert_ptr_nonnull(strstr(text, "| 3.03 | 0.210 | 2.81 |"));
+	ck_assert_ptr_null(strstr(text, " µs"));
+	ck_assert_ptr_null(strstr(text, " ms "));
+	{
+		int cells = -1;
+		for (char *p = strstr(text, "\n|"); p != NULL; p = strstr(p + 1, "\n|")) {
+			int k = 0;
+			for (char *q = p + 1; *q != '\n' && *q != '\0'; q++)
+				k += *q == '|' && q[-1] != '\\';
+			ck_assert(cells < 0 || k == cells);
+			cells = k;
+		}
+		ck_assert_int_ge(cells, 10);
+	}
+	free(text);
+
+	/* JSON says whether the machine was busy, with what says so. */
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(sweep_export(f, &r, "json"), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "\"busy\":{\"busy\":"));
+	ck_assert_ptr_nonnull(strstr(text, "\"cpu_wait_s\":"));
+	free(text);
+
+	/* The plot is one SVG document. */
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(sweep_export(f, &r, "svg"), 0);
+	fclose(f);
+	ck_assert_int_eq(strncmp(text, "<?xml version=\"1.0\"", 19), 0);
+	ck_assert_ptr_nonnull(strstr(text, "</svg>\n"));
+	ck_assert_ptr_nonnull(strstr(text, "elapsed, TLPI 2010"));
 	free(text);
 
 	f = open_memstream(&text, &len);
@@ -608,6 +803,7 @@ sweep_suite(void)
 	tcase_add_test(pure, test_scale_time);
 	tcase_add_test(pure, test_scale_cpu);
 	tcase_add_test(pure, test_refuse);
+	tcase_add_test(pure, test_progress_left);
 	tcase_add_test(pure, test_bundled_scenarios);
 	suite_add_tcase(s, pure);
 	tcase_add_checked_fixture(real, setup, teardown);
@@ -625,6 +821,9 @@ sweep_suite(void)
 	              test_util_or(test_util_need_odirect(NULL, 4096),
 	                           test_util_need_odirect_refusal(NULL, 1)));
 	tcase_add_test(real, test_progress_stop);
+	tcase_add_test(real, test_tick_stop);
+	tcase_add_test(real, test_progress_estimates);
+	test_util_add(real, test_busy, need_schedstat());
 	tcase_add_test(real, test_outputs);
 	tcase_add_test(real, test_yaml_sweep);
 	suite_add_tcase(s, real);

@@ -270,36 +270,120 @@ START_TEST(test_cache_scale_stable)
 }
 END_TEST
 
+/* A read's step on cache_file(pages) snapshots: pages [c0, c1) cached before, [0, a1) after
+ * (the rest absent), one pread of n bytes at off; its origins as lesson_origins makes them. */
+static void
+read_step(struct step_result *sr, size_t pages, size_t c0, size_t c1, size_t a1, int64_t off,
+          int64_t n)
+{
+	struct event e = { .fd = 3, .bytes = (uint64_t)n, .offset = off, .length = -1,
+	                   .result = n };
+
+	memset(sr, 0, sizeof *sr);
+	cache_file(&sr->before, pages);
+	cache_file(&sr->after, pages);
+	sr->before.cache.cached = c1 - c0;
+	sr->after.cache.cached = a1;
+	for (size_t i = 0; i < pages; i++) {
+		sr->before.cache.cells[i].cached = i >= c0 && i < c1;
+		sr->after.cache.cells[i].cached = i < a1;
+	}
+	snprintf(e.call, sizeof e.call, "pread64");
+	ck_assert_int_eq(event_list_add(&sr->events, &e), 0);
+	lesson_origins(NULL, 0, sr);
+	ck_assert(sr->origins.valid);
+}
+
 START_TEST(test_cache_big_and_asked)
 {
 	/* Projector mode: cells 2 columns wide (and 2 rows where 4 rows fit); a click finds
-	 * the cell under it. The cells a read asked for are underlined, read-ahead is not. */
-	static struct snapshot s;
-	struct view_cache_look look = { .big = true, .asked_first = 4096, .asked_end = 8192 };
+	 * the cell under it. A read of page 1 with page 0 cached and 2-3 read ahead: page 1
+	 * underlined (asked for), 2-3 bold (read ahead), page 0 dim (cached before it). */
+	static struct step_result sr;
+	struct view_cache_look look = { .big = true };
 	struct view_cache_geom gm;
 	struct grid *g = grid_new(40, 20);
 	char *t;
 
-	cache_file(&s, 8);
-	for (size_t i = 4; i < 8; i++)
-		s.cache.cells[i].cached = 0;
-	s.cache.cached = 4;
-	view_cache_draw(g, (struct grid_rect){ 0, 0, 40, 20 }, &s, NULL, NULL, false, &look, &gm);
+	read_step(&sr, 8, 0, 1, 4, 4096, 4096);
+	look.before = &sr.before;
+	look.origins = &sr.origins;
+	view_cache_draw(g, (struct grid_rect){ 0, 0, 40, 20 }, &sr.after, NULL, NULL, false, &look,
+	                &gm);
 	ck_assert_int_eq(gm.cw, 2);
 	ck_assert_int_eq(gm.rh, 2);
 	ck_assert_uint_eq(gm.per, 1);
 	t = grid_text(g);
 	ck_assert_ptr_nonnull(strstr(t, "\n░░░░░░░░········\n░░░░░░░░········\n"));
+	ck_assert_ptr_nonnull(strstr(t, "\n░ 1 asked for ░ 2 read ahead\n░ 1 cached before\n"));
 	free(t);
 	/* Page 1 asked for: its cell underlined on its bottom row; page 0 and 2 not. */
 	ck_assert(grid_at(g, gm.x + 2, gm.y + 1)->attr & GRID_A_UNDERLINE);
 	ck_assert(grid_at(g, gm.x + 3, gm.y + 1)->attr & GRID_A_UNDERLINE);
 	ck_assert(!(grid_at(g, gm.x, gm.y + 1)->attr & GRID_A_UNDERLINE));
 	ck_assert(!(grid_at(g, gm.x + 4, gm.y + 1)->attr & GRID_A_UNDERLINE));
+	/* Read ahead: bold, not underlined; cached before: dim; absent: as ever. */
+	ck_assert(grid_at(g, gm.x + 4, gm.y)->attr & GRID_A_BOLD);
+	ck_assert(grid_at(g, gm.x + 7, gm.y + 1)->attr & GRID_A_BOLD);
+	ck_assert_int_eq(grid_at(g, gm.x + 4, gm.y)->style, GS_CLEAN);
+	ck_assert_int_eq(grid_at(g, gm.x, gm.y)->style, GS_DIM);
+	ck_assert(!(grid_at(g, gm.x, gm.y)->attr & (GRID_A_BOLD | GRID_A_UNDERLINE)));
+	ck_assert(!(grid_at(g, gm.x + 8, gm.y)->attr & GRID_A_BOLD));
 	ck_assert_int_eq(view_cache_hit(&gm, gm.x + 3, gm.y + 1), 1);
 	ck_assert_int_eq(view_cache_hit(&gm, gm.x + 15, gm.y), 7);
 	ck_assert_int_eq(view_cache_hit(&gm, gm.x + 16, gm.y), -1);
 	grid_free(g);
+	event_list_clear(&sr.events);
+}
+END_TEST
+
+/* The 76x3 cache pane of sr's after, in projector mode at the scale of 256 pages, marked by
+ * where its pages came from (or not); its text (free it). */
+static char *
+zoom_text(struct grid *g, const struct step_result *sr, bool marked, struct view_cache_geom *gm)
+{
+	struct view_cache_look look = { .big = true, .scale_pages = 256 };
+
+	if (marked) {
+		look.before = &sr->before;
+		look.origins = &sr->origins;
+	}
+	grid_clear(g);
+	view_cache_draw(g, (struct grid_rect){ 0, 0, 76, 3 }, &sr->after, NULL, NULL, false, &look,
+	                gm);
+	return grid_text(g);
+}
+
+START_TEST(test_cache_zoom)
+{
+	/* 13.5 on a projector seen from the back row: 256 pages in one row of 2-column cells
+	 * merge 7 pages a cell, so a read of one page and a read that brought in four looked
+	 * alike. Where the step acts, the pane shows one page a cell: one lit cell, then four. */
+	static struct step_result one, four;
+	struct view_cache_geom gm;
+	struct grid *g = grid_new(76, 3);
+	char *t1, *t4, *whole;
+
+	read_step(&one, 256, 0, 0, 1, 0, 4096);
+	read_step(&four, 256, 0, 0, 4, 0, 4096);
+	t1 = zoom_text(g, &one, true, &gm);
+	t4 = zoom_text(g, &four, true, &gm);
+	ck_assert_ptr_nonnull(strstr(t1, "░░····"));
+	ck_assert_ptr_null(strstr(t1, "░░░"));
+	ck_assert_ptr_nonnull(strstr(t4, "░░░░░░░░····"));
+	ck_assert_ptr_nonnull(strstr(t1, "pages 0-37 shown"));
+	ck_assert_ptr_nonnull(strstr(t4, "1 asked for ░ 3 read ahead"));
+	/* Without a read to show, the whole file, as many pages a cell as it takes. */
+	whole = zoom_text(g, &four, false, &gm);
+	ck_assert_ptr_nonnull(strstr(whole, "cell="));
+	ck_assert_ptr_null(strstr(whole, "░░░░░░░░····"));
+	ck_assert_uint_gt(gm.per, 1);
+	free(t1);
+	free(t4);
+	free(whole);
+	grid_free(g);
+	event_list_clear(&one.events);
+	event_list_clear(&four.events);
 }
 END_TEST
 
@@ -421,20 +505,20 @@ START_TEST(test_log_lines)
 	char buf[256];
 
 	view_log_line(&fix_res[1].events.v[0], 1, SCN_OP_FWRITE, buf, sizeof buf);
-	ck_assert_str_eq(buf, "#2  fwrite    write(3, 4096) = 4096                  [stdio]    3.1 µs*");
+	ck_assert_str_eq(buf, "#2  fwrite    write(3, 4096) = 4096                  [by stdio]     3.1 µs*");
 	/* A call longer than the column moves the origin and time columns of every line, so
 	 * that they stay aligned. */
-	ck_picture(PANE(80, 4, view_log_draw(g, r, fix_res, 3, false)),
-	           "#1  fopen     openat(scratch, O_WRONLY|O_CREAT|O_TRUNC) = 3           12.0 µs*\n"
-	           "#2  fwrite    write(3, 4096) = 4096                         [stdio]    3.1 µs*\n"
-	           "#3  fflush    write(3, 904) = 904                           [stdio]    1.2 µs*\n"
+	ck_picture(PANE(84, 4, view_log_draw(g, r, fix_res, 3, false)),
+	           "#1  fopen     openat(scratch, O_WRONLY|O_CREAT|O_TRUNC) = 3 [your call]   12.0 µs*\n"
+	           "#2  fwrite    write(3, 4096) = 4096                         [by stdio]     3.1 µs*\n"
+	           "#3  fflush    write(3, 904) = 904                           [by stdio]     1.2 µs*\n"
 	           "\n");
 	/* Narrower: the long call is cut in its arguments (its result kept), the times stay in
 	 * their column inside the pane. */
 	ck_picture(PANE(66, 4, view_log_draw(g, r, fix_res, 3, false)),
-	           "#1  fopen     openat(scratch, O_WRONLY|… = 3              12.0 µs*\n"
-	           "#2  fwrite    write(3, 4096) = 4096             [stdio]    3.1 µs*\n"
-	           "#3  fflush    write(3, 904) = 904               [stdio]    1.2 µs*\n"
+	           "#1  fopen     openat(scratch, O_WRONLY… = 3 [your call]   12.0 µs*\n"
+	           "#2  fwrite    write(3, 4096) = 4096         [by stdio]     3.1 µs*\n"
+	           "#3  fflush    write(3, 904) = 904           [by stdio]     1.2 µs*\n"
 	           "\n");
 	/* A call whose arguments decode its result is cut at its end instead. */
 	{
@@ -447,7 +531,7 @@ START_TEST(test_log_lines)
 		sr.events.v = &e;
 		sr.events.n = 1;
 		ck_picture(PANE(66, 1, view_log_draw(g, r, &sr, 1, false)),
-		           "#1  fopen     fcntl(3, F_GETFL -> O_WRONLY|…              12.0 µs*\n");
+		           "#1  fopen     fcntl(3, F_GETFL -> O_WRONLY… [your call]   12.0 µs*\n");
 	}
 	/* Only the newest lines when the pane is short. */
 	ck_picture(PANE(30, 1, view_log_draw(g, r, fix_res, 4, false)),
@@ -767,7 +851,7 @@ START_TEST(test_details_panes)
 	                 "5000 bytes: one write(4096) happened, 904 wait in the stdio buffer.\n"
 	                 "\nstep 2 (fwrite), seen by the tracer; op took 0 ns inside the worker, "
 	                 "incl. tracing (two ptrace stops per system call)\n"
-	                 "write(3, 4096) = 4096  [stdio]\n");
+	                 "write(3, 4096) = 4096  [by stdio]\n");
 	/* Before the first step the log's details are the intro. */
 	f.cur = -1;
 	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
@@ -1324,6 +1408,7 @@ views_suite(void)
 	tcase_add_test(tc, test_cache_every_cell);
 	tcase_add_test(tc, test_cache_scale_stable);
 	tcase_add_test(tc, test_cache_big_and_asked);
+	tcase_add_test(tc, test_cache_zoom);
 	tcase_add_test(tc, test_screen_projector);
 	tcase_add_test(tc, test_disk_pane);
 	tcase_add_test(tc, test_disk_inline);

@@ -9,7 +9,7 @@ set -u
 command -v tmux >/dev/null 2>&1 || { echo "SKIP: own-prog-tui: tmux not installed"; exit 77; }
 bin=${IOBUFVIZ_BIN:?}
 build=$(cd "$(dirname "$bin")/.." && pwd)
-for p in examples/copy tests/foreign/fwrite; do
+for p in examples/copy tests/foreign/fwrite tests/foreign/pend; do
 	[ -x "$build/$p" ] || { echo "FAIL: $build/$p not built"; exit 99; }
 done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/own-prog-tui.XXXXXX") || exit 99
@@ -20,7 +20,7 @@ mkdir "$tmp/work" "$tmp/t"
 head -c 5000 /dev/urandom >"$tmp/work/in"
 
 cleanup() {
-	for i in 1 2; do
+	for i in 1 2 3; do
 		tmux -L "iobufviz-own-$$-$i" kill-server >/dev/null 2>&1
 	done
 	rm -rf "$tmp"
@@ -84,9 +84,10 @@ done
 wait_for "step 5/5" && echo "ok: five steps"
 wait_for "write(4, 1024) = 1024" && echo "ok: the log shows the write"
 tmux -L "$sock" send-keys -t own Tab
-wait_for "file 1/2: $tmp/work/in" && echo "ok: Tab: the input file"
+wait_for "file 1/2: in  |" && echo "ok: Tab: the input file, by its name in --dir"
 tmux -L "$sock" send-keys -t own Tab
-wait_for "file 2/2: $tmp/work/out" && echo "ok: Tab: the output file"
+wait_for "file 2/2: out  |" && echo "ok: Tab: the output file"
+wait_for "d next write" && wait_for "o calls" && echo "ok: the footer shows this mode's keys"
 running "$build/examples/copy" || { echo "FAIL: the program is not stopped under the tracer"; fail=1; }
 quit_gone "$build/examples/copy" && echo "ok: q quits, exit 0"
 
@@ -103,6 +104,25 @@ tmux -L "$sock" send-keys -t own Tab
 wait_for "file 2/2:" && wait_for "FILE* fd 2" && echo "ok: Tab: stderr and its stream (fd 2)"
 tmux -L "$sock" send-keys -t own q
 wait_for "EXITED 0"
+
+# An 8.9 KB fgetc/fputc copy (17,800 stdio calls): on screen at once, d stops at each write
+# (fputc x 4097 -> write(5, 4096)), o opens a folded step, q quits at once.
+head -c 8900 /dev/urandom >"$tmp/work/big"
+start "'$build/tests/foreign/pend' - copy big copied"
+t0=$(date +%s%N)
+wait_for "Your program, stopped" &&
+	echo "ok: the copy is on screen after $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+tmux -L "$sock" send-keys -t own d
+wait_for "step 7/7" && wait_for "stopped at a write to a file" &&
+	wait_for "write(5, 4096) = 4096" && echo "ok: d: the first write, 4096 bytes of fputc"
+tmux -L "$sock" send-keys -t own o
+wait_for "step 7: 4096 calls" && wait_for "4084 more" && echo "ok: o: the folded calls, each"
+tmux -L "$sock" send-keys -t own o d
+wait_for "step 9/9" && echo "ok: d: the second write"
+tmux -L "$sock" send-keys -t own d
+wait_for "exit() flushes fp" && echo "ok: d: exit()'s flush, a step of its own"
+tmux -L "$sock" send-keys -t own q
+wait_for "EXITED 0" && echo "ok: q quits"
 # A program that makes no call for 30 s: n waits for its next step, saying so; q quits at
 # once, and the program goes with it.
 [ -x "$build/tests/foreign/hostile" ] || { echo "FAIL: tests/foreign/hostile not built"; exit 99; }

@@ -76,9 +76,10 @@ def ours(doc, names):
     paths = {os.path.join(work, n) for n in names}
     out = []
     for s in doc["steps"]:
-        if s["op"] == "call" and s["file"] in paths:
-            e = s["events"][0]
-            out.append((e["call"], e["bytes"], e["result"]))
+        # A stdio step holds the calls it made; a folded step, each of its calls.
+        if s["op"] in ("call", "stdio") and s["file"] in paths:
+            for e in s["events"]:
+                out.append((e["call"], e["bytes"], e["result"]))
     return out
 
 # strace's lines on the given files, as (call, bytes, result).

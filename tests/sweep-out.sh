@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # tests/sweep-out.sh: a sweep's outputs through the real binary: transcripts fit 100 columns,
 # CSV and Markdown stay tables whatever a scenario's strings hold, no control byte gets out,
-# and a timed child frees what it allocated.
+# Markdown is one unit without empty columns, the SVG plot is well-formed, log-log, rendered,
+# and no markup of a scenario gets into it; a timed child frees what it allocated.
 set -u
 bin=${IOBUFVIZ_BIN:?}
 src=${IOBUFVIZ_SRCDIR:?}
@@ -79,7 +80,129 @@ json.load(open(os.path.join(d, "h.json"), encoding="utf-8"))
 sys.exit(0 if ok else 1)
 PY
 
-# 3. A timed fread+setvbuf child frees its 64 KiB stdio buffer (valgrind follows the fork).
+# 3. Markdown for a course page (table-13-1): a title line, times in seconds only (the unit in
+# the titles), no column that is empty or all "-", the 4 MiB reference scaled to 100 MB.
+"$bin" --export=md --budget 0.005 --dir "$tmp" "$src/scenarios/table-13-1.yaml" >"$tmp/t.md" \
+	2>/dev/null || bad "table-13-1 --export=md: exit $?"
+python3 - "$tmp/t.md" <<'PY' || bad "table-13-1's Markdown"
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+ok = True
+def no(msg):
+    global ok
+    print("  " + msg)
+    ok = False
+if not text.startswith("## "):
+    no("no title line: %r" % text[:40])
+rows = [[c.strip() for c in re.split(r"(?<!\\)\|", l)[1:-1]] for l in text.split("\n") if l.startswith("|")]
+head, body = rows[0], rows[2:]
+if len(body) != 14:
+    no("%d rows, expected 14" % len(body))
+for k, title in enumerate(head):
+    if all(r[k] in ("", "-") for r in body):
+        no("column %r is empty" % title)
+for cell in [c for r in body for c in r]:
+    if re.search(r"\d (s|ms|µs|us|ns)\b", cell):
+        no("a cell with its own unit: %r" % cell)
+        break
+if not any("answers 4MiB elapsed (s, ×23.8)" == t for t in head):
+    no("the 4 MiB reference is not scaled to 100 MB: %r" % head)
+sys.exit(0 if ok else 1)
+PY
+
+# 4. The plot (table-13-1): one well-formed SVG (xmllint, else python3's parser), on log-log
+# axes: BUF_SIZE 1, 2, 4 equally spaced; the book's 107.43 s and 54.16 s as far apart as
+# log10 of their ratio in decades of the axis; the 4 MiB reference drawn 100 MB / 4 MiB higher.
+"$bin" --export=svg --budget 0.005 --dir "$tmp" "$src/scenarios/table-13-1.yaml" >"$tmp/t.svg" \
+	2>/dev/null || bad "table-13-1 --export=svg: exit $?"
+if command -v xmllint >/dev/null; then
+	xmllint --noout "$tmp/t.svg" || bad "table-13-1's SVG is not well-formed XML"
+fi
+python3 - "$tmp/t.svg" <<'PY' || bad "table-13-1's plot"
+import math, sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+ok = True
+def no(msg):
+    global ok
+    print("  " + msg)
+    ok = False
+texts = {(t.text or ""): float(t.get("y")) for t in root.iter(ns + "text")}
+ppd = texts.get("1 s", 0) - texts.get("10 s", 0)
+if not ppd > 10:
+    no("no decade ticks 1 s and 10 s: %r" % sorted(texts)[:12])
+def marks(stroke):
+    return sorted((float(c.get("cx")), float(c.get("cy"))) for c in root.iter(ns + "circle")
+                  if c.get("stroke") == stroke and c.get("r") == "4" and float(c.get("cx")) < 570)
+book, answers, ours = marks("#555"), marks("#888"), marks("#000")
+if len(book) != 14 or len(ours) < 10:
+    no("%d book and %d measured elapsed points" % (len(book), len(ours)))
+else:
+    (x1, y1), (x2, y2), (x4, _) = book[0], book[1], book[2]
+    if abs((x2 - x1) - (x4 - x2)) > 0.3:
+        no("BUF_SIZE is not on a log2 axis: %r" % book[:3])
+    if abs((y2 - y1) - math.log10(107.43 / 54.16) * ppd) > 0.6:
+        no("time is not on a log10 axis: %r, %g per decade" % (book[:2], ppd))
+    scaled = math.log10(10.848 * 100e6 / (4 << 20) / 107.43) * ppd
+    if not answers or abs((y1 - answers[0][1]) - scaled) > 0.6:
+        no("the 4 MiB reference is not scaled to 100 MB: %r" % answers[:1])
+legend = " ".join(texts)
+for name in ("elapsed, measured here", "elapsed, TLPI 2010", "sys, TLPI 2010"):
+    if name not in legend:
+        no("the legend has no %r" % name)
+sys.exit(0 if ok else 1)
+PY
+
+# 5. Markup in a scenario's strings stays text: the SVG is well-formed, with only our elements and
+# no event attribute; the Markdown has no tag of it.
+m="$src/tests/sweep-html.yaml"
+"$bin" --export=svg --dir "$tmp" "$m" >"$tmp/m.svg" 2>/dev/null || bad "markup: svg exit $?"
+"$bin" --export=md --dir "$tmp" "$m" >"$tmp/m.md" 2>/dev/null || bad "markup: md exit $?"
+python3 - "$tmp/m.svg" "$tmp/m.md" <<'PY' || bad "markup in a scenario's strings became markup"
+import re, sys, xml.etree.ElementTree as ET
+ok = True
+def no(msg):
+    global ok
+    print("  " + msg)
+    ok = False
+root = ET.parse(sys.argv[1]).getroot()
+allowed = {"svg", "title", "rect", "text", "line", "path", "circle", "polygon", "g"}
+for e in root.iter():
+    tag = e.tag.split("}")[-1]
+    if tag not in allowed:
+        no("svg: element <%s>" % tag)
+    for a in e.attrib:
+        if a.lower().startswith("on") or "href" in a.lower():
+            no("svg: attribute %s on <%s>" % (a, tag))
+title = root.find("{http://www.w3.org/2000/svg}title").text
+if not title.startswith("<script>alert(1)</script> & <b>bold</b> ]]> <!-- x -->"):
+    no("svg: the title is not the scenario's text: %r" % title[:60])
+md = open(sys.argv[2], encoding="utf-8").read()
+if re.search(r"<\s*(script|img|svg|a|b)\b", md, re.I) or "<!--" in md:
+    no("md: a tag got through")
+if re.search(r"(?<!\\)\[l\]\(", md):
+    no("md: a link got through")
+sys.exit(0 if ok else 1)
+PY
+
+# 6. In a browser (headless Chromium, where installed): the plot renders to an image of its size.
+chrome=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$chrome" ]; then
+	h=$(sed -n 's/.*<svg [^>]*height="\([0-9]*\)[.0-9]*".*/\1/p' "$tmp/t.svg" | head -n 1)
+	timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--user-data-dir="$tmp/chrome" --window-size="800,$h" --screenshot="$tmp/t.png" \
+		"file://$tmp/t.svg" >"$tmp/chrome.log" 2>&1
+	python3 - "$tmp/t.png" 800 "$h" <<'PY' || bad "chromium did not render the plot"
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+w, h = struct.unpack(">II", data[16:24]) if data[:8] == b"\x89PNG\r\n\x1a\n" else (0, 0)
+sys.exit(0 if (w, h) == (int(sys.argv[2]), int(sys.argv[3])) and len(data) > 20000 else 1)
+PY
+else
+	echo "SKIP: sweep-out: chromium not installed (the plot is not rendered)"
+fi
+
+# 7. A timed fread+setvbuf child frees its 64 KiB stdio buffer (valgrind follows the fork).
 if command -v valgrind >/dev/null; then
 	valgrind --leak-check=full --show-leak-kinds=all "$bin" --headless --dir "$tmp" \
 	    "$src/tests/sweep-setvbuf.yaml" >/dev/null 2>"$tmp/vg.txt"

@@ -98,4 +98,24 @@ fi
 stop_run wait "$src/tests/tui-stop.yaml" "" "step 2 running"
 stop_run tail "$src/tests/tui-stop-tail.yaml" "" "step 2 running"
 stop_run tailprocio "$src/tests/tui-stop-tail.yaml" "--trace=procio" "step 2 running"
+stop_run run "$src/tests/tui-stop-run.yaml" "--allow-run=sleep" "step 2 running"
+
+# --timeout stops a run: step as headless does, and the TUI then exits 3.
+mkdir "$tmp/rto"
+tmux -L "$sock" -f /dev/null new-session -d -s rto -x 100 -y 30 \
+	"LC_ALL=C.UTF-8 TERM=screen '$bin' --timeout=2 --allow-run=sleep --dir '$tmp/rto' '$src/tests/tui-stop-run.yaml'; \
+	 echo \$? > '$tmp/rto.status'; sleep 60" || { echo "FAIL: rto: tmux"; fail=1; }
+if wait_for rto "step 0/3"; then
+	tmux -L "$sock" send-keys -t rto n n
+	wait_for rto "timeout" 100 || { echo "FAIL: rto: no timeout shown"; screen rto | sed 's/^/    | /'; }
+	tmux -L "$sock" send-keys -t rto q
+	i=0
+	while [ ! -s "$tmp/rto.status" ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+	st=$(cat "$tmp/rto.status" 2>/dev/null)
+	[ "$st" = 3 ] && echo "ok: rto: --timeout stops the run step, the TUI exits 3" ||
+		{ echo "FAIL: rto: exit status '$st' after --timeout"; fail=1; }
+else
+	echo "FAIL: rto: the TUI did not start"
+	fail=1
+fi
 exit $fail

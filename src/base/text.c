@@ -109,6 +109,59 @@ text_safe(const char *s, enum text_mode m, char *buf, size_t len)
 	return at;
 }
 
+/* The bytes as a C string literal, cut to fit. */
+char *
+text_quote(const void *s, size_t n, char *buf, size_t len)
+{
+	const unsigned char *u = s;
+	size_t at = 0;
+
+	if (len < 8) {
+		if (len > 0)
+			buf[0] = '\0';
+		return buf;
+	}
+	buf[at++] = '"';
+	for (size_t i = 0; i < n; i++) {
+		char e[8];
+		int w;
+
+		switch (u[i]) {
+		case '\n': w = snprintf(e, sizeof e, "\\n"); break;
+		case '\t': w = snprintf(e, sizeof e, "\\t"); break;
+		case '\r': w = snprintf(e, sizeof e, "\\r"); break;
+		case '\\': w = snprintf(e, sizeof e, "\\\\"); break;
+		case '"': w = snprintf(e, sizeof e, "\\\""); break;
+		default:
+			w = u[i] >= 0x20 && u[i] < 0x7f ? snprintf(e, sizeof e, "%c", u[i]) :
+			    snprintf(e, sizeof e, "\\x%02x", u[i]);
+		}
+		/* Room for this, the closing quote, "..." and the NUL. */
+		if (at + (size_t)w + 5 > len) {
+			memcpy(buf + at, "\"...", 5);
+			return buf;
+		}
+		memcpy(buf + at, e, (size_t)w);
+		at += (size_t)w;
+	}
+	buf[at++] = '"';
+	buf[at] = '\0';
+	return buf;
+}
+
+/* The C string s as text_quote shows it, and "..." after it when it was cut where it was read. */
+char *
+text_quote_cut(const char *s, bool cut, char *buf, size_t len)
+{
+	size_t n;
+
+	text_quote(s, strlen(s), buf, len);
+	n = strlen(buf);
+	if (cut && n + 4 <= len && n > 0 && buf[n - 1] == '"')
+		memcpy(buf + n, "...", 4);
+	return buf;
+}
+
 /* text_safe into a string of the right size. */
 char *
 text_safe_dup(const char *s, enum text_mode m)

@@ -28,6 +28,18 @@ bool text_is_control(uint32_t cp);
  */
 size_t text_safe(const char *s, enum text_mode m, char *buf, size_t len);
 
+/*
+ * The n bytes at s as a C string literal into buf (len bytes, always terminated): in
+ * double quotes, with \n \t \r \\ \" and "\xNN" for every other byte that is not
+ * printable ASCII, so that nothing of it can act on a terminal. When it does not fit, it is
+ * cut and ends in "..." after the closing quote. Return buf.
+ */
+char *text_quote(const void *s, size_t n, char *buf, size_t len);
+
+/* The C string s as text_quote shows it, with "..." after the closing quote when cut (it was
+ * cut where it was read: a string of a traced program that filled its buffer). Return buf. */
+char *text_quote_cut(const char *s, bool cut, char *buf, size_t len);
+
 /* text_safe into a new heap string (NULL if out of memory; NULL s gives NULL). */
 char *text_safe_dup(const char *s, enum text_mode m);
 

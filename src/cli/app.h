@@ -47,6 +47,8 @@ struct app_opts {
 	bool has_seed;            /* --seed given */
 	uint64_t seed;            /* --seed N */
 	const struct practice_problem *practice; /* the TUI quiz's choice questions, or NULL */
+	/* A step as the screen's line of C (the practice listing's); NULL: describe_step. */
+	char *(*step_line)(const struct scn_step *st, char *buf, size_t len);
 	struct prog_consent consent; /* --allow-run[=PROG]: the programs run steps may run */
 };
 

@@ -75,8 +75,9 @@ usage(FILE *f)
 "      --no-mouse         ignore the mouse\n"
 "      --big              projector mode: larger page-cache cells (on from 160 columns)\n"
 "      --record=FILE      record the TUI session as an asciicast v2 file\n"
-"      --export=FMT       write sweep results as csv, json or md to standard output;\n"
-"                         c: the scenario as one C program (no run)\n"
+"      --export=FMT       write sweep results as csv, json or md to standard output,\n"
+"                         or svg: a log-log plot of each sweep; c: the scenario as\n"
+"                         one C program (no run)\n"
 "      --budget=SECONDS   time budget per sweep row before it is scaled down\n"
 "      --practice         the argument is a practice TOPIC: a generated problem, run for\n"
 "                         real and quizzed (headless: printed); alone: list the topics\n"
@@ -423,8 +424,10 @@ run(int argc, char **argv)
 		case OPT_WIDE: o.wide = true; break;
 		case OPT_EXPORT:
 			if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0 &&
-			    strcmp(optarg, "md") != 0 && strcmp(optarg, "c") != 0)
-				return usage_error("--export: '%s': expected csv, json, md or c", optarg);
+			    strcmp(optarg, "md") != 0 && strcmp(optarg, "svg") != 0 &&
+			    strcmp(optarg, "c") != 0)
+				return usage_error("--export: '%s': expected csv, json, md, svg or c",
+				                   optarg);
 			o.export_fmt = optarg;
 			break;
 		case OPT_STRICT: o.strict = true; break;

@@ -254,7 +254,9 @@ runner_op_run(struct runner *r, const struct scn_step *step, struct step_result 
 	    out->err == 0)
 		out->err = ECHILD;
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
-	if (r->timed_out)
+	/* The program killed at the run's deadline (the helper's bound) is stopped by it too,
+	 * as the TUI, which runs no next step after q, must know (its exit status 3). */
+	if (runner_over(r))
 		runner_note_timeout(r, out);
 	else if (r->stop)
 		out->stopped = true;

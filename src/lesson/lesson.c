@@ -71,6 +71,53 @@ lesson_intro(const struct lesson *l, const struct sentence_result **v, size_t *n
 	return l->intro;
 }
 
+/* Where the pages cached after sr came from (hist[0..n): the results before it). */
+void
+lesson_origins(const struct step_result *hist, size_t n, struct step_result *sr)
+{
+	struct snapshot_origins *o = &sr->origins;
+
+	snapshot_origins_begin(&sr->before, &sr->after, &sr->events, o);
+	if (!o->valid)
+		return;
+	/* The last step that asked for pages: a WILLNEED whose pages were not all seen after it
+	 * may still be arriving (a probe that sees a page once its read has completed). */
+	for (size_t j = n; j-- > 0;) {
+		const struct snapshot_origins *p = &hist[j].origins;
+		if (!p->valid)
+			continue;
+		if (p->prefetch && p->asked_unseen > 0) {
+			o->earlier_first = p->asked_first;
+			o->earlier_end = p->asked_end;
+			o->earlier_step = j + 1;
+		}
+		break;
+	}
+	snapshot_origins_count(&sr->before, &sr->after, o);
+	/* The steps that brought in the pages it found: back to the last one that found none.
+	 * A step's pages are those it added, and those that arrived before the next step began
+	 * (its WILLNEED or read-ahead completing, for a probe that sees a page only then). */
+	uint64_t next = sr->before.cache.cached;
+	for (size_t j = n; o->pages[SNAPSHOT_FROM_BEFORE] > 0 && j-- > 0;) {
+		const struct snap_cache *a = &hist[j].before.cache;
+		bool added = next > a->cached;
+		next = a->cached;
+		if (added) {
+			if (o->n_by == SNAPSHOT_BY_MAX) {
+				o->by_more = true;
+				break;
+			}
+			o->by_op[o->n_by] = hist[j].step != NULL ? hist[j].step->op : SCN_OP_NOTE;
+			o->by_willneed[o->n_by] = hist[j].origins.valid && hist[j].origins.prefetch;
+			o->by[o->n_by++] = j + 1;
+		}
+		if (a->cached == 0)
+			break;
+		if (j == 0 && o->n_by < SNAPSHOT_BY_MAX)
+			o->by[o->n_by++] = 0;
+	}
+}
+
 /* Run, check and keep the next step. */
 int
 lesson_step(struct lesson *l)
@@ -81,6 +128,7 @@ lesson_step(struct lesson *l)
 	if (runner_step(l->r, &sr) == 0)
 		return 0;
 	lesson_diff(prev != NULL ? &prev->after : NULL, &sr);
+	lesson_origins(l->h.v, l->h.n, &sr);
 	/* A step the user stopped did not do what it was for: nothing to check. The narration
 	 * as this run tells it comes after the expectations (a sentence may cite them); a
 	 * stopped step's is told too, but fails nothing. */
@@ -127,6 +175,16 @@ lesson_failures(const struct lesson *l)
 	for (size_t i = 0; i < l->h.n; i++)
 		n += !l->h.v[i].ok;
 	return n;
+}
+
+/* Did a step run past --timeout? */
+bool
+lesson_timed_out(const struct lesson *l)
+{
+	for (size_t i = 0; i < l->h.n; i++)
+		if (l->h.v[i].timed_out)
+			return true;
+	return false;
 }
 
 /* The state before the first step. */

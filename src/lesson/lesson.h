@@ -36,6 +36,9 @@ const struct step_result *lesson_last(const struct lesson *l);
 /* How many results had an expectation fail. */
 size_t lesson_failures(const struct lesson *l);
 
+/* True if a step was stopped by the run's --timeout. */
+bool lesson_timed_out(const struct lesson *l);
+
 /* The state before the first step, the runner's trace source, scratch file and filesystem. */
 const struct snapshot *lesson_initial(const struct lesson *l);
 enum ev_source lesson_trace_source(const struct lesson *l);
@@ -52,6 +55,11 @@ const char *lesson_place_note(const struct lesson *l);
 /* Fill sr->changes: from prev (the step before's after; NULL for the first step) to sr's
  * before, then across sr itself. */
 void lesson_diff(const struct snapshot *prev, struct step_result *sr);
+
+/* Fill sr->origins: where the pages cached after sr came from, given the results before it
+ * (hist[0..n)): the step of a WILLNEED still arriving, the steps that brought in the pages
+ * it found cached. */
+void lesson_origins(const struct step_result *hist, size_t n, struct step_result *sr);
 
 /* Stop the run and forget its results. NULL is fine. */
 void lesson_free(struct lesson *l);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lesson/snapshot-diff.h"
+#include "base/text.h"
 #include "base/units.h"
 
 /* Names of the kinds, for JSON. */
@@ -47,12 +48,20 @@ snapshot_diff_add(struct snapshot_diff *d, enum snapshot_change_kind kind, bool 
 	va_end(ap);
 }
 
+/* The system's page size. */
+static uint64_t
+snapshot_diff_page(void)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+
+	return psz > 0 ? (uint64_t)psz : 4096;
+}
+
 /* Pages the successful writes of calls touched, each counted one more (it may straddle). */
 static uint64_t
 snapshot_diff_touched(const struct event_list *calls)
 {
-	long psz = sysconf(_SC_PAGESIZE);
-	uint64_t touched = 0, p = psz > 0 ? (uint64_t)psz : 4096;
+	uint64_t touched = 0, p = snapshot_diff_page();
 
 	for (size_t i = 0; i < calls->n; i++) {
 		const struct event *e = &calls->v[i];
@@ -164,4 +173,199 @@ snapshot_diff(const struct snapshot *a, const struct snapshot *b, const struct e
 			                  between ? "Before this step" : "In this step",
 			                  b->disk.fs[0] != '\0' ? b->disk.fs : "the filesystem", s);
 	}
+}
+
+/* Names of the origins, for JSON. */
+static const char *const snapshot_from_names[SNAPSHOT_FROM__COUNT] = {
+	[SNAPSHOT_FROM_ASKED] = "asked",
+	[SNAPSHOT_FROM_AHEAD] = "read_ahead",
+	[SNAPSHOT_FROM_EARLIER] = "asked_earlier",
+	[SNAPSHOT_FROM_BEFORE] = "already_cached",
+};
+
+/* The name of origin f. */
+const char *
+snapshot_from_name(enum snapshot_from f)
+{
+	return (unsigned)f < SNAPSHOT_FROM__COUNT ? snapshot_from_names[f] : "?";
+}
+
+/* Start o: the bytes the calls asked for (a read's from its offset, or from the fd's offset
+ * before the step for read(); WILLNEED's range), and whether the cells can tell. */
+void
+snapshot_origins_begin(const struct snapshot *before, const struct snapshot *after,
+                       const struct event_list *calls, struct snapshot_origins *o)
+{
+	const struct snap_cache *a = &before->cache, *b = &after->cache;
+	uint64_t pos = before->fd.open && before->fd.pos > 0 ? (uint64_t)before->fd.pos : 0;
+	bool asked = false, read = false;
+
+	memset(o, 0, sizeof *o);
+	for (size_t i = 0; calls != NULL && i < calls->n; i++) {
+		const struct event *e = &calls->v[i];
+		uint64_t at, n;
+
+		if (event_is_read(e) && e->result > 0) {
+			at = e->offset >= 0 ? (uint64_t)e->offset : pos;
+			n = (uint64_t)e->result;
+			if (e->offset < 0)
+				pos = at + n;
+			read = true;
+		} else if (event_is_willneed(e) && e->result == 0 && e->offset >= 0) {
+			at = (uint64_t)e->offset;
+			n = e->length > 0 ? (uint64_t)e->length :
+			    b->file_size > at ? b->file_size - at : 0;
+		} else {
+			continue;
+		}
+		if (n == 0)
+			continue;
+		if (!asked || at < o->asked_first)
+			o->asked_first = at;
+		if (!asked || at + n > o->asked_end)
+			o->asked_end = at + n;
+		asked = true;
+	}
+	o->prefetch = asked && !read;
+	o->completed_only = b->source == SNAP_SRC_MINCORE || b->source == SNAP_SRC_KPAGEFLAGS;
+	o->valid = asked && a->source != SNAP_SRC_NONE && b->source != SNAP_SRC_NONE &&
+	           a->pages == b->pages && a->pages_per_cell == b->pages_per_cell &&
+	           a->n_cells == b->n_cells && b->n_cells > 0;
+}
+
+/* Pages of bytes [first, end) within pages [lo, hi). */
+static uint64_t
+snapshot_origins_overlap(uint64_t first, uint64_t end, uint64_t lo, uint64_t hi)
+{
+	uint64_t psz = snapshot_diff_page(), p0, p1;
+
+	if (end <= first)
+		return 0;
+	p0 = first / psz;
+	p1 = (end + psz - 1) / psz;
+	if (p0 < lo)
+		p0 = lo;
+	if (p1 > hi)
+		p1 = hi;
+	return p1 > p0 ? p1 - p0 : 0;
+}
+
+/* The smaller of a and b. */
+static uint64_t
+snapshot_origins_min(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The pages of cell i of after by where they came from. */
+void
+snapshot_origins_cell(const struct snap_cache *before, const struct snap_cache *after,
+                      const struct snapshot_origins *o, size_t i, uint64_t *out, uint64_t *hits)
+{
+	uint64_t ppc = after->pages_per_cell ? after->pages_per_cell : 1, lo = i * ppc, hi;
+	uint64_t had, has, fresh, asked, earlier;
+
+	memset(out, 0, SNAPSHOT_FROM__COUNT * sizeof *out);
+	if (hits != NULL)
+		*hits = 0;
+	if (!o->valid || i >= after->n_cells || i >= before->n_cells)
+		return;
+	hi = lo + ppc < after->pages ? lo + ppc : after->pages;
+	had = before->cells[i].cached;
+	has = after->cells[i].cached;
+	fresh = has > had ? has - had : 0;
+	asked = snapshot_origins_overlap(o->asked_first, o->asked_end, lo, hi);
+	earlier = snapshot_origins_overlap(o->earlier_first, o->earlier_end, lo, hi);
+	out[SNAPSHOT_FROM_BEFORE] = snapshot_origins_min(has, had);
+	out[SNAPSHOT_FROM_EARLIER] = snapshot_origins_min(fresh, earlier);
+	fresh -= out[SNAPSHOT_FROM_EARLIER];
+	out[SNAPSHOT_FROM_ASKED] = snapshot_origins_min(fresh, asked);
+	out[SNAPSHOT_FROM_AHEAD] = fresh - out[SNAPSHOT_FROM_ASKED];
+	if (hits != NULL)
+		*hits = snapshot_origins_min(out[SNAPSHOT_FROM_BEFORE], asked);
+}
+
+/* Count o's pages over every cell. */
+void
+snapshot_origins_count(const struct snapshot *before, const struct snapshot *after,
+                       struct snapshot_origins *o)
+{
+	const struct snap_cache *b = &after->cache;
+	uint64_t ppc = b->pages_per_cell ? b->pages_per_cell : 1;
+
+	memset(o->pages, 0, sizeof o->pages);
+	o->asked_cached = o->asked_unseen = 0;
+	for (size_t i = 0; o->valid && i < b->n_cells; i++) {
+		uint64_t v[SNAPSHOT_FROM__COUNT], hits, lo = i * ppc;
+		uint64_t hi = lo + ppc < b->pages ? lo + ppc : b->pages;
+		uint64_t asked = snapshot_origins_overlap(o->asked_first, o->asked_end, lo, hi);
+
+		snapshot_origins_cell(&before->cache, b, o, i, v, &hits);
+		for (int f = 0; f < SNAPSHOT_FROM__COUNT; f++)
+			o->pages[f] += v[f];
+		o->asked_cached += hits;
+		o->asked_unseen += asked - snapshot_origins_min(asked, b->cells[i].cached);
+	}
+}
+
+/* "N page(s)" into buf. */
+static const char *
+snapshot_origins_n(uint64_t n, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRIu64 " page%s", n, n == 1 ? "" : "s");
+	return buf;
+}
+
+/* o as one sentence. */
+char *
+snapshot_origins_text(const struct snapshot_origins *o, const char *probe, char *buf, size_t len)
+{
+	size_t n = 0;
+	char a[32], b[32];
+
+	buf[0] = '\0';
+	if (!o->valid)
+		return buf;
+	if (o->pages[SNAPSHOT_FROM_ASKED] == 0 && o->asked_cached > 0)
+		text_cat(buf, len, &n, "no new page asked for by this call (the %s it asked for %s "
+		         "already cached)", snapshot_origins_n(o->asked_cached, a, sizeof a),
+		         o->asked_cached == 1 ? "was" : "were");
+	else
+		text_cat(buf, len, &n, "%s asked for by this call",
+		         snapshot_origins_n(o->pages[SNAPSHOT_FROM_ASKED], a, sizeof a));
+	if (o->pages[SNAPSHOT_FROM_ASKED] > 0 && o->asked_cached > 0)
+		text_cat(buf, len, &n, " (and %" PRIu64 " more it asked for already cached)",
+		         o->asked_cached);
+	if (o->prefetch && o->completed_only && o->asked_unseen > 0)
+		text_cat(buf, len, &n, " (and %" PRIu64 " not seen yet: %s sees a page once its "
+		         "read has completed)", o->asked_unseen, probe);
+	else if (!o->prefetch && o->asked_unseen > 0)
+		/* A read that leaves its own pages out of the cache: O_DIRECT's. */
+		text_cat(buf, len, &n, " (%s it asked for %s not in the cache after it)",
+		         snapshot_origins_n(o->asked_unseen, b, sizeof b),
+		         o->asked_unseen == 1 ? "is" : "are");
+	text_cat(buf, len, &n, ", %" PRIu64 " read ahead by this call", o->pages[SNAPSHOT_FROM_AHEAD]);
+	if (o->completed_only && o->pages[SNAPSHOT_FROM_AHEAD] > 0)
+		text_cat(buf, len, &n, " (or by an earlier read, seen only now)");
+	if (o->pages[SNAPSHOT_FROM_EARLIER] > 0)
+		text_cat(buf, len, &n, ", %s asked for by step %zu's posix_fadvise(WILLNEED) and "
+		         "seen only now (%s sees a page once its read has completed)",
+		         snapshot_origins_n(o->pages[SNAPSHOT_FROM_EARLIER], b, sizeof b),
+		         o->earlier_step, probe);
+	text_cat(buf, len, &n, ", %" PRIu64 " already cached before it",
+	         o->pages[SNAPSHOT_FROM_BEFORE]);
+	if (o->pages[SNAPSHOT_FROM_BEFORE] > 0 && o->n_by > 0) {
+		text_cat(buf, len, &n, " (brought in by ");
+		for (size_t i = 0; i < o->n_by; i++) {
+			const char *sep = i == 0 ? "" : i + 1 == o->n_by && !o->by_more ? " and " : ", ";
+			if (o->by[i] == 0)
+				text_cat(buf, len, &n, "%sno step: cached when the run began", sep);
+			else
+				text_cat(buf, len, &n, "%sstep %zu's %s%s", sep, o->by[i],
+				         scenario_op_name(o->by_op[i]),
+				         o->by_willneed[i] ? "(WILLNEED)" : "");
+		}
+		text_cat(buf, len, &n, "%s)", o->by_more ? " and earlier steps" : "");
+	}
+	return buf;
 }

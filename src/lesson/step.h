@@ -83,6 +83,12 @@ struct step_result {
 	uint64_t output_len;          /* bytes printed in all, when output keeps only the first
 	                                 of them; 0: output is all of it */
 	struct snapshot_diff changes; /* what the kernel did between steps and in this one */
+	const char *label;            /* the log's name for the step (a traced program's call:
+	                                 "openat", "fputc"); NULL: its op's name */
+	bool folded;                  /* a traced program's run of calls folded into one step:
+	                                 the log shows it as one line */
+	struct snapshot_origins origins; /* where its cached pages came from, when it asked for
+	                                 * pages (lesson_origins) */
 };
 
 /* The narration to show for sr: its filled-in say, else its step's as written; NULL: none. */

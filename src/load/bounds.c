@@ -137,7 +137,8 @@ scenario_bounds_check(struct scn_load *ld, const struct scenario *s,
 	double total = 0, all = 0;
 	bool told = false;
 
-	if (ld->n_err > 0 || ld->oom)
+	/* Steps with errors are left out: their numbers are not known to be what was meant. */
+	if (ld->oom || ld->step_bad == NULL)
 		return;
 	if (s->file.on == SCN_FS_TMPFS)
 		file.ram = s->file.size;
@@ -145,10 +146,13 @@ scenario_bounds_check(struct scn_load *ld, const struct scenario *s,
 		file.disk = s->file.size;
 	for (size_t i = 0; i < s->n_steps; i++) {
 		const struct yamlpos_node *at;
-		all += scenario_bounds_seconds(ld, &s->steps[i], NULL, &at);
+		if (!ld->step_bad[i])
+			all += scenario_bounds_seconds(ld, &s->steps[i], NULL, &at);
 	}
 	for (size_t i = 0; i < s->n_steps && c != NULL; i++, c = yamlpos_next(ld->ix, c)) {
 		const struct scn_step *st = &s->steps[i];
+		if (ld->step_bad[i])
+			continue;
 		const struct yamlpos_node *op = AT(c, scenario_op_name(st->op));
 		const struct yamlpos_node *at;
 		double t = scenario_bounds_seconds(ld, st, op, &at);

@@ -11,8 +11,18 @@
 #include "scenario/names.h"
 #include "load/yamlpos.h"
 
-/* After this many errors the rest are noise. */
+/* After this many errors the rest are noise: they are counted, not shown. */
 #define SCN_MAX_ERRORS 20
+/* Errors kept to be sorted by position; past it they are counted only (memory stays bounded
+ * whatever a 1 MiB scenario holds). */
+#define SCN_KEPT_ERRORS 1000
+
+/* One error line: where it is, and its text ("PATH:LINE:COL: message\n"). */
+struct scn_report_line {
+	int line, col;
+	size_t seq;           /* the order it was reported in, for equal positions */
+	char *text;
+};
 /* Longest wait a scenario may ask for, in seconds. */
 #define SCN_MAX_WAIT 3600.0
 /* wait until: clean gives up after this long unless the step says otherwise. */
@@ -32,10 +42,14 @@
 struct scn_load {
 	const char *path;
 	const struct yamlpos *ix;
-	char *err;
-	size_t err_len, err_cap;
-	int n_err;
+	struct scn_report_line *lines; /* the errors so far (at most SCN_KEPT_ERRORS), unsorted */
+	size_t n_lines, lines_cap;
+	int n_err;            /* errors reported (some may not be kept) */
+	int n_quiet;          /* errors not reported: consequences of one reported at a node */
+	char *err;            /* scenario_report_finish(): the lines to show */
 	bool oom;
+	bool shaping;         /* the shape check runs: an error marks its node */
+	unsigned char *marks; /* per node of ix: enum scn_mark bits (NULL: none kept) */
 	bool direct;          /* the current fd was opened with O_DIRECT */
 	bool tmpfs;           /* the scratch file is on tmpfs: O_DIRECT has no alignment rules */
 	char *names[SCN_MAX_NAMES]; /* as: names so far (steps' own copies), handle = index + 1 */
@@ -45,6 +59,19 @@ struct scn_load {
 	const char *src;            /* the file's text, to find a sentence's place in it */
 	const char *src_cur;        /* a place in it (the start of line src_line), or NULL */
 	int src_line;
+	bool *step_bad;             /* per step: its conversion had errors (said or not) */
+};
+
+/*
+ * What the shape check left of a node (load/report.c). The shape check reports every error
+ * there is on the tree; the tree is then pruned of what it reported, so that the conversion
+ * and the bounds check still run on the rest and report their errors in the same pass. An
+ * error at a marked node is a consequence of one already reported, and is not reported.
+ */
+enum scn_mark {
+	SCN_MARK_BAD = 1,         /* the shape check reported it: taken out (a step: emptied) */
+	SCN_MARK_INCOMPLETE = 2,  /* a key or entry of it was taken out: what it misses is not
+	                             reported (the misspelt key is the missing one) */
 };
 
 /* What a key of a mapping takes (the schema: load/schema.c). */
@@ -75,13 +102,25 @@ extern const char *const scn_arg_examples[SCN_ARG__COUNT];
 void scenario_report_error(struct scn_load *ld, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Append one such line at node N's value (KEY false) or key; NULL node: at 1:1. While the
+ * shape check runs, mark N bad; after it, say nothing at a marked node. */
+void scenario_report_at(struct scn_load *ld, const struct yamlpos_node *n, bool key,
+			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 /* Error at a node's value; NULL node: at 1:1. */
-#define scenario_at(ld, node, ...) \
-	scenario_report_error((ld), (node) ? (node)->line : 1, (node) ? (node)->col : 1, __VA_ARGS__)
+#define scenario_at(ld, node, ...) scenario_report_at((ld), (node), false, __VA_ARGS__)
 /* Error at a node's key. */
-#define scenario_at_key(ld, node, ...) \
-	scenario_report_error((ld), (node) ? (node)->key_line : 1, (node) ? (node)->key_col : 1, \
-			      __VA_ARGS__)
+#define scenario_at_key(ld, node, ...) scenario_report_at((ld), (node), true, __VA_ARGS__)
+
+/* After the shape check: take out of IX (ld->ix) every node it reported, so that what is left
+ * is well-shaped; STEPS is the list of steps (its entries are emptied, not taken out: a step's
+ * number is in later messages). */
+void scenario_report_prune(struct scn_load *ld, struct yamlpos *ix,
+			   const struct yamlpos_node *steps);
+
+/* The errors in the order of their positions, at most SCN_MAX_ERRORS of them and a line that
+ * says how many more there are, into ld->err; the kept lines are freed. */
+void scenario_report_finish(struct scn_load *ld);
 
 /* The closest of N names to WORD if it is close enough, else NULL. */
 const char *scenario_report_suggest(const char *word, const char *const *names, size_t n);
@@ -312,9 +351,9 @@ struct scn_raw_scenario {
 /* The start of the message when libcyaml refuses what the shape check accepted (a bug). */
 #define SCN_RAW_REFUSED "libcyaml refused a document the shape check accepted"
 
-/* Map BUF (LEN bytes, already shape-checked) to *OUT with libcyaml; report at 1:1 and return -1
- * if libcyaml refuses it. */
-int scenario_raw_load(struct scn_load *ld, const char *buf, size_t len,
+/* Map BUF (LEN bytes, already shape-checked) to *OUT with libcyaml; return -1 if libcyaml
+ * refuses it, and (REPORT) say so at 1:1: after shape errors, they are what is said. */
+int scenario_raw_load(struct scn_load *ld, const char *buf, size_t len, bool report,
 		      struct scn_raw_scenario **out);
 
 /* Free what scenario_raw_load() gave (with the schema it was loaded with). NULL is fine. */

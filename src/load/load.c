@@ -169,9 +169,18 @@ scenario_convert(struct scn_load *ld, struct scenario *s, const struct scn_raw_s
 		return;
 	}
 	s->n_steps = n->n_children;
+	/* A step with errors (said, or left unsaid as consequences) is left out of the bounds. */
+	ld->step_bad = calloc(n->n_children, sizeof *ld->step_bad);
+	if (ld->step_bad == NULL) {
+		ld->oom = true;
+		return;
+	}
 	const struct yamlpos_node *c = yamlpos_first(ld->ix, n);
-	for (size_t i = 0; c != NULL; i++, c = yamlpos_next(ld->ix, c))
+	for (size_t i = 0; c != NULL; i++, c = yamlpos_next(ld->ix, c)) {
+		int before = ld->n_err + ld->n_quiet;
 		scenario_step_parse(ld, &s->steps[i], &raw->steps[i], c, i + 1);
+		ld->step_bad[i] = ld->n_err + ld->n_quiet != before;
+	}
 	for (size_t i = 0; i < ld->n_names; i++) /* names matter only while steps are read */
 		free(ld->names[i]);
 	ld->n_names = 0;
@@ -206,13 +215,28 @@ scenario_parse(struct scn_load *ld, char *buf, size_t len, struct scenario **out
 		      root->kind == YAMLPOS_SEQ ? "a list" : "a single value");
 		goto fail;
 	}
-	/* Keys and kinds first, all of them, on the tree: every shape error with its position.
-	 * Then libcyaml maps the same bytes to raw structs; it sees only well-shaped input. */
-	if (scenario_schema_check(ld, root) != 0)
+	if ((ld->marks = calloc(ix->n, 1)) == NULL) {
+		ld->oom = true;
 		goto fail;
+	}
+	/* Keys and kinds first, all of them, on the tree: every shape error with its position.
+	 * Then libcyaml maps the same bytes to raw structs; it sees only well-shaped input: the
+	 * document itself, or, after shape errors, the tree without what they were about, so
+	 * that the checks below report their errors in the same run (--check shows them all). */
+	ld->shaping = true;
+	int shape = scenario_schema_check(ld, root);
+	ld->shaping = false;
 	if (scenario_bounds_steps(ld, root) != 0)
 		goto fail;
-	if (scenario_raw_load(ld, buf, len, &raw) != 0)
+	if (shape != 0) {
+		scenario_report_prune(ld, ix, yamlpos_get(ix, root, "steps"));
+		free(buf);
+		if (yamlpos_emit(ix, &buf, &len) != 0) {
+			buf = NULL;
+			goto fail;
+		}
+	}
+	if (scenario_raw_load(ld, buf, len, shape == 0, &raw) != 0)
 		goto fail;
 	s = calloc(1, sizeof *s);
 	if (s == NULL) {
@@ -226,11 +250,17 @@ scenario_parse(struct scn_load *ld, char *buf, size_t len, struct scenario **out
 		goto fail;
 	scenario_raw_free(raw);
 	yamlpos_free(ix);
+	free(ld->marks);
+	free(ld->step_bad);
 	free(buf);
 	*out = s;
 	return 0;
 
 fail:
+	free(ld->marks);
+	free(ld->step_bad);
+	ld->marks = NULL;
+	ld->step_bad = NULL;
 	scenario_free(s);
 	scenario_raw_free(raw);
 	yamlpos_free(ix);
@@ -238,15 +268,12 @@ fail:
 	return -1;
 }
 
-/* Hand ld's errors to the caller (*err, or freed). */
+/* Hand ld's errors to the caller (*err, or freed): in the order they are written, the first
+ * SCN_MAX_ERRORS of them; NULL when out of memory with nothing else to say. */
 static int
 scenario_load_fail(struct scn_load *ld, char **err)
 {
-	if (ld->oom && ld->err_len == 0) {
-		free(ld->err);
-		ld->err = NULL;
-		ld->err_len = 0;
-	}
+	scenario_report_finish(ld);
 	if (err != NULL)
 		*err = ld->err;
 	else

@@ -208,7 +208,7 @@ static const cyaml_config_t scn_raw_config = {
 
 /* Map BUF (LEN bytes, already shape-checked) to *OUT with libcyaml. */
 int
-scenario_raw_load(struct scn_load *ld, const char *buf, size_t len,
+scenario_raw_load(struct scn_load *ld, const char *buf, size_t len, bool report,
 		  struct scn_raw_scenario **out)
 {
 	struct scn_raw_log log = { .len = 0 };
@@ -221,6 +221,11 @@ scenario_raw_load(struct scn_load *ld, const char *buf, size_t len,
 			      (cyaml_data_t **)out, NULL);
 	if (err == CYAML_ERR_OOM) {
 		ld->oom = true;
+		return -1;
+	}
+	if ((err != CYAML_OK || *out == NULL) && !report) {
+		scenario_raw_free(*out);
+		*out = NULL;
 		return -1;
 	}
 	if (err != CYAML_OK || *out == NULL) {

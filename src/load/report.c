@@ -10,25 +10,24 @@
 #include "load/load-int.h"
 #include "base/text.h"
 
-/* Append one "PATH:LINE:COL: message" line. */
-void
-scenario_report_error(struct scn_load *ld, int line, int col, const char *fmt, ...)
+/* Keep the line "PATH:LINE:COL: message" of an error at LINE:COL (sorted when finished). */
+static void
+scenario_report_keep(struct scn_load *ld, int line, int col, const char *msg)
 {
 	/* Room for a whole message with every byte escaped ("\xNN" is 4 bytes for 1). */
-	char msg[1024], safe[4 * sizeof msg], where[1024];
-	va_list ap;
-	int n;
+	char safe[4 * 1024], where[1024];
+	struct scn_report_line *l;
 
-	ld->n_err++;
-	if (ld->n_err > SCN_MAX_ERRORS || ld->oom)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	/* A message is one line: a newline in quoted user text would break the format. */
-	for (char *p = msg; *p; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
+	if (ld->n_lines == ld->lines_cap) {
+		size_t cap = ld->lines_cap ? ld->lines_cap * 2 : 16;
+		struct scn_report_line *p = realloc(ld->lines, cap * sizeof *p);
+		if (p == NULL) {
+			ld->oom = true;
+			return;
+		}
+		ld->lines = p;
+		ld->lines_cap = cap;
+	}
 	/*
 	 * The one place a loader message is finished: it quotes the scenario's own bytes (an
 	 * unknown key, a value, the file's name), and none of them may act on the terminal
@@ -36,23 +35,145 @@ scenario_report_error(struct scn_load *ld, int line, int col, const char *fmt, .
 	 */
 	text_safe(msg, TEXT_LINE, safe, sizeof safe);
 	text_safe(ld->path, TEXT_LINE, where, sizeof where);
-	n = snprintf(NULL, 0, "%s:%d:%d: %s\n", where, line < 1 ? 1 : line,
-		     col < 1 ? 1 : col, safe);
-	if (n < 0)
+	l = &ld->lines[ld->n_lines];
+	l->line = line < 1 ? 1 : line;
+	l->col = col < 1 ? 1 : col;
+	l->seq = ld->n_lines;
+	if (asprintf(&l->text, "%s:%d:%d: %s\n", where, l->line, l->col, safe) < 0) {
+		ld->oom = true;
 		return;
-	if (ld->err_len + (size_t)n + 1 > ld->err_cap) {
-		size_t cap = (ld->err_cap + (size_t)n + 1) * 2;
-		char *p = realloc(ld->err, cap);
-		if (p == NULL) {
-			ld->oom = true;
-			return;
-		}
-		ld->err = p;
-		ld->err_cap = cap;
 	}
-	snprintf(ld->err + ld->err_len, ld->err_cap - ld->err_len, "%s:%d:%d: %s\n", where,
-		 line < 1 ? 1 : line, col < 1 ? 1 : col, safe);
-	ld->err_len += (size_t)n;
+	ld->n_lines++;
+}
+
+/* Count an error at LINE:COL and keep it, unless SCN_KEPT_ERRORS are kept already. */
+static void
+scenario_report_v(struct scn_load *ld, int line, int col, const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	ld->n_err++;
+	if (ld->n_lines >= SCN_KEPT_ERRORS || ld->oom)
+		return;
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	/* A message is one line: a newline in quoted user text would break the format. */
+	for (char *p = msg; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	scenario_report_keep(ld, line, col, msg);
+}
+
+/* qsort: by line, then column, then the order reported. */
+static int
+scenario_report_cmp(const void *a, const void *b)
+{
+	const struct scn_report_line *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The errors to show, in the order they are written in the file. */
+void
+scenario_report_finish(struct scn_load *ld)
+{
+	size_t shown = ld->n_lines < SCN_MAX_ERRORS ? ld->n_lines : SCN_MAX_ERRORS, len = 0;
+	int more = ld->n_err - (int)shown;
+	char where[1024], msg[1200] = "";
+	FILE *m;
+
+	free(ld->err);
+	ld->err = NULL;
+	if (ld->n_lines > 0)
+		qsort(ld->lines, ld->n_lines, sizeof *ld->lines, scenario_report_cmp);
+	/* Said at the first one not shown: where to look after fixing those above. */
+	if (more > 0 && shown > 0) {
+		const struct scn_report_line *next = &ld->lines[shown < ld->n_lines ? shown : shown - 1];
+		text_safe(ld->path, TEXT_LINE, where, sizeof where);
+		snprintf(msg, sizeof msg, "%s:%d:%d: %d more error%s from here on (the first %d are "
+			 "shown)\n", where, next->line, next->col, more, more == 1 ? "" : "s",
+			 SCN_MAX_ERRORS);
+	}
+	if (!ld->oom && shown > 0 && (m = open_memstream(&ld->err, &len)) != NULL) {
+		for (size_t i = 0; i < shown; i++)
+			fputs(ld->lines[i].text, m);
+		fputs(msg, m);
+		if (fclose(m) != 0) {
+			free(ld->err);
+			ld->err = NULL;
+		}
+	}
+	for (size_t i = 0; i < ld->n_lines; i++)
+		free(ld->lines[i].text);
+	free(ld->lines);
+	ld->lines = NULL;
+	ld->n_lines = ld->lines_cap = 0;
+}
+
+/* Append one "PATH:LINE:COL: message" line. */
+void
+scenario_report_error(struct scn_load *ld, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	scenario_report_v(ld, line, col, fmt, ap);
+	va_end(ap);
+}
+
+/* Index of node N in the load's tree, or -1 (NULL, or not of it). */
+static long
+scenario_report_index(const struct scn_load *ld, const struct yamlpos_node *n)
+{
+	if (n == NULL || ld->ix == NULL || ld->marks == NULL || n < ld->ix->nodes ||
+	    n >= ld->ix->nodes + ld->ix->n)
+		return -1;
+	return (long)(n - ld->ix->nodes);
+}
+
+/* An error at node N's value or key. */
+void
+scenario_report_at(struct scn_load *ld, const struct yamlpos_node *n, bool key,
+		   const char *fmt, ...)
+{
+	long i = scenario_report_index(ld, n);
+	va_list ap;
+
+	if (i >= 0 && ld->shaping) {
+		ld->marks[i] |= SCN_MARK_BAD;
+	} else if (i >= 0 && ld->marks[i] != 0) {
+		ld->n_quiet++;
+		return;
+	}
+	va_start(ap, fmt);
+	scenario_report_v(ld, n == NULL ? 1 : key ? n->key_line : n->line,
+			  n == NULL ? 1 : key ? n->key_col : n->col, fmt, ap);
+	va_end(ap);
+}
+
+/* Take out of the tree what the shape check reported. */
+void
+scenario_report_prune(struct scn_load *ld, struct yamlpos *ix, const struct yamlpos_node *steps)
+{
+	long s = scenario_report_index(ld, steps);
+
+	for (size_t i = 0; ld->marks != NULL && i < ix->n; i++) {
+		long p = ix->nodes[i].parent;
+		if (!(ld->marks[i] & SCN_MARK_BAD) || p < 0)
+			continue;
+		if (p == s) {
+			/* A step stays, empty: "step N has no op" is then not said. */
+			yamlpos_empty(ix, (long)i);
+			ld->marks[i] |= SCN_MARK_INCOMPLETE;
+			continue;
+		}
+		/* A list's entries that are left stay in step with what libcyaml maps. */
+		yamlpos_unlink(ix, (long)i);
+		ld->marks[p] |= SCN_MARK_INCOMPLETE;
+	}
 }
 
 /* Edit distance of two short words (for "did you mean"). */

@@ -2,6 +2,7 @@
 /* load/yamlpos.c: a YAML document as a tree of nodes with their line and column: what the loader reads. */
 #include <config.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,4 +330,121 @@ yamlpos_at(const struct yamlpos *ix, const struct yamlpos_node *n, size_t i)
 	while (c != NULL && c->index != i)
 		c = yamlpos_next(ix, c);
 	return c;
+}
+
+/* Take a node out of its parent's children. */
+void
+yamlpos_unlink(struct yamlpos *ix, long i)
+{
+	struct yamlpos_node *n = &ix->nodes[i], *p;
+	long *link;
+
+	if (n->parent < 0)
+		return;
+	p = &ix->nodes[n->parent];
+	for (link = &p->first; *link >= 0; link = &ix->nodes[*link].next)
+		if (*link == i) {
+			*link = n->next;
+			n->next = -1;
+			p->n_children--;
+			return;
+		}
+}
+
+/* Make a node an empty mapping. */
+void
+yamlpos_empty(struct yamlpos *ix, long i)
+{
+	struct yamlpos_node *n = &ix->nodes[i];
+
+	n->kind = YAMLPOS_MAP;
+	n->first = -1;
+	n->n_children = 0;
+	n->is_null = 0;
+}
+
+/* Emit one scalar event: plain (a null as written) or double-quoted. 0 or -1. */
+static int
+yamlpos_emit_scalar(yaml_emitter_t *e, const char *text, int plain)
+{
+	yaml_event_t ev;
+
+	if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)(uintptr_t)text,
+					  (int)strlen(text), plain, !plain,
+					  plain ? YAML_PLAIN_SCALAR_STYLE :
+					  YAML_DOUBLE_QUOTED_SCALAR_STYLE))
+		return -1;
+	return yaml_emitter_emit(e, &ev) ? 0 : -1;
+}
+
+/* Emit node N and what is under it, in block style. 0 or -1. */
+static int
+yamlpos_emit_node(yaml_emitter_t *e, const struct yamlpos *ix, const struct yamlpos_node *n)
+{
+	yaml_event_t ev;
+	int ok;
+
+	if (n->kind == YAMLPOS_SCALAR)
+		return yamlpos_emit_scalar(e, n->value != NULL ? n->value : "", n->is_null);
+	ok = n->kind == YAMLPOS_MAP ?
+	     yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE) :
+	     yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
+	if (!ok || !yaml_emitter_emit(e, &ev))
+		return -1;
+	for (const struct yamlpos_node *c = yamlpos_first(ix, n); c != NULL; c = yamlpos_next(ix, c)) {
+		if (n->kind == YAMLPOS_MAP && yamlpos_emit_scalar(e, c->key, 0) != 0)
+			return -1;
+		if (yamlpos_emit_node(e, ix, c) != 0)
+			return -1;
+	}
+	ok = n->kind == YAMLPOS_MAP ? yaml_mapping_end_event_initialize(&ev) :
+	     yaml_sequence_end_event_initialize(&ev);
+	return ok && yaml_emitter_emit(e, &ev) ? 0 : -1;
+}
+
+/* libyaml's output handler: append to a memory stream. */
+static int
+yamlpos_emit_write(void *data, unsigned char *buf, size_t size)
+{
+	return fwrite(buf, 1, size, data) == size;
+}
+
+/* The tree as one YAML document. */
+int
+yamlpos_emit(const struct yamlpos *ix, char **out, size_t *len)
+{
+	yaml_emitter_t e;
+	yaml_event_t ev;
+	FILE *m;
+	int ok;
+
+	*out = NULL;
+	*len = 0;
+	if (ix == NULL || ix->n == 0 || (m = open_memstream(out, len)) == NULL)
+		return -1;
+	if (!yaml_emitter_initialize(&e)) {
+		fclose(m);
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	yaml_emitter_set_output(&e, yamlpos_emit_write, m);
+	yaml_emitter_set_unicode(&e, 1);
+	yaml_emitter_set_width(&e, -1);
+	ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) &&
+	     yaml_emitter_emit(&e, &ev) &&
+	     yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) &&
+	     yaml_emitter_emit(&e, &ev) &&
+	     yamlpos_emit_node(&e, ix, &ix->nodes[0]) == 0 &&
+	     yaml_document_end_event_initialize(&ev, 1) && yaml_emitter_emit(&e, &ev) &&
+	     yaml_stream_end_event_initialize(&ev) && yaml_emitter_emit(&e, &ev) &&
+	     yaml_emitter_flush(&e);
+	yaml_emitter_delete(&e);
+	if (fclose(m) != 0 || !ok) {
+		free(*out);
+		*out = NULL;
+		*len = 0;
+		return -1;
+	}
+	return 0;
 }

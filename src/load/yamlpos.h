@@ -49,6 +49,21 @@ const struct yamlpos_node *yamlpos_node(const struct yamlpos *ix, long i);
 const struct yamlpos_node *yamlpos_get(const struct yamlpos *ix, const struct yamlpos_node *n,
 				 const char *key);
 
+/*
+ * Take node I out of its parent's children (a mapping loses the key, a list the entry); its
+ * own children go with it. The node stays in the array (freed with the tree).
+ */
+void yamlpos_unlink(struct yamlpos *ix, long i);
+
+/* Make node I an empty mapping: its children (or its text) are no longer reached. */
+void yamlpos_empty(struct yamlpos *ix, long i);
+
+/*
+ * The tree from its root as one YAML document in *out (a heap string of *len bytes): every
+ * text double-quoted but the plain nulls, which stay as written. 0, or -1 (out of memory).
+ */
+int yamlpos_emit(const struct yamlpos *ix, char **out, size_t *len);
+
 /* Child I (0-based) of node N, or NULL. */
 const struct yamlpos_node *yamlpos_at(const struct yamlpos *ix, const struct yamlpos_node *n, size_t i);
 

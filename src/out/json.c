@@ -11,6 +11,7 @@
 #include "lesson/narrate.h"
 #include "lesson/snapshot-diff.h"
 #include "out/transcript.h"
+#include "trace/calls.h"
 #include "scenario/names.h"
 #include "sweep/print.h"
 
@@ -215,6 +216,38 @@ out_json_changes(struct json *j, const struct snapshot_diff *d)
 	json_end_array(j);
 }
 
+/* Where a step's cached pages came from (null: it asked for no pages, or it cannot be told). */
+static void
+out_json_origins(struct json *j, const struct step_result *sr)
+{
+	const struct snapshot_origins *o = &sr->origins;
+	char text[512];
+
+	if (!o->valid) {
+		json_null(j, "page_origins");
+		return;
+	}
+	json_begin_object(j, "page_origins");
+	json_uint(j, "asked_first", o->asked_first);
+	json_uint(j, "asked_end", o->asked_end);
+	for (int f = 0; f < SNAPSHOT_FROM__COUNT; f++)
+		json_uint(j, snapshot_from_name((enum snapshot_from)f), o->pages[f]);
+	json_uint(j, "asked_were_cached", o->asked_cached);
+	json_uint(j, "asked_not_seen", o->asked_unseen);
+	if (o->pages[SNAPSHOT_FROM_EARLIER] > 0)
+		json_uint(j, "asked_earlier_step", o->earlier_step);
+	else
+		json_null(j, "asked_earlier_step");
+	json_begin_array(j, "cached_by_steps");
+	for (size_t i = 0; o->pages[SNAPSHOT_FROM_BEFORE] > 0 && i < o->n_by; i++)
+		json_uint(j, NULL, o->by[i]);
+	json_end_array(j);
+	json_bool(j, "seen_when_complete", o->completed_only);
+	json_string(j, "text", snapshot_origins_text(o, scenario_names_of(scn_sources,
+	            (int)sr->after.cache.source), text, sizeof text));
+	json_end_object(j);
+}
+
 /* Each expectation of a step and how it came out. */
 static void
 out_json_expects(struct transcript *t, const struct step_result *sr)
@@ -245,20 +278,72 @@ out_json_expects(struct transcript *t, const struct step_result *sr)
 	json_end_array(j);
 }
 
-/* What a program's step adds: the stdio call, or how a process ended. */
+/* A stream's name: stdin, stdout, stderr by its fd, else fp. */
+static const char *
+out_json_stream_name(int fd)
+{
+	static const char *const std[] = { "stdin", "stdout", "stderr" };
+
+	return fd >= 0 && fd <= 2 ? std[fd] : "fp";
+}
+
+/* Every stream of a program's process as its step left it (null: not readable). */
+static void
+out_json_streams(struct json *j, const struct prog_run_step *s)
+{
+	static const char *const modes[] = {
+		[PROG_STREAM_FULL] = "full", [PROG_STREAM_LINE] = "line",
+		[PROG_STREAM_UNBUFFERED] = "none",
+	};
+
+	if (!s->streams_known) {
+		json_null(j, "streams");
+		return;
+	}
+	json_begin_array(j, "streams");
+	for (size_t i = 0; i < s->n_streams; i++) {
+		const struct prog_run_stream *x = &s->streams[i];
+		json_begin_object(j, NULL);
+		json_string(j, "name", out_json_stream_name(x->st.fd));
+		json_int(j, "fd", x->st.fd);
+		json_string(j, "mode", modes[x->st.mode]);
+		json_uint(j, "size", x->st.buf_size);
+		json_uint(j, "pending", x->st.pending);
+		json_uint(j, "read_avail", x->st.read_ahead);
+		json_string_n(j, "head", (const char *)x->head, x->head_len);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+/* What a program's step adds: the stdio call (each call of a folded one), how a process
+ * ended, every stream. */
 static void
 out_json_prog_step(struct json *j, const struct transcript_prog_step *p)
 {
 	const struct prog_step *ps = p->ps;
+	const struct prog_run_step *s = p->run;
 
 	if (ps->kind == PROG_STEP_STDIO) {
 		json_begin_object(j, "stdio_call");
 		json_string(j, "func", ps->func);
 		json_int(j, "fd", ps->stdio_fd);
-		json_uint(j, "bytes", ps->size);
+		json_uint(j, "bytes", s != NULL ? s->bytes : ps->size);
 		json_int(j, "result", ps->ret);
+		if (s != NULL && s->calls != NULL) {
+			json_begin_array(j, "calls");
+			for (uint64_t i = 0; i < s->count; i++) {
+				json_begin_array(j, NULL);
+				json_int(j, NULL, s->calls[i].arg);
+				json_int(j, NULL, s->calls[i].ret);
+				json_end_array(j);
+			}
+			json_end_array(j);
+		}
 		json_end_object(j);
 	}
+	if (s != NULL)
+		out_json_streams(j, s);
 	if (ps->kind == PROG_STEP_EXIT) {
 		json_begin_object(j, "exit");
 		json_int(j, "code", ps->exit_code);
@@ -329,7 +414,9 @@ out_json_step(struct transcript *t, const struct transcript_step *st)
 	if (st->prog != NULL) {
 		json_int(j, "pid", st->prog->ps->pid);
 		json_string(j, "file", st->prog->path);
+		json_string(j, "name", st->prog->name);
 		json_bool(j, "reaches_disk", st->prog->reaches_disk);
+		json_uint(j, "count", st->prog->run != NULL ? st->prog->run->count : 1);
 	}
 	json_int(j, "result", sr->ret);
 	out_json_errno(j, "errno", sr->err);
@@ -350,6 +437,7 @@ out_json_step(struct transcript *t, const struct transcript_step *st)
 	if (sr->sweep != NULL)
 		sweep_export_json(j, "sweep", sr->sweep);
 	out_json_changes(j, &sr->changes);
+	out_json_origins(j, sr);
 	out_json_expects(t, sr);
 	json_end_object(j);
 }
@@ -368,6 +456,12 @@ out_json_program(struct json *j, const struct transcript *t)
 		json_string(j, NULL, p->argv[i]);
 	json_end_array(j);
 	json_string(j, "dir", p->dir);
+	/* The calls this tracer sees (a grader comparing with strace compares these). */
+	json_begin_array(j, "traced_calls");
+	for (size_t i = 0; i < calls_n; i++)
+		if (!(calls_table[i].flags & (CALL_MARK | CALL_EXIT)))
+			json_string(j, NULL, calls_table[i].name);
+	json_end_array(j);
 	json_string(j, "confined", p->confined);
 	json_int(j, "pid", x != NULL ? x->pid : 0);
 	json_int(j, "exit_code", x != NULL ? x->exit_code : -1);
@@ -376,6 +470,7 @@ out_json_program(struct json *j, const struct transcript *t)
 	json_bool(j, "timed_out", x != NULL && x->timed_out);
 	json_bool(j, "stdio_visible", p->stdio_note[0] == '\0');
 	json_string(j, "stdio_why", p->stdio_note[0] ? p->stdio_note : NULL);
+	json_string(j, "unseen", p->unseen_note != NULL && p->unseen_note[0] ? p->unseen_note : NULL);
 	json_uint(j, "steps", t->n_written);
 	json_begin_object(j, "calls");
 	json_uint(j, "read", p->n_read);

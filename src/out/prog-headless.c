@@ -20,6 +20,7 @@ prog_headless_op(const struct prog_run_step *s)
 {
 	static const char *const names[] = {
 		[PROG_STEP_CALL] = "call", [PROG_STEP_STDIO] = "stdio", [PROG_STEP_EXIT] = "exit",
+		[PROG_STEP_STORES] = "stores",
 	};
 
 	return (unsigned)s->ps.kind < sizeof names / sizeof names[0] ? names[s->ps.kind] : "call";
@@ -48,7 +49,9 @@ prog_headless_step(struct transcript *t, struct transcript_program *p, struct pr
 	bool has_file = s->file >= 0 && (size_t)s->file < n;
 	struct transcript_prog_step ps = {
 		.ps = &s->ps,
+		.run = s,
 		.path = has_file ? v[s->file].path : NULL,
+		.name = has_file ? v[s->file].name : NULL,
 		.label = has_file ? v[s->file].label : NULL,
 		.reaches_disk = s->disk,
 	};
@@ -125,6 +128,7 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	prog_run_stats(r, &stats);
 	p.exit = prog_run_exit(r);
 	p.stdio_note = prog_run_stdio_note(r);
+	p.unseen_note = prog_run_unseen_note(r);
 	p.n_other = stats.other_calls;
 	p.n_loader = prog_run_loader_calls(r);
 	for (int k = 0; k < 2; k++)

@@ -164,14 +164,16 @@ static void
 out_text_events(FILE *f, const struct step_result *sr)
 {
 	const struct event_list *l = &sr->events;
-	char line[256], safe[512], t[32];
+	char line[256], safe[512], t[32], tag[32];
 
 	for (size_t i = 0; i < l->n; i++) {
 		const struct event *e = &l->v[i];
 		event_format(e, line, sizeof line);
 		text_safe(line, TEXT_LINE, safe, sizeof safe);
-		fprintf(f, "  %-52s [%s] %s%s\n", safe, scenario_names_of(scn_origins, (int)e->origin),
-		        units_format_ns(e->ns, t, sizeof t), e->ns_traced ? "*" : "");
+		snprintf(tag, sizeof tag, "[%s]", scenario_names_of(scn_origin_words, (int)e->origin));
+		fprintf(f, "  %-52s %-*s %s%s\n", safe, scenario_names_width(scn_origin_words) + 2, tag,
+		        units_format_ns(e->ns, t, sizeof t),
+		        e->ns_traced ? "*" : "");
 	}
 	if (l->dropped > 0)
 		fprintf(f, "  ... and %zu more calls (not kept)\n", l->dropped);
@@ -274,6 +276,13 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 		out_text_state(f, &sr->after);
 	for (size_t i = 0; i < sr->changes.n; i++)
 		out_text_wrap(f, "  > ", sr->changes.v[i].text);
+	if (sr->origins.valid) {
+		char o[512], line[600];
+		snapshot_origins_text(&sr->origins, scenario_names_of(scn_sources,
+		                      (int)sr->after.cache.source), o, sizeof o);
+		snprintf(line, sizeof line, "The pages cached: %s.", o);
+		out_text_wrap(f, "  > ", line);
+	}
 	if (sr->output != NULL)
 		out_text_line(f, "  output  ", sr->output, "\n");
 	if (sr->output_file != NULL)
@@ -289,6 +298,37 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 	out_text_expects(t, sr);
 }
 
+/* What a program step's own stream holds, and every other stream of its process that has a
+ * buffer, as the step left them (own: the step has a file, whose stream the state shows). */
+static void
+out_text_streams(FILE *f, const struct prog_run_step *s, bool own_shown)
+{
+	static const char *const std[] = { "stdin", "stdout", "stderr" };
+	const struct snap_stdio *own = &s->sr.after.stdio;
+	char q[300];
+
+	if (own_shown && own->open && own->head_len > 0)
+		fprintf(f, "  holds   %s%s\n", text_quote(own->head, own->head_len, q, sizeof q),
+		        (own->pending > 0 ? own->pending : own->read_avail) > own->head_len ? "..." : "");
+	for (size_t i = 0; i < s->n_streams; i++) {
+		const struct prog_run_stream *x = &s->streams[i];
+		if (x->st.buf_size == 0 || (own_shown && own->open && x->st.fd == own->fd))
+			continue;
+		fprintf(f, "  FILE    %s on fd %d: %s, buffer %" PRIu64 " B, pending %" PRIu64 " B",
+		        x->st.fd >= 0 && x->st.fd <= 2 ? std[x->st.fd] : "fp", x->st.fd,
+		        x->st.mode == PROG_STREAM_UNBUFFERED ? "unbuffered" :
+		        x->st.mode == PROG_STREAM_LINE ? "line buffered" : "fully buffered",
+		        x->st.buf_size, x->st.pending);
+		if (x->st.read_ahead > 0)
+			fprintf(f, ", %" PRIu64 " B read ahead", x->st.read_ahead);
+		if (x->head_len > 0)
+			fprintf(f, ": %s%s", text_quote(x->head, x->head_len, q, sizeof q),
+			        (x->st.pending > 0 ? x->st.pending : x->st.read_ahead) > x->head_len ?
+			        "..." : "");
+		fputc('\n', f);
+	}
+}
+
 /* A program's step: its call, the file it touched, the state it left, what changed. */
 static void
 out_text_prog_step(struct transcript *t, const struct transcript_step *st)
@@ -301,10 +341,11 @@ out_text_prog_step(struct transcript *t, const struct transcript_step *st)
 	if (p->stdio_note != NULL)
 		out_text_line(f, "\nnote     ", p->stdio_note, "\n");
 	fprintf(f, "\nstep %zu  ", sr->index + 1);
-	text_fput(st->call, TEXT_LINE, f);
+	/* Its strings are C literals already (text_quote): their backslashes stay single. */
+	text_fput(st->call, TEXT_BLOCK, f);
 	fputs(p->reaches_disk ? "  [reaches the disk]\n" : "\n", f);
 	if (p->path != NULL) {
-		out_text_line(f, "  file    ", p->path, "");
+		out_text_line(f, "  file    ", p->name != NULL ? p->name : p->path, "");
 		if (p->label != NULL)
 			fprintf(f, "  (the program's %s, kept by iobufviz)", p->label);
 		fputc('\n', f);
@@ -313,6 +354,8 @@ out_text_prog_step(struct transcript *t, const struct transcript_step *st)
 		out_text_line(f, "  note    ", sr->note, "\n");
 	if (p->path != NULL)
 		out_text_state(f, &sr->after);
+	if (p->run != NULL)
+		out_text_streams(f, p->run, p->path != NULL);
 	for (size_t i = 0; i < sr->changes.n; i++)
 		out_text_line(f, "  > ", sr->changes.v[i].text, "\n");
 }
@@ -405,6 +448,8 @@ out_text_end(struct transcript *t)
 		        " calls of the dynamic loader on its libraries not shown\n",
 		        transcript_ended(p, ended, sizeof ended), t->n_written, p->n_read, p->b_read,
 		        p->n_write, p->b_written, p->n_stdio, p->n_loader);
+		if (p->unseen_note != NULL && p->unseen_note[0] != '\0')
+			out_text_line(f, "note     ", p->unseen_note, "\n");
 		return;
 	}
 	fprintf(f, "\n%zu held, %zu failed, %zu not observable here%s\n", t->n_held, t->n_failed,

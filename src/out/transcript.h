@@ -12,6 +12,7 @@
 #include "base/json.h"
 #include "lesson/step.h"
 #include "out/env.h"
+#include "prog/run.h"
 #include "prog/trace.h"
 
 /*
@@ -31,6 +32,7 @@ struct transcript_program {
 	/* Known at the end (the walk fills them before transcript_end). */
 	const struct prog_step *exit;      /* how the first process ended; NULL: it did not */
 	const char *stdio_note;            /* why its stdio cannot be seen; "" if it can */
+	const char *unseen_note;           /* what it did that no tracer sees; "" or NULL if nothing */
 	uint64_t n_read, n_write, b_read, b_written, n_stdio, n_other, n_loader;
 	char *output[2];                   /* stdout, stderr: the first bytes, or NULL */
 	uint64_t output_bytes[2];          /* how many bytes in all */
@@ -39,7 +41,9 @@ struct transcript_program {
 /* A program's step, beyond what a lesson's step has. */
 struct transcript_prog_step {
 	const struct prog_step *ps;        /* its kind, pid, stdio call or exit */
+	const struct prog_run_step *run;   /* its calls folded, its streams */
 	const char *path;                  /* the file it touched, or NULL */
+	const char *name;                  /* that file as the program names it, or NULL */
 	const char *label;                 /* "stdout"/"stderr" when iobufviz keeps it, else NULL */
 	bool reaches_disk;                 /* it asks for the data to reach the disk */
 	const char *stdio_note;            /* why stdio cannot be seen, first known at this step */

@@ -60,21 +60,16 @@ practice_run_text(FILE *f, const struct practice_problem *p, const struct scenar
                   const struct practice_answer *a, const char *machine,
                   const struct app_opts *o)
 {
-	char call[256], m[8];
+	char m[8];
 
 	fprintf(f, "Practice: %s, seed %" PRIu64 "   (iobufviz --practice %s --seed %" PRIu64
 	        ")\n\n", p->topic->name, p->seed, p->topic->name, p->seed);
 	text_fput(s->intro, TEXT_BLOCK, f);
-	fputs("\n\nThe program (on a scratch file):\n", f);
-	for (size_t i = 0; i < s->n_steps; i++) {
-		const struct scn_args *sa = &s->steps[i].args;
-		fprintf(f, "  %2zu  %s;", i + 1, describe_step(&s->steps[i], call, sizeof call));
-		/* The listing's buf is page-aligned; a skewed one is where the data starts. */
-		if ((sa->has & SCN_HAS_ALIGN) && sa->align > 0)
-			fprintf(f, "   /* buf = aligned + %u */", sa->align);
-		putc('\n', f);
-	}
-	fputs("\nQuestions:\n", f);
+	fputs("\n\nThe program, run on a scratch file (C11: it compiles as it is, cc -std=c11 "
+	      "-c):\n\n", f);
+	practice_listing_print(f, s, "    ");
+	fputs("\nQuestions (line N: the step numbered N above; an answer is a number or a letter, "
+	      "and may add its detail in parentheses as --answers prints it):\n", f);
 	for (size_t i = 0; i < p->n_q; i++) {
 		const struct practice_question *q = &p->q[i];
 		fprintf(f, "  Q%-2zu %s\n", i + 1, q->text);
@@ -116,9 +111,18 @@ practice_run_json(FILE *f, const struct practice_problem *p, const struct scenar
                   const struct practice_answer *a, const char *machine,
                   const struct app_opts *o)
 {
-	char call[256], m[8];
+	char call[256], m[8], *listing = NULL;
+	size_t listing_len = 0;
+	FILE *lf = open_memstream(&listing, &listing_len);
 	struct json j;
 
+	if (lf != NULL) {
+		practice_listing_print(lf, s, "");
+		if (fclose(lf) != 0) {
+			free(listing);
+			listing = NULL;
+		}
+	}
 	json_init(&j, f, 0);
 	json_begin_object(&j, NULL);
 	json_string(&j, "topic", p->topic->name);
@@ -126,8 +130,10 @@ practice_run_json(FILE *f, const struct practice_problem *p, const struct scenar
 	json_string(&j, "intro", s->intro);
 	json_begin_array(&j, "program");
 	for (size_t i = 0; i < s->n_steps; i++)
-		json_string(&j, NULL, describe_step(&s->steps[i], call, sizeof call));
+		json_string(&j, NULL, practice_listing_line(&s->steps[i], call, sizeof call));
 	json_end_array(&j);
+	json_string(&j, "listing", listing);
+	free(listing);
 	json_string_n(&j, "scenario", p->yaml, p->yaml_len);
 	json_begin_array(&j, "questions");
 	for (size_t i = 0; i < p->n_q; i++) {
@@ -235,6 +241,7 @@ practice_run(const struct practice_topic *t, uint64_t seed, bool answers, bool h
 		struct app_opts q = *o;
 		q.quiz = true;
 		q.practice = &p;
+		q.step_line = practice_listing_line;
 		rc = tui_run(s, &q);
 	} else {
 		if (answers)

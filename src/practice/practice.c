@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* practice/practice.c: the practice topics' generators, their models, and scoring against a real run. */
+/* practice/practice.c: the practice topics' generators and their models (practice-judge.c
+ * scores them against a real run). */
 #include <config.h>
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 
 #include "trace/event.h"
 #include "lesson/expect.h"
+#include "practice/practice-int.h"
 #include "practice/practice.h"
 #include "scenario/scenario.h"
 #include "probe/snapshot.h"
@@ -38,7 +40,7 @@ practice_below(uint64_t *rng, uint64_t n)
 }
 
 /* Copy src into dst of len bytes, cut short if it must be (messages and short labels). */
-static void
+void
 practice_copy(char *dst, size_t len, const char *src)
 {
 	size_t n = strnlen(src, len - 1);
@@ -79,7 +81,7 @@ practice_expect(FILE *y, const char *ask, enum scn_key key, const char *value)
 }
 
 /* Write pages set in v[0..n) as ranges ("0-2,5"; "none" when empty) into buf. */
-static void
+void
 practice_pages_format(const bool *v, size_t n, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -247,6 +249,9 @@ practice_stdio_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 		fprintf(y, "  - setvbuf: {mode: %s, size: %" PRId64 ", buffer: own}\n",
 		        m.line ? "line" : "full", m.own);
 	}
+	p->rules |= m.unbuf ? PRACTICE_RULE_UNBUF : m.line ? PRACTICE_RULE_LINE : PRACTICE_RULE_FULL;
+	if (!m.unbuf && m.own == 0)
+		p->rules |= PRACTICE_RULE_LIBBUF;
 	step++;
 	for (size_t k = 0; k < n_ops; k++, step++) {
 		unsigned op = (unsigned)practice_below(rng, 10);
@@ -420,7 +425,6 @@ practice_cache_choices(struct practice_question *q, const struct practice_cache 
 		if (!dup)
 			practice_copy(q->choices[n++], sizeof q->choices[0], cand[c]);
 	}
-	q->n_choices = n;
 	for (size_t i = n - 1; i > 0; i--) {
 		size_t j = (size_t)practice_below(rng, i + 1);
 		char t[48];
@@ -428,6 +432,9 @@ practice_cache_choices(struct practice_question *q, const struct practice_cache 
 		memcpy(q->choices[i], q->choices[j], sizeof t);
 		memcpy(q->choices[j], t, sizeof t);
 	}
+	/* Last, for a kernel that does neither model's way: its answer is still a choice. */
+	practice_copy(q->choices[n++], sizeof q->choices[0], PRACTICE_OTHER_SET);
+	q->n_choices = n;
 }
 
 /* Write a pread or pwrite of n bytes at off into the scenario and into both models. */
@@ -509,6 +516,15 @@ practice_cache_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 		         q->dirty ? "dirty" : "in the page cache", step + 1);
 		snprintf(count, sizeof count, "%zu",
 		         practice_cache_count(q->dirty ? m.now.dirty : m.now.cached));
+		/* An answer that large folios change rests on their rule: the intro states it. */
+		{
+			const bool *now = q->dirty ? m.now.dirty : m.now.cached;
+			const bool *book = q->dirty ? m.book.dirty : m.book.cached;
+			if (q->kind == PRACTICE_PAGES ?
+			    memcmp(now, book, PRACTICE_CACHE_PAGES * sizeof *now) != 0 :
+			    practice_cache_count(now) != practice_cache_count(book))
+				p->rules |= PRACTICE_RULE_FOLIO;
+		}
 		if (q->kind == PRACTICE_PAGES) {
 			snprintf(q->text, sizeof q->text, "Which pages of the file are %s after line %zu?",
 			         q->dirty ? "dirty" : "in the page cache", step + 1);
@@ -545,6 +561,12 @@ practice_direct_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 		a.bytes = practice_pick(rng, bytes, sizeof bytes / sizeof bytes[0]);
 		a.offset = (int64_t)practice_pick(rng, offs, sizeof offs / sizeof offs[0]);
 		a.align = (unsigned)practice_pick(rng, aligns, sizeof aligns / sizeof aligns[0]);
+		/* A buffer off its alignment alone is the device's question, not the rule's
+		 * (PRACTICE_RULE_DIOMEM): it comes only with a length or an offset off theirs. */
+		if (a.bytes % 512 == 0 && a.offset % 512 == 0)
+			a.align -= a.align % 512;
+		if (a.align % 512 != 0)
+			p->rules |= PRACTICE_RULE_DIOMEM;
 		fprintf(y, "  - %s: {bytes: %" PRIu64 ", offset: %" PRId64 ", align: %u}\n",
 		        wr ? "pwrite" : "pread", a.bytes, a.offset, a.align);
 		bool bad = scenario_dio_misfit(&a, 512, 512) != 0;
@@ -566,6 +588,50 @@ practice_direct_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 	fputs("  - close: {}\n", y);
 }
 
+/*
+ * The rules the answers rest on beyond a topic's intro, as the intro states them (glibc 2.36's
+ * _IO_new_file_xsputn, _IO_new_file_overflow and _IO_default_xsputn, which the stdio model
+ * follows; Linux 6.x's page cache, which the cache model follows). Each is stated when an
+ * answer of the problem needs it.
+ */
+static const char *const practice_rule_text[PRACTICE_RULE__COUNT] = {
+	/* PRACTICE_RULE_FULL */
+	"Fully buffered, glibc's rule: a call first copies into the buffer what fits in the room "
+	"left (on the stream's first output call, nothing: the buffer is not in use yet). If bytes "
+	"remain, the buffer is written with one write() if it holds any, then the largest "
+	"multiple of the buffer size among the remaining bytes goes out with one write() of its "
+	"own, and the rest is copied into the empty buffer. fflush() and fclose() write what is "
+	"pending.",
+	/* PRACTICE_RULE_LINE */
+	"Line buffered, glibc's rule: when the stream has written before and a call's bytes fit "
+	"in the room left, they are copied and, if they hold a newline, everything up to the last "
+	"newline is written with one write() (the pending bytes with it). Otherwise (the stream's "
+	"first output call, or bytes that do not fit): what fits is copied (nothing on the first "
+	"call), the buffer is written with one write() if it holds any, the largest multiple of "
+	"the buffer size among the remaining bytes goes out with one write(), and the rest goes in "
+	"one byte at a time: each newline writes the buffer, as does a full buffer before the next "
+	"byte. fflush() and fclose() write what is pending.",
+	/* PRACTICE_RULE_UNBUF */
+	"Unbuffered: each call is one write() of all its bytes.",
+	/* PRACTICE_RULE_LIBBUF */
+	"setvbuf() with a NULL buffer: glibc ignores the size and allocates st_blksize bytes at "
+	"the first output call (4096 is assumed; a filesystem with another st_blksize gives "
+	"other answers, and this machine's count).",
+	/* PRACTICE_RULE_FOLIO */
+	"Large folios (Linux 6.x, ext4 and xfs): where a write finds its page not cached, the "
+	"kernel caches a folio of 2, 4, 8 ... pages at once: the largest power of two that the "
+	"bytes left to write fill, starting at a page number that is a multiple of it, made of "
+	"pages not cached yet. A folio is dirtied as a whole (one byte written dirties all its "
+	"pages), and DONTNEED drops it only when all of it is in the range and clean. With one "
+	"page a folio (the textbook; some filesystems) the answers differ, and this machine's "
+	"count.",
+	/* PRACTICE_RULE_DIOMEM */
+	"A buffer off its alignment comes here only with a length or an offset off theirs, which "
+	"decide. Alone, it would be the device's question, not the rule's: Linux checks the "
+	"address against the device's DMA alignment, which may be finer than dio_mem_align (a "
+	"virtio disk on Linux 6.x takes a buffer 1 byte off, within one page).",
+};
+
 /* The topics. Their intros are the scenario's intro: the teaching text is data. */
 const struct practice_topic practice_topics[] = {
 	{ "stdio", "stdio buffer arithmetic: setvbuf modes and sizes, fwrite/fputs/fflush",
@@ -579,9 +645,12 @@ const struct practice_topic practice_topics[] = {
 	  "each call bring in, dirty, clean or drop?",
 	  practice_cache_generate },
 	{ "direct", "O_DIRECT: which transfers of these sizes, offsets and buffers fail (EINVAL)",
-	  "A 64 KiB file opened with O_DIRECT. The length, the offset and the buffer address of "
-	  "each transfer must be multiples of the device's block size (512 is assumed by the "
-	  "questions; the kernel applies the file's own). Which transfers does the kernel refuse?",
+	  "A 64 KiB file opened with O_DIRECT. The rule, as statx(STATX_DIOALIGN) gives it: a "
+	  "transfer's length and file offset must be multiples of dio_offset_align, its buffer's "
+	  "address a multiple of dio_mem_align; a length or an offset that breaks it gets EINVAL. "
+	  "The questions assume 512 for both, as most disks report (where this machine differs, "
+	  "its answer counts). The buffer is data, page-aligned, plus the skew shown. Which "
+	  "transfers does the kernel refuse?",
 	  practice_direct_generate },
 	{ NULL, NULL, NULL, NULL },
 };
@@ -601,23 +670,41 @@ int
 practice_generate(const struct practice_topic *t, uint64_t seed, struct practice_problem *p)
 {
 	uint64_t rng = seed;
-	FILE *y;
+	char *steps = NULL;
+	size_t steps_len = 0;
+	FILE *y, *st;
+	int rc;
 
 	memset(p, 0, sizeof *p);
 	p->topic = t;
 	p->seed = seed;
-	y = open_memstream(&p->yaml, &p->yaml_len);
-	if (y == NULL)
+	/* The steps first: they decide which rules the intro must state. */
+	st = open_memstream(&steps, &steps_len);
+	if (st == NULL)
 		return -1;
+	t->generate(p, &rng, st);
+	if (fclose(st) != 0) {
+		free(steps);
+		return -1;
+	}
+	y = open_memstream(&p->yaml, &p->yaml_len);
+	if (y == NULL) {
+		free(steps);
+		return -1;
+	}
 	fprintf(y, "# SPDX-License-Identifier: MIT\n"
 	        "title: \"Practice: %s, seed %" PRIu64 "\"\n"
 	        "source: \"iobufviz --practice %s --seed %" PRIu64 "\"\n"
-	        "intro: \"%s\"\n", t->name, seed, t->name, seed, t->intro);
-	fprintf(y, "file: {size: %s, fill: zero}\nsteps:\n",
+	        "intro: \"%s", t->name, seed, t->name, seed, t->intro);
+	for (int r = 0; r < PRACTICE_RULE__COUNT; r++)
+		if (p->rules & (1u << r))
+			fprintf(y, "\\n\\n%s", practice_rule_text[r]);
+	fprintf(y, "\"\nfile: {size: %s, fill: zero}\nsteps:\n%s",
 	        strcmp(t->name, "stdio") == 0 ? "0" :
-	        strcmp(t->name, "cache") == 0 ? "32KiB" : "64KiB");
-	t->generate(p, &rng, y);
-	if (fclose(y) != 0) {
+	        strcmp(t->name, "cache") == 0 ? "32KiB" : "64KiB", steps);
+	free(steps);
+	rc = fclose(y);
+	if (rc != 0) {
 		practice_problem_clear(p);
 		return -1;
 	}
@@ -663,124 +750,4 @@ fail:
 	             strerror(errno)) < 0)
 		*err = NULL;
 	return -1;
-}
-
-/* The result of step i among results, or NULL if the run did not get that far. */
-static const struct step_result *
-practice_result(const struct step_result *results, size_t n, size_t i)
-{
-	for (size_t k = 0; k < n; k++)
-		if (results[k].index == i)
-			return &results[k];
-	return NULL;
-}
-
-/* Observe a "which pages" answer from the snapshot after sr. */
-static void
-practice_observe_pages(const struct practice_question *q, const struct step_result *sr,
-                       struct practice_answer *a)
-{
-	const struct snap_cache *c = &sr->after.cache;
-	bool v[SNAP_MAX_CELLS];
-
-	if (c->source == SNAP_SRC_NONE || c->pages_per_cell != 1 || (q->dirty && !c->has_dirty)) {
-		snprintf(a->text, sizeof a->text, "?");
-		practice_copy(a->detail, sizeof a->detail, c->note[0] != '\0' ? c->note :
-		              "not observable page by page here");
-		return;
-	}
-	for (size_t i = 0; i < c->n_cells; i++)
-		v[i] = q->dirty ? c->cells[i].dirty > 0 : c->cells[i].cached > 0;
-	practice_pages_format(v, c->n_cells, a->detail, sizeof a->detail);
-	a->seen = true;
-	snprintf(a->text, sizeof a->text, "?");
-	for (size_t i = 0; i < q->n_choices; i++)
-		if (strcmp(q->choices[i], a->detail) == 0)
-			snprintf(a->text, sizeof a->text, "%c", (char)('a' + i));
-}
-
-/* Fill a (one per question of p) from the results of a run of p's scenario. */
-void
-practice_observe(const struct practice_problem *p, const struct step_result *results,
-                 size_t n_results, struct practice_answer *a)
-{
-	for (size_t i = 0; i < p->n_q; i++) {
-		const struct practice_question *q = &p->q[i];
-		const struct step_result *sr = practice_result(results, n_results, q->step);
-		int64_t num;
-		char text[256];
-
-		memset(&a[i], 0, sizeof a[i]);
-		if (sr == NULL) {
-			snprintf(a[i].text, sizeof a[i].text, "?");
-			snprintf(a[i].detail, sizeof a[i].detail, "the run stopped before this step");
-			continue;
-		}
-		if (q->kind == PRACTICE_PAGES) {
-			practice_observe_pages(q, sr, &a[i]);
-			continue;
-		}
-		if (!expect_observe(sr, q->key, &num, text, sizeof text)) {
-			snprintf(a[i].text, sizeof a[i].text, "?");
-			practice_copy(a[i].detail, sizeof a[i].detail, text);
-			continue;
-		}
-		a[i].seen = true;
-		if (q->kind == PRACTICE_CHOICE) {
-			/* The direct topic's choices: a) succeeds, b) EINVAL; anything else is news. */
-			if (num == 0 || num == EINVAL)
-				snprintf(a[i].text, sizeof a[i].text, "%c", num == 0 ? 'a' : 'b');
-			else
-				snprintf(a[i].text, sizeof a[i].text, "?");
-			practice_copy(a[i].detail, sizeof a[i].detail, num == 0 ? "succeeded" : text);
-			continue;
-		}
-		snprintf(a[i].text, sizeof a[i].text, "%" PRId64, num);
-		if (q->key == SCN_KEY_CALLS_WRITE && sr->events.source == EV_SRC_PTRACE) {
-			size_t used = 0;
-			for (size_t e = 0; e < sr->events.n && used < sizeof a[i].detail; e++)
-				if (event_is_write(&sr->events.v[e]))
-					used += (size_t)snprintf(a[i].detail + used, sizeof a[i].detail - used,
-					                         "%s%" PRIu64, used > 0 ? ", " : "",
-					                         sr->events.v[e].bytes);
-		}
-	}
-}
-
-/* Does a given answer match the observed one? */
-bool
-practice_match(const struct practice_question *q, const struct practice_answer *truth,
-               const char *given)
-{
-	char *end;
-
-	if (given == NULL || !truth->seen)
-		return false;
-	while (*given == ' ')
-		given++;
-	if (q->kind == PRACTICE_NUMBER) {
-		long long v;
-		errno = 0;
-		v = strtoll(given, &end, 10);
-		while (*end == ' ')
-			end++;
-		return errno == 0 && end != given && *end == '\0' &&
-		       v == strtoll(truth->text, NULL, 10);
-	}
-	/* A letter, or for a page set the set itself as written in the choices. */
-	if (given[0] != '\0' && (given[1] == '\0' || given[1] == ')') && truth->text[0] != '?')
-		return (given[0] | 0x20) == truth->text[0];
-	return q->kind == PRACTICE_PAGES && strcmp(given, truth->detail) == 0;
-}
-
-/* How many of the given answers match the observed ones. */
-size_t
-practice_score(const struct practice_problem *p, const struct practice_answer *truth,
-               const char *const *given)
-{
-	size_t right = 0;
-
-	for (size_t i = 0; i < p->n_q; i++)
-		right += practice_match(&p->q[i], &truth[i], given[i]);
-	return right;
 }

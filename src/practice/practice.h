@@ -34,6 +34,23 @@ struct practice_question {
 	char model_detail[64];      /* and its details (the write() sizes) */
 };
 
+/*
+ * The rules of glibc and Linux a problem's answers rest on beyond its topic's intro: each is
+ * stated in the problem's intro when one of its answers needs it (practice.c's table).
+ */
+enum practice_rule {
+	PRACTICE_RULE_FULL = 1u << 0,     /* full buffering: fill, write, whole buffers direct
+	                                   * (the first output call fills nothing) */
+	PRACTICE_RULE_LINE = 1u << 1,     /* line buffering: fit and newline, else byte by byte
+	                                   * (so the first output call) */
+	PRACTICE_RULE_UNBUF = 1u << 2,    /* unbuffered: one write() a call */
+	PRACTICE_RULE_LIBBUF = 1u << 3,   /* the library's buffer is st_blksize bytes */
+	PRACTICE_RULE_FOLIO = 1u << 4,    /* large folios: a write caches 2^k pages at once */
+	PRACTICE_RULE_DIOMEM = 1u << 5,   /* a buffer off its O_DIRECT alignment comes only with
+	                                   * a length or an offset off theirs, which decide */
+	PRACTICE_RULE__COUNT = 6
+};
+
 /* A generated problem: the scenario text, and the questions asked about it. */
 struct practice_problem {
 	const struct practice_topic *topic;
@@ -42,13 +59,15 @@ struct practice_problem {
 	size_t yaml_len;
 	struct practice_question q[PRACTICE_MAX_Q];
 	size_t n_q;
+	unsigned rules;             /* enum practice_rule: stated in the intro */
 };
 
 /* What this machine did, for one question. */
 struct practice_answer {
 	bool seen;                  /* false: not observable here (text says why) */
 	char text[128];             /* as the student would write it ("3", "b", "0-2") */
-	char detail[128];           /* more: the write() sizes, the choice spelled out */
+	char detail[128];           /* more: the write() sizes, the choice spelled out; an
+	                             * answer is printed and may be given as "TEXT (DETAIL)" */
 };
 
 /* One topic: a name, a line of description, and its generator. */
@@ -78,13 +97,23 @@ int practice_load(const struct practice_problem *p, struct scenario **out, char 
 void practice_observe(const struct practice_problem *p, const struct step_result *results,
                       size_t n_results, struct practice_answer *a);
 
-/* Does a given answer match the observed one? Numbers by value, letters and page sets as text. */
+/* Does a given answer match the observed one? Numbers by value, letters and page sets as
+ * text, each alone or followed by its detail in parentheses as --answers prints it
+ * ("1 (3000)", "b (EINVAL)"): a detail given must be the observed one. */
 bool practice_match(const struct practice_question *q, const struct practice_answer *truth,
                     const char *given);
 
 /* How many of the given answers (NULL: not answered) match the observed ones. */
 size_t practice_score(const struct practice_problem *p, const struct practice_answer *truth,
                       const char *const *given);
+
+/* practice/practice-listing.c: the line of C of step st as a listing shows it: valid C (a
+ * text is its escaped literal), the stream's buffer sbuf, the data data (+ its skew). */
+char *practice_listing_line(const struct scn_step *st, char *buf, size_t len);
+
+/* Print s's program to f, each line after indent: a C translation unit that compiles as it
+ * is shown (cc -std=c11 -c), its steps numbered in comments as the questions number them. */
+void practice_listing_print(FILE *f, const struct scenario *s, const char *indent);
 
 /* Next value of the splitmix64 generator in *state. */
 uint64_t practice_rand(uint64_t *state);

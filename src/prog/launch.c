@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/errmsg.h"
 #include "trace/calls.h"
 #include "prog/launch.h"
 #include "prog/mark.h"
@@ -136,8 +137,8 @@ prog_launch_filter(void)
 }
 
 /* Resolve argv0 as execvp would: a path if it has a '/', else the first hit in PATH. */
-int
-prog_launch_find(const char *argv0, char *buf, size_t len)
+static int
+prog_launch_lookup(const char *argv0, char *buf, size_t len)
 {
 	const char *path = getenv("PATH");
 	struct stat st;
@@ -169,6 +170,21 @@ prog_launch_find(const char *argv0, char *buf, size_t len)
 			return 0;
 	}
 	errno = 0;               /* not found: said as "command not found" */
+	return -1;
+}
+
+/* Resolve argv0, or say why not. */
+int
+prog_launch_find(const char *argv0, char *buf, size_t len, char **err)
+{
+	if (prog_launch_lookup(argv0, buf, len) == 0)
+		return 0;
+	if (errno == 0) {
+		errmsg_set(err, "%s: command not found", argv0);
+		errno = ENOENT;
+	} else {
+		errmsg_set(err, "%s: %s", argv0, strerror(errno));
+	}
 	return -1;
 }
 
@@ -205,6 +221,41 @@ prog_launch_env(const struct prog_opts *o)
 	}
 	env[k] = NULL;
 	return env;
+}
+
+/* Free what prog_launch_env made. */
+void
+prog_launch_env_free(char **env, const struct prog_opts *o)
+{
+	for (size_t i = 0; o->preload != NULL && env != NULL && env[i] != NULL; i++)
+		if (strncmp(env[i], "LD_PRELOAD=", 11) == 0)
+			free(env[i]);
+	free(env);
+}
+
+/* Why the child did not start: its report on efd, or how the wait for it ended. */
+int
+prog_launch_failure(int efd, int rc, bool timed_out, const char *argv0, char **err)
+{
+	static const char *const stage[] = { "", "stdin", "stdout", "stderr", "working directory",
+	                                     "seccomp filter", "new session" };
+	int e = errno;
+	struct prog_launch_fail f = { 0, 0 };
+	/* Only once the child has ended is its report complete (or known to be missing). */
+	ssize_t n = rc == 2 ? read(efd, &f, sizeof f) : 0;
+
+	if (n == (ssize_t)sizeof f && f.stage == 0)
+		errmsg_set(err, "%s: %s", argv0, strerror(f.err));
+	else if (n == (ssize_t)sizeof f && f.stage > 0 &&
+	         (size_t)f.stage < sizeof stage / sizeof stage[0])
+		errmsg_set(err, "%s: %s: %s", argv0, stage[f.stage], strerror(f.err));
+	else if (timed_out)
+		errmsg_set(err, "%s: did not start within the timeout", argv0);
+	else if (rc < 0)
+		errmsg_set(err, "%s: %s", argv0, strerror(e));
+	else
+		errmsg_set(err, "%s: ended before it started", argv0);
+	return n == (ssize_t)sizeof f ? f.err : timed_out ? ETIMEDOUT : rc < 0 ? e : ECHILD;
 }
 
 /* Redirect fd to path (opened with flags) in the child. 0, or -1. */

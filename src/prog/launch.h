@@ -4,7 +4,9 @@
 #ifndef IOBUFVIZ_PROG_LAUNCH_H
 #define IOBUFVIZ_PROG_LAUNCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* How to start the program. Every field may be 0/NULL. */
 struct prog_opts {
@@ -34,11 +36,20 @@ struct prog_launch_fail {
 	"CLONE_UNTRACED fails (EPERM), clone3 fails (ENOSYS: libc falls back to clone); every " \
 	"process it makes is killed when the run ends"
 
-/* Resolve argv0 as execvp would into buf: 0, or -1 (errno 0: not found in PATH). */
-int prog_launch_find(const char *argv0, char *buf, size_t len);
+/* Resolve argv0 as execvp would into buf: 0, or -1 with errno (ENOENT: not found in PATH)
+ * and why in *err (errmsg_set). */
+int prog_launch_find(const char *argv0, char *buf, size_t len, char **err);
 
 /* The environment for the child: o->envp or ours, with the shim first in LD_PRELOAD. */
 char **prog_launch_env(const struct prog_opts *o);
+
+/* Free what prog_launch_env made (env and its LD_PRELOAD string). NULL is fine. */
+void prog_launch_env_free(char **env, const struct prog_opts *o);
+
+/* Why the child did not start, as a message for argv0 in *err (errmsg_set): its struct
+ * prog_launch_fail on efd once it ended (rc 2, pt_run's), else the timeout, else rc's error
+ * (rc < 0, errno), else that it ended. Return the errno to report. */
+int prog_launch_failure(int efd, int rc, bool timed_out, const char *argv0, char **err);
 
 /* In the child: stop for the tracer, set up, install the filter, exec; on failure write a
  * struct prog_launch_fail to efd. Never returns. */

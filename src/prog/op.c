@@ -85,9 +85,11 @@ prog_op_helper(const struct scn_args *a, const char *dir, const char *file, cons
 		rec.stdio += s->ps.kind == PROG_STEP_STDIO;
 		/* The program's calls on its files; not those on the stdout and stderr iobufviz
 		 * keeps for it (a terminal's or a pipe's, were it not traced). */
-		if (s->ps.kind == PROG_STEP_CALL && s->file >= 0 && (size_t)s->file < n &&
-		    f[s->file].label == NULL) {
-			struct prog_op_rec e = { .kind = PROG_OP_EVENT, .ev = s->ps.ev };
+		/* Each call of the step: its own, a stdio call's (origin stdio, exit()'s flush
+		 * too), a folded run's. */
+		for (size_t i = 0; s->file >= 0 && (size_t)s->file < n && f[s->file].label == NULL &&
+		     i < s->sr.events.n; i++) {
+			struct prog_op_rec e = { .kind = PROG_OP_EVENT, .ev = s->sr.events.v[i] };
 			if (fdio_write_all(fd, &e, sizeof e) != 0)
 				_exit(1);
 		}

@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -12,37 +13,19 @@
 #include <unistd.h>
 
 #include "base/fdio.h"
+#include "base/text.h"
 #include "probe/probe.h"
+#include "prog/format.h"
 #include "prog/run.h"
+#include "prog/run-int.h"
 #include "scratch/scratch.h"
 #include "lesson/snapshot-diff.h"
+#include "prog/mark.h"
+#include "trace/calls.h"
 
 #ifndef IOBUFVIZ_PKGLIBDIR
 #define IOBUFVIZ_PKGLIBDIR "/usr/local/lib/iobufviz"
 #endif
-
-/* The program's output is kept in files of the scratch dir; this much of each is shown. */
-#define PROG_RUN_OUTPUT_MAX 65536
-
-/* Streams read per step. */
-#define PROG_RUN_STREAMS 32
-
-struct prog_run {
-	struct prog_trace *t;
-	int scratch;              /* our private dir: the program's output (and cwd by default) */
-	char dir[PATH_MAX];       /* the program's working directory */
-	char out_path[2][PATH_MAX];   /* its stdout, stderr */
-	struct prog_run_file *files;
-	size_t n_files, cap_files;
-	size_t n_steps;
-	pid_t last_pid;           /* the process of the newest step */
-	bool last_alive;
-	const char *stdio_note;   /* static storage, "" while stdio is visible */
-	struct prog_step exit;    /* how the first process ended */
-	bool exited;
-	uint64_t loader_calls;    /* steps of the dynamic loader, not shown */
-	enum snap_source probe;
-};
 
 /* The shim next to the binary, else the installed one. */
 char *
@@ -76,6 +59,7 @@ prog_run_err(char **err, const char *what, int e)
 		*err = NULL;
 }
 
+
 /* Start the program. */
 int
 prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run **out,
@@ -99,6 +83,7 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 	}
 	r->probe = o->probe;
 	r->stdio_note = "";
+	r->unseen_note = "";
 	r->scratch = scratch_mkdir(NULL);
 	if (r->scratch < 0 ||
 	    scratch_path(r->scratch, "stdout", r->out_path[0], sizeof r->out_path[0]) == NULL ||
@@ -145,6 +130,7 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 		prog_run_free(r);
 		return -1;
 	}
+	prog_trace_set_hook(r->t, prog_fold_hook, r);
 	*out = r;
 	return 0;
 }
@@ -154,6 +140,7 @@ static long
 prog_run_file_add(struct prog_run *r, int fd, const struct stat *st, const char *path)
 {
 	struct prog_run_file *f;
+	size_t dl = strlen(r->dir);
 
 	for (size_t i = 0; i < r->n_files; i++)
 		if (r->files[i].dev == st->st_dev && r->files[i].ino == st->st_ino) {
@@ -173,35 +160,47 @@ prog_run_file_add(struct prog_run *r, int fd, const struct stat *st, const char 
 	f = &r->files[r->n_files];
 	memset(f, 0, sizeof *f);
 	snprintf(f->path, sizeof f->path, "%s", path);
+	/* The student's name for it: relative to the directory the program runs in. */
+	if (strncmp(path, r->dir, dl) == 0 && path[dl] == '/' && path[dl + 1] != '\0')
+		snprintf(f->name, sizeof f->name, "%s", path + dl + 1);
+	else
+		snprintf(f->name, sizeof f->name, "%s", path);
 	f->fd = fd;
 	f->dev = st->st_dev;
 	f->ino = st->st_ino;
 	for (int k = 0; k < 2; k++) {
 		struct stat o;
-		if (stat(r->out_path[k], &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
+		if (stat(r->out_path[k], &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino) {
 			f->label = k == 0 ? "stdout" : "stderr";
+			snprintf(f->name, sizeof f->name, "(%s)", f->label);
+		}
 	}
 	return (long)r->n_files++;
 }
 
 /*
  * The file behind the tracee's fd (opened again read-only through /proc/PID/fd/N: never
- * for writing, never truncated), or the one named path when the fd is gone (a close).
+ * for writing, never truncated), or the one named path when the fd is gone (a close). A
+ * file already known by its dev:ino (the tracer's) is found without opening anything.
  */
 static long
-prog_run_file_of(struct prog_run *r, pid_t pid, int tfd, const char *path)
+prog_run_file_of(struct prog_run *r, pid_t pid, int tfd, const char *path, dev_t dev, ino_t ino)
 {
 	char proc[64], link[PATH_MAX];
 	struct stat st;
 	int fd = -1;
 
+	if (ino != 0)
+		for (size_t i = 0; i < r->n_files; i++)
+			if (r->files[i].dev == dev && r->files[i].ino == ino)
+				return (long)i;
 	/* Every path here is the program's to choose: only a regular file is ever opened. */
 	if (tfd >= 0) {
 		snprintf(proc, sizeof proc, "/proc/%ld/fd/%d", (long)pid, tfd);
 		fd = fdio_open_regular(proc, 1);
 		if (fd < 0 && errno == EINVAL)
 			return -1;         /* open, on something that is not a regular file */
-		if (fd >= 0 && (path == NULL || path[0] == '\0' || path[0] != '/')) {
+		if (fd >= 0) {
 			ssize_t n = readlink(proc, link, sizeof link - 1);
 			if (n > 0) {
 				link[n] = '\0';
@@ -239,152 +238,354 @@ prog_run_probe(struct prog_run *r, struct prog_run_file *f, pid_t pid, struct sn
 		probe_io(pid, &s->disk);
 }
 
-/* The tracee's stream a step used into s->stdio (open false when none). */
-static void
-prog_run_stream(struct prog_run *r, const struct prog_step *ps, struct snapshot *s)
+/* Read every stream of pid, with the first bytes each holds, into *out (malloc'd). */
+void
+prog_run_read_streams(struct prog_run *r, pid_t pid, struct prog_run_pstreams *out)
 {
 	struct prog_stream v[PROG_RUN_STREAMS];
-	const struct prog_stream *use = NULL;
 	const char *why = NULL;
 	size_t n = 0;
-	int fd = ps->kind == PROG_STEP_STDIO ? ps->stdio_fd : ps->ev.fd;
-	int rc = prog_trace_stdio(r->t, ps->pid, v, PROG_RUN_STREAMS, &n, &why);
+	int rc = prog_trace_stdio(r->t, pid, v, PROG_RUN_STREAMS, &n, &why);
 
-	memset(&s->stdio, 0, sizeof s->stdio);
-	s->stdio.fd = -1;
+	free(out->v);
+	memset(out, 0, sizeof *out);
+	out->pid = pid;
 	if (rc == PROG_STDIO_HIDDEN && why != NULL)
 		r->stdio_note = why;
 	if (rc != PROG_STDIO_OK)
 		return;
-	for (size_t i = 0; i < n && use == NULL; i++)
-		if (ps->kind == PROG_STEP_STDIO && ps->file != 0 && v[i].addr == ps->file)
-			use = &v[i];
-	for (size_t i = 0; i < n && use == NULL; i++)
-		if (fd >= 0 && v[i].fd == fd)
-			use = &v[i];
+	out->known = true;
+	if (n == 0 || (out->v = calloc(n, sizeof *out->v)) == NULL)
+		return;
+	out->n = n;
+	for (size_t i = 0; i < n; i++) {
+		out->v[i].st = v[i];
+		out->v[i].head_len = prog_stdio_head(pid, &v[i], out->v[i].head, sizeof out->v[i].head);
+	}
+}
+
+/* A copy of the streams ps into the step. */
+static void
+prog_run_set_streams(struct prog_run_step *s, const struct prog_run_pstreams *ps)
+{
+	free(s->streams);
+	s->streams = NULL;
+	s->n_streams = 0;
+	s->streams_known = ps->known;
+	if (ps->n > 0 && (s->streams = malloc(ps->n * sizeof *s->streams)) != NULL) {
+		memcpy(s->streams, ps->v, ps->n * sizeof *s->streams);
+		s->n_streams = ps->n;
+	}
+}
+
+/* The stream the step used (the one on fd) into its state's stdio part (open false when
+ * none). */
+static void
+prog_run_stdio_state(struct prog_run_step *s, int fd)
+{
+	struct snap_stdio *x = &s->sr.after.stdio;
+	const struct prog_run_stream *use = NULL;
+
+	memset(x, 0, sizeof *x);
+	x->fd = -1;
+	for (size_t i = 0; i < s->n_streams && use == NULL; i++)
+		if (s->ps.kind == PROG_STEP_STDIO && s->ps.file != 0 && s->streams[i].st.addr == s->ps.file)
+			use = &s->streams[i];
+	for (size_t i = 0; i < s->n_streams && use == NULL; i++)
+		if (fd >= 0 && s->streams[i].st.fd == fd)
+			use = &s->streams[i];
 	if (use == NULL)
 		return;
-	s->stdio.open = true;
-	s->stdio.fd = use->fd;
-	s->stdio.size = use->buf_size;
-	s->stdio.pending = use->pending;
-	s->stdio.read_avail = use->read_ahead;
-	s->stdio.mode = use->mode == PROG_STREAM_UNBUFFERED ? SCN_BUF_NONE :
-	                use->mode == PROG_STREAM_LINE ? SCN_BUF_LINE : SCN_BUF_FULL;
-	s->stdio.writing = use->putting;
-	s->stdio.reading = use->can_read && !use->putting;
+	x->open = true;
+	x->fd = use->st.fd;
+	x->size = use->st.buf_size;
+	x->pending = use->st.pending;
+	x->read_avail = use->st.read_ahead;
+	x->mode = use->st.mode == PROG_STREAM_UNBUFFERED ? SCN_BUF_NONE :
+	          use->st.mode == PROG_STREAM_LINE ? SCN_BUF_LINE : SCN_BUF_FULL;
+	x->writing = use->st.putting;
+	x->reading = use->st.can_read && !use->st.putting;
+	memcpy(x->head, use->head, use->head_len);
+	x->head_len = use->head_len;
 }
 
 /* True if the call asks for data to reach the disk before it returns. */
 static bool
-prog_run_is_disk(const struct prog_step *ps, const struct snap_fd *fd)
+prog_run_is_disk(const struct event *e, const struct snap_fd *fd)
 {
-	if (ps->kind != PROG_STEP_CALL)
-		return false;
-	return event_is_sync(&ps->ev) ||
-	       (event_is_write(&ps->ev) && fd->open && (fd->flags & (O_SYNC | O_DSYNC)) != 0);
+	return event_is_sync(e) ||
+	       (event_is_write(e) && fd->open && (fd->flags & (O_SYNC | O_DSYNC)) != 0);
 }
 
-/* Turn the tracer's step into a prog_run_step. */
-static int
-prog_run_fill(struct prog_run *r, const struct prog_step *ps, struct prog_run_step *out)
+/* What an io_uring's program is told. */
+#define PROG_RUN_URING "this program submits I/O through io_uring: calls not observable"
+
+/* True if the call step made a way to do I/O that no tracer sees (io_uring_setup). */
+static bool
+prog_run_unseen(const struct prog_step *p)
 {
-	struct step_result *sr = &out->sr;
+	const struct call_row *c = calls_find((uint64_t)p->ev.nr);
+
+	return c != NULL && (c->flags & CALL_ASYNC) && (c->flags & CALL_NEWFD) && p->ev.result >= 0;
+}
+
+/* True for the program's execve (a step of no file: the program is not its data). */
+static bool
+prog_run_is_exec(const struct prog_step *p)
+{
+	const struct call_row *c = calls_find((uint64_t)p->ev.nr);
+
+	return c != NULL && (c->flags & CALL_EXEC);
+}
+
+/* The log's name for the step: the call's or the function's. */
+static const char *
+prog_run_label(const struct prog_run_step *s)
+{
+	switch (s->ps.kind) {
+	case PROG_STEP_CALL: return s->ps.ev.call;
+	case PROG_STEP_STDIO: return s->ps.func;
+	case PROG_STEP_EXIT: return "exit";
+	case PROG_STEP_STORES: return "stores";
+	}
+	return "?";
+}
+
+/*
+ * A run of the program's own calls, one: "write(4, 4096) = 4096 x 4096" when they are alike,
+ * else the bytes they moved summed for each pair of fds: "copy_file_range(3, 4, ...) x 2 =
+ * 1288895 B", "splice(3, 6, ...) x 21 = 1288895 B; splice(5, 4, ...) x 20 = 1288895 B".
+ */
+static void
+prog_run_fold_text(struct prog_run_step *s, const char *one)
+{
+	const struct event_list *l = &s->sr.events;
+	const struct event *a = &l->v[0], *b = NULL;
+	uint64_t n[2] = { 0, 0 }, moved[2] = { 0, 0 };
+	bool same = true;
+	size_t at = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		const struct event *e = &l->v[i];
+		int k = e->fd == a->fd && e->fd2 == a->fd2 ? 0 : 1;
+		if (k == 1 && b == NULL)
+			b = e;
+		same = same && k == 0 && e->bytes == a->bytes && e->result == a->result &&
+		       e->offset == a->offset && strcmp(e->detail, a->detail) == 0;
+		n[k]++;
+		moved[k] += e->result > 0 ? (uint64_t)e->result : 0;
+	}
+	if (same) {
+		snprintf(s->text, sizeof s->text, "%.400s x %" PRIu64, one, s->count);
+		return;
+	}
+	text_cat(s->text, sizeof s->text, &at, "[%d] ", (int)s->ps.pid);
+	for (int k = 0; k < 2; k++) {
+		const struct event *e = k == 0 ? a : b;
+		if (e == NULL)
+			continue;
+		text_cat(s->text, sizeof s->text, &at, "%s%s(%d, ", k ? "; " : "", e->call, e->fd);
+		if (e->fd2 >= 0)
+			text_cat(s->text, sizeof s->text, &at, "%d, ", e->fd2);
+		text_cat(s->text, sizeof s->text, &at, "...) x %" PRIu64 " = %" PRIu64 " B", n[k],
+		         moved[k]);
+	}
+}
+
+/* The step's line: the call as the program wrote it, a fold's count, the calls it made. */
+static void
+prog_run_text(struct prog_run_step *s)
+{
+	const struct event_list *l = &s->sr.events;
+	char one[400], ev[256];
+	size_t at;
+
+	prog_format_step(&s->ps, one, sizeof one);
+	if (s->ps.kind == PROG_STEP_CALL && s->count > 1) {
+		prog_run_fold_text(s, one);
+		return;
+	}
+	if (s->ps.kind == PROG_STEP_STDIO && s->ps.func_id == PROG_MARK_EXIT) {
+		const char *fp = s->ps.stdio_fd == 1 ? "stdout" : s->ps.stdio_fd == 2 ? "stderr" : "fp";
+		at = (size_t)snprintf(s->text, sizeof s->text, "[%d] exit() flushes %s: ",
+		                      (int)s->ps.pid, fp);
+	} else if (s->count > 1) {
+		/* The last call stands for them all: "fputc('x', fp) = 'x' x 4097". */
+		at = (size_t)snprintf(s->text, sizeof s->text, "%.400s x %" PRIu64, one, s->count);
+	} else {
+		at = (size_t)snprintf(s->text, sizeof s->text, "%.400s", one);
+	}
+	if (s->ps.kind != PROG_STEP_STDIO || l->n == 0 || at >= sizeof s->text)
+		return;
+	event_format(&l->v[0], ev, sizeof ev);
+	snprintf(s->text + at, sizeof s->text - at, "%s%s", s->ps.func_id == PROG_MARK_EXIT ? "" :
+	         s->ps.func_id == PROG_MARK_FUNC_fopen || s->ps.func_id == PROG_MARK_FUNC_fdopen ?
+	         ": " : " -> ", ev);
+	at = strlen(s->text);
+	if (l->n + l->dropped > 1 && at < sizeof s->text)
+		snprintf(s->text + at, sizeof s->text - at, " + %zu more calls",
+		         l->n + l->dropped - 1);
+}
+
+/*
+ * Observe the step as its last call left it: the file's page cache and disk, the fd, every
+ * stream of its process (or ps when given), what changed. The process is stopped (at the
+ * step's call, or before the next one) or gone.
+ */
+void
+prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_run_pstreams *ps)
+{
+	struct step_result *sr = &s->sr;
+	const struct prog_step *p = &s->ps;
+	bool alive = p->kind != PROG_STEP_EXIT;
+	struct prog_run_pstreams now = { 0 };
 	int tfd = -1;
 
-	memset(out, 0, sizeof *out);
-	out->ps = *ps;
-	out->file = -1;
-	prog_trace_format(ps, out->text, sizeof out->text);
-	out->scn.op = SCN_OP_NOTE;
-	out->scn.args.text = out->text;
-	out->scn.line = out->scn.col = 1;
-	sr->step = &out->scn;
 	sr->index = r->n_steps++;
+	sr->step = &s->scn;
+	s->scn.op = SCN_OP_NOTE;
+	s->scn.args.text = s->text;
+	s->scn.line = s->scn.col = 1;
+	sr->label = prog_run_label(s);
+	sr->folded = s->count > 1;
 	sr->events.source = EV_SRC_PTRACE;
 	sr->ok = true;
-	/* The log's op column: the scenario op of the same name (read, fwrite, ...), if any. A
-	 * failed step stays a note: its narration names the real call, not an op's args. */
-	if (ps->kind != PROG_STEP_EXIT && !(ps->kind == PROG_STEP_CALL && ps->ev.err != 0)) {
-		int op = scenario_op_find(ps->kind == PROG_STEP_STDIO ? ps->func : ps->ev.call);
+	/* The scenario op of the same name (read, fwrite, ...), for what keys on ops. A failed
+	 * step stays a note: its narration names the real call, not an op's args. */
+	if (p->kind != PROG_STEP_EXIT && !(p->kind == PROG_STEP_CALL && p->ev.err != 0)) {
+		int op = scenario_op_find(p->kind == PROG_STEP_STDIO ? p->func : p->ev.call);
 		if (op >= 0 && scenario_op_has((enum scn_op)op, SCN_OPF_CALL))
-			out->scn.op = (enum scn_op)op;
+			s->scn.op = (enum scn_op)op;
 	}
-	switch (ps->kind) {
-	case PROG_STEP_CALL: {
-		/* A call of any process but the first is a child's, as the lesson's tracer marks
-		 * it (the transcript's "child"); the step's text, made above, names its pid. */
-		struct event ev = ps->ev;
-		ev.child = ps->pid != prog_trace_pid(r->t);
-		if (event_list_add(&sr->events, &ev) != 0)
-			return -1;
-		sr->ret = ps->ev.result;
-		sr->err = ps->ev.err;
-		sr->op_ns = ps->ev.ns;
-		tfd = ps->ev.fd >= 0 ? ps->ev.fd : ps->ev.result >= 0 && ps->regular ?
-		      (int)ps->ev.result : -1;
-		if (ps->regular || ps->ev.fd >= 0)
-			out->file = prog_run_file_of(r, ps->pid, tfd, ps->path);
+	switch (p->kind) {
+	case PROG_STEP_CALL:
+		sr->ret = p->ev.result;
+		sr->err = p->ev.err;
+		if (prog_run_unseen(p)) {
+			snprintf(sr->note, sizeof sr->note, "%s", PROG_RUN_URING);
+			r->unseen_note = PROG_RUN_URING;
+		}
+		/* The fd of its file (a copy's may be its second; an open's is its result). */
+		tfd = p->file_fd >= 0 ? p->file_fd : p->ev.fd;
+		if ((p->regular || p->ev.fd >= 0) && !prog_run_is_exec(p))
+			s->file = prog_run_file_of(r, p->pid, tfd, p->path, p->dev, p->ino);
 		break;
-	}
+	case PROG_STEP_STORES:
+		/* The mapped file, by the dev:ino the tracer saw (its fd may be closed). */
+		s->file = prog_run_file_of(r, p->pid, -1, p->path, p->dev, p->ino);
+		break;
 	case PROG_STEP_STDIO:
-		sr->ret = ps->ret;
-		tfd = ps->stdio_fd;
+		sr->ret = p->ret;
+		tfd = p->stdio_fd;
+		/* fclose's fd is gone: its file is known by the dev:ino the tracer saw. */
 		if (tfd >= 0)
-			out->file = prog_run_file_of(r, ps->pid, tfd, NULL);
+			s->file = prog_run_file_of(r, p->pid, tfd, NULL, p->dev, p->ino);
 		break;
 	case PROG_STEP_EXIT:
-		sr->ret = ps->signal != 0 ? 128 + ps->signal : ps->exit_code;
-		if (ps->signal != 0)
-			snprintf(sr->note, sizeof sr->note, "%.200s", out->text);
-		if (ps->pid == prog_trace_pid(r->t)) {
-			r->exit = *ps;
+		sr->ret = p->signal != 0 ? 128 + p->signal : p->exit_code;
+		if (p->signal != 0)
+			snprintf(sr->note, sizeof sr->note, "%.200s", s->text);
+		if (p->pid == prog_trace_pid(r->t)) {
+			r->exit = *p;
 			r->exited = true;
 		}
 		break;
 	}
-	r->last_pid = ps->pid;
-	r->last_alive = ps->kind != PROG_STEP_EXIT;
-	if (out->file < 0 && ps->kind != PROG_STEP_EXIT) {
-		/* A call on no file we can watch (a failed open): its stream only. */
+	if (ps == NULL && alive) {
+		prog_run_read_streams(r, p->pid, &now);
+		ps = &now;
+	}
+	if (ps != NULL)
+		prog_run_set_streams(s, ps);
+	free(now.v);
+	if (s->file < 0 && s->ps.kind == PROG_STEP_STDIO && s->ps.file != 0) {
+		/* A stdio call that made no system call: the file of its stream's fd. */
+		for (size_t i = 0; i < s->n_streams; i++)
+			if (s->streams[i].st.addr == s->ps.file && s->streams[i].st.fd >= 0) {
+				s->file = prog_run_file_of(r, p->pid, s->streams[i].st.fd, NULL, 0, 0);
+				break;
+			}
+	}
+	if (s->file < 0 && p->kind == PROG_STEP_EXIT && r->n_files > 0)
+		s->file = (long)r->n_files - 1;    /* an exit: the newest file, as it left it */
+	if (s->file < 0) {
 		memset(&sr->after, 0, sizeof sr->after);
 		sr->after.cache.source = SNAP_SRC_NONE;
 		snprintf(sr->after.cache.note, sizeof sr->after.cache.note, "no regular file");
 		snprintf(sr->after.disk.note, sizeof sr->after.disk.note, "no regular file");
-		prog_run_stream(r, ps, &sr->after);
+		prog_run_stdio_state(s, p->kind == PROG_STEP_STDIO ? p->stdio_fd : tfd);
 		sr->before = sr->after;
-		return 0;
+		return;
 	}
-	if (out->file < 0) {
-		/* An exit: the state of the newest file, as the exit left it. */
-		if (r->n_files == 0) {
-			memset(&sr->after, 0, sizeof sr->after);
-			snprintf(sr->after.cache.note, sizeof sr->after.cache.note, "no regular file");
-			snprintf(sr->after.disk.note, sizeof sr->after.disk.note, "no regular file");
-			sr->before = sr->after;
-			return 0;
-		}
-		out->file = (long)r->n_files - 1;
-	}
-	struct prog_run_file *f = &r->files[out->file];
+	struct prog_run_file *f = &r->files[s->file];
 	if (f->seen)
 		sr->before = f->last;
-	if (ps->kind == PROG_STEP_EXIT) {
-		sr->after = f->seen ? f->last : sr->before;
-		prog_run_probe(r, f, 0, &sr->after);
-	} else {
-		prog_run_probe(r, f, ps->pid, &sr->after);
-		if (tfd >= 0)
-			probe_fd(ps->pid, tfd, &sr->after.fd);
-		prog_run_stream(r, ps, &sr->after);
-	}
+	sr->after = f->seen ? f->last : sr->before;
+	prog_run_probe(r, f, alive ? p->pid : 0, &sr->after);
+	if (alive && tfd >= 0 && p->kind == PROG_STEP_CALL)
+		probe_fd(p->pid, tfd, &sr->after.fd);
+	/* An exit: the stream of the fd its file was last used through. */
+	prog_run_stdio_state(s, p->kind == PROG_STEP_STDIO ? p->stdio_fd :
+	                     p->kind == PROG_STEP_CALL ? tfd :
+	                     f->seen && f->last.stdio.open ? f->last.stdio.fd : -1);
 	if (!f->seen)
 		sr->before = sr->after;
 	snapshot_diff(&sr->before, &sr->after, &sr->events, &sr->changes);
 	f->last = sr->after;
 	f->seen = true;
-	out->disk = prog_run_is_disk(ps, &sr->after.fd);
+	for (size_t i = 0; i < sr->events.n && !s->disk; i++)
+		s->disk = prog_run_is_disk(&sr->events.v[i], &sr->after.fd);
+}
+
+/* Put s, observed, at the end of the queue. 0, or -1 (ENOMEM: s is freed). */
+int
+prog_run_push(struct prog_run *r, struct prog_run_step *s)
+{
+	if (r->qhead > 0 && r->qhead == r->qn) {
+		r->qhead = r->qn = 0;
+	}
+	if (r->qn == r->qcap) {
+		size_t cap = r->qcap ? r->qcap * 2 : 16;
+		struct prog_run_step **v = realloc(r->q, cap * sizeof *v);
+		if (v == NULL) {
+			prog_run_step_clear(s);
+			free(s);
+			r->failed = true;
+			return -1;
+		}
+		r->q = v;
+		r->qcap = cap;
+	}
+	prog_run_text(s);
+	r->q[r->qn++] = s;
 	return 0;
+}
+
+/* A new step of ps (its calls taken over), not yet observed; NULL on ENOMEM. */
+struct prog_run_step *
+prog_run_new_step(struct prog_step *ps)
+{
+	struct prog_run_step *s = calloc(1, sizeof *s);
+
+	if (s == NULL) {
+		event_list_clear(&ps->calls);
+		return NULL;
+	}
+	s->ps = *ps;
+	s->file = -1;
+	s->count = 1;
+	s->bytes = ps->kind == PROG_STEP_STDIO ? ps->size : ps->ev.bytes;
+	s->sr.events.source = EV_SRC_PTRACE;
+	if (ps->kind == PROG_STEP_STDIO) {
+		s->sr.events = ps->calls;
+		s->sr.events.source = EV_SRC_PTRACE;
+	} else if (ps->kind == PROG_STEP_CALL && event_list_add(&s->sr.events, &ps->ev) != 0) {
+		free(s);
+		return NULL;
+	}
+	memset(&s->ps.calls, 0, sizeof s->ps.calls);
+	memset(&ps->calls, 0, sizeof ps->calls);
+	return s;
 }
 
 /*
@@ -414,24 +615,48 @@ prog_run_next(struct prog_run *r, struct prog_run_step *out)
 	struct prog_step ps;
 	int rc;
 
-	while ((rc = prog_trace_next(r->t, &ps)) == 1 && prog_run_is_loader(r, &ps))
-		r->loader_calls++;
-	if (rc != 1)
-		return rc;
-	if (prog_run_fill(r, &ps, out) != 0) {
-		prog_run_step_clear(out);
-		errno = ENOMEM;
-		return -1;
+	for (;;) {
+		if (r->failed) {
+			errno = ENOMEM;
+			return -1;
+		}
+		if (r->qhead < r->qn) {
+			struct prog_run_step *s = r->q[r->qhead++];
+			*out = *s;
+			free(s);
+			/* What pointed into the step moves with it. */
+			out->sr.step = &out->scn;
+			out->scn.args.text = out->text;
+			out->sr.label = prog_run_label(out);
+			return 1;
+		}
+		if (r->ended)
+			return 0;
+		while ((rc = prog_trace_next(r->t, &ps)) == 1 && prog_run_is_loader(r, &ps))
+			r->loader_calls++;
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			prog_fold_close(r, true, NULL, false);
+			r->ended = true;
+			continue;
+		}
+		prog_fold_take(r, &ps);
 	}
-	return 1;
 }
 
-/* Free a step's events. */
+/* Free what a step owns. */
 void
 prog_run_step_clear(struct prog_run_step *s)
 {
-	if (s != NULL)
-		step_result_clear(&s->sr);
+	if (s == NULL)
+		return;
+	step_result_clear(&s->sr);
+	free(s->calls);
+	free(s->streams);
+	s->calls = NULL;
+	s->streams = NULL;
+	s->n_streams = 0;
 }
 
 /* The files so far. */
@@ -442,20 +667,11 @@ prog_run_files(const struct prog_run *r, size_t *n)
 	return r->files;
 }
 
-/* The streams of the newest step's process. */
-size_t
-prog_run_streams(struct prog_run *r, struct prog_stream *v, size_t max, const char **why)
+/* What no tracer sees. */
+const char *
+prog_run_unseen_note(const struct prog_run *r)
 {
-	size_t n = 0;
-
-	*why = NULL;
-	if (r->last_pid <= 0 || !r->last_alive) {
-		*why = "the process has ended";
-		return 0;
-	}
-	if (prog_trace_stdio(r->t, r->last_pid, v, max, &n, why) != PROG_STDIO_OK)
-		return 0;
-	return n;
+	return r->unseen_note;
 }
 
 /* Why stdio is not visible. */
@@ -527,6 +743,23 @@ prog_run_free(struct prog_run *r)
 	if (r == NULL)
 		return;
 	prog_trace_free(r->t);
+	while (r->qhead < r->qn) {
+		prog_run_step_clear(r->q[r->qhead]);
+		free(r->q[r->qhead++]);
+	}
+	free(r->q);
+	for (size_t i = 0; i < PROG_RUN_SFOLDS; i++)
+		if (r->sfold[i] != NULL) {
+			prog_run_step_clear(r->sfold[i]);
+			free(r->sfold[i]);
+		}
+	if (r->fold != NULL) {
+		prog_run_step_clear(r->fold);
+		free(r->fold);
+	}
+	for (size_t i = 0; i < sizeof r->at_exit / sizeof r->at_exit[0]; i++)
+		free(r->at_exit[i].v);
+	free(r->before_flush.v);
 	for (size_t i = 0; i < r->n_files; i++)
 		if (r->files[i].fd >= 0)
 			close(r->files[i].fd);

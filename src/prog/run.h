@@ -31,7 +31,8 @@ struct prog_run_opts {
 
 /* One file the program touched, as iobufviz watches it (read-only, never written). */
 struct prog_run_file {
-	char path[PATH_MAX];      /* as the program named it, or from /proc/PID/fd */
+	char path[PATH_MAX];      /* absolute, from /proc/PID/fd (or as the program named it) */
+	char name[PATH_MAX];      /* path relative to the program's directory when inside it */
 	const char *label;        /* "stdout"/"stderr" for the captured output, else NULL */
 	int fd;                   /* ours, O_RDONLY; -1 if it could not be opened */
 	dev_t dev;
@@ -40,19 +41,44 @@ struct prog_run_file {
 	bool seen;                /* last is filled */
 };
 
+/* One FILE of the program as a step left it. */
+struct prog_run_stream {
+	struct prog_stream st;    /* fd, mode, buffer size, pending, read ahead */
+	unsigned char head[64];   /* the first bytes it holds (pending output, else unread input) */
+	size_t head_len;
+};
+
+/* One call of a folded stdio step: its arguments and result (prog_step's arg and ret). */
+struct prog_run_call {
+	int64_t arg;              /* fputc's char, fwrite's size, ... */
+	int64_t ret;
+};
+
+/* At most this many calls fold into one step (a longer run is more steps). */
+#define PROG_RUN_FOLD_MAX 16384
+
 /*
- * One step of the program. sr is a step_result as a scenario's steps have (events: the one
- * call, or none; before/after: the file's observed state and the stream the step used);
- * sr.step points at scn, whose args.text is the step as one line ("[123] read(3, 4096) =
- * 4096"). Pass it back to prog_run_step_clear.
+ * One step of the program: one call, or a run of calls of one kind on one stream folded
+ * into one (count > 1): "fputc x 4097 -> write(4, 4096)" (the stdio calls on that stream
+ * between two system calls), "write(4, 4096) x 4096" (the program's own calls, one after
+ * the other). sr is a step_result as a scenario's steps have (events: the system calls on
+ * files, each; before/after: the file's observed state as the step's last call left it,
+ * and the stream it used); sr.step points at scn, whose args.text is the step as one line
+ * ("[123] read(3, 4096) = 4096"). Pass it back to prog_run_step_clear.
  */
 struct prog_run_step {
-	struct prog_step ps;
+	struct prog_step ps;      /* the (last) call; its calls are in sr.events */
 	struct step_result sr;
 	struct scn_step scn;
-	char text[320];
+	char text[512];
 	long file;                /* index in prog_run_files, -1: none */
 	bool disk;                /* the call asks for the data to reach the disk (fsync, O_SYNC) */
+	uint64_t count;           /* calls in the step: 1, or the calls folded into it */
+	uint64_t bytes;           /* stdio: the bytes its calls moved (ps.size summed) */
+	struct prog_run_call *calls;  /* a folded stdio step: each call (count of them); NULL */
+	struct prog_run_stream *streams;  /* every FILE of the process as the step left it */
+	size_t n_streams;
+	bool streams_known;       /* false: not readable (static, not glibc, gone) */
 };
 
 /* The shim next to our binary in the build tree, else in $(pkglibdir), into buf; NULL if
@@ -73,11 +99,12 @@ void prog_run_step_clear(struct prog_run_step *s);
 /* The files seen so far (their number in *n). */
 const struct prog_run_file *prog_run_files(const struct prog_run *r, size_t *n);
 
-/* The streams of the process that made the newest step (0 when none are visible; *why then). */
-size_t prog_run_streams(struct prog_run *r, struct prog_stream *v, size_t max, const char **why);
-
 /* Why stdio cannot be seen ("" when it can, or it is not known yet). */
 const char *prog_run_stdio_note(const struct prog_run *r);
+
+/* What the program did that no tracer sees ("this program submits I/O through io_uring:
+ * calls not observable"; static storage), "" if nothing so far. */
+const char *prog_run_unseen_note(const struct prog_run *r);
 
 /* The program's working directory, and what it printed on stdout / stderr so far (the
  * first bytes; NULL if none). */

@@ -273,10 +273,28 @@ prog_stdio_decode(const struct _IO_FILE *fp, uint64_t addr, struct prog_stream *
 	if (buf_end > buf_base)
 		out->buf_size = buf_end - buf_base;
 	/* __fpending for a byte stream: write_ptr - write_base, whatever the mode. */
-	if (wptr > wbase)
+	if (wptr > wbase) {
 		out->pending = wptr - wbase;
-	if (!out->putting && rend > rptr)
+		out->head_addr = wbase;
+	}
+	if (!out->putting && rend > rptr) {
 		out->read_ahead = rend - rptr;
+		if (out->pending == 0)
+			out->head_addr = rptr;
+	}
+}
+
+/* The first bytes a stream holds. */
+size_t
+prog_stdio_head(pid_t pid, const struct prog_stream *st, void *buf, size_t max)
+{
+	uint64_t n = st->pending > 0 ? st->pending : st->read_ahead;
+
+	if (n > max)
+		n = max;
+	if (n == 0 || st->head_addr == 0 || prog_stdio_peek(pid, st->head_addr, buf, n) != 0)
+		return 0;
+	return (size_t)n;
 }
 
 /* Read the FILE at addr of pid; the pointers in it stay tracee addresses (only compared). */

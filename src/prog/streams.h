@@ -22,6 +22,7 @@ struct prog_stream {
 	uint64_t buf_size;        /* _IO_buf_end - _IO_buf_base (0: no buffer yet) */
 	uint64_t pending;         /* _IO_write_ptr - _IO_write_base: what __fpending says */
 	uint64_t read_ahead;      /* _IO_read_end - _IO_read_ptr: read but not yet consumed */
+	uint64_t head_addr;       /* where the bytes it holds begin (pending, else read ahead) */
 };
 
 /* What prog_stdio_scan found. */
@@ -50,6 +51,10 @@ int prog_stdio_scan(struct prog_stdio *s, struct prog_stream *v, size_t max, siz
 
 /* Read the one FILE at addr into *out. 0, or -1 with errno. */
 int prog_stdio_read(pid_t pid, uint64_t addr, struct prog_stream *out);
+
+/* The first bytes (at most max) that stream st of pid holds, pending output or unread
+ * input, into buf. Their number, 0 if none or unreadable. */
+size_t prog_stdio_head(pid_t pid, const struct prog_stream *st, void *buf, size_t max);
 
 /* Free s. NULL is fine. */
 void prog_stdio_free(struct prog_stdio *s);

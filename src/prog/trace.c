@@ -5,13 +5,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <limits.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +16,6 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,44 +31,14 @@
 #include "prog/streams.h"
 #include "prog/wait.h"
 #include "prog/trace.h"
+#include "prog/trace-int.h"
 #include "scratch/scratch.h"
+#include "base/text.h"
 #include "base/units.h"
 
 /* At the end, how long killed processes may take to be reaped before we stop waiting (s). */
 #define PT_REAP_GRACE_S 5
 
-/* Names of the shim's functions, by marker id. */
-#define PT_MARK_NAME(id, name) [id] = #name,
-static const char *const pt_mark_names[PROG_MARK_NFUNCS] = { PROG_MARK_FUNCS(PT_MARK_NAME) };
-
-/* One traced process (or thread). */
-struct pt_proc {
-	pid_t pid, tgid;
-	struct prog_fdtab *tab;
-	struct prog_stdio *stdio;
-	bool fresh;               /* attached by a fork event: its first SIGSTOP is ours */
-	bool in_sys;              /* between a seccomp stop and its syscall-exit stop */
-	/* The call between its entry and exit. */
-	const struct call_row *call;
-	struct decode_stop stop;
-	struct timespec t0;
-	char path[PATH_MAX];      /* open family: the path argument; else the fd's file */
-	bool regular, has_file;
-	int depth;                /* stdio calls of the shim in progress */
-};
-
-/* A running program. */
-struct prog_trace {
-	pid_t leader;
-	bool execed;
-	struct prog_wait w;        /* its deadline (timeout_ms) and the caller's poll */
-	int err_fd;               /* the child's report of a failed setup or execve */
-	pid_t held;               /* stopped after a step, resumed by the next prog_trace_next */
-	struct pt_proc *procs;
-	size_t nprocs, cap;
-	struct prog_stats st;
-	char prog[PATH_MAX];      /* the program's path, as exec'd */
-};
 
 /* The process pid, or NULL. */
 static struct pt_proc *
@@ -85,67 +50,16 @@ pt_proc_find(struct prog_trace *t, pid_t pid)
 	return NULL;
 }
 
-/* Tgid of pid from /proc (pid itself if unknown). */
-static pid_t
-pt_tgid(pid_t pid)
-{
-	char path[64], line[128];
-	pid_t tgid = pid;
-	FILE *f;
-
-	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return pid;
-	while (fgets(line, sizeof line, f) != NULL)
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	fclose(f);
-	return tgid;
-}
-
-/* Read fd of pid from /proc into the table: what it is, if it is regular, O_CLOEXEC. */
-static struct prog_fd *
-pt_fd_resolve(struct pt_proc *p, int fd)
-{
-	char link[64], path[PATH_MAX], line[128];
-	struct stat st;
-	bool cloexec = false;
-	ssize_t n;
-	FILE *f;
-
-	snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)p->pid, fd);
-	n = readlink(link, path, sizeof path - 1);
-	if (n < 0)
-		return NULL;
-	path[n] = '\0';
-	if (stat(link, &st) != 0)
-		return NULL;
-	snprintf(link, sizeof link, "/proc/%d/fdinfo/%d", (int)p->pid, fd);
-	f = fopen(link, "re");
-	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-		unsigned flags;
-		if (sscanf(line, "flags: %o", &flags) == 1) {
-			cloexec = (flags & O_CLOEXEC) != 0;
-			break;
-		}
-	}
-	if (f != NULL)
-		fclose(f);
-	prog_fds_set(p->tab, fd, path, S_ISREG(st.st_mode), cloexec);
-	return &p->tab->v[p->tab->n - 1];
-}
-
 /* The table entry of fd (read from /proc the first time), or NULL if it is not open. */
-static struct prog_fd *
-pt_fd_get(struct pt_proc *p, int fd)
+struct prog_fd *
+prog_trace_fd(struct pt_proc *p, int fd)
 {
 	if (fd < 0)
 		return NULL;
 	for (size_t i = 0; i < p->tab->n; i++)
 		if (p->tab->v[i].fd == fd)
 			return &p->tab->v[i];
-	return pt_fd_resolve(p, fd);
+	return prog_fds_resolve(p->tab, p->pid, fd);
 }
 
 /* Add process pid, with a copy of parent's table (or a share of it: a thread). */
@@ -168,7 +82,7 @@ pt_proc_add(struct prog_trace *t, pid_t pid, struct pt_proc *parent, bool fresh)
 	p = &t->procs[t->nprocs];
 	memset(p, 0, sizeof *p);
 	p->pid = pid;
-	p->tgid = pt_tgid(pid);
+	p->tgid = prog_fds_tgid(pid);
 	p->fresh = fresh;
 	if (parent != NULL && parent->tgid == p->tgid) {
 		p->tab = parent->tab;
@@ -192,56 +106,79 @@ pt_proc_del(struct prog_trace *t, struct pt_proc *p)
 {
 	prog_fds_put(p->tab);
 	prog_stdio_free(p->stdio);
+	event_list_clear(&p->inner);
 	*p = t->procs[--t->nprocs];
 }
 
 /* Resume p as its state asks (PTRACE_SYSCALL inside a traced call, to see its exit). */
-static void
-pt_resume(struct pt_proc *p, int sig)
+void
+prog_trace_resume(struct pt_proc *p, int sig)
 {
 	ptrace(p->in_sys ? PTRACE_SYSCALL : PTRACE_CONT, p->pid, 0, (void *)(long)sig);
 }
 
-/* Use fd's file as the call's file, unless one is known already (a copy's second fd). */
+/* Tell the hook what p is about to do. */
+void
+prog_trace_hook_at(struct prog_trace *t, struct pt_proc *p, enum prog_entry_kind kind,
+                   const char *call, int fd, int fd2, bool file)
+{
+	struct prog_entry e = { .kind = kind, .pid = p->pid, .call = call, .fd = fd, .fd2 = fd2,
+	                        .file = file, .func_id = p->mark_id, .stream = p->mark_file };
+
+	if (t->hook != NULL)
+		t->hook(t->hook_ctx, &e);
+}
+
+/* Use fd's file as the call's file, unless a regular one is known already (a copy's second
+ * fd: splice from a pipe into a file is on the file). */
 static void
 pt_use_fd(struct pt_proc *p, int fd)
 {
 	struct prog_fd *f;
 
-	if (p->regular || fd < 0 || (f = pt_fd_get(p, fd)) == NULL)
+	if (p->regular || fd < 0 || (f = prog_trace_fd(p, fd)) == NULL)
 		return;
 	snprintf(p->path, sizeof p->path, "%s", f->path);
 	p->has_file = true;
 	p->regular = f->regular;
+	p->file_fd = fd;
+	p->dev = f->dev;
+	p->ino = f->ino;
 }
 
-/* Use the file mapped at addr (from /proc/PID/maps) as the call's file (msync, munmap). */
-static void
+/* Use the file mapped at addr as the call's file (msync, munmap). True if the program's
+ * stores through that mapping reach a regular file's pages. */
+static bool
 pt_use_map(struct pt_proc *p, uint64_t addr)
 {
-	char name[64], line[PATH_MAX + 128];
 	struct stat st;
-	FILE *f;
+	bool shared_write = false;
 
-	snprintf(name, sizeof name, "/proc/%d/maps", (int)p->pid);
-	f = fopen(name, "re");
-	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-		unsigned long long lo, hi, ino;
-		int at = 0;
+	if (!prog_fds_mapped(p->pid, addr, p->path, sizeof p->path, &st, &shared_write))
+		return false;
+	p->has_file = true;
+	p->regular = S_ISREG(st.st_mode);
+	p->dev = st.st_dev;
+	p->ino = st.st_ino;
+	return shared_write && p->regular;
+}
 
-		if (sscanf(line, "%llx-%llx %*s %*x %*x:%*x %llu %n", &lo, &hi, &ino, &at) < 3 ||
-		    addr < lo || addr >= hi)
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		if (ino != 0 && at > 0 && line[at] == '/' && stat(line + at, &st) == 0) {
-			snprintf(p->path, sizeof p->path, "%s", line + at);
-			p->has_file = true;
-			p->regular = S_ISREG(st.st_mode);
-		}
-		break;
-	}
-	if (f != NULL)
-		fclose(f);
+/* The stores step of p, stopped at the entry of its call c on a shared writable mapping of a
+ * file (msync, munmap) into out: its file as the stores left it, before the call acts. */
+static void
+pt_stores_step(struct pt_proc *p, const struct call_row *c, struct prog_step *out)
+{
+	memset(out, 0, sizeof *out);
+	out->kind = PROG_STEP_STORES;
+	out->pid = p->pid;
+	out->stdio_fd = -1;
+	out->file_fd = -1;
+	event_decode(c, &p->stop, NULL, &out->ev);
+	out->ev.result = 0;
+	snprintf(out->path, sizeof out->path, "%s", p->path);
+	out->regular = true;
+	out->dev = p->dev;
+	out->ino = p->ino;
 }
 
 /* A seccomp stop: remember the call, or turn a marker into a step. 1 = a step in *out. */
@@ -251,6 +188,7 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	struct __ptrace_syscall_info si;
 	const struct call_row *c;
 	struct peek m = peek_pid(p->pid);
+	bool stores = false;
 
 	memset(&si, 0, sizeof si);
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, (void *)sizeof si, &si) <= 0 ||
@@ -258,41 +196,22 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	    (c = calls_find(si.seccomp.nr)) == NULL) {
 		t->st.other_calls++;
 		p->in_sys = false;
-		pt_resume(p, 0);
+		prog_trace_resume(p, 0);
 		return 0;
 	}
-	if (c->flags & CALL_MARK) {
-		unsigned phase = si.seccomp.args[1] & 0xff, id = (si.seccomp.args[1] >> 8) & 0xff;
-
-		t->st.markers++;
-		p->in_sys = false;
-		if (phase == PROG_MARK_BEFORE) {
-			p->depth++;
-			pt_resume(p, 0);
-			return 0;
-		}
-		if (p->depth > 0)
-			p->depth--;
-		memset(out, 0, sizeof *out);
-		out->kind = PROG_STEP_STDIO;
-		out->pid = p->pid;
-		out->func = id < PROG_MARK_NFUNCS && pt_mark_names[id] != NULL ? pt_mark_names[id] : "?";
-		out->file = si.seccomp.args[2];
-		out->size = si.seccomp.args[3];
-		out->ret = (int64_t)si.seccomp.args[4];
-		out->stdio_fd = -1;
-		if (out->file != 0) {
-			struct prog_stream s;
-			if (prog_stdio_read(p->pid, out->file, &s) == 0)
-				out->stdio_fd = s.fd;
-		}
-		return 1;
-	}
+	if (c->flags & CALL_MARK)
+		return prog_marks_on(t, p, si.seccomp.args, out);
 	if (c->flags & CALL_EXIT) {
-		/* No exit stop follows: the process's end is the step. */
+		/* No exit stop follows: the process's end is its step. exit()'s flush of the
+		 * streams is one before it, while the process (and its memory) is still here. */
 		t->st.other_calls++;
 		p->in_sys = false;
-		pt_resume(p, 0);
+		prog_trace_hook_at(t, p, PROG_ENTRY_EXIT, c->name, -1, -1, false);
+		if (p->mark_id == PROG_MARK_EXIT && p->inner.n + p->inner.dropped > 0) {
+			prog_marks_step(p, 0, 0, out);
+			return 1;
+		}
+		prog_trace_resume(p, 0);
 		return 0;
 	}
 	p->call = c;
@@ -302,19 +221,36 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	event_decode_entry(c, &p->stop, &m);
 	p->path[0] = '\0';
 	p->has_file = p->regular = false;
+	p->file_fd = -1;
+	p->dev = 0;
+	p->ino = 0;
 	if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
 		peek_str(&m, p->stop.args[(int)c->path], p->path, sizeof p->path);
 		p->has_file = true;
 	} else if (c->flags & CALL_FD) {
-		pt_use_fd(p, calls_fd(c, p->stop.args, &m));
-		if (c->fd2 >= 0)
-			pt_use_fd(p, (int)p->stop.args[(int)c->fd2]);
+		/* A copy is on the file it writes, or on the one it reads when it writes to a pipe
+		 * or a socket. */
+		int fd = calls_fd(c, p->stop.args, &m);
+		int fd2 = c->flags & (CALL_READ2 | CALL_WRITE2) ? (int)p->stop.args[(int)c->fd2] : -1;
+		pt_use_fd(p, c->flags & CALL_WRITE2 ? fd2 : fd);
+		pt_use_fd(p, c->flags & CALL_WRITE2 ? fd : fd2);
 	} else if (c->flags & CALL_MEM) {
-		pt_use_map(p, p->stop.args[(int)c->addr]);
+		stores = pt_use_map(p, p->stop.args[(int)c->addr]);
 	}
+	if (p->depth == 0)
+		prog_trace_hook_at(t, p, PROG_ENTRY_CALL, c->name,
+		        c->fd >= 0 ? (int)p->stop.args[(int)c->fd] : -1,
+		        c->fd2 >= 0 ? (int)p->stop.args[(int)c->fd2] : -1,
+		        ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) || p->regular);
 	p->in_sys = true;
 	clock_gettime(CLOCK_MONOTONIC, &p->t0);
-	pt_resume(p, 0);
+	if (stores && p->depth == 0) {
+		/* The program's stores through the mapping made no call: a step of their own,
+		 * observed now, before msync or munmap acts (the call goes on when it is over). */
+		pt_stores_step(p, c, out);
+		return 1;
+	}
+	prog_trace_resume(p, 0);
 	return 0;
 }
 
@@ -329,19 +265,32 @@ prog_trace_event(const struct call_row *c, const struct decode_stop *s, const st
 	event_decode(c, s, m, &out->ev);
 }
 
-/* Fill out from the finished call of p. */
+/* Fill out from the finished call of p (leader: the program's first process). */
 static void
-pt_fill_event(struct pt_proc *p, const struct timespec *now, struct prog_step *out)
+pt_fill_event(struct pt_proc *p, pid_t leader, const struct timespec *now, struct prog_step *out)
 {
+	const struct call_row *c = p->call;
 	struct peek m = peek_pid(p->pid);
 
-	prog_trace_event(p->call, &p->stop, &m, out);
+	prog_trace_event(c, &p->stop, &m, out);
 	out->pid = p->pid;
 	out->ev.ns = units_ns_between(&p->t0, now);
 	out->ev.ns_traced = true;
 	out->ev.origin = p->depth > 0 ? EV_STDIO : EV_DIRECT;
+	/* A call of any process but the first is a child's, as the lesson's tracer marks it. */
+	out->ev.child = p->pid != leader;
+	if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
+		/* The path first, as strace shows it: the program's opens name their files. */
+		char q[48], fl[sizeof out->ev.detail];
+		snprintf(fl, sizeof fl, "%s", out->ev.detail);
+		snprintf(out->ev.detail, sizeof out->ev.detail, "%s%s%.45s",
+		         text_quote_cut(p->path, strlen(p->path) == PATH_MAX - 1, q, sizeof q), fl[0] ? ", " : "", fl);
+	}
 	snprintf(out->path, sizeof out->path, "%s", p->path);
 	out->regular = p->regular;
+	out->file_fd = p->file_fd;
+	out->dev = p->dev;
+	out->ino = p->ino;
 }
 
 /* Keep the fd table in step with the finished call of p. */
@@ -357,29 +306,25 @@ pt_track(struct pt_proc *p)
 		return;
 	if ((c->flags & CALL_CLOSE) && c->fd2 >= 0) {
 		/* close_range(first, last, flags): closes them, or marks them O_CLOEXEC. */
-		unsigned first = (unsigned)a[(int)c->fd], last = (unsigned)a[(int)c->fd2];
-		for (size_t i = 0; i < p->tab->n;) {
-			struct prog_fd *f = &p->tab->v[i++];
-			if ((unsigned)f->fd < first || (unsigned)f->fd > last)
-				continue;
-			if (a[(int)c->flg] & CLOSE_RANGE_CLOEXEC) {
-				f->cloexec = true;
-			} else {
-				prog_fds_del(p->tab, f->fd);
-				i--;
-			}
-		}
+		prog_fds_close_range(p->tab, (unsigned)a[(int)c->fd], (unsigned)a[(int)c->fd2],
+		                     (a[(int)c->flg] & CLOSE_RANGE_CLOEXEC) != 0);
 	} else if (c->flags & CALL_CLOSE) {
 		prog_fds_del(p->tab, (int)a[(int)c->fd]);
 	} else if ((c->flags & CALL_CMD) && (int)a[(int)c->flg] == F_SETFD) {
-		if ((fd = pt_fd_get(p, (int)a[(int)c->fd])) != NULL)
+		if ((fd = prog_trace_fd(p, (int)a[(int)c->fd])) != NULL)
 			fd->cloexec = (a[(int)c->flg + 1] & FD_CLOEXEC) != 0;
 	} else if (calls_made_fd(c, a, rval, false)) {
 		/* The new fd is read afresh from /proc: its file, its own O_CLOEXEC. */
 		prog_fds_del(p->tab, (int)rval);
-		fd = pt_fd_resolve(p, (int)rval);
-		if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD))
+		fd = prog_fds_resolve(p->tab, p->pid, (int)rval);
+		if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
 			p->regular = fd != NULL && fd->regular;
+			p->file_fd = (int)rval;
+			if (fd != NULL) {
+				p->dev = fd->dev;
+				p->ino = fd->ino;
+			}
+		}
 	}
 }
 
@@ -400,7 +345,7 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	memset(&si, 0, sizeof si);
 	if (p->call == NULL || ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, (void *)sizeof si, &si) <= 0 ||
 	    si.op != PTRACE_SYSCALL_INFO_EXIT) {
-		pt_resume(p, 0);
+		prog_trace_resume(p, 0);
 		return 0;
 	}
 	p->stop.rval = si.exit.rval;
@@ -424,11 +369,17 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	if (!step) {
 		t->st.other_calls++;
 		p->call = NULL;
-		pt_resume(p, 0);
+		prog_trace_resume(p, 0);
 		return 0;
 	}
-	pt_fill_event(p, &now, out);
+	pt_fill_event(p, t->leader, &now, out);
 	p->call = NULL;
+	if (p->depth > 0) {
+		/* Inside a stdio call (or exit's flush): the call is that step's. */
+		event_list_add(&p->inner, &out->ev);
+		prog_trace_resume(p, 0);
+		return 0;
+	}
 	return 1;
 }
 
@@ -443,6 +394,8 @@ pt_on_exec(struct pt_proc *p)
 			i++;
 	prog_stdio_reset(p->stdio);
 	p->depth = 0;
+	p->mark_id = 0;
+	event_list_clear(&p->inner);
 }
 
 /* Kill every traced process (they are reaped by the caller's wait loop). */
@@ -492,6 +445,7 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			out->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 			out->timed_out = t->w.timed_out;
 			out->stdio_fd = -1;
+			out->file_fd = -1;
 			if (pid == t->leader)
 				scratch_forget(pid);
 			pt_proc_del(t, p);
@@ -515,7 +469,7 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			if (!t->execed) {
 				/* Our own child's execve (or its error report): not the program's yet. */
 				p->in_sys = true;
-				pt_resume(p, 0);
+				prog_trace_resume(p, 0);
 				continue;
 			}
 			if (pt_on_seccomp(t, p, out) == 1)
@@ -527,7 +481,7 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 				goto held;
 			if (!t->execed) {
 				p->in_sys = false;
-				pt_resume(p, 0);
+				prog_trace_resume(p, 0);
 			}
 			continue;
 		}
@@ -542,9 +496,10 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 				clock_gettime(CLOCK_MONOTONIC, &p->t0);
 				p->has_file = true;
 				p->regular = true;
+				p->file_fd = -1;
 				snprintf(p->path, sizeof p->path, "%s", t->prog);
 			}
-			pt_resume(p, 0);
+			prog_trace_resume(p, 0);
 			if (until_exec)
 				return 1;
 			continue;
@@ -557,16 +512,16 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 				pt_proc_add(t, (pid_t)child, p, true);
 			p = pt_proc_find(t, pid);
 			if (p != NULL)
-				pt_resume(p, 0);
+				prog_trace_resume(p, 0);
 			continue;
 		}
 		if (ev != 0) {
-			pt_resume(p, 0);
+			prog_trace_resume(p, 0);
 			continue;
 		}
 		if (p->fresh && sig == SIGSTOP) {
 			p->fresh = false;
-			pt_resume(p, 0);
+			prog_trace_resume(p, 0);
 			continue;
 		}
 		/* A signal for the program: deliver it. A group-stop (no siginfo) is not a
@@ -576,7 +531,7 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			if (ptrace(PTRACE_GETSIGINFO, pid, 0, &si) != 0)
 				sig = 0;
 		}
-		pt_resume(p, sig);
+		prog_trace_resume(p, sig);
 	}
 held:
 	t->held = out->pid;
@@ -612,8 +567,6 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
                  char **err)
 {
 	static const struct prog_opts none;
-	static const char *const stage[] = { "", "stdin", "stdout", "stderr", "working directory",
-	                                     "seccomp filter", "new session" };
 	char prog[PATH_MAX];
 	struct prog_trace *t;
 	struct prog_step step;
@@ -636,15 +589,8 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		errno = ENOSYS;
 		return -1;
 	}
-	if (prog_launch_find(argv[0], prog, sizeof prog) != 0) {
-		if (errno == 0) {
-			errmsg_set(err, "%s: command not found", argv[0]);
-			errno = ENOENT;
-		} else {
-			errmsg_set(err, "%s: %s", argv[0], strerror(errno));
-		}
+	if (prog_launch_find(argv[0], prog, sizeof prog, err) != 0)
 		return -1;
-	}
 	t = calloc(1, sizeof *t);
 	env = prog_launch_env(o);
 	if (t == NULL || env == NULL || pipe2(ep, O_CLOEXEC) != 0) {
@@ -666,12 +612,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		prog_launch_child(prog, argv, env, o, ep[1]);
 	rc = errno;
 	close(ep[1]);
-	if (o->preload != NULL) {
-		for (size_t i = 0; env[i] != NULL; i++)
-			if (strncmp(env[i], "LD_PRELOAD=", 11) == 0)
-				free(env[i]);
-	}
-	free(env);
+	prog_launch_env_free(env, o);
 	if (pid < 0) {
 		errmsg_set(err, "fork: %s", strerror(rc));
 		prog_trace_free(t);
@@ -698,24 +639,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	ptrace(PTRACE_CONT, pid, 0, 0);
 	rc = pt_run(t, &step, true);
 	if (rc != 1) {
-		struct prog_launch_fail f = { 0, 0 };
-		/* Only once the child has ended is its report complete (or known to be missing). */
-		ssize_t n = rc == 2 ? read(t->err_fd, &f, sizeof f) : 0;
-
-		if (n == (ssize_t)sizeof f && f.stage == 0)
-			errmsg_set(err, "%s: %s", argv[0], strerror(f.err));
-		else if (n == (ssize_t)sizeof f && f.stage > 0 &&
-		         (size_t)f.stage < sizeof stage / sizeof stage[0])
-			errmsg_set(err, "%s: %s: %s", argv[0], stage[f.stage], strerror(f.err));
-		else if (t->w.timed_out)
-			errmsg_set(err, "%s: did not start within the timeout", argv[0]);
-		else if (rc < 0)
-			errmsg_set(err, "%s: %s", argv[0], strerror(errno));
-		else
-			errmsg_set(err, "%s: ended before it started", argv[0]);
-		errno = n == (ssize_t)sizeof f ? f.err : t->w.timed_out ? ETIMEDOUT :
-		        rc < 0 ? errno : ECHILD;
-		rc = errno;
+		rc = prog_launch_failure(t->err_fd, rc, t->w.timed_out, argv[0], err);
 		prog_trace_free(t);
 		errno = rc;
 		return -1;
@@ -730,8 +654,11 @@ prog_trace_next(struct prog_trace *t, struct prog_step *out)
 {
 	if (t->held > 0) {
 		struct pt_proc *p = pt_proc_find(t, t->held);
+		/* Held at a call's entry (a stores step): the call's time starts now. */
+		if (p != NULL && p->in_sys)
+			clock_gettime(CLOCK_MONOTONIC, &p->t0);
 		if (p != NULL)
-			pt_resume(p, 0);
+			prog_trace_resume(p, 0);
 		t->held = -1;
 	}
 	return pt_run(t, out, false);
@@ -767,43 +694,12 @@ prog_trace_stats(const struct prog_trace *t, struct prog_stats *out)
 	*out = t->st;
 }
 
-/* One line for a step. */
-char *
-prog_trace_format(const struct prog_step *s, char *buf, size_t len)
+/* Call the hook at each entry. */
+void
+prog_trace_set_hook(struct prog_trace *t, prog_trace_hook *fn, void *ctx)
 {
-	const struct call_row *c = s->kind == PROG_STEP_CALL ? calls_find((uint64_t)s->ev.nr) : NULL;
-	char ev[256];
-
-	switch (s->kind) {
-	case PROG_STEP_CALL:
-		/* The open family and execve by the path they were given. */
-		if (c != NULL && (c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
-			if (s->ev.result < 0)
-				snprintf(buf, len, "[%d] %s(\"%s\"%s%s) = -1 %s", (int)s->pid, s->ev.call,
-				         s->path, s->ev.detail[0] ? ", " : "", s->ev.detail,
-				         strerrorname_np(s->ev.err) ? strerrorname_np(s->ev.err) : "?");
-			else
-				snprintf(buf, len, "[%d] %s(\"%s\"%s%s) = %" PRId64, (int)s->pid,
-				         s->ev.call, s->path, s->ev.detail[0] ? ", " : "", s->ev.detail,
-				         s->ev.result);
-		} else {
-			snprintf(buf, len, "[%d] %s", (int)s->pid, event_format(&s->ev, ev, sizeof ev));
-		}
-		break;
-	case PROG_STEP_STDIO:
-		snprintf(buf, len, "[%d] %s(fd %d, %" PRIu64 ") = %" PRId64, (int)s->pid, s->func,
-		         s->stdio_fd, s->size, s->ret);
-		break;
-	case PROG_STEP_EXIT:
-		if (s->signal != 0)
-			snprintf(buf, len, "[%d] killed by SIG%s%s", (int)s->pid,
-			         sigabbrev_np(s->signal) ? sigabbrev_np(s->signal) : "?",
-			         s->timed_out ? " (timeout)" : "");
-		else
-			snprintf(buf, len, "[%d] exited %d", (int)s->pid, s->exit_code);
-		break;
-	}
-	return buf;
+	t->hook = fn;
+	t->hook_ctx = ctx;
 }
 
 /* A process the end of the run reaped (prog/wait.h): forget it. */

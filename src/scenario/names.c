@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "probe/snapshot.h"
 #include "scenario/scenario.h"
@@ -88,10 +89,27 @@ const struct scn_name scn_sources[] = {
 const struct scn_name scn_traces[] = {
 	{ "ptrace", EV_SRC_PTRACE }, { "procio", EV_SRC_PROCIO }, { NULL, 0 }
 };
-/* Who made a call: the op itself, or stdio on its behalf. */
+/* Who made a call: the op itself, or stdio on its behalf (JSON's values). */
 const struct scn_name scn_origins[] = {
 	{ "direct", EV_DIRECT }, { "stdio", EV_STDIO }, { NULL, 0 }
 };
+/* The same, in words a reader cannot take for O_DIRECT or for the stream's fd: the call
+ * lines of the TUI, the text and TAP transcripts. */
+const struct scn_name scn_origin_words[] = {
+	{ "your call", EV_DIRECT }, { "by stdio", EV_STDIO }, { NULL, 0 }
+};
+
+/* Length of the longest name of t (they are ASCII: columns too). */
+int
+scenario_names_width(const struct scn_name *t)
+{
+	size_t w = 0;
+
+	for (; t->name != NULL; t++)
+		if (strlen(t->name) > w)
+			w = strlen(t->name);
+	return (int)w;
+}
 
 /* Name of value in t (the first that matches), "?" if none. */
 const char *

@@ -30,7 +30,8 @@ extern const struct scn_name scn_caches[];
 /* Printed, not read: an observation's enums (probe/snapshot.h, trace/event.h). */
 extern const struct scn_name scn_sources[];   /* enum snap_source */
 extern const struct scn_name scn_traces[];    /* enum ev_source */
-extern const struct scn_name scn_origins[];   /* enum ev_origin */
+extern const struct scn_name scn_origins[];   /* enum ev_origin, as JSON names it */
+extern const struct scn_name scn_origin_words[]; /* enum ev_origin, for people */
 
 /* The names of enum scn_fact, then of the rest of enum scn_env (scenario.h): what a case's
  * condition and a mark of narration may name besides the expectation keys; NULL-ended. */
@@ -38,5 +39,8 @@ extern const char *const scn_env_names[];
 
 /* Name of value in t (the first that matches), "?" if none. */
 const char *scenario_names_of(const struct scn_name *t, int value);
+
+/* Length of the longest name of t (they are ASCII: columns too). */
+int scenario_names_width(const struct scn_name *t);
 
 #endif

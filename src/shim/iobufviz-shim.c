@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -22,30 +23,48 @@
  */
 static __thread int iobufviz_shim_depth;
 
-/* Make the marker system call: prctl(PROG_MARK_OPTION, phase | id << 8, file, size, ret). */
+/* Make the marker system call: prctl(PROG_MARK_OPTION, phase | id << 8, file, a, b). */
 static void
-iobufviz_shim_mark(int phase, int id, const void *file, unsigned long size, long ret)
+iobufviz_shim_mark(int phase, int id, const void *file, long a, long b)
 {
-	syscall(SYS_prctl, PROG_MARK_OPTION, (long)(phase | id << 8), (long)file, (long)size, ret);
+	syscall(SYS_prctl, PROG_MARK_OPTION, (long)(phase | id << 8), (long)file, a, b);
 }
 
-/* Enter a wrapper: mark "before" if outermost. Return whether this call is marked. */
+/* Enter a wrapper: mark "before" with the call's arguments a, b if outermost. Return
+ * whether this call is marked. */
 static int
-iobufviz_shim_enter(int id, const void *file, unsigned long size)
+iobufviz_shim_enter(int id, const void *file, long a, long b)
 {
 	if (iobufviz_shim_depth++ > 0)
 		return 0;
-	iobufviz_shim_mark(PROG_MARK_BEFORE, id, file, size, 0);
+	iobufviz_shim_mark(PROG_MARK_BEFORE, id, file, a, b);
 	return 1;
 }
 
-/* Leave a wrapper: mark "after" with the result if it was marked. */
+/* Leave a wrapper: mark "after" with the bytes moved and the result if it was marked. */
 static void
 iobufviz_shim_leave(int marked, int id, const void *file, unsigned long size, long ret)
 {
 	iobufviz_shim_depth--;
 	if (marked)
-		iobufviz_shim_mark(PROG_MARK_AFTER, id, file, size, ret);
+		iobufviz_shim_mark(PROG_MARK_AFTER, id, file, (long)size, ret);
+}
+
+/* exit() runs the atexit handlers, then flushes every stream: mark where that begins. The
+ * handler is registered when the shim is loaded, before main, so it runs after the
+ * program's own handlers (they run last registered first). */
+static void
+iobufviz_shim_exit(void)
+{
+	if (iobufviz_shim_depth++ == 0)
+		iobufviz_shim_mark(PROG_MARK_BEFORE, PROG_MARK_EXIT, NULL, 0, 0);
+}
+
+/* Register the exit marker when the shim is loaded. */
+__attribute__((constructor)) static void
+iobufviz_shim_init(void)
+{
+	atexit(iobufviz_shim_exit);
 }
 
 /* The next definition of name (libc's), looked up once per wrapper. */
@@ -60,9 +79,9 @@ iobufviz_shim_leave(int marked, int id, const void *file, unsigned long size, lo
 	name(int c, FILE *f) \
 	{ \
 		IOBUFVIZ_SHIM_REAL(name); \
-		int m = iobufviz_shim_enter(id, f, 1); \
+		int m = iobufviz_shim_enter(id, f, c, 0); \
 		int r = real(c, f); \
-		iobufviz_shim_leave(m, id, f, 1, r); \
+		iobufviz_shim_leave(m, id, f, r != EOF, r); \
 		return r; \
 	}
 
@@ -72,9 +91,9 @@ iobufviz_shim_leave(int marked, int id, const void *file, unsigned long size, lo
 	name(FILE *f) \
 	{ \
 		IOBUFVIZ_SHIM_REAL(name); \
-		int m = iobufviz_shim_enter(id, f, size); \
+		int m = iobufviz_shim_enter(id, f, 0, 0); \
 		int r = real(f); \
-		iobufviz_shim_leave(m, id, f, size, r); \
+		iobufviz_shim_leave(m, id, f, size && r != EOF, r); \
 		return r; \
 	}
 
@@ -85,27 +104,27 @@ IOBUFVIZ_SHIM_GET(getc, 12, 1)
 /* fflush(NULL) flushes every stream: its marker then carries no FILE. */
 IOBUFVIZ_SHIM_GET(fflush, 13, 0)
 
-/* Wrap fwrite: size is size * nmemb. */
+/* Wrap fwrite: the bytes moved are size * the items written. */
 size_t
 fwrite(const void *p, size_t size, size_t n, FILE *f)
 {
 	IOBUFVIZ_SHIM_REAL(fwrite);
-	int m = iobufviz_shim_enter(1, f, size * n);
+	int m = iobufviz_shim_enter(1, f, (long)size, (long)n);
 	size_t r = real(p, size, n, f);
 
-	iobufviz_shim_leave(m, 1, f, size * n, (long)r);
+	iobufviz_shim_leave(m, 1, f, size * r, (long)r);
 	return r;
 }
 
-/* Wrap fputs: size is strlen(s). */
+/* Wrap fputs: the bytes are strlen(s) (when it did not fail). */
 int
 fputs(const char *s, FILE *f)
 {
 	IOBUFVIZ_SHIM_REAL(fputs);
-	int m = iobufviz_shim_enter(2, f, strlen(s));
+	int m = iobufviz_shim_enter(2, f, (long)s, 0);
 	int r = real(s, f);
 
-	iobufviz_shim_leave(m, 2, f, strlen(s), r);
+	iobufviz_shim_leave(m, 2, f, r != EOF ? strlen(s) : 0, r);
 	return r;
 }
 
@@ -114,19 +133,19 @@ int
 putchar(int c)
 {
 	IOBUFVIZ_SHIM_REAL(putchar);
-	int m = iobufviz_shim_enter(20, stdout, 1);
+	int m = iobufviz_shim_enter(20, stdout, c, 0);
 	int r = real(c);
 
-	iobufviz_shim_leave(m, 20, stdout, 1, r);
+	iobufviz_shim_leave(m, 20, stdout, r != EOF, r);
 	return r;
 }
 
-/* Wrap vfprintf: size is the bytes printed. */
+/* Wrap vfprintf: the bytes are those printed. */
 int
 vfprintf(FILE *f, const char *fmt, va_list ap)
 {
 	IOBUFVIZ_SHIM_REAL(vfprintf);
-	int m = iobufviz_shim_enter(6, f, 0);
+	int m = iobufviz_shim_enter(6, f, (long)fmt, 0);
 	int r = real(f, fmt, ap);
 
 	iobufviz_shim_leave(m, 6, f, r > 0 ? (unsigned long)r : 0, r);
@@ -138,7 +157,7 @@ int
 fprintf(FILE *f, const char *fmt, ...)
 {
 	IOBUFVIZ_SHIM_REAL(vfprintf);
-	int m = iobufviz_shim_enter(5, f, 0), r;
+	int m = iobufviz_shim_enter(5, f, (long)fmt, 0), r;
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -153,7 +172,7 @@ int
 vprintf(const char *fmt, va_list ap)
 {
 	IOBUFVIZ_SHIM_REAL(vfprintf);
-	int m = iobufviz_shim_enter(21, stdout, 0);
+	int m = iobufviz_shim_enter(21, stdout, (long)fmt, 0);
 	int r = real(stdout, fmt, ap);
 
 	iobufviz_shim_leave(m, 21, stdout, r > 0 ? (unsigned long)r : 0, r);
@@ -165,7 +184,7 @@ int
 printf(const char *fmt, ...)
 {
 	IOBUFVIZ_SHIM_REAL(vfprintf);
-	int m = iobufviz_shim_enter(7, stdout, 0), r;
+	int m = iobufviz_shim_enter(7, stdout, (long)fmt, 0), r;
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -175,111 +194,111 @@ printf(const char *fmt, ...)
 	return r;
 }
 
-/* Wrap puts: size is strlen(s) + 1 (the newline). */
+/* Wrap puts: the bytes are strlen(s) + 1 (the newline). */
 int
 puts(const char *s)
 {
 	IOBUFVIZ_SHIM_REAL(puts);
-	int m = iobufviz_shim_enter(8, stdout, strlen(s) + 1);
+	int m = iobufviz_shim_enter(8, stdout, (long)s, 0);
 	int r = real(s);
 
-	iobufviz_shim_leave(m, 8, stdout, strlen(s) + 1, r);
+	iobufviz_shim_leave(m, 8, stdout, r != EOF ? strlen(s) + 1 : 0, r);
 	return r;
 }
 
-/* Wrap fread: size is size * nmemb. */
+/* Wrap fread: the bytes are size * the items read. */
 size_t
 fread(void *p, size_t size, size_t n, FILE *f)
 {
 	IOBUFVIZ_SHIM_REAL(fread);
-	int m = iobufviz_shim_enter(9, f, size * n);
+	int m = iobufviz_shim_enter(9, f, (long)size, (long)n);
 	size_t r = real(p, size, n, f);
 
-	iobufviz_shim_leave(m, 9, f, size * n, (long)r);
+	iobufviz_shim_leave(m, 9, f, size * r, (long)r);
 	return r;
 }
 
-/* Wrap fgets: size is n; the result is the length read, or -1 for NULL. */
+/* Wrap fgets: the result is the length read, or -1 for NULL. */
 char *
 fgets(char *s, int n, FILE *f)
 {
 	IOBUFVIZ_SHIM_REAL(fgets);
-	int m = iobufviz_shim_enter(10, f, n > 0 ? (unsigned long)n : 0);
+	int m = iobufviz_shim_enter(10, f, n, 0);
 	char *r = real(s, n, f);
+	long len = r ? (long)strlen(r) : -1;
 
-	iobufviz_shim_leave(m, 10, f, n > 0 ? (unsigned long)n : 0, r ? (long)strlen(r) : -1);
+	iobufviz_shim_leave(m, 10, f, len > 0 ? (unsigned long)len : 0, len);
 	return r;
 }
 
-/* Wrap fseek: size is the offset. */
+/* Wrap fseek: before carries the offset and whence. */
 int
 fseek(FILE *f, long off, int whence)
 {
 	IOBUFVIZ_SHIM_REAL(fseek);
-	int m = iobufviz_shim_enter(14, f, (unsigned long)off);
+	int m = iobufviz_shim_enter(14, f, off, whence);
 	int r = real(f, off, whence);
 
-	iobufviz_shim_leave(m, 14, f, (unsigned long)off, r);
+	iobufviz_shim_leave(m, 14, f, 0, r);
 	return r;
 }
 
-/* Wrap fclose: the FILE is freed, so "after" carries no FILE and size is its old fd. */
+/* Wrap fclose: the FILE is freed, so "after" carries no FILE; before carries its fd. */
 int
 fclose(FILE *f)
 {
 	IOBUFVIZ_SHIM_REAL(fclose);
 	int fd = fileno(f);
-	int m = iobufviz_shim_enter(15, f, (unsigned long)fd);
+	int m = iobufviz_shim_enter(15, f, fd, 0);
 	int r = real(f);
 
-	iobufviz_shim_leave(m, 15, NULL, (unsigned long)fd, r);
+	iobufviz_shim_leave(m, 15, NULL, 0, r);
 	return r;
 }
 
-/* Wrap setvbuf: size is the buffer size asked for. */
+/* Wrap setvbuf: before carries the mode (bit 8: a buffer of the program's) and size. */
 int
 setvbuf(FILE *f, char *buf, int mode, size_t size)
 {
 	IOBUFVIZ_SHIM_REAL(setvbuf);
-	int m = iobufviz_shim_enter(16, f, size);
+	int m = iobufviz_shim_enter(16, f, mode | (buf != NULL) << 8, (long)size);
 	int r = real(f, buf, mode, size);
 
-	iobufviz_shim_leave(m, 16, f, size, r);
+	iobufviz_shim_leave(m, 16, f, 0, r);
 	return r;
 }
 
-/* Wrap setbuf: size is BUFSIZ, or 0 for unbuffered. */
+/* Wrap setbuf: before carries whether a buffer was given (BUFSIZ) or none (unbuffered). */
 void
 setbuf(FILE *f, char *buf)
 {
 	IOBUFVIZ_SHIM_REAL(setbuf);
-	unsigned long size = buf != NULL ? BUFSIZ : 0;
-	int m = iobufviz_shim_enter(17, f, size);
+	int m = iobufviz_shim_enter(17, f, buf != NULL, 0);
 
 	real(f, buf);
-	iobufviz_shim_leave(m, 17, f, size, 0);
+	iobufviz_shim_leave(m, 17, f, 0, 0);
 }
 
-/* Wrap fopen: "after" carries the new FILE (NULL on failure). */
+/* Wrap fopen: before carries the path and the mode; after the new FILE (NULL on failure). */
 FILE *
 fopen(const char *path, const char *mode)
 {
 	IOBUFVIZ_SHIM_REAL(fopen);
-	int m = iobufviz_shim_enter(18, NULL, 0);
+	int m = iobufviz_shim_enter(18, NULL, (long)path, (long)mode);
 	FILE *r = real(path, mode);
 
 	iobufviz_shim_leave(m, 18, r, 0, r != NULL ? 0 : -1);
 	return r;
 }
 
-/* Wrap fdopen: size is the fd; "after" carries the new FILE. */
+/* Wrap fdopen: before carries the fd and the mode; after the new FILE. */
 FILE *
 fdopen(int fd, const char *mode)
 {
 	IOBUFVIZ_SHIM_REAL(fdopen);
-	int m = iobufviz_shim_enter(19, NULL, (unsigned long)fd);
+	int m = iobufviz_shim_enter(19, NULL, fd, (long)mode);
 	FILE *r = real(fd, mode);
 
-	iobufviz_shim_leave(m, 19, r, (unsigned long)fd, r != NULL ? 0 : -1);
+	iobufviz_shim_leave(m, 19, r, 0, r != NULL ? 0 : -1);
 	return r;
 }

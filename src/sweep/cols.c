@@ -12,15 +12,12 @@
 #include "sweep/print.h"
 #include "base/units.h"
 
-/* A reference figure, or "-". */
+/* A time of a cell: with its unit, or (Markdown) in seconds; "-" when unknown. Return buf. */
 static char *
-sweep_cols_ref(double v, bool ascii, char *buf, size_t len)
+sweep_cols_time(const struct sweep_print_at *at, double s, char *buf, size_t len)
 {
-	if (v < 0)
-		snprintf(buf, len, "-");
-	else
-		sweep_print_time(v, ascii, buf, len);
-	return buf;
+	return at->seconds ? sweep_print_seconds(s, buf, len) :
+	       sweep_print_time(s, at->ascii, buf, len);
 }
 
 /* BUF_SIZE. */
@@ -37,7 +34,7 @@ sweep_cols_cell_median(const struct sweep_print_at *at, char *buf, size_t len)
 	if (at->row->n_runs == 0)
 		snprintf(buf, len, "%s", at->row->err ? "failed" : "not run");
 	else
-		sweep_print_time(sweep_row_extrapolated(at->row), at->ascii, buf, len);
+		sweep_cols_time(at, sweep_row_extrapolated(at->row), buf, len);
 }
 
 /* Two times with a sign between them ("1.20 s ± 3.10 ms"), the sign in ASCII or UTF-8. */
@@ -47,8 +44,8 @@ sweep_cols_two(const struct sweep_print_at *at, double x, const char *ascii, con
 {
 	char a[24], b[24];
 
-	snprintf(buf, len, "%s %s %s", sweep_print_time(x, at->ascii, a, sizeof a),
-	    at->ascii ? ascii : utf8, sweep_print_time(y, at->ascii, b, sizeof b));
+	snprintf(buf, len, "%s %s %s", sweep_cols_time(at, x, a, sizeof a),
+	    at->ascii ? ascii : utf8, sweep_cols_time(at, y, b, sizeof b));
 }
 
 /* Mean ± standard deviation, extrapolated. */
@@ -65,7 +62,7 @@ sweep_cols_cell_meansd(const struct sweep_print_at *at, char *buf, size_t len)
 static void
 sweep_cols_cell_sd(const struct sweep_print_at *at, char *buf, size_t len)
 {
-	sweep_print_time(at->row->elapsed.sd * at->row->scale, at->ascii, buf, len);
+	sweep_cols_time(at, at->row->elapsed.sd * at->row->scale, buf, len);
 }
 
 /* Min … max, extrapolated. */
@@ -87,7 +84,7 @@ sweep_cols_cpu(const struct sweep_print_at *at, bool sys, char *buf, size_t len)
 	if (t < 0)
 		snprintf(buf, len, "< 1 tick");
 	else
-		sweep_print_time(t, at->ascii, buf, len);
+		sweep_cols_time(at, t, buf, len);
 }
 
 /* User CPU time, extrapolated. */
@@ -144,7 +141,7 @@ sweep_cols_cell_relative(const struct sweep_print_at *at, char *buf, size_t len)
 
 	if (!(row->relative_sd > 0 && row->relative > 1.0005))
 		snprintf(buf, len, row->relative >= 1000 ? "%.0f" : "%.2f", row->relative);
-	else if (row->relative >= 1000)
+	else if (row->relative >= 100 || row->relative_sd >= 100)
 		snprintf(buf, len, "%.0f %s %.0f", row->relative, pm, row->relative_sd);
 	else
 		snprintf(buf, len, "%.3g %s %.2g", row->relative, pm, row->relative_sd);
@@ -224,11 +221,11 @@ sweep_cols_cell_book(const struct sweep_print_at *at, char *buf, size_t len)
 	if ((rr = sweep_cols_ref_row(at)) == NULL)
 		snprintf(buf, len, "-");
 	else if (rr->user < 0 && rr->system < 0)
-		sweep_cols_ref(rr->elapsed, at->ascii, buf, len);
+		sweep_cols_time(at, rr->elapsed, buf, len);
 	else
-		snprintf(buf, len, "%s (u %s, s %s)", sweep_cols_ref(rr->elapsed, at->ascii, el,
-		    sizeof el), sweep_cols_ref(rr->user, at->ascii, us, sizeof us),
-		    sweep_cols_ref(rr->system, at->ascii, sy, sizeof sy));
+		snprintf(buf, len, "%s (u %s, s %s)", sweep_cols_time(at, rr->elapsed, el, sizeof el),
+		    sweep_cols_time(at, rr->user, us, sizeof us),
+		    sweep_cols_time(at, rr->system, sy, sizeof sy));
 }
 
 /* True if the reference moved another amount than file_size (so ours is shown at its size). */
@@ -264,25 +261,38 @@ sweep_cols_cell_ours(const struct sweep_print_at *at, char *buf, size_t len)
 	else if (at->row->n_runs == 0)
 		snprintf(buf, len, "-");
 	else
-		sweep_print_time(sweep_row_extrapolated(at->row) * (double)at->ref->total_bytes /
-		    (double)at->r->sw->file_size, at->ascii, buf, len);
+		sweep_cols_time(at, sweep_row_extrapolated(at->row) * (double)at->ref->total_bytes /
+		    (double)at->r->sw->file_size, buf, len);
 }
 
-/* Markdown: one of the book's figures (elapsed, user, system), or "-". */
+/*
+ * Markdown: one of the book's figures (elapsed, user, system) in seconds, scaled to our
+ * file_size when the book moved another amount (one unit system: every time in the table is
+ * for the same bytes); "-" where it gives none. The title says the unit and the scaling.
+ */
 static void
 sweep_cols_cell_figure(const struct sweep_print_at *at, char *buf, size_t len, int which)
 {
 	static const char *const what[] = { "elapsed", "user", "sys" };
 	const struct scn_ref_row *rr;
 	char l[96];
+	double v, k = sweep_cols_ref_scale(at->r, at->ref);
 
-	if (at->row == NULL)
-		snprintf(buf, len, "%s %s", sweep_cols_label(at->ref, l, sizeof l), what[which]);
-	else if ((rr = sweep_cols_ref_row(at)) == NULL)
+	if (at->row == NULL) {
+		if (k != 1)
+			snprintf(buf, len, "%s %s (s, ×%.3g)", sweep_cols_label(at->ref, l, sizeof l),
+			    what[which], k);
+		else
+			snprintf(buf, len, "%s %s (s)", sweep_cols_label(at->ref, l, sizeof l),
+			    what[which]);
+		return;
+	}
+	if ((rr = sweep_cols_ref_row(at)) == NULL) {
 		snprintf(buf, len, "-");
-	else
-		sweep_cols_ref(which == 0 ? rr->elapsed : which == 1 ? rr->user : rr->system,
-		    at->ascii, buf, len);
+		return;
+	}
+	v = which == 0 ? rr->elapsed : which == 1 ? rr->user : rr->system;
+	sweep_cols_time(at, v < 0 ? v : v * k, buf, len);
 }
 
 /* Markdown: the book's elapsed time. */
@@ -320,8 +330,8 @@ sweep_cols_cell_book_short(const struct sweep_print_at *at, char *buf, size_t le
 	else if (at->row == NULL)
 		snprintf(buf, len, "%s", "");
 	else if ((rr = sweep_cols_ref_row(at)) != NULL)
-		sweep_cols_ref(rr->elapsed < 0 ? rr->elapsed : rr->elapsed *
-		    sweep_cols_ref_scale(at->r, at->ref), at->ascii, buf, len);
+		sweep_cols_time(at, rr->elapsed < 0 ? rr->elapsed : rr->elapsed *
+		    sweep_cols_ref_scale(at->r, at->ref), buf, len);
 	else
 		snprintf(buf, len, "%s", at->ref != NULL ? "-" : "");
 }
@@ -340,7 +350,7 @@ sweep_cols_wide(const struct sweep_print_at *at)
 	return at->wide;
 }
 
-/* The full table, in text and Markdown: times for the whole file. */
+/* The full table in text: times for the whole file. */
 const struct sweep_print_col sweep_cols_full[] = {
 	{ "BUF_SIZE", NULL, 9, 0, SWEEP_COL_RIGHT | SWEEP_COL_FIGURE, sweep_cols_cell_buf, NULL },
 	{ "median", NULL, 10, 2, SWEEP_COL_FIGURE, sweep_cols_cell_median, NULL },
@@ -364,7 +374,25 @@ const struct sweep_print_col sweep_cols_text_ref[] = {
 	{ NULL, NULL, 13, 1, 0, sweep_cols_cell_ours, sweep_cols_other_size },
 };
 
-/* The full table in Markdown: per reference of the variant, the book's three figures. */
+/* The Markdown table: times for the whole file, in seconds (one unit, in the titles; its
+ * sweep_print_at has seconds set). */
+const struct sweep_print_col sweep_cols_md[] = {
+	{ "BUF_SIZE", NULL, 0, 0, SWEEP_COL_FIGURE, sweep_cols_cell_buf, NULL },
+	{ "median (s)", NULL, 0, 0, SWEEP_COL_FIGURE, sweep_cols_cell_median, NULL },
+	{ "mean ± σ (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_meansd,
+	  NULL },
+	{ "min … max (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_range,
+	  NULL },
+	{ "user (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_user, NULL },
+	{ "sys (s)", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_sys, NULL },
+	{ "syscalls", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_calls, NULL },
+	{ "commits/run", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_commits,
+	  sweep_cols_has_commits },
+	{ "relative", NULL, 0, 0, SWEEP_COL_FIGURE | SWEEP_COL_RUNS, sweep_cols_cell_relative, NULL },
+	{ "scaling", NULL, 0, 0, SWEEP_COL_RUNS, sweep_cols_cell_scale, NULL },
+};
+
+/* The Markdown table: per reference of the variant, the book's three figures. */
 const struct sweep_print_col sweep_cols_md_ref[] = {
 	{ NULL, NULL, 0, 1, SWEEP_COL_FIGURE, sweep_cols_cell_elapsed_ref, NULL },
 	{ NULL, NULL, 0, 1, SWEEP_COL_FIGURE, sweep_cols_cell_user_ref, NULL },
@@ -388,5 +416,6 @@ const struct sweep_print_col sweep_cols_compact[] = {
 /* How many columns each table has. */
 const size_t sweep_cols_full_n = sizeof sweep_cols_full / sizeof sweep_cols_full[0];
 const size_t sweep_cols_text_ref_n = sizeof sweep_cols_text_ref / sizeof sweep_cols_text_ref[0];
+const size_t sweep_cols_md_n = sizeof sweep_cols_md / sizeof sweep_cols_md[0];
 const size_t sweep_cols_md_ref_n = sizeof sweep_cols_md_ref / sizeof sweep_cols_md_ref[0];
 const size_t sweep_cols_compact_n = sizeof sweep_cols_compact / sizeof sweep_cols_compact[0];

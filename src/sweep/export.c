@@ -55,6 +55,7 @@ sweep_export_json_figures(struct json *j, const struct sweep_row *row)
 	sweep_export_jnum(j, "syscr", row->syscr);
 	sweep_export_jnum(j, "syscw", row->syscw);
 	sweep_export_jnum(j, "journal_commits", row->commits);
+	sweep_export_jnum(j, "cpu_wait_s", row->wait);
 	json_end_object(j);
 	json_begin_object(j, "extrapolated");
 	sweep_export_jnum(j, "median_s", sweep_row_extrapolated(row));
@@ -99,9 +100,32 @@ sweep_export_json_row(struct json *j, const struct sweep_row *row)
 		json_uint(j, "bytes", s->bytes);
 		json_string(j, "cold", sweep_export_cold(s->cold));
 		sweep_export_jnum(j, "journal_commits", (double)s->commits);
+		sweep_export_jnum(j, "cpu_wait_s", s->wait);
 		json_end_object(j);
 	}
 	json_end_array(j);
+	json_end_object(j);
+}
+
+/* JSON: was the machine busy, what says so, and the warning the table prints (or null). */
+static void
+sweep_export_busy(struct json *j, const struct sweep_result *r)
+{
+	const struct sweep_busy *b = &r->busy;
+	char warning[512];
+
+	json_begin_object(j, "busy");
+	json_bool(j, "busy", b->busy);
+	json_uint(j, "cpus", b->cpus > 0 ? (uint64_t)b->cpus : 0);
+	sweep_export_jnum(j, "load_max", b->load_max);
+	sweep_export_jnum(j, "cpu_wait_max", b->wait_max);
+	if (b->wait_max >= 0)
+		json_uint(j, "cpu_wait_buf_size", b->wait_buf);
+	else
+		json_null(j, "cpu_wait_buf_size");
+	json_uint(j, "rows_waiting", b->rows_waiting);
+	json_uint(j, "rows_with_outliers", b->rows_outliers);
+	json_string(j, "warning", b->busy ? sweep_print_busy(r, warning, sizeof warning) : NULL);
 	json_end_object(j);
 }
 
@@ -125,6 +149,7 @@ sweep_export_json(struct json *j, const char *key, const struct sweep_result *r)
 	json_string(j, "kernel", r->kernel);
 	json_end_object(j);
 	sweep_export_jnum(j, "wall_s", r->wall);
+	sweep_export_busy(j, r);
 	json_string(j, "note", r->note);
 	json_string(j, "cold_probe", r->cold_probe[0] ? r->cold_probe : NULL);
 	json_begin_array(j, "variants");
@@ -206,7 +231,7 @@ sweep_export_csv(FILE *f, const struct sweep_result *r)
 	const struct scn_sweep *sw = r->sw;
 
 	fputs("sweep,program,file_size,variant,fs,device,dir,buf_size,bytes_measured,scale,fixed_s,median_s,mean_s,stddev_s,min_s,max_s,"
-	    "user_s,system_s,syscr,syscw,journal_commits,median_extrapolated_s,user_extrapolated_s,"
+	    "user_s,system_s,syscr,syscw,journal_commits,cpu_wait_s,median_extrapolated_s,user_extrapolated_s,"
 	    "system_extrapolated_s,syscalls_extrapolated,relative,relative_stddev,cold,error", f);
 	for (size_t i = 0; i < sw->n_references; i++) {
 		const char *l = sw->references[i].label ? sw->references[i].label : "book";
@@ -226,7 +251,8 @@ sweep_export_csv(FILE *f, const struct sweep_result *r)
 			const struct stats_summary *e = &row->elapsed;
 			bool ok = row->n_runs > 0;
 			double vals[] = { e->median, e->mean, e->sd, e->min, e->max, row->user,
-				row->system, row->syscr, row->syscw, row->commits, sweep_row_extrapolated(row),
+				row->system, row->syscr, row->syscw, row->commits, row->wait,
+				sweep_row_extrapolated(row),
 				sweep_row_cpu(row, false), sweep_row_cpu(row, true),
 				round(sweep_row_calls(row)), row->relative,
 				row->relative_sd };
@@ -285,7 +311,9 @@ sweep_export(FILE *f, const struct sweep_result *r, const char *fmt)
 	if (strcmp(fmt, "csv") == 0)
 		return sweep_export_csv(f, r);
 	if (strcmp(fmt, "md") == 0)
-		return sweep_print_md(f, r);
+		return sweep_md_print(f, r);
+	if (strcmp(fmt, "svg") == 0)
+		return sweep_plot_svg(f, r);
 	errno = EINVAL;
 	return -1;
 }

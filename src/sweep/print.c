@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* print.c: a sweep's results for people: its table (text, Markdown, compact), progress. */
+/* print.c: a sweep's results for people: its table (text, compact), the busy warning, progress;
+ * the parts of a table md.c shares. */
 #include <config.h>
 
 #include <inttypes.h>
@@ -24,6 +25,35 @@ sweep_print_safe(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/* Append to buf (len bytes, *n used) as snprintf would, never past its end. */
+static void
+sweep_print_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (*n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *n, len - *n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*n = *n + (size_t)k < len ? *n + (size_t)k : len - 1;
+}
+
+/* A duration that needs no unit ("-": unknown, "0") into buf: true if it was one. */
+static bool
+sweep_print_time_plain(double s, char *buf, size_t len)
+{
+	if (!isfinite(s) || s < 0)
+		snprintf(buf, len, "-");
+	else if (s == 0)
+		snprintf(buf, len, "0");
+	else
+		return false;
+	return true;
+}
+
 /* A duration with three significant figures ("107 s", "2.19 s", "4.51 ms", "850 µs"). */
 char *
 sweep_print_time(double s, bool ascii, char *buf, size_t len)
@@ -35,14 +65,8 @@ sweep_print_time(double s, bool ascii, char *buf, size_t len)
 	double v;
 	int dec;
 
-	if (!isfinite(s) || s < 0) {
-		snprintf(buf, len, "-");
+	if (sweep_print_time_plain(s, buf, len))
 		return buf;
-	}
-	if (s == 0) {
-		snprintf(buf, len, "0");
-		return buf;
-	}
 	while (i + 1 < sizeof u / sizeof u[0] && s < u[i].div)
 		i++;
 	v = s / u[i].div;
@@ -51,9 +75,21 @@ sweep_print_time(double s, bool ascii, char *buf, size_t len)
 	return buf;
 }
 
+/* A duration in seconds, three significant figures, no unit ("107", "2.19", "0.000450"). */
+char *
+sweep_print_seconds(double s, char *buf, size_t len)
+{
+	int dec;
+
+	if (sweep_print_time_plain(s, buf, len))
+		return buf;
+	dec = 2 - (int)floor(log10(s));
+	snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec > 12 ? 12 : dec, s);
+	return buf;
+}
 
 /* The text of column c: its title on the header line (at->row NULL), else its cell. */
-static void
+void
 sweep_print_col_text(const struct sweep_print_col *c, const struct sweep_print_at *at,
     char *buf, size_t len)
 {
@@ -68,8 +104,6 @@ sweep_print_col_text(const struct sweep_print_col *c, const struct sweep_print_a
 /* How sweep_print_cols writes a line. */
 enum sweep_print_form {
 	SWEEP_PRINT_FORM_TEXT,             /* padded to the columns' widths */
-	SWEEP_PRINT_FORM_MD,               /* Markdown cells */
-	SWEEP_PRINT_FORM_MD_ALIGN,         /* the Markdown alignment row */
 	SWEEP_PRINT_FORM_MEASURE,          /* no output: widen widths[] to the cells' widths */
 };
 
@@ -77,20 +111,6 @@ enum sweep_print_form {
 struct sweep_print_widths {
 	int w[64];
 };
-
-/* Markdown: a cell's text with | escaped (text_safe has escaped the rest). */
-static void
-sweep_print_md_cell(const char *text, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	for (; *text != '\0' && o + 3 < len; text++) {
-		if (*text == '|')
-			buf[o++] = '\\';
-		buf[o++] = *text;
-	}
-	buf[o] = '\0';
-}
 
 /*
  * Append to line (len bytes, pos used) the n columns of cols shown for at (its header line
@@ -102,7 +122,7 @@ sweep_print_cols(char *line, size_t len, size_t pos, const struct sweep_print_co
     struct sweep_print_widths *ws, size_t *k)
 {
 	struct sweep_print_at head = *at;
-	char text[160], title[160], md[320];
+	char text[160], title[160];
 
 	head.row = NULL;
 	for (size_t i = 0; i < n && pos < len; i++) {
@@ -111,17 +131,7 @@ sweep_print_cols(char *line, size_t len, size_t pos, const struct sweep_print_co
 		int width, pad;
 		if (c->shown != NULL && !c->shown(at))
 			continue;
-		if (form == SWEEP_PRINT_FORM_MD_ALIGN) {
-			pos += (size_t)snprintf(line + pos, len - pos, "%s|",
-			    c->flags & SWEEP_COL_FIGURE ? "---:" : "---");
-			continue;
-		}
 		sweep_print_col_text(c, at, text, sizeof text);
-		if (form == SWEEP_PRINT_FORM_MD) {
-			sweep_print_md_cell(text, md, sizeof md);
-			pos += (size_t)snprintf(line + pos, len - pos, " %s |", md);
-			continue;
-		}
 		sweep_print_col_text(c, &head, title, sizeof title);
 		width = c->width > grid_text_width(title) ? c->width : grid_text_width(title);
 		/* A table measured first: every cell of the column fits, none pushes the next. */
@@ -145,11 +155,9 @@ sweep_print_cols(char *line, size_t len, size_t pos, const struct sweep_print_co
 	return pos < len ? pos : len - 1;
 }
 
-/* Number of columns of a table. */
-
 /*
  * One line of variant v's full table into line (the header line when at->row is NULL): the
- * columns, then those of each reference that stands beside v; as text or Markdown.
+ * columns, then those of each reference that stands beside v.
  */
 static void
 sweep_print_table_line(char *line, size_t len, const struct sweep_print_at *at, size_t v,
@@ -157,54 +165,44 @@ sweep_print_table_line(char *line, size_t len, const struct sweep_print_at *at, 
 {
 	const struct scn_sweep *sw = at->r->sw;
 	struct sweep_print_at ref = *at;
-	bool text = form == SWEEP_PRINT_FORM_TEXT || form == SWEEP_PRINT_FORM_MEASURE;
-	const struct sweep_print_col *refc = text ? sweep_cols_text_ref :
-	    sweep_cols_md_ref;
-	size_t nrefc = text ? sweep_cols_text_ref_n :
-	    sweep_cols_md_ref_n;
-	size_t pos = (size_t)snprintf(line, len, "%s", text ? "" : "|"), k = 0;
+	size_t pos = 0, k = 0;
 
-	pos = sweep_print_cols(line, len, pos, sweep_cols_full,
-	    sweep_cols_full_n, at, form, ws, &k);
-	for (size_t k = 0; k < sw->n_references; k++) {
-		if (!sweep_ref_matches(at->r, &sw->references[k], v))
+	line[0] = '\0';
+	pos = sweep_print_cols(line, len, pos, sweep_cols_full, sweep_cols_full_n, at, form, ws, &k);
+	for (size_t q = 0; q < sw->n_references; q++) {
+		if (!sweep_ref_matches(at->r, &sw->references[q], v))
 			continue;
-		ref.ref = &sw->references[k];
-		pos = sweep_print_cols(line, len, pos, refc, nrefc, &ref, form, ws, &k);
+		ref.ref = &sw->references[q];
+		pos = sweep_print_cols(line, len, pos, sweep_cols_text_ref, sweep_cols_text_ref_n, &ref,
+		    form, ws, &k);
 	}
 }
 
-/* Print variant v's full table: its header line, (Markdown) the alignment row, its rows. */
+/* Print variant v's full table: its header line, then its rows. */
 static void
-sweep_print_variant(FILE *f, struct sweep_print_at *at, size_t v, bool md)
+sweep_print_variant(FILE *f, struct sweep_print_at *at, size_t v)
 {
 	const struct sweep_variant *bv = &at->r->variants[v];
 	struct sweep_print_widths ws;
 	char line[4096];
 
 	memset(&ws, 0, sizeof ws);
-	for (size_t i = 0; i <= bv->n_rows && !md; i++) {
+	for (size_t i = 0; i <= bv->n_rows; i++) {
 		at->row = i > 0 ? &bv->rows[i - 1] : NULL;
 		sweep_print_table_line(line, sizeof line, at, v, SWEEP_PRINT_FORM_MEASURE, &ws);
 	}
 	for (size_t i = 0; i <= bv->n_rows; i++) {
 		at->row = i > 0 ? &bv->rows[i - 1] : NULL;
-		sweep_print_table_line(line, sizeof line, at, v, md ? SWEEP_PRINT_FORM_MD :
-		    SWEEP_PRINT_FORM_TEXT, md ? NULL : &ws);
-		/* Text: the padding of the last column is not needed. */
-		for (size_t e = strlen(line); !md && e > 0 && line[e - 1] == ' '; e--)
+		sweep_print_table_line(line, sizeof line, at, v, SWEEP_PRINT_FORM_TEXT, &ws);
+		/* The padding of the last column is not needed. */
+		for (size_t e = strlen(line); e > 0 && line[e - 1] == ' '; e--)
 			line[e - 1] = '\0';
 		fprintf(f, "%s\n", line);
-		if (i == 0 && md) {
-			sweep_print_table_line(line, sizeof line, at, v, SWEEP_PRINT_FORM_MD_ALIGN,
-			    NULL);
-			fprintf(f, "%s\n", line);
-		}
 	}
 }
 
 /* The header lines shared by text and Markdown (ours: the text has "ours@" columns). */
-static void
+void
 sweep_print_header(FILE *f, const struct sweep_result *r, const char *lead, bool ours)
 {
 	const struct scn_sweep *sw = r->sw;
@@ -241,7 +239,7 @@ sweep_print_header(FILE *f, const struct sweep_result *r, const char *lead, bool
 }
 
 /* Warnings and remarks under a variant's table, hyperfine style. */
-static void
+void
 sweep_print_warnings(FILE *f, const struct sweep_result *r, const struct sweep_variant *bv,
     const char *lead)
 {
@@ -271,11 +269,49 @@ sweep_print_warnings(FILE *f, const struct sweep_result *r, const struct sweep_v
 			    "page cache).\n", lead);
 		else if (c == SWEEP_COLD_NA)
 			fprintf(f, "%sCache: each run writes a new file.\n", lead);
+		else if (c == SWEEP_COLD_WARM)
+			fprintf(f, "%sCache: warm: the input as the sweep wrote it (64 KiB writes, then "
+			    "fsync): clean, in the page cache since then, in the folios those writes "
+			    "made; not a file read in from the disk, whose folios read-ahead sized.\n",
+			    lead);
 	}
 }
 
+/*
+ * The busy machine's warning, one paragraph (no newline), or "" when it was quiet: what crossed
+ * its line (the load, runs waiting for a CPU, outliers), with the figures. Return buf.
+ */
+char *
+sweep_print_busy(const struct sweep_result *r, char *buf, size_t len)
+{
+	const struct sweep_busy *b = &r->busy;
+	size_t n = 0;
+	const char *sep = "";
+
+	buf[0] = '\0';
+	if (!b->busy)
+		return buf;
+	sweep_print_cat(buf, len, &n, "Busy machine: do not trust these times (");
+	if (b->cpus > 0 && b->load_max > b->cpus) {
+		sweep_print_cat(buf, len, &n, "the load average reached %.1f on %d CPU%s", b->load_max,
+		    b->cpus, b->cpus == 1 ? "" : "s");
+		sep = "; ";
+	}
+	if (b->rows_waiting > 0) {
+		sweep_print_cat(buf, len, &n, "%sruns waited for a CPU up to %.0f%% of their time "
+		    "(BUF %" PRIu64 "; %zu row%s %.0f%% or more)", sep, b->wait_max * 100, b->wait_buf,
+		    b->rows_waiting, b->rows_waiting == 1 ? "" : "s", SWEEP_BUSY_WAIT * 100);
+		sep = "; ";
+	}
+	if (b->rows_outliers > 0)
+		sweep_print_cat(buf, len, &n, "%s%zu row%s with outlier runs, as hyperfine flags them",
+		    sep, b->rows_outliers, b->rows_outliers == 1 ? "" : "s");
+	sweep_print_cat(buf, len, &n, "): run it again on a quiet machine.");
+	return buf;
+}
+
 /* True if some row was scaled. */
-static bool
+bool
 sweep_print_scaled(const struct sweep_result *r)
 {
 	for (size_t v = 0; v < r->n_variants; v++)
@@ -297,24 +333,8 @@ sweep_print_short_runs(const struct sweep_result *r)
 	return false;
 }
 
-/* Append to buf (len bytes, *n used) as snprintf would, never past its end. */
-static void
-sweep_print_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	if (*n + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	k = vsnprintf(buf + *n, len - *n, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		*n = *n + (size_t)k < len ? *n + (size_t)k : len - 1;
-}
-
 /* A variant's line above its table: its name (made safe), filesystem, device, flags, sync. */
-static char *
+char *
 sweep_print_variant_name(const struct sweep_variant *bv, char *buf, size_t len)
 {
 	char name[96], fl[48], dir[300];
@@ -386,6 +406,10 @@ sweep_print_header_wrapped(FILE *f, const struct sweep_result *r, int width)
 	sweep_print_header(m, r, "", false);
 	if (r->note[0])
 		fprintf(m, "Note: %s\n", r->note);
+	if (r->busy.busy) {
+		char busy[512];
+		fprintf(m, "%s\n", sweep_print_busy(r, busy, sizeof busy));
+	}
 	fclose(m);
 	sweep_print_wrap(f, text, width);
 	free(text);
@@ -398,15 +422,19 @@ sweep_print_wide_text(FILE *f, const struct sweep_result *r, unsigned flags)
 	struct sweep_print_at at = { .r = r, .ascii = flags & SWEEP_PRINT_ASCII };
 	char name[512];
 
+	char busy[512];
+
 	sweep_print_header(f, r, "", true);
 	if (r->note[0])
 		fprintf(f, "Note: %s\n", r->note);
+	if (r->busy.busy)
+		sweep_print_wrap(f, sweep_print_busy(r, busy, sizeof busy), SWEEP_PRINT_COLUMNS);
 	for (size_t v = 0; v < r->n_variants; v++) {
 		const struct sweep_variant *bv = &r->variants[v];
 
 		fprintf(f, "\n%s (times for the whole file; scaled rows say so):\n",
 		    sweep_print_variant_name(bv, name, sizeof name));
-		sweep_print_variant(f, &at, v, false);
+		sweep_print_variant(f, &at, v);
 		sweep_print_warnings(f, r, bv, "");
 	}
 	if (sweep_print_scaled(r))
@@ -484,30 +512,6 @@ sweep_print_text(FILE *f, const struct sweep_result *r, unsigned flags)
 	}
 	fprintf(f, "(sweep took %.1f s of wall time, probes and file preparation included)\n",
 	    r->wall);
-	return ferror(f) ? -1 : 0;
-}
-
-/* Markdown: a header and one table per variant, for a course page. */
-int
-sweep_print_md(FILE *f, const struct sweep_result *r)
-{
-	struct sweep_print_at at = { .r = r };
-	char name[512], md[1024];
-
-	sweep_print_header(f, r, "- ", false);
-	for (size_t v = 0; v < r->n_variants; v++) {
-		const struct sweep_variant *bv = &r->variants[v];
-
-		sweep_print_md_cell(sweep_print_variant_name(bv, name, sizeof name), md, sizeof md);
-		fprintf(f, "\n**%s**\n\n", md);
-		sweep_print_variant(f, &at, v, true);
-		fputc('\n', f);
-		sweep_print_warnings(f, r, bv, "> ");
-	}
-	if (sweep_print_scaled(r))
-		fputs("\n> Scaled rows ran on fewer bytes than file_size: their times, user, sys and "
-		    "syscalls are extrapolated (fixed + (measured - fixed) x scale, the fixed part "
-		    "counted once).\n", f);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -607,6 +611,8 @@ sweep_print_compact(FILE *f, const struct sweep_result *r, int width, unsigned f
 	sweep_print_clip(f, line, width);
 	if (r->note[0])
 		sweep_print_clip(f, r->note, width);
+	if (r->busy.busy)
+		sweep_print_wrap(f, sweep_print_busy(r, line, sizeof line), width);
 	for (size_t v = 0; v < r->n_variants; v++)
 		sweep_print_compact_variant(f, r, v, width, flags, false);
 	if (!(flags & SWEEP_PRINT_NO_CHART)) {
@@ -620,24 +626,49 @@ sweep_print_compact(FILE *f, const struct sweep_result *r, int width, unsigned f
 	return ferror(f) ? -1 : 0;
 }
 
-/* One line of progress. */
+/* A time still to wait, for people: "40 s", "12 min", "1.5 h". Return buf. */
+static char *
+sweep_print_left(double s, char *buf, size_t len)
+{
+	if (s < 90)
+		snprintf(buf, len, "%.0f s", s);
+	else if (s < 90 * 60)
+		snprintf(buf, len, "%.0f min", s / 60);
+	else
+		snprintf(buf, len, "%.1f h", s / 3600);
+	return buf;
+}
+
+/* One line of progress, with the time left when a row is long enough to wait for. */
 char *
 sweep_print_progress(const struct sweep_progress *p, char *buf, size_t len)
 {
 	static const char *const phase[] = { "preparing input", "probing", "warm-up", "run",
 		"done" };
-	char sz[32], name[96];
-	int n;
+	char sz[32], name[96], a[24], b[24];
+	size_t n = 0;
 
-	n = snprintf(buf, len, "row %zu/%zu  %s  BUF %" PRIu64 "  %s", p->step, p->n_steps,
+	sweep_print_cat(buf, len, &n, "row %zu/%zu  %s  BUF %" PRIu64 "  %s", p->step, p->n_steps,
 	    sweep_print_safe(p->variant, name, sizeof name), p->buf_size, phase[p->phase]);
-	if (n > 0 && (size_t)n < len && (p->phase == SWEEP_PHASE_RUN || p->phase == SWEEP_PHASE_WARMUP))
-		n += snprintf(buf + n, len - (size_t)n, " %u/%u", p->run,
+	if (p->phase == SWEEP_PHASE_RUN || p->phase == SWEEP_PHASE_WARMUP)
+		sweep_print_cat(buf, len, &n, " %u/%u", p->run,
 		    p->phase == SWEEP_PHASE_RUN ? p->n_runs : p->n_warmup);
-	if (n > 0 && (size_t)n < len && p->bytes > 0)
-		n += snprintf(buf + n, len - (size_t)n, "  %s/run",
-		    units_format_size_round(p->bytes, sz, sizeof sz));
-	if (n > 0 && (size_t)n < len && p->last_elapsed >= 0)
-		snprintf(buf + n, len - (size_t)n, "  %.3f s", p->last_elapsed);
+	if (p->bytes > 0)
+		sweep_print_cat(buf, len, &n, "  %s/run", units_format_size_round(p->bytes, sz,
+		    sizeof sz));
+	if (p->running >= 0)
+		sweep_print_cat(buf, len, &n, "  going %.0f s", p->running);
+	else if (p->last_elapsed >= 0)
+		sweep_print_cat(buf, len, &n, "  %.3f s", p->last_elapsed);
+	/* Time left once there is enough to wait for (a second or more). */
+	if (p->row_left >= 1 || p->sweep_left >= 1) {
+		sweep_print_cat(buf, len, &n, "  left:");
+		if (p->row_left >= 1)
+			sweep_print_cat(buf, len, &n, " row ~%s", sweep_print_left(p->row_left, a,
+			    sizeof a));
+		if (p->sweep_left >= 1)
+			sweep_print_cat(buf, len, &n, "%s all ~%s", p->row_left >= 1 ? "," : "",
+			    sweep_print_left(p->sweep_left, b, sizeof b));
+	}
 	return buf;
 }

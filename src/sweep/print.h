@@ -37,8 +37,19 @@ int sweep_print_text(FILE *f, const struct sweep_result *r, unsigned flags);
  */
 int sweep_print_compact(FILE *f, const struct sweep_result *r, int width, unsigned flags);
 
-/* Markdown: the table for a course page. Return 0 or -1. */
-int sweep_print_md(FILE *f, const struct sweep_result *r);
+/* The header lines (the sweep, this machine, the references), each after lead; ours: the
+ * text's "ours@SIZE" columns are explained. */
+void sweep_print_header(FILE *f, const struct sweep_result *r, const char *lead, bool ours);
+
+/* A variant's warnings and its cache state, one line each after lead. */
+void sweep_print_warnings(FILE *f, const struct sweep_result *r, const struct sweep_variant *bv,
+    const char *lead);
+
+/* A variant's name line: name (made safe), filesystem, device, dir, flags, sync. Return buf. */
+char *sweep_print_variant_name(const struct sweep_variant *bv, char *buf, size_t len);
+
+/* True if some row ran on fewer bytes than file_size (and was extrapolated). */
+bool sweep_print_scaled(const struct sweep_result *r);
 
 /* s (a scenario's string; NULL is "") as base/text.c makes one line safe, into buf. Return buf. */
 char *sweep_print_safe(const char *s, char *buf, size_t len);
@@ -46,8 +57,35 @@ char *sweep_print_safe(const char *s, char *buf, size_t len);
 /* A duration in three significant figures, in the units every sweep output uses. Return buf. */
 char *sweep_print_time(double s, bool ascii, char *buf, size_t len);
 
-/* One line of progress for people ("row 3/14  BUF 4  run 2/5  1.23 ms"). Return buf. */
+/* A duration in seconds, three significant figures, without the unit ("0.000450"). Return buf. */
+char *sweep_print_seconds(double s, char *buf, size_t len);
+
+/* The busy machine's warning (one paragraph, no newline), or "" if it was quiet. Return buf. */
+char *sweep_print_busy(const struct sweep_result *r, char *buf, size_t len);
+
+/* One line of progress for people ("row 3/14  BUF 4  run 2/5  1.23 ms", the time left when
+ * there is some to wait: "left: row ~40 s, all ~12 min"). Return buf. */
 char *sweep_print_progress(const struct sweep_progress *p, char *buf, size_t len);
+
+/* sweep/md.c */
+
+/*
+ * Markdown, for a course page: a title line, the header as a list, and per variant a table
+ * whose times are all in seconds for the same bytes (the books' figures scaled to file_size
+ * when they moved another amount), without a column that has nothing in it. Every string from
+ * the scenario is made safe and escaped (no HTML, no Markdown of its own). Return 0 or -1.
+ */
+int sweep_md_print(FILE *f, const struct sweep_result *r);
+
+/* sweep/plot.c */
+
+/*
+ * The sweep as an SVG image, drawn as the books' figures would be: per variant, time against
+ * BUF_SIZE on log-log axes, one series per measure (elapsed, user, system; marker shape and
+ * dash pattern, not colour, tell them apart) for ours and, hollow and grey, for each
+ * reference (scaled to file_size). Standalone SVG 1.1; every text escaped. Return 0 or -1.
+ */
+int sweep_plot_svg(FILE *f, const struct sweep_result *r);
 
 /* sweep/cols.c: the columns of the tables, one function per cell; sweep/print.c lays them out. */
 
@@ -59,6 +97,8 @@ struct sweep_print_at {
 	bool ascii;                        /* no UTF-8 */
 	bool wide;                         /* compact: the pane is wide enough for CPU time */
 	bool short_scale;                  /* compact: "×25", not "×25 of 4 MB" */
+	bool seconds;                      /* Markdown: every time a number of seconds (the unit
+	                                      in the column's title) */
 };
 
 /* Flags of a column. */
@@ -83,11 +123,16 @@ struct sweep_print_col {
 	bool (*shown)(const struct sweep_print_at *at);   /* NULL: always */
 };
 
-/* The full table (text and Markdown), the per-reference columns of each, the compact one. */
-extern const struct sweep_print_col sweep_cols_full[], sweep_cols_text_ref[], sweep_cols_md_ref[],
-	sweep_cols_compact[];
-extern const size_t sweep_cols_full_n, sweep_cols_text_ref_n, sweep_cols_md_ref_n,
+/* The full table in text, the Markdown one, the per-reference columns of each, the compact one. */
+extern const struct sweep_print_col sweep_cols_full[], sweep_cols_md[], sweep_cols_text_ref[],
+	sweep_cols_md_ref[], sweep_cols_compact[];
+extern const size_t sweep_cols_full_n, sweep_cols_md_n, sweep_cols_text_ref_n, sweep_cols_md_ref_n,
 	sweep_cols_compact_n;
+
+/* sweep/print.c: the text of column c for at: its title (at->row NULL) or its cell ("" for a
+ * row that did not run, in a column of runs). */
+void sweep_print_col_text(const struct sweep_print_col *c, const struct sweep_print_at *at,
+    char *buf, size_t len);
 
 /* The reference's label, made safe; "book" if it has none. Return buf. */
 const char *sweep_cols_label(const struct scn_reference *ref, char *buf, size_t len);
@@ -107,7 +152,8 @@ void sweep_export_json(struct json *j, const char *key, const struct sweep_resul
 /* CSV: one line per variant and row, measured and extrapolated, then the references. */
 int sweep_export_csv(FILE *f, const struct sweep_result *r);
 
-/* --export: fmt "csv", "json" or "md" (Markdown table). Return 0, or -1 (EINVAL: unknown fmt). */
+/* --export: fmt "csv", "json", "md" (Markdown) or "svg" (a plot). Return 0, or -1 (EINVAL:
+ * unknown fmt). */
 int sweep_export(FILE *f, const struct sweep_result *r, const char *fmt);
 
 /* sweep/chart.c */

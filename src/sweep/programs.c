@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +71,25 @@ sweep_prog_procio(int fd, uint64_t *syscr, uint64_t *syscw)
 	*syscr = c.syscr;
 	*syscw = c.syscw;
 	return 0;
+}
+
+/*
+ * Seconds this process has waited on a run queue (runnable, another task on the CPU), from
+ * an open /proc/self/schedstat ("on-CPU ns, run-queue wait ns, timeslices"); -1 if unknown.
+ */
+static double
+sweep_prog_waited(int fd)
+{
+	char buf[128];
+	unsigned long long run, wait;
+	ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		return -1;
+	return (double)wait / 1e9;
 }
 
 /* Follow a write with what the variant asks for. */
@@ -401,7 +422,8 @@ sweep_prog_child(const struct sweep_prog_job *j, int wfd)
 	struct sweep_prog_mem m = { .nullfd = -1, .outfd = -1 };
 	size_t bsz = j->buf_size < SWEEP_PROG_ALIGN ? SWEEP_PROG_ALIGN : (size_t)j->buf_size;
 	void *buf = NULL;
-	int iofd, err = 0;
+	int iofd, schedfd, err = 0;
+	double q0, q1;
 	char jpath[128] = "";
 	int64_t c0 = -1, c1 = -1;
 	uint64_t r0 = 0, w0 = 0, r1 = 0, w1 = 0;
@@ -411,6 +433,7 @@ sweep_prog_child(const struct sweep_prog_job *j, int wfd)
 
 	memset(&w, 0, sizeof w);
 	w.s.commits = -1;
+	w.s.wait = -1;
 	if (posix_memalign(&buf, SWEEP_PROG_ALIGN, bsz) != 0) {
 		w.err = ENOMEM;
 		snprintf(w.what, sizeof w.what, "malloc");
@@ -430,8 +453,11 @@ sweep_prog_child(const struct sweep_prog_job *j, int wfd)
 		goto out;
 	}
 	iofd = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
+	schedfd = open("/proc/self/schedstat", O_RDONLY | O_CLOEXEC);
 
 	c0 = sweep_prog_jbd2_count(jpath);
+	/* Outside the /proc/self/io window: its preads are not the work's read calls. */
+	q0 = sweep_prog_waited(schedfd);
 	io_ok = iofd >= 0 && sweep_prog_procio(iofd, &r0, &w0) == 0;
 	getrusage(RUSAGE_SELF, &ru0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -439,6 +465,7 @@ sweep_prog_child(const struct sweep_prog_job *j, int wfd)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	getrusage(RUSAGE_SELF, &ru1);
 	io_ok = io_ok && sweep_prog_procio(iofd, &r1, &w1) == 0;
+	q1 = sweep_prog_waited(schedfd);
 	/* A commit the work asked for may still be running: the count is read once it is done. */
 	c1 = sweep_prog_jbd2_count(jpath);
 	w.s.commits = c0 >= 0 && c1 >= c0 ? c1 - c0 : -1;
@@ -447,6 +474,7 @@ sweep_prog_child(const struct sweep_prog_job *j, int wfd)
 	w.s.elapsed = sweep_prog_seconds(&t0, &t1);
 	w.s.user = sweep_prog_tv(&ru1.ru_utime) - sweep_prog_tv(&ru0.ru_utime);
 	w.s.system = sweep_prog_tv(&ru1.ru_stime) - sweep_prog_tv(&ru0.ru_stime);
+	w.s.wait = q0 >= 0 && q1 >= q0 ? q1 - q0 : -1;
 	/* The first pread of /proc/self/io is counted once it returns: it is not the work's. */
 	if (io_ok && r1 > r0) {
 		w.s.syscr = r1 - r0 - 1;
@@ -456,6 +484,8 @@ sweep_prog_child(const struct sweep_prog_job *j, int wfd)
 		close(m.nullfd);
 	if (iofd >= 0)
 		close(iofd);
+	if (schedfd >= 0)
+		close(schedfd);
 out:
 	/* fclose() has let go of the setvbuf buffer: free it and ours, so no run leaks. */
 	free(m.vbuf);
@@ -466,8 +496,37 @@ out:
 }
 
 /*
- * Run one job in a forked child and wait: while the child works the parent is blocked in
- * read() on the pipe, so it takes no CPU from the measurement. Remove the output after.
+ * Until the child's result is ready on fd: wake about once a second to call j->tick (a
+ * long run's progress, and the chance to stop it); kill the child if the tick says so.
+ * Return true if it was stopped.
+ */
+static bool
+sweep_prog_wait(const struct sweep_prog_job *j, int fd, pid_t pid)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct timespec t0, now;
+
+	if (j->tick == NULL)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		int k = poll(&p, 1, 1000);
+		if (k > 0 || (k < 0 && errno != EINTR))
+			return false;
+		if (k < 0)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (j->tick(sweep_prog_seconds(&t0, &now), j->user) != 0) {
+			kill(pid, SIGKILL);
+			return true;
+		}
+	}
+}
+
+/*
+ * Run one job in a forked child and wait: while the child works the parent sleeps in poll()
+ * on the pipe (waking once a second for j->tick), so it takes next to no CPU from the
+ * measurement. Remove the output after.
  * Return 0, or an errno with what[] naming the call that failed.
  */
 int
@@ -475,6 +534,7 @@ sweep_prog_run(const struct sweep_prog_job *j, struct sweep_sample *s, char *wha
 {
 	struct sweep_prog_wire w;
 	int pfd[2], status = 0;
+	bool stopped;
 	pid_t pid;
 	ssize_t n;
 
@@ -495,13 +555,18 @@ sweep_prog_run(const struct sweep_prog_job *j, struct sweep_sample *s, char *wha
 		sweep_prog_child(j, pfd[1]);
 	}
 	close(pfd[1]);
-	n = fdio_read_all(pfd[0], &w, sizeof w);
+	stopped = sweep_prog_wait(j, pfd[0], pid);
+	n = stopped ? 0 : fdio_read_all(pfd[0], &w, sizeof w);
 	close(pfd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	scratch_forget(pid);
 	if (j->out_name[0] != '\0')
 		scratch_unlink(j->dir, j->out_name);
+	if (stopped) {
+		snprintf(what, len, "stopped");
+		return ECANCELED;
+	}
 	if (n != (ssize_t)sizeof w) {
 		if (WIFSIGNALED(status))
 			snprintf(what, len, "child killed by signal %d", WTERMSIG(status));

@@ -17,6 +17,7 @@
 
 #include "sweep/sweep.h"
 #include "base/errmsg.h"
+#include "base/fdio.h"
 #include "probe/probe.h"
 #include "scratch/scratch.h"
 #include "base/units.h"
@@ -49,6 +50,14 @@ struct sweep_ctx {
 	unsigned seq;              /* makes every file name unique */
 	struct sweep_progress p;
 	bool stop;
+	/* For the time left: this row's start, its finished runs' wall time, what the probe
+	 * predicts of one run, and the rows finished so far. */
+	struct timespec row_t0;
+	double run_sum;
+	unsigned run_n;
+	double predict;
+	double rows_time;
+	size_t rows_done;
 };
 
 /*
@@ -140,12 +149,78 @@ sweep_note(char *note, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Seconds since t. */
+static double
+sweep_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return sweep_prog_seconds(t, &now);
+}
+
+/*
+ * The time left, into the progress: this row's runs not finished at the mean wall time of
+ * those that are (or the probe's prediction), less what the one going has done; the sweep's
+ * rows after this one at the mean of the rows done (or this row's projection).
+ */
+static void
+sweep_estimate(struct sweep_ctx *c)
+{
+	unsigned total = c->r->warmup + c->r->repeat;
+	double per = c->run_n > 0 ? c->run_sum / c->run_n : c->predict, left = -1, row;
+	size_t after = c->p.n_steps > c->p.step ? c->p.n_steps - c->p.step : 0;
+
+	if (per > 0) {
+		unsigned rest = total > c->run_n ? total - c->run_n : 0;
+		left = rest * per;
+		if (c->p.running > 0 && rest > 0)
+			left -= c->p.running < per ? c->p.running : per;
+	}
+	c->p.row_left = left;
+	row = c->rows_done > 0 ? c->rows_time / (double)c->rows_done :
+	      left >= 0 ? sweep_since(&c->row_t0) + left : -1;
+	c->p.sweep_left = left >= 0 && row >= 0 ? left + (double)after * row : -1;
+}
+
 /* Report progress; remember if the caller wants to stop. */
 static void
 sweep_report(struct sweep_ctx *c)
 {
+	sweep_estimate(c);
 	if (c->o != NULL && c->o->progress != NULL && c->o->progress(&c->p, c->o->user) != 0)
 		c->stop = true;
+}
+
+/* While a run goes: its seconds so far, reported; non-zero to stop it. */
+static int
+sweep_going(double seconds, void *user)
+{
+	struct sweep_ctx *c = user;
+
+	c->p.running = seconds;
+	sweep_report(c);
+	c->p.running = -1;
+	return c->stop;
+}
+
+/* The 1-minute load average, or -1. */
+static double
+sweep_loadavg(void)
+{
+	char buf[64];
+
+	return fdio_read_text("/proc/loadavg", buf, sizeof buf) < 0 ? -1 : strtod(buf, NULL);
+}
+
+/* Note the load average now, keeping the highest seen. */
+static void
+sweep_load(struct sweep_result *r)
+{
+	double l = sweep_loadavg();
+
+	if (l > r->busy.load_max)
+		r->busy.load_max = l;
 }
 
 /* Make (or reuse) an input file of size bytes on fs; write it, fsync it. 0 or errno. */
@@ -215,6 +290,8 @@ sweep_once(struct sweep_ctx *c, struct sweep_prog_job *j, uint64_t in_size, stru
 		snprintf(j->out_name, sizeof j->out_name, "out-%u", c->seq++);
 	else
 		j->out_name[0] = '\0';
+	j->tick = sweep_going;
+	j->user = c;
 	e = sweep_prog_run(j, s, what, len);
 	s->cold = (int)cold;
 	return e;
@@ -256,6 +333,7 @@ sweep_probe(struct sweep_ctx *c, struct sweep_prog_job *j, size_t place, unsigne
 	}
 	rate = s.elapsed > 0 && s.bytes > 0 ? (double)s.bytes / s.elapsed : INFINITY;
 	*bytes = sweep_scale_bytes(sw->file_size, j->buf_size, rate, per_run);
+	c->predict = isfinite(rate) ? (double)*bytes / rate : -1;
 	return 0;
 }
 
@@ -275,44 +353,6 @@ sweep_scale_bytes(uint64_t file_size, uint64_t buf_size, double rate, double per
 	if (n < buf_size)
 		n = buf_size;
 	return n > file_size ? file_size : n;
-}
-
-/* Summarize a row's runs. */
-static void
-sweep_row_stats(struct sweep_row *row)
-{
-	size_t n = row->n_runs;
-	double *el, *us, *sy, *cr, *cw;
-	bool all_cold = n > 0, any_failed = false;
-
-	if (n == 0 || (el = malloc(5 * n * sizeof *el)) == NULL)
-		return;
-	us = el + n;
-	sy = us + n;
-	cr = sy + n;
-	cw = cr + n;
-	for (size_t i = 0; i < n; i++) {
-		el[i] = row->runs[i].elapsed;
-		us[i] = row->runs[i].user;
-		sy[i] = row->runs[i].system;
-		cr[i] = (double)row->runs[i].syscr;
-		cw[i] = (double)row->runs[i].syscw;
-		all_cold = all_cold && row->runs[i].cold == SWEEP_COLD_VERIFIED;
-		any_failed = any_failed || row->runs[i].cold == SWEEP_COLD_FAILED;
-	}
-	stats_summarize(el, n, &row->elapsed);
-	row->user = stats_median(us, n);
-	row->system = stats_median(sy, n);
-	row->syscr = stats_median(cr, n);
-	row->syscw = stats_median(cw, n);
-	row->commits = -1;
-	for (size_t i = 0; i < n; i++)
-		cw[i] = (double)row->runs[i].commits;
-	if (stats_median(cw, n) >= 0)
-		row->commits = stats_median(cw, n);
-	row->cold = any_failed ? SWEEP_COLD_FAILED :
-	    all_cold ? SWEEP_COLD_VERIFIED : (enum sweep_cold)row->runs[0].cold;
-	free(el);
 }
 
 /*
@@ -403,7 +443,12 @@ sweep_row(struct sweep_ctx *c, size_t vi, size_t ri)
 	c->p.n_warmup = c->r->warmup;
 	c->p.bytes = 0;
 	c->p.last_elapsed = -1;
+	c->p.running = -1;
 	c->p.phase = SWEEP_PHASE_PROBE;
+	clock_gettime(CLOCK_MONOTONIC, &c->row_t0);
+	c->run_sum = 0;
+	c->run_n = 0;
+	c->predict = -1;
 	sweep_report(c);
 	if (c->stop)
 		return -2;
@@ -432,35 +477,32 @@ sweep_row(struct sweep_ctx *c, size_t vi, size_t ri)
 	/* Timed runs read to EOF, as the books' programs do; write programs write exactly. */
 	j.limit = sweep_prog_reads(j.prog) ? UINT64_MAX : row->bytes;
 
-	for (unsigned k = 0; k < c->r->warmup; k++) {
-		if ((e = sweep_once(c, &j, row->bytes, &s, what, sizeof what)) != 0)
-			goto fail;
-		c->p.phase = SWEEP_PHASE_WARMUP;
-		c->p.run = k + 1;
-		c->p.last_elapsed = s.elapsed;
-		sweep_report(c);
-		if (c->stop)
-			return -2;
-	}
 	if ((row->runs = calloc(c->r->repeat, sizeof *row->runs)) == NULL) {
 		e = ENOMEM;
 		snprintf(what, sizeof what, "calloc");
 		goto fail;
 	}
-	for (unsigned k = 0; k < c->r->repeat; k++) {
+	/* The warm-ups, then the counted runs; the one going is reported while it goes. */
+	for (unsigned k = 0; k < c->r->warmup + c->r->repeat; k++) {
+		bool warm = k < c->r->warmup;
+		struct timespec t0;
+		c->p.phase = warm ? SWEEP_PHASE_WARMUP : SWEEP_PHASE_RUN;
+		c->p.run = warm ? k + 1 : k - c->r->warmup + 1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if ((e = sweep_once(c, &j, row->bytes, &s, what, sizeof what)) != 0)
 			goto fail;
-		row->runs[row->n_runs++] = s;
-		c->p.phase = SWEEP_PHASE_RUN;
-		c->p.run = k + 1;
+		c->run_sum += sweep_since(&t0);
+		c->run_n++;
+		if (!warm)
+			row->runs[row->n_runs++] = s;
 		c->p.last_elapsed = s.elapsed;
 		sweep_report(c);
 		if (c->stop) {
-			sweep_row_stats(row);
+			sweep_row_summarize(row);
 			return -2;
 		}
 	}
-	sweep_row_stats(row);
+	sweep_row_summarize(row);
 	/* The fixed part cannot exceed the fastest whole run. */
 	if (row->fixed > row->elapsed.min)
 		row->fixed = row->elapsed.min;
@@ -471,9 +513,17 @@ sweep_row(struct sweep_ctx *c, size_t vi, size_t ri)
 		    "fixed cost %.3g ms counted once", units_format_size_round(row->bytes, sz, sizeof sz),
 		    row->scale, row->fixed * 1e3);
 	c->p.phase = SWEEP_PHASE_ROW_DONE;
+	c->rows_time += sweep_since(&c->row_t0);
+	c->rows_done++;
+	sweep_load(c->r);
 	sweep_report(c);
 	return c->stop ? -2 : 0;
 fail:
+	/* Stopped while a run went: the rows finished so far stand, this one is not run. */
+	if (e == ECANCELED && c->stop) {
+		row->n_runs = 0;
+		return -2;
+	}
 	row->err = e;
 	row->n_runs = 0;
 	sweep_note(row->note, sizeof row->note, "%s: %s%s", what, strerror(e),
@@ -482,84 +532,6 @@ fail:
 	c->p.phase = SWEEP_PHASE_ROW_DONE;
 	sweep_report(c);
 	return c->stop ? -2 : 0;
-}
-
-/* Extrapolate one measured time of a row. */
-double
-sweep_row_scale_time(const struct sweep_row *row, double t)
-{
-	return row->fixed + (t - row->fixed) * row->scale;
-}
-
-/* Extrapolated median of a row. */
-double
-sweep_row_extrapolated(const struct sweep_row *row)
-{
-	return sweep_row_scale_time(row, row->elapsed.median);
-}
-
-/*
- * Read+write calls of a row for the whole file, the fixed ones counted once: the rest are
- * per buffer, and the whole file is ceil(file_size / buf_size) buffers (the last may be short).
- */
-double
-sweep_row_calls(const struct sweep_row *row)
-{
-	double m = row->syscr + row->syscw, n, whole;
-
-	if (!(row->scale > 1) || row->buf_size == 0 || row->bytes == 0)
-		return m;
-	n = ceil((double)row->bytes / (double)row->buf_size);
-	whole = ceil(row->scale * (double)row->bytes / (double)row->buf_size - 1e-9);
-	return row->fixed_calls + (m - row->fixed_calls) / n * whole;
-}
-
-/* One tick of the kernel's user/system accounting, in seconds. */
-double
-sweep_tick(void)
-{
-	long hz = sysconf(_SC_CLK_TCK);
-
-	return 1.0 / (double)(hz > 0 ? hz : 100);
-}
-
-/* CPU seconds of a row for the whole file, or -1 below a tick. */
-double
-sweep_row_cpu(const struct sweep_row *row, bool sys)
-{
-	double m = sys ? row->system : row->user;
-	double fixed = sys ? row->fixed_system : row->fixed_user;
-
-	if (row->n_runs == 0 || m < sweep_tick())
-		return -1;
-	return row->scale > 1 ? fixed + (m - fixed) * row->scale : m;
-}
-
-/* hyperfine's relative column: each row against the fastest, with propagated spread. */
-static void
-sweep_relative(struct sweep_result *r)
-{
-	double best = INFINITY, best_cv = 0;
-
-	for (size_t v = 0; v < r->n_variants; v++)
-		for (size_t i = 0; i < r->variants[v].n_rows; i++) {
-			const struct sweep_row *row = &r->variants[v].rows[i];
-			double x = sweep_row_extrapolated(row);
-			if (row->n_runs > 0 && x > 0 && x < best) {
-				best = x;
-				best_cv = row->elapsed.mean > 0 ? row->elapsed.sd / row->elapsed.mean : 0;
-			}
-		}
-	for (size_t v = 0; v < r->n_variants; v++)
-		for (size_t i = 0; i < r->variants[v].n_rows; i++) {
-			struct sweep_row *row = &r->variants[v].rows[i];
-			double cv;
-			if (row->n_runs == 0 || !isfinite(best))
-				continue;
-			cv = row->elapsed.mean > 0 ? row->elapsed.sd / row->elapsed.mean : 0;
-			row->relative = sweep_row_extrapolated(row) / best;
-			row->relative_sd = row->relative * sqrt(cv * cv + best_cv * best_cv);
-		}
 }
 
 /* The parent dirs disk variants run under: the options' dirs, or their one dir. */
@@ -672,6 +644,10 @@ sweep_run(const struct scn_sweep *sw, const struct sweep_opts *o, struct sweep_r
 	out->repeat = o->repeat > 0 ? o->repeat : sw->repeat > 0 ? sw->repeat : SWEEP_DEFAULT_REPEAT;
 	out->warmup = sw->repeat == 0 && sw->warmup == 0 ? SWEEP_DEFAULT_WARMUP : sw->warmup;
 	sweep_machine(out);
+	out->busy.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	out->busy.load_max = -1;
+	out->busy.wait_max = -1;
+	sweep_load(out);
 
 	if ((out->variants = sweep_variants(sw, o, &out->n_variants)) == NULL) {
 		errmsg_set(err, "out of memory");
@@ -689,6 +665,7 @@ sweep_run(const struct scn_sweep *sw, const struct sweep_opts *o, struct sweep_r
 			bv->rows[i].buf_size = sw->buffer_sizes[i];
 			bv->rows[i].scale = 1;
 			bv->rows[i].commits = -1;
+			bv->rows[i].wait = -1;
 		}
 	}
 	if (sweep_dirs(&c, err) != 0) {
@@ -710,7 +687,8 @@ sweep_run(const struct scn_sweep *sw, const struct sweep_opts *o, struct sweep_r
 		for (size_t i = 0; i < sw->n_buffer_sizes && rc == 0; i++)
 			rc = sweep_row(&c, v, i);
 	}
-	sweep_relative(out);
+	sweep_row_relate(out);
+	sweep_row_busy(out);
 done:
 	for (size_t k = 0; k < sizeof c.places / sizeof c.places[0]; k++)
 		if (c.places[k].idx >= 0)
@@ -738,34 +716,4 @@ sweep_result_clear(struct sweep_result *r)
 	}
 	free(r->variants);
 	memset(r, 0, sizeof *r);
-}
-
-/* The reference's figure for buf_size. */
-const struct scn_ref_row *
-sweep_ref_row(const struct scn_reference *ref, uint64_t buf_size)
-{
-	for (size_t i = 0; i < ref->n_rows; i++)
-		if (ref->rows[i].buf_size == buf_size)
-			return &ref->rows[i];
-	return NULL;
-}
-
-/* True if reference ref stands beside variant v (its named variant, on any dir). */
-bool
-sweep_ref_matches(const struct sweep_result *r, const struct scn_reference *ref, size_t v)
-{
-	return v < r->n_variants &&
-	    r->variants[v].v == r->variants[sweep_ref_variant(r, ref)].v;
-}
-
-/* The variant a reference stands beside. */
-size_t
-sweep_ref_variant(const struct sweep_result *r, const struct scn_reference *ref)
-{
-	if (ref->variant != NULL)
-		for (size_t v = 0; v < r->n_variants; v++)
-			if (r->variants[v].v->name != NULL &&
-			    strcmp(r->variants[v].v->name, ref->variant) == 0)
-				return v;
-	return 0;
 }

@@ -25,18 +25,27 @@ enum sweep_phase {
 	SWEEP_PHASE_ROW_DONE,  /* the row's statistics are ready */
 };
 
-/* Progress of a sweep; reported between runs, never while one is timed. */
+/*
+ * Progress of a sweep: reported between runs, and about once a second while a long one goes
+ * (running >= 0: the parent wakes from poll(), the child's timing is not disturbed).
+ */
 struct sweep_progress {
 	enum sweep_phase phase;
 	const char *variant;          /* variant name */
 	size_t variant_idx, n_variants;
 	size_t row, n_rows;           /* 0-based row of this variant, rows per variant */
 	size_t step, n_steps;         /* 1-based row over all variants ("row k/N") */
-	unsigned run, n_runs;         /* 1-based counted run ("run j/M") */
+	unsigned run, n_runs;         /* 1-based counted run ("run j/M"): the one that finished,
+	                                 or (running >= 0) the one going */
 	unsigned n_warmup;            /* warm-up runs per row (run is then j of n_warmup) */
 	uint64_t buf_size;
 	uint64_t bytes;               /* bytes each run moves (after scaling) */
 	double last_elapsed;          /* seconds of the run just finished; < 0 if none */
+	double running;               /* seconds the run going has taken so far; < 0 between runs */
+	double row_left;              /* seconds this row has still to take, estimated from its
+	                                 runs so far (or the probe's rate); < 0 unknown */
+	double sweep_left;            /* seconds the whole sweep has still to take, estimated
+	                                 from the rows done so far; < 0 unknown */
 };
 
 /* Called between runs. Return non-zero to stop the sweep (sweep_run then returns -2). */
@@ -82,6 +91,8 @@ struct sweep_row {
 	double syscr, syscw;          /* medians, measured */
 	double commits;               /* median jbd2 journal commits per run, measured (not
 	                                 scaled); -1 if not counted */
+	double wait;                  /* median seconds a run waited for a CPU (runnable, not
+	                                 running), measured; -1 unknown */
 	double relative, relative_sd; /* extrapolated median / the fastest row's (all variants) */
 	enum sweep_cold cold;         /* VERIFIED only if every run was; FAILED if any was not */
 	int err;                      /* errno if the row could not run (its runs are then empty) */
@@ -100,6 +111,29 @@ struct sweep_variant {
 	size_t n_rows;
 };
 
+/*
+ * A run that waited for a CPU this share of its time was slowed by another process: its
+ * time says as much about the machine's load as about the program.
+ */
+#define SWEEP_BUSY_WAIT 0.10
+
+/*
+ * Whether the machine was busy while the sweep ran, and what says so: the load average
+ * above the CPUs, runs that waited for a CPU (CPU time far from wall time for want of a
+ * CPU, not for the disk), and runs hyperfine would flag as outliers.
+ */
+struct sweep_busy {
+	bool busy;                    /* one of the signs below crossed its line */
+	int cpus;                     /* online CPUs */
+	double load_max;              /* highest 1-minute load average seen (at the start and
+	                                 after each row); -1 unknown */
+	double wait_max;              /* the largest share of a row's median run spent waiting
+	                                 for a CPU; -1 unknown (no /proc/self/schedstat) */
+	uint64_t wait_buf;            /* BUF_SIZE of that row */
+	size_t rows_waiting;          /* rows whose median run waited SWEEP_BUSY_WAIT or more */
+	size_t rows_outliers;         /* rows with outlier runs (modified Z-score, hyperfine's) */
+};
+
 /* A whole sweep. Points into the scenario's sweep, which must outlive it. */
 struct sweep_result {
 	const struct scn_sweep *sw;
@@ -112,6 +146,7 @@ struct sweep_result {
 	char cpu[96];                 /* /proc/cpuinfo model name */
 	char cold_probe[16];          /* what checked the cold cache: "cachestat", "mincore", "" */
 	double wall;                  /* seconds the whole sweep took, probes and preparation included */
+	struct sweep_busy busy;       /* was the machine busy? */
 	char note[256];               /* sweep-wide remarks ("cold cache not possible on tmpfs") */
 };
 
@@ -129,6 +164,18 @@ int sweep_run(const struct scn_sweep *sw, const struct sweep_opts *o, struct swe
 
 /* Free what a result owns. Safe on a zeroed or already cleared result. */
 void sweep_result_clear(struct sweep_result *r);
+
+/* sweep/row.c */
+
+/* A row's statistics from its runs: elapsed, the medians of CPU, calls, commits and the wait
+ * for a CPU (-1 if any run could not tell), and how cold its runs' input was. */
+void sweep_row_summarize(struct sweep_row *row);
+
+/* Every row's relative figure: its extrapolated median against the fastest row's. */
+void sweep_row_relate(struct sweep_result *r);
+
+/* r->busy from the rows (their waits for a CPU, their outliers) and the load seen. */
+void sweep_row_busy(struct sweep_result *r);
 
 /*
  * Scaling: bytes one run may move so that it lasts about per_run seconds at rate

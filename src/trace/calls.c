@@ -37,7 +37,7 @@ const struct call_row calls_table[] = {
 	{ SYS_preadv2,         "preadv2",          0, NO, NO, RES,  3, NO, NO, NO,  5,
 	  FD | CALL_READ, decode_iov2 },
 	{ SYS_pwritev2,        "pwritev2",         0, NO, NO, RES,  3, NO, NO, NO,  5,
-	  FD | CALL_WRITE, decode_iov2 },
+	  FD | CALL_WRITE | CALL_RWF, decode_iov2 },
 	{ SYS_copy_file_range, "copy_file_range",  0,  2, NO,   4,  1,  3, NO, NO,  5,
 	  FD | CALL_READ | CALL_WRITE2 | CALL_OFF_PTR, decode_copy },
 	{ SYS_sendfile,        "sendfile",         0,  1, NO,   3, NO,  2, NO, NO, NO,

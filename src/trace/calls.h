@@ -46,6 +46,8 @@ enum calls_flag {
 	CALL_EXIT = 1u << 20,     /* ends the process: no exit stop follows */
 	CALL_MARK = 1u << 21,     /* prctl: the stdio shim's marker (prog/mark.h) */
 	CALL_OFF_PTR = 1u << 22,  /* off and off2 are pointers to the offsets (NULL: none) */
+	CALL_RWF = 1u << 23,      /* flg holds RWF_* flags: RWF_DSYNC or RWF_SYNC ask for the
+	                           * data to reach the disk before it returns (pwritev2) */
 };
 
 /* Where an argument column says "none", and where bytes is the call's result (readv ...). */

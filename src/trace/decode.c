@@ -380,15 +380,17 @@ decode_fcntl(const struct decode_stop *s, int flg, const struct peek *m, char *b
 	}
 }
 
-/* ioctl(fd, request, ...): the request by name where strace names it, else in hex. */
+/* ioctl(fd, request, ...): the request by name where strace names it (a number two
+ * requests share by both of their names, as strace does), else in hex. */
 void
 decode_ioctl(const struct decode_stop *s, int flg, const struct peek *m, char *buf, size_t len)
 {
 	static const struct decode_name reqs[] = {
 		DECODE_N(TCGETS), DECODE_N(TIOCGWINSZ), DECODE_N(FIONREAD), DECODE_N(FIONBIO),
-		DECODE_N(FIOCLEX), DECODE_N(FIONCLEX), DECODE_N(FICLONE), DECODE_N(FICLONERANGE),
-		DECODE_N(FIDEDUPERANGE), DECODE_N(FS_IOC_FIEMAP), DECODE_N(FS_IOC_GETFLAGS),
-		DECODE_N(FS_IOC_SETFLAGS),
+		DECODE_N(FIOCLEX), DECODE_N(FIONCLEX), { FICLONE, "BTRFS_IOC_CLONE or FICLONE" },
+		{ FICLONERANGE, "BTRFS_IOC_CLONE_RANGE or FICLONERANGE" },
+		{ FIDEDUPERANGE, "BTRFS_IOC_FILE_EXTENT_SAME or FIDEDUPERANGE" },
+		DECODE_N(FS_IOC_FIEMAP), DECODE_N(FS_IOC_GETFLAGS), DECODE_N(FS_IOC_SETFLAGS),
 	};
 	const char *name = decode_value(s->args[flg] & 0xffffffffu, reqs, DECODE_COUNT(reqs));
 

@@ -3,10 +3,12 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include "base/text.h"
 #include "trace/calls.h"
@@ -60,6 +62,8 @@ event_decode(const struct call_row *c, const struct decode_stop *s, const struct
 	}
 	e->length = event_arg(s, c->len, -1);
 	e->addr = (uint64_t)event_arg(s, c->addr, 0);
+	e->sync = (c->flags & CALL_SYNC) ||
+	          ((c->flags & CALL_RWF) && (s->args[(int)c->flg] & (RWF_DSYNC | RWF_SYNC)));
 	e->result = s->is_error ? -1 : s->rval;
 	e->err = s->is_error ? (int)-s->rval : 0;
 	if (c->dec != NULL)
@@ -93,7 +97,16 @@ event_is_write(const struct event *e)
 bool
 event_is_sync(const struct event *e)
 {
-	return (event_flags(e) & CALL_SYNC) != 0;
+	return e->sync || (event_flags(e) & CALL_SYNC) != 0;
+}
+
+/* True for posix_fadvise(WILLNEED): it asks the kernel to read its range into the cache. The
+ * advice is kept only as the decoder's name for it. */
+bool
+event_is_willneed(const struct event *e)
+{
+	return (event_flags(e) & CALL_ADVISE) != 0 &&
+	       strcmp(e->detail, decode_advice(POSIX_FADV_WILLNEED)) == 0;
 }
 
 /* Append a copy of e, or only count it past EV_MAX. A copy from one file to another counts
@@ -164,8 +177,9 @@ event_format(const struct event *e, char *buf, size_t len)
 		text_cat(args, sizeof args, &n, "%#" PRIx64, e->addr);
 	else if (c != NULL && c->addr >= 0)
 		text_cat(args, sizeof args, &n, "NULL");
-	/* open/openat name no fd: in a lesson they act on the scratch file by path. */
-	if (e->fd < 0 && (f & CALL_PATH) && !(f & CALL_FD))
+	/* open/openat name no fd: in a lesson they act on the scratch file by path (a traced
+	 * program's name their path in detail). */
+	if (e->fd < 0 && (f & CALL_PATH) && !(f & CALL_FD) && e->detail[0] != '"')
 		text_cat(args, sizeof args, &n, "%sscratch", n ? ", " : "");
 	if (e->fd >= 0)
 		text_cat(args, sizeof args, &n, "%s%d", n ? ", " : "", e->fd);

@@ -33,6 +33,9 @@ struct event {
 	int64_t length;       /* the length of the range it acts on (fadvise64, sync_file_range,
 	                       * fallocate, ftruncate's new size, mmap, msync), -1 if none */
 	uint64_t addr;        /* the memory it acts on (mmap's hint, msync, munmap), 0 if none */
+	bool sync;            /* it asks for its data to reach the disk before it returns: a
+	                       * CALL_SYNC row (fsync ...), or by its own flags (pwritev2's
+	                       * RWF_DSYNC, RWF_SYNC) */
 	int64_t result;       /* return value; -1 on error */
 	int err;              /* errno, 0 on success */
 	uint64_t ns;          /* duration */
@@ -77,8 +80,12 @@ bool event_is_read(const struct event *e);
 /* True for calls that move data into a file (write, pwrite64, writev, ..., the copies). */
 bool event_is_write(const struct event *e);
 
+/* True for posix_fadvise(POSIX_FADV_WILLNEED): it asks for its range to be read into the page
+ * cache, in the background (offset and length say which bytes; length 0: to the end). */
+bool event_is_willneed(const struct event *e);
+
 /* True for calls that ask for data to reach the disk (fsync, fdatasync, sync_file_range,
- * msync, sync, syncfs). */
+ * msync, sync, syncfs; a pwritev2 with RWF_DSYNC or RWF_SYNC). */
 bool event_is_sync(const struct event *e);
 
 /* Format "write(3, 4096) = 4096", "pread64(3, 100, @8192) = 100", "fadvise64(3, @0, len=0,

@@ -29,7 +29,7 @@ enum grid_style {
 /* Extra attributes of one cell. */
 #define GRID_A_REVERSE 0x1u   /* flash: a cell that just changed */
 #define GRID_A_BOLD    0x2u
-#define GRID_A_UNDERLINE 0x4u /* the pages a read asked for (read-ahead brought the rest) */
+#define GRID_A_UNDERLINE 0x4u /* the pages a read asked for (bold: read ahead; view-cache.c) */
 
 /* How a style looks: an ANSI colour (0-7, -1 = default) and attributes. */
 struct grid_style_def {

@@ -17,8 +17,37 @@
 #include "prog/run.h"
 #include "tui/view.h"
 
-/* Steps kept for going back; older ones are forgotten (a step holds two snapshots). */
-#define PROG_TUI_KEEP 512
+/* Steps kept for going back; older ones are forgotten, and the screen says so (a step
+ * holds two snapshots: about 50 KiB). */
+#define PROG_TUI_KEEP 4096
+
+/* While d runs: the screen shows how far it got this often (ms), and reads q. */
+#define PROG_TUI_PROGRESS_MS 100
+
+/* This mode's keys, for the footer. */
+static const char *const prog_tui_keys[][2] = {
+	{ "n", "next" }, { "p", "back" }, { "d", "next write" }, { "a", "autoplay" },
+	{ "o", "calls" }, { "Tab", "file" }, { "s", "stream" }, { "q", "quit" }, { "?", "help" },
+};
+
+/* This mode's help. */
+static const char prog_tui_help[] =
+	"n space ->   run the program to its next step\n"
+	"p <-         go back (the state recorded after that step)\n"
+	"d            run to the next step that writes to a file or asks for the disk\n"
+	"             (fsync, O_SYNC); q stops it\n"
+	"a            autoplay on/off (q stops it)\n"
+	"o            the step's calls, each: a folded step (fputc x 4097) opened\n"
+	"Tab S-Tab    show another file the program touched\n"
+	"s            show another of its FILE streams; Esc: the step's own\n"
+	"Ctrl-L       redraw\n"
+	"? F1         this help (any key closes)\n"
+	"q F10        quit (the program is killed)\n"
+	"\n"
+	"A step is a call: a system call of the program's own on a file, or a stdio\n"
+	"call with the system calls it made (-> write(4, 4096)). Calls of one kind on\n"
+	"one stream fold into one step (x 4097) until one reaches the kernel; the\n"
+	"program's own reads or writes one after another fold too (at most 4096).";
 
 /* Autoplay: one step this often (ms). */
 #define PROG_TUI_AUTO_MS 400
@@ -33,7 +62,7 @@ struct prog_tui {
 	size_t n;
 	size_t forgotten;               /* steps dropped from the front */
 	long cur;                       /* shown step, -1: before the first */
-	bool finished, autoplay, help, quit;
+	bool finished, autoplay, help, quit, open;
 	uint64_t auto_at;
 	long file_sel;                  /* Tab: the file the panes show; -1: the step's own */
 	long stream_sel;                /* s: the stream the stdio pane shows; -1: the step's */
@@ -64,6 +93,9 @@ static int
 prog_tui_keep(struct prog_tui *t, struct prog_run_step *s)
 {
 	if (t->n == PROG_TUI_KEEP) {
+		if (t->forgotten == 0)
+			snprintf(t->status, sizeof t->status, "long program: only the last %d steps are "
+			         "kept for going back (p)", PROG_TUI_KEEP);
 		prog_run_step_clear(t->steps[0]);
 		free(t->steps[0]);
 		memmove(t->steps, t->steps + 1, (t->n - 1) * sizeof *t->steps);
@@ -159,39 +191,94 @@ prog_tui_next(struct prog_tui *t)
 	prog_tui_run_one(t);
 }
 
-/* d: run to the next call that asks for the disk; say what was passed over. */
+/* True if step s writes to a file (a call, or stores through a mapping) or asks for the
+ * disk (what d stops at). */
+static bool
+prog_tui_writes(const struct prog_run_step *s)
+{
+	return s->disk || s->sr.events.n_write > 0 || s->ps.kind == PROG_STEP_STORES;
+}
+
+static void prog_tui_draw(struct prog_tui *t);
+
+/* d: run to the next step that writes to a file or asks for the disk, showing how far it
+ * got; q stops it. Say what was passed over. */
 static void
 prog_tui_to_disk(struct prog_tui *t)
 {
-	uint64_t skipped = 0, reads = 0, writes = 0, stdio = 0, other = 0;
+	uint64_t skipped = 0, reads = 0, stdio = 0, other = 0, at = prog_tui_now_ms();
+	bool stopped = false;
 	int rc = 0;
 
 	t->cur = (long)t->n - 1;
 	while (!t->quit && (rc = prog_tui_run_one(t)) == 1) {
 		const struct prog_run_step *s = t->steps[t->n - 1];
-		if (s->disk)
+		if (prog_tui_writes(s))
 			break;
 		skipped++;
 		if (s->ps.kind == PROG_STEP_STDIO)
 			stdio++;
 		else if (s->sr.events.n_read > 0)
 			reads++;
-		else if (s->sr.events.n_write > 0)
-			writes++;
 		else
 			other++;
-		if (skipped % 64 == 0) {
+		if (prog_tui_now_ms() - at >= PROG_TUI_PROGRESS_MS) {
 			struct crt_event ev;
+			at = prog_tui_now_ms();
+			snprintf(t->status, sizeof t->status, "d: running to the next write: step %zu, "
+			         "%" PRIu64 " passed over (q stops)", t->forgotten + t->n, skipped);
+			prog_tui_draw(t);
 			crt_read(0, &ev);
-			if (ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_ESC))
+			if (ev.kind == CRT_EV_KEY && (ev.key == 'q' || ev.key == CRT_K_ESC)) {
+				stopped = true;
 				break;
+			}
 		}
 	}
-	snprintf(t->status, sizeof t->status, "%s; skipped %" PRIu64 " steps: %" PRIu64 " reads, %"
-	         PRIu64 " writes, %" PRIu64 " stdio calls, %" PRIu64 " other",
-	         rc == 1 && t->steps[t->n - 1]->disk ? "stopped at a call that reaches the disk" :
-	         rc == 1 ? "stopped (key)" : "no call reached the disk before the end", skipped,
-	         reads, writes, stdio, other);
+	snprintf(t->status, sizeof t->status, "%s; passed over %" PRIu64 " steps: %" PRIu64
+	         " reads, %" PRIu64 " stdio calls, %" PRIu64 " other",
+	         stopped ? "stopped (q)" : rc == 1 && t->steps[t->n - 1]->disk ?
+	         "stopped at a call that asks for the disk" : rc == 1 ?
+	         "stopped at a write to a file" : "no write before the end", skipped, reads, stdio,
+	         other);
+}
+
+/* The calls of the shown step, each (o): into buf. */
+static void
+prog_tui_calls_text(const struct prog_tui *t, char *buf, size_t len)
+{
+	const struct prog_run_step *s = t->cur >= 0 ? t->steps[t->cur] : NULL;
+	const size_t max = 24;
+	size_t at = 0, shown = 0;
+
+	buf[0] = '\0';
+	if (s == NULL) {
+		snprintf(buf, len, "no step yet: n runs the program to its first");
+		return;
+	}
+	at += (size_t)snprintf(buf + at, len - at, "step %zu: %" PRIu64 " call%s\n\n",
+	                       s->sr.index + 1, s->count, s->count == 1 ? "" : "s");
+	if (s->calls != NULL) {
+		/* A folded stdio step: each call, as its argument and result. */
+		for (uint64_t i = 0; i < s->count && shown < max / 2 && at < len; i++, shown++)
+			at += (size_t)snprintf(buf + at, len - at, "%s(%" PRId64 ") = %" PRId64 "\n",
+			                       s->ps.func, s->calls[i].arg, s->calls[i].ret);
+		if (s->count > shown && at < len)
+			at += (size_t)snprintf(buf + at, len - at, "... %" PRIu64 " more\n",
+			                       s->count - shown);
+		if (s->sr.events.n > 0 && at < len)
+			at += (size_t)snprintf(buf + at, len - at, "\nthe system calls they made:\n");
+	}
+	shown = 0;
+	for (size_t i = 0; i < s->sr.events.n && shown < max / 2 && at < len; i++, shown++) {
+		char ev[256];
+		at += (size_t)snprintf(buf + at, len - at, "%s%s\n",
+		                       event_format(&s->sr.events.v[i], ev, sizeof ev),
+		                       s->sr.events.v[i].origin == EV_STDIO ? "  [stdio]" : "");
+	}
+	if (s->sr.events.n + s->sr.events.dropped > shown && at < len)
+		snprintf(buf + at, len - at, "... %zu more\n", s->sr.events.n + s->sr.events.dropped -
+		         shown);
 }
 
 /* The file index the panes show for step s (the Tab choice, else the step's own). */
@@ -226,8 +313,6 @@ prog_tui_select(struct prog_tui *t, struct snapshot *sn)
 	size_t nf, ns = 0;
 	const struct prog_run_file *files = prog_run_files(t->r, &nf);
 	long fi = prog_tui_file(t, s);
-	struct prog_stream v[32];
-	const char *why = NULL;
 	char cmd[256] = "";
 	size_t at = 0;
 
@@ -241,45 +326,42 @@ prog_tui_select(struct prog_tui *t, struct snapshot *sn)
 		if (s == NULL || fi != s->file)
 			*sn = f->last;
 		/* The file first: a long command line is what the title bar cuts. */
-		snprintf(t->title, sizeof t->title, "file %ld/%zu: %.200s%s%s%s  |  %.200s", fi + 1, nf,
-		         f->path, f->label ? " (" : "", f->label ? f->label : "", f->label ? ")" : "",
-		         cmd);
+		snprintf(t->title, sizeof t->title, "file %ld/%zu: %.200s  |  %.200s", fi + 1, nf,
+		         f->name, cmd);
 	} else {
 		snprintf(t->title, sizeof t->title, "%s  |  no file yet", cmd);
 	}
 	t->scn.title = t->title;
-	if (t->cur != (long)t->n - 1 || t->finished)
+	/* The streams as the shown step left them (recorded with it: replay shows them too). */
+	if (s == NULL || s->n_streams == 0)
 		return;
-	ns = prog_run_streams(t->r, v, 32, &why);
-	if (ns == 0)
-		return;
+	ns = s->n_streams;
+	const struct prog_run_stream *v = s->streams;
 	long si = t->stream_sel >= 0 ? t->stream_sel % (long)ns : -1;
 	/* Tab chose a file: the stream open on it, if the program has one there. */
-	if (si < 0 && t->file_sel >= 0 && fi >= 0 && s != NULL)
+	if (si < 0 && t->file_sel >= 0 && fi >= 0 && t->cur == (long)t->n - 1 && !t->finished)
 		for (size_t i = 0; i < ns && si < 0; i++)
-			if (prog_tui_same_file(s->ps.pid, v[i].fd, &files[fi]))
-				si = (long)i;
-	if (si < 0 && fi >= 0)
-		for (size_t i = 0; i < ns && si < 0; i++)
-			if (sn->stdio.open && v[i].fd == sn->stdio.fd)
+			if (prog_tui_same_file(s->ps.pid, v[i].st.fd, &files[fi]))
 				si = (long)i;
 	if (si < 0)
 		return;
 	sn->stdio.open = true;
-	sn->stdio.fd = v[si].fd;
-	sn->stdio.size = v[si].buf_size;
-	sn->stdio.pending = v[si].pending;
-	sn->stdio.read_avail = v[si].read_ahead;
-	sn->stdio.mode = v[si].mode == PROG_STREAM_UNBUFFERED ? SCN_BUF_NONE :
-	                 v[si].mode == PROG_STREAM_LINE ? SCN_BUF_LINE : SCN_BUF_FULL;
-	sn->stdio.writing = v[si].putting;
-	sn->stdio.head_len = 0;
+	sn->stdio.fd = v[si].st.fd;
+	sn->stdio.size = v[si].st.buf_size;
+	sn->stdio.pending = v[si].st.pending;
+	sn->stdio.read_avail = v[si].st.read_ahead;
+	sn->stdio.mode = v[si].st.mode == PROG_STREAM_UNBUFFERED ? SCN_BUF_NONE :
+	                 v[si].st.mode == PROG_STREAM_LINE ? SCN_BUF_LINE : SCN_BUF_FULL;
+	sn->stdio.writing = v[si].st.putting;
+	sn->stdio.reading = v[si].st.can_read && !v[si].st.putting;
+	memcpy(sn->stdio.head, v[si].head, v[si].head_len);
+	sn->stdio.head_len = v[si].head_len;
 	if (t->stream_sel >= 0 && t->status[0] == '\0')
 		snprintf(t->status, sizeof t->status, "stream %ld/%zu: fd %d, %s, buffer %" PRIu64
-		         " B, pending %" PRIu64 " B (s: next stream)", si + 1, ns, v[si].fd,
-		         v[si].mode == PROG_STREAM_UNBUFFERED ? "unbuffered" :
-		         v[si].mode == PROG_STREAM_LINE ? "line buffered" : "fully buffered",
-		         v[si].buf_size, v[si].pending);
+		         " B, pending %" PRIu64 " B (s: next stream)", si + 1, ns, v[si].st.fd,
+		         v[si].st.mode == PROG_STREAM_UNBUFFERED ? "unbuffered" :
+		         v[si].st.mode == PROG_STREAM_LINE ? "line buffered" : "fully buffered",
+		         v[si].st.buf_size, v[si].st.pending);
 }
 
 /* Draw the screen. */
@@ -291,10 +373,12 @@ prog_tui_draw(struct prog_tui *t)
 		.initial = &t->initial, .replay = t->n > 0 && t->cur < (long)t->n - 1,
 		.speed = 1.0, .autoplay = t->autoplay, .ascii = t->o->ascii, .anim = VIEW_ANIM_NONE,
 		.help = t->help, .focus = VIEW_PANE_NONE, .detail_cell = -1, .status = t->status,
+		.keys = prog_tui_keys, .n_keys = sizeof prog_tui_keys / sizeof prog_tui_keys[0],
+		.help_text = prog_tui_help, .first = t->forgotten,
 	};
 	struct snapshot *saved = NULL;
-	const char *note = prog_run_stdio_note(t->r);
-	char status[600];
+	const char *note = prog_run_stdio_note(t->r), *unseen = prog_run_unseen_note(t->r);
+	char status[800];
 	int w, h;
 
 	t->scn.n_steps = t->n;
@@ -310,14 +394,23 @@ prog_tui_draw(struct prog_tui *t)
 	} else {
 		prog_tui_select(t, &t->initial);
 	}
-	if (note[0] != '\0') {
-		/* Static or not glibc: the stdio pane has nothing to show, and says why here. */
-		snprintf(status, sizeof status, "%s%s%s", note, t->status[0] ? " | " : "", t->status);
+	if (note[0] != '\0' || unseen[0] != '\0') {
+		/* Static or not glibc: the stdio pane has nothing to show, and says why here; an
+		 * io_uring's I/O is not seen at all, and that is said here too. */
+		snprintf(status, sizeof status, "%s%s%s%s%s", unseen, unseen[0] && note[0] ? " | " : "",
+		         note, (unseen[0] || note[0]) && t->status[0] ? " | " : "", t->status);
 		f.status = status;
 	}
 	if (t->cur >= 0 && t->results[t->cur].after.disk.fs[0] != '\0')
 		f.fs = t->results[t->cur].after.disk.fs;
 	view_screen_draw(t->g, &f, &t->lay);
+	if (t->open && !t->help) {
+		char text[4096];
+		prog_tui_calls_text(t, text, sizeof text);
+		view_frame_popup(t->g, "calls", text, t->o->ascii);
+		if (t->o->ascii)
+			grid_asciify(t->g);
+	}
 	if (saved != NULL) {
 		t->results[t->cur].after = *saved;
 		free(saved);
@@ -331,8 +424,8 @@ prog_tui_key(struct prog_tui *t, int k)
 {
 	size_t nf;
 
-	if (t->help) {
-		t->help = false;
+	if (t->help || t->open) {
+		t->help = t->open = false;
 		if (k != 'q' && k != CRT_K_F10)
 			return;
 	}
@@ -378,6 +471,9 @@ prog_tui_key(struct prog_tui *t, int k)
 	case '?': case 'h': case CRT_K_F1:
 		t->help = true;
 		break;
+	case 'o': case 'O':
+		t->open = true;
+		break;
 	case 0x0c:
 		crt_redraw();
 		break;
@@ -421,8 +517,8 @@ prog_tui_run(char *const argv[], const struct app_opts *o, const struct prog_run
 	t->scn.title = t->title;
 	t->scn.path = argv[0];
 	t->scn.intro = "Your program, stopped before its first call on a file. n: the next step, "
-	               "a: autoplay, d: run to the next call that reaches the disk, p: back, "
-	               "Tab: next file, s: next stdio stream, q: quit.";
+	               "a: autoplay, d: run to the next write to a file, p: back, o: the step's "
+	               "calls, Tab: next file, s: next stdio stream, q: quit.";
 	snprintf(t->initial.cache.note, sizeof t->initial.cache.note, "no file yet");
 	snprintf(t->initial.disk.note, sizeof t->initial.disk.note, "no file yet");
 	mine.poll = prog_tui_poll;

@@ -14,7 +14,6 @@
 #include "sweep/print.h"
 #include "tui/cast.h"
 #include "tui/crt.h"
-#include "export/describe.h"
 #include "lesson/lesson.h"
 #include "practice/practice.h"
 #include "export/program.h"
@@ -145,7 +144,7 @@ tui_draw(struct tui *t)
 		.details = t->show_detail, .detail_cell = t->detail_cell,
 		.prompt = t->asking ? t->prompt : NULL,
 		.prompt_title = t->consenting ? "this lesson runs programs" : NULL,
-		.status = t->status, .sweep_top = t->sweep_top,
+		.status = t->status, .sweep_top = t->sweep_top, .step_line = t->o->step_line,
 		.program = t->program, .program_toggled = t->program_toggled,
 	};
 	const char *sweep[256];
@@ -333,9 +332,11 @@ tui_finish(struct tui *t)
 		n = snprintf(t->status, sizeof t->status, "end of scenario: step %ld was stopped, so "
 		             "its expectations were not checked; %s", t->stopped + 1,
 		             bad == 0 ? "the others held" : "some others failed (red)");
-	else
-		n = snprintf(t->status, sizeof t->status, "end of scenario: %s",
-		             bad == 0 ? "every expectation held" : "some expectations failed (red)");
+	else   /* A practice problem's expectations are its model: the machine is right. */
+		n = snprintf(t->status, sizeof t->status, "end of scenario: %s", bad == 0 ?
+		             "every expectation held" : t->o->practice == NULL ? "some expectations "
+		             "failed (red)" : "this machine did otherwise than the model (red): its "
+		             "answers count");
 	if (t->o->quiz && t->asked > 0 && n > 0 && (size_t)n < sizeof t->status)
 		snprintf(t->status + n, sizeof t->status - (size_t)n, "   quiz score %d/%d",
 		         t->right, t->asked);
@@ -439,7 +440,7 @@ tui_ask_choice(struct tui *t, const struct scn_step *st)
 		if (q->step != tui_count(t) || q->n_choices == 0)
 			continue;
 		t->ask_q = (long)i;
-		describe_step(st, call, sizeof call);
+		view_step_line(t->o->step_line, st, call, sizeof call);
 		used = (size_t)snprintf(t->prompt, sizeof t->prompt, "Next: step %zu, %s\n%s\n",
 		                        tui_count(t) + 1, call, q->text);
 		for (size_t c = 0; c < q->n_choices && used < sizeof t->prompt; c++)
@@ -485,7 +486,7 @@ tui_ask(struct tui *t)
 	t->asking = true;
 	t->autoplay = false;
 	t->answer[0] = '\0';
-	describe_step(st, call, sizeof call);
+	view_step_line(t->o->step_line, st, call, sizeof call);
 	snprintf(t->prompt, sizeof t->prompt,
 	         "Next: step %zu, %s\n%s\n\nyour guess: %s_\n\n(digits, Enter to run the step, "
 	         "Esc to skip the question)", tui_count(t) + 1, call, q, t->answer);
@@ -749,12 +750,10 @@ tui_key(struct tui *t, int k)
 static int
 tui_timeout(struct tui *t)
 {
-	uint64_t now;
-
 	if (t->anim != VIEW_ANIM_NONE)
 		return TUI_TICK_MS;
 	if (t->autoplay && !t->finished && !t->asking) {
-		now = tui_now_ms();
+		uint64_t now = tui_now_ms();
 		return t->auto_at > now ? (int)(t->auto_at - now) : 0;
 	}
 	return -1;
@@ -841,7 +840,9 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 		text_fline(stderr, "iobufviz: writing ", o->record, " failed\n");
 	if (o->quiz && t->asked > 0)
 		printf("quiz: %d of %d predictions right\n", t->right, t->asked);
-	rc = t->l != NULL && lesson_failures(t->l) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;
+	/* Past --timeout the environment's bound ended the run: 3, as headless says. */
+	rc = t->l == NULL ? APP_EXIT_OK : lesson_timed_out(t->l) ? APP_EXIT_ENV :
+	     lesson_failures(t->l) > 0 ? APP_EXIT_FAILED : APP_EXIT_OK;
 	lesson_free(t->l);
 	program_free(t->program);
 	grid_free(t->g);

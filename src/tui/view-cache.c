@@ -169,32 +169,170 @@ view_cache_scale(uint64_t scale, uint64_t ppc, size_t cap, size_t fit)
 	return span / ppc > fit ? (size_t)(span / ppc) : fit;
 }
 
-/* Whether a shown cell holds a page of the bytes the step's reads asked for. */
+/* Whether the cells are marked by where the step's pages came from. */
 static bool
-view_cache_asked(const struct view_cache_look *look, const struct view_cell_state *st)
+view_cache_marked(const struct view_cache_look *look)
 {
-	uint64_t psz = view_page_size();
+	return look != NULL && look->before != NULL && look->origins != NULL &&
+	       look->origins->valid;
+}
 
-	return look->asked_end > look->asked_first && st->pages > 0 &&
-	       st->first_page * psz < look->asked_end &&
-	       (st->first_page + st->pages) * psz > look->asked_first;
+/* Pages [first, first + n) of s by where they came from (all 0 when not marked). */
+static void
+view_cache_from(const struct snapshot *s, const struct view_cache_look *look, uint64_t first,
+                uint64_t n, uint64_t *out)
+{
+	const struct snap_cache *c = &s->cache;
+	uint64_t ppc = c->pages_per_cell ? c->pages_per_cell : 1;
+
+	memset(out, 0, SNAPSHOT_FROM__COUNT * sizeof *out);
+	if (!view_cache_marked(look))
+		return;
+	for (size_t i = first / ppc; i < c->n_cells && i * ppc < first + n; i++) {
+		uint64_t v[SNAPSHOT_FROM__COUNT];
+		snapshot_origins_cell(&look->before->cache, c, look->origins, i, v, NULL);
+		for (int f = 0; f < SNAPSHOT_FROM__COUNT; f++)
+			out[f] += v[f];
+	}
+}
+
+/* Draw the shown cell of pages [first, first + n) at x, y (cw x rh): its state's glyph, the
+ * flash where it changed since prev, and where its pages came from: asked for (underlined),
+ * read ahead (bold), only cached before the step (dim). */
+static void
+view_cache_put(struct grid *g, int x, int y, int cw, int rh, const struct snapshot *now,
+               const struct snapshot *prev, const struct view_cache_look *look, uint64_t first,
+               uint64_t n, bool ascii)
+{
+	struct view_cell_state st = view_cache_range(now, first, n);
+	uint64_t from[SNAPSHOT_FROM__COUNT];
+	int style;
+	enum view_glyph k = view_cache_kind(&st, &style);
+
+	view_cache_from(now, look, first, n, from);
+	if (from[SNAPSHOT_FROM_ASKED] == 0 && from[SNAPSHOT_FROM_AHEAD] == 0 &&
+	    from[SNAPSHOT_FROM_BEFORE] + from[SNAPSHOT_FROM_EARLIER] > 0)
+		style = GS_DIM;
+	for (int dy = 0; dy < rh; dy++)
+		for (int dx = 0; dx < cw; dx++)
+			grid_put(g, x + dx, y + dy, view_glyph(k, ascii), style);
+	if (prev != NULL) {
+		struct view_cell_state ps = view_cache_range(prev, first, n);
+		int pstyle;
+		if (view_cache_kind(&ps, &pstyle) != k)
+			grid_attr(g, (struct grid_rect){ x, y, cw, rh }, GRID_A_REVERSE);
+	}
+	if (from[SNAPSHOT_FROM_ASKED] > 0)
+		grid_attr(g, (struct grid_rect){ x, y + rh - 1, cw, 1 },
+		          GRID_A_UNDERLINE | GRID_A_BOLD);
+	else if (from[SNAPSHOT_FROM_AHEAD] > 0)
+		grid_attr(g, (struct grid_rect){ x, y, cw, rh }, GRID_A_BOLD);
+}
+
+/* The legend of the marks: each origin with its count, as the cells show it, into l (names
+ * in names; brief: the short words, for a narrow pane), the origins that have pages first (a
+ * narrow pane may cut the rest); return the entries. */
+static size_t
+view_cache_origins_legend(const struct snapshot_origins *o, bool resident, bool brief,
+                          struct view_legend *l, char (*names)[80])
+{
+	enum view_glyph v = resident ? VG_RESIDENT : VG_CLEAN;
+	const uint64_t *pg = o->pages;
+	struct view_legend e[4];
+	int rank[4];
+	size_t n = 0, out = 0;
+
+	if (pg[SNAPSHOT_FROM_ASKED] == 0 && o->asked_cached > 0)
+		snprintf(names[n], sizeof names[n], "%s", brief ? "asked: cached" :
+		         "asked for: cached already");
+	else
+		snprintf(names[n], sizeof names[n], "%" PRIu64 " %s", pg[SNAPSHOT_FROM_ASKED],
+		         brief ? "asked" : "asked for");
+	rank[n] = pg[SNAPSHOT_FROM_ASKED] > 0 ? 0 : o->asked_cached > 0 ? 1 : 2;
+	e[n] = (struct view_legend){ v, GS_CLEAN, names[n], GRID_A_UNDERLINE | GRID_A_BOLD };
+	n++;
+	snprintf(names[n], sizeof names[n], "%" PRIu64 " %s", pg[SNAPSHOT_FROM_AHEAD],
+	         brief ? "ahead" : "read ahead");
+	rank[n] = pg[SNAPSHOT_FROM_AHEAD] > 0 ? 0 : 2;
+	e[n] = (struct view_legend){ v, GS_CLEAN, names[n], GRID_A_BOLD };
+	n++;
+	if (pg[SNAPSHOT_FROM_EARLIER] > 0) {
+		snprintf(names[n], sizeof names[n], "%" PRIu64 " asked at step %zu%s",
+		         pg[SNAPSHOT_FROM_EARLIER], o->earlier_step, brief ? "" : ", seen now");
+		rank[n] = 0;
+		e[n] = (struct view_legend){ v, GS_DIM, names[n], 0 };
+		n++;
+	}
+	if (o->n_by > 0 && o->by[0] > 0 && pg[SNAPSHOT_FROM_BEFORE] > 0)
+		snprintf(names[n], sizeof names[n], "%" PRIu64 " %s (step %zu%s%s)",
+		         pg[SNAPSHOT_FROM_BEFORE], brief ? "before" : "cached before", o->by[0],
+		         o->by_willneed[0] ? ": WILLNEED" : "", o->n_by > 1 ? ", ..." : "");
+	else
+		snprintf(names[n], sizeof names[n], "%" PRIu64 " %s", pg[SNAPSHOT_FROM_BEFORE],
+		         brief ? "before" : "cached before");
+	rank[n] = pg[SNAPSHOT_FROM_BEFORE] > 0 ? 0 : 2;
+	e[n] = (struct view_legend){ v, GS_DIM, names[n], 0 };
+	n++;
+	for (int r = 0; r <= 2; r++)
+		for (size_t i = 0; i < n; i++)
+			if (rank[i] == r)
+				l[out++] = e[i];
+	return out;
+}
+
+/* Draw the marks' legend at x, y in w columns and up to rows rows, in the long words when
+ * they fit, else the short ones; return the rows used (g NULL: only count them). */
+static int
+view_cache_origins_draw(struct grid *g, int x, int y, int w, int rows,
+                        const struct snapshot_origins *o, bool resident, bool ascii)
+{
+	struct view_legend l[4];
+	char names[4][80];
+	size_t n = view_cache_origins_legend(o, resident, false, l, names);
+
+	if (view_legend_draw(NULL, 0, 0, w, 8, l, n, ascii) > rows)
+		n = view_cache_origins_legend(o, resident, true, l, names);
+	return view_legend_draw(g, x, y, w, rows, l, n, ascii);
+}
+
+/* The first snapshot cell of a strip of n cells where the step acts: its first page asked
+ * for (or arriving from an earlier WILLNEED), a little before it when there is room. */
+static size_t
+view_cache_zoom_first(const struct snap_cache *c, const struct snapshot_origins *o, size_t n)
+{
+	uint64_t ppc = c->pages_per_cell ? c->pages_per_cell : 1;
+	uint64_t at = o->asked_first;
+	size_t first;
+
+	if (o->pages[SNAPSHOT_FROM_EARLIER] > 0 && o->earlier_first < at)
+		at = o->earlier_first;
+	first = (size_t)(at / view_page_size() / ppc);
+	if (n >= 16)
+		first -= first % 8;
+	if (first + n > c->n_cells)
+		first = c->n_cells > n ? c->n_cells - n : 0;
+	return first;
 }
 
 /* The cache legend. */
 static const struct view_legend view_cache_legend[] = {
-	{ VG_DIRTY, GS_DIRTY, "dirty" }, { VG_CLEAN, GS_CLEAN, "clean" },
-	{ VG_WRITEBACK, GS_WRITEBACK, "writeback" }, { VG_ABSENT, GS_DIM, "absent" },
+	{ .v = VG_DIRTY, .style = GS_DIRTY, .name = "dirty" },
+	{ .v = VG_CLEAN, .style = GS_CLEAN, .name = "clean" },
+	{ .v = VG_WRITEBACK, .style = GS_WRITEBACK, .name = "writeback" },
+	{ .v = VG_ABSENT, .style = GS_DIM, .name = "absent" },
 };
 #define VIEW_CACHE_LEGEND (sizeof view_cache_legend / sizeof view_cache_legend[0])
 
 /* The legend when only residency is known: no cell claims to be clean. */
 static const struct view_legend view_cache_legend_resident[] = {
-	{ VG_RESIDENT, GS_CLEAN, "cached, dirty ?" }, { VG_ABSENT, GS_DIM, "absent" },
+	{ .v = VG_RESIDENT, .style = GS_CLEAN, .name = "cached, dirty ?" },
+	{ .v = VG_ABSENT, .style = GS_DIM, .name = "absent" },
 };
 
 /* The legend of a file in memory (tmpfs): cached, or not; nothing is ever dirty there. */
 static const struct view_legend view_cache_legend_memory[] = {
-	{ VG_RESIDENT, GS_CLEAN, "cached" }, { VG_ABSENT, GS_DIM, "absent" },
+	{ .v = VG_RESIDENT, .style = GS_CLEAN, .name = "cached" },
+	{ .v = VG_ABSENT, .style = GS_DIM, .name = "absent" },
 };
 
 /* Draw the page-cache pane. */
@@ -206,9 +344,18 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	const struct snap_cache *c = &now->cache;
 	struct view_cache_geom gm = { 0 };
 	char a[32], b[64], line[256];
-	bool tall = r.h >= 7;
-	int notes = (c->note[0] != '\0') + (note != NULL && *note != '\0');
-	int y = r.y, rows, srows;
+	bool tall = r.h >= 7, marked = view_cache_marked(look), alone = false;
+	/* The marks' legend takes the remark's row: a read (marks) and a large folio (a write's
+	 * remark) do not come together. */
+	int notes = (c->note[0] != '\0') + ((note != NULL && *note != '\0') || marked);
+	/* Two rows for the marks' legend where the notes keep one free (the scale is made as if
+	 * two notes were shown). */
+	int marks_rows = marked && tall && notes < 2 ?
+	                 view_cache_origins_draw(NULL, 0, 0, r.w, 2, look->origins, !c->has_dirty,
+	                                         ascii) : 1;
+
+	notes += marks_rows - 1;
+	int y = r.y, rows, srows, zoom_y = -1, counts_y;
 	uint64_t ppc = c->pages_per_cell ? c->pages_per_cell : 1;
 	int cw = look != NULL && look->big && r.w >= 16 ? 2 : 1, rh = 1;
 	bool mem = snapshot_in_memory(now);
@@ -218,6 +365,8 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	size_t n_legend = mem ? sizeof view_cache_legend_memory / sizeof view_cache_legend_memory[0] :
 	                  c->has_dirty ? VIEW_CACHE_LEGEND :
 	                  sizeof view_cache_legend_resident / sizeof view_cache_legend_resident[0];
+	size_t zfirst = 0, zn = 0;
+	int legend_rows = tall ? view_legend_draw(NULL, 0, 0, r.w, 2, legend, n_legend, ascii) : 0;
 
 	if (geom != NULL)
 		*geom = gm;
@@ -230,8 +379,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	}
 	/* Rows left for the grid after the header ("1 cell =" and a blank line), the counts,
 	 * the legend and the notes: every cell must get a place of its own. */
-	rows = r.y + r.h - y - notes - 1 -
-	       (tall ? 2 + view_legend_draw(NULL, 0, 0, r.w, 2, legend, n_legend, ascii) : 0);
+	rows = r.y + r.h - y - notes - 1 - (tall ? 2 + legend_rows : 0);
 	if (rows < 1)
 		rows = 1;
 	/* The rows the scale is made for: as if both notes were shown, so that a note coming
@@ -257,7 +405,27 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		/* Fewer cells than a row: use the width they need. */
 		gm.rows = (int)((gm.n + (size_t)gm.cols - 1) / (size_t)gm.cols);
 	}
-	if (tall) {
+	/* Where a shown cell merges pages, the step's pages one snapshot cell each: under the
+	 * grid when they fit there, else (projector mode) in its place. */
+	counts_y = r.y + r.h - notes - 1 - legend_rows;
+	if (marked && gm.per > 1 && c->source != SNAP_SRC_NONE) {
+		int grid_end = y + (tall ? 2 : 0) + gm.rows * rh;
+		zn = (size_t)gm.cols < c->n_cells ? (size_t)gm.cols : c->n_cells;
+		zfirst = view_cache_zoom_first(c, look->origins, zn);
+		if (grid_end + (tall ? 1 : 0) + 1 + rh + (tall ? 1 : 0) <= counts_y)
+			zoom_y = grid_end + (tall ? 1 : 0);
+		else if (look->big)
+			alone = true;
+		else
+			zn = 0;
+	}
+	units_format_size(ppc * view_page_size(), b, sizeof b);
+	if (tall && alone) {
+		grid_printf(g, r.x, y++, r.w, GS_DIM, "1 cell = %" PRIu64 " page%s (%s): pages %zu-%zu, "
+		            "where this step reads", ppc, ppc > 1 ? "s" : "", b, zfirst * ppc,
+		            (zfirst + zn) * ppc - 1);
+		y++;
+	} else if (tall) {
 		units_format_size(ppc * gm.per * view_page_size(), a, sizeof a);
 		grid_printf(g, r.x, y++, r.w, GS_DIM, "1 cell = %" PRIu64 " page%s (%s)",
 		            ppc * (gm.per ? gm.per : 1), ppc * gm.per > 1 ? "s" : "", a);
@@ -268,31 +436,30 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		grid_print(g, r.x, y, r.w, GS_DIM, "page cache not observable here");
 	} else if (c->n_cells == 0) {
 		grid_print(g, r.x, y, r.w, GS_DIM, "empty file: no pages");
+	} else if (alone) {
+		for (size_t i = 0; i < zn; i++)
+			view_cache_put(g, gm.x + (int)i * cw, y, cw, rh, now, prev, look,
+			               (zfirst + i) * ppc, ppc, ascii);
+		gm.rows = 1;
 	} else {
 		for (size_t i = 0; i < gm.n; i++) {
 			struct view_cell_state st = view_cache_cell(now, &gm, i);
-			int style, x = gm.x + (int)(i % (size_t)gm.cols) * cw;
-			int yy = gm.y + (int)(i / (size_t)gm.cols) * rh;
-			enum view_glyph k = view_cache_kind(&st, &style);
-
-			for (int dy = 0; dy < rh; dy++)
-				for (int dx = 0; dx < cw; dx++)
-					grid_put(g, x + dx, yy + dy, view_glyph(k, ascii), style);
-			if (prev != NULL) {
-				struct view_cell_state ps = view_cache_range(prev, st.first_page, st.pages);
-				int pstyle;
-				if (view_cache_kind(&ps, &pstyle) != k)
-					grid_attr(g, (struct grid_rect){ x, yy, cw, rh },
-					          GRID_A_REVERSE);
-			}
-			if (look != NULL && view_cache_asked(look, &st))
-				grid_attr(g, (struct grid_rect){ x, yy + rh - 1, cw, 1 },
-				          GRID_A_UNDERLINE | GRID_A_BOLD);
+			view_cache_put(g, gm.x + (int)(i % (size_t)gm.cols) * cw,
+			               gm.y + (int)(i / (size_t)gm.cols) * rh, cw, rh, now, prev, look,
+			               st.first_page, st.pages, ascii);
 		}
 	}
 	y = gm.y + (gm.rows > 0 ? gm.rows * rh : 1) + (tall ? 1 : 0);
-	if (y > r.y + r.h - (tall ? 3 : 1) - notes)
-		y = r.y + r.h - (tall ? 3 : 1) - notes;
+	if (zoom_y >= 0) {
+		grid_printf(g, r.x, zoom_y, r.w, GS_DIM, "pages %zu-%zu, %" PRIu64 " a cell (%s):",
+		            zfirst * ppc, (zfirst + zn) * ppc - 1, ppc, b);
+		for (size_t i = 0; i < zn; i++)
+			view_cache_put(g, gm.x + (int)i * cw, zoom_y + 1, cw, rh, now, prev, look,
+			               (zfirst + i) * ppc, ppc, ascii);
+		y = zoom_y + 1 + rh + (tall ? 1 : 0);
+	}
+	if (y > r.y + r.h - (tall ? 1 + legend_rows : 1) - notes)
+		y = r.y + r.h - (tall ? 1 + legend_rows : 1) - notes;
 	if (y < gm.y + 1)
 		y = gm.y + 1;
 	if (mem) {
@@ -319,20 +486,30 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		y += view_legend_draw(g, r.x, y, r.w, 2, legend, n_legend, ascii);
 	} else {
 		int n = grid_print(g, r.x, y, r.w, GS_NORMAL, line);
-		if (!tall && c->n_cells > 0 && gm.per > 1) {
+		if (alone)
+			snprintf(b, sizeof b, "  pages %zu-%zu shown", zfirst * ppc,
+			         (zfirst + zn) * ppc - 1);
+		else if (c->n_cells > 0 && gm.per > 1) {
 			units_format_size(ppc * gm.per * view_page_size(), a, sizeof a);
 			snprintf(b, sizeof b, "  cell=%s", a);
-			if (grid_text_width(b) <= r.w - n)   /* whole or not at all */
-				n += grid_print(g, r.x + n, y, r.w - n, GS_DIM, b);
-		}
+		} else
+			b[0] = '\0';
+		if (b[0] != '\0' && grid_text_width(b) <= r.w - n)   /* whole or not at all */
+			n += grid_print(g, r.x + n, y, r.w - n, GS_DIM, b);
 		if (r.w - n > 20)
 			view_legend_draw(g, r.x + n + 2, y, r.w - n - 2, 1, legend, n_legend, ascii);
 		y++;
 	}
 	if (c->note[0] != '\0' && y < r.y + r.h)
 		grid_print(g, r.x, y++, r.w, GS_DIM, c->note);
-	if (note != NULL && *note != '\0' && y < r.y + r.h)
+	if (marked && y < r.y + r.h)
+		y += view_cache_origins_draw(g, r.x, y, r.w, marks_rows, look->origins,
+		                             !c->has_dirty, ascii);
+	else if (note != NULL && *note != '\0' && y < r.y + r.h) {
 		grid_print(g, r.x, y++, r.w, GS_DIRTY, note);
+	}
+	if (alone)
+		gm.n = 0, gm.cols = 0;
 	if (geom != NULL)
 		*geom = gm;
 }

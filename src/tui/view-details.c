@@ -13,6 +13,7 @@
 #include "lesson/lesson.h"
 #include "lesson/narrate.h"
 #include "base/units.h"
+#include "scenario/names.h"
 #include "tui/view.h"
 
 /* Text being built into a caller's buffer; what does not fit is cut. */
@@ -65,13 +66,14 @@ view_details_stdio(struct view_details_buf *b, const struct snapshot *s)
 	                 s->fd.open ? "open" : "closed", s->fd.pos, (unsigned)s->fd.flags);
 }
 
-/* The page cache: where the counts come from, the counts, runs of cells. */
+/* The page cache: where the counts come from, the counts, where the step's pages came from
+ * (sr: the step shown, or NULL), runs of cells. */
 static void
 view_details_cache(struct view_details_buf *b, const struct snapshot *s,
-                   const struct view_cache_geom *geom)
+                   const struct step_result *sr, const struct view_cache_geom *geom)
 {
 	const struct snap_cache *c = &s->cache;
-	char a[32];
+	char a[32], o[512];
 
 	units_format_size(c->file_size, a, sizeof a);
 	view_details_add(b, "source: %s%s%s\n", c->source == SNAP_SRC_CACHESTAT ? "cachestat(2)" :
@@ -83,6 +85,10 @@ view_details_cache(struct view_details_buf *b, const struct snapshot *s,
 	                 c->cached, c->dirty, c->writeback);
 	view_details_add(b, "whole system: Dirty %" PRIu64 " kB, Writeback %" PRIu64 " kB\n",
 	                 c->sys_dirty_kb, c->sys_writeback_kb);
+	if (sr != NULL && sr->origins.valid)
+		view_details_add(b, "step %zu's pages: %s\n", sr->index + 1,
+		                 snapshot_origins_text(&sr->origins, scenario_names_of(scn_sources,
+		                 (int)c->source), o, sizeof o));
 	if (b->n < b->len) {
 		view_cache_runs_text(s, geom, 12, b->d + b->n, b->len - b->n);
 		b->n += strlen(b->d + b->n);
@@ -172,8 +178,8 @@ view_details_log(struct view_details_buf *b, const struct view_frame *f)
 	for (size_t i = 0; i < sr->events.n && i < 14; i++) {
 		char line[256];
 		event_format(&sr->events.v[i], line, sizeof line);
-		view_details_add(b, "%s  %s\n", line,
-		                 sr->events.v[i].origin == EV_STDIO ? "[stdio]" : "");
+		view_details_add(b, "%s  [%s]\n", line,
+		                 scenario_names_of(scn_origin_words, (int)sr->events.v[i].origin));
 	}
 	if (sr->events.n > 14)
 		view_details_add(b, "... %zu calls in all\n", sr->events.n);
@@ -195,7 +201,9 @@ view_details_text(const struct view_frame *f, const struct view_cache_geom *geom
 		return view_cache_cell_text(s, geom, (size_t)f->detail_cell, buf, len);
 	switch (f->focus) {
 	case VIEW_PANE_STDIO: view_details_stdio(&b, s); break;
-	case VIEW_PANE_CACHE: view_details_cache(&b, s, geom); break;
+	case VIEW_PANE_CACHE:
+		view_details_cache(&b, s, f->cur >= 0 ? &f->results[f->cur] : NULL, geom);
+		break;
 	case VIEW_PANE_DISK: view_details_disk(&b, s); break;
 	case VIEW_PANE_LOG: view_details_log(&b, f); break;
 	default: return NULL;

@@ -85,16 +85,21 @@ view_disk_strip(struct grid *g, int x, int y, int w, const struct snapshot *now,
 
 /* The disk legend. */
 static const struct view_legend view_disk_legend[] = {
-	{ VG_ONDISK, GS_DISK, "on disk" }, { VG_DELALLOC, GS_DIRTY, "no block yet" },
-	{ VG_STALE, GS_DIRTY, "stale" }, { VG_UNWRITTEN, GS_DISK, "unwritten" },
-	{ VG_ABSENT, GS_DIM, "hole" },
+	{ .v = VG_ONDISK, .style = GS_DISK, .name = "on disk" },
+	{ .v = VG_DELALLOC, .style = GS_DIRTY, .name = "no block yet" },
+	{ .v = VG_STALE, .style = GS_DIRTY, .name = "stale" },
+	{ .v = VG_UNWRITTEN, .style = GS_DISK, .name = "unwritten" },
+	{ .v = VG_ABSENT, .style = GS_DIM, .name = "hole" },
 };
 
 /* The legend when a file has data inline (btrfs): the same, and what ▣ means. */
 static const struct view_legend view_disk_legend_inline[] = {
-	{ VG_INLINE, GS_DISK, "inline" }, { VG_ONDISK, GS_DISK, "on disk" },
-	{ VG_DELALLOC, GS_DIRTY, "no block yet" }, { VG_STALE, GS_DIRTY, "stale" },
-	{ VG_UNWRITTEN, GS_DISK, "unwritten" }, { VG_ABSENT, GS_DIM, "hole" },
+	{ .v = VG_INLINE, .style = GS_DISK, .name = "inline" },
+	{ .v = VG_ONDISK, .style = GS_DISK, .name = "on disk" },
+	{ .v = VG_DELALLOC, .style = GS_DIRTY, .name = "no block yet" },
+	{ .v = VG_STALE, .style = GS_DIRTY, .name = "stale" },
+	{ .v = VG_UNWRITTEN, .style = GS_DISK, .name = "unwritten" },
+	{ .v = VG_ABSENT, .style = GS_DIM, .name = "hole" },
 };
 
 /* Draw the disk pane. */

@@ -32,11 +32,13 @@ view_frame_title(struct grid *g, int y, const struct view_frame *f)
 	grid_fill(g, (struct grid_rect){ 0, y, g->w, 1 }, ' ', GS_TITLE);
 	view_frame_speed(f->speed, f->ascii, sp, sizeof sp);
 	if (f->live != NULL || f->running)   /* a long step is running: it is the one shown */
-		snprintf(step, sizeof step, "step %zu/%zu", f->n_results + 1, f->scn->n_steps);
+		snprintf(step, sizeof step, "step %zu/%zu", f->first + f->n_results + 1,
+		         f->first + f->scn->n_steps);
 	else if (f->cur < 0)
-		snprintf(step, sizeof step, "step 0/%zu", f->scn->n_steps);
+		snprintf(step, sizeof step, "step 0/%zu", f->first + f->scn->n_steps);
 	else
-		snprintf(step, sizeof step, "step %ld/%zu", f->cur + 1, f->scn->n_steps);
+		snprintf(step, sizeof step, "step %zu/%zu", f->first + (size_t)f->cur + 1,
+		         f->first + f->scn->n_steps);
 	snprintf(right, sizeof right, "%s%s%s   speed %s   ? help ",
 	         f->replay ? "REPLAY   " : "", f->autoplay ? "autoplay   " : "", step, sp);
 	rw = grid_text_width(right);
@@ -61,7 +63,12 @@ view_frame_title(struct grid *g, int y, const struct view_frame *f)
 void
 view_frame_footer(struct grid *g, int y, const struct view_frame *f)
 {
-	const char *keys[][2] = {
+	static const char *const lesson[][2] = {
+		{ "n", "next" }, { "p", "back" }, { "a", "autoplay" }, { "+/-", "speed" },
+		{ "Tab", "details" }, { "c", "program" }, { "q", "quit" }, { "r", "restart" },
+		{ "?", "help" },
+	};
+	const char *keys[sizeof lesson / sizeof lesson[0] + 8][2] = {
 		{ f->ascii ? "n/->" : "n/\xe2\x86\x92", "next" },
 		{ f->ascii ? "p/<-" : "p/\xe2\x86\x90", "back" },
 		{ "a", f->autoplay ? "stop" : "autoplay" },
@@ -72,14 +79,23 @@ view_frame_footer(struct grid *g, int y, const struct view_frame *f)
 		{ "r", "restart" },
 		{ "?", "help" },
 	};
+	size_t nk = sizeof lesson / sizeof lesson[0];
 	int x = 1;
 
+	if (f->keys != NULL) {
+		/* This mode's own keys. */
+		nk = f->n_keys < sizeof keys / sizeof keys[0] ? f->n_keys : sizeof keys / sizeof keys[0];
+		for (size_t i = 0; i < nk; i++) {
+			keys[i][0] = f->keys[i][0];
+			keys[i][1] = f->keys[i][1];
+		}
+	}
 	grid_fill(g, (struct grid_rect){ 0, y, g->w, 1 }, ' ', GS_NORMAL);
 	if (f->status != NULL && *f->status != '\0') {
 		grid_print(g, 1, y, g->w - 2, GS_BOLD, f->status);
 		return;
 	}
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+	for (size_t i = 0; i < nk; i++) {
 		int need = grid_text_width(keys[i][0]) + 1 + grid_text_width(keys[i][1]);
 		if (x + need > g->w)
 			break;
@@ -141,6 +157,14 @@ view_frame_said(struct grid *g, struct grid_rect r, const struct sentence_result
 	return y;
 }
 
+/* Step st as the line of C fn writes (NULL: describe_step). */
+char *
+view_step_line(char *(*fn)(const struct scn_step *, char *, size_t), const struct scn_step *st,
+               char *buf, size_t len)
+{
+	return fn != NULL ? fn(st, buf, len) : describe_step(st, buf, len);
+}
+
 /* Draw the narration: the intro before step 1, then each step's say and remarks. */
 int
 view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame *f)
@@ -155,7 +179,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		return 0;
 	if ((f->live != NULL || f->running) && f->n_results < f->scn->n_steps) {
 		/* A long step (wait) is running: the panes show its state so far. */
-		describe_step(&f->scn->steps[f->n_results], call, sizeof call);
+		view_step_line(f->step_line, &f->scn->steps[f->n_results], call, sizeof call);
 		grid_printf(g, r.x, r.y, r.w, GS_BOLD, "step %zu: %s%s", f->n_results + 1, call,
 		            f->ascii ? " ... (running)" : " \xe2\x80\xa6 (running)");
 		return 1;
@@ -167,7 +191,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		return grid_wrap(g, r, GS_NORMAL, view_frame_reflow(intro != NULL ? intro : "", text,
 		                                                     sizeof text));
 	}
-	describe_step(sr->step, call, sizeof call);
+	view_step_line(f->step_line, sr->step, call, sizeof call);
 	if (f->anim == VIEW_ANIM_TRAVEL) {
 		grid_printf(g, r.x, r.y, r.w, GS_BOLD, "step %zu: %s%s", sr->index + 1, call,
 		            f->ascii ? " ..." : " \xe2\x80\xa6");
@@ -395,6 +419,8 @@ view_frame_help(struct grid *g, bool ascii)
 	         "page cache:  %s absent  %s clean  %s dirty  %s writeback  %s cached, dirty ?\n"
 	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole  %s inline\n"
 	         "stdio:       %s a buffered byte\n"
+	         "after a read: underlined asked for, bold read ahead, dim cached before\n"
+	         "[your call] the step's own call   [by stdio] made by stdio inside it\n"
 	         "times marked * were measured by the tracer (ptrace overhead included)\n"
 	         "@N in a call is a file offset: lseek(3, @0, SEEK_CUR), pwrite(3, 10, @4096)\n"
 	         "%s  text cut to fit: Tab, Shift-Tab show all of it",

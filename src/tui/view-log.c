@@ -7,21 +7,29 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "scenario/names.h"
 #include "tui/view.h"
 
 /* Widths of the log's columns (op name, call), in screen columns. */
 #define VIEW_LOG_OPW 9
 #define VIEW_LOG_CALLW 38
 
+/* Columns of the widest tag of who made a call ("[your call]"). */
+static int
+view_log_tagw(void)
+{
+	return scenario_names_width(scn_origin_words) + 2;
+}
+
 /* One log line with the op and call columns opw and callw wide; a longer call is cut
  * with an ellipsis, so the origin and time columns stay where the other lines have them. */
 static char *
-view_log_format(const struct event *e, size_t idx, enum scn_op op, int opw, int callw,
+view_log_format(const struct event *e, size_t idx, const char *opname, int opw, int callw,
                 bool ascii, char *buf, size_t len)
 {
 	const char *ell = ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6";
 	int ew = ascii ? 3 : 1;
-	char call[200], cut[200], t[32];
+	char call[200], cut[200], t[32], tag[32];
 	int pad, cpad;
 
 	event_format(e, call, sizeof call);
@@ -39,16 +47,17 @@ view_log_format(const struct event *e, size_t idx, enum scn_op op, int opw, int 
 		memcpy(call, cut, sizeof call);
 	}
 	units_format_ns(e->ns, t, sizeof t);
+	snprintf(tag, sizeof tag, "[%s]", scenario_names_of(scn_origin_words, (int)e->origin));
 	/* "µ" and "…" are two or three bytes and one column: pad by columns. */
 	pad = 9 - grid_text_width(t);
 	cpad = callw - grid_text_width(call);
-	snprintf(buf, len, "#%-2zu %-*s %s%*s %-7s %*s%s%s", idx + 1, opw, scenario_op_name(op),
-	         call, cpad > 0 ? cpad : 0, "", e->origin == EV_STDIO ? "[stdio]" : "",
-	         pad > 0 ? pad : 0, "", t, e->ns_traced ? "*" : "");
+	snprintf(buf, len, "#%-2zu %-*s %s%*s %-*s %*s%s%s", idx + 1, opw, opname,
+	         call, cpad > 0 ? cpad : 0, "", view_log_tagw(), tag, pad > 0 ? pad : 0, "", t,
+	         e->ns_traced ? "*" : "");
 	return buf;
 }
 
-/* One log line: "#2 fwrite     write(3, 4096) = 4096" plus origin and time columns. */
+/* One log line: "#2 fwrite     write(3, 4096) = 4096" plus who made it and time columns. */
 char *
 view_log_line(const struct event *e, size_t idx, enum scn_op op, char *buf, size_t len)
 {
@@ -56,7 +65,8 @@ view_log_line(const struct event *e, size_t idx, enum scn_op op, char *buf, size
 	int callw = VIEW_LOG_CALLW, w = grid_text_width(event_format(e, call, sizeof call));
 
 	/* Alone, a line is never cut: the columns after a long call move right instead. */
-	return view_log_format(e, idx, op, VIEW_LOG_OPW, w > callw ? w : callw, false, buf, len);
+	return view_log_format(e, idx, scenario_op_name(op), VIEW_LOG_OPW, w > callw ? w : callw,
+	                       false, buf, len);
 }
 
 /* The counts-only summary of a step seen through /proc/PID/io. */
@@ -82,6 +92,8 @@ view_log_lines(const struct step_result *sr)
 {
 	size_t n = sr->events.n;
 
+	if (sr->folded)
+		return 1;       /* a traced program's run of calls: one line (details list them) */
 	if (sr->events.source == EV_SRC_PROCIO)
 		n++;
 	if (n == 0)
@@ -97,8 +109,18 @@ view_log_nth(const struct step_result *sr, size_t k, int opw, int callw, bool as
              size_t len, int *style)
 {
 	enum scn_op op = sr->step != NULL ? sr->step->op : SCN_OP_NOTE;
+	const char *name = sr->label != NULL ? sr->label : scenario_op_name(op);
 
 	*style = GS_NORMAL;
+	if (sr->folded) {
+		/* "#12 fputc    fputc('x', fp) = 'x' x 4097 -> write(4, 4096) = 4096" */
+		const char *text = sr->step != NULL && sr->step->args.text != NULL ?
+		                   sr->step->args.text : "";
+		if (text[0] == '[' && strstr(text, "] ") != NULL)
+			text = strstr(text, "] ") + 2;
+		snprintf(buf, len, "#%-2zu %-*s %s", sr->index + 1, opw, name, text);
+		return;
+	}
 	if (sr->events.source == EV_SRC_PROCIO) {
 		if (k == 0) {
 			view_log_counts(sr, buf, len);
@@ -109,14 +131,13 @@ view_log_nth(const struct step_result *sr, size_t k, int opw, int callw, bool as
 	}
 	if (k < sr->events.n) {
 		const struct event *e = &sr->events.v[k];
-		view_log_format(e, sr->index, op, opw, callw, ascii, buf, len);
+		view_log_format(e, sr->index, name, opw, callw, ascii, buf, len);
 		if (e->err != 0 || e->result < 0)
 			*style = GS_ERROR;
 		return;
 	}
 	if (sr->events.n == 0 && sr->events.source != EV_SRC_PROCIO && k == 0) {
-		snprintf(buf, len, "#%-2zu %-*s (no system call on the file)", sr->index + 1, opw,
-		         scenario_op_name(op));
+		snprintf(buf, len, "#%-2zu %-*s (no system call on the file)", sr->index + 1, opw, name);
 		*style = GS_DIM;
 		return;
 	}
@@ -132,15 +153,15 @@ view_log_nth(const struct step_result *sr, size_t k, int opw, int callw, bool as
 static void
 view_log_widths(const struct step_result *results, size_t n, int w, int *opw, int *callw)
 {
-	/* "#12 " + op + " " + call + " " + "[stdio]" + " " + time (9) + "*" */
-	int fixed = 4 + 1 + 1 + 7 + 1 + 9 + 1;
+	/* "#12 " + op + " " + call + " " + "[by stdio]" + " " + time (9) + "*" */
+	int fixed = 4 + 1 + 1 + view_log_tagw() + 1 + 9 + 1;
 
 	*opw = VIEW_LOG_OPW;
 	*callw = VIEW_LOG_CALLW;
 	for (size_t i = 0; i < n; i++) {
 		const struct step_result *sr = &results[i];
-		int ow = grid_text_width(scenario_op_name(sr->step != NULL ? sr->step->op :
-		                                          SCN_OP_NOTE));
+		int ow = grid_text_width(sr->label != NULL ? sr->label :
+		                         scenario_op_name(sr->step != NULL ? sr->step->op : SCN_OP_NOTE));
 		if (ow > *opw)
 			*opw = ow;
 		for (size_t k = 0; k < sr->events.n; k++) {

@@ -175,13 +175,11 @@ view_screen_folio(const struct step_result *sr)
 }
 
 /* The cache pane's view of the whole run: the largest file any state of it had (the scale
- * then holds from step to step), and the bytes the reads of sr asked for (NULL: none). */
+ * then holds from step to step), and where the pages of sr came from (NULL: none). */
 static void
 view_screen_look(const struct view_frame *f, const struct step_result *sr,
                  struct view_cache_look *look)
 {
-	uint64_t pos;
-
 	if (f->initial != NULL)
 		look->scale_pages = f->initial->cache.pages;
 	if (f->live != NULL && f->live->cache.pages > look->scale_pages)
@@ -194,19 +192,8 @@ view_screen_look(const struct view_frame *f, const struct step_result *sr,
 	}
 	if (sr == NULL)
 		return;
-	pos = sr->before.fd.open && sr->before.fd.pos > 0 ? (uint64_t)sr->before.fd.pos : 0;
-	for (size_t k = 0; k < sr->events.n; k++) {
-		const struct event *e = &sr->events.v[k];
-		uint64_t at = e->offset >= 0 ? (uint64_t)e->offset : pos;
-		if (!event_is_read(e) || e->result <= 0)
-			continue;
-		if (look->asked_end == look->asked_first || at < look->asked_first)
-			look->asked_first = at;
-		if (at + (uint64_t)e->result > look->asked_end)
-			look->asked_end = at + (uint64_t)e->result;
-		if (e->offset < 0)
-			pos = at + (uint64_t)e->result;
-	}
+	look->before = &sr->before;
+	look->origins = &sr->origins;
 }
 
 /* Draw the three state panes (or the sweep) into the rects of lay. */
@@ -307,9 +294,8 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 	{
 		struct view_cache_look look = { .big = f->big || g->w >= 160 };
 		const char *note = f->anim == VIEW_ANIM_TRAVEL ? NULL : view_screen_folio(sr);
-		view_screen_look(f, f->anim == VIEW_ANIM_TRAVEL ? NULL : sr, &look);
-		if (note == NULL && look.asked_end > look.asked_first)
-			note = "underlined: asked by read(); rest: read-ahead";
+		view_screen_look(f, f->anim == VIEW_ANIM_TRAVEL || f->live != NULL ? NULL : sr,
+		                 &look);
 		view_cache_draw(g, in[1], now, prev, note, f->ascii, &look, &lay->cache);
 	}
 	view_disk_draw(g, in[2], now, prev, f->ascii);
@@ -434,7 +420,9 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	if (f->prompt != NULL)
 		view_frame_popup(g, f->prompt_title != NULL ? f->prompt_title : "quiz", f->prompt,
 		                 f->ascii);
-	if (f->help)
+	if (f->help && f->help_text != NULL)
+		view_frame_popup(g, "help", f->help_text, f->ascii);
+	else if (f->help)
 		view_frame_help(g, f->ascii);
 	if (f->ascii)
 		grid_asciify(g);

@@ -59,6 +59,8 @@ view_legend_draw(struct grid *g, int x, int y, int w, int rows, const struct vie
 		}
 		if (g != NULL) {
 			grid_put(g, x + col, y + row, view_glyph(l[i].v, ascii), l[i].style);
+			if (l[i].attr != 0)
+				grid_attr(g, (struct grid_rect){ x + col, y + row, 1, 1 }, l[i].attr);
 			grid_print(g, x + col + 2, y + row, w - col - 2, GS_DIM, l[i].name);
 		}
 		col += len + 1;

@@ -37,11 +37,12 @@ enum view_glyph {
 /* The code point of a glyph. */
 uint32_t view_glyph(enum view_glyph v, bool ascii);
 
-/* One entry of a legend: a glyph in its style, then its name. */
+/* One entry of a legend: a glyph in its style (and attributes), then its name. */
 struct view_legend {
 	enum view_glyph v;
 	int style;
 	const char *name;
+	unsigned attr;             /* GRID_A_* of the glyph (0: none) */
 };
 
 /* The size of a page, in bytes, as the probes count pages. */
@@ -70,8 +71,11 @@ struct view_cache_look {
 	uint64_t scale_pages;      /* the run's largest file, in pages: it sets the scale, which
 	                            * then holds for every step (0: this snapshot's file) */
 	bool big;                  /* projector mode: cells two columns wide */
-	uint64_t asked_first, asked_end;  /* bytes the step's reads asked for (empty: none);
-	                            * the cells cached beyond them came by read-ahead */
+	const struct snapshot *before;    /* the shown step's state before it (NULL: none) */
+	const struct snapshot_origins *origins; /* where its cached pages came from (NULL or
+	                            * not valid: the step asked for no pages); the cells are then
+	                            * marked: asked for (underlined), read ahead (bold), cached
+	                            * before it (dim) */
 };
 
 /* State of one shown cache cell (merged from snapshot cells). */
@@ -182,7 +186,20 @@ struct view_frame {
 	size_t sweep_top;         /* first sweep line shown (scrolled; clamped when drawn) */
 	const struct program *program; /* the scenario as C (tui/view-program.c); NULL: none */
 	bool program_toggled;     /* c: the program pane's default for this width, flipped */
+	const char *const (*keys)[2];  /* the footer's keys and what they do for this mode
+	                                  (a traced program's); NULL: a lesson's */
+	size_t n_keys;
+	const char *help_text;    /* the help for this mode; NULL: a lesson's */
+	size_t first;             /* steps no longer kept before results[0]: they are numbered on */
+	/* A step as the line of C shown for it (a practice problem's listing names its buffers
+	 * apart); NULL: describe_step, as every transcript shows it. */
+	char *(*step_line)(const struct scn_step *st, char *buf, size_t len);
 };
+
+/* tui/view-frame.c: step st as the line of C fn writes (a frame's step_line; NULL:
+ * describe_step, as every transcript shows it). */
+char *view_step_line(char *(*fn)(const struct scn_step *, char *, size_t),
+                     const struct scn_step *st, char *buf, size_t len);
 
 /* What the layout put where. */
 struct view_layout {

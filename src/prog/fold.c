@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: MIT */
+/* fold.c: a program's runs of calls folded into one step each, and exit()'s flush split per
+ * stream: which calls go together, and when a run is over (the tracer's hook tells). */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prog/mark.h"
+#include "prog/run-int.h"
+#include "trace/calls.h"
+
+/* True if stdio fold f is of the calls of func_id on stream of pid. */
+static bool
+prog_fold_same(const struct prog_run_step *f, pid_t pid, uint64_t stream, int func_id)
+{
+	return f->ps.pid == pid && f->ps.file == stream && f->ps.func_id == func_id;
+}
+
+/*
+ * Observe and queue open folds, oldest first: the program's own calls' if calls; of the
+ * stdio ones, all (key NULL), or those on key's stream of another function (same_stream),
+ * or all but key's own.
+ */
+void
+prog_fold_close(struct prog_run *r, bool calls, const struct prog_step *key, bool same_stream)
+{
+	if (calls && r->fold != NULL) {
+		prog_run_observe(r, r->fold, NULL);
+		prog_run_push(r, r->fold);
+		r->fold = NULL;
+	}
+	for (;;) {
+		long oldest = -1;
+		for (long i = 0; i < PROG_RUN_SFOLDS; i++) {
+			struct prog_run_step *f = r->sfold[i];
+			if (f == NULL)
+				continue;
+			if (key != NULL && prog_fold_same(f, key->pid, key->file, key->func_id))
+				continue;
+			if (key != NULL && same_stream && (f->ps.pid != key->pid || f->ps.file != key->file))
+				continue;
+			if (oldest < 0 || f->ps.seq < r->sfold[oldest]->ps.seq)
+				oldest = i;
+		}
+		if (oldest < 0)
+			break;
+		prog_run_observe(r, r->sfold[oldest], NULL);
+		prog_run_push(r, r->sfold[oldest]);
+		r->sfold[oldest] = NULL;
+	}
+}
+
+/* True for a call that only reads what is there (its own fold's business alone): it reads,
+ * seeks or stats, and writes nothing (a copy reads one file and writes another). */
+static bool
+prog_fold_reads(const struct event *e)
+{
+	const struct call_row *c = calls_named(e->call);
+
+	return c != NULL && (c->flags & (CALL_READ | CALL_READ2 | CALL_SEEK | CALL_STAT)) != 0 &&
+	       !(c->flags & (CALL_WRITE | CALL_WRITE2));
+}
+
+/* True for the stdio functions whose runs fold (reads and writes of data). */
+static bool
+prog_fold_foldable(int func_id)
+{
+	switch (func_id) {
+	case PROG_MARK_FUNC_fwrite: case PROG_MARK_FUNC_fputs: case PROG_MARK_FUNC_fputc:
+	case PROG_MARK_FUNC_putc: case PROG_MARK_FUNC_fprintf: case PROG_MARK_FUNC_vfprintf:
+	case PROG_MARK_FUNC_printf: case PROG_MARK_FUNC_puts: case PROG_MARK_FUNC_fread:
+	case PROG_MARK_FUNC_fgets: case PROG_MARK_FUNC_fgetc: case PROG_MARK_FUNC_getc:
+	case PROG_MARK_FUNC_putchar: case PROG_MARK_FUNC_vprintf:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The streams at exit_group (v) as exit()'s flush left them: glibc then makes every stream
+ * unbuffered (_IO_unbuffer_all), which is no choice of the program's: each is shown with
+ * the mode and buffer it had before the flush, and what the flush left pending.
+ */
+static void
+prog_fold_flushed(struct prog_run *r, pid_t pid, struct prog_run_pstreams *v)
+{
+	if (r->before_flush.pid != pid || !r->before_flush.known)
+		return;
+	for (size_t i = 0; i < v->n; i++)
+		for (size_t k = 0; k < r->before_flush.n; k++) {
+			const struct prog_run_stream *b = &r->before_flush.v[k];
+			struct prog_run_stream *x = &v->v[i];
+			if (b->st.addr != x->st.addr)
+				continue;
+			x->st.mode = b->st.mode;
+			x->st.buf_size = b->st.buf_size;
+			x->st.flags = b->st.flags;
+			if (x->st.pending == 0 && x->st.read_ahead == 0)
+				x->head_len = 0;
+		}
+}
+
+/*
+ * True if the program's own call e goes on the run of calls f: the same call on the same
+ * fds; or a copy on a second pair of fds (splice through a pipe: file -> pipe, pipe -> file).
+ */
+static bool
+prog_fold_joins(const struct prog_run_step *f, const struct prog_entry *e)
+{
+	const struct event_list *l = &f->sr.events;
+	const struct call_row *c;
+
+	if (f->ps.pid != e->pid || strcmp(f->ps.ev.call, e->call) != 0 || l->n == 0)
+		return false;
+	if (l->v[0].fd == e->fd && l->v[0].fd2 == e->fd2)
+		return true;
+	c = calls_named(e->call);
+	if (c == NULL || !(c->flags & (CALL_READ2 | CALL_WRITE2)))
+		return false;
+	for (size_t i = 1; i < l->n; i++)
+		if (l->v[i].fd != l->v[0].fd || l->v[i].fd2 != l->v[0].fd2)
+			return l->v[i].fd == e->fd && l->v[i].fd2 == e->fd2;
+	return true;
+}
+
+/* True if the call ps is on the file it writes (not the one a copy reads). */
+static bool
+prog_fold_writes_file(const struct prog_step *ps)
+{
+	const struct call_row *c = calls_find((uint64_t)ps->ev.nr);
+
+	if (c == NULL)
+		return false;
+	return (c->flags & CALL_WRITE2) ? ps->file_fd == ps->ev.fd2 :
+	       (c->flags & CALL_WRITE) != 0 && ps->file_fd == ps->ev.fd;
+}
+
+/* The tracer's hook: before anything that could come between a fold's calls, the fold is
+ * over: observe it now, before the next call changes what it left. */
+void
+prog_fold_hook(void *ctx, const struct prog_entry *e)
+{
+	struct prog_run *r = ctx;
+
+	switch (e->kind) {
+	case PROG_ENTRY_CALL:
+		if (!e->file)
+			return;
+		prog_fold_close(r, r->fold == NULL || !prog_fold_joins(r->fold, e), NULL, false);
+		break;
+	case PROG_ENTRY_STDIO:
+		if (prog_fold_foldable(e->func_id)) {
+			/* Other streams' folds go on (a copy's fgetc and fputc interleave). */
+			struct prog_step key = { .pid = e->pid, .file = e->stream, .func_id = e->func_id };
+			prog_fold_close(r, true, &key, true);
+		} else {
+			prog_fold_close(r, true, NULL, false);
+			if (e->func_id == PROG_MARK_EXIT)
+				prog_run_read_streams(r, e->pid, &r->before_flush);
+		}
+		break;
+	case PROG_ENTRY_EXIT:
+		prog_fold_close(r, true, NULL, false);
+		/* The last state of the streams: exit() flushed them, _exit() did not. */
+		for (size_t i = 0; i < sizeof r->at_exit / sizeof r->at_exit[0]; i++)
+			if (r->at_exit[i].pid == 0 || r->at_exit[i].pid == e->pid ||
+			    i + 1 == sizeof r->at_exit / sizeof r->at_exit[0]) {
+				prog_run_read_streams(r, e->pid, &r->at_exit[i]);
+				prog_fold_flushed(r, e->pid, &r->at_exit[i]);
+				break;
+			}
+		break;
+	}
+}
+
+/* The streams pid had at exit_group, or NULL. */
+static struct prog_run_pstreams *
+prog_fold_at_exit(struct prog_run *r, pid_t pid)
+{
+	for (size_t i = 0; i < sizeof r->at_exit / sizeof r->at_exit[0]; i++)
+		if (r->at_exit[i].pid == pid)
+			return &r->at_exit[i];
+	return NULL;
+}
+
+/*
+ * exit()'s flush (ps, stopped at exit_group): a step per stream it wrote, each showing the
+ * streams flushed so far as flushed and the others as they were before.
+ */
+static void
+prog_fold_exit_flush(struct prog_run *r, struct prog_step *ps)
+{
+	struct event_list all = ps->calls;
+	struct prog_run_pstreams after = { 0 }, mix = { 0 };
+	size_t i = 0;
+
+	memset(&ps->calls, 0, sizeof ps->calls);
+	prog_run_read_streams(r, ps->pid, &after);
+	prog_fold_flushed(r, ps->pid, &after);
+	while (i < all.n) {
+		struct prog_run_step *s;
+		int fd = all.v[i].fd;
+		size_t j = i;
+
+		ps->calls.source = EV_SRC_PTRACE;
+		while (j < all.n && all.v[j].fd == fd)
+			event_list_add(&ps->calls, &all.v[j++]);
+		ps->stdio_fd = fd;
+		ps->file = 0;
+		for (size_t k = 0; k < r->before_flush.n; k++)
+			if (r->before_flush.v[k].st.fd == fd)
+				ps->file = r->before_flush.v[k].st.addr;
+		/* Streams on fds still to come are as before the flush. */
+		mix = after;
+		mix.v = after.n ? malloc(after.n * sizeof *mix.v) : NULL;
+		for (size_t k = 0; mix.v != NULL && k < after.n; k++) {
+			mix.v[k] = after.v[k];
+			for (size_t m = j; m < all.n; m++)
+				if (all.v[m].fd == after.v[k].st.fd) {
+					for (size_t b = 0; b < r->before_flush.n; b++)
+						if (r->before_flush.v[b].st.addr == after.v[k].st.addr)
+							mix.v[k] = r->before_flush.v[b];
+					break;
+				}
+		}
+		s = prog_run_new_step(ps);
+		if (s == NULL) {
+			free(mix.v);
+			r->failed = true;
+			break;
+		}
+		prog_run_observe(r, s, &mix);
+		free(mix.v);
+		prog_run_push(r, s);
+		i = j;
+	}
+	event_list_clear(&all);
+	free(after.v);
+}
+
+/* Take the tracer's step ps: fold it, or queue it observed. */
+void
+prog_fold_take(struct prog_run *r, struct prog_step *ps)
+{
+	struct prog_run_step *s;
+
+	if (ps->kind == PROG_STEP_STDIO && ps->func_id == PROG_MARK_EXIT) {
+		prog_fold_exit_flush(r, ps);
+		return;
+	}
+	if (ps->kind == PROG_STEP_CALL && ps->ev.err == 0 && ps->ev.fd >= 0 && !ps->ev.sync &&
+	    (event_is_read(&ps->ev) || event_is_write(&ps->ev))) {
+		/* The program's own reads or writes, one after the other on one fd, fold (a
+		 * failed one, or one that asks for the disk, is a step of its own). The hook
+		 * closed the fold if this call is not of it. */
+		if (r->fold != NULL) {
+			if (event_list_add(&r->fold->sr.events, &ps->ev) != 0) {
+				r->failed = true;
+				return;
+			}
+			r->fold->count++;
+			r->fold->bytes += ps->ev.bytes;
+			/* The step is on the file its last call wrote (a splice copy's last call may
+			 * be the read that found the end). */
+			if (prog_fold_writes_file(ps) || !prog_fold_writes_file(&r->fold->ps))
+				r->fold->ps = *ps;
+			if (r->fold->count >= EV_MAX)
+				prog_fold_close(r, true, NULL, false);
+			return;
+		}
+		r->fold = prog_run_new_step(ps);
+		if (r->fold == NULL)
+			r->failed = true;
+		return;
+	}
+	if (ps->kind == PROG_STEP_STDIO && prog_fold_foldable(ps->func_id)) {
+		long slot = -1, free_slot = -1;
+		/* A call that wrote (or did more than read) comes after every other stream's calls
+		 * so far: their folds end before it. Reads do not: a copy's fgetc refilling its
+		 * buffer leaves the fputc fold beside it going, "fputc x 4097 -> write(4, 4096)". */
+		for (size_t i = 0; i < ps->calls.n; i++)
+			if (!prog_fold_reads(&ps->calls.v[i])) {
+				prog_fold_close(r, false, ps, false);
+				break;
+			}
+		for (long i = 0; i < PROG_RUN_SFOLDS; i++) {
+			struct prog_run_step *f = r->sfold[i];
+			if (f == NULL && free_slot < 0)
+				free_slot = i;
+			if (f != NULL && f->ps.pid == ps->pid && f->ps.file == ps->file &&
+			    f->ps.func_id == ps->func_id)
+				slot = i;
+		}
+		if (slot >= 0) {
+			s = r->sfold[slot];
+			if (s->calls == NULL &&
+			    (s->calls = malloc(PROG_RUN_FOLD_MAX * sizeof *s->calls)) != NULL)
+				s->calls[0] = (struct prog_run_call){ s->ps.arg[0], s->ps.ret };
+			if (s->calls != NULL)
+				s->calls[s->count] = (struct prog_run_call){ ps->arg[0], ps->ret };
+			s->count++;
+			s->bytes += ps->size;
+			for (size_t i = 0; i < ps->calls.n; i++)
+				event_list_add(&s->sr.events, &ps->calls.v[i]);
+			s->sr.events.dropped += ps->calls.dropped;
+			event_list_clear(&ps->calls);
+			uint64_t seq = s->ps.seq;
+			s->ps = *ps;
+			s->ps.seq = seq;
+			memset(&s->ps.calls, 0, sizeof s->ps.calls);
+		} else {
+			s = prog_run_new_step(ps);
+			if (s == NULL) {
+				r->failed = true;
+				return;
+			}
+			if (free_slot < 0) {
+				/* Too many streams at once: their folds end here. */
+				prog_fold_close(r, false, NULL, false);
+				free_slot = 0;
+			}
+			slot = free_slot;
+			r->sfold[slot] = s;
+		}
+		/* A call that reached the kernel ends its fold: "fputc x 4097 -> write(4, 4096)". */
+		if (s->sr.events.n + s->sr.events.dropped > 0 || s->count >= PROG_RUN_FOLD_MAX) {
+			r->sfold[slot] = NULL;
+			prog_run_observe(r, s, NULL);
+			prog_run_push(r, s);
+		}
+		return;
+	}
+	/* A call that does not fold (it failed, or moves no data) comes after an open fold of
+	 * the same fd, which the hook left open; a process killed before exit_group leaves its
+	 * folds open: they came first. */
+	if (ps->kind != PROG_STEP_STDIO)
+		prog_fold_close(r, true, NULL, false);
+	s = prog_run_new_step(ps);
+	if (s == NULL) {
+		r->failed = true;
+		return;
+	}
+	if (ps->kind == PROG_STEP_EXIT) {
+		struct prog_run_pstreams *x = prog_fold_at_exit(r, ps->pid);
+		struct prog_run_pstreams none = { .pid = ps->pid };
+		prog_run_observe(r, s, x != NULL ? x : &none);
+		if (x != NULL) {
+			free(x->v);
+			memset(x, 0, sizeof *x);
+		}
+	} else {
+		prog_run_observe(r, s, NULL);
+	}
+	prog_run_push(r, s);
+}
+

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/* format.c: a traced program's step as the program wrote it: system calls as strace shows
+ * them, stdio calls as C ("fp = fopen("out.txt", "w") -> fd 3", "fputc('x', fp) = 'x'"). */
+#include <config.h>
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/text.h"
+#include "prog/format.h"
+#include "prog/mark.h"
+#include "trace/calls.h"
+#include "trace/decode.h"
+
+/* A stream as the program names it: stdin, stdout, stderr by their fd, else "fp". */
+static const char *
+prog_format_stream(const struct prog_step *s)
+{
+	static const char *const std[] = { "stdin", "stdout", "stderr" };
+
+	return s->stdio_fd >= 0 && s->stdio_fd <= 2 ? std[s->stdio_fd] : "fp";
+}
+
+/* A character as C writes it ('a', '\n', '\x01'), or EOF, into buf. */
+static char *
+prog_format_char(int64_t c, char *buf, size_t len)
+{
+	unsigned char u = (unsigned char)c;
+	char q[12];
+
+	if (c < 0) {
+		snprintf(buf, len, "EOF");
+		return buf;
+	}
+	text_quote(&u, 1, q, sizeof q);
+	q[strlen(q) - 1] = '\0';
+	snprintf(buf, len, "'%s'", u == '\'' ? "\\'" : strcmp(q + 1, "\\\"") == 0 ? "\"" : q + 1);
+	return buf;
+}
+
+/* A stdio call as the program wrote it (with its result) into buf. */
+static char *
+prog_format_stdio(const struct prog_step *s, char *buf, size_t len)
+{
+	const char *fp = prog_format_stream(s), *f = s->func;
+	char a[PROG_STR_MAX * 4 + 8], b[PROG_STR_MAX * 4 + 8], c1[24], c2[24];
+	bool more = strchr(s->str[0], '%') != NULL;
+	int64_t r = s->ret;
+
+	text_quote_cut(s->str[0], strlen(s->str[0]) == PROG_STR_MAX - 1, a, sizeof a);
+	text_quote_cut(s->str[1], strlen(s->str[1]) == PROG_STR_MAX - 1, b, sizeof b);
+	switch (s->func_id) {
+	case PROG_MARK_FUNC_fwrite:
+	case PROG_MARK_FUNC_fread:
+		snprintf(buf, len, "%s(buf, %" PRId64 ", %" PRId64 ", %s) = %" PRId64, f, s->arg[0],
+		         s->arg[1], fp, r);
+		break;
+	case PROG_MARK_FUNC_fputs:
+		snprintf(buf, len, "fputs(%s, %s) = %s%" PRId64, a, fp, r < 0 ? "EOF " : "", r);
+		break;
+	case PROG_MARK_FUNC_puts:
+		snprintf(buf, len, "puts(%s) = %s%" PRId64, a, r < 0 ? "EOF " : "", r);
+		break;
+	case PROG_MARK_FUNC_fputc:
+	case PROG_MARK_FUNC_putc:
+		snprintf(buf, len, "%s(%s, %s) = %s", f, prog_format_char(s->arg[0], c1, sizeof c1), fp,
+		         prog_format_char(r, c2, sizeof c2));
+		break;
+	case PROG_MARK_FUNC_putchar:
+		snprintf(buf, len, "putchar(%s) = %s", prog_format_char(s->arg[0], c1, sizeof c1),
+		         prog_format_char(r, c2, sizeof c2));
+		break;
+	case PROG_MARK_FUNC_fgetc:
+	case PROG_MARK_FUNC_getc:
+		snprintf(buf, len, "%s(%s) = %s", f, fp, prog_format_char(r, c2, sizeof c2));
+		break;
+	case PROG_MARK_FUNC_fprintf:
+		snprintf(buf, len, "fprintf(%s, %s%s) = %" PRId64, fp, a, more ? ", ..." : "", r);
+		break;
+	case PROG_MARK_FUNC_vfprintf:
+		snprintf(buf, len, "vfprintf(%s, %s, ap) = %" PRId64, fp, a, r);
+		break;
+	case PROG_MARK_FUNC_printf:
+		snprintf(buf, len, "printf(%s%s) = %" PRId64, a, more ? ", ..." : "", r);
+		break;
+	case PROG_MARK_FUNC_vprintf:
+		snprintf(buf, len, "vprintf(%s, ap) = %" PRId64, a, r);
+		break;
+	case PROG_MARK_FUNC_fgets:
+		snprintf(buf, len, "fgets(buf, %" PRId64 ", %s) = %s", s->arg[0], fp,
+		         r < 0 ? "NULL" : "buf");
+		break;
+	case PROG_MARK_FUNC_fflush:
+		snprintf(buf, len, "fflush(%s) = %s%" PRId64, s->file != 0 ? fp : "NULL",
+		         r < 0 ? "EOF " : "", r);
+		break;
+	case PROG_MARK_FUNC_fseek:
+		snprintf(buf, len, "fseek(%s, %" PRId64 ", %s) = %" PRId64, fp, s->arg[0],
+		         decode_whence((int)s->arg[1]), r);
+		break;
+	case PROG_MARK_FUNC_fclose:
+		snprintf(buf, len, "fclose(%s) = %s%" PRId64, fp, r < 0 ? "EOF " : "", r);
+		break;
+	case PROG_MARK_FUNC_setvbuf: {
+		int m = (int)(s->arg[0] & 0xff);
+		snprintf(buf, len, "setvbuf(%s, %s, %s, %" PRId64 ") = %" PRId64, fp,
+		         s->arg[0] & 0x100 ? "buf" : "NULL", m == _IONBF ? "_IONBF" :
+		         m == _IOLBF ? "_IOLBF" : m == _IOFBF ? "_IOFBF" : "?", s->arg[1], r);
+		break;
+	}
+	case PROG_MARK_FUNC_setbuf:
+		snprintf(buf, len, "setbuf(%s, %s)", fp, s->arg[0] ? "buf" : "NULL");
+		break;
+	case PROG_MARK_FUNC_fopen:
+		if (r < 0)
+			snprintf(buf, len, "fopen(%s, %s) = NULL", a, b);
+		else
+			snprintf(buf, len, "%s = fopen(%s, %s) -> fd %d", fp, a, b, s->stdio_fd);
+		break;
+	case PROG_MARK_FUNC_fdopen:
+		if (r < 0)
+			snprintf(buf, len, "fdopen(%" PRId64 ", %s) = NULL", s->arg[0], b);
+		else
+			snprintf(buf, len, "%s = fdopen(%" PRId64 ", %s)", fp, s->arg[0], b);
+		break;
+	case PROG_MARK_FUNC_exit:
+		snprintf(buf, len, "exit() flushes the streams");
+		break;
+	default:
+		snprintf(buf, len, "%s(%s) = %" PRId64, f, fp, r);
+		break;
+	}
+	return buf;
+}
+
+/* One line for a step. */
+char *
+prog_format_step(const struct prog_step *s, char *buf, size_t len)
+{
+	const struct call_row *c = s->kind == PROG_STEP_CALL ? calls_find((uint64_t)s->ev.nr) : NULL;
+	char ev[256], st[PROG_STR_MAX * 8 + 64];
+
+	switch (s->kind) {
+	case PROG_STEP_CALL:
+		/* The open family and execve by the path they were given (unless the detail
+		 * names it: the tracer's opens do). */
+		if (c != NULL && (c->flags & CALL_PATH) && !(c->flags & CALL_FD) &&
+		    s->ev.detail[0] != '"') {
+			char q[PATH_MAX + 16];
+			text_quote_cut(s->path, strlen(s->path) == PATH_MAX - 1, q, sizeof q);
+			if (s->ev.result < 0)
+				snprintf(buf, len, "[%d] %s(%s%s%s) = -1 %s", (int)s->pid, s->ev.call, q,
+				         s->ev.detail[0] ? ", " : "", s->ev.detail,
+				         strerrorname_np(s->ev.err) ? strerrorname_np(s->ev.err) : "?");
+			else
+				snprintf(buf, len, "[%d] %s(%s%s%s) = %" PRId64, (int)s->pid, s->ev.call, q,
+				         s->ev.detail[0] ? ", " : "", s->ev.detail, s->ev.result);
+		} else {
+			snprintf(buf, len, "[%d] %s", (int)s->pid, event_format(&s->ev, ev, sizeof ev));
+		}
+		break;
+	case PROG_STEP_STDIO:
+		snprintf(buf, len, "[%d] %s", (int)s->pid, prog_format_stdio(s, st, sizeof st));
+		break;
+	case PROG_STEP_STORES:
+		snprintf(buf, len, "[%d] stores through the shared mapping at %#" PRIx64 " (len=%"
+		         PRId64 "): no call; its pages as %s finds them", (int)s->pid, s->ev.addr,
+		         s->ev.length, s->ev.call);
+		break;
+	case PROG_STEP_EXIT:
+		if (s->signal != 0)
+			snprintf(buf, len, "[%d] killed by SIG%s%s", (int)s->pid,
+			         sigabbrev_np(s->signal) ? sigabbrev_np(s->signal) : "?",
+			         s->timed_out ? " (timeout)" : "");
+		else
+			snprintf(buf, len, "[%d] exited %d", (int)s->pid, s->exit_code);
+		break;
+	}
+	return buf;
+}
+

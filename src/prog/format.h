@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* format.h: a traced program's step as the program wrote it. */
+#ifndef IOBUFVIZ_PROG_FORMAT_H
+#define IOBUFVIZ_PROG_FORMAT_H
+
+#include <stddef.h>
+
+#include "prog/trace.h"
+
+/* The step as the program wrote it, into buf: "openat("in", O_RDONLY) = 3",
+ * "fwrite(buf, 1, 100, fp) = 100", "fp = fopen("out.txt", "w") -> fd 3", "exited 0". */
+char *prog_format_step(const struct prog_step *s, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/* run-int.h: what run.c (steps observed) and fold.c (runs of calls folded) share. */
+#ifndef IOBUFVIZ_PROG_RUN_INT_H
+#define IOBUFVIZ_PROG_RUN_INT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "prog/run.h"
+
+/* The program's output is kept in files of the scratch dir; this much of each is shown. */
+#define PROG_RUN_OUTPUT_MAX 65536
+
+/* Streams read per step. */
+#define PROG_RUN_STREAMS 32
+
+/* Stdio folds open at once (one per stream and function). */
+#define PROG_RUN_SFOLDS 8
+
+/* The streams of a process at one moment (the exit's last state, or before its flush). */
+struct prog_run_pstreams {
+	pid_t pid;
+	struct prog_run_stream *v;
+	size_t n;
+	bool known;
+};
+
+struct prog_run {
+	struct prog_trace *t;
+	int scratch;              /* our private dir: the program's output (and cwd by default) */
+	char dir[PATH_MAX];       /* the program's working directory */
+	char out_path[2][PATH_MAX];   /* its stdout, stderr */
+	struct prog_run_file *files;
+	size_t n_files, cap_files;
+	size_t n_steps;
+	const char *stdio_note;   /* static storage, "" while stdio is visible */
+	const char *unseen_note;  /* static storage, "" until the program does I/O no tracer sees */
+	struct prog_step exit;    /* how the first process ended */
+	bool exited, ended;
+	uint64_t loader_calls;    /* steps of the dynamic loader, not shown */
+	enum snap_source probe;
+	/* Steps ready to be returned, oldest first. */
+	struct prog_run_step **q;
+	size_t qhead, qn, qcap;
+	/* The program's own read or write calls folding (NULL: none), and the stdio ones. */
+	struct prog_run_step *fold;
+	struct prog_run_step *sfold[PROG_RUN_SFOLDS];
+	/* Streams seen at exit_group (the last state) and at the start of exit's flush. */
+	struct prog_run_pstreams at_exit[8], before_flush;
+	bool failed;              /* out of memory in the hook: prog_run_next fails */
+};
+
+/* run.c: read every stream of pid, with the first bytes each holds, into *out. */
+void prog_run_read_streams(struct prog_run *r, pid_t pid, struct prog_run_pstreams *out);
+
+/* run.c: observe step s as its last call left it (streams ps, or read now when NULL). */
+void prog_run_observe(struct prog_run *r, struct prog_run_step *s,
+                      const struct prog_run_pstreams *ps);
+
+/* run.c: put s, observed, at the end of the queue. 0, or -1 (ENOMEM: s is freed). */
+int prog_run_push(struct prog_run *r, struct prog_run_step *s);
+
+/* run.c: a new step of ps (its calls taken over), not yet observed; NULL on ENOMEM. */
+struct prog_run_step *prog_run_new_step(struct prog_step *ps);
+
+/* fold.c: the tracer's hook (prog_trace_set_hook's fn, ctx the prog_run). */
+void prog_fold_hook(void *ctx, const struct prog_entry *e);
+
+/* fold.c: take the tracer's step ps: fold it, or queue it observed. */
+void prog_fold_take(struct prog_run *r, struct prog_step *ps);
+
+/* fold.c: observe and queue open folds: the program's own calls' if calls; of the stdio
+ * ones, all (key NULL), or those on key's stream of another function (same_stream), or all
+ * but key's own. */
+void prog_fold_close(struct prog_run *r, bool calls, const struct prog_step *key,
+                     bool same_stream);
+
+#endif

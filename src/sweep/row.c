@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/* row.c: what a sweep's rows say: each row's runs summarized, its figures extrapolated to
+ * file_size, each against the fastest; the references beside them; whether the machine was
+ * busy while they ran. */
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sweep/sweep.h"
+
+/* Summarize a row's runs. */
+void
+sweep_row_summarize(struct sweep_row *row)
+{
+	size_t n = row->n_runs;
+	double *el, *us, *sy, *cr, *cw;
+	bool all_cold = n > 0, any_failed = false;
+
+	if (n == 0 || (el = malloc(5 * n * sizeof *el)) == NULL)
+		return;
+	us = el + n;
+	sy = us + n;
+	cr = sy + n;
+	cw = cr + n;
+	for (size_t i = 0; i < n; i++) {
+		el[i] = row->runs[i].elapsed;
+		us[i] = row->runs[i].user;
+		sy[i] = row->runs[i].system;
+		cr[i] = (double)row->runs[i].syscr;
+		cw[i] = (double)row->runs[i].syscw;
+		all_cold = all_cold && row->runs[i].cold == SWEEP_COLD_VERIFIED;
+		any_failed = any_failed || row->runs[i].cold == SWEEP_COLD_FAILED;
+	}
+	stats_summarize(el, n, &row->elapsed);
+	row->user = stats_median(us, n);
+	row->system = stats_median(sy, n);
+	row->syscr = stats_median(cr, n);
+	row->syscw = stats_median(cw, n);
+	row->commits = -1;
+	for (size_t i = 0; i < n; i++)
+		cw[i] = (double)row->runs[i].commits;
+	if (stats_median(cw, n) >= 0)
+		row->commits = stats_median(cw, n);
+	row->wait = 0;
+	for (size_t i = 0; i < n; i++) {
+		cw[i] = row->runs[i].wait;
+		if (cw[i] < 0)
+			row->wait = -1;
+	}
+	if (row->wait == 0)
+		row->wait = stats_median(cw, n);
+	row->cold = any_failed ? SWEEP_COLD_FAILED :
+	    all_cold ? SWEEP_COLD_VERIFIED : (enum sweep_cold)row->runs[0].cold;
+	free(el);
+}
+
+/* Extrapolate one measured time of a row. */
+double
+sweep_row_scale_time(const struct sweep_row *row, double t)
+{
+	return row->fixed + (t - row->fixed) * row->scale;
+}
+
+/* Extrapolated median of a row. */
+double
+sweep_row_extrapolated(const struct sweep_row *row)
+{
+	return sweep_row_scale_time(row, row->elapsed.median);
+}
+
+/*
+ * Read+write calls of a row for the whole file, the fixed ones counted once: the rest are
+ * per buffer, and the whole file is ceil(file_size / buf_size) buffers (the last may be short).
+ */
+double
+sweep_row_calls(const struct sweep_row *row)
+{
+	double m = row->syscr + row->syscw, n, whole;
+
+	if (!(row->scale > 1) || row->buf_size == 0 || row->bytes == 0)
+		return m;
+	n = ceil((double)row->bytes / (double)row->buf_size);
+	whole = ceil(row->scale * (double)row->bytes / (double)row->buf_size - 1e-9);
+	return row->fixed_calls + (m - row->fixed_calls) / n * whole;
+}
+
+/* One tick of the kernel's user/system accounting, in seconds. */
+double
+sweep_tick(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return 1.0 / (double)(hz > 0 ? hz : 100);
+}
+
+/* CPU seconds of a row for the whole file, or -1 below a tick. */
+double
+sweep_row_cpu(const struct sweep_row *row, bool sys)
+{
+	double m = sys ? row->system : row->user;
+	double fixed = sys ? row->fixed_system : row->fixed_user;
+
+	if (row->n_runs == 0 || m < sweep_tick())
+		return -1;
+	return row->scale > 1 ? fixed + (m - fixed) * row->scale : m;
+}
+
+/* hyperfine's relative column: each row against the fastest, with propagated spread. */
+void
+sweep_row_relate(struct sweep_result *r)
+{
+	double best = INFINITY, best_cv = 0;
+
+	for (size_t v = 0; v < r->n_variants; v++)
+		for (size_t i = 0; i < r->variants[v].n_rows; i++) {
+			const struct sweep_row *row = &r->variants[v].rows[i];
+			double x = sweep_row_extrapolated(row);
+			if (row->n_runs > 0 && x > 0 && x < best) {
+				best = x;
+				best_cv = row->elapsed.mean > 0 ? row->elapsed.sd / row->elapsed.mean : 0;
+			}
+		}
+	for (size_t v = 0; v < r->n_variants; v++)
+		for (size_t i = 0; i < r->variants[v].n_rows; i++) {
+			struct sweep_row *row = &r->variants[v].rows[i];
+			double cv;
+			if (row->n_runs == 0 || !isfinite(best))
+				continue;
+			cv = row->elapsed.mean > 0 ? row->elapsed.sd / row->elapsed.mean : 0;
+			row->relative = sweep_row_extrapolated(row) / best;
+			row->relative_sd = row->relative * sqrt(cv * cv + best_cv * best_cv);
+		}
+}
+
+/* Whether the machine was busy: the load, the runs that waited for a CPU, the outliers. */
+void
+sweep_row_busy(struct sweep_result *r)
+{
+	struct sweep_busy *b = &r->busy;
+
+	for (size_t v = 0; v < r->n_variants; v++)
+		for (size_t i = 0; i < r->variants[v].n_rows; i++) {
+			const struct sweep_row *row = &r->variants[v].rows[i];
+			double share;
+			if (row->n_runs == 0)
+				continue;
+			if (row->elapsed.n_outliers > 0)
+				b->rows_outliers++;
+			if (row->wait < 0 || !(row->elapsed.median > 0))
+				continue;
+			share = row->wait / row->elapsed.median;
+			if (share >= SWEEP_BUSY_WAIT)
+				b->rows_waiting++;
+			if (share > b->wait_max) {
+				b->wait_max = share;
+				b->wait_buf = row->buf_size;
+			}
+		}
+	b->busy = (b->load_max > b->cpus && b->cpus > 0) || b->rows_waiting > 0 ||
+	          b->rows_outliers > 0;
+}
+
+/* The reference's figure for buf_size. */
+const struct scn_ref_row *
+sweep_ref_row(const struct scn_reference *ref, uint64_t buf_size)
+{
+	for (size_t i = 0; i < ref->n_rows; i++)
+		if (ref->rows[i].buf_size == buf_size)
+			return &ref->rows[i];
+	return NULL;
+}
+
+/* True if reference ref stands beside variant v (its named variant, on any dir). */
+bool
+sweep_ref_matches(const struct sweep_result *r, const struct scn_reference *ref, size_t v)
+{
+	return v < r->n_variants &&
+	    r->variants[v].v == r->variants[sweep_ref_variant(r, ref)].v;
+}
+
+/* The variant a reference stands beside. */
+size_t
+sweep_ref_variant(const struct sweep_result *r, const struct scn_reference *ref)
+{
+	if (ref->variant != NULL)
+		for (size_t v = 0; v < r->n_variants; v++)
+			if (r->variants[v].v->name != NULL &&
+			    strcmp(r->variants[v].v->name, ref->variant) == 0)
+				return v;
+	return 0;
+}

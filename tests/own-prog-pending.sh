@@ -1,0 +1,132 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# own-prog-pending.sh: "iobufviz -- PROGRAM": after every step, the pending bytes of the stream
+# it used equal the program's own __fpending after that call (tests/foreign/pend reports it
+# on a FIFO, which is no step), for an fgetc/fputc copy, a mix of fprintf and write, and a
+# tail; exit()'s flush of each stream is a stdio step of its own that writes what was pending
+# and leaves nothing; and the last step shows every stream flushed.
+set -u
+bin=${IOBUFVIZ_BIN:?}
+build=$(cd "$(dirname "$bin")/.." && pwd)
+command -v python3 >/dev/null || { echo "SKIP: own-prog-pending: python3 not installed"; exit 77; }
+[ -x "$build/tests/foreign/pend" ] || { echo "FAIL: $build/tests/foreign/pend not built"; exit 99; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/own-pend.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM HUP
+mkdir "$tmp/work"
+head -c 8900 /dev/urandom >"$tmp/work/in"
+seq 1 3000 >"$tmp/work/lines"
+fail=0
+
+# Run pend MODE ARGS under iobufviz into $tmp/NAME.json; its reports into $tmp/NAME.rep.
+run() {
+	name=$1
+	shift
+	mkfifo "$tmp/$name.fifo" || exit 99
+	cat "$tmp/$name.fifo" >"$tmp/$name.rep" &
+	reader=$!
+	"$bin" --headless --format=json --dir "$tmp/work" --timeout=60 -- \
+		"$build/tests/foreign/pend" "$tmp/$name.fifo" "$@" >"$tmp/$name.json" 2>"$tmp/$name.err"
+	rc=$?
+	wait $reader
+	if [ $rc -ne 0 ]; then
+		echo "FAIL: $name: iobufviz exit $rc: $(head -c 300 "$tmp/$name.err")"
+		fail=1
+	fi
+}
+
+run copy copy in out
+run mix mix mixed
+run tail tail 3 lines
+
+python3 - "$tmp" <<'PY' || fail=1
+import json, os, sys
+sys.dont_write_bytecode = True          # nothing is written into the source tree
+sys.path.insert(0, os.path.join(os.environ["IOBUFVIZ_SRCDIR"], "tests"))
+import checklib
+from checklib import check
+tmp = sys.argv[1]
+
+for name in ("copy", "mix", "tail"):
+    doc = json.load(open(os.path.join(tmp, name + ".json")))
+    reps = {}
+    for line in open(os.path.join(tmp, name + ".rep")):
+        fd, p = map(int, line.split())
+        reps.setdefault(fd, []).append(p)
+    used = {fd: 0 for fd in reps}
+    checked = mism = 0
+    flushed = {}
+    for s in doc["steps"]:
+        if s["op"] == "stdio" and s["stdio_call"]["func"] == "exit":
+            fd = s["stdio_call"]["fd"]
+            wrote = sum(e["result"] for e in s["events"] if e["call"] == "write")
+            last = reps[fd][used[fd] - 1] if fd in reps and used[fd] else None
+            check(all(e["origin"] == "stdio" for e in s["events"]) and
+                  s["args"].find("exit() flushes") >= 0,
+                  "%s: exit()'s flush of fd %d is a stdio step, origin stdio" % (name, fd))
+            check(wrote == last and s["state"]["stdio"]["pending"] == 0,
+                  "%s: it writes the %s B pending (wrote %d) and leaves 0 (left %d)" %
+                  (name, last, wrote, s["state"]["stdio"]["pending"]))
+            flushed[fd] = True
+            continue
+        if s["op"] == "stdio":
+            fd, func = s["stdio_call"]["fd"], s["stdio_call"]["func"]
+            if func == "fclose":
+                continue
+        elif s["op"] == "call" and s["events"]:
+            fd = s["events"][0]["fd"]
+        else:
+            continue
+        if fd not in reps:
+            continue
+        used[fd] += s["count"]
+        if used[fd] > len(reps[fd]):
+            check(False, "%s: more calls on fd %d than the program reported" % (name, fd))
+            break
+        want = reps[fd][used[fd] - 1]
+        got = s["state"]["stdio"]["pending"]
+        checked += s["count"]
+        if got != want:
+            mism += 1
+            if mism <= 3:
+                print("  %s: step %d (%s): pending %d, __fpending %d" %
+                      (name, s["index"], s["args"], got, want))
+    check(mism == 0 and all(used[fd] == len(reps[fd]) for fd in reps),
+          "%s: pending = the program's __fpending after each of its %d calls (%d steps differ; "
+          "calls seen %s of %s)" % (name, checked, mism, used,
+                                    {fd: len(v) for fd, v in reps.items()}))
+    last = doc["steps"][-1]
+    check(last["op"] == "exit" and last["streams"] is not None and
+          all(x["pending"] == 0 for x in last["streams"]),
+          "%s: the last step shows every stream flushed or closed" % name)
+    if name != "copy":
+        check(len(flushed) >= 1, "%s: exit() flushed a stream, as a step of its own" % name)
+    else:
+        check(4 in flushed or 5 in flushed or len(flushed) == 1,
+              "copy: exit() flushed the output stream it never closed")
+        n = len(doc["steps"])
+        check(n < 40, "copy: 8900 bytes by fgetc/fputc fold into %d steps" % n)
+        w = [s for s in doc["steps"] if any(e["call"] == "write" for e in s["events"])]
+        check(len(w) == 3, "copy: three steps write (4096, 4096 and exit's 708): %d" % len(w))
+sys.exit(1 if checklib.failed else 0)
+PY
+
+# A grading scenario's run: step sees exit()'s flush as the stdio library's write.
+cd "$build" || exit 99
+"$bin" --headless --format=json --allow-run=tests/foreign/pend - >"$tmp/grade.json" 2>"$tmp/grade.err" <<'YAML'
+title: "fprintf, write, fprintf, no fclose: exit() writes what stdio held"
+steps:
+  - run: {program: tests/foreign/pend, args: ["-", "mix", "{file}"], timeout: 30}
+    expect: {exit.status: 0, calls.write: 2, bytes.written: 46}
+YAML
+rc=$?
+python3 - "$tmp/grade.json" "$rc" <<'PY' || fail=1
+import json, sys
+rc = int(sys.argv[2])
+ev = [] if rc != 0 else json.load(open(sys.argv[1]))["steps"][0]["events"]
+w = [(e["bytes"], e["origin"]) for e in ev if e["call"] == "write"]
+ok = rc == 0 and w == [(17, "direct"), (29, "stdio")]
+print(("ok: " if ok else "FAIL: ") + "run: the program's write is direct, exit()'s flush is stdio: "
+      "exit %d, %s" % (rc, w))
+sys.exit(0 if ok else 1)
+PY
+exit $fail
