@@ -362,8 +362,9 @@ START_TEST(test_one_pass)
 		 "timeout)\n"
 		 "%s:12:20: unknown fs 'ext9' in a case of step 8 (use one of: ext2, ext3, ext4, xfs, "
 		 "btrfs, tmpfs, overlay, f2fs, nfs)\n"
-		 "%s:15:14: unknown placeholder '{nope}' in the say of step 8 (use an expectation key "
-		 "or fs, device, kernel, blksize, probe)\n",
+		 "%s:15:14: unknown name 'nope' in {nope} in the say of case 2 of step 8 (use an "
+		 "expectation key or fs, probe, blksize, large_folios, delalloc, cachestat, dirty, "
+		 "disk, device, kernel, time, dirty_expire)\n",
 		 path, path, path, path, path, path, path, path, path);
 	ck_assert_str_eq(err, want);
 	free(err);
