@@ -230,6 +230,9 @@ scenario_parse(struct scn_load *ld, char *buf, size_t len, struct scenario **out
 		goto fail;
 	if (shape != 0) {
 		scenario_report_prune(ld, ix, yamlpos_get(ix, root, "steps"));
+		/* The text re-emitted from the pruned tree is not the file's: a sentence's place
+		 * is then its node's (load/narr.c). */
+		ld->src = ld->src_cur = NULL;
 		free(buf);
 		if (yamlpos_emit(ix, &buf, &len) != 0) {
 			buf = NULL;
