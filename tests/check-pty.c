@@ -51,23 +51,40 @@ file_blksize(int idx)
 	return (long)st.st_blksize;
 }
 
-/* Run the snippet with the given texts and between; both children must exit 0. */
+/* Run the snippet with the given texts and between (the file run on "out" in scratch dir
+ * idx; traced when trace); both children must exit 0. */
 static void
-run(const char *p, const char *w, enum scn_pty_between between, int idx, struct pty_result *r)
+run_as(const char *p, const char *w, enum scn_pty_between between, int idx, bool trace,
+       struct pty_result *r)
 {
 	struct scn_args a;
+	char path[4096];
+	struct pty_where where = { .trace = trace, .file_path = path };
 
 	memset(&a, 0, sizeof a);
 	a.text = (char *)p;
 	a.text2 = (char *)w;
 	a.between = between;
-	ck_assert_msg(pty_run(&a, idx, r) == 0, "pty_run: %s", strerror(errno));
+	ck_assert_ptr_nonnull(scratch_path(idx, "out", path, sizeof path));
+	where.file_fd = scratch_create(idx, "out", O_RDWR);
+	if (where.file_fd < 0 && errno == EEXIST)
+		where.file_fd = open(path, O_RDWR | O_CLOEXEC);
+	ck_assert_int_ge(where.file_fd, 0);
+	ck_assert_msg(pty_run(&a, &where, r) == 0, "pty_run: %s", strerror(errno));
+	close(where.file_fd);
 	ck_assert(WIFEXITED(r->term.status) && WEXITSTATUS(r->term.status) == 0);
 	ck_assert(WIFEXITED(r->file.status) && WEXITSTATUS(r->file.status) == 0);
 	ck_assert(r->term.stdio_ok);
 	ck_assert(r->file.stdio_ok);
 	ck_assert_ptr_nonnull(r->term.output);
 	ck_assert_ptr_nonnull(r->file.output);
+}
+
+/* The same, untraced. */
+static void
+run(const char *p, const char *w, enum scn_pty_between between, int idx, struct pty_result *r)
+{
+	run_as(p, w, between, idx, false, r);
 }
 
 /* Nothing between: the terminal shows printf's line first, the file write()'s text first. */
@@ -218,17 +235,72 @@ START_TEST(test_caller_atexit_not_run)
 }
 END_TEST
 
-/* The file run leaves nothing behind in the scratch dir. */
-START_TEST(test_file_removed)
+/* The file run writes the file it is given, emptied first (as "> file" does): what the
+ * file holds after is its output, whatever it held before. */
+START_TEST(test_file_given)
 {
 	int idx = scratch_mkdir(NULL);
 	struct pty_result r;
-	char path[4096];
+	char path[4096], got[256] = "";
+	int fd;
 
 	ck_assert_int_ge(idx, 0);
+	fd = scratch_create(idx, "out", O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "an older and longer content\n", 28), 28);
+	close(fd);
 	run("a\n", "b\n", SCN_PTY_NOTHING, idx, &r);
-	ck_assert_ptr_nonnull(scratch_path(idx, "pty-stdout.0", path, sizeof path));
-	ck_assert_int_eq(access(path, F_OK), -1);
+	ck_assert_ptr_nonnull(scratch_path(idx, "out", path, sizeof path));
+	fd = open(path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(read(fd, got, sizeof got - 1), 4);
+	close(fd);
+	ck_assert_str_eq(got, "b\na\n");
+	ck_assert_str_eq(r.file.output, "b\na\n");
+	pty_result_clear(&r);
+	scratch_remove(idx);
+}
+END_TEST
+
+/* The write() calls on stdout of each run, named by the run, in order, with their sizes
+ * and who made them: the lesson of exercise 13-4, from the tracer. */
+START_TEST(test_traced_calls)
+{
+	static const struct { const char *run; uint64_t bytes; enum ev_origin origin; } want[] = {
+		{ "terminal", sizeof PRINTF_TEXT - 1, EV_STDIO },  /* the '\n' flushed it */
+		{ "terminal", sizeof WRITE_TEXT - 1, EV_DIRECT },
+		{ "file", sizeof WRITE_TEXT - 1, EV_DIRECT },
+		{ "file", sizeof PRINTF_TEXT - 1, EV_STDIO },      /* exit()'s flush */
+	};
+	int idx = scratch_mkdir(NULL);
+	struct pty_result r;
+	size_t k = 0;
+	char line[256];
+
+	ck_assert_int_ge(idx, 0);
+	run_as(PRINTF_TEXT, WRITE_TEXT, SCN_PTY_NOTHING, idx, true, &r);
+	for (int side = 0; side < 2; side++) {
+		const struct event_list *l = side == 0 ? &r.term.events : &r.file.events;
+		for (size_t i = 0; i < l->n; i++) {
+			const struct event *e = &l->v[i];
+			ck_assert_str_eq(e->run, side == 0 ? "terminal" : "file");
+			ck_assert_int_eq(e->fd, STDOUT_FILENO);
+			if (strcmp(e->call, "write") != 0)
+				continue;
+			ck_assert_uint_lt(k, sizeof want / sizeof want[0]);
+			ck_assert_str_eq(e->run, want[k].run);
+			ck_assert_uint_eq(e->bytes, want[k].bytes);
+			ck_assert_int_eq((int)e->result, (int)want[k].bytes);
+			ck_assert_int_eq(e->origin, want[k].origin);
+			k++;
+		}
+	}
+	ck_assert_uint_eq(k, sizeof want / sizeof want[0]);
+	ck_assert_str_eq(event_format(&r.file.events.v[r.file.events.n - 1], line, sizeof line),
+	                 "file: write(1, 21) = 21");
+	/* Traced or not, the outputs are the same. */
+	ck_assert_str_eq(r.term.output, PRINTF_TEXT WRITE_TEXT);
+	ck_assert_str_eq(r.file.output, WRITE_TEXT PRINTF_TEXT);
 	pty_result_clear(&r);
 	scratch_remove(idx);
 }
@@ -259,10 +331,36 @@ START_TEST(test_runner_pty)
 	ck_assert_ptr_nonnull(res.output_file);
 	ck_assert_str_eq(res.output, PRINTF_TEXT WRITE_TEXT);
 	ck_assert_str_eq(res.output_file, WRITE_TEXT PRINTF_TEXT);
+	/* The scenario's file is the file run's stdout: the panes show its 64 bytes. */
+	ck_assert_uint_eq(res.after.cache.file_size, strlen(WRITE_TEXT PRINTF_TEXT));
 	ck_assert_ptr_nonnull(strstr(res.note, "terminal stdout line buffered"));
 	ck_assert_ptr_nonnull(strstr(res.note, "file stdout fully buffered"));
 	step_result_clear(&res);
 	runner_free(r);
+}
+END_TEST
+
+/* A printf() larger than a pty holds, traced: the terminal is read while its child is
+ * stopped and resumed, so neither waits for the other; all of it arrives, in time. */
+START_TEST(test_traced_big)
+{
+	int idx = scratch_mkdir(NULL);
+	size_t n = 200000;
+	char *big = malloc(n + 2);
+	struct pty_result r;
+
+	ck_assert_int_ge(idx, 0);
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', n);
+	big[n] = '\n';
+	big[n + 1] = '\0';
+	run_as(big, "w\n", SCN_PTY_NOTHING, idx, true, &r);
+	ck_assert_uint_eq(strlen(r.term.output), n + 3);
+	ck_assert_uint_eq(strlen(r.file.output), n + 3);
+	ck_assert_uint_ge(r.term.events.n, 2);
+	pty_result_clear(&r);
+	free(big);
+	scratch_remove(idx);
 }
 END_TEST
 
@@ -279,7 +377,9 @@ pty_suite(void)
 	tcase_add_test(tc, test_describe_order);
 	tcase_add_test(tc, test_no_newline_on_terminal);
 	tcase_add_test(tc, test_caller_buffer_not_inherited);
-	tcase_add_test(tc, test_file_removed);
+	tcase_add_test(tc, test_file_given);
+	test_util_add(tc, test_traced_calls, test_util_need_ptrace());
+	test_util_add(tc, test_traced_big, test_util_need_ptrace());
 	tcase_add_test(tc, test_caller_atexit_not_run);
 	tcase_add_test(tc, test_runner_pty);
 	suite_add_tcase(s, tc);

@@ -3,11 +3,13 @@
 #include <config.h>
 
 #include <check.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sweep/print.h"
 #include "tui/cast.h"
@@ -17,6 +19,8 @@
 #include "lesson/lesson.h"
 #include "scratch/scratch.h"
 #include "tui/view.h"
+#include "scenario/glossary.h"
+#include "scenario/names.h"
 #include "test-util.h"
 
 /* Build the fixture. */
@@ -588,6 +592,17 @@ START_TEST(test_glyphs_distinct)
 			if (a)
 				ck_assert_uint_lt(view_glyph((enum view_glyph)v, true), 0x80);
 	}
+	/* A reader who cannot tell red from green tells clean, dirty and writeback apart: no two
+	 * of their colours are both red, green or yellow (the colours that reader confuses). */
+	{
+		static const int st[] = { GS_CLEAN, GS_DIRTY, GS_WRITEBACK };
+		for (size_t i = 0; i < 3; i++)
+			for (size_t j = i + 1; j < 3; j++) {
+				int a = grid_styles[st[i]].fg, b = grid_styles[st[j]].fg;
+				ck_assert_msg(!(a >= 1 && a <= 3 && b >= 1 && b <= 3),
+				              "styles %d and %d: colours %d and %d", st[i], st[j], a, b);
+			}
+	}
 	ck_assert_uint_eq(view_glyph(VG_ABSENT, false), 0x00b7);    /* · */
 	ck_assert_uint_eq(view_glyph(VG_CLEAN, false), 0x2591);     /* ░ */
 	ck_assert_uint_eq(view_glyph(VG_DIRTY, false), 0x2593);     /* ▓ */
@@ -1104,12 +1119,97 @@ render_checked(struct lesson *l, const struct scenario *sc, long cur, int w, int
 	free(text);
 }
 
+/*
+ * Words the panes print that need no explaining: plain English, and the units. Every other
+ * word a pane prints must be (part of) a term of the glossary (scenario/glossary.c), which
+ * the help, the man page and the web page explain.
+ */
+static const char *const plain_words[] = {
+	"a", "and", "at", "B", "buffer", "bytes", "data", "empty", "extents", "fd", "file",
+	"GiB", "here", "KiB", "MiB", "more", "no", "not", "nothing", "of", "on", "open",
+	"pages", "read", "size", "TiB", "write", "yet", "s",
+};
+
+/* Whether word (n bytes) is a word of a glossary term or a plain word. */
+static bool
+word_known(const char *word, size_t n)
+{
+	const struct glossary_entry *e;
+
+	for (size_t i = 0; i < sizeof plain_words / sizeof plain_words[0]; i++)
+		if (strlen(plain_words[i]) == n && strncmp(plain_words[i], word, n) == 0)
+			return true;
+	for (size_t i = 0; (e = glossary_at(i)) != NULL; i++)
+		for (const char *p = e->term; *p != '\0';) {
+			/* A term's word without the marks around it: FILE*, [stdio], (stdio). */
+			size_t len = strcspn(p, " ,"), skip = strspn(p, "[(");
+			size_t core = len - skip;
+			while (core > 0 && strchr("*])", p[skip + core - 1]) != NULL)
+				core--;
+			if (core == n && strncasecmp(p + skip, word, n) == 0)
+				return true;
+			p += len;
+			p += strspn(p, " ,");
+		}
+	return false;
+}
+
+/* The words of text that are neither (a letter and letters, digits, '-', '_', '*' or '?'),
+ * each once, appended to unknown (len bytes). */
+static void
+words_unknown(const char *text, char *unknown, size_t len)
+{
+	for (const char *p = text; *p != '\0';) {
+		size_t n = 0;
+		char w[64];
+
+		if (!isalpha((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		while (isalnum((unsigned char)p[n]) || p[n] == '-' || p[n] == '_')
+			n++;
+		snprintf(w, sizeof w, " %.*s ", (int)(n < 60 ? n : 60), p);
+		if (!word_known(p, n) && strstr(unknown, w) == NULL &&
+		    strlen(unknown) + strlen(w) < len)
+			strcat(unknown, w);
+		p += n;
+	}
+}
+
+/* The words the stdio, cache and disk panes print for s (its notes and the buffer's bytes
+ * left out: the engine's prose and the program's data), at two sizes, into unknown. */
+static void
+words_check(const struct snapshot *s, char *unknown, size_t len)
+{
+	static const int sizes[][2] = { { 38, 8 }, { 76, 14 } };
+	struct snapshot *c = malloc(sizeof *c);
+
+	ck_assert_ptr_nonnull(c);
+	*c = *s;
+	c->cache.note[0] = c->disk.note[0] = '\0';
+	c->stdio.head_len = 0;
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		int w = sizes[k][0], h = sizes[k][1];
+		char *t[3] = {
+			PANE(w, h, view_stdio_draw(g, r, c, NULL, NULL, false)),
+			PANE(w, h, view_cache_draw(g, r, c, NULL, NULL, false, NULL, NULL)),
+			PANE(w, h, view_disk_draw(g, r, c, NULL, false)),
+		};
+		for (int i = 0; i < 3; i++) {
+			words_unknown(t[i], unknown, len);
+			free(t[i]);
+		}
+	}
+	free(c);
+}
+
 START_TEST(test_every_scenario_fits)
 {
 	/* Every bundled scenario, every step, at the classroom sizes: nothing cut silently,
 	 * no number cut. Sweeps run with a tiny budget (the rows are scaled down). */
 	static const int sizes[][2] = { { 80, 24 }, { 100, 30 }, { 160, 45 } };
-	char dir[4096], path[4400], where[512];
+	char dir[4096], path[4400], where[512], unknown[4096] = "";
 	DIR *d = opendir(test_util_src_path("scenarios", dir, sizeof dir));
 	struct dirent *de;
 	int bad = 0, screens = 0;
@@ -1138,6 +1238,9 @@ START_TEST(test_every_scenario_fits)
 					bad += c.bad;
 					screens++;
 				}
+			/* Every word the panes print is explained (or plain English). */
+			words_check(cur < 0 ? lesson_initial(l) : &lesson_results(l)[cur].after,
+			            unknown, sizeof unknown);
 			if (lesson_step(l) != 1)
 				break;
 		}
@@ -1147,6 +1250,132 @@ START_TEST(test_every_scenario_fits)
 	closedir(d);
 	ck_assert_int_gt(screens, 100);
 	ck_assert_msg(bad == 0, "%d texts cut without an ellipsis or inside a number", bad);
+	ck_assert_msg(unknown[0] == '\0', "words the panes print that the glossary does not "
+	              "explain:%s", unknown);
+}
+END_TEST
+
+/* s with roff's escapes undone (\- \\ \fB \fR) and every run of white space one space, into a
+ * new string. */
+static char *
+man_plain(const char *s)
+{
+	char *out = malloc(strlen(s) + 1), *o = out;
+
+	ck_assert_ptr_nonnull(out);
+	for (; *s != '\0'; s++) {
+		if (*s == '\\' && (s[1] == '-' || s[1] == '\\')) {
+			*o++ = *++s;
+		} else if (*s == '\\' && s[1] == 'f' && s[2] != '\0') {
+			s += 2;
+		} else if (isspace((unsigned char)*s)) {
+			if (o > out && o[-1] != ' ')
+				*o++ = ' ';
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* The man page's GLOSSARY has every term of the table with its meaning, word for word. */
+START_TEST(test_glossary_in_man)
+{
+	char path[4096], *text = NULL, *sec, *end, *plain;
+	size_t n = 0;
+	FILE *f = fopen(test_util_src_path("doc/iobufviz.1", path, sizeof path), "r");
+	const struct glossary_entry *e;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(getdelim(&text, &n, '\0', f) > 0, 1);
+	fclose(f);
+	sec = strstr(text, "\n.SH GLOSSARY\n");
+	ck_assert_msg(sec != NULL, "doc/iobufviz.1 has no GLOSSARY section");
+	end = strstr(sec + 1, "\n.SH ");
+	if (end != NULL)
+		*end = '\0';
+	plain = man_plain(sec);
+	for (size_t i = 0; (e = glossary_at(i)) != NULL; i++) {
+		char *term = man_plain(e->term), *meaning = man_plain(e->meaning);
+		ck_assert_msg(strstr(plain, term) != NULL, "GLOSSARY lacks the term %s", e->term);
+		ck_assert_msg(strstr(plain, meaning) != NULL, "GLOSSARY's %s is not: %s", e->term,
+		              e->meaning);
+		free(term);
+		free(meaning);
+	}
+	free(plain);
+	free(text);
+}
+END_TEST
+
+/* The help's pages: the keys and every legend entry whole on the first, every term of the
+ * glossary on one of the next, at 80x24 and on a projector. */
+START_TEST(test_help_pages)
+{
+	static const int sizes[][2] = { { 80, 24 }, { 160, 45 } };
+	const struct glossary_entry *e;
+
+	for (size_t k = 0; k < 2; k++) {
+		struct grid *g = grid_new(sizes[k][0], sizes[k][1]);
+		int pages = view_frame_help_pages(g);
+		char *all = calloc(1, 1), *t;
+		size_t n;
+
+		ck_assert_int_gt(pages, 0);
+		view_frame_help(g, 0, false);
+		t = grid_text(g);
+		ck_assert_ptr_nonnull(strstr(t, "Tab"));
+		ck_assert_ptr_nonnull(strstr(t, "\xe2\x96\xa3 inline"));        /* ▣ inline */
+		ck_assert_ptr_nonnull(strstr(t, "\xe2\x96\x92 a buffered byte"));
+		ck_assert_ptr_nonnull(strstr(t, "other keys close"));
+		free(t);
+		for (int p = 1; p <= pages; p++) {
+			grid_clear(g);
+			view_frame_help(g, p, false);
+			t = grid_text(g);
+			n = strlen(all);
+			all = realloc(all, n + strlen(t) + 1);
+			strcpy(all + n, t);
+			free(t);
+		}
+		for (size_t i = 0; (e = glossary_at(i)) != NULL; i++)
+			ck_assert_msg(strstr(all, e->term) != NULL, "%dx%d: %s on no page",
+			              sizes[k][0], sizes[k][1], e->term);
+		free(all);
+		grid_free(g);
+	}
+}
+END_TEST
+
+/* The call tags, the probes and the legends' words are in the glossary too. */
+START_TEST(test_glossary_terms)
+{
+	static const char *const terms[] = { "[by stdio]", "[your call]", "cachestat", "mincore",
+	                                     "kpageflags", "FIEMAP", "ptrace", "procio",
+	                                     "delalloc", "writeback", "dirty", "clean", "stale",
+	                                     "unwritten", "inline", "read-ahead", "large folio",
+	                                     "not observable here", "REPLAY" };
+	char unknown[1024] = "", tag[32];
+	size_t n;
+
+	for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++)
+		ck_assert_msg(glossary_find(terms[i]) != NULL, "%s is not in the glossary", terms[i]);
+	for (int k = 0; k < 2; k++) {
+		snprintf(tag, sizeof tag, "[%s]", scenario_names_of(scn_origin_words, k));
+		ck_assert_msg(glossary_find(tag) != NULL, "the tag %s is not in the glossary", tag);
+		ck_assert_msg(glossary_find(scenario_names_of(scn_origins, k)) != NULL,
+		              "JSON's origin %s is not in the glossary", scenario_names_of(scn_origins, k));
+	}
+	for (int dirty = 0; dirty < 2; dirty++) {
+		const struct view_legend *l = view_cache_legend_of(dirty, &n);
+		for (size_t i = 0; i < n; i++)
+			words_unknown(l[i].name, unknown, sizeof unknown);
+		l = view_disk_legend_of(dirty, &n);
+		for (size_t i = 0; i < n; i++)
+			words_unknown(l[i].name, unknown, sizeof unknown);
+	}
+	ck_assert_msg(unknown[0] == '\0', "legend words not explained:%s", unknown);
 }
 END_TEST
 
@@ -1418,6 +1647,9 @@ views_suite(void)
 	tcase_add_test(tc, test_log_errors_red);
 	tcase_add_test(tc, test_log_procio);
 	tcase_add_test(tc, test_glyphs_distinct);
+	tcase_add_test(tc, test_glossary_terms);
+	tcase_add_test(tc, test_glossary_in_man);
+	tcase_add_test(tc, test_help_pages);
 	tcase_add_test(tc, test_screen_ascii);
 	tcase_add_test(tc, test_screen_layouts);
 	tcase_add_test(tc, test_screen_replay_help);

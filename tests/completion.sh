@@ -67,14 +67,14 @@ want --format= "$bin" --for
 want --headless "$bin" --head
 
 # 4. Values: from the program's own list, as --opt=, --opt VALUE and -f VALUE.
-want "$(printf '%s\n' json tap text)" "$bin" --format =
+want "$(printf '%s\n' gradescope html json tap text)" "$bin" --format =
 want json "$bin" --format = j
 want json "$bin" --format j
 want "$(printf '%s\n' tap text)" "$bin" -f t
 want "$(printf '%s\n' auto procio ptrace)" "$bin" --trace =
 want "$(printf '%s\n' auto cachestat kpageflags mincore)" "$bin" --probe ""
 "$bin" --export= 2>&1 | grep -q "expected csv" || bad "--export= does not list its formats"
-for f in csv json md c; do
+for f in csv json md svg c html; do
 	comp "$bin" --export = | grep -qx "$f" || bad "--export= does not offer $f"
 done
 

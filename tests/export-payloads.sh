@@ -11,17 +11,25 @@
 # iobufviz makes (tests/program-truth.sh) with exactly the bytes iobufviz's own run writes
 # (iobufviz under strace, --trace=procio), and no other program than the run step's. The
 # transcripts show none of it raw; a file that is not UTF-8 is refused. KEEP=1 keeps its
-# directory (scenarios, programs) to look at.
+# directory (scenarios, programs) to look at. "export-payloads.sh --seeds DIR" only writes the
+# scenarios (*.yaml) into DIR: tests/fuzz/run.sh seeds the fuzzers with them.
 set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
 skip() { echo "SKIP: export-payloads: $1"; exit 77; }
 command -v python3 >/dev/null || skip "python3 not installed"
-command -v strace >/dev/null || skip "strace not installed"
-command -v gcc >/dev/null || skip "gcc not installed"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/export-payloads.XXXXXX") || exit 99
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-strace -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+seeds=
+if [ "${1:-}" = --seeds ]; then
+	seeds=${2:?--seeds DIR}
+	bin= src= tmp=$seeds
+	mkdir -p "$seeds" || exit 99
+else
+	bin=${IOBUFVIZ_BIN:?}
+	src=${IOBUFVIZ_SRCDIR:?}
+	command -v strace >/dev/null || skip "strace not installed"
+	command -v gcc >/dev/null || skip "gcc not installed"
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/export-payloads.XXXXXX") || exit 99
+	[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+	strace -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+fi
 # The run step's program: writes its arguments (NUL-terminated each) and then its standard
 # input to the file named by its first argument.
 cat >"$tmp/dumper.c" <<'EOF'
@@ -44,10 +52,10 @@ main(int argc, char *argv[])
 }
 EOF
 
-python3 - "$bin" "$src" "$tmp" <<'PY'
+python3 - "$bin" "$src" "$tmp" "$seeds" <<'PY'
 import json, os, re, shutil, subprocess, sys
 
-bin_, src, tmp = sys.argv[1:4]
+bin_, src, tmp, seeds = sys.argv[1:5]
 fails = []
 
 def fail(msg):
@@ -122,6 +130,8 @@ text += ["  - fdopen: {mode: \"r+\"}"]
 for p in payloads:
     text += ["  - fputs: {text: %s}" % yq(p), "  - printf: {text: %s}" % yq(p)]
 text += ["  - fclose: {}"]
+# A named pair's fd that only fileno sets (fuzz-export found it set but never used: -Werror).
+text += ["  - fopen: {mode: r}", "    as: last", "  - fileno: {}", "    on: last"]
 text_yaml = write("text.yaml", "\n".join(text) + "\n")
 
 pty = ["title: pty", "steps:"]
@@ -132,10 +142,10 @@ pty_yaml = write("pty.yaml", "\n".join(pty) + "\n")
 
 # The run step: its program in a directory named with payload bytes, its stdin a file named so.
 odd = "d\x01\x1b??/\"\\\u202e*/ '%s".replace("/", "_")
-os.mkdir(os.path.join(tmp, odd))
+os.makedirs(os.path.join(tmp, odd), exist_ok=True)
 dumper = os.path.join(tmp, odd, "dumper")
-r = subprocess.run(["gcc", "-std=c11", "-o", dumper, os.path.join(tmp, "dumper.c")])
-if r.returncode != 0:
+if not seeds and subprocess.run(["gcc", "-std=c11", "-o", dumper,
+                                 os.path.join(tmp, "dumper.c")]).returncode != 0:
     fail("the run step's program does not build")
 stdin_name = "in-\x01\x1b??/\"\\\u202e*/.txt".replace("/", "_")
 stdin_text = ("stdin " + mix).encode()
@@ -157,6 +167,8 @@ sweep += ["      reference:", "        - label: " + yq(mix), "          source: 
           "          variant: " + yq(names[0]), "          rows:",
           "            - {buf_size: 4096, elapsed: 0.01}", "    say: " + say(mix)]
 sweep_yaml = write("sweep.yaml", "\n".join(sweep) + "\n")
+if seeds:
+    sys.exit(0)
 
 def run(cmd, **kw):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
@@ -175,7 +187,8 @@ for y in (text_yaml, pty_yaml, run_yaml, sweep_yaml):
     if r.returncode != 0:
         fail("%s: --check refuses it: %s" % (n, r.stderr.decode(errors="replace")[:300]))
         continue
-    r = run([bin_, "--export=c", y])
+    # The run step's program runs when the exported program does: the same consent.
+    r = run([bin_, "--export=c", "--allow-run=" + dumper, y])
     if r.returncode != 0:
         fail("%s: --export=c exit %d" % (n, r.returncode))
         continue
@@ -394,5 +407,6 @@ sys.exit(1 if fails else 0)
 PY
 rc=$?
 [ $rc -eq 0 ] || exit 1
+[ -z "$seeds" ] || exit 0
 # The calls (name, fd, sizes, offsets, results, in order), as program-truth.sh compares them.
 "$src/tests/program-truth.sh" "$tmp/text.yaml" "$tmp/pty.yaml" "$tmp/sweep.yaml"

@@ -59,6 +59,49 @@ for allow in --allow-run=touch "--allow-run=$touch_path" --allow-run; do
 	[ $rc = 0 ] && [ -e "$tmp/ran" ] || bad "$allow: exit $rc, ran: $([ -e "$tmp/ran" ] && echo yes || echo no): $(cat "$tmp/yes.out")"
 done
 
+# --export=c: the program it writes runs the step's program when the student runs it, so it
+# takes the same consent: without it, nothing on stdout and exit 2, the step named; with it,
+# the program's opening comment names every command line it runs, escaped (no ESC, no early
+# "*/"), and the program compiles.
+cat >"$tmp/export.yaml" <<EOF
+title: "exports touch"
+steps:
+  - note: "first"
+  - run: {program: touch, args: ["$tmp/exported", "*/ int x; /* \e[31m"]}
+  - run: {program: cat, stdin: "{file}"}
+EOF
+"$bin" --export=c "$tmp/export.yaml" >"$tmp/export.c" 2>"$tmp/export.err"
+rc=$?
+[ $rc = 2 ] || bad "--export=c, no --allow-run: exit $rc, expected 2"
+[ ! -s "$tmp/export.c" ] || bad "--export=c, no --allow-run: a program was written"
+grep -qF "$tmp/export.yaml:4:5: step 2 runs: touch $tmp/exported" "$tmp/export.err" &&
+	grep -qF "$tmp/export.yaml:5:5: step 3 runs: cat < {file}" "$tmp/export.err" &&
+	grep -qF -- "--allow-run" "$tmp/export.err" ||
+	bad "--export=c, no --allow-run: message: $(cat "$tmp/export.err")"
+"$bin" --export=c --allow-run=touch "$tmp/export.yaml" >"$tmp/export.c" 2>"$tmp/export.err"
+rc=$?
+[ $rc = 2 ] && [ ! -s "$tmp/export.c" ] || bad "--export=c --allow-run=touch (cat not allowed): exit $rc"
+for allow in "--allow-run=touch --allow-run=cat" --allow-run; do
+	# shellcheck disable=SC2086
+	"$bin" --export=c $allow "$tmp/export.yaml" >"$tmp/export.c" 2>"$tmp/export.err"
+	rc=$?
+	[ $rc = 0 ] || bad "--export=c $allow: exit $rc: $(cat "$tmp/export.err")"
+done
+# The opening comment (to its first "*/"), its lines joined as one text.
+sed -n '1,/\*\//p' "$tmp/export.c" | sed 's/^ \*//' | tr '\n' ' ' | tr -s ' ' >"$tmp/export.head"
+grep -qF "Warning: this program runs other programs, with your rights" "$tmp/export.head" &&
+	grep -qF "step 2 (line 4): touch $tmp/exported '* / int x; / * \\x1b[31m'" "$tmp/export.head" &&
+	grep -qF "step 3 (line 5): cat < {file}" "$tmp/export.head" ||
+	bad "--export=c: the header does not name what it runs: $(cat "$tmp/export.head")"
+LC_ALL=C grep -q "$(printf '\033')" "$tmp/export.c" && bad "--export=c: a raw ESC in the program"
+if command -v cc >/dev/null; then
+	cc -std=c11 -Wall -Wextra -Werror -Wtrigraphs -o "$tmp/export" "$tmp/export.c" 2>"$tmp/cc.err" ||
+		bad "--export=c: does not compile: $(cat "$tmp/cc.err")"
+else
+	echo "SKIP: run-consent: export compiles: no cc"
+fi
+[ ! -e "$tmp/exported" ] || bad "--export=c ran the program"
+
 # stdin: a file of the user's outside the scratch dir and --dir is never read; the scratch
 # file ({file}) and a file under --dir are.
 echo "under dir" >"$tmp/d/input"
@@ -97,5 +140,5 @@ EOF
 python3 "$src/tests/on-pty.py" "$tmp/tty.out" pwned "$bin" --headless --format=tap --allow-run \
 	--dir "$tmp/d" "$tmp/tty.yaml" 2>"$tmp/tty.err" || bad "tty: $(cat "$tmp/tty.out" "$tmp/tty.err")"
 
-[ $fail = 0 ] && echo "ok: --check lists, headless refuses, --allow-run runs (name, file, all), stdin confined, no /dev/tty"
+[ $fail = 0 ] && echo "ok: --check lists, headless and --export=c refuse, --allow-run runs (name, file, all), the export names what it runs, stdin confined, no /dev/tty"
 exit $fail

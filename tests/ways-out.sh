@@ -67,10 +67,15 @@ grep -q "removed $d/iobufviz\.[A-Za-z0-9]\{6\}, left by an iobufviz run that is 
 kill -TERM "$live"
 wait "$live"
 [ -z "$(ls -A "$d")" ] || bad "reap: left $(ls -A "$d")"
-# A dir that only looks like ours (no lock file) is never touched.
-mkdir -m 700 "$d/iobufviz.AAAAAA"
+# A dir that only looks like ours (no lock file) is never touched while it could be a run's
+# setup (younger than 60 s), nor ever when something is in it.
+mkdir -m 700 "$d/iobufviz.AAAAAA" "$d/iobufviz.BBBBBB"
+echo keep >"$d/iobufviz.BBBBBB/file"
+touch -m -d '2 minutes ago' "$d/iobufviz.BBBBBB"
 "$bin" --headless --dir "$d" "$src/tests/cli-minimal.yaml" >/dev/null 2>&1
-[ -d "$d/iobufviz.AAAAAA" ] || bad "reap: removed a dir without our lock"
+[ -d "$d/iobufviz.AAAAAA" ] || bad "reap: removed an empty dir without our lock, 0 s old"
+[ -f "$d/iobufviz.BBBBBB/file" ] || bad "reap: removed a dir without our lock, with a file in it"
+rm -r "$d/iobufviz.AAAAAA" "$d/iobufviz.BBBBBB"
 ok "SIGKILL: the next run removes the stale dir, and only it"
 
 # 3. Terminals that cannot draw the screen: exit 3 and a pointer to --headless.

@@ -49,7 +49,8 @@ usage(FILE *f)
 "  -H, --headless         no terminal UI: print a transcript, exit 1 if an expectation fails\n"
 "      --strict           an expectation on a fact this run cannot observe fails\n"
 "                         (default: it is reported as not observable, and skipped)\n"
-"  -f, --format=FMT       headless output: text (default), json or tap\n"
+"  -f, --format=FMT       headless output: text (default), json, tap, html (a web\n"
+"                         page) or gradescope (Gradescope's results.json)\n"
 "  -l, --list             list the bundled scenarios\n"
 "  -c, --check            validate the scenario file(s) only; errors as FILE:LINE:COL\n"
 "  -d, --dir=DIR          make the private scratch directory under DIR\n"
@@ -77,7 +78,9 @@ usage(FILE *f)
 "      --record=FILE      record the TUI session as an asciicast v2 file\n"
 "      --export=FMT       write sweep results as csv, json or md to standard output,\n"
 "                         or svg: a log-log plot of each sweep; c: the scenario as\n"
-"                         one C program (no run)\n"
+"                         one C program (no run); html: the run (a scenario's or a\n"
+"                         PROGRAM's) as one web page to step through offline\n"
+"                         (--headless --format=html)\n"
 "      --budget=SECONDS   time budget per sweep row before it is scaled down\n"
 "      --practice         the argument is a practice TOPIC: a generated problem, run for\n"
 "                         real and quizzed (headless: printed); alone: list the topics\n"
@@ -209,11 +212,15 @@ list(void)
 
 /* --export=c: print the scenario as one C program; nothing runs. */
 static int
-export_c(const struct scenario *s)
+export_c(const struct scenario *s, const struct prog_consent *c)
 {
-	struct program *p = program_new(s);
+	struct program *p;
 
-	if (p == NULL) {
+	/* The program runs the run steps' programs when the student runs it: the consent a run
+	 * of them takes, and its opening comment names them. */
+	if (prog_consent_refuse(s, c, "exported (the C program runs them)", stderr) > 0)
+		return APP_EXIT_USAGE;
+	if ((p = program_new(s)) == NULL) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		return APP_EXIT_ENV;
 	}
@@ -423,10 +430,16 @@ run(int argc, char **argv)
 		case OPT_RECORD: o.record = optarg; break;
 		case OPT_WIDE: o.wide = true; break;
 		case OPT_EXPORT:
+			/* html: the run as a web page, which is a transcript's format. */
+			if (strcmp(optarg, "html") == 0) {
+				o.format = transcript_format_find("html");
+				headless = true;
+				break;
+			}
 			if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0 &&
 			    strcmp(optarg, "md") != 0 && strcmp(optarg, "svg") != 0 &&
 			    strcmp(optarg, "c") != 0)
-				return usage_error("--export: '%s': expected csv, json, md, svg or c",
+				return usage_error("--export: '%s': expected csv, json, md, svg, c or html",
 				                   optarg);
 			o.export_fmt = optarg;
 			break;
@@ -540,7 +553,7 @@ run(int argc, char **argv)
 	if (rc != 0)
 		return rc;
 	if (o.export_fmt != NULL && strcmp(o.export_fmt, "c") == 0) {
-		rc = export_c(s);
+		rc = export_c(s, &o.consent);
 		scenario_free(s);
 		return rc;
 	}

@@ -80,6 +80,10 @@ bool runner_over(struct runner *r);
  * r->stop) if the step is to stop. */
 bool runner_poll_now(struct runner *r);
 
+/* A tracer's poll (arg: the runner): when the ticker (engine/ticker.c) has ticked,
+ * runner_poll_now; non-zero when the step is to stop. */
+int runner_poll_check(void *arg);
+
 /* Say in the step's result that the run's timeout stopped it. */
 void runner_note_timeout(struct runner *r, struct step_result *out);
 

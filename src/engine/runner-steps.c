@@ -5,6 +5,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -90,22 +91,49 @@ runner_pty_mode(const struct pty_side *s)
 }
 
 /*
- * pty: the snippet runs in two fresh children of the runner (not the traced worker: its
- * stdout must be a terminal, then a file), so no event is recorded for it.
+ * pty: the snippet runs in two fresh children of the runner (not the worker: its stdout must
+ * be a terminal, then a file), the file run's stdout being the scenario's file, which the
+ * panes then show. Each child is traced as the worker is: its calls on its stdout are the
+ * step's events, the terminal run's first, each named by its run.
  */
 void
 runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result *out)
 {
+	struct pty_where w = { .file_path = r->path, .trace = r->tracer != NULL,
+	                       .poll = runner_poll_check, .user = r };
 	struct pty_result pr;
 	struct timespec start;
 	int rc;
 
+	w.file_fd = openat(r->dirfd, RUNNER_FILE_NAME, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (w.file_fd < 0) {
+		out->ret = -1;
+		out->err = errno;
+		runner_note(out, "cannot open the scenario's file for the file run: %s",
+		            strerror(errno));
+		return;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	rc = pty_run(&step->args, r->scratch, &pr);
+	rc = pty_run(&step->args, &w, &pr);
+	close(w.file_fd);
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
 	out->events.source = r->source;
+	for (int k = 0; k < 2; k++) {
+		const struct event_list *l = k == 0 ? &pr.term.events : &pr.file.events;
+		for (size_t i = 0; i < l->n; i++)
+			(void)event_list_add(&out->events, &l->v[i]);
+	}
 	out->ret = rc;
 	out->err = rc < 0 ? errno : 0;
+	if (r->stop) {
+		out->ret = -1;
+		out->err = r->timed_out ? ETIMEDOUT : ECANCELED;
+		out->stopped = true;
+		if (r->timed_out)
+			runner_note_timeout(r, out);
+		else
+			runner_note(out, "stopped");
+	}
 	out->output = pr.term.output;
 	out->output_file = pr.file.output;
 	pr.term.output = pr.file.output = NULL;

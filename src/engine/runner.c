@@ -33,14 +33,8 @@
 #include "scratch/scratch.h"
 #include "sweep/stats.h"
 #include "trace/tracer.h"
+#include "engine/ticker.h"
 #include "engine/worker.h"
-
-/*
- * Set by SIGURG from the poll timer while the traced worker runs a step: it interrupts the
- * tracer's waitpid() so that the poll callback is asked even during one long system call.
- * Global because a signal handler sets it; nothing else is.
- */
-static volatile sig_atomic_t runner_tick;
 
 /* Name of a signal: "SIGSEGV". */
 static void
@@ -157,14 +151,6 @@ runner_note_timeout(struct runner *r, struct step_result *out)
 	runner_note(out, "stopped: the run reached its timeout of %g s (--timeout)", r->timeout);
 }
 
-/* SIGURG from the poll timer: time to ask the poll callback. */
-static void
-runner_on_tick(int sig)
-{
-	(void)sig;
-	runner_tick = 1;
-}
-
 /* Ask the caller's poll now, and the run's timeout; remember a stop. */
 bool
 runner_poll_now(struct runner *r)
@@ -175,61 +161,14 @@ runner_poll_now(struct runner *r)
 }
 
 /* The tracer's poll: when the timer has ticked, ask the caller's; remember a stop. */
-static int
+int
 runner_poll_check(void *arg)
 {
 	struct runner *r = arg;
 
-	if (!runner_tick)
+	if (!ticker_take())
 		return 0;
-	runner_tick = 0;
 	return runner_poll_now(r);
-}
-
-/*
- * Arm a timer that sends SIGURG every RUNNER_POLL_MS (its handler without SA_RESTART, so
- * that the tracer's waitpid() returns); *old gets the handler to put back. 0 or -1.
- */
-static int
-runner_poll_arm(timer_t *timer, struct sigaction *old)
-{
-	struct sigaction sa = { .sa_handler = runner_on_tick };
-	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGURG };
-	struct itimerspec its = {
-		.it_interval = { 0, RUNNER_POLL_MS * 1000000L },
-		.it_value = { 0, RUNNER_POLL_MS * 1000000L },
-	};
-
-	sigset_t urg;
-
-	sigemptyset(&sa.sa_mask);
-	runner_tick = 0;
-	if (sigaction(SIGURG, &sa, old) != 0)
-		return -1;
-	/* A mask inherited across exec (a test harness's) must not hold the ticks back: without
-	 * them neither a stop nor the run's timeout is seen during one long step. */
-	sigemptyset(&urg);
-	sigaddset(&urg, SIGURG);
-	sigprocmask(SIG_UNBLOCK, &urg, NULL);
-	if (timer_create(CLOCK_MONOTONIC, &sev, timer) != 0) {
-		sigaction(SIGURG, old, NULL);
-		return -1;
-	}
-	if (timer_settime(*timer, 0, &its, NULL) != 0) {
-		timer_delete(*timer);
-		sigaction(SIGURG, old, NULL);
-		return -1;
-	}
-	return 0;
-}
-
-/* Stop the poll timer and put SIGURG's handler back. */
-static void
-runner_poll_disarm(timer_t timer, const struct sigaction *old)
-{
-	timer_delete(timer);
-	sigaction(SIGURG, old, NULL);
-	runner_tick = 0;
 }
 
 /* Untraced: wait for the worker's reply, asking the poll callback between looks. */
@@ -260,16 +199,14 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 	/* If this fails the worker is gone: the tracer or the reply's EOF says how. */
 	(void)worker_send(&r->w, (uint32_t)index);
 	if (r->tracer != NULL) {
-		timer_t timer;
-		struct sigaction old;
+		struct ticker tk;
 		/* Always: the run's timeout is checked there too. */
-		bool armed = runner_poll_arm(&timer, &old) == 0;
+		bool armed = ticker_arm(&tk, RUNNER_POLL_MS) == 0;
 
 		tracer_set_poll(r->tracer, armed ? runner_poll_check : NULL, r);
 		rc = tracer_step(r->tracer, stdio_op ? EV_STDIO : EV_DIRECT,
 		                 r->cur_fd, &out->events, &st);
-		if (armed)
-			runner_poll_disarm(timer, &old);
+		ticker_disarm(&tk);
 		if (rc == 1) {
 			runner_mark_dead(r, st);
 		} else if (rc < 0 && errno == ENOMEM) {

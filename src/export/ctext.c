@@ -13,6 +13,8 @@
 
 /* Bytes of escaped text in one piece of a long literal (about a line's worth). */
 #define CTEXT_PIECE 64
+/* Columns a comment's text may reach before it goes on on a new line (" * "). */
+#define CTEXT_WIDTH 76
 
 /* Make room for n more bytes and the NUL; false (and nomem) if there is none. */
 static bool
@@ -109,27 +111,110 @@ ctext_literal(struct ctext *t, const char *s, int indent)
 	ctext_put(t, "\"", 1);
 }
 
-/* Append s as comment text (see export/ctext.h). */
+/* The column the last line of t has reached (a tab to the next multiple of 8, a character of
+ * UTF-8 one column). */
+size_t
+ctext_column(const struct ctext *t)
+{
+	const char *s = ctext_str(t), *p = s + t->len;
+	size_t col = 0;
+
+	while (p > s && p[-1] != '\n')   /* from the end: a long text's lines cost their length */
+		p--;
+	for (; *p != '\0'; p++)
+		if (*p == '\t')
+			col = (col / 8 + 1) * 8;
+		else if ((*p & 0xc0) != 0x80)
+			col++;
+	return col;
+}
+
+/* Bytes of the unit at p of text_safe's output: an escape ("\\x1b", "\\u202e", "\\\\"), a
+ * UTF-8 character, a byte. */
+static size_t
+ctext_unit(const char *p)
+{
+	size_t n = 1;
+
+	if (p[0] == '\\')
+		return p[1] == 'x' ? 4 : p[1] == 'u' ? 6 : 2;
+	while ((p[n] & 0xc0) == 0x80)
+		n++;
+	return n;
+}
+
+/* Columns the n bytes at p take (one a character). */
+static size_t
+ctext_width(const char *p, size_t n)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < n; i++)
+		w += (p[i] & 0xc0) != 0x80;
+	return w;
+}
+
+/* Append one word of comment text (escaped): a unit that would pass CTEXT_WIDTH goes on a new
+ * line (unless it is the line's first); "*" "/" parted by a space both ways, "??" by a
+ * backslash. *prev: the last byte written ('\0' at a line's start); *col: its column. */
+static void
+ctext_comment_word(struct ctext *t, const char *w, char *prev, size_t *col)
+{
+	for (size_t n; *w != '\0'; w += n) {
+		char part = (*prev == '*' && *w == '/') || (*prev == '/' && *w == '*') ? ' ' :
+		            *prev == '?' && *w == '?' ? '\\' : '\0';
+		size_t width = ctext_width(w, n = ctext_unit(w));
+
+		if (*prev != '\0' && *col + (part != '\0') + width > CTEXT_WIDTH) {
+			ctext_put(t, "\n * ", 4);
+			*col = 3;
+			part = '\0';
+		}
+		if (part != '\0')
+			ctext_put(t, &part, 1), (*col)++;
+		ctext_put(t, w, n);
+		*col += width;
+		*prev = w[n - 1];
+	}
+}
+
+/* Append s as comment text, its words wrapped (see export/ctext.h). */
 void
 ctext_comment(struct ctext *t, const char *s)
 {
-	char *safe = text_safe_dup(s != NULL ? s : "", TEXT_LINE);
+	const char *p = s != NULL ? s : "";
+	size_t col = ctext_column(t);
 	char prev = '\0';
 
-	if (safe == NULL) {
-		t->nomem = true;
-		return;
-	}
-	for (const char *p = safe; *p != '\0'; p++) {
-		/* A space parts '*' and '/' both ways; a backslash parts two '?'. */
-		if ((prev == '*' && *p == '/') || (prev == '/' && *p == '*'))
+	while (*p != '\0') {
+		size_t n = strcspn(p, " \t\n");
+		char *word, *safe;
+
+		if (n == 0) {
+			p++;
+			continue;
+		}
+		if ((word = strndup(p, n)) == NULL || (safe = text_safe_dup(word, TEXT_LINE)) == NULL) {
+			free(word);
+			t->nomem = true;
+			return;
+		}
+		/* A word goes on a new line if it would pass the width here and fit there. */
+		if (prev != '\0') {
+			size_t w = ctext_width(safe, strlen(safe));
+			if (col + 1 + w > CTEXT_WIDTH && 3 + w <= CTEXT_WIDTH) {
+				ctext_put(t, "\n *", 3);
+				col = 2;
+			}
 			ctext_put(t, " ", 1);
-		else if (prev == '?' && *p == '?')
-			ctext_put(t, "\\", 1);
-		ctext_put(t, p, 1);
-		prev = *p;
+			col++;
+			prev = ' ';
+		}
+		ctext_comment_word(t, safe, &prev, &col);
+		free(safe);
+		free(word);
+		p += n;
 	}
-	free(safe);
 }
 
 /* The text so far. */

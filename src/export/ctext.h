@@ -28,11 +28,16 @@ void ctext_printf(struct ctext *t, const char *fmt, ...) __attribute__((format(p
 void ctext_literal(struct ctext *t, const char *s, int indent);
 
 /*
- * Append s as the text inside a block comment: every control, bidi control and byte that is
- * not UTF-8 shown escaped as base/text.c shows it to a terminal (one line), and no comment
- * can close or open ('*' then '/', '/' then '*') nor a trigraph form ("??") in it.
+ * Append s as the text inside a block comment: its words (apart by blanks and line breaks in
+ * s) one space apart, each with every control, bidi control and byte that is not UTF-8 shown
+ * escaped as base/text.c shows it to a terminal; no comment can close or open ('*' then '/',
+ * '/' then '*') nor a trigraph form ("??") in it. Past 76 columns of t's last line the text
+ * goes on on a new line " * " (a word wider than that is cut between two characters).
  */
 void ctext_comment(struct ctext *t, const char *s);
+
+/* The column the last line of t has reached (a tab to the next multiple of 8). */
+size_t ctext_column(const struct ctext *t);
 
 /* The text so far (never NULL: "" before any write). */
 const char *ctext_str(const struct ctext *t);

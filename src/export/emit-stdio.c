@@ -63,13 +63,14 @@ emit_fdopen(const struct scn_step *st, struct emit *e)
 	emit_open_stream(st, e, "fdopen", "fd");
 }
 
-/* fileno as C. */
+/* fileno as C: checked as open is (-1 if fp is no stream), which also reads the fd that a
+ * lesson may set and never use (-Wunused-but-set-variable). */
 void
 emit_fileno(const struct scn_step *st, struct emit *e)
 {
 	(void)st;
 	ctext_printf(&e->call, "fd = fileno(fp)");
-	emit_around(e, "", ";");
+	emit_around(e, "", ";\ncheck(\"fileno\", fd);");
 }
 
 /* setvbuf as C: an own buffer is BUFSIZ bytes unless the step gives its size (none when

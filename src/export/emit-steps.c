@@ -4,6 +4,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,9 @@
 #include "base/text.h"
 #include "export/emit-int.h"
 
-/* Columns a line of the program may take before a list goes on on the next line. */
-#define EMIT_LINE_MAX 96
+/* Columns a line of a step's code may take before a list goes on on the next line (the
+ * program indents it one tab more: 108). */
+#define EMIT_LINE_MAX 100
 
 /*
  * wait as C: a fixed time is a sleep; "until clean" waits for the kernel's own writeback,
@@ -78,60 +80,35 @@ emit_sweep(const struct scn_step *st, struct emit *e)
 	ctext_printf(&e->code, "sweep%d(path);", st->line);
 }
 
-/* note as C: a comment, its text wrapped at 72 columns (export/ctext.c keeps it a comment). */
+/* note as C: a comment, its text wrapped (export/ctext.c keeps it a comment). */
 void
 emit_note(const struct scn_step *st, struct emit *e)
 {
-	const char *t = st->args.text != NULL ? st->args.text : "";
-	size_t col = 2;
-
 	ctext_printf(&e->call, "(narration)");
-	ctext_printf(&e->code, "/*");
-	while (*t != '\0') {
-		size_t w = strcspn(t, " \t\n");
-		char *word;
-
-		if (w == 0) {
-			t++;
-			continue;
-		}
-		if (col + 1 + w > 72 && col > 2) {
-			ctext_printf(&e->code, "\n *");
-			col = 2;
-		}
-		if ((word = strndup(t, w)) == NULL) {
-			e->code.nomem = true;
-			return;
-		}
-		ctext_printf(&e->code, " ");
-		ctext_comment(&e->code, word);
-		free(word);
-		col += 1 + w;
-		t += w;
-	}
+	ctext_printf(&e->code, "/* ");
+	ctext_comment(&e->code, st->args.text);
 	ctext_printf(&e->code, " */");
 }
 
-/* The column the last line of t has reached (a tab counted as one). */
-static size_t
-emit_column(const struct ctext *t)
+/* Append item (C text: a literal, a name) to a list on t, after ", " unless it is the first;
+ * if the line would pass EMIT_LINE_MAX (with the "});" that ends the list), on a new line. */
+static void
+emit_list_item(struct ctext *t, const char *item, bool first)
 {
-	const char *s = ctext_str(t), *nl = strrchr(s, '\n');
-
-	return strlen(nl != NULL ? nl + 1 : s);
+	if (ctext_column(t) + 2 + strlen(item) + 4 > EMIT_LINE_MAX)
+		ctext_printf(t, "%s\n\t\t\t%s", first ? "" : ",", item);
+	else
+		ctext_printf(t, "%s %s", first ? "" : ",", item);
 }
 
-/* Append ", " and the literal of s to a list on t; past EMIT_LINE_MAX, on a new line. */
+/* Append the literal of s to a list on t (emit_list_item). */
 static void
-emit_list_literal(struct ctext *t, const char *s)
+emit_list_literal(struct ctext *t, const char *s, bool first)
 {
 	struct ctext lit = { 0 };
 
 	ctext_literal(&lit, s, 3);
-	if (emit_column(t) + 2 + lit.len > EMIT_LINE_MAX)
-		ctext_printf(t, ",\n\t\t\t%s", ctext_str(&lit));
-	else
-		ctext_printf(t, ", %s", ctext_str(&lit));
+	emit_list_item(t, ctext_str(&lit), first);
 	t->nomem |= lit.nomem;
 	ctext_clear(&lit);
 }
@@ -159,14 +136,15 @@ emit_run(const struct scn_step *st, struct emit *e)
 	ctext_printf(&e->code, "\t\talarm(%u);   /* its timeout */\n\t\texecvp(",
 	             (unsigned)(a->timeout > 0 ? a->timeout + 0.5 : 60));
 	ctext_literal(&e->code, prog, 3);
-	ctext_printf(&e->code, ", (char *[]){ ");
-	ctext_literal(&e->code, prog, 3);
+	ctext_printf(&e->code, ", (char *[]){");
+	emit_list_literal(&e->code, prog, true);
 	for (size_t i = 0; i < a->n_argv; i++) {
 		if (strcmp(a->argv[i], "{file}") == 0)
-			ctext_printf(&e->code, ", (char *)path");
+			emit_list_item(&e->code, "(char *)path", false);
 		else
-			emit_list_literal(&e->code, a->argv[i]);
+			emit_list_literal(&e->code, a->argv[i], false);
 	}
-	ctext_printf(&e->code, ", NULL });\n\t\t_exit(127);\n\t}\n"
+	emit_list_item(&e->code, "NULL", false);
+	ctext_printf(&e->code, " });\n\t\t_exit(127);\n\t}\n"
 	             "\tif (pid > 0)\n\t\twaitpid(pid, NULL, 0);\n}");
 }

@@ -14,6 +14,7 @@
 #include "export/emit.h"
 #include "export/program.h"
 #include "export/program-tpl.h"
+#include "prog/consent.h"
 
 /* Building a program: the lines so far and whether memory ran out. */
 struct program_build {
@@ -305,17 +306,54 @@ static void
 program_title(struct program_build *b, const struct scenario *s)
 {
 	struct ctext t = { 0 };
+	char *title = NULL;
 
+	if (asprintf(&title, "%s%s%s%s", s->title != NULL ? s->title : "", s->source != NULL ?
+	             " (" : "", s->source != NULL ? s->source : "", s->source != NULL ? ")" : "") < 0)
+		title = NULL;
 	ctext_printf(&t, "/*\n * ");
-	ctext_comment(&t, s->title);
-	if (s->source != NULL) {
-		ctext_printf(&t, " (");
-		ctext_comment(&t, s->source);
-		ctext_printf(&t, ")");
-	}
-	b->nomem |= t.nomem;
+	ctext_comment(&t, title);
+	b->nomem |= t.nomem || title == NULL;
+	free(title);
 	program_add(b, 0, "%s", ctext_str(&t));
 	ctext_clear(&t);
+}
+
+/*
+ * The opening comment's warning, after the title: the program runs other programs (the run
+ * steps'), each command line named as a shell reads it and escaped by the comment writer, so
+ * that a student reads them before running it. Nothing for a lesson without a run step.
+ */
+static void
+program_runs(struct program_build *b, const struct scenario *s)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < s->n_steps; i++) {
+		struct ctext t = { 0 };
+		char *cmd;
+
+		if (!prog_consent_runs(&s->steps[i]))
+			continue;
+		if (!any)
+			program_add(b, 0, " *\n * Warning: this program runs other programs, with your "
+			            "rights, as the\n * scenario's run steps say (fork and execvp; "
+			            "iobufviz exports it only\n * with --allow-run; {file} is the FILE "
+			            "you give it):");
+		any = true;
+		if ((cmd = prog_consent_command(&s->steps[i])) == NULL) {
+			b->nomem = true;
+			return;
+		}
+		ctext_printf(&t, " *   step %zu (line %d): ", i + 1, s->steps[i].line);
+		ctext_comment(&t, cmd);
+		free(cmd);
+		b->nomem |= t.nomem;
+		program_add(b, 0, "%s", ctext_str(&t));
+		ctext_clear(&t);
+	}
+	if (any)
+		program_add(b, 0, " *");
 }
 
 /* Free the steps of s as C. */
@@ -347,12 +385,16 @@ program_new(const struct scenario *s)
 	b.p->n_steps = s->n_steps;
 	b.p->first = calloc(s->n_steps + 1, sizeof *b.p->first);
 	b.p->last = calloc(s->n_steps + 1, sizeof *b.p->last);
-	if (b.p->first == NULL || b.p->last == NULL)
+	b.p->runs = calloc(s->n_steps + 1, sizeof *b.p->runs);
+	if (b.p->first == NULL || b.p->last == NULL || b.p->runs == NULL)
 		goto fail;
+	for (size_t i = 0; i < s->n_steps; i++)
+		b.p->runs[i] = prog_consent_runs(&s->steps[i]);
 	any_fd = program_uses(all.s, "fd");
 	any_fp = program_uses(all.s, "fp");
 
 	program_title(&b, s);
+	program_runs(&b, s);
 	program_tpl(&b, program_tpl_head);
 	if (program_uses(all.s, "wait_clean"))
 		program_add(&b, 0, "#include <sys/syscall.h>");
@@ -462,6 +504,7 @@ program_free(struct program *p)
 	free(p->lines);
 	free(p->first);
 	free(p->last);
+	free(p->runs);
 	free(p);
 }
 

@@ -3,6 +3,7 @@
 #ifndef IOBUFVIZ_PROGRAM_H
 #define IOBUFVIZ_PROGRAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -13,6 +14,8 @@ struct program {
 	char **lines;              /* without newlines; tabs for indentation */
 	size_t n_lines;
 	size_t *first, *last;      /* step i is lines [first[i], last[i]) */
+	bool *runs;                /* step i runs another program (a run step): the opening
+	                              comment names its command line, the pane marks its lines */
 	size_t n_steps;
 };
 

@@ -76,6 +76,7 @@ headless_head(struct transcript *t, const struct scenario *s, const struct lesso
 	t->source = s->source;
 	t->path = s->path;
 	t->intro = lesson_intro(l, &t->intro_v, &t->intro_n);
+	t->scn = s;
 	t->file = lesson_file_path(l);
 	t->place_note = lesson_place_note(l)[0] ? lesson_place_note(l) : NULL;
 	t->notes[0] = init->cache.note[0] ? init->cache.note : NULL;
@@ -136,12 +137,8 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 	int rc = APP_EXIT_OK, wrote;
 
 	/* Nobody is asked: a program runs only if the command line named it (--allow-run). */
-	if (prog_consent_missing(s, &o->consent) > 0) {
-		prog_consent_print(s, &o->consent, stderr);
-		fputs("iobufviz: nothing was run: a scenario runs a program only if you allow it "
-		      "(--allow-run=PROGRAM, or --allow-run for every program it names)\n", stderr);
+	if (prog_consent_refuse(s, &o->consent, "run", stderr) > 0)
 		return APP_EXIT_USAGE;
-	}
 	if (progress)
 		ro.sweep_progress = headless_sweep_progress;
 	l = lesson_new(s, &ro, &err);

@@ -64,6 +64,7 @@ out_json_stdio(struct json *j, const struct snap_stdio *s)
 {
 	json_begin_object(j, "stdio");
 	json_bool(j, "open", s->open);
+	json_int(j, "fd", s->open ? s->fd : -1);
 	json_uint(j, "size", s->size);
 	json_uint(j, "pending", s->pending);
 	json_uint(j, "read_avail", s->read_avail);
@@ -106,9 +107,10 @@ out_json_cache(struct json *j, const struct snap_cache *c, bool mem)
 	json_end_object(j);
 }
 
-/* The disk part of a state, with the worker's /proc/PID/io. */
+/* The disk part of a state (c: the cache's grid, whose cells it follows), with the worker's
+ * /proc/PID/io. */
 static void
-out_json_disk(struct json *j, const struct snap_disk *d)
+out_json_disk(struct json *j, const struct snap_disk *d, const struct snap_cache *c)
 {
 	bool ok = d->source != SNAP_SRC_NONE;
 
@@ -129,8 +131,15 @@ out_json_disk(struct json *j, const struct snap_disk *d)
 		json_uint(j, "length", x->length);
 		json_bool(j, "delalloc", x->flags & SNAP_EXT_DELALLOC);
 		json_bool(j, "unwritten", x->flags & SNAP_EXT_UNWRITTEN);
+		json_bool(j, "inline", x->flags & SNAP_EXT_INLINE);
 		json_end_object(j);
 	}
+	json_end_array(j);
+	/* What the disk holds under each cell of the cache's grid, as the disk pane shows it. */
+	json_begin_array(j, "cells");
+	for (size_t i = 0; ok && i < c->n_cells; i++)
+		json_string(j, NULL, scenario_names_of(scn_cell_disks,
+		                                       (int)snapshot_cell_disk(c, d, i)));
 	json_end_array(j);
 	json_string(j, "note", d->note[0] ? d->note : NULL);
 	if (d->io_ok) {
@@ -156,7 +165,7 @@ out_json_state(struct json *j, const char *key, const struct snapshot *s)
 	json_begin_object(j, key);
 	out_json_stdio(j, &s->stdio);
 	out_json_cache(j, &s->cache, snapshot_in_memory(s));
-	out_json_disk(j, &s->disk);
+	out_json_disk(j, &s->disk, &s->cache);
 	json_end_object(j);
 }
 
@@ -164,8 +173,11 @@ out_json_state(struct json *j, const char *key, const struct snapshot *s)
 static void
 out_json_event(struct json *j, const struct event *e)
 {
+	char text[256];
+
 	json_begin_object(j, NULL);
 	json_string(j, "call", e->call);
+	json_string(j, "text", event_format(e, text, sizeof text));
 	json_int(j, "fd", e->fd);
 	json_int(j, "fd2", e->fd2);
 	json_uint(j, "bytes", e->bytes);
@@ -177,6 +189,7 @@ out_json_event(struct json *j, const struct event *e)
 	out_json_errno(j, "errno", e->err);
 	out_json_times(j, e->ns, e->ns_traced);
 	json_string(j, "origin", scenario_names_of(scn_origins, (int)e->origin));
+	json_string(j, "run", e->run[0] ? e->run : NULL);
 	json_bool(j, "child", e->child);
 	json_string(j, "detail", e->detail[0] ? e->detail : NULL);
 	json_end_object(j);

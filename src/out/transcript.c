@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "out/transcript.h"
 
@@ -14,6 +15,8 @@ static const struct transcript_format *const transcript_formats[] = {
 	&out_text_format,
 	&out_json_format,
 	&out_tap_format,
+	&out_html_format,
+	&out_gradescope_format,
 };
 
 #define TRANSCRIPT_N_FORMATS (sizeof transcript_formats / sizeof transcript_formats[0])
@@ -57,6 +60,7 @@ transcript_init(struct transcript *t, const struct transcript_format *fmt, FILE 
 	t->fmt = fmt != NULL ? fmt : transcript_formats[0];
 	t->f = f;
 	t->ok = true;
+	clock_gettime(CLOCK_MONOTONIC, &t->started);
 	json_init(&t->j, f, 0);
 }
 

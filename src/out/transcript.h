@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "base/json.h"
 #include "lesson/step.h"
@@ -76,6 +77,7 @@ struct transcript {
 	const char *intro;                 /* as the run tells it, or NULL */
 	const struct sentence_result *intro_v; /* its sentences (intro_n; none for a program) */
 	size_t intro_n;
+	const struct scenario *scn;        /* the lesson (its program as C); NULL for a program */
 	const char *notes[2];              /* the first observation's cache and disk notes, or NULL */
 	size_t n_steps;                    /* the lesson's steps; 0 for a program */
 	const struct transcript_program *prog;
@@ -89,6 +91,7 @@ struct transcript {
 	bool ok;                           /* nothing failed (strict: nor was unobservable) */
 	size_t n_points;                   /* TAP: test points written */
 	const char *error;                 /* at the end: why the run could not finish, or NULL */
+	struct timespec started;           /* when transcript_init ran (CLOCK_MONOTONIC) */
 };
 
 /* A format: writes the head, each step, the end. */
@@ -99,8 +102,9 @@ struct transcript_format {
 	void (*end)(struct transcript *t);
 };
 
-/* The formats (out/text.c, out/json.c, out/tap.c). */
-extern const struct transcript_format out_text_format, out_json_format, out_tap_format;
+/* The formats (out/text.c, out/json.c, out/tap.c, out/html.c, out/gradescope.c). */
+extern const struct transcript_format out_text_format, out_json_format, out_tap_format,
+                                      out_html_format, out_gradescope_format;
 
 /* The i-th format of the table (from 0), or NULL past the last. */
 const struct transcript_format *transcript_format_at(size_t i);

@@ -26,48 +26,61 @@ prog_consent_plain(const char *word)
 	return true;
 }
 
-/* Append word to buf at *at (len bytes), quoted if need be and escaped. */
+/* Write word to f as a shell reads it: as it is, or in single quotes (a quote inside as
+ * '"'"': no backslash, which an escaping writer would double). */
 static void
-prog_consent_word(const char *word, char *buf, size_t len, size_t *at)
+prog_consent_word(const char *word, FILE *f)
 {
-	char *safe = text_safe_dup(word, TEXT_LINE);
-	const char *w = safe != NULL ? safe : "?";
-
-	if (prog_consent_plain(w)) {
-		*at += (size_t)snprintf(buf + *at, len - *at, "%s", w);
-	} else {
-		/* A quote inside is written as a shell would need it: '\''. */
-		*at += (size_t)snprintf(buf + *at, len - *at, "'");
-		for (const char *p = w; *p != '\0' && *at < len; p++)
-			if (*p == '\'')
-				*at += (size_t)snprintf(buf + *at, len - *at, "'\\''");
-			else
-				*at += (size_t)snprintf(buf + *at, len - *at, "%c", *p);
-		if (*at < len)
-			*at += (size_t)snprintf(buf + *at, len - *at, "'");
+	if (prog_consent_plain(word)) {
+		fputs(word, f);
+		return;
 	}
-	free(safe);
+	fputc('\'', f);
+	for (const char *p = word; *p != '\0'; p++)
+		if (*p == '\'')
+			fputs("'\"'\"'", f);
+		else
+			fputc(*p, f);
+	fputc('\'', f);
+}
+
+/* Run step st's command line as a shell would read it, not escaped (see prog/consent.h). */
+char *
+prog_consent_command(const struct scn_step *st)
+{
+	const struct scn_args *a = &st->args;
+	char *cmd = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&cmd, &len);
+
+	if (f == NULL)
+		return NULL;
+	prog_consent_word(a->program != NULL ? a->program : "", f);
+	for (size_t i = 0; i < a->n_argv; i++) {
+		fputc(' ', f);
+		prog_consent_word(a->argv[i], f);
+	}
+	if (a->stdin_path != NULL) {
+		fputs(" < ", f);
+		prog_consent_word(a->stdin_path, f);
+	}
+	if (fclose(f) != 0) {
+		free(cmd);
+		return NULL;
+	}
+	return cmd;
 }
 
 /* The command line of a run step, for people. */
 char *
 prog_consent_cmdline(const struct scn_step *st, char *buf, size_t len)
 {
-	const struct scn_args *a = &st->args;
-	size_t at = 0;
+	char *cmd = prog_consent_command(st);
 
-	buf[0] = '\0';
-	prog_consent_word(a->program != NULL ? a->program : "", buf, len, &at);
-	for (size_t i = 0; i < a->n_argv && at < len; i++) {
-		at += (size_t)snprintf(buf + at, len - at, " ");
-		if (at < len)
-			prog_consent_word(a->argv[i], buf, len, &at);
-	}
-	if (a->stdin_path != NULL && at < len) {
-		at += (size_t)snprintf(buf + at, len - at, " < ");
-		if (at < len)
-			prog_consent_word(a->stdin_path, buf, len, &at);
-	}
+	/* Quoted first, then escaped: an escape's backslash is inside quotes already, since a
+	 * word with a byte to escape is never plain. */
+	text_safe(cmd != NULL ? cmd : "?", TEXT_LINE, buf, len);
+	free(cmd);
 	return buf;
 }
 
@@ -164,6 +177,19 @@ prog_consent_stdin(const char *given, const char *scratch_dir, const char *scrat
 	if ((size_t)snprintf(buf, len, "%s", real) >= len)
 		return -1;
 	return 0;
+}
+
+/* If s runs a program c does not allow: say which and that nothing was done. */
+size_t
+prog_consent_refuse(const struct scenario *s, const struct prog_consent *c, const char *what,
+                    FILE *f)
+{
+	if (prog_consent_missing(s, c) == 0)
+		return 0;
+	prog_consent_print(s, c, f);
+	fprintf(f, "iobufviz: nothing was %s: a scenario runs a program only if you allow it "
+	        "(--allow-run=PROGRAM, or --allow-run for every program it names)\n", what);
+	return prog_consent_missing(s, c);
 }
 
 /* Print the run steps c does not allow (all of them if c is NULL), a line each. */

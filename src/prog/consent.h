@@ -22,10 +22,16 @@ struct prog_consent {
 };
 
 /*
- * Run step st's command line into buf (len bytes, always terminated), for people: each word
- * as it is when no shell would read it otherwise, else in single quotes; every control,
- * bidi control and byte that is not UTF-8 escaped (base/text.c); " < FILE" for its stdin.
- * Return buf.
+ * Run step st's command line, whole, as a shell would read it: each word as it is when no
+ * shell would read it otherwise, else in single quotes; " < FILE" for its stdin. Not escaped:
+ * for a writer that escapes it (export/ctext.c's comments). Free it; NULL if out of memory.
+ */
+char *prog_consent_command(const struct scn_step *st);
+
+/*
+ * Run step st's command line into buf (len bytes, always terminated), for people: the
+ * command of prog_consent_command with every control, bidi control and byte that is not
+ * UTF-8 escaped (base/text.c). Return buf.
  */
 char *prog_consent_cmdline(const struct scn_step *st, char *buf, size_t len);
 
@@ -52,6 +58,15 @@ size_t prog_consent_print(const struct scenario *s, const struct prog_consent *c
  */
 size_t prog_consent_prompt(const struct scenario *s, const struct prog_consent *c, size_t from,
                            char *buf, size_t len);
+
+/*
+ * If s has steps that run a program c does not allow: print them (prog_consent_print) to f,
+ * then "iobufviz: nothing was WHAT: ..." and how to allow them. Return how many (0: all
+ * allowed, nothing printed). Whatever runs or writes a program that runs them asks this
+ * first: a headless run ("run"), --export=c ("exported ...").
+ */
+size_t prog_consent_refuse(const struct scenario *s, const struct prog_consent *c,
+                           const char *what, FILE *f);
 
 /* How many steps of s run a program that c does not allow. */
 size_t prog_consent_missing(const struct scenario *s, const struct prog_consent *c);

@@ -98,6 +98,13 @@ const struct scn_name scn_origins[] = {
 const struct scn_name scn_origin_words[] = {
 	{ "your call", EV_DIRECT }, { "by stdio", EV_STDIO }, { NULL, 0 }
 };
+/* What the disk holds of a cell of the page-cache grid. */
+const struct scn_name scn_cell_disks[] = {
+	{ "unknown", SNAP_DISK_UNKNOWN }, { "hole", SNAP_DISK_HOLE },
+	{ "no_block", SNAP_DISK_NOT_ALLOCATED }, { "unwritten", SNAP_DISK_UNWRITTEN },
+	{ "on_disk", SNAP_DISK_ON_DISK }, { "stale", SNAP_DISK_STALE },
+	{ "allocated", SNAP_DISK_ALLOCATED }, { "inline", SNAP_DISK_INLINE }, { NULL, 0 }
+};
 
 /* Length of the longest name of t (they are ASCII: columns too). */
 int

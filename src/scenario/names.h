@@ -32,6 +32,7 @@ extern const struct scn_name scn_sources[];   /* enum snap_source */
 extern const struct scn_name scn_traces[];    /* enum ev_source */
 extern const struct scn_name scn_origins[];   /* enum ev_origin, as JSON names it */
 extern const struct scn_name scn_origin_words[]; /* enum ev_origin, for people */
+extern const struct scn_name scn_cell_disks[]; /* enum snap_cell_disk */
 
 /* The names of enum scn_fact, then of the rest of enum scn_env (scenario.h): what a case's
  * condition and a mark of narration may name besides the expectation keys; NULL-ended. */

@@ -31,8 +31,11 @@
 /* The lock file in every scratch dir: held (flock) by the run that made the dir, for as long
  * as it lives, so that a later run can prove the dir's owner is gone (scratch_reap). */
 #define SCRATCH_LOCK ".iobufviz-lock"
-/* The lock file's name while it is made, before it is locked: the reaper never looks at it. */
+/* The lock file's name while it is made, before it is locked. */
 #define SCRATCH_LOCK_NEW ".iobufviz-lock.new"
+/* A dir without its lock file (empty, or holding SCRATCH_LOCK_NEW alone) is a run's setup, a
+ * few system calls long while the run lives: older than this, its run was killed there. */
+#define SCRATCH_SETUP_SECONDS 60
 
 /* waitid()'s P_PIDFD (Linux 5.4), spelled out for C libraries that predate it. */
 #define SCRATCH_P_PIDFD ((idtype_t)3)
@@ -66,13 +69,16 @@ static volatile sig_atomic_t scratch_child_parent[SCRATCH_MAX_CHILDREN];
 static int scratch_child_init;
 
 /*
- * Remove every entry of the dir open as dfd, then the dir (NAME in the dir open as pfd),
- * and close both fds. Async-signal-safe: raw getdents64, lseek, unlinkat, close.
+ * Remove every entry of the dir open as dfd, its lock file last (a kill on the way leaves a
+ * dir that still says whose it was), then the dir (NAME in the dir open as pfd), and close
+ * both fds (the dir's lock goes only once it is gone). Async-signal-safe: raw getdents64,
+ * lseek, unlinkat, close. 0 if the dir was removed, else -1.
  */
-static void
+static int
 scratch_rmtree_at(int dfd, int pfd, const char *name)
 {
 	char buf[4096];
+	int rc = -1;
 
 	/* A dir fd opened before its entries were made may not list them until it is rewound
 	 * (btrfs keeps the cursor's view of the directory): start from the top. */
@@ -91,7 +97,8 @@ scratch_rmtree_at(int dfd, int pfd, const char *name)
 				unsigned char d_type;
 				char d_name[];
 			} *d = (void *)(buf + off);
-			if (strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0)
+			if (strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0 &&
+			    strcmp(d->d_name, SCRATCH_LOCK) != 0)
 				if (unlinkat(dfd, d->d_name, 0) == 0)
 					removed++;
 			off += d->d_reclen;
@@ -100,13 +107,16 @@ scratch_rmtree_at(int dfd, int pfd, const char *name)
 		 * only while a pass removes something (a subdirectory never goes). */
 		lseek(dfd, 0, SEEK_SET);
 	}
+	if (dfd >= 0)
+		unlinkat(dfd, SCRATCH_LOCK, 0);
 	/* If someone renamed our dir meanwhile, this fails: their entry is not ours to remove. */
 	if (pfd >= 0 && name != NULL)
-		unlinkat(pfd, name, AT_REMOVEDIR);
+		rc = unlinkat(pfd, name, AT_REMOVEDIR);
 	if (dfd >= 0)
 		close(dfd);
 	if (pfd >= 0)
 		close(pfd);
+	return rc;
 }
 
 /* Remove scratch dir idx and everything in it; its lock goes with its fd. */
@@ -263,6 +273,26 @@ scratch_name(char *name)
 }
 
 /*
+ * Take the lock of the new dir NAME (open as dfd, st its fstat) under the dir open as pfd:
+ * flock on the dir itself, held with dfd until the dir is gone. From mkdirat to here a kill
+ * leaves a dir with no lock file, which a reaper takes once it is SCRATCH_SETUP_SECONDS old
+ * by taking this lock: false if one did (the lock is taken, or the name is no longer this
+ * dir), and this run, held here that long, makes another.
+ */
+static bool
+scratch_mkdir_hold(int pfd, const char *name, int dfd, const struct stat *st)
+{
+	struct stat now;
+
+	/* EWOULDBLOCK: a reaper's. A filesystem that cannot lock a directory (NFS: EBADF)
+	 * has the lock file alone, as an older iobufviz had. */
+	if (flock(dfd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+		return false;
+	return fstatat(pfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_dev == st->st_dev &&
+	       now.st_ino == st->st_ino;
+}
+
+/*
  * Make a private scratch dir under parent. Like mkdtemp, but the dir is made and opened
  * relative to an fd of the parent, and checked to be the one we made (a new directory of
  * ours that nobody else can enter) before anything goes into it.
@@ -309,6 +339,10 @@ scratch_mkdir(const char *parent)
 			break;
 		}
 		dfd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		/* Gone already: this run was held past SCRATCH_SETUP_SECONDS (stopped, traced)
+		 * and a reaper took the dir. Another name. */
+		if (dfd < 0 && errno == ENOENT)
+			continue;
 		/* Between mkdirat and openat a writer of the parent could have put another
 		 * dir in its place: only ours (our uid, no access for others) is used. */
 		if (dfd >= 0 && (fstat(dfd, &st) != 0 || st.st_uid != geteuid() ||
@@ -323,10 +357,15 @@ scratch_mkdir(const char *parent)
 			unlinkat(pfd, name, AT_REMOVEDIR);
 			break;
 		}
-		/* Our lock, held until we go: a later run that can take it knows we are gone.
-		 * It is made and locked under a name the reaper ignores, and only then renamed
-		 * to the name it looks for: a concurrent reaper never finds it unlocked (it
-		 * would take the free lock and remove a live run's dir). */
+		if (!scratch_mkdir_hold(pfd, name, dfd, &st)) {
+			close(dfd);
+			dfd = -1;
+			continue;
+		}
+		/* Our lock file, held until we go: a later run that can take it knows we are
+		 * gone (and so does an older iobufviz, which knows no other lock). It is made
+		 * and locked under another name, and only then renamed to the name a reaper
+		 * looks for: a concurrent reaper never finds it unlocked. */
 		lfd = openat(dfd, SCRATCH_LOCK_NEW, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
 		             O_CLOEXEC, 0600);
 		if (lfd < 0 || flock(lfd, LOCK_EX | LOCK_NB) != 0 ||
@@ -334,8 +373,7 @@ scratch_mkdir(const char *parent)
 			e = errno;
 			if (lfd >= 0)
 				close(lfd);
-			scratch_rmtree_at(dfd, -1, NULL);
-			unlinkat(pfd, name, AT_REMOVEDIR);
+			scratch_rmtree_at(dfd, dup(pfd), name);
 			dfd = lfd = -1;
 			break;
 		}
@@ -370,15 +408,43 @@ scratch_is_name(const char *name)
 }
 
 /*
+ * True if the dir open as dfd (st its fstat) is what a run killed in its setup leaves: no
+ * lock file, nothing in it but the lock file being made, and SCRATCH_SETUP_SECONDS old (its
+ * last change: the lock file's creation, or mkdirat).
+ */
+static bool
+scratch_setup_left(int dfd, const struct stat *st)
+{
+	struct timespec now;
+	struct dirent *de;
+	bool empty = true;
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (d == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	while (empty && (de = readdir(d)) != NULL)
+		empty = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+		        strcmp(de->d_name, SCRATCH_LOCK_NEW) == 0;
+	closedir(d);
+	clock_gettime(CLOCK_REALTIME, &now);
+	return empty && now.tv_sec - st->st_mtim.tv_sec > SCRATCH_SETUP_SECONDS;
+}
+
+/*
  * If NAME in the dir open as pfd is a scratch dir of ours whose owner is gone, remove it
- * and return 1; else 0. Ours: our uid, mode 0700, holding our lock file. Gone: its lock
- * can be taken (flock locks die with the last process that held the file open).
+ * and return 1; else 0. Ours: our uid, mode 0700, holding our lock file, or left by a run
+ * killed in its setup (scratch_setup_left). Gone: the lock file's lock and the dir's own can
+ * be taken (flock locks die with the last process that held the file open).
  */
 static int
 scratch_reap_one(int pfd, const char *name)
 {
-	struct stat st;
-	int dfd, lfd;
+	struct stat st, lst;
+	int dfd, lfd, removed;
 
 	dfd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
@@ -388,17 +454,27 @@ scratch_reap_one(int pfd, const char *name)
 		return 0;
 	}
 	lfd = openat(dfd, SCRATCH_LOCK, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (lfd < 0 || fstat(lfd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    flock(lfd, LOCK_EX | LOCK_NB) != 0) {
+	if (lfd >= 0 ? fstat(lfd, &lst) != 0 || !S_ISREG(lst.st_mode) ||
+	               lst.st_uid != geteuid() || flock(lfd, LOCK_EX | LOCK_NB) != 0 :
+	               errno != ENOENT || !scratch_setup_left(dfd, &st)) {
 		if (lfd >= 0)
 			close(lfd);
 		close(dfd);
 		return 0;
 	}
-	/* Holding the lock now, no other run can take the dir while we remove it. */
-	scratch_rmtree_at(dfd, -1, NULL);
-	close(lfd);
-	return unlinkat(pfd, name, AT_REMOVEDIR) == 0;
+	/* The dir's own lock: a live run holds it from its setup on (scratch_mkdir_hold). */
+	if (flock(dfd, LOCK_EX | LOCK_NB) != 0) {
+		if (lfd >= 0)
+			close(lfd);
+		close(dfd);
+		return 0;
+	}
+	/* Holding the locks now, no other run can take the dir while we remove it, nor a run
+	 * held in its setup take it back before it is gone. */
+	removed = scratch_rmtree_at(dfd, dup(pfd), name) == 0;
+	if (lfd >= 0)
+		close(lfd);
+	return removed;
 }
 
 /* Remove the stale scratch dirs of dead runs of ours under parent (see scratch/scratch.h). */

@@ -11,9 +11,11 @@
 
 /*
  * Make a private directory "PARENT/iobufviz.XXXXXX" (mode 0700) and remember it for
- * cleanup at exit and on every signal whose default action ends the process. It holds a
- * lock file (flock) for as long as this process, or a child it forked, lives; the lock
- * file gets its name only once it is locked, so no reaper ever finds it free while we live.
+ * cleanup at exit and on every signal whose default action ends the process. The dir is
+ * locked (flock on the dir itself, and on a lock file in it) for as long as this process, or
+ * a child it forked, lives; the lock file gets its name only once it is locked, so no reaper
+ * ever finds it free while we live. A run held between mkdirat and its lock for longer than a
+ * reaper waits (60 s) finds its dir taken, and makes another.
  * PARENT NULL means $TMPDIR or /tmp.
  * Return its index (>= 0), or -1 with errno set.
  */
@@ -81,8 +83,10 @@ void scratch_forget(pid_t pid);
 /*
  * Remove the scratch dirs under PARENT (NULL: $TMPDIR or /tmp) left by runs of ours that
  * are gone (killed by SIGKILL, the OOM killer, a power cut): only dirs named like ours,
- * owned by us, mode 0700, whose lock file exists and is not held. Call report (if not NULL)
- * with each path removed. Return how many were removed.
+ * owned by us, mode 0700, that nobody holds locked (the dir itself and its lock file), and
+ * that hold their lock file or are what a kill before it leaves (empty, or the lock file
+ * being made alone) and 60 s old. Call report (if not NULL) with each path removed. Return
+ * how many were removed.
  */
 int scratch_reap(const char *parent, void (*report)(const char *path, void *user), void *user);
 

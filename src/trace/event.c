@@ -169,7 +169,7 @@ event_format(const struct event *e, char *buf, size_t len)
 	unsigned f = c != NULL ? c->flags : 0;
 	/* A copy's offsets follow their own fds (strace's order); others' follow the size. */
 	bool pairs = c != NULL && c->fd2 >= 0 && c->off >= 0;
-	char args[200];
+	char args[200], who[24] = "";
 	size_t n = 0;
 
 	args[0] = '\0';
@@ -197,14 +197,16 @@ event_format(const struct event *e, char *buf, size_t len)
 		text_cat(args, sizeof args, &n, "%slen=%" PRId64, n ? ", " : "", e->length);
 	if (e->detail[0] != '\0')
 		text_cat(args, sizeof args, &n, "%s%s", n ? ", " : "", e->detail);
+	if (e->child)
+		snprintf(who, sizeof who, "child: ");
+	else if (e->run[0] != '\0')
+		snprintf(who, sizeof who, "%.*s: ", (int)sizeof e->run, e->run);
 	if (e->result < 0 && e->err != 0)
-		snprintf(buf, len, "%s%s(%s) = -1 %s", e->child ? "child: " : "", e->call, args,
+		snprintf(buf, len, "%s%s(%s) = -1 %s", who, e->call, args,
 		         strerrorname_np(e->err) ? strerrorname_np(e->err) : "?");
 	else if (f & CALL_MAP)
-		snprintf(buf, len, "%s%s(%s) = %#" PRIx64, e->child ? "child: " : "", e->call, args,
-		         (uint64_t)e->result);
+		snprintf(buf, len, "%s%s(%s) = %#" PRIx64, who, e->call, args, (uint64_t)e->result);
 	else
-		snprintf(buf, len, "%s%s(%s) = %" PRId64, e->child ? "child: " : "", e->call, args,
-		         e->result);
+		snprintf(buf, len, "%s%s(%s) = %" PRId64, who, e->call, args, e->result);
 	return buf;
 }

@@ -42,6 +42,8 @@ struct event {
 	bool ns_traced;       /* ns measured by the tracer: includes ptrace overhead */
 	enum ev_origin origin;
 	bool child;           /* made by a child of the program after fork (trace/tracer.c follows it) */
+	char run[12];         /* which run of a step that runs its calls twice made it ("terminal",
+	                       * "file": exercise 13-4's pty step); "" for the others */
 	char detail[96];      /* its other arguments decoded: flags, advice names, ... */
 };
 
@@ -89,7 +91,8 @@ bool event_is_willneed(const struct event *e);
 bool event_is_sync(const struct event *e);
 
 /* Format "write(3, 4096) = 4096", "pread64(3, 100, @8192) = 100", "fadvise64(3, @0, len=0,
- * POSIX_FADV_DONTNEED) = 0" (or "= -1 EINVAL") into buf. Return buf. */
+ * POSIX_FADV_DONTNEED) = 0" (or "= -1 EINVAL") into buf, after "child: " or the run's name
+ * ("terminal: write(1, 21) = 21"). Return buf. */
 char *event_format(const struct event *e, char *buf, size_t len);
 
 #endif

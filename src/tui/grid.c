@@ -19,7 +19,9 @@ const struct grid_style_def grid_styles[GS__COUNT] = {
 	[GS_BORDER]    = { -1, false, false, false },
 	[GS_FOCUS]     = {  6, true,  false, false },
 	[GS_STDIO]     = {  6, false, false, false },
-	[GS_CLEAN]     = {  2, false, false, false },
+	/* Clean, dirty and writeback never differ by red against green alone: cyan, bold yellow
+	 * and bold magenta, and their glyphs (░ ▓ ≋) differ too (tests/check-views.c). */
+	[GS_CLEAN]     = {  6, false, false, false },
 	[GS_DIRTY]     = {  3, true,  false, false },
 	[GS_WRITEBACK] = {  5, true,  false, false },
 	[GS_DISK]      = {  4, true,  false, false },

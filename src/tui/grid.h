@@ -16,7 +16,7 @@ enum grid_style {
 	GS_BORDER,
 	GS_FOCUS,      /* border of the focused pane */
 	GS_STDIO,      /* stdio buffer: cyan */
-	GS_CLEAN,      /* clean cached page: green */
+	GS_CLEAN,      /* clean cached page: cyan */
 	GS_DIRTY,      /* dirty page: yellow */
 	GS_WRITEBACK,  /* under writeback: magenta */
 	GS_DISK,       /* on disk: blue */

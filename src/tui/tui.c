@@ -57,7 +57,7 @@ struct tui {
 	struct view_hop hops[VIEW_MAX_HOPS];
 	size_t n_hops;
 	uint64_t anim_t0;
-	bool help;
+	int help;                  /* 0: closed; 1: the keys; N: the glossary's page N - 1 */
 	size_t sweep_top;          /* first line of a sweep's table shown */
 	enum view_pane focus;
 	bool show_detail;          /* the details popup of focus (tui/view-details.c) */
@@ -660,9 +660,9 @@ tui_key(struct tui *t, int k)
 	if (t->asking)
 		return tui_key_quiz(t, k);
 	if (t->help) {
-		/* Any key closes the help; q and F10 also quit. */
-		t->help = false;
-		if (k != 'q' && k != CRT_K_F10)
+		/* ? F1: the next page (the glossary); other keys close it; q F10 quit too. */
+		t->help = k == '?' || k == CRT_K_F1 ? view_frame_help_turn(t->g, t->help) : 0;
+		if (t->help || (k != 'q' && k != CRT_K_F10))
 			return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
 	}
 	if (t->lay.sweep_rows > 0 && tui_scroll(t, k))
@@ -731,7 +731,7 @@ tui_key(struct tui *t, int k)
 		t->show_detail = false;
 		break;
 	case '?': case 'h': case CRT_K_F1:
-		t->help = true;
+		t->help = 1;
 		break;
 	case 'c': case 'C':
 		t->program_toggled = !t->program_toggled;

@@ -335,6 +335,15 @@ static const struct view_legend view_cache_legend_memory[] = {
 	{ .v = VG_ABSENT, .style = GS_DIM, .name = "absent" },
 };
 
+/* The pane's legend for a source with dirty counts or without. */
+const struct view_legend *
+view_cache_legend_of(bool has_dirty, size_t *n)
+{
+	*n = has_dirty ? VIEW_CACHE_LEGEND :
+	     sizeof view_cache_legend_resident / sizeof view_cache_legend_resident[0];
+	return has_dirty ? view_cache_legend : view_cache_legend_resident;
+}
+
 /* Draw the page-cache pane. */
 void
 view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
@@ -359,12 +368,9 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	uint64_t ppc = c->pages_per_cell ? c->pages_per_cell : 1;
 	int cw = look != NULL && look->big && r.w >= 16 ? 2 : 1, rh = 1;
 	bool mem = snapshot_in_memory(now);
+	size_t n_legend = sizeof view_cache_legend_memory / sizeof view_cache_legend_memory[0];
 	const struct view_legend *legend = mem ? view_cache_legend_memory :
-	                                   c->has_dirty ? view_cache_legend :
-	                                   view_cache_legend_resident;
-	size_t n_legend = mem ? sizeof view_cache_legend_memory / sizeof view_cache_legend_memory[0] :
-	                  c->has_dirty ? VIEW_CACHE_LEGEND :
-	                  sizeof view_cache_legend_resident / sizeof view_cache_legend_resident[0];
+	                                   view_cache_legend_of(c->has_dirty, &n_legend);
 	size_t zfirst = 0, zn = 0;
 	int legend_rows = tall ? view_legend_draw(NULL, 0, 0, r.w, 2, legend, n_legend, ascii) : 0;
 

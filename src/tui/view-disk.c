@@ -102,6 +102,15 @@ static const struct view_legend view_disk_legend_inline[] = {
 	{ .v = VG_ABSENT, .style = GS_DIM, .name = "hole" },
 };
 
+/* The pane's legend, with inline data's entry or without. */
+const struct view_legend *
+view_disk_legend_of(bool with_inline, size_t *n)
+{
+	*n = with_inline ? sizeof view_disk_legend_inline / sizeof view_disk_legend_inline[0] :
+	     sizeof view_disk_legend / sizeof view_disk_legend[0];
+	return with_inline ? view_disk_legend_inline : view_disk_legend;
+}
+
 /* Draw the disk pane. */
 void
 view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
@@ -111,11 +120,8 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	char a[32], b[32], c[32], line[200];
 	int y = r.y, end = r.y + r.h;
 	bool tall = r.h >= 6;
-	const struct view_legend *legend = d->inline_bytes > 0 ? view_disk_legend_inline :
-	                                   view_disk_legend;
-	size_t n_legend = d->inline_bytes > 0 ?
-	                  sizeof view_disk_legend_inline / sizeof view_disk_legend_inline[0] :
-	                  sizeof view_disk_legend / sizeof view_disk_legend[0];
+	size_t n_legend;
+	const struct view_legend *legend = view_disk_legend_of(d->inline_bytes > 0, &n_legend);
 
 	if (r.w < 8 || r.h < 1)
 		return;

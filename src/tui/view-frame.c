@@ -13,6 +13,7 @@
 #include "lesson/lesson.h"
 #include "lesson/narrate.h"
 #include "base/units.h"
+#include "scenario/glossary.h"
 #include "tui/view.h"
 
 /* Speed as shown: "1×", "0.5×". */
@@ -59,48 +60,74 @@ view_frame_title(struct grid *g, int y, const struct view_frame *f)
 	}
 }
 
+/*
+ * The lesson's keys, each with the one meaning the help, the footer, the man page's KEYS and
+ * the README give it: the help lists them all, the footer those with a word. An ascii label
+ * of NULL: the same as the Unicode one.
+ */
+static const struct view_frame_key {
+	const char *keys, *keys_ascii;   /* as the help lists them */
+	const char *foot, *foot_ascii;   /* as the footer shows them; NULL: not in the footer */
+	const char *word;                /* what the footer says it does */
+	const char *help;                /* what the help says it does */
+} view_frame_keys[] = {
+	{ "\xe2\x86\x92 space n", "-> space n", "n/\xe2\x86\x92", "n/->", "next",
+	  "run the next step" },
+	{ "\xe2\x86\x90 p", "<- p", "p/\xe2\x86\x90", "p/<-", "back",
+	  "go back (replays the recorded snapshot)" },
+	{ "a", NULL, "a", NULL, "autoplay", "autoplay on/off" },
+	{ "+ -", NULL, "+/-", NULL, "speed", "faster / slower animation" },
+	{ "Tab", NULL, "Tab", NULL, "details",
+	  "the next pane's details (a click on a cell: that cell's)" },
+	{ "Shift-Tab", NULL, NULL, NULL, NULL,
+	  "the previous pane's details (first the log: all the step)" },
+	{ "c", NULL, "c", NULL, "program",
+	  "the program pane: the lesson as C (beside from 120 cols)" },
+	{ "q F10", NULL, "q", NULL, "quit", "quit" },
+	{ "r", NULL, "r", NULL, "restart", "restart (a new scratch file)" },
+	{ "\xe2\x86\x91\xe2\x86\x93 PgUp PgDn", "^v PgUp PgDn", NULL, NULL, NULL,
+	  "scroll a sweep's table and chart" },
+	{ "Ctrl-L", NULL, NULL, NULL, NULL, "redraw" },
+	{ "? F1", NULL, "?", NULL, "help",
+	  "this help; again: the words on the screen, explained" },
+};
+
+#define VIEW_FRAME_KEYS (sizeof view_frame_keys / sizeof view_frame_keys[0])
+
 /* Draw the footer: keys in bold, what they do in plain. */
 void
 view_frame_footer(struct grid *g, int y, const struct view_frame *f)
 {
-	static const char *const lesson[][2] = {
-		{ "n", "next" }, { "p", "back" }, { "a", "autoplay" }, { "+/-", "speed" },
-		{ "Tab", "details" }, { "c", "program" }, { "q", "quit" }, { "r", "restart" },
-		{ "?", "help" },
-	};
-	const char *keys[sizeof lesson / sizeof lesson[0] + 8][2] = {
-		{ f->ascii ? "n/->" : "n/\xe2\x86\x92", "next" },
-		{ f->ascii ? "p/<-" : "p/\xe2\x86\x90", "back" },
-		{ "a", f->autoplay ? "stop" : "autoplay" },
-		{ "+/-", "speed" },
-		{ "Tab", "details" },
-		{ "c", "program" },
-		{ "q", "quit" },
-		{ "r", "restart" },
-		{ "?", "help" },
-	};
-	size_t nk = sizeof lesson / sizeof lesson[0];
 	int x = 1;
 
-	if (f->keys != NULL) {
-		/* This mode's own keys. */
-		nk = f->n_keys < sizeof keys / sizeof keys[0] ? f->n_keys : sizeof keys / sizeof keys[0];
-		for (size_t i = 0; i < nk; i++) {
-			keys[i][0] = f->keys[i][0];
-			keys[i][1] = f->keys[i][1];
-		}
-	}
 	grid_fill(g, (struct grid_rect){ 0, y, g->w, 1 }, ' ', GS_NORMAL);
 	if (f->status != NULL && *f->status != '\0') {
 		grid_print(g, 1, y, g->w - 2, GS_BOLD, f->status);
 		return;
 	}
-	for (size_t i = 0; i < nk; i++) {
-		int need = grid_text_width(keys[i][0]) + 1 + grid_text_width(keys[i][1]);
+	/* A mode with keys of its own (a traced program's) gives them; else the lesson's. */
+	for (size_t i = 0; f->keys != NULL && i < f->n_keys; i++) {
+		int need = grid_text_width(f->keys[i][0]) + 1 + grid_text_width(f->keys[i][1]);
+		if (x + need > g->w)
+			return;
+		x += grid_print(g, x, y, g->w - x, GS_KEY, f->keys[i][0]) + 1;
+		x += grid_print(g, x, y, g->w - x, GS_DIM, f->keys[i][1]) + 2;
+	}
+	for (size_t i = 0; f->keys == NULL && i < VIEW_FRAME_KEYS; i++) {
+		const struct view_frame_key *k = &view_frame_keys[i];
+		const char *key = f->ascii && k->foot_ascii != NULL ? k->foot_ascii : k->foot;
+		/* a's word says what it will do: stop a running autoplay */
+		const char *word = k->word != NULL && strcmp(k->word, "autoplay") == 0 &&
+		                   f->autoplay ? "stop" : k->word;
+		int need;
+
+		if (key == NULL)
+			continue;
+		need = grid_text_width(key) + 1 + grid_text_width(word);
 		if (x + need > g->w)
 			break;
-		x += grid_print(g, x, y, g->w - x, GS_KEY, keys[i][0]) + 1;
-		x += grid_print(g, x, y, g->w - x, GS_DIM, keys[i][1]) + 2;
+		x += grid_print(g, x, y, g->w - x, GS_KEY, key) + 1;
+		x += grid_print(g, x, y, g->w - x, GS_DIM, word) + 2;
 	}
 }
 
@@ -394,43 +421,159 @@ view_frame_popup(struct grid *g, const char *title, const char *text, bool ascii
 		           ascii ? " ... more " : " \xe2\x80\xa6 more ");
 }
 
-/* Draw the help overlay. */
-void
-view_frame_help(struct grid *g, bool ascii)
+/* The box the help and the glossary take on g: as wide as 76 columns, as tall as the screen. */
+static struct grid_rect
+view_frame_help_box(const struct grid *g)
 {
-	char text[2048], gl[VG__COUNT][8];
+	int w = g->w - 8 > 76 ? 76 : g->w - 8, h = g->h - 2;
 
-	for (int i = 0; i < VG__COUNT; i++)
-		gl[i][grid_utf8_encode(view_glyph((enum view_glyph)i, ascii), gl[i])] = '\0';
-	snprintf(text, sizeof text,
-	         "%sspace n    run the next step\n"
-	         "%sp          go back (replays the recorded snapshot)\n"
-	         "r             restart (new scratch file)\n"
-	         "a             autoplay on/off\n"
-	         "+ -           faster / slower animation\n"
-	         "Tab           focus a pane for its details; click a cell\n"
-	         "Shift-Tab     the step's whole narration and its calls\n"
-	         "c             the program pane: the scenario as C (beside from 120 columns)\n"
-	         "%s PgUp PgDn  scroll a sweep's table and chart\n"
-	         "Ctrl-L        redraw\n"
-	         "? F1          this help (any key closes)\n"
-	         "q F10         quit\n"
-	         "\n"
-	         "page cache:  %s absent  %s clean  %s dirty  %s writeback  %s cached, dirty ?\n"
-	         "disk:        %s on disk  %s no block yet  %s stale  %s unwritten  %s hole  %s inline\n"
-	         "stdio:       %s a buffered byte\n"
-	         "after a read: underlined asked for, bold read ahead, dim cached before\n"
-	         "[your call] the step's own call   [by stdio] made by stdio inside it\n"
-	         "times marked * were measured by the tracer (ptrace overhead included)\n"
-	         "@N in a call is a file offset: lseek(3, @0, SEEK_CUR), pwrite(3, 10, @4096)\n"
-	         "%s  text cut to fit: Tab, Shift-Tab show all of it",
-	         ascii ? "-> " : "\xe2\x86\x92  ", ascii ? "<- " : "\xe2\x86\x90  ",
-	         ascii ? "^v" : "\xe2\x86\x91\xe2\x86\x93",
-	         gl[VG_ABSENT], gl[VG_CLEAN], gl[VG_DIRTY], gl[VG_WRITEBACK], gl[VG_RESIDENT],
-	         gl[VG_ONDISK], gl[VG_DELALLOC], gl[VG_STALE], gl[VG_UNWRITTEN], gl[VG_ABSENT],
-	         gl[VG_INLINE],
-	         gl[VG_STDIO], ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6  ");
-	view_frame_popup(g, "help", text, ascii);
+	return (struct grid_rect){ (g->w - w - 4) / 2, 1, w + 4, h };
+}
+
+/* Rows the glossary entry e takes in w columns: its term, then its meaning indented. */
+static int
+view_frame_entry_rows(const struct glossary_entry *e, int w)
+{
+	struct grid *scratch = grid_new(w, 1);
+	int rows = scratch != NULL ? grid_wrap(scratch, (struct grid_rect){ 0, 0, w - 2, 0 }, 0,
+	                                       e->meaning) : 1;
+
+	grid_free(scratch);
+	return 1 + rows;
+}
+
+/* The first glossary entry of page (from 1), entries laid out in a box of w x rows; past
+ * the last page: the count of entries. */
+static size_t
+view_frame_glossary_from(int w, int rows, int page)
+{
+	size_t i = 0;
+
+	for (int p = 1; p < page && glossary_at(i) != NULL; p++) {
+		int used = 0;
+		do {
+			used += view_frame_entry_rows(glossary_at(i), w) + (used > 0);
+			i++;
+		} while (glossary_at(i) != NULL &&
+		         used + 1 + view_frame_entry_rows(glossary_at(i), w) <= rows);
+	}
+	return i;
+}
+
+/* How many pages the glossary takes on g. */
+int
+view_frame_help_pages(const struct grid *g)
+{
+	struct grid_rect r = view_frame_help_box(g);
+	int pages = 0, rows = r.h - 3, w = r.w - 4;
+
+	if (rows < 4 || w < 20)
+		return 0;
+	while (glossary_at(view_frame_glossary_from(w, rows, pages + 1)) != NULL)
+		pages++;
+	return pages;
+}
+
+/* The help's next page. */
+int
+view_frame_help_turn(const struct grid *g, int help)
+{
+	return help > 0 && help <= view_frame_help_pages(g) ? help + 1 : 0;
+}
+
+/* Draw one page of the glossary in r. */
+static void
+view_frame_glossary(struct grid *g, struct grid_rect r, int page, int pages, bool ascii)
+{
+	int w = r.w - 4, rows = r.h - 3, y = r.y + 1;
+	size_t i = view_frame_glossary_from(w, rows, page);
+	char title[64];
+
+	snprintf(title, sizeof title, "words on the screen, %d/%d", page, pages);
+	grid_fill(g, r, ' ', GS_NORMAL);
+	grid_box(g, r, title, GS_FOCUS, ascii);
+	for (int used = 0; glossary_at(i) != NULL; i++) {
+		const struct glossary_entry *e = glossary_at(i);
+		int need = view_frame_entry_rows(e, w) + (used > 0);
+		if (used > 0 && used + need > rows)
+			break;
+		if (used > 0)
+			y++;
+		grid_print(g, r.x + 2, y++, w, GS_BOLD, e->term);
+		y += grid_wrap(g, (struct grid_rect){ r.x + 4, y, w - 2, r.y + r.h - 2 - y },
+		               GS_NORMAL, e->meaning);
+		used += need;
+	}
+	grid_print(g, r.x + 2, r.y + r.h - 2, w, GS_DIM, page < pages ?
+	           "? the next page; any other key closes" : "? or any other key closes");
+}
+
+/* One legend line of the help: its name, then its entries, each whole (view_legend_draw
+ * wraps by entry: a glyph never leaves its word). Return the rows it took. */
+static int
+view_frame_legend(struct grid *g, int x, int y, int w, int rows, const char *name,
+                  const struct view_legend *l, size_t n, bool ascii)
+{
+	int lw = 13;
+
+	grid_print(g, x, y, lw, GS_NORMAL, name);
+	return view_legend_draw(g, x + lw, y, w - lw, rows, l, n, ascii);
+}
+
+/* Draw the help overlay: the keys and the legend (page 0), or a page of the glossary. */
+void
+view_frame_help(struct grid *g, int page, bool ascii)
+{
+	struct grid_rect r = view_frame_help_box(g);
+	int pages = view_frame_help_pages(g), w = r.w - 4, y = r.y + 1, kw = 15, end;
+	const struct view_legend stdio[] = { { .v = VG_STDIO, .style = GS_STDIO,
+	                                      .name = "a buffered byte" } };
+	struct view_legend cache[8];
+	const struct view_legend *l;
+	size_t n, nc;
+	char line[160];
+
+	if (w < 20 || r.h < 6)
+		return;
+	if (page > 0 && page <= pages) {
+		view_frame_glossary(g, r, page, pages, ascii);
+		return;
+	}
+	/* The cache's states: the full legend, and what residency alone shows. */
+	l = view_cache_legend_of(true, &n);
+	memcpy(cache, l, n * sizeof *l);
+	nc = n;
+	cache[nc++] = view_cache_legend_of(false, &n)[0];
+	grid_fill(g, r, ' ', GS_NORMAL);
+	grid_box(g, r, "help", GS_FOCUS, ascii);
+	end = r.y + r.h - 2;
+	for (size_t i = 0; i < VIEW_FRAME_KEYS && y < end; i++) {
+		const struct view_frame_key *k = &view_frame_keys[i];
+		grid_print(g, r.x + 2, y, kw, GS_KEY, ascii && k->keys_ascii != NULL ?
+		           k->keys_ascii : k->keys);
+		y += grid_wrap(g, (struct grid_rect){ r.x + 2 + kw, y, w - kw, end - y }, GS_NORMAL,
+		               k->help);
+	}
+	if (y < end)
+		y += view_frame_legend(g, r.x + 2, y, w, end - y, "page cache:", cache, nc, ascii);
+	l = view_disk_legend_of(true, &n);
+	if (y < end)
+		y += view_frame_legend(g, r.x + 2, y, w, end - y, "disk:", l, n, ascii);
+	if (y < end)
+		y += view_frame_legend(g, r.x + 2, y, w, end - y, "stdio:", stdio, 1, ascii);
+	if (y < end)
+		y += grid_wrap(g, (struct grid_rect){ r.x + 2, y, w, end - y }, GS_DIM,
+		               "after a read: underlined asked for, bold read ahead, dim cached before");
+	if (y < end)
+		y += grid_wrap(g, (struct grid_rect){ r.x + 2, y, w, end - y }, GS_DIM,
+		               "[your call] the step's own call   [by stdio] made by stdio inside it");
+	snprintf(line, sizeof line, "* a time with ptrace stops in it   %s text cut: Tab shows all",
+	         ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6");
+	if (y < end)
+		y += grid_wrap(g, (struct grid_rect){ r.x + 2, y, w, end - y }, GS_DIM, line);
+	snprintf(line, sizeof line, "? again: the words on screen, explained (%d page%s); other "
+	         "keys close", pages, pages == 1 ? "" : "s");
+	grid_print(g, r.x + 2, r.y + r.h - 2, w, GS_BOLD, line);
 }
 
 /* Draw the "terminal too small" message. */

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export/program.h"
@@ -110,43 +111,95 @@ view_program_lex(const char *line, unsigned char *st, struct view_program_lex *l
 	}
 }
 
-/* Draw one program line at x, y in w columns (tabs expanded); a cut line ends in "…". */
-static void
-view_program_line(struct grid *g, int x, int y, int w, const char *line,
-                  const unsigned char *st, bool ascii)
+/* The columns the character at line + i takes, at column col (a tab: to the next stop). */
+static int
+view_program_cols(const char *line, size_t i, int col, int *len)
 {
-	int col = 0;
-
-	for (size_t i = 0; line[i] != '\0';) {
-		int len = 1;
-		uint32_t ch = line[i] == '\t' ? ' ' : grid_utf8_decode(line + i, &len);
-		int cols = line[i] == '\t' ? VIEW_PROGRAM_TAB - col % VIEW_PROGRAM_TAB : 1;
-
-		for (int c = 0; c < cols; c++, col++) {
-			if (col >= w - 1 && line[i + (size_t)len] != '\0') {
-				grid_put(g, x + w - 1, y, view_glyph(VG_DOTS, ascii), GS_BOLD);
-				return;
-			}
-			grid_put(g, x + col, y, ch, st[i]);
-		}
-		i += (size_t)len;
-	}
+	*len = 1;
+	if (line[i] == '\t')
+		return VIEW_PROGRAM_TAB - col % VIEW_PROGRAM_TAB;
+	grid_utf8_decode(line + i, len);
+	return 1;
 }
 
-/* Draw the program p in r, step (-1: none) lit and scrolled into view. */
+/*
+ * Lay out one program line in w columns, wrapped rather than cut: a row that would overflow
+ * ends at its last space (if that leaves it at least half full) and the line goes on in the
+ * next row, indented past the line's own indentation, so that no two lines that differ look
+ * the same. Draw the first rows of them at x, y when g is not NULL; return how many rows the
+ * whole line takes.
+ */
+static int
+view_program_line(struct grid *g, int x, int y, int w, int rows, const char *line,
+                  const unsigned char *st)
+{
+	int indent = 0, hang, row = 0, col = 0, len;
+	size_t n = strlen(line), i = 0;
+
+	for (size_t k = 0; line[k] == '\t' || line[k] == ' '; k++)
+		indent += view_program_cols(line, k, indent, &len);
+	hang = indent + VIEW_PROGRAM_TAB < w / 2 ? indent + VIEW_PROGRAM_TAB : w / 2;
+	while (i < n) {
+		/* One row: the bytes [i, end) from column col; end at a space when it fits. */
+		size_t end = i, brk = 0;
+		int c = col;
+
+		while (end < n) {
+			int cw = view_program_cols(line, end, c, &len);
+			if (c + cw > w)
+				break;
+			c += cw;
+			end += (size_t)len;
+			if (line[end - 1] == ' ' && c >= w / 2)
+				brk = end;
+		}
+		if (end < n && brk > i)
+			end = brk;
+		if (end == i)          /* a row must move on, however narrow */
+			end = i + 1;
+		if (g != NULL && row < rows) {
+			int cc = col;
+			for (size_t k = i; k < end; k += (size_t)len) {
+				int cw = view_program_cols(line, k, cc, &len);
+				uint32_t ch = line[k] == '\t' ? ' ' : grid_utf8_decode(line + k, &len);
+				for (int d = 0; d < cw && cc < w; d++, cc++)
+					grid_put(g, x + cc, y + row, ch, st[k]);
+			}
+		}
+		row++;
+		i = end;
+		col = hang;
+	}
+	return row > 0 ? row : 1;
+}
+
+/* True if line i of p is a line of a step that runs another program (a run step). */
+static bool
+view_program_runs(const struct program *p, size_t i)
+{
+	for (size_t k = 0; k < p->n_steps; k++)
+		if (p->runs[k] && i >= p->first[k] && i < p->last[k])
+			return true;
+	return false;
+}
+
+/* Draw the program p in r, step (-1: none) lit and scrolled into view; the lines that run
+ * another program marked "!" in the gutter. */
 void
 view_program_draw(struct grid *g, struct grid_rect r, const struct program *p, long step,
                   bool ascii)
 {
 	struct view_program_lex lx = { false };
-	int ih = r.h - 2, iw = r.w - 2, gut = 4;
-	size_t first, last, top = 0;
-	char title[64];
+	int ih = r.h - 2, iw = r.w - 2, gut = 4, tw = iw - gut, above = 0, y;
+	size_t first, last, top, shown;
+	bool more = false, runs = false;
+	char title[64], at[32] = "";
 
+	for (size_t k = 0; k < p->n_steps; k++)
+		runs |= p->runs[k];
 	if (step >= 0 && (size_t)step < p->n_steps)
-		snprintf(title, sizeof title, "program: step %ld (c hides)", step + 1);
-	else
-		snprintf(title, sizeof title, "program (c hides)");
+		snprintf(at, sizeof at, ": step %ld", step + 1);
+	snprintf(title, sizeof title, "program%s (c hides%s)", at, runs ? "; ! runs a program" : "");
 	grid_box(g, r, title, GS_BORDER, ascii);
 	if (ih < 1 || iw < gut + 4)
 		return;
@@ -154,34 +207,63 @@ view_program_draw(struct grid *g, struct grid_rect r, const struct program *p, l
 	first = step >= 0 && (size_t)step < p->n_steps ? p->first[step] :
 	        p->n_steps > 0 ? p->first[0] : 0;
 	last = step >= 0 && (size_t)step < p->n_steps ? p->last[step] : first;
-	/* The step's lines a third of the way down: what led to it shows above. */
-	if (first > (size_t)ih / 3)
-		top = first - (size_t)ih / 3;
-	if (last > top + (size_t)ih)
-		top = last - (size_t)ih;
-	if (p->n_lines > (size_t)ih && top > p->n_lines - (size_t)ih)
-		top = p->n_lines - (size_t)ih;
-	for (size_t i = 0; i < p->n_lines && i < top + (size_t)ih; i++) {
-		size_t n = strlen(p->lines[i]);
-		unsigned char st[1024];
-		int y = r.y + 1 + (int)(i - top);
-		bool lit = i >= first && i < last;
+	if (first > p->n_lines)
+		first = last = p->n_lines;
+	/* The step's lines a third of the way down (what led to it shows above), all of them
+	 * if they fit; as many rows as the pane has, if the program has them. */
+	top = first;
+	while (top > 0 && above + view_program_line(NULL, 0, 0, tw, 0, p->lines[top - 1],
+	                                            NULL) <= ih / 3)
+		above += view_program_line(NULL, 0, 0, tw, 0, p->lines[--top], NULL);
+	for (int rows = 0; ; ) {
+		rows = 0;
+		for (size_t i = top; i < last; i++)
+			rows += view_program_line(NULL, 0, 0, tw, 0, p->lines[i], NULL);
+		if (rows <= ih || top == first)
+			break;
+		top++;
+	}
+	for (int rows = 0; top > 0; ) {
+		rows = 0;
+		for (size_t i = top; i < p->n_lines && rows <= ih; i++)
+			rows += view_program_line(NULL, 0, 0, tw, 0, p->lines[i], NULL);
+		if (rows + view_program_line(NULL, 0, 0, tw, 0, p->lines[top - 1], NULL) > ih)
+			break;
+		top--;
+	}
+	y = r.y + 1;
+	shown = top;
+	for (size_t i = 0; i < p->n_lines && y < r.y + 1 + ih; i++) {
+		/* A style per byte, however long the line (a scenario's text may be). */
+		unsigned char *st = calloc(strlen(p->lines[i]) + 2, 1);
+		bool lit = i >= first && i < last, mark = view_program_runs(p, i);
+		int rows;
 
-		if (n >= sizeof st)
-			n = sizeof st - 1;
+		if (st == NULL)
+			break;
 		view_program_lex(p->lines[i], st, &lx);   /* every line: comments span lines */
-		if (i < top)
+		if (i < top) {
+			free(st);
 			continue;
-		grid_printf(g, r.x + 1, y, gut, lit ? GS_FOCUS : GS_DIM, "%3zu%s", i + 1,
-		            lit ? ">" : " ");
-		view_program_line(g, r.x + 1 + gut, y, iw - gut, p->lines[i], st, ascii);
+		}
+		rows = view_program_line(g, r.x + 1 + gut, y, tw, r.y + 1 + ih - y, p->lines[i],
+		                         st);
+		free(st);
+		if (rows > r.y + 1 + ih - y) {
+			rows = r.y + 1 + ih - y;
+			more = true;
+		}
+		grid_printf(g, r.x + 1, y, gut, lit ? GS_FOCUS : GS_DIM, "%3zu", i + 1);
+		if (mark || lit)   /* past line 999, in place of the number's last digit */
+			grid_put(g, r.x + gut, y, mark ? '!' : '>', mark ? GS_ERROR : GS_FOCUS);
 		if (lit)
-			grid_attr(g, (struct grid_rect){ r.x + 1 + gut, y, iw - gut, 1 },
-			          GRID_A_REVERSE);
+			grid_attr(g, (struct grid_rect){ r.x + 1 + gut, y, tw, rows }, GRID_A_REVERSE);
+		y += rows;
+		shown = i + 1;
 	}
 	if (top > 0)
 		grid_put(g, r.x + r.w - 1, r.y + 1, ascii ? '^' : 0x2191, GS_BOLD);
-	if (top + (size_t)ih < p->n_lines)
+	if (shown < p->n_lines || more)
 		grid_put(g, r.x + r.w - 1, r.y + r.h - 2, ascii ? 'v' : 0x2193, GS_BOLD);
 }
 
@@ -208,7 +290,7 @@ view_program_screen(struct grid *g, const struct view_frame *f, struct view_layo
 		view_program_draw(g, (struct grid_rect){ 0, 1, g->w, g->h - 2 }, f->program, step,
 		                  f->ascii);
 		if (f->help)
-			view_frame_help(g, f->ascii);
+			view_frame_help(g, f->help - 1, f->ascii);
 		if (f->ascii)
 			grid_asciify(g);
 		return true;

@@ -423,7 +423,7 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	if (f->help && f->help_text != NULL)
 		view_frame_popup(g, "help", f->help_text, f->ascii);
 	else if (f->help)
-		view_frame_help(g, f->ascii);
+		view_frame_help(g, f->help - 1, f->ascii);
 	if (f->ascii)
 		grid_asciify(g);
 	if (lay_out != NULL)

@@ -121,6 +121,13 @@ char *view_cache_runs_text(const struct snapshot *s, const struct view_cache_geo
 /* Which shown cell is at screen x, y; -1 if none. */
 long view_cache_hit(const struct view_cache_geom *geom, int x, int y);
 
+/* The cache pane's legend: every state (has_dirty), or what residency alone shows; *n
+ * entries. */
+const struct view_legend *view_cache_legend_of(bool has_dirty, size_t *n);
+
+/* The disk pane's legend, with inline data's entry or without; *n entries. */
+const struct view_legend *view_disk_legend_of(bool with_inline, size_t *n);
+
 /* tui/view-disk.c: extents as a strip, and bytes on disk, in r. */
 void view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
                     const struct snapshot *prev, bool ascii);
@@ -174,7 +181,8 @@ struct view_frame {
 	enum view_anim anim;
 	struct view_hop hop;      /* the hop travelling (anim TRAVEL) */
 	double t;                 /* 0..1 along the hop */
-	bool help;
+	int help;                 /* 0: none; 1: the keys and the legend; N: the glossary's
+	                             page N - 1 */
 	enum view_pane focus;
 	bool details;             /* show the details of the focused pane (tui/view-details.c) */
 	long detail_cell;         /* ... or of this shown cache cell; -1: the pane's */
@@ -251,8 +259,15 @@ int view_frame_expect_rows(const struct step_result *sr, int w);
 void view_frame_expect(struct grid *g, struct grid_rect r, const struct step_result *sr,
                       bool ascii);
 
-/* The help overlay, centred. */
-void view_frame_help(struct grid *g, bool ascii);
+/* The help overlay: the keys and the legend (page 0), or page N (from 1) of the glossary. */
+void view_frame_help(struct grid *g, int page, bool ascii);
+
+/* How many pages the glossary takes in the help on g. */
+int view_frame_help_pages(const struct grid *g);
+
+/* The help's next page on g after help (a view_frame's help: 1 the keys, N the glossary's
+ * page N - 1); 0 past the last. */
+int view_frame_help_turn(const struct grid *g, int help);
 
 /* A centred box with lines of text (details, quiz); title may be NULL. */
 void view_frame_popup(struct grid *g, const char *title, const char *text, bool ascii);

@@ -57,13 +57,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *err = NULL;
 
 	if (scenario_load_text(FUZZ_NAME, (const char *)data, size, &s, &err) == 0) {
-		/*
-		 * A scenario that loads. Hook for the C emitter's harness (issue 20.1: whatever
-		 * loads must export to C that compiles and means the same): a second target,
-		 * tests/fuzz/fuzz-export.c, does what this one does and then writes s as C
-		 * (program_new, program_print into a memstream) and checks it; add it to
-		 * FUZZ_TARGETS in mk/fuzz.am and tests/fuzz/run.sh runs it with this corpus.
-		 */
+		/* A scenario that loads (what it exports as C is tests/fuzz/fuzz-export.c's). */
 		if (err != NULL)
 			fuzz_fail("a scenario loaded, with errors", err);
 		if (s == NULL || s->n_steps == 0 || s->title == NULL)

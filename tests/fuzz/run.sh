@@ -2,15 +2,20 @@
 # SPDX-License-Identifier: MIT
 # tests/fuzz/run.sh BUILDDIR SRCDIR SECONDS: build the fuzz targets with clang (libFuzzer's
 # coverage, AddressSanitizer, UBSan) in BUILDDIR/fuzz, seed each corpus with the bundled
-# scenarios and the test fixtures, and run each target for SECONDS. Exit 0: no crash, leak or
-# undefined behaviour found; 1: one was (the input is kept in BUILDDIR/fuzz/crash-*); 77:
-# clang cannot build a fuzzer here (make fuzz says why).
+# scenarios, the test fixtures and tests/export-payloads.sh's scenarios, and run each target
+# for SECONDS. Exit 0: no crash, leak or undefined behaviour found, no promise of a target
+# broken; 1: one was (the input is kept in BUILDDIR/fuzz/crash-*); 77: clang cannot build a
+# fuzzer here (make fuzz says why). fuzz-export compiles 1 program in FUZZ_EXPORT_SAMPLE
+# (default 100) with cc. FUZZ_REPLAY=1 (make fuzz-export-compile) runs no fuzzer: fuzz-export
+# once over its corpus and the seeds, every program compiled with gcc and with clang.
 set -eu
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
 seconds=${3:-60}
 targets=${FUZZ_TARGETS:-fuzz-load}
 cc=${FUZZ_CC:-clang}
+replay=${FUZZ_REPLAY:-}
+[ -z "$replay" ] || targets=fuzz-export
 dir=$build/fuzz
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 mkdir -p "$dir"
@@ -43,28 +48,53 @@ for f in "$src"/scenarios/*.yaml "$src"/tests/*.yaml "$src"/tests/fixtures/*/*.y
 	cp "$f" "$seeds/$i.yaml"
 	i=$((i + 1))
 done
+rm -rf "$dir/payloads"
+sh "$src/tests/export-payloads.sh" --seeds "$dir/payloads" >/dev/null ||
+	echo "fuzz: no payload seeds (tests/export-payloads.sh --seeds $dir/payloads failed)"
+for f in "$dir"/payloads/*.yaml; do
+	[ -f "$f" ] || continue
+	cp "$f" "$seeds/$i.yaml"
+	i=$((i + 1))
+done
 cat "$seeds"/*.yaml | grep -o '[A-Za-z_.][A-Za-z0-9_.]*:' | sort -u |
 	sed 's/.*/"&"/' >"$dir/scenario.dict"
 
 status=0
 for t in $targets; do
-	"$cc" $flags -fsanitize=fuzzer -I"$dir/lib" -I"$src/src" -o "$dir/$t" \
-		"$src/tests/fuzz/$t.c" "$dir/lib/src/libiobufviz.a" $libs ||
+	# The target's own checks without libFuzzer's coverage: it steers by the library's.
+	"$cc" $flags -c -I"$dir/lib" -I"$src/src" -o "$dir/$t.o" "$src/tests/fuzz/$t.c" &&
+	"$cc" $flags -fsanitize=fuzzer -o "$dir/$t" "$dir/$t.o" "$dir/lib/src/libiobufviz.a" $libs ||
 		{ echo "FAIL: fuzz: building $t"; exit 1; }
 	mkdir -p "$dir/corpus-$t"
+	if [ -n "$replay" ]; then
+		ccs=
+		for c in gcc clang; do
+			command -v "$c" >/dev/null && ccs="$ccs $c"
+		done
+		echo "fuzz: $t once over its corpus, every program compiled by$ccs"
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 FUZZ_EXPORT_SAMPLE=1 FUZZ_EXPORT_CC="$ccs" \
+		    "$dir/$t" -runs=0 -timeout=60 -max_len=131072 -artifact_prefix="$dir/crash-$t-" \
+		    "$dir/corpus-$t" "$seeds" >"$dir/$t-compile.log" 2>&1 ||
+			{ tail -n 60 "$dir/$t-compile.log"; echo "FAIL: fuzz: $t: a program broke a promise"; exit 1; }
+		grep -E '^#[0-9]+.*(INITED|DONE)|programs checked' "$dir/$t-compile.log" | tail -n 2
+		echo "ok: fuzz: $t: every program compiles"
+		continue
+	fi
 	echo "fuzz: $t for $seconds s ($i seeds; corpus $dir/corpus-$t)"
 	# -timeout: one input may take 10 s; -rss_limit_mb: the loader's 1 MiB files and
-	# libyaml's trees stay far below it; the corpus grows across runs.
+	# libyaml's trees stay far below it; -max_len: the largest payload scenario (95 KB) is
+	# not cut; the corpus grows across runs.
 	if ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	     FUZZ_EXPORT_SAMPLE=${FUZZ_EXPORT_SAMPLE:-100} \
 	     "$dir/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-	        -max_len=65536 -dict="$dir/scenario.dict" -artifact_prefix="$dir/crash-$t-" \
+	        -max_len=131072 -dict="$dir/scenario.dict" -artifact_prefix="$dir/crash-$t-" \
 	        -print_final_stats=1 "$dir/corpus-$t" "$seeds" >"$dir/$t.log" 2>&1; then
 		tail -n 60 "$dir/$t.log"
 		echo "FAIL: fuzz: $t found a crash, a leak or undefined behaviour (input: $(ls "$dir"/crash-"$t"-* 2>/dev/null | head -n 1))"
 		status=1
 		continue
 	fi
-	grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' "$dir/$t.log" | tail -n 2
+	grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE|programs checked' "$dir/$t.log" | tail -n 3
 	echo "ok: fuzz: $t: nothing found in $seconds s"
 done
 exit $status

@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/gradescope.sh: --format=gradescope writes Gradescope's results.json as its documentation
+# describes it (tests/gradescope.schema.json): for a grading scenario that holds and one that
+# fails (its run: step's program, examples/tail), a lesson, a lesson whose facts are not
+# observable here (with and without --strict), a traced program, and a scenario of escape
+# sequences. Its tests are TAP's test points, point for point; the score is the sum of the
+# tests' scores; the exit status is TAP's; every format is text (never HTML).
+set -u
+bin=${IOBUFVIZ_BIN:?}
+src=${IOBUFVIZ_SRCDIR:?}
+build=$(cd "$(dirname "$bin")/.." && pwd)
+command -v python3 >/dev/null || { echo "SKIP: gradescope: python3 not installed"; exit 77; }
+python3 -c 'import jsonschema' 2>/dev/null ||
+	{ echo "SKIP: gradescope: python3-jsonschema not installed"; exit 77; }
+[ -x "$build/examples/tail" ] || { echo "FAIL: $build/examples/tail not built"; exit 99; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gradescope.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM HUP
+fail=0
+n=0
+
+# Run iobufviz on "$@" as gradescope and as tap: $tmp/N.{json,tap,rc,name}.
+run() {
+	n=$((n + 1))
+	echo "$*" >"$tmp/$n.name"
+	# The grading scenarios name examples/tail from the build directory.
+	(cd "$build" && "$bin" --headless --format=gradescope --dir "$tmp" "$@") \
+		>"$tmp/$n.json" 2>"$tmp/$n.err"
+	echo $? >"$tmp/$n.rc"
+	(cd "$build" && "$bin" --headless --format=tap --dir "$tmp" "$@") >"$tmp/$n.tap" 2>/dev/null
+	echo $? >"$tmp/$n.taprc"
+}
+
+run --allow-run=examples/tail "$src/tests/grade-tail.yaml"
+run --allow-run=examples/tail "$src/tests/grade-tail-fail.yaml"
+run "$src/scenarios/13-3-fflush-fsync.yaml"
+run --probe=mincore "$src/scenarios/13.1-buffer-cache.yaml"
+run --strict --probe=mincore "$src/scenarios/13.1-buffer-cache.yaml"
+run "$src/tests/inject.yaml"
+run -- "$build/examples/tail" -n 3 "$src/tests/grade-tail.yaml"
+
+python3 - "$src/tests/gradescope.schema.json" "$tmp" "$n" <<'PY' || fail=1
+import json, re, sys
+import jsonschema
+schema, tmp, count = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
+jsonschema.Draft202012Validator.check_schema(schema)
+v = jsonschema.Draft202012Validator(schema)
+bad = 0
+def fail(name, msg):
+    global bad
+    print("FAIL: %s: %s" % (name, msg))
+    bad = 1
+for i in range(1, count + 1):
+    name = open("%s/%d.name" % (tmp, i)).read().strip()
+    rc, taprc = (int(open("%s/%d.%s" % (tmp, i, k)).read()) for k in ("rc", "taprc"))
+    raw = open("%s/%d.json" % (tmp, i)).read()
+    try:
+        doc = json.loads(raw)
+    except ValueError as e:
+        fail(name, "not JSON: %s" % e)
+        continue
+    for e in sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))[:5]:
+        fail(name, "/%s: %s" % ("/".join(map(str, e.absolute_path)), e.message[:200]))
+    if "\x1b" in raw:
+        fail(name, "a raw escape")
+    if rc != taprc:
+        fail(name, "exit %d, TAP's %d" % (rc, taprc))
+    tests = doc.get("tests", [])
+    # Nothing becomes markup on the student's page: every text is declared text.
+    for k in ("output_format", "test_output_format", "test_name_format"):
+        if doc.get(k) != "text":
+            fail(name, "%s is %r, not text" % (k, doc.get(k)))
+    total = sum(t.get("score", 0) for t in tests)
+    if doc.get("score") != total:
+        fail(name, "score %r, the tests' sum %r" % (doc.get("score"), total))
+    if len({t["number"] for t in tests}) != len(tests):
+        fail(name, "two tests have the same number")
+    for t in tests:
+        if "\n" in t["name"]:
+            fail(name, "a name on two lines: %r" % t["name"])
+        if "score" in t and not 0 <= t["score"] <= t["max_score"]:
+            fail(name, "%s: score %r of %r" % (t["name"], t["score"], t["max_score"]))
+        if "score" in t and (t["status"] == "passed") != (t["score"] == t["max_score"]):
+            fail(name, "%s: %s with %r of %r" % (t["name"], t["status"], t["score"], t["max_score"]))
+    # Point for point TAP's: each test point is a test, with its outcome.
+    tap = [l for l in open("%s/%d.tap" % (tmp, i)) if re.match(r"(not )?ok \d+ ", l)]
+    graded = [t for t in tests if "score" in t or name.startswith("-- ")]
+    if len(tap) != len(graded):
+        fail(name, "%d tests, TAP has %d points" % (len(graded), len(tap)))
+    for point, t in zip(tap, graded):
+        want = "failed" if point.startswith("not ") else "passed"
+        skipped = "# SKIP" in point
+        if t["status"] != want or (skipped and t.get("max_score") != 0):
+            fail(name, "%r is %s (max %r), TAP: %s" % (t["name"], t["status"], t.get("max_score"),
+                                                      point.strip()[:120]))
+    print("ok: %s: %d tests, score %s, exit %d" % (name, len(tests), doc.get("score"), rc))
+# What each run must come to.
+want = {1: (0, 4, 4), 2: (1, 1, 2), 3: (0, 20, 20)}
+for i, (rc, score, max_score) in want.items():
+    doc = json.load(open("%s/%d.json" % (tmp, i)))
+    got = (int(open("%s/%d.rc" % (tmp, i)).read()), doc["score"],
+           sum(t.get("max_score", 0) for t in doc["tests"]))
+    if got != (rc, score, max_score):
+        fail(open("%s/%d.name" % (tmp, i)).read().strip(),
+             "exit, score, out of: %r, expected %r" % (got, (rc, score, max_score)))
+# Not observable here: worth nothing, or (--strict) failed.
+lax, strict = (json.load(open("%s/%d.json" % (tmp, i))) for i in (4, 5))
+zero = [t for t in lax["tests"] if t.get("max_score") == 0]
+if not zero or any(t["status"] != "passed" for t in zero):
+    fail("--probe=mincore", "facts not observable are not tests worth nothing")
+if any(t.get("max_score") == 0 for t in strict["tests"]) or strict["score"] >= \
+        sum(t["max_score"] for t in strict["tests"]):
+    fail("--strict --probe=mincore", "facts not observable do not fail")
+# The traced program's one check: it ran.
+prog = json.load(open("%s/%d.json" % (tmp, count)))
+if [t["status"] for t in prog["tests"]] != ["passed"] or "exited 0" not in prog["tests"][0]["output"]:
+    fail("a program", "its check is %r" % prog["tests"])
+sys.exit(bad)
+PY
+[ $fail -eq 0 ] && echo "PASS: gradescope"
+exit $fail

@@ -1,0 +1,84 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/html.sh: --export=html in a real browser (headless Chromium driven over the DevTools
+# pipe, offline: tests/cdp.py, tests/html-check.py). Exercise 13-3's page and a traced
+# program's load with no console error and no request, go through every step by key, click
+# and address showing the numbers of their JSON transcript and what changed, keep cached,
+# dirty and writeback apart for readers blind to red and green, and fit 1280x800 and a
+# 390x844 phone (screenshots kept in $IOBUFVIZ_SHOTS if it is set). A scenario and a program
+# whose titles, texts and file names are markup, script, quotes and bidi controls give pages
+# where none of it is more than text.
+set -u
+bin=${IOBUFVIZ_BIN:?}
+src=${IOBUFVIZ_SRCDIR:?}
+build=$(cd "$(dirname "$bin")/.." && pwd)
+command -v python3 >/dev/null || { echo "SKIP: html: python3 not installed"; exit 77; }
+chromium=$(command -v chromium || command -v chromium-browser) ||
+	{ echo "SKIP: html: chromium not installed (tools/install-deps installs it)"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/html.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM HUP
+shots=${IOBUFVIZ_SHOTS:-$tmp/shots}
+mkdir -p "$shots" "$tmp/work" || exit 99
+schema=$src/doc/transcript.schema.json
+python3 -c 'import jsonschema' 2>/dev/null || {
+	echo "SKIP: html: the page's transcript against the schema: python3-jsonschema not installed"
+	schema=
+}
+fail=0
+
+# Write the page of "$@" into $tmp/$1.html (exit 0, or 1: an expectation failed here).
+page() {
+	name=$1
+	shift
+	"$bin" --export=html --dir "$tmp/work" "$@" >"$tmp/$name.html" 2>"$tmp/$name.err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
+		echo "FAIL: --export=html $*: exit $rc: $(head -c 300 "$tmp/$name.err")"
+		fail=1
+		return 1
+	fi
+}
+
+# Run html-check.py on $tmp/$1.html in mode $2 (the rest: its arguments).
+check() {
+	name=$1
+	mode=$2
+	shift 2
+	python3 "$src/tests/html-check.py" "$chromium" "$schema" "$shots" "$mode" "$tmp/$name.html" \
+		"$@" || fail=1
+}
+
+# A lesson: the page's run and --format=json's of the same lesson agree.
+if page 13-3 "$src/scenarios/13-3-fflush-fsync.yaml"; then
+	"$bin" --headless --format=json --dir "$tmp/work" "$src/scenarios/13-3-fflush-fsync.yaml" \
+		>"$tmp/13-3.json" 2>/dev/null
+	check 13-3 walk "$tmp/13-3.json"
+fi
+
+# Exercise 13-4 (each run's calls, the file's pages) and a sweep (its table).
+page 13-4 "$src/scenarios/13-4-pty.yaml" && check 13-4 walk
+page sweep --budget=0.05 "$src/tests/sweep-tiny.yaml" && check sweep walk
+
+# A grader's page of a student's program: every step (system calls and stdio calls).
+if [ -x "$build/tests/foreign/fwrite" ]; then
+	page prog -- "$build/tests/foreign/fwrite" out.txt && check prog walk
+else
+	echo "SKIP: html: a program's page: tests/foreign/fwrite not built"
+fi
+
+# Hostile: the scenario (its file name too) and a program's arguments and file names.
+mkdir "$tmp/a<" || exit 99
+evil='script><img src=x onerror=window.__pwned=8>'
+cp "$src/tests/html-hostile.yaml" "$tmp/a</$evil.yaml" || exit 99
+page hostile "$tmp/a</$evil.yaml" && check hostile hostile HOSTILE-MARK
+mkdir "$tmp/work/a<" || exit 99
+if [ -x "$build/examples/copy" ]; then
+	printf 'HOSTILE-MARK\n' >"$tmp/work/in"
+	page hostile-prog -- "$build/examples/copy" in \
+		"a</HOSTILE-MARK $evil $(printf '\342\200\256')txt.exe" &&
+		check hostile-prog hostile HOSTILE-MARK
+else
+	echo "SKIP: html: a hostile program's page: examples/copy not built"
+fi
+[ $fail -eq 0 ] && echo "PASS: html"
+exit $fail
