@@ -263,7 +263,11 @@ view_cache_origins_legend(const struct snapshot_origins *o, bool resident, bool 
 		e[n] = (struct view_legend){ v, GS_DIM, names[n], 0 };
 		n++;
 	}
-	if (o->n_by > 0 && o->by[0] > 0 && pg[SNAPSHOT_FROM_BEFORE] > 0)
+	if (o->n_by > 0 && o->by[0] > 0 && pg[SNAPSHOT_FROM_BEFORE] > 0 && brief && o->by_willneed[0])
+		/* The short form still names the advice: "before (step 12:..." hid it at 30 columns. */
+		snprintf(names[n], sizeof names[n], "%" PRIu64 " from WILLNEED (step %zu%s)",
+		         pg[SNAPSHOT_FROM_BEFORE], o->by[0], o->n_by > 1 ? ", ..." : "");
+	else if (o->n_by > 0 && o->by[0] > 0 && pg[SNAPSHOT_FROM_BEFORE] > 0)
 		snprintf(names[n], sizeof names[n], "%" PRIu64 " %s (step %zu%s%s)",
 		         pg[SNAPSHOT_FROM_BEFORE], brief ? "before" : "cached before", o->by[0],
 		         o->by_willneed[0] ? ": WILLNEED" : "", o->n_by > 1 ? ", ..." : "");
