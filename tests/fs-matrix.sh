@@ -8,6 +8,8 @@
 # every probe too, all at once in the background while the others run.
 # Needs root and loop devices; without them it prints "SKIP: fs-matrix: <reason>" (exit 77).
 # Usage: tests/fs-matrix.sh [BIN [SRCDIR]]   (default build/src/iobufviz and the tree's root)
+# FS_MATRIX_KEEP=DIR copies every run's transcript there (FS.PROBE.LESSON.txt), to read the
+# narration beside the panes.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-${IOBUFVIZ_BIN:-$top/build/src/iobufviz}}
@@ -31,8 +33,12 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/fs-matrix.XXXXXX") || exit 99
 mounts=""
 loops=""
 
-# Unmount and detach everything made here, newest first; remove the work dir.
+# Unmount and detach everything made here, newest first; remove the work dir (the
+# transcripts copied to FS_MATRIX_KEEP first, when it is set).
 cleanup() {
+	if [ -n "${FS_MATRIX_KEEP:-}" ]; then
+		mkdir -p "$FS_MATRIX_KEEP" && cp "$work"/*.txt "$FS_MATRIX_KEEP/" 2>/dev/null
+	fi
 	for m in $mounts; do
 		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
 	done

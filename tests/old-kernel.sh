@@ -6,8 +6,9 @@
 # qemu-system-x86_64 with TCG (no KVM) from a small busybox initramfs that loads virtio_blk,
 # ext4 and loop from the same package; the root is an ext4 image made by mkfs.ext4 -d that
 # holds iobufviz, its libraries and the scenarios. The lessons run on that ext4 (/tmp) as
-# root (kpageflags) and as uid 1000 (mincore: dirty pages unknown). Fails on a failed
-# expectation or a sentence false here, as tests/fs-matrix.sh does.
+# root (kpageflags) and as uid 1000 (mincore: dirty pages unknown), in two guests at once,
+# each with its own image (one guest's sync() would write back the other's dirty pages).
+# Fails on a failed expectation or a sentence false here, as tests/fs-matrix.sh does.
 # Needs no root. Without qemu, apt-get, or the packages: "SKIP: old-kernel: <reason>" (77).
 # Usage: tests/old-kernel.sh [BIN [SRCDIR]]; OLD_KERNEL_CACHE: where the .deb files are kept
 # between runs (default: old-kernel/ beside the build's src/); OLD_KERNEL_LESSONS: a list of
@@ -46,7 +47,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/old-kernel.XXXXXX") || exit 99
 qpid=
 # Stop qemu if it still runs; remove the work dir (OLD_KERNEL_KEEP=1 keeps it).
 cleanup() {
-	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null
+	[ -n "$qpid" ] && kill $qpid 2>/dev/null
 	if [ "${OLD_KERNEL_KEEP:-0}" = 1 ]; then echo "old-kernel: kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -131,7 +132,7 @@ cat >"$rt/run-lessons" <<EOF
 #!/bin/sh
 export PATH=/bin
 echo "old-kernel: guest \$(cat /proc/sys/kernel/osrelease) up \$(cut -d' ' -f1 /proc/uptime) s"
-for who in root user; do
+for who in \$(sed -n 's/.*iobufviz_who=\\([a-z]*\\).*/\\1/p' /proc/cmdline); do
 	for name in $lessons; do
 		f=/scenarios/\$name.yaml
 		budget=
@@ -154,32 +155,44 @@ for who in root user; do
 		fi
 	done
 done
-echo "old-kernel: guest done at \$(cut -d' ' -f1 /proc/uptime) s"
+echo "old-kernel: guest \$who done at \$(cut -d' ' -f1 /proc/uptime) s"
 EOF
 chmod 755 "$rt/run-lessons"
 # Room for the sweeps' files (table-13-x write 300 MB at most with the small budget).
 mkfs.ext4 -q -F -L oldroot -d "$rt" "$work/root.img" 1536M >"$work/mkfs.out" 2>&1 ||
 	{ echo "FAIL old-kernel: mkfs.ext4 -d: $(cat "$work/mkfs.out")"; exit 1; }
 
-# Boot it: TCG (no KVM, as on a CI runner), the console on a file.
+cp --sparse=always "$work/root.img" "$work/root-user.img" || exit 99
+
+# Boot them: TCG (no KVM, as on a CI runner), one guest for root's runs and one for the
+# user's, at once, each console on a file.
 start=$(date +%s)
-timeout 1200 qemu-system-x86_64 -nodefaults -display none -no-reboot -accel tcg \
-	-m 1024 -smp 2 -kernel "$vmlinuz" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 quiet panic=-1 rdinit=/init" \
-	-drive "file=$work/root.img,format=raw,if=virtio" \
-	-serial "file:$work/console.log" >"$work/qemu.out" 2>&1 &
-qpid=$!
-wait "$qpid"
-qrc=$?
+for who in root user; do
+	img=$work/root.img
+	[ $who = user ] && img=$work/root-user.img
+	timeout 1200 qemu-system-x86_64 -nodefaults -display none -no-reboot -accel tcg \
+		-m 1024 -smp 1 -kernel "$vmlinuz" -initrd "$work/initrd.gz" \
+		-append "console=ttyS0 quiet panic=-1 rdinit=/init iobufviz_who=$who" \
+		-drive "file=$img,format=raw,if=virtio" \
+		-serial "file:$work/console-$who.log" >"$work/qemu-$who.out" 2>&1 &
+	qpid="$qpid $!"
+done
+qrc=0
+for p in $qpid; do
+	wait "$p" || qrc=$?
+done
 qpid=
 wall=$(($(date +%s) - start))
 log=$work/console.log
+cat "$work/console-root.log" "$work/console-user.log" >"$log" 2>/dev/null
 status=0
-if ! grep -q '^old-kernel: guest done' "$log"; then
-	echo "FAIL old-kernel: the guest did not finish (qemu exit $qrc after $wall s)"
-	tail -n 30 "$log" "$work/qemu.out" | sed 's/^/    /'
-	exit 1
-fi
+for who in root user; do
+	if ! grep -q "^old-kernel: guest $who done" "$log"; then
+		echo "FAIL old-kernel: the $who guest did not finish (qemu exit $qrc after $wall s)"
+		tail -n 30 "$work/console-$who.log" "$work/qemu-$who.out" | sed 's/^/    /'
+		exit 1
+	fi
+done
 grep -E '^old-kernel: (guest|insmod|cannot)' "$log"
 runs=0
 for who in root user; do
@@ -201,6 +214,6 @@ for who in root user; do
 		sed -n 's/.*sentences: [0-9]* held, \([0-9]*\) unchecked here, \([0-9]*\) false here.*/\1 \2/p' |
 		awk '{u += $1; f += $2} END {printf "%d sentences unchecked here, %d false here", u, f}')"
 done
-echo "old-kernel: $kpkg, $runs runs, wall $wall s ($(grep -m1 '^old-kernel: guest done' "$log" |
-	sed 's/.* at //') of guest time), $( [ $status -eq 0 ] && echo ok || echo FAILED)"
+echo "old-kernel: $kpkg, $runs runs, wall $wall s (guest time: $(grep '^old-kernel: guest [a-z]* done' "$log" |
+	sed 's/^old-kernel: guest \([a-z]*\) done at \(.*\)/\1 \2/' | tr '\n' ' ')), $( [ $status -eq 0 ] && echo ok || echo FAILED)"
 exit $status
