@@ -215,5 +215,5 @@ for who in root user; do
 		awk '{u += $1; f += $2} END {printf "%d sentences unchecked here, %d false here", u, f}')"
 done
 echo "old-kernel: $kpkg, $runs runs, wall $wall s (guest time: $(grep '^old-kernel: guest [a-z]* done' "$log" |
-	sed 's/^old-kernel: guest \([a-z]*\) done at \(.*\)/\1 \2/' | tr '\n' ' ')), $( [ $status -eq 0 ] && echo ok || echo FAILED)"
+	sed 's/^old-kernel: guest \([a-z]*\) done at \(.*\)/\1 \2/' | paste -sd, - | sed 's/,/, /g')), $( [ $status -eq 0 ] && echo ok || echo FAILED)"
 exit $status
