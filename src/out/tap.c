@@ -62,8 +62,8 @@ out_tap_failure(struct transcript *t, const char *label, const char *text, int l
 	free(at);
 }
 
-/* A point per sentence of the step that rests on a fact: unchecked ones skipped with why,
- * false ones (not told) failed, with why and where they are written. */
+/* A point per sentence of the step that rests on a fact: unchecked ones skipped with why
+ * (failed under --strict), false ones (not told) failed, with why and where they are written. */
 static void
 out_tap_sentences(struct transcript *t, const struct transcript_step *st)
 {
@@ -74,21 +74,23 @@ out_tap_sentences(struct transcript *t, const struct transcript_step *st)
 		char *line;
 		if (!v->rests)
 			continue;
+		enum sentence_outcome oc = transcript_sentence_outcome(t, v);
 		line = narrate_line(v->text);
-		fprintf(t->f, "%sok %zu - step %zu ", v->outcome == SENTENCE_FALSE ? "not " : "",
+		fprintf(t->f, "%sok %zu - step %zu ", oc == SENTENCE_FALSE ? "not " : "",
 		        ++t->n_points, sr->index + 1);
 		out_tap_text(t->f, st->call);
 		fputs(": says \"", t->f);
 		out_tap_text(t->f, line != NULL ? line : v->text);
 		putc('"', t->f);
-		if (v->outcome == SENTENCE_UNCHECKED) {
+		if (oc == SENTENCE_UNCHECKED) {
 			fputs(" # SKIP not observable here: ", t->f);
 			out_tap_text(t->f, v->why);
 		}
 		putc('\n', t->f);
 		free(line);
-		if (v->outcome == SENTENCE_FALSE)
-			out_tap_failure(t, "false here", v->why, v->line, v->col);
+		if (oc == SENTENCE_FALSE)
+			out_tap_failure(t, v->outcome == SENTENCE_FALSE ? "false here" :
+			                "not observable here (--strict)", v->why, v->line, v->col);
 	}
 }
 

@@ -80,6 +80,16 @@ transcript_outcome(const struct transcript *t, const struct expect_result *x)
 	return x->outcome;
 }
 
+/* Sentence V of a step as a check: an unchecked one is failed under --strict, as a fact not
+ * observable is. */
+enum sentence_outcome
+transcript_sentence_outcome(const struct transcript *t, const struct sentence_result *v)
+{
+	if (v->outcome == SENTENCE_UNCHECKED && t->strict)
+		return SENTENCE_FALSE;
+	return v->outcome;
+}
+
 /* An outcome's name in the transcript. */
 const char *
 transcript_outcome_name(enum expect_outcome oc)

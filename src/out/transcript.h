@@ -90,6 +90,7 @@ struct transcript {
 	size_t n_said, n_unchecked, n_false; /* sentences held, unchecked and false here */
 	bool ok;                           /* nothing failed (strict: nor was unobservable) */
 	size_t n_points;                   /* TAP: test points written */
+	size_t n_scored;                   /* gradescope: the points its tests scored */
 	const char *error;                 /* at the end: why the run could not finish, or NULL */
 	struct timespec started;           /* when transcript_init ran (CLOCK_MONOTONIC) */
 };
@@ -136,6 +137,9 @@ int transcript_end(struct transcript *t, const char *error);
 
 /* How x counts in t: --strict makes a fact not observable here a failure. */
 enum expect_outcome transcript_outcome(const struct transcript *t, const struct expect_result *x);
+/* Sentence V's outcome as a check: unchecked is false under --strict. */
+enum sentence_outcome transcript_sentence_outcome(const struct transcript *t,
+                                                  const struct sentence_result *v);
 
 /* An outcome's name: "held", "failed", "not_observable". */
 const char *transcript_outcome_name(enum expect_outcome oc);
