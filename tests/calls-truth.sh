@@ -4,16 +4,11 @@
 # for real by tests/foreign/calls on two files, traced by "iobufviz -- PROGRAM" and by
 # strace -f -y: the same calls in the same order, with the same name, fds, sizes, offsets,
 # lengths, address, flags (as strace names them) and result.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-build=$(cd "$(dirname "$bin")/.." && pwd)
+testname=calls-truth
+. "$(dirname "$0")/lib.sh"
+need python3 strace
 prog=$build/tests/foreign/calls
-skip() { echo "SKIP: calls-truth: $1"; exit 77; }
-command -v python3 >/dev/null || skip "python3 not installed"
-command -v strace >/dev/null || skip "strace not installed"
 [ -x "$prog" ] || { echo "FAIL: $prog not built"; exit 99; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/calls-truth.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM HUP
 mkdir "$tmp/ours" "$tmp/theirs" "$tmp/t"
 strace -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
 
@@ -24,7 +19,7 @@ TMPDIR=$tmp/t "$bin" --headless --format=json --dir "$tmp/ours" -- "$prog" a b \
 (cd "$tmp/theirs" && strace -f -y -qq -o "$tmp/st" "$prog" a b) ||
 	{ echo "FAIL: calls under strace: exit $?"; exit 1; }
 
-python3 - "$tmp" <<'PY'
+python3 - "$tmp" <<'PY' || fail=1
 import json, os, re, sys
 sys.dont_write_bytecode = True          # nothing is written into the source tree
 sys.path.insert(0, os.path.join(os.environ["IOBUFVIZ_SRCDIR"], "tests"))
@@ -169,6 +164,7 @@ if made != (len(uring) == 1):
     print("FAIL: io_uring_setup: strace saw a ring made: %s; iobufviz steps: %d" % (made, len(uring)))
 if bad:
     sys.exit(1)
-print("PASS: %d calls the same as strace's (name, fds, sizes, offsets, lengths, flags, result, "
+print("ok: %d calls the same as strace's (name, fds, sizes, offsets, lengths, flags, result, "
       "order)%s" % (len(ours), "; io_uring_setup a step" if made else "; no io_uring here"))
 PY
+finish

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/signals.h"
 #include "scratch/scratch.h"
 #include "test-util.h"
 
@@ -81,6 +82,18 @@ START_TEST(test_private_dir)
 }
 END_TEST
 
+/*
+ * In a child about to make a scratch dir: the signals a test sends back at their default
+ * action. A background job (make check &, a script's job) starts with SIGINT and SIGQUIT
+ * ignored, and the scratch code keeps an ignored signal ignored, as nohup wants.
+ */
+static void
+default_signals(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+}
+
 /* Fork a child that makes a scratch dir with files, reports its path, then does what. */
 static pid_t
 spawn(char *path, size_t len, int what)
@@ -93,6 +106,7 @@ spawn(char *path, size_t len, int what)
 	if (pid == 0) {
 		close(p[0]);
 		close(go[1]);
+		default_signals();
 		int idx = scratch_mkdir(parent);
 		if (idx < 0)
 			_exit(99);
@@ -155,6 +169,61 @@ START_TEST(test_cleanup_on_signal)
 }
 END_TEST
 
+/* Where the fatal-signal callbacks below say that they ran. */
+static int test_sig_fd = -1;
+
+/* A fatal-signal cleanup: says "C". */
+static void
+test_sig_cleanup(void)
+{
+	(void)!write(test_sig_fd, "C", 1);
+}
+
+/* The terminal's restorer: says "T". */
+static void
+test_sig_terminal(void)
+{
+	(void)!write(test_sig_fd, "T", 1);
+}
+
+/* base/signals.c: on a fatal signal the terminal comes first, then each cleanup once (one
+ * registered twice), and the process dies of that signal. */
+START_TEST(test_signals_order)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGPIPE };
+	int p[2], st;
+	char buf[16];
+	ssize_t n, got = 0;
+
+	ck_assert_int_eq(pipe(p), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(p[0]);
+		default_signals();
+		test_sig_fd = p[1];
+		if (signals_on_fatal(test_sig_cleanup) != 0 || signals_on_fatal(test_sig_cleanup) != 0)
+			_exit(99);
+		signals_on_fatal_terminal(test_sig_terminal);
+		(void)!write(p[1], "R", 1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	ck_assert_int_eq(read(p[0], buf, 1), 1);
+	ck_assert_int_eq(buf[0], 'R');
+	ck_assert_int_eq(kill(pid, sigs[_i]), 0);
+	while ((n = read(p[0], buf + got, sizeof buf - 1 - (size_t)got)) > 0)
+		got += n;
+	buf[got] = '\0';
+	close(p[0]);
+	ck_assert_str_eq(buf, "TC");
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFSIGNALED(st));
+	ck_assert_int_eq(WTERMSIG(st), sigs[_i]);
+}
+END_TEST
+
 /*
  * Fork a process that makes a scratch dir and a child (scratch_fork) that keeps creating
  * files in it; report the dir and the child's pid; then exit (sig 0) or wait for sig.
@@ -169,6 +238,7 @@ spawn_busy(char *path, size_t len, pid_t *child, int sig)
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		close(p[0]);
+		default_signals();
 		int idx = scratch_mkdir(parent);
 		if (idx < 0)
 			_exit(99);
@@ -298,6 +368,7 @@ scratch_suite(void)
 	tcase_add_test(tc, test_cleanup_on_exit);
 	tcase_add_test(tc, test_place);
 	tcase_add_loop_test(tc, test_cleanup_on_signal, 0, 5);
+	tcase_add_loop_test(tc, test_signals_order, 0, 3);
 	tcase_add_loop_test(tc, test_children_killed_first, 0, 6);
 	tcase_add_test(tc, test_child_removes_its_own);
 	suite_add_tcase(s, tc);

@@ -1032,7 +1032,7 @@ cut_in_number(const char *full, int kept)
 	int i = 0, len;
 
 	for (const char *p = full; *p != '\0' && i <= kept + 1; p += len, i++) {
-		uint32_t ch = grid_utf8_decode(p, &len);
+		uint32_t ch = text_decode(p, &len);
 		if (i >= kept - 2)
 			cp[i - (kept - 2)] = ch;
 	}

@@ -5,16 +5,13 @@
 # their values, bundled lesson names, practice topics, scenario files, a program after --.
 # IOBUFVIZ_BIN, IOBUFVIZ_COMPLETION and IOBUFVIZ_SCENARIO_DIR may name installed files
 # (tests/deb-install.sh).
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:-}
+testname=completion
+# Installed (tests/deb-install.sh): no source tree; the completion file is named.
+[ -n "${IOBUFVIZ_COMPLETION:-}" ] && : "${IOBUFVIZ_SRCDIR:=/nonexistent}"
+. "$(dirname "$0")/lib.sh"
 comp=${IOBUFVIZ_COMPLETION:-$src/completion/iobufviz}
-command -v bash >/dev/null || { echo "SKIP: completion: bash not installed"; exit 77; }
+need bash
 [ -r "$comp" ] || { echo "FAIL: completion: no completion file $comp"; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/completion.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 # Complete the last of the words "$@" as bash would (the words split as bash splits them:
 # "--format=js" is "--format" "=" "js"); print the candidates sorted, one per line.
@@ -94,4 +91,4 @@ want "$tmp/b.txt" "$bin" --stdin "$tmp/b"
 # 7. After --: a program (a command or a file), then its arguments are files.
 comp "$bin" -H -- tru | grep -qx true || bad "'-- tru' does not offer the command true"
 want "$tmp/b.txt" "$bin" -H -- ./copy "$tmp/b"
-exit $fail
+finish

@@ -3,11 +3,8 @@
 # tests/concurrent-runs.sh: 8 rounds of 40 runs at once in one --dir. Each run first reaps the
 # dirs of dead runs there; none may take a live run's dir (its lock was once visible before
 # it was held): every run exits 0, says nothing on stderr, and the dir is empty at the end.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/concurrent.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+testname=concurrent-runs
+. "$(dirname "$0")/lib.sh"
 mkdir "$tmp/d" "$tmp/out"
 rounds=8 width=40
 r=1
@@ -21,7 +18,6 @@ while [ $r -le $rounds ]; do
 	wait
 	r=$((r + 1))
 done
-fail=0
 runs=$(cat "$tmp"/out/*.rc | wc -l)
 bad=$(grep -L '^0$' "$tmp"/out/*.rc | wc -l)
 [ "$runs" = $((rounds * width)) ] || { echo "FAIL: $runs runs reported, expected $((rounds * width))"; fail=1; }
@@ -30,4 +26,4 @@ said=$(cat "$tmp"/out/*.err | wc -l)
 [ "$said" = 0 ] || { echo "FAIL: $said lines on stderr (a live run's dir reaped?):"; cat "$tmp"/out/*.err | sort | uniq -c | head; fail=1; }
 [ -z "$(ls -A "$tmp/d")" ] || { echo "FAIL: left $(ls -A "$tmp/d")"; fail=1; }
 [ $fail = 0 ] && echo "ok: $runs concurrent runs in one --dir ($rounds x $width): all exit 0, no dir lost, nothing left"
-exit $fail
+finish

@@ -15,34 +15,29 @@
 # can put the file on the device first. Those outcomes are compared only where neither device
 # had received a write since it was mounted; else the comparison is a named skip.
 # Needs root, loop devices and the three mkfs; else "SKIP: crash-oracle: <reason>" (exit 77).
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-src=${IOBUFVIZ_SRCDIR:-$top}
-build=$(dirname "$(dirname "${IOBUFVIZ_BIN:-$top/build/src/iobufviz}")")
+testname=crash-oracle
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/crash-lib.sh"
 seq=$build/tests/crash-seq
 report=$build/tests/crash-report
 lesson=$src/scenarios/13-3-fflush-fsync.yaml
-test=crash-oracle
-. "$src/tests/crash-lib.sh"
 
 lab_needs losetup mount umount cp stat head mkfs.ext4 mkfs.xfs mkfs.btrfs
 PATH=$PATH:/usr/sbin:/sbin
 [ -x "$seq" ] && [ -x "$report" ] || { echo "FAIL: crash-oracle: $seq or $report not built"; exit 1; }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/crash-oracle.XXXXXX") || exit 99
+work=$tmp
 mounts=""
 loops=""
 pids=""
 
-# Kill the program, unmount and detach everything made here, newest first; remove the work dir.
+# Kill the program, unmount and detach everything made here, newest first (lib.sh then
+# removes the work dir).
 cleanup() {
 	for p in $pids; do kill -9 "$p" 2>/dev/null; done
 	for m in $mounts; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null; done
 	for l in $loops; do losetup -d "$l" 2>/dev/null; done
-	rm -rf "$work"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 status=0
 fail() {
@@ -101,7 +96,7 @@ oracle() {
 	"$seq" "$d/live/f" "$how" >"$d/ready" 2>&1 &
 	pid=$!
 	pids="$pid $pids"
-	wait_for grep -q ready "$d/ready" || { fail "$fs $how: the program did not get ready"; return 1; }
+	wait_for 'grep -q ready "$d/ready"' || { fail "$fs $how: the program did not get ready"; return 1; }
 	# The power cut: the device as it is now, while the program still holds its buffer.
 	quiet_copy "$d/img" "$d/img.copy" "$live" || { fail "$fs $how: the device was never quiet"; return 1; }
 	set -- $(counters "$live")
@@ -157,10 +152,11 @@ for fs in ext4 xfs btrfs; do
 		elif [ "$want_writes" = 0 ] && [ "$lab_writes" = 0 ]; then
 			[ "$lab_power" = "$want_power" ] || fail "$fs $how: power cut: lab $lab_power, oracle $want_power"
 		else
-			echo "SKIP: crash-oracle: $fs after $how: power cut not compared: writes reached the device before the copy (oracle $want_writes, lab $lab_writes: a sync(2) elsewhere, a journal commit, writeback)"
+			skip_part "$fs after $how" "power cut not compared: writes reached the device before the copy (oracle $want_writes, lab $lab_writes: a sync(2) elsewhere, a journal commit, writeback)"
 		fi
 	done
 	grep -E '^  power: kernel: ' "$work/$fs.report" | sort | uniq -c | sed "s/^/    $fs: /"
 done
 [ $status -eq 0 ] && echo "ok: crash-oracle: the crash lab recovers what the test recovers, on ext4, xfs and btrfs"
-exit $status
+fail=$status
+finish

@@ -6,22 +6,20 @@
 # on SIGKILL (the kernel closes the run's files; its dir is removed by the next run, as any
 # scratch dir). As a user who cannot mount, the run goes on and says once why the power cut
 # is missing. Needs root, loop devices and mkfs.ext4; else "SKIP: crash-ways-out: <reason>".
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
+testname=crash-ways-out
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/crash-lib.sh"
 hold=$src/tests/crash-wait.yaml
-test=crash-ways-out
-. "$src/tests/crash-lib.sh"
 
 lab_needs mkfs.ext4
 killer=$(command -v /usr/bin/kill || command -v /bin/kill) || skip "kill(1) (procps) not installed"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/crash-ways-out.XXXXXX") || exit 99
 chmod 755 "$tmp"
 pids=""
-trap 'for p in $pids; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: crash-ways-out: $*"; fail=1; }
+# The runs still alive on the way out (lib.sh then removes the dir).
+cleanup() {
+	for p in $pids; do kill -KILL "$p" 2>/dev/null; done
+}
 
 # True if a loop device is attached to a file under dir $1 (the lab's image has no name, but
 # the kernel shows its dir: "DIR/#12345 (deleted)").
@@ -55,11 +53,11 @@ for sig in $sigs; do
 	env --default-signal "$bin" --headless --crash-fs=ext4 --dir "$d" "$hold" >"$d.out" 2>&1 &
 	pid=$!
 	pids="$pids $pid"
-	wait_for backs "$d" || { bad "SIG$sig: no loop device on the lab: $(cat "$d.out")"; kill -KILL $pid; wait $pid; continue; }
+	wait_for 'backs "$d"' || { bad "SIG$sig: no loop device on the lab: $(cat "$d.out")"; kill -KILL $pid; wait $pid; continue; }
 	in_mounts "$d" && bad "SIG$sig: the lab is in a mount table"
 	"$killer" -s "$sig" "$pid" || bad "kill -s $sig failed"
 	wait "$pid"
-	wait_for gone "$d" || bad "SIG$sig: a loop device still backs the lab's image"
+	wait_for 'gone "$d"' || bad "SIG$sig: a loop device still backs the lab's image"
 	[ -z "$(ls -A "$d")" ] || bad "SIG$sig: left $(ls -A "$d")"
 done
 [ $fail = 0 ] && echo "ok: crash-ways-out: $(echo $sigs | wc -w) signals, no loop device, nothing left"
@@ -71,10 +69,10 @@ mkdir "$d"
 "$bin" --headless --crash-fs=ext4 --dir "$d" "$hold" >/dev/null 2>&1 &
 pid=$!
 pids="$pids $pid"
-wait_for backs "$d" || bad "SIGKILL: no loop device on the lab"
+wait_for 'backs "$d"' || bad "SIGKILL: no loop device on the lab"
 kill -KILL "$pid"
 wait "$pid"
-wait_for gone "$d" || bad "SIGKILL: a loop device still backs the lab's image"
+wait_for 'gone "$d"' || bad "SIGKILL: a loop device still backs the lab's image"
 "$bin" --headless --crash-fs=ext4 --dir "$d" "$src/scenarios/13-3-fflush-fsync.yaml" >"$d.out" 2>"$d.err" ||
 	bad "after SIGKILL: the next run failed: $(cat "$d.out" "$d.err")"
 grep -q "removed $d/iobufviz\.[A-Za-z0-9]\{6\}, left by an iobufviz run that is gone" "$d.err" ||
@@ -97,7 +95,7 @@ if command -v strace >/dev/null 2>&1; then
 	[ -z "$(ls -A "$d")" ] || bad "error: left $(ls -A "$d")"
 	[ $fail = 0 ] && echo "ok: crash-ways-out: an error after the lab was made: nothing left"
 else
-	echo "SKIP: crash-ways-out: error path: strace not installed"
+	skip_part "error path" "strace not installed"
 fi
 
 # 4. As user nobody: no lab, the process crash only, and the reason said once.
@@ -113,6 +111,6 @@ if command -v setpriv >/dev/null 2>&1 &&
 	[ -z "$(ls -A "$d")" ] || bad "nobody: left $(ls -A "$d")"
 	[ $fail = 0 ] && echo "ok: crash-ways-out: as nobody the run goes on; why the power cut is missing, said once"
 else
-	echo "SKIP: crash-ways-out: as nobody: setpriv missing, or nobody cannot run $bin"
+	skip_part "as nobody" "setpriv missing, or nobody cannot run $bin"
 fi
-exit $fail
+finish

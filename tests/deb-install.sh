@@ -5,19 +5,19 @@
 # installed shim, and bash completes lesson names from the installed completion; then
 # dpkg --purge leaves nothing behind. Root only (.ci/run, after tools/deb); it will not replace
 # an iobufviz package that was installed before it (a named skip).
-set -u
+testname=deb-install
 deb=${1:?usage: tests/deb-install.sh PACKAGE.deb}
 here=$(cd "$(dirname "$0")" && pwd)
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: deb-install: needs root (dpkg -i)"; exit 77; }
-command -v dpkg >/dev/null || { echo "SKIP: deb-install: no dpkg"; exit 77; }
-if dpkg -s iobufviz >/dev/null 2>&1; then
-	echo "SKIP: deb-install: an iobufviz package is installed already; not replacing it"
-	exit 77
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/deb-install.XXXXXX") || exit 99
-trap 'dpkg --purge iobufviz >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: deb-install: $*"; fail=1; }
+# The installed program is the one tested (lib.sh's bin is set again below).
+IOBUFVIZ_BIN=/usr/bin/iobufviz IOBUFVIZ_SRCDIR=$(dirname "$here")
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" -eq 0 ] || skip "needs root (dpkg -i)"
+need dpkg
+dpkg -s iobufviz >/dev/null 2>&1 && skip "an iobufviz package is installed already; not replacing it"
+# The package goes on every way out.
+cleanup() {
+	dpkg --purge iobufviz >/dev/null 2>&1
+}
 
 dpkg -i "$deb" >"$tmp/dpkg.log" 2>&1 || { cat "$tmp/dpkg.log"; echo "FAIL: deb-install: dpkg -i"; exit 1; }
 bin=/usr/bin/iobufviz
@@ -48,5 +48,4 @@ IOBUFVIZ_BIN=$bin IOBUFVIZ_SRCDIR= IOBUFVIZ_COMPLETION=/usr/share/bash-completio
 
 dpkg --purge iobufviz >/dev/null 2>&1 || bad "dpkg --purge"
 [ ! -e "$bin" ] && [ ! -e /usr/share/iobufviz ] || bad "files left after dpkg --purge"
-[ $fail -eq 0 ] && echo "PASS: deb-install"
-exit $fail
+finish

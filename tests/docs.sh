@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: MIT
 # tests/docs.sh: the documents say what a newcomer needs: every lesson in the curriculum,
 # the mouse among the man page's keys, how to run the program that nothing installed yet.
-set -u
-src=${IOBUFVIZ_SRCDIR:?}
-fail=0
+testname=docs
+. "$(dirname "$0")/lib.sh"
 
 # Every lesson (a scenario without a sweep step) has its row in doc/curriculum.md.
 for f in "$src"/scenarios/*.yaml; do
@@ -26,25 +25,18 @@ sed -n '/^## Using it/,/^## /p' "$src/README.md" | grep -F -q 'make -C build ins
 
 # Every whole scenario the documents show (a yaml block that starts with title:) loads: the
 # examples follow the rules they teach (doc/scenarios.md section 5 among them).
-if [ -x "${IOBUFVIZ_BIN:-}" ]; then
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/docs.XXXXXX") || exit 99
-	trap 'rm -rf "$tmp"' EXIT
-	for doc in README.md doc/scenarios.md; do
-		awk -v dir="$tmp" -v doc="$(basename "$doc")" '
-			/^```yaml$/ { n++; f = dir "/" doc "." n ".yaml"; keep = 0; inb = 1; next }
-			/^```$/ { inb = 0; next }
-			inb && !keep && /^title:/ { keep = 1 }
-			inb && keep { print > f }
-		' "$src/$doc"
-	done
-	for f in "$tmp"/*.yaml; do
-		[ -f "$f" ] || continue
-		"$IOBUFVIZ_BIN" --check "$f" >/dev/null 2>"$tmp/err" ||
-			{ echo "FAIL: an example in $(basename "$f" | sed 's/\.[0-9]*\.yaml$//') does not load: $(cat "$tmp/err")"; fail=1; }
-	done
-else
-	echo "SKIP: docs: examples: no iobufviz binary to check them with"
-fi
+for doc in README.md doc/scenarios.md; do
+	awk -v dir="$tmp" -v doc="$(basename "$doc")" '
+		/^```yaml$/ { n++; f = dir "/" doc "." n ".yaml"; keep = 0; inb = 1; next }
+		/^```$/ { inb = 0; next }
+		inb && !keep && /^title:/ { keep = 1 }
+		inb && keep { print > f }
+	' "$src/$doc"
+done
+for f in "$tmp"/*.yaml; do
+	[ -f "$f" ] || continue
+	"$bin" --check "$f" >/dev/null 2>"$tmp/err" ||
+		bad "an example in $(basename "$f" | sed 's/\.[0-9]*\.yaml$//') does not load: $(cat "$tmp/err")"
+done
 
-[ $fail = 0 ] && echo "PASS: docs"
-exit $fail
+finish

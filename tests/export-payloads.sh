@@ -12,22 +12,19 @@
 # (iobufviz under strace, --trace=procio), and no other program than the run step's. The
 # transcripts show none of it raw; a file that is not UTF-8 is refused. KEEP=1 keeps its
 # directory (scenarios, programs) to look at. "export-payloads.sh --seeds DIR" only writes the
-# scenarios (*.yaml) into DIR: tests/fuzz/run.sh seeds the fuzzers with them.
-set -u
-skip() { echo "SKIP: export-payloads: $1"; exit 77; }
-command -v python3 >/dev/null || skip "python3 not installed"
+# scenarios (*.yaml) into DIR: tests/fuzz/run.sh seeds the fuzzers with them (no build needed).
+testname=export-payloads
 seeds=
 if [ "${1:-}" = --seeds ]; then
 	seeds=${2:?--seeds DIR}
-	bin= src= tmp=$seeds
 	mkdir -p "$seeds" || exit 99
-else
-	bin=${IOBUFVIZ_BIN:?}
-	src=${IOBUFVIZ_SRCDIR:?}
-	command -v strace >/dev/null || skip "strace not installed"
-	command -v gcc >/dev/null || skip "gcc not installed"
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/export-payloads.XXXXXX") || exit 99
-	[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+	IOBUFVIZ_BIN=${IOBUFVIZ_BIN:-$seeds/no-iobufviz}
+	IOBUFVIZ_SRCDIR=${IOBUFVIZ_SRCDIR:-.}
+fi
+. "$(dirname "$0")/lib.sh"
+need python3
+if [ -z "$seeds" ]; then
+	need strace gcc
 	strace -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
 fi
 # The run step's program: writes its arguments (NUL-terminated each) and then its standard
@@ -52,7 +49,7 @@ main(int argc, char *argv[])
 }
 EOF
 
-python3 - "$bin" "$src" "$tmp" "$seeds" <<'PY'
+python3 - "$bin" "$src" "${seeds:-$tmp}" "$seeds" <<'PY'
 import json, os, re, shutil, subprocess, sys
 
 bin_, src, tmp, seeds = sys.argv[1:5]
@@ -410,3 +407,7 @@ rc=$?
 [ -z "$seeds" ] || exit 0
 # The calls (name, fd, sizes, offsets, results, in order), as program-truth.sh compares them.
 "$src/tests/program-truth.sh" "$tmp/text.yaml" "$tmp/pty.yaml" "$tmp/sweep.yaml"
+rc=$?
+[ $rc = 77 ] && skip "program-truth.sh cannot run here"
+[ $rc = 0 ] || fail=1
+finish

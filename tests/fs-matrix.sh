@@ -10,17 +10,14 @@
 # Usage: tests/fs-matrix.sh [BIN [SRCDIR]]   (default build/src/iobufviz and the tree's root)
 # FS_MATRIX_KEEP=DIR copies every run's transcript there (FS.PROBE.LESSON.txt), to read the
 # narration beside the panes.
-set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-${IOBUFVIZ_BIN:-$top/build/src/iobufviz}}
-src=${2:-${IOBUFVIZ_SRCDIR:-$top}}
+IOBUFVIZ_BIN=${1:-${IOBUFVIZ_BIN:-$top/build/src/iobufviz}}
+IOBUFVIZ_SRCDIR=${2:-${IOBUFVIZ_SRCDIR:-$top}}
+export IOBUFVIZ_BIN IOBUFVIZ_SRCDIR
+testname=fs-matrix
+. "$(dirname "$0")/lib.sh"
 budget=${FS_MATRIX_BUDGET:-0.02}
 probes=${FS_MATRIX_PROBES:-"auto mincore kpageflags"}
-
-skip() {
-	echo "SKIP: fs-matrix: $*"
-	exit 77
-}
 
 [ -x "$bin" ] || skip "no iobufviz binary at $bin"
 [ "$(id -u)" -eq 0 ] || skip "needs root to make loop devices and mounts"
@@ -29,12 +26,12 @@ for t in losetup mkfs.ext4 mkfs.xfs mkfs.btrfs mount umount; do
 done
 [ -e /dev/loop-control ] || skip "no /dev/loop-control: loop devices are unavailable here"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/fs-matrix.XXXXXX") || exit 99
+work=$tmp
 mounts=""
 loops=""
 
-# Unmount and detach everything made here, newest first; remove the work dir (the
-# transcripts copied to FS_MATRIX_KEEP first, when it is set).
+# Unmount and detach everything made here, newest first, the transcripts copied to
+# FS_MATRIX_KEEP first when it is set (lib.sh then removes the work dir).
 cleanup() {
 	if [ -n "${FS_MATRIX_KEEP:-}" ]; then
 		mkdir -p "$FS_MATRIX_KEEP" && cp "$work"/*.txt "$FS_MATRIX_KEEP/" 2>/dev/null
@@ -45,10 +42,7 @@ cleanup() {
 	for l in $loops; do
 		losetup -d "$l" 2>/dev/null
 	done
-	rm -rf "$work"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 # Make a sparse 768 MiB image (sweeps want 300 MB free, btrfs keeps some for itself),
 # format it with mkfs.$1 (the arguments after $2), mount it at $work/$2.
@@ -81,6 +75,7 @@ mounts="$work/overlay $mounts"
 
 fss="ext4 ext4-1k xfs btrfs tmpfs overlay"
 start=$(date +%s)
+echo "fs-matrix: sweeps run with --probe=auto only (a sweep times programs), the rest with each probe"
 status=0
 summary=""
 
@@ -120,15 +115,14 @@ done
 for fs in $fss; do
 	for probe in $probes; do
 		if [ "$probe" = kpageflags ] && [ ! -r /proc/kpageflags ]; then
-			echo "SKIP: fs-matrix: $fs: --probe=kpageflags: /proc/kpageflags is not readable"
+			skip_part "$fs" "--probe=kpageflags: /proc/kpageflags is not readable"
 			continue
 		fi
 		for f in "$src"/scenarios/*.yaml; do
 			name=$(basename "$f" .yaml)
 			head -n 1 "$f" | grep -q '^# *slow' && continue
+			# By design, not a skip: a sweep times programs (the probe does not enter into it).
 			if grep -q '^[[:space:]]*-[[:space:]]*sweep:' "$f" && [ "$probe" != auto ]; then
-				# A sweep times programs; the probe does not enter into it.
-				echo "SKIP: fs-matrix: $fs: $name --probe=$probe: a sweep does not use the page cache probe"
 				continue
 			fi
 			run_one "$f" "$fs" "$probe"
@@ -158,7 +152,7 @@ for fs in $fss; do
 		set -- $counts 0 0 0
 		said=$((said + $1)) unchecked=$((unchecked + $2)) false=$((false + $3))
 		if [ "$rc" -eq 3 ]; then
-			echo "SKIP: fs-matrix: $fs: $name --probe=$probe: $(grep -m1 '^error' "$out")"
+			skip_part "$fs" "$name --probe=$probe: $(grep -m1 '^error' "$out")"
 			skipped=$((skipped + 1))
 		elif [ "$rc" -ne 0 ]; then
 			echo "FAIL fs-matrix: $fs: $name --probe=$probe exited $rc"

@@ -6,17 +6,11 @@
 # observable here (with and without --strict), a traced program, and a scenario of escape
 # sequences. Its tests are TAP's test points, point for point; the score is the sum of the
 # tests' scores; the exit status is TAP's; every format is text (never HTML).
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-build=$(cd "$(dirname "$bin")/.." && pwd)
-command -v python3 >/dev/null || { echo "SKIP: gradescope: python3 not installed"; exit 77; }
-python3 -c 'import jsonschema' 2>/dev/null ||
-	{ echo "SKIP: gradescope: python3-jsonschema not installed"; exit 77; }
+testname=gradescope
+. "$(dirname "$0")/lib.sh"
+need python3
+python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema not installed"
 [ -x "$build/examples/tail" ] || { echo "FAIL: $build/examples/tail not built"; exit 99; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gradescope.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM HUP
-fail=0
 n=0
 
 # Run iobufviz on "$@" as gradescope and as tap: $tmp/N.{json,tap,rc,name}.
@@ -117,5 +111,4 @@ if [t["status"] for t in prog["tests"]] != ["passed"] or "exited 0" not in prog[
     fail("a program", "its check is %r" % prog["tests"])
 sys.exit(bad)
 PY
-[ $fail -eq 0 ] && echo "PASS: gradescope"
-exit $fail
+finish

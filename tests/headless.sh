@@ -1,16 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # tests/headless.sh: --headless in each format: exit 1 and the scenario's line:col when an
-# expectation fails, exit 0 when all hold; TAP 13 well formed; JSON valid.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-command -v python3 >/dev/null || { echo "SKIP: headless: python3 not installed"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/headless.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+# expectation fails, exit 0 when all hold; TAP 13 well formed; JSON valid, also under a locale
+# with a decimal comma (numbers are written as C writes them).
+testname=headless
+. "$(dirname "$0")/lib.sh"
+need python3
 wrong=$src/tests/expect-wrong.yaml
 good=$src/scenarios/13-3-fflush-fsync.yaml
-fail=0
 
 for scen in "$wrong" "$good"; do
 	for fmt in text tap json; do
@@ -82,6 +79,42 @@ rc=$?
 grep -qx "1\.\.0 # SKIP no expectations in this scenario" "$tmp/out" ||
 	{ echo "FAIL: no expectations: plan: $(grep '^1\.\.' "$tmp/out")"; fail=1; }
 
+# A locale whose decimal point is a comma (de_DE) changes no number printed: the JSON stays
+# valid (python3 -m json.tool reads it). One installed, else one made here by localedef.
+comma_point() {
+	LC_ALL=$1 python3 -c 'import locale, sys
+locale.setlocale(locale.LC_ALL, "")
+sys.exit(0 if locale.localeconv()["decimal_point"] == "," else 1)' 2>/dev/null
+}
+comma=
+for l in $(locale -a 2>/dev/null | grep -E '^(de_DE|fr_FR|es_ES|it_IT|nl_NL|ru_RU)'); do
+	comma_point "$l" && { comma=$l; break; }
+done
+if [ -z "$comma" ] && command -v localedef >/dev/null 2>&1 && mkdir -p "$tmp/loc" &&
+   localedef -i de_DE -f UTF-8 "$tmp/loc/de_DE.UTF-8" >/dev/null 2>&1; then
+	LOCPATH=$tmp/loc
+	export LOCPATH
+	comma_point de_DE.UTF-8 && comma=de_DE.UTF-8
+fi
+if [ -z "$comma" ]; then
+	skip_part "a decimal-comma locale" "none installed, and localedef could not make de_DE.UTF-8"
+else
+	mkdir -p "$tmp/loc-run"
+	LC_ALL=$comma "$bin" --headless --format=json --dir "$tmp/loc-run" "$good" >"$tmp/comma.json" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		bad "LC_ALL=$comma: exit $rc: $(head -c 300 "$tmp/err")"
+	elif ! python3 -m json.tool "$tmp/comma.json" >/dev/null 2>"$tmp/err"; then
+		bad "LC_ALL=$comma: the JSON is not valid: $(cat "$tmp/err")"
+	else
+		echo "ok: LC_ALL=$comma: the JSON is valid (numbers as C writes them)"
+	fi
+	LC_ALL=$comma "$bin" --headless --dir "$tmp/loc-run" "$good" >"$tmp/comma.txt" 2>/dev/null
+	# Its times and sizes keep the point ("0.12 ms"), as the documented transcripts show.
+	grep -qE '[0-9],[0-9]+ (s|ms|µs|us|ns|%)' "$tmp/comma.txt" &&
+		bad "LC_ALL=$comma: the text transcript has a decimal comma: $(grep -E '[0-9],[0-9]+ (s|ms|µs|us|ns|%)' "$tmp/comma.txt" | head -n 2)"
+	unset LOCPATH
+fi
+
 [ -z "$(ls -A "$tmp" | grep iobufviz)" ] || { echo "FAIL: a scratch dir was left"; fail=1; }
-[ $fail = 0 ] && echo "headless: all passed"
-exit $fail
+finish

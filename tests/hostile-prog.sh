@@ -4,26 +4,21 @@
 # clone(CLONE_UNTRACED) and clone3 are refused in every ABI, a daemon it forks is killed at
 # --timeout, a FIFO where it mapped a "libc" does not block the tracer, /dev/tty cannot be
 # opened even when iobufviz has a terminal; no process of it outlives the run.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-build=$(cd "$(dirname "$bin")/.." && pwd)
+testname=hostile-prog
+. "$(dirname "$0")/lib.sh"
+need python3
 hostile=$build/tests/foreign/hostile
 [ -x "$hostile" ] || { echo "FAIL: $hostile not built"; exit 99; }
-command -v python3 >/dev/null || { echo "SKIP: hostile-prog: python3 not installed"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hostile-prog.XXXXXX") || exit 99
 # A copy of our own: its path tells our processes from those of tests running beside us.
 cp "$hostile" "$tmp/hostile" && hostile=$(readlink -f "$tmp/hostile") || exit 99
 # Whatever a failure leaves running is killed by pid (found by its exe), never by name.
+# The copy's processes still alive on the way out (lib.sh then removes the dir).
 cleanup() {
 	for p in $(left); do kill -KILL "$p" 2>/dev/null; done
-	rm -rf "$tmp"
 }
-trap cleanup EXIT INT TERM HUP
 mkdir "$tmp/t"
 TMPDIR=$tmp/t
 export TMPDIR
-fail=0
 
 # The pids of processes running the hostile program (our copy).
 left() {
@@ -88,4 +83,4 @@ echo "$out" | grep -qxF "open /dev/tty: No such device or address" ||
 [ -z "$(left)" ] || { echo "FAIL: tty: processes outlived the run: $(left)"; fail=1; }
 
 [ $fail = 0 ] && echo "ok: clone(CLONE_UNTRACED)/clone3 refused, a daemon killed at --timeout, a FIFO does not block, no /dev/tty, nothing left"
-exit $fail
+finish

@@ -9,23 +9,18 @@
 # 390x844 phone (screenshots kept in $IOBUFVIZ_SHOTS if it is set). A scenario and a program
 # whose titles, texts and file names are markup, script, quotes and bidi controls give pages
 # where none of it is more than text.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-build=$(cd "$(dirname "$bin")/.." && pwd)
-command -v python3 >/dev/null || { echo "SKIP: html: python3 not installed"; exit 77; }
+testname=html
+. "$(dirname "$0")/lib.sh"
+need python3
 chromium=$(command -v chromium || command -v chromium-browser) ||
-	{ echo "SKIP: html: chromium not installed (tools/install-deps installs it)"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/html.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM HUP
+	skip "chromium not installed (tools/install-deps installs it)"
 shots=${IOBUFVIZ_SHOTS:-$tmp/shots}
 mkdir -p "$shots" "$tmp/work" || exit 99
 schema=$src/doc/transcript.schema.json
 python3 -c 'import jsonschema' 2>/dev/null || {
-	echo "SKIP: html: the page's transcript against the schema: python3-jsonschema not installed"
+	skip_part "the page's transcript against the schema" "python3-jsonschema not installed"
 	schema=
 }
-fail=0
 
 # Write the page of "$@" into $tmp/$1.html (exit 0, or 1: an expectation failed here).
 page() {
@@ -72,7 +67,7 @@ page sweep --budget=0.05 "$src/tests/sweep-tiny.yaml" && check sweep walk
 if [ -x "$build/tests/foreign/fwrite" ]; then
 	page prog -- "$build/tests/foreign/fwrite" out.txt && check prog walk
 else
-	echo "SKIP: html: a program's page: tests/foreign/fwrite not built"
+	skip_part "a program's page" "tests/foreign/fwrite not built"
 fi
 
 # Hostile: the scenario (its file name too) and a program's arguments and file names.
@@ -87,7 +82,6 @@ if [ -x "$build/examples/copy" ]; then
 		"a</HOSTILE-MARK $evil $(printf '\342\200\256')txt.exe" &&
 		check hostile-prog hostile HOSTILE-MARK
 else
-	echo "SKIP: html: a hostile program's page: examples/copy not built"
+	skip_part "a hostile program's page" "examples/copy not built"
 fi
-[ $fail -eq 0 ] && echo "PASS: html"
-exit $fail
+finish

@@ -2,14 +2,10 @@
 # SPDX-License-Identifier: MIT
 # tests/inject.sh: a scenario full of escape sequences leaves the terminal as it found it in
 # every headless format: no ESC, BEL or C1 reaches stdout raw, TAP stays well formed.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-command -v python3 >/dev/null || { echo "SKIP: inject: python3 not installed"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/inject.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+testname=inject
+. "$(dirname "$0")/lib.sh"
+need python3
 scen=$src/tests/inject.yaml
-fail=0
 for fmt in text tap json; do
 	"$bin" --headless --format=$fmt --dir "$tmp" "$scen" >"$tmp/out.$fmt" 2>"$tmp/err.$fmt"
 	rc=$?
@@ -60,4 +56,4 @@ for e in errors:
     print("FAIL: " + e)
 sys.exit(1 if errors else 0)
 PY
-exit $fail
+finish

@@ -3,15 +3,10 @@
 # tests/json-schema.sh: the JSON transcript of every bundled lesson (sweeps: one tiny one)
 # validates against doc/transcript.schema.json, traced and untraced, and so does a
 # scenario full of escape sequences.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-command -v python3 >/dev/null || { echo "SKIP: json-schema: python3 not installed"; exit 77; }
-python3 -c 'import jsonschema' 2>/dev/null ||
-	{ echo "SKIP: json-schema: python3-jsonschema not installed"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/json-schema.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM HUP
-fail=0
+testname=json-schema
+. "$(dirname "$0")/lib.sh"
+need python3
+python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema not installed"
 n=0
 
 # Write the transcript of $1 (extra options after it) into $tmp/<n>.json.
@@ -62,4 +57,4 @@ for p in files:
 print("json-schema: %d transcripts checked" % len(files))
 sys.exit(bad)
 PY
-exit $fail
+finish

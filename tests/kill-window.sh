@@ -7,14 +7,10 @@
 # run held at any of those stops while its dir is made old and another run reaps still ends
 # well with its own dir (it made another): no reaper takes a live run's dir. tests/kill-at
 # kills, or holds, the run under ptrace at each stop in turn.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-build=$(cd "$(dirname "$bin")/.." && pwd)
+testname=kill-window
+. "$(dirname "$0")/lib.sh"
 killat=$build/tests/kill-at
 [ -x "$killat" ] || { echo "FAIL: $killat not built"; exit 99; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kill-window.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM HUP
 mkdir "$tmp/t"
 TMPDIR=$tmp/t
 export TMPDIR
@@ -22,13 +18,11 @@ export TMPDIR
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
 minimal=$src/tests/cli-minimal.yaml
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 old() { touch -c -m -d '2 minutes ago' "$@"; }
 
 mkdir "$tmp/probe"
 "$killat" mkdirat iobufviz. 1 -- "$bin" --headless --dir "$tmp/probe" "$minimal" >/dev/null 2>&1
-[ $? = 2 ] && { echo "SKIP: kill-window: ptrace (PTRACE_GET_SYSCALL_INFO) refused here"; exit 77; }
+[ $? = 2 ] && skip "ptrace (PTRACE_GET_SYSCALL_INFO) refused here"
 
 # The next run in $d: it must remove $d/$1 (and say so) and leave $d empty.
 reaped() {
@@ -96,4 +90,4 @@ while [ $n -lt 60 ]; do
 	n=$((n + 1))
 done
 [ $fail = 0 ] && echo "ok: a run held at each of $held stops of its setup, its dir 2 minutes old, while another reaps: it ends well, nothing left"
-exit $fail
+finish

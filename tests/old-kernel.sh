@@ -12,16 +12,13 @@
 # Needs no root. Without qemu, apt-get, or the packages: "SKIP: old-kernel: <reason>" (77).
 # Usage: tests/old-kernel.sh [BIN [SRCDIR]]; OLD_KERNEL_CACHE: where the .deb files are kept
 # between runs (default: old-kernel/ beside the build's src/); OLD_KERNEL_LESSONS: a list of
-# lesson names to run instead of all of them; OLD_KERNEL_KEEP=1 keeps the work dir.
-set -u
+# lesson names to run instead of all of them; KEEP=1 keeps the work dir (tests/lib.sh).
 top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-${IOBUFVIZ_BIN:-$top/build/src/iobufviz}}
-src=${2:-${IOBUFVIZ_SRCDIR:-$top}}
-
-skip() {
-	echo "SKIP: old-kernel: $*"
-	exit 77
-}
+IOBUFVIZ_BIN=${1:-${IOBUFVIZ_BIN:-$top/build/src/iobufviz}}
+IOBUFVIZ_SRCDIR=${2:-${IOBUFVIZ_SRCDIR:-$top}}
+export IOBUFVIZ_BIN IOBUFVIZ_SRCDIR
+testname=old-kernel
+. "$(dirname "$0")/lib.sh"
 
 [ -x "$bin" ] || skip "no iobufviz binary at $bin"
 for t in qemu-system-x86_64 apt-get apt-cache dpkg-deb mkfs.ext4 ldd gzip timeout; do
@@ -43,15 +40,12 @@ fetch() {
 fetch "$kpkg"
 fetch busybox-static
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/old-kernel.XXXXXX") || exit 99
+work=$tmp
 qpid=
-# Stop qemu if it still runs; remove the work dir (OLD_KERNEL_KEEP=1 keeps it).
+# Stop the guests if they still run (lib.sh then removes the work dir).
 cleanup() {
 	[ -n "$qpid" ] && kill $qpid 2>/dev/null
-	if [ "${OLD_KERNEL_KEEP:-0}" = 1 ]; then echo "old-kernel: kept $work"; else rm -rf "$work"; fi
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 dpkg-deb -x "$(ls "$cache/$kpkg"_*.deb | tail -n 1)" "$work/k" || exit 99
 dpkg-deb -x "$(ls "$cache"/busybox-static_*.deb | tail -n 1)" "$work/bb" || exit 99

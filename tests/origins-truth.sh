@@ -4,17 +4,14 @@
 # asked for by the call, read ahead by it, asked for by an earlier WILLNEED, already cached)
 # is what the kernel's own trace says: ftrace's filemap:mm_filemap_add_to_page_cache events
 # in the worker, between the entry and the exit of each call. Lesson 13.5, with each probe.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-test=origins-truth
-skip() { echo "SKIP: $test: $*"; exit 77; }
+testname=origins-truth
+. "$(dirname "$0")/lib.sh"
 [ "$(id -u)" -eq 0 ] || skip "needs root (ftrace)"
-command -v python3 >/dev/null || skip "python3 not installed"
+need python3
 grep -qw tracefs /proc/filesystems || skip "no tracefs in this kernel"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/origins-truth.XXXXXX") || exit 99
 mounted=
 inst=
+# The ftrace instance and a tracefs mount of our own go on every way out.
 cleanup() {
 	if [ -n "$inst" ] && [ -d "$inst" ]; then
 		echo 0 >"$inst/tracing_on" 2>/dev/null
@@ -22,10 +19,7 @@ cleanup() {
 		rmdir "$inst" 2>/dev/null
 	fi
 	[ -n "$mounted" ] && umount "$mounted" 2>/dev/null
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 # tracefs where it is mounted, else a mount of our own; an instance of our own in it (its own
 # buffer and events: other tracers are left alone).
@@ -63,7 +57,7 @@ for probe in cachestat mincore kpageflags; do
 	echo 0 >"$inst/tracing_on"
 	cp "$inst/trace" "$tmp/$probe.trace"
 	if [ $rc -eq 3 ]; then
-		echo "SKIP: $test: --probe=$probe: $(head -n 1 "$tmp/$probe.err")"
+		skip_part "--probe=$probe" "$(head -n 1 "$tmp/$probe.err")"
 		continue
 	fi
 	[ $rc -eq 0 ] || { echo "FAIL: 13.5 with --probe=$probe: exit $rc"; cat "$tmp/$probe.err"; exit 1; }
@@ -166,3 +160,4 @@ sys.exit(1 if bad or checked < 8 else 0)
 PY
 done
 [ $ran -gt 0 ] || skip "no probe could run 13.5 here"
+finish

@@ -8,24 +8,19 @@
 # RWF_DSYNC reaches the disk (its page is clean after it), without it does not; a program that
 # writes through an io_uring is told, in the transcript and in the terminal, that those calls
 # are not observable (a named skip where the kernel refuses io_uring).
-set -u
-bin=${IOBUFVIZ_BIN:?}
-build=$(cd "$(dirname "$bin")/.." && pwd)
+testname=own-prog-moves
+. "$(dirname "$0")/lib.sh"
 moves=$build/tests/foreign/moves
 calls=$build/tests/foreign/calls
-command -v python3 >/dev/null || { echo "SKIP: own-prog-moves: python3 not installed"; exit 77; }
+need python3
 for p in "$moves" "$calls"; do
 	[ -x "$p" ] || { echo "FAIL: $p not built"; exit 99; }
 done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/own-moves.XXXXXX") || exit 99
-sock=iobufviz-moves-$$
-trap 'tmux -L "$sock" kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT INT TERM HUP
 mkdir "$tmp/w" "$tmp/t"
 # 1,288,895 bytes, as in the issue that asked for the copy to be seen.
 python3 -c 'import sys
 line = b"the quick brown fox jumps over the lazy dog 0123456789\n"
 open(sys.argv[1], "wb").write((line * (1288895 // len(line) + 1))[:1288895])' "$tmp/w/big.txt"
-fail=0
 
 # Run NAME PROGRAM ARGS under iobufviz in $tmp/w: $tmp/NAME.json and $tmp/NAME.txt.
 run() {
@@ -166,28 +161,16 @@ PY
 
 # The terminal says it too, once the ring is made.
 if [ ! -e "$tmp/uring.refused" ] && command -v tmux >/dev/null 2>&1; then
-	tmux -L "$sock" -f /dev/null new-session -d -s m -x 160 -y 40 \
-		"TMPDIR='$tmp/t' '$bin' --dir '$tmp/w' -- '$moves' uring u.txt; sleep 60"
-	seen=0
-	i=0
-	while [ $i -lt 100 ]; do
-		tmux -L "$sock" send-keys -t m n
-		if tmux -L "$sock" capture-pane -p -t m | grep -F -q "io_uring: calls not observable"; then
-			seen=1
-			break
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if [ $seen = 1 ]; then
+	tmux_new m 160 40 "TMPDIR='$tmp/t' '$bin' --dir '$tmp/w' -- '$moves' uring u.txt; sleep 60"
+	# n until the step that makes the ring is shown (each poll takes one step).
+	if wait_for '{ tmux_cmd m send-keys -t m n; tmux_screen m | grep -F -q "io_uring: calls not observable"; }'; then
 		echo "ok: uring: the terminal says the io_uring's calls are not observable"
 	else
-		echo "FAIL: uring: the terminal does not say it:"
-		tmux -L "$sock" capture-pane -p -t m | sed 's/^/  | /'
-		fail=1
+		bad "uring: the terminal does not say it:"
+		tmux_screen m | sed 's/^/  | /'
 	fi
-	tmux -L "$sock" send-keys -t m q
+	tmux_cmd m send-keys -t m q
 elif [ ! -e "$tmp/uring.refused" ]; then
-	echo "SKIP: own-prog-moves: uring in the terminal: tmux not installed"
+	skip_part "uring in the terminal" "tmux not installed"
 fi
-exit $fail
+finish

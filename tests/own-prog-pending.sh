@@ -5,17 +5,13 @@
 # on a FIFO, which is no step), for an fgetc/fputc copy, a mix of fprintf and write, and a
 # tail; exit()'s flush of each stream is a stdio step of its own that writes what was pending
 # and leaves nothing; and the last step shows every stream flushed.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-build=$(cd "$(dirname "$bin")/.." && pwd)
-command -v python3 >/dev/null || { echo "SKIP: own-prog-pending: python3 not installed"; exit 77; }
+testname=own-prog-pending
+. "$(dirname "$0")/lib.sh"
+need python3
 [ -x "$build/tests/foreign/pend" ] || { echo "FAIL: $build/tests/foreign/pend not built"; exit 99; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/own-pend.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM HUP
 mkdir "$tmp/work"
 head -c 8900 /dev/urandom >"$tmp/work/in"
 seq 1 3000 >"$tmp/work/lines"
-fail=0
 
 # Run pend MODE ARGS under iobufviz into $tmp/NAME.json; its reports into $tmp/NAME.rep.
 run() {
@@ -129,4 +125,4 @@ print(("ok: " if ok else "FAIL: ") + "run: the program's write is direct, exit()
       "exit %d, %s" % (rc, w))
 sys.exit(0 if ok else 1)
 PY
-exit $fail
+finish

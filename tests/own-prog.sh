@@ -3,17 +3,13 @@
 # own-prog.sh: "iobufviz --headless -- PROGRAM" on real programs: the steps of examples/copy
 # and examples/tail against strace -f of the same runs, stdio pending against the program's
 # own __fpending, a static binary, a fork, a signal, a timeout, and nothing left behind.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-build=$(cd "$(dirname "$bin")/.." && pwd)
-command -v python3 >/dev/null || { echo "SKIP: own-prog: python3 not installed"; exit 77; }
+testname=own-prog
+. "$(dirname "$0")/lib.sh"
+need python3
 for p in examples/copy examples/tail tests/foreign/fwrite tests/foreign/copy-static \
          tests/foreign/forks tests/foreign/killself; do
 	[ -x "$build/$p" ] || { echo "FAIL: $build/$p not built"; exit 99; }
 done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/own-prog.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM HUP
 mkdir "$tmp/work" "$tmp/t"
 # iobufviz makes its own scratch dir under $TMPDIR: this one must be empty at the end.
 TMPDIR=$tmp/t
@@ -21,7 +17,6 @@ export TMPDIR
 head -c 10000 /dev/urandom >"$tmp/work/in"
 seq 1 12000 >"$tmp/work/lines"          # 64 KiB of numbered lines
 cp "$tmp/work/in" "$tmp/in.orig"
-fail=0
 
 # Run iobufviz headless as JSON on the program after --, into $tmp/$1.json; exit status 0.
 run() {
@@ -54,7 +49,7 @@ if command -v strace >/dev/null 2>&1 &&
         >"$tmp/tail.out"); then
 	have_strace=1
 else
-	echo "SKIP (part): strace cannot run here: the steps are not compared with it"
+	skip_part "steps against strace -f" "strace is not installed or cannot trace here"
 fi
 
 python3 - "$tmp" "$have_strace" <<'PY' || fail=1
@@ -166,7 +161,7 @@ try:
         check(not errs, "%s: the transcript validates against the schema%s" %
               (n, (": " + errs[0].message[:200]) if errs else ""))
 except ImportError:
-    print("SKIP (part): python3-jsonschema not installed")
+    print("SKIP: own-prog: transcripts against the schema: python3-jsonschema not installed")
 sys.exit(bad)
 PY
 
@@ -191,17 +186,24 @@ rc=$?
 mkdir "$tmp/term"
 "$bin" --headless --dir "$tmp/term" -- sh -c 'echo a >started; exec sleep 30' >/dev/null 2>&1 &
 pid=$!
-i=0
-while [ ! -s "$tmp/term/started" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-sleep 0.3
+# The processes whose working directory is $tmp/term, into $left; 0 if there are some.
+in_term() {
+	left=
+	for c in /proc/[0-9]*/cwd; do
+		[ "$(readlink "$c" 2>/dev/null)" = "$tmp/term" ] && left="$left ${c%/cwd}"
+	done
+	[ -n "$left" ]
+}
+# The program has started and become sleep (its only process there).
+sleeping() {
+	in_term && [ "$(cat "${left# }/comm" 2>/dev/null)" = sleep ]
+}
+wait_for '[ -s "$tmp/term/started" ] && sleeping' || bad "SIGTERM: the program did not start"
 kill -TERM $pid
 wait $pid
 rc=$?
-sleep 0.3
-left=
-for c in /proc/[0-9]*/cwd; do
-	[ "$(readlink "$c" 2>/dev/null)" = "$tmp/term" ] && left="$left ${c%/cwd}"
-done
+wait_for '! in_term' 5
+in_term
 if [ $rc -eq 143 ] && [ -z "$left" ] && [ -z "$(ls -A "$tmp/t")" ]; then
 	echo "ok: SIGTERM: iobufviz died of it, the program with it, no scratch dir left"
 else
@@ -233,6 +235,8 @@ import json, sys
 try:
     import jsonschema
 except ImportError:
+    print("SKIP: own-prog: run: the transcript against the schema: python3-jsonschema not "
+          "installed")
     sys.exit(0)
 errs = list(jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).iter_errors(
     json.load(open(sys.argv[2]))))
@@ -240,4 +244,4 @@ print(("FAIL: run: the transcript does not validate: " + errs[0].message[:200]) 
       "ok: run: the transcript validates")
 sys.exit(1 if errs else 0)
 PY
-exit $fail
+finish

@@ -3,12 +3,9 @@
 # tests/practice-c.sh: practice problems are well posed where they are shown: seeds 1-20 of
 # every topic print a program that compiles as printed (gcc -std=c11 -Wall -Wextra -Werror),
 # the same in JSON; and every answer --answers prints, given back as --guess, scores right.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-command -v python3 >/dev/null || { echo "SKIP: practice-c: python3 not installed"; exit 77; }
-command -v gcc >/dev/null || { echo "SKIP: practice-c: gcc not installed"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/practice-c.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+testname=practice-c
+. "$(dirname "$0")/lib.sh"
+need python3 gcc
 topics=$("$bin" --practice | cut -d' ' -f1)
 [ -n "$topics" ] || { echo "FAIL: no topics"; exit 1; }
 
@@ -95,3 +92,5 @@ for t in topics:
 print("%d listings compiled, %d problems' printed answers scored right" % (compiled, guessed))
 sys.exit(bad)
 PY
+[ $? = 0 ] || fail=1
+finish

@@ -2,45 +2,41 @@
 # SPDX-License-Identifier: MIT
 # tests/practice.sh: --practice through the real binary: the topic list, a bad topic, the same
 # seed twice, and --answers equal to what a --headless run of the same scenario reports.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-command -v python3 >/dev/null || { echo "SKIP: practice: python3 not installed"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/practice.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-say() { echo "FAIL: $*"; fail=1; }
+testname=practice
+. "$(dirname "$0")/lib.sh"
+need python3
 
 # Alone: the topics, one a line, name first; at least three.
-"$bin" --practice >"$tmp/list" 2>"$tmp/err" || say "--practice alone: exit $?"
-[ "$(wc -l <"$tmp/list")" -ge 3 ] || say "--practice lists fewer than 3 topics"
+"$bin" --practice >"$tmp/list" 2>"$tmp/err" || bad "--practice alone: exit $?"
+[ "$(wc -l <"$tmp/list")" -ge 3 ] || bad "--practice lists fewer than 3 topics"
 for t in stdio cache direct; do
-	grep -q "^$t " "$tmp/list" || say "--practice does not list $t"
+	grep -q "^$t " "$tmp/list" || bad "--practice does not list $t"
 done
 
 # A bad topic is a usage error that lists the topics.
 "$bin" --practice no-such-topic >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 2 ] || say "bad topic: exit not 2"
-grep -q "unknown topic 'no-such-topic'" "$tmp/err" || say "bad topic: no message"
-grep -q "^stdio " "$tmp/err" || say "bad topic: no topic list on stderr"
+[ $? -eq 2 ] || bad "bad topic: exit not 2"
+grep -q "unknown topic 'no-such-topic'" "$tmp/err" || bad "bad topic: no message"
+grep -q "^stdio " "$tmp/err" || bad "bad topic: no topic list on stderr"
 "$bin" --seed 3 --headless x.yaml >/dev/null 2>&1
-[ $? -eq 2 ] || say "--seed without --practice: exit not 2"
+[ $? -eq 2 ] || bad "--seed without --practice: exit not 2"
 "$bin" --practice stdio --seed x >/dev/null 2>&1
-[ $? -eq 2 ] || say "--seed x: exit not 2"
+[ $? -eq 2 ] || bad "--seed x: exit not 2"
 
 for t in stdio cache direct; do
 	# The same seed gives byte-identical text; another seed another problem.
-	"$bin" --practice $t --seed 42 >"$tmp/a" </dev/null || say "$t: exit $?"
+	"$bin" --practice $t --seed 42 >"$tmp/a" </dev/null || bad "$t: exit $?"
 	"$bin" --practice $t --seed 42 >"$tmp/b" </dev/null
-	cmp -s "$tmp/a" "$tmp/b" || say "$t: seed 42 twice differs"
+	cmp -s "$tmp/a" "$tmp/b" || bad "$t: seed 42 twice differs"
 	"$bin" --practice $t --seed 43 >"$tmp/c" </dev/null
-	cmp -s "$tmp/a" "$tmp/c" && say "$t: seeds 42 and 43 give the same problem"
-	grep -q "^Questions" "$tmp/a" || say "$t: no questions"
+	cmp -s "$tmp/a" "$tmp/c" && bad "$t: seeds 42 and 43 give the same problem"
+	grep -q "^Questions" "$tmp/a" || bad "$t: no questions"
 
 	# --answers runs it; the answers are what a headless run of the same scenario observes.
 	"$bin" --practice $t --seed 42 --answers --format=json --dir "$tmp" >"$tmp/p.json" ||
-		say "$t: --answers exit $?"
+		bad "$t: --answers exit $?"
 	python3 -c 'import json,sys; open(sys.argv[2],"w").write(json.load(open(sys.argv[1]))["scenario"])' \
-		"$tmp/p.json" "$tmp/p.yaml" || { say "$t: no scenario in the JSON"; continue; }
+		"$tmp/p.json" "$tmp/p.yaml" || { bad "$t: no scenario in the JSON"; continue; }
 	"$bin" --headless --format=json --dir "$tmp" "$tmp/p.yaml" >"$tmp/h.json"
 	python3 - "$tmp/p.json" "$tmp/h.json" "$t" <<'PY' || fail=1
 import json, sys
@@ -89,4 +85,4 @@ if any(q["answer"]["guess"] is not None for q in wrong["questions"][1:]):
     sys.exit("FAIL: unanswered questions have a guess")
 print("ok: guesses scored (%d of %d; 0 of %d)" % (len(answers), len(answers), len(answers)))
 PY
-exit $fail
+finish

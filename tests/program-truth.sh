@@ -4,22 +4,16 @@
 # the scratch file, the very calls iobufviz reports for it (name, fd, sizes, offsets, lengths,
 # flags, results, in order): strace on the compiled program against the JSON transcript, with no
 # tracer of ours. Every bundled scenario, or those given (tests/export-payloads.sh gives its own).
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-skip() { echo "SKIP: program-truth: $1"; exit 77; }
-command -v strace >/dev/null || skip "strace not installed"
-command -v python3 >/dev/null || skip "python3 not installed"
+testname=program-truth
+. "$(dirname "$0")/lib.sh"
+need strace python3
 cc=${CC:-cc}
 command -v "$cc" >/dev/null || skip "no C compiler ($cc)"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/program-truth.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
 # Probe once: strace must be able to trace here (a container may forbid ptrace).
 strace -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
 
 calls=openat,read,write,pread64,pwrite64,lseek,newfstatat,fstat,fcntl,fsync,fdatasync
 calls=$calls,sync_file_range,sync,fadvise64,fallocate,ftruncate,close
-fail=0
 
 # Run iobufviz on $1 (with option $2, if any) into $d/ours.json, then export and compile
 # $scen's program into $d/prog (cc options after $2). Non-zero, having said why, if the
@@ -211,4 +205,4 @@ for l in difflib.unified_diff([repr(x) for x in a], [repr(x) for x in b], "iobuf
 sys.exit(1)
 PY
 done
-exit $fail
+finish

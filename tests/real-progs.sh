@@ -6,12 +6,9 @@
 # of several processes or threads compared as sets; a copy's second fd and offsets, an ioctl's
 # request too). A program not installed is a named skip; calls strace sees that this tracer
 # does not trace are named (a partial skip).
-set -u
-bin=${IOBUFVIZ_BIN:?}
-command -v python3 >/dev/null || { echo "SKIP: real-progs: python3 not installed"; exit 77; }
-command -v strace >/dev/null || { echo "SKIP: real-progs: strace not installed"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/real-progs.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM HUP
+testname=real-progs
+. "$(dirname "$0")/lib.sh"
+need python3 strace
 mkdir "$tmp/w" "$tmp/s"
 # big.txt: 1,288,895 bytes of text; lines.txt: 400 short lines, unsorted.
 python3 -c 'import sys
@@ -21,14 +18,13 @@ open(sys.argv[1], "wb").write(data)' "$tmp/big.txt"
 seq 400 | sort -R --random-source="$tmp/big.txt" >"$tmp/lines.txt"
 ran=0
 skipped=0
-fail=0
 
 # Run "NAME PROGRAM ARGS..." in a fresh copy of the inputs, under iobufviz (JSON) and strace.
 case_run() {
 	name=$1
 	shift
 	if ! command -v "$1" >/dev/null 2>&1; then
-		echo "SKIP: real-progs $name: $1 not installed"
+		skip_part "$name" "$1 not installed"
 		skipped=$((skipped + 1))
 		return
 	fi
@@ -172,7 +168,7 @@ if not same:
             break
     print("  ours:   %s\n  strace: %s" % (a[:8], b[:8]))
 if untraced:
-    print("SKIP (part): real-progs %s: strace sees calls this tracer does not trace: %s" %
+    print("SKIP: real-progs: %s: strace sees calls this tracer does not trace: %s" %
           (name, ", ".join("%s x%d" % kv for kv in sorted(untraced.items()))))
 sys.exit(0 if same else 1)
 PY
@@ -190,5 +186,5 @@ case_run tee tee tee.out
 py=$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')
 case_run python3 "$py" -c 'open("py.out", "w").write("x" * 10000)'
 echo "real-progs: $ran programs compared, $skipped skipped"
-[ $ran -gt 0 ] || exit 77
-exit $fail
+[ $ran -gt 0 ] || skip "none of the programs is installed"
+finish

@@ -5,20 +5,14 @@
 # run, escaped; headless refuses otherwise (exit 2, FILE:LINE:COL, nothing run). The program
 # gets stdin only from /dev/null, the scratch file or a file under --dir, and no controlling
 # terminal even when iobufviz has one.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-build=$(cd "$(dirname "$bin")/.." && pwd)
-command -v python3 >/dev/null || { echo "SKIP: run-consent: python3 not installed"; exit 77; }
+testname=run-consent
+. "$(dirname "$0")/lib.sh"
+need python3
 hostile=$build/tests/foreign/hostile
 [ -x "$hostile" ] || { echo "FAIL: $hostile not built"; exit 99; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/run-consent.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM HUP
 mkdir "$tmp/d" "$tmp/t"
 TMPDIR=$tmp/t
 export TMPDIR
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 touch_path=$(command -v touch)
 
 # A scenario whose step 2 touches $tmp/ran; its second argument carries an ESC and a BEL.
@@ -141,4 +135,4 @@ python3 "$src/tests/on-pty.py" "$tmp/tty.out" pwned "$bin" --headless --format=t
 	--dir "$tmp/d" "$tmp/tty.yaml" 2>"$tmp/tty.err" || bad "tty: $(cat "$tmp/tty.out" "$tmp/tty.err")"
 
 [ $fail = 0 ] && echo "ok: --check lists, headless and --export=c refuse, --allow-run runs (name, file, all), the export names what it runs, stdin confined, no /dev/tty"
-exit $fail
+finish

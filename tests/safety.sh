@@ -3,14 +3,9 @@
 # tests/safety.sh: through the real binary, nothing is left behind when iobufviz is cut short
 # (a closed pipe, a signal in the middle of a sweep run), and a bad --dir or a file size
 # limit is a clear error with exit status 3.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-command -v python3 >/dev/null || { echo "SKIP: safety: python3 not installed"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/safety.XXXXXX") || exit 99
-trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+testname=safety
+. "$(dirname "$0")/lib.sh"
+need python3
 
 # 1. Output into a pipe nobody reads: SIGPIPE ends the run; the scratch dir goes with it.
 mkdir "$tmp/pipe"
@@ -78,7 +73,7 @@ done
 mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
 if (: >"$tmp/ro/probe") 2>/dev/null; then
 	rm -f "$tmp/ro/probe"
-	echo "SKIP: safety: read-only --dir: mode 555 does not keep this process out (root?)"
+	skip_part "read-only --dir" "mode 555 does not keep this process out (root?)"
 else
 	"$bin" --headless --dir "$tmp/ro" "$src/tests/cli-minimal.yaml" >/dev/null 2>"$tmp/err"
 	rc=$?
@@ -116,5 +111,4 @@ for trace in auto procio; do
 	[ -z "$(ls -A "$tmp/fsize")" ] || bad "worker SIGXFSZ ($trace): left $(ls -A "$tmp/fsize")"
 done
 
-[ $fail = 0 ] && echo "safety: all passed"
-exit $fail
+finish

@@ -4,14 +4,9 @@
 # CSV and Markdown stay tables whatever a scenario's strings hold, no control byte gets out,
 # Markdown is one unit without empty columns, the SVG plot is well-formed, log-log, rendered,
 # and no markup of a scenario gets into it; a timed child frees what it allocated.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-command -v python3 >/dev/null || { echo "SKIP: sweep-out: python3 not installed"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sweep-out.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+testname=sweep-out
+. "$(dirname "$0")/lib.sh"
+need python3
 
 # 1. Every bundled sweep's transcript (tiny budget) fits 100 display columns.
 for s in table-13-1 table-13-2 table-13-3 ex-13-1b-osync ex-13-1c-tmpfs apue-fig-3-5 \
@@ -211,6 +206,6 @@ if command -v valgrind >/dev/null; then
 	! grep -E "65,536 bytes in 1 blocks" "$tmp/vg.txt" || bad "setvbuf: 64 KiB not freed"
 	! grep -E "definitely lost: [1-9]" "$tmp/vg.txt" || bad "setvbuf: memory definitely lost"
 else
-	echo "SKIP: sweep-out: valgrind not installed (leak check of the timed child)"
+	skip_part "leak check of the timed child" "valgrind not installed"
 fi
-exit $fail
+finish

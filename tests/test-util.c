@@ -15,13 +15,16 @@
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/filter.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <linux/seccomp.h>
 
 #include "probe/probe.h"
 #include "scratch/scratch.h"
@@ -271,6 +274,41 @@ test_util_need_ptrace(void)
 		                 strerror(errno));
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
+	return why;
+}
+
+/* A seccomp filter, loaded in a child, and SECCOMP_RET_TRACE known to the kernel. */
+const char *
+test_util_need_seccomp(void)
+{
+	static char buf[TU_WHY];
+	static const char *why;
+	static bool done;
+	uint32_t action = SECCOMP_RET_TRACE;
+	pid_t pid;
+	int st;
+
+	if (done)
+		return why;
+	done = true;
+	if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) != 0)
+		return why = tu_because(buf, "seccomp: SECCOMP_RET_TRACE not available: %s",
+		                        strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		return why;
+	if (pid == 0) {
+		struct sock_filter f[] = { BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW) };
+		struct sock_fprog p = { .len = 1, .filter = f };
+
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+			_exit(1);
+		_exit(syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &p) == 0 ? 0 : 2);
+	}
+	if (waitpid(pid, &st, 0) == pid && (!WIFEXITED(st) || WEXITSTATUS(st) != 0))
+		why = tu_because(buf, "seccomp filters refused here (%s)",
+		                 WIFEXITED(st) && WEXITSTATUS(st) == 1 ? "no_new_privs" :
+		                 "SECCOMP_SET_MODE_FILTER");
 	return why;
 }
 

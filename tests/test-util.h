@@ -51,6 +51,10 @@ const char *test_util_need_cachestat(void);
 /* A process may ptrace (PTRACE_SEIZE) a child it forked, as the runner does its worker. */
 const char *test_util_need_ptrace(void);
 
+/* A process may load a seccomp filter (no_new_privs, SECCOMP_SET_MODE_FILTER) and the kernel
+ * has SECCOMP_RET_TRACE, as the program tracer needs (prog/launch.c). */
+const char *test_util_need_seccomp(void);
+
 /* /usr/bin/strace is there and can trace a program here. */
 const char *test_util_need_strace(void);
 

@@ -3,14 +3,10 @@
 # tests/tracing-times.sh: times that include ptrace stops say so. The text transcript marks
 # them and says what tracing adds to a call here; JSON keeps the call's own cost
 # (call_usec) and the traced time (usec_incl_tracing) apart, and measures the null call.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-command -v python3 >/dev/null || { echo "SKIP: tracing-times: python3 not installed"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracing-times.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM HUP
+testname=tracing-times
+. "$(dirname "$0")/lib.sh"
+need python3
 scen=$src/tests/tracing-times.yaml
-fail=0
 for t in ptrace procio; do
 	for fmt in text json; do
 		"$bin" --headless --trace=$t --format=$fmt --dir "$tmp" "$scen" >"$tmp/$t.$fmt" 2>"$tmp/err"
@@ -18,7 +14,7 @@ for t in ptrace procio; do
 		if [ $rc -ne 0 ]; then
 			# ptrace refused here (in a container, under a debugger): nothing to compare.
 			[ $t = ptrace ] && grep -q "ptrace refused" "$tmp/err" &&
-				{ echo "SKIP: tracing-times: ptrace refused here"; exit 77; }
+				skip "ptrace refused here"
 			echo "FAIL: --trace=$t --format=$fmt: exit $rc: $(cat "$tmp/err")"
 			exit 1
 		fi
@@ -73,4 +69,4 @@ for e in errors:
     print("FAIL: " + e)
 sys.exit(1 if errors else 0)
 PY
-exit $fail
+finish

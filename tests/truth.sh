@@ -3,24 +3,20 @@
 # tests/truth.sh: the reads and writes on the scratch file that iobufviz's own tracer reports
 # are exactly those strace sees (count, order, sizes, results). Under strace, iobufviz's
 # ptrace is refused, so the second run also exercises the /proc/PID/io fallback.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-command -v strace >/dev/null || { echo "SKIP: truth: strace not installed"; exit 77; }
-command -v python3 >/dev/null || { echo "SKIP: truth: python3 not installed"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/truth.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+testname=truth
+. "$(dirname "$0")/lib.sh"
+need strace python3
 scen=$src/tests/truth.yaml
 
 "$bin" --headless --format=json --trace=ptrace --dir "$tmp" "$scen" >"$tmp/ours.json" ||
-	{ echo "iobufviz --trace=ptrace failed"; cat "$tmp/ours.json"; exit 1; }
+	{ echo "FAIL: iobufviz --trace=ptrace failed"; cat "$tmp/ours.json"; exit 1; }
 # LeakSanitizer cannot run under ptrace (sanitizer builds): no leak check in this run.
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	strace -f -ff -y -qq -o "$tmp/st" -e trace=read,write,pread64,pwrite64,readv,writev \
 	"$bin" --headless --format=json --dir "$tmp" "$scen" >"$tmp/fallback.json" ||
-	{ echo "iobufviz under strace failed"; cat "$tmp/fallback.json"; exit 1; }
+	{ echo "FAIL: iobufviz under strace failed"; cat "$tmp/fallback.json"; exit 1; }
 
-python3 - "$tmp" <<'PY'
+python3 - "$tmp" <<'PY' || fail=1
 import glob, json, re, sys
 tmp = sys.argv[1]
 ours = json.load(open(tmp + "/ours.json"))
@@ -54,5 +50,6 @@ for s1, s2 in zip(ours["steps"], fallback["steps"]):
     c1, c2 = s1["calls"], s2["calls"]
     for k in ("write", "read", "bytes_written", "bytes_read"):
         assert c1[k] == c2[k], "step %d %s: ptrace %d, procio %d" % (s1["index"], k, c1[k], c2[k])
-print("PASS: same calls, same order, same sizes; fallback totals agree")
+print("ok: same calls, same order, same sizes; fallback totals agree")
 PY
+finish

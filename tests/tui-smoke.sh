@@ -2,47 +2,21 @@
 # SPDX-License-Identifier: MIT
 # tui-smoke.sh: the TUI in a real terminal (a private tmux server): panes, a step, help,
 # resize, a recording, and q leaving the terminal and no scratch file behind.
-set -u
+testname=tui-smoke
+. "$(dirname "$0")/lib.sh"
+need tmux
 
-command -v tmux >/dev/null 2>&1 || { echo "SKIP: tui-smoke: tmux not installed"; exit 77; }
-bin=${IOBUFVIZ_BIN:-src/iobufviz}
-srcdir=${IOBUFVIZ_SRCDIR:-.}
-scn=$srcdir/tests/tui-smoke.yaml
-[ -x "$bin" ] || { echo "SKIP: tui-smoke: $bin not built"; exit 77; }
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tui-smoke.XXXXXX") || exit 99
-sock=iobufviz-test-$$
-fail=0
-
-cleanup() {
-	tmux -L "$sock" kill-server >/dev/null 2>&1
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
+scn=$src/tests/tui-smoke.yaml
 
 # Screen contents now.
 screen() {
-	tmux -L "$sock" capture-pane -p -t smoke 2>/dev/null
-}
-
-# Wait until the screen shows $1 (a fixed string), up to 10 s.
-wait_for() {
-	i=0
-	while [ $i -lt 100 ]; do
-		if screen | grep -F -q -- "$1"; then
-			return 0
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
+	tmux_screen smoke
 }
 
 # Check that the screen stops showing $1 (within 10 s); report $2 if not.
 gone() {
-	i=0
-	while screen | grep -F -q -- "$1" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	if screen | grep -F -q -- "$1"; then
+	lib_gone=$1
+	if ! wait_for '! screen | grep -F -q -- "$lib_gone"'; then
 		echo "FAIL: $2 ('$1' still on the screen)"
 		fail=1
 	else
@@ -52,17 +26,21 @@ gone() {
 
 # Check that the screen shows $1; report $2 if not.
 expect() {
-	if wait_for "$1"; then
-		echo "ok: $2"
+	expect_in smoke "$1" "$2"
+}
+
+# Wait until session $1 shows $2 (fixed string); report $3.
+expect_in() {
+	if tmux_sees "$1" "$2"; then
+		echo "ok: $3"
 	else
-		echo "FAIL: $2 (no '$1' on the screen)"
-		screen | sed 's/^/    | /'
-		fail=1
+		echo "FAIL: $3"
+		return 1
 	fi
 }
 
 mkdir "$tmp/dir" || exit 99
-tmux -L "$sock" -f /dev/null new-session -d -s smoke -x 100 -y 30 \
+tmux_new smoke 100 30 \
 	"LC_ALL=C.UTF-8 TERM=screen '$bin' --dir '$tmp/dir' --record '$tmp/rec.cast' '$scn'; \
 	 echo \$? > '$tmp/status'; sleep 60" || { echo "FAIL: tmux"; exit 99; }
 
@@ -73,45 +51,44 @@ expect "step 0/5" "step counter"
 [ -n "$(ls "$tmp/dir")" ] && echo "ok: scratch dir made under --dir" ||
 	{ echo "FAIL: no scratch dir under --dir"; fail=1; }
 
-tmux -L "$sock" send-keys -t smoke n
+tmux_cmd smoke send-keys -t smoke n
 expect "step 1/5" "n runs the first step"
-tmux -L "$sock" send-keys -t smoke n
+tmux_cmd smoke send-keys -t smoke n
 expect "write(" "the log shows the write() stdio made"
 expect "pending 904" "the stdio pane shows the 904 pending bytes"
 
-tmux -L "$sock" send-keys -t smoke '?'
+tmux_cmd smoke send-keys -t smoke '?'
 expect "q F10" "? shows the help"
-tmux -L "$sock" send-keys -t smoke Escape
-sleep 0.3
+tmux_cmd smoke send-keys -t smoke Escape
+gone "q F10" "Esc closes the help"
 
-tmux -L "$sock" resize-window -t smoke -x 80 -y 24
-sleep 0.5
+tmux_cmd smoke resize-window -t smoke -x 80 -y 24
+expect "├ page cache" "80x24: panes stacked"
 expect "step 2/5" "80x24: still at step 2"
 expect "write(" "80x24: the log is still there"
-expect "├ page cache" "80x24: panes stacked"
-tmux -L "$sock" resize-window -t smoke -x 60 -y 20
+tmux_cmd smoke resize-window -t smoke -x 60 -y 20
 expect "too small" "60x20: says the terminal is too small"
-tmux -L "$sock" resize-window -t smoke -x 160 -y 45
+tmux_cmd smoke resize-window -t smoke -x 160 -y 45
 expect "step 2/5" "160x45: back, same step"
 
-tmux -L "$sock" send-keys -t smoke p
+tmux_cmd smoke send-keys -t smoke p
 expect "REPLAY" "p shows the recorded snapshot, marked replay"
-tmux -L "$sock" send-keys -t smoke n n
+tmux_cmd smoke send-keys -t smoke n n
 expect "step 3/5" "n replays forward, then runs the next step"
 
-tmux -L "$sock" send-keys -t smoke Tab
+tmux_cmd smoke send-keys -t smoke Tab
 expect "__fbufsize 4096" "Tab: the stdio pane's details"
-tmux -L "$sock" send-keys -t smoke Escape z C-l
+tmux_cmd smoke send-keys -t smoke Escape z C-l
 gone "__fbufsize" "Esc closes the details"
 expect "step 3/5" "a key of no meaning and Ctrl-L (repaint) leave the step alone"
-tmux -L "$sock" send-keys -t smoke BTab
+tmux_cmd smoke send-keys -t smoke BTab
 expect "op took" "Shift-Tab: the log's details (the step and its calls)"
-tmux -L "$sock" send-keys -t smoke Escape
+tmux_cmd smoke send-keys -t smoke Escape
 gone "op took" "Esc closes them"
 
 # r: a new runner, a new scratch dir (the old one removed), back to step 0.
 old=$(ls "$tmp/dir")
-tmux -L "$sock" send-keys -t smoke r
+tmux_cmd smoke send-keys -t smoke r
 expect "restarted with a new scratch file" "r restarts"
 expect "step 0/5" "r: back to step 0"
 new=$(ls "$tmp/dir")
@@ -123,15 +100,13 @@ else
 fi
 
 # a at 4x: autoplay runs every step to the end.
-tmux -L "$sock" send-keys -t smoke + + a
-i=0
-until screen | grep -q "end of scenario" || [ $i -ge 150 ]; do sleep 0.1; i=$((i + 1)); done
+tmux_cmd smoke send-keys -t smoke + + a
+wait_for 'screen | grep -q "end of scenario"' 15
 expect "end of scenario: every expectation held" "a: autoplay to the end, expectations held"
 expect "step 5/5" "a: all five steps ran"
 
-tmux -L "$sock" send-keys -t smoke q
-i=0
-while [ ! -s "$tmp/status" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+tmux_cmd smoke send-keys -t smoke q
+wait_for '[ -s "$tmp/status" ]'
 status=$(cat "$tmp/status" 2>/dev/null)
 if [ "$status" = 0 ]; then
 	echo "ok: q exits with status 0"
@@ -148,27 +123,22 @@ fi
 
 # SIGTERM: the terminal is given back (the shell's line shows again), the scratch dir goes.
 rm -f "$tmp/status"
-tmux -L "$sock" new-session -d -s term -x 100 -y 30 \
+tmux_new term 100 30 \
 	"LC_ALL=C.UTF-8 TERM=screen '$bin' --dir '$tmp/dir' '$scn'; \
 	 echo \$? > '$tmp/status'; echo after-the-tui; sleep 60" || { echo "FAIL: tmux"; exit 99; }
-i=0
-until tmux -L "$sock" capture-pane -p -t term | grep -q "stdio buffer" || [ $i -ge 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-shell=$(tmux -L "$sock" list-panes -t term -F '#{pane_pid}')
+tmux_sees term "stdio buffer"
+shell=$(tmux_cmd term list-panes -t term -F '#{pane_pid}')
 # The TUI is the shell's child: find it through /proc (no pgrep needed).
 tui=$(grep -l "^PPid:[[:space:]]*$shell\$" /proc/[0-9]*/status 2>/dev/null | head -n 1 | cut -d/ -f3)
 [ -n "$tui" ] && kill -TERM "$tui"
-i=0
-while [ ! -s "$tmp/status" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_for '[ -s "$tmp/status" ] && tmux_screen term | grep -q after-the-tui'
 status=$(cat "$tmp/status" 2>/dev/null)
-if [ "$status" = 143 ] && tmux -L "$sock" capture-pane -p -t term | grep -q after-the-tui &&
-   ! tmux -L "$sock" capture-pane -p -t term | grep -q "stdio buffer"; then
+if [ "$status" = 143 ] && tmux_screen term | grep -q after-the-tui &&
+   ! tmux_screen term | grep -q "stdio buffer"; then
 	echo "ok: SIGTERM gives the terminal back and ends with the signal"
 else
 	echo "FAIL: after SIGTERM: status '$status'"
-	tmux -L "$sock" capture-pane -p -t term | sed 's/^/    | /'
+	tmux_screen term | sed 's/^/    | /'
 	fail=1
 fi
 if [ -z "$(ls -A "$tmp/dir")" ]; then
@@ -180,84 +150,65 @@ fi
 
 # Start session $1 running iobufviz with options $2 (the scenario is added).
 start() {
-	tmux -L "$sock" new-session -d -s "$1" -x 100 -y 30 \
+	tmux_new "$1" 100 30 \
 		"LC_ALL=C.UTF-8 TERM=screen ${3-} '$bin' --dir '$tmp/dir' $2 '$scn'; \
 		 echo \$? > '$tmp/status.$1'; sleep 60" || { echo "FAIL: tmux"; exit 99; }
-}
-
-# Wait until session $1 shows $2 (fixed string); report $3.
-expect_in() {
-	i=0
-	until tmux -L "$sock" capture-pane -p -t "$1" | grep -F -q -- "$2"; do
-		if [ $i -ge 100 ]; then
-			echo "FAIL: $3 (no '$2' on the screen)"
-			tmux -L "$sock" capture-pane -p -t "$1" | sed 's/^/    | /'
-			fail=1
-			return 1
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "ok: $3"
 }
 
 # --quiz: the question before a step with expectations, the answer scored, a final score.
 start quiz --quiz
 expect_in quiz "stdio buffer" "quiz: started"
-tmux -L "$sock" send-keys -t quiz n
+tmux_cmd quiz send-keys -t quiz n
 expect_in quiz "step 1/5" "quiz: a step without expectations runs at once"
-tmux -L "$sock" send-keys -t quiz n
+tmux_cmd quiz send-keys -t quiz n
 expect_in quiz "How many write() calls" "quiz: asks for the number of write() calls"
-tmux -L "$sock" send-keys -t quiz 1 Enter
+tmux_cmd quiz send-keys -t quiz 1 Enter
 expect_in quiz "observed 1" "quiz: the answer is compared with what was observed"
 expect_in quiz "score 1/1" "quiz: scored"
-tmux -L "$sock" send-keys -t quiz q
+tmux_cmd quiz send-keys -t quiz q
 expect_in quiz "quiz: 1 of 1 predictions right" "quiz: the score is printed at the end"
 
 # A mouse click (X10 encoding, as TERM=screen says) on the first cache cell shows its pages.
 start mouse ""
 expect_in mouse "stdio buffer" "mouse: started"
-tmux -L "$sock" send-keys -t mouse n n
+tmux_cmd mouse send-keys -t mouse n n
 expect_in mouse "pending 904" "mouse: a step ran"
-sleep 1.5        # let the animation settle
+wait_for 'tmux_settled mouse'  # the animation is over
 # 100x30: the cache grid's first cell is at column 35, row 5 (0-based): bytes 32+0, 33+35, 33+5.
-tmux -L "$sock" send-keys -t mouse -l "$(printf '\033[M D&')"
-tmux -L "$sock" send-keys -t mouse -l "$(printf '\033[M#D&')"
+tmux_cmd mouse send-keys -t mouse -l "$(printf '\033[M D&')"
+tmux_cmd mouse send-keys -t mouse -l "$(printf '\033[M#D&')"
 expect_in mouse "cell 0: pages 0-0" "mouse: a click on a cell shows its page range and state"
-tmux -L "$sock" send-keys -t mouse q
+tmux_cmd mouse send-keys -t mouse q
 
 # --trace=procio: no tracer, counts only, and the log says so.
 start procio --trace=procio
 expect_in procio "stdio buffer" "procio: started"
-tmux -L "$sock" send-keys -t procio n n
+tmux_cmd procio send-keys -t procio n n
 expect_in procio "(counts only)" "procio: the log shows counts, not invented calls"
-tmux -L "$sock" send-keys -t procio q
+tmux_cmd procio send-keys -t procio q
 
 # --ascii with NO_COLOR: pure ASCII, no colour escapes, every state still drawn.
 start plain --ascii NO_COLOR=1
 expect_in plain "stdio buffer" "ascii: started"
-tmux -L "$sock" send-keys -t plain n n
+tmux_cmd plain send-keys -t plain n n
 expect_in plain "pending 904" "ascii: a step ran"
-if tmux -L "$sock" capture-pane -p -t plain | LC_ALL=C grep -q '[^ -~]'; then
+if tmux_screen plain | LC_ALL=C grep -q '[^ -~]'; then
 	echo "FAIL: --ascii screen has non-ASCII bytes"
-	tmux -L "$sock" capture-pane -p -t plain | LC_ALL=C grep '[^ -~]' | sed 's/^/    | /'
+	tmux_screen plain | LC_ALL=C grep '[^ -~]' | sed 's/^/    | /'
 	fail=1
 else
 	echo "ok: --ascii: the screen is pure ASCII"
 fi
-if tmux -L "$sock" capture-pane -e -p -t plain | grep -q "$(printf '\033')\[\([0-9;]*;\)\?3[0-7]m"; then
+if tmux_cmd plain capture-pane -e -p -t plain | grep -q "$(printf '\033')\[\([0-9;]*;\)\?3[0-7]m"; then
 	echo "FAIL: NO_COLOR: colour escapes on the screen"
 	fail=1
 else
 	echo "ok: NO_COLOR: no colours"
 fi
-tmux -L "$sock" send-keys -t plain q
-i=0
-while { [ ! -s "$tmp/status.plain" ] || [ ! -s "$tmp/status.procio" ] ||
-        [ ! -s "$tmp/status.quiz" ] || [ ! -s "$tmp/status.mouse" ]; } && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+tmux_cmd plain send-keys -t plain q
+wait_for '[ -s "$tmp/status.plain" ] && [ -s "$tmp/status.procio" ] &&
+          [ -s "$tmp/status.quiz" ] && [ -s "$tmp/status.mouse" ]' ||
+	bad "not every session ended after q"
 if [ -z "$(ls -A "$tmp/dir")" ]; then
 	echo "ok: no scratch dir left by any session"
 else
@@ -267,32 +218,26 @@ fi
 
 # A sweep at 80x24: its table and chart are longer than the box, which scrolls (End: the
 # last lines, the border says which); Shift-Tab shows the step's whole narration.
-tmux -L "$sock" new-session -d -s sweep -x 80 -y 24 \
+tmux_new sweep 80 24 \
 	"LC_ALL=C.UTF-8 TERM=screen '$bin' --dir '$tmp/dir' --budget=0.1 \
-	 '$srcdir/tests/sweep-tiny.yaml'; echo \$? > '$tmp/status.sweep'; sleep 60" ||
+	 '$src/tests/sweep-tiny.yaml'; echo \$? > '$tmp/status.sweep'; sleep 60" ||
 	{ echo "FAIL: tmux"; exit 99; }
 expect_in sweep "step 0/1" "sweep: started"
-tmux -L "$sock" send-keys -t sweep n
-i=0
-until tmux -L "$sock" capture-pane -p -t sweep | grep -q "end of scenario" || [ $i -ge 300 ]
-do
-	sleep 0.1
-	i=$((i + 1))
-done
+tmux_cmd sweep send-keys -t sweep n
+wait_for 'tmux_screen sweep | grep -q "end of scenario"' 30
 if expect_in sweep " lines 1-" "sweep: the box says it holds more lines than it shows"; then
-	range=$(tmux -L "$sock" capture-pane -p -t sweep | sed -n 's/.* lines 1-\([0-9]*\) of \([0-9]*\) .*/\1 \2/p')
+	range=$(tmux_screen sweep | sed -n 's/.* lines 1-\([0-9]*\) of \([0-9]*\) .*/\1 \2/p')
 	rows=${range% *}
 	total=${range#* }
-	tmux -L "$sock" send-keys -t sweep End
+	tmux_cmd sweep send-keys -t sweep End
 	expect_in sweep " lines $((total - rows + 1))-$total of $total " "sweep: End scrolls to the last lines"
-	tmux -L "$sock" send-keys -t sweep Home
+	tmux_cmd sweep send-keys -t sweep Home
 	expect_in sweep " lines 1-$rows of $total " "sweep: Home scrolls back"
 fi
-tmux -L "$sock" send-keys -t sweep BTab
+tmux_cmd sweep send-keys -t sweep BTab
 expect_in sweep "step 1 (sweep)" "Shift-Tab: the step's whole narration and calls"
-tmux -L "$sock" send-keys -t sweep Escape q
-i=0
-while [ ! -s "$tmp/status.sweep" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+tmux_cmd sweep send-keys -t sweep Escape q
+wait_for '[ -s "$tmp/status.sweep" ]'
 if [ "$(cat "$tmp/status.sweep" 2>/dev/null)" = 0 ] && [ -z "$(ls -A "$tmp/dir")" ]; then
 	echo "ok: sweep: q exits 0, no scratch dir left"
 else
@@ -327,16 +272,15 @@ PY
 		fail=1
 	fi
 else
-	echo "SKIP: tui-smoke: recording check: python3 not installed"
+	skip_part "the recording" "python3 not installed"
 fi
 
 # --record into a directory that does not exist: said before the screen is taken, exit 2,
 # nothing run (issue 20.6: it ran, exited 0 and recorded nothing).
-tmux -L "$sock" new-session -d -s norec -x 100 -y 30 \
+tmux_new norec 100 30 \
 	"LC_ALL=C.UTF-8 TERM=screen '$bin' --dir '$tmp/dir' --record '$tmp/nonexist/x.cast' '$scn' \
 	 2>'$tmp/norec.err'; echo \$? > '$tmp/status.norec'; sleep 60" || { echo "FAIL: tmux"; exit 99; }
-i=0
-while [ ! -s "$tmp/status.norec" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_for '[ -s "$tmp/status.norec" ]'
 if [ "$(cat "$tmp/status.norec" 2>/dev/null)" = 2 ] &&
    grep -qF -- "--record: cannot create $tmp/nonexist/x.cast: No such file or directory" "$tmp/norec.err" &&
    [ -z "$(ls -A "$tmp/dir")" ]; then
@@ -345,4 +289,4 @@ else
 	echo "FAIL: --record into a missing directory: status '$(cat "$tmp/status.norec" 2>/dev/null)', stderr '$(cat "$tmp/norec.err" 2>/dev/null)'"
 	fail=1
 fi
-exit $fail
+finish

@@ -3,14 +3,10 @@
 # tests/unobservable.sh: an expectation on a fact this run cannot observe (dirty pages under
 # --probe=mincore) is neither held nor failed: TAP # SKIP, a "skip" line, JSON outcome and
 # reason, exit 0; --strict makes it a failure (exit 1).
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-command -v python3 >/dev/null || { echo "SKIP: unobservable: python3 not installed"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/unobs.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+testname=unobservable
+. "$(dirname "$0")/lib.sh"
+need python3
 scen=$src/tests/engine-facts.yaml
-fail=0
 for fmt in text tap json; do
 	"$bin" --headless --probe=mincore --format=$fmt --dir "$tmp" "$scen" >"$tmp/out.$fmt" 2>&1
 	echo $? >"$tmp/rc.$fmt"
@@ -64,5 +60,4 @@ for e in errors:
     print("FAIL unobservable: %s" % e)
 sys.exit(1 if errors else 0)
 PY
-[ $fail = 0 ] && echo "unobservable: all passed"
-exit $fail
+finish

@@ -4,13 +4,9 @@
 # default action ends a process leaves no scratch dir and no child (and, in the TUI, a
 # restored terminal); a run killed by SIGKILL has its dir removed by the next run, which
 # says so; an unusable TERM and a failed write to standard output are errors, not exit 0.
-set -u
-bin=${IOBUFVIZ_BIN:?}
-src=${IOBUFVIZ_SRCDIR:?}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/waysout.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; failed=1; }
+testname=ways-out
+. "$(dirname "$0")/lib.sh"
+bad() { echo "FAIL: $*"; fail=1; failed=1; }   # (lib.sh's, and the section's mark)
 failed=0
 # Say a section held, if no check in it failed since the last ok.
 ok() { [ "$failed" = 1 ] || echo "ok: $*"; failed=0; }
@@ -20,7 +16,13 @@ slow="$src/scenarios/13.3-writeback.yaml"
 ours() { pgrep -f -- "--dir $1" | wc -l; }
 
 # util-linux/procps kill(1) knows every name (SIGSTKFLT, SIGRTMIN+N); the shell's may not.
-killer=$(command -v /usr/bin/kill || command -v /bin/kill) || { echo "SKIP: ways-out: kill(1) (procps) not installed"; exit 77; }
+killer=$(command -v /usr/bin/kill || command -v /bin/kill) || skip "kill(1) (procps) not installed"
+
+# The run in dir $1 is under way: its scratch dir is made and its worker forked (two
+# processes name the dir), so that "nothing left" after a signal means something.
+running_in() {
+	[ -n "$(ls -A "$1")" ] && [ "$(ours "$1")" -ge 2 ]
+}
 
 # 1. Every catchable terminating signal, headless, in the middle of a 30 s wait step
 #    (the real-time ones by number: glibc's SIGRTMIN is 34 and SIGRTMAX 64 on Linux).
@@ -33,7 +35,7 @@ for sig in $sigs; do
 	# an ignored signal ignored (nohup): give the run their default actions back.
 	env --default-signal "$bin" --headless --dir "$d" "$slow" >/dev/null 2>&1 &
 	pid=$!
-	sleep 0.5
+	wait_for 'running_in "$d"' || bad "SIG$sig: the run never got under way"
 	"$killer" -s "$sig" "$pid" || bad "kill -s $sig failed"
 	wait "$pid"
 	rc=$?
@@ -55,10 +57,13 @@ mkdir "$d"
 live=$!
 "$bin" --headless --dir "$d" "$slow" >/dev/null 2>&1 &
 pid=$!
-sleep 0.5
+# Both runs under way: two dirs, two runs and their two workers.
+wait_for '[ "$(ls -A "$d" | wc -l)" = 2 ] && [ "$(ours "$d")" = 4 ]' ||
+	bad "SIGKILL: the two runs never got under way"
 kill -KILL "$pid"
 wait "$pid"
-sleep 0.3   # the worker dies of PDEATHSIG; its lock goes with it
+# Its worker dies of PDEATHSIG, and the lock goes with it: the live run's two are left.
+wait_for '[ "$(ours "$d")" = 2 ]' || bad "SIGKILL: the killed run's worker lives on"
 [ "$(ls -A "$d" | wc -l)" = 2 ] || bad "SIGKILL: expected 2 dirs (one live, one stale): $(ls -A "$d")"
 "$bin" --headless --dir "$d" "$src/tests/cli-minimal.yaml" >/dev/null 2>"$tmp/reap.err"
 grep -q "removed $d/iobufviz\.[A-Za-z0-9]\{6\}, left by an iobufviz run that is gone" \
@@ -89,7 +94,7 @@ if command -v script >/dev/null; then
 	done
 	ok "TERM bogus, dumb, empty: exit 3"
 else
-	echo "SKIP: ways-out: TERM checks: script(1) (bsdutils) not installed"
+	skip_part "TERM checks" "script(1) (bsdutils) not installed"
 fi
 
 # 4. Standard output that cannot be written: not exit 0.
@@ -104,7 +109,7 @@ if [ -w /dev/full ]; then
 	done
 	ok "/dev/full: exit non-zero and said"
 else
-	echo "SKIP: ways-out: /dev/full: not writable here"
+	skip_part "/dev/full" "not writable here"
 fi
 
 # 5. --record to a file that exists: refused before the screen, exit 2, file untouched.
@@ -117,33 +122,29 @@ if command -v script >/dev/null; then
 	grep -q "exists" "$tmp/rec.out" || bad "--record=EXISTING: not said"
 	[ "$(cat "$tmp/rec.cast")" = keep ] || bad "--record=EXISTING: file changed"
 	ok "--record=EXISTING: exit 2"
+else
+	skip_part "--record=EXISTING" "script(1) (bsdutils) not installed"
 fi
 
 # 6. The TUI in tmux: a signal restores the terminal (no alternate screen, cursor shown).
 if command -v tmux >/dev/null; then
 	for sig in USR1 ALRM TERM HUP; do
 		d="$tmp/tui-$sig"
-		sock="$tmp/tmux-$sig.sock"
+		ses=tui$sig
 		mkdir "$d"
-		tmux -S "$sock" -f /dev/null new-session -d -x 100 -y 30 \
+		tmux_new "$ses" 100 30 \
 			"env TERM=xterm-256color sh -c '\"$bin\" --dir \"$d\" \"$slow\"; echo EXITED; sleep 5'"
-		# Wait (at most 10 s) for the screen, then a step, then the signal and the exit.
-		i=0
-		until tmux -S "$sock" capture-pane -p 2>/dev/null | grep -q "13.3" || [ $i -ge 100 ]; do
-			sleep 0.1; i=$((i + 1))
-		done
-		tmux -S "$sock" send-keys n
-		sleep 0.5
+		# The screen, then a step, then the signal and the exit.
+		tmux_sees "$ses" "13.3" || bad "TUI SIG$sig: no screen"
+		tmux_cmd "$ses" send-keys -t "$ses" n
+		tmux_sees "$ses" "step 1/" || bad "TUI SIG$sig: step 1 did not run"
 		pid=$(pgrep -f -- "--dir $d" | head -n 1)
 		[ -n "$pid" ] && kill "-$sig" "$pid"
-		i=0
-		until tmux -S "$sock" capture-pane -p 2>/dev/null | grep -q EXITED || [ $i -ge 100 ]; do
-			sleep 0.1; i=$((i + 1))
-		done
-		alt=$(tmux -S "$sock" display -p '#{alternate_on}')
-		cur=$(tmux -S "$sock" display -p '#{cursor_flag}')
-		tmux -S "$sock" capture-pane -p >"$tmp/tui.out"
-		tmux -S "$sock" kill-server 2>/dev/null
+		tmux_sees "$ses" EXITED
+		alt=$(tmux_cmd "$ses" display -p -t "$ses" '#{alternate_on}')
+		cur=$(tmux_cmd "$ses" display -p -t "$ses" '#{cursor_flag}')
+		tmux_screen "$ses" >"$tmp/tui.out"
+		tmux_kill "$ses"
 		[ "$alt" = 0 ] || bad "TUI SIG$sig: still in the alternate screen"
 		[ "$cur" = 1 ] || bad "TUI SIG$sig: cursor hidden"
 		grep -q EXITED "$tmp/tui.out" || bad "TUI SIG$sig: did not end"
@@ -151,7 +152,7 @@ if command -v tmux >/dev/null; then
 	done
 	ok "TUI: 4 signals, terminal restored"
 else
-	echo "SKIP: ways-out: TUI signals: tmux not installed"
+	skip_part "TUI signals" "tmux not installed"
 fi
 
-exit $fail
+finish

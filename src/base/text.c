@@ -60,6 +60,82 @@ text_utf8(const unsigned char *s, uint32_t *cp)
 	return n;
 }
 
+/* Decode one UTF-8 code point; invalid bytes decode as U+FFFD, one byte each. */
+uint32_t
+text_decode(const char *s, int *len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t ch;
+	int n;
+
+	if (u[0] < 0x80) {
+		*len = 1;
+		return u[0];
+	}
+	if ((u[0] & 0xe0) == 0xc0) {
+		ch = u[0] & 0x1f;
+		n = 2;
+	} else if ((u[0] & 0xf0) == 0xe0) {
+		ch = u[0] & 0x0f;
+		n = 3;
+	} else if ((u[0] & 0xf8) == 0xf0) {
+		ch = u[0] & 0x07;
+		n = 4;
+	} else {
+		*len = 1;
+		return 0xfffd;
+	}
+	for (int i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80) {
+			*len = 1;
+			return 0xfffd;
+		}
+		ch = (ch << 6) | (u[i] & 0x3f);
+	}
+	*len = n;
+	return ch;
+}
+
+/* Encode one code point as UTF-8. */
+int
+text_encode(uint32_t ch, char *out)
+{
+	if (ch < 0x80) {
+		out[0] = (char)ch;
+		return 1;
+	}
+	if (ch < 0x800) {
+		out[0] = (char)(0xc0 | (ch >> 6));
+		out[1] = (char)(0x80 | (ch & 0x3f));
+		return 2;
+	}
+	if (ch < 0x10000) {
+		out[0] = (char)(0xe0 | (ch >> 12));
+		out[1] = (char)(0x80 | ((ch >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (ch & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | (ch >> 18));
+	out[1] = (char)(0x80 | ((ch >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((ch >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (ch & 0x3f));
+	return 4;
+}
+
+/* Columns taken by text. */
+int
+text_width(const char *s)
+{
+	int n = 0, len;
+
+	while (*s != '\0') {
+		text_decode(s, &len);
+		s += len;
+		n++;
+	}
+	return n;
+}
+
 /* Append the n bytes of p to buf at *at (len bytes), counting what does not fit. */
 static void
 text_put(char *buf, size_t len, size_t *at, const char *p, size_t n)
@@ -219,4 +295,29 @@ text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
 	va_end(ap);
 	if (k > 0)
 		*n = *n + (size_t)k < len ? *n + (size_t)k : len;
+}
+
+/* Append a sentence to buf (len bytes), after "; " when buf holds one already. */
+void
+text_vsentence(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	size_t n = strlen(buf);
+
+	if (n > 0 && n + 2 < len) {
+		memcpy(buf + n, "; ", 3);
+		n += 2;
+	}
+	if (n < len)
+		vsnprintf(buf + n, len - n, fmt, ap);
+}
+
+/* Append a sentence to buf, as text_vsentence. */
+void
+text_sentence(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	text_vsentence(buf, len, fmt, ap);
+	va_end(ap);
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* base/text.h: text from a scenario made safe for a terminal: nothing in it can act as a control. */
+/* base/text.h: text from a scenario made safe for a terminal: nothing in it can act as a control;
+ * UTF-8 decoded and encoded for the screen model and measured in columns. */
 #ifndef IOBUFVIZ_TEXT_H
 #define IOBUFVIZ_TEXT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,6 +48,15 @@ char *text_safe_dup(const char *s, enum text_mode m);
 /* Write s to f as text_safe shows it. */
 void text_fput(const char *s, enum text_mode m, FILE *f);
 
+/* Decode one UTF-8 code point from s; set *len to the bytes used (>= 1). */
+uint32_t text_decode(const char *s, int *len);
+
+/* Encode one code point as UTF-8 into out (4 bytes room); return its length. */
+int text_encode(uint32_t ch, char *out);
+
+/* Number of columns UTF-8 text takes (one per code point). */
+int text_width(const char *s);
+
 /* Write pre, then s as one escaped record (TEXT_LINE), then post, to f: a message that
  * echoes what a user or a scenario gave. */
 void text_fline(FILE *f, const char *pre, const char *s, const char *post);
@@ -54,5 +65,12 @@ void text_fline(FILE *f, const char *pre, const char *s, const char *post);
  * when it was cut). */
 void text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* Append a sentence to buf (len bytes), after "; " when buf holds one already (a note). */
+void text_vsentence(char *buf, size_t len, const char *fmt, va_list ap);
+
+/* The same, with the arguments given. */
+void text_sentence(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -40,7 +40,6 @@ struct app_opts {
 	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
 	enum crash_fs crash_fs;   /* --crash-fs: a crash lab of this filesystem; NONE: none */
 	bool strict;              /* --strict: an expectation not observable here fails */
-	bool practice_topic;      /* --practice: the argument is a topic, not a scenario */
 	bool answers;             /* --answers: run the practice problem and print what happened */
 	const char *guess[16];    /* --guess, in question order: a headless student's predictions */
 	size_t n_guess;
@@ -50,6 +49,7 @@ struct app_opts {
 	/* A step as the screen's line of C (the practice listing's); NULL: describe_step. */
 	char *(*step_line)(const struct scn_step *st, char *buf, size_t len);
 	struct prog_consent consent; /* --allow-run[=PROG]: the programs run steps may run */
+	runner_program_fn program; /* the run op (main binds prog/op.c's prog_op_step) */
 };
 
 /* out/headless.c: run s without a terminal, print the transcript; return an app_exit. */

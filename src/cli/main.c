@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* cli/main.c: the command line. It parses options, finds the scenario and picks a front end. */
+/* cli/main.c: the command line. It parses the options and runs the mode they ask for (modes[]):
+ * a front end on a scenario, a traced program, a practice problem, a list or a check. */
 #include <config.h>
 
 #include <errno.h>
@@ -18,7 +19,9 @@
 #include "crash/crash.h"
 #include "tui/crt.h"
 #include "practice/practice-run.h"
+#include "practice/practice.h"
 #include "probe/probe.h"
+#include "prog/op.h"
 #include "prog/run.h"
 #include "export/program.h"
 #include "out/transcript.h"
@@ -171,14 +174,110 @@ load(const char *arg, struct scenario **out)
 	return 0;
 }
 
+/* Say on stderr that a stale scratch dir was removed. */
+static void
+reaped(const char *path, void *user)
+{
+	(void)user;
+	text_fline(stderr, progname, "", ": removed ");
+	text_fline(stderr, "", path, ", left by an iobufviz run that is gone\n");
+}
+
+/* Before a run: remove the scratch dirs that killed runs of ours left where this one works. */
+static void
+reap(const struct app_opts *o)
+{
+	scratch_reap(o->dir, reaped, NULL);
+	/* Sweeps and "on: tmpfs" files live in /dev/shm: what is left there holds RAM. */
+	scratch_reap("/dev/shm", reaped, NULL);
+}
+
+/* Standard input and output are a terminal. */
+static bool
+on_terminal(void)
+{
+	return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+}
+
+/* The terminal can be drawn on: 0, else say why and what to use instead; return the exit code. */
+static int
+screen_ok(const char *instead)
+{
+	char why[160];
+
+	if (crt_check(why, sizeof why) == 0)
+		return 0;
+	fprintf(stderr, "%s: %s; use --headless %s\n", progname, why, instead);
+	return APP_EXIT_ENV;
+}
+
+/* A terminal to show a run on: 0, else say why not and return the exit code. */
+static int
+terminal_ok(void)
+{
+	if (!on_terminal()) {
+		fprintf(stderr, "%s: not a terminal: use --headless for a transcript\n", progname);
+		return APP_EXIT_USAGE;
+	}
+	return screen_ok("for a transcript");
+}
+
+/* What the command line asks for: each bit picks a mode (modes[], below). */
+enum {
+	ASKS_LIST = 1u << 0,           /* -l */
+	ASKS_CHECK = 1u << 1,          /* -c */
+	ASKS_PRACTICE = 1u << 2,       /* --practice */
+	ASKS_PROGRAM = 1u << 3,        /* the words are "-- PROGRAM ARG..." */
+	ASKS_EXPORT_C = 1u << 4,       /* --export=c */
+	ASKS_EXPORT = 1u << 5,         /* --export=csv|json|md|svg */
+	ASKS_HEADLESS = 1u << 6,       /* -H */
+};
+
+/* What the command line said: the options, and the words after them. */
+struct cmd {
+	unsigned asks;                 /* ASKS_ bits */
+	struct app_opts o;
+	struct prog_run_opts ro;       /* a PROGRAM's own options */
+	const char *timeout_arg;       /* --timeout as written, NULL if not given */
+	char **words;                  /* what follows the options */
+	int n_words;
+};
+
+/* -- PROGRAM ARG...: the student's own program, traced, in the TUI or headless. */
+static int
+mode_program(struct cmd *c, struct scenario *s)
+{
+	struct app_opts *o = &c->o;
+	bool headless = c->asks & ASKS_HEADLESS;
+	int rc;
+
+	(void)s;
+	if (c->n_words == 0)
+		return usage_error("%s", "no program after --");
+	if (o->export_fmt != NULL || o->quiz || o->record != NULL)
+		return usage_error("%s", "--export, --quiz and --record are for scenarios");
+	c->ro.dir = o->dir;
+	c->ro.probe = o->probe;
+	if (!headless && (rc = terminal_ok()) != 0)
+		return rc;
+	/* Our own scratch dir is under $TMPDIR; --dir is the program's, not ours to reap. */
+	struct app_opts mine = *o;
+	mine.dir = NULL;
+	reap(&mine);
+	return headless ? prog_headless_run(c->words, o, &c->ro) : prog_tui_run(c->words, o, &c->ro);
+}
+
 /* --list: name, title and source of every bundled scenario. */
 static int
-list(void)
+mode_list(struct cmd *c, struct scenario *unused)
 {
-	char **v = catalog_list();
+	char **v;
 	int rc = APP_EXIT_OK;
 
-	if (v == NULL) {
+	(void)unused;
+	if (c->n_words != 0)
+		return usage_error("--list takes no scenario ('%s')", c->words[0]);
+	if ((v = catalog_list()) == NULL) {
 		text_fline(stderr, progname, "", ": cannot read the scenario directory ");
 		text_fline(stderr, "", catalog_dir(), "\n");
 		return APP_EXIT_ENV;
@@ -210,15 +309,106 @@ list(void)
 	return rc;
 }
 
+/* --practice: list the topics, or generate one's problem and quiz it (TUI) or print it. */
+static int
+mode_practice(struct cmd *c, struct scenario *unused)
+{
+	const struct app_opts *o = &c->o;
+	const struct practice_topic *t;
+	struct practice_problem p;
+	struct scenario *s;
+	bool headless = c->asks & ASKS_HEADLESS;
+	char *err = NULL;
+	int rc;
+
+	(void)unused;
+	if (c->n_words == 0) {
+		if (o->has_seed || o->answers) {
+			char given[64];
+			return usage_error("%s need a practice topic", practice_opts(o, given,
+			                                                                  sizeof given));
+		}
+		practice_run_list(stdout);
+		return APP_EXIT_OK;
+	}
+	if (c->n_words > 1)
+		return usage_error("one practice topic at a time ('%s' is extra)", c->words[1]);
+	if (o->format != NULL && o->format != transcript_format_find("text") &&
+	    o->format != transcript_format_find("json"))
+		return usage_error("--practice prints text or json, not %s", o->format->name);
+	if ((t = practice_topic_find(c->words[0])) == NULL) {
+		text_fline(stderr, progname, "", ": --practice: unknown topic '");
+		text_fline(stderr, "", c->words[0], "'; the topics are:\n");
+		practice_run_list(stderr);
+		return APP_EXIT_USAGE;
+	}
+	/* Guesses given on the command line are a headless student's answers. */
+	if (o->n_guess > 0 || !on_terminal())
+		headless = true;
+	if (!headless && (rc = screen_ok("for the problem as text")) != 0)
+		return rc;
+	reap(o);
+	/* Without --seed, a new problem each time; the seed is printed to get it back. */
+	if (practice_generate(t, o->has_seed ? o->seed :
+	                      (uint64_t)time(NULL) * 1000003u + (uint64_t)getpid() % 1000003u,
+	                      &p) != 0) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return APP_EXIT_ENV;
+	}
+	if (practice_load(&p, &s, &err) != 0) {
+		/* The generator wrote something the loader refuses: our bug, shown as the loader says. */
+		fputs(err != NULL ? err : "out of memory\n", stderr);
+		free(err);
+		practice_problem_clear(&p);
+		return APP_EXIT_USAGE;
+	}
+	if (headless) {
+		rc = practice_run_headless(&p, s, o->answers, o);
+	} else {
+		struct app_opts q = *o;
+		q.quiz = true;
+		q.practice = &p;
+		q.step_line = practice_listing_line;
+		rc = tui_run(s, &q);
+	}
+	scenario_free(s);
+	practice_problem_clear(&p);
+	return rc;
+}
+
+/* --check FILE...: load each, say it is well formed or why not. */
+static int
+mode_check(struct cmd *c, struct scenario *unused)
+{
+	int rc = APP_EXIT_OK;
+
+	(void)unused;
+	if (c->n_words == 0)
+		return usage_error("%s", "--check needs at least one scenario file");
+	for (int i = 0; i < c->n_words; i++) {
+		struct scenario *s;
+		if (load(c->words[i], &s) != 0) {
+			rc = APP_EXIT_USAGE;
+			continue;
+		}
+		text_fput(s->path, TEXT_LINE, stdout);
+		printf(": ok, %zu step%s\n", s->n_steps, s->n_steps == 1 ? "" : "s");
+		/* What it would run, so that the user knows before allowing it. */
+		prog_consent_print(s, NULL, stdout);
+		scenario_free(s);
+	}
+	return rc;
+}
+
 /* --export=c: print the scenario as one C program; nothing runs. */
 static int
-export_c(const struct scenario *s, const struct prog_consent *c)
+mode_export_c(struct cmd *c, struct scenario *s)
 {
 	struct program *p;
 
 	/* The program runs the run steps' programs when the student runs it: the consent a run
 	 * of them takes, and its opening comment names them. */
-	if (prog_consent_refuse(s, c, "exported (the C program runs them)", stderr) > 0)
+	if (prog_consent_refuse(s, &c->o.consent, "exported (the C program runs them)", stderr) > 0)
 		return APP_EXIT_USAGE;
 	if ((p = program_new(s)) == NULL) {
 		fprintf(stderr, "%s: out of memory\n", progname);
@@ -230,99 +420,116 @@ export_c(const struct scenario *s, const struct prog_consent *c)
 	return APP_EXIT_OK;
 }
 
-/* Say on stderr that a stale scratch dir was removed. */
-static void
-reaped(const char *path, void *user)
-{
-	(void)user;
-	text_fline(stderr, progname, "", ": removed ");
-	text_fline(stderr, "", path, ", left by an iobufviz run that is gone\n");
-}
-
-/* Before a run: remove the scratch dirs that killed runs of ours left where this one works. */
-static void
-reap(const struct app_opts *o)
-{
-	scratch_reap(o->dir, reaped, NULL);
-	/* Sweeps and "on: tmpfs" files live in /dev/shm: what is left there holds RAM. */
-	scratch_reap("/dev/shm", reaped, NULL);
-}
-
-/* Run the student's own program argv (argc words) in the TUI or headless. */
+/* --headless: run the scenario without a terminal and print its transcript. */
 static int
-program(char **argv, int argc, bool headless, struct app_opts *o, struct prog_run_opts *ro)
+mode_headless(struct cmd *c, struct scenario *s)
 {
-	if (argc == 0)
-		return usage_error("%s", "no program after --");
-	if (o->export_fmt != NULL || o->quiz || o->record != NULL)
-		return usage_error("%s", "--export, --quiz and --record are for scenarios");
-	ro->dir = o->dir;
-	ro->probe = o->probe;
-	if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "%s: not a terminal: use --headless for a transcript\n", progname);
+	if (c->o.record != NULL || c->o.quiz)
+		return usage_error("%s", c->o.record != NULL ?
+		                   "--record records the terminal UI: not with --headless or --export" :
+		                   "--quiz asks at the terminal: not with --headless or --export");
+	reap(&c->o);
+	return headless_run(s, &c->o);
+}
+
+/* --export=csv|json|md|svg: run the scenario headless and print its sweeps' tables. */
+static int
+mode_export(struct cmd *c, struct scenario *s)
+{
+	size_t sweeps = 0;
+
+	for (size_t i = 0; i < s->n_steps; i++)
+		sweeps += s->steps[i].op == SCN_OP_SWEEP;
+	if (sweeps == 0) {
+		text_fline(stderr, progname, "", ": --export: ");
+		text_fline(stderr, "", s->path, " has no sweep step: nothing to export\n");
 		return APP_EXIT_USAGE;
 	}
-	if (!headless) {
-		char why[160];
-		if (crt_check(why, sizeof why) != 0) {
-			fprintf(stderr, "%s: %s; use --headless for a transcript\n", progname, why);
-			return APP_EXIT_ENV;
-		}
-	}
-	/* Our own scratch dir is under $TMPDIR; --dir is the program's, not ours to reap. */
-	struct app_opts mine = *o;
-	mine.dir = NULL;
-	reap(&mine);
-	return headless ? prog_headless_run(argv, o, ro) : prog_tui_run(argv, o, ro);
+	/* --export prints tables, not a screen. */
+	return mode_headless(c, s);
 }
 
-/* --practice: list the topics, or generate, print and run one; return the exit status. */
+/* The terminal UI: step through the scenario. */
 static int
-practice(int argc, char **argv, const struct app_opts *o, bool headless)
+mode_tui(struct cmd *c, struct scenario *s)
 {
-	const struct practice_topic *t;
+	struct stat st;
+	int rc;
 
-	if (optind == argc) {
-		if (o->has_seed || o->answers) {
-			char given[64];
-			return usage_error("%s need a practice topic", practice_opts(o, given,
-			                                                                  sizeof given));
-		}
-		practice_run_list(stdout);
-		return APP_EXIT_OK;
-	}
-	if (optind + 1 < argc)
-		return usage_error("one practice topic at a time ('%s' is extra)", argv[optind + 1]);
-	if (o->format != NULL && o->format != transcript_format_find("text") &&
-	    o->format != transcript_format_find("json"))
-		return usage_error("--practice prints text or json, not %s", o->format->name);
-	t = practice_topic_find(argv[optind]);
-	if (t == NULL) {
-		text_fline(stderr, progname, "", ": --practice: unknown topic '");
-		text_fline(stderr, "", argv[optind], "'; the topics are:\n");
-		practice_run_list(stderr);
-		return APP_EXIT_USAGE;
-	}
-	/* Guesses given on the command line are a headless student's answers. */
-	if (o->n_guess > 0 || (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))))
-		headless = true;
-	if (!headless) {
-		char why[160];
-		if (crt_check(why, sizeof why) != 0) {
-			fprintf(stderr, "%s: %s; use --headless for the problem as text\n", progname, why);
-			return APP_EXIT_ENV;
-		}
-	}
-	reap(o);
-	/* Without --seed, a new problem each time; the seed is printed to get it back. */
-	return practice_run(t, o->has_seed ? o->seed :
-	                    (uint64_t)time(NULL) * 1000003u + (uint64_t)getpid() % 1000003u,
-	                    o->answers, headless, o);
+	(void)s;
+	if ((rc = terminal_ok()) != 0)
+		return rc;
+	/* The recorder opens with O_EXCL too; this says it before the screen is taken. */
+	if (c->o.record != NULL && lstat(c->o.record, &st) == 0)
+		return usage_error("--record: '%s' exists; iobufviz never overwrites a file",
+		                   c->o.record);
+	reap(&c->o);
+	return tui_run(s, &c->o);
 }
 
-/* Parse the command line and do what it asks; return the exit status. */
+/* What a mode needs before it runs, checked in this order. */
+enum {
+	NEEDS_RUN_BOUNDS = 1u << 0,    /* --timeout within a scenario run's bounds */
+	NEEDS_NO_PRACTICE = 1u << 1,   /* no --seed or --answers (they are --practice's) */
+	NEEDS_SCENARIO = 1u << 2,      /* one scenario, loaded */
+};
+
+/* One thing iobufviz can do. */
+struct mode {
+	const char *name;                        /* for people reading the table */
+	unsigned asks;                           /* the ASKS_ bit that picks it; 0: the rest */
+	unsigned needs;
+	int (*run)(struct cmd *c, struct scenario *s);   /* s: the scenario, if NEEDS_SCENARIO */
+};
+
+/* The modes: the first whose bit the command line set runs. */
+static const struct mode modes[] = {
+	{ "list", ASKS_LIST, NEEDS_RUN_BOUNDS, mode_list },
+	{ "check", ASKS_CHECK, NEEDS_RUN_BOUNDS | NEEDS_NO_PRACTICE, mode_check },
+	{ "practice", ASKS_PRACTICE, NEEDS_RUN_BOUNDS, mode_practice },
+	{ "program", ASKS_PROGRAM, 0, mode_program },
+	{ "export-c", ASKS_EXPORT_C, NEEDS_RUN_BOUNDS | NEEDS_NO_PRACTICE | NEEDS_SCENARIO,
+	  mode_export_c },
+	{ "export", ASKS_EXPORT, NEEDS_RUN_BOUNDS | NEEDS_NO_PRACTICE | NEEDS_SCENARIO,
+	  mode_export },
+	{ "headless", ASKS_HEADLESS, NEEDS_RUN_BOUNDS | NEEDS_NO_PRACTICE | NEEDS_SCENARIO,
+	  mode_headless },
+	{ "tui", 0, NEEDS_RUN_BOUNDS | NEEDS_NO_PRACTICE | NEEDS_SCENARIO, mode_tui },
+};
+
+/* Check what mode m needs, then run it; return the exit status. */
 static int
-run(int argc, char **argv)
+mode_run(const struct mode *m, struct cmd *c)
+{
+	struct scenario *s = NULL;
+	int rc;
+
+	/* A scenario's run has bounds (iobufviz(1), BOUNDS): its timeout cannot be lifted. */
+	if ((m->needs & NEEDS_RUN_BOUNDS) && c->timeout_arg != NULL &&
+	    !(c->o.timeout > 0 && c->o.timeout <= SCN_MAX_RUN_SECONDS))
+		return usage_error("--timeout: '%s': a scenario's run takes 0 < s <= 3600 seconds",
+		                   c->timeout_arg);
+	if ((m->needs & NEEDS_NO_PRACTICE) && (c->o.has_seed || c->o.answers)) {
+		char given[64];
+		return usage_error("%s: only with --practice", practice_opts(&c->o, given,
+		                                                               sizeof given));
+	}
+	if (m->needs & NEEDS_SCENARIO) {
+		if (c->n_words == 0)
+			return usage_error("%s", "no scenario given (try --list)");
+		if (c->n_words > 1)
+			return usage_error("one scenario at a time ('%s' is extra)", c->words[1]);
+		if ((rc = load(c->words[0], &s)) != 0)
+			return rc;
+	}
+	rc = m->run(c, s);
+	scenario_free(s);      /* freed before exit: the sanitizers' leak check is a test */
+	return rc;
+}
+
+/* Parse the options into c; -1 to go on to a mode, else the exit status (--help, bad usage). */
+static int
+parse(int argc, char **argv, struct cmd *c)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
 	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_GUESS, OPT_WIDE,
@@ -358,43 +565,26 @@ run(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct app_opts o = { .color = true, .mouse = true, .timeout = SCN_MAX_RUN_SECONDS };
-	struct prog_run_opts ro = { .timeout_ms = 60000 };
-	const char *timeout_arg = NULL;
-	bool headless = false, do_list = false, do_check = false;
-	const char *nc;
-	int c;
-
-	/* Our name as we were run, escaped: every message starts with it. */
-	if (argv[0] != NULL && argv[0][0] != '\0') {
-		const char *base = strrchr(argv[0], '/') != NULL ? strrchr(argv[0], '/') + 1 : argv[0];
-		text_safe(base, TEXT_LINE, progname_buf, sizeof progname_buf);
-		progname = progname_buf;
-	}
-	setlocale(LC_ALL, "");
-	nc = getenv("NO_COLOR");
-	if (nc != NULL && *nc != '\0')
-		o.color = false;
-	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
-		o.ascii = true;
+	struct app_opts *o = &c->o;
+	int opt;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":Hf:lcd:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'H': headless = true; break;
-		case 'l': do_list = true; break;
-		case 'c': do_check = true; break;
+	while ((opt = getopt_long(argc, argv, ":Hf:lcd:hV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'H': c->asks |= ASKS_HEADLESS; break;
+		case 'l': c->asks |= ASKS_LIST; break;
+		case 'c': c->asks |= ASKS_CHECK; break;
 		case 'd':
 			/* Again: sweeps compare the dirs side by side (exercise 13-1c). */
-			if (o.n_dirs == sizeof o.dirs / sizeof o.dirs[0])
+			if (o->n_dirs == sizeof o->dirs / sizeof o->dirs[0])
 				return usage_error("%s", "--dir: at most 8 dirs");
-			o.dirs[o.n_dirs++] = optarg;
-			if (o.dir == NULL)
-				o.dir = optarg;
+			o->dirs[o->n_dirs++] = optarg;
+			if (o->dir == NULL)
+				o->dir = optarg;
 			break;
 		case 'f':
-			o.format = transcript_format_find(optarg);
-			if (o.format == NULL) {
+			o->format = transcript_format_find(optarg);
+			if (o->format == NULL) {
 				char names[64], msg[128];
 				snprintf(msg, sizeof msg, "--format: '%%s': expected %s",
 				         transcript_format_names(names, sizeof names));
@@ -402,18 +592,18 @@ run(int argc, char **argv)
 			}
 			break;
 		case OPT_TRACE:
-			if (strcmp(optarg, "auto") == 0) o.trace = RUNNER_TRACE_AUTO;
-			else if (strcmp(optarg, "ptrace") == 0) o.trace = RUNNER_TRACE_PTRACE;
-			else if (strcmp(optarg, "procio") == 0) o.trace = RUNNER_TRACE_PROCIO;
+			if (strcmp(optarg, "auto") == 0) o->trace = RUNNER_TRACE_AUTO;
+			else if (strcmp(optarg, "ptrace") == 0) o->trace = RUNNER_TRACE_PTRACE;
+			else if (strcmp(optarg, "procio") == 0) o->trace = RUNNER_TRACE_PROCIO;
 			else return usage_error("--trace: '%s': expected auto, ptrace or procio", optarg);
 			break;
 		case OPT_PROBE:
-			if (probe_cache_source_parse(optarg, &o.probe) != 0)
+			if (probe_cache_source_parse(optarg, &o->probe) != 0)
 				return usage_error("--probe: '%s': expected auto, cachestat, kpageflags "
 				                   "or mincore", optarg);
 			break;
 		case OPT_CRASH_FS:
-			if (crash_fs_parse(optarg, &o.crash_fs) != 0) {
+			if (crash_fs_parse(optarg, &o->crash_fs) != 0) {
 				char names[64];
 				fprintf(stderr, "%s: --crash-fs: '", progname);
 				text_fput(optarg, TEXT_LINE, stderr);
@@ -422,18 +612,18 @@ run(int argc, char **argv)
 				return APP_EXIT_USAGE;
 			}
 			break;
-		case OPT_NO_COLOR: o.color = false; break;
-		case OPT_ASCII: o.ascii = true; break;
-		case OPT_QUIZ: o.quiz = true; break;
-		case OPT_NO_MOUSE: o.mouse = false; break;
-		case OPT_BIG: o.big = true; break;
-		case OPT_RECORD: o.record = optarg; break;
-		case OPT_WIDE: o.wide = true; break;
+		case OPT_NO_COLOR: o->color = false; break;
+		case OPT_ASCII: o->ascii = true; break;
+		case OPT_QUIZ: o->quiz = true; break;
+		case OPT_NO_MOUSE: o->mouse = false; break;
+		case OPT_BIG: o->big = true; break;
+		case OPT_RECORD: o->record = optarg; break;
+		case OPT_WIDE: o->wide = true; break;
 		case OPT_EXPORT:
 			/* html: the run as a web page, which is a transcript's format. */
 			if (strcmp(optarg, "html") == 0) {
-				o.format = transcript_format_find("html");
-				headless = true;
+				o->format = transcript_format_find("html");
+				c->asks |= ASKS_HEADLESS;
 				break;
 			}
 			if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0 &&
@@ -441,13 +631,14 @@ run(int argc, char **argv)
 			    strcmp(optarg, "c") != 0)
 				return usage_error("--export: '%s': expected csv, json, md, svg, c or html",
 				                   optarg);
-			o.export_fmt = optarg;
+			o->export_fmt = optarg;
+			c->asks |= strcmp(optarg, "c") == 0 ? ASKS_EXPORT_C : ASKS_EXPORT;
 			break;
-		case OPT_STRICT: o.strict = true; break;
+		case OPT_STRICT: o->strict = true; break;
 		case OPT_BUDGET: {
 			char *end;
-			o.budget = strtod(optarg, &end);
-			if (*end != '\0' || !number_arg(optarg) || !(o.budget > 0 && o.budget <= 3600))
+			o->budget = strtod(optarg, &end);
+			if (*end != '\0' || !number_arg(optarg) || !(o->budget > 0 && o->budget <= 3600))
 				return usage_error("--budget: '%s': expected seconds, 0 < s <= 3600", optarg);
 			break;
 		}
@@ -457,37 +648,37 @@ run(int argc, char **argv)
 			if (end == optarg || *end != '\0' || !number_arg(optarg) || !(t >= 0 && t <= 86400))
 				return usage_error("--timeout: '%s': expected seconds, 0 <= s <= 86400",
 				                   optarg);
-			/* A PROGRAM's own bound; a scenario's run is checked below. */
-			ro.timeout_ms = (unsigned)(t * 1000);
-			o.timeout = t;
-			timeout_arg = optarg;
+			/* A PROGRAM's own bound; a scenario's run is checked by its mode. */
+			c->ro.timeout_ms = (unsigned)(t * 1000);
+			o->timeout = t;
+			c->timeout_arg = optarg;
 			break;
 		}
-		case OPT_STDIN: ro.stdin_path = optarg; break;
+		case OPT_STDIN: c->ro.stdin_path = optarg; break;
 		case OPT_ALLOW_RUN:
 			if (optarg == NULL)
-				o.consent.all = true;
-			else if (o.consent.n == PROG_CONSENT_MAX)
+				o->consent.all = true;
+			else if (o->consent.n == PROG_CONSENT_MAX)
 				return usage_error("--allow-run: '%s': at most 16 programs", optarg);
 			else
-				o.consent.progs[o.consent.n++] = optarg;
+				o->consent.progs[o->consent.n++] = optarg;
 			break;
-		case OPT_PRACTICE: o.practice_topic = true; break;
-		case OPT_ANSWERS: o.answers = true; break;
+		case OPT_PRACTICE: c->asks |= ASKS_PRACTICE; break;
+		case OPT_ANSWERS: o->answers = true; break;
 		case OPT_GUESS:
-			if (o.n_guess == sizeof o.guess / sizeof o.guess[0])
+			if (o->n_guess == sizeof o->guess / sizeof o->guess[0])
 				return usage_error("--guess: '%s': at most 16 answers", optarg);
-			o.guess[o.n_guess++] = optarg;
-			o.answers = true;
+			o->guess[o->n_guess++] = optarg;
+			o->answers = true;
 			break;
 		case OPT_SEED: {
 			char *end;
 			errno = 0;
-			o.seed = strtoull(optarg, &end, 10);
+			o->seed = strtoull(optarg, &end, 10);
 			if (errno != 0 || end == optarg || *end != '\0' || !number_arg(optarg) ||
 			    optarg[0] == '.')
 				return usage_error("--seed: '%s': expected a number, 0 to 2^64-1", optarg);
-			o.has_seed = true;
+			o->has_seed = true;
 			break;
 		}
 		case 'h': usage(stdout); return APP_EXIT_OK;
@@ -503,105 +694,47 @@ run(int argc, char **argv)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-
+	c->words = argv + optind;
+	c->n_words = argc - optind;
 	/* "-- PROGRAM ARG...": the student's own program instead of a scenario. */
-	if (optind > 1 && optind <= argc && strcmp(argv[optind - 1], "--") == 0 && !do_list &&
-	    !do_check && !o.practice_topic)
-		return program(argv + optind, argc - optind, headless, &o, &ro);
+	if (optind > 1 && optind <= argc && strcmp(argv[optind - 1], "--") == 0)
+		c->asks |= ASKS_PROGRAM;
+	return -1;
+}
 
-	/* A scenario's run has bounds (iobufviz(1), BOUNDS): its timeout cannot be lifted. */
-	if (timeout_arg != NULL && !(o.timeout > 0 && o.timeout <= SCN_MAX_RUN_SECONDS))
-		return usage_error("--timeout: '%s': a scenario's run takes 0 < s <= 3600 seconds",
-		                   timeout_arg);
+/* Parse the command line and run the mode it asks for; return the exit status. */
+static int
+run(int argc, char **argv)
+{
+	struct cmd c = {
+		.o = { .color = true, .mouse = true, .timeout = SCN_MAX_RUN_SECONDS,
+		       .program = prog_op_step },
+		.ro = { .timeout_ms = 60000 },
+	};
+	const struct mode *m = modes;
+	const char *nc;
+	int rc;
 
-	if (do_list) {
-		if (optind != argc)
-			return usage_error("--list takes no scenario ('%s')", argv[optind]);
-		return list();
+	/* Our name as we were run, escaped: every message starts with it. */
+	if (argv[0] != NULL && argv[0][0] != '\0') {
+		const char *base = strrchr(argv[0], '/') != NULL ? strrchr(argv[0], '/') + 1 : argv[0];
+		text_safe(base, TEXT_LINE, progname_buf, sizeof progname_buf);
+		progname = progname_buf;
 	}
-	if (o.practice_topic && !do_list && !do_check)
-		return practice(argc, argv, &o, headless);
-	if (o.has_seed || o.answers) {
-		char given[64];
-		return usage_error("%s: only with --practice", practice_opts(&o, given, sizeof given));
-	}
-	if (do_check) {
-		int rc = APP_EXIT_OK;
-		if (optind == argc)
-			return usage_error("%s", "--check needs at least one scenario file");
-		for (int i = optind; i < argc; i++) {
-			struct scenario *s;
-			if (load(argv[i], &s) != 0) {
-				rc = APP_EXIT_USAGE;
-				continue;
-			}
-			text_fput(s->path, TEXT_LINE, stdout);
-			printf(": ok, %zu step%s\n", s->n_steps, s->n_steps == 1 ? "" : "s");
-			/* What it would run, so that the user knows before allowing it. */
-			prog_consent_print(s, NULL, stdout);
-			scenario_free(s);
-		}
+	setlocale(LC_ALL, "");
+	/* The user's characters and messages, but numbers as C writes them: a decimal comma
+	 * (de_DE) would make the JSON invalid and the tables unlike the documented ones. */
+	setlocale(LC_NUMERIC, "C");
+	nc = getenv("NO_COLOR");
+	if (nc != NULL && *nc != '\0')
+		c.o.color = false;
+	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+		c.o.ascii = true;
+	if ((rc = parse(argc, argv, &c)) >= 0)
 		return rc;
-	}
-	if (optind == argc)
-		return usage_error("%s", "no scenario given (try --list)");
-	if (optind + 1 < argc)
-		return usage_error("one scenario at a time ('%s' is extra)", argv[optind + 1]);
-
-	struct scenario *s;
-	int rc = load(argv[optind], &s);
-	if (rc != 0)
-		return rc;
-	if (o.export_fmt != NULL && strcmp(o.export_fmt, "c") == 0) {
-		rc = export_c(s, &o.consent);
-		scenario_free(s);
-		return rc;
-	}
-	if (o.export_fmt != NULL) {
-		size_t sweeps = 0;
-		for (size_t i = 0; i < s->n_steps; i++)
-			sweeps += s->steps[i].op == SCN_OP_SWEEP;
-		if (sweeps == 0) {
-			text_fline(stderr, progname, "", ": --export: ");
-			text_fline(stderr, "", s->path, " has no sweep step: nothing to export\n");
-			scenario_free(s);
-			return APP_EXIT_USAGE;
-		}
-	}
-	/* --export prints tables, not a screen; the screen-only options need the screen. */
-	if (o.export_fmt != NULL)
-		headless = true;
-	if (headless && (o.record != NULL || o.quiz)) {
-		scenario_free(s);      /* freed before exit: the sanitizers' leak check is a test */
-		return usage_error("%s", o.record != NULL ?
-		                   "--record records the terminal UI: not with --headless or --export" :
-		                   "--quiz asks at the terminal: not with --headless or --export");
-	}
-	if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "%s: not a terminal: use --headless for a transcript\n", progname);
-		scenario_free(s);
-		return APP_EXIT_USAGE;
-	}
-	if (!headless) {
-		char why[160];
-		struct stat st;
-
-		if (crt_check(why, sizeof why) != 0) {
-			fprintf(stderr, "%s: %s; use --headless for a transcript\n", progname, why);
-			scenario_free(s);
-			return APP_EXIT_ENV;
-		}
-		/* The recorder opens with O_EXCL too; this says it before the screen is taken. */
-		if (o.record != NULL && lstat(o.record, &st) == 0) {
-			scenario_free(s);
-			return usage_error("--record: '%s' exists; iobufviz never overwrites a file",
-			                   o.record);
-		}
-	}
-	reap(&o);
-	rc = headless ? headless_run(s, &o) : tui_run(s, &o);
-	scenario_free(s);
-	return rc;
+	while (m->asks != 0 && !(c.asks & m->asks))
+		m++;
+	return mode_run(m, &c);
 }
 
 /* Entry point: run, then make sure what was printed reached standard output. */

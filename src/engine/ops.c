@@ -70,20 +70,6 @@ ops_init(struct ops_state *st, const char *path)
 	ops_dio_align(path, &st->dio_align, &st->dio_offset_align);
 }
 
-/* Exchange the unnamed fd/FILE* pair with the named pair h. */
-static void
-ops_swap(struct ops_state *st, struct ops_handle *h)
-{
-	struct ops_handle t = { st->fp, st->fd, st->fd_open, st->open_flags, st->direct };
-
-	st->fp = h->fp;
-	st->fd = h->fd;
-	st->fd_open = h->fd_open;
-	st->open_flags = h->open_flags;
-	st->direct = h->direct;
-	*h = t;
-}
-
 /*
  * After an O_DIRECT transfer failed with EINVAL: say which of O_DIRECT's rules it broke,
  * checked against this file's real alignments (the loader knows only the least of them).
@@ -465,43 +451,6 @@ ops_tail(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 		snprintf(out->note + strlen(out->note), sizeof out->note - strlen(out->note),
 		         "; %llu line(s) cut to their first %d bytes", (unsigned long long)ts.cut,
 		         TAIL_LINE_MAX);
-}
-
-/* True if the worker runs op. */
-bool
-ops_has(enum scn_op op)
-{
-	return (unsigned)op < SCN_OP__COUNT && scn_op_table[op].run != NULL;
-}
-
-/* Run one step's op. */
-void
-ops_run(struct ops_state *st, const struct scn_step *step, struct ops_result *out)
-{
-	memset(out, 0, sizeof *out);
-	if (!ops_has(step->op)) {
-		out->ret = -1;
-		out->err = ENOSYS;
-		snprintf(out->note, sizeof out->note, "not implemented in the engine yet");
-		return;
-	}
-	if (step->handle == 0 || step->handle > SCN_MAX_NAMES) {
-		scn_op_table[step->op].run(st, &step->args, out);
-		return;
-	}
-	/* A named pair stands in for the unnamed one during the call. An op that wraps the fd
-	 * (fdopen) with as: wraps the unnamed fd, so its new pair starts with it. */
-	struct ops_handle *h = &st->named[step->handle - 1];
-	if (scenario_op_has(step->op, SCN_OPF_WRAPS) && scenario_op_has(step->op, SCN_OPF_FD) &&
-	    h->fp == NULL && !h->fd_open && h->fd < 0) {
-		h->fd = st->fd;
-		h->fd_open = st->fd_open;
-		h->open_flags = st->open_flags;
-		h->direct = st->direct;
-	}
-	ops_swap(st, h);
-	scn_op_table[step->op].run(st, &step->args, out);
-	ops_swap(st, h);
 }
 
 /*

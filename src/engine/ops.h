@@ -50,6 +50,9 @@ struct ops_result {
 	char *output;              /* tail: the lines it printed (heap; the worker frees it) */
 };
 
+/* An op's function: make the real call of one step (the run column of SCN_OP_LIST). */
+typedef void ops_fn(struct ops_state *st, const struct scn_args *a, struct ops_result *out);
+
 /* The ops, one function each, named in SCN_OP_LIST: make the real call of one step. */
 #define OPS_DECLARE(fn) \
 	void fn(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
@@ -90,12 +93,6 @@ OPS_DECLARE(ops_tail);
 
 /* Start with no FILE* and no fd; path is the scratch file. */
 void ops_init(struct ops_state *st, const char *path);
-
-/* True if ops_run has something to run for op (false: the runner does all of it). */
-bool ops_has(enum scn_op op);
-
-/* Run step's op for real. A failing call is a result (ret -1, err), never a crash. */
-void ops_run(struct ops_state *st, const struct scn_step *step, struct ops_result *out);
 
 /* The FILE* and fd (and whether it is open) that step acts on: its name's, or the unnamed. */
 void ops_handle_of(const struct ops_state *st, const struct scn_step *step, FILE **fp, int *fd,

@@ -17,6 +17,7 @@
 #include "base/errmsg.h"
 #include "base/fdio.h"
 #include "crash/lab.h"
+#include "base/text.h"
 #include "engine/runner-int.h"
 #include "probe/probe.h"
 #include "scratch/scratch.h"
@@ -93,7 +94,7 @@ runner_place_say(struct runner *r, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	runner_vappend(r->place_note, sizeof r->place_note, fmt, ap);
+	text_vsentence(r->place_note, sizeof r->place_note, fmt, ap);
 	va_end(ap);
 }
 

@@ -56,13 +56,9 @@ struct runner {
 };
 
 /* A runner-side op: fills out (ret, err, note, events) and leaves snapshots to the caller. */
-typedef void (*runner_op_fn)(struct runner *, const struct scn_step *, struct step_result *);
 
 /* Observe the state now: stdio as the worker last reported it, the rest by the probes. */
 void runner_observe(struct runner *r, struct snapshot *snap);
-
-/* Append a sentence to buf (len bytes), after "; " when buf holds one already. */
-void runner_vappend(char *buf, size_t len, const char *fmt, va_list ap);
 
 /* Append a sentence to the step's note. */
 void runner_note(struct step_result *out, const char *fmt, ...);
@@ -89,12 +85,6 @@ void runner_note_timeout(struct runner *r, struct step_result *out);
 
 /* Send step index to the worker and collect what it did (events, reply). */
 void runner_exchange(struct runner *r, size_t index, struct step_result *out);
-
-/* engine/runner-steps.c: the steps that run in the runner, one function each (see runner_ops[]). */
-void runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_result *out);
-void runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result *out);
-void runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result *out);
-void runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out);
 
 /*
  * engine/runner-file.c: make the scratch file (in a scratch dir, or in a crash lab when

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* runner-steps.c: the steps that run in the runner, not the worker: a sweep's timed runs, the
- * pty exercise, a wait that watches the cache, a program run under the tracer. */
+/* runner-steps.c: a step run: in the worker, or in the runner itself (a sweep's timed runs, the
+ * pty exercise, a wait that watches the cache, a program run under the tracer). */
 #include <config.h>
 
 #include <assert.h>
@@ -17,8 +17,6 @@
 #include "sweep/sweep.h"
 #include "export/describe.h"
 #include "probe/probe.h"
-#include "prog/consent.h"
-#include "prog/op.h"
 #include "engine/pty-run.h"
 #include "engine/runner-int.h"
 #include "scratch/scratch.h"
@@ -38,7 +36,7 @@ runner_sweep_check(const struct sweep_progress *p, void *user)
  * sweep: timed runs in children forked from the runner (sweep/sweep.c), never in the traced
  * worker; their files live in bench's own private scratch dirs under the same parent.
  */
-void
+static void
 runner_op_sweep(struct runner *r, const struct scn_step *step, struct step_result *out)
 {
 	struct sweep_opts bo = {
@@ -96,7 +94,7 @@ runner_pty_mode(const struct pty_side *s)
  * panes then show. Each child is traced as the worker is: its calls on its stdout are the
  * step's events, the terminal run's first, each named by its run.
  */
-void
+static void
 runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result *out)
 {
 	struct pty_where w = { .file_path = r->path, .trace = r->tracer != NULL,
@@ -176,7 +174,7 @@ runner_wait_blind(const struct snapshot *now, struct step_result *out, int64_t *
 }
 
 /* wait: sleep in slices, looking at the cache after each, until time or clean. */
-void
+static void
 runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result *out)
 {
 	const struct scn_args *a = &step->args;
@@ -251,35 +249,31 @@ runner_run_poll(void *arg)
 	return runner_poll_now(arg);
 }
 
-/* run: the student's program, to its end, as one step (prog/op.c), within what is left of
- * the run's time; q in the TUI stops it. */
-void
+/* run: the student's program, to its end, as one step (runner_opts.program: prog/op.c),
+ * within what is left of the run's time; q in the TUI stops it. */
+static void
 runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out)
 {
-	struct prog_op_bounds b = { .seconds = r->timeout - r->used - runner_since(&r->busy),
-	                            .poll = runner_run_poll, .poll_arg = r };
+	struct runner_program_ctx c = {
+		.dir = scratch_dir(r->scratch), .file = r->path, .user_dir = r->o.dir,
+		.consent = r->o.consent, .seconds = r->timeout - r->used - runner_since(&r->busy),
+		.poll = runner_run_poll, .poll_arg = r,
+	};
 	struct timespec start;
-	char in[PATH_MAX];
+	int rc;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	out->events.source = EV_SRC_PTRACE;
 	out->ret = -1;
-	/* Only what the user allowed runs (prog/consent.h); its stdin is never a file of theirs
-	 * but one in the scratch dir or their --dir. */
-	if (!prog_consent_allows(r->o.consent, step->args.program)) {
-		runner_note(out, "not run: %.200s was not allowed (--allow-run)",
-		            step->args.program);
-		out->err = EPERM;
+	if (r->o.program == NULL) {
+		runner_note(out, "not run: the run op is not bound in this build of the runner");
+		out->err = ENOSYS;
 		return;
 	}
-	if (prog_consent_stdin(step->args.stdin_path, scratch_dir(r->scratch), r->path, r->o.dir,
-	                       in, sizeof in) != 0) {
-		runner_note(out, "%s", in);
-		out->err = EPERM;
+	rc = r->o.program(&step->args, &c, out);
+	if (rc == -2)           /* refused before it ran: not allowed, or its stdin */
 		return;
-	}
-	if (prog_op_run(&step->args, scratch_dir(r->scratch), r->path, in, &b, out) != 0 &&
-	    out->err == 0)
+	if (rc != 0 && out->err == 0)
 		out->err = ECHILD;
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
 	/* The program killed at the run's deadline (the helper's bound) is stopped by it too,
@@ -288,4 +282,79 @@ runner_op_run(struct runner *r, const struct scn_step *step, struct step_result 
 		runner_note_timeout(r, out);
 	else if (r->stop)
 		out->stopped = true;
+}
+
+/* The runner's parts that ops may run in (their op table entry says which); NULL: the worker. */
+typedef void (*runner_op_fn)(struct runner *, const struct scn_step *, struct step_result *);
+static const runner_op_fn runner_ops[SCN_RUNS__COUNT] = {
+	[SCN_RUNS_RUNNER_WAIT] = runner_op_wait,
+	[SCN_RUNS_RUNNER_PTY] = runner_op_pty,       /* curriculum */
+	[SCN_RUNS_RUNNER_SWEEP] = runner_op_sweep,   /* sweep/sweep.c */
+	[SCN_RUNS_RUNNER_RUN] = runner_op_run,       /* runner_opts.program */
+};
+
+/*
+ * The scratch file's first bytes, through our read-only fd, when the step expects them
+ * (file.content, file.prefix); else NULL. Only then: reading can bring pages into the cache.
+ */
+static char *
+runner_file_content(const struct runner *r, const struct scn_step *step)
+{
+	enum { MAX = 4096 };
+	bool want = false;
+	char *buf;
+	ssize_t n;
+
+	for (size_t i = 0; i < step->n_expects; i++)
+		want = want || step->expects[i].key == SCN_KEY_FILE_CONTENT ||
+		       step->expects[i].key == SCN_KEY_FILE_PREFIX;
+	if (!want || (buf = malloc(MAX + 1)) == NULL)
+		return NULL;
+	n = pread(r->probe_fd, buf, MAX, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+/* Run the next step. */
+int
+runner_step(struct runner *r, struct step_result *out)
+{
+	const struct scn_step *step;
+
+	memset(out, 0, sizeof *out);
+	if (r == NULL || r->next >= r->s->n_steps)
+		return 0;
+	out->index = r->next++;
+	step = &r->s->steps[out->index];
+	out->step = step;
+	clock_gettime(CLOCK_MONOTONIC, &r->busy);
+	(void)runner_over(r);
+	/* Observed now, not the last step's after: at a person's pace the kernel may write
+	 * pages back between two steps, and that must not be shown as this step's doing. */
+	runner_observe(r, &out->before);
+	out->events.source = r->source;
+	if ((unsigned)step->op >= SCN_OP__COUNT) {
+		out->ret = -1;
+		out->err = EINVAL;
+		runner_note(out, "unknown op");
+	} else if (r->stop) {
+		out->ret = -1;
+		out->err = r->timed_out ? ETIMEDOUT : ECANCELED;
+		out->stopped = true;
+		out->timed_out = r->timed_out;
+		runner_note(out, "nothing was run: the run was %s", r->timed_out ?
+		            "stopped by its timeout (--timeout)" : "stopped");
+	} else if (r->dead) {
+		out->ret = -1;
+		out->err = ECHILD;
+		runner_note(out, "nothing was run: %s earlier", r->dead_note);
+	} else if (runner_ops[scn_op_table[step->op].runs] != NULL) {
+		runner_ops[scn_op_table[step->op].runs](r, step, out);
+	} else {
+		runner_exchange(r, out->index, out);
+	}
+	runner_observe(r, &out->after);
+	r->used += runner_since(&r->busy);
+	out->file_content = runner_file_content(r, step);
+	return 1;
 }

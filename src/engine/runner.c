@@ -25,10 +25,10 @@
 #include "base/errmsg.h"
 #include "engine/ops.h"
 #include "probe/probe.h"
-#include "prog/op.h"
 #include "engine/pty-run.h"
 #include "sweep/sweep.h"
 #include "engine/runner.h"
+#include "base/text.h"
 #include "engine/runner-int.h"
 #include "scratch/scratch.h"
 #include "sweep/stats.h"
@@ -93,20 +93,6 @@ runner_observe(struct runner *r, struct snapshot *snap)
 		         "own: a shared disk's counters are everyone's (--crash-fs gives a lesson one)");
 }
 
-/* Append a sentence to buf (len bytes), after "; " when buf holds one already. */
-void
-runner_vappend(char *buf, size_t len, const char *fmt, va_list ap)
-{
-	size_t n = strlen(buf);
-
-	if (n > 0 && n + 2 < len) {
-		memcpy(buf + n, "; ", 3);
-		n += 2;
-	}
-	if (n < len)
-		vsnprintf(buf + n, len - n, fmt, ap);
-}
-
 /* Append a sentence to the step's note. */
 void
 runner_note(struct step_result *out, const char *fmt, ...)
@@ -114,7 +100,7 @@ runner_note(struct step_result *out, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	runner_vappend(out->note, sizeof out->note, fmt, ap);
+	text_vsentence(out->note, sizeof out->note, fmt, ap);
 	va_end(ap);
 }
 
@@ -297,14 +283,6 @@ runner_exchange(struct runner *r, size_t index, struct step_result *out)
 	}
 }
 
-/* The runner's parts that ops may run in (their op table entry says which); NULL: the worker. */
-static const runner_op_fn runner_ops[SCN_RUNS__COUNT] = {
-	[SCN_RUNS_RUNNER_WAIT] = runner_op_wait,
-	[SCN_RUNS_RUNNER_PTY] = runner_op_pty,       /* curriculum */
-	[SCN_RUNS_RUNNER_SWEEP] = runner_op_sweep,   /* sweep/sweep.c */
-	[SCN_RUNS_RUNNER_RUN] = runner_op_run,       /* prog/op.c */
-};
-
 /* Kill and reap the worker if it lives. */
 void
 runner_kill_worker(struct runner *r)
@@ -486,72 +464,6 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	}
 	r->used = runner_since(&r->busy);
 	return r;
-}
-
-/*
- * The scratch file's first bytes, through our read-only fd, when the step expects them
- * (file.content, file.prefix); else NULL. Only then: reading can bring pages into the cache.
- */
-static char *
-runner_file_content(const struct runner *r, const struct scn_step *step)
-{
-	enum { MAX = 4096 };
-	bool want = false;
-	char *buf;
-	ssize_t n;
-
-	for (size_t i = 0; i < step->n_expects; i++)
-		want = want || step->expects[i].key == SCN_KEY_FILE_CONTENT ||
-		       step->expects[i].key == SCN_KEY_FILE_PREFIX;
-	if (!want || (buf = malloc(MAX + 1)) == NULL)
-		return NULL;
-	n = pread(r->probe_fd, buf, MAX, 0);
-	buf[n > 0 ? n : 0] = '\0';
-	return buf;
-}
-
-/* Run the next step. */
-int
-runner_step(struct runner *r, struct step_result *out)
-{
-	const struct scn_step *step;
-
-	memset(out, 0, sizeof *out);
-	if (r == NULL || r->next >= r->s->n_steps)
-		return 0;
-	out->index = r->next++;
-	step = &r->s->steps[out->index];
-	out->step = step;
-	clock_gettime(CLOCK_MONOTONIC, &r->busy);
-	(void)runner_over(r);
-	/* Observed now, not the last step's after: at a person's pace the kernel may write
-	 * pages back between two steps, and that must not be shown as this step's doing. */
-	runner_observe(r, &out->before);
-	out->events.source = r->source;
-	if ((unsigned)step->op >= SCN_OP__COUNT) {
-		out->ret = -1;
-		out->err = EINVAL;
-		runner_note(out, "unknown op");
-	} else if (r->stop) {
-		out->ret = -1;
-		out->err = r->timed_out ? ETIMEDOUT : ECANCELED;
-		out->stopped = true;
-		out->timed_out = r->timed_out;
-		runner_note(out, "nothing was run: the run was %s", r->timed_out ?
-		            "stopped by its timeout (--timeout)" : "stopped");
-	} else if (r->dead) {
-		out->ret = -1;
-		out->err = ECHILD;
-		runner_note(out, "nothing was run: %s earlier", r->dead_note);
-	} else if (runner_ops[scn_op_table[step->op].runs] != NULL) {
-		runner_ops[scn_op_table[step->op].runs](r, step, out);
-	} else {
-		runner_exchange(r, out->index, out);
-	}
-	runner_observe(r, &out->after);
-	r->used += runner_since(&r->busy);
-	out->file_content = runner_file_content(r, step);
-	return 1;
 }
 
 /* How stdio's calls are seen in this run. */

@@ -29,6 +29,27 @@ typedef int (*runner_poll_fn)(void *user);
 struct sweep_progress;
 struct prog_consent;
 
+/* Where, and within what, a run step's program runs (runner_program_fn). */
+struct runner_program_ctx {
+	const char *dir;              /* the scratch dir: the program's working directory */
+	const char *file;             /* the scratch file ("{file}" in its arguments) */
+	const char *user_dir;         /* --dir (runner_opts.dir), where its stdin may be too */
+	const struct prog_consent *consent; /* runner_opts.consent */
+	double seconds;               /* what is left of the run's time */
+	int (*poll)(void *);          /* asked every ~100 ms: non-zero stops it now */
+	void *poll_arg;
+};
+
+/*
+ * The run op: a student's program, if the user allowed it, run to its end as one step
+ * (prog/op.c's prog_op_step). The program tracer sits above the engine (its steps are lesson
+ * results), so whoever starts the run binds it. Fills out as prog/op.h says. 0: it ran; -1:
+ * it could not (out->note says why); -2: refused before anything ran (not allowed, or its
+ * stdin; out->err EPERM).
+ */
+typedef int (*runner_program_fn)(const struct scn_args *a, const struct runner_program_ctx *c,
+                                 struct step_result *out);
+
 /* Called between the timed runs of a sweep step (sweep/sweep.h); non-zero stops the sweep. */
 typedef int (*runner_sweep_fn)(const struct sweep_progress *p, void *user);
 
@@ -43,6 +64,7 @@ struct runner_opts {
 	const char *const *sweep_dirs; /* more than one: sweeps compare these dirs side by side */
 	size_t n_sweep_dirs;
 	enum snap_source probe;       /* page cache source (probe_cache_as); NONE = the chain */
+	runner_program_fn program;    /* the run op; NULL: a run step fails with ENOSYS */
 	double timeout;               /* seconds the run may spend in all (--timeout); 0 or more
 	                                 than SCN_MAX_RUN_SECONDS: that. Past it, the step is
 	                                 stopped (out->timed_out) and no later step runs */

@@ -30,7 +30,7 @@
 /* Bytes of an op's output (tail) carried in a reply; the rest is cut, and said so. */
 #define WORKER_OUTPUT_MAX 2048
 
-/* Runner -> worker: run step `step` of the scenario (or just probe, see ops_has). */
+/* Runner -> worker: run step `step` of the scenario (or just probe: an op it does not run). */
 struct worker_cmd {
 	uint32_t magic;
 	uint32_t step;

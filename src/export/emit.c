@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* export/emit.c: a step as C (emit_step), what every op's writer shares, and the ops on the fd:
+/* export/emit.c: what every op's writer shares, and the ops on the fd:
  * each writes the line a student would write and the program's statements together. */
 #include <config.h>
 
@@ -12,57 +12,6 @@
 #include "export/cident.h"
 #include "export/emit-int.h"
 #include "trace/decode.h"
-
-/* Replace every whole identifier word outside literals in t with with. */
-static void
-emit_rename(struct ctext *t, const char *word, const char *with)
-{
-	/* Room for every byte of t to be the start of a replaced word. */
-	size_t cap = t->len + 1 + (t->len / strlen(word) + 1) * strlen(with);
-	char *buf;
-
-	if (t->len == 0)
-		return;
-	if ((buf = malloc(cap)) == NULL) {
-		t->nomem = true;
-		return;
-	}
-	memcpy(buf, t->s, t->len + 1);
-	cident_replace(buf, cap, word, with);
-	ctext_clear(t);
-	ctext_printf(t, "%s", buf);
-	free(buf);
-}
-
-/* Write step st as C (both texts), a named pair's names in place of fd and fp. */
-void
-emit_step(const struct scn_step *st, struct emit *e)
-{
-	*e = (struct emit){ 0 };
-	if ((unsigned)st->op >= SCN_OP__COUNT || scn_op_table[st->op].emit == NULL) {
-		ctext_printf(&e->call, "?");
-		ctext_printf(&e->code, "/* %s: not a C call */", scenario_op_name(st->op));
-		return;
-	}
-	scn_op_table[st->op].emit(st, e);
-	if (st->handle == 0 || st->name == NULL)
-		return;
-	/* The line: the pair's name in place of fp, and of fd unless fp is there too (fdopen
-	 * and fileno keep the fd as it is): a = open(...), fputs(..., a). */
-	if (!cident_has(ctext_str(&e->call), "fp"))
-		emit_rename(&e->call, "fd", st->name);
-	emit_rename(&e->call, "fp", st->name);
-	/* The program: fd_NAME and fp_NAME in place of fd and fp; the op that made its pair
-	 * from the unnamed fd (fdopen as:) keeps fd. */
-	char with[40];
-	snprintf(with, sizeof with, "fp_%s", st->name);
-	emit_rename(&e->code, "fp", with);
-	if (scenario_op_has(st->op, SCN_OPF_WRAPS) && scenario_op_has(st->op, SCN_OPF_FD) &&
-	    st->made)
-		return;
-	snprintf(with, sizeof with, "fd_%s", st->name);
-	emit_rename(&e->code, "fd", with);
-}
 
 /* Free e's texts. */
 void

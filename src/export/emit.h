@@ -27,7 +27,11 @@ struct emit {
 	size_t own_buffer;   /* bytes of the own stdio buffer vbufN the step needs; 0: none */
 };
 
-/* Write step st as C into e (empty), a named pair's names in place of fd and fp. */
+/* export/emit-step.c: true if op has its writer (every op should: else a comment stands in). */
+bool emit_step_has(enum scn_op op);
+
+/* export/emit-step.c: write step st as C into e (empty), a named pair's names in place of fd
+ * and fp. */
 void emit_step(const struct scn_step *st, struct emit *e);
 
 /* Free what e holds. */

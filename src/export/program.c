@@ -14,7 +14,6 @@
 #include "export/emit.h"
 #include "export/program.h"
 #include "export/program-tpl.h"
-#include "prog/consent.h"
 
 /* Building a program: the lines so far and whether memory ran out. */
 struct program_build {
@@ -333,7 +332,7 @@ program_runs(struct program_build *b, const struct scenario *s)
 		struct ctext t = { 0 };
 		char *cmd;
 
-		if (!prog_consent_runs(&s->steps[i]))
+		if (!scenario_step_runs(&s->steps[i]))
 			continue;
 		if (!any)
 			program_add(b, 0, " *\n * Warning: this program runs other programs, with your "
@@ -341,7 +340,7 @@ program_runs(struct program_build *b, const struct scenario *s)
 			            "iobufviz exports it only\n * with --allow-run; {file} is the FILE "
 			            "you give it):");
 		any = true;
-		if ((cmd = prog_consent_command(&s->steps[i])) == NULL) {
+		if ((cmd = scenario_run_command(&s->steps[i])) == NULL) {
 			b->nomem = true;
 			return;
 		}
@@ -389,7 +388,7 @@ program_new(const struct scenario *s)
 	if (b.p->first == NULL || b.p->last == NULL || b.p->runs == NULL)
 		goto fail;
 	for (size_t i = 0; i < s->n_steps; i++)
-		b.p->runs[i] = prog_consent_runs(&s->steps[i]);
+		b.p->runs[i] = scenario_step_runs(&s->steps[i]);
 	any_fd = program_uses(all.s, "fd");
 	any_fp = program_uses(all.s, "fp");
 

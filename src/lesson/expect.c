@@ -363,6 +363,12 @@ expect_get_file_content(const struct step_result *sr, int64_t *num, char *text, 
 	return expect_output(sr->file_content, num, text, len);
 }
 
+/* The key table's getter column: each key's observed value in a step result. */
+static bool (*const expect_get[SCN_KEY__COUNT])(const struct step_result *, int64_t *, char *,
+                                                size_t) = {
+	SCN_KEY_LIST(SCN_KEY_GET)
+};
+
 /* Observed value of a key: its getter, and the number as text unless the getter wrote one. */
 bool
 expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num, char *text,
@@ -374,7 +380,7 @@ expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num, cha
 		snprintf(text, len, "unknown key");
 		return false;
 	}
-	if (!scn_key_table[key].get(sr, num, text, len)) {
+	if (!expect_get[key](sr, num, text, len)) {
 		if (*num != EXPECT_ABSENT)
 			*num = 0;
 		return false;

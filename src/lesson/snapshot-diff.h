@@ -9,6 +9,7 @@
 
 #include "trace/event.h"
 #include "probe/snapshot.h"
+#include "scenario/scenario.h"
 
 /* Kinds of change, in the order they are reported. */
 enum snapshot_change_kind {

@@ -23,9 +23,6 @@ static const char *const *const scn_fact_values[SCN_FACT__COUNT] = {
 	scn_yes_no,
 };
 
-/* The keys of a case, for messages. */
-#define SCN_CASE_KEYS "when, unless, say, expect"
-
 /* Index of NAME in the NULL-ended list T, or -1. */
 int
 scenario_cond_index(const char *const *t, const char *name)
@@ -94,7 +91,7 @@ scenario_cond_value(struct scn_load *ld, const struct yamlpos_node *n, enum scn_
 }
 
 /* Check a when/unless mapping N: known facts, each a value or a list of values. */
-static void
+void
 scenario_cond_schema_facts(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno)
 {
 	char names[160];
@@ -137,49 +134,6 @@ scenario_cond_schema_facts(struct scn_load *ld, const struct yamlpos_node *n, si
 				scenario_cond_value(ld, v, (enum scn_fact)f, &val, where);
 			free(val);
 		}
-	}
-}
-
-/* Check the shape of a step's cases N (a list of {when, unless, say, expect}). */
-void
-scenario_cond_schema(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno)
-{
-	if (n->kind != YAMLPOS_SEQ) {
-		scenario_at(ld, n, "'cases' takes a list of cases (- when: {...}), not %s",
-			    n->kind == YAMLPOS_MAP ? "a mapping" : "a single value");
-		return;
-	}
-	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, n); c != NULL;
-	     c = yamlpos_next(ld->ix, c)) {
-		bool cond = false, body = false;
-		if (c->kind != YAMLPOS_MAP) {
-			scenario_at(ld, c, "case %zu of step %zu takes a mapping (" SCN_CASE_KEYS
-				    "), not %s", c->index + 1, stepno,
-				    c->kind == YAMLPOS_SEQ ? "a list" : "a single value");
-			continue;
-		}
-		for (const struct yamlpos_node *k = yamlpos_first(ld->ix, c); k != NULL;
-		     k = yamlpos_next(ld->ix, k)) {
-			if (strcmp(k->key, "when") == 0 || strcmp(k->key, "unless") == 0) {
-				cond = true;
-				scenario_cond_schema_facts(ld, k, stepno);
-			} else if (strcmp(k->key, "say") == 0) {
-				body = true;
-				scenario_narr_schema(ld, k);
-			} else if (strcmp(k->key, "expect") == 0) {
-				body = true;
-				scenario_schema_expect(ld, k, stepno);
-			} else {
-				scenario_at_key(ld, k, "unknown key '%s' in case %zu of step %zu (a case "
-						"takes: " SCN_CASE_KEYS ")", k->key, c->index + 1, stepno);
-			}
-		}
-		if (!cond)
-			scenario_at(ld, c, "case %zu of step %zu needs when or unless (a case without "
-				    "a condition belongs in the step itself)", c->index + 1, stepno);
-		else if (!body)
-			scenario_at(ld, c, "case %zu of step %zu needs say or expect", c->index + 1,
-				    stepno);
 	}
 }
 
@@ -232,7 +186,7 @@ scenario_cond_expects(struct scn_load *ld, const struct scn_step *st, struct scn
 	}
 	for (const struct yamlpos_node *k = yamlpos_first(ld->ix, n); k != NULL;
 	     k = yamlpos_next(ld->ix, k)) {
-		scenario_step_expect(ld, st->op, k, k->value != NULL ? k->value : "",
+		scenario_value_step_expect(ld, st->op, k, k->value != NULL ? k->value : "",
 				     &c->expects[c->n_expects++], stepno);
 	}
 }
@@ -276,25 +230,6 @@ scenario_cond_parse(struct scn_load *ld, struct scn_step *st, const struct yamlp
 	}
 }
 
-/* Read the say of each case of st (after all the step's expectations: a say may cite them). */
-void
-scenario_cond_narr(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
-		   size_t stepno)
-{
-	size_t i = 0;
-
-	if (st->n_cases == 0)
-		return;
-	for (const struct yamlpos_node *cn = yamlpos_first(ld->ix, n); cn != NULL && i < st->n_cases;
-	     cn = yamlpos_next(ld->ix, cn), i++) {
-		const struct yamlpos_node *say = yamlpos_get(ld->ix, cn, "say");
-		char where[64];
-		snprintf(where, sizeof where, "the say of case %zu of step %zu", i + 1, stepno);
-		st->cases[i].say = scenario_narr_text(ld, say);
-		scenario_narr_parse(ld, &st->cases[i].narr, say, st, where);
-	}
-}
-
 /* Free a step's cases. */
 void
 scenario_cond_free(struct scn_step *st)
@@ -308,8 +243,7 @@ scenario_cond_free(struct scn_step *st)
 		}
 		free(c->conds);
 		free(c->say);
-		scenario_narr_free(&c->narr);
-		scenario_step_expects_free(c->expects, c->n_expects);
+		scenario_value_expects_free(c->expects, c->n_expects);
 	}
 	free(st->cases);
 	st->cases = NULL;

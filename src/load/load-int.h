@@ -175,6 +175,13 @@ int scenario_value_flags(struct scn_load *ld, const struct yamlpos_node *list,
 int scenario_value_expect(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
 			  struct scn_expect *e);
 
+/* Parse one expectation: key C (known) with value VAL, of a step doing OP, into E. */
+void scenario_value_step_expect(struct scn_load *ld, enum scn_op op, const struct yamlpos_node *c,
+				const char *val, struct scn_expect *e, size_t stepno);
+
+/* Free N expectations E (what they own, and the array). */
+void scenario_value_expects_free(struct scn_expect *e, size_t n);
+
 /* ---- load/bounds.c ---- */
 
 /* Refuse more than SCN_MAX_STEPS steps, on the tree ROOT; 0, or -1 after reporting. */
@@ -197,13 +204,6 @@ int scenario_schema_check(struct scn_load *ld, const struct yamlpos_node *root);
 /* Parse one step RS (libcyaml's), written at SN (STEPNO is 1-based, for messages). */
 void scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
 			 const struct yamlpos_node *sn, size_t stepno);
-
-/* Parse one expectation: key C (known) with value VAL, of a step doing OP, into E. */
-void scenario_step_expect(struct scn_load *ld, enum scn_op op, const struct yamlpos_node *c,
-			  const char *val, struct scn_expect *e, size_t stepno);
-
-/* Free N expectations E (what they own, and the array). */
-void scenario_step_expects_free(struct scn_expect *e, size_t n);
 
 /* wait's rules: seconds or until, not both; timeout only with until. */
 void scenario_step_wait(struct scn_load *ld, const struct scn_step *st,
@@ -237,16 +237,15 @@ const char *scenario_cond_list(const char *const *t, char *buf, size_t len);
 int scenario_cond_value(struct scn_load *ld, const struct yamlpos_node *n, enum scn_fact f,
 			char **v, const char *where);
 
-/* Check the shape of a step's cases N (a list of {when, unless, say, expect}). */
-void scenario_cond_schema(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno);
+/* Check a case's when/unless mapping N: known facts, each a value or a list of values. */
+void scenario_cond_schema_facts(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno);
 
 /* Parse a step's cases N (NULL: none) into st. */
 void scenario_cond_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
 			 size_t stepno);
 
-/* Read the say of each case of st, cases N (after all the step's expectations). */
-void scenario_cond_narr(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
-			size_t stepno);
+/* Free a step's cases (their narrations are the caller's to free first). */
+void scenario_cond_free(struct scn_step *st);
 
 /* ---- load/narr.c ---- */
 
@@ -265,8 +264,6 @@ char *scenario_narr_text(struct scn_load *ld, const struct yamlpos_node *n);
 /* Free what a narration owns. */
 void scenario_narr_free(struct scn_narration *nr);
 
-/* Free a step's cases. */
-void scenario_cond_free(struct scn_step *st);
 
 /* ---- load/sweep.c ---- */
 

@@ -351,7 +351,9 @@ scenario_step_free(struct scn_step *st)
 	scenario_narr_free(&st->narr);
 	free(st->ask);
 	free(st->name);
-	scenario_step_expects_free(st->expects, st->n_expects);
+	scenario_value_expects_free(st->expects, st->n_expects);
+	for (size_t i = 0; i < st->n_cases; i++)
+		scenario_narr_free(&st->cases[i].narr);
 	scenario_cond_free(st);
 	scenario_sweep_free(st->sweep);
 }

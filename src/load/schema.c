@@ -282,6 +282,52 @@ scenario_schema_expect(struct scn_load *ld, const struct yamlpos_node *n, size_t
 	}
 }
 
+/* The keys of a case, for messages. */
+#define SCN_CASE_KEYS "when, unless, say, expect"
+
+/* Check the shape of a step's cases N (a list of {when, unless, say, expect}). */
+static void
+scenario_schema_cases(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno)
+{
+	if (n->kind != YAMLPOS_SEQ) {
+		scenario_at(ld, n, "'cases' takes a list of cases (- when: {...}), not %s",
+			    n->kind == YAMLPOS_MAP ? "a mapping" : "a single value");
+		return;
+	}
+	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, n); c != NULL;
+	     c = yamlpos_next(ld->ix, c)) {
+		bool cond = false, body = false;
+		if (c->kind != YAMLPOS_MAP) {
+			scenario_at(ld, c, "case %zu of step %zu takes a mapping (" SCN_CASE_KEYS
+				    "), not %s", c->index + 1, stepno,
+				    c->kind == YAMLPOS_SEQ ? "a list" : "a single value");
+			continue;
+		}
+		for (const struct yamlpos_node *k = yamlpos_first(ld->ix, c); k != NULL;
+		     k = yamlpos_next(ld->ix, k)) {
+			if (strcmp(k->key, "when") == 0 || strcmp(k->key, "unless") == 0) {
+				cond = true;
+				scenario_cond_schema_facts(ld, k, stepno);
+			} else if (strcmp(k->key, "say") == 0) {
+				body = true;
+				scenario_narr_schema(ld, k);
+			} else if (strcmp(k->key, "expect") == 0) {
+				body = true;
+				scenario_schema_expect(ld, k, stepno);
+			} else {
+				scenario_at_key(ld, k, "unknown key '%s' in case %zu of step %zu (a case "
+						"takes: " SCN_CASE_KEYS ")", k->key, c->index + 1, stepno);
+			}
+		}
+		if (!cond)
+			scenario_at(ld, c, "case %zu of step %zu needs when or unless (a case without "
+				    "a condition belongs in the step itself)", c->index + 1, stepno);
+		else if (!body)
+			scenario_at(ld, c, "case %zu of step %zu needs say or expect", c->index + 1,
+				    stepno);
+	}
+}
+
 /* Report unknown key C of step STEPNO: a misspelt op, or an argument outside its op. */
 static void
 scenario_schema_unknown_op(struct scn_load *ld, const struct yamlpos_node *c, size_t stepno)
@@ -327,7 +373,7 @@ scenario_schema_step(struct scn_load *ld, const struct yamlpos_node *n, size_t s
 		} else if (op < 0 && strcmp(c->key, "expect") == 0) {
 			scenario_schema_expect(ld, c, stepno);
 		} else if (op < 0 && strcmp(c->key, "cases") == 0) {
-			scenario_cond_schema(ld, c, stepno);
+			scenario_schema_cases(ld, c, stepno);
 		} else if (op < 0) {
 			scenario_schema_value(ld, c, f, stepno);
 		} else if (scn_op_table[op].form == SCN_FORM_ARGS) {

@@ -343,7 +343,7 @@ scenario_step_names(struct scn_load *ld, struct scn_step *st, const struct scn_r
 		ld->n_names++;
 		st->handle = (unsigned)ld->n_names;
 		st->made = true;
-		/* fdopen as: wraps the unnamed fd (ops_run copies it into the new pair). */
+		/* fdopen as: wraps the unnamed fd (the worker copies it into the new pair). */
 		free(st->name);
 		st->name = scenario_value_strdup(ld, rs->as);
 	}
@@ -378,42 +378,8 @@ scenario_step_expects(struct scn_load *ld, struct scn_step *st, const struct scn
 		int k = scenario_key_find(c->key);
 		if (k < 0) /* the schema check has refused unknown keys already */
 			continue;
-		scenario_step_expect(ld, st->op, c, re->v[k], &st->expects[st->n_expects++], stepno);
+		scenario_value_step_expect(ld, st->op, c, re->v[k], &st->expects[st->n_expects++], stepno);
 	}
-}
-
-/* Parse one expectation: key C (known) with value VAL, of a step doing OP, into E. */
-void
-scenario_step_expect(struct scn_load *ld, enum scn_op op, const struct yamlpos_node *c,
-		     const char *val, struct scn_expect *e, size_t stepno)
-{
-	int k = scenario_key_find(c->key);
-
-	e->key = (enum scn_key)k;
-	e->source = scenario_value_strdup(ld, val);
-	e->line = c->line;
-	e->col = c->col;
-	if (scenario_value_expect(ld, c, val, e) != 0)
-		return;
-	if (!scenario_key_applies(e->key, op)) {
-		char ops[128] = "";
-		for (const enum scn_op *o = scn_key_table[k].only; *o != SCN_OP__COUNT; o++)
-			scenario_report_append(ops, sizeof ops, o[1] == SCN_OP__COUNT ? " and " :
-					       ", ", scn_op_table[*o].name);
-		scenario_at_key(ld, c, "%s is expected of %s steps, not of %s (step %zu)",
-				scn_key_table[k].name, ops, scn_op_table[op].name, stepno);
-	}
-}
-
-/* Free N expectations E (what they own, and the array). */
-void
-scenario_step_expects_free(struct scn_expect *e, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(e[i].str);
-		free(e[i].source);
-	}
-	free(e);
 }
 
 /* O_DIRECT: a transfer that fails on every disk is an error unless the step expects EINVAL. */
@@ -464,6 +430,31 @@ scenario_step_direct(struct scn_load *ld, const struct scn_step *st, const struc
 		      "O_DIRECT buffer misaligned by %u byte%s "
 		      "(expect result.errno: EINVAL to show the failure)", a->align,
 		      a->align == 1 ? "" : "s");
+}
+
+/* The op table's check column: the loader's rules that an op's argument list cannot say. */
+static void (*const scenario_step_checks[SCN_OP__COUNT])(struct scn_load *, const struct scn_step *,
+							  const struct yamlpos_node *, size_t) = {
+	SCN_OP_LIST(SCN_OP_CHECK)
+};
+
+/* Read the say of each case of st (after all the step's expectations: a say may cite them). */
+static void
+scenario_step_cases_narr(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
+			 size_t stepno)
+{
+	size_t i = 0;
+
+	if (st->n_cases == 0)
+		return;
+	for (const struct yamlpos_node *cn = yamlpos_first(ld->ix, n); cn != NULL && i < st->n_cases;
+	     cn = yamlpos_next(ld->ix, cn), i++) {
+		const struct yamlpos_node *say = yamlpos_get(ld->ix, cn, "say");
+		char where[64];
+		snprintf(where, sizeof where, "the say of case %zu of step %zu", i + 1, stepno);
+		st->cases[i].say = scenario_narr_text(ld, say);
+		scenario_narr_parse(ld, &st->cases[i].narr, say, st, where);
+	}
 }
 
 /* Parse one step RS (libcyaml's), written at SN (STEPNO is 1-based, for messages). */
@@ -527,12 +518,12 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_r
 		break;
 	}
 	scenario_step_names(ld, st, rs, sn, stepno);
-	if (scn_op_table[op].check != NULL)
-		scn_op_table[op].check(ld, st, opnode, stepno);
+	if (scenario_step_checks[op] != NULL)
+		scenario_step_checks[op](ld, st, opnode, stepno);
 	scenario_step_expects(ld, st, rs->expect, yamlpos_get(ld->ix, sn, "expect"), stepno);
 	scenario_cond_parse(ld, st, yamlpos_get(ld->ix, sn, "cases"), stepno);
 	/* Narration last: a sentence may cite the expectations of the step and its cases. */
-	scenario_cond_narr(ld, st, yamlpos_get(ld->ix, sn, "cases"), stepno);
+	scenario_step_cases_narr(ld, st, yamlpos_get(ld->ix, sn, "cases"), stepno);
 	char where[48];
 	snprintf(where, sizeof where, "the %s of step %zu", sayn == opnode ? "note" : "say", stepno);
 	scenario_narr_parse(ld, &st->narr, sayn, st, where);

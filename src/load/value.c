@@ -347,3 +347,37 @@ scenario_value_expect(struct scn_load *ld, const struct yamlpos_node *node, cons
 	}
 	return 0;
 }
+
+/* Parse one expectation: key C (known) with value VAL, of a step doing OP, into E. */
+void
+scenario_value_step_expect(struct scn_load *ld, enum scn_op op, const struct yamlpos_node *c,
+			   const char *val, struct scn_expect *e, size_t stepno)
+{
+	int k = scenario_key_find(c->key);
+
+	e->key = (enum scn_key)k;
+	e->source = scenario_value_strdup(ld, val);
+	e->line = c->line;
+	e->col = c->col;
+	if (scenario_value_expect(ld, c, val, e) != 0)
+		return;
+	if (!scenario_key_applies(e->key, op)) {
+		char ops[128] = "";
+		for (const enum scn_op *o = scn_key_table[k].only; *o != SCN_OP__COUNT; o++)
+			scenario_report_append(ops, sizeof ops, o[1] == SCN_OP__COUNT ? " and " :
+					       ", ", scn_op_table[*o].name);
+		scenario_at_key(ld, c, "%s is expected of %s steps, not of %s (step %zu)",
+				scn_key_table[k].name, ops, scn_op_table[op].name, stepno);
+	}
+}
+
+/* Free N expectations E (what they own, and the array). */
+void
+scenario_value_expects_free(struct scn_expect *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(e[i].str);
+		free(e[i].source);
+	}
+	free(e);
+}

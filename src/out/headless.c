@@ -12,7 +12,6 @@
 
 #include "base/text.h"
 #include "cli/app.h"
-#include "engine/ops.h"
 #include "export/describe.h"
 #include "lesson/lesson.h"
 #include "out/transcript.h"
@@ -100,7 +99,7 @@ headless_step(struct transcript *t, const struct lesson *l, const struct step_re
 		.call = describe_step(sr->step, call, sizeof call),
 		.line = sr->step->line,
 		/* The step's time includes ptrace stops when the traced worker ran it. */
-		.traced = lesson_trace_source(l) == EV_SRC_PTRACE && ops_has(sr->step->op),
+		.traced = lesson_trace_source(l) == EV_SRC_PTRACE && scenario_op_in_worker(sr->step->op),
 	};
 
 	if (sr->ret < 0 && sr->err == 0)
@@ -128,7 +127,8 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .budget = o->budget,
 	                          .sweep_dirs = o->dirs, .n_sweep_dirs = o->n_dirs,
 	                          .probe = o->probe, .timeout = o->timeout,
-	                          .crash_fs = o->crash_fs, .consent = &o->consent };
+	                          .crash_fs = o->crash_fs, .consent = &o->consent,
+	                          .program = o->program };
 	bool progress = isatty(STDERR_FILENO), sweep_failed = false, export = o->export_fmt != NULL;
 	char envmsg[320] = "";
 	struct transcript t;
@@ -149,7 +149,7 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 		free(err);
 		return APP_EXIT_ENV;
 	}
-	transcript_init(&t, o->format, stdout);
+	transcript_init(&t, transcript_format_or_default(o->format), stdout);
 	headless_head(&t, s, l, o);
 	if (!export)
 		transcript_begin(&t);

@@ -111,7 +111,7 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 		return rc;
 	}
 	p.dir = prog_run_dir(r);
-	transcript_init(&t, o->format, stdout);
+	transcript_init(&t, transcript_format_or_default(o->format), stdout);
 	t.prog = &p;
 	t.title = prog_headless_cmd(argv, cmd, sizeof cmd);
 	t.path = argv[0];

@@ -107,6 +107,8 @@ struct transcript_format {
 extern const struct transcript_format out_text_format, out_json_format, out_tap_format,
                                       out_html_format, out_gradescope_format;
 
+/* out/transcript-format.c: the table of formats. */
+
 /* The i-th format of the table (from 0), or NULL past the last. */
 const struct transcript_format *transcript_format_at(size_t i);
 
@@ -116,7 +118,11 @@ const struct transcript_format *transcript_format_find(const char *name);
 /* The formats' names as "a, b or c", into buf. */
 const char *transcript_format_names(char *buf, size_t len);
 
-/* Start t in format fmt (NULL: text) on f; the walk fills the head before transcript_begin. */
+/* fmt, or the default format (text) when fmt is NULL. */
+const struct transcript_format *transcript_format_or_default(const struct transcript_format *fmt);
+
+/* Start t in format fmt (not NULL: see transcript_format_or_default) on f; the walk fills the
+ * head before transcript_begin. */
 void transcript_init(struct transcript *t, const struct transcript_format *fmt, FILE *f);
 
 /* Write the head. */

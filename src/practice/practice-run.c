@@ -188,7 +188,8 @@ practice_run_answers(const struct practice_problem *p, const struct scenario *s,
                      const struct app_opts *o, struct practice_answer *a, char *machine,
                      size_t len)
 {
-	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .probe = o->probe };
+	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .probe = o->probe,
+	                          .program = o->program };
 	struct utsname u;
 	char *err = NULL;
 	struct lesson *l = lesson_new(s, &ro, &err);
@@ -215,45 +216,22 @@ practice_run_answers(const struct practice_problem *p, const struct scenario *s,
 	return APP_EXIT_OK;
 }
 
-/* --practice TOPIC: generate, print, and with answers (or in the TUI) run it for real. */
+/* --practice TOPIC --headless: print p (loaded as s); with answers, run it and print what happened. */
 int
-practice_run(const struct practice_topic *t, uint64_t seed, bool answers, bool headless,
-             const struct app_opts *o)
+practice_run_headless(const struct practice_problem *p, const struct scenario *s, bool answers,
+                      const struct app_opts *o)
 {
-	struct practice_problem p;
 	struct practice_answer a[PRACTICE_MAX_Q];
-	struct scenario *s;
-	char *err = NULL, machine[256] = "";
+	char machine[256] = "";
 	int rc = APP_EXIT_OK;
 
-	if (practice_generate(t, seed, &p) != 0) {
-		fputs("iobufviz: out of memory\n", stderr);
-		return APP_EXIT_ENV;
+	if (answers)
+		rc = practice_run_answers(p, s, o, a, machine, sizeof machine);
+	if (rc == APP_EXIT_OK) {
+		if (o->format == transcript_format_find("json"))
+			practice_run_json(stdout, p, s, answers ? a : NULL, machine, o);
+		else
+			practice_run_text(stdout, p, s, answers ? a : NULL, machine, o);
 	}
-	if (practice_load(&p, &s, &err) != 0) {
-		/* The generator wrote something the loader refuses: our bug, shown as the loader says. */
-		fputs(err != NULL ? err : "out of memory\n", stderr);
-		free(err);
-		practice_problem_clear(&p);
-		return APP_EXIT_USAGE;
-	}
-	if (!headless) {
-		struct app_opts q = *o;
-		q.quiz = true;
-		q.practice = &p;
-		q.step_line = practice_listing_line;
-		rc = tui_run(s, &q);
-	} else {
-		if (answers)
-			rc = practice_run_answers(&p, s, o, a, machine, sizeof machine);
-		if (rc == APP_EXIT_OK) {
-			if (o->format == transcript_format_find("json"))
-				practice_run_json(stdout, &p, s, answers ? a : NULL, machine, o);
-			else
-				practice_run_text(stdout, &p, s, answers ? a : NULL, machine, o);
-		}
-	}
-	scenario_free(s);
-	practice_problem_clear(&p);
 	return rc;
 }

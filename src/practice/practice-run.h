@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* practice/practice-run.h: the --practice front end (headless text/JSON, or the TUI's quiz). */
+/* practice/practice-run.h: --practice without a terminal: the problem as text or JSON, answered. */
 #ifndef IOBUFVIZ_PRACTICE_RUN_H
 #define IOBUFVIZ_PRACTICE_RUN_H
 
@@ -14,10 +14,10 @@
 void practice_run_list(FILE *f);
 
 /*
- * Generate topic t's problem for seed; headless: print it (and with answers, run it and print
- * what the machine did); else run it in the TUI with the quiz on. Return an app_exit.
+ * Print problem p (its scenario loaded as s) as text or JSON (o->format); with answers, run it
+ * first and print what the machine did beside each question. Return an app_exit.
  */
-int practice_run(const struct practice_topic *t, uint64_t seed, bool answers, bool headless,
-                 const struct app_opts *o);
+int practice_run_headless(const struct practice_problem *p, const struct scenario *s, bool answers,
+                          const struct app_opts *o);
 
 #endif

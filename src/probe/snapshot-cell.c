@@ -7,13 +7,6 @@
 
 #include "probe/snapshot.h"
 
-/* True if the file of s lives in memory only. */
-bool
-snapshot_in_memory(const struct snapshot *s)
-{
-	return strcmp(s->disk.fs, "tmpfs") == 0 || strcmp(s->disk.fs, "ramfs") == 0;
-}
-
 /* Cache state of cell i of c. */
 enum snap_cell_state
 snapshot_cell_state(const struct snap_cache *c, size_t i)

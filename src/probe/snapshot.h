@@ -6,8 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-#include "scenario/scenario.h"
+#include "scenario/bufmode.h"
 
 /* Where a fact came from. */
 enum snap_source {
@@ -148,8 +149,13 @@ enum snap_cell_disk {
 };
 
 /* True if the file of s lives in memory only (tmpfs, ramfs): no disk below its pages, so
- * nothing of it is ever dirty or under writeback, whatever a page flag says. */
-bool snapshot_in_memory(const struct snapshot *s);
+ * nothing of it is ever dirty or under writeback, whatever a page flag says. Inline: the
+ * lesson layer asks it of what the probes saw without using the probe layer. */
+static inline bool
+snapshot_in_memory(const struct snapshot *s)
+{
+	return strcmp(s->disk.fs, "tmpfs") == 0 || strcmp(s->disk.fs, "ramfs") == 0;
+}
 
 /* Cache state of cell i of c. */
 enum snap_cell_state snapshot_cell_state(const struct snap_cache *c, size_t i);

@@ -13,83 +13,17 @@
 #include "prog/launch.h"
 #include "scenario/oplist.h"
 
-/* True if no shell would read word otherwise than as it is (no quote needed). */
-static bool
-prog_consent_plain(const char *word)
-{
-	if (*word == '\0')
-		return false;
-	for (const unsigned char *p = (const unsigned char *)word; *p != '\0'; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || strchr("-_./:=,+@%{}", *p) != NULL))
-			return false;
-	return true;
-}
-
-/* Write word to f as a shell reads it: as it is, or in single quotes (a quote inside as
- * '"'"': no backslash, which an escaping writer would double). */
-static void
-prog_consent_word(const char *word, FILE *f)
-{
-	if (prog_consent_plain(word)) {
-		fputs(word, f);
-		return;
-	}
-	fputc('\'', f);
-	for (const char *p = word; *p != '\0'; p++)
-		if (*p == '\'')
-			fputs("'\"'\"'", f);
-		else
-			fputc(*p, f);
-	fputc('\'', f);
-}
-
-/* Run step st's command line as a shell would read it, not escaped (see prog/consent.h). */
-char *
-prog_consent_command(const struct scn_step *st)
-{
-	const struct scn_args *a = &st->args;
-	char *cmd = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&cmd, &len);
-
-	if (f == NULL)
-		return NULL;
-	prog_consent_word(a->program != NULL ? a->program : "", f);
-	for (size_t i = 0; i < a->n_argv; i++) {
-		fputc(' ', f);
-		prog_consent_word(a->argv[i], f);
-	}
-	if (a->stdin_path != NULL) {
-		fputs(" < ", f);
-		prog_consent_word(a->stdin_path, f);
-	}
-	if (fclose(f) != 0) {
-		free(cmd);
-		return NULL;
-	}
-	return cmd;
-}
-
 /* The command line of a run step, for people. */
 char *
 prog_consent_cmdline(const struct scn_step *st, char *buf, size_t len)
 {
-	char *cmd = prog_consent_command(st);
+	char *cmd = scenario_run_command(st);
 
 	/* Quoted first, then escaped: an escape's backslash is inside quotes already, since a
 	 * word with a byte to escape is never plain. */
 	text_safe(cmd != NULL ? cmd : "?", TEXT_LINE, buf, len);
 	free(cmd);
 	return buf;
-}
-
-/* True if st is a run step. */
-bool
-prog_consent_runs(const struct scn_step *st)
-{
-	return (unsigned)st->op < SCN_OP__COUNT &&
-	       scn_op_table[st->op].runs == SCN_RUNS_RUNNER_RUN;
 }
 
 /* The file name found as execvp would, made absolute and without links, into buf; NULL if
@@ -132,7 +66,7 @@ prog_consent_missing(const struct scenario *s, const struct prog_consent *c)
 	size_t n = 0;
 
 	for (size_t i = 0; i < s->n_steps; i++)
-		if (prog_consent_runs(&s->steps[i]) &&
+		if (scenario_step_runs(&s->steps[i]) &&
 		    !prog_consent_allows(c, s->steps[i].args.program))
 			n++;
 	return n;
@@ -201,7 +135,7 @@ prog_consent_print(const struct scenario *s, const struct prog_consent *c, FILE 
 
 	for (size_t i = 0; i < s->n_steps; i++) {
 		const struct scn_step *st = &s->steps[i];
-		if (!prog_consent_runs(st) || (c != NULL && prog_consent_allows(c, st->args.program)))
+		if (!scenario_step_runs(st) || (c != NULL && prog_consent_allows(c, st->args.program)))
 			continue;
 		text_fput(s->path, TEXT_LINE, f);
 		/* The command line is escaped already: printed as it is, in full. */
@@ -221,7 +155,7 @@ prog_consent_prompt(const struct scenario *s, const struct prog_consent *c, size
 	char cmd[4096];
 
 	buf[0] = '\0';
-	if (from >= s->n_steps || !prog_consent_runs(&s->steps[from]) ||
+	if (from >= s->n_steps || !scenario_step_runs(&s->steps[from]) ||
 	    prog_consent_allows(c, s->steps[from].args.program))
 		return 0;
 	/* The keys first: a list taller than the screen is cut at its end, never they. */
@@ -229,7 +163,7 @@ prog_consent_prompt(const struct scenario *s, const struct prog_consent *c, size
 	                      "them   n: run none (those steps do nothing)   q: quit\n"
 	                      "(iobufviz --check lists them too)\n\n", from + 1);
 	for (size_t i = from; i < s->n_steps; i++)
-		if (prog_consent_runs(&s->steps[i]) && !prog_consent_allows(c, s->steps[i].args.program)) {
+		if (scenario_step_runs(&s->steps[i]) && !prog_consent_allows(c, s->steps[i].args.program)) {
 			if (at < len)
 				at += (size_t)snprintf(buf + at, len - at, "  step %zu: %s\n", i + 1,
 				                       prog_consent_cmdline(&s->steps[i], cmd, sizeof cmd));

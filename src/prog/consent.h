@@ -22,21 +22,11 @@ struct prog_consent {
 };
 
 /*
- * Run step st's command line, whole, as a shell would read it: each word as it is when no
- * shell would read it otherwise, else in single quotes; " < FILE" for its stdin. Not escaped:
- * for a writer that escapes it (export/ctext.c's comments). Free it; NULL if out of memory.
- */
-char *prog_consent_command(const struct scn_step *st);
-
-/*
  * Run step st's command line into buf (len bytes, always terminated), for people: the
- * command of prog_consent_command with every control, bidi control and byte that is not
+ * command of scenario_run_command with every control, bidi control and byte that is not
  * UTF-8 escaped (base/text.c). Return buf.
  */
 char *prog_consent_cmdline(const struct scn_step *st, char *buf, size_t len);
-
-/* True if step st runs a program (the run op). */
-bool prog_consent_runs(const struct scn_step *st);
 
 /*
  * True if c allows the program a run step names: c->all, or an --allow-run=PROG that is the

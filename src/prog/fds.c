@@ -101,6 +101,19 @@ prog_fds_tgid(pid_t pid)
 	return tgid;
 }
 
+/* The entry of fd of process pid in tab (read from /proc the first time), or NULL if it is
+ * not open. */
+struct prog_fd *
+prog_fds_get(struct prog_fdtab *tab, pid_t pid, int fd)
+{
+	if (fd < 0)
+		return NULL;
+	for (size_t i = 0; i < tab->n; i++)
+		if (tab->v[i].fd == fd)
+			return &tab->v[i];
+	return prog_fds_resolve(tab, pid, fd);
+}
+
 /* Read fd of pid from /proc into the table: what it is, if it is regular, O_CLOEXEC. */
 struct prog_fd *
 prog_fds_resolve(struct prog_fdtab *tab, pid_t pid, int fd)

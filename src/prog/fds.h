@@ -44,6 +44,10 @@ void prog_fds_close_range(struct prog_fdtab *tab, unsigned first, unsigned last,
 /* Tgid of pid from /proc (pid itself if unknown). */
 pid_t prog_fds_tgid(pid_t pid);
 
+/* The entry of fd of process pid in tab (read from /proc the first time), or NULL if it is
+ * not open. */
+struct prog_fd *prog_fds_get(struct prog_fdtab *tab, pid_t pid, int fd);
+
 /* Read fd of process pid from /proc into tab: what it is, if it is regular, O_CLOEXEC, its
  * dev:ino. Its entry, or NULL if it is not open. */
 struct prog_fd *prog_fds_resolve(struct prog_fdtab *tab, pid_t pid, int fd);

@@ -11,6 +11,33 @@
 #include "prog/run-int.h"
 #include "trace/calls.h"
 
+/* A new step of ps (its calls taken over), not yet observed; NULL on ENOMEM. */
+static struct prog_run_step *
+prog_fold_new_step(struct prog_step *ps)
+{
+	struct prog_run_step *s = calloc(1, sizeof *s);
+
+	if (s == NULL) {
+		event_list_clear(&ps->calls);
+		return NULL;
+	}
+	s->ps = *ps;
+	s->file = -1;
+	s->count = 1;
+	s->bytes = ps->kind == PROG_STEP_STDIO ? ps->size : ps->ev.bytes;
+	s->sr.events.source = EV_SRC_PTRACE;
+	if (ps->kind == PROG_STEP_STDIO) {
+		s->sr.events = ps->calls;
+		s->sr.events.source = EV_SRC_PTRACE;
+	} else if (ps->kind == PROG_STEP_CALL && event_list_add(&s->sr.events, &ps->ev) != 0) {
+		free(s);
+		return NULL;
+	}
+	memset(&s->ps.calls, 0, sizeof s->ps.calls);
+	memset(&ps->calls, 0, sizeof ps->calls);
+	return s;
+}
+
 /* True if stdio fold f is of the calls of func_id on stream of pid. */
 static bool
 prog_fold_same(const struct prog_run_step *f, pid_t pid, uint64_t stream, int func_id)
@@ -226,7 +253,7 @@ prog_fold_exit_flush(struct prog_run *r, struct prog_step *ps)
 					break;
 				}
 		}
-		s = prog_run_new_step(ps);
+		s = prog_fold_new_step(ps);
 		if (s == NULL) {
 			free(mix.v);
 			r->failed = true;
@@ -271,7 +298,7 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 				prog_fold_close(r, true, NULL, false);
 			return;
 		}
-		r->fold = prog_run_new_step(ps);
+		r->fold = prog_fold_new_step(ps);
 		if (r->fold == NULL)
 			r->failed = true;
 		return;
@@ -312,7 +339,7 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 			s->ps.seq = seq;
 			memset(&s->ps.calls, 0, sizeof s->ps.calls);
 		} else {
-			s = prog_run_new_step(ps);
+			s = prog_fold_new_step(ps);
 			if (s == NULL) {
 				r->failed = true;
 				return;
@@ -338,7 +365,7 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 	 * folds open: they came first. */
 	if (ps->kind != PROG_STEP_STDIO)
 		prog_fold_close(r, true, NULL, false);
-	s = prog_run_new_step(ps);
+	s = prog_fold_new_step(ps);
 	if (s == NULL) {
 		r->failed = true;
 		return;

@@ -43,7 +43,7 @@ prog_marks_step(struct pt_proc *p, uint64_t file, uint64_t size, struct prog_ste
 		struct prog_fd *fd;
 		if (prog_stdio_read(p->pid, file, &st) == 0)
 			out->stdio_fd = st.fd;
-		if ((fd = prog_trace_fd(p, out->stdio_fd)) != NULL && fd->regular) {
+		if ((fd = prog_fds_get(p->tab, p->pid, out->stdio_fd)) != NULL && fd->regular) {
 			out->dev = fd->dev;
 			out->ino = fd->ino;
 		}
@@ -53,9 +53,11 @@ prog_marks_step(struct pt_proc *p, uint64_t file, uint64_t size, struct prog_ste
 	p->inner.source = EV_SRC_PTRACE;
 }
 
-/* A marker of the shim: "before" remembers the call, "after" makes its step. 1 = a step. */
+/* A marker of the shim: "before" remembers the call (*entry: its name, for the tracer's
+ * hook), "after" makes its step. 1 = a step; 0: the caller resumes p. */
 int
-prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args, struct prog_step *out)
+prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args, struct prog_step *out,
+              const char **entry)
 {
 	static const unsigned char kinds[PROG_MARK_NFUNCS][2] = {
 #define PT_MARK_KINDS(id, name, a, b) [id] = { PROG_MARK_ARG_##a, PROG_MARK_ARG_##b },
@@ -65,12 +67,11 @@ prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args, str
 	unsigned phase = args[1] & 0xff, id = (args[1] >> 8) & 0xff;
 	struct peek m = peek_pid(p->pid);
 
+	*entry = NULL;
 	t->st.markers++;
 	p->in_sys = false;
-	if (id == 0 || id >= PROG_MARK_NFUNCS) {
-		prog_trace_resume(p, 0);
+	if (id == 0 || id >= PROG_MARK_NFUNCS)
 		return 0;
-	}
 	if (phase == PROG_MARK_BEFORE) {
 		if (p->depth++ == 0) {
 			p->mark_id = (int)id;
@@ -86,22 +87,19 @@ prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args, str
 			p->mark_dev = 0;
 			p->mark_ino = 0;
 			if (id == PROG_MARK_FUNC_fclose) {
-				struct prog_fd *fd = prog_trace_fd(p, (int)p->mark_arg[0]);
+				struct prog_fd *fd = prog_fds_get(p->tab, p->pid, (int)p->mark_arg[0]);
 				if (fd != NULL && fd->regular) {
 					p->mark_dev = fd->dev;
 					p->mark_ino = fd->ino;
 				}
 			}
-			prog_trace_hook_at(t, p, PROG_ENTRY_STDIO, marks_names[id], -1, -1, false);
+			*entry = marks_names[id];
 		}
-		prog_trace_resume(p, 0);
 		return 0;
 	}
-	if (p->depth == 0 || --p->depth > 0 || (int)id != p->mark_id) {
-		/* An "after" without its "before" (the shim was reached again): not a step. */
-		prog_trace_resume(p, 0);
+	/* An "after" without its "before" (the shim was reached again): not a step. */
+	if (p->depth == 0 || --p->depth > 0 || (int)id != p->mark_id)
 		return 0;
-	}
 	prog_marks_step(p, args[2], args[3], out);
 	out->ret = (int64_t)args[4];
 	p->mark_id = 0;

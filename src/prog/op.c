@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -14,6 +15,9 @@
 #include <unistd.h>
 
 #include "base/fdio.h"
+#include "base/text.h"
+#include "engine/runner.h"
+#include "prog/consent.h"
 #include "prog/op.h"
 #include "prog/run.h"
 #include "scratch/scratch.h"
@@ -199,4 +203,27 @@ prog_op_run(const struct scn_args *a, const char *dir, const char *file, const c
 	if (!ended && out->note[0] == '\0')
 		snprintf(out->note, sizeof out->note, "the run ended before the program did");
 	return ended ? 0 : -1;
+}
+
+/* The run op as the runner binds it: consent, stdin, then the run. */
+int
+prog_op_step(const struct scn_args *a, const struct runner_program_ctx *c, struct step_result *out)
+{
+	struct prog_op_bounds b = { .seconds = c->seconds, .poll = c->poll, .poll_arg = c->poll_arg };
+	char in[PATH_MAX];
+
+	/* Only what the user allowed runs (prog/consent.h); its stdin is never a file of theirs
+	 * but one in the scratch dir or their --dir. */
+	if (!prog_consent_allows(c->consent, a->program)) {
+		text_sentence(out->note, sizeof out->note, "not run: %.200s was not allowed (--allow-run)",
+		              a->program);
+		out->err = EPERM;
+		return -2;
+	}
+	if (prog_consent_stdin(a->stdin_path, c->dir, c->file, c->user_dir, in, sizeof in) != 0) {
+		text_sentence(out->note, sizeof out->note, "%s", in);
+		out->err = EPERM;
+		return -2;
+	}
+	return prog_op_run(a, c->dir, c->file, in, &b, out);
 }

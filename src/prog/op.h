@@ -25,4 +25,14 @@ struct prog_op_bounds {
 int prog_op_run(const struct scn_args *a, const char *dir, const char *file, const char *in,
                 const struct prog_op_bounds *b, struct step_result *out);
 
+struct runner_program_ctx;
+
+/*
+ * The run op as the runner binds it (runner_opts.program): only a program c->consent allows,
+ * with the stdin prog_consent_stdin chooses, then prog_op_run within c's time and poll.
+ * 0, -1 as prog_op_run; -2 (out->err EPERM, out->note why) if refused before it ran.
+ */
+int prog_op_step(const struct scn_args *a, const struct runner_program_ctx *c,
+                 struct step_result *out);
+
 #endif

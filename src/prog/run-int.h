@@ -53,18 +53,18 @@ struct prog_run {
 	bool failed;              /* out of memory in the hook: prog_run_next fails */
 };
 
-/* run.c: read every stream of pid, with the first bytes each holds, into *out. */
+/* run-step.c: read every stream of pid, with the first bytes each holds, into *out. */
 void prog_run_read_streams(struct prog_run *r, pid_t pid, struct prog_run_pstreams *out);
 
-/* run.c: observe step s as its last call left it (streams ps, or read now when NULL). */
+/* run-step.c: observe step s as its last call left it (streams ps, or read now when NULL). */
 void prog_run_observe(struct prog_run *r, struct prog_run_step *s,
                       const struct prog_run_pstreams *ps);
 
-/* run.c: put s, observed, at the end of the queue. 0, or -1 (ENOMEM: s is freed). */
+/* run-step.c: put s, observed, at the end of the queue. 0, or -1 (ENOMEM: s is freed). */
 int prog_run_push(struct prog_run *r, struct prog_run_step *s);
 
-/* run.c: a new step of ps (its calls taken over), not yet observed; NULL on ENOMEM. */
-struct prog_run_step *prog_run_new_step(struct prog_step *ps);
+/* run-step.c: the log's name for step s: the call's or the function's. */
+const char *prog_run_label(const struct prog_run_step *s);
 
 /* fold.c: the tracer's hook (prog_trace_set_hook's fn, ctx the prog_run). */
 void prog_fold_hook(void *ctx, const struct prog_entry *e);

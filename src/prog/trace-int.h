@@ -59,21 +59,11 @@ struct prog_trace {
 	void *hook_ctx;
 };
 
-/* trace.c: the table entry of p's fd (read from /proc the first time), or NULL if not open. */
-struct prog_fd *prog_trace_fd(struct pt_proc *p, int fd);
-
-/* trace.c: resume p as its state asks (PTRACE_SYSCALL inside a traced call, to see its exit),
- * with signal sig. */
-void prog_trace_resume(struct pt_proc *p, int sig);
-
-/* trace.c: tell t's hook what p is about to do (prog_entry's fields). */
-void prog_trace_hook_at(struct prog_trace *t, struct pt_proc *p, enum prog_entry_kind kind,
-                        const char *call, int fd, int fd2, bool file);
-
 /* marks.c: a marker of the shim (prctl's args) at p's seccomp stop: "before" remembers the
- * call, "after" makes its step into out. 1 = a step (p stays stopped), 0 = p was resumed. */
+ * call (*entry: its name, for the hook; else NULL), "after" makes its step into out. 1 = a
+ * step; 0 = none, the caller resumes p (marks.c never resumes nor tells the hook). */
 int prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args,
-                  struct prog_step *out);
+                  struct prog_step *out, const char **entry);
 
 /* marks.c: the stdio step of p's call in progress (its "after" marker gave file and size; 0
  * and 0 for exit's flush) into out; the calls it made go with it. */

@@ -50,18 +50,6 @@ pt_proc_find(struct prog_trace *t, pid_t pid)
 	return NULL;
 }
 
-/* The table entry of fd (read from /proc the first time), or NULL if it is not open. */
-struct prog_fd *
-prog_trace_fd(struct pt_proc *p, int fd)
-{
-	if (fd < 0)
-		return NULL;
-	for (size_t i = 0; i < p->tab->n; i++)
-		if (p->tab->v[i].fd == fd)
-			return &p->tab->v[i];
-	return prog_fds_resolve(p->tab, p->pid, fd);
-}
-
 /* Add process pid, with a copy of parent's table (or a share of it: a thread). */
 static struct pt_proc *
 pt_proc_add(struct prog_trace *t, pid_t pid, struct pt_proc *parent, bool fresh)
@@ -111,14 +99,14 @@ pt_proc_del(struct prog_trace *t, struct pt_proc *p)
 }
 
 /* Resume p as its state asks (PTRACE_SYSCALL inside a traced call, to see its exit). */
-void
+static void
 prog_trace_resume(struct pt_proc *p, int sig)
 {
 	ptrace(p->in_sys ? PTRACE_SYSCALL : PTRACE_CONT, p->pid, 0, (void *)(long)sig);
 }
 
 /* Tell the hook what p is about to do. */
-void
+static void
 prog_trace_hook_at(struct prog_trace *t, struct pt_proc *p, enum prog_entry_kind kind,
                    const char *call, int fd, int fd2, bool file)
 {
@@ -136,7 +124,7 @@ pt_use_fd(struct pt_proc *p, int fd)
 {
 	struct prog_fd *f;
 
-	if (p->regular || fd < 0 || (f = prog_trace_fd(p, fd)) == NULL)
+	if (p->regular || fd < 0 || (f = prog_fds_get(p->tab, p->pid, fd)) == NULL)
 		return;
 	snprintf(p->path, sizeof p->path, "%s", f->path);
 	p->has_file = true;
@@ -199,8 +187,15 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		prog_trace_resume(p, 0);
 		return 0;
 	}
-	if (c->flags & CALL_MARK)
-		return prog_marks_on(t, p, si.seccomp.args, out);
+	if (c->flags & CALL_MARK) {
+		const char *entry;
+		int made = prog_marks_on(t, p, si.seccomp.args, out, &entry);
+		if (entry != NULL)
+			prog_trace_hook_at(t, p, PROG_ENTRY_STDIO, entry, -1, -1, false);
+		if (!made)
+			prog_trace_resume(p, 0);
+		return made;
+	}
 	if (c->flags & CALL_EXIT) {
 		/* No exit stop follows: the process's end is its step. exit()'s flush of the
 		 * streams is one before it, while the process (and its memory) is still here. */
@@ -311,7 +306,7 @@ pt_track(struct pt_proc *p)
 	} else if (c->flags & CALL_CLOSE) {
 		prog_fds_del(p->tab, (int)a[(int)c->fd]);
 	} else if ((c->flags & CALL_CMD) && (int)a[(int)c->flg] == F_SETFD) {
-		if ((fd = prog_trace_fd(p, (int)a[(int)c->fd])) != NULL)
+		if ((fd = prog_fds_get(p->tab, p->pid, (int)a[(int)c->fd])) != NULL)
 			fd->cloexec = (a[(int)c->flg + 1] & FD_CLOEXEC) != 0;
 	} else if (calls_made_fd(c, a, rval, false)) {
 		/* The new fd is read afresh from /proc: its file, its own O_CLOEXEC. */

@@ -16,8 +16,10 @@
  * loader's extra check (load/step.c, NULL if the argument list says it all), the one that
  * writes it as C (export/emit*.c: the line a student would write and the statements of a whole
  * program), then its arguments.
- * The enum, the op table, the shape check, libcyaml's schema of a step (load/raw.c) and
- * the required-argument check are all made from it; no code lists ops by name.
+ * The enum, the op table (scenario/optable.c: the data columns), each layer's table of its
+ * own function column (SCN_OP_RUN and the like, below), the shape check, libcyaml's schema
+ * of a step (load/raw.c) and the required-argument check are all made from it; no code
+ * lists ops by name.
  * A build may add ops with SCN_OP_LIST_EXTRA (tests/test-op.h does, to prove that an op
  * is one entry).
  */
@@ -280,16 +282,8 @@ enum scn_layer {
 enum scn_ktype { SCN_KT_NUMBER, SCN_KT_SIGNED, SCN_KT_BUFMODE, SCN_KT_ERRNO, SCN_KT_TEXT,
 	SCN_KT_PREFIX /* text the observed text starts with */ };
 
-struct scn_args;
-struct scn_step;
-struct emit;
-struct ops_state;
-struct ops_result;
-struct step_result;
-struct scn_load;
-struct yamlpos_node;
-
-/* One op: everything about it (see SCN_OP_LIST). */
+/* One op: what it is (see SCN_OP_LIST); its functions are columns of the same row that
+ * each layer makes its own table of (SCN_OP_RUN and the like, below). */
 struct scn_op_entry {
 	const char *name;                 /* as written in YAML */
 	enum scn_io io;
@@ -298,27 +292,33 @@ struct scn_op_entry {
 	unsigned flags;                   /* SCN_OPF_* bits: what it is */
 	enum scn_layer layer;             /* where its bytes go */
 	const char *cname;                /* the C function its statement calls; NULL: its name */
-	/* Run it in the worker (NULL: the runner does all of it). */
-	void (*run)(struct ops_state *, const struct scn_args *, struct ops_result *);
-	/* The loader's rules that its argument list cannot say (NULL: none). */
-	void (*check)(struct scn_load *, const struct scn_step *, const struct yamlpos_node *,
-		      size_t);
-	/* Write it as C twice: the line a student would write, the statements of a program. */
-	void (*emit)(const struct scn_step *, struct emit *);
 	const struct scn_arg_use *args;   /* ends with SCN_ARG_NONE */
 };
 
-/* One expectation key: everything about it (see SCN_KEY_LIST). */
+/* One expectation key: what it is (see SCN_KEY_LIST); its getter is lesson/expect.c's. */
 struct scn_key_entry {
 	const char *name;                 /* as written in YAML */
 	enum scn_ktype type;
 	const enum scn_op *only;          /* NULL: any op; else the ops, ending with SCN_OP__COUNT */
-	/* The observed value for a step result: false with the reason in text if unseen. */
-	bool (*get)(const struct step_result *, int64_t *, char *, size_t);
 	const char *question;             /* the quiz question; NULL: not asked */
 };
 
-/* The op table, indexed by enum scn_op. */
+/*
+ * The function columns of SCN_OP_LIST and SCN_KEY_LIST, each as a designated initializer:
+ * a layer makes the table of its own column from the one list, e.g.
+ *     static ops_fn *const worker_ops[SCN_OP__COUNT] = { SCN_OP_LIST(SCN_OP_RUN) };
+ * so that an op stays one row, and yet no table binds every layer: a layer never links
+ * to a table that links back to it (tests/layers.sh).
+ */
+#define SCN_OP_RUN(e, n, io, runs, form, flags, layer, cname, run, check, emit, ...) \
+	[SCN_OP_##e] = run,
+#define SCN_OP_CHECK(e, n, io, runs, form, flags, layer, cname, run, check, emit, ...) \
+	[SCN_OP_##e] = check,
+#define SCN_OP_EMIT(e, n, io, runs, form, flags, layer, cname, run, check, emit, ...) \
+	[SCN_OP_##e] = emit,
+#define SCN_KEY_GET(e, n, type, only, get, question) [SCN_KEY_##e] = get,
+
+/* The op table, indexed by enum scn_op (scenario/optable.c). */
 extern const struct scn_op_entry scn_op_table[SCN_OP__COUNT];
 
 /* The key table, indexed by enum scn_key. */

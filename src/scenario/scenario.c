@@ -3,6 +3,8 @@
  * the op and key tables (names, kinds, which key applies to which op, the O_DIRECT rule). */
 #include <config.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scenario/scenario.h"
@@ -54,6 +56,15 @@ scenario_op_is_stdio(enum scn_op op)
 	return scn_op_table[op].io == SCN_IO_STDIO;
 }
 
+/* True if the traced worker runs op, or (wait) looks at its stdio again after it. */
+bool
+scenario_op_in_worker(enum scn_op op)
+{
+	if ((unsigned)op >= SCN_OP__COUNT)
+		return false;
+	return scn_op_table[op].runs == SCN_RUNS_WORKER || scn_op_table[op].runs == SCN_RUNS_RUNNER_WAIT;
+}
+
 /* True if op is any of flags. */
 bool
 scenario_op_has(enum scn_op op, unsigned flags)
@@ -103,4 +114,70 @@ scenario_cmp_name(enum scn_cmp cmp)
 	if ((unsigned)cmp >= sizeof names / sizeof names[0])
 		return "?";
 	return names[cmp];
+}
+
+/* True if no shell would read word otherwise than as it is (no quote needed). */
+static bool
+scenario_run_plain(const char *word)
+{
+	if (*word == '\0')
+		return false;
+	for (const unsigned char *p = (const unsigned char *)word; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("-_./:=,+@%{}", *p) != NULL))
+			return false;
+	return true;
+}
+
+/* Write word to f as a shell reads it: as it is, or in single quotes (a quote inside as
+ * '"'"': no backslash, which an escaping writer would double). */
+static void
+scenario_run_word(const char *word, FILE *f)
+{
+	if (scenario_run_plain(word)) {
+		fputs(word, f);
+		return;
+	}
+	fputc('\'', f);
+	for (const char *p = word; *p != '\0'; p++)
+		if (*p == '\'')
+			fputs("'\"'\"'", f);
+		else
+			fputc(*p, f);
+	fputc('\'', f);
+}
+
+/* Run step st's command line as a shell would read it, not escaped (see scenario/scenario.h). */
+char *
+scenario_run_command(const struct scn_step *st)
+{
+	const struct scn_args *a = &st->args;
+	char *cmd = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&cmd, &len);
+
+	if (f == NULL)
+		return NULL;
+	scenario_run_word(a->program != NULL ? a->program : "", f);
+	for (size_t i = 0; i < a->n_argv; i++) {
+		fputc(' ', f);
+		scenario_run_word(a->argv[i], f);
+	}
+	if (a->stdin_path != NULL) {
+		fputs(" < ", f);
+		scenario_run_word(a->stdin_path, f);
+	}
+	if (fclose(f) != 0) {
+		free(cmd);
+		return NULL;
+	}
+	return cmd;
+}
+
+/* True if st is a run step. */
+bool
+scenario_step_runs(const struct scn_step *st)
+{
+	return (unsigned)st->op < SCN_OP__COUNT &&
+	       scn_op_table[st->op].runs == SCN_RUNS_RUNNER_RUN;
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scenario/bufmode.h"
 #include "scenario/oplist.h"
 
 /* Which optional arguments a step gave (bits of scn_args.has). */
@@ -27,9 +28,6 @@ enum scn_has {
 	SCN_HAS_LINES = 1u << 13,
 	SCN_HAS_TIMEOUT = 1u << 14,
 };
-
-/* setvbuf modes. */
-enum scn_bufmode { SCN_BUF_NONE, SCN_BUF_LINE, SCN_BUF_FULL };
 
 /* Where a setvbuf/setbuffer buffer comes from. */
 enum scn_buffer { SCN_BUFFER_LIBRARY, SCN_BUFFER_OWN };
@@ -339,7 +337,23 @@ bool scenario_op_has(enum scn_op op, unsigned flags);
  */
 unsigned scenario_dio_misfit(const struct scn_args *a, unsigned offset_align, unsigned mem_align);
 
+/*
+ * True if the traced worker takes part in op: it runs it, or (wait) looks at its stdio again
+ * after it; then the op's time includes ptrace stops when the run is traced.
+ */
+bool scenario_op_in_worker(enum scn_op op);
+
 /* True if key may be expected of a step doing op (output keys: only pty/tail). */
 bool scenario_key_applies(enum scn_key key, enum scn_op op);
+
+/*
+ * Run step st's command line, whole, as a shell would read it: each word as it is when no
+ * shell would read it otherwise, else in single quotes; " < FILE" for its stdin. Not escaped:
+ * for a writer that escapes it (export/ctext.c's comments). Free it; NULL if out of memory.
+ */
+char *scenario_run_command(const struct scn_step *st);
+
+/* True if step st runs a program (the run op). */
+bool scenario_step_runs(const struct scn_step *st);
 
 #endif

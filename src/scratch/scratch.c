@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/signals.h"
 #include "scratch/scratch.h"
 
 /* At most this many children of scratch_fork are watched at once (worker, sweep run, pty). */
@@ -42,7 +43,7 @@
 
 /*
  * Global state, because a signal handler must find it: the dirs to remove, the pid
- * that owns them (forked children must not remove their parent's files), a hook, and
+ * that owns them (forked children must not remove their parent's files), and
  * the live children (as pidfds, so that a reaped child's pid reused by a stranger is
  * never signalled) to kill before removing the dirs they may still be writing in.
  */
@@ -56,11 +57,6 @@ static int scratch_lfd[SCRATCH_MAX_DIRS];
  * parent's dirs (and works in them) but never removes them; a dir it makes itself (a run
  * step's helper tracing a program) is its own to remove. */
 static volatile sig_atomic_t scratch_dir_pid[SCRATCH_MAX_DIRS];
-/* The actions the crash signals had before ours, restored before such a signal is raised
- * again (so a sanitizer's own handler still reports the crash). Indexed by signal number. */
-static struct sigaction scratch_old_action[NSIG];
-static volatile sig_atomic_t scratch_owner;
-static void (*scratch_hook)(void);
 static int scratch_installed;
 static volatile sig_atomic_t scratch_child_pid[SCRATCH_MAX_CHILDREN];
 static volatile sig_atomic_t scratch_child_fd[SCRATCH_MAX_CHILDREN];
@@ -169,87 +165,18 @@ scratch_cleanup_owned(void)
 		}
 }
 
-/* True if sig reports a fault of the process itself (it may have a sanitizer's handler). */
-static bool
-scratch_sig_is_crash(int sig)
-{
-	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
-	       sig == SIGABRT || sig == SIGTRAP || sig == SIGSYS;
-}
-
-/* Fatal signal: restore what the hook restores, clean up, die of the same signal. */
-static void
-scratch_signal(int sig)
-{
-	int saved = errno;
-
-	/* The hook (the terminal) is the first process's; the dirs each process's own. */
-	if (scratch_owner == getpid() && scratch_hook != NULL)
-		scratch_hook();
-	scratch_cleanup_owned();
-	/* A crash goes on to the handler that was there before (a sanitizer's); any other
-	 * signal to its default action, so the process dies of it as a shell expects. */
-	if (scratch_sig_is_crash(sig))
-		sigaction(sig, &scratch_old_action[sig], NULL);
-	else
-		signal(sig, SIG_DFL);
-	errno = saved;
-	raise(sig);
-}
-
-/* True if sig's default action ends the process (SIGKILL and SIGSTOP aside: nobody can catch them). */
-static bool
-scratch_sig_terminates(int sig)
-{
-	switch (sig) {
-	case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:          /* ignored */
-	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:          /* stop */
-	case SIGKILL:                                                    /* uncatchable */
-	/* Ignored on purpose (scratch_install): a write of ours past "ulimit -f" fails with
-	 * EFBIG and is reported, rather than killing us. */
-	case SIGXFSZ:
-		return false;
-	}
-	/* glibc keeps the two lowest real-time signals for itself; SIGRTMIN is above them. */
-	if (sig >= SIGRTMIN)
-		return sig <= SIGRTMAX;
-	return sig < __SIGRTMIN;
-}
-
-/* Install the exit and signal handlers once. */
-static void
+/* Remove the dirs at exit and on every fatal signal (base/signals.c), once. 0, or -1 (errno). */
+static int
 scratch_install(void)
 {
-	struct sigaction sa;
-
 	if (scratch_installed)
-		return;
+		return 0;
+	/* A dir no signal would remove is not made. */
+	if (signals_on_fatal(scratch_cleanup_owned) != 0)
+		return -1;
 	scratch_installed = 1;
-	scratch_owner = getpid();
 	atexit(scratch_cleanup_owned);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = scratch_signal;
-	sigfillset(&sa.sa_mask);
-	/* Every signal whose default is to end the process (SIGPIPE too: "iobufviz --headless
-	 * x | head" must not leave its dir behind; SIGSEGV and the like too, whose handler
-	 * here only removes our files and gives the terminal back before dying as before). */
-	for (int sig = 1; sig < NSIG; sig++) {
-		struct sigaction old;
-
-		if (!scratch_sig_terminates(sig) || sigaction(sig, NULL, &old) != 0)
-			continue;
-		/* A signal ignored when we started stays ignored (nohup). */
-		if (old.sa_handler == SIG_IGN && !(old.sa_flags & SA_SIGINFO))
-			continue;
-		scratch_old_action[sig] = old;
-		sigaction(sig, &sa, NULL);
-	}
-	/*
-	 * Past RLIMIT_FSIZE ("ulimit -f"), a write of ours (the prefill, a sweep's files) must
-	 * fail with EFBIG and be reported, not kill us with the dir still there. The worker
-	 * sets every signal back to SIG_DFL: there, SIGXFSZ stays the lesson it is.
-	 */
-	signal(SIGXFSZ, SIG_IGN);
+	return 0;
 }
 
 /* A random name "iobufviz.XXXXXX" into name (16 bytes), as mkdtemp would choose. */
@@ -326,7 +253,12 @@ scratch_mkdir(const char *parent)
 	pfd = open(parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (pfd < 0)
 		return -1;
-	scratch_install();
+	if (scratch_install() != 0) {
+		e = errno;
+		close(pfd);
+		errno = e;
+		return -1;
+	}
 	/* No signal between mkdir and remembering the dir, or it would be left behind. */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
@@ -672,13 +604,6 @@ void
 scratch_cleanup(void)
 {
 	scratch_cleanup_owned();
-}
-
-/* Register the hook run first on a fatal signal. */
-void
-scratch_on_signal(void (*fn)(void))
-{
-	scratch_hook = fn;
 }
 
 /* Set up the child table once: no pidfd is 0, so mark every slot empty. */

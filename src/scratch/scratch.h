@@ -90,7 +90,4 @@ void scratch_forget(pid_t pid);
  */
 int scratch_reap(const char *parent, void (*report)(const char *path, void *user), void *user);
 
-/* Call fn (e.g. restoring the terminal) first when a fatal signal arrives. */
-void scratch_on_signal(void (*fn)(void));
-
 #endif

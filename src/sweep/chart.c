@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "sweep/print.h"
-#include "tui/grid.h"
+#include "base/text.h"
 #include "base/units.h"
 
 /* Columns taken by the label ("   65536 ") and by the value (" 107.43 s") around a bar. */
@@ -74,7 +74,7 @@ sweep_chart_key(const struct sweep_result *r, const struct scn_reference *ref, b
 	char l[96], sz[32], sz2[32];
 	double k = sweep_chart_ref_scale(r, ref);
 
-	sweep_print_safe(ref->label ? ref->label : "book", l, sizeof l);
+	sweep_cols_safe(ref->label ? ref->label : "book", l, sizeof l);
 	if (k == 1)
 		snprintf(buf, len, "%s", l);
 	else
@@ -97,7 +97,7 @@ sweep_chart_bar(struct chart *c, const char *label, const char *glyph, int len, 
 		memcpy(line + pos, glyph, gl);
 		pos += gl;
 	}
-	sweep_print_time(value, ascii, t, sizeof t);
+	sweep_cols_time(value, ascii, t, sizeof t);
 	snprintf(line + pos, sizeof line - pos, " %s%s", t, tail);
 	sweep_chart_add(c, line);
 }
@@ -161,7 +161,7 @@ sweep_chart_lines(const struct sweep_result *r, int width, unsigned flags, size_
 		    ascii ? ascii_ref[k] : utf_ref[k], sweep_chart_key(r, &sw->references[k], ascii,
 		    key, sizeof key));
 	snprintf(line + strlen(line), sizeof line - strlen(line), ")");
-	if (grid_text_width(line) <= c.width) {
+	if (text_width(line) <= c.width) {
 		sweep_chart_add(&c, line);
 	} else {
 		/* Too wide for one line: one key per line. */
@@ -177,7 +177,7 @@ sweep_chart_lines(const struct sweep_result *r, int width, unsigned flags, size_
 	for (size_t v = 0; v < r->n_variants; v++) {
 		const struct sweep_variant *bv = &r->variants[v];
 		if (r->n_variants > 1) {
-			snprintf(line, sizeof line, "%s (%s%s%s):", sweep_print_safe(bv->v->name ?
+			snprintf(line, sizeof line, "%s (%s%s%s):", sweep_cols_safe(bv->v->name ?
 			    bv->v->name : "default", name, sizeof name), bv->fs, bv->dev[0] ? " " : "",
 			    bv->dev);
 			sweep_chart_add(&c, line);

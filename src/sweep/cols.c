@@ -10,14 +10,70 @@
 #include <string.h>
 
 #include "sweep/print.h"
+#include "base/text.h"
 #include "base/units.h"
+
+/* A scenario's string made safe for one line (base/text.c is the one sanitiser). */
+char *
+sweep_cols_safe(const char *s, char *buf, size_t len)
+{
+	text_safe(s != NULL ? s : "", TEXT_LINE, buf, len);
+	return buf;
+}
+
+/* A duration that needs no unit ("-": unknown, "0") into buf: true if it was one. */
+static bool
+sweep_cols_time_plain(double s, char *buf, size_t len)
+{
+	if (!isfinite(s) || s < 0)
+		snprintf(buf, len, "-");
+	else if (s == 0)
+		snprintf(buf, len, "0");
+	else
+		return false;
+	return true;
+}
+
+/* A duration with three significant figures ("107 s", "2.19 s", "4.51 ms", "850 µs"). */
+char *
+sweep_cols_time(double s, bool ascii, char *buf, size_t len)
+{
+	static const struct { double div; const char *unit, *ascii; } u[] = {
+		{ 1, "s", "s" }, { 1e-3, "ms", "ms" }, { 1e-6, "µs", "us" }, { 1e-9, "ns", "ns" },
+	};
+	size_t i = 0;
+	double v;
+	int dec;
+
+	if (sweep_cols_time_plain(s, buf, len))
+		return buf;
+	while (i + 1 < sizeof u / sizeof u[0] && s < u[i].div)
+		i++;
+	v = s / u[i].div;
+	dec = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+	snprintf(buf, len, "%.*f %s", dec, v, ascii ? u[i].ascii : u[i].unit);
+	return buf;
+}
+
+/* A duration in seconds, three significant figures, no unit ("107", "2.19", "0.000450"). */
+char *
+sweep_cols_seconds(double s, char *buf, size_t len)
+{
+	int dec;
+
+	if (sweep_cols_time_plain(s, buf, len))
+		return buf;
+	dec = 2 - (int)floor(log10(s));
+	snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec > 12 ? 12 : dec, s);
+	return buf;
+}
 
 /* A time of a cell: with its unit, or (Markdown) in seconds; "-" when unknown. Return buf. */
 static char *
-sweep_cols_time(const struct sweep_print_at *at, double s, char *buf, size_t len)
+sweep_cols_at_time(const struct sweep_print_at *at, double s, char *buf, size_t len)
 {
-	return at->seconds ? sweep_print_seconds(s, buf, len) :
-	       sweep_print_time(s, at->ascii, buf, len);
+	return at->seconds ? sweep_cols_seconds(s, buf, len) :
+	       sweep_cols_time(s, at->ascii, buf, len);
 }
 
 /* BUF_SIZE. */
@@ -34,7 +90,7 @@ sweep_cols_cell_median(const struct sweep_print_at *at, char *buf, size_t len)
 	if (at->row->n_runs == 0)
 		snprintf(buf, len, "%s", at->row->err ? "failed" : "not run");
 	else
-		sweep_cols_time(at, sweep_row_extrapolated(at->row), buf, len);
+		sweep_cols_at_time(at, sweep_row_extrapolated(at->row), buf, len);
 }
 
 /* Two times with a sign between them ("1.20 s ± 3.10 ms"), the sign in ASCII or UTF-8. */
@@ -44,8 +100,8 @@ sweep_cols_two(const struct sweep_print_at *at, double x, const char *ascii, con
 {
 	char a[24], b[24];
 
-	snprintf(buf, len, "%s %s %s", sweep_cols_time(at, x, a, sizeof a),
-	    at->ascii ? ascii : utf8, sweep_cols_time(at, y, b, sizeof b));
+	snprintf(buf, len, "%s %s %s", sweep_cols_at_time(at, x, a, sizeof a),
+	    at->ascii ? ascii : utf8, sweep_cols_at_time(at, y, b, sizeof b));
 }
 
 /* Mean ± standard deviation, extrapolated. */
@@ -62,7 +118,7 @@ sweep_cols_cell_meansd(const struct sweep_print_at *at, char *buf, size_t len)
 static void
 sweep_cols_cell_sd(const struct sweep_print_at *at, char *buf, size_t len)
 {
-	sweep_cols_time(at, at->row->elapsed.sd * at->row->scale, buf, len);
+	sweep_cols_at_time(at, at->row->elapsed.sd * at->row->scale, buf, len);
 }
 
 /* Min … max, extrapolated. */
@@ -84,7 +140,7 @@ sweep_cols_cpu(const struct sweep_print_at *at, bool sys, char *buf, size_t len)
 	if (t < 0)
 		snprintf(buf, len, "< 1 tick");
 	else
-		sweep_cols_time(at, t, buf, len);
+		sweep_cols_at_time(at, t, buf, len);
 }
 
 /* User CPU time, extrapolated. */
@@ -173,7 +229,7 @@ sweep_cols_cell_scaling(const struct sweep_print_at *at, char *buf, size_t len)
 	/* The fixed part, when it is big enough to matter, is said too. */
 	if (row->fixed >= 0.005 * row->elapsed.median && (n = strlen(buf)) < len)
 		snprintf(buf + n, len - n, " (+%s once)",
-		    sweep_print_time(row->fixed, at->ascii, a, sizeof a));
+		    sweep_cols_time(row->fixed, at->ascii, a, sizeof a));
 }
 
 /* How the row was scaled, short: "×25 of 4 MB", or "×25" when short_scale; "" if not. */
@@ -197,7 +253,7 @@ sweep_cols_cell_scale(const struct sweep_print_at *at, char *buf, size_t len)
 const char *
 sweep_cols_label(const struct scn_reference *ref, char *buf, size_t len)
 {
-	return sweep_print_safe(ref->label ? ref->label : "book", buf, len);
+	return sweep_cols_safe(ref->label ? ref->label : "book", buf, len);
 }
 
 /* The reference's row for this row's BUF_SIZE, or NULL. */
@@ -221,11 +277,11 @@ sweep_cols_cell_book(const struct sweep_print_at *at, char *buf, size_t len)
 	if ((rr = sweep_cols_ref_row(at)) == NULL)
 		snprintf(buf, len, "-");
 	else if (rr->user < 0 && rr->system < 0)
-		sweep_cols_time(at, rr->elapsed, buf, len);
+		sweep_cols_at_time(at, rr->elapsed, buf, len);
 	else
-		snprintf(buf, len, "%s (u %s, s %s)", sweep_cols_time(at, rr->elapsed, el, sizeof el),
-		    sweep_cols_time(at, rr->user, us, sizeof us),
-		    sweep_cols_time(at, rr->system, sy, sizeof sy));
+		snprintf(buf, len, "%s (u %s, s %s)", sweep_cols_at_time(at, rr->elapsed, el, sizeof el),
+		    sweep_cols_at_time(at, rr->user, us, sizeof us),
+		    sweep_cols_at_time(at, rr->system, sy, sizeof sy));
 }
 
 /* True if the reference moved another amount than file_size (so ours is shown at its size). */
@@ -261,7 +317,7 @@ sweep_cols_cell_ours(const struct sweep_print_at *at, char *buf, size_t len)
 	else if (at->row->n_runs == 0)
 		snprintf(buf, len, "-");
 	else
-		sweep_cols_time(at, sweep_row_extrapolated(at->row) * (double)at->ref->total_bytes /
+		sweep_cols_at_time(at, sweep_row_extrapolated(at->row) * (double)at->ref->total_bytes /
 		    (double)at->r->sw->file_size, buf, len);
 }
 
@@ -292,7 +348,7 @@ sweep_cols_cell_figure(const struct sweep_print_at *at, char *buf, size_t len, i
 		return;
 	}
 	v = which == 0 ? rr->elapsed : which == 1 ? rr->user : rr->system;
-	sweep_cols_time(at, v < 0 ? v : v * k, buf, len);
+	sweep_cols_at_time(at, v < 0 ? v : v * k, buf, len);
 }
 
 /* Markdown: the book's elapsed time. */
@@ -330,7 +386,7 @@ sweep_cols_cell_book_short(const struct sweep_print_at *at, char *buf, size_t le
 	else if (at->row == NULL)
 		snprintf(buf, len, "%s", "");
 	else if ((rr = sweep_cols_ref_row(at)) != NULL)
-		sweep_cols_time(at, rr->elapsed < 0 ? rr->elapsed : rr->elapsed *
+		sweep_cols_at_time(at, rr->elapsed < 0 ? rr->elapsed : rr->elapsed *
 		    sweep_cols_ref_scale(at->r, at->ref), buf, len);
 	else
 		snprintf(buf, len, "%s", at->ref != NULL ? "-" : "");

@@ -157,7 +157,7 @@ sweep_md_print(FILE *f, const struct sweep_result *r)
 	const struct scn_sweep *sw = r->sw;
 	char t[256], md[1200], busy[512], name[512], sz[32], sz2[32], l[96];
 
-	fprintf(f, "## %s\n\n", sweep_md_escape(sweep_print_safe(sw->title != NULL ? sw->title :
+	fprintf(f, "## %s\n\n", sweep_md_escape(sweep_cols_safe(sw->title != NULL ? sw->title :
 	    "Sweep", t, sizeof t), md, sizeof md));
 	SWEEP_MD_LINES(f, "- ", sweep_print_header(m, r, "", false));
 	if (r->note[0])

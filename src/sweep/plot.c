@@ -74,7 +74,7 @@ plot_text(FILE *f, const char *s, size_t max)
 	char safe[1024];
 	size_t chars = 0;
 
-	sweep_print_safe(s, safe, sizeof safe);
+	sweep_cols_safe(s, safe, sizeof safe);
 	for (const char *p = safe; *p != '\0'; p++) {
 		unsigned char c = (unsigned char)*p;
 		if ((c & 0xC0) != 0x80 && ++chars > max) {

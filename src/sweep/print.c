@@ -12,18 +12,9 @@
 
 #include "sweep/print.h"
 #include "trace/decode.h"
-#include "tui/grid.h"
 #include "scenario/names.h"
 #include "base/text.h"
 #include "base/units.h"
-
-/* A scenario's string made safe for one line (base/text.c is the one sanitiser). */
-char *
-sweep_print_safe(const char *s, char *buf, size_t len)
-{
-	text_safe(s != NULL ? s : "", TEXT_LINE, buf, len);
-	return buf;
-}
 
 /* Append to buf (len bytes, *n used) as snprintf would, never past its end. */
 static void
@@ -39,53 +30,6 @@ sweep_print_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
 	va_end(ap);
 	if (k > 0)
 		*n = *n + (size_t)k < len ? *n + (size_t)k : len - 1;
-}
-
-/* A duration that needs no unit ("-": unknown, "0") into buf: true if it was one. */
-static bool
-sweep_print_time_plain(double s, char *buf, size_t len)
-{
-	if (!isfinite(s) || s < 0)
-		snprintf(buf, len, "-");
-	else if (s == 0)
-		snprintf(buf, len, "0");
-	else
-		return false;
-	return true;
-}
-
-/* A duration with three significant figures ("107 s", "2.19 s", "4.51 ms", "850 µs"). */
-char *
-sweep_print_time(double s, bool ascii, char *buf, size_t len)
-{
-	static const struct { double div; const char *unit, *ascii; } u[] = {
-		{ 1, "s", "s" }, { 1e-3, "ms", "ms" }, { 1e-6, "µs", "us" }, { 1e-9, "ns", "ns" },
-	};
-	size_t i = 0;
-	double v;
-	int dec;
-
-	if (sweep_print_time_plain(s, buf, len))
-		return buf;
-	while (i + 1 < sizeof u / sizeof u[0] && s < u[i].div)
-		i++;
-	v = s / u[i].div;
-	dec = v >= 100 ? 0 : v >= 10 ? 1 : 2;
-	snprintf(buf, len, "%.*f %s", dec, v, ascii ? u[i].ascii : u[i].unit);
-	return buf;
-}
-
-/* A duration in seconds, three significant figures, no unit ("107", "2.19", "0.000450"). */
-char *
-sweep_print_seconds(double s, char *buf, size_t len)
-{
-	int dec;
-
-	if (sweep_print_time_plain(s, buf, len))
-		return buf;
-	dec = 2 - (int)floor(log10(s));
-	snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec > 12 ? 12 : dec, s);
-	return buf;
 }
 
 /* The text of column c: its title on the header line (at->row NULL), else its cell. */
@@ -133,10 +77,10 @@ sweep_print_cols(char *line, size_t len, size_t pos, const struct sweep_print_co
 			continue;
 		sweep_print_col_text(c, at, text, sizeof text);
 		sweep_print_col_text(c, &head, title, sizeof title);
-		width = c->width > grid_text_width(title) ? c->width : grid_text_width(title);
+		width = c->width > text_width(title) ? c->width : text_width(title);
 		/* A table measured first: every cell of the column fits, none pushes the next. */
 		if (ws != NULL && *k < sizeof ws->w / sizeof ws->w[0]) {
-			int tw = grid_text_width(text);
+			int tw = text_width(text);
 			if (form == SWEEP_PRINT_FORM_MEASURE) {
 				if (tw > ws->w[*k])
 					ws->w[*k] = tw;
@@ -147,7 +91,7 @@ sweep_print_cols(char *line, size_t len, size_t pos, const struct sweep_print_co
 				width = ws->w[*k];
 			(*k)++;
 		}
-		pad = c->width > 0 ? width - grid_text_width(text) : 0;
+		pad = c->width > 0 ? width - text_width(text) : 0;
 		pos += (size_t)snprintf(line + pos, len - pos, "%*s%s%s%*s%s%*s", c->gap, "",
 		    rule ? (at->ascii ? "|" : "│") : "", rule ? " " : "", right && pad > 0 ? pad : 0,
 		    "", text, !right && pad > 0 ? pad : 0, "");
@@ -211,7 +155,7 @@ sweep_print_header(FILE *f, const struct sweep_result *r, const char *lead, bool
 
 	fprintf(f, "%s%s%s%s: program %s, %s per run, %s, %u runs after %u warm-up%s, "
 	    "budget %.3g s per row\n", lead, "Sweep", sw->title ? " " : "",
-	    sweep_print_safe(sw->title, t, sizeof t),
+	    sweep_cols_safe(sw->title, t, sizeof t),
 	    scenario_names_of(scn_programs, (int)sw->program),
 	    units_format_size_round(sw->file_size, sz, sizeof sz),
 	    !reads ? "a new file each run" : sw->cache == SCN_CACHE_COLD ? "cold cache" :
@@ -229,7 +173,7 @@ sweep_print_header(FILE *f, const struct sweep_result *r, const char *lead, bool
 	for (size_t i = 0; i < sw->n_references; i++) {
 		const struct scn_reference *ref = &sw->references[i];
 		fprintf(f, "%sReference \"%s\": %s", lead, sweep_cols_label(ref, l, sizeof l),
-		    sweep_print_safe(ref->source, src, sizeof src));
+		    sweep_cols_safe(ref->source, src, sizeof src));
 		if (ours && sweep_cols_resized(r, ref))
 			fprintf(f, " (moved %s; column \"ours@%s\" scales our median by %.3g)",
 			    units_format_size_round(ref->total_bytes, sz, sizeof sz), sz,
@@ -341,11 +285,11 @@ sweep_print_variant_name(const struct sweep_variant *bv, char *buf, size_t len)
 	size_t n = 0;
 
 	sweep_print_cat(buf, len, &n, "Variant \"%s\" on %s",
-	    sweep_print_safe(bv->v->name ? bv->v->name : "default", name, sizeof name), bv->fs);
+	    sweep_cols_safe(bv->v->name ? bv->v->name : "default", name, sizeof name), bv->fs);
 	if (bv->dev[0] != '\0')
 		sweep_print_cat(buf, len, &n, " (%s)", bv->dev);
 	if (bv->given_dir[0] != '\0')
-		sweep_print_cat(buf, len, &n, " under %s", sweep_print_safe(bv->given_dir, dir,
+		sweep_print_cat(buf, len, &n, " under %s", sweep_cols_safe(bv->given_dir, dir,
 		    sizeof dir));
 	if (bv->v->flags)
 		sweep_print_cat(buf, len, &n, ", open flags %s", decode_open_flag_bits(bv->v->flags,
@@ -551,7 +495,7 @@ sweep_print_compact_variant(FILE *f, const struct sweep_result *r, size_t v, int
 	if (full)
 		sweep_print_variant_name(bv, line, sizeof line);
 	else if (r->n_variants > 1)
-		snprintf(line, sizeof line, "variant %s (%s)", sweep_print_safe(bv->v->name ?
+		snprintf(line, sizeof line, "variant %s (%s)", sweep_cols_safe(bv->v->name ?
 		    bv->v->name : "default", name, sizeof name), bv->fs);
 	else
 		snprintf(line, sizeof line, "on %s", bv->fs);
@@ -576,7 +520,7 @@ sweep_print_compact_variant(FILE *f, const struct sweep_result *r, size_t v, int
 		sweep_print_cols(line, sizeof line, 0, sweep_cols_compact, ncols, &at,
 		    SWEEP_PRINT_FORM_TEXT, NULL, &k);
 		/* Too wide: the scale alone ("×4711"), not a cut "×4711 of 21.4 K". */
-		if (row != NULL && grid_text_width(line) > width && row->scale > 1.0000001) {
+		if (row != NULL && text_width(line) > width && row->scale > 1.0000001) {
 			at.short_scale = true;
 			k = 0;
 			sweep_print_cols(line, sizeof line, 0, sweep_cols_compact, ncols, &at,
@@ -649,7 +593,7 @@ sweep_print_progress(const struct sweep_progress *p, char *buf, size_t len)
 	size_t n = 0;
 
 	sweep_print_cat(buf, len, &n, "row %zu/%zu  %s  BUF %" PRIu64 "  %s", p->step, p->n_steps,
-	    sweep_print_safe(p->variant, name, sizeof name), p->buf_size, phase[p->phase]);
+	    sweep_cols_safe(p->variant, name, sizeof name), p->buf_size, phase[p->phase]);
 	if (p->phase == SWEEP_PHASE_RUN || p->phase == SWEEP_PHASE_WARMUP)
 		sweep_print_cat(buf, len, &n, " %u/%u", p->run,
 		    p->phase == SWEEP_PHASE_RUN ? p->n_runs : p->n_warmup);

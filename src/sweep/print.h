@@ -51,15 +51,6 @@ char *sweep_print_variant_name(const struct sweep_variant *bv, char *buf, size_t
 /* True if some row ran on fewer bytes than file_size (and was extrapolated). */
 bool sweep_print_scaled(const struct sweep_result *r);
 
-/* s (a scenario's string; NULL is "") as base/text.c makes one line safe, into buf. Return buf. */
-char *sweep_print_safe(const char *s, char *buf, size_t len);
-
-/* A duration in three significant figures, in the units every sweep output uses. Return buf. */
-char *sweep_print_time(double s, bool ascii, char *buf, size_t len);
-
-/* A duration in seconds, three significant figures, without the unit ("0.000450"). Return buf. */
-char *sweep_print_seconds(double s, char *buf, size_t len);
-
 /* The busy machine's warning (one paragraph, no newline), or "" if it was quiet. Return buf. */
 char *sweep_print_busy(const struct sweep_result *r, char *buf, size_t len);
 
@@ -128,6 +119,15 @@ extern const struct sweep_print_col sweep_cols_full[], sweep_cols_md[], sweep_co
 	sweep_cols_md_ref[], sweep_cols_compact[];
 extern const size_t sweep_cols_full_n, sweep_cols_md_n, sweep_cols_text_ref_n, sweep_cols_md_ref_n,
 	sweep_cols_compact_n;
+
+/* s (a scenario's string; NULL is "") as base/text.c makes one line safe, into buf. Return buf. */
+char *sweep_cols_safe(const char *s, char *buf, size_t len);
+
+/* A duration in three significant figures, in the units every sweep output uses. Return buf. */
+char *sweep_cols_time(double s, bool ascii, char *buf, size_t len);
+
+/* A duration in seconds, three significant figures, without the unit ("0.000450"). Return buf. */
+char *sweep_cols_seconds(double s, char *buf, size_t len);
 
 /* sweep/print.c: the text of column c for at: its title (at->row NULL) or its cell ("" for a
  * row that did not run, in a column of runs). */

@@ -12,7 +12,7 @@
 #include <wchar.h>
 
 #include "tui/crt.h"
-#include "scratch/scratch.h"
+#include "base/signals.h"
 
 /*
  * Global state, because a signal handler and atexit() must restore the terminal: whether
@@ -77,7 +77,7 @@ crt_init(bool color, bool mouse)
 	crt_pid = getpid();
 	crt_active = 1;
 	atexit(crt_done);
-	scratch_on_signal(crt_done);
+	signals_on_fatal_terminal(crt_done);
 	cbreak();
 	noecho();
 	nonl();

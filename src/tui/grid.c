@@ -117,82 +117,6 @@ grid_put(struct grid *g, int x, int y, uint32_t ch, int style)
 	c->attr = 0;
 }
 
-/* Decode one UTF-8 code point; invalid bytes decode as U+FFFD, one byte each. */
-uint32_t
-grid_utf8_decode(const char *s, int *len)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	uint32_t ch;
-	int n;
-
-	if (u[0] < 0x80) {
-		*len = 1;
-		return u[0];
-	}
-	if ((u[0] & 0xe0) == 0xc0) {
-		ch = u[0] & 0x1f;
-		n = 2;
-	} else if ((u[0] & 0xf0) == 0xe0) {
-		ch = u[0] & 0x0f;
-		n = 3;
-	} else if ((u[0] & 0xf8) == 0xf0) {
-		ch = u[0] & 0x07;
-		n = 4;
-	} else {
-		*len = 1;
-		return 0xfffd;
-	}
-	for (int i = 1; i < n; i++) {
-		if ((u[i] & 0xc0) != 0x80) {
-			*len = 1;
-			return 0xfffd;
-		}
-		ch = (ch << 6) | (u[i] & 0x3f);
-	}
-	*len = n;
-	return ch;
-}
-
-/* Encode one code point as UTF-8. */
-int
-grid_utf8_encode(uint32_t ch, char *out)
-{
-	if (ch < 0x80) {
-		out[0] = (char)ch;
-		return 1;
-	}
-	if (ch < 0x800) {
-		out[0] = (char)(0xc0 | (ch >> 6));
-		out[1] = (char)(0x80 | (ch & 0x3f));
-		return 2;
-	}
-	if (ch < 0x10000) {
-		out[0] = (char)(0xe0 | (ch >> 12));
-		out[1] = (char)(0x80 | ((ch >> 6) & 0x3f));
-		out[2] = (char)(0x80 | (ch & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | (ch >> 18));
-	out[1] = (char)(0x80 | ((ch >> 12) & 0x3f));
-	out[2] = (char)(0x80 | ((ch >> 6) & 0x3f));
-	out[3] = (char)(0x80 | (ch & 0x3f));
-	return 4;
-}
-
-/* Columns taken by text. */
-int
-grid_text_width(const char *s)
-{
-	int n = 0, len;
-
-	while (*s != '\0') {
-		grid_utf8_decode(s, &len);
-		s += len;
-		n++;
-	}
-	return n;
-}
-
 /* Whether ch is an ASCII digit. */
 static bool
 grid_is_digit(uint32_t ch)
@@ -254,14 +178,14 @@ grid_fit_keep_cp(const uint32_t *cp, int n, int room)
 static uint32_t *
 grid_decode_all(const char *s, int *n)
 {
-	uint32_t *cp = malloc(((size_t)grid_text_width(s) + 1) * sizeof *cp);
+	uint32_t *cp = malloc(((size_t)text_width(s) + 1) * sizeof *cp);
 	int len;
 
 	*n = 0;
 	if (cp == NULL)
 		return NULL;
 	while (*s != '\0') {
-		cp[(*n)++] = grid_utf8_decode(s, &len);
+		cp[(*n)++] = text_decode(s, &len);
 		s += len;
 	}
 	return cp;
@@ -370,7 +294,7 @@ grid_wrap(struct grid *g, struct grid_rect r, int style, const char *s)
 		while (*p != '\0' && *p != '\n' && cols < r.w) {
 			if (*p == ' ')
 				brk = p;
-			grid_utf8_decode(p, &len);
+			text_decode(p, &len);
 			p += len;
 			cols++;
 		}
@@ -379,7 +303,7 @@ grid_wrap(struct grid *g, struct grid_rect r, int style, const char *s)
 		if (line < r.h) {
 			int n = 0;
 			for (const char *q = s; q < p; q += len, n++)
-				grid_put(g, r.x + n, r.y + line, grid_utf8_decode(q, &len), style);
+				grid_put(g, r.x + n, r.y + line, text_decode(q, &len), style);
 		}
 		line++;
 		s = p;
@@ -497,7 +421,7 @@ grid_row_text(const struct grid *g, int y, char *buf, size_t len)
 	for (int x = 0; x < g->w && y >= 0 && y < g->h; x++) {
 		char u[4];
 		uint32_t ch = g->cells[(size_t)y * (size_t)g->w + (size_t)x].ch;
-		int k = grid_utf8_encode(ch, u);
+		int k = text_encode(ch, u);
 		if (n + (size_t)k >= len)
 			break;
 		memcpy(buf + n, u, (size_t)k);
@@ -570,7 +494,7 @@ grid_ansi(const struct grid *g, bool color)
 				last_style = c->style;
 				last_attr = c->attr;
 			}
-			p += grid_utf8_encode(c->ch, p);
+			p += text_encode(c->ch, p);
 		}
 	}
 	p += sprintf(p, "\033[0m");

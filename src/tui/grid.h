@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/text.h"
+
 /* What a cell means; tui/crt.c and the ANSI writer turn it into colour through grid_styles[]. */
 enum grid_style {
 	GS_NORMAL,
@@ -111,9 +113,6 @@ int grid_fit_keep(const char *s, int room);
 int grid_printf(struct grid *g, int x, int y, int maxw, int style, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
-/* Number of columns UTF-8 text takes (one per code point). */
-int grid_text_width(const char *s);
-
 /* Word-wrap UTF-8 text into r, from its top; return the lines used (or needed, if more). */
 int grid_wrap(struct grid *g, struct grid_rect r, int style, const char *s);
 
@@ -140,11 +139,5 @@ char *grid_text(const struct grid *g);
 /* The grid as ANSI text (home, then every row with SGR codes); color false keeps only
  * bold/dim/reverse. Heap string; NULL on ENOMEM. */
 char *grid_ansi(const struct grid *g, bool color);
-
-/* Encode one code point as UTF-8 into out (4 bytes room); return its length. */
-int grid_utf8_encode(uint32_t ch, char *out);
-
-/* Decode one UTF-8 code point from s; set *len to the bytes used (>= 1). */
-uint32_t grid_utf8_decode(const char *s, int *len);
 
 #endif

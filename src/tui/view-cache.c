@@ -476,15 +476,15 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		/* Not "dirty 0": a count of what cannot happen here would read as a measurement. */
 		snprintf(line, sizeof line, "cached %" PRIu64 "; %s has no disk: nothing to write back",
 		         c->cached, now->disk.fs);
-		if (grid_text_width(line) > r.w)
+		if (text_width(line) > r.w)
 			snprintf(line, sizeof line, "cached %" PRIu64 "; nothing to write back",
 			         c->cached);
-		if (grid_text_width(line) > r.w)
+		if (text_width(line) > r.w)
 			snprintf(line, sizeof line, "cached %" PRIu64 ", no disk", c->cached);
 	} else if (c->has_dirty) {
 		snprintf(line, sizeof line, "cached %" PRIu64 " dirty %" PRIu64 " writeback %" PRIu64,
 		         c->cached, c->dirty, c->writeback);
-		if (grid_text_width(line) > r.w)
+		if (text_width(line) > r.w)
 			snprintf(line, sizeof line, "cached %" PRIu64 " dirty %" PRIu64 " wb %" PRIu64,
 			         c->cached, c->dirty, c->writeback);
 	}
@@ -504,7 +504,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 			snprintf(b, sizeof b, "  cell=%s", a);
 		} else
 			b[0] = '\0';
-		if (b[0] != '\0' && grid_text_width(b) <= r.w - n)   /* whole or not at all */
+		if (b[0] != '\0' && text_width(b) <= r.w - n)   /* whole or not at all */
 			n += grid_print(g, r.x + n, y, r.w - n, GS_DIM, b);
 		if (r.w - n > 20)
 			view_legend_draw(g, r.x + n + 2, y, r.w - n - 2, 1, legend, n_legend, ascii);

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "export/describe.h"
-#include "engine/ops.h"
 #include "lesson/lesson.h"
 #include "lesson/narrate.h"
 #include "base/units.h"
@@ -173,7 +172,7 @@ view_details_log(struct view_details_buf *b, const struct view_frame *f)
 	                 sr->index + 1, scenario_op_name(sr->step->op),
 	                 sr->events.source == EV_SRC_PTRACE ? "by the tracer" : "through /proc/PID/io",
 	                 units_format_ns(sr->op_ns, t, sizeof t),
-	                 sr->events.source == EV_SRC_PTRACE && ops_has(sr->step->op) ?
+	                 sr->events.source == EV_SRC_PTRACE && scenario_op_in_worker(sr->step->op) ?
 	                 ", incl. tracing (two ptrace stops per system call)" : "");
 	for (size_t i = 0; i < sr->events.n && i < 14; i++) {
 		char line[256];

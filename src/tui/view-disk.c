@@ -167,7 +167,7 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 			snprintf(line, sizeof line, "allocated %s  delalloc %s", a, b);
 		}
 		/* Too wide for the pane: one figure per line, if there is room. */
-		if (grid_text_width(line) > r.w && y + 1 < end && d->unwritten_bytes == 0) {
+		if (text_width(line) > r.w && y + 1 < end && d->unwritten_bytes == 0) {
 			grid_printf(g, r.x, y++, r.w, GS_NORMAL, "allocated %s", a);
 			snprintf(line, sizeof line, "delalloc %s", b);
 		}
@@ -178,13 +178,13 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		grid_print(g, r.x, y, r.w, GS_NORMAL, line);
 		if (prev != NULL && (prev->disk.allocated_bytes != d->allocated_bytes ||
 		                     prev->disk.delalloc_bytes != d->delalloc_bytes))
-			grid_attr(g, (struct grid_rect){ r.x, y, grid_text_width(line) < r.w ?
-			                                 grid_text_width(line) : r.w, 1 }, GRID_A_BOLD);
+			grid_attr(g, (struct grid_rect){ r.x, y, text_width(line) < r.w ?
+			                                 text_width(line) : r.w, 1 }, GRID_A_BOLD);
 		/* Short pane (80x24): the legend on the same line, as the cache pane does, so
 		 * that the strip's glyphs are never unexplained. */
-		if (!tall && r.w - grid_text_width(line) - 2 > 20)
-			view_legend_draw(g, r.x + grid_text_width(line) + 2, y,
-			                 r.w - grid_text_width(line) - 2, 1, legend, n_legend, ascii);
+		if (!tall && r.w - text_width(line) - 2 > 20)
+			view_legend_draw(g, r.x + text_width(line) + 2, y,
+			                 r.w - text_width(line) - 2, 1, legend, n_legend, ascii);
 		y++;
 	}
 	if (y < end && tall)

@@ -42,7 +42,7 @@ view_frame_title(struct grid *g, int y, const struct view_frame *f)
 		         f->first + f->scn->n_steps);
 	snprintf(right, sizeof right, "%s%s%s   speed %s   ? help ",
 	         f->replay ? "REPLAY   " : "", f->autoplay ? "autoplay   " : "", step, sp);
-	rw = grid_text_width(right);
+	rw = text_width(right);
 	snprintf(left, sizeof left, " iobufviz %s %s%s%s", f->ascii ? "-" : "\xe2\x94\x80",
 	         f->scn->title != NULL ? f->scn->title : "", f->scn->source != NULL ? "   " : "",
 	         f->scn->source != NULL ? f->scn->source : "");
@@ -107,7 +107,7 @@ view_frame_footer(struct grid *g, int y, const struct view_frame *f)
 	}
 	/* A mode with keys of its own (a traced program's) gives them; else the lesson's. */
 	for (size_t i = 0; f->keys != NULL && i < f->n_keys; i++) {
-		int need = grid_text_width(f->keys[i][0]) + 1 + grid_text_width(f->keys[i][1]);
+		int need = text_width(f->keys[i][0]) + 1 + text_width(f->keys[i][1]);
 		if (x + need > g->w)
 			return;
 		x += grid_print(g, x, y, g->w - x, GS_KEY, f->keys[i][0]) + 1;
@@ -123,7 +123,7 @@ view_frame_footer(struct grid *g, int y, const struct view_frame *f)
 
 		if (key == NULL)
 			continue;
-		need = grid_text_width(key) + 1 + grid_text_width(word);
+		need = text_width(key) + 1 + text_width(word);
 		if (x + need > g->w)
 			break;
 		x += grid_print(g, x, y, g->w - x, GS_KEY, key) + 1;
@@ -322,7 +322,7 @@ view_frame_expect_flow(struct grid *g, struct grid_rect r, const struct step_res
 			if (shrt && (pass == 0) == er->ok)
 				continue;
 			view_frame_expect_text(er, shrt, buf, sizeof buf);
-			need = grid_text_width(buf) + grid_text_width(mk) + 1;
+			need = text_width(buf) + text_width(mk) + 1;
 			/* On the last row, keep room for the "+N more". */
 			if (x > r.x && x + need > r.x + r.w - (reserve && y == r.h - 1 ? 9 : 0)) {
 				x = r.x;
@@ -394,12 +394,12 @@ view_frame_popup(struct grid *g, const char *title, const char *text, bool ascii
 		size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
 		char line[512];
 		snprintf(line, sizeof line, "%.*s", (int)n, p);
-		if (grid_text_width(line) > w)
-			w = grid_text_width(line);
+		if (text_width(line) > w)
+			w = text_width(line);
 		p += n + (nl != NULL);
 	}
-	if (title != NULL && grid_text_width(title) + 4 > w)
-		w = grid_text_width(title) + 4;
+	if (title != NULL && text_width(title) + 4 > w)
+		w = text_width(title) + 4;
 	if (w > maxw)
 		w = maxw;
 	if (w < 1)
@@ -585,6 +585,6 @@ view_frame_small(struct grid *g)
 
 	grid_clear(g);
 	snprintf(buf, sizeof buf, "terminal too small (need 80x24, have %dx%d)", g->w, g->h);
-	w = grid_text_width(buf);
+	w = text_width(buf);
 	grid_print(g, w < g->w ? (g->w - w) / 2 : 0, g->h / 2, g->w, GS_BOLD, buf);
 }

@@ -33,7 +33,7 @@ view_log_format(const struct event *e, size_t idx, const char *opname, int opw, 
 	int pad, cpad;
 
 	event_format(e, call, sizeof call);
-	if (grid_text_width(call) > callw && callw > 1) {
+	if (text_width(call) > callw && callw > 1) {
 		/* Cut the arguments, keep the result ("openat(scratch, O_WRONLY|O_CR… = 3"); by
 		 * bytes, as event_format() writes ASCII only. */
 		const char *res = strrchr(call, '=');
@@ -49,8 +49,8 @@ view_log_format(const struct event *e, size_t idx, const char *opname, int opw, 
 	units_format_ns(e->ns, t, sizeof t);
 	snprintf(tag, sizeof tag, "[%s]", scenario_names_of(scn_origin_words, (int)e->origin));
 	/* "µ" and "…" are two or three bytes and one column: pad by columns. */
-	pad = 9 - grid_text_width(t);
-	cpad = callw - grid_text_width(call);
+	pad = 9 - text_width(t);
+	cpad = callw - text_width(call);
 	snprintf(buf, len, "#%-2zu %-*s %s%*s %-*s %*s%s%s", idx + 1, opw, opname,
 	         call, cpad > 0 ? cpad : 0, "", view_log_tagw(), tag, pad > 0 ? pad : 0, "", t,
 	         e->ns_traced ? "*" : "");
@@ -62,7 +62,7 @@ char *
 view_log_line(const struct event *e, size_t idx, enum scn_op op, char *buf, size_t len)
 {
 	char call[160];
-	int callw = VIEW_LOG_CALLW, w = grid_text_width(event_format(e, call, sizeof call));
+	int callw = VIEW_LOG_CALLW, w = text_width(event_format(e, call, sizeof call));
 
 	/* Alone, a line is never cut: the columns after a long call move right instead. */
 	return view_log_format(e, idx, scenario_op_name(op), VIEW_LOG_OPW, w > callw ? w : callw,
@@ -160,13 +160,13 @@ view_log_widths(const struct step_result *results, size_t n, int w, int *opw, in
 	*callw = VIEW_LOG_CALLW;
 	for (size_t i = 0; i < n; i++) {
 		const struct step_result *sr = &results[i];
-		int ow = grid_text_width(sr->label != NULL ? sr->label :
+		int ow = text_width(sr->label != NULL ? sr->label :
 		                         scenario_op_name(sr->step != NULL ? sr->step->op : SCN_OP_NOTE));
 		if (ow > *opw)
 			*opw = ow;
 		for (size_t k = 0; k < sr->events.n; k++) {
 			char call[160];
-			int cw = grid_text_width(event_format(&sr->events.v[k], call, sizeof call));
+			int cw = text_width(event_format(&sr->events.v[k], call, sizeof call));
 			if (cw > *callw)
 				*callw = cw;
 		}

@@ -118,7 +118,7 @@ view_program_cols(const char *line, size_t i, int col, int *len)
 	*len = 1;
 	if (line[i] == '\t')
 		return VIEW_PROGRAM_TAB - col % VIEW_PROGRAM_TAB;
-	grid_utf8_decode(line + i, len);
+	text_decode(line + i, len);
 	return 1;
 }
 
@@ -161,7 +161,7 @@ view_program_line(struct grid *g, int x, int y, int w, int rows, const char *lin
 			int cc = col;
 			for (size_t k = i; k < end; k += (size_t)len) {
 				int cw = view_program_cols(line, k, cc, &len);
-				uint32_t ch = line[k] == '\t' ? ' ' : grid_utf8_decode(line + k, &len);
+				uint32_t ch = line[k] == '\t' ? ' ' : text_decode(line + k, &len);
 				for (int d = 0; d < cw && cc < w; d++, cc++)
 					grid_put(g, x + cc, y + row, ch, st[k]);
 			}
@@ -265,52 +265,4 @@ view_program_draw(struct grid *g, struct grid_rect r, const struct program *p, l
 		grid_put(g, r.x + r.w - 1, r.y + 1, ascii ? '^' : 0x2191, GS_BOLD);
 	if (shown < p->n_lines || more)
 		grid_put(g, r.x + r.w - 1, r.y + r.h - 2, ascii ? 'v' : 0x2193, GS_BOLD);
-}
-
-/*
- * The screen with the program pane, when f has a program to show (wide enough, or asked
- * for): the other panes in a narrower grid beside it, or under it at 80 columns. Return
- * false if f shows no program (the caller draws the screen as usual).
- */
-bool
-view_program_screen(struct grid *g, const struct view_frame *f, struct view_layout *lay)
-{
-	struct view_frame rest = *f;
-	bool beside = g->w >= VIEW_PROGRAM_BESIDE;
-	long step = f->live != NULL || f->running ? (long)f->n_results : f->cur;
-	int pw;
-	struct grid *sub;
-
-	if (f->program == NULL || g->w < 80 || g->h < 24 || beside == f->program_toggled)
-		return false;
-	rest.program = NULL;
-	if (!beside) {
-		/* At 80 columns it takes the panes' place, between the title and the footer. */
-		view_screen_draw(g, &rest, lay);
-		view_program_draw(g, (struct grid_rect){ 0, 1, g->w, g->h - 2 }, f->program, step,
-		                  f->ascii);
-		if (f->help)
-			view_frame_help(g, f->help - 1, f->ascii);
-		if (f->ascii)
-			grid_asciify(g);
-		return true;
-	}
-	pw = g->w >= 160 ? g->w - 100 : g->w - 80;
-	if (pw > 80)
-		pw = 80;
-	sub = grid_new(g->w - pw, g->h);
-	if (sub == NULL)
-		return false;
-	view_screen_draw(sub, &rest, lay);
-	for (int y = 0; y < g->h; y++)
-		for (int x = 0; x < sub->w; x++)
-			*grid_at(g, x, y) = *grid_at(sub, x, y);
-	grid_free(sub);
-	view_program_draw(g, (struct grid_rect){ g->w - pw, 1, pw, g->h - 2 }, f->program, step,
-	                  f->ascii);
-	view_frame_title(g, 0, f);
-	view_frame_footer(g, g->h - 1, f);
-	if (f->ascii)
-		grid_asciify(g);
-	return true;
 }

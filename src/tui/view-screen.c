@@ -131,12 +131,12 @@ view_screen_packet(struct grid *g, const struct view_layout *lay, const struct v
 		a = x1 > x0 ? view_glyph(VG_ARROW, f->ascii) : (f->ascii ? '<' : 0x25c0);
 	else
 		a = y1 > y0 ? (f->ascii ? 'v' : 0x25bc) : (f->ascii ? '^' : 0x25b2);
-	arrow[grid_utf8_encode(a, arrow)] = '\0';
+	arrow[text_encode(a, arrow)] = '\0';
 	if (lay->wide && x1 < x0)
 		snprintf(label, sizeof label, " %s %s ", arrow, f->hop.label);
 	else
 		snprintf(label, sizeof label, " %s %s ", f->hop.label, arrow);
-	len = grid_text_width(label);
+	len = text_width(label);
 	x = x0 + (int)((x1 - x0) * t) - len / 2;
 	y = y0 + (int)((y1 - y0) * t);
 	if (!view_screen_packet_place(g, &lay->pane[t < 0.5 ? f->hop.from : f->hop.to], len,
@@ -256,7 +256,7 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 			snprintf(more, sizeof more, " lines %zu-%zu of %zu  %s PgUp PgDn ", top + 1,
 			         top + rows, f->n_sweep,
 			         f->ascii ? "Up Down" : "\xe2\x86\x91\xe2\x86\x93");
-			w = grid_text_width(more);
+			w = text_width(more);
 			grid_print(g, r.x + r.w - 2 - w, r.y + r.h - 1, w, GS_BOLD, more);
 		}
 		lay->sweep_rows = (int)rows;
@@ -301,6 +301,54 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 	view_disk_draw(g, in[2], now, prev, f->ascii);
 }
 
+/*
+ * The screen with the program pane, when f has a program to show (wide enough, or asked
+ * for): the other panes in a narrower grid beside it, or under it at 80 columns. Return
+ * false if f shows no program (the caller draws the screen as usual).
+ */
+static bool
+view_screen_program(struct grid *g, const struct view_frame *f, struct view_layout *lay)
+{
+	struct view_frame rest = *f;
+	bool beside = g->w >= VIEW_PROGRAM_BESIDE;
+	long step = f->live != NULL || f->running ? (long)f->n_results : f->cur;
+	int pw;
+	struct grid *sub;
+
+	if (f->program == NULL || g->w < 80 || g->h < 24 || beside == f->program_toggled)
+		return false;
+	rest.program = NULL;
+	if (!beside) {
+		/* At 80 columns it takes the panes' place, between the title and the footer. */
+		view_screen_draw(g, &rest, lay);
+		view_program_draw(g, (struct grid_rect){ 0, 1, g->w, g->h - 2 }, f->program, step,
+		                  f->ascii);
+		if (f->help)
+			view_frame_help(g, f->help - 1, f->ascii);
+		if (f->ascii)
+			grid_asciify(g);
+		return true;
+	}
+	pw = g->w >= 160 ? g->w - 100 : g->w - 80;
+	if (pw > 80)
+		pw = 80;
+	sub = grid_new(g->w - pw, g->h);
+	if (sub == NULL)
+		return false;
+	view_screen_draw(sub, &rest, lay);
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < sub->w; x++)
+			*grid_at(g, x, y) = *grid_at(sub, x, y);
+	grid_free(sub);
+	view_program_draw(g, (struct grid_rect){ g->w - pw, 1, pw, g->h - 2 }, f->program, step,
+	                  f->ascii);
+	view_frame_title(g, 0, f);
+	view_frame_footer(g, g->h - 1, f);
+	if (f->ascii)
+		grid_asciify(g);
+	return true;
+}
+
 /* Compose the whole screen. */
 void
 view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout *lay_out)
@@ -321,7 +369,7 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 			*lay_out = lay;
 		return;
 	}
-	if (view_program_screen(g, f, lay_out))
+	if (view_screen_program(g, f, lay_out))
 		return;
 	lay.wide = W >= 100;
 	if (f->sweep != NULL) {

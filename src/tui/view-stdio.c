@@ -40,7 +40,7 @@ view_stdio_data(const struct snap_stdio *s, char *buf, size_t len, int width, bo
 	}
 	buf[n++] = '"';
 	if (held > shown && n + 4 < len)
-		n += (size_t)grid_utf8_encode(view_glyph(VG_DOTS, ascii), buf + n);
+		n += (size_t)text_encode(view_glyph(VG_DOTS, ascii), buf + n);
 	buf[n] = '\0';
 }
 
@@ -113,8 +113,8 @@ view_stdio_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	}
 	grid_print(g, r.x, y, w, GS_NORMAL, line);
 	if (changed)
-		grid_attr(g, (struct grid_rect){ r.x, y, grid_text_width(line) < w ?
-		                                 grid_text_width(line) : w, 1 }, GRID_A_BOLD);
+		grid_attr(g, (struct grid_rect){ r.x, y, text_width(line) < w ?
+		                                 text_width(line) : w, 1 }, GRID_A_BOLD);
 	y++;
 	if (y >= r.y + r.h)
 		return;
@@ -122,7 +122,7 @@ view_stdio_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	if (tall && s->size > 0) {
 		snprintf(line, sizeof line, "%" PRIu64, s->size);
 		grid_print(g, r.x + 1, y, 2, GS_DIM, "0");
-		grid_print(g, r.x + w - 1 - grid_text_width(line), y, w, GS_DIM, line);
+		grid_print(g, r.x + w - 1 - text_width(line), y, w, GS_DIM, line);
 		y++;
 	}
 	if (y < r.y + r.h && held > 0 && (tall || r.h >= 4)) {
@@ -173,10 +173,10 @@ view_stdio_line(struct grid *g, int x, int y, int w, const char *p, bool one_lin
 		free(line);
 		return p + n;
 	}
-	cols = grid_text_width(line);
+	cols = text_width(line);
 	keep = cols <= w ? cols : grid_fit_keep(line, w - ew > 0 ? w - ew : 0);
 	for (int col = 0; col < keep; col++) {
-		uint32_t ch = grid_utf8_decode(p, &len);
+		uint32_t ch = text_decode(p, &len);
 		grid_put(g, x + col, y, ch == '\n' ? (ascii ? '|' : 0x23ce) : ch,
 		         ch == '\n' ? GS_DIM : GS_STDIO);     /* ⏎ */
 		p += len;
@@ -199,7 +199,7 @@ view_stdio_wrap_cut(const char *p, int w)
 	int n = 0, brk = 0, len;
 
 	while (*p != '\0') {
-		uint32_t ch = grid_utf8_decode(p, &len);
+		uint32_t ch = text_decode(p, &len);
 		if (n == w)
 			return brk > 0 ? brk : n;
 		n++;
@@ -220,7 +220,7 @@ view_stdio_wrapped(struct grid *g, int x, int *y, int end, int w, const char *p,
 	do {
 		int n = view_stdio_wrap_cut(p, w), len;
 		for (int i = 0; i < n; i++) {
-			uint32_t ch = grid_utf8_decode(p, &len);
+			uint32_t ch = text_decode(p, &len);
 			grid_put(g, x + i, *y, ch == '\n' ? (ascii ? '|' : 0x23ce) : ch,
 			         ch == '\n' ? GS_DIM : GS_STDIO);     /* ⏎ */
 			p += len;
@@ -243,7 +243,7 @@ view_stdio_wrap_rows(const char *text, int w)
 	while (*text != '\0') {
 		int n = view_stdio_wrap_cut(text, w), len;
 		for (int i = 0; i < n; i++) {
-			grid_utf8_decode(text, &len);
+			text_decode(text, &len);
 			text += len;
 		}
 		rows++;

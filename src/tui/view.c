@@ -50,7 +50,7 @@ view_legend_draw(struct grid *g, int x, int y, int w, int rows, const struct vie
 	int col = 0, row = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		int len = 2 + grid_text_width(l[i].name);
+		int len = 2 + text_width(l[i].name);
 		if (col > 0 && col + len > w) {
 			if (row + 1 >= rows)
 				break;

@@ -227,9 +227,6 @@ struct program;
 void view_program_draw(struct grid *g, struct grid_rect r, const struct program *p, long step,
                        bool ascii);
 
-/* The screen with the program pane if f shows one (else false: nothing drawn). */
-bool view_program_screen(struct grid *g, const struct view_frame *f, struct view_layout *lay);
-
 /* tui/view-screen.c: compose the whole screen into g (its size is the terminal's). */
 void view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout *lay);
 

@@ -1,14 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* lesson/optable.c: the op table and the key table, made from the lists in scenario/oplist.h: the one
- * place that binds each op to the functions of every layer (ops, emit, expect, loader), so
- * that no layer below includes another through the table. */
+/* scenario/optable.c: the op table and the key table, made from the lists in scenario/oplist.h:
+ * what each op and key is, as data. Their functions are columns each layer takes for itself
+ * (SCN_OP_RUN and the like), so no layer links to a table that links back to it. */
 #include <config.h>
 
-#include "export/emit.h"
-#include "lesson/expect.h"
-#include "engine/ops.h"
 #include "scenario/scenario.h"
-#include "load/load-int.h"
 
 #define OPT(a) { SCN_ARG_##a, SCN_NEED_OPT },
 #define REQ(a) { SCN_ARG_##a, SCN_NEED_REQ },
@@ -22,9 +18,6 @@
 		.flags = flags_,						\
 		.layer = SCN_LAYER_##layer_,					\
 		.cname = cname_,						\
-		.run = run_,							\
-		.check = check_,						\
-		.emit = emit_,							\
 		.args = (const struct scn_arg_use[]){ __VA_ARGS__ { SCN_ARG_NONE, SCN_NEED_OPT } }, \
 	},
 const struct scn_op_entry scn_op_table[SCN_OP__COUNT] = {
@@ -48,7 +41,6 @@ const struct scn_op_entry scn_op_table[SCN_OP__COUNT] = {
 		.name = n,				\
 		.type = SCN_KT_##type_,			\
 		.only = only_,				\
-		.get = get_,				\
 		.question = q,				\
 	},
 const struct scn_key_entry scn_key_table[SCN_KEY__COUNT] = {

@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: MIT */
+/* run-step.c: a step of a traced program observed: the files it touches (our own fd of each,
+ * probed), its streams read from outside, what changed, its text; queued for prog_run_next.
+ * Below run.c and fold.c: it calls neither. */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/fdio.h"
+#include "base/text.h"
+#include "probe/probe.h"
+#include "prog/format.h"
+#include "prog/run.h"
+#include "prog/run-int.h"
+#include "scratch/scratch.h"
+#include "lesson/snapshot-diff.h"
+#include "prog/mark.h"
+#include "trace/calls.h"
+
+/* The table entry of the file open as our fd (fstat'ed as st), added if new; -1 if full. */
+static long
+prog_run_file_add(struct prog_run *r, int fd, const struct stat *st, const char *path)
+{
+	struct prog_run_file *f;
+	size_t dl = strlen(r->dir);
+
+	for (size_t i = 0; i < r->n_files; i++)
+		if (r->files[i].dev == st->st_dev && r->files[i].ino == st->st_ino) {
+			close(fd);
+			return (long)i;
+		}
+	if (r->n_files == r->cap_files) {
+		size_t cap = r->cap_files ? r->cap_files * 2 : 8;
+		struct prog_run_file *v = realloc(r->files, cap * sizeof *v);
+		if (v == NULL) {
+			close(fd);
+			return -1;
+		}
+		r->files = v;
+		r->cap_files = cap;
+	}
+	f = &r->files[r->n_files];
+	memset(f, 0, sizeof *f);
+	snprintf(f->path, sizeof f->path, "%s", path);
+	/* The student's name for it: relative to the directory the program runs in. */
+	if (strncmp(path, r->dir, dl) == 0 && path[dl] == '/' && path[dl + 1] != '\0')
+		snprintf(f->name, sizeof f->name, "%s", path + dl + 1);
+	else
+		snprintf(f->name, sizeof f->name, "%s", path);
+	f->fd = fd;
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	for (int k = 0; k < 2; k++) {
+		struct stat o;
+		if (stat(r->out_path[k], &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino) {
+			f->label = k == 0 ? "stdout" : "stderr";
+			snprintf(f->name, sizeof f->name, "(%s)", f->label);
+		}
+	}
+	return (long)r->n_files++;
+}
+
+/*
+ * The file behind the tracee's fd (opened again read-only through /proc/PID/fd/N: never
+ * for writing, never truncated), or the one named path when the fd is gone (a close). A
+ * file already known by its dev:ino (the tracer's) is found without opening anything.
+ */
+static long
+prog_run_file_of(struct prog_run *r, pid_t pid, int tfd, const char *path, dev_t dev, ino_t ino)
+{
+	char proc[64], link[PATH_MAX];
+	struct stat st;
+	int fd = -1;
+
+	if (ino != 0)
+		for (size_t i = 0; i < r->n_files; i++)
+			if (r->files[i].dev == dev && r->files[i].ino == ino)
+				return (long)i;
+	/* Every path here is the program's to choose: only a regular file is ever opened. */
+	if (tfd >= 0) {
+		snprintf(proc, sizeof proc, "/proc/%ld/fd/%d", (long)pid, tfd);
+		fd = fdio_open_regular(proc, 1);
+		if (fd < 0 && errno == EINVAL)
+			return -1;         /* open, on something that is not a regular file */
+		if (fd >= 0) {
+			ssize_t n = readlink(proc, link, sizeof link - 1);
+			if (n > 0) {
+				link[n] = '\0';
+				path = link;
+			}
+		}
+	}
+	if (fd < 0 && path != NULL && path[0] != '\0') {
+		for (size_t i = 0; i < r->n_files; i++)
+			if (strcmp(r->files[i].path, path) == 0)
+				return (long)i;
+		if (path[0] == '/')
+			fd = fdio_open_regular(path, 0);
+	}
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return -1;
+	}
+	return prog_run_file_add(r, fd, &st, path != NULL ? path : proc);
+}
+
+/* Fill the cache and disk parts of s from file f (ours, read-only). */
+static void
+prog_run_probe(struct prog_run *r, struct prog_run_file *f, pid_t pid, struct snapshot *s)
+{
+	struct stat st;
+
+	if (fstat(f->fd, &st) != 0)
+		st.st_size = 0;
+	probe_cache_as(f->fd, (uint64_t)st.st_size, r->probe, &s->cache);
+	probe_disk(f->fd, &s->disk);
+	if (pid > 0)
+		probe_io(pid, &s->disk);
+}
+
+/* Read every stream of pid, with the first bytes each holds, into *out (malloc'd). */
+void
+prog_run_read_streams(struct prog_run *r, pid_t pid, struct prog_run_pstreams *out)
+{
+	struct prog_stream v[PROG_RUN_STREAMS];
+	const char *why = NULL;
+	size_t n = 0;
+	int rc = prog_trace_stdio(r->t, pid, v, PROG_RUN_STREAMS, &n, &why);
+
+	free(out->v);
+	memset(out, 0, sizeof *out);
+	out->pid = pid;
+	if (rc == PROG_STDIO_HIDDEN && why != NULL)
+		r->stdio_note = why;
+	if (rc != PROG_STDIO_OK)
+		return;
+	out->known = true;
+	if (n == 0 || (out->v = calloc(n, sizeof *out->v)) == NULL)
+		return;
+	out->n = n;
+	for (size_t i = 0; i < n; i++) {
+		out->v[i].st = v[i];
+		out->v[i].head_len = prog_stdio_head(pid, &v[i], out->v[i].head, sizeof out->v[i].head);
+	}
+}
+
+/* A copy of the streams ps into the step. */
+static void
+prog_run_set_streams(struct prog_run_step *s, const struct prog_run_pstreams *ps)
+{
+	free(s->streams);
+	s->streams = NULL;
+	s->n_streams = 0;
+	s->streams_known = ps->known;
+	if (ps->n > 0 && (s->streams = malloc(ps->n * sizeof *s->streams)) != NULL) {
+		memcpy(s->streams, ps->v, ps->n * sizeof *s->streams);
+		s->n_streams = ps->n;
+	}
+}
+
+/* The stream the step used (the one on fd) into its state's stdio part (open false when
+ * none). */
+static void
+prog_run_stdio_state(struct prog_run_step *s, int fd)
+{
+	struct snap_stdio *x = &s->sr.after.stdio;
+	const struct prog_run_stream *use = NULL;
+
+	memset(x, 0, sizeof *x);
+	x->fd = -1;
+	for (size_t i = 0; i < s->n_streams && use == NULL; i++)
+		if (s->ps.kind == PROG_STEP_STDIO && s->ps.file != 0 && s->streams[i].st.addr == s->ps.file)
+			use = &s->streams[i];
+	for (size_t i = 0; i < s->n_streams && use == NULL; i++)
+		if (fd >= 0 && s->streams[i].st.fd == fd)
+			use = &s->streams[i];
+	if (use == NULL)
+		return;
+	x->open = true;
+	x->fd = use->st.fd;
+	x->size = use->st.buf_size;
+	x->pending = use->st.pending;
+	x->read_avail = use->st.read_ahead;
+	x->mode = use->st.mode == PROG_STREAM_UNBUFFERED ? SCN_BUF_NONE :
+	          use->st.mode == PROG_STREAM_LINE ? SCN_BUF_LINE : SCN_BUF_FULL;
+	x->writing = use->st.putting;
+	x->reading = use->st.can_read && !use->st.putting;
+	memcpy(x->head, use->head, use->head_len);
+	x->head_len = use->head_len;
+}
+
+/* True if the call asks for data to reach the disk before it returns. */
+static bool
+prog_run_is_disk(const struct event *e, const struct snap_fd *fd)
+{
+	return event_is_sync(e) ||
+	       (event_is_write(e) && fd->open && (fd->flags & (O_SYNC | O_DSYNC)) != 0);
+}
+
+/* What an io_uring's program is told. */
+#define PROG_RUN_URING "this program submits I/O through io_uring: calls not observable"
+
+/* True if the call step made a way to do I/O that no tracer sees (io_uring_setup). */
+static bool
+prog_run_unseen(const struct prog_step *p)
+{
+	const struct call_row *c = calls_find((uint64_t)p->ev.nr);
+
+	return c != NULL && (c->flags & CALL_ASYNC) && (c->flags & CALL_NEWFD) && p->ev.result >= 0;
+}
+
+/* True for the program's execve (a step of no file: the program is not its data). */
+static bool
+prog_run_is_exec(const struct prog_step *p)
+{
+	const struct call_row *c = calls_find((uint64_t)p->ev.nr);
+
+	return c != NULL && (c->flags & CALL_EXEC);
+}
+
+/* The log's name for the step: the call's or the function's. */
+const char *
+prog_run_label(const struct prog_run_step *s)
+{
+	switch (s->ps.kind) {
+	case PROG_STEP_CALL: return s->ps.ev.call;
+	case PROG_STEP_STDIO: return s->ps.func;
+	case PROG_STEP_EXIT: return "exit";
+	case PROG_STEP_STORES: return "stores";
+	}
+	return "?";
+}
+
+/*
+ * A run of the program's own calls, one: "write(4, 4096) = 4096 x 4096" when they are alike,
+ * else the bytes they moved summed for each pair of fds: "copy_file_range(3, 4, ...) x 2 =
+ * 1288895 B", "splice(3, 6, ...) x 21 = 1288895 B; splice(5, 4, ...) x 20 = 1288895 B".
+ */
+static void
+prog_run_fold_text(struct prog_run_step *s, const char *one)
+{
+	const struct event_list *l = &s->sr.events;
+	const struct event *a = &l->v[0], *b = NULL;
+	uint64_t n[2] = { 0, 0 }, moved[2] = { 0, 0 };
+	bool same = true;
+	size_t at = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		const struct event *e = &l->v[i];
+		int k = e->fd == a->fd && e->fd2 == a->fd2 ? 0 : 1;
+		if (k == 1 && b == NULL)
+			b = e;
+		same = same && k == 0 && e->bytes == a->bytes && e->result == a->result &&
+		       e->offset == a->offset && strcmp(e->detail, a->detail) == 0;
+		n[k]++;
+		moved[k] += e->result > 0 ? (uint64_t)e->result : 0;
+	}
+	if (same) {
+		snprintf(s->text, sizeof s->text, "%.400s x %" PRIu64, one, s->count);
+		return;
+	}
+	text_cat(s->text, sizeof s->text, &at, "[%d] ", (int)s->ps.pid);
+	for (int k = 0; k < 2; k++) {
+		const struct event *e = k == 0 ? a : b;
+		if (e == NULL)
+			continue;
+		text_cat(s->text, sizeof s->text, &at, "%s%s(%d, ", k ? "; " : "", e->call, e->fd);
+		if (e->fd2 >= 0)
+			text_cat(s->text, sizeof s->text, &at, "%d, ", e->fd2);
+		text_cat(s->text, sizeof s->text, &at, "...) x %" PRIu64 " = %" PRIu64 " B", n[k],
+		         moved[k]);
+	}
+}
+
+/* The step's line: the call as the program wrote it, a fold's count, the calls it made. */
+static void
+prog_run_text(struct prog_run_step *s)
+{
+	const struct event_list *l = &s->sr.events;
+	char one[400], ev[256];
+	size_t at;
+
+	prog_format_step(&s->ps, one, sizeof one);
+	if (s->ps.kind == PROG_STEP_CALL && s->count > 1) {
+		prog_run_fold_text(s, one);
+		return;
+	}
+	if (s->ps.kind == PROG_STEP_STDIO && s->ps.func_id == PROG_MARK_EXIT) {
+		const char *fp = s->ps.stdio_fd == 1 ? "stdout" : s->ps.stdio_fd == 2 ? "stderr" : "fp";
+		at = (size_t)snprintf(s->text, sizeof s->text, "[%d] exit() flushes %s: ",
+		                      (int)s->ps.pid, fp);
+	} else if (s->count > 1) {
+		/* The last call stands for them all: "fputc('x', fp) = 'x' x 4097". */
+		at = (size_t)snprintf(s->text, sizeof s->text, "%.400s x %" PRIu64, one, s->count);
+	} else {
+		at = (size_t)snprintf(s->text, sizeof s->text, "%.400s", one);
+	}
+	if (s->ps.kind != PROG_STEP_STDIO || l->n == 0 || at >= sizeof s->text)
+		return;
+	event_format(&l->v[0], ev, sizeof ev);
+	snprintf(s->text + at, sizeof s->text - at, "%s%s", s->ps.func_id == PROG_MARK_EXIT ? "" :
+	         s->ps.func_id == PROG_MARK_FUNC_fopen || s->ps.func_id == PROG_MARK_FUNC_fdopen ?
+	         ": " : " -> ", ev);
+	at = strlen(s->text);
+	if (l->n + l->dropped > 1 && at < sizeof s->text)
+		snprintf(s->text + at, sizeof s->text - at, " + %zu more calls",
+		         l->n + l->dropped - 1);
+}
+
+/*
+ * Observe the step as its last call left it: the file's page cache and disk, the fd, every
+ * stream of its process (or ps when given), what changed. The process is stopped (at the
+ * step's call, or before the next one) or gone.
+ */
+void
+prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_run_pstreams *ps)
+{
+	struct step_result *sr = &s->sr;
+	const struct prog_step *p = &s->ps;
+	bool alive = p->kind != PROG_STEP_EXIT;
+	struct prog_run_pstreams now = { 0 };
+	int tfd = -1;
+
+	sr->index = r->n_steps++;
+	sr->step = &s->scn;
+	s->scn.op = SCN_OP_NOTE;
+	s->scn.args.text = s->text;
+	s->scn.line = s->scn.col = 1;
+	sr->label = prog_run_label(s);
+	sr->folded = s->count > 1;
+	sr->events.source = EV_SRC_PTRACE;
+	sr->ok = true;
+	/* The scenario op of the same name (read, fwrite, ...), for what keys on ops. A failed
+	 * step stays a note: its narration names the real call, not an op's args. */
+	if (p->kind != PROG_STEP_EXIT && !(p->kind == PROG_STEP_CALL && p->ev.err != 0)) {
+		int op = scenario_op_find(p->kind == PROG_STEP_STDIO ? p->func : p->ev.call);
+		if (op >= 0 && scenario_op_has((enum scn_op)op, SCN_OPF_CALL))
+			s->scn.op = (enum scn_op)op;
+	}
+	switch (p->kind) {
+	case PROG_STEP_CALL:
+		sr->ret = p->ev.result;
+		sr->err = p->ev.err;
+		if (prog_run_unseen(p)) {
+			snprintf(sr->note, sizeof sr->note, "%s", PROG_RUN_URING);
+			r->unseen_note = PROG_RUN_URING;
+		}
+		/* The fd of its file (a copy's may be its second; an open's is its result). */
+		tfd = p->file_fd >= 0 ? p->file_fd : p->ev.fd;
+		if ((p->regular || p->ev.fd >= 0) && !prog_run_is_exec(p))
+			s->file = prog_run_file_of(r, p->pid, tfd, p->path, p->dev, p->ino);
+		break;
+	case PROG_STEP_STORES:
+		/* The mapped file, by the dev:ino the tracer saw (its fd may be closed). */
+		s->file = prog_run_file_of(r, p->pid, -1, p->path, p->dev, p->ino);
+		break;
+	case PROG_STEP_STDIO:
+		sr->ret = p->ret;
+		tfd = p->stdio_fd;
+		/* fclose's fd is gone: its file is known by the dev:ino the tracer saw. */
+		if (tfd >= 0)
+			s->file = prog_run_file_of(r, p->pid, tfd, NULL, p->dev, p->ino);
+		break;
+	case PROG_STEP_EXIT:
+		sr->ret = p->signal != 0 ? 128 + p->signal : p->exit_code;
+		if (p->signal != 0)
+			snprintf(sr->note, sizeof sr->note, "%.200s", s->text);
+		if (p->pid == prog_trace_pid(r->t)) {
+			r->exit = *p;
+			r->exited = true;
+		}
+		break;
+	}
+	if (ps == NULL && alive) {
+		prog_run_read_streams(r, p->pid, &now);
+		ps = &now;
+	}
+	if (ps != NULL)
+		prog_run_set_streams(s, ps);
+	free(now.v);
+	if (s->file < 0 && s->ps.kind == PROG_STEP_STDIO && s->ps.file != 0) {
+		/* A stdio call that made no system call: the file of its stream's fd. */
+		for (size_t i = 0; i < s->n_streams; i++)
+			if (s->streams[i].st.addr == s->ps.file && s->streams[i].st.fd >= 0) {
+				s->file = prog_run_file_of(r, p->pid, s->streams[i].st.fd, NULL, 0, 0);
+				break;
+			}
+	}
+	if (s->file < 0 && p->kind == PROG_STEP_EXIT && r->n_files > 0)
+		s->file = (long)r->n_files - 1;    /* an exit: the newest file, as it left it */
+	if (s->file < 0) {
+		memset(&sr->after, 0, sizeof sr->after);
+		sr->after.cache.source = SNAP_SRC_NONE;
+		snprintf(sr->after.cache.note, sizeof sr->after.cache.note, "no regular file");
+		snprintf(sr->after.disk.note, sizeof sr->after.disk.note, "no regular file");
+		prog_run_stdio_state(s, p->kind == PROG_STEP_STDIO ? p->stdio_fd : tfd);
+		sr->before = sr->after;
+		return;
+	}
+	struct prog_run_file *f = &r->files[s->file];
+	if (f->seen)
+		sr->before = f->last;
+	sr->after = f->seen ? f->last : sr->before;
+	prog_run_probe(r, f, alive ? p->pid : 0, &sr->after);
+	if (alive && tfd >= 0 && p->kind == PROG_STEP_CALL)
+		probe_fd(p->pid, tfd, &sr->after.fd);
+	/* An exit: the stream of the fd its file was last used through. */
+	prog_run_stdio_state(s, p->kind == PROG_STEP_STDIO ? p->stdio_fd :
+	                     p->kind == PROG_STEP_CALL ? tfd :
+	                     f->seen && f->last.stdio.open ? f->last.stdio.fd : -1);
+	if (!f->seen)
+		sr->before = sr->after;
+	snapshot_diff(&sr->before, &sr->after, &sr->events, &sr->changes);
+	f->last = sr->after;
+	f->seen = true;
+	for (size_t i = 0; i < sr->events.n && !s->disk; i++)
+		s->disk = prog_run_is_disk(&sr->events.v[i], &sr->after.fd);
+}
+
+/* Put s, observed, at the end of the queue. 0, or -1 (ENOMEM: s is freed). */
+int
+prog_run_push(struct prog_run *r, struct prog_run_step *s)
+{
+	if (r->qhead > 0 && r->qhead == r->qn) {
+		r->qhead = r->qn = 0;
+	}
+	if (r->qn == r->qcap) {
+		size_t cap = r->qcap ? r->qcap * 2 : 16;
+		struct prog_run_step **v = realloc(r->q, cap * sizeof *v);
+		if (v == NULL) {
+			prog_run_step_clear(s);
+			free(s);
+			r->failed = true;
+			return -1;
+		}
+		r->q = v;
+		r->qcap = cap;
+	}
+	prog_run_text(s);
+	r->q[r->qn++] = s;
+	return 0;
+}
+
+/* Free what a step owns. */
+void
+prog_run_step_clear(struct prog_run_step *s)
+{
+	if (s == NULL)
+		return;
+	step_result_clear(&s->sr);
+	free(s->calls);
+	free(s->streams);
+	s->calls = NULL;
+	s->streams = NULL;
+	s->n_streams = 0;
+}
