@@ -585,8 +585,9 @@ narr_text(const struct narr_ctx *cx, const char *text, struct scn_alt *a)
 {
 	const char *p = text;
 
-	while (isspace((unsigned char)*p))
-		p++;
+	/* Blank lines go; the first line's indentation stays (an intro may open with code). */
+	for (const char *q = text; *q == ' ' || *q == '\t' || *q == '\n'; q++)
+		p = *q == '\n' || q[1] == '\0' ? q + 1 : p;
 	while (*p != '\0') {
 		const char *start = p, *end;
 		int paren = 0;
