@@ -33,7 +33,7 @@ enum {
 	A_BUF = 0x30000, A_PATH = 0x10000, A_EMPTY = 0x10100, A_IOV_R = 0x20000,
 	A_IOV_W = 0x20100, A_OFF_IN = 0x40000, A_OFF_OUT = 0x40008, A_SF_OFF = 0x40010,
 	A_SP_IN = 0x40018, A_SP_OUT = 0x40020, A_STAT = 0x50000, A_STATX = 0x51000,
-	A_HOW = 0x60000, A_PARAMS = 0x61000,
+	A_HOW = 0x60000, A_PARAMS = 0x61000, A_PATH2 = 0x10200,
 };
 #define A_MAP 0x7f0000000000ULL
 
@@ -49,7 +49,7 @@ struct rec_mem {
 	enum rec_phase phase;
 };
 
-static const char rec_path[] = "a", rec_empty[] = "";
+static const char rec_path[] = "a", rec_path2[] = "b", rec_empty[] = "";
 static const struct iovec rec_iov_r[2] = { { (void *)A_BUF, 10 }, { (void *)(A_BUF + 10), 20 } };
 static const struct iovec rec_iov_w[2] = { { (void *)A_BUF, 30 }, { (void *)(A_BUF + 30), 40 } };
 static const int64_t rec_off_in[2] = { 1000, 4000 }, rec_off_out[2] = { 10000, 13000 },
@@ -60,6 +60,7 @@ static const struct open_how rec_how = { .flags = O_RDONLY };
 
 static const struct rec_mem rec_mem[] = {
 	{ A_PATH, rec_path, sizeof rec_path, REC_BOTH },
+	{ A_PATH2, rec_path2, sizeof rec_path2, REC_BOTH },
 	{ A_EMPTY, rec_empty, sizeof rec_empty, REC_BOTH },
 	{ A_IOV_R, rec_iov_r, sizeof rec_iov_r, REC_BOTH },
 	{ A_IOV_W, rec_iov_w, sizeof rec_iov_w, REC_BOTH },
@@ -164,19 +165,26 @@ static const struct rec recs[] = {
 	{ SYS_io_uring_setup, { 4, A_PARAMS }, 5, "io_uring_setup(entries=4) = 5" },
 	{ SYS_io_uring_enter, { 5, 1, 1, IORING_ENTER_GETEVENTS }, 1,
 	  "io_uring_enter(5, to_submit=1, min_complete=1, IORING_ENTER_GETEVENTS) = 1" },
-	/* Opens: in a lesson, the scratch file by path. */
+	/* Opens: the file by the name it was given (a lesson's are names in its directory). */
 	{ SYS_openat, { U(AT_FDCWD), A_PATH, O_RDWR | O_CREAT | O_TRUNC, 0644 }, 3,
-	  "openat(scratch, O_RDWR|O_CREAT|O_TRUNC, 0644) = 3" },
+	  "openat(a, O_RDWR|O_CREAT|O_TRUNC, 0644) = 3" },
 	{ SYS_openat, { U(AT_FDCWD), A_PATH, O_RDONLY | O_DIRECT }, -EINVAL,
-	  "openat(scratch, O_RDONLY|O_DIRECT) = -1 EINVAL" },
+	  "openat(a, O_RDONLY|O_DIRECT) = -1 EINVAL" },
 	{ SYS_openat2, { U(AT_FDCWD), A_PATH, A_HOW, sizeof rec_how }, 5,
-	  "openat2(scratch, O_RDONLY) = 5" },
+	  "openat2(a, O_RDONLY) = 5" },
 #ifdef SYS_open
-	{ SYS_open, { A_PATH, O_WRONLY | O_APPEND }, 5, "open(scratch, O_WRONLY|O_APPEND) = 5" },
+	{ SYS_open, { A_PATH, O_WRONLY | O_APPEND }, 5, "open(a, O_WRONLY|O_APPEND) = 5" },
 #endif
 #ifdef SYS_creat
-	{ SYS_creat, { A_PATH, 0644 }, 5, "creat(scratch, 0644) = 5" },
+	{ SYS_creat, { A_PATH, 0644 }, 5, "creat(a, 0644) = 5" },
 #endif
+	/* Renames: the old name, then the new one. */
+#ifdef SYS_rename
+	{ SYS_rename, { A_PATH, A_PATH2 }, 0, "rename(a, b) = 0" },
+#endif
+	{ SYS_renameat, { U(AT_FDCWD), A_PATH, U(AT_FDCWD), A_PATH2 }, 0, "renameat(a, b) = 0" },
+	{ SYS_renameat2, { U(AT_FDCWD), A_PATH, U(AT_FDCWD), A_PATH2, 0 }, -ENOENT,
+	  "renameat2(a, b) = -1 ENOENT" },
 	{ SYS_close, { 3 }, 0, "close(3) = 0" },
 	{ SYS_close, { 3 }, -EBADF, "close(3) = -1 EBADF" },
 	{ SYS_close_range, { 3, 10, 0 }, 0, "close_range(3, 10) = 0" },
@@ -200,7 +208,7 @@ static const struct rec recs[] = {
 	{ SYS_statx, { 3, A_EMPTY, AT_EMPTY_PATH, 0x7ff, A_STATX }, 0, "statx(3, stx_blksize=4096) = 0" },
 	{ SYS_statx, { 3, A_EMPTY, AT_EMPTY_PATH, 0x7ff, A_STATX }, -EFAULT, "statx(3) = -1 EFAULT" },
 	{ SYS_fstatfs, { 3, A_BUF }, 0, "fstatfs(3) = 0" },
-	{ SYS_execve, { A_PATH }, 0, "execve(scratch) = 0" },
+	{ SYS_execve, { A_PATH }, 0, "execve(a) = 0" },
 	{ SYS_exit_group, { 0 }, 0, "exit_group() = 0" },
 	{ SYS_prctl, { (uint64_t)PROG_MARK_OPTION, 1 }, 0, "prctl() = 0" },
 };

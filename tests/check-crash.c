@@ -18,8 +18,11 @@
 #include "base/fdio.h"
 #include "crash/crash.h"
 #include "crash/file.h"
+#include "crash/hazard.h"
 #include "crash/lab.h"
 #include "engine/runner.h"
+#include "lesson/expect.h"
+#include "lesson/lesson.h"
 #include "probe/probe.h"
 #include "scratch/scratch.h"
 #include "test-util.h"
@@ -142,14 +145,14 @@ START_TEST(test_file_read)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(fdio_write_all(fd, buf, sizeof buf), 0);
 	close(fd);
-	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", false, &f), 0);
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", -1, false, &f), 0);
 	ck_assert(f.exists);
 	ck_assert_uint_eq(f.size, 5000);
 	ck_assert_uint_eq(f.head_len, CRASH_HEAD_MAX);
 	ck_assert_int_eq(memcmp(f.head, buf, CRASH_HEAD_MAX), 0);
-	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "missing", false, &f), 0);
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "missing", -1, false, &f), 0);
 	ck_assert(!f.exists);
-	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "../f", false, &f), -1);
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "../f", -1, false, &f), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	scratch_remove(idx);
 }
@@ -183,10 +186,10 @@ START_TEST(test_file_read_keeps_cache)
 	ck_assert_int_eq(fsync(fd), 0);
 	ck_assert_int_eq(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
 	ck_assert(!first_page_cached(fd));
-	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", true, &f), 0);
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", -1, true, &f), 0);
 	ck_assert_uint_eq(f.head_len, CRASH_HEAD_MAX);
 	ck_assert_msg(!first_page_cached(fd), "the look brought the page into the cache");
-	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", false, &f), 0);
+	ck_assert_int_eq(crash_file_read(scratch_dirfd(idx), "f", -1, false, &f), 0);
 	ck_assert_msg(first_page_cached(fd), "a read without keep_cache left no page: the "
 	              "test above proves nothing here");
 	close(fd);
@@ -322,6 +325,213 @@ START_TEST(test_no_lab)
 }
 END_TEST
 
+/* Make name in dir holding text. */
+static void
+write_file_at(int dir, const char *name, const char *text)
+{
+	int fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fdio_write_all(fd, text, strlen(text)), 0);
+	close(fd);
+}
+
+/* A file of ours is read through our own fd when the name is its file, and the name's own
+ * file otherwise: never the live fd's in place of another. */
+START_TEST(test_file_read_live_fd)
+{
+	struct crash_file f;
+	int idx = scratch_mkdir(parent), dir, live;
+
+	ck_assert_int_ge(idx, 0);
+	dir = scratch_dirfd(idx);
+	write_file_at(dir, "a", "aaaa");
+	write_file_at(dir, "b", "bbbbbbbb");
+	live = openat(dir, "a", O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(live, 0);
+	ck_assert_int_eq(crash_file_read(dir, "a", live, true, &f), 0);
+	ck_assert(f.exists);
+	ck_assert_uint_eq(f.size, 4);
+	ck_assert_int_eq(memcmp(f.head, "aaaa", 4), 0);
+	/* The live fd is still ours, open, and was not moved. */
+	ck_assert_int_eq(fcntl(live, F_GETFD), FD_CLOEXEC);
+	ck_assert_int_eq(lseek(live, 0, SEEK_CUR), 0);
+	ck_assert_int_eq(crash_file_read(dir, "b", live, true, &f), 0);
+	ck_assert_uint_eq(f.size, 8);
+	ck_assert_int_eq(memcmp(f.head, "bbbbbbbb", 8), 0);
+	ck_assert_int_eq(crash_file_read(dir, "gone", live, true, &f), 0);
+	ck_assert(!f.exists);
+	close(live);
+	unlinkat(dir, "a", 0);
+	unlinkat(dir, "b", 0);
+	scratch_remove(idx);
+}
+END_TEST
+
+/*
+ * The stray rule: a power cut's or the device's expectation that did not hold is not
+ * observable when writes no step waited for reached the device first (with how many), and
+ * failed when none did; other keys are never excused.
+ */
+START_TEST(test_stray_rule)
+{
+	struct crash_view v = { .file = "scratch" };
+	struct step_result sr = { .crash = &v };
+	char text[256];
+
+	v.power.observed = true;
+	v.power.file.exists = true;
+	v.power.file.size = 5000;
+	snprintf(text, sizeof text, "5000");
+	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_SIZE, text, sizeof text));
+	v.power.stray_writes = 3;
+	ck_assert(expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_SIZE, text, sizeof text));
+	ck_assert_msg(strstr(text, "gave 5000, but 3 write requests no step waited for") != NULL,
+	              "%s", text);
+	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_PROCESS_SIZE, text, sizeof text));
+	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_FILE_SIZE, text, sizeof text));
+	/* A power cut not observed is not observable for its own reason, not this one. */
+	v.power.observed = false;
+	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_EXISTS, text, sizeof text));
+	/* The device's counts: the step's own stray count. */
+	snprintf(text, sizeof text, "0");
+	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_DEVICE_FLUSHES, text, sizeof text));
+	sr.device_stray = 1;
+	ck_assert(expect_crash_undetermined(&sr, SCN_KEY_DEVICE_FLUSHES, text, sizeof text));
+	ck_assert_msg(strstr(text, "got 0, but 1 write request no step") != NULL, "%s", text);
+}
+END_TEST
+
+/*
+ * A lesson's crash steps on an ext4 lab, through the lesson layer: the views are the steps'
+ * own, their expectations checked (a loss only where no stray write came first), the
+ * device's counts per step; another file by its name.
+ */
+START_TEST(test_lab_crash_steps)
+{
+	static const char text[] =
+		"title: t\n"
+		"file: {size: 0}\n"
+		"steps:\n"
+		"  - fopen: {mode: w}\n"
+		"  - fwrite: {bytes: 5000}\n"
+		"  - crash: {}\n"
+		"    expect: {crash.process.exists: yes, crash.process.size: 4096,\n"
+		"             crash.process.prefix: abcdef, crash.power.exists: no}\n"
+		"  - fflush: {}\n"
+		"  - fileno: {}\n"
+		"  - fsync: {}\n"
+		"    expect: {device.writes: '>= 1', device.flushes: '>= 1'}\n"
+		"  - crash: {}\n"
+		"    expect: {crash.power.size: 5000, crash.power.prefix: abc, device.writes: 0}\n"
+		"  - open: {file: other, flags: [O_WRONLY, O_CREAT, O_EXCL]}\n"
+		"    as: o\n"
+		"  - write: {text: \"other\\n\"}\n"
+		"    on: o\n"
+		"  - crash: {file: other}\n"
+		"    expect: {crash.process.content: \"other\\n\"}\n";
+	struct runner_opts o = { .dir = parent, .crash_fs = CRASH_FS_EXT4 };
+	const struct step_result *sr;
+	struct scenario *s = NULL;
+	struct lesson *l;
+	char *err = NULL;
+	int got;
+
+	ck_assert_msg(scenario_load_text("t.yaml", text, sizeof text - 1, &s, &err) == 0, "%s",
+	              err != NULL ? err : "?");
+	l = lesson_new(s, &o, &err);
+	ck_assert_msg(l != NULL, "%s", err != NULL ? err : "?");
+	while ((got = lesson_step(l)) == 1) {
+		sr = lesson_last(l);
+		for (size_t i = 0; i < sr->n_expects; i++)
+			ck_assert_msg(sr->expects[i].outcome != EXPECT_FAILED, "step %zu: %s: %s",
+			              sr->index + 1, scenario_key_name(sr->expects[i].want->key),
+			              sr->expects[i].got_text);
+		ck_assert_int_eq(sr->crash != NULL, sr->step->op == SCN_OP_CRASH);
+	}
+	ck_assert_int_eq(got, 0);
+	sr = &lesson_results(l)[2];
+	ck_assert_msg(sr->crash->power.observed, "%s", sr->crash->power.why);
+	ck_assert_str_eq(lesson_results(l)[9].crash->file, "other");
+	ck_assert(lesson_results(l)[9].crash->process.file.exists);
+	/* x in the TUI: a view made now, kept with the newest step (a crash step keeps its own). */
+	ck_assert_int_eq(lesson_crash(l), 0);
+	lesson_free(l);
+	scenario_free(s);
+}
+END_TEST
+
+/* An event of the call named name (as a tracer decodes it), returning result. */
+static struct event
+hazard_event(const char *name, const char *detail, int64_t result)
+{
+	struct event e = { .fd = -1, .fd2 = -1, .result = result };
+
+	snprintf(e.call, sizeof e.call, "%s", name);
+	snprintf(e.detail, sizeof e.detail, "%s", detail);
+	return e;
+}
+
+/*
+ * A traced program's durability hazards: a rename of data written since its last sync, and
+ * a new file made durable while no directory was fsynced; none where it synced first, nor
+ * after sync().
+ */
+START_TEST(test_hazards)
+{
+	struct crash_hazards h = { 0 };
+	struct event e;
+
+	e = hazard_event("openat", "O_WRONLY|O_CREAT|O_EXCL, 0644", 3);
+	crash_hazards_call(&h, &e, 0, "/d/new", false);
+	e = hazard_event("write", "", 4);
+	crash_hazards_call(&h, &e, 0, "/d/new", false);
+	e = hazard_event("renameat", "data", 0);
+	crash_hazards_call(&h, &e, 0, "/d/new", false);
+	ck_assert_uint_eq(h.n, 1);
+	ck_assert_str_eq(h.v[0].kind, "rename-unsynced");
+	ck_assert_str_eq(h.v[0].lesson, "crash-rename");
+	ck_assert_ptr_nonnull(strstr(h.v[0].text, "/d/new"));
+	/* Synced first (a write on an O_SYNC fd waits too): no rename hazard. */
+	e = hazard_event("openat", "O_WRONLY|O_CREAT|O_SYNC, 0644", 4);
+	crash_hazards_call(&h, &e, 1, "/d/b", false);
+	e = hazard_event("write", "", 4);
+	crash_hazards_call(&h, &e, 1, "/d/b", true);
+	e = hazard_event("renameat", "c", 0);
+	crash_hazards_call(&h, &e, 1, "/d/b", false);
+	ck_assert_uint_eq(h.n, 1);
+	/* The end: b (O_CREAT, durable) while no directory was fsynced. */
+	ck_assert_uint_eq(crash_hazards_end(&h), 2);
+	ck_assert_str_eq(h.v[1].kind, "directory-unsynced");
+	ck_assert_str_eq(h.v[1].file, "/d/b");
+	crash_hazards_free(&h);
+	/* A directory's fsync (a sync call on no regular file) or sync(): no such hazard. */
+	e = hazard_event("openat", "O_WRONLY|O_CREAT, 0644", 3);
+	crash_hazards_call(&h, &e, 0, "/d/a", false);
+	e = hazard_event("fsync", "", 0);
+	crash_hazards_call(&h, &e, 0, "/d/a", true);
+	crash_hazards_call(&h, &e, -1, "/d", true);
+	ck_assert_uint_eq(crash_hazards_end(&h), 0);
+	crash_hazards_free(&h);
+	e = hazard_event("openat", "O_WRONLY|O_CREAT, 0644", 3);
+	crash_hazards_call(&h, &e, 0, "/d/a", false);
+	e = hazard_event("write", "", 4);
+	crash_hazards_call(&h, &e, 0, "/d/a", false);
+	e = hazard_event("sync", "", 0);
+	crash_hazards_call(&h, &e, -1, NULL, true);
+	e = hazard_event("rename", "z", 0);
+	crash_hazards_call(&h, &e, 0, "/d/a", false);
+	ck_assert_uint_eq(crash_hazards_end(&h), 0);
+	/* A failed call changes nothing. */
+	e = hazard_event("write", "", -1);
+	crash_hazards_call(&h, &e, 0, "/d/a", false);
+	e = hazard_event("rename", "z", 0);
+	crash_hazards_call(&h, &e, 0, "/d/a", false);
+	ck_assert_uint_eq(h.n, 0);
+	crash_hazards_free(&h);
+}
+END_TEST
+
 /* The suite: the lab's tests only where a lab can be made (root, loop devices, mkfs.ext4). */
 static Suite *
 crash_suite(void)
@@ -338,6 +548,10 @@ crash_suite(void)
 	test_util_add(tc, test_process_crash_unprivileged, test_util_need_ptrace());
 	test_util_add(tc, test_no_lab, test_util_need_ptrace());
 	test_util_add(tc, test_lab_13_3, test_util_or(lab, test_util_need_ptrace()));
+	test_util_add(tc, test_lab_crash_steps, test_util_or(lab, test_util_need_ptrace()));
+	tcase_add_test(tc, test_file_read_live_fd);
+	tcase_add_test(tc, test_stray_rule);
+	tcase_add_test(tc, test_hazards);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -286,6 +286,45 @@ START_TEST(test_direct_observed)
 }
 END_TEST
 
+/*
+ * The crash topic's answers come from real crashes: kill -9's always, and it is the model's
+ * (the bytes write() gave the kernel); a power cut's is the model's wherever it was observed
+ * and no write the program did not wait for came first (as root, on a lab; else it says why).
+ */
+START_TEST(test_crash_model)
+{
+	const struct practice_topic *t = practice_topic_find("crash");
+
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		struct practice_problem p;
+		struct practice_answer a[PRACTICE_MAX_Q];
+		char m[8];
+
+		ck_assert_int_eq(practice_generate(t, seed, &p), 0);
+		run_problem(&p, a);
+		for (size_t i = 0; i < p.n_q; i++) {
+			bool power = p.q[i].key == SCN_KEY_CRASH_POWER_SIZE;
+			ck_assert_int_eq(p.q[i].kind, PRACTICE_FILE);
+			if (power && !a[i].seen) {
+				ck_assert_str_ne(a[i].detail, "");
+				continue;
+			}
+			ck_assert_msg(a[i].seen, "seed %lu Q%zu unobserved: %s", (unsigned long)seed,
+			              i + 1, a[i].detail);
+			/* The model's choice, as a letter. */
+			m[0] = '?';
+			m[1] = '\0';
+			for (size_t c = 0; c < p.q[i].n_choices; c++)
+				if (strcmp(p.q[i].choices[c], p.q[i].model) == 0)
+					m[0] = (char)('a' + c);
+			ck_assert_msg(strcmp(a[i].text, m) == 0, "seed %lu Q%zu: model %s, the crash %s\n%s",
+			              (unsigned long)seed, i + 1, p.q[i].model, a[i].detail, p.yaml);
+		}
+		practice_problem_clear(&p);
+	}
+}
+END_TEST
+
 /* The practice suite. */
 static Suite *
 practice_suite(void)
@@ -307,6 +346,7 @@ practice_suite(void)
 	test_util_add(run, test_cache_choices_hold_truth,
 	              test_util_or(test_util_need_disk(), test_util_need_cachestat()));
 	test_util_add(run, test_direct_observed, test_util_need_odirect(NULL, 512));
+	test_util_add(run, test_crash_model, test_util_need_ptrace());
 	suite_add_tcase(s, run);
 	return s;
 }

@@ -18,6 +18,7 @@
 #include "lesson/history.h"
 #include "lesson/lesson.h"
 #include "scratch/scratch.h"
+#include "crash/crash.h"
 #include "tui/view.h"
 #include "scenario/glossary.h"
 #include "scenario/names.h"
@@ -82,7 +83,7 @@ START_TEST(test_print_panes)
 		                                      i ? &fix_res[i == 3 ? 2 : i].events.v[0] : NULL, false));
 		char *b = PANE(31, 9, view_cache_draw(g, r, &fix_res[i].after, NULL, NULL, false, NULL,
 		                                      NULL));
-		char *c = PANE(31, 8, view_disk_draw(g, r, &fix_res[i].after, NULL, false));
+		char *c = PANE(31, 8, view_disk_draw(g, r, &fix_res[i].after, NULL, NULL, false));
 		printf("--- step %zu\n%s%s%s", i, a, b, c);
 		free(a); free(b); free(c);
 	}
@@ -434,7 +435,7 @@ START_TEST(test_disk_pane)
 {
 	char title[64];
 
-	ck_picture(PANE(31, 8, view_disk_draw(g, r, &fix_res[3].after, NULL, false)),
+	ck_picture(PANE(31, 8, view_disk_draw(g, r, &fix_res[3].after, NULL, NULL, false)),
 	           "[0 B, 8 KiB) allocated\n"
 	           "\n"
 	           "██\n"
@@ -446,7 +447,7 @@ START_TEST(test_disk_pane)
 	ck_assert_str_eq(view_disk_title(&fix_res[3].after, "ext4", title, sizeof title),
 	                 "disk (ext4, /dev/vda)");
 	/* Short (80x24): the strip's glyphs are explained on the totals line. */
-	ck_picture(PANE(60, 2, view_disk_draw(g, r, &fix_res[3].after, NULL, false)),
+	ck_picture(PANE(60, 2, view_disk_draw(g, r, &fix_res[3].after, NULL, NULL, false)),
 	           "██\n"
 	           "allocated 8 KiB  delalloc 0 B  █ on disk ┄ no block yet\n");
 }
@@ -465,7 +466,7 @@ START_TEST(test_disk_inline)
 	s.disk.allocated_bytes = 0;
 	s.disk.inline_bytes = 100;
 	snprintf(s.disk.note, sizeof s.disk.note, "btrfs keeps this file's 100 bytes inline");
-	ck_picture(PANE(44, 8, view_disk_draw(g, r, &s, NULL, false)),
+	ck_picture(PANE(44, 8, view_disk_draw(g, r, &s, NULL, NULL, false)),
 	           "[0 B, 4 KiB) inline\n"
 	           "\n"
 	           "▣\n"
@@ -486,7 +487,7 @@ START_TEST(test_disk_tmpfs)
 	s.disk.n_extents = 0;
 	snprintf(s.disk.fs, sizeof s.disk.fs, "tmpfs");
 	snprintf(s.disk.note, sizeof s.disk.note, "no disk behind this filesystem (tmpfs)");
-	ck_picture(PANE(31, 4, view_disk_draw(g, r, &s, NULL, false)),
+	ck_picture(PANE(31, 4, view_disk_draw(g, r, &s, NULL, NULL, false)),
 	           "no disk behind this filesystem\n(tmpfs)\n\n\n");
 }
 END_TEST
@@ -499,8 +500,70 @@ START_TEST(test_disk_stale)
 
 	s.cache.cells[1].dirty = 1;
 	s.cache.dirty = 1;
-	t = PANE(31, 1, view_disk_draw(g, r, &s, NULL, true));
+	t = PANE(31, 1, view_disk_draw(g, r, &s, NULL, NULL, true));
 	ck_picture(t, "@!\n");
+}
+END_TEST
+
+START_TEST(test_disk_device)
+{
+	/* With a crash lab: what reached its device in the step, from the step's before. */
+	struct snapshot a = fix_res[3].before, b = fix_res[3].after;
+	char *t;
+
+	a.device = (struct snap_device){ .source = SNAP_SRC_BLOCKSTAT, .name = "loop7", .writes = 1,
+	                                 .write_bytes = 4096, .flushes = 1 };
+	b.device = a.device;
+	b.device.writes = 5;
+	b.device.write_bytes = 4096 + 45056;
+	b.device.flushes = 3;
+	t = PANE(60, 8, view_disk_draw(g, r, &b, NULL, &a, false));
+	ck_assert_msg(strstr(t, "loop7: +4 writes (44 KiB), +2 flushes this step") != NULL, "%s", t);
+	free(t);
+	/* Without a lab (or the step's before): no line. */
+	t = PANE(60, 8, view_disk_draw(g, r, &b, NULL, NULL, false));
+	ck_assert_ptr_null(strstr(t, "this step"));
+	free(t);
+}
+END_TEST
+
+START_TEST(test_crash_popup)
+{
+	struct view_frame f = { .scn = &fix_scn, .results = fix_res, .n_results = FIX_STEPS,
+	                        .cur = FIX_STEPS - 1, .initial = &fix_initial, .crash = true };
+	struct crash_view v = { .file = "scratch", .after_s = 2.5 };
+	struct step_result *sr = &fix_res[FIX_STEPS - 1];
+	char buf[4096];
+
+	/* A replayed step without a view: only the present can be crashed. */
+	f.replay = true;
+	ck_assert_ptr_nonnull(view_crash_text(&f, buf, sizeof buf));
+	ck_assert_msg(strstr(buf, "a crash shows the present only") != NULL, "%s", buf);
+	/* A view: both halves, what reached the device, what recovery did; the file's bytes
+	 * and the kernel's words escaped. */
+	v.process.observed = true;
+	v.process.file = (struct crash_file){ .exists = true, .size = 5000, .head_len = 4 };
+	memcpy(v.process.file.head, "ab\x1b[", 4);
+	v.power.observed = true;
+	v.power.tries = 1;
+	v.power.recovery_known = true;
+	v.power.n_recovery = 2;
+	snprintf(v.power.recovery[0], CRASH_KMSG_LEN, "EXT4-fs (loop8): mounted filesystem");
+	snprintf(v.power.recovery[1], CRASH_KMSG_LEN, "EXT4-fs (loop8): recovery complete\x1b]2;x");
+	sr->crash = &v;
+	f.replay = false;
+	ck_assert_ptr_nonnull(view_crash_text(&f, buf, sizeof buf));
+	sr->crash = NULL;
+	ck_assert_msg(strstr(buf, ", 2.5 s later") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "scratch: 5000 B \"ab.[...\"") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "scratch: no file") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "no write had reached the device") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "kernel: EXT4-fs (loop8): recovery complete") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "mounted filesystem") == NULL, "%s", buf);
+	ck_assert_ptr_null(strchr(buf, 0x1b));
+	/* Not asked: nothing. */
+	f.crash = false;
+	ck_assert_ptr_null(view_crash_text(&f, buf, sizeof buf));
 }
 END_TEST
 
@@ -1194,7 +1257,7 @@ words_check(const struct snapshot *s, char *unknown, size_t len)
 		char *t[3] = {
 			PANE(w, h, view_stdio_draw(g, r, c, NULL, NULL, false)),
 			PANE(w, h, view_cache_draw(g, r, c, NULL, NULL, false, NULL, NULL)),
-			PANE(w, h, view_disk_draw(g, r, c, NULL, false)),
+			PANE(w, h, view_disk_draw(g, r, c, NULL, NULL, false)),
 		};
 		for (int i = 0; i < 3; i++) {
 			words_unknown(t[i], unknown, len);
@@ -1660,6 +1723,8 @@ views_suite(void)
 	tcase_add_test(tc, test_hops);
 	tcase_add_test(tc, test_details_panes);
 	tcase_add_test(tc, test_details_on_screen);
+	tcase_add_test(tc, test_disk_device);
+	tcase_add_test(tc, test_crash_popup);
 	tcase_add_test(tc, test_folio_from_diff);
 	tcase_add_test(tc, test_animation_frames);
 	tcase_add_test(tc, test_grid_text);

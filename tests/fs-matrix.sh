@@ -5,7 +5,8 @@
 # --probe=kpageflags: no expectation may fail and no sentence may be false here (a lesson's
 # words are checked like its expectations), and no scratch dir or process may be left on any
 # of them. The slow lesson (13.3-writeback, about 30 s of waiting) runs on every mount with
-# every probe too, all at once in the background while the others run.
+# every probe too, all at once in the background while the others run. A crash lesson (one
+# with a crash: step) runs on a crash lab of each of ext4, xfs and btrfs (--crash-fs), once.
 # Needs root and loop devices; without them it prints "SKIP: fs-matrix: <reason>" (exit 77).
 # Usage: tests/fs-matrix.sh [BIN [SRCDIR]]   (default build/src/iobufviz and the tree's root)
 # FS_MATRIX_KEEP=DIR copies every run's transcript there (FS.PROBE.LESSON.txt), to read the
@@ -89,10 +90,10 @@ probes_here() {
 	done
 }
 
-# Run lesson file $1 on filesystem $2 with probe $3 into $work/$2.$3.NAME.txt; the exit
-# status into NAME.rc.
+# Run lesson file $1 on filesystem $2 with probe $3 (and option $4) into
+# $work/$2.$3.NAME.txt; the exit status into NAME.rc.
 run_one() {
-	f=$1 fs=$2 probe=$3 extra=
+	f=$1 fs=$2 probe=$3 extra=${4:-}
 	name=$(basename "$f" .yaml)
 	grep -q '^[[:space:]]*-[[:space:]]*sweep:' "$f" && extra=--budget=$budget
 	"$bin" --headless $extra --probe="$probe" --dir "$work/$fs" "$f" \
@@ -125,7 +126,22 @@ for fs in $fss; do
 			if grep -q '^[[:space:]]*-[[:space:]]*sweep:' "$f" && [ "$probe" != auto ]; then
 				continue
 			fi
-			run_one "$f" "$fs" "$probe"
+			# A crash lesson's file is on a crash lab of its own: once per lab filesystem.
+			extra=
+			if grep -q '^[[:space:]]*-[[:space:]]*crash:' "$f"; then
+				case $fs in
+				ext4|xfs|btrfs) ;;
+				*)
+					[ "$probe" = auto ] && skip_part "$fs" "$name: a crash lesson runs on a crash lab of ext4, xfs or btrfs, not on $fs"
+					continue ;;
+				esac
+				if [ "$probe" != auto ]; then
+					skip_part "$fs" "$name --probe=$probe: a crash lesson runs once per lab filesystem"
+					continue
+				fi
+				extra=--crash-fs=$fs
+			fi
+			run_one "$f" "$fs" "$probe" $extra
 		done
 	done
 done

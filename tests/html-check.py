@@ -77,6 +77,9 @@ SEEN = """(function () {
     why: q('#narration .why').map(e => e.textContent),
     outputs: q('#stdio pre').map(e => e.textContent),
     call: document.getElementById('call').textContent,
+    crash: q('#narration .crash p[data-half]').map(e => [e.dataset.half, e.dataset.exists,
+                                                           e.dataset.size || null]),
+    device: q('#disk .device').map(e => [Number(e.dataset.writes), Number(e.dataset.flushes)]),
   };
 })()"""
 
@@ -145,6 +148,19 @@ def check_step(b, t, p, i):
     want_o = [shown(st[k], True) for k in ("output", "output_file") if st.get(k) is not None]
     if s["outputs"] != want_o:
         bad("%s: outputs shown %r, the transcript's %r" % (where, s["outputs"], want_o))
+    # Both crashes of a crash step (or of every step, with --crash-fs) as the transcript says.
+    want_c = []
+    for half in ("process", "power") if st.get("crash") else ():
+        h = st["crash"][half]
+        want_c.append([half, str(h["exists"]).lower() if h["observed"] else "unknown",
+                       str(h["size"]) if h["observed"] and h["exists"] else None])
+    if s["crash"] != want_c:
+        bad("%s: crashes shown %r, the transcript's %r" % (where, s["crash"], want_c))
+    dv = st.get("device")
+    want_d = [[dv["writes"], dv["flushes"]]] if dv and st["state"]["disk"]["source"] != "none" \
+        else []
+    if s["device"] != want_d:
+        bad("%s: device line %r, the transcript's %r" % (where, s["device"], want_d))
     # The grid's cells and the disk strip's, each changed one marked, and only those.
     kinds = [cell_kind(c) for c in st["state"]["cache"]["cells"]]
     before = [cell_kind(c) for c in prev["cache"]["cells"]] if prev else []

@@ -32,6 +32,8 @@ for f in "$src"/scenarios/*.yaml; do
 	run "$f"
 done
 run "$src/scenarios/13.1-buffer-cache.yaml" --trace=procio
+# Both crashes after every step (as a user: the power cut's half null, with its why).
+run "$src/scenarios/13-3-fflush-fsync.yaml" --crash-fs=ext4
 # Residency only: dirty and writeback counts are null, each with its _why.
 run "$src/scenarios/13.1-buffer-cache.yaml" --probe=mincore
 run "$src/tests/inject.yaml"

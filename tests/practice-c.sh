@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # tests/practice-c.sh: practice problems are well posed where they are shown: seeds 1-20 of
 # every topic print a program that compiles as printed (gcc -std=c11 -Wall -Wextra -Werror),
-# the same in JSON; and every answer --answers prints, given back as --guess, scores right.
+# the same in JSON; and every answer --answers prints, given back as --guess, scores right
+# (save one this machine could not observe or fix in either run: a crash topic's power cut
+# after writes no call waited for).
 testname=practice-c
 . "$(dirname "$0")/lib.sh"
 need python3 gcc
@@ -79,10 +81,14 @@ for t in topics:
         m = re.search(r"^score: (\d+) of (\d+) right$", scored, re.M)
         again = re.findall(r"^  Q(\d+) +(.*?)(?:   \[the generator's model.*?\])?   you said",
                            scored, re.M)
-        unobservable = [a for _, a in printed if a.startswith("?")]
+        # An answer this machine could not observe, or not fix (a crash topic's power cut
+        # after writes no call waited for), is "?" in one of the runs: it may differ.
+        pairs = list(zip(printed, again))
+        unobservable = [a for (_, a), (_, b) in pairs if a.startswith("?") or b.startswith("?")]
+        fixed = [(a, b) for a, b in pairs if not a[1].startswith("?") and not b[1].startswith("?")]
         if m is None:
             fail("%s: no score line" % name)
-        elif again != printed:
+        elif len(again) != len(printed) or any(a != b for a, b in fixed):
             fail("%s: the second run answered otherwise (%s, then %s)" % (name, printed, again))
         elif int(m.group(1)) != int(m.group(2)) - len(unobservable):
             fail("%s: the printed answers score %s of %s (%d not observable here)\n%s"

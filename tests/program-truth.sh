@@ -13,7 +13,7 @@ command -v "$cc" >/dev/null || skip "no C compiler ($cc)"
 strace -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
 
 calls=openat,read,write,pread64,pwrite64,lseek,newfstatat,fstat,fcntl,fsync,fdatasync
-calls=$calls,sync_file_range,sync,fadvise64,fallocate,ftruncate,close
+calls=$calls,sync_file_range,sync,fadvise64,fallocate,ftruncate,close,rename,renameat,renameat2
 
 # Run iobufviz on $1 (with option $2, if any) into $d/ours.json, then export and compile
 # $scen's program into $d/prog (cc options after $2). Non-zero, having said why, if the
@@ -139,6 +139,8 @@ def ours():
                 key.append(det.split(" -> ")[0])
             elif c == "sync":
                 key = [c]
+            elif c.startswith("rename"):
+                key = ["rename"]
             out.append(tuple(key + [e["result"], e["errno"]]))
     return out
 
@@ -146,6 +148,13 @@ line_re = re.compile(r'^(\d+)\s+(\w+)\((.*)\)\s+= (-?(?:0x[0-9a-f]+|\d+))(?:<[^>
 def fdnum(arg):
     m = re.match(r'^(-?\d+)<(.*)>$', arg)
     return (int(m.group(1)), m.group(2)) if m else (None, None)
+
+# The lesson's files: the scratch file, the others beside it (file:), and their directory;
+# not the test's own files there (the program's stdout and stderr among them).
+mine = {"out", "err", "st", "prog", "prog.c", "ours.json", "ours.err", "cc.err", "tiny.yaml"}
+def ours_path(p):
+    return p is not None and (p == scratch or p == d or
+                              (os.path.dirname(p) == d and os.path.basename(p) not in mine))
 
 def theirs():
     out, skipping = [], {}
@@ -155,8 +164,14 @@ def theirs():
             continue
         pid, c, a, res, err = m.group(1), m.group(2), m.group(3), int(m.group(4), 0), m.group(5)
         args = split_args(a)
+        if c.startswith("rename"):
+            paths = [x.strip('"') for x in args if x.startswith('"')]
+            if paths and all(ours_path(os.path.normpath(x)) for x in paths):
+                out.append(("rename", res, err))
+            continue
         if c == "openat":
-            if len(args) < 3 or args[1] != '"%s"' % scratch:
+            if len(args) < 3 or not args[1].startswith('"') or \
+               not ours_path(os.path.normpath(args[1].strip('"'))):
                 continue
             flags = args[2]
             if "O_CLOEXEC" in flags:        # prepare(): not part of the lesson
@@ -170,7 +185,7 @@ def theirs():
         fd, path = fdnum(args[0]) if args else (None, None)
         if fd is None and args and re.match(r'^-?\d+$', args[0]):
             fd, path = int(args[0]), None
-        if path != scratch and not (path is None and fd is not None and fd >= 3 and err == "EBADF"):
+        if not ours_path(path) and not (path is None and fd is not None and fd >= 3 and err == "EBADF"):
             continue
         if skipping.get(pid) == fd:
             if c == "close":

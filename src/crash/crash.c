@@ -2,6 +2,7 @@
 /* crash/crash.c: the filesystems a crash lab is made of, one row each, and a crash's outcome. */
 #include <config.h>
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,4 +73,81 @@ crash_half_unobserved(struct crash_half *h, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(h->why, sizeof h->why, fmt, ap);
 	va_end(ap);
+}
+
+/* The first max bytes of f as one line of ASCII (see crash/crash.h). */
+char *
+crash_file_preview(const struct crash_file *f, size_t max, char *buf, size_t len)
+{
+	size_t n = 0, i;
+
+	if (len == 0)
+		return buf;
+	buf[0] = '\0';
+	for (i = 0; i < f->head_len && i < max; i++) {
+		unsigned char c = f->head[i];
+		char one[8];
+
+		snprintf(one, sizeof one, "%c", c >= 0x20 && c < 0x7f ? c : '.');
+		if (n + strlen(one) + 4 >= len)
+			break;
+		memcpy(buf + n, one, strlen(one) + 1);
+		n += strlen(one);
+	}
+	if (i < f->size && n + 4 <= len)
+		memcpy(buf + n, "...", 4);
+	return buf;
+}
+
+/* One half as a phrase (see crash/crash.h). */
+char *
+crash_half_phrase(const struct crash_half *h, char *buf, size_t len)
+{
+	char head[80];
+
+	if (!h->observed)
+		snprintf(buf, len, "%s", h->why);
+	else if (!h->file.exists)
+		snprintf(buf, len, "no file");
+	else if (h->file.size == 0)
+		snprintf(buf, len, "an empty file (0 B)");
+	else
+		snprintf(buf, len, "%" PRIu64 " B \"%s\"", h->file.size,
+		         crash_file_preview(&h->file, 24, head, sizeof head));
+	return buf;
+}
+
+/* What had reached the device at a power cut (see crash/crash.h). */
+char *
+crash_half_device(const struct crash_half *h, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (h->tries == 0)
+		return buf;
+	if (h->device_writes == 0) {
+		snprintf(buf, len, "no write had reached the device since the lab was made");
+		return buf;
+	}
+	n = (size_t)snprintf(buf, len, "%" PRIu64 " write%s (%" PRIu64 " B) and %" PRIu64
+	                     " flush%s had reached the device", h->device_writes,
+	                     h->device_writes == 1 ? "" : "s", h->device_write_bytes,
+	                     h->device_flushes, h->device_flushes == 1 ? "" : "es");
+	if (h->stray_writes > 0 && n < len)
+		snprintf(buf + n, len - n, ", %" PRIu64 " that no step waited for", h->stray_writes);
+	return buf;
+}
+
+/* True if a kernel line tells what recovery did (see crash/crash.h). */
+bool
+crash_recovery_tells(const char *line)
+{
+	static const char *const words[] = { "recover", "replay", "clean", "orphan", "error",
+	                                     "corrupt", "truncat", "warn" };
+
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strcasestr(line, words[i]) != NULL)
+			return true;
+	return false;
 }

@@ -67,6 +67,11 @@ struct crash_half {
 	/* power cut: what had reached the device since the lab was made, when the copy was
 	 * taken (a file no write request reached cannot be in the copy) */
 	uint64_t device_writes, device_write_bytes, device_flushes;
+	/* power cut: of those writes, the ones no step of the lesson waited for (made between
+	 * steps, or during a step that does not wait for the device: a journal's timer,
+	 * writeback, another process's sync()); 0: the device held only what the lesson's own
+	 * waits (fsync, O_SYNC ...) put there, or what was there when it began */
+	uint64_t stray_writes;
 	double ms;                     /* what observing this half cost */
 };
 
@@ -74,7 +79,30 @@ struct crash_half {
 struct crash_view {
 	struct crash_half process;     /* the process dies by SIGKILL: its stdio buffer is lost */
 	struct crash_half power;       /* the machine loses power: the device's state, recovered */
+	char file[72];                 /* the file looked at, by its name in the directory */
+	double after_s;                /* seconds between the end of the step before and the
+	                                  crash (a person's pace in the TUI) */
 };
+
+/*
+ * The first max bytes of f's head as one line of ASCII into buf (len bytes): printable
+ * ASCII as it is, every other byte (a newline too) '.'; "..." after it when the file holds
+ * more. Safe to print anywhere. Return buf.
+ */
+char *crash_file_preview(const struct crash_file *f, size_t max, char *buf, size_t len);
+
+/* One half as a phrase into buf: "4096 B \"abc...\"", "no file", or why it was not
+ * observed. Return buf. */
+char *crash_half_phrase(const struct crash_half *h, char *buf, size_t len);
+
+/* What had reached the device when a power cut's copy was taken, as a phrase into buf ("no
+ * write had reached the device", "4 writes (45056 B) and 2 flushes had reached the device,
+ * 1 that no step waited for"); "" for a half without a copy. Return buf. */
+char *crash_half_device(const struct crash_half *h, char *buf, size_t len);
+
+/* True if a kernel line a power cut kept tells what recovery did or found (a journal
+ * recovered or replayed, a log clean, orphans, errors), not only that a mount happened. */
+bool crash_recovery_tells(const char *line);
 
 /* Set h to "not observed" with why (printf). */
 void crash_half_unobserved(struct crash_half *h, const char *fmt, ...)

@@ -34,13 +34,46 @@ crash_file_resident(int fd, size_t len, unsigned char *resident)
 	return rc;
 }
 
+/*
+ * An fd to read NAME in dirfd through, into *fd; *own true if it is a new one to close.
+ * live_fd when NAME is its file (found by an O_PATH open, which makes no open file the
+ * filesystem sees). 0, or -1 with errno (ENOENT: no such file).
+ */
+static int
+crash_file_open(int dirfd, const char *name, int live_fd, int *fd, bool *own)
+{
+	struct stat a, b;
+	int p = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), e;
+
+	*own = false;
+	if (p < 0)
+		return -1;
+	if (live_fd >= 0 && fstat(p, &a) == 0 && fstat(live_fd, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino && S_ISREG(a.st_mode)) {
+		close(p);
+		*fd = live_fd;
+		return 0;
+	}
+	close(p);
+	*fd = openat(dirfd, name, O_RDONLY | O_NOATIME | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK |
+	             O_CLOEXEC);
+	/* O_NOATIME is for the file's owner (or root) only. */
+	if (*fd < 0 && errno == EPERM)
+		*fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	e = errno;
+	*own = *fd >= 0;
+	errno = e;
+	return *fd >= 0 ? 0 : -1;
+}
+
 /* Read NAME in the dir open as dirfd (see crash/file.h). */
 int
-crash_file_read(int dirfd, const char *name, bool keep_cache, struct crash_file *out)
+crash_file_read(int dirfd, const char *name, int live_fd, bool keep_cache,
+                struct crash_file *out)
 {
 	unsigned char before[CRASH_FILE_PAGES];
 	long page = sysconf(_SC_PAGESIZE);
-	bool restore = false;
+	bool restore = false, own;
 	struct stat st;
 	size_t want;
 	ssize_t n;
@@ -51,12 +84,12 @@ crash_file_read(int dirfd, const char *name, bool keep_cache, struct crash_file 
 		errno = EINVAL;
 		return -1;
 	}
-	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
+	if (crash_file_open(dirfd, name, live_fd, &fd, &own) != 0)
 		return errno == ENOENT ? 0 : -1;
 	if (fstat(fd, &st) != 0) {
 		e = errno;
-		close(fd);
+		if (own)
+			close(fd);
 		errno = e;
 		return -1;
 	}
@@ -75,7 +108,8 @@ crash_file_read(int dirfd, const char *name, bool keep_cache, struct crash_file 
 	for (size_t i = 0; restore && i * (size_t)page < want; i++)
 		if (!(before[i] & 1))
 			posix_fadvise(fd, (off_t)(i * (size_t)page), page, POSIX_FADV_DONTNEED);
-	close(fd);
+	if (own)
+		close(fd);
 	if (n < 0) {
 		errno = e;
 		return -1;

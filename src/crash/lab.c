@@ -229,6 +229,13 @@ crash_lab_bytes(const struct crash_lab *lab)
 	return lab->bytes;
 }
 
+/* The device's counters when the lab was mounted. */
+const struct snap_device *
+crash_lab_birth(const struct crash_lab *lab)
+{
+	return &lab->birth;
+}
+
 /* Unmount (closing the last descriptors under the mount does it), detach, free. */
 void
 crash_lab_free(struct crash_lab *lab)

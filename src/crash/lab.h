@@ -35,6 +35,12 @@ const char *crash_lab_device(const struct crash_lab *lab);
 enum crash_fs crash_lab_fs(const struct crash_lab *lab);
 uint64_t crash_lab_bytes(const struct crash_lab *lab);
 
+struct snap_device;
+
+/* The lab's device's counters when it was mounted (the device's own counters count from its
+ * attach: mkfs is in them). */
+const struct snap_device *crash_lab_birth(const struct crash_lab *lab);
+
 /* Unmount, detach and free the lab (close every descriptor under it first). NULL is fine. */
 void crash_lab_free(struct crash_lab *lab);
 

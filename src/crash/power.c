@@ -173,7 +173,7 @@ crash_power_cut(struct crash_lab *lab, const char *name, struct crash_half *out)
 		}
 	}
 	if (root >= 0) {
-		if (crash_file_read(root, name, false, &out->file) == 0) {
+		if (crash_file_read(root, name, -1, false, &out->file) == 0) {
 			out->observed = true;
 			rc = 0;
 		} else {

@@ -37,7 +37,7 @@ ops_fopen(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 	const char *mode = a->mode[0] ? a->mode : "r+";
 	FILE *fp;
 
-	OPS_TIMED(out, fp = fopen(st->path, mode));
+	OPS_TIMED(out, fp = fopen(a->file != NULL ? a->file : st->path, mode));
 	if (fp == NULL) {
 		ops_set(out, -1);
 		return;

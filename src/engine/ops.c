@@ -17,6 +17,7 @@
 #include "trace/calls.h"
 #include "trace/decode.h"
 #include "trace/event.h"
+#include "trace/peek.h"
 #include "engine/ops.h"
 #include "engine/ops-int.h"
 #include "scenario/scenario.h"
@@ -119,10 +120,12 @@ ops_event(struct ops_result *out, long nr, uint64_t a0, uint64_t a1, uint64_t a2
 	                         .rval = out->ret < 0 ? -out->err : out->ret,
 	                         .is_error = out->ret < 0 };
 	const struct call_row *c = calls_find(s.nr);
+	/* Our own memory: the names a call gave (trace/decode.h). */
+	struct peek self = peek_pid(getpid());
 
 	if (c == NULL)
 		return;
-	event_decode(c, &s, NULL, &out->ev);
+	event_decode(c, &s, &self, &out->ev);
 	out->ev.ns = out->ns;
 	out->ev.ns_traced = false;
 	out->ev.origin = EV_DIRECT;
@@ -218,13 +221,14 @@ ops_fd(const struct ops_state *st)
 	return st->fd;
 }
 
-/* open(path, flags, 0600) on the scratch file. */
+/* open(path, flags, 0600) on the scratch file, or on another file of its directory. */
 void
 ops_open(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
+	const char *path = a->file != NULL ? a->file : st->path;
 	int fd;
 
-	OPS_TIMED(out, fd = open(st->path, a->flags, 0600));
+	OPS_TIMED(out, fd = open(path, a->flags, 0600));
 	ops_set(out, fd);
 	if (fd >= 0) {
 		st->fd = fd;
@@ -232,7 +236,21 @@ ops_open(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 		st->open_flags = a->flags;
 		st->direct = (a->flags & O_DIRECT) != 0;
 	}
-	ops_event(out, SYS_openat, (uint64_t)AT_FDCWD, (uintptr_t)st->path, (uint64_t)a->flags, 0600);
+	ops_event(out, SYS_openat, (uint64_t)AT_FDCWD, (uintptr_t)path, (uint64_t)a->flags, 0600);
+}
+
+/* rename(file, to): a name of the scratch file's directory (the scratch file's by default)
+ * replaced by another, in one step (what replaces a file whole, atomically). */
+void
+ops_rename(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
+{
+	const char *from = a->file != NULL ? a->file : st->path;
+	int rc;
+
+	OPS_TIMED(out, rc = rename(from, a->to));
+	ops_set(out, rc);
+	ops_event(out, SYS_renameat, (uint64_t)AT_FDCWD, (uintptr_t)from, (uint64_t)AT_FDCWD,
+	          (uintptr_t)a->to);
 }
 
 /* write(fd, buf, bytes) of the pattern, from a buffer misaligned by align bytes. */

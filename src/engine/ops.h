@@ -24,7 +24,7 @@ struct ops_handle {
 
 /* What the "student program" holds between steps. */
 struct ops_state {
-	const char *path;          /* the scratch file: the only file ops open */
+	const char *path;          /* the scratch file (another of its dir by a step's file:) */
 	FILE *fp;                  /* the scenario's current FILE*, or NULL */
 	int fd;                    /* the scenario's current fd, or -1 */
 	bool fd_open;              /* false once fd was closed (the number is kept) */
@@ -57,6 +57,7 @@ typedef void ops_fn(struct ops_state *st, const struct scn_args *a, struct ops_r
 #define OPS_DECLARE(fn) \
 	void fn(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 OPS_DECLARE(ops_open);
+OPS_DECLARE(ops_rename);
 OPS_DECLARE(ops_fopen);
 OPS_DECLARE(ops_fdopen);
 OPS_DECLARE(ops_fileno);

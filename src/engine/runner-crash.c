@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /* engine/runner-crash.c: both crashes at one point of a run: the process's, played by a copy of
- * the worker, and the power cut's, from the crash lab's device (crash/power.c). */
+ * the worker, and the power cut's, from the crash lab's device (crash/power.c); the crash step.
+ * What reached the device that no step waited for is engine/runner-device.c's. */
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "crash/file.h"
+#include "crash/lab.h"
 #include "crash/power.h"
 #include "engine/runner-int.h"
+#include "probe/probe.h"
 
 /* Milliseconds since t0. */
 static double
@@ -70,12 +75,28 @@ runner_crash_process(struct runner *r, const char *name, struct crash_half *out)
 		                      "otherwise");
 		return;
 	}
-	if (crash_file_read(r->dirfd, name, true, &out->file) != 0) {
+	/* Through our own fd when it is the scratch file: no open file of it made and closed. */
+	if (crash_file_read(r->dirfd, name, r->probe_fd, true, &out->file) != 0) {
 		crash_half_unobserved(out, "cannot read %s: %s", name, strerror(errno));
 		return;
 	}
 	out->observed = true;
 	out->ms = runner_crash_ms(&t0);
+}
+
+/*
+ * The power cut's writes no step waited for: those counted up to the last step's end, and
+ * those between its end and the copy (both count from the lab's birth).
+ */
+static void
+runner_crash_stray(const struct runner *r, struct crash_half *p)
+{
+	p->stray_writes = r->stray_writes;
+	if (r->dev_last.source == SNAP_SRC_NONE)
+		p->stray_writes = p->device_writes;
+	else if (p->device_writes > r->dev_last.writes &&
+	         p->device_write_bytes > r->dev_last.write_bytes)
+		p->stray_writes += p->device_writes - r->dev_last.writes;
 }
 
 /* Both crashes now (see engine/runner.h). */
@@ -85,11 +106,36 @@ runner_crash(struct runner *r, const char *name, struct crash_view *out)
 	memset(out, 0, sizeof *out);
 	if (name == NULL)
 		name = RUNNER_FILE_NAME;
+	snprintf(out->file, sizeof out->file, "%s", name);
+	out->after_s = runner_since(&r->step_end);
 	/* The power cut first: the device's state is the one instant that time changes. */
-	if (r->lab != NULL)
+	if (r->lab != NULL) {
 		crash_power_cut(r->lab, name, &out->power);
-	else
+		if (out->power.tries > 0)
+			runner_crash_stray(r, &out->power);
+	} else {
 		crash_half_unobserved(&out->power, "%s", r->lab_why);
+	}
 	runner_crash_process(r, name, &out->process);
 	return out->process.observed || out->power.observed ? 0 : -1;
+}
+
+/* crash: both crashes now; the lesson goes on. */
+void
+runner_op_crash(struct runner *r, const struct scn_step *step, struct step_result *out)
+{
+	struct timespec t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	out->events.source = r->source;
+	out->crash = malloc(sizeof *out->crash);
+	if (out->crash == NULL) {
+		out->ret = -1;
+		out->err = ENOMEM;
+		return;
+	}
+	runner_crash(r, step->args.file, out->crash);
+	out->ret = 0;
+	out->err = 0;
+	out->op_ns = (uint64_t)(runner_crash_ms(&t0) * 1e6);
 }

@@ -111,6 +111,28 @@ runner_place_check(struct runner *r)
 	                 "disk-backed directory)", r->fs);
 }
 
+/* True if the scenario has a crash step. */
+static bool
+runner_crashes(const struct scenario *s)
+{
+	for (size_t i = 0; i < s->n_steps; i++)
+		if (scn_op_table[s->steps[i].op].runs == SCN_RUNS_RUNNER_CRASH)
+			return true;
+	return false;
+}
+
+/*
+ * The crash lab's filesystem: --crash-fs's, else ext4 for a lesson with a crash step (its
+ * power cut needs one), else none.
+ */
+static enum crash_fs
+runner_lab_fs(const struct runner *r)
+{
+	if (r->o.crash_fs > CRASH_FS_NONE && r->o.crash_fs < CRASH_FS__COUNT)
+		return r->o.crash_fs;
+	return runner_crashes(r->s) ? CRASH_FS_EXT4 : CRASH_FS_NONE;
+}
+
 /*
  * Why this run gets no crash lab, into r->lab_why and returned: --crash-fs not given, a file
  * on tmpfs, not root. NULL when it gets one.
@@ -118,7 +140,7 @@ runner_place_check(struct runner *r)
 static const char *
 runner_no_lab(struct runner *r)
 {
-	if (r->o.crash_fs <= CRASH_FS_NONE || r->o.crash_fs >= CRASH_FS__COUNT)
+	if (runner_lab_fs(r) == CRASH_FS_NONE)
 		snprintf(r->lab_why, sizeof r->lab_why, "not observable here: no crash lab "
 		         "(--crash-fs, as root)");
 	else if (r->s->file.on == SCN_FS_TMPFS)
@@ -133,26 +155,39 @@ runner_no_lab(struct runner *r)
 }
 
 /*
- * Put the run on a crash lab when --crash-fs asks for one and it can be made; when it cannot,
- * say why once in the place note. 0, or -1 + *err (root asked for a lab it cannot make here).
+ * Put the run on a crash lab when --crash-fs asks for one (or a crash step needs one) and it
+ * can be made; when it cannot, say why once in the place note. 0, or -1 + *err (root asked
+ * for a lab by --crash-fs that cannot be made here).
  */
 static int
 runner_make_lab(struct runner *r, char **err)
 {
-	const char *fs = crash_fs_table[r->o.crash_fs].name;
+	enum crash_fs lab_fs = runner_lab_fs(r);
+	const char *fs = crash_fs_table[lab_fs].name;
+	bool asked = r->o.crash_fs != CRASH_FS_NONE;
 	char msg[PATH_MAX + 128];
 
 	if (runner_no_lab(r) != NULL) {
-		if (r->o.crash_fs != CRASH_FS_NONE)
-			runner_place_say(r, "--crash-fs=%s: the power cut is %s; the process crash "
-			                 "is observed where the file is", fs, r->lab_why);
+		if (lab_fs != CRASH_FS_NONE)
+			runner_place_say(r, "%s%s: the power cut is %s; the process crash is observed "
+			                 "where the file is", asked ? "--crash-fs=" : "a crash step on ",
+			                 fs, r->lab_why);
 		return 0;
 	}
-	r->lab = crash_lab_new(r->o.crash_fs, r->scratch, r->s->file.size, msg, sizeof msg);
-	if (r->lab == NULL) {
+	r->lab = crash_lab_new(lab_fs, r->scratch, r->s->file.size, msg, sizeof msg);
+	if (r->lab == NULL && asked) {
 		errmsg_set(err, "cannot make the crash lab (--crash-fs=%s): %s", fs, msg);
 		return -1;
 	}
+	if (r->lab == NULL) {
+		snprintf(r->lab_why, sizeof r->lab_why, "not observable here: no crash lab could be "
+		         "made (%.80s)", msg);
+		runner_place_say(r, "the power cut is %s; the process crash is observed where the "
+		                 "file is", r->lab_why);
+		return 0;
+	}
+	/* The device's counters from the lab's birth: all of them 0. */
+	r->dev_last = (struct snap_device){ .source = SNAP_SRC_BLOCKSTAT };
 	runner_place_say(r, "the scratch file is in a crash lab: an image of its own (%s, %" PRIu64
 	                 " MiB sparse) on /dev/%s, mounted where only this run reaches it (%s)",
 	                 fs, crash_lab_bytes(r->lab) >> 20, crash_lab_device(r->lab),
@@ -204,6 +239,12 @@ runner_make_file(struct runner *r, char **err)
 		errmsg_set(err, "cannot prefill %s: %s", r->path, strerror(errno));
 		close(fd);
 		return -1;
+	}
+	/* The prefill's writes were waited for (its fsync); what comes after is no step's. */
+	if (r->lab != NULL) {
+		struct snap_device d;
+		runner_crash_device(r, &d);
+		runner_crash_account(r, &d, f->size > 0);
 	}
 	close(fd);
 	r->probe_fd = openat(r->dirfd, RUNNER_FILE_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);

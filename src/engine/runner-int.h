@@ -28,7 +28,7 @@ struct runner {
 	struct runner_opts o;
 	int scratch;                 /* scratch dir index, -1 if none */
 	struct crash_lab *lab;       /* the crash lab the file is on (--crash-fs), or NULL */
-	char lab_why[128];           /* without a lab: why a power cut is not observable here */
+	char lab_why[192];           /* without a lab: why a power cut is not observable here */
 	int dirfd;                   /* the dir the file is in: the lab's root, or the scratch dir */
 	char path[PATH_MAX];         /* the scratch file */
 	char fs[32];                 /* its filesystem */
@@ -53,6 +53,11 @@ struct runner {
 	double timeout;              /* seconds the run may spend in all (runner_opts) */
 	double used;                 /* seconds spent before the current step */
 	struct timespec busy;        /* when the current step (or runner_new) began */
+	/* What reached the crash lab's device (engine/runner-device.c): its counters when the
+	 * last step ended, and the writes no step waited for since the lesson began. */
+	struct snap_device dev_last;
+	uint64_t stray_writes;
+	struct timespec step_end;    /* when the last step (not a crash step) ended */
 };
 
 /* A runner-side op: fills out (ret, err, note, events) and leaves snapshots to the caller. */
@@ -85,6 +90,23 @@ void runner_note_timeout(struct runner *r, struct step_result *out);
 
 /* Send step index to the worker and collect what it did (events, reply). */
 void runner_exchange(struct runner *r, size_t index, struct step_result *out);
+
+/* engine/runner-crash.c: crash: both crashes now, into out->crash. */
+void runner_op_crash(struct runner *r, const struct scn_step *step, struct step_result *out);
+
+/* engine/runner-device.c: the crash lab's device's counters since the lab was made (its own
+ * count from its attach, mkfs and all). */
+void runner_crash_device(struct runner *r, struct snap_device *out);
+
+/* engine/runner-device.c: count the writes that reached the lab's device from r->dev_last to
+ * now (the device's counters in now) that no step waited for (waited: a step that waits
+ * for the device made them), and make now the last counters. */
+void runner_crash_account(struct runner *r, const struct snap_device *now, bool waited);
+
+/* engine/runner-device.c: true if step (its result so far in out) waits for the device: a
+ * call of the disk layer (fsync, fdatasync, sync ...), a call on an O_SYNC/O_DSYNC fd, or a
+ * step whose calls include one that did (a run step's program's fsync). */
+bool runner_crash_waits(const struct scn_step *step, const struct step_result *out);
 
 /*
  * engine/runner-file.c: make the scratch file (in a scratch dir, or in a crash lab when

@@ -291,6 +291,7 @@ static const runner_op_fn runner_ops[SCN_RUNS__COUNT] = {
 	[SCN_RUNS_RUNNER_PTY] = runner_op_pty,       /* curriculum */
 	[SCN_RUNS_RUNNER_SWEEP] = runner_op_sweep,   /* sweep/sweep.c */
 	[SCN_RUNS_RUNNER_RUN] = runner_op_run,       /* runner_opts.program */
+	[SCN_RUNS_RUNNER_CRASH] = runner_op_crash,   /* engine/runner-crash.c */
 };
 
 /*
@@ -332,6 +333,8 @@ runner_step(struct runner *r, struct step_result *out)
 	/* Observed now, not the last step's after: at a person's pace the kernel may write
 	 * pages back between two steps, and that must not be shown as this step's doing. */
 	runner_observe(r, &out->before);
+	/* What reached the device since the last step: nothing of this lesson's doing. */
+	runner_crash_account(r, &out->before.device, false);
 	out->events.source = r->source;
 	if ((unsigned)step->op >= SCN_OP__COUNT) {
 		out->ret = -1;
@@ -354,7 +357,16 @@ runner_step(struct runner *r, struct step_result *out)
 		runner_exchange(r, out->index, out);
 	}
 	runner_observe(r, &out->after);
+	runner_crash_account(r, &out->after.device, runner_crash_waits(step, out));
+	out->device_stray = r->stray_writes;
 	r->used += runner_since(&r->busy);
+	if ((unsigned)step->op < SCN_OP__COUNT &&
+	    scn_op_table[step->op].runs != SCN_RUNS_RUNNER_CRASH) {
+		clock_gettime(CLOCK_MONOTONIC, &r->step_end);
+		/* Both crashes right after the step, when asked (a crash step is one). */
+		if (r->o.crash_each && (out->crash = malloc(sizeof *out->crash)) != NULL)
+			runner_crash(r, NULL, out->crash);
+	}
 	out->file_content = runner_file_content(r, step);
 	return 1;
 }

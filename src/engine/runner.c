@@ -87,7 +87,7 @@ runner_observe(struct runner *r, struct snapshot *snap)
 	if (!r->dead)
 		probe_io(r->w.pid, &snap->disk);
 	if (r->lab != NULL)
-		probe_device(crash_lab_device(r->lab), &snap->device);
+		runner_crash_device(r, &snap->device);
 	else
 		snprintf(snap->device.note, sizeof snap->device.note, "no device of the lesson's "
 		         "own: a shared disk's counters are everyone's (--crash-fs gives a lesson one)");
@@ -456,6 +456,9 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	if (r->source == EV_SRC_PTRACE)
 		runner_calibrate(r);
 	runner_observe(r, &r->initial);
+	/* What reached the lab's device since the file was made: no step's doing. */
+	runner_crash_account(r, &r->initial.device, false);
+	clock_gettime(CLOCK_MONOTONIC, &r->step_end);
 	/* A source asked for by name that cannot work here is said now, not hidden by a fallback. */
 	if (r->o.probe != SNAP_SRC_NONE && r->initial.cache.source == SNAP_SRC_NONE) {
 		errmsg_set(err, "%s", r->initial.cache.note);

@@ -74,6 +74,8 @@ struct runner_opts {
 	                                 filesystem (crash/lab.h; root: else only the process
 	                                 crash is observed, and the place note says why once);
 	                                 CRASH_FS_NONE: where dir says */
+	bool crash_each;              /* after every step but a crash step, both crashes
+	                                 (step_result.crash): --crash-fs's headless run */
 };
 
 struct runner;

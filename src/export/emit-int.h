@@ -18,6 +18,10 @@ void emit_checked(struct emit *e, const char *name);
  * there are more (shown as written: whatever shows the line escapes it). */
 void emit_call_text(struct ctext *t, const char *s);
 
+/* The file a step names (file:): "NAME" in the line and sibling(path, "NAME") in the
+ * program; path in both when it names none. */
+void emit_file(struct ctext *line, struct ctext *code, const char *name);
+
 /* The buffer argument: name, or name + skew for a misaligned O_DIRECT buffer. */
 const char *emit_buf(const struct scn_args *a, const char *name, char *buf, size_t len);
 

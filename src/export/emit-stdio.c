@@ -9,14 +9,28 @@
 #include "export/emit-int.h"
 #include "trace/decode.h"
 
-/* fopen or fdopen (call) on what (path or fd): a NULL result is reported. */
+/* fopen or fdopen (call) on what (path or fd; NULL: the step's file): a NULL result is
+ * reported. */
 static void
 emit_open_stream(const struct scn_step *st, struct emit *e, const char *call, const char *what)
 {
-	ctext_printf(&e->call, "fp = %s(%s, ", call, what);
-	ctext_literal(&e->call, st->args.mode[0] != '\0' ? st->args.mode : "r+", 1);
-	ctext_printf(&e->call, ")");
-	ctext_printf(&e->code, "%s;\nif (fp == NULL)\n\tperror(\"%s\");", ctext_str(&e->call), call);
+	struct ctext arg = { 0 };
+
+	ctext_printf(&e->call, "fp = %s(", call);
+	ctext_printf(&e->code, "fp = %s(", call);
+	if (what != NULL) {
+		ctext_printf(&e->call, "%s", what);
+		ctext_printf(&e->code, "%s", what);
+	} else {
+		emit_file(&e->call, &e->code, st->args.file);
+	}
+	ctext_printf(&arg, ", ");
+	ctext_literal(&arg, st->args.mode[0] != '\0' ? st->args.mode : "r+", 1);
+	ctext_printf(&arg, ")");
+	ctext_printf(&e->call, "%s", ctext_str(&arg));
+	ctext_printf(&e->code, "%s;\nif (fp == NULL)\n\tperror(\"%s\");", ctext_str(&arg), call);
+	e->code.nomem |= arg.nomem;
+	ctext_clear(&arg);
 }
 
 /* A call that returns EOF when it fails: if (call == EOF) perror("name");. */
@@ -53,7 +67,7 @@ emit_own_name(const struct scn_step *st, const struct emit *e, char *buf, size_t
 void
 emit_fopen(const struct scn_step *st, struct emit *e)
 {
-	emit_open_stream(st, e, "fopen", "path");
+	emit_open_stream(st, e, "fopen", NULL);
 }
 
 /* fdopen as C. */

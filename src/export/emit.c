@@ -90,6 +90,24 @@ emit_fd_call(struct emit *e, const char *call)
 	emit_checked(e, call);
 }
 
+/*
+ * The file a step names (file:), as the line shows it ("data.new", or path: the lesson's
+ * file) and as the program reaches it (sibling(): beside the file it was given).
+ */
+void
+emit_file(struct ctext *line, struct ctext *code, const char *name)
+{
+	if (name == NULL) {
+		ctext_printf(line, "path");
+		ctext_printf(code, "path");
+		return;
+	}
+	ctext_literal(line, name, 1);
+	ctext_printf(code, "sibling(path, ");
+	ctext_literal(code, name, 1);
+	ctext_printf(code, ")");
+}
+
 /* open as C: the line gives the mode only where O_CREAT needs one. */
 void
 emit_open(const struct scn_step *st, struct emit *e)
@@ -98,8 +116,44 @@ emit_open(const struct scn_step *st, struct emit *e)
 	char fl[160];
 
 	decode_open_flags(a->flags, fl, sizeof fl);
-	ctext_printf(&e->call, "fd = open(path, %s%s)", fl, (a->flags & O_CREAT) ? ", 0600" : "");
-	ctext_printf(&e->code, "fd = open(path, %s, 0600);\ncheck(\"open\", fd);", fl);
+	ctext_printf(&e->call, "fd = open(");
+	ctext_printf(&e->code, "fd = open(");
+	emit_file(&e->call, &e->code, a->file);
+	ctext_printf(&e->call, ", %s%s)", fl, (a->flags & O_CREAT) ? ", 0600" : "");
+	ctext_printf(&e->code, ", %s, 0600);\ncheck(\"open\", fd);", fl);
+}
+
+/* rename as C: one name of the directory replaced by another. */
+void
+emit_rename(const struct scn_step *st, struct emit *e)
+{
+	const struct scn_args *a = &st->args;
+
+	ctext_printf(&e->call, "rename(");
+	ctext_printf(&e->code, "check(\"rename\", rename(");
+	emit_file(&e->call, &e->code, a->file);
+	ctext_printf(&e->call, ", ");
+	ctext_printf(&e->code, ", ");
+	emit_file(&e->call, &e->code, a->to != NULL ? a->to : "");
+	ctext_printf(&e->call, ")");
+	ctext_printf(&e->code, "));");
+}
+
+/* crash as C: nothing runs; a comment marks where iobufviz showed both crashes. */
+void
+emit_crash(const struct scn_step *st, struct emit *e)
+{
+	const char *name = st->args.file != NULL ? st->args.file : "the lesson's file";
+
+	ctext_printf(&e->call, "crash here: kill -9, or cut the power");
+	if (st->args.file != NULL) {
+		ctext_printf(&e->call, "; then read ");
+		ctext_literal(&e->call, st->args.file, 1);
+	}
+	ctext_printf(&e->code, "/* crash: iobufviz showed here what a kill -9 of this process and a "
+	             "power cut\n * would leave of ");
+	ctext_comment(&e->code, name);
+	ctext_printf(&e->code, ": the program itself goes on. */");
 }
 
 /* write as C. */

@@ -141,6 +141,8 @@ program_helpers(struct program_build *b, const char *all)
 		program_tpl(b, program_tpl_tail);
 	if (program_uses(all, "ex13_4"))
 		program_tpl(b, program_tpl_ex13_4);
+	if (program_uses(all, "sibling"))
+		program_tpl(b, program_tpl_sibling);
 }
 
 /* True if a sweep's program reads an input file. */
@@ -364,6 +366,42 @@ program_steps_free(const struct scenario *s, struct emit *steps)
 	free(steps);
 }
 
+/* True if name (file: or to:) is in no step before step n. */
+static bool
+program_first_name(const struct scenario *s, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((s->steps[i].args.file != NULL && strcmp(s->steps[i].args.file, name) == 0) ||
+		    (s->steps[i].args.to != NULL && strcmp(s->steps[i].args.to, name) == 0))
+			return false;
+	return true;
+}
+
+/* The lesson's other files (file:, to:) removed before it starts, as iobufviz starts in an
+ * empty directory. */
+static void
+program_others(struct program_build *b, const struct scenario *s)
+{
+	struct ctext t = { 0 };
+
+	for (size_t i = 0; i < s->n_steps; i++) {
+		const char *names[2] = { s->steps[i].args.file, s->steps[i].args.to };
+		for (size_t k = 0; k < 2; k++) {
+			if (names[k] == NULL || strcmp(names[k], ".") == 0 ||
+			    !program_first_name(s, i, names[k]) || (k == 1 && names[0] != NULL &&
+			                                            strcmp(names[0], names[1]) == 0))
+				continue;
+			ctext_printf(&t, "%sunlink(sibling(path, ", t.len > 0 ? "\n" : "");
+			ctext_literal(&t, names[k], 1);
+			ctext_printf(&t, "));");
+		}
+	}
+	if (t.len > 0)
+		program_add(b, 1, "%s   /* not part of the lesson */", ctext_str(&t));
+	b->nomem |= t.nomem;
+	ctext_clear(&t);
+}
+
 /* Make the program of s. */
 struct program *
 program_new(const struct scenario *s)
@@ -449,6 +487,7 @@ program_new(const struct scenario *s)
 	if (program_uses(all.s, "wbuf"))
 		program_add(&b, 1, "for (size_t i = 0; i < sizeof wbuf; i++)\n"
 		            "\twbuf[i] = \"abcdefghijklmnopqrstuvwxyz\"[i %% 26];");
+	program_others(&b, s);
 	program_add(&b, 1, "prepare(path, %" PRIu64 ", %d);   /* not part of the lesson */\n",
 	            s->file.size, s->file.fill == SCN_FILL_ZERO);
 	program_add(&b, 1, "/* The lesson. */");

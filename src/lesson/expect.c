@@ -415,6 +415,8 @@ expect_format_want(const struct scn_expect *e, char *buf, size_t len)
 		snprintf(buf, len, "%s \"%s\"", op, e->str);
 	else if (scn_key_table[e->key].type == SCN_KT_BUFMODE)
 		snprintf(buf, len, "%s %s", op, scenario_names_of(scn_bufmodes, (int)e->num));
+	else if (scn_key_table[e->key].type == SCN_KT_YESNO)
+		snprintf(buf, len, "%s %s", op, scenario_names_of(scn_yesno, (int)e->num));
 	else if (scn_key_table[e->key].type == SCN_KT_ERRNO)
 		snprintf(buf, len, "%s %s", op, describe_errno((int)e->num));
 	else
@@ -507,9 +509,10 @@ expect_check(const struct step_result *sr, const struct scn_expect *w, struct ex
 	} else
 		held = expect_compare(w->cmp, r->got, w->num);
 	/* What the lesson meant to show did not happen here, and why is known. */
-	if (!held && (w->key == SCN_KEY_RESULT_ERRNO || w->key == SCN_KEY_RESULT_VALUE ||
-		      w->key == SCN_KEY_CACHE_PAGES) &&
-	    expect_direct_fallback(sr, r->got_text, sizeof r->got_text))
+	if (!held && (((w->key == SCN_KEY_RESULT_ERRNO || w->key == SCN_KEY_RESULT_VALUE ||
+		        w->key == SCN_KEY_CACHE_PAGES) &&
+		       expect_direct_fallback(sr, r->got_text, sizeof r->got_text)) ||
+		      expect_crash_undetermined(sr, w->key, r->got_text, sizeof r->got_text)))
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
 	if (!held && (w->key == SCN_KEY_CACHE_PAGES || w->key == SCN_KEY_CACHE_DIRTY_PAGES) &&
 	    w->cmp != SCN_CMP_NE &&

@@ -35,6 +35,16 @@ EXPECT_DECLARE(expect_get_exit_status);
 EXPECT_DECLARE(expect_get_result_flags);
 EXPECT_DECLARE(expect_get_file_size);
 EXPECT_DECLARE(expect_get_file_content);
+/* lesson/expect-crash.c */
+EXPECT_DECLARE(expect_get_device_writes);
+EXPECT_DECLARE(expect_get_device_write_bytes);
+EXPECT_DECLARE(expect_get_device_flushes);
+EXPECT_DECLARE(expect_get_crash_process_exists);
+EXPECT_DECLARE(expect_get_crash_process_size);
+EXPECT_DECLARE(expect_get_crash_process_content);
+EXPECT_DECLARE(expect_get_crash_power_exists);
+EXPECT_DECLARE(expect_get_crash_power_size);
+EXPECT_DECLARE(expect_get_crash_power_content);
 
 /* A getter's *num when it returns false because the fact does not exist (no FILE*, no
  * output): observed absence, which fails an expectation, unlike a fact this run cannot see. */
@@ -61,6 +71,16 @@ enum expect_outcome expect_check(const struct step_result *sr, const struct scn_
 /* Fill sr->expects (one per scn_expect of its step: held, failed or not observable),
  * sr->ok (none failed) and sr->n_unobservable. 0, or -1 out of memory. */
 int expect_eval(struct step_result *sr);
+
+/*
+ * lesson/expect-crash.c: true if key is a power cut's (crash.power.*) or the device's
+ * (device.*) and sr's did not hold when writes no step waited for (a journal's timer,
+ * writeback, another process's sync()) had reached the crash lab's device first: then the
+ * outcome was not the lesson's doing alone, and is not observable here. text holds what was
+ * got, and gets the reason.
+ */
+bool expect_crash_undetermined(const struct step_result *sr, enum scn_key key, char *text,
+                               size_t len);
 
 /* Write the wanted value ("= 904", ">= 1", "= line", "= EINVAL") into buf. Return buf. */
 char *expect_format_want(const struct scn_expect *e, char *buf, size_t len);

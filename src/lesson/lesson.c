@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crash/crash.h"
 #include "lesson/expect.h"
 #include "lesson/history.h"
 #include "lesson/lesson.h"
@@ -142,6 +143,25 @@ lesson_step(struct lesson *l)
 		step_result_clear(&sr);
 		return -1;
 	}
+	return 1;
+}
+
+/* Both crashes now, kept with the newest result. */
+int
+lesson_crash(struct lesson *l)
+{
+	struct step_result *sr = l->h.n > 0 ? &l->h.v[l->h.n - 1] : NULL;
+	struct crash_view *v;
+
+	if (sr == NULL)
+		return -1;
+	if (scn_op_table[sr->step->op].runs == SCN_RUNS_RUNNER_CRASH)
+		return 0;
+	if ((v = malloc(sizeof *v)) == NULL)
+		return -1;
+	runner_crash(l->r, NULL, v);
+	free(sr->crash);
+	sr->crash = v;
 	return 1;
 }
 

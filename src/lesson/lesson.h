@@ -26,6 +26,13 @@ const char *lesson_intro(const struct lesson *l, const struct sentence_result **
  */
 int lesson_step(struct lesson *l);
 
+/*
+ * Both crashes now (engine/runner.h, runner_crash), kept with the newest step's result in
+ * place of any view it had (a crash step keeps its own: then nothing is made). 1 = made, 0 =
+ * the newest step is a crash step, -1 = no step yet, or out of memory.
+ */
+int lesson_crash(struct lesson *l);
+
 /* The results so far, oldest first (lesson_count of them); NULL when there are none. */
 const struct step_result *lesson_results(const struct lesson *l);
 size_t lesson_count(const struct lesson *l);

@@ -41,6 +41,8 @@ step_result_clear(struct step_result *sr)
 	sentence_results_free(sr->sentences, sr->n_sentences);
 	sr->sentences = NULL;
 	sr->n_sentences = sr->n_unchecked = sr->n_false = 0;
+	free(sr->crash);
+	sr->crash = NULL;
 	if (sr->sweep != NULL) {
 		sweep_result_clear(sr->sweep);
 		free(sr->sweep);

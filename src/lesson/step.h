@@ -13,6 +13,7 @@
 #include "probe/snapshot.h"
 
 struct sweep_result;
+struct crash_view;
 
 /* How one expectation came out: held, failed, or about a fact this run cannot observe. */
 enum expect_outcome {
@@ -72,6 +73,12 @@ struct step_result {
 	char *file_content;           /* the scratch file after the step, read only when the step
 	                                 expects file.content or file.prefix; else NULL */
 	struct sweep_result *sweep;   /* sweep steps: the timed results (sweep/sweep.h); else NULL */
+	uint64_t device_stray;        /* with a crash lab: write requests no step waited for that
+	                                 had reached its device by the end of this step (a
+	                                 journal's timer, writeback, a sync() elsewhere) */
+	struct crash_view *crash;     /* both crashes at this step (crash/crash.h): a crash step's,
+	                                 one made after the step (--crash-fs's headless run, the
+	                                 TUI's x); NULL: none */
 	char *say;                    /* the narration as shown: the sentences of the case's or
 	                                 step's say that are not false here, their facts filled in
 	                                 (lesson/narrate.c); NULL if none */

@@ -221,6 +221,11 @@ void scenario_step_fcntl(struct scn_load *ld, const struct scn_step *st,
 void scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
 			     const struct yamlpos_node *opnode, size_t stepno);
 
+/* The rule of file: and to: (open, fopen, rename, crash): a name in the scratch file's
+ * directory, '.' only for open and fopen. */
+void scenario_step_file(struct scn_load *ld, const struct scn_step *st,
+			const struct yamlpos_node *opnode, size_t stepno);
+
 /* ---- load/cond.c ---- */
 
 /* The fact named NAME, or -1. */

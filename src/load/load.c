@@ -344,6 +344,8 @@ scenario_step_free(struct scn_step *st)
 	free(st->args.text2);
 	free(st->args.program);
 	free(st->args.stdin_path);
+	free(st->args.file);
+	free(st->args.to);
 	for (size_t k = 0; k < st->args.n_argv; k++)
 		free(st->args.argv[k]);
 	free(st->args.argv);

@@ -183,6 +183,10 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct scn_ra
 		a->program = scenario_value_strdup(ld, VAL(PROGRAM));
 	if (VAL(STDIN) != NULL)
 		a->stdin_path = scenario_value_strdup(ld, VAL(STDIN));
+	if (VAL(FILE) != NULL)
+		a->file = scenario_value_strdup(ld, VAL(FILE));
+	if (VAL(TO) != NULL)
+		a->to = scenario_value_strdup(ld, VAL(TO));
 	if (NODE(ARGS) != NULL && ra->list[SCN_ARG_ARGS].count > 0) {
 		const struct scn_raw_list *l = &ra->list[SCN_ARG_ARGS];
 		a->argv = calloc(l->count, sizeof *a->argv);
@@ -358,6 +362,46 @@ scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
 	if ((st->args.has & SCN_HAS_LEN) && st->args.len == 0)
 		scenario_at(ld, yamlpos_get(ld->ix, opnode, "len"),
 			    "fallocate of 0 bytes does nothing: give len >= 1");
+}
+
+/* Longest name a step may give a file (file:, to:). */
+#define SCN_FILE_NAME_MAX 64
+
+/* One name of file: or to: (KEY) at node N, checked: a name in the scratch file's directory. */
+static void
+scenario_step_file_name(struct scn_load *ld, const struct scn_step *st,
+			const struct yamlpos_node *n, const char *key, const char *name,
+			size_t stepno)
+{
+	const char *op = scn_op_table[st->op].name;
+	bool opens = scenario_op_has(st->op, SCN_OPF_NEW_FD | SCN_OPF_NEW_FP);
+
+	if (n == NULL || name == NULL)
+		return;
+	if (strcmp(name, ".") == 0) {
+		if (!opens || strcmp(key, "file") != 0)
+			scenario_at(ld, n, "%s in step %zu: '.' (the directory) can only be opened, "
+				    "not given as %s", op, stepno, key);
+		return;
+	}
+	if (name[0] == '\0' || strlen(name) > SCN_FILE_NAME_MAX || strcmp(name, "..") == 0 ||
+	    name[0] == '-' || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "0123456789._-") != strlen(name))
+		scenario_at(ld, n, "%s in step %zu: %s '%s' is not a file name of the scratch "
+			    "directory (1 to %d letters, digits, '.', '-' or '_', no '/' and no "
+			    "leading '-'; '.' opens the directory itself)", op, stepno, key, name,
+			    SCN_FILE_NAME_MAX);
+}
+
+/* file: and to: name files of the scratch file's own directory (open, fopen, rename, crash). */
+void
+scenario_step_file(struct scn_load *ld, const struct scn_step *st,
+		   const struct yamlpos_node *opnode, size_t stepno)
+{
+	scenario_step_file_name(ld, st, yamlpos_get(ld->ix, opnode, "file"), "file",
+				st->args.file, stepno);
+	scenario_step_file_name(ld, st, yamlpos_get(ld->ix, opnode, "to"), "to", st->args.to,
+				stepno);
 }
 
 /* Parse the expect mapping RE (libcyaml's) of a step, in the order written at EN. */

@@ -290,7 +290,9 @@ scenario_value_expect(struct scn_load *ld, const struct yamlpos_node *node, cons
 	}
 	switch (type) {
 	case SCN_KT_BUFMODE:
-		if (scenario_value_name(ld, node, p, scn_bufmodes, key, &v) != 0)
+	case SCN_KT_YESNO:
+		if (scenario_value_name(ld, node, p, type == SCN_KT_YESNO ? scn_yesno : scn_bufmodes,
+					key, &v) != 0)
 			return -1;
 		e->num = v;
 		break;
@@ -340,7 +342,7 @@ scenario_value_expect(struct scn_load *ld, const struct yamlpos_node *node, cons
 		break;
 	}
 	}
-	if ((type == SCN_KT_BUFMODE || type == SCN_KT_ERRNO) &&
+	if ((type == SCN_KT_BUFMODE || type == SCN_KT_ERRNO || type == SCN_KT_YESNO) &&
 	    e->cmp != SCN_CMP_EQ && e->cmp != SCN_CMP_NE) {
 		scenario_at(ld, node, "%s compares only with = or !=, not '%s'", key, s);
 		return -1;

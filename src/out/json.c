@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "crash/crash.h"
+#include "crash/hazard.h"
 #include "export/describe.h"
 #include "lesson/expect.h"
 #include "lesson/narrate.h"
@@ -158,7 +160,100 @@ out_json_disk(struct json *j, const struct snap_disk *d, const struct snap_cache
 	json_end_object(j);
 }
 
-/* One snapshot as the member key: stdio, cache, disk. */
+/* The crash lab's device's counters (since it was made), or null and why without a lab. */
+static void
+out_json_device(struct json *j, const struct snap_device *d)
+{
+	if (d->source == SNAP_SRC_NONE) {
+		json_null(j, "device");
+		json_string(j, "device_why", d->note[0] ? d->note : "no device of the run's own");
+		return;
+	}
+	json_begin_object(j, "device");
+	json_string(j, "name", d->name);
+	json_uint(j, "reads", d->reads);
+	json_uint(j, "read_bytes", d->read_bytes);
+	json_uint(j, "writes", d->writes);
+	json_uint(j, "write_bytes", d->write_bytes);
+	json_uint(j, "discards", d->discards);
+	json_uint(j, "discard_bytes", d->discard_bytes);
+	json_uint(j, "flushes", d->flushes);
+	json_uint(j, "in_flight", d->in_flight);
+	json_end_object(j);
+}
+
+/* What reached the device during the step (the device line), or null and why. */
+static void
+out_json_device_step(struct json *j, const struct snapshot *a, const struct snapshot *b)
+{
+	if (a->device.source == SNAP_SRC_NONE || b->device.source == SNAP_SRC_NONE) {
+		json_null(j, "device");
+		json_string(j, "device_why", b->device.note[0] ? b->device.note :
+		            "the device's counters could not be read");
+		return;
+	}
+	json_begin_object(j, "device");
+	json_uint(j, "writes", b->device.writes - a->device.writes);
+	json_uint(j, "write_bytes", b->device.write_bytes - a->device.write_bytes);
+	json_uint(j, "flushes", b->device.flushes - a->device.flushes);
+	json_end_object(j);
+}
+
+/* One crash's outcome: the file as read after it, or null and why it was not observed. */
+static void
+out_json_crash_half(struct json *j, const char *key, const struct crash_half *h, bool power)
+{
+	char head[CRASH_HEAD_MAX];
+
+	json_begin_object(j, key);
+	json_bool(j, "observed", h->observed);
+	json_string(j, "why", h->observed ? NULL : h->why);
+	json_bool(j, "exists", h->observed && h->file.exists);
+	if (h->observed && h->file.exists) {
+		json_uint(j, "size", h->file.size);
+		json_string(j, "head", crash_file_preview(&h->file, 256, head, sizeof head));
+	} else {
+		json_null(j, "size");
+		json_null(j, "head");
+	}
+	json_fixed(j, "ms", h->ms, 2);
+	if (power) {
+		if (h->observed && !h->recovery_known) {
+			json_null(j, "recovery");
+			json_string(j, "recovery_why", h->recovery_why[0] ? h->recovery_why :
+			            "/dev/kmsg could not be read");
+		} else {
+			json_begin_array(j, "recovery");
+			for (size_t i = 0; i < h->n_recovery; i++)
+				json_string(j, NULL, h->recovery[i]);
+			json_end_array(j);
+		}
+		json_uint(j, "tries", h->tries);
+		json_uint(j, "device_writes", h->device_writes);
+		json_uint(j, "device_write_bytes", h->device_write_bytes);
+		json_uint(j, "device_flushes", h->device_flushes);
+		json_uint(j, "stray_writes", h->stray_writes);
+	}
+	json_end_object(j);
+}
+
+/* Both crashes at a step, or null. */
+static void
+out_json_crash(struct json *j, const struct crash_view *v)
+{
+	if (v == NULL) {
+		json_null(j, "crash");
+		return;
+	}
+	json_begin_object(j, "crash");
+	json_string(j, "file", v->file);
+	json_fixed(j, "after_s", v->after_s, 3);
+	out_json_crash_half(j, "process", &v->process, false);
+	out_json_crash_half(j, "power", &v->power, true);
+	json_end_object(j);
+}
+
+/* One snapshot as the member key: stdio, cache, disk, the lab's device. */
 static void
 out_json_state(struct json *j, const char *key, const struct snapshot *s)
 {
@@ -166,6 +261,7 @@ out_json_state(struct json *j, const char *key, const struct snapshot *s)
 	out_json_stdio(j, &s->stdio);
 	out_json_cache(j, &s->cache, snapshot_in_memory(s));
 	out_json_disk(j, &s->disk, &s->cache);
+	out_json_device(j, &s->device);
 	json_end_object(j);
 }
 
@@ -447,6 +543,8 @@ out_json_step(struct transcript *t, const struct transcript_step *st)
 	json_string(j, "output", sr->output);
 	json_string(j, "output_file", sr->output_file);
 	out_json_state(j, "state", &sr->after);
+	out_json_device_step(j, &sr->before, &sr->after);
+	out_json_crash(j, sr->crash);
 	if (sr->sweep != NULL)
 		sweep_export_json(j, "sweep", sr->sweep);
 	out_json_changes(j, &sr->changes);
@@ -498,6 +596,16 @@ out_json_program(struct json *j, const struct transcript *t)
 	json_uint(j, "stdout_bytes", p->output_bytes[0]);
 	json_string(j, "stderr", p->output[1]);
 	json_uint(j, "stderr_bytes", p->output_bytes[1]);
+	json_begin_array(j, "durability");
+	for (size_t i = 0; i < p->n_hazards; i++) {
+		json_begin_object(j, NULL);
+		json_string(j, "kind", p->hazards[i].kind);
+		json_string(j, "file", p->hazards[i].file);
+		json_string(j, "lesson", p->hazards[i].lesson);
+		json_string(j, "text", p->hazards[i].text);
+		json_end_object(j);
+	}
+	json_end_array(j);
 	json_end_object(j);
 }
 

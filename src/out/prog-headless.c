@@ -10,6 +10,7 @@
 
 #include "base/text.h"
 #include "cli/app.h"
+#include "crash/hazard.h"
 #include "out/transcript.h"
 #include "prog/launch.h"
 #include "prog/run.h"
@@ -38,10 +39,11 @@ prog_headless_cmd(char *const *argv, char *buf, size_t len)
 	return buf;
 }
 
-/* Count a step into the program's totals and the environment, and write it. */
+/* Count a step into the program's totals, the environment and the durability hazards, and
+ * write it. */
 static void
 prog_headless_step(struct transcript *t, struct transcript_program *p, struct prog_run *r,
-                   const struct prog_run_step *s, bool *note_said)
+                   const struct prog_run_step *s, bool *note_said, struct crash_hazards *hz)
 {
 	const struct event_list *l = &s->sr.events;
 	size_t n;
@@ -74,6 +76,9 @@ prog_headless_step(struct transcript *t, struct transcript_program *p, struct pr
 		out_env_observe(&t->env, NULL, &s->sr.after);
 	if (s->sr.ret < 0 && s->sr.err == 0)
 		st.errno_why = "a library call's own result, not a system call's";
+	if (s->ps.kind == PROG_STEP_CALL)
+		crash_hazards_call(hz, &s->ps.ev, has_file ? s->file : -1,
+		                   has_file ? v[s->file].path : s->ps.path, s->disk);
 	/* Known at the first look at its memory: said once, where it was found. */
 	if (!*note_said && prog_run_stdio_note(r)[0] != '\0') {
 		ps.stdio_note = prog_run_stdio_note(r);
@@ -87,6 +92,7 @@ int
 prog_headless_run(char *const argv[], const struct app_opts *o, const struct prog_run_opts *ro)
 {
 	struct transcript_program p = { .argv = argv, .confined = PROG_LAUNCH_CONFINED };
+	struct crash_hazards hz = { 0 };
 	struct prog_run_step *s = malloc(sizeof *s);
 	const char *error = NULL;
 	bool note_said = false;
@@ -120,7 +126,7 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	out_env_tracing(&t.env, NULL);
 	transcript_begin(&t);
 	while ((rc = prog_run_next(r, s)) == 1) {
-		prog_headless_step(&t, &p, r, s, &note_said);
+		prog_headless_step(&t, &p, r, s, &note_said, &hz);
 		prog_run_step_clear(s);
 	}
 	if (rc < 0)
@@ -133,7 +139,10 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	p.n_loader = prog_run_loader_calls(r);
 	for (int k = 0; k < 2; k++)
 		p.output[k] = prog_run_output(r, k + 1, &p.output_bytes[k]);
+	p.n_hazards = crash_hazards_end(&hz);
+	p.hazards = hz.v;
 	wrote = transcript_end(&t, error);
+	crash_hazards_free(&hz);
 	free(p.output[0]);
 	free(p.output[1]);
 	prog_run_free(r);

@@ -8,6 +8,7 @@
 
 #include "base/text.h"
 #include "lesson/expect.h"
+#include "crash/hazard.h"
 #include "lesson/narrate.h"
 #include "out/transcript.h"
 
@@ -120,6 +121,14 @@ out_tap_step(struct transcript *t, const struct transcript_step *st)
 	}
 	if (sr->note[0] != '\0')
 		out_tap_comment(t->f, prefix, sr->note);
+	if (sr->crash != NULL) {
+		char line[512];
+		out_tap_comment(t->f, prefix, transcript_crash_line(sr->crash, false, line,
+		                                                    sizeof line));
+		if (!transcript_crash_said(t, sr->crash))
+			out_tap_comment(t->f, prefix, transcript_crash_line(sr->crash, true, line,
+			                                                    sizeof line));
+	}
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *x = &sr->expects[i];
 		enum expect_outcome oc = transcript_outcome(t, x);
@@ -149,6 +158,8 @@ out_tap_end(struct transcript *t)
 	if (t->prog != NULL && t->error == NULL)
 		fprintf(t->f, "ok %zu - the program ran: %s, %zu steps\n", ++t->n_points,
 		        transcript_ended(t->prog, ended, sizeof ended), t->n_written);
+	for (size_t i = 0; t->prog != NULL && i < t->prog->n_hazards; i++)
+		out_tap_comment(t->f, "# durability: ", t->prog->hazards[i].text);
 	if (t->error != NULL)
 		out_tap_comment(t->f, "Bail out! ", t->error);
 	/* TAP 13: a plan of no tests says why (a sweep, or narration only). */

@@ -10,6 +10,8 @@
 
 #include "base/text.h"
 #include "base/units.h"
+#include "crash/crash.h"
+#include "crash/hazard.h"
 #include "export/describe.h"
 #include "lesson/expect.h"
 #include "lesson/narrate.h"
@@ -159,6 +161,24 @@ out_text_state(FILE *f, const struct snapshot *s)
 		fprintf(f, "  disk    %s\n", s->disk.note);
 }
 
+/* Both crashes at a step: what each left of the file, what reached the device, what the
+ * kernel said while it recovered the copy. */
+static void
+out_text_crash(const struct transcript *t, FILE *f, const struct crash_view *v)
+{
+	char line[512];
+
+	if (v->after_s >= 1.0)
+		fprintf(f, "  crash   made %.1f s after the step before\n", v->after_s);
+	text_fline(f, "  crash   ", transcript_crash_line(v, false, line, sizeof line), "\n");
+	if (!transcript_crash_said(t, v))
+		text_fline(f, "  crash   ", transcript_crash_line(v, true, line, sizeof line), "\n");
+	/* The lines that tell what recovery did (the JSON transcript has them all). */
+	for (size_t i = 0; i < v->power.n_recovery; i++)
+		if (crash_recovery_tells(v->power.recovery[i]))
+			text_fline(f, "  crash   kernel: ", v->power.recovery[i], "\n");
+}
+
 /* The calls of a step, one a line. */
 static void
 out_text_events(FILE *f, const struct step_result *sr)
@@ -274,6 +294,8 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 		sweep_print_text(f, sr->sweep, t->sweep_flags);
 	} else if (sr->step->op != SCN_OP_NOTE && sr->step->op != SCN_OP_SWEEP)
 		out_text_state(f, &sr->after);
+	if (sr->crash != NULL)
+		out_text_crash(t, f, sr->crash);
 	for (size_t i = 0; i < sr->changes.n; i++)
 		out_text_wrap(f, "  > ", sr->changes.v[i].text);
 	if (sr->origins.valid) {
@@ -450,6 +472,10 @@ out_text_end(struct transcript *t)
 		        p->n_write, p->b_written, p->n_stdio, p->n_loader);
 		if (p->unseen_note != NULL && p->unseen_note[0] != '\0')
 			out_text_line(f, "note     ", p->unseen_note, "\n");
+		if (p->n_hazards > 0)
+			fputs("\ndurability: what a power cut could do to the files of this run\n", f);
+		for (size_t i = 0; i < p->n_hazards; i++)
+			out_text_wrap(f, "  ", p->hazards[i].text);
 		return;
 	}
 	fprintf(f, "\n%zu held, %zu failed, %zu not observable here%s\n", t->n_held, t->n_failed,

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "crash/crash.h"
 #include "out/transcript.h"
 
 /* Start t. */
@@ -83,6 +84,27 @@ transcript_ended(const struct transcript_program *p, char *buf, size_t len)
 	else
 		snprintf(buf, len, "exited %d", x->exit_code);
 	return buf;
+}
+
+/* One crash of a view as a line (see out/transcript.h). */
+const char *
+transcript_crash_line(const struct crash_view *v, bool power, char *buf, size_t len)
+{
+	char what[256], dev[192];
+
+	snprintf(buf, len, "%s after %s: %s", v->file, power ? "a power cut" : "kill -9",
+	         crash_half_phrase(power ? &v->power : &v->process, what, sizeof what));
+	if (power && crash_half_device(&v->power, dev, sizeof dev)[0] != '\0')
+		snprintf(buf + strlen(buf), len - strlen(buf), "  [%s]", dev);
+	return buf;
+}
+
+/* True if v's power cut was not observed for the reason the head said once. */
+bool
+transcript_crash_said(const struct transcript *t, const struct crash_view *v)
+{
+	return !v->power.observed && v->power.why[0] != '\0' && t->place_note != NULL &&
+	       strstr(t->place_note, v->power.why) != NULL;
 }
 
 /* Count what sr's expectations and sentences came to. */

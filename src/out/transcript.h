@@ -26,6 +26,9 @@
  */
 
 /* A traced program, beyond what a lesson has. */
+struct crash_hazard;
+struct crash_view;
+
 struct transcript_program {
 	char *const *argv;
 	const char *dir;                   /* its working directory */
@@ -37,6 +40,8 @@ struct transcript_program {
 	uint64_t n_read, n_write, b_read, b_written, n_stdio, n_other, n_loader;
 	char *output[2];                   /* stdout, stderr: the first bytes, or NULL */
 	uint64_t output_bytes[2];          /* how many bytes in all */
+	const struct crash_hazard *hazards; /* what its calls risk in a power cut (crash/hazard.h) */
+	size_t n_hazards;
 };
 
 /* A program's step, beyond what a lesson's step has. */
@@ -146,6 +151,16 @@ enum expect_outcome transcript_outcome(const struct transcript *t, const struct 
 /* Sentence V's outcome as a check: unchecked is false under --strict. */
 enum sentence_outcome transcript_sentence_outcome(const struct transcript *t,
                                                   const struct sentence_result *v);
+
+
+/* One crash of v as a line into buf: "scratch after kill -9: 4096 B \"abc...\"", or after a
+ * power cut, with what had reached the device. Unsafe bytes of a name are the caller's to
+ * escape. Return buf. */
+const char *transcript_crash_line(const struct crash_view *v, bool power, char *buf, size_t len);
+
+/* True if v's power cut was not observed for the reason the head (place_note) already gave:
+ * then the text formats leave its line out (said once). */
+bool transcript_crash_said(const struct transcript *t, const struct crash_view *v);
 
 /* An outcome's name: "held", "failed", "not_observable". */
 const char *transcript_outcome_name(enum expect_outcome oc);

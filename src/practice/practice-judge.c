@@ -71,6 +71,10 @@ practice_observe(const struct practice_problem *p, const struct step_result *res
 			practice_observe_pages(q, sr, &a[i]);
 			continue;
 		}
+		if (q->kind == PRACTICE_FILE) {
+			practice_crash_observe(q, sr, &a[i]);
+			continue;
+		}
 		if (!expect_observe(sr, q->key, &num, text, sizeof text)) {
 			snprintf(a[i].text, sizeof a[i].text, "?");
 			practice_copy(a[i].detail, sizeof a[i].detail, text);
@@ -156,8 +160,8 @@ practice_match(const struct practice_question *q, const struct practice_answer *
 	    (given[1] == '\0' || given[1] == ')' || given[1] == ' ' || given[1] == '\t' ||
 	     given[1] == '('))
 		return practice_match_rest(given + 1 + (given[1] == ')'), truth);
-	/* For a page set, the set itself. */
-	return q->kind == PRACTICE_PAGES &&
+	/* For a page set or a file after a crash, the choice itself. */
+	return (q->kind == PRACTICE_PAGES || q->kind == PRACTICE_FILE) &&
 	       strcmp(practice_squeeze(given, strlen(given), a, sizeof a),
 	              practice_squeeze(truth->detail, sizeof truth->detail, b, sizeof b)) == 0;
 }

@@ -119,8 +119,10 @@ practice_listing_print(FILE *f, const struct scenario *s, const char *indent)
 	if (d.fd)
 		fprintf(f, "%s\tint fd;\n", indent);
 	fprintf(f, "\n");
+	/* A step that is no C call (a crash) is a comment there. */
 	for (size_t i = 0; i < s->n_steps; i++)
-		fprintf(f, "%s/* %2zu */ %s;\n", indent, i + 1,
+		fprintf(f, scenario_op_has(s->steps[i].op, SCN_OPF_CALL) ? "%s/* %2zu */ %s;\n" :
+		        "%s/* %2zu */ /* %s */\n", indent, i + 1,
 		        practice_listing_line(&s->steps[i], line, sizeof line));
 	fprintf(f, "%s}\n", indent);
 }

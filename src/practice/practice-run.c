@@ -30,7 +30,7 @@ practice_run_list(FILE *f)
 static const char *
 practice_run_model(const struct practice_question *q, char *buf, size_t len)
 {
-	if (q->kind != PRACTICE_PAGES)
+	if (q->kind != PRACTICE_PAGES && q->kind != PRACTICE_FILE)
 		return q->model;
 	for (size_t i = 0; i < q->n_choices; i++)
 		if (strcmp(q->choices[i], q->model) == 0) {

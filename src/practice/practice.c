@@ -18,7 +18,6 @@
 #include "scenario/scenario.h"
 #include "probe/snapshot.h"
 
-#define PRACTICE_PAGE 4096
 #define PRACTICE_CACHE_PAGES 8
 
 /* Next value of the splitmix64 generator in *state. */
@@ -33,7 +32,7 @@ practice_rand(uint64_t *state)
 }
 
 /* A number in [0, n): the same on every machine (no rand(), no modulo of a libc value). */
-static uint64_t
+uint64_t
 practice_below(uint64_t *rng, uint64_t n)
 {
 	return n == 0 ? 0 : practice_rand(rng) % n;
@@ -50,14 +49,14 @@ practice_copy(char *dst, size_t len, const char *src)
 }
 
 /* One of the n values of v. */
-static uint64_t
+uint64_t
 practice_pick(uint64_t *rng, const uint64_t *v, size_t n)
 {
 	return v[practice_below(rng, n)];
 }
 
 /* Start a question about step (0-based) into p; NULL when p has no room left. */
-static struct practice_question *
+struct practice_question *
 practice_question_add(struct practice_problem *p, size_t step, enum scn_key key,
                       enum practice_kind kind)
 {
@@ -107,18 +106,8 @@ practice_pages_format(const bool *v, size_t n, char *buf, size_t len)
 
 /* ---- stdio: a model of glibc 2.36's fileops (_IO_new_file_xsputn and friends) ---- */
 
-/* The stream as glibc keeps it: offsets of write_ptr and write_end from the buffer base. */
-struct practice_stdio {
-	int64_t size;               /* buffer size; 0 = not allocated yet */
-	int64_t own;                /* size of our own buffer, 0 = the library's */
-	int64_t ptr, end;           /* _IO_write_ptr, _IO_write_end (from _IO_buf_base) */
-	bool putting, line, unbuf;
-	int64_t writes[64];         /* write() sizes of the current step */
-	size_t n_writes;
-};
-
 /* new_do_write(): one write() of n bytes, then the buffer is empty again. */
-static void
+void
 practice_stdio_write(struct practice_stdio *m, int64_t n)
 {
 	if (m->n_writes < sizeof m->writes / sizeof m->writes[0])
@@ -152,7 +141,7 @@ practice_stdio_overflow(struct practice_stdio *m, int ch)
 }
 
 /* _IO_new_file_xsputn(): fwrite()/fputs() of n bytes of s (s NULL: no newlines). */
-static void
+void
 practice_stdio_put(struct practice_stdio *m, const char *s, int64_t n)
 {
 	int64_t count = 0, todo = n, block, direct;
@@ -227,7 +216,7 @@ practice_yaml_text(FILE *y, const char *text)
 }
 
 /* The stdio topic: a buffering mode and size, then fwrite/fputs/fflush, then fclose. */
-static void
+void
 practice_stdio_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 {
 	static const uint64_t sizes[] = { 1000, 1024, 1500, 2000, 2048, 3000, 4000, 5000, 8192 };
@@ -456,7 +445,7 @@ practice_cache_transfer(struct practice_cache *m, FILE *y, bool write, uint64_t 
 }
 
 /* The cache topic: pwrite/pread at offsets, fsync/fdatasync, DONTNEED on a cold 8-page file. */
-static void
+void
 practice_cache_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 {
 	struct practice_cache m;
@@ -541,7 +530,7 @@ practice_cache_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 /* ---- direct: O_DIRECT transfers that keep or break the alignment rule ---- */
 
 /* The direct topic: preads and pwrites of various sizes, offsets and buffer skews. */
-static void
+void
 practice_direct_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 {
 	static const uint64_t bytes[] = { 512, 1024, 4096, 8192, 2048, 100, 256, 1000, 3000 };
@@ -586,129 +575,6 @@ practice_direct_generate(struct practice_problem *p, uint64_t *rng, FILE *y)
 		        bad ? "EINVAL" : "0", wr ? "bytes.written" : "bytes.read", got);
 	}
 	fputs("  - close: {}\n", y);
-}
-
-/*
- * The rules the answers rest on beyond a topic's intro, as the intro states them (glibc 2.36's
- * _IO_new_file_xsputn, _IO_new_file_overflow and _IO_default_xsputn, which the stdio model
- * follows; Linux 6.x's page cache, which the cache model follows). Each is stated when an
- * answer of the problem needs it.
- */
-static const char *const practice_rule_text[PRACTICE_RULE__COUNT] = {
-	/* PRACTICE_RULE_FULL */
-	"Fully buffered, glibc's rule: a call first copies into the buffer what fits in the room "
-	"left (on the stream's first output call, nothing: the buffer is not in use yet). If bytes "
-	"remain, the buffer is written with one write() if it holds any, then the largest "
-	"multiple of the buffer size among the remaining bytes goes out with one write() of its "
-	"own, and the rest is copied into the empty buffer. fflush() and fclose() write what is "
-	"pending.",
-	/* PRACTICE_RULE_LINE */
-	"Line buffered, glibc's rule: when the stream has written before and a call's bytes fit "
-	"in the room left, they are copied and, if they hold a newline, everything up to the last "
-	"newline is written with one write() (the pending bytes with it). Otherwise (the stream's "
-	"first output call, or bytes that do not fit): what fits is copied (nothing on the first "
-	"call), the buffer is written with one write() if it holds any, the largest multiple of "
-	"the buffer size among the remaining bytes goes out with one write(), and the rest goes in "
-	"one byte at a time: each newline writes the buffer, as does a full buffer before the next "
-	"byte. fflush() and fclose() write what is pending.",
-	/* PRACTICE_RULE_UNBUF */
-	"Unbuffered: each call is one write() of all its bytes.",
-	/* PRACTICE_RULE_LIBBUF */
-	"setvbuf() with a NULL buffer: glibc ignores the size and allocates st_blksize bytes at "
-	"the first output call (4096 is assumed; a filesystem with another st_blksize gives "
-	"other answers, and this machine's count).",
-	/* PRACTICE_RULE_FOLIO */
-	"Large folios (Linux 6.x, ext4 and xfs): where a write finds its page not cached, the "
-	"kernel caches a folio of 2, 4, 8 ... pages at once: the largest power of two that the "
-	"bytes left to write fill, starting at a page number that is a multiple of it, made of "
-	"pages not cached yet. A folio is dirtied as a whole (one byte written dirties all its "
-	"pages), and DONTNEED drops it only when all of it is in the range and clean. With one "
-	"page a folio (the textbook; some filesystems) the answers differ, and this machine's "
-	"count.",
-	/* PRACTICE_RULE_DIOMEM */
-	"A buffer off its alignment comes here only with a length or an offset off theirs, which "
-	"decide. Alone, it would be the device's question, not the rule's: Linux checks the "
-	"address against the device's DMA alignment, which may be finer than dio_mem_align (a "
-	"virtio disk on Linux 6.x takes a buffer 1 byte off, within one page).",
-};
-
-/* The topics. Their intros are the scenario's intro: the teaching text is data. */
-const struct practice_topic practice_topics[] = {
-	{ "stdio", "stdio buffer arithmetic: setvbuf modes and sizes, fwrite/fputs/fflush",
-	  "A stdio stream with a buffering mode and a buffer size, then a few calls. Work out, "
-	  "from the mode and the size alone, when stdio calls write() and with how many bytes, "
-	  "and what is left waiting in the buffer.",
-	  practice_stdio_generate },
-	{ "cache", "page cache: which pages pwrite/pread/fsync/fadvise leave cached or dirty",
-	  "An 8-page file (pages 0-7, 4096 bytes each), not in the page cache. Read-ahead is off "
-	  "(POSIX_FADV_RANDOM): a read caches exactly the pages it touches. Which pages does "
-	  "each call bring in, dirty, clean or drop?",
-	  practice_cache_generate },
-	{ "direct", "O_DIRECT: which transfers of these sizes, offsets and buffers fail (EINVAL)",
-	  "A 64 KiB file opened with O_DIRECT. The rule, as statx(STATX_DIOALIGN) gives it: a "
-	  "transfer's length and file offset must be multiples of dio_offset_align, its buffer's "
-	  "address a multiple of dio_mem_align; a length or an offset that breaks it gets EINVAL. "
-	  "The questions assume 512 for both, as most disks report (where this machine differs, "
-	  "its answer counts). The buffer is data, page-aligned, plus the skew shown. Which "
-	  "transfers does the kernel refuse?",
-	  practice_direct_generate },
-	{ NULL, NULL, NULL, NULL },
-};
-
-/* The topic named name, or NULL. */
-const struct practice_topic *
-practice_topic_find(const char *name)
-{
-	for (const struct practice_topic *t = practice_topics; t->name != NULL; t++)
-		if (strcmp(t->name, name) == 0)
-			return t;
-	return NULL;
-}
-
-/* Generate topic t's problem for seed into p. 0, or -1 out of memory. */
-int
-practice_generate(const struct practice_topic *t, uint64_t seed, struct practice_problem *p)
-{
-	uint64_t rng = seed;
-	char *steps = NULL;
-	size_t steps_len = 0;
-	FILE *y, *st;
-	int rc;
-
-	memset(p, 0, sizeof *p);
-	p->topic = t;
-	p->seed = seed;
-	/* The steps first: they decide which rules the intro must state. */
-	st = open_memstream(&steps, &steps_len);
-	if (st == NULL)
-		return -1;
-	t->generate(p, &rng, st);
-	if (fclose(st) != 0) {
-		free(steps);
-		return -1;
-	}
-	y = open_memstream(&p->yaml, &p->yaml_len);
-	if (y == NULL) {
-		free(steps);
-		return -1;
-	}
-	fprintf(y, "# SPDX-License-Identifier: MIT\n"
-	        "title: \"Practice: %s, seed %" PRIu64 "\"\n"
-	        "source: \"iobufviz --practice %s --seed %" PRIu64 "\"\n"
-	        "intro: \"%s", t->name, seed, t->name, seed, t->intro);
-	for (int r = 0; r < PRACTICE_RULE__COUNT; r++)
-		if (p->rules & (1u << r))
-			fprintf(y, "\\n\\n%s", practice_rule_text[r]);
-	fprintf(y, "\"\nfile: {size: %s, fill: zero}\nsteps:\n%s",
-	        strcmp(t->name, "stdio") == 0 ? "0" :
-	        strcmp(t->name, "cache") == 0 ? "32KiB" : "64KiB", steps);
-	free(steps);
-	rc = fclose(y);
-	if (rc != 0) {
-		practice_problem_clear(p);
-		return -1;
-	}
-	return 0;
 }
 
 /* Free what p owns. */

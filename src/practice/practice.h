@@ -16,6 +16,8 @@ enum practice_kind {
 	PRACTICE_NUMBER,   /* a number: the observed value of key after the step */
 	PRACTICE_PAGES,    /* a set of page numbers ("0-2,5"), one of the choices */
 	PRACTICE_CHOICE,   /* one of the choices (a, b, ...) */
+	PRACTICE_FILE,     /* what a crash leaves of the file ("no file", "4096 bytes"), one of
+	                      the choices */
 };
 
 #define PRACTICE_MAX_Q 16

@@ -144,6 +144,14 @@ prog_format_step(const struct prog_step *s, char *buf, size_t len)
 
 	switch (s->kind) {
 	case PROG_STEP_CALL:
+		/* A rename: the name it moved (when a plain one), and the path it moved it to. */
+		if (c != NULL && (c->flags & CALL_NAMES) && s->ev.result == 0) {
+			char q[PATH_MAX + 16];
+			text_quote_cut(s->path, strlen(s->path) == PATH_MAX - 1, q, sizeof q);
+			snprintf(buf, len, "[%d] %s(%s -> %s) = 0", (int)s->pid, s->ev.call,
+			         s->ev.name[0] ? s->ev.name : "...", q);
+			break;
+		}
 		/* The open family and execve by the path they were given (unless the detail
 		 * names it: the tracer's opens do). */
 		if (c != NULL && (c->flags & CALL_PATH) && !(c->flags & CALL_FD) &&

@@ -220,7 +220,9 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	p->dev = 0;
 	p->ino = 0;
 	if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
-		peek_str(&m, p->stop.args[(int)c->path], p->path, sizeof p->path);
+		/* A rename's file is the one its new name will name: the file it moves. */
+		peek_str(&m, p->stop.args[(int)((c->flags & CALL_NAMES) ? c->flg : c->path)],
+		         p->path, sizeof p->path);
 		p->has_file = true;
 	} else if (c->flags & CALL_FD) {
 		/* A copy is on the file it writes, or on the one it reads when it writes to a pipe
@@ -324,6 +326,30 @@ pt_track(struct pt_proc *p)
 }
 
 /*
+ * True if p->path (the name a call gave, relative to p's working directory or not) now names
+ * a regular file; a relative one is made absolute from /proc/PID/cwd, as the steps' files are.
+ */
+static bool
+pt_named_regular(struct pt_proc *p)
+{
+	char link[64], cwd[PATH_MAX], abs[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (p->path[0] != '/') {
+		snprintf(link, sizeof link, "/proc/%ld/cwd", (long)p->pid);
+		if ((n = readlink(link, cwd, sizeof cwd - 1)) <= 0)
+			return false;
+		cwd[n] = '\0';
+		if ((size_t)snprintf(abs, sizeof abs, "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd,
+		                     p->path) >= sizeof abs)
+			return false;
+		memcpy(p->path, abs, sizeof p->path);
+	}
+	return lstat(p->path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
  * A syscall-exit stop: finish p's call. 1 = a step in *out (p stays stopped), 0 = p was
  * resumed.
  */
@@ -352,6 +378,10 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	if (f & CALL_EXEC) {
 		step = true;
 		p->regular = !p->stop.is_error;
+	} else if ((f & CALL_NAMES) && !p->stop.is_error) {
+		/* A rename moved a regular file: a step (the file, under its new name). */
+		p->regular = pt_named_regular(p);
+		step = p->regular;
 	} else if ((f & CALL_PATH) && !(f & CALL_FD)) {
 		/* An open names a file: a step if it failed or opened a regular file. */
 		step = p->stop.is_error || p->regular;
@@ -359,7 +389,8 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		/* io_uring_setup: the program moves data where no tracer sees it; say so once. */
 		step = true;
 	} else {
-		step = p->has_file && p->regular;
+		/* An fsync of what is not a regular file (a directory: its names) is a step too. */
+		step = p->has_file && (p->regular || (f & CALL_SYNC));
 	}
 	if (!step) {
 		t->st.other_calls++;

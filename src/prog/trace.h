@@ -35,9 +35,9 @@ struct prog_step {
 	uint64_t seq;             /* 1, 2, ... in the order steps happened */
 	/* PROG_STEP_CALL: the call, made by the program itself (ev.origin EV_DIRECT). */
 	struct event ev;
-	char path[PATH_MAX];      /* open family: the path as passed; else the fd's file (a
-	                           * copy's: fd's if regular, else fd2's; msync, munmap: the
-	                           * mapped file's) */
+	char path[PATH_MAX];      /* open family: the path as passed (a rename: the new one,
+	                           * absolute); else the fd's file (a copy's: fd's if regular,
+	                           * else fd2's; msync, munmap: the mapped file's) */
 	bool regular;             /* the file is a regular file */
 	int file_fd;              /* the fd of that file (-1: none, or named by path or address) */
 	dev_t dev;                /* the regular file's device and inode (0 if unknown) */

@@ -16,7 +16,7 @@ const struct scn_name scn_open_flags[] = {
 	{ "O_RDONLY", O_RDONLY }, { "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR },
 	{ "O_CREAT", O_CREAT }, { "O_TRUNC", O_TRUNC }, { "O_APPEND", O_APPEND },
 	{ "O_SYNC", O_SYNC }, { "O_DSYNC", O_DSYNC }, { "O_DIRECT", O_DIRECT },
-	{ "O_RSYNC", O_RSYNC }, { NULL, 0 }
+	{ "O_RSYNC", O_RSYNC }, { "O_EXCL", O_EXCL }, { "O_DIRECTORY", O_DIRECTORY }, { NULL, 0 }
 };
 const struct scn_name scn_fcntl_cmds[] = {
 	{ "F_GETFL", F_GETFL }, { "F_SETFL", F_SETFL }, { NULL, 0 }
@@ -54,6 +54,7 @@ const struct scn_name scn_betweens[] = {
 	{ "unbuffered", SCN_PTY_UNBUFFERED }, { NULL, 0 }
 };
 const struct scn_name scn_untils[] = { { "clean", 1 }, { NULL, 0 } };
+const struct scn_name scn_yesno[] = { { "no", 0 }, { "yes", 1 }, { NULL, 0 } };
 const struct scn_name scn_fss[] = {
 	{ "default", SCN_FS_DEFAULT }, { "tmpfs", SCN_FS_TMPFS }, { NULL, 0 }
 };

@@ -22,6 +22,7 @@ extern const struct scn_name scn_buffers[];
 extern const struct scn_name scn_setbuf_buffers[];
 extern const struct scn_name scn_betweens[];
 extern const struct scn_name scn_untils[];
+extern const struct scn_name scn_yesno[];     /* a yes/no expectation (crash.*.exists) */
 extern const struct scn_name scn_fss[];
 extern const struct scn_name scn_fills[];
 extern const struct scn_name scn_programs[];

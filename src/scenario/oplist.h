@@ -25,9 +25,9 @@
  */
 #define SCN_OP_LIST(X) \
 	X(OPEN, "open", FD, WORKER, ARGS, SCN_OPF_NEW_FD | SCN_OPF_CALL, NONE, NULL, ops_open, \
-	  NULL, emit_open, OPT(FLAGS)) \
+	  scenario_step_file, emit_open, OPT(FLAGS) OPT(FILE)) \
 	X(FOPEN, "fopen", STDIO, WORKER, ARGS, SCN_OPF_NEW_FP | SCN_OPF_MANY | SCN_OPF_CALL, STDIO, \
-	  NULL, ops_fopen, NULL, emit_fopen, REQ(MODE)) \
+	  NULL, ops_fopen, scenario_step_file, emit_fopen, REQ(MODE) OPT(FILE)) \
 	X(FDOPEN, "fdopen", STDIO, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_NEW_FP | SCN_OPF_WRAPS | \
 	  SCN_OPF_MANY | SCN_OPF_CALL, STDIO, NULL, ops_fdopen, NULL, emit_fdopen, REQ(MODE)) \
 	X(FILENO, "fileno", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_WRAPS | SCN_OPF_MANY | \
@@ -98,6 +98,10 @@
 	X(NOTE, "note", NONE, WORKER, TEXT, 0, NONE, NULL, ops_nothing, NULL, emit_note) \
 	X(RUN, "run", NONE, RUNNER_RUN, ARGS, 0, NONE, NULL, NULL, NULL, emit_run, \
 	  REQ(PROGRAM) OPT(ARGS) OPT(STDIN) OPT(TIMEOUT)) \
+	X(RENAME, "rename", NONE, WORKER, ARGS, SCN_OPF_CALL, NONE, NULL, ops_rename, \
+	  scenario_step_file, emit_rename, OPT(FILE) REQ(TO)) \
+	X(CRASH, "crash", NONE, RUNNER_CRASH, ARGS, 0, NONE, NULL, NULL, scenario_step_file, \
+	  emit_crash, OPT(FILE)) \
 	SCN_OP_LIST_EXTRA(X)
 
 #ifndef SCN_OP_LIST_EXTRA
@@ -150,7 +154,31 @@
 	X(FILE_SIZE, "file.size", NUMBER, ANY, expect_get_file_size, \
 	  "How big (in bytes) will the file be after it?") \
 	X(FILE_CONTENT, "file.content", TEXT, ANY, expect_get_file_content, NULL) \
-	X(FILE_PREFIX, "file.prefix", PREFIX, ANY, expect_get_file_content, NULL)
+	X(FILE_PREFIX, "file.prefix", PREFIX, ANY, expect_get_file_content, NULL) \
+	X(DEVICE_WRITES, "device.writes", NUMBER, ANY, expect_get_device_writes, \
+	  "How many write requests will reach the device during this step?") \
+	X(DEVICE_WRITE_BYTES, "device.write_bytes", NUMBER, ANY, expect_get_device_write_bytes, \
+	  NULL) \
+	X(DEVICE_FLUSHES, "device.flushes", NUMBER, ANY, expect_get_device_flushes, \
+	  "How many cache flushes will the device be asked for during this step?") \
+	X(CRASH_PROCESS_EXISTS, "crash.process.exists", YESNO, ONLY(CRASH), \
+	  expect_get_crash_process_exists, NULL) \
+	X(CRASH_PROCESS_SIZE, "crash.process.size", NUMBER, ONLY(CRASH), \
+	  expect_get_crash_process_size, \
+	  "If the process is killed now, how many bytes will the file hold?") \
+	X(CRASH_PROCESS_CONTENT, "crash.process.content", TEXT, ONLY(CRASH), \
+	  expect_get_crash_process_content, NULL) \
+	X(CRASH_PROCESS_PREFIX, "crash.process.prefix", PREFIX, ONLY(CRASH), \
+	  expect_get_crash_process_content, NULL) \
+	X(CRASH_POWER_EXISTS, "crash.power.exists", YESNO, ONLY(CRASH), \
+	  expect_get_crash_power_exists, NULL) \
+	X(CRASH_POWER_SIZE, "crash.power.size", NUMBER, ONLY(CRASH), expect_get_crash_power_size, \
+	  "If the power is cut now, how many bytes will the file hold once the kernel has "\
+	  "recovered it?") \
+	X(CRASH_POWER_CONTENT, "crash.power.content", TEXT, ONLY(CRASH), \
+	  expect_get_crash_power_content, NULL) \
+	X(CRASH_POWER_PREFIX, "crash.power.prefix", PREFIX, ONLY(CRASH), \
+	  expect_get_crash_power_content, NULL)
 
 /* Every op a step can perform: made from SCN_OP_LIST. */
 enum scn_op {
@@ -175,6 +203,7 @@ enum scn_arg {
 	SCN_ARG_SIZE, SCN_ARG_BUFFER, SCN_ARG_FLAGS, SCN_ARG_ADVICE, SCN_ARG_ALIGN,
 	SCN_ARG_SECONDS, SCN_ARG_UNTIL, SCN_ARG_TIMEOUT, SCN_ARG_LINES, SCN_ARG_BLOCK,
 	SCN_ARG_PRINTF, SCN_ARG_WRITE, SCN_ARG_BETWEEN, SCN_ARG_PROGRAM, SCN_ARG_ARGS, SCN_ARG_STDIN,
+	SCN_ARG_FILE, SCN_ARG_TO,
 	/* The same keys with another meaning: each op's list says which it takes. */
 	SCN_ARG_BUFMODE,        /* mode: setvbuf's none, line, full (MODE: a stdio mode) */
 	SCN_ARG_SETBUF_BUFFER,  /* buffer: setbuf's own, library or none */
@@ -213,6 +242,8 @@ enum scn_arg {
 #define SCN_ARGDEF_PROGRAM "program", SCALAR, "true"
 #define SCN_ARGDEF_ARGS "args", LIST, "[\"{file}\"]"
 #define SCN_ARGDEF_STDIN "stdin", SCALAR, "in.txt"
+#define SCN_ARGDEF_FILE "file", SCALAR, "data"
+#define SCN_ARGDEF_TO "to", SCALAR, "data.old"
 #define SCN_ARGDEF_BUFMODE "mode", SCALAR, "full"
 #define SCN_ARGDEF_SETBUF_BUFFER "buffer", SCALAR, "none"
 #define SCN_ARGDEF_SFR_FLAGS "flags", LIST, "[WRITE]"
@@ -238,7 +269,7 @@ enum scn_io { SCN_IO_NONE, SCN_IO_FD, SCN_IO_STDIO };
 
 /* Where an op runs: the worker (engine/ops.c), or a part of the runner that engine/runner.c dispatches on. */
 enum scn_runs { SCN_RUNS_WORKER, SCN_RUNS_RUNNER_WAIT, SCN_RUNS_RUNNER_PTY,
-	SCN_RUNS_RUNNER_SWEEP, SCN_RUNS_RUNNER_RUN, SCN_RUNS__COUNT };
+	SCN_RUNS_RUNNER_SWEEP, SCN_RUNS_RUNNER_RUN, SCN_RUNS_RUNNER_CRASH, SCN_RUNS__COUNT };
 
 /* What an op's YAML value is. */
 enum scn_form {
@@ -280,7 +311,7 @@ enum scn_layer {
 
 /* Value type of an expectation key. */
 enum scn_ktype { SCN_KT_NUMBER, SCN_KT_SIGNED, SCN_KT_BUFMODE, SCN_KT_ERRNO, SCN_KT_TEXT,
-	SCN_KT_PREFIX /* text the observed text starts with */ };
+	SCN_KT_PREFIX /* text the observed text starts with */, SCN_KT_YESNO /* yes or no */ };
 
 /* One op: what it is (see SCN_OP_LIST); its functions are columns of the same row that
  * each layer makes its own table of (SCN_OP_RUN and the like, below). */

@@ -62,6 +62,9 @@ struct scn_args {
 	char **argv;          /* run: its arguments ("{file}": the scratch file), n_argv of them */
 	size_t n_argv;
 	char *stdin_path;     /* run: its standard input (NULL: /dev/null) */
+	char *file;           /* open, fopen, rename, crash: another file of the scratch file's
+	                         directory, by name ("." its directory); NULL: the scratch file */
+	char *to;             /* rename: the new name */
 };
 
 /* Comparison of an expectation. */

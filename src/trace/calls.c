@@ -84,6 +84,14 @@ const struct call_row calls_table[] = {
 	{ SYS_creat,           "creat",           NO, NO,  0,  NO, NO, NO, NO, NO,  1,
 	  PATH | CALL_NEWFD, decode_creat },
 #endif
+#ifdef SYS_rename
+	{ SYS_rename,          "rename",          NO, NO,  0,  NO, NO, NO, NO, NO,  1,
+	  PATH | CALL_NAMES, decode_rename },
+#endif
+	{ SYS_renameat,        "renameat",        NO, NO,  1,  NO, NO, NO, NO, NO,  3,
+	  PATH | CALL_NAMES, decode_rename },
+	{ SYS_renameat2,       "renameat2",       NO, NO,  1,  NO, NO, NO, NO, NO,  3,
+	  PATH | CALL_NAMES, decode_rename },
 	{ SYS_close,           "close",            0, NO, NO,  NO, NO, NO, NO, NO, NO,
 	  FD | CALL_CLOSE, NULL },
 	/* Closes fd to fd2, which need not be open: not an fd call. */

@@ -48,6 +48,7 @@ enum calls_flag {
 	CALL_OFF_PTR = 1u << 22,  /* off and off2 are pointers to the offsets (NULL: none) */
 	CALL_RWF = 1u << 23,      /* flg holds RWF_* flags: RWF_DSYNC or RWF_SYNC ask for the
 	                           * data to reach the disk before it returns (pwritev2) */
+	CALL_NAMES = 1u << 24,    /* changes a name in a directory (rename: flg is the new one) */
 };
 
 /* Where an argument column says "none", and where bytes is the call's result (readv ...). */

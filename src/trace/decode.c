@@ -204,6 +204,29 @@ decode_open(const struct decode_stop *s, int flg, const struct peek *m, char *bu
 	decode_openat((int)s->args[flg], (unsigned)s->args[flg + 1], buf, len);
 }
 
+/* The name at addr when it names a file of the current directory (see trace/decode.h). */
+bool
+decode_name(const struct peek *m, uint64_t addr, char *buf, size_t len)
+{
+	/* Letters, digits, '.', '-' and '_' only, as a lesson names its files: an event's text
+	 * stays ASCII, with nothing a terminal could take for a control. */
+	if (!peek_str(m, addr, buf, len) || buf[0] == '\0' ||
+	    strspn(buf, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+	    strlen(buf)) {
+		buf[0] = '\0';
+		return false;
+	}
+	return true;
+}
+
+/* rename(old, new), renameat(..., new): the new name (the old one is the event's name). */
+void
+decode_rename(const struct decode_stop *s, int flg, const struct peek *m, char *buf, size_t len)
+{
+	if (!decode_name(m, s->args[flg], buf, len))
+		snprintf(buf, len, "...");
+}
+
 /* creat(path, mode): the mode, as strace shows it. */
 void
 decode_creat(const struct decode_stop *s, int flg, const struct peek *m, char *buf, size_t len)

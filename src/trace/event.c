@@ -66,6 +66,8 @@ event_decode(const struct call_row *c, const struct decode_stop *s, const struct
 	          ((c->flags & CALL_RWF) && (s->args[(int)c->flg] & (RWF_DSYNC | RWF_SYNC)));
 	e->result = s->is_error ? -1 : s->rval;
 	e->err = s->is_error ? (int)-s->rval : 0;
+	if (c->path >= 0)
+		decode_name(m, s->args[c->path], e->name, sizeof e->name);
 	if (c->dec != NULL)
 		c->dec(s, c->flg, m, e->detail, sizeof e->detail);
 }
@@ -177,10 +179,11 @@ event_format(const struct event *e, char *buf, size_t len)
 		text_cat(args, sizeof args, &n, "%#" PRIx64, e->addr);
 	else if (c != NULL && c->addr >= 0)
 		text_cat(args, sizeof args, &n, "NULL");
-	/* open/openat name no fd: in a lesson they act on the scratch file by path (a traced
-	 * program's name their path in detail). */
+	/* open/openat name no fd: the file they name (a lesson's by its name, the scratch file
+	 * unless another was seen; a traced program's name their path in detail). */
 	if (e->fd < 0 && (f & CALL_PATH) && !(f & CALL_FD) && e->detail[0] != '"')
-		text_cat(args, sizeof args, &n, "%sscratch", n ? ", " : "");
+		text_cat(args, sizeof args, &n, "%s%s", n ? ", " : "",
+		         e->name[0] != '\0' ? e->name : "scratch");
 	if (e->fd >= 0)
 		text_cat(args, sizeof args, &n, "%s%d", n ? ", " : "", e->fd);
 	if (pairs)

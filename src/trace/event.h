@@ -45,6 +45,8 @@ struct event {
 	char run[12];         /* which run of a step that runs its calls twice made it ("terminal",
 	                       * "file": exercise 13-4's pty step); "" for the others */
 	char detail[96];      /* its other arguments decoded: flags, advice names, ... */
+	char name[48];        /* the file it names by path, when that is a name in the current
+	                       * directory (a lesson's files: "scratch", "data.new"); "" if not */
 };
 
 /* At most this many events are kept per step; the rest are counted in dropped. */

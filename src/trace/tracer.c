@@ -141,7 +141,35 @@ tracer_info(struct tracer *t, struct tracer_info *in)
 	return tracer_regs(t, in);
 }
 
-/* True if the tracee's fd names the scratch file (by device and inode, through /proc). */
+/*
+ * True if the tracee's fd p (/proc/PID/fd/N) is its working directory or a file in it, on the
+ * scratch file's device: the lesson's other files (file:) and its directory.
+ */
+static bool
+tracer_fd_in_dir(const struct tracer *t, const char *p, const struct stat *sb)
+{
+	char cwd[PATH_MAX], link[64], path[PATH_MAX];
+	ssize_t n, k;
+	char *slash;
+
+	if (sb->st_dev != t->dev)
+		return false;
+	snprintf(link, sizeof link, "/proc/%d/cwd", (int)t->pid);
+	if ((n = readlink(link, cwd, sizeof cwd - 1)) <= 0 ||
+	    (k = readlink(p, path, sizeof path - 1)) <= 0)
+		return false;
+	cwd[n] = path[k] = '\0';
+	if (strcmp(cwd, path) == 0)
+		return true;
+	if ((slash = strrchr(path, '/')) == NULL)
+		return false;
+	/* A file of the root: "/name" (a crash lab is mounted nowhere, its root is "/"). */
+	*(slash == path ? slash + 1 : slash) = '\0';
+	return strcmp(cwd, path) == 0;
+}
+
+/* True if the tracee's fd names the scratch file (by device and inode, through /proc) or
+ * another file of its directory. */
 static bool
 tracer_fd_is_file(struct tracer *t, int64_t fd)
 {
@@ -157,7 +185,7 @@ tracer_fd_is_file(struct tracer *t, int64_t fd)
 	/* A closed fd is not cached: the number may be handed out again. */
 	if (stat(p, &sb) != 0)
 		return false;
-	yes = sb.st_dev == t->dev && sb.st_ino == t->ino;
+	yes = (sb.st_dev == t->dev && sb.st_ino == t->ino) || tracer_fd_in_dir(t, p, &sb);
 	if (fd < TRACER_FD_CACHE)
 		t->fdc[fd] = yes ? 1 : -1;
 	return yes;
@@ -197,7 +225,8 @@ tracer_entry(struct tracer *t, const struct tracer_info *in, int watch_fd)
 	} else if ((c->flags & CALL_PATH) && (c->flags & CALL_NEWFD)) {
 		p->path_match = peek_str(&m, in->args[(int)c->path], path, sizeof path) &&
 		                strcmp(path, t->path) == 0;
-	} else if (c->flags & CALL_ALL_FILES) {
+	} else if (c->flags & (CALL_ALL_FILES | CALL_NAMES)) {
+		/* sync(); a rename: the worker renames only the lesson's own files. */
 		p->relevant = true;
 	}
 }

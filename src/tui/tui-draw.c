@@ -69,7 +69,7 @@ tui_draw(struct tui *t)
 		.speed = tui_speeds[t->speed], .autoplay = t->autoplay, .ascii = t->o->ascii,
 		.big = t->o->big,
 		.anim = t->anim, .help = t->help, .focus = t->focus,
-		.details = t->show_detail, .detail_cell = t->detail_cell,
+		.details = t->show_detail, .detail_cell = t->detail_cell, .crash = t->show_crash,
 		.prompt = t->asking ? t->prompt : NULL,
 		.prompt_title = t->consenting ? "this lesson runs programs" : NULL,
 		.status = t->status, .sweep_top = t->sweep_top, .step_line = t->o->step_line,

@@ -57,6 +57,7 @@ struct tui {
 	size_t sweep_top;          /* first line of a sweep's table shown */
 	enum view_pane focus;
 	bool show_detail;          /* the details popup of focus (tui/view-details.c) */
+	bool show_crash;           /* x: what a crash leaves (tui/view-crash.c) */
 	long detail_cell;          /* ... or of this clicked cache cell; -1: the pane's */
 	char status[512];
 	struct prog_consent consent; /* the programs run steps may run: o->consent, or a y */

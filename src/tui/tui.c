@@ -286,6 +286,27 @@ tui_next(struct tui *t)
 	tui_run_step(t);
 }
 
+/*
+ * x: what a crash leaves. On the newest step, both crashes are made now (a person's pace: the
+ * kernel may have written since the step) and kept with it; on a replayed step, its recorded
+ * view or why there is none. x again closes it.
+ */
+static void
+tui_crash(struct tui *t)
+{
+	t->status[0] = '\0';
+	if (t->show_crash) {
+		t->show_crash = false;
+		return;
+	}
+	t->show_detail = false;
+	t->show_crash = true;
+	if (t->l != NULL && t->cur >= 0 && t->cur == (long)tui_count(t) - 1 &&
+	    lesson_crash(t->l) < 0)
+		snprintf(t->status, sizeof t->status, "x: the crash could not be made: %s",
+		         strerror(errno));
+}
+
 /* Show the details of the focused pane (none when no pane has the focus). */
 static void
 tui_details(struct tui *t)
@@ -403,11 +424,13 @@ tui_key(struct tui *t, int k)
 		return TUI_KEY_HANDLED | TUI_KEY_QUIT;
 	case CRT_K_RIGHT: case ' ': case 'n': case CRT_K_ENTER:
 		t->show_detail = false;
+		t->show_crash = false;
 		t->anim = VIEW_ANIM_NONE;
 		tui_next(t);
 		break;
 	case CRT_K_LEFT: case 'p': case CRT_K_BACKSPACE:
 		t->show_detail = false;
+		t->show_crash = false;
 		t->anim = VIEW_ANIM_NONE;
 		t->autoplay = false;
 		t->sweep_top = 0;
@@ -460,6 +483,10 @@ tui_key(struct tui *t, int k)
 	case CRT_K_ESC:
 		t->focus = VIEW_PANE_NONE;
 		t->show_detail = false;
+		t->show_crash = false;
+		break;
+	case 'x': case 'X':
+		tui_crash(t);
 		break;
 	case '?': case 'h': case CRT_K_F1:
 		t->help = 1;

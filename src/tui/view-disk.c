@@ -111,10 +111,34 @@ view_disk_legend_of(bool with_inline, size_t *n)
 	return with_inline ? view_disk_legend_inline : view_disk_legend;
 }
 
+/* The device line (what reached the crash lab's device from was to now) at y, on two rows
+ * when one is too narrow and rows allows; the rows it took. */
+static int
+view_disk_device(struct grid *g, int x, int y, int w, int rows, const struct snap_device *now,
+                 const struct snap_device *was)
+{
+	uint64_t writes = now->writes - was->writes, flushes = now->flushes - was->flushes;
+	int style = writes > 0 || flushes > 0 ? GS_BOLD : GS_DIM;
+	char a[32], first[96], second[64];
+
+	units_format_size(now->write_bytes - was->write_bytes, a, sizeof a);
+	snprintf(first, sizeof first, "%s: +%" PRIu64 " write%s (%s)", now->name, writes,
+	         writes == 1 ? "" : "s", a);
+	snprintf(second, sizeof second, "+%" PRIu64 " flush%s this step", flushes,
+	         flushes == 1 ? "" : "es");
+	if (text_width(first) + 2 + text_width(second) <= w || rows < 2) {
+		grid_printf(g, x, y, w, style, "%s, %s", first, second);
+		return 1;
+	}
+	grid_print(g, x, y, w, style, first);
+	grid_print(g, x, y + 1, w, style, second);
+	return 2;
+}
+
 /* Draw the disk pane. */
 void
 view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
-               const struct snapshot *prev, bool ascii)
+               const struct snapshot *prev, const struct snapshot *before, bool ascii)
 {
 	const struct snap_disk *d = &now->disk;
 	char a[32], b[32], c[32], line[200];
@@ -187,6 +211,11 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 			                 r.w - text_width(line) - 2, 1, legend, n_legend, ascii);
 		y++;
 	}
+	/* The crash lab's device: what left the machine's memory in this step. */
+	if (y < end && now->device.source != SNAP_SRC_NONE && before != NULL &&
+	    before->device.source != SNAP_SRC_NONE)
+		y += view_disk_device(g, r.x, y, r.w, tall ? end - y - 2 : 1, &now->device,
+		                      &before->device);
 	if (y < end && tall)
 		y += view_legend_draw(g, r.x, y, r.w, end - y > 2 ? 2 : 1, legend, n_legend, ascii);
 	if (y < end && d->note[0] != '\0')

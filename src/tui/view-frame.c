@@ -83,6 +83,8 @@ static const struct view_frame_key {
 	  "the previous pane's details (first the log: all the step)" },
 	{ "c", NULL, "c", NULL, "program",
 	  "the program pane: the lesson as C (beside from 120 cols)" },
+	{ "x", NULL, "x", NULL, "crash",
+	  "what a crash leaves now: kill -9, and a power cut (--crash-fs)" },
 	{ "q F10", NULL, "q", NULL, "quit", "quit" },
 	{ "r", NULL, "r", NULL, "restart", "restart (a new scratch file)" },
 	{ "\xe2\x86\x91\xe2\x86\x93 PgUp PgDn", "^v PgUp PgDn", NULL, NULL, NULL,

@@ -298,7 +298,8 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 		                 &look);
 		view_cache_draw(g, in[1], now, prev, note, f->ascii, &look, &lay->cache);
 	}
-	view_disk_draw(g, in[2], now, prev, f->ascii);
+	view_disk_draw(g, in[2], now, prev, sr != NULL && now == &sr->after ? &sr->before : NULL,
+	               f->ascii);
 }
 
 /*
@@ -465,6 +466,7 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	if (f->anim == VIEW_ANIM_TRAVEL && sr != NULL && f->sweep == NULL)
 		view_screen_packet(g, &lay, f);
 	view_details_draw(g, f, &lay.cache);
+	view_crash_draw(g, f);
 	if (f->prompt != NULL)
 		view_frame_popup(g, f->prompt_title != NULL ? f->prompt_title : "quiz", f->prompt,
 		                 f->ascii);

@@ -128,9 +128,11 @@ const struct view_legend *view_cache_legend_of(bool has_dirty, size_t *n);
 /* The disk pane's legend, with inline data's entry or without; *n entries. */
 const struct view_legend *view_disk_legend_of(bool with_inline, size_t *n);
 
-/* tui/view-disk.c: extents as a strip, and bytes on disk, in r. */
+/* tui/view-disk.c: extents as a strip, and bytes on disk, in r; prev: the state to mark
+ * changes against (NULL: none); before: the state before the step shown, for the device line
+ * (what reached a crash lab's device in the step; NULL: no line). */
 void view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
-                    const struct snapshot *prev, bool ascii);
+                    const struct snapshot *prev, const struct snapshot *before, bool ascii);
 
 /* The disk pane's title ("disk (ext4, /dev/vda)"). */
 char *view_disk_title(const struct snapshot *s, const char *fs, char *buf, size_t len);
@@ -185,6 +187,7 @@ struct view_frame {
 	                             page N - 1 */
 	enum view_pane focus;
 	bool details;             /* show the details of the focused pane (tui/view-details.c) */
+	bool crash;               /* show what a crash leaves at cur (tui/view-crash.c) */
 	long detail_cell;         /* ... or of this shown cache cell; -1: the pane's */
 	const char *prompt;       /* quiz question and the answer typed so far */
 	const char *prompt_title; /* the prompt's title (NULL: "quiz") */
@@ -234,6 +237,13 @@ void view_screen_draw(struct grid *g, const struct view_frame *f, struct view_la
  * as geom says) into buf; NULL when there are none to show. */
 char *view_details_text(const struct view_frame *f, const struct view_cache_geom *geom, char *buf,
                         size_t len);
+
+/* tui/view-crash.c: what a crash leaves at f's step (its crash view, or why there is
+ * none) into buf; NULL when f does not ask for it. */
+char *view_crash_text(const struct view_frame *f, char *buf, size_t len);
+
+/* Draw the crash popup of f, if it asks for one. */
+void view_crash_draw(struct grid *g, const struct view_frame *f);
 
 /* Draw the details popup of f, if it asks for one. */
 void view_details_draw(struct grid *g, const struct view_frame *f,

@@ -253,6 +253,16 @@
 		if (d.inline_bytes)
 			add(line, field('inline', 'disk.inline_bytes', s, p, 'B'));
 		add(b, line);
+		/* The crash lab's device: what left the machine's memory in this step. */
+		const dv = steps[i].device;
+		if (dv) {
+			const e = el('p', 'device data', (s.device ? s.device.name : 'device') + ': +' +
+				dv.writes + ' write' + (dv.writes === 1 ? '' : 's') + ' (' + size(dv.write_bytes) +
+				'), +' + dv.flushes + ' flush' + (dv.flushes === 1 ? '' : 'es') + ' this step');
+			e.dataset.writes = dv.writes;
+			e.dataset.flushes = dv.flushes;
+			add(b, e);
+		}
 		if (d.note)
 			add(b, el('p', 'note data', d.note));
 	}
@@ -383,11 +393,47 @@
 		});
 		if (st.note)
 			add(box, el('p', 'note data', st.note));
+		if (st.crash)
+			add(box, crashView(st.crash));
 		if (st.exit)
 			add(box, el('p', null, st.exit.signal ? 'killed by signal ' + st.exit.signal :
 				'exited ' + st.exit.code));
 		if (st.sweep)
 			add(box, sweepTable(st.sweep));
+	}
+
+	/* What each crash left at a step (step.crash): the file after kill -9, and after a power
+	 * cut recovered by the kernel (with what had reached the device, and what the kernel
+	 * said), or why a crash was not observable here. */
+	function crashView(c) {
+		const d = el('div', 'crash');
+		[['process', 'process crash (kill -9)'], ['power', 'power cut']].forEach(function (w) {
+			const h = c[w[0]];
+			let t = c.file + ': ';
+			if (!h.observed)
+				t += 'not observable here: ' + h.why;
+			else if (!h.exists)
+				t += 'no file';
+			else if (h.size === 0)
+				t += 'an empty file (0 B)';
+			else
+				t += h.size + ' B \u201c' + h.head.slice(0, 24) + (h.head.length > 24 ? '\u2026' : '') + '\u201d';
+			if (w[0] === 'power' && h.observed)
+				t += ' [' + h.device_writes + ' write' + (h.device_writes === 1 ? '' : 's') + ' (' +
+					size(h.device_write_bytes) + ') and ' + h.device_flushes + ' flush' +
+					(h.device_flushes === 1 ? '' : 'es') + ' had reached the device' +
+					(h.stray_writes ? ', ' + h.stray_writes + ' that no step waited for' : '') + ']';
+			const p = add(el('p', 'data'), el('b', null, w[1]), ' ' + shown(t));
+			p.dataset.half = w[0];
+			p.dataset.exists = h.observed ? String(h.exists) : 'unknown';
+			if (h.observed && h.exists)
+				p.dataset.size = h.size;
+			add(d, p);
+			(h.recovery || []).forEach(function (r) {
+				add(d, el('p', 'small dim data', 'kernel: ' + r));
+			});
+		});
+		return d;
 	}
 
 	/* A sweep's rows as a table: what each buffer size took here, as measured (on

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/* crash/hazard.c: the durability hazards a traced program's calls show (see crash/hazard.h). */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crash/hazard.h"
+#include "trace/calls.h"
+
+/* One file, as the calls so far left it. */
+struct crash_hazard_file {
+	long id;
+	bool created;              /* opened with O_CREAT (new, unless it was there) */
+	bool written;              /* written since its last sync */
+	bool synced;               /* fsynced, or written through O_SYNC/O_DSYNC */
+	bool renamed;              /* its rename hazard was noted */
+	char path[PATH_MAX];
+};
+
+/* The entry of file id, added if new; NULL out of memory. */
+static struct crash_hazard_file *
+crash_hazards_file(struct crash_hazards *h, long id, const char *path)
+{
+	struct crash_hazard_file *f;
+
+	for (size_t i = 0; i < h->n_files; i++)
+		if (h->files[i].id == id)
+			return &h->files[i];
+	if (h->n_files == h->cap_files) {
+		size_t cap = h->cap_files ? h->cap_files * 2 : 8;
+		f = realloc(h->files, cap * sizeof *f);
+		if (f == NULL)
+			return NULL;
+		h->files = f;
+		h->cap_files = cap;
+	}
+	f = &h->files[h->n_files++];
+	memset(f, 0, sizeof *f);
+	f->id = id;
+	snprintf(f->path, sizeof f->path, "%s", path != NULL ? path : "?");
+	return f;
+}
+
+/* A hazard of kind, shown by lesson, about path; its text from fmt. */
+static void __attribute__((format(printf, 5, 6)))
+crash_hazards_add(struct crash_hazards *h, const char *kind, const char *lesson,
+                  const char *path, const char *fmt, ...)
+{
+	struct crash_hazard *z;
+	va_list ap;
+
+	if (h->n >= CRASH_HAZARD_MAX)
+		return;
+	z = &h->v[h->n++];
+	z->kind = kind;
+	z->lesson = lesson;
+	snprintf(z->file, sizeof z->file, "%s", path);
+	va_start(ap, fmt);
+	vsnprintf(z->text, sizeof z->text, fmt, ap);
+	va_end(ap);
+}
+
+/* Feed one call (see crash/hazard.h). */
+void
+crash_hazards_call(struct crash_hazards *h, const struct event *ev, long file, const char *path,
+                   bool waits)
+{
+	const struct call_row *c = calls_named(ev->call);
+	unsigned f = c != NULL ? c->flags : 0;
+	struct crash_hazard_file *x;
+
+	if (ev->result < 0)
+		return;
+	if (f & CALL_ALL_FILES) {
+		/* sync(): every file, every directory. */
+		for (size_t i = 0; i < h->n_files; i++) {
+			h->files[i].written = false;
+			h->files[i].synced = true;
+		}
+		h->dir_synced = true;
+		return;
+	}
+	if (file < 0) {
+		/* An fsync on what is not a regular file: a directory. */
+		if ((f & CALL_SYNC) && (f & CALL_FD))
+			h->dir_synced = true;
+		return;
+	}
+	if ((x = crash_hazards_file(h, file, path)) == NULL)
+		return;
+	if ((f & CALL_NEWFD) && (f & CALL_PATH) && strstr(ev->detail, "O_CREAT") != NULL)
+		x->created = true;
+	if (f & (CALL_WRITE | CALL_WRITE2 | CALL_RESIZE)) {
+		x->written = !waits;
+		x->synced = x->synced || waits;
+	}
+	if ((f & CALL_SYNC) && (f & CALL_FD)) {
+		x->written = false;
+		x->synced = true;
+	}
+	if ((f & CALL_NAMES) && x->written && !x->renamed) {
+		x->renamed = true;
+		crash_hazards_add(h, "rename-unsynced", "crash-rename", path, "rename() gave %s a new "
+		                  "name while its new data had never been fsynced: once the rename "
+		                  "is committed (a journal's timer, within seconds) and before that "
+		                  "data is written back, a power cut leaves the name holding an "
+		                  "empty file on xfs and btrfs. fsync() it before the rename: the "
+		                  "lesson crash-rename shows both", path);
+	}
+	if (f & CALL_NAMES)
+		snprintf(x->path, sizeof x->path, "%s", path);
+}
+
+/* At the end: new files fsynced while no directory was (see crash/hazard.h). */
+size_t
+crash_hazards_end(struct crash_hazards *h)
+{
+	for (size_t i = 0; i < h->n_files && !h->dir_synced; i++)
+		if (h->files[i].created && h->files[i].synced)
+			crash_hazards_add(h, "directory-unsynced", "crash-new-file", h->files[i].path,
+			                  "%s was opened with O_CREAT (a new file, unless it was there) "
+			                  "and made durable, but no directory was fsynced: POSIX does not "
+			                  "promise its name survives a power cut without an fsync() of "
+			                  "its directory (ext4, xfs and btrfs keep it). The lesson "
+			                  "crash-new-file shows both", h->files[i].path);
+	return h->n;
+}
+
+/* Free what h holds. */
+void
+crash_hazards_free(struct crash_hazards *h)
+{
+	free(h->files);
+	memset(h, 0, sizeof *h);
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/* lesson/expect-crash.c: the expectation keys of what survives a crash (crash.process.*,
+ * crash.power.*) and of what reached the crash lab's device (device.*), and when a power cut's
+ * outcome was not the lesson's doing alone. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "crash/crash.h"
+#include "lesson/expect.h"
+
+/* why without the "not observable here: " a front end puts before it. */
+static const char *
+expect_crash_why(const char *why)
+{
+	static const char *const prefixes[] = { "not observable here: ", "not observable: " };
+
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(why, prefixes[i], strlen(prefixes[i])) == 0)
+			return why + strlen(prefixes[i]);
+	return why;
+}
+
+/* The step's crash half (power or the process's), or NULL with why in text. */
+static const struct crash_half *
+expect_crash_half(const struct step_result *sr, bool power, char *text, size_t len)
+{
+	const struct crash_half *h;
+
+	if (sr->crash == NULL) {
+		snprintf(text, len, "no crash was made at this step%s%s", sr->note[0] ? ": " : "",
+		         sr->note);
+		return NULL;
+	}
+	h = power ? &sr->crash->power : &sr->crash->process;
+	if (!h->observed) {
+		snprintf(text, len, "%s", expect_crash_why(h->why));
+		return NULL;
+	}
+	return h;
+}
+
+/* Whether the file exists after the crash. */
+static bool
+expect_crash_exists(const struct step_result *sr, bool power, int64_t *num, char *text,
+                    size_t len)
+{
+	const struct crash_half *h = expect_crash_half(sr, power, text, len);
+
+	if (h == NULL)
+		return false;
+	*num = h->file.exists;
+	snprintf(text, len, "%s", h->file.exists ? "yes" : "no");
+	return true;
+}
+
+/* The file's size after the crash; no file is absent (it fails every expectation). */
+static bool
+expect_crash_size(const struct step_result *sr, bool power, int64_t *num, char *text,
+                  size_t len)
+{
+	const struct crash_half *h = expect_crash_half(sr, power, text, len);
+
+	if (h == NULL)
+		return false;
+	if (!h->file.exists) {
+		snprintf(text, len, "no file");
+		*num = EXPECT_ABSENT;
+		return false;
+	}
+	*num = (int64_t)h->file.size;
+	return true;
+}
+
+/* The file's first bytes after the crash (up to the first NUL), as text. */
+static bool
+expect_crash_content(const struct step_result *sr, bool power, int64_t *num, char *text,
+                     size_t len)
+{
+	const struct crash_half *h = expect_crash_half(sr, power, text, len);
+	size_t n;
+
+	if (h == NULL)
+		return false;
+	if (!h->file.exists) {
+		snprintf(text, len, "no file");
+		*num = EXPECT_ABSENT;
+		return false;
+	}
+	n = strnlen((const char *)h->file.head, h->file.head_len);
+	if (n >= len)
+		n = len - 1;
+	memcpy(text, h->file.head, n);
+	text[n] = '\0';
+	return true;
+}
+
+/* crash.process.exists: the file exists after the process is killed. */
+bool
+expect_get_crash_process_exists(const struct step_result *sr, int64_t *num, char *text,
+                                size_t len)
+{
+	return expect_crash_exists(sr, false, num, text, len);
+}
+
+/* crash.process.size: its size then. */
+bool
+expect_get_crash_process_size(const struct step_result *sr, int64_t *num, char *text,
+                              size_t len)
+{
+	return expect_crash_size(sr, false, num, text, len);
+}
+
+/* crash.process.content and crash.process.prefix: its first bytes then. */
+bool
+expect_get_crash_process_content(const struct step_result *sr, int64_t *num, char *text,
+                                 size_t len)
+{
+	return expect_crash_content(sr, false, num, text, len);
+}
+
+/* crash.power.exists: the file exists once the kernel has recovered the device's copy. */
+bool
+expect_get_crash_power_exists(const struct step_result *sr, int64_t *num, char *text,
+                              size_t len)
+{
+	return expect_crash_exists(sr, true, num, text, len);
+}
+
+/* crash.power.size: its size then. */
+bool
+expect_get_crash_power_size(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	return expect_crash_size(sr, true, num, text, len);
+}
+
+/* crash.power.content and crash.power.prefix: its first bytes then. */
+bool
+expect_get_crash_power_content(const struct step_result *sr, int64_t *num, char *text,
+                               size_t len)
+{
+	return expect_crash_content(sr, true, num, text, len);
+}
+
+/* The step's own device counters, before and after, or false with why in text. */
+static bool
+expect_device(const struct step_result *sr, char *text, size_t len)
+{
+	const struct snap_device *a = &sr->before.device, *b = &sr->after.device;
+
+	if (a->source == SNAP_SRC_NONE || b->source == SNAP_SRC_NONE) {
+		snprintf(text, len, "device: unknown, because %s", b->source == SNAP_SRC_NONE &&
+		         b->note[0] ? b->note : a->note[0] ? a->note : "its counters could not be read");
+		return false;
+	}
+	return true;
+}
+
+/* device.writes: write requests the device completed during the step. */
+bool
+expect_get_device_writes(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!expect_device(sr, text, len))
+		return false;
+	*num = (int64_t)(sr->after.device.writes - sr->before.device.writes);
+	return true;
+}
+
+/* device.write_bytes: the bytes they wrote. */
+bool
+expect_get_device_write_bytes(const struct step_result *sr, int64_t *num, char *text,
+                              size_t len)
+{
+	if (!expect_device(sr, text, len))
+		return false;
+	*num = (int64_t)(sr->after.device.write_bytes - sr->before.device.write_bytes);
+	return true;
+}
+
+/* device.flushes: cache flushes the device was asked for during the step. */
+bool
+expect_get_device_flushes(const struct step_result *sr, int64_t *num, char *text, size_t len)
+{
+	if (!expect_device(sr, text, len))
+		return false;
+	*num = (int64_t)(sr->after.device.flushes - sr->before.device.flushes);
+	return true;
+}
+
+/* True if key is one of the power cut's. */
+static bool
+expect_crash_is_power(enum scn_key key)
+{
+	return key == SCN_KEY_CRASH_POWER_EXISTS || key == SCN_KEY_CRASH_POWER_SIZE ||
+	       key == SCN_KEY_CRASH_POWER_CONTENT || key == SCN_KEY_CRASH_POWER_PREFIX;
+}
+
+/* True if key counts what reached the device in a step. */
+static bool
+expect_crash_is_device(enum scn_key key)
+{
+	return key == SCN_KEY_DEVICE_WRITES || key == SCN_KEY_DEVICE_WRITE_BYTES ||
+	       key == SCN_KEY_DEVICE_FLUSHES;
+}
+
+/* An expectation of the power cut or the device that did not hold, when writes no step
+ * waited for reached the device first (see lesson/expect.h). */
+bool
+expect_crash_undetermined(const struct step_result *sr, enum scn_key key, char *text,
+                          size_t len)
+{
+	const struct crash_half *p = sr->crash != NULL ? &sr->crash->power : NULL;
+	uint64_t stray;
+	char got[128];
+
+	if (expect_crash_is_power(key) && p != NULL && p->observed)
+		stray = p->stray_writes;
+	else if (expect_crash_is_device(key))
+		stray = sr->device_stray;
+	else
+		return false;
+	if (stray == 0)
+		return false;
+	snprintf(got, sizeof got, "%s", text);
+	if (expect_crash_is_power(key))
+		snprintf(text, len, "the power cut gave %s, but %" PRIu64 " write request%s no step "
+		         "waited for had reached the device first (a journal's timer, writeback, a "
+		         "sync() elsewhere): what it keeps was not this lesson's doing alone",
+		         p->file.exists ? got : "no file", stray, stray == 1 ? "" : "s");
+	else
+		snprintf(text, len, "got %s, but %" PRIu64 " write request%s no step waited for had "
+		         "reached the device by then (a journal's timer, writeback, a sync() "
+		         "elsewhere): what this step sent was not its doing alone", got, stray,
+		         stray == 1 ? "" : "s");
+	return true;
+}
