@@ -1476,15 +1476,14 @@ START_TEST(test_expect_not_observable)
 	snprintf(sr.after.cache.note, sizeof sr.after.cache.note, "dirty pages: unknown, because "
 	         "--probe=mincore sees residency only");
 	sr.after.disk.source = SNAP_SRC_NONE;
-	snprintf(sr.after.disk.fs, sizeof sr.after.disk.fs, "tmpfs");
+	snprintf(sr.after.disk.fs, sizeof sr.after.disk.fs, "ext4");
 	ck_assert_int_eq(expect_eval(&sr), 0);
 	ck_assert_int_eq(sr.expects[0].outcome, EXPECT_NOT_OBSERVABLE);
 	ck_assert(!sr.expects[0].ok);
 	ck_assert_str_eq(sr.expects[0].got_text, "dirty pages: unknown, because --probe=mincore "
 	                 "sees residency only");
 	ck_assert_int_eq(sr.expects[1].outcome, EXPECT_NOT_OBSERVABLE);
-	ck_assert_str_eq(sr.expects[1].got_text, "disk: unknown, because tmpfs keeps data in "
-	                 "memory; there is no disk");
+	ck_assert_str_eq(sr.expects[1].got_text, "disk: unknown, because FIEMAP did not answer");
 	ck_assert_int_eq(sr.expects[2].outcome, EXPECT_FAILED);
 	ck_assert_str_eq(sr.expects[2].got_text, "no FILE* open");
 	ck_assert_int_eq(sr.expects[3].outcome, EXPECT_HELD);
@@ -1498,6 +1497,15 @@ START_TEST(test_expect_not_observable)
 	ck_assert_int_eq(expect_eval(&sr), 0);
 	ck_assert(sr.ok);
 	ck_assert_uint_eq(sr.n_unobservable, 2);
+	/* On tmpfs dirty pages do not apply: nothing waits for a disk, whatever the probe; the
+	 * disk is not observable. */
+	snprintf(sr.after.disk.fs, sizeof sr.after.disk.fs, "tmpfs");
+	ck_assert_int_eq(expect_eval(&sr), 0);
+	ck_assert_int_eq(sr.expects[0].outcome, EXPECT_HELD);
+	ck_assert_msg(strstr(sr.expects[0].got_text, "do not apply on tmpfs") != NULL, "%s",
+	              sr.expects[0].got_text);
+	ck_assert_str_eq(sr.expects[1].got_text, "disk: unknown, because tmpfs keeps data in "
+	                 "memory; there is no disk");
 	free(sr.expects);
 }
 END_TEST

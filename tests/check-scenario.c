@@ -14,7 +14,7 @@
 #include <cyaml/cyaml.h>
 
 #include "lesson/adapt.h"
-#include "lesson/adapt-say.h"
+#include "lesson/narrate.h"
 #include "export/cident.h"
 #include "export/describe.h"
 #include "scenario/scenario.h"
@@ -288,7 +288,7 @@ START_TEST(test_shapes)
 		"    ask: {q: 1}\n"
 		"  -\n"
 		"  - note: hi\n"
-		"    say: [a]\n";
+		"    say: {a: 1}\n";
 	char *err;
 
 	ck_assert_int_ge(idx, 0);
@@ -305,7 +305,8 @@ START_TEST(test_shapes)
 		 "list)\n"
 		 "%s:8:10: 'ask' takes a single value, not a mapping\n"
 		 "%s:9:4: step 3 must be a mapping (- op: {args}), not a single value\n"
-		 "%s:11:10: 'say' takes a single value, not a list\n",
+		 "%s:11:10: 'say' takes a text, or a list of parts (each a text or a list of "
+		 "alternative texts), not a mapping\n",
 		 path, path, path, path, path, path, path, path, path);
 	ck_assert_str_eq(err, want);
 	free(err);
@@ -356,8 +357,9 @@ START_TEST(test_one_pass)
 		 "timeout)\n"
 		 "%s:12:20: unknown fs 'ext9' in a case of step 8 (use one of: ext2, ext3, ext4, xfs, "
 		 "btrfs, tmpfs, overlay, f2fs, nfs)\n"
-		 "%s:15:14: unknown placeholder '{nope}' in the say of step 8 (use an expectation key "
-		 "or fs, device, kernel, blksize, probe)\n",
+		 "%s:15:14: unknown name 'nope' in {nope} in the say of case 2 of step 8 (use an "
+		 "expectation key or fs, probe, blksize, large_folios, delalloc, cachestat, dirty, "
+		 "disk, device, kernel, time, dirty_expire)\n",
 		 path, path, path, path, path, path, path, path, path);
 	ck_assert_str_eq(err, want);
 	free(err);
@@ -406,7 +408,6 @@ START_TEST(test_cases)
 	char path[4096];
 	int idx = scratch_mkdir(NULL);
 	struct step_result sr;
-	char *say;
 
 	ck_assert_int_ge(idx, 0);
 	struct scenario *s = load_ok(scratch_file(idx, "cases.yaml", text, strlen(text), path,
@@ -425,16 +426,17 @@ START_TEST(test_cases)
 	sr.after.cache.source = SNAP_SRC_MINCORE;
 	ck_assert(!adapt_case_holds(&st->cases[0], &sr));
 	ck_assert(adapt_case_holds(&st->cases[1], &sr));
-	say = adapt_say(&sr);
-	ck_assert_str_eq(say, "on xfs: unknown dirty, {x}");
-	free(say);
+	ck_assert_int_eq(narrate_step(&sr), 0);
+	ck_assert_str_eq(sr.say, "on xfs: unknown dirty, {x}");
+	ck_assert_uint_eq(sr.n_unchecked, 1);
 	sr.after.disk.block_size = 1024;
 	sr.after.cache.source = SNAP_SRC_CACHESTAT;
 	sr.after.cache.has_dirty = true;
 	ck_assert(adapt_case_holds(&st->cases[0], &sr));
-	say = adapt_say(&sr);
-	ck_assert_str_eq(say, "small blocks on xfs");
-	free(say);
+	ck_assert_int_eq(narrate_step(&sr), 0);
+	ck_assert_str_eq(sr.say, "small blocks on xfs");
+	ck_assert_uint_eq(sr.n_unchecked, 0);
+	step_result_clear(&sr);
 	size_t n;
 	const struct scn_expect **w = adapt_expects(&sr, &n);
 	ck_assert_uint_eq(n, 3);
@@ -444,6 +446,109 @@ START_TEST(test_cases)
 	w = adapt_expects(&sr, &n);
 	ck_assert_uint_eq(n, 1);
 	free(w);
+	scenario_free(s);
+	scratch_remove(idx);
+}
+END_TEST
+
+/* Narration bound to facts: sentences, their marks, alternatives chosen by what the run shows,
+ * each sentence held, unchecked (marked, with why) or false (not told: the step fails). */
+START_TEST(test_narration)
+{
+	static const char text[] =
+		"title: t\n"
+		"intro: \"On {fs}, [[not a mark]. Kernel {kernel}.\"\n"
+		"steps:\n"
+		"  - fwrite: {bytes: 5000}\n"
+		"    say:\n"
+		"      - \"One write() [calls.write = 1], {stdio.pending = 904} bytes wait.\"\n"
+		"      - - \"{cache.dirty_pages = 1} dirty page.\"\n"
+		"        - \"On {fs = tmpfs} no disk [cache.dirty_pages = 0].\"\n"
+		"      - \"Ends here. Then e.g. this, and {{x}.\"\n"
+		"    expect: {calls.write: 1}\n";
+	char path[4096], *marked;
+	int idx = scratch_mkdir(NULL);
+	struct step_result sr;
+
+	ck_assert_int_ge(idx, 0);
+	struct scenario *s = load_ok(scratch_file(idx, "narr.yaml", text, strlen(text), path,
+						  sizeof path));
+	const struct scn_narration *nr = &s->steps[0].narr;
+	ck_assert_uint_eq(nr->n_parts, 3);
+	ck_assert_uint_eq(nr->parts[1].n_alts, 2);
+	ck_assert_uint_eq(nr->parts[2].alts[0].n_sentences, 2);   /* "e.g." ends nothing */
+	ck_assert_uint_eq(nr->parts[0].alts[0].sentences[0].n_claims, 2);
+	ck_assert_int_eq(nr->parts[0].alts[0].sentences[0].claims[0].kind, SCN_CLAIM_CHECK);
+	ck_assert_int_eq(nr->parts[1].alts[1].sentences[0].claims[0].kind, SCN_CLAIM_FACT);
+	ck_assert_int_eq(nr->parts[2].alts[0].sentences[1].line, 9);
+	ck_assert_int_eq(nr->parts[2].alts[0].sentences[1].col, 21);
+
+	/* ext4 with cachestat, one dirty page: everything holds, the silent mark takes its space. */
+	memset(&sr, 0, sizeof sr);
+	sr.step = &s->steps[0];
+	sr.events.source = EV_SRC_PTRACE;
+	sr.events.n_write = 1;
+	sr.after.stdio.open = true;
+	sr.after.stdio.pending = 904;
+	sr.after.cache.source = SNAP_SRC_CACHESTAT;
+	sr.after.cache.has_dirty = true;
+	sr.after.cache.dirty = 1;
+	sr.after.disk.source = SNAP_SRC_FIEMAP;
+	snprintf(sr.after.disk.fs, sizeof sr.after.disk.fs, "ext4");
+	sr.ok = true;
+	ck_assert_int_eq(narrate_step(&sr), 0);
+	ck_assert_str_eq(sr.say, "One write(), 904 bytes wait. 1 dirty page. Ends here. Then e.g. "
+			 "this, and {x}.");
+	ck_assert_uint_eq(sr.n_sentences, 4);
+	ck_assert_uint_eq(sr.n_unchecked + sr.n_false, 0);
+	ck_assert(sr.ok);
+
+	/* tmpfs: a dirty count shown does not apply there: the second alternative is told. */
+	snprintf(sr.after.disk.fs, sizeof sr.after.disk.fs, "tmpfs");
+	sr.after.disk.source = SNAP_SRC_NONE;
+	ck_assert_int_eq(narrate_step(&sr), 0);
+	ck_assert_ptr_nonnull(strstr(sr.say, "904 bytes wait. On tmpfs no disk. Ends"));
+	ck_assert_uint_eq(sr.n_false, 0);
+
+	/* mincore: dirty pages unseen: the first alternative is told as written, marked. */
+	snprintf(sr.after.disk.fs, sizeof sr.after.disk.fs, "ext4");
+	sr.after.disk.source = SNAP_SRC_FIEMAP;
+	sr.after.cache.source = SNAP_SRC_MINCORE;
+	sr.after.cache.has_dirty = false;
+	ck_assert_int_eq(narrate_step(&sr), 0);
+	ck_assert_uint_eq(sr.n_unchecked, 1);
+	ck_assert_int_eq(sr.sentences[1].outcome, SENTENCE_UNCHECKED);
+	ck_assert_ptr_nonnull(strstr(sr.sentences[1].why, "dirty pages: unknown"));
+	marked = narrate_marked(sr.sentences, sr.n_sentences);
+	ck_assert_str_eq(marked, "One write(), 904 bytes wait. 1 dirty page. [?1] Ends here. Then "
+			 "e.g. this, and {x}.");
+	free(marked);
+
+	/* Two dirty pages: both alternatives are false; the sentence is not told, the step fails. */
+	sr.after.cache.source = SNAP_SRC_CACHESTAT;
+	sr.after.cache.has_dirty = true;
+	sr.after.cache.dirty = 2;
+	ck_assert_int_eq(narrate_step(&sr), 0);
+	ck_assert_uint_eq(sr.n_false, 1);
+	ck_assert(!sr.ok);
+	ck_assert_ptr_null(strstr(sr.say, "dirty"));
+	ck_assert_int_eq(sr.sentences[1].outcome, SENTENCE_FALSE);
+	ck_assert_str_eq(sr.sentences[1].text, "1 dirty page.");
+	ck_assert_ptr_nonnull(strstr(sr.sentences[1].why, "cache.dirty_pages = 1, here 2"));
+	step_result_clear(&sr);
+
+	/* The intro: facts of the environment only, a literal bracket. */
+	struct snapshot init;
+	struct sentence_result *v;
+	size_t n;
+	char *intro;
+	memset(&init, 0, sizeof init);
+	snprintf(init.disk.fs, sizeof init.disk.fs, "xfs");
+	ck_assert_int_eq(narrate_intro(s, &init, &intro, &v, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert(strncmp(intro, "On xfs, [not a mark]. Kernel ", 29) == 0);
+	free(intro);
+	sentence_results_free(v, n);
 	scenario_free(s);
 	scratch_remove(idx);
 }
@@ -566,8 +671,6 @@ START_TEST(test_libcyaml_raw)
 		enum scn_op op = s->steps[i].op;
 		if (scn_op_table[op].form == SCN_FORM_TEXT)
 			ck_assert_ptr_nonnull(rs->text[op]);
-		if (s->steps[i].say != NULL && rs->say != NULL)
-			ck_assert_str_eq(rs->say, s->steps[i].say);
 	}
 	scenario_raw_free(raw);
 	scenario_free(s);
@@ -1209,7 +1312,8 @@ START_TEST(test_design_example)
 	ck_assert_int_eq(s->steps[1].line, 9);
 	ck_assert_int_eq(s->steps[1].col, 5);
 	ck_assert_str_eq(s->steps[1].say,
-			 "5000 bytes: one write(4096) happened, 904 wait in the stdio buffer.");
+			 "5000 bytes: one write(4096) happened [calls.write], {stdio.pending} wait in "
+			 "the stdio buffer.");
 	check_expect(&s->steps[1], SCN_KEY_STDIO_PENDING, SCN_CMP_EQ, 904, "904", 11, 29);
 	check_expect(&s->steps[3], SCN_KEY_DISK_DELALLOC_BYTES, SCN_CMP_EQ, 0, "0", 15, 57);
 	scenario_free(s);
@@ -1372,6 +1476,7 @@ scenario_suite(void)
 	tcase_add_test(tc, test_many_errors);
 	tcase_add_test(tc, test_bad_fixtures);
 	tcase_add_test(tc, test_cases);
+	tcase_add_test(tc, test_narration);
 	tcase_add_test(tc, test_good_fixtures);
 	tcase_add_test(tc, test_all_ops);
 	tcase_add_test(tc, test_named_describe);

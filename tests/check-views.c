@@ -1607,6 +1607,49 @@ START_TEST(test_narration_reflow)
 }
 END_TEST
 
+START_TEST(test_narration_marks)
+{
+	/* Sentences as told: an unchecked one marked [?1] with its reason below, dim; a false
+	 * one not told, but named as a failure; a tmpfs cache pane says there is nothing to
+	 * write back, not "dirty 0". */
+	struct sentence_result v[3] = {
+		{ .text = "One write() happened. ", .outcome = SENTENCE_HELD, .rests = true },
+		{ .text = "2 dirty pages. ", .outcome = SENTENCE_UNCHECKED, .rests = true },
+		{ .text = "3 pages cached.", .outcome = SENTENCE_FALSE, .rests = true },
+	};
+	struct step_result sr = fix_res[3];
+	struct grid *g = grid_new(40, 8);
+	struct view_frame f = { .scn = &fix_scn, .results = &sr, .n_results = 1, .cur = 0,
+	                        .focus = VIEW_PANE_NONE };
+	struct snapshot s = fix_initial;
+	char *t;
+
+	snprintf(v[1].why, sizeof v[1].why, "dirty pages: unknown");
+	snprintf(v[2].why, sizeof v[2].why, "cache.pages = 3, here 2");
+	sr.sentences = v;
+	sr.n_sentences = 3;
+	sr.n_unchecked = 1;
+	sr.n_false = 1;
+	view_frame_narration(g, (struct grid_rect){ 0, 0, 40, 8 }, &f);
+	t = grid_text(g);
+	ck_assert_str_eq(t, "One write() happened. 2 dirty pages.\n[?1]\n"
+	                 "[?1] not observable here: dirty pages:\nunknown\n"
+	                 "false here, not told: \"3 pages cached.\"\n(cache.pages = 3, here 2)\n\n\n");
+	free(t);
+	grid_free(g);
+
+	snprintf(s.disk.fs, sizeof s.disk.fs, "tmpfs");
+	s.cache.has_dirty = true;
+	g = grid_new(40, 8);
+	view_cache_draw(g, (struct grid_rect){ 0, 0, 40, 8 }, &s, NULL, NULL, false, NULL, NULL);
+	t = grid_text(g);
+	ck_assert_msg(strstr(t, "nothing to write back") != NULL, "%s", t);
+	ck_assert_msg(strstr(t, "dirty") == NULL, "%s", t);
+	free(t);
+	grid_free(g);
+}
+END_TEST
+
 START_TEST(test_expect_overflow)
 {
 	/* Too many to fit: the failure is shown in full first, the rest counted, never dropped
@@ -1690,6 +1733,7 @@ views_suite(void)
 	tcase_add_test(tc, test_history);
 	tcase_add_test(tc, test_narration_output);
 	tcase_add_test(tc, test_narration_reflow);
+	tcase_add_test(tc, test_narration_marks);
 	tcase_add_test(tc, test_expect_overflow);
 	suite_add_tcase(s, tc);
 	/* Real runs of every bundled scenario: slow (the writeback lesson waits), so on its own. */

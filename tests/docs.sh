@@ -23,4 +23,20 @@ sed -n '/^## Using it/,/^## /p' "$src/README.md" | grep -F -q 'build/src/iobufvi
 sed -n '/^## Using it/,/^## /p' "$src/README.md" | grep -F -q 'make -C build install' ||
 	{ echo "FAIL: README.md: Using it does not say how to install"; fail=1; }
 
+# Every whole scenario the documents show (a yaml block that starts with title:) loads: the
+# examples follow the rules they teach (doc/scenarios.md section 5 among them).
+for doc in README.md doc/scenarios.md; do
+	awk -v dir="$tmp" -v doc="$(basename "$doc")" '
+		/^```yaml$/ { n++; f = dir "/" doc "." n ".yaml"; keep = 0; inb = 1; next }
+		/^```$/ { inb = 0; next }
+		inb && !keep && /^title:/ { keep = 1 }
+		inb && keep { print > f }
+	' "$src/$doc"
+done
+for f in "$tmp"/*.yaml; do
+	[ -f "$f" ] || continue
+	"$bin" --check "$f" >/dev/null 2>"$tmp/err" ||
+		bad "an example in $(basename "$f" | sed 's/\.[0-9]*\.yaml$//') does not load: $(cat "$tmp/err")"
+done
+
 finish

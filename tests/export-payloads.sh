@@ -105,8 +105,8 @@ def yq(s):
     return out + '"'
 
 def say(s):
-    """s as narration: "{" starts a placeholder there, "{{" is a brace."""
-    return yq(s.replace("{", "{{"))
+    """s as narration: "{" and "[" start a mark there, "{{" is a brace, "[[" a bracket."""
+    return yq(s.replace("{", "{{").replace("[", "[["))
 
 def write(name, text):
     path = os.path.join(tmp, name)

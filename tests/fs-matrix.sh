@@ -1,12 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/fs-matrix.sh: every bundled scenario, headless, on ext4 (4 KiB blocks), xfs, btrfs,
-# tmpfs and overlay mounts made here, then again with --probe=mincore and --probe=kpageflags:
-# no expectation may fail, and no scratch dir or process may be left on any of them. A crash
-# lesson (one with a crash: step) runs on a crash lab of each of ext4, xfs and btrfs
-# (--crash-fs), once.
+# tests/fs-matrix.sh: every bundled scenario, headless, on ext4 (4 KiB and 1 KiB blocks), xfs,
+# btrfs, tmpfs and overlay mounts made here, then again with --probe=mincore and
+# --probe=kpageflags: no expectation may fail and no sentence may be false here (a lesson's
+# words are checked like its expectations), and no scratch dir or process may be left on any
+# of them. The slow lesson (13.3-writeback, about 30 s of waiting) runs on every mount with
+# every probe too, all at once in the background while the others run. A crash lesson (one
+# with a crash: step) runs on a crash lab of each of ext4, xfs and btrfs (--crash-fs), once.
 # Needs root and loop devices; without them it prints "SKIP: fs-matrix: <reason>" (exit 77).
 # Usage: tests/fs-matrix.sh [BIN [SRCDIR]]   (default build/src/iobufviz and the tree's root)
+# FS_MATRIX_KEEP=DIR copies every run's transcript there (FS.PROBE.LESSON.txt), to read the
+# narration beside the panes.
 top=$(cd "$(dirname "$0")/.." && pwd)
 IOBUFVIZ_BIN=${1:-${IOBUFVIZ_BIN:-$top/build/src/iobufviz}}
 IOBUFVIZ_SRCDIR=${2:-${IOBUFVIZ_SRCDIR:-$top}}
@@ -27,8 +31,12 @@ work=$tmp
 mounts=""
 loops=""
 
-# Unmount and detach everything made here, newest first (lib.sh then removes the work dir).
+# Unmount and detach everything made here, newest first, the transcripts copied to
+# FS_MATRIX_KEEP first when it is set (lib.sh then removes the work dir).
 cleanup() {
+	if [ -n "${FS_MATRIX_KEEP:-}" ]; then
+		mkdir -p "$FS_MATRIX_KEEP" && cp "$work"/*.txt "$FS_MATRIX_KEEP/" 2>/dev/null
+	fi
 	for m in $mounts; do
 		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
 	done
@@ -55,6 +63,7 @@ make_fs() {
 }
 
 make_fs ext4 ext4 -q -F -b 4096 || { echo "FAIL fs-matrix: cannot make ext4"; exit 1; }
+make_fs ext4 ext4-1k -q -F -b 1024 || { echo "FAIL fs-matrix: cannot make ext4 with 1 KiB blocks"; exit 1; }
 make_fs xfs xfs -q -f || { echo "FAIL fs-matrix: cannot make xfs"; exit 1; }
 make_fs btrfs btrfs -q -f || { echo "FAIL fs-matrix: cannot make btrfs"; exit 1; }
 mkdir -p "$work/tmpfs" && mount -t tmpfs -o size=512m fs-matrix "$work/tmpfs" ||
@@ -65,67 +74,112 @@ mount -t overlay fs-matrix -o "lowerdir=$work/lower,upperdir=$work/ext4/upper,wo
 	"$work/overlay" || { echo "FAIL fs-matrix: cannot mount overlay"; exit 1; }
 mounts="$work/overlay $mounts"
 
+fss="ext4 ext4-1k xfs btrfs tmpfs overlay"
 start=$(date +%s)
-echo "fs-matrix: sweeps and slow lessons run with --probe=auto only (the others with each probe)"
+echo "fs-matrix: sweeps run with --probe=auto only (a sweep times programs), the rest with each probe"
 status=0
 summary=""
-for fs in ext4 xfs btrfs tmpfs overlay; do
-	dir=$work/$fs
-	held=0 failed=0 unobs=0 runs=0 skipped=0
+
+# The probes this machine has, per filesystem run (kpageflags needs /proc/kpageflags).
+probes_here() {
+	for probe in $probes; do
+		if [ "$probe" = kpageflags ] && [ ! -r /proc/kpageflags ]; then
+			continue
+		fi
+		echo "$probe"
+	done
+}
+
+# Run lesson file $1 on filesystem $2 with probe $3 (and option $4) into
+# $work/$2.$3.NAME.txt; the exit status into NAME.rc.
+run_one() {
+	f=$1 fs=$2 probe=$3 extra=${4:-}
+	name=$(basename "$f" .yaml)
+	grep -q '^[[:space:]]*-[[:space:]]*sweep:' "$f" && extra=--budget=$budget
+	"$bin" --headless $extra --probe="$probe" --dir "$work/$fs" "$f" \
+		>"$work/$fs.$probe.$name.txt" 2>&1
+	echo $? >"$work/$fs.$probe.$name.rc"
+}
+
+# The slow lessons first, every one at once in the background: they mostly wait.
+slow=""
+for f in "$src"/scenarios/*.yaml; do
+	head -n 1 "$f" | grep -q '^# *slow' || continue
+	for fs in $fss; do
+		for probe in $(probes_here); do
+			run_one "$f" "$fs" "$probe" &
+			slow="$slow $!"
+		done
+	done
+done
+
+for fs in $fss; do
 	for probe in $probes; do
 		if [ "$probe" = kpageflags ] && [ ! -r /proc/kpageflags ]; then
 			skip_part "$fs" "--probe=kpageflags: /proc/kpageflags is not readable"
-			skipped=$((skipped + 1))
 			continue
 		fi
 		for f in "$src"/scenarios/*.yaml; do
 			name=$(basename "$f" .yaml)
-			extra=
-			# By design, not skips: a sweep times programs (the probe does not enter into
-			# it), and a slow lesson (30 s of writeback) runs once per filesystem.
-			if grep -q '^[[:space:]]*-[[:space:]]*sweep:' "$f"; then
-				[ "$probe" = auto ] || continue
-				extra=--budget=$budget
+			head -n 1 "$f" | grep -q '^# *slow' && continue
+			# By design, not a skip: a sweep times programs (the probe does not enter into it).
+			if grep -q '^[[:space:]]*-[[:space:]]*sweep:' "$f" && [ "$probe" != auto ]; then
+				continue
 			fi
 			# A crash lesson's file is on a crash lab of its own: once per lab filesystem.
+			extra=
 			if grep -q '^[[:space:]]*-[[:space:]]*crash:' "$f"; then
 				case $fs in
 				ext4|xfs|btrfs) ;;
 				*)
-					if [ "$probe" = auto ]; then
-						echo "SKIP: fs-matrix: $fs: $name: a crash lesson runs on a crash lab of ext4, xfs or btrfs, not on $fs"
-						skipped=$((skipped + 1))
-					fi
+					[ "$probe" = auto ] && skip_part "$fs" "$name: a crash lesson runs on a crash lab of ext4, xfs or btrfs, not on $fs"
 					continue ;;
 				esac
 				if [ "$probe" != auto ]; then
-					echo "SKIP: fs-matrix: $fs: $name --probe=$probe: a crash lesson runs once per lab filesystem"
-					skipped=$((skipped + 1))
+					skip_part "$fs" "$name --probe=$probe: a crash lesson runs once per lab filesystem"
 					continue
 				fi
 				extra=--crash-fs=$fs
 			fi
-			if head -n 1 "$f" | grep -q '^# *slow' && [ "$probe" != auto ]; then
-				continue
-			fi
-			out=$work/$fs.$probe.$name.txt
-			"$bin" --headless $extra --probe="$probe" --dir "$dir" "$f" >"$out" 2>&1
-			rc=$?
-			runs=$((runs + 1))
-			counts=$(sed -n 's/^\([0-9]*\) held, \([0-9]*\) failed, \([0-9]*\) not observable here$/\1 \2 \3/p' "$out" | tail -n 1)
-			set -- $counts 0 0 0
-			held=$((held + $1)) failed=$((failed + $2)) unobs=$((unobs + $3))
-			if [ $rc -eq 3 ]; then
-				skip_part "$fs" "$name --probe=$probe: $(grep -m1 '^error' "$out")"
-				skipped=$((skipped + 1))
-			elif [ $rc -ne 0 ]; then
-				echo "FAIL fs-matrix: $fs: $name --probe=$probe exited $rc"
-				grep -E 'FAIL|error' "$out" | sed 's/^/    /'
-				status=1
-			fi
-			# Every not-observable expectation, with its reason, once per lesson and probe.
-			grep '^  skip ' "$out" | sort -u | sed "s|^  skip |    not observable: $fs: $name --probe=$probe: |"
+			run_one "$f" "$fs" "$probe" $extra
 		done
+	done
+done
+for p in $slow; do
+	wait "$p"
+done
+
+# Every run's outcome, counted per filesystem.
+for fs in $fss; do
+	dir=$work/$fs
+	held=0 failed=0 unobs=0 said=0 unchecked=0 false=0 runs=0 skipped=0
+	for rcf in "$work/$fs".*.rc; do
+		[ -f "$rcf" ] || continue
+		out=${rcf%.rc}.txt
+		rc=$(cat "$rcf")
+		base=$(basename "$rcf" .rc)
+		probe=$(echo "$base" | sed "s/^$fs\.\([a-z]*\)\..*/\1/")
+		name=${base#"$fs.$probe."}
+		runs=$((runs + 1))
+		counts=$(sed -n 's/^\([0-9]*\) held, \([0-9]*\) failed, \([0-9]*\) not observable here$/\1 \2 \3/p' "$out" | tail -n 1)
+		set -- $counts 0 0 0
+		held=$((held + $1)) failed=$((failed + $2)) unobs=$((unobs + $3))
+		counts=$(sed -n 's/^sentences: \([0-9]*\) held, \([0-9]*\) unchecked here, \([0-9]*\) false here$/\1 \2 \3/p' "$out" | tail -n 1)
+		set -- $counts 0 0 0
+		said=$((said + $1)) unchecked=$((unchecked + $2)) false=$((false + $3))
+		if [ "$rc" -eq 3 ]; then
+			skip_part "$fs" "$name --probe=$probe: $(grep -m1 '^error' "$out")"
+			skipped=$((skipped + 1))
+		elif [ "$rc" -ne 0 ]; then
+			echo "FAIL fs-matrix: $fs: $name --probe=$probe exited $rc"
+			grep -E 'FAIL|FALSE here|error' "$out" | sed 's/^/    /'
+			status=1
+		fi
+		# Every not-observable expectation and every unchecked sentence, with its reason,
+		# once per lesson and probe.
+		grep -E '^  (skip |\? \[\?[0-9]+\] )' "$out" | sed 's/^  ? \[?[0-9]*\] /  unchecked: /' |
+			sort -u | sed "s|^  skip |    not observable: $fs: $name --probe=$probe: |;
+				s|^  unchecked: |    unchecked sentence: $fs: $name --probe=$probe: |"
 	done
 	left=$(find "$dir" -maxdepth 1 -name 'iobufviz.*' 2>/dev/null | wc -l)
 	if [ "$left" -ne 0 ]; then
@@ -136,11 +190,10 @@ for fs in ext4 xfs btrfs tmpfs overlay; do
 		echo "FAIL fs-matrix: $fs: a process still uses the mount"
 		status=1
 	fi
-	[ $failed -eq 0 ] || status=1
+	[ $failed -eq 0 ] && [ $false -eq 0 ] || status=1
 	summary="$summary
-fs-matrix: $fs: $held held, $failed failed, $unobs not observable ($runs runs, $skipped skipped)"
+fs-matrix: $fs: $held held, $failed failed, $unobs not observable; sentences: $said held, $unchecked unchecked, $false false here ($runs runs, $skipped skipped)"
 done
 echo "$summary" | sed '/^$/d'
 echo "fs-matrix: $(($(date +%s) - start)) s, $( [ $status -eq 0 ] && echo ok || echo FAILED)"
-fail=$status
-finish
+exit $status

@@ -116,5 +116,12 @@ else
 	unset LOCPATH
 fi
 
+# An intro that opens with code keeps it as written: 13-4-pty's snippet, indented past the
+# text below it, both lines alike (the first one lost its indentation once).
+"$bin" --headless --dir "$tmp" "$src/scenarios/13-4-pty.yaml" >"$tmp/pty.txt" 2>&1
+grep -q '^      printf("If I had more time' "$tmp/pty.txt" &&
+	grep -q '^      write(STDOUT_FILENO' "$tmp/pty.txt" ||
+	bad "13-4-pty's intro does not show its snippet indented: $(sed -n 7,9p "$tmp/pty.txt")"
+
 [ -z "$(ls -A "$tmp" | grep iobufviz)" ] || { echo "FAIL: a scratch dir was left"; fail=1; }
 finish

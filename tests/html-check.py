@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 # tests/html-check.py: iobufviz's web pages in a real browser (tests/html.sh runs it).
 #   html-check.py CHROMIUM SCHEMA SHOTS walk PAGE [JSON]   step through every step
+#   html-check.py CHROMIUM SCHEMA SHOTS marks PAGE [JSON]  the same, and some sentence of the
+#                                                          run is marked unchecked with its reason
 #   html-check.py CHROMIUM SCHEMA SHOTS hostile PAGE MARK   no byte of the run is markup
 # SCHEMA: doc/transcript.schema.json ("" when python3-jsonschema is missing: not validated);
 # SHOTS: a directory for the screenshots. Prints "FAIL: ..." lines; exits 1 if any.
@@ -71,6 +73,8 @@ SEEN = """(function () {
     disk: q('#disk .cell').map(e => [e.dataset.kind, e.classList.contains('chg')]),
     narration: document.getElementById('what').textContent,
     sentences: q('#narration .sentence').map(e => [e.textContent, e.classList[2]]),
+    marks: q('#narration .mark').map(e => e.textContent),
+    why: q('#narration .why').map(e => e.textContent),
     outputs: q('#stdio pre').map(e => e.textContent),
     call: document.getElementById('call').textContent,
     crash: q('#narration .crash p[data-half]').map(e => [e.dataset.half, e.dataset.exists,
@@ -78,6 +82,16 @@ SEEN = """(function () {
     device: q('#disk .device').map(e => [Number(e.dataset.writes), Number(e.dataset.flushes)]),
   };
 })()"""
+
+
+def marked(sentences):
+    """The reasons page.js shows under the sentences of a narration that are not held."""
+    return ["[?%d] %s%s" % (n + 1, "false here: " if x["outcome"] == "false" else
+                            "not observable here: ", shown(x["why"] or ""))
+            for n, x in enumerate(x for x in sentences if x["outcome"] != "held")]
+
+
+seen_marks = []
 
 
 def check_step(b, t, p, i):
@@ -122,6 +136,12 @@ def check_step(b, t, p, i):
         want_s = [[shown(x["text"]), x["outcome"]] for x in st["sentences"]]
         if s["sentences"] != want_s:
             bad("%s: sentences %r, the transcript's %r" % (where, s["sentences"], want_s))
+        # Each sentence not held: its mark after it, its reason below, as the TUI shows them.
+        want_w = marked(st["sentences"])
+        if s["marks"] != ["[?%d]" % (n + 1) for n in range(len(want_w))] or s["why"] != want_w:
+            bad("%s: marks %r and reasons %r, the transcript's %r" % (where, s["marks"], s["why"],
+                                                                    want_w))
+        seen_marks.extend(want_w)
     elif say and shown(say.split("\n")[0][:40]) not in s["narration"]:
         bad("%s: the narration lacks %r" % (where, say[:40]))
     # What a pty or tail step printed, line by line as it was.
@@ -221,6 +241,10 @@ def walk(b, t, p, j):
     validate(t)
     if j is not None:
         same_run(t, j)
+    want_w = marked(t["scenario"].get("intro_sentences") or [])
+    got_w = b.js("Array.from(document.querySelectorAll('#intro .why')).map(e => e.textContent)")
+    if got_w != want_w:
+        bad("the intro's reasons %r, the transcript's %r" % (got_w, want_w))
     # Every step by the keyboard (right arrow and n), as a student would.
     for i in range(n):
         check_step(b, t, p, i)
@@ -307,8 +331,11 @@ try:
     name = os.path.splitext(os.path.basename(page))[0]
     if t is None or p is None:
         bad("no transcript or page data block")
-    elif mode == "walk":
+    elif mode in ("walk", "marks"):
         walk(b, t, p, json.load(open(rest[0])) if rest else None)
+        if mode == "marks" and not any(" not observable here: " in w and len(w) > 40
+                                       for w in seen_marks):
+            bad("no sentence is shown marked unchecked with its reason")
     else:
         hostile(b, t, rest[0])
     for msg in b.problems():

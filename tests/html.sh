@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # tests/html.sh: --export=html in a real browser (headless Chromium driven over the DevTools
 # pipe, offline: tests/cdp.py, tests/html-check.py). Exercise 13-3's page, a crash lesson's
-# (both crashes, the device line) and a traced program's load with no console error and no request, go through every step by key, click
-# and address showing the numbers of their JSON transcript and what changed, keep cached,
+# (both crashes, the device line) and a traced program's load with no console error and no
+# request, go through every step by key, click and address showing the numbers of their JSON
+# transcript and what changed (with each sentence of the narration marked held, or unchecked
+# with its reason: 13-3 under mincore), keep cached,
 # dirty and writeback apart for readers blind to red and green, and fit 1280x800 and a
 # 390x844 phone (screenshots kept in $IOBUFVIZ_SHOTS if it is set). A scenario and a program
 # whose titles, texts and file names are markup, script, quotes and bidi controls give pages
@@ -48,6 +50,14 @@ if page 13-3 "$src/scenarios/13-3-fflush-fsync.yaml"; then
 	"$bin" --headless --format=json --dir "$tmp/work" "$src/scenarios/13-3-fflush-fsync.yaml" \
 		>"$tmp/13-3.json" 2>/dev/null
 	check 13-3 walk "$tmp/13-3.json"
+fi
+
+# The same lesson under --probe=mincore, which cannot see dirty pages: its sentences about them
+# are shown marked, each with the reason under the narration.
+if page 13-3-mincore --probe=mincore "$src/scenarios/13-3-fflush-fsync.yaml"; then
+	"$bin" --headless --format=json --probe=mincore --dir "$tmp/work" \
+		"$src/scenarios/13-3-fflush-fsync.yaml" >"$tmp/13-3-mincore.json" 2>/dev/null
+	check 13-3-mincore marks "$tmp/13-3-mincore.json"
 fi
 
 # A crash lesson: both crashes at its crash steps and, on a crash lab (as root: ext4 by

@@ -6,7 +6,9 @@
 # run with a tiny time budget. Each also runs with --trace=procio (the fallback when ptrace
 # is refused), where its expectations must hold as well. An expectation that cannot be
 # observed on this machine is not a pass: each such run is a named skip that says how many
-# and why (the transcript's "not observable here" lines).
+# and why (the transcript's "not observable here" lines). No lesson's text names one
+# machine's facts (a VM, a device, a modern kernel's version, a time): those come from the run
+# ({kernel}, {device}, {time}; doc/scenarios.md section 5).
 testname=scenarios
 . "$(dirname "$0")/lib.sh"
 have_json=yes
@@ -24,6 +26,15 @@ observed() {
 }
 
 pass=0 fail=0 skip=0
+# Lines of text (not a source: or label: naming a book's setup, not a comment) that name
+# this machine, its devices, a kernel of today or a time measured once.
+facts=$(grep -n -E -i 'this (vm|machine)\b|these notes|\b(vd[a-z]|sd[a-z]|nvme[0-9]+n?|loop[0-9]+)\b|kernel [56]\.[0-9]|[0-9] ?(ms|µs|us)\b' \
+	"$src"/scenarios/*.yaml | grep -v -E '^[^:]+:[0-9]+:[[:space:]]*(-[[:space:]]*)?(source|label):|^[^:]+:[0-9]+:[[:space:]]*#')
+if [ -n "$facts" ]; then
+	echo "FAIL lessons name one machine's facts (write {kernel}, {device}, {time} ... here):"
+	echo "$facts" | sed 's/^/    /'
+	fail=$((fail + 1))
+fi
 for f in "$src"/scenarios/*.yaml; do
 	[ -e "$f" ] || skip "no scenarios under $src/scenarios"
 	name=$(basename "$f" .yaml)

@@ -142,6 +142,37 @@ runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result 
 	pty_result_clear(&pr);
 }
 
+/*
+ * wait until: clean where dirty pages cannot be counted (mincore), looking at NOW: true when
+ * the wait is over, with why in out's note (and *ret, *err set when it cannot be done). A
+ * file in memory (tmpfs) has nothing to write back; a file with a disk is done when no byte
+ * waits for its block (FIEMAP's delalloc), the first thing writeback does; a disk FIEMAP
+ * cannot see cannot be waited on.
+ */
+static bool
+runner_wait_blind(const struct snapshot *now, struct step_result *out, int64_t *ret, int *err)
+{
+	const char *why = now->cache.note[0] ? now->cache.note : "no cachestat";
+
+	if (snapshot_in_memory(now)) {
+		runner_note(out, "%s has no disk: nothing is ever waiting to be written back",
+		            now->disk.fs);
+		return true;
+	}
+	if (now->disk.source == SNAP_SRC_NONE) {
+		*ret = -1;
+		*err = ENOTSUP;
+		runner_note(out, "dirty pages cannot be seen here (%s), nor the file's blocks (%s)",
+		            why, now->disk.note[0] ? now->disk.note : "no FIEMAP");
+		return true;
+	}
+	if (now->disk.delalloc_bytes > 0)
+		return false;
+	runner_note(out, "dirty pages cannot be seen here (%s): waited until no byte of the file "
+	            "waited for its disk block (FIEMAP), which writeback does first", why);
+	return true;
+}
+
 /* wait: sleep in slices, looking at the cache after each, until time or clean. */
 static void
 runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result *out)
@@ -178,14 +209,12 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 			runner_note(out, "stopped by the user after %.1f s", el);
 			break;
 		}
-		if (until_clean && !now.cache.has_dirty) {
-			ret = -1;
-			err = ENOTSUP;
-			runner_note(out, "dirty pages cannot be seen here (%s)",
-			            now.cache.note[0] ? now.cache.note : "no cachestat");
+		/* Where dirty pages cannot be counted, wait on what can be seen: writeback gives
+		 * delayed allocations their blocks first (FIEMAP), on a filesystem that has them. */
+		if (until_clean && !now.cache.has_dirty && runner_wait_blind(&now, out, &ret, &err))
 			break;
-		}
-		if (until_clean && now.cache.dirty == 0 && now.cache.writeback == 0)
+		if (until_clean && now.cache.has_dirty && now.cache.dirty == 0 &&
+		    now.cache.writeback == 0)
 			break;
 		if (el >= limit) {
 			if (until_clean) {

@@ -12,6 +12,25 @@
 #include "base/text.h"
 #include "scenario/names.h"
 
+/* vm.dirty_expire_centisecs in seconds, as text ("30"), into buf; "unknown" if unreadable. */
+const char *
+adapt_dirty_expire(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/sys/vm/dirty_expire_centisecs", "re");
+	long cs = -1;
+
+	if (f != NULL) {
+		if (fscanf(f, "%ld", &cs) != 1)
+			cs = -1;
+		fclose(f);
+	}
+	if (cs < 0)
+		snprintf(buf, len, "unknown");
+	else
+		snprintf(buf, len, "%g", (double)cs / 100.0);
+	return buf;
+}
+
 /* The kernel's version as MAJOR * 1000 + MINOR (6.18 -> 6018), and its release in rel. */
 int
 adapt_kernel(char *rel, size_t len)
@@ -82,8 +101,8 @@ adapt_fact(const struct step_result *sr, enum scn_fact f, char *buf, size_t len)
 	return buf;
 }
 
-/* True if the fact of condition k has one of its values for sr. */
-static bool
+/* True if the fact of condition k has one of its values for sr (negate is not applied). */
+bool
 adapt_cond_holds(const struct scn_cond *k, const struct step_result *sr)
 {
 	char v[80];

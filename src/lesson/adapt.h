@@ -11,6 +11,12 @@
 /* The value of fact F on the run sr is part of, as text ("ext4", "4096", "yes"). */
 const char *adapt_fact(const struct step_result *sr, enum scn_fact f, char *buf, size_t len);
 
+/* True if the fact of condition k has one of its values for sr (k->negate is not applied). */
+bool adapt_cond_holds(const struct scn_cond *k, const struct step_result *sr);
+
+/* vm.dirty_expire_centisecs in seconds, as text ("30"), into buf; "unknown" if unreadable. */
+const char *adapt_dirty_expire(char *buf, size_t len);
+
 /* True if case c holds for sr: all its when conditions hold, and not all its unless ones. */
 bool adapt_case_holds(const struct scn_case *c, const struct step_result *sr);
 

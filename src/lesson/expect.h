@@ -59,6 +59,15 @@ EXPECT_DECLARE(expect_get_crash_power_content);
 bool expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num,
                     char *text, size_t len);
 
+/* True if key is a fact of sr's file at all; else false, with why in text (dirty and
+ * writeback pages on tmpfs, which has no disk: their getters give 0 there). */
+bool expect_applies(const struct step_result *sr, enum scn_key key, char *text, size_t len);
+
+/* Check expectation w against sr into r: held, failed, or not observable (r->got_text says
+ * why). Returns r->outcome. */
+enum expect_outcome expect_check(const struct step_result *sr, const struct scn_expect *w,
+				 struct expect_result *r);
+
 /* Fill sr->expects (one per scn_expect of its step: held, failed or not observable),
  * sr->ok (none failed) and sr->n_unobservable. 0, or -1 out of memory. */
 int expect_eval(struct step_result *sr);

@@ -7,16 +7,19 @@
 #include <string.h>
 
 #include "crash/crash.h"
-#include "lesson/adapt-say.h"
 #include "lesson/expect.h"
 #include "lesson/history.h"
 #include "lesson/lesson.h"
+#include "lesson/narrate.h"
 #include "lesson/snapshot-diff.h"
 
 /* A run and what it has shown so far. */
 struct lesson {
 	struct runner *r;
 	struct history h;
+	char *intro;                      /* the intro as this run tells it; NULL: none */
+	struct sentence_result *intro_v;  /* its sentences */
+	size_t intro_n;
 };
 
 /* Start a run. */
@@ -37,6 +40,12 @@ lesson_new(const struct scenario *s, const struct runner_opts *o, char **err)
 		free(l);
 		return NULL;
 	}
+	if (narrate_intro(s, runner_initial(l->r), &l->intro, &l->intro_v, &l->intro_n) != 0) {
+		lesson_free(l);
+		if (err != NULL)
+			*err = strdup("out of memory");
+		return NULL;
+	}
 	return l;
 }
 
@@ -50,6 +59,17 @@ lesson_diff(const struct snapshot *prev, struct step_result *sr)
 	if (prev != NULL)
 		snapshot_diff(prev, &sr->before, NULL, &sr->changes);
 	snapshot_diff(&sr->before, &sr->after, &sr->events, &sr->changes);
+}
+
+/* The intro as this run tells it, and its sentences. */
+const char *
+lesson_intro(const struct lesson *l, const struct sentence_result **v, size_t *n)
+{
+	if (v != NULL)
+		*v = l->intro_v;
+	if (n != NULL)
+		*n = l->intro_n;
+	return l->intro;
 }
 
 /* Where the pages cached after sr came from (hist[0..n): the results before it). */
@@ -110,12 +130,16 @@ lesson_step(struct lesson *l)
 		return 0;
 	lesson_diff(prev != NULL ? &prev->after : NULL, &sr);
 	lesson_origins(l->h.v, l->h.n, &sr);
-	/* A step the user stopped did not do what it was for: nothing to check. */
+	/* A step the user stopped did not do what it was for: nothing to check. The narration
+	 * as this run tells it comes after the expectations (a sentence may cite them); a
+	 * stopped step's is told too, but fails nothing. */
+	if ((!sr.stopped && expect_eval(&sr) != 0) || narrate_step(&sr) != 0) {
+		step_result_clear(&sr);
+		return -1;
+	}
 	if (sr.stopped)
 		sr.ok = true;
-	/* The narration as this run shows it (out of memory: the step's own, unfilled). */
-	sr.say = adapt_say(&sr);
-	if ((!sr.stopped && expect_eval(&sr) != 0) || history_push(&l->h, &sr) != 0) {
+	if (history_push(&l->h, &sr) != 0) {
 		step_result_clear(&sr);
 		return -1;
 	}
@@ -232,6 +256,8 @@ lesson_free(struct lesson *l)
 	if (l == NULL)
 		return;
 	history_clear(&l->h);
+	free(l->intro);
+	sentence_results_free(l->intro_v, l->intro_n);
 	runner_free(l->r);
 	free(l);
 }

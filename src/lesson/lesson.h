@@ -15,6 +15,10 @@ struct lesson;
 /* Start a run of s (runner_new). NULL + *err on failure (free *err). */
 struct lesson *lesson_new(const struct scenario *s, const struct runner_opts *o, char **err);
 
+/* The scenario's intro as this run tells it (its facts filled in; NULL: none), and its
+ * sentences in *v (*n of them; either may be NULL). */
+const char *lesson_intro(const struct lesson *l, const struct sentence_result **v, size_t *n);
+
 /*
  * Run the next step, evaluate its expectations, work out what changed (between the steps
  * and in this one) and keep it in the history. 1 = ran (lesson_last), 0 = no more steps,

@@ -16,6 +16,15 @@ step_result_say(const struct step_result *sr)
 	return sr->step != NULL ? sr->step->say : NULL;
 }
 
+/* Free N sentence results V (their texts and the array). */
+void
+sentence_results_free(struct sentence_result *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].text);
+	free(v);
+}
+
 /* Free what a step result owns. */
 void
 step_result_clear(struct step_result *sr)
@@ -29,6 +38,9 @@ step_result_clear(struct step_result *sr)
 	free(sr->file_content);
 	free(sr->say);
 	sr->say = NULL;
+	sentence_results_free(sr->sentences, sr->n_sentences);
+	sr->sentences = NULL;
+	sr->n_sentences = sr->n_unchecked = sr->n_false = 0;
 	free(sr->crash);
 	sr->crash = NULL;
 	if (sr->sweep != NULL) {

@@ -32,6 +32,26 @@ struct expect_result {
 	enum expect_outcome outcome;
 };
 
+/* How one sentence of narration came out here (doc/scenarios.md, section 5). */
+enum sentence_outcome {
+	SENTENCE_HELD,                /* every fact it rests on held: shown as written */
+	SENTENCE_UNCHECKED,           /* a fact it rests on is not observable here: shown,
+	                                 marked, with why */
+	SENTENCE_FALSE,               /* a fact it rests on is false here and no alternative
+	                                 held: not shown; the step fails */
+};
+
+/* One sentence as this run tells it. */
+struct sentence_result {
+	char *text;                   /* its facts filled in, made safe (base/text.c) */
+	enum sentence_outcome outcome;
+	char why[512];                /* unchecked: the reason; false: the fact, and what was
+	                                 seen instead */
+	int line, col;                /* where it is written in the scenario */
+	bool rests;                   /* it names a fact (a sentence without marks is told as
+	                                 written, checked by nothing) */
+};
+
 /* Everything one step did and left behind. */
 struct step_result {
 	size_t index;                 /* 0-based */
@@ -61,8 +81,13 @@ struct step_result {
 	struct crash_view *crash;     /* both crashes at this step (crash/crash.h): a crash step's,
 	                                 one made after the step (--crash-fs's headless run, the
 	                                 TUI's x); NULL: none */
-	char *say;                    /* the narration as shown: the case's or step's say, its
-	                                 {placeholders} filled in (lesson/adapt.c); NULL if none */
+	char *say;                    /* the narration as shown: the sentences of the case's or
+	                                 step's say that are not false here, their facts filled in
+	                                 (lesson/narrate.c); NULL if none */
+	struct sentence_result *sentences; /* each sentence told, in order, and each false one
+	                                      (not in say), n_sentences of them */
+	size_t n_sentences;
+	size_t n_unchecked, n_false;  /* of them, unchecked here and false here */
 	char note[256];               /* the engine's own remark (fallbacks, worker death) */
 	uint64_t output_len;          /* bytes printed in all, when output keeps only the first
 	                                 of them; 0: output is all of it */
@@ -77,6 +102,9 @@ struct step_result {
 
 /* The narration to show for sr: its filled-in say, else its step's as written; NULL: none. */
 const char *step_result_say(const struct step_result *sr);
+
+/* Free N sentence results V (their texts and the array). NULL is fine. */
+void sentence_results_free(struct sentence_result *v, size_t n);
 
 /* Free what a step_result owns. */
 void step_result_clear(struct step_result *sr);

@@ -9,26 +9,22 @@
 #include <string.h>
 
 #include "load/load-int.h"
+#include "base/units.h"
 
-/* The facts a case may name, in enum scn_fact order, and the values each takes (NULL: a size). */
-static const char *const scn_fact_names[SCN_FACT__COUNT + 1] = {
-	"fs", "probe", "blksize", "large_folios", "delalloc", "cachestat", "dirty", "disk", NULL,
-};
+/* The values each fact of enum scn_fact takes (its names: scn_env_names, scenario/names.c). */
 static const char *const scn_fs_values[] = {
 	"ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "overlay", "f2fs", "nfs", NULL,
 };
 static const char *const scn_probe_values[] = { "cachestat", "kpageflags", "mincore", NULL };
 static const char *const scn_yes_no[] = { "yes", "no", NULL };
+/* NULL: a size. */
 static const char *const *const scn_fact_values[SCN_FACT__COUNT] = {
 	scn_fs_values, scn_probe_values, NULL, scn_yes_no, scn_yes_no, scn_yes_no, scn_yes_no,
 	scn_yes_no,
 };
 
-/* The names a placeholder may take besides the expectation keys. */
-static const char *const scn_env_names[] = { "fs", "device", "kernel", "blksize", "probe", NULL };
-
 /* Index of NAME in the NULL-ended list T, or -1. */
-static int
+int
 scenario_cond_index(const char *const *t, const char *name)
 {
 	for (int i = 0; t[i] != NULL; i++)
@@ -38,7 +34,7 @@ scenario_cond_index(const char *const *t, const char *name)
 }
 
 /* Write the NULL-ended list T as "a, b, c" into buf. */
-static const char *
+const char *
 scenario_cond_list(const char *const *t, char *buf, size_t len)
 {
 	buf[0] = '\0';
@@ -47,21 +43,50 @@ scenario_cond_list(const char *const *t, char *buf, size_t len)
 	return buf;
 }
 
-/* Check one value V (written at N) of fact F; 0 if it is one F can have. */
-static int
-scenario_cond_value(struct scn_load *ld, const struct yamlpos_node *n, enum scn_fact f,
-		    const char *v, size_t stepno)
+/* The facts a case may name, as "fs, probe, ...", into buf. */
+static const char *
+scenario_cond_facts_list(char *buf, size_t len)
 {
-	char names[160];
+	buf[0] = '\0';
+	for (size_t i = 0; i < SCN_FACT__COUNT; i++)
+		scenario_report_append(buf, len, ", ", scn_env_names[i]);
+	return buf;
+}
+
+/* The fact named NAME, or -1. */
+int
+scenario_cond_fact(const char *name)
+{
+	for (int i = 0; i < SCN_FACT__COUNT; i++)
+		if (strcmp(scn_env_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+/* Check value *V (written at N) of fact F, in WHERE ("a case of step 2"); a size is rewritten
+ * as its number of bytes, as the run reports it. 0 if it is one F can have. */
+int
+scenario_cond_value(struct scn_load *ld, const struct yamlpos_node *n, enum scn_fact f, char **v,
+		    const char *where)
+{
+	char names[160], num[24];
 	uint64_t size;
 
-	if (scn_fact_values[f] == NULL)
-		return scenario_value_size(ld, n, v, scn_fact_names[f], SZ_BOUNDED, &size);
-	if (scenario_cond_index(scn_fact_values[f], v) >= 0)
+	if (scn_fact_values[f] == NULL) {
+		if (scenario_value_size(ld, n, *v, scn_env_names[f], SZ_BOUNDED, &size) != 0)
+			return -1;
+		snprintf(num, sizeof num, "%" PRIu64, size);
+		char *d = scenario_value_strdup(ld, num);
+		if (d != NULL) {
+			free(*v);
+			*v = d;
+		}
 		return 0;
-	scenario_at(ld, n, "unknown %s '%s' in a case of step %zu (use one of: %s)",
-		    scn_fact_names[f], v, stepno, scenario_cond_list(scn_fact_values[f], names,
-								       sizeof names));
+	}
+	if (scenario_cond_index(scn_fact_values[f], *v) >= 0)
+		return 0;
+	scenario_at(ld, n, "unknown %s '%s' in %s (use one of: %s)", scn_env_names[f], *v, where,
+		    scenario_cond_list(scn_fact_values[f], names, sizeof names));
 	return -1;
 }
 
@@ -78,16 +103,16 @@ scenario_cond_schema_facts(struct scn_load *ld, const struct yamlpos_node *n, si
 	}
 	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, n); c != NULL;
 	     c = yamlpos_next(ld->ix, c)) {
-		int f = scenario_cond_index(scn_fact_names, c->key);
+		int f = scenario_cond_fact(c->key);
 		if (f < 0) {
-			const char *s = scenario_report_suggest(c->key, scn_fact_names, SCN_FACT__COUNT);
+			const char *s = scenario_report_suggest(c->key, scn_env_names, SCN_FACT__COUNT);
 			if (s != NULL)
 				scenario_at_key(ld, c, "unknown fact '%s' in %s in step %zu (did you mean "
 						"'%s'?)", c->key, n->key, stepno, s);
 			else
 				scenario_at_key(ld, c, "unknown fact '%s' in %s in step %zu (facts: %s)",
-						c->key, n->key, stepno,
-						scenario_cond_list(scn_fact_names, names, sizeof names));
+						c->key, n->key, stepno, scenario_cond_facts_list(names,
+												  sizeof names));
 			continue;
 		}
 		if (c->kind == YAMLPOS_MAP || (c->kind == YAMLPOS_SEQ && c->n_children == 0)) {
@@ -95,48 +120,20 @@ scenario_cond_schema_facts(struct scn_load *ld, const struct yamlpos_node *n, si
 				    c->key, c->kind == YAMLPOS_MAP ? "a mapping" : "an empty list");
 			continue;
 		}
-		if (c->kind == YAMLPOS_SCALAR) {
-			scenario_cond_value(ld, c, (enum scn_fact)f, c->value, stepno);
-			continue;
-		}
-		for (const struct yamlpos_node *v = yamlpos_first(ld->ix, c); v != NULL;
-		     v = yamlpos_next(ld->ix, v)) {
-			if (v->kind != YAMLPOS_SCALAR)
+		for (const struct yamlpos_node *v = c->kind == YAMLPOS_SCALAR ? c :
+		     yamlpos_first(ld->ix, c); v != NULL;
+		     v = v == c ? NULL : yamlpos_next(ld->ix, v)) {
+			char where[48], *val;
+			if (v->kind != YAMLPOS_SCALAR) {
 				scenario_at(ld, v, "entry %zu of '%s' takes a single value", v->index + 1,
 					    c->key);
-			else
-				scenario_cond_value(ld, v, (enum scn_fact)f, v->value, stepno);
+				continue;
+			}
+			snprintf(where, sizeof where, "a case of step %zu", stepno);
+			if ((val = scenario_value_strdup(ld, v->value)) != NULL)
+				scenario_cond_value(ld, v, (enum scn_fact)f, &val, where);
+			free(val);
 		}
-	}
-}
-
-/* Check the {placeholders} of narration S, written at N. */
-static void
-scenario_cond_placeholders(struct scn_load *ld, const struct yamlpos_node *n, const char *s,
-			   size_t stepno)
-{
-	for (const char *p = s; p != NULL && *p != '\0'; p++) {
-		if (*p == '{' && p[1] == '{') {
-			p++;
-			continue;
-		}
-		if (*p != '{')
-			continue;
-		const char *e = strchr(p, '}');
-		if (e == NULL || e - p > 40) {
-			scenario_at(ld, n, "'{' without '}' in the say of step %zu (write {{ for a "
-				    "brace)", stepno);
-			return;
-		}
-		char name[48];
-		snprintf(name, sizeof name, "%.*s", (int)(e - p - 1), p + 1);
-		if (scenario_cond_index(scn_env_names, name) < 0 && scenario_key_find(name) < 0) {
-			char env[80];
-			scenario_at(ld, n, "unknown placeholder '{%s}' in the say of step %zu (use an "
-				    "expectation key or %s)", name, stepno,
-				    scenario_cond_list(scn_env_names, env, sizeof env));
-		}
-		p = e;
 	}
 }
 
@@ -149,7 +146,7 @@ scenario_cond_facts(struct scn_load *ld, struct scn_case *c, const struct yamlpo
 	     f = yamlpos_next(ld->ix, f)) {
 		struct scn_cond *k = &c->conds[c->n_conds++];
 		size_t nv = f->kind == YAMLPOS_SEQ ? f->n_children : 1;
-		k->fact = (enum scn_fact)scenario_cond_index(scn_fact_names, f->key);
+		k->fact = (enum scn_fact)scenario_cond_fact(f->key);
 		k->negate = negate;
 		k->values = calloc(nv, sizeof *k->values);
 		if (k->values == NULL) {
@@ -159,16 +156,18 @@ scenario_cond_facts(struct scn_load *ld, struct scn_case *c, const struct yamlpo
 		for (const struct yamlpos_node *v = f->kind == YAMLPOS_SCALAR ? f :
 		     yamlpos_first(ld->ix, f); v != NULL;
 		     v = v == f ? NULL : yamlpos_next(ld->ix, v)) {
-			char num[24];
-			uint64_t size;
-			const char *text = v->value;
-			/* A size is kept as its number of bytes, as the run reports it. */
-			if (k->fact == SCN_FACT_BLKSIZE &&
-			    scenario_value_size(ld, v, v->value, "blksize", SZ_BOUNDED, &size) == 0) {
-				snprintf(num, sizeof num, "%" PRIu64, size);
-				text = num;
+			/* A size is kept as its number of bytes (the shape check reported the rest). */
+			char *val = scenario_value_strdup(ld, v->value);
+			if (val != NULL && k->fact == SCN_FACT_BLKSIZE) {
+				uint64_t size;
+				char num[24];
+				if (units_parse_size(val, &size) == 0) {
+					snprintf(num, sizeof num, "%" PRIu64, size);
+					free(val);
+					val = scenario_value_strdup(ld, num);
+				}
 			}
-			k->values[k->n_values++] = scenario_value_strdup(ld, text);
+			k->values[k->n_values++] = val;
 		}
 	}
 }
@@ -192,12 +191,11 @@ scenario_cond_expects(struct scn_load *ld, const struct scn_step *st, struct scn
 	}
 }
 
-/* Parse a step's cases N (NULL: none) into st, and check the {placeholders} of its says. */
+/* Parse a step's cases N (NULL: none) into st. */
 void
 scenario_cond_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
-		    const struct yamlpos_node *sn, size_t stepno)
+		    size_t stepno)
 {
-	scenario_cond_placeholders(ld, yamlpos_get(ld->ix, sn, "say"), st->say, stepno);
 	if (n == NULL || n->kind != YAMLPOS_SEQ || n->n_children == 0)
 		return;
 	st->cases = calloc(n->n_children, sizeof *st->cases);
@@ -222,16 +220,11 @@ scenario_cond_parse(struct scn_load *ld, struct scn_step *st, const struct yamlp
 		}
 		const struct yamlpos_node *w = yamlpos_get(ld->ix, cn, "when");
 		const struct yamlpos_node *u = yamlpos_get(ld->ix, cn, "unless");
-		const struct yamlpos_node *say = yamlpos_get(ld->ix, cn, "say");
 		const struct yamlpos_node *ex = yamlpos_get(ld->ix, cn, "expect");
 		if (w != NULL)
 			scenario_cond_facts(ld, c, w, false);
 		if (u != NULL)
 			scenario_cond_facts(ld, c, u, true);
-		if (say != NULL && say->value != NULL && !say->is_null) {
-			c->say = scenario_value_strdup(ld, say->value);
-			scenario_cond_placeholders(ld, say, c->say, stepno);
-		}
 		if (ex != NULL)
 			scenario_cond_expects(ld, st, c, ex, stepno);
 	}

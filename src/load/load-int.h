@@ -56,6 +56,9 @@ struct scn_load {
 	unsigned name_has[SCN_MAX_NAMES]; /* what each holds: SCN_IO_FD and SCN_IO_STDIO bits */
 	size_t n_names;
 	const char *ended;          /* the exit or _exit op that ended the program; NULL: none */
+	const char *src;            /* the file's text, to find a sentence's place in it */
+	const char *src_cur;        /* a place in it (the start of line src_line), or NULL */
+	int src_line;
 	bool *step_bad;             /* per step: its conversion had errors (said or not) */
 };
 
@@ -77,6 +80,7 @@ enum scn_shape {
 	SCN_SHAPE_LIST,       /* a list of single values */
 	SCN_SHAPE_MAP,        /* a mapping of FIELDS; a null value stands for an empty one */
 	SCN_SHAPE_MAP_LIST,   /* a list of mappings of FIELDS */
+	SCN_SHAPE_TEXT,       /* narration: a text, or a list of parts (load/narr.c) */
 };
 
 /* One key of a mapping in the schema. */
@@ -224,15 +228,47 @@ void scenario_step_file(struct scn_load *ld, const struct scn_step *st,
 
 /* ---- load/cond.c ---- */
 
+/* The fact named NAME, or -1. */
+int scenario_cond_fact(const char *name);
+
+/* Index of NAME in the NULL-ended list T, or -1. */
+int scenario_cond_index(const char *const *t, const char *name);
+
+/* Write the NULL-ended list T as "a, b, c" into buf. */
+const char *scenario_cond_list(const char *const *t, char *buf, size_t len);
+
+/* Check value *V (written at N) of fact F, in WHERE ("a case of step 2"); a size is rewritten
+ * as its number of bytes. 0 if it is one F can have. */
+int scenario_cond_value(struct scn_load *ld, const struct yamlpos_node *n, enum scn_fact f,
+			char **v, const char *where);
+
 /* Check a case's when/unless mapping N: known facts, each a value or a list of values. */
 void scenario_cond_schema_facts(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno);
 
-/* Parse a step's cases N (NULL: none) into st, and check the {placeholders} of its says. */
+/* Parse a step's cases N (NULL: none) into st. */
 void scenario_cond_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
-			 const struct yamlpos_node *sn, size_t stepno);
+			 size_t stepno);
 
-/* Free a step's cases. */
+/* Free a step's cases (their narrations are the caller's to free first). */
 void scenario_cond_free(struct scn_step *st);
+
+/* ---- load/narr.c ---- */
+
+/* Check the shape of a say or intro N: a text, or a list of parts (a text or a list of
+ * alternative texts). */
+void scenario_narr_schema(struct scn_load *ld, const struct yamlpos_node *n);
+
+/* Read say or intro N (NULL: none) into out; ST: the step (NULL: the intro); WHERE names it
+ * in messages ("the say of step 3"). */
+void scenario_narr_parse(struct scn_load *ld, struct scn_narration *out,
+			 const struct yamlpos_node *n, const struct scn_step *st, const char *where);
+
+/* The text of say or intro N as written (a list's first alternatives joined); heap or NULL. */
+char *scenario_narr_text(struct scn_load *ld, const struct yamlpos_node *n);
+
+/* Free what a narration owns. */
+void scenario_narr_free(struct scn_narration *nr);
+
 
 /* ---- load/sweep.c ---- */
 
@@ -296,7 +332,7 @@ struct scn_raw_step {
 	struct scn_raw_args *args[SCN_OP__COUNT];   /* SCN_FORM_ARGS */
 	char *text[SCN_OP__COUNT];                  /* SCN_FORM_TEXT */
 	struct scn_raw_sweep *sweep[SCN_OP__COUNT]; /* SCN_FORM_SWEEP */
-	char *say, *ask;
+	char *ask;
 	char *as, *on;                              /* a named fd/FILE* pair */
 	struct scn_raw_expect *expect;
 };
@@ -308,7 +344,7 @@ struct scn_raw_file {
 
 /* A whole scenario. */
 struct scn_raw_scenario {
-	char *title, *source, *intro;
+	char *title, *source;
 	struct scn_raw_file *file;
 	struct scn_raw_step *steps;
 	unsigned steps_count;

@@ -137,7 +137,8 @@ scenario_convert(struct scn_load *ld, struct scenario *s, const struct scn_raw_s
 		scenario_at(ld, n ? n : root, "the scenario needs a title (title: \"...\")");
 	s->title = scenario_value_strdup(ld, raw->title);
 	s->source = scenario_value_strdup(ld, raw->source);
-	s->intro = scenario_value_strdup(ld, raw->intro);
+	s->intro = scenario_narr_text(ld, AT(root, "intro"));
+	scenario_narr_parse(ld, &s->intro_narr, AT(root, "intro"), NULL, "the intro");
 	fn = AT(root, "file");
 	if (rf->size != NULL)
 		scenario_value_size(ld, AT(fn, "size"), rf->size, "file size", SZ_ZERO_OK | SZ_BOUNDED,
@@ -203,6 +204,7 @@ scenario_parse(struct scn_load *ld, char *buf, size_t len, struct scenario **out
 		goto fail;
 	}
 	ld->ix = ix;
+	ld->src = buf;
 	const struct yamlpos_node *root = yamlpos_node(ix, 0);
 	if (root == NULL || (root->kind == YAMLPOS_SCALAR && root->is_null)) {
 		scenario_report_error(ld, 1, 1, "empty scenario: it needs a title and steps");
@@ -228,6 +230,9 @@ scenario_parse(struct scn_load *ld, char *buf, size_t len, struct scenario **out
 		goto fail;
 	if (shape != 0) {
 		scenario_report_prune(ld, ix, yamlpos_get(ix, root, "steps"));
+		/* The text re-emitted from the pruned tree is not the file's: a sentence's place
+		 * is then its node's (load/narr.c). */
+		ld->src = ld->src_cur = NULL;
 		free(buf);
 		if (yamlpos_emit(ix, &buf, &len) != 0) {
 			buf = NULL;
@@ -345,9 +350,12 @@ scenario_step_free(struct scn_step *st)
 		free(st->args.argv[k]);
 	free(st->args.argv);
 	free(st->say);
+	scenario_narr_free(&st->narr);
 	free(st->ask);
 	free(st->name);
 	scenario_value_expects_free(st->expects, st->n_expects);
+	for (size_t i = 0; i < st->n_cases; i++)
+		scenario_narr_free(&st->cases[i].narr);
 	scenario_cond_free(st);
 	scenario_sweep_free(st->sweep);
 }
@@ -365,5 +373,6 @@ scenario_free(struct scenario *s)
 	free(s->title);
 	free(s->source);
 	free(s->intro);
+	scenario_narr_free(&s->intro_narr);
 	free(s);
 }

@@ -133,7 +133,8 @@ static const cyaml_schema_field_t scn_raw_sweep_fields[] = {
 #define SCN_RAW_OP_FIELD(e, n, io_, runs_, form_, ...) SCN_RAW_FORM_##form_(e, n)
 static const cyaml_schema_field_t scn_raw_step_fields[] = {
 	SCN_OP_LIST(SCN_RAW_OP_FIELD)
-	SCN_RAW_STR(struct scn_raw_step, "say", say),
+	/* say is read from the positioned tree (load/narr.c): a text or a list of parts. */
+	CYAML_FIELD_IGNORE("say", CYAML_FLAG_OPTIONAL),
 	SCN_RAW_STR(struct scn_raw_step, "ask", ask),
 	SCN_RAW_STR(struct scn_raw_step, "as", as),
 	SCN_RAW_STR(struct scn_raw_step, "on", on),
@@ -159,7 +160,7 @@ static const cyaml_schema_field_t scn_raw_file_fields[] = {
 static const cyaml_schema_field_t scn_raw_top_fields[] = {
 	SCN_RAW_STR(struct scn_raw_scenario, "title", title),
 	SCN_RAW_STR(struct scn_raw_scenario, "source", source),
-	SCN_RAW_STR(struct scn_raw_scenario, "intro", intro),
+	CYAML_FIELD_IGNORE("intro", CYAML_FLAG_OPTIONAL),
 	CYAML_FIELD_MAPPING_PTR("file", SCN_RAW_NULLABLE, struct scn_raw_scenario, file,
 				scn_raw_file_fields),
 	CYAML_FIELD_SEQUENCE("steps", SCN_RAW_NULLABLE, struct scn_raw_scenario, steps,

@@ -69,7 +69,7 @@ static const struct scn_field scn_sweep_fields[] = {
 };
 /* A step's keys besides its op. */
 static const struct scn_field scn_step_fields[] = {
-	{ "say", SCN_SHAPE_SCALAR, NULL }, { "ask", SCN_SHAPE_SCALAR, NULL },
+	{ "say", SCN_SHAPE_TEXT, NULL }, { "ask", SCN_SHAPE_SCALAR, NULL },
 	{ "expect", SCN_SHAPE_MAP, NULL }, { "as", SCN_SHAPE_SCALAR, NULL },
 	{ "on", SCN_SHAPE_SCALAR, NULL }, { "cases", SCN_SHAPE_MAP_LIST, NULL },
 	{ NULL, SCN_SHAPE_SCALAR, NULL }
@@ -80,7 +80,7 @@ static const struct scn_field scn_file_fields[] = {
 };
 static const struct scn_field scn_top_fields[] = {
 	{ "title", SCN_SHAPE_SCALAR, NULL }, { "source", SCN_SHAPE_SCALAR, NULL },
-	{ "intro", SCN_SHAPE_SCALAR, NULL }, { "file", SCN_SHAPE_MAP, scn_file_fields },
+	{ "intro", SCN_SHAPE_TEXT, NULL }, { "file", SCN_SHAPE_MAP, scn_file_fields },
 	{ "steps", SCN_SHAPE_LIST, NULL }, { NULL, SCN_SHAPE_SCALAR, NULL }
 };
 
@@ -131,6 +131,9 @@ scenario_schema_value(struct scn_load *ld, const struct yamlpos_node *n, const s
 		if (n->kind != YAMLPOS_SCALAR)
 			scenario_at(ld, n, "'%s' takes a single value, not %s", f->key,
 				    scenario_schema_kind(n));
+		return;
+	case SCN_SHAPE_TEXT:
+		scenario_narr_schema(ld, n);
 		return;
 	case SCN_SHAPE_MAP:
 		if (n->kind == YAMLPOS_MAP)
@@ -307,9 +310,7 @@ scenario_schema_cases(struct scn_load *ld, const struct yamlpos_node *n, size_t 
 				scenario_cond_schema_facts(ld, k, stepno);
 			} else if (strcmp(k->key, "say") == 0) {
 				body = true;
-				if (k->kind != YAMLPOS_SCALAR)
-					scenario_at(ld, k, "'say' takes a single value, not %s",
-						    k->kind == YAMLPOS_SEQ ? "a list" : "a mapping");
+				scenario_narr_schema(ld, k);
 			} else if (strcmp(k->key, "expect") == 0) {
 				body = true;
 				scenario_schema_expect(ld, k, stepno);

@@ -482,6 +482,25 @@ static void (*const scenario_step_checks[SCN_OP__COUNT])(struct scn_load *, cons
 	SCN_OP_LIST(SCN_OP_CHECK)
 };
 
+/* Read the say of each case of st (after all the step's expectations: a say may cite them). */
+static void
+scenario_step_cases_narr(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
+			 size_t stepno)
+{
+	size_t i = 0;
+
+	if (st->n_cases == 0)
+		return;
+	for (const struct yamlpos_node *cn = yamlpos_first(ld->ix, n); cn != NULL && i < st->n_cases;
+	     cn = yamlpos_next(ld->ix, cn), i++) {
+		const struct yamlpos_node *say = yamlpos_get(ld->ix, cn, "say");
+		char where[64];
+		snprintf(where, sizeof where, "the say of case %zu of step %zu", i + 1, stepno);
+		st->cases[i].say = scenario_narr_text(ld, say);
+		scenario_narr_parse(ld, &st->cases[i].narr, say, st, where);
+	}
+}
+
 /* Parse one step RS (libcyaml's), written at SN (STEPNO is 1-based, for messages). */
 void
 scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
@@ -516,7 +535,8 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_r
 				"scenario ends with exit or _exit)", stepno, ld->ended);
 	if (scn_op_table[op].flags & SCN_OPF_ENDS)
 		ld->ended = scn_op_table[op].name;
-	st->say = scenario_value_strdup(ld, rs->say);
+	const struct yamlpos_node *sayn = yamlpos_get(ld->ix, sn, "say");
+	st->say = scenario_narr_text(ld, sayn);
 	st->ask = scenario_value_strdup(ld, rs->ask);
 	switch (scn_op_table[op].form) {
 	case SCN_FORM_TEXT: {
@@ -527,8 +547,10 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_r
 		} else {
 			st->args.text = scenario_value_strdup(ld, text);
 			st->args.has |= SCN_HAS_TEXT;
-			if (st->say == NULL)
+			if (st->say == NULL) { /* a note's text is its narration */
 				st->say = scenario_value_strdup(ld, text);
+				sayn = opnode;
+			}
 		}
 		break;
 	}
@@ -543,6 +565,11 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_r
 	if (scenario_step_checks[op] != NULL)
 		scenario_step_checks[op](ld, st, opnode, stepno);
 	scenario_step_expects(ld, st, rs->expect, yamlpos_get(ld->ix, sn, "expect"), stepno);
-	scenario_cond_parse(ld, st, yamlpos_get(ld->ix, sn, "cases"), sn, stepno);
+	scenario_cond_parse(ld, st, yamlpos_get(ld->ix, sn, "cases"), stepno);
+	/* Narration last: a sentence may cite the expectations of the step and its cases. */
+	scenario_step_cases_narr(ld, st, yamlpos_get(ld->ix, sn, "cases"), stepno);
+	char where[48];
+	snprintf(where, sizeof where, "the %s of step %zu", sayn == opnode ? "note" : "say", stepno);
+	scenario_narr_parse(ld, &st->narr, sayn, st, where);
 	scenario_step_direct(ld, st, opnode);
 }

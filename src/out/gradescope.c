@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* out/gradescope.c: Gradescope's results.json (gradescope-autograders.readthedocs.io, "Output
- * format"): a test per expectation, worth a point each, and one that says whether each run:
- * step's program (or the traced program) ran; all text shown as text, never as HTML. */
+ * format"): a test per expectation and per sentence of the narration that rests on a fact
+ * (TAP's points), worth a point each, and one that says whether each run: step's program (or
+ * the traced program) ran; all text shown as text, never as HTML. */
 #include <config.h>
 
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "base/text.h"
 #include "base/units.h"
 #include "lesson/expect.h"
+#include "lesson/narrate.h"
 #include "out/transcript.h"
 
 /*
@@ -47,13 +49,51 @@ out_gradescope_test(struct transcript *t, const char *name, const char *number, 
 		json_int(j, "max_score", max);
 	}
 	json_string(j, "status", passed ? "passed" : "failed");
+	if (max > 0 && passed)
+		t->n_scored += (size_t)score;
 	json_string(j, "output", output != NULL ? output : "");
 	json_string(j, "name_format", "text");
 	json_string(j, "output_format", "text");
 	json_end_object(j);
 }
 
-/* A step: a test per expectation; a run: step also one for its program having run. */
+/* A test per sentence of step ST that rests on a fact, as TAP's points: held, a point; unchecked
+ * here, worth nothing (--strict: failed); false here (not told), failed; with why and where it
+ * is written. */
+static void
+out_gradescope_sentences(struct transcript *t, const struct transcript_step *st)
+{
+	const struct step_result *sr = st->sr;
+	char number[48];
+
+	for (size_t i = 0, k = sr->n_expects; i < sr->n_sentences; i++) {
+		const struct sentence_result *v = &sr->sentences[i];
+		enum sentence_outcome oc = transcript_sentence_outcome(t, v);
+		char *line, *name = NULL, *out = NULL;
+		if (!v->rests)
+			continue;
+		line = narrate_line(v->text);
+		if (asprintf(&name, "step %zu %s: says \"%s\"", sr->index + 1, st->call,
+		             line != NULL ? line : v->text) < 0)
+			name = NULL;
+		if (v->outcome != SENTENCE_HELD &&
+		    asprintf(&out, "%s: %s\nat: %s:%d:%d%s", v->outcome == SENTENCE_FALSE ?
+		             "false here" : "not observable here", v->why, t->path, v->line, v->col,
+		             v->outcome == SENTENCE_FALSE ? "" : oc == SENTENCE_FALSE ?
+		             "\n--strict: it counts as failed" : "\nskipped: it counts for nothing") < 0)
+			out = NULL;
+		snprintf(number, sizeof number, "%zu.%zu", sr->index + 1, ++k);
+		/* Unchecked and not --strict: worth nothing either way. */
+		out_gradescope_test(t, name != NULL ? name : "?", number, oc == SENTENCE_HELD,
+		                    oc == SENTENCE_UNCHECKED ? 0 : 1, oc != SENTENCE_FALSE, out);
+		free(line);
+		free(name);
+		free(out);
+	}
+}
+
+/* A step: a test per expectation and per sentence that rests on a fact; a run: step also one
+ * for its program having run. */
 static void
 out_gradescope_step(struct transcript *t, const struct transcript_step *st)
 {
@@ -96,6 +136,7 @@ out_gradescope_step(struct transcript *t, const struct transcript_step *st)
 		free(name);
 		free(out);
 	}
+	out_gradescope_sentences(t, st);
 }
 
 /* The end: a traced program's test, the score, the time, and a summary as the output. */
@@ -116,14 +157,15 @@ out_gradescope_end(struct transcript *t)
 	}
 	json_break(j);
 	json_end_array(j);
-	json_uint(j, "score", t->n_held);
+	json_uint(j, "score", t->n_scored);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	json_uint(j, "execution_time", (units_ns_between(&t->started, &now) + 500000000) /
 	          1000000000);
-	if (asprintf(&out, "iobufviz: %s\n%zu held, %zu failed, %zu not observable here%s%s%s",
+	if (asprintf(&out, "iobufviz: %s\n%zu held, %zu failed, %zu not observable here%s\n"
+	             "sentences: %zu held, %zu unchecked here, %zu false here%s%s",
 	             t->title, t->n_held, t->n_failed, t->n_unobservable,
-	             t->strict ? " (--strict: they fail)" : "", t->error != NULL ? "\n" : "",
-	             t->error != NULL ? t->error : "") < 0)
+	             t->strict ? " (--strict: they fail)" : "", t->n_said, t->n_unchecked,
+	             t->n_false, t->error != NULL ? "\n" : "", t->error != NULL ? t->error : "") < 0)
 		out = NULL;
 	json_string(j, "output", out);
 	free(out);

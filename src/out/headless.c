@@ -74,7 +74,7 @@ headless_head(struct transcript *t, const struct scenario *s, const struct lesso
 	t->title = s->title;
 	t->source = s->source;
 	t->path = s->path;
-	t->intro = s->intro;
+	t->intro = lesson_intro(l, &t->intro_v, &t->intro_n);
 	t->scn = s;
 	t->file = lesson_file_path(l);
 	t->place_note = lesson_place_note(l)[0] ? lesson_place_note(l) : NULL;

@@ -10,6 +10,7 @@
 #include "crash/hazard.h"
 #include "export/describe.h"
 #include "lesson/expect.h"
+#include "lesson/narrate.h"
 #include "lesson/snapshot-diff.h"
 #include "out/transcript.h"
 #include "trace/calls.h"
@@ -74,25 +75,27 @@ out_json_stdio(struct json *j, const struct snap_stdio *s)
 	json_end_object(j);
 }
 
-/* The page cache part of a state. */
+/* The page cache part of a state; MEM: the file lives in memory (tmpfs), where dirty and
+ * writeback pages do not apply (null, with why), not 0. */
 static void
-out_json_cache(struct json *j, const struct snap_cache *c)
+out_json_cache(struct json *j, const struct snap_cache *c, bool mem)
 {
-	bool ok = c->source != SNAP_SRC_NONE;
-	const char *nodirty = c->note[0] ? c->note : "only which pages are cached is known here";
+	bool ok = c->source != SNAP_SRC_NONE, states = c->has_dirty && !mem;
+	const char *nodirty = mem ? TRANSCRIPT_NO_DISK : c->note[0] ? c->note :
+	                      "only which pages are cached is known here";
 
 	json_begin_object(j, "cache");
 	json_string(j, "source", scenario_names_of(scn_sources, (int)c->source));
 	json_uint(j, "file_size", c->file_size);
 	out_json_count(j, "pages", ok, c->cached, c->note);
-	out_json_count(j, "dirty_pages", ok && c->has_dirty, c->dirty, nodirty);
-	out_json_count(j, "writeback_pages", ok && c->has_dirty, c->writeback, nodirty);
+	out_json_count(j, "dirty_pages", ok && states, c->dirty, nodirty);
+	out_json_count(j, "writeback_pages", ok && states, c->writeback, nodirty);
 	json_uint(j, "pages_per_cell", c->pages_per_cell);
 	json_begin_array(j, "cells");
 	for (size_t i = 0; ok && i < c->n_cells; i++) {
 		json_begin_array(j, NULL);
 		json_uint(j, NULL, c->cells[i].cached);
-		if (c->has_dirty) {
+		if (states) {
 			json_uint(j, NULL, c->cells[i].dirty);
 			json_uint(j, NULL, c->cells[i].writeback);
 		} else {
@@ -256,7 +259,7 @@ out_json_state(struct json *j, const char *key, const struct snapshot *s)
 {
 	json_begin_object(j, key);
 	out_json_stdio(j, &s->stdio);
-	out_json_cache(j, &s->cache);
+	out_json_cache(j, &s->cache, snapshot_in_memory(s));
 	out_json_disk(j, &s->disk, &s->cache);
 	out_json_device(j, &s->device);
 	json_end_object(j);
@@ -459,6 +462,30 @@ out_json_prog_step(struct json *j, const struct transcript_prog_step *p)
 	}
 }
 
+/* The sentences of a narration as member key: each with its outcome, why and place. */
+static void
+out_json_sentences(struct json *j, const char *key, const struct sentence_result *v, size_t n)
+{
+	static const char *const outcomes[] = {
+		[SENTENCE_HELD] = "held", [SENTENCE_UNCHECKED] = "unchecked",
+		[SENTENCE_FALSE] = "false",
+	};
+
+	json_begin_array(j, key);
+	for (size_t i = 0; i < n; i++) {
+		char *line = narrate_line(v[i].text);
+		json_begin_object(j, NULL);
+		json_string(j, "text", line != NULL ? line : v[i].text);
+		json_string(j, "outcome", outcomes[v[i].outcome]);
+		json_string(j, "why", v[i].outcome == SENTENCE_HELD ? NULL : v[i].why);
+		json_int(j, "line", v[i].line);
+		json_int(j, "col", v[i].col);
+		json_end_object(j);
+		free(line);
+	}
+	json_end_array(j);
+}
+
 /* The head: format_version, the scenario (or program), and the steps' array opened. */
 static void
 out_json_begin(struct transcript *t)
@@ -474,6 +501,8 @@ out_json_begin(struct transcript *t)
 	json_string(j, "file", t->file);
 	json_string(j, "place_note", t->place_note);
 	json_string(j, "intro", t->intro);
+	if (t->prog == NULL)
+		out_json_sentences(j, "intro_sentences", t->intro_v, t->intro_n);
 	json_end_object(j);
 	json_begin_array(j, "steps");
 }
@@ -504,6 +533,8 @@ out_json_step(struct transcript *t, const struct transcript_step *st)
 		json_string(j, "errno_why", st->errno_why);
 	out_json_times(j, sr->op_ns, st->traced);
 	json_string(j, "say", step_result_say(sr));
+	if (st->prog == NULL)
+		out_json_sentences(j, "sentences", sr->sentences, sr->n_sentences);
 	json_string(j, "note", sr->note[0] ? sr->note : NULL);
 	json_string(j, "trace", scenario_names_of(scn_traces, (int)sr->events.source));
 	out_json_events(j, &sr->events);
@@ -592,6 +623,11 @@ out_json_end(struct transcript *t)
 	json_uint(j, "held", t->n_held);
 	json_uint(j, "failed", t->n_failed);
 	json_uint(j, "not_observable", t->n_unobservable);
+	json_end_object(j);
+	json_begin_object(j, "sentences");
+	json_uint(j, "held", t->n_said);
+	json_uint(j, "unchecked", t->n_unchecked);
+	json_uint(j, "false", t->n_false);
 	json_end_object(j);
 	json_bool(j, "strict", t->strict);
 	json_string(j, "error", t->error);

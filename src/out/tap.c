@@ -9,6 +9,7 @@
 #include "base/text.h"
 #include "lesson/expect.h"
 #include "crash/hazard.h"
+#include "lesson/narrate.h"
 #include "out/transcript.h"
 
 /* Write s on one TAP line: escaped as one record (base/text.c), '#' too (it starts a directive). */
@@ -46,20 +47,52 @@ out_tap_yaml_string(FILE *f, const char *s)
 	json_finish(&j);
 }
 
-/* A failed expectation's YAML block: what was seen, and "path:line:col". */
+/* A failure's YAML block: LABEL ("got", "false here") with TEXT, and "path:line:col". */
 static void
-out_tap_failure(struct transcript *t, const struct expect_result *x)
+out_tap_failure(struct transcript *t, const char *label, const char *text, int line, int col)
 {
 	char *at = NULL;
 
-	if (asprintf(&at, "%s:%d:%d", t->path, x->want->line, x->want->col) < 0)
+	if (asprintf(&at, "%s:%d:%d", t->path, line, col) < 0)
 		at = NULL;
-	fputs("  ---\n  got: ", t->f);
-	out_tap_yaml_string(t->f, x->got_text);
+	fprintf(t->f, "  ---\n  %s: ", label);
+	out_tap_yaml_string(t->f, text);
 	fputs("\n  at: ", t->f);
 	out_tap_yaml_string(t->f, at != NULL ? at : t->path);
 	fputs("\n  ...\n", t->f);
 	free(at);
+}
+
+/* A point per sentence of the step that rests on a fact: unchecked ones skipped with why
+ * (failed under --strict), false ones (not told) failed, with why and where they are written. */
+static void
+out_tap_sentences(struct transcript *t, const struct transcript_step *st)
+{
+	const struct step_result *sr = st->sr;
+
+	for (size_t i = 0; i < sr->n_sentences; i++) {
+		const struct sentence_result *v = &sr->sentences[i];
+		char *line;
+		if (!v->rests)
+			continue;
+		enum sentence_outcome oc = transcript_sentence_outcome(t, v);
+		line = narrate_line(v->text);
+		fprintf(t->f, "%sok %zu - step %zu ", oc == SENTENCE_FALSE ? "not " : "",
+		        ++t->n_points, sr->index + 1);
+		out_tap_text(t->f, st->call);
+		fputs(": says \"", t->f);
+		out_tap_text(t->f, line != NULL ? line : v->text);
+		putc('"', t->f);
+		if (oc == SENTENCE_UNCHECKED) {
+			fputs(" # SKIP not observable here: ", t->f);
+			out_tap_text(t->f, v->why);
+		}
+		putc('\n', t->f);
+		free(line);
+		if (oc == SENTENCE_FALSE)
+			out_tap_failure(t, v->outcome == SENTENCE_FALSE ? "false here" :
+			                "not observable here (--strict)", v->why, v->line, v->col);
+	}
 }
 
 /* The head: the version, the title (a program: its command line) and the scratch note. */
@@ -111,8 +144,9 @@ out_tap_step(struct transcript *t, const struct transcript_step *st)
 		}
 		putc('\n', t->f);
 		if (oc == EXPECT_FAILED)
-			out_tap_failure(t, x);
+			out_tap_failure(t, "got", x->got_text, x->want->line, x->want->col);
 	}
+	out_tap_sentences(t, st);
 }
 
 /* The end: a program's one point, a bail out on error, the plan. */

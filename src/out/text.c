@@ -14,20 +14,24 @@
 #include "crash/hazard.h"
 #include "export/describe.h"
 #include "lesson/expect.h"
+#include "lesson/narrate.h"
 #include "out/transcript.h"
 #include "scenario/names.h"
 #include "sweep/print.h"
 
-/* Glyph of a page-cache cell in plain text. */
+/* Glyph of a page-cache cell of s in plain text: '+' is cached, dirty unknown or (tmpfs) not
+ * a thing the file can be. */
 static char
-out_text_cell_glyph(const struct snap_cache *c, const struct snap_cell *cell)
+out_text_cell_glyph(const struct snapshot *s, const struct snap_cell *cell)
 {
-	if (cell->writeback > 0)
+	bool states = s->cache.has_dirty && !snapshot_in_memory(s);
+
+	if (states && cell->writeback > 0)
 		return '~';
-	if (cell->dirty > 0)
+	if (states && cell->dirty > 0)
 		return '#';
 	if (cell->cached > 0)
-		return c->has_dirty ? '-' : '+';
+		return states ? '-' : '+';
 	return '.';
 }
 
@@ -128,13 +132,16 @@ out_text_state(FILE *f, const struct snapshot *s)
 		fprintf(f, "  cache   %s file, %" PRIu64 " page%s cached",
 		        units_format_size(s->cache.file_size, a, sizeof a), s->cache.cached,
 		        s->cache.cached == 1 ? "" : "s");
-		if (s->cache.has_dirty)
+		/* On tmpfs "0 dirty" would be a count of something that cannot happen. */
+		if (snapshot_in_memory(s))
+			fprintf(f, ", nothing to write back (%s has no disk)", s->disk.fs);
+		else if (s->cache.has_dirty)
 			fprintf(f, ", %" PRIu64 " dirty, %" PRIu64 " writeback", s->cache.dirty,
 			        s->cache.writeback);
 		if (s->cache.n_cells > 0 && s->cache.n_cells <= 64) {
 			fputs("  [", f);
 			for (size_t i = 0; i < s->cache.n_cells; i++)
-				putc(out_text_cell_glyph(&s->cache, &s->cache.cells[i]), f);
+				putc(out_text_cell_glyph(s, &s->cache.cells[i]), f);
 			putc(']', f);
 		}
 		fputc('\n', f);
@@ -196,6 +203,35 @@ out_text_events(FILE *f, const struct step_result *sr)
 		        " read call%s (%" PRIu64 " B)  [counts from /proc/PID/io only]\n",
 		        l->n_write, l->n_write == 1 ? "" : "s", l->bytes_written, l->n_read,
 		        l->n_read == 1 ? "" : "s", l->bytes_read);
+}
+
+/* The told sentences of V (N) after INDENT, each unchecked one marked [?K] with its reason on
+ * "  ? [?K] not observable here: ..." below; each false one (not told) as a failure line
+ * "  FALSE here: "..." (why; PATH:LINE:COL)". */
+static void
+out_text_said(struct transcript *t, const char *indent, const struct sentence_result *v,
+              size_t n)
+{
+	char *marked = narrate_marked(v, n);
+	unsigned k = 0;
+
+	if (marked != NULL && marked[0] != '\0')
+		out_text_wrap(t->f, indent, marked);
+	free(marked);
+	for (size_t i = 0; i < n; i++) {
+		char tag[48];
+		if (v[i].outcome == SENTENCE_UNCHECKED) {
+			snprintf(tag, sizeof tag, "  ? [?%u] not observable here: ", ++k);
+			out_text_line(t->f, tag, v[i].why, "\n");
+		} else if (v[i].outcome == SENTENCE_FALSE) {
+			char *line = narrate_line(v[i].text);
+			out_text_line(t->f, "  FALSE here: \"", line != NULL ? line : v[i].text, "\"");
+			out_text_line(t->f, " (", v[i].why, "; ");
+			out_text_line(t->f, "", t->path, "");
+			fprintf(t->f, ":%d:%d)\n", v[i].line, v[i].col);
+			free(line);
+		}
+	}
 }
 
 /* Each expectation: ok / FAIL / skip, the key, what was wanted, what was seen and where. */
@@ -277,7 +313,9 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 	if (sr->step->op == SCN_OP_NOTE && sr->step->args.text != NULL &&
 	    (step_result_say(sr) == NULL || strcmp(step_result_say(sr), sr->step->args.text) != 0))
 		out_text_wrap(f, "  | ", sr->step->args.text);
-	if (step_result_say(sr) != NULL)
+	if (sr->n_sentences > 0)
+		out_text_said(t, "  | ", sr->sentences, sr->n_sentences);
+	else if (step_result_say(sr) != NULL)
 		out_text_wrap(f, "  | ", step_result_say(sr));
 	out_text_expects(t, sr);
 }
@@ -405,7 +443,10 @@ out_text_begin(struct transcript *t)
 	for (size_t i = 0; i < sizeof t->notes / sizeof t->notes[0]; i++)
 		if (t->notes[i] != NULL)
 			out_text_line(f, "note     ", t->notes[i], "\n");
-	if (t->intro != NULL) {
+	if (t->intro_n > 0) {
+		fputc('\n', f);
+		out_text_said(t, "  ", t->intro_v, t->intro_n);
+	} else if (t->intro != NULL) {
 		fputc('\n', f);
 		out_text_wrap(f, "  ", t->intro);
 	}
@@ -440,8 +481,12 @@ out_text_end(struct transcript *t)
 	fprintf(f, "\n%zu held, %zu failed, %zu not observable here%s\n", t->n_held, t->n_failed,
 	        t->n_unobservable, t->strict && t->n_unobservable > 0 ?
 	        " (--strict: counted as failed)" : "");
-	fprintf(f, "%s\n", !t->ok ? "SOME EXPECTATIONS FAILED" : t->n_unobservable > 0 ?
-	        "no expectation failed; some could not be observed here" : "all expectations held");
+	fprintf(f, "sentences: %zu held, %zu unchecked here, %zu false here\n", t->n_said,
+	        t->n_unchecked, t->n_false);
+	fprintf(f, "%s\n", !t->ok && t->n_failed == 0 && t->n_false > 0 ?
+	        "SOME SENTENCES ARE FALSE HERE" : !t->ok ? "SOME EXPECTATIONS FAILED" :
+	        t->n_unobservable > 0 ? "no expectation failed; some could not be observed here" :
+	        "all expectations held");
 }
 
 const struct transcript_format out_text_format = {

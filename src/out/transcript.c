@@ -39,6 +39,16 @@ transcript_outcome(const struct transcript *t, const struct expect_result *x)
 	return x->outcome;
 }
 
+/* Sentence V of a step as a check: an unchecked one is failed under --strict, as a fact not
+ * observable is. */
+enum sentence_outcome
+transcript_sentence_outcome(const struct transcript *t, const struct sentence_result *v)
+{
+	if (v->outcome == SENTENCE_UNCHECKED && t->strict)
+		return SENTENCE_FALSE;
+	return v->outcome;
+}
+
 /* An outcome's name in the transcript. */
 const char *
 transcript_outcome_name(enum expect_outcome oc)
@@ -98,7 +108,7 @@ transcript_crash_said(const struct transcript *t, const struct crash_view *v)
 	       strstr(t->place_note, v->power.why) != NULL;
 }
 
-/* Count what sr's expectations came to. */
+/* Count what sr's expectations and sentences came to. */
 void
 transcript_count(struct transcript *t, const struct step_result *sr)
 {
@@ -108,7 +118,10 @@ transcript_count(struct transcript *t, const struct step_result *sr)
 		case EXPECT_FAILED: t->n_failed++; break;
 		case EXPECT_NOT_OBSERVABLE: t->n_unobservable++; break;
 		}
-	if (!sr->ok || (t->strict && sr->n_unobservable > 0))
+	t->n_said += sr->n_sentences - sr->n_unchecked - sr->n_false;
+	t->n_unchecked += sr->n_unchecked;
+	t->n_false += sr->n_false;
+	if (!sr->ok || (t->strict && (sr->n_unobservable > 0 || sr->n_unchecked > 0)))
 		t->ok = false;
 }
 

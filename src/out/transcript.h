@@ -81,7 +81,9 @@ struct transcript {
 	const char *path;                  /* the scenario file; a program: argv[0] */
 	const char *file;                  /* the scratch file; a program: its working dir */
 	const char *place_note;            /* why the scratch file is where it is, or NULL */
-	const char *intro;                 /* or NULL */
+	const char *intro;                 /* as the run tells it, or NULL */
+	const struct sentence_result *intro_v; /* its sentences (intro_n; none for a program) */
+	size_t intro_n;
 	const struct scenario *scn;        /* the lesson (its program as C); NULL for a program */
 	const char *notes[2];              /* the first observation's cache and disk notes, or NULL */
 	size_t n_steps;                    /* the lesson's steps; 0 for a program */
@@ -92,8 +94,10 @@ struct transcript {
 	/* Counted by transcript_step. */
 	size_t n_written;                  /* steps written so far */
 	size_t n_held, n_failed, n_unobservable;
+	size_t n_said, n_unchecked, n_false; /* sentences held, unchecked and false here */
 	bool ok;                           /* nothing failed (strict: nor was unobservable) */
 	size_t n_points;                   /* TAP: test points written */
+	size_t n_scored;                   /* gradescope: the points its tests scored */
 	const char *error;                 /* at the end: why the run could not finish, or NULL */
 	struct timespec started;           /* when transcript_init ran (CLOCK_MONOTONIC) */
 };
@@ -131,7 +135,8 @@ void transcript_init(struct transcript *t, const struct transcript_format *fmt, 
 /* Write the head. */
 void transcript_begin(struct transcript *t);
 
-/* Count what sr's expectations came to (held, failed, not observable; ok), writing nothing. */
+/* Count what sr's expectations and sentences came to (held, failed, not observable; held,
+ * unchecked, false; ok), writing nothing. */
 void transcript_count(struct transcript *t, const struct step_result *sr);
 
 /* Count st's expectations and write it. */
@@ -140,8 +145,14 @@ void transcript_step(struct transcript *t, const struct transcript_step *st);
 /* Write the end (error: why the run could not finish, or NULL). 0, or -1 if writing failed. */
 int transcript_end(struct transcript *t, const char *error);
 
+/* Why a tmpfs file's dirty pages are null in JSON and not counted in text: not "0 dirty". */
+#define TRANSCRIPT_NO_DISK "no disk below this file: nothing is ever waiting to be written back"
+
 /* How x counts in t: --strict makes a fact not observable here a failure. */
 enum expect_outcome transcript_outcome(const struct transcript *t, const struct expect_result *x);
+/* Sentence V's outcome as a check: unchecked is false under --strict. */
+enum sentence_outcome transcript_sentence_outcome(const struct transcript *t,
+                                                  const struct sentence_result *v);
 
 
 /* One crash of v as a line into buf: "scratch after kill -9: 4096 B \"abc...\"", or after a

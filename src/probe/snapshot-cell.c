@@ -2,6 +2,7 @@
 /* probe/snapshot-cell.c: what one cell of the page-cache grid shows, from a snapshot's facts. */
 #include <config.h>
 
+#include <string.h>
 #include <unistd.h>
 
 #include "probe/snapshot.h"

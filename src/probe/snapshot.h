@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "scenario/bufmode.h"
 
@@ -146,6 +147,15 @@ enum snap_cell_disk {
 	SNAP_DISK_ALLOCATED,     /* allocated; newer or not unknown (no dirty counts) */
 	SNAP_DISK_INLINE,        /* kept in the filesystem's metadata (btrfs): no data block */
 };
+
+/* True if the file of s lives in memory only (tmpfs, ramfs): no disk below its pages, so
+ * nothing of it is ever dirty or under writeback, whatever a page flag says. Inline: the
+ * lesson layer asks it of what the probes saw without using the probe layer. */
+static inline bool
+snapshot_in_memory(const struct snapshot *s)
+{
+	return strcmp(s->disk.fs, "tmpfs") == 0 || strcmp(s->disk.fs, "ramfs") == 0;
+}
 
 /* Cache state of cell i of c. */
 enum snap_cell_state snapshot_cell_state(const struct snap_cache *c, size_t i);

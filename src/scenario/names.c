@@ -128,3 +128,12 @@ scenario_names_of(const struct scn_name *t, int value)
 			return t->name;
 	return "?";
 }
+
+/* The facts of enum scn_fact a case or a mark may name, then the rest of enum scn_env. */
+const char *const scn_env_names[SCN_ENV__COUNT + 1] = {
+	[SCN_FACT_FS] = "fs", [SCN_FACT_PROBE] = "probe", [SCN_FACT_BLKSIZE] = "blksize",
+	[SCN_FACT_LARGE_FOLIOS] = "large_folios", [SCN_FACT_DELALLOC] = "delalloc",
+	[SCN_FACT_CACHESTAT] = "cachestat", [SCN_FACT_DIRTY] = "dirty", [SCN_FACT_DISK] = "disk",
+	[SCN_ENV_DEVICE] = "device", [SCN_ENV_KERNEL] = "kernel", [SCN_ENV_TIME] = "time",
+	[SCN_ENV_DIRTY_EXPIRE] = "dirty_expire", [SCN_ENV__COUNT] = NULL,
+};

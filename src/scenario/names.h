@@ -35,6 +35,10 @@ extern const struct scn_name scn_origins[];   /* enum ev_origin, as JSON names i
 extern const struct scn_name scn_origin_words[]; /* enum ev_origin, for people */
 extern const struct scn_name scn_cell_disks[]; /* enum snap_cell_disk */
 
+/* The names of enum scn_fact, then of the rest of enum scn_env (scenario.h): what a case's
+ * condition and a mark of narration may name besides the expectation keys; NULL-ended. */
+extern const char *const scn_env_names[];
+
 /* Name of value in t (the first that matches), "?" if none. */
 const char *scenario_names_of(const struct scn_name *t, int value);
 

@@ -157,12 +157,81 @@ struct scn_cond {
 	size_t n_values;
 };
 
+/*
+ * Narration bound to the facts it states (doc/scenarios.md, section 5). A say (or an intro) is
+ * parts; a part is one or more sentences, or alternatives of them, of which the run shows the
+ * first that holds here. A sentence rests on the facts its marks name: {name} quotes a value of
+ * the run, {name OP value} checks it and shows it, [name OP value] checks it and shows nothing,
+ * [key] rests on the step's own expectations of key.
+ */
+
+/* Names a mark may quote besides the expectation keys and the facts of enum scn_fact. */
+enum scn_env {
+	SCN_ENV_DEVICE = SCN_FACT__COUNT,  /* the device under the scratch file (/dev/loop2) */
+	SCN_ENV_KERNEL,                    /* the kernel's release (uname -r) */
+	SCN_ENV_TIME,                      /* how long the step's op took, with its unit */
+	SCN_ENV_DIRTY_EXPIRE,              /* vm.dirty_expire_centisecs, in seconds */
+	SCN_ENV__COUNT
+};
+
+/* What one mark of a sentence names. */
+enum scn_claim_kind {
+	SCN_CLAIM_QUOTE,           /* {key} or {env}: the run's value; rests on seeing it */
+	SCN_CLAIM_CHECK,           /* key OP value: an expectation written where it is said */
+	SCN_CLAIM_FACT,            /* fact = values / fact != values: fs = tmpfs, disk = no */
+	SCN_CLAIM_CITE,            /* [key]: the step's own expectations of key */
+};
+
+/* One fact a sentence rests on. */
+struct scn_claim {
+	enum scn_claim_kind kind;
+	int key;                   /* QUOTE, CHECK, CITE: an expectation key; else -1 */
+	int env;                   /* QUOTE of an environment name, FACT: an scn_fact or scn_env;
+	                              else -1 */
+	struct scn_expect want;    /* CHECK */
+	struct scn_cond cond;      /* FACT (negate: written with !=) */
+};
+
+/* A piece of a sentence as written: literal text, or the value of one of its claims. */
+struct scn_piece {
+	char *text;                /* literal text; NULL: the value of claims[claim] */
+	size_t claim;
+};
+
+/* One sentence: its pieces and the facts it rests on. */
+struct scn_sentence {
+	struct scn_piece *pieces;
+	size_t n_pieces;
+	struct scn_claim *claims;
+	size_t n_claims;
+	int line, col;             /* where it starts in the scenario file */
+};
+
+/* One alternative of a part: a sentence or more. */
+struct scn_alt {
+	struct scn_sentence *sentences;
+	size_t n_sentences;
+};
+
+/* One part of narration: its alternatives, in the order written (one when it has none). */
+struct scn_part {
+	struct scn_alt *alts;
+	size_t n_alts;
+};
+
+/* A say or an intro: its parts. */
+struct scn_narration {
+	struct scn_part *parts;
+	size_t n_parts;
+};
+
 /* A case of a step: when its conditions hold, its expectations are checked too and its say
  * (if any) replaces the step's. */
 struct scn_case {
 	struct scn_cond *conds;
 	size_t n_conds;
 	char *say;
+	struct scn_narration narr;     /* say, in sentences and facts */
 	struct scn_expect *expects;
 	size_t n_expects;
 	int line, col;
@@ -173,7 +242,8 @@ struct scn_step {
 	enum scn_op op;
 	struct scn_args args;
 	struct scn_sweep *sweep;   /* only for SCN_OP_SWEEP */
-	char *say;                 /* narration shown after the step; may be NULL */
+	char *say;                 /* narration shown after the step, as written; may be NULL */
+	struct scn_narration narr; /* say (or a note's text), in sentences and facts */
 	char *ask;                 /* the quiz question for this step; NULL: the key's own */
 	struct scn_expect *expects;
 	size_t n_expects;
@@ -204,6 +274,7 @@ struct scenario {
 	char *title;
 	char *source;
 	char *intro;
+	struct scn_narration intro_narr; /* intro, in sentences and facts of the environment */
 	struct scn_file file;
 	struct scn_step *steps;
 	size_t n_steps;

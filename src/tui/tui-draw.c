@@ -62,7 +62,7 @@ tui_draw(struct tui *t)
 {
 	struct view_frame f = {
 		.scn = t->s, .results = t->l != NULL ? lesson_results(t->l) : NULL,
-		.n_results = tui_count(t), .cur = t->cur,
+		.n_results = tui_count(t), .cur = t->cur, .lesson = t->l,
 		.initial = &t->initial, .live = t->live, .running = t->running,
 		.fs = t->l != NULL ? lesson_fs_name(t->l) : NULL,
 		.replay = tui_count(t) > 0 && t->cur < (long)tui_count(t) - 1 && !t->asking,

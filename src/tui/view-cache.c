@@ -14,14 +14,15 @@ static struct view_cell_state
 view_cache_range(const struct snapshot *s, uint64_t first, uint64_t n)
 {
 	const struct snap_cache *c = &s->cache;
-	struct view_cell_state st = { .first_page = first, .pages = n,
-	                              .dirty_unknown = !c->has_dirty };
+	/* On tmpfs a page is cached or not: there is no disk for it to be dirty against. */
+	bool states = c->has_dirty && !snapshot_in_memory(s);
+	struct view_cell_state st = { .first_page = first, .pages = n, .dirty_unknown = !states };
 	uint64_t ppc = c->pages_per_cell ? c->pages_per_cell : 1;
 
 	for (size_t i = first / ppc; i < c->n_cells && i * ppc < first + n; i++) {
 		st.cached += c->cells[i].cached;
-		st.dirty += c->cells[i].dirty;
-		st.writeback += c->cells[i].writeback;
+		st.dirty += states ? c->cells[i].dirty : 0;
+		st.writeback += states ? c->cells[i].writeback : 0;
 	}
 	return st;
 }
@@ -72,13 +73,16 @@ view_cache_cell_text(const struct snapshot *s, const struct view_cache_geom *geo
 
 	units_format_size(st.first_page * view_page_size(), a, sizeof a);
 	units_format_size((st.first_page + st.pages) * view_page_size(), b, sizeof b);
-	if (s->cache.has_dirty)
+	if (snapshot_in_memory(s))
+		snprintf(d, sizeof d, "none (no disk)");
+	else if (s->cache.has_dirty)
 		snprintf(d, sizeof d, "%" PRIu64, st.dirty);
 	else
 		snprintf(d, sizeof d, "?");
 	snprintf(buf, len, "cell %zu: pages %" PRIu64 "-%" PRIu64 " [%s, %s): %s; cached %" PRIu64
 	         ", dirty %s, writeback %" PRIu64,
-	         i, st.first_page, st.first_page + (st.pages ? st.pages - 1 : 0), a, b, names[k],
+	         i, st.first_page, st.first_page + (st.pages ? st.pages - 1 : 0), a, b,
+	         k == VG_RESIDENT && snapshot_in_memory(s) ? "cached" : names[k],
 	         st.cached, d, st.writeback);
 	return buf;
 }
@@ -116,14 +120,17 @@ view_cache_runs_text(const struct snapshot *s, const struct view_cache_geom *geo
 		units_format_size(run.first_page * view_page_size(), a, sizeof a);
 		units_format_size((run.first_page + run.pages) * view_page_size(), b,
 		                  sizeof b);
-		if (s->cache.has_dirty)
+		if (snapshot_in_memory(s))
+			snprintf(d, sizeof d, "none (no disk)");
+		else if (s->cache.has_dirty)
 			snprintf(d, sizeof d, "%" PRIu64, run.dirty);
 		else
 			snprintf(d, sizeof d, "?");
 		n += (size_t)snprintf(buf + n, len - n, "pages %" PRIu64 "-%" PRIu64 " [%s, %s) %s: "
 		                      "cached %" PRIu64 ", dirty %s, writeback %" PRIu64 "\n",
 		                      run.first_page, run.first_page + (run.pages ? run.pages - 1 : 0),
-		                      a, b, names[k], run.cached, d, run.writeback);
+		                      a, b, k == VG_RESIDENT && snapshot_in_memory(s) ? "cached" :
+		                      names[k], run.cached, d, run.writeback);
 		i = j;
 	}
 	return buf;
@@ -256,7 +263,11 @@ view_cache_origins_legend(const struct snapshot_origins *o, bool resident, bool 
 		e[n] = (struct view_legend){ v, GS_DIM, names[n], 0 };
 		n++;
 	}
-	if (o->n_by > 0 && o->by[0] > 0 && pg[SNAPSHOT_FROM_BEFORE] > 0)
+	if (o->n_by > 0 && o->by[0] > 0 && pg[SNAPSHOT_FROM_BEFORE] > 0 && brief && o->by_willneed[0])
+		/* The short form still names the advice: "before (step 12:..." hid it at 30 columns. */
+		snprintf(names[n], sizeof names[n], "%" PRIu64 " from WILLNEED (step %zu%s)",
+		         pg[SNAPSHOT_FROM_BEFORE], o->by[0], o->n_by > 1 ? ", ..." : "");
+	else if (o->n_by > 0 && o->by[0] > 0 && pg[SNAPSHOT_FROM_BEFORE] > 0)
 		snprintf(names[n], sizeof names[n], "%" PRIu64 " %s (step %zu%s%s)",
 		         pg[SNAPSHOT_FROM_BEFORE], brief ? "before" : "cached before", o->by[0],
 		         o->by_willneed[0] ? ": WILLNEED" : "", o->n_by > 1 ? ", ..." : "");
@@ -322,6 +333,12 @@ static const struct view_legend view_cache_legend_resident[] = {
 	{ .v = VG_ABSENT, .style = GS_DIM, .name = "absent" },
 };
 
+/* The legend of a file in memory (tmpfs): cached, or not; nothing is ever dirty there. */
+static const struct view_legend view_cache_legend_memory[] = {
+	{ .v = VG_RESIDENT, .style = GS_CLEAN, .name = "cached" },
+	{ .v = VG_ABSENT, .style = GS_DIM, .name = "absent" },
+};
+
 /* The pane's legend for a source with dirty counts or without. */
 const struct view_legend *
 view_cache_legend_of(bool has_dirty, size_t *n)
@@ -354,8 +371,10 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	int y = r.y, rows, srows, zoom_y = -1, counts_y;
 	uint64_t ppc = c->pages_per_cell ? c->pages_per_cell : 1;
 	int cw = look != NULL && look->big && r.w >= 16 ? 2 : 1, rh = 1;
-	size_t n_legend;
-	const struct view_legend *legend = view_cache_legend_of(c->has_dirty, &n_legend);
+	bool mem = snapshot_in_memory(now);
+	size_t n_legend = sizeof view_cache_legend_memory / sizeof view_cache_legend_memory[0];
+	const struct view_legend *legend = mem ? view_cache_legend_memory :
+	                                   view_cache_legend_of(c->has_dirty, &n_legend);
 	size_t zfirst = 0, zn = 0;
 	int legend_rows = tall ? view_legend_draw(NULL, 0, 0, r.w, 2, legend, n_legend, ascii) : 0;
 
@@ -456,7 +475,16 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		y = r.y + r.h - (tall ? 1 + legend_rows : 1) - notes;
 	if (y < gm.y + 1)
 		y = gm.y + 1;
-	if (c->has_dirty) {
+	if (mem) {
+		/* Not "dirty 0": a count of what cannot happen here would read as a measurement. */
+		snprintf(line, sizeof line, "cached %" PRIu64 "; %s has no disk: nothing to write back",
+		         c->cached, now->disk.fs);
+		if (text_width(line) > r.w)
+			snprintf(line, sizeof line, "cached %" PRIu64 "; nothing to write back",
+			         c->cached);
+		if (text_width(line) > r.w)
+			snprintf(line, sizeof line, "cached %" PRIu64 ", no disk", c->cached);
+	} else if (c->has_dirty) {
 		snprintf(line, sizeof line, "cached %" PRIu64 " dirty %" PRIu64 " writeback %" PRIu64,
 		         c->cached, c->dirty, c->writeback);
 		if (text_width(line) > r.w)

@@ -5,9 +5,12 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export/describe.h"
+#include "lesson/lesson.h"
+#include "lesson/narrate.h"
 #include "base/units.h"
 #include "scenario/names.h"
 #include "tui/view.h"
@@ -120,6 +123,19 @@ view_details_disk(struct view_details_buf *b, const struct snapshot *s)
 		                 ", read_bytes %" PRIu64 "\n", x->wchar, x->write_bytes, x->read_bytes);
 }
 
+/* Each unchecked sentence's reason ([?K]) and each false one, of the N sentences V. */
+static void
+view_details_reasons(struct view_details_buf *b, const struct sentence_result *v, size_t n)
+{
+	unsigned k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].outcome == SENTENCE_UNCHECKED)
+			view_details_add(b, "[?%u] not observable here: %s\n", ++k, v[i].why);
+		else if (v[i].outcome == SENTENCE_FALSE)
+			view_details_add(b, "false here, not told: \"%s\" (%s)\n", v[i].text, v[i].why);
+}
+
 /* The log: the intro before the first step; else the step's whole narration and calls. */
 static void
 view_details_log(struct view_details_buf *b, const struct view_frame *f)
@@ -129,17 +145,27 @@ view_details_log(struct view_details_buf *b, const struct view_frame *f)
 
 	if (sr == NULL) {
 		/* The intro, whole (a small screen cuts it). */
-		const char *in = f->scn->intro != NULL ? f->scn->intro :
+		const struct sentence_result *iv = NULL;
+		size_t n_iv = 0;
+		char *told = f->lesson != NULL && lesson_intro(f->lesson, &iv, &n_iv) != NULL ?
+		             narrate_marked(iv, n_iv) : NULL;
+		const char *in = told != NULL ? told : f->scn->intro != NULL ? f->scn->intro :
 		                 f->scn->title != NULL ? f->scn->title : "";
 		int il = (int)strlen(in);
 		while (il > 0 && in[il - 1] == '\n')
 			il--;
-		view_details_add(b, "%.*s\n\nno step has run yet: n runs the first", il, in);
+		view_details_add(b, "%.*s\n", il, in);
+		free(told);
+		view_details_reasons(b, iv, n_iv);
+		view_details_add(b, "\nno step has run yet: n runs the first");
 		return;
 	}
-	const char *say = step_result_say(sr);
+	char *told = sr->n_sentences > 0 ? narrate_marked(sr->sentences, sr->n_sentences) : NULL;
+	const char *say = told != NULL ? told : step_result_say(sr);
 	if (say != NULL)
 		view_details_add(b, "%s%s", say, say[0] && say[strlen(say) - 1] == '\n' ? "" : "\n");
+	free(told);
+	view_details_reasons(b, sr->sentences, sr->n_sentences);
 	if (sr->note[0] != '\0')
 		view_details_add(b, "%s\n", sr->note);
 	view_details_add(b, "\nstep %zu (%s), seen %s; op took %s inside the worker%s\n",

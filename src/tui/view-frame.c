@@ -5,10 +5,13 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export/describe.h"
 #include "lesson/expect.h"
+#include "lesson/lesson.h"
+#include "lesson/narrate.h"
 #include "base/units.h"
 #include "scenario/glossary.h"
 #include "tui/view.h"
@@ -158,6 +161,31 @@ view_frame_reflow(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/* Draw told sentences V (N of them) in r: the text, each unchecked sentence marked [?K] and
+ * its reason below, dim. Rows used; 0 when nothing was told. */
+static int
+view_frame_said(struct grid *g, struct grid_rect r, const struct sentence_result *v, size_t n)
+{
+	char *marked = narrate_marked(v, n), text[4096], why[640];
+	unsigned k = 0;
+	int y = 0;
+
+	if (marked == NULL || marked[0] == '\0') {
+		free(marked);
+		return 0;
+	}
+	y = grid_wrap(g, r, GS_NORMAL, view_frame_reflow(marked, text, sizeof text));
+	free(marked);
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].outcome != SENTENCE_UNCHECKED)
+			continue;
+		snprintf(why, sizeof why, "[?%u] not observable here: %s", ++k, v[i].why);
+		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
+		               GS_DIM, why);
+	}
+	return y;
+}
+
 /* Step st as the line of C fn writes (NULL: describe_step). */
 char *
 view_step_line(char *(*fn)(const struct scn_step *, char *, size_t), const struct scn_step *st,
@@ -171,7 +199,9 @@ int
 view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame *f)
 {
 	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
-	char buf[512], call[256], text[4096];
+	char buf[512], call[256], text[4096], buf2[4096];
+	const struct sentence_result *iv;
+	size_t in;
 	int y = 0;
 
 	if (r.w < 4)
@@ -183,6 +213,8 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		            f->ascii ? " ... (running)" : " \xe2\x80\xa6 (running)");
 		return 1;
 	}
+	if (sr == NULL && f->lesson != NULL && lesson_intro(f->lesson, &iv, &in) != NULL)
+		return view_frame_said(g, r, iv, in);
 	if (sr == NULL) {
 		const char *intro = f->scn->intro != NULL ? f->scn->intro : f->scn->title;
 		return grid_wrap(g, r, GS_NORMAL, view_frame_reflow(intro != NULL ? intro : "", text,
@@ -222,7 +254,11 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 			y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w,
 			                                      r.h - y > 0 ? r.h - y : 0 },
 			               GS_DIRTY, sr->changes.v[i].text);
-	if (step_result_say(sr) != NULL)
+	if (sr->n_sentences > 0 && sr->n_sentences > sr->n_false)
+		y += view_frame_said(g, (struct grid_rect){ r.x, r.y + y, r.w,
+		                                            r.h - y > 0 ? r.h - y : 0 },
+		                     sr->sentences, sr->n_sentences);
+	else if (step_result_say(sr) != NULL && sr->n_sentences == 0)
 		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
 		               GS_NORMAL, view_frame_reflow(step_result_say(sr), text, sizeof text));
 	else if (!sr->declined) {
@@ -230,6 +266,15 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 			grid_printf(g, r.x, r.y + y, r.w, GS_DIM, "step %zu: %s returned %" PRId64,
 			            sr->index + 1, call, sr->ret);
 		y++;
+	}
+	/* A sentence false here is not told: it failed, like an expectation, and says why. */
+	for (size_t i = 0; i < sr->n_sentences; i++) {
+		if (sr->sentences[i].outcome != SENTENCE_FALSE)
+			continue;
+		snprintf(text, sizeof text, "false here, not told: \"%.1500s\" (%.1500s)",
+		         sr->sentences[i].text, sr->sentences[i].why);
+		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
+		               GS_ERROR, view_frame_reflow(text, buf2, sizeof buf2));
 	}
 	/* What a pty or tail step printed is in the stdio pane (view_stdio_output). */
 	if (sr->note[0] != '\0')

@@ -167,6 +167,8 @@ size_t view_screen_hops(const struct step_result *sr, struct view_hop *hops, siz
 /* Everything the screen shows at one moment. */
 struct view_frame {
 	const struct scenario *scn;
+	const struct lesson *lesson; /* the run: its intro as it tells it (lesson_intro); NULL:
+	                                scn->intro as written (a traced program) */
 	const struct step_result *results;  /* history, oldest first */
 	size_t n_results;
 	long cur;                 /* shown result; -1: before the first step */

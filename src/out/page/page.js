@@ -352,6 +352,13 @@
 		});
 	}
 
+	/* The reason under a sentence that is not held, numbered n as its mark: what this run
+	 * could not see (unchecked) or what it saw instead (false). */
+	function marked(s, n) {
+		return el('p', 'why small ' + s.outcome, '[?' + n + '] ' +
+			(s.outcome === 'false' ? 'false here: ' : 'not observable here: ') + (s.why || ''));
+	}
+
 	/* What step i did: its call, what changed, its narration (with each sentence's mark when
 	 * the transcript carries them), its note. */
 	function drawWhat(i) {
@@ -368,14 +375,16 @@
 			add(box, el('p', 'change between data', c.text));
 		});
 		if (Array.isArray(st.sentences) && st.sentences.length > 0) {
-			const p = el('p');
+			const p = add(box, el('p')), why = [];
 			st.sentences.forEach(function (s) {
-				const sp = el('span', 'sentence data ' + s.outcome, s.text);
-				if (s.why)
-					sp.title = shown(s.why);
-				add(p, sp, ' ');
+				add(p, el('span', 'sentence data ' + s.outcome, s.text));
+				if (s.outcome !== 'held') {
+					why.push(s);
+					add(p, ' ', el('span', 'mark', '[?' + why.length + ']'));
+				}
+				add(p, ' ');
 			});
-			add(box, p);
+			why.forEach(function (s, n) { add(box, marked(s, n + 1)); });
 		} else if (st.say) {
 			prose(box, st.say);
 		}
@@ -584,9 +593,15 @@
 				add(dl, add(el('div'), el('dt', null, kv[0]), el('dd', 'data', kv[1])));
 		});
 		const intro = document.getElementById('intro');
-		if (sc.intro)
+		if (sc.intro) {
 			prose(intro, sc.intro);
-		else
+			/* The intro's sentences this run could not hold, each quoted with its reason. */
+			(sc.intro_sentences || []).filter(function (s) { return s.outcome !== 'held'; })
+				.forEach(function (s, n) {
+					add(intro, add(el('p', 'small'), el('span', 'sentence data ' + s.outcome, s.text)),
+						marked(s, n + 1));
+				});
+		} else
 			document.getElementById('intro-box').hidden = true;
 		if (T.program) {
 			const p = T.program;

@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: MIT */
+/* lesson/narrate.c: narration as this run tells it. Each sentence rests on the facts its marks
+ * name (load/narr.c); here each fact is looked up in what the run observed, the sentence is held,
+ * unchecked or false, and each part shows the first of its alternatives that is true here. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson/adapt.h"
+#include "lesson/expect.h"
+#include "lesson/narrate.h"
+#include "base/text.h"
+#include "base/units.h"
+#include "scenario/names.h"
+
+/* One fact of a sentence, looked up: its outcome, the text it shows, and why when not held. */
+struct narrate_fact {
+	enum sentence_outcome outcome;
+	char text[256];
+	char why[512];
+};
+
+/* What a check wants, as a reader says it ("2", "at least 1"), into buf. */
+static const char *
+narrate_want(const struct scn_expect *w, char *buf, size_t len)
+{
+	static const char *const words[] = {
+		[SCN_CMP_EQ] = "", [SCN_CMP_NE] = "not ", [SCN_CMP_LT] = "fewer than ",
+		[SCN_CMP_LE] = "at most ", [SCN_CMP_GT] = "more than ", [SCN_CMP_GE] = "at least ",
+	};
+	char v[96];
+
+	expect_format_want(w, v, sizeof v);
+	/* expect_format_want writes "OP VALUE": keep the value. */
+	const char *val = strchr(v, ' ');
+	snprintf(buf, len, "%s%s", words[w->cmp], val != NULL ? val + 1 : v);
+	return buf;
+}
+
+/* The value of environment name ENV (an scn_fact or scn_env) for sr, into buf. */
+static const char *
+narrate_env(const struct step_result *sr, int env, char *buf, size_t len)
+{
+	switch (env) {
+	case SCN_ENV_DEVICE:
+		snprintf(buf, len, "%s", sr->after.disk.device[0] ? sr->after.disk.device : "unknown");
+		return buf;
+	case SCN_ENV_KERNEL:
+		adapt_kernel(buf, len);
+		return buf;
+	case SCN_ENV_TIME:
+		return units_format_ns(sr->op_ns, buf, len);
+	case SCN_ENV_DIRTY_EXPIRE:
+		return adapt_dirty_expire(buf, len);
+	default:
+		return adapt_fact(sr, (enum scn_fact)env, buf, len);
+	}
+}
+
+/* Look claim c up in sr into f. */
+static void
+narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct narrate_fact *f)
+{
+	struct expect_result r;
+	char got[sizeof r.got_text];
+	int64_t num;
+
+	memset(f, 0, sizeof *f);
+	f->outcome = SENTENCE_HELD;
+	switch (c->kind) {
+	case SCN_CLAIM_QUOTE:
+		if (c->key < 0) {
+			narrate_env(sr, c->env, f->text, sizeof f->text);
+			return;
+		}
+		/* A value shown of a fact that does not apply here (dirty pages on tmpfs) is
+		 * never right, whatever it reads. */
+		if (!expect_applies(sr, (enum scn_key)c->key, f->why, sizeof f->why)) {
+			f->outcome = SENTENCE_FALSE;
+			return;
+		}
+		if (expect_observe(sr, (enum scn_key)c->key, &num, got, sizeof got)) {
+			snprintf(f->text, sizeof f->text, "%s", got);
+		} else if (num == EXPECT_ABSENT) {
+			f->outcome = SENTENCE_FALSE;
+			snprintf(f->why, sizeof f->why, "%s: %s", scenario_key_name(c->key), got);
+		} else {
+			f->outcome = SENTENCE_UNCHECKED;
+			snprintf(f->text, sizeof f->text, "unknown");
+			snprintf(f->why, sizeof f->why, "%s", got);
+		}
+		return;
+	case SCN_CLAIM_CHECK:
+		switch (expect_check(sr, &c->want, &r)) {
+		case EXPECT_HELD:
+			snprintf(f->text, sizeof f->text, "%s", r.got_text);
+			f->why[0] = '\0';
+			return;
+		case EXPECT_NOT_OBSERVABLE:
+			f->outcome = SENTENCE_UNCHECKED;
+			narrate_want(&c->want, f->text, sizeof f->text);
+			snprintf(f->why, sizeof f->why, "%s", r.got_text);
+			return;
+		case EXPECT_FAILED: {
+			char want[96];
+			/* Shown as written: the claim, not the run's value, is what is false. */
+			f->outcome = SENTENCE_FALSE;
+			narrate_want(&c->want, f->text, sizeof f->text);
+			snprintf(f->why, sizeof f->why, "%s %s, here %s",
+				 scenario_key_name(c->want.key),
+				 expect_format_want(&c->want, want, sizeof want), r.got_text);
+			return;
+		}
+		}
+		return;
+	case SCN_CLAIM_FACT: {
+		bool holds = adapt_cond_holds(&c->cond, sr) != c->cond.negate;
+		narrate_env(sr, c->cond.fact, f->text, sizeof f->text);
+		if (!holds) {
+			f->outcome = SENTENCE_FALSE;
+			snprintf(f->why, sizeof f->why, "%s is %s here", scn_env_names[c->cond.fact],
+				 f->text);
+		}
+		return;
+	}
+	case SCN_CLAIM_CITE: {
+		bool any = false;
+		for (size_t i = 0; i < sr->n_expects; i++) {
+			const struct expect_result *e = &sr->expects[i];
+			if ((int)e->want->key != c->key)
+				continue;
+			any = true;
+			if (e->outcome == EXPECT_FAILED) {
+				char want[96];
+				f->outcome = SENTENCE_FALSE;
+				snprintf(f->why, sizeof f->why, "%s %s, here %s",
+					 scenario_key_name(c->key),
+					 expect_format_want(e->want, want, sizeof want), e->got_text);
+				return;
+			}
+			if (e->outcome == EXPECT_NOT_OBSERVABLE) {
+				f->outcome = SENTENCE_UNCHECKED;
+				snprintf(f->why, sizeof f->why, "%s", e->got_text);
+			}
+		}
+		if (!any) {
+			f->outcome = SENTENCE_UNCHECKED;
+			snprintf(f->why, sizeof f->why, "no expectation of %s applies here",
+				 scenario_key_name(c->key));
+		}
+		return;
+	}
+	}
+}
+
+/* Append LEN bytes of T to the heap text *buf (*n used, *cap allocated); -1 out of memory. */
+static int
+narrate_append(char **buf, size_t *n, size_t *cap, const char *t, size_t len)
+{
+	if (*n + len + 1 > *cap) {
+		size_t c = (*n + len + 1) * 2;
+		char *v = realloc(*buf, c);
+		if (v == NULL)
+			return -1;
+		*buf = v;
+		*cap = c;
+	}
+	memcpy(*buf + *n, t, len);
+	*n += len;
+	(*buf)[*n] = '\0';
+	return 0;
+}
+
+/* Tell sentence s for sr into out (its text, outcome and why). 0, or -1 out of memory. */
+static int
+narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
+		 struct sentence_result *out)
+{
+	/* Each fact looked up once: what decides the sentence is what it shows. */
+	struct narrate_fact *f = calloc(s->n_claims + 1, sizeof *f);
+	size_t n = 0, cap = 0;
+
+	memset(out, 0, sizeof *out);
+	out->line = s->line;
+	out->col = s->col;
+	out->rests = s->n_claims > 0;
+	out->outcome = SENTENCE_HELD;
+	if (f == NULL || narrate_append(&out->text, &n, &cap, "", 0) != 0)
+		goto oom;
+	for (size_t i = 0; i < s->n_claims; i++) {
+		const struct scn_claim *c = &s->claims[i];
+		bool shown = false;
+		narrate_claim(sr, c, &f[i]);
+		for (size_t p = 0; p < s->n_pieces && !shown; p++)
+			shown = s->pieces[p].text == NULL && s->pieces[p].claim == i;
+		/* A value shown of a fact that does not apply here is false ("0 dirty" on
+		 * tmpfs); checked without being shown, it is the 0 its getter gives. */
+		if (shown && c->kind == SCN_CLAIM_CHECK && f[i].outcome != SENTENCE_FALSE &&
+		    !expect_applies(sr, c->want.key, f[i].why, sizeof f[i].why))
+			f[i].outcome = SENTENCE_FALSE;
+		if (f[i].outcome > out->outcome) {
+			out->outcome = f[i].outcome;
+			snprintf(out->why, sizeof out->why, "%s", f[i].why);
+		}
+	}
+	for (size_t p = 0; p < s->n_pieces; p++) {
+		const struct scn_piece *pc = &s->pieces[p];
+		char safe[256];
+		const char *t = pc->text;
+		if (t == NULL) {
+			/* Values come from the kernel and the filesystem: one line, no controls. */
+			text_safe(f[pc->claim].text, TEXT_LINE, safe, sizeof safe);
+			t = safe;
+		}
+		if (narrate_append(&out->text, &n, &cap, t, strlen(t)) != 0)
+			goto oom;
+	}
+	free(f);
+	return 0;
+oom:
+	free(f);
+	free(out->text);
+	out->text = NULL;
+	return -1;
+}
+
+/* Tell alternative a for sr into v (a->n_sentences results); its worst outcome in *worst. */
+static int
+narrate_alt(const struct step_result *sr, const struct scn_alt *a, struct sentence_result *v,
+	    enum sentence_outcome *worst)
+{
+	*worst = SENTENCE_HELD;
+	for (size_t i = 0; i < a->n_sentences; i++) {
+		if (narrate_sentence(sr, &a->sentences[i], &v[i]) != 0) {
+			for (size_t k = 0; k <= i; k++)
+				free(v[k].text);
+			return -1;
+		}
+		if (v[i].outcome > *worst)
+			*worst = v[i].outcome;
+	}
+	return 0;
+}
+
+/* Tell narration nr for sr: the sentences told (and the false ones) into *out (*n_out); the
+ * told text into *say. 0, or -1 out of memory. */
+static int
+narrate_tell(const struct step_result *sr, const struct scn_narration *nr, char **say,
+	     struct sentence_result **out, size_t *n_out)
+{
+	size_t total = 0, n = 0, len = 0, cap = 0;
+
+	*say = NULL;
+	*out = NULL;
+	*n_out = 0;
+	for (size_t i = 0; i < nr->n_parts; i++) {
+		size_t most = 0;
+		for (size_t j = 0; j < nr->parts[i].n_alts; j++)
+			if (nr->parts[i].alts[j].n_sentences > most)
+				most = nr->parts[i].alts[j].n_sentences;
+		total += most;
+	}
+	if (total == 0)
+		return 0;
+	*out = calloc(total, sizeof **out);
+	if (*out == NULL || narrate_append(say, &len, &cap, "", 0) != 0)
+		goto oom;
+	for (size_t i = 0; i < nr->n_parts; i++) {
+		const struct scn_part *p = &nr->parts[i];
+		struct sentence_result *v = *out + n;
+		size_t pick = 0;
+		enum sentence_outcome best = SENTENCE_FALSE + 1, worst;
+		/* The first alternative that holds; else the first with nothing false; else the
+		 * first, whose false sentences are not told. */
+		for (size_t j = 0; j < p->n_alts; j++) {
+			if (narrate_alt(sr, &p->alts[j], v, &worst) != 0)
+				goto oom;
+			for (size_t k = 0; k < p->alts[j].n_sentences; k++)
+				free(v[k].text);
+			if (worst < best) {
+				best = worst;
+				pick = j;
+			}
+			if (worst == SENTENCE_HELD)
+				break;
+		}
+		if (p->n_alts == 0)
+			continue;
+		if (best == SENTENCE_FALSE)
+			pick = 0;
+		if (narrate_alt(sr, &p->alts[pick], v, &worst) != 0)
+			goto oom;
+		for (size_t k = 0; k < p->alts[pick].n_sentences; k++) {
+			if (v[k].outcome == SENTENCE_FALSE)
+				continue;
+			if (len > 0 && (*say)[len - 1] != ' ' && (*say)[len - 1] != '\n' &&
+			    narrate_append(say, &len, &cap, " ", 1) != 0)
+				goto oom;
+			if (narrate_append(say, &len, &cap, v[k].text, strlen(v[k].text)) != 0)
+				goto oom;
+		}
+		n += p->alts[pick].n_sentences;
+	}
+	while (len > 0 && ((*say)[len - 1] == ' ' || (*say)[len - 1] == '\n'))
+		(*say)[--len] = '\0';
+	*n_out = n;
+	return 0;
+oom:
+	sentence_results_free(*out, n);
+	free(*say);
+	*out = NULL;
+	*say = NULL;
+	return -1;
+}
+
+/* Count the outcomes of sr's sentences; a false one fails the step. */
+static void
+narrate_count(struct step_result *sr)
+{
+	sr->n_unchecked = sr->n_false = 0;
+	for (size_t i = 0; i < sr->n_sentences; i++) {
+		sr->n_unchecked += sr->sentences[i].outcome == SENTENCE_UNCHECKED;
+		sr->n_false += sr->sentences[i].outcome == SENTENCE_FALSE;
+	}
+	if (sr->n_false > 0)
+		sr->ok = false;
+}
+
+/* Tell sr's narration. */
+int
+narrate_step(struct step_result *sr)
+{
+	const struct scn_step *st = sr->step;
+	const struct scn_narration *nr;
+
+	if (st == NULL)
+		return 0;
+	nr = &st->narr;
+	for (size_t i = 0; i < st->n_cases; i++)
+		if (st->cases[i].narr.n_parts > 0 && adapt_case_holds(&st->cases[i], sr)) {
+			nr = &st->cases[i].narr;
+			break;
+		}
+	free(sr->say);
+	sentence_results_free(sr->sentences, sr->n_sentences);
+	sr->sentences = NULL;
+	sr->n_sentences = 0;
+	if (narrate_tell(sr, nr, &sr->say, &sr->sentences, &sr->n_sentences) != 0)
+		return -1;
+	narrate_count(sr);
+	return 0;
+}
+
+/* Tell the intro. */
+int
+narrate_intro(const struct scenario *s, const struct snapshot *initial, char **say,
+	      struct sentence_result **v, size_t *n)
+{
+	struct step_result *sr = calloc(1, sizeof *sr);
+	int rc;
+
+	*say = NULL;
+	*v = NULL;
+	*n = 0;
+	if (sr == NULL)
+		return -1;
+	if (initial != NULL)
+		sr->after = *initial;
+	rc = narrate_tell(sr, &s->intro_narr, say, v, n);
+	free(sr);
+	return rc;
+}
+
+/* Sentence text T on one line. */
+char *
+narrate_line(const char *t)
+{
+	char *c = strdup(t);
+	size_t n = c != NULL ? strlen(c) : 0;
+
+	while (n > 0 && (c[n - 1] == ' ' || c[n - 1] == '\n'))
+		c[--n] = '\0';
+	for (size_t i = 0; i < n; i++)
+		c[i] = c[i] == '\n' ? ' ' : c[i];
+	return c;
+}
+
+/* The told text of V, unchecked sentences marked. */
+char *
+narrate_marked(const struct sentence_result *v, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	unsigned k = 0;
+
+	if (narrate_append(&buf, &len, &cap, "", 0) != 0)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *t = v[i].text;
+		size_t body = strlen(t);
+		char mark[24];
+		if (v[i].outcome == SENTENCE_FALSE)
+			continue;
+		while (body > 0 && (t[body - 1] == ' ' || t[body - 1] == '\n'))
+			body--;
+		if (len > 0 && buf[len - 1] != ' ' && buf[len - 1] != '\n' &&
+		    narrate_append(&buf, &len, &cap, " ", 1) != 0)
+			goto oom;
+		if (narrate_append(&buf, &len, &cap, t, body) != 0)
+			goto oom;
+		if (v[i].outcome == SENTENCE_UNCHECKED) {
+			snprintf(mark, sizeof mark, " [?%u]", ++k);
+			if (narrate_append(&buf, &len, &cap, mark, strlen(mark)) != 0)
+				goto oom;
+		}
+		if (narrate_append(&buf, &len, &cap, t + body, strlen(t + body)) != 0)
+			goto oom;
+	}
+	while (len > 0 && (buf[len - 1] == ' ' || buf[len - 1] == '\n'))
+		buf[--len] = '\0';
+	return buf;
+oom:
+	free(buf);
+	return NULL;
+}

@@ -1,0 +1,789 @@
+/* SPDX-License-Identifier: MIT */
+/* narr.c: narration bound to facts: a say or an intro read into parts, alternatives and
+ * sentences, each sentence with the facts its marks name ({cache.pages = 2}, [fs = tmpfs]),
+ * and the rule that a sentence stating a state or a count rests on a fact of it. */
+#include <config.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load/load-int.h"
+
+/*
+ * What a sentence may not state unless it rests on a fact of the same kind: the state words
+ * and the units of counts. A sentence has the backing when one of its claims names a key
+ * starting with one of KEYS (a quote, a check or a citation), or checks one of FACTS.
+ */
+struct narr_family {
+	const char *what;          /* for messages */
+	const char *hint;          /* marks that would back it, for messages */
+	const char *const *words;  /* lowercase; a phrase matches as whole words */
+	const char *keys;          /* key prefixes, space-separated; "" any key */
+	unsigned facts;            /* 1 << scn_fact */
+};
+#define NARR_FACT(f) (1u << SCN_FACT_##f)
+static const char *const narr_dirty_words[] = {
+	"dirty", "clean", "written back", "writeback", NULL,
+};
+static const char *const narr_cached_words[] = { "cached", NULL };
+static const char *const narr_disk_words[] = {
+	"allocated", "allocate", "allocates", "allocation", "delalloc", "on the disk", "on disk",
+	"the device", NULL,
+};
+static const char *const narr_page_units[] = { "page", "pages", "folio", "folios", NULL };
+static const char *const narr_byte_units[] = {
+	"byte", "bytes", "b", "kib", "mib", "gib", "kb", "mb", "gb", NULL,
+};
+static const char *const narr_call_units[] = { "call", "calls", "()", NULL };
+static const struct narr_family narr_states[] = {
+	{ "the dirty state of pages", "{cache.dirty_pages}, [cache.dirty_pages = 0], [fs = tmpfs]",
+	  narr_dirty_words, "cache.dirty_pages cache.writeback_pages",
+	  NARR_FACT(FS) | NARR_FACT(DIRTY) | NARR_FACT(DISK) | NARR_FACT(LARGE_FOLIOS) },
+	{ "what is cached", "{cache.pages}, [cache.pages >= 1]", narr_cached_words, "cache.", NARR_FACT(FS) },
+	/* What reached a crash lab's device, and what a power cut kept, are facts of the disk. */
+	{ "the disk", "[disk.allocated_bytes = 0], {disk.delalloc_bytes}, [device.writes >= 1]",
+	  narr_disk_words, "disk. device. crash.power.", NARR_FACT(FS) | NARR_FACT(DISK) |
+	  NARR_FACT(DELALLOC) },
+};
+static const struct narr_family narr_counts[] = {
+	{ "a number of pages", "{cache.pages}, [cache.dirty_pages = 2]", narr_page_units, "cache.", NARR_FACT(FS) | NARR_FACT(LARGE_FOLIOS) },
+	{ "a number of bytes", "{stdio.pending}, [bytes.written = 4KiB]", narr_byte_units, "", 0 },
+	{ "a number of calls", "[calls.write = 1], {calls.read}", narr_call_units, "calls. bytes. result.", 0 },
+};
+static const char *const narr_numbers[] = {
+	"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+	"twelve", "sixteen", "both", NULL,
+};
+/* Words that end with a period but do not end a sentence. */
+static const char *const narr_abbrevs[] = { "e.g.", "i.e.", "etc.", "vs.", "cf.", NULL };
+
+/* One text being read: where it was written and what it belongs to. */
+struct narr_ctx {
+	struct scn_load *ld;
+	const struct yamlpos_node *node;   /* the scalar it came from */
+	const char *bol;                   /* the start of its line in the file's text */
+	const struct scn_step *st;         /* NULL: the intro (facts of the environment only) */
+	const char *where;                 /* "the say of step 3", "the intro" */
+	bool rule;                         /* apply the rest-on rule (says, not intros) */
+};
+
+/* The names a mark may take, for messages: "an expectation key or fs, probe, ...". */
+static const char *
+narr_names(char *buf, size_t len)
+{
+	char list[200];
+
+	snprintf(buf, len, "an expectation key or %s", scenario_cond_list(scn_env_names, list,
+									  sizeof list));
+	return buf;
+}
+
+/* Point cx at node N: where its line starts in the file's text (NULL without the text).
+ * The load's cursor remembers the last line found: nodes come nearly in order. */
+static void
+narr_at_node(struct narr_ctx *cx, const struct yamlpos_node *n)
+{
+	struct scn_load *ld = cx->ld;
+
+	cx->node = n;
+	cx->bol = NULL;
+	if (ld->src == NULL)
+		return;
+	if (ld->src_cur == NULL || ld->src_line > n->line) {
+		ld->src_cur = ld->src;
+		ld->src_line = 1;
+	}
+	for (; *ld->src_cur != '\0' && ld->src_line < n->line; ld->src_cur++)
+		ld->src_line += *ld->src_cur == '\n';
+	cx->bol = ld->src_cur;
+}
+
+/*
+ * Where the text at P (inside the value of ctx's node, VALUE) starts in the file: the node's
+ * own place when P is its start, else the first place after the node's line start where the
+ * first words of P are written (block scalars fold and indent their lines: the words are
+ * searched with any white space between them), within NARR_LOCATE_SPAN bytes. The node's
+ * place if they are not found.
+ */
+#define NARR_LOCATE_SPAN 65536
+static void
+narr_locate(const struct narr_ctx *cx, const char *value, const char *p, int *line, int *col)
+{
+	const char *src = cx->ld->src, *s = cx->bol;
+	int l = cx->node->line;
+
+	*line = cx->node->line;
+	*col = cx->node->col;
+	if (p == value || src == NULL || s == NULL)
+		return;
+	for (; *s != '\0' && s - cx->bol < NARR_LOCATE_SPAN; s++) {
+		const char *a = s, *b = p;
+		int words = 0;
+		while (*b != '\0' && words < 4) {
+			if (isspace((unsigned char)*b)) {
+				if (!isspace((unsigned char)*a))
+					break;
+				while (isspace((unsigned char)*a))
+					a++;
+				while (isspace((unsigned char)*b))
+					b++;
+				words++;
+				continue;
+			}
+			if (*a != *b)
+				break;
+			a++;
+			b++;
+		}
+		if (*b == '\0' || words == 4) {
+			const char *bol = s;
+			while (bol > src && bol[-1] != '\n')
+				bol--;
+			*line = l;
+			*col = (int)(s - bol) + 1;
+			return;
+		}
+		l += *s == '\n';
+	}
+}
+
+/* Add a piece to sentence S: literal text T (LEN bytes), or claim CLAIM when T is NULL. */
+static void
+narr_piece(struct scn_load *ld, struct scn_sentence *s, const char *t, size_t len, size_t claim)
+{
+	struct scn_piece *v = realloc(s->pieces, (s->n_pieces + 1) * sizeof *v);
+
+	if (v == NULL) {
+		ld->oom = true;
+		return;
+	}
+	s->pieces = v;
+	v[s->n_pieces].claim = claim;
+	v[s->n_pieces].text = NULL;
+	if (t != NULL) {
+		v[s->n_pieces].text = strndup(t, len);
+		if (v[s->n_pieces].text == NULL) {
+			ld->oom = true;
+			return;
+		}
+	}
+	s->n_pieces++;
+}
+
+/* A new claim of sentence S (zeroed, key and env -1), or NULL out of memory. */
+static struct scn_claim *
+narr_claim_new(struct scn_load *ld, struct scn_sentence *s)
+{
+	struct scn_claim *v = realloc(s->claims, (s->n_claims + 1) * sizeof *v);
+
+	if (v == NULL) {
+		ld->oom = true;
+		return NULL;
+	}
+	s->claims = v;
+	memset(&v[s->n_claims], 0, sizeof v[s->n_claims]);
+	v[s->n_claims].key = -1;
+	v[s->n_claims].env = -1;
+	return &v[s->n_claims++];
+}
+
+/* True if the step, or one of its cases, expects KEY. */
+static bool
+narr_step_expects(const struct scn_step *st, int key)
+{
+	for (size_t c = 0; c <= st->n_cases; c++) {
+		const struct scn_expect *e = c == 0 ? st->expects : st->cases[c - 1].expects;
+		size_t n = c == 0 ? st->n_expects : st->cases[c - 1].n_expects;
+		for (size_t i = 0; i < n; i++)
+			if ((int)e[i].key == key)
+				return true;
+	}
+	return false;
+}
+
+/* Parse the values V ("tmpfs", "ext4|xfs") of fact F into claim c; 0 if all are known. */
+static int
+narr_fact_values(const struct narr_ctx *cx, const struct yamlpos_node *at, struct scn_claim *c,
+		 const char *v)
+{
+	size_t n = 1;
+	int rc = 0;
+
+	for (const char *p = v; *p != '\0'; p++)
+		n += *p == '|';
+	c->cond.values = calloc(n, sizeof *c->cond.values);
+	if (c->cond.values == NULL) {
+		cx->ld->oom = true;
+		return -1;
+	}
+	for (const char *p = v; ; ) {
+		size_t len = strcspn(p, "|");
+		char *one = strndup(p, len);
+		if (one == NULL) {
+			cx->ld->oom = true;
+			return -1;
+		}
+		c->cond.values[c->cond.n_values++] = one;
+		if (scenario_cond_value(cx->ld, at, c->cond.fact, &c->cond.values[c->cond.n_values - 1],
+					cx->where) != 0)
+			rc = -1;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	return rc;
+}
+
+/* Parse one claim TEXT (LEN bytes: "cache.pages = 2", "fs", "fs != tmpfs") of a mark shown
+ * ({}) or not ([]) into sentence s; report mistakes at AT. */
+static void
+narr_claim(const struct narr_ctx *cx, const struct yamlpos_node *at, struct scn_sentence *s,
+	   const char *text, size_t len, bool shown)
+{
+	char buf[256], name[48], names[256];
+	const char *p, *rest;
+	struct scn_claim *c;
+	int key, env;
+
+	snprintf(buf, sizeof buf, "%.*s", (int)len, text);
+	for (p = buf; isspace((unsigned char)*p); p++)
+		;
+	rest = p + strcspn(p, " \t\n<>=!");
+	snprintf(name, sizeof name, "%.*s", (int)(rest - p), p);
+	while (isspace((unsigned char)*rest))
+		rest++;
+	key = scenario_key_find(name);
+	env = scenario_cond_index(scn_env_names, name);
+	if (name[0] == '\0') {
+		scenario_at(cx->ld, at, "an empty mark %c%s%c in %s names no fact (write %c%c for a "
+			    "%s)", shown ? '{' : '[', buf, shown ? '}' : ']', cx->where,
+			    shown ? '{' : '[', shown ? '{' : '[', shown ? "brace" : "bracket");
+		return;
+	}
+	if (key < 0 && env < 0) {
+		const char *all[SCN_KEY__COUNT + SCN_ENV__COUNT], *near;
+		for (size_t k = 0; k < SCN_KEY__COUNT; k++)
+			all[k] = scn_key_table[k].name;
+		for (size_t k = 0; k < SCN_ENV__COUNT; k++)
+			all[SCN_KEY__COUNT + k] = scn_env_names[k];
+		near = scenario_report_suggest(name, all, SCN_KEY__COUNT + SCN_ENV__COUNT);
+		if (near != NULL)
+			scenario_at(cx->ld, at, "unknown name '%s' in %c%s%c in %s (did you mean '%s'?)",
+				    name, shown ? '{' : '[', buf, shown ? '}' : ']', cx->where, near);
+		else
+			scenario_at(cx->ld, at, "unknown name '%s' in %c%s%c in %s (use %s)", name,
+				    shown ? '{' : '[', buf, shown ? '}' : ']', cx->where,
+				    narr_names(names, sizeof names));
+		return;
+	}
+	if (key >= 0 && cx->st == NULL) {
+		scenario_at(cx->ld, at, "%s names %s, a fact of a step: the intro is shown before "
+			    "the first step and may name only fs, probe, blksize, device, kernel and "
+			    "the facts of the filesystem", cx->where, name);
+		return;
+	}
+	if ((c = narr_claim_new(cx->ld, s)) == NULL)
+		return;
+	c->key = key;
+	c->env = key >= 0 ? -1 : env;
+	if (*rest == '\0') {
+		c->kind = shown ? SCN_CLAIM_QUOTE : SCN_CLAIM_CITE;
+		if (!shown && key < 0)
+			scenario_at(cx->ld, at, "[%s] in %s checks nothing: write [%s = value] to rest "
+				    "on it, or {%s} to show it", name, cx->where, name, name);
+		else if (!shown && !narr_step_expects(cx->st, key))
+			scenario_at(cx->ld, at, "[%s] in %s rests on the step's expectations of %s, and "
+				    "the step has none: write [%s = value]", name, cx->where, name, name);
+		if (key >= 0 && cx->st != NULL && !scenario_key_applies((enum scn_key)key, cx->st->op))
+			scenario_at(cx->ld, at, "%s in %s: %s is not a fact of %s steps", name,
+				    cx->where, name, scn_op_table[cx->st->op].name);
+		return;
+	}
+	if (key >= 0) {
+		c->kind = SCN_CLAIM_CHECK;
+		c->want.key = (enum scn_key)key;
+		c->want.source = scenario_value_strdup(cx->ld, rest);
+		c->want.line = at->line;
+		c->want.col = at->col;
+		if (scenario_value_expect(cx->ld, at, rest, &c->want) == 0 &&
+		    !scenario_key_applies(c->want.key, cx->st->op))
+			scenario_at(cx->ld, at, "%s in %s: %s is not a fact of %s steps", name,
+				    cx->where, name, scn_op_table[cx->st->op].name);
+		return;
+	}
+	c->kind = SCN_CLAIM_FACT;
+	if (env >= SCN_FACT__COUNT) {
+		scenario_at(cx->ld, at, "%s can be shown ({%s}), not checked, in %s", name, name,
+			    cx->where);
+		return;
+	}
+	c->cond.fact = (enum scn_fact)env;
+	if (strncmp(rest, "!=", 2) == 0)
+		c->cond.negate = true;
+	else if (rest[0] != '=' || rest[1] == '=')
+		scenario_at(cx->ld, at, "%s takes = or != in %s (%s = a|b), not '%s'", name,
+			    cx->where, name, rest);
+	rest += c->cond.negate ? 2 : 1;
+	while (isspace((unsigned char)*rest))
+		rest++;
+	if (*rest == '\0')
+		scenario_at(cx->ld, at, "%s in %s has no value to compare with", name, cx->where);
+	else
+		narr_fact_values(cx, at, c, rest);
+}
+
+/* Parse mark TEXT (LEN bytes, between the braces or brackets) into sentence s, at AT. */
+static void
+narr_mark(const struct narr_ctx *cx, const struct yamlpos_node *at, struct scn_sentence *s,
+	  const char *text, size_t len, bool shown)
+{
+	if (shown) {
+		narr_claim(cx, at, s, text, len, true);
+		narr_piece(cx->ld, s, NULL, 0, s->n_claims > 0 ? s->n_claims - 1 : 0);
+		return;
+	}
+	for (size_t i = 0; i <= len; ) {
+		size_t n = 0;
+		while (i + n < len && text[i + n] != ',')
+			n++;
+		narr_claim(cx, at, s, text + i, n, false);
+		i += n + 1;
+	}
+}
+
+/* The end of the mark that starts at P ('{' or '['), or NULL when it is not closed. */
+static const char *
+narr_mark_end(const char *p)
+{
+	const char *e = strchr(p, *p == '{' ? '}' : ']');
+
+	if (e == NULL || memchr(p, '\n', (size_t)(e - p)) != NULL || e - p > 120)
+		return NULL;
+	return e;
+}
+
+/* True if the sentence that P is inside ends just after P (at a '.', '!' or '?'). */
+static bool
+narr_ends_here(const char *start, const char *p)
+{
+	const char *w = p;
+
+	if (*p != '.' && *p != '!' && *p != '?')
+		return false;
+	p++;
+	while (*p == ')' || *p == '"' || *p == '\'')
+		p++;
+	if (*p != '\0' && !isspace((unsigned char)*p))
+		return false;
+	while (w > start && !isspace((unsigned char)w[-1]))
+		w--;
+	for (size_t i = 0; narr_abbrevs[i] != NULL; i++) {
+		size_t n = strlen(narr_abbrevs[i]);
+		if (strncasecmp(w, narr_abbrevs[i], n) == 0 && w + n == p)
+			return false;
+	}
+	return true;
+}
+
+/* Lowercase copy of sentence s as a reader sees it, for the rest-on rule: shown marks as
+ * "#" (a value of the run, not a number written down), the rest left out. A heap string, or
+ * NULL out of memory. */
+static char *
+narr_plain(const struct scn_sentence *s)
+{
+	size_t n = 0, len = 1;
+	char *buf;
+
+	for (size_t i = 0; i < s->n_pieces; i++)
+		len += s->pieces[i].text != NULL ? strlen(s->pieces[i].text) : 1;
+	if ((buf = malloc(len)) == NULL)
+		return NULL;
+	for (size_t i = 0; i < s->n_pieces; i++) {
+		const char *t = s->pieces[i].text != NULL ? s->pieces[i].text : "#";
+		for (; *t != '\0'; t++)
+			buf[n++] = *t == '-' ? ' ' : (char)tolower((unsigned char)*t);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* True if s has a claim that backs family F. */
+static bool
+narr_backed(const struct scn_sentence *s, const struct narr_family *f)
+{
+	for (size_t i = 0; i < s->n_claims; i++) {
+		const struct scn_claim *c = &s->claims[i];
+		if (c->kind == SCN_CLAIM_FACT) {
+			if (f->facts & (1u << c->cond.fact))
+				return true;
+			continue;
+		}
+		if (c->key < 0)
+			continue;
+		const char *kn = scn_key_table[c->key].name;
+		if (f->keys[0] == '\0')
+			return true;
+		for (const char *k = f->keys; *k != '\0'; ) {
+			size_t n = strcspn(k, " ");
+			if (strncmp(kn, k, n) == 0)
+				return true;
+			k += n + (k[n] == ' ');
+		}
+	}
+	return false;
+}
+
+/* True if phrase W occurs in PLAIN as whole words. */
+static bool
+narr_has_words(const char *plain, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = strstr(plain, w); p != NULL; p = strstr(p + 1, w))
+		if ((p == plain || (!isalnum((unsigned char)p[-1]) && p[-1] != '_')) &&
+		    !isalnum((unsigned char)p[n]) && p[n] != '_')
+			return true;
+	return false;
+}
+
+/* The count in PLAIN a unit of F follows (a number in digits or words, then at most two words,
+ * then the unit: "2 dirty pages", "one write(4096)", "64 KiB"), or NULL. Written into buf. */
+static const char *
+narr_count(const char *plain, const struct narr_family *f, char *buf, size_t len)
+{
+	for (const char *p = plain; *p != '\0'; ) {
+		const char *w = p;
+		size_t n;
+		while (*w != '\0' && !isalnum((unsigned char)*w))
+			w++;
+		n = strspn(w, "abcdefghijklmnopqrstuvwxyz0123456789.,");
+		while (n > 0 && (w[n - 1] == '.' || w[n - 1] == ','))
+			n--;
+		if (n == 0)
+			break;
+		p = w + n;
+		bool digits = isdigit((unsigned char)*w);
+		char word[24];
+		snprintf(word, sizeof word, "%.*s", (int)n, w);
+		if (!digits && scenario_cond_index(narr_numbers, word) < 0)
+			continue;
+		/* "the one fsync() needs": a pronoun, not a count. */
+		if (!digits && w >= plain + 4 && strncmp(w - 4, "the ", 4) == 0)
+			continue;
+		/* The unit: the next word, or the one after it ("2 dirty pages"). */
+		const char *q = p;
+		for (int k = 0; k < 2; k++) {
+			while (*q == ' ' || *q == '\t' || *q == '\n')
+				q++;
+			size_t m = strspn(q, "abcdefghijklmnopqrstuvwxyz_");
+			char unit[32];
+			snprintf(unit, sizeof unit, "%.*s", (int)m, q);
+			if (m > 0 && scenario_cond_index(f->words, unit) >= 0 && !isalnum((unsigned char)q[m])) {
+				snprintf(buf, len, "%s %s", word, unit);
+				return buf;
+			}
+			/* A call: a name followed by "(" ("one write(4096)"). */
+			if (m > 0 && q[m] == '(' && scenario_cond_index(f->words, "()") >= 0) {
+				snprintf(buf, len, "%s %s()", word, unit);
+				return buf;
+			}
+			if (m == 0 || !isalpha((unsigned char)*q))
+				break;
+			q += m;
+		}
+	}
+	return NULL;
+}
+
+/* The rest-on rule for sentence s: a state word or a count rests on a fact of its kind. */
+static void
+narr_rule(const struct narr_ctx *cx, const struct yamlpos_node *at, const struct scn_sentence *s)
+{
+	char *plain = narr_plain(s), count[64];
+
+	if (plain == NULL) {
+		cx->ld->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < sizeof narr_states / sizeof narr_states[0]; i++) {
+		const struct narr_family *f = &narr_states[i];
+		for (size_t j = 0; f->words[j] != NULL; j++)
+			if (narr_has_words(plain, f->words[j]) && !narr_backed(s, f)) {
+				scenario_at(cx->ld, at, "'%s' in %s states %s, and the sentence rests on "
+					    "no fact of it: name one (%s; doc/scenarios.md, section 5)",
+					    f->words[j], cx->where, f->what, f->hint);
+				free(plain);
+				return;
+			}
+	}
+	for (size_t i = 0; i < sizeof narr_counts / sizeof narr_counts[0]; i++) {
+		const struct narr_family *f = &narr_counts[i];
+		if (narr_count(plain, f, count, sizeof count) != NULL && !narr_backed(s, f)) {
+			scenario_at(cx->ld, at, "'%s' in %s states %s, and the sentence rests on no "
+				    "fact of it: name one (%s; doc/scenarios.md, section 5)", count,
+				    cx->where, f->what, f->hint);
+			free(plain);
+			return;
+		}
+	}
+	free(plain);
+}
+
+/* Read one sentence, START to END (its trailing white space up to NEXT kept as text), of the
+ * value VALUE into s. */
+static void
+narr_sentence(const struct narr_ctx *cx, const char *value, const char *start, const char *end,
+	      const char *next, struct scn_sentence *s)
+{
+	struct yamlpos_node at = *cx->node;
+	const char *lit = start;
+
+	narr_locate(cx, value, start, &s->line, &s->col);
+	at.line = s->line;
+	at.col = s->col;
+	at.is_null = 0;
+	for (const char *p = start; p < end; p++) {
+		if ((*p == '{' || *p == '[') && p[1] == *p) {
+			narr_piece(cx->ld, s, lit, (size_t)(p - lit) + 1, 0);
+			lit = p + 2;
+			p++;
+			continue;
+		}
+		if (*p != '{' && *p != '[')
+			continue;
+		const char *e = narr_mark_end(p);
+		if (e == NULL || e >= end) {
+			scenario_report_error(cx->ld, at.line, at.col,
+					      "'%c' without '%c' in %s (write %c%c for a %s)", *p,
+				    *p == '{' ? '}' : ']', cx->where, *p, *p,
+				    *p == '{' ? "brace" : "bracket");
+			lit = p;
+			break;
+		}
+		/* A silent mark takes the space before it when punctuation or a space follows:
+		 * "happened [calls.write = 1]." reads "happened.". */
+		const char *cut = p;
+		if (*p == '[' && (e[1] == '\0' || strchr(" \t\n.,;:!?)", e[1]) != NULL))
+			while (cut > lit && (cut[-1] == ' ' || cut[-1] == '\t' || cut[-1] == '\n'))
+				cut--;
+		if (cut > lit)
+			narr_piece(cx->ld, s, lit, (size_t)(cut - lit), 0);
+		narr_mark(cx, &at, s, p + 1, (size_t)(e - p - 1), *p == '{');
+		lit = e + 1;
+		p = e;
+	}
+	if (next > lit)
+		narr_piece(cx->ld, s, lit, (size_t)(next - lit), 0);
+	if (cx->rule)
+		narr_rule(cx, &at, s);
+}
+
+/* Split TEXT (the value of ctx's node) into sentences, into alternative a. */
+static void
+narr_text(const struct narr_ctx *cx, const char *text, struct scn_alt *a)
+{
+	const char *p = text;
+
+	/* Blank lines go; the first line's indentation stays (an intro may open with code). */
+	for (const char *q = text; *q == ' ' || *q == '\t' || *q == '\n'; q++)
+		p = *q == '\n' || q[1] == '\0' ? q + 1 : p;
+	while (*p != '\0') {
+		const char *start = p, *end;
+		int paren = 0;
+		for (end = p; *end != '\0'; end++) {
+			if ((*end == '{' || *end == '[') && end[1] == *end) {
+				end++;
+				continue;
+			}
+			if (*end == '{' || *end == '[') {
+				const char *e = narr_mark_end(end);
+				if (e != NULL)
+					end = e;
+				continue;
+			}
+			paren += *end == '(' ? 1 : *end == ')' && paren > 0 ? -1 : 0;
+			if (end[0] == '\n' && end[1] == '\n')
+				break;
+			if (paren == 0 && narr_ends_here(start, end)) {
+				end++;
+				while (*end == ')' || *end == '"' || *end == '\'')
+					end++;
+				break;
+			}
+		}
+		const char *next = end;
+		while (isspace((unsigned char)*next))
+			next++;
+		struct scn_sentence *v = realloc(a->sentences, (a->n_sentences + 1) * sizeof *v);
+		if (v == NULL) {
+			cx->ld->oom = true;
+			return;
+		}
+		a->sentences = v;
+		memset(&v[a->n_sentences], 0, sizeof v[a->n_sentences]);
+		narr_sentence(cx, text, start, end, next, &v[a->n_sentences++]);
+		p = next;
+	}
+}
+
+/* Check the shape of a say or intro N: a text, or a list of parts, each a text or a list of
+ * alternative texts. */
+void
+scenario_narr_schema(struct scn_load *ld, const struct yamlpos_node *n)
+{
+	if (n->kind == YAMLPOS_SCALAR)
+		return;
+	if (n->kind == YAMLPOS_MAP) {
+		scenario_at(ld, n, "'%s' takes a text, or a list of parts (each a text or a list of "
+			    "alternative texts), not a mapping", n->key);
+		return;
+	}
+	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, n); c != NULL;
+	     c = yamlpos_next(ld->ix, c)) {
+		if (c->kind == YAMLPOS_MAP)
+			scenario_at(ld, c, "part %zu of '%s' takes a text or a list of alternative "
+				    "texts, not a mapping", c->index + 1, n->key);
+		if (c->kind != YAMLPOS_SEQ)
+			continue;
+		for (const struct yamlpos_node *a = yamlpos_first(ld->ix, c); a != NULL;
+		     a = yamlpos_next(ld->ix, a))
+			if (a->kind != YAMLPOS_SCALAR)
+				scenario_at(ld, a, "alternative %zu of part %zu of '%s' takes a text, "
+					    "not %s", a->index + 1, c->index + 1, n->key,
+					    a->kind == YAMLPOS_SEQ ? "a list" : "a mapping");
+	}
+}
+
+/* Read alternative text node A (a scalar) of part p. */
+static void
+narr_alt(struct narr_ctx *cx, const struct yamlpos_node *a, struct scn_part *p)
+{
+	struct scn_alt *v = realloc(p->alts, (p->n_alts + 1) * sizeof *v);
+
+	if (v == NULL) {
+		cx->ld->oom = true;
+		return;
+	}
+	p->alts = v;
+	memset(&v[p->n_alts], 0, sizeof v[p->n_alts]);
+	narr_at_node(cx, a);
+	if (a->value != NULL && !a->is_null)
+		narr_text(cx, a->value, &v[p->n_alts]);
+	p->n_alts++;
+	/* An alternative after the first is shown where the first is false: it must say why. */
+	if (p->n_alts > 1) {
+		const struct scn_alt *alt = &v[p->n_alts - 1];
+		size_t claims = 0;
+		for (size_t i = 0; i < alt->n_sentences; i++)
+			claims += alt->sentences[i].n_claims;
+		if (claims == 0)
+			scenario_at(cx->ld, a, "alternative %zu in %s rests on no fact, so it would "
+				    "hide any difference: name what makes it true here ([fs = tmpfs], "
+				    "{cache.pages = 0})", p->n_alts, cx->where);
+	}
+}
+
+/* Read say or intro N (NULL: none) into out. ST is the step (NULL for the intro), WHERE names
+ * the text in messages ("the say of step 3"). */
+void
+scenario_narr_parse(struct scn_load *ld, struct scn_narration *out, const struct yamlpos_node *n,
+		    const struct scn_step *st, const char *where)
+{
+	/* A sweep's narration reads its table, which holds every figure measured, the books'
+	 * beside them: the table is its fact, and there is no key to name. */
+	struct narr_ctx cx = { .ld = ld, .node = n, .st = st, .where = where,
+			       .rule = st != NULL && st->op != SCN_OP_SWEEP };
+	size_t np;
+
+	if (n == NULL || (n->kind == YAMLPOS_SCALAR && (n->is_null || n->value == NULL)))
+		return;
+	np = n->kind == YAMLPOS_SEQ ? n->n_children : 1;
+	out->parts = calloc(np, sizeof *out->parts);
+	if (out->parts == NULL) {
+		ld->oom = true;
+		return;
+	}
+	if (n->kind == YAMLPOS_SCALAR) {
+		narr_alt(&cx, n, &out->parts[out->n_parts++]);
+		return;
+	}
+	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, n); c != NULL;
+	     c = yamlpos_next(ld->ix, c)) {
+		struct scn_part *p = &out->parts[out->n_parts++];
+		if (c->kind == YAMLPOS_SCALAR)
+			narr_alt(&cx, c, p);
+		else if (c->kind == YAMLPOS_SEQ)
+			for (const struct yamlpos_node *a = yamlpos_first(ld->ix, c); a != NULL;
+			     a = yamlpos_next(ld->ix, a))
+				if (a->kind == YAMLPOS_SCALAR)
+					narr_alt(&cx, a, p);
+	}
+}
+
+/* The text of say or intro N as written, its parts' first alternatives joined by spaces (a
+ * heap string; NULL when there is none). */
+char *
+scenario_narr_text(struct scn_load *ld, const struct yamlpos_node *n)
+{
+	char *out = NULL;
+	size_t len = 0;
+
+	if (n == NULL || (n->kind == YAMLPOS_SCALAR && (n->is_null || n->value == NULL)))
+		return NULL;
+	if (n->kind == YAMLPOS_SCALAR)
+		return scenario_value_strdup(ld, n->value);
+	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, n); c != NULL;
+	     c = yamlpos_next(ld->ix, c)) {
+		const struct yamlpos_node *a = c->kind == YAMLPOS_SEQ ? yamlpos_first(ld->ix, c) : c;
+		const char *t = a != NULL && a->kind == YAMLPOS_SCALAR && a->value != NULL ?
+				a->value : "";
+		size_t n2 = strlen(t);
+		char *v = realloc(out, len + n2 + 2);
+		if (v == NULL) {
+			free(out);
+			ld->oom = true;
+			return NULL;
+		}
+		out = v;
+		if (len > 0)
+			out[len++] = ' ';
+		memcpy(out + len, t, n2 + 1);
+		len += n2;
+		while (len > 0 && isspace((unsigned char)out[len - 1]))
+			out[--len] = '\0';
+	}
+	return out;
+}
+
+/* Free what a narration owns. */
+void
+scenario_narr_free(struct scn_narration *nr)
+{
+	for (size_t i = 0; i < nr->n_parts; i++) {
+		struct scn_part *p = &nr->parts[i];
+		for (size_t j = 0; j < p->n_alts; j++) {
+			struct scn_alt *a = &p->alts[j];
+			for (size_t k = 0; k < a->n_sentences; k++) {
+				struct scn_sentence *s = &a->sentences[k];
+				for (size_t m = 0; m < s->n_pieces; m++)
+					free(s->pieces[m].text);
+				for (size_t m = 0; m < s->n_claims; m++) {
+					free(s->claims[m].want.str);
+					free(s->claims[m].want.source);
+					for (size_t v = 0; v < s->claims[m].cond.n_values; v++)
+						free(s->claims[m].cond.values[v]);
+					free(s->claims[m].cond.values);
+				}
+				free(s->pieces);
+				free(s->claims);
+			}
+			free(a->sentences);
+		}
+		free(p->alts);
+	}
+	free(nr->parts);
+	nr->parts = NULL;
+	nr->n_parts = 0;
+}
