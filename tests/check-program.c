@@ -155,6 +155,41 @@ START_TEST(test_program_long)
 }
 END_TEST
 
+/* Names of the longest kind a lesson may give (64 characters): every line of the program stays
+ * within 120 columns (tabs to 8), as the fuzz target requires (it found a 128-column open). */
+START_TEST(test_program_long_names)
+{
+	static const char *const a64 =
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	static const char *const b64 =
+		"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+	struct ctext y = { 0 };
+	struct scenario *s = NULL;
+	struct program *p;
+	char *err = NULL;
+
+	ctext_printf(&y, "title: t\nsteps:\n"
+	             "  - open: {file: %s, flags: [O_WRONLY, O_CREAT, O_EXCL, O_DSYNC]}\n"
+	             "    as: dd\n  - close: {}\n    on: dd\n  - rename: {file: %s, to: %s}\n",
+	             a64, a64, b64);
+	ck_assert(!y.nomem);
+	ck_assert_msg(scenario_load_text("names.yaml", ctext_str(&y), y.len, &s, &err) == 0, "%s",
+	              err != NULL ? err : "?");
+	p = program_new(s);
+	ck_assert_ptr_nonnull(p);
+	for (size_t k = 0; k < p->n_lines; k++) {
+		size_t col = 0;
+		for (const char *c = p->lines[k]; *c != '\0'; c++)
+			col = *c == '\t' ? (col / 8 + 1) * 8 : col + 1;
+		ck_assert_msg(col <= 120, "line %zu is %zu columns: %s", k + 1, col, p->lines[k]);
+	}
+	ck_assert(step_has(p, 0, b64) || step_has(p, 2, b64));
+	program_free(p);
+	scenario_free(s);
+	ctext_clear(&y);
+}
+END_TEST
+
 /* A row of g that holds text, or -1. */
 static int
 row_with(const struct grid *g, const char *text, char *buf, size_t len)
@@ -538,6 +573,7 @@ program_suite(void)
 	tcase_add_test(tc, test_program_bundled);
 	tcase_add_test(tc, test_pane_wraps_every_line);
 	tcase_add_test(tc, test_program_long);
+	tcase_add_test(tc, test_program_long_names);
 	tcase_add_test(tc, test_pane_draw);
 	tcase_add_test(tc, test_pane_layout);
 	tcase_add_test(tc, test_ctext);

@@ -8,6 +8,10 @@
 #include "export/emit.h"
 #include "scenario/scenario.h"
 
+/* Columns a line of a step's code may take before its arguments go on on the next line (the
+ * program indents it one tab more: 108). */
+#define EMIT_LINE_MAX 100
+
 /* The statement is the call, with before and after around it. */
 void emit_around(struct emit *e, const char *before, const char *after);
 

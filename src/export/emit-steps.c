@@ -12,10 +12,6 @@
 #include "base/text.h"
 #include "export/emit-int.h"
 
-/* Columns a line of a step's code may take before a list goes on on the next line (the
- * program indents it one tab more: 108). */
-#define EMIT_LINE_MAX 100
-
 /*
  * wait as C: a fixed time is a sleep; "until clean" waits for the kernel's own writeback,
  * asking cachestat(2) about the file as iobufviz's probe does (wait_clean() in the program).

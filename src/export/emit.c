@@ -120,7 +120,11 @@ emit_open(const struct scn_step *st, struct emit *e)
 	ctext_printf(&e->code, "fd = open(");
 	emit_file(&e->call, &e->code, a->file);
 	ctext_printf(&e->call, ", %s%s)", fl, (a->flags & O_CREAT) ? ", 0600" : "");
-	ctext_printf(&e->code, ", %s, 0600);\ncheck(\"open\", fd);", fl);
+	/* A long file name: the flags on the next line ("fd" may become a longer name). */
+	if (ctext_column(&e->code) + strlen(fl) + sizeof ", , 0600);" + 8 > EMIT_LINE_MAX)
+		ctext_printf(&e->code, ",\n\t\t%s, 0600);\ncheck(\"open\", fd);", fl);
+	else
+		ctext_printf(&e->code, ", %s, 0600);\ncheck(\"open\", fd);", fl);
 }
 
 /* rename as C: one name of the directory replaced by another. */
@@ -128,13 +132,18 @@ void
 emit_rename(const struct scn_step *st, struct emit *e)
 {
 	const struct scn_args *a = &st->args;
+	const char *to = a->to != NULL ? a->to : "";
 
 	ctext_printf(&e->call, "rename(");
 	ctext_printf(&e->code, "check(\"rename\", rename(");
 	emit_file(&e->call, &e->code, a->file);
 	ctext_printf(&e->call, ", ");
-	ctext_printf(&e->code, ", ");
-	emit_file(&e->call, &e->code, a->to != NULL ? a->to : "");
+	/* Long names: the second on the next line. */
+	if (ctext_column(&e->code) + strlen(to) + sizeof "sibling(path, \"\")));" + 8 > EMIT_LINE_MAX)
+		ctext_printf(&e->code, ",\n\t\t");
+	else
+		ctext_printf(&e->code, ", ");
+	emit_file(&e->call, &e->code, to);
 	ctext_printf(&e->call, ")");
 	ctext_printf(&e->code, "));");
 }

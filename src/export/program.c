@@ -384,6 +384,8 @@ program_others(struct program_build *b, const struct scenario *s)
 {
 	struct ctext t = { 0 };
 
+	/* The comment first: after a name of 64 letters it made a line of 129 columns. */
+	ctext_printf(&t, "/* Not part of the lesson: the files it makes removed first. */");
 	for (size_t i = 0; i < s->n_steps; i++) {
 		const char *names[2] = { s->steps[i].args.file, s->steps[i].args.to };
 		for (size_t k = 0; k < 2; k++) {
@@ -391,13 +393,13 @@ program_others(struct program_build *b, const struct scenario *s)
 			    !program_first_name(s, i, names[k]) || (k == 1 && names[0] != NULL &&
 			                                            strcmp(names[0], names[1]) == 0))
 				continue;
-			ctext_printf(&t, "%sunlink(sibling(path, ", t.len > 0 ? "\n" : "");
+			ctext_printf(&t, "\nunlink(sibling(path, ");
 			ctext_literal(&t, names[k], 1);
 			ctext_printf(&t, "));");
 		}
 	}
-	if (t.len > 0)
-		program_add(b, 1, "%s   /* not part of the lesson */", ctext_str(&t));
+	if (strchr(ctext_str(&t), '\n') != NULL)
+		program_add(b, 1, "%s", ctext_str(&t));
 	b->nomem |= t.nomem;
 	ctext_clear(&t);
 }
