@@ -195,8 +195,8 @@ prog_run_freeze(struct prog_run *r, pid_t pid, const struct prog_run_step *keep)
 {
 	struct prog_run_pstreams *l = NULL;
 
-	for (long i = -1; i < PROG_RUN_SFOLDS; i++) {
-		struct prog_run_step *f = i < 0 ? r->fold : r->sfold[i];
+	for (long i = -2; i < PROG_RUN_SFOLDS; i++) {
+		struct prog_run_step *f = i == -2 ? r->chain : i < 0 ? r->fold : r->sfold[i];
 		if (f == NULL || !f->live || f == keep || f->ps.pid != pid)
 			continue;
 		if (l == NULL && (l = prog_run_live(r, pid)) == NULL)
