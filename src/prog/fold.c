@@ -45,20 +45,21 @@ prog_fold_same(const struct prog_run_step *f, pid_t pid, uint64_t stream, int fu
 	return f->ps.pid == pid && f->ps.file == stream && f->ps.func_id == func_id;
 }
 
-_Static_assert((PROG_RUN_FOLD_MAX & (PROG_RUN_FOLD_MAX - 1)) == 0, "a power of two");
+/* A folded step's list of calls starts with room for this many (and doubles). */
+#define PROG_FOLD_CALLS0 16
 
 /* Call arg = ret as the count-th call of s (its first, when it has no list yet, is its own
- * call; past PROG_RUN_FOLD_MAX the list doubles, for a run of steps). 0, or -1 (ENOMEM). */
+ * call; the list doubles when full). 0, or -1 (ENOMEM). */
 static int
 prog_fold_call_add(struct prog_run_step *s, int64_t arg, int64_t ret)
 {
 	uint64_t n = s->count;
 
 	if (s->calls == NULL) {
-		if ((s->calls = malloc(PROG_RUN_FOLD_MAX * sizeof *s->calls)) == NULL)
+		if ((s->calls = malloc(PROG_FOLD_CALLS0 * sizeof *s->calls)) == NULL)
 			return -1;
 		s->calls[0] = (struct prog_run_call){ s->ps.arg[0], s->ps.ret };
-	} else if (n >= PROG_RUN_FOLD_MAX && (n & (n - 1)) == 0) {
+	} else if (n >= PROG_FOLD_CALLS0 && (n & (n - 1)) == 0) {
 		struct prog_run_call *v = realloc(s->calls, 2 * n * sizeof *v);
 		if (v == NULL)
 			return -1;
