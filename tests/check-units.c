@@ -188,6 +188,8 @@ START_TEST(test_json_nesting)
 	json_int(&j, "a", -1);
 	json_begin_array(&j, "b");
 	json_uint(&j, NULL, UINT64_MAX);
+	json_int(&j, NULL, INT64_MIN);
+	json_int(&j, NULL, 0);
 	json_bool(&j, NULL, true);
 	json_null(&j, NULL);
 	json_begin_object(&j, NULL);
@@ -201,7 +203,8 @@ START_TEST(test_json_nesting)
 	json_string(&j, "f", NULL);
 	json_end_object(&j);
 	t = json_ok(&j);
-	ck_assert_str_eq(t, "{\"a\":-1,\"b\":[18446744073709551615,true,null,{},[]],\"c\":1.500,"
+	ck_assert_str_eq(t, "{\"a\":-1,\"b\":[18446744073709551615,-9223372036854775808,0,true,null,{},"
+	                 "[]],\"c\":1.500,"
 	                 "\"d\":0.1,\"e\":null,\"f\":null}");
 	free(t);
 

@@ -6,7 +6,8 @@
 # tail; in a program of 3000 random calls on four streams at once, every stream's pending and
 # read-ahead bytes at every step equal the program's own after the step's last call; exit()'s
 # flush of each stream is a stdio step of its own that writes what was pending and leaves
-# nothing; and the last step shows every stream flushed.
+# nothing; the last step shows every stream flushed; 3000 fprintf calls filling seven buffers
+# one after another are one step (the copy's fgetc and fputc steps, which alternate, are not).
 testname=own-prog-pending
 . "$(dirname "$0")/lib.sh"
 need python3
@@ -36,6 +37,7 @@ run() {
 run copy copy in out
 run mix mix mixed
 run tail tail 3 lines
+run lines lines 3000 many
 run random random 11 3000 text r1 r2
 
 python3 - "$tmp" <<'PY' || fail=1
@@ -46,7 +48,7 @@ import checklib
 from checklib import check
 tmp = sys.argv[1]
 
-for name in ("copy", "mix", "tail"):
+for name in ("copy", "mix", "tail", "lines"):
     doc = json.load(open(os.path.join(tmp, name + ".json")))
     reps = {}
     for line in open(os.path.join(tmp, name + ".rep")):
@@ -98,7 +100,16 @@ for name in ("copy", "mix", "tail"):
     check(last["op"] == "exit" and last["streams"] is not None and
           all(x["pending"] == 0 for x in last["streams"]),
           "%s: the last step shows every stream flushed or closed" % name)
-    if name != "copy":
+    if name == "lines":
+        # Its fprintf steps, one after the other, each ended by a write, are one step (the
+        # state after its last call); the calls after the last write, another (fclose's).
+        p = [s for s in doc["steps"] if s["op"] == "stdio" and s["stdio_call"]["func"] == "fprintf"]
+        w = [len([e for e in s["events"] if e["call"] == "write"]) for s in p]
+        size = os.path.getsize(os.path.join(tmp, "work", "many"))
+        check(len(p) == 2 and sum(s["count"] for s in p) == 3000 and w == [size // 4096, 0],
+              "lines: 3000 fprintf calls (%d write()s of 4096) are 2 steps: counts %s, writes %s"
+              % (size // 4096, [s["count"] for s in p], w))
+    elif name != "copy":
         check(len(flushed) >= 1, "%s: exit() flushed a stream, as a step of its own" % name)
     else:
         check(4 in flushed or 5 in flushed or len(flushed) == 1,

@@ -259,24 +259,34 @@ json_string(struct json *j, const char *key, const char *s)
 		json_string_n(j, key, s, strlen(s));
 }
 
+/* Write v in decimal, after a minus sign if neg (no snprintf: a long program's transcript
+ * has millions of numbers, and its format parsing was most of their cost). */
+static void
+json_dec(struct json *j, const char *key, uint64_t v, bool neg)
+{
+	char b[24], *at = b + sizeof b;
+
+	json_item(j, key);
+	do
+		*--at = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	if (neg)
+		*--at = '-';
+	json_put(j, at, (size_t)(b + sizeof b - at));
+}
+
 /* Write a signed integer. */
 void
 json_int(struct json *j, const char *key, int64_t v)
 {
-	char b[32];
-
-	json_item(j, key);
-	json_put(j, b, (size_t)snprintf(b, sizeof b, "%" PRId64, v));
+	json_dec(j, key, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
 
 /* Write an unsigned integer. */
 void
 json_uint(struct json *j, const char *key, uint64_t v)
 {
-	char b[32];
-
-	json_item(j, key);
-	json_put(j, b, (size_t)snprintf(b, sizeof b, "%" PRIu64, v));
+	json_dec(j, key, v, false);
 }
 
 /* Write v as %.*f (fixed) or %.*g with prec, or null if it is not finite. */

@@ -45,14 +45,100 @@ prog_fold_same(const struct prog_run_step *f, pid_t pid, uint64_t stream, int fu
 	return f->ps.pid == pid && f->ps.file == stream && f->ps.func_id == func_id;
 }
 
+/* A folded step's list of calls starts with room for this many (and doubles). */
+#define PROG_FOLD_CALLS0 16
+
+/* Call arg = ret as the count-th call of s (its first, when it has no list yet, is its own
+ * call; the list doubles when full). 0, or -1 (ENOMEM). */
+static int
+prog_fold_call_add(struct prog_run_step *s, int64_t arg, int64_t ret)
+{
+	uint64_t n = s->count;
+
+	if (s->calls == NULL) {
+		if ((s->calls = malloc(PROG_FOLD_CALLS0 * sizeof *s->calls)) == NULL)
+			return -1;
+		s->calls[0] = (struct prog_run_call){ s->ps.arg[0], s->ps.ret };
+	} else if (n >= PROG_FOLD_CALLS0 && (n & (n - 1)) == 0) {
+		struct prog_run_call *v = realloc(s->calls, 2 * n * sizeof *v);
+		if (v == NULL)
+			return -1;
+		s->calls = v;
+	}
+	s->calls[n] = (struct prog_run_call){ arg, ret };
+	return 0;
+}
+
+/* The stdio step s's call is now ps (a stdio step has no path); it keeps its seq. */
+static void
+prog_fold_last(struct prog_run_step *s, const struct prog_step *ps)
+{
+	uint64_t seq = s->ps.seq;
+
+	memcpy(&s->ps, ps, PROG_STEP_HEAD);
+	s->ps.seq = seq;
+	memset(&s->ps.calls, 0, sizeof s->ps.calls);
+}
+
+/* Observe and queue the run of stdio steps folding, if any. */
+static void
+prog_fold_chain_end(struct prog_run *r)
+{
+	if (r->chain == NULL)
+		return;
+	prog_run_observe(r, r->chain, NULL);
+	prog_run_push(r, r->chain);
+	r->chain = NULL;
+}
+
+/*
+ * The stdio step s, ended by the system call it made, goes on the run of steps of its call
+ * on its stream, one after the other ("fwrite x 559104 -> write(4, 4096) x 4096"; whatever
+ * comes between ends that run), or begins one. Its state is the live one until the next call
+ * changes it (prog_run_freeze keeps it then).
+ */
+static void
+prog_fold_chain(struct prog_run *r, struct prog_run_step *s)
+{
+	struct prog_run_step *c = r->chain;
+
+	if (c == NULL || !prog_fold_same(c, s->ps.pid, s->ps.file, s->ps.func_id)) {
+		prog_fold_chain_end(r);
+		r->chain = c = s;
+	} else {
+		for (uint64_t i = 0; i < s->count; i++, c->count++)
+			if (prog_fold_call_add(c, s->calls != NULL ? s->calls[i].arg : s->ps.arg[0],
+			                       s->calls != NULL ? s->calls[i].ret : s->ps.ret) != 0) {
+				r->failed = true;
+				break;
+			}
+		c->bytes += s->bytes;
+		for (size_t i = 0; i < s->sr.events.n; i++)
+			event_list_add(&c->sr.events, &s->sr.events.v[i]);
+		c->sr.events.dropped += s->sr.events.dropped;
+		prog_fold_last(c, &s->ps);
+		prog_run_step_clear(s);
+		free(s);
+	}
+	c->live = true;
+	/* Full: it ends here, right after its last call (the process is stopped there). */
+	if (c->sr.events.n + c->sr.events.dropped >= EV_MAX ||
+	    c->count > PROG_RUN_CHAIN_MAX - PROG_RUN_FOLD_MAX)
+		prog_fold_chain_end(r);
+}
+
 /*
  * Observe and queue open folds, oldest first: the program's own calls' if calls; of the
  * stdio ones, all (key NULL), or those on key's stream of another function (same_stream),
- * or all but key's own.
+ * or all but key's own. A run of stdio steps folding came before them all: it ends too,
+ * unless it is of key's call on key's stream.
  */
 void
 prog_fold_close(struct prog_run *r, bool calls, const struct prog_step *key, bool same_stream)
 {
+	if (r->chain != NULL &&
+	    (key == NULL || !prog_fold_same(r->chain, key->pid, key->file, key->func_id)))
+		prog_fold_chain_end(r);
 	if (calls && r->fold != NULL) {
 		prog_run_observe(r, r->fold, NULL);
 		prog_run_push(r, r->fold);
@@ -274,6 +360,10 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 {
 	struct prog_run_step *s;
 
+	/* Any other step ends a run of stdio steps (the hook ended it before its calls). */
+	if (r->chain != NULL && !(ps->kind == PROG_STEP_STDIO &&
+	                          prog_fold_same(r->chain, ps->pid, ps->file, ps->func_id)))
+		prog_fold_chain_end(r);
 	if (ps->kind == PROG_STEP_STDIO && ps->func_id == PROG_MARK_EXIT_ID) {
 		prog_fold_exit_flush(r, ps);
 		return;
@@ -328,22 +418,15 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 			prog_run_scan(r, ps->pid, slot >= 0 ? r->sfold[slot] : NULL);
 		if (slot >= 0) {
 			s = r->sfold[slot];
-			if (s->calls == NULL &&
-			    (s->calls = malloc(PROG_RUN_FOLD_MAX * sizeof *s->calls)) != NULL)
-				s->calls[0] = (struct prog_run_call){ s->ps.arg[0], s->ps.ret };
-			if (s->calls != NULL)
-				s->calls[s->count] = (struct prog_run_call){ ps->arg[0], ps->ret };
+			if (prog_fold_call_add(s, ps->arg[0], ps->ret) != 0)
+				r->failed = true;
 			s->count++;
 			s->bytes += ps->size;
 			for (size_t i = 0; i < ps->calls.n; i++)
 				event_list_add(&s->sr.events, &ps->calls.v[i]);
 			s->sr.events.dropped += ps->calls.dropped;
 			event_list_clear(&ps->calls);
-			uint64_t seq = s->ps.seq;
-			/* A stdio step has no path: the rest is its last call. */
-			memcpy(&s->ps, ps, PROG_STEP_HEAD);
-			s->ps.seq = seq;
-			memset(&s->ps.calls, 0, sizeof s->ps.calls);
+			prog_fold_last(s, ps);
 		} else {
 			s = prog_fold_new_step(ps);
 			if (s == NULL) {
@@ -362,8 +445,7 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 		/* A call that reached the kernel ends its fold: "fputc x 4097 -> write(4, 4096)". */
 		if (s->sr.events.n + s->sr.events.dropped > 0 || s->count >= PROG_RUN_FOLD_MAX) {
 			r->sfold[slot] = NULL;
-			prog_run_observe(r, s, NULL);
-			prog_run_push(r, s);
+			prog_fold_chain(r, s);
 		}
 		return;
 	}

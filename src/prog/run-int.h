@@ -47,6 +47,9 @@ struct prog_run {
 	/* The program's own read or write calls folding (NULL: none), and the stdio ones. */
 	struct prog_run_step *fold;
 	struct prog_run_step *sfold[PROG_RUN_SFOLDS];
+	/* The run of stdio steps of one call on one stream, one after the other, folding (each
+	 * step ended by the system call it made; NULL: none). */
+	struct prog_run_step *chain;
 	/* Streams seen at exit_group (the last state) and at the start of exit's flush. */
 	struct prog_run_pstreams at_exit[8], before_flush;
 	/* Every stream of each process as its last call left it: read at a stop right after a

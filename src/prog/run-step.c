@@ -195,8 +195,8 @@ prog_run_freeze(struct prog_run *r, pid_t pid, const struct prog_run_step *keep)
 {
 	struct prog_run_pstreams *l = NULL;
 
-	for (long i = -1; i < PROG_RUN_SFOLDS; i++) {
-		struct prog_run_step *f = i < 0 ? r->fold : r->sfold[i];
+	for (long i = -2; i < PROG_RUN_SFOLDS; i++) {
+		struct prog_run_step *f = i == -2 ? r->chain : i < 0 ? r->fold : r->sfold[i];
 		if (f == NULL || !f->live || f == keep || f->ps.pid != pid)
 			continue;
 		if (l == NULL && (l = prog_run_live(r, pid)) == NULL)
@@ -389,8 +389,11 @@ static void
 prog_run_text(struct prog_run_step *s)
 {
 	const struct event_list *l = &s->sr.events;
+	const struct event *last = l->n > 0 ? &l->v[l->n - 1] : NULL;
 	char one[400], ev[256];
-	size_t at;
+	const char *sep;
+	size_t at, same = 0;
+	uint64_t moved = 0;
 
 	prog_format_step(&s->ps, one, sizeof one);
 	if (s->ps.kind == PROG_STEP_CALL && s->count > 1) {
@@ -409,15 +412,29 @@ prog_run_text(struct prog_run_step *s)
 	}
 	if (s->ps.kind != PROG_STEP_STDIO || l->n == 0 || at >= sizeof s->text)
 		return;
-	event_format(&l->v[0], ev, sizeof ev);
-	snprintf(s->text + at, sizeof s->text - at, "%s%s", s->ps.func_id == PROG_MARK_EXIT_ID ? "" :
-	         s->ps.func_base == PROG_MARK_FUNC_fopen || s->ps.func_base == PROG_MARK_FUNC_fdopen ||
-	         s->ps.func_base == PROG_MARK_FUNC_freopen || s->ps.func_base == PROG_MARK_FUNC_tmpfile ?
-	         ": " : " -> ", ev);
+	sep = s->ps.func_id == PROG_MARK_EXIT_ID ? "" :
+	      s->ps.func_base == PROG_MARK_FUNC_fopen || s->ps.func_base == PROG_MARK_FUNC_fdopen ||
+	      s->ps.func_base == PROG_MARK_FUNC_freopen || s->ps.func_base == PROG_MARK_FUNC_tmpfile ?
+	      ": " : " -> ";
+	/* Several calls like its last (a run of buffer flushes): "-> write(1, ...) x 4095 =
+	 * 16773120 B"; else its first. */
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].fd == last->fd && strcmp(l->v[i].call, last->call) == 0) {
+			same++;
+			moved += l->v[i].result > 0 ? (uint64_t)l->v[i].result : 0;
+		}
+	if (same > 1) {
+		snprintf(s->text + at, sizeof s->text - at, "%s%s(%d, ...) x %zu = %" PRIu64 " B", sep,
+		         last->call, last->fd, same, moved);
+	} else {
+		same = 1;
+		snprintf(s->text + at, sizeof s->text - at, "%s%s", sep,
+		         event_format(&l->v[0], ev, sizeof ev));
+	}
 	at = strlen(s->text);
-	if (l->n + l->dropped > 1 && at < sizeof s->text)
-		snprintf(s->text + at, sizeof s->text - at, " + %zu more calls",
-		         l->n + l->dropped - 1);
+	if (l->n + l->dropped > same && at < sizeof s->text)
+		snprintf(s->text + at, sizeof s->text - at, " + %zu more call%s",
+		         l->n + l->dropped - same, l->n + l->dropped - same == 1 ? "" : "s");
 }
 
 /*

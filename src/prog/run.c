@@ -279,6 +279,10 @@ prog_run_free(struct prog_run *r)
 		prog_run_step_clear(r->fold);
 		free(r->fold);
 	}
+	if (r->chain != NULL) {
+		prog_run_step_clear(r->chain);
+		free(r->chain);
+	}
 	for (size_t i = 0; i < sizeof r->at_exit / sizeof r->at_exit[0]; i++)
 		free(r->at_exit[i].v);
 	free(r->before_flush.v);

@@ -57,6 +57,10 @@ struct prog_run_call {
 /* At most this many calls fold into one step (a longer run is more steps). */
 #define PROG_RUN_FOLD_MAX 16384
 
+/* A run of such steps, one after the other (each ended by the system call it made), folds
+ * into one step of at most this many calls (and EV_MAX system calls). */
+#define PROG_RUN_CHAIN_MAX (64 * PROG_RUN_FOLD_MAX)
+
 /*
  * One step of the program: one call, or a run of calls of one kind on one stream folded
  * into one (count > 1): "fputc x 4097 -> write(4, 4096)" (the stdio calls on that stream

@@ -719,7 +719,8 @@ prog_trace_next(struct prog_trace *t, struct prog_step *out)
 			prog_trace_resume(p, 0);
 		t->held = -1;
 	}
-	return pt_run(t, out, false);
+	/* A logged call queued: its thread stays stopped (no wait, so no signal mask nor clock). */
+	return !t->w.cancelled && prog_marks_next(t, out) ? 1 : pt_run(t, out, false);
 }
 
 /* The stdio streams of a traced process. */

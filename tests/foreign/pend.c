@@ -86,6 +86,22 @@ pend_tail(int n, const char *in)
 	return 0;
 }
 
+/* lines N OUT: N lines by fprintf into OUT, closed (many buffers' worth, one after another). */
+static int
+pend_lines(long n, const char *out)
+{
+	FILE *fp = fopen(out, "w");
+
+	if (fp == NULL)
+		return 2;
+	report(fp);
+	for (long i = 0; i < n; i++) {
+		fprintf(fp, "line %ld\n", i);
+		report(fp);
+	}
+	return fclose(fp) != 0;
+}
+
 /* The streams random mode reports on, and their count. */
 static FILE *streams[4];
 static int nstreams;
@@ -186,6 +202,8 @@ main(int argc, char **argv)
 		return pend_mix(argv[3]);
 	if (strcmp(argv[2], "tail") == 0 && argc == 5)
 		return pend_tail(atoi(argv[3]), argv[4]);
+	if (strcmp(argv[2], "lines") == 0 && argc == 5)
+		return pend_lines(atol(argv[3]), argv[4]);
 	if (strcmp(argv[2], "random") == 0 && argc == 8)
 		return pend_random((unsigned)atoi(argv[3]), atol(argv[4]), argv[5], argv[6], argv[7]);
 	return 2;
