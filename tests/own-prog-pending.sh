@@ -7,7 +7,8 @@
 # read-ahead bytes at every step equal the program's own after the step's last call; exit()'s
 # flush of each stream is a stdio step of its own that writes what was pending and leaves
 # nothing; the last step shows every stream flushed; 3000 fprintf calls filling seven buffers
-# one after another are one step (the copy's fgetc and fputc steps, which alternate, are not).
+# one after another are one step (the copy's fgetc and fputc steps, which alternate, are not);
+# 40,100 fputc with no system call between fold by 16384, each step's pending exact.
 testname=own-prog-pending
 . "$(dirname "$0")/lib.sh"
 need python3
@@ -39,6 +40,7 @@ run mix mix mixed
 run tail tail 3 lines
 run lines lines 3000 many
 run random random 11 3000 text r1 r2
+run burst burst 40000 burst
 
 python3 - "$tmp" <<'PY' || fail=1
 import json, os, sys
@@ -118,6 +120,21 @@ for name in ("copy", "mix", "tail", "lines"):
         check(n < 40, "copy: 8900 bytes by fgetc/fputc fold into %d steps" % n)
         w = [s for s in doc["steps"] if any(e["call"] == "write" for e in s["events"])]
         check(len(w) == 3, "copy: three steps write (4096, 4096 and exit's 708): %d" % len(w))
+
+# 40,100 fputc calls with no system call between them: a fold ends at 16384 calls (runs of
+# those go on as one step, up to the last, which is its own), each step with the pending bytes
+# its last call left (in a 1 MB buffer: the calls so far), though the tracer takes the calls
+# from the log in runs that do not end where the folds do.
+doc = json.load(open(os.path.join(tmp, "burst.json")))
+reps = [int(line.split()[1]) for line in open(os.path.join(tmp, "burst.rep"))]
+p = [s for s in doc["steps"] if s["op"] == "stdio" and s["stdio_call"]["func"] == "fputc"]
+counts = [s["count"] for s in p]
+pend = [s["state"]["stdio"]["pending"] for s in p]
+cum = [sum(counts[:i + 1]) for i in range(len(counts))]
+check(len(counts) >= 2 and all(c % 16384 == 0 for c in counts[:-1]) and cum[-1] == 40100 and
+      pend == cum and reps == [0, 100, 40100],
+      "burst: 40100 fputc are steps of %s calls, pending %s after each (the program: %s)" %
+      (counts, pend, reps))
 
 # Every stream of every step, as the program had it after the step's last call.
 doc = json.load(open(os.path.join(tmp, "random.json")))

@@ -354,9 +354,9 @@ prog_fold_exit_flush(struct prog_run *r, struct prog_step *ps)
 	free(after.v);
 }
 
-/* Take the tracer's step ps: fold it, or queue it observed. */
-void
-prog_fold_take(struct prog_run *r, struct prog_step *ps)
+/* Take the tracer's step ps (one call): fold it, or queue it observed. */
+static void
+prog_fold_take_one(struct prog_run *r, struct prog_step *ps)
 {
 	struct prog_run_step *s;
 
@@ -477,3 +477,69 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 	prog_run_push(r, s);
 }
 
+
+/* The open stdio fold of ps's call on its stream, or -1. */
+static long
+prog_fold_slot(const struct prog_run *r, const struct prog_step *ps)
+{
+	for (long i = 0; i < PROG_RUN_SFOLDS; i++)
+		if (r->sfold[i] != NULL && prog_fold_same(r->sfold[i], ps->pid, ps->file, ps->func_id))
+			return i;
+	return -1;
+}
+
+/*
+ * Take the tracer's step ps: fold it, or queue it observed. A batch (ps's logged calls of
+ * one function on one stream, ps last) is taken as its calls one by one would be, but for
+ * the cost: once the first has its fold, the others join it as its list's [arg, ret] and
+ * bytes, its state the one of the last that joins (the fold's end, or ps).
+ */
+void
+prog_fold_take(struct prog_run *r, struct prog_step *ps)
+{
+	uint64_t n = ps->batch > 1 ? ps->batch : 1, k = 0;
+	struct prog_step one;
+
+	while (k < n) {
+		long slot = k > 0 ? prog_fold_slot(r, ps) : -1;
+		struct prog_run_step *s;
+		const struct prog_step *last;
+		uint64_t m;
+
+		if (slot < 0) {
+			/* The first call (what came before it ends here) or a new fold. */
+			if (k + 1 == n) {
+				prog_fold_take_one(r, ps);
+			} else {
+				prog_trace_batch_step(r->t, k, &one);
+				prog_fold_take_one(r, &one);
+			}
+			k++;
+			continue;
+		}
+		s = r->sfold[slot];
+		m = PROG_RUN_FOLD_MAX - s->count < n - k ? PROG_RUN_FOLD_MAX - s->count : n - k;
+		for (uint64_t i = k; i < k + m; i++, s->count++) {
+			int64_t arg, ret;
+			uint64_t size;
+			prog_trace_batch_call(r->t, i, &arg, &ret, &size);
+			if (prog_fold_call_add(s, arg, ret) != 0)
+				r->failed = true;
+			s->bytes += size;
+		}
+		k += m;
+		if (k == n) {
+			last = ps;
+		} else {
+			prog_trace_batch_step(r->t, k - 1, &one);
+			last = &one;
+		}
+		prog_run_apply(r, last, s);
+		prog_fold_last(s, last);
+		s->live = true;
+		if (s->count >= PROG_RUN_FOLD_MAX) {
+			r->sfold[slot] = NULL;
+			prog_fold_chain(r, s);
+		}
+	}
+}

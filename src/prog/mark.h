@@ -13,7 +13,9 @@
  * the log at the thread's next stop (a system call on a file, a signal, its end). At each
  * stop the tracer also reads the call under way (cur): a system call made while depth > 0 is
  * that stdio call's; the tracer then sets stop, and the shim, when the call returns, logs it
- * and stops with PROG_MARK_AFTER, so that the call's step is seen right after it.
+ * and stops with PROG_MARK_AFTER, so that the call's step is seen right after it. (Not for
+ * a call that writes, in a process of one thread: its logged state is all its step needs,
+ * and the thread's next stop comes before anything else; a buffer flush is then two stops.)
  *
  * A marker is prctl(PROG_MARK_OPTION, kind, value). No kernel knows that option: the call
  * fails with EINVAL at once and changes nothing, so a program run without the tracer pays
@@ -41,7 +43,7 @@
 
 /* prog_mark_call.flags */
 #define PROG_MARK_F_STATE   1u    /* fd, st_flags, the pointers and head: the stream after it */
-#define PROG_MARK_F_CALLS   2u    /* the tracer saw its system calls (PROG_MARK_AFTER follows) */
+#define PROG_MARK_F_CALLS   2u    /* the tracer asked for PROG_MARK_AFTER (it follows) */
 #define PROG_MARK_F_LITERAL 4u    /* fwrite(s, 1, strlen(s), fp) or puts(s) of a string in the
                                    * program's read-only data: what the compiler makes of
                                    * fputs("...", fp), fprintf(fp, "..."), printf("...\n") */

@@ -123,13 +123,14 @@ marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call
 	} else {
 		marks_file(p, l->c.fd, &l->dev, &l->ino);
 	}
-	if ((l->c.flags & PROG_MARK_F_CALLS) && l->c.seq == p->cur_seq && p->cur_seq != 0) {
-		/* The call whose system calls the tracer saw: they are its own. */
+	if (l->c.seq == p->cur_seq && p->cur_seq != 0) {
+		/* The call whose system calls the tracer saw: they are its own. It stopped right
+		 * after it (PROG_MARK_AFTER) if the tracer asked it to. */
 		l->calls = p->inner;
 		memset(&p->inner, 0, sizeof p->inner);
 		p->inner.source = EV_SRC_PTRACE;
 		p->cur_seq = 0;
-		l->now = now;
+		l->now = now && (l->c.flags & PROG_MARK_F_CALLS);
 	}
 	return 0;
 }
@@ -177,9 +178,19 @@ prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool ful
 	return 0;
 }
 
+/* True if p is the only traced thread of its process. */
+static bool
+marks_alone(const struct prog_trace *t, const struct pt_proc *p)
+{
+	for (size_t i = 0; i < t->nprocs; i++)
+		if (&t->procs[i] != p && t->procs[i].tgid == p->tgid)
+			return false;
+	return true;
+}
+
 /* Whether p's system call is a stdio call's; start the record of that call at its first. */
 bool
-prog_marks_at_call(struct pt_proc *p)
+prog_marks_at_call(const struct prog_trace *t, struct pt_proc *p)
 {
 	static const uint32_t one = 1;
 
@@ -196,8 +207,12 @@ prog_marks_at_call(struct pt_proc *p)
 	if (prog_marks_base(p->cur.id) == PROG_MARK_FUNC_fclose)
 		marks_file(p, p->cur.fd, &p->mark_dev, &p->mark_ino);
 	/* Its step is seen right after it: the shim stops when it returns. exit()'s flush never
-	 * returns: the process's end is its stop. */
-	if (p->cur.id != PROG_MARK_EXIT_ID)
+	 * returns: the process's end is its stop. A call that writes to its stream changes no
+	 * other (reading may flush stdout first): the state it logs is all its step needs, so
+	 * its buffer flush costs no third stop: it is read at the thread's next stop, which
+	 * nothing else comes before when the thread is its process's only one (alone). */
+	if (p->cur.id != PROG_MARK_EXIT_ID &&
+	    (prog_marks_class(p->cur.id) != PROG_MARK_PUT || !marks_alone(t, p)))
 		marks_poke(p->pid, p->shim + offsetof(struct prog_mark_tls, stop), &one, sizeof one);
 	return true;
 }
@@ -226,7 +241,7 @@ prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args)
 		if (p->shim == 0 || p->tls.cur.id != PROG_MARK_EXIT_ID)
 			break;
 		/* From here on, the process's calls are exit()'s flush of its streams. */
-		prog_marks_at_call(p);
+		prog_marks_at_call(t, p);
 		return true;
 	default:
 		break;
@@ -275,15 +290,43 @@ prog_marks_logged_step(const struct pt_logged *l, struct prog_step *out)
 	out->calls = l->calls;
 }
 
-/* The oldest logged call queued, as the next step. */
+/* True if the queued call l can be in a batch: it moves data, made no system call, and its
+ * thread is not stopped right after it. */
+static bool
+marks_batchable(const struct pt_logged *l)
+{
+	return !l->now && l->calls.n == 0 && l->calls.dropped == 0 &&
+	       prog_marks_class(l->c.id) != PROG_MARK_CTL;
+}
+
+/* True if the queued call b goes in the batch of a: the same function, thread, stream, fd
+ * and file. */
+static bool
+marks_batches(const struct pt_logged *a, const struct pt_logged *b)
+{
+	return marks_batchable(b) && b->pid == a->pid && b->c.id == a->c.id &&
+	       b->c.file == a->c.file && b->c.fd == a->c.fd && b->dev == a->dev &&
+	       b->ino == a->ino && ((b->c.flags ^ a->c.flags) & PROG_MARK_F_STATE) == 0;
+}
+
+/* The oldest logged call queued (with the run it ends, batching), as the next step. */
 bool
 prog_marks_next(struct prog_trace *t, struct prog_step *out)
 {
+	size_t n = 1;
+
 	if (t->qhead >= t->qn)
 		return false;
-	prog_marks_logged_step(&t->q[t->qhead++], out);
-	t->st.steps++;
+	if (t->batch && marks_batchable(&t->q[t->qhead]))
+		while (t->qhead + n < t->qn && marks_batches(&t->q[t->qhead], &t->q[t->qhead + n]))
+			n++;
+	t->bhead = t->qhead;
+	t->bn = n;
+	prog_marks_logged_step(&t->q[t->qhead + n - 1], out);
+	t->qhead += n;
+	t->st.steps += n;
 	out->seq = t->st.steps;
+	out->batch = n;
 	return true;
 }
 
@@ -305,4 +348,31 @@ prog_marks_exit_step(struct pt_proc *p, struct prog_step *out)
 	out->calls = p->inner;
 	memset(&p->inner, 0, sizeof p->inner);
 	p->inner.source = EV_SRC_PTRACE;
+}
+
+/* Runs of logged calls as one step, or not. */
+void
+prog_trace_set_batch(struct prog_trace *t, bool on)
+{
+	t->batch = on;
+}
+
+/* A call of the batch returned last, as a step. */
+void
+prog_trace_batch_step(const struct prog_trace *t, uint64_t k, struct prog_step *out)
+{
+	prog_marks_logged_step(&t->q[t->bhead + k], out);
+	out->seq = t->st.steps - t->bn + 1 + k;
+}
+
+/* A call of the batch returned last: its argument, result and bytes. */
+void
+prog_trace_batch_call(const struct prog_trace *t, uint64_t k, int64_t *arg, int64_t *ret,
+                      uint64_t *size)
+{
+	const struct prog_mark_call *c = &t->q[t->bhead + k].c;
+
+	*arg = c->a;
+	*ret = c->ret;
+	*size = c->size;
 }

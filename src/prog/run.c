@@ -131,6 +131,7 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 		return -1;
 	}
 	prog_trace_set_hook(r->t, prog_fold_hook, r);
+	prog_trace_set_batch(r->t, true);
 	*out = r;
 	return 0;
 }

@@ -83,6 +83,10 @@ struct prog_trace {
 	pid_t pend_pid;
 	int pend_status;
 	struct prog_mark_call *logbuf;    /* PROG_MARK_LOG entries, read at once */
+	/* Runs of logged calls are one step (prog_trace_set_batch); the last one returned is
+	 * q[bhead] to q[bhead + bn - 1]. */
+	bool batch;
+	size_t bhead, bn;
 };
 
 /*
@@ -95,8 +99,9 @@ int prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool
 
 /* marks.c: at a system call's entry stop of p (its state just read): whether it is made by a
  * stdio call (p->in_stdio); a stdio call's first system call starts its record (p->cur) and
- * asks the shim to stop when it returns. True if this is that first call. */
-bool prog_marks_at_call(struct pt_proc *p);
+ * asks the shim to stop when it returns (but not a write's when p is its process's only
+ * thread: the state it logs is all its step needs). True if this is that first call. */
+bool prog_marks_at_call(const struct prog_trace *t, struct pt_proc *p);
 
 /* marks.c: a marker of the shim (prctl's args) at p's seccomp stop. True when exit()'s
  * flush begins (the caller tells its hook); the caller resumes p (marks.c never resumes nor

@@ -196,7 +196,7 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		prog_fds_loader(p->pid, &p->ld_lo, &p->ld_hi);
 	}
 	p->loader = si.instruction_pointer >= p->ld_lo && si.instruction_pointer < p->ld_hi;
-	first = prog_marks_at_call(p);
+	first = prog_marks_at_call(t, p);
 	if (c->flags & CALL_EXIT) {
 		/* No exit stop follows: the process's end is its step. exit()'s flush of the
 		 * streams is one before it, while the process (and its memory) is still here. */

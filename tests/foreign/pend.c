@@ -189,6 +189,25 @@ pend_random(unsigned seed, long n, const char *in, const char *out1, const char 
 	return 0;
 }
 
+/* burst N OUT: 100 + N fputc into a 1 MB buffer, reported after the first 100 and the last
+ * only (no system call between the others: the tracer reads them from the log in runs). */
+static int
+pend_burst(long n, const char *out)
+{
+	static char buf[1 << 20];           /* glibc sizes no buffer of its own by setvbuf */
+	FILE *fp = fopen(out, "w");
+
+	if (fp == NULL || setvbuf(fp, buf, _IOFBF, sizeof buf) != 0)
+		return 2;
+	report(fp);
+	for (long i = 0; i < 100 + n; i++) {
+		fputc('x', fp);
+		if (i == 99 || i == 100 + n - 1)
+			report(fp);
+	}
+	return fclose(fp) != 0;
+}
+
 /* pend FIFO MODE ARGS... (FIFO "-": no reports) */
 int
 main(int argc, char **argv)
@@ -204,6 +223,8 @@ main(int argc, char **argv)
 		return pend_tail(atoi(argv[3]), argv[4]);
 	if (strcmp(argv[2], "lines") == 0 && argc == 5)
 		return pend_lines(atol(argv[3]), argv[4]);
+	if (strcmp(argv[2], "burst") == 0 && argc == 5)
+		return pend_burst(atol(argv[3]), argv[4]);
 	if (strcmp(argv[2], "random") == 0 && argc == 8)
 		return pend_random((unsigned)atoi(argv[3]), atol(argv[4]), argv[5], argv[6], argv[7]);
 	return 2;
