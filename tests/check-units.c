@@ -196,7 +196,9 @@ START_TEST(test_json_nesting)
 	json_end_object(&j);
 	json_begin_array(&j, NULL);
 	json_end_array(&j);
+	json_int_pair(&j, NULL, INT64_MIN, 7);
 	json_end_array(&j);
+	json_int_pair(&j, "p", 0, -1);
 	json_fixed(&j, "c", 1.5, 3);
 	json_real(&j, "d", 0.1, 9);
 	json_real(&j, "e", 1.0 / 0.0, 9);
@@ -204,7 +206,7 @@ START_TEST(test_json_nesting)
 	json_end_object(&j);
 	t = json_ok(&j);
 	ck_assert_str_eq(t, "{\"a\":-1,\"b\":[18446744073709551615,-9223372036854775808,0,true,null,{},"
-	                 "[]],\"c\":1.500,"
+	                 "[],[-9223372036854775808,7]],\"p\":[0,-1],\"c\":1.500,"
 	                 "\"d\":0.1,\"e\":null,\"f\":null}");
 	free(t);
 
@@ -224,10 +226,11 @@ START_TEST(test_json_nesting)
 	json_int(&j, NULL, 1);
 	json_break(&j);
 	json_int(&j, NULL, 2);
+	json_int_pair(&j, NULL, -3, 4);
 	json_break(&j);
 	json_end_array(&j);
 	t = json_ok(&j);
-	ck_assert_str_eq(t, "{\"v\": 2, \"t\": \"x\"}\n[\n]\n[\n1,\n2\n]");
+	ck_assert_str_eq(t, "{\"v\": 2, \"t\": \"x\"}\n[\n]\n[\n1,\n2, [-3, 4]\n]");
 	free(t);
 }
 END_TEST

@@ -259,19 +259,27 @@ json_string(struct json *j, const char *key, const char *s)
 		json_string_n(j, key, s, strlen(s));
 }
 
-/* Write v in decimal, after a minus sign if neg (no snprintf: a long program's transcript
- * has millions of numbers, and its format parsing was most of their cost). */
+/* v in decimal, after a minus sign if neg, ending at end (no snprintf: a long program's
+ * transcript has millions of numbers, and its format parsing was most of their cost): where
+ * it begins. */
+static char *
+json_digits(char *end, uint64_t v, bool neg)
+{
+	do
+		*--end = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	if (neg)
+		*--end = '-';
+	return end;
+}
+
+/* Write v in decimal, after a minus sign if neg. */
 static void
 json_dec(struct json *j, const char *key, uint64_t v, bool neg)
 {
-	char b[24], *at = b + sizeof b;
+	char b[24], *at = json_digits(b + sizeof b, v, neg);
 
 	json_item(j, key);
-	do
-		*--at = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	if (neg)
-		*--at = '-';
 	json_put(j, at, (size_t)(b + sizeof b - at));
 }
 
@@ -280,6 +288,23 @@ void
 json_int(struct json *j, const char *key, int64_t v)
 {
 	json_dec(j, key, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+}
+
+/* Write [a, b] in one piece (a folded step's 1.5 M calls are as many pairs). */
+void
+json_int_pair(struct json *j, const char *key, int64_t a, int64_t b)
+{
+	char buf[56], *end = buf + sizeof buf, *at;
+
+	*--end = ']';
+	at = json_digits(end, b < 0 ? 0 - (uint64_t)b : (uint64_t)b, b < 0);
+	if (j->flags & JSON_SPACED)
+		*--at = ' ';
+	*--at = ',';
+	at = json_digits(at, a < 0 ? 0 - (uint64_t)a : (uint64_t)a, a < 0);
+	*--at = '[';
+	json_item(j, key);
+	json_put(j, at, (size_t)(buf + sizeof buf - at));
 }
 
 /* Write an unsigned integer. */

@@ -66,6 +66,7 @@ void json_string_n(struct json *j, const char *key, const char *s, size_t n);
 
 /* Numbers. A double that is not finite is null (JSON has no NaN). */
 void json_int(struct json *j, const char *key, int64_t v);
+void json_int_pair(struct json *j, const char *key, int64_t a, int64_t b);   /* [a, b] */
 void json_uint(struct json *j, const char *key, uint64_t v);
 void json_fixed(struct json *j, const char *key, double v, int decimals);  /* %.*f */
 void json_real(struct json *j, const char *key, double v, int digits);     /* %.*g */

@@ -441,12 +441,8 @@ out_json_prog_step(struct json *j, const struct transcript_prog_step *p)
 		json_int(j, "result", ps->ret);
 		if (s != NULL && s->calls != NULL) {
 			json_begin_array(j, "calls");
-			for (uint64_t i = 0; i < s->count; i++) {
-				json_begin_array(j, NULL);
-				json_int(j, NULL, s->calls[i].arg);
-				json_int(j, NULL, s->calls[i].ret);
-				json_end_array(j);
-			}
+			for (uint64_t i = 0; i < s->count; i++)
+				json_int_pair(j, NULL, s->calls[i].arg, s->calls[i].ret);
 			json_end_array(j);
 		}
 		json_end_object(j);
