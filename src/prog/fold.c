@@ -411,8 +411,11 @@ prog_fold_take_one(struct prog_run *r, struct prog_step *ps)
 			    f->ps.func_id == ps->func_id)
 				slot = i;
 		}
-		/* Its stream as it left it: as logged, or read now (the process stopped after it). */
-		if (ps->logged)
+		/* Its stream as it left it: as logged, or read now (the process stopped after it). A
+		 * call that writes changes no other stream: its own as logged is all (no reading
+		 * every stream at each of sort's 11 k buffer flushes). */
+		if (ps->logged ||
+		    (ps->stream_known && prog_marks_class(ps->func_id) == PROG_MARK_PUT))
 			prog_run_apply(r, ps, slot >= 0 ? r->sfold[slot] : NULL);
 		else
 			prog_run_scan(r, ps->pid, slot >= 0 ? r->sfold[slot] : NULL);
