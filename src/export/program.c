@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "export/cident.h"
 #include "trace/decode.h"
 #include "export/emit.h"
@@ -43,14 +44,12 @@ program_add(struct program_build *b, int indent, const char *fmt, ...)
 		if (save != NULL)
 			*save = '\0';
 		if (b->p->n_lines == b->cap) {
-			size_t cap = b->cap ? b->cap * 2 : 64;
-			char **v = realloc(b->p->lines, cap * sizeof *v);
+			char **v = grow(b->p->lines, &b->cap, b->p->n_lines, sizeof *v, 64);
 			if (v == NULL) {
 				b->nomem = true;
 				break;
 			}
 			b->p->lines = v;
-			b->cap = cap;
 		}
 		if (asprintf(&l, "%.*s%s", line[0] ? indent : 0, "\t\t\t\t\t\t\t\t", line) < 0) {
 			b->nomem = true;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "lesson/history.h"
 
 /* Append a result, taking what it owns. */
@@ -12,12 +13,10 @@ int
 history_push(struct history *h, struct step_result *sr)
 {
 	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 16;
-		struct step_result *v = realloc(h->v, cap * sizeof *v);
+		struct step_result *v = grow(h->v, &h->cap, h->n, sizeof *v, 16);
 		if (v == NULL)
 			return -1;
 		h->v = v;
-		h->cap = cap;
 	}
 	/* struct snapshot is large: move by copying once, then zero the source so that it
 	 * no longer owns the events it pointed to. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "load/load-int.h"
 #include "base/text.h"
 
@@ -19,14 +20,12 @@ scenario_report_keep(struct scn_load *ld, int line, int col, const char *msg)
 	struct scn_report_line *l;
 
 	if (ld->n_lines == ld->lines_cap) {
-		size_t cap = ld->lines_cap ? ld->lines_cap * 2 : 16;
-		struct scn_report_line *p = realloc(ld->lines, cap * sizeof *p);
+		struct scn_report_line *p = grow(ld->lines, &ld->lines_cap, ld->n_lines, sizeof *p, 16);
 		if (p == NULL) {
 			ld->oom = true;
 			return;
 		}
 		ld->lines = p;
-		ld->lines_cap = cap;
 	}
 	/*
 	 * The one place a loader message is finished: it quotes the scenario's own bytes (an

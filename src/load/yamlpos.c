@@ -8,6 +8,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "base/grow.h"
 #include "load/yamlpos.h"
 
 /* A mapping with more keys than this is not a scenario; refusing it keeps key checks cheap. */
@@ -70,12 +71,10 @@ yamlpos_add(struct yamlpos_builder *b, enum yamlpos_kind kind, const yaml_mark_t
 	long id;
 
 	if (ix->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 64;
-		struct yamlpos_node *nodes = realloc(ix->nodes, cap * sizeof *nodes);
+		struct yamlpos_node *nodes = grow(ix->nodes, &b->cap, ix->n, sizeof *nodes, 64);
 		if (nodes == NULL)
 			return -1;
 		ix->nodes = nodes;
-		b->cap = cap;
 	}
 	id = (long)ix->n++;
 	n = &ix->nodes[id];

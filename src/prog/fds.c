@@ -14,6 +14,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "prog/fds.h"
 #include "probe/probe.h"
 
@@ -75,14 +76,12 @@ prog_fds_set(struct prog_fdtab *tab, int fd, const char *path, bool regular, boo
 	if (p == NULL)
 		return;
 	if (tab->n == tab->cap) {
-		size_t cap = tab->cap ? tab->cap * 2 : 16;
-		struct prog_fd *v = realloc(tab->v, cap * sizeof *v);
+		struct prog_fd *v = grow(tab->v, &tab->cap, tab->n, sizeof *v, 16);
 		if (v == NULL) {
 			free(p);
 			return;
 		}
 		tab->v = v;
-		tab->cap = cap;
 	}
 	tab->v[tab->n++] = (struct prog_fd){ fd, regular, cloexec, p, dev, ino };
 }

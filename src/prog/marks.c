@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
+#include "base/grow.h"
 #include "prog/streams.h"
 #include "prog/trace-int.h"
 
@@ -104,12 +105,10 @@ marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call
 	if (t->qhead > 0 && t->qhead == t->qn)
 		t->qhead = t->qn = 0;
 	if (t->qn == t->qcap) {
-		size_t cap = t->qcap ? t->qcap * 2 : 64;
-		struct pt_logged *v = realloc(t->q, cap * sizeof *v);
+		struct pt_logged *v = grow(t->q, &t->qcap, t->qn, sizeof *v, 64);
 		if (v == NULL)
 			return -1;
 		t->q = v;
-		t->qcap = cap;
 	}
 	l = &t->q[t->qn++];
 	memset(l, 0, sizeof *l);

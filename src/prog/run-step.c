@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/fdio.h"
+#include "base/grow.h"
 #include "base/text.h"
 #include "probe/probe.h"
 #include "prog/format.h"
@@ -38,14 +39,12 @@ prog_run_file_add(struct prog_run *r, int fd, const struct stat *st, const char 
 			return (long)i;
 		}
 	if (r->n_files == r->cap_files) {
-		size_t cap = r->cap_files ? r->cap_files * 2 : 8;
-		struct prog_run_file *v = realloc(r->files, cap * sizeof *v);
+		struct prog_run_file *v = grow(r->files, &r->cap_files, r->n_files, sizeof *v, 8);
 		if (v == NULL) {
 			close(fd);
 			return -1;
 		}
 		r->files = v;
-		r->cap_files = cap;
 	}
 	f = &r->files[r->n_files];
 	memset(f, 0, sizeof *f);
@@ -164,12 +163,10 @@ prog_run_live(struct prog_run *r, pid_t pid)
 		if (r->live[i].pid == pid)
 			return &r->live[i];
 	if (r->n_live == r->cap_live) {
-		size_t cap = r->cap_live ? r->cap_live * 2 : 4;
-		struct prog_run_pstreams *v = realloc(r->live, cap * sizeof *v);
+		struct prog_run_pstreams *v = grow(r->live, &r->cap_live, r->n_live, sizeof *v, 4);
 		if (v == NULL)
 			return NULL;
 		r->live = v;
-		r->cap_live = cap;
 	}
 	memset(&r->live[r->n_live], 0, sizeof r->live[0]);
 	r->live[r->n_live].pid = pid;
@@ -554,8 +551,7 @@ prog_run_push(struct prog_run *r, struct prog_run_step *s)
 		r->qhead = r->qn = 0;
 	}
 	if (r->qn == r->qcap) {
-		size_t cap = r->qcap ? r->qcap * 2 : 16;
-		struct prog_run_step **v = realloc(r->q, cap * sizeof *v);
+		struct prog_run_step **v = grow(r->q, &r->qcap, r->qn, sizeof *v, 16);
 		if (v == NULL) {
 			prog_run_step_clear(s);
 			free(s);
@@ -563,7 +559,6 @@ prog_run_push(struct prog_run *r, struct prog_run_step *s)
 			return -1;
 		}
 		r->q = v;
-		r->qcap = cap;
 	}
 	prog_run_text(s);
 	r->q[r->qn++] = s;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "base/errmsg.h"
+#include "base/grow.h"
 #include "trace/calls.h"
 #include "trace/decode.h"
 #include "trace/event.h"
@@ -58,12 +59,10 @@ pt_proc_add(struct prog_trace *t, pid_t pid, struct pt_proc *parent, bool fresh)
 	pid_t parent_pid = parent != NULL ? parent->pid : 0;
 
 	if (t->nprocs == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 8;
-		struct pt_proc *v = realloc(t->procs, cap * sizeof *v);
+		struct pt_proc *v = grow(t->procs, &t->cap, t->nprocs, sizeof *v, 8);
 		if (v == NULL)
 			return NULL;
 		t->procs = v;
-		t->cap = cap;
 	}
 	/* The array may have moved. */
 	parent = parent_pid ? pt_proc_find(t, parent_pid) : NULL;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "sweep/print.h"
 #include "base/text.h"
 #include "base/units.h"
@@ -33,14 +34,12 @@ sweep_chart_add(struct chart *c, const char *s)
 	if (c->oom)
 		return;
 	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 32;
-		char **v = realloc(c->v, cap * sizeof *v);
+		char **v = grow(c->v, &c->cap, c->n, sizeof *v, 32);
 		if (v == NULL) {
 			c->oom = true;
 			return;
 		}
 		c->v = v;
-		c->cap = cap;
 	}
 	if ((dup = strdup(s)) == NULL) {
 		c->oom = true;

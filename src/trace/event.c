@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
+#include "base/grow.h"
 #include "base/text.h"
 #include "trace/calls.h"
 #include "trace/decode.h"
@@ -131,12 +132,10 @@ event_list_add(struct event_list *l, const struct event *e)
 		return 0;
 	}
 	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		struct event *v = realloc(l->v, cap * sizeof *v);
+		struct event *v = grow(l->v, &l->cap, l->n, sizeof *v, 16);
 		if (v == NULL)
 			return -1;
 		l->v = v;
-		l->cap = cap;
 	}
 	l->v[l->n++] = *e;
 	return 0;
