@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/json.h"
 #include "base/sha256.h"
 #include "base/text.h"
@@ -22,6 +23,28 @@ parse_ok(const char *s)
 	ck_assert_msg(rc == 0, "'%s' did not parse (rc %d)", s, rc);
 	return v;
 }
+
+/* grow: the same array while there is room, twice the room when full, the first room from
+ * none; NULL with the array and its room untouched when the size would overflow. */
+START_TEST(test_grow)
+{
+	size_t cap = 0;
+	int *v = grow(NULL, &cap, 0, sizeof *v, 4), *w;
+
+	ck_assert_ptr_nonnull(v);
+	ck_assert_uint_eq(cap, 4);
+	ck_assert_ptr_eq(grow(v, &cap, 3, sizeof *v, 4), v);
+	ck_assert_uint_eq(cap, 4);
+	w = grow(v, &cap, 4, sizeof *v, 4);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_uint_eq(cap, 8);
+	v = w;
+	cap = SIZE_MAX / 2 + 1;
+	ck_assert_ptr_null(grow(v, &cap, cap, sizeof *v, 4));
+	ck_assert_uint_eq(cap, SIZE_MAX / 2 + 1);
+	free(v);
+}
+END_TEST
 
 START_TEST(test_plain_and_binary)
 {
@@ -384,6 +407,7 @@ units_suite(void)
 {
 	Suite *s = suite_create("units");
 	TCase *tc = tcase_create("sizes");
+	tcase_add_test(tc, test_grow);
 	tcase_add_test(tc, test_plain_and_binary);
 	tcase_add_test(tc, test_decimal);
 	tcase_add_test(tc, test_bad);
