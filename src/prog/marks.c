@@ -5,10 +5,13 @@
 #include <config.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 
 #include "base/grow.h"
 #include "prog/streams.h"
@@ -129,8 +132,25 @@ marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call
 		memset(&p->inner, 0, sizeof p->inner);
 		p->inner.source = EV_SRC_PTRACE;
 		p->cur_seq = 0;
+		p->owed = false;
 		l->now = now && (l->c.flags & PROG_MARK_F_CALLS);
 	}
+	return 0;
+}
+
+/* Read len bytes at addr of p's memory into buf, through p or, once p has ended (its memory,
+ * the process's, outlives it), another thread of its process. The thread read through, or 0
+ * if none can be read. */
+static pid_t
+marks_peek_any(const struct prog_trace *t, const struct pt_proc *p, uint64_t addr, void *buf,
+               size_t len)
+{
+	if (marks_peek(p->pid, addr, buf, len) == 0)
+		return p->pid;
+	for (size_t i = 0; i < t->nprocs && errno == ESRCH; i++)
+		if (&t->procs[i] != p && t->procs[i].tgid == p->tgid &&
+		    marks_peek(t->procs[i].pid, addr, buf, len) == 0)
+			return t->procs[i].pid;
 	return 0;
 }
 
@@ -140,10 +160,12 @@ prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool ful
 {
 	struct prog_mark_tls *x = &p->tls;
 	uint64_t n, at;
+	pid_t via;
 
 	if (p->shim == 0)
 		return 0;
-	if (marks_peek(p->pid, p->shim, x, sizeof *x) != 0 || x->magic != PROG_MARK_MAGIC) {
+	if ((via = marks_peek_any(t, p, p->shim, x, sizeof *x)) == 0 ||
+	    x->magic != PROG_MARK_MAGIC) {
 		memset(x, 0, sizeof *x);
 		p->shim = 0;
 		return -1;
@@ -158,9 +180,9 @@ prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool ful
 	if (n > 0) {
 		uint64_t first = n < PROG_MARK_LOG - at ? n : PROG_MARK_LOG - at;
 		uint64_t log = x->log;
-		if (marks_peek(p->pid, log + at * sizeof *t->logbuf, t->logbuf,
+		if (marks_peek(via, log + at * sizeof *t->logbuf, t->logbuf,
 		               first * sizeof *t->logbuf) != 0 ||
-		    (n > first && marks_peek(p->pid, log, t->logbuf + first,
+		    (n > first && marks_peek(via, log, t->logbuf + first,
 		                             (n - first) * sizeof *t->logbuf) != 0))
 			n = 0;
 	}
@@ -177,19 +199,36 @@ prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool ful
 	return 0;
 }
 
-/* True if p is the only traced thread of its process. */
-static bool
-marks_alone(const struct prog_trace *t, const struct pt_proc *p)
+/* The owed calls of every thread but p, read while they run (or after they ended). */
+static void
+marks_drain_owed(struct prog_trace *t, const struct pt_proc *p)
 {
 	for (size_t i = 0; i < t->nprocs; i++)
-		if (&t->procs[i] != p && t->procs[i].tgid == p->tgid)
-			return false;
-	return true;
+		if (&t->procs[i] != p && t->procs[i].owed)
+			prog_marks_drain(t, &t->procs[i], false, false);
+}
+
+/* Queue what came before p's stop or end st: the calls other threads owe, then what p logged
+ * since its last stop (read through another thread of its process once it has ended: the
+ * memory is the process's). A syscall-exit stop has nothing before it but its entry stop; an
+ * exec's image is new. */
+void
+prog_marks_before(struct prog_trace *t, struct pt_proc *p, int st)
+{
+	bool ended = WIFEXITED(st) || WIFSIGNALED(st);
+
+	if (!ended && (!WIFSTOPPED(st) || WSTOPSIG(st) == (SIGTRAP | 0x80) ||
+	               (WSTOPSIG(st) == SIGTRAP && st >> 16 == PTRACE_EVENT_EXEC)))
+		return;
+	marks_drain_owed(t, p);
+	prog_marks_drain(t, p, !ended, false);
+	if (ended)
+		p->owed = false;
 }
 
 /* Whether p's system call is a stdio call's; start the record of that call at its first. */
 bool
-prog_marks_at_call(const struct prog_trace *t, struct pt_proc *p)
+prog_marks_at_call(struct pt_proc *p)
 {
 	static const uint32_t one = 1;
 
@@ -208,10 +247,14 @@ prog_marks_at_call(const struct prog_trace *t, struct pt_proc *p)
 	/* Its step is seen right after it: the shim stops when it returns. exit()'s flush never
 	 * returns: the process's end is its stop. A call that writes to its stream changes no
 	 * other (reading may flush stdout first): the state it logs is all its step needs, so
-	 * its buffer flush costs no third stop: it is read at the thread's next stop, which
-	 * nothing else comes before when the thread is its process's only one (alone). */
-	if (p->cur.id != PROG_MARK_EXIT_ID &&
-	    (prog_marks_class(p->cur.id) != PROG_MARK_PUT || !marks_alone(t, p)))
+	 * its buffer flush costs no third stop. It is owed: read at the next stop of any
+	 * thread (of its own, nothing comes before; of another, the call came before that stop
+	 * if it is logged by then, else the two ran at once), or at the thread's end. */
+	if (p->cur.id == PROG_MARK_EXIT_ID)
+		return true;
+	if (prog_marks_class(p->cur.id) == PROG_MARK_PUT)
+		p->owed = true;
+	else
 		marks_poke(p->pid, p->shim + offsetof(struct prog_mark_tls, stop), &one, sizeof one);
 	return true;
 }
@@ -240,7 +283,7 @@ prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args)
 		if (p->shim == 0 || p->tls.cur.id != PROG_MARK_EXIT_ID)
 			break;
 		/* From here on, the process's calls are exit()'s flush of its streams. */
-		prog_marks_at_call(t, p);
+		prog_marks_at_call(p);
 		return true;
 	default:
 		break;

@@ -195,7 +195,7 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		prog_fds_loader(p->pid, &p->ld_lo, &p->ld_hi);
 	}
 	p->loader = si.instruction_pointer >= p->ld_lo && si.instruction_pointer < p->ld_hi;
-	first = prog_marks_at_call(t, p);
+	first = prog_marks_at_call(p);
 	if (c->flags & CALL_EXIT) {
 		/* No exit stop follows: the process's end is its step. exit()'s flush of the
 		 * streams is one before it, while the process (and its memory) is still here. */
@@ -403,6 +403,7 @@ pt_on_exec(struct pt_proc *p)
 	p->shim = 0;
 	p->taken = 0;
 	p->cur_seq = 0;
+	p->owed = false;
 	p->in_stdio = false;
 	p->ld_known = false;
 	event_list_clear(&p->inner);
@@ -473,12 +474,14 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			}
 			t->st.stops++;
 		}
+		p = pt_proc_find(t, pid);
+		/* The calls logged before this stop or end come first (so do the deadline's). */
+		if (!again && p != NULL && t->execed)
+			prog_marks_before(t, p, st);
 		if (!again && t->qhead < t->qn) {
-			/* The deadline read the logs: their calls come before any end. */
 			pt_pend(t, pid, st);
 			continue;
 		}
-		p = pt_proc_find(t, pid);
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
 			if (p == NULL)
 				continue;
@@ -510,16 +513,6 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 		}
 		sig = WSTOPSIG(st);
 		ev = st >> 16;
-		/* What the thread logged since its last stop comes before this stop (a syscall-exit
-		 * stop has nothing before it but its entry stop; an exec's image is new). */
-		if (!again && t->execed && p->shim != 0 && sig != (SIGTRAP | 0x80) &&
-		    !(sig == SIGTRAP && ev == PTRACE_EVENT_EXEC)) {
-			prog_marks_drain(t, p, true, false);
-			if (t->qhead < t->qn) {
-				pt_pend(t, pid, st);
-				continue;
-			}
-		}
 		if (sig == SIGTRAP && ev == PTRACE_EVENT_SECCOMP) {
 			if (!t->execed) {
 				/* Our own child's execve (or its error report): not the program's yet. */
