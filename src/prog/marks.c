@@ -99,31 +99,46 @@ marks_clean(struct prog_mark_call *c)
 		c->id = 0;
 }
 
-/* Queue the logged call c of p (last: the newest, read while p is stopped). */
+/* Room in t's queue for n more calls (an empty queue starts again at 0). 0, or -1. */
 static int
-marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call *c, bool now)
+marks_room(struct prog_trace *t, size_t n)
 {
-	struct pt_logged *l;
-
 	if (t->qhead > 0 && t->qhead == t->qn)
 		t->qhead = t->qn = 0;
-	if (t->qn == t->qcap) {
-		struct pt_logged *v = grow(t->q, &t->qcap, t->qn, sizeof *v, 64);
+	while (t->qcap - t->qn < n) {
+		struct pt_logged *v = grow(t->q, &t->qcap, t->qcap, sizeof *v, 64);
 		if (v == NULL)
 			return -1;
 		t->q = v;
 	}
-	l = &t->q[t->qn++];
-	memset(l, 0, sizeof *l);
-	l->pid = p->pid;
+	return 0;
+}
+
+/* Queue the logged call c of p (now: the newest, read while p is stopped), in the room made;
+ * its file is *fd's (dev, ino) when its fd is the one of the call before. */
+static void
+marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call *c, bool now,
+            struct pt_logged *fd)
+{
+	struct pt_logged *l = &t->q[t->qn++];
+
 	l->c = *c;
 	marks_clean(&l->c);
-	l->calls.source = EV_SRC_PTRACE;
+	l->pid = p->pid;
+	l->now = false;
+	l->calls = (struct event_list){ .source = EV_SRC_PTRACE };
 	if (prog_marks_base(l->c.id) == PROG_MARK_FUNC_fclose && l->c.seq == p->cur_seq) {
 		l->dev = p->mark_dev;
 		l->ino = p->mark_ino;
+	} else if (fd->c.fd == l->c.fd && fd->pid == p->pid) {
+		l->dev = fd->dev;
+		l->ino = fd->ino;
 	} else {
 		marks_file(p, l->c.fd, &l->dev, &l->ino);
+		fd->pid = p->pid;
+		fd->c.fd = l->c.fd;
+		fd->dev = l->dev;
+		fd->ino = l->ino;
 	}
 	if (l->c.seq == p->cur_seq && p->cur_seq != 0) {
 		/* The call whose system calls the tracer saw: they are its own. It stopped right
@@ -135,7 +150,6 @@ marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call
 		p->owed = false;
 		l->now = now && (l->c.flags & PROG_MARK_F_CALLS);
 	}
-	return 0;
 }
 
 /* Read len bytes at addr of p's memory into buf, through p or, once p has ended (its memory,
@@ -179,16 +193,18 @@ prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool ful
 	at = p->taken % PROG_MARK_LOG;
 	if (n > 0) {
 		uint64_t first = n < PROG_MARK_LOG - at ? n : PROG_MARK_LOG - at;
-		uint64_t log = x->log;
-		if (marks_peek(via, log + at * sizeof *t->logbuf, t->logbuf,
+		struct pt_logged fd = { .c.fd = -2 };
+
+		if (marks_room(t, n) != 0)
+			return -1;
+		if (marks_peek(via, x->log + at * sizeof *t->logbuf, t->logbuf,
 		               first * sizeof *t->logbuf) != 0 ||
-		    (n > first && marks_peek(via, log, t->logbuf + first,
+		    (n > first && marks_peek(via, x->log, t->logbuf + first,
 		                             (n - first) * sizeof *t->logbuf) != 0))
 			n = 0;
+		for (uint64_t i = 0; i < n; i++)
+			marks_queue(t, p, &t->logbuf[i], stopped && i + 1 == n, &fd);
 	}
-	for (uint64_t i = 0; i < n; i++)
-		if (marks_queue(t, p, &t->logbuf[i], stopped && i + 1 == n) != 0)
-			return -1;
 	p->taken = x->written;
 	/* The shim waits for the tracer only when its log is full: tell it what was taken
 	 * when half of it is, not at every stop. */
