@@ -239,7 +239,8 @@ prog_fold_joins(const struct prog_run_step *f, const struct prog_entry *e)
 	const struct event_list *l = &f->sr.events;
 	const struct call_row *c;
 
-	if (f->ps.pid != e->pid || strcmp(f->ps.ev.call, e->call) != 0 || l->n == 0)
+	if (f->ps.pid != e->pid || strcmp(f->ps.ev.call, e->call) != 0 || l->n == 0 ||
+	    (f->ps.ev.origin == EV_STDIO) != e->unseen)
 		return false;
 	if (l->v[0].fd == e->fd && l->v[0].fd2 == e->fd2)
 		return true;

@@ -381,6 +381,28 @@ prog_run_fold_text(struct prog_run_step *s, const char *one)
 	}
 }
 
+/*
+ * What a student reads of a system call stdio made from a call the shim cannot see (the
+ * tracer found its bytes in a stream's buffer), after the call: "write(3, 4096) = 4096 x 2:
+ * stdio flushing fp's buffer, from a call the shim cannot see (...)". The one place it is
+ * worded.
+ */
+static void
+prog_run_unseen_text(struct prog_run_step *s)
+{
+	const struct event *e = &s->ps.ev;
+	const char *fp = e->fd == 0 ? "stdin" : e->fd == 1 ? "stdout" : e->fd == 2 ? "stderr" : "fp";
+	size_t at = strlen(s->text);
+
+	if (s->ps.kind != PROG_STEP_CALL || e->origin != EV_STDIO)
+		return;
+	text_cat(s->text, sizeof s->text, &at, event_is_read(e) ?
+	         ": stdio refilling %s's buffer, from a call the shim cannot see (a macro such "
+	         "as getc_unlocked, or an inlined fgetc_unlocked)" :
+	         ": stdio flushing %s's buffer, from a call the shim cannot see (a macro such "
+	         "as putc_unlocked, or an inlined fputc_unlocked)", fp);
+}
+
 /* The step's line: the call as the program wrote it, a fold's count, the calls it made. */
 static void
 prog_run_text(struct prog_run_step *s)
@@ -561,6 +583,7 @@ prog_run_push(struct prog_run *r, struct prog_run_step *s)
 		r->q = v;
 	}
 	prog_run_text(s);
+	prog_run_unseen_text(s);
 	r->q[r->qn++] = s;
 	return 0;
 }

@@ -41,6 +41,9 @@
 /* At most this many streams are walked (a corrupt chain must not loop forever). */
 #define PS_MAX_CHAIN 4096
 
+/* Streams whose addresses are kept, so that prog_stdio_holds checks the chain in one read. */
+#define PS_KEPT 32
+
 static const char prog_stdio_hidden[] = "stdio: not visible (static / not glibc), only system calls";
 static const char prog_stdio_not_yet[] = "stdio: libc not loaded yet";
 
@@ -49,6 +52,9 @@ struct prog_stdio {
 	pid_t pid;
 	int state;                /* PROG_STDIO_NOT_YET until found; then OK or HIDDEN */
 	uint64_t list_all;        /* address of the variable _IO_list_all */
+	/* The chain as last walked by prog_stdio_holds (n_kept > PS_KEPT: too long to keep). */
+	uint64_t kept[PS_KEPT];
+	size_t n_kept;
 };
 
 /* Copy len bytes at addr of process pid into buf. 0, or -1 with errno (EFAULT if short). */
@@ -244,6 +250,7 @@ prog_stdio_reset(struct prog_stdio *s)
 {
 	s->state = PROG_STDIO_NOT_YET;
 	s->list_all = 0;
+	s->n_kept = 0;
 }
 
 /* A pointer of the tracee as a number (it points into the tracee, never into us). */
@@ -357,6 +364,68 @@ prog_stdio_scan(struct prog_stdio *s, struct prog_stream *v, size_t max, size_t 
 		addr = prog_stdio_addr(fp._chain);
 	}
 	return PROG_STDIO_OK;
+}
+
+/* Read the chain of s into v (at most PS_KEPT): in one read if it is still the one kept (its
+ * head and every link as they were), else walked again and kept. Streams read, or -1 (too
+ * many to keep, or unreadable). */
+static long
+prog_stdio_chain(struct prog_stdio *s, struct _IO_FILE *v)
+{
+	struct iovec local[PS_KEPT + 1], remote[PS_KEPT + 1];
+	size_t n = s->n_kept;
+	uint64_t head;
+	bool same = n <= PS_KEPT;
+
+	local[0] = (struct iovec){ &head, sizeof head };
+	remote[0] = (struct iovec){ (void *)(uintptr_t)s->list_all, sizeof head };
+	for (size_t i = 0; same && i < n; i++) {
+		local[i + 1] = (struct iovec){ &v[i], sizeof v[i] };
+		remote[i + 1] = (struct iovec){ (void *)(uintptr_t)s->kept[i], sizeof v[i] };
+	}
+	if (same && process_vm_readv(s->pid, local, n + 1, remote, n + 1, 0) ==
+	    (ssize_t)(sizeof head + n * sizeof *v)) {
+		same = head == (n > 0 ? s->kept[0] : 0);
+		for (size_t i = 0; same && i < n; i++)
+			same = ((unsigned)v[i]._flags & PS_MAGIC_MASK) == PS_MAGIC &&
+			       prog_stdio_addr(v[i]._chain) == (i + 1 < n ? s->kept[i + 1] : 0);
+		if (same)
+			return (long)n;
+	}
+	/* Changed (a stream opened or closed): walk it again. */
+	if (prog_stdio_peek(s->pid, s->list_all, &head, sizeof head) != 0)
+		return -1;
+	for (n = 0; head != 0; n++) {
+		if (n == PS_KEPT || prog_stdio_peek(s->pid, head, &v[n], sizeof v[n]) != 0) {
+			s->n_kept = PS_KEPT + 1;
+			return -1;
+		}
+		s->kept[n] = head;
+		head = prog_stdio_addr(v[n]._chain);
+	}
+	s->n_kept = n;
+	return (long)n;
+}
+
+/* The stream on fd whose buffer holds [addr, addr + len). */
+bool
+prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len, uint64_t *file)
+{
+	struct _IO_FILE v[PS_KEPT];
+	long n;
+
+	if (s->state == PROG_STDIO_NOT_YET)
+		prog_stdio_find(s);
+	if (s->state != PROG_STDIO_OK || addr == 0 || (n = prog_stdio_chain(s, v)) < 0)
+		return false;
+	for (long i = 0; i < n; i++) {
+		uint64_t base = prog_stdio_addr(v[i]._IO_buf_base), end = prog_stdio_addr(v[i]._IO_buf_end);
+		if (v[i]._fileno == fd && base != 0 && addr >= base && addr < end && len <= end - addr) {
+			*file = s->kept[i];
+			return true;
+		}
+	}
+	return false;
 }
 
 /* Free a reader. */

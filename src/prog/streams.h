@@ -60,6 +60,13 @@ int prog_stdio_read(pid_t pid, uint64_t addr, struct prog_stream *out);
  * input, into buf. Their number, 0 if none or unreadable. */
 size_t prog_stdio_head(pid_t pid, const struct prog_stream *st, void *buf, size_t max);
 
+/*
+ * True if a stream of s's process on fd has a buffer that holds [addr, addr + len): a system
+ * call on those bytes is stdio's, whatever function (or macro: putc_unlocked) led to it;
+ * *file is that FILE*. The chain is kept between calls: checked again in one read.
+ */
+bool prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len, uint64_t *file);
+
 /* Free s. NULL is fine. */
 void prog_stdio_free(struct prog_stdio *s);
 

@@ -116,6 +116,7 @@ prog_trace_hook_at(struct prog_trace *t, struct pt_proc *p, enum prog_entry_kind
 		e.func_id = p->cur.id;
 		e.stream = p->cur.file;
 	}
+	e.unseen = kind == PROG_ENTRY_CALL && p->unseen;
 	if (t->hook != NULL)
 		t->hook(t->hook_ctx, &e);
 }
@@ -164,6 +165,32 @@ pt_stores_step(struct pt_proc *p, const struct call_row *c, struct prog_step *ou
 	event_decode(c, &p->stop, NULL, &out->ev);
 	out->ev.result = 0;
 	snprintf(out->path, sizeof out->path, "%s", p->path);
+}
+
+/* Whether p's call c, on a regular file outside any stdio call the shim saw, moves the bytes
+ * of a stream's buffer on its fd: a flush (write) or a refill (read) that stdio made from a
+ * call the shim cannot see (putc_unlocked and getc_unlocked are macros; an inlined
+ * fputc_unlocked). Read only then, so a program's own writes cost one read of its chain. */
+static bool
+pt_unseen(struct pt_proc *p, const struct call_row *c, struct peek *m)
+{
+	const uint64_t *a = p->stop.args;
+	uint64_t file, iov[2] = { 0, 0 };
+	int fd = c->fd >= 0 ? (int)a[(int)c->fd] : -1;
+
+	if (p->in_stdio || p->loader || !p->regular || fd != p->file_fd ||
+	    (c->flags & (CALL_READ2 | CALL_WRITE2)))
+		return false;
+	switch (p->stop.nr) {
+	case SYS_read: case SYS_pread64: case SYS_write: case SYS_pwrite64:
+		return prog_stdio_holds(p->stdio, fd, a[1], a[2], &file);
+	case SYS_writev: case SYS_pwritev:
+		/* Its first buffer. */
+		return a[2] >= 1 && peek_read(m, a[1], iov, sizeof iov) &&
+		       prog_stdio_holds(p->stdio, fd, iov[0], iov[1], &file);
+	default:
+		return false;
+	}
 }
 
 /* A seccomp stop: remember the call, or turn a marker into a step. 1 = a step in *out. */
@@ -234,6 +261,7 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	} else if (c->flags & CALL_MEM) {
 		stores = pt_use_map(p, p->stop.args[(int)c->addr]);
 	}
+	p->unseen = pt_unseen(p, c, &m);
 	/* The loader's calls are no entry of the program's: nothing of it ends there. */
 	if (!p->loader)
 		prog_trace_hook_at(t, p, p->in_stdio ? PROG_ENTRY_STDIO : PROG_ENTRY_CALL, c->name,
@@ -275,7 +303,7 @@ pt_fill_event(struct pt_proc *p, pid_t leader, const struct timespec *now, struc
 	out->pid = p->pid;
 	out->ev.ns = units_ns_between(&p->t0, now);
 	out->ev.ns_traced = true;
-	out->ev.origin = p->in_stdio ? EV_STDIO : EV_DIRECT;
+	out->ev.origin = p->in_stdio || p->unseen ? EV_STDIO : EV_DIRECT;
 	/* A call of any process but the first is a child's, as the lesson's tracer marks it. */
 	out->ev.child = p->pid != leader;
 	if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
@@ -405,6 +433,7 @@ pt_on_exec(struct pt_proc *p)
 	p->cur_seq = 0;
 	p->owed = false;
 	p->in_stdio = false;
+	p->unseen = false;
 	p->ld_known = false;
 	event_list_clear(&p->inner);
 }

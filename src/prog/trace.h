@@ -34,7 +34,9 @@ struct prog_step {
 	enum prog_step_kind kind;
 	pid_t pid;
 	uint64_t seq;             /* 1, 2, ... in the order steps happened */
-	/* PROG_STEP_CALL: the call, made by the program itself (ev.origin EV_DIRECT). */
+	/* PROG_STEP_CALL: the call, made by the program itself (ev.origin EV_DIRECT), or by stdio
+	 * on a stream's buffer from a call the shim cannot see (EV_STDIO: putc_unlocked, a
+	 * macro, reaching __overflow). */
 	struct event ev;
 	bool regular;             /* the file (path) is a regular file */
 	int file_fd;              /* the fd of that file (-1: none, or named by path or address) */
@@ -92,6 +94,8 @@ struct prog_entry {
 	const char *call;         /* the system call's name (NULL: exit()'s flush begins) */
 	int fd, fd2;              /* CALL: its fd arguments (-1: none) */
 	bool file;                /* CALL: it may be a step (an open, or an fd of a regular file) */
+	bool unseen;              /* CALL: on a stream's buffer: stdio's, from a call the shim
+	                             cannot see (ev.origin EV_STDIO) */
 	bool first;               /* STDIO: the stdio call's first system call */
 	int func_id;              /* STDIO: the stdio call's base (mark.h) */
 	uint64_t stream;          /* STDIO: the FILE* (0: none, or all) */
