@@ -4,8 +4,9 @@
 # program built with -O writes with putc_unlocked and reads with getc_unlocked (inline code
 # from <stdio.h>: only __overflow and __uflow are called, never wrapped; tests/foreign/
 # unlocked.c): its buffer flushes and refills, whose bytes are in the stream's buffer, have
-# origin stdio and say so in words; the program's own write(fileno(fp), ...) of its own
-# buffer stays direct; and every call on the file equals strace -f's (name, fd, size, result,
+# origin stdio and say so in words, and so does the fstat that sizes its buffer (made from
+# _IO_file_doallocate); the program's own fstat(fileno(fp)) and write(fileno(fp), ...) of its
+# own buffer stay direct; and every call on the file equals strace -f's (name, fd, size, result,
 # order).
 testname=own-prog-unseen
 . "$(dirname "$0")/lib.sh"
@@ -51,6 +52,12 @@ check(len(refill) >= 3 and all(e["origin"] == "stdio" for s, e in refill) and
           for s, e in refill if s["op"] == "call"),
       "getc_unlocked's refills are stdio's and say so: %s"
       % [(e["origin"], s["args"]) for s, e in refill])
+stats = [(s, e) for s, e in events if e["call"] in ("fstat", "newfstatat")]
+check([e["origin"] for s, e in stats] == ["direct", "stdio", "stdio"] and
+      all("stdio asking the block size to size fp's new buffer" in s["args"]
+          for s, e in stats[1:]) and "stdio" not in stats[0][0]["args"],
+      "the program's own fstat is direct; stdio's two, before a buffer, are stdio's: %s"
+      % [(e["origin"], s["args"]) for s, e in stats])
 text = open(os.path.join(tmp, "out.txt")).read()
 check("stdio flushing fp's buffer" in text and "stdio refilling fp's buffer" in text and
       re.search(r"write\(3, 4096\) = 4096 x 2: stdio flushing", text) is not None,

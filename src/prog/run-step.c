@@ -396,11 +396,18 @@ prog_run_unseen_text(struct prog_run_step *s)
 
 	if (s->ps.kind != PROG_STEP_CALL || e->origin != EV_STDIO)
 		return;
-	text_cat(s->text, sizeof s->text, &at, event_is_read(e) ?
-	         ": stdio refilling %s's buffer, from a call the shim cannot see (a macro such "
-	         "as getc_unlocked, or an inlined fgetc_unlocked)" :
-	         ": stdio flushing %s's buffer, from a call the shim cannot see (a macro such "
-	         "as putc_unlocked, or an inlined fputc_unlocked)", fp);
+	if (event_is_read(e))
+		text_cat(s->text, sizeof s->text, &at, ": stdio refilling %s's buffer, from a call "
+		         "the shim cannot see (a macro such as getc_unlocked, or an inlined "
+		         "fgetc_unlocked)", fp);
+	else if (event_is_write(e))
+		text_cat(s->text, sizeof s->text, &at, ": stdio flushing %s's buffer, from a call "
+		         "the shim cannot see (a macro such as putc_unlocked, or an inlined "
+		         "fputc_unlocked)", fp);
+	else
+		text_cat(s->text, sizeof s->text, &at, ": stdio asking the block size to size %s's "
+		         "new buffer, from a call the shim cannot see (a macro such as putc_unlocked "
+		         "or getc_unlocked, or an inlined call)", fp);
 }
 
 /* The step's line: the call as the program wrote it, a fold's count, the calls it made. */

@@ -52,6 +52,8 @@ struct prog_stdio {
 	pid_t pid;
 	int state;                /* PROG_STDIO_NOT_YET until found; then OK or HIDDEN */
 	uint64_t list_all;        /* address of the variable _IO_list_all */
+	/* Where _IO_file_doallocate's code is, and _IO_file_stat's ([lo, hi); 0, 0: unknown). */
+	uint64_t alloc[2][2];
 	/* The chain as last walked by prog_stdio_holds (n_kept > PS_KEPT: too long to keep). */
 	uint64_t kept[PS_KEPT];
 	size_t n_kept;
@@ -80,10 +82,11 @@ prog_stdio_pread(int fd, void *buf, size_t len, uint64_t off)
 	return n == (ssize_t)len ? 0 : -1;
 }
 
-/* Look name up in the symbol table section sh (its strings in section sh->sh_link). */
+/* Look name up in the symbol table section sh (its strings in section sh->sh_link): its
+ * value and size into value[0], value[1]. */
 static int
 prog_stdio_symtab(int fd, const Elf64_Shdr *shs, size_t nsh, const Elf64_Shdr *sh,
-                  const char *name, uint64_t *value)
+                  const char *name, uint64_t value[2])
 {
 	const Elf64_Shdr *strs;
 	size_t nsym, nlen = strlen(name);
@@ -105,7 +108,8 @@ prog_stdio_symtab(int fd, const Elf64_Shdr *shs, size_t nsh, const Elf64_Shdr *s
 		for (size_t i = 0; i < nsym; i++)
 			if (syms[i].st_name < strs->sh_size && syms[i].st_shndx != SHN_UNDEF &&
 			    strncmp(str + syms[i].st_name, name, nlen + 1) == 0) {
-				*value = syms[i].st_value;
+				value[0] = syms[i].st_value;
+				value[1] = syms[i].st_size;
 				found = 0;
 				break;
 			}
@@ -116,13 +120,13 @@ prog_stdio_symtab(int fd, const Elf64_Shdr *shs, size_t nsh, const Elf64_Shdr *s
 }
 
 /*
- * In the ELF64 file path: the values of the symbols names[0..n-1] (.dynsym, then
- * .symtab) into values, and the page-aligned vaddr of its first PT_LOAD into *base.
- * 0 if all were found, -1 otherwise.
+ * In the ELF64 file path: the values and sizes of the symbols names[0..n-1] (.dynsym, then
+ * .symtab) into values (0, 0: not found), and the page-aligned vaddr of its first PT_LOAD
+ * into *base. 0 if the first need were found, -1 otherwise.
  */
 static int
-prog_stdio_elf(const char *path, const char *const *names, uint64_t *values, size_t n,
-               uint64_t *base)
+prog_stdio_elf(const char *path, const char *const *names, uint64_t (*values)[2], size_t n,
+               size_t need, uint64_t *base)
 {
 	Elf64_Ehdr eh;
 	Elf64_Shdr *shs = NULL;
@@ -158,11 +162,14 @@ prog_stdio_elf(const char *path, const char *const *names, uint64_t *values, siz
 		int ok = -1;
 		for (unsigned i = 0; ok != 0 && i < eh.e_shnum; i++)
 			if (shs[i].sh_type == SHT_DYNSYM)
-				ok = prog_stdio_symtab(fd, shs, eh.e_shnum, &shs[i], names[k], &values[k]);
+				ok = prog_stdio_symtab(fd, shs, eh.e_shnum, &shs[i], names[k], values[k]);
 		for (unsigned i = 0; ok != 0 && i < eh.e_shnum; i++)
 			if (shs[i].sh_type == SHT_SYMTAB)
-				ok = prog_stdio_symtab(fd, shs, eh.e_shnum, &shs[i], names[k], &values[k]);
-		rc = ok;
+				ok = prog_stdio_symtab(fd, shs, eh.e_shnum, &shs[i], names[k], values[k]);
+		if (ok != 0)
+			values[k][0] = values[k][1] = 0;
+		if (k < need)
+			rc = ok;
 	}
 	free(shs);
 	close(fd);
@@ -187,9 +194,11 @@ prog_stdio_is_libc(const char *path)
 static void
 prog_stdio_find(struct prog_stdio *s)
 {
-	static const char *const names[] = { "_IO_list_all", "gnu_get_libc_version" };
+	/* The two first are needed; the others say where stdio allocates a buffer. */
+	static const char *const names[] = { "_IO_list_all", "gnu_get_libc_version",
+	                                     "_IO_file_doallocate", "_IO_file_stat" };
 	char maps[64], line[PATH_MAX + 128], path[PATH_MAX + 32];
-	uint64_t start = 0, values[2], base;
+	uint64_t start = 0, values[4][2], base;
 	bool interp = false, libc = false;
 	FILE *f;
 
@@ -223,11 +232,15 @@ prog_stdio_find(struct prog_stdio *s)
 		s->state = interp ? PROG_STDIO_NOT_YET : PROG_STDIO_HIDDEN;
 		return;
 	}
-	if (prog_stdio_elf(path, names, values, 2, &base) != 0) {
+	if (prog_stdio_elf(path, names, values, 4, 2, &base) != 0) {
 		s->state = PROG_STDIO_HIDDEN;     /* musl, or a libc we cannot read */
 		return;
 	}
-	s->list_all = start - base + values[0];
+	s->list_all = start - base + values[0][0];
+	for (int i = 0; i < 2; i++) {
+		s->alloc[i][0] = values[2 + i][1] > 0 ? start - base + values[2 + i][0] : 0;
+		s->alloc[i][1] = s->alloc[i][0] + values[2 + i][1];
+	}
 	s->state = PROG_STDIO_OK;
 }
 
@@ -425,6 +438,24 @@ prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len, uint
 			return true;
 		}
 	}
+	return false;
+}
+
+/* Whether s's thread, at sp, is in stdio's allocation of a buffer: it returns into
+ * _IO_file_doallocate or _IO_file_stat (glibc's fstat wrappers make no frame of their own:
+ * at the system call, sp holds their caller's return address). */
+bool
+prog_stdio_allocating(struct prog_stdio *s, uint64_t sp)
+{
+	uint64_t ret;
+
+	if (s->state == PROG_STDIO_NOT_YET)
+		prog_stdio_find(s);
+	if (s->state != PROG_STDIO_OK || prog_stdio_peek(s->pid, sp, &ret, sizeof ret) != 0)
+		return false;
+	for (int i = 0; i < 2; i++)
+		if (ret >= s->alloc[i][0] && ret < s->alloc[i][1])
+			return true;
 	return false;
 }
 

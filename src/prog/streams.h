@@ -67,6 +67,13 @@ size_t prog_stdio_head(pid_t pid, const struct prog_stream *st, void *buf, size_
  */
 bool prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len, uint64_t *file);
 
+/*
+ * True if s's thread, stopped at an fstat with stack pointer sp, makes it
+ * for stdio to size a new buffer (glibc's _IO_file_doallocate, at a stream's first I/O):
+ * its return address is there. False when not, or when this glibc cannot say.
+ */
+bool prog_stdio_allocating(struct prog_stdio *s, uint64_t sp);
+
 /* Free s. NULL is fine. */
 void prog_stdio_free(struct prog_stdio *s);
 
