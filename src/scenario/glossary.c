@@ -92,7 +92,9 @@ static const struct glossary_entry glossary[] = {
 	  "FALLOC_FL_KEEP_SIZE. Not counted as the file's allocation." },
 	{ "[by stdio], stdio",
 	  "A system call that stdio made inside a stdio function (fwrite(), fflush(), "
-	  "fclose(), ...), on the program's behalf (origin stdio in JSON)." },
+	  "fclose(), ...), on the program's behalf (origin stdio in JSON); in a traced program, "
+	  "also one on a stream's buffer that inline stdio code led to (putc_unlocked, a "
+	  "macro: a flush, a refill, the fstat that sizes a new buffer)." },
 	{ "[your call], direct",
 	  "A system call the step made itself (write(), fsync(), ...; origin direct in JSON, "
 	  "nothing to do with O_DIRECT)." },
