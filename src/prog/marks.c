@@ -10,10 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 
 #include "base/grow.h"
+#include "trace/calls.h"
+#include "trace/peek.h"
 #include "prog/streams.h"
 #include "prog/trace-int.h"
 
@@ -273,6 +276,36 @@ prog_marks_at_call(struct pt_proc *p)
 	else
 		marks_poke(p->pid, p->shim + offsetof(struct prog_mark_tls, stop), &one, sizeof one);
 	return true;
+}
+
+/* Whether p's call c (stack pointer sp), on a regular file outside any stdio call the shim
+ * saw, is stdio's, made from a call the shim cannot see (putc_unlocked and getc_unlocked are
+ * macros; an inlined fputc_unlocked): a flush (write) or a refill (read) of the bytes of a
+ * stream's buffer on its fd, or the fstat that sizes a new buffer. Read only then, so a
+ * program's own writes cost one read of its chain. */
+bool
+prog_marks_unseen(struct pt_proc *p, const struct call_row *c, struct peek *m, uint64_t sp)
+{
+	const uint64_t *a = p->stop.args;
+	uint64_t file, iov[2] = { 0, 0 };
+	int fd = c->fd >= 0 ? (int)a[(int)c->fd] : -1;
+
+	if (p->in_stdio || p->loader || !p->regular || fd != p->file_fd ||
+	    (c->flags & (CALL_READ2 | CALL_WRITE2)))
+		return false;
+	switch (p->stop.nr) {
+	case SYS_read: case SYS_pread64: case SYS_write: case SYS_pwrite64:
+		return prog_stdio_holds(p->stdio, fd, a[1], a[2], &file);
+	case SYS_fstat: case SYS_newfstatat:
+		/* Its stat of a stream's file, to size the buffer it allocates. */
+		return prog_stdio_allocating(p->stdio, sp);
+	case SYS_writev: case SYS_pwritev:
+		/* Its first buffer. */
+		return a[2] >= 1 && peek_read(m, a[1], iov, sizeof iov) &&
+		       prog_stdio_holds(p->stdio, fd, iov[0], iov[1], &file);
+	default:
+		return false;
+	}
 }
 
 /* A marker: the thread's state's address, a full log, a call's end, exit()'s flush. True

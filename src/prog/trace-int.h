@@ -109,6 +109,11 @@ int prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool
  * that first call. */
 bool prog_marks_at_call(struct pt_proc *p);
 
+/* marks.c: whether p's call c (stopped at its entry, p's file known; stack pointer sp) is
+ * stdio's though no stdio call is under way: a write or read of the bytes of a stream's buffer
+ * on its fd, or the fstat that sizes a new one (putc_unlocked, a macro, reached __overflow). */
+bool prog_marks_unseen(struct pt_proc *p, const struct call_row *c, struct peek *m, uint64_t sp);
+
 /* marks.c: a marker of the shim (prctl's args) at p's seccomp stop. True when exit()'s
  * flush begins (the caller tells its hook); the caller resumes p (marks.c never resumes nor
  * tells the hook). */

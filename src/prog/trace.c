@@ -167,36 +167,6 @@ pt_stores_step(struct pt_proc *p, const struct call_row *c, struct prog_step *ou
 	snprintf(out->path, sizeof out->path, "%s", p->path);
 }
 
-/* Whether p's call c (stack pointer sp), on a regular file outside any stdio call the shim
- * saw, is stdio's, made from a call the shim cannot see (putc_unlocked and getc_unlocked are
- * macros; an inlined fputc_unlocked): a flush (write) or a refill (read) of the bytes of a
- * stream's buffer on its fd, or the fstat that sizes a new buffer. Read only then, so a
- * program's own writes cost one read of its chain. */
-static bool
-pt_unseen(struct pt_proc *p, const struct call_row *c, struct peek *m, uint64_t sp)
-{
-	const uint64_t *a = p->stop.args;
-	uint64_t file, iov[2] = { 0, 0 };
-	int fd = c->fd >= 0 ? (int)a[(int)c->fd] : -1;
-
-	if (p->in_stdio || p->loader || !p->regular || fd != p->file_fd ||
-	    (c->flags & (CALL_READ2 | CALL_WRITE2)))
-		return false;
-	switch (p->stop.nr) {
-	case SYS_read: case SYS_pread64: case SYS_write: case SYS_pwrite64:
-		return prog_stdio_holds(p->stdio, fd, a[1], a[2], &file);
-	case SYS_fstat: case SYS_newfstatat:
-		/* Its stat of a stream's file, to size the buffer it allocates. */
-		return prog_stdio_allocating(p->stdio, sp);
-	case SYS_writev: case SYS_pwritev:
-		/* Its first buffer. */
-		return a[2] >= 1 && peek_read(m, a[1], iov, sizeof iov) &&
-		       prog_stdio_holds(p->stdio, fd, iov[0], iov[1], &file);
-	default:
-		return false;
-	}
-}
-
 /* A seccomp stop: remember the call, or turn a marker into a step. 1 = a step in *out. */
 static int
 pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
@@ -265,7 +235,7 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	} else if (c->flags & CALL_MEM) {
 		stores = pt_use_map(p, p->stop.args[(int)c->addr]);
 	}
-	p->unseen = pt_unseen(p, c, &m, si.stack_pointer);
+	p->unseen = prog_marks_unseen(p, c, &m, si.stack_pointer);
 	/* The loader's calls are no entry of the program's: nothing of it ends there. */
 	if (!p->loader)
 		prog_trace_hook_at(t, p, p->in_stdio ? PROG_ENTRY_STDIO : PROG_ENTRY_CALL, c->name,
