@@ -393,21 +393,15 @@ prog_run_unseen_text(struct prog_run_step *s)
 	const struct event *e = &s->ps.ev;
 	const char *fp = e->fd == 0 ? "stdin" : e->fd == 1 ? "stdout" : e->fd == 2 ? "stderr" : "fp";
 	size_t at = strlen(s->text);
+	bool rd = event_is_read(e), wr = event_is_write(e);
 
 	if (s->ps.kind != PROG_STEP_CALL || e->origin != EV_STDIO)
 		return;
-	if (event_is_read(e))
-		text_cat(s->text, sizeof s->text, &at, ": stdio refilling %s's buffer, from a call "
-		         "the shim cannot see (a macro such as getc_unlocked, or an inlined "
-		         "fgetc_unlocked)", fp);
-	else if (event_is_write(e))
-		text_cat(s->text, sizeof s->text, &at, ": stdio flushing %s's buffer, from a call "
-		         "the shim cannot see (a macro such as putc_unlocked, or an inlined "
-		         "fputc_unlocked)", fp);
-	else
-		text_cat(s->text, sizeof s->text, &at, ": stdio asking the block size to size %s's "
-		         "new buffer, from a call the shim cannot see (a macro such as putc_unlocked "
-		         "or getc_unlocked, or an inlined call)", fp);
+	text_cat(s->text, sizeof s->text, &at, ": stdio %s %s's %sbuffer, from a call the shim "
+	         "cannot see (a macro such as %s, an inlined call, or the C library's own use "
+	         "of stdio)", rd ? "refilling" : wr ? "flushing" : "asking the block size to size",
+	         fp, rd || wr ? "" : "new ", rd ? "getc_unlocked" : wr ? "putc_unlocked" :
+	         "putc_unlocked or getc_unlocked");
 }
 
 /* The step's line: the call as the program wrote it, a fold's count, the calls it made. */
