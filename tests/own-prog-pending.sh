@@ -126,6 +126,13 @@ for name in ("copy", "mix", "tail", "lines", "threads"):
         check(len(reps) == 2 and len(pids) >= 2 and sum(wrote.values()) == size,
               "threads: two threads' writes, %s B on fds %s from %d threads, are the %d B of "
               "their files" % (sum(wrote.values()), sorted(wrote), len(pids), size))
+        ends = [(s["exit"]["thread"], s["args"]) for s in doc["steps"] if s["op"] == "exit"]
+        child = [e for s in doc["steps"] for e in s["events"] if e["child"]]
+        check(len(ends) == 3 and [t for t, _ in ends] == [True, True, False] and
+              all("thread ended" in a for _, a in ends[:2]) and "exited 0" in ends[2][1] and
+              not child,
+              "threads: two threads end ('thread ended', exit.thread), then the process "
+              "('exited 0'); no call of a thread is a child's: %s, %d child calls" % (ends, len(child)))
     elif name != "copy":
         check(len(flushed) >= 1, "%s: exit() flushed a stream, as a step of its own" % name)
     else:

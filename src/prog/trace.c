@@ -278,8 +278,9 @@ pt_fill_event(struct pt_proc *p, pid_t leader, const struct timespec *now, struc
 	out->ev.ns = units_ns_between(&p->t0, now);
 	out->ev.ns_traced = true;
 	out->ev.origin = p->in_stdio || p->unseen ? EV_STDIO : EV_DIRECT;
-	/* A call of any process but the first is a child's, as the lesson's tracer marks it. */
-	out->ev.child = p->pid != leader;
+	/* A call of any process but the first is a child's, as the lesson's tracer marks it (a
+	 * thread's is the program's own). */
+	out->ev.child = p->tgid != leader;
 	if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
 		/* The path first, as strace shows it: the program's opens name their files. */
 		char q[48], fl[sizeof out->ev.detail];
@@ -495,6 +496,7 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			out->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 			out->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 			out->timed_out = t->w.timed_out;
+			out->thread = p->pid != p->tgid;
 			out->stdio_fd = -1;
 			out->file_fd = -1;
 			if (pid == t->leader)
