@@ -1,20 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # own-prog-unseen.sh: stdio's system calls made from no call the shim sees are stdio's. A
-# program built with -O writes with putc_unlocked and reads with getc_unlocked (inline code
-# from <stdio.h>: only __overflow and __uflow are called, never wrapped; tests/foreign/
-# unlocked.c): its buffer flushes and refills, whose bytes are in the stream's buffer, have
-# origin stdio and say so in words, and so does the fstat that sizes its buffer (made from
-# _IO_file_doallocate); the program's own fstat(fileno(fp)) and write(fileno(fp), ...) of its
-# own buffer stay direct; and every call on the file equals strace -f's (name, fd, size, result,
-# order).
+# program built with -O writes with putc_unlocked and fputc_unlocked and reads with
+# getc_unlocked (inline code from <stdio.h>: only __overflow and __uflow are called, never
+# wrapped; tests/foreign/unlocked.c): its buffer flushes and refills, whose bytes are in the
+# stream's buffer, have origin stdio and say so in words, and so does the fstat that sizes its
+# buffer (made from _IO_file_doallocate); the program's own fstat(fileno(fp)) and
+# write(fileno(fp), ...) of its own buffer stay direct; and every call on the file equals
+# strace -f's (name, fd, size, result, order).
 testname=own-prog-unseen
 . "$(dirname "$0")/lib.sh"
 need python3 strace
 prog=$build/tests/foreign/unlocked
 [ -x "$prog" ] || { echo "FAIL: $prog not built"; exit 99; }
 # A build without -O calls putc_unlocked and getc_unlocked (then the shim sees them).
-if command -v nm >/dev/null 2>&1 && nm -D "$prog" | grep -Eq ' U (putc|getc)_unlocked'; then
+if command -v nm >/dev/null 2>&1 && nm -D "$prog" | grep -Eq ' U (f?putc|getc)_unlocked'; then
 	skip "the build calls putc_unlocked (CFLAGS without -O): nothing is unseen"
 fi
 mkdir "$tmp/w" "$tmp/s"

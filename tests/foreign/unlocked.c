@@ -2,7 +2,8 @@
 /* unlocked.c: stdio through macros and inline functions the shim cannot see: putc_unlocked
  * and getc_unlocked (built with -O, <stdio.h> makes them inline code that calls no function
  * but __overflow and __uflow on a full or empty buffer). Asks fstat(fileno(fp)) itself, then
- * writes 10000 letters to argv[1] with putc_unlocked (stdio's own fstat sizes its buffer),
+ * writes 10000 letters to argv[1] with putc_unlocked and fputc_unlocked (inlined too; stdio's
+ * own fstat sizes its buffer),
  * then 100 bytes of its own buffer with write(fileno(fp)), closes it; reads it back with
  * getc_unlocked. Prints the bytes read. */
 #include <stdio.h>
@@ -23,7 +24,10 @@ main(int argc, char **argv)
 	if (fstat(fileno(fp), &st) != 0)
 		return 1;
 	for (int i = 0; i < 10000; i++)
-		putc_unlocked('a' + i % 26, fp);
+		if (i % 2)
+			putc_unlocked('a' + i % 26, fp);
+		else
+			fputc_unlocked('a' + i % 26, fp);
 	memset(own, '-', sizeof own);
 	if (write(fileno(fp), own, sizeof own) != (ssize_t)sizeof own || fclose(fp) != 0)
 		return 1;
