@@ -248,14 +248,15 @@ sweep_row_quote(const struct sweep_result *r, size_t v, uint64_t buf_size, char 
 	return 0;
 }
 
-/* Row a against row b: 1 if every run of a took longer than every run of b (each extrapolated
- * to file_size), -1 the other way round, 0 if their times overlap. */
+/* Row a against row b: 1 if the middle half of a's runs took longer than the middle half of
+ * b's (first quartile above third, each extrapolated to file_size; one outlier run moves
+ * neither), -1 the other way round, 0 if they overlap. */
 static int
 sweep_rel(const struct sweep_row *a, const struct sweep_row *b)
 {
-	if (sweep_row_scale_time(a, a->elapsed.min) > sweep_row_scale_time(b, b->elapsed.max))
+	if (sweep_row_scale_time(a, a->elapsed.q1) > sweep_row_scale_time(b, b->elapsed.q3))
 		return 1;
-	if (sweep_row_scale_time(a, a->elapsed.max) < sweep_row_scale_time(b, b->elapsed.min))
+	if (sweep_row_scale_time(a, a->elapsed.q3) < sweep_row_scale_time(b, b->elapsed.q1))
 		return -1;
 	return 0;
 }
@@ -292,14 +293,14 @@ sweep_compare(const struct sweep_result *r, const size_t v[2], const uint64_t bu
 			n += (size_t)snprintf(text + n, len - n,
 					      "%s%s@%llu (%s ... %s) %s %s@%llu (%s ... %s)%s%s",
 					      n > 0 ? "; " : "", a->v->name, (unsigned long long)buf[0],
-					      sweep_secs(sweep_row_scale_time(ra, ra->elapsed.min), a0,
+					      sweep_secs(sweep_row_scale_time(ra, ra->elapsed.q1), a0,
 							 sizeof a0),
-					      sweep_secs(sweep_row_scale_time(ra, ra->elapsed.max), a1,
+					      sweep_secs(sweep_row_scale_time(ra, ra->elapsed.q3), a1,
 							 sizeof a1),
 					      words[k + 1], b->v->name, (unsigned long long)buf[1],
-					      sweep_secs(sweep_row_scale_time(rb, rb->elapsed.min), b0,
+					      sweep_secs(sweep_row_scale_time(rb, rb->elapsed.q1), b0,
 							 sizeof b0),
-					      sweep_secs(sweep_row_scale_time(rb, rb->elapsed.max), b1,
+					      sweep_secs(sweep_row_scale_time(rb, rb->elapsed.q3), b1,
 							 sizeof b1),
 					      a->given_dir[0] ? " on " : "", a->given_dir[0] ? a->fs : "");
 			if (rel != 2 && rel != k)
