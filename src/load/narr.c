@@ -278,14 +278,16 @@ narr_times_row(const struct narr_ctx *cx, const struct yamlpos_node *at, const c
 	size_t n = 0;
 
 	snprintf(one, sizeof one, "%.*s", (int)len, text);
-	if ((size = strrchr(one, '@')) == NULL) {
+	while (isspace((unsigned char)*name))
+		name++;
+	for (e = name + strlen(name); e > name && isspace((unsigned char)e[-1]); )
+		*--e = '\0';
+	if ((size = strrchr(name, '@')) == NULL) {
 		scenario_at(cx->ld, at, "'%s' in %s in %s names no row of the sweep: write "
-			    "VARIANT@BUF_SIZE (@4096: the first variant's)", one, mark, cx->where);
+			    "VARIANT@BUF_SIZE (@4096: the first variant's)", name, mark, cx->where);
 		return -1;
 	}
 	*size++ = '\0';
-	while (isspace((unsigned char)*name))
-		name++;
 	for (e = name + strlen(name); e > name && isspace((unsigned char)e[-1]); )
 		*--e = '\0';
 	while (isspace((unsigned char)*size))
