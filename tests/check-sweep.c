@@ -588,6 +588,10 @@ START_TEST(test_compare)
 	ck_assert_int_eq(CMP(1, 4096, 0, 1), -2);
 	ck_assert_ptr_nonnull(strstr(text, "O_SYNC at BUF_SIZE 4096 did not run here"));
 	ck_assert_int_eq(sweep_row_quote(&r, 1, 4096, text, sizeof text), -1);
+	/* Two runs are too few to tell. */
+	rows[3].n_runs = 2;
+	ck_assert_int_eq(CMP(1, 4096, 0, 1), -2);
+	ck_assert_ptr_nonnull(strstr(text, "too few to compare"));
 	rows[3].n_runs = 3;
 	/* Two dirs: plain and O_SYNC twice (the tmpfs variant once); the same order in both holds,
 	 * orders that differ cannot tell; the tmpfs variant stands beside each copy. */

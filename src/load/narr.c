@@ -230,10 +230,9 @@ narr_times_row(const struct narr_ctx *cx, const struct yamlpos_node *at, const c
 				break;
 		if (*v == sw->n_variants) {
 			list[0] = '\0';
-			for (size_t i = 0; i < sw->n_variants; i++)
-				n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0,
-						      "%s'%s'", i > 0 ? ", " : "",
-						      sw->variants[i].name != NULL ?
+			for (size_t i = 0; i < sw->n_variants && n + 1 < sizeof list; i++)
+				n += (size_t)snprintf(list + n, sizeof list - n, "%s'%s'",
+						      i > 0 ? ", " : "", sw->variants[i].name != NULL ?
 						      sw->variants[i].name : "");
 			scenario_at(cx->ld, at, "unknown variant '%s' in %s in %s (use one of: %s)",
 				    name, mark, cx->where, list);

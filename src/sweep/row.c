@@ -286,6 +286,12 @@ sweep_compare(const struct sweep_result *r, const size_t v[2], const uint64_t bu
 			if ((ra = sweep_row_ran(a, buf[0], text, len)) == NULL ||
 			    (rb = sweep_row_ran(b, buf[1], text, len)) == NULL)
 				return -2;
+			/* Fewer runs have no middle half to speak of. */
+			if (ra->n_runs < SWEEP_COMPARE_RUNS || rb->n_runs < SWEEP_COMPARE_RUNS) {
+				snprintf(text, len, "%zu and %zu counted runs: too few to compare (%d "
+					 "at least)", ra->n_runs, rb->n_runs, SWEEP_COMPARE_RUNS);
+				return -2;
+			}
 			int k = sweep_rel(ra, rb);
 			char a0[32], a1[32], b0[32], b1[32];
 			if (n + 1 >= len)
