@@ -8,7 +8,9 @@
 # flush of each stream is a stdio step of its own that writes what was pending and leaves
 # nothing; the last step shows every stream flushed; 3000 fprintf calls filling seven buffers
 # one after another are one step (the copy's fgetc and fputc steps, which alternate, are not);
-# 40,100 fputc with no system call between fold by 16384, each step's pending exact.
+# 40,100 fputc with no system call between fold by 16384, each step's pending exact. The exit
+# step of a program that last opened a file it only read shows the file the step before it
+# showed, flushed, in JSON and text.
 testname=own-prog-pending
 . "$(dirname "$0")/lib.sh"
 need python3
@@ -41,16 +43,19 @@ run tail tail 3 lines
 run lines lines 3000 many
 run random random 11 3000 text r1 r2
 run burst burst 40000 burst
+run reread reread kept in
+"$bin" --headless --dir "$tmp/work" --timeout=60 -- "$build/tests/foreign/pend" - reread kept in \
+	>"$tmp/reread.txt" 2>&1 || { echo "FAIL: reread: text: iobufviz exit $?"; fail=1; }
 
 python3 - "$tmp" <<'PY' || fail=1
-import json, os, sys
+import json, os, re, sys
 sys.dont_write_bytecode = True          # nothing is written into the source tree
 sys.path.insert(0, os.path.join(os.environ["IOBUFVIZ_SRCDIR"], "tests"))
 import checklib
 from checklib import check
 tmp = sys.argv[1]
 
-for name in ("copy", "mix", "tail", "lines"):
+for name in ("copy", "mix", "tail", "lines", "reread"):
     doc = json.load(open(os.path.join(tmp, name + ".json")))
     reps = {}
     for line in open(os.path.join(tmp, name + ".rep")):
@@ -111,6 +116,20 @@ for name in ("copy", "mix", "tail", "lines"):
         check(len(p) == 2 and sum(s["count"] for s in p) == 3000 and w == [size // 4096, 0],
               "lines: 3000 fprintf calls (%d write()s of 4096) are 2 steps: counts %s, writes %s"
               % (size // 4096, [s["count"] for s in p], w))
+    elif name == "reread":
+        # It wrote "kept", then read and closed "in": the exit shows "kept" (the file the step
+        # before showed, exit's flush of it), its stream flushed; not "in", opened last.
+        before = doc["steps"][-2]
+        st = last["state"]["stdio"]
+        check(before["name"] == "kept" and last["name"] == "kept" and st["open"] and
+              st["fd"] == before["stdio_call"]["fd"] and st["pending"] == 0,
+              "reread: the exit step shows the file the step before showed, flushed: %s after "
+              "%s, stream fd %d pending %d" % (last["name"], before["name"], st["fd"],
+                                                st["pending"]))
+        text = open(os.path.join(tmp, "reread.txt")).read().split("\n\nstep ")[-1]
+        check(re.search(r"\] exited 0\n  file    kept\n  stdio   FILE\* on fd %d, "
+                        r"[^\n]*pending 0 B\n" % st["fd"], text) is not None,
+              "reread: the text's exit step says the same: %r" % text[:200])
     elif name != "copy":
         check(len(flushed) >= 1, "%s: exit() flushed a stream, as a step of its own" % name)
     else:

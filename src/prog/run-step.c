@@ -512,8 +512,12 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 				break;
 			}
 	}
-	if (s->file < 0 && p->kind == PROG_STEP_EXIT && r->n_files > 0)
-		s->file = (long)r->n_files - 1;    /* an exit: the newest file, as it left it */
+	/* An exit: the file the panes were showing (not the one opened last, which may be one
+	 * it only read), as the exit left it: its stream flushed or closed. */
+	if (s->file < 0 && p->kind == PROG_STEP_EXIT)
+		s->file = r->shown_file;
+	if (s->file >= 0)
+		r->shown_file = s->file;
 	if (s->file < 0) {
 		memset(&sr->after, 0, sizeof sr->after);
 		sr->after.cache.source = SNAP_SRC_NONE;
