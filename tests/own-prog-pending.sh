@@ -8,10 +8,13 @@
 # flush of each stream is a stdio step of its own that writes what was pending and leaves
 # nothing; the last step shows every stream flushed; 3000 fprintf calls filling seven buffers
 # one after another are one step (the copy's fgetc and fputc steps, which alternate, are not);
-# 40,100 fputc with no system call between fold by 16384, each step's pending exact. A folded
-# step says what its calls did ("fgetc(fp) x 3966: 3965 B, then EOF (end of file)"), never
-# one result "x N" as if every call had it. The exit step of a program that last opened a
-# file it only read shows the file the step before it showed, flushed, in JSON and text.
+# 40,100 fputc with no system call between fold by 16384, each step's pending exact; two
+# threads writing a stream each at once: each stream's pending after every call, and a
+# thread's last call, which writes and then ends the thread with no stop of its own, is a step
+# with its writes (every byte of both files written in a step). A folded step says what its
+# calls did ("fgetc(fp) x 3966: 3965 B, then EOF (end of file)"), never one result "x N" as
+# if every call had it. The exit step of a program that last opened a file it only read
+# shows the file the step before it showed, flushed, in JSON and text.
 testname=own-prog-pending
 . "$(dirname "$0")/lib.sh"
 need python3
@@ -44,6 +47,7 @@ run tail tail 3 lines
 run lines lines 3000 many
 run random random 11 3000 text r1 r2
 run burst burst 40000 burst
+run threads threads 2000 t1 t2
 run reread reread kept in
 "$bin" --headless --dir "$tmp/work" --timeout=60 -- "$build/tests/foreign/pend" - reread kept in \
 	>"$tmp/reread.txt" 2>&1 || { echo "FAIL: reread: text: iobufviz exit $?"; fail=1; }
@@ -56,7 +60,7 @@ import checklib
 from checklib import check
 tmp = sys.argv[1]
 
-for name in ("copy", "mix", "tail", "lines", "reread"):
+for name in ("copy", "mix", "tail", "lines", "threads", "reread"):
     doc = json.load(open(os.path.join(tmp, name + ".json")))
     reps = {}
     for line in open(os.path.join(tmp, name + ".rep")):
@@ -117,6 +121,24 @@ for name in ("copy", "mix", "tail", "lines", "reread"):
         check(len(p) == 2 and sum(s["count"] for s in p) == 3000 and w == [size // 4096, 0],
               "lines: 3000 fprintf calls (%d write()s of 4096) are 2 steps: counts %s, writes %s"
               % (size // 4096, [s["count"] for s in p], w))
+    elif name == "threads":
+        wrote, pids = {}, set()
+        for s in doc["steps"]:
+            for e in s["events"]:
+                if e["call"] == "write" and e["fd"] in reps:
+                    wrote[e["fd"]] = wrote.get(e["fd"], 0) + e["result"]
+                    pids.add(s["pid"])
+        size = sum(os.path.getsize(os.path.join(tmp, "work", f)) for f in ("t1", "t2"))
+        check(len(reps) == 2 and len(pids) >= 2 and sum(wrote.values()) == size,
+              "threads: two threads' writes, %s B on fds %s from %d threads, are the %d B of "
+              "their files" % (sum(wrote.values()), sorted(wrote), len(pids), size))
+        ends = [(s["exit"]["thread"], s["args"]) for s in doc["steps"] if s["op"] == "exit"]
+        child = [e for s in doc["steps"] for e in s["events"] if e["child"]]
+        check(len(ends) == 3 and [t for t, _ in ends] == [True, True, False] and
+              all("thread ended" in a for _, a in ends[:2]) and "exited 0" in ends[2][1] and
+              not child,
+              "threads: two threads end ('thread ended', exit.thread), then the process "
+              "('exited 0'); no call of a thread is a child's: %s, %d child calls" % (ends, len(child)))
     elif name == "reread":
         # It wrote "kept", then read and closed "in": the exit shows "kept" (the file the step
         # before showed, exit's flush of it), its stream flushed; not "in", opened last.
@@ -173,7 +195,7 @@ def says(s):
 
 
 folds = 0
-for name in ("copy", "mix", "tail", "lines", "random", "burst"):
+for name in ("copy", "mix", "tail", "lines", "random", "burst", "threads"):
     doc = json.load(open(os.path.join(tmp, name + ".json")))
     for s in doc["steps"]:
         if s["op"] != "stdio" or s["count"] < 2:

@@ -454,6 +454,7 @@ out_json_prog_step(struct json *j, const struct transcript_prog_step *p)
 		json_int(j, "code", ps->exit_code);
 		json_int(j, "signal", ps->signal);
 		json_bool(j, "timed_out", ps->timed_out);
+		json_bool(j, "thread", ps->thread);
 		json_end_object(j);
 	}
 }

@@ -69,6 +69,32 @@ prog_fold_call_add(struct prog_run_step *s, int64_t arg, int64_t ret)
 	return 0;
 }
 
+/* The calls of fold s after those of c, as prog_fold_call_add would put them one by one, but
+ * as one block (the list keeps its room: a power of two, at least PROG_FOLD_CALLS0). 0, or
+ * -1 (ENOMEM). */
+static int
+prog_fold_calls_join(struct prog_run_step *c, const struct prog_run_step *s)
+{
+	uint64_t n = c->count + s->count, cap = PROG_FOLD_CALLS0;
+	struct prog_run_call *v;
+
+	if (c->calls == NULL || s->calls == NULL) {
+		for (uint64_t i = 0; i < s->count; i++, c->count++)
+			if (prog_fold_call_add(c, s->calls != NULL ? s->calls[i].arg : s->ps.arg[0],
+			                       s->calls != NULL ? s->calls[i].ret : s->ps.ret) != 0)
+				return -1;
+		return 0;
+	}
+	while (cap < n)
+		cap *= 2;
+	if ((v = realloc(c->calls, cap * sizeof *v)) == NULL)
+		return -1;
+	c->calls = v;
+	memcpy(c->calls + c->count, s->calls, s->count * sizeof *s->calls);
+	c->count = n;
+	return 0;
+}
+
 /* The stdio step s's call is now ps (a stdio step has no path); it keeps its seq. */
 static void
 prog_fold_last(struct prog_run_step *s, const struct prog_step *ps)
@@ -106,12 +132,8 @@ prog_fold_chain(struct prog_run *r, struct prog_run_step *s)
 		prog_fold_chain_end(r);
 		r->chain = c = s;
 	} else {
-		for (uint64_t i = 0; i < s->count; i++, c->count++)
-			if (prog_fold_call_add(c, s->calls != NULL ? s->calls[i].arg : s->ps.arg[0],
-			                       s->calls != NULL ? s->calls[i].ret : s->ps.ret) != 0) {
-				r->failed = true;
-				break;
-			}
+		if (prog_fold_calls_join(c, s) != 0)
+			r->failed = true;
 		c->bytes += s->bytes;
 		for (size_t i = 0; i < s->sr.events.n; i++)
 			event_list_add(&c->sr.events, &s->sr.events.v[i]);

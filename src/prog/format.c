@@ -389,9 +389,12 @@ prog_format_step(const struct prog_step *s, char *buf, size_t len)
 		break;
 	case PROG_STEP_EXIT:
 		if (s->signal != 0)
-			snprintf(buf, len, "[%d] killed by SIG%s%s", (int)s->pid,
+			snprintf(buf, len, "[%d] %skilled by SIG%s%s", (int)s->pid,
+			         s->thread ? "thread " : "",
 			         sigabbrev_np(s->signal) ? sigabbrev_np(s->signal) : "?",
 			         s->timed_out ? " (timeout)" : "");
+		else if (s->thread)
+			snprintf(buf, len, "[%d] thread ended", (int)s->pid);
 		else
 			snprintf(buf, len, "[%d] exited %d", (int)s->pid, s->exit_code);
 		break;

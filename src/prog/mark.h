@@ -14,8 +14,8 @@
  * stop the tracer also reads the call under way (cur): a system call made while depth > 0 is
  * that stdio call's; the tracer then sets stop, and the shim, when the call returns, logs it
  * and stops with PROG_MARK_AFTER, so that the call's step is seen right after it. (Not for
- * a call that writes, in a process of one thread: its logged state is all its step needs,
- * and the thread's next stop comes before anything else; a buffer flush is then two stops.)
+ * a call that writes: its logged state is all its step needs, and the tracer reads it at the
+ * next stop of any thread, or at the thread's end; a buffer flush is then two stops.)
  *
  * A marker is prctl(PROG_MARK_OPTION, kind, value). No kernel knows that option: the call
  * fails with EINVAL at once and changes nothing, so a program run without the tracer pays

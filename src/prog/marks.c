@@ -5,10 +5,13 @@
 #include <config.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 
 #include "base/grow.h"
 #include "prog/streams.h"
@@ -96,31 +99,46 @@ marks_clean(struct prog_mark_call *c)
 		c->id = 0;
 }
 
-/* Queue the logged call c of p (last: the newest, read while p is stopped). */
+/* Room in t's queue for n more calls (an empty queue starts again at 0). 0, or -1. */
 static int
-marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call *c, bool now)
+marks_room(struct prog_trace *t, size_t n)
 {
-	struct pt_logged *l;
-
 	if (t->qhead > 0 && t->qhead == t->qn)
 		t->qhead = t->qn = 0;
-	if (t->qn == t->qcap) {
-		struct pt_logged *v = grow(t->q, &t->qcap, t->qn, sizeof *v, 64);
+	while (t->qcap - t->qn < n) {
+		struct pt_logged *v = grow(t->q, &t->qcap, t->qcap, sizeof *v, 64);
 		if (v == NULL)
 			return -1;
 		t->q = v;
 	}
-	l = &t->q[t->qn++];
-	memset(l, 0, sizeof *l);
-	l->pid = p->pid;
+	return 0;
+}
+
+/* Queue the logged call c of p (now: the newest, read while p is stopped), in the room made;
+ * its file is *fd's (dev, ino) when its fd is the one of the call before. */
+static void
+marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call *c, bool now,
+            struct pt_logged *fd)
+{
+	struct pt_logged *l = &t->q[t->qn++];
+
 	l->c = *c;
 	marks_clean(&l->c);
-	l->calls.source = EV_SRC_PTRACE;
+	l->pid = p->pid;
+	l->now = false;
+	l->calls = (struct event_list){ .source = EV_SRC_PTRACE };
 	if (prog_marks_base(l->c.id) == PROG_MARK_FUNC_fclose && l->c.seq == p->cur_seq) {
 		l->dev = p->mark_dev;
 		l->ino = p->mark_ino;
+	} else if (fd->c.fd == l->c.fd && fd->pid == p->pid) {
+		l->dev = fd->dev;
+		l->ino = fd->ino;
 	} else {
 		marks_file(p, l->c.fd, &l->dev, &l->ino);
+		fd->pid = p->pid;
+		fd->c.fd = l->c.fd;
+		fd->dev = l->dev;
+		fd->ino = l->ino;
 	}
 	if (l->c.seq == p->cur_seq && p->cur_seq != 0) {
 		/* The call whose system calls the tracer saw: they are its own. It stopped right
@@ -129,8 +147,24 @@ marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call
 		memset(&p->inner, 0, sizeof p->inner);
 		p->inner.source = EV_SRC_PTRACE;
 		p->cur_seq = 0;
+		p->owed = false;
 		l->now = now && (l->c.flags & PROG_MARK_F_CALLS);
 	}
+}
+
+/* Read len bytes at addr of p's memory into buf, through p or, once p has ended (its memory,
+ * the process's, outlives it), another thread of its process. The thread read through, or 0
+ * if none can be read. */
+static pid_t
+marks_peek_any(const struct prog_trace *t, const struct pt_proc *p, uint64_t addr, void *buf,
+               size_t len)
+{
+	if (marks_peek(p->pid, addr, buf, len) == 0)
+		return p->pid;
+	for (size_t i = 0; i < t->nprocs && errno == ESRCH; i++)
+		if (&t->procs[i] != p && t->procs[i].tgid == p->tgid &&
+		    marks_peek(t->procs[i].pid, addr, buf, len) == 0)
+			return t->procs[i].pid;
 	return 0;
 }
 
@@ -140,10 +174,12 @@ prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool ful
 {
 	struct prog_mark_tls *x = &p->tls;
 	uint64_t n, at;
+	pid_t via;
 
 	if (p->shim == 0)
 		return 0;
-	if (marks_peek(p->pid, p->shim, x, sizeof *x) != 0 || x->magic != PROG_MARK_MAGIC) {
+	if ((via = marks_peek_any(t, p, p->shim, x, sizeof *x)) == 0 ||
+	    x->magic != PROG_MARK_MAGIC) {
 		memset(x, 0, sizeof *x);
 		p->shim = 0;
 		return -1;
@@ -157,16 +193,18 @@ prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool ful
 	at = p->taken % PROG_MARK_LOG;
 	if (n > 0) {
 		uint64_t first = n < PROG_MARK_LOG - at ? n : PROG_MARK_LOG - at;
-		uint64_t log = x->log;
-		if (marks_peek(p->pid, log + at * sizeof *t->logbuf, t->logbuf,
+		struct pt_logged fd = { .c.fd = -2 };
+
+		if (marks_room(t, n) != 0)
+			return -1;
+		if (marks_peek(via, x->log + at * sizeof *t->logbuf, t->logbuf,
 		               first * sizeof *t->logbuf) != 0 ||
-		    (n > first && marks_peek(p->pid, log, t->logbuf + first,
+		    (n > first && marks_peek(via, x->log, t->logbuf + first,
 		                             (n - first) * sizeof *t->logbuf) != 0))
 			n = 0;
+		for (uint64_t i = 0; i < n; i++)
+			marks_queue(t, p, &t->logbuf[i], stopped && i + 1 == n, &fd);
 	}
-	for (uint64_t i = 0; i < n; i++)
-		if (marks_queue(t, p, &t->logbuf[i], stopped && i + 1 == n) != 0)
-			return -1;
 	p->taken = x->written;
 	/* The shim waits for the tracer only when its log is full: tell it what was taken
 	 * when half of it is, not at every stop. */
@@ -177,19 +215,36 @@ prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool ful
 	return 0;
 }
 
-/* True if p is the only traced thread of its process. */
-static bool
-marks_alone(const struct prog_trace *t, const struct pt_proc *p)
+/* The owed calls of every thread but p, read while they run (or after they ended). */
+static void
+marks_drain_owed(struct prog_trace *t, const struct pt_proc *p)
 {
 	for (size_t i = 0; i < t->nprocs; i++)
-		if (&t->procs[i] != p && t->procs[i].tgid == p->tgid)
-			return false;
-	return true;
+		if (&t->procs[i] != p && t->procs[i].owed)
+			prog_marks_drain(t, &t->procs[i], false, false);
+}
+
+/* Queue what came before p's stop or end st: the calls other threads owe, then what p logged
+ * since its last stop (read through another thread of its process once it has ended: the
+ * memory is the process's). A syscall-exit stop has nothing before it but its entry stop; an
+ * exec's image is new. */
+void
+prog_marks_before(struct prog_trace *t, struct pt_proc *p, int st)
+{
+	bool ended = WIFEXITED(st) || WIFSIGNALED(st);
+
+	if (!ended && (!WIFSTOPPED(st) || WSTOPSIG(st) == (SIGTRAP | 0x80) ||
+	               (WSTOPSIG(st) == SIGTRAP && st >> 16 == PTRACE_EVENT_EXEC)))
+		return;
+	marks_drain_owed(t, p);
+	prog_marks_drain(t, p, !ended, false);
+	if (ended)
+		p->owed = false;
 }
 
 /* Whether p's system call is a stdio call's; start the record of that call at its first. */
 bool
-prog_marks_at_call(const struct prog_trace *t, struct pt_proc *p)
+prog_marks_at_call(struct pt_proc *p)
 {
 	static const uint32_t one = 1;
 
@@ -208,10 +263,14 @@ prog_marks_at_call(const struct prog_trace *t, struct pt_proc *p)
 	/* Its step is seen right after it: the shim stops when it returns. exit()'s flush never
 	 * returns: the process's end is its stop. A call that writes to its stream changes no
 	 * other (reading may flush stdout first): the state it logs is all its step needs, so
-	 * its buffer flush costs no third stop: it is read at the thread's next stop, which
-	 * nothing else comes before when the thread is its process's only one (alone). */
-	if (p->cur.id != PROG_MARK_EXIT_ID &&
-	    (prog_marks_class(p->cur.id) != PROG_MARK_PUT || !marks_alone(t, p)))
+	 * its buffer flush costs no third stop. It is owed: read at the next stop of any
+	 * thread (of its own, nothing comes before; of another, the call came before that stop
+	 * if it is logged by then, else the two ran at once), or at the thread's end. */
+	if (p->cur.id == PROG_MARK_EXIT_ID)
+		return true;
+	if (prog_marks_class(p->cur.id) == PROG_MARK_PUT)
+		p->owed = true;
+	else
 		marks_poke(p->pid, p->shim + offsetof(struct prog_mark_tls, stop), &one, sizeof one);
 	return true;
 }
@@ -240,7 +299,7 @@ prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args)
 		if (p->shim == 0 || p->tls.cur.id != PROG_MARK_EXIT_ID)
 			break;
 		/* From here on, the process's calls are exit()'s flush of its streams. */
-		prog_marks_at_call(t, p);
+		prog_marks_at_call(p);
 		return true;
 	default:
 		break;

@@ -50,6 +50,9 @@ struct pt_proc {
 	dev_t mark_dev;
 	ino_t mark_ino;
 	struct event_list inner;
+	/* That call writes, and the shim was not asked to stop after it: its log entry is read
+	 * at the next stop of any thread (or at this one's end), not at a stop of its own. */
+	bool owed;
 };
 
 /* A stdio call read from a thread's log, waiting to be returned as a step. */
@@ -99,9 +102,10 @@ int prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool
 
 /* marks.c: at a system call's entry stop of p (its state just read): whether it is made by a
  * stdio call (p->in_stdio); a stdio call's first system call starts its record (p->cur) and
- * asks the shim to stop when it returns (but not a write's when p is its process's only
- * thread: the state it logs is all its step needs). True if this is that first call. */
-bool prog_marks_at_call(const struct prog_trace *t, struct pt_proc *p);
+ * asks the shim to stop when it returns (but not a write's: the state it logs is all its
+ * step needs, and the call is owed, read at the next stop of any thread). True if this is
+ * that first call. */
+bool prog_marks_at_call(struct pt_proc *p);
 
 /* marks.c: a marker of the shim (prctl's args) at p's seccomp stop. True when exit()'s
  * flush begins (the caller tells its hook); the caller resumes p (marks.c never resumes nor
@@ -118,6 +122,11 @@ bool prog_marks_next(struct prog_trace *t, struct prog_step *out);
 /* marks.c: what every thread of t logged since its last stop, queued, read while they run
  * (the calls counted as written are complete): at the deadline, before the kill. */
 void prog_marks_drain_all(struct prog_trace *t);
+
+/* marks.c: before p's stop or end st (a waitpid status) is handled: queue the calls logged
+ * before it, in every thread that owes one (read while it runs; a call still under way stays
+ * owed) and in p (once ended, read through another thread of its process). */
+void prog_marks_before(struct prog_trace *t, struct pt_proc *p, int st);
 
 /* marks.c: exit()'s flush under way in p (its calls so far) as a step into out. */
 void prog_marks_exit_step(struct pt_proc *p, struct prog_step *out);

@@ -195,7 +195,7 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		prog_fds_loader(p->pid, &p->ld_lo, &p->ld_hi);
 	}
 	p->loader = si.instruction_pointer >= p->ld_lo && si.instruction_pointer < p->ld_hi;
-	first = prog_marks_at_call(t, p);
+	first = prog_marks_at_call(p);
 	if (c->flags & CALL_EXIT) {
 		/* No exit stop follows: the process's end is its step. exit()'s flush of the
 		 * streams is one before it, while the process (and its memory) is still here. */
@@ -276,8 +276,9 @@ pt_fill_event(struct pt_proc *p, pid_t leader, const struct timespec *now, struc
 	out->ev.ns = units_ns_between(&p->t0, now);
 	out->ev.ns_traced = true;
 	out->ev.origin = p->in_stdio ? EV_STDIO : EV_DIRECT;
-	/* A call of any process but the first is a child's, as the lesson's tracer marks it. */
-	out->ev.child = p->pid != leader;
+	/* A call of any process but the first is a child's, as the lesson's tracer marks it (a
+	 * thread's is the program's own). */
+	out->ev.child = p->tgid != leader;
 	if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
 		/* The path first, as strace shows it: the program's opens name their files. */
 		char q[48], fl[sizeof out->ev.detail];
@@ -403,6 +404,7 @@ pt_on_exec(struct pt_proc *p)
 	p->shim = 0;
 	p->taken = 0;
 	p->cur_seq = 0;
+	p->owed = false;
 	p->in_stdio = false;
 	p->ld_known = false;
 	event_list_clear(&p->inner);
@@ -473,12 +475,14 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			}
 			t->st.stops++;
 		}
+		p = pt_proc_find(t, pid);
+		/* The calls logged before this stop or end come first (so do the deadline's). */
+		if (!again && p != NULL && t->execed)
+			prog_marks_before(t, p, st);
 		if (!again && t->qhead < t->qn) {
-			/* The deadline read the logs: their calls come before any end. */
 			pt_pend(t, pid, st);
 			continue;
 		}
-		p = pt_proc_find(t, pid);
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
 			if (p == NULL)
 				continue;
@@ -489,6 +493,7 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			out->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 			out->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 			out->timed_out = t->w.timed_out;
+			out->thread = p->pid != p->tgid;
 			out->stdio_fd = -1;
 			out->file_fd = -1;
 			if (pid == t->leader)
@@ -510,16 +515,6 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 		}
 		sig = WSTOPSIG(st);
 		ev = st >> 16;
-		/* What the thread logged since its last stop comes before this stop (a syscall-exit
-		 * stop has nothing before it but its entry stop; an exec's image is new). */
-		if (!again && t->execed && p->shim != 0 && sig != (SIGTRAP | 0x80) &&
-		    !(sig == SIGTRAP && ev == PTRACE_EVENT_EXEC)) {
-			prog_marks_drain(t, p, true, false);
-			if (t->qhead < t->qn) {
-				pt_pend(t, pid, st);
-				continue;
-			}
-		}
 		if (sig == SIGTRAP && ev == PTRACE_EVENT_SECCOMP) {
 			if (!t->execed) {
 				/* Our own child's execve (or its error report): not the program's yet. */

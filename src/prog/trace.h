@@ -70,6 +70,7 @@ struct prog_step {
 	int exit_code;            /* WEXITSTATUS, -1 if killed */
 	int signal;               /* the signal that killed it, 0 if it exited */
 	bool timed_out;           /* killed because prog_opts.timeout_ms passed */
+	bool thread;              /* a thread ended, not its process (exit step) */
 	/* Last, so that a stdio step (which has none) is made and copied without it: the open
 	 * family's path as passed (a rename: the new one, absolute); else the fd's file (a
 	 * copy's: fd's if regular, else fd2's; msync, munmap: the mapped file's). */

@@ -2,6 +2,7 @@
 /* pend.c: stdio programs that report their own __fpending after every stdio call on a side
  * channel, for the tracer's view of each stream to be checked against the program's own. */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
@@ -11,15 +12,22 @@
 /* The side channel: a FIFO, so that reporting is no call on a regular file. */
 static int side = -1;
 
+/* Report "FD PENDING" (one write: whole, from any thread). */
+static void
+report_fd(int fd, size_t pending)
+{
+	char line[64];
+	int n = snprintf(line, sizeof line, "%d %zu\n", fd, pending);
+
+	if (write(side, line, (size_t)n) != n)
+		_exit(9);
+}
+
 /* Report "FD PENDING" of fp after each call on it (fopen, stdio calls, write on its fd). */
 static void
 report(FILE *fp)
 {
-	char line[64];
-	int n = snprintf(line, sizeof line, "%d %zu\n", fileno(fp), __fpending(fp));
-
-	if (write(side, line, (size_t)n) != n)
-		_exit(9);
+	report_fd(fileno(fp), __fpending(fp));
 }
 
 /* copy IN OUT: fgetc/fputc, a byte at a time; OUT is not closed (exit flushes it). */
@@ -226,6 +234,57 @@ pend_burst(long n, const char *out)
 	return fclose(fp) != 0;
 }
 
+/* A thread of threads mode: its file, its lines, its stream, the pending bytes its last call
+ * left. */
+struct pend_worker {
+	const char *out;
+	long n;
+	FILE *fp;
+	size_t last;
+};
+
+/* n fprintf lines into its own stream, each reported; then a 5000-byte fwrite, which writes,
+ * not reported here: the thread ends right after it, with no system call of its own. */
+static void *
+pend_worker_run(void *arg)
+{
+	static char block[5000];
+	struct pend_worker *w = arg;
+
+	memset(block, 'b', sizeof block);
+	if ((w->fp = fopen(w->out, "w")) == NULL)
+		return NULL;
+	report(w->fp);
+	for (long i = 0; i < w->n; i++) {
+		fprintf(w->fp, "thread line %ld\n", i);
+		report(w->fp);
+	}
+	fwrite(block, 1, sizeof block, w->fp);
+	w->last = __fpending(w->fp);
+	return NULL;
+}
+
+/* threads N OUT1 OUT2: two threads at once, each writing its own stream (N lines, then a
+ * block); the main thread reports each one's last call after joining it, then closes both. */
+static int
+pend_threads(long n, const char *out1, const char *out2)
+{
+	struct pend_worker w[2] = { { out1, n, NULL, 0 }, { out2, n, NULL, 0 } };
+	pthread_t th[2];
+
+	for (int i = 0; i < 2; i++)
+		if (pthread_create(&th[i], NULL, pend_worker_run, &w[i]) != 0)
+			return 2;
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < 2; i++) {
+		if (w[i].fp == NULL)
+			return 2;
+		report_fd(fileno(w[i].fp), w[i].last);
+	}
+	return (fclose(w[0].fp) | fclose(w[1].fp)) != 0;
+}
+
 /* pend FIFO MODE ARGS... (FIFO "-": no reports) */
 int
 main(int argc, char **argv)
@@ -245,6 +304,8 @@ main(int argc, char **argv)
 		return pend_reread(argv[3], argv[4]);
 	if (strcmp(argv[2], "burst") == 0 && argc == 5)
 		return pend_burst(atol(argv[3]), argv[4]);
+	if (strcmp(argv[2], "threads") == 0 && argc == 6)
+		return pend_threads(atol(argv[3]), argv[4], argv[5]);
 	if (strcmp(argv[2], "random") == 0 && argc == 8)
 		return pend_random((unsigned)atoi(argv[3]), atol(argv[4]), argv[5], argv[6], argv[7]);
 	return 2;
