@@ -18,6 +18,8 @@
 
 #include "prog/streams.h"
 #include "prog/format.h"
+#include "prog/mark.h"
+#include "prog/run.h"
 #include "prog/trace.h"
 #include "scratch/scratch.h"
 #include "test-util.h"
@@ -506,6 +508,59 @@ START_TEST(test_killed_by_signal)
 }
 END_TEST
 
+/* The line of a folded run of calls of func (base) on a stream on fd: each call's [arg,
+ * ret] in v (n of them), bytes moved, the stream's _flags after the last, into buf. */
+static const char *
+fg_fold(const char *func, int base, int fd, const struct prog_run_call *v, uint64_t n,
+        uint64_t bytes, unsigned flags, char *buf, size_t len)
+{
+	struct prog_run_stream st = { .st = { .addr = 0x1000, .fd = fd, .flags = flags } };
+	struct prog_run_call calls[8];
+	struct prog_run_step s = {
+		.ps = { .kind = PROG_STEP_STDIO, .pid = 7, .func = func, .func_base = base,
+		        .file = 0x1000, .stdio_fd = fd, .arg = { v[n - 1].arg }, .ret = v[n - 1].ret },
+		.count = n, .bytes = bytes, .calls = calls, .streams = &st, .n_streams = 1,
+	};
+
+	memcpy(calls, v, n * sizeof *v);
+	return prog_format_fold(&s, buf, len);
+}
+
+/* A folded step says what its calls did: how many, the lines and bytes, the calls that
+ * failed with their result (the last, the last k, each, some), why the last failed as its
+ * stream says; what every call passed alike is shown, what varies by its name. */
+START_TEST(test_fold_words)
+{
+	const struct prog_run_call gl[] = { { 0, 30 }, { 0, 31 }, { 0, -1 } },
+	                           gl2[] = { { 0, 4 }, { 0, -1 }, { 0, -1 } },
+	                           eof[] = { { 0, -1 }, { 0, -1 } },
+	                           mid[] = { { 0, 'a' }, { 0, -1 }, { 0, 'b' } },
+	                           xs[] = { { 'x', 'x' }, { 'x', 'x' } },
+	                           cs[] = { { 'x', 'x' }, { 'y', 'y' } },
+	                           fw[] = { { 1, 5 }, { 1, 0 } };
+	const unsigned at_eof = PROG_MARK_IO_EOF_SEEN, err = PROG_MARK_IO_ERR_SEEN;
+	char b[256];
+
+	ck_assert_str_eq(fg_fold("getline", PROG_MARK_FUNC_getline, 3, gl, 3, 61, at_eof, b,
+	                         sizeof b),
+	                 "[7] getline(&line, &n, fp) x 3: 2 lines, 61 B, then -1 (end of file)");
+	ck_assert_str_eq(fg_fold("getline", PROG_MARK_FUNC_getline, 3, gl2, 3, 4, at_eof, b,
+	                         sizeof b),
+	                 "[7] getline(&line, &n, fp) x 3: 1 line, 4 B, then 2 returned -1 (end of "
+	                 "file)");
+	ck_assert_str_eq(fg_fold("fgetc", PROG_MARK_FUNC_fgetc, 0, eof, 2, 0, at_eof, b, sizeof b),
+	                 "[7] fgetc(stdin) x 2: 0 B, each returned EOF (end of file)");
+	ck_assert_str_eq(fg_fold("getc", PROG_MARK_FUNC_getc, 3, mid, 3, 2, 0, b, sizeof b),
+	                 "[7] getc(fp) x 3: 2 B, 1 of them returned EOF");
+	ck_assert_str_eq(fg_fold("fputc", PROG_MARK_FUNC_fputc, 3, xs, 2, 2, 0, b, sizeof b),
+	                 "[7] fputc('x', fp) x 2: 2 B");
+	ck_assert_str_eq(fg_fold("putc_unlocked", PROG_MARK_FUNC_putc, 1, cs, 2, 2, 0, b, sizeof b),
+	                 "[7] putc_unlocked(c, stdout) x 2: 2 B");
+	ck_assert_str_eq(fg_fold("fwrite", PROG_MARK_FUNC_fwrite, 3, fw, 2, 5, err, b, sizeof b),
+	                 "[7] fwrite(buf, 1, n, fp) x 2: 5 B, then 0 (error)");
+}
+END_TEST
+
 /* Programs that cannot be run give a clear message, not a crash. */
 START_TEST(test_exec_errors)
 {
@@ -606,6 +661,7 @@ fg_suite(void)
 	test_util_add(tc, test_fork_pids, why);
 	test_util_add(tc, test_killed_by_signal, why);
 	tcase_add_test(tc, test_exec_errors);
+	tcase_add_test(tc, test_fold_words);
 	test_util_add(tc, test_seccomp_few_stops, why);
 	test_util_add(tc, test_timeout, why);
 	suite_add_tcase(s, tc);

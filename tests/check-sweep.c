@@ -534,6 +534,88 @@ START_TEST(test_busy)
 }
 END_TEST
 
+/* Rows compared as a sweep's sentences compare them: the middle halves of their runs (first to
+ * third quartile, extrapolated) apart or overlapping; a row that did not run, or places that
+ * disagree, cannot tell. */
+START_TEST(test_compare)
+{
+	uint64_t bufs[] = { 1, 4096 };
+	struct scn_variant vars[] = { { .name = "plain" }, { .name = "O_SYNC" },
+				      { .name = "shm", .on = SCN_FS_TMPFS } };
+	struct scn_sweep sw = { .title = "t", .program = SCN_PROG_WRITE, .buffer_sizes = bufs,
+		.n_buffer_sizes = N(bufs), .file_size = 1 << 20, .variants = vars, .n_variants = 3 };
+	/* q1 and q3 in ms of plain@1, plain@4096, O_SYNC@1, O_SYNC@4096, shm@1, shm@4096. */
+	static const double q[][2] = { { 10, 12 }, { 1, 2 }, { 50, 60 }, { 11, 13 }, { 9, 10 },
+				       { 1, 2 } };
+	struct sweep_row rows[6];
+	struct sweep_variant bv[3];
+	struct sweep_result r = { .sw = &sw, .variants = bv, .n_variants = 3 };
+	char text[512];
+
+	memset(rows, 0, sizeof rows);
+	memset(bv, 0, sizeof bv);
+	for (size_t i = 0; i < 6; i++) {
+		rows[i].buf_size = bufs[i % 2];
+		rows[i].scale = 1;
+		rows[i].n_runs = 3;
+		rows[i].elapsed.q1 = q[i][0] / 1e3;
+		rows[i].elapsed.q3 = q[i][1] / 1e3;
+		rows[i].elapsed.median = (q[i][0] + q[i][1]) / 2e3;
+	}
+	for (size_t v = 0; v < 3; v++) {
+		bv[v].v = &vars[v];
+		bv[v].rows = &rows[2 * v];
+		bv[v].n_rows = 2;
+		snprintf(bv[v].fs, sizeof bv[v].fs, "%s", v == 2 ? "tmpfs" : "ext4");
+	}
+#define CMP(a, ba, b, bb) sweep_compare(&r, (size_t[]){ a, b }, (uint64_t[]){ ba, bb }, text, \
+					sizeof text)
+	ck_assert_int_eq(CMP(1, 1, 0, 1), 1);            /* O_SYNC@1 > plain@1 */
+	ck_assert_ptr_nonnull(strstr(text, "O_SYNC@1 (50.00 ms ... 60.00 ms) slower than plain@1"));
+	ck_assert_int_eq(CMP(0, 1, 1, 1), -1);           /* plain@1 < O_SYNC@1 */
+	ck_assert_int_eq(CMP(0, 1, 1, 4096), 0);         /* 10..12 overlaps 11..13 */
+	ck_assert_int_eq(CMP(0, 1, 2, 1), 0);            /* 10..12 touches 9..10: alike */
+	ck_assert_int_eq(CMP(0, 1, 0, 4096), 1);         /* one variant, two sizes */
+	/* Extrapolated: a row scaled x10 from 1.1..1.3 ms is 11..13 ms, fixed cost counted once. */
+	rows[1].scale = 10;
+	rows[1].elapsed.q1 = 1.1e-3;
+	rows[1].elapsed.q3 = 1.3e-3;
+	ck_assert_int_eq(CMP(0, 1, 0, 4096), 0);
+	ck_assert_int_eq(sweep_row_quote(&r, 0, 1, text, sizeof text), 0);
+	ck_assert_str_eq(text, "11.00 ms");
+	/* A row that did not run cannot tell. */
+	rows[3].n_runs = 0;
+	ck_assert_int_eq(CMP(1, 4096, 0, 1), -2);
+	ck_assert_ptr_nonnull(strstr(text, "O_SYNC at BUF_SIZE 4096 did not run here"));
+	ck_assert_int_eq(sweep_row_quote(&r, 1, 4096, text, sizeof text), -1);
+	/* Two runs are too few to tell. */
+	rows[3].n_runs = 2;
+	ck_assert_int_eq(CMP(1, 4096, 0, 1), -2);
+	ck_assert_ptr_nonnull(strstr(text, "too few to compare"));
+	rows[3].n_runs = 3;
+	/* Two dirs: plain and O_SYNC twice (the tmpfs variant once); the same order in both holds,
+	 * orders that differ cannot tell; the tmpfs variant stands beside each copy. */
+	struct sweep_row rows2[4];
+	struct sweep_variant bv2[5] = { bv[0], bv[0], bv[1], bv[1], bv[2] };
+	memcpy(rows2, rows, sizeof rows2);
+	bv2[1].rows = rows2;
+	bv2[3].rows = rows2 + 2;
+	for (size_t v = 0; v < 4; v++)
+		snprintf(bv2[v].given_dir, sizeof bv2[v].given_dir, "%s", v % 2 ? "/b" : "/a");
+	r.variants = bv2;
+	r.n_variants = 5;
+	ck_assert_int_eq(CMP(1, 1, 0, 1), 1);
+	ck_assert_int_eq(sweep_row_quote(&r, 1, 1, text, sizeof text), 0);
+	ck_assert_str_eq(text, "55.00 ms on ext4, 55.00 ms on ext4");
+	rows2[2].elapsed.q1 = 11e-3;                     /* O_SYNC@1 under /b: 11..60 ms */
+	ck_assert_int_eq(CMP(1, 1, 0, 1), -2);
+	ck_assert_ptr_nonnull(strstr(text, "slower than plain@1"));
+	ck_assert_ptr_nonnull(strstr(text, "alike with plain@1"));
+	ck_assert_int_eq(CMP(2, 1, 0, 4096), -1);        /* shm@1 (9..10) < plain@4096 (11..13), both */
+#undef CMP
+}
+END_TEST
+
 /* Bad sweeps are refused with a message, not run. */
 START_TEST(test_refuse)
 {
@@ -803,6 +885,7 @@ sweep_suite(void)
 	tcase_add_test(pure, test_scale_time);
 	tcase_add_test(pure, test_scale_cpu);
 	tcase_add_test(pure, test_refuse);
+	tcase_add_test(pure, test_compare);
 	tcase_add_test(pure, test_progress_left);
 	tcase_add_test(pure, test_bundled_scenarios);
 	suite_add_tcase(s, pure);

@@ -11,7 +11,10 @@
 # 40,100 fputc with no system call between fold by 16384, each step's pending exact; two
 # threads writing a stream each at once: each stream's pending after every call, and a
 # thread's last call, which writes and then ends the thread with no stop of its own, is a step
-# with its writes (every byte of both files written in a step).
+# with its writes (every byte of both files written in a step). A folded step says what its
+# calls did ("fgetc(fp) x 3966: 3965 B, then EOF (end of file)"), never one result "x N" as
+# if every call had it. The exit step of a program that last opened a file it only read
+# shows the file the step before it showed, flushed, in JSON and text.
 testname=own-prog-pending
 . "$(dirname "$0")/lib.sh"
 need python3
@@ -45,16 +48,19 @@ run lines lines 3000 many
 run random random 11 3000 text r1 r2
 run burst burst 40000 burst
 run threads threads 2000 t1 t2
+run reread reread kept in
+"$bin" --headless --dir "$tmp/work" --timeout=60 -- "$build/tests/foreign/pend" - reread kept in \
+	>"$tmp/reread.txt" 2>&1 || { echo "FAIL: reread: text: iobufviz exit $?"; fail=1; }
 
 python3 - "$tmp" <<'PY' || fail=1
-import json, os, sys
+import json, os, re, sys
 sys.dont_write_bytecode = True          # nothing is written into the source tree
 sys.path.insert(0, os.path.join(os.environ["IOBUFVIZ_SRCDIR"], "tests"))
 import checklib
 from checklib import check
 tmp = sys.argv[1]
 
-for name in ("copy", "mix", "tail", "lines", "threads"):
+for name in ("copy", "mix", "tail", "lines", "threads", "reread"):
     doc = json.load(open(os.path.join(tmp, name + ".json")))
     reps = {}
     for line in open(os.path.join(tmp, name + ".rep")):
@@ -133,6 +139,20 @@ for name in ("copy", "mix", "tail", "lines", "threads"):
               not child,
               "threads: two threads end ('thread ended', exit.thread), then the process "
               "('exited 0'); no call of a thread is a child's: %s, %d child calls" % (ends, len(child)))
+    elif name == "reread":
+        # It wrote "kept", then read and closed "in": the exit shows "kept" (the file the step
+        # before showed, exit's flush of it), its stream flushed; not "in", opened last.
+        before = doc["steps"][-2]
+        st = last["state"]["stdio"]
+        check(before["name"] == "kept" and last["name"] == "kept" and st["open"] and
+              st["fd"] == before["stdio_call"]["fd"] and st["pending"] == 0,
+              "reread: the exit step shows the file the step before showed, flushed: %s after "
+              "%s, stream fd %d pending %d" % (last["name"], before["name"], st["fd"],
+                                                st["pending"]))
+        text = open(os.path.join(tmp, "reread.txt")).read().split("\n\nstep ")[-1]
+        check(re.search(r"\] exited 0\n  file    kept\n  stdio   FILE\* on fd %d, "
+                        r"[^\n]*pending 0 B\n" % st["fd"], text) is not None,
+              "reread: the text's exit step says the same: %r" % text[:200])
     elif name != "copy":
         check(len(flushed) >= 1, "%s: exit() flushed a stream, as a step of its own" % name)
     else:
@@ -142,6 +162,75 @@ for name in ("copy", "mix", "tail", "lines", "threads"):
         check(n < 40, "copy: 8900 bytes by fgetc/fputc fold into %d steps" % n)
         w = [s for s in doc["steps"] if any(e["call"] == "write" for e in s["events"])]
         check(len(w) == 3, "copy: three steps write (4096, 4096 and exit's 708): %d" % len(w))
+        # 2 fopen, 8901 fgetc, 8900 fputc, 1 fclose: the calls, not the steps.
+        n = doc["program"]["calls"]["stdio"]
+        check(n == 17804, "copy: program.calls.stdio counts its 17804 stdio calls: %d" % n)
+
+# A folded step says what its calls did: "CALL x N: [K lines, ]B B", and the calls that
+# failed with their result ("then -1", "then 3 returned EOF", "each returned EOF", "3 of them
+# returned EOF"), "(end of file)" when the last left its stream at the end.
+def failed(base, r):
+    return r == 0 if base in ("fread", "fwrite") else base != "perror" and r < 0
+
+
+def says(s):
+    c = s["stdio_call"]
+    base, res, n = c["func"].replace("_unlocked", ""), [r for _, r in c["calls"]], s["count"]
+    bad = [i for i, r in enumerate(res) if failed(base, r)]
+    out = ""
+    if base in ("getline", "getdelim"):
+        k = n - len(bad)
+        out += "%d %s%s, " % (k, "line" if base == "getline" else "record", "" if k == 1 else "s")
+    out += "%d B" % c["bytes"]
+    if not bad:
+        return out
+    v = {"fread": "0", "fwrite": "0", "fgets": "NULL"}.get(base, "EOF")
+    if base in ("getline", "getdelim") or base.endswith("printf"):
+        v = "%d" % res[bad[-1]]
+    if len(bad) == n:
+        return out + ", each returned " + v
+    if bad == list(range(n - len(bad), n)):
+        return out + (", then " + v if len(bad) == 1 else ", then %d returned %s" % (len(bad), v))
+    return out + ", %d of them returned %s" % (len(bad), v)
+
+
+folds = 0
+for name in ("copy", "mix", "tail", "lines", "random", "burst", "threads"):
+    doc = json.load(open(os.path.join(tmp, name + ".json")))
+    for s in doc["steps"]:
+        if s["op"] != "stdio" or s["count"] < 2:
+            continue
+        folds += 1
+        c = s["stdio_call"]
+        m = re.match(r"\[\d+\] (\w+)\(.*?\) x (\d+): (.*?)( \(end of file\)| \(error\))?( -> .*)?$",
+                     s["args"])
+        want = says(s)
+        last = c["calls"][-1][1]
+        eof = failed(c["func"].replace("_unlocked", ""), last) and c["func"].startswith(
+            ("fgetc", "getc", "fgets", "fread", "getline", "getdelim"))
+        if not check(m is not None and m.group(1) == c["func"] and
+                     int(m.group(2)) == s["count"] == len(c["calls"]) and m.group(3) == want and
+                     (m.group(4) == " (end of file)") == eof,
+                     "%s: step %d says what its %d calls did: %r (want %r%s)" %
+                     (name, s["index"], s["count"], s["args"][:160], want,
+                      " (end of file)" if eof else "")):
+            break
+check(folds > 20, "%d folded steps checked" % folds)
+
+# What the programs did, from their input: the copy's 8901 fgetc read the 8900 bytes of "in",
+# the last returned EOF; the tail's 3001 fgets read "lines", the last returned NULL.
+for name, func, path, end in (("copy", "fgetc", "in", "then EOF (end of file)"),
+                              ("tail", "fgets", "lines", "then NULL (end of file)")):
+    doc = json.load(open(os.path.join(tmp, name + ".json")))
+    p = [s for s in doc["steps"] if s["op"] == "stdio" and s["stdio_call"]["func"] == func]
+    size = os.path.getsize(os.path.join(tmp, "work", path))
+    calls = sum(s["count"] for s in p)
+    moved = sum(s["stdio_call"]["bytes"] for s in p)
+    ends = [s["args"] for s in p if end in s["args"]]
+    want = size + 1 if func == "fgetc" else 3001
+    check(calls == want and moved == size and len(ends) == 1 and ends[0] == p[-1]["args"],
+          "%s: %d %s calls (want %d) moved %d B (the file: %d), the last step alone says %r: %s"
+          % (name, calls, func, want, moved, size, end, p[-1]["args"][:120]))
 
 # 40,100 fputc calls with no system call between them: a fold ends at 16384 calls (runs of
 # those go on as one step, up to the last, which is its own), each step with the pending bytes

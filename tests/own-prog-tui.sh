@@ -3,7 +3,8 @@
 # own-prog-tui.sh: "iobufviz -- PROGRAM" in a real terminal (a private tmux server): n takes
 # steps of examples/copy, Tab switches the file (and the stream with it), q quits (also while
 # it waits for a program that makes no call), --timeout counts the program's time and not the
-# time it waits for a key, d runs a long program at full speed, and neither the program nor a
+# time it waits for a key, d runs a long program at full speed, a folded step says what its
+# calls did, the exit shows the file the step before it showed, and neither the program nor a
 # scratch dir is left behind.
 testname=own-prog-tui
 . "$(dirname "$0")/lib.sh"
@@ -105,8 +106,21 @@ tmux_cmd own send-keys -t own o d
 wait_sees "step 9/9" && echo "ok: d: the second write"
 tmux_cmd own send-keys -t own d
 wait_sees "exit() flushes fp" && echo "ok: d: exit()'s flush, a step of its own"
+wait_sees "fgetc(fp) x 708: 707 B, then EOF (end of file)" &&
+	echo "ok: the log says what the last fgetc calls did: 707 bytes, then EOF"
 tmux_cmd own send-keys -t own q
 wait_sees "EXITED 0" && echo "ok: q quits"
+# A program that writes "kept", then reads and closes "in" (the file it opened last): its
+# exit shows "kept", the file the step before it showed, its stream flushed.
+start "'$build/tests/foreign/pend' - reread kept in"
+wait_sees "Your program, stopped"
+for k in 1 2 3 4 5 6 7 8; do
+	tmux_cmd own send-keys -t own n
+done
+wait_sees "step 8/8" && wait_sees "exited 0" && wait_sees "file 1/2: kept  |" &&
+	wait_sees "pending 0" && echo "ok: the exit shows the file the step before it showed, flushed"
+tmux_cmd own send-keys -t own q
+wait_sees "EXITED 0"
 # A program that makes no call for 30 s: n waits for its next step, saying so; q quits at
 # once, and the program goes with it.
 [ -x "$build/tests/foreign/hostile" ] || { echo "FAIL: tests/foreign/hostile not built"; exit 99; }

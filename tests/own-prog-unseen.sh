@@ -60,7 +60,7 @@ check([e["origin"] for s, e in stats] == ["direct", "stdio", "stdio"] and
       % [(e["origin"], s["args"]) for s, e in stats])
 text = open(os.path.join(tmp, "out.txt")).read()
 check("stdio flushing fp's buffer" in text and "stdio refilling fp's buffer" in text and
-      re.search(r"write\(3, 4096\) = 4096 x 2: stdio flushing", text) is not None,
+      re.search(r"write\(3, 4096\) x 2: 8192 B, each = 4096; stdio flushing", text) is not None,
       "the text output words them the same")
 
 # Every call on out.txt, in order, as strace saw it: (call, fd, bytes, result).

@@ -48,9 +48,13 @@ for scen in "$@"; do
 	if grep -q '^ *- sweep:' "$scen"; then
 		# A sweep's loop is timed in a child iobufviz does not trace: its counts of
 		# write() calls per run (/proc/PID/io) against strace of the program, both on a
-		# tiny copy of the sweep (64 KiB, 4096-byte buffers, one run per variant).
+		# tiny copy of the sweep (64 KiB, 4096-byte buffers, one run per variant), without
+		# its words (they name rows the copy does not have).
 		sed -e 's/^\( *file_size:\).*/\1 64KiB/' -e 's/^\( *buffer_sizes:\).*/\1 [4096]/' \
-		    -e 's/^\( *repeat:\).*/\1 1/' -e 's/^\( *warmup:\).*/\1 0/' "$scen" >"$d/tiny.yaml"
+		    -e 's/^\( *repeat:\).*/\1 1/' -e 's/^\( *warmup:\).*/\1 0/' "$scen" |
+			awk '/^ *say:/ { ind = match($0, /[^ ]/); skip = 1; next }
+			     skip && (/^ *$/ || match($0, /[^ ]/) > ind) { next }
+			     { skip = 0; print }' >"$d/tiny.yaml"
 		both "$d/tiny.yaml" "" -DFILE_SIZE=65536 -DBUF_SIZE=4096 || continue
 		trace openat,read,write,pwrite64,close || continue
 		python3 - "$d" "$name" <<'PY' || fail=1

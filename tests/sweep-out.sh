@@ -3,7 +3,8 @@
 # tests/sweep-out.sh: a sweep's outputs through the real binary: transcripts fit 100 columns,
 # CSV and Markdown stay tables whatever a scenario's strings hold, no control byte gets out,
 # Markdown is one unit without empty columns, the SVG plot is well-formed, log-log, rendered,
-# and no markup of a scenario gets into it; a timed child frees what it allocated.
+# and no markup of a scenario gets into it; a timed child frees what it allocated; a sweep's
+# words differ on tmpfs and on a disk filesystem.
 testname=sweep-out
 . "$(dirname "$0")/lib.sh"
 need python3
@@ -207,5 +208,64 @@ if command -v valgrind >/dev/null; then
 	! grep -E "definitely lost: [1-9]" "$tmp/vg.txt" || bad "setvbuf: memory definitely lost"
 else
 	skip_part "leak check of the timed child" "valgrind not installed"
+fi
+# 8. A sweep's words are told where they are read (tests/sweep-say.yaml): on a disk filesystem
+# the sentence resting on [disk = yes] is shown and its tmpfs alternative is not, on tmpfs the
+# other way round, under both at once (two --dir) it is shown marked unchecked; one of the two
+# comparisons of times is shown, with this run's times; no sentence is false anywhere.
+say="$src/tests/sweep-say.yaml"
+shm=/dev/shm
+[ "$(stat -f -c %T "$shm" 2>/dev/null)" = tmpfs ] || shm=
+disk=$tmp
+[ "$(stat -f -c %T "$disk" 2>/dev/null)" = tmpfs ] && disk=
+check_say() {
+	# $1: a label, $2: the sentence that must be shown, $3: the one that must not, $4: the
+	# outcome of $2; the remaining arguments: --dir options.
+	label=$1 want=$2 nowant=$3 outcome=$4
+	shift 4
+	"$bin" --headless --format=json "$@" "$say" >"$tmp/say.$label.json" 2>"$tmp/say.$label.err" ||
+		{ bad "sweep words on $label: exit $?: $(head -c 300 "$tmp/say.$label.err")"; return; }
+	python3 - "$tmp/say.$label.json" "$want" "$nowant" "$outcome" <<'PY' || bad "sweep words on $label"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+want, nowant, outcome = sys.argv[2:5]
+said = [s for st in d["steps"] for s in st["sentences"]]
+shown = {s["text"].split(":")[0]: s for s in said if s["outcome"] != "false"}
+ok = True
+def no(msg):
+    global ok
+    print("  " + msg + ": " + json.dumps(said)[:600])
+    ok = False
+if any(s["outcome"] == "false" for s in said) or not d["ok"]:
+    no("a sentence false here")
+if want not in shown or shown[want]["outcome"] != outcome:
+    no("%s not shown as %s" % (want, outcome))
+if nowant in shown:
+    no(nowant + " shown")
+times = [k for k in ("SLOWER", "NOT SLOWER") if k in shown]
+if len(times) != 1:
+    no("not one comparison of times")
+elif outcome == "held" and not re.search(r"[0-9.]+ [mµn]?s against [0-9.]+ [mµn]?s",
+                                       shown[times[0]]["text"]):
+    no("the comparison quotes no times of this run")
+sys.exit(0 if ok else 1)
+PY
+}
+if [ -n "$disk" ]; then
+	check_say disk DISK TMPFS held --dir "$disk"
+else
+	skip_part "sweep words on a disk filesystem" "$tmp is on tmpfs"
+fi
+if [ -n "$shm" ]; then
+	check_say tmpfs TMPFS DISK held --dir "$shm"
+	"$bin" --headless --dir "$shm" "$say" >"$tmp/say.tmpfs.txt" 2>&1
+	! grep -q "waits for the disk" "$tmp/say.tmpfs.txt" || bad "tmpfs: the disk's sentence told"
+else
+	skip_part "sweep words on tmpfs" "/dev/shm is not a tmpfs"
+fi
+if [ -n "$disk" ] && [ -n "$shm" ]; then
+	check_say both DISK TMPFS unchecked --dir "$disk" --dir "$shm"
+	grep -q "true of some of them only" "$tmp/say.both.json" ||
+		bad "two --dir: the unchecked sentence gives no reason"
 fi
 finish

@@ -11,6 +11,7 @@
 #include "lesson/adapt.h"
 #include "base/text.h"
 #include "scenario/names.h"
+#include "sweep/sweep.h"
 
 /* vm.dirty_expire_centisecs in seconds, as text ("30"), into buf; "unknown" if unreadable. */
 const char *
@@ -48,15 +49,19 @@ adapt_kernel(char *rel, size_t len)
 	return major * 1000 + minor;
 }
 
-/* The value of fact F on the run sr is part of. */
-const char *
-adapt_fact(const struct step_result *sr, enum scn_fact f, char *buf, size_t len)
+/* The value of fact F for sr with its file on filesystem FS (sr's own when NULL). */
+static const char *
+adapt_fact_on(const struct step_result *sr, const char *fs, enum scn_fact f, char *buf,
+	      size_t len)
 {
 	const struct snapshot *s = &sr->after;
-	const char *fs = s->disk.fs[0] != '\0' ? s->disk.fs : "unknown";
-	bool disk = strcmp(fs, "tmpfs") != 0 && s->disk.source != SNAP_SRC_NONE;
+	bool own = fs == NULL || strcmp(fs, s->disk.fs) == 0;
+	bool disk;
 	char rel[65];
 
+	if (fs == NULL)
+		fs = s->disk.fs[0] != '\0' ? s->disk.fs : "unknown";
+	disk = strcmp(fs, "tmpfs") != 0 && s->disk.source != SNAP_SRC_NONE;
 	switch (f) {
 	case SCN_FACT_FS:
 		snprintf(buf, len, "%s", fs);
@@ -66,7 +71,7 @@ adapt_fact(const struct step_result *sr, enum scn_fact f, char *buf, size_t len)
 		snprintf(buf, len, "%s", scenario_names_of(scn_sources, (int)s->cache.source));
 		break;
 	case SCN_FACT_BLKSIZE:
-		if (s->disk.block_size > 0)
+		if (own && s->disk.block_size > 0)
 			snprintf(buf, len, "%" PRIu32, s->disk.block_size);
 		else
 			snprintf(buf, len, "unknown");
@@ -101,19 +106,79 @@ adapt_fact(const struct step_result *sr, enum scn_fact f, char *buf, size_t len)
 	return buf;
 }
 
-/* True if the fact of condition k has one of its values for sr (negate is not applied). */
+/*
+ * The filesystems a sweep step's variants ran on, each once, into fs[] (at most max): those
+ * of the variants not on: tmpfs, in each --dir. 0 for any other step (and a sweep of tmpfs
+ * variants only): the run's own scratch file is the place.
+ */
+static size_t
+adapt_places(const struct step_result *sr, const char **fs, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; sr->sweep != NULL && i < sr->sweep->n_variants; i++) {
+		const struct sweep_variant *bv = &sr->sweep->variants[i];
+		size_t k = 0;
+		if (bv->v->on == SCN_FS_TMPFS || bv->fs[0] == '\0')
+			continue;
+		while (k < n && strcmp(fs[k], bv->fs) != 0)
+			k++;
+		if (k == n && n < max)
+			fs[n++] = bv->fs;
+	}
+	return n;
+}
+
+/* The value of fact F on the run sr is part of; for a sweep run on several filesystems, each
+ * one's value, once ("ext4, xfs"). */
+const char *
+adapt_fact(const struct step_result *sr, enum scn_fact f, char *buf, size_t len)
+{
+	const char *fs[SWEEP_MAX_DIRS];
+	size_t np = adapt_places(sr, fs, SWEEP_MAX_DIRS), n = 0;
+
+	if (np <= 1)
+		return adapt_fact_on(sr, np == 1 ? fs[0] : NULL, f, buf, len);
+	buf[0] = '\0';
+	for (size_t i = 0; i < np && n + 1 < len; i++) {
+		char v[80], w[80];
+		size_t j = 0;
+		adapt_fact_on(sr, fs[i], f, v, sizeof v);
+		/* Each value once: "yes", not "yes, yes". */
+		while (j < i && strcmp(adapt_fact_on(sr, fs[j], f, w, sizeof w), v) != 0)
+			j++;
+		if (j == i)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n > 0 ? ", " : "", v);
+	}
+	return buf;
+}
+
+/* Whether the fact of condition k has one of its values for sr (negate is not applied): 1 yes,
+ * 0 no; for a sweep run on several filesystems, -1 when it holds on some of them only. */
+int
+adapt_cond_state(const struct scn_cond *k, const struct step_result *sr)
+{
+	const char *fs[SWEEP_MAX_DIRS];
+	size_t np = adapt_places(sr, fs, SWEEP_MAX_DIRS), yes = 0;
+
+	for (size_t p = 0; p < (np > 0 ? np : 1); p++) {
+		char v[80];
+		bool any = false;
+		adapt_fact_on(sr, np > 0 ? fs[p] : NULL, k->fact, v, sizeof v);
+		/* The loader wrote blksize values as plain numbers of bytes. */
+		for (size_t i = 0; i < k->n_values && !any; i++)
+			any = strcmp(v, k->values[i]) == 0;
+		yes += any;
+	}
+	return yes == 0 ? 0 : yes == (np > 0 ? np : 1) ? 1 : -1;
+}
+
+/* True if the fact of condition k has one of its values for sr (negate is not applied); for a
+ * sweep, on every filesystem it ran on. */
 bool
 adapt_cond_holds(const struct scn_cond *k, const struct step_result *sr)
 {
-	char v[80];
-	bool any = false;
-
-	adapt_fact(sr, k->fact, v, sizeof v);
-	for (size_t i = 0; i < k->n_values && !any; i++) {
-		/* The loader wrote blksize values as plain numbers of bytes. */
-		any = strcmp(v, k->values[i]) == 0;
-	}
-	return any;
+	return adapt_cond_state(k, sr) == 1;
 }
 
 /* True if case c holds for sr: all of its when conditions do, and not all of its unless

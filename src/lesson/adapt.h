@@ -8,11 +8,17 @@
 
 #include "lesson/step.h"
 
-/* The value of fact F on the run sr is part of, as text ("ext4", "4096", "yes"). */
+/* The value of fact F on the run sr is part of, as text ("ext4", "4096", "yes"); for a sweep,
+ * of the filesystems its variants ran on ("ext4, xfs" under two --dir). */
 const char *adapt_fact(const struct step_result *sr, enum scn_fact f, char *buf, size_t len);
 
-/* True if the fact of condition k has one of its values for sr (k->negate is not applied). */
+/* True if the fact of condition k has one of its values for sr (k->negate is not applied);
+ * for a sweep, on every filesystem its variants ran on (each --dir; not their on: tmpfs). */
 bool adapt_cond_holds(const struct scn_cond *k, const struct step_result *sr);
+
+/* The same as 1 (holds) or 0 (does not); -1: a sweep ran on several filesystems, and it holds
+ * on some of them only. */
+int adapt_cond_state(const struct scn_cond *k, const struct step_result *sr);
 
 /* vm.dirty_expire_centisecs in seconds, as text ("30"), into buf; "unknown" if unreadable. */
 const char *adapt_dirty_expire(char *buf, size_t len);

@@ -15,6 +15,7 @@
 #include "base/text.h"
 #include "base/units.h"
 #include "scenario/names.h"
+#include "sweep/sweep.h"
 
 /* One fact of a sentence, looked up: its outcome, the text it shows, and why when not held. */
 struct narrate_fact {
@@ -58,6 +59,47 @@ narrate_env(const struct step_result *sr, int env, char *buf, size_t len)
 	default:
 		return adapt_fact(sr, (enum scn_fact)env, buf, len);
 	}
+}
+
+/* Look a sweep's claim t up in its rows as this run timed them, into f. */
+static void
+narrate_times(const struct step_result *sr, const struct scn_times *t, struct narrate_fact *f)
+{
+	int rel;
+	bool holds;
+
+	if (sr->sweep == NULL) {
+		f->outcome = SENTENCE_UNCHECKED;
+		snprintf(f->text, sizeof f->text, "unknown");
+		snprintf(f->why, sizeof f->why, "the sweep did not run");
+		return;
+	}
+	if (t->quote) {
+		if (sweep_row_quote(sr->sweep, t->variant[0], t->buf_size[0], f->text,
+				    sizeof f->text) != 0) {
+			f->outcome = SENTENCE_UNCHECKED;
+			snprintf(f->why, sizeof f->why, "%s", f->text);
+			snprintf(f->text, sizeof f->text, "unknown");
+		}
+		return;
+	}
+	rel = sweep_compare(sr->sweep, t->variant, t->buf_size, f->why, sizeof f->why);
+	snprintf(f->text, sizeof f->text, "%s", rel == -2 ? "unknown" : f->why);
+	if (rel == -2) {
+		f->outcome = SENTENCE_UNCHECKED;
+		return;
+	}
+	switch (t->cmp) {
+	case SCN_CMP_GT: holds = rel > 0; break;
+	case SCN_CMP_LT: holds = rel < 0; break;
+	case SCN_CMP_GE: holds = rel >= 0; break;
+	case SCN_CMP_LE: holds = rel <= 0; break;
+	case SCN_CMP_NE: holds = rel != 0; break;
+	case SCN_CMP_EQ: default: holds = rel == 0; break;
+	}
+	f->outcome = holds ? SENTENCE_HELD : SENTENCE_FALSE;
+	if (holds)
+		f->why[0] = '\0';
 }
 
 /* Look claim c up in sr into f. */
@@ -117,15 +159,24 @@ narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct na
 		}
 		return;
 	case SCN_CLAIM_FACT: {
-		bool holds = adapt_cond_holds(&c->cond, sr) != c->cond.negate;
+		int state = adapt_cond_state(&c->cond, sr);
+		bool holds = (state == 1) != c->cond.negate;
 		narrate_env(sr, c->cond.fact, f->text, sizeof f->text);
-		if (!holds) {
+		if (state < 0) {
+			/* A sweep under several --dir: true of some of its filesystems only. */
+			f->outcome = SENTENCE_UNCHECKED;
+			snprintf(f->why, sizeof f->why, "%s is %s in the places this sweep ran: "
+				 "true of some of them only", scn_env_names[c->cond.fact], f->text);
+		} else if (!holds) {
 			f->outcome = SENTENCE_FALSE;
 			snprintf(f->why, sizeof f->why, "%s is %s here", scn_env_names[c->cond.fact],
 				 f->text);
 		}
 		return;
 	}
+	case SCN_CLAIM_TIMES:
+		narrate_times(sr, &c->times, f);
+		return;
 	case SCN_CLAIM_CITE: {
 		bool any = false;
 		for (size_t i = 0; i < sr->n_expects; i++) {

@@ -252,6 +252,19 @@ void scenario_cond_parse(struct scn_load *ld, struct scn_step *st, const struct 
 /* Free a step's cases (their narrations are the caller's to free first). */
 void scenario_cond_free(struct scn_step *st);
 
+/* ---- load/narr-rule.c ---- */
+
+/* The says a rule applies to: a step's (not a sweep's) and a sweep's. A sweep's counts are its
+ * parameters (buffer sizes, the calls they make), and its table shows them. */
+#define SCN_NARR_IN_STEP 1u
+#define SCN_NARR_IN_SWEEP 2u
+
+/* The rest-on rule for sentence s of a say of kind IN (SCN_NARR_IN_*), WHERE it is ("the say of
+ * step 3"): a word of a state, a count or (in a sweep) a comparison of times is reported at AT
+ * unless the sentence rests on a fact of that kind. */
+void scenario_narr_rule(struct scn_load *ld, const struct yamlpos_node *at,
+			const struct scn_sentence *s, unsigned in, const char *where);
+
 /* ---- load/narr.c ---- */
 
 /* Check the shape of a say or intro N: a text, or a list of parts (a text or a list of

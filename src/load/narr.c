@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* narr.c: narration bound to facts: a say or an intro read into parts, alternatives and
- * sentences, each sentence with the facts its marks name ({cache.pages = 2}, [fs = tmpfs]),
- * and the rule that a sentence stating a state or a count rests on a fact of it. */
+ * sentences, each sentence with the facts its marks name ({cache.pages = 2}, [fs = tmpfs],
+ * a sweep's [O_SYNC@1 > plain@1]); narr-rule.c checks what each sentence may state. */
 #include <config.h>
 
 #include <ctype.h>
@@ -10,52 +10,8 @@
 #include <string.h>
 
 #include "load/load-int.h"
+#include "base/units.h"
 
-/*
- * What a sentence may not state unless it rests on a fact of the same kind: the state words
- * and the units of counts. A sentence has the backing when one of its claims names a key
- * starting with one of KEYS (a quote, a check or a citation), or checks one of FACTS.
- */
-struct narr_family {
-	const char *what;          /* for messages */
-	const char *hint;          /* marks that would back it, for messages */
-	const char *const *words;  /* lowercase; a phrase matches as whole words */
-	const char *keys;          /* key prefixes, space-separated; "" any key */
-	unsigned facts;            /* 1 << scn_fact */
-};
-#define NARR_FACT(f) (1u << SCN_FACT_##f)
-static const char *const narr_dirty_words[] = {
-	"dirty", "clean", "written back", "writeback", NULL,
-};
-static const char *const narr_cached_words[] = { "cached", NULL };
-static const char *const narr_disk_words[] = {
-	"allocated", "allocate", "allocates", "allocation", "delalloc", "on the disk", "on disk",
-	"the device", NULL,
-};
-static const char *const narr_page_units[] = { "page", "pages", "folio", "folios", NULL };
-static const char *const narr_byte_units[] = {
-	"byte", "bytes", "b", "kib", "mib", "gib", "kb", "mb", "gb", NULL,
-};
-static const char *const narr_call_units[] = { "call", "calls", "()", NULL };
-static const struct narr_family narr_states[] = {
-	{ "the dirty state of pages", "{cache.dirty_pages}, [cache.dirty_pages = 0], [fs = tmpfs]",
-	  narr_dirty_words, "cache.dirty_pages cache.writeback_pages",
-	  NARR_FACT(FS) | NARR_FACT(DIRTY) | NARR_FACT(DISK) | NARR_FACT(LARGE_FOLIOS) },
-	{ "what is cached", "{cache.pages}, [cache.pages >= 1]", narr_cached_words, "cache.", NARR_FACT(FS) },
-	/* What reached a crash lab's device, and what a power cut kept, are facts of the disk. */
-	{ "the disk", "[disk.allocated_bytes = 0], {disk.delalloc_bytes}, [device.writes >= 1]",
-	  narr_disk_words, "disk. device. crash.power.", NARR_FACT(FS) | NARR_FACT(DISK) |
-	  NARR_FACT(DELALLOC) },
-};
-static const struct narr_family narr_counts[] = {
-	{ "a number of pages", "{cache.pages}, [cache.dirty_pages = 2]", narr_page_units, "cache.", NARR_FACT(FS) | NARR_FACT(LARGE_FOLIOS) },
-	{ "a number of bytes", "{stdio.pending}, [bytes.written = 4KiB]", narr_byte_units, "", 0 },
-	{ "a number of calls", "[calls.write = 1], {calls.read}", narr_call_units, "calls. bytes. result.", 0 },
-};
-static const char *const narr_numbers[] = {
-	"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-	"twelve", "sixteen", "both", NULL,
-};
 /* Words that end with a period but do not end a sentence. */
 static const char *const narr_abbrevs[] = { "e.g.", "i.e.", "etc.", "vs.", "cf.", NULL };
 
@@ -66,7 +22,8 @@ struct narr_ctx {
 	const char *bol;                   /* the start of its line in the file's text */
 	const struct scn_step *st;         /* NULL: the intro (facts of the environment only) */
 	const char *where;                 /* "the say of step 3", "the intro" */
-	bool rule;                         /* apply the rest-on rule (says, not intros) */
+	unsigned rule;                     /* the rest-on rule's SCN_NARR_IN_ for this text; 0:
+	                                      none (an intro) */
 };
 
 /* The names a mark may take, for messages: "an expectation key or fs, probe, ...". */
@@ -236,6 +193,111 @@ narr_fact_values(const struct narr_ctx *cx, const struct yamlpos_node *at, struc
 	return rc;
 }
 
+/* Read one row of a sweep claim, TEXT (LEN bytes: "O_SYNC@1", "@4KiB"), into variant *v and
+ * BUF_SIZE *buf; MARK is the whole mark, for messages. 0, or -1 reported at AT. */
+static int
+narr_times_row(const struct narr_ctx *cx, const struct yamlpos_node *at, const char *text,
+	       size_t len, const char *mark, size_t *v, uint64_t *buf)
+{
+	const struct scn_sweep *sw = cx->st->sweep;
+	char one[128], list[256];
+	char *name = one, *size, *e;
+	size_t n = 0;
+
+	snprintf(one, sizeof one, "%.*s", (int)len, text);
+	while (isspace((unsigned char)*name))
+		name++;
+	for (e = name + strlen(name); e > name && isspace((unsigned char)e[-1]); )
+		*--e = '\0';
+	if ((size = strrchr(name, '@')) == NULL) {
+		scenario_at(cx->ld, at, "'%s' in %s in %s names no row of the sweep: write "
+			    "VARIANT@BUF_SIZE (@4096: the first variant's)", name, mark, cx->where);
+		return -1;
+	}
+	*size++ = '\0';
+	for (e = name + strlen(name); e > name && isspace((unsigned char)e[-1]); )
+		*--e = '\0';
+	while (isspace((unsigned char)*size))
+		size++;
+	for (e = size + strlen(size); e > size && isspace((unsigned char)e[-1]); )
+		*--e = '\0';
+	if (sw == NULL || sw->variants == NULL)
+		return -1;    /* the sweep itself was reported */
+	*v = 0;
+	if (*name != '\0') {
+		for (*v = 0; *v < sw->n_variants; (*v)++)
+			if (sw->variants[*v].name != NULL && strcmp(sw->variants[*v].name, name) == 0)
+				break;
+		if (*v == sw->n_variants) {
+			list[0] = '\0';
+			for (size_t i = 0; i < sw->n_variants && n + 1 < sizeof list; i++)
+				n += (size_t)snprintf(list + n, sizeof list - n, "%s'%s'",
+						      i > 0 ? ", " : "", sw->variants[i].name != NULL ?
+						      sw->variants[i].name : "");
+			scenario_at(cx->ld, at, "unknown variant '%s' in %s in %s (use one of: %s)",
+				    name, mark, cx->where, list);
+			return -1;
+		}
+	}
+	if (units_parse_size(size, buf) != 0) {
+		scenario_at(cx->ld, at, "bad BUF_SIZE '%s' in %s in %s (a size: 4096, 4KiB)", size,
+			    mark, cx->where);
+		return -1;
+	}
+	for (size_t i = 0; i < sw->n_buffer_sizes; i++)
+		if (sw->buffer_sizes[i] == *buf)
+			return 0;
+	scenario_at(cx->ld, at, "BUF_SIZE %s in %s in %s is not one of the sweep's buffer_sizes",
+		    size, mark, cx->where);
+	return -1;
+}
+
+/* Parse a sweep's claim TEXT of a mark shown ({}) or not ([]) into s, at AT: a row quoted
+ * ("O_SYNC@1") or two compared ("O_SYNC@1 > plain@1", "@4096 ~ @65536"). */
+static void
+narr_times(const struct narr_ctx *cx, const struct yamlpos_node *at, struct scn_sentence *s,
+	   const char *text, bool shown)
+{
+	static const struct { const char *op; enum scn_cmp cmp; } ops[] = {
+		{ "<=", SCN_CMP_LE }, { ">=", SCN_CMP_GE }, { "<", SCN_CMP_LT }, { ">", SCN_CMP_GT },
+		{ "~", SCN_CMP_EQ },
+	};
+	const char *op = NULL;
+	size_t oplen = 0;
+	enum scn_cmp cmp = SCN_CMP_EQ;
+	char mark[300];
+	struct scn_claim *c;
+
+	snprintf(mark, sizeof mark, "%c%s%c", shown ? '{' : '[', text, shown ? '}' : ']');
+	for (const char *p = text; *p != '\0' && op == NULL; p++)
+		for (size_t i = 0; i < sizeof ops / sizeof ops[0] && op == NULL; i++)
+			if (strncmp(p, ops[i].op, strlen(ops[i].op)) == 0) {
+				op = p;
+				oplen = strlen(ops[i].op);
+				cmp = ops[i].cmp;
+			}
+	if ((c = narr_claim_new(cx->ld, s)) == NULL)
+		return;
+	c->times.cmp = cmp;
+	c->kind = SCN_CLAIM_TIMES;
+	c->times.quote = op == NULL;
+	if (op == NULL) {
+		if (!shown)
+			scenario_at(cx->ld, at, "%s in %s compares nothing: write [A@N > B@M] to rest "
+				    "on a comparison, or {A@N} to show the row's time", mark, cx->where);
+		narr_times_row(cx, at, text, strlen(text), mark, &c->times.variant[0],
+			       &c->times.buf_size[0]);
+		return;
+	}
+	if (narr_times_row(cx, at, text, (size_t)(op - text), mark, &c->times.variant[0],
+			   &c->times.buf_size[0]) == 0 &&
+	    narr_times_row(cx, at, op + oplen, strlen(op + oplen), mark, &c->times.variant[1],
+			   &c->times.buf_size[1]) == 0 &&
+	    c->times.variant[0] == c->times.variant[1] &&
+	    c->times.buf_size[0] == c->times.buf_size[1])
+		scenario_at(cx->ld, at, "%s in %s compares a row with itself", mark, cx->where);
+}
+
 /* Parse one claim TEXT (LEN bytes: "cache.pages = 2", "fs", "fs != tmpfs") of a mark shown
  * ({}) or not ([]) into sentence s; report mistakes at AT. */
 static void
@@ -248,6 +310,10 @@ narr_claim(const struct narr_ctx *cx, const struct yamlpos_node *at, struct scn_
 	int key, env;
 
 	snprintf(buf, sizeof buf, "%.*s", (int)len, text);
+	if (cx->st != NULL && cx->st->op == SCN_OP_SWEEP && strchr(buf, '@') != NULL) {
+		narr_times(cx, at, s, buf, shown);
+		return;
+	}
 	for (p = buf; isspace((unsigned char)*p); p++)
 		;
 	rest = p + strcspn(p, " \t\n<>=!");
@@ -387,150 +453,6 @@ narr_ends_here(const char *start, const char *p)
 	return true;
 }
 
-/* Lowercase copy of sentence s as a reader sees it, for the rest-on rule: shown marks as
- * "#" (a value of the run, not a number written down), the rest left out. A heap string, or
- * NULL out of memory. */
-static char *
-narr_plain(const struct scn_sentence *s)
-{
-	size_t n = 0, len = 1;
-	char *buf;
-
-	for (size_t i = 0; i < s->n_pieces; i++)
-		len += s->pieces[i].text != NULL ? strlen(s->pieces[i].text) : 1;
-	if ((buf = malloc(len)) == NULL)
-		return NULL;
-	for (size_t i = 0; i < s->n_pieces; i++) {
-		const char *t = s->pieces[i].text != NULL ? s->pieces[i].text : "#";
-		for (; *t != '\0'; t++)
-			buf[n++] = *t == '-' ? ' ' : (char)tolower((unsigned char)*t);
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
-/* True if s has a claim that backs family F. */
-static bool
-narr_backed(const struct scn_sentence *s, const struct narr_family *f)
-{
-	for (size_t i = 0; i < s->n_claims; i++) {
-		const struct scn_claim *c = &s->claims[i];
-		if (c->kind == SCN_CLAIM_FACT) {
-			if (f->facts & (1u << c->cond.fact))
-				return true;
-			continue;
-		}
-		if (c->key < 0)
-			continue;
-		const char *kn = scn_key_table[c->key].name;
-		if (f->keys[0] == '\0')
-			return true;
-		for (const char *k = f->keys; *k != '\0'; ) {
-			size_t n = strcspn(k, " ");
-			if (strncmp(kn, k, n) == 0)
-				return true;
-			k += n + (k[n] == ' ');
-		}
-	}
-	return false;
-}
-
-/* True if phrase W occurs in PLAIN as whole words. */
-static bool
-narr_has_words(const char *plain, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (const char *p = strstr(plain, w); p != NULL; p = strstr(p + 1, w))
-		if ((p == plain || (!isalnum((unsigned char)p[-1]) && p[-1] != '_')) &&
-		    !isalnum((unsigned char)p[n]) && p[n] != '_')
-			return true;
-	return false;
-}
-
-/* The count in PLAIN a unit of F follows (a number in digits or words, then at most two words,
- * then the unit: "2 dirty pages", "one write(4096)", "64 KiB"), or NULL. Written into buf. */
-static const char *
-narr_count(const char *plain, const struct narr_family *f, char *buf, size_t len)
-{
-	for (const char *p = plain; *p != '\0'; ) {
-		const char *w = p;
-		size_t n;
-		while (*w != '\0' && !isalnum((unsigned char)*w))
-			w++;
-		n = strspn(w, "abcdefghijklmnopqrstuvwxyz0123456789.,");
-		while (n > 0 && (w[n - 1] == '.' || w[n - 1] == ','))
-			n--;
-		if (n == 0)
-			break;
-		p = w + n;
-		bool digits = isdigit((unsigned char)*w);
-		char word[24];
-		snprintf(word, sizeof word, "%.*s", (int)n, w);
-		if (!digits && scenario_cond_index(narr_numbers, word) < 0)
-			continue;
-		/* "the one fsync() needs": a pronoun, not a count. */
-		if (!digits && w >= plain + 4 && strncmp(w - 4, "the ", 4) == 0)
-			continue;
-		/* The unit: the next word, or the one after it ("2 dirty pages"). */
-		const char *q = p;
-		for (int k = 0; k < 2; k++) {
-			while (*q == ' ' || *q == '\t' || *q == '\n')
-				q++;
-			size_t m = strspn(q, "abcdefghijklmnopqrstuvwxyz_");
-			char unit[32];
-			snprintf(unit, sizeof unit, "%.*s", (int)m, q);
-			if (m > 0 && scenario_cond_index(f->words, unit) >= 0 && !isalnum((unsigned char)q[m])) {
-				snprintf(buf, len, "%s %s", word, unit);
-				return buf;
-			}
-			/* A call: a name followed by "(" ("one write(4096)"). */
-			if (m > 0 && q[m] == '(' && scenario_cond_index(f->words, "()") >= 0) {
-				snprintf(buf, len, "%s %s()", word, unit);
-				return buf;
-			}
-			if (m == 0 || !isalpha((unsigned char)*q))
-				break;
-			q += m;
-		}
-	}
-	return NULL;
-}
-
-/* The rest-on rule for sentence s: a state word or a count rests on a fact of its kind. */
-static void
-narr_rule(const struct narr_ctx *cx, const struct yamlpos_node *at, const struct scn_sentence *s)
-{
-	char *plain = narr_plain(s), count[64];
-
-	if (plain == NULL) {
-		cx->ld->oom = true;
-		return;
-	}
-	for (size_t i = 0; i < sizeof narr_states / sizeof narr_states[0]; i++) {
-		const struct narr_family *f = &narr_states[i];
-		for (size_t j = 0; f->words[j] != NULL; j++)
-			if (narr_has_words(plain, f->words[j]) && !narr_backed(s, f)) {
-				scenario_at(cx->ld, at, "'%s' in %s states %s, and the sentence rests on "
-					    "no fact of it: name one (%s; doc/scenarios.md, section 5)",
-					    f->words[j], cx->where, f->what, f->hint);
-				free(plain);
-				return;
-			}
-	}
-	for (size_t i = 0; i < sizeof narr_counts / sizeof narr_counts[0]; i++) {
-		const struct narr_family *f = &narr_counts[i];
-		if (narr_count(plain, f, count, sizeof count) != NULL && !narr_backed(s, f)) {
-			scenario_at(cx->ld, at, "'%s' in %s states %s, and the sentence rests on no "
-				    "fact of it: name one (%s; doc/scenarios.md, section 5)", count,
-				    cx->where, f->what, f->hint);
-			free(plain);
-			return;
-		}
-	}
-	free(plain);
-}
-
 /* Read one sentence, START to END (its trailing white space up to NEXT kept as text), of the
  * value VALUE into s. */
 static void
@@ -577,7 +499,7 @@ narr_sentence(const struct narr_ctx *cx, const char *value, const char *start, c
 	if (next > lit)
 		narr_piece(cx->ld, s, lit, (size_t)(next - lit), 0);
 	if (cx->rule)
-		narr_rule(cx, &at, s);
+		scenario_narr_rule(cx->ld, &at, s, cx->rule, cx->where);
 }
 
 /* Split TEXT (the value of ctx's node) into sentences, into alternative a. */
@@ -691,10 +613,11 @@ void
 scenario_narr_parse(struct scn_load *ld, struct scn_narration *out, const struct yamlpos_node *n,
 		    const struct scn_step *st, const char *where)
 {
-	/* A sweep's narration reads its table, which holds every figure measured, the books'
-	 * beside them: the table is its fact, and there is no key to name. */
+	/* A sweep's say rests on the environment and on its own rows ([O_SYNC@1 > plain@1]);
+	 * its counts are its parameters. An intro is general teaching. */
 	struct narr_ctx cx = { .ld = ld, .node = n, .st = st, .where = where,
-			       .rule = st != NULL && st->op != SCN_OP_SWEEP };
+			       .rule = st == NULL ? 0 : st->op == SCN_OP_SWEEP ? SCN_NARR_IN_SWEEP :
+			       SCN_NARR_IN_STEP };
 	size_t np;
 
 	if (n == NULL || (n->kind == YAMLPOS_SCALAR && (n->is_null || n->value == NULL)))

@@ -71,7 +71,7 @@ prog_headless_step(struct transcript *t, struct transcript_program *p, struct pr
 	p->n_write += l->n_write;
 	p->b_read += l->bytes_read;
 	p->b_written += l->bytes_written;
-	p->n_stdio += s->ps.kind == PROG_STEP_STDIO;
+	p->n_stdio += prog_run_stdio_calls(s);
 	if (s->file >= 0 && s->sr.after.disk.fs[0] != '\0')
 		out_env_observe(&t->env, NULL, &s->sr.after);
 	if (s->sr.ret < 0 && s->sr.err == 0)

@@ -11,6 +11,7 @@
 #include "base/text.h"
 #include "prog/format.h"
 #include "prog/mark.h"
+#include "prog/run.h"
 #include "trace/calls.h"
 #include "trace/decode.h"
 
@@ -179,6 +180,168 @@ prog_format_stdio(const struct prog_step *s, char *buf, size_t len)
 		snprintf(buf, len, "%s(%s) = %" PRId64, f, fp, r);
 		break;
 	}
+	return buf;
+}
+
+/* A folded run's argument a as the program passed it, into buf: its value when every call
+ * passed the same one (c: as a character), else the parameter's name. */
+static const char *
+prog_format_same_arg(const struct prog_run_step *s, const char *name, bool c, char *buf,
+                     size_t len)
+{
+	for (uint64_t i = 1; i < s->count; i++)
+		if (s->calls[i].arg != s->calls[0].arg)
+			return name;
+	if (c)
+		return prog_format_char(s->calls[0].arg, buf, len);
+	snprintf(buf, len, "%" PRId64, s->calls[0].arg);
+	return buf;
+}
+
+/* The call of a folded run, what varies from call to call named as its parameter (the
+ * strings and formats of all but the last are not kept): "getline(&line, &n, fp)",
+ * "fputc(c, fp)", "fputc('x', fp)" when every call wrote 'x'. */
+static void
+prog_format_fold_call(const struct prog_run_step *s, char *buf, size_t len)
+{
+	const struct prog_step *p = &s->ps;
+	const char *fp = prog_format_stream(p), *f = p->func;
+	char a[24];
+
+	switch (p->func_base) {
+	case PROG_MARK_FUNC_fwrite:
+	case PROG_MARK_FUNC_fread:
+		snprintf(buf, len, "%s(buf, %s, n, %s)", f,
+		         prog_format_same_arg(s, "size", false, a, sizeof a), fp);
+		break;
+	case PROG_MARK_FUNC_fgets:
+		snprintf(buf, len, "%s(buf, %s, %s)", f,
+		         prog_format_same_arg(s, "size", false, a, sizeof a), fp);
+		break;
+	case PROG_MARK_FUNC_fputc:
+	case PROG_MARK_FUNC_putc:
+		snprintf(buf, len, "%s(%s, %s)", f, prog_format_same_arg(s, "c", true, a, sizeof a), fp);
+		break;
+	case PROG_MARK_FUNC_putchar:
+		snprintf(buf, len, "%s(%s)", f, prog_format_same_arg(s, "c", true, a, sizeof a));
+		break;
+	case PROG_MARK_FUNC_fputs:
+		snprintf(buf, len, "%s(s, %s)", f, fp);
+		break;
+	case PROG_MARK_FUNC_puts:
+	case PROG_MARK_FUNC_perror:
+		snprintf(buf, len, "%s(s)", f);
+		break;
+	case PROG_MARK_FUNC_fprintf:
+	case PROG_MARK_FUNC_fscanf:
+		snprintf(buf, len, "%s(%s, format, ...)", f, fp);
+		break;
+	case PROG_MARK_FUNC_vfprintf:
+	case PROG_MARK_FUNC_vfscanf:
+		snprintf(buf, len, "%s(%s, format, ap)", f, fp);
+		break;
+	case PROG_MARK_FUNC_printf:
+	case PROG_MARK_FUNC_scanf:
+		snprintf(buf, len, "%s(format, ...)", f);
+		break;
+	case PROG_MARK_FUNC_vprintf:
+	case PROG_MARK_FUNC_vscanf:
+		snprintf(buf, len, "%s(format, ap)", f);
+		break;
+	case PROG_MARK_FUNC_getline:
+		snprintf(buf, len, "%s(&line, &n, %s)", f, fp);
+		break;
+	case PROG_MARK_FUNC_getdelim:
+		snprintf(buf, len, "%s(&line, &n, delim, %s)", f, fp);
+		break;
+	case PROG_MARK_FUNC_getchar:
+		snprintf(buf, len, "%s()", f);
+		break;
+	default:
+		snprintf(buf, len, "%s(%s)", f, fp);
+		break;
+	}
+}
+
+/* True if ret is the failure result of base (EOF, NULL, -1; fread's and fwrite's 0), and
+ * how C writes it into buf. */
+static bool
+prog_format_failed(int base, int64_t ret, char *buf, size_t len)
+{
+	switch (base) {
+	case PROG_MARK_FUNC_perror:
+		return false;
+	case PROG_MARK_FUNC_fread:
+	case PROG_MARK_FUNC_fwrite:
+		snprintf(buf, len, "0");
+		return ret == 0;
+	case PROG_MARK_FUNC_fgets:
+		snprintf(buf, len, "NULL");
+		return ret < 0;
+	case PROG_MARK_FUNC_getline:
+	case PROG_MARK_FUNC_getdelim:
+	case PROG_MARK_FUNC_fprintf:
+	case PROG_MARK_FUNC_vfprintf:
+	case PROG_MARK_FUNC_printf:
+	case PROG_MARK_FUNC_vprintf:
+		snprintf(buf, len, "%" PRId64, ret);
+		return ret < 0;
+	default:
+		snprintf(buf, len, "EOF");
+		return ret < 0;
+	}
+}
+
+/* A folded run of stdio calls, what it did, into buf: the call, how many, the lines (getline,
+ * getdelim) and bytes they moved, and the calls that failed with their result, "(end of
+ * file)" when the last one left its stream at the end: "getline(&line, &n, fp) x 31: 30
+ * lines, 921 B, then -1 (end of file)", "fputc(c, fp) x 4097: 4097 B". */
+char *
+prog_format_fold(const struct prog_run_step *s, char *buf, size_t len)
+{
+	const struct prog_step *p = &s->ps;
+	uint64_t failed = 0, first = s->count;
+	size_t at = 0;
+	char call[64], fail[24] = "";
+	unsigned flags = 0;
+
+	prog_format_fold_call(s, call, sizeof call);
+	for (uint64_t i = 0; s->calls != NULL && i < s->count; i++)
+		if (prog_format_failed(p->func_base, s->calls[i].ret, fail, sizeof fail)) {
+			failed++;
+			first = first < i ? first : i;
+		}
+	text_cat(buf, len, &at, "[%d] %s x %" PRIu64 ": ", (int)p->pid, call, s->count);
+	if (s->calls == NULL) {
+		text_cat(buf, len, &at, "%" PRIu64 " B", s->bytes);
+		return buf;
+	}
+	if (p->func_base == PROG_MARK_FUNC_getline || p->func_base == PROG_MARK_FUNC_getdelim)
+		text_cat(buf, len, &at, "%" PRIu64 " %s%s, ", s->count - failed,
+		         p->func_base == PROG_MARK_FUNC_getline ? "line" : "record",
+		         s->count - failed == 1 ? "" : "s");
+	text_cat(buf, len, &at, "%" PRIu64 " B", s->bytes);
+	/* The failed calls' result, as the last of them returned it. */
+	for (uint64_t i = s->count; i-- > 0;)
+		if (prog_format_failed(p->func_base, s->calls[i].ret, fail, sizeof fail))
+			break;
+	if (failed == 0)
+		return buf;
+	if (failed == s->count)
+		text_cat(buf, len, &at, ", each returned %s", fail);
+	else if (first + failed == s->count && failed == 1)
+		text_cat(buf, len, &at, ", then %s", fail);
+	else if (first + failed == s->count)
+		text_cat(buf, len, &at, ", then %" PRIu64 " returned %s", failed, fail);
+	else
+		text_cat(buf, len, &at, ", %" PRIu64 " of them returned %s", failed, fail);
+	/* The last call failed: why, as its stream says (feof, ferror). */
+	for (size_t i = 0; i < s->n_streams; i++)
+		if (s->streams[i].st.addr == p->file)
+			flags = s->streams[i].st.flags;
+	if (prog_format_failed(p->func_base, s->calls[s->count - 1].ret, fail, sizeof fail))
+		text_cat(buf, len, &at, "%s", flags & PROG_MARK_IO_ERR_SEEN ? " (error)" :
+		         flags & PROG_MARK_IO_EOF_SEEN ? " (end of file)" : "");
 	return buf;
 }
 

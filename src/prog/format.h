@@ -11,4 +11,10 @@
  * "fwrite(buf, 1, 100, fp) = 100", "fp = fopen("out.txt", "w") -> fd 3", "exited 0". */
 char *prog_format_step(const struct prog_step *s, char *buf, size_t len);
 
+struct prog_run_step;
+
+/* A folded run of stdio calls (s->count of them), what it did, into buf: "[123]
+ * getline(&line, &n, fp) x 31: 30 lines, 921 B, then -1 (end of file)". */
+char *prog_format_fold(const struct prog_run_step *s, char *buf, size_t len);
+
 #endif

@@ -84,6 +84,8 @@ struct prog_mark_tls {
 
 /* _flags bits of glibc's FILE that say where its data is (libio.h, not installed). */
 #define PROG_MARK_IO_CURRENTLY_PUTTING 0x0800u
+#define PROG_MARK_IO_EOF_SEEN 0x0010u             /* feof() is true */
+#define PROG_MARK_IO_ERR_SEEN 0x0020u             /* ferror() is true */
 
 /*
  * Where the bytes a stream holds begin, and how many there are: what __fpending counts

@@ -86,7 +86,7 @@ prog_op_helper(const struct scn_args *a, const char *dir, const char *file, cons
 		const struct prog_run_file *f = prog_run_files(r, &n);
 
 		rec.steps++;
-		rec.stdio += s->ps.kind == PROG_STEP_STDIO;
+		rec.stdio += prog_run_stdio_calls(s);
 		/* The program's calls on its files; not those on the stdout and stderr iobufviz
 		 * keeps for it (a terminal's or a pipe's, were it not traced). */
 		/* Each call of the step: its own, a stdio call's (origin stdio, exit()'s flush

@@ -35,6 +35,7 @@ struct prog_run {
 	char out_path[2][PATH_MAX];   /* its stdout, stderr */
 	struct prog_run_file *files;
 	size_t n_files, cap_files;
+	long shown_file;          /* the file the last step with one showed (-1: none yet) */
 	size_t n_steps;
 	const char *stdio_note;   /* static storage, "" while stdio is visible */
 	const char *unseen_note;  /* static storage, "" until the program does I/O no tracer sees */

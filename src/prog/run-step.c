@@ -341,9 +341,10 @@ prog_run_label(const struct prog_run_step *s)
 }
 
 /*
- * A run of the program's own calls, one: "write(4, 4096) = 4096 x 4096" when they are alike,
- * else the bytes they moved summed for each pair of fds: "copy_file_range(3, 4, ...) x 2 =
- * 1288895 B", "splice(3, 6, ...) x 21 = 1288895 B; splice(5, 4, ...) x 20 = 1288895 B".
+ * A run of the program's own calls, one, as a folded stdio run is ("CALL x N: what they
+ * did"): "write(4, 4096) x 4096: 16777216 B, each = 4096" when they are alike, else the bytes
+ * they moved summed for each pair of fds: "copy_file_range(3, 4, ...) x 2: 1288895 B",
+ * "splice(3, 6, ...) x 21: 1288895 B; splice(5, 4, ...) x 20: 1288895 B".
  */
 static void
 prog_run_fold_text(struct prog_run_step *s, const char *one)
@@ -365,7 +366,14 @@ prog_run_fold_text(struct prog_run_step *s, const char *one)
 		moved[k] += e->result > 0 ? (uint64_t)e->result : 0;
 	}
 	if (same) {
-		snprintf(s->text, sizeof s->text, "%.400s x %" PRIu64, one, s->count);
+		/* "write(4, 4096) x 4096: 16777216 B, each = 4096" */
+		const char *eq = NULL;
+		for (const char *q = strstr(one, " = "); q != NULL; q = strstr(q + 1, " = "))
+			eq = q;
+		text_cat(s->text, sizeof s->text, &at, "%.*s x %" PRIu64 ": %" PRIu64 " B",
+		         eq != NULL ? (int)(eq - one) : 400, one, s->count, moved[0]);
+		if (eq != NULL)
+			text_cat(s->text, sizeof s->text, &at, ", each%.100s", eq);
 		return;
 	}
 	text_cat(s->text, sizeof s->text, &at, "[%d] ", (int)s->ps.pid);
@@ -376,16 +384,16 @@ prog_run_fold_text(struct prog_run_step *s, const char *one)
 		text_cat(s->text, sizeof s->text, &at, "%s%s(%d, ", k ? "; " : "", e->call, e->fd);
 		if (e->fd2 >= 0)
 			text_cat(s->text, sizeof s->text, &at, "%d, ", e->fd2);
-		text_cat(s->text, sizeof s->text, &at, "...) x %" PRIu64 " = %" PRIu64 " B", n[k],
+		text_cat(s->text, sizeof s->text, &at, "...) x %" PRIu64 ": %" PRIu64 " B", n[k],
 		         moved[k]);
 	}
 }
 
 /*
  * What a student reads of a system call stdio made from a call the shim cannot see (the
- * tracer found its bytes in a stream's buffer), after the call: "write(3, 4096) = 4096 x 2:
- * stdio flushing fp's buffer, from a call the shim cannot see (...)". The one place it is
- * worded.
+ * tracer found its bytes in a stream's buffer), after the call: "write(3, 4096) x 2: 8192 B,
+ * each = 4096; stdio flushing fp's buffer, from a call the shim cannot see (...)". The one
+ * place it is worded.
  */
 static void
 prog_run_unseen_text(struct prog_run_step *s)
@@ -397,9 +405,10 @@ prog_run_unseen_text(struct prog_run_step *s)
 
 	if (s->ps.kind != PROG_STEP_CALL || e->origin != EV_STDIO)
 		return;
-	text_cat(s->text, sizeof s->text, &at, ": stdio %s %s's %sbuffer, from a call the shim "
+	/* After a fold's own colon ("x 2: 8192 B, each = 4096"), a semicolon. */
+	text_cat(s->text, sizeof s->text, &at, "%s stdio %s %s's %sbuffer, from a call the shim "
 	         "cannot see (a macro such as %s, an inlined call, or the C library's own use "
-	         "of stdio)", rd ? "refilling" : wr ? "flushing" : "asking the block size to size",
+	         "of stdio)", strchr(s->text, ':') != NULL ? ";" : ":", rd ? "refilling" : wr ? "flushing" : "asking the block size to size",
 	         fp, rd || wr ? "" : "new ", rd ? "getc_unlocked" : wr ? "putc_unlocked" :
 	         "putc_unlocked or getc_unlocked");
 }
@@ -425,8 +434,8 @@ prog_run_text(struct prog_run_step *s)
 		at = (size_t)snprintf(s->text, sizeof s->text, "[%d] exit() flushes %s: ",
 		                      (int)s->ps.pid, fp);
 	} else if (s->count > 1) {
-		/* The last call stands for them all: "fputc('x', fp) = 'x' x 4097". */
-		at = (size_t)snprintf(s->text, sizeof s->text, "%.400s x %" PRIu64, one, s->count);
+		/* What the run did: "fputc(c, fp) x 4097: 4097 B". */
+		at = strlen(prog_format_fold(s, s->text, sizeof s->text));
 	} else {
 		at = (size_t)snprintf(s->text, sizeof s->text, "%.400s", one);
 	}
@@ -436,7 +445,7 @@ prog_run_text(struct prog_run_step *s)
 	      s->ps.func_base == PROG_MARK_FUNC_fopen || s->ps.func_base == PROG_MARK_FUNC_fdopen ||
 	      s->ps.func_base == PROG_MARK_FUNC_freopen || s->ps.func_base == PROG_MARK_FUNC_tmpfile ?
 	      ": " : " -> ";
-	/* Several calls like its last (a run of buffer flushes): "-> write(1, ...) x 4095 =
+	/* Several calls like its last (a run of buffer flushes): "-> write(1, ...) x 4095:
 	 * 16773120 B"; else its first. */
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i].fd == last->fd && strcmp(l->v[i].call, last->call) == 0) {
@@ -444,7 +453,7 @@ prog_run_text(struct prog_run_step *s)
 			moved += l->v[i].result > 0 ? (uint64_t)l->v[i].result : 0;
 		}
 	if (same > 1) {
-		snprintf(s->text + at, sizeof s->text - at, "%s%s(%d, ...) x %zu = %" PRIu64 " B", sep,
+		snprintf(s->text + at, sizeof s->text - at, "%s%s(%d, ...) x %zu: %" PRIu64 " B", sep,
 		         last->call, last->fd, same, moved);
 	} else {
 		same = 1;
@@ -535,8 +544,12 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 				break;
 			}
 	}
-	if (s->file < 0 && p->kind == PROG_STEP_EXIT && r->n_files > 0)
-		s->file = (long)r->n_files - 1;    /* an exit: the newest file, as it left it */
+	/* An exit: the file the panes were showing (not the one opened last, which may be one
+	 * it only read), as the exit left it: its stream flushed or closed. */
+	if (s->file < 0 && p->kind == PROG_STEP_EXIT)
+		s->file = r->shown_file;
+	if (s->file >= 0)
+		r->shown_file = s->file;
 	if (s->file < 0) {
 		memset(&sr->after, 0, sizeof sr->after);
 		sr->after.cache.source = SNAP_SRC_NONE;
@@ -587,6 +600,13 @@ prog_run_push(struct prog_run *r, struct prog_run_step *s)
 	prog_run_unseen_text(s);
 	r->q[r->qn++] = s;
 	return 0;
+}
+
+/* The stdio functions step s called. */
+uint64_t
+prog_run_stdio_calls(const struct prog_run_step *s)
+{
+	return s->ps.kind == PROG_STEP_STDIO && s->ps.func_id != PROG_MARK_EXIT_ID ? s->count : 0;
 }
 
 /* Free what a step owns. */

@@ -82,6 +82,7 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 		return -1;
 	}
 	r->probe = o->probe;
+	r->shown_file = -1;
 	r->stdio_note = "";
 	r->unseen_note = "";
 	r->scratch = scratch_mkdir(NULL);

@@ -63,12 +63,13 @@ struct prog_run_call {
 
 /*
  * One step of the program: one call, or a run of calls of one kind on one stream folded
- * into one (count > 1): "fputc x 4097 -> write(4, 4096)" (the stdio calls on that stream
- * between two system calls), "write(4, 4096) x 4096" (the program's own calls, one after
- * the other). sr is a step_result as a scenario's steps have (events: the system calls on
- * files, each; before/after: the file's observed state as the step's last call left it,
- * and the stream it used); sr.step points at scn, whose args.text is the step as one line
- * ("[123] read(3, 4096) = 4096"). Pass it back to prog_run_step_clear.
+ * into one (count > 1): "fputc(c, fp) x 4096: 4096 B -> write(4, 4096) = 4096" (the stdio
+ * calls on that stream between two system calls), "write(4, 4096) x 4096: 16777216 B,
+ * each = 4096" (the program's own calls, one after the other). sr is a step_result as a
+ * scenario's steps have (events: the system calls on files, each; before/after: the file's
+ * observed state as the step's last call left it, and the stream it used); sr.step points
+ * at scn, whose args.text is the step as one line ("[123] read(3, 4096) = 4096"). Pass it
+ * back to prog_run_step_clear.
  */
 struct prog_run_step {
 	struct prog_step ps;      /* the (last) call; its calls are in sr.events */
@@ -100,6 +101,9 @@ int prog_run_next(struct prog_run *r, struct prog_run_step *out);
 
 /* Free what a step owns (its events). */
 void prog_run_step_clear(struct prog_run_step *s);
+
+/* The stdio functions step s called (each call of a folded run; exit()'s flush is none). */
+uint64_t prog_run_stdio_calls(const struct prog_run_step *s);
 
 /* The files seen so far (their number in *n). */
 const struct prog_run_file *prog_run_files(const struct prog_run *r, size_t *n);

@@ -180,6 +180,17 @@ enum scn_claim_kind {
 	SCN_CLAIM_CHECK,           /* key OP value: an expectation written where it is said */
 	SCN_CLAIM_FACT,            /* fact = values / fact != values: fs = tmpfs, disk = no */
 	SCN_CLAIM_CITE,            /* [key]: the step's own expectations of key */
+	SCN_CLAIM_TIMES,           /* a sweep's row against another (O_SYNC@1 > plain@1), or
+	                              one row's time quoted ({O_SYNC@1}) */
+};
+
+/* A sweep's rows as a claim names them: each a variant and a BUF_SIZE. */
+struct scn_times {
+	size_t variant[2];         /* indexes into the sweep's variants */
+	uint64_t buf_size[2];
+	bool quote;                /* {A@N}: row 0's time shown, nothing compared */
+	enum scn_cmp cmp;          /* row 0 against row 1: GT slower, LT faster, EQ alike (their
+	                              runs' times overlap), GE not faster, LE not slower */
 };
 
 /* One fact a sentence rests on. */
@@ -190,6 +201,7 @@ struct scn_claim {
 	                              else -1 */
 	struct scn_expect want;    /* CHECK */
 	struct scn_cond cond;      /* FACT (negate: written with !=) */
+	struct scn_times times;    /* TIMES */
 };
 
 /* A piece of a sentence as written: literal text, or the value of one of its claims. */

@@ -5,11 +5,13 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sweep/sweep.h"
+#include "base/units.h"
 
 /* Summarize a row's runs. */
 void
@@ -191,4 +193,131 @@ sweep_ref_variant(const struct sweep_result *r, const struct scn_reference *ref)
 			    strcmp(r->variants[v].v->name, ref->variant) == 0)
 				return v;
 	return 0;
+}
+
+/* Row BUF_SIZE of result variant bv, or NULL (why in buf) when it has no counted runs. */
+static const struct sweep_row *
+sweep_row_ran(const struct sweep_variant *bv, uint64_t buf_size, char *why, size_t len)
+{
+	for (size_t i = 0; i < bv->n_rows; i++) {
+		const struct sweep_row *row = &bv->rows[i];
+		if (row->buf_size != buf_size)
+			continue;
+		if (row->n_runs > 0 && row->err == 0)
+			return row;
+		snprintf(why, len, "%s at BUF_SIZE %llu did not run here%s%s", bv->v->name,
+			 (unsigned long long)buf_size, row->note[0] ? ": " : "", row->note);
+		return NULL;
+	}
+	snprintf(why, len, "%s at BUF_SIZE %llu did not run here (the sweep stopped)",
+		 bv->v->name, (unsigned long long)buf_size);
+	return NULL;
+}
+
+/* A time in seconds for people ("460 ms"), into buf. */
+static const char *
+sweep_secs(double s, char *buf, size_t len)
+{
+	return units_format_ns(s > 0 ? (uint64_t)(s * 1e9) : 0, buf, len);
+}
+
+/* Sweep variant V's (an index into sw->variants) row of BUF_SIZE, timed here: its extrapolated
+ * median in text, each place's after its filesystem when it ran in several. 0, or -1 with why
+ * in text when it did not run. */
+int
+sweep_row_quote(const struct sweep_result *r, size_t v, uint64_t buf_size, char *text, size_t len)
+{
+	size_t n = 0, copies = 0;
+
+	text[0] = '\0';
+	for (size_t i = 0; i < r->n_variants; i++)
+		copies += (size_t)(r->variants[i].v - r->sw->variants) == v;
+	for (size_t i = 0; i < r->n_variants; i++) {
+		const struct sweep_variant *bv = &r->variants[i];
+		const struct sweep_row *row;
+		char t[32];
+		if ((size_t)(bv->v - r->sw->variants) != v)
+			continue;
+		if ((row = sweep_row_ran(bv, buf_size, text, len)) == NULL)
+			return -1;
+		sweep_secs(sweep_row_extrapolated(row), t, sizeof t);
+		if (n + 1 < len)
+			n += (size_t)snprintf(text + n, len - n, "%s%s%s%s", n > 0 ? ", " : "", t,
+					      copies > 1 ? " on " : "", copies > 1 ? bv->fs : "");
+	}
+	return 0;
+}
+
+/* Row a against row b: 1 if the middle half of a's runs took longer than the middle half of
+ * b's (first quartile above third, each extrapolated to file_size; one outlier run moves
+ * neither), -1 the other way round, 0 if they overlap. */
+static int
+sweep_rel(const struct sweep_row *a, const struct sweep_row *b)
+{
+	if (sweep_row_scale_time(a, a->elapsed.q1) > sweep_row_scale_time(b, b->elapsed.q3))
+		return 1;
+	if (sweep_row_scale_time(a, a->elapsed.q3) < sweep_row_scale_time(b, b->elapsed.q1))
+		return -1;
+	return 0;
+}
+
+/* How sweep variant v[0]'s row of buf[0] timed here against v[1]'s of buf[1]. */
+int
+sweep_compare(const struct sweep_result *r, const size_t v[2], const uint64_t buf[2], char *text,
+	      size_t len)
+{
+	static const char *const words[] = { "faster than", "alike with", "slower than" };
+	int rel = 2;
+	size_t n = 0;
+
+	text[0] = '\0';
+	/* Pairs run in the same place (a tmpfs variant has one copy, beside each of the other's). */
+	for (size_t i = 0; i < r->n_variants; i++) {
+		const struct sweep_variant *a = &r->variants[i];
+		if ((size_t)(a->v - r->sw->variants) != v[0])
+			continue;
+		for (size_t j = 0; j < r->n_variants; j++) {
+			const struct sweep_variant *b = &r->variants[j];
+			const struct sweep_row *ra, *rb;
+			if ((size_t)(b->v - r->sw->variants) != v[1] ||
+			    (v[0] == v[1] ? i != j : strcmp(a->given_dir, b->given_dir) != 0 &&
+			     a->v->on != SCN_FS_TMPFS && b->v->on != SCN_FS_TMPFS))
+				continue;
+			if ((ra = sweep_row_ran(a, buf[0], text, len)) == NULL ||
+			    (rb = sweep_row_ran(b, buf[1], text, len)) == NULL)
+				return -2;
+			/* Fewer runs have no middle half to speak of. */
+			if (ra->n_runs < SWEEP_COMPARE_RUNS || rb->n_runs < SWEEP_COMPARE_RUNS) {
+				snprintf(text, len, "%zu and %zu counted runs: too few to compare (%d "
+					 "at least)", ra->n_runs, rb->n_runs, SWEEP_COMPARE_RUNS);
+				return -2;
+			}
+			int k = sweep_rel(ra, rb);
+			char a0[32], a1[32], b0[32], b1[32];
+			if (n + 1 >= len)
+				continue;
+			n += (size_t)snprintf(text + n, len - n,
+					      "%s%s@%llu (%s ... %s) %s %s@%llu (%s ... %s)%s%s",
+					      n > 0 ? "; " : "", a->v->name, (unsigned long long)buf[0],
+					      sweep_secs(sweep_row_scale_time(ra, ra->elapsed.q1), a0,
+							 sizeof a0),
+					      sweep_secs(sweep_row_scale_time(ra, ra->elapsed.q3), a1,
+							 sizeof a1),
+					      words[k + 1], b->v->name, (unsigned long long)buf[1],
+					      sweep_secs(sweep_row_scale_time(rb, rb->elapsed.q1), b0,
+							 sizeof b0),
+					      sweep_secs(sweep_row_scale_time(rb, rb->elapsed.q3), b1,
+							 sizeof b1),
+					      a->given_dir[0] ? " on " : "", a->given_dir[0] ? a->fs : "");
+			if (rel != 2 && rel != k)
+				rel = -3;
+			else if (rel != -3)
+				rel = k;
+		}
+	}
+	if (rel == 2) {
+		snprintf(text, len, "no rows of these variants ran in the same place");
+		return -2;
+	}
+	return rel == -3 ? -2 : rel;
 }

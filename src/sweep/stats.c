@@ -18,11 +18,12 @@ stats_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Median of a sorted copy; the small arrays of a sweep row fit on the stack. */
+/* Quantile q of x[0..n), interpolated between the sorted values (R's type 7). */
 double
-stats_median(const double *x, size_t n)
+stats_quantile(const double *x, size_t n, double q)
 {
-	double small[64], *s = small, m;
+	double small[64], *s = small, h, m;
+	size_t lo;
 
 	if (n == 0)
 		return 0;
@@ -30,10 +31,19 @@ stats_median(const double *x, size_t n)
 		return NAN;
 	memcpy(s, x, n * sizeof *s);
 	qsort(s, n, sizeof *s, stats_cmp);
-	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	h = (double)(n - 1) * q;
+	lo = (size_t)h;
+	m = lo + 1 < n ? s[lo] + (h - (double)lo) * (s[lo + 1] - s[lo]) : s[lo];
 	if (s != small)
 		free(s);
 	return m;
+}
+
+/* Median of a sorted copy; the small arrays of a sweep row fit on the stack. */
+double
+stats_median(const double *x, size_t n)
+{
+	return stats_quantile(x, n, 0.5);
 }
 
 /* Arithmetic mean. */
@@ -180,6 +190,8 @@ stats_summarize(const double *x, size_t n, struct stats_summary *out)
 	if (n == 0)
 		return;
 	out->median = stats_median(x, n);
+	out->q1 = stats_quantile(x, n, 0.25);
+	out->q3 = stats_quantile(x, n, 0.75);
 	out->mean = stats_mean(x, n);
 	out->sd = stats_stddev(x, n);
 	out->min = stats_min(x, n);

@@ -17,10 +17,15 @@ struct stats_summary {
 	size_t n;
 	double median, mean, sd;     /* sd: sample standard deviation (n - 1), 0 if n < 2 */
 	double min, max;
+	double q1, q3;               /* first and third quartiles: the middle half of the runs */
 	double mad;                  /* median absolute deviation (unscaled) */
 	size_t n_outliers;           /* |modified Z| > STATS_OUTLIER_THRESHOLD */
 	bool first_slow;             /* the first run is such an outlier on the slow side */
 };
+
+/* Quantile q (0..1) of x[0..n) (x is not changed), interpolated between the sorted values;
+ * 0 if n == 0. */
+double stats_quantile(const double *x, size_t n, double q);
 
 /* Median of x[0..n) (x is not changed); 0 if n == 0. */
 double stats_median(const double *x, size_t n);

@@ -211,6 +211,30 @@ double sweep_tick(void);
  */
 double sweep_row_cpu(const struct sweep_row *row, bool sys);
 
+/*
+ * Sweep variant v's (an index into the sweep's variants) row of buf_size as this run timed it:
+ * its extrapolated median into text ("460 ms"; "460 ms on ext4, 2.1 ms on tmpfs" when it ran
+ * under several dirs). 0, or -1 with why in text when the row did not run.
+ */
+int sweep_row_quote(const struct sweep_result *r, size_t v, uint64_t buf_size, char *text,
+    size_t len);
+
+/* Counted runs a row needs before sweep_compare tells it from another. */
+#define SWEEP_COMPARE_RUNS 3
+
+/*
+ * How sweep variant v[0]'s row of buf[0] timed against v[1]'s of buf[1]: 1 (slower) if the
+ * middle half of the first's counted runs (first to third quartile) took longer than the middle
+ * half of the second's, both extrapolated to file_size; -1 (faster) the other way round; 0
+ * (alike) if they overlap. Over several
+ * dirs, rows are compared in the same place (a tmpfs variant's one copy beside each). -2 when
+ * it cannot tell: a row did not run, or has fewer than SWEEP_COMPARE_RUNS counted runs, or the
+ * places disagree. Both rows' middle halves ("O_SYNC@1
+ * (2.1 ms ... 2.4 ms) slower than plain@1 (...)"), or why, in text.
+ */
+int sweep_compare(const struct sweep_result *r, const size_t v[2], const uint64_t buf[2],
+    char *text, size_t len);
+
 /* The reference row for buf_size, or NULL. */
 const struct scn_ref_row *sweep_ref_row(const struct scn_reference *ref, uint64_t buf_size);
 

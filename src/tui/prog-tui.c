@@ -48,7 +48,8 @@ static const char prog_tui_help[] =
 	"A step is a call: a system call of the program's own on a file, or a stdio\n"
 	"call with the system calls it made (-> write(4, 4096)). Calls of one kind on\n"
 	"one stream fold into one step (x 4097) until one reaches the kernel; the\n"
-	"program's own reads or writes one after another fold too (at most 4096).";
+	"program's own reads or writes one after another fold too (at most 4096).\n"
+	"A folded step says what its calls did: fgetc(fp) x 708: 707 B, then EOF.";
 
 /* Autoplay: one step this often (ms). */
 #define PROG_TUI_AUTO_MS 400

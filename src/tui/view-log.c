@@ -113,7 +113,7 @@ view_log_nth(const struct step_result *sr, size_t k, int opw, int callw, bool as
 
 	*style = GS_NORMAL;
 	if (sr->folded) {
-		/* "#12 fputc    fputc('x', fp) = 'x' x 4097 -> write(4, 4096) = 4096" */
+		/* "#12 fputc    fputc(c, fp) x 4096: 4096 B -> write(4, 4096) = 4096" */
 		const char *text = sr->step != NULL && sr->step->args.text != NULL ?
 		                   sr->step->args.text : "";
 		if (text[0] == '[' && strstr(text, "] ") != NULL)

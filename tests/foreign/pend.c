@@ -197,6 +197,24 @@ pend_random(unsigned seed, long n, const char *in, const char *out1, const char 
 	return 0;
 }
 
+/* reread OUT IN: a line by fprintf into OUT, then a line of IN read and IN closed; OUT left
+ * for exit to flush (the file opened last is one the program only read). */
+static int
+pend_reread(const char *out, const char *in)
+{
+	FILE *fp = fopen(out, "w"), *rd;
+	char line[256];
+
+	if (fp == NULL)
+		return 2;
+	report(fp);
+	fprintf(fp, "a line for %s\n", in);
+	report(fp);
+	if ((rd = fopen(in, "r")) == NULL || fgets(line, sizeof line, rd) == NULL)
+		return 2;
+	return fclose(rd) != 0;
+}
+
 /* burst N OUT: 100 + N fputc into a 1 MB buffer, reported after the first 100 and the last
  * only (no system call between the others: the tracer reads them from the log in runs). */
 static int
@@ -282,6 +300,8 @@ main(int argc, char **argv)
 		return pend_tail(atoi(argv[3]), argv[4]);
 	if (strcmp(argv[2], "lines") == 0 && argc == 5)
 		return pend_lines(atol(argv[3]), argv[4]);
+	if (strcmp(argv[2], "reread") == 0 && argc == 5)
+		return pend_reread(argv[3], argv[4]);
 	if (strcmp(argv[2], "burst") == 0 && argc == 5)
 		return pend_burst(atol(argv[3]), argv[4]);
 	if (strcmp(argv[2], "threads") == 0 && argc == 6)
