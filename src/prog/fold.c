@@ -397,6 +397,7 @@ prog_fold_take_one(struct prog_run *r, struct prog_step *ps)
 		 * failed one, or one that asks for the disk, is a step of its own). The hook
 		 * closed the fold if this call is not of it. */
 		prog_run_scan(r, ps->pid, r->fold);
+		prog_run_unseen_io(r, ps);
 		if (r->fold != NULL) {
 			if (event_list_add(&r->fold->sr.events, &ps->ev) != 0) {
 				r->failed = true;

@@ -287,22 +287,26 @@ bool
 prog_marks_unseen(struct pt_proc *p, const struct call_row *c, struct peek *m, uint64_t sp)
 {
 	const uint64_t *a = p->stop.args;
-	uint64_t file, iov[2] = { 0, 0 };
+	uint64_t iov[2] = { 0, 0 };
 	int fd = c->fd >= 0 ? (int)a[(int)c->fd] : -1;
 
+	p->unseen_file = p->unseen_buf = 0;
 	if (p->in_stdio || p->loader || !p->regular || fd != p->file_fd ||
 	    (c->flags & (CALL_READ2 | CALL_WRITE2)))
 		return false;
 	switch (p->stop.nr) {
 	case SYS_read: case SYS_pread64: case SYS_write: case SYS_pwrite64:
-		return prog_stdio_holds(p->stdio, fd, a[1], a[2], &file);
+		p->unseen_buf = a[1];
+		return prog_stdio_holds(p->stdio, fd, a[1], a[2], &p->unseen_file);
 	case SYS_fstat: case SYS_newfstatat:
 		/* Its stat of a stream's file, to size the buffer it allocates. */
 		return prog_stdio_allocating(p->stdio, sp);
 	case SYS_writev: case SYS_pwritev:
 		/* Its first buffer. */
-		return a[2] >= 1 && peek_read(m, a[1], iov, sizeof iov) &&
-		       prog_stdio_holds(p->stdio, fd, iov[0], iov[1], &file);
+		if (a[2] < 1 || !peek_read(m, a[1], iov, sizeof iov))
+			return false;
+		p->unseen_buf = iov[0];
+		return prog_stdio_holds(p->stdio, fd, iov[0], iov[1], &p->unseen_file);
 	default:
 		return false;
 	}

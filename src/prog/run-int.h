@@ -77,6 +77,10 @@ struct prog_run_pstreams *prog_run_live(struct prog_run *r, pid_t pid);
  * open folds of pid that were live (but keep) keep what they were. */
 void prog_run_scan(struct prog_run *r, pid_t pid, const struct prog_run_step *keep);
 
+/* run-step.c: the stream a flush or refill from a call the shim cannot see (ps, a call step
+ * at its end) moved, as the call leaves it (glibc moves its pointers after the call). */
+void prog_run_unseen_io(struct prog_run *r, const struct prog_step *ps);
+
 /* run-step.c: the logged call ps changed its stream: so do pid's live streams (the open
  * folds that were live, but keep, keep what they were). */
 void prog_run_apply(struct prog_run *r, const struct prog_step *ps,

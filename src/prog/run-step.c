@@ -214,6 +214,24 @@ prog_run_scan(struct prog_run *r, pid_t pid, const struct prog_run_step *keep)
 		prog_run_read_streams(r, pid, l);
 }
 
+/* A flush or refill stdio made from a call the shim cannot see (ps, stopped at its end): its
+ * stream as the call leaves it, not as read now, before glibc moved its pointers. */
+void
+prog_run_unseen_io(struct prog_run *r, const struct prog_step *ps)
+{
+	struct prog_run_pstreams *l;
+
+	if (ps->unseen_file == 0 || ps->ev.result <= 0 || (l = prog_run_live(r, ps->pid)) == NULL)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].st.addr == ps->unseen_file) {
+			struct prog_run_stream *x = &l->v[i];
+			prog_stdio_after_io(&x->st, event_is_write(&ps->ev), ps->unseen_buf,
+			                    (uint64_t)ps->ev.result);
+			x->head_len = prog_stdio_head(ps->pid, &x->st, x->head, sizeof x->head);
+		}
+}
+
 /* A logged call changed its stream. */
 void
 prog_run_apply(struct prog_run *r, const struct prog_step *ps, const struct prog_run_step *keep)

@@ -289,6 +289,7 @@ prog_stdio_raw(unsigned fl, int fd, uint64_t buf_base, uint64_t buf_end, uint64_
 	out->can_read = !(fl & PS_NO_READS);
 	out->can_write = !(fl & PS_NO_WRITES);
 	out->putting = (fl & PS_CURRENTLY_PUTTING) != 0;
+	out->buf_base = buf_base;
 	if (buf_end > buf_base)
 		out->buf_size = buf_end - buf_base;
 	/* __fpending for a byte stream: write_ptr - write_base, whatever the mode. */
@@ -315,6 +316,26 @@ prog_stdio_from_call(const struct prog_mark_call *c, struct prog_stream *out)
 {
 	prog_stdio_raw(c->st_flags, c->fd, c->buf_base, c->buf_end, c->write_base, c->write_ptr,
 	               c->read_ptr, c->read_end, c->file, out);
+}
+
+/*
+ * The stream st as its flush (wrote) or refill of n bytes at buf, whose system call has just
+ * returned, leaves it once over: glibc moves the pointers after the call returns
+ * (new_do_write: the bytes written leave the buffer; _IO_file_underflow: the bytes read are
+ * there to be read).
+ */
+void
+prog_stdio_after_io(struct prog_stream *st, bool wrote, uint64_t buf, uint64_t n)
+{
+	if (wrote && buf == st->head_addr && st->pending > 0) {
+		st->pending = st->pending > n ? st->pending - n : 0;
+		st->head_addr = st->pending > 0 ? buf + n : 0;
+	} else if (!wrote && buf == st->buf_base && n > 0) {
+		st->putting = false;
+		st->pending = 0;
+		st->read_ahead = n;
+		st->head_addr = buf;
+	}
 }
 
 /* The first bytes a stream holds. */

@@ -23,7 +23,12 @@ struct prog_stream {
 	uint64_t pending;         /* _IO_write_ptr - _IO_write_base: what __fpending says */
 	uint64_t read_ahead;      /* _IO_read_end - _IO_read_ptr: read but not yet consumed */
 	uint64_t head_addr;       /* where the bytes it holds begin (pending, else read ahead) */
+	uint64_t buf_base;        /* _IO_buf_base */
 };
+
+/* st as its flush (wrote) or refill of n bytes at buf leaves it once over (glibc moves its
+ * pointers after the system call returns). */
+void prog_stdio_after_io(struct prog_stream *st, bool wrote, uint64_t buf, uint64_t n);
 
 /* What prog_stdio_scan found. */
 enum prog_stdio_result {

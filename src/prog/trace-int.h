@@ -36,6 +36,7 @@ struct pt_proc {
 	bool in_stdio;            /* the call is a stdio call's (or exit()'s flush's) */
 	bool unseen;              /* not that, but on a stream's buffer (prog_stdio_holds): stdio's,
 	                             from a call the shim cannot see (putc_unlocked, a macro) */
+	uint64_t unseen_file, unseen_buf;   /* that stream, and where in its buffer (or 0, 0) */
 	bool loader;              /* the call is the dynamic loader's (made from its code) */
 	/* Where the dynamic loader's code is (found at the first stop after an exec). */
 	bool ld_known;

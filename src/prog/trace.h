@@ -38,6 +38,10 @@ struct prog_step {
 	 * on a stream's buffer from a call the shim cannot see (EV_STDIO: putc_unlocked, a
 	 * macro, reaching __overflow). */
 	struct event ev;
+	uint64_t unseen_file;     /* EV_STDIO: the FILE whose buffer it flushed (write) or refilled
+	                             (read), and that buffer's bytes it moved began at unseen_buf;
+	                             0: none (its fstat) */
+	uint64_t unseen_buf;
 	bool regular;             /* the file (path) is a regular file */
 	int file_fd;              /* the fd of that file (-1: none, or named by path or address) */
 	dev_t dev;                /* the regular file's device and inode (0 if unknown) */
