@@ -278,10 +278,8 @@ pt_fill_event(struct pt_proc *p, pid_t leader, const struct timespec *now, struc
 	out->ev.ns = units_ns_between(&p->t0, now);
 	out->ev.ns_traced = true;
 	out->ev.origin = p->in_stdio || p->unseen ? EV_STDIO : EV_DIRECT;
-	if (p->unseen && !p->in_stdio) {
-		out->unseen_file = p->unseen_file;
-		out->unseen_buf = p->unseen_buf;
-	}
+	out->unseen_file = p->unseen ? p->unseen_file : 0;
+	out->unseen_buf = p->unseen_buf;
 	/* A call of any process but the first is a child's, as the lesson's tracer marks it (a
 	 * thread's is the program's own). */
 	out->ev.child = p->tgid != leader;
