@@ -48,6 +48,7 @@ run lines lines 3000 many
 run random random 11 3000 text r1 r2
 run burst burst 40000 burst
 run threads threads 2000 t1 t2
+run serial serial 20 s1
 run reread reread kept in
 "$bin" --headless --dir "$tmp/work" --timeout=60 -- "$build/tests/foreign/pend" - reread kept in \
 	>"$tmp/reread.txt" 2>&1 || { echo "FAIL: reread: text: iobufviz exit $?"; fail=1; }
@@ -60,7 +61,7 @@ import checklib
 from checklib import check
 tmp = sys.argv[1]
 
-for name in ("copy", "mix", "tail", "lines", "threads", "reread"):
+for name in ("copy", "mix", "tail", "lines", "threads", "reread", "serial"):
     doc = json.load(open(os.path.join(tmp, name + ".json")))
     reps = {}
     for line in open(os.path.join(tmp, name + ".rep")):
@@ -153,6 +154,19 @@ for name in ("copy", "mix", "tail", "lines", "threads", "reread"):
         check(re.search(r"\] exited 0\n  file    kept\n  stdio   FILE\* on fd %d, "
                         r"[^\n]*pending 0 B\n" % st["fd"], text) is not None,
               "reread: the text's exit step says the same: %r" % text[:200])
+    elif name == "serial":
+        # Each thread's one fwrite, which writes, then its end; the next thread reuses its
+        # stack (and the shim's state in it): nothing of the one before may be lost.
+        ops = [("f" if s["op"] == "stdio" and s["stdio_call"]["func"] == "fwrite" else
+                "e" if s["op"] == "exit" and s["exit"]["thread"] else
+                "c" if s["op"] == "stdio" and s["stdio_call"]["func"] == "fclose" else "")
+               for s in doc["steps"]]
+        ops = "".join(ops)
+        wrote = sum(e["result"] for s in doc["steps"] for e in s["events"] if e["call"] == "write")
+        size = os.path.getsize(os.path.join(tmp, "work", "s1"))
+        check(ops == "fe" * 20 + "c" and wrote == size == 100000,
+              "serial: 20 threads one after another: each fwrite, then its end, then fclose "
+              "('%s'); %d B written of the file's %d" % (ops, wrote, size))
     elif name != "copy":
         check(len(flushed) >= 1, "%s: exit() flushed a stream, as a step of its own" % name)
     else:

@@ -489,7 +489,11 @@ prog_fold_take_one(struct prog_run *r, struct prog_step *ps)
 	if (ps->kind == PROG_STEP_EXIT) {
 		struct prog_run_pstreams *x = prog_fold_at_exit(r, ps->pid);
 		struct prog_run_pstreams none = { .pid = ps->pid };
+		/* A thread's end (stopped at its exit): its process's streams, as they are. */
+		if (ps->thread && x == NULL)
+			prog_run_read_streams(r, ps->pid, &none);
 		prog_run_observe(r, s, x != NULL ? x : &none);
+		free(none.v);
 		if (x != NULL) {
 			free(x->v);
 			memset(x, 0, sizeof *x);

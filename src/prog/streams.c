@@ -199,7 +199,7 @@ prog_stdio_find(struct prog_stdio *s)
 	                                     "_IO_file_doallocate", "_IO_file_stat" };
 	char maps[64], line[PATH_MAX + 128], path[PATH_MAX + 32];
 	uint64_t start = 0, values[4][2], base;
-	bool interp = false, libc = false;
+	bool interp = false, libc = false, any = false;
 	FILE *f;
 
 	snprintf(maps, sizeof maps, "/proc/%d/maps", (int)s->pid);
@@ -213,6 +213,7 @@ prog_stdio_find(struct prog_stdio *s)
 
 		if (sscanf(line, "%llx-%*x %*s %llx %*s %*s %n", &lo, &off, &used) < 2 || used == 0)
 			continue;
+		any = true;
 		p = line + used;
 		p[strcspn(p, "\n")] = '\0';
 		if (*p != '/')
@@ -228,8 +229,9 @@ prog_stdio_find(struct prog_stdio *s)
 	}
 	fclose(f);
 	if (!libc) {
-		/* A dynamic program before its loader mapped libc, or a static one. */
-		s->state = interp ? PROG_STDIO_NOT_YET : PROG_STDIO_HIDDEN;
+		/* A dynamic program before its loader mapped libc, or a static one (no mapping at
+		 * all: a process that has ended, which says nothing). */
+		s->state = interp || !any ? PROG_STDIO_NOT_YET : PROG_STDIO_HIDDEN;
 		return;
 	}
 	if (prog_stdio_elf(path, names, values, 4, 2, &base) != 0) {

@@ -56,6 +56,7 @@ struct pt_proc {
 	/* That call writes, and the shim was not asked to stop after it: its log entry is read
 	 * at the next stop of any thread (or at this one's end), not at a stop of its own. */
 	bool owed;
+	bool ended;               /* a thread stopped at its exit: its end was its step */
 };
 
 /* A stdio call read from a thread's log, waiting to be returned as a step. */
@@ -94,6 +95,16 @@ struct prog_trace {
 	bool batch;
 	size_t bhead, bn;
 };
+
+/* procs.c: the traced thread pid, or NULL. */
+struct pt_proc *prog_procs_find(struct prog_trace *t, pid_t pid);
+
+/* procs.c: add thread pid (fresh: attached by a fork event), with a share of parent's fd
+ * table (a thread of its process) or a copy (a fork); NULL on ENOMEM. The array may move. */
+struct pt_proc *prog_procs_add(struct prog_trace *t, pid_t pid, struct pt_proc *parent, bool fresh);
+
+/* procs.c: forget p (it ended): the last entry takes its place. */
+void prog_procs_del(struct prog_trace *t, struct pt_proc *p);
 
 /*
  * marks.c: read p's shim state into p->tls and queue in t the calls its log holds that

@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "base/errmsg.h"
-#include "base/grow.h"
 #include "trace/calls.h"
 #include "trace/decode.h"
 #include "trace/event.h"
@@ -40,62 +39,6 @@
 /* At the end, how long killed processes may take to be reaped before we stop waiting (s). */
 #define PT_REAP_GRACE_S 5
 
-
-/* The process pid, or NULL. */
-static struct pt_proc *
-pt_proc_find(struct prog_trace *t, pid_t pid)
-{
-	for (size_t i = 0; i < t->nprocs; i++)
-		if (t->procs[i].pid == pid)
-			return &t->procs[i];
-	return NULL;
-}
-
-/* Add process pid, with a copy of parent's table (or a share of it: a thread). */
-static struct pt_proc *
-pt_proc_add(struct prog_trace *t, pid_t pid, struct pt_proc *parent, bool fresh)
-{
-	struct pt_proc *p;
-	pid_t parent_pid = parent != NULL ? parent->pid : 0;
-
-	if (t->nprocs == t->cap) {
-		struct pt_proc *v = grow(t->procs, &t->cap, t->nprocs, sizeof *v, 8);
-		if (v == NULL)
-			return NULL;
-		t->procs = v;
-	}
-	/* The array may have moved. */
-	parent = parent_pid ? pt_proc_find(t, parent_pid) : NULL;
-	p = &t->procs[t->nprocs];
-	memset(p, 0, sizeof *p);
-	p->pid = pid;
-	p->tgid = prog_fds_tgid(pid);
-	p->fresh = fresh;
-	if (parent != NULL && parent->tgid == p->tgid) {
-		p->tab = parent->tab;
-		p->tab->refs++;
-	} else {
-		p->tab = prog_fds_copy(parent != NULL ? parent->tab : NULL);
-	}
-	p->stdio = prog_stdio_new(pid);
-	if (p->tab == NULL || p->stdio == NULL) {
-		prog_fds_put(p->tab);
-		prog_stdio_free(p->stdio);
-		return NULL;
-	}
-	t->nprocs++;
-	return p;
-}
-
-/* Forget process p (it ended). */
-static void
-pt_proc_del(struct prog_trace *t, struct pt_proc *p)
-{
-	prog_fds_put(p->tab);
-	prog_stdio_free(p->stdio);
-	event_list_clear(&p->inner);
-	*p = t->procs[--t->nprocs];
-}
 
 /* Resume p as its state asks (PTRACE_SYSCALL inside a traced call, to see its exit). */
 static void
@@ -439,6 +382,22 @@ pt_deadline_cb(void *arg)
 	pt_kill_all(arg);
 }
 
+/* The end of p (st as waitpid gives it) as a step. */
+static void
+pt_end_step(const struct prog_trace *t, const struct pt_proc *p, int st, struct prog_step *out)
+{
+	memset(out, 0, sizeof *out);
+	out->kind = PROG_STEP_EXIT;
+	out->pid = p->pid;
+	out->status = st;
+	out->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	out->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+	out->timed_out = t->w.timed_out;
+	out->thread = p->pid != p->tgid;
+	out->stdio_fd = -1;
+	out->file_fd = -1;
+}
+
 /* Keep the stop st of pid to handle once the logged calls queued are returned. */
 static void
 pt_pend(struct prog_trace *t, pid_t pid, int st)
@@ -480,7 +439,7 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			}
 			t->st.stops++;
 		}
-		p = pt_proc_find(t, pid);
+		p = prog_procs_find(t, pid);
 		/* The calls logged before this stop or end come first (so do the deadline's). */
 		if (!again && p != NULL && t->execed)
 			prog_marks_before(t, p, st);
@@ -489,21 +448,15 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			continue;
 		}
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			if (p == NULL)
+			if (p == NULL || p->ended) {
+				if (p != NULL)
+					prog_procs_del(t, p);
 				continue;
-			memset(out, 0, sizeof *out);
-			out->kind = PROG_STEP_EXIT;
-			out->pid = pid;
-			out->status = st;
-			out->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-			out->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
-			out->timed_out = t->w.timed_out;
-			out->thread = p->pid != p->tgid;
-			out->stdio_fd = -1;
-			out->file_fd = -1;
+			}
+			pt_end_step(t, p, st, out);
 			if (pid == t->leader)
 				scratch_forget(pid);
-			pt_proc_del(t, p);
+			prog_procs_del(t, p);
 			if (until_exec && pid == t->leader)
 				return 2;
 			return 1;
@@ -512,7 +465,7 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			continue;
 		if (p == NULL) {
 			/* A new child can report before its parent's fork event. */
-			p = pt_proc_add(t, pid, NULL, true);
+			p = prog_procs_add(t, pid, NULL, true);
 			if (p == NULL) {
 				kill(pid, SIGKILL);
 				continue;
@@ -563,12 +516,21 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 		                       ev == PTRACE_EVENT_CLONE)) {
 			unsigned long child = 0;
 			ptrace(PTRACE_GETEVENTMSG, pid, 0, &child);
-			if (child != 0 && pt_proc_find(t, (pid_t)child) == NULL)
-				pt_proc_add(t, (pid_t)child, p, true);
-			p = pt_proc_find(t, pid);
+			if (child != 0 && prog_procs_find(t, (pid_t)child) == NULL)
+				prog_procs_add(t, (pid_t)child, p, true);
+			p = prog_procs_find(t, pid);
 			if (p != NULL)
 				prog_trace_resume(p, 0);
 			continue;
+		}
+		if (sig == SIGTRAP && ev == PTRACE_EVENT_EXIT && p->pid != p->tgid && t->execed) {
+			/* A thread ends, its memory still here (what it logged was read before this
+			 * stop): its end is a step now, before the thread that joins it goes on. */
+			unsigned long status = 0;
+			ptrace(PTRACE_GETEVENTMSG, pid, 0, &status);
+			pt_end_step(t, p, (int)status, out);
+			p->ended = true;
+			goto held;
 		}
 		if (ev != 0) {
 			prog_trace_resume(p, 0);
@@ -682,8 +644,8 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	    ptrace(PTRACE_SETOPTIONS, pid, 0,
 	           (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL | PTRACE_O_TRACESECCOMP |
 	                          PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-	                          PTRACE_O_TRACECLONE)) != 0 ||
-	    pt_proc_add(t, pid, NULL, false) == NULL) {
+	                          PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXIT)) != 0 ||
+	    prog_procs_add(t, pid, NULL, false) == NULL) {
 		rc = errno;
 		errmsg_set(err, "%s: cannot trace it: %s", argv[0], strerror(rc));
 		kill(pid, SIGKILL);
@@ -710,7 +672,7 @@ int
 prog_trace_next(struct prog_trace *t, struct prog_step *out)
 {
 	if (t->held > 0) {
-		struct pt_proc *p = pt_proc_find(t, t->held);
+		struct pt_proc *p = prog_procs_find(t, t->held);
 		/* Held at a call's entry (a stores step): the call's time starts now. */
 		if (p != NULL && p->in_sys)
 			clock_gettime(CLOCK_MONOTONIC, &p->t0);
@@ -727,7 +689,7 @@ int
 prog_trace_stdio(struct prog_trace *t, pid_t pid, struct prog_stream *v, size_t max, size_t *n,
                  const char **why)
 {
-	struct pt_proc *p = pt_proc_find(t, pid);
+	struct pt_proc *p = prog_procs_find(t, pid);
 
 	*n = 0;
 	*why = NULL;
@@ -772,10 +734,10 @@ static void
 pt_gone(pid_t pid, void *arg)
 {
 	struct prog_trace *t = arg;
-	struct pt_proc *p = pt_proc_find(t, pid);
+	struct pt_proc *p = prog_procs_find(t, pid);
 
 	if (p != NULL)
-		pt_proc_del(t, p);
+		prog_procs_del(t, p);
 }
 
 /* Kill the whole tree and free t. */
@@ -787,7 +749,7 @@ prog_trace_free(struct prog_trace *t)
 	prog_wait_reap_all(pt_kill_all_cb, pt_gone, t, PT_REAP_GRACE_S);
 	scratch_forget(t->leader);
 	while (t->nprocs > 0)
-		pt_proc_del(t, &t->procs[0]);
+		prog_procs_del(t, &t->procs[0]);
 	for (size_t i = t->qhead; i < t->qn; i++)
 		event_list_clear(&t->q[i].calls);
 	free(t->q);

@@ -285,6 +285,39 @@ pend_threads(long n, const char *out1, const char *out2)
 	return (fclose(w[0].fp) | fclose(w[1].fp)) != 0;
 }
 
+/* A thread of serial mode: one fwrite of 5000 bytes that writes, then its end, with no system
+ * call of its own after it. */
+static void *
+pend_serial_run(void *arg)
+{
+	static char block[5000];
+
+	memset(block, 's', sizeof block);
+	fwrite(block, 1, sizeof block, arg);
+	return NULL;
+}
+
+/* serial N OUT: N threads one after another (each joined before the next starts, which then
+ * reuses its stack, and the shim's state in it), each writing to the one stream the main
+ * thread opened; the main thread reports the stream after each join. */
+static int
+pend_serial(long n, const char *out)
+{
+	FILE *fp = fopen(out, "w");
+
+	if (fp == NULL)
+		return 2;
+	report(fp);
+	for (long i = 0; i < n; i++) {
+		pthread_t th;
+		if (pthread_create(&th, NULL, pend_serial_run, fp) != 0)
+			return 2;
+		pthread_join(th, NULL);
+		report(fp);
+	}
+	return fclose(fp) != 0;
+}
+
 /* pend FIFO MODE ARGS... (FIFO "-": no reports) */
 int
 main(int argc, char **argv)
@@ -304,6 +337,8 @@ main(int argc, char **argv)
 		return pend_reread(argv[3], argv[4]);
 	if (strcmp(argv[2], "burst") == 0 && argc == 5)
 		return pend_burst(atol(argv[3]), argv[4]);
+	if (strcmp(argv[2], "serial") == 0 && argc == 5)
+		return pend_serial(atol(argv[3]), argv[4]);
 	if (strcmp(argv[2], "threads") == 0 && argc == 6)
 		return pend_threads(atol(argv[3]), argv[4], argv[5]);
 	if (strcmp(argv[2], "random") == 0 && argc == 8)
