@@ -610,7 +610,7 @@ START_TEST(test_compare)
 	rows2[2].elapsed.q1 = 11e-3;                     /* O_SYNC@1 under /b: 11..60 ms */
 	ck_assert_int_eq(CMP(1, 1, 0, 1), -2);
 	ck_assert_ptr_nonnull(strstr(text, "slower than plain@1"));
-	ck_assert_ptr_nonnull(strstr(text, "alike with plain@1"));
+	ck_assert_ptr_nonnull(strstr(text, "about as fast as plain@1"));
 	ck_assert_int_eq(CMP(2, 1, 0, 4096), -1);        /* shm@1 (9..10) < plain@4096 (11..13), both */
 #undef CMP
 }

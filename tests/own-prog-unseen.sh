@@ -42,7 +42,7 @@ own = [(s, e) for s, e in rw if e["call"] == "write" and e["bytes"] == 100]
 refill = [(s, e) for s, e in rw if e["call"] == "read"]
 check(len(flush) == 2 and all(e["origin"] == "stdio" for s, e in flush),
       "putc_unlocked's two buffer flushes are stdio's: %s" % [e["origin"] for s, e in flush])
-check(all(s["op"] == "call" and "stdio flushing fp's buffer, from a call the shim cannot see"
+check(all(s["op"] == "call" and "stdio flushing fp's buffer, from code iobufviz cannot see"
           in s["args"] and "putc_unlocked" in s["args"] for s, e in flush),
       "their step says so: %s" % sorted({s["args"] for s, e in flush}))
 # Stopped at the flush's end, glibc has not moved its pointers yet: the step shows the stream

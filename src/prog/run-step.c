@@ -410,7 +410,7 @@ prog_run_fold_text(struct prog_run_step *s, const char *one)
 /*
  * What a student reads of a system call stdio made from a call the shim cannot see (the
  * tracer found its bytes in a stream's buffer), after the call: "write(3, 4096) x 2: 8192 B,
- * each = 4096; stdio flushing fp's buffer, from a call the shim cannot see (...)". The one
+ * each = 4096; stdio flushing fp's buffer, from code iobufviz cannot see (...)". The one
  * place it is worded.
  */
 static void
@@ -424,7 +424,7 @@ prog_run_unseen_text(struct prog_run_step *s)
 	if (s->ps.kind != PROG_STEP_CALL || e->origin != EV_STDIO)
 		return;
 	/* After a fold's own colon ("x 2: 8192 B, each = 4096"), a semicolon. */
-	text_cat(s->text, sizeof s->text, &at, "%s stdio %s %s's %sbuffer, from a call the shim "
+	text_cat(s->text, sizeof s->text, &at, "%s stdio %s %s's %sbuffer, from code iobufviz "
 	         "cannot see (a macro such as %s, an inlined call, or the C library's own use "
 	         "of stdio)", strchr(s->text, ':') != NULL ? ";" : ":", rd ? "refilling" : wr ? "flushing" : "asking the block size to size",
 	         fp, rd || wr ? "" : "new ", rd ? "getc_unlocked" : wr ? "putc_unlocked" :

@@ -329,8 +329,11 @@ prog_stdio_from_call(const struct prog_mark_call *c, struct prog_stream *out)
 void
 prog_stdio_after_io(struct prog_stream *st, bool wrote, uint64_t buf, uint64_t n)
 {
-	if (wrote && buf == st->head_addr && st->pending > 0) {
-		st->pending = st->pending > n ? st->pending - n : 0;
+	uint64_t end = st->head_addr + st->pending;
+
+	if (wrote && st->pending > 0 && buf >= st->head_addr && buf < end) {
+		/* A flush's write, the first or one after a short one: what is left after it. */
+		st->pending = buf + n < end ? end - (buf + n) : 0;
 		st->head_addr = st->pending > 0 ? buf + n : 0;
 	} else if (!wrote && buf == st->buf_base && n > 0) {
 		st->putting = false;

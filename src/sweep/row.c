@@ -249,8 +249,9 @@ sweep_row_quote(const struct sweep_result *r, size_t v, uint64_t buf_size, char 
 }
 
 /* Row a against row b: 1 if the middle half of a's runs took longer than the middle half of
- * b's (first quartile above third, each extrapolated to file_size; one outlier run moves
- * neither), -1 the other way round, 0 if they overlap. */
+ * b's (first quartile above third, each extrapolated to file_size; from 5 runs on, one
+ * outlier moves neither quartile; with 3 or 4 it can only widen the half, toward "alike"),
+ * -1 the other way round, 0 if they overlap. */
 static int
 sweep_rel(const struct sweep_row *a, const struct sweep_row *b)
 {
@@ -266,7 +267,7 @@ int
 sweep_compare(const struct sweep_result *r, const size_t v[2], const uint64_t buf[2], char *text,
 	      size_t len)
 {
-	static const char *const words[] = { "faster than", "alike with", "slower than" };
+	static const char *const words[] = { "faster than", "about as fast as", "slower than" };
 	int rel = 2;
 	size_t n = 0;
 
