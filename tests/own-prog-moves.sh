@@ -16,7 +16,7 @@ need python3
 for p in "$moves" "$calls"; do
 	[ -x "$p" ] || { echo "FAIL: $p not built"; exit 99; }
 done
-mkdir "$tmp/w" "$tmp/t"
+mkdir "$tmp/w" "$tmp/t" "$tmp/h"
 # 1,288,895 bytes, as in the issue that asked for the copy to be seen.
 python3 -c 'import sys
 line = b"the quick brown fox jumps over the lazy dog 0123456789\n"
@@ -186,7 +186,24 @@ if [ ! -e "$tmp/uring.refused" ] && command -v tmux >/dev/null 2>&1; then
 		bad "uring: the terminal does not say it:"
 		tmux_screen m | sed 's/^/  | /'
 	fi
+	# q while the program is stopped mid-way: iobufviz ends at once, and takes the program
+	# with it (a tracee stopped on its way out goes on only when resumed: it once waited out
+	# a 5 s grace, and a hang-up in that time left it waiting for ever).
 	tmux_cmd m send-keys -t m q
+	if wait_for '! pgrep -f -- "--dir $tmp/w -- " >/dev/null' 2; then
+		echo "ok: uring: q ends iobufviz and its program within 2 s"
+	else
+		bad "uring: iobufviz still runs 2 s after q: $(pgrep -fa -- "--dir $tmp/w -- ")"
+	fi
+	# A hang-up mid-run (the terminal closed): the same, through the fatal-signal path.
+	tmux_new h 100 30 "TMPDIR='$tmp/t' '$bin' --dir '$tmp/h' -- '$moves' uring u.txt; sleep 60"
+	wait_for '{ tmux_cmd h send-keys -t h n; tmux_screen h | grep -F -q "io_uring: calls not observable"; }' >/dev/null
+	tmux_kill h
+	if wait_for '! pgrep -f -- "--dir $tmp/h -- " >/dev/null' 2; then
+		echo "ok: uring: a hang-up ends iobufviz and its program within 2 s"
+	else
+		bad "uring: iobufviz still runs 2 s after a hang-up: $(pgrep -fa -- "--dir $tmp/h -- ")"
+	fi
 elif [ ! -e "$tmp/uring.refused" ]; then
 	skip_part "uring in the terminal" "tmux not installed"
 fi

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -197,10 +198,14 @@ prog_wait_reap_all(void (*kill_all)(void *), void (*gone)(pid_t, void *), void *
 			swept = false;
 			continue;
 		}
-		if (WIFEXITED(st) || WIFSIGNALED(st))
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
 			gone(pid, arg);
-		else
+		} else {
+			/* A stop: killed, and let go on (a tracee stopped at its exit, which the
+			 * tracer asks for, goes on only when resumed: SIGKILL does not wake it). */
 			kill(pid, SIGKILL);
+			ptrace(PTRACE_CONT, pid, 0, 0);
+		}
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }

@@ -17,6 +17,7 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -128,9 +129,11 @@ scratch_rmtree(int idx)
 }
 
 /*
- * Kill and reap every watched child. Async-signal-safe: pidfd_send_signal and waitid.
- * A child still in a system call finishes it first (SIGKILL acts on the way back), so
- * only once it is reaped can it no longer create a file in a scratch dir.
+ * Kill and reap every watched child. Async-signal-safe: pidfd_send_signal, ptrace, waitid
+ * and nanosleep. A child still in a system call finishes it first (SIGKILL acts on the way
+ * back), so only once it is reaped can it no longer create a file in a scratch dir. A child
+ * this process traces may stop on its way out (PTRACE_O_TRACEEXIT: SIGKILL does not wake
+ * it) or be stopped already: it is resumed until it has exited.
  */
 static void
 scratch_kill_children(void)
@@ -142,9 +145,18 @@ scratch_kill_children(void)
 		if (scratch_child_pid[i] <= 0 || fd < 0 || scratch_child_parent[i] != getpid())
 			continue;
 		if (syscall(SYS_pidfd_send_signal, fd, SIGKILL, NULL, 0) == 0)
-			while (waitid(SCRATCH_P_PIDFD, (id_t)fd, &si, WEXITED | __WALL) < 0 &&
-			       errno == EINTR)
-				;
+			for (;;) {
+				static const struct timespec ms = { 0, 1000000 };
+				ptrace(PTRACE_CONT, scratch_child_pid[i], 0, 0);
+				si.si_pid = 0;
+				if (waitid(SCRATCH_P_PIDFD, (id_t)fd, &si, WEXITED | WNOHANG | __WALL) < 0 &&
+				    errno != EINTR)
+					break;
+				if (si.si_pid != 0 && (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED ||
+				                       si.si_code == CLD_DUMPED))
+					break;
+				nanosleep(&ms, NULL);
+			}
 		scratch_child_pid[i] = 0;
 		scratch_child_fd[i] = -1;
 		close(fd);
