@@ -155,34 +155,16 @@ marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call
 	}
 }
 
-/* Read len bytes at addr of p's memory into buf, through p or, once p has ended (its memory,
- * the process's, outlives it), another thread of its process. The thread read through, or 0
- * if none can be read. */
-static pid_t
-marks_peek_any(const struct prog_trace *t, const struct pt_proc *p, uint64_t addr, void *buf,
-               size_t len)
-{
-	if (marks_peek(p->pid, addr, buf, len) == 0)
-		return p->pid;
-	for (size_t i = 0; i < t->nprocs && errno == ESRCH; i++)
-		if (&t->procs[i] != p && t->procs[i].tgid == p->tgid &&
-		    marks_peek(t->procs[i].pid, addr, buf, len) == 0)
-			return t->procs[i].pid;
-	return 0;
-}
-
 /* Read p's state and queue the calls of its log not taken yet. */
 int
 prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool full)
 {
 	struct prog_mark_tls *x = &p->tls;
 	uint64_t n, at;
-	pid_t via;
 
 	if (p->shim == 0)
 		return 0;
-	if ((via = marks_peek_any(t, p, p->shim, x, sizeof *x)) == 0 ||
-	    x->magic != PROG_MARK_MAGIC) {
+	if (marks_peek(p->pid, p->shim, x, sizeof *x) != 0 || x->magic != PROG_MARK_MAGIC) {
 		memset(x, 0, sizeof *x);
 		p->shim = 0;
 		return -1;
@@ -200,9 +182,9 @@ prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool ful
 
 		if (marks_room(t, n) != 0)
 			return -1;
-		if (marks_peek(via, x->log + at * sizeof *t->logbuf, t->logbuf,
+		if (marks_peek(p->pid, x->log + at * sizeof *t->logbuf, t->logbuf,
 		               first * sizeof *t->logbuf) != 0 ||
-		    (n > first && marks_peek(via, x->log, t->logbuf + first,
+		    (n > first && marks_peek(p->pid, x->log, t->logbuf + first,
 		                             (n - first) * sizeof *t->logbuf) != 0))
 			n = 0;
 		for (uint64_t i = 0; i < n; i++)
@@ -228,9 +210,9 @@ marks_drain_owed(struct prog_trace *t, const struct pt_proc *p)
 }
 
 /* Queue what came before p's stop or end st: the calls other threads owe, then what p logged
- * since its last stop (read through another thread of its process once it has ended: the
- * memory is the process's). A syscall-exit stop has nothing before it but its entry stop; an
- * exec's image is new. */
+ * since its last stop (read at its exit stop, PTRACE_O_TRACEEXIT, while it is still here; an
+ * end without one, its process killed, leaves nothing to read). A syscall-exit stop has
+ * nothing before it but its entry stop; an exec's image is new. */
 void
 prog_marks_before(struct prog_trace *t, struct pt_proc *p, int st)
 {
@@ -240,9 +222,10 @@ prog_marks_before(struct prog_trace *t, struct pt_proc *p, int st)
 	               (WSTOPSIG(st) == SIGTRAP && st >> 16 == PTRACE_EVENT_EXEC)))
 		return;
 	marks_drain_owed(t, p);
-	prog_marks_drain(t, p, !ended, false);
 	if (ended)
 		p->owed = false;
+	else
+		prog_marks_drain(t, p, true, false);
 }
 
 /* Whether p's system call is a stdio call's; start the record of that call at its first. */

@@ -144,7 +144,7 @@ void prog_marks_drain_all(struct prog_trace *t);
 
 /* marks.c: before p's stop or end st (a waitpid status) is handled: queue the calls logged
  * before it, in every thread that owes one (read while it runs; a call still under way stays
- * owed) and in p (once ended, read through another thread of its process). */
+ * owed) and in p (stopped; once ended, its memory is gone: it owes nothing more). */
 void prog_marks_before(struct prog_trace *t, struct pt_proc *p, int st);
 
 /* marks.c: exit()'s flush under way in p (its calls so far) as a step into out. */
