@@ -13,6 +13,11 @@
 
 /* Bytes of escaped text in one piece of a long literal (about a line's worth). */
 #define CTEXT_PIECE 64
+/* Columns a literal's piece may reach (its closing quote included): with the tab the program
+ * indents a step's code by and a short tail ("));") a line stays within 120 columns. The
+ * fewest bytes a piece holds when it starts far right (else it starts on the next line). */
+#define CTEXT_LIT_WIDTH 100
+#define CTEXT_PIECE_MIN 16
 /* Columns a comment's text may reach before it goes on on a new line (" * "). */
 #define CTEXT_WIDTH 76
 
@@ -81,12 +86,24 @@ ctext_next_piece(struct ctext *t, int indent)
 	ctext_put(t, "\"", 1);
 }
 
+/* The bytes a literal's piece may hold from column col (its opening quote passed): up to
+ * CTEXT_LIT_WIDTH, at most CTEXT_PIECE; none if fewer than CTEXT_PIECE_MIN fit there (the
+ * literal goes on on the next line at once). */
+static size_t
+ctext_room(size_t col)
+{
+	if (col + 1 + CTEXT_PIECE_MIN > CTEXT_LIT_WIDTH)
+		return 0;
+	return col + 1 + CTEXT_PIECE > CTEXT_LIT_WIDTH ? CTEXT_LIT_WIDTH - col - 1 : CTEXT_PIECE;
+}
+
 /* Append s as a string literal of exactly its bytes (see export/ctext.h). */
 void
 ctext_literal(struct ctext *t, const char *s, int indent)
 {
 	const unsigned char *u = (const unsigned char *)(s != NULL ? s : "");
-	size_t piece = 0;
+	size_t piece = 0, col = ctext_column(t) + 1;   /* after the opening quote */
+	size_t room = ctext_room(col);
 
 	ctext_put(t, "\"", 1);
 	for (size_t i = 0; u[i] != '\0'; i++) {
@@ -101,9 +118,10 @@ ctext_literal(struct ctext *t, const char *s, int indent)
 			n = (size_t)snprintf(e, sizeof e, "\\%03o", u[i]);
 		else
 			e[0] = (char)u[i], n = 1;
-		if (piece > 0 && piece + n > CTEXT_PIECE) {
+		if (piece + n > room) {   /* a piece starting too far right ends at once ("") */
 			ctext_next_piece(t, indent);
 			piece = 0;
+			room = ctext_room((size_t)indent * 8 + 1);
 		}
 		ctext_put(t, e, n);
 		piece += n;

@@ -128,9 +128,11 @@ emit_run(const struct scn_step *st, struct emit *e)
 	ctext_printf(&e->code, "{\t/* run: the program, with the file's path for {file} */\n"
 	             "\tpid_t pid = fork();\n\n\tif (pid == 0) {\n");
 	if (a->stdin_path != NULL) {
+		/* The mode on a line of its own: after a full piece of the path, ", "r", stdin)
+		 * == NULL)" took a line to 123 columns (found by fuzz-export). */
 		ctext_printf(&e->code, "\t\tif (freopen(");
 		ctext_literal(&e->code, a->stdin_path, 3);
-		ctext_printf(&e->code, ", \"r\", stdin) == NULL)\n\t\t\t_exit(127);\n");
+		ctext_printf(&e->code, ",\n\t\t            \"r\", stdin) == NULL)\n\t\t\t_exit(127);\n");
 	}
 	ctext_printf(&e->code, "\t\talarm(%u);   /* its timeout */\n\t\texecvp(",
 	             (unsigned)(a->timeout > 0 ? a->timeout + 0.5 : 60));
