@@ -7,12 +7,14 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
 
 #include "engine/runner.h"
 #include "trace/tracer.h"
 #include "engine/worker.h"
+#include "probe/wbwatch.h"
 
 /* A wait sleeps at most this long between two looks at the cache. */
 #define RUNNER_WAIT_SLICE_NS 200000000L
@@ -59,6 +61,11 @@ struct runner {
 	struct snap_device dev_last;
 	uint64_t stray_writes, waited_writes;
 	struct timespec step_end;    /* when the last step (not a crash step) ended */
+	struct wbwatch *wb;          /* the kernel's writebacks of the file, counted; NULL:
+	                                not countable here (probe/wbwatch.c) */
+	uint64_t wb_clean;           /* their count when a step that waits for the disk last
+	                                left the file clean (no page dirty or under writeback),
+	                                none of them running */
 };
 
 /* A runner-side op: fills out (ret, err, note, events) and leaves snapshots to the caller. */

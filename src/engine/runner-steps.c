@@ -321,6 +321,8 @@ int
 runner_step(struct runner *r, struct step_result *out)
 {
 	const struct scn_step *step;
+	bool wb_running;
+	uint64_t wb;
 
 	memset(out, 0, sizeof *out);
 	if (r == NULL || r->next >= r->s->n_steps)
@@ -357,6 +359,16 @@ runner_step(struct runner *r, struct step_result *out)
 		runner_exchange(r, out->index, out);
 	}
 	runner_observe(r, &out->after);
+	/* The kernel's writebacks of the file since the lesson last wrote it back itself (a step
+	 * that waits for the disk left it clean, none of them running), or since it began: any
+	 * of them, during a step or between two, may have taken pages the lesson made dirty
+	 * since (a file seen clean after one of them may be clean because it took them). */
+	wb = wbwatch_count(r->wb, &wb_running);
+	out->kernel_writeback = wb - r->wb_clean;
+	if ((unsigned)step->op < SCN_OP__COUNT && scn_op_table[step->op].layer == SCN_LAYER_DISK &&
+	    !wb_running && out->after.cache.has_dirty && out->after.cache.dirty == 0 &&
+	    out->after.cache.writeback == 0)
+		r->wb_clean = wb;
 	runner_crash_account(r, &out->after.device, runner_crash_waits(step, out));
 	out->device_stray = r->stray_writes;
 	r->used += runner_since(&r->busy);

@@ -453,6 +453,11 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 		runner_free(r);
 		return NULL;
 	}
+	/* Opened after the worker started: its counters are not the worker's fds. Where they
+	 * cannot be had (why), nothing is counted and nothing changes. */
+	char why[128];
+	r->wb = wbwatch_open(r->ino, r->scratch >= 0 ? scratch_dir(r->scratch) :
+	                     crash_lab_path(r->lab), why, sizeof why);
 	if (r->source == EV_SRC_PTRACE)
 		runner_calibrate(r);
 	runner_observe(r, &r->initial);
@@ -518,6 +523,7 @@ runner_free(struct runner *r)
 	if (r == NULL)
 		return;
 	runner_kill_worker(r);
+	wbwatch_close(r->wb);
 	if (r->probe_fd >= 0)
 		close(r->probe_fd);
 	/* Nothing of ours is open under the lab now: it is unmounted and detached here. */

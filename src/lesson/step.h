@@ -78,6 +78,12 @@ struct step_result {
 	uint64_t device_stray;        /* with a crash lab: write requests no step waited for that
 	                                 had reached its device by the end of this step (a
 	                                 journal's timer, writeback, a sync() elsewhere) */
+	uint64_t kernel_writeback;    /* writebacks of the file by the kernel's own (its flusher
+	                                 threads, a sync() or syncfs() from anyone) begun since the
+	                                 lesson began or last wrote the file back itself (a step
+	                                 that waits for the disk left it clean, none of them
+	                                 running), up to this step's snapshot; 0: none, or not
+	                                 counted here (probe/wbwatch.c) */
 	struct crash_view *crash;     /* both crashes at this step (crash/crash.h): a crash step's,
 	                                 one made after the step (--crash-fs's headless run, the
 	                                 TUI's x); NULL: none */
