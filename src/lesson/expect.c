@@ -496,6 +496,43 @@ expect_pages_short(const struct step_result *sr, int64_t got, int64_t want, char
 	return true;
 }
 
+/*
+ * The kernel guarantees nothing about how long a page stays dirty: its flusher threads, or a
+ * sync() in any other process, may write the file back at any time. True, with the reason
+ * in text, when w wants the file not written back yet (cache.dirty_pages or
+ * disk.delalloc_bytes =, >= or > a number above 0; disk.allocated_bytes =, <= or < a number),
+ * got less written back than that, and the kernel's own writeback took the file since the
+ * lesson last wrote it back itself (sr->kernel_writeback, counted by probe/wbwatch.c where it
+ * can be), sr not being a sync itself: then the lesson's point was not shown here, and it did
+ * not fail. The lesson's own writebacks (fsync, close() after O_TRUNC, ...) are not counted:
+ * a lesson that teaches them still fails when they do not happen.
+ */
+static bool
+expect_written_back(const struct step_result *sr, const struct scn_expect *w, int64_t got,
+		    char *text, size_t len)
+{
+	bool fewer = (w->num > 0 && (w->cmp == SCN_CMP_EQ || w->cmp == SCN_CMP_GE) &&
+		      got < w->num) || (w->num > 0 && w->cmp == SCN_CMP_GT && got <= w->num);
+	bool more = ((w->cmp == SCN_CMP_EQ || w->cmp == SCN_CMP_LE) && got > w->num) ||
+		    (w->cmp == SCN_CMP_LT && got >= w->num);
+	const char *what;
+
+	if (sr->kernel_writeback == 0 || sr->step == NULL || sr->step->op == SCN_OP_SYNC)
+		return false;
+	if (w->key == SCN_KEY_CACHE_DIRTY_PAGES && fewer)
+		what = "dirty pages";
+	else if (w->key == SCN_KEY_DISK_DELALLOC_BYTES && fewer)
+		what = "bytes waiting for delayed allocation";
+	else if (w->key == SCN_KEY_DISK_ALLOCATED_BYTES && more)
+		what = "bytes with blocks on disk";
+	else
+		return false;
+	snprintf(text, len, "%s: %" PRId64 " seen; the kernel's writeback (a sync() elsewhere or "
+		 "its flusher threads) took this file after the lesson last wrote it back itself: "
+		 "nothing keeps pages dirty", what, got);
+	return true;
+}
+
 /* Check expectation w against sr into r (held, failed or not observable). */
 enum expect_outcome
 expect_check(const struct step_result *sr, const struct scn_expect *w, struct expect_result *r)
@@ -532,6 +569,8 @@ expect_check(const struct step_result *sr, const struct scn_expect *w, struct ex
 	    w->cmp != SCN_CMP_LT && w->cmp != SCN_CMP_LE &&
 	    expect_pages_short(sr, r->got, w->num + (w->cmp == SCN_CMP_GT), r->got_text,
 			       sizeof r->got_text))
+		return r->outcome = EXPECT_NOT_OBSERVABLE;
+	if (!held && expect_written_back(sr, w, r->got, r->got_text, sizeof r->got_text))
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
 	r->ok = held;
 	return r->outcome = held ? EXPECT_HELD : EXPECT_FAILED;
