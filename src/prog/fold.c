@@ -231,7 +231,8 @@ prog_fold_flushed(struct prog_run *r, pid_t pid, struct prog_run_pstreams *v)
 
 /*
  * True if the program's own call e goes on the run of calls f: the same call on the same
- * fds; or a copy on a second pair of fds (splice through a pipe: file -> pipe, pipe -> file).
+ * fds (an unseen one of stdio's, on the same FILE's buffer); or a copy on a second pair of
+ * fds (splice through a pipe: file -> pipe, pipe -> file).
  */
 static bool
 prog_fold_joins(const struct prog_run_step *f, const struct prog_entry *e)
@@ -240,7 +241,8 @@ prog_fold_joins(const struct prog_run_step *f, const struct prog_entry *e)
 	const struct call_row *c;
 
 	if (f->ps.pid != e->pid || strcmp(f->ps.ev.call, e->call) != 0 || l->n == 0 ||
-	    (f->ps.ev.origin == EV_STDIO) != e->unseen)
+	    (f->ps.ev.origin == EV_STDIO) != e->unseen ||
+	    (e->unseen && f->ps.unseen_of.file != e->stream))
 		return false;
 	if (l->v[0].fd == e->fd && l->v[0].fd2 == e->fd2)
 		return true;

@@ -270,17 +270,21 @@ bool
 prog_marks_unseen(struct pt_proc *p, const struct call_row *c, struct peek *m, uint64_t sp)
 {
 	const uint64_t *a = p->stop.args;
-	uint64_t iov[2] = { 0, 0 };
+	uint64_t iov[2] = { 0, 0 }, len;
 	int fd = c->fd >= 0 ? (int)a[(int)c->fd] : -1;
+	enum prog_stdio_hold h;
 
-	p->unseen_file = p->unseen_buf = 0;
+	memset(&p->unseen_of, 0, sizeof p->unseen_of);
+	p->unseen_buf = 0;
+	p->unchecked = false;
 	if (p->in_stdio || p->loader || !p->regular || fd != p->file_fd ||
 	    (c->flags & (CALL_READ2 | CALL_WRITE2)))
 		return false;
 	switch (p->stop.nr) {
 	case SYS_read: case SYS_pread64: case SYS_write: case SYS_pwrite64:
 		p->unseen_buf = a[1];
-		return prog_stdio_holds(p->stdio, fd, a[1], a[2], &p->unseen_file);
+		len = a[2];
+		break;
 	case SYS_fstat: case SYS_newfstatat:
 		/* Its stat of a stream's file, to size the buffer it allocates. */
 		return prog_stdio_allocating(p->stdio, sp);
@@ -289,10 +293,14 @@ prog_marks_unseen(struct pt_proc *p, const struct call_row *c, struct peek *m, u
 		if (a[2] < 1 || !peek_read(m, a[1], iov, sizeof iov))
 			return false;
 		p->unseen_buf = iov[0];
-		return prog_stdio_holds(p->stdio, fd, iov[0], iov[1], &p->unseen_file);
+		len = iov[1];
+		break;
 	default:
 		return false;
 	}
+	h = prog_stdio_holds(p->stdio, fd, p->unseen_buf, len, &p->unseen_of);
+	p->unchecked = h == PROG_STDIO_TOO_MANY;
+	return h == PROG_STDIO_HELD;
 }
 
 /* A marker: the thread's state's address, a full log, a call's end, exit()'s flush. True

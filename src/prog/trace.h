@@ -38,10 +38,12 @@ struct prog_step {
 	 * on a stream's buffer from a call the shim cannot see (EV_STDIO: putc_unlocked, a
 	 * macro, reaching __overflow). */
 	struct event ev;
-	uint64_t unseen_file;     /* EV_STDIO: the FILE whose buffer it flushed (write) or refilled
-	                             (read), and that buffer's bytes it moved began at unseen_buf;
-	                             0: none (its fstat) */
+	struct prog_stdio_owner unseen_of;  /* EV_STDIO: the FILE whose buffer it flushed (write) or
+	                             refilled (read), and that buffer's bytes it moved began at
+	                             unseen_buf; file 0: none (its fstat) */
 	uint64_t unseen_buf;
+	bool unchecked;           /* not looked at for stdio's bytes: its process has more streams
+	                             than PROG_STDIO_CHAIN_MAX */
 	bool regular;             /* the file (path) is a regular file */
 	int file_fd;              /* the fd of that file (-1: none, or named by path or address) */
 	dev_t dev;                /* the regular file's device and inode (0 if unknown) */
@@ -103,7 +105,8 @@ struct prog_entry {
 	                             cannot see (ev.origin EV_STDIO) */
 	bool first;               /* STDIO: the stdio call's first system call */
 	int func_id;              /* STDIO: the stdio call's base (mark.h) */
-	uint64_t stream;          /* STDIO: the FILE* (0: none, or all) */
+	uint64_t stream;          /* STDIO: the FILE* (0: none, or all); an unseen CALL: the FILE
+	                             whose buffer it moves (0: none, its fstat) */
 };
 
 /* A hook called at each prog_entry (the process stays stopped until it returns). */
