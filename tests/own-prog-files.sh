@@ -5,8 +5,9 @@
 # usual stream: of two fdopen of one fd, the one written, by the address the program printed;
 # of stdout and an fdopen(1), each its own; and a process with 40 FILEs open (more than the
 # 32 once looked through) still has its flushes found on its oldest and newest stream, with
-# every stream in the step. The calls on each file equal strace -f's (name, fd, size, result,
-# order).
+# every stream in the step; so does one with 4000 streams in memory (fmemopen) beside its file;
+# past 4096 the run says that its calls were not looked through. The calls on each file equal
+# strace -f's (name, fd, size, result, order).
 testname=own-prog-files
 . "$(dirname "$0")/lib.sh"
 need python3 strace
@@ -15,12 +16,13 @@ prog=$build/tests/foreign/files
 if command -v nm >/dev/null 2>&1 && nm -D "$prog" | grep -Eq ' U putc_unlocked'; then
 	skip "the build calls putc_unlocked (CFLAGS without -O): nothing is unseen"
 fi
-for m in share stdout many; do
+for m in share stdout many mem4000 mem4100; do
 	mkdir "$tmp/w-$m" "$tmp/s-$m"
 	case $m in
 	share) set -- share out.txt ;;
 	stdout) set -- stdout ;;
 	many) set -- many 40 out ;;
+	mem*) set -- mem "${m#mem}" out.txt ;;
 	esac
 	"$bin" --headless --format=json --dir "$tmp/w-$m" -- "$prog" "$@" >"$tmp/$m.json" \
 		2>"$tmp/$m.err" || bad "iobufviz $m exit $?: $(head -c 300 "$tmp/$m.err")"
@@ -111,5 +113,31 @@ for i in (0, 39):
           % (i, writes(doc, fd, path), strace_writes("many", "out.%d" % i)))
 check(doc["program"]["unseen"] is None, "no note of streams not looked through: %s"
       % doc["program"]["unseen"])
+
+# 4000 streams in memory and the file's: looked through; 4100: more than 4096, said so.
+for n in (4000, 4100):
+    doc = load("mem%d" % n)
+    path = os.path.join(tmp, "w-mem%d" % n, "out.txt")
+    steps = [s for s in doc["steps"] if s["file"] == path]
+    full = [s for s in steps if s["op"] == "call" and s["events"][0]["call"] == "write"]
+    fd = full[0]["events"][0]["fd"] if full else -1
+    check(writes(doc, fd, path) == strace_writes("mem%d" % n, "out.txt"),
+          "mem %d: the writes on out.txt equal strace's: %s / %s"
+          % (n, writes(doc, fd, path), strace_writes("mem%d" % n, "out.txt")))
+    many = "this program has more than 4096 FILEs open at once"
+    if n == 4000:
+        got = flushes(doc, fd, path)
+        check(len(got) >= 2 and all(g == ("fp", None, None, None) for g in got) and
+              all(len(s["streams"] or []) == 4004 for s in full),
+              "mem 4000: the file's flushes are stdio's, named fp, beside 4003 streams: %s %s"
+              % (got, [len(s["streams"] or []) for s in full]))
+        check(doc["program"]["unseen"] is None, "mem 4000: nothing said not looked through")
+    else:
+        check(full and all(e["origin"] == "direct" for s in full for e in s["events"]) and
+              all(s["note"].startswith(many) for s in full) and
+              (doc["program"]["unseen"] or "").startswith(many),
+              "mem 4100: the flushes were not looked through, and the step and the run say "
+              "so: %s / %s" % ([(s["note"], [e["origin"] for e in s["events"]]) for s in full],
+                               doc["program"]["unseen"]))
 PY
 finish

@@ -7,6 +7,8 @@
  *     returns (exit flushes stdout). Prints "o=%p" to stderr.
  *   files many N OUT: fopen OUT.0 ... OUT.N-1 ("w"), all open at once; 10000 letters into the
  *     first (the oldest: the end of glibc's chain) and the last, then closes them all.
+ *   files mem N OUT: fopen OUT, then N streams in memory (fmemopen: no fd, and in glibc's
+ *     chain like any), then 10000 letters into OUT; closes OUT.
  * Exits 0, or 1 on a failure. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -73,6 +75,21 @@ files_many(int n, const char *out)
 	return rc;
 }
 
+/* A file's stream behind n in memory. */
+static int
+files_mem(int n, const char *out)
+{
+	static char buf[16];
+	FILE *fp = fopen(out, "w");
+
+	if (fp == NULL)
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (fmemopen(buf, sizeof buf, "r") == NULL)
+			return 1;
+	return files_put(fp, 10000) != 0 || fclose(fp) != 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -82,6 +99,8 @@ main(int argc, char **argv)
 		return files_stdout();
 	if (argc == 4 && strcmp(argv[1], "many") == 0)
 		return files_many(atoi(argv[2]), argv[3]);
-	fprintf(stderr, "usage: files share OUT | files stdout | files many N OUT\n");
+	if (argc == 4 && strcmp(argv[1], "mem") == 0)
+		return files_mem(atoi(argv[2]), argv[3]);
+	fprintf(stderr, "usage: files share OUT | files stdout | files many N OUT | files mem N OUT\n");
 	return 2;
 }
