@@ -63,12 +63,7 @@ def writes(doc, fd, path=None):
 
 def strace_writes(m, name):
     """(bytes, result) of every write strace saw on the file named name, in order."""
-    out = []
-    for line in open(os.path.join(tmp, m + ".strace")):
-        w = re.match(r"^\d+\s+write\((\d+)<([^>]*)>, [^,]*, (\d+)\)\s+=\s+(-?\d+)", line)
-        if w and os.path.basename(w.group(2)) == name:
-            out.append((int(w.group(3)), int(w.group(4))))
-    return out
+    return checklib.strace_rw(os.path.join(tmp, m + ".strace"), "write", name)
 
 # Two fdopen of one fd: b was written, and its flushes name b.
 doc = load("share")

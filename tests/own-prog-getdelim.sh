@@ -83,11 +83,7 @@ for m in ("end.csv", "open.csv"):
               "%s: the -1 after the last record is a step of its own: %s" % (m, words))
     ours = [(e["bytes"], e["result"]) for s in doc["steps"] for e in s["events"]
             if e["call"] == "read" and s["file"] and s["file"].endswith("/in.csv")]
-    theirs = []
-    for line in open(os.path.join(tmp, m + ".strace")):
-        r = re.match(r"^\d+\s+read\(\d+<[^>]*in\.csv>, [^,]*, (\d+)\)\s+=\s+(-?\d+)", line)
-        if r:
-            theirs.append((int(r.group(1)), int(r.group(2))))
+    theirs = checklib.strace_rw(os.path.join(tmp, m + ".strace"), "read", "in.csv")
     check(ours and ours == theirs, "%s: its reads equal strace's: %s / %s" % (m, ours, theirs))
 PY
 finish
