@@ -3,9 +3,9 @@
 # own-prog-files.sh: a flush stdio makes from code the shim cannot see (putc_unlocked, inline
 # with -O; tests/foreign/files.c) names the FILE whose buffer held the bytes, not the fd's
 # usual stream: of two fdopen of one fd, the one written, by the address the program printed;
-# of stdout and an fdopen(1), each its own; and a process with 40 FILEs open (more than the
-# 32 once looked through) still has its flushes found on its oldest and newest stream, with
-# every stream in the step; so does one with 4000 streams in memory (fmemopen) beside its file;
+# of stdout and an fdopen(1), each its own (and so do the stdio calls on them); and a process
+# with 40 FILEs open (more than the 32 once looked through) still has its flushes found on its
+# oldest and newest stream, with every stream in the step; so does one with 4000 streams in memory (fmemopen) beside its file;
 # past 4096 the run says that its calls were not looked through. The calls on each file equal
 # strace -f's (name, fd, size, result, order).
 testname=own-prog-files
@@ -86,6 +86,11 @@ n = len([g for g in got if g[0] == "fp"])
 check(n >= 2 and got == [("fp", ptr.get("o"), "2", "1")] * n + [("stdout", None, None, None)] * n,
       "stdout and fdopen(1) (o=%s): o's flushes, then as many of stdout's, each named its "
       "own: %s" % (ptr.get("o"), got))
+words = [re.sub(r"^\[\d+\] ", "", s["args"]).split(" -> ")[0].split(":")[0]
+         for s in doc["steps"] if s["op"] != "call"]
+check([x for x in words if "fdopen" in x or "fflush" in x or "exit()" in x] ==
+      ['fp = fdopen(1, "w")', "fflush(fp) = 0", "exit() flushes stdout"],
+      "stdout and fdopen(1): its stdio calls name o fp, and exit() flushes stdout: %s" % words)
 check(writes(doc, 1) == strace_writes("stdout", "stdout"),
       "stdout: the writes on fd 1 equal strace's: %s / %s"
       % (writes(doc, 1), strace_writes("stdout", "stdout")))

@@ -351,6 +351,8 @@ prog_fold_exit_flush(struct prog_run *r, struct prog_step *ps)
 		for (size_t k = 0; k < r->before_flush.n; k++)
 			if (r->before_flush.v[k].st.fd == fd)
 				ps->file = r->before_flush.v[k].st.addr;
+		ps->stream_name = ps->file != 0 ?
+		                  prog_trace_stream_name(r->t, ps->pid, ps->file, fd) : NULL;
 		/* Streams on fds still to come are as before the flush. */
 		mix = after;
 		mix.v = after.n ? malloc(after.n * sizeof *mix.v) : NULL;

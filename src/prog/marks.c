@@ -129,6 +129,7 @@ marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call
 	marks_clean(&l->c);
 	l->pid = p->pid;
 	l->now = false;
+	l->name = prog_stdio_name(p->stdio, l->c.file, l->c.fd);
 	l->calls = (struct event_list){ .source = EV_SRC_PTRACE };
 	if (prog_marks_base(l->c.id) == PROG_MARK_FUNC_fclose && l->c.seq == p->cur_seq) {
 		l->dev = p->mark_dev;
@@ -370,6 +371,7 @@ void
 prog_marks_logged_step(const struct pt_logged *l, struct prog_step *out)
 {
 	marks_step(l->pid, &l->c, out);
+	out->stream_name = l->name;
 	out->logged = !l->now;
 	out->dev = l->dev;
 	out->ino = l->ino;

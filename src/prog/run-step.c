@@ -428,26 +428,24 @@ prog_run_fold_text(struct prog_run_step *s, const char *one)
  * What a student reads of a system call stdio made from a call the shim cannot see (the
  * tracer found its bytes in a stream's buffer), after the call: "write(3, 4096) x 2: 8192 B,
  * each = 4096; stdio flushing fp's buffer, from code iobufviz cannot see (...)". The stream
- * is the FILE whose buffer held the bytes: stdin, stdout, stderr when it is the one libc's
- * variable points to, else fp, with its address when another FILE shares its fd ("fp's
+ * is the FILE whose buffer held the bytes: stdin, stdout, stderr when it is the one libc
+ * made for it, else fp, with its address when another FILE shares its fd ("fp's
  * buffer (FILE* 0x5612..., one of 2 on fd 1)": an fdopen(1) beside stdout). Its fstat, before
  * there is a buffer, has no FILE yet: named by the fd. The one place it is worded.
  */
 static void
 prog_run_unseen_text(struct prog_run_step *s)
 {
-	static const char *const std[] = { "stdin", "stdout", "stderr" };
 	const struct event *e = &s->ps.ev;
 	const struct prog_stdio_owner *o = &s->ps.unseen_of;
-	int k = o->file != 0 ? o->std : e->fd;
-	const char *fp = k >= 0 && k <= 2 ? std[k] : "fp";
+	const char *fp = o->file != 0 && o->name != NULL ? o->name : prog_stdio_name(NULL, 0, e->fd);
 	size_t at = strlen(s->text);
 	bool rd = event_is_read(e), wr = event_is_write(e);
 	char which[80] = "";
 
 	if (s->ps.kind != PROG_STEP_CALL || e->origin != EV_STDIO)
 		return;
-	if (o->file != 0 && o->std < 0 && o->others > 0)
+	if (o->file != 0 && strcmp(fp, "fp") == 0 && o->others > 0)
 		snprintf(which, sizeof which, " (FILE* %#" PRIx64 ", one of %u on fd %d)", o->file,
 		         o->others + 1, e->fd);
 	/* After a fold's own colon ("x 2: 8192 B, each = 4096"), a semicolon. */
@@ -475,7 +473,8 @@ prog_run_text(struct prog_run_step *s)
 		return;
 	}
 	if (s->ps.kind == PROG_STEP_STDIO && s->ps.func_id == PROG_MARK_EXIT_ID) {
-		const char *fp = s->ps.stdio_fd == 1 ? "stdout" : s->ps.stdio_fd == 2 ? "stderr" : "fp";
+		const char *fp = s->ps.stream_name != NULL ? s->ps.stream_name :
+		                 prog_stdio_name(NULL, 0, s->ps.stdio_fd);
 		at = (size_t)snprintf(s->text, sizeof s->text, "[%d] exit() flushes %s: ",
 		                      (int)s->ps.pid, fp);
 	} else if (s->count > 1) {

@@ -52,8 +52,8 @@ struct prog_stdio {
 	uint64_t list_all;        /* address of the variable _IO_list_all */
 	/* Where _IO_file_doallocate's code is, and _IO_file_stat's ([lo, hi); 0, 0: unknown). */
 	uint64_t alloc[2][2];
-	/* Where libc's variables stdin, stdout, stderr are (0: not found). */
-	uint64_t std_var[3];
+	/* The FILEs libc made for stdin, stdout, stderr (0: not found). */
+	uint64_t std_file[3];
 	/* The chain as last walked by prog_stdio_holds: its FILE*s and the FILEs read (room for
 	 * cap_kept; kept false: to walk again). */
 	uint64_t *kept;
@@ -199,8 +199,9 @@ prog_stdio_find(struct prog_stdio *s)
 {
 	/* The two first are needed; the others say where stdio allocates a buffer. */
 	static const char *const names[] = { "_IO_list_all", "gnu_get_libc_version",
-	                                     "_IO_file_doallocate", "_IO_file_stat", "stdin",
-	                                     "stdout", "stderr" };
+	                                     "_IO_file_doallocate", "_IO_file_stat",
+	                                     "_IO_2_1_stdin_", "_IO_2_1_stdout_",
+	                                     "_IO_2_1_stderr_" };
 	char maps[64], line[PATH_MAX + 128], path[PATH_MAX + 32];
 	uint64_t start = 0, values[7][2], base;
 	bool interp = false, libc = false, any = false;
@@ -248,7 +249,7 @@ prog_stdio_find(struct prog_stdio *s)
 		s->alloc[i][1] = s->alloc[i][0] + values[2 + i][1];
 	}
 	for (int i = 0; i < 3; i++)
-		s->std_var[i] = values[4 + i][1] == sizeof(uint64_t) ? start - base + values[4 + i][0] : 0;
+		s->std_file[i] = values[4 + i][0] != 0 ? start - base + values[4 + i][0] : 0;
 	s->state = PROG_STDIO_OK;
 }
 
@@ -492,7 +493,6 @@ prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len,
 	long n;
 
 	memset(out, 0, sizeof *out);
-	out->std = -1;
 	if (s->state == PROG_STDIO_NOT_YET)
 		prog_stdio_find(s);
 	if (s->state != PROG_STDIO_OK || addr == 0 || (n = prog_stdio_chain(s)) == -1)
@@ -509,13 +509,26 @@ prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len,
 		return PROG_STDIO_NOT_HELD;
 	for (long i = 0; i < n; i++)
 		out->others += s->v[i]._fileno == fd && s->kept[i] != out->file;
-	for (int i = 0; i < 3; i++) {
-		uint64_t fp = 0;
-		if (s->std_var[i] != 0 && prog_stdio_peek(s->pid, s->std_var[i], &fp, sizeof fp) == 0 &&
-		    fp == out->file)
-			out->std = i;
-	}
+	out->name = prog_stdio_name(s, out->file, fd);
 	return PROG_STDIO_HELD;
+}
+
+/* A stream's name: by the FILEs libc made, when found. */
+const char *
+prog_stdio_name(struct prog_stdio *s, uint64_t file, int fd)
+{
+	static const char *const std[] = { "stdin", "stdout", "stderr" };
+
+	if (s != NULL && s->state == PROG_STDIO_NOT_YET)
+		prog_stdio_find(s);
+	if (s != NULL && s->state == PROG_STDIO_OK &&
+	    (s->std_file[0] | s->std_file[1] | s->std_file[2]) != 0) {
+		for (int i = 0; i < 3; i++)
+			if (file != 0 && file == s->std_file[i])
+				return std[i];
+		return "fp";
+	}
+	return fd >= 0 && fd <= 2 ? std[fd] : "fp";
 }
 
 /* Whether s's thread, at sp, is in stdio's allocation of a buffer: it returns into

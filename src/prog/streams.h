@@ -69,8 +69,7 @@ size_t prog_stdio_head(pid_t pid, const struct prog_stream *st, void *buf, size_
 /* The stream whose buffer prog_stdio_holds found, as a student can name it. */
 struct prog_stdio_owner {
 	uint64_t file;            /* its FILE* (0: none) */
-	int std;                  /* 0, 1, 2: the FILE libc's stdin, stdout, stderr point to now;
-	                             -1: another */
+	const char *name;         /* as the program names it (prog_stdio_name) */
 	unsigned others;          /* the process's other streams on its fd (two fdopen of one fd,
 	                             or stdout and an fdopen(1)) */
 };
@@ -98,6 +97,11 @@ enum prog_stdio_hold prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t add
  * its return address is there. False when not, or when this glibc cannot say.
  */
 bool prog_stdio_allocating(struct prog_stdio *s, uint64_t sp);
+
+/* The FILE file on fd as a program names it: "stdin", "stdout", "stderr" when it is the one
+ * libc made for that stream, else "fp"; by fd when s cannot tell (static, not glibc).
+ * Static storage. */
+const char *prog_stdio_name(struct prog_stdio *s, uint64_t file, int fd);
 
 /* Free s. NULL is fine. */
 void prog_stdio_free(struct prog_stdio *s);

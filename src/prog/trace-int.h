@@ -70,6 +70,7 @@ struct pt_logged {
 	ino_t ino;
 	bool now;                 /* its thread is stopped right after it (PROG_MARK_AFTER) */
 	struct event_list calls;  /* the system calls it made (owned) */
+	const char *name;         /* its stream as the program names it (prog_stdio_name) */
 };
 
 /* A running program. */

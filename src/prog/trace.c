@@ -705,6 +705,15 @@ prog_trace_stdio(struct prog_trace *t, pid_t pid, struct prog_stream *v, size_t 
 	return prog_stdio_scan(p->stdio, v, max, n, why);
 }
 
+/* A stream's name, by its process's reader. */
+const char *
+prog_trace_stream_name(struct prog_trace *t, pid_t pid, uint64_t file, int fd)
+{
+	struct pt_proc *p = prog_procs_find(t, pid);
+
+	return prog_stdio_name(p != NULL ? p->stdio : NULL, file, fd);
+}
+
 /* The program's pid. */
 pid_t
 prog_trace_pid(const struct prog_trace *t)

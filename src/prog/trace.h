@@ -56,6 +56,9 @@ struct prog_step {
 	uint64_t file;            /* the FILE* in the tracee (the new one for fopen; the closed
 	                             one for fclose; 0 for fflush(NULL) and exit) */
 	int stdio_fd;             /* its _fileno, -1 if unknown */
+	const char *stream_name;  /* file as the program names it: "stdout" only when it is the
+	                             FILE the C library made for it (prog_stdio_name); NULL: by
+	                             stdio_fd */
 	int64_t arg[2];           /* the call's arguments as the shim logged them */
 	char str[2][PROG_STR_MAX];/* ... and the strings they name (mark.h's STR), cut */
 	uint64_t size;            /* bytes the call moved (fwrite: size * items written) */
@@ -153,6 +156,9 @@ int prog_trace_next(struct prog_trace *t, struct prog_step *out);
  */
 int prog_trace_stdio(struct prog_trace *t, pid_t pid, struct prog_stream *v, size_t max,
                      size_t *n, const char **why);
+
+/* The FILE file on fd of process pid as the program names it (prog_stdio_name). */
+const char *prog_trace_stream_name(struct prog_trace *t, pid_t pid, uint64_t file, int fd);
 
 /* The first process (the program), and the counters so far. */
 pid_t prog_trace_pid(const struct prog_trace *t);
