@@ -91,6 +91,14 @@ words = [re.sub(r"^\[\d+\] ", "", s["args"]).split(" -> ")[0].split(":")[0]
 check([x for x in words if "fdopen" in x or "fflush" in x or "exit()" in x] ==
       ['fp = fdopen(1, "w")', "fflush(fp) = 0", "exit() flushes stdout"],
       "stdout and fdopen(1): its stdio calls name o fp, and exit() flushes stdout: %s" % words)
+# stdio's fstat before a buffer: o and stdout have none (which one cannot be told), then only
+# stdout has none.
+sizing = [re.search(r"asking the block size to size (.*?), from code", s["args"]).group(1)
+          for s in doc["steps"] if s["op"] == "call" and "asking the block size" in s["args"]]
+check(sizing == ["a new buffer, for one of the 2 FILEs on fd 1 that have none",
+                 "stdout's new buffer"],
+      "stdout and fdopen(1): stdio's fstat sizes a buffer for one of the two, then stdout's: %s"
+      % sizing)
 check(writes(doc, 1) == strace_writes("stdout", "stdout"),
       "stdout: the writes on fd 1 equal strace's: %s / %s"
       % (writes(doc, 1), strace_writes("stdout", "stdout")))

@@ -287,8 +287,12 @@ prog_marks_unseen(struct pt_proc *p, const struct call_row *c, struct peek *m, u
 		len = a[2];
 		break;
 	case SYS_fstat: case SYS_newfstatat:
-		/* Its stat of a stream's file, to size the buffer it allocates. */
-		return prog_stdio_allocating(p->stdio, sp);
+		/* Its stat of a stream's file, to size the buffer it allocates: for the stream
+		 * on fd with none yet, when only one has none. */
+		if (!prog_stdio_allocating(p->stdio, sp))
+			return false;
+		prog_stdio_unallocated(p->stdio, fd, &p->unseen_of);
+		return true;
 	case SYS_writev: case SYS_pwritev:
 		/* Its first buffer. */
 		if (a[2] < 1 || !peek_read(m, a[1], iov, sizeof iov))

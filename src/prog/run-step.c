@@ -431,7 +431,8 @@ prog_run_fold_text(struct prog_run_step *s, const char *one)
  * is the FILE whose buffer held the bytes: stdin, stdout, stderr when it is the one libc
  * made for it, else fp, with its address when another FILE shares its fd ("fp's
  * buffer (FILE* 0x5612..., one of 2 on fd 1)": an fdopen(1) beside stdout). Its fstat, before
- * there is a buffer, has no FILE yet: named by the fd. The one place it is worded.
+ * there is a buffer, is for the one stream on its fd with none yet ("a new buffer, for one of
+ * the 2 FILEs on fd 1 that have none" when several have none). The one place it is worded.
  */
 static void
 prog_run_unseen_text(struct prog_run_step *s)
@@ -441,19 +442,24 @@ prog_run_unseen_text(struct prog_run_step *s)
 	const char *fp = o->file != 0 && o->name != NULL ? o->name : prog_stdio_name(NULL, 0, e->fd);
 	size_t at = strlen(s->text);
 	bool rd = event_is_read(e), wr = event_is_write(e);
-	char which[80] = "";
+	char whose[120];
 
 	if (s->ps.kind != PROG_STEP_CALL || e->origin != EV_STDIO)
 		return;
-	if (o->file != 0 && strcmp(fp, "fp") == 0 && o->others > 0)
-		snprintf(which, sizeof which, " (FILE* %#" PRIx64 ", one of %u on fd %d)", o->file,
-		         o->others + 1, e->fd);
+	if (o->file == 0 && o->others > 0)
+		snprintf(whose, sizeof whose, "a new buffer, for one of the %u FILEs on fd %d that "
+		         "have none", o->others + 1, e->fd);
+	else if (o->file != 0 && strcmp(fp, "fp") == 0 && o->others > 0)
+		snprintf(whose, sizeof whose, "fp's %sbuffer (FILE* %#" PRIx64 ", one of %u on fd %d)",
+		         rd || wr ? "" : "new ", o->file, o->others + 1, e->fd);
+	else
+		snprintf(whose, sizeof whose, "%s's %sbuffer", fp, rd || wr ? "" : "new ");
 	/* After a fold's own colon ("x 2: 8192 B, each = 4096"), a semicolon. */
-	text_cat(s->text, sizeof s->text, &at, "%s stdio %s %s's %sbuffer%s, from code iobufviz "
-	         "cannot see (a macro such as %s, an inlined call, or the C library's own use "
-	         "of stdio)", strchr(s->text, ':') != NULL ? ";" : ":", rd ? "refilling" : wr ? "flushing" : "asking the block size to size",
-	         fp, rd || wr ? "" : "new ", which, rd ? "getc_unlocked" : wr ? "putc_unlocked" :
-	         "putc_unlocked or getc_unlocked");
+	text_cat(s->text, sizeof s->text, &at, "%s stdio %s %s, from code iobufviz cannot see (a "
+	         "macro such as %s, an inlined call, or the C library's own use of stdio)",
+	         strchr(s->text, ':') != NULL ? ";" : ":",
+	         rd ? "refilling" : wr ? "flushing" : "asking the block size to size", whose,
+	         rd ? "getc_unlocked" : wr ? "putc_unlocked" : "putc_unlocked or getc_unlocked");
 }
 
 /* The step's line: the call as the program wrote it, a fold's count, the calls it made. */

@@ -513,6 +513,30 @@ prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len,
 	return PROG_STDIO_HELD;
 }
 
+/* The stream on fd with no buffer yet, when only one. */
+bool
+prog_stdio_unallocated(struct prog_stdio *s, int fd, struct prog_stdio_owner *out)
+{
+	unsigned found = 0;
+	long n;
+
+	memset(out, 0, sizeof *out);
+	if (s->state != PROG_STDIO_OK || (n = prog_stdio_chain(s)) < 0)
+		return false;
+	for (long i = 0; i < n; i++)
+		if (s->v[i]._fileno == fd && s->v[i]._IO_buf_base == NULL && found++ == 0)
+			out->file = s->kept[i];
+	if (found != 1) {
+		out->file = 0;
+		out->others = found > 1 ? found - 1 : 0;
+		return false;
+	}
+	for (long i = 0; i < n; i++)
+		out->others += s->v[i]._fileno == fd && s->kept[i] != out->file;
+	out->name = prog_stdio_name(s, out->file, fd);
+	return true;
+}
+
 /* A stream's name: by the FILEs libc made, when found. */
 const char *
 prog_stdio_name(struct prog_stdio *s, uint64_t file, int fd)

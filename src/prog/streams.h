@@ -91,6 +91,11 @@ enum prog_stdio_hold { PROG_STDIO_NOT_HELD, PROG_STDIO_HELD, PROG_STDIO_TOO_MANY
 enum prog_stdio_hold prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len,
                                       struct prog_stdio_owner *out);
 
+/* The one stream of s's process on fd that has no buffer yet, into *out (the one stdio's
+ * fstat sizes a buffer for). False when none or several (out->file 0; several: others is
+ * how many but one). */
+bool prog_stdio_unallocated(struct prog_stdio *s, int fd, struct prog_stdio_owner *out);
+
 /*
  * True if s's thread, stopped at an fstat with stack pointer sp, makes it
  * for stdio to size a new buffer (glibc's _IO_file_doallocate, at a stream's first I/O):
