@@ -6,7 +6,8 @@
 # of stdout and an fdopen(1), each its own (and so do the stdio calls on them); and a process
 # with 40 FILEs open (more than the 32 once looked through) still has its flushes found on its
 # oldest and newest stream, with every stream in the step; so does one with 4000 streams in memory (fmemopen) beside its file;
-# past 4096 the run says that its calls were not looked through. The calls on each file equal
+# past 4096 the run says that its calls were not looked through. exit()'s flush of stdout and an
+# fdopen(1) is a step per FILE, in glibc's order, each with the other as it then is. The calls on each file equal
 # strace -f's (name, fd, size, result, order).
 testname=own-prog-files
 . "$(dirname "$0")/lib.sh"
@@ -16,11 +17,12 @@ prog=$build/tests/foreign/files
 if command -v nm >/dev/null 2>&1 && nm -D "$prog" | grep -Eq ' U putc_unlocked'; then
 	skip "the build calls putc_unlocked (CFLAGS without -O): nothing is unseen"
 fi
-for m in share stdout many mem4000 mem4100; do
+for m in share stdout exit many mem4000 mem4100; do
 	mkdir "$tmp/w-$m" "$tmp/s-$m"
 	case $m in
 	share) set -- share out.txt ;;
 	stdout) set -- stdout ;;
+	exit) set -- exit ;;
 	many) set -- many 40 out ;;
 	mem*) set -- mem "${m#mem}" out.txt ;;
 	esac
@@ -30,6 +32,11 @@ for m in share stdout many mem4000 mem4100; do
 	(cd "$tmp/s-$m" && strace -f -y -qq -s 0 -o "$tmp/$m.strace" "$prog" "$@" \
 		>"$tmp/s-$m/stdout" 2>/dev/null) || bad "strace $m exit $?"
 done
+
+# The text of exit: the other FILE on fd 1 is listed beside the step's own.
+mkdir "$tmp/w-exit-text"
+"$bin" --headless --dir "$tmp/w-exit-text" -- "$prog" exit >"$tmp/exit.txt" 2>&1 ||
+	bad "iobufviz exit (text) exit $?"
 
 python3 - "$tmp" <<'PY' || fail=1
 import json, os, re, sys
@@ -102,6 +109,26 @@ check(sizing == ["a new buffer, for one of the 2 FILEs on fd 1 that have none",
 check(writes(doc, 1) == strace_writes("stdout", "stdout"),
       "stdout: the writes on fd 1 equal strace's: %s / %s"
       % (writes(doc, 1), strace_writes("stdout", "stdout")))
+
+# exit() flushes o (an fdopen(1), the newer) and then stdout: each step names its FILE and
+# shows the other as it is then (stdout's 10 bytes still pending at o's flush).
+doc = load("exit")
+got = [(re.sub(r"^\[\d+\] ", "", s["args"]),
+        sorted((x["name"], x["pending"]) for x in s["streams"] or [] if x["fd"] == 1))
+       for s in doc["steps"] if (s.get("stdio_call") or {}).get("func") == "exit"]
+check(got == [("exit() flushes fp: write(1, 5) = 5", [("fp", 0), ("stdout", 10)]),
+              ("exit() flushes stdout: write(1, 10) = 10", [("fp", 0), ("stdout", 0)])],
+      "exit() with stdout and fdopen(1): o's flush, then stdout's, each named and the other "
+      "as it then was: %s" % got)
+text = open(os.path.join(tmp, "exit.txt")).read()
+first = re.search(r"exit\(\) flushes fp: .*?(?=\n\n|$)", text, re.S)
+check(first is not None and re.search(r"\n  FILE    stdout on fd 1: fully buffered, buffer \d+ B, "
+                                      r"pending 10 B", first.group(0)) is not None,
+      "exit (text): at o's flush, stdout on fd 1 is listed with its 10 bytes pending: %s"
+      % (first.group(0) if first else text[-600:]))
+check(writes(doc, 1) == strace_writes("exit", "stdout"),
+      "exit: the writes on fd 1 equal strace's: %s / %s"
+      % (writes(doc, 1), strace_writes("exit", "stdout")))
 
 # 40 FILEs: the oldest (last in glibc's chain) and the newest are looked through.
 doc = load("many")

@@ -156,6 +156,7 @@ prog_run_read_streams(struct prog_run *r, pid_t pid, struct prog_run_pstreams *o
 		out->n = n;
 		for (size_t i = 0; i < n; i++) {
 			out->v[i].st = v[i];
+			out->v[i].name = prog_trace_stream_name(r->t, pid, v[i].addr, v[i].fd);
 			out->v[i].head_len = prog_stdio_head(pid, &v[i], out->v[i].head,
 			                                     sizeof out->v[i].head);
 		}
@@ -279,6 +280,7 @@ prog_run_apply(struct prog_run *r, const struct prog_step *ps, const struct prog
 		x = &v[0];
 	}
 	x->st = ps->stream;
+	x->name = prog_trace_stream_name(r->t, ps->pid, ps->file, ps->stream.fd);
 	x->head_len = ps->head_len < sizeof x->head ? ps->head_len : sizeof x->head;
 	memcpy(x->head, ps->head, x->head_len);
 }

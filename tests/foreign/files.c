@@ -7,6 +7,8 @@
  *     returns (exit flushes stdout). Prints "o=%p" to stderr.
  *   files many N OUT: fopen OUT.0 ... OUT.N-1 ("w"), all open at once; 10000 letters into the
  *     first (the oldest: the end of glibc's chain) and the last, then closes them all.
+ *   files exit: o = fdopen(1); "to o\n" into o, "to stdout\n" into stdout, and returns: exit()
+ *     flushes o (the newer: glibc's chain is newest first), then stdout, both on fd 1.
  *   files mem N OUT: fopen OUT, then N streams in memory (fmemopen: no fd, and in glibc's
  *     chain like any), then 10000 letters into OUT; closes OUT.
  * Exits 0, or 1 on a failure. */
@@ -49,6 +51,17 @@ files_stdout(void)
 		return 1;
 	fprintf(stderr, "o=%p\n", (void *)o);
 	return files_put(o, 10000) != 0 || files_put(stdout, 10000) != 0 || fflush(o) != 0;
+}
+
+/* stdout and a FILE of its own on fd 1, both left for exit() to flush. */
+static int
+files_exit(void)
+{
+	FILE *o = fdopen(1, "w");
+
+	if (o == NULL || fputs("to o\n", o) == EOF || fputs("to stdout\n", stdout) == EOF)
+		return 1;
+	return 0;
 }
 
 /* n FILEs open at once, the first and last written. */
@@ -97,6 +110,8 @@ main(int argc, char **argv)
 		return files_share(argv[2]);
 	if (argc == 2 && strcmp(argv[1], "stdout") == 0)
 		return files_stdout();
+	if (argc == 2 && strcmp(argv[1], "exit") == 0)
+		return files_exit();
 	if (argc == 4 && strcmp(argv[1], "many") == 0)
 		return files_many(atoi(argv[2]), argv[3]);
 	if (argc == 4 && strcmp(argv[1], "mem") == 0)
