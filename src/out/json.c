@@ -387,15 +387,6 @@ out_json_expects(struct transcript *t, const struct step_result *sr)
 	json_end_array(j);
 }
 
-/* A stream's name: stdin, stdout, stderr by its fd, else fp. */
-static const char *
-out_json_stream_name(int fd)
-{
-	static const char *const std[] = { "stdin", "stdout", "stderr" };
-
-	return fd >= 0 && fd <= 2 ? std[fd] : "fp";
-}
-
 /* Every stream of a program's process as its step left it (null: not readable). */
 static void
 out_json_streams(struct json *j, const struct prog_run_step *s)
@@ -413,7 +404,7 @@ out_json_streams(struct json *j, const struct prog_run_step *s)
 	for (size_t i = 0; i < s->n_streams; i++) {
 		const struct prog_run_stream *x = &s->streams[i];
 		json_begin_object(j, NULL);
-		json_string(j, "name", out_json_stream_name(x->st.fd));
+		json_string(j, "name", x->name != NULL ? x->name : "fp");
 		json_int(j, "fd", x->st.fd);
 		json_string(j, "mode", modes[x->st.mode]);
 		json_uint(j, "size", x->st.buf_size);

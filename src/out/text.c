@@ -325,7 +325,6 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 static void
 out_text_streams(FILE *f, const struct prog_run_step *s, bool own_shown)
 {
-	static const char *const std[] = { "stdin", "stdout", "stderr" };
 	const struct snap_stdio *own = &s->sr.after.stdio;
 	char q[300];
 
@@ -334,10 +333,12 @@ out_text_streams(FILE *f, const struct prog_run_step *s, bool own_shown)
 		        (own->pending > 0 ? own->pending : own->read_avail) > own->head_len ? "..." : "");
 	for (size_t i = 0; i < s->n_streams; i++) {
 		const struct prog_run_stream *x = &s->streams[i];
-		if (x->st.buf_size == 0 || (own_shown && own->open && x->st.fd == own->fd))
+		/* The step's own stream is on the stdio line (another FILE on its fd is not). */
+		if (x->st.buf_size == 0 || (own_shown && own->open && x->st.fd == own->fd &&
+		                            (s->ps.file == 0 || x->st.addr == s->ps.file)))
 			continue;
 		fprintf(f, "  FILE    %s on fd %d: %s, buffer %" PRIu64 " B, pending %" PRIu64 " B",
-		        x->st.fd >= 0 && x->st.fd <= 2 ? std[x->st.fd] : "fp", x->st.fd,
+		        x->name != NULL ? x->name : "fp", x->st.fd,
 		        x->st.mode == PROG_STREAM_UNBUFFERED ? "unbuffered" :
 		        x->st.mode == PROG_STREAM_LINE ? "line buffered" : "fully buffered",
 		        x->st.buf_size, x->st.pending);

@@ -231,7 +231,8 @@ prog_fold_flushed(struct prog_run *r, pid_t pid, struct prog_run_pstreams *v)
 
 /*
  * True if the program's own call e goes on the run of calls f: the same call on the same
- * fds; or a copy on a second pair of fds (splice through a pipe: file -> pipe, pipe -> file).
+ * fds (an unseen one of stdio's, on the same FILE's buffer); or a copy on a second pair of
+ * fds (splice through a pipe: file -> pipe, pipe -> file).
  */
 static bool
 prog_fold_joins(const struct prog_run_step *f, const struct prog_entry *e)
@@ -240,7 +241,8 @@ prog_fold_joins(const struct prog_run_step *f, const struct prog_entry *e)
 	const struct call_row *c;
 
 	if (f->ps.pid != e->pid || strcmp(f->ps.ev.call, e->call) != 0 || l->n == 0 ||
-	    (f->ps.ev.origin == EV_STDIO) != e->unseen)
+	    (f->ps.ev.origin == EV_STDIO) != e->unseen ||
+	    (e->unseen && f->ps.unseen_of.file != e->stream))
 		return false;
 	if (l->v[0].fd == e->fd && l->v[0].fd2 == e->fd2)
 		return true;
@@ -323,44 +325,85 @@ prog_fold_at_exit(struct prog_run *r, pid_t pid)
 }
 
 /*
+ * The stream of the streams before exit()'s flush (r->before_flush, newest first) that made
+ * the run of writes on fd from all.v[i] on, from *next on: glibc's _IO_flush_all flushes them
+ * in that order, each with output pending; *next goes past it. -1: none (the first with fd).
+ */
+static ssize_t
+prog_fold_exit_owner(const struct prog_run *r, int fd, size_t *next)
+{
+	const struct prog_run_pstreams *b = &r->before_flush;
+
+	for (size_t k = *next; k < b->n; k++)
+		if (b->v[k].st.fd == fd && b->v[k].st.pending > 0) {
+			*next = k + 1;
+			return (ssize_t)k;
+		}
+	for (size_t k = 0; k < b->n; k++)
+		if (b->v[k].st.fd == fd)
+			return (ssize_t)k;
+	return -1;
+}
+
+/*
  * exit()'s flush (ps, stopped at exit_group): a step per stream it wrote, each showing the
- * streams flushed so far as flushed and the others as they were before.
+ * streams flushed so far as flushed and the others as they were before. A stream's writes
+ * are the next ones on its fd up to what it had pending (two FILEs on one fd, stdout and an
+ * fdopen(1), each have theirs).
  */
 static void
 prog_fold_exit_flush(struct prog_run *r, struct prog_step *ps)
 {
 	struct event_list all = ps->calls;
 	struct prog_run_pstreams after = { 0 }, mix = { 0 };
-	size_t i = 0;
+	ssize_t *owner = all.n > 0 ? calloc(all.n, sizeof *owner) : NULL;   /* per call */
+	size_t next = 0;
 
 	memset(&ps->calls, 0, sizeof ps->calls);
 	prog_run_read_streams(r, ps->pid, &after);
 	prog_fold_flushed(r, ps->pid, &after);
-	while (i < all.n) {
+	/* Each call's stream: a run of calls on one fd, cut where its stream's pending ends. */
+	for (size_t i = 0; owner != NULL && i < all.n;) {
+		ssize_t k = prog_fold_exit_owner(r, all.v[i].fd, &next);
+		uint64_t want = k >= 0 ? r->before_flush.v[k].st.pending : 0, got = 0;
+		size_t j = i;
+
+		while (j < all.n && all.v[j].fd == all.v[i].fd) {
+			int64_t res = all.v[j].result;
+			owner[j++] = k;
+			if (k >= 0 && want > 0 && (res <= 0 || (got += (uint64_t)res) >= want))
+				break;
+		}
+		i = j;
+	}
+	for (size_t i = 0; i < all.n;) {
 		struct prog_run_step *s;
 		int fd = all.v[i].fd;
+		ssize_t k = owner != NULL ? owner[i] : -1;
 		size_t j = i;
 
 		ps->calls.source = EV_SRC_PTRACE;
-		while (j < all.n && all.v[j].fd == fd)
+		while (j < all.n && all.v[j].fd == fd && (owner == NULL || owner[j] == k))
 			event_list_add(&ps->calls, &all.v[j++]);
 		ps->stdio_fd = fd;
-		ps->file = 0;
-		for (size_t k = 0; k < r->before_flush.n; k++)
-			if (r->before_flush.v[k].st.fd == fd)
-				ps->file = r->before_flush.v[k].st.addr;
-		/* Streams on fds still to come are as before the flush. */
+		ps->file = k >= 0 ? r->before_flush.v[k].st.addr : 0;
+		ps->stream_name = ps->file != 0 ?
+		                  prog_trace_stream_name(r->t, ps->pid, ps->file, fd) : NULL;
+		/* The streams whose writes are still to come are as before the flush. */
 		mix = after;
 		mix.v = after.n ? malloc(after.n * sizeof *mix.v) : NULL;
-		for (size_t k = 0; mix.v != NULL && k < after.n; k++) {
-			mix.v[k] = after.v[k];
-			for (size_t m = j; m < all.n; m++)
-				if (all.v[m].fd == after.v[k].st.fd) {
+		for (size_t a = 0; mix.v != NULL && a < after.n; a++) {
+			mix.v[a] = after.v[a];
+			for (size_t m = j; m < all.n; m++) {
+				ssize_t o = owner != NULL ? owner[m] : -1;
+				if (o >= 0 ? r->before_flush.v[o].st.addr == after.v[a].st.addr :
+				    all.v[m].fd == after.v[a].st.fd) {
 					for (size_t b = 0; b < r->before_flush.n; b++)
-						if (r->before_flush.v[b].st.addr == after.v[k].st.addr)
-							mix.v[k] = r->before_flush.v[b];
+						if (r->before_flush.v[b].st.addr == after.v[a].st.addr)
+							mix.v[a] = r->before_flush.v[b];
 					break;
 				}
+			}
 		}
 		s = prog_fold_new_step(ps);
 		if (s == NULL) {
@@ -373,6 +416,7 @@ prog_fold_exit_flush(struct prog_run *r, struct prog_step *ps)
 		prog_run_push(r, s);
 		i = j;
 	}
+	free(owner);
 	event_list_clear(&all);
 	free(after.v);
 }

@@ -373,8 +373,9 @@ prog_tui_select(struct prog_tui *t, struct snapshot *sn)
 	memcpy(sn->stdio.head, v[si].head, v[si].head_len);
 	sn->stdio.head_len = v[si].head_len;
 	if (t->stream_sel >= 0 && t->status[0] == '\0')
-		snprintf(t->status, sizeof t->status, "stream %ld/%zu: fd %d, %s, buffer %" PRIu64
-		         " B, pending %" PRIu64 " B (s: next stream)", si + 1, ns, v[si].st.fd,
+		snprintf(t->status, sizeof t->status, "stream %ld/%zu: %s on fd %d, %s, buffer %"
+		         PRIu64 " B, pending %" PRIu64 " B (s: next stream)", si + 1, ns,
+		         v[si].name != NULL ? v[si].name : "fp", v[si].st.fd,
 		         v[si].st.mode == PROG_STREAM_UNBUFFERED ? "unbuffered" :
 		         v[si].st.mode == PROG_STREAM_LINE ? "line buffered" : "fully buffered",
 		         v[si].st.buf_size, v[si].st.pending);
