@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/fdio.h"
 #include "probe/wbwatch.h"
 
 /* The tracepoints, under a tracefs mount: a writeback of an inode begins, and ends. */
@@ -48,17 +49,12 @@ static long
 wbwatch_read_id(const char *path)
 {
 	char buf[32];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	long id;
 
-	if (fd < 0)
+	if (fdio_read_text(path, buf, sizeof buf) < 0)
 		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return strtol(buf, NULL, 10) > 0 ? strtol(buf, NULL, 10) : -1;
+	id = strtol(buf, NULL, 10);
+	return id > 0 ? id : -1;
 }
 
 /* The ids of the events under tracefs root into ids; 0, or -1 if one is missing. */
