@@ -155,6 +155,18 @@ START_TEST(test_program_long)
 }
 END_TEST
 
+/* Every line of p within 120 columns (a tab to the next multiple of 8), as fuzz-export wants. */
+static void
+assert_width(const struct program *p)
+{
+	for (size_t k = 0; k < p->n_lines; k++) {
+		size_t col = 0;
+		for (const char *c = p->lines[k]; *c != '\0'; c++)
+			col = *c == '\t' ? (col / 8 + 1) * 8 : col + 1;
+		ck_assert_msg(col <= 120, "line %zu is %zu columns: %s", k + 1, col, p->lines[k]);
+	}
+}
+
 /* Names of the longest kind a lesson may give (64 characters): every line of the program stays
  * within 120 columns (tabs to 8), as the fuzz target requires (it found a 128-column open). */
 START_TEST(test_program_long_names)
@@ -180,16 +192,51 @@ START_TEST(test_program_long_names)
 	              err != NULL ? err : "?");
 	p = program_new(s);
 	ck_assert_ptr_nonnull(p);
-	for (size_t k = 0; k < p->n_lines; k++) {
-		size_t col = 0;
-		for (const char *c = p->lines[k]; *c != '\0'; c++)
-			col = *c == '\t' ? (col / 8 + 1) * 8 : col + 1;
-		ck_assert_msg(col <= 120, "line %zu is %zu columns: %s", k + 1, col, p->lines[k]);
-	}
+	assert_width(p);
 	ck_assert(step_has(p, 0, b64) || step_has(p, 2, b64));
 	program_free(p);
 	scenario_free(s);
 	ctext_clear(&y);
+}
+END_TEST
+
+/*
+ * A named pair's names (15 letters, the most) come into a step's code after it is laid out:
+ * a text or a file name that ends a line's literal at any column keeps every line within 120
+ * columns (a write() of 64 bytes on the pair took 122, a pwrite() 136, an fopen() of a name
+ * of 62 letters 122).
+ */
+START_TEST(test_program_pair_names)
+{
+	for (int n = 1; n <= 70; n++) {
+		struct ctext y = { 0 };
+		struct scenario *s = NULL;
+		struct program *p;
+		char *err = NULL;
+
+		ctext_printf(&y, "title: t\nsteps:\n"
+		             "  - open: {flags: [O_RDWR, O_CREAT]}\n    as: abcdefghijklmno\n"
+		             "  - write: {text: %1$.*2$s}\n    on: abcdefghijklmno\n"
+		             "  - pwrite: {text: %1$.*2$s, offset: 1GiB}\n    on: abcdefghijklmno\n"
+		             "  - fdopen: {mode: r+}\n    on: abcdefghijklmno\n"
+		             "  - fputs: {text: %1$.*2$s}\n    on: abcdefghijklmno\n"
+		             "  - printf: {text: %1$.*2$s}\n    on: abcdefghijklmno\n"
+		             "  - fopen: {mode: r+, file: %1$.*3$s}\n    as: zbcdefghijklmno\n"
+		             "  - fileno: {}\n    on: zbcdefghijklmno\n"
+		             "  - write: {text: %1$.*2$s}\n    on: zbcdefghijklmno\n",
+		             "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", n,
+		             n < 64 ? n : 64);
+		ck_assert(!y.nomem);
+		ck_assert_msg(scenario_load_text("pair.yaml", ctext_str(&y), y.len, &s, &err) == 0,
+		              "%s", err != NULL ? err : "?");
+		p = program_new(s);
+		ck_assert_ptr_nonnull(p);
+		assert_width(p);
+		ck_assert(step_has(p, 1, "fd_abcdefghijklmno"));
+		program_free(p);
+		scenario_free(s);
+		ctext_clear(&y);
+	}
 }
 END_TEST
 
@@ -577,6 +624,7 @@ program_suite(void)
 	tcase_add_test(tc, test_pane_wraps_every_line);
 	tcase_add_test(tc, test_program_long);
 	tcase_add_test(tc, test_program_long_names);
+	tcase_add_test(tc, test_program_pair_names);
 	tcase_add_test(tc, test_pane_draw);
 	tcase_add_test(tc, test_pane_layout);
 	tcase_add_test(tc, test_ctext);

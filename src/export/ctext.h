@@ -13,6 +13,9 @@ struct ctext {
 	size_t len;
 	size_t cap;
 	bool nomem;     /* a write did not fit in memory: the text is incomplete */
+	size_t margin;  /* columns a line may still gain after it is written (longer names put
+	                 * in place of shorter ones): ctext_column and a literal's pieces leave
+	                 * room for them */
 };
 
 /* Append printf-style text (C we write ourselves: never a scenario's text). */
@@ -36,7 +39,8 @@ void ctext_literal(struct ctext *t, const char *s, int indent);
  */
 void ctext_comment(struct ctext *t, const char *s);
 
-/* The column the last line of t has reached (a tab to the next multiple of 8). */
+/* The column the last line of t has reached (a tab to the next multiple of 8), t's margin
+ * added. */
 size_t ctext_column(const struct ctext *t);
 
 /* The text so far (never NULL: "" before any write). */
