@@ -26,7 +26,8 @@ void ctext_printf(struct ctext *t, const char *fmt, ...) __attribute__((format(p
  * second of two '?' escaped (no trigraph can form with -std=c11), \n and \t by name, every
  * other control byte, DEL and every byte past ASCII as a three-digit octal escape (which no
  * following digit can lengthen). A long literal is split into pieces ("..." "..."), each
- * continued on a new line indented by indent tabs.
+ * continued on a new line indented by indent tabs; the first piece ends by column 100 of t's
+ * line (none of it there if too little fits: the literal then starts as "" and goes on).
  */
 void ctext_literal(struct ctext *t, const char *s, int indent);
 
