@@ -27,7 +27,8 @@ void ctext_printf(struct ctext *t, const char *fmt, ...) __attribute__((format(p
  * other control byte, DEL and every byte past ASCII as a three-digit octal escape (which no
  * following digit can lengthen). A long literal is split into pieces ("..." "..."), each
  * continued on a new line indented by indent tabs; the first piece ends by column 100 of t's
- * line (none of it there if too little fits: the literal then starts as "" and goes on).
+ * line (none of it there if too little fits: the literal then starts as "" and goes on), each
+ * piece t's margin sooner.
  */
 void ctext_literal(struct ctext *t, const char *s, int indent);
 
