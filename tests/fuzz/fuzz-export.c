@@ -609,7 +609,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 static const char *const fuzz_carrier[] = {
 	"title: \"T", "\"\nsource: \"S",
 	"\"\nsteps:\n  - open: {flags: [O_RDWR, O_CREAT]}\n  - write: {text: \"W",
-	"\"}\n  - pwrite: {text: \"P", "\", offset: 0}\n  - note: \"N",
+	"\"}\n  - pwrite: {text: \"P", "\", offset: 1GiB}\n  - note: \"N",
 	"\"\n  - fdopen: {mode: \"r+\"}\n  - fputs: {text: \"F", "\"}\n  - printf: {text: \"R",
 	/* A named pair of the longest name: its names come into the code after the layout. */
 	("\"}\n  - fclose: {}\n  - open: {flags: [O_RDWR, O_CREAT]}\n    as: pair_of_fifteen\n"
