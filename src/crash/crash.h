@@ -69,9 +69,11 @@ struct crash_half {
 	uint64_t device_writes, device_write_bytes, device_flushes;
 	/* power cut: of those writes, the ones no step of the lesson waited for (made between
 	 * steps, or during a step that does not wait for the device: a journal's timer,
-	 * writeback, another process's sync()); 0: the device held only what the lesson's own
-	 * waits (fsync, O_SYNC ...) put there, or what was there when it began */
-	uint64_t stray_writes;
+	 * writeback, another process's sync()); 0: the device held what was there when the
+	 * lesson began and what reached it during the steps that waited for it (fsync, O_SYNC
+	 * ...), waited_writes of them: the lesson's own, and whatever a journal's timer or
+	 * another process's sync() sent in the same moments (the device does not say whose) */
+	uint64_t stray_writes, waited_writes;
 	double ms;                     /* what observing this half cost */
 };
 

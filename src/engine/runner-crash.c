@@ -86,12 +86,14 @@ runner_crash_process(struct runner *r, const char *name, struct crash_half *out)
 
 /*
  * The power cut's writes no step waited for: those counted up to the last step's end, and
- * those between its end and the copy (both count from the lab's birth).
+ * those between its end and the copy (both count from the lab's birth); and those during the
+ * steps that waited.
  */
 static void
 runner_crash_stray(const struct runner *r, struct crash_half *p)
 {
 	p->stray_writes = r->stray_writes;
+	p->waited_writes = r->waited_writes;
 	if (r->dev_last.source == SNAP_SRC_NONE)
 		p->stray_writes = p->device_writes;
 	else if (p->device_writes > r->dev_last.writes &&

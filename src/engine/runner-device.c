@@ -36,9 +36,13 @@ runner_crash_account(struct runner *r, const struct snap_device *now, bool waite
 	if (now->source == SNAP_SRC_NONE)
 		return;
 	/* Requests that carried data: an empty flush puts nothing on the device. */
-	if (!waited && r->dev_last.source != SNAP_SRC_NONE && now->writes > r->dev_last.writes &&
-	    now->write_bytes > r->dev_last.write_bytes)
-		r->stray_writes += now->writes - r->dev_last.writes;
+	if (r->dev_last.source != SNAP_SRC_NONE && now->writes > r->dev_last.writes &&
+	    now->write_bytes > r->dev_last.write_bytes) {
+		if (waited)
+			r->waited_writes += now->writes - r->dev_last.writes;
+		else
+			r->stray_writes += now->writes - r->dev_last.writes;
+	}
 	r->dev_last = *now;
 }
 

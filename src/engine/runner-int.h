@@ -54,9 +54,10 @@ struct runner {
 	double used;                 /* seconds spent before the current step */
 	struct timespec busy;        /* when the current step (or runner_new) began */
 	/* What reached the crash lab's device (engine/runner-device.c): its counters when the
-	 * last step ended, and the writes no step waited for since the lesson began. */
+	 * last step ended, the writes no step waited for since the lesson began, and those
+	 * during steps that waited for it. */
 	struct snap_device dev_last;
-	uint64_t stray_writes;
+	uint64_t stray_writes, waited_writes;
 	struct timespec step_end;    /* when the last step (not a crash step) ended */
 };
 

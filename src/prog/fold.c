@@ -231,7 +231,8 @@ prog_fold_flushed(struct prog_run *r, pid_t pid, struct prog_run_pstreams *v)
 
 /*
  * True if the program's own call e goes on the run of calls f: the same call on the same
- * fds; or a copy on a second pair of fds (splice through a pipe: file -> pipe, pipe -> file).
+ * fds (an unseen one of stdio's, on the same FILE's buffer); or a copy on a second pair of
+ * fds (splice through a pipe: file -> pipe, pipe -> file).
  */
 static bool
 prog_fold_joins(const struct prog_run_step *f, const struct prog_entry *e)
@@ -240,7 +241,8 @@ prog_fold_joins(const struct prog_run_step *f, const struct prog_entry *e)
 	const struct call_row *c;
 
 	if (f->ps.pid != e->pid || strcmp(f->ps.ev.call, e->call) != 0 || l->n == 0 ||
-	    (f->ps.ev.origin == EV_STDIO) != e->unseen)
+	    (f->ps.ev.origin == EV_STDIO) != e->unseen ||
+	    (e->unseen && f->ps.unseen_of.file != e->stream))
 		return false;
 	if (l->v[0].fd == e->fd && l->v[0].fd2 == e->fd2)
 		return true;
@@ -349,6 +351,8 @@ prog_fold_exit_flush(struct prog_run *r, struct prog_step *ps)
 		for (size_t k = 0; k < r->before_flush.n; k++)
 			if (r->before_flush.v[k].st.fd == fd)
 				ps->file = r->before_flush.v[k].st.addr;
+		ps->stream_name = ps->file != 0 ?
+		                  prog_trace_stream_name(r->t, ps->pid, ps->file, fd) : NULL;
 		/* Streams on fds still to come are as before the flush. */
 		mix = after;
 		mix.v = after.n ? malloc(after.n * sizeof *mix.v) : NULL;

@@ -15,13 +15,12 @@
 #include "trace/calls.h"
 #include "trace/decode.h"
 
-/* A stream as the program names it: stdin, stdout, stderr by their fd, else "fp". */
+/* A stream as the program names it: stdin, stdout, stderr when it is the FILE the C library
+ * made for it (else by its fd, when that cannot be told), else "fp". */
 static const char *
 prog_format_stream(const struct prog_step *s)
 {
-	static const char *const std[] = { "stdin", "stdout", "stderr" };
-
-	return s->stdio_fd >= 0 && s->stdio_fd <= 2 ? std[s->stdio_fd] : "fp";
+	return s->stream_name != NULL ? s->stream_name : prog_stdio_name(NULL, 0, s->stdio_fd);
 }
 
 /* A character as C writes it ('a', '\n', '\x01'), or EOF, into buf. */

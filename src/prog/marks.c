@@ -129,6 +129,7 @@ marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call
 	marks_clean(&l->c);
 	l->pid = p->pid;
 	l->now = false;
+	l->name = prog_stdio_name(p->stdio, l->c.file, l->c.fd);
 	l->calls = (struct event_list){ .source = EV_SRC_PTRACE };
 	if (prog_marks_base(l->c.id) == PROG_MARK_FUNC_fclose && l->c.seq == p->cur_seq) {
 		l->dev = p->mark_dev;
@@ -270,29 +271,41 @@ bool
 prog_marks_unseen(struct pt_proc *p, const struct call_row *c, struct peek *m, uint64_t sp)
 {
 	const uint64_t *a = p->stop.args;
-	uint64_t iov[2] = { 0, 0 };
+	uint64_t iov[2] = { 0, 0 }, len;
 	int fd = c->fd >= 0 ? (int)a[(int)c->fd] : -1;
+	enum prog_stdio_hold h;
 
-	p->unseen_file = p->unseen_buf = 0;
+	memset(&p->unseen_of, 0, sizeof p->unseen_of);
+	p->unseen_buf = 0;
+	p->unchecked = false;
 	if (p->in_stdio || p->loader || !p->regular || fd != p->file_fd ||
 	    (c->flags & (CALL_READ2 | CALL_WRITE2)))
 		return false;
 	switch (p->stop.nr) {
 	case SYS_read: case SYS_pread64: case SYS_write: case SYS_pwrite64:
 		p->unseen_buf = a[1];
-		return prog_stdio_holds(p->stdio, fd, a[1], a[2], &p->unseen_file);
+		len = a[2];
+		break;
 	case SYS_fstat: case SYS_newfstatat:
-		/* Its stat of a stream's file, to size the buffer it allocates. */
-		return prog_stdio_allocating(p->stdio, sp);
+		/* Its stat of a stream's file, to size the buffer it allocates: for the stream
+		 * on fd with none yet, when only one has none. */
+		if (!prog_stdio_allocating(p->stdio, sp))
+			return false;
+		prog_stdio_unallocated(p->stdio, fd, &p->unseen_of);
+		return true;
 	case SYS_writev: case SYS_pwritev:
 		/* Its first buffer. */
 		if (a[2] < 1 || !peek_read(m, a[1], iov, sizeof iov))
 			return false;
 		p->unseen_buf = iov[0];
-		return prog_stdio_holds(p->stdio, fd, iov[0], iov[1], &p->unseen_file);
+		len = iov[1];
+		break;
 	default:
 		return false;
 	}
+	h = prog_stdio_holds(p->stdio, fd, p->unseen_buf, len, &p->unseen_of);
+	p->unchecked = h == PROG_STDIO_TOO_MANY;
+	return h == PROG_STDIO_HELD;
 }
 
 /* A marker: the thread's state's address, a full log, a call's end, exit()'s flush. True
@@ -362,6 +375,7 @@ void
 prog_marks_logged_step(const struct pt_logged *l, struct prog_step *out)
 {
 	marks_step(l->pid, &l->c, out);
+	out->stream_name = l->name;
 	out->logged = !l->now;
 	out->dev = l->dev;
 	out->ino = l->ino;

@@ -14,7 +14,7 @@
 /* The program's output is kept in files of the scratch dir; this much of each is shown. */
 #define PROG_RUN_OUTPUT_MAX 65536
 
-/* Streams read per step. */
+/* Streams read per step without a malloc (more are read in one). */
 #define PROG_RUN_STREAMS 32
 
 /* Stdio folds open at once (one per stream and function). */

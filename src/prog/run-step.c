@@ -131,26 +131,37 @@ prog_run_probe(struct prog_run *r, struct prog_run_file *f, pid_t pid, struct sn
 void
 prog_run_read_streams(struct prog_run *r, pid_t pid, struct prog_run_pstreams *out)
 {
-	struct prog_stream v[PROG_RUN_STREAMS];
+	struct prog_stream few[PROG_RUN_STREAMS], *v = few;
 	const char *why = NULL;
-	size_t n = 0;
-	int rc = prog_trace_stdio(r->t, pid, v, PROG_RUN_STREAMS, &n, &why);
+	size_t n = 0, room = PROG_RUN_STREAMS;
+	int rc = prog_trace_stdio(r->t, pid, v, room, &n, &why);
 
+	/* More than a few: every one (up to PROG_STDIO_CHAIN_MAX), read again. */
+	if (rc == PROG_STDIO_OK && n > room && (v = calloc(n, sizeof *v)) != NULL) {
+		room = n;
+		rc = prog_trace_stdio(r->t, pid, v, room, &n, &why);
+	}
+	if (v == NULL)
+		v = few;
 	free(out->v);
 	memset(out, 0, sizeof *out);
 	out->pid = pid;
 	if (rc == PROG_STDIO_HIDDEN && why != NULL)
 		r->stdio_note = why;
-	if (rc != PROG_STDIO_OK)
-		return;
-	out->known = true;
-	if (n == 0 || (out->v = calloc(n, sizeof *out->v)) == NULL)
-		return;
-	out->n = n;
-	for (size_t i = 0; i < n; i++) {
-		out->v[i].st = v[i];
-		out->v[i].head_len = prog_stdio_head(pid, &v[i], out->v[i].head, sizeof out->v[i].head);
+	if (n > room)
+		n = room;
+	if (rc == PROG_STDIO_OK)
+		out->known = true;
+	if (rc == PROG_STDIO_OK && n > 0 && (out->v = calloc(n, sizeof *out->v)) != NULL) {
+		out->n = n;
+		for (size_t i = 0; i < n; i++) {
+			out->v[i].st = v[i];
+			out->v[i].head_len = prog_stdio_head(pid, &v[i], out->v[i].head,
+			                                     sizeof out->v[i].head);
+		}
 	}
+	if (v != few)
+		free(v);
 }
 
 static void prog_run_set_streams(struct prog_run_step *s, const struct prog_run_pstreams *ps);
@@ -221,10 +232,11 @@ prog_run_unseen_io(struct prog_run *r, const struct prog_step *ps)
 {
 	struct prog_run_pstreams *l;
 
-	if (ps->unseen_file == 0 || ps->ev.result <= 0 || (l = prog_run_live(r, ps->pid)) == NULL)
+	if (ps->unseen_of.file == 0 || ps->ev.result <= 0 ||
+	    (l = prog_run_live(r, ps->pid)) == NULL)
 		return;
 	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].st.addr == ps->unseen_file) {
+		if (l->v[i].st.addr == ps->unseen_of.file) {
 			struct prog_run_stream *x = &l->v[i];
 			prog_stdio_after_io(&x->st, event_is_write(&ps->ev), ps->unseen_buf,
 			                    (uint64_t)ps->ev.result);
@@ -327,6 +339,11 @@ prog_run_is_disk(const struct event *e, const struct snap_fd *fd)
 /* What an io_uring's program is told. */
 #define PROG_RUN_URING "this program submits I/O through io_uring: calls not observable"
 
+/* What a program with more streams than are looked through is told (prog_stdio_holds). */
+#define PROG_RUN_MANY "this program has more than 4096 FILEs open at once: its reads and " \
+	"writes are not looked through for stdio's (a flush from putc_unlocked is shown as its own)"
+_Static_assert(PROG_STDIO_CHAIN_MAX == 4096, "PROG_RUN_MANY names PROG_STDIO_CHAIN_MAX");
+
 /* True if the call step made a way to do I/O that no tracer sees (io_uring_setup). */
 static bool
 prog_run_unseen(const struct prog_step *p)
@@ -410,25 +427,39 @@ prog_run_fold_text(struct prog_run_step *s, const char *one)
 /*
  * What a student reads of a system call stdio made from a call the shim cannot see (the
  * tracer found its bytes in a stream's buffer), after the call: "write(3, 4096) x 2: 8192 B,
- * each = 4096; stdio flushing fp's buffer, from code iobufviz cannot see (...)". The one
- * place it is worded.
+ * each = 4096; stdio flushing fp's buffer, from code iobufviz cannot see (...)". The stream
+ * is the FILE whose buffer held the bytes: stdin, stdout, stderr when it is the one libc
+ * made for it, else fp, with its address when another FILE shares its fd ("fp's
+ * buffer (FILE* 0x5612..., one of 2 on fd 1)": an fdopen(1) beside stdout). Its fstat, before
+ * there is a buffer, is for the one stream on its fd with none yet ("a new buffer, for one of
+ * the 2 FILEs on fd 1 that have none" when several have none). The one place it is worded.
  */
 static void
 prog_run_unseen_text(struct prog_run_step *s)
 {
 	const struct event *e = &s->ps.ev;
-	const char *fp = e->fd == 0 ? "stdin" : e->fd == 1 ? "stdout" : e->fd == 2 ? "stderr" : "fp";
+	const struct prog_stdio_owner *o = &s->ps.unseen_of;
+	const char *fp = o->file != 0 && o->name != NULL ? o->name : prog_stdio_name(NULL, 0, e->fd);
 	size_t at = strlen(s->text);
 	bool rd = event_is_read(e), wr = event_is_write(e);
+	char whose[120];
 
 	if (s->ps.kind != PROG_STEP_CALL || e->origin != EV_STDIO)
 		return;
+	if (o->file == 0 && o->others > 0)
+		snprintf(whose, sizeof whose, "a new buffer, for one of the %u FILEs on fd %d that "
+		         "have none", o->others + 1, e->fd);
+	else if (o->file != 0 && strcmp(fp, "fp") == 0 && o->others > 0)
+		snprintf(whose, sizeof whose, "fp's %sbuffer (FILE* %#" PRIx64 ", one of %u on fd %d)",
+		         rd || wr ? "" : "new ", o->file, o->others + 1, e->fd);
+	else
+		snprintf(whose, sizeof whose, "%s's %sbuffer", fp, rd || wr ? "" : "new ");
 	/* After a fold's own colon ("x 2: 8192 B, each = 4096"), a semicolon. */
-	text_cat(s->text, sizeof s->text, &at, "%s stdio %s %s's %sbuffer, from code iobufviz "
-	         "cannot see (a macro such as %s, an inlined call, or the C library's own use "
-	         "of stdio)", strchr(s->text, ':') != NULL ? ";" : ":", rd ? "refilling" : wr ? "flushing" : "asking the block size to size",
-	         fp, rd || wr ? "" : "new ", rd ? "getc_unlocked" : wr ? "putc_unlocked" :
-	         "putc_unlocked or getc_unlocked");
+	text_cat(s->text, sizeof s->text, &at, "%s stdio %s %s, from code iobufviz cannot see (a "
+	         "macro such as %s, an inlined call, or the C library's own use of stdio)",
+	         strchr(s->text, ':') != NULL ? ";" : ":",
+	         rd ? "refilling" : wr ? "flushing" : "asking the block size to size", whose,
+	         rd ? "getc_unlocked" : wr ? "putc_unlocked" : "putc_unlocked or getc_unlocked");
 }
 
 /* The step's line: the call as the program wrote it, a fold's count, the calls it made. */
@@ -448,7 +479,8 @@ prog_run_text(struct prog_run_step *s)
 		return;
 	}
 	if (s->ps.kind == PROG_STEP_STDIO && s->ps.func_id == PROG_MARK_EXIT_ID) {
-		const char *fp = s->ps.stdio_fd == 1 ? "stdout" : s->ps.stdio_fd == 2 ? "stderr" : "fp";
+		const char *fp = s->ps.stream_name != NULL ? s->ps.stream_name :
+		                 prog_stdio_name(NULL, 0, s->ps.stdio_fd);
 		at = (size_t)snprintf(s->text, sizeof s->text, "[%d] exit() flushes %s: ",
 		                      (int)s->ps.pid, fp);
 	} else if (s->count > 1) {
@@ -518,9 +550,10 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 	case PROG_STEP_CALL:
 		sr->ret = p->ev.result;
 		sr->err = p->ev.err;
-		if (prog_run_unseen(p)) {
-			snprintf(sr->note, sizeof sr->note, "%s", PROG_RUN_URING);
-			r->unseen_note = PROG_RUN_URING;
+		if (prog_run_unseen(p) || p->unchecked) {
+			const char *why = p->unchecked ? PROG_RUN_MANY : PROG_RUN_URING;
+			snprintf(sr->note, sizeof sr->note, "%s", why);
+			r->unseen_note = why;
 		}
 		/* The fd of its file (a copy's may be its second; an open's is its result). */
 		tfd = p->file_fd >= 0 ? p->file_fd : p->ev.fd;

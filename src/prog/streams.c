@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/fdio.h"
+#include "base/grow.h"
 #include "prog/mark.h"
 #include "prog/streams.h"
 
@@ -38,11 +39,8 @@
 #define PS_LINE_BUF        0x0200u
 #define PS_CURRENTLY_PUTTING PROG_MARK_IO_CURRENTLY_PUTTING
 
-/* At most this many streams are walked (a corrupt chain must not loop forever). */
-#define PS_MAX_CHAIN 4096
-
-/* Streams whose addresses are kept, so that prog_stdio_holds checks the chain in one read. */
-#define PS_KEPT 32
+/* The kept chain is read back this many pieces to a process_vm_readv (within IOV_MAX). */
+#define PS_IOV 64
 
 static const char prog_stdio_hidden[] = "stdio: not visible (static / not glibc), only system calls";
 static const char prog_stdio_not_yet[] = "stdio: libc not loaded yet";
@@ -54,9 +52,14 @@ struct prog_stdio {
 	uint64_t list_all;        /* address of the variable _IO_list_all */
 	/* Where _IO_file_doallocate's code is, and _IO_file_stat's ([lo, hi); 0, 0: unknown). */
 	uint64_t alloc[2][2];
-	/* The chain as last walked by prog_stdio_holds (n_kept > PS_KEPT: too long to keep). */
-	uint64_t kept[PS_KEPT];
-	size_t n_kept;
+	/* The FILEs libc made for stdin, stdout, stderr (0: not found). */
+	uint64_t std_file[3];
+	/* The chain as last walked by prog_stdio_holds: its FILE*s and the FILEs read (room for
+	 * cap_kept; kept false: to walk again). */
+	uint64_t *kept;
+	struct _IO_FILE *v;
+	size_t n_kept, cap_kept;
+	bool is_kept;
 };
 
 /* Copy len bytes at addr of process pid into buf. 0, or -1 with errno (EFAULT if short). */
@@ -196,9 +199,11 @@ prog_stdio_find(struct prog_stdio *s)
 {
 	/* The two first are needed; the others say where stdio allocates a buffer. */
 	static const char *const names[] = { "_IO_list_all", "gnu_get_libc_version",
-	                                     "_IO_file_doallocate", "_IO_file_stat" };
+	                                     "_IO_file_doallocate", "_IO_file_stat",
+	                                     "_IO_2_1_stdin_", "_IO_2_1_stdout_",
+	                                     "_IO_2_1_stderr_" };
 	char maps[64], line[PATH_MAX + 128], path[PATH_MAX + 32];
-	uint64_t start = 0, values[4][2], base;
+	uint64_t start = 0, values[7][2], base;
 	bool interp = false, libc = false, any = false;
 	FILE *f;
 
@@ -234,7 +239,7 @@ prog_stdio_find(struct prog_stdio *s)
 		s->state = interp || !any ? PROG_STDIO_NOT_YET : PROG_STDIO_HIDDEN;
 		return;
 	}
-	if (prog_stdio_elf(path, names, values, 4, 2, &base) != 0) {
+	if (prog_stdio_elf(path, names, values, 7, 2, &base) != 0) {
 		s->state = PROG_STDIO_HIDDEN;     /* musl, or a libc we cannot read */
 		return;
 	}
@@ -243,6 +248,8 @@ prog_stdio_find(struct prog_stdio *s)
 		s->alloc[i][0] = values[2 + i][1] > 0 ? start - base + values[2 + i][0] : 0;
 		s->alloc[i][1] = s->alloc[i][0] + values[2 + i][1];
 	}
+	for (int i = 0; i < 3; i++)
+		s->std_file[i] = values[4 + i][0] != 0 ? start - base + values[4 + i][0] : 0;
 	s->state = PROG_STDIO_OK;
 }
 
@@ -265,7 +272,7 @@ prog_stdio_reset(struct prog_stdio *s)
 {
 	s->state = PROG_STDIO_NOT_YET;
 	s->list_all = 0;
-	s->n_kept = 0;
+	s->is_kept = false;
 }
 
 /* A pointer of the tracee as a number (it points into the tracee, never into us). */
@@ -393,78 +400,159 @@ prog_stdio_scan(struct prog_stdio *s, struct prog_stream *v, size_t max, size_t 
 	}
 	if (prog_stdio_peek(s->pid, s->list_all, &addr, sizeof addr) != 0)
 		return PROG_STDIO_ERROR;
-	for (int i = 0; addr != 0 && i < PS_MAX_CHAIN; i++) {
+	for (; addr != 0 && *n < PROG_STDIO_CHAIN_MAX; (*n)++) {
 		struct _IO_FILE fp;
 
 		if (prog_stdio_peek(s->pid, addr, &fp, sizeof fp) != 0)
 			return PROG_STDIO_ERROR;
 		if (*n < max)
-			prog_stdio_decode(&fp, addr, &v[(*n)++]);
+			prog_stdio_decode(&fp, addr, &v[*n]);
 		addr = prog_stdio_addr(fp._chain);
 	}
 	return PROG_STDIO_OK;
 }
 
-/* Read the chain of s into v (at most PS_KEPT): in one read if it is still the one kept (its
- * head and every link as they were), else walked again and kept. Streams read, or -1 (too
- * many to keep, or unreadable). */
-static long
-prog_stdio_chain(struct prog_stdio *s, struct _IO_FILE *v)
+/* Read the head of s's chain into *head and the streams kept into s->v, PS_IOV to a read.
+ * 0, or -1. */
+static int
+prog_stdio_reread(struct prog_stdio *s, uint64_t *head)
 {
-	struct iovec local[PS_KEPT + 1], remote[PS_KEPT + 1];
-	size_t n = s->n_kept;
-	uint64_t head;
-	bool same = n <= PS_KEPT;
+	struct iovec local[PS_IOV], remote[PS_IOV];
+	size_t i = 0, k = 1, want = sizeof *head;
 
-	local[0] = (struct iovec){ &head, sizeof head };
-	remote[0] = (struct iovec){ (void *)(uintptr_t)s->list_all, sizeof head };
-	for (size_t i = 0; same && i < n; i++) {
-		local[i + 1] = (struct iovec){ &v[i], sizeof v[i] };
-		remote[i + 1] = (struct iovec){ (void *)(uintptr_t)s->kept[i], sizeof v[i] };
+	local[0] = (struct iovec){ head, sizeof *head };
+	remote[0] = (struct iovec){ (void *)(uintptr_t)s->list_all, sizeof *head };
+	for (;;) {
+		for (; k < PS_IOV && i < s->n_kept; k++, i++) {
+			local[k] = (struct iovec){ &s->v[i], sizeof s->v[i] };
+			remote[k] = (struct iovec){ (void *)(uintptr_t)s->kept[i], sizeof s->v[i] };
+			want += sizeof s->v[i];
+		}
+		if (process_vm_readv(s->pid, local, k, remote, k, 0) != (ssize_t)want)
+			return -1;
+		if (i == s->n_kept)
+			return 0;
+		k = 0;
+		want = 0;
 	}
-	if (same && process_vm_readv(s->pid, local, n + 1, remote, n + 1, 0) ==
-	    (ssize_t)(sizeof head + n * sizeof *v)) {
-		same = head == (n > 0 ? s->kept[0] : 0);
-		for (size_t i = 0; same && i < n; i++)
-			same = ((unsigned)v[i]._flags & PS_MAGIC_MASK) == PS_MAGIC &&
-			       prog_stdio_addr(v[i]._chain) == (i + 1 < n ? s->kept[i + 1] : 0);
+}
+
+/* Read the chain of s into s->v: read back if it is still the one kept (its head and every
+ * link as they were), else walked again and kept. Streams read; -1: unreadable; -2: longer
+ * than PROG_STDIO_CHAIN_MAX (or a loop), not kept. */
+static long
+prog_stdio_chain(struct prog_stdio *s)
+{
+	uint64_t head;
+	size_t n;
+
+	if (s->is_kept && prog_stdio_reread(s, &head) == 0) {
+		bool same = head == (s->n_kept > 0 ? s->kept[0] : 0);
+		for (size_t i = 0; same && i < s->n_kept; i++)
+			same = ((unsigned)s->v[i]._flags & PS_MAGIC_MASK) == PS_MAGIC &&
+			       prog_stdio_addr(s->v[i]._chain) ==
+			       (i + 1 < s->n_kept ? s->kept[i + 1] : 0);
 		if (same)
-			return (long)n;
+			return (long)s->n_kept;
 	}
 	/* Changed (a stream opened or closed): walk it again. */
+	s->is_kept = false;
 	if (prog_stdio_peek(s->pid, s->list_all, &head, sizeof head) != 0)
 		return -1;
 	for (n = 0; head != 0; n++) {
-		if (n == PS_KEPT || prog_stdio_peek(s->pid, head, &v[n], sizeof v[n]) != 0) {
-			s->n_kept = PS_KEPT + 1;
-			return -1;
+		if (n == PROG_STDIO_CHAIN_MAX)
+			return -2;
+		if (n == s->cap_kept) {
+			size_t cap = s->cap_kept, cap2 = cap;
+			uint64_t *k = grow(s->kept, &cap, n, sizeof *k, 32);
+			struct _IO_FILE *v;
+			if (k == NULL)
+				return -1;
+			s->kept = k;
+			if ((v = grow(s->v, &cap2, n, sizeof *v, 32)) == NULL)
+				return -1;
+			s->v = v;
+			s->cap_kept = cap;
 		}
+		if (prog_stdio_peek(s->pid, head, &s->v[n], sizeof s->v[n]) != 0)
+			return -1;
 		s->kept[n] = head;
-		head = prog_stdio_addr(v[n]._chain);
+		head = prog_stdio_addr(s->v[n]._chain);
 	}
 	s->n_kept = n;
+	s->is_kept = true;
 	return (long)n;
 }
 
-/* The stream on fd whose buffer holds [addr, addr + len). */
-bool
-prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len, uint64_t *file)
+/* The stream on fd whose buffer holds [addr, addr + len), and which of stdin, stdout and
+ * stderr it is. */
+enum prog_stdio_hold
+prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len,
+                 struct prog_stdio_owner *out)
 {
-	struct _IO_FILE v[PS_KEPT];
 	long n;
 
+	memset(out, 0, sizeof *out);
 	if (s->state == PROG_STDIO_NOT_YET)
 		prog_stdio_find(s);
-	if (s->state != PROG_STDIO_OK || addr == 0 || (n = prog_stdio_chain(s, v)) < 0)
-		return false;
+	if (s->state != PROG_STDIO_OK || addr == 0 || (n = prog_stdio_chain(s)) == -1)
+		return PROG_STDIO_NOT_HELD;
+	if (n < 0)
+		return PROG_STDIO_TOO_MANY;
 	for (long i = 0; i < n; i++) {
-		uint64_t base = prog_stdio_addr(v[i]._IO_buf_base), end = prog_stdio_addr(v[i]._IO_buf_end);
-		if (v[i]._fileno == fd && base != 0 && addr >= base && addr < end && len <= end - addr) {
-			*file = s->kept[i];
-			return true;
-		}
+		const struct _IO_FILE *f = &s->v[i];
+		uint64_t base = prog_stdio_addr(f->_IO_buf_base), end = prog_stdio_addr(f->_IO_buf_end);
+		if (f->_fileno == fd && base != 0 && addr >= base && addr < end && len <= end - addr)
+			out->file = s->kept[i];
 	}
-	return false;
+	if (out->file == 0)
+		return PROG_STDIO_NOT_HELD;
+	for (long i = 0; i < n; i++)
+		out->others += s->v[i]._fileno == fd && s->kept[i] != out->file;
+	out->name = prog_stdio_name(s, out->file, fd);
+	return PROG_STDIO_HELD;
+}
+
+/* The stream on fd with no buffer yet, when only one. */
+bool
+prog_stdio_unallocated(struct prog_stdio *s, int fd, struct prog_stdio_owner *out)
+{
+	unsigned found = 0;
+	long n;
+
+	memset(out, 0, sizeof *out);
+	if (s->state != PROG_STDIO_OK || (n = prog_stdio_chain(s)) < 0)
+		return false;
+	for (long i = 0; i < n; i++)
+		if (s->v[i]._fileno == fd && s->v[i]._IO_buf_base == NULL && found++ == 0)
+			out->file = s->kept[i];
+	if (found != 1) {
+		out->file = 0;
+		out->others = found > 1 ? found - 1 : 0;
+		return false;
+	}
+	for (long i = 0; i < n; i++)
+		out->others += s->v[i]._fileno == fd && s->kept[i] != out->file;
+	out->name = prog_stdio_name(s, out->file, fd);
+	return true;
+}
+
+/* A stream's name: by the FILEs libc made, when found. */
+const char *
+prog_stdio_name(struct prog_stdio *s, uint64_t file, int fd)
+{
+	static const char *const std[] = { "stdin", "stdout", "stderr" };
+
+	if (s != NULL && s->state == PROG_STDIO_NOT_YET)
+		prog_stdio_find(s);
+	if (s != NULL && s->state == PROG_STDIO_OK &&
+	    (s->std_file[0] | s->std_file[1] | s->std_file[2]) != 0) {
+		for (int i = 0; i < 3; i++)
+			if (file != 0 && file == s->std_file[i])
+				return std[i];
+		return "fp";
+	}
+	return fd >= 0 && fd <= 2 ? std[fd] : "fp";
 }
 
 /* Whether s's thread, at sp, is in stdio's allocation of a buffer: it returns into
@@ -489,5 +577,9 @@ prog_stdio_allocating(struct prog_stdio *s, uint64_t sp)
 void
 prog_stdio_free(struct prog_stdio *s)
 {
+	if (s != NULL) {
+		free(s->kept);
+		free(s->v);
+	}
 	free(s);
 }

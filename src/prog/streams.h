@@ -48,7 +48,8 @@ void prog_stdio_reset(struct prog_stdio *s);
 
 /*
  * Walk _IO_list_all's chain into v (at most max, newest first as glibc keeps them), *n
- * streams. On HIDDEN or NOT_YET, *why (static storage) says why, e.g. "stdio: not
+ * streams in the chain (more than max: call again with room for *n; at most
+ * PROG_STDIO_CHAIN_MAX). On HIDDEN or NOT_YET, *why (static storage) says why, e.g. "stdio: not
  * visible (static / not glibc), only system calls".
  */
 int prog_stdio_scan(struct prog_stdio *s, struct prog_stream *v, size_t max, size_t *n,
@@ -65,12 +66,35 @@ int prog_stdio_read(pid_t pid, uint64_t addr, struct prog_stream *out);
  * input, into buf. Their number, 0 if none or unreadable. */
 size_t prog_stdio_head(pid_t pid, const struct prog_stream *st, void *buf, size_t max);
 
+/* The stream whose buffer prog_stdio_holds found, as a student can name it. */
+struct prog_stdio_owner {
+	uint64_t file;            /* its FILE* (0: none) */
+	const char *name;         /* as the program names it (prog_stdio_name) */
+	unsigned others;          /* the process's other streams on its fd (two fdopen of one fd,
+	                             or stdout and an fdopen(1)) */
+};
+
+/* At most this many streams of a process are walked (a corrupt chain must not loop for
+ * ever); past it, prog_stdio_holds says PROG_STDIO_TOO_MANY. */
+#define PROG_STDIO_CHAIN_MAX 4096
+
+/* What prog_stdio_holds found. */
+enum prog_stdio_hold { PROG_STDIO_NOT_HELD, PROG_STDIO_HELD, PROG_STDIO_TOO_MANY };
+
 /*
- * True if a stream of s's process on fd has a buffer that holds [addr, addr + len): a system
+ * Whether a stream of s's process on fd has a buffer that holds [addr, addr + len): a system
  * call on those bytes is stdio's, whatever function (or macro: putc_unlocked) led to it;
- * *file is that FILE*. The chain is kept between calls: checked again in one read.
+ * *out is that stream (HELD). TOO_MANY: the process has more than PROG_STDIO_CHAIN_MAX
+ * streams (or its chain is broken), which are not looked through. The chain is kept between
+ * calls: checked again in one read.
  */
-bool prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len, uint64_t *file);
+enum prog_stdio_hold prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len,
+                                      struct prog_stdio_owner *out);
+
+/* The one stream of s's process on fd that has no buffer yet, into *out (the one stdio's
+ * fstat sizes a buffer for). False when none or several (out->file 0; several: others is
+ * how many but one). */
+bool prog_stdio_unallocated(struct prog_stdio *s, int fd, struct prog_stdio_owner *out);
 
 /*
  * True if s's thread, stopped at an fstat with stack pointer sp, makes it
@@ -78,6 +102,11 @@ bool prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len,
  * its return address is there. False when not, or when this glibc cannot say.
  */
 bool prog_stdio_allocating(struct prog_stdio *s, uint64_t sp);
+
+/* The FILE file on fd as a program names it: "stdin", "stdout", "stderr" when it is the one
+ * libc made for that stream, else "fp"; by fd when s cannot tell (static, not glibc).
+ * Static storage. */
+const char *prog_stdio_name(struct prog_stdio *s, uint64_t file, int fd);
 
 /* Free s. NULL is fine. */
 void prog_stdio_free(struct prog_stdio *s);

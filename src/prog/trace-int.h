@@ -36,7 +36,10 @@ struct pt_proc {
 	bool in_stdio;            /* the call is a stdio call's (or exit()'s flush's) */
 	bool unseen;              /* not that, but on a stream's buffer (prog_stdio_holds): stdio's,
 	                             from a call the shim cannot see (putc_unlocked, a macro) */
-	uint64_t unseen_file, unseen_buf;   /* that stream, and where in its buffer (or 0, 0) */
+	struct prog_stdio_owner unseen_of;  /* that stream (its file 0: none) */
+	uint64_t unseen_buf;      /* where in its buffer the call's bytes begin */
+	bool unchecked;           /* the call was not looked at so: its process has more streams
+	                             than PROG_STDIO_CHAIN_MAX */
 	bool loader;              /* the call is the dynamic loader's (made from its code) */
 	/* Where the dynamic loader's code is (found at the first stop after an exec). */
 	bool ld_known;
@@ -67,6 +70,7 @@ struct pt_logged {
 	ino_t ino;
 	bool now;                 /* its thread is stopped right after it (PROG_MARK_AFTER) */
 	struct event_list calls;  /* the system calls it made (owned) */
+	const char *name;         /* its stream as the program names it (prog_stdio_name) */
 };
 
 /* A running program. */

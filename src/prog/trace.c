@@ -60,6 +60,8 @@ prog_trace_hook_at(struct prog_trace *t, struct pt_proc *p, enum prog_entry_kind
 		e.stream = p->cur.file;
 	}
 	e.unseen = kind == PROG_ENTRY_CALL && p->unseen;
+	if (e.unseen)
+		e.stream = p->unseen_of.file;
 	if (t->hook != NULL)
 		t->hook(t->hook_ctx, &e);
 }
@@ -221,8 +223,11 @@ pt_fill_event(struct pt_proc *p, pid_t leader, const struct timespec *now, struc
 	out->ev.ns = units_ns_between(&p->t0, now);
 	out->ev.ns_traced = true;
 	out->ev.origin = p->in_stdio || p->unseen ? EV_STDIO : EV_DIRECT;
-	out->unseen_file = p->unseen ? p->unseen_file : 0;
+	out->unseen_of = p->unseen_of;
+	if (!p->unseen)
+		out->unseen_of.file = 0;
 	out->unseen_buf = p->unseen_buf;
+	out->unchecked = p->unchecked;
 	/* A call of any process but the first is a child's, as the lesson's tracer marks it (a
 	 * thread's is the program's own). */
 	out->ev.child = p->tgid != leader;
@@ -698,6 +703,15 @@ prog_trace_stdio(struct prog_trace *t, pid_t pid, struct prog_stream *v, size_t 
 		return PROG_STDIO_ERROR;
 	}
 	return prog_stdio_scan(p->stdio, v, max, n, why);
+}
+
+/* A stream's name, by its process's reader. */
+const char *
+prog_trace_stream_name(struct prog_trace *t, pid_t pid, uint64_t file, int fd)
+{
+	struct pt_proc *p = prog_procs_find(t, pid);
+
+	return prog_stdio_name(p != NULL ? p->stdio : NULL, file, fd);
 }
 
 /* The program's pid. */

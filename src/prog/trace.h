@@ -38,10 +38,12 @@ struct prog_step {
 	 * on a stream's buffer from a call the shim cannot see (EV_STDIO: putc_unlocked, a
 	 * macro, reaching __overflow). */
 	struct event ev;
-	uint64_t unseen_file;     /* EV_STDIO: the FILE whose buffer it flushed (write) or refilled
-	                             (read), and that buffer's bytes it moved began at unseen_buf;
-	                             0: none (its fstat) */
+	struct prog_stdio_owner unseen_of;  /* EV_STDIO: the FILE whose buffer it flushed (write) or
+	                             refilled (read), and that buffer's bytes it moved began at
+	                             unseen_buf; file 0: none (its fstat) */
 	uint64_t unseen_buf;
+	bool unchecked;           /* not looked at for stdio's bytes: its process has more streams
+	                             than PROG_STDIO_CHAIN_MAX */
 	bool regular;             /* the file (path) is a regular file */
 	int file_fd;              /* the fd of that file (-1: none, or named by path or address) */
 	dev_t dev;                /* the regular file's device and inode (0 if unknown) */
@@ -54,6 +56,9 @@ struct prog_step {
 	uint64_t file;            /* the FILE* in the tracee (the new one for fopen; the closed
 	                             one for fclose; 0 for fflush(NULL) and exit) */
 	int stdio_fd;             /* its _fileno, -1 if unknown */
+	const char *stream_name;  /* file as the program names it: "stdout" only when it is the
+	                             FILE the C library made for it (prog_stdio_name); NULL: by
+	                             stdio_fd */
 	int64_t arg[2];           /* the call's arguments as the shim logged them */
 	char str[2][PROG_STR_MAX];/* ... and the strings they name (mark.h's STR), cut */
 	uint64_t size;            /* bytes the call moved (fwrite: size * items written) */
@@ -103,7 +108,8 @@ struct prog_entry {
 	                             cannot see (ev.origin EV_STDIO) */
 	bool first;               /* STDIO: the stdio call's first system call */
 	int func_id;              /* STDIO: the stdio call's base (mark.h) */
-	uint64_t stream;          /* STDIO: the FILE* (0: none, or all) */
+	uint64_t stream;          /* STDIO: the FILE* (0: none, or all); an unseen CALL: the FILE
+	                             whose buffer it moves (0: none, its fstat) */
 };
 
 /* A hook called at each prog_entry (the process stays stopped until it returns). */
@@ -150,6 +156,9 @@ int prog_trace_next(struct prog_trace *t, struct prog_step *out);
  */
 int prog_trace_stdio(struct prog_trace *t, pid_t pid, struct prog_stream *v, size_t max,
                      size_t *n, const char **why);
+
+/* The FILE file on fd of process pid as the program names it (prog_stdio_name). */
+const char *prog_trace_stream_name(struct prog_trace *t, pid_t pid, uint64_t file, int fd);
 
 /* The first process (the program), and the counters so far. */
 pid_t prog_trace_pid(const struct prog_trace *t);

@@ -21,6 +21,54 @@ view_log_tagw(void)
 	return scenario_names_width(scn_origin_words) + 2;
 }
 
+/* A log line's columns: "#12 " + op (opw wide) + call (callw wide) + tag + time ("" for
+ * none; traced: "*" after it). */
+static char *
+view_log_columns(size_t idx, const char *opname, int opw, const char *call, int callw,
+                 const char *tag, const char *t, bool traced, char *buf, size_t len)
+{
+	/* "µ" and "…" are two or three bytes and one column: pad by columns. */
+	int pad = 9 - text_width(t), cpad = callw - text_width(call);
+
+	snprintf(buf, len, "#%-2zu %-*s %s%*s %-*s %*s%s%s", idx + 1, opw, opname,
+	         call, cpad > 0 ? cpad : 0, "", view_log_tagw(), tag, pad > 0 ? pad : 0, "", t,
+	         traced ? "*" : "");
+	return buf;
+}
+
+/* After n code points of UTF-8 s. */
+static const char *
+view_log_skip(const char *s, int n)
+{
+	for (int i = 0, l; i < n && *s != '\0'; i++, s += l > 0 ? l : 1)
+		text_decode(s, &l);
+	return s;
+}
+
+/* Text s at most w columns wide into buf: cut in its middle when wider (its head, an
+ * ellipsis, its last third from a word on), so that how it ends stays. */
+static char *
+view_log_middle(const char *s, int w, bool ascii, char *buf, size_t len)
+{
+	const char *ell = ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6", *tail = s, *sp;
+	int ew = ascii ? 3 : 1, tailw = (w - ew) / 3, l;
+
+	if (text_width(s) <= w || tailw < 1) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	while (*tail != '\0' && text_width(tail) > tailw) {
+		text_decode(tail, &l);
+		tail += l > 0 ? l : 1;
+	}
+	/* From a word: "…of stdio)", not "…f stdio)". */
+	if (tail > s && tail[-1] != ' ' && (sp = strchr(tail, ' ')) != NULL && sp[1] != '\0')
+		tail = sp + 1;
+	snprintf(buf, len, "%.*s%s%s", (int)(view_log_skip(s, grid_fit_keep(s, w - ew -
+	         text_width(tail))) - s), s, ell, tail);
+	return buf;
+}
+
 /* One log line with the op and call columns opw and callw wide; a longer call is cut
  * with an ellipsis, so the origin and time columns stay where the other lines have them. */
 static char *
@@ -30,7 +78,6 @@ view_log_format(const struct event *e, size_t idx, const char *opname, int opw, 
 	const char *ell = ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6";
 	int ew = ascii ? 3 : 1;
 	char call[200], cut[200], t[32], tag[32];
-	int pad, cpad;
 
 	event_format(e, call, sizeof call);
 	if (text_width(call) > callw && callw > 1) {
@@ -48,13 +95,42 @@ view_log_format(const struct event *e, size_t idx, const char *opname, int opw, 
 	}
 	units_format_ns(e->ns, t, sizeof t);
 	snprintf(tag, sizeof tag, "[%s]", scenario_names_of(scn_origin_words, (int)e->origin));
-	/* "µ" and "…" are two or three bytes and one column: pad by columns. */
-	pad = 9 - text_width(t);
-	cpad = callw - text_width(call);
-	snprintf(buf, len, "#%-2zu %-*s %s%*s %-*s %*s%s%s", idx + 1, opw, opname,
-	         call, cpad > 0 ? cpad : 0, "", view_log_tagw(), tag, pad > 0 ? pad : 0, "", t,
-	         e->ns_traced ? "*" : "");
-	return buf;
+	return view_log_columns(idx, opname, opw, call, callw, tag, t, e->ns_traced, buf, len);
+}
+
+/* A traced program's folded step's text, after its "[pid] ". */
+static const char *
+view_log_fold_text(const struct step_result *sr)
+{
+	const char *text = sr->step != NULL && sr->step->args.text != NULL ?
+	                   sr->step->args.text : "";
+
+	return text[0] == '[' && strstr(text, "] ") != NULL ? strstr(text, "] ") + 2 : text;
+}
+
+/* A traced program's folded step on one line, in the columns of the others: its text cut in
+ * the middle to the call column, who made its calls (the first's) and their time summed. */
+static void
+view_log_fold(const struct step_result *sr, const char *name, int opw, int callw, bool ascii,
+              char *buf, size_t len)
+{
+	const struct event_list *l = &sr->events;
+	const char *text = view_log_fold_text(sr);
+	char mid[512], t[32] = "", tag[32] = "";
+	uint64_t ns = 0;
+	bool traced = false;
+
+	for (size_t i = 0; i < l->n; i++) {
+		ns += l->v[i].ns;
+		traced = traced || l->v[i].ns_traced;
+	}
+	if (l->n > 0) {
+		snprintf(tag, sizeof tag, "[%s]",
+		         scenario_names_of(scn_origin_words, (int)l->v[0].origin));
+		units_format_ns(ns, t, sizeof t);
+	}
+	view_log_columns(sr->index, name, opw, view_log_middle(text, callw, ascii, mid, sizeof mid),
+	                 callw, tag, t, traced, buf, len);
 }
 
 /* One log line: "#2 fwrite     write(3, 4096) = 4096" plus who made it and time columns. */
@@ -113,12 +189,8 @@ view_log_nth(const struct step_result *sr, size_t k, int opw, int callw, bool as
 
 	*style = GS_NORMAL;
 	if (sr->folded) {
-		/* "#12 fputc    fputc(c, fp) x 4096: 4096 B -> write(4, 4096) = 4096" */
-		const char *text = sr->step != NULL && sr->step->args.text != NULL ?
-		                   sr->step->args.text : "";
-		if (text[0] == '[' && strstr(text, "] ") != NULL)
-			text = strstr(text, "] ") + 2;
-		snprintf(buf, len, "#%-2zu %-*s %s", sr->index + 1, opw, name, text);
+		/* "#12 fputc    fputc(c, fp) x 4096: 4096 B -> wr…(4, 4096) = 4096  [by stdio]" */
+		view_log_fold(sr, name, opw, callw, ascii, buf, len);
 		return;
 	}
 	if (sr->events.source == EV_SRC_PROCIO) {
@@ -147,8 +219,8 @@ view_log_nth(const struct step_result *sr, size_t k, int opw, int callw, bool as
 
 /*
  * Column widths for the log of results[0..n) in w columns: the op column as wide as the
- * longest op name, the call column as wide as the longest call, but never so wide that
- * the time column would leave the pane (longer calls are then cut).
+ * longest op name, the call column as wide as the longest call (or folded step's text), but
+ * never so wide that the time column would leave the pane (longer calls are then cut).
  */
 static void
 view_log_widths(const struct step_result *results, size_t n, int w, int *opw, int *callw)
@@ -164,6 +236,8 @@ view_log_widths(const struct step_result *results, size_t n, int w, int *opw, in
 		                         scenario_op_name(sr->step != NULL ? sr->step->op : SCN_OP_NOTE));
 		if (ow > *opw)
 			*opw = ow;
+		if (sr->folded && text_width(view_log_fold_text(sr)) > *callw)
+			*callw = text_width(view_log_fold_text(sr));
 		for (size_t k = 0; k < sr->events.n; k++) {
 			char call[160];
 			int cw = text_width(event_format(&sr->events.v[k], call, sizeof call));
