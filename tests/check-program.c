@@ -4,6 +4,7 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,34 @@ START_TEST(test_program_long)
 }
 END_TEST
 
+/* The program of the scenario fmt (printf-style; *s: the scenario), every line of it within
+ * 120 columns (a tab to the next multiple of 8), as fuzz-export wants. */
+static struct program * __attribute__((format(printf, 2, 3)))
+program_narrow(struct scenario **s, const char *fmt, ...)
+{
+	struct program *p;
+	char *y = NULL, *err = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&y, fmt, ap);
+	va_end(ap);
+	ck_assert_int_ge(n, 0);
+	ck_assert_msg(scenario_load_text("names.yaml", y, (size_t)n, s, &err) == 0, "%s",
+	              err != NULL ? err : "?");
+	free(y);
+	p = program_new(*s);
+	ck_assert_ptr_nonnull(p);
+	for (size_t k = 0; k < p->n_lines; k++) {
+		size_t col = 0;
+		for (const char *c = p->lines[k]; *c != '\0'; c++)
+			col = *c == '\t' ? (col / 8 + 1) * 8 : col + 1;
+		ck_assert_msg(col <= 120, "line %zu is %zu columns: %s", k + 1, col, p->lines[k]);
+	}
+	return p;
+}
+
 /* Names of the longest kind a lesson may give (64 characters): every line of the program stays
  * within 120 columns (tabs to 8), as the fuzz target requires (it found a 128-column open). */
 START_TEST(test_program_long_names)
@@ -163,33 +192,49 @@ START_TEST(test_program_long_names)
 		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 	static const char *const b64 =
 		"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
-	struct ctext y = { 0 };
 	struct scenario *s = NULL;
 	struct program *p;
-	char *err = NULL;
 
 	/* The run step's stdin: fuzz-export found its freopen() line at 123 columns (a piece of
 	 * 64 bytes of literal starting at column 37, then ", \"r\", stdin) == NULL)"). */
-	ctext_printf(&y, "title: t\nsteps:\n"
-	             "  - open: {file: %s, flags: [O_WRONLY, O_CREAT, O_EXCL, O_DSYNC]}\n"
-	             "    as: dd\n  - close: {}\n    on: dd\n  - rename: {file: %s, to: %s}\n"
-	             "  - run: {program: %s, args: [%s, '{file}', %s], stdin: %s}\n",
-	             a64, a64, b64, a64, b64, a64, a64);
-	ck_assert(!y.nomem);
-	ck_assert_msg(scenario_load_text("names.yaml", ctext_str(&y), y.len, &s, &err) == 0, "%s",
-	              err != NULL ? err : "?");
-	p = program_new(s);
-	ck_assert_ptr_nonnull(p);
-	for (size_t k = 0; k < p->n_lines; k++) {
-		size_t col = 0;
-		for (const char *c = p->lines[k]; *c != '\0'; c++)
-			col = *c == '\t' ? (col / 8 + 1) * 8 : col + 1;
-		ck_assert_msg(col <= 120, "line %zu is %zu columns: %s", k + 1, col, p->lines[k]);
-	}
+	p = program_narrow(&s, "title: t\nsteps:\n"
+	                   "  - open: {file: %s, flags: [O_WRONLY, O_CREAT, O_EXCL, O_DSYNC]}\n"
+	                   "    as: dd\n  - close: {}\n    on: dd\n  - rename: {file: %s, to: %s}\n"
+	                   "  - run: {program: %s, args: [%s, '{file}', %s], stdin: %s}\n",
+	                   a64, a64, b64, a64, b64, a64, a64);
 	ck_assert(step_has(p, 0, b64) || step_has(p, 2, b64));
 	program_free(p);
 	scenario_free(s);
-	ctext_clear(&y);
+}
+END_TEST
+
+/*
+ * A named pair's names (15 letters, the most) come into a step's code after it is laid out:
+ * a text or a file name that ends a line's literal at any column keeps every line within 120
+ * columns (a write() of 64 bytes on the pair took 122, a pwrite() 136, an fopen() of a name
+ * of 62 letters 122).
+ */
+START_TEST(test_program_pair_names)
+{
+	for (int n = 1; n <= 70; n++) {
+		struct scenario *s = NULL;
+		struct program *p = program_narrow(&s, "title: t\nsteps:\n"
+			"  - open: {flags: [O_RDWR, O_CREAT]}\n    as: abcdefghijklmno\n"
+			"  - write: {text: %1$.*2$s}\n    on: abcdefghijklmno\n"
+			"  - pwrite: {text: %1$.*2$s, offset: 1GiB}\n    on: abcdefghijklmno\n"
+			"  - fdopen: {mode: r+}\n    on: abcdefghijklmno\n"
+			"  - fputs: {text: %1$.*2$s}\n    on: abcdefghijklmno\n"
+			"  - printf: {text: %1$.*2$s}\n    on: abcdefghijklmno\n"
+			"  - fopen: {mode: r+, file: %1$.*3$s}\n    as: zbcdefghijklmno\n"
+			"  - fileno: {}\n    on: zbcdefghijklmno\n"
+			"  - write: {text: %1$.*2$s}\n    on: zbcdefghijklmno\n",
+			"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", n,
+			n < 64 ? n : 64);
+
+		ck_assert(step_has(p, 1, "fd_abcdefghijklmno"));
+		program_free(p);
+		scenario_free(s);
+	}
 }
 END_TEST
 
@@ -577,6 +622,7 @@ program_suite(void)
 	tcase_add_test(tc, test_pane_wraps_every_line);
 	tcase_add_test(tc, test_program_long);
 	tcase_add_test(tc, test_program_long_names);
+	tcase_add_test(tc, test_program_pair_names);
 	tcase_add_test(tc, test_pane_draw);
 	tcase_add_test(tc, test_pane_layout);
 	tcase_add_test(tc, test_ctext);

@@ -121,7 +121,7 @@ ctext_literal(struct ctext *t, const char *s, int indent)
 		if (piece + n > room) {   /* a piece starting too far right ends at once ("") */
 			ctext_next_piece(t, indent);
 			piece = 0;
-			room = ctext_room((size_t)indent * 8 + 1);
+			room = ctext_room((size_t)indent * 8 + 1 + t->margin);
 		}
 		ctext_put(t, e, n);
 		piece += n;
@@ -130,7 +130,7 @@ ctext_literal(struct ctext *t, const char *s, int indent)
 }
 
 /* The column the last line of t has reached (a tab to the next multiple of 8, a character of
- * UTF-8 one column). */
+ * UTF-8 one column), the columns its names may still gain added. */
 size_t
 ctext_column(const struct ctext *t)
 {
@@ -144,7 +144,7 @@ ctext_column(const struct ctext *t)
 			col = (col / 8 + 1) * 8;
 		else if ((*p & 0xc0) != 0x80)
 			col++;
-	return col;
+	return col + t->margin;
 }
 
 /* Bytes of the unit at p of text_safe's output: an escape ("\\x1b", "\\u202e", "\\\\"), a

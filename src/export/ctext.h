@@ -13,6 +13,9 @@ struct ctext {
 	size_t len;
 	size_t cap;
 	bool nomem;     /* a write did not fit in memory: the text is incomplete */
+	size_t margin;  /* columns a line may still gain after it is written (longer names put
+	                 * in place of shorter ones): ctext_column and a literal's pieces leave
+	                 * room for them */
 };
 
 /* Append printf-style text (C we write ourselves: never a scenario's text). */
@@ -24,7 +27,8 @@ void ctext_printf(struct ctext *t, const char *fmt, ...) __attribute__((format(p
  * other control byte, DEL and every byte past ASCII as a three-digit octal escape (which no
  * following digit can lengthen). A long literal is split into pieces ("..." "..."), each
  * continued on a new line indented by indent tabs; the first piece ends by column 100 of t's
- * line (none of it there if too little fits: the literal then starts as "" and goes on).
+ * line (none of it there if too little fits: the literal then starts as "" and goes on), each
+ * piece t's margin sooner.
  */
 void ctext_literal(struct ctext *t, const char *s, int indent);
 
@@ -37,7 +41,8 @@ void ctext_literal(struct ctext *t, const char *s, int indent);
  */
 void ctext_comment(struct ctext *t, const char *s);
 
-/* The column the last line of t has reached (a tab to the next multiple of 8). */
+/* The column the last line of t has reached (a tab to the next multiple of 8), t's margin
+ * added. */
 size_t ctext_column(const struct ctext *t);
 
 /* The text so far (never NULL: "" before any write). */

@@ -53,6 +53,11 @@ emit_step(const struct scn_step *st, struct emit *e)
 		ctext_printf(&e->code, "/* %s: not a C call */", scenario_op_name(st->op));
 		return;
 	}
+	/* A named pair's names come in after the code is laid out, each "_NAME" longer than fd
+	 * or fp, both on one line at most (fp_a = fdopen(fd_a, "r+")): its lines leave room for
+	 * them (a write() of a 64-byte text on a pair of 15 letters took 122 columns). */
+	if (st->handle != 0 && st->name != NULL)
+		e->code.margin = 2 * (1 + strlen(st->name));
 	emit_ops[st->op](st, e);
 	if (st->handle == 0 || st->name == NULL)
 		return;

@@ -601,16 +601,22 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /*
- * The carrier scenario: every op that writes a text of the scenario into the program, each
- * text a piece of the input (split at NUL bytes) after a letter of its own (no text is left
- * empty). The fuzzer's bytes reach the emitter as texts even when they are no scenario.
+ * The carrier scenario: every op that writes a text of the scenario into the program (and
+ * those of them that act on a named pair, on one), each text a piece of the input (split at
+ * NUL bytes) after a letter of its own (no text is left empty). The fuzzer's bytes reach the
+ * emitter as texts even when they are no scenario.
  */
 static const char *const fuzz_carrier[] = {
 	"title: \"T", "\"\nsource: \"S",
 	"\"\nsteps:\n  - open: {flags: [O_RDWR, O_CREAT]}\n  - write: {text: \"W",
-	"\"}\n  - pwrite: {text: \"P", "\", offset: 0}\n  - note: \"N",
+	"\"}\n  - pwrite: {text: \"P", "\", offset: 1GiB}\n  - note: \"N",
 	"\"\n  - fdopen: {mode: \"r+\"}\n  - fputs: {text: \"F", "\"}\n  - printf: {text: \"R",
-	"\"}\n  - fclose: {}\n  - pty: {printf: \"Y", "\", write: \"Z",
+	/* A named pair of the longest name: its names come into the code after the layout. */
+	("\"}\n  - fclose: {}\n  - open: {flags: [O_RDWR, O_CREAT]}\n    as: pair_of_fifteen\n"
+	 "  - pwrite: {text: \"Q"), "\", offset: 1GiB}\n    on: pair_of_fifteen\n"
+	"  - fdopen: {mode: \"r+\"}\n    on: pair_of_fifteen\n  - fputs: {text: \"U",
+	"\"}\n    on: pair_of_fifteen\n  - printf: {text: \"X",
+	"\"}\n    on: pair_of_fifteen\n  - pty: {printf: \"Y", "\", write: \"Z",
 	"\"}\n  - run: {program: \"G", "\", args: [\"A", "\", \"{file}\", \"B", "\"], stdin: \"I",
 	"\"}\n  - sweep:\n      title: \"K",
 	("\"\n      program: write\n      buffer_sizes: [4096]\n      file_size: 64KiB\n"
