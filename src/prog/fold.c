@@ -387,8 +387,7 @@ prog_fold_exit_flush(struct prog_run *r, struct prog_step *ps)
 			event_list_add(&ps->calls, &all.v[j++]);
 		ps->stdio_fd = fd;
 		ps->file = k >= 0 ? r->before_flush.v[k].st.addr : 0;
-		ps->stream_name = ps->file != 0 ?
-		                  prog_trace_stream_name(r->t, ps->pid, ps->file, fd) : NULL;
+		ps->stream_name = k >= 0 ? r->before_flush.v[k].name : NULL;
 		/* The streams whose writes are still to come are as before the flush. */
 		mix = after;
 		mix.v = after.n ? malloc(after.n * sizeof *mix.v) : NULL;
@@ -396,8 +395,11 @@ prog_fold_exit_flush(struct prog_run *r, struct prog_step *ps)
 			mix.v[a] = after.v[a];
 			for (size_t m = j; m < all.n; m++) {
 				ssize_t o = owner != NULL ? owner[m] : -1;
-				if (o >= 0 ? r->before_flush.v[o].st.addr == after.v[a].st.addr :
-				    all.v[m].fd == after.v[a].st.fd) {
+				if (o >= 0 && r->before_flush.v[o].st.addr == after.v[a].st.addr) {
+					mix.v[a] = r->before_flush.v[o];
+					break;
+				}
+				if (o < 0 && all.v[m].fd == after.v[a].st.fd) {
 					for (size_t b = 0; b < r->before_flush.n; b++)
 						if (r->before_flush.v[b].st.addr == after.v[a].st.addr)
 							mix.v[a] = r->before_flush.v[b];

@@ -17,7 +17,7 @@
 
 /* A stream as the program names it: stdin, stdout, stderr when it is the FILE the C library
  * made for it (else by its fd, when that cannot be told), else "fp". */
-static const char *
+const char *
 prog_format_stream(const struct prog_step *s)
 {
 	return s->stream_name != NULL ? s->stream_name : prog_stdio_name(NULL, 0, s->stdio_fd);

@@ -11,6 +11,9 @@
  * "fwrite(buf, 1, 100, fp) = 100", "fp = fopen("out.txt", "w") -> fd 3", "exited 0". */
 char *prog_format_step(const struct prog_step *s, char *buf, size_t len);
 
+/* A stream as the program names it (the step's stream_name, else by its fd). */
+const char *prog_format_stream(const struct prog_step *s);
+
 struct prog_run_step;
 
 /* A folded run of stdio calls (s->count of them), what it did, into buf: "[123]

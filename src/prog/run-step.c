@@ -280,7 +280,7 @@ prog_run_apply(struct prog_run *r, const struct prog_step *ps, const struct prog
 		x = &v[0];
 	}
 	x->st = ps->stream;
-	x->name = prog_trace_stream_name(r->t, ps->pid, ps->file, ps->stream.fd);
+	x->name = ps->stream_name;   /* named when its call was logged (prog_marks_logged_step) */
 	x->head_len = ps->head_len < sizeof x->head ? ps->head_len : sizeof x->head;
 	memcpy(x->head, ps->head, x->head_len);
 }
@@ -441,7 +441,7 @@ prog_run_unseen_text(struct prog_run_step *s)
 {
 	const struct event *e = &s->ps.ev;
 	const struct prog_stdio_owner *o = &s->ps.unseen_of;
-	const char *fp = o->file != 0 && o->name != NULL ? o->name : prog_stdio_name(NULL, 0, e->fd);
+	const char *fp = o->file != 0 ? o->name : prog_stdio_name(NULL, 0, e->fd);
 	size_t at = strlen(s->text);
 	bool rd = event_is_read(e), wr = event_is_write(e);
 	char whose[120];
@@ -481,10 +481,8 @@ prog_run_text(struct prog_run_step *s)
 		return;
 	}
 	if (s->ps.kind == PROG_STEP_STDIO && s->ps.func_id == PROG_MARK_EXIT_ID) {
-		const char *fp = s->ps.stream_name != NULL ? s->ps.stream_name :
-		                 prog_stdio_name(NULL, 0, s->ps.stdio_fd);
 		at = (size_t)snprintf(s->text, sizeof s->text, "[%d] exit() flushes %s: ",
-		                      (int)s->ps.pid, fp);
+		                      (int)s->ps.pid, prog_format_stream(&s->ps));
 	} else if (s->count > 1) {
 		/* What the run did: "fputc(c, fp) x 4097: 4097 B". */
 		at = strlen(prog_format_fold(s, s->text, sizeof s->text));

@@ -363,26 +363,6 @@ prog_stdio_head(pid_t pid, const struct prog_stream *st, void *buf, size_t max)
 	return (size_t)n;
 }
 
-/* Read the FILE at addr of pid; the pointers in it stay tracee addresses (only compared). */
-int
-prog_stdio_read(pid_t pid, uint64_t addr, struct prog_stream *out)
-{
-	struct _IO_FILE fp;
-
-	if (addr == 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (prog_stdio_peek(pid, addr, &fp, sizeof fp) != 0)
-		return -1;
-	if (((unsigned)fp._flags & PS_MAGIC_MASK) != PS_MAGIC) {
-		errno = EPROTO;       /* not a FILE (or a closed one) */
-		return -1;
-	}
-	prog_stdio_decode(&fp, addr, out);
-	return 0;
-}
-
 /* Walk the tracee's list of streams. */
 int
 prog_stdio_scan(struct prog_stdio *s, struct prog_stream *v, size_t max, size_t *n,
@@ -484,6 +464,15 @@ prog_stdio_chain(struct prog_stdio *s)
 	return (long)n;
 }
 
+/* out, whose FILE is found among the n streams of s's chain: the others on fd, its name. */
+static void
+prog_stdio_owner_fill(struct prog_stdio *s, long n, int fd, struct prog_stdio_owner *out)
+{
+	for (long i = 0; i < n; i++)
+		out->others += s->v[i]._fileno == fd && s->kept[i] != out->file;
+	out->name = prog_stdio_name(s, out->file, fd);
+}
+
 /* The stream on fd whose buffer holds [addr, addr + len), and which of stdin, stdout and
  * stderr it is. */
 enum prog_stdio_hold
@@ -507,9 +496,7 @@ prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len,
 	}
 	if (out->file == 0)
 		return PROG_STDIO_NOT_HELD;
-	for (long i = 0; i < n; i++)
-		out->others += s->v[i]._fileno == fd && s->kept[i] != out->file;
-	out->name = prog_stdio_name(s, out->file, fd);
+	prog_stdio_owner_fill(s, n, fd, out);
 	return PROG_STDIO_HELD;
 }
 
@@ -531,9 +518,7 @@ prog_stdio_unallocated(struct prog_stdio *s, int fd, struct prog_stdio_owner *ou
 		out->others = found > 1 ? found - 1 : 0;
 		return false;
 	}
-	for (long i = 0; i < n; i++)
-		out->others += s->v[i]._fileno == fd && s->kept[i] != out->file;
-	out->name = prog_stdio_name(s, out->file, fd);
+	prog_stdio_owner_fill(s, n, fd, out);
 	return true;
 }
 

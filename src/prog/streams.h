@@ -59,9 +59,6 @@ int prog_stdio_scan(struct prog_stdio *s, struct prog_stream *v, size_t max, siz
 struct prog_mark_call;
 void prog_stdio_from_call(const struct prog_mark_call *c, struct prog_stream *out);
 
-/* Read the one FILE at addr into *out. 0, or -1 with errno. */
-int prog_stdio_read(pid_t pid, uint64_t addr, struct prog_stream *out);
-
 /* The first bytes (at most max) that stream st of pid holds, pending output or unread
  * input, into buf. Their number, 0 if none or unreadable. */
 size_t prog_stdio_head(pid_t pid, const struct prog_stream *st, void *buf, size_t max);

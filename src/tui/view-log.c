@@ -236,8 +236,9 @@ view_log_widths(const struct step_result *results, size_t n, int w, int *opw, in
 		                         scenario_op_name(sr->step != NULL ? sr->step->op : SCN_OP_NOTE));
 		if (ow > *opw)
 			*opw = ow;
-		if (sr->folded && text_width(view_log_fold_text(sr)) > *callw)
-			*callw = text_width(view_log_fold_text(sr));
+		int fw = sr->folded ? text_width(view_log_fold_text(sr)) : 0;
+		if (fw > *callw)
+			*callw = fw;
 		for (size_t k = 0; k < sr->events.n; k++) {
 			char call[160];
 			int cw = text_width(event_format(&sr->events.v[k], call, sizeof call));
