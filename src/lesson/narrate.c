@@ -287,7 +287,8 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 	memset(out, 0, sizeof *out);
 	out->line = s->line;
 	out->col = s->col;
-	out->rests = s->n_claims > 0;
+	/* Background may quote the environment ({dirty_expire}); it still rests on nothing. */
+	out->rests = s->n_claims > 0 && !s->background;
 	out->background = s->background;
 	out->outcome = SENTENCE_HELD;
 	if (f == NULL || narrate_append(&out->text, &n, &cap, "", 0) != 0)
