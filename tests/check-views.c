@@ -1638,6 +1638,25 @@ START_TEST(test_narration_marks)
 	free(t);
 	grid_free(g);
 
+	/* Background (not about this run) is told inside one "[background: ...]", apart from
+	 * the held sentence before it. */
+	struct sentence_result b[3] = {
+		{ .text = "It wrote. ", .outcome = SENTENCE_HELD, .rests = true },
+		{ .text = "Books say so. ", .outcome = SENTENCE_HELD, .background = true },
+		{ .text = "Always.", .outcome = SENTENCE_HELD, .background = true },
+	};
+	sr.sentences = b;
+	sr.n_sentences = 3;
+	sr.n_unchecked = sr.n_false = 0;
+	g = grid_new(60, 8);
+	view_frame_narration(g, (struct grid_rect){ 0, 0, 60, 8 }, &f);
+	t = grid_text(g);
+	ck_assert_msg(strncmp(t, "It wrote. [background: Books say so. Always.]\n", 46) == 0,
+	              "%s", t);
+	free(t);
+	grid_free(g);
+	sr.sentences = v;
+
 	snprintf(s.disk.fs, sizeof s.disk.fs, "tmpfs");
 	s.cache.has_dirty = true;
 	g = grid_new(40, 8);
@@ -1662,7 +1681,7 @@ START_TEST(test_expect_overflow)
 	for (int i = 0; i < 5; i++) {
 		w[i] = (struct scn_expect){ SCN_KEY_CALLS_WRITE, SCN_CMP_EQ, 1, NULL, "1", 1, 1 };
 		x[i] = (struct expect_result){ &w[i], i != 3, 1, "",
-		                                i != 3 ? EXPECT_HELD : EXPECT_FAILED };
+		                                i != 3 ? EXPECT_HELD : EXPECT_FAILED, false };
 	}
 	x[3].got = 2;
 	sr.expects = x;

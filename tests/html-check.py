@@ -85,10 +85,12 @@ SEEN = """(function () {
 
 
 def marked(sentences):
-    """The reasons page.js shows under the sentences of a narration that are not held."""
+    """The reasons page.js shows under the sentences of a narration that are neither held nor
+    background (not about the run: no reason to give)."""
     return ["[?%d] %s%s" % (n + 1, "false here: " if x["outcome"] == "false" else
                             "not observable here: ", shown(x["why"] or ""))
-            for n, x in enumerate(x for x in sentences if x["outcome"] != "held")]
+            for n, x in enumerate(x for x in sentences
+                                  if x["outcome"] not in ("held", "background"))]
 
 
 seen_marks = []

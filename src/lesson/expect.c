@@ -562,16 +562,20 @@ expect_check(const struct step_result *sr, const struct scn_expect *w, struct ex
 		        w->key == SCN_KEY_CACHE_PAGES) &&
 		       expect_direct_fallback(sr, r->got_text, sizeof r->got_text)) ||
 		      expect_crash_undetermined(sr, w->key, expect_fewer_hold(w, r->got),
-		                                r->got_text, sizeof r->got_text)))
+		                                r->got_text, sizeof r->got_text))) {
+		r->contradicted = seen;
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
+	}
 	if (!held && (w->key == SCN_KEY_CACHE_PAGES || w->key == SCN_KEY_CACHE_DIRTY_PAGES) &&
 	    w->cmp != SCN_CMP_NE &&
 	    w->cmp != SCN_CMP_LT && w->cmp != SCN_CMP_LE &&
 	    expect_pages_short(sr, r->got, w->num + (w->cmp == SCN_CMP_GT), r->got_text,
 			       sizeof r->got_text))
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
-	if (!held && expect_written_back(sr, w, r->got, r->got_text, sizeof r->got_text))
+	if (!held && expect_written_back(sr, w, r->got, r->got_text, sizeof r->got_text)) {
+		r->contradicted = true;
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
+	}
 	r->ok = held;
 	return r->outcome = held ? EXPECT_HELD : EXPECT_FAILED;
 }

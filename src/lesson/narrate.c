@@ -142,8 +142,18 @@ narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct na
 			f->why[0] = '\0';
 			return;
 		case EXPECT_NOT_OBSERVABLE:
-			f->outcome = SENTENCE_UNCHECKED;
 			narrate_want(&c->want, f->text, sizeof f->text);
+			/* Excused as an expectation, yet seen otherwise: the sentence is false. */
+			if (r.contradicted) {
+				char want[96];
+				f->outcome = SENTENCE_FALSE;
+				snprintf(f->why, sizeof f->why, "%s %s, here %" PRId64 " (%s)",
+					 scenario_key_name(c->want.key),
+					 expect_format_want(&c->want, want, sizeof want), r.got,
+					 r.got_text);
+				return;
+			}
+			f->outcome = SENTENCE_UNCHECKED;
 			snprintf(f->why, sizeof f->why, "%s", r.got_text);
 			return;
 		case EXPECT_FAILED: {
@@ -184,12 +194,19 @@ narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct na
 			if ((int)e->want->key != c->key)
 				continue;
 			any = true;
-			if (e->outcome == EXPECT_FAILED) {
+			if (e->outcome == EXPECT_FAILED || e->contradicted) {
 				char want[96];
 				f->outcome = SENTENCE_FALSE;
-				snprintf(f->why, sizeof f->why, "%s %s, here %s",
-					 scenario_key_name(c->key),
-					 expect_format_want(e->want, want, sizeof want), e->got_text);
+				if (e->contradicted)
+					snprintf(f->why, sizeof f->why, "%s %s, here %" PRId64 " (%s)",
+						 scenario_key_name(c->key),
+						 expect_format_want(e->want, want, sizeof want), e->got,
+						 e->got_text);
+				else
+					snprintf(f->why, sizeof f->why, "%s %s, here %s",
+						 scenario_key_name(c->key),
+						 expect_format_want(e->want, want, sizeof want),
+						 e->got_text);
 				return;
 			}
 			if (e->outcome == EXPECT_NOT_OBSERVABLE) {
@@ -205,6 +222,39 @@ narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct na
 		return;
 	}
 	}
+}
+
+/* Count k of a sentence against the facts of its kind it names (claims c, n of them), in sr:
+ * held when one of them has its value here, false when all were seen otherwise, else
+ * unchecked; into f. */
+static void
+narrate_count(const struct step_result *sr, const struct scn_count *k, const struct scn_claim *c,
+	      size_t n, struct narrate_fact *f)
+{
+	char got[256], seen[256] = "";
+	bool unseen = false;
+	size_t len = 0;
+	int64_t num;
+
+	memset(f, 0, sizeof *f);
+	for (size_t i = 0; i < n; i++) {
+		int kind = c[i].kind == SCN_CLAIM_FACT || c[i].kind == SCN_CLAIM_TIMES ? -1 :
+			   scenario_key_counts(c[i].key);
+		if (kind < 0 || (k->kind != SCN_COUNT_ANY && kind != (int)k->kind))
+			continue;
+		if (!expect_observe(sr, (enum scn_key)c[i].key, &num, got, sizeof got)) {
+			unseen = true;
+			continue;
+		}
+		if (num == k->value)
+			return;
+		if (len < sizeof seen)
+			len += (size_t)snprintf(seen + len, sizeof seen - len, "%s%s is %" PRId64,
+						len > 0 ? ", " : "", scenario_key_name(c[i].key), num);
+	}
+	f->outcome = unseen ? SENTENCE_UNCHECKED : SENTENCE_FALSE;
+	snprintf(f->why, sizeof f->why, "the sentence says '%s'%s%s", k->text,
+		 len > 0 ? "; here " : unseen ? ", and its facts cannot be observed here" : "", seen);
 }
 
 /* Append LEN bytes of T to the heap text *buf (*n used, *cap allocated); -1 out of memory. */
@@ -237,7 +287,9 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 	memset(out, 0, sizeof *out);
 	out->line = s->line;
 	out->col = s->col;
-	out->rests = s->n_claims > 0;
+	/* Background may quote the environment ({dirty_expire}); it still rests on nothing. */
+	out->rests = s->n_claims > 0 && !s->background;
+	out->background = s->background;
 	out->outcome = SENTENCE_HELD;
 	if (f == NULL || narrate_append(&out->text, &n, &cap, "", 0) != 0)
 		goto oom;
@@ -255,6 +307,15 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 		if (f[i].outcome > out->outcome) {
 			out->outcome = f[i].outcome;
 			snprintf(out->why, sizeof out->why, "%s", f[i].why);
+		}
+	}
+	/* A number written in the sentence is held when a fact of its kind has that value. */
+	for (size_t i = 0; i < s->n_counts; i++) {
+		struct narrate_fact k;
+		narrate_count(sr, &s->counts[i], s->claims, s->n_claims, &k);
+		if (k.outcome > out->outcome) {
+			out->outcome = k.outcome;
+			snprintf(out->why, sizeof out->why, "%s", k.why);
 		}
 	}
 	for (size_t p = 0; p < s->n_pieces; p++) {
@@ -369,7 +430,7 @@ oom:
 
 /* Count the outcomes of sr's sentences; a false one fails the step. */
 static void
-narrate_count(struct step_result *sr)
+narrate_outcomes(struct step_result *sr)
 {
 	sr->n_unchecked = sr->n_false = 0;
 	for (size_t i = 0; i < sr->n_sentences; i++) {
@@ -401,7 +462,7 @@ narrate_step(struct step_result *sr)
 	sr->n_sentences = 0;
 	if (narrate_tell(sr, nr, &sr->say, &sr->sentences, &sr->n_sentences) != 0)
 		return -1;
-	narrate_count(sr);
+	narrate_outcomes(sr);
 	return 0;
 }
 
@@ -439,7 +500,28 @@ narrate_line(const char *t)
 	return c;
 }
 
-/* The told text of V, unchecked sentences marked. */
+/* True if the sentence told before v[i] (false ones are not told) is background. */
+static bool
+narrate_prev_background(const struct sentence_result *v, size_t i)
+{
+	while (i-- > 0)
+		if (v[i].outcome != SENTENCE_FALSE)
+			return v[i].background;
+	return false;
+}
+
+/* True if the sentence told after v[i] (of N) is background. */
+static bool
+narrate_next_background(const struct sentence_result *v, size_t n, size_t i)
+{
+	while (++i < n)
+		if (v[i].outcome != SENTENCE_FALSE)
+			return v[i].background;
+	return false;
+}
+
+/* The told text of V, unchecked sentences marked [?K], background ones inside
+ * "[background: ...]". */
 char *
 narrate_marked(const struct sentence_result *v, size_t n)
 {
@@ -460,7 +542,17 @@ narrate_marked(const struct sentence_result *v, size_t n)
 		if (len > 0 && buf[len - 1] != ' ' && buf[len - 1] != '\n' &&
 		    narrate_append(&buf, &len, &cap, " ", 1) != 0)
 			goto oom;
-		if (narrate_append(&buf, &len, &cap, t, body) != 0)
+		/* Background (not about this run) is told inside "[background: ...]", a run of
+		 * such sentences in one: never as a checked claim. */
+		size_t lead = strspn(t, " \n");
+		bool open = v[i].background && !narrate_prev_background(v, i);
+		bool close = v[i].background && !narrate_next_background(v, n, i);
+		if (lead > body)
+			lead = body;
+		if (narrate_append(&buf, &len, &cap, t, lead) != 0 ||
+		    (open && narrate_append(&buf, &len, &cap, "[background: ", 13) != 0) ||
+		    narrate_append(&buf, &len, &cap, t + lead, body - lead) != 0 ||
+		    (close && narrate_append(&buf, &len, &cap, "]", 1) != 0))
 			goto oom;
 		if (v[i].outcome == SENTENCE_UNCHECKED) {
 			snprintf(mark, sizeof mark, " [?%u]", ++k);

@@ -28,7 +28,7 @@ int narrate_intro(const struct scenario *s, const struct snapshot *initial, char
 char *narrate_line(const char *t);
 
 /* The told text of sentences V (N of them), each unchecked one marked " [?K]" (K from 1, in
- * order) where it ends. A heap string ("" when none is told), or NULL out of memory. */
+ * order) where it ends, each run of background ones inside "[background: ...]". A heap string ("" when none is told), or NULL out of memory. */
 char *narrate_marked(const struct sentence_result *v, size_t n);
 
 #endif

@@ -30,6 +30,10 @@ struct expect_result {
 	char got_text[256];           /* as text (outputs, errno names, modes); the reason when
 	                                 not observable */
 	enum expect_outcome outcome;
+	bool contradicted;            /* not observable as an expectation (excused: writeback
+	                                 took the file, btrfs ran O_DIRECT buffered, a crash lab's
+	                                 stray writes), yet got was seen and does not hold want:
+	                                 a sentence resting on it is false (held means true) */
 };
 
 /* How one sentence of narration came out here (doc/scenarios.md, section 5). */
@@ -50,6 +54,8 @@ struct sentence_result {
 	int line, col;                /* where it is written in the scenario */
 	bool rests;                   /* it names a fact (a sentence without marks is told as
 	                                 written, checked by nothing) */
+	bool background;              /* marked [background]: not about this run; shown as
+	                                 background, never as held */
 };
 
 /* Everything one step did and left behind. */

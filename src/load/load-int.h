@@ -258,12 +258,14 @@ void scenario_cond_free(struct scn_step *st);
  * parameters (buffer sizes, the calls they make), and its table shows them. */
 #define SCN_NARR_IN_STEP 1u
 #define SCN_NARR_IN_SWEEP 2u
+#define SCN_NARR_IN_INTRO 4u    /* an intro: the facts of the environment only */
 
 /* The rest-on rule for sentence s of a say of kind IN (SCN_NARR_IN_*), WHERE it is ("the say of
  * step 3"): a word of a state, a count or (in a sweep) a comparison of times is reported at AT
- * unless the sentence rests on a fact of that kind. */
+ * unless the sentence rests on a fact of that kind; a number that contradicts the fact it
+ * rests on is reported; one the loader cannot tell is added to s->counts for the run. */
 void scenario_narr_rule(struct scn_load *ld, const struct yamlpos_node *at,
-			const struct scn_sentence *s, unsigned in, const char *where);
+			struct scn_sentence *s, unsigned in, const char *where);
 
 /* ---- load/narr.c ---- */
 

@@ -22,8 +22,7 @@ struct narr_ctx {
 	const char *bol;                   /* the start of its line in the file's text */
 	const struct scn_step *st;         /* NULL: the intro (facts of the environment only) */
 	const char *where;                 /* "the say of step 3", "the intro" */
-	unsigned rule;                     /* the rest-on rule's SCN_NARR_IN_ for this text; 0:
-	                                      none (an intro) */
+	unsigned rule;                     /* the rest-on rule's SCN_NARR_IN_ for this text */
 };
 
 /* The names a mark may take, for messages: "an expectation key or fs, probe, ...". */
@@ -322,6 +321,14 @@ narr_claim(const struct narr_ctx *cx, const struct yamlpos_node *at, struct scn_
 		rest++;
 	key = scenario_key_find(name);
 	env = scenario_cond_index(scn_env_names, name);
+	/* [background]: the sentence is not about this run (doc/scenarios.md, section 5). */
+	if (strcmp(name, "background") == 0 && *rest == '\0' && key < 0 && env < 0) {
+		if (shown)
+			scenario_at(cx->ld, at, "{background} in %s shows nothing: write [background] "
+				    "to mark a sentence that is not about this run", cx->where);
+		s->background = true;
+		return;
+	}
 	if (name[0] == '\0') {
 		scenario_at(cx->ld, at, "an empty mark %c%s%c in %s names no fact (write %c%c for a "
 			    "%s)", shown ? '{' : '[', buf, shown ? '}' : ']', cx->where,
@@ -461,6 +468,7 @@ narr_sentence(const struct narr_ctx *cx, const char *value, const char *start, c
 {
 	struct yamlpos_node at = *cx->node;
 	const char *lit = start;
+	bool broken = false;           /* a mark not closed: reported once, no more */
 
 	narr_locate(cx, value, start, &s->line, &s->col);
 	at.line = s->line;
@@ -482,6 +490,7 @@ narr_sentence(const struct narr_ctx *cx, const char *value, const char *start, c
 				    *p == '{' ? '}' : ']', cx->where, *p, *p,
 				    *p == '{' ? "brace" : "bracket");
 			lit = p;
+			broken = true;
 			break;
 		}
 		/* A silent mark takes the space before it when punctuation or a space follows:
@@ -498,7 +507,15 @@ narr_sentence(const struct narr_ctx *cx, const char *value, const char *start, c
 	}
 	if (next > lit)
 		narr_piece(cx->ld, s, lit, (size_t)(next - lit), 0);
-	if (cx->rule)
+	size_t checked = 0;
+	for (size_t i = 0; i < s->n_claims; i++)
+		checked += s->claims[i].kind != SCN_CLAIM_QUOTE || s->claims[i].key >= 0;
+	/* Background may show the environment ({fs}, {blksize}); it checks nothing. */
+	if (s->background && checked > 0)
+		scenario_at(cx->ld, &at, "a sentence marked [background] in %s names a fact of this "
+			    "run too: background is not about this run; split it into two sentences",
+			    cx->where);
+	else if (!s->background && !broken)
 		scenario_narr_rule(cx->ld, &at, s, cx->rule, cx->where);
 }
 
@@ -507,6 +524,7 @@ static void
 narr_text(const struct narr_ctx *cx, const char *text, struct scn_alt *a)
 {
 	const char *p = text;
+	bool para = true, para_bg = false;
 
 	/* Blank lines go; the first line's indentation stays (an intro may open with code). */
 	for (const char *q = text; *q == ' ' || *q == '\t' || *q == '\n'; q++)
@@ -545,7 +563,18 @@ narr_text(const struct narr_ctx *cx, const char *text, struct scn_alt *a)
 		}
 		a->sentences = v;
 		memset(&v[a->n_sentences], 0, sizeof v[a->n_sentences]);
+		/* A paragraph that opens with a line of "[background]" alone is background
+		 * sentence by sentence; "[background]" in a sentence marks that one. */
+		if (para) {
+			const char *m = start + strspn(start, " \t\n");
+			para_bg = strncmp(m, "[background]", 12) == 0 &&
+				  m[12 + strspn(m + 12, " \t")] == '\n';
+		}
+		v[a->n_sentences].background = para_bg;
 		narr_sentence(cx, text, start, end, next, &v[a->n_sentences++]);
+		para = false;
+		for (const char *q = end; q < next; q++)
+			para = para || (q[0] == '\n' && memchr(q + 1, '\n', (size_t)(next - q - 1)));
 		p = next;
 	}
 }
@@ -614,10 +643,11 @@ scenario_narr_parse(struct scn_load *ld, struct scn_narration *out, const struct
 		    const struct scn_step *st, const char *where)
 {
 	/* A sweep's say rests on the environment and on its own rows ([O_SYNC@1 > plain@1]);
-	 * its counts are its parameters. An intro is general teaching. */
+	 * its counts are its parameters. An intro may rest on the environment only: where it
+	 * teaches in general, its sentences are marked [background]. */
 	struct narr_ctx cx = { .ld = ld, .node = n, .st = st, .where = where,
-			       .rule = st == NULL ? 0 : st->op == SCN_OP_SWEEP ? SCN_NARR_IN_SWEEP :
-			       SCN_NARR_IN_STEP };
+			       .rule = st == NULL ? SCN_NARR_IN_INTRO : st->op == SCN_OP_SWEEP ?
+			       SCN_NARR_IN_SWEEP : SCN_NARR_IN_STEP };
 	size_t np;
 
 	if (n == NULL || (n->kind == YAMLPOS_SCALAR && (n->is_null || n->value == NULL)))
@@ -701,6 +731,7 @@ scenario_narr_free(struct scn_narration *nr)
 				}
 				free(s->pieces);
 				free(s->claims);
+				free(s->counts);
 			}
 			free(a->sentences);
 		}

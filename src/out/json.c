@@ -458,14 +458,18 @@ out_json_sentences(struct json *j, const char *key, const struct sentence_result
 		[SENTENCE_HELD] = "held", [SENTENCE_UNCHECKED] = "unchecked",
 		[SENTENCE_FALSE] = "false",
 	};
+	const char *oc;
 
 	json_begin_array(j, key);
 	for (size_t i = 0; i < n; i++) {
 		char *line = narrate_line(v[i].text);
 		json_begin_object(j, NULL);
 		json_string(j, "text", line != NULL ? line : v[i].text);
-		json_string(j, "outcome", outcomes[v[i].outcome]);
+		/* Background (not about this run) is neither held nor checked. */
+		oc = v[i].background ? "background" : outcomes[v[i].outcome];
+		json_string(j, "outcome", oc);
 		json_string(j, "why", v[i].outcome == SENTENCE_HELD ? NULL : v[i].why);
+		json_bool(j, "rests", v[i].rests);
 		json_int(j, "line", v[i].line);
 		json_int(j, "col", v[i].col);
 		json_end_object(j);
@@ -616,6 +620,7 @@ out_json_end(struct transcript *t)
 	json_uint(j, "held", t->n_said);
 	json_uint(j, "unchecked", t->n_unchecked);
 	json_uint(j, "false", t->n_false);
+	json_uint(j, "background", t->n_background);
 	json_end_object(j);
 	json_bool(j, "strict", t->strict);
 	json_string(j, "error", t->error);

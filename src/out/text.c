@@ -482,8 +482,11 @@ out_text_end(struct transcript *t)
 	fprintf(f, "\n%zu held, %zu failed, %zu not observable here%s\n", t->n_held, t->n_failed,
 	        t->n_unobservable, t->strict && t->n_unobservable > 0 ?
 	        " (--strict: counted as failed)" : "");
-	fprintf(f, "sentences: %zu held, %zu unchecked here, %zu false here\n", t->n_said,
+	fprintf(f, "sentences: %zu held, %zu unchecked here, %zu false here", t->n_said,
 	        t->n_unchecked, t->n_false);
+	if (t->n_background > 0)
+		fprintf(f, ", %zu background (not about this run)", t->n_background);
+	fputc('\n', f);
 	fprintf(f, "%s\n", !t->ok && t->n_failed == 0 && t->n_false > 0 ?
 	        "SOME SENTENCES ARE FALSE HERE" : !t->ok ? "SOME EXPECTATIONS FAILED" :
 	        t->n_unobservable > 0 ? "no expectation failed; some could not be observed here" :

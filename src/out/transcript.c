@@ -112,13 +112,19 @@ transcript_crash_said(const struct transcript *t, const struct crash_view *v)
 void
 transcript_count(struct transcript *t, const struct step_result *sr)
 {
+	size_t bg = 0;
+
 	for (size_t i = 0; i < sr->n_expects; i++)
 		switch (sr->expects[i].outcome) {
 		case EXPECT_HELD: t->n_held++; break;
 		case EXPECT_FAILED: t->n_failed++; break;
 		case EXPECT_NOT_OBSERVABLE: t->n_unobservable++; break;
 		}
-	t->n_said += sr->n_sentences - sr->n_unchecked - sr->n_false;
+	/* Background is not about this run: neither held nor checked. */
+	for (size_t i = 0; i < sr->n_sentences; i++)
+		bg += sr->sentences[i].background;
+	t->n_background += bg;
+	t->n_said += sr->n_sentences - sr->n_unchecked - sr->n_false - bg;
 	t->n_unchecked += sr->n_unchecked;
 	t->n_false += sr->n_false;
 	if (!sr->ok || (t->strict && (sr->n_unobservable > 0 || sr->n_unchecked > 0)))

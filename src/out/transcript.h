@@ -95,6 +95,7 @@ struct transcript {
 	size_t n_written;                  /* steps written so far */
 	size_t n_held, n_failed, n_unobservable;
 	size_t n_said, n_unchecked, n_false; /* sentences held, unchecked and false here */
+	size_t n_background;          /* sentences marked [background]: not about this run */
 	bool ok;                           /* nothing failed (strict: nor was unobservable) */
 	size_t n_points;                   /* TAP: test points written */
 	size_t n_scored;                   /* gradescope: the points its tests scored */

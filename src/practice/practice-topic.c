@@ -124,10 +124,11 @@ practice_generate(const struct practice_topic *t, uint64_t seed, struct practice
 	fprintf(y, "# SPDX-License-Identifier: MIT\n"
 	        "title: \"Practice: %s, seed %" PRIu64 "\"\n"
 	        "source: \"iobufviz --practice %s --seed %" PRIu64 "\"\n"
-	        "intro: \"%s", t->name, seed, t->name, seed, t->intro);
+	        "intro: \"[background]\\n%s", t->name, seed, t->name, seed, t->intro);
+	/* The problem and its rules are general teaching, not facts of a run: background. */
 	for (int r = 0; r < PRACTICE_RULE__COUNT; r++)
 		if (p->rules & (1u << r))
-			fprintf(y, "\\n\\n%s", practice_rule_text[r]);
+			fprintf(y, "\\n\\n[background]\\n%s", practice_rule_text[r]);
 	fprintf(y, "\"\nfile: {size: %s, fill: zero}\nsteps:\n%s",
 	        strcmp(t->name, "stdio") == 0 || strcmp(t->name, "crash") == 0 ? "0" :
 	        strcmp(t->name, "cache") == 0 ? "32KiB" : "64KiB", steps);

@@ -47,6 +47,39 @@ scenario_key_name(enum scn_key key)
 	return scn_key_table[key].name;
 }
 
+/* What key counts (scenario.h). */
+int
+scenario_key_counts(int key)
+{
+	static const enum scn_key bytes[] = {
+		SCN_KEY_STDIO_PENDING, SCN_KEY_STDIO_SIZE, SCN_KEY_BYTES_WRITTEN, SCN_KEY_BYTES_READ,
+		SCN_KEY_DISK_ALLOCATED_BYTES, SCN_KEY_DISK_DELALLOC_BYTES,
+		SCN_KEY_DISK_UNWRITTEN_BYTES, SCN_KEY_DISK_INLINE_BYTES, SCN_KEY_DEVICE_WRITE_BYTES,
+		SCN_KEY_FILE_SIZE, SCN_KEY_CRASH_PROCESS_SIZE, SCN_KEY_CRASH_POWER_SIZE,
+		SCN_KEY_RESULT_VALUE,
+	};
+	static const enum scn_key pages[] = {
+		SCN_KEY_CACHE_PAGES, SCN_KEY_CACHE_DIRTY_PAGES, SCN_KEY_CACHE_WRITEBACK_PAGES,
+	};
+	static const enum scn_key calls[] = {
+		SCN_KEY_CALLS_WRITE, SCN_KEY_CALLS_READ, SCN_KEY_CALLS_TOTAL,
+	};
+
+	if (key < 0 || key >= SCN_KEY__COUNT)
+		return -1;
+	for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++)
+		if ((int)bytes[i] == key)
+			return SCN_COUNT_BYTES;
+	for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++)
+		if ((int)pages[i] == key)
+			return SCN_COUNT_PAGES;
+	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+		if ((int)calls[i] == key)
+			return SCN_COUNT_CALLS;
+	return scn_key_table[key].type == SCN_KT_NUMBER || scn_key_table[key].type == SCN_KT_SIGNED ?
+	       SCN_COUNT_ANY : -1;
+}
+
 /* True if the op acts through the FILE*. */
 bool
 scenario_op_is_stdio(enum scn_op op)

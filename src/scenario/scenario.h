@@ -210,12 +210,28 @@ struct scn_piece {
 	size_t claim;
 };
 
+/* What a count written in a sentence counts: the kind of fact whose value it must be. */
+enum scn_count_kind { SCN_COUNT_BYTES, SCN_COUNT_PAGES, SCN_COUNT_CALLS, SCN_COUNT_ANY };
+
+/* A number written in a sentence ("9000 bytes", "a dozen calls") that the loader could not
+ * tell true or false: the run shows the sentence false unless a fact of its kind that the
+ * sentence names has this value here. */
+struct scn_count {
+	enum scn_count_kind kind;
+	int64_t value;             /* in the fact's unit: bytes, pages, calls */
+	char text[48];             /* as written, lowercase ("nine thousand bytes") */
+};
+
 /* One sentence: its pieces and the facts it rests on. */
 struct scn_sentence {
 	struct scn_piece *pieces;
 	size_t n_pieces;
 	struct scn_claim *claims;
 	size_t n_claims;
+	struct scn_count *counts;  /* numbers the run must find among its facts' values */
+	size_t n_counts;
+	bool background;           /* marked [background]: not about this run (the book's rule, a
+	                              definition); it names no fact and is shown as background */
 	int line, col;             /* where it starts in the scenario file */
 };
 
@@ -335,6 +351,10 @@ int scenario_key_find(const char *name);
 
 /* Name of an expectation key as written in YAML ("stdio.pending"). */
 const char *scenario_key_name(enum scn_key key);
+
+/* What key counts, as a number written in narration must match it (struct scn_count): bytes,
+ * pages, calls, SCN_COUNT_ANY for another number; -1 for a key whose value is no number. */
+int scenario_key_counts(int key);
 
 /* Symbol of a comparison ("=", "!=", "<", "<=", ">", ">="). */
 const char *scenario_cmp_name(enum scn_cmp cmp);

@@ -377,8 +377,11 @@
 		if (Array.isArray(st.sentences) && st.sentences.length > 0) {
 			const p = add(box, el('p')), why = [];
 			st.sentences.forEach(function (s) {
-				add(p, el('span', 'sentence data ' + s.outcome, s.text));
-				if (s.outcome !== 'held') {
+				/* A check mark only on what a fact of the run held. */
+				add(p, el('span', 'sentence data ' + s.outcome +
+					(s.outcome === 'held' && s.rests === false ? ' bare' : ''), s.text));
+				/* Background is not about this run: no reason to give. */
+				if (s.outcome !== 'held' && s.outcome !== 'background') {
 					why.push(s);
 					add(p, ' ', el('span', 'mark', '[?' + why.length + ']'));
 				}
@@ -596,7 +599,9 @@
 		if (sc.intro) {
 			prose(intro, sc.intro);
 			/* The intro's sentences this run could not hold, each quoted with its reason. */
-			(sc.intro_sentences || []).filter(function (s) { return s.outcome !== 'held'; })
+			(sc.intro_sentences || []).filter(function (s) {
+				return s.outcome !== 'held' && s.outcome !== 'background';
+			})
 				.forEach(function (s, n) {
 					add(intro, add(el('p', 'small'), el('span', 'sentence data ' + s.outcome, s.text)),
 						marked(s, n + 1));
