@@ -409,6 +409,14 @@ START_TEST(test_list_and_names)
 	run(&r, (const char *[]){ "--check", "tabel-13-1", NULL });
 	ck_assert_int_eq(r.status, 2);
 	ck_assert_ptr_nonnull(strstr(r.err, "table-13-1"));
+	/* Two options that each say what to write are refused, in either order. */
+	run(&r, (const char *[]){ "--export=html", "--format=json", "13-3", NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--export=html and --format=json both say what to "
+	                             "write: give one of them"));
+	run(&r, (const char *[]){ "-f", "text", "--export=csv", "table-13-1", NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--export=csv and --format=text both say"));
 	/* A prefix shared by two lessons lists both. */
 	run(&r, (const char *[]){ "--check", "13.3", NULL });
 	ck_assert_int_eq(r.status, 2);
