@@ -332,6 +332,8 @@ view_screen_program(struct grid *g, const struct view_frame *f, struct view_layo
 			grid_asciify(g);
 		return true;
 	}
+	/* Projector mode by the whole screen's width, not the panes' beside the program. */
+	rest.big = f->big || g->w >= 160;
 	pw = g->w >= 160 ? g->w - 100 : g->w - 80;
 	if (pw > 80)
 		pw = 80;
