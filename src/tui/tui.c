@@ -85,8 +85,9 @@ tui_score_choice(struct tui *t)
 	ok = practice_match(&p->q[i], &a[i], t->answer);
 	t->asked++;
 	t->right += ok;
-	snprintf(t->status, sizeof t->status, "you said %s; observed %s (%s)  %s   score %d/%d",
-	         t->answer, a[i].text, a[i].detail, ok ? "right!" : "not quite", t->right, t->asked);
+	snprintf(t->status, sizeof t->status, "you said %s; observed %s (%s)  %s   score %d/%d%s%s",
+	         t->answer, a[i].text, a[i].detail, ok ? "right!" : "not quite", t->right, t->asked,
+	         ok || a[i].why[0] == '\0' ? "" : "   why: ", ok ? "" : a[i].why);
 }
 
 /* Score the guess for the step just run. */
@@ -114,11 +115,15 @@ tui_score(struct tui *t)
 		}
 		/* The truth is what was observed, not what the scenario hoped. */
 		bool ok = sr->expects[i].got == t->guess;
+		char why[320];
 		t->asked++;
 		t->right += ok;
+		/* Not quite: the run's own facts (which call wrote, what the buffers held). */
 		snprintf(t->status, sizeof t->status, "you said %" PRId64 " for %s; observed %" PRId64
-		         "  %s   score %d/%d", t->guess, scenario_key_name(sr->expects[i].want->key),
-		         sr->expects[i].got, ok ? "right!" : "not quite", t->right, t->asked);
+		         "  %s   score %d/%d%s%s", t->guess,
+		         scenario_key_name(sr->expects[i].want->key), sr->expects[i].got,
+		         ok ? "right!" : "not quite", t->right, t->asked, ok ? "" : "   why: ",
+		         ok ? "" : practice_why(sr, why, sizeof why));
 	}
 }
 
