@@ -293,6 +293,21 @@ def nojs(b, t):
                if x["outcome"] != "false" and flat(shown(x["text"])) in text)
 
 
+def printed(b, t, url):
+    """On paper (print media, scripts on) the page is every step written out, not one."""
+    b.size(1280, 800)
+    b.open(url)
+    b.call("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        s = b.js("[getComputedStyle(document.getElementById('steps')).display,"
+                 " getComputedStyle(document.getElementById('main')).display,"
+                 " document.querySelectorAll('#steps section.step').length]")
+    finally:
+        b.call("Emulation.setEmulatedMedia", {"media": ""})
+    if s != ["block", "none", len(t["steps"])]:
+        bad("print: written steps, stepping panes, steps: %r" % s)
+
+
 def quiz(b, t, sd, url):
     """Predict, then see: stepping on into a step with a question asks it and hides the
     step; a wrong answer is told wrong with the run's value, a right one right; the score
@@ -365,6 +380,7 @@ def walk(b, t, p, j, sd):
     said = nojs(b, t)
     if name == "13-3" and said != 11:
         bad("no script: %d sentences of 13-3 shown, not 11" % said)
+    printed(b, t, url)
     quiz(b, t, sd, url)
     origins(b, t, sd, url)
     b.size(1280, 800)
