@@ -156,6 +156,13 @@ tui_run_step(struct tui *t)
 		return;
 	}
 	t->cur = (long)tui_count(t) - 1;
+	/* The recording marks each step: a player lists them and jumps to one. */
+	if (t->cast != NULL) {
+		char call[256], label[300];
+		view_step_line(t->o->step_line, lesson_last(t->l)->step, call, sizeof call);
+		snprintf(label, sizeof label, "step %zu/%zu: %s", tui_count(t), t->s->n_steps, call);
+		cast_marker(t->cast, label);
+	}
 	tui_score(t);
 	tui_animate(t);
 	if (tui_count(t) == t->s->n_steps)
