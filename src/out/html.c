@@ -519,6 +519,7 @@ out_html_begin(struct transcript *t)
 	const char *html = page_tpl_page_html;
 	const char *at_head = strstr(html, OUT_HTML_AT_HEAD);
 	const char *at_steps = strstr(html, OUT_HTML_AT_STEPS);
+
 	struct out_html *h = calloc(1, sizeof *h);
 	char js[45], css[45];
 
@@ -528,20 +529,27 @@ out_html_begin(struct transcript *t)
 	out_html_text(t->f, t->title, TEXT_LINE);
 	fprintf(t->f, " \u2014 iobufviz</title>\n<style>%s</style>\n</head>\n<body>\n",
 	        page_tpl_page_css);
-	fwrite(html, 1, (size_t)(at_head - html), t->f);
-	out_html_written_head(t, t->f);
-	at_head += strlen(OUT_HTML_AT_HEAD);
-	fwrite(at_head, 1, (size_t)(at_steps - at_head), t->f);
+	/* page.html has both places, the head's first (tests/html.sh reads every page). */
+	if (at_head != NULL && at_steps != NULL && at_steps > at_head) {
+		fwrite(html, 1, (size_t)(at_head - html), t->f);
+		out_html_written_head(t, t->f);
+		at_head += strlen(OUT_HTML_AT_HEAD);
+		fwrite(at_head, 1, (size_t)(at_steps - at_head), t->f);
+	} else {
+		out_html_written_head(t, t->f);
+		fputs(html, t->f);
+	}
 	t->html = h;
 	if (h != NULL) {
 		h->steps = open_memstream(&h->steps_buf, &h->steps_len);
 		json_init(&h->dj, NULL, JSON_HTML);
 		json_begin_array(&h->dj, NULL);
 	}
-	if (h == NULL || h->steps == NULL)
-		t->j.failed = true;
 	fputs("<script type=\"application/json\" id=\"transcript\">\n", t->f);
 	json_init(&t->j, t->f, JSON_HTML);
+	/* No memory for the written steps: the page would lack them; transcript_end fails. */
+	if (h == NULL || h->steps == NULL)
+		t->j.failed = true;
 	out_json_format.begin(t);
 }
 
@@ -665,7 +673,8 @@ out_html_end(struct transcript *t)
 	if (h != NULL && h->steps_buf != NULL)
 		fwrite(h->steps_buf, 1, h->steps_len, t->f);
 	fputs("</section>\n", t->f);
-	fputs(at_steps + strlen(OUT_HTML_AT_STEPS), t->f);
+	if (at_steps != NULL)
+		fputs(at_steps + strlen(OUT_HTML_AT_STEPS), t->f);
 	fprintf(t->f, "<script>%s</script>\n</body>\n</html>\n", page_tpl_page_js);
 	if (h != NULL) {
 		free(h->steps_buf);
