@@ -102,6 +102,11 @@ class Browser:
         self.call("Emulation.setDeviceMetricsOverride",
                   {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": mobile})
 
+    def scripts(self, on):
+        """Let the pages opened from now on run their scripts, or not (a reader with
+        JavaScript off; the protocol's own evaluation still works)."""
+        self.call("Emulation.setScriptExecutionDisabled", {"value": not on})
+
     def open(self, url):
         """Load url afresh (never as a jump within the page already open) and wait until it
         has loaded."""

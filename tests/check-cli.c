@@ -392,6 +392,31 @@ START_TEST(test_list_and_names)
 	ck_assert_int_eq(r.status, 2);
 	ck_assert_ptr_nonnull(strstr(r.err, "did you mean: "));
 	ck_assert_ptr_nonnull(strstr(r.err, "table-13-1"));
+	/* An exercise's number is a name: exercise 13-1a is table-13-1's lesson (its source says
+	 * so), 13-3 the lesson named after it rather than the crash lesson that names it too. */
+	run(&r, (const char *[]){ "--check", "ex-13-1a", NULL });
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "/scenarios/table-13-1.yaml"));
+	run(&r, (const char *[]){ "--check", "exercise-13-3", NULL });
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "/scenarios/13-3-fflush-fsync.yaml"));
+	run(&r, (const char *[]){ "--check", "ex-13-9", NULL });
+	ck_assert_int_eq(r.status, 2);
+	/* A slip of a letter or two is a near miss too. */
+	run(&r, (const char *[]){ "--check", "13-3-fflush-fsyc", NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "did you mean: 13-3-fflush-fsync?"));
+	run(&r, (const char *[]){ "--check", "tabel-13-1", NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "table-13-1"));
+	/* Two options that each say what to write are refused, in either order. */
+	run(&r, (const char *[]){ "--export=html", "--format=json", "13-3", NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--export=html and --format=json both say what to "
+	                             "write: give one of them"));
+	run(&r, (const char *[]){ "-f", "text", "--export=csv", "table-13-1", NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--export=csv and --format=text both say"));
 	/* A prefix shared by two lessons lists both. */
 	run(&r, (const char *[]){ "--check", "13.3", NULL });
 	ck_assert_int_eq(r.status, 2);

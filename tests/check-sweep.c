@@ -772,6 +772,29 @@ START_TEST(test_outputs)
 		                 display_col(text, strstr(text, calls) + 1));
 		free(text);
 	}
+	/* A sys column of "< 1 tick" on every row says nothing: it is left out, with why. */
+	{
+		struct sweep_variant *bv = (struct sweep_variant *)&r.variants[0];
+		double sys[64], fixed[64];
+		for (size_t i = 0; i < bv->n_rows && i < 64; i++) {
+			sys[i] = bv->rows[i].system;
+			fixed[i] = bv->rows[i].fixed_system;
+			bv->rows[i].system = 0;
+			bv->rows[i].fixed_system = 0;
+		}
+		f = open_memstream(&text, &len);
+		ck_assert_int_eq(sweep_print_compact(f, &r, 96, 0), 0);
+		fclose(f);
+		ck_assert_ptr_null(strstr(text, " sys "));
+		/* "< 1 tick" once: in the line that says why, in no row. */
+		ck_assert_ptr_nonnull(strstr(text, "(sys left out: < 1 tick of system CPU on every row"));
+		ck_assert_ptr_null(strstr(strstr(text, "< 1 tick") + 1, "< 1 tick"));
+		free(text);
+		for (size_t i = 0; i < bv->n_rows && i < 64; i++) {
+			bv->rows[i].system = sys[i];
+			bv->rows[i].fixed_system = fixed[i];
+		}
+	}
 	/* A reference label wider than its column widens the column: "scaling" stays over
 	 * the scaling. */
 	ref.label = "TLPI 2010 O_SYNC";

@@ -923,10 +923,12 @@ START_TEST(test_details_panes)
 	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
 	                 "no FILE* open\nno file descriptor open");
 	f.cur = 1;
-	/* The log: the step's whole narration and its calls. */
+	/* The log: the step's whole narration, each expectation that did not hold in full (the
+	 * expected pane may cut its reason), and its calls. */
 	f.focus = VIEW_PANE_LOG;
 	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
 	                 "5000 bytes: one write(4096) happened, 904 wait in the stdio buffer.\n"
+	                 "FAILED: cache.dirty_pages = 2 (got 1)\n"
 	                 "\nstep 2 (fwrite), seen by the tracer; op took 0 ns inside the worker, "
 	                 "incl. tracing (two ptrace stops per system call)\n"
 	                 "write(3, 4096) = 4096  [by stdio]\n");

@@ -70,6 +70,10 @@ want json "$bin" --format j
 want "$(printf '%s\n' tap text)" "$bin" -f t
 want "$(printf '%s\n' auto procio ptrace)" "$bin" --trace =
 want "$(printf '%s\n' auto cachestat kpageflags mincore)" "$bin" --probe ""
+# --crash-fs's filesystems, as its own usage error lists them ("ext4|xfs|btrfs").
+want "$(printf '%s\n' btrfs ext4 xfs)" "$bin" --crash-fs =
+want ext4 "$bin" --crash-fs = e
+want xfs "$bin" --crash-fs x
 "$bin" --export= 2>&1 | grep -q "expected csv" || bad "--export= does not list its formats"
 for f in csv json md svg c html; do
 	comp "$bin" --export = | grep -qx "$f" || bad "--export= does not offer $f"

@@ -4,6 +4,8 @@
 #   html-check.py CHROMIUM SCHEMA SHOTS marks PAGE [JSON]  the same, and some sentence of the
 #                                                          run is marked unchecked with its reason
 #   html-check.py CHROMIUM SCHEMA SHOTS hostile PAGE MARK   no byte of the run is markup
+# Each mode also reads the page with JavaScript off (every step written in it); walk and marks
+# ask a prediction and count the score, zoom for a projector, and check 13.5's origin marks.
 # SCHEMA: doc/transcript.schema.json ("" when python3-jsonschema is missing: not validated);
 # SHOTS: a directory for the screenshots. Prints "FAIL: ..." lines; exits 1 if any.
 import json
@@ -25,12 +27,15 @@ def bad(msg):
 
 
 def blocks(html):
-    """The page's two data blocks, parsed: the transcript and the page's own data."""
+    """The page's two data blocks, parsed: the transcript, the page's own data and each
+    step's [origin marks, their legend, question]."""
     got = {}
     for name in ("transcript", "page"):
         m = re.search(r'<script type="application/json" id="%s">(.*?)</script>' % name, html, re.S)
         got[name] = json.loads(m.group(1)) if m else None
-    return got["transcript"], got["page"]
+    if got["page"] is None:
+        return got["transcript"], None, None
+    return got["transcript"], got["page"][0], got["page"][1]
 
 
 def shown(s, block=False):
@@ -69,7 +74,7 @@ SEEN = """(function () {
     log: q('#log tr.now td.text').map(e => e.textContent),
     expects: q('#expect li').map(e => [e.dataset.key, e.className]),
     program: q('#program li').map((e, n) => e.classList.contains('cur') ? n : -1).filter(n => n >= 0),
-    cache: q('#cache .cell').map(e => [e.dataset.kind, e.classList.contains('chg')]),
+    cache: q('#cache .cells .cell').map(e => [e.dataset.kind, e.classList.contains('chg')]),
     disk: q('#disk .cell').map(e => [e.dataset.kind, e.classList.contains('chg')]),
     narration: document.getElementById('what').textContent,
     sentences: q('#narration .sentence').map(e => [e.textContent, e.classList[2]]),
@@ -235,11 +240,157 @@ def colours(b, name):
                                                mean[a][4], mean[c][4]))
 
 
-def walk(b, t, p, j):
-    n = len(t["steps"])
-    url = "file://" + os.path.abspath(page)
+def flat(s):
+    """s with its runs of white space made one space (HTML text flows)."""
+    return re.sub(r"\s+", " ", s).strip()
+
+
+def nojs(b, t):
+    """With JavaScript off the page is every step written out: the intro on top, then each
+    step's call, narration (every sentence told), calls and expectations."""
+    b.scripts(False)
+    try:
+        b.size(1280, 800)
+        b.open("file://" + os.path.abspath(page))
+        s = b.js("""(function () {
+          const vis = (id) => { const e = document.getElementById(id);
+                                return !!e && getComputedStyle(e).display !== 'none'; };
+          const lesson = document.getElementById('lesson'), nav = document.getElementById('nav');
+          return { text: document.body.innerText, main: vis('main'), steps: vis('steps'),
+                   nsteps: document.querySelectorAll('#steps section.step').length,
+                   first: lesson ? lesson.getBoundingClientRect().top : null,
+                   top: !!lesson && !!(lesson.compareDocumentPosition(nav) & 4),
+                   pwned: window.__pwned === undefined ? null : String(window.__pwned) }; })()""")
+    finally:
+        b.scripts(True)
+    text = flat(s["text"])
+    if s["pwned"] is not None:
+        bad("no script: the page ran the run's script (window.__pwned = %s)" % s["pwned"])
+    if s["main"] or not s["steps"]:
+        bad("no script: the stepping panes are shown (%r) or the written steps not (%r)" %
+            (s["main"], s["steps"]))
+    if s["nsteps"] != len(t["steps"]):
+        bad("no script: %d steps written, the run has %d" % (s["nsteps"], len(t["steps"])))
+    sc = t["scenario"]
+    if sc.get("intro") and not t.get("program"):
+        if not s["top"] or s["first"] is None or s["first"] > 200:
+            bad("no script: the lesson's question is not on top (at %r)" % s["first"])
+        for line in sc["intro"].split("\n")[:3]:
+            if line.strip() and flat(shown(line)) not in text:
+                bad("no script: the intro's %r is not shown" % line[:60])
+    told = [x for x in (sc.get("intro_sentences") or []) if x["outcome"] != "false"]
+    for st in t["steps"]:
+        told += [x for x in (st.get("sentences") or []) if x["outcome"] != "false"]
+        for e in st["events"]:
+            if flat(shown(e["text"])) not in text:
+                bad("no script: step %d's call %r is not shown" % (st["index"], e["text"]))
+        for x in st["expect"]:
+            if x["key"] not in text:
+                bad("no script: step %d's expectation %s is not shown" % (st["index"], x["key"]))
+    missing = [x["text"] for x in told if flat(shown(x["text"])) not in text]
+    if missing:
+        bad("no script: %d of %d sentences not shown: %r" % (len(missing), len(told), missing[:3]))
+    # The steps' sentences shown (the intro's apart).
+    return sum(1 for st in t["steps"] for x in st.get("sentences") or []
+               if x["outcome"] != "false" and flat(shown(x["text"])) in text)
+
+
+def printed(b, t, url):
+    """On paper (print media, scripts on) the page is every step written out, not one."""
     b.size(1280, 800)
     b.open(url)
+    b.call("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        s = b.js("[getComputedStyle(document.getElementById('steps')).display,"
+                 " getComputedStyle(document.getElementById('main')).display,"
+                 " document.querySelectorAll('#steps section.step').length]")
+    finally:
+        b.call("Emulation.setEmulatedMedia", {"media": ""})
+    if s != ["block", "none", len(t["steps"])]:
+        bad("print: written steps, stepping panes, steps: %r" % s)
+
+
+def quiz(b, t, sd, url):
+    """Predict, then see: stepping on into a step with a question asks it and hides the
+    step; a wrong answer is told wrong with the run's value, a right one right; the score
+    counts both."""
+    qs = [i for i in range(1, len(t["steps"])) if sd[i][2]]
+    if len(qs) < 2:
+        return
+    b.size(1280, 800)
+    b.open(url + "#step=%d" % qs[0])
+    state = """(function () { const a = document.getElementById('ask');
+      return { ask: !a.hidden, main: getComputedStyle(document.getElementById('main')).display,
+               q: document.getElementById('ask-q').textContent,
+               where: document.getElementById('where').textContent,
+               verdict: [document.getElementById('verdict').className,
+                         document.getElementById('verdict').textContent],
+               score: document.getElementById('score').textContent }; })()"""
+    for k, i in enumerate(qs[:2]):
+        if k:
+            b.open(url + "#step=%d" % i)
+            b.js("void 0")
+        # The page opened at the step before: the next one asks first.
+        b.key("ArrowRight", keycode=39)
+        s = b.js(state)
+        q = sd[i][2]
+        if not s["ask"] or s["main"] != "none" or s["q"] != shown(q["question"]):
+            bad("quiz: step %d is shown before its question is answered: %r" % (i + 1, s))
+            return
+        guess = q["answer"] + (1 if k == 0 else 0)
+        b.js("document.getElementById('ask-in').value = '%d'" % guess)
+        b.key("Enter", keycode=13)
+        s = b.js(state)
+        want = "wrong" if k == 0 else "right"
+        if s["ask"] or s["where"] != "step %d/%d" % (i + 1, len(t["steps"])) or \
+                s["verdict"][0] != want or str(q["answer"]) not in s["verdict"][1]:
+            bad("quiz: step %d answered %d: %r" % (i + 1, guess, s))
+        if k == 0 and s["score"] != "score 0/1":
+            bad("quiz: after a wrong answer the score is %r" % s["score"])
+    # A fresh page keeps no score: the second answer was on a page opened afresh.
+    if s["score"] != "score 1/1":
+        bad("quiz: after a right answer on a fresh page the score is %r" % s["score"])
+
+
+def origins(b, t, sd, url):
+    """13.5: where each step's pages came from marked on its cells, as many as the run's
+    counts, with the legend's words."""
+    for i, (cells, legend, _) in enumerate(sd):
+        po = t["steps"][i].get("page_origins")
+        if not po or not cells:
+            continue
+        b.open(url + "#step=%d" % (i + 1))
+        s = b.js("""(function () { const q = (s) => document.querySelectorAll(s).length;
+          return [q('#cache .cells .o-asked'), q('#cache .cells .o-ahead'), q('#cache .cells .o-before'),
+                  Array.from(document.querySelectorAll('#cache ul.origins li')).map(e => e.textContent)];
+          })()""")
+        if t["steps"][i]["state"]["cache"]["pages_per_cell"] == 1 and \
+                (s[0] != po["asked"] or s[1] != po["read_ahead"]):
+            bad("step %d: %d cells marked asked and %d read ahead, the run's %d and %d" %
+                (i + 1, s[0], s[1], po["asked"], po["read_ahead"]))
+        if s[3] != [w for _, w in legend] or not any("read ahead" in w for w in s[3]):
+            bad("step %d: the marks' legend %r" % (i + 1, s[3]))
+        seen_origins.append(i)
+
+
+seen_origins = []
+
+
+def walk(b, t, p, j, sd):
+    n = len(t["steps"])
+    url = "file://" + os.path.abspath(page)
+    said = nojs(b, t)
+    if name == "13-3" and said != 11:
+        bad("no script: %d sentences of 13-3 shown, not 11" % said)
+    printed(b, t, url)
+    quiz(b, t, sd, url)
+    origins(b, t, sd, url)
+    b.size(1280, 800)
+    b.open(url)
+    # Stepping by key through every step: no questions asked.
+    b.click("#quiz-on")
+    if b.js("document.getElementById('quiz-on').getAttribute('aria-pressed')") != "false":
+        bad("the predict button does not turn the questions off")
     validate(t)
     if j is not None:
         same_run(t, j)
@@ -285,10 +436,27 @@ def walk(b, t, p, j):
     sw = b.js("document.documentElement.scrollWidth")
     if sw > 390:
         bad("390x844: the page is %d pixels wide: it scrolls sideways" % sw)
+    # A projector: no cell smaller than 24 px at 1920x1080; + and the button make it larger.
+    b.size(1920, 1080)
+    b.open(url + "#step=%d" % min(2, n))
+    cell = "(function () { const c = document.querySelector('#main .cell');" \
+        " return c ? c.getBoundingClientRect().width : null; })()"
+    w0 = b.js(cell)
+    b.screenshot(os.path.join(shots, "%s-1920x1080.png" % name))
+    if w0 is not None and w0 < 24:
+        bad("1920x1080: cells of %.1f px" % w0)
+    b.key("+", keycode=187)
+    b.click("#zoom-in")
+    w1 = b.js(cell)
+    if w0 is not None and (w1 is None or w1 < w0 * 1.4):
+        bad("zoom: cells of %.1f px after + and A+ (from %.1f)" % (w1 or 0, w0))
+    if b.js("document.documentElement.scrollWidth") > 1920:
+        bad("zoom: the page scrolls sideways at 1920 px")
 
 
 def hostile(b, t, mark):
     url = "file://" + os.path.abspath(page)
+    nojs(b, t)
     b.size(1280, 800)
     b.open(url)
     n = len(t["steps"])
@@ -310,7 +478,7 @@ def hostile(b, t, mark):
             "html", "head", "meta", "title", "style", "body", "noscript", "header", "h1", "p",
             "dl", "nav", "div", "button", "span", "a", "ol", "li", "main", "section", "h2",
             "footer", "details", "summary", "ul", "table", "tbody", "tr", "td", "code", "dt",
-            "dd", "script", "progress", "pre", "thead", "th"}
+            "dd", "script", "progress", "pre", "thead", "th", "h3", "h4", "b", "input"}
         if foreign:
             bad("%s: elements the page never makes: %s" % (where, sorted(foreign)))
         if s["scripts"] != 3:
@@ -329,12 +497,14 @@ def hostile(b, t, mark):
 b = cdp.Browser(chromium)
 try:
     html = open(page, encoding="utf-8").read()
-    t, p = blocks(html)
+    t, p, sd = blocks(html)
     name = os.path.splitext(os.path.basename(page))[0]
     if t is None or p is None:
         bad("no transcript or page data block")
     elif mode in ("walk", "marks"):
-        walk(b, t, p, json.load(open(rest[0])) if rest else None)
+        walk(b, t, p, json.load(open(rest[0])) if rest else None, sd)
+        if name.startswith("13.5") and len(seen_origins) < 3:
+            bad("only %d steps' origin marks checked" % len(seen_origins))
         if mode == "marks" and not any(" not observable here: " in w and len(w) > 40
                                        for w in seen_marks):
             bad("no sentence is shown marked unchecked with its reason")

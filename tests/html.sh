@@ -3,11 +3,14 @@
 # tests/html.sh: --export=html in a real browser (headless Chromium driven over the DevTools
 # pipe, offline: tests/cdp.py, tests/html-check.py). Exercise 13-3's page, a crash lesson's
 # (both crashes, the device line) and a traced program's load with no console error and no
-# request, go through every step by key, click and address showing the numbers of their JSON
+# request, read with JavaScript off (the lesson's question on top, every step written: its
+# calls, sentences and expectations), ask a prediction before a step and count the score,
+# zoom for a projector (cells of 24 px or more at 1920x1080), mark 13.5's pages by where they
+# came from, go through every step by key, click and address showing the numbers of their JSON
 # transcript and what changed (with each sentence of the narration marked held, or unchecked
 # with its reason: 13-3 under mincore), keep cached,
-# dirty and writeback apart for readers blind to red and green, and fit 1280x800 and a
-# 390x844 phone (screenshots kept in $IOBUFVIZ_SHOTS if it is set). A scenario and a program
+# dirty and writeback apart for readers blind to red and green, and fit 1280x800, 1920x1080
+# and a 390x844 phone (screenshots kept in $IOBUFVIZ_SHOTS if it is set). A scenario and a program
 # whose titles, texts and file names are markup, script, quotes and bidi controls give pages
 # where none of it is more than text.
 testname=html
@@ -63,6 +66,10 @@ fi
 # A crash lesson: both crashes at its crash steps and, on a crash lab (as root: ext4 by
 # itself), the device line; as a user who cannot mount, why the power cut is missing.
 page crash "$src/scenarios/crash-13-3.yaml" && check crash walk
+
+# Section 13.5: where each step's pages came from (asked for, read ahead, cached before),
+# marked on its cells with the legend's counts.
+page 13.5 "$src/scenarios/13.5-fadvise.yaml" && check 13.5 walk
 
 # Exercise 13-4 (each run's calls, the file's pages) and a sweep (its table).
 page 13-4 "$src/scenarios/13-4-pty.yaml" && check 13-4 walk

@@ -84,5 +84,16 @@ if wrong["score"]["right"] != 0 or wrong["questions"][0]["answer"]["right"] is n
 if any(q["answer"]["guess"] is not None for q in wrong["questions"][1:]):
     sys.exit("FAIL: unanswered questions have a guess")
 print("ok: guesses scored (%d of %d; 0 of %d)" % (len(answers), len(answers), len(answers)))
+# A wrong answer comes with why, from the run's own facts: Q1 asks what is pending after its
+# line, and the reason says what the stdio buffer held then and which calls the line made.
+q = wrong["questions"][0]
+why = q["answer"]["why"]
+if "stdio buffer held %s B" % q["answer"]["text"] not in why or \
+        not why.startswith("line "):
+    sys.exit("FAIL: a wrong answer's reason: %r (answer %r)" % (why, q["answer"]["text"]))
+text = subprocess.run(args[:7] + ["--guess=999999"], capture_output=True, text=True).stdout
+if "you said 999999: wrong\n       why: " + why not in text:
+    sys.exit("FAIL: the text transcript does not give the wrong answer's reason:\n" + text)
+print("ok: a wrong answer's reason: " + why)
 PY
 finish

@@ -245,7 +245,8 @@ else
 	fail=1
 fi
 
-# The recording: a JSON header, then [time, "o", text] events; every line valid JSON.
+# The recording: a JSON header, then [time, "o", text] events and a [time, "m", "step N/M:
+# call"] marker per step run; every line valid JSON.
 if command -v python3 >/dev/null 2>&1; then
 	if python3 - "$tmp/rec.cast" <<'PY'
 import json, sys
@@ -258,12 +259,19 @@ frames = 0
 for l in lines[1:]:
     ev = json.loads(l)
     assert isinstance(ev, list) and len(ev) == 3, ev
-    assert ev[1] in ("o", "r") and isinstance(ev[2], str)
+    assert ev[1] in ("o", "r", "m") and isinstance(ev[2], str)
     assert ev[0] >= last
     last = ev[0]
     frames += ev[1] == "o"
 assert frames >= 5, frames
 assert any("write(" in json.loads(l)[2] for l in lines[1:])
+# A marker per step run, each named by its step ("step 2/5: fwrite(...)"): in order, from 1
+# again after r restarts, up to the last.
+marks = [json.loads(l)[2] for l in lines[1:] if json.loads(l)[1] == "m"]
+nums = [int(m.split("/")[0][5:]) for m in marks]
+assert len(marks) >= 5 and all(m.startswith("step %d/5: " % k) for m, k in zip(marks, nums)), marks
+assert nums[0] == 1 and all(b in (a + 1, 1) for a, b in zip(nums, nums[1:])), marks
+assert nums[-1] == 5 and "fwrite" in marks[1], marks
 PY
 	then
 		echo "ok: the recording is valid asciicast v2"

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,117 @@ catalog_list_free(char **list)
 	free(list);
 }
 
+/* The exercise that arg names ("ex-13-1a", "exercise-13-1a", "ex13-1a": "13-1a") into ex;
+ * false if it names none. */
+static bool
+catalog_exercise(const char *arg, char *ex, size_t len)
+{
+	const char *p = arg;
+
+	if (strncmp(p, "exercise", 8) == 0)
+		p += 8;
+	else if (strncmp(p, "ex", 2) == 0)
+		p += 2;
+	else
+		return false;
+	if (*p == '-' || *p == '_' || *p == ' ')
+		p++;
+	if (p[0] < '0' || p[0] > '9' || strchr(p, '-') == NULL || strlen(p) >= len)
+		return false;
+	snprintf(ex, len, "%s", p);
+	return true;
+}
+
+/* True if the scenario at path names exercise ex in its source line ("TLPI 13.1, Table 13-1;
+ * exercise 13-1a", "exercises 13-1c and 13-2"). */
+static bool
+catalog_names_exercise(const char *path, const char *ex)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	bool yes = false;
+
+	if (f == NULL)
+		return false;
+	while (!yes && fgets(line, sizeof line, f) != NULL) {
+		const char *at = line;
+		if (strncmp(line, "source:", 7) != 0 || strstr(line, "exercise") == NULL)
+			continue;
+		while (!yes && (at = strstr(at, ex)) != NULL) {
+			char before = at > line ? at[-1] : ' ', after = at[strlen(ex)];
+			yes = (before == ' ' || before == '"') &&
+			      !(after >= '0' && after <= '9') && !(after >= 'a' && after <= 'z');
+			at++;
+		}
+	}
+	fclose(f);
+	return yes;
+}
+
+/* The one bundled scenario of exercise ex in list: the first (sorted) whose name has the
+ * number as a word ("13-3-fflush-fsync", "table-13-2") if several name it, else the only
+ * one; NULL (and why) if none or several. */
+static char *
+catalog_find_exercise(char **list, const char *ex, char *why, size_t why_len)
+{
+	char *found = NULL;
+	size_t n = 0, elen = strlen(ex), used = 0;
+
+	for (char **p = list; *p != NULL; p++) {
+		const char *base = strrchr(*p, '/') + 1;
+		if (!catalog_names_exercise(*p, ex))
+			continue;
+		const char *in = strstr(base, ex);
+		/* Its name has the number as a word: "13-3-fflush-fsync", "table-13-2". */
+		if (in != NULL && (in == base || in[-1] == '-') &&
+		    (in[elen] == '-' || in[elen] == '.')) {
+			free(found);
+			return strdup(*p);
+		}
+		if (n++ == 0)
+			found = strdup(*p);
+		used += (size_t)snprintf(why + used, why_len - used, "%s%.*s",
+		                         n == 1 ? "exercise " : ", ", (int)strlen(base) - 5, base);
+		if (n == 1 && used < why_len)
+			used = (size_t)snprintf(why, why_len, "exercise %s is in: %.*s", ex,
+			                        (int)strlen(base) - 5, base);
+		if (used >= why_len)
+			used = why_len - 1;
+	}
+	if (n == 1) {
+		why[0] = '\0';
+		return found;
+	}
+	free(found);
+	return NULL;
+}
+
+/* Edit distance of two short names (at most 63 bytes of b counted). */
+static size_t
+catalog_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64];
+
+	if (lb > 63)
+		lb = 63;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
 /* Resolve a path or a bundled name. */
 char *
 catalog_resolve(const char *arg, char *why, size_t why_len)
@@ -152,14 +264,29 @@ catalog_resolve(const char *arg, char *why, size_t why_len)
 			}
 		}
 	}
+	/* An exercise's number is a name too: "ex-13-1a" is table-13-1's lesson. */
 	if (matches == 0) {
-		/* Suggest the bundled names that contain what was typed ("13-1": table-13-1). */
+		char ex[32];
+		if (catalog_exercise(arg, ex, sizeof ex) &&
+		    (found = catalog_find_exercise(list, ex, why, why_len)) != NULL)
+			matches = 1;
+		else if (why[0] != '\0') {
+			catalog_list_free(list);
+			return NULL;
+		}
+	}
+	if (matches == 0) {
+		/* Suggest the bundled names that contain what was typed ("13-1": table-13-1), or
+		 * are a slip away from it ("13-3-fflush-fsyc"). */
 		size_t used = (size_t)snprintf(why, why_len,
 		                               "no such file, and no bundled scenario of that name");
 		int sugg = 0;
 		for (char **p = list; *p != NULL && used < why_len; p++) {
 			const char *base = strrchr(*p, '/') + 1;
-			if (strstr(base, arg) == NULL)
+			char name[64];
+			snprintf(name, sizeof name, "%.*s", (int)(strlen(base) - 5), base);
+			if (strstr(base, arg) == NULL &&
+			    catalog_distance(arg, name) > (alen < 8 ? 1 : alen / 5 + 1))
 				continue;
 			used += (size_t)snprintf(why + used, why_len - used, "%s%.*s",
 			                         sugg++ ? ", " : " (did you mean: ",

@@ -566,6 +566,7 @@ parse(int argc, char **argv, struct cmd *c)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct app_opts *o = &c->o;
+	const char *format_given = NULL, *export_given = NULL;
 	int opt;
 
 	opterr = 0;
@@ -583,6 +584,7 @@ parse(int argc, char **argv, struct cmd *c)
 				o->dir = optarg;
 			break;
 		case 'f':
+			format_given = optarg;
 			o->format = transcript_format_find(optarg);
 			if (o->format == NULL) {
 				char names[64], msg[128];
@@ -620,6 +622,7 @@ parse(int argc, char **argv, struct cmd *c)
 		case OPT_RECORD: o->record = optarg; break;
 		case OPT_WIDE: o->wide = true; break;
 		case OPT_EXPORT:
+			export_given = optarg;
 			/* html: the run as a web page, which is a transcript's format. */
 			if (strcmp(optarg, "html") == 0) {
 				o->format = transcript_format_find("html");
@@ -693,6 +696,15 @@ parse(int argc, char **argv, struct cmd *c)
 			}
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
+	}
+	/* --export writes what it names instead of a transcript: a --format beside it would
+	 * be silently dropped (or, before --export=html, overridden). */
+	if (format_given != NULL && export_given != NULL) {
+		/* Both were checked against their lists above: no '%' in either. */
+		char msg[256];
+		snprintf(msg, sizeof msg, "--export=%s and --format=%%s both say what to write: "
+		         "give one of them", export_given);
+		return usage_error(msg, format_given);
 	}
 	c->words = argv + optind;
 	c->n_words = argc - optind;

@@ -69,6 +69,7 @@ struct transcript_step {
 };
 
 struct transcript_format;
+struct out_html;
 
 /* One transcript being written. */
 struct transcript {
@@ -101,6 +102,7 @@ struct transcript {
 	size_t n_scored;                   /* gradescope: the points its tests scored */
 	const char *error;                 /* at the end: why the run could not finish, or NULL */
 	struct timespec started;           /* when transcript_init ran (CLOCK_MONOTONIC) */
+	struct out_html *html;             /* out/html.c's own, between begin and end */
 };
 
 /* A format: writes the head, each step, the end. */

@@ -50,6 +50,57 @@ practice_observe_pages(const struct practice_question *q, const struct step_resu
 			snprintf(a->text, sizeof a->text, "%c", (char)('a' + i));
 }
 
+/* The facts of sr an answer rests on (practice.h). */
+char *
+practice_why(const struct step_result *sr, char *buf, size_t len)
+{
+	const struct event_list *l = &sr->events;
+	const struct snapshot *s = &sr->after;
+	size_t used = 0;
+	char line[160];
+
+	if (len == 0)
+		return buf;
+	buf[0] = '\0';
+#define PRACTICE_WHY(...) \
+	do { if (used < len) used += (size_t)snprintf(buf + used, len - used, __VA_ARGS__); } \
+	while (0)
+	if (l->source == EV_SRC_PTRACE && l->n == 0)
+		PRACTICE_WHY("line %zu made no system call on the file", sr->index + 1);
+	for (size_t e = 0; e < l->n && e < 3; e++) {
+		event_format(&l->v[e], line, sizeof line);
+		PRACTICE_WHY("%s%s", e == 0 ? "" : ", ", line);
+		if (e == 0) {
+			/* "line N made" before the first call: shift it in. */
+			char head[32];
+			int h = snprintf(head, sizeof head, "line %zu made ", sr->index + 1);
+			size_t cur = strlen(buf);
+			if (h > 0 && cur + (size_t)h < len) {
+				memmove(buf + h, buf, cur + 1);
+				memcpy(buf, head, (size_t)h);
+				used = cur + (size_t)h;
+			}
+		}
+	}
+	if (l->n > 3)
+		PRACTICE_WHY(" and %zu more calls", l->n - 3);
+	if (l->source == EV_SRC_PROCIO && (l->n_write > 0 || l->n_read > 0))
+		PRACTICE_WHY("line %zu made %" PRIu64 " write() and %" PRIu64 " read() calls",
+		             sr->index + 1, l->n_write, l->n_read);
+	if (s->stdio.open && s->stdio.size > 0)
+		PRACTICE_WHY("; after it the stdio buffer held %" PRIu64 " B of %" PRIu64,
+		             s->stdio.pending > 0 ? s->stdio.pending : s->stdio.read_avail,
+		             s->stdio.size);
+	if (s->cache.source != SNAP_SRC_NONE) {
+		PRACTICE_WHY("; the page cache: %" PRIu64 " page%s cached", s->cache.cached,
+		             s->cache.cached == 1 ? "" : "s");
+		if (s->cache.has_dirty && !snapshot_in_memory(s))
+			PRACTICE_WHY(", %" PRIu64 " dirty", s->cache.dirty);
+	}
+#undef PRACTICE_WHY
+	return buf;
+}
+
 /* Fill a (one per question of p) from the results of a run of p's scenario. */
 void
 practice_observe(const struct practice_problem *p, const struct step_result *results,
@@ -67,6 +118,7 @@ practice_observe(const struct practice_problem *p, const struct step_result *res
 			snprintf(a[i].detail, sizeof a[i].detail, "the run stopped before this step");
 			continue;
 		}
+		practice_why(sr, a[i].why, sizeof a[i].why);
 		if (q->kind == PRACTICE_PAGES) {
 			practice_observe_pages(q, sr, &a[i]);
 			continue;

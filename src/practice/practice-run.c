@@ -98,6 +98,11 @@ practice_run_text(FILE *f, const struct practice_problem *p, const struct scenar
 			fputs("   you said ", f);
 			text_fput(o->guess[i], TEXT_LINE, f);
 			fputs(practice_match(q, &a[i], o->guess[i]) ? ": right" : ": wrong", f);
+			/* Wrong: why, from what the run did, not only the value. */
+			if (!practice_match(q, &a[i], o->guess[i]) && a[i].why[0] != '\0') {
+				fputs("\n       why: ", f);
+				text_fput(a[i].why, TEXT_LINE, f);
+			}
 		}
 		putc('\n', f);
 	}
@@ -157,6 +162,8 @@ practice_run_json(FILE *f, const struct practice_problem *p, const struct scenar
 			json_bool(&j, "observed", a[i].seen);
 			json_string(&j, "text", a[i].text);
 			json_string(&j, "detail", a[i].detail);
+			/* The run's facts behind the answer: a wrong guess's reason. */
+			json_string(&j, "why", a[i].why);
 			json_bool(&j, "model_differs", practice_run_differs(q, &a[i]));
 			json_string(&j, "guess", i < o->n_guess ? o->guess[i] : NULL);
 			if (i < o->n_guess)

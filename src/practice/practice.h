@@ -70,6 +70,7 @@ struct practice_answer {
 	char text[128];             /* as the student would write it ("3", "b", "0-2") */
 	char detail[128];           /* more: the write() sizes, the choice spelled out; an
 	                             * answer is printed and may be given as "TEXT (DETAIL)" */
+	char why[320];              /* the run's facts behind it (practice_why); "" if none */
 };
 
 /* One topic: a name, a line of description, and its generator. */
@@ -94,6 +95,12 @@ void practice_problem_clear(struct practice_problem *p);
 
 /* Load p's scenario through the normal loader (from a memfd). 0, or -1 with *err set. */
 int practice_load(const struct practice_problem *p, struct scenario **out, char **err);
+
+/* The facts of step result sr that an answer about it rests on, as the run saw them: the
+ * calls it made (which call wrote how much), what the stdio buffer held after it and what
+ * the kernel's page cache did, into buf ("line 3 made write(3, 4096) = 4096; after it the
+ * stdio buffer held 904 B; the page cache: 1 page cached, 1 dirty"). Return buf. */
+char *practice_why(const struct step_result *sr, char *buf, size_t len);
 
 /* Fill a (one per question of p) from the results of a run of p's scenario. */
 void practice_observe(const struct practice_problem *p, const struct step_result *results,

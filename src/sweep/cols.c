@@ -406,6 +406,26 @@ sweep_cols_wide(const struct sweep_print_at *at)
 	return at->wide;
 }
 
+/* True if some row of r that ran used a tick or more of system CPU: a sys column of
+ * "< 1 tick" on every row says nothing (print.c says why it is left out). */
+bool
+sweep_cols_sys_told(const struct sweep_result *r)
+{
+	for (size_t v = 0; v < r->n_variants; v++)
+		for (size_t i = 0; i < r->variants[v].n_rows; i++)
+			if (r->variants[v].rows[i].n_runs > 0 &&
+			    sweep_row_cpu(&r->variants[v].rows[i], true) >= 0)
+				return true;
+	return false;
+}
+
+/* The compact table's sys column: wide enough, and some row tells it. */
+static bool
+sweep_cols_sys_shown(const struct sweep_print_at *at)
+{
+	return sweep_cols_wide(at) && sweep_cols_sys_told(at->r);
+}
+
 /* The full table in text: times for the whole file. */
 const struct sweep_print_col sweep_cols_full[] = {
 	{ "BUF_SIZE", NULL, 9, 0, SWEEP_COL_RIGHT | SWEEP_COL_FIGURE, sweep_cols_cell_buf, NULL },
@@ -460,7 +480,7 @@ const struct sweep_print_col sweep_cols_compact[] = {
 	{ "BUF", NULL, 8, 0, SWEEP_COL_RIGHT, sweep_cols_cell_buf, NULL },
 	{ "median", NULL, 9, 2, 0, sweep_cols_cell_median, NULL },
 	{ "± σ", "+/- sd", 9, 1, SWEEP_COL_RUNS, sweep_cols_cell_sd, NULL },
-	{ "sys", NULL, 9, 1, SWEEP_COL_RUNS, sweep_cols_cell_sys, sweep_cols_wide },
+	{ "sys", NULL, 9, 1, SWEEP_COL_RUNS, sweep_cols_cell_sys, sweep_cols_sys_shown },
 	{ "syscalls", NULL, 10, 1, SWEEP_COL_RUNS, sweep_cols_cell_calls, NULL },
 	{ "commits", NULL, 7, 1, SWEEP_COL_RUNS, sweep_cols_cell_commits,
 	  sweep_cols_has_commits },

@@ -530,6 +530,10 @@ sweep_print_compact_variant(FILE *f, const struct sweep_result *r, size_t v, int
 			line[e - 1] = '\0';
 		sweep_print_clip(f, line, width);
 	}
+	/* A column of "< 1 tick" on every row is left out, and said why. */
+	if (at.wide && !sweep_cols_sys_told(r))
+		sweep_print_clip(f, "(sys left out: < 1 tick of system CPU on every row, too little "
+		    "to measure)", width);
 	if (ref != NULL && sweep_cols_resized(r, ref)) {
 		snprintf(line, sizeof line, "(\"%s\" moved %s: its times are scaled x%.3g to %s)",
 		    sweep_cols_label(ref, l, sizeof l), units_format_size_round(ref->total_bytes, sz,

@@ -114,6 +114,9 @@ struct sweep_print_col {
 	bool (*shown)(const struct sweep_print_at *at);   /* NULL: always */
 };
 
+/* True if some row of r that ran used a tick or more of system CPU (cols.c). */
+bool sweep_cols_sys_told(const struct sweep_result *r);
+
 /* The full table in text, the Markdown one, the per-reference columns of each, the compact one. */
 extern const struct sweep_print_col sweep_cols_full[], sweep_cols_md[], sweep_cols_text_ref[],
 	sweep_cols_md_ref[], sweep_cols_compact[];

@@ -138,6 +138,23 @@ cast_frame(struct cast *c, const struct grid *g, bool color)
 	return 0;
 }
 
+/* A marker, as the frames' events are written. */
+int
+cast_marker(struct cast *c, const char *label)
+{
+	struct timespec now;
+
+	if (c == NULL || c->title != NULL)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	cast_event(c, (double)(now.tv_sec - c->t0.tv_sec) + (double)(now.tv_nsec - c->t0.tv_nsec) /
+	           1e9, "m", label);
+	fflush(c->f);
+	if (ferror(c->f))
+		c->failed = true;
+	return c->failed ? -1 : 0;
+}
+
 /* Close the recording. */
 int
 cast_close(struct cast *c)

@@ -16,6 +16,11 @@ struct cast *cast_open(const char *path, int w, int h, const char *title);
 /* Record g as an output event if it differs from the last one recorded (a resize too). */
 int cast_frame(struct cast *c, const struct grid *g, bool color);
 
+/* Record a marker named label now (asciicast v2's "m" event: a player lists them, and jumps
+ * to one), after the frames so far; none before the first frame (no header yet). NULL is
+ * fine. 0 or -1 (a write failed). */
+int cast_marker(struct cast *c, const char *label);
+
 /* Finish and close. NULL is fine. 0 or -1 (a write failed). */
 int cast_close(struct cast *c);
 

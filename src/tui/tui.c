@@ -85,8 +85,9 @@ tui_score_choice(struct tui *t)
 	ok = practice_match(&p->q[i], &a[i], t->answer);
 	t->asked++;
 	t->right += ok;
-	snprintf(t->status, sizeof t->status, "you said %s; observed %s (%s)  %s   score %d/%d",
-	         t->answer, a[i].text, a[i].detail, ok ? "right!" : "not quite", t->right, t->asked);
+	snprintf(t->status, sizeof t->status, "you said %s; observed %s (%s)  %s   score %d/%d%s%s",
+	         t->answer, a[i].text, a[i].detail, ok ? "right!" : "not quite", t->right, t->asked,
+	         ok || a[i].why[0] == '\0' ? "" : "   why: ", ok ? "" : a[i].why);
 }
 
 /* Score the guess for the step just run. */
@@ -114,11 +115,15 @@ tui_score(struct tui *t)
 		}
 		/* The truth is what was observed, not what the scenario hoped. */
 		bool ok = sr->expects[i].got == t->guess;
+		char why[320];
 		t->asked++;
 		t->right += ok;
+		/* Not quite: the run's own facts (which call wrote, what the buffers held). */
 		snprintf(t->status, sizeof t->status, "you said %" PRId64 " for %s; observed %" PRId64
-		         "  %s   score %d/%d", t->guess, scenario_key_name(sr->expects[i].want->key),
-		         sr->expects[i].got, ok ? "right!" : "not quite", t->right, t->asked);
+		         "  %s   score %d/%d%s%s", t->guess,
+		         scenario_key_name(sr->expects[i].want->key), sr->expects[i].got,
+		         ok ? "right!" : "not quite", t->right, t->asked, ok ? "" : "   why: ",
+		         ok ? "" : practice_why(sr, why, sizeof why));
 	}
 }
 
@@ -151,6 +156,13 @@ tui_run_step(struct tui *t)
 		return;
 	}
 	t->cur = (long)tui_count(t) - 1;
+	/* The recording marks each step: a player lists them and jumps to one. */
+	if (t->cast != NULL) {
+		char call[256], label[300];
+		view_step_line(t->o->step_line, lesson_last(t->l)->step, call, sizeof call);
+		snprintf(label, sizeof label, "step %zu/%zu: %s", tui_count(t), t->s->n_steps, call);
+		cast_marker(t->cast, label);
+	}
 	tui_score(t);
 	tui_animate(t);
 	if (tui_count(t) == t->s->n_steps)

@@ -422,12 +422,34 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		int grid_end = y + (tall ? 2 : 0) + gm.rows * rh;
 		zn = (size_t)gm.cols < c->n_cells ? (size_t)gm.cols : c->n_cells;
 		zfirst = view_cache_zoom_first(c, look->origins, zn);
-		if (grid_end + (tall ? 1 : 0) + 1 + rh + (tall ? 1 : 0) <= counts_y)
+		if (grid_end + (tall ? 1 : 0) + 1 + rh + (tall ? 1 : 0) <= counts_y) {
+			/* Under the grid, on as many rows as are free, and only if no cached page is
+			 * left out of it (a strip of 18 of 20 cached pages tells a wrong story). */
+			int zrows = (counts_y - (tall ? 1 : 0) - (grid_end + (tall ? 1 : 0) + 1)) / rh;
+			size_t cap = (size_t)(zrows > 0 ? zrows : 1) * (size_t)gm.cols;
+			zn = cap < c->n_cells ? cap : c->n_cells;
+			zfirst = view_cache_zoom_first(c, look->origins, zn);
 			zoom_y = grid_end + (tall ? 1 : 0);
-		else if (look->big)
+			for (size_t i = 0; i < c->n_cells && zoom_y >= 0; i++)
+				if ((i < zfirst || i >= zfirst + zn) && c->cells[i].cached > 0)
+					zoom_y = -1;
+			if (zoom_y < 0)
+				zn = 0;
+		} else if (look->big) {
+			/* In the grid's place, on all its rows: only if no cached page is left out
+			 * (a zoom that hid 2 of 20 cached pages would tell a wrong story). */
+			size_t cap = (size_t)rows * (size_t)gm.cols;
+			zn = cap < c->n_cells ? cap : c->n_cells;
+			zfirst = view_cache_zoom_first(c, look->origins, zn);
 			alone = true;
-		else
+			for (size_t i = 0; i < c->n_cells && alone; i++)
+				if ((i < zfirst || i >= zfirst + zn) && c->cells[i].cached > 0)
+					alone = false;
+			if (!alone)
+				zn = 0;
+		} else {
 			zn = 0;
+		}
 	}
 	units_format_size(ppc * view_page_size(), b, sizeof b);
 	if (tall && alone) {
@@ -451,9 +473,10 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		grid_print(g, r.x, y, r.w, GS_DIM, "empty file: no pages");
 	} else if (alone) {
 		for (size_t i = 0; i < zn; i++)
-			view_cache_put(g, gm.x + (int)i * cw, y, cw, rh, now, prev, look,
+			view_cache_put(g, gm.x + (int)(i % (size_t)gm.cols) * cw,
+			               y + (int)(i / (size_t)gm.cols) * rh, cw, rh, now, prev, look,
 			               (zfirst + i) * ppc, ppc, ascii);
-		gm.rows = 1;
+		gm.rows = (int)((zn + (size_t)gm.cols - 1) / (size_t)gm.cols);
 	} else {
 		for (size_t i = 0; i < gm.n; i++) {
 			struct view_cell_state st = view_cache_cell(now, &gm, i);
@@ -467,9 +490,11 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		grid_printf(g, r.x, zoom_y, r.w, GS_DIM, "pages %zu-%zu, %" PRIu64 " a cell (%s):",
 		            zfirst * ppc, (zfirst + zn) * ppc - 1, ppc, b);
 		for (size_t i = 0; i < zn; i++)
-			view_cache_put(g, gm.x + (int)i * cw, zoom_y + 1, cw, rh, now, prev, look,
-			               (zfirst + i) * ppc, ppc, ascii);
-		y = zoom_y + 1 + rh + (tall ? 1 : 0);
+			view_cache_put(g, gm.x + (int)(i % (size_t)gm.cols) * cw,
+			               zoom_y + 1 + (int)(i / (size_t)gm.cols) * rh, cw, rh, now, prev,
+			               look, (zfirst + i) * ppc, ppc, ascii);
+		y = zoom_y + 1 + (int)((zn + (size_t)gm.cols - 1) / (size_t)gm.cols) * rh +
+		    (tall ? 1 : 0);
 	}
 	if (y > r.y + r.h - (tall ? 1 + legend_rows : 1) - notes)
 		y = r.y + r.h - (tall ? 1 + legend_rows : 1) - notes;

@@ -168,6 +168,15 @@ view_details_log(struct view_details_buf *b, const struct view_frame *f)
 	view_details_reasons(b, sr->sentences, sr->n_sentences);
 	if (sr->note[0] != '\0')
 		view_details_add(b, "%s\n", sr->note);
+	/* Each expectation that did not hold, with its reason (the pane cuts a long one). */
+	for (size_t i = 0; i < sr->n_expects; i++) {
+		const struct expect_result *er = &sr->expects[i];
+		char x[800];
+		if (er->outcome == EXPECT_HELD)
+			continue;
+		view_frame_expect_text(er, false, x, sizeof x);
+		view_details_add(b, "%s %s\n", er->outcome == EXPECT_NOT_OBSERVABLE ? "?" : "FAILED:", x);
+	}
 	view_details_add(b, "\nstep %zu (%s), seen %s; op took %s inside the worker%s\n",
 	                 sr->index + 1, scenario_op_name(sr->step->op),
 	                 sr->events.source == EV_SRC_PTRACE ? "by the tracer" : "through /proc/PID/io",

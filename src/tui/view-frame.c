@@ -285,7 +285,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 
 /* Text of one expectation: "stdio.pending = 904", "(got 0)" when it failed; short keeps
  * only the key of one that held. */
-static void
+void
 view_frame_expect_text(const struct expect_result *er, bool shrt, char *buf, size_t len)
 {
 	const struct scn_expect *w = er->want;
@@ -366,6 +366,23 @@ view_frame_expect_rows(const struct step_result *sr, int w)
 		return 1;
 	return view_frame_expect_flow(NULL, (struct grid_rect){ 0, 0, w, 1 }, sr, false, false,
 	                              false, NULL);
+}
+
+/* True if the expectations of sr do not all show in full in h rows of w columns: one is
+ * wider than a row (its reason cut), or they need more rows. */
+bool
+view_frame_expect_cut(const struct step_result *sr, int w, int h)
+{
+	char buf[800];
+
+	if (sr == NULL || sr->n_expects == 0)
+		return false;
+	for (size_t i = 0; i < sr->n_expects; i++) {
+		view_frame_expect_text(&sr->expects[i], false, buf, sizeof buf);
+		if (text_width(buf) + 2 > w)
+			return true;
+	}
+	return view_frame_expect_rows(sr, w) > h;
 }
 
 /* Draw the expectations of sr, as many per line as fit; shorten the ones that held if

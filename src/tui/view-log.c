@@ -69,6 +69,180 @@ view_log_middle(const char *s, int w, bool ascii, char *buf, size_t len)
 	return buf;
 }
 
+/* How much an argument of a call tells, to keep it when the line is cut: a flag or an advice
+ * ("O_WRONLY|O_CREAT", "POSIX_FADV_DONTNEED") most, then a size (a plain number after the
+ * first argument), then the rest (the fd, an offset "@4096", "len=0"), a path or a mode
+ * least. */
+static int
+view_log_weight(const char *a, size_t n, size_t idx)
+{
+	bool upper = false, digits = n > 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (a[i] >= 'A' && a[i] <= 'Z')
+			upper = true;
+		if (a[i] < '0' || a[i] > '9')
+			digits = false;
+	}
+	if (upper)
+		return 3;
+	if (digits && n > 1 && a[0] == '0')
+		return 0;               /* a mode: 0666 */
+	if (digits && idx > 0)
+		return 2;
+	if (a[0] == '"' || (idx == 0 && !digits))
+		return 0;               /* a path or a name */
+	return 1;
+}
+
+#define VIEW_LOG_MAX_ARGS 12
+
+/* A call's arguments, and which of them a cut line leaves out or shortens. */
+struct view_log_args {
+	const char *open, *close;          /* its "(" and ")" */
+	const char *arg[VIEW_LOG_MAX_ARGS];
+	size_t len[VIEW_LOG_MAX_ARGS], skip[VIEW_LOG_MAX_ARGS];
+	bool drop[VIEW_LOG_MAX_ARGS];
+	int weight[VIEW_LOG_MAX_ARGS];
+	char alt[VIEW_LOG_MAX_ARGS][96];   /* a set of flags without their prefixes, or "" */
+	size_t n;
+};
+
+/* call as a has it into buf; true if it fits in w columns. */
+static bool
+view_log_args_put(const char *call, const struct view_log_args *a, const char *ell, int w,
+                  char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "%.*s", (int)(a->open + 1 - call), call);
+
+	for (size_t j = 0; j < a->n && used < len; j++) {
+		if (a->drop[j] && j > 0 && a->drop[j - 1])
+			continue;
+		if (!a->drop[j] && a->alt[j][0] != '\0')
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", j ? ", " : "",
+			                         a->alt[j]);
+		else
+			used += (size_t)snprintf(buf + used, len - used, "%s%.*s", j ? ", " : "",
+			                         a->drop[j] ? (int)strlen(ell) :
+			                         (int)(a->len[j] - a->skip[j]),
+			                         a->drop[j] ? ell : a->arg[j] + a->skip[j]);
+	}
+	if (used < len)
+		used += (size_t)snprintf(buf + used, len - used, "%s", a->close);
+	return used < len && text_width(buf) <= w;
+}
+
+/* Split call's arguments at the top level (a string may hold ", " or ")") into a. */
+static bool
+view_log_args_split(const char *call, struct view_log_args *a)
+{
+	int depth = 0;
+	char quote = 0;
+
+	memset(a, 0, sizeof *a);
+	a->open = strchr(call, '(');
+	if (a->open == NULL)
+		return false;
+	a->arg[0] = a->open + 1;
+	for (const char *p = a->open + 1; *p != '\0' && a->close == NULL; p++) {
+		if (quote) {
+			if (*p == '\\' && p[1] != '\0')
+				p++;
+			else if (*p == quote)
+				quote = 0;
+		} else if (*p == '"' || *p == '\'') {
+			quote = *p;
+		} else if (*p == '(' || *p == '{' || *p == '[') {
+			depth++;
+		} else if ((*p == ')' || *p == '}' || *p == ']') && depth > 0) {
+			depth--;
+		} else if (*p == ')') {
+			a->close = p;
+		} else if (*p == ',' && depth == 0 && p[1] == ' ') {
+			if (a->n + 1 >= VIEW_LOG_MAX_ARGS)
+				return false;
+			a->len[a->n] = (size_t)(p - a->arg[a->n]);
+			a->arg[++a->n] = p + 2;
+			p++;
+		}
+	}
+	if (a->close == NULL || a->close == a->open + 1)
+		return false;
+	a->len[a->n] = (size_t)(a->close - a->arg[a->n]);
+	a->n++;
+	for (size_t i = 0; i < a->n; i++)
+		a->weight[i] = view_log_weight(a->arg[i], a->len[i], i);
+	return true;
+}
+
+/*
+ * call ("name(a, b, c) = r") into buf at most w columns wide by leaving out whole arguments,
+ * the least telling first and the middle before the ends, each run of them one ellipsis,
+ * then by dropping the leading words of a flag ("POSIX_FADV_SEQUENTIAL", "FADV_SEQUENTIAL",
+ * "SEQUENTIAL"): "fadvise64(3, @0, len=0, POSIX_FADV_DONTNEED) = 0" -> "fadvise64(3, …,
+ * POSIX_FADV_DONTNEED) = 0": cut the middle, not the point. False if it cannot be made to
+ * fit so (buf is then unspecified).
+ */
+static bool
+view_log_squeeze(const char *call, int w, bool ascii, char *buf, size_t len)
+{
+	const char *ell = ascii ? GRID_ELLIPSIS_ASCII : "\xe2\x80\xa6";
+	struct view_log_args a;
+	size_t n;
+
+	if (!view_log_args_split(call, &a))
+		return false;
+	n = a.n;
+	for (int level = 0; level <= 2; level++)
+		/* The middle first: from the argument nearest the middle outwards. */
+		for (size_t k = 0; k < n; k++) {
+			size_t i = n / 2 + (k % 2 ? (k + 1) / 2 : 0) - (k % 2 ? 0 : k / 2);
+			if (i >= n || a.weight[i] != level)
+				continue;
+			a.drop[i] = true;
+			if (view_log_args_put(call, &a, ell, w, buf, len))
+				return true;
+		}
+	/* A flag's leading words, one at a time (not in a set of flags "O_A|O_B"). */
+	for (bool more = true; more;) {
+		more = false;
+		for (size_t i = 0; i < n; i++) {
+			const char *a0 = a.arg[i] + a.skip[i];
+			size_t left = a.len[i] - a.skip[i];
+			const char *us = memchr(a0, '_', left);
+			if (a.drop[i] || a.weight[i] != 3 || memchr(a0, '|', left) != NULL ||
+			    us == NULL || (size_t)(us + 1 - a0) >= left)
+				continue;
+			a.skip[i] += (size_t)(us + 1 - a0);
+			more = true;
+			if (view_log_args_put(call, &a, ell, w, buf, len))
+				return true;
+		}
+	}
+	/* A set of flags, each without its prefix: "O_WRONLY|O_CREAT|O_TRUNC" -> "WRONLY|CREAT|
+	 * TRUNC" (every flag kept: O_TRUNC is the point of a lesson). */
+	for (size_t i = 0; i < n; i++) {
+		const char *p = a.arg[i], *end = a.arg[i] + a.len[i];
+		size_t o = 0;
+		if (a.drop[i] || a.weight[i] != 3 || memchr(p, '|', a.len[i]) == NULL ||
+		    a.len[i] >= sizeof a.alt[i])
+			continue;
+		while (p < end) {
+			const char *bar = memchr(p, '|', (size_t)(end - p)), *us;
+			size_t part = bar != NULL ? (size_t)(bar - p) : (size_t)(end - p);
+			us = memchr(p, '_', part);
+			if (us != NULL && us > p && (size_t)(us + 1 - p) < part)
+				part -= (size_t)(us + 1 - p), p = us + 1;
+			o += (size_t)snprintf(a.alt[i] + o, sizeof a.alt[i] - o, "%s%.*s",
+			                      o ? "|" : "", (int)part, p);
+			p += part + (bar != NULL);
+		}
+		if (view_log_args_put(call, &a, ell, w, buf, len))
+			return true;
+	}
+	return false;
+}
+
 /* One log line with the op and call columns opw and callw wide; a longer call is cut
  * with an ellipsis, so the origin and time columns stay where the other lines have them. */
 static char *
@@ -80,7 +254,10 @@ view_log_format(const struct event *e, size_t idx, const char *opname, int opw, 
 	char call[200], cut[200], t[32], tag[32];
 
 	event_format(e, call, sizeof call);
-	if (text_width(call) > callw && callw > 1) {
+	if (text_width(call) > callw && callw > 1 &&
+	    view_log_squeeze(call, callw, ascii, cut, sizeof cut)) {
+		memcpy(call, cut, sizeof call);
+	} else if (text_width(call) > callw && callw > 1) {
 		/* Cut the arguments, keep the result ("openat(scratch, O_WRONLY|O_CR… = 3"); by
 		 * bytes, as event_format() writes ASCII only. */
 		const char *res = strrchr(call, '=');

@@ -332,6 +332,8 @@ view_screen_program(struct grid *g, const struct view_frame *f, struct view_layo
 			grid_asciify(g);
 		return true;
 	}
+	/* Projector mode by the whole screen's width, not the panes' beside the program. */
+	rest.big = f->big || g->w >= 160;
 	pw = g->w >= 160 ? g->w - 100 : g->w - 80;
 	if (pw > 80)
 		pw = 80;
@@ -462,6 +464,10 @@ view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout 
 	view_frame_expect(g, (struct grid_rect){ 2, bottom_y + narr + 3 + log_h, W - 4, exp_h },
 	                 f->anim == VIEW_ANIM_TRAVEL || f->live != NULL || f->running ? NULL : sr,
 	                 f->ascii);
+	/* A reason cut, or expectations left out: the log's details (Shift-Tab) say them all. */
+	if (sr != NULL && f->anim != VIEW_ANIM_TRAVEL && f->live == NULL && !f->running &&
+	    view_frame_expect_cut(sr, W - 4, exp_h))
+		grid_print(g, W - 2 - 18, bottom_y + narr + 2 + log_h, 18, GS_BOLD, " more: Shift-Tab ");
 
 	view_frame_title(g, 0, f);
 	view_frame_footer(g, H - 1, f);

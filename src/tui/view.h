@@ -262,6 +262,13 @@ int view_frame_narration(struct grid *g, struct grid_rect r, const struct view_f
 /* Rows the expectations of sr need, in full, in w columns. */
 int view_frame_expect_rows(const struct step_result *sr, int w);
 
+/* One expectation as a line into buf: "stdio.pending = 904", with "(got 0)" when it failed
+ * or "(not observable here: why)"; shrt: only the key of one that held. */
+void view_frame_expect_text(const struct expect_result *er, bool shrt, char *buf, size_t len);
+
+/* True if the expectations of sr do not all show in full in h rows of w columns. */
+bool view_frame_expect_cut(const struct step_result *sr, int w, int h);
+
 /* The expectation line(s) of result sr in r. */
 void view_frame_expect(struct grid *g, struct grid_rect r, const struct step_result *sr,
                       bool ascii);

@@ -6,10 +6,15 @@
 'use strict';
 (function () {
 	const T = JSON.parse(document.getElementById('transcript').textContent);
-	const P = JSON.parse(document.getElementById('page').textContent);
+	/* [the page's own data, each step's [cells' origin marks, their legend, question]] */
+	const PD = JSON.parse(document.getElementById('page').textContent);
+	const P = PD[0], SD = PD[1] || [];
 	const steps = T.steps || [];
 	const N = steps.length;
 	let cur = 0;
+	/* The written steps (every step as HTML, for a reader without scripts and for print)
+	 * give way to one step at a time. */
+	document.documentElement.classList.add('js');
 
 	/* A control, a bidi control or a line separator shown as \uXXXX, as base/text.c shows them
 	 * on a terminal: nothing a scenario holds reorders or breaks the text around it. In a
@@ -178,13 +183,22 @@
 		unknown: 'not observable',
 	};
 
-	/* A strip of cells of the given kinds; the ones whose kind differs from before's marked. */
-	function cells(kinds, before, title) {
+	const fromClass = { a: ' o-asked', r: ' o-ahead', b: ' o-before' };
+	const fromName = { a: 'asked for by this step', r: 'read ahead by the kernel',
+		b: 'cached before this step' };
+
+	/* A strip of cells of the given kinds; the ones whose kind differs from before's marked;
+	 * from: each cell's origin mark (13.5: a asked for, r read ahead, b cached before), or
+	 * "". */
+	function cells(kinds, before, title, from) {
 		const box = el('div', 'cells' + (kinds.length > 96 ? ' many' : ''));
 		box.setAttribute('role', 'img');
 		kinds.forEach(function (k, n) {
-			const c = el('span', 'cell ' + k);
-			c.title = title(n, k);
+			const o = from ? from[n] || '.' : '.';
+			const c = el('span', 'cell ' + k + (fromClass[o] || ''));
+			if (fromClass[o])
+				c.dataset.from = o;
+			c.title = title(n, k) + (fromName[o] ? '; ' + fromName[o] : '');
 			c.dataset.kind = k;
 			if (before && before[n] !== undefined && before[n] !== k)
 				c.classList.add('chg');
@@ -214,7 +228,16 @@
 						return 'cell ' + n + ': pages ' + n * ppc + '-' + ((n + 1) * ppc - 1) + ': ' +
 							kindName[k] + '; cached ' + v[0] + ', dirty ' + (v[1] === null ? '?' : v[1]) +
 							', writeback ' + (v[2] === null ? '?' : v[2]);
-					}));
+					}, SD[i] ? SD[i][0] : ''));
+			/* Where the pages came from (13.5), as the TUI's legend words it, with counts. */
+			if (SD[i] && SD[i][1].length > 0) {
+				const ul = el('ul', 'legend origins');
+				const kind = c.cells[0][1] === null ? 'resident' : 'clean';
+				SD[i][1].forEach(function (m) {
+					add(ul, add(el('li'), el('span', 'cell ' + kind + fromClass[m[0]]), el('span', null, m[1])));
+				});
+				add(b, ul);
+			}
 			add(b, add(el('p', 'counts'), field('cached', 'cache.pages', s, p),
 				field('dirty', 'cache.dirty_pages', s, p), field('writeback', 'cache.writeback_pages', s, p)));
 		}
@@ -545,10 +568,104 @@
 		});
 	}
 
+	/* Predict, then see (the TUI's --quiz): stepping on into a step that has a question asks
+	 * it first; the answer is checked against what the run saw, and the score is kept in this
+	 * page only. */
+	const quiz = { on: true, asking: -1, asked: 0, right: 0, said: {} };
+
+	function drawScore() {
+		document.getElementById('score').textContent = quiz.asked > 0 ?
+			'score ' + quiz.right + '/' + quiz.asked : '';
+		const bt = document.getElementById('quiz-on');
+		bt.setAttribute('aria-pressed', String(quiz.on));
+		bt.textContent = quiz.on ? 'predict: on' : 'predict: off';
+	}
+
+	/* Ask step i's question instead of showing it. */
+	function ask(i) {
+		const q = SD[i][2];
+		quiz.asking = i;
+		document.body.classList.add('asking');
+		document.getElementById('ask').hidden = false;
+		document.getElementById('where').textContent = 'step ' + (i + 1) + '/' + N + ': predict';
+		document.getElementById('ask-call').textContent = shown('next: step ' + (i + 1) + ': ' +
+			steps[i].args);
+		document.getElementById('ask-q').textContent = shown(q.question);
+		const inp = document.getElementById('ask-in');
+		inp.value = '';
+		inp.focus();
+	}
+
+	/* The answer to the question asked (null: skipped), then the step. */
+	function answer(v) {
+		const i = quiz.asking;
+		if (i < 0)
+			return;
+		if (v !== null) {
+			const q = SD[i][2], g = Number(v);
+			quiz.asked++;
+			if (g === q.answer)
+				quiz.right++;
+			quiz.said[i] = { guess: g, right: g === q.answer, answer: q.answer, key: q.key };
+		} else
+			quiz.said[i] = null;
+		quiz.asking = -1;
+		document.body.classList.remove('asking');
+		document.getElementById('ask').hidden = true;
+		drawScore();
+		go(i);
+	}
+
+	/* What the prediction of step i came to, above its narration. */
+	function drawVerdict(i) {
+		const v = document.getElementById('verdict'), s = quiz.said[i];
+		v.replaceChildren();
+		v.className = '';
+		if (!s)
+			return;
+		v.className = s.right ? 'right' : 'wrong';
+		add(v, el('b', null, s.right ? '\u2713 right: ' : '\u2717 not quite: '),
+			'you said ' + s.guess + (s.right ? '; the run saw ' : ', the run saw ') + s.answer +
+			' (' + s.key + ').');
+		/* Wrong: the run's own facts first, the calls the step made. */
+		const ev = steps[i].events || [];
+		if (!s.right && ev.length > 0)
+			add(v, ' Its calls: ', el('code', 'data', ev.map(function (e) { return e.text; }).join('; ')),
+				'. The narration below says why.');
+	}
+
+	/* Step on from cur to i: asks first when i is the next step and has an unanswered
+	 * question. */
+	function step(i) {
+		if (quiz.asking >= 0)
+			return;
+		if (quiz.on && i === cur + 1 && i < N && SD[i] && SD[i][2] && !(i in quiz.said)) {
+			ask(i);
+			return;
+		}
+		go(i);
+	}
+
+	/* Projector zoom: the page's type and cells larger by steps (kept in the page only). */
+	const zooms = ['1', '1.25', '1.5', '2'];
+	let zoom = 0;
+
+	function setZoom(z) {
+		zoom = Math.max(0, Math.min(zooms.length - 1, z));
+		document.documentElement.dataset.zoom = zooms[zoom];
+		document.getElementById('zoom-out').disabled = zoom === 0;
+		document.getElementById('zoom-in').disabled = zoom === zooms.length - 1;
+	}
+
 	/* Show step i (from 0). */
 	function go(i) {
 		if (N === 0)
 			return;
+		if (quiz.asking >= 0) {
+			quiz.asking = -1;
+			document.body.classList.remove('asking');
+			document.getElementById('ask').hidden = true;
+		}
 		cur = Math.max(0, Math.min(N - 1, i));
 		document.getElementById('where').textContent = 'step ' + (cur + 1) + '/' + N;
 		document.getElementById('link').href = '#step=' + (cur + 1);
@@ -562,6 +679,7 @@
 			} else
 				bt.removeAttribute('aria-current');
 		});
+		drawVerdict(cur);
 		drawWhat(cur);
 		drawStdio(cur);
 		drawCache(cur);
@@ -580,14 +698,10 @@
 		return m ? Number(m[1]) - 1 : -1;
 	}
 
-	/* The head: title, source, the machine it ran on. */
+	/* The head: the machine it ran on (the title, the source and the lesson's question and
+	 * intro are written in the page). */
 	function drawHead() {
-		const sc = T.scenario || {}, env = T.environment || {};
-		const title = T.program ? 'your program: ' + sc.title : sc.title;
-		document.title = shown(title) + ' \u2014 iobufviz';
-		document.getElementById('title').textContent = shown(title);
-		document.getElementById('source').textContent = shown(sc.source || (T.program ? 'in ' +
-			T.program.dir : ''));
+		const env = T.environment || {};
 		const dl = document.getElementById('env');
 		[['kernel', env.kernel], ['filesystem', env.fs], ['device', env.device],
 		 ['page-cache probe', env.cache_source], ['calls seen by', env.trace],
@@ -595,41 +709,20 @@
 			if (kv[1])
 				add(dl, add(el('div'), el('dt', null, kv[0]), el('dd', 'data', kv[1])));
 		});
-		const intro = document.getElementById('intro');
-		if (sc.intro) {
-			prose(intro, sc.intro);
-			/* The intro's sentences this run could not hold, each quoted with its reason. */
-			(sc.intro_sentences || []).filter(function (s) {
-				return s.outcome !== 'held' && s.outcome !== 'background';
-			})
-				.forEach(function (s, n) {
-					add(intro, add(el('p', 'small'), el('span', 'sentence data ' + s.outcome, s.text)),
-						marked(s, n + 1));
-				});
-		} else
-			document.getElementById('intro-box').hidden = true;
 		if (T.program) {
-			const p = T.program;
-			add(intro, el('p', null, 'exit ' + (p.signal || p.exit_code) + (p.timed_out ? ' (timeout)' : '')));
+			const p = T.program, ended = document.getElementById('ended');
+			add(ended, el('p', null, 'exit ' + (p.signal || p.exit_code) + (p.timed_out ? ' (timeout)' : '')));
 			if (p.stdout)
-				add(intro, el('p', null, 'its standard output:'), el('pre', 'data', p.stdout, true));
+				add(ended, el('p', null, 'its standard output:'), el('pre', 'data', p.stdout, true));
 			document.getElementById('intro-box').hidden = false;
-			document.querySelector('#intro-box summary').textContent = 'how the program ended';
 		}
 		document.getElementById('made').textContent = shown('Made by iobufviz ' + (env.version || '') +
 			' from a real run: every number is what the kernel reported then.' +
 			(T.ok === false ? ' Some expectations failed on that machine.' : ''));
 	}
 
-	/* The legend and the glossary. */
+	/* The glossary (the legend is written in the page). */
 	function drawWords() {
-		const lg = document.getElementById('legend');
-		['clean', 'dirty', 'writeback', 'resident', 'absent', 'on_disk', 'no_block', 'stale',
-		 'unwritten', 'hole', 'inline'].forEach(function (k) {
-			add(lg, add(el('li'), el('span', 'cell ' + k), el('span', null, kindName[k])));
-		});
-		const chg = el('span', 'cell absent chg');
-		add(lg, add(el('li'), chg, el('span', null, 'changed since the previous step')));
 		const dl = document.getElementById('glossary');
 		(P.glossary || []).forEach(function (g) {
 			add(dl, el('dt', null, g.term), el('dd', null, g.meaning));
@@ -641,25 +734,65 @@
 	drawChips();
 	document.getElementById('first').addEventListener('click', function () { go(0); });
 	document.getElementById('prev').addEventListener('click', function () { go(cur - 1); });
-	document.getElementById('next').addEventListener('click', function () { go(cur + 1); });
+	document.getElementById('next').addEventListener('click', function () { step(cur + 1); });
+	document.getElementById('quiz-on').addEventListener('click', function () {
+		quiz.on = !quiz.on;
+		drawScore();
+	});
+	document.getElementById('zoom-in').addEventListener('click', function () { setZoom(zoom + 1); });
+	document.getElementById('zoom-out').addEventListener('click', function () { setZoom(zoom - 1); });
+	document.getElementById('ask-go').addEventListener('click', function () {
+		const v = document.getElementById('ask-in').value.trim();
+		if (/^-?\d+$/.test(v))
+			answer(v);
+		else
+			document.getElementById('ask-in').focus();
+	});
+	document.getElementById('ask-skip').addEventListener('click', function () { answer(null); });
+	document.getElementById('ask-in').addEventListener('keydown', function (ev) {
+		if (ev.key === 'Enter') {
+			ev.preventDefault();
+			document.getElementById('ask-go').click();
+		} else if (ev.key === 'Escape') {
+			ev.preventDefault();
+			answer(null);
+		}
+	});
 	document.getElementById('last').addEventListener('click', function () { go(N - 1); });
 	document.getElementById('link').addEventListener('click', function (ev) {
 		ev.preventDefault();
 		history.replaceState(null, '', '#step=' + (cur + 1));
 	});
 	document.addEventListener('keydown', function (ev) {
-		if (ev.altKey || ev.ctrlKey || ev.metaKey)
+		if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.target.localName === 'input')
 			return;
+		const z = { '+': zoom + 1, '=': zoom + 1, '-': zoom - 1, '0': 0 }[ev.key];
+		if (z !== undefined) {
+			ev.preventDefault();
+			setZoom(z);
+			return;
+		}
+		if (ev.key === 'q') {
+			ev.preventDefault();
+			quiz.on = !quiz.on;
+			drawScore();
+			return;
+		}
 		const to = { ArrowRight: cur + 1, n: cur + 1, ArrowLeft: cur - 1, p: cur - 1, Home: 0, End: N - 1 }[ev.key];
 		if (to === undefined)
 			return;
 		ev.preventDefault();
-		go(to);
+		if (to === cur + 1)
+			step(to);
+		else
+			go(to);
 	});
 	window.addEventListener('hashchange', function () {
 		if (fromHash() >= 0)
 			go(fromHash());
 	});
+	drawScore();
+	setZoom(0);
 	go(fromHash() >= 0 ? fromHash() : 0);
 	if (N === 0)
 		document.getElementById('where').textContent = 'no steps';
