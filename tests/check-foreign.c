@@ -18,7 +18,7 @@
 
 #include "prog/streams.h"
 #include "prog/format.h"
-#include "prog/mark.h"
+#include "shim/protocol.h"
 #include "prog/run.h"
 #include "prog/trace.h"
 #include "scratch/scratch.h"

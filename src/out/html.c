@@ -12,6 +12,7 @@
 #include "out/transcript.h"
 #include "scenario/glossary.h"
 #include "scenario/names.h"
+#include "probe/names.h"
 
 /*
  * Nothing but the constant text below and the two JSON texts reaches the page: every byte of

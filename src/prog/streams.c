@@ -17,7 +17,7 @@
 
 #include "base/fdio.h"
 #include "base/grow.h"
-#include "prog/mark.h"
+#include "shim/protocol.h"
 #include "prog/streams.h"
 
 /*

@@ -306,6 +306,16 @@ struct scenario {
 #define SCN_MAX_DISK ((uint64_t)2 << 30)
 #define SCN_MAX_RAM ((uint64_t)1 << 30)
 
+/*
+ * What the tail op keeps, whatever the file (engine/tail.c), checked by the loader against
+ * a step's lines: and block: (load/bounds.c): at most TAIL_LINES_MAX lines, each cut to its
+ * first TAIL_LINE_MAX bytes, and one block of at most TAIL_BLOCK_MAX bytes. Its memory is
+ * bounded by these (about 2 MiB), not by the file: a 1 GiB file of one line costs no more.
+ */
+#define TAIL_LINES_MAX 1000
+#define TAIL_LINE_MAX 1024
+#define TAIL_BLOCK_MAX (1024 * 1024)
+
 /* How standard input is named when the scenario is "-" (scenario_load). */
 #define SCN_STDIN_NAME "<stdin>"
 
