@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* check-foreign.c: Check tests of tracing a student's own program (prog-trace, prog-stdio, the shim). */
+/* check-foreign.c: Check tests of tracing a student's own program (prog/trace.c, prog/streams.c, the shim). */
 #include <config.h>
 
 #include <errno.h>

@@ -11,7 +11,7 @@
 #include "prog/consent.h"
 #include "scenario/scenario.h"
 
-/* Exit codes (DESIGN §1). */
+/* Exit codes (iobufviz(1), EXIT STATUS). */
 enum app_exit {
 	APP_EXIT_OK = 0,        /* no expectation failed */
 	APP_EXIT_FAILED = 1,    /* an expectation failed (or, with --strict, was not observable) */

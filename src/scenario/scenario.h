@@ -80,7 +80,7 @@ struct scn_expect {
 	int line, col;        /* where it was written (1-based) */
 };
 
-/* Sweep programs (DESIGN §6). */
+/* Sweep programs (doc/scenarios.md, sweep). */
 enum scn_program {
 	SCN_PROG_COPY, SCN_PROG_WRITE, SCN_PROG_READ,
 	SCN_PROG_FWRITE, SCN_PROG_FREAD, SCN_PROG_FREAD_SETVBUF, SCN_PROG_OVERWRITE
@@ -292,7 +292,7 @@ struct scenario {
 	size_t n_steps;
 };
 
-/* Largest size a scenario may ask for (DESIGN §7). */
+/* Largest size a scenario may ask for (iobufviz(1), BOUNDS). */
 #define SCN_MAX_SIZE ((uint64_t)1 << 30)
 
 /*
