@@ -19,7 +19,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
-#include "prog/mark.h"
+#include "shim/protocol.h"
 #include "prog/trace.h"
 #include "trace/calls.h"
 #include "trace/decode.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "lesson/lesson.h"
-#include "lesson/snapshot-diff.h"
+#include "step/snapshot-diff.h"
 #include "test-util.h"
 
 /* A file of size bytes, cached and dirty page counts as given, allocated bytes on ext4. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* check-foreign.c: Check tests of tracing a student's own program (prog-trace, prog-stdio, the shim). */
+/* check-foreign.c: Check tests of tracing a student's own program (prog/trace.c, prog/streams.c, the shim). */
 #include <config.h>
 
 #include <errno.h>
@@ -18,7 +18,7 @@
 
 #include "prog/streams.h"
 #include "prog/format.h"
-#include "prog/mark.h"
+#include "shim/protocol.h"
 #include "prog/run.h"
 #include "prog/trace.h"
 #include "scratch/scratch.h"

@@ -22,6 +22,7 @@
 #include "tui/view.h"
 #include "scenario/glossary.h"
 #include "scenario/names.h"
+#include "probe/names.h"
 #include "test-util.h"
 
 /* Build the fixture. */

@@ -3,7 +3,7 @@
 #ifndef IOBUFVIZ_FIXTURE_VIEWS_H
 #define IOBUFVIZ_FIXTURE_VIEWS_H
 
-#include "lesson/step.h"
+#include "step/step.h"
 
 #define FIX_STEPS 4
 

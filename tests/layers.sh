@@ -5,8 +5,11 @@
 # and checks: no two files call each other, however indirectly (a cycle of symbol references
 # between files); every edge between areas (folders of src/) is one src/LAYERS allows, and
 # that list has no cycle itself; every source file is in an object it checked; no file is past
-# ~800 lines. It first proves on made-up nm output that it finds a cycle, an edge against
-# the list and a list with a cycle, and passes a clean one.
+# ~800 lines. Types, macros and constants cross through headers, which nm does not see: so it
+# also reads every #include "AREA/FILE" of src/ and checks each edge between areas against
+# the same list. It first proves on made-up nm output that it finds a cycle, an edge against
+# the list and a list with a cycle, and passes a clean one; and that an include against the
+# list is found, in made-up files and added to a real file of the tree.
 testname=layers
 . "$(dirname "$0")/lib.sh"
 need python3 nm
@@ -20,7 +23,7 @@ for o in ${IOBUFVIZ_MAIN_OBJECTS:-}; do
 	nm -g "$build/$o" || echo "FAIL: nm $build/$o"
 done >"$tmp/main.nm"
 python3 - "$src" "$tmp/lib.nm" "$tmp/main.nm" "$IOBUFVIZ_LIB_OBJECTS" <<'PY'
-import glob, os, sys
+import glob, os, re, sys
 
 MAX_LINES = 800     # past it, a file is to be split by job
 
@@ -141,6 +144,45 @@ def check(objs, layers_text):
     return fails, summary
 
 
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def read_sources(srcdir):
+    """Every C file and header below srcdir/src: {AREA/PATH: text}."""
+    files = {}
+    top = os.path.join(srcdir, "src")
+    for path in sorted(glob.glob(os.path.join(top, "**", "*.[ch]"), recursive=True)):
+        files[os.path.relpath(path, top)] = open(path, encoding="utf-8").read()
+    return files
+
+
+def check_includes(files, layers_text):
+    """files: {AREA/PATH: text}. The includes between areas src/LAYERS does not allow (an
+    include "AREA/FILE" is of AREA; one without a folder is of the includer's own), and a
+    summary."""
+    allowed, _ = parse_layers(layers_text)
+    fails, edges, n = [], set(), 0
+    for f in sorted(files):
+        fa = f.split("/")[0]
+        if fa not in allowed:
+            fails.append("area %s (%s) has no line in src/LAYERS" % (fa, f))
+            continue
+        for ln, line in enumerate(files[f].splitlines(), 1):
+            m = INCLUDE.match(line)
+            if m is None or "/" not in m.group(1):
+                continue
+            ta = m.group(1).split("/")[0]
+            if ta == fa:
+                continue
+            n += 1
+            edges.add((fa, ta))
+            if ta not in allowed[fa]:
+                fails.append("src/%s:%d: includes %s: %s may not use %s (src/LAYERS)"
+                             % (f, ln, m.group(1), fa, ta))
+    return fails, ("%d includes between areas, %d edges between areas, each in src/LAYERS"
+                   % (n, len(edges)))
+
+
 def selftest():
     """The checker on made-up input: it must find what is wrong there, and pass what is not."""
     nm = ("x.o:\n0000000000000000 T a_x\n                 U a_y\n\n"
@@ -163,7 +205,33 @@ def selftest():
                 bad.append("the checker misses '%s' in %r: it said %r" % (w, layers, got))
         if not want and got:
             bad.append("the checker fails a clean tree: %r" % got)
+    files = {"a/x.c": '#include <stdio.h>\n#include "a/x.h"\n  # include "b/y.h"\n',
+             "a/x.h": "", "b/y.h": '#include "y-int.h"\n'}
+    for layers, want in (("a:\nb:\n", "src/a/x.c:3: includes b/y.h: a may not use b"),
+                         ("b:\n", "area a (a/x.c) has no line in src/LAYERS"),
+                         ("a: b\nb:\n", None)):
+        got, _ = check_includes(files, layers)
+        if want is not None and not any(want in g for g in got):
+            bad.append("the include check misses '%s' in %r: it said %r" % (want, layers, got))
+        if want is None and got:
+            bad.append("the include check fails a clean tree: %r" % got)
     return bad
+
+
+def selftest_tree(files, layers_text):
+    """The include check on this tree with one include added against src/LAYERS (base/,
+    which may use nothing, including the command line's header): it must be found."""
+    victim = "base/text.c"
+    if victim not in files:
+        return ["the tree self-test has no src/%s to add an include to" % victim]
+    bad = dict(files)
+    bad[victim] = files[victim] + '#include "cli/catalog.h"\n'
+    got, _ = check_includes(bad, layers_text)
+    want = "includes cli/catalog.h: base may not use cli"
+    if not any(victim in g and want in g for g in got):
+        return ["the include check misses an include added to src/%s: it said %r"
+                % (victim, got)]
+    return []
 
 
 src, lib_nm, main_nm, lib_objects = sys.argv[1:5]
@@ -172,7 +240,15 @@ if fails:
     for f in fails:
         print("FAIL: self-test: " + f)
     sys.exit(1)
-print("ok: self-test: a cycle, an edge against the list, a list with a cycle are found")
+layers_text = open(os.path.join(src, "src", "LAYERS")).read()
+sources = read_sources(src)
+fails = selftest_tree(sources, layers_text)
+if fails:
+    for f in fails:
+        print("FAIL: self-test: " + f)
+    sys.exit(1)
+print("ok: self-test: a cycle, an edge against the list, a list with a cycle are found; "
+      "an include against the list is found, made up and added to the tree")
 
 # Name each archive member by the object make put there, in the same order.
 members = parse_nm(open(lib_nm).read())
@@ -185,7 +261,9 @@ objs = [(os.path.splitext(os.path.relpath(n, "src"))[0], d, u)
         for n, (_, d, u) in zip(names, members)]
 objs += [(os.path.splitext(os.path.relpath(m, "src"))[0], d, u)
          for m, d, u in parse_nm(open(main_nm).read())]
-fails, summary = check(objs, open(os.path.join(src, "src", "LAYERS")).read())
+fails, summary = check(objs, layers_text)
+inc_fails, inc_summary = check_includes(sources, layers_text)
+fails += inc_fails
 
 # Every C file of src/ is in an object checked here (the shim is a program of its own).
 seen = {f for f, _, _ in objs}
@@ -200,6 +278,7 @@ for f in fails:
     print("FAIL: " + f)
 if not fails:
     print("ok: " + summary)
+    print("ok: " + inc_summary)
 sys.exit(1 if fails else 0)
 PY
 rc=$?

@@ -14,10 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/app.h"
+#include "out/app.h"
 #include "cli/catalog.h"
 #include "crash/crash.h"
 #include "tui/crt.h"
+#include "tui/tui.h"
 #include "practice/practice-run.h"
 #include "practice/practice.h"
 #include "probe/probe.h"

@@ -83,7 +83,7 @@ double runner_since(const struct timespec *start);
  * True once the run has spent its timeout: the time of runner_new and of the steps, not the
  * time a person takes between two steps in the TUI. Remembers it: the step stops.
  */
-bool runner_over(struct runner *r);
+bool runner_check_timeout(struct runner *r);
 
 /* Ask the caller's poll (the TUI's q) and the run's timeout now: true (and remembered in
  * r->stop) if the step is to stop. */

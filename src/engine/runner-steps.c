@@ -29,7 +29,7 @@ runner_sweep_check(const struct sweep_progress *p, void *user)
 
 	if (r->o.sweep_progress != NULL && r->o.sweep_progress(p, r->o.user) != 0)
 		return 1;
-	return runner_over(r);
+	return runner_check_timeout(r);
 }
 
 /*
@@ -195,7 +195,7 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 		struct timespec ts;
 
 		runner_observe(r, &now);
-		if (runner_over(r)) {
+		if (runner_check_timeout(r)) {
 			ret = -1;
 			err = ETIMEDOUT;
 			runner_note_timeout(r, out);
@@ -278,7 +278,7 @@ runner_op_run(struct runner *r, const struct scn_step *step, struct step_result 
 	out->op_ns = (uint64_t)(runner_since(&start) * 1e9);
 	/* The program killed at the run's deadline (the helper's bound) is stopped by it too,
 	 * as the TUI, which runs no next step after q, must know (its exit status 3). */
-	if (runner_over(r))
+	if (runner_check_timeout(r))
 		runner_note_timeout(r, out);
 	else if (r->stop)
 		out->stopped = true;
@@ -331,7 +331,7 @@ runner_step(struct runner *r, struct step_result *out)
 	step = &r->s->steps[out->index];
 	out->step = step;
 	clock_gettime(CLOCK_MONOTONIC, &r->busy);
-	(void)runner_over(r);
+	(void)runner_check_timeout(r);
 	/* Observed now, not the last step's after: at a person's pace the kernel may write
 	 * pages back between two steps, and that must not be shown as this step's doing. */
 	runner_observe(r, &out->before);

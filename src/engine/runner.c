@@ -119,7 +119,7 @@ runner_since(const struct timespec *start)
  * time a person takes between two steps in the TUI. Remembers it: the step stops.
  */
 bool
-runner_over(struct runner *r)
+runner_check_timeout(struct runner *r)
 {
 	if (!r->timed_out && r->used + runner_since(&r->busy) >= r->timeout) {
 		r->timed_out = true;
@@ -141,7 +141,7 @@ runner_note_timeout(struct runner *r, struct step_result *out)
 bool
 runner_poll_now(struct runner *r)
 {
-	if ((r->o.poll != NULL && r->o.poll(r->o.user) != 0) || runner_over(r))
+	if ((r->o.poll != NULL && r->o.poll(r->o.user) != 0) || runner_check_timeout(r))
 		r->stop = true;
 	return r->stop;
 }

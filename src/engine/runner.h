@@ -10,7 +10,7 @@
 #include "trace/event.h"
 #include "scenario/scenario.h"
 #include "probe/snapshot.h"
-#include "lesson/step.h"
+#include "step/step.h"
 
 /* How stdio's own calls are seen (--trace). */
 enum runner_trace { RUNNER_TRACE_AUTO, RUNNER_TRACE_PTRACE, RUNNER_TRACE_PROCIO };

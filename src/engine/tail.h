@@ -6,14 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/*
- * What tail keeps, whatever the file: at most TAIL_LINES_MAX lines, each cut to its first
- * TAIL_LINE_MAX bytes, and one block of at most TAIL_BLOCK_MAX bytes. Its memory is bounded
- * by these (about 2 MiB), not by the file: a 1 GiB file of one line costs no more.
- */
-#define TAIL_LINES_MAX 1000
-#define TAIL_LINE_MAX 1024
-#define TAIL_BLOCK_MAX (1024 * 1024)
+#include "scenario/scenario.h"    /* TAIL_LINES_MAX, TAIL_LINE_MAX, TAIL_BLOCK_MAX */
 
 /* What tail_lines() asked of the kernel, and what it cut. */
 struct tail_stats {

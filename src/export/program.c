@@ -80,7 +80,7 @@ program_sweep(const struct scenario *s)
 	return NULL;
 }
 
-/* Every step as C (emit_steps_free frees them); NULL if memory ran out. */
+/* Every step as C (program_steps_free frees them); NULL if memory ran out. */
 static struct emit *
 program_steps(const struct scenario *s)
 {

@@ -11,6 +11,7 @@
 #include "lesson/adapt.h"
 #include "base/text.h"
 #include "scenario/names.h"
+#include "probe/names.h"
 #include "sweep/sweep.h"
 
 /* vm.dirty_expire_centisecs in seconds, as text ("30"), into buf; "unknown" if unreadable. */
@@ -67,7 +68,7 @@ adapt_fact_on(const struct step_result *sr, const char *fs, enum scn_fact f, cha
 		snprintf(buf, len, "%s", fs);
 		break;
 	case SCN_FACT_PROBE:
-		/* "none" when no probe could see the cache (scenario/names.c says why not "unknown"). */
+		/* "none" when no probe could see the cache (probe/names.c says why not "unknown"). */
 		snprintf(buf, len, "%s", scenario_names_of(scn_sources, (int)s->cache.source));
 		break;
 	case SCN_FACT_BLKSIZE:

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "lesson/step.h"
+#include "step/step.h"
 
 /* The value of fact F on the run sr is part of, as text ("ext4", "4096", "yes"); for a sweep,
  * of the filesystems its variants ran on ("ext4, xfs" under two --dir). */

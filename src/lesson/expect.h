@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lesson/step.h"
+#include "step/step.h"
 
 /* The getters, one per key, named in SCN_KEY_LIST: the observed value, or false if unseen. */
 #define EXPECT_DECLARE(fn) \

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "lesson/step.h"
+#include "step/step.h"
 
 struct history {
 	struct step_result *v;

@@ -11,7 +11,7 @@
 #include "lesson/history.h"
 #include "lesson/lesson.h"
 #include "lesson/narrate.h"
-#include "lesson/snapshot-diff.h"
+#include "step/snapshot-diff.h"
 
 /* A run and what it has shown so far. */
 struct lesson {

@@ -8,7 +8,7 @@
 
 #include "engine/runner.h"
 #include "scenario/scenario.h"
-#include "lesson/step.h"
+#include "step/step.h"
 
 struct lesson;
 

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "lesson/step.h"
+#include "step/step.h"
 
 /*
  * Tell sr's narration (the first holding case's say, else the step's): in each part the first

@@ -7,7 +7,6 @@
 #include "sweep/programs.h"
 #include "sweep/sweep.h"
 #include "load/load-int.h"
-#include "engine/tail.h"
 
 /* Where KEY of mapping N was written (NULL if absent). */
 #define AT(n, key) yamlpos_get(ld->ix, (n), (key))
@@ -108,7 +107,7 @@ scenario_bounds_sweep(struct scn_load *ld, const struct scn_sweep *sw,
 #undef MIB
 }
 
-/* tail's bounds: the lines it keeps and the block it reads with (engine/tail.h). */
+/* tail's bounds: the lines it keeps and the block it reads with (scenario/scenario.h). */
 static void
 scenario_bounds_tail(struct scn_load *ld, const struct scn_step *st,
 		     const struct yamlpos_node *opnode)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* lesson/step.c: one step of a scenario: its op, arguments and expectations, checked. */
+/* step/step.c: one step of a scenario: its op, arguments and expectations, checked. */
 #include <config.h>
 
 #include <assert.h>

@@ -8,6 +8,7 @@
 
 #include "out/env.h"
 #include "scenario/names.h"
+#include "probe/names.h"
 
 /* Start e. */
 void

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "base/text.h"
-#include "cli/app.h"
+#include "out/app.h"
 #include "export/describe.h"
 #include "lesson/lesson.h"
 #include "out/transcript.h"

@@ -23,6 +23,7 @@
 #include "out/transcript.h"
 #include "scenario/glossary.h"
 #include "scenario/names.h"
+#include "probe/names.h"
 #include "sweep/print.h"
 
 /*

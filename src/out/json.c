@@ -11,10 +11,11 @@
 #include "export/describe.h"
 #include "lesson/expect.h"
 #include "lesson/narrate.h"
-#include "lesson/snapshot-diff.h"
+#include "step/snapshot-diff.h"
 #include "out/transcript.h"
 #include "trace/calls.h"
 #include "scenario/names.h"
+#include "probe/names.h"
 #include "sweep/print.h"
 
 /* The JSON transcript's format (doc/json.md): raise it when a field changes meaning or goes. */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/text.h"
-#include "cli/app.h"
+#include "out/app.h"
 #include "crash/hazard.h"
 #include "out/transcript.h"
 #include "prog/launch.h"

@@ -17,6 +17,7 @@
 #include "lesson/narrate.h"
 #include "out/transcript.h"
 #include "scenario/names.h"
+#include "probe/names.h"
 #include "sweep/print.h"
 
 /* Glyph of a page-cache cell of s in plain text: '+' is cached, dirty unknown or (tmpfs) not

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "base/json.h"
-#include "lesson/step.h"
+#include "step/step.h"
 #include "out/env.h"
 #include "prog/run.h"
 #include "prog/trace.h"

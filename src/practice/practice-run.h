@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/app.h"
+#include "out/app.h"
 #include "practice/practice.h"
 
 /* Print the topics, one a line: name, then what it practises. */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "scenario/scenario.h"
-#include "lesson/step.h"
+#include "step/step.h"
 
 /* How a question is answered. */
 enum practice_kind {

@@ -17,6 +17,7 @@
 
 #include "probe/probe.h"
 #include "scenario/names.h"
+#include "probe/names.h"
 
 /*
  * cachestat(2) arrived in Linux 6.5; Debian 12's headers know neither the syscall number
@@ -612,7 +613,7 @@ done:
 	return rc;
 }
 
-/* Name of a page cache source as --probe spells it (scenario/names.c: "none" for SNAP_SRC_NONE). */
+/* Name of a page cache source as --probe spells it (probe/names.c: "none" for SNAP_SRC_NONE). */
 const char *
 probe_cache_source_name(enum snap_source s)
 {

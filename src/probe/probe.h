@@ -29,7 +29,7 @@ int probe_cache(int fd, uint64_t size, struct snap_cache *out);
 int probe_cache_as(int fd, uint64_t size, enum snap_source want, struct snap_cache *out);
 
 /* probe/cache.c: a page cache source as --probe names it: "cachestat", "kpageflags",
- * "mincore"; "none" for SNAP_SRC_NONE (scenario/names.c's scn_sources). */
+ * "mincore"; "none" for SNAP_SRC_NONE (probe/names.c's scn_sources). */
 const char *probe_cache_source_name(enum snap_source s);
 
 /* probe/cache.c: parse a --probe value ("auto" is SNAP_SRC_NONE, the chain). 0, or -1. */

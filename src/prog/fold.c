@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prog/mark.h"
+#include "shim/protocol.h"
 #include "prog/run-int.h"
 #include "trace/calls.h"
 

@@ -10,7 +10,7 @@
 
 #include "base/text.h"
 #include "prog/format.h"
-#include "prog/mark.h"
+#include "shim/protocol.h"
 #include "prog/run.h"
 #include "trace/calls.h"
 #include "trace/decode.h"

@@ -22,7 +22,7 @@
 #include "base/errmsg.h"
 #include "trace/calls.h"
 #include "prog/launch.h"
-#include "prog/mark.h"
+#include "shim/protocol.h"
 
 /*
  * Load prog. SECCOMP_FILTER_FLAG_SPEC_ALLOW: otherwise the kernel turns on the speculative

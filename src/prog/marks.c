@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* marks.c: the stdio shim's log and markers (prog/mark.h) read from the tracee: the calls it
+/* marks.c: the stdio shim's log and markers (shim/protocol.h) read from the tracee: the calls it
  * logged become stdio steps, each with its stream as the call left it; a call that made
  * system calls gets them. */
 #include <config.h>

@@ -4,7 +4,7 @@
 #define IOBUFVIZ_PROG_OP_H
 
 #include "scenario/scenario.h"
-#include "lesson/step.h"
+#include "step/step.h"
 
 /* What bounds a run step besides its own timeout. */
 struct prog_op_bounds {

@@ -22,8 +22,8 @@
 #include "prog/run.h"
 #include "prog/run-int.h"
 #include "scratch/scratch.h"
-#include "lesson/snapshot-diff.h"
-#include "prog/mark.h"
+#include "step/snapshot-diff.h"
+#include "shim/protocol.h"
 #include "trace/calls.h"
 
 /* The table entry of the file open as our fd (fstat'ed as st), added if new; -1 if full. */

@@ -19,8 +19,8 @@
 #include "prog/run.h"
 #include "prog/run-int.h"
 #include "scratch/scratch.h"
-#include "lesson/snapshot-diff.h"
-#include "prog/mark.h"
+#include "step/snapshot-diff.h"
+#include "shim/protocol.h"
 #include "trace/calls.h"
 
 #ifndef IOBUFVIZ_PKGLIBDIR

@@ -12,7 +12,7 @@
 #include "prog/trace.h"
 #include "scenario/scenario.h"
 #include "probe/snapshot.h"
-#include "lesson/step.h"
+#include "step/step.h"
 
 struct prog_run;
 

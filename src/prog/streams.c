@@ -17,7 +17,7 @@
 
 #include "base/fdio.h"
 #include "base/grow.h"
-#include "prog/mark.h"
+#include "shim/protocol.h"
 #include "prog/streams.h"
 
 /*
@@ -27,7 +27,7 @@
  * (it exports gnu_get_libc_version and _IO_list_all) before anything is read.
  */
 #if !defined(__GLIBC__)
-#error "prog-stdio.c reads glibc's struct _IO_FILE: build it against glibc"
+#error "prog/streams.c reads glibc's struct _IO_FILE: build it against glibc"
 #endif
 
 /* glibc's _flags bits (libio.h, not installed). */

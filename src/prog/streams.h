@@ -55,7 +55,7 @@ void prog_stdio_reset(struct prog_stdio *s);
 int prog_stdio_scan(struct prog_stdio *s, struct prog_stream *v, size_t max, size_t *n,
                     const char **why);
 
-/* The stream as a logged call c left it (mark.h's record of it, F_STATE) into *out. */
+/* The stream as a logged call c left it (shim/protocol.h's record of it, F_STATE) into *out. */
 struct prog_mark_call;
 void prog_stdio_from_call(const struct prog_mark_call *c, struct prog_stream *out);
 

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "prog/fds.h"
-#include "prog/mark.h"
+#include "shim/protocol.h"
 #include "prog/trace.h"
 #include "prog/wait.h"
 #include "trace/decode.h"
@@ -44,7 +44,7 @@ struct pt_proc {
 	/* Where the dynamic loader's code is (found at the first stop after an exec). */
 	bool ld_known;
 	uint64_t ld_lo, ld_hi;
-	/* The shim's state in this thread (prog/mark.h): where (0: not told yet), as read at
+	/* The shim's state in this thread (shim/protocol.h): where (0: not told yet), as read at
 	 * its last stop, and the log's calls taken so far. */
 	uint64_t shim;
 	struct prog_mark_tls tls;

@@ -27,7 +27,7 @@
 #include "trace/peek.h"
 #include "prog/fds.h"
 #include "prog/launch.h"
-#include "prog/mark.h"
+#include "shim/protocol.h"
 #include "prog/streams.h"
 #include "prog/wait.h"
 #include "prog/trace.h"

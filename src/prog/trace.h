@@ -11,7 +11,7 @@
 
 #include "trace/event.h"
 #include "prog/launch.h"
-#include "prog/mark.h"
+#include "shim/protocol.h"
 #include "prog/streams.h"
 
 struct prog_trace;
@@ -60,11 +60,11 @@ struct prog_step {
 	                             FILE the C library made for it (prog_stdio_name); NULL: by
 	                             stdio_fd */
 	int64_t arg[2];           /* the call's arguments as the shim logged them */
-	char str[2][PROG_STR_MAX];/* ... and the strings they name (mark.h's STR), cut */
+	char str[2][PROG_STR_MAX];/* ... and the strings they name (shim/protocol.h's STR), cut */
 	uint64_t size;            /* bytes the call moved (fwrite: size * items written) */
 	int64_t ret;              /* the function's result (fgets: the length, -1: NULL; fopen:
 	                             the new stream's fd, -1: NULL) */
-	bool literal;             /* fwrite or puts of a string literal (mark.h) */
+	bool literal;             /* fwrite or puts of a string literal (shim/protocol.h) */
 	uint64_t batch;           /* calls it stands for (prog_trace_set_batch): the logged calls
 	                             of one function on one stream just before it (each with
 	                             prog_trace_batch_call), then itself; 1 otherwise */
@@ -107,7 +107,7 @@ struct prog_entry {
 	bool unseen;              /* CALL: on a stream's buffer: stdio's, from a call the shim
 	                             cannot see (ev.origin EV_STDIO) */
 	bool first;               /* STDIO: the stdio call's first system call */
-	int func_id;              /* STDIO: the stdio call's base (mark.h) */
+	int func_id;              /* STDIO: the stdio call's base (shim/protocol.h) */
 	uint64_t stream;          /* STDIO: the FILE* (0: none, or all); an unseen CALL: the FILE
 	                             whose buffer it moves (0: none, its fstat) */
 };
@@ -190,7 +190,7 @@ void prog_trace_batch_call(const struct prog_trace *t, uint64_t k, int64_t *arg,
 void prog_trace_event(const struct call_row *c, const struct decode_stop *s,
                       const struct peek *m, struct prog_step *out);
 
-/* marks.c: the stdio function id (a step's func_id) as mark.h's table says: its name, the
+/* marks.c: the stdio function id (a step's func_id) as shim/protocol.h's table says: its name, the
  * function it is shown as (its base) and what it does with data (PROG_MARK_PUT, GET, CTL);
  * id 0 and unknown ids are "?", 0, CTL. */
 const char *prog_marks_name(int id);

@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* scenario/names.c: the one table of names for each enum a scenario holds (its YAML names) and
- * for each enum of an observation that is printed (transcripts, --probe, {placeholders}). */
+/* scenario/names.c: the one table of names for each enum a scenario holds (its YAML names);
+ * an observation's enums are named in probe/names.c. */
 #include <config.h>
 
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "probe/snapshot.h"
 #include "scenario/scenario.h"
 #include "scenario/names.h"
-#include "trace/event.h"
 
 const struct scn_name scn_open_flags[] = {
 	{ "O_RDONLY", O_RDONLY }, { "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR },
@@ -73,38 +71,6 @@ const struct scn_name scn_sync_eachs[] = {
 };
 const struct scn_name scn_caches[] = {
 	{ "cold", SCN_CACHE_COLD }, { "warm", SCN_CACHE_WARM }, { NULL, 0 }
-};
-
-/*
- * Where a fact came from. SNAP_SRC_NONE is "none", not "unknown": it says that no probe could
- * observe the fact here (the note says why), and that is known; "unknown" would claim a
- * source that we cannot name. The cache probes' names are also --probe's values.
- */
-const struct scn_name scn_sources[] = {
-	{ "none", SNAP_SRC_NONE }, { "stdio_ext", SNAP_SRC_STDIO_EXT },
-	{ "cachestat", SNAP_SRC_CACHESTAT }, { "mincore", SNAP_SRC_MINCORE },
-	{ "fiemap", SNAP_SRC_FIEMAP }, { "procio", SNAP_SRC_PROCIO },
-	{ "kpageflags", SNAP_SRC_KPAGEFLAGS }, { "blockstat", SNAP_SRC_BLOCKSTAT }, { NULL, 0 }
-};
-/* How a step's calls were seen. */
-const struct scn_name scn_traces[] = {
-	{ "ptrace", EV_SRC_PTRACE }, { "procio", EV_SRC_PROCIO }, { NULL, 0 }
-};
-/* Who made a call: the op itself, or stdio on its behalf (JSON's values). */
-const struct scn_name scn_origins[] = {
-	{ "direct", EV_DIRECT }, { "stdio", EV_STDIO }, { NULL, 0 }
-};
-/* The same, in words a reader cannot take for O_DIRECT or for the stream's fd: the call
- * lines of the TUI, the text and TAP transcripts. */
-const struct scn_name scn_origin_words[] = {
-	{ "your call", EV_DIRECT }, { "by stdio", EV_STDIO }, { NULL, 0 }
-};
-/* What the disk holds of a cell of the page-cache grid. */
-const struct scn_name scn_cell_disks[] = {
-	{ "unknown", SNAP_DISK_UNKNOWN }, { "hole", SNAP_DISK_HOLE },
-	{ "no_block", SNAP_DISK_NOT_ALLOCATED }, { "unwritten", SNAP_DISK_UNWRITTEN },
-	{ "on_disk", SNAP_DISK_ON_DISK }, { "stale", SNAP_DISK_STALE },
-	{ "allocated", SNAP_DISK_ALLOCATED }, { "inline", SNAP_DISK_INLINE }, { NULL, 0 }
 };
 
 /* Length of the longest name of t (they are ASCII: columns too). */

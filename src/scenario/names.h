@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* scenario/names.h: the names of the values a scenario holds (YAML) and of an observation's
- * enums (output), one table per enum. */
+/* scenario/names.h: the names of the values a scenario holds (YAML), one table per enum. */
 #ifndef IOBUFVIZ_SCENARIO_NAMES_H
 #define IOBUFVIZ_SCENARIO_NAMES_H
 
@@ -28,12 +27,7 @@ extern const struct scn_name scn_fills[];
 extern const struct scn_name scn_programs[];
 extern const struct scn_name scn_sync_eachs[];
 extern const struct scn_name scn_caches[];
-/* Printed, not read: an observation's enums (probe/snapshot.h, trace/event.h). */
-extern const struct scn_name scn_sources[];   /* enum snap_source */
-extern const struct scn_name scn_traces[];    /* enum ev_source */
-extern const struct scn_name scn_origins[];   /* enum ev_origin, as JSON names it */
-extern const struct scn_name scn_origin_words[]; /* enum ev_origin, for people */
-extern const struct scn_name scn_cell_disks[]; /* enum snap_cell_disk */
+/* An observation's enums are named in probe/names.h. */
 
 /* The names of enum scn_fact, then of the rest of enum scn_env (scenario.h): what a case's
  * condition and a mark of narration may name besides the expectation keys; NULL-ended. */

@@ -80,7 +80,7 @@ struct scn_expect {
 	int line, col;        /* where it was written (1-based) */
 };
 
-/* Sweep programs (DESIGN §6). */
+/* Sweep programs (doc/scenarios.md, sweep). */
 enum scn_program {
 	SCN_PROG_COPY, SCN_PROG_WRITE, SCN_PROG_READ,
 	SCN_PROG_FWRITE, SCN_PROG_FREAD, SCN_PROG_FREAD_SETVBUF, SCN_PROG_OVERWRITE
@@ -308,7 +308,7 @@ struct scenario {
 	size_t n_steps;
 };
 
-/* Largest size a scenario may ask for (DESIGN §7). */
+/* Largest size a scenario may ask for (iobufviz(1), BOUNDS). */
 #define SCN_MAX_SIZE ((uint64_t)1 << 30)
 
 /*
@@ -321,6 +321,16 @@ struct scenario {
 #define SCN_MAX_RUN_SECONDS 3600
 #define SCN_MAX_DISK ((uint64_t)2 << 30)
 #define SCN_MAX_RAM ((uint64_t)1 << 30)
+
+/*
+ * What the tail op keeps, whatever the file (engine/tail.c), checked by the loader against
+ * a step's lines: and block: (load/bounds.c): at most TAIL_LINES_MAX lines, each cut to its
+ * first TAIL_LINE_MAX bytes, and one block of at most TAIL_BLOCK_MAX bytes. Its memory is
+ * bounded by these (about 2 MiB), not by the file: a 1 GiB file of one line costs no more.
+ */
+#define TAIL_LINES_MAX 1000
+#define TAIL_LINE_MAX 1024
+#define TAIL_BLOCK_MAX (1024 * 1024)
 
 /* How standard input is named when the scenario is "-" (scenario_load). */
 #define SCN_STDIN_NAME "<stdin>"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* iobufviz-shim.c: an LD_PRELOAD library that logs each stdio call of a traced program, with
- * its stream as the call left it, for the tracer to read (prog/mark.h). */
+ * its stream as the call left it, for the tracer to read (shim/protocol.h). */
 #undef _FORTIFY_SOURCE
 #include <config.h>
 
@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <dlfcn.h>
 
-#include "prog/mark.h"
+#include "shim/protocol.h"
 
 #undef getc
 #undef putc

@@ -44,7 +44,7 @@ enum calls_flag {
 	CALL_ASYNC = 1u << 18,    /* submits I/O the tracer cannot see (io_uring) */
 	CALL_EXEC = 1u << 19,     /* runs another program */
 	CALL_EXIT = 1u << 20,     /* ends the process: no exit stop follows */
-	CALL_MARK = 1u << 21,     /* prctl: the stdio shim's marker (prog/mark.h) */
+	CALL_MARK = 1u << 21,     /* prctl: the stdio shim's marker (shim/protocol.h) */
 	CALL_OFF_PTR = 1u << 22,  /* off and off2 are pointers to the offsets (NULL: none) */
 	CALL_RWF = 1u << 23,      /* flg holds RWF_* flags: RWF_DSYNC or RWF_SYNC ask for the
 	                           * data to reach the disk before it returns (pwritev2) */

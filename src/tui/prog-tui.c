@@ -11,8 +11,9 @@
 #include <time.h>
 
 #include "base/text.h"
-#include "cli/app.h"
+#include "out/app.h"
 #include "tui/crt.h"
+#include "tui/tui.h"
 #include "tui/grid.h"
 #include "prog/run.h"
 #include "tui/view.h"

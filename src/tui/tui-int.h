@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/app.h"
+#include "out/app.h"
 #include "export/program.h"
 #include "lesson/lesson.h"
 #include "sweep/print.h"

@@ -10,10 +10,11 @@
 #include <time.h>
 
 #include "base/text.h"
-#include "cli/app.h"
+#include "out/app.h"
 #include "sweep/print.h"
 #include "tui/cast.h"
 #include "tui/crt.h"
+#include "tui/tui.h"
 #include "lesson/lesson.h"
 #include "practice/practice.h"
 #include "export/program.h"

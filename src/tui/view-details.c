@@ -13,6 +13,7 @@
 #include "lesson/narrate.h"
 #include "base/units.h"
 #include "scenario/names.h"
+#include "probe/names.h"
 #include "tui/view.h"
 
 /* Text being built into a caller's buffer; what does not fit is cut. */

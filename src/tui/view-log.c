@@ -8,6 +8,7 @@
 
 #include "base/units.h"
 #include "scenario/names.h"
+#include "probe/names.h"
 #include "tui/view.h"
 
 /* Widths of the log's columns (op name, call), in screen columns. */

@@ -9,7 +9,7 @@
 
 #include "trace/event.h"
 #include "tui/grid.h"
-#include "lesson/step.h"
+#include "step/step.h"
 #include "scenario/scenario.h"
 #include "probe/snapshot.h"
 

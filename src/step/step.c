@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* lesson/step.c: the lifecycle of a step result (what it owns). */
+/* step/step.c: the lifecycle of a step result (what it owns). */
 #include <config.h>
 
 #include <stdlib.h>
 
 #include "sweep/sweep.h"
-#include "lesson/step.h"
+#include "step/step.h"
 
 /* The narration to show for sr. */
 const char *

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* cli/app.h: what main() decided, handed to the headless and TUI front ends. */
+/* out/app.h: what main() decided, handed to the front ends (out/, practice/, tui/): the
+ * lowest of them holds it, so that each includes it from below. */
 #ifndef IOBUFVIZ_APP_H
 #define IOBUFVIZ_APP_H
 
@@ -10,7 +11,7 @@
 #include "prog/consent.h"
 #include "scenario/scenario.h"
 
-/* Exit codes (DESIGN §1). */
+/* Exit codes (iobufviz(1), EXIT STATUS). */
 enum app_exit {
 	APP_EXIT_OK = 0,        /* no expectation failed */
 	APP_EXIT_FAILED = 1,    /* an expectation failed (or, with --strict, was not observable) */
@@ -55,17 +56,11 @@ struct app_opts {
 /* out/headless.c: run s without a terminal, print the transcript; return an app_exit. */
 int headless_run(const struct scenario *s, const struct app_opts *o);
 
-/* tui/tui.c: run s in the terminal; return an app_exit. */
-int tui_run(const struct scenario *s, const struct app_opts *o);
-
 struct prog_run_opts;
 
 /* out/prog-headless.c: trace program argv without a terminal, print its transcript; return an
  * app_exit (0 when it ran, whatever its own exit status). */
 int prog_headless_run(char *const argv[], const struct app_opts *o,
                       const struct prog_run_opts *ro);
-
-/* tui/prog-tui.c: trace program argv in the terminal, step by step; return an app_exit. */
-int prog_tui_run(char *const argv[], const struct app_opts *o, const struct prog_run_opts *ro);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* lesson/snapshot-diff.c: the conclusions two observations allow about the kernel, said once for
+/* step/snapshot-diff.c: the conclusions two observations allow about the kernel, said once for
  * every front end (the TUI draws them, the transcripts print them). */
 #include <config.h>
 
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lesson/snapshot-diff.h"
+#include "step/snapshot-diff.h"
 #include "base/text.h"
 #include "base/units.h"
 

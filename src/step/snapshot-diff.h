@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* lesson/snapshot-diff.h: what changed between two observations, as data and as a sentence each. */
+/* step/snapshot-diff.h: what changed between two observations, as data and as a sentence each. */
 #ifndef IOBUFVIZ_SNAPSHOT_DIFF_H
 #define IOBUFVIZ_SNAPSHOT_DIFF_H
 

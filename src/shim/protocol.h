@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* mark.h: how the LD_PRELOAD shim tells the tracer about stdio calls: a log of finished calls
- * in each thread's memory, and a marker system call at the few moments the tracer must stop. */
-#ifndef IOBUFVIZ_PROG_MARK_H
-#define IOBUFVIZ_PROG_MARK_H
+/* shim/protocol.h: how the LD_PRELOAD shim tells the tracer (prog/) about stdio calls: a log of
+ * finished calls in each thread's memory, and a marker system call at the few moments the tracer
+ * must stop. The shim and the tracer share this header and nothing else. */
+#ifndef IOBUFVIZ_SHIM_PROTOCOL_H
+#define IOBUFVIZ_SHIM_PROTOCOL_H
 
 #include <stdint.h>
 

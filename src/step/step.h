@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* lesson/step.h: what one step did and left behind, and how its expectations came out. */
+/* step/step.h: what one step did and left behind, and how its expectations came out. */
 #ifndef IOBUFVIZ_STEP_H
 #define IOBUFVIZ_STEP_H
 
@@ -9,7 +9,7 @@
 
 #include "trace/event.h"
 #include "scenario/scenario.h"
-#include "lesson/snapshot-diff.h"
+#include "step/snapshot-diff.h"
 #include "probe/snapshot.h"
 
 struct sweep_result;
