@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -55,8 +56,23 @@ prog_launch_filter_set(struct sock_fprog *prog)
 #define PL_COMPAT_CLONE 120u
 #define PL_COMPAT_CLONE3 435u
 
-/* Room for the filter: the call table's jumps and the fixed parts around them. */
-#define PL_FILTER_MAX (CALLS_MAX + 48)
+/* The guard's calls in the compat ABI (i386 on x86_64, AArch32 on aarch64): kill, tkill,
+ * tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo, ptrace, process_vm_readv/writev, prlimit64;
+ * pidfd_open and pidfd_send_signal are numbered alike everywhere. */
+#if defined(__x86_64__)
+#define PL_COMPAT_GUARD { 37, 270, 178, 335, 347, 348, 340, 434 }, { 26, 238, 424 }
+#elif defined(__aarch64__)
+#define PL_COMPAT_GUARD { 37, 268, 178, 363, 376, 377, 369, 434 }, { 26, 238, 424 }
+#endif
+
+/* The most pids a guard refuses, and the most calls of each kind it checks. */
+#define PL_GUARD_VALS (PROG_LAUNCH_GUARD_MAX + 1)
+#define PL_GUARD_CALLS 16
+/* One guard block's length at most: ld, the jumps, ja, ld, the values, ja, ret. */
+#define PL_GUARD_LEN (1 + 2 * PL_GUARD_CALLS + 1 + 1 + PL_GUARD_VALS + 1 + 1)
+
+/* Room for the filter: the call table's jumps, the fixed parts around them, two guards. */
+#define PL_FILTER_MAX (CALLS_MAX + 48 + 2 * PL_GUARD_LEN)
 
 /*
  * Append to f the rule no traced program escapes by: clone3 fails with ENOSYS (its flags are
@@ -77,12 +93,77 @@ prog_launch_filter_clone(struct sock_filter *f, size_t *n, unsigned clone_nr, un
 }
 
 /*
+ * Append to f the guard of one ABI: the calls of byarg (their first argument a pid: kill,
+ * tgkill, the rt_*sigqueueinfo, process_vm_*, prlimit64, pidfd_open) fail with EPERM when
+ * it is one of g's, or -1 (every process the user may signal); those of always (ptrace, tkill,
+ * pidfd_send_signal, whose target a filter cannot see) always fail with EPERM. Leaves
+ * anything in A.
+ */
+static void
+prog_launch_filter_guard(struct sock_filter *f, size_t *n, const unsigned *byarg, size_t nb,
+                         const unsigned *always, size_t na, const struct prog_launch_guard *g)
+{
+	size_t nv = 0, jumps, refuse;
+	unsigned vals[PL_GUARD_VALS];
+
+	for (size_t i = 0; i < g->n && nv + 1 < PL_GUARD_VALS; i++)
+		vals[nv++] = (unsigned)g->pid[i];
+	vals[nv++] = (unsigned)-1;
+	if (nb > PL_GUARD_CALLS)
+		nb = PL_GUARD_CALLS;
+	if (na > PL_GUARD_CALLS)
+		na = PL_GUARD_CALLS;
+	/* Layout from jumps: na + nb jumps, ja out, ld args[0], nv jumps, ja out, ret EPERM. */
+	f[(*n)++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	jumps = *n;
+	refuse = jumps + na + nb + 2 + nv + 1;
+	for (size_t i = 0; i < na; i++, (*n)++)
+		f[*n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, always[i],
+		                                     (unsigned char)(refuse - *n - 1), 0);
+	for (size_t i = 0; i < nb; i++, (*n)++)
+		f[*n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, byarg[i],
+		                                     (unsigned char)(jumps + na + nb + 1 - *n - 1), 0);
+	f[*n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA | BPF_K, (unsigned)(refuse - *n), 0, 0);
+	(*n)++;
+	/* The pid: the low word of args[0] (an int; little-endian on both arches). */
+	f[(*n)++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
+	for (size_t i = 0; i < nv; i++, (*n)++)
+		f[*n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, vals[i],
+		                                     (unsigned char)(refuse - *n - 1), 0);
+	f[(*n)++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA | BPF_K, 1, 0, 0);
+	f[(*n)++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+}
+
+/* The native ABI's guard (and x32's, on x86_64): see prog_launch_filter_guard. */
+static void
+prog_launch_filter_guard_native(struct sock_filter *f, size_t *n, const struct prog_launch_guard *g)
+{
+	unsigned byarg[PL_GUARD_CALLS] = { SYS_kill, SYS_tgkill, SYS_rt_sigqueueinfo,
+	                                   SYS_rt_tgsigqueueinfo, SYS_process_vm_readv,
+	                                   SYS_process_vm_writev, SYS_prlimit64, SYS_pidfd_open };
+	unsigned always[PL_GUARD_CALLS] = { SYS_ptrace, SYS_tkill, SYS_pidfd_send_signal };
+	size_t nb = 8, na = 3;
+
+	if (PL_X32_BIT != 0) {
+		/* x32's own numbers where they differ (ptrace 521, the sigqueueinfos 524 and 536,
+		 * process_vm_* 539 and 540), else x86_64's, with the x32 bit. */
+		static const unsigned x32_byarg[] = { 62, 234, 524, 536, 539, 540, 302, 434 };
+		static const unsigned x32_always[] = { 521, 200, 424 };
+		for (size_t i = 0; i < 8; i++)
+			byarg[nb++] = x32_byarg[i] | PL_X32_BIT;
+		for (size_t i = 0; i < 3; i++)
+			always[na++] = x32_always[i] | PL_X32_BIT;
+	}
+	prog_launch_filter_guard(f, n, byarg, nb, always, na, g);
+}
+
+/*
  * Install the filter: clone with CLONE_UNTRACED and clone3 refused (in every ABI the program
  * can call); SECCOMP_RET_TRACE for the calls of the table (trace/calls.h; prctl only with
  * the marker option) and for any other arch's calls; SECCOMP_RET_ALLOW for the rest.
  */
 static int
-prog_launch_filter(void)
+prog_launch_filter(const struct prog_launch_guard *g)
 {
 	struct sock_filter f[PL_FILTER_MAX];
 	struct sock_fprog prog;
@@ -94,6 +175,7 @@ prog_launch_filter(void)
 	prog_launch_filter_clone(f, &n, SYS_clone, SYS_clone3);
 	if (PL_X32_BIT != 0)
 		prog_launch_filter_clone(f, &n, SYS_clone | PL_X32_BIT, SYS_clone3 | PL_X32_BIT);
+	prog_launch_filter_guard_native(f, &n, g);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
 	/* Layout from first: one jeq per call, ALLOW at first + ncalls, the prctl check (3),
 	 * TRACE at first + ncalls + 4. */
@@ -117,14 +199,25 @@ prog_launch_filter(void)
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
 	/* Another arch: the same refusal in the compat ABI, then the tracer decides. */
 	compat = n;
-	f[1].jf = (unsigned char)(compat - 2);
-	if (PL_COMPAT_ARCH != 0) {
-		f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PL_COMPAT_ARCH, 0, 7);
-		prog_launch_filter_clone(f, &n, PL_COMPAT_CLONE, PL_COMPAT_CLONE3);
+	if (compat - 2 > UCHAR_MAX) {
+		errno = E2BIG;
+		return -1;
 	}
+	f[1].jf = (unsigned char)(compat - 2);
+#ifdef PL_COMPAT_GUARD
+	{
+		static const unsigned cg[][PL_GUARD_CALLS] = { PL_COMPAT_GUARD };
+		size_t skip;
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+		skip = n++;
+		prog_launch_filter_clone(f, &n, PL_COMPAT_CLONE, PL_COMPAT_CLONE3);
+		prog_launch_filter_guard(f, &n, cg[0], 8, cg[1], 3, g);
+		f[skip] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PL_COMPAT_ARCH, 0,
+		                                       (unsigned char)(n - skip - 1));
+	}
+#endif
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
-	_Static_assert(PL_FILTER_MAX >= CALLS_MAX + 2 + 2 * 7 + 1 + 5 + 2 + 7 + 1,
+	_Static_assert(PL_FILTER_MAX >= CALLS_MAX + 2 + 2 * 7 + 1 + 5 + 2 + 7 + 1 + 2 * PL_GUARD_LEN,
 	               "the filter fits its array");
 	prog.len = (unsigned short)n;
 	prog.filter = f;
@@ -134,6 +227,23 @@ prog_launch_filter(void)
 	if (errno != EACCES || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		return -1;
 	return prog_launch_filter_set(&prog);
+}
+
+/* The pids the program may not reach (see prog/launch.h). */
+void
+prog_launch_guard_fill(struct prog_launch_guard *g, pid_t watchdog)
+{
+	g->n = 0;
+	g->pid[g->n++] = getpid();
+	g->pid[g->n++] = -getpgrp();
+	if (getppid() > 1) {
+		g->pid[g->n++] = getppid();
+		g->pid[g->n++] = -getpgid(getppid());
+	}
+	if (watchdog > 0) {
+		g->pid[g->n++] = watchdog;
+		g->pid[g->n++] = -watchdog;
+	}
 }
 
 /* Resolve argv0 as execvp would: a path if it has a '/', else the first hit in PATH. */
@@ -278,7 +388,8 @@ prog_launch_redirect(int fd, const char *path, int flags)
 
 /* In the child: stop for the tracer, set up, install the filter, exec. Never returns. */
 _Noreturn void
-prog_launch_child(const char *prog, char *const argv[], char **env, const struct prog_opts *o, int efd)
+prog_launch_child(const char *prog, char *const argv[], char **env, const struct prog_opts *o,
+                  const struct prog_launch_guard *g, int efd)
 {
 	struct prog_launch_fail f = { 0, 0 };
 
@@ -296,7 +407,7 @@ prog_launch_child(const char *prog, char *const argv[], char **env, const struct
 		f.stage = 3;
 	else if (o->cwd != NULL && chdir(o->cwd) != 0)
 		f.stage = 4;
-	else if (prog_launch_filter() != 0)
+	else if (prog_launch_filter(g) != 0)
 		f.stage = 5;
 	else
 		execve(prog, argv, env);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -149,6 +150,8 @@ prog_op_run(const struct scn_args *a, const char *dir, const char *file, const c
 	}
 	if (pipe2(p, O_CLOEXEC) != 0)
 		return -1;
+	/* The program may not read or write us either (not only its tracer, prog/trace.c). */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	pid = scratch_fork();
 	if (pid == 0) {
 		close(p[0]);
