@@ -33,7 +33,7 @@ prog_consent_real(const char *name, char *buf)
 {
 	char found[PATH_MAX];
 
-	if (prog_launch_find(name, found, sizeof found, NULL) != 0)
+	if (prog_launch_find(name, NULL, found, sizeof found, NULL) != 0)
 		return NULL;
 	return realpath(found, buf);
 }

@@ -246,12 +246,25 @@ prog_launch_guard_fill(struct prog_launch_guard *g, pid_t watchdog)
 	}
 }
 
-/* Resolve argv0 as execvp would: a path if it has a '/', else the first hit in PATH. */
+/* Whether path is a regular executable file; its identity into *st. */
+static bool
+prog_launch_runnable(const char *path, struct stat *st)
+{
+	return stat(path, st) == 0 && S_ISREG(st->st_mode) && access(path, X_OK) == 0;
+}
+
+/*
+ * Resolve argv0 as execvp would, where we are: a path if it has a '/', else the first hit in
+ * PATH, made absolute when a relative PATH entry found it (the child changes into cwd before
+ * it runs it). -1 with errno 0: not found; EEXIST: a relative entry found it here and names
+ * another program in cwd (*amb: the entry's length, at **entry).
+ */
 static int
-prog_launch_lookup(const char *argv0, char *buf, size_t len)
+prog_launch_lookup(const char *argv0, const char *cwd, char *buf, size_t len,
+                   const char **entry, size_t *amb)
 {
 	const char *path = getenv("PATH");
-	struct stat st;
+	struct stat st, other;
 
 	if (*argv0 == '\0') {
 		errno = ENOENT;
@@ -274,10 +287,29 @@ prog_launch_lookup(const char *argv0, char *buf, size_t len)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	for (const char *d = path; d != NULL; d = strchr(d, ':') ? strchr(d, ':') + 1 : NULL) {
 		size_t dl = strcspn(d, ":");
+		char here[PATH_MAX], rel[PATH_MAX], there[PATH_MAX * 2];
 		if ((size_t)snprintf(buf, len, "%.*s%s%s", (int)dl, d, dl ? "/" : "", argv0) >= len)
 			continue;
-		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+		if (!prog_launch_runnable(buf, &st))
+			continue;
+		if (buf[0] == '/')
 			return 0;
+		/* A relative entry ("", ".", "bin"): the shell's answer is where we are. */
+		snprintf(rel, sizeof rel, "%s", buf);
+		if (getcwd(here, sizeof here) == NULL ||
+		    (size_t)snprintf(buf, len, "%s/%s", here, rel) >= len) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		snprintf(there, sizeof there, "%s/%s", cwd != NULL ? cwd : here, rel);
+		if (cwd != NULL && prog_launch_runnable(there, &other) &&
+		    (other.st_dev != st.st_dev || other.st_ino != st.st_ino)) {
+			*entry = d;
+			*amb = dl;
+			errno = EEXIST;
+			return -1;
+		}
+		return 0;
 	}
 	errno = 0;               /* not found: said as "command not found" */
 	return -1;
@@ -285,13 +317,22 @@ prog_launch_lookup(const char *argv0, char *buf, size_t len)
 
 /* Resolve argv0, or say why not. */
 int
-prog_launch_find(const char *argv0, char *buf, size_t len, char **err)
+prog_launch_find(const char *argv0, const char *cwd, char *buf, size_t len, char **err)
 {
-	if (prog_launch_lookup(argv0, buf, len) == 0)
+	const char *entry = "";
+	size_t amb = 0;
+
+	if (prog_launch_lookup(argv0, cwd, buf, len, &entry, &amb) == 0)
 		return 0;
 	if (errno == 0) {
 		errmsg_set(err, "%s: command not found", argv0);
 		errno = ENOENT;
+	} else if (errno == EEXIST) {
+		errmsg_set(err, "%s: found as %s through the relative PATH entry \"%.*s\", which names "
+		           "another %s in the directory the program runs in (%s): refused as ambiguous; "
+		           "give its path (./%s) or an absolute PATH", argv0, buf, (int)amb, entry,
+		           argv0, cwd, argv0);
+		errno = EEXIST;
 	} else {
 		errmsg_set(err, "%s: %s", argv0, strerror(errno));
 	}

@@ -52,9 +52,11 @@ void prog_launch_guard_fill(struct prog_launch_guard *g, pid_t watchdog);
 	"/proc files are not its to open (not dumpable), and a watchdog it cannot reach " \
 	"ends it at --timeout whatever state iobufviz is in"
 
-/* Resolve argv0 as execvp would into buf: 0, or -1 with errno (ENOENT: not found in PATH)
- * and why in *err (errmsg_set). */
-int prog_launch_find(const char *argv0, char *buf, size_t len, char **err);
+/* Resolve argv0 as execvp would, in our working directory, into buf, made absolute when a
+ * relative PATH entry found it (as env(1) and sudo do): the program runs in cwd (NULL: ours).
+ * 0, or -1 with errno (ENOENT: not found in PATH; EEXIST: a relative PATH entry would name
+ * another program in cwd, refused as ambiguous) and why in *err (errmsg_set). */
+int prog_launch_find(const char *argv0, const char *cwd, char *buf, size_t len, char **err);
 
 /* The environment for the child: o->envp or ours, with the shim first in LD_PRELOAD. */
 char **prog_launch_env(const struct prog_opts *o);

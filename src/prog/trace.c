@@ -614,7 +614,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		errno = ENOSYS;
 		return -1;
 	}
-	if (prog_launch_find(argv[0], prog, sizeof prog, err) != 0)
+	if (prog_launch_find(argv[0], o->cwd, prog, sizeof prog, err) != 0)
 		return -1;
 	t = calloc(1, sizeof *t);
 	env = prog_launch_env(o);
