@@ -134,5 +134,19 @@ EOF
 python3 "$src/tests/on-pty.py" "$tmp/tty.out" pwned "$bin" --headless --format=tap --allow-run \
 	--dir "$tmp/d" "$tmp/tty.yaml" 2>"$tmp/tty.err" || bad "tty: $(cat "$tmp/tty.out" "$tmp/tty.err")"
 
+# A command line longer than any buffer: --check and the refusal show it whole, its second
+# line (after 4200 x of a comment) too.
+long=$(head -c 4200 /dev/zero | tr '\0' x)
+printf 'title: "long"\nsteps:\n  - run: {program: sh, args: ["-c", "echo hello # %s\\ntouch %s/PWNED-LONG"]}\n' \
+	"$long" "$tmp" >"$tmp/long.yaml"
+"$bin" --check "$tmp/long.yaml" >"$tmp/long-check.out" 2>&1 || bad "long: --check: exit $?"
+grep -qF "$long\\ntouch $tmp/PWNED-LONG" "$tmp/long-check.out" ||
+	bad "long: --check cuts the command line: $(tail -c 200 "$tmp/long-check.out")"
+"$bin" --headless --dir "$tmp/d" "$tmp/long.yaml" >/dev/null 2>"$tmp/long-no.err"
+rc=$?
+[ $rc = 2 ] && [ ! -e "$tmp/PWNED-LONG" ] || bad "long: no --allow-run: exit $rc"
+grep -qF "$long\\ntouch $tmp/PWNED-LONG" "$tmp/long-no.err" ||
+	bad "long: the refusal cuts the command line: $(tail -c 200 "$tmp/long-no.err")"
+
 [ $fail = 0 ] && echo "ok: --check lists, headless and --export=c refuse, --allow-run runs (name, file, all), the export names what it runs, stdin confined, no /dev/tty"
 finish
