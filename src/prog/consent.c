@@ -101,9 +101,9 @@ prog_consent_inside(const char *path, const char *dir)
 /* The standard input a run step may give its program (see prog/consent.h). */
 int
 prog_consent_stdin(const char *given, const char *scratch_dir, const char *scratch_file,
-                   const char *user_dir, char *buf, size_t len)
+                   const char *lesson_dir, char *buf, size_t len)
 {
-	char real[PATH_MAX];
+	char real[PATH_MAX], there[PATH_MAX * 2];
 	struct stat st;
 
 	if (given == NULL || strcmp(given, "/dev/null") == 0) {
@@ -114,11 +114,16 @@ prog_consent_stdin(const char *given, const char *scratch_dir, const char *scrat
 		snprintf(buf, len, "%s", scratch_file);
 		return 0;
 	}
-	if (realpath(given, real) == NULL || stat(real, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    !(prog_consent_inside(real, scratch_dir) || prog_consent_inside(real, user_dir))) {
+	/* A relative name is the lesson's, as a file next to it. */
+	if (given[0] != '/' && lesson_dir != NULL)
+		snprintf(there, sizeof there, "%s/%s", lesson_dir, given);
+	else
+		snprintf(there, sizeof there, "%s", given);
+	if (realpath(there, real) == NULL || stat(real, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    !(prog_consent_inside(real, scratch_dir) || prog_consent_inside(real, lesson_dir))) {
 		/* Raw: whoever shows the reason escapes it, as every note. */
 		snprintf(buf, len, "not run: its stdin %.200s is not a regular file inside the "
-		         "scratch directory or --dir", given);
+		         "scratch directory or the lesson's directory", given);
 		return -1;
 	}
 	if ((size_t)snprintf(buf, len, "%s", real) >= len)

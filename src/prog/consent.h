@@ -74,11 +74,12 @@ size_t prog_consent_missing(const struct scenario *s, const struct prog_consent 
 /*
  * The standard input a run step may give its program, into buf (len bytes): /dev/null when
  * it names none (or /dev/null), the scratch file for "{file}", else the file it names only
- * if that is a regular file inside the scratch dir or the user's --dir (user_dir, NULL if
- * none): a scenario must not read the user's other files into its output. 0, or -1 with
- * the reason, for people, in buf.
+ * if that is a regular file inside the scratch dir or the lesson's own directory
+ * (lesson_dir, NULL if none: a lesson read from stdin; a relative name is taken there):
+ * a scenario must not read the user's other files into its output, and --dir, where
+ * scratch files go, grants nothing more. 0, or -1 with the reason, for people, in buf.
  */
 int prog_consent_stdin(const char *given, const char *scratch_dir, const char *scratch_file,
-                       const char *user_dir, char *buf, size_t len);
+                       const char *lesson_dir, char *buf, size_t len);
 
 #endif

@@ -216,7 +216,7 @@ prog_op_step(const struct scn_args *a, const struct runner_program_ctx *c, struc
 	char in[PATH_MAX];
 
 	/* Only what the user allowed runs (prog/consent.h); its stdin is never a file of theirs
-	 * but one in the scratch dir or their --dir. */
+	 * but one in the scratch dir or the lesson's directory. */
 	if (!prog_consent_allows(c->consent, a->program)) {
 		text_sentence(out->note, sizeof out->note, "not run: %.200s was not allowed (--allow-run)",
 		              a->program);
@@ -224,7 +224,7 @@ prog_op_step(const struct scn_args *a, const struct runner_program_ctx *c, struc
 		out->declined = true;
 		return -2;
 	}
-	if (prog_consent_stdin(a->stdin_path, c->dir, c->file, c->user_dir, in, sizeof in) != 0) {
+	if (prog_consent_stdin(a->stdin_path, c->dir, c->file, c->lesson_dir, in, sizeof in) != 0) {
 		text_sentence(out->note, sizeof out->note, "%s", in);
 		out->err = EPERM;
 		return -2;
