@@ -3,7 +3,8 @@
 # tests/run-consent.sh: a scenario's run step runs a program only when the command line allows
 # it (--allow-run=PROG, by its name or its file, or --allow-run); --check lists what it would
 # run, escaped; headless refuses otherwise (exit 2, FILE:LINE:COL, nothing run). The program
-# gets stdin only from /dev/null, the scratch file or a file under --dir, and no controlling
+# gets stdin only from /dev/null, the scratch file or a file in the lesson's directory (not
+# --dir), and no controlling
 # terminal even when iobufviz has one.
 testname=run-consent
 . "$(dirname "$0")/lib.sh"
@@ -96,19 +97,25 @@ else
 fi
 [ ! -e "$tmp/exported" ] || bad "--export=c ran the program"
 
-# stdin: a file of the user's outside the scratch dir and --dir is never read; the scratch
-# file ({file}) and a file under --dir are.
+# stdin: a file of the user's outside the scratch dir and the lesson's directory is never
+# read, not even under --dir (where scratch files go: it grants nothing); the scratch file
+# ({file}) and a file next to the lesson (by its path, or by a name relative to the lesson)
+# are.
+mkdir "$tmp/lesson"
 echo "under dir" >"$tmp/d/input"
 echo "secret" >"$tmp/secret"
-cat >"$tmp/stdin.yaml" <<EOF
+echo "next to it" >"$tmp/lesson/input"
+cat >"$tmp/lesson/stdin.yaml" <<EOF
 title: "runs cat"
 file: {size: 12, fill: lines}
 steps:
   - run: {program: cat, stdin: "$tmp/secret"}
   - run: {program: cat, stdin: "{file}"}
   - run: {program: cat, stdin: "$tmp/d/input"}
+  - run: {program: cat, stdin: "$tmp/lesson/input"}
+  - run: {program: cat, stdin: "input"}
 EOF
-"$bin" --headless --format=json --allow-run=cat --dir "$tmp/d" "$tmp/stdin.yaml" >"$tmp/stdin.json" 2>"$tmp/stdin.err"
+"$bin" --headless --format=json --allow-run=cat --dir "$tmp/d" "$tmp/lesson/stdin.yaml" >"$tmp/stdin.json" 2>"$tmp/stdin.err"
 python3 - "$tmp/stdin.json" <<'PY' || fail=1
 import json, sys
 steps = json.load(open(sys.argv[1]))["steps"]
@@ -117,10 +124,13 @@ def check(ok, what):
     global rc
     if not ok:
         print("FAIL: stdin: " + what); rc = 1
-check(steps[0]["output"] is None and "not a regular file inside" in (steps[0]["note"] or ""),
-      "a file outside the scratch dir and --dir was given: %r %r" % (steps[0]["output"], steps[0]["note"]))
+def refused(s):
+    return s["output"] is None and "not a regular file inside" in (s["note"] or "")
+check(refused(steps[0]), "a file outside the scratch dir and the lesson's was given: %r %r" % (steps[0]["output"], steps[0]["note"]))
 check(steps[1]["output"] == "line 000001\n", "{file}: %r" % steps[1]["output"])
-check(steps[2]["output"] == "under dir\n", "a file under --dir: %r" % steps[2]["output"])
+check(refused(steps[2]), "a file under --dir was given: %r %r" % (steps[2]["output"], steps[2]["note"]))
+check(steps[3]["output"] == "next to it\n", "a file next to the lesson: %r %r" % (steps[3]["output"], steps[3]["note"]))
+check(steps[4]["output"] == "next to it\n", "a name relative to the lesson: %r %r" % (steps[4]["output"], steps[4]["note"]))
 sys.exit(rc)
 PY
 
@@ -133,6 +143,20 @@ steps:
 EOF
 python3 "$src/tests/on-pty.py" "$tmp/tty.out" pwned "$bin" --headless --format=tap --allow-run \
 	--dir "$tmp/d" "$tmp/tty.yaml" 2>"$tmp/tty.err" || bad "tty: $(cat "$tmp/tty.out" "$tmp/tty.err")"
+
+# A command line longer than any buffer: --check and the refusal show it whole, its second
+# line (after 4200 x of a comment) too.
+long=$(head -c 4200 /dev/zero | tr '\0' x)
+printf 'title: "long"\nsteps:\n  - run: {program: sh, args: ["-c", "echo hello # %s\\ntouch %s/PWNED-LONG"]}\n' \
+	"$long" "$tmp" >"$tmp/long.yaml"
+"$bin" --check "$tmp/long.yaml" >"$tmp/long-check.out" 2>&1 || bad "long: --check: exit $?"
+grep -qF "$long\\ntouch $tmp/PWNED-LONG" "$tmp/long-check.out" ||
+	bad "long: --check cuts the command line: $(tail -c 200 "$tmp/long-check.out")"
+"$bin" --headless --dir "$tmp/d" "$tmp/long.yaml" >/dev/null 2>"$tmp/long-no.err"
+rc=$?
+[ $rc = 2 ] && [ ! -e "$tmp/PWNED-LONG" ] || bad "long: no --allow-run: exit $rc"
+grep -qF "$long\\ntouch $tmp/PWNED-LONG" "$tmp/long-no.err" ||
+	bad "long: the refusal cuts the command line: $(tail -c 200 "$tmp/long-no.err")"
 
 [ $fail = 0 ] && echo "ok: --check lists, headless and --export=c refuse, --allow-run runs (name, file, all), the export names what it runs, stdin confined, no /dev/tty"
 finish

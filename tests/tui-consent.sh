@@ -87,6 +87,27 @@ tmux_cmd c send-keys -t c y
 wait_sees "step 2/2" && wait_sees "exited 0" && echo "ok: y: the program ran"
 [ -e "$tmp/ran" ] || { echo "FAIL: y: the program did not run"; fail=1; }
 
+# 2b. Command lines too long for the screen (three long echos, then a touch the popup could
+# not show): y is not taken, the prompt says to run --check; n runs none.
+long=$(head -c 1500 /dev/zero | tr '\0' e)
+{
+	printf 'title: "hides a touch"\nsteps:\n  - note: "first"\n'
+	for i in 1 2 3; do printf '  - run: {program: echo, args: ["%s"]}\n' "$long"; done
+	printf '  - run: {program: touch, args: ["%s/PWNED-UNSEEN"]}\n' "$tmp"
+} >"$tmp/unseen.yaml"
+start "'$tmp/unseen.yaml'"
+tmux_cmd c send-keys -t c n
+wait_sees "step 1/5"
+tmux_cmd c send-keys -t c n
+wait_sees "4 commands, too long to show here: run --check to read them"
+tmux_cmd c send-keys -t c y
+sleep 1
+[ ! -e "$tmp/PWNED-UNSEEN" ] || bad "unseen: y ran a command line the popup never showed"
+screen | grep -qF "too long to show here" || bad "unseen: y was taken: $(screen | head -5)"
+tmux_cmd c send-keys -t c n
+wait_sees "was not allowed"
+[ ! -e "$tmp/PWNED-UNSEEN" ] || bad "unseen: n ran the touch"
+
 # 3. --allow-run=touch: nothing is asked.
 start --allow-run=touch "'$tmp/touch.yaml'"
 tmux_cmd c send-keys -t c n

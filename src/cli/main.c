@@ -28,6 +28,7 @@
 #include "out/transcript.h"
 #include "scenario/scenario.h"
 #include "scratch/scratch.h"
+#include "base/units.h"
 #include "base/text.h"
 
 static const char *progname = "iobufviz";
@@ -65,6 +66,8 @@ usage(FILE *f)
 "                         maximum 3600, see BOUNDS in iobufviz(1)); kill the PROGRAM\n"
 "                         after this long (default 60; 0: never)\n"
 "      --stdin=FILE       the PROGRAM's standard input (default /dev/null)\n"
+"      --max-output=SIZE  a PROGRAM's transcript takes at most SIZE (default 64MiB): past\n"
+"                         it the run stops, exit 3, and the transcript says where\n"
 "      --allow-run[=PROG] let the scenario's run steps run PROG (repeat it), or any\n"
 "                         program it names; without it they run nothing (headless: exit 2;\n"
 "                         the TUI asks first)\n"
@@ -534,7 +537,8 @@ parse(int argc, char **argv, struct cmd *c)
 {
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
 	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_GUESS, OPT_WIDE,
-	       OPT_STRICT, OPT_BIG, OPT_TIMEOUT, OPT_STDIN, OPT_CRASH_FS, OPT_ALLOW_RUN };
+	       OPT_STRICT, OPT_BIG, OPT_TIMEOUT, OPT_STDIN, OPT_CRASH_FS, OPT_ALLOW_RUN,
+	       OPT_MAX_OUTPUT };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
@@ -554,6 +558,7 @@ parse(int argc, char **argv, struct cmd *c)
 		{ "export", required_argument, NULL, OPT_EXPORT },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "max-output", required_argument, NULL, OPT_MAX_OUTPUT },
 		{ "stdin", required_argument, NULL, OPT_STDIN },
 		{ "allow-run", optional_argument, NULL, OPT_ALLOW_RUN },
 		{ "strict", no_argument, NULL, OPT_STRICT },
@@ -659,6 +664,11 @@ parse(int argc, char **argv, struct cmd *c)
 			break;
 		}
 		case OPT_STDIN: c->ro.stdin_path = optarg; break;
+		case OPT_MAX_OUTPUT:
+			if (units_parse_size(optarg, &o->max_output) != 0 || o->max_output < 4096)
+				return usage_error("--max-output: '%s': expected a size of 4KiB or more "
+				                   "(64MiB, 1GiB)", optarg);
+			break;
 		case OPT_ALLOW_RUN:
 			if (optarg == NULL)
 				o->consent.all = true;

@@ -290,20 +290,30 @@ ops_fseek(struct ops_state *st, const struct scn_args *a, struct ops_result *out
 void
 ops_fclose(struct ops_state *st, const struct scn_args *a, struct ops_result *out)
 {
+	void *mine[OPS_MAX_BUFS];
+	size_t k = 0, n = 0;
 	int fd, rc;
 
 	(void)a;
 	if (ops_no_file(st, out))
 		return;
 	fd = fileno(st->fp);
+	/* This stream's own buffers, freed once it is closed; another named stream's stay. */
+	for (size_t i = 0; i < st->n_bufs; i++) {
+		if (st->buf_fp[i] == st->fp) {
+			mine[n++] = st->bufs[i];
+			continue;
+		}
+		st->bufs[k] = st->bufs[i];
+		st->buf_fp[k++] = st->buf_fp[i];
+	}
+	st->n_bufs = k;
 	OPS_TIMED(out, rc = fclose(st->fp));
 	out->ret = rc == 0 ? 0 : -1;
 	out->err = rc == 0 ? 0 : (errno ? errno : EIO);
 	st->fp = NULL;
 	if (fd == st->fd)
 		st->fd_open = false;
-	/* No FILE* can use the own buffers any more. */
-	for (size_t i = 0; i < st->n_bufs; i++)
-		free(st->bufs[i]);
-	st->n_bufs = 0;
+	for (size_t i = 0; i < n; i++)
+		free(mine[i]);
 }

@@ -196,8 +196,10 @@ ops_own_buffer(struct ops_state *st, size_t size)
 	if (st->n_bufs == OPS_MAX_BUFS) {
 		/* Leak rather than free a buffer a FILE* may still use. */
 		memmove(st->bufs, st->bufs + 1, (OPS_MAX_BUFS - 1) * sizeof st->bufs[0]);
+		memmove(st->buf_fp, st->buf_fp + 1, (OPS_MAX_BUFS - 1) * sizeof st->buf_fp[0]);
 		st->n_bufs--;
 	}
+	st->buf_fp[st->n_bufs] = st->fp;
 	st->bufs[st->n_bufs++] = b;
 	return b;
 }

@@ -30,6 +30,7 @@ struct ops_state {
 	bool fd_open;              /* false once fd was closed (the number is kept) */
 	int open_flags;            /* flags of the last open op (fdopen's default mode) */
 	void *bufs[OPS_MAX_BUFS];  /* own setvbuf/setbuf/setbuffer buffers */
+	FILE *buf_fp[OPS_MAX_BUFS]; /* the stream each is for (st->fp when it was made) */
 	size_t n_bufs;
 	size_t dio_align;          /* O_DIRECT memory alignment of the file (statx) */
 	unsigned dio_offset_align; /* O_DIRECT offset and size alignment (statx); 0: unknown */

@@ -254,14 +254,25 @@ runner_run_poll(void *arg)
 static void
 runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out)
 {
+	char real[PATH_MAX], *slash;
+	bool lesson = r->s->path != NULL && realpath(r->s->path, real) != NULL &&
+	              (slash = strrchr(real, '/')) != NULL;
 	struct runner_program_ctx c = {
-		.dir = scratch_dir(r->scratch), .file = r->path, .user_dir = r->o.dir,
+		.dir = scratch_dir(r->scratch), .file = r->path, .lesson_dir = NULL,
 		.consent = r->o.consent, .seconds = r->timeout - r->used - runner_since(&r->busy),
 		.poll = runner_run_poll, .poll_arg = r,
 	};
 	struct timespec start;
 	int rc;
 
+	if (lesson) {
+		/* The scenario file's directory ("/" for a file at the root). */
+		if (slash == real)
+			real[1] = '\0';
+		else
+			*slash = '\0';
+		c.lesson_dir = real;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	out->events.source = EV_SRC_PTRACE;
 	out->ret = -1;

@@ -33,7 +33,8 @@ struct prog_consent;
 struct runner_program_ctx {
 	const char *dir;              /* the scratch dir: the program's working directory */
 	const char *file;             /* the scratch file ("{file}" in its arguments) */
-	const char *user_dir;         /* --dir (runner_opts.dir), where its stdin may be too */
+	const char *lesson_dir;       /* the scenario file's directory (NULL: none, stdin), where
+	                                 its stdin may be too (--dir grants nothing) */
 	const struct prog_consent *consent; /* runner_opts.consent */
 	double seconds;               /* what is left of the run's time */
 	int (*poll)(void *);          /* asked every ~100 ms: non-zero stops it now */

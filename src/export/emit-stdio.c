@@ -53,13 +53,14 @@ emit_stdio_transfer(const struct scn_step *st, struct emit *e, const char *call,
 	             call);
 }
 
-/* The own buffer's name in the program (vbufN, N the step's line) if it has one, else NULL. */
+/* The own buffer's name in the program (vbufN, N the step's number) if it has one, else NULL. */
 static const char *
 emit_own_name(const struct scn_step *st, const struct emit *e, char *buf, size_t len)
 {
 	if (e->own_buffer == 0)
 		return "NULL";
-	snprintf(buf, len, "vbuf%d", st->line);
+	(void)st;
+	snprintf(buf, len, "vbuf%zu", e->n);
 	return buf;
 }
 

@@ -43,11 +43,11 @@ emit_step_has(enum scn_op op)
 	return (unsigned)op < SCN_OP__COUNT && emit_ops[op] != NULL;
 }
 
-/* Write step st as C (both texts), a named pair's names in place of fd and fp. */
+/* Write step st (number n) as C (both texts), a named pair's names in place of fd and fp. */
 void
-emit_step(const struct scn_step *st, struct emit *e)
+emit_step(const struct scn_step *st, size_t n, struct emit *e)
 {
-	*e = (struct emit){ 0 };
+	*e = (struct emit){ .n = n };
 	if (!emit_step_has(st->op)) {
 		ctext_printf(&e->call, "?");
 		ctext_printf(&e->code, "/* %s: not a C call */", scenario_op_name(st->op));

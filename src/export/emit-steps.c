@@ -73,7 +73,7 @@ emit_sweep(const struct scn_step *st, struct emit *e)
 
 	ctext_printf(&e->call, "sweep: %s", title != NULL ? title : "?");
 	free(title);
-	ctext_printf(&e->code, "sweep%d(path);", st->line);
+	ctext_printf(&e->code, "sweep%zu(path);", e->n);
 }
 
 /* note as C: a comment, its text wrapped (export/ctext.c keeps it a comment). */

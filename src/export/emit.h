@@ -25,14 +25,16 @@ struct emit {
 	struct ctext call;
 	struct ctext code;
 	size_t own_buffer;   /* bytes of the own stdio buffer vbufN the step needs; 0: none */
+	size_t n;            /* the step's number (1-based): its own names (vbufN, sweepN) are
+	                        keyed by it, never by its line (a flow-style list is one line) */
 };
 
 /* export/emit-step.c: true if op has its writer (every op should: else a comment stands in). */
 bool emit_step_has(enum scn_op op);
 
-/* export/emit-step.c: write step st as C into e (empty), a named pair's names in place of fd
- * and fp. */
-void emit_step(const struct scn_step *st, struct emit *e);
+/* export/emit-step.c: write step st, number n (1-based), as C into e (empty), a named pair's
+ * names in place of fd and fp. */
+void emit_step(const struct scn_step *st, size_t n, struct emit *e);
 
 /* Free what e holds. */
 void emit_clear(struct emit *e);

@@ -88,7 +88,7 @@ program_steps(const struct scenario *s)
 	bool nomem = v == NULL;
 
 	for (size_t i = 0; v != NULL && i < s->n_steps; i++) {
-		emit_step(&s->steps[i], &v[i]);
+		emit_step(&s->steps[i], i + 1, &v[i]);
 		nomem |= v[i].code.nomem;
 	}
 	if (nomem && v != NULL) {
@@ -208,9 +208,10 @@ program_sweep_run(struct program_build *b, const struct scn_sweep *sw, int n)
 		program_tpl_n(b, runs[sw->program], n);
 }
 
-/* The sweep of step st as a timed loop over its variants and buffer sizes (sweepN). */
+/* The sweep of step st, number n, as a timed loop over its variants and buffer sizes
+ * (sweepN, runN, buf_sizesN). */
 static void
-program_sweep_fn(struct program_build *b, const struct scn_step *st)
+program_sweep_fn(struct program_build *b, const struct scn_step *st, size_t step_n)
 {
 	static const char *const names[] = {
 		[SCN_PROG_COPY] = "copy.c: read() the file, write() each piece to a new file",
@@ -224,10 +225,11 @@ program_sweep_fn(struct program_build *b, const struct scn_step *st)
 	const struct scn_sweep *sw = st->sweep;
 	enum scn_program pr = sw->program;
 	bool reads = program_sweep_reads(pr);
-	int n = st->line;
+	int n = (int)step_n;
 	char fl[160];
 
-	program_add(b, 0, "/* Sweep (scenario line %d): its buffer sizes and variants. */", n);
+	program_add(b, 0, "/* Sweep (step %d, scenario line %d): its buffer sizes and variants. */",
+	            n, st->line);
 	program_add(b, 0, "static const size_t buf_sizes%d[] = { BUF_SIZES(", n);
 	for (size_t i = 0; i < sw->n_buffer_sizes; i += 8) {
 		char row[256];
@@ -452,9 +454,9 @@ program_new(const struct scenario *s)
 		            "];", program_buf_size(s, true));
 	for (size_t i = 0; i < s->n_steps; i++)
 		if (steps[i].own_buffer > 0)
-			program_add(&b, 0, "/* An own stdio buffer (scenario line %d): static, never a"
-			            " local array. */\nstatic char vbuf%d[%zu];", s->steps[i].line,
-			            s->steps[i].line, steps[i].own_buffer);
+			program_add(&b, 0, "/* An own stdio buffer (step %zu, scenario line %d): static,"
+			            " never a local array. */\nstatic char vbuf%zu[%zu];", i + 1,
+			            s->steps[i].line, i + 1, steps[i].own_buffer);
 	if (b.p->n_lines > 0 && b.p->lines[b.p->n_lines - 1][0] != '\0')
 		program_add(&b, 0, "");
 	program_helpers(&b, all.s);
@@ -463,7 +465,7 @@ program_new(const struct scenario *s)
 		program_sweep_common(&b, s);
 	for (size_t i = 0; i < s->n_steps; i++)
 		if (s->steps[i].sweep != NULL)
-			program_sweep_fn(&b, &s->steps[i]);
+			program_sweep_fn(&b, &s->steps[i], i + 1);
 
 	program_add(&b, 0, "int\nmain(int argc, char *argv[])\n{");
 	program_add(&b, 1, "const char *path;");

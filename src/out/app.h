@@ -22,6 +22,10 @@ enum app_exit {
 struct practice_problem;
 struct transcript_format;
 
+/* A PROGRAM's transcript takes at most this many bytes unless --max-output says more
+ * (iobufviz(1), BOUNDS): past it the run stops (exit 3) and the transcript says where. */
+#define APP_MAX_OUTPUT ((uint64_t)64 << 20)
+
 struct app_opts {
 	const char *dir;          /* --dir (the first one) */
 	const char *dirs[8];      /* every --dir: sweeps run their disk variants under each */
@@ -37,6 +41,8 @@ struct app_opts {
 	const char *export_fmt;   /* --export=csv|json|md */
 	double budget;            /* --budget seconds per sweep row; 0 = default */
 	double timeout;           /* --timeout: seconds a run may take (SCN_MAX_RUN_SECONDS) */
+	uint64_t max_output;      /* --max-output: bytes a PROGRAM's transcript may take (0: the
+	                             default, APP_MAX_OUTPUT) */
 	bool wide;                /* --wide: the full sweep table, not one that fits 100 columns */
 	enum snap_source probe;   /* --probe: page cache source; SNAP_SRC_NONE = auto (the chain) */
 	enum crash_fs crash_fs;   /* --crash-fs: a crash lab of this filesystem; NONE: none */

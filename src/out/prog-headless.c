@@ -4,16 +4,39 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/text.h"
+#include "base/units.h"
 #include "out/app.h"
 #include "crash/hazard.h"
 #include "out/transcript.h"
 #include "prog/launch.h"
 #include "prog/run.h"
+
+/* Room kept under the bound for the transcript's end: the program's output (bounded by
+ * prog/run.c) and the closing notes. */
+#define PROG_HEADLESS_END_ROOM ((uint64_t)4 << 20)
+
+/* The transcript's stream: stdout, its bytes counted. */
+struct prog_headless_out {
+	FILE *to;
+	uint64_t wrote;
+};
+
+/* fopencookie's write: to stdout, counted. */
+static ssize_t
+prog_headless_write(void *cookie, const char *buf, size_t n)
+{
+	struct prog_headless_out *o = cookie;
+	size_t put = fwrite(buf, 1, n, o->to);
+
+	o->wrote += put;
+	return put == 0 && n > 0 ? -1 : (ssize_t)put;
+}
 
 /* The step's op name in the transcript. */
 static const char *
@@ -99,7 +122,14 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	struct transcript t;
 	struct prog_stats stats;
 	struct prog_run *r;
-	char *err = NULL, cmd[1024];
+	char *err = NULL, cmd[1024], cut[256];
+	uint64_t bound = o->max_output > 0 ? o->max_output : APP_MAX_OUTPUT;
+	struct prog_headless_out count = { .to = stdout };
+	cookie_io_functions_t io = { .write = prog_headless_write };
+	FILE *out;
+	bool over = false;
+	size_t steps = 0;
+	uint64_t room = bound / 8 < PROG_HEADLESS_END_ROOM ? bound / 8 : PROG_HEADLESS_END_ROOM;
 	int rc, wrote;
 
 	if (s == NULL) {
@@ -117,7 +147,18 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 		return rc;
 	}
 	p.dir = prog_run_dir(r);
-	transcript_init(&t, transcript_format_or_default(o->format), stdout);
+	/* Counted: the transcript has a bound (BOUNDS), however many steps the program makes or
+	 * its shim's log claims. Full buffering: a step is many small writes. */
+	out = fopencookie(&count, "w", io);
+	if (out == NULL || setvbuf(out, NULL, _IOFBF, 1 << 16) != 0) {
+		fputs("iobufviz: out of memory\n", stderr);
+		if (out != NULL)
+			fclose(out);
+		prog_run_free(r);
+		free(s);
+		return APP_EXIT_ENV;
+	}
+	transcript_init(&t, transcript_format_or_default(o->format), out);
 	t.prog = &p;
 	t.title = prog_headless_cmd(argv, cmd, sizeof cmd);
 	t.path = argv[0];
@@ -128,9 +169,23 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	while ((rc = prog_run_next(r, s)) == 1) {
 		prog_headless_step(&t, &p, r, s, &note_said, &hz);
 		prog_run_step_clear(s);
+		steps++;
+		/* Room is kept for the end (the program's output, bounded on its own, and the
+		 * notes): the whole stays under the bound. */
+		if (fflush(out) != 0 || count.wrote + room >= bound) {
+			over = true;
+			break;
+		}
 	}
-	if (rc < 0)
+	if (over) {
+		char b[32];
+		snprintf(cut, sizeof cut, "the transcript reached its bound of %s (--max-output) "
+		         "after step %zu: the program was stopped there, and the rest of its run is "
+		         "not in this transcript", units_format_size(bound, b, sizeof b), steps);
+		error = cut;
+	} else if (rc < 0) {
 		error = strerror(errno);
+	}
 	prog_run_stats(r, &stats);
 	p.exit = prog_run_exit(r);
 	p.stdio_note = prog_run_stdio_note(r);
@@ -143,6 +198,8 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	p.n_hazards = crash_hazards_end(&hz);
 	p.hazards = hz.v;
 	wrote = transcript_end(&t, error);
+	if (fclose(out) != 0)
+		wrote = -1;
 	crash_hazards_free(&hz);
 	free(p.output[0]);
 	free(p.output[1]);
@@ -150,6 +207,10 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	free(s);
 	if (wrote != 0 || fflush(stdout) != 0 || ferror(stdout)) {
 		fputs("iobufviz: cannot write the transcript\n", stderr);
+		return APP_EXIT_ENV;
+	}
+	if (over) {
+		fprintf(stderr, "iobufviz: %s; raise the bound with --max-output\n", cut);
 		return APP_EXIT_ENV;
 	}
 	return error != NULL ? APP_EXIT_ENV : APP_EXIT_OK;

@@ -13,6 +13,19 @@
 #include "prog/launch.h"
 #include "scenario/oplist.h"
 
+/* The command line of a run step, for people, in full (see prog/consent.h). */
+char *
+prog_consent_cmdline_dup(const struct scn_step *st)
+{
+	char *cmd = scenario_run_command(st), *safe;
+
+	if (cmd == NULL)
+		return NULL;
+	safe = text_safe_dup(cmd, TEXT_LINE);
+	free(cmd);
+	return safe;
+}
+
 /* The command line of a run step, for people. */
 char *
 prog_consent_cmdline(const struct scn_step *st, char *buf, size_t len)
@@ -33,7 +46,7 @@ prog_consent_real(const char *name, char *buf)
 {
 	char found[PATH_MAX];
 
-	if (prog_launch_find(name, found, sizeof found, NULL) != 0)
+	if (prog_launch_find(name, NULL, found, sizeof found, NULL) != 0)
 		return NULL;
 	return realpath(found, buf);
 }
@@ -88,9 +101,9 @@ prog_consent_inside(const char *path, const char *dir)
 /* The standard input a run step may give its program (see prog/consent.h). */
 int
 prog_consent_stdin(const char *given, const char *scratch_dir, const char *scratch_file,
-                   const char *user_dir, char *buf, size_t len)
+                   const char *lesson_dir, char *buf, size_t len)
 {
-	char real[PATH_MAX];
+	char real[PATH_MAX], there[PATH_MAX * 2];
 	struct stat st;
 
 	if (given == NULL || strcmp(given, "/dev/null") == 0) {
@@ -101,11 +114,16 @@ prog_consent_stdin(const char *given, const char *scratch_dir, const char *scrat
 		snprintf(buf, len, "%s", scratch_file);
 		return 0;
 	}
-	if (realpath(given, real) == NULL || stat(real, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    !(prog_consent_inside(real, scratch_dir) || prog_consent_inside(real, user_dir))) {
+	/* A relative name is the lesson's, as a file next to it. */
+	if (given[0] != '/' && lesson_dir != NULL)
+		snprintf(there, sizeof there, "%s/%s", lesson_dir, given);
+	else
+		snprintf(there, sizeof there, "%s", given);
+	if (realpath(there, real) == NULL || stat(real, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    !(prog_consent_inside(real, scratch_dir) || prog_consent_inside(real, lesson_dir))) {
 		/* Raw: whoever shows the reason escapes it, as every note. */
 		snprintf(buf, len, "not run: its stdin %.200s is not a regular file inside the "
-		         "scratch directory or --dir", given);
+		         "scratch directory or the lesson's directory", given);
 		return -1;
 	}
 	if ((size_t)snprintf(buf, len, "%s", real) >= len)
@@ -130,17 +148,19 @@ prog_consent_refuse(const struct scenario *s, const struct prog_consent *c, cons
 size_t
 prog_consent_print(const struct scenario *s, const struct prog_consent *c, FILE *f)
 {
-	char cmd[4096];
 	size_t n = 0;
 
 	for (size_t i = 0; i < s->n_steps; i++) {
 		const struct scn_step *st = &s->steps[i];
+		char *cmd;
 		if (!scenario_step_runs(st) || (c != NULL && prog_consent_allows(c, st->args.program)))
 			continue;
 		text_fput(s->path, TEXT_LINE, f);
-		/* The command line is escaped already: printed as it is, in full. */
+		/* In full, however long (no buffer of ours cuts it), escaped. */
+		cmd = prog_consent_cmdline_dup(st);
 		fprintf(f, ":%d:%d: step %zu runs: %s\n", st->line, st->col, i + 1,
-		        prog_consent_cmdline(st, cmd, sizeof cmd));
+		        cmd != NULL ? cmd : "(out of memory: not shown)");
+		free(cmd);
 		n++;
 	}
 	return n;
@@ -149,25 +169,40 @@ prog_consent_print(const struct scenario *s, const struct prog_consent *c, FILE 
 /* The question to ask before step from, if it runs a program c does not allow. */
 size_t
 prog_consent_prompt(const struct scenario *s, const struct prog_consent *c, size_t from,
-                    char *buf, size_t len)
+                    char *buf, size_t len, bool *whole)
 {
 	size_t at, n = 0;
-	char cmd[4096];
 
 	buf[0] = '\0';
+	*whole = true;
 	if (from >= s->n_steps || !scenario_step_runs(&s->steps[from]) ||
 	    prog_consent_allows(c, s->steps[from].args.program))
 		return 0;
-	/* The keys first: a list taller than the screen is cut at its end, never they. */
 	at = (size_t)snprintf(buf, len, "Step %zu runs a program, with your rights.\ny: run "
 	                      "them   n: run none (those steps do nothing)   q: quit\n"
 	                      "(iobufviz --check lists them too)\n\n", from + 1);
 	for (size_t i = from; i < s->n_steps; i++)
 		if (scenario_step_runs(&s->steps[i]) && !prog_consent_allows(c, s->steps[i].args.program)) {
-			if (at < len)
-				at += (size_t)snprintf(buf + at, len - at, "  step %zu: %s\n", i + 1,
-				                       prog_consent_cmdline(&s->steps[i], cmd, sizeof cmd));
+			char *cmd = prog_consent_cmdline_dup(&s->steps[i]);
+			if (cmd == NULL)
+				*whole = false;
+			if (*whole)
+				at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "  step %zu: %s\n",
+				                       i + 1, cmd);
+			if (at >= len)
+				*whole = false;
+			free(cmd);
 			n++;
 		}
+	if (!*whole)
+		prog_consent_prompt_refusal(n, buf, len);
 	return n;
+}
+
+/* The prompt that cannot show every command line (see prog/consent.h). */
+void
+prog_consent_prompt_refusal(size_t n, char *buf, size_t len)
+{
+	snprintf(buf, len, "%zu command%s, too long to show here: run --check to read them.\n"
+	         "n: run none (those steps do nothing)   q: quit\n", n, n == 1 ? "" : "s");
 }

@@ -28,6 +28,10 @@ struct prog_consent {
  */
 char *prog_consent_cmdline(const struct scn_step *st, char *buf, size_t len);
 
+/* Run step st's command line as prog_consent_cmdline shows it, in full, in a new heap
+ * string (NULL: out of memory). */
+char *prog_consent_cmdline_dup(const struct scn_step *st);
+
 /*
  * True if c allows the program a run step names: c->all, or an --allow-run=PROG that is the
  * same text, or that names the same file once both are found as execvp would (where
@@ -44,10 +48,16 @@ size_t prog_consent_print(const struct scenario *s, const struct prog_consent *c
 /*
  * If step from of s runs a program c does not allow: the question to ask a person in the
  * TUI, in buf (len bytes): the keys (y, n, q), then every such command line from there on,
- * in full and escaped. Return how many command lines it lists (0: nothing to ask, buf "").
+ * in full and escaped; *whole true. When they do not all fit in buf, the refusal instead
+ * (prog_consent_prompt_refusal) and *whole false: y must not be taken. Return how many
+ * command lines there are (0: nothing to ask, buf "").
  */
 size_t prog_consent_prompt(const struct scenario *s, const struct prog_consent *c, size_t from,
-                           char *buf, size_t len);
+                           char *buf, size_t len, bool *whole);
+
+/* The prompt for n command lines that cannot all be shown: "N commands, too long to show
+ * here: run --check to read them", and the keys n and q only. */
+void prog_consent_prompt_refusal(size_t n, char *buf, size_t len);
 
 /*
  * If s has steps that run a program c does not allow: print them (prog_consent_print) to f,
@@ -64,11 +74,12 @@ size_t prog_consent_missing(const struct scenario *s, const struct prog_consent 
 /*
  * The standard input a run step may give its program, into buf (len bytes): /dev/null when
  * it names none (or /dev/null), the scratch file for "{file}", else the file it names only
- * if that is a regular file inside the scratch dir or the user's --dir (user_dir, NULL if
- * none): a scenario must not read the user's other files into its output. 0, or -1 with
- * the reason, for people, in buf.
+ * if that is a regular file inside the scratch dir or the lesson's own directory
+ * (lesson_dir, NULL if none: a lesson read from stdin; a relative name is taken there):
+ * a scenario must not read the user's other files into its output, and --dir, where
+ * scratch files go, grants nothing more. 0, or -1 with the reason, for people, in buf.
  */
 int prog_consent_stdin(const char *given, const char *scratch_dir, const char *scratch_file,
-                       const char *user_dir, char *buf, size_t len);
+                       const char *lesson_dir, char *buf, size_t len);
 
 #endif

@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <sched.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/audit.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <signal.h>
@@ -55,8 +57,23 @@ prog_launch_filter_set(struct sock_fprog *prog)
 #define PL_COMPAT_CLONE 120u
 #define PL_COMPAT_CLONE3 435u
 
-/* Room for the filter: the call table's jumps and the fixed parts around them. */
-#define PL_FILTER_MAX (CALLS_MAX + 48)
+/* The guard's calls in the compat ABI (i386 on x86_64, AArch32 on aarch64): kill, tkill,
+ * tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo, ptrace, process_vm_readv/writev, prlimit64;
+ * pidfd_open and pidfd_send_signal are numbered alike everywhere. */
+#if defined(__x86_64__)
+#define PL_COMPAT_GUARD { 37, 270, 178, 335, 347, 348, 340, 434 }, { 26, 238, 424 }
+#elif defined(__aarch64__)
+#define PL_COMPAT_GUARD { 37, 268, 178, 363, 376, 377, 369, 434 }, { 26, 238, 424 }
+#endif
+
+/* The most pids a guard refuses, and the most calls of each kind it checks. */
+#define PL_GUARD_VALS (PROG_LAUNCH_GUARD_MAX + 1)
+#define PL_GUARD_CALLS 16
+/* One guard block's length at most: ld, the jumps, ja, ld, the values, ja, ret. */
+#define PL_GUARD_LEN (1 + 2 * PL_GUARD_CALLS + 1 + 1 + PL_GUARD_VALS + 1 + 1)
+
+/* Room for the filter: the call table's jumps, the fixed parts around them, two guards. */
+#define PL_FILTER_MAX (CALLS_MAX + 48 + 2 * PL_GUARD_LEN)
 
 /*
  * Append to f the rule no traced program escapes by: clone3 fails with ENOSYS (its flags are
@@ -77,12 +94,77 @@ prog_launch_filter_clone(struct sock_filter *f, size_t *n, unsigned clone_nr, un
 }
 
 /*
+ * Append to f the guard of one ABI: the calls of byarg (their first argument a pid: kill,
+ * tgkill, the rt_*sigqueueinfo, process_vm_*, prlimit64, pidfd_open) fail with EPERM when
+ * it is one of g's, or -1 (every process the user may signal); those of always (ptrace, tkill,
+ * pidfd_send_signal, whose target a filter cannot see) always fail with EPERM. Leaves
+ * anything in A.
+ */
+static void
+prog_launch_filter_guard(struct sock_filter *f, size_t *n, const unsigned *byarg, size_t nb,
+                         const unsigned *always, size_t na, const struct prog_launch_guard *g)
+{
+	size_t nv = 0, jumps, refuse;
+	unsigned vals[PL_GUARD_VALS];
+
+	for (size_t i = 0; i < g->n && nv + 1 < PL_GUARD_VALS; i++)
+		vals[nv++] = (unsigned)g->pid[i];
+	vals[nv++] = (unsigned)-1;
+	if (nb > PL_GUARD_CALLS)
+		nb = PL_GUARD_CALLS;
+	if (na > PL_GUARD_CALLS)
+		na = PL_GUARD_CALLS;
+	/* Layout from jumps: na + nb jumps, ja out, ld args[0], nv jumps, ja out, ret EPERM. */
+	f[(*n)++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	jumps = *n;
+	refuse = jumps + na + nb + 2 + nv + 1;
+	for (size_t i = 0; i < na; i++, (*n)++)
+		f[*n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, always[i],
+		                                     (unsigned char)(refuse - *n - 1), 0);
+	for (size_t i = 0; i < nb; i++, (*n)++)
+		f[*n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, byarg[i],
+		                                     (unsigned char)(jumps + na + nb + 1 - *n - 1), 0);
+	f[*n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA | BPF_K, (unsigned)(refuse - *n), 0, 0);
+	(*n)++;
+	/* The pid: the low word of args[0] (an int; little-endian on both arches). */
+	f[(*n)++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
+	for (size_t i = 0; i < nv; i++, (*n)++)
+		f[*n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, vals[i],
+		                                     (unsigned char)(refuse - *n - 1), 0);
+	f[(*n)++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA | BPF_K, 1, 0, 0);
+	f[(*n)++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+}
+
+/* The native ABI's guard (and x32's, on x86_64): see prog_launch_filter_guard. */
+static void
+prog_launch_filter_guard_native(struct sock_filter *f, size_t *n, const struct prog_launch_guard *g)
+{
+	unsigned byarg[PL_GUARD_CALLS] = { SYS_kill, SYS_tgkill, SYS_rt_sigqueueinfo,
+	                                   SYS_rt_tgsigqueueinfo, SYS_process_vm_readv,
+	                                   SYS_process_vm_writev, SYS_prlimit64, SYS_pidfd_open };
+	unsigned always[PL_GUARD_CALLS] = { SYS_ptrace, SYS_tkill, SYS_pidfd_send_signal };
+	size_t nb = 8, na = 3;
+
+	if (PL_X32_BIT != 0) {
+		/* x32's own numbers where they differ (ptrace 521, the sigqueueinfos 524 and 536,
+		 * process_vm_* 539 and 540), else x86_64's, with the x32 bit. */
+		static const unsigned x32_byarg[] = { 62, 234, 524, 536, 539, 540, 302, 434 };
+		static const unsigned x32_always[] = { 521, 200, 424 };
+		for (size_t i = 0; i < 8; i++)
+			byarg[nb++] = x32_byarg[i] | PL_X32_BIT;
+		for (size_t i = 0; i < 3; i++)
+			always[na++] = x32_always[i] | PL_X32_BIT;
+	}
+	prog_launch_filter_guard(f, n, byarg, nb, always, na, g);
+}
+
+/*
  * Install the filter: clone with CLONE_UNTRACED and clone3 refused (in every ABI the program
  * can call); SECCOMP_RET_TRACE for the calls of the table (trace/calls.h; prctl only with
  * the marker option) and for any other arch's calls; SECCOMP_RET_ALLOW for the rest.
  */
 static int
-prog_launch_filter(void)
+prog_launch_filter(const struct prog_launch_guard *g)
 {
 	struct sock_filter f[PL_FILTER_MAX];
 	struct sock_fprog prog;
@@ -94,6 +176,7 @@ prog_launch_filter(void)
 	prog_launch_filter_clone(f, &n, SYS_clone, SYS_clone3);
 	if (PL_X32_BIT != 0)
 		prog_launch_filter_clone(f, &n, SYS_clone | PL_X32_BIT, SYS_clone3 | PL_X32_BIT);
+	prog_launch_filter_guard_native(f, &n, g);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
 	/* Layout from first: one jeq per call, ALLOW at first + ncalls, the prctl check (3),
 	 * TRACE at first + ncalls + 4. */
@@ -117,14 +200,25 @@ prog_launch_filter(void)
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
 	/* Another arch: the same refusal in the compat ABI, then the tracer decides. */
 	compat = n;
-	f[1].jf = (unsigned char)(compat - 2);
-	if (PL_COMPAT_ARCH != 0) {
-		f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PL_COMPAT_ARCH, 0, 7);
-		prog_launch_filter_clone(f, &n, PL_COMPAT_CLONE, PL_COMPAT_CLONE3);
+	if (compat - 2 > UCHAR_MAX) {
+		errno = E2BIG;
+		return -1;
 	}
+	f[1].jf = (unsigned char)(compat - 2);
+#ifdef PL_COMPAT_GUARD
+	{
+		static const unsigned cg[][PL_GUARD_CALLS] = { PL_COMPAT_GUARD };
+		size_t skip;
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+		skip = n++;
+		prog_launch_filter_clone(f, &n, PL_COMPAT_CLONE, PL_COMPAT_CLONE3);
+		prog_launch_filter_guard(f, &n, cg[0], 8, cg[1], 3, g);
+		f[skip] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PL_COMPAT_ARCH, 0,
+		                                       (unsigned char)(n - skip - 1));
+	}
+#endif
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
-	_Static_assert(PL_FILTER_MAX >= CALLS_MAX + 2 + 2 * 7 + 1 + 5 + 2 + 7 + 1,
+	_Static_assert(PL_FILTER_MAX >= CALLS_MAX + 2 + 2 * 7 + 1 + 5 + 2 + 7 + 1 + 2 * PL_GUARD_LEN,
 	               "the filter fits its array");
 	prog.len = (unsigned short)n;
 	prog.filter = f;
@@ -136,12 +230,42 @@ prog_launch_filter(void)
 	return prog_launch_filter_set(&prog);
 }
 
-/* Resolve argv0 as execvp would: a path if it has a '/', else the first hit in PATH. */
+/* The pids the program may not reach (see prog/launch.h). */
+void
+prog_launch_guard_fill(struct prog_launch_guard *g, pid_t watchdog)
+{
+	g->n = 0;
+	g->pid[g->n++] = getpid();
+	g->pid[g->n++] = -getpgrp();
+	if (getppid() > 1) {
+		g->pid[g->n++] = getppid();
+		g->pid[g->n++] = -getpgid(getppid());
+	}
+	if (watchdog > 0) {
+		g->pid[g->n++] = watchdog;
+		g->pid[g->n++] = -watchdog;
+	}
+}
+
+/* Whether path is a regular executable file; its identity into *st. */
+static bool
+prog_launch_runnable(const char *path, struct stat *st)
+{
+	return stat(path, st) == 0 && S_ISREG(st->st_mode) && access(path, X_OK) == 0;
+}
+
+/*
+ * Resolve argv0 as execvp would, where we are: a path if it has a '/', else the first hit in
+ * PATH, made absolute when a relative PATH entry found it (the child changes into cwd before
+ * it runs it). -1 with errno 0: not found; EEXIST: a relative entry found it here and names
+ * another program in cwd (*amb: the entry's length, at **entry).
+ */
 static int
-prog_launch_lookup(const char *argv0, char *buf, size_t len)
+prog_launch_lookup(const char *argv0, const char *cwd, char *buf, size_t len,
+                   const char **entry, size_t *amb)
 {
 	const char *path = getenv("PATH");
-	struct stat st;
+	struct stat st, other;
 
 	if (*argv0 == '\0') {
 		errno = ENOENT;
@@ -164,10 +288,29 @@ prog_launch_lookup(const char *argv0, char *buf, size_t len)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	for (const char *d = path; d != NULL; d = strchr(d, ':') ? strchr(d, ':') + 1 : NULL) {
 		size_t dl = strcspn(d, ":");
+		char here[PATH_MAX], rel[PATH_MAX], there[PATH_MAX * 2];
 		if ((size_t)snprintf(buf, len, "%.*s%s%s", (int)dl, d, dl ? "/" : "", argv0) >= len)
 			continue;
-		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+		if (!prog_launch_runnable(buf, &st))
+			continue;
+		if (buf[0] == '/')
 			return 0;
+		/* A relative entry ("", ".", "bin"): the shell's answer is where we are. */
+		snprintf(rel, sizeof rel, "%s", buf);
+		if (getcwd(here, sizeof here) == NULL ||
+		    (size_t)snprintf(buf, len, "%s/%s", here, rel) >= len) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		snprintf(there, sizeof there, "%s/%s", cwd != NULL ? cwd : here, rel);
+		if (cwd != NULL && prog_launch_runnable(there, &other) &&
+		    (other.st_dev != st.st_dev || other.st_ino != st.st_ino)) {
+			*entry = d;
+			*amb = dl;
+			errno = EEXIST;
+			return -1;
+		}
+		return 0;
 	}
 	errno = 0;               /* not found: said as "command not found" */
 	return -1;
@@ -175,13 +318,22 @@ prog_launch_lookup(const char *argv0, char *buf, size_t len)
 
 /* Resolve argv0, or say why not. */
 int
-prog_launch_find(const char *argv0, char *buf, size_t len, char **err)
+prog_launch_find(const char *argv0, const char *cwd, char *buf, size_t len, char **err)
 {
-	if (prog_launch_lookup(argv0, buf, len) == 0)
+	const char *entry = "";
+	size_t amb = 0;
+
+	if (prog_launch_lookup(argv0, cwd, buf, len, &entry, &amb) == 0)
 		return 0;
 	if (errno == 0) {
 		errmsg_set(err, "%s: command not found", argv0);
 		errno = ENOENT;
+	} else if (errno == EEXIST) {
+		errmsg_set(err, "%s: found as %s through the relative PATH entry \"%.*s\", which names "
+		           "another %s in the directory the program runs in (%s): refused as ambiguous; "
+		           "give its path (./%s) or an absolute PATH", argv0, buf, (int)amb, entry,
+		           argv0, cwd, argv0);
+		errno = EEXIST;
 	} else {
 		errmsg_set(err, "%s: %s", argv0, strerror(errno));
 	}
@@ -276,9 +428,29 @@ prog_launch_redirect(int fd, const char *path, int flags)
 	return 0;
 }
 
+/*
+ * Drop CAP_SYS_PTRACE from what the program will have (the bounding set, and the inheritable
+ * and ambient sets an exec adds from): run as root, it would open the memory of iobufviz
+ * (not dumpable) all the same. Without CAP_SETPCAP (not root) there is nothing to drop.
+ */
+static void
+prog_launch_drop_ptrace(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	prctl(PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0);
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER, CAP_SYS_PTRACE, 0, 0);
+	if (syscall(SYS_capget, &h, d) == 0) {
+		d[CAP_SYS_PTRACE / 32].inheritable &= ~(1u << (CAP_SYS_PTRACE % 32));
+		syscall(SYS_capset, &h, d);
+	}
+}
+
 /* In the child: stop for the tracer, set up, install the filter, exec. Never returns. */
 _Noreturn void
-prog_launch_child(const char *prog, char *const argv[], char **env, const struct prog_opts *o, int efd)
+prog_launch_child(const char *prog, char *const argv[], char **env, const struct prog_opts *o,
+                  const struct prog_launch_guard *g, int efd)
 {
 	struct prog_launch_fail f = { 0, 0 };
 
@@ -296,7 +468,9 @@ prog_launch_child(const char *prog, char *const argv[], char **env, const struct
 		f.stage = 3;
 	else if (o->cwd != NULL && chdir(o->cwd) != 0)
 		f.stage = 4;
-	else if (prog_launch_filter() != 0)
+	else if (prog_launch_drop_ptrace(), false)
+		;
+	else if (prog_launch_filter(g) != 0)
 		f.stage = 5;
 	else
 		execve(prog, argv, env);

@@ -30,15 +30,33 @@ struct prog_launch_fail {
 	int err;
 };
 
+/* The processes a traced program may not signal, trace, read, write or limit: the tracer,
+ * its parent, its watchdog (prog/guard.h), and as -PGID their process groups. */
+#define PROG_LAUNCH_GUARD_MAX 8
+struct prog_launch_guard {
+	pid_t pid[PROG_LAUNCH_GUARD_MAX];
+	size_t n;
+};
+
+/* Fill g in the tracer: itself, its parent (a lesson's iobufviz, or the user's shell), their
+ * process groups, and its watchdog (0: none). */
+void prog_launch_guard_fill(struct prog_launch_guard *g, pid_t watchdog);
+
 /* What a traced program cannot do, in one line for its transcripts (prog_launch_child and
  * prog/trace.c make it so). */
 #define PROG_LAUNCH_CONFINED "no controlling terminal (a session of its own); clone with " \
 	"CLONE_UNTRACED fails (EPERM), clone3 fails (ENOSYS: libc falls back to clone); every " \
-	"process it makes is killed when the run ends"
+	"process it makes is killed when the run ends; it cannot signal, trace, read, write or " \
+	"limit iobufviz (kill, tgkill, process_vm_*, prlimit64 and pidfd_open at its pids, or at " \
+	"-1, fail with EPERM; so do ptrace, tkill and pidfd_send_signal), whose memory and " \
+	"/proc files are not its to open (not dumpable), and a watchdog it cannot reach " \
+	"ends it at --timeout whatever state iobufviz is in"
 
-/* Resolve argv0 as execvp would into buf: 0, or -1 with errno (ENOENT: not found in PATH)
- * and why in *err (errmsg_set). */
-int prog_launch_find(const char *argv0, char *buf, size_t len, char **err);
+/* Resolve argv0 as execvp would, in our working directory, into buf, made absolute when a
+ * relative PATH entry found it (as env(1) and sudo do): the program runs in cwd (NULL: ours).
+ * 0, or -1 with errno (ENOENT: not found in PATH; EEXIST: a relative PATH entry would name
+ * another program in cwd, refused as ambiguous) and why in *err (errmsg_set). */
+int prog_launch_find(const char *argv0, const char *cwd, char *buf, size_t len, char **err);
 
 /* The environment for the child: o->envp or ours, with the shim first in LD_PRELOAD. */
 char **prog_launch_env(const struct prog_opts *o);
@@ -51,9 +69,10 @@ void prog_launch_env_free(char **env, const struct prog_opts *o);
  * (rc < 0, errno), else that it ended. Return the errno to report. */
 int prog_launch_failure(int efd, int rc, bool timed_out, const char *argv0, char **err);
 
-/* In the child: stop for the tracer, set up, install the filter, exec; on failure write a
- * struct prog_launch_fail to efd. Never returns. */
+/* In the child: stop for the tracer, set up, install the filter (refusing g's pids), exec; on
+ * failure write a struct prog_launch_fail to efd. Never returns. */
 _Noreturn void prog_launch_child(const char *prog, char *const argv[], char **env,
-                                 const struct prog_opts *o, int efd);
+                                 const struct prog_opts *o, const struct prog_launch_guard *g,
+                                 int efd);
 
 #endif

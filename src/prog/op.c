@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -149,6 +150,8 @@ prog_op_run(const struct scn_args *a, const char *dir, const char *file, const c
 	}
 	if (pipe2(p, O_CLOEXEC) != 0)
 		return -1;
+	/* The program may not read or write us either (not only its tracer, prog/trace.c). */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	pid = scratch_fork();
 	if (pid == 0) {
 		close(p[0]);
@@ -213,7 +216,7 @@ prog_op_step(const struct scn_args *a, const struct runner_program_ctx *c, struc
 	char in[PATH_MAX];
 
 	/* Only what the user allowed runs (prog/consent.h); its stdin is never a file of theirs
-	 * but one in the scratch dir or their --dir. */
+	 * but one in the scratch dir or the lesson's directory. */
 	if (!prog_consent_allows(c->consent, a->program)) {
 		text_sentence(out->note, sizeof out->note, "not run: %.200s was not allowed (--allow-run)",
 		              a->program);
@@ -221,7 +224,7 @@ prog_op_step(const struct scn_args *a, const struct runner_program_ctx *c, struc
 		out->declined = true;
 		return -2;
 	}
-	if (prog_consent_stdin(a->stdin_path, c->dir, c->file, c->user_dir, in, sizeof in) != 0) {
+	if (prog_consent_stdin(a->stdin_path, c->dir, c->file, c->lesson_dir, in, sizeof in) != 0) {
 		text_sentence(out->note, sizeof out->note, "%s", in);
 		out->err = EPERM;
 		return -2;

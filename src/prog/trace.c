@@ -591,6 +591,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
                  char **err)
 {
 	static const struct prog_opts none;
+	struct prog_launch_guard guard;
 	char prog[PATH_MAX];
 	struct prog_trace *t;
 	struct prog_step step;
@@ -613,7 +614,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		errno = ENOSYS;
 		return -1;
 	}
-	if (prog_launch_find(argv[0], prog, sizeof prog, err) != 0)
+	if (prog_launch_find(argv[0], o->cwd, prog, sizeof prog, err) != 0)
 		return -1;
 	t = calloc(1, sizeof *t);
 	env = prog_launch_env(o);
@@ -625,15 +626,33 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	}
 	t->err_fd = ep[0];
 	t->held = -1;
+	t->w.guard.pidfd = -1;
 	t->w.poll = o->poll;
 	t->w.poll_arg = o->poll_arg;
 	memcpy(t->prog, prog, sizeof prog);
 	/* The program's orphans (a daemon it forks, a child whose parent ended) come to us, not
 	 * to init: prog_trace_free finds and kills them, so nothing it made outlives the run. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	/* What it traces may not read or write us: our /proc files and memory are root's, ptrace
+	 * and process_vm_* refused to the same user (root keeps CAP_SYS_PTRACE: the filter's
+	 * guard refuses those calls, prog/launch.c). */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	/* A watchdog it cannot reach ends it at the deadline, whatever becomes of us. */
+	if (o->timeout_ms > 0 && prog_guard_start(&t->w.guard) != 0) {
+		rc = errno;
+		errmsg_set(err, "%s: cannot start the watchdog: %s", argv[0], strerror(rc));
+		close(ep[0]);
+		close(ep[1]);
+		t->err_fd = -1;
+		prog_launch_env_free(env, o);
+		prog_trace_free(t);
+		errno = rc;
+		return -1;
+	}
+	prog_launch_guard_fill(&guard, t->w.guard.pid);
 	pid = scratch_fork();
 	if (pid == 0)
-		prog_launch_child(prog, argv, env, o, ep[1]);
+		prog_launch_child(prog, argv, env, o, &guard, ep[1]);
 	rc = errno;
 	close(ep[1]);
 	prog_launch_env_free(env, o);
@@ -761,6 +780,7 @@ prog_trace_free(struct prog_trace *t)
 	if (t == NULL)
 		return;
 	prog_wait_reap_all(pt_kill_all_cb, pt_gone, t, PT_REAP_GRACE_S);
+	prog_guard_stop(&t->w.guard);
 	scratch_forget(t->leader);
 	while (t->nprocs > 0)
 		prog_procs_del(t, &t->procs[0]);

@@ -15,14 +15,26 @@
 
 #include "prog/wait.h"
 
+/* Tell the watchdog the deadline as it is now (none while the program is held). */
+static void
+prog_wait_tell(struct prog_wait *w)
+{
+	bool held = w->held.tv_sec != 0 || w->held.tv_nsec != 0;
+
+	prog_guard_set(&w->guard, held || w->deadline.tv_sec == 0 ? 0 :
+	               (int64_t)w->deadline.tv_sec * 1000000000 + w->deadline.tv_nsec);
+}
+
 /* Set the deadline ms from now. */
 void
 prog_wait_deadline(struct prog_wait *w, unsigned ms)
 {
 	w->deadline.tv_sec = 0;
 	w->deadline.tv_nsec = 0;
-	if (ms == 0)
+	if (ms == 0) {
+		prog_wait_tell(w);
 		return;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &w->deadline);
 	w->deadline.tv_sec += (time_t)(ms / 1000);
 	w->deadline.tv_nsec += (long)(ms % 1000) * 1000000L;
@@ -30,6 +42,7 @@ prog_wait_deadline(struct prog_wait *w, unsigned ms)
 		w->deadline.tv_sec++;
 		w->deadline.tv_nsec -= 1000000000L;
 	}
+	prog_wait_tell(w);
 }
 
 /* The program is held between steps from now on. */
@@ -37,6 +50,7 @@ void
 prog_wait_hold(struct prog_wait *w)
 {
 	clock_gettime(CLOCK_MONOTONIC, &w->held);
+	prog_wait_tell(w);
 }
 
 /* The program runs again: the deadline moves on by the time it was held. */
@@ -61,6 +75,7 @@ prog_wait_go(struct prog_wait *w)
 	}
 	w->held.tv_sec = 0;
 	w->held.tv_nsec = 0;
+	prog_wait_tell(w);
 }
 
 /* Block SIGCHLD. */
@@ -102,14 +117,14 @@ pid_t
 prog_wait_any(struct prog_wait *w, int *st, void (*kill)(void *), void *arg)
 {
 	for (bool quiet = false;;) {
-		pid_t pid = waitpid(-1, st, __WALL | WNOHANG);
 		long long ms = w->poll != NULL ? PROG_WAIT_POLL_MS : -1;
+		pid_t pid;
 
-		if (pid != 0)
-			return pid;
+		/* The deadline first: a tracer stopped past it (its watchdog killed the program and
+		 * woke it) finds the ends waiting, and they are the timeout's. */
 		if (w->deadline.tv_sec != 0 && !w->timed_out) {
 			long long left = prog_wait_ms_until(&w->deadline);
-			if (left <= 0) {
+			if (left <= 0 || prog_guard_fired(&w->guard)) {
 				/* The time is up: everything goes. */
 				w->timed_out = true;
 				kill(arg);
@@ -118,6 +133,9 @@ prog_wait_any(struct prog_wait *w, int *st, void (*kill)(void *), void *arg)
 			if (ms < 0 || left < ms)
 				ms = left;
 		}
+		pid = waitpid(-1, st, __WALL | WNOHANG);
+		if (pid != 0)
+			return pid;
 		if (quiet && w->poll != NULL && w->poll(w->poll_arg) != 0) {
 			w->cancelled = true;
 			errno = ECANCELED;

@@ -9,6 +9,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "prog/guard.h"
+
 /* What bounds the waits of one traced program. */
 struct prog_wait {
 	struct timespec deadline; /* CLOCK_MONOTONIC; tv_sec 0: none */
@@ -17,6 +19,8 @@ struct prog_wait {
 	bool timed_out;           /* the deadline passed (and kill was called) */
 	struct timespec held;     /* since when the program is held between steps (0: it is not) */
 	bool cancelled;           /* the poll said stop */
+	/* The watchdog told of the deadline as it moves (prog/guard.h); pid 0: none. */
+	struct prog_guard guard;
 };
 
 /* Without news from the program, the poll is asked this often (ms). */

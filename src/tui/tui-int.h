@@ -67,6 +67,8 @@ struct tui {
 	size_t ask_expect;         /* which expectation of the next step is asked */
 	char answer[24];
 	char prompt[8192];         /* the quiz's question, or the command lines to allow */
+	size_t consent_n;          /* how many command lines the consent prompt is about */
+	bool consent_whole;        /* the prompt shows them all (else y is not taken) */
 	bool guessed;
 	int64_t guess;
 	int asked, right;
@@ -110,5 +112,8 @@ void tui_animate(struct tui *t);
 
 /* tui-draw.c: advance the animation; true while it still runs. */
 bool tui_tick(struct tui *t);
+
+/* The consent prompt's title (tui-draw.c; tui.c measures the popup with it). */
+#define TUI_CONSENT_TITLE "this lesson runs programs"
 
 #endif

@@ -251,13 +251,30 @@ tui_prompt_update(struct tui *t)
 	}
 }
 
+/* Whether the consent prompt shows every command line on a w x h screen; if not, it says
+ * so instead, and y is not taken (prog_consent_prompt_refusal). */
+static bool
+tui_consent_shown(struct tui *t, int w, int h)
+{
+	if (t->consent_whole && !view_frame_popup_fits(w, h, TUI_CONSENT_TITLE, t->prompt))
+		t->consent_whole = false;
+	if (!t->consent_whole)
+		prog_consent_prompt_refusal(t->consent_n, t->prompt, sizeof t->prompt);
+	return t->consent_whole;
+}
+
 /* Before the first step that runs a program not allowed yet: ask (prog/consent.h). */
 static bool
 tui_ask_consent(struct tui *t)
 {
+	int w, h;
+
 	if (t->declined ||
-	    prog_consent_prompt(t->s, &t->consent, tui_count(t), t->prompt, sizeof t->prompt) == 0)
+	    (t->consent_n = prog_consent_prompt(t->s, &t->consent, tui_count(t), t->prompt,
+	                                        sizeof t->prompt, &t->consent_whole)) == 0)
 		return false;
+	crt_size(&w, &h);
+	tui_consent_shown(t, w, h);
 	t->consenting = t->asking = true;
 	t->autoplay = false;
 	return true;
@@ -271,6 +288,13 @@ tui_key_consent(struct tui *t, int k)
 		return TUI_KEY_HANDLED | TUI_KEY_QUIT;
 	if (k != 'y' && k != 'Y' && k != 'n' && k != 'N' && k != CRT_K_ESC)
 		return 0;
+	if (k == 'y' || k == 'Y') {
+		/* Only once every command line is on the screen, as it is now (resized since?). */
+		int w, h;
+		crt_size(&w, &h);
+		if (!tui_consent_shown(t, w, h))
+			return TUI_KEY_HANDLED | TUI_KEY_REDRAW;
+	}
 	t->consent.all = k == 'y' || k == 'Y';
 	t->declined = !t->consent.all;
 	t->consenting = t->asking = false;

@@ -406,35 +406,57 @@ view_frame_expect(struct grid *g, struct grid_rect r, const struct step_result *
 	}
 }
 
-/* Draw a centred box holding text. */
-void
-view_frame_popup(struct grid *g, const char *title, const char *text, bool ascii)
+/* The width (*w) and the wrapped height (the return) of view_frame_popup's text on a screen
+ * gw columns wide; 0 if none fits. */
+static int
+view_frame_popup_size(int gw, const char *title, const char *text, int *w)
 {
-	int maxw = g->w - 8 > 76 ? 76 : g->w - 8, w = 10, lines, need;
+	int maxw = gw - 8 > 76 ? 76 : gw - 8, lines;
 	const char *p = text;
-	struct grid_rect r;
 
+	*w = 10;
 	/* The widest line decides the width, up to maxw; then wrap. */
 	while (*p != '\0') {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
 		char line[512];
 		snprintf(line, sizeof line, "%.*s", (int)n, p);
-		if (text_width(line) > w)
-			w = text_width(line);
+		if (text_width(line) > *w)
+			*w = text_width(line);
 		p += n + (nl != NULL);
 	}
-	if (title != NULL && text_width(title) + 4 > w)
-		w = text_width(title) + 4;
-	if (w > maxw)
-		w = maxw;
-	if (w < 1)
-		return;
+	if (title != NULL && text_width(title) + 4 > *w)
+		*w = text_width(title) + 4;
+	if (*w > maxw)
+		*w = maxw;
+	if (*w < 1)
+		return 0;
 	{
-		struct grid *scratch = grid_new(w, 1);
-		lines = scratch != NULL ? grid_wrap(scratch, (struct grid_rect){ 0, 0, w, 0 }, 0, text) : 1;
+		struct grid *scratch = grid_new(*w, 1);
+		lines = scratch != NULL ? grid_wrap(scratch, (struct grid_rect){ 0, 0, *w, 0 }, 0, text) : 1;
 		grid_free(scratch);
 	}
+	return lines;
+}
+
+/* Whether view_frame_popup shows all of text on a gw x gh screen. */
+bool
+view_frame_popup_fits(int gw, int gh, const char *title, const char *text)
+{
+	int w, lines = view_frame_popup_size(gw, title, text, &w);
+
+	return lines > 0 && lines <= gh - 4;
+}
+
+/* Draw a centred box holding text. */
+void
+view_frame_popup(struct grid *g, const char *title, const char *text, bool ascii)
+{
+	int w, lines = view_frame_popup_size(g->w, title, text, &w), need;
+	struct grid_rect r;
+
+	if (lines == 0)
+		return;
 	need = lines;
 	if (lines > g->h - 4)
 		lines = g->h - 4;

@@ -285,6 +285,8 @@ int view_frame_help_turn(const struct grid *g, int help);
 
 /* A centred box with lines of text (details, quiz); title may be NULL. */
 void view_frame_popup(struct grid *g, const char *title, const char *text, bool ascii);
+/* Whether view_frame_popup shows all of text, none of it cut, on a gw x gh screen. */
+bool view_frame_popup_fits(int gw, int gh, const char *title, const char *text);
 
 /* The "terminal too small" message. */
 void view_frame_small(struct grid *g);

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -136,9 +138,120 @@ quiet(void)
 	return 0;
 }
 
+/* Say what an attempt gave, rc taken before errno is read. */
+#define TRY(what, call) do { long rc_ = (long)(call); say(what, rc_, errno); } while (0)
+
+/* Stop the tracer (our parent) with SIGSTOP, then its process group, then through the i386
+ * ABI on x86_64; a tracer stopped for good is the test's to see (its --timeout must hold). */
+static int
+stop(void)
+{
+	pid_t tracer = getppid();
+
+	TRY("kill SIGSTOP", kill(tracer, SIGSTOP));
+	pid_t pg = getpgid(tracer);
+	if (pg > 1)
+		TRY("kill -pgrp SIGSTOP", kill(-pg, SIGSTOP));
+	TRY("tgkill SIGSTOP", syscall(SYS_tgkill, tracer, tracer, SIGSTOP));
+#if defined(__x86_64__)
+	/* In a child: a kernel without IA32 emulation answers int $0x80 with SIGSEGV. */
+	if (fork() == 0) {
+		long r = 37;        /* i386 kill */
+		__asm__ volatile("int $0x80" : "+a"(r) : "b"(tracer), "c"(SIGSTOP)
+		                 : "memory", "r8", "r9", "r10", "r11");
+		say("kill (int $0x80)", r < 0 ? -1 : r, (int)-r);
+		_exit(0);
+	}
+	wait(NULL);
+#endif
+	sleep(1);
+	return 0;
+}
+
+/* The parent of pid (0: unknown). */
+static pid_t
+parent_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	long pp = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	if (fgets(buf, sizeof buf, f) != NULL && (p = strrchr(buf, ')')) != NULL)
+		sscanf(p + 1, " %*c %ld", &pp);
+	fclose(f);
+	return (pid_t)pp;
+}
+
+/* A run step's program: stop iobufviz itself, its tracer's parent (only if that is an
+ * iobufviz: a test's shell is never stopped), then make no call for 30 s. */
+static int
+stopgrand(void)
+{
+	pid_t grand = parent_of(getppid());
+	char path[64], comm[64] = "";
+	FILE *f;
+
+	/* Its name (comm is readable even when its exe and memory are not). */
+	snprintf(path, sizeof path, "/proc/%ld/comm", (long)grand);
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fgets(comm, sizeof comm, f) == NULL)
+			comm[0] = '\0';
+		fclose(f);
+	}
+	comm[strcspn(comm, "\n")] = '\0';
+	if (grand > 1 && strcmp(comm, "iobufviz") == 0)
+		TRY("kill iobufviz SIGSTOP", kill(grand, SIGSTOP));
+	else
+		printf("no iobufviz above the tracer: %s\n", comm);
+	fflush(stdout);
+	return quiet();
+}
+
+/* A child that seizes the tracer and interrupts it (a ptrace-stop: it then waits for us). */
+static int
+seize(void)
+{
+	pid_t tracer = getppid(), pid = fork();
+
+	if (pid == 0) {
+		long rc = ptrace(PTRACE_SEIZE, tracer, 0, 0);
+		say("PTRACE_SEIZE", rc, errno);
+		if (rc == 0)
+			TRY("PTRACE_INTERRUPT", ptrace(PTRACE_INTERRUPT, tracer, 0, 0));
+		linger();
+	}
+	sleep(30);
+	return 0;
+}
+
+/* Open the tracer's memory read-write and its maps; read its environment. */
+static int
+mem(void)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/mem", (long)getppid());
+	TRY("open mem", fd = open(path, O_RDWR));
+	snprintf(path, sizeof path, "/proc/%ld/maps", (long)getppid());
+	TRY("open maps", fd = open(path, O_RDONLY));
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
+	if (argc == 2 && strcmp(argv[1], "stop") == 0)
+		return stop();
+	if (argc == 2 && strcmp(argv[1], "seize") == 0)
+		return seize();
+	if (argc == 2 && strcmp(argv[1], "mem") == 0)
+		return mem();
+	if (argc == 2 && strcmp(argv[1], "stopgrand") == 0)
+		return stopgrand();
 	if (argc == 2 && strcmp(argv[1], "untraced") == 0)
 		return untraced();
 	if (argc == 2 && strcmp(argv[1], "daemon") == 0)
@@ -149,6 +262,6 @@ main(int argc, char **argv)
 		return tty();
 	if (argc == 2 && strcmp(argv[1], "quiet") == 0)
 		return quiet();
-	fputs("usage: hostile untraced|daemon|fifo|tty|quiet\n", stderr);
+	fputs("usage: hostile untraced|daemon|fifo|tty|quiet|stop|seize|mem|stopgrand\n", stderr);
 	return 2;
 }

@@ -15,9 +15,10 @@
  *      none, 1: every one, as make fuzz-export-compile runs the corpus; an input that loads
  *      ten times as often) is compiled with each compiler of $FUZZ_EXPORT_CC (default cc) and
  *      -std=c11 -Wall -Wextra -Werror -Wtrigraphs -fsyntax-only.
- * Each input is checked twice: as a scenario, and as the texts of a carrier scenario that has
- * every op that writes a text into the program (fuzz_carrier: most inputs are no scenario,
- * and any bytes are text). A broken promise aborts with why, where, the program and the
+ * Each input is checked three times: as a scenario, and as the texts of a carrier scenario
+ * that has every op that writes a text into the program (fuzz_carrier: most inputs are no
+ * scenario, and any bytes are text), and of a flow-style one (fuzz_carrier_flow: one line,
+ * two named streams with buffers of their own, a sweep: its helpers named by step). A broken promise aborts with why, where, the program and the
  * scenario (escaped).
  */
 #include <config.h>
@@ -623,6 +624,21 @@ static const char *const fuzz_carrier[] = {
 	 "      variants: [{name: \"L"), "\"}, {name: \"M", "\"}]\n",
 };
 
+/*
+ * The flow-style carrier: every step on one line (steps: [...]), two named streams each with
+ * a buffer of its own, their texts pieces of the input. Its helpers must be named by step:
+ * by line, both streams' buffers were one vbufN (issue 30.5).
+ */
+static const char *const fuzz_carrier_flow[] = {
+	"title: \"T",
+	("\"\nsteps: [{fopen: {mode: \"w\"}, as: a}, {setvbuf: {mode: full, size: 1024, buffer: own}, "
+	 "on: a}, {fopen: {file: b.txt, mode: \"w\"}, as: b}, {setvbuf: {mode: full, size: 1024, "
+	 "buffer: own}, on: b}, {fputs: {text: \"A"), "\"}, on: a}, {fputs: {text: \"B",
+	("\"}, on: b}, {setbuffer: {size: 4096, buffer: own}}, {fclose: {}, on: a}, {fclose: {}, "
+	 "on: b}, {sweep: {title: \"K"), ("\", program: write, buffer_sizes: [4096], file_size: "
+	 "64KiB, variants: [{name: \"L"), "\"}]}}]\n",
+};
+
 /* Write the n bytes of p into f as the inside of a YAML double-quoted scalar: printable ASCII
  * as it is, UTF-8 as its code point, any other byte as the code point of its value. */
 static void
@@ -641,11 +657,11 @@ fuzz_yaml_text(FILE *f, const uint8_t *p, size_t n)
 	}
 }
 
-/* The carrier scenario holding the input's pieces (a heap string, *len bytes). */
+/* The carrier scenario c (n parts) holding the input's pieces (a heap string, *len bytes). */
 static char *
-fuzz_carry(const uint8_t *data, size_t size, size_t *len)
+fuzz_carry(const char *const *c, size_t n, const uint8_t *data, size_t size, size_t *len)
 {
-	size_t n = sizeof fuzz_carrier / sizeof fuzz_carrier[0];
+	const char *const *fuzz_carrier = c;
 	char *yaml = NULL;
 	FILE *f = open_memstream(&yaml, len);
 
@@ -712,12 +728,18 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	size_t len;
-	char *carrier = fuzz_carry(data, size, &len);
+	char *carrier = fuzz_carry(fuzz_carrier, sizeof fuzz_carrier / sizeof fuzz_carrier[0],
+	                           data, size, &len);
 
 	/* An input that loads is rarer than the carrier, and its program's shape its own: it is
 	 * compiled ten times as often. */
 	fuzz_check((const char *)data, size, "the input", (fuzz_sample() + 9) / 10);
 	fuzz_check(carrier, len, "the carrier scenario (the input's pieces its texts)",
+	           fuzz_sample());
+	free(carrier);
+	carrier = fuzz_carry(fuzz_carrier_flow, sizeof fuzz_carrier_flow / sizeof fuzz_carrier_flow[0],
+	                     data, size, &len);
+	fuzz_check(carrier, len, "the flow-style carrier (two streams, own buffers, one line)",
 	           fuzz_sample());
 	free(carrier);
 	return 0;

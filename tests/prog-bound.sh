@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/prog-bound.sh: a PROGRAM's transcript has a bound (--max-output, default 64 MiB;
+# iobufviz(1), BOUNDS): 800 unbuffered FILE*s and 8000 fputc round robin (601 MB of JSON
+# before) give JSON under 64 MiB that says where and why it was cut, exit 3 and a message;
+# a smaller --max-output cuts sooner; a program well inside it is complete (exit 0).
+testname=prog-bound
+. "$(dirname "$0")/lib.sh"
+need cc python3
+mkdir "$tmp/w" "$tmp/t"
+TMPDIR=$tmp/t
+export TMPDIR
+cat >"$tmp/many.c" <<'EOF'
+#include <stdio.h>
+int main(void)
+{
+	static FILE *f[800];
+	char name[32];
+	for (int i = 0; i < 800; i++) {
+		snprintf(name, sizeof name, "s%03d", i);
+		if ((f[i] = fopen(name, "w")) == NULL)
+			return 1;
+		setvbuf(f[i], NULL, _IONBF, 0);
+	}
+	for (int k = 0; k < 8000; k++)
+		fputc('x', f[k % 800]);
+	return 0;
+}
+EOF
+cc -O1 -o "$tmp/many" "$tmp/many.c" || { echo "FAIL: many.c does not build"; exit 99; }
+
+# Run iobufviz with "$@" on a program; the transcript in $tmp/$name, its size in $size. A
+# file size limit of 100 MiB (and 120 s) keeps an unbounded transcript from filling the disk.
+run() {
+	name=$1
+	shift
+	(ulimit -f 204800 2>/dev/null; ulimit -n 2048 2>/dev/null
+	 timeout -s KILL 120 "$bin" --headless --timeout=100 --dir "$tmp/w" "$@") \
+		>"$tmp/$name" 2>"$tmp/$name.err"
+	rc=$?
+	size=$(wc -c <"$tmp/$name")
+}
+
+# The JSON's error, or "complete" if it has none.
+json_error() {
+	python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["error"]; print(e if e else "complete")' "$1" 2>&1
+}
+
+run many.json --format=json -- "$tmp/many"
+many_size=$size
+[ "$size" -lt 67108864 ] || bad "800 streams: ${size} bytes of JSON (bound 64 MiB), exit $rc"
+why=$(json_error "$tmp/many.json")
+case $why in
+complete) [ $rc = 0 ] || bad "800 streams: complete, but exit $rc" ;;
+*"reached its bound of 64 MiB (--max-output) after step "*)
+	[ $rc = 3 ] || bad "800 streams: cut, but exit $rc"
+	grep -qF "raise the bound with --max-output" "$tmp/many.json.err" ||
+		bad "800 streams: cut, no message: $(cat "$tmp/many.json.err")" ;;
+*) bad "800 streams: the JSON says neither cut nor complete: $why (exit $rc, $size bytes)" ;;
+esac
+
+run small.txt --max-output=256KiB -- "$tmp/many"
+[ $rc = 3 ] && [ "$size" -lt 262144 ] || bad "--max-output=256KiB: exit $rc, $size bytes"
+grep -q "^error: the transcript reached its bound of 256 KiB (--max-output) after step [0-9]" "$tmp/small.txt" ||
+	bad "--max-output=256KiB: the text does not say where it was cut: $(tail -3 "$tmp/small.txt")"
+
+run true.json --format=json --max-output=256KiB -- true
+[ $rc = 0 ] && [ "$(json_error "$tmp/true.json")" = complete ] ||
+	bad "true: exit $rc, $(json_error "$tmp/true.json")"
+
+run bad.txt --max-output=12 -- true
+[ $rc = 2 ] || bad "--max-output=12: exit $rc, expected 2 (usage)"
+
+[ $fail = 0 ] && echo "ok: 800 streams x 8000 fputc: $many_size bytes, at most 64 MiB, said cut; --max-output cuts sooner"
+finish
