@@ -98,4 +98,29 @@ print("own-prog-lines: %d steps checked against addr2line" % sum(len(v) for v in
 sys.exit(bad)
 PY
 
+# The TUI at 120x40: the program's source beside the panes, the shown step's line marked
+# ("NN>" in the gutter): the helper's fprintf at step 3, fflush at step 5.
+if command -v tmux >/dev/null 2>&1; then
+	mkdir -p "$tmp/tui" "$tmp/t"
+	tmux_new lines 120 40 "TMPDIR='$tmp/t' '$bin' --dir '$tmp/tui' -- '$prog'; sleep 60"
+	tmux_sees lines "Your program, stopped before its first call on a file"
+	# The line of the call marked LINE:$1 is marked, with that call's text on it.
+	marked() {
+		ln=$(grep -n "LINE:$1 \*/" "$src/tests/foreign/lines.c" | cut -d: -f1)
+		want=$2
+		wait_for 'tmux_screen lines | grep -E "[|│] *$ln> " | grep -qF -- "$want"' 5 && return 0
+		bad "step $3: line $ln ($2) is not marked in the source pane:"
+		tmux_screen lines | sed 's/^/    | /'
+		return 1
+	}
+	tmux_cmd lines send-keys -t lines n n n
+	tmux_sees lines "step 3/3" && marked save "fprintf(fp" 3 &&
+		echo "ok: step 3: the source pane marks save()'s fprintf line"
+	tmux_cmd lines send-keys -t lines n n
+	tmux_sees lines "step 5/5" && marked fflush "fflush(fp)" 5 &&
+		echo "ok: step 5: the source pane marks the fflush line"
+	tmux_kill lines
+else
+	skip_part "tmux not installed: the TUI's source pane"
+fi
 finish

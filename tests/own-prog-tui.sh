@@ -26,11 +26,12 @@ screen() {
 	tmux_screen own
 }
 
-# Start iobufviz (with the options $opts) on the program in a 120x40 terminal of a new tmux
-# server; "EXITED n" when it ends.
+# Start iobufviz (with the options $opts) on the program in a 200x40 terminal of a new tmux
+# server (the programs are built with -g: their source pane takes the columns past 120, the
+# panes keep 120); "EXITED n" when it ends.
 opts=
 start() {
-	tmux_new own 120 40 "TMPDIR='$tmp/t' '$bin' $opts --dir '$tmp/work' -- $*; echo EXITED \$?; sleep 60"
+	tmux_new own 200 40 "TMPDIR='$tmp/t' '$bin' $opts --dir '$tmp/work' -- $*; echo EXITED \$?; sleep 60"
 }
 
 # A process of ours still running the program $1?

@@ -14,6 +14,7 @@
 #include "cli/app.h"
 #include "tui/crt.h"
 #include "tui/grid.h"
+#include "tui/prog-source.h"
 #include "prog/run.h"
 #include "tui/view.h"
 
@@ -28,7 +29,8 @@
 /* This mode's keys, for the footer. */
 static const char *const prog_tui_keys[][2] = {
 	{ "n", "next" }, { "p", "back" }, { "d", "next write" }, { "a", "autoplay" },
-	{ "o", "calls" }, { "Tab", "file" }, { "s", "stream" }, { "q", "quit" }, { "?", "help" },
+	{ "o", "calls" }, { "Tab", "file" }, { "s", "stream" }, { "c", "source" }, { "q", "quit" },
+	{ "?", "help" },
 };
 
 /* This mode's help. */
@@ -41,6 +43,8 @@ static const char prog_tui_help[] =
 	"o            the step's calls, each: a folded step (fputc x 4097) opened\n"
 	"Tab S-Tab    show another file the program touched\n"
 	"s            show another of its FILE streams; Esc: the step's own\n"
+	"c            the program's source (built with -g), the step's line marked:\n"
+	"             beside the panes from 120 columns; c hides or shows it\n"
 	"Ctrl-L       redraw\n"
 	"? F1         this help (any key closes)\n"
 	"q F10        quit (the program is killed)\n"
@@ -77,6 +81,8 @@ struct prog_tui {
 	uint64_t wait_t0;               /* when the wait for the next step began (ms) */
 	uint64_t wait_drawn;            /* when prog_tui_poll last drew (ms) */
 	bool said_timeout;              /* the status said --timeout passed */
+	struct prog_source src;         /* the program's source file, for the program pane */
+	bool src_toggled;               /* c: its default for the width flipped */
 };
 
 static void prog_tui_draw(struct prog_tui *t);
@@ -420,6 +426,9 @@ prog_tui_draw(struct prog_tui *t)
 	}
 	if (t->cur >= 0 && t->results[t->cur].after.disk.fs[0] != '\0')
 		f.fs = t->results[t->cur].after.disk.fs;
+	/* Built with -g: its source beside the panes, the step's line lit. */
+	f.program = prog_source_update(&t->src, t->steps, t->n, t->cur);
+	f.program_toggled = t->src_toggled;
 	view_screen_draw(t->g, &f, &t->lay);
 	if (t->open && !t->help) {
 		char text[4096];
@@ -491,6 +500,9 @@ prog_tui_key(struct prog_tui *t, int k)
 	case 'o': case 'O':
 		t->open = true;
 		break;
+	case 'c': case 'C':
+		t->src_toggled = !t->src_toggled;
+		break;
 	case 0x0c:
 		crt_redraw();
 		break;
@@ -509,6 +521,7 @@ prog_tui_free(struct prog_tui *t)
 	}
 	free(t->steps);
 	free(t->results);
+	prog_source_free(&t->src);
 	prog_run_free(t->r);
 	grid_free(t->g);
 	free(t);
