@@ -103,6 +103,10 @@ wait_sees "step 7/7" && wait_sees "stopped at a write to a file" &&
 	wait_sees "write(5, 4096) = 4096" && echo "ok: d: the first write, 4096 bytes of fputc"
 tmux_cmd own send-keys -t own o
 wait_sees "step 7: 4096 calls" && wait_sees "4084 more" && echo "ok: o: the folded calls, each"
+# Each as the program wrote it (its byte and stream), not as a number: "fputc(0) = 28" was.
+screen | grep -qE "fputc\(('.*'|[0-9]+), [a-z]+\) = " && ! screen | grep -qE "fputc\([0-9-]+\) =" &&
+	echo "ok: o: each call named as written" ||
+	{ bad "o: the calls are not named as written:"; screen | sed 's/^/    | /'; }
 tmux_cmd own send-keys -t own o d
 wait_sees "step 9/9" && echo "ok: d: the second write"
 tmux_cmd own send-keys -t own d

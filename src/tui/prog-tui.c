@@ -15,6 +15,7 @@
 #include "tui/crt.h"
 #include "tui/grid.h"
 #include "tui/prog-source.h"
+#include "prog/format.h"
 #include "prog/run.h"
 #include "tui/view.h"
 
@@ -265,6 +266,39 @@ prog_tui_to_disk(struct prog_tui *t)
 	         reads == 1 ? "" : "s", stdio, stdio == 1 ? "" : "s", other);
 }
 
+/* Call i of the folded stdio step s as the program wrote it: "fprintf(fp, "%d\n", ...) = 28",
+ * "fputc('a', fp) = 97" (fwrite's and fread's count is the last call's: only their size and
+ * result are kept per call). */
+static const char *
+prog_tui_fold_call(const struct prog_run_step *s, uint64_t i, char *buf, size_t len)
+{
+	struct prog_step *c = malloc(sizeof *c);
+	const char *fp;
+	char *t;
+
+	if (c == NULL) {
+		snprintf(buf, len, "%s(...) = %" PRId64, s->ps.func, s->calls[i].ret);
+		return buf;
+	}
+	memcpy(c, &s->ps, PROG_STEP_HEAD);
+	c->path[0] = '\0';
+	c->calls = (struct event_list){ 0 };
+	c->arg[0] = s->calls[i].arg;
+	c->ret = s->calls[i].ret;
+	fp = prog_format_stream(c);
+	if (c->func_base == PROG_MARK_FUNC_fwrite || c->func_base == PROG_MARK_FUNC_fread)
+		snprintf(buf, len, "%s(buf, %" PRId64 ", n, %s) = %" PRId64, c->func, c->arg[0], fp,
+		         c->ret);
+	else
+		prog_format_step(c, buf, len);
+	free(c);
+	/* Without the "[pid] " every line would repeat. */
+	t = buf[0] == '[' ? strstr(buf, "] ") : NULL;
+	if (t != NULL)
+		memmove(buf, t + 2, strlen(t + 2) + 1);
+	return buf;
+}
+
 /* The calls of the shown step, each (o): into buf. */
 static void
 prog_tui_calls_text(const struct prog_tui *t, char *buf, size_t len)
@@ -281,10 +315,13 @@ prog_tui_calls_text(const struct prog_tui *t, char *buf, size_t len)
 	at += (size_t)snprintf(buf + at, len - at, "step %zu: %" PRIu64 " call%s\n\n",
 	                       s->sr.index + 1, s->count, s->count == 1 ? "" : "s");
 	if (s->calls != NULL) {
-		/* A folded stdio step: each call, as its argument and result. */
-		for (uint64_t i = 0; i < s->count && shown < max / 2 && at < len; i++, shown++)
-			at += (size_t)snprintf(buf + at, len - at, "%s(%" PRId64 ") = %" PRId64 "\n",
-			                       s->ps.func, s->calls[i].arg, s->calls[i].ret);
+		/* A folded stdio step: each call as the program wrote it, its argument and result
+		 * its own. */
+		for (uint64_t i = 0; i < s->count && shown < max / 2 && at < len; i++, shown++) {
+			char call[PROG_STR_MAX * 8 + 80];
+			at += (size_t)snprintf(buf + at, len - at, "%s\n",
+			                       prog_tui_fold_call(s, i, call, sizeof call));
+		}
 		if (s->count > shown && at < len)
 			at += (size_t)snprintf(buf + at, len - at, "... %" PRIu64 " more\n",
 			                       s->count - shown);
