@@ -113,9 +113,17 @@ if command -v tmux >/dev/null 2>&1; then
 		tmux_screen lines | sed 's/^/    | /'
 		return 1
 	}
+	# 2 s before the first n: not the execve's time, which is the program's.
+	sleep 2
 	tmux_cmd lines send-keys -t lines n n n
 	tmux_sees lines "step 3/3" && marked save "fprintf(fp" 3 &&
 		echo "ok: step 3: the source pane marks save()'s fprintf line"
+	if tmux_screen lines | grep -E "#1 +execve" | grep -qE "[0-9] s\*"; then
+		bad "the execve's time counts the wait for the first n:"
+		tmux_screen lines | grep -E "#1 +execve" | sed 's/^/    | /'
+	else
+		echo "ok: the execve's time is the program's: $(tmux_screen lines | grep -oE "#1 +execve.*" | grep -oE "[0-9.]+ [mµn]?s\*")"
+	fi
 	tmux_cmd lines send-keys -t lines n n
 	tmux_sees lines "step 5/5" && marked fflush "fflush(fp)" 5 &&
 		echo "ok: step 5: the source pane marks the fflush line"

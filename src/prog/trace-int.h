@@ -101,6 +101,9 @@ struct prog_trace {
 	bool batch;
 	size_t bhead, bn;
 	struct prog_srcloc *src;  /* the steps' source lines (NULL: not known) */
+	/* When the execve's end stop came (prog_trace_start waits for it): that call's end. */
+	struct timespec exec_end;
+	bool exec_end_set;
 };
 
 /* procs.c: the traced thread pid, or NULL. */

@@ -296,6 +296,11 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	bool step;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (t->exec_end_set) {
+		/* The execve's end, waited for by prog_trace_start. */
+		now = t->exec_end;
+		t->exec_end_set = false;
+	}
 	p->in_sys = false;
 	memset(&si, 0, sizeof si);
 	if (p->call == NULL || ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, (void *)sizeof si, &si) <= 0 ||
@@ -675,6 +680,14 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		prog_trace_free(t);
 		errno = rc;
 		return -1;
+	}
+	/* The execve's end comes right after its exec event: taken now, its time is the
+	 * program's, not the time the person takes to ask for the first step. */
+	if (waitpid(pid, &st, __WALL) == pid) {
+		clock_gettime(CLOCK_MONOTONIC, &t->exec_end);
+		t->exec_end_set = true;
+		t->st.stops++;
+		pt_pend(t, pid, st);
 	}
 	*out = t;
 	return 0;
