@@ -38,6 +38,17 @@ run "$src/scenarios/13-3-fflush-fsync.yaml" --crash-fs=ext4
 run "$src/scenarios/13.1-buffer-cache.yaml" --probe=mincore
 run "$src/tests/inject.yaml"
 run "$src/tests/sweep-tiny.yaml" --budget=0.05
+# A program's transcript, each step with the source line that made it (built with -g).
+n=$((n + 1))
+mkdir -p "$tmp/prog"
+if "$bin" --headless --format=json --dir "$tmp/prog" -- "$build/tests/foreign/lines" \
+	>"$tmp/$n.json" 2>"$tmp/$n.err"; then
+	echo "tests/foreign/lines (a program)" >"$tmp/$n.name"
+else
+	echo "FAIL: tests/foreign/lines: exit $?: $(head -c 300 "$tmp/$n.err")"
+	fail=1
+	rm -f "$tmp/$n.json"
+fi
 python3 - "$src/doc/transcript.schema.json" "$tmp" <<'PY' || fail=1
 import glob, json, os, sys
 import jsonschema

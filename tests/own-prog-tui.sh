@@ -26,11 +26,12 @@ screen() {
 	tmux_screen own
 }
 
-# Start iobufviz (with the options $opts) on the program in a 120x40 terminal of a new tmux
-# server; "EXITED n" when it ends.
+# Start iobufviz (with the options $opts) on the program in a 200x40 terminal of a new tmux
+# server (the programs are built with -g: their source pane takes the columns past 120, the
+# panes keep 120); "EXITED n" when it ends.
 opts=
 start() {
-	tmux_new own 120 40 "TMPDIR='$tmp/t' '$bin' $opts --dir '$tmp/work' -- $*; echo EXITED \$?; sleep 60"
+	tmux_new own 200 40 "TMPDIR='$tmp/t' '$bin' $opts --dir '$tmp/work' -- $*; echo EXITED \$?; sleep 60"
 }
 
 # A process of ours still running the program $1?
@@ -102,6 +103,10 @@ wait_sees "step 7/7" && wait_sees "stopped at a write to a file" &&
 	wait_sees "write(5, 4096) = 4096" && echo "ok: d: the first write, 4096 bytes of fputc"
 tmux_cmd own send-keys -t own o
 wait_sees "step 7: 4096 calls" && wait_sees "4084 more" && echo "ok: o: the folded calls, each"
+# Each as the program wrote it (its byte and stream), not as a number: "fputc(0) = 28" was.
+screen | grep -qE "fputc\(('.*'|[0-9]+), [a-z]+\) = " && ! screen | grep -qE "fputc\([0-9-]+\) =" &&
+	echo "ok: o: each call named as written" ||
+	{ bad "o: the calls are not named as written:"; screen | sed 's/^/    | /'; }
 tmux_cmd own send-keys -t own o d
 wait_sees "step 9/9" && echo "ok: d: the second write"
 tmux_cmd own send-keys -t own d

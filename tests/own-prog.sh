@@ -244,4 +244,13 @@ print(("FAIL: run: the transcript does not validate: " + errs[0].message[:200]) 
       "ok: run: the transcript validates")
 sys.exit(1 if errs else 0)
 PY
+# --crash-fs is refused for a program, with a reason, not silently ignored (no crash lab yet).
+"$bin" --headless --crash-fs=ext4 -- "$build/examples/copy" in out >"$tmp/crash.out" \
+	2>"$tmp/crash.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "crash-fs is for lessons" "$tmp/crash.err" && [ ! -s "$tmp/crash.out" ]; then
+	echo "ok: --crash-fs with a program: refused, exit 2"
+else
+	bad "--crash-fs with a program: exit $rc, said: $(head -c 200 "$tmp/crash.err")"
+fi
 finish

@@ -260,6 +260,10 @@ mode_program(struct cmd *c, struct scenario *s)
 		return usage_error("%s", "no program after --");
 	if (o->export_fmt != NULL || o->quiz || o->record != NULL)
 		return usage_error("%s", "--export, --quiz and --record are for scenarios");
+	/* Not silently ignored: a traced program has no crash lab yet. */
+	if (o->crash_fs != CRASH_FS_NONE)
+		return usage_error("%s", "--crash-fs is for lessons: a program run with -- has no "
+		                   "crash lab yet (its files stay where it writes them)");
 	c->ro.dir = o->dir;
 	c->ro.probe = o->probe;
 	if (!headless && (rc = terminal_ok()) != 0)

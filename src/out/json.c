@@ -3,6 +3,7 @@
  * step a line. */
 #include <config.h>
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -417,6 +418,32 @@ out_json_streams(struct json *j, const struct prog_run_step *s)
 	json_end_array(j);
 }
 
+/* The line of the program that made a step (prog/srcloc.h): null without -g. */
+static void
+out_json_source(struct json *j, const struct prog_src *src)
+{
+	char addr[24];
+
+	if (src->pc == 0) {
+		json_null(j, "source");
+		return;
+	}
+	snprintf(addr, sizeof addr, "0x%" PRIx64, src->addr);
+	json_begin_object(j, "source");
+	json_string(j, "file", src->file[0] != '\0' ? src->file : NULL);
+	if (src->line > 0)
+		json_int(j, "line", src->line);
+	else
+		json_null(j, "line");
+	json_string(j, "function", src->func[0] != '\0' ? src->func : NULL);
+	json_string(j, "addr", addr);
+	if (src->caller_line > 0) {
+		json_int(j, "caller_line", src->caller_line);
+		json_string(j, "caller_function", src->caller_func);
+	}
+	json_end_object(j);
+}
+
 /* What a program's step adds: the stdio call (each call of a folded one), how a process
  * ended, every stream. */
 static void
@@ -425,6 +452,8 @@ out_json_prog_step(struct json *j, const struct transcript_prog_step *p)
 	const struct prog_step *ps = p->ps;
 	const struct prog_run_step *s = p->run;
 
+	if (ps->kind != PROG_STEP_EXIT)
+		out_json_source(j, &ps->src);
 	if (ps->kind == PROG_STEP_STDIO) {
 		json_begin_object(j, "stdio_call");
 		json_string(j, "func", ps->func);

@@ -16,6 +16,7 @@
 #include "lesson/expect.h"
 #include "lesson/narrate.h"
 #include "out/transcript.h"
+#include "prog/srcloc.h"
 #include "scenario/names.h"
 #include "probe/names.h"
 #include "sweep/print.h"
@@ -353,6 +354,26 @@ out_text_streams(FILE *f, const struct prog_run_step *s, bool own_shown)
 	}
 }
 
+/* The line of the program that made a step: "line 13 in save(), called from line 26
+ * (/tmp/lines.c)"; without -g, the function and address, and once a hint. */
+static void
+out_text_source(struct transcript *t, const struct prog_src *src)
+{
+	char buf[PROG_SRC_FILE + 3 * PROG_SRC_FUNC];
+
+	if (src->pc == 0)
+		return;
+	prog_srcloc_format(src, buf, sizeof buf);
+	out_text_line(t->f, "  source  ", buf, "");
+	if (src->file[0] != '\0')
+		out_text_line(t->f, " (", src->file, ")");
+	if (src->line == 0 && !t->src_hint_said) {
+		fputs("  (no line: build the program with -g to see its source lines)", t->f);
+		t->src_hint_said = true;
+	}
+	fputc('\n', t->f);
+}
+
 /* A program's step: its call, the file it touched, the state it left, what changed. */
 static void
 out_text_prog_step(struct transcript *t, const struct transcript_step *st)
@@ -368,6 +389,7 @@ out_text_prog_step(struct transcript *t, const struct transcript_step *st)
 	/* Its strings are C literals already (text_quote): their backslashes stay single. */
 	text_fput(st->call, TEXT_BLOCK, f);
 	fputs(p->reaches_disk ? "  [reaches the disk]\n" : "\n", f);
+	out_text_source(t, &p->ps->src);
 	if (p->path != NULL) {
 		out_text_line(f, "  file    ", p->name != NULL ? p->name : p->path, "");
 		if (p->label != NULL)

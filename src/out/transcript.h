@@ -88,6 +88,7 @@ struct transcript {
 	const struct scenario *scn;        /* the lesson (its program as C); NULL for a program */
 	const char *notes[2];              /* the first observation's cache and disk notes, or NULL */
 	size_t n_steps;                    /* the lesson's steps; 0 for a program */
+	bool src_hint_said;                /* a program's "build with -g" said (once) */
 	const struct transcript_program *prog;
 	struct out_env env;
 	bool strict;                       /* --strict: not observable counts as failed */

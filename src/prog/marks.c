@@ -128,9 +128,11 @@ marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call
 	l->c = *c;
 	marks_clean(&l->c);
 	l->pid = p->pid;
+	l->tgid = p->tgid;
 	l->now = false;
 	l->name = prog_stdio_name(p->stdio, l->c.file, l->c.fd);
 	l->calls = (struct event_list){ .source = EV_SRC_PTRACE };
+	l->src.pc = 0;
 	if (prog_marks_base(l->c.id) == PROG_MARK_FUNC_fclose && l->c.seq == p->cur_seq) {
 		l->dev = p->mark_dev;
 		l->ino = p->mark_ino;
@@ -150,6 +152,7 @@ marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call
 		l->calls = p->inner;
 		memset(&p->inner, 0, sizeof p->inner);
 		p->inner.source = EV_SRC_PTRACE;
+		l->src = p->cur_src;
 		p->cur_seq = 0;
 		p->owed = false;
 		l->now = now && (l->c.flags & PROG_MARK_F_CALLS);
@@ -380,6 +383,15 @@ prog_marks_logged_step(const struct pt_logged *l, struct prog_step *out)
 	out->dev = l->dev;
 	out->ino = l->ino;
 	out->calls = l->calls;
+	out->src = l->src;
+}
+
+/* The line of logged call l's step out: its walked stack's, else its call site's. */
+static void
+marks_src(const struct prog_trace *t, const struct pt_logged *l, struct prog_step *out)
+{
+	if (out->src.pc == 0 && l->c.caller != 0)
+		prog_srcloc_at(t->src, l->tgid, l->c.caller, &out->src);
 }
 
 /* True if the queued call l can be in a batch: it moves data, made no system call, and its
@@ -391,13 +403,14 @@ marks_batchable(const struct pt_logged *l)
 	       prog_marks_class(l->c.id) != PROG_MARK_CTL;
 }
 
-/* True if the queued call b goes in the batch of a: the same function, thread, stream, fd
- * and file. */
+/* True if the queued call b goes in the batch of a: the same function, thread, stream, fd,
+ * file and call site. */
 static bool
 marks_batches(const struct pt_logged *a, const struct pt_logged *b)
 {
 	return marks_batchable(b) && b->pid == a->pid && b->c.id == a->c.id &&
 	       b->c.file == a->c.file && b->c.fd == a->c.fd && b->dev == a->dev &&
+	       b->c.caller == a->c.caller &&
 	       b->ino == a->ino && ((b->c.flags ^ a->c.flags) & PROG_MARK_F_STATE) == 0;
 }
 
@@ -415,6 +428,7 @@ prog_marks_next(struct prog_trace *t, struct prog_step *out)
 	t->bhead = t->qhead;
 	t->bn = n;
 	prog_marks_logged_step(&t->q[t->qhead + n - 1], out);
+	marks_src(t, &t->q[t->qhead + n - 1], out);
 	t->qhead += n;
 	t->st.steps += n;
 	out->seq = t->st.steps;
@@ -437,6 +451,7 @@ prog_marks_exit_step(struct pt_proc *p, struct prog_step *out)
 	marks_step(p->pid, &p->cur, out);
 	out->stdio_fd = -1;
 	out->file = 0;
+	out->src = p->cur_src;
 	out->calls = p->inner;
 	memset(&p->inner, 0, sizeof p->inner);
 	p->inner.source = EV_SRC_PTRACE;
@@ -454,6 +469,7 @@ void
 prog_trace_batch_step(const struct prog_trace *t, uint64_t k, struct prog_step *out)
 {
 	prog_marks_logged_step(&t->q[t->bhead + k], out);
+	marks_src(t, &t->q[t->bhead + k], out);
 	out->seq = t->st.steps - t->bn + 1 + k;
 }
 

@@ -66,3 +66,16 @@ prog_procs_del(struct prog_trace *t, struct pt_proc *p)
 	event_list_clear(&p->inner);
 	*p = t->procs[--t->nprocs];
 }
+
+/* The line of a step's call, from its thread's stack. */
+void
+prog_procs_source(struct prog_trace *t, struct prog_step *out)
+{
+	struct pt_proc *p;
+
+	if (out->kind != PROG_STEP_CALL && out->kind != PROG_STEP_STORES)
+		return;
+	p = prog_procs_find(t, out->pid);
+	if (p != NULL)
+		prog_srcloc_unwind(t->src, p->tgid, p->pid, &out->src);
+}

@@ -56,6 +56,7 @@ struct pt_proc {
 	dev_t mark_dev;
 	ino_t mark_ino;
 	struct event_list inner;
+	struct prog_src cur_src;  /* that call's line, from its stack at its first system call */
 	/* That call writes, and the shim was not asked to stop after it: its log entry is read
 	 * at the next stop of any thread (or at this one's end), not at a stop of its own. */
 	bool owed;
@@ -64,13 +65,14 @@ struct pt_proc {
 
 /* A stdio call read from a thread's log, waiting to be returned as a step. */
 struct pt_logged {
-	pid_t pid;
+	pid_t pid, tgid;
 	struct prog_mark_call c;
 	dev_t dev;                /* its stream's regular file (0: none) */
 	ino_t ino;
 	bool now;                 /* its thread is stopped right after it (PROG_MARK_AFTER) */
 	struct event_list calls;  /* the system calls it made (owned) */
 	const char *name;         /* its stream as the program names it (prog_stdio_name) */
+	struct prog_src src;      /* its line, when its stack was walked (src.pc 0: by c.caller) */
 };
 
 /* A running program. */
@@ -98,6 +100,10 @@ struct prog_trace {
 	 * q[bhead] to q[bhead + bn - 1]. */
 	bool batch;
 	size_t bhead, bn;
+	struct prog_srcloc *src;  /* the steps' source lines (NULL: not known) */
+	/* When the execve's end stop came (prog_trace_start waits for it): that call's end. */
+	struct timespec exec_end;
+	bool exec_end_set;
 };
 
 /* procs.c: the traced thread pid, or NULL. */
@@ -106,6 +112,10 @@ struct pt_proc *prog_procs_find(struct prog_trace *t, pid_t pid);
 /* procs.c: add thread pid (fresh: attached by a fork event), with a share of parent's fd
  * table (a thread of its process) or a copy (a fork); NULL on ENOMEM. The array may move. */
 struct pt_proc *prog_procs_add(struct prog_trace *t, pid_t pid, struct pt_proc *parent, bool fresh);
+
+/* procs.c: the line of the program that made out, a call of its own (or stdio's that the
+ * shim cannot see) or its stores: from the stack of its thread, stopped right after it. */
+void prog_procs_source(struct prog_trace *t, struct prog_step *out);
 
 /* procs.c: forget p (it ended): the last entry takes its place. */
 void prog_procs_del(struct prog_trace *t, struct pt_proc *p);

@@ -142,6 +142,9 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	}
 	p->loader = si.instruction_pointer >= p->ld_lo && si.instruction_pointer < p->ld_hi;
 	first = prog_marks_at_call(p);
+	/* A stdio call's first system call: its stack has its line and its caller's. */
+	if (first)
+		prog_srcloc_unwind(t->src, p->tgid, p->pid, &p->cur_src);
 	if (c->flags & CALL_EXIT) {
 		/* No exit stop follows: the process's end is its step. exit()'s flush of the
 		 * streams is one before it, while the process (and its memory) is still here. */
@@ -293,6 +296,11 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	bool step;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (t->exec_end_set) {
+		/* The execve's end, waited for by prog_trace_start. */
+		now = t->exec_end;
+		t->exec_end_set = false;
+	}
 	p->in_sys = false;
 	memset(&si, 0, sizeof si);
 	if (p->call == NULL || ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, (void *)sizeof si, &si) <= 0 ||
@@ -459,6 +467,8 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 				continue;
 			}
 			pt_end_step(t, p, st, out);
+			if (p->pid == p->tgid)
+				prog_srcloc_forget(t->src, p->tgid);
 			if (pid == t->leader)
 				scratch_forget(pid);
 			prog_procs_del(t, p);
@@ -500,6 +510,7 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 		}
 		if (sig == SIGTRAP && ev == PTRACE_EVENT_EXEC) {
 			pt_on_exec(p);
+			prog_srcloc_forget(t->src, p->tgid);
 			if (!t->execed) {
 				/* The program itself: its execve call becomes the first step. */
 				t->execed = true;
@@ -556,6 +567,7 @@ pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
 		prog_trace_resume(p, sig);
 	}
 held:
+	prog_procs_source(t, out);
 	t->held = out->pid;
 	t->st.steps++;
 	out->seq = t->st.steps;
@@ -627,6 +639,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	t->err_fd = ep[0];
 	t->held = -1;
 	t->w.guard.pidfd = -1;
+	t->src = prog_srcloc_new();
 	t->w.poll = o->poll;
 	t->w.poll_arg = o->poll_arg;
 	memcpy(t->prog, prog, sizeof prog);
@@ -686,6 +699,14 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		prog_trace_free(t);
 		errno = rc;
 		return -1;
+	}
+	/* The execve's end comes right after its exec event: taken now, its time is the
+	 * program's, not the time the person takes to ask for the first step. */
+	if (waitpid(pid, &st, __WALL) == pid) {
+		clock_gettime(CLOCK_MONOTONIC, &t->exec_end);
+		t->exec_end_set = true;
+		t->st.stops++;
+		pt_pend(t, pid, st);
 	}
 	*out = t;
 	return 0;
@@ -788,6 +809,7 @@ prog_trace_free(struct prog_trace *t)
 		event_list_clear(&t->q[i].calls);
 	free(t->q);
 	free(t->logbuf);
+	prog_srcloc_free(t->src);
 	if (t->err_fd > 0)
 		close(t->err_fd);
 	free(t->procs);

@@ -11,6 +11,7 @@
 
 #include "trace/event.h"
 #include "prog/launch.h"
+#include "prog/srcloc.h"
 #include "shim/protocol.h"
 #include "prog/streams.h"
 
@@ -82,6 +83,8 @@ struct prog_step {
 	int signal;               /* the signal that killed it, 0 if it exited */
 	bool timed_out;           /* killed because prog_opts.timeout_ms passed */
 	bool thread;              /* a thread ended, not its process (exit step) */
+	/* Every step but an exit: the line of the program that made it (src.pc 0: not known). */
+	struct prog_src src;
 	/* Last, so that a stdio step (which has none) is made and copied without it: the open
 	 * family's path as passed (a rename: the new one, absolute); else the fd's file (a
 	 * copy's: fd's if regular, else fd2's; msync, munmap: the mapped file's). */

@@ -63,6 +63,7 @@ struct prog_mark_call {
 	uint32_t st_flags;        /* the stream's _flags after the call */
 	uint32_t pad;
 	uint64_t buf_base, buf_end, write_base, write_ptr, read_ptr, read_end;
+	uint64_t caller;          /* the wrapper's return address: the program's call site */
 	char str[PROG_STR_MAX];
 	char str2[PROG_STR2_MAX];
 	unsigned char head[PROG_HEAD_MAX];

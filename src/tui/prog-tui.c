@@ -15,6 +15,8 @@
 #include "tui/crt.h"
 #include "tui/tui.h"
 #include "tui/grid.h"
+#include "tui/prog-source.h"
+#include "prog/format.h"
 #include "prog/run.h"
 #include "tui/view.h"
 
@@ -29,7 +31,8 @@
 /* This mode's keys, for the footer. */
 static const char *const prog_tui_keys[][2] = {
 	{ "n", "next" }, { "p", "back" }, { "d", "next write" }, { "a", "autoplay" },
-	{ "o", "calls" }, { "Tab", "file" }, { "s", "stream" }, { "q", "quit" }, { "?", "help" },
+	{ "o", "calls" }, { "Tab", "file" }, { "s", "stream" }, { "c", "source" }, { "q", "quit" },
+	{ "?", "help" },
 };
 
 /* This mode's help. */
@@ -42,6 +45,8 @@ static const char prog_tui_help[] =
 	"o            the step's calls, each: a folded step (fputc x 4097) opened\n"
 	"Tab S-Tab    show another file the program touched\n"
 	"s            show another of its FILE streams; Esc: the step's own\n"
+	"c            the program's source (built with -g), the step's line marked:\n"
+	"             beside the panes from 120 columns; c hides or shows it\n"
 	"Ctrl-L       redraw\n"
 	"? F1         this help (any key closes)\n"
 	"q F10        quit (the program is killed)\n"
@@ -78,6 +83,8 @@ struct prog_tui {
 	uint64_t wait_t0;               /* when the wait for the next step began (ms) */
 	uint64_t wait_drawn;            /* when prog_tui_poll last drew (ms) */
 	bool said_timeout;              /* the status said --timeout passed */
+	struct prog_source src;         /* the program's source file, for the program pane */
+	bool src_toggled;               /* c: its default for the width flipped */
 };
 
 static void prog_tui_draw(struct prog_tui *t);
@@ -260,6 +267,39 @@ prog_tui_to_disk(struct prog_tui *t)
 	         reads == 1 ? "" : "s", stdio, stdio == 1 ? "" : "s", other);
 }
 
+/* Call i of the folded stdio step s as the program wrote it: "fprintf(fp, "%d\n", ...) = 28",
+ * "fputc('a', fp) = 97" (fwrite's and fread's count is the last call's: only their size and
+ * result are kept per call). */
+static const char *
+prog_tui_fold_call(const struct prog_run_step *s, uint64_t i, char *buf, size_t len)
+{
+	struct prog_step *c = malloc(sizeof *c);
+	const char *fp;
+	char *t;
+
+	if (c == NULL) {
+		snprintf(buf, len, "%s(...) = %" PRId64, s->ps.func, s->calls[i].ret);
+		return buf;
+	}
+	memcpy(c, &s->ps, PROG_STEP_HEAD);
+	c->path[0] = '\0';
+	c->calls = (struct event_list){ 0 };
+	c->arg[0] = s->calls[i].arg;
+	c->ret = s->calls[i].ret;
+	fp = prog_format_stream(c);
+	if (c->func_base == PROG_MARK_FUNC_fwrite || c->func_base == PROG_MARK_FUNC_fread)
+		snprintf(buf, len, "%s(buf, %" PRId64 ", n, %s) = %" PRId64, c->func, c->arg[0], fp,
+		         c->ret);
+	else
+		prog_format_step(c, buf, len);
+	free(c);
+	/* Without the "[pid] " every line would repeat. */
+	t = buf[0] == '[' ? strstr(buf, "] ") : NULL;
+	if (t != NULL)
+		memmove(buf, t + 2, strlen(t + 2) + 1);
+	return buf;
+}
+
 /* The calls of the shown step, each (o): into buf. */
 static void
 prog_tui_calls_text(const struct prog_tui *t, char *buf, size_t len)
@@ -276,10 +316,13 @@ prog_tui_calls_text(const struct prog_tui *t, char *buf, size_t len)
 	at += (size_t)snprintf(buf + at, len - at, "step %zu: %" PRIu64 " call%s\n\n",
 	                       s->sr.index + 1, s->count, s->count == 1 ? "" : "s");
 	if (s->calls != NULL) {
-		/* A folded stdio step: each call, as its argument and result. */
-		for (uint64_t i = 0; i < s->count && shown < max / 2 && at < len; i++, shown++)
-			at += (size_t)snprintf(buf + at, len - at, "%s(%" PRId64 ") = %" PRId64 "\n",
-			                       s->ps.func, s->calls[i].arg, s->calls[i].ret);
+		/* A folded stdio step: each call as the program wrote it, its argument and result
+		 * its own. */
+		for (uint64_t i = 0; i < s->count && shown < max / 2 && at < len; i++, shown++) {
+			char call[PROG_STR_MAX * 8 + 80];
+			at += (size_t)snprintf(buf + at, len - at, "%s\n",
+			                       prog_tui_fold_call(s, i, call, sizeof call));
+		}
 		if (s->count > shown && at < len)
 			at += (size_t)snprintf(buf + at, len - at, "... %" PRIu64 " more\n",
 			                       s->count - shown);
@@ -421,6 +464,9 @@ prog_tui_draw(struct prog_tui *t)
 	}
 	if (t->cur >= 0 && t->results[t->cur].after.disk.fs[0] != '\0')
 		f.fs = t->results[t->cur].after.disk.fs;
+	/* Built with -g: its source beside the panes, the step's line lit. */
+	f.program = prog_source_update(&t->src, t->steps, t->n, t->cur);
+	f.program_toggled = t->src_toggled;
 	view_screen_draw(t->g, &f, &t->lay);
 	if (t->open && !t->help) {
 		char text[4096];
@@ -492,6 +538,9 @@ prog_tui_key(struct prog_tui *t, int k)
 	case 'o': case 'O':
 		t->open = true;
 		break;
+	case 'c': case 'C':
+		t->src_toggled = !t->src_toggled;
+		break;
 	case 0x0c:
 		crt_redraw();
 		break;
@@ -510,6 +559,7 @@ prog_tui_free(struct prog_tui *t)
 	}
 	free(t->steps);
 	free(t->results);
+	prog_source_free(&t->src);
 	prog_run_free(t->r);
 	grid_free(t->g);
 	free(t);

@@ -394,6 +394,13 @@
 		box.replaceChildren();
 		if (st.file)
 			add(box, add(el('p', 'small dim'), 'file ', el('code', 'data', st.file)));
+		/* A program's step: the line of its source that made it (built with -g). */
+		if (st.source)
+			add(box, add(el('p', 'small dim source'), 'source ', el('code', 'data',
+				(st.source.line ? 'line ' + st.source.line : 'at ' + st.source.addr) +
+				(st.source.function ? ' in ' + st.source.function + '()' : '') +
+				(st.source.caller_line ? ', called from line ' + st.source.caller_line : '') +
+				(st.source.file ? ' (' + st.source.file + ')' : ''))));
 		(st.changes || []).filter(function (c) { return c.between_steps; }).forEach(function (c) {
 			add(box, el('p', 'change between data', c.text));
 		});

@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/* srcloc.c: a step's line in the student's source: addresses of a traced process mapped to
+ * file:line:function with elfutils' libdwfl (its DWARF with -g, else its symbol table), and
+ * a stopped thread's stack walked to the first frame in the program's own file. */
+#include <config.h>
+
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "prog/srcloc.h"
+
+/* Processes whose files are known at once, and call sites remembered. */
+#define SRCLOC_PROCS 8
+#define SRCLOC_SITES 256
+/* Frames walked at most to find the program's. */
+#define SRCLOC_DEPTH 64
+
+/* One process: its files as reported from /proc/PID/maps, the program's own among them. */
+struct srcloc_proc {
+	pid_t tgid;
+	Dwfl *dwfl;
+	bool attached;            /* dwfl_linux_proc_attach done (for unwinding) */
+	uint64_t lo, hi;          /* the program's own file's addresses */
+	Dwfl_Module *main;
+	unsigned age;
+	char exe[PATH_MAX];       /* its /proc/PID/exe */
+};
+
+/* A call site already resolved. */
+struct srcloc_site {
+	pid_t tgid;
+	uint64_t pc;
+	struct prog_src src;
+};
+
+struct prog_srcloc {
+	struct srcloc_proc p[SRCLOC_PROCS];
+	struct srcloc_site *sites;
+	unsigned clock;
+};
+
+/* Separate debug files are not looked for (nor fetched: no debuginfod): a student's -g is in
+ * the program itself, which libdwfl reads first. */
+static int
+srcloc_no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+                    const char *file_name, const char *debuglink_file,
+                    GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	(void)mod; (void)userdata; (void)modname; (void)base; (void)file_name;
+	(void)debuglink_file; (void)debuglink_crc; (void)debuginfo_file_name;
+	return -1;
+}
+
+static const Dwfl_Callbacks srcloc_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = srcloc_no_debuginfo,
+};
+
+/* A new resolver. */
+struct prog_srcloc *
+prog_srcloc_new(void)
+{
+	struct prog_srcloc *s = calloc(1, sizeof *s);
+
+	if (s == NULL)
+		return NULL;
+	s->sites = calloc(SRCLOC_SITES, sizeof *s->sites);
+	if (s->sites == NULL) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Drop what is known of one process. */
+static void
+srcloc_drop(struct prog_srcloc *s, struct srcloc_proc *p)
+{
+	for (size_t i = 0; i < SRCLOC_SITES && p->tgid != 0; i++)
+		if (s->sites[i].tgid == p->tgid)
+			s->sites[i].tgid = 0;
+	if (p->dwfl != NULL)
+		dwfl_end(p->dwfl);
+	memset(p, 0, sizeof *p);
+}
+
+void
+prog_srcloc_forget(struct prog_srcloc *s, pid_t tgid)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < SRCLOC_PROCS; i++)
+		if (s->p[i].tgid == tgid) {
+			srcloc_drop(s, &s->p[i]);
+			return;
+		}
+	for (size_t i = 0; i < SRCLOC_SITES; i++)
+		if (s->sites[i].tgid == tgid)
+			s->sites[i].tgid = 0;
+}
+
+void
+prog_srcloc_free(struct prog_srcloc *s)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < SRCLOC_PROCS; i++)
+		srcloc_drop(s, &s->p[i]);
+	free(s->sites);
+	free(s);
+}
+
+/* dwfl_getmodules's callback: note the module named as the program (arg: exe). */
+static int
+srcloc_module(Dwfl_Module *m, void **userdata, const char *name, Dwarf_Addr start, void *arg)
+{
+	struct srcloc_proc *p = arg;
+	Dwarf_Addr lo, hi;
+
+	(void)userdata;
+	(void)start;
+	if (name == NULL || p->main != NULL)
+		return DWARF_CB_OK;
+	dwfl_module_info(m, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
+	if (strcmp(name, (const char *)p->exe) == 0) {
+		p->main = m;
+		p->lo = lo;
+		p->hi = hi;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+/* Report p's files (again: a library dlopen'd since), and find the program's own: the module
+ * of /proc/PID/exe. 0, or -1. */
+static int
+srcloc_report(struct srcloc_proc *p)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof link, "/proc/%d/exe", (int)p->tgid);
+	n = readlink(link, p->exe, sizeof p->exe - 1);
+	if (n <= 0)
+		return -1;
+	p->exe[n] = '\0';
+	if (n > 10 && strcmp(p->exe + n - 10, " (deleted)") == 0)
+		p->exe[n - 10] = '\0';
+	dwfl_report_begin(p->dwfl);
+	if (dwfl_linux_proc_report(p->dwfl, p->tgid) != 0) {
+		dwfl_report_end(p->dwfl, NULL, NULL);
+		return -1;
+	}
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	p->main = NULL;
+	p->lo = p->hi = 0;
+	dwfl_getmodules(p->dwfl, srcloc_module, p, 0);
+	return 0;
+}
+
+/* Process tgid's entry: found, else made (the oldest one replaced). NULL if it cannot be. */
+static struct srcloc_proc *
+srcloc_proc(struct prog_srcloc *s, pid_t tgid)
+{
+	struct srcloc_proc *p = &s->p[0];
+
+	for (size_t i = 0; i < SRCLOC_PROCS; i++) {
+		if (s->p[i].tgid == tgid && s->p[i].dwfl != NULL) {
+			s->p[i].age = ++s->clock;
+			return &s->p[i];
+		}
+		if (s->p[i].age < p->age)
+			p = &s->p[i];
+	}
+	srcloc_drop(s, p);
+	p->tgid = tgid;
+	p->age = ++s->clock;
+	p->dwfl = dwfl_begin(&srcloc_callbacks);
+	if (p->dwfl == NULL || srcloc_report(p) != 0) {
+		srcloc_drop(s, p);
+		return NULL;
+	}
+	return p;
+}
+
+/* Copy src (cut) into dst of len bytes. */
+static void
+srcloc_copy(char *dst, const char *src, size_t len)
+{
+	snprintf(dst, len, "%s", src != NULL ? src : "");
+}
+
+/* The line and function of address pc (a call's: the instruction is at pc) of p into file,
+ * line, func. False if no module of p holds it. */
+static bool
+srcloc_lookup(struct srcloc_proc *p, uint64_t pc, uint64_t *addr, char *file, size_t flen,
+              uint32_t *line, char *func, size_t fnlen)
+{
+	Dwfl_Module *m = dwfl_addrmodule(p->dwfl, pc);
+	Dwfl_Line *l;
+	const char *name;
+	Dwarf_Addr bias = 0;
+	int ln = 0;
+
+	if (m == NULL) {
+		/* A library loaded since the files were reported. */
+		if (srcloc_report(p) != 0 || (m = dwfl_addrmodule(p->dwfl, pc)) == NULL)
+			return false;
+	}
+	file[0] = '\0';
+	*line = 0;
+	if (dwfl_module_getelf(m, &bias) != NULL)
+		*addr = pc - bias;
+	name = dwfl_module_addrname(m, pc);
+	srcloc_copy(func, name, fnlen);
+	l = dwfl_module_getsrc(m, pc);
+	if (l != NULL) {
+		const char *dir = NULL;
+		const char *f = dwfl_lineinfo(l, NULL, &ln, NULL, NULL, NULL);
+		if (f != NULL && f[0] != '/')
+			dir = dwfl_line_comp_dir(l);
+		if (f != NULL && dir != NULL)
+			snprintf(file, flen, "%s/%s", dir, f);
+		else
+			srcloc_copy(file, f, flen);
+		*line = ln > 0 ? (uint32_t)ln : 0;
+	}
+	return true;
+}
+
+/* A call site (its return address ra) into out: its own line, no caller. */
+static bool
+srcloc_site(struct srcloc_proc *p, uint64_t ra, struct prog_src *out)
+{
+	memset(out, 0, sizeof *out);
+	/* The call instruction ends at ra: ra - 1 is in it (and on its line). */
+	out->pc = ra - 1;
+	return srcloc_lookup(p, ra - 1, &out->addr, out->file, sizeof out->file, &out->line, out->func,
+	                     sizeof out->func);
+}
+
+bool
+prog_srcloc_at(struct prog_srcloc *s, pid_t tgid, uint64_t ra, struct prog_src *out)
+{
+	struct srcloc_site *c;
+	struct srcloc_proc *p;
+
+	memset(out, 0, sizeof *out);
+	if (s == NULL || ra == 0)
+		return false;
+	c = &s->sites[(ra ^ (ra >> 12) ^ (uint64_t)tgid) % SRCLOC_SITES];
+	if (c->tgid == tgid && c->pc == ra) {
+		*out = c->src;
+		return true;
+	}
+	p = srcloc_proc(s, tgid);
+	if (p == NULL || !srcloc_site(p, ra, out))
+		return false;
+	c->tgid = tgid;
+	c->pc = ra;
+	c->src = *out;
+	return true;
+}
+
+/* The walk of a stack: the program's frames' call sites, two at most. */
+struct srcloc_walk {
+	const struct srcloc_proc *p;
+	uint64_t pc[2];
+	int k, n;
+	bool miss;                /* a frame in no file reported */
+};
+
+/* dwfl_getthread_frames's callback: keep the frames in the program's own file. */
+static int
+srcloc_frame(Dwfl_Frame *f, void *arg)
+{
+	struct srcloc_walk *w = arg;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (++w->n > SRCLOC_DEPTH || !dwfl_frame_pc(f, &pc, &activation))
+		return DWARF_CB_ABORT;
+	/* A caller's pc is a return address: the call is the instruction before it. */
+	if (!activation)
+		pc--;
+	if (dwfl_addrmodule(w->p->dwfl, pc) == NULL) {
+		/* A library loaded since its files were reported: report them again. */
+		w->miss = true;
+		return DWARF_CB_ABORT;
+	}
+	if (pc >= w->p->lo && pc < w->p->hi) {
+		w->pc[w->k++] = pc;
+		if (w->k == 2)
+			return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+bool
+prog_srcloc_unwind(struct prog_srcloc *s, pid_t tgid, pid_t tid, struct prog_src *out)
+{
+	struct srcloc_walk w = { 0 };
+	struct srcloc_proc *p;
+
+	memset(out, 0, sizeof *out);
+	if (s == NULL)
+		return false;
+	for (int again = 0; again < 2; again++) {
+		if ((p = srcloc_proc(s, tgid)) == NULL || p->main == NULL)
+			return false;
+		if (!p->attached) {
+			/* The tracer has every thread stopped when it asks: no attach of libdwfl's. */
+			if (dwfl_linux_proc_attach(p->dwfl, tgid, true) != 0)
+				return false;
+			p->attached = true;
+		}
+		memset(&w, 0, sizeof w);
+		w.p = p;
+		dwfl_getthread_frames(p->dwfl, tid, srcloc_frame, &w);
+		if (!w.miss)
+			break;
+		srcloc_drop(s, p);
+	}
+	if (w.k == 0)
+		return false;
+	out->pc = w.pc[0];
+	srcloc_lookup(p, w.pc[0], &out->addr, out->file, sizeof out->file, &out->line, out->func,
+	              sizeof out->func);
+	if (w.k == 2) {
+		char file[PROG_SRC_FILE];
+		uint64_t addr;
+		srcloc_lookup(p, w.pc[1], &addr, file, sizeof file, &out->caller_line, out->caller_func,
+		              sizeof out->caller_func);
+	}
+	return true;
+}
+
+char *
+prog_srcloc_format(const struct prog_src *src, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	if (src->pc == 0)
+		return buf;
+	if (src->line > 0)
+		at = (size_t)snprintf(buf, len, "line %" PRIu32, src->line);
+	else
+		at = (size_t)snprintf(buf, len, "at 0x%" PRIx64, src->addr);
+	if (at < len && src->func[0] != '\0')
+		at += (size_t)snprintf(buf + at, len - at, " in %s()", src->func);
+	if (at < len && src->caller_line > 0 && src->line > 0)
+		snprintf(buf + at, len - at, ", called from line %" PRIu32, src->caller_line);
+	return buf;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* srcloc.h: the line of the student's source that made a step: a call site's address, or a
+ * stopped thread's stack, mapped to file:line:function through the program's DWARF (libdwfl). */
+#ifndef IOBUFVIZ_PROG_SRCLOC_H
+#define IOBUFVIZ_PROG_SRCLOC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PROG_SRC_FILE 256
+#define PROG_SRC_FUNC 64
+
+/* Where in the program a step was made: the first frame in the program's own file (not in
+ * a library), and the one that called its function. */
+struct prog_src {
+	uint64_t pc;              /* the call's address in the process (0: not known) */
+	uint64_t addr;            /* ... in its file (as addr2line -e FILE takes it) */
+	uint32_t line;            /* its line (0: no DWARF line: built without -g) */
+	uint32_t caller_line;     /* the line that called func (0: not known) */
+	char file[PROG_SRC_FILE]; /* the source file, absolute when DWARF names its dir */
+	char func[PROG_SRC_FUNC]; /* the function, from the symbol table ("": none) */
+	char caller_func[PROG_SRC_FUNC];
+};
+
+struct prog_srcloc;
+
+/* A resolver of the processes' addresses (NULL on ENOMEM); free with prog_srcloc_free. */
+struct prog_srcloc *prog_srcloc_new(void);
+void prog_srcloc_free(struct prog_srcloc *s);
+
+/* Process tgid exec'd or ended: what was known of its files is gone. */
+void prog_srcloc_forget(struct prog_srcloc *s, pid_t tgid);
+
+/* Thread tid of process tgid, stopped under our ptrace: walk its stack to the first frame in
+ * the program's own file (and the next, its caller) into *out. False if none is found. */
+bool prog_srcloc_unwind(struct prog_srcloc *s, pid_t tgid, pid_t tid, struct prog_src *out);
+
+/* The return address ra of a call in process tgid (the shim's caller): the call's line into
+ * *out. False if no file of the process holds it. */
+bool prog_srcloc_at(struct prog_srcloc *s, pid_t tgid, uint64_t ra, struct prog_src *out);
+
+/* "line 9 in save(), called from line 17" (or "save()+0x1a", or "0x4011a6") into buf: the
+ * words a step's source takes; "" when src knows nothing. */
+char *prog_srcloc_format(const struct prog_src *src, char *buf, size_t len);
+
+#endif
