@@ -65,7 +65,9 @@ runner_crash_settle(struct runner *r, struct snap_device *now)
 	struct snap_device d;
 	const struct timespec slice = { 0, RUNNER_SETTLE_SLICE_NS };
 
-	if (r->lab == NULL || now->source == SNAP_SRC_NONE)
+	/* Nothing in flight: the step started nothing it did not wait for. Waiting anyway would
+	 * make a foreign sync() of these milliseconds the lesson's. */
+	if (r->lab == NULL || now->source == SNAP_SRC_NONE || now->in_flight == 0)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	quiet = t0;
@@ -74,8 +76,7 @@ runner_crash_settle(struct runner *r, struct snap_device *now)
 		runner_crash_device(r, &d);
 		if (d.source == SNAP_SRC_NONE)
 			return;
-		if (d.in_flight != 0 || d.writes != now->writes || d.flushes != now->flushes ||
-		    now->in_flight != 0) {
+		if (d.in_flight != 0 || d.writes != now->writes || d.flushes != now->flushes) {
 			*now = d;
 			clock_gettime(CLOCK_MONOTONIC, &quiet);
 		} else if (runner_since(&quiet) * 1e3 >= RUNNER_SETTLE_QUIET_MS) {

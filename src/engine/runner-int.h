@@ -124,7 +124,8 @@ bool runner_crash_own(const struct scn_step *step);
 
 /* engine/runner-device.c: with a crash lab, wait until what a step started has reached the
  * device (ext4's and xfs's close() after O_TRUNC, a rename() over a file, start writeback
- * and return): no request in flight and no new one for RUNNER_SETTLE_QUIET_MS, at most
+ * and return): when requests were in flight at the step's end, until none is and no new
+ * one came for RUNNER_SETTLE_QUIET_MS, at most
  * RUNNER_SETTLE_MAX_MS; *now (the counters at the step's end) becomes the counters then. */
 void runner_crash_settle(struct runner *r, struct snap_device *now);
 

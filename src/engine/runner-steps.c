@@ -323,8 +323,8 @@ int
 runner_step(struct runner *r, struct step_result *out)
 {
 	const struct scn_step *step;
-	bool wb_running;
-	uint64_t wb;
+	bool wb_running, own;
+	uint64_t wb, wb_before;
 
 	memset(out, 0, sizeof *out);
 	if (r == NULL || r->next >= r->s->n_steps)
@@ -337,6 +337,7 @@ runner_step(struct runner *r, struct step_result *out)
 	/* Observed now, not the last step's after: at a person's pace the kernel may write
 	 * pages back between two steps, and that must not be shown as this step's doing. */
 	runner_observe(r, &out->before);
+	wb_before = wbwatch_count(r->wb, &wb_running);
 	/* What reached the device since the last step: nothing of this lesson's doing. */
 	runner_crash_account(r, &out->before.device, false);
 	out->events.source = r->source;
@@ -373,9 +374,15 @@ runner_step(struct runner *r, struct step_result *out)
 		r->wb_clean = wb;
 	/* What the step started reaches the device as it returns, or just after (close() after
 	 * O_TRUNC, rename()): the lesson's, not a stray of the next pause. */
-	if (runner_crash_own(step))
+	/* Unless the kernel wrote the file back on its own during a step that does not wait for
+	 * the disk (a sync() elsewhere, the flusher: wbwatch saw it): then whose they were is
+	 * not known, and they are strays. */
+	own = runner_crash_own(step) &&
+	      ((unsigned)step->op < SCN_OP__COUNT && scn_op_table[step->op].layer == SCN_LAYER_DISK ?
+	       true : wb == wb_before);
+	if (own)
 		runner_crash_settle(r, &out->after.device);
-	runner_crash_account(r, &out->after.device, runner_crash_own(step));
+	runner_crash_account(r, &out->after.device, own);
 	out->device_stray = r->stray_writes;
 	r->used += runner_since(&r->busy);
 	if ((unsigned)step->op < SCN_OP__COUNT &&
