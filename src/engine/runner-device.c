@@ -57,6 +57,16 @@ runner_crash_own(const struct scn_step *step)
 	       scn_op_table[step->op].runs != SCN_RUNS_RUNNER_WAIT;
 }
 
+/* Milliseconds since t0 (runner.c's runner_since would make the two files call each other). */
+static double
+runner_device_ms(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) * 1e3 + (now.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
 /* Wait for what the step started to reach the device (see engine/runner-int.h). */
 void
 runner_crash_settle(struct runner *r, struct snap_device *now)
@@ -71,7 +81,7 @@ runner_crash_settle(struct runner *r, struct snap_device *now)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	quiet = t0;
-	while (runner_since(&t0) * 1e3 < RUNNER_SETTLE_MAX_MS) {
+	while (runner_device_ms(&t0) < RUNNER_SETTLE_MAX_MS) {
 		nanosleep(&slice, NULL);
 		runner_crash_device(r, &d);
 		if (d.source == SNAP_SRC_NONE)
@@ -79,7 +89,7 @@ runner_crash_settle(struct runner *r, struct snap_device *now)
 		if (d.in_flight != 0 || d.writes != now->writes || d.flushes != now->flushes) {
 			*now = d;
 			clock_gettime(CLOCK_MONOTONIC, &quiet);
-		} else if (runner_since(&quiet) * 1e3 >= RUNNER_SETTLE_QUIET_MS) {
+		} else if (runner_device_ms(&quiet) >= RUNNER_SETTLE_QUIET_MS) {
 			return;
 		}
 	}
