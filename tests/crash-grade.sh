@@ -5,7 +5,7 @@
 # crash keeps. On a crash lab of each of ext4, xfs and btrfs: a program that fsyncs before it
 # closes has all its expectations held; one that does not keeps its bytes after kill -9 (the
 # page cache), and its power cut gives no file while no write reached the device (then the
-# expectation failed), or, after writes no step waited for, whatever the kernel had committed:
+# expectation failed), or, after stray writes (between steps), whatever the kernel had committed:
 # a lost file is then "not observable here", never failed. Needs root, loop devices and
 # python3; a filesystem whose mkfs is missing is a named skip.
 testname=crash-grade

@@ -135,7 +135,8 @@ crash_half_device(const struct crash_half *h, char *buf, size_t len)
 	                     h->device_writes == 1 ? "" : "s", h->device_write_bytes,
 	                     h->device_flushes, h->device_flushes == 1 ? "" : "es");
 	if (h->stray_writes > 0 && n < len)
-		snprintf(buf + n, len - n, ", %" PRIu64 " that no step waited for", h->stray_writes);
+		snprintf(buf + n, len - n, ", %" PRIu64 " between the lesson's steps",
+		         h->stray_writes);
 	return buf;
 }
 

@@ -67,13 +67,12 @@ struct crash_half {
 	/* power cut: what had reached the device since the lab was made, when the copy was
 	 * taken (a file no write request reached cannot be in the copy) */
 	uint64_t device_writes, device_write_bytes, device_flushes;
-	/* power cut: of those writes, the ones no step of the lesson waited for (made between
-	 * steps, or during a step that does not wait for the device: a journal's timer,
-	 * writeback, another process's sync()); 0: the device held what was there when the
-	 * lesson began and what reached it during the steps that waited for it (fsync, O_SYNC
-	 * ...), waited_writes of them: the lesson's own, and whatever a journal's timer or
-	 * another process's sync() sent in the same moments (the device does not say whose) */
-	uint64_t stray_writes, waited_writes;
+	/* power cut: of those writes, the strays: made between the lesson's steps or during its
+	 * waits (a journal's timer, writeback, another process's sync()); 0: the device held
+	 * what was there when the lesson began and what its own steps sent (own_writes of
+	 * them: an fsync(), a close() after O_TRUNC, a rename(), what they started), so what a
+	 * power cut keeps is the lesson's doing */
+	uint64_t stray_writes, own_writes;
 	double ms;                     /* what observing this half cost */
 };
 

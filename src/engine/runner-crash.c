@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* engine/runner-crash.c: both crashes at one point of a run: the process's, played by a copy of
  * the worker, and the power cut's, from the crash lab's device (crash/power.c); the crash step.
- * What reached the device that no step waited for is engine/runner-device.c's. */
+ * What reached the device between the lesson's steps is engine/runner-device.c's. */
 #include <config.h>
 
 #include <errno.h>
@@ -85,15 +85,14 @@ runner_crash_process(struct runner *r, const char *name, struct crash_half *out)
 }
 
 /*
- * The power cut's writes no step waited for: those counted up to the last step's end, and
- * those between its end and the copy (both count from the lab's birth); and those during the
- * steps that waited.
+ * The power cut's stray writes: those counted up to the last step's end, and those between
+ * its end and the copy (both count from the lab's birth); and those the lesson's steps made.
  */
 static void
 runner_crash_stray(const struct runner *r, struct crash_half *p)
 {
 	p->stray_writes = r->stray_writes;
-	p->waited_writes = r->waited_writes;
+	p->own_writes = r->own_writes;
 	if (r->dev_last.source == SNAP_SRC_NONE)
 		p->stray_writes = p->device_writes;
 	else if (p->device_writes > r->dev_last.writes &&

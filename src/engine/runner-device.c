@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* engine/runner-device.c: the crash lab's device as the run counts it: its counters since the
- * lab was made, the writes that reached it that no step waited for, and which steps wait for
- * it. Below runner.c (which observes the device) and runner-crash.c (which says how many writes
- * a power cut's copy holds). */
+ * lab was made, the writes that reached it between the lesson's steps or during its waits
+ * (strays: the kernel's timers, writeback, a sync() elsewhere) and those its own steps started.
+ * Below runner.c (which observes the device) and runner-crash.c (which says how many writes a
+ * power cut's copy holds). */
 #include <config.h>
 
 #include <fcntl.h>
 #include <stdbool.h>
+#include <time.h>
 
 #include "crash/lab.h"
 #include "engine/runner-int.h"
@@ -31,33 +33,64 @@ runner_crash_device(struct runner *r, struct snap_device *out)
 
 /* Count what reached the device since the last counters (see engine/runner-int.h). */
 void
-runner_crash_account(struct runner *r, const struct snap_device *now, bool waited)
+runner_crash_account(struct runner *r, const struct snap_device *now, bool own)
 {
 	if (now->source == SNAP_SRC_NONE)
 		return;
 	/* Requests that carried data: an empty flush puts nothing on the device. */
 	if (r->dev_last.source != SNAP_SRC_NONE && now->writes > r->dev_last.writes &&
 	    now->write_bytes > r->dev_last.write_bytes) {
-		if (waited)
-			r->waited_writes += now->writes - r->dev_last.writes;
+		if (own)
+			r->own_writes += now->writes - r->dev_last.writes;
 		else
 			r->stray_writes += now->writes - r->dev_last.writes;
 	}
 	r->dev_last = *now;
 }
 
-/* True if step waits for the device (see engine/runner-int.h). */
+/* True if the writes that reach the device during step are the lesson's own: those of any step
+ * but a wait, whose time is the kernel's (see engine/runner-int.h). */
 bool
-runner_crash_waits(const struct scn_step *step, const struct step_result *out)
+runner_crash_own(const struct scn_step *step)
 {
-	const struct snap_fd *a = &out->before.fd, *b = &out->after.fd;
+	return (unsigned)step->op >= SCN_OP__COUNT ||
+	       scn_op_table[step->op].runs != SCN_RUNS_RUNNER_WAIT;
+}
 
-	if ((unsigned)step->op < SCN_OP__COUNT && scn_op_table[step->op].layer == SCN_LAYER_DISK)
-		return true;
-	/* A run step's program that called fsync(), sync() ... waited for what it wrote. */
-	for (size_t i = 0; i < out->events.n; i++)
-		if (event_is_sync(&out->events.v[i]) && out->events.v[i].result == 0)
-			return true;
-	/* O_SYNC holds O_DSYNC's bit: either makes each write wait for the device. */
-	return (a->open && (a->flags & O_DSYNC)) || (b->open && (b->flags & O_DSYNC));
+/* Milliseconds since t0 (runner.c's runner_since would make the two files call each other). */
+static double
+runner_device_ms(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) * 1e3 + (now.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* Wait for what the step started to reach the device (see engine/runner-int.h). */
+void
+runner_crash_settle(struct runner *r, struct snap_device *now)
+{
+	struct timespec t0, quiet;
+	struct snap_device d;
+	const struct timespec slice = { 0, RUNNER_SETTLE_SLICE_NS };
+
+	/* Nothing in flight: the step started nothing it did not wait for. Waiting anyway would
+	 * make a foreign sync() of these milliseconds the lesson's. */
+	if (r->lab == NULL || now->source == SNAP_SRC_NONE || now->in_flight == 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	quiet = t0;
+	while (runner_device_ms(&t0) < RUNNER_SETTLE_MAX_MS) {
+		nanosleep(&slice, NULL);
+		runner_crash_device(r, &d);
+		if (d.source == SNAP_SRC_NONE)
+			return;
+		if (d.in_flight != 0 || d.writes != now->writes || d.flushes != now->flushes) {
+			*now = d;
+			clock_gettime(CLOCK_MONOTONIC, &quiet);
+		} else if (runner_device_ms(&quiet) >= RUNNER_SETTLE_QUIET_MS) {
+			return;
+		}
+	}
 }

@@ -20,6 +20,7 @@
 #include "base/text.h"
 #include "engine/runner-int.h"
 #include "probe/probe.h"
+#include "probe/wbwatch.h"
 #include "scratch/scratch.h"
 
 /*
@@ -195,7 +196,76 @@ runner_make_lab(struct runner *r, char **err)
 	return 0;
 }
 
-/* Make the scratch file (prefilled, clean, cold) and open our probe fd on it. */
+/*
+ * True if the lesson makes its file itself: nothing to prefill, and the first step that names
+ * the file creates it (open with O_CREAT, fopen "w" or "a", a pty's file run, a run: step's
+ * program). Then the file does not exist before that step: a crash first finds no file, and
+ * O_EXCL succeeds. A lesson whose first use needs the file (O_RDWR alone, fopen "r", a rename
+ * of it, a sweep) gets an empty one, as its "file:" says.
+ */
+static bool
+runner_lesson_creates(const struct scenario *s)
+{
+	if (s->file.size > 0)
+		return false;
+	for (size_t i = 0; i < s->n_steps; i++) {
+		const struct scn_step *st = &s->steps[i];
+		switch (st->op) {
+		case SCN_OP_OPEN:
+			if (st->args.file == NULL)
+				return (st->args.flags & O_CREAT) != 0;
+			break;
+		case SCN_OP_FOPEN:
+			if (st->args.file == NULL)
+				return st->args.mode[0] == 'w' || st->args.mode[0] == 'a';
+			break;
+		case SCN_OP_PTY:
+		case SCN_OP_RUN:
+			return true;
+		case SCN_OP_CRASH:
+		case SCN_OP_WAIT:
+		case SCN_OP_NOTE:
+			break;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+/* The lesson's file, once it exists: our probes' read-only fd on it (see runner-int.h). */
+bool
+runner_file_find(struct runner *r)
+{
+	struct stat sb;
+	char why[128];
+	int fd;
+
+	if (r->probe_fd >= 0)
+		return true;
+	if (r->dirfd < 0)
+		return false;
+	/* Kept open to the end: a close of ours would be one the filesystem sees (ext4 starts
+	 * writing back a truncated file when any open file of it is closed). */
+	fd = openat(r->dirfd, RUNNER_FILE_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return false;
+	}
+	r->probe_fd = fd;
+	r->dev = sb.st_dev;
+	r->ino = sb.st_ino;
+	/* Its writebacks counted from now: none could have been before it existed. */
+	if (r->wb == NULL && r->wb_open)
+		r->wb = wbwatch_open(r->ino, r->scratch >= 0 ? scratch_dir(r->scratch) :
+		                     crash_lab_path(r->lab), why, sizeof why);
+	return true;
+}
+
+/* Make the scratch file (prefilled, clean, cold) and open our probe fd on it; or, for a
+ * lesson that makes it itself, only the place it will be in. */
 int
 runner_make_file(struct runner *r, char **err)
 {
@@ -228,6 +298,23 @@ runner_make_file(struct runner *r, char **err)
 	    sizeof r->path) {
 		errmsg_set(err, "scratch path too long");
 		return -1;
+	}
+	if (runner_lesson_creates(r->s)) {
+		/* Nothing of the lesson's file yet: its directory says where it will be. */
+		if (r->lab != NULL) {
+			struct snap_device d;
+			runner_crash_device(r, &d);
+			runner_crash_account(r, &d, false);
+		}
+		if (fstat(r->dirfd, &sb) != 0) {
+			errmsg_set(err, "cannot stat the directory of %s: %s", r->path, strerror(errno));
+			return -1;
+		}
+		r->dev = sb.st_dev;
+		r->ino = 0;
+		probe_fs(r->dirfd, r->fs, sizeof r->fs, NULL, 0);
+		runner_place_check(r);
+		return 0;
 	}
 	fd = openat(r->dirfd, RUNNER_FILE_NAME, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 	            0600);

@@ -18,6 +18,11 @@
 
 /* A wait sleeps at most this long between two looks at the cache. */
 #define RUNNER_WAIT_SLICE_NS 200000000L
+/* runner_crash_settle: how often it looks at the device, how long it must stay quiet, and how
+ * long it waits at most. */
+#define RUNNER_SETTLE_SLICE_NS 2000000L
+#define RUNNER_SETTLE_QUIET_MS 10.0
+#define RUNNER_SETTLE_MAX_MS 1000.0
 /* The scratch file's name in its private dir (the worker opens it relative to the dir). */
 #define RUNNER_FILE_NAME "scratch"
 /* Null system calls timed for the tracing overhead, untraced and traced. */
@@ -56,13 +61,14 @@ struct runner {
 	double used;                 /* seconds spent before the current step */
 	struct timespec busy;        /* when the current step (or runner_new) began */
 	/* What reached the crash lab's device (engine/runner-device.c): its counters when the
-	 * last step ended, the writes no step waited for since the lesson began, and those
-	 * during steps that waited for it. */
+	 * last step ended, the writes between steps and during waits since the lesson began
+	 * (strays), and those its own steps started. */
 	struct snap_device dev_last;
-	uint64_t stray_writes, waited_writes;
+	uint64_t stray_writes, own_writes;
 	struct timespec step_end;    /* when the last step (not a crash step) ended */
 	struct wbwatch *wb;          /* the kernel's writebacks of the file, counted; NULL:
 	                                not countable here (probe/wbwatch.c) */
+	bool wb_open;                /* the worker started: count writebacks once the file is */
 	uint64_t wb_clean;           /* their count when a step that waits for the disk last
 	                                left the file clean (no page dirty or under writeback),
 	                                none of them running */
@@ -107,14 +113,21 @@ void runner_op_crash(struct runner *r, const struct scn_step *step, struct step_
 void runner_crash_device(struct runner *r, struct snap_device *out);
 
 /* engine/runner-device.c: count the writes that reached the lab's device from r->dev_last to
- * now (the device's counters in now) that no step waited for (waited: a step that waits
- * for the device made them), and make now the last counters. */
-void runner_crash_account(struct runner *r, const struct snap_device *now, bool waited);
+ * now (the device's counters in now) as the lesson's own (own: a step of it made them) or as
+ * strays, and make now the last counters. */
+void runner_crash_account(struct runner *r, const struct snap_device *now, bool own);
 
-/* engine/runner-device.c: true if step (its result so far in out) waits for the device: a
- * call of the disk layer (fsync, fdatasync, sync ...), a call on an O_SYNC/O_DSYNC fd, or a
- * step whose calls include one that did (a run step's program's fsync). */
-bool runner_crash_waits(const struct scn_step *step, const struct step_result *out);
+/* engine/runner-device.c: true if the writes during step are the lesson's: a call of its own,
+ * a close() after O_TRUNC, a rename(), another file's fsync(), a run step's program, a crash
+ * (its dying copy's close); not a wait, which gives the kernel's timers their time. */
+bool runner_crash_own(const struct scn_step *step);
+
+/* engine/runner-device.c: with a crash lab, wait until what a step started has reached the
+ * device (ext4's and xfs's close() after O_TRUNC, a rename() over a file, start writeback
+ * and return): when requests were in flight at the step's end, until none is and no new
+ * one came for RUNNER_SETTLE_QUIET_MS, at most
+ * RUNNER_SETTLE_MAX_MS; *now (the counters at the step's end) becomes the counters then. */
+void runner_crash_settle(struct runner *r, struct snap_device *now);
 
 /*
  * engine/runner-file.c: make the scratch file (in a scratch dir, or in a crash lab when
@@ -122,6 +135,12 @@ bool runner_crash_waits(const struct scn_step *step, const struct step_result *o
  * open the probes' fd on it. 0, or -1 with *err set.
  */
 int runner_make_file(struct runner *r, char **err);
+
+/*
+ * engine/runner-file.c: true once the lesson's file exists and the probes' fd (r->probe_fd)
+ * is open on it; a lesson that makes its file itself has none before the step that does.
+ */
+bool runner_file_find(struct runner *r);
 
 /* engine/runner.c: kill and reap the worker if it lives, drop the tracer. */
 void runner_kill_worker(struct runner *r);

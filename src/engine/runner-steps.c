@@ -103,7 +103,9 @@ runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result 
 	struct timespec start;
 	int rc;
 
-	w.file_fd = openat(r->dirfd, RUNNER_FILE_NAME, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	/* The file run's stdout: "> file" makes it when the lesson has not. */
+	w.file_fd = openat(r->dirfd, RUNNER_FILE_NAME, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+	                   0600);
 	if (w.file_fd < 0) {
 		out->ret = -1;
 		out->err = errno;
@@ -310,7 +312,7 @@ static const runner_op_fn runner_ops[SCN_RUNS__COUNT] = {
  * (file.content, file.prefix); else NULL. Only then: reading can bring pages into the cache.
  */
 static char *
-runner_file_content(const struct runner *r, const struct scn_step *step)
+runner_file_content(struct runner *r, const struct scn_step *step)
 {
 	enum { MAX = 4096 };
 	bool want = false;
@@ -322,7 +324,7 @@ runner_file_content(const struct runner *r, const struct scn_step *step)
 		       step->expects[i].key == SCN_KEY_FILE_PREFIX;
 	if (!want || (buf = malloc(MAX + 1)) == NULL)
 		return NULL;
-	n = pread(r->probe_fd, buf, MAX, 0);
+	n = runner_file_find(r) ? pread(r->probe_fd, buf, MAX, 0) : 0;
 	buf[n > 0 ? n : 0] = '\0';
 	return buf;
 }
@@ -332,8 +334,8 @@ int
 runner_step(struct runner *r, struct step_result *out)
 {
 	const struct scn_step *step;
-	bool wb_running;
-	uint64_t wb;
+	bool wb_running, own;
+	uint64_t wb, wb_before;
 
 	memset(out, 0, sizeof *out);
 	if (r == NULL || r->next >= r->s->n_steps)
@@ -346,6 +348,7 @@ runner_step(struct runner *r, struct step_result *out)
 	/* Observed now, not the last step's after: at a person's pace the kernel may write
 	 * pages back between two steps, and that must not be shown as this step's doing. */
 	runner_observe(r, &out->before);
+	wb_before = wbwatch_count(r->wb, &wb_running);
 	/* What reached the device since the last step: nothing of this lesson's doing. */
 	runner_crash_account(r, &out->before.device, false);
 	out->events.source = r->source;
@@ -380,7 +383,17 @@ runner_step(struct runner *r, struct step_result *out)
 	    !wb_running && out->after.cache.has_dirty && out->after.cache.dirty == 0 &&
 	    out->after.cache.writeback == 0)
 		r->wb_clean = wb;
-	runner_crash_account(r, &out->after.device, runner_crash_waits(step, out));
+	/* What the step started reaches the device as it returns, or just after (close() after
+	 * O_TRUNC, rename()): the lesson's, not a stray of the next pause. */
+	/* Unless the kernel wrote the file back on its own during a step that does not wait for
+	 * the disk (a sync() elsewhere, the flusher: wbwatch saw it): then whose they were is
+	 * not known, and they are strays. */
+	own = runner_crash_own(step) &&
+	      ((unsigned)step->op < SCN_OP__COUNT && scn_op_table[step->op].layer == SCN_LAYER_DISK ?
+	       true : wb == wb_before);
+	if (own)
+		runner_crash_settle(r, &out->after.device);
+	runner_crash_account(r, &out->after.device, own);
 	out->device_stray = r->stray_writes;
 	r->used += runner_since(&r->busy);
 	if ((unsigned)step->op < SCN_OP__COUNT &&

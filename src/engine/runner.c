@@ -80,10 +80,19 @@ runner_observe(struct runner *r, struct snapshot *snap)
 	snap->fd.fd = r->cur_fd;
 	if (!r->dead && r->cur_fd >= 0 && r->cur_fd_open)
 		probe_fd(r->w.pid, r->cur_fd, &snap->fd);
-	if (fstat(r->probe_fd, &sb) == 0)
-		size = (uint64_t)sb.st_size;
-	probe_cache_as(r->probe_fd, size, r->o.probe, &snap->cache);
-	probe_disk(r->probe_fd, &snap->disk);
+	if (!runner_file_find(r)) {
+		/* The lesson makes its file itself, and has not yet. */
+		snprintf(snap->cache.note, sizeof snap->cache.note, "no file yet: the lesson has "
+		         "not made it");
+		snprintf(snap->disk.note, sizeof snap->disk.note, "no file yet: the lesson has "
+		         "not made it");
+		probe_fs(r->dirfd, snap->disk.fs, sizeof snap->disk.fs, NULL, 0);
+	} else {
+		if (fstat(r->probe_fd, &sb) == 0)
+			size = (uint64_t)sb.st_size;
+		probe_cache_as(r->probe_fd, size, r->o.probe, &snap->cache);
+		probe_disk(r->probe_fd, &snap->disk);
+	}
 	if (!r->dead)
 		probe_io(r->w.pid, &snap->disk);
 	if (r->lab != NULL)
@@ -456,8 +465,10 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	/* Opened after the worker started: its counters are not the worker's fds. Where they
 	 * cannot be had (why), nothing is counted and nothing changes. */
 	char why[128];
-	r->wb = wbwatch_open(r->ino, r->scratch >= 0 ? scratch_dir(r->scratch) :
-	                     crash_lab_path(r->lab), why, sizeof why);
+	r->wb_open = true;
+	if (r->probe_fd >= 0)
+		r->wb = wbwatch_open(r->ino, r->scratch >= 0 ? scratch_dir(r->scratch) :
+		                     crash_lab_path(r->lab), why, sizeof why);
 	if (r->source == EV_SRC_PTRACE)
 		runner_calibrate(r);
 	runner_observe(r, &r->initial);

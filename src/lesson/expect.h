@@ -74,13 +74,14 @@ int expect_eval(struct step_result *sr);
 
 /*
  * lesson/expect-crash.c: true if key is a power cut's (crash.power.*) or the device's
- * (device.*) and sr's did not hold when writes no step waited for (a journal's timer,
- * writeback, another process's sync()) had reached the crash lab's device first, or if
- * fewer (a smaller count, size or no file would have held) and key is the device's, or the
- * power cut's after writes reached the device during steps that waited for it: the device
- * counts what reached it from anyone, and what others sent during a step adds to the step's
- * own. Then the outcome was not the lesson's doing alone, and is not observable here. text
- * holds what was got, and gets the reason.
+ * (device.*) and sr's did not hold when stray writes (between the lesson's steps or during
+ * its waits: a journal's timer, writeback, another process's sync()) had reached the crash
+ * lab's device first, or if fewer (a smaller count would have held) and key is the device's:
+ * the device counts what reached it from anyone, and what others sent during a step adds to
+ * the step's own. Then the outcome was not the lesson's doing alone, and is not observable
+ * here. A power cut that kept more than wanted with no stray write is failed: the writes of
+ * the lesson's own steps (a close() after O_TRUNC, a rename(), an fsync()) are its doing.
+ * text holds what was got, and gets the reason.
  */
 bool expect_crash_undetermined(const struct step_result *sr, enum scn_key key, bool fewer,
                                char *text, size_t len);
