@@ -35,7 +35,9 @@ static const struct {
 	{ "renameat", SYS_renameat, 1 },
 	{ "flock", SYS_flock, -1 },
 	{ "openat", SYS_openat, 1 },
+#ifdef SYS_newfstatat
 	{ "newfstatat", SYS_newfstatat, 1 },
+#endif
 	{ "fstat", SYS_fstat, -1 },
 	{ "rt_sigprocmask", SYS_rt_sigprocmask, -1 },
 	{ "close", SYS_close, -1 },

@@ -42,19 +42,26 @@ prog_launch_filter_set(struct sock_fprog *prog)
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, prog);
 }
 
-/* clone's and clone3's numbers in the ABI a 64-bit program can also call (int $0x80 on
- * x86_64, AArch32 on aarch64): the same on i386 and arm. */
+/* clone's and clone3's numbers in the other ABI a program can also call (int $0x80 on
+ * x86_64, AArch32 on aarch64: the same on i386 and arm; on i386 under a 64-bit kernel, a
+ * far jump to a 64-bit code segment and syscall: x86_64's). */
 #if defined(__x86_64__)
 #define PL_COMPAT_ARCH AUDIT_ARCH_I386
 #define PL_X32_BIT 0x40000000u      /* x32 calls: x86_64's numbers with this bit */
+#define PL_COMPAT_CLONE 120u
 #elif defined(__aarch64__)
 #define PL_COMPAT_ARCH AUDIT_ARCH_ARM
 #define PL_X32_BIT 0u
+#define PL_COMPAT_CLONE 120u
+#elif defined(__i386__)
+#define PL_COMPAT_ARCH AUDIT_ARCH_X86_64
+#define PL_X32_BIT 0u
+#define PL_COMPAT_CLONE 56u
 #else
 #define PL_COMPAT_ARCH 0u
 #define PL_X32_BIT 0u
-#endif
 #define PL_COMPAT_CLONE 120u
+#endif
 #define PL_COMPAT_CLONE3 435u
 
 /* The guard's calls in the compat ABI (i386 on x86_64, AArch32 on aarch64): kill, tkill,

@@ -289,7 +289,13 @@ prog_marks_unseen(struct pt_proc *p, const struct call_row *c, struct peek *m, u
 		p->unseen_buf = a[1];
 		len = a[2];
 		break;
-	case SYS_fstat: case SYS_newfstatat:
+	case SYS_fstat:
+#ifdef SYS_newfstatat
+	case SYS_newfstatat:
+#endif
+#if defined(__i386__)
+	case SYS_fstat64: case SYS_fstatat64:
+#endif
 		/* Its stat of a stream's file, to size the buffer it allocates: for the stream
 		 * on fd with none yet, when only one has none. */
 		if (!prog_stdio_allocating(p->stdio, sp))

@@ -162,6 +162,7 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	memset(&p->stop, 0, sizeof p->stop);
 	p->stop.nr = si.seccomp.nr;
 	memcpy(p->stop.args, si.seccomp.args, sizeof p->stop.args);
+	calls_fold_args(p->stop.nr, p->stop.args);
 	event_decode_entry(c, &p->stop, &m);
 	p->path[0] = '\0';
 	p->has_file = p->regular = false;
@@ -308,8 +309,8 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		prog_trace_resume(p, 0);
 		return 0;
 	}
-	p->stop.rval = si.exit.rval;
 	p->stop.is_error = si.exit.is_error != 0;
+	p->stop.rval = calls_fold_rval(si.exit.rval, p->stop.is_error);
 	pt_track(p);
 	f = p->call->flags;
 	if (f & CALL_ASYNC)
@@ -622,7 +623,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		return -1;
 	}
 	if (CALLS_AUDIT_ARCH == 0) {
-		errmsg_set(err, "%s: tracing a program works on x86_64 and aarch64 only", argv[0]);
+		errmsg_set(err, "%s: tracing a program works on x86_64, aarch64 and i386 only", argv[0]);
 		errno = ENOSYS;
 		return -1;
 	}

@@ -465,11 +465,11 @@ scratch_disk_backed(const char *dir, const char **fs)
 	*fs = NULL;
 	if (dir == NULL || *dir != '/' || statfs(dir, &sfs) != 0 || access(dir, W_OK | X_OK) != 0)
 		return false;
-	if (sfs.f_type == 0x01021994L)
+	if ((uint32_t)sfs.f_type == 0x01021994u)
 		*fs = "tmpfs";
-	else if (sfs.f_type == 0x858458F6L)
+	else if ((uint32_t)sfs.f_type == 0x858458F6u)
 		*fs = "ramfs";
-	else if (sfs.f_type == 0x794C7630L)
+	else if ((uint32_t)sfs.f_type == 0x794C7630u)
 		*fs = "overlay";
 	return *fs == NULL;
 }

@@ -3,6 +3,9 @@
  * its stream as the call left it, for the tracer to read (shim/protocol.h). */
 #undef _FORTIFY_SOURCE
 #include <config.h>
+/* The shim defines both fopen and fopen64 (fseeko, ftello ...): on i386 _FILE_OFFSET_BITS=64
+ * would make the plain names the 64 ones. */
+#undef _FILE_OFFSET_BITS
 
 #include <errno.h>
 #include <link.h>

@@ -62,8 +62,14 @@ const struct call_row calls_table[] = {
 	  FD | CALL_RESIZE, decode_fallocate },
 	{ SYS_ftruncate,       "ftruncate",        0, NO, NO,  NO, NO, NO,  1, NO, NO,
 	  FD | CALL_RESIZE, NULL },
+#if defined(__i386__)
+	/* i386's SYS_mmap takes its arguments in memory; glibc calls mmap2 (calls_fold_args). */
+	{ SYS_mmap2,           "mmap2",            4, NO, NO,  NO,  5, NO,  1,  0,  2,
+	  FD | CALL_MAP, decode_mmap },
+#else
 	{ SYS_mmap,            "mmap",             4, NO, NO,  NO,  5, NO,  1,  0,  2,
 	  FD | CALL_MAP, decode_mmap },
+#endif
 	{ SYS_msync,           "msync",           NO, NO, NO,  NO, NO, NO,  1,  0,  2,
 	  CALL_MEM | CALL_SYNC, decode_msync },
 	{ SYS_munmap,          "munmap",          NO, NO, NO,  NO, NO, NO,  1,  0, NO,
@@ -115,12 +121,31 @@ const struct call_row calls_table[] = {
 	{ SYS_fstat,           "fstat",            0, NO, NO,  NO, NO, NO, NO, NO, NO,
 	  FD | CALL_STAT, decode_fstat },
 #endif
+#ifdef SYS_newfstatat
 	{ SYS_newfstatat,      "newfstatat",       0, NO,  1,  NO, NO, NO, NO, NO,  3,
 	  FD | PATH | CALL_EMPTY_PATH | CALL_STAT, decode_newfstatat },
+#endif
 	{ SYS_statx,           "statx",            0, NO,  1,  NO, NO, NO, NO, NO,  2,
 	  FD | PATH | CALL_EMPTY_PATH | CALL_STAT, decode_statx },
 	{ SYS_fstatfs,         "fstatfs",          0, NO, NO,  NO, NO, NO, NO, NO, NO,
 	  FD | CALL_STAT, NULL },
+#if defined(__i386__)
+	/* i386's calls with 64-bit offsets and structs (columns after calls_fold_args). */
+	{ SYS__llseek,         "_llseek",          0, NO, NO,  NO,  1, NO, NO, NO,  3,
+	  FD | CALL_SEEK, decode_llseek },
+	{ SYS_fadvise64_64,    "fadvise64_64",     0, NO, NO,  NO,  1, NO,  2, NO,  3,
+	  FD | CALL_ADVISE, decode_fadvise },
+	{ SYS_ftruncate64,     "ftruncate64",      0, NO, NO,  NO, NO, NO,  1, NO, NO,
+	  FD | CALL_RESIZE, NULL },
+	{ SYS_sendfile64,      "sendfile64",       0,  1, NO,   3, NO,  2, NO, NO, NO,
+	  FD | CALL_WRITE | CALL_READ2 | CALL_OFF_PTR, NULL },
+	{ SYS_fcntl64,         "fcntl64",          0, NO, NO,  NO, NO, NO, NO, NO,  1,
+	  FD | CALL_NEWFD | CALL_CMD, decode_fcntl },
+	{ SYS_fstat64,         "fstat64",          0, NO, NO,  NO, NO, NO, NO, NO, NO,
+	  FD | CALL_STAT, decode_fstat64 },
+	{ SYS_fstatat64,       "fstatat64",        0, NO,  1,  NO, NO, NO, NO, NO,  3,
+	  FD | PATH | CALL_EMPTY_PATH | CALL_STAT, decode_fstatat64 },
+#endif
 	{ SYS_execve,          "execve",          NO, NO,  0,  NO, NO, NO, NO, NO, NO,
 	  PATH | CALL_EXEC, NULL },
 	{ SYS_exit_group,      "exit_group",      NO, NO, NO,  NO, NO, NO, NO, NO, NO,
@@ -134,6 +159,85 @@ const size_t calls_n = sizeof calls_table / sizeof calls_table[0];
 
 _Static_assert(sizeof calls_table / sizeof calls_table[0] <= CALLS_MAX,
                "the seccomp filter is built for at most CALLS_MAX calls");
+
+#if defined(__i386__)
+/* The 64-bit value in registers a[lo] (low half) and a[lo + 1] (high half). */
+static uint64_t
+calls_pair(const uint64_t *a, int lo)
+{
+	return (a[lo] & 0xffffffffu) | (a[lo + 1] << 32);
+}
+#endif
+
+/* i386: register pairs made one argument (see trace/calls.h); elsewhere nothing. */
+void
+calls_fold_args(uint64_t nr, uint64_t *a)
+{
+#if defined(__i386__)
+	switch (nr) {
+	case SYS_pread64:          /* fd, buf, count, pos (lo, hi) */
+	case SYS_pwrite64:
+	case SYS_preadv:           /* fd, iov, n, pos (lo, hi) [, flags: stays 5th] */
+	case SYS_pwritev:
+	case SYS_preadv2:
+	case SYS_pwritev2:
+		a[3] = calls_pair(a, 3);
+		a[4] = 0;
+		break;
+	case SYS_lseek:            /* fd, a 32-bit signed offset, whence */
+		a[1] = (uint64_t)(int64_t)(int32_t)a[1];
+		break;
+	case SYS__llseek:          /* fd, offset (hi, lo), result, whence */
+		a[1] = (a[2] & 0xffffffffu) | (a[1] << 32);
+		a[2] = a[3];
+		a[3] = a[4];
+		a[4] = a[5] = 0;
+		break;
+	case SYS_fadvise64:        /* fd, offset (lo, hi), a 32-bit len, advice */
+		a[1] = calls_pair(a, 1);
+		a[2] = a[3];
+		a[3] = a[4];
+		a[4] = a[5] = 0;
+		break;
+	case SYS_fadvise64_64:     /* fd, offset (lo, hi), len (lo, hi), advice */
+	case SYS_sync_file_range:  /* fd, offset (lo, hi), nbytes (lo, hi), flags */
+		a[1] = calls_pair(a, 1);
+		a[2] = calls_pair(a, 3);
+		a[3] = a[5];
+		a[4] = a[5] = 0;
+		break;
+	case SYS_fallocate:        /* fd, mode, offset (lo, hi), len (lo, hi) */
+		a[2] = calls_pair(a, 2);
+		a[3] = calls_pair(a, 4);
+		a[4] = a[5] = 0;
+		break;
+	case SYS_ftruncate64:      /* fd, length (lo, hi) */
+		a[1] = calls_pair(a, 1);
+		a[2] = 0;
+		break;
+	case SYS_mmap2:            /* its offset counts 4096-byte units, whatever the page size */
+		a[5] = (a[5] & 0xffffffffu) * 4096;
+		break;
+	default:
+		break;
+	}
+#else
+	(void)nr;
+	(void)a;
+#endif
+}
+
+/* i386: a result is a 32-bit register (an error's sign-extended, else unsigned). */
+int64_t
+calls_fold_rval(int64_t rval, bool is_error)
+{
+#if defined(__i386__)
+	return is_error ? (int64_t)(int32_t)rval : (int64_t)(uint32_t)rval;
+#else
+	(void)is_error;
+	return rval;
+#endif
+}
 
 /* The row of syscall nr, or NULL. */
 const struct call_row *

@@ -16,6 +16,8 @@
 #define CALLS_AUDIT_ARCH AUDIT_ARCH_X86_64
 #elif defined(__aarch64__)
 #define CALLS_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#elif defined(__i386__)
+#define CALLS_AUDIT_ARCH AUDIT_ARCH_I386
 #else
 /* Another arch: prog_trace_start refuses (its syscall numbers are not checked here). */
 #define CALLS_AUDIT_ARCH 0
@@ -79,6 +81,18 @@ extern const size_t calls_n;
 
 /* The row of syscall nr, or NULL. */
 const struct call_row *calls_find(uint64_t nr);
+
+/*
+ * The registers of call nr at its entry (a) made the arguments its row's columns name, in
+ * place: on i386 a 64-bit offset or length passed in two registers (low, then high) becomes
+ * one argument and those after it move down (pread64, _llseek, fadvise64_64, fallocate ...),
+ * mmap2's offset in 4096-byte units becomes bytes. Nothing to do on x86_64 and aarch64.
+ */
+void calls_fold_args(uint64_t nr, uint64_t *a);
+
+/* A call's result as the kernel gave it (rval, is_error) made the one the event keeps: on
+ * i386 a 32-bit register, an address above 2 GiB is not negative. */
+int64_t calls_fold_rval(int64_t rval, bool is_error);
 
 /* The row of the call strace names name, or NULL. */
 const struct call_row *calls_named(const char *name);

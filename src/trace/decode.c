@@ -24,7 +24,7 @@
 #include "trace/peek.h"
 
 /* The kernel's O_LARGEFILE: glibc defines it as 0 on 64-bit ABIs, where it is never passed. */
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 #define DECODE_O_LARGEFILE 0100000
 #elif defined(__aarch64__)
 #define DECODE_O_LARGEFILE 0400000
@@ -254,6 +254,19 @@ decode_lseek(const struct decode_stop *s, int flg, const struct peek *m, char *b
 {
 	(void)m;
 	snprintf(buf, len, "%s", decode_whence((int)s->args[flg]));
+}
+
+/* _llseek(fd, offset, result, whence) (after calls_fold_args): the position it stored at
+ * result, then the whence, as strace shows them ("[4096], SEEK_SET"). */
+void
+decode_llseek(const struct decode_stop *s, int flg, const struct peek *m, char *buf, size_t len)
+{
+	int64_t pos;
+
+	if (!s->is_error && peek_read(m, s->args[2], &pos, sizeof pos))
+		snprintf(buf, len, "[%" PRId64 "], %s", pos, decode_whence((int)s->args[flg]));
+	else
+		snprintf(buf, len, "%s", decode_whence((int)s->args[flg]));
 }
 
 /* fadvise64(fd, offset, len, advice): the advice. */
@@ -499,18 +512,61 @@ decode_dup3(const struct decode_stop *s, int flg, const struct peek *m, char *bu
 		decode_open_flag_bits((int)s->args[flg], buf, len);
 }
 
+/* The kernel's st_blksize: a 32-bit field at off in the struct the call filled in at addr. */
+#if defined(__i386__)
+static void
+decode_kstat_blksize(const struct decode_stop *s, uint64_t addr, size_t off,
+                     const struct peek *m, char *buf, size_t len)
+{
+	uint32_t v;
+
+	buf[0] = '\0';
+	if (!s->is_error && peek_read(m, addr + off, &v, sizeof v))
+		snprintf(buf, len, "st_blksize=%lu", (unsigned long)v);
+}
+
+/* Where i386's kernel puts st_blksize: its old struct stat (fstat) and its struct stat64
+ * (fstat64, fstatat64), whatever glibc's struct stat is in this build. */
+#define DECODE_STAT_BLKSIZE 24
+#define DECODE_STAT64_BLKSIZE 52
+#endif
+
 /* st_blksize of the struct stat at addr that the call filled in (only if it succeeded). */
 static void
 decode_blksize(const struct decode_stop *s, uint64_t addr, const struct peek *m, char *buf,
                size_t len)
 {
+#if defined(__i386__)
+	decode_kstat_blksize(s, addr, DECODE_STAT_BLKSIZE, m, buf, len);
+#else
 	struct stat sb;
 
 	/* The kernel's struct stat is glibc's on x86_64 and aarch64. */
 	buf[0] = '\0';
 	if (!s->is_error && peek_read(m, addr, &sb, sizeof sb))
 		snprintf(buf, len, "st_blksize=%ld", (long)sb.st_blksize);
+#endif
 }
+
+#if defined(__i386__)
+/* fstat64(fd, buf): the block size it told. */
+void
+decode_fstat64(const struct decode_stop *s, int flg, const struct peek *m, char *buf,
+               size_t len)
+{
+	(void)flg;
+	decode_kstat_blksize(s, s->args[1], DECODE_STAT64_BLKSIZE, m, buf, len);
+}
+
+/* fstatat64(dirfd, path, buf, flags): the block size it told. */
+void
+decode_fstatat64(const struct decode_stop *s, int flg, const struct peek *m, char *buf,
+                 size_t len)
+{
+	(void)flg;
+	decode_kstat_blksize(s, s->args[2], DECODE_STAT64_BLKSIZE, m, buf, len);
+}
+#endif
 
 /* fstat(fd, buf): the block size it told. */
 void

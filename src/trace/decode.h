@@ -33,7 +33,8 @@ typedef void decode_fn(const struct decode_stop *s, int flg, const struct peek *
 decode_fn decode_open, decode_creat, decode_openat2, decode_lseek, decode_fadvise, decode_sfr,
 	decode_fallocate, decode_iov, decode_iov2, decode_copy, decode_splice, decode_fcntl,
 	decode_ioctl, decode_flock, decode_mmap, decode_msync, decode_dup3, decode_fstat,
-	decode_newfstatat, decode_statx, decode_uring_setup, decode_uring_enter, decode_rename;
+	decode_newfstatat, decode_statx, decode_uring_setup, decode_uring_enter, decode_rename,
+	decode_llseek, decode_fstat64, decode_fstatat64;
 
 /* The name a call gave at addr, into buf (len bytes) when it is a name in the current
  * directory made of letters, digits, '.', '-' and '_' (a lesson's files); else "". True if

@@ -26,8 +26,8 @@
 #include "trace/tracer.h"
 #include "base/units.h"
 
-#if !defined(__x86_64__) && !defined(__aarch64__)
-#error "tracer.c knows the syscall registers of x86_64 and aarch64 only; add your arch's to tracer_regs()"
+#if !defined(__x86_64__) && !defined(__aarch64__) && !defined(__i386__)
+#error "tracer.c knows the syscall registers of x86_64, aarch64 and i386 only; add your arch's to tracer_regs()"
 #endif
 
 /* What a syscall stop showed. */
@@ -109,14 +109,50 @@ tracer_regs(struct tracer *t, struct tracer_info *in)
 		in->rval = (int64_t)r.regs[0];
 		in->is_error = (uint64_t)r.regs[0] > (uint64_t)-4096;
 	}
+#elif defined(__i386__)
+	struct user_regs_struct r;
+
+	if (ptrace(PTRACE_GETREGS, t->pid, 0, &r) != 0)
+		return -1;
+	/* As on x86_64: -ENOSYS in eax at entry; the number in orig_eax, the arguments in
+	 * ebx, ecx, edx, esi, edi, ebp (32 bits each: calls_fold_args joins the pairs). */
+	if (r.eax == -ENOSYS && !t->in_sys) {
+		in->op = PTRACE_SYSCALL_INFO_ENTRY;
+		in->nr = (uint32_t)r.orig_eax;
+		in->args[0] = (uint32_t)r.ebx;
+		in->args[1] = (uint32_t)r.ecx;
+		in->args[2] = (uint32_t)r.edx;
+		in->args[3] = (uint32_t)r.esi;
+		in->args[4] = (uint32_t)r.edi;
+		in->args[5] = (uint32_t)r.ebp;
+	} else {
+		in->op = PTRACE_SYSCALL_INFO_EXIT;
+		in->rval = (int32_t)r.eax;
+		in->is_error = (uint32_t)r.eax > (uint32_t)-4096;
+	}
 #endif
 	t->in_sys = in->op == PTRACE_SYSCALL_INFO_ENTRY;
 	return 0;
 }
 
-/* Entry or exit, syscall number, arguments, result: arch-neutral when the kernel can. */
+static int tracer_info_raw(struct tracer *t, struct tracer_info *in);
+
+/* Entry or exit, syscall number, arguments (register pairs joined), result. */
 static int
 tracer_info(struct tracer *t, struct tracer_info *in)
+{
+	if (tracer_info_raw(t, in) != 0)
+		return -1;
+	if (in->op == PTRACE_SYSCALL_INFO_ENTRY)
+		calls_fold_args(in->nr, in->args);
+	else if (in->op == PTRACE_SYSCALL_INFO_EXIT)
+		in->rval = calls_fold_rval(in->rval, in->is_error);
+	return 0;
+}
+
+/* Entry or exit, syscall number, arguments, result: arch-neutral when the kernel can. */
+static int
+tracer_info_raw(struct tracer *t, struct tracer_info *in)
 {
 	struct __ptrace_syscall_info si;
 

@@ -453,7 +453,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	}
 	units_format_size(ppc * view_page_size(), b, sizeof b);
 	if (tall && alone) {
-		grid_printf(g, r.x, y++, r.w, GS_DIM, "1 cell = %" PRIu64 " page%s (%s): pages %zu-%zu, "
+		grid_printf(g, r.x, y++, r.w, GS_DIM, "1 cell = %" PRIu64 " page%s (%s): pages %" PRIu64 "-%" PRIu64 ", "
 		            "where this step reads", ppc, ppc > 1 ? "s" : "", b, zfirst * ppc,
 		            (zfirst + zn) * ppc - 1);
 		y++;
@@ -487,7 +487,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	}
 	y = gm.y + (gm.rows > 0 ? gm.rows * rh : 1) + (tall ? 1 : 0);
 	if (zoom_y >= 0) {
-		grid_printf(g, r.x, zoom_y, r.w, GS_DIM, "pages %zu-%zu, %" PRIu64 " a cell (%s):",
+		grid_printf(g, r.x, zoom_y, r.w, GS_DIM, "pages %" PRIu64 "-%" PRIu64 ", %" PRIu64 " a cell (%s):",
 		            zfirst * ppc, (zfirst + zn) * ppc - 1, ppc, b);
 		for (size_t i = 0; i < zn; i++)
 			view_cache_put(g, gm.x + (int)(i % (size_t)gm.cols) * cw,
@@ -525,7 +525,7 @@ view_cache_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	} else {
 		int n = grid_print(g, r.x, y, r.w, GS_NORMAL, line);
 		if (alone)
-			snprintf(b, sizeof b, "  pages %zu-%zu shown", zfirst * ppc,
+			snprintf(b, sizeof b, "  pages %" PRIu64 "-%" PRIu64 " shown", zfirst * ppc,
 			         (zfirst + zn) * ppc - 1);
 		else if (c->n_cells > 0 && gm.per > 1) {
 			units_format_size(ppc * gm.per * view_page_size(), a, sizeof a);

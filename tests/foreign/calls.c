@@ -43,7 +43,8 @@ main(int argc, char **argv)
 	struct io_uring_params params;
 	struct stat st;
 	struct statx stx;
-	off_t in, out;
+	loff_t in, out;        /* copy_file_range and splice take loff_t, on i386 too */
+	off_t sf;
 	int fd, fd2, ro, pipefd[2], ring, n;
 	char *map;
 
@@ -106,8 +107,8 @@ main(int argc, char **argv)
 	in = 1000;
 	out = 10000;
 	CALL(3000, copy_file_range(fd, &in, fd2, &out, 3000, 0));
-	in = 0;
-	CALL(2000, sendfile(fd2, fd, &in, 2000));
+	sf = 0;
+	CALL(2000, sendfile(fd2, fd, &sf, 2000));
 	CALL(100, sendfile(fd2, fd, NULL, 100));
 	if (pipe(pipefd) != 0)
 		return 2;
