@@ -475,8 +475,10 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	/* What reached the lab's device since the file was made: no step's doing. */
 	runner_crash_account(r, &r->initial.device, false);
 	clock_gettime(CLOCK_MONOTONIC, &r->step_end);
-	/* A source asked for by name that cannot work here is said now, not hidden by a fallback. */
-	if (r->o.probe != SNAP_SRC_NONE && r->initial.cache.source == SNAP_SRC_NONE) {
+	/* A source asked for by name that cannot work here is said now, not hidden by a fallback
+	 * (once there is a file to ask about: a lesson that makes its own has none yet). */
+	if (r->o.probe != SNAP_SRC_NONE && r->probe_fd >= 0 &&
+	    r->initial.cache.source == SNAP_SRC_NONE) {
 		errmsg_set(err, "%s", r->initial.cache.note);
 		runner_free(r);
 		return NULL;

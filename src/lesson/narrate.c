@@ -549,7 +549,13 @@ narrate_marked(const struct sentence_result *v, size_t n)
 		bool close = v[i].background && !narrate_next_background(v, n, i);
 		if (lead > body)
 			lead = body;
-		if (narrate_append(&buf, &len, &cap, t, lead) != 0 ||
+		/* Before "[background: " only the lead's line breaks: its spaces (where the mark
+		 * was) would start a line kept verbatim, unwrapped (out/text.c, page.js). */
+		size_t nl = 0;
+		for (size_t j = 0; open && j < lead; j++)
+			nl += t[j] == '\n';
+		if ((open ? narrate_append(&buf, &len, &cap, "\n\n", nl > 2 ? 2 : nl) :
+		     narrate_append(&buf, &len, &cap, t, lead)) != 0 ||
 		    (open && narrate_append(&buf, &len, &cap, "[background: ", 13) != 0) ||
 		    narrate_append(&buf, &len, &cap, t + lead, body - lead) != 0 ||
 		    (close && narrate_append(&buf, &len, &cap, "]", 1) != 0))
