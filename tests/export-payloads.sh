@@ -105,8 +105,9 @@ def yq(s):
     return out + '"'
 
 def say(s):
-    """s as narration: "{" and "[" start a mark there, "{{" is a brace, "[[" a bracket."""
-    return yq(s.replace("{", "{{").replace("[", "[["))
+    """s as narration: "{" and "[" start a mark there, "{{" is a brace, "[[" a bracket; a
+    payload is not about the run, so it is marked background (its digits count nothing)."""
+    return yq("[background]\n" + s.replace("{", "{{").replace("[", "[["))
 
 def write(name, text):
     path = os.path.join(tmp, name)

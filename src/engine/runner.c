@@ -475,8 +475,26 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	/* What reached the lab's device since the file was made: no step's doing. */
 	runner_crash_account(r, &r->initial.device, false);
 	clock_gettime(CLOCK_MONOTONIC, &r->step_end);
-	/* A source asked for by name that cannot work here is said now, not hidden by a fallback. */
-	if (r->o.probe != SNAP_SRC_NONE && r->initial.cache.source == SNAP_SRC_NONE) {
+	/* A source asked for by name that cannot work here is said now, not hidden by a fallback.
+	 * A lesson that makes its own file has none yet: the source is tried, read-only, on
+	 * iobufviz's own program file (the kernel's rules for it are the same), and named. */
+	if (r->o.probe != SNAP_SRC_NONE && r->probe_fd < 0) {
+		struct snap_cache c;
+		struct stat sb;
+		int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+		memset(&c, 0, sizeof c);
+		if (fd >= 0 && fstat(fd, &sb) == 0)
+			probe_cache_as(fd, (uint64_t)sb.st_size, r->o.probe, &c);
+		if (fd >= 0)
+			close(fd);
+		if (c.source == SNAP_SRC_NONE) {
+			errmsg_set(err, "%s", c.note[0] != '\0' ? c.note : "this page cache source "
+			           "cannot be read here");
+			runner_free(r);
+			return NULL;
+		}
+		r->initial.cache.source = c.source;
+	} else if (r->o.probe != SNAP_SRC_NONE && r->initial.cache.source == SNAP_SRC_NONE) {
 		errmsg_set(err, "%s", r->initial.cache.note);
 		runner_free(r);
 		return NULL;

@@ -143,14 +143,15 @@ narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct na
 			return;
 		case EXPECT_NOT_OBSERVABLE:
 			narrate_want(&c->want, f->text, sizeof f->text);
-			/* Excused as an expectation, yet seen otherwise: the sentence is false. */
+			/* Excused as an expectation, yet seen otherwise: the sentence is not held, and
+			 * says it is false here and why; the run does not fail for what another
+			 * writer (the kernel's writeback, a sync() elsewhere) did. */
 			if (r.contradicted) {
 				char want[96];
-				f->outcome = SENTENCE_FALSE;
-				snprintf(f->why, sizeof f->why, "%s %s, here %" PRId64 " (%s)",
-					 scenario_key_name(c->want.key),
-					 expect_format_want(&c->want, want, sizeof want), r.got,
-					 r.got_text);
+				f->outcome = SENTENCE_UNCHECKED;
+				snprintf(f->why, sizeof f->why, "%s; so false here: %s %s, here %" PRId64,
+					 r.got_text, scenario_key_name(c->want.key),
+					 expect_format_want(&c->want, want, sizeof want), r.got);
 				return;
 			}
 			f->outcome = SENTENCE_UNCHECKED;
@@ -196,12 +197,13 @@ narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct na
 			any = true;
 			if (e->outcome == EXPECT_FAILED || e->contradicted) {
 				char want[96];
-				f->outcome = SENTENCE_FALSE;
+				/* Contradicted by what another writer did: not held, told as false
+				 * here with why, not the lesson's failure (as above). */
+				f->outcome = e->contradicted ? SENTENCE_UNCHECKED : SENTENCE_FALSE;
 				if (e->contradicted)
-					snprintf(f->why, sizeof f->why, "%s %s, here %" PRId64 " (%s)",
-						 scenario_key_name(c->key),
-						 expect_format_want(e->want, want, sizeof want), e->got,
-						 e->got_text);
+					snprintf(f->why, sizeof f->why, "%s; so false here: %s %s, "
+						 "here %" PRId64, e->got_text, scenario_key_name(c->key),
+						 expect_format_want(e->want, want, sizeof want), e->got);
 				else
 					snprintf(f->why, sizeof f->why, "%s %s, here %s",
 						 scenario_key_name(c->key),
@@ -549,7 +551,13 @@ narrate_marked(const struct sentence_result *v, size_t n)
 		bool close = v[i].background && !narrate_next_background(v, n, i);
 		if (lead > body)
 			lead = body;
-		if (narrate_append(&buf, &len, &cap, t, lead) != 0 ||
+		/* Before "[background: " only the lead's line breaks: its spaces (where the mark
+		 * was) would start a line kept verbatim, unwrapped (out/text.c, page.js). */
+		size_t nl = 0;
+		for (size_t j = 0; open && j < lead; j++)
+			nl += t[j] == '\n';
+		if ((open ? narrate_append(&buf, &len, &cap, "\n\n", nl > 2 ? 2 : nl) :
+		     narrate_append(&buf, &len, &cap, t, lead)) != 0 ||
 		    (open && narrate_append(&buf, &len, &cap, "[background: ", 13) != 0) ||
 		    narrate_append(&buf, &len, &cap, t + lead, body - lead) != 0 ||
 		    (close && narrate_append(&buf, &len, &cap, "]", 1) != 0))

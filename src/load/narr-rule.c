@@ -76,6 +76,9 @@ static const int64_t narr_rule_byte_scale[] = {
 static const char *const narr_rule_call_units[] = {
 	"call", "calls", "syscall", "syscalls", "()", NULL,
 };
+/* "three writes" counts write() calls as "three write() calls" does ("no writes" names a
+ * call the lesson does not make, as "no fsync()" does). */
+static const char *const narr_rule_call_nouns[] = { "writes", "reads", NULL };
 /* Words that compare times or tell their trend: a sweep's table, measured this run, says. */
 static const char *const narr_rule_times_words[] = {
 	"slower", "faster", "quicker", "cheaper", "dearer", "costlier", "as fast", "as slow",
@@ -408,6 +411,7 @@ narr_rule_unit(const struct narr_rule_word *w, size_t n, size_t j, const char *s
 			return true;
 		}
 		if (narr_rule_in(&w[k], narr_rule_call_units) ||
+		    narr_rule_in(&w[k], narr_rule_call_nouns) ||
 		    (w[k].p[w[k].n] == '(' && isalpha((unsigned char)*w[k].p))) {
 			*kind = SCN_COUNT_CALLS;
 			return true;

@@ -79,7 +79,9 @@ headless_head(struct transcript *t, const struct scenario *s, const struct lesso
 	t->file = lesson_file_path(l);
 	t->place_note = lesson_place_note(l)[0] ? lesson_place_note(l) : NULL;
 	t->notes[0] = init->cache.note[0] ? init->cache.note : NULL;
-	t->notes[1] = init->disk.note[0] ? init->disk.note : NULL;
+	/* One note when both panes say the same (no file yet: the lesson has not made it). */
+	t->notes[1] = init->disk.note[0] && strcmp(init->disk.note, init->cache.note) != 0 ?
+		      init->disk.note : NULL;
 	t->n_steps = s->n_steps;
 	t->strict = o->strict;
 	t->sweep_flags = (o->ascii ? SWEEP_PRINT_ASCII : 0) | (o->wide ? SWEEP_PRINT_WIDE : 0);

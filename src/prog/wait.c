@@ -15,6 +15,9 @@
 
 #include "prog/wait.h"
 
+/* How long a wait with nothing to wait for goes before it looks for the processes. */
+#define PROG_WAIT_CHECK_MS 1000
+
 /* Tell the watchdog the deadline as it is now (none while the program is held). */
 static void
 prog_wait_tell(struct prog_wait *w)
@@ -112,6 +115,42 @@ prog_wait_sigchld(long long ms)
 	return sigtimedwait(&chld, NULL, ms < 0 ? NULL : &ts) >= 0 || errno != EAGAIN;
 }
 
+/* Whether a process other than the watchdog (skip) has us as its parent: a traced process
+ * (we are its tracer and, after a fork, its parent or subreaper) or an orphan to reap.
+ * Read from each /proc/PID/stat, as prog_wait_kill_children does. */
+static bool
+prog_wait_has_children(pid_t skip)
+{
+	pid_t self = getpid();
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+	bool any = d == NULL;         /* cannot tell: assume there are */
+
+	while (d != NULL && !any && (de = readdir(d)) != NULL) {
+		char path[64], buf[512], *rp;
+		long pid = strtol(de->d_name, &rp, 10), ppid;
+		ssize_t n;
+		int fd;
+
+		if (*rp != '\0' || pid <= 0 || pid == self || pid == skip)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		rp = strrchr(buf, ')');
+		any = rp != NULL && sscanf(rp + 1, " %*c %ld", &ppid) == 1 && ppid == self;
+	}
+	if (d != NULL)
+		closedir(d);
+	return any;
+}
+
 /* waitpid(-1, __WALL), bounded (see prog/wait.h). */
 pid_t
 prog_wait_any(struct prog_wait *w, int *st, void (*kill)(void *), void *arg)
@@ -141,7 +180,17 @@ prog_wait_any(struct prog_wait *w, int *st, void (*kill)(void *), void *arg)
 			errno = ECANCELED;
 			return -1;
 		}
-		quiet = !prog_wait_sigchld(ms) && ms == PROG_WAIT_POLL_MS;
+		/* Never a wait without end: the watchdog is a child of ours too, so waitpid()
+		 * alone cannot tell that every traced process is gone (a lost end once left a
+		 * run waiting 23 minutes with none left). Each quiet second, look. */
+		if (ms < 0 || ms > PROG_WAIT_CHECK_MS)
+			ms = PROG_WAIT_CHECK_MS;
+		bool news = prog_wait_sigchld(ms);
+		if (!news && ms == PROG_WAIT_CHECK_MS && !prog_wait_has_children(w->guard.pid)) {
+			errno = ECHILD;
+			return -1;
+		}
+		quiet = !news && (ms == PROG_WAIT_POLL_MS || ms == PROG_WAIT_CHECK_MS);
 	}
 }
 

@@ -129,6 +129,9 @@ static const struct glossary_entry glossary[] = {
 	{ "procio, /proc/PID/io",
 	  "A process's I/O counters. Where ptrace is refused only the number of calls and "
 	  "their bytes are known, marked counts only." },
+	{ "write_bytes",
+	  "Of /proc/PID/io: the bytes the process caused to be sent to the storage layer (the "
+	  "pages it dirtied); the disk pane shows it where extents cannot be seen." },
 	{ "not observable here",
 	  "This kernel, filesystem or probe cannot show the fact: an expectation on it is "
 	  "skipped (or fails with --strict)." },

@@ -154,7 +154,7 @@ view_disk_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 		               d->note[0] != '\0' ? d->note : "extents not observable here");
 		if (d->io_ok && y < end) {
 			units_format_size(d->write_bytes, a, sizeof a);
-			grid_printf(g, r.x, y, r.w, GS_DIM, "io write_bytes %s", a);
+			grid_printf(g, r.x, y, r.w, GS_DIM, "procio write_bytes %s", a);
 		}
 		return;
 	}
