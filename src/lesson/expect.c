@@ -543,6 +543,17 @@ expect_written_back(const struct step_result *sr, const struct scn_expect *w, in
 	return true;
 }
 
+/* Pages of the file the kernel dropped from the cache between the step before and sr (memory
+ * pressure: at a person's pace, other programs' pages), as sr->changes says; 0: none. */
+static uint64_t
+expect_evicted_between(const struct step_result *sr)
+{
+	for (size_t i = 0; i < sr->changes.n; i++)
+		if (sr->changes.v[i].kind == SNAPSHOT_CHANGE_EVICTED && sr->changes.v[i].between)
+			return sr->changes.v[i].count;
+	return 0;
+}
+
 /* Check expectation w against sr into r (held, failed or not observable). */
 enum expect_outcome
 expect_check(const struct step_result *sr, const struct scn_expect *w, struct expect_result *r)
@@ -589,6 +600,17 @@ expect_check(const struct step_result *sr, const struct scn_expect *w, struct ex
 	    expect_pages_short(sr, r->got, w->num + (w->cmp == SCN_CMP_GT), r->got_text,
 			       sizeof r->got_text))
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
+	/* Fewer pages cached than wanted, by no more than the kernel dropped between the steps
+	 * (memory pressure while a person paused): time's doing, not the lesson's. */
+	if (!held && seen && w->key == SCN_KEY_CACHE_PAGES &&
+	    (w->cmp == SCN_CMP_GE || w->cmp == SCN_CMP_GT || w->cmp == SCN_CMP_EQ) &&
+	    r->got < w->num + (w->cmp == SCN_CMP_GT) &&
+	    (uint64_t)(w->num + (w->cmp == SCN_CMP_GT) - r->got) <= expect_evicted_between(sr)) {
+		snprintf(r->got_text, sizeof r->got_text, "pages cached: %" PRId64 " seen; before this "
+			 "step the kernel dropped %" PRIu64 " of them from the cache (memory "
+			 "pressure): nothing keeps pages cached", r->got, expect_evicted_between(sr));
+		return r->outcome = EXPECT_NOT_OBSERVABLE;
+	}
 	/* The kernel's own writeback, time's doing too (above): not observable, not false. */
 	if (!held && expect_written_back(sr, w, r->got, r->got_text, sizeof r->got_text)) {
 		r->contradicted = false;
