@@ -9,8 +9,8 @@
 # FAIL line, no sentence FALSE; a failure names the lesson, the place and the step. At least
 # one paced run must say what the kernel did between two steps ("pause" lines: ext4's journal
 # commit makes some in every crash lab run of 6 s a step), in text and in JSON. The runs mostly
-# sleep: they run side by side, PACE_JOBS (default 8) at a time, the longest first, so the test
-# takes about as long as its longest lesson. Lessons headed "# slow" only with IOBUFVIZ_SLOW=1.
+# sleep: they run side by side, the longest first, PACE_JOBS (default 8) crash labs (each a loop
+# device) and as many runs on tmpfs at a time. Lessons headed "# slow" only with IOBUFVIZ_SLOW=1.
 # Needs root (loop devices and mounts for the crash lab); else "SKIP: pace: <reason>".
 testname=pace
 . "$(dirname "$0")/lib.sh"
@@ -35,18 +35,16 @@ run() {
 	( nice "$bin" --headless --pace="$pace" $extra $where "$f" >"$tmp/$id.txt" 2>&1
 	  echo $? >"$tmp/$id.rc" ) &
 	started=$((started + 1))
+	eval "started_$place=\$((started_$place + 1))"
 }
 
-# Wait until fewer than the cap run.
-throttle() {
-	while :; do
-		done_n=$(find "$tmp" -name '*.rc' | wc -l)
-		[ $((started - done_n)) -lt "$cap" ] && return
-		sleep 1
-	done
+# True if fewer than the cap run in place $1.
+room() {
+	eval "room_n=\$started_$1"
+	[ $((room_n - $(find "$tmp" -name "*@$1.rc" | wc -l))) -lt "$cap" ]
 }
 
-started=0
+started=0 started_ext4=0 started_tmpfs=0
 jobs_list=""
 for name in 13-3-fflush-fsync crash-13-3 13.1-buffer-cache fclose-truncate; do
 	jobs_list="$jobs_list $src/scenarios/$name.yaml:35"
@@ -59,11 +57,25 @@ for f in "$src"/scenarios/*.yaml; do
 	fi
 	jobs_list="$jobs_list $f:6"
 done
-for j in $jobs_list; do
-	for place in ext4 tmpfs; do
-		throttle
-		run "${j%:*}" "${j##*:}" "$place"
-	done
+# Each place's queue, longest first; a run starts wherever its place has room.
+lab_q=$jobs_list shm_q=$jobs_list
+while [ -n "$lab_q$shm_q" ]; do
+	moved=0
+	if [ -n "$lab_q" ] && room ext4; then
+		set -- $lab_q
+		run "${1%:*}" "${1##*:}" ext4
+		shift
+		lab_q=$*
+		moved=1
+	fi
+	if [ -n "$shm_q" ] && room tmpfs; then
+		set -- $shm_q
+		run "${1%:*}" "${1##*:}" tmpfs
+		shift
+		shm_q=$*
+		moved=1
+	fi
+	[ $moved = 1 ] || sleep 1
 done
 # The same in JSON: the pause is said there too (crash-13-3 in the lab, 6 s a step).
 nice "$bin" --headless --format=json --pace=6 --crash-fs=ext4 --dir "$tmp" \
