@@ -1621,29 +1621,6 @@ START_TEST(test_written_back_rule)
 {
 	char why[256];
 
-	/* A close that leaves dirty pages after the kernel's writeback took the truncated file
-	 * in the pause just before it (auto_da_alloc then flushes nothing): time's doing. */
-	{
-		struct scn_step st = { .op = SCN_OP_FCLOSE };
-		struct step_result sr = { .step = &st, .kernel_writeback = 1 };
-		struct scn_expect w = { .key = SCN_KEY_CACHE_DIRTY_PAGES, .cmp = SCN_CMP_EQ };
-		struct expect_result r;
-
-		snprintf(sr.after.disk.fs, sizeof sr.after.disk.fs, "ext4");
-		sr.after.disk.source = SNAP_SRC_FIEMAP;
-		sr.after.cache.source = SNAP_SRC_CACHESTAT;
-		sr.after.cache.has_dirty = true;
-		sr.after.cache.cached = 2;
-		sr.after.cache.dirty = 1;
-		sr.before = sr.after;
-		ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_FAILED);
-		sr.pause.writebacks = 1;
-		ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_NOT_OBSERVABLE);
-		ck_assert_msg(strstr(r.got_text, "just before the close") != NULL, "%s", r.got_text);
-		ck_assert(!r.contradicted);
-		st.op = SCN_OP_FWRITE;
-		ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_FAILED);
-	}
 	/* Fewer pages cached than wanted by what the kernel dropped in the pause (13.5-fadvise
 	 * --pace=6: 63 of 64, 1 evicted): not observable; by more than that: failed. */
 	{

@@ -525,17 +525,7 @@ expect_written_back(const struct step_result *sr, const struct scn_expect *w, in
 		what = "bytes waiting for delayed allocation";
 	else if (w->key == SCN_KEY_DISK_ALLOCATED_BYTES && more)
 		what = "bytes with blocks on disk";
-	else if (w->key == SCN_KEY_CACHE_DIRTY_PAGES && more && sr->pause.writebacks > 0 &&
-		 (sr->step->op == SCN_OP_FCLOSE || sr->step->op == SCN_OP_CLOSE)) {
-		/* ext4's auto_da_alloc, btrfs's flush on close: a file truncated and taken by
-		 * the kernel's writeback in the pause just before its close (a person's pace)
-		 * is not flushed by the close (measured: 13.2-setvbuf --pace=6, ext4, 1 page
-		 * and 4 KiB delalloc left). A writeback before that pause excuses nothing. */
-		snprintf(text, len, "dirty pages left by the close: %" PRId64 " seen; the kernel's "
-			 "writeback (a sync() elsewhere or its flusher threads) took this file "
-			 "in the pause just before the close, which then started none", got);
-		return true;
-	} else
+	else
 		return false;
 	snprintf(text, len, "%s: %" PRId64 " seen; the kernel's writeback (a sync() elsewhere or "
 		 "its flusher threads) took this file after the lesson last wrote it back itself: "
