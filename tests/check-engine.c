@@ -1511,6 +1511,79 @@ START_TEST(test_expect_not_observable)
 }
 END_TEST
 
+/* --pace: the runner waits that long before each step but the first, outside the step's own
+ * time, and says how long it was (step_result.pause). */
+START_TEST(test_pace_waits)
+{
+	struct scn_step steps[] = {
+		STEP(SCN_OP_OPEN, .has = SCN_HAS_FLAGS, .flags = O_RDWR),
+		STEP(SCN_OP_WRITE, .has = SCN_HAS_BYTES, .bytes = 8192),
+	};
+	struct scenario sc = { .title = "test", .steps = steps, .n_steps = N(steps) };
+	struct runner_opts o = { .trace = RUNNER_TRACE_AUTO, .pace = 0.4 };
+	struct step_result res[2];
+	struct timespec t0, t1;
+	struct runner *r;
+	char *err = NULL;
+	double s;
+
+	r = runner_new(&sc, &o, &err);
+	ck_assert_msg(r != NULL, "runner_new: %s", err ? err : "?");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(runner_step(r, &res[i]), 1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	ck_assert_double_eq(res[0].pause.seconds, 0);
+	ck_assert_msg(res[1].pause.seconds >= 0.4 && res[1].pause.seconds < 2, "%g",
+	              res[1].pause.seconds);
+	ck_assert_msg(s >= 0.4, "two steps at a 0.4 s pace took %g s", s);
+	/* The pause is not the step's: its op time is the write's alone. */
+	ck_assert_uint_lt(res[1].op_ns, 400000000u);
+	for (int i = 0; i < 2; i++)
+		step_result_clear(&res[i]);
+	runner_free(r);
+}
+END_TEST
+
+/*
+ * A power cut that kept the file after the kernel wrote to the lab's device between the
+ * lesson's steps (ext4's 5 s journal commit at a person's pace): time's doing, not the
+ * lesson's: not observable, with when the kernel wrote, and not contradicted (a sentence on it
+ * is unchecked, not false). A device count above the step's own with no stray write is not
+ * time's: it stays contradicted.
+ */
+START_TEST(test_pace_power_cut)
+{
+	struct crash_view v = { .file = "scratch" };
+	struct scn_step st = { .op = SCN_OP_FWRITE };
+	struct step_result sr = { .step = &st, .crash = &v, .index = 3 };
+	struct scn_expect w = { .key = SCN_KEY_CRASH_POWER_EXISTS, .cmp = SCN_CMP_EQ, .num = 0 };
+	struct expect_result r;
+
+	v.power.observed = true;
+	v.power.file.exists = true;
+	v.power.stray_writes = 3;
+	sr.pause.dev_step = 1;
+	sr.pause.dev_at = 5.7;
+	ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_NOT_OBSERVABLE);
+	ck_assert(!r.contradicted);
+	ck_assert_msg(strstr(r.got_text, "the kernel wrote to it 5.7 s after step 1") != NULL, "%s",
+	              r.got_text);
+	/* No stray: the lesson's own doing, failed. */
+	v.power.stray_writes = 0;
+	ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_FAILED);
+	/* The device counted more than wanted during the step, nothing between steps. */
+	w = (struct scn_expect){ .key = SCN_KEY_DEVICE_WRITES, .cmp = SCN_CMP_EQ, .num = 0 };
+	sr.after.device.source = SNAP_SRC_BLOCKSTAT;
+	sr.before.device.source = SNAP_SRC_BLOCKSTAT;
+	sr.after.device.writes = 2;
+	sr.after.device.write_bytes = 8192;
+	ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_NOT_OBSERVABLE);
+	ck_assert_msg(r.contradicted, "%s", r.got_text);
+}
+END_TEST
+
 /* Collect the tests. */
 /* Check key CMP want against a step (op) on ext4 that left dirty pages and allocated bytes,
  * with wb of the kernel's own writebacks of its file counted. */
@@ -1547,6 +1620,27 @@ written_back_check(enum scn_op op, enum scn_key key, enum scn_cmp cmp, int64_t w
 START_TEST(test_written_back_rule)
 {
 	char why[256];
+
+	/* Fewer pages cached than wanted by what the kernel dropped in the pause (13.5-fadvise
+	 * --pace=6: 63 of 64, 1 evicted): not observable; by more than that: failed. */
+	{
+		struct scn_step st = { .op = SCN_OP_PREAD };
+		struct step_result sr = { .step = &st };
+		struct scn_expect w = { .key = SCN_KEY_CACHE_PAGES, .cmp = SCN_CMP_GE, .num = 64 };
+		struct expect_result r;
+
+		sr.after.cache.source = SNAP_SRC_CACHESTAT;
+		sr.after.cache.cached = 63;
+		sr.before = sr.after;
+		ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_FAILED);
+		sr.changes.n = 1;
+		sr.changes.v[0] = (struct snapshot_change){ .kind = SNAPSHOT_CHANGE_EVICTED,
+		                                            .between = true, .count = 1 };
+		ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_NOT_OBSERVABLE);
+		ck_assert(!r.contradicted);
+		sr.after.cache.cached = 62;
+		ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_FAILED);
+	}
 
 	/* Held: nothing to explain. */
 	ck_assert_int_eq(written_back_check(SCN_OP_FFLUSH, SCN_KEY_CACHE_DIRTY_PAGES, SCN_CMP_GE,
@@ -1623,6 +1717,8 @@ engine_suite(void)
 	tcase_add_test(tc, test_run_timeout);
 	tcase_add_test(tc, test_bad_dir);
 	tcase_add_test(tc, test_written_back_rule);
+	tcase_add_test(tc, test_pace_waits);
+	tcase_add_test(tc, test_pace_power_cut);
 	test_util_add(tc, test_truth_strace, test_util_need_strace());
 	tcase_add_test(tc, test_all_ops_ptrace);
 	tcase_add_test(tc, test_all_ops_procio_agrees);

@@ -73,6 +73,7 @@ want "$(printf '%s\n' auto cachestat kpageflags mincore)" "$bin" --probe ""
 # --crash-fs's filesystems, as its own usage error lists them ("ext4|xfs|btrfs").
 want "$(printf '%s\n' btrfs ext4 xfs)" "$bin" --crash-fs =
 want ext4 "$bin" --crash-fs = e
+want "$(printf '%s\n' 35 6)" "$bin" --pace =
 want xfs "$bin" --crash-fs x
 "$bin" --export= 2>&1 | grep -q "expected csv" || bad "--export= does not list its formats"
 for f in csv json md svg c html; do

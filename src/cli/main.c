@@ -89,6 +89,8 @@ usage(FILE *f)
 "                         PROGRAM's) as one web page to step through offline\n"
 "                         (--headless --format=html)\n"
 "      --budget=SECONDS   time budget per sweep row before it is scaled down\n"
+"      --pace=SECONDS     headless: wait this long between two steps, as a person\n"
+"                         stepping through would; each step says what the kernel did\n"
 "      --practice         the argument is a practice TOPIC: a generated problem, run for\n"
 "                         real and quizzed (headless: printed); alone: list the topics\n"
 "      --seed=N           the practice problem of seed N (default: a new one each time)\n"
@@ -542,7 +544,7 @@ parse(int argc, char **argv, struct cmd *c)
 	enum { OPT_TRACE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_QUIZ, OPT_NO_MOUSE, OPT_RECORD,
 	       OPT_EXPORT, OPT_BUDGET, OPT_PROBE, OPT_PRACTICE, OPT_SEED, OPT_ANSWERS, OPT_GUESS, OPT_WIDE,
 	       OPT_STRICT, OPT_BIG, OPT_TIMEOUT, OPT_STDIN, OPT_CRASH_FS, OPT_ALLOW_RUN,
-	       OPT_MAX_OUTPUT };
+	       OPT_MAX_OUTPUT, OPT_PACE };
 	static const struct option longopts[] = {
 		{ "headless", no_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
@@ -561,6 +563,7 @@ parse(int argc, char **argv, struct cmd *c)
 		{ "record", required_argument, NULL, OPT_RECORD },
 		{ "export", required_argument, NULL, OPT_EXPORT },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "pace", required_argument, NULL, OPT_PACE },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "max-output", required_argument, NULL, OPT_MAX_OUTPUT },
 		{ "stdin", required_argument, NULL, OPT_STDIN },
@@ -653,6 +656,13 @@ parse(int argc, char **argv, struct cmd *c)
 			o->budget = strtod(optarg, &end);
 			if (*end != '\0' || !number_arg(optarg) || !(o->budget > 0 && o->budget <= 3600))
 				return usage_error("--budget: '%s': expected seconds, 0 < s <= 3600", optarg);
+			break;
+		}
+		case OPT_PACE: {
+			char *end;
+			o->pace = strtod(optarg, &end);
+			if (*end != '\0' || !number_arg(optarg) || !(o->pace >= 0 && o->pace <= 3600))
+				return usage_error("--pace: '%s': expected seconds, 0 <= s <= 3600", optarg);
 			break;
 		}
 		case OPT_TIMEOUT: {

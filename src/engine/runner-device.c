@@ -13,6 +13,7 @@
 #include "crash/lab.h"
 #include "engine/runner-int.h"
 #include "probe/probe.h"
+#include "probe/wbwatch.h"
 
 /* The lab's device's counters since the lab was made (see engine/runner-int.h). */
 void
@@ -92,5 +93,51 @@ runner_crash_settle(struct runner *r, struct snap_device *now)
 		} else if (runner_device_ms(&quiet) >= RUNNER_SETTLE_QUIET_MS) {
 			return;
 		}
+	}
+}
+
+/* The pause before a step (see engine/runner-int.h): --pace's wait, in slices, the first
+ * writeback and the first device write seen in it timed; without a pace, only counted. */
+void
+runner_pause(struct runner *r, struct step_result *out)
+{
+	const struct timespec slice = { 0, RUNNER_PAUSE_SLICE_NS };
+	struct snap_device d;
+	bool running;
+	double t;
+
+	out->pause.writeback_at = out->pause.device_at = -1;
+	out->pause.dev_step = r->dev_step;
+	out->pause.dev_at = r->dev_at;
+	if (out->index == 0)
+		return;
+	for (;;) {
+		t = runner_device_ms(&r->last_end) / 1e3;
+		if (out->pause.writebacks == 0 && wbwatch_count(r->wb, &running) != r->wb_last) {
+			out->pause.writebacks = wbwatch_count(r->wb, &running) - r->wb_last;
+			out->pause.writeback_at = r->o.pace > 0 ? t : -1;
+		}
+		if (out->pause.device_writes == 0 && r->lab != NULL && r->dev_last.source !=
+		    SNAP_SRC_NONE) {
+			runner_crash_device(r, &d);
+			if (d.source != SNAP_SRC_NONE && d.writes > r->dev_last.writes &&
+			    d.write_bytes > r->dev_last.write_bytes) {
+				out->pause.device_writes = d.writes - r->dev_last.writes;
+				out->pause.device_at = r->o.pace > 0 ? t : -1;
+			}
+		}
+		if (t >= r->o.pace || r->stop)
+			break;
+		nanosleep(&slice, NULL);
+	}
+	/* The totals at the pause's end. */
+	out->pause.seconds = t;
+	if (out->pause.writebacks != 0)
+		out->pause.writebacks = wbwatch_count(r->wb, &running) - r->wb_last;
+	if (out->pause.device_writes != 0) {
+		runner_crash_device(r, &d);
+		out->pause.device_writes = d.writes - r->dev_last.writes;
+		out->pause.dev_step = r->dev_step = out->index;
+		out->pause.dev_at = r->dev_at = out->pause.device_at;
 	}
 }

@@ -259,7 +259,7 @@ runner_file_find(struct runner *r)
 	r->ino = sb.st_ino;
 	/* Its writebacks counted from now: none could have been before it existed. */
 	if (r->wb == NULL && r->wb_open)
-		r->wb = wbwatch_open(r->ino, r->scratch >= 0 ? scratch_dir(r->scratch) :
+		r->wb = wbwatch_open(r->ino, r->dev, r->scratch >= 0 ? scratch_dir(r->scratch) :
 		                     crash_lab_path(r->lab), why, sizeof why);
 	return true;
 }

@@ -66,6 +66,10 @@ struct runner {
 	struct snap_device dev_last;
 	uint64_t stray_writes, own_writes;
 	struct timespec step_end;    /* when the last step (not a crash step) ended */
+	struct timespec last_end;    /* when the last step of any kind ended */
+	uint64_t wb_last;            /* the writeback count then (engine/runner-device.c) */
+	size_t dev_step;             /* the last pause with device writes: after this step */
+	double dev_at;               /* ... seconds after it (step_pause) */
 	struct wbwatch *wb;          /* the kernel's writebacks of the file, counted; NULL:
 	                                not countable here (probe/wbwatch.c) */
 	bool wb_open;                /* the worker started: count writebacks once the file is */
@@ -121,6 +125,14 @@ void runner_crash_account(struct runner *r, const struct snap_device *now, bool 
  * a close() after O_TRUNC, a rename(), another file's fsync(), a run step's program, a crash
  * (its dying copy's close); not a wait, which gives the kernel's timers their time. */
 bool runner_crash_own(const struct scn_step *step);
+
+/* A pause's slice: how often it looks at the writebacks and the device. */
+#define RUNNER_PAUSE_SLICE_NS 100000000L
+
+/* engine/runner-device.c: the pause before step out->index (not the first): wait
+ * r->o.pace seconds, if any, watching the kernel's writebacks of the file and the crash
+ * lab's device; fill out->pause (step/step.h). */
+void runner_pause(struct runner *r, struct step_result *out);
 
 /* engine/runner-device.c: with a crash lab, wait until what a step started has reached the
  * device (ext4's and xfs's close() after O_TRUNC, a rename() over a file, start writeback

@@ -343,6 +343,8 @@ runner_step(struct runner *r, struct step_result *out)
 	out->index = r->next++;
 	step = &r->s->steps[out->index];
 	out->step = step;
+	/* A person's pace: the time between two steps is not the run's (--timeout). */
+	runner_pause(r, out);
 	clock_gettime(CLOCK_MONOTONIC, &r->busy);
 	(void)runner_check_timeout(r);
 	/* Observed now, not the last step's after: at a person's pace the kernel may write
@@ -404,5 +406,8 @@ runner_step(struct runner *r, struct step_result *out)
 			runner_crash(r, NULL, out->crash);
 	}
 	out->file_content = runner_file_content(r, step);
+	/* The next pause starts here. */
+	clock_gettime(CLOCK_MONOTONIC, &r->last_end);
+	r->wb_last = wbwatch_count(r->wb, &wb_running);
 	return 1;
 }

@@ -467,7 +467,7 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	char why[128];
 	r->wb_open = true;
 	if (r->probe_fd >= 0)
-		r->wb = wbwatch_open(r->ino, r->scratch >= 0 ? scratch_dir(r->scratch) :
+		r->wb = wbwatch_open(r->ino, r->dev, r->scratch >= 0 ? scratch_dir(r->scratch) :
 		                     crash_lab_path(r->lab), why, sizeof why);
 	if (r->source == EV_SRC_PTRACE)
 		runner_calibrate(r);

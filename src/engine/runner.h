@@ -75,6 +75,9 @@ struct runner_opts {
 	                                 filesystem (crash/lab.h; root: else only the process
 	                                 crash is observed, and the place note says why once);
 	                                 CRASH_FS_NONE: where dir says */
+	double pace;                  /* --pace: seconds to wait before each step but the first,
+	                                 as a person stepping through would (step_result.pause
+	                                 says what the kernel did meanwhile, and when); 0: none */
 	bool crash_each;              /* after every step but a crash step, both crashes
 	                                 (step_result.crash): --crash-fs's headless run */
 };

@@ -205,6 +205,15 @@ expect_crash_is_device(enum scn_key key)
 	       key == SCN_KEY_DEVICE_FLUSHES;
 }
 
+/* True if stray writes had reached the device by sr, for key (see lesson/expect.h). */
+bool
+expect_crash_strays(const struct step_result *sr, enum scn_key key)
+{
+	if (expect_crash_is_power(key) && sr->crash != NULL && sr->crash->power.observed)
+		return sr->crash->power.stray_writes > 0;
+	return expect_crash_is_device(key) && sr->device_stray > 0;
+}
+
 /* An expectation of the power cut or the device that did not hold, when stray writes (between
  * the lesson's steps, or during its waits) reached the device first; or a device count above
  * what was wanted (fewer: a smaller count would have held). A power cut that kept more than
@@ -215,7 +224,7 @@ expect_crash_undetermined(const struct step_result *sr, enum scn_key key, bool f
 {
 	const struct crash_half *p = sr->crash != NULL ? &sr->crash->power : NULL;
 	uint64_t stray;
-	char got[128];
+	char got[128], when[80];
 
 	if (expect_crash_is_power(key) && p != NULL && p->observed)
 		stray = p->stray_writes;
@@ -235,16 +244,24 @@ expect_crash_undetermined(const struct step_result *sr, enum scn_key key, bool f
 	}
 	if (stray == 0)
 		return false;
+	/* When the kernel did it, where a pause saw it (--pace times it). */
+	when[0] = '\0';
+	if (sr->pause.dev_step > 0 && sr->pause.dev_at >= 0)
+		snprintf(when, sizeof when, "; the kernel wrote to it %.1f s after step %zu",
+		         sr->pause.dev_at, sr->pause.dev_step);
+	else if (sr->pause.dev_step > 0)
+		snprintf(when, sizeof when, "; the kernel wrote to it after step %zu",
+		         sr->pause.dev_step);
 	if (expect_crash_is_power(key))
 		snprintf(text, len, "the power cut gave %s, but %" PRIu64 " write request%s had "
 		         "reached the device between the lesson's steps first (a journal's timer, "
-		         "writeback, a sync() elsewhere): what it keeps was not this lesson's doing "
+		         "writeback, a sync() elsewhere%s): what it keeps was not this lesson's doing "
 		         "alone",
-		         p->file.exists ? got : "no file", stray, stray == 1 ? "" : "s");
+		         p->file.exists ? got : "no file", stray, stray == 1 ? "" : "s", when);
 	else
 		snprintf(text, len, "got %s, but %" PRIu64 " write request%s had reached the device "
 		         "between the lesson's steps by then (a journal's timer, writeback, a sync() "
-		         "elsewhere): what this step sent was not its doing alone", got, stray,
-		         stray == 1 ? "" : "s");
+		         "elsewhere%s): what this step sent was not its doing alone", got, stray,
+		         stray == 1 ? "" : "s", when);
 	return true;
 }

@@ -83,6 +83,10 @@ int expect_eval(struct step_result *sr);
  * the lesson's own steps (a close() after O_TRUNC, a rename(), an fsync()) are its doing.
  * text holds what was got, and gets the reason.
  */
+/* lesson/expect-crash.c: true if key is a power cut's or the device's and stray writes (the
+ * kernel's, between the lesson's steps) had reached the crash lab's device by sr. */
+bool expect_crash_strays(const struct step_result *sr, enum scn_key key);
+
 bool expect_crash_undetermined(const struct step_result *sr, enum scn_key key, bool fewer,
                                char *text, size_t len);
 

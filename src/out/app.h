@@ -40,6 +40,7 @@ struct app_opts {
 	const char *record;       /* --record FILE.cast */
 	const char *export_fmt;   /* --export=csv|json|md */
 	double budget;            /* --budget seconds per sweep row; 0 = default */
+	double pace;              /* --pace: seconds between two steps, headless; 0: none */
 	double timeout;           /* --timeout: seconds a run may take (SCN_MAX_RUN_SECONDS) */
 	uint64_t max_output;      /* --max-output: bytes a PROGRAM's transcript may take (0: the
 	                             default, APP_MAX_OUTPUT) */

@@ -394,7 +394,7 @@ static void
 out_html_lesson_step(struct transcript *t, FILE *f, const struct transcript_step *st)
 {
 	const struct step_result *sr = st->sr;
-	char tm[32], line[512];
+	char tm[32], line[512], pause[400];
 
 	fprintf(f, "<section class=\"step\" id=\"s%zu\" data-step=\"%zu\"><h3>step %zu/%zu: "
 	        "<code class=\"data\">", sr->index + 1, sr->index, sr->index + 1, t->n_steps);
@@ -428,6 +428,9 @@ out_html_lesson_step(struct transcript *t, FILE *f, const struct transcript_step
 	}
 	if (sr->note[0] != '\0')
 		out_html_line(f, "<p class=\"note data\">", sr->note, "</p>\n");
+	/* What the kernel did while the person paused before this step (--pace). */
+	if (transcript_pause_text(sr, pause, sizeof pause) != NULL)
+		out_html_line(f, "<p class=\"note data\">Before this step, ", pause, ".</p>\n");
 	if (sr->crash != NULL) {
 		fputs("<div class=\"crash\">", f);
 		out_html_line(f, "<p class=\"data\">",

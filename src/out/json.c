@@ -530,6 +530,33 @@ out_json_begin(struct transcript *t)
 }
 
 /* One step, on a line of its own. */
+/* The "pause" object: what the kernel did between the step before and this one. */
+static void
+out_json_pause(struct json *j, const struct step_result *sr)
+{
+	const struct step_pause *p = &sr->pause;
+	char said[400];
+
+	if (sr->index == 0) {
+		json_null(j, "pause");
+		return;
+	}
+	json_begin_object(j, "pause");
+	json_fixed(j, "seconds", p->seconds, 3);
+	json_uint(j, "kernel_writebacks", p->writebacks);
+	if (p->writeback_at >= 0)
+		json_fixed(j, "writeback_after_s", p->writeback_at, 3);
+	else
+		json_null(j, "writeback_after_s");
+	json_uint(j, "device_writes", p->device_writes);
+	if (p->device_at >= 0)
+		json_fixed(j, "device_after_s", p->device_at, 3);
+	else
+		json_null(j, "device_after_s");
+	json_string(j, "said", transcript_pause_text(sr, said, sizeof said));
+	json_end_object(j);
+}
+
 static void
 out_json_step(struct transcript *t, const struct transcript_step *st)
 {
@@ -567,6 +594,8 @@ out_json_step(struct transcript *t, const struct transcript_step *st)
 	out_json_state(j, "state", &sr->after);
 	out_json_device_step(j, &sr->before, &sr->after);
 	out_json_crash(j, sr->crash);
+	if (st->prog == NULL)
+		out_json_pause(j, sr);
 	if (sr->sweep != NULL)
 		sweep_export_json(j, "sweep", sr->sweep);
 	out_json_changes(j, &sr->changes);

@@ -273,7 +273,7 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 {
 	const struct step_result *sr = st->sr;
 	FILE *f = t->f;
-	char tm[32];
+	char tm[32], pause[400];
 
 	fprintf(f, "\nstep %zu/%zu  ", sr->index + 1, t->n_steps);
 	text_fput(st->call, TEXT_LINE, f);
@@ -288,6 +288,9 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 		fprintf(f, "  [%s%s]", units_format_ns(sr->op_ns, tm, sizeof tm), st->traced ? "*" : "");
 	}
 	fputc('\n', f);
+	/* What the kernel did while the person paused before this step. */
+	if (transcript_pause_text(sr, pause, sizeof pause) != NULL)
+		out_text_line(f, "  pause   ", pause, "\n");
 	out_text_events(f, sr);
 	if (sr->note[0] != '\0')
 		out_text_line(f, "  note    ", sr->note, "\n");

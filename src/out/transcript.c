@@ -3,6 +3,7 @@
  * steps' expectations came to and hands the head, each step and the end to the format. */
 #include <config.h>
 
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -149,4 +150,36 @@ transcript_end(struct transcript *t, const char *error)
 	if (json_finish(&t->j) != 0 || fflush(t->f) != 0 || ferror(t->f))
 		return -1;
 	return 0;
+}
+
+/* What the kernel did in the pause before a step (see out/transcript.h). */
+const char *
+transcript_pause_text(const struct step_result *sr, char *buf, size_t len)
+{
+	const struct step_pause *p = &sr->pause;
+	char when[96];
+	size_t n = 0;
+
+	if (sr->index == 0 || len == 0 || (p->writebacks == 0 && p->device_writes == 0))
+		return NULL;
+	buf[0] = '\0';
+	if (p->writebacks != 0) {
+		if (p->writeback_at >= 0)
+			snprintf(when, sizeof when, "%.1f s after step %zu", p->writeback_at, sr->index);
+		else
+			snprintf(when, sizeof when, "in the %.1f s after step %zu", p->seconds, sr->index);
+		n += (size_t)snprintf(buf, len, "the kernel wrote the file back %s (%" PRIu64
+		                      " writeback%s: its flusher threads or a sync() elsewhere)",
+		                      when, p->writebacks, p->writebacks == 1 ? "" : "s");
+	}
+	if (p->device_writes != 0 && n < len) {
+		if (p->device_at >= 0)
+			snprintf(when, sizeof when, "%.1f s after step %zu", p->device_at, sr->index);
+		else
+			snprintf(when, sizeof when, "in the %.1f s after step %zu", p->seconds, sr->index);
+		snprintf(buf + n, len - n, "%s%" PRIu64 " write%s reached the crash lab's device %s "
+		         "(a journal commit, writeback or a sync() elsewhere)", n ? "; " : "",
+		         p->device_writes, p->device_writes == 1 ? "" : "s", when);
+	}
+	return buf;
 }

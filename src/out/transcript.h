@@ -132,6 +132,10 @@ const char *transcript_format_names(char *buf, size_t len);
 /* fmt, or the default format (text) when fmt is NULL. */
 const struct transcript_format *transcript_format_or_default(const struct transcript_format *fmt);
 
+/* What the kernel did to the file between sr's step and the one before (sr->pause), told
+ * ("the kernel wrote the file back 31.2 s after step 3"), in buf; NULL if nothing was seen. */
+const char *transcript_pause_text(const struct step_result *sr, char *buf, size_t len);
+
 /* Start t in format fmt (not NULL: see transcript_format_or_default) on f; the walk fills the
  * head before transcript_begin. */
 void transcript_init(struct transcript *t, const struct transcript_format *fmt, FILE *f);

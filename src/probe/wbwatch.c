@@ -24,6 +24,7 @@
 #include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "base/fdio.h"
@@ -147,11 +148,11 @@ wbwatch_counter(long id, int cpu, const char *filter)
 	return fd;
 }
 
-/* Count the writebacks of inode ino from now on. */
+/* Count the writebacks of inode ino of device dev from now on. */
 struct wbwatch *
-wbwatch_open(ino_t ino, const char *dir, char *why, size_t len)
+wbwatch_open(ino_t ino, dev_t dev, const char *dir, char *why, size_t len)
 {
-	char filter[64];
+	char filter[96], bdi[64];
 	long cpus = sysconf(_SC_NPROCESSORS_CONF), ids[WBWATCH_EVENTS];
 	struct wbwatch *w;
 
@@ -168,7 +169,15 @@ wbwatch_open(ino_t ino, const char *dir, char *why, size_t len)
 		snprintf(why, len, "out of memory");
 		return NULL;
 	}
-	snprintf(filter, sizeof filter, "ino == %ju", (uintmax_t)ino);
+	/* The inode's number alone is not the file's: another filesystem (a crash lab beside
+	 * this one, made the same way) has the same numbers. Where dev is a bdi of its own (a
+	 * block device's filesystem: the bdi is named MAJOR:MINOR), its name too. */
+	snprintf(bdi, sizeof bdi, "/sys/class/bdi/%u:%u", major(dev), minor(dev));
+	if (access(bdi, F_OK) == 0)
+		snprintf(filter, sizeof filter, "ino == %ju && name == \"%u:%u\"", (uintmax_t)ino,
+		         major(dev), minor(dev));
+	else
+		snprintf(filter, sizeof filter, "ino == %ju", (uintmax_t)ino);
 	for (size_t e = 0; e < WBWATCH_EVENTS; e++) {
 		for (long cpu = 0; cpu < cpus; cpu++) {
 			int fd = wbwatch_counter(ids[e], (int)cpu, filter);

@@ -12,12 +12,13 @@
 struct wbwatch;
 
 /*
- * Count the writebacks of inode ino from now on: their starts and their ends (the tracepoint
+ * Count the writebacks of inode ino (of device dev, where dev is a bdi of its own) from now
+ * on: their starts and their ends (the tracepoint
  * writeback:writeback_single_inode), a perf counter of each per online CPU (root; tracefs
  * where it is mounted, else mounted for a moment on dir in a mount namespace of a child's own,
  * never seen by the host). NULL, with why, where that cannot be had: nothing is counted.
  */
-struct wbwatch *wbwatch_open(ino_t ino, const char *dir, char *why, size_t len);
+struct wbwatch *wbwatch_open(ino_t ino, dev_t dev, const char *dir, char *why, size_t len);
 
 /* How many writebacks of the inode began since wbwatch_open (0 on a failed read or a NULL w),
  * and in running whether one of them has not ended yet. */

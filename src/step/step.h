@@ -58,6 +58,24 @@ struct sentence_result {
 	                                 background, never as held */
 };
 
+/* What the kernel did to the file between the previous step's end and this step's start (a
+ * person's pace: --pace, or the TUI's user thinking): seconds is that time; writebacks the
+ * kernel's own of the file that began in it (probe/wbwatch.c), device_writes the crash lab's
+ * device's write requests in it (a journal commit, writeback, a sync() elsewhere); each *_at
+ * is when they were first seen, seconds after the previous step ended (-1: not known, only
+ * that it was within seconds). All 0 for the first step. dev_step: the last pause up to this
+ * one in which device writes were seen was after step dev_step (1-based; 0: none), its first
+ * write dev_at seconds after it (-1: not timed). */
+struct step_pause {
+	double seconds;
+	uint64_t writebacks;
+	double writeback_at;
+	uint64_t device_writes;
+	double device_at;
+	size_t dev_step;
+	double dev_at;
+};
+
 /* Everything one step did and left behind. */
 struct step_result {
 	size_t index;                 /* 0-based */
@@ -84,6 +102,7 @@ struct step_result {
 	uint64_t device_stray;        /* with a crash lab: write requests no step waited for that
 	                                 had reached its device by the end of this step (a
 	                                 journal's timer, writeback, a sync() elsewhere) */
+	struct step_pause pause;      /* the kernel between the previous step and this one */
 	uint64_t kernel_writeback;    /* writebacks of the file by the kernel's own (its flusher
 	                                 threads, a sync() or syncfs() from anyone) begun since the
 	                                 lesson began or last wrote the file back itself (a step

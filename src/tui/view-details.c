@@ -11,6 +11,7 @@
 #include "export/describe.h"
 #include "lesson/lesson.h"
 #include "lesson/narrate.h"
+#include "out/transcript.h"
 #include "base/units.h"
 #include "scenario/names.h"
 #include "probe/names.h"
@@ -169,6 +170,10 @@ view_details_log(struct view_details_buf *b, const struct view_frame *f)
 	view_details_reasons(b, sr->sentences, sr->n_sentences);
 	if (sr->note[0] != '\0')
 		view_details_add(b, "%s\n", sr->note);
+	/* What the kernel did between the step before and this one, and when. */
+	char pause[400];
+	if (transcript_pause_text(sr, pause, sizeof pause) != NULL)
+		view_details_add(b, "Before this step, %s.\n", pause);
 	/* Each expectation that did not hold, with its reason (the pane cuts a long one). */
 	for (size_t i = 0; i < sr->n_expects; i++) {
 		const struct expect_result *er = &sr->expects[i];
