@@ -202,21 +202,18 @@ static int
 stopgrand(void)
 {
 	pid_t grand = parent_of(getppid());
-	char path[64], comm[64] = "";
-	FILE *f;
+	char path[64], exe[4096];
+	ssize_t n;
 
-	/* Its name (comm is readable even when its exe and memory are not). */
-	snprintf(path, sizeof path, "/proc/%ld/comm", (long)grand);
-	if ((f = fopen(path, "r")) != NULL) {
-		if (fgets(comm, sizeof comm, f) == NULL)
-			comm[0] = '\0';
-		fclose(f);
-	}
-	comm[strcspn(comm, "\n")] = '\0';
-	if (grand > 1 && strcmp(comm, "iobufviz") == 0)
+	snprintf(path, sizeof path, "/proc/%ld/exe", (long)grand);
+	n = readlink(path, exe, sizeof exe - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	/* An exe we may not read (EACCES: not dumpable) is iobufviz's too: as root it is read. */
+	if (grand > 1 && ((n > 8 && strcmp(exe + n - 8, "iobufviz") == 0) ||
+	                  (n < 0 && errno == EACCES && getuid() != 0)))
 		TRY("kill iobufviz SIGSTOP", kill(grand, SIGSTOP));
 	else
-		printf("no iobufviz above the tracer: %s\n", comm);
+		printf("no iobufviz above the tracer: %s\n", exe);
 	fflush(stdout);
 	return quiet();
 }
