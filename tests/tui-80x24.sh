@@ -61,6 +61,13 @@ tmux_cmd s134 send-keys -t s134 q
 # crash-13-3 (as root, in its crash lab; else the power cut is not observable, with why): its
 # crash steps' expectations are on the screen, and every one shown "?" (a power cut the lab
 # could not pin on the lesson, or no lab) has its whole reason under Shift-Tab.
+# The popup's rows joined: the expectation, its whole reason (up to its closing parenthesis),
+# then the step's own line after it: nothing cut in between.
+reason_whole() {
+	tmux_screen c133 | LC_ALL=C.UTF-8 sed -n 's/^.\{0,3\}│ \(.*[^ │]\) *│.\{0,3\}$/\1/p' |
+		tr '\n' ' ' |
+		grep -q '? crash\.[a-z.]* = [a-z0-9]* (not observable here: .*) *step [0-9]* ('
+}
 start c133 crash-13-3
 n=$(grep -c '^  - ' "$src/scenarios/crash-13-3.yaml")
 k=1
@@ -75,11 +82,8 @@ while [ $k -le "$n" ]; do
 		shows c133 "more: Shift-Tab" "crash-13-3: step $k: the expected pane says where the rest is"
 		tmux_cmd c133 send-keys -t c133 BTab
 		tmux_sees c133 "details" 10
-		# The popup's rows joined: the expectation, its whole reason (up to its closing
-		# parenthesis), then the step's own line after it: nothing cut in between.
-		tmux_screen c133 | LC_ALL=C.UTF-8 sed -n 's/^.\{0,3\}│ \(.*[^ ]\) *│.\{0,3\}$/\1/p' |
-			tr '\n' ' ' |
-			grep -q '? crash\.[a-z.]* = [a-z0-9]* (not observable here: .*) *step [0-9]* (' ||
+		# Waited for with a deadline: "details" is drawn before the popup's last rows.
+		wait_for reason_whole 10 ||
 			{ echo "FAIL: crash-13-3: step $k: no whole reason under Shift-Tab:"
 			  tmux_screen c133 | sed 's/^/    | /'; fail=1; }
 		tmux_cmd c133 send-keys -t c133 Escape

@@ -62,7 +62,7 @@ while [ $i -lt 12 ]; do
 	grep -q 'nothing keeps pages dirty' "$out" || continue
 	reached=$((reached + 1))
 	# The sentence that rests on it is not told as held.
-	grep -q '^sentences: [0-9]* held, [1-9][0-9]* unchecked here, 0 false here$' "$out" ||
+	grep -q '^sentences: [0-9]* held, [1-9][0-9]* unchecked here, 0 false here\(, .*\)\{0,1\}$' "$out" ||
 		bad "$testname: run $i: a dirty count was not observable, its sentences: $(grep '^sentences:' "$out")"
 done
 echo "$testname: a 'still dirty' fact was not observable (the kernel's writeback took the file) in $reached runs of 12"

@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/audit.h>
-#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <signal.h>
@@ -435,25 +434,6 @@ prog_launch_redirect(int fd, const char *path, int flags)
 	return 0;
 }
 
-/*
- * Drop CAP_SYS_PTRACE from what the program will have (the bounding set, and the inheritable
- * and ambient sets an exec adds from): run as root, it would open the memory of iobufviz
- * (not dumpable) all the same. Without CAP_SETPCAP (not root) there is nothing to drop.
- */
-static void
-prog_launch_drop_ptrace(void)
-{
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[2];
-
-	prctl(PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0);
-	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER, CAP_SYS_PTRACE, 0, 0);
-	if (syscall(SYS_capget, &h, d) == 0) {
-		d[CAP_SYS_PTRACE / 32].inheritable &= ~(1u << (CAP_SYS_PTRACE % 32));
-		syscall(SYS_capset, &h, d);
-	}
-}
-
 /* In the child: stop for the tracer, set up, install the filter, exec. Never returns. */
 _Noreturn void
 prog_launch_child(const char *prog, char *const argv[], char **env, const struct prog_opts *o,
@@ -475,8 +455,6 @@ prog_launch_child(const char *prog, char *const argv[], char **env, const struct
 		f.stage = 3;
 	else if (o->cwd != NULL && chdir(o->cwd) != 0)
 		f.stage = 4;
-	else if (prog_launch_drop_ptrace(), false)
-		;
 	else if (prog_launch_filter(g) != 0)
 		f.stage = 5;
 	else
