@@ -81,13 +81,15 @@ while [ $k -le "$n" ]; do
 		seen=$((seen + 1))
 		shows c133 "more: Shift-Tab" "crash-13-3: step $k: the expected pane says where the rest is"
 		tmux_cmd c133 send-keys -t c133 BTab
-		tmux_sees c133 "details" 10
-		# Waited for with a deadline: "details" is drawn before the popup's last rows.
+		tmux_sees c133 "┌ details" 10
+		# Waited for with a deadline: the title is drawn before the popup's last rows.
 		wait_for reason_whole 10 ||
 			{ echo "FAIL: crash-13-3: step $k: no whole reason under Shift-Tab:"
 			  tmux_screen c133 | sed 's/^/    | /'; fail=1; }
 		tmux_cmd c133 send-keys -t c133 Escape
-		wait_for "! tmux_screen c133 | grep -qF 'details'" 10 || fail=1
+		# The popup's title, not the key bar's "Tab details".
+		wait_for "! tmux_screen c133 | grep -qF '┌ details'" 10 ||
+			{ echo "FAIL: crash-13-3: step $k: Escape left the details popup"; fail=1; }
 	fi
 	k=$((k + 1))
 done
