@@ -181,6 +181,54 @@ if re.search(r"(?<!\\)\[l\]\(", md):
 sys.exit(0 if ok else 1)
 PY
 
+# 5b. Links and formulas in a scenario's strings stay text (issue 30.6): the Markdown through
+# GitHub-flavoured Markdown's autolink extension (cmark-gfm -e autolink) has no link, and shows
+# the URLs as they were; every CSV cell of a string that starts with = + - @ starts with "'".
+l="$src/tests/sweep-links.yaml"
+"$bin" --export=md --dir "$tmp" "$l" >"$tmp/l.md" 2>/dev/null || bad "links: md exit $?"
+"$bin" --export=csv --dir "$tmp" "$l" >"$tmp/l.csv" 2>/dev/null || bad "links: csv exit $?"
+if command -v cmark-gfm >/dev/null 2>&1; then
+	for f in l m h t; do
+		[ -s "$tmp/$f.md" ] || continue
+		cmark-gfm -e autolink -e table -e strikethrough -e tagfilter "$tmp/$f.md" \
+			>"$tmp/$f.md.html" || bad "cmark-gfm cannot read $f.md"
+		if grep -qi "<a[ >]" "$tmp/$f.md.html"; then
+			bad "$f.md: GitHub-flavoured Markdown makes a link of a scenario's text"
+			grep -io "<a [^>]*>" "$tmp/$f.md.html" | head -n 5
+		fi
+	done
+	python3 - "$tmp/l.md.html" <<'PY' || bad "links: the Markdown does not show the scenario's text"
+import html, re, sys
+text = html.unescape(re.sub(r"<[^>]*>", "", open(sys.argv[1], encoding="utf-8").read()))
+text = text.replace("\u2060", "")
+for want in ('=HYPERLINK("http://x.example/t","t") see www.x.example, HTTPS://x.example/b',
+             "ftp://x.example mailto:m@x.example xmpp:j@x.example/r z@x.example WWW.y.example",
+             "+cmd|'/C calc'!A0 www.v.example", "-2+3 http://r.example/l",
+             "@SUM(1+1) https://s.example/s"):
+    if want not in text:
+        print("  not shown as it was: %r" % want)
+        sys.exit(1)
+PY
+else
+	skip_part "md autolinks" "cmark-gfm not installed (Markdown not checked for GFM links)"
+fi
+python3 - "$tmp/l.csv" <<'PY' || bad "links: a CSV cell of a scenario's string is a formula"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8")))
+ok = len(rows) == 3
+cells = [rows[0][-3:]] + [[r[0], r[3]] for r in rows[1:]] if ok else []
+for cell in (c for row in cells for c in row):
+    if not cell.startswith("'") or cell[1:2] not in ("=", "+", "-", "@"):
+        print("  cell %r" % cell)
+        ok = False
+for r in rows[1:]:
+    for cell in r[7:28]:   # numbers iobufviz measured stay numbers
+        if cell.startswith("'"):
+            print("  number %r" % cell)
+            ok = False
+sys.exit(0 if ok else 1)
+PY
+
 # 6. In a browser (headless Chromium, where installed): the plot renders to an image of its size.
 chrome=$(command -v chromium || command -v chromium-browser || true)
 if [ -n "$chrome" ]; then

@@ -196,7 +196,13 @@ sweep_export_json(struct json *j, const char *key, const struct sweep_result *r)
 	json_end_object(j);
 }
 
-/* A CSV field: made safe as one line (no control, no newline), quoted, quotes doubled. */
+/*
+ * A CSV field: made safe as one line (no control, no newline), quoted, quotes doubled. Every
+ * such field is text (a scenario's string, a filesystem, a device, a directory, an error), never
+ * a number iobufviz measured (those are bare, and never negative): one that starts with "=",
+ * "+", "-", "@", a tab or a carriage return, which a spreadsheet would read as a formula, gets
+ * a "'" first, inside the quotes, as OWASP's "CSV Injection" page recommends.
+ */
 static void
 sweep_export_cstr(FILE *f, const char *str)
 {
@@ -204,6 +210,8 @@ sweep_export_cstr(FILE *f, const char *str)
 	const char *s = safe;
 
 	fputc('"', f);
+	if (s != NULL && *s != '\0' && strchr("=+-@\t\r", *s) != NULL)
+		fputc('\'', f);
 	for (; s && *s; s++) {
 		if (*s == '"')
 			fputc('"', f);

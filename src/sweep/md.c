@@ -26,18 +26,68 @@ sweep_md_alnum(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+/* True if c is a space or a tab. */
+static bool
+sweep_md_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Where text (its first character that is not blank, at p) would start a block if a line
+ * started there: "#", ">", "-", "+" or "=" before a blank, the end or itself ("---" a rule,
+ * "===" a heading's underline), or the "." or ")" after digits before a blank or the end. Every
+ * text here follows our own "- ", "> ", "| " or "**", and after "- " or "> " a heading, a
+ * quote or a list would start. The character to escape there, or NULL. */
+static const char *
+sweep_md_block(const char *p)
+{
+	const char *d = p;
+
+	if (*p == '#' || *p == '>')
+		return p;
+	if (*p != '\0' && strchr("-+=", *p) != NULL)
+		return sweep_md_blank(p[1]) || p[1] == '\0' || p[1] == *p ? p : NULL;
+	while (*d >= '0' && *d <= '9')
+		d++;
+	return d > p && (*d == '.' || *d == ')') && (sweep_md_blank(d[1]) || d[1] == '\0') ? d :
+	    NULL;
+}
+
+/* True if the three characters before p (from text on) are "www", in any case. */
+static bool
+sweep_md_www(const char *text, const char *p)
+{
+	if (p - text < 3)
+		return false;
+	for (int i = 1; i <= 3; i++)
+		if (p[-i] != 'w' && p[-i] != 'W')
+			return false;
+	return true;
+}
+
 /*
  * Text (already made safe by base/text.c) for Markdown: whatever could make Markdown or HTML of
  * it escaped, so that a scenario's string stays text on the page: "\", "`", "*", "~", "|" and
  * "[" always, "_" where it could start or end emphasis, "<" that could start a tag ("&lt;"),
- * "&" that could start an entity ("&amp;"). Into buf; return buf.
+ * "&" that could start an entity ("&amp;"), the first character that is not blank if it would
+ * start a block (a heading, a quote, a list). And no autolink of GitHub-flavoured Markdown
+ * (cmark-gfm's autolink extension, which links bare text): the ":" of "://" ("http\://") and
+ * the "." of "www." ("www\.") are escaped, which the text shows as they were; an "@" is
+ * followed by U+2060 WORD JOINER ("&#8288;", invisible), as the extension finds e-mail addresses
+ * (and mailto:, xmpp:) in the text after escapes and entities are read, where only a character
+ * between "@" and the domain breaks them. A table's cell (cell true) starts no block: its
+ * first character is left as it is ("-" stays "-"). Into buf; return buf.
  */
 static char *
-sweep_md_escape(const char *text, char *buf, size_t len)
+sweep_md_escape_in(const char *text, char *buf, size_t len, bool cell)
 {
 	size_t o = 0;
+	const char *lead = text;
 
-	for (const char *p = text; *p != '\0' && o + 6 < len; p++) {
+	while (sweep_md_blank(*lead))
+		lead++;
+	lead = cell ? NULL : sweep_md_block(lead);
+	for (const char *p = text; *p != '\0' && o + 10 < len; p++) {
 		bool tag = *p == '<' && p[1] != '\0' &&
 		    (sweep_md_alnum(p[1]) || strchr("/!?", p[1]) != NULL);
 		bool ent = *p == '&' && (sweep_md_alnum(p[1]) || p[1] == '#');
@@ -46,12 +96,24 @@ sweep_md_escape(const char *text, char *buf, size_t len)
 			o += (size_t)snprintf(buf + o, len - o, "%s", tag ? "&lt;" : "&amp;");
 			continue;
 		}
-		if (under || (*p != '\0' && strchr("\\`*~|[", *p) != NULL))
+		bool block = p == lead;
+		bool url = (*p == ':' && p[1] == '/' && p[2] == '/') ||
+		    (*p == '.' && sweep_md_www(text, p));
+		if (under || block || url || (*p != '\0' && strchr("\\`*~|[", *p) != NULL))
 			buf[o++] = '\\';
 		buf[o++] = *p;
+		if (*p == '@' && p[1] != '\0')
+			o += (size_t)snprintf(buf + o, len - o, "%s", "&#8288;");
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+/* Text for Markdown where a line could start (after "- ", "> ", "## " or "**"). */
+static char *
+sweep_md_escape(const char *text, char *buf, size_t len)
+{
+	return sweep_md_escape_in(text, buf, len, false);
 }
 
 /* True if a cell says nothing ("", "-"): a column of only such cells is left out. */
@@ -108,8 +170,8 @@ sweep_md_variant(FILE *f, const struct sweep_result *r, size_t v)
 		fputc('|', f);
 		for (size_t c = 0; c < t.n_cols; c++)
 			if (keep[c])
-				fprintf(f, " %s |", sweep_md_escape(t.cells[i * t.n_cols + c], md,
-				    sizeof md));
+				fprintf(f, " %s |", sweep_md_escape_in(t.cells[i * t.n_cols + c], md,
+				    sizeof md, true));
 		fputc('\n', f);
 		if (i > 0)
 			continue;
