@@ -115,41 +115,7 @@ prog_wait_sigchld(long long ms)
 	return sigtimedwait(&chld, NULL, ms < 0 ? NULL : &ts) >= 0 || errno != EAGAIN;
 }
 
-/* Whether a process other than the watchdog (skip) has us as its parent: a traced process
- * (we are its tracer and, after a fork, its parent or subreaper) or an orphan to reap.
- * Read from each /proc/PID/stat, as prog_wait_kill_children does. */
-static bool
-prog_wait_has_children(pid_t skip)
-{
-	pid_t self = getpid();
-	struct dirent *de;
-	DIR *d = opendir("/proc");
-	bool any = d == NULL;         /* cannot tell: assume there are */
-
-	while (d != NULL && !any && (de = readdir(d)) != NULL) {
-		char path[64], buf[512], *rp;
-		long pid = strtol(de->d_name, &rp, 10), ppid;
-		ssize_t n;
-		int fd;
-
-		if (*rp != '\0' || pid <= 0 || pid == self || pid == skip)
-			continue;
-		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		rp = strrchr(buf, ')');
-		any = rp != NULL && sscanf(rp + 1, " %*c %ld", &ppid) == 1 && ppid == self;
-	}
-	if (d != NULL)
-		closedir(d);
-	return any;
-}
+static bool prog_wait_children(pid_t skip, bool kill_them);
 
 /* waitpid(-1, __WALL), bounded (see prog/wait.h). */
 pid_t
@@ -186,7 +152,7 @@ prog_wait_any(struct prog_wait *w, int *st, void (*kill)(void *), void *arg)
 		if (ms < 0 || ms > PROG_WAIT_CHECK_MS)
 			ms = PROG_WAIT_CHECK_MS;
 		bool news = prog_wait_sigchld(ms);
-		if (!news && ms == PROG_WAIT_CHECK_MS && !prog_wait_has_children(w->guard.pid)) {
+		if (!news && ms == PROG_WAIT_CHECK_MS && !prog_wait_children(w->guard.pid, false)) {
 			errno = ECHILD;
 			return -1;
 		}
@@ -195,24 +161,26 @@ prog_wait_any(struct prog_wait *w, int *st, void (*kill)(void *), void *arg)
 }
 
 /*
- * Kill every child of ours: the program's orphans come to us (we are their subreaper), and
- * a child of ours cannot be a stranger (its pid is not reused before we reap it). Read from
- * each /proc/PID/stat: a child that vanished meanwhile is simply not found.
+ * Our children but skip, read from each /proc/PID/stat (a child that vanished meanwhile is
+ * simply not found): killed with SIGKILL if kill is set (the program's orphans come to us,
+ * we are their subreaper, and a child of ours cannot be a stranger: its pid is not reused
+ * before we reap it). Whether there was one; true too when /proc cannot be read.
  */
-static void
-prog_wait_kill_children(void)
+static bool
+prog_wait_children(pid_t skip, bool kill_them)
 {
 	pid_t self = getpid();
 	struct dirent *de;
 	DIR *d = opendir("/proc");
+	bool any = d == NULL;
 
-	while (d != NULL && (de = readdir(d)) != NULL) {
+	while (d != NULL && (de = readdir(d)) != NULL && (kill_them || !any)) {
 		char path[64], buf[512], *rp;
 		long pid = strtol(de->d_name, &rp, 10), ppid;
 		ssize_t n;
 		int fd;
 
-		if (*rp != '\0' || pid <= 0 || pid == self)
+		if (*rp != '\0' || pid <= 0 || pid == self || pid == skip)
 			continue;
 		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -225,11 +193,15 @@ prog_wait_kill_children(void)
 		buf[n] = '\0';
 		/* "PID (COMM) S PPID ...": COMM may hold anything, ')' too: the last ')' ends it. */
 		rp = strrchr(buf, ')');
-		if (rp != NULL && sscanf(rp + 1, " %*c %ld", &ppid) == 1 && ppid == self)
+		if (rp == NULL || sscanf(rp + 1, " %*c %ld", &ppid) != 1 || ppid != self)
+			continue;
+		any = true;
+		if (kill_them)
 			kill((pid_t)pid, SIGKILL);
 	}
 	if (d != NULL)
 		closedir(d);
+	return any;
 }
 
 /* Kill and reap every process of the program, and every orphan it left us (prog/wait.h). */
@@ -255,7 +227,7 @@ prog_wait_reap_all(void (*kill_all)(void *), void (*gone)(pid_t, void *), void *
 			long long left = prog_wait_ms_until(&grace);
 			if (!swept) {
 				kill_all(arg);
-				prog_wait_kill_children();
+				prog_wait_children(0, true);
 				swept = true;
 				continue;
 			}
