@@ -185,16 +185,21 @@ static bool
 tracer_fd_in_dir(const struct tracer *t, const char *p, const struct stat *sb)
 {
 	char cwd[PATH_MAX], link[64], path[PATH_MAX];
+	struct stat cs;
 	ssize_t n, k;
 	char *slash;
 
-	if (sb->st_dev != t->dev)
-		return false;
 	snprintf(link, sizeof link, "/proc/%d/cwd", (int)t->pid);
 	if ((n = readlink(link, cwd, sizeof cwd - 1)) <= 0 ||
 	    (k = readlink(p, path, sizeof path - 1)) <= 0)
 		return false;
 	cwd[n] = path[k] = '\0';
+	/* On overlayfs a directory reports the overlay's device and a file its layer's: a file
+	 * of another device counts when the directory itself is the scratch one (never a crash
+	 * lab's root "/", mounted nowhere, whose name any file of the machine's "/" shares). */
+	if (sb->st_dev != t->dev &&
+	    (strcmp(cwd, "/") == 0 || stat(link, &cs) != 0 || cs.st_dev != t->dev))
+		return false;
 	if (strcmp(cwd, path) == 0)
 		return true;
 	if ((slash = strrchr(path, '/')) == NULL)
