@@ -428,6 +428,25 @@ START_TEST(test_list_and_names)
 	                                       "table-13-2", "table-13-3", "ex-13-1b", "ex-13-1c" };
 	for (size_t i = 0; i < sizeof lessons / sizeof lessons[0]; i++)
 		ck_assert_msg(strstr(r.out, lessons[i]) != NULL, "no %s in --list", lessons[i]);
+	/* Grouped as a course takes them, each group in the book's order: the exercises, then
+	 * the sections (5.4 before 13.1, 13.7 before 25.4), the crash lab, the sweeps (TLPI's
+	 * tables before APUE's figure); a sweep says how long it may take, a lesson "seconds". */
+	static const char *const order[] = { "\nExercises ", "\n  13-3-fflush-fsync ",
+		"\n  13-5-tail ", "\nSections ", "\n  5.4-two-descriptors ", "\n  13.1-buffer-cache ",
+		"\n  13.7-mixing ", "\n  25.4-", "\nThe crash lab", "\n  crash-13-3 ",
+		"\n  crash-close ", "\nSweeps", "\n  table-13-1 ", "\n  table-13-3 ",
+		"\n  apue-fig-3-5 " };
+	static char nl[sizeof r.out + 1];
+	const char *at = nl;
+	snprintf(nl, sizeof nl, "\n%s", r.out);
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+		const char *next = strstr(at, order[i]);
+		ck_assert_msg(next != NULL, "--list: no '%s' after '%s'", order[i] + 1,
+			      i > 0 ? order[i - 1] + 1 : "the start");
+		at = next + 1;
+	}
+	ck_assert_msg(strstr(nl, "\n  13-3-fflush-fsync          seconds ") != NULL, "%s", r.out);
+	ck_assert_msg(strstr(nl, "\n  table-13-1                 <= 21 s ") != NULL, "%s", r.out);
 }
 END_TEST
 

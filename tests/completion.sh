@@ -43,7 +43,7 @@ bash --norc --noprofile -c '. "$1" && complete -p iobufviz' sh "$comp" | grep -q
 	bad "sourcing $comp does not register a completion for iobufviz"
 
 # 2. Lesson names: every bundled scenario whose name starts so, from the installed list.
-lessons=$("$bin" --list 2>/dev/null | awk '{ print $1 }' | LC_ALL=C sort)
+lessons=$("$bin" --list 2>/dev/null | awk '/^  / { print $1 }' | LC_ALL=C sort)
 [ -n "$lessons" ] || bad "--list names no lesson"
 want "$(printf '%s\n' "$lessons" | grep '^13-')" "$bin" 13-
 echo "$lessons" | grep -qx 13-3-fflush-fsync || bad "--list has no 13-3-fflush-fsync"

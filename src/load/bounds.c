@@ -36,29 +36,48 @@ scenario_bounds_steps(struct scn_load *ld, const struct yamlpos_node *root)
 	return -1;
 }
 
-/* Seconds step ST may take by its own numbers (waits, sweep budgets); *at: the key to blame. */
+/* Seconds step ST may take by its own numbers: a wait's seconds or timeout, a sweep's
+ * budget per row times its rows; 0 for any other step. */
+static double
+scenario_step_seconds(const struct scn_step *st)
+{
+	const struct scn_sweep *sw = st->sweep;
+
+	if (st->op == SCN_OP_WAIT) {
+		if (st->args.until_clean || (st->args.has & SCN_HAS_UNTIL))
+			return st->args.timeout > 0 ? st->args.timeout : SCN_WAIT_TIMEOUT;
+		return st->args.seconds;
+	}
+	if (st->op == SCN_OP_SWEEP && sw != NULL)
+		return (sw->budget > 0 ? sw->budget : SWEEP_DEFAULT_BUDGET) *
+		       (double)(sw->n_buffer_sizes * sw->n_variants);
+	return 0;
+}
+
+/* Seconds the steps of S may take by their own numbers (scenario/scenario.h). */
+double
+scenario_seconds_at_most(const struct scenario *s)
+{
+	double t = 0;
+
+	for (size_t i = 0; i < s->n_steps; i++)
+		t += scenario_step_seconds(&s->steps[i]);
+	return t;
+}
+
+/* Seconds step ST may take by its own numbers; *at: the key to blame. */
 static double
 scenario_bounds_seconds(struct scn_load *ld, const struct scn_step *st,
 			const struct yamlpos_node *opnode, const struct yamlpos_node **at)
 {
-	const struct scn_sweep *sw = st->sweep;
-
 	*at = opnode;
-	if (st->op == SCN_OP_WAIT) {
-		if (st->args.until_clean || (st->args.has & SCN_HAS_UNTIL)) {
-			*at = AT(opnode, "timeout") ? AT(opnode, "timeout") : AT(opnode, "until");
-			return st->args.timeout > 0 ? st->args.timeout : SCN_WAIT_TIMEOUT;
-		}
-		*at = AT(opnode, "seconds");
-		return st->args.seconds;
-	}
-	if (st->op == SCN_OP_SWEEP && sw != NULL) {
-		if (AT(opnode, "budget") != NULL)
-			*at = AT(opnode, "budget");
-		return (sw->budget > 0 ? sw->budget : SWEEP_DEFAULT_BUDGET) *
-		       (double)(sw->n_buffer_sizes * sw->n_variants);
-	}
-	return 0;
+	if (st->op == SCN_OP_WAIT)
+		*at = st->args.until_clean || (st->args.has & SCN_HAS_UNTIL) ?
+		      (AT(opnode, "timeout") ? AT(opnode, "timeout") : AT(opnode, "until")) :
+		      AT(opnode, "seconds");
+	else if (st->op == SCN_OP_SWEEP && st->sweep != NULL && AT(opnode, "budget") != NULL)
+		*at = AT(opnode, "budget");
+	return scenario_step_seconds(st);
 }
 
 /* Bytes a sweep keeps at once on the filesystem of each kind of its variants. */
@@ -143,11 +162,9 @@ scenario_bounds_check(struct scn_load *ld, const struct scenario *s,
 		file.ram = s->file.size;
 	else
 		file.disk = s->file.size;
-	for (size_t i = 0; i < s->n_steps; i++) {
-		const struct yamlpos_node *at;
+	for (size_t i = 0; i < s->n_steps; i++)
 		if (!ld->step_bad[i])
-			all += scenario_bounds_seconds(ld, &s->steps[i], NULL, &at);
-	}
+			all += scenario_step_seconds(&s->steps[i]);
 	for (size_t i = 0; i < s->n_steps && c != NULL; i++, c = yamlpos_next(ld->ix, c)) {
 		const struct scn_step *st = &s->steps[i];
 		if (ld->step_bad[i])

@@ -347,6 +347,10 @@ int scenario_load(const char *path, struct scenario **out, char **err);
 int scenario_load_text(const char *name, const char *text, size_t len, struct scenario **out,
                        char **err);
 
+/* Seconds the steps of S may take by their own numbers (its waits' seconds or timeouts, its
+ * sweeps' budgets per row times their rows); 0 when no step waits or times. (load/bounds.c) */
+double scenario_seconds_at_most(const struct scenario *s);
+
 /* Free a scenario from scenario_load(). NULL is fine. */
 void scenario_free(struct scenario *s);
 
