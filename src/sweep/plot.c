@@ -45,6 +45,15 @@ static const struct plot_source {
 	{ "#888", "#fff", true },
 };
 #define PLOT_N_SOURCES (sizeof plot_sources / sizeof plot_sources[0])
+/* Ours, where a row ran on fewer bytes and its figure is extrapolated: hollow, black. */
+static const struct plot_source plot_extrapolated = { "#000", "#fff", false };
+
+/* True if row i of variant v ran on fewer bytes than the sweep's file (scaled up). */
+static bool
+plot_row_scaled(const struct sweep_result *r, size_t v, size_t i)
+{
+	return r->variants[v].rows[i].scale > 1.0000001;
+}
 
 /* One panel's scales: log2 of BUF_SIZE across, log10 of seconds up. */
 struct plot_axes {
@@ -211,10 +220,12 @@ plot_marker(FILE *f, const char *shape, double x, double y, const struct plot_so
 		    plot_num(x, a, sizeof a), plot_num(y, b, sizeof b), s->stroke);
 }
 
-/* One series: its line (broken where a figure is missing), then its markers. Return its points. */
+/* One series: its line (broken where a figure is missing), then its markers (ours hollow where
+ * extrapolated: *scaled set). Return its points. */
 static size_t
 plot_series(FILE *f, const struct sweep_result *r, size_t v, int m,
-    const struct scn_reference *ref, const struct plot_source *src, const struct plot_axes *ax)
+    const struct scn_reference *ref, const struct plot_source *src, const struct plot_axes *ax,
+    bool *scaled)
 {
 	const struct sweep_variant *bv = &r->variants[v];
 	const struct plot_measure *pm = &plot_measures[m];
@@ -241,9 +252,12 @@ plot_series(FILE *f, const struct sweep_result *r, size_t v, int m,
 		fputs("\"/>\n", f);
 	for (size_t i = 0; i < bv->n_rows; i++) {
 		double t = plot_value(r, v, i, m, ref);
-		if (t > 0)
-			plot_marker(f, pm->shape, plot_x(ax, (double)bv->rows[i].buf_size), plot_y(ax, t),
-			    src);
+		bool extra = ref == NULL && plot_row_scaled(r, v, i);
+		if (t <= 0)
+			continue;
+		plot_marker(f, pm->shape, plot_x(ax, (double)bv->rows[i].buf_size), plot_y(ax, t),
+		    extra ? &plot_extrapolated : src);
+		*scaled |= extra;
 	}
 	return n;
 }
@@ -328,10 +342,11 @@ plot_axes_draw(FILE *f, const struct sweep_result *r, size_t v, const struct plo
 	fputs("</g>\n", f);
 }
 
-/* The legend of a panel: a sample of each series drawn, with its name. */
+/* The legend of a panel: a sample of each series drawn, with its name; ours twice where some
+ * of its points are measured and some extrapolated (scaled[m]). */
 static void
-plot_legend(FILE *f, const bool drawn[][3], const struct scn_reference *const *refs,
-    size_t n_refs, double top)
+plot_legend(FILE *f, const bool drawn[][3], const bool scaled[3],
+    const struct scn_reference *const *refs, size_t n_refs, double top)
 {
 	double y = top + PLOT_Y0 + 8;
 	char a[24], b[24], l[96], name[160];
@@ -341,15 +356,20 @@ plot_legend(FILE *f, const bool drawn[][3], const struct scn_reference *const *r
 			const struct plot_measure *pm = &plot_measures[m];
 			if (!drawn[s][m])
 				continue;
-			fprintf(f, "<line x1=\"580\" y1=\"%s\" x2=\"612\" y2=\"%s\" stroke=\"%s\" "
-			    "stroke-width=\"1.6\"%s%s%s/>\n", plot_num(y, a, sizeof a),
-			    plot_num(y, b, sizeof b), plot_sources[s].stroke,
-			    pm->dash[0] ? " stroke-dasharray=\"" : "", pm->dash, pm->dash[0] ? "\"" : "");
-			plot_marker(f, pm->shape, 596, y, &plot_sources[s]);
-			snprintf(name, sizeof name, "%s, %s", pm->name, s == 0 ? "measured here" :
-			    sweep_cols_label(refs[s - 1], l, sizeof l));
-			plot_label(f, 620, y + 4, "", name, 26);
-			y += 20;
+			for (int e = 0; e < (s == 0 && scaled[m] ? 2 : 1); e++) {
+				fprintf(f, "<line x1=\"580\" y1=\"%s\" x2=\"612\" y2=\"%s\" "
+				    "stroke=\"%s\" stroke-width=\"1.6\"%s%s%s/>\n", plot_num(y, a,
+				    sizeof a), plot_num(y, b, sizeof b), plot_sources[s].stroke,
+				    pm->dash[0] ? " stroke-dasharray=\"" : "", pm->dash,
+				    pm->dash[0] ? "\"" : "");
+				plot_marker(f, pm->shape, 596, y, e ? &plot_extrapolated :
+				    &plot_sources[s]);
+				snprintf(name, sizeof name, "%s, %s", pm->name, s > 0 ?
+				    sweep_cols_label(refs[s - 1], l, sizeof l) : e ?
+				    "extrapolated here" : "measured here");
+				plot_label(f, 620, y + 4, "", name, 26);
+				y += 20;
+			}
 		}
 }
 
@@ -360,7 +380,7 @@ plot_panel(FILE *f, const struct sweep_result *r, size_t v, double top)
 	const struct scn_reference *refs[PLOT_N_SOURCES];
 	size_t n_refs = plot_refs(r, v, refs);
 	struct plot_axes ax = { .top = top };
-	bool drawn[PLOT_N_SOURCES][3];
+	bool drawn[PLOT_N_SOURCES][3], scaled[3] = { false, false, false };
 	char name[512], line[600], sz[32], sz2[32], l[96];
 	double y = top + PLOT_Y1 + 58;
 
@@ -376,8 +396,8 @@ plot_panel(FILE *f, const struct sweep_result *r, size_t v, double top)
 	for (size_t s = n_refs + 1; s-- > 0;)
 		for (int m = 0; m < 3; m++)
 			drawn[s][m] = plot_series(f, r, v, m, s == 0 ? NULL : refs[s - 1],
-			    &plot_sources[s], &ax) > 0;
-	plot_legend(f, (const bool (*)[3])drawn, refs, n_refs, top);
+			    &plot_sources[s], &ax, &scaled[m]) > 0;
+	plot_legend(f, (const bool (*)[3])drawn, scaled, refs, n_refs, top);
 	for (size_t s = 1; s <= n_refs; s++) {
 		if (!sweep_cols_resized(r, refs[s - 1]))
 			continue;
@@ -461,7 +481,7 @@ sweep_plot_svg(FILE *f, const struct sweep_result *r)
 	for (size_t v = 0; v < r->n_variants; v++)
 		plot_panel(f, r, v, band + (double)v * PLOT_PANEL_H);
 	plot_lines(f, 20, h - 30, "font-size=\"11\" fill=\"#333\"", sweep_print_scaled(r) ?
-	    "Scaled rows ran on fewer bytes and are extrapolated (the table says by how much). "
+	    "Hollow black points ran on fewer bytes and are extrapolated (the table says by how much). "
 	    "CPU times under one tick of the kernel's accounting are not drawn." :
 	    "CPU times under one tick of the kernel's accounting are not drawn.", 120, 2);
 	fputs("</svg>\n", f);
