@@ -210,7 +210,18 @@ sweep_cols_cell_ratio(const struct sweep_print_at *at, char *buf, size_t len)
 	snprintf(buf, len, at->row->relative >= 1000 ? "%.0f" : "%.4g", at->row->relative);
 }
 
-/* How the row was scaled, spelled out: "measured 4 MiB, ×25 → 100 MB (+1.2 ms once)". */
+/* The bytes a scaled row ran on, in KiB whatever their size: one unit down the column (a
+ * size in "the unit it is round in" gave "40384 kB" above "1.6 MiB"). Return buf. */
+static char *
+sweep_cols_kib(uint64_t bytes, char *buf, size_t len)
+{
+	double k = (double)bytes / 1024;
+
+	snprintf(buf, len, k >= 10 ? "%.0f KiB" : "%.1f KiB", k);
+	return buf;
+}
+
+/* How the row was scaled, spelled out: "measured 4096 KiB, ×25 → 100 MB (+1.2 ms once)". */
 static void
 sweep_cols_cell_scaling(const struct sweep_print_at *at, char *buf, size_t len)
 {
@@ -224,7 +235,7 @@ sweep_cols_cell_scaling(const struct sweep_print_at *at, char *buf, size_t len)
 		return;
 	}
 	snprintf(buf, len, k >= 1000 ? "measured %s, %s%.0f %s %s" : "measured %s, %s%.3g %s %s",
-	    units_format_size_round(row->bytes, sz1, sizeof sz1), at->ascii ? "x" : "×", k,
+	    sweep_cols_kib(row->bytes, sz1, sizeof sz1), at->ascii ? "x" : "×", k,
 	    at->ascii ? "->" : "→", units_format_size_round(at->r->sw->file_size, sz2, sizeof sz2));
 	/* The fixed part, when it is big enough to matter, is said too. */
 	if (row->fixed >= 0.005 * row->elapsed.median && (n = strlen(buf)) < len)
@@ -232,7 +243,7 @@ sweep_cols_cell_scaling(const struct sweep_print_at *at, char *buf, size_t len)
 		    sweep_cols_time(row->fixed, at->ascii, a, sizeof a));
 }
 
-/* How the row was scaled, short: "×25 of 4 MB", or "×25" when short_scale; "" if not. */
+/* How the row was scaled, short: "×25 of 4096 KiB", or "×25" when short_scale; "" if not. */
 static void
 sweep_cols_cell_scale(const struct sweep_print_at *at, char *buf, size_t len)
 {
@@ -246,7 +257,7 @@ sweep_cols_cell_scale(const struct sweep_print_at *at, char *buf, size_t len)
 		    row->scale);
 	else
 		snprintf(buf, len, row->scale >= 1000 ? "%s%.0f of %s" : "%s%.3g of %s",
-		    at->ascii ? "x" : "×", row->scale, units_format_size_round(row->bytes, sz, sizeof sz));
+		    at->ascii ? "x" : "×", row->scale, sweep_cols_kib(row->bytes, sz, sizeof sz));
 }
 
 /* The reference's label, made safe; "book" if it has none. Return buf. */
