@@ -86,7 +86,8 @@ runner_observe(struct runner *r, struct snapshot *snap)
 		         "not made it");
 		snprintf(snap->disk.note, sizeof snap->disk.note, "no file yet: the lesson has "
 		         "not made it");
-		probe_fs(r->dirfd, snap->disk.fs, sizeof snap->disk.fs, NULL, 0);
+		probe_fs(r->dirfd, snap->disk.fs, sizeof snap->disk.fs, snap->disk.device,
+		         sizeof snap->disk.device);
 	} else {
 		if (fstat(r->probe_fd, &sb) == 0)
 			size = (uint64_t)sb.st_size;

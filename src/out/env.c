@@ -23,16 +23,19 @@ out_env_init(struct out_env *e, enum ev_source trace)
 		snprintf(e->kernel, sizeof e->kernel, "%s", u.release);
 }
 
-/* Fill what the first observation tells. */
+/* Fill what the first observation tells; the probes and the device from the first that
+ * names them (a lesson that makes its file has none before it does). */
 void
 out_env_observe(struct out_env *e, const char *fs, const struct snapshot *s)
 {
-	if (e->seen)
-		return;
-	snprintf(e->fs, sizeof e->fs, "%s", fs != NULL ? fs : s->disk.fs);
-	snprintf(e->device, sizeof e->device, "%s", s->disk.device);
-	e->cache = s->cache.source;
-	e->disk = s->disk.source;
+	if (!e->seen)
+		snprintf(e->fs, sizeof e->fs, "%s", fs != NULL ? fs : s->disk.fs);
+	if (e->device[0] == '\0')
+		snprintf(e->device, sizeof e->device, "%s", s->disk.device);
+	if (e->cache == SNAP_SRC_NONE)
+		e->cache = s->cache.source;
+	if (e->disk == SNAP_SRC_NONE)
+		e->disk = s->disk.source;
 	e->seen = true;
 }
 

@@ -106,6 +106,8 @@ headless_step(struct transcript *t, const struct lesson *l, const struct step_re
 
 	if (sr->ret < 0 && sr->err == 0)
 		st.errno_why = sr->note[0] ? sr->note : "the call did not return";
+	/* The probes are known from the first step that has a file to probe. */
+	out_env_observe(&t->env, NULL, &sr->after);
 	transcript_step(t, &st);
 }
 
