@@ -41,3 +41,29 @@ def strace_rw(path, call, name):
         if m and os.path.basename(m.group(1)) == name:
             out.append((int(m.group(2)), int(m.group(3))))
     return out
+
+
+def every_stream(doc):
+    """Every FILE of each step's process as the step left it, one list per step (None where
+    the step's streams are null), from a program's JSON transcript: a step lists only the
+    streams it changed and those gone since (closed); the others are as that process's last
+    step showed them. A step whose counts do not add up fails a check."""
+    live = {}
+    out = []
+    for s in doc["steps"]:
+        if s.get("streams") is None:
+            out.append(None)
+            continue
+        have = live.setdefault(s["pid"], {})
+        shown = 0
+        for x in s["streams"]:
+            if x.get("closed"):
+                have.pop(x["addr"], None)
+            else:
+                have[x["addr"]] = x
+                shown += 1
+        if len(have) != shown + s["streams_unchanged"]:
+            check(False, "step %d: %d streams shown and %d unchanged, %d known" %
+                  (s["index"], shown, s["streams_unchanged"], len(have)))
+        out.append(list(have.values()))
+    return out

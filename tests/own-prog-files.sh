@@ -113,9 +113,10 @@ check(writes(doc, 1) == strace_writes("stdout", "stdout"),
 # exit() flushes o (an fdopen(1), the newer) and then stdout: each step names its FILE and
 # shows the other as it is then (stdout's 10 bytes still pending at o's flush).
 doc = load("exit")
+every = checklib.every_stream(doc)
 got = [(re.sub(r"^\[\d+\] ", "", s["args"]),
-        sorted((x["name"], x["pending"]) for x in s["streams"] or [] if x["fd"] == 1))
-       for s in doc["steps"] if (s.get("stdio_call") or {}).get("func") == "exit"]
+        sorted((x["name"], x["pending"]) for x in every[i] or [] if x["fd"] == 1))
+       for i, s in enumerate(doc["steps"]) if (s.get("stdio_call") or {}).get("func") == "exit"]
 check(got == [("exit() flushes fp: write(1, 5) = 5", [("fp", 0), ("stdout", 10)]),
               ("exit() flushes stdout: write(1, 10) = 10", [("fp", 0), ("stdout", 0)])],
       "exit() with stdout and fdopen(1): o's flush, then stdout's, each named and the other "
@@ -132,6 +133,7 @@ check(writes(doc, 1) == strace_writes("exit", "stdout"),
 
 # 40 FILEs: the oldest (last in glibc's chain) and the newest are looked through.
 doc = load("many")
+every = {s["index"]: v for s, v in zip(doc["steps"], checklib.every_stream(doc))}
 for i in (0, 39):
     path = os.path.join(tmp, "w-many", "out.%d" % i)
     steps = [s for s in doc["steps"] if s["file"] == path]
@@ -140,9 +142,9 @@ for i in (0, 39):
     check(len(got) >= 2 and all(g == ("fp", None, None, None) for g in got),
           "40 FILEs: the flushes of out.%d are stdio's, named fp: %s" % (i, got))
     full = [s for s in steps if s["op"] == "call" and "stdio flushing" in s["args"]]
-    check(full and all(len(s["streams"] or []) == 43 for s in full),
-          "40 FILEs: the step shows all 43 streams (40 and stdin, stdout, stderr): %s"
-          % [len(s["streams"] or []) for s in full])
+    check(full and all(len(every[s["index"]] or []) == 43 for s in full),
+          "40 FILEs: the step knows all 43 streams (40 and stdin, stdout, stderr): %s"
+          % [len(every[s["index"]] or []) for s in full])
     check(writes(doc, fd, path) == strace_writes("many", "out.%d" % i),
           "many: the writes on out.%d equal strace's: %s / %s"
           % (i, writes(doc, fd, path), strace_writes("many", "out.%d" % i)))
@@ -152,6 +154,7 @@ check(doc["program"]["unseen"] is None, "no note of streams not looked through: 
 # 4000 streams in memory and the file's: looked through; 4100: more than 4096, said so.
 for n in (4000, 4100):
     doc = load("mem%d" % n)
+    every = {s["index"]: v for s, v in zip(doc["steps"], checklib.every_stream(doc))}
     path = os.path.join(tmp, "w-mem%d" % n, "out.txt")
     steps = [s for s in doc["steps"] if s["file"] == path]
     full = [s for s in steps if s["op"] == "call" and s["events"][0]["call"] == "write"]
@@ -163,9 +166,9 @@ for n in (4000, 4100):
     if n == 4000:
         got = flushes(doc, fd, path)
         check(len(got) >= 2 and all(g == ("fp", None, None, None) for g in got) and
-              all(len(s["streams"] or []) == 4004 for s in full),
+              all(len(every[s["index"]] or []) == 4004 for s in full),
               "mem 4000: the file's flushes are stdio's, named fp, beside 4003 streams: %s %s"
-              % (got, [len(s["streams"] or []) for s in full]))
+              % (got, [len(every[s["index"]] or []) for s in full]))
         check(doc["program"]["unseen"] is None, "mem 4000: nothing said not looked through")
     else:
         check(full and all(e["origin"] == "direct" for s in full for e in s["events"]) and

@@ -109,9 +109,9 @@ for name in ("copy", "mix", "tail", "lines", "threads", "reread", "serial"):
           "%s: pending = the program's __fpending after each of its %d calls (%d steps differ; "
           "calls seen %s of %s)" % (name, checked, mism, used,
                                     {fd: len(v) for fd, v in reps.items()}))
-    last = doc["steps"][-1]
-    check(last["op"] == "exit" and last["streams"] is not None and
-          all(x["pending"] == 0 for x in last["streams"]),
+    last, every = doc["steps"][-1], checklib.every_stream(doc)[-1]
+    check(last["op"] == "exit" and every is not None and
+          all(x["pending"] == 0 for x in every),
           "%s: the last step shows every stream flushed or closed" % name)
     if name == "lines":
         # Its fprintf steps, one after the other, each ended by a write, are one step (the
@@ -263,6 +263,7 @@ check(len(counts) >= 2 and all(c % 16384 == 0 for c in counts[:-1]) and cum[-1] 
 
 # Every stream of every step, as the program had it after the step's last call.
 doc = json.load(open(os.path.join(tmp, "random.json")))
+every = {s["index"]: v for s, v in zip(doc["steps"], checklib.every_stream(doc))}
 reps = {}
 for line in open(os.path.join(tmp, "random.rep")):
     parts = line.split()
@@ -290,7 +291,7 @@ for s in doc["steps"]:
         check(False, "random: more calls on fd %d than the program reported" % fd)
         break
     want = reps[fd][used[fd] - 1]
-    seen = {x["fd"]: x for x in s["streams"] or []}
+    seen = {x["fd"]: x for x in every[s["index"]] or []}
     missing += len(set(want) - set(seen))
     for f, (p, a) in want.items():
         if f not in seen:
@@ -311,7 +312,7 @@ check(bad["own"] == 0 and bad["other"] == 0 and missing == 0 and checked > 3000 
       "calls seen %s of %s)" % (checked, bad["own"], bad["other"], missing, used,
                                 {fd: len(v) for fd, v in reps.items()}))
 last = doc["steps"][-1]
-check(last["op"] == "exit" and all(x["pending"] == 0 for x in last["streams"] or [None]),
+check(last["op"] == "exit" and all(x["pending"] == 0 for x in every[last["index"]] or [None]),
       "random: the last step shows every stream flushed")
 sys.exit(1 if checklib.failed else 0)
 PY

@@ -48,7 +48,8 @@ check(all(s["op"] == "call" and "stdio flushing fp's buffer, from code iobufviz 
 # Stopped at the flush's end, glibc has not moved its pointers yet: the step shows the stream
 # as the flush leaves it (nothing pending: the 4096 bytes are in the kernel now), not the full
 # buffer read at that instant beside a page cache that already holds its bytes.
-left = [x["pending"] for s, e in flush for x in s["streams"] or [] if x["fd"] == e["fd"]]
+every = {s["index"]: v for s, v in zip(doc["steps"], checklib.every_stream(doc))}
+left = [x["pending"] for s, e in flush for x in every[s["index"]] or [] if x["fd"] == e["fd"]]
 check(left and all(p == 0 for p in left) and
       all(s["state"]["stdio"]["pending"] == 0 for s, e in flush),
       "after an unseen flush its stream holds nothing pending: %s" % left)

@@ -389,33 +389,54 @@ out_json_expects(struct transcript *t, const struct step_result *sr)
 	json_end_array(j);
 }
 
-/* Every stream of a program's process as its step left it (null: not readable). */
+/* One stream as the step left it. */
 static void
-out_json_streams(struct json *j, const struct prog_run_step *s)
+out_json_stream(struct json *j, const struct prog_run_stream *x, bool closed)
 {
 	static const char *const modes[] = {
 		[PROG_STREAM_FULL] = "full", [PROG_STREAM_LINE] = "line",
 		[PROG_STREAM_UNBUFFERED] = "none",
 	};
 
-	if (!s->streams_known) {
-		json_null(j, "streams");
-		return;
-	}
-	json_begin_array(j, "streams");
-	for (size_t i = 0; i < s->n_streams; i++) {
-		const struct prog_run_stream *x = &s->streams[i];
-		json_begin_object(j, NULL);
-		json_string(j, "name", x->name != NULL ? x->name : "fp");
-		json_int(j, "fd", x->st.fd);
+	char addr[24];
+
+	snprintf(addr, sizeof addr, "0x%" PRIx64, x->st.addr);
+	json_begin_object(j, NULL);
+	json_string(j, "name", x->name != NULL ? x->name : "fp");
+	json_int(j, "fd", x->st.fd);
+	json_string(j, "addr", addr);
+	if (closed) {
+		json_bool(j, "closed", true);
+	} else {
 		json_string(j, "mode", modes[x->st.mode]);
 		json_uint(j, "size", x->st.buf_size);
 		json_uint(j, "pending", x->st.pending);
 		json_uint(j, "read_avail", x->st.read_ahead);
 		json_string_n(j, "head", (const char *)x->head, x->head_len);
-		json_end_object(j);
 	}
+	json_end_object(j);
+}
+
+/* The streams of a program's process the step changed (null: not readable): each one new or
+ * not as the transcript last showed it, each one gone since (closed); how many others are
+ * as the last step of that process showed them. */
+static void
+out_json_streams(struct json *j, const struct transcript_prog_step *p)
+{
+	const struct prog_run_step *s = p->run;
+
+	if (!s->streams_known) {
+		json_null(j, "streams");
+		return;
+	}
+	json_begin_array(j, "streams");
+	for (size_t i = 0; i < s->n_streams; i++)
+		if (p->stream_changed == NULL || p->stream_changed[i])
+			out_json_stream(j, &s->streams[i], false);
+	for (size_t i = 0; i < p->n_streams_closed; i++)
+		out_json_stream(j, &p->streams_closed[i], true);
 	json_end_array(j);
+	json_uint(j, "streams_unchanged", p->streams_unchanged);
 }
 
 /* The line of the program that made a step (prog/srcloc.h): null without -g. */
@@ -445,7 +466,7 @@ out_json_source(struct json *j, const struct prog_src *src)
 }
 
 /* What a program's step adds: the stdio call (each call of a folded one), how a process
- * ended, every stream. */
+ * ended, the streams it changed. */
 static void
 out_json_prog_step(struct json *j, const struct transcript_prog_step *p)
 {
@@ -469,7 +490,7 @@ out_json_prog_step(struct json *j, const struct transcript_prog_step *p)
 		json_end_object(j);
 	}
 	if (s != NULL)
-		out_json_streams(j, s);
+		out_json_streams(j, p);
 	if (ps->kind == PROG_STEP_EXIT) {
 		json_begin_object(j, "exit");
 		json_int(j, "code", ps->exit_code);

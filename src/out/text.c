@@ -326,10 +326,12 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 }
 
 /* What a program step's own stream holds, and every other stream of its process that has a
- * buffer, as the step left them (own: the step has a file, whose stream the state shows). */
+ * buffer and is new or changed since the transcript last showed it, or is gone (own: the
+ * step has a file, whose stream the state shows). */
 static void
-out_text_streams(FILE *f, const struct prog_run_step *s, bool own_shown)
+out_text_streams(FILE *f, const struct transcript_prog_step *p, bool own_shown)
 {
+	const struct prog_run_step *s = p->run;
 	const struct snap_stdio *own = &s->sr.after.stdio;
 	char q[300];
 
@@ -341,6 +343,8 @@ out_text_streams(FILE *f, const struct prog_run_step *s, bool own_shown)
 		/* The step's own stream is on the stdio line (another FILE on its fd is not). */
 		if (x->st.buf_size == 0 || (own_shown && own->open && x->st.fd == own->fd &&
 		                            (s->ps.file == 0 || x->st.addr == s->ps.file)))
+			continue;
+		if (p->stream_changed != NULL && !p->stream_changed[i])
 			continue;
 		fprintf(f, "  FILE    %s on fd %d: %s, buffer %" PRIu64 " B, pending %" PRIu64 " B",
 		        x->name != NULL ? x->name : "fp", x->st.fd,
@@ -355,6 +359,11 @@ out_text_streams(FILE *f, const struct prog_run_step *s, bool own_shown)
 			        "..." : "");
 		fputc('\n', f);
 	}
+	for (size_t i = 0; i < p->n_streams_closed; i++)
+		if (p->streams_closed[i].st.buf_size > 0)
+			fprintf(f, "  FILE    %s on fd %d: gone (closed)\n",
+			        p->streams_closed[i].name != NULL ? p->streams_closed[i].name : "fp",
+			        p->streams_closed[i].st.fd);
 }
 
 /* The line of the program that made a step: "line 13 in save(), called from line 26
@@ -404,7 +413,7 @@ out_text_prog_step(struct transcript *t, const struct transcript_step *st)
 	if (p->path != NULL)
 		out_text_state(f, &sr->after);
 	if (p->run != NULL)
-		out_text_streams(f, p->run, p->path != NULL);
+		out_text_streams(f, p, p->path != NULL);
 	for (size_t i = 0; i < sr->changes.n; i++)
 		out_text_line(f, "  > ", sr->changes.v[i].text, "\n");
 }

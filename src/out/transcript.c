@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -22,6 +23,89 @@ transcript_init(struct transcript *t, const struct transcript_format *fmt, FILE 
 	t->ok = true;
 	clock_gettime(CLOCK_MONOTONIC, &t->started);
 	json_init(&t->j, f, 0);
+}
+
+/* True if stream a shows as b does: the same fd, mode, buffer, bytes held and first bytes. */
+static bool
+transcript_stream_same(const struct prog_run_stream *a, const struct prog_run_stream *b)
+{
+	return a->st.fd == b->st.fd && a->st.mode == b->st.mode &&
+	       a->st.buf_size == b->st.buf_size && a->st.pending == b->st.pending &&
+	       a->st.read_ahead == b->st.read_ahead && a->head_len == b->head_len &&
+	       memcmp(a->head, b->head, a->head_len) == 0 &&
+	       (a->name == b->name || (a->name != NULL && b->name != NULL &&
+	                               strcmp(a->name, b->name) == 0));
+}
+
+/*
+ * Step p's streams against what the transcript showed of its process: mark in changed[] the
+ * ones to show (new, not as last shown, or on the fd of the step's own stream: a reader of
+ * the step sees every FILE that shares its fd), count the rest, gather in *closed the ones
+ * gone since (fclose), and remember them all as shown now. False if out of memory (then
+ * every stream is shown, as before).
+ */
+static bool
+transcript_streams_diff(struct transcript *t, struct transcript_prog_step *p, bool **changed,
+                        struct prog_run_stream **closed)
+{
+	const struct prog_run_step *run = p->run;
+	const struct snap_stdio *own = &run->sr.after.stdio;
+	pid_t pid = p->ps->pid;
+	size_t n_closed = 0, k;
+
+	*changed = calloc(run->n_streams + 1, sizeof **changed);
+	*closed = NULL;
+	if (*changed == NULL)
+		return false;
+	for (size_t i = 0; i < t->n_seen; i++)
+		t->seen[i].here = false;
+	for (size_t i = 0; i < run->n_streams; i++) {
+		const struct prog_run_stream *x = &run->streams[i];
+		for (k = 0; k < t->n_seen; k++)
+			if (t->seen[k].pid == pid && t->seen[k].s.st.addr == x->st.addr)
+				break;
+		if (k == t->n_seen) {
+			if (t->n_seen == t->cap_seen) {
+				size_t cap = t->cap_seen ? 2 * t->cap_seen : 16;
+				void *v = realloc(t->seen, cap * sizeof *t->seen);
+				if (v == NULL) {
+					free(*changed);
+					*changed = NULL;
+					return false;
+				}
+				t->seen = v;
+				t->cap_seen = cap;
+			}
+			t->seen[t->n_seen++] = (struct transcript_stream_seen){ .pid = pid, .s = *x };
+			(*changed)[i] = true;
+		} else if (!transcript_stream_same(&t->seen[k].s, x) ||
+		           (own->open && x->st.fd == own->fd)) {
+			t->seen[k].s = *x;
+			(*changed)[i] = true;
+		} else {
+			p->streams_unchanged++;
+		}
+		t->seen[k].here = true;
+	}
+	for (size_t i = 0; i < t->n_seen; i++)
+		n_closed += t->seen[i].pid == pid && !t->seen[i].here;
+	if (n_closed > 0 && (*closed = calloc(n_closed, sizeof **closed)) == NULL) {
+		free(*changed);
+		*changed = NULL;
+		return false;
+	}
+	/* The gone ones leave the table, told once. */
+	k = 0;
+	for (size_t i = 0; i < t->n_seen; i++) {
+		if (t->seen[i].pid == pid && !t->seen[i].here)
+			(*closed)[p->n_streams_closed++] = t->seen[i].s;
+		else
+			t->seen[k++] = t->seen[i];
+	}
+	t->n_seen = k;
+	p->streams_closed = *closed;
+	p->stream_changed = *changed;
+	return true;
 }
 
 /* Write the head. */
@@ -136,9 +220,32 @@ transcript_count(struct transcript *t, const struct step_result *sr)
 void
 transcript_step(struct transcript *t, const struct transcript_step *st)
 {
+	struct transcript_step mine;
+	struct transcript_prog_step prog;
+	bool *changed = NULL;
+	struct prog_run_stream *closed = NULL;
+
 	transcript_count(t, st->sr);
+	/* A program's step shows the streams that changed, not every stream of its process
+	 * again (800 unbuffered streams written round robin were 600 MB of JSON). */
+	if (st->prog != NULL && st->prog->run != NULL && st->prog->run->streams_known &&
+	    st->prog->ps != NULL) {
+		prog = *st->prog;
+		prog.stream_changed = NULL;
+		prog.streams_unchanged = prog.n_streams_closed = 0;
+		prog.streams_closed = NULL;
+		if (!transcript_streams_diff(t, &prog, &changed, &closed)) {
+			prog.streams_unchanged = prog.n_streams_closed = 0;
+			prog.stream_changed = NULL;
+		}
+		mine = *st;
+		mine.prog = &prog;
+		st = &mine;
+	}
 	t->fmt->step(t, st);
 	t->n_written++;
+	free(changed);
+	free(closed);
 }
 
 /* Write the end. */
@@ -147,6 +254,9 @@ transcript_end(struct transcript *t, const char *error)
 {
 	t->error = error;
 	t->fmt->end(t);
+	free(t->seen);
+	t->seen = NULL;
+	t->n_seen = t->cap_seen = 0;
 	if (json_finish(&t->j) != 0 || fflush(t->f) != 0 || ferror(t->f))
 		return -1;
 	return 0;

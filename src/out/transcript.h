@@ -55,6 +55,20 @@ struct transcript_prog_step {
 	const char *label;                 /* "stdout"/"stderr" when iobufviz keeps it, else NULL */
 	bool reaches_disk;                 /* it asks for the data to reach the disk */
 	const char *stdio_note;            /* why stdio cannot be seen, first known at this step */
+	/* Filled by transcript_step: which of run's streams the transcript has not yet shown as
+	 * they are now (NULL: all of them), how many it leaves out as the last step showed
+	 * them, and the streams of the process gone since its last step (fclose). */
+	const bool *stream_changed;
+	size_t streams_unchanged;
+	const struct prog_run_stream *streams_closed;
+	size_t n_streams_closed;
+};
+
+/* A stream of a program's process as the transcript last showed it. */
+struct transcript_stream_seen {
+	pid_t pid;
+	struct prog_run_stream s;
+	bool here;                         /* (during transcript_step) in the step's list */
 };
 
 /* One step, as every format is given it. */
@@ -104,6 +118,9 @@ struct transcript {
 	const char *error;                 /* at the end: why the run could not finish, or NULL */
 	struct timespec started;           /* when transcript_init ran (CLOCK_MONOTONIC) */
 	struct out_html *html;             /* out/html.c's own, between begin and end */
+	/* A program's streams as the steps so far showed them (each step shows what changed). */
+	struct transcript_stream_seen *seen;
+	size_t n_seen, cap_seen;
 };
 
 /* A format: writes the head, each step, the end. */
