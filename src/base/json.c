@@ -64,36 +64,6 @@ json_puts(struct json *j, const char *s)
 	json_put(j, s, strlen(s));
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes) with its code point in *cpp, or 0
- * if invalid. */
-static size_t
-json_utf8_len(const unsigned char *s, size_t n, unsigned *cpp)
-{
-	size_t len;
-	unsigned min;
-	unsigned cp;
-
-	if (s[0] < 0x80) {
-		*cpp = s[0];
-		return 1;
-	}
-	if ((s[0] & 0xe0) == 0xc0) { len = 2; cp = s[0] & 0x1f; min = 0x80; }
-	else if ((s[0] & 0xf0) == 0xe0) { len = 3; cp = s[0] & 0x0f; min = 0x800; }
-	else if ((s[0] & 0xf8) == 0xf0) { len = 4; cp = s[0] & 0x07; min = 0x10000; }
-	else return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	*cpp = cp;
-	return len;
-}
-
 /* Write n bytes as a quoted, escaped JSON string. */
 static void
 json_quote(struct json *j, const char *s, size_t n)
@@ -108,7 +78,7 @@ json_quote(struct json *j, const char *s, size_t n)
 		unsigned char c = p[i];
 		const char *e = NULL;
 		size_t k = 1, skip = 1;
-		unsigned cp;
+		uint32_t cp;
 
 		if (c == '"')
 			e = "\\\"";
@@ -123,7 +93,7 @@ json_quote(struct json *j, const char *s, size_t n)
 		else if (c < 0x20 || c == 0x7f || (html && (c == '<' || c == '>' || c == '&'))) {
 			snprintf(esc, sizeof esc, "\\u%04x", c);
 			e = esc;
-		} else if ((k = json_utf8_len(p + i, n - i, &cp)) == 0) {
+		} else if ((k = text_utf8((const char *)p + i, n - i, &cp)) == 0) {
 			e = "\\ufffd";
 		} else if (text_is_control(cp)) {
 			/* C1 controls, bidi controls and the line and paragraph separators are legal

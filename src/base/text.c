@@ -3,9 +3,11 @@
 #include <config.h>
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "base/text.h"
 
@@ -24,13 +26,16 @@ text_is_control(uint32_t cp)
 	       cp == 0x200e || cp == 0x200f || cp == 0x061c || cp == 0x2028 || cp == 0x2029;
 }
 
-/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if the bytes there are not one. */
-static size_t
-text_utf8(const unsigned char *s, uint32_t *cp)
+/* The one UTF-8 decoder (see base/text.h). */
+size_t
+text_utf8(const char *str, size_t avail, uint32_t *cp)
 {
+	const unsigned char *s = (const unsigned char *)str;
 	size_t n;
 	uint32_t c;
 
+	if (avail == 0)
+		return 0;
 	if (s[0] < 0x80) {
 		*cp = s[0];
 		return 1;
@@ -47,6 +52,8 @@ text_utf8(const unsigned char *s, uint32_t *cp)
 	} else {
 		return 0;
 	}
+	if (n > avail)
+		return 0;
 	for (size_t i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
@@ -64,36 +71,29 @@ text_utf8(const unsigned char *s, uint32_t *cp)
 uint32_t
 text_decode(const char *s, int *len)
 {
-	const unsigned char *u = (const unsigned char *)s;
 	uint32_t ch;
-	int n;
+	size_t n = text_utf8(s, SIZE_MAX, &ch);
 
-	if (u[0] < 0x80) {
-		*len = 1;
-		return u[0];
-	}
-	if ((u[0] & 0xe0) == 0xc0) {
-		ch = u[0] & 0x1f;
-		n = 2;
-	} else if ((u[0] & 0xf0) == 0xe0) {
-		ch = u[0] & 0x0f;
-		n = 3;
-	} else if ((u[0] & 0xf8) == 0xf0) {
-		ch = u[0] & 0x07;
-		n = 4;
-	} else {
+	if (n == 0) {
 		*len = 1;
 		return 0xfffd;
 	}
-	for (int i = 1; i < n; i++) {
-		if ((u[i] & 0xc0) != 0x80) {
-			*len = 1;
-			return 0xfffd;
-		}
-		ch = (ch << 6) | (u[i] & 0x3f);
-	}
-	*len = n;
+	*len = (int)n;
 	return ch;
+}
+
+/* Columns code point cp takes on a terminal: wcwidth's (0 for a combining mark, 2 for a wide
+ * one) in a UTF-8 locale; 1 where it knows none (a control is shown as one '?', and in the C
+ * locale every character is one cell). */
+int
+text_cp_width(uint32_t cp)
+{
+	int w;
+
+	if (cp < 0x7f || text_is_control(cp))
+		return 1;
+	w = wcwidth((wchar_t)cp);
+	return w < 0 ? 1 : w > 2 ? 2 : w;
 }
 
 /* Encode one code point as UTF-8. */
@@ -129,9 +129,8 @@ text_width(const char *s)
 	int n = 0, len;
 
 	while (*s != '\0') {
-		text_decode(s, &len);
+		n += text_cp_width(text_decode(s, &len));
 		s += len;
-		n++;
 	}
 	return n;
 }
@@ -155,7 +154,7 @@ text_safe(const char *s, enum text_mode m, char *buf, size_t len)
 	while (*u != '\0') {
 		char e[8];
 		uint32_t cp;
-		size_t k = text_utf8(u, &cp);
+		size_t k = text_utf8((const char *)u, SIZE_MAX, &cp);
 
 		if (k == 0) {
 			snprintf(e, sizeof e, "\\x%02x", *u);

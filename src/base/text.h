@@ -48,13 +48,23 @@ char *text_safe_dup(const char *s, enum text_mode m);
 /* Write s to f as text_safe shows it. */
 void text_fput(const char *s, enum text_mode m, FILE *f);
 
-/* Decode one UTF-8 code point from s; set *len to the bytes used (>= 1). */
+/* The one UTF-8 decoder: the length (1 to 4) of the valid UTF-8 sequence at s, of at most
+ * avail bytes (SIZE_MAX: s is NUL-terminated), its code point in *cp; 0 if the bytes there
+ * are not one (overlong, a surrogate, past U+10FFFF, cut short). */
+size_t text_utf8(const char *s, size_t avail, uint32_t *cp);
+
+/* Decode one UTF-8 code point from s; set *len to the bytes used (>= 1); invalid bytes are
+ * U+FFFD, one byte each. */
 uint32_t text_decode(const char *s, int *len);
+
+/* Columns code point cp takes on a terminal: 0 (a combining mark), 1 or 2 (a wide one: CJK,
+ * most emoji), from wcwidth in a UTF-8 locale; 1 where wcwidth knows none. */
+int text_cp_width(uint32_t cp);
 
 /* Encode one code point as UTF-8 into out (4 bytes room); return its length. */
 int text_encode(uint32_t ch, char *out);
 
-/* Number of columns UTF-8 text takes (one per code point). */
+/* Number of columns UTF-8 text takes on a terminal (text_cp_width of each code point). */
 int text_width(const char *s);
 
 /* Write pre, then s as one escaped record (TEXT_LINE), then post, to f: a message that

@@ -117,8 +117,15 @@ crt_blit(const struct grid *g)
 			const struct grid_cell *c = &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
 			const struct grid_style_def *d = &grid_styles[c->style < GS__COUNT ? c->style : 0];
 			attr_t a = A_NORMAL;
-			wchar_t wc[2] = { (wchar_t)c->ch, L'\0' };
+			wchar_t wc[3] = { (wchar_t)c->ch, (wchar_t)c->comb, L'\0' };
 			cchar_t cc;
+
+			/* A wide character's second cell: drawn by its first (two columns). */
+			if (c->ch == GRID_WIDE_TAIL)
+				continue;
+			/* One whose second cell is past the terminal's edge would wrap: a blank. */
+			if (x + 1 >= W && wcwidth(wc[0]) == 2)
+				wc[0] = L' ', wc[1] = L'\0';
 
 			if (d->bold || (c->attr & GRID_A_BOLD))
 				a |= A_BOLD;

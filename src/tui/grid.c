@@ -101,20 +101,57 @@ grid_at(struct grid *g, int x, int y)
 	return &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
 }
 
-/* Put one glyph. */
-void
+/* Make cell c (at x, y) free to hold a glyph: the wide character it is half of loses its
+ * other half (a blank stays in its place). */
+static void
+grid_unpair(struct grid *g, int x, int y, struct grid_cell *c)
+{
+	struct grid_cell *o;
+
+	if (c->ch == GRID_WIDE_TAIL && (o = grid_at(g, x - 1, y)) != NULL)
+		o->ch = ' ', o->comb = 0;
+	else if (c->ch != GRID_WIDE_TAIL && text_cp_width(c->ch) == 2 &&
+	         (o = grid_at(g, x + 1, y)) != NULL && o->ch == GRID_WIDE_TAIL)
+		o->ch = ' ';
+}
+
+/* Put one glyph; return the columns it took: 2 for a wide one (this cell and the next), 0 for
+ * a combining mark (drawn on the glyph before it, at x - 1), else 1. */
+int
 grid_put(struct grid *g, int x, int y, uint32_t ch, int style)
 {
-	struct grid_cell *c = grid_at(g, x, y);
+	struct grid_cell *c = grid_at(g, x, y), *t;
+	int w;
 
-	if (c == NULL)
-		return;
 	/* Control characters would move a real terminal's cursor: never store them. */
 	if (text_is_control(ch))
 		ch = '?';
+	w = text_cp_width(ch);
+	if (w == 0) {
+		if ((t = grid_at(g, x - 1, y)) != NULL && t->ch == GRID_WIDE_TAIL)
+			t = grid_at(g, x - 2, y);
+		if (t != NULL && t->comb == 0)
+			t->comb = ch;
+		return 0;
+	}
+	if (c == NULL)
+		return w;
+	grid_unpair(g, x, y, c);
+	/* A wide character at the right edge has no room for its second half. */
+	if (w == 2 && (t = grid_at(g, x + 1, y)) == NULL)
+		ch = ' ', w = 1;
 	c->ch = ch;
+	c->comb = 0;
 	c->style = (uint8_t)style;
 	c->attr = 0;
+	if (w == 2) {
+		grid_unpair(g, x + 1, y, t);
+		t->ch = GRID_WIDE_TAIL;
+		t->comb = 0;
+		t->style = (uint8_t)style;
+		t->attr = 0;
+	}
+	return w;
 }
 
 /* Whether ch is an ASCII digit. */
@@ -151,13 +188,29 @@ grid_in_number(const uint32_t *cp, int n, int k)
 	       grid_is_digit(cp[k + 1]);
 }
 
+/* Columns the code points cp[0..n) take. */
+static int
+grid_cols(const uint32_t *cp, int n)
+{
+	int w = 0;
+
+	for (int i = 0; i < n; i++)
+		w += text_cp_width(cp[i]);
+	return w;
+}
+
 /* Code points to keep of cp[0..n) in room columns: at a word boundary unless that loses
  * more than half the room (a long path), and never inside a number; no trailing blanks. */
 static int
 grid_fit_keep_cp(const uint32_t *cp, int n, int room)
 {
-	int k = room < 0 ? 0 : room, w;
+	int k = 0, w, cols = 0;
 
+	/* The most code points that fit the room (a combining mark rides on its base). */
+	while (k < n && cols + text_cp_width(cp[k]) <= room)
+		cols += text_cp_width(cp[k++]);
+	while (k < n && text_cp_width(cp[k]) == 0)
+		k++;
 	if (k >= n)
 		return n;
 	w = k;
@@ -205,18 +258,22 @@ grid_fit_keep(const char *s, int room)
 	return k;
 }
 
-/* Put code points cp[0..n) at x, y: a tab shows as a blank, a newline as ⏎. */
-static void
+/* Put code points cp[0..n) at x, y: a tab shows as a blank, a newline as ⏎. Return the
+ * columns they took. */
+static int
 grid_put_run(struct grid *g, int x, int y, int style, const uint32_t *cp, int n)
 {
+	int at = x;
+
 	for (int i = 0; i < n; i++) {
 		uint32_t ch = cp[i];
 		if (ch == '\t')
 			ch = ' ';
 		else if (ch == '\n')
 			ch = 0x23ce;      /* ⏎: a newline inside one line of text */
-		grid_put(g, x + i, y, ch, style);
+		at += grid_put(g, at, y, ch, style);
 	}
+	return at - x;
 }
 
 /* Write text in at most maxw columns, shortened as fit says. */
@@ -233,29 +290,33 @@ grid_print_fit(struct grid *g, int x, int y, int maxw, int style, enum grid_fit 
 	cp = grid_decode_all(s, &n);
 	if (cp == NULL)
 		return 0;
-	if (n <= maxw) {
-		grid_put_run(g, x, y, style, cp, n);
+	if (grid_cols(cp, n) <= maxw) {
+		k = grid_put_run(g, x, y, style, cp, n);
 		free(cp);
-		return n;
+		return k;
 	}
 	if (fit == GRID_FIT_CLIP) {
-		grid_put_run(g, x, y, style, cp, maxw);
+		for (k = 0; k < n && grid_cols(cp, k + 1) <= maxw; k++)
+			;
+		while (k < n && text_cp_width(cp[k]) == 0)
+			k++;
+		grid_put_run(g, x, y, style, cp, k);
 		if (g->on_cut != NULL)
-			g->on_cut(g, s, maxw, false, g->cut_arg);
+			g->on_cut(g, s, k, false, g->cut_arg);
 		free(cp);
 		return maxw;
 	}
 	ew = g->ascii ? (maxw < 3 ? maxw : 3) : 1;
 	k = grid_fit_keep_cp(cp, n, maxw - ew);
-	grid_put_run(g, x, y, style, cp, k);
+	int cols = grid_put_run(g, x, y, style, cp, k);
 	if (g->ascii)
-		grid_put_run(g, x + k, y, style, dots, ew);
+		grid_put_run(g, x + cols, y, style, dots, ew);
 	else
-		grid_put_run(g, x + k, y, style, &ell, 1);
+		grid_put_run(g, x + cols, y, style, &ell, 1);
 	if (g->on_cut != NULL)
 		g->on_cut(g, s, k, true, g->cut_arg);
 	free(cp);
-	return k + ew;
+	return cols + ew;
 }
 
 /* Write text with an ellipsis where it is cut. */
@@ -291,19 +352,25 @@ grid_wrap(struct grid *g, struct grid_rect r, int style, const char *s)
 		const char *p = s, *brk = NULL;
 		int cols = 0, len;
 
-		while (*p != '\0' && *p != '\n' && cols < r.w) {
+		while (*p != '\0' && *p != '\n') {
+			int w = text_cp_width(text_decode(p, &len));
+			if (cols + w > r.w)
+				break;
 			if (*p == ' ')
 				brk = p;
-			text_decode(p, &len);
 			p += len;
-			cols++;
+			cols += w;
+		}
+		if (p == s && *p != '\0' && *p != '\n') {
+			text_decode(p, &len);
+			p += len;         /* a glyph wider than the room: alone on its line */
 		}
 		if (*p != '\0' && *p != '\n' && *p != ' ' && brk != NULL)
 			p = brk;          /* break at the last space */
 		if (line < r.h) {
 			int n = 0;
-			for (const char *q = s; q < p; q += len, n++)
-				grid_put(g, r.x + n, r.y + line, text_decode(q, &len), style);
+			for (const char *q = s; q < p; q += len)
+				n += grid_put(g, r.x + n, r.y + line, text_decode(q, &len), style);
 		}
 		line++;
 		s = p;
@@ -406,8 +473,11 @@ grid_ascii_of(uint32_t ch)
 void
 grid_asciify(struct grid *g)
 {
-	for (size_t i = 0; i < (size_t)g->w * (size_t)g->h; i++)
-		g->cells[i].ch = grid_ascii_of(g->cells[i].ch);
+	/* A wide character's two cells become two '?' (or its ASCII and a blank). */
+	for (size_t i = 0; i < (size_t)g->w * (size_t)g->h; i++) {
+		g->cells[i].ch = g->cells[i].ch == GRID_WIDE_TAIL ? '?' : grid_ascii_of(g->cells[i].ch);
+		g->cells[i].comb = 0;
+	}
 }
 
 /* One row as text. */
@@ -419,14 +489,19 @@ grid_row_text(const struct grid *g, int y, char *buf, size_t len)
 	if (len == 0)
 		return buf;
 	for (int x = 0; x < g->w && y >= 0 && y < g->h; x++) {
-		char u[4];
-		uint32_t ch = g->cells[(size_t)y * (size_t)g->w + (size_t)x].ch;
-		int k = text_encode(ch, u);
+		char u[8];
+		const struct grid_cell *c = &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
+		int k;
+		if (c->ch == GRID_WIDE_TAIL)
+			continue;
+		k = text_encode(c->ch, u);
+		if (c->comb != 0)
+			k += text_encode(c->comb, u + k);
 		if (n + (size_t)k >= len)
 			break;
 		memcpy(buf + n, u, (size_t)k);
 		n += (size_t)k;
-		if (ch != ' ')
+		if (c->ch != ' ')
 			keep = n;
 	}
 	buf[keep] = '\0';
@@ -437,7 +512,7 @@ grid_row_text(const struct grid *g, int y, char *buf, size_t len)
 char *
 grid_text(const struct grid *g)
 {
-	size_t rowmax = (size_t)g->w * 4 + 2;
+	size_t rowmax = (size_t)g->w * 8 + 2;
 	char *out = malloc(rowmax * (size_t)g->h + 1), *p = out;
 
 	if (out == NULL)
@@ -476,8 +551,8 @@ grid_sgr(char *p, int style, unsigned attr, bool color)
 char *
 grid_ansi(const struct grid *g, bool color)
 {
-	/* Per cell: up to 4 bytes of glyph and one SGR (under 24 bytes). */
-	size_t cap = (size_t)g->w * (size_t)g->h * 28 + (size_t)g->h * 16 + 64;
+	/* Per cell: up to 8 bytes of glyph and mark, and one SGR (under 24 bytes). */
+	size_t cap = (size_t)g->w * (size_t)g->h * 32 + (size_t)g->h * 16 + 64;
 	char *out = malloc(cap), *p = out;
 
 	if (out == NULL)
@@ -494,7 +569,11 @@ grid_ansi(const struct grid *g, bool color)
 				last_style = c->style;
 				last_attr = c->attr;
 			}
+			if (c->ch == GRID_WIDE_TAIL)
+				continue;   /* the wide character before it took this column */
 			p += text_encode(c->ch, p);
+			if (c->comb != 0)
+				p += text_encode(c->comb, p);
 		}
 	}
 	p += sprintf(p, "\033[0m");

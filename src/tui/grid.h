@@ -43,10 +43,15 @@ struct grid_style_def {
 extern const struct grid_style_def grid_styles[GS__COUNT];
 
 struct grid_cell {
-	uint32_t ch;        /* Unicode code point, one column wide */
+	uint32_t ch;        /* Unicode code point; a wide one (text_cp_width 2) takes this cell
+	                     * and the next, which holds GRID_WIDE_TAIL */
+	uint32_t comb;      /* a combining mark drawn on ch (text_cp_width 0), or 0 */
 	uint8_t style;      /* enum grid_style */
 	uint8_t attr;       /* GRID_A_* */
 };
+
+/* The second cell of a wide character: drawn by its first, never on its own. */
+#define GRID_WIDE_TAIL 0xffffffffu
 
 struct grid;
 
@@ -94,8 +99,9 @@ void grid_fill(struct grid *g, struct grid_rect r, uint32_t ch, int style);
 /* The cell at x, y, or NULL outside the grid. */
 struct grid_cell *grid_at(struct grid *g, int x, int y);
 
-/* Put one code point at x, y (clipped). */
-void grid_put(struct grid *g, int x, int y, uint32_t ch, int style);
+/* Put one code point at x, y (clipped); return the columns it took: 2 for a wide one (this
+ * cell and the next), 0 for a combining mark (drawn on the glyph before it), else 1. */
+int grid_put(struct grid *g, int x, int y, uint32_t ch, int style);
 
 /* Write UTF-8 text at x, y, at most maxw columns (a newline shows as ⏎), shortened as fit
  * says when it is wider; return the columns used. The one place text is shortened. */
