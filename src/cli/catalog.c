@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,6 +14,8 @@
 #include <unistd.h>
 
 #include "cli/catalog.h"
+#include "base/text.h"
+#include "scenario/scenario.h"
 
 /* Directory bundled scenarios come from. */
 const char *
@@ -300,4 +303,134 @@ catalog_resolve(const char *arg, char *why, size_t why_len)
 		return found;
 	free(found);
 	return NULL;
+}
+
+/* One bundled scenario on --list: its name, its group and place in the book, its load. */
+struct list_item {
+	const char *base;   /* file name, ".yaml" included */
+	int group;          /* LIST_* */
+	int chapter, part;  /* the book's numbers in its name ("13-3", "ex-13-1b", "5.4"); 0: none */
+	struct scenario *s;
+};
+
+enum { LIST_EXERCISE, LIST_SECTION, LIST_CRASH, LIST_SWEEP, LIST_GROUPS };
+
+/* The groups of --list, in the order a course takes them (doc/curriculum.md). */
+static const char *const list_heading[LIST_GROUPS] = {
+	"Exercises of TLPI chapter 13 (names: 13-3, or ex-13-1a for the book's exercise 13-1a)",
+	"Sections (names: 13.2, 13.3-sync, ...) and what the books leave out",
+	"The crash lab: kill -9 and a power cut after chosen steps (a power cut needs root)",
+	"Sweeps: the books' timed tables, measured here beside the books' figures",
+};
+
+/* The group of scenario S named BASE: a sweep or a crash first (they need time or root), then
+ * an exercise ("13-3-...", "ex-13-1b-...") or a section ("13.2-...", anything else). */
+static int
+list_group(const char *base, const struct scenario *s)
+{
+	bool crash = false;
+
+	for (size_t i = 0; i < s->n_steps; i++) {
+		if (s->steps[i].op == SCN_OP_SWEEP)
+			return LIST_SWEEP;
+		crash |= s->steps[i].op == SCN_OP_CRASH;
+	}
+	if (crash)
+		return LIST_CRASH;
+	size_t digits = strspn(base, "0123456789");
+
+	if (strncmp(base, "ex-", 3) == 0 || (digits > 0 && base[digits] == '-'))
+		return LIST_EXERCISE;
+	return LIST_SECTION;
+}
+
+/* Book order: by group, then by the first "N-M" or "N.M" in the name (none: last), then name. */
+static int
+list_cmp(const void *a, const void *b)
+{
+	const struct list_item *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group - y->group;
+	if ((x->chapter == 0) != (y->chapter == 0))
+		return x->chapter == 0 ? 1 : -1;
+	if (x->chapter != y->chapter)
+		return x->chapter - y->chapter;
+	if (x->part != y->part)
+		return x->part - y->part;
+	return strcmp(x->base, y->base);
+}
+
+/* Print --list to f (see cli/catalog.h). */
+int
+catalog_print_list(FILE *f)
+{
+	struct list_item *it;
+	char **v;
+	size_t n = 0, k = 0;
+	int rc = 0, last = -1;
+
+	if ((v = catalog_list()) == NULL)
+		return -1;
+	while (v[n] != NULL)
+		n++;
+	if ((it = calloc(n + 1, sizeof *it)) == NULL) {
+		catalog_list_free(v);
+		return -2;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct list_item *e = &it[k];
+		char *err = NULL;
+		const char *d;
+
+		if (scenario_load(v[i], &e->s, &err) != 0) {
+			fputs(err != NULL ? err : "out of memory\n", stderr);
+			free(err);
+			rc = 1;
+			continue;
+		}
+		e->base = strrchr(v[i], '/') + 1;
+		e->group = list_group(e->base, e->s);
+		/* TLPI's numbers: "13.2-", "13-3-", "ex-13-1b-", "table-13-1", "crash-13-3"; the
+		 * other books' (apue-fig-3-5) come after them. */
+		d = e->base;
+		if (strncmp(d, "ex-", 3) == 0 || strncmp(d, "table-", 6) == 0 ||
+		    strncmp(d, "crash-", 6) == 0)
+			d = strchr(d, '-') + 1;
+		if (sscanf(d, "%d%*[-.]%d", &e->chapter, &e->part) != 2)
+			e->chapter = e->part = 0;
+		k++;
+	}
+	qsort(it, k, sizeof *it, list_cmp);
+	for (size_t i = 0; i < k; i++) {
+		const struct list_item *e = &it[i];
+		double most = scenario_seconds_at_most(e->s);
+		char took[32];
+
+		if (e->group != last)
+			fprintf(f, "%s%s\n", last < 0 ? "" : "\n", list_heading[e->group]);
+		last = e->group;
+		if (most < 5)
+			snprintf(took, sizeof took, "seconds");
+		else if (most < 120)
+			snprintf(took, sizeof took, "<= %.0f s", ceil(most));
+		else
+			snprintf(took, sizeof took, "<= %.0f min", ceil(most / 60));
+		/* A scenario's own text may hold anything: no byte of it acts on the terminal. */
+		fprintf(f, "  %-26.*s %-10s ", (int)(strlen(e->base) - 5), e->base, took);
+		text_fput(e->s->title, TEXT_LINE, f);
+		if (e->s->source != NULL) {
+			fputs("  [", f);
+			text_fput(e->s->source, TEXT_LINE, f);
+			fputc(']', f);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "\nTimes are at most what a scenario's own waits and sweep budgets allow "
+	       "(--budget changes a sweep's); \"seconds\": they allow less than 5 s.\n");
+	for (size_t i = 0; i < k; i++)
+		scenario_free(it[i].s);
+	free(it);
+	catalog_list_free(v);
+	return rc;
 }
