@@ -246,28 +246,28 @@ prog_fds_loader(pid_t pid, uint64_t *lo_out, uint64_t *hi_out)
 	fclose(f);
 }
 
-/* Whether the file at path (dev:ino) may hold stores of a shared mapping (see prog/fds.h). */
-bool
-prog_fds_stored(const char *path, dev_t dev, ino_t ino)
+/* The dirty pages of the regular file at path (dev:ino), or -1 if not known (see prog/fds.h). */
+int64_t
+prog_fds_dirty(const char *path, dev_t dev, ino_t ino)
 {
 	struct snap_cache *c;
 	struct statfs sf;
 	struct stat st;
-	bool stored = true;
+	int64_t dirty = -1;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
-		return true;
+		return -1;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == dev && st.st_ino == ino &&
 	    fstatfs(fd, &sf) == 0 && sf.f_type != 0x01021994 /* tmpfs */ &&
 	    (c = malloc(sizeof *c)) != NULL) {
 		if (probe_cache(fd, (uint64_t)st.st_size, c) == 0 && c->source == SNAP_SRC_CACHESTAT &&
-		    c->has_dirty && c->dirty == 0)
-			stored = false;
+		    c->has_dirty)
+			dirty = (int64_t)c->dirty;
 		free(c);
 	}
 	close(fd);
-	return stored;
+	return dirty;
 }
 
 /* Whether path, made absolute from pid's working directory, names a regular file. */

@@ -65,13 +65,14 @@ bool prog_fds_mapped(pid_t pid, uint64_t addr, char *path, size_t len, struct st
 void prog_fds_loader(pid_t pid, uint64_t *lo, uint64_t *hi);
 
 /*
- * False if the regular file at path (dev:ino: the one mapped) has no dirty page: nothing was
- * stored through a shared mapping of it since its pages were last written back (msync, then
- * munmap). A filesystem that marks a page dirty when a store meets it (ext4, xfs, btrfs: a
- * shared mapping's clean pages are write-protected) says so through cachestat; tmpfs keeps
- * no dirty count, and a cache seen without dirty counts tells nothing: then true.
+ * The dirty pages of the regular file at path (dev:ino: the one mapped), or -1 if that is not
+ * known. A filesystem that marks a page dirty when a store meets it (ext4, xfs, btrfs: a
+ * shared mapping's clean pages are write-protected) says so through cachestat: 0 means
+ * nothing was stored through a shared mapping of it since its pages were last written back;
+ * a count that rose with no call of the program's on the file between means a store was.
+ * tmpfs keeps no dirty count, and a cache seen without dirty counts tells nothing: -1.
  */
-bool prog_fds_stored(const char *path, dev_t dev, ino_t ino);
+int64_t prog_fds_dirty(const char *path, dev_t dev, ino_t ino);
 
 /* True if path (len bytes of room: the name a call of pid gave, relative to pid's working
  * directory or not) now names a regular file; a relative one is made absolute in place from

@@ -346,6 +346,11 @@ prog_run_is_disk(const struct event *e, const struct snap_fd *fd)
 	"writes are not looked through for stdio's (a flush from putc_unlocked is shown as its own)"
 _Static_assert(PROG_STDIO_CHAIN_MAX == 4096, "PROG_RUN_MANY names PROG_STDIO_CHAIN_MAX");
 
+/* What a stores step says when no store was observed (prog_step.stored). */
+#define PROG_RUN_MAYBE_STORED "no store observed: the file's dirty pages did not rise since " \
+	"the program's last call on it (a store on a page dirty already, a writeback in between, " \
+	"or a filesystem that keeps no dirty count would hide one)"
+
 /* True if the call step made a way to do I/O that no tracer sees (io_uring_setup). */
 static bool
 prog_run_unseen(const struct prog_step *p)
@@ -372,7 +377,7 @@ prog_run_label(const struct prog_run_step *s)
 	case PROG_STEP_CALL: return s->ps.ev.call;
 	case PROG_STEP_STDIO: return s->ps.func;
 	case PROG_STEP_EXIT: return "exit";
-	case PROG_STEP_STORES: return "stores";
+	case PROG_STEP_STORES: return s->ps.stored ? "stores" : "may store";
 	}
 	return "?";
 }
@@ -561,6 +566,8 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 			s->file = prog_run_file_of(r, p->pid, tfd, p->path, p->dev, p->ino);
 		break;
 	case PROG_STEP_STORES:
+		if (!p->stored)
+			snprintf(sr->note, sizeof sr->note, "%s", PROG_RUN_MAYBE_STORED);
 		/* The mapped file, by the dev:ino the tracer saw (its fd may be closed). */
 		s->file = prog_run_file_of(r, p->pid, -1, p->path, p->dev, p->ino);
 		break;
