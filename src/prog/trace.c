@@ -354,6 +354,8 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	f = p->call->flags;
 	if (p->regular && p->has_file && !p->loader)
 		pt_mapped_note(t, p, (f & CALL_MAP) && !p->stop.is_error);
+	if ((f & CALL_SYNC) && !p->stop.is_error)
+		t->st.syncs++;
 	if (f & CALL_ASYNC)
 		t->st.async++;
 	if (f & CALL_EXEC) {

@@ -132,6 +132,9 @@ struct prog_stats {
 	uint64_t markers;         /* shim markers seen */
 	uint64_t async;           /* io_uring calls: the data they move is not seen */
 	uint64_t loader;          /* calls of the dynamic loader (made from its code): not steps */
+	uint64_t syncs;           /* calls that ask for data to reach the disk (sync, syncfs,
+	                             fsync, ...): a writeback of a file the kernel counts may be
+	                             theirs (probe/wbwatch.h) */
 };
 
 /*
