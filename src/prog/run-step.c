@@ -527,6 +527,37 @@ prog_run_unseen_text(struct prog_run_step *s)
 	         rd ? "getc_unlocked" : wr ? "putc_unlocked" : "putc_unlocked or getc_unlocked");
 }
 
+/*
+ * A setvbuf step's line, after the call as the program passed it: the buffer glibc then uses,
+ * where that is not the size passed. With a NULL buffer glibc ignores the size: _IOFBF
+ * allocates st_blksize bytes at once, _IOLBF at the first I/O. An own buffer is
+ * used as given, and an unbuffered stream's one byte is no size anyone passes.
+ */
+static void
+prog_run_setvbuf_text(struct prog_run_step *s)
+{
+	const struct prog_stream *st = s->ps.stream_known ? &s->ps.stream : NULL;
+	uint64_t asked = (uint64_t)s->ps.arg[1];
+	size_t at = strlen(s->text);
+
+	if (s->ps.kind != PROG_STEP_STDIO || s->ps.func_base != PROG_MARK_FUNC_setvbuf ||
+	    s->count != 1 || s->ps.ret != 0 || (s->ps.arg[0] & 0xff) == _IONBF)
+		return;
+	for (size_t i = 0; st == NULL && i < s->n_streams; i++)
+		if (s->streams[i].st.addr == s->ps.file)
+			st = &s->streams[i].st;
+	if (st == NULL || st->buf_size == asked)
+		return;
+	if (st->buf_size == 0)
+		text_cat(s->text, sizeof s->text, &at, "; glibc's buffer: none yet (%" PRIu64 " B "
+		         "passed, ignored with a NULL buffer: glibc allocates st_blksize bytes at the "
+		         "first I/O)", asked);
+	else
+		text_cat(s->text, sizeof s->text, &at, "; glibc's buffer: %" PRIu64 " B, not the %"
+		         PRIu64 " passed%s", st->buf_size, asked, s->ps.arg[0] & 0x100 ? "" :
+		         " (ignored with a NULL buffer: st_blksize bytes)");
+}
+
 /* The step's line: the call as the program wrote it, a fold's count, the calls it made. */
 static void
 prog_run_text(struct prog_run_step *s)
@@ -717,6 +748,7 @@ prog_run_push(struct prog_run *r, struct prog_run_step *s)
 		r->q = v;
 	}
 	prog_run_text(s);
+	prog_run_setvbuf_text(s);
 	prog_run_unseen_text(s);
 	r->q[r->qn++] = s;
 	return 0;
