@@ -5,7 +5,9 @@
 # setvbuf(a, NULL, _IOLBF, 0), (b, NULL, _IOLBF, 8192), (c, NULL, _IOFBF, 8192) and
 # (d, own, _IOFBF, 1000), and prints what glibc's own __fbufsize said right after each: the
 # step says the size passed, and "glibc's buffer: N B" (or "none yet") exactly where
-# __fbufsize differs from it. Needs python3.
+# __fbufsize differs from it. A lesson's setvbuf step that gives no size is shown with the
+# size the run passes (BUFSIZ, as <stdio.h> defines it), not 0. Needs python3 (and cc for
+# BUFSIZ, else a named skip of that part).
 testname=prog-setvbuf
 . "$(dirname "$0")/lib.sh"
 vbuf=$build/tests/foreign/vbuf
@@ -45,4 +47,26 @@ for s, (mode, size, own), got in zip(steps, calls, fb):
               "%s %d: glibc's buffer is %d B (__fbufsize): %s" % (mode, size, got, a))
 sys.exit(1 if checklib.failed else 0)
 PY
+
+# A lesson's setvbuf with no size: ops_setvbuf passes BUFSIZ; the step's line says so.
+if command -v cc >/dev/null 2>&1 &&
+	bufsiz=$(printf '#include <stdio.h>\nBUFSIZ\n' | cc -E -P - 2>/dev/null | tail -n 1) &&
+	[ -n "$bufsiz" ]; then
+	printf '%s\n' 'title: "setvbuf with no size"' 'steps:' '  - fopen: {mode: "w"}' \
+		'  - setvbuf: {mode: line}' '  - setvbuf: {mode: full, size: 1000, buffer: own}' \
+		'  - fclose: {}' >"$tmp/l.yaml"
+	"$bin" --headless --format=json --dir "$tmp/w" "$tmp/l.yaml" >"$tmp/l.json" 2>"$tmp/l.err" ||
+		bad "lesson: iobufviz exit $?: $(head -c 300 "$tmp/l.err")"
+	python3 - "$tmp/l.json" "$bufsiz" <<'PY' || fail=1
+import json, sys
+args = [s["args"] for s in json.load(open(sys.argv[1]))["steps"] if s["op"] == "setvbuf"]
+want = ["setvbuf(fp, NULL, _IOLBF, %d)" % int(sys.argv[2]), "setvbuf(fp, buf, _IOFBF, 1000)"]
+if args != want:
+    print("FAIL: a lesson's setvbuf steps are shown as %r, the run passes %r" % (args, want))
+    sys.exit(1)
+print("ok: a lesson's setvbuf with no size is shown with the BUFSIZ it passes: %s" % args[0])
+PY
+else
+	skip_part "lesson" "no cc to read BUFSIZ from <stdio.h>"
+fi
 finish
