@@ -290,3 +290,51 @@ prog_fds_named_regular(pid_t pid, char *path, size_t len)
 	}
 	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
+
+/* The index of file dev:ino in m, or m->n. */
+static size_t
+prog_fds_map_at(const struct prog_maptab *m, dev_t dev, ino_t ino)
+{
+	size_t i = 0;
+
+	while (i < m->n && !(m->v[i].dev == dev && m->v[i].ino == ino))
+		i++;
+	return i;
+}
+
+/* The entry of file dev:ino in m. */
+const struct prog_mapped *
+prog_fds_map_find(const struct prog_maptab *m, dev_t dev, ino_t ino)
+{
+	size_t i = prog_fds_map_at(m, dev, ino);
+
+	return i < m->n ? &m->v[i] : NULL;
+}
+
+/* Keep the dirty pages of a mapped file as the program's last call on it left them. */
+void
+prog_fds_map_note(struct prog_maptab *m, const char *path, dev_t dev, ino_t ino, bool maps)
+{
+	size_t i = prog_fds_map_at(m, dev, ino);
+	struct prog_mapped *e = i < m->n ? &m->v[i] : NULL;
+
+	if (e == NULL && maps) {
+		struct prog_mapped *v = grow(m->v, &m->cap, m->n, sizeof *v, 4);
+		if (v == NULL)
+			return;
+		m->v = v;
+		e = &m->v[m->n++];
+		e->dev = dev;
+		e->ino = ino;
+	}
+	if (e != NULL)
+		e->dirty = prog_fds_dirty(path, dev, ino);
+}
+
+/* Free m's entries. */
+void
+prog_fds_map_free(struct prog_maptab *m)
+{
+	free(m->v);
+	*m = (struct prog_maptab){ 0 };
+}

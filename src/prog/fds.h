@@ -74,6 +74,30 @@ void prog_fds_loader(pid_t pid, uint64_t *lo, uint64_t *hi);
  */
 int64_t prog_fds_dirty(const char *path, dev_t dev, ino_t ino);
 
+/* A file a program mapped, and its dirty pages as the program's last call on it left them
+ * (-1: not known): a later msync or munmap that finds more saw a store (prog_fds_dirty). */
+struct prog_mapped {
+	dev_t dev;
+	ino_t ino;
+	int64_t dirty;
+};
+
+/* The files a program mapped, in the order it first mapped them. */
+struct prog_maptab {
+	struct prog_mapped *v;
+	size_t n, cap;
+};
+
+/* The entry of file dev:ino in m, or NULL. */
+const struct prog_mapped *prog_fds_map_find(const struct prog_maptab *m, dev_t dev, ino_t ino);
+
+/* After a call of the program's on the regular file at path (dev:ino): keep its dirty pages
+ * as the call left them, if the program mapped it (or maps it now: maps). */
+void prog_fds_map_note(struct prog_maptab *m, const char *path, dev_t dev, ino_t ino, bool maps);
+
+/* Free what m holds (it is left empty). */
+void prog_fds_map_free(struct prog_maptab *m);
+
 /* True if path (len bytes of room: the name a call of pid gave, relative to pid's working
  * directory or not) now names a regular file; a relative one is made absolute in place from
  * /proc/PID/cwd, as the steps' files are. */

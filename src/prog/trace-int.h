@@ -75,14 +75,6 @@ struct pt_logged {
 	struct prog_src src;      /* its line, when its stack was walked (src.pc 0: by c.caller) */
 };
 
-/* A file the program mapped, and its dirty pages as the program's last call on it left them
- * (-1: not known): a later msync or munmap that finds more saw a store (prog_fds_dirty). */
-struct pt_mapped {
-	dev_t dev;
-	ino_t ino;
-	int64_t dirty;
-};
-
 /* A running program. */
 struct prog_trace {
 	pid_t leader;
@@ -112,9 +104,8 @@ struct prog_trace {
 	/* When the execve's end stop came (prog_trace_start waits for it): that call's end. */
 	struct timespec exec_end;
 	bool exec_end_set;
-	/* The files the program mapped (pt_mapped), in the order it first mapped them. */
-	struct pt_mapped *maps;
-	size_t nmaps, mapcap;
+	/* The files the program mapped, and their dirty pages (prog/fds.h). */
+	struct prog_maptab maps;
 };
 
 /* procs.c: the traced thread pid, or NULL. */

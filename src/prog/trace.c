@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "base/errmsg.h"
-#include "base/grow.h"
 #include "trace/calls.h"
 #include "trace/decode.h"
 #include "trace/event.h"
@@ -99,37 +98,6 @@ pt_use_map(struct pt_proc *p, uint64_t addr)
 	p->dev = st.st_dev;
 	p->ino = st.st_ino;
 	return shared_write && p->regular;
-}
-
-/* The entry of the file dev:ino in t's mapped files, or NULL. */
-static struct pt_mapped *
-pt_mapped_find(struct prog_trace *t, dev_t dev, ino_t ino)
-{
-	for (size_t i = 0; i < t->nmaps; i++)
-		if (t->maps[i].dev == dev && t->maps[i].ino == ino)
-			return &t->maps[i];
-	return NULL;
-}
-
-/* After p's call on its regular file: keep the file's dirty pages as the call left them, if
- * the program mapped it (or maps it now: mmap), so that a store is told from the program's
- * own calls. */
-static void
-pt_mapped_note(struct prog_trace *t, const struct pt_proc *p, bool maps)
-{
-	struct pt_mapped *m = pt_mapped_find(t, p->dev, p->ino);
-
-	if (m == NULL && maps) {
-		struct pt_mapped *v = grow(t->maps, &t->mapcap, t->nmaps, sizeof *v, 4);
-		if (v == NULL)
-			return;
-		t->maps = v;
-		m = &t->maps[t->nmaps++];
-		m->dev = p->dev;
-		m->ino = p->ino;
-	}
-	if (m != NULL)
-		m->dirty = prog_fds_dirty(p->path, p->dev, p->ino);
 }
 
 /* The stores step of p, stopped at the entry of its call c on a shared writable mapping of a
@@ -232,7 +200,7 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		 * Else (dirty pages as many as that, or not known) it may have stored: a page
 		 * dirty already does not count twice, and a page written back hides one. */
 		int64_t dirty = prog_fds_dirty(p->path, p->dev, p->ino);
-		const struct pt_mapped *was = pt_mapped_find(t, p->dev, p->ino);
+		const struct prog_mapped *was = prog_fds_map_find(&t->maps, p->dev, p->ino);
 		if (dirty != 0) {
 			pt_stores_step(p, c, out);
 			out->stored = dirty > 0 && was != NULL && was->dirty >= 0 && dirty > was->dirty;
@@ -353,7 +321,8 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	pt_track(p);
 	f = p->call->flags;
 	if (p->regular && p->has_file && !p->loader)
-		pt_mapped_note(t, p, (f & CALL_MAP) && !p->stop.is_error);
+		prog_fds_map_note(&t->maps, p->path, p->dev, p->ino,
+		                  (f & CALL_MAP) && !p->stop.is_error);
 	if ((f & CALL_SYNC) && !p->stop.is_error)
 		t->st.syncs++;
 	if (f & CALL_ASYNC)
@@ -798,7 +767,7 @@ prog_trace_free(struct prog_trace *t)
 	for (size_t i = t->qhead; i < t->qn; i++)
 		event_list_clear(&t->q[i].calls);
 	free(t->q);
-	free(t->maps);
+	prog_fds_map_free(&t->maps);
 	free(t->logbuf);
 	prog_srcloc_free(t->src);
 	if (t->err_fd > 0)
