@@ -4,10 +4,14 @@
 # step runs a student's program that writes "{file}", then a crash: step expects what each
 # crash keeps. On a crash lab of each of ext4, xfs and btrfs: a program that fsyncs before it
 # closes has all its expectations held; one that does not keeps its bytes after kill -9 (the
-# page cache), and its power cut gives no file while no write reached the device (then the
-# expectation failed), or, after stray writes (between steps), whatever the kernel had committed:
-# a lost file is then "not observable here", never failed. Needs root, loop devices and
-# python3; a filesystem whose mkfs is missing is a named skip.
+# page cache), and its power cut gives no file while no write reached the device, or, after
+# stray writes (between steps), whatever the kernel had committed: a lost or short file is
+# failed either way (stray writes commit the program's own calls sooner, they lose nothing),
+# as at a person's pace (--pace=6), where ext4's journal commits the new file empty between
+# the steps (it was "not observable", 0 points out of 0, before).
+# --format=gradescope grades each program out of the same score on every filesystem, and a
+# lost file is a failed test there too. Needs root, loop devices and python3; a filesystem
+# whose mkfs is missing is a named skip.
 testname=crash-grade
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/crash-lib.sh"
@@ -44,11 +48,17 @@ for fs in ext4 xfs btrfs; do
 		skip_part "$fs" "mkfs.$fs is not installed"
 		continue
 	fi
-	for mode in sync nosync; do
+	# paced: the program that does not fsync, at a person's pace (--pace=6): ext4's journal
+	# commits its new, empty file in the pause (stray writes), and the power cut keeps 0 B.
+	for mode in sync nosync paced; do
 		out=$tmp/$fs-$mode.json
-		"$bin" --headless --format=json --crash-fs="$fs" --allow-run=python3 \
-			"$tmp/grade-$mode.yaml" >"$out" 2>"$tmp/err"
+		yaml=$tmp/grade-$mode.yaml pace=
+		[ "$mode" = paced ] && yaml=$tmp/grade-nosync.yaml pace=--pace=6
+		"$bin" --headless --format=json $pace --crash-fs="$fs" --allow-run=python3 \
+			"$yaml" >"$out" 2>"$tmp/err"
 		rc=$?
+		"$bin" --headless --format=gradescope $pace --crash-fs="$fs" --allow-run=python3 \
+			"$yaml" >"$tmp/$fs-$mode.gs" 2>"$tmp/err.gs"
 		got=$(python3 - "$out" "$mode" "$rc" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -74,11 +84,11 @@ elif mode == "sync":
 else:
     if w["device_writes"] == 0 and w["exists"]:
         bad.append("no write had reached the device, yet the file survived")
-    if not w["exists"]:
-        want = "failed" if w["stray_writes"] == 0 else "not_observable"
-        if res["crash.power.size"] != want:
-            bad.append("a lost file after %d stray writes: %s, not %s" %
-                       (w["stray_writes"], res["crash.power.size"], want))
+    if not w["exists"] or w["size"] < 790:
+        if res["crash.power.size"] != "failed":
+            bad.append("a %s after %d stray writes: %s, not failed" %
+                       ("lost file" if not w["exists"] else "file of %d B" % w["size"],
+                        w["stray_writes"], res["crash.power.size"]))
     if rc != (1 if "failed" in res.values() else 0):
         bad.append("exit %d with %s" % (rc, res))
 print("power: %s, %s writes (%s stray) -> %s" % (
@@ -86,6 +96,28 @@ print("power: %s, %s writes (%s stray) -> %s" % (
     w.get("stray_writes"), res.get("crash.power.size")))
 for b in bad:
     print("FAIL: " + b)
+PY
+)
+		# Gradescope (a run of its own): out of 3 (an expectation a point) on every
+		# filesystem; the power cut's size test failed whenever its crash lost the file or
+		# kept less than 790 bytes (its output says what it got).
+		got=$got$(printf '\n'; python3 - "$tmp/$fs-$mode.gs" 2>&1 <<'PY'
+import json, re, sys
+g = json.load(open(sys.argv[1]))
+tests = {t["name"].rsplit(": ", 1)[1].split(" ")[0]: t for t in g["tests"] if "max_score" in t}
+out_of = sum(t["max_score"] for t in tests.values())
+print("gradescope: %s of %d" % (g["score"], out_of))
+if out_of != 3:
+    print("FAIL: gradescope grades out of %d, not 3 (one point an expectation)" % out_of)
+t = tests.get("crash.power.size")
+if t is None:
+    print("FAIL: gradescope has no crash.power.size test: %s" % sorted(tests))
+else:
+    m = re.search(r"(?:got|gave) (\d+)", t["output"])
+    lost = "no file" in t["output"] or (m is not None and int(m.group(1)) < 790)
+    if lost and t["status"] != "failed":
+        print("FAIL: gradescope: a lost or short file is %s %s/%s: %s" %
+              (t["status"], t["score"], t["max_score"], t["output"][:200]))
 PY
 )
 		echo "$got" | sed "s/^/$testname: $fs: $mode: /"

@@ -4,8 +4,10 @@
 # describes it (tests/gradescope.schema.json): for a grading scenario that holds and one that
 # fails (its run: step's program, examples/tail), a lesson, a lesson whose facts are not
 # observable here (with and without --strict), a traced program, and a scenario of escape
-# sequences. Its tests are TAP's test points, point for point; the score is the sum of the
-# tests' scores; the exit status is TAP's; every format is text (never HTML).
+# sequences. Its tests are TAP's test points, point for point; each is worth a point whatever
+# this machine can observe (a TAP skip: the point given; --strict: failed), so that a lesson
+# is graded out of the same here and with another probe; the score is the sum of the tests'
+# scores; the exit status is TAP's; every format is text (never HTML).
 testname=gradescope
 . "$(dirname "$0")/lib.sh"
 need python3
@@ -84,7 +86,7 @@ for i in range(1, count + 1):
     for point, t in zip(tap, graded):
         want = "failed" if point.startswith("not ") else "passed"
         skipped = "# SKIP" in point
-        if t["status"] != want or (skipped and t.get("max_score") != 0):
+        if t["status"] != want or (skipped and (t.get("max_score"), t.get("score")) != (1, 1)):
             fail(name, "%r is %s (max %r), TAP: %s" % (t["name"], t["status"], t.get("max_score"),
                                                       point.strip()[:120]))
     print("ok: %s: %d tests, score %s, exit %d" % (name, len(tests), doc.get("score"), rc))
@@ -97,14 +99,18 @@ for i, (rc, score, max_score) in want.items():
     if got != (rc, score, max_score):
         fail(open("%s/%d.name" % (tmp, i)).read().strip(),
              "exit, score, out of: %r, expected %r" % (got, (rc, score, max_score)))
-# Not observable here: worth nothing, or (--strict) failed.
+# Not observable here: the point given, out of the same one, or (--strict) failed. The lesson
+# is graded out of as much under mincore, which cannot see dirty pages, as with cachestat.
 lax, strict = (json.load(open("%s/%d.json" % (tmp, i))) for i in (4, 5))
-zero = [t for t in lax["tests"] if t.get("max_score") == 0]
-if not zero or any(t["status"] != "passed" for t in zero):
-    fail("--probe=mincore", "facts not observable are not tests worth nothing")
-if any(t.get("max_score") == 0 for t in strict["tests"]) or strict["score"] >= \
-        sum(t["max_score"] for t in strict["tests"]):
-    fail("--strict --probe=mincore", "facts not observable do not fail")
+given = [t for t in lax["tests"] if "the point is given" in t["output"]]
+if not given or any((t["status"], t.get("score"), t.get("max_score")) != ("passed", 1, 1)
+                    for t in given):
+    fail("--probe=mincore", "facts not observable are not tests whose point is given")
+if any(t.get("max_score") == 0 for t in lax["tests"] + strict["tests"]):
+    fail("--probe=mincore", "a test is worth nothing: the lesson's max score depends on the probe")
+out_of = [sum(t.get("max_score", 0) for t in d["tests"]) for d in (lax, strict)]
+if out_of[0] != out_of[1] or strict["score"] >= out_of[1]:
+    fail("--strict --probe=mincore", "facts not observable do not fail, or change the max (%s)" % out_of)
 # The traced program's one check: it ran.
 prog = json.load(open("%s/%d.json" % (tmp, count)))
 if [t["status"] for t in prog["tests"]] != ["passed"] or "exited 0" not in prog["tests"][0]["output"]:

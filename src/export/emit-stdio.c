@@ -102,8 +102,9 @@ emit_setvbuf(const struct scn_step *st, struct emit *e)
 
 	if (a->buffer == SCN_BUFFER_OWN)
 		e->own_buffer = size;
-	ctext_printf(&e->call, "setvbuf(fp, %s, %s, %" PRIu64 ")",
-	             a->buffer == SCN_BUFFER_OWN ? "buf" : "NULL", mode, a->size);
+	/* The size the run passes (ops_setvbuf), not the scenario's 0 when it gives none. */
+	ctext_printf(&e->call, "setvbuf(fp, %s, %s, %zu)",
+	             a->buffer == SCN_BUFFER_OWN ? "buf" : "NULL", mode, size);
 	ctext_printf(&e->code, "if (setvbuf(fp, %s, %s, %zu) != 0)\n"
 	             "\tfputs(\"setvbuf failed\\n\", stderr);", emit_own_name(st, e, name, sizeof name),
 	             mode, size);

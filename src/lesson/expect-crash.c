@@ -214,6 +214,22 @@ expect_crash_strays(const struct step_result *sr, enum scn_key key)
 	return expect_crash_is_device(key) && sr->device_stray > 0;
 }
 
+/* True if w is the power cut's and it kept less than wanted (see lesson/expect.h). */
+bool
+expect_crash_lost(const struct step_result *sr, const struct scn_expect *w, bool more)
+{
+	const struct crash_half *p = sr->crash != NULL ? &sr->crash->power : NULL;
+
+	if (!expect_crash_is_power(w->key) || p == NULL || !p->observed)
+		return false;
+	if (!p->file.exists)
+		return true;
+	if (w->key == SCN_KEY_CRASH_POWER_SIZE)
+		return more;
+	/* Content or a prefix: fewer bytes kept than the text wanted. */
+	return w->str != NULL && w->cmp == SCN_CMP_EQ && p->file.size < strlen(w->str);
+}
+
 /* An expectation of the power cut or the device that did not hold, when stray writes (between
  * the lesson's steps, or during its waits) reached the device first; or a device count above
  * what was wanted (fewer: a smaller count would have held). A power cut that kept more than

@@ -417,6 +417,17 @@ expect_fewer_hold(const struct scn_expect *w, int64_t got)
 	return expect_compare(w->cmp, 0, w->num) || (got > 1 && expect_compare(w->cmp, 1, w->num));
 }
 
+/* True if a count above got would hold w (a number, wanted equal to more, or at least). */
+static bool
+expect_more_hold(const struct scn_expect *w, int64_t got)
+{
+	if (w->str != NULL)
+		return false;
+	if (w->cmp == SCN_CMP_EQ)
+		return w->num > got;
+	return w->cmp == SCN_CMP_GE || w->cmp == SCN_CMP_GT;
+}
+
 /* The wanted value as text. */
 char *
 expect_format_want(const struct scn_expect *e, char *buf, size_t len)
@@ -579,8 +590,9 @@ expect_check(const struct step_result *sr, const struct scn_expect *w, struct ex
 	 * writeback, a sync() elsewhere; at a person's pace, --pace) changed what a crash
 	 * keeps. Neither failed nor false: not observable here, and why. A device count above
 	 * the step's own with no stray write is not time's: seen otherwise, false. */
-	if (!held && expect_crash_undetermined(sr, w->key, expect_fewer_hold(w, r->got),
-	                                       r->got_text, sizeof r->got_text)) {
+	if (!held && !expect_crash_lost(sr, w, expect_more_hold(w, r->got)) &&
+	    expect_crash_undetermined(sr, w->key, expect_fewer_hold(w, r->got),
+	                              r->got_text, sizeof r->got_text)) {
 		r->contradicted = seen && !expect_crash_strays(sr, w->key);
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
 	}

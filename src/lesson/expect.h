@@ -90,6 +90,17 @@ bool expect_crash_strays(const struct step_result *sr, enum scn_key key);
 bool expect_crash_undetermined(const struct step_result *sr, enum scn_key key, bool fewer,
                                char *text, size_t len);
 
+/*
+ * lesson/expect-crash.c: true if w is a power cut's (crash.power.*), the power cut was observed
+ * and it kept less than wanted: no file, fewer bytes than crash.power.size wanted (more: a
+ * larger count would have held), or fewer than the text crash.power.content or .prefix wanted.
+ * The kernel's writes between steps (stray writes) commit what the run's own calls did, only
+ * sooner: they can make a power cut keep more of a file than its calls made durable, not lose
+ * it. A file lost or short is then the run's doing (an fsync() missing), failed whatever
+ * strayed: no excuse of expect_crash_undetermined.
+ */
+bool expect_crash_lost(const struct step_result *sr, const struct scn_expect *w, bool more);
+
 /* Write the wanted value ("= 904", ">= 1", "= line", "= EINVAL") into buf. Return buf. */
 char *expect_format_want(const struct scn_expect *e, char *buf, size_t len);
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* out/gradescope.c: Gradescope's results.json (gradescope-autograders.readthedocs.io, "Output
  * format"): a test per expectation and per sentence of the narration that rests on a fact
- * (TAP's points), worth a point each, and one that says whether each run: step's program (or
- * the traced program) ran; all text shown as text, never as HTML. */
+ * (TAP's points), worth a point each whatever this machine can observe (so that a program is
+ * graded out of the same on every filesystem), and one that says whether each run: step's
+ * program (or the traced program) ran; all text shown as text, never as HTML. */
 #include <config.h>
 
 #include <stdio.h>
@@ -21,6 +22,16 @@
  * scenario or a program prints becomes markup on the student's page.
  */
 
+/*
+ * Every expectation and sentence is worth one point wherever it runs: what this machine cannot
+ * observe (no crash lab, a probe that cannot tell, the kernel's writes between steps) must not
+ * change what a program is graded out of, or the same program would score 2 of 2 on one
+ * filesystem and 2 of 4 on another. Not observable, the point is given, and the output says
+ * so; --strict fails it. A crash that lost what was wanted is failed, never not observable
+ * (lesson/expect.h, expect_crash_lost).
+ */
+#define OUT_GRADESCOPE_GIVEN "not checked here: the point is given (--strict fails it)"
+
 /* The document opened, and its tests' array. */
 static void
 out_gradescope_begin(struct transcript *t)
@@ -30,8 +41,8 @@ out_gradescope_begin(struct transcript *t)
 	json_begin_array(&t->j, "tests");
 }
 
-/* One test: name (made one line, as TAP's are), number, score out of max (max 0: a fact this
- * run cannot judge; -1: no score, a check that passed or not), status, output. */
+/* One test: name (made one line, as TAP's are), number, score out of max (-1: no score, a
+ * check that passed or not), status, output. */
 static void
 out_gradescope_test(struct transcript *t, const char *name, const char *number, int score,
                     int max, bool passed, const char *output)
@@ -57,9 +68,9 @@ out_gradescope_test(struct transcript *t, const char *name, const char *number, 
 	json_end_object(j);
 }
 
-/* A test per sentence of step ST that rests on a fact, as TAP's points: held, a point; unchecked
- * here, worth nothing (--strict: failed); false here (not told), failed; with why and where it
- * is written. */
+/* A test per sentence of step ST that rests on a fact, as TAP's points, a point each: held, won;
+ * unchecked here, given (--strict: failed); false here (not told), failed; with why and where
+ * it is written. */
 static void
 out_gradescope_sentences(struct transcript *t, const struct transcript_step *st)
 {
@@ -80,12 +91,12 @@ out_gradescope_sentences(struct transcript *t, const struct transcript_step *st)
 		    asprintf(&out, "%s: %s\nat: %s:%d:%d%s", v->outcome == SENTENCE_FALSE ?
 		             "false here" : "not observable here", v->why, t->path, v->line, v->col,
 		             v->outcome == SENTENCE_FALSE ? "" : oc == SENTENCE_FALSE ?
-		             "\n--strict: it counts as failed" : "\nskipped: it counts for nothing") < 0)
+		             "\n--strict: it counts as failed" : "\n" OUT_GRADESCOPE_GIVEN) < 0)
 			out = NULL;
 		snprintf(number, sizeof number, "%zu.%zu", sr->index + 1, ++k);
-		/* Unchecked and not --strict: worth nothing either way. */
-		out_gradescope_test(t, name != NULL ? name : "?", number, oc == SENTENCE_HELD,
-		                    oc == SENTENCE_UNCHECKED ? 0 : 1, oc != SENTENCE_FALSE, out);
+		/* Unchecked and not --strict: the point is given, out of the same one. */
+		out_gradescope_test(t, name != NULL ? name : "?", number, oc != SENTENCE_FALSE, 1,
+		                    oc != SENTENCE_FALSE, out);
 		free(line);
 		free(name);
 		free(out);
@@ -123,16 +134,16 @@ out_gradescope_step(struct transcript *t, const struct transcript_step *st)
 		if (x->outcome == EXPECT_NOT_OBSERVABLE)
 			rc = asprintf(&out, "not observable here: %s\n%s", x->got_text,
 			              oc == EXPECT_FAILED ? "--strict: it counts as failed" :
-			              "skipped: it counts for nothing");
+			              OUT_GRADESCOPE_GIVEN);
 		else
 			rc = asprintf(&out, "got: %s\nat: %s:%d:%d", x->got_text, t->path, x->want->line,
 			              x->want->col);
 		if (rc < 0)
 			out = NULL;
 		snprintf(number, sizeof number, "%zu.%zu", sr->index + 1, i + 1);
-		/* Not observable and not --strict: worth nothing either way. */
-		out_gradescope_test(t, name != NULL ? name : "?", number, oc == EXPECT_HELD,
-		                    oc == EXPECT_NOT_OBSERVABLE ? 0 : 1, oc != EXPECT_FAILED, out);
+		/* Not observable and not --strict: the point is given, out of the same one. */
+		out_gradescope_test(t, name != NULL ? name : "?", number, oc != EXPECT_FAILED, 1,
+		                    oc != EXPECT_FAILED, out);
 		free(name);
 		free(out);
 	}

@@ -47,6 +47,8 @@ prog_headless_op(const struct prog_run_step *s)
 		[PROG_STEP_STORES] = "stores",
 	};
 
+	if (s->ps.kind == PROG_STEP_STORES && !s->ps.stored)
+		return "may_store";
 	return (unsigned)s->ps.kind < sizeof names / sizeof names[0] ? names[s->ps.kind] : "call";
 }
 

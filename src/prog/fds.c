@@ -246,28 +246,28 @@ prog_fds_loader(pid_t pid, uint64_t *lo_out, uint64_t *hi_out)
 	fclose(f);
 }
 
-/* Whether the file at path (dev:ino) may hold stores of a shared mapping (see prog/fds.h). */
-bool
-prog_fds_stored(const char *path, dev_t dev, ino_t ino)
+/* The dirty pages of the regular file at path (dev:ino), or -1 if not known (see prog/fds.h). */
+int64_t
+prog_fds_dirty(const char *path, dev_t dev, ino_t ino)
 {
 	struct snap_cache *c;
 	struct statfs sf;
 	struct stat st;
-	bool stored = true;
+	int64_t dirty = -1;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
-		return true;
+		return -1;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == dev && st.st_ino == ino &&
 	    fstatfs(fd, &sf) == 0 && sf.f_type != 0x01021994 /* tmpfs */ &&
 	    (c = malloc(sizeof *c)) != NULL) {
 		if (probe_cache(fd, (uint64_t)st.st_size, c) == 0 && c->source == SNAP_SRC_CACHESTAT &&
-		    c->has_dirty && c->dirty == 0)
-			stored = false;
+		    c->has_dirty)
+			dirty = (int64_t)c->dirty;
 		free(c);
 	}
 	close(fd);
-	return stored;
+	return dirty;
 }
 
 /* Whether path, made absolute from pid's working directory, names a regular file. */
@@ -289,4 +289,52 @@ prog_fds_named_regular(pid_t pid, char *path, size_t len)
 		memcpy(path, abs, strlen(abs) + 1);
 	}
 	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The index of file dev:ino in m, or m->n. */
+static size_t
+prog_fds_map_at(const struct prog_maptab *m, dev_t dev, ino_t ino)
+{
+	size_t i = 0;
+
+	while (i < m->n && !(m->v[i].dev == dev && m->v[i].ino == ino))
+		i++;
+	return i;
+}
+
+/* The entry of file dev:ino in m. */
+const struct prog_mapped *
+prog_fds_map_find(const struct prog_maptab *m, dev_t dev, ino_t ino)
+{
+	size_t i = prog_fds_map_at(m, dev, ino);
+
+	return i < m->n ? &m->v[i] : NULL;
+}
+
+/* Keep the dirty pages of a mapped file as the program's last call on it left them. */
+void
+prog_fds_map_note(struct prog_maptab *m, const char *path, dev_t dev, ino_t ino, bool maps)
+{
+	size_t i = prog_fds_map_at(m, dev, ino);
+	struct prog_mapped *e = i < m->n ? &m->v[i] : NULL;
+
+	if (e == NULL && maps) {
+		struct prog_mapped *v = grow(m->v, &m->cap, m->n, sizeof *v, 4);
+		if (v == NULL)
+			return;
+		m->v = v;
+		e = &m->v[m->n++];
+		e->dev = dev;
+		e->ino = ino;
+	}
+	if (e != NULL)
+		e->dirty = prog_fds_dirty(path, dev, ino);
+}
+
+/* Free m's entries. */
+void
+prog_fds_map_free(struct prog_maptab *m)
+{
+	free(m->v);
+	*m = (struct prog_maptab){ 0 };
 }

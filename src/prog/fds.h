@@ -65,13 +65,38 @@ bool prog_fds_mapped(pid_t pid, uint64_t addr, char *path, size_t len, struct st
 void prog_fds_loader(pid_t pid, uint64_t *lo, uint64_t *hi);
 
 /*
- * False if the regular file at path (dev:ino: the one mapped) has no dirty page: nothing was
- * stored through a shared mapping of it since its pages were last written back (msync, then
- * munmap). A filesystem that marks a page dirty when a store meets it (ext4, xfs, btrfs: a
- * shared mapping's clean pages are write-protected) says so through cachestat; tmpfs keeps
- * no dirty count, and a cache seen without dirty counts tells nothing: then true.
+ * The dirty pages of the regular file at path (dev:ino: the one mapped), or -1 if that is not
+ * known. A filesystem that marks a page dirty when a store meets it (ext4, xfs, btrfs: a
+ * shared mapping's clean pages are write-protected) says so through cachestat: 0 means
+ * nothing was stored through a shared mapping of it since its pages were last written back;
+ * a count that rose with no call of the program's on the file between means a store was.
+ * tmpfs keeps no dirty count, and a cache seen without dirty counts tells nothing: -1.
  */
-bool prog_fds_stored(const char *path, dev_t dev, ino_t ino);
+int64_t prog_fds_dirty(const char *path, dev_t dev, ino_t ino);
+
+/* A file a program mapped, and its dirty pages as the program's last call on it left them
+ * (-1: not known): a later msync or munmap that finds more saw a store (prog_fds_dirty). */
+struct prog_mapped {
+	dev_t dev;
+	ino_t ino;
+	int64_t dirty;
+};
+
+/* The files a program mapped, in the order it first mapped them. */
+struct prog_maptab {
+	struct prog_mapped *v;
+	size_t n, cap;
+};
+
+/* The entry of file dev:ino in m, or NULL. */
+const struct prog_mapped *prog_fds_map_find(const struct prog_maptab *m, dev_t dev, ino_t ino);
+
+/* After a call of the program's on the regular file at path (dev:ino): keep its dirty pages
+ * as the call left them, if the program mapped it (or maps it now: maps). */
+void prog_fds_map_note(struct prog_maptab *m, const char *path, dev_t dev, ino_t ino, bool maps);
+
+/* Free what m holds (it is left empty). */
+void prog_fds_map_free(struct prog_maptab *m);
 
 /* True if path (len bytes of room: the name a call of pid gave, relative to pid's working
  * directory or not) now names a regular file; a relative one is made absolute in place from

@@ -382,9 +382,9 @@ prog_format_step(const struct prog_step *s, char *buf, size_t len)
 		snprintf(buf, len, "[%d] %s", (int)s->pid, prog_format_stdio(s, st, sizeof st));
 		break;
 	case PROG_STEP_STORES:
-		snprintf(buf, len, "[%d] stores through the shared mapping at %#" PRIx64 " (len=%"
-		         PRId64 "): no call; its pages as %s finds them", (int)s->pid, s->ev.addr,
-		         s->ev.length, s->ev.call);
+		snprintf(buf, len, "[%d] %s through the shared mapping at %#" PRIx64 " (len=%"
+		         PRId64 "): no call; its pages as %s finds them", (int)s->pid,
+		         s->stored ? "stores" : "may have stored", s->ev.addr, s->ev.length, s->ev.call);
 		break;
 	case PROG_STEP_EXIT:
 		if (s->signal != 0)

@@ -17,6 +17,9 @@
 /* Streams read per step without a malloc (more are read in one). */
 #define PROG_RUN_STREAMS 32
 
+/* The kernel's writebacks are counted for this many of the program's files (the first). */
+#define PROG_RUN_WBWATCH_MAX 16
+
 /* Stdio folds open at once (one per stream and function). */
 #define PROG_RUN_SFOLDS 8
 

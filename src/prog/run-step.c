@@ -18,6 +18,7 @@
 #include "base/grow.h"
 #include "base/text.h"
 #include "probe/probe.h"
+#include "probe/wbwatch.h"
 #include "prog/format.h"
 #include "prog/run.h"
 #include "prog/run-int.h"
@@ -57,6 +58,15 @@ prog_run_file_add(struct prog_run *r, int fd, const struct stat *st, const char 
 	f->fd = fd;
 	f->dev = st->st_dev;
 	f->ino = st->st_ino;
+	/* The kernel's writebacks of it from now on: a few files only (each is a perf counter
+	 * per CPU and event), and none where they cannot be counted (not root, no tracefs). */
+	if (r->n_files < PROG_RUN_WBWATCH_MAX) {
+		struct prog_stats ps;
+		char why[128];
+		f->wb = wbwatch_open(st->st_ino, st->st_dev, scratch_dir(r->scratch), why, sizeof why);
+		prog_trace_stats(r->t, &ps);
+		f->syncs_last = ps.syncs;
+	}
 	for (int k = 0; k < 2; k++) {
 		struct stat o;
 		if (stat(r->out_path[k], &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino) {
@@ -111,6 +121,54 @@ prog_run_file_of(struct prog_run *r, pid_t pid, int tfd, const char *path, dev_t
 		return -1;
 	}
 	return prog_run_file_add(r, fd, &st, path != NULL ? path : proc);
+}
+
+/*
+ * The kernel's writebacks of file f begun since it was last observed that the program did not
+ * ask for (it made no sync call since: a sync() elsewhere, the flusher's), or 0; f's counts
+ * move on to now.
+ */
+static uint64_t
+prog_run_foreign_wb(struct prog_run *r, struct prog_run_file *f)
+{
+	struct prog_stats ps;
+	uint64_t wb, n;
+	bool running;
+
+	if (f->wb == NULL)
+		return 0;
+	wb = wbwatch_count(f->wb, &running);
+	prog_trace_stats(r->t, &ps);
+	n = wb > f->wb_last && ps.syncs == f->syncs_last ? wb - f->wb_last : 0;
+	f->wb_last = wb;
+	f->syncs_last = ps.syncs;
+	return n;
+}
+
+/*
+ * Step s was observed after the kernel wrote its file back n times on its own: what reached
+ * the disk then (blocks allocated or moved) is no call's of the program, so the step is not
+ * credited with it (unless its own calls wait for the disk: then whose it was is not known),
+ * and its note says who did it.
+ */
+static void
+prog_run_not_ours(struct prog_run_step *s, uint64_t n)
+{
+	struct step_result *sr = &s->sr;
+	struct snapshot_diff *d = &sr->changes;
+	size_t at = strlen(sr->note), kept = 0;
+
+	sr->kernel_writeback = n;
+	for (size_t i = 0; i < d->n; i++)
+		if (s->disk || d->v[i].between || (d->v[i].kind != SNAPSHOT_CHANGE_ALLOCATED &&
+		                                  d->v[i].kind != SNAPSHOT_CHANGE_RELOCATED))
+			d->v[kept++] = d->v[i];
+	d->n = kept;
+	text_cat(sr->note, sizeof sr->note, &at, "%sthe kernel / another process wrote back this "
+	         "file (%" PRIu64 " writeback%s the program did not ask for: a sync() elsewhere, "
+	         "or the flusher)%s", at > 0 ? "; " : "", n, n == 1 ? "" : "s",
+	         s->disk ? ": whose what reached the disk then was is not known" :
+	         ": what reached the disk then is not this step's");
 }
 
 /* Fill the cache and disk parts of s from file f (ours, read-only). */
@@ -346,6 +404,11 @@ prog_run_is_disk(const struct event *e, const struct snap_fd *fd)
 	"writes are not looked through for stdio's (a flush from putc_unlocked is shown as its own)"
 _Static_assert(PROG_STDIO_CHAIN_MAX == 4096, "PROG_RUN_MANY names PROG_STDIO_CHAIN_MAX");
 
+/* What a stores step says when no store was observed (prog_step.stored). */
+#define PROG_RUN_MAYBE_STORED "no store observed: the file's dirty pages did not rise since " \
+	"the program's last call on it (a store on a page dirty already, a writeback in between, " \
+	"or a filesystem that keeps no dirty count would hide one)"
+
 /* True if the call step made a way to do I/O that no tracer sees (io_uring_setup). */
 static bool
 prog_run_unseen(const struct prog_step *p)
@@ -372,7 +435,7 @@ prog_run_label(const struct prog_run_step *s)
 	case PROG_STEP_CALL: return s->ps.ev.call;
 	case PROG_STEP_STDIO: return s->ps.func;
 	case PROG_STEP_EXIT: return "exit";
-	case PROG_STEP_STORES: return "stores";
+	case PROG_STEP_STORES: return s->ps.stored ? "stores" : "may store";
 	}
 	return "?";
 }
@@ -464,6 +527,37 @@ prog_run_unseen_text(struct prog_run_step *s)
 	         rd ? "getc_unlocked" : wr ? "putc_unlocked" : "putc_unlocked or getc_unlocked");
 }
 
+/*
+ * A setvbuf step's line, after the call as the program passed it: the buffer glibc then uses,
+ * where that is not the size passed. With a NULL buffer glibc ignores the size: _IOFBF
+ * allocates st_blksize bytes at once, _IOLBF at the first I/O. An own buffer is
+ * used as given, and an unbuffered stream's one byte is no size anyone passes.
+ */
+static void
+prog_run_setvbuf_text(struct prog_run_step *s)
+{
+	const struct prog_stream *st = s->ps.stream_known ? &s->ps.stream : NULL;
+	uint64_t asked = (uint64_t)s->ps.arg[1];
+	size_t at = strlen(s->text);
+
+	if (s->ps.kind != PROG_STEP_STDIO || s->ps.func_base != PROG_MARK_FUNC_setvbuf ||
+	    s->count != 1 || s->ps.ret != 0 || (s->ps.arg[0] & 0xff) == _IONBF)
+		return;
+	for (size_t i = 0; st == NULL && i < s->n_streams; i++)
+		if (s->streams[i].st.addr == s->ps.file)
+			st = &s->streams[i].st;
+	if (st == NULL || st->buf_size == asked)
+		return;
+	if (st->buf_size == 0)
+		text_cat(s->text, sizeof s->text, &at, "; glibc's buffer: none yet (%" PRIu64 " B "
+		         "passed, ignored with a NULL buffer: glibc allocates st_blksize bytes at the "
+		         "first I/O)", asked);
+	else
+		text_cat(s->text, sizeof s->text, &at, "; glibc's buffer: %" PRIu64 " B, not the %"
+		         PRIu64 " passed%s", st->buf_size, asked, s->ps.arg[0] & 0x100 ? "" :
+		         " (ignored with a NULL buffer: st_blksize bytes)");
+}
+
 /* The step's line: the call as the program wrote it, a fold's count, the calls it made. */
 static void
 prog_run_text(struct prog_run_step *s)
@@ -527,6 +621,7 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 	struct step_result *sr = &s->sr;
 	const struct prog_step *p = &s->ps;
 	bool alive = p->kind != PROG_STEP_EXIT;
+	uint64_t foreign;
 	int tfd = -1;
 
 	sr->index = r->n_steps++;
@@ -561,6 +656,8 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 			s->file = prog_run_file_of(r, p->pid, tfd, p->path, p->dev, p->ino);
 		break;
 	case PROG_STEP_STORES:
+		if (!p->stored)
+			snprintf(sr->note, sizeof sr->note, "%s", PROG_RUN_MAYBE_STORED);
 		/* The mapped file, by the dev:ino the tracer saw (its fd may be closed). */
 		s->file = prog_run_file_of(r, p->pid, -1, p->path, p->dev, p->ino);
 		break;
@@ -615,6 +712,7 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 		sr->before = f->last;
 	sr->after = f->seen ? f->last : sr->before;
 	prog_run_probe(r, f, alive ? p->pid : 0, &sr->after);
+	foreign = prog_run_foreign_wb(r, f);
 	if (alive && tfd >= 0 && p->kind == PROG_STEP_CALL)
 		probe_fd(p->pid, tfd, &sr->after.fd);
 	/* An exit: the stream of the fd its file was last used through. */
@@ -628,6 +726,8 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 	f->seen = true;
 	for (size_t i = 0; i < sr->events.n && !s->disk; i++)
 		s->disk = prog_run_is_disk(&sr->events.v[i], &sr->after.fd);
+	if (foreign > 0)
+		prog_run_not_ours(s, foreign);
 }
 
 /* Put s, observed, at the end of the queue. 0, or -1 (ENOMEM: s is freed). */
@@ -648,6 +748,7 @@ prog_run_push(struct prog_run *r, struct prog_run_step *s)
 		r->q = v;
 	}
 	prog_run_text(s);
+	prog_run_setvbuf_text(s);
 	prog_run_unseen_text(s);
 	r->q[r->qn++] = s;
 	return 0;

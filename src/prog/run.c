@@ -15,6 +15,7 @@
 #include "base/fdio.h"
 #include "base/text.h"
 #include "probe/probe.h"
+#include "probe/wbwatch.h"
 #include "prog/format.h"
 #include "prog/run.h"
 #include "prog/run-int.h"
@@ -291,9 +292,11 @@ prog_run_free(struct prog_run *r)
 	for (size_t i = 0; i < r->n_live; i++)
 		free(r->live[i].v);
 	free(r->live);
-	for (size_t i = 0; i < r->n_files; i++)
+	for (size_t i = 0; i < r->n_files; i++) {
 		if (r->files[i].fd >= 0)
 			close(r->files[i].fd);
+		wbwatch_close(r->files[i].wb);
+	}
 	free(r->files);
 	if (r->scratch >= 0)
 		scratch_remove(r->scratch);

@@ -14,6 +14,8 @@
 #include "probe/snapshot.h"
 #include "step/step.h"
 
+struct wbwatch;
+
 struct prog_run;
 
 /* How to run the program. Every field may be 0/NULL. */
@@ -39,6 +41,11 @@ struct prog_run_file {
 	ino_t ino;
 	struct snapshot last;     /* the newest observation of it */
 	bool seen;                /* last is filled */
+	/* The kernel's writebacks of it (a sync() elsewhere, the flusher; probe/wbwatch.h),
+	 * counted from when it was first seen (NULL: not counted here), and the count and the
+	 * program's sync calls (prog_stats.syncs) at its last observation. */
+	struct wbwatch *wb;
+	uint64_t wb_last, syncs_last;
 };
 
 /* One FILE of the program as a step left it. */

@@ -104,6 +104,8 @@ struct prog_trace {
 	/* When the execve's end stop came (prog_trace_start waits for it): that call's end. */
 	struct timespec exec_end;
 	bool exec_end_set;
+	/* The files the program mapped, and their dirty pages (prog/fds.h). */
+	struct prog_maptab maps;
 };
 
 /* procs.c: the traced thread pid, or NULL. */

@@ -193,12 +193,19 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		        ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) || p->regular, first);
 	p->in_sys = true;
 	clock_gettime(CLOCK_MONOTONIC, &p->t0);
-	if (stores && !p->in_stdio && !p->loader &&
-	    prog_fds_stored(p->path, p->dev, p->ino)) {
+	if (stores && !p->in_stdio && !p->loader) {
 		/* The program's stores through the mapping made no call: a step of their own,
-		 * observed now, before msync or munmap acts (the call goes on when it is over). */
-		pt_stores_step(p, c, out);
-		return 1;
+		 * observed now, before msync or munmap acts (the call goes on when it is over).
+		 * No dirty page: nothing was stored. More than its last call left: a store was.
+		 * Else (dirty pages as many as that, or not known) it may have stored: a page
+		 * dirty already does not count twice, and a page written back hides one. */
+		int64_t dirty = prog_fds_dirty(p->path, p->dev, p->ino);
+		const struct prog_mapped *was = prog_fds_map_find(&t->maps, p->dev, p->ino);
+		if (dirty != 0) {
+			pt_stores_step(p, c, out);
+			out->stored = dirty > 0 && was != NULL && was->dirty >= 0 && dirty > was->dirty;
+			return 1;
+		}
 	}
 	prog_trace_resume(p, 0);
 	return 0;
@@ -313,6 +320,11 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	p->stop.rval = calls_fold_rval(si.exit.rval, p->stop.is_error);
 	pt_track(p);
 	f = p->call->flags;
+	if (p->regular && p->has_file && !p->loader)
+		prog_fds_map_note(&t->maps, p->path, p->dev, p->ino,
+		                  (f & CALL_MAP) && !p->stop.is_error);
+	if ((f & CALL_SYNC) && !p->stop.is_error)
+		t->st.syncs++;
 	if (f & CALL_ASYNC)
 		t->st.async++;
 	if (f & CALL_EXEC) {
@@ -755,6 +767,7 @@ prog_trace_free(struct prog_trace *t)
 	for (size_t i = t->qhead; i < t->qn; i++)
 		event_list_clear(&t->q[i].calls);
 	free(t->q);
+	prog_fds_map_free(&t->maps);
 	free(t->logbuf);
 	prog_srcloc_free(t->src);
 	if (t->err_fd > 0)

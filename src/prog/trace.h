@@ -27,7 +27,9 @@ enum prog_step_kind {
 	PROG_STEP_EXIT,   /* a process ended */
 	PROG_STEP_STORES, /* the program's stores through a shared writable mapping of a file: no
 	                     call makes them; seen at the entry of the msync or munmap after
-	                     them (ev: that call, its addr and length; no result yet) */
+	                     them (ev: that call, its addr and length; no result yet), when the
+	                     file has dirty pages or its dirty pages are not known (stored
+	                     says whether a store was observed or only may have been) */
 };
 
 /* One step. */
@@ -49,6 +51,10 @@ struct prog_step {
 	int file_fd;              /* the fd of that file (-1: none, or named by path or address) */
 	dev_t dev;                /* the regular file's device and inode (0 if unknown) */
 	ino_t ino;
+	/* PROG_STEP_STORES: a store was observed: the file's dirty pages rose since the
+	 * program's last call on it. False: it may have stored (a store on a page dirty already,
+	 * writeback in between, or a filesystem that keeps no dirty count hide one). */
+	bool stored;
 	/* PROG_STEP_STDIO: a stdio call the shim logged, or exit()'s flush of the streams
 	 * (func_id PROG_MARK_EXIT_ID, "exit"). */
 	int func_id;              /* the function called (fwrite_unlocked's own) */
@@ -126,6 +132,9 @@ struct prog_stats {
 	uint64_t markers;         /* shim markers seen */
 	uint64_t async;           /* io_uring calls: the data they move is not seen */
 	uint64_t loader;          /* calls of the dynamic loader (made from its code): not steps */
+	uint64_t syncs;           /* calls that ask for data to reach the disk (sync, syncfs,
+	                             fsync, ...): a writeback of a file the kernel counts may be
+	                             theirs (probe/wbwatch.h) */
 };
 
 /*

@@ -72,6 +72,37 @@ moves_map(const char *path, bool clean)
 	return 0;
 }
 
+/* mapread FILE: 3 pages written with write(), mapped shared and writable, read through the
+ * mapping and never stored to, unmapped. Prints the dirty pages cachestat saw after the writes
+ * and before munmap, and the sum of the bytes read (so that the reads are not optimised out). */
+static int
+moves_mapread(const char *path)
+{
+	long page = sysconf(_SC_PAGESIZE), d[2];
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	char buf[4096];
+	unsigned sum = 0;
+	volatile char *m;
+
+	memset(buf, 'x', sizeof buf);
+	if (fd < 0 || page != (long)sizeof buf)
+		return 2;
+	for (int i = 0; i < 3; i++)
+		if (write(fd, buf, sizeof buf) != (ssize_t)sizeof buf)
+			return 2;
+	d[0] = moves_dirty(fd);
+	m = mmap(NULL, (size_t)(3 * page), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return 2;
+	for (long i = 0; i < 3 * page; i += 512)
+		sum += (unsigned char)m[i];
+	d[1] = moves_dirty(fd);
+	if (munmap((void *)m, (size_t)(3 * page)) != 0 || close(fd) != 0)
+		return 2;
+	printf("dirty %ld %ld sum %u\n", d[0], d[1], sum);
+	return 0;
+}
+
 /* sendfile IN OUT: the whole of IN to OUT by sendfile, 64 KiB a call. */
 static int
 moves_sendfile(const char *in, const char *out)
@@ -187,13 +218,15 @@ moves_uring(const char *path)
 	return cqe->res == (int)sizeof buf ? 0 : 2;
 }
 
-/* moves map|sendfile|splice|dsync|uring FILE [OUT]. */
+/* moves map|mapread|sendfile|splice|dsync|uring FILE [OUT]. */
 int
 main(int argc, char **argv)
 {
 	if ((argc == 3 || (argc == 4 && strcmp(argv[3], "clean") == 0)) &&
 	    strcmp(argv[1], "map") == 0)
 		return moves_map(argv[2], argc == 4);
+	if (argc == 3 && strcmp(argv[1], "mapread") == 0)
+		return moves_mapread(argv[2]);
 	if (argc == 4 && strcmp(argv[1], "sendfile") == 0)
 		return moves_sendfile(argv[2], argv[3]);
 	if (argc == 4 && strcmp(argv[1], "splice") == 0)
@@ -202,6 +235,6 @@ main(int argc, char **argv)
 		return moves_dsync(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "uring") == 0)
 		return moves_uring(argv[2]);
-	fprintf(stderr, "usage: moves map|sendfile|splice|dsync|uring FILE [OUT|clean]\n");
+	fprintf(stderr, "usage: moves map|mapread|sendfile|splice|dsync|uring FILE [OUT|clean]\n");
 	return 2;
 }
