@@ -99,8 +99,10 @@ prog_headless_step(struct transcript *t, struct transcript_program *p, struct pr
 		out_env_observe(&t->env, NULL, &s->sr.after);
 	if (s->sr.ret < 0 && s->sr.err == 0)
 		st.errno_why = "a library call's own result, not a system call's";
-	if (s->ps.kind == PROG_STEP_CALL)
-		crash_hazards_call(hz, &s->ps.ev, has_file ? s->file : -1,
+	/* Each call of the step: a stdio function's too (fopen's openat makes a file as open's
+	 * does), and each of a folded run. */
+	for (size_t i = 0; i < l->n; i++)
+		crash_hazards_call(hz, &l->v[i], has_file ? s->file : -1,
 		                   has_file ? v[s->file].path : s->ps.path, s->disk);
 	/* Known at the first look at its memory: said once, where it was found. */
 	if (!*note_said && prog_run_stdio_note(r)[0] != '\0') {
