@@ -6,7 +6,8 @@
 # open on (same keys as a lesson's), null before it; the kill -9 view keeps the 5000 bytes from
 # the write on (the page cache); the power cut keeps them after the fsync (what fsync
 # promises), and before it only if a write had reached the device by then; after the rename
-# the views look at "data". Each
+# the views look at "data"; the durability note names the fsync's source line; the transcript
+# is valid against doc/transcript.schema.json (where python3-jsonschema is). Each
 # filesystem whose mkfs is installed (ext4 at least). Then: no loop device or mount is left,
 # also when iobufviz is killed by SIGKILL mid-run; as user nobody the run is refused (exit
 # 3), the reason said once. Needs root, loop devices, mkfs.ext4, cc and python3; else
@@ -74,9 +75,9 @@ for fs in ext4 xfs btrfs; do
 	mkdir "$d"
 	"$bin" --headless --format=json --crash-fs="$fs" --dir "$d" -- "$tmp/wfr" >"$d.json" \
 		2>"$d.err" || { bad "$fs: exit $?: $(head -c 300 "$d.err")"; continue; }
-	python3 - "$d.json" "$tmp/wfr.c" "$fs" <<'PY' || fail=1
+	python3 - "$d.json" "$tmp/wfr.c" "$fs" "$src/doc/transcript.schema.json" <<'PY' || fail=1
 import json, re, sys
-path, source, fs = sys.argv[1:4]
+path, source, fs, schema = sys.argv[1:5]
 bad = 0
 def no(msg):
     global bad
@@ -89,6 +90,13 @@ for n, text in enumerate(open(source), 1):
         mark[m.group(1)] = n
 doc = json.load(open(path))
 steps = doc["steps"]
+try:
+    import jsonschema
+    jsonschema.validate(doc, json.load(open(schema)))
+except ImportError:
+    print("SKIP: crash-prog: %s: schema: python3-jsonschema not installed" % fs)
+except jsonschema.ValidationError as e:
+    no("not valid against the schema: %s" % e.message)
 def at(tag):
     for s in steps:
         if s.get("source") and s["source"].get("line") == mark[tag]:
@@ -151,6 +159,11 @@ if renamed["crash"]["file"] != "data" or wrote["crash"]["file"] != "data.tmp":
     no("the views' file: %r then %r" % (wrote["crash"]["file"], renamed["crash"]["file"]))
 if renamed["name"] != "data":
     no("the rename step's file is named %r" % renamed["name"])
+# The durability note says where the power cut began to keep the bytes.
+notes = [n for n in doc["program"]["durability"] if n["kind"] == "power-cut"]
+want = "after line %d (fsync) a power cut keeps 5000 bytes" % mark["fsync"]
+if not any(want in n["text"] for n in notes):
+    no("no power-cut note %r: %r" % (want, [n["text"] for n in notes]))
 if doc["scenario"]["place_note"] is None or "crash lab" not in doc["scenario"]["place_note"]:
     no("the head does not say the program runs in a crash lab")
 if not bad:

@@ -103,8 +103,18 @@ prog_headless_step(struct transcript *t, struct transcript_program *p, struct pr
 	/* Each call of the step: a stdio function's too (fopen's openat makes a file as open's
 	 * does), and each of a folded run. */
 	for (size_t i = 0; i < l->n; i++)
-		crash_hazards_call(hz, &l->v[i], has_file ? s->file : -1,
-		                   has_file ? v[s->file].path : s->ps.path, s->disk);
+		crash_hazards_call(hz, &l->v[i], has_file ? s->file : -1, !has_file ? s->ps.path :
+		                   v[s->file].in_lab ? v[s->file].name : v[s->file].path, s->disk);
+	if (s->sr.crash != NULL) {
+		char where[96];
+		if (s->ps.src.line > 0)
+			snprintf(where, sizeof where, "line %u (%s)", s->ps.src.line,
+			         s->sr.label != NULL ? s->sr.label : "?");
+		else
+			snprintf(where, sizeof where, "step %zu (%s)", s->sr.index + 1,
+			         s->sr.label != NULL ? s->sr.label : "?");
+		crash_hazards_view(hz, s->sr.crash, s->crash_file, where);
+	}
 	/* Known at the first look at its memory: said once, where it was found. */
 	if (!*note_said && prog_run_stdio_note(r)[0] != '\0') {
 		ps.stdio_note = prog_run_stdio_note(r);
