@@ -7,7 +7,8 @@
 # the write on (the page cache); the power cut keeps them after the fsync (what fsync
 # promises), and before it only if a write had reached the device by then; after the rename
 # the views look at "data"; the durability note names the fsync's source line; the transcript
-# is valid against doc/transcript.schema.json (where python3-jsonschema is). Each
+# is valid against doc/transcript.schema.json (where python3-jsonschema is); x in the TUI
+# shows both crashes after the fsync (where tmux is). Each
 # filesystem whose mkfs is installed (ext4 at least). Then: no loop device or mount is left,
 # also when iobufviz is killed by SIGKILL mid-run; as user nobody the run is refused (exit
 # 3), the reason said once. Needs root, loop devices, mkfs.ext4, cc and python3; else
@@ -183,6 +184,38 @@ mkdir "$d"
 grep -q '^  crash   data.tmp after kill -9: 5000 B' "$d.out" || bad "text: no kill -9 line"
 grep -q '^  crash   data after a power cut: ' "$d.out" || bad "text: no power cut line after the rename"
 grep -q '^lab      the program runs in a crash lab' "$d.out" || bad "text: the head has no lab line"
+
+# x in the TUI (tmux): after the fsync both crashes keep the 5000 bytes; x again hides them;
+# q leaves no loop device.
+if command -v tmux >/dev/null 2>&1; then
+	d=$tmp/tui
+	mkdir "$d"
+	tmux_new tui 120 40 "LC_ALL=C.UTF-8 TERM=screen '$bin' --crash-fs=ext4 --dir '$d' -- \
+		'$tmp/wfr'; echo \$? > '$tmp/tui.status'; sleep 60" || bad "tmux"
+	tmux_sees tui "runs in a crash lab" || bad "tui: the intro does not say the lab"
+	tmux_cmd tui send-keys -t tui x
+	tmux_sees tui "x: no step yet" || bad "tui: x before a step"
+	for i in 1 2 3 4; do
+		tmux_cmd tui send-keys -t tui n
+		tmux_sees tui "step $i/$i" || bad "tui: step $i"
+	done
+	tmux_sees tui "fsync(3) = 0" || bad "tui: step 4 is not the fsync"
+	tmux_cmd tui send-keys -t tui x
+	tmux_sees tui "what a crash leaves" || bad "tui: x shows no crash view"
+	n=$(tmux_screen tui | grep -c 'data.tmp: 5000 B "aaaa')
+	[ "$n" = 2 ] || bad "tui: after fsync $n of the two crashes keep the 5000 bytes"
+	tmux_sees tui "power cut: the device as it was" || bad "tui: no power cut"
+	tmux_cmd tui send-keys -t tui x
+	wait_for '! tmux_screen tui | grep -q "what a crash leaves"' || bad "tui: x again keeps it"
+	tmux_cmd tui send-keys -t tui q
+	wait_for '[ -s "$tmp/tui.status" ]' || bad "tui: q did not end it"
+	[ "$(cat "$tmp/tui.status" 2>/dev/null)" = 0 ] || bad "tui: exit $(cat "$tmp/tui.status")"
+	wait_for 'gone "$d"' || bad "tui: a loop device still backs the lab's image"
+	tmux_kill tui
+	[ $fail = 0 ] && echo "ok: crash-prog: x in the TUI: both crashes after the fsync"
+else
+	skip_part "tui" "tmux not installed"
+fi
 
 # SIGKILL in the middle (the program asleep after its rename): the kernel ends the traced
 # program (PTRACE_O_EXITKILL), the last holder of the lab, which goes with its device.
