@@ -8,7 +8,7 @@
 # promises), and before it only if a write had reached the device by then; after the rename
 # the views look at "data"; the durability note names the fsync's source line; the transcript
 # is valid against doc/transcript.schema.json (where python3-jsonschema is); x in the TUI
-# shows both crashes after the fsync (where tmux is). Each
+# shows both crashes after the fsync (where tmux is), and so do the text and the page. Each
 # filesystem whose mkfs is installed (ext4 at least). Then: no loop device or mount is left,
 # also when iobufviz is killed by SIGKILL mid-run; as user nobody the run is refused (exit
 # 3), the reason said once. Needs root, loop devices, mkfs.ext4, cc and python3; else
@@ -184,6 +184,12 @@ mkdir "$d"
 grep -q '^  crash   data.tmp after kill -9: 5000 B' "$d.out" || bad "text: no kill -9 line"
 grep -q '^  crash   data after a power cut: ' "$d.out" || bad "text: no power cut line after the rename"
 grep -q '^lab      the program runs in a crash lab' "$d.out" || bad "text: the head has no lab line"
+# And the page, under each step.
+"$bin" --headless --format=html --crash-fs=ext4 --dir "$d" -- "$tmp/wfr" >"$d.html" 2>&1 ||
+	bad "html: exit $?"
+grep -q '<div class="crash"><p class="data">data.tmp after kill -9: 5000 B' "$d.html" ||
+	bad "html: no crash view under a step"
+grep -q 'data.tmp after a power cut: 5000 B' "$d.html" || bad "html: no power cut keeping the bytes"
 
 # x in the TUI (tmux): after the fsync both crashes keep the 5000 bytes; x again hides them;
 # q leaves no loop device.
