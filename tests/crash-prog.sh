@@ -8,7 +8,8 @@
 # promises), and before it only if a write had reached the device by then; after the rename
 # the views look at "data"; the durability note names the fsync's source line; the transcript
 # is valid against doc/transcript.schema.json (where python3-jsonschema is); x in the TUI
-# shows both crashes after the fsync (where tmux is), and so do the text and the page. Each
+# shows both crashes after the fsync (where tmux is), and so do the text and the page; the
+# 13-3 calls as a program crash as the bundled lesson does. Each
 # filesystem whose mkfs is installed (ext4 at least). Then: no loop device or mount is left,
 # also when iobufviz is killed by SIGKILL mid-run; as user nobody the run is refused (exit
 # 3), the reason said once. Needs root, loop devices, mkfs.ext4, cc and python3; else
@@ -176,6 +177,75 @@ PY
 	[ -z "$(ls -A "$d")" ] || bad "$fs: left $(ls -A "$d")"
 	ran="$ran $fs"
 done
+
+# Equal to a lesson doing the same calls: exercise 13-3 (fopen "w", fwrite 5000, fflush,
+# fsync, fclose) as a program and as the bundled lesson, on ext4: a kill -9 keeps the same
+# after each call; a power cut the same after fsync and fclose, and before them where neither
+# run had a write on its device by then (else only a sync elsewhere or a journal's timer
+# could tell them apart: said, not failed).
+cat >"$tmp/e133.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int
+main(void)
+{
+	static char buf[5000];
+	FILE *fp;
+
+	memset(buf, 'x', sizeof buf);
+	if ((fp = fopen("scratch", "w")) == NULL || fwrite(buf, 1, sizeof buf, fp) != sizeof buf ||
+	    fflush(fp) != 0 || fsync(fileno(fp)) != 0 || fclose(fp) != 0)
+		return 1;
+	return 0;
+}
+EOF
+cc -g -o "$tmp/e133" "$tmp/e133.c" || bad "cc e133"
+mkdir "$tmp/e133-p" "$tmp/e133-l"
+"$bin" --headless -f json --crash-fs=ext4 --dir "$tmp/e133-p" -- "$tmp/e133" >"$tmp/e133-p.json" \
+	2>/dev/null || bad "13-3 as a program: exit $?"
+"$bin" --headless -f json --crash-fs=ext4 --dir "$tmp/e133-l" "$src/scenarios/13-3-fflush-fsync.yaml" \
+	>"$tmp/e133-l.json" 2>/dev/null || bad "13-3 as a lesson: exit $?"
+python3 - "$tmp/e133-p.json" "$tmp/e133-l.json" <<'PY' || fail=1
+import json, sys
+prog, lesson = (json.load(open(f))["steps"] for f in sys.argv[1:3])
+def calls(steps, key):
+    out = {}
+    for s in steps:
+        for name in ("fopen", "fwrite", "fflush", "fsync", "fclose"):
+            if s["crash"] is not None and name in key(s) and name not in out:
+                out[name] = s
+    return out
+p = calls(prog, lambda s: s["args"][:60])
+l = calls(lesson, lambda s: s["args"])
+bad = 0
+def kept(h):
+    return (h["size"] if h["exists"] else "no file") if h["observed"] else "?"
+for name in ("fopen", "fwrite", "fflush", "fsync", "fclose"):
+    if name not in p or name not in l:
+        print("FAIL: crash-prog: 13-3: no %s step with a crash view (%s)" %
+              (name, "program" if name not in p else "lesson"))
+        bad = 1
+        continue
+    a, b = p[name]["crash"], l[name]["crash"]
+    if kept(a["process"]) != kept(b["process"]):
+        print("FAIL: crash-prog: 13-3: after %s a kill -9 keeps %s as a program, %s as the "
+              "lesson" % (name, kept(a["process"]), kept(b["process"])))
+        bad = 1
+    quiet = a["power"]["device_writes"] == 0 and b["power"]["device_writes"] == 0
+    if name in ("fsync", "fclose") or quiet:
+        if kept(a["power"]) != kept(b["power"]):
+            print("FAIL: crash-prog: 13-3: after %s a power cut keeps %s as a program, %s as "
+                  "the lesson" % (name, kept(a["power"]), kept(b["power"])))
+            bad = 1
+    elif kept(a["power"]) != kept(b["power"]):
+        print("crash-prog: 13-3: after %s the power cuts differ (%s, %s) with writes on a "
+              "device before fsync: not held" % (name, kept(a["power"]), kept(b["power"])))
+    print("crash-prog: 13-3 after %-6s program kill -9 %-7s power %-7s | lesson %-7s %s" %
+          (name, kept(a["process"]), kept(a["power"]), kept(b["process"]), kept(b["power"])))
+sys.exit(bad)
+PY
 
 # The text transcript says the same, with the line.
 d=$tmp/text
