@@ -603,6 +603,75 @@ START_TEST(test_hazards)
 }
 END_TEST
 
+/* A crash view: what a power cut and a kill -9 kept of file (exists, sizes). */
+static struct crash_view
+hazard_view(const char *file, bool power, uint64_t power_size, uint64_t killed)
+{
+	struct crash_view v = { 0 };
+
+	snprintf(v.file, sizeof v.file, "%s", file);
+	v.power.observed = v.process.observed = true;
+	v.power.file.exists = power;
+	v.power.file.size = power_size;
+	v.process.file.exists = true;
+	v.process.file.size = killed;
+	return v;
+}
+
+/*
+ * The crash lab's views make the power-cut notes: where a power cut came to keep what it
+ * keeps, and what a kill -9 keeps beyond it (a rename's new name not on the disk: the same
+ * file, renamed). A view not observed is passed over; a file whose power cut keeps what a
+ * kill -9 does and never changed has no note.
+ */
+START_TEST(test_hazards_views)
+{
+	struct crash_hazards h = { 0 };
+	struct crash_view v;
+
+	v = hazard_view("data.tmp", false, 0, 0);
+	crash_hazards_view(&h, &v, 3, "line 12 (open)");
+	v = hazard_view("data.tmp", false, 0, 5000);
+	crash_hazards_view(&h, &v, 3, "line 13 (write)");
+	v = hazard_view("data.tmp", true, 5000, 5000);
+	crash_hazards_view(&h, &v, 3, "line 15 (fsync)");
+	v = hazard_view("data.tmp", false, 0, 5000);
+	v.power.observed = false;
+	crash_hazards_view(&h, &v, 3, "line 16 (close)");
+	ck_assert_uint_eq(crash_hazards_end(&h), 1);
+	ck_assert_str_eq(h.v[0].kind, "power-cut");
+	ck_assert_str_eq(h.v[0].lesson, "crash-13-3");
+	ck_assert_str_eq(h.v[0].text, "data.tmp: after line 15 (fsync) a power cut keeps 5000 "
+	                 "bytes; after line 13 (write) nothing (no file) (the crash lab's views)");
+	crash_hazards_free(&h);
+	/* Renamed, the new name not committed: crash-rename. */
+	v = hazard_view("a.tmp", true, 5000, 5000);
+	crash_hazards_view(&h, &v, 0, "line 15 (fsync)");
+	v = hazard_view("a", false, 0, 5000);
+	crash_hazards_view(&h, &v, 0, "line 18 (rename)");
+	ck_assert_uint_eq(crash_hazards_end(&h), 1);
+	ck_assert_str_eq(h.v[0].file, "a");
+	ck_assert_str_eq(h.v[0].lesson, "crash-rename");
+	ck_assert_ptr_nonnull(strstr(h.v[0].text, "after line 18 (rename) a power cut keeps nothing "
+	                             "(no file); after line 15 (fsync) 5000 bytes; but a kill -9 "
+	                             "after line 18 (rename) keeps 5000 bytes: its new name"));
+	crash_hazards_free(&h);
+	/* Never durable: the kill -9 keeps what no power cut does (fsync it: crash-13-3). */
+	v = hazard_view("log", true, 0, 100);
+	crash_hazards_view(&h, &v, 1, "step 4 (write)");
+	ck_assert_uint_eq(crash_hazards_end(&h), 1);
+	ck_assert_ptr_nonnull(strstr(h.v[0].text, "log: after every step a power cut keeps an "
+	                             "empty file; but a kill -9 after step 4 (write) keeps 100 "
+	                             "bytes: the rest was not on the disk yet: fsync() it"));
+	crash_hazards_free(&h);
+	/* Durable all along: nothing to say. */
+	v = hazard_view("ok", true, 10, 10);
+	crash_hazards_view(&h, &v, 2, "line 3 (fsync)");
+	ck_assert_uint_eq(crash_hazards_end(&h), 0);
+	crash_hazards_free(&h);
+}
+END_TEST
+
 /* The suite: the lab's tests only where a lab can be made (root, loop devices, mkfs.ext4). */
 static Suite *
 crash_suite(void)
@@ -624,6 +693,7 @@ crash_suite(void)
 	tcase_add_test(tc, test_stray_rule);
 	tcase_add_test(tc, test_device_count_rule);
 	tcase_add_test(tc, test_hazards);
+	tcase_add_test(tc, test_hazards_views);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,7 +3,9 @@
 # tests/crash-durability.sh: a traced program's durability notes, through the real binary: a
 # rename() of data never fsynced, and a new file made durable while no directory was, are
 # named with the lesson that shows them (JSON: program.durability); a program that fsyncs the
-# file before the rename, and its directory after, has none. Needs python3 and ptrace; else
+# file before the rename, and its directory after, has none; a C program that makes its file
+# with fopen() gets the directory note as one that uses open() does, and none once it fsyncs
+# the directory (a named skip without cc). Needs python3 and ptrace; else
 # "SKIP: crash-durability: <reason>".
 testname=crash-durability
 . "$(dirname "$0")/lib.sh"
@@ -46,4 +48,51 @@ os.rename('data.new', 'data')
 d = os.open('.', os.O_RDONLY | os.O_DIRECTORY); os.fsync(d); os.close(d)")
 echo "$got" | sed "s/^/$testname: synced: /"
 [ "$got" = "renames 1" ] || { echo "FAIL: $testname: a program that syncs both has notes"; fail=1; }
+
+# fopen() makes the file (its openat with O_CREAT is a stdio step's call): the same note, and
+# none when the directory is fsynced too (DIRSYNC).
+if command -v cc >/dev/null 2>&1; then
+	cat >"$tmp/fo.c" <<'EOF'
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+int
+main(void)
+{
+	FILE *fp = fopen("out.txt", "w");
+
+	if (fp == NULL)
+		return 1;
+	for (int i = 0; i < 500; i++)
+		fprintf(fp, "line %d\n", i);
+	if (fflush(fp) != 0 || fsync(fileno(fp)) != 0 || fclose(fp) != 0)
+		return 1;
+#ifdef DIRSYNC
+	int d = open(".", O_RDONLY | O_DIRECTORY);
+	if (d < 0 || fsync(d) != 0)
+		return 1;
+	close(d);
+#endif
+	return 0;
+}
+EOF
+	for v in fo fo-dirsync; do
+		cc -g -o "$tmp/$v" $([ $v = fo-dirsync ] && echo -DDIRSYNC) "$tmp/fo.c" ||
+			{ echo "FAIL: $testname: cc $v"; fail=1; continue; }
+		rm -rf "$tmp/d" && mkdir "$tmp/d"
+		"$bin" --headless --format=json --dir "$tmp/d" -- "$tmp/$v" >"$tmp/$v.json" 2>"$tmp/$v.err" ||
+			{ echo "FAIL: $testname: $v: exit $?: $(head -c 300 "$tmp/$v.err")"; fail=1; continue; }
+		got=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(n["kind"] for n in d["program"]["durability"]) or "none")' "$tmp/$v.json")
+		echo "$testname: $v: $got"
+		want=directory-unsynced
+		[ $v = fo-dirsync ] && want=none
+		[ "$got" = "$want" ] || { echo "FAIL: $testname: $v: notes '$got', not '$want'"; fail=1; }
+	done
+else
+	echo "SKIP: $testname: fopen: cc not installed"
+fi
 finish

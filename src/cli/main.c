@@ -76,7 +76,8 @@ usage(FILE *f)
 "                         cachestat, kpageflags (root), mincore (no dirty counts)\n"
 "      --crash-fs=FS      put the scratch file on a crash lab: an FS image of its own\n"
 "                         (ext4, xfs or btrfs) on a loop device of its own (root),\n"
-"                         for the power cut; made and removed by the run\n"
+"                         for the power cut; made and removed by the run; with --\n"
+"                         PROGRAM, the program's working directory\n"
 "      --no-color         no colours (also when NO_COLOR is set)\n"
 "      --ascii            ASCII glyphs only (default when the locale is not UTF-8)\n"
 "      --quiz             ask for a prediction before each step that has expectations\n"
@@ -262,11 +263,8 @@ mode_program(struct cmd *c, struct scenario *s)
 		return usage_error("%s", "no program after --");
 	if (o->export_fmt != NULL || o->quiz || o->record != NULL)
 		return usage_error("%s", "--export, --quiz and --record are for scenarios");
-	/* Not silently ignored: a traced program has no crash lab yet. */
-	if (o->crash_fs != CRASH_FS_NONE)
-		return usage_error("%s", "--crash-fs is for lessons: a program run with -- has no "
-		                   "crash lab yet (its files stay where it writes them)");
 	c->ro.dir = o->dir;
+	c->ro.crash_fs = o->crash_fs;
 	c->ro.probe = o->probe;
 	if (!headless && (rc = terminal_ok()) != 0)
 		return rc;

@@ -114,6 +114,97 @@ crash_hazards_call(struct crash_hazards *h, const struct event *ev, long file, c
 		snprintf(x->path, sizeof x->path, "%s", path);
 }
 
+/* Feed a crash view (see crash/hazard.h). */
+void
+crash_hazards_view(struct crash_hazards *h, const struct crash_view *v, long file,
+                   const char *where)
+{
+	struct crash_hazard_kept now = { v != NULL && v->power.file.exists,
+	                                 v != NULL ? v->power.file.size : 0, "" };
+	struct crash_hazard_cut *c = NULL;
+
+	if (v == NULL || !v->power.observed || !v->process.observed)
+		return;
+	snprintf(now.where, sizeof now.where, "%s", where);
+	for (size_t i = 0; i < h->n_cuts && c == NULL; i++)
+		if (h->cuts[i].id == file)
+			c = &h->cuts[i];
+	if (c == NULL) {
+		if (h->n_cuts >= CRASH_HAZARD_MAX)
+			return;
+		c = &h->cuts[h->n_cuts++];
+		memset(c, 0, sizeof *c);
+		c->id = file;
+	} else if ((c->last.exists != now.exists || c->last.size != now.size) &&
+	           c->n_changes < CRASH_HAZARD_CHANGES) {
+		c->change[c->n_changes] = now;
+		c->prior[c->n_changes++] = c->last;
+	}
+	if (c->file[0] != '\0' && strcmp(c->file, v->file) != 0)
+		c->renamed = true;
+	snprintf(c->file, sizeof c->file, "%s", v->file);
+	c->last = now;
+	c->killed = v->process.file.exists;
+	c->killed_size = v->process.file.size;
+}
+
+/* What a crash kept of a file, as words, into buf. */
+static const char *
+crash_hazards_words(bool exists, uint64_t size, char *buf, size_t len)
+{
+	if (!exists)
+		snprintf(buf, len, "nothing (no file)");
+	else if (size == 0)
+		snprintf(buf, len, "an empty file");
+	else
+		snprintf(buf, len, "%llu bytes", (unsigned long long)size);
+	return buf;
+}
+
+/*
+ * At the end: where each file's power cut came to keep other than after the step before
+ * ("after line 19 (fsync) a power cut keeps 5000 bytes; after line 18 (fflush) nothing");
+ * and when a kill -9 after the last step keeps more than a power cut, what of it was not on
+ * the disk yet and the lesson that shows it.
+ */
+static void
+crash_hazards_cuts(struct crash_hazards *h)
+{
+	char now[48], then[48], killed[48], said[400];
+
+	for (size_t i = 0; i < h->n_cuts; i++) {
+		const struct crash_hazard_cut *c = &h->cuts[i];
+		bool short_of = c->killed && (!c->last.exists || c->last.size < c->killed_size);
+		const char *lesson = !short_of || c->last.exists ? "crash-13-3" :
+		                     c->renamed ? "crash-rename" : "crash-new-file";
+		size_t n = 0;
+
+		said[0] = '\0';
+		for (size_t k = 0; k < c->n_changes && n < sizeof said; k++)
+			n += (size_t)snprintf(said + n, sizeof said - n, "%safter %s a power cut keeps "
+			                      "%s; after %s %s", k > 0 ? "; then " : "",
+			                      c->change[k].where, crash_hazards_words(c->change[k].exists,
+			                      c->change[k].size, now, sizeof now), c->prior[k].where,
+			                      crash_hazards_words(c->prior[k].exists, c->prior[k].size,
+			                      then, sizeof then));
+		if (c->n_changes == 0)
+			snprintf(said, sizeof said, "after every step a power cut keeps %s",
+			         crash_hazards_words(c->last.exists, c->last.size, now, sizeof now));
+		crash_hazards_words(c->killed, c->killed_size, killed, sizeof killed);
+		if (!short_of && c->n_changes > 0)
+			crash_hazards_add(h, "power-cut", lesson, c->file, "%s: %s (the crash lab's "
+			                  "views)", c->file, said);
+		else if (short_of)
+			crash_hazards_add(h, "power-cut", lesson, c->file, "%s: %s; but a kill -9 "
+			                  "after %s keeps %s: %s; the lesson %s shows it", c->file, said,
+			                  c->last.where, killed, c->last.exists ? "the rest was not on "
+			                  "the disk yet: fsync() it" : c->renamed ? "its new name was not "
+			                  "on the disk yet: fsync() its directory after the rename" :
+			                  "its name was not on the disk yet: fsync() it (and its "
+			                  "directory)", lesson);
+	}
+}
+
 /* At the end: new files fsynced while no directory was (see crash/hazard.h). */
 size_t
 crash_hazards_end(struct crash_hazards *h)
@@ -126,6 +217,7 @@ crash_hazards_end(struct crash_hazards *h)
 			                  "promise its name survives a power cut without an fsync() of "
 			                  "its directory (ext4, xfs and btrfs keep it). The lesson "
 			                  "crash-new-file shows both", h->files[i].path);
+	crash_hazards_cuts(h);
 	return h->n;
 }
 

@@ -389,12 +389,29 @@ out_html_question(struct json *j, const struct step_result *sr)
 	json_null(j, NULL);
 }
 
+/* Both crashes after a step, if it has them (a lesson's or a program's). */
+static void
+out_html_crash(const struct transcript *t, FILE *f, const struct step_result *sr)
+{
+	char line[512];
+
+	if (sr->crash == NULL)
+		return;
+	fputs("<div class=\"crash\">", f);
+	out_html_line(f, "<p class=\"data\">",
+	              transcript_crash_line(sr->crash, false, line, sizeof line), "</p>");
+	if (!transcript_crash_said(t, sr->crash))
+		out_html_line(f, "<p class=\"data\">",
+		              transcript_crash_line(sr->crash, true, line, sizeof line), "</p>");
+	fputs("</div>\n", f);
+}
+
 /* A lesson's step as HTML. */
 static void
 out_html_lesson_step(struct transcript *t, FILE *f, const struct transcript_step *st)
 {
 	const struct step_result *sr = st->sr;
-	char tm[32], line[512], pause[400];
+	char tm[32], pause[400];
 
 	fprintf(f, "<section class=\"step\" id=\"s%zu\" data-step=\"%zu\"><h3>step %zu/%zu: "
 	        "<code class=\"data\">", sr->index + 1, sr->index, sr->index + 1, t->n_steps);
@@ -431,15 +448,7 @@ out_html_lesson_step(struct transcript *t, FILE *f, const struct transcript_step
 	/* What the kernel did while the person paused before this step (--pace). */
 	if (transcript_pause_text(sr, pause, sizeof pause) != NULL)
 		out_html_line(f, "<p class=\"note data\">Before this step, ", pause, ".</p>\n");
-	if (sr->crash != NULL) {
-		fputs("<div class=\"crash\">", f);
-		out_html_line(f, "<p class=\"data\">",
-		              transcript_crash_line(sr->crash, false, line, sizeof line), "</p>");
-		if (!transcript_crash_said(t, sr->crash))
-			out_html_line(f, "<p class=\"data\">",
-			              transcript_crash_line(sr->crash, true, line, sizeof line), "</p>");
-		fputs("</div>\n", f);
-	}
+	out_html_crash(t, f, sr);
 	if (sr->output != NULL)
 		out_html_line(f, "<p class=\"small\">printed:</p><pre class=\"data\">", sr->output,
 		              "</pre>\n");
@@ -467,9 +476,10 @@ out_html_lesson_step(struct transcript *t, FILE *f, const struct transcript_step
 	fputs("</div></section>\n", f);
 }
 
-/* A traced program's step as HTML: its call, the file it touched, the state it left. */
+/* A traced program's step as HTML: its call, the file it touched, the state it left, what a
+ * crash after it leaves. */
 static void
-out_html_prog_step(FILE *f, const struct transcript_step *st)
+out_html_prog_step(const struct transcript *t, FILE *f, const struct transcript_step *st)
 {
 	const struct transcript_prog_step *p = st->prog;
 	const struct step_result *sr = st->sr;
@@ -491,6 +501,7 @@ out_html_prog_step(FILE *f, const struct transcript_step *st)
 	if (p->path != NULL)
 		out_html_state(f, sr);
 	fputs("</div>", f);
+	out_html_crash(t, f, sr);
 	fputs("</section>\n", f);
 }
 
@@ -568,7 +579,7 @@ out_html_step(struct transcript *t, const struct transcript_step *st)
 	if (h == NULL || h->steps == NULL)
 		return;
 	if (st->prog != NULL)
-		out_html_prog_step(h->steps, st);
+		out_html_prog_step(t, h->steps, st);
 	else
 		out_html_lesson_step(t, h->steps, st);
 	/* [the cells' origin marks ("" when none), the legend's words, the question] */

@@ -4,6 +4,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,9 +102,21 @@ prog_headless_step(struct transcript *t, struct transcript_program *p, struct pr
 		out_env_observe(&t->env, NULL, &s->sr.after);
 	if (s->sr.ret < 0 && s->sr.err == 0)
 		st.errno_why = "a library call's own result, not a system call's";
-	if (s->ps.kind == PROG_STEP_CALL)
-		crash_hazards_call(hz, &s->ps.ev, has_file ? s->file : -1,
-		                   has_file ? v[s->file].path : s->ps.path, s->disk);
+	/* Each call of the step: a stdio function's too (fopen's openat makes a file as open's
+	 * does), and each of a folded run. */
+	for (size_t i = 0; i < l->n; i++)
+		crash_hazards_call(hz, &l->v[i], has_file ? s->file : -1, !has_file ? s->ps.path :
+		                   v[s->file].in_lab ? v[s->file].name : v[s->file].path, s->disk);
+	if (s->sr.crash != NULL) {
+		char where[96];
+		if (s->ps.src.line > 0)
+			snprintf(where, sizeof where, "line %u (%s)", s->ps.src.line,
+			         s->sr.label != NULL ? s->sr.label : "?");
+		else
+			snprintf(where, sizeof where, "step %zu (%s)", s->sr.index + 1,
+			         s->sr.label != NULL ? s->sr.label : "?");
+		crash_hazards_view(hz, s->sr.crash, s->crash_file, where);
+	}
 	/* Known at the first look at its memory: said once, where it was found. */
 	if (!*note_said && prog_run_stdio_note(r)[0] != '\0') {
 		ps.stdio_note = prog_run_stdio_note(r);
@@ -124,7 +137,7 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	struct transcript t;
 	struct prog_stats stats;
 	struct prog_run *r;
-	char *err = NULL, cmd[1024], cut[256];
+	char *err = NULL, cmd[1024], cut[256], lab[PATH_MAX + 256];
 	uint64_t bound = o->max_output > 0 ? o->max_output : APP_MAX_OUTPUT;
 	struct prog_headless_out count = { .to = stdout };
 	cookie_io_functions_t io = { .write = prog_headless_write };
@@ -165,6 +178,7 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	t.title = prog_headless_cmd(argv, cmd, sizeof cmd);
 	t.path = argv[0];
 	t.file = p.dir;
+	t.place_note = prog_run_lab(r, lab, sizeof lab);
 	out_env_init(&t.env, EV_SRC_PTRACE);
 	out_env_tracing(&t.env, NULL);
 	transcript_begin(&t);

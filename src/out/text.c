@@ -414,6 +414,8 @@ out_text_prog_step(struct transcript *t, const struct transcript_step *st)
 		out_text_state(f, &sr->after);
 	if (p->run != NULL)
 		out_text_streams(f, p, p->path != NULL);
+	if (sr->crash != NULL)
+		out_text_crash(t, f, sr->crash);
 	for (size_t i = 0; i < sr->changes.n; i++)
 		out_text_line(f, "  > ", sr->changes.v[i].text, "\n");
 }
@@ -458,6 +460,8 @@ out_text_begin(struct transcript *t)
 	if (t->prog != NULL) {
 		out_text_line(f, "program  ", t->title, "\n");
 		out_text_line(f, "dir      ", t->file, "\n");
+		if (t->place_note != NULL)
+			out_text_line(f, "lab      ", t->place_note, "\n");
 		fputs("trace    ptrace + seccomp: every call on a regular file; stdio calls through "
 		      "the shim\n", f);
 		if (t->prog->confined != NULL)

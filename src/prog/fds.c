@@ -272,10 +272,11 @@ prog_fds_dirty(const char *path, dev_t dev, ino_t ino)
 
 /* Whether path, made absolute from pid's working directory, names a regular file. */
 bool
-prog_fds_named_regular(pid_t pid, char *path, size_t len)
+prog_fds_named_regular(pid_t pid, char *path, size_t len, dev_t *dev, ino_t *ino)
 {
-	char link[64], cwd[PATH_MAX], abs[PATH_MAX];
-	struct stat st;
+	char link[64], cwd[PATH_MAX], abs[PATH_MAX], at[PATH_MAX];
+	const char *look = path;
+	struct stat st, here;
 	ssize_t n;
 
 	if (path[0] != '/') {
@@ -284,11 +285,21 @@ prog_fds_named_regular(pid_t pid, char *path, size_t len)
 			return false;
 		cwd[n] = '\0';
 		if ((size_t)snprintf(abs, sizeof abs, "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd,
-		                     path) >= sizeof abs || strlen(abs) >= len)
+		                     path) >= sizeof abs || strlen(abs) >= len ||
+		    (size_t)snprintf(at, sizeof at, "%s/%s", link, path) >= sizeof at)
 			return false;
-		memcpy(path, abs, strlen(abs) + 1);
+		/* The name as the program's own directory resolves it, whatever its path reads;
+		 * made absolute only where that path is the directory (not one mounted nowhere). */
+		look = at;
+		if (stat(cwd, &st) == 0 && stat(link, &here) == 0 && st.st_dev == here.st_dev &&
+		    st.st_ino == here.st_ino)
+			memcpy(path, abs, strlen(abs) + 1);
 	}
-	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (lstat(look, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return true;
 }
 
 /* The index of file dev:ino in m, or m->n. */

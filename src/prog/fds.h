@@ -99,8 +99,10 @@ void prog_fds_map_note(struct prog_maptab *m, const char *path, dev_t dev, ino_t
 void prog_fds_map_free(struct prog_maptab *m);
 
 /* True if path (len bytes of room: the name a call of pid gave, relative to pid's working
- * directory or not) now names a regular file; a relative one is made absolute in place from
- * /proc/PID/cwd, as the steps' files are. */
-bool prog_fds_named_regular(pid_t pid, char *path, size_t len);
+ * directory or not) now names a regular file, its dev:ino then in *dev, *ino. A relative one
+ * is looked up through /proc/PID/cwd, and made absolute in place from the path that link
+ * reads, as the steps' files are, where that path names the directory (one mounted nowhere,
+ * a crash lab, reads as "/": its names stay relative). */
+bool prog_fds_named_regular(pid_t pid, char *path, size_t len, dev_t *dev, ino_t *ino);
 
 #endif

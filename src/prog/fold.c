@@ -23,6 +23,7 @@ prog_fold_new_step(struct prog_step *ps)
 	}
 	s->ps = *ps;
 	s->file = -1;
+	s->crash_file = -1;
 	s->count = 1;
 	s->bytes = ps->kind == PROG_STEP_STDIO ? ps->size : ps->ev.bytes;
 	s->sr.events.source = EV_SRC_PTRACE;

@@ -453,7 +453,7 @@ prog_launch_child(const char *prog, char *const argv[], char **env, const struct
 		f.stage = 2;
 	else if (prog_launch_redirect(2, o->stderr_path, O_WRONLY | O_CREAT | O_TRUNC) != 0)
 		f.stage = 3;
-	else if (o->cwd != NULL && chdir(o->cwd) != 0)
+	else if (o->cwd_fd > 2 ? fchdir(o->cwd_fd) != 0 : o->cwd != NULL && chdir(o->cwd) != 0)
 		f.stage = 4;
 	else if (prog_launch_filter(g) != 0)
 		f.stage = 5;

@@ -11,6 +11,8 @@
 /* How to start the program. Every field may be 0/NULL. */
 struct prog_opts {
 	const char *cwd;          /* working directory (NULL: ours) */
+	int cwd_fd;               /* or this open directory (> 2, fchdir'd to; 0: none): one
+	                             with no path of ours, a crash lab mounted nowhere */
 	const char *stdin_path;   /* opened O_RDONLY as fd 0 (NULL: ours) */
 	const char *stdout_path;  /* created/truncated as fd 1 (NULL: ours) */
 	const char *stderr_path;  /* created/truncated as fd 2 (NULL: ours) */

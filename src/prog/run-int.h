@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "prog/launch.h"
 #include "prog/run.h"
 
 /* The program's output is kept in files of the scratch dir; this much of each is shown. */
@@ -61,6 +62,13 @@ struct prog_run {
 	struct prog_run_pstreams *live;
 	size_t n_live, cap_live;
 	bool failed;              /* out of memory in the hook: prog_run_next fails */
+	/* --crash-fs: the crash lab the program runs in (prog/lab.c), NULL: none; its
+	 * filesystem's st_dev, the file of it the crash views look at (the last a step touched;
+	 * -1: none yet), its device's counters after the last step. */
+	struct crash_lab *lab;
+	dev_t lab_dev;
+	long lab_file;
+	struct snap_device lab_last;
 };
 
 /* run-step.c: read every stream of pid, with the first bytes each holds, into *out. */
@@ -94,6 +102,21 @@ int prog_run_push(struct prog_run *r, struct prog_run_step *s);
 
 /* run-step.c: the log's name for step s: the call's or the function's. */
 const char *prog_run_label(const struct prog_run_step *s);
+
+/* lab.c: make a crash lab of fs in r's scratch dir and run the program in it (po's cwd_fd;
+ * r->dir its /proc path, ours). Not as root: refused. 0, or -1 with errno and why in *err. */
+int prog_lab_new(struct prog_run *r, enum crash_fs fs, struct prog_opts *po, char **err);
+
+/* lab.c: f was just added: if it is on the lab, its path as we reach it and its name there. */
+void prog_lab_file(struct prog_run *r, struct prog_run_file *f);
+
+/* lab.c: s was just observed: what reached the lab's device in it (its before and after
+ * device), and both crashes now (sr.crash) of the lab's file it touched, else of the one a
+ * step touched last. Nothing without a lab. */
+void prog_lab_observe(struct prog_run *r, struct prog_run_step *s);
+
+/* lab.c: free the lab (every fd of ours under it closed first). */
+void prog_lab_free(struct prog_run *r);
 
 /* fold.c: the tracer's hook (prog_trace_set_hook's fn, ctx the prog_run). */
 void prog_fold_hook(void *ctx, const struct prog_entry *e);

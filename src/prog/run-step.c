@@ -67,6 +67,7 @@ prog_run_file_add(struct prog_run *r, int fd, const struct stat *st, const char 
 		prog_trace_stats(r->t, &ps);
 		f->syncs_last = ps.syncs;
 	}
+	prog_lab_file(r, f);
 	for (int k = 0; k < 2; k++) {
 		struct stat o;
 		if (stat(r->out_path[k], &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino) {
@@ -111,8 +112,13 @@ prog_run_file_of(struct prog_run *r, pid_t pid, int tfd, const char *path, dev_t
 		for (size_t i = 0; i < r->n_files; i++)
 			if (strcmp(r->files[i].path, path) == 0)
 				return (long)i;
-		if (path[0] == '/')
-			fd = fdio_open_regular(path, 0);
+		if (path[0] == '/' && (fd = fdio_open_regular(path, 0)) >= 0 && ino != 0 &&
+		    (fstat(fd, &st) != 0 || st.st_dev != dev || st.st_ino != ino)) {
+			/* Not the file the tracer saw by that name (made absolute from a directory
+			 * whose path does not reach it: a crash lab's reads as "/"). */
+			close(fd);
+			return -1;
+		}
 	}
 	if (fd < 0)
 		return -1;
@@ -705,6 +711,7 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 		snprintf(sr->after.disk.note, sizeof sr->after.disk.note, "no regular file");
 		prog_run_stdio_state(s, p->kind == PROG_STEP_STDIO ? p->stdio_fd : tfd);
 		sr->before = sr->after;
+		prog_lab_observe(r, s);
 		return;
 	}
 	struct prog_run_file *f = &r->files[s->file];
@@ -728,6 +735,7 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 		s->disk = prog_run_is_disk(&sr->events.v[i], &sr->after.fd);
 	if (foreign > 0)
 		prog_run_not_ours(s, foreign);
+	prog_lab_observe(r, s);
 }
 
 /* Put s, observed, at the end of the queue. 0, or -1 (ENOMEM: s is freed). */

@@ -86,7 +86,9 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 	r->shown_file = -1;
 	r->stdio_note = "";
 	r->unseen_note = "";
-	r->scratch = scratch_mkdir(NULL);
+	r->lab_file = -1;
+	/* With a lab, --dir is where its image goes (as a lesson's); the program runs in it. */
+	r->scratch = scratch_mkdir(o->crash_fs != CRASH_FS_NONE ? o->dir : NULL);
 	if (r->scratch < 0 ||
 	    scratch_path(r->scratch, "stdout", r->out_path[0], sizeof r->out_path[0]) == NULL ||
 	    scratch_path(r->scratch, "stderr", r->out_path[1], sizeof r->out_path[1]) == NULL) {
@@ -94,7 +96,14 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 		prog_run_free(r);
 		return -1;
 	}
-	if (o->dir != NULL) {
+	if (o->crash_fs != CRASH_FS_NONE) {
+		if (prog_lab_new(r, o->crash_fs, &po, err) != 0) {
+			int e = errno;
+			prog_run_free(r);
+			errno = e;
+			return -1;
+		}
+	} else if (o->dir != NULL) {
 		if (realpath(o->dir, r->dir) == NULL) {
 			prog_run_err(err, o->dir, errno);
 			prog_run_free(r);
@@ -103,7 +112,8 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 	} else {
 		snprintf(r->dir, sizeof r->dir, "%s", scratch_dir(r->scratch));
 	}
-	po.cwd = r->dir;
+	if (r->lab == NULL)
+		po.cwd = r->dir;
 	po.stdin_path = o->stdin_path != NULL ? o->stdin_path : "/dev/null";
 	po.stdout_path = r->out_path[0];
 	po.stderr_path = r->out_path[1];
@@ -298,6 +308,7 @@ prog_run_free(struct prog_run *r)
 		wbwatch_close(r->files[i].wb);
 	}
 	free(r->files);
+	prog_lab_free(r);
 	if (r->scratch >= 0)
 		scratch_remove(r->scratch);
 	free(r);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "crash/crash.h"
 #include "prog/streams.h"
 #include "prog/trace.h"
 #include "scenario/scenario.h"
@@ -20,7 +21,10 @@ struct prog_run;
 
 /* How to run the program. Every field may be 0/NULL. */
 struct prog_run_opts {
-	const char *dir;          /* its working directory (NULL: a private scratch dir) */
+	const char *dir;          /* its working directory (NULL: a private scratch dir); with
+	                             crash_fs, where the lab's image is made */
+	enum crash_fs crash_fs;   /* its working directory a crash lab of this fs, both crashes
+	                             after each step (CRASH_FS_NONE: none; needs root) */
 	const char *stdin_path;   /* its standard input (NULL: /dev/null) */
 	unsigned timeout_ms;      /* kill it after this long (0: never) */
 	enum snap_source probe;   /* page cache source (SNAP_SRC_NONE: the chain) */
@@ -46,6 +50,8 @@ struct prog_run_file {
 	 * program's sync calls (prog_stats.syncs) at its last observation. */
 	struct wbwatch *wb;
 	uint64_t wb_last, syncs_last;
+	bool in_lab;              /* on the run's crash lab (its name there: lab_name) */
+	char lab_name[PATH_MAX];
 };
 
 /* One FILE of the program as a step left it. */
@@ -93,6 +99,7 @@ struct prog_run_step {
 	size_t n_streams;
 	bool streams_known;       /* false: not readable (static, not glibc, gone) */
 	bool live;                /* (an open fold) its streams are its process's live ones */
+	long crash_file;          /* the file sr.crash looks at (index in prog_run_files), -1 */
 };
 
 /* The shim next to our binary in the build tree, else in $(pkglibdir), into buf; NULL if
@@ -122,6 +129,9 @@ const char *prog_run_stdio_note(const struct prog_run *r);
 /* What the program did that no tracer sees ("this program submits I/O through io_uring:
  * calls not observable"; static storage), "" if nothing so far. */
 const char *prog_run_unseen_note(const struct prog_run *r);
+
+/* With a crash lab: what it is, for the run's head, into buf; NULL without one. */
+const char *prog_run_lab(const struct prog_run *r, char *buf, size_t len);
 
 /* The program's working directory, and what it printed on stdout / stderr so far (the
  * first bytes; NULL if none). */

@@ -332,7 +332,8 @@ pt_on_exit(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		p->regular = !p->stop.is_error;
 	} else if ((f & CALL_NAMES) && !p->stop.is_error) {
 		/* A rename moved a regular file: a step (the file, under its new name). */
-		p->regular = prog_fds_named_regular(p->pid, p->path, sizeof p->path);
+		p->regular = prog_fds_named_regular(p->pid, p->path, sizeof p->path, &p->dev,
+		                                    &p->ino);
 		step = p->regular;
 	} else if ((f & CALL_PATH) && !(f & CALL_FD)) {
 		/* An open names a file: a step if it failed or opened a regular file. */

@@ -31,7 +31,8 @@
 /* This mode's keys, for the footer. */
 static const char *const prog_tui_keys[][2] = {
 	{ "n", "next" }, { "p", "back" }, { "d", "next write" }, { "a", "autoplay" },
-	{ "o", "calls" }, { "Tab", "file" }, { "s", "stream" }, { "c", "source" }, { "q", "quit" },
+	{ "o", "calls" }, { "Tab", "file" }, { "s", "stream" }, { "c", "source" }, { "x", "crash" },
+	{ "q", "quit" },
 	{ "?", "help" },
 };
 
@@ -47,6 +48,8 @@ static const char prog_tui_help[] =
 	"s            show another of its FILE streams; Esc: the step's own\n"
 	"c            the program's source (built with -g), the step's line marked:\n"
 	"             beside the panes from 120 columns; c hides or shows it\n"
+	"x            (--crash-fs) what a kill -9 and a power cut right after the\n"
+	"             step leave of the lab's file it touched; x again hides it\n"
 	"Ctrl-L       redraw\n"
 	"? F1         this help (any key closes)\n"
 	"q F10        quit (the program is killed)\n"
@@ -85,6 +88,7 @@ struct prog_tui {
 	bool said_timeout;              /* the status said --timeout passed */
 	struct prog_source src;         /* the program's source file, for the program pane */
 	bool src_toggled;               /* c: its default for the width flipped */
+	bool show_crash;                /* x: what a crash after the shown step leaves */
 };
 
 static void prog_tui_draw(struct prog_tui *t);
@@ -436,6 +440,7 @@ prog_tui_draw(struct prog_tui *t)
 		.help = t->help, .focus = VIEW_PANE_NONE, .detail_cell = -1, .status = t->status,
 		.keys = prog_tui_keys, .n_keys = sizeof prog_tui_keys / sizeof prog_tui_keys[0],
 		.help_text = prog_tui_help, .first = t->forgotten,
+		.crash = t->show_crash && t->cur >= 0 && t->results[t->cur].crash != NULL,
 	};
 	struct snapshot *saved = NULL;
 	const char *note = prog_run_stdio_note(t->r), *unseen = prog_run_unseen_note(t->r);
@@ -480,6 +485,39 @@ prog_tui_draw(struct prog_tui *t)
 		free(saved);
 	}
 	crt_blit(t->g);
+}
+
+/*
+ * x: what a crash leaves after the shown step: its views, made when the step was observed
+ * (the program stopped right after it), kept with it; or why there are none. Stays while
+ * n and p move; x again hides it.
+ */
+static void
+prog_tui_crash(struct prog_tui *t)
+{
+	const struct step_result *sr = t->cur >= 0 ? &t->results[t->cur] : NULL;
+
+	if (t->show_crash && sr != NULL && sr->crash != NULL) {
+		t->show_crash = false;
+		return;
+	}
+	t->show_crash = false;
+	if (t->o->crash_fs == CRASH_FS_NONE) {
+		snprintf(t->status, sizeof t->status, "x: no crash lab: run with --crash-fs=ext4 "
+		         "(or xfs, btrfs; as root) to crash your program after any step");
+		return;
+	}
+	if (sr == NULL) {
+		snprintf(t->status, sizeof t->status, "x: no step yet: n runs the program to its "
+		         "first, then x shows what a crash after it leaves");
+		return;
+	}
+	if (sr->crash == NULL) {
+		snprintf(t->status, sizeof t->status, "x: the program has made or opened no file in "
+		         "the crash lab by step %zu", sr->index + 1);
+		return;
+	}
+	t->show_crash = true;
 }
 
 /* Handle key k. */
@@ -541,6 +579,9 @@ prog_tui_key(struct prog_tui *t, int k)
 	case 'c': case 'C':
 		t->src_toggled = !t->src_toggled;
 		break;
+	case 'x': case 'X':
+		prog_tui_crash(t);
+		break;
 	case 0x0c:
 		crt_redraw();
 		break;
@@ -587,6 +628,11 @@ prog_tui_run(char *const argv[], const struct app_opts *o, const struct prog_run
 	t->scn.intro = "Your program, stopped before its first call on a file. n: the next step, "
 	               "a: autoplay, d: run to the next write to a file, p: back, o: the step's "
 	               "calls, Tab: next file, s: next stdio stream, q: quit.";
+	if (o->crash_fs != CRASH_FS_NONE)
+		t->scn.intro = "Your program, stopped before its first call on a file, runs in a crash "
+		               "lab: x shows what a kill -9 and a power cut after the step leave of "
+		               "the lab's file. n: the next step, a: autoplay, d: run to the next "
+		               "write to a file, p: back, o: the step's calls, Tab: next file, q: quit.";
 	snprintf(t->initial.cache.note, sizeof t->initial.cache.note, "no file yet");
 	snprintf(t->initial.disk.note, sizeof t->initial.disk.note, "no file yet");
 	mine.poll = prog_tui_poll;

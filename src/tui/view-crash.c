@@ -48,7 +48,12 @@ view_crash_text(const struct view_frame *f, char *buf, size_t len)
 		text_cat(buf, len, &n, "No step has run yet: n runs the first, then x crashes it.");
 		return buf;
 	}
-	text_safe(describe_step(sr->step, call, sizeof call), TEXT_LINE, safe, sizeof safe);
+	/* A traced program's step is its own line (a call, not a lesson's op). */
+	if (sr->label != NULL && sr->step->args.text != NULL)
+		snprintf(call, sizeof call, "%s", sr->step->args.text);
+	else
+		describe_step(sr->step, call, sizeof call);
+	text_safe(call, TEXT_LINE, safe, sizeof safe);
 	if (v == NULL) {
 		text_cat(buf, len, &n, "Step %zu (%s) is a replay of what was recorded: a crash shows "
 		               "the present only. The newest step is crashed by x.", sr->index + 1,
