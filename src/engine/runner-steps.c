@@ -144,22 +144,52 @@ runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result 
 	pty_result_clear(&pr);
 }
 
+/* The page cache sources that count dirty pages, tried in turn where the probe asked for
+ * cannot (mincore): the wait's end is theirs, the panes stay the probe's. */
+static const enum snap_source runner_wait_sources[] = { SNAP_SRC_CACHESTAT, SNAP_SRC_KPAGEFLAGS };
+
 /*
- * wait until: clean where dirty pages cannot be counted (mincore), looking at NOW: true when
- * the wait is over, with why in out's note (and *ret, *err set when it cannot be done). A
- * file in memory (tmpfs) has nothing to write back; a file with a disk is done when no byte
- * waits for its block (FIEMAP's delalloc), the first thing writeback does; a disk FIEMAP
- * cannot see cannot be waited on.
+ * wait until: clean where the probe cannot count dirty pages (mincore), looking at NOW: true
+ * when the wait is over, with why in out's note (and *ret, *err set when it cannot be told).
+ * A file in memory (tmpfs) has nothing to write back. Else a source that counts dirty pages,
+ * where one works here (cachestat; kpageflags as root), says when none is left. Without one,
+ * only delalloc is seen go (FIEMAP): writeback gives the data its blocks first, so delalloc
+ * seen during the wait (saw_delalloc) and gone says writeback began, not that the pages are
+ * clean; an overwrite of allocated blocks has no delalloc at all, and then nothing here can
+ * tell: the wait says so (ENOTSUP) rather than end as if clean.
  */
 static bool
-runner_wait_blind(const struct snapshot *now, struct step_result *out, int64_t *ret, int *err)
+runner_wait_blind(struct runner *r, const struct snapshot *now, bool saw_delalloc,
+                  struct step_result *out, int64_t *ret, int *err)
 {
 	const char *why = now->cache.note[0] ? now->cache.note : "no cachestat";
+	const char *probe = probe_cache_source_name(now->cache.source);
+	struct snap_cache *c;
 
 	if (snapshot_in_memory(now)) {
 		runner_note(out, "%s has no disk: nothing is ever waiting to be written back",
 		            now->disk.fs);
 		return true;
+	}
+	if ((c = malloc(sizeof *c)) != NULL) {
+		for (size_t i = 0; i < sizeof runner_wait_sources / sizeof runner_wait_sources[0];
+		     i++) {
+			enum snap_source src = runner_wait_sources[i];
+
+			if (probe_cache_as(r->probe_fd, now->cache.file_size, src, c) != 0 ||
+			    !c->has_dirty)
+				continue;
+			if (c->dirty > 0 || c->writeback > 0) {
+				free(c);
+				return false;
+			}
+			runner_note(out, "%s cannot see dirty pages: the wait asked %s, which saw "
+			            "none dirty and none under writeback", probe,
+			            probe_cache_source_name(src));
+			free(c);
+			return true;
+		}
+		free(c);
 	}
 	if (now->disk.source == SNAP_SRC_NONE) {
 		*ret = -1;
@@ -170,8 +200,17 @@ runner_wait_blind(const struct snapshot *now, struct step_result *out, int64_t *
 	}
 	if (now->disk.delalloc_bytes > 0)
 		return false;
-	runner_note(out, "dirty pages cannot be seen here (%s): waited until no byte of the file "
-	            "waited for its disk block (FIEMAP), which writeback does first", why);
+	if (saw_delalloc) {
+		runner_note(out, "%s cannot see dirty pages: waited until no byte of the file waited "
+		            "for its disk block (FIEMAP), which writeback does first; whether the "
+		            "pages are clean yet cannot be seen", probe);
+		return true;
+	}
+	*ret = -1;
+	*err = ENOTSUP;
+	runner_note(out, "%s cannot see dirty pages, nor FIEMAP any delalloc to watch instead (an "
+	            "overwrite of blocks on the disk has none): whether the pages are clean "
+	            "cannot be told here", probe);
 	return true;
 }
 
@@ -184,6 +223,7 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 	double limit = a->seconds;
 	struct timespec start;
 	struct snapshot now;
+	bool saw_delalloc = r->delalloc_seen;
 	int64_t ret = 0;
 	int err = 0;
 
@@ -213,7 +253,9 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 		}
 		/* Where dirty pages cannot be counted, wait on what can be seen: writeback gives
 		 * delayed allocations their blocks first (FIEMAP), on a filesystem that has them. */
-		if (until_clean && !now.cache.has_dirty && runner_wait_blind(&now, out, &ret, &err))
+		saw_delalloc |= now.disk.delalloc_bytes > 0;
+		if (until_clean && !now.cache.has_dirty &&
+		    runner_wait_blind(r, &now, saw_delalloc, out, &ret, &err))
 			break;
 		if (until_clean && now.cache.has_dirty && now.cache.dirty == 0 &&
 		    now.cache.writeback == 0)
@@ -375,6 +417,11 @@ runner_step(struct runner *r, struct step_result *out)
 		runner_exchange(r, out->index, out);
 	}
 	runner_observe(r, &out->after);
+	/* Delalloc seen since the file was last written: only a wait writes nothing (a step of
+	 * any other kind may have, over blocks it already had: no delalloc). */
+	r->delalloc_seen = out->after.disk.delalloc_bytes > 0 ||
+	                   ((unsigned)step->op < SCN_OP__COUNT &&
+	                    scn_op_table[step->op].runs == SCN_RUNS_RUNNER_WAIT && r->delalloc_seen);
 	/* The kernel's writebacks of the file since the lesson last wrote it back itself (a step
 	 * that waits for the disk left it clean, none of them running), or since it began: any
 	 * of them, during a step or between two, may have taken pages the lesson made dirty
