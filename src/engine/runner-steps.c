@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -371,6 +372,93 @@ runner_file_content(struct runner *r, const struct scn_step *step)
 	return buf;
 }
 
+/* How long a step's reads may still be arriving in the cache after it, at most. */
+#define RUNNER_SETTLE_MAX_NS 1000000000L
+/* Between two looks at them. */
+#define RUNNER_SETTLE_SLICE_NS 2000000L
+/* Without cachestat to say how many pages were added: unchanged this long is settled. */
+#define RUNNER_SETTLE_QUIET_NS 50000000L
+
+/* True if the step's calls asked for pages of the file: a read, or posix_fadvise(WILLNEED),
+ * which reads its range in the background. */
+static bool
+runner_asked_pages(const struct event_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if ((event_is_read(&l->v[i]) && l->v[i].result > 0) ||
+		    (event_is_willneed(&l->v[i]) && l->v[i].result == 0))
+			return true;
+	return false;
+}
+
+/*
+ * After a step that asked for pages, where the probe counts a page only once its read has
+ * completed (mincore, kpageflags): the reads it started (WILLNEED's, read-ahead) may still
+ * be arriving, so the count right after it is not what it brought in. Wait, at most
+ * RUNNER_SETTLE_MAX_NS, until every page the kernel added to the cache has been read (as
+ * cachestat counts them, where it works), else until the count stops growing; the note
+ * says what was seen when the call returned and after how long it settled, or that it was
+ * still growing. The step's after is observed then.
+ */
+static void
+runner_settle(struct runner *r, struct step_result *out)
+{
+	struct snap_cache *c = NULL, *added = NULL;
+	struct timespec start, quiet;
+	uint64_t first = 0, last = 0, size;
+	bool have_added = false, settled = false;
+	struct stat sb;
+
+	if (r->dead || r->stop || !runner_asked_pages(&out->events) || !runner_file_find(r) ||
+	    fstat(r->probe_fd, &sb) != 0 || (c = malloc(sizeof *c)) == NULL ||
+	    (added = malloc(sizeof *added)) == NULL)
+		goto done;
+	size = (uint64_t)sb.st_size;
+	if (probe_cache_as(r->probe_fd, size, r->o.probe, c) != 0 ||
+	    (c->source != SNAP_SRC_MINCORE && c->source != SNAP_SRC_KPAGEFLAGS))
+		goto done;
+	first = last = c->cached;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	quiet = start;
+	for (;;) {
+		struct timespec ts = { 0, RUNNER_SETTLE_SLICE_NS };
+
+		have_added = probe_cache_as(r->probe_fd, size, SNAP_SRC_CACHESTAT, added) == 0;
+		if (have_added && c->cached >= added->cached) {
+			settled = true;
+			break;
+		}
+		if (c->cached != last) {
+			last = c->cached;
+			clock_gettime(CLOCK_MONOTONIC, &quiet);
+		}
+		if (!have_added && runner_since(&quiet) * 1e9 >= RUNNER_SETTLE_QUIET_NS) {
+			settled = true;
+			break;
+		}
+		if (runner_since(&start) * 1e9 >= RUNNER_SETTLE_MAX_NS)
+			break;
+		nanosleep(&ts, NULL);
+		if (probe_cache_as(r->probe_fd, size, r->o.probe, c) != 0)
+			break;
+	}
+	if (!settled)
+		runner_note(out, "its reads were still arriving: %s saw %" PRIu64 " page%s cached "
+		            "as it returned, %" PRIu64 " after %.0f ms, still growing (%s counts a "
+		            "page once its read has completed)", probe_cache_source_name(c->source),
+		            first, first == 1 ? "" : "s", c->cached, runner_since(&start) * 1e3,
+		            probe_cache_source_name(c->source));
+	else if (c->cached != first)
+		runner_note(out, "its reads were still arriving as it returned: %s saw %" PRIu64
+		            " page%s cached then, %" PRIu64 " once they had all been read, %.1f ms "
+		            "later (it counts a page once its read has completed)",
+		            probe_cache_source_name(c->source), first, first == 1 ? "" : "s",
+		            c->cached, runner_since(&start) * 1e3);
+done:
+	free(c);
+	free(added);
+}
+
 /* Run the next step. */
 int
 runner_step(struct runner *r, struct step_result *out)
@@ -416,6 +504,7 @@ runner_step(struct runner *r, struct step_result *out)
 	} else {
 		runner_exchange(r, out->index, out);
 	}
+	runner_settle(r, out);
 	runner_observe(r, &out->after);
 	/* Delalloc seen since the file was last written: only a wait writes nothing (a step of
 	 * any other kind may have, over blocks it already had: no delalloc). */
