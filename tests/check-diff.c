@@ -395,12 +395,80 @@ START_TEST(test_origins_read_at_offset)
 
 	pages_step(&sr, SCN_OP_READ, "........", "..###...", "read", -1, 8192, NULL);
 	sr.before.fd.open = true;
+	sr.before.fd.fd = 3;
 	sr.before.fd.pos = 8192;
 	lesson_origins(NULL, 0, &sr);
 	ck_assert_uint_eq(sr.origins.asked_first, 8192);
 	ck_assert_uint_eq(sr.origins.asked_end, 16384);
 	ck_assert_uint_eq(sr.origins.pages[SNAPSHOT_FROM_ASKED], 2);
 	ck_assert_uint_eq(sr.origins.pages[SNAPSHOT_FROM_AHEAD], 1);
+	event_list_clear(&sr.events);
+}
+END_TEST
+
+/* Append a call of this name on fd 3 to l: offset, result, its detail (NULL: none). */
+static void
+add_call(struct event_list *l, const char *call, int64_t off, int64_t result)
+{
+	struct event e = { .fd = 3, .fd2 = -1, .offset = off, .offset2 = -1, .length = -1,
+	                   .result = result };
+
+	snprintf(e.call, sizeof e.call, "%s", call);
+	if (result > 0 && strcmp(call, "lseek") != 0)
+		e.bytes = (uint64_t)result;
+	ck_assert_int_eq(event_list_add(l, &e), 0);
+}
+
+START_TEST(test_origins_after_lseek)
+{
+	/* 13-5 step 4: the fd's offset is at the end (step 3 read the last block), the step
+	 * seeks to the end, then to 0, and read()s 65536 bytes: it asked for the whole file, 15
+	 * pages new (ftrace: mm_filemap_add_to_page_cache of pages 0-14 inside the read) and the
+	 * last one cached before. The offset read() used is the lseek()'s, not the one before. */
+	struct step_result sr;
+
+	pages_step(&sr, SCN_OP_TAIL, "...............#", "################", "lseek", 0, 65536,
+	           NULL);
+	sr.before.fd.open = true;
+	sr.before.fd.fd = 3;
+	sr.before.fd.pos = 65536;
+	add_call(&sr.events, "lseek", 0, 0);
+	add_call(&sr.events, "read", -1, 65536);
+	lesson_origins(NULL, 0, &sr);
+	ck_assert(sr.origins.valid);
+	ck_assert_uint_eq(sr.origins.asked_first, 0);
+	ck_assert_uint_eq(sr.origins.asked_end, 65536);
+	ck_assert_uint_eq(sr.origins.pages[SNAPSHOT_FROM_ASKED], 15);
+	ck_assert_uint_eq(sr.origins.pages[SNAPSHOT_FROM_AHEAD], 0);
+	ck_assert_uint_eq(sr.origins.pages[SNAPSHOT_FROM_BEFORE], 1);
+	ck_assert_uint_eq(sr.origins.asked_cached, 1);
+	event_list_clear(&sr.events);
+
+	/* 13-5 step 2: byte by byte backwards from the end, each read() one byte after its own
+	 * lseek(): what it asked for is the last page, not bytes 65507 on from the old offset. */
+	pages_step(&sr, SCN_OP_TAIL, "................", "...............#", "lseek", 0, 65536,
+	           NULL);
+	sr.before.fd.open = true;
+	sr.before.fd.fd = 3;
+	sr.before.fd.pos = 0;
+	for (int64_t at = 65535; at >= 65507; at--) {
+		add_call(&sr.events, "lseek", at, at);
+		add_call(&sr.events, "read", -1, 1);
+	}
+	lesson_origins(NULL, 0, &sr);
+	ck_assert_uint_eq(sr.origins.asked_first, 65507);
+	ck_assert_uint_eq(sr.origins.asked_end, 65536);
+	ck_assert_uint_eq(sr.origins.pages[SNAPSHOT_FROM_ASKED], 1);
+	ck_assert_uint_eq(sr.origins.asked_unseen, 0);
+	event_list_clear(&sr.events);
+
+	/* A read() on an fd whose offset nothing here tells (not the one observed, neither
+	 * opened nor sought in the step): no origins, rather than a guess. */
+	pages_step(&sr, SCN_OP_READ, "........", "####....", "read", -1, 4096, NULL);
+	sr.before.fd.open = true;
+	sr.before.fd.fd = 4;
+	lesson_origins(NULL, 0, &sr);
+	ck_assert(!sr.origins.valid);
 	event_list_clear(&sr.events);
 }
 END_TEST
@@ -424,6 +492,7 @@ diff_suite(void)
 	tcase_add_test(tc, test_origins_seen_late);
 	tcase_add_test(tc, test_origins_none);
 	tcase_add_test(tc, test_origins_read_at_offset);
+	tcase_add_test(tc, test_origins_after_lseek);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -76,6 +76,9 @@ struct runner {
 	uint64_t wb_clean;           /* their count when a step that waits for the disk last
 	                                left the file clean (no page dirty or under writeback),
 	                                none of them running */
+	bool delalloc_seen;          /* FIEMAP showed delalloc after the last step that was not
+	                                a wait: where dirty pages cannot be counted, delalloc
+	                                gone since says that writeback began (runner_op_wait) */
 };
 
 /* A runner-side op: fills out (ret, err, note, events) and leaves snapshots to the caller. */

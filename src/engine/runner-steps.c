@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -144,22 +145,52 @@ runner_op_pty(struct runner *r, const struct scn_step *step, struct step_result 
 	pty_result_clear(&pr);
 }
 
+/* The page cache sources that count dirty pages, tried in turn where the probe asked for
+ * cannot (mincore): the wait's end is theirs, the panes stay the probe's. */
+static const enum snap_source runner_wait_sources[] = { SNAP_SRC_CACHESTAT, SNAP_SRC_KPAGEFLAGS };
+
 /*
- * wait until: clean where dirty pages cannot be counted (mincore), looking at NOW: true when
- * the wait is over, with why in out's note (and *ret, *err set when it cannot be done). A
- * file in memory (tmpfs) has nothing to write back; a file with a disk is done when no byte
- * waits for its block (FIEMAP's delalloc), the first thing writeback does; a disk FIEMAP
- * cannot see cannot be waited on.
+ * wait until: clean where the probe cannot count dirty pages (mincore), looking at NOW: true
+ * when the wait is over, with why in out's note (and *ret, *err set when it cannot be told).
+ * A file in memory (tmpfs) has nothing to write back. Else a source that counts dirty pages,
+ * where one works here (cachestat; kpageflags as root), says when none is left. Without one,
+ * only delalloc is seen go (FIEMAP): writeback gives the data its blocks first, so delalloc
+ * seen during the wait (saw_delalloc) and gone says writeback began, not that the pages are
+ * clean; an overwrite of allocated blocks has no delalloc at all, and then nothing here can
+ * tell: the wait says so (ENOTSUP) rather than end as if clean.
  */
 static bool
-runner_wait_blind(const struct snapshot *now, struct step_result *out, int64_t *ret, int *err)
+runner_wait_blind(struct runner *r, const struct snapshot *now, bool saw_delalloc,
+                  struct step_result *out, int64_t *ret, int *err)
 {
 	const char *why = now->cache.note[0] ? now->cache.note : "no cachestat";
+	const char *probe = probe_cache_source_name(now->cache.source);
+	struct snap_cache *c;
 
 	if (snapshot_in_memory(now)) {
 		runner_note(out, "%s has no disk: nothing is ever waiting to be written back",
 		            now->disk.fs);
 		return true;
+	}
+	if ((c = malloc(sizeof *c)) != NULL) {
+		for (size_t i = 0; i < sizeof runner_wait_sources / sizeof runner_wait_sources[0];
+		     i++) {
+			enum snap_source src = runner_wait_sources[i];
+
+			if (probe_cache_as(r->probe_fd, now->cache.file_size, src, c) != 0 ||
+			    !c->has_dirty)
+				continue;
+			if (c->dirty > 0 || c->writeback > 0) {
+				free(c);
+				return false;
+			}
+			runner_note(out, "%s cannot see dirty pages: the wait asked %s, which saw "
+			            "none dirty and none under writeback", probe,
+			            probe_cache_source_name(src));
+			free(c);
+			return true;
+		}
+		free(c);
 	}
 	if (now->disk.source == SNAP_SRC_NONE) {
 		*ret = -1;
@@ -170,8 +201,17 @@ runner_wait_blind(const struct snapshot *now, struct step_result *out, int64_t *
 	}
 	if (now->disk.delalloc_bytes > 0)
 		return false;
-	runner_note(out, "dirty pages cannot be seen here (%s): waited until no byte of the file "
-	            "waited for its disk block (FIEMAP), which writeback does first", why);
+	if (saw_delalloc) {
+		runner_note(out, "%s cannot see dirty pages: waited until no byte of the file waited "
+		            "for its disk block (FIEMAP), which writeback does first; whether the "
+		            "pages are clean yet cannot be seen", probe);
+		return true;
+	}
+	*ret = -1;
+	*err = ENOTSUP;
+	runner_note(out, "%s cannot see dirty pages, nor FIEMAP any delalloc to watch instead (an "
+	            "overwrite of blocks on the disk has none): whether the pages are clean "
+	            "cannot be told here", probe);
 	return true;
 }
 
@@ -184,6 +224,7 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 	double limit = a->seconds;
 	struct timespec start;
 	struct snapshot now;
+	bool saw_delalloc = r->delalloc_seen;
 	int64_t ret = 0;
 	int err = 0;
 
@@ -213,7 +254,9 @@ runner_op_wait(struct runner *r, const struct scn_step *step, struct step_result
 		}
 		/* Where dirty pages cannot be counted, wait on what can be seen: writeback gives
 		 * delayed allocations their blocks first (FIEMAP), on a filesystem that has them. */
-		if (until_clean && !now.cache.has_dirty && runner_wait_blind(&now, out, &ret, &err))
+		saw_delalloc |= now.disk.delalloc_bytes > 0;
+		if (until_clean && !now.cache.has_dirty &&
+		    runner_wait_blind(r, &now, saw_delalloc, out, &ret, &err))
 			break;
 		if (until_clean && now.cache.has_dirty && now.cache.dirty == 0 &&
 		    now.cache.writeback == 0)
@@ -329,6 +372,93 @@ runner_file_content(struct runner *r, const struct scn_step *step)
 	return buf;
 }
 
+/* How long a step's reads may still be arriving in the cache after it, at most. */
+#define RUNNER_SETTLE_MAX_NS 1000000000L
+/* Between two looks at them. */
+#define RUNNER_SETTLE_SLICE_NS 2000000L
+/* Without cachestat to say how many pages were added: unchanged this long is settled. */
+#define RUNNER_SETTLE_QUIET_NS 50000000L
+
+/* True if the step's calls asked for pages of the file: a read, or posix_fadvise(WILLNEED),
+ * which reads its range in the background. */
+static bool
+runner_asked_pages(const struct event_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if ((event_is_read(&l->v[i]) && l->v[i].result > 0) ||
+		    (event_is_willneed(&l->v[i]) && l->v[i].result == 0))
+			return true;
+	return false;
+}
+
+/*
+ * After a step that asked for pages, where the probe counts a page only once its read has
+ * completed (mincore, kpageflags): the reads it started (WILLNEED's, read-ahead) may still
+ * be arriving, so the count right after it is not what it brought in. Wait, at most
+ * RUNNER_SETTLE_MAX_NS, until every page the kernel added to the cache has been read (as
+ * cachestat counts them, where it works), else until the count stops growing; the note
+ * says what was seen when the call returned and after how long it settled, or that it was
+ * still growing. The step's after is observed then.
+ */
+static void
+runner_settle(struct runner *r, struct step_result *out)
+{
+	struct snap_cache *c = NULL, *added = NULL;
+	struct timespec start, quiet;
+	uint64_t first = 0, last = 0, size;
+	bool have_added = false, settled = false;
+	struct stat sb;
+
+	if (r->dead || r->stop || !runner_asked_pages(&out->events) || !runner_file_find(r) ||
+	    fstat(r->probe_fd, &sb) != 0 || (c = malloc(sizeof *c)) == NULL ||
+	    (added = malloc(sizeof *added)) == NULL)
+		goto done;
+	size = (uint64_t)sb.st_size;
+	if (probe_cache_as(r->probe_fd, size, r->o.probe, c) != 0 ||
+	    (c->source != SNAP_SRC_MINCORE && c->source != SNAP_SRC_KPAGEFLAGS))
+		goto done;
+	first = last = c->cached;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	quiet = start;
+	for (;;) {
+		struct timespec ts = { 0, RUNNER_SETTLE_SLICE_NS };
+
+		have_added = probe_cache_as(r->probe_fd, size, SNAP_SRC_CACHESTAT, added) == 0;
+		if (have_added && c->cached >= added->cached) {
+			settled = true;
+			break;
+		}
+		if (c->cached != last) {
+			last = c->cached;
+			clock_gettime(CLOCK_MONOTONIC, &quiet);
+		}
+		if (!have_added && runner_since(&quiet) * 1e9 >= RUNNER_SETTLE_QUIET_NS) {
+			settled = true;
+			break;
+		}
+		if (runner_since(&start) * 1e9 >= RUNNER_SETTLE_MAX_NS)
+			break;
+		nanosleep(&ts, NULL);
+		if (probe_cache_as(r->probe_fd, size, r->o.probe, c) != 0)
+			break;
+	}
+	if (!settled)
+		runner_note(out, "its reads were still arriving: %s saw %" PRIu64 " page%s cached "
+		            "as it returned, %" PRIu64 " after %.0f ms, still growing (%s counts a "
+		            "page once its read has completed)", probe_cache_source_name(c->source),
+		            first, first == 1 ? "" : "s", c->cached, runner_since(&start) * 1e3,
+		            probe_cache_source_name(c->source));
+	else if (c->cached != first)
+		runner_note(out, "its reads were still arriving as it returned: %s saw %" PRIu64
+		            " page%s cached then, %" PRIu64 " once they had all been read, %.1f ms "
+		            "later (it counts a page once its read has completed)",
+		            probe_cache_source_name(c->source), first, first == 1 ? "" : "s",
+		            c->cached, runner_since(&start) * 1e3);
+done:
+	free(c);
+	free(added);
+}
+
 /* Run the next step. */
 int
 runner_step(struct runner *r, struct step_result *out)
@@ -374,7 +504,13 @@ runner_step(struct runner *r, struct step_result *out)
 	} else {
 		runner_exchange(r, out->index, out);
 	}
+	runner_settle(r, out);
 	runner_observe(r, &out->after);
+	/* Delalloc seen since the file was last written: only a wait writes nothing (a step of
+	 * any other kind may have, over blocks it already had: no delalloc). */
+	r->delalloc_seen = out->after.disk.delalloc_bytes > 0 ||
+	                   ((unsigned)step->op < SCN_OP__COUNT &&
+	                    scn_op_table[step->op].runs == SCN_RUNS_RUNNER_WAIT && r->delalloc_seen);
 	/* The kernel's writebacks of the file since the lesson last wrote it back itself (a step
 	 * that waits for the disk left it clean, none of them running), or since it began: any
 	 * of them, during a step or between two, may have taken pages the lesson made dirty

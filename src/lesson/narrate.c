@@ -302,10 +302,16 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 		for (size_t p = 0; p < s->n_pieces && !shown; p++)
 			shown = s->pieces[p].text == NULL && s->pieces[p].claim == i;
 		/* A value shown of a fact that does not apply here is false ("0 dirty" on
-		 * tmpfs); checked without being shown, it is the 0 its getter gives. */
-		if (shown && c->kind == SCN_CLAIM_CHECK && f[i].outcome != SENTENCE_FALSE &&
+		 * tmpfs). Checked or cited without being shown, it is the 0 its getter gives: a
+		 * definition, not something seen, so a sentence resting on it is not held
+		 * ("fsync() wrote the dirty pages back [cache.dirty_pages = 0]" on tmpfs, which
+		 * has no disk to write them to): unchecked, and why. */
+		if (c->kind == SCN_CLAIM_CHECK && f[i].outcome != SENTENCE_FALSE &&
 		    !expect_applies(sr, c->want.key, f[i].why, sizeof f[i].why))
-			f[i].outcome = SENTENCE_FALSE;
+			f[i].outcome = shown ? SENTENCE_FALSE : SENTENCE_UNCHECKED;
+		else if (c->kind == SCN_CLAIM_CITE && f[i].outcome == SENTENCE_HELD &&
+		         !expect_applies(sr, (enum scn_key)c->key, f[i].why, sizeof f[i].why))
+			f[i].outcome = SENTENCE_UNCHECKED;
 		if (f[i].outcome > out->outcome) {
 			out->outcome = f[i].outcome;
 			snprintf(out->why, sizeof out->why, "%s", f[i].why);

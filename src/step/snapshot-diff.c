@@ -3,6 +3,7 @@
  * every front end (the TUI draws them, the transcripts print them). */
 #include <config.h>
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -190,26 +191,99 @@ snapshot_from_name(enum snapshot_from f)
 	return (unsigned)f < SNAPSHOT_FROM__COUNT ? snapshot_from_names[f] : "?";
 }
 
+/* The file offsets of the fds a step's calls use, followed call by call. */
+#define SNAPSHOT_POS_FDS 8
+
+struct snapshot_fdpos {
+	int fd;
+	bool known;   /* the offset is known: the observed fd's before the step, or one an open
+	               * or an lseek() of the step set, moved by the calls since */
+	bool append;  /* opened O_APPEND: a write() moves it to the end, of a size not known */
+	uint64_t pos;
+};
+
+struct snapshot_pos {
+	size_t n;
+	struct snapshot_fdpos v[SNAPSHOT_POS_FDS];
+};
+
+/* The entry of fd in p, made (offset unknown) if it has none; NULL when p is full. */
+static struct snapshot_fdpos *
+snapshot_pos_of(struct snapshot_pos *p, int fd)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].fd == fd)
+			return &p->v[i];
+	if (p->n == SNAPSHOT_POS_FDS)
+		return NULL;
+	memset(&p->v[p->n], 0, sizeof p->v[p->n]);
+	p->v[p->n].fd = fd;
+	return &p->v[p->n++];
+}
+
+/* Follow e's effect on the offsets of p. A read or write without an offset of its own is
+ * at the fd's offset (*at, false when it is not known) and moves it. */
+static void
+snapshot_pos_step(struct snapshot_pos *p, const struct event *e, bool *known, uint64_t *at)
+{
+	struct snapshot_fdpos *f;
+
+	*known = false;
+	if (e->result < 0)
+		return;
+	if (event_is_open(e)) {
+		if ((f = snapshot_pos_of(p, (int)e->result)) != NULL) {
+			f->known = true;
+			f->pos = 0;
+			f->append = strstr(e->detail, "O_APPEND") != NULL;
+		}
+		return;
+	}
+	if (e->fd < 0 || (f = snapshot_pos_of(p, e->fd)) == NULL)
+		return;
+	if (event_is_seek(e)) {
+		f->known = true;
+		f->pos = (uint64_t)e->result;
+	} else if ((event_is_read(e) || event_is_write(e)) && e->offset < 0) {
+		*known = f->known;
+		*at = f->pos;
+		if (event_is_write(e) && f->append)
+			f->known = false;
+		f->pos += (uint64_t)e->result;
+	}
+}
+
 /* Start o: the bytes the calls asked for (a read's from its offset, or from the fd's offset
- * before the step for read(); WILLNEED's range), and whether the cells can tell. */
+ * where read() made it: the observed fd's before the step, moved by the step's lseek()s,
+ * reads and writes; WILLNEED's range), and whether the cells can tell. */
 void
 snapshot_origins_begin(const struct snapshot *before, const struct snapshot *after,
                        const struct event_list *calls, struct snapshot_origins *o)
 {
 	const struct snap_cache *a = &before->cache, *b = &after->cache;
-	uint64_t pos = before->fd.open && before->fd.pos > 0 ? (uint64_t)before->fd.pos : 0;
-	bool asked = false, read = false;
+	struct snapshot_pos p = { 0 };
+	bool asked = false, read = false, lost = false;
 
 	memset(o, 0, sizeof *o);
+	if (before->fd.open) {
+		struct snapshot_fdpos *f = snapshot_pos_of(&p, before->fd.fd);
+
+		f->known = true;
+		f->pos = before->fd.pos > 0 ? (uint64_t)before->fd.pos : 0;
+		f->append = (before->fd.flags & O_APPEND) != 0;
+	}
 	for (size_t i = 0; calls != NULL && i < calls->n; i++) {
 		const struct event *e = &calls->v[i];
-		uint64_t at, n;
+		uint64_t at = 0, n;
+		bool known;
 
+		snapshot_pos_step(&p, e, &known, &at);
 		if (event_is_read(e) && e->result > 0) {
-			at = e->offset >= 0 ? (uint64_t)e->offset : pos;
+			if (e->offset >= 0)
+				at = (uint64_t)e->offset;
+			else if (!known)
+				lost = true;   /* at an offset nothing here tells */
 			n = (uint64_t)e->result;
-			if (e->offset < 0)
-				pos = at + n;
 			read = true;
 		} else if (event_is_willneed(e) && e->result == 0 && e->offset >= 0) {
 			at = (uint64_t)e->offset;
@@ -218,7 +292,7 @@ snapshot_origins_begin(const struct snapshot *before, const struct snapshot *aft
 		} else {
 			continue;
 		}
-		if (n == 0)
+		if (n == 0 || lost)
 			continue;
 		if (!asked || at < o->asked_first)
 			o->asked_first = at;
@@ -228,7 +302,7 @@ snapshot_origins_begin(const struct snapshot *before, const struct snapshot *aft
 	}
 	o->prefetch = asked && !read;
 	o->completed_only = b->source == SNAP_SRC_MINCORE || b->source == SNAP_SRC_KPAGEFLAGS;
-	o->valid = asked && a->source != SNAP_SRC_NONE && b->source != SNAP_SRC_NONE &&
+	o->valid = asked && !lost && a->source != SNAP_SRC_NONE && b->source != SNAP_SRC_NONE &&
 	           a->pages == b->pages && a->pages_per_cell == b->pages_per_cell &&
 	           a->n_cells == b->n_cells && b->n_cells > 0;
 }

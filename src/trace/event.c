@@ -96,6 +96,23 @@ event_is_write(const struct event *e)
 	return (event_flags(e) & (CALL_WRITE | CALL_WRITE2)) != 0;
 }
 
+/* True for calls that set the file offset. */
+bool
+event_is_seek(const struct event *e)
+{
+	return (event_flags(e) & CALL_SEEK) != 0;
+}
+
+/* True for calls that open a file by name (a new fd, not a copy of one: dup's shares an
+ * offset). */
+bool
+event_is_open(const struct event *e)
+{
+	unsigned f = event_flags(e);
+
+	return (f & CALL_PATH) && (f & CALL_NEWFD);
+}
+
 /* True for calls that ask for data to reach the disk. */
 bool
 event_is_sync(const struct event *e)

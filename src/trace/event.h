@@ -88,6 +88,12 @@ bool event_is_write(const struct event *e);
  * cache, in the background (offset and length say which bytes; length 0: to the end). */
 bool event_is_willneed(const struct event *e);
 
+/* True for calls that set the file offset of their fd (lseek): their result is the new one. */
+bool event_is_seek(const struct event *e);
+
+/* True for calls that open a file by its name: their result is a new fd at offset 0. */
+bool event_is_open(const struct event *e);
+
 /* True for calls that ask for data to reach the disk (fsync, fdatasync, sync_file_range,
  * msync, sync, syncfs; a pwritev2 with RWF_DSYNC or RWF_SYNC). */
 bool event_is_sync(const struct event *e);
