@@ -588,20 +588,22 @@ expect_check(const struct step_result *sr, const struct scn_expect *w, struct ex
 	}
 	/* Time's doing: writes the kernel made between the lesson's steps (a journal commit,
 	 * writeback, a sync() elsewhere; at a person's pace, --pace) changed what a crash
-	 * keeps. Neither failed nor false: not observable here, and why. A device count above
-	 * the step's own with no stray write is not time's: seen otherwise, false. */
+	 * keeps. Not the lesson's failure: not observable here, and why; what was seen
+	 * contradicts the expectation, so a sentence on it is false here (by another writer). */
 	if (!held && !expect_crash_lost(sr, w, expect_more_hold(w, r->got)) &&
 	    expect_crash_undetermined(sr, w->key, expect_fewer_hold(w, r->got),
 	                              r->got_text, sizeof r->got_text)) {
-		r->contradicted = seen && !expect_crash_strays(sr, w->key);
+		r->contradicted = seen;
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
 	}
 	if (!held && (w->key == SCN_KEY_CACHE_PAGES || w->key == SCN_KEY_CACHE_DIRTY_PAGES) &&
 	    w->cmp != SCN_CMP_NE &&
 	    w->cmp != SCN_CMP_LT && w->cmp != SCN_CMP_LE &&
 	    expect_pages_short(sr, r->got, w->num + (w->cmp == SCN_CMP_GT), r->got_text,
-			       sizeof r->got_text))
+			       sizeof r->got_text)) {
+		r->contradicted = seen;
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
+	}
 	/* Fewer pages cached than wanted, by no more than the kernel dropped between the steps
 	 * (memory pressure while a person paused): time's doing, not the lesson's. */
 	if (!held && seen && w->key == SCN_KEY_CACHE_PAGES &&
@@ -611,11 +613,13 @@ expect_check(const struct step_result *sr, const struct scn_expect *w, struct ex
 		snprintf(r->got_text, sizeof r->got_text, "pages cached: %" PRId64 " seen; before this "
 			 "step the kernel dropped %" PRIu64 " of them from the cache (memory "
 			 "pressure): nothing keeps pages cached", r->got, expect_evicted_between(sr));
+		r->contradicted = true;
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
 	}
-	/* The kernel's own writeback, time's doing too (above): not observable, not false. */
+	/* The kernel's own writeback, time's doing too (above): not observable; a sentence on
+	 * what was seen otherwise is false here, by another writer. */
 	if (!held && expect_written_back(sr, w, r->got, r->got_text, sizeof r->got_text)) {
-		r->contradicted = false;
+		r->contradicted = seen;
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
 	}
 	r->ok = held;

@@ -20,6 +20,7 @@
 /* One fact of a sentence, looked up: its outcome, the text it shows, and why when not held. */
 struct narrate_fact {
 	enum sentence_outcome outcome;
+	bool by_other;            /* false by what another writer did (sentence_result) */
 	char text[256];
 	char why[512];
 };
@@ -143,12 +144,13 @@ narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct na
 			return;
 		case EXPECT_NOT_OBSERVABLE:
 			narrate_want(&c->want, f->text, sizeof f->text);
-			/* Excused as an expectation, yet seen otherwise: the sentence is not held, and
-			 * says it is false here and why; the run does not fail for what another
-			 * writer (the kernel's writeback, a sync() elsewhere) did. */
+			/* Excused as an expectation, yet seen otherwise: the sentence is false here,
+			 * and says why; the run does not fail for what another writer (the kernel's
+			 * writeback, a sync() elsewhere) did. */
 			if (r.contradicted) {
 				char want[96];
-				f->outcome = SENTENCE_UNCHECKED;
+				f->outcome = SENTENCE_FALSE;
+				f->by_other = true;
 				snprintf(f->why, sizeof f->why, "%s; so false here: %s %s, here %" PRId64,
 					 r.got_text, scenario_key_name(c->want.key),
 					 expect_format_want(&c->want, want, sizeof want), r.got);
@@ -197,9 +199,10 @@ narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct na
 			any = true;
 			if (e->outcome == EXPECT_FAILED || e->contradicted) {
 				char want[96];
-				/* Contradicted by what another writer did: not held, told as false
-				 * here with why, not the lesson's failure (as above). */
-				f->outcome = e->contradicted ? SENTENCE_UNCHECKED : SENTENCE_FALSE;
+				/* Contradicted by what another writer did: false here, with why,
+				 * not the lesson's failure (as above). */
+				f->outcome = SENTENCE_FALSE;
+				f->by_other = e->contradicted;
 				if (e->contradicted)
 					snprintf(f->why, sizeof f->why, "%s; so false here: %s %s, "
 						 "here %" PRId64, e->got_text, scenario_key_name(c->key),
@@ -285,6 +288,7 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 	/* Each fact looked up once: what decides the sentence is what it shows. */
 	struct narrate_fact *f = calloc(s->n_claims + 1, sizeof *f);
 	size_t n = 0, cap = 0;
+	bool own_false = false;
 
 	memset(out, 0, sizeof *out);
 	out->line = s->line;
@@ -316,6 +320,9 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 			out->outcome = f[i].outcome;
 			snprintf(out->why, sizeof out->why, "%s", f[i].why);
 		}
+		/* False by another writer only if every fact seen false is. */
+		if (f[i].outcome == SENTENCE_FALSE)
+			own_false |= !f[i].by_other;
 	}
 	/* A number written in the sentence is held when a fact of its kind has that value. */
 	for (size_t i = 0; i < s->n_counts; i++) {
@@ -325,7 +332,9 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 			out->outcome = k.outcome;
 			snprintf(out->why, sizeof out->why, "%s", k.why);
 		}
+		own_false |= k.outcome == SENTENCE_FALSE;
 	}
+	out->by_other = out->outcome == SENTENCE_FALSE && !own_false;
 	for (size_t p = 0; p < s->n_pieces; p++) {
 		const struct scn_piece *pc = &s->pieces[p];
 		char safe[256];
@@ -440,12 +449,14 @@ oom:
 static void
 narrate_outcomes(struct step_result *sr)
 {
-	sr->n_unchecked = sr->n_false = 0;
+	sr->n_unchecked = sr->n_false = sr->n_false_other = 0;
 	for (size_t i = 0; i < sr->n_sentences; i++) {
 		sr->n_unchecked += sr->sentences[i].outcome == SENTENCE_UNCHECKED;
 		sr->n_false += sr->sentences[i].outcome == SENTENCE_FALSE;
+		sr->n_false_other += sr->sentences[i].outcome == SENTENCE_FALSE &&
+		                     sr->sentences[i].by_other;
 	}
-	if (sr->n_false > 0)
+	if (sr->n_false > sr->n_false_other)
 		sr->ok = false;
 }
 

@@ -521,6 +521,8 @@ out_json_sentences(struct json *j, const char *key, const struct sentence_result
 		json_string(j, "outcome", oc);
 		json_string(j, "why", v[i].outcome == SENTENCE_HELD ? NULL : v[i].why);
 		json_bool(j, "rests", v[i].rests);
+		if (v[i].outcome == SENTENCE_FALSE)
+			json_bool(j, "by_other", v[i].by_other);
 		json_int(j, "line", v[i].line);
 		json_int(j, "col", v[i].col);
 		json_end_object(j);
@@ -700,6 +702,7 @@ out_json_end(struct transcript *t)
 	json_uint(j, "held", t->n_said);
 	json_uint(j, "unchecked", t->n_unchecked);
 	json_uint(j, "false", t->n_false);
+	json_uint(j, "false_by_other", t->n_false_other);
 	json_uint(j, "background", t->n_background);
 	json_end_object(j);
 	json_bool(j, "strict", t->strict);

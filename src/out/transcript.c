@@ -124,14 +124,18 @@ transcript_outcome(const struct transcript *t, const struct expect_result *x)
 	return x->outcome;
 }
 
-/* Sentence V of a step as a check: an unchecked one is failed under --strict, as a fact not
- * observable is. */
+/* Sentence V of a step as a check: one false by another writer is not the lesson's failure
+ * (not observable, as its expectation is); an unchecked one is failed under --strict, as a
+ * fact not observable is. */
 enum sentence_outcome
 transcript_sentence_outcome(const struct transcript *t, const struct sentence_result *v)
 {
-	if (v->outcome == SENTENCE_UNCHECKED && t->strict)
+	enum sentence_outcome oc = v->outcome == SENTENCE_FALSE && v->by_other ?
+	                           SENTENCE_UNCHECKED : v->outcome;
+
+	if (oc == SENTENCE_UNCHECKED && t->strict)
 		return SENTENCE_FALSE;
-	return v->outcome;
+	return oc;
 }
 
 /* An outcome's name in the transcript. */
@@ -212,6 +216,7 @@ transcript_count(struct transcript *t, const struct step_result *sr)
 	t->n_said += sr->n_sentences - sr->n_unchecked - sr->n_false - bg;
 	t->n_unchecked += sr->n_unchecked;
 	t->n_false += sr->n_false;
+	t->n_false_other += sr->n_false_other;
 	if (!sr->ok || (t->strict && (sr->n_unobservable > 0 || sr->n_unchecked > 0)))
 		t->ok = false;
 }

@@ -112,6 +112,8 @@ struct transcript {
 	size_t n_held, n_failed, n_unobservable;
 	size_t n_said, n_unchecked, n_false; /* sentences held, unchecked and false here */
 	size_t n_background;          /* sentences marked [background]: not about this run */
+	size_t n_false_other;         /* of the false ones, by another writer (not the lesson's
+	                               * failure: sentence_result.by_other) */
 	bool ok;                           /* nothing failed (strict: nor was unobservable) */
 	size_t n_points;                   /* TAP: test points written */
 	size_t n_scored;                   /* gradescope: the points its tests scored */

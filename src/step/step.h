@@ -32,8 +32,9 @@ struct expect_result {
 	enum expect_outcome outcome;
 	bool contradicted;            /* not observable as an expectation (excused: writeback
 	                                 took the file, btrfs ran O_DIRECT buffered, a crash lab's
-	                                 stray writes), yet got was seen and does not hold want:
-	                                 a sentence resting on it is false (held means true) */
+	                                 stray writes, pages the kernel dropped), yet got was seen
+	                                 and does not hold want: a sentence resting on it is
+	                                 false here, by another writer (held means true) */
 };
 
 /* How one sentence of narration came out here (doc/scenarios.md, section 5). */
@@ -56,6 +57,9 @@ struct sentence_result {
 	                                 written, checked by nothing) */
 	bool background;              /* marked [background]: not about this run; shown as
 	                                 background, never as held */
+	bool by_other;                /* false here, by what another writer did (the kernel's
+	                                 writeback, a sync() elsewhere: its expectation is not
+	                                 observable here): shown false, not the lesson's failure */
 };
 
 /* What the kernel did to the file between the previous step's end and this step's start (a
@@ -119,6 +123,7 @@ struct step_result {
 	                                      (not in say), n_sentences of them */
 	size_t n_sentences;
 	size_t n_unchecked, n_false;  /* of them, unchecked here and false here */
+	size_t n_false_other;         /* of the false ones, by another writer (by_other) */
 	char note[256];               /* the engine's own remark (fallbacks, worker death) */
 	uint64_t output_len;          /* bytes printed in all, when output keeps only the first
 	                                 of them; 0: output is all of it */

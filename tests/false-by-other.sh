@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/false-by-other.sh: held means true, and known-false is shown false. A crash lab lesson
+# says a power cut after an unsynced write loses the file; while it pauses (--pace=2) a sync()
+# elsewhere (this test, every 0.3 s) makes the device keep it. The expectation is not
+# observable (another writer's doing, not the lesson's failure: exit 0), and the sentence is
+# shown FALSE here with why, by another writer: in the text, in JSON (outcome "false",
+# "by_other": true, counted in false_by_other), never unchecked and never held.
+testname=false-by-other
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/crash-lib.sh"
+lab_needs mkfs.ext4
+need python3
+cat >"$tmp/l.yaml" <<'YAML'
+title: "a power cut after an unsynced write, a sync() elsewhere in the pause"
+file: {size: 0}
+steps:
+  - open: {flags: [O_WRONLY, O_CREAT, O_EXCL]}
+  - write: {bytes: 5000}
+  - crash: {}
+    say: "A power cut loses the unsynced file [crash.power.exists]."
+    expect: {crash.power.exists: no}
+YAML
+( while :; do sync; sleep 0.3; done ) &
+syncer=$!
+cleanup() {
+	kill "$syncer" 2>/dev/null
+}
+"$bin" --headless --pace=2 --crash-fs=ext4 --dir "$tmp" "$tmp/l.yaml" >"$tmp/out.txt" 2>&1
+rc=$?
+"$bin" --headless --format=json --pace=2 --crash-fs=ext4 --dir "$tmp" "$tmp/l.yaml" >"$tmp/out.json" 2>"$tmp/err"
+rcj=$?
+kill "$syncer" 2>/dev/null
+[ $rc = 0 ] && [ $rcj = 0 ] || bad "exit $rc (text), $rcj (JSON), not 0: another writer's doing is not the lesson's failure"
+grep -q '^  FALSE here: "A power cut loses the unsynced file\." (.*so false here: crash.power.exists = no, here 1' "$tmp/out.txt" ||
+	bad "the text does not show the sentence false here, with why: $(grep -E 'power cut loses|\?' "$tmp/out.txt")"
+grep -q '^sentences: 0 held, 0 unchecked here, 1 false here (1 by another writer' "$tmp/out.txt" ||
+	bad "the text's count: $(grep '^sentences' "$tmp/out.txt")"
+python3 - "$tmp/out.json" <<'PY' || bad "JSON: the sentence is not false by another writer"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = [x for st in d["steps"] for x in st["sentences"]]
+ok = (len(s) == 1 and s[0]["outcome"] == "false" and s[0]["by_other"] is True and
+      d["sentences"]["false"] == 1 and d["sentences"]["false_by_other"] == 1 and d["ok"])
+if not ok:
+    print("  %r %r ok=%r" % (s, d["sentences"], d["ok"]))
+sys.exit(0 if ok else 1)
+PY
+finish
