@@ -375,6 +375,7 @@ runner_step(struct runner *r, struct step_result *out)
 		runner_exchange(r, out->index, out);
 	}
 	runner_observe(r, &out->after);
+	runner_journal_look(r);
 	/* The kernel's writebacks of the file since the lesson last wrote it back itself (a step
 	 * that waits for the disk left it clean, none of them running), or since it began: any
 	 * of them, during a step or between two, may have taken pages the lesson made dirty

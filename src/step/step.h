@@ -74,6 +74,13 @@ struct step_pause {
 	double device_at;
 	size_t dev_step;
 	double dev_at;
+	uint64_t commits;             /* the crash lab's journal's commits begun in it (ext4's
+	                                 timer, or a sync() elsewhere) */
+	double commit_at;             /* when the first began, as *_at above */
+	double waited;                /* of seconds, how long the pause went on past --pace for a
+	                                 journal commit that came due in it (late by its timer's
+	                                 rounding or the machine's load), so that its writes are
+	                                 the pause's, not the next step's; 0: none */
 };
 
 /* Everything one step did and left behind. */
