@@ -478,8 +478,9 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	                         crash_lab_path(r->lab), why, sizeof why)) != NULL) {
 		r->jw_interval = jwatch_interval(crash_lab_device(r->lab));
 		runner_journal_look(r);
-		/* The lab was just made and mounted: a transaction of that may be running. */
-		r->jw_tx = r->jw_last.handles > 0 ? r->jw_at : -1;
+		/* The lab was just made, mounted and its file made, before the counters: a
+		 * transaction of that may be running, unseen. */
+		r->jw_tx = r->jw_at;
 	}
 	if (r->source == EV_SRC_PTRACE)
 		runner_calibrate(r);

@@ -161,7 +161,7 @@ transcript_pause_text(const struct step_result *sr, char *buf, size_t len)
 	size_t n = 0;
 
 	if (sr->index == 0 || len == 0 ||
-	    (p->writebacks == 0 && p->device_writes == 0 && p->commits == 0))
+	    (p->writebacks == 0 && p->device_writes == 0 && p->commits == 0 && p->waited < 0.05))
 		return NULL;
 	buf[0] = '\0';
 	if (p->writebacks != 0) {
@@ -194,7 +194,9 @@ transcript_pause_text(const struct step_result *sr, char *buf, size_t len)
 	}
 	/* Said, so that a pause longer than --pace is not taken for the person's. */
 	if (p->waited >= 0.05 && n < len)
-		snprintf(buf + n, len - n, "; the step waited %.1f s past the pace for the journal's "
-		         "commit that came due in the pause", p->waited);
+		snprintf(buf + n, len - n, "%sthe step waited %.1f s past the pace for %s",
+		         n ? "; " : "", p->waited, p->commits != 0 ?
+		         "the journal's commit that came due in the pause" :
+		         "a journal commit that may have come due in the pause (none came)");
 	return buf;
 }
