@@ -563,15 +563,18 @@ expect_written_back(const struct step_result *sr, const struct scn_expect *w, in
 	return true;
 }
 
-/* Pages of the file the kernel dropped from the cache between the step before and sr (memory
- * pressure: at a person's pace, other programs' pages), as sr->changes says; 0: none. */
+/* Pages of the file the kernel dropped from the cache between two steps up to sr (memory
+ * pressure: at a person's pace, other programs' pages): in all the pauses so far, where the
+ * lesson counted them (sr->evicted), else in the one before sr, as sr->changes says; 0:
+ * none. A page dropped in an earlier pause is as missing at sr as one dropped just before. */
 static uint64_t
 expect_evicted_between(const struct step_result *sr)
 {
 	for (size_t i = 0; i < sr->changes.n; i++)
 		if (sr->changes.v[i].kind == SNAPSHOT_CHANGE_EVICTED && sr->changes.v[i].between)
-			return sr->changes.v[i].count;
-	return 0;
+			return sr->changes.v[i].count > sr->evicted ? sr->changes.v[i].count :
+			       sr->evicted;
+	return sr->evicted;
 }
 
 /* Check expectation w against sr into r (held, failed or not observable). */
@@ -626,9 +629,10 @@ expect_check(const struct step_result *sr, const struct scn_expect *w, struct ex
 	    (w->cmp == SCN_CMP_GE || w->cmp == SCN_CMP_GT || w->cmp == SCN_CMP_EQ) &&
 	    r->got < w->num + (w->cmp == SCN_CMP_GT) &&
 	    (uint64_t)(w->num + (w->cmp == SCN_CMP_GT) - r->got) <= expect_evicted_between(sr)) {
-		snprintf(r->got_text, sizeof r->got_text, "pages cached: %" PRId64 " seen; before this "
-			 "step the kernel dropped %" PRIu64 " of them from the cache (memory "
-			 "pressure): nothing keeps pages cached", r->got, expect_evicted_between(sr));
+		snprintf(r->got_text, sizeof r->got_text, "pages cached: %" PRId64 " seen; between "
+			 "the steps up to this one the kernel dropped %" PRIu64 " of them from the "
+			 "cache (memory pressure): nothing keeps pages cached", r->got,
+			 expect_evicted_between(sr));
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
 	}
 	/* The kernel's own writeback, time's doing too (above): not observable, not false. */

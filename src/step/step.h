@@ -110,6 +110,10 @@ struct step_result {
 	                                 had reached its device by the end of this step (a
 	                                 journal's timer, writeback, a sync() elsewhere) */
 	struct step_pause pause;      /* the kernel between the previous step and this one */
+	uint64_t evicted;             /* pages of the file the kernel dropped from the cache
+	                                 between two steps (memory pressure), in all the pauses
+	                                 up to this step's (changes says this pause's); 0: none,
+	                                 or not counted (lesson/lesson.c counts them) */
 	uint64_t kernel_writeback;    /* writebacks of the file by the kernel's own (its flusher
 	                                 threads, a sync() or syncfs() from anyone) begun since the
 	                                 lesson began or last wrote the file back itself (a step
