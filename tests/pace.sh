@@ -54,7 +54,7 @@ run() {
 # True if fewer than the cap run in place $1.
 room() {
 	eval "room_n=\$started_$1"
-	[ $((room_n - $(find "$tmp" -name "*@$1*.rc" | wc -l))) -lt "$cap" ]
+	[ $((room_n - $(find "$tmp" -maxdepth 1 -name "*@$1*.rc" | wc -l))) -lt "$cap" ]
 }
 
 # The queue: "SECONDS FILE PACE PLACE NAME" a line, SECONDS the run's pauses at the least
@@ -136,7 +136,7 @@ for t in "$tmp"/*.txt; do
 	fi
 	grep -q '^  pause   ' "$t" && said=$((said + 1))
 done
-runs=$(find "$tmp" -name '*.txt' | wc -l)
+runs=$(find "$tmp" -maxdepth 1 -name '*.txt' | wc -l)
 [ "$runs" -eq "$started" ] || bad "$started runs started, $runs transcripts"
 # ext4's journal commits within 6 s: the crash lab's runs say so.
 [ "$said" -gt 0 ] || bad "no paced run said what the kernel did between two steps"
