@@ -10,7 +10,7 @@
 struct tpcount;
 
 /*
- * Count the n tracepoints events ("writeback/writeback_single_inode_start": a directory under
+ * Count the n tracepoints in events ("writeback/writeback_single_inode_start": a directory under
  * tracefs's events/) from now on, each only where filter holds (the tracepoint's own filter
  * syntax: "ino == 12"). Their ids come from a tracefs where the host mounted one, else from
  * one mounted for a moment on dir in a mount namespace of a child's own, never seen by the
