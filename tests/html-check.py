@@ -85,6 +85,7 @@ SEEN = """(function () {
     crash: q('#narration .crash p[data-half]').map(e => [e.dataset.half, e.dataset.exists,
                                                            e.dataset.size || null]),
     device: q('#disk .device').map(e => [Number(e.dataset.writes), Number(e.dataset.flushes)]),
+    pause: q('#narration .pause').map(e => e.textContent),
   };
 })()"""
 
@@ -163,6 +164,11 @@ def check_step(b, t, p, i):
                        str(h["size"]) if h["observed"] and h["exists"] else None])
     if s["crash"] != want_c:
         bad("%s: crashes shown %r, the transcript's %r" % (where, s["crash"], want_c))
+    # What the kernel did before the step (a crash lab's strays, a journal commit), as said.
+    ps = st.get("pause") or {}
+    want_p = ["Before this step, %s." % shown(ps["said"])] if ps.get("said") else []
+    if s["pause"] != want_p:
+        bad("%s: pause shown %r, the transcript's %r" % (where, s["pause"], want_p))
     dv = st.get("device")
     want_d = [[dv["writes"], dv["flushes"]]] if dv and st["state"]["disk"]["source"] != "none" \
         else []

@@ -9,7 +9,9 @@
 # came from, go through every step by key, click and address showing the numbers of their JSON
 # transcript and what changed (with each sentence of the narration marked held, or unchecked
 # with its reason: 13-3 under mincore), keep cached,
-# dirty and writeback apart for readers blind to red and green, and fit 1280x800, 1920x1080
+# dirty and writeback apart for readers blind to red and green, tell what the kernel did
+# before a step at a person's pace (13-3 at --pace=6 in an ext4 lab: the journal's commit, when),
+# and fit 1280x800, 1920x1080
 # and a 390x844 phone (screenshots kept in $IOBUFVIZ_SHOTS if it is set). A scenario and a program
 # whose titles, texts and file names are markup, script, quotes and bidi controls give pages
 # where none of it is more than text.
@@ -66,6 +68,15 @@ fi
 # A crash lesson: both crashes at its crash steps and, on a crash lab (as root: ext4 by
 # itself), the device line; as a user who cannot mount, why the power cut is missing.
 page crash "$src/scenarios/crash-13-3.yaml" && check crash walk
+
+# At a person's pace in an ext4 crash lab (root: loop devices): what the kernel did before a
+# step (ext4's journal commit, its writes, when) is said above the step's narration.
+if [ "$(id -u)" = 0 ]; then
+	page paced --pace=6 --crash-fs=ext4 "$src/scenarios/13-3-fflush-fsync.yaml" &&
+		check paced walk
+else
+	skip_part "the paced page" "not root: no crash lab to see a journal commit in"
+fi
 
 # Section 13.5: where each step's pages came from (asked for, read ahead, cached before),
 # marked on its cells with the legend's counts.

@@ -96,17 +96,73 @@ runner_crash_settle(struct runner *r, struct snap_device *now)
 	}
 }
 
+/* Seconds on the monotonic clock (see engine/runner-int.h). */
+double
+runner_clock(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)now.tv_sec + now.tv_nsec / 1e9;
+}
+
+/* Look at the lab's journal now (see engine/runner-int.h). The counts say only how many, not
+ * in which order: a handle and a commit both seen since the last look may be a transaction
+ * the commit took, or one begun after it. It is taken to be running, since the last look:
+ * the worst that does is a pause that waits for a commit that does not come, at most
+ * RUNNER_JOURNAL_LATE_S past its due time. */
+void
+runner_journal_look(struct runner *r)
+{
+	struct jwatch_counts c;
+	double now = runner_clock();
+
+	if (r->jw == NULL)
+		return;
+	jwatch_read(r->jw, &c);
+	if (c.commits != r->jw_last.commits)
+		r->jw_tx = c.handles != r->jw_last.handles ? r->jw_at : -1;
+	else if (c.handles != r->jw_last.handles && r->jw_tx < 0)
+		r->jw_tx = r->jw_at;
+	r->jw_last = c;
+	r->jw_at = now;
+}
+
+/*
+ * The end of a pause of --pace seconds that ended at clock time end: true while the lab's
+ * journal has work the pause gave it time for, not done yet: a commit running, or a
+ * transaction whose timer came due by end (its start plus the interval) and has not fired,
+ * up to RUNNER_JOURNAL_LATE_S past that. A transaction due after end is the next pause's.
+ */
+static bool
+runner_journal_due(struct runner *r, double end)
+{
+	double due;
+
+	runner_journal_look(r);
+	if (r->jw == NULL)
+		return false;
+	if (r->jw_last.commits > r->jw_last.committed)
+		return runner_clock() < end + RUNNER_JOURNAL_LATE_S;
+	if (r->jw_tx < 0)
+		return false;
+	due = r->jw_tx + r->jw_interval;
+	return due <= end && runner_clock() < due + RUNNER_JOURNAL_LATE_S;
+}
+
 /* The pause before a step (see engine/runner-int.h): --pace's wait, in slices, the first
- * writeback and the first device write seen in it timed; without a pace, only counted. */
+ * writeback, journal commit and device write seen in it timed, then as long as a journal
+ * commit that came due in it needs to be over; without a pace, only counted. */
 void
 runner_pause(struct runner *r, struct step_result *out)
 {
 	const struct timespec slice = { 0, RUNNER_PAUSE_SLICE_NS };
 	struct snap_device d;
-	bool running;
-	double t;
+	bool running, over = false;
+	uint64_t commits0 = r->jw_last.commits;
+	double t, end = 0;
 
-	out->pause.writeback_at = out->pause.device_at = -1;
+	out->pause.writeback_at = out->pause.device_at = out->pause.commit_at = -1;
 	out->pause.dev_step = r->dev_step;
 	out->pause.dev_at = r->dev_at;
 	if (out->index == 0)
@@ -117,6 +173,11 @@ runner_pause(struct runner *r, struct step_result *out)
 			out->pause.writebacks = wbwatch_count(r->wb, &running) - r->wb_last;
 			out->pause.writeback_at = r->o.pace > 0 ? t : -1;
 		}
+		runner_journal_look(r);
+		if (out->pause.commits == 0 && r->jw_last.commits != commits0) {
+			out->pause.commits = r->jw_last.commits - commits0;
+			out->pause.commit_at = r->o.pace > 0 ? t : -1;
+		}
 		if (out->pause.device_writes == 0 && r->lab != NULL && r->dev_last.source !=
 		    SNAP_SRC_NONE) {
 			runner_crash_device(r, &d);
@@ -126,17 +187,34 @@ runner_pause(struct runner *r, struct step_result *out)
 				out->pause.device_at = r->o.pace > 0 ? t : -1;
 			}
 		}
-		if (t >= r->o.pace || r->stop)
+		if (r->stop)
+			break;
+		/* The pace is over: the journal may still owe the pause a commit. */
+		if (!over && t >= r->o.pace) {
+			over = true;
+			end = runner_clock();
+		}
+		if (over && (r->o.pace <= 0 || !runner_journal_due(r, end)))
 			break;
 		nanosleep(&slice, NULL);
 	}
-	/* The totals at the pause's end. */
+	/* The totals at the pause's end, once what it sent has reached the device. */
 	out->pause.seconds = t;
+	out->pause.waited = over && r->o.pace > 0 ? runner_clock() - end : 0;
 	if (out->pause.writebacks != 0)
 		out->pause.writebacks = wbwatch_count(r->wb, &running) - r->wb_last;
-	if (out->pause.device_writes != 0) {
+	out->pause.commits = r->jw_last.commits - commits0;
+	if (r->lab != NULL && r->dev_last.source != SNAP_SRC_NONE) {
 		runner_crash_device(r, &d);
-		out->pause.device_writes = d.writes - r->dev_last.writes;
+		runner_crash_settle(r, &d);
+		if (d.source != SNAP_SRC_NONE && d.writes > r->dev_last.writes &&
+		    d.write_bytes > r->dev_last.write_bytes) {
+			if (out->pause.device_writes == 0)
+				out->pause.device_at = r->o.pace > 0 ? t : -1;
+			out->pause.device_writes = d.writes - r->dev_last.writes;
+		}
+	}
+	if (out->pause.device_writes != 0) {
 		out->pause.dev_step = r->dev_step = out->index;
 		out->pause.dev_at = r->dev_at = out->pause.device_at;
 	}

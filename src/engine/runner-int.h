@@ -14,6 +14,7 @@
 #include "engine/runner.h"
 #include "trace/tracer.h"
 #include "engine/worker.h"
+#include "probe/jwatch.h"
 #include "probe/wbwatch.h"
 
 /* A wait sleeps at most this long between two looks at the cache. */
@@ -79,6 +80,14 @@ struct runner {
 	bool delalloc_seen;          /* FIEMAP showed delalloc after the last step that was not
 	                                a wait: where dirty pages cannot be counted, delalloc
 	                                gone since says that writeback began (runner_op_wait) */
+	/* The lab's journal (engine/runner-device.c): a commit its timer makes is the kernel's,
+	 * and one that came due in a pause is waited for before the next step. */
+	struct jwatch *jw;           /* ext4's jbd2 in a lab; NULL: none, or not countable */
+	double jw_interval;          /* its commit interval, seconds */
+	struct jwatch_counts jw_last; /* its counts at the last look */
+	double jw_at;                /* when that was (runner_clock) */
+	double jw_tx;                /* since when a transaction may be running uncommitted
+	                                (runner_clock; the earliest it can have begun); -1: none */
 };
 
 /* A runner-side op: fills out (ret, err, note, events) and leaves snapshots to the caller. */
@@ -131,6 +140,18 @@ bool runner_crash_own(const struct scn_step *step);
 
 /* A pause's slice: how often it looks at the writebacks and the device. */
 #define RUNNER_PAUSE_SLICE_NS 100000000L
+/* How late a journal commit that came due may be, past its transaction's start plus the
+ * interval: its timer is rounded up to a whole second (1 s), fires as late as the timer
+ * wheel's granularity (0.5 s at HZ=1000), and the commit takes its time (0.5 s, loaded). A
+ * pause waits at most this long past the due time for it. */
+#define RUNNER_JOURNAL_LATE_S 2.0
+
+/* Seconds on the monotonic clock. */
+double runner_clock(void);
+
+/* engine/runner-device.c: look at the lab's journal now: note when a transaction may have
+ * begun, and when the commits seen took it (r->jw_tx). Nothing without a journal watch. */
+void runner_journal_look(struct runner *r);
 
 /* engine/runner-device.c: the pause before step out->index (not the first): wait
  * r->o.pace seconds, if any, watching the kernel's writebacks of the file and the crash

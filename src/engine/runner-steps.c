@@ -511,6 +511,7 @@ runner_step(struct runner *r, struct step_result *out)
 	r->delalloc_seen = out->after.disk.delalloc_bytes > 0 ||
 	                   ((unsigned)step->op < SCN_OP__COUNT &&
 	                    scn_op_table[step->op].runs == SCN_RUNS_RUNNER_WAIT && r->delalloc_seen);
+	runner_journal_look(r);
 	/* The kernel's writebacks of the file since the lesson last wrote it back itself (a step
 	 * that waits for the disk left it clean, none of them running), or since it began: any
 	 * of them, during a step or between two, may have taken pages the lesson made dirty

@@ -470,6 +470,19 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	if (r->probe_fd >= 0)
 		r->wb = wbwatch_open(r->ino, r->dev, r->scratch >= 0 ? scratch_dir(r->scratch) :
 		                     crash_lab_path(r->lab), why, sizeof why);
+	/* The lab's journal (ext4's): its timer's commits are the kernel's, and a pause waits
+	 * for one that came due in it. Where it cannot be counted, nothing is waited for. */
+	struct stat lab_sb;
+	r->jw_tx = -1;
+	if (r->lab != NULL && fstat(r->dirfd, &lab_sb) == 0 &&
+	    (r->jw = jwatch_open(lab_sb.st_dev, r->scratch >= 0 ? scratch_dir(r->scratch) :
+	                         crash_lab_path(r->lab), why, sizeof why)) != NULL) {
+		r->jw_interval = jwatch_interval(crash_lab_device(r->lab));
+		runner_journal_look(r);
+		/* The lab was just made, mounted and its file made, before the counters: a
+		 * transaction of that may be running, unseen. */
+		r->jw_tx = r->jw_at;
+	}
 	if (r->source == EV_SRC_PTRACE)
 		runner_calibrate(r);
 	runner_observe(r, &r->initial);
@@ -554,6 +567,7 @@ runner_free(struct runner *r)
 		return;
 	runner_kill_worker(r);
 	wbwatch_close(r->wb);
+	jwatch_close(r->jw);
 	if (r->probe_fd >= 0)
 		close(r->probe_fd);
 	/* Nothing of ours is open under the lab now: it is unmounted and detached here. */

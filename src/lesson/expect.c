@@ -176,12 +176,13 @@ expect_dirty(const struct step_result *sr, char *text, size_t len)
 bool
 expect_applies(const struct step_result *sr, enum scn_key key, char *text, size_t len)
 {
-	if ((key != SCN_KEY_CACHE_DIRTY_PAGES && key != SCN_KEY_CACHE_WRITEBACK_PAGES) ||
-	    !snapshot_in_memory(&sr->after))
+	if ((key != SCN_KEY_CACHE_DIRTY_PAGES && key != SCN_KEY_CACHE_WRITEBACK_PAGES &&
+	     key != SCN_KEY_CACHE_CLEANED_PAGES) || !snapshot_in_memory(&sr->after))
 		return true;
 	snprintf(text, len, "%s pages do not apply on %s: it has no disk, so nothing is ever "
 		 "waiting to be written back", key == SCN_KEY_CACHE_DIRTY_PAGES ? "dirty" :
-		 "writeback", sr->after.disk.fs);
+		 key == SCN_KEY_CACHE_WRITEBACK_PAGES ? "writeback" : "cleaned",
+		 sr->after.disk.fs);
 	return false;
 }
 
@@ -211,6 +212,33 @@ expect_get_cache_writeback_pages(const struct step_result *sr, int64_t *num, cha
 	if (!expect_dirty(sr, text, len))
 		return false;
 	*num = (int64_t)sr->after.cache.writeback;
+	return true;
+}
+
+/* cache.cleaned_pages: pages the step took from dirty or under writeback to clean (the
+ * step's own writing back, fsync's: none when the kernel's writeback had taken them before
+ * it; none on tmpfs). */
+bool
+expect_get_cache_cleaned_pages(const struct step_result *sr, int64_t *num, char *text,
+                               size_t len)
+{
+	const struct snap_cache *b = &sr->before.cache, *a = &sr->after.cache;
+	uint64_t was, is;
+
+	if (!expect_applies(sr, SCN_KEY_CACHE_CLEANED_PAGES, text, len)) {
+		*num = 0;
+		return true;
+	}
+	if (!expect_dirty(sr, text, len))
+		return false;
+	if (b->source == SNAP_SRC_NONE || !b->has_dirty) {
+		snprintf(text, len, "cleaned pages: unknown, because the dirty pages before the step "
+		         "are not known");
+		return false;
+	}
+	was = b->dirty + b->writeback;
+	is = a->dirty + a->writeback;
+	*num = was > is ? (int64_t)(was - is) : 0;
 	return true;
 }
 
@@ -532,6 +560,8 @@ expect_written_back(const struct step_result *sr, const struct scn_expect *w, in
 		return false;
 	if (w->key == SCN_KEY_CACHE_DIRTY_PAGES && fewer)
 		what = "dirty pages";
+	else if (w->key == SCN_KEY_CACHE_CLEANED_PAGES && fewer)
+		what = "pages this step took from dirty to clean";
 	else if (w->key == SCN_KEY_DISK_DELALLOC_BYTES && fewer)
 		what = "bytes waiting for delayed allocation";
 	else if (w->key == SCN_KEY_DISK_ALLOCATED_BYTES && more)
@@ -544,15 +574,18 @@ expect_written_back(const struct step_result *sr, const struct scn_expect *w, in
 	return true;
 }
 
-/* Pages of the file the kernel dropped from the cache between the step before and sr (memory
- * pressure: at a person's pace, other programs' pages), as sr->changes says; 0: none. */
+/* Pages of the file the kernel dropped from the cache between two steps up to sr (memory
+ * pressure: at a person's pace, other programs' pages): in all the pauses so far, where the
+ * lesson counted them (sr->evicted), else in the one before sr, as sr->changes says; 0:
+ * none. A page dropped in an earlier pause is as missing at sr as one dropped just before. */
 static uint64_t
 expect_evicted_between(const struct step_result *sr)
 {
 	for (size_t i = 0; i < sr->changes.n; i++)
 		if (sr->changes.v[i].kind == SNAPSHOT_CHANGE_EVICTED && sr->changes.v[i].between)
-			return sr->changes.v[i].count;
-	return 0;
+			return sr->changes.v[i].count > sr->evicted ? sr->changes.v[i].count :
+			       sr->evicted;
+	return sr->evicted;
 }
 
 /* Check expectation w against sr into r (held, failed or not observable). */
@@ -610,9 +643,10 @@ expect_check(const struct step_result *sr, const struct scn_expect *w, struct ex
 	    (w->cmp == SCN_CMP_GE || w->cmp == SCN_CMP_GT || w->cmp == SCN_CMP_EQ) &&
 	    r->got < w->num + (w->cmp == SCN_CMP_GT) &&
 	    (uint64_t)(w->num + (w->cmp == SCN_CMP_GT) - r->got) <= expect_evicted_between(sr)) {
-		snprintf(r->got_text, sizeof r->got_text, "pages cached: %" PRId64 " seen; before this "
-			 "step the kernel dropped %" PRIu64 " of them from the cache (memory "
-			 "pressure): nothing keeps pages cached", r->got, expect_evicted_between(sr));
+		snprintf(r->got_text, sizeof r->got_text, "pages cached: %" PRId64 " seen; between "
+			 "the steps up to this one the kernel dropped %" PRIu64 " of them from the "
+			 "cache (memory pressure): nothing keeps pages cached", r->got,
+			 expect_evicted_between(sr));
 		r->contradicted = true;
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
 	}

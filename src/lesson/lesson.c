@@ -129,6 +129,12 @@ lesson_step(struct lesson *l)
 	if (runner_step(l->r, &sr) == 0)
 		return 0;
 	lesson_diff(prev != NULL ? &prev->after : NULL, &sr);
+	/* Pages dropped in an earlier pause are still missing now: what a step finds cached
+	 * may be short by all of them, not only by this pause's. */
+	sr.evicted = prev != NULL ? prev->evicted : 0;
+	for (size_t i = 0; i < sr.changes.n; i++)
+		if (sr.changes.v[i].kind == SNAPSHOT_CHANGE_EVICTED && sr.changes.v[i].between)
+			sr.evicted += sr.changes.v[i].count;
 	lesson_origins(l->h.v, l->h.n, &sr);
 	/* A step the user stopped did not do what it was for: nothing to check. The narration
 	 * as this run tells it comes after the expectations (a sentence may cite them); a

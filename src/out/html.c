@@ -411,7 +411,7 @@ static void
 out_html_lesson_step(struct transcript *t, FILE *f, const struct transcript_step *st)
 {
 	const struct step_result *sr = st->sr;
-	char tm[32], pause[400];
+	char tm[32], pause[640];
 
 	fprintf(f, "<section class=\"step\" id=\"s%zu\" data-step=\"%zu\"><h3>step %zu/%zu: "
 	        "<code class=\"data\">", sr->index + 1, sr->index, sr->index + 1, t->n_steps);

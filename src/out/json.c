@@ -558,7 +558,7 @@ static void
 out_json_pause(struct json *j, const struct step_result *sr)
 {
 	const struct step_pause *p = &sr->pause;
-	char said[400];
+	char said[640];
 
 	if (sr->index == 0) {
 		json_null(j, "pause");
@@ -571,11 +571,17 @@ out_json_pause(struct json *j, const struct step_result *sr)
 		json_fixed(j, "writeback_after_s", p->writeback_at, 3);
 	else
 		json_null(j, "writeback_after_s");
+	json_uint(j, "journal_commits", p->commits);
+	if (p->commit_at >= 0)
+		json_fixed(j, "commit_after_s", p->commit_at, 3);
+	else
+		json_null(j, "commit_after_s");
 	json_uint(j, "device_writes", p->device_writes);
 	if (p->device_at >= 0)
 		json_fixed(j, "device_after_s", p->device_at, 3);
 	else
 		json_null(j, "device_after_s");
+	json_fixed(j, "waited_s", p->waited, 3);
 	json_string(j, "said", transcript_pause_text(sr, said, sizeof said));
 	json_end_object(j);
 }

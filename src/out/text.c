@@ -273,7 +273,7 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 {
 	const struct step_result *sr = st->sr;
 	FILE *f = t->f;
-	char tm[32], pause[400];
+	char tm[32], pause[640];
 
 	fprintf(f, "\nstep %zu/%zu  ", sr->index + 1, t->n_steps);
 	text_fput(st->call, TEXT_LINE, f);

@@ -275,7 +275,8 @@ transcript_pause_text(const struct step_result *sr, char *buf, size_t len)
 	char when[96];
 	size_t n = 0;
 
-	if (sr->index == 0 || len == 0 || (p->writebacks == 0 && p->device_writes == 0))
+	if (sr->index == 0 || len == 0 ||
+	    (p->writebacks == 0 && p->device_writes == 0 && p->commits == 0 && p->waited < 0.05))
 		return NULL;
 	buf[0] = '\0';
 	if (p->writebacks != 0) {
@@ -287,14 +288,30 @@ transcript_pause_text(const struct step_result *sr, char *buf, size_t len)
 		                      " writeback%s: its flusher threads or a sync() elsewhere)",
 		                      when, p->writebacks, p->writebacks == 1 ? "" : "s");
 	}
+	if (p->commits != 0 && n < len) {
+		if (p->commit_at >= 0)
+			snprintf(when, sizeof when, "%.1f s after step %zu", p->commit_at, sr->index);
+		else
+			snprintf(when, sizeof when, "in the %.1f s after step %zu", p->seconds, sr->index);
+		n += (size_t)snprintf(buf + n, len - n, "%sthe journal committed %s (%" PRIu64
+		                      " commit%s: its timer, or a sync() elsewhere)", n ? "; " : "",
+		                      when, p->commits, p->commits == 1 ? "" : "s");
+	}
 	if (p->device_writes != 0 && n < len) {
 		if (p->device_at >= 0)
 			snprintf(when, sizeof when, "%.1f s after step %zu", p->device_at, sr->index);
 		else
 			snprintf(when, sizeof when, "in the %.1f s after step %zu", p->seconds, sr->index);
-		snprintf(buf + n, len - n, "%s%" PRIu64 " write%s reached the crash lab's device %s "
-		         "(a journal commit, writeback or a sync() elsewhere)", n ? "; " : "",
-		         p->device_writes, p->device_writes == 1 ? "" : "s", when);
+		n += (size_t)snprintf(buf + n, len - n, "%s%" PRIu64 " write%s reached the crash "
+		                      "lab's device %s (a journal commit, writeback or a sync() "
+		                      "elsewhere)", n ? "; " : "", p->device_writes,
+		                      p->device_writes == 1 ? "" : "s", when);
 	}
+	/* Said, so that a pause longer than --pace is not taken for the person's. */
+	if (p->waited >= 0.05 && n < len)
+		snprintf(buf + n, len - n, "%sthe step waited %.1f s past the pace for %s",
+		         n ? "; " : "", p->waited, p->commits != 0 ?
+		         "the journal's commit that came due in the pause" :
+		         "a journal commit that may have come due in the pause (none came)");
 	return buf;
 }

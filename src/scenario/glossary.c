@@ -137,6 +137,10 @@ static const struct glossary_entry glossary[] = {
 	  "skipped (or fails with --strict)." },
 	{ "REPLAY",
 	  "Going back shows the state recorded after that step, not a new run." },
+	{ "+31 s since step 3",
+	  "In the title bar: the time a person took before the shown step, when it was over a "
+	  "second. The kernel may have acted on its own in it (a journal commit after 5 s, "
+	  "writeback after 30 s); the step's details (Tab) say what it did and when." },
 };
 
 #define GLOSSARY_N (sizeof glossary / sizeof glossary[0])

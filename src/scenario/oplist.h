@@ -136,6 +136,8 @@
 	  "How many of the file's pages will be in the page cache after it?") \
 	X(CACHE_WRITEBACK_PAGES, "cache.writeback_pages", NUMBER, ANY, \
 	  expect_get_cache_writeback_pages, "How many pages will be under writeback after it?") \
+	X(CACHE_CLEANED_PAGES, "cache.cleaned_pages", NUMBER, ANY, \
+	  expect_get_cache_cleaned_pages, NULL) \
 	X(DISK_ALLOCATED_BYTES, "disk.allocated_bytes", NUMBER, ANY, \
 	  expect_get_disk_allocated_bytes, "How many bytes will have blocks on disk after it?") \
 	X(DISK_DELALLOC_BYTES, "disk.delalloc_bytes", NUMBER, ANY, \

@@ -78,6 +78,13 @@ struct step_pause {
 	double device_at;
 	size_t dev_step;
 	double dev_at;
+	uint64_t commits;             /* the crash lab's journal's commits begun in it (ext4's
+	                                 timer, or a sync() elsewhere) */
+	double commit_at;             /* when the first began, as *_at above */
+	double waited;                /* of seconds, how long the pause went on past --pace for a
+	                                 journal commit that came due in it (late by its timer's
+	                                 rounding or the machine's load), so that its writes are
+	                                 the pause's, not the next step's; 0: none */
 };
 
 /* Everything one step did and left behind. */
@@ -107,6 +114,10 @@ struct step_result {
 	                                 had reached its device by the end of this step (a
 	                                 journal's timer, writeback, a sync() elsewhere) */
 	struct step_pause pause;      /* the kernel between the previous step and this one */
+	uint64_t evicted;             /* pages of the file the kernel dropped from the cache
+	                                 between two steps (memory pressure), in all the pauses
+	                                 up to this step's (changes says this pause's); 0: none,
+	                                 or not counted (lesson/lesson.c counts them) */
 	uint64_t kernel_writeback;    /* writebacks of the file by the kernel's own (its flusher
 	                                 threads, a sync() or syncfs() from anyone) begun since the
 	                                 lesson began or last wrote the file back itself (a step

@@ -171,7 +171,7 @@ view_details_log(struct view_details_buf *b, const struct view_frame *f)
 	if (sr->note[0] != '\0')
 		view_details_add(b, "%s\n", sr->note);
 	/* What the kernel did between the step before and this one, and when. */
-	char pause[400];
+	char pause[640];
 	if (transcript_pause_text(sr, pause, sizeof pause) != NULL)
 		view_details_add(b, "Before this step, %s.\n", pause);
 	/* Each expectation that did not hold, with its reason (the pane cuts a long one). */

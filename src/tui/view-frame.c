@@ -16,6 +16,10 @@
 #include "scenario/glossary.h"
 #include "tui/view.h"
 
+/* The title bar tells the time since the step before only past this many seconds: a person
+ * reading, not a key held down. */
+#define VIEW_FRAME_SINCE_MIN_S 1.0
+
 /* Speed as shown: "1×", "0.5×". */
 static void
 view_frame_speed(double speed, bool ascii, char *buf, size_t len)
@@ -23,11 +27,31 @@ view_frame_speed(double speed, bool ascii, char *buf, size_t len)
 	snprintf(buf, len, speed >= 1 ? "%.0f%s" : "%.2g%s", speed, ascii ? "x" : "×");
 }
 
+/* The time a person took before the shown step, when it is long enough for the kernel to
+ * have acted on its own ("+31 s since step 3"), in buf; "" when not (a step run at once, the
+ * first, a long step still running). */
+static void
+view_frame_since(const struct view_frame *f, char *buf, size_t len)
+{
+	const struct step_result *sr;
+	double s;
+
+	buf[0] = '\0';
+	if (f->live != NULL || f->running || f->cur < 1 || (size_t)f->cur >= f->n_results)
+		return;
+	sr = &f->results[f->cur];
+	s = sr->pause.seconds;
+	if (s <= VIEW_FRAME_SINCE_MIN_S)
+		return;
+	snprintf(buf, len, s < 10 ? "   +%.1f s since step %zu" : "   +%.0f s since step %zu", s,
+	         f->first + (size_t)f->cur);
+}
+
 /* Draw the title bar. */
 void
 view_frame_title(struct grid *g, int y, const struct view_frame *f)
 {
-	char right[160], sp[16], step[48], left[512];
+	char right[200], sp[16], step[48], left[512], since[64];
 	int rw, lw;
 
 	grid_fill(g, (struct grid_rect){ 0, y, g->w, 1 }, ' ', GS_TITLE);
@@ -40,8 +64,9 @@ view_frame_title(struct grid *g, int y, const struct view_frame *f)
 	else
 		snprintf(step, sizeof step, "step %zu/%zu", f->first + (size_t)f->cur + 1,
 		         f->first + f->scn->n_steps);
-	snprintf(right, sizeof right, "%s%s%s   speed %s   ? help ",
-	         f->replay ? "REPLAY   " : "", f->autoplay ? "autoplay   " : "", step, sp);
+	view_frame_since(f, since, sizeof since);
+	snprintf(right, sizeof right, "%s%s%s%s   speed %s   ? help ",
+	         f->replay ? "REPLAY   " : "", f->autoplay ? "autoplay   " : "", step, since, sp);
 	rw = text_width(right);
 	snprintf(left, sizeof left, " iobufviz %s %s%s%s", f->ascii ? "-" : "\xe2\x94\x80",
 	         f->scn->title != NULL ? f->scn->title : "", f->scn->source != NULL ? "   " : "",

@@ -401,6 +401,9 @@
 				(st.source.function ? ' in ' + st.source.function + '()' : '') +
 				(st.source.caller_line ? ', called from line ' + st.source.caller_line : '') +
 				(st.source.file ? ' (' + st.source.file + ')' : ''))));
+		/* What the kernel did while a person paused before the step, and when (--pace). */
+		if (st.pause && st.pause.said)
+			add(box, el('p', 'pause between data', 'Before this step, ' + st.pause.said + '.'));
 		(st.changes || []).filter(function (c) { return c.between_steps; }).forEach(function (c) {
 			add(box, el('p', 'change between data', c.text));
 		});
