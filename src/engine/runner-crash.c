@@ -84,14 +84,51 @@ runner_crash_process(struct runner *r, const char *name, struct crash_half *out)
 	out->ms = runner_crash_ms(&t0);
 }
 
+/* After step sr: the file each handle names, and the strays when a file was made durable. */
+void
+runner_crash_synced(struct runner *r, const struct step_result *sr)
+{
+	const struct scn_step *st = sr->step;
+	const char *name;
+	size_t i;
+
+	if (st == NULL || st->handle > SCN_MAX_NAMES)
+		return;
+	if ((st->op == SCN_OP_OPEN || st->op == SCN_OP_FOPEN) && (st->made || st->name == NULL))
+		r->handle_file[st->handle] = st->args.file;
+	if (sr->ret < 0)
+		return;
+	if (st->op == SCN_OP_SYNC) {
+		r->strays_at_sync = r->stray_writes;
+		return;
+	}
+	if (st->op != SCN_OP_FSYNC && st->op != SCN_OP_FDATASYNC)
+		return;
+	name = r->handle_file[st->handle] != NULL ? r->handle_file[st->handle] : RUNNER_FILE_NAME;
+	for (i = 0; i < r->n_synced && strcmp(r->synced[i].name, name) != 0; i++)
+		;
+	if (i == r->n_synced) {
+		if (i == sizeof r->synced / sizeof r->synced[0])
+			return;
+		r->synced[r->n_synced++].name = name;
+	}
+	r->synced[i].strays = r->stray_writes;
+}
+
 /*
- * The power cut's stray writes: those counted up to the last step's end, and those between
- * its end and the copy (both count from the lab's birth); and those the lesson's steps made.
+ * The power cut's stray writes on file NAME: those counted up to the last step's end, and
+ * those between its end and the copy (both count from the lab's birth), less those before the
+ * lesson last made the file durable; and those the lesson's steps made.
  */
 static void
-runner_crash_stray(const struct runner *r, struct crash_half *p)
+runner_crash_stray(const struct runner *r, const char *name, struct crash_half *p)
 {
-	p->stray_writes = r->stray_writes;
+	uint64_t before = r->strays_at_sync;
+
+	for (size_t i = 0; i < r->n_synced; i++)
+		if (strcmp(r->synced[i].name, name) == 0 && r->synced[i].strays > before)
+			before = r->synced[i].strays;
+	p->stray_writes = r->stray_writes - before;
 	p->own_writes = r->own_writes;
 	if (r->dev_last.source == SNAP_SRC_NONE)
 		p->stray_writes = p->device_writes;
@@ -113,7 +150,7 @@ runner_crash(struct runner *r, const char *name, struct crash_view *out)
 	if (r->lab != NULL) {
 		crash_power_cut(r->lab, name, &out->power);
 		if (out->power.tries > 0)
-			runner_crash_stray(r, &out->power);
+			runner_crash_stray(r, name, &out->power);
 	} else {
 		crash_half_unobserved(&out->power, "%s", r->lab_why);
 	}

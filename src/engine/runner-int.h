@@ -66,6 +66,14 @@ struct runner {
 	 * (strays), and those its own steps started. */
 	struct snap_device dev_last;
 	uint64_t stray_writes, own_writes;
+	/* Strays before the lesson last made a file durable (its fsync() or fdatasync(), a
+	 * sync()) cannot change what a power cut keeps of it: the stray count then, per file
+	 * (NULL: the scratch file), and at the last sync(); handle_file[h]: the file the open
+	 * of handle h named (runner_crash_synced). */
+	const char *handle_file[SCN_MAX_NAMES + 1];
+	struct runner_synced { const char *name; uint64_t strays; } synced[SCN_MAX_NAMES + 2];
+	size_t n_synced;
+	uint64_t strays_at_sync;
 	struct timespec step_end;    /* when the last step (not a crash step) ended */
 	struct timespec last_end;    /* when the last step of any kind ended */
 	uint64_t wb_last;            /* the writeback count then (engine/runner-device.c) */
@@ -164,6 +172,10 @@ void runner_pause(struct runner *r, struct step_result *out);
  * one came for RUNNER_SETTLE_QUIET_MS, at most
  * RUNNER_SETTLE_MAX_MS; *now (the counters at the step's end) becomes the counters then. */
 void runner_crash_settle(struct runner *r, struct snap_device *now);
+
+/* After step sr: the file each handle names, and the strays counted when the lesson last made
+ * a file durable (see struct runner). */
+void runner_crash_synced(struct runner *r, const struct step_result *sr);
 
 /*
  * engine/runner-file.c: make the scratch file (in a scratch dir, or in a crash lab when

@@ -533,6 +533,7 @@ runner_step(struct runner *r, struct step_result *out)
 	if (own)
 		runner_crash_settle(r, &out->after.device);
 	runner_crash_account(r, &out->after.device, own);
+	runner_crash_synced(r, out);
 	out->device_stray = r->stray_writes;
 	r->used += runner_since(&r->busy);
 	if ((unsigned)step->op < SCN_OP__COUNT &&
