@@ -524,8 +524,8 @@ out_text_end(struct transcript *t)
 	fprintf(f, "sentences: %zu held, %zu unchecked here, %zu false here", t->n_said,
 	        t->n_unchecked, t->n_false);
 	if (t->n_false_other > 0)
-		fprintf(f, " (%zu by another writer: the kernel's writeback or a sync() elsewhere, "
-		        "not the lesson)", t->n_false_other);
+		fprintf(f, " (%zu by another writer, not the lesson: the kernel's writeback or a "
+		        "sync elsewhere)", t->n_false_other);
 	if (t->n_background > 0)
 		fprintf(f, ", %zu background (not about this run)", t->n_background);
 	fputc('\n', f);
