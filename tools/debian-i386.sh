@@ -9,7 +9,9 @@
 #     deb386_deb NAME            the .deb fetched for NAME
 #     deb386_unpack DIR NAME...  unpack the packages into DIR; absolute symlinks are made
 #                                to point inside DIR (a sysroot's libfoo.so -> /lib/...)
-#     deb386_sources FILE        "name version source licence" of every package fetched
+#     deb386_sources FILE ROOT...  "name version source licence" of every package fetched
+#     deb386_libs IR ROOT...     the libraries the ELF files under IR need, from the ROOTs
+#     deb386_modules IR KROOT MOD...  kernel modules and those they need, in load order
 # Each returns non-zero after a line on stderr saying why. I386_PINS_STRICT=1: a pin the
 # archive no longer has stops the fetch instead of taking the archive's version.
 deb386_pins=$(cd "$(dirname "${0}")/.." 2>/dev/null && pwd)/tools/debian-i386.pins
@@ -109,11 +111,13 @@ deb386_unpack() {
 	done
 }
 
-# Write "NAME VERSION SOURCE LICENCE" for every fetched package into FILE: SOURCE is
-# what apt-get source takes (NAME=VERSION), LICENCE the copyright file's License: names.
+# Write "NAME VERSION apt-get-source:SOURCE=VERSION licence: LICENCE" for every fetched package
+# into FILE: SOURCE is what apt-get source takes, LICENCE the License: names of its copyright
+# file, found under the roots named after FILE (where the packages were unpacked).
 deb386_sources() {
-	out=$1
-	: >"$out"
+	deb386_out=$1
+	shift
+	: >"$deb386_out"
 	sort -u "$deb386_cache/fetched" | while read -r n v; do
 		d=$(deb386_deb "$n")
 		[ -n "$d" ] || continue
@@ -123,11 +127,16 @@ deb386_sources() {
 		*"("*) sv=$(echo "$s" | sed 's/.*(\(.*\)).*/\1/'); s=${s%% *} ;;
 		"") s=$n ;;
 		esac
-		lic=$(dpkg-deb --fsys-tarfile "$d" |
-			tar -xOf - --wildcards "./usr/share/doc/$n/copyright" 2>/dev/null |
-			sed -n 's/^License: *\([^ ]*\).*/\1/p' | sort -u | tr '\n' ' ' | sed 's/ $//')
-		[ -n "$lic" ] || lic="see /usr/share/doc/$n/copyright in the package"
-		echo "$n $v apt-get-source:$s=$sv licence: $lic" >>"$out"
+		lic=
+		for r in "$@"; do
+			[ -f "$r/usr/share/doc/$n/copyright" ] || continue
+			lic=$(sed -n 's/^License: *\([^ ]*\).*/\1/p' "$r/usr/share/doc/$n/copyright" |
+				sort -u | tr '\n' ' ' | sed 's/ $//')
+			[ -n "$lic" ] || lic="not machine-readable: see licences/$n"
+			break
+		done
+		[ -n "$lic" ] || lic="see the package's copyright file"
+		echo "$n $v apt-get-source:$s=$sv licence: $lic" >>"$deb386_out"
 	done
 }
 
@@ -135,18 +144,18 @@ deb386_sources() {
 # roots named after IR (a sysroot, unpacked packages), into IR/lib/i386-linux-gnu; the
 # dynamic loader into IR/lib.
 deb386_libs() {
-	ir=$1
+	deb386_ir=$1
 	shift
-	mkdir -p "$ir/lib/i386-linux-gnu" || return 1
+	mkdir -p "$deb386_ir/lib/i386-linux-gnu" || return 1
 	for r in "$@"; do
-		[ -e "$r/lib/ld-linux.so.2" ] && { cp -L "$r/lib/ld-linux.so.2" "$ir/lib/"; break; }
+		[ -e "$r/lib/ld-linux.so.2" ] && { cp -L "$r/lib/ld-linux.so.2" "$deb386_ir/lib/"; break; }
 	done
-	[ -e "$ir/lib/ld-linux.so.2" ] || { echo "no ld-linux.so.2 in $*" >&2; return 1; }
+	[ -e "$deb386_ir/lib/ld-linux.so.2" ] || { echo "no ld-linux.so.2 in $*" >&2; return 1; }
 	while :; do
 		new=0
-		for need in $(find "$ir" -type f -exec sh -c \
-			'readelf -d "$1" 2>/dev/null | sed -n "s/.*(NEEDED).*\[\(.*\)\]/\1/p"' _ {} \; | sort -u); do
-			[ -e "$ir/lib/i386-linux-gnu/$need" ] && continue
+		for need in $(find "$deb386_ir" -type f \( -perm -u+x -o -name '*.so*' \) \
+			-exec readelf -d {} + 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u); do
+			[ -e "$deb386_ir/lib/i386-linux-gnu/$need" ] && continue
 			f=
 			for r in "$@"; do
 				for d in lib/i386-linux-gnu usr/lib/i386-linux-gnu; do
@@ -154,7 +163,7 @@ deb386_libs() {
 				done
 			done
 			[ -n "$f" ] || { echo "no $need in $*" >&2; return 1; }
-			cp -L "$f" "$ir/lib/i386-linux-gnu/" || return 1
+			cp -L "$f" "$deb386_ir/lib/i386-linux-gnu/" || return 1
 			new=1
 		done
 		[ $new = 1 ] || break
@@ -165,11 +174,11 @@ deb386_libs() {
 # unpacked kernel package KROOT into IR/lib/modules; IR/lib/modules/order lists them to
 # insmod in turn.
 deb386_modules() {
-	ir=$1 kroot=$2
+	deb386_ir=$1 deb386_kroot=$2
 	shift 2
-	mods=$(ls -d "$kroot"/lib/modules/*/kernel | head -n 1)
-	[ -d "$mods" ] || { echo "no modules in $kroot" >&2; return 1; }
-	mkdir -p "$ir/lib/modules" && : >"$ir/lib/modules/order" || return 1
+	deb386_mods=$(ls -d "$deb386_kroot"/lib/modules/*/kernel | head -n 1)
+	[ -d "$deb386_mods" ] || { echo "no modules in $deb386_kroot" >&2; return 1; }
+	mkdir -p "$deb386_ir/lib/modules" && : >"$deb386_ir/lib/modules/order" || return 1
 	for m in "$@"; do
 		deb386_mod "$m" || return 1
 	done
@@ -177,13 +186,13 @@ deb386_modules() {
 
 # Add module $1 (after its dependencies) to deb386_modules' IR.
 deb386_mod() {
-	grep -qx "$1.ko" "$ir/lib/modules/order" && return 0
-	f=$(find "$mods" -name "$1.ko" | head -n 1)
-	[ -n "$f" ] || { echo "no module $1 in $kroot" >&2; return 1; }
+	grep -qx "$1.ko" "$deb386_ir/lib/modules/order" && return 0
+	f=$(find "$deb386_mods" -name "$1.ko" | head -n 1)
+	[ -n "$f" ] || { echo "no module $1 in $deb386_kroot" >&2; return 1; }
 	for d in $(tr '\0' '\n' <"$f" | sed -n 's/^depends=//p' | tr ',' ' '); do
 		deb386_mod "$d" || return 1
 	done
 	# The calls above set f to their own module's file.
-	cp "$(find "$mods" -name "$1.ko" | head -n 1)" "$ir/lib/modules/" &&
-		echo "$1.ko" >>"$ir/lib/modules/order"
+	cp "$(find "$deb386_mods" -name "$1.ko" | head -n 1)" "$deb386_ir/lib/modules/" &&
+		echo "$1.ko" >>"$deb386_ir/lib/modules/order"
 }
