@@ -27,7 +27,7 @@ const emulator = new V86({
 	bios: file("bios.bin"),
 	vga_bios: file("vgabios.bin"),
 	bzimage: file("vmlinuz"),
-	initrd: file("initrd.gz"),
+	initrd: file("initrd.img"),
 	cmdline: cmdline,
 	acpi: false,
 	autostart: true,

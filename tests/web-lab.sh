@@ -31,7 +31,7 @@ else
 	*) cat "$tmp/web-lab.out"; bad "tools/web-lab failed"; finish ;;
 	esac
 fi
-for f in index.html lab.js libv86.js v86.wasm xterm.js bios.bin vgabios.bin vmlinuz initrd.gz SOURCES; do
+for f in index.html lab.js libv86.js v86.wasm xterm.js bios.bin vgabios.bin vmlinuz initrd.img SOURCES; do
 	[ -s "$dir/$f" ] || bad "$dir has no $f"
 done
 [ $fail = 0 ] || finish

@@ -38,7 +38,7 @@
 		bios: { url: "bios.bin" },
 		vga_bios: { url: "vgabios.bin" },
 		bzimage: { url: "vmlinuz" },
-		initrd: { url: "initrd.gz" },
+		initrd: { url: "initrd.img" },
 		cmdline: "console=ttyS0 quiet loglevel=3 pnpbios=off nomce rdinit=/init lab.size=" +
 			cols + "x" + rows,
 		acpi: false,
