@@ -4,7 +4,8 @@
 # v86 in Node boots the folder's kernel and initramfs with the page's command line
 # (tests/web-lab-boot.js), reads the shell's prompt from the serial console, checks the guest
 # is i686 with /tmp on ext4, runs "iobufviz -H 13-3" to its "all expectations held", and
-# compiles a C file with tcc in the guest and traces it (its fopen's openat flags).
+# compiles a C file with tcc in the guest and traces it (its fopen's openat flags), and runs
+# the crash lab on ext4 (crash-13-3: a loop device on the RAM disk's ext4) to its verdict.
 # Then headless Chromium (tests/web-lab-browser.py, the project's DevTools driver, no npm):
 # served on 127.0.0.1, index.html#run=iobufviz -H 13-3 shows "all expectations held" in the
 # terminal's DOM text. Prints the cold boot times and the folder's size (at most 40 MB).
@@ -50,7 +51,8 @@ start=$(date +%s)
 WEB_LAB_LOG=$tmp/console.log timeout 600 node "$src/tests/web-lab-boot.js" "$dir" 540 \
 	'uname -m; stat -f -c %T /tmp; grep -c ext4 /proc/mounts' 'i686' \
 	'iobufviz -H 13-3' 'all expectations held' \
-	"$tcc_trace" 'O_WRONLY|O_CREAT|O_TRUNC' >"$tmp/boot.out" 2>&1
+	"$tcc_trace" 'O_WRONLY|O_CREAT|O_TRUNC' \
+	'iobufviz -H --crash-fs=ext4 crash-13-3' 'all expectations held' >"$tmp/boot.out" 2>&1
 rc=$?
 sed 's/^/  /' "$tmp/boot.out" | grep -v '^  web-lab-boot: FAIL' | grep 'web-lab-boot:'
 echo "web-lab: Node boot and run: $(($(date +%s) - start)) s wall"
