@@ -14,9 +14,10 @@ import time
 
 
 class Browser:
-    """One Chromium with a fresh profile; close() kills it and removes the profile."""
+    """One Chromium with a fresh profile; close() kills it and removes the profile.
+    loopback: pages served on 127.0.0.1 can be opened (else only file: and data:)."""
 
-    def __init__(self, exe):
+    def __init__(self, exe, loopback=False):
         self.profile = tempfile.mkdtemp(prefix="cdp-profile.")
         to_chrome_r, self.to_chrome = os.pipe()
         self.from_chrome, from_chrome_w = os.pipe()
@@ -31,7 +32,13 @@ class Browser:
             [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
              "--disable-extensions", "--disable-default-apps", "--mute-audio",
-             "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9",
+             # No name resolves and every request goes to a dead proxy: offline. With
+             # loopback, 127.0.0.1 stays reachable (a page a test serves there), nothing else.
+             "--host-resolver-rules=MAP * ~NOTFOUND" + (", EXCLUDE 127.0.0.1" if loopback else ""),
+             "--proxy-server=127.0.0.1:9",
+             # A page that computes (an emulator) is not slowed as a hidden tab would be.
+             "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+             "--disable-backgrounding-occluded-windows",
              "--user-data-dir=" + self.profile, "--remote-debugging-pipe", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             pass_fds=(3, 4), preexec_fn=fds, start_new_session=True)
@@ -47,7 +54,7 @@ class Browser:
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.call(domain + ".enable")
         self.call("Network.emulateNetworkConditions",
-                  {"offline": True, "latency": 0, "downloadThroughput": -1,
+                  {"offline": not loopback, "latency": 0, "downloadThroughput": -1,
                    "uploadThroughput": -1})
 
     def _read(self, timeout):

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: MIT
+# tests/web-lab-browser.py: the browser lab (build-web/) in headless Chromium, as a student
+# opens it: served on 127.0.0.1, opened at index.html#run=iobufviz -H 13-3 at 1280x800, the
+# terminal's text read from the DOM (xterm.js's screen-reader tree) until the guest prints
+# "all expectations held"; every request stays on 127.0.0.1 and nothing breaks the CSP.
+# Then the page at 390x844 (a phone) to its shell. Screenshots into OUTDIR.
+# Usage: python3 tests/web-lab-browser.py DIR CHROMIUM OUTDIR SECONDS
+# Prints "web-lab-browser: ..." lines; exit 0, or 1 with "FAIL: ..." lines.
+import functools
+import http.server
+import os
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+folder, exe, outdir, limit = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map,
+                          **{".wasm": "application/wasm", ".js": "text/javascript"})
+
+    def log_message(self, *args):
+        pass
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                         functools.partial(Quiet, directory=folder))
+threading.Thread(target=server.serve_forever, daemon=True).start()
+base = "http://127.0.0.1:%d/" % server.server_address[1]
+fail = 0
+
+
+def bad(msg):
+    global fail
+    print("FAIL: web-lab-browser: " + msg)
+    fail = 1
+
+
+# The terminal's text as a screen reader gets it (xterm.js's accessibility tree), else the
+# rows the DOM renderer drew.
+TEXT = ("(function(){const a=document.querySelector('.xterm-accessibility-tree');"
+        "const r=document.querySelector('.xterm-rows');"
+        "return (a&&a.textContent.trim()?a.innerText:'')+'\\n'+(r?r.innerText:'');})()")
+
+
+def wait_text(b, want, seconds):
+    """Poll the terminal's text until want is in it: the seconds it took, or None."""
+    t0 = time.time()
+    while time.time() - t0 < seconds:
+        if want in (b.js(TEXT) or ""):
+            return time.time() - t0
+        time.sleep(1)
+    return None
+
+
+b = cdp.Browser(exe, loopback=True)
+try:
+    b.size(1280, 800)
+    t0 = time.time()
+    b.open(base + "index.html#run=iobufviz -H 13-3")
+    seen = wait_text(b, "all expectations held", limit)
+    boot = b.js("window.lab && window.lab.bootSeconds")
+    progress = b.js("document.getElementById('progress').textContent")
+    b.screenshot(os.path.join(outdir, "web-lab-1280x800.png"))
+    geometry = b.js("window.lab && [window.lab.term.cols, window.lab.term.rows]")
+    print("web-lab-browser: 1280x800: terminal %s, shell after %s s (page's count), "
+          "progress line: %s" % (geometry, boot and round(boot, 1), progress))
+    if seen is None:
+        bad("no \"all expectations held\" after %d s; the terminal shows:\n%s" %
+            (limit, (b.js(TEXT) or "")[-1500:]))
+    else:
+        print("web-lab-browser: \"all expectations held\" read from the DOM %.0f s after "
+              "opening the page" % (time.time() - t0))
+    if geometry and (geometry[0] < 80 or geometry[1] < 24):
+        bad("the terminal is %dx%d, under 80x24" % tuple(geometry))
+    outside = [u for u in b.requests()
+               if not u.startswith((base, "data:", "blob:" + base))]
+    if outside:
+        bad("requests outside the folder: %s" % outside[:5])
+    for p in b.problems():
+        if "Content Security Policy" in p or "Refused" in p:
+            bad("the CSP refused something: " + p)
+        else:
+            print("web-lab-browser: the console says: " + p[:200])
+
+    # A phone: the page still gives 80 columns (a smaller font).
+    b.size(390, 844, mobile=True)
+    b.open(base + "index.html")
+    seen = wait_text(b, "lab:/tmp# ", limit)
+    geometry = b.js("window.lab && [window.lab.term.cols, window.lab.term.rows]")
+    b.screenshot(os.path.join(outdir, "web-lab-390x844.png"))
+    print("web-lab-browser: 390x844: terminal %s, shell %s" %
+          (geometry, "after %.0f s" % seen if seen is not None else "not reached"))
+    if seen is None:
+        bad("no shell prompt at 390x844 after %d s" % limit)
+finally:
+    b.close()
+    server.shutdown()
+sys.exit(fail)

@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/web-lab.sh: the browser lab (tools/web-lab's build-web/) boots and teaches. Node only:
+# v86 in Node boots the folder's kernel and initramfs with the page's command line
+# (tests/web-lab-boot.js), reads the shell's prompt from the serial console, checks the guest
+# is i686 with /tmp on ext4, runs "iobufviz -H 13-3" to its "all expectations held", and
+# compiles a C file with tcc in the guest and traces it (its fopen's openat flags), and runs
+# the crash lab on ext4 (crash-13-3: a loop device on the RAM disk's ext4) to its verdict.
+# Then headless Chromium (tests/web-lab-browser.py, the project's DevTools driver, no npm):
+# served on 127.0.0.1, index.html#run=iobufviz -H 13-3 shows "all expectations held" in the
+# terminal's DOM text. Prints the cold boot times and the folder's size (at most 40 MB).
+# The folder: WEB_LAB_DIR's as it is, else build-web/ beside the source tree, made afresh by
+# tools/web-lab here (npm and Debian's archive must answer, else a named skip; its caches
+# make a second build quick).
+# Usage: tests/web-lab.sh [BIN [SRCDIR]] (BIN, the amd64 build, only says where the tree is).
+top=$(cd "$(dirname "$0")/.." && pwd)
+IOBUFVIZ_BIN=${1:-${IOBUFVIZ_BIN:-$top/build/src/iobufviz}}
+IOBUFVIZ_SRCDIR=${2:-${IOBUFVIZ_SRCDIR:-$top}}
+export IOBUFVIZ_BIN IOBUFVIZ_SRCDIR
+testname=web-lab
+. "$(dirname "$0")/lib.sh"
+
+need node
+dir=${WEB_LAB_DIR:-$src/build-web}
+if [ -n "${WEB_LAB_DIR:-}" ]; then
+	[ -f "$dir/index.html" ] || skip "no lab at $dir (tools/web-lab makes it)"
+else
+	"$src/tools/web-lab" "$dir" >"$tmp/web-lab.out" 2>&1
+	case $? in
+	0) ;;
+	77) skip "$(tail -n 1 "$tmp/web-lab.out")" ;;
+	*) cat "$tmp/web-lab.out"; bad "tools/web-lab failed"; finish ;;
+	esac
+fi
+for f in index.html lab.js libv86.js v86.wasm xterm.js bios.bin vgabios.bin vmlinuz initrd.img SOURCES; do
+	[ -s "$dir/$f" ] || bad "$dir has no $f"
+done
+[ $fail = 0 ] || finish
+
+# Nothing in the page's own files names a place outside the folder (the CSP forbids it too).
+if grep -nE '(src|href)="(https?:)?//' "$dir/index.html"; then
+	bad "index.html loads something from outside its folder"
+fi
+size=$(du -sk "$dir" | cut -f1)
+echo "web-lab: $dir: $((size / 1024)) MB"
+[ "$size" -le $((40 * 1024)) ] || bad "the folder is $size KiB, over 40 MB"
+
+# A student's C file: written in the guest, compiled by tcc, traced by iobufviz.
+tcc_trace='printf "#include <stdio.h>\nint main(void){FILE *f = fopen(\"o\", \"w\"); fputs(\"hi\", f); return fclose(f);}\n" >t.c && tcc t.c && iobufviz -H -- ./a.out'
+start=$(date +%s)
+WEB_LAB_LOG=$tmp/console.log timeout 600 node "$src/tests/web-lab-boot.js" "$dir" 540 \
+	'uname -m; stat -f -c %T /tmp; grep -c ext4 /proc/mounts' 'i686' \
+	'iobufviz -H 13-3' 'all expectations held' \
+	"$tcc_trace" 'O_WRONLY|O_CREAT|O_TRUNC' \
+	'iobufviz -H --crash-fs=ext4 crash-13-3' 'all expectations held' >"$tmp/boot.out" 2>&1
+rc=$?
+sed 's/^/  /' "$tmp/boot.out" | grep -v '^  web-lab-boot: FAIL' | grep 'web-lab-boot:'
+echo "web-lab: Node boot and run: $(($(date +%s) - start)) s wall"
+if [ $rc -ne 0 ]; then
+	cat "$tmp/boot.out"
+	bad "the lab in Node did not print what it should"
+fi
+grep -q 'ext2/ext3' "$tmp/console.log" || bad "/tmp in the guest is not ext4 ($(grep -A2 'stat -f' "$tmp/console.log" | head -n 3))"
+
+# The same in headless Chromium, as a student opens it (tests/web-lab-browser.py; screenshots
+# at 1280x800 and 390x844 into WEB_LAB_SHOTS, default the work dir, kept with KEEP=1).
+chromium=$(command -v chromium || command -v chromium-browser)
+if [ -z "$chromium" ] || ! command -v python3 >/dev/null 2>&1; then
+	skip_part chromium "chromium or python3 is not installed"
+elif [ "${WEB_LAB_BROWSER:-1}" = 0 ]; then
+	skip_part chromium "WEB_LAB_BROWSER=0"
+else
+	shots=${WEB_LAB_SHOTS:-$tmp}
+	mkdir -p "$shots"
+	start=$(date +%s)
+	timeout 900 python3 "$src/tests/web-lab-browser.py" "$dir" "$chromium" "$shots" 240 ||
+		bad "the lab in headless Chromium (above)"
+	echo "web-lab: Chromium: $(($(date +%s) - start)) s wall; screenshots in $shots"
+fi
+finish
