@@ -230,10 +230,20 @@ crash_lab_bytes(const struct crash_lab *lab)
 }
 
 /* The device's counters when the lab was mounted. */
-const struct snap_device *
-crash_lab_birth(const struct crash_lab *lab)
+void
+crash_lab_since_birth(const struct crash_lab *lab, struct snap_device *out)
 {
-	return &lab->birth;
+	const struct snap_device *b = &lab->birth;
+
+	if (probe_device(lab->device, out) != 0)
+		return;
+	out->reads -= b->reads;
+	out->read_bytes -= b->read_bytes;
+	out->writes -= b->writes;
+	out->write_bytes -= b->write_bytes;
+	out->discards -= b->discards;
+	out->discard_bytes -= b->discard_bytes;
+	out->flushes -= b->flushes;
 }
 
 /* Unmount (closing the last descriptors under the mount does it), detach, free. */

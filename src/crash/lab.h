@@ -37,9 +37,9 @@ uint64_t crash_lab_bytes(const struct crash_lab *lab);
 
 struct snap_device;
 
-/* The lab's device's counters when it was mounted (the device's own counters count from its
- * attach: mkfs is in them). */
-const struct snap_device *crash_lab_birth(const struct crash_lab *lab);
+/* What reached the lab's device since the lab was mounted, into out (the device's own
+ * counters count from its attach: mkfs is in them); out untouched if it cannot be read. */
+void crash_lab_since_birth(const struct crash_lab *lab, struct snap_device *out);
 
 /* Unmount, detach and free the lab (close every descriptor under it first). NULL is fine. */
 void crash_lab_free(struct crash_lab *lab);

@@ -19,17 +19,7 @@
 void
 runner_crash_device(struct runner *r, struct snap_device *out)
 {
-	const struct snap_device *b = crash_lab_birth(r->lab);
-
-	if (probe_device(crash_lab_device(r->lab), out) != 0)
-		return;
-	out->reads -= b->reads;
-	out->read_bytes -= b->read_bytes;
-	out->writes -= b->writes;
-	out->write_bytes -= b->write_bytes;
-	out->discards -= b->discards;
-	out->discard_bytes -= b->discard_bytes;
-	out->flushes -= b->flushes;
+	crash_lab_since_birth(r->lab, out);
 }
 
 /* Count what reached the device since the last counters (see engine/runner-int.h). */

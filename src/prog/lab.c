@@ -162,17 +162,7 @@ prog_lab_process(struct prog_run *r, const struct prog_run_step *s, struct prog_
 static void
 prog_lab_device(const struct prog_run *r, struct snap_device *out)
 {
-	const struct snap_device *b = crash_lab_birth(r->lab);
-
-	if (probe_device(crash_lab_device(r->lab), out) != 0)
-		return;
-	out->reads -= b->reads;
-	out->read_bytes -= b->read_bytes;
-	out->writes -= b->writes;
-	out->write_bytes -= b->write_bytes;
-	out->discards -= b->discards;
-	out->discard_bytes -= b->discard_bytes;
-	out->flushes -= b->flushes;
+	crash_lab_since_birth(r->lab, out);
 }
 
 /*
