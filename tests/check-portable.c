@@ -175,8 +175,11 @@ START_TEST(test_btrfs)
 	ck_assert_uint_eq(d->inline_bytes, 100);
 	ck_assert_uint_eq(d->allocated_bytes, 0);
 	ck_assert_msg(strstr(d->note, "inline") != NULL, "note: %s", d->note);
-	/* Exit 0, the four misaligned calls named as buffered, nothing failed. */
-	ck_assert_str_eq(direct, "0 4 0");
+	/* Exit 0, the three calls the book expects EINVAL of named as buffered (their EINVAL not
+	 * observable here), nothing failed; the 512-byte read (less than btrfs's 4 KiB sector)
+	 * succeeds as the book's does, and the lesson's own words for btrfs say it went
+	 * through the page cache. */
+	ck_assert_str_eq(direct, "0 3 0");
 	free(d);
 }
 END_TEST

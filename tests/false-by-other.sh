@@ -29,7 +29,7 @@ rcj=$?
 wait $pid
 rc=$?
 [ $rc = 0 ] && [ $rcj = 0 ] || bad "exit $rc (text), $rcj (JSON), not 0: another writer's doing is not the lesson's failure"
-grep -q '^  FALSE here: "A power cut loses the unsynced file\." (.*so false here: crash.power.exists = no, here 1' "$tmp/out.txt" ||
+grep -q '^  FALSE here, by another writer: "A power cut loses the unsynced file\." (.*so false here: crash.power.exists = no, here 1' "$tmp/out.txt" ||
 	bad "the text does not show the sentence false here, with why: $(grep -E 'power cut loses|\?' "$tmp/out.txt")"
 grep -q '^sentences: 0 held, 0 unchecked here, 1 false here (1 by another writer' "$tmp/out.txt" ||
 	bad "the text's count: $(grep '^sentences' "$tmp/out.txt")"

@@ -209,7 +209,8 @@ out_text_events(FILE *f, const struct step_result *sr)
 
 /* The told sentences of V (N) after INDENT, each unchecked one marked [?K] with its reason on
  * "  ? [?K] not observable here: ..." below; each false one (not told) as a failure line
- * "  FALSE here: "..." (why; PATH:LINE:COL)". */
+ * "  FALSE here: "..." (why; PATH:LINE:COL)", or "  FALSE here, by another writer: ..." when
+ * another writer made it false (sentence_result.by_other). */
 static void
 out_text_said(struct transcript *t, const char *indent, const struct sentence_result *v,
               size_t n)
@@ -227,7 +228,9 @@ out_text_said(struct transcript *t, const char *indent, const struct sentence_re
 			out_text_line(t->f, tag, v[i].why, "\n");
 		} else if (v[i].outcome == SENTENCE_FALSE) {
 			char *line = narrate_line(v[i].text);
-			out_text_line(t->f, "  FALSE here: \"", line != NULL ? line : v[i].text, "\"");
+			/* False by what another writer did is not the lesson's failure: said so. */
+			out_text_line(t->f, v[i].by_other ? "  FALSE here, by another writer: \"" :
+			              "  FALSE here: \"", line != NULL ? line : v[i].text, "\"");
 			out_text_line(t->f, " (", v[i].why, "; ");
 			out_text_line(t->f, "", t->path, "");
 			fprintf(t->f, ":%d:%d)\n", v[i].line, v[i].col);
