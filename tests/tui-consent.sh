@@ -113,7 +113,7 @@ start --allow-run=touch "'$tmp/touch.yaml'"
 tmux_cmd c send-keys -t c n
 wait_sees "step 1/2"
 tmux_cmd c send-keys -t c n
-wait_sees "step 2/2" && echo "ok: --allow-run=touch: no question"
+wait_sees "step 2/2" && wait_sees "exited 0" && echo "ok: --allow-run=touch: no question"
 [ -e "$tmp/ran" ] || { echo "FAIL: --allow-run=touch: the program did not run"; fail=1; }
 screen | grep -qF "this lesson runs programs" && { echo "FAIL: --allow-run=touch: asked anyway"; fail=1; }
 

@@ -86,6 +86,48 @@ runner_crash_settle(struct runner *r, struct snap_device *now)
 	}
 }
 
+/* True while the kernel has work of its own on the lab in progress: the file's writeback, a
+ * journal commit, requests on the device (d). */
+static bool
+runner_kernel_busy(const struct runner *r, const struct snap_device *d)
+{
+	struct jwatch_counts c;
+	bool running = false;
+
+	(void)wbwatch_count(r->wb, &running);
+	jwatch_read(r->jw, &c);
+	return running || c.commits > c.committed || d->in_flight != 0;
+}
+
+/* Wait for the kernel's own work on the lab to end before a step (see engine/runner-int.h). */
+void
+runner_crash_quiet(struct runner *r)
+{
+	struct timespec t0, quiet;
+	struct snap_device d, last;
+	const struct timespec slice = { 0, RUNNER_SETTLE_SLICE_NS };
+
+	if (r->lab == NULL)
+		return;
+	runner_crash_device(r, &last);
+	if (last.source == SNAP_SRC_NONE || !runner_kernel_busy(r, &last))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	quiet = t0;
+	while (runner_device_ms(&t0) < RUNNER_SETTLE_MAX_MS) {
+		nanosleep(&slice, NULL);
+		runner_crash_device(r, &d);
+		if (d.source == SNAP_SRC_NONE)
+			return;
+		if (runner_kernel_busy(r, &d) || d.writes != last.writes || d.flushes != last.flushes) {
+			last = d;
+			clock_gettime(CLOCK_MONOTONIC, &quiet);
+		} else if (runner_device_ms(&quiet) >= RUNNER_SETTLE_QUIET_MS) {
+			return;
+		}
+	}
+}
+
 /* Seconds on the monotonic clock (see engine/runner-int.h). */
 double
 runner_clock(void)

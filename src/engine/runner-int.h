@@ -173,6 +173,14 @@ void runner_pause(struct runner *r, struct step_result *out);
  * RUNNER_SETTLE_MAX_MS; *now (the counters at the step's end) becomes the counters then. */
 void runner_crash_settle(struct runner *r, struct snap_device *now);
 
+/* engine/runner-device.c: with a crash lab, before a step: while the kernel has the file's
+ * writeback running (wbwatch), a journal commit running (jwatch) or requests in flight on the
+ * device, wait until none is and no new request came for RUNNER_SETTLE_QUIET_MS, at most
+ * RUNNER_SETTLE_MAX_MS. What another writer began in the pause (a sync() elsewhere, the
+ * journal's timer) then reaches the device before the step's counters are read: a stray,
+ * never counted as the step's own. */
+void runner_crash_quiet(struct runner *r);
+
 /* After step sr: the file each handle names, and the strays counted when the lesson last made
  * a file durable (see struct runner). */
 void runner_crash_synced(struct runner *r, const struct step_result *sr);

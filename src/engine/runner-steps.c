@@ -478,7 +478,9 @@ runner_step(struct runner *r, struct step_result *out)
 	clock_gettime(CLOCK_MONOTONIC, &r->busy);
 	(void)runner_check_timeout(r);
 	/* Observed now, not the last step's after: at a person's pace the kernel may write
-	 * pages back between two steps, and that must not be shown as this step's doing. */
+	 * pages back between two steps, and that must not be shown as this step's doing; what
+	 * it is still writing is waited for, so that it lands before the step, not in it. */
+	runner_crash_quiet(r);
 	runner_observe(r, &out->before);
 	wb_before = wbwatch_count(r->wb, &wb_running);
 	/* What reached the device since the last step: nothing of this lesson's doing. */
