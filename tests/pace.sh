@@ -16,8 +16,8 @@
 # about one run in two and be counted as the lesson's own write.
 # The runs mostly sleep: they run side by side, the longest first, PACE_JOBS (default 12)
 # crash labs (each a loop device) and as many runs on tmpfs at a time. A run whose pauses
-# alone take longer than PACE_BUDGET seconds (default 360: fclose-truncate at 35 s a step
-# needs 420) is a named skip; PACE_BUDGET=600 runs it. Lessons headed "# slow" only with
+# alone take longer than PACE_BUDGET seconds (default 480: fclose-truncate at 35 s a step
+# needs 455) is a named skip. Lessons headed "# slow" only with
 # IOBUFVIZ_SLOW=1. Only in the plain build: under the sanitizers (IOBUFVIZ_SANITIZERS=1,
 # set by make check) it is a named skip: its minutes are asleep, the code it runs is the
 # plain build's, and the suite's time is short. Needs root (loop devices and mounts for the crash lab); else
@@ -26,11 +26,11 @@ testname=pace
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/crash-lib.sh"
 [ "${IOBUFVIZ_SANITIZERS:-0}" = 1 ] &&
-	skip "a sanitizer build: its 6 minutes of paced runs, mostly asleep, are the plain build's to run, not run twice"
+	skip "a sanitizer build: its 8 minutes of paced runs, mostly asleep, are the plain build's (tools/run-tests runs it there)"
 lab_needs mkfs.ext4
 [ -d /dev/shm ] && [ -w /dev/shm ] || skip "no writable /dev/shm (tmpfs)"
 cap=${PACE_JOBS:-12}
-budget=${PACE_BUDGET:-360}
+budget=${PACE_BUDGET:-480}
 close_n=${PACE_CLOSE:-4}
 
 # One run: lesson file $1 at pace $2 in place $3 (ext4: a crash lab; tmpfs: /dev/shm), named
