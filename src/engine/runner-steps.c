@@ -466,6 +466,7 @@ runner_step(struct runner *r, struct step_result *out)
 	const struct scn_step *step;
 	bool wb_running, own;
 	uint64_t wb, wb_before;
+	struct jwatch_counts jw_before, jw_after;
 
 	memset(out, 0, sizeof *out);
 	if (r == NULL || r->next >= r->s->n_steps)
@@ -483,6 +484,7 @@ runner_step(struct runner *r, struct step_result *out)
 	runner_crash_quiet(r);
 	runner_observe(r, &out->before);
 	wb_before = wbwatch_count(r->wb, &wb_running);
+	jwatch_read(r->jw, &jw_before);
 	/* What reached the device since the last step: nothing of this lesson's doing. */
 	runner_crash_account(r, &out->before.device, false);
 	out->events.source = r->source;
@@ -534,6 +536,14 @@ runner_step(struct runner *r, struct step_result *out)
 	       true : wb == wb_before);
 	if (own)
 		runner_crash_settle(r, &out->after.device);
+	/* Nor when the journal committed during a step that commits nothing itself (a rename(),
+	 * a close(): no wait for the disk, no write that could be O_SYNC): the journal's timer or
+	 * a sync() elsewhere took that moment, and its writes are not the step's. */
+	jwatch_read(r->jw, &jw_after);
+	if (own && jw_after.commits != jw_before.commits && (unsigned)step->op < SCN_OP__COUNT &&
+	    scn_op_table[step->op].layer != SCN_LAYER_DISK &&
+	    !scenario_op_has(step->op, SCN_OPF_WRITES))
+		own = false;
 	runner_crash_account(r, &out->after.device, own);
 	runner_crash_synced(r, out);
 	out->device_stray = r->stray_writes;

@@ -177,11 +177,13 @@ bool
 expect_applies(const struct step_result *sr, enum scn_key key, char *text, size_t len)
 {
 	if ((key != SCN_KEY_CACHE_DIRTY_PAGES && key != SCN_KEY_CACHE_WRITEBACK_PAGES &&
-	     key != SCN_KEY_CACHE_CLEANED_PAGES) || !snapshot_in_memory(&sr->after))
+	     key != SCN_KEY_CACHE_CLEANED_PAGES && key != SCN_KEY_CACHE_DIRTY_BEFORE) ||
+	    !snapshot_in_memory(&sr->after))
 		return true;
 	snprintf(text, len, "%s pages do not apply on %s: it has no disk, so nothing is ever "
 		 "waiting to be written back", key == SCN_KEY_CACHE_DIRTY_PAGES ? "dirty" :
-		 key == SCN_KEY_CACHE_WRITEBACK_PAGES ? "writeback" : "cleaned",
+		 key == SCN_KEY_CACHE_WRITEBACK_PAGES ? "writeback" :
+		 key == SCN_KEY_CACHE_CLEANED_PAGES ? "cleaned" : "dirty",
 		 sr->after.disk.fs);
 	return false;
 }
@@ -239,6 +241,27 @@ expect_get_cache_cleaned_pages(const struct step_result *sr, int64_t *num, char 
 	was = b->dirty + b->writeback;
 	is = a->dirty + a->writeback;
 	*num = was > is ? (int64_t)(was - is) : 0;
+	return true;
+}
+
+/* cache.dirty_before: pages dirty or under writeback as the step began (observed then, after
+ * any pause: what the kernel wrote back while a person paused is not counted). */
+bool
+expect_get_cache_dirty_before(const struct step_result *sr, int64_t *num, char *text,
+                              size_t len)
+{
+	const struct snap_cache *b = &sr->before.cache;
+
+	if (!expect_applies(sr, SCN_KEY_CACHE_DIRTY_BEFORE, text, len)) {
+		*num = 0;
+		return true;
+	}
+	if (b->source == SNAP_SRC_NONE || !b->has_dirty) {
+		snprintf(text, len, "dirty pages before the step: unknown, because %s",
+		         b->note[0] ? b->note : "no page cache source tells dirty pages");
+		return false;
+	}
+	*num = (int64_t)(b->dirty + b->writeback);
 	return true;
 }
 

@@ -24,6 +24,7 @@ EXPECT_DECLARE(expect_get_cache_pages);
 EXPECT_DECLARE(expect_get_cache_dirty_pages);
 EXPECT_DECLARE(expect_get_cache_writeback_pages);
 EXPECT_DECLARE(expect_get_cache_cleaned_pages);
+EXPECT_DECLARE(expect_get_cache_dirty_before);
 EXPECT_DECLARE(expect_get_disk_allocated_bytes);
 EXPECT_DECLARE(expect_get_disk_delalloc_bytes);
 EXPECT_DECLARE(expect_get_disk_unwritten_bytes);

@@ -90,7 +90,8 @@ static const char *const narr_rule_times_words[] = {
 #define NARR_RULE_ANY (SCN_NARR_IN_STEP | SCN_NARR_IN_SWEEP | SCN_NARR_IN_INTRO)
 static const struct narr_rule_family narr_rule_states[] = {
 	{ "the dirty state of pages", "{cache.dirty_pages}, [cache.dirty_pages = 0], [fs = tmpfs]",
-	  narr_rule_dirty_words, "cache.dirty_pages cache.writeback_pages cache.cleaned_pages",
+	  narr_rule_dirty_words, "cache.dirty_pages cache.writeback_pages cache.cleaned_pages "
+	  "cache.dirty_before",
 	  NARR_RULE_FACT(FS) | NARR_RULE_FACT(DIRTY) | NARR_RULE_FACT(DISK) |
 	  NARR_RULE_FACT(LARGE_FOLIOS), NARR_RULE_ANY },
 	{ "what is cached", "{cache.pages}, [cache.pages >= 1]", narr_rule_cached_words, "cache.",

@@ -138,6 +138,8 @@
 	  expect_get_cache_writeback_pages, "How many pages will be under writeback after it?") \
 	X(CACHE_CLEANED_PAGES, "cache.cleaned_pages", NUMBER, ANY, \
 	  expect_get_cache_cleaned_pages, NULL) \
+	X(CACHE_DIRTY_BEFORE, "cache.dirty_before", NUMBER, ANY, \
+	  expect_get_cache_dirty_before, NULL) \
 	X(DISK_ALLOCATED_BYTES, "disk.allocated_bytes", NUMBER, ANY, \
 	  expect_get_disk_allocated_bytes, "How many bytes will have blocks on disk after it?") \
 	X(DISK_DELALLOC_BYTES, "disk.delalloc_bytes", NUMBER, ANY, \

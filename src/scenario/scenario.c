@@ -60,7 +60,7 @@ scenario_key_counts(int key)
 	};
 	static const enum scn_key pages[] = {
 		SCN_KEY_CACHE_PAGES, SCN_KEY_CACHE_DIRTY_PAGES, SCN_KEY_CACHE_WRITEBACK_PAGES,
-		SCN_KEY_CACHE_CLEANED_PAGES,
+		SCN_KEY_CACHE_CLEANED_PAGES, SCN_KEY_CACHE_DIRTY_BEFORE,
 	};
 	static const enum scn_key calls[] = {
 		SCN_KEY_CALLS_WRITE, SCN_KEY_CALLS_READ, SCN_KEY_CALLS_TOTAL,
