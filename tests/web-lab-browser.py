@@ -77,6 +77,10 @@ try:
     how = b.js("window.lab && window.lab.how")
     print("web-lab-browser: 1280x800: terminal %s, shell after %s s (page's count, %s), "
           "progress line: %s" % (geometry, boot and round(boot, 1), how, progress))
+    times = b.js("window.lab && window.lab.times")
+    if how == "restored" and times:
+        print("web-lab-browser: state.zst fetched at %.1f s, restored at %.1f s, the shell "
+              "ready at %.1f s" % (times["fetched"], times["restored"], times["ready"]))
     if cold and how != "cold":
         bad("#cold did not boot cold: %s" % progress)
     elif not cold and os.path.exists(os.path.join(folder, "state.zst")) and how != "restored":

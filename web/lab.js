@@ -74,6 +74,8 @@
 	const lab = {
 		emulator: null, term: term, how: "", started: 0, bootSeconds: 0, ready: false, ran: "",
 		fallback: "",
+		// Seconds since the page opened: state.zst fetched, restored, the shell ready.
+		times: { fetched: 0, restored: 0, ready: 0 },
 	};
 	window.lab = lab;
 	const secs = () => ((performance.now() - opened) / 1000).toFixed(1);
@@ -119,6 +121,7 @@
 			if (l !== "lab: ready") return;
 			lab.ready = true;
 			lab.bootSeconds = (performance.now() - opened) / 1000;
+			lab.times.ready = lab.bootSeconds;
 			clearInterval(timer);
 			clearTimeout(watchdog);
 			say("Ready: a root shell on Linux 6.1 (i686), " + (lab.how === "restored"
@@ -156,6 +159,7 @@
 			if (how === "restored") {
 				try {
 					await emulator.restore_state(state);
+					lab.times.restored = (performance.now() - opened) / 1000;
 				} catch (e) {
 					// A state another v86 or machine saved: boot cold instead.
 					emulator.destroy();
@@ -204,6 +208,7 @@
 			buf.set(p, at);
 			at += p.length;
 		}
+		lab.times.fetched = (performance.now() - opened) / 1000;
 		return buf.buffer;
 	};
 
