@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: MIT
-// tests/web-lab-boot.js: boot build-web/ (tools/web-lab) in v86 under Node, as the page does
-// (same files, same kernel command line), and drive its serial console: wait for init's
-// "lab: ready" and the shell's prompt, type each command given, and wait for the text each
-// must print. Prints "web-lab-boot: ..." lines; exit 0 when every text came, 1 when not.
-// Usage: node tests/web-lab-boot.js DIR SECONDS [COMMAND EXPECTED]...
+// tests/web-lab-boot.js: start build-web/ (tools/web-lab) in v86 under Node as the page does
+// (same files, same machine): restore its saved state (state.zst), or with --cold boot its
+// kernel and initramfs with the page's command line; answer init's wait for the page on
+// ttyS1 (80x24 and the clock); wait for "lab: ready" and the shell's prompt, type each command
+// given, and wait for the text each must print. The text "@clock" stands for the guest's
+// clock: the command must print "clock=SECONDS" (date +%s) within 60 s of the host's.
+// Prints "web-lab-boot: ..." lines; exit 0 when every text came, 1 when not.
+// Usage: node tests/web-lab-boot.js [--cold] DIR SECONDS [COMMAND EXPECTED]...
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const [dir, seconds, ...pairs] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const cold = args[0] === "--cold";
+if (cold) args.shift();
+const [dir, seconds, ...pairs] = args;
 const { V86 } = require(path.resolve(dir, "libv86.js"));
 const file = (f) => {
 	const b = fs.readFileSync(path.join(dir, f));
@@ -17,23 +23,36 @@ const file = (f) => {
 const js = fs.readFileSync(path.join(dir, "lab.js"), "utf8");
 const m = js.match(/cmdline: "([^"]*)"/);
 // WEB_LAB_CMDLINE: another command line, to measure what an option saves.
-const cmdline = process.env.WEB_LAB_CMDLINE || (m ? m[1] : "console=ttyS0 rdinit=/init") + "80x24";
+const cmdline = process.env.WEB_LAB_CMDLINE || (m ? m[1] : "console=ttyS0 rdinit=/init");
 const t0 = Date.now();
 const secs = () => ((Date.now() - t0) / 1000).toFixed(1);
-const emulator = new V86({
+// web/lab.js's machine.
+const settings = {
 	wasm_path: path.resolve(dir, "v86.wasm"),
 	memory_size: 512 * 1024 * 1024,
 	vga_memory_size: 2 * 1024 * 1024,
 	bios: file("bios.bin"),
 	vga_bios: file("vgabios.bin"),
-	bzimage: file("vmlinuz"),
-	initrd: file("initrd.img"),
-	cmdline: cmdline,
 	acpi: false,
-	autostart: true,
+	uart1: true,
+	autostart: false,
 	disable_keyboard: true,
 	disable_mouse: true,
 	disable_speaker: true,
+};
+if (cold) Object.assign(settings, { bzimage: file("vmlinuz"), initrd: file("initrd.img"), cmdline });
+const emulator = new V86(settings);
+const tell = () => emulator.serial_send_bytes(1,
+	new TextEncoder().encode("80 24 " + Math.floor(Date.now() / 1000) + "\n"));
+emulator.add_listener("emulator-loaded", async () => {
+	if (!cold) {
+		const state = file("state.zst").buffer;
+		await emulator.restore_state(state);
+		console.log("web-lab-boot: restored " + dir + "/state.zst (" +
+			(state.byteLength / 1048576).toFixed(1) + " MB) at " + secs() + " s");
+	}
+	emulator.run();
+	if (!cold) tell();
 });
 let out = "";
 let from = 0;
@@ -53,20 +72,38 @@ function next() {
 	console.log("web-lab-boot: typing: " + cmd);
 	emulator.serial0_send(cmd + "\n");
 }
+const seen = (text) => {
+	if (want !== "@clock") return text.includes(want);
+	const c = text.match(/clock=(\d+)\r?\n/);
+	if (!c) return false;
+	const off = Number(c[1]) - Date.now() / 1000;
+	console.log("web-lab-boot: the guest's clock is " + off.toFixed(0) + " s off the host's");
+	if (Math.abs(off) > 60) {
+		console.log("web-lab-boot: FAIL: the guest's clock is off by more than 60 s");
+		process.exit(1);
+	}
+	return true;
+};
 let ready = false;
+let waited = false;
 emulator.add_listener("serial0-output-byte", (b) => {
 	const c = String.fromCharCode(b);
 	out += c;
 	if (log !== null) fs.writeSync(log, c);
 	if (!ready) {
+		if (!waited && /lab: waiting for the page\r?\n/.test(out.slice(-40))) {
+			waited = true;
+			tell();
+		}
 		if (/lab: ready\r?\n[\s\S]*lab:[^\n]*# $/.test(out)) {
 			ready = true;
-			console.log("web-lab-boot: shell prompt at " + secs() + " s");
+			console.log("web-lab-boot: shell prompt at " + secs() + " s (" +
+				(cold ? "cold boot" : "restored") + ")");
 			next();
 		}
 		return;
 	}
-	if (want !== null && out.slice(from).includes(want)) {
+	if (want !== null && seen(out.slice(from))) {
 		console.log("web-lab-boot: saw \"" + want + "\" at " + secs() + " s");
 		want = null;
 		// Wait for the prompt after it before the next command.

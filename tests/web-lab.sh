@@ -1,17 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/web-lab.sh: the browser lab (tools/web-lab's build-web/) boots and teaches. Node only:
-# v86 in Node boots the folder's kernel and initramfs with the page's command line
-# (tests/web-lab-boot.js), reads the shell's prompt from the serial console, checks the guest
-# is i686 with /tmp on ext4, runs "iobufviz -H 13-3" to its "all expectations held", and
-# compiles a C file with tcc in the guest and traces it (its fopen's openat flags), and runs
-# the crash lab on ext4 (crash-13-3: a loop device on the RAM disk's ext4) to the crash
-# after fsync(), where a power cut keeps all 5000 bytes: what fsync() guarantees. (Not its
-# verdict: the emulated guest is so slow that ext4's 5 s journal timer can fire inside a step
-# and commit the new file before the lesson's "no file after a power cut" crash, seen once.)
+# tests/web-lab.sh: the browser lab (tools/web-lab's build-web/) starts and teaches. Node
+# first (tests/web-lab-boot.js, v86 with the page's machine): restored from the folder's saved
+# state (state.zst) as the page does, the guest's clock is the host's (the page sets it),
+# "iobufviz -H 13-3" runs to its "all expectations held", a C file compiled with tcc in the
+# guest is traced (its fopen's openat flags), and the crash lab on ext4 (crash-13-3: a loop
+# device on the RAM disk's ext4) runs to the crash after fsync(), where a power cut keeps all
+# 5000 bytes: what fsync() guarantees. (Not its verdict: the emulated guest is so slow that
+# ext4's 5 s journal timer can fire inside a step and commit the new file before the lesson's
+# "no file after a power cut" crash, seen once.) Then the cold boot (the kernel and initramfs
+# with the page's command line, the page's way when the state is missing or does not load) to
+# its shell: the guest is i686 with /tmp on ext4; tools/web-lab checks that in the cold boot
+# that saves the state, read from its output when it ran here, else --cold boots it now.
 # Then headless Chromium (tests/web-lab-browser.py, the project's DevTools driver, no npm):
-# served on 127.0.0.1, index.html#run=iobufviz -H 13-3 shows "all expectations held" in the
-# terminal's DOM text. Prints the cold boot times and the folder's size (at most 40 MB).
+# served on 127.0.0.1, index.html#run=iobufviz -H 13-3 restores the state and shows "all
+# expectations held" in the terminal's DOM text; the same page resized to a phone's 390x844
+# keeps 80 columns and tells the guest its new size. Prints the restored and cold times and
+# the folder's size (at most 40 MB).
 # The folder: WEB_LAB_DIR's as it is, else build-web/ beside the source tree, made afresh by
 # tools/web-lab here (npm and Debian's archive must answer, else a named skip; its caches
 # make a second build quick).
@@ -34,8 +39,10 @@ else
 	77) skip "$(tail -n 1 "$tmp/web-lab.out")" ;;
 	*) cat "$tmp/web-lab.out"; bad "tools/web-lab failed"; finish ;;
 	esac
+	grep -E '^web-lab: (state.zst: [0-9]|.*: [0-9]+ MB)' "$tmp/web-lab.out"
 fi
-for f in index.html lab.js libv86.js v86.wasm xterm.js bios.bin vgabios.bin vmlinuz initrd.img SOURCES; do
+for f in index.html lab.js libv86.js v86.wasm xterm.js bios.bin vgabios.bin vmlinuz initrd.img state.zst \
+	SOURCES; do
 	[ -s "$dir/$f" ] || bad "$dir has no $f"
 done
 [ $fail = 0 ] || finish
@@ -52,21 +59,40 @@ echo "web-lab: $dir: $((size / 1024)) MB"
 tcc_trace='printf "#include <stdio.h>\nint main(void){FILE *f = fopen(\"o\", \"w\"); fputs(\"hi\", f); return fclose(f);}\n" >t.c && tcc t.c && iobufviz -H -- ./a.out'
 start=$(date +%s)
 WEB_LAB_LOG=$tmp/console.log timeout 600 node "$src/tests/web-lab-boot.js" "$dir" 540 \
-	'uname -m; stat -f -c %T /tmp; grep -c ext4 /proc/mounts' 'i686' \
+	'echo clock=$(date +%s)' '@clock' \
 	'iobufviz -H 13-3' 'all expectations held' \
 	"$tcc_trace" 'O_WRONLY|O_CREAT|O_TRUNC' \
 	'iobufviz -H --crash-fs=ext4 crash-13-3' 'ok   crash.power.size = 5000' >"$tmp/boot.out" 2>&1
 rc=$?
 sed 's/^/  /' "$tmp/boot.out" | grep -v '^  web-lab-boot: FAIL' | grep 'web-lab-boot:'
-echo "web-lab: Node boot and run: $(($(date +%s) - start)) s wall"
+echo "web-lab: Node, restored, and run: $(($(date +%s) - start)) s wall"
 if [ $rc -ne 0 ]; then
 	cat "$tmp/boot.out"
-	bad "the lab in Node did not print what it should"
+	bad "the lab in Node (restored) did not print what it should"
 fi
-grep -q 'ext2/ext3' "$tmp/console.log" || bad "/tmp in the guest is not ext4 ($(grep -A2 'stat -f' "$tmp/console.log" | head -n 3))"
 
-# The same in headless Chromium, as a student opens it (tests/web-lab-browser.py; screenshots
-# at 1280x800 and 390x844 into WEB_LAB_SHOTS, default the work dir, kept with KEEP=1).
+# The cold boot, the page's way without a saved state: tools/web-lab checked it when it saved
+# the state (the same cold boot, on to its shell) if it ran here; else a cold boot now.
+if grep -q "^web-lab-state: the cold boot's shell" "$tmp/web-lab.out" 2>/dev/null; then
+	grep -E '^web-lab-state: (saved|the cold)' "$tmp/web-lab.out"
+else
+	start=$(date +%s)
+	WEB_LAB_LOG=$tmp/cold.log timeout 600 node "$src/tests/web-lab-boot.js" --cold "$dir" 540 \
+		'uname -m; stat -f -c %T /tmp; grep -c ext4 /proc/mounts' 'i686' >"$tmp/cold.out" 2>&1
+	rc=$?
+	sed 's/^/  /' "$tmp/cold.out" | grep -v '^  web-lab-boot: FAIL' | grep 'web-lab-boot:'
+	echo "web-lab: Node, cold boot: $(($(date +%s) - start)) s wall"
+	if [ $rc -ne 0 ]; then
+		cat "$tmp/cold.out"
+		bad "the lab in Node (cold boot) did not print what it should"
+	fi
+	grep -q 'ext2/ext3' "$tmp/cold.log" ||
+		bad "/tmp in the guest is not ext4 ($(grep -A2 'stat -f' "$tmp/cold.log" | head -n 3))"
+fi
+
+# The same in headless Chromium, as a student opens it (tests/web-lab-browser.py: one boot;
+# screenshots at 1280x800 and 390x844 into WEB_LAB_SHOTS, default the work dir, kept with
+# KEEP=1).
 chromium=$(command -v chromium || command -v chromium-browser)
 if [ -z "$chromium" ] || ! command -v python3 >/dev/null 2>&1; then
 	skip_part chromium "chromium or python3 is not installed"
