@@ -26,7 +26,7 @@ mounted=$tmp/mnt
 
 # What btrfs does, by itself: the pages a 512-byte O_DIRECT read leaves cached (fincore).
 if command -v fincore >/dev/null 2>&1; then
-	head -c 65536 /dev/urandom >"$tmp/mnt/own" && sync
+	head -c 65536 /dev/urandom >"$tmp/mnt/own" && sync -f "$tmp/mnt/own"
 	python3 - "$tmp/mnt/own" <<'PY' || bad "an O_DIRECT read of 512 bytes failed on btrfs"
 import mmap, os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY)
