@@ -58,18 +58,32 @@ runner_device_ms(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) * 1e3 + (now.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* Wait for what the step started to reach the device (see engine/runner-int.h). */
-void
-runner_crash_settle(struct runner *r, struct snap_device *now)
+/* True while the kernel has work of its own on the lab in progress: the file's writeback, a
+ * journal commit (when kernel is true), requests on the device (d). */
+static bool
+runner_busy(const struct runner *r, const struct snap_device *d, bool kernel)
+{
+	struct jwatch_counts c;
+	bool running = false;
+
+	if (d->in_flight != 0)
+		return true;
+	if (!kernel)
+		return false;
+	(void)wbwatch_count(r->wb, &running);
+	jwatch_read(r->jw, &c);
+	return running || c.commits > c.committed;
+}
+
+/* Wait while runner_busy(r, kernel) or the device's counters move, until they have been still
+ * for RUNNER_SETTLE_QUIET_MS, at most RUNNER_SETTLE_MAX_MS; *now becomes the counters then. */
+static void
+runner_wait_still(struct runner *r, struct snap_device *now, bool kernel)
 {
 	struct timespec t0, quiet;
 	struct snap_device d;
 	const struct timespec slice = { 0, RUNNER_SETTLE_SLICE_NS };
 
-	/* Nothing in flight: the step started nothing it did not wait for. Waiting anyway would
-	 * make a foreign sync() of these milliseconds the lesson's. */
-	if (r->lab == NULL || now->source == SNAP_SRC_NONE || now->in_flight == 0)
-		return;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	quiet = t0;
 	while (runner_device_ms(&t0) < RUNNER_SETTLE_MAX_MS) {
@@ -77,7 +91,8 @@ runner_crash_settle(struct runner *r, struct snap_device *now)
 		runner_crash_device(r, &d);
 		if (d.source == SNAP_SRC_NONE)
 			return;
-		if (d.in_flight != 0 || d.writes != now->writes || d.flushes != now->flushes) {
+		if (runner_busy(r, &d, kernel) || d.writes != now->writes ||
+		    d.flushes != now->flushes) {
 			*now = d;
 			clock_gettime(CLOCK_MONOTONIC, &quiet);
 		} else if (runner_device_ms(&quiet) >= RUNNER_SETTLE_QUIET_MS) {
@@ -86,46 +101,28 @@ runner_crash_settle(struct runner *r, struct snap_device *now)
 	}
 }
 
-/* True while the kernel has work of its own on the lab in progress: the file's writeback, a
- * journal commit, requests on the device (d). */
-static bool
-runner_kernel_busy(const struct runner *r, const struct snap_device *d)
+/* Wait for what the step started to reach the device (see engine/runner-int.h). */
+void
+runner_crash_settle(struct runner *r, struct snap_device *now)
 {
-	struct jwatch_counts c;
-	bool running = false;
-
-	(void)wbwatch_count(r->wb, &running);
-	jwatch_read(r->jw, &c);
-	return running || c.commits > c.committed || d->in_flight != 0;
+	/* Nothing in flight: the step started nothing it did not wait for. Waiting anyway would
+	 * make a foreign sync() of these milliseconds the lesson's. */
+	if (r->lab == NULL || now->source == SNAP_SRC_NONE || now->in_flight == 0)
+		return;
+	runner_wait_still(r, now, false);
 }
 
 /* Wait for the kernel's own work on the lab to end before a step (see engine/runner-int.h). */
 void
 runner_crash_quiet(struct runner *r)
 {
-	struct timespec t0, quiet;
-	struct snap_device d, last;
-	const struct timespec slice = { 0, RUNNER_SETTLE_SLICE_NS };
+	struct snap_device last;
 
 	if (r->lab == NULL)
 		return;
 	runner_crash_device(r, &last);
-	if (last.source == SNAP_SRC_NONE || !runner_kernel_busy(r, &last))
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	quiet = t0;
-	while (runner_device_ms(&t0) < RUNNER_SETTLE_MAX_MS) {
-		nanosleep(&slice, NULL);
-		runner_crash_device(r, &d);
-		if (d.source == SNAP_SRC_NONE)
-			return;
-		if (runner_kernel_busy(r, &d) || d.writes != last.writes || d.flushes != last.flushes) {
-			last = d;
-			clock_gettime(CLOCK_MONOTONIC, &quiet);
-		} else if (runner_device_ms(&quiet) >= RUNNER_SETTLE_QUIET_MS) {
-			return;
-		}
-	}
+	if (last.source != SNAP_SRC_NONE && runner_busy(r, &last, true))
+		runner_wait_still(r, &last, true);
 }
 
 /* Seconds on the monotonic clock (see engine/runner-int.h). */
