@@ -27,10 +27,12 @@
 	const box = document.getElementById("terminal");
 	// The window's width: the layout's (clientWidth), which a phone does not widen to the
 	// terminal's as it does innerWidth once the terminal is wider than the screen.
+	// The height: the window's less the header's and the file controls' lines under the
+	// terminal (Upload, Download, the editor's summary), so that the page does not scroll.
 	const geometry = () => {
 		const view = document.documentElement;
 		const width = Math.max(320, Math.min(window.innerWidth, view.clientWidth || 1e9) - 16);
-		const height = Math.max(240, Math.min(window.innerHeight, view.clientHeight || 1e9) - 120);
+		const height = Math.max(240, Math.min(window.innerHeight, view.clientHeight || 1e9) - 170);
 		const fontSize = Math.max(5, Math.min(15, Math.floor(width / 80 / 0.62)));
 		return {
 			fontSize: fontSize,
