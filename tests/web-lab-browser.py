@@ -11,7 +11,8 @@
 # uploaded through the page's Upload control (DOM.setFileInputFiles), compiled by tcc in the
 # guest and traced by iobufviz -H (its fopen's openat read from the DOM); the file its run
 # wrote, a 64 KiB binary file uploaded and the C file itself downloaded through the Download
-# control and compared byte for byte; the editor's text saved to the guest; the TUI of 13-3
+# control and compared byte for byte, and a page of 13-3 made by --export=html in the guest
+# (its sha256sum there); the editor's text saved to the guest; the TUI of 13-3
 # stepped with n (step 2/ read from the DOM), q back to the shell; crash-13-3 on ext4, x
 # after step 1 shows what a kill -9 and a power cut leave. Each part's time is printed.
 # Screenshots into OUTDIR.
@@ -19,6 +20,7 @@
 # Usage: python3 tests/web-lab-browser.py [--cold] DIR CHROMIUM OUTDIR SECONDS
 # Prints "web-lab-browser: ..." lines; exit 0, or 1 with "FAIL: ..." lines.
 import functools
+import hashlib
 import http.server
 import json
 import os
@@ -254,9 +256,36 @@ try:
         print("web-lab-browser: up.c compiled by tcc and traced in %.1f s: %s" %
               (seen, call[0][:120] if call else ""))
     get("up.out", produced)
+    # A name that is markup: the guest gets a plain one, the page shows it as text.
+    hostile = "<i>x<b>.c"
+    with open(os.path.join(work, hostile), "wb") as f:
+        f.write(b"int x;\n")
+    b.call("DOM.setFileInputFiles", {"nodeId": upload, "files": [os.path.join(work, hostile)]})
+    line = status(b, "Uploaded", 60)
+    tags = b.js("document.querySelectorAll('#file-status *, #env *, #progress *').length")
+    if not line.startswith("Uploaded: /tmp/_i_x_b_.c, 7 bytes") or tags:
+        bad("the upload of %s: %s (%s elements in the status lines)" % (hostile, line, tags))
     get("up.c", csrc)
     put("blob.bin")
     get("blob.bin", blob)
+    # The run's own page (--export=html) out of the guest: its sha256sum there and here.
+    b.js("window.lab.term.clear()")
+    type_line(b, "clear; iobufviz --export=html 13-3 >13-3.html && sha256sum 13-3.html")
+    m = wait_screen(b, r"([0-9a-f]{64})  13-3\.html", 300)
+    if m is None:
+        bad("no 13-3.html exported; the screen:\n" + (b.js(SCREEN) or ""))
+    else:
+        t1 = time.time()
+        b.js("document.getElementById('get-name').value='13-3.html'")
+        b.click("#download")
+        line = status(b, "Downloaded", 120)
+        got = downloaded(downloads, "13-3.html", 30)
+        print("web-lab-browser: download 13-3.html (--export=html): %.1f s: %s" %
+              (time.time() - t1, line))
+        if got is None or hashlib.sha256(got).hexdigest() != m.group(1) or \
+                not got.startswith(b"<!DOCTYPE html"):
+            bad("the downloaded 13-3.html is not the guest's (sha256 %s): %s" %
+                (m.group(1), line))
     b.js("document.getElementById('editor').open=true;"
          "document.getElementById('save-name').value='ed.c';"
          "document.getElementById('source').value='int main(void) { return 0; }\\n'")
