@@ -5,14 +5,29 @@
 # "all expectations held"; the page restored its saved state (state.zst), not a cold boot;
 # every request stays on 127.0.0.1 and nothing breaks the CSP. Then the same page (one boot)
 # resized to 390x844 (a phone): the terminal keeps 80 columns with a smaller font and the
-# guest's console gets the new size (stty size). Screenshots into OUTDIR.
+# guest's console gets the new size (stty size). Before the phone, on the same page: the #env
+# line says what the guest reported (Linux 6.1 (i686), one CPU, an emulator's times); the
+# time from a key press to its echo in the terminal's DOM (5 keys, target 200 ms); a C file
+# uploaded through the page's Upload control (DOM.setFileInputFiles), compiled by tcc in the
+# guest and traced by iobufviz -H (its fopen's openat read from the DOM); the file its run
+# wrote, a 64 KiB binary file uploaded and the C file itself downloaded through the Download
+# control and compared byte for byte, and a page of 13-3 made by --export=html in the guest
+# (its sha256sum there); the editor's text saved to the guest; the TUI of 13-3
+# stepped with n (step 2/ read from the DOM), q back to the shell; crash-13-3 on ext4, x
+# after step 1 shows what a kill -9 and a power cut leave. Each part's time is printed.
+# Screenshots into OUTDIR.
 # --cold: the page's cold boot instead (index.html#cold&run=...), to measure it.
 # Usage: python3 tests/web-lab-browser.py [--cold] DIR CHROMIUM OUTDIR SECONDS
 # Prints "web-lab-browser: ..." lines; exit 0, or 1 with "FAIL: ..." lines.
 import functools
+import hashlib
 import http.server
+import json
 import os
+import re
+import shutil
 import sys
+import tempfile
 import threading
 import time
 
@@ -52,6 +67,51 @@ def bad(msg):
 TEXT = ("(function(){const a=document.querySelector('.xterm-accessibility-tree');"
         "const r=document.querySelector('.xterm-rows');"
         "return (a&&a.textContent.trim()?a.innerText:'')+'\\n'+(r?r.innerText:'');})()")
+
+
+# Only the screen (the rows xterm.js drew): what a full-screen program shows now.
+SCREEN = "(function(){const r=document.querySelector('.xterm-rows');return r?r.innerText:'';})()"
+
+
+def wait_screen(b, pattern, seconds):
+    """Poll the screen until the regular expression pattern matches: its match, or None."""
+    t0 = time.time()
+    while time.time() - t0 < seconds:
+        m = re.search(pattern, b.js(SCREEN) or "")
+        if m:
+            return m
+        time.sleep(0.2)
+    return None
+
+
+def type_line(b, line):
+    """Type a command line into the guest's shell (the bytes a keyboard would send)."""
+    b.js("window.lab.emulator.serial0_send(%s)" % json.dumps(line + "\n"))
+
+
+def status(b, want, seconds):
+    """Wait for the file controls' status line to start with want: the line, or None."""
+    t0 = time.time()
+    line = ""
+    while time.time() - t0 < seconds:
+        line = b.js("document.getElementById('file-status').textContent") or ""
+        if line.startswith(want) or "failed" in line:
+            return line
+        time.sleep(0.1)
+    return line
+
+
+def downloaded(folder, name, seconds):
+    """The bytes of folder/name once Chromium has written it whole, or None."""
+    t0 = time.time()
+    path = os.path.join(folder, name)
+    while time.time() - t0 < seconds:
+        if os.path.exists(path) and not os.path.exists(path + ".crdownload"):
+            time.sleep(0.2)
+            with open(path, "rb") as f:
+                return f.read()
+        time.sleep(0.1)
+    return None
 
 
 def wait_text(b, want, seconds):
@@ -98,6 +158,210 @@ try:
     if outside:
         bad("requests outside the folder: %s" % outside[:5])
     for p in b.problems():
+        if "Content Security Policy" in p or "Refused" in p:
+            bad("the CSP refused something: " + p)
+        else:
+            print("web-lab-browser: the console says: " + p[:200])
+
+    known = len(b.problems())
+    # What the guest runs, as it said on ttyS1 (uname -r, -m; its CPUs).
+    env = b.js("document.getElementById('env').textContent") or ""
+    print("web-lab-browser: the #env line: " + env)
+    for want in ("Linux 6.1 (i686), emulated in your browser", "one CPU",
+                 "an emulator's, not hardware's"):
+        if want not in env:
+            bad("the #env line does not say \"%s\"" % want)
+
+    # A key press to its echo in the terminal's DOM: 5 presses of k at the prompt.
+    b.js("window.lab.term.focus()")
+    echo = []
+    for i in range(5):
+        b.js("(function(){const rows=document.querySelector('.xterm-rows');"
+             "const n=()=>rows.textContent.split('k').length;const n0=n();"
+             "window.__echo=new Promise((res)=>{const t0=performance.now();"
+             "const o=new MutationObserver(()=>{if(n()>n0){o.disconnect();"
+             "res(performance.now()-t0);}});"
+             "o.observe(rows,{childList:true,subtree:true,characterData:true});"
+             "setTimeout(()=>{o.disconnect();res(-1);},10000);});})()")
+        b.key("k", "KeyK", 75)
+        echo.append(b.js("window.__echo"))
+    b.js("window.lab.emulator.serial0_send('\\x15')")
+    seen = sorted(e for e in echo if e >= 0)
+    if len(seen) < len(echo):
+        bad("a key press was not echoed in 10 s: %s" % echo)
+    elif seen:
+        median = seen[len(seen) // 2]
+        print("web-lab-browser: a key press to its echo in the DOM: median %.0f ms, most %.0f ms "
+              "(%s; target 200 ms)%s" % (median, seen[-1], ", ".join("%.0f" % e for e in echo),
+                                         "" if median <= 200 else ": OVER THE TARGET"))
+        if median > 1000:
+            bad("a key press takes %.0f ms to echo" % median)
+
+    # The student's own C file: uploaded through the page's control, compiled, traced.
+    work = tempfile.mkdtemp(prefix="web-lab-files.")
+    downloads = os.path.join(work, "downloads")
+    os.makedirs(downloads)
+    csrc = (b'#include <stdio.h>\n/* uploaded by tests/web-lab-browser.py */\n'
+            b'int main(void)\n{\n\tFILE *f = fopen("up.out", "w");\n\n'
+            b'\tfputs("uploaded, compiled by tcc, run\\n", f);\n'
+            b'\treturn fclose(f);\n}\n')
+    produced = b"uploaded, compiled by tcc, run\n"
+    blob = os.urandom(65536)
+    with open(os.path.join(work, "up.c"), "wb") as f:
+        f.write(csrc)
+    with open(os.path.join(work, "blob.bin"), "wb") as f:
+        f.write(blob)
+    try:
+        b.call("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    except RuntimeError:
+        b.call("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    root = b.call("DOM.getDocument")["root"]["nodeId"]
+    upload = b.call("DOM.querySelector", {"nodeId": root, "selector": "#upload"})["nodeId"]
+
+    def put(name):
+        t = time.time()
+        b.call("DOM.setFileInputFiles", {"nodeId": upload, "files": [os.path.join(work, name)]})
+        line = status(b, "Uploaded", 120)
+        print("web-lab-browser: upload %s: %.1f s: %s" % (name, time.time() - t, line))
+        if not line.startswith("Uploaded: /tmp/" + name):
+            bad("the upload of %s: %s" % (name, line))
+
+    def get(name, want):
+        t = time.time()
+        b.js("document.getElementById('get-name').value=%s" % json.dumps(name))
+        b.click("#download")
+        line = status(b, "Downloaded", 120)
+        got = downloaded(downloads, name, 30)
+        print("web-lab-browser: download %s: %.1f s: %s" % (name, time.time() - t, line))
+        if got is None:
+            bad("no %s downloaded: %s" % (name, line))
+        elif got != want:
+            bad("the downloaded %s is not what it should be: %d bytes, %d wanted" %
+                (name, len(got), len(want)))
+
+    t = time.time()
+    put("up.c")
+    b.js("window.lab.term.clear()")
+    # The trace into a file, its fopen's lines onto the screen (the whole trace is more than
+    # a screen); then the program runs in /tmp (iobufviz runs it in a scratch directory).
+    type_line(b, "clear; tcc up.c && iobufviz -H -- ./a.out >up.trace && "
+              "grep -E 'fopen|O_WRONLY' up.trace && ./a.out && echo traced-$((6*7))")
+    seen = wait_text(b, "traced-42", 300)
+    text = b.js(TEXT) or ""
+    if seen is None or "O_WRONLY|O_CREAT|O_TRUNC" not in text or "up.out" not in text:
+        bad("up.c was not compiled and traced (no \"up.out\", O_WRONLY|O_CREAT|O_TRUNC, "
+            "traced-42); the terminal shows:\n%s" % text[-1500:])
+    else:
+        call = [l.strip() for l in text.splitlines() if "O_WRONLY|O_CREAT|O_TRUNC" in l]
+        print("web-lab-browser: up.c compiled by tcc and traced in %.1f s: %s" %
+              (seen, call[0][:120] if call else ""))
+    get("up.out", produced)
+    # A name that is markup: the guest gets a plain one, the page shows it as text.
+    hostile = "<i>x<b>.c"
+    with open(os.path.join(work, hostile), "wb") as f:
+        f.write(b"int x;\n")
+    b.call("DOM.setFileInputFiles", {"nodeId": upload, "files": [os.path.join(work, hostile)]})
+    line = status(b, "Uploaded", 60)
+    tags = b.js("document.querySelectorAll('#file-status *, #env *, #progress *').length")
+    if not line.startswith("Uploaded: /tmp/_i_x_b_.c, 7 bytes") or tags:
+        bad("the upload of %s: %s (%s elements in the status lines)" % (hostile, line, tags))
+    get("up.c", csrc)
+    put("blob.bin")
+    get("blob.bin", blob)
+    # The run's own page (--export=html) out of the guest: its sha256sum there and here.
+    b.js("window.lab.term.clear()")
+    type_line(b, "clear; iobufviz --export=html 13-3 >13-3.html && sha256sum 13-3.html")
+    m = wait_screen(b, r"([0-9a-f]{64})  13-3\.html", 300)
+    if m is None:
+        bad("no 13-3.html exported; the screen:\n" + (b.js(SCREEN) or ""))
+    else:
+        t1 = time.time()
+        b.js("document.getElementById('get-name').value='13-3.html'")
+        b.click("#download")
+        line = status(b, "Downloaded", 120)
+        got = downloaded(downloads, "13-3.html", 30)
+        print("web-lab-browser: download 13-3.html (--export=html): %.1f s: %s" %
+              (time.time() - t1, line))
+        if got is None or hashlib.sha256(got).hexdigest() != m.group(1) or \
+                not got.startswith(b"<!DOCTYPE html"):
+            bad("the downloaded 13-3.html is not the guest's (sha256 %s): %s" %
+                (m.group(1), line))
+    b.js("document.getElementById('editor').open=true;"
+         "document.getElementById('save-name').value='ed.c';"
+         "document.getElementById('source').value='int main(void) { return 0; }\\n'")
+    b.click("#save")
+    line = status(b, "Saved", 60)
+    if not line.startswith("Saved: /tmp/ed.c, 29 bytes"):
+        bad("the editor's Save: %s" % line)
+    b.js("document.getElementById('editor').open=false")
+    print("web-lab-browser: files in and out: %.1f s" % (time.time() - t))
+    b.screenshot(os.path.join(outdir, "web-lab-files.png"))
+
+    # The TUI of 13-3, stepped with real key presses.
+    t = time.time()
+    b.js("window.lab.term.focus()")
+    type_line(b, "clear; iobufviz 13-3")
+    m = wait_screen(b, r"step (\d+)/(\d+)", 120)
+    first = time.time() - t
+    if m is None:
+        bad("the TUI of 13-3 did not show its step count; the screen:\n" + (b.js(SCREEN) or ""))
+    else:
+        k = int(m.group(1))
+        while k < 2 and m:
+            b.key("n", "KeyN", 78)
+            m = wait_screen(b, r"step %d/" % (k + 1), 120)
+            k += 1
+        if m is None:
+            bad("n did not step the TUI to step %d; the screen:\n%s" % (k, b.js(SCREEN) or ""))
+        else:
+            print("web-lab-browser: the TUI of 13-3: up in %.1f s, \"step 2/\" at %.1f s" %
+                  (first, time.time() - t))
+        b.screenshot(os.path.join(outdir, "web-lab-tui.png"))
+    b.key("q", "KeyQ", 81)
+    type_line(b, "echo back-$((6*7))")
+    if wait_screen(b, r"back-42\s+lab:/tmp# ", 60) is None:
+        bad("q did not bring the shell back; the screen:\n" + (b.js(SCREEN) or ""))
+    print("web-lab-browser: the TUI of 13-3 and back to the shell: %.1f s" % (time.time() - t))
+
+    # The crash lab on ext4: after step 1, x shows what a kill -9 and a power cut leave.
+    t = time.time()
+    type_line(b, "clear; iobufviz --crash-fs=ext4 crash-13-3")
+    m = wait_screen(b, r"step (\d+)/(\d+)", 180)
+    if m is None:
+        bad("the TUI of crash-13-3 did not start; the screen:\n" + (b.js(SCREEN) or ""))
+    else:
+        if m.group(1) == "0":
+            b.key("n", "KeyN", 78)
+            m = wait_screen(b, r"step 1/", 180)
+        b.key("x", "KeyX", 88)
+        m = wait_screen(b, r"kill -9: the process dies[\s\S]*power cut: the device", 180)
+        screen = b.js(SCREEN) or ""
+        b.screenshot(os.path.join(outdir, "web-lab-crash.png"))
+        if m is None:
+            bad("x did not show both crashes; the screen:\n" + screen)
+        else:
+            # The popup's lines: from where its "kill -9:" starts, up to its border.
+            rows = screen.splitlines()
+            lines = []
+            for i, l in enumerate(rows):
+                for head in ("After step", "kill -9:", "power cut:"):
+                    c = l.find(head)
+                    if c < 0:
+                        continue
+                    for r in rows[i:i + (1 if head == "After step" else 3)]:
+                        part = re.split(r"[|\u2502]", r[c:])[0].strip()
+                        if part:
+                            lines.append(part)
+            print("web-lab-browser: crash-13-3 on ext4, x after step 1 in %.1f s:\n  %s" %
+                  (time.time() - t, "\n  ".join(lines)))
+        b.key("Escape", "Escape", 27)
+        b.key("q", "KeyQ", 81)
+        type_line(b, "echo back-$((7*7))")
+        if wait_screen(b, r"back-49\s+lab:/tmp# ", 120) is None:
+            bad("q did not end crash-13-3; the screen:\n" + (b.js(SCREEN) or ""))
+    print("web-lab-browser: crash-13-3 and back to the shell: %.1f s" % (time.time() - t))
+    shutil.rmtree(work, ignore_errors=True)
+    for p in b.problems()[known:]:
         if "Content Security Policy" in p or "Refused" in p:
             bad("the CSP refused something: " + p)
         else:

@@ -14,7 +14,11 @@
 # that saves the state, read from its output when it ran here, else --cold boots it now.
 # Then headless Chromium (tests/web-lab-browser.py, the project's DevTools driver, no npm):
 # served on 127.0.0.1, index.html#run=iobufviz -H 13-3 restores the state and shows "all
-# expectations held" in the terminal's DOM text; the same page resized to a phone's 390x844
+# expectations held" in the terminal's DOM text; on the same page, the #env line says what the
+# guest reported (Linux 6.1, i686, one CPU), a key's echo time is measured, a C file goes in
+# through the Upload control, is compiled by tcc and traced, files come out through Download
+# byte for byte (a 64 KiB binary one too), the TUI of 13-3 steps with n and q quits, and
+# crash-13-3 on ext4 shows both crashes (x); the same page resized to a phone's 390x844
 # keeps 80 columns and tells the guest its new size. Prints the restored and cold times and
 # the folder's size (at most 40 MB).
 # The folder: WEB_LAB_DIR's as it is, else build-web/ beside the source tree, made afresh by

@@ -5,6 +5,11 @@
 // for the page), else it boots cold (the kernel and initramfs, tens of seconds). Either way
 // the page then sends "COLS ROWS EPOCH" on the second serial port (ttyS1, web/init reads it):
 // the terminal's size and the clock; again whenever the window's size changes the terminal's.
+// Init answers on ttyS1 with what it runs on ("env RELEASE MACHINE CPUS ...": the #env line
+// says it) and serves files of /tmp: "put NAME" and base64 lines up to an end of file (^D),
+// "get NAME" (web/init's lab_control says the answers): the page's Upload, Download and editor
+// controls (lab.put, lab.get). Nothing the guest sends reaches the page as markup: the page
+// writes text (textContent) and files (a Blob, downloaded) only.
 // #cold boots cold even with a saved state; #run=COMMAND (or #cold&run=COMMAND) types
 // COMMAND into the shell once it is up. tests/web-lab.sh reads window.lab and the DOM.
 "use strict";
@@ -22,10 +27,12 @@
 	const box = document.getElementById("terminal");
 	// The window's width: the layout's (clientWidth), which a phone does not widen to the
 	// terminal's as it does innerWidth once the terminal is wider than the screen.
+	// The height: the window's less the header's and the file controls' lines under the
+	// terminal (Upload, Download, the editor's summary), so that the page does not scroll.
 	const geometry = () => {
 		const view = document.documentElement;
 		const width = Math.max(320, Math.min(window.innerWidth, view.clientWidth || 1e9) - 16);
-		const height = Math.max(240, Math.min(window.innerHeight, view.clientHeight || 1e9) - 120);
+		const height = Math.max(240, Math.min(window.innerHeight, view.clientHeight || 1e9) - 170);
 		const fontSize = Math.max(5, Math.min(15, Math.floor(width / 80 / 0.62)));
 		return {
 			fontSize: fontSize,
@@ -73,7 +80,7 @@
 
 	const lab = {
 		emulator: null, term: term, how: "", started: 0, bootSeconds: 0, ready: false, ran: "",
-		fallback: "",
+		fallback: "", env: null,
 		// Seconds since the page opened: state.zst fetched, restored, the shell ready.
 		times: { fetched: 0, restored: 0, ready: 0 },
 	};
@@ -124,8 +131,9 @@
 			lab.times.ready = lab.bootSeconds;
 			clearInterval(timer);
 			clearTimeout(watchdog);
-			say("Ready: a root shell on Linux 6.1 (i686), " + (lab.how === "restored"
-				? "restored a booted Linux 6.1 in " : "booted in ") + lab.bootSeconds.toFixed(1) +
+			const os = lab.env ? lab.env.name : "Linux";
+			say("Ready: a root shell on " + os + ", " + (lab.how === "restored"
+				? "restored a booted Linux in " : "booted in ") + lab.bootSeconds.toFixed(1) +
 				" s" + (lab.fallback ? " (" + lab.fallback + ")" : "") +
 				(run ? "; typing: " + run : ""), "ready");
 			term.focus();
@@ -139,6 +147,183 @@
 			lab.emulator.serial0_send(run + "\n");
 		}
 	};
+
+	// ttyS1, init's answers: one line at a time (web/init's lab_control).
+	let line1 = "";
+	let waiting = null;  // the request whose answer comes: { kind, name, resolve, reject, ... }
+	const envLine = document.getElementById("env");
+	const answer = (l) => {
+		const w = l.split(" ");
+		if (w[0] === "env" && w.length >= 4) {
+			// "env 6.1.0-50-686 i686 1 ext2/ext3": Linux 6.1 (i686), one CPU.
+			const version = (/^[0-9]+\.[0-9]+/.exec(w[1]) || [w[1]])[0];
+			const cpus = Number(w[3]) || 0;
+			lab.env = { release: w[1], machine: w[2], cpus: cpus,
+				name: "Linux " + version + " (" + w[2] + ")" };
+			envLine.textContent = lab.env.name + ", emulated in your browser: " +
+				(cpus === 1 ? "one CPU" : cpus + " CPUs") + ", files on a RAM-backed disk; " +
+				"times, the sweeps' too, are an emulator's, not hardware's.";
+			envLine.className = "known";
+			files.hidden = false;
+			return;
+		}
+		if (!waiting) return;
+		const r = waiting;
+		if (r.kind === "get" && r.parts) {
+			if (l === "end") {
+				waiting = null;
+				let bytes;
+				try {
+					bytes = Uint8Array.from(atob(r.parts.join("")), (c) => c.charCodeAt(0));
+				} catch (e) {
+					r.reject(new Error("the guest's base64 did not decode"));
+					return;
+				}
+				if (bytes.length !== r.size) {
+					r.reject(new Error("got " + bytes.length + " bytes of " + r.size));
+				} else {
+					r.resolve(bytes);
+				}
+			} else {
+				r.parts.push(l);
+			}
+			return;
+		}
+		if (w[1] !== r.name) return;
+		if (r.kind === "put" && w[0] === "saved") {
+			waiting = null;
+			r.resolve(Number(w[2]));
+		} else if (r.kind === "put" && w[0] === "notsaved") {
+			waiting = null;
+			r.reject(new Error("the guest could not write /tmp/" + r.name));
+		} else if (r.kind === "get" && w[0] === "file") {
+			r.size = Number(w[2]);
+			r.parts = [];
+		} else if (r.kind === "get" && w[0] === "nofile") {
+			waiting = null;
+			r.reject(new Error("no file /tmp/" + r.name + " in the guest"));
+		}
+	};
+	const control = (b) => {
+		if (b === 10) {
+			const l = line1.replace(/\r/g, "");
+			line1 = "";
+			answer(l);
+		} else if (line1.length < 4096) {
+			line1 += String.fromCharCode(b);
+		}
+	};
+	// One request at a time, in order (init serves ttyS1's lines one after another).
+	let queue = Promise.resolve();
+	const request = (kind, name, send) => {
+		const p = queue.then(() => new Promise((resolve, reject) => {
+			if (!lab.emulator || !lab.env) {
+				reject(new Error("the guest is not up yet"));
+				return;
+			}
+			waiting = { kind: kind, name: name, resolve: resolve, reject: reject };
+			lab.emulator.serial_send_bytes(1, send);
+		}));
+		queue = p.catch(() => {});
+		return p;
+	};
+	// A name init takes: letters, digits, . _ + -, not starting with a dot.
+	const plainName = (n) => n.replace(/[^A-Za-z0-9._+-]/g, "_").replace(/^\.+/, "").slice(0, 100);
+	const ascii = (t) => new TextEncoder().encode(t);
+	// bytes (a Uint8Array) into the guest's /tmp/NAME: resolves with the size init wrote.
+	lab.put = (name, bytes) => {
+		let bin = "";
+		for (let i = 0; i < bytes.length; i += 0x8000) {
+			bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+		}
+		const b64 = btoa(bin).replace(/.{76}/g, "$&\n");
+		const tail = b64.length && !b64.endsWith("\n") ? "\n" : "";
+		return request("put", name, ascii("put " + name + "\n" + b64 + tail + "\x04"));
+	};
+	// The guest's /tmp/NAME: resolves with its bytes.
+	lab.get = (name) => request("get", name, ascii("get " + name + "\n"));
+	lab.plainName = plainName;
+
+	// The controls: Upload (a file of the student's into /tmp), Download (a file of /tmp out,
+	// as a Blob), the editor (its text saved as /tmp/NAME). Shown once init answers.
+	const files = document.getElementById("files");
+	const fileStatus = document.getElementById("file-status");
+	const note = (text, cls) => {
+		fileStatus.textContent = text;
+		fileStatus.className = cls || "";
+	};
+	const MAX = 1024 * 1024;
+	const upload = document.getElementById("upload");
+	upload.addEventListener("change", async () => {
+		const f = upload.files[0];
+		if (!f) return;
+		const name = plainName(f.name);
+		if (!name) {
+			note("Upload: \"" + f.name + "\" has no name the guest takes", "failed");
+			return;
+		}
+		if (f.size > MAX) {
+			note("Upload: " + f.name + " is over 1 MiB: too slow through the serial line", "failed");
+			return;
+		}
+		note("Uploading " + f.name + " to /tmp/" + name + " (" + f.size + " bytes)…");
+		const t = performance.now();
+		try {
+			const n = await lab.put(name, new Uint8Array(await f.arrayBuffer()));
+			note("Uploaded: /tmp/" + name + ", " + n + " bytes, in " +
+				((performance.now() - t) / 1000).toFixed(1) + " s", "done");
+			getName.value = name;
+		} catch (e) {
+			note("Upload failed: " + e.message, "failed");
+		}
+		upload.value = "";
+	});
+	const getName = document.getElementById("get-name");
+	const download = async () => {
+		const name = plainName(getName.value.trim().replace(/^\/tmp\//, ""));
+		if (!name) {
+			note("Download: name a file of /tmp (letters, digits, . _ + -)", "failed");
+			return;
+		}
+		note("Fetching /tmp/" + name + " from the guest…");
+		const t = performance.now();
+		try {
+			const bytes = await lab.get(name);
+			const url = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
+			const a = document.createElement("a");
+			a.href = url;
+			a.download = name;
+			a.hidden = true;
+			document.body.appendChild(a);
+			a.click();
+			a.remove();
+			setTimeout(() => URL.revokeObjectURL(url), 60000);
+			note("Downloaded: /tmp/" + name + ", " + bytes.length + " bytes, in " +
+				((performance.now() - t) / 1000).toFixed(1) + " s", "done");
+		} catch (e) {
+			note("Download failed: " + e.message, "failed");
+		}
+	};
+	document.getElementById("download").addEventListener("click", download);
+	getName.addEventListener("keydown", (e) => {
+		if (e.key === "Enter") download();
+	});
+	const source = document.getElementById("source");
+	const saveName = document.getElementById("save-name");
+	document.getElementById("save").addEventListener("click", async () => {
+		const name = plainName(saveName.value.trim().replace(/^\/tmp\//, ""));
+		if (!name) {
+			note("Save: name the file (letters, digits, . _ + -)", "failed");
+			return;
+		}
+		try {
+			const n = await lab.put(name, new TextEncoder().encode(source.value));
+			note("Saved: /tmp/" + name + ", " + n + " bytes: tcc " + name +
+				" && iobufviz -- ./a.out", "done");
+		} catch (e) {
+			note("Save failed: " + e.message, "failed");
+		}
+	});
 
 	const start = (how, state) => {
 		lab.how = how;
@@ -155,6 +340,7 @@
 				"failed");
 		});
 		emulator.add_listener("serial0-output-byte", output);
+		emulator.add_listener("serial1-output-byte", control);
 		emulator.add_listener("emulator-loaded", async () => {
 			if (how === "restored") {
 				try {
