@@ -674,7 +674,9 @@ expect_check(const struct step_result *sr, const struct scn_expect *w, struct ex
 	    w->cmp != SCN_CMP_LT && w->cmp != SCN_CMP_LE &&
 	    expect_pages_short(sr, r->got, w->num + (w->cmp == SCN_CMP_GT), r->got_text,
 			       sizeof r->got_text)) {
-		r->contradicted = seen;
+		/* A lower bound below the count wanted does not contradict it: unknown, not
+		 * false (and no other writer's doing). */
+		r->contradicted = false;
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
 	}
 	/* Fewer pages cached than wanted, by no more than the kernel dropped between the steps
