@@ -522,20 +522,18 @@ expect_direct_fallback(const struct step_result *sr, enum scn_key key, char *tex
 	bad = scenario_dio_misfit(&sr->step->args, s->disk.block_size, s->disk.block_size);
 	if (bad == 0 && key == SCN_KEY_CACHE_PAGES && s->cache.source != SNAP_SRC_NONE &&
 	    sr->before.cache.source != SNAP_SRC_NONE && s->cache.cached > 0 &&
-	    s->cache.cached == sr->before.cache.cached && scenario_op_has(op, SCN_OPF_WRITES)) {
+	    s->cache.cached == sr->before.cache.cached) {
 		/* An aligned write that dropped nothing: btrfs (6.18, data checksummed) writes it
 		 * through the cache, writes it back, then invalidate_mapping_pages(), which skips
 		 * a page anything else holds (mapped, locked, or queued in another CPU's LRU
 		 * batch after a second access; measured with ftrace, tests/btrfs-direct.sh). */
-		snprintf(text, len, "btrfs wrote this O_DIRECT call through the page cache and then "
-		         "dropped only the pages nothing else held (a process's mapping, a CPU's LRU "
-		         "list): the %" PRIu64 " cached before it are all still cached",
-		         s->cache.cached);
-		return true;
-	}
-	if (bad == 0 && key == SCN_KEY_CACHE_PAGES && s->cache.source != SNAP_SRC_NONE &&
-	    sr->before.cache.source != SNAP_SRC_NONE && s->cache.cached > 0 &&
-	    s->cache.cached == sr->before.cache.cached) {
+		if (scenario_op_has(op, SCN_OPF_WRITES)) {
+			snprintf(text, len, "btrfs wrote this O_DIRECT call through the page cache "
+			         "and then dropped only the pages nothing else held (a process's "
+			         "mapping, a CPU's LRU list): the %" PRIu64 " cached before it are all "
+			         "still cached", s->cache.cached);
+			return true;
+		}
 		/* A true direct read, after buffered ones that left pages behind. */
 		snprintf(text, len, "this O_DIRECT call added no page to the cache; the %" PRIu64
 		         " cached were there before it (btrfs leaves them when it runs a misaligned "
