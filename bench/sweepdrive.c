@@ -8,7 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sweep/print.h"
+#include "export/sweep.h"
+#include "table/print.h"
 #include "scenario/scenario.h"
 #include "base/units.h"
 

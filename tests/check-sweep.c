@@ -15,7 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sweep/print.h"
+#include "export/sweep.h"
+#include "table/print.h"
 #include "scenario/scenario.h"
 #include "scratch/scratch.h"
 #include "test-util.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sweep/print.h"
+#include "table/print.h"
 #include "tui/cast.h"
 #include "fixture-views.h"
 #include "tui/grid.h"
