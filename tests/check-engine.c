@@ -1411,7 +1411,7 @@ check_yaml(const char *rel, enum runner_trace trace)
 	size_t steps = 0;
 
 	test_util_src_path(rel, path, sizeof path);
-	ck_assert_msg(scenario_load(path, &sc, &err) == 0, "%s", err ? err : "?");
+	ck_assert_msg(load_scenario(path, &sc, &err) == 0, "%s", err ? err : "?");
 	r = runner_new(sc, &o, &err);
 	ck_assert_msg(r != NULL, "runner_new: %s", err ? err : "?");
 	while (runner_step(r, &res) == 1) {
@@ -1431,7 +1431,7 @@ check_yaml(const char *rel, enum runner_trace trace)
 	}
 	ck_assert_uint_eq(steps, sc->n_steps);
 	runner_free(r);
-	scenario_free(sc);
+	load_scenario_free(sc);
 }
 
 /* The facts of DESIGN §3, written as a scenario, hold with either way of seeing calls. */
