@@ -1298,7 +1298,7 @@ START_TEST(test_tables_documented)
 }
 END_TEST
 
-/* The DESIGN example: positions of steps and expectations. */
+/* Exercise 13-3, doc/scenarios.md's example: positions of steps and expectations. */
 START_TEST(test_design_example)
 {
 	char path[4096];
