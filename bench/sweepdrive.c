@@ -8,7 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sweep/print.h"
+#include "export/sweep.h"
+#include "table/print.h"
 #include "scenario/scenario.h"
 #include "base/units.h"
 
@@ -31,7 +32,7 @@ sweepdrive_yaml(const char *path, const struct sweep_opts *o, const char *fmt)
 	char *err = NULL;
 	int rc = 0;
 
-	if (scenario_load(path, &s, &err) != 0) {
+	if (load_scenario(path, &s, &err) != 0) {
 		fprintf(stderr, "%s", err ? err : "sweepdrive: cannot load the scenario\n");
 		free(err);
 		return 2;
@@ -59,7 +60,7 @@ sweepdrive_yaml(const char *path, const struct sweep_opts *o, const char *fmt)
 			rc = 2;
 		sweep_result_clear(&r);
 	}
-	scenario_free(s);
+	load_scenario_free(s);
 	return rc;
 }
 

@@ -57,7 +57,7 @@ load_13_3(void)
 	char *err = NULL;
 
 	test_util_src_path("scenarios/13-3-fflush-fsync.yaml", path, sizeof path);
-	ck_assert_msg(scenario_load(path, &s, &err) == 0, "%s", err != NULL ? err : "?");
+	ck_assert_msg(load_scenario(path, &s, &err) == 0, "%s", err != NULL ? err : "?");
 	return s;
 }
 
@@ -249,7 +249,7 @@ START_TEST(test_process_crash_unprivileged)
 	ck_assert_uint_eq(v.process.file.size, 5000);
 	step_result_clear(&res);
 	runner_free(r);
-	scenario_free(s);
+	load_scenario_free(s);
 }
 END_TEST
 
@@ -297,7 +297,7 @@ START_TEST(test_lab_13_3)
 	ck_assert_msg(v.power.recovery_known, "%s", v.power.recovery_why);
 	step_result_clear(&res);
 	runner_free(r);
-	scenario_free(s);
+	load_scenario_free(s);
 }
 END_TEST
 
@@ -321,7 +321,7 @@ START_TEST(test_no_lab)
 	ck_assert(!v.power.observed);
 	ck_assert_ptr_nonnull(strstr(v.power.why, "no crash lab"));
 	runner_free(r);
-	scenario_free(s);
+	load_scenario_free(s);
 }
 END_TEST
 
@@ -508,7 +508,7 @@ START_TEST(test_lab_crash_steps)
 	char *err = NULL;
 	int got;
 
-	ck_assert_msg(scenario_load_text("t.yaml", text, sizeof text - 1, &s, &err) == 0, "%s",
+	ck_assert_msg(load_scenario_text("t.yaml", text, sizeof text - 1, &s, &err) == 0, "%s",
 	              err != NULL ? err : "?");
 	l = lesson_new(s, &o, &err);
 	ck_assert_msg(l != NULL, "%s", err != NULL ? err : "?");
@@ -528,7 +528,7 @@ START_TEST(test_lab_crash_steps)
 	/* x in the TUI: a view made now, kept with the newest step (a crash step keeps its own). */
 	ck_assert_int_eq(lesson_crash(l), 0);
 	lesson_free(l);
-	scenario_free(s);
+	load_scenario_free(s);
 }
 END_TEST
 

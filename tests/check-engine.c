@@ -101,7 +101,8 @@ check_event(const struct event *e, const char *call, int fd, uint64_t bytes, int
 	ck_assert_int_eq(e->origin, origin);
 }
 
-/* fopen "w", fwrite 5000, fflush: the split of DESIGN §3, seen call by call. */
+/* fopen "w", fwrite 5000, fflush: glibc writes 4096 at once and keeps 904 until the fflush,
+ * seen call by call. */
 START_TEST(test_fwrite_fflush_ptrace)
 {
 	struct scn_step steps[] = {
@@ -1309,7 +1310,7 @@ truth_parse(const char *path, struct truth_call *v, size_t cap)
 }
 
 /*
- * The truth test of DESIGN §3: under strace -f, ptrace is refused (EPERM), the run falls
+ * The truth test: under strace -f, ptrace is refused (EPERM), the run falls
  * back to /proc/PID/io, and what strace saw the worker do equals what our tracer records
  * for the same scenario.
  */
@@ -1411,7 +1412,7 @@ check_yaml(const char *rel, enum runner_trace trace)
 	size_t steps = 0;
 
 	test_util_src_path(rel, path, sizeof path);
-	ck_assert_msg(scenario_load(path, &sc, &err) == 0, "%s", err ? err : "?");
+	ck_assert_msg(load_scenario(path, &sc, &err) == 0, "%s", err ? err : "?");
 	r = runner_new(sc, &o, &err);
 	ck_assert_msg(r != NULL, "runner_new: %s", err ? err : "?");
 	while (runner_step(r, &res) == 1) {
@@ -1431,10 +1432,11 @@ check_yaml(const char *rel, enum runner_trace trace)
 	}
 	ck_assert_uint_eq(steps, sc->n_steps);
 	runner_free(r);
-	scenario_free(sc);
+	load_scenario_free(sc);
 }
 
-/* The facts of DESIGN §3, written as a scenario, hold with either way of seeing calls. */
+/* How glibc splits fwrite into write calls (tests/engine-facts.yaml) holds with either way
+ * of seeing calls. */
 START_TEST(test_yaml_facts)
 {
 	check_yaml("tests/engine-facts.yaml", _i == 0 ? RUNNER_TRACE_PTRACE : RUNNER_TRACE_PROCIO);

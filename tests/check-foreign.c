@@ -190,7 +190,7 @@ fg_our_keys(struct prog_trace *t, char v[][PATH_MAX + 64], size_t max, bool *std
 			struct prog_stream st[16];
 			const char *why;
 			size_t k;
-			ck_assert_int_eq(prog_trace_stdio(t, s.pid, st, 16, &k, &why), PROG_STDIO_OK);
+			ck_assert_int_eq(prog_trace_stdio(t, s.pid, st, 16, &k, &why), PROG_STREAMS_OK);
 			ck_assert_uint_ge(k, 3);
 			*stdio_ok = true;
 		}
@@ -290,7 +290,7 @@ START_TEST(test_fpending_matches)
 		ck_assert_uint_eq(s.stream.buf_size, fg_blksize(out));
 		ck_assert_int_eq(s.stream.mode, PROG_STREAM_FULL);
 		/* ... and as read from outside while the process is stopped right after it. */
-		ck_assert_int_eq(prog_trace_stdio(t, s.pid, v, 16, &k, &why), PROG_STDIO_OK);
+		ck_assert_int_eq(prog_trace_stdio(t, s.pid, v, 16, &k, &why), PROG_STREAMS_OK);
 		for (size_t i = 0; i < k && !s.logged; i++)
 			if (v[i].addr == s.file) {
 				ck_assert_uint_eq(v[i].pending, s.stream.pending);
@@ -385,7 +385,7 @@ START_TEST(test_fread_read_ahead)
 		ck_assert_uint_eq(s.head_len, PROG_HEAD_MAX);
 		ck_assert_int_eq(s.logged, freads > 0);
 		ahead[freads] = s.stream.read_ahead;
-		ck_assert_int_eq(prog_trace_stdio(t, s.pid, v, 16, &k, &why), PROG_STDIO_OK);
+		ck_assert_int_eq(prog_trace_stdio(t, s.pid, v, 16, &k, &why), PROG_STREAMS_OK);
 		for (size_t i = 0; i < k; i++) {
 			if (v[i].fd == 1) {
 				/* stdout is a file here: fully buffered, nothing written yet. */
@@ -431,7 +431,7 @@ START_TEST(test_static_only_syscalls)
 			const char *why;
 			size_t k;
 			reads++;
-			ck_assert_int_eq(prog_trace_stdio(t, s.pid, v, 4, &k, &why), PROG_STDIO_HIDDEN);
+			ck_assert_int_eq(prog_trace_stdio(t, s.pid, v, 4, &k, &why), PROG_STREAMS_HIDDEN);
 			ck_assert_str_eq(why, "stdio: not visible (static / not glibc), only system calls");
 			asked = true;
 		}

@@ -50,7 +50,7 @@ load_fail(int idx, const char *name, const char *text)
 	char *err = NULL;
 
 	write_scenario(idx, name, text, path, sizeof path);
-	ck_assert_int_eq(scenario_load(path, &s, &err), -1);
+	ck_assert_int_eq(load_scenario(path, &s, &err), -1);
 	ck_assert_ptr_nonnull(err);
 	return err;
 }
@@ -77,12 +77,12 @@ START_TEST(test_poke_loads)
 
 	ck_assert_int_ge(idx, 0);
 	write_scenario(idx, "poke.yaml", test_poke_yaml, path, sizeof path);
-	ck_assert_msg(scenario_load(path, &s, &err) == 0, "%s", err ? err : "?");
+	ck_assert_msg(load_scenario(path, &s, &err) == 0, "%s", err ? err : "?");
 	ck_assert_int_eq(s->steps[1].op, SCN_OP_POKE);
 	ck_assert_uint_eq(s->steps[1].args.bytes, 100);
 	ck_assert_str_eq(s->steps[1].args.text, "p");
 	ck_assert_str_eq(describe_step(&s->steps[1], buf, sizeof buf), "poke(fd, 100)");
-	scenario_free(s);
+	load_scenario_free(s);
 
 	err = load_fail(idx, "a.yaml", "title: t\nsteps:\n  - poke: {}\n");
 	ck_assert_ptr_nonnull(strstr(err, ":3:5: poke in step 1 needs bytes\n"));
@@ -112,7 +112,7 @@ START_TEST(test_poke_runs)
 
 	ck_assert_int_ge(idx, 0);
 	write_scenario(idx, "poke.yaml", test_poke_yaml, path, sizeof path);
-	ck_assert_int_eq(scenario_load(path, &s, &err), 0);
+	ck_assert_int_eq(load_scenario(path, &s, &err), 0);
 	r = runner_new(s, &o, &err);
 	ck_assert_msg(r != NULL, "runner_new: %s", err ? err : "?");
 	for (size_t i = 0; i < 3; i++)
@@ -124,7 +124,7 @@ START_TEST(test_poke_runs)
 	for (size_t i = 0; i < 3; i++)
 		step_result_clear(&res[i]);
 	runner_free(r);
-	scenario_free(s);
+	load_scenario_free(s);
 	scratch_remove(idx);
 }
 END_TEST
@@ -160,7 +160,7 @@ START_TEST(test_poke_counted)
 	ck_assert(scenario_key_applies(SCN_KEY_BYTES_WRITTEN, SCN_OP_POKE));
 	ck_assert(!scenario_key_applies(SCN_KEY_EXIT_STATUS, SCN_OP_POKE));
 	program_free(p);
-	scenario_free(s);
+	load_scenario_free(s);
 }
 END_TEST
 

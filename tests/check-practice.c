@@ -86,7 +86,7 @@ START_TEST(test_all_load)
 			              (unsigned long)seed, err != NULL ? err : "?", p.yaml);
 			for (size_t i = 0; i < p.n_q; i++)
 				ck_assert_uint_lt(p.q[i].step, s->n_steps);
-			scenario_free(s);
+			load_scenario_free(s);
 			practice_problem_clear(&p);
 		}
 }
@@ -186,7 +186,7 @@ START_TEST(test_well_posed)
 				/* The stream's buffer and the data have two names. */
 				ck_assert(!(strstr(line, "sbuf") != NULL && strstr(line, "data") != NULL));
 			}
-			scenario_free(s);
+			load_scenario_free(s);
 			practice_problem_clear(&p);
 		}
 	/* Every rule is needed by some problem: none is dead text. */
@@ -212,7 +212,7 @@ run_problem(const struct practice_problem *p, struct practice_answer *a)
 	n = lesson_count(l);
 	practice_observe(p, lesson_results(l), n, a);
 	lesson_free(l);
-	scenario_free(s);
+	load_scenario_free(s);
 	return n;
 }
 

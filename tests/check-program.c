@@ -29,7 +29,7 @@ load(const char *name)
 
 	snprintf(rel, sizeof rel, "scenarios/%s", name);
 	test_util_src_path(rel, path, sizeof path);
-	if (scenario_load(path, &s, &err) != 0)
+	if (load_scenario(path, &s, &err) != 0)
 		ck_abort_msg("%s: %s", path, err != NULL ? err : "?");
 	return s;
 }
@@ -73,7 +73,7 @@ START_TEST(test_program_13_3)
 	ck_assert_str_eq(p->lines[0], "/*");
 	ck_assert_str_eq(p->lines[p->n_lines - 1], "}");
 	program_free(p);
-	scenario_free(s);
+	load_scenario_free(s);
 }
 END_TEST
 
@@ -97,7 +97,7 @@ each_bundled(void (*check)(const char *name, const struct program *p))
 		ck_assert_ptr_nonnull(p);
 		check(e->d_name, p);
 		program_free(p);
-		scenario_free(s);
+		load_scenario_free(s);
 		n++;
 	}
 	closedir(d);
@@ -143,7 +143,7 @@ START_TEST(test_program_long)
 		ctext_printf(&y, "fd tail check ");
 	ctext_printf(&y, "\"}\n    on: a\n");
 	ck_assert(!y.nomem);
-	ck_assert_msg(scenario_load_text("long.yaml", ctext_str(&y), y.len, &s, &err) == 0, "%s",
+	ck_assert_msg(load_scenario_text("long.yaml", ctext_str(&y), y.len, &s, &err) == 0, "%s",
 	              err != NULL ? err : "?");
 	p = program_new(s);
 	ck_assert_ptr_nonnull(p);
@@ -151,7 +151,7 @@ START_TEST(test_program_long)
 	ck_assert(!step_has(p, 1, "fd_a tail"));
 	ck_assert(step_has(p, 1, "write(fd_a, \"fd tail check fd tail"));
 	program_free(p);
-	scenario_free(s);
+	load_scenario_free(s);
 	ctext_clear(&y);
 }
 END_TEST
@@ -170,7 +170,7 @@ program_narrow(struct scenario **s, const char *fmt, ...)
 	n = vasprintf(&y, fmt, ap);
 	va_end(ap);
 	ck_assert_int_ge(n, 0);
-	ck_assert_msg(scenario_load_text("names.yaml", y, (size_t)n, s, &err) == 0, "%s",
+	ck_assert_msg(load_scenario_text("names.yaml", y, (size_t)n, s, &err) == 0, "%s",
 	              err != NULL ? err : "?");
 	free(y);
 	p = program_new(*s);
@@ -204,7 +204,7 @@ START_TEST(test_program_long_names)
 	                   a64, a64, b64, a64, b64, a64, a64);
 	ck_assert(step_has(p, 0, b64) || step_has(p, 2, b64));
 	program_free(p);
-	scenario_free(s);
+	load_scenario_free(s);
 }
 END_TEST
 
@@ -233,7 +233,7 @@ START_TEST(test_program_pair_names)
 
 		ck_assert(step_has(p, 1, "fd_abcdefghijklmno"));
 		program_free(p);
-		scenario_free(s);
+		load_scenario_free(s);
 	}
 }
 END_TEST
@@ -278,7 +278,7 @@ START_TEST(test_pane_draw)
 	ck_assert_int_lt(row_with(g, "...", row, sizeof row), 0);
 	grid_free(g);
 	program_free(p);
-	scenario_free(s);
+	load_scenario_free(s);
 }
 END_TEST
 
@@ -528,7 +528,7 @@ START_TEST(test_pane_hostile)
 	struct grid *g = grid_new(100, 40);
 
 	test_util_src_path("tests/inject.yaml", path, sizeof path);
-	ck_assert_msg(scenario_load(path, &s, &err) == 0, "%s", err != NULL ? err : "?");
+	ck_assert_msg(load_scenario(path, &s, &err) == 0, "%s", err != NULL ? err : "?");
 	p = program_new(s);
 	ck_assert_ptr_nonnull(p);
 	for (size_t i = 0; i < p->n_lines; i++)
@@ -539,7 +539,7 @@ START_TEST(test_pane_hostile)
 	view_program_draw(g, (struct grid_rect){ 0, 0, 100, 40 }, p, 1, true);
 	grid_free(g);
 	program_free(p);
-	scenario_free(s);
+	load_scenario_free(s);
 }
 END_TEST
 
@@ -555,7 +555,7 @@ START_TEST(test_program_runs)
 	size_t run = 0, head, marked = 0;
 
 	test_util_src_path("tests/fixtures/good/all-ops.yaml", path, sizeof path);
-	ck_assert_msg(scenario_load(path, &s, &err) == 0, "%s", err != NULL ? err : "?");
+	ck_assert_msg(load_scenario(path, &s, &err) == 0, "%s", err != NULL ? err : "?");
 	p = program_new(s);
 	ck_assert_ptr_nonnull(p);
 	ck_assert_ptr_nonnull(q);
@@ -604,8 +604,8 @@ START_TEST(test_program_runs)
 	grid_free(g);
 	program_free(p);
 	program_free(q);
-	scenario_free(s);
-	scenario_free(plain);
+	load_scenario_free(s);
+	load_scenario_free(plain);
 }
 END_TEST
 

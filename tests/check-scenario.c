@@ -91,9 +91,9 @@ load_fail(const char *path)
 	struct scenario *s = (struct scenario *)1;
 	char *err = NULL;
 
-	ck_assert_int_eq(scenario_load(path, &s, &err), -1);
+	ck_assert_int_eq(load_scenario(path, &s, &err), -1);
 	ck_assert_ptr_null(s);
-	scenario_free(s);          /* what a caller does whatever the outcome: NULL is fine */
+	load_scenario_free(s);          /* what a caller does whatever the outcome: NULL is fine */
 	ck_assert_ptr_nonnull(err);
 	ck_assert_msg(err_well_formed(err, path), "badly formed error for %s: %s", path, err);
 	return err;
@@ -105,7 +105,7 @@ load_ok(const char *path)
 {
 	struct scenario *s = NULL;
 	char *err = NULL;
-	int rc = scenario_load(path, &s, &err);
+	int rc = load_scenario(path, &s, &err);
 
 	ck_assert_msg(rc == 0, "%s did not load: %s", path, err ? err : "(no message)");
 	ck_assert_ptr_null(err);
@@ -235,7 +235,7 @@ START_TEST(test_hostile_inputs)
 
 	/* Errors without anyone to read them are freed, not leaked. */
 	struct scenario *s;
-	ck_assert_int_eq(scenario_load(path, &s, NULL), -1);
+	ck_assert_int_eq(load_scenario(path, &s, NULL), -1);
 	ck_assert_ptr_null(s);
 
 	free(buf);
@@ -446,7 +446,7 @@ START_TEST(test_cases)
 	w = adapt_expects(&sr, &n);
 	ck_assert_uint_eq(n, 1);
 	free(w);
-	scenario_free(s);
+	load_scenario_free(s);
 	scratch_remove(idx);
 }
 END_TEST
@@ -549,7 +549,7 @@ START_TEST(test_narration)
 	ck_assert(strncmp(intro, "On xfs, [not a mark]. Kernel ", 29) == 0);
 	free(intro);
 	sentence_results_free(v, n);
-	scenario_free(s);
+	load_scenario_free(s);
 	scratch_remove(idx);
 }
 END_TEST
@@ -581,7 +581,7 @@ START_TEST(test_bad_fixtures)
 
 		struct scenario *s = (struct scenario *)1;
 		char *err = NULL;
-		int rc = scenario_load(path, &s, &err);
+		int rc = load_scenario(path, &s, &err);
 		checked++;
 		if (rc != -1 || s != NULL || err == NULL || strcmp(err, want) != 0) {
 			failed++;
@@ -618,7 +618,7 @@ START_TEST(test_good_fixtures)
 			ck_assert_str_eq(s->path, path);
 			ck_assert_ptr_nonnull(s->title);
 			ck_assert_uint_ge(s->n_steps, 1);
-			scenario_free(s);
+			load_scenario_free(s);
 			loaded++;
 		}
 		free(names[i]);
@@ -661,7 +661,7 @@ START_TEST(test_libcyaml_raw)
 	char *buf = slurp(fixture("good/all-ops.yaml", path, sizeof path), &len);
 	struct scenario *s = load_ok(path);
 
-	ck_assert_int_eq(scenario_raw_load(&ld, buf, len, true, &raw), 0);
+	ck_assert_int_eq(load_raw_load(&ld, buf, len, true, &raw), 0);
 	ck_assert_ptr_nonnull(raw);
 	ck_assert_int_eq(ld.n_err, 0);
 	ck_assert_str_eq(raw->title, s->title);
@@ -672,15 +672,15 @@ START_TEST(test_libcyaml_raw)
 		if (scn_op_table[op].form == SCN_FORM_TEXT)
 			ck_assert_ptr_nonnull(rs->text[op]);
 	}
-	scenario_raw_free(raw);
-	scenario_free(s);
+	load_raw_free(raw);
+	load_scenario_free(s);
 	free(buf);
 
 	/* What only libcyaml would say: the loader never lets this reach it. */
 	const char *bad = "title: x\nbogus: 1\nsteps:\n  - sync: {}\n";
-	ck_assert_int_eq(scenario_raw_load(&ld, bad, strlen(bad), true, &raw), -1);
+	ck_assert_int_eq(load_raw_load(&ld, bad, strlen(bad), true, &raw), -1);
 	ck_assert_ptr_null(raw);
-	scenario_report_finish(&ld);
+	load_report_finish(&ld);
 	ck_assert_ptr_nonnull(ld.err);
 	ck_assert_ptr_nonnull(strstr(ld.err, "raw:1:1: " SCN_RAW_REFUSED ": "));
 	ck_assert_ptr_nonnull(strstr(ld.err, cyaml_strerror(CYAML_ERR_INVALID_KEY)));
@@ -709,7 +709,7 @@ START_TEST(test_libcyaml_op_args)
 
 		struct scn_load ld = { .path = e->name };
 		struct scn_raw_scenario *raw = NULL;
-		ck_assert_msg(scenario_raw_load(&ld, doc, (size_t)n, true, &raw) == 0, "%s: %d errors",
+		ck_assert_msg(load_raw_load(&ld, doc, (size_t)n, true, &raw) == 0, "%s: %d errors",
 			      e->name, ld.n_err);
 		ck_assert_uint_eq(raw->steps_count, 1);
 		const struct scn_raw_args *ra = raw->steps[0].args[op];
@@ -723,7 +723,7 @@ START_TEST(test_libcyaml_op_args)
 				ck_assert_str_eq(ra->v[u->arg], "v");
 			}
 		}
-		scenario_raw_free(raw);
+		load_raw_free(raw);
 	}
 }
 END_TEST
@@ -845,11 +845,11 @@ fuzz_file(int idx, const char *file, int rounds, unsigned *seed, int *total)
 		struct scenario *s = NULL;
 		char *err = NULL;
 		(*total)++;
-		int rc = scenario_load(path, &s, &err);
+		int rc = load_scenario(path, &s, &err);
 		unlink(path);
 		if (rc == 0) {
 			ck_assert_ptr_null(err);
-			scenario_free(s);
+			load_scenario_free(s);
 			continue;
 		}
 		refused++;
@@ -950,7 +950,7 @@ START_TEST(test_named_describe)
 	ck_assert_str_eq(describe_step(&s->steps[3], buf, sizeof buf), "s = fdopen(fd, \"w\")");
 	ck_assert_str_eq(describe_step(&s->steps[4], buf, sizeof buf), "fputs(\"x\", s)");
 	ck_assert_str_eq(describe_step(&s->steps[5], buf, sizeof buf), "if (fork() == 0) exit(0)");
-	scenario_free(s);
+	load_scenario_free(s);
 	scratch_remove(idx);
 
 	/* cident: whole identifiers, and a result cut to fit. */
@@ -1259,7 +1259,7 @@ START_TEST(test_all_ops)
 	ck_assert(st[51].args.child_flushes);
 	ck_assert_int_eq(st[52].op, SCN_OP_EXIT);
 
-	scenario_free(s);
+	load_scenario_free(s);
 }
 END_TEST
 
@@ -1298,7 +1298,7 @@ START_TEST(test_tables_documented)
 }
 END_TEST
 
-/* The DESIGN example: positions of steps and expectations. */
+/* Exercise 13-3, doc/scenarios.md's example: positions of steps and expectations. */
 START_TEST(test_design_example)
 {
 	char path[4096];
@@ -1316,7 +1316,7 @@ START_TEST(test_design_example)
 			 "the stdio buffer.");
 	check_expect(&s->steps[1], SCN_KEY_STDIO_PENDING, SCN_CMP_EQ, 904, "904", 11, 29);
 	check_expect(&s->steps[3], SCN_KEY_DISK_DELALLOC_BYTES, SCN_CMP_EQ, 0, "0", 15, 57);
-	scenario_free(s);
+	load_scenario_free(s);
 }
 END_TEST
 
@@ -1329,10 +1329,10 @@ START_TEST(test_odirect_lesson)
 	ck_assert_uint_eq(s->n_steps, 9);
 	check_expect(&s->steps[1], SCN_KEY_RESULT_VALUE, SCN_CMP_EQ, -1, "-1", 7, 50);
 	ck_assert_uint_eq(s->steps[8].args.bytes, 100);
-	scenario_free(s);
+	load_scenario_free(s);
 	s = load_ok(fixture("good/tmpfs-direct.yaml", path, sizeof path));
 	ck_assert_int_eq(s->file.on, SCN_FS_TMPFS);
-	scenario_free(s);
+	load_scenario_free(s);
 }
 END_TEST
 

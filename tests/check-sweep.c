@@ -15,7 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sweep/print.h"
+#include "export/sweep.h"
+#include "table/print.h"
 #include "scenario/scenario.h"
 #include "scratch/scratch.h"
 #include "test-util.h"
@@ -853,7 +854,7 @@ START_TEST(test_yaml_sweep)
 	const struct scn_sweep *sw;
 
 	test_util_src_path("tests/sweep-tiny.yaml", path, sizeof path);
-	ck_assert_msg(scenario_load(path, &s, &err) == 0, "%s", err ? err : "load failed");
+	ck_assert_msg(load_scenario(path, &s, &err) == 0, "%s", err ? err : "load failed");
 	ck_assert_uint_eq(s->n_steps, 1);
 	sw = s->steps[0].sweep;
 	ck_assert_ptr_nonnull(sw);
@@ -866,7 +867,7 @@ START_TEST(test_yaml_sweep)
 	ck_assert_ptr_null(sweep_ref_row(&sw->references[0], 2));
 	ck_assert_int_eq(count_entries(scratch_dir(parent_idx)), 0);
 	sweep_result_clear(&r);
-	scenario_free(s);
+	load_scenario_free(s);
 }
 END_TEST
 
@@ -883,7 +884,7 @@ START_TEST(test_bundled_scenarios)
 		size_t sweeps = 0;
 
 		snprintf(rel, sizeof rel, "scenarios/%s.yaml", names[i]);
-		ck_assert_msg(scenario_load(test_util_src_path(rel, path, sizeof path), &s, &err) == 0,
+		ck_assert_msg(load_scenario(test_util_src_path(rel, path, sizeof path), &s, &err) == 0,
 		    "%s: %s", rel, err ? err : "load failed");
 		ck_assert_ptr_nonnull(s->title);
 		ck_assert_ptr_nonnull(s->source);
@@ -908,7 +909,7 @@ START_TEST(test_bundled_scenarios)
 			}
 		}
 		ck_assert_msg(sweeps > 0, "%s has no sweep", rel);
-		scenario_free(s);
+		load_scenario_free(s);
 	}
 }
 END_TEST

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sweep/print.h"
+#include "table/print.h"
 #include "tui/cast.h"
 #include "fixture-views.h"
 #include "tui/grid.h"
@@ -1291,7 +1291,7 @@ START_TEST(test_every_scenario_fits)
 		if (n < 6 || strcmp(de->d_name + n - 5, ".yaml") != 0)
 			continue;
 		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-		ck_assert_msg(scenario_load(path, &sc, &err) == 0, "%s: %s", path, err ? err : "?");
+		ck_assert_msg(load_scenario(path, &sc, &err) == 0, "%s: %s", path, err ? err : "?");
 		l = lesson_new(sc, &o, &err);
 		ck_assert_msg(l != NULL, "%s: %s", path, err ? err : "?");
 		for (long cur = -1;; cur++) {
@@ -1311,7 +1311,7 @@ START_TEST(test_every_scenario_fits)
 				break;
 		}
 		lesson_free(l);
-		scenario_free(sc);
+		load_scenario_free(sc);
 	}
 	closedir(d);
 	ck_assert_int_gt(screens, 100);

@@ -31,7 +31,7 @@ test_ops_load(const char *text, char **err)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
-	if (scenario_load(path, &s, err) != 0)
+	if (load_scenario(path, &s, err) != 0)
 		s = NULL;
 	unlink(path);
 	return s;
@@ -159,7 +159,7 @@ test_ops_check_all(char *undocumented, size_t len)
 			snprintf(undocumented + strlen(undocumented), len - strlen(undocumented),
 			         "%s%s", undocumented[0] ? ", " : "", name);
 		program_free(p);
-		scenario_free(s);
+		load_scenario_free(s);
 	}
 	regfree(&re);
 	free(doc);

@@ -383,7 +383,7 @@ catalog_print_list(FILE *f)
 		char *err = NULL;
 		const char *d;
 
-		if (scenario_load(v[i], &e->s, &err) != 0) {
+		if (load_scenario(v[i], &e->s, &err) != 0) {
 			fputs(err != NULL ? err : "out of memory\n", stderr);
 			free(err);
 			rc = 1;
@@ -404,7 +404,7 @@ catalog_print_list(FILE *f)
 	qsort(it, k, sizeof *it, list_cmp);
 	for (size_t i = 0; i < k; i++) {
 		const struct list_item *e = &it[i];
-		double most = scenario_seconds_at_most(e->s);
+		double most = load_seconds_at_most(e->s);
 		char took[32];
 
 		if (e->group != last)
@@ -429,7 +429,7 @@ catalog_print_list(FILE *f)
 	fprintf(f, "\nTimes are at most what a scenario's own waits and sweep budgets allow "
 	       "(--budget changes a sweep's); \"seconds\": they allow less than 5 s.\n");
 	for (size_t i = 0; i < k; i++)
-		scenario_free(it[i].s);
+		load_scenario_free(it[i].s);
 	free(it);
 	catalog_list_free(v);
 	return rc;

@@ -171,7 +171,7 @@ load(const char *arg, struct scenario **out)
 		text_fline(stderr, "", why, "\n");
 		return APP_EXIT_USAGE;
 	}
-	if (scenario_load(path, out, &err) != 0) {
+	if (load_scenario(path, out, &err) != 0) {
 		fputs(err != NULL ? err : "out of memory\n", stderr);
 		free(err);
 		free(path);
@@ -359,7 +359,7 @@ mode_practice(struct cmd *c, struct scenario *unused)
 		q.step_line = practice_listing_line;
 		rc = tui_run(s, &q);
 	}
-	scenario_free(s);
+	load_scenario_free(s);
 	practice_problem_clear(&p);
 	return rc;
 }
@@ -383,7 +383,7 @@ mode_check(struct cmd *c, struct scenario *unused)
 		printf(": ok, %zu step%s\n", s->n_steps, s->n_steps == 1 ? "" : "s");
 		/* What it would run, so that the user knows before allowing it. */
 		prog_consent_print(s, NULL, stdout);
-		scenario_free(s);
+		load_scenario_free(s);
 	}
 	return rc;
 }
@@ -511,7 +511,7 @@ mode_run(const struct mode *m, struct cmd *c)
 			return rc;
 	}
 	rc = m->run(c, s);
-	scenario_free(s);      /* freed before exit: the sanitizers' leak check is a test */
+	load_scenario_free(s);      /* freed before exit: the sanitizers' leak check is a test */
 	return rc;
 }
 

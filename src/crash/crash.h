@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* crash/crash.h: what survives a crash: the two crashes' outcomes, and the filesystems a crash
- * lab can be made of (one table: crash/fs.c). */
+ * lab can be made of (one table, in crash/crash.c). */
 #ifndef IOBUFVIZ_CRASH_H
 #define IOBUFVIZ_CRASH_H
 

@@ -22,7 +22,7 @@ struct scenario_bounds_bytes {
  * than the steps do). ROOT is the shape-checked tree. 0, or -1 after reporting.
  */
 int
-scenario_bounds_steps(struct scn_load *ld, const struct yamlpos_node *root)
+load_bounds_steps(struct scn_load *ld, const struct yamlpos_node *root)
 {
 	const struct yamlpos_node *n = AT(root, "steps"), *c;
 	size_t i = 0;
@@ -31,7 +31,7 @@ scenario_bounds_steps(struct scn_load *ld, const struct yamlpos_node *root)
 		return 0;
 	for (c = yamlpos_first(ld->ix, n); c != NULL && i < SCN_MAX_STEPS; i++)
 		c = yamlpos_next(ld->ix, c);
-	scenario_at(ld, c != NULL ? c : n, "step %d: a scenario may have at most %d steps "
+	load_at(ld, c != NULL ? c : n, "step %d: a scenario may have at most %d steps "
 		    "(this one has %zu)", SCN_MAX_STEPS + 1, SCN_MAX_STEPS, n->n_children);
 	return -1;
 }
@@ -39,7 +39,7 @@ scenario_bounds_steps(struct scn_load *ld, const struct yamlpos_node *root)
 /* Seconds step ST may take by its own numbers: a wait's seconds or timeout, a sweep's
  * budget per row times its rows; 0 for any other step. */
 static double
-scenario_step_seconds(const struct scn_step *st)
+load_step_seconds(const struct scn_step *st)
 {
 	const struct scn_sweep *sw = st->sweep;
 
@@ -56,18 +56,18 @@ scenario_step_seconds(const struct scn_step *st)
 
 /* Seconds the steps of S may take by their own numbers (scenario/scenario.h). */
 double
-scenario_seconds_at_most(const struct scenario *s)
+load_seconds_at_most(const struct scenario *s)
 {
 	double t = 0;
 
 	for (size_t i = 0; i < s->n_steps; i++)
-		t += scenario_step_seconds(&s->steps[i]);
+		t += load_step_seconds(&s->steps[i]);
 	return t;
 }
 
 /* Seconds step ST may take by its own numbers; *at: the key to blame. */
 static double
-scenario_bounds_seconds(struct scn_load *ld, const struct scn_step *st,
+load_bounds_seconds(struct scn_load *ld, const struct scn_step *st,
 			const struct yamlpos_node *opnode, const struct yamlpos_node **at)
 {
 	*at = opnode;
@@ -77,12 +77,12 @@ scenario_bounds_seconds(struct scn_load *ld, const struct scn_step *st,
 		      AT(opnode, "seconds");
 	else if (st->op == SCN_OP_SWEEP && st->sweep != NULL && AT(opnode, "budget") != NULL)
 		*at = AT(opnode, "budget");
-	return scenario_step_seconds(st);
+	return load_step_seconds(st);
 }
 
 /* Bytes a sweep keeps at once on the filesystem of each kind of its variants. */
 static struct scenario_bounds_bytes
-scenario_bounds_sweep_bytes(const struct scn_sweep *sw)
+load_bounds_sweep_bytes(const struct scn_sweep *sw)
 {
 	struct scenario_bounds_bytes b = { 0, 0 };
 	uint64_t need = 0;
@@ -105,21 +105,21 @@ scenario_bounds_sweep_bytes(const struct scn_sweep *sw)
 
 /* A sweep's bytes beside the scratch file's: report at its file_size if over a bound. */
 static void
-scenario_bounds_sweep(struct scn_load *ld, const struct scn_sweep *sw,
-		      const struct yamlpos_node *opnode, struct scenario_bounds_bytes file)
+load_bounds_sweep(struct scn_load *ld, const struct scn_sweep *sw,
+		  const struct yamlpos_node *opnode, struct scenario_bounds_bytes file)
 {
 	const struct yamlpos_node *at = AT(opnode, "file_size") ? AT(opnode, "file_size") : opnode;
-	struct scenario_bounds_bytes b = scenario_bounds_sweep_bytes(sw);
+	struct scenario_bounds_bytes b = load_bounds_sweep_bytes(sw);
 
 	/* In whole MiB, rounded up: "2.0 GiB, at most 2 GiB" would not say what is wrong. */
 #define MIB(x) ((uintmax_t)(((x) + (1u << 20) - 1) >> 20))
 	if (b.disk > 0 && file.disk + b.disk > SCN_MAX_DISK)
-		scenario_at(ld, at, "this sweep keeps %ju MiB on disk at once (its files %ju MiB, "
+		load_at(ld, at, "this sweep keeps %ju MiB on disk at once (its files %ju MiB, "
 			    "the scratch file %ju MiB); a run may keep at most %ju MiB on disk in "
 			    "one directory", MIB(file.disk + b.disk), MIB(b.disk), MIB(file.disk),
 			    MIB(SCN_MAX_DISK));
 	else if (b.ram > 0 && file.ram + b.ram > SCN_MAX_RAM)
-		scenario_at(ld, at, "this sweep keeps %ju MiB in tmpfs, which is RAM, at once (its "
+		load_at(ld, at, "this sweep keeps %ju MiB in tmpfs, which is RAM, at once (its "
 			    "files %ju MiB, the scratch file %ju MiB); a run may keep at most %ju MiB "
 			    "there", MIB(file.ram + b.ram), MIB(b.ram), MIB(file.ram),
 			    MIB(SCN_MAX_RAM));
@@ -128,15 +128,15 @@ scenario_bounds_sweep(struct scn_load *ld, const struct scn_sweep *sw,
 
 /* tail's bounds: the lines it keeps and the block it reads with (scenario/scenario.h). */
 static void
-scenario_bounds_tail(struct scn_load *ld, const struct scn_step *st,
-		     const struct yamlpos_node *opnode)
+load_bounds_tail(struct scn_load *ld, const struct scn_step *st,
+		 const struct yamlpos_node *opnode)
 {
 	if ((st->args.has & SCN_HAS_LINES) && st->args.lines > TAIL_LINES_MAX)
-		scenario_at(ld, AT(opnode, "lines"), "tail keeps at most %d lines (of at most %d "
+		load_at(ld, AT(opnode, "lines"), "tail keeps at most %d lines (of at most %d "
 			    "bytes each), not %ju", TAIL_LINES_MAX, TAIL_LINE_MAX,
 			    (uintmax_t)st->args.lines);
 	if ((st->args.has & SCN_HAS_SIZE) && st->args.size > TAIL_BLOCK_MAX)
-		scenario_at(ld, AT(opnode, "block"), "tail reads in blocks of at most %d KiB, not %ju bytes",
+		load_at(ld, AT(opnode, "block"), "tail reads in blocks of at most %d KiB, not %ju bytes",
 			    TAIL_BLOCK_MAX / 1024, (uintmax_t)st->args.size);
 }
 
@@ -146,8 +146,8 @@ scenario_bounds_tail(struct scn_load *ld, const struct scn_step *st,
  * may keep. Each is reported at the step or key that crosses it.
  */
 void
-scenario_bounds_check(struct scn_load *ld, const struct scenario *s,
-		      const struct yamlpos_node *root)
+load_bounds_check(struct scn_load *ld, const struct scenario *s,
+		  const struct yamlpos_node *root)
 {
 	const struct yamlpos_node *steps = AT(root, "steps");
 	const struct yamlpos_node *c = steps != NULL ? yamlpos_first(ld->ix, steps) : NULL;
@@ -164,18 +164,18 @@ scenario_bounds_check(struct scn_load *ld, const struct scenario *s,
 		file.disk = s->file.size;
 	for (size_t i = 0; i < s->n_steps; i++)
 		if (!ld->step_bad[i])
-			all += scenario_step_seconds(&s->steps[i]);
+			all += load_step_seconds(&s->steps[i]);
 	for (size_t i = 0; i < s->n_steps && c != NULL; i++, c = yamlpos_next(ld->ix, c)) {
 		const struct scn_step *st = &s->steps[i];
 		if (ld->step_bad[i])
 			continue;
 		const struct yamlpos_node *op = AT(c, scenario_op_name(st->op));
 		const struct yamlpos_node *at;
-		double t = scenario_bounds_seconds(ld, st, op, &at);
+		double t = load_bounds_seconds(ld, st, op, &at);
 
 		total += t;
 		if (!told && st->op == SCN_OP_SWEEP && t > SCN_MAX_RUN_SECONDS) {
-			scenario_at(ld, at ? at : c, "this sweep's budget of %g s per row, for %zu "
+			load_at(ld, at ? at : c, "this sweep's budget of %g s per row, for %zu "
 				    "rows (buffer sizes x variants), adds up to %g s; a run may take at "
 				    "most %d s (--timeout)",
 				    st->sweep->budget > 0 ? st->sweep->budget : SWEEP_DEFAULT_BUDGET,
@@ -183,14 +183,14 @@ scenario_bounds_check(struct scn_load *ld, const struct scenario *s,
 				    SCN_MAX_RUN_SECONDS);
 			told = true;
 		} else if (!told && total > SCN_MAX_RUN_SECONDS) {
-			scenario_at(ld, at ? at : c, "this scenario's waits and sweep budgets add up "
+			load_at(ld, at ? at : c, "this scenario's waits and sweep budgets add up "
 				    "to %g s, past %d s at this step; a run may take at most %d s "
 				    "(--timeout)", all, SCN_MAX_RUN_SECONDS, SCN_MAX_RUN_SECONDS);
 			told = true;
 		}
 		if (st->op == SCN_OP_SWEEP && st->sweep != NULL)
-			scenario_bounds_sweep(ld, st->sweep, op, file);
+			load_bounds_sweep(ld, st->sweep, op, file);
 		if (st->op == SCN_OP_TAIL)
-			scenario_bounds_tail(ld, st, op);
+			load_bounds_tail(ld, st, op);
 	}
 }

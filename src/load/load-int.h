@@ -46,7 +46,7 @@ struct scn_load {
 	size_t n_lines, lines_cap;
 	int n_err;            /* errors reported (some may not be kept) */
 	int n_quiet;          /* errors not reported: consequences of one reported at a node */
-	char *err;            /* scenario_report_finish(): the lines to show */
+	char *err;            /* load_report_finish(): the lines to show */
 	bool oom;
 	bool shaping;         /* the shape check runs: an error marks its node */
 	unsigned char *marks; /* per node of ix: enum scn_mark bits (NULL: none kept) */
@@ -99,67 +99,67 @@ extern const char *const scn_arg_examples[SCN_ARG__COUNT];
 /* ---- load/report.c ---- */
 
 /* Append one "PATH:LINE:COL: message" line. */
-void scenario_report_error(struct scn_load *ld, int line, int col, const char *fmt, ...)
+void load_report_error(struct scn_load *ld, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* Append one such line at node N's value (KEY false) or key; NULL node: at 1:1. While the
  * shape check runs, mark N bad; after it, say nothing at a marked node. */
-void scenario_report_at(struct scn_load *ld, const struct yamlpos_node *n, bool key,
+void load_report_at(struct scn_load *ld, const struct yamlpos_node *n, bool key,
 			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Error at a node's value; NULL node: at 1:1. */
-#define scenario_at(ld, node, ...) scenario_report_at((ld), (node), false, __VA_ARGS__)
+#define load_at(ld, node, ...) load_report_at((ld), (node), false, __VA_ARGS__)
 /* Error at a node's key. */
-#define scenario_at_key(ld, node, ...) scenario_report_at((ld), (node), true, __VA_ARGS__)
+#define load_at_key(ld, node, ...) load_report_at((ld), (node), true, __VA_ARGS__)
 
 /* After the shape check: take out of IX (ld->ix) every node it reported, so that what is left
  * is well-shaped; STEPS is the list of steps (its entries are emptied, not taken out: a step's
  * number is in later messages). */
-void scenario_report_prune(struct scn_load *ld, struct yamlpos *ix,
+void load_report_prune(struct scn_load *ld, struct yamlpos *ix,
 			   const struct yamlpos_node *steps);
 
 /* The errors in the order of their positions, at most SCN_MAX_ERRORS of them and a line that
  * says how many more there are, into ld->err; the kept lines are freed. */
-void scenario_report_finish(struct scn_load *ld);
+void load_report_finish(struct scn_load *ld);
 
 /* The closest of N names to WORD if it is close enough, else NULL. */
-const char *scenario_report_suggest(const char *word, const char *const *names, size_t n);
+const char *load_report_suggest(const char *word, const char *const *names, size_t n);
 
 /* Append WORD to the text in buf, after SEP unless buf is empty. */
-void scenario_report_append(char *buf, size_t len, const char *sep, const char *word);
+void load_report_append(char *buf, size_t len, const char *sep, const char *word);
 
 /* Write "a, b, c" (the names of a table) into buf. */
-const char *scenario_report_names(const struct scn_name *t, char *buf, size_t len);
+const char *load_report_names(const struct scn_name *t, char *buf, size_t len);
 
 /* ---- load/value.c ---- */
 
 /* Duplicate S, remembering failure. */
-char *scenario_value_strdup(struct scn_load *ld, const char *s);
+char *load_value_strdup(struct scn_load *ld, const char *s);
 
 /* True if NODE is a plain null scalar ("", "~", "null"): a key written with no value. */
-bool scenario_value_is_null(const struct yamlpos_node *node);
+bool load_value_is_null(const struct yamlpos_node *node);
 
 /* Look S up in table T. Return 0 and set *out, or report at NODE and return -1. */
-int scenario_value_name(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+int load_value_name(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
 			const struct scn_name *t, const char *what, int *out);
 
 /* Sizes: what a zero means and whether the 1 GiB bound applies. */
 enum { SZ_ZERO_OK = 1, SZ_BOUNDED = 2 };
 
 /* Parse a size ("4096", "4KiB"). */
-int scenario_value_size(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+int load_value_size(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
 			const char *what, int how, uint64_t *out);
 
 /* Parse an offset: a size, negative only where ALLOW_NEG. */
-int scenario_value_offset(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+int load_value_offset(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
 			  bool allow_neg, int64_t *out);
 
 /* Parse a real number within [lo, hi]. */
-int scenario_value_real(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+int load_value_real(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
 			const char *what, double lo, double hi, double *out);
 
 /* Parse a whole number within [lo, hi]. */
-int scenario_value_count(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+int load_value_count(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
 			 const char *what, uint64_t lo, uint64_t hi, uint64_t *out);
 
 struct scn_raw_list;
@@ -167,90 +167,90 @@ struct scn_raw_step;
 struct scn_raw_sweep;
 
 /* Map the list of flag names L (libcyaml's), written at LIST, to their OR. */
-int scenario_value_flags(struct scn_load *ld, const struct yamlpos_node *list,
+int load_value_flags(struct scn_load *ld, const struct yamlpos_node *list,
 			 const struct scn_raw_list *l, const struct scn_name *t, const char *what,
 			 int *out);
 
 /* Parse one expectation value S (written at NODE) for key E->key into E. */
-int scenario_value_expect(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
+int load_value_expect(struct scn_load *ld, const struct yamlpos_node *node, const char *s,
 			  struct scn_expect *e);
 
 /* Parse one expectation: key C (known) with value VAL, of a step doing OP, into E. */
-void scenario_value_step_expect(struct scn_load *ld, enum scn_op op, const struct yamlpos_node *c,
+void load_value_step_expect(struct scn_load *ld, enum scn_op op, const struct yamlpos_node *c,
 				const char *val, struct scn_expect *e, size_t stepno);
 
 /* Free N expectations E (what they own, and the array). */
-void scenario_value_expects_free(struct scn_expect *e, size_t n);
+void load_value_expects_free(struct scn_expect *e, size_t n);
 
 /* ---- load/bounds.c ---- */
 
 /* Refuse more than SCN_MAX_STEPS steps, on the tree ROOT; 0, or -1 after reporting. */
-int scenario_bounds_steps(struct scn_load *ld, const struct yamlpos_node *root);
+int load_bounds_steps(struct scn_load *ld, const struct yamlpos_node *root);
 
 /* A whole run's bounds (time, bytes, tail), reported at the step or key that crosses one. */
-void scenario_bounds_check(struct scn_load *ld, const struct scenario *s,
+void load_bounds_check(struct scn_load *ld, const struct scenario *s,
 			   const struct yamlpos_node *root);
 
 /* ---- load/schema.c ---- */
 
 /* Check a step's expect mapping N (or null). */
-void scenario_schema_expect(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno);
+void load_schema_expect(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno);
 
 /* Check every key and the kind of every value against the schema; 0 if all is well-shaped. */
-int scenario_schema_check(struct scn_load *ld, const struct yamlpos_node *root);
+int load_schema_check(struct scn_load *ld, const struct yamlpos_node *root);
 
 /* ---- load/step.c ---- */
 
 /* Parse one step RS (libcyaml's), written at SN (STEPNO is 1-based, for messages). */
-void scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
+void load_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
 			 const struct yamlpos_node *sn, size_t stepno);
 
 /* wait's rules: seconds or until, not both; timeout only with until. */
-void scenario_step_wait(struct scn_load *ld, const struct scn_step *st,
+void load_step_wait(struct scn_load *ld, const struct scn_step *st,
 			const struct yamlpos_node *opnode, size_t stepno);
 
 /* write/pwrite's rule: bytes or text, not both. */
-void scenario_step_text(struct scn_load *ld, const struct scn_step *st,
+void load_step_text(struct scn_load *ld, const struct scn_step *st,
 			const struct yamlpos_node *opnode, size_t stepno);
 
 /* fcntl's rule: F_SETFL needs flags, F_GETFL takes none. */
-void scenario_step_fcntl(struct scn_load *ld, const struct scn_step *st,
+void load_step_fcntl(struct scn_load *ld, const struct scn_step *st,
 			 const struct yamlpos_node *opnode, size_t stepno);
 
 /* fallocate's rule: at least one byte. */
-void scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
-			     const struct yamlpos_node *opnode, size_t stepno);
+void load_step_fallocate(struct scn_load *ld, const struct scn_step *st,
+			 const struct yamlpos_node *opnode, size_t stepno);
 
 /* The rule of file: and to: (open, fopen, rename, crash): a name in the scratch file's
  * directory, '.' only for open and fopen. */
-void scenario_step_file(struct scn_load *ld, const struct scn_step *st,
+void load_step_file(struct scn_load *ld, const struct scn_step *st,
 			const struct yamlpos_node *opnode, size_t stepno);
 
 /* ---- load/cond.c ---- */
 
 /* The fact named NAME, or -1. */
-int scenario_cond_fact(const char *name);
+int load_cond_fact(const char *name);
 
 /* Index of NAME in the NULL-ended list T, or -1. */
-int scenario_cond_index(const char *const *t, const char *name);
+int load_cond_index(const char *const *t, const char *name);
 
 /* Write the NULL-ended list T as "a, b, c" into buf. */
-const char *scenario_cond_list(const char *const *t, char *buf, size_t len);
+const char *load_cond_list(const char *const *t, char *buf, size_t len);
 
 /* Check value *V (written at N) of fact F, in WHERE ("a case of step 2"); a size is rewritten
  * as its number of bytes. 0 if it is one F can have. */
-int scenario_cond_value(struct scn_load *ld, const struct yamlpos_node *n, enum scn_fact f,
+int load_cond_value(struct scn_load *ld, const struct yamlpos_node *n, enum scn_fact f,
 			char **v, const char *where);
 
 /* Check a case's when/unless mapping N: known facts, each a value or a list of values. */
-void scenario_cond_schema_facts(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno);
+void load_cond_schema_facts(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno);
 
 /* Parse a step's cases N (NULL: none) into st. */
-void scenario_cond_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
+void load_cond_parse(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
 			 size_t stepno);
 
 /* Free a step's cases (their narrations are the caller's to free first). */
-void scenario_cond_free(struct scn_step *st);
+void load_cond_free(struct scn_step *st);
 
 /* ---- load/narr-rule.c ---- */
 
@@ -264,36 +264,36 @@ void scenario_cond_free(struct scn_step *st);
  * step 3"): a word of a state, a count or (in a sweep) a comparison of times is reported at AT
  * unless the sentence rests on a fact of that kind; a number that contradicts the fact it
  * rests on is reported; one the loader cannot tell is added to s->counts for the run. */
-void scenario_narr_rule(struct scn_load *ld, const struct yamlpos_node *at,
+void load_narr_rule(struct scn_load *ld, const struct yamlpos_node *at,
 			struct scn_sentence *s, unsigned in, const char *where);
 
 /* ---- load/narr.c ---- */
 
 /* Check the shape of a say or intro N: a text, or a list of parts (a text or a list of
  * alternative texts). */
-void scenario_narr_schema(struct scn_load *ld, const struct yamlpos_node *n);
+void load_narr_schema(struct scn_load *ld, const struct yamlpos_node *n);
 
 /* Read say or intro N (NULL: none) into out; ST: the step (NULL: the intro); WHERE names it
  * in messages ("the say of step 3"). */
-void scenario_narr_parse(struct scn_load *ld, struct scn_narration *out,
+void load_narr_parse(struct scn_load *ld, struct scn_narration *out,
 			 const struct yamlpos_node *n, const struct scn_step *st, const char *where);
 
 /* The text of say or intro N as written (a list's first alternatives joined); heap or NULL. */
-char *scenario_narr_text(struct scn_load *ld, const struct yamlpos_node *n);
+char *load_narr_text(struct scn_load *ld, const struct yamlpos_node *n);
 
 /* Free what a narration owns. */
-void scenario_narr_free(struct scn_narration *nr);
+void load_narr_free(struct scn_narration *nr);
 
 
 /* ---- load/sweep.c ---- */
 
 /* Parse a sweep step's mapping RW (libcyaml's; NULL: nothing given), written at SN. */
-void scenario_sweep_parse(struct scn_load *ld, struct scn_step *st,
+void load_sweep_parse(struct scn_load *ld, struct scn_step *st,
 			  const struct scn_raw_sweep *rw, const struct yamlpos_node *sn,
 			  size_t stepno);
 
 /* Free a sweep. NULL is fine. */
-void scenario_sweep_free(struct scn_sweep *sw);
+void load_sweep_free(struct scn_sweep *sw);
 
 /* ---- load/raw.c: what libcyaml maps the document to (every scalar kept as text) ---- */
 
@@ -370,10 +370,10 @@ struct scn_raw_scenario {
 
 /* Map BUF (LEN bytes, already shape-checked) to *OUT with libcyaml; return -1 if libcyaml
  * refuses it, and (REPORT) say so at 1:1: after shape errors, they are what is said. */
-int scenario_raw_load(struct scn_load *ld, const char *buf, size_t len, bool report,
-		      struct scn_raw_scenario **out);
+int load_raw_load(struct scn_load *ld, const char *buf, size_t len, bool report,
+		  struct scn_raw_scenario **out);
 
-/* Free what scenario_raw_load() gave (with the schema it was loaded with). NULL is fine. */
-void scenario_raw_free(struct scn_raw_scenario *raw);
+/* Free what load_raw_load() gave (with the schema it was loaded with). NULL is fine. */
+void load_raw_free(struct scn_raw_scenario *raw);
 
 #endif

@@ -25,7 +25,7 @@
  * SCN_MAX_FILE bytes: one byte more says it is too big, and the rest is left unread.
  */
 static char *
-scenario_read_stdin(struct scn_load *ld, size_t *len)
+load_read_stdin(struct scn_load *ld, size_t *len)
 {
 	char *buf = malloc(SCN_MAX_FILE + 2);
 	size_t got = 0;
@@ -39,7 +39,7 @@ scenario_read_stdin(struct scn_load *ld, size_t *len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			scenario_report_error(ld, 1, 1, "cannot read: %s", strerror(errno));
+			load_report_error(ld, 1, 1, "cannot read: %s", strerror(errno));
 			free(buf);
 			return NULL;
 		}
@@ -48,7 +48,7 @@ scenario_read_stdin(struct scn_load *ld, size_t *len)
 		got += (size_t)n;
 	}
 	if (got > SCN_MAX_FILE) {
-		scenario_report_error(ld, 1, 1, "too large for a scenario (more than 1 MiB; the "
+		load_report_error(ld, 1, 1, "too large for a scenario (more than 1 MiB; the "
 				      "limit is 1 MiB)");
 		free(buf);
 		return NULL;
@@ -61,7 +61,7 @@ scenario_read_stdin(struct scn_load *ld, size_t *len)
 /* Read a whole regular file of at most SCN_MAX_FILE bytes ("-": standard input). Report and
  * return NULL on failure. */
 static char *
-scenario_read_file(struct scn_load *ld, const char *path, size_t *len)
+load_read_file(struct scn_load *ld, const char *path, size_t *len)
 {
 	struct stat st;
 	char *buf;
@@ -69,29 +69,29 @@ scenario_read_file(struct scn_load *ld, const char *path, size_t *len)
 	int fd;
 
 	if (strcmp(path, "-") == 0)
-		return scenario_read_stdin(ld, len);
+		return load_read_stdin(ld, len);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
-		scenario_report_error(ld, 1, 1, "cannot open: %s", strerror(errno));
+		load_report_error(ld, 1, 1, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) != 0) {
-		scenario_report_error(ld, 1, 1, "cannot read: %s", strerror(errno));
+		load_report_error(ld, 1, 1, "cannot read: %s", strerror(errno));
 		close(fd);
 		return NULL;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		scenario_report_error(ld, 1, 1, "is a directory, not a scenario file");
+		load_report_error(ld, 1, 1, "is a directory, not a scenario file");
 		close(fd);
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		scenario_report_error(ld, 1, 1, "not a regular file");
+		load_report_error(ld, 1, 1, "not a regular file");
 		close(fd);
 		return NULL;
 	}
 	if (st.st_size > SCN_MAX_FILE) {
-		scenario_report_error(ld, 1, 1, "too large for a scenario (%jd bytes; the limit is 1 MiB)",
+		load_report_error(ld, 1, 1, "too large for a scenario (%jd bytes; the limit is 1 MiB)",
 			 (intmax_t)st.st_size);
 		close(fd);
 		return NULL;
@@ -107,7 +107,7 @@ scenario_read_file(struct scn_load *ld, const char *path, size_t *len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			scenario_report_error(ld, 1, 1, "cannot read: %s", strerror(errno));
+			load_report_error(ld, 1, 1, "cannot read: %s", strerror(errno));
 			free(buf);
 			close(fd);
 			return NULL;
@@ -124,7 +124,7 @@ scenario_read_file(struct scn_load *ld, const char *path, size_t *len)
 
 /* Convert RAW (libcyaml's) into S, reporting every mistake at its place in the tree ROOT. */
 static void
-scenario_convert(struct scn_load *ld, struct scenario *s, const struct scn_raw_scenario *raw,
+load_convert(struct scn_load *ld, struct scenario *s, const struct scn_raw_scenario *raw,
 		 const struct yamlpos_node *root)
 {
 	static const struct scn_raw_file no_file;
@@ -133,31 +133,31 @@ scenario_convert(struct scn_load *ld, struct scenario *s, const struct scn_raw_s
 	int v;
 
 	n = AT(root, "title");
-	if (n == NULL || raw->title == NULL || *raw->title == '\0' || scenario_value_is_null(n))
-		scenario_at(ld, n ? n : root, "the scenario needs a title (title: \"...\")");
-	s->title = scenario_value_strdup(ld, raw->title);
-	s->source = scenario_value_strdup(ld, raw->source);
-	s->intro = scenario_narr_text(ld, AT(root, "intro"));
-	scenario_narr_parse(ld, &s->intro_narr, AT(root, "intro"), NULL, "the intro");
+	if (n == NULL || raw->title == NULL || *raw->title == '\0' || load_value_is_null(n))
+		load_at(ld, n ? n : root, "the scenario needs a title (title: \"...\")");
+	s->title = load_value_strdup(ld, raw->title);
+	s->source = load_value_strdup(ld, raw->source);
+	s->intro = load_narr_text(ld, AT(root, "intro"));
+	load_narr_parse(ld, &s->intro_narr, AT(root, "intro"), NULL, "the intro");
 	fn = AT(root, "file");
 	if (rf->size != NULL)
-		scenario_value_size(ld, AT(fn, "size"), rf->size, "file size", SZ_ZERO_OK | SZ_BOUNDED,
+		load_value_size(ld, AT(fn, "size"), rf->size, "file size", SZ_ZERO_OK | SZ_BOUNDED,
 				    &s->file.size);
 	if (rf->on != NULL &&
-	    scenario_value_name(ld, AT(fn, "on"), rf->on, scn_fss, "filesystem", &v) == 0)
+	    load_value_name(ld, AT(fn, "on"), rf->on, scn_fss, "filesystem", &v) == 0)
 		s->file.on = (enum scn_fs)v;
 	if (rf->fill != NULL &&
-	    scenario_value_name(ld, AT(fn, "fill"), rf->fill, scn_fills, "fill", &v) == 0)
+	    load_value_name(ld, AT(fn, "fill"), rf->fill, scn_fills, "fill", &v) == 0)
 		s->file.fill = (enum scn_fill)v;
 	ld->tmpfs = s->file.on == SCN_FS_TMPFS;
 
 	n = AT(root, "steps");
 	if (n == NULL) {
-		scenario_at(ld, root, "the scenario needs steps (steps: followed by a list of ops)");
+		load_at(ld, root, "the scenario needs steps (steps: followed by a list of ops)");
 		return;
 	}
 	if (n->kind != YAMLPOS_SEQ || n->n_children == 0) {
-		scenario_at(ld, n, "steps is empty: a scenario needs at least one step");
+		load_at(ld, n, "steps is empty: a scenario needs at least one step");
 		return;
 	}
 	/* Steps in step with the tree, for positions: both come from the same document, and the
@@ -178,7 +178,7 @@ scenario_convert(struct scn_load *ld, struct scenario *s, const struct scn_raw_s
 	const struct yamlpos_node *c = yamlpos_first(ld->ix, n);
 	for (size_t i = 0; c != NULL; i++, c = yamlpos_next(ld->ix, c)) {
 		int before = ld->n_err + ld->n_quiet;
-		scenario_step_parse(ld, &s->steps[i], &raw->steps[i], c, i + 1);
+		load_step_parse(ld, &s->steps[i], &raw->steps[i], c, i + 1);
 		ld->step_bad[i] = ld->n_err + ld->n_quiet != before;
 	}
 	for (size_t i = 0; i < ld->n_names; i++) /* names matter only while steps are read */
@@ -191,7 +191,7 @@ scenario_convert(struct scn_load *ld, struct scenario *s, const struct scn_raw_s
  * ld->path into *out. 0, or -1 with the errors in ld.
  */
 static int
-scenario_parse(struct scn_load *ld, char *buf, size_t len, struct scenario **out)
+load_parse(struct scn_load *ld, char *buf, size_t len, struct scenario **out)
 {
 	struct scn_raw_scenario *raw = NULL;
 	struct scenario *s = NULL;
@@ -200,19 +200,19 @@ scenario_parse(struct scn_load *ld, char *buf, size_t len, struct scenario **out
 	int line, col;
 
 	if (yamlpos_build(buf, len, &ix, &line, &col, msg, sizeof msg) != 0) {
-		scenario_report_error(ld, line, col, "%s", msg);
+		load_report_error(ld, line, col, "%s", msg);
 		goto fail;
 	}
 	ld->ix = ix;
 	ld->src = buf;
 	const struct yamlpos_node *root = yamlpos_node(ix, 0);
 	if (root == NULL || (root->kind == YAMLPOS_SCALAR && root->is_null)) {
-		scenario_report_error(ld, 1, 1, "empty scenario: it needs a title and steps");
+		load_report_error(ld, 1, 1, "empty scenario: it needs a title and steps");
 		goto fail;
 	}
 	if (root->kind != YAMLPOS_MAP) {
-		scenario_at(ld, root, "a scenario is a mapping (title: ..., steps: ...), not %s",
-		      root->kind == YAMLPOS_SEQ ? "a list" : "a single value");
+		load_at(ld, root, "a scenario is a mapping (title: ..., steps: ...), not %s",
+		        root->kind == YAMLPOS_SEQ ? "a list" : "a single value");
 		goto fail;
 	}
 	if ((ld->marks = calloc(ix->n, 1)) == NULL) {
@@ -224,12 +224,12 @@ scenario_parse(struct scn_load *ld, char *buf, size_t len, struct scenario **out
 	 * document itself, or, after shape errors, the tree without what they were about, so
 	 * that the checks below report their errors in the same run (--check shows them all). */
 	ld->shaping = true;
-	int shape = scenario_schema_check(ld, root);
+	int shape = load_schema_check(ld, root);
 	ld->shaping = false;
-	if (scenario_bounds_steps(ld, root) != 0)
+	if (load_bounds_steps(ld, root) != 0)
 		goto fail;
 	if (shape != 0) {
-		scenario_report_prune(ld, ix, yamlpos_get(ix, root, "steps"));
+		load_report_prune(ld, ix, yamlpos_get(ix, root, "steps"));
 		/* The text re-emitted from the pruned tree is not the file's: a sentence's place
 		 * is then its node's (load/narr.c). */
 		ld->src = ld->src_cur = NULL;
@@ -239,19 +239,19 @@ scenario_parse(struct scn_load *ld, char *buf, size_t len, struct scenario **out
 			goto fail;
 		}
 	}
-	if (scenario_raw_load(ld, buf, len, shape == 0, &raw) != 0)
+	if (load_raw_load(ld, buf, len, shape == 0, &raw) != 0)
 		goto fail;
 	s = calloc(1, sizeof *s);
 	if (s == NULL) {
 		ld->oom = true;
 		goto fail;
 	}
-	s->path = scenario_value_strdup(ld, ld->path);
-	scenario_convert(ld, s, raw, root);
-	scenario_bounds_check(ld, s, root);
+	s->path = load_value_strdup(ld, ld->path);
+	load_convert(ld, s, raw, root);
+	load_bounds_check(ld, s, root);
 	if (ld->n_err > 0 || ld->oom)
 		goto fail;
-	scenario_raw_free(raw);
+	load_raw_free(raw);
 	yamlpos_free(ix);
 	free(ld->marks);
 	free(ld->step_bad);
@@ -264,8 +264,8 @@ fail:
 	free(ld->step_bad);
 	ld->marks = NULL;
 	ld->step_bad = NULL;
-	scenario_free(s);
-	scenario_raw_free(raw);
+	load_scenario_free(s);
+	load_raw_free(raw);
 	yamlpos_free(ix);
 	free(buf);
 	return -1;
@@ -274,9 +274,9 @@ fail:
 /* Hand ld's errors to the caller (*err, or freed): in the order they are written, the first
  * SCN_MAX_ERRORS of them; NULL when out of memory with nothing else to say. */
 static int
-scenario_load_fail(struct scn_load *ld, char **err)
+load_fail(struct scn_load *ld, char **err)
 {
-	scenario_report_finish(ld);
+	load_report_finish(ld);
 	if (err != NULL)
 		*err = ld->err;
 	else
@@ -286,7 +286,7 @@ scenario_load_fail(struct scn_load *ld, char **err)
 
 /* Load and validate a scenario. */
 int
-scenario_load(const char *path, struct scenario **out, char **err)
+load_scenario(const char *path, struct scenario **out, char **err)
 {
 	/* "-" is standard input: messages and transcripts name it <stdin>. */
 	struct scn_load ld = { .path = path == NULL ? "(null)" :
@@ -299,18 +299,18 @@ scenario_load(const char *path, struct scenario **out, char **err)
 	if (err != NULL)
 		*err = NULL;
 	if (path == NULL || out == NULL) {
-		scenario_report_error(&ld, 1, 1, "no scenario file given");
-		return scenario_load_fail(&ld, err);
+		load_report_error(&ld, 1, 1, "no scenario file given");
+		return load_fail(&ld, err);
 	}
-	buf = scenario_read_file(&ld, path, &len);
-	if (buf == NULL || scenario_parse(&ld, buf, len, out) != 0)
-		return scenario_load_fail(&ld, err);
+	buf = load_read_file(&ld, path, &len);
+	if (buf == NULL || load_parse(&ld, buf, len, out) != 0)
+		return load_fail(&ld, err);
 	return 0;
 }
 
 /* Load and validate a scenario given as text. */
 int
-scenario_load_text(const char *name, const char *text, size_t len, struct scenario **out,
+load_scenario_text(const char *name, const char *text, size_t len, struct scenario **out,
                    char **err)
 {
 	struct scn_load ld = { .path = name != NULL ? name : "(null)" };
@@ -320,25 +320,25 @@ scenario_load_text(const char *name, const char *text, size_t len, struct scenar
 	if (err != NULL)
 		*err = NULL;
 	if (len > SCN_MAX_FILE) {
-		scenario_report_error(&ld, 1, 1, "too large for a scenario (%zu bytes; the limit is "
+		load_report_error(&ld, 1, 1, "too large for a scenario (%zu bytes; the limit is "
 		                      "1 MiB)", len);
-		return scenario_load_fail(&ld, err);
+		return load_fail(&ld, err);
 	}
 	buf = malloc(len + 1);
 	if (buf == NULL) {
 		ld.oom = true;
-		return scenario_load_fail(&ld, err);
+		return load_fail(&ld, err);
 	}
 	memcpy(buf, text, len);
 	buf[len] = '\0';
-	if (scenario_parse(&ld, buf, len, out) != 0)
-		return scenario_load_fail(&ld, err);
+	if (load_parse(&ld, buf, len, out) != 0)
+		return load_fail(&ld, err);
 	return 0;
 }
 
 /* Free one step's owned data. */
 static void
-scenario_step_free(struct scn_step *st)
+load_step_free(struct scn_step *st)
 {
 	free(st->args.text);
 	free(st->args.text2);
@@ -350,29 +350,29 @@ scenario_step_free(struct scn_step *st)
 		free(st->args.argv[k]);
 	free(st->args.argv);
 	free(st->say);
-	scenario_narr_free(&st->narr);
+	load_narr_free(&st->narr);
 	free(st->ask);
 	free(st->name);
-	scenario_value_expects_free(st->expects, st->n_expects);
+	load_value_expects_free(st->expects, st->n_expects);
 	for (size_t i = 0; i < st->n_cases; i++)
-		scenario_narr_free(&st->cases[i].narr);
-	scenario_cond_free(st);
-	scenario_sweep_free(st->sweep);
+		load_narr_free(&st->cases[i].narr);
+	load_cond_free(st);
+	load_sweep_free(st->sweep);
 }
 
 /* Free a scenario. */
 void
-scenario_free(struct scenario *s)
+load_scenario_free(struct scenario *s)
 {
 	if (s == NULL)
 		return;
 	for (size_t i = 0; i < s->n_steps; i++)
-		scenario_step_free(&s->steps[i]);
+		load_step_free(&s->steps[i]);
 	free(s->steps);
 	free(s->path);
 	free(s->title);
 	free(s->source);
 	free(s->intro);
-	scenario_narr_free(&s->intro_narr);
+	load_narr_free(&s->intro_narr);
 	free(s);
 }

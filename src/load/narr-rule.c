@@ -571,13 +571,13 @@ narr_rule_count_check(struct scn_load *ld, const struct yamlpos_node *at, struct
 		open = true;
 	}
 	if (!any) {
-		scenario_at(ld, at, "'%s' in %s states %s, and the sentence rests on no fact of it: "
+		load_at(ld, at, "'%s' in %s states %s, and the sentence rests on no fact of it: "
 			    "name one (%s; doc/scenarios.md, section 5)", f->text, where, fam->what,
 			    fam->hint);
 		return -1;
 	}
 	if (!open && against != NULL) {
-		scenario_at(ld, at, "'%s' in %s says %" PRId64 ", and the fact it rests on says "
+		load_at(ld, at, "'%s' in %s says %" PRId64 ", and the fact it rests on says "
 			    "otherwise ([%s %s %" PRId64 "]): a number must be the value of its own "
 			    "fact (doc/scenarios.md, section 5)", f->text, where, f->value,
 			    scn_key_table[against->want.key].name, scenario_cmp_name(against->want.cmp),
@@ -599,7 +599,7 @@ narr_rule_count_check(struct scn_load *ld, const struct yamlpos_node *at, struct
 
 /* The rest-on rule for sentence s of a text of kind IN. */
 void
-scenario_narr_rule(struct scn_load *ld, const struct yamlpos_node *at, struct scn_sentence *s,
+load_narr_rule(struct scn_load *ld, const struct yamlpos_node *at, struct scn_sentence *s,
 		   unsigned in, const char *where)
 {
 	char *plain = narr_rule_plain(s);
@@ -616,7 +616,7 @@ scenario_narr_rule(struct scn_load *ld, const struct yamlpos_node *at, struct sc
 			continue;
 		for (size_t j = 0; f->words[j] != NULL; j++)
 			if (narr_rule_has_words(plain, f->words[j]) && !narr_rule_backed(s, f)) {
-				scenario_at(ld, at, "'%s' in %s states %s, and the sentence rests on "
+				load_at(ld, at, "'%s' in %s states %s, and the sentence rests on "
 					    "no fact of it: name one (%s; doc/scenarios.md, section 5)%s",
 					    f->words[j], where, f->what, f->hint, in == SCN_NARR_IN_INTRO ?
 					    ", or mark it [background] if it is not about this run" : "");

@@ -31,7 +31,7 @@ narr_names(char *buf, size_t len)
 {
 	char list[200];
 
-	snprintf(buf, len, "an expectation key or %s", scenario_cond_list(scn_env_names, list,
+	snprintf(buf, len, "an expectation key or %s", load_cond_list(scn_env_names, list,
 									  sizeof list));
 	return buf;
 }
@@ -182,7 +182,7 @@ narr_fact_values(const struct narr_ctx *cx, const struct yamlpos_node *at, struc
 			return -1;
 		}
 		c->cond.values[c->cond.n_values++] = one;
-		if (scenario_cond_value(cx->ld, at, c->cond.fact, &c->cond.values[c->cond.n_values - 1],
+		if (load_cond_value(cx->ld, at, c->cond.fact, &c->cond.values[c->cond.n_values - 1],
 					cx->where) != 0)
 			rc = -1;
 		if (p[len] == '\0')
@@ -209,7 +209,7 @@ narr_times_row(const struct narr_ctx *cx, const struct yamlpos_node *at, const c
 	for (e = name + strlen(name); e > name && isspace((unsigned char)e[-1]); )
 		*--e = '\0';
 	if ((size = strrchr(name, '@')) == NULL) {
-		scenario_at(cx->ld, at, "'%s' in %s in %s names no row of the sweep: write "
+		load_at(cx->ld, at, "'%s' in %s in %s names no row of the sweep: write "
 			    "VARIANT@BUF_SIZE (@4096: the first variant's)", name, mark, cx->where);
 		return -1;
 	}
@@ -233,20 +233,20 @@ narr_times_row(const struct narr_ctx *cx, const struct yamlpos_node *at, const c
 				n += (size_t)snprintf(list + n, sizeof list - n, "%s'%s'",
 						      i > 0 ? ", " : "", sw->variants[i].name != NULL ?
 						      sw->variants[i].name : "");
-			scenario_at(cx->ld, at, "unknown variant '%s' in %s in %s (use one of: %s)",
+			load_at(cx->ld, at, "unknown variant '%s' in %s in %s (use one of: %s)",
 				    name, mark, cx->where, list);
 			return -1;
 		}
 	}
 	if (units_parse_size(size, buf) != 0) {
-		scenario_at(cx->ld, at, "bad BUF_SIZE '%s' in %s in %s (a size: 4096, 4KiB)", size,
+		load_at(cx->ld, at, "bad BUF_SIZE '%s' in %s in %s (a size: 4096, 4KiB)", size,
 			    mark, cx->where);
 		return -1;
 	}
 	for (size_t i = 0; i < sw->n_buffer_sizes; i++)
 		if (sw->buffer_sizes[i] == *buf)
 			return 0;
-	scenario_at(cx->ld, at, "BUF_SIZE %s in %s in %s is not one of the sweep's buffer_sizes",
+	load_at(cx->ld, at, "BUF_SIZE %s in %s in %s is not one of the sweep's buffer_sizes",
 		    size, mark, cx->where);
 	return -1;
 }
@@ -282,7 +282,7 @@ narr_times(const struct narr_ctx *cx, const struct yamlpos_node *at, struct scn_
 	c->times.quote = op == NULL;
 	if (op == NULL) {
 		if (!shown)
-			scenario_at(cx->ld, at, "%s in %s compares nothing: write [A@N > B@M] to rest "
+			load_at(cx->ld, at, "%s in %s compares nothing: write [A@N > B@M] to rest "
 				    "on a comparison, or {A@N} to show the row's time", mark, cx->where);
 		narr_times_row(cx, at, text, strlen(text), mark, &c->times.variant[0],
 			       &c->times.buf_size[0]);
@@ -294,7 +294,7 @@ narr_times(const struct narr_ctx *cx, const struct yamlpos_node *at, struct scn_
 			   &c->times.buf_size[1]) == 0 &&
 	    c->times.variant[0] == c->times.variant[1] &&
 	    c->times.buf_size[0] == c->times.buf_size[1])
-		scenario_at(cx->ld, at, "%s in %s compares a row with itself", mark, cx->where);
+		load_at(cx->ld, at, "%s in %s compares a row with itself", mark, cx->where);
 }
 
 /* Parse one claim TEXT (LEN bytes: "cache.pages = 2", "fs", "fs != tmpfs") of a mark shown
@@ -320,17 +320,17 @@ narr_claim(const struct narr_ctx *cx, const struct yamlpos_node *at, struct scn_
 	while (isspace((unsigned char)*rest))
 		rest++;
 	key = scenario_key_find(name);
-	env = scenario_cond_index(scn_env_names, name);
+	env = load_cond_index(scn_env_names, name);
 	/* [background]: the sentence is not about this run (doc/scenarios.md, section 5). */
 	if (strcmp(name, "background") == 0 && *rest == '\0' && key < 0 && env < 0) {
 		if (shown)
-			scenario_at(cx->ld, at, "{background} in %s shows nothing: write [background] "
+			load_at(cx->ld, at, "{background} in %s shows nothing: write [background] "
 				    "to mark a sentence that is not about this run", cx->where);
 		s->background = true;
 		return;
 	}
 	if (name[0] == '\0') {
-		scenario_at(cx->ld, at, "an empty mark %c%s%c in %s names no fact (write %c%c for a "
+		load_at(cx->ld, at, "an empty mark %c%s%c in %s names no fact (write %c%c for a "
 			    "%s)", shown ? '{' : '[', buf, shown ? '}' : ']', cx->where,
 			    shown ? '{' : '[', shown ? '{' : '[', shown ? "brace" : "bracket");
 		return;
@@ -341,18 +341,18 @@ narr_claim(const struct narr_ctx *cx, const struct yamlpos_node *at, struct scn_
 			all[k] = scn_key_table[k].name;
 		for (size_t k = 0; k < SCN_ENV__COUNT; k++)
 			all[SCN_KEY__COUNT + k] = scn_env_names[k];
-		near = scenario_report_suggest(name, all, SCN_KEY__COUNT + SCN_ENV__COUNT);
+		near = load_report_suggest(name, all, SCN_KEY__COUNT + SCN_ENV__COUNT);
 		if (near != NULL)
-			scenario_at(cx->ld, at, "unknown name '%s' in %c%s%c in %s (did you mean '%s'?)",
+			load_at(cx->ld, at, "unknown name '%s' in %c%s%c in %s (did you mean '%s'?)",
 				    name, shown ? '{' : '[', buf, shown ? '}' : ']', cx->where, near);
 		else
-			scenario_at(cx->ld, at, "unknown name '%s' in %c%s%c in %s (use %s)", name,
+			load_at(cx->ld, at, "unknown name '%s' in %c%s%c in %s (use %s)", name,
 				    shown ? '{' : '[', buf, shown ? '}' : ']', cx->where,
 				    narr_names(names, sizeof names));
 		return;
 	}
 	if (key >= 0 && cx->st == NULL) {
-		scenario_at(cx->ld, at, "%s names %s, a fact of a step: the intro is shown before "
+		load_at(cx->ld, at, "%s names %s, a fact of a step: the intro is shown before "
 			    "the first step and may name only fs, probe, blksize, device, kernel and "
 			    "the facts of the filesystem", cx->where, name);
 		return;
@@ -364,31 +364,31 @@ narr_claim(const struct narr_ctx *cx, const struct yamlpos_node *at, struct scn_
 	if (*rest == '\0') {
 		c->kind = shown ? SCN_CLAIM_QUOTE : SCN_CLAIM_CITE;
 		if (!shown && key < 0)
-			scenario_at(cx->ld, at, "[%s] in %s checks nothing: write [%s = value] to rest "
+			load_at(cx->ld, at, "[%s] in %s checks nothing: write [%s = value] to rest "
 				    "on it, or {%s} to show it", name, cx->where, name, name);
 		else if (!shown && !narr_step_expects(cx->st, key))
-			scenario_at(cx->ld, at, "[%s] in %s rests on the step's expectations of %s, and "
+			load_at(cx->ld, at, "[%s] in %s rests on the step's expectations of %s, and "
 				    "the step has none: write [%s = value]", name, cx->where, name, name);
 		if (key >= 0 && cx->st != NULL && !scenario_key_applies((enum scn_key)key, cx->st->op))
-			scenario_at(cx->ld, at, "%s in %s: %s is not a fact of %s steps", name,
+			load_at(cx->ld, at, "%s in %s: %s is not a fact of %s steps", name,
 				    cx->where, name, scn_op_table[cx->st->op].name);
 		return;
 	}
 	if (key >= 0) {
 		c->kind = SCN_CLAIM_CHECK;
 		c->want.key = (enum scn_key)key;
-		c->want.source = scenario_value_strdup(cx->ld, rest);
+		c->want.source = load_value_strdup(cx->ld, rest);
 		c->want.line = at->line;
 		c->want.col = at->col;
-		if (scenario_value_expect(cx->ld, at, rest, &c->want) == 0 &&
+		if (load_value_expect(cx->ld, at, rest, &c->want) == 0 &&
 		    !scenario_key_applies(c->want.key, cx->st->op))
-			scenario_at(cx->ld, at, "%s in %s: %s is not a fact of %s steps", name,
+			load_at(cx->ld, at, "%s in %s: %s is not a fact of %s steps", name,
 				    cx->where, name, scn_op_table[cx->st->op].name);
 		return;
 	}
 	c->kind = SCN_CLAIM_FACT;
 	if (env >= SCN_FACT__COUNT) {
-		scenario_at(cx->ld, at, "%s can be shown ({%s}), not checked, in %s", name, name,
+		load_at(cx->ld, at, "%s can be shown ({%s}), not checked, in %s", name, name,
 			    cx->where);
 		return;
 	}
@@ -396,13 +396,13 @@ narr_claim(const struct narr_ctx *cx, const struct yamlpos_node *at, struct scn_
 	if (strncmp(rest, "!=", 2) == 0)
 		c->cond.negate = true;
 	else if (rest[0] != '=' || rest[1] == '=')
-		scenario_at(cx->ld, at, "%s takes = or != in %s (%s = a|b), not '%s'", name,
+		load_at(cx->ld, at, "%s takes = or != in %s (%s = a|b), not '%s'", name,
 			    cx->where, name, rest);
 	rest += c->cond.negate ? 2 : 1;
 	while (isspace((unsigned char)*rest))
 		rest++;
 	if (*rest == '\0')
-		scenario_at(cx->ld, at, "%s in %s has no value to compare with", name, cx->where);
+		load_at(cx->ld, at, "%s in %s has no value to compare with", name, cx->where);
 	else
 		narr_fact_values(cx, at, c, rest);
 }
@@ -485,8 +485,8 @@ narr_sentence(const struct narr_ctx *cx, const char *value, const char *start, c
 			continue;
 		const char *e = narr_mark_end(p);
 		if (e == NULL || e >= end) {
-			scenario_report_error(cx->ld, at.line, at.col,
-					      "'%c' without '%c' in %s (write %c%c for a %s)", *p,
+			load_report_error(cx->ld, at.line, at.col,
+					  "'%c' without '%c' in %s (write %c%c for a %s)", *p,
 				    *p == '{' ? '}' : ']', cx->where, *p, *p,
 				    *p == '{' ? "brace" : "bracket");
 			lit = p;
@@ -512,11 +512,11 @@ narr_sentence(const struct narr_ctx *cx, const char *value, const char *start, c
 		checked += s->claims[i].kind != SCN_CLAIM_QUOTE || s->claims[i].key >= 0;
 	/* Background may show the environment ({fs}, {blksize}); it checks nothing. */
 	if (s->background && checked > 0)
-		scenario_at(cx->ld, &at, "a sentence marked [background] in %s names a fact of this "
+		load_at(cx->ld, &at, "a sentence marked [background] in %s names a fact of this "
 			    "run too: background is not about this run; split it into two sentences",
 			    cx->where);
 	else if (!s->background && !broken)
-		scenario_narr_rule(cx->ld, &at, s, cx->rule, cx->where);
+		load_narr_rule(cx->ld, &at, s, cx->rule, cx->where);
 }
 
 /* Split TEXT (the value of ctx's node) into sentences, into alternative a. */
@@ -582,26 +582,26 @@ narr_text(const struct narr_ctx *cx, const char *text, struct scn_alt *a)
 /* Check the shape of a say or intro N: a text, or a list of parts, each a text or a list of
  * alternative texts. */
 void
-scenario_narr_schema(struct scn_load *ld, const struct yamlpos_node *n)
+load_narr_schema(struct scn_load *ld, const struct yamlpos_node *n)
 {
 	if (n->kind == YAMLPOS_SCALAR)
 		return;
 	if (n->kind == YAMLPOS_MAP) {
-		scenario_at(ld, n, "'%s' takes a text, or a list of parts (each a text or a list of "
+		load_at(ld, n, "'%s' takes a text, or a list of parts (each a text or a list of "
 			    "alternative texts), not a mapping", n->key);
 		return;
 	}
 	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, n); c != NULL;
 	     c = yamlpos_next(ld->ix, c)) {
 		if (c->kind == YAMLPOS_MAP)
-			scenario_at(ld, c, "part %zu of '%s' takes a text or a list of alternative "
+			load_at(ld, c, "part %zu of '%s' takes a text or a list of alternative "
 				    "texts, not a mapping", c->index + 1, n->key);
 		if (c->kind != YAMLPOS_SEQ)
 			continue;
 		for (const struct yamlpos_node *a = yamlpos_first(ld->ix, c); a != NULL;
 		     a = yamlpos_next(ld->ix, a))
 			if (a->kind != YAMLPOS_SCALAR)
-				scenario_at(ld, a, "alternative %zu of part %zu of '%s' takes a text, "
+				load_at(ld, a, "alternative %zu of part %zu of '%s' takes a text, "
 					    "not %s", a->index + 1, c->index + 1, n->key,
 					    a->kind == YAMLPOS_SEQ ? "a list" : "a mapping");
 	}
@@ -630,7 +630,7 @@ narr_alt(struct narr_ctx *cx, const struct yamlpos_node *a, struct scn_part *p)
 		for (size_t i = 0; i < alt->n_sentences; i++)
 			claims += alt->sentences[i].n_claims;
 		if (claims == 0)
-			scenario_at(cx->ld, a, "alternative %zu in %s rests on no fact, so it would "
+			load_at(cx->ld, a, "alternative %zu in %s rests on no fact, so it would "
 				    "hide any difference: name what makes it true here ([fs = tmpfs], "
 				    "{cache.pages = 0})", p->n_alts, cx->where);
 	}
@@ -639,7 +639,7 @@ narr_alt(struct narr_ctx *cx, const struct yamlpos_node *a, struct scn_part *p)
 /* Read say or intro N (NULL: none) into out. ST is the step (NULL for the intro), WHERE names
  * the text in messages ("the say of step 3"). */
 void
-scenario_narr_parse(struct scn_load *ld, struct scn_narration *out, const struct yamlpos_node *n,
+load_narr_parse(struct scn_load *ld, struct scn_narration *out, const struct yamlpos_node *n,
 		    const struct scn_step *st, const char *where)
 {
 	/* A sweep's say rests on the environment and on its own rows ([O_SYNC@1 > plain@1]);
@@ -678,7 +678,7 @@ scenario_narr_parse(struct scn_load *ld, struct scn_narration *out, const struct
 /* The text of say or intro N as written, its parts' first alternatives joined by spaces (a
  * heap string; NULL when there is none). */
 char *
-scenario_narr_text(struct scn_load *ld, const struct yamlpos_node *n)
+load_narr_text(struct scn_load *ld, const struct yamlpos_node *n)
 {
 	char *out = NULL;
 	size_t len = 0;
@@ -686,7 +686,7 @@ scenario_narr_text(struct scn_load *ld, const struct yamlpos_node *n)
 	if (n == NULL || (n->kind == YAMLPOS_SCALAR && (n->is_null || n->value == NULL)))
 		return NULL;
 	if (n->kind == YAMLPOS_SCALAR)
-		return scenario_value_strdup(ld, n->value);
+		return load_value_strdup(ld, n->value);
 	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, n); c != NULL;
 	     c = yamlpos_next(ld->ix, c)) {
 		const struct yamlpos_node *a = c->kind == YAMLPOS_SEQ ? yamlpos_first(ld->ix, c) : c;
@@ -712,7 +712,7 @@ scenario_narr_text(struct scn_load *ld, const struct yamlpos_node *n)
 
 /* Free what a narration owns. */
 void
-scenario_narr_free(struct scn_narration *nr)
+load_narr_free(struct scn_narration *nr)
 {
 	for (size_t i = 0; i < nr->n_parts; i++) {
 		struct scn_part *p = &nr->parts[i];

@@ -18,7 +18,7 @@
  * sweep, file, expect, steps) are pointers with CYAML_FLAG_POINTER_NULL_STR. Text fields keep
  * the scalar as written, so "~" stays "~", as the positioned tree has it.
  *
- * scenario_schema_check() has already refused every unknown key, wrong kind and alias on the
+ * load_schema_check() has already refused every unknown key, wrong kind and alias on the
  * positioned tree, so libcyaml only ever sees well-shaped input; if it still refuses, that is a
  * bug in the shape check, reported as one error at the document's start.
  */
@@ -179,7 +179,7 @@ struct scn_raw_log {
 
 /* libcyaml's log callback: keep its errors, one after another ("; "), as it words them. */
 static void
-scenario_raw_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+load_raw_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
 {
 	struct scn_raw_log *log = ctx;
 	char line[256];
@@ -200,7 +200,7 @@ scenario_raw_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
 
 /* The one configuration of every load and free (the free must use the load's). */
 static const cyaml_config_t scn_raw_config = {
-	.log_fn = scenario_raw_log,
+	.log_fn = load_raw_log,
 	.mem_fn = cyaml_mem,
 	.log_level = CYAML_LOG_ERROR,
 	.flags = CYAML_CFG_NO_ALIAS,
@@ -208,7 +208,7 @@ static const cyaml_config_t scn_raw_config = {
 
 /* Map BUF (LEN bytes, already shape-checked) to *OUT with libcyaml. */
 int
-scenario_raw_load(struct scn_load *ld, const char *buf, size_t len, bool report,
+load_raw_load(struct scn_load *ld, const char *buf, size_t len, bool report,
 		  struct scn_raw_scenario **out)
 {
 	struct scn_raw_log log = { .len = 0 };
@@ -224,25 +224,25 @@ scenario_raw_load(struct scn_load *ld, const char *buf, size_t len, bool report,
 		return -1;
 	}
 	if ((err != CYAML_OK || *out == NULL) && !report) {
-		scenario_raw_free(*out);
+		load_raw_free(*out);
 		*out = NULL;
 		return -1;
 	}
 	if (err != CYAML_OK || *out == NULL) {
 		/* The text is libcyaml's, shown as it is: no position is read out of it. */
-		scenario_report_error(ld, 1, 1, SCN_RAW_REFUSED ": %s%s%s%s",
-				      err != CYAML_OK ? cyaml_strerror(err) : "no document",
-				      log.len > 0 ? " (" : "", log.text, log.len > 0 ? ")" : "");
-		scenario_raw_free(*out);
+		load_report_error(ld, 1, 1, SCN_RAW_REFUSED ": %s%s%s%s",
+				  err != CYAML_OK ? cyaml_strerror(err) : "no document",
+				  log.len > 0 ? " (" : "", log.text, log.len > 0 ? ")" : "");
+		load_raw_free(*out);
 		*out = NULL;
 		return -1;
 	}
 	return 0;
 }
 
-/* Free what scenario_raw_load() gave. */
+/* Free what load_raw_load() gave. */
 void
-scenario_raw_free(struct scn_raw_scenario *raw)
+load_raw_free(struct scn_raw_scenario *raw)
 {
 	if (raw != NULL)
 		cyaml_free(&scn_raw_config, &scn_raw_top, raw, 0);

@@ -13,7 +13,7 @@
 
 /* Keep the line "PATH:LINE:COL: message" of an error at LINE:COL (sorted when finished). */
 static void
-scenario_report_keep(struct scn_load *ld, int line, int col, const char *msg)
+load_report_keep(struct scn_load *ld, int line, int col, const char *msg)
 {
 	/* Room for a whole message with every byte escaped ("\xNN" is 4 bytes for 1). */
 	char safe[4 * 1024], where[1024];
@@ -47,7 +47,7 @@ scenario_report_keep(struct scn_load *ld, int line, int col, const char *msg)
 
 /* Count an error at LINE:COL and keep it, unless SCN_KEPT_ERRORS are kept already. */
 static void
-scenario_report_v(struct scn_load *ld, int line, int col, const char *fmt, va_list ap)
+load_report_v(struct scn_load *ld, int line, int col, const char *fmt, va_list ap)
 {
 	char msg[1024];
 
@@ -59,12 +59,12 @@ scenario_report_v(struct scn_load *ld, int line, int col, const char *fmt, va_li
 	for (char *p = msg; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
-	scenario_report_keep(ld, line, col, msg);
+	load_report_keep(ld, line, col, msg);
 }
 
 /* qsort: by line, then column, then the order reported. */
 static int
-scenario_report_cmp(const void *a, const void *b)
+load_report_cmp(const void *a, const void *b)
 {
 	const struct scn_report_line *x = a, *y = b;
 
@@ -77,7 +77,7 @@ scenario_report_cmp(const void *a, const void *b)
 
 /* The errors to show, in the order they are written in the file. */
 void
-scenario_report_finish(struct scn_load *ld)
+load_report_finish(struct scn_load *ld)
 {
 	size_t shown = ld->n_lines < SCN_MAX_ERRORS ? ld->n_lines : SCN_MAX_ERRORS, len = 0;
 	int more = ld->n_err - (int)shown;
@@ -87,7 +87,7 @@ scenario_report_finish(struct scn_load *ld)
 	free(ld->err);
 	ld->err = NULL;
 	if (ld->n_lines > 0)
-		qsort(ld->lines, ld->n_lines, sizeof *ld->lines, scenario_report_cmp);
+		qsort(ld->lines, ld->n_lines, sizeof *ld->lines, load_report_cmp);
 	/* Said at the first one not shown: where to look after fixing those above. */
 	if (more > 0 && shown > 0) {
 		const struct scn_report_line *next = &ld->lines[shown < ld->n_lines ? shown : shown - 1];
@@ -114,18 +114,18 @@ scenario_report_finish(struct scn_load *ld)
 
 /* Append one "PATH:LINE:COL: message" line. */
 void
-scenario_report_error(struct scn_load *ld, int line, int col, const char *fmt, ...)
+load_report_error(struct scn_load *ld, int line, int col, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	scenario_report_v(ld, line, col, fmt, ap);
+	load_report_v(ld, line, col, fmt, ap);
 	va_end(ap);
 }
 
 /* Index of node N in the load's tree, or -1 (NULL, or not of it). */
 static long
-scenario_report_index(const struct scn_load *ld, const struct yamlpos_node *n)
+load_report_index(const struct scn_load *ld, const struct yamlpos_node *n)
 {
 	if (n == NULL || ld->ix == NULL || ld->marks == NULL || n < ld->ix->nodes ||
 	    n >= ld->ix->nodes + ld->ix->n)
@@ -135,10 +135,10 @@ scenario_report_index(const struct scn_load *ld, const struct yamlpos_node *n)
 
 /* An error at node N's value or key. */
 void
-scenario_report_at(struct scn_load *ld, const struct yamlpos_node *n, bool key,
+load_report_at(struct scn_load *ld, const struct yamlpos_node *n, bool key,
 		   const char *fmt, ...)
 {
-	long i = scenario_report_index(ld, n);
+	long i = load_report_index(ld, n);
 	va_list ap;
 
 	if (i >= 0 && ld->shaping) {
@@ -148,16 +148,16 @@ scenario_report_at(struct scn_load *ld, const struct yamlpos_node *n, bool key,
 		return;
 	}
 	va_start(ap, fmt);
-	scenario_report_v(ld, n == NULL ? 1 : key ? n->key_line : n->line,
+	load_report_v(ld, n == NULL ? 1 : key ? n->key_line : n->line,
 			  n == NULL ? 1 : key ? n->key_col : n->col, fmt, ap);
 	va_end(ap);
 }
 
 /* Take out of the tree what the shape check reported. */
 void
-scenario_report_prune(struct scn_load *ld, struct yamlpos *ix, const struct yamlpos_node *steps)
+load_report_prune(struct scn_load *ld, struct yamlpos *ix, const struct yamlpos_node *steps)
 {
-	long s = scenario_report_index(ld, steps);
+	long s = load_report_index(ld, steps);
 
 	for (size_t i = 0; ld->marks != NULL && i < ix->n; i++) {
 		long p = ix->nodes[i].parent;
@@ -177,7 +177,7 @@ scenario_report_prune(struct scn_load *ld, struct yamlpos *ix, const struct yaml
 
 /* Edit distance of two short words (for "did you mean"). */
 static size_t
-scenario_report_distance(const char *a, const char *b)
+load_report_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	size_t row[64];
@@ -205,7 +205,7 @@ scenario_report_distance(const char *a, const char *b)
 
 /* The closest of N names to WORD if it is close enough, else NULL. */
 const char *
-scenario_report_suggest(const char *word, const char *const *names, size_t n)
+load_report_suggest(const char *word, const char *const *names, size_t n)
 {
 	const char *best = NULL;
 	size_t bd = 3 + strlen(word) / 8; /* longer words may be further off */
@@ -213,7 +213,7 @@ scenario_report_suggest(const char *word, const char *const *names, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (names[i] == NULL)
 			continue;
-		size_t d = scenario_report_distance(word, names[i]);
+		size_t d = load_report_distance(word, names[i]);
 		if (d < bd) {
 			bd = d;
 			best = names[i];
@@ -224,7 +224,7 @@ scenario_report_suggest(const char *word, const char *const *names, size_t n)
 
 /* Append WORD to the text in buf, after SEP unless buf is empty. */
 void
-scenario_report_append(char *buf, size_t len, const char *sep, const char *word)
+load_report_append(char *buf, size_t len, const char *sep, const char *word)
 {
 	size_t off = strlen(buf);
 
@@ -234,10 +234,10 @@ scenario_report_append(char *buf, size_t len, const char *sep, const char *word)
 
 /* Write "a, b, c" (the names of a table) into buf. */
 const char *
-scenario_report_names(const struct scn_name *t, char *buf, size_t len)
+load_report_names(const struct scn_name *t, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	for (size_t i = 0; t[i].name != NULL; i++)
-		scenario_report_append(buf, len, ", ", t[i].name);
+		load_report_append(buf, len, ", ", t[i].name);
 	return buf;
 }

@@ -86,7 +86,7 @@ static const struct scn_field scn_top_fields[] = {
 
 /* A node's kind as people say it. */
 static const char *
-scenario_schema_kind(const struct yamlpos_node *n)
+load_schema_kind(const struct yamlpos_node *n)
 {
 	switch (n->kind) {
 	case YAMLPOS_SCALAR: return "a single value";
@@ -98,17 +98,17 @@ scenario_schema_kind(const struct yamlpos_node *n)
 
 /* Write the keys of a field list into buf ("a, b, c"). */
 static const char *
-scenario_schema_keys(const struct scn_field *f, char *buf, size_t len)
+load_schema_keys(const struct scn_field *f, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	for (size_t i = 0; f[i].key != NULL; i++)
-		scenario_report_append(buf, len, ", ", f[i].key);
+		load_report_append(buf, len, ", ", f[i].key);
 	return buf;
 }
 
 /* The field of KEY in F, or NULL. */
 static const struct scn_field *
-scenario_schema_field(const struct scn_field *f, const char *key)
+load_schema_field(const struct scn_field *f, const char *key)
 {
 	for (; f != NULL && f->key != NULL; f++)
 		if (strcmp(f->key, key) == 0)
@@ -116,56 +116,56 @@ scenario_schema_field(const struct scn_field *f, const char *key)
 	return NULL;
 }
 
-static void scenario_schema_map(struct scn_load *ld, const struct yamlpos_node *m,
+static void load_schema_map(struct scn_load *ld, const struct yamlpos_node *m,
 				const struct scn_field *fields, size_t stepno);
 
 /* Check that value N of field F has the shape F says (STEPNO: the step it is in, or 0). */
 static void
-scenario_schema_value(struct scn_load *ld, const struct yamlpos_node *n, const struct scn_field *f,
-		      size_t stepno)
+load_schema_value(struct scn_load *ld, const struct yamlpos_node *n, const struct scn_field *f,
+		  size_t stepno)
 {
 	size_t i = 0;
 
 	switch (f->shape) {
 	case SCN_SHAPE_SCALAR:
 		if (n->kind != YAMLPOS_SCALAR)
-			scenario_at(ld, n, "'%s' takes a single value, not %s", f->key,
-				    scenario_schema_kind(n));
+			load_at(ld, n, "'%s' takes a single value, not %s", f->key,
+				    load_schema_kind(n));
 		return;
 	case SCN_SHAPE_TEXT:
-		scenario_narr_schema(ld, n);
+		load_narr_schema(ld, n);
 		return;
 	case SCN_SHAPE_MAP:
 		if (n->kind == YAMLPOS_MAP)
-			scenario_schema_map(ld, n, f->fields, stepno);
-		else if (!scenario_value_is_null(n)) /* a null value stands for an empty mapping */
-			scenario_at(ld, n, "'%s' takes a mapping ({key: value}), not %s", f->key,
-				    scenario_schema_kind(n));
+			load_schema_map(ld, n, f->fields, stepno);
+		else if (!load_value_is_null(n)) /* a null value stands for an empty mapping */
+			load_at(ld, n, "'%s' takes a mapping ({key: value}), not %s", f->key,
+				    load_schema_kind(n));
 		return;
 	case SCN_SHAPE_LIST:
 	case SCN_SHAPE_MAP_LIST:
 		if (n->kind != YAMLPOS_SEQ) {
-			scenario_at(ld, n, "'%s' takes a list ([a, b]), not %s", f->key,
-				    scenario_schema_kind(n));
+			load_at(ld, n, "'%s' takes a list ([a, b]), not %s", f->key,
+				    load_schema_kind(n));
 			return;
 		}
 		for (const struct yamlpos_node *c = yamlpos_first(ld->ix, n); c != NULL;
 		     c = yamlpos_next(ld->ix, c)) {
 			i++;
 			if (f->shape == SCN_SHAPE_LIST && c->kind != YAMLPOS_SCALAR)
-				scenario_at(ld, c, "entry %zu of '%s' takes a single value, not %s", i,
-					    f->key, scenario_schema_kind(c));
+				load_at(ld, c, "entry %zu of '%s' takes a single value, not %s", i,
+					    f->key, load_schema_kind(c));
 			else if (f->shape == SCN_SHAPE_LIST)
 				continue;
 			else if (c->kind == YAMLPOS_MAP)
-				scenario_schema_map(ld, c, f->fields, stepno);
+				load_schema_map(ld, c, f->fields, stepno);
 			else if (f->fields == scn_variant_fields)
-				scenario_at(ld, c, "variant %zu of the sweep in step %zu takes a mapping "
+				load_at(ld, c, "variant %zu of the sweep in step %zu takes a mapping "
 					    "({name: ..., flags: [...]}), not %s", i, stepno,
-					    scenario_schema_kind(c));
+					    load_schema_kind(c));
 			else
-				scenario_at(ld, c, "entry %zu of '%s' takes a mapping ({key: value}), "
-					    "not %s", i, f->key, scenario_schema_kind(c));
+				load_at(ld, c, "entry %zu of '%s' takes a mapping ({key: value}), "
+					    "not %s", i, f->key, load_schema_kind(c));
 		}
 		return;
 	}
@@ -173,66 +173,66 @@ scenario_schema_value(struct scn_load *ld, const struct yamlpos_node *n, const s
 
 /* Report unknown key C of a mapping with FIELDS (the fields say which mapping it is). */
 static void
-scenario_schema_unknown(struct scn_load *ld, const struct yamlpos_node *c,
+load_schema_unknown(struct scn_load *ld, const struct yamlpos_node *c,
 			const struct scn_field *fields, size_t stepno)
 {
 	char takes[256];
 
-	scenario_schema_keys(fields, takes, sizeof takes);
+	load_schema_keys(fields, takes, sizeof takes);
 	if (fields == scn_top_fields)
-		scenario_at_key(ld, c, "unknown key '%s' at the top of the scenario (it takes: %s)",
+		load_at_key(ld, c, "unknown key '%s' at the top of the scenario (it takes: %s)",
 				c->key, takes);
 	else if (fields == scn_file_fields)
-		scenario_at_key(ld, c, "unknown key '%s' in file (file takes: %s)", c->key, takes);
+		load_at_key(ld, c, "unknown key '%s' in file (file takes: %s)", c->key, takes);
 	else if (fields == scn_sweep_fields)
-		scenario_at_key(ld, c, "unknown key '%s' in sweep in step %zu (sweep takes: %s)",
+		load_at_key(ld, c, "unknown key '%s' in sweep in step %zu (sweep takes: %s)",
 				c->key, stepno, takes);
 	else if (fields == scn_variant_fields)
-		scenario_at_key(ld, c, "unknown key '%s' in a sweep variant (a variant takes: %s)",
+		load_at_key(ld, c, "unknown key '%s' in a sweep variant (a variant takes: %s)",
 				c->key, takes);
 	else if (fields == scn_ref_fields)
-		scenario_at_key(ld, c, "unknown key '%s' in a sweep reference (a reference takes: %s)",
+		load_at_key(ld, c, "unknown key '%s' in a sweep reference (a reference takes: %s)",
 				c->key, takes);
 	else
-		scenario_at_key(ld, c, "unknown key '%s' in a reference row (a row takes: %s)",
+		load_at_key(ld, c, "unknown key '%s' in a reference row (a row takes: %s)",
 				c->key, takes);
 }
 
 /* Check the keys of mapping M against FIELDS, and each value's shape. */
 static void
-scenario_schema_map(struct scn_load *ld, const struct yamlpos_node *m,
+load_schema_map(struct scn_load *ld, const struct yamlpos_node *m,
 		    const struct scn_field *fields, size_t stepno)
 {
 	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, m); c != NULL;
 	     c = yamlpos_next(ld->ix, c)) {
-		const struct scn_field *f = scenario_schema_field(fields, c->key);
+		const struct scn_field *f = load_schema_field(fields, c->key);
 		if (f == NULL)
-			scenario_schema_unknown(ld, c, fields, stepno);
+			load_schema_unknown(ld, c, fields, stepno);
 		else
-			scenario_schema_value(ld, c, f, stepno);
+			load_schema_value(ld, c, f, stepno);
 	}
 }
 
 /* Check an op's arguments N (a mapping, or null for none). */
 static void
-scenario_schema_args(struct scn_load *ld, const struct yamlpos_node *n, enum scn_op op,
-		     size_t stepno)
+load_schema_args(struct scn_load *ld, const struct yamlpos_node *n, enum scn_op op,
+		 size_t stepno)
 {
 	const struct scn_op_entry *e = &scn_op_table[op];
 	char takes[256] = "";
 
 	for (const struct scn_arg_use *u = e->args; u->arg != SCN_ARG_NONE; u++)
-		scenario_report_append(takes, sizeof takes, ", ", scn_arg_fields[u->arg].key);
+		load_report_append(takes, sizeof takes, ", ", scn_arg_fields[u->arg].key);
 	if (n->kind != YAMLPOS_MAP) {
-		if (scenario_value_is_null(n))
+		if (load_value_is_null(n))
 			return;
 		if (e->args[0].arg == SCN_ARG_NONE)
-			scenario_at(ld, n, "%s in step %zu takes no arguments: write %s: {} (not %s)",
-				    e->name, stepno, e->name, scenario_schema_kind(n));
+			load_at(ld, n, "%s in step %zu takes no arguments: write %s: {} (not %s)",
+				    e->name, stepno, e->name, load_schema_kind(n));
 		else
-			scenario_at(ld, n, "%s in step %zu takes its arguments as a mapping ({%s: ...}), "
+			load_at(ld, n, "%s in step %zu takes its arguments as a mapping ({%s: ...}), "
 				    "not %s", e->name, stepno, scn_arg_fields[e->args[0].arg].key,
-				    scenario_schema_kind(n));
+				    load_schema_kind(n));
 		return;
 	}
 	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, n); c != NULL;
@@ -241,26 +241,26 @@ scenario_schema_args(struct scn_load *ld, const struct yamlpos_node *n, enum scn
 		while (u->arg != SCN_ARG_NONE && strcmp(scn_arg_fields[u->arg].key, c->key) != 0)
 			u++;
 		if (u->arg != SCN_ARG_NONE)
-			scenario_schema_value(ld, c, &scn_arg_fields[u->arg], stepno);
+			load_schema_value(ld, c, &scn_arg_fields[u->arg], stepno);
 		else if (e->args[0].arg == SCN_ARG_NONE)
-			scenario_at_key(ld, c, "unknown argument '%s' for %s in step %zu (%s takes no "
+			load_at_key(ld, c, "unknown argument '%s' for %s in step %zu (%s takes no "
 					"arguments)", c->key, e->name, stepno, e->name);
 		else
-			scenario_at_key(ld, c, "unknown argument '%s' for %s in step %zu (%s takes: %s)",
+			load_at_key(ld, c, "unknown argument '%s' for %s in step %zu (%s takes: %s)",
 					c->key, e->name, stepno, e->name, takes);
 	}
 }
 
 /* Check a step's expect mapping N (or null). */
 void
-scenario_schema_expect(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno)
+load_schema_expect(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno)
 {
 	const char *names[SCN_KEY__COUNT];
 	struct scn_field f = { "expect", SCN_SHAPE_SCALAR, NULL };
 
 	if (n->kind != YAMLPOS_MAP) {
 		f.shape = SCN_SHAPE_MAP;
-		scenario_schema_value(ld, n, &f, stepno);
+		load_schema_value(ld, n, &f, stepno);
 		return;
 	}
 	for (int k = 0; k < SCN_KEY__COUNT; k++)
@@ -269,15 +269,15 @@ scenario_schema_expect(struct scn_load *ld, const struct yamlpos_node *n, size_t
 	     c = yamlpos_next(ld->ix, c)) {
 		f.key = c->key;
 		if (scenario_key_find(c->key) >= 0) {
-			scenario_schema_value(ld, c, &f, stepno);
+			load_schema_value(ld, c, &f, stepno);
 			continue;
 		}
-		const char *s = scenario_report_suggest(c->key, names, SCN_KEY__COUNT);
+		const char *s = load_report_suggest(c->key, names, SCN_KEY__COUNT);
 		if (s != NULL)
-			scenario_at_key(ld, c, "unknown expectation key '%s' in step %zu (did you mean "
+			load_at_key(ld, c, "unknown expectation key '%s' in step %zu (did you mean "
 					"'%s'?)", c->key, stepno, s);
 		else
-			scenario_at_key(ld, c, "unknown expectation key '%s' in step %zu (see "
+			load_at_key(ld, c, "unknown expectation key '%s' in step %zu (see "
 					"doc/scenarios.md for the list)", c->key, stepno);
 	}
 }
@@ -287,10 +287,10 @@ scenario_schema_expect(struct scn_load *ld, const struct yamlpos_node *n, size_t
 
 /* Check the shape of a step's cases N (a list of {when, unless, say, expect}). */
 static void
-scenario_schema_cases(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno)
+load_schema_cases(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno)
 {
 	if (n->kind != YAMLPOS_SEQ) {
-		scenario_at(ld, n, "'cases' takes a list of cases (- when: {...}), not %s",
+		load_at(ld, n, "'cases' takes a list of cases (- when: {...}), not %s",
 			    n->kind == YAMLPOS_MAP ? "a mapping" : "a single value");
 		return;
 	}
@@ -298,7 +298,7 @@ scenario_schema_cases(struct scn_load *ld, const struct yamlpos_node *n, size_t 
 	     c = yamlpos_next(ld->ix, c)) {
 		bool cond = false, body = false;
 		if (c->kind != YAMLPOS_MAP) {
-			scenario_at(ld, c, "case %zu of step %zu takes a mapping (" SCN_CASE_KEYS
+			load_at(ld, c, "case %zu of step %zu takes a mapping (" SCN_CASE_KEYS
 				    "), not %s", c->index + 1, stepno,
 				    c->kind == YAMLPOS_SEQ ? "a list" : "a single value");
 			continue;
@@ -307,30 +307,30 @@ scenario_schema_cases(struct scn_load *ld, const struct yamlpos_node *n, size_t 
 		     k = yamlpos_next(ld->ix, k)) {
 			if (strcmp(k->key, "when") == 0 || strcmp(k->key, "unless") == 0) {
 				cond = true;
-				scenario_cond_schema_facts(ld, k, stepno);
+				load_cond_schema_facts(ld, k, stepno);
 			} else if (strcmp(k->key, "say") == 0) {
 				body = true;
-				scenario_narr_schema(ld, k);
+				load_narr_schema(ld, k);
 			} else if (strcmp(k->key, "expect") == 0) {
 				body = true;
-				scenario_schema_expect(ld, k, stepno);
+				load_schema_expect(ld, k, stepno);
 			} else {
-				scenario_at_key(ld, k, "unknown key '%s' in case %zu of step %zu (a case "
+				load_at_key(ld, k, "unknown key '%s' in case %zu of step %zu (a case "
 						"takes: " SCN_CASE_KEYS ")", k->key, c->index + 1, stepno);
 			}
 		}
 		if (!cond)
-			scenario_at(ld, c, "case %zu of step %zu needs when or unless (a case without "
+			load_at(ld, c, "case %zu of step %zu needs when or unless (a case without "
 				    "a condition belongs in the step itself)", c->index + 1, stepno);
 		else if (!body)
-			scenario_at(ld, c, "case %zu of step %zu needs say or expect", c->index + 1,
+			load_at(ld, c, "case %zu of step %zu needs say or expect", c->index + 1,
 				    stepno);
 	}
 }
 
 /* Report unknown key C of step STEPNO: a misspelt op, or an argument outside its op. */
 static void
-scenario_schema_unknown_op(struct scn_load *ld, const struct yamlpos_node *c, size_t stepno)
+load_schema_unknown_op(struct scn_load *ld, const struct yamlpos_node *c, size_t stepno)
 {
 	const char *names[SCN_OP__COUNT];
 	bool is_arg = false;
@@ -339,76 +339,76 @@ scenario_schema_unknown_op(struct scn_load *ld, const struct yamlpos_node *c, si
 		names[k] = scn_op_table[k].name;
 	for (int k = SCN_ARG_NONE + 1; k < SCN_ARG__COUNT; k++)
 		is_arg = is_arg || strcmp(scn_arg_fields[k].key, c->key) == 0;
-	const char *s = scenario_report_suggest(c->key, names, SCN_OP__COUNT);
+	const char *s = load_report_suggest(c->key, names, SCN_OP__COUNT);
 	if (s != NULL)
-		scenario_at_key(ld, c, "unknown op '%s' in step %zu (did you mean '%s'?)", c->key,
+		load_at_key(ld, c, "unknown op '%s' in step %zu (did you mean '%s'?)", c->key,
 				stepno, s);
 	else if (is_arg)
-		scenario_at_key(ld, c, "unknown op '%s' in step %zu (arguments go inside the op: "
+		load_at_key(ld, c, "unknown op '%s' in step %zu (arguments go inside the op: "
 				"fwrite: {bytes: 5000})", c->key, stepno);
 	else
-		scenario_at_key(ld, c, "unknown op '%s' in step %zu (see doc/scenarios.md for the ops)",
+		load_at_key(ld, c, "unknown op '%s' in step %zu (see doc/scenarios.md for the ops)",
 				c->key, stepno);
 }
 
 /* Check step N (number STEPNO). */
 static void
-scenario_schema_step(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno)
+load_schema_step(struct scn_load *ld, const struct yamlpos_node *n, size_t stepno)
 {
 	if (n->kind != YAMLPOS_MAP) {
 		if (n->value != NULL && scenario_op_find(n->value) >= 0)
-			scenario_at(ld, n, "step %zu is just '%s': write - %s: {} (an op is a key)",
+			load_at(ld, n, "step %zu is just '%s': write - %s: {} (an op is a key)",
 				    stepno, n->value, n->value);
 		else
-			scenario_at(ld, n, "step %zu must be a mapping (- op: {args}), not %s", stepno,
-				    scenario_schema_kind(n));
+			load_at(ld, n, "step %zu must be a mapping (- op: {args}), not %s", stepno,
+				    load_schema_kind(n));
 		return;
 	}
 	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, n); c != NULL;
 	     c = yamlpos_next(ld->ix, c)) {
 		int op = scenario_op_find(c->key);
-		const struct scn_field *f = scenario_schema_field(scn_step_fields, c->key);
+		const struct scn_field *f = load_schema_field(scn_step_fields, c->key);
 		if (op < 0 && f == NULL) {
-			scenario_schema_unknown_op(ld, c, stepno);
+			load_schema_unknown_op(ld, c, stepno);
 		} else if (op < 0 && strcmp(c->key, "expect") == 0) {
-			scenario_schema_expect(ld, c, stepno);
+			load_schema_expect(ld, c, stepno);
 		} else if (op < 0 && strcmp(c->key, "cases") == 0) {
-			scenario_schema_cases(ld, c, stepno);
+			load_schema_cases(ld, c, stepno);
 		} else if (op < 0) {
-			scenario_schema_value(ld, c, f, stepno);
+			load_schema_value(ld, c, f, stepno);
 		} else if (scn_op_table[op].form == SCN_FORM_ARGS) {
-			scenario_schema_args(ld, c, (enum scn_op)op, stepno);
+			load_schema_args(ld, c, (enum scn_op)op, stepno);
 		} else if (scn_op_table[op].form == SCN_FORM_TEXT) {
 			struct scn_field t = { c->key, SCN_SHAPE_SCALAR, NULL };
-			scenario_schema_value(ld, c, &t, stepno);
+			load_schema_value(ld, c, &t, stepno);
 		} else if (c->kind == YAMLPOS_MAP) {
-			scenario_schema_map(ld, c, scn_sweep_fields, stepno);
-		} else if (!scenario_value_is_null(c)) {
-			scenario_at(ld, c, "%s in step %zu takes a mapping ({program: ..., buffer_sizes: "
-				    "[...]}), not %s", c->key, stepno, scenario_schema_kind(c));
+			load_schema_map(ld, c, scn_sweep_fields, stepno);
+		} else if (!load_value_is_null(c)) {
+			load_at(ld, c, "%s in step %zu takes a mapping ({program: ..., buffer_sizes: "
+				    "[...]}), not %s", c->key, stepno, load_schema_kind(c));
 		}
 	}
 }
 
 /* Check every key and the kind of every value against the schema; 0 if all is well-shaped. */
 int
-scenario_schema_check(struct scn_load *ld, const struct yamlpos_node *root)
+load_schema_check(struct scn_load *ld, const struct yamlpos_node *root)
 {
 	int before = ld->n_err;
 
 	for (const struct yamlpos_node *c = yamlpos_first(ld->ix, root); c != NULL;
 	     c = yamlpos_next(ld->ix, c)) {
-		const struct scn_field *f = scenario_schema_field(scn_top_fields, c->key);
+		const struct scn_field *f = load_schema_field(scn_top_fields, c->key);
 		size_t stepno = 0;
 		if (f == NULL) {
-			scenario_schema_unknown(ld, c, scn_top_fields, 0);
+			load_schema_unknown(ld, c, scn_top_fields, 0);
 		} else if (strcmp(c->key, "steps") != 0 ||
-			   (c->kind != YAMLPOS_SEQ && !scenario_value_is_null(c))) {
-			scenario_schema_value(ld, c, f, 0);
+			   (c->kind != YAMLPOS_SEQ && !load_value_is_null(c))) {
+			load_schema_value(ld, c, f, 0);
 		} else { /* a null steps is no steps: the conversion says so */
 			for (const struct yamlpos_node *s = yamlpos_first(ld->ix, c); s != NULL;
 			     s = yamlpos_next(ld->ix, s))
-				scenario_schema_step(ld, s, ++stepno);
+				load_schema_step(ld, s, ++stepno);
 		}
 	}
 	return ld->n_err == before && !ld->oom ? 0 : -1;

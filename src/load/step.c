@@ -14,7 +14,7 @@
 
 /* Is a stdio mode ("r", "w+", "rb+", "wx", "re") one that fopen() accepts? */
 static bool
-scenario_step_fopen_mode_ok(const char *m)
+load_step_fopen_mode_ok(const char *m)
 {
 	bool plus = false, b = false, e = false, x = false;
 
@@ -31,7 +31,7 @@ scenario_step_fopen_mode_ok(const char *m)
 
 /* True if op takes argument arg. */
 static bool
-scenario_step_takes(const struct scn_op_entry *op, enum scn_arg arg)
+load_step_takes(const struct scn_op_entry *op, enum scn_arg arg)
 {
 	for (const struct scn_arg_use *u = op->args; u->arg != SCN_ARG_NONE; u++)
 		if (u->arg == arg)
@@ -42,7 +42,7 @@ scenario_step_takes(const struct scn_op_entry *op, enum scn_arg arg)
 /* Parse the arguments RA (libcyaml's; NULL: none) of one step (AN: the op's node; its value
  * may be null: "- fsync:"). */
 static void
-scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct scn_raw_args *ra,
+load_step_args(struct scn_load *ld, struct scn_step *st, const struct scn_raw_args *ra,
 		   const struct yamlpos_node *an, size_t stepno)
 {
 	static const struct scn_raw_args none;
@@ -62,33 +62,33 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct scn_ra
 	a->whence = SEEK_SET;
 	a->buffer = SCN_BUFFER_LIBRARY;
 	if (VAL(BYTES) != NULL &&
-	    scenario_value_size(ld, NODE(BYTES), VAL(BYTES), "bytes", SZ_BOUNDED, &a->bytes) == 0)
+	    load_value_size(ld, NODE(BYTES), VAL(BYTES), "bytes", SZ_BOUNDED, &a->bytes) == 0)
 		a->has |= SCN_HAS_BYTES;
 	if (VAL(OFFSET) != NULL &&
-	    scenario_value_offset(ld, NODE(OFFSET), VAL(OFFSET), false, &a->offset) == 0)
+	    load_value_offset(ld, NODE(OFFSET), VAL(OFFSET), false, &a->offset) == 0)
 		a->has |= SCN_HAS_OFFSET;
 	if (VAL(SEEK_OFFSET) != NULL &&
-	    scenario_value_offset(ld, NODE(SEEK_OFFSET), VAL(SEEK_OFFSET), true, &a->offset) == 0)
+	    load_value_offset(ld, NODE(SEEK_OFFSET), VAL(SEEK_OFFSET), true, &a->offset) == 0)
 		a->has |= SCN_HAS_OFFSET;
 	if (VAL(LEN) != NULL &&
-	    scenario_value_size(ld, NODE(LEN), VAL(LEN), "len", SZ_ZERO_OK | SZ_BOUNDED, &a->len) == 0)
+	    load_value_size(ld, NODE(LEN), VAL(LEN), "len", SZ_ZERO_OK | SZ_BOUNDED, &a->len) == 0)
 		a->has |= SCN_HAS_LEN;
-	if (VAL(WHENCE) != NULL && scenario_value_name(ld, NODE(WHENCE), VAL(WHENCE), scn_whences,
+	if (VAL(WHENCE) != NULL && load_value_name(ld, NODE(WHENCE), VAL(WHENCE), scn_whences,
 					  "whence", &a->whence) == 0)
 		a->has |= SCN_HAS_WHENCE;
 	if (VAL(TEXT) != NULL) {
-		a->text = scenario_value_strdup(ld, VAL(TEXT));
+		a->text = load_value_strdup(ld, VAL(TEXT));
 		a->has |= SCN_HAS_TEXT;
 	}
 	if (VAL(BUFMODE) != NULL &&
-	    scenario_value_name(ld, NODE(BUFMODE), VAL(BUFMODE), scn_bufmodes, "setvbuf mode",
+	    load_value_name(ld, NODE(BUFMODE), VAL(BUFMODE), scn_bufmodes, "setvbuf mode",
 				&v) == 0) {
 		a->bufmode = (enum scn_bufmode)v;
 		a->has |= SCN_HAS_MODE;
 	}
 	if (VAL(MODE) != NULL) {
-		if (!scenario_step_fopen_mode_ok(VAL(MODE))) {
-			scenario_at(ld, NODE(MODE), "bad %s mode '%s' (use r, w, a, r+, w+ or a+, "
+		if (!load_step_fopen_mode_ok(VAL(MODE))) {
+			load_at(ld, NODE(MODE), "bad %s mode '%s' (use r, w, a, r+, w+ or a+, "
 			      "optionally with b, e or x)", op->name, VAL(MODE));
 		} else {
 			snprintf(a->mode, sizeof a->mode, "%s", VAL(MODE));
@@ -96,18 +96,18 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct scn_ra
 		}
 	}
 	if (VAL(SIZE) != NULL &&
-	    scenario_value_size(ld, NODE(SIZE), VAL(SIZE), "buffer size", SZ_BOUNDED, &a->size) == 0)
+	    load_value_size(ld, NODE(SIZE), VAL(SIZE), "buffer size", SZ_BOUNDED, &a->size) == 0)
 		a->has |= SCN_HAS_SIZE;
 	if (VAL(BUFFER) != NULL &&
-	    scenario_value_name(ld, NODE(BUFFER), VAL(BUFFER), scn_buffers, "buffer", &v) == 0) {
+	    load_value_name(ld, NODE(BUFFER), VAL(BUFFER), scn_buffers, "buffer", &v) == 0) {
 		a->buffer = (enum scn_buffer)v;
 		a->has |= SCN_HAS_BUFFER;
 	}
-	if (scenario_step_takes(op, SCN_ARG_SETBUF_BUFFER)) {
+	if (load_step_takes(op, SCN_ARG_SETBUF_BUFFER)) {
 		/* setbuf's buffer decides its mode: none is unbuffered, a buffer full buffering. */
 		a->bufmode = SCN_BUF_FULL;
 		if (VAL(SETBUF_BUFFER) != NULL &&
-		    scenario_value_name(ld, NODE(SETBUF_BUFFER), VAL(SETBUF_BUFFER),
+		    load_value_name(ld, NODE(SETBUF_BUFFER), VAL(SETBUF_BUFFER),
 					scn_setbuf_buffers, "setbuf buffer", &v) == 0) {
 			a->has |= SCN_HAS_BUFFER;
 			if (v < 0) {
@@ -119,48 +119,48 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct scn_ra
 		}
 	}
 	if (NODE(SFR_FLAGS) != NULL &&
-	    scenario_value_flags(ld, NODE(SFR_FLAGS), &ra->list[SCN_ARG_SFR_FLAGS], scn_sfr_flags,
+	    load_value_flags(ld, NODE(SFR_FLAGS), &ra->list[SCN_ARG_SFR_FLAGS], scn_sfr_flags,
 				 "sync_file_range flag", &a->flags) == 0)
 		a->has |= SCN_HAS_FLAGS;
 	if (NODE(FLAGS) != NULL) {
 		unsigned acc = 0;
 		const struct scn_raw_list *l = &ra->list[SCN_ARG_FLAGS];
-		if (scenario_value_flags(ld, NODE(FLAGS), l, scn_open_flags, "open flag",
+		if (load_value_flags(ld, NODE(FLAGS), l, scn_open_flags, "open flag",
 					 &a->flags) == 0)
 			a->has |= SCN_HAS_FLAGS;
 		for (unsigned i = 0; i < l->count; i++)
 			acc += strcmp(l->items[i], "O_RDONLY") == 0 ||
 			       strcmp(l->items[i], "O_WRONLY") == 0 || strcmp(l->items[i], "O_RDWR") == 0;
 		if (acc > 1)
-			scenario_at(ld, NODE(FLAGS), "open flags take only one of O_RDONLY, O_WRONLY, O_RDWR");
+			load_at(ld, NODE(FLAGS), "open flags take only one of O_RDONLY, O_WRONLY, O_RDWR");
 	}
 	if (VAL(FCNTL_CMD) != NULL)
-		scenario_value_name(ld, NODE(FCNTL_CMD), VAL(FCNTL_CMD), scn_fcntl_cmds, "fcntl cmd",
+		load_value_name(ld, NODE(FCNTL_CMD), VAL(FCNTL_CMD), scn_fcntl_cmds, "fcntl cmd",
 				    &a->cmd);
 	if (VAL(CHILD) != NULL &&
-	    scenario_value_name(ld, NODE(CHILD), VAL(CHILD), scn_child_ends, "fork child", &v) == 0)
+	    load_value_name(ld, NODE(CHILD), VAL(CHILD), scn_child_ends, "fork child", &v) == 0)
 		a->child_flushes = v != 0;
-	if (VAL(ADVICE) != NULL && scenario_value_name(ld, NODE(ADVICE), VAL(ADVICE), scn_advices,
+	if (VAL(ADVICE) != NULL && load_value_name(ld, NODE(ADVICE), VAL(ADVICE), scn_advices,
 					  "posix_fadvise advice", &a->advice) == 0)
 		a->has |= SCN_HAS_ADVICE;
 	if (VAL(ALIGN) != NULL) {
 		uint64_t al;
-		if (scenario_value_count(ld, NODE(ALIGN), VAL(ALIGN), "align", 0, 4095, &al) == 0) {
+		if (load_value_count(ld, NODE(ALIGN), VAL(ALIGN), "align", 0, 4095, &al) == 0) {
 			a->align = (unsigned)al;
 			a->has |= SCN_HAS_ALIGN;
 		}
 	}
 	if (VAL(SECONDS) != NULL &&
-	    scenario_value_real(ld, NODE(SECONDS), VAL(SECONDS), "seconds", 0, SCN_MAX_WAIT,
+	    load_value_real(ld, NODE(SECONDS), VAL(SECONDS), "seconds", 0, SCN_MAX_WAIT,
 				&a->seconds) == 0)
 		a->has |= SCN_HAS_SECONDS;
-	if (VAL(UNTIL) != NULL && scenario_value_name(ld, NODE(UNTIL), VAL(UNTIL), scn_untils, "until",
+	if (VAL(UNTIL) != NULL && load_value_name(ld, NODE(UNTIL), VAL(UNTIL), scn_untils, "until",
 					 &v) == 0) {
 		a->until_clean = true;
 		a->has |= SCN_HAS_UNTIL;
 	}
 	if (VAL(TIMEOUT) != NULL &&
-	    scenario_value_real(ld, NODE(TIMEOUT), VAL(TIMEOUT), "timeout", 0, SCN_MAX_WAIT,
+	    load_value_real(ld, NODE(TIMEOUT), VAL(TIMEOUT), "timeout", 0, SCN_MAX_WAIT,
 				&a->timeout) == 0)
 		a->has |= SCN_HAS_TIMEOUT;
 	/* The one place wait's timeout is defaulted (none or 0: SCN_WAIT_TIMEOUT): the runner
@@ -168,33 +168,33 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct scn_ra
 	if (st->op == SCN_OP_WAIT && !(a->timeout > 0))
 		a->timeout = SCN_WAIT_TIMEOUT;
 	if (VAL(LINES) != NULL &&
-	    scenario_value_count(ld, NODE(LINES), VAL(LINES), "lines", 1, 1000000, &a->lines) == 0)
+	    load_value_count(ld, NODE(LINES), VAL(LINES), "lines", 1, 1000000, &a->lines) == 0)
 		a->has |= SCN_HAS_LINES;
 	if (VAL(BLOCK) != NULL &&
-	    scenario_value_size(ld, NODE(BLOCK), VAL(BLOCK), "block", SZ_BOUNDED, &a->size) == 0)
+	    load_value_size(ld, NODE(BLOCK), VAL(BLOCK), "block", SZ_BOUNDED, &a->size) == 0)
 		a->has |= SCN_HAS_SIZE;
 	if (VAL(PRINTF) != NULL) {
-		a->text = scenario_value_strdup(ld, VAL(PRINTF));
+		a->text = load_value_strdup(ld, VAL(PRINTF));
 		a->has |= SCN_HAS_TEXT;
 	}
 	if (VAL(WRITE) != NULL)
-		a->text2 = scenario_value_strdup(ld, VAL(WRITE));
+		a->text2 = load_value_strdup(ld, VAL(WRITE));
 	if (VAL(PROGRAM) != NULL)
-		a->program = scenario_value_strdup(ld, VAL(PROGRAM));
+		a->program = load_value_strdup(ld, VAL(PROGRAM));
 	if (VAL(STDIN) != NULL)
-		a->stdin_path = scenario_value_strdup(ld, VAL(STDIN));
+		a->stdin_path = load_value_strdup(ld, VAL(STDIN));
 	if (VAL(FILE) != NULL)
-		a->file = scenario_value_strdup(ld, VAL(FILE));
+		a->file = load_value_strdup(ld, VAL(FILE));
 	if (VAL(TO) != NULL)
-		a->to = scenario_value_strdup(ld, VAL(TO));
+		a->to = load_value_strdup(ld, VAL(TO));
 	if (NODE(ARGS) != NULL && ra->list[SCN_ARG_ARGS].count > 0) {
 		const struct scn_raw_list *l = &ra->list[SCN_ARG_ARGS];
 		a->argv = calloc(l->count, sizeof *a->argv);
 		for (unsigned i = 0; a->argv != NULL && i < l->count; i++)
-			a->argv[a->n_argv++] = scenario_value_strdup(ld, l->items[i]);
+			a->argv[a->n_argv++] = load_value_strdup(ld, l->items[i]);
 	}
 	if (VAL(BETWEEN) != NULL) {
-		if (scenario_value_name(ld, NODE(BETWEEN), VAL(BETWEEN), scn_betweens, "between", &v) == 0)
+		if (load_value_name(ld, NODE(BETWEEN), VAL(BETWEEN), scn_betweens, "between", &v) == 0)
 			a->between = (enum scn_pty_between)v;
 	}
 #undef NODE
@@ -205,22 +205,22 @@ scenario_step_args(struct scn_load *ld, struct scn_step *st, const struct scn_ra
 	bool one_given = false;
 	for (const struct scn_arg_use *u = op->args; u->arg != SCN_ARG_NONE; u++) {
 		if (u->need == SCN_NEED_REQ && n[u->arg] == NULL) {
-			scenario_at_key(ld, an, "%s in step %zu needs %s", op->name, stepno,
+			load_at_key(ld, an, "%s in step %zu needs %s", op->name, stepno,
 					scn_arg_fields[u->arg].key);
 			break;
 		}
 		if (u->need == SCN_NEED_ONE) {
-			scenario_report_append(ones, sizeof ones, " or ", scn_arg_fields[u->arg].key);
+			load_report_append(ones, sizeof ones, " or ", scn_arg_fields[u->arg].key);
 			one_given = one_given || n[u->arg] != NULL;
 		}
 	}
 	if (ones[0] != '\0' && !one_given)
-		scenario_at_key(ld, an, "%s in step %zu needs %s", op->name, stepno, ones);
+		load_at_key(ld, an, "%s in step %zu needs %s", op->name, stepno, ones);
 }
 
 /* wait's rules: seconds or until, not both; timeout only with until. */
 void
-scenario_step_wait(struct scn_load *ld, const struct scn_step *st,
+load_step_wait(struct scn_load *ld, const struct scn_step *st,
 		   const struct yamlpos_node *opnode, size_t stepno)
 {
 	const struct yamlpos_node *tn = yamlpos_get(ld->ix, opnode, "timeout");
@@ -229,31 +229,31 @@ scenario_step_wait(struct scn_load *ld, const struct scn_step *st,
 
 	(void)st;
 	if (sn != NULL && un != NULL)
-		scenario_at_key(ld, opnode, "wait in step %zu takes seconds or until, not both", stepno);
+		load_at_key(ld, opnode, "wait in step %zu takes seconds or until, not both", stepno);
 	else if (sn == NULL && un == NULL)
-		scenario_at_key(ld, opnode, "wait in step %zu needs seconds or until: clean", stepno);
+		load_at_key(ld, opnode, "wait in step %zu needs seconds or until: clean", stepno);
 	else if (tn != NULL && un == NULL)
-		scenario_at(ld, tn, "timeout goes with until: clean, not with seconds");
+		load_at(ld, tn, "timeout goes with until: clean, not with seconds");
 }
 
 /* write/pwrite's rule: bytes or text, not both. */
 void
-scenario_step_text(struct scn_load *ld, const struct scn_step *st,
+load_step_text(struct scn_load *ld, const struct scn_step *st,
 		   const struct yamlpos_node *opnode, size_t stepno)
 {
 	const struct yamlpos_node *tn = yamlpos_get(ld->ix, opnode, "text");
 
 	if (tn != NULL && yamlpos_get(ld->ix, opnode, "bytes") != NULL)
-		scenario_at_key(ld, tn, "%s in step %zu takes bytes or text, not both",
+		load_at_key(ld, tn, "%s in step %zu takes bytes or text, not both",
 				scn_op_table[st->op].name, stepno);
 	else if (tn != NULL && (st->args.text == NULL || st->args.text[0] == '\0'))
-		scenario_at(ld, tn, "%s in step %zu: text is empty (write at least one byte)",
+		load_at(ld, tn, "%s in step %zu: text is empty (write at least one byte)",
 			    scn_op_table[st->op].name, stepno);
 }
 
 /* fcntl's rule: F_SETFL needs flags, F_GETFL takes none. */
 void
-scenario_step_fcntl(struct scn_load *ld, const struct scn_step *st,
+load_step_fcntl(struct scn_load *ld, const struct scn_step *st,
 		    const struct yamlpos_node *opnode, size_t stepno)
 {
 	const struct yamlpos_node *fn = yamlpos_get(ld->ix, opnode, "flags");
@@ -261,15 +261,15 @@ scenario_step_fcntl(struct scn_load *ld, const struct scn_step *st,
 	if (!(yamlpos_get(ld->ix, opnode, "cmd") != NULL))
 		return;
 	if (st->args.cmd == F_SETFL && fn == NULL)
-		scenario_at_key(ld, opnode, "fcntl F_SETFL in step %zu needs flags", stepno);
+		load_at_key(ld, opnode, "fcntl F_SETFL in step %zu needs flags", stepno);
 	else if (st->args.cmd == F_GETFL && fn != NULL)
-		scenario_at_key(ld, fn, "fcntl F_GETFL in step %zu takes no flags (it returns them)",
+		load_at_key(ld, fn, "fcntl F_GETFL in step %zu takes no flags (it returns them)",
 				stepno);
 }
 
 /* The handle (index + 1) of the name S so far, or 0. */
 static unsigned
-scenario_step_handle(const struct scn_load *ld, const char *s)
+load_step_handle(const struct scn_load *ld, const char *s)
 {
 	for (size_t i = 0; i < ld->n_names; i++)
 		if (strcmp(ld->names[i], s) == 0)
@@ -279,7 +279,7 @@ scenario_step_handle(const struct scn_load *ld, const char *s)
 
 /* The step's as: and on: (a named fd/FILE* pair), checked against the names so far. */
 static void
-scenario_step_names(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
+load_step_names(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
 		    const struct yamlpos_node *sn, size_t stepno)
 {
 	const struct yamlpos_node *asn = yamlpos_get(ld->ix, sn, "as");
@@ -289,28 +289,28 @@ scenario_step_names(struct scn_load *ld, struct scn_step *st, const struct scn_r
 	char known[128] = "";
 
 	for (size_t i = 0; i < ld->n_names; i++)
-		scenario_report_append(known, sizeof known, ", ", ld->names[i]);
+		load_report_append(known, sizeof known, ", ", ld->names[i]);
 	if (onn != NULL && rs->on != NULL) {
-		unsigned h = scenario_step_handle(ld, rs->on);
+		unsigned h = load_step_handle(ld, rs->on);
 		unsigned has = h > 0 ? ld->name_has[h - 1] : 0;
 		bool want_fd = (f & SCN_OPF_FD) != 0;
 		if (f & SCN_OPF_PROCESS)
-			scenario_at_key(ld, onn, "%s in step %zu acts on the whole program (every FILE*), "
+			load_at_key(ld, onn, "%s in step %zu acts on the whole program (every FILE*), "
 					"not on one: leave out on:", op->name, stepno);
 		else if (!(f & (SCN_OPF_FD | SCN_OPF_FP | SCN_OPF_NEW_FD | SCN_OPF_NEW_FP)))
-			scenario_at_key(ld, onn, "on: names the fd or FILE* an op acts on; %s in step %zu "
+			load_at_key(ld, onn, "on: names the fd or FILE* an op acts on; %s in step %zu "
 					"acts on neither", op->name, stepno);
 		else if (!(f & (SCN_OPF_FD | SCN_OPF_FP)))
-			scenario_at_key(ld, onn, "%s in step %zu makes a new %s: name it with as:, not on:",
+			load_at_key(ld, onn, "%s in step %zu makes a new %s: name it with as:, not on:",
 					op->name, stepno, (f & SCN_OPF_NEW_FD) ? "fd" : "FILE*");
 		else if (h == 0 && known[0] == '\0')
-			scenario_at(ld, onn, "unknown name '%s' in step %zu (no names yet: name an fd or "
+			load_at(ld, onn, "unknown name '%s' in step %zu (no names yet: name an fd or "
 				    "FILE* with as: on open, fopen or fdopen)", rs->on, stepno);
 		else if (h == 0)
-			scenario_at(ld, onn, "unknown name '%s' in step %zu (names so far: %s)", rs->on,
+			load_at(ld, onn, "unknown name '%s' in step %zu (names so far: %s)", rs->on,
 				    stepno, known);
 		else if (!(has & (1u << (want_fd ? SCN_IO_FD : SCN_IO_STDIO))))
-			scenario_at(ld, onn, "'%s' names %s, and %s in step %zu needs %s (%s)", rs->on,
+			load_at(ld, onn, "'%s' names %s, and %s in step %zu needs %s (%s)", rs->on,
 				    (has & (1u << SCN_IO_FD)) ? "an fd" : "a FILE*", op->name, stepno,
 				    want_fd ? "an fd" : "a FILE*",
 				    want_fd ? "fileno it first" : "fdopen it first");
@@ -320,26 +320,26 @@ scenario_step_names(struct scn_load *ld, struct scn_step *st, const struct scn_r
 				ld->name_has[h - 1] |= 1u << SCN_IO_FD | 1u << SCN_IO_STDIO;
 		}
 		if (st->handle == 0 || asn == NULL)
-			st->name = scenario_value_strdup(ld, rs->on);
+			st->name = load_value_strdup(ld, rs->on);
 	}
 	if (asn == NULL || rs->as == NULL)
 		return;
 	if (!(f & (SCN_OPF_NEW_FD | SCN_OPF_NEW_FP))) {
-		scenario_at_key(ld, asn, "as: names what open, fopen or fdopen make, not %s (step %zu)",
+		load_at_key(ld, asn, "as: names what open, fopen or fdopen make, not %s (step %zu)",
 				op->name, stepno);
 	} else if (onn != NULL) {
-		scenario_at_key(ld, onn, "%s in step %zu takes as: or on:, not both", op->name, stepno);
+		load_at_key(ld, onn, "%s in step %zu takes as: or on:, not both", op->name, stepno);
 	} else if (rs->as[0] == '\0' || strlen(rs->as) > 15 || strspn(rs->as,
 		   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(rs->as)) {
-		scenario_at(ld, asn, "bad name '%s' in step %zu (letters, digits and _, at most 15)",
+		load_at(ld, asn, "bad name '%s' in step %zu (letters, digits and _, at most 15)",
 			    rs->as, stepno);
-	} else if (scenario_step_handle(ld, rs->as) != 0) {
-		scenario_at(ld, asn, "name '%s' is already taken (step %zu): as: names a new fd or "
+	} else if (load_step_handle(ld, rs->as) != 0) {
+		load_at(ld, asn, "name '%s' is already taken (step %zu): as: names a new fd or "
 			    "FILE*; to act on it again write on: %s", rs->as, stepno, rs->as);
 	} else if (ld->n_names == SCN_MAX_NAMES) {
-		scenario_at(ld, asn, "too many names in step %zu (at most %d)", stepno, SCN_MAX_NAMES);
+		load_at(ld, asn, "too many names in step %zu (at most %d)", stepno, SCN_MAX_NAMES);
 	} else {
-		ld->names[ld->n_names] = scenario_value_strdup(ld, rs->as);
+		ld->names[ld->n_names] = load_value_strdup(ld, rs->as);
 		/* What the name holds: the fd it made or wrapped, the FILE* it made. */
 		ld->name_has[ld->n_names] =
 			((f & (SCN_OPF_NEW_FD | SCN_OPF_FD)) ? 1u << SCN_IO_FD : 0) |
@@ -349,18 +349,18 @@ scenario_step_names(struct scn_load *ld, struct scn_step *st, const struct scn_r
 		st->made = true;
 		/* fdopen as: wraps the unnamed fd (the worker copies it into the new pair). */
 		free(st->name);
-		st->name = scenario_value_strdup(ld, rs->as);
+		st->name = load_value_strdup(ld, rs->as);
 	}
 }
 
 /* fallocate's rule: at least one byte. */
 void
-scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
+load_step_fallocate(struct scn_load *ld, const struct scn_step *st,
 			const struct yamlpos_node *opnode, size_t stepno)
 {
 	(void)stepno;
 	if ((st->args.has & SCN_HAS_LEN) && st->args.len == 0)
-		scenario_at(ld, yamlpos_get(ld->ix, opnode, "len"),
+		load_at(ld, yamlpos_get(ld->ix, opnode, "len"),
 			    "fallocate of 0 bytes does nothing: give len >= 1");
 }
 
@@ -369,7 +369,7 @@ scenario_step_fallocate(struct scn_load *ld, const struct scn_step *st,
 
 /* One name of file: or to: (KEY) at node N, checked: a name in the scratch file's directory. */
 static void
-scenario_step_file_name(struct scn_load *ld, const struct scn_step *st,
+load_step_file_name(struct scn_load *ld, const struct scn_step *st,
 			const struct yamlpos_node *n, const char *key, const char *name,
 			size_t stepno)
 {
@@ -380,14 +380,14 @@ scenario_step_file_name(struct scn_load *ld, const struct scn_step *st,
 		return;
 	if (strcmp(name, ".") == 0) {
 		if (!opens || strcmp(key, "file") != 0)
-			scenario_at(ld, n, "%s in step %zu: '.' (the directory) can only be opened, "
+			load_at(ld, n, "%s in step %zu: '.' (the directory) can only be opened, "
 				    "not given as %s", op, stepno, key);
 		return;
 	}
 	if (name[0] == '\0' || strlen(name) > SCN_FILE_NAME_MAX || strcmp(name, "..") == 0 ||
 	    name[0] == '-' || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				     "0123456789._-") != strlen(name))
-		scenario_at(ld, n, "%s in step %zu: %s '%s' is not a file name of the scratch "
+		load_at(ld, n, "%s in step %zu: %s '%s' is not a file name of the scratch "
 			    "directory (1 to %d letters, digits, '.', '-' or '_', no '/' and no "
 			    "leading '-'; '.' opens the directory itself)", op, stepno, key, name,
 			    SCN_FILE_NAME_MAX);
@@ -395,19 +395,19 @@ scenario_step_file_name(struct scn_load *ld, const struct scn_step *st,
 
 /* file: and to: name files of the scratch file's own directory (open, fopen, rename, crash). */
 void
-scenario_step_file(struct scn_load *ld, const struct scn_step *st,
+load_step_file(struct scn_load *ld, const struct scn_step *st,
 		   const struct yamlpos_node *opnode, size_t stepno)
 {
-	scenario_step_file_name(ld, st, yamlpos_get(ld->ix, opnode, "file"), "file",
+	load_step_file_name(ld, st, yamlpos_get(ld->ix, opnode, "file"), "file",
 				st->args.file, stepno);
-	scenario_step_file_name(ld, st, yamlpos_get(ld->ix, opnode, "to"), "to", st->args.to,
+	load_step_file_name(ld, st, yamlpos_get(ld->ix, opnode, "to"), "to", st->args.to,
 				stepno);
 }
 
 /* Parse the expect mapping RE (libcyaml's) of a step, in the order written at EN. */
 static void
-scenario_step_expects(struct scn_load *ld, struct scn_step *st, const struct scn_raw_expect *re,
-		      const struct yamlpos_node *en, size_t stepno)
+load_step_expects(struct scn_load *ld, struct scn_step *st, const struct scn_raw_expect *re,
+		  const struct yamlpos_node *en, size_t stepno)
 {
 	if (en == NULL || en->kind != YAMLPOS_MAP || en->n_children == 0)
 		return;
@@ -422,13 +422,13 @@ scenario_step_expects(struct scn_load *ld, struct scn_step *st, const struct scn
 		int k = scenario_key_find(c->key);
 		if (k < 0) /* the schema check has refused unknown keys already */
 			continue;
-		scenario_value_step_expect(ld, st->op, c, re->v[k], &st->expects[st->n_expects++], stepno);
+		load_value_step_expect(ld, st->op, c, re->v[k], &st->expects[st->n_expects++], stepno);
 	}
 }
 
 /* O_DIRECT: a transfer that fails on every disk is an error unless the step expects EINVAL. */
 static void
-scenario_step_direct(struct scn_load *ld, const struct scn_step *st, const struct yamlpos_node *an)
+load_step_direct(struct scn_load *ld, const struct scn_step *st, const struct yamlpos_node *an)
 {
 	const struct scn_args *a = &st->args;
 
@@ -462,18 +462,18 @@ scenario_step_direct(struct scn_load *ld, const struct scn_step *st, const struc
 	}
 	unsigned bad = scenario_dio_misfit(a, SCN_DIO_MIN_ALIGN, SCN_DIO_MIN_ALIGN);
 	if (bad & SCN_HAS_BYTES)
-		scenario_at(ld, yamlpos_get(ld->ix, an, "bytes"),
-		      "O_DIRECT transfer of %" PRIu64 " bytes is not a multiple of %d "
-		      "(expect result.errno: EINVAL to show the failure)", a->bytes, SCN_DIO_MIN_ALIGN);
+		load_at(ld, yamlpos_get(ld->ix, an, "bytes"),
+		        "O_DIRECT transfer of %" PRIu64 " bytes is not a multiple of %d "
+		        "(expect result.errno: EINVAL to show the failure)", a->bytes, SCN_DIO_MIN_ALIGN);
 	if (bad & SCN_HAS_OFFSET)
-		scenario_at(ld, yamlpos_get(ld->ix, an, "offset"),
-		      "O_DIRECT offset %" PRId64 " is not a multiple of %d "
-		      "(expect result.errno: EINVAL to show the failure)", a->offset, SCN_DIO_MIN_ALIGN);
+		load_at(ld, yamlpos_get(ld->ix, an, "offset"),
+		        "O_DIRECT offset %" PRId64 " is not a multiple of %d "
+		        "(expect result.errno: EINVAL to show the failure)", a->offset, SCN_DIO_MIN_ALIGN);
 	if (bad & SCN_HAS_ALIGN)
-		scenario_at(ld, yamlpos_get(ld->ix, an, "align"),
-		      "O_DIRECT buffer misaligned by %u byte%s "
-		      "(expect result.errno: EINVAL to show the failure)", a->align,
-		      a->align == 1 ? "" : "s");
+		load_at(ld, yamlpos_get(ld->ix, an, "align"),
+		        "O_DIRECT buffer misaligned by %u byte%s "
+		        "(expect result.errno: EINVAL to show the failure)", a->align,
+		        a->align == 1 ? "" : "s");
 }
 
 /* The op table's check column: the loader's rules that an op's argument list cannot say. */
@@ -484,7 +484,7 @@ static void (*const scenario_step_checks[SCN_OP__COUNT])(struct scn_load *, cons
 
 /* Read the say of each case of st (after all the step's expectations: a say may cite them). */
 static void
-scenario_step_cases_narr(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
+load_step_cases_narr(struct scn_load *ld, struct scn_step *st, const struct yamlpos_node *n,
 			 size_t stepno)
 {
 	size_t i = 0;
@@ -496,14 +496,14 @@ scenario_step_cases_narr(struct scn_load *ld, struct scn_step *st, const struct 
 		const struct yamlpos_node *say = yamlpos_get(ld->ix, cn, "say");
 		char where[64];
 		snprintf(where, sizeof where, "the say of case %zu of step %zu", i + 1, stepno);
-		st->cases[i].say = scenario_narr_text(ld, say);
-		scenario_narr_parse(ld, &st->cases[i].narr, say, st, where);
+		st->cases[i].say = load_narr_text(ld, say);
+		load_narr_parse(ld, &st->cases[i].narr, say, st, where);
 	}
 }
 
 /* Parse one step RS (libcyaml's), written at SN (STEPNO is 1-based, for messages). */
 void
-scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
+load_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_raw_step *rs,
 		    const struct yamlpos_node *sn, size_t stepno)
 {
 	const struct yamlpos_node *opnode = NULL;
@@ -517,59 +517,59 @@ scenario_step_parse(struct scn_load *ld, struct scn_step *st, const struct scn_r
 		if (k < 0)
 			continue;
 		if (op >= 0) {
-			scenario_at_key(ld, c, "step %zu has two ops, '%s' and '%s': write one op per step",
-			       stepno, scn_op_table[op].name, c->key);
+			load_at_key(ld, c, "step %zu has two ops, '%s' and '%s': write one op per step",
+			            stepno, scn_op_table[op].name, c->key);
 			return;
 		}
 		op = k;
 		opnode = c;
 	}
 	if (op < 0) {
-		scenario_at(ld, sn, "step %zu has no op (say and expect go with an op; for narration "
+		load_at(ld, sn, "step %zu has no op (say and expect go with an op; for narration "
 		      "alone write note: \"...\")", stepno);
 		return;
 	}
 	st->op = (enum scn_op)op;
 	if (ld->ended != NULL)
-		scenario_at_key(ld, opnode, "step %zu comes after %s, which ended the program (a "
+		load_at_key(ld, opnode, "step %zu comes after %s, which ended the program (a "
 				"scenario ends with exit or _exit)", stepno, ld->ended);
 	if (scn_op_table[op].flags & SCN_OPF_ENDS)
 		ld->ended = scn_op_table[op].name;
 	const struct yamlpos_node *sayn = yamlpos_get(ld->ix, sn, "say");
-	st->say = scenario_narr_text(ld, sayn);
-	st->ask = scenario_value_strdup(ld, rs->ask);
+	st->say = load_narr_text(ld, sayn);
+	st->ask = load_value_strdup(ld, rs->ask);
 	switch (scn_op_table[op].form) {
 	case SCN_FORM_TEXT: {
 		const char *text = rs->text[op] != NULL ? rs->text[op] : "";
 		if (*text == '\0') {
-			scenario_at_key(ld, opnode, "%s in step %zu needs text", scn_op_table[op].name,
+			load_at_key(ld, opnode, "%s in step %zu needs text", scn_op_table[op].name,
 					stepno);
 		} else {
-			st->args.text = scenario_value_strdup(ld, text);
+			st->args.text = load_value_strdup(ld, text);
 			st->args.has |= SCN_HAS_TEXT;
 			if (st->say == NULL) { /* a note's text is its narration */
-				st->say = scenario_value_strdup(ld, text);
+				st->say = load_value_strdup(ld, text);
 				sayn = opnode;
 			}
 		}
 		break;
 	}
 	case SCN_FORM_SWEEP:
-		scenario_sweep_parse(ld, st, rs->sweep[op], opnode, stepno);
+		load_sweep_parse(ld, st, rs->sweep[op], opnode, stepno);
 		break;
 	case SCN_FORM_ARGS:
-		scenario_step_args(ld, st, rs->args[op], opnode, stepno);
+		load_step_args(ld, st, rs->args[op], opnode, stepno);
 		break;
 	}
-	scenario_step_names(ld, st, rs, sn, stepno);
+	load_step_names(ld, st, rs, sn, stepno);
 	if (scenario_step_checks[op] != NULL)
 		scenario_step_checks[op](ld, st, opnode, stepno);
-	scenario_step_expects(ld, st, rs->expect, yamlpos_get(ld->ix, sn, "expect"), stepno);
-	scenario_cond_parse(ld, st, yamlpos_get(ld->ix, sn, "cases"), stepno);
+	load_step_expects(ld, st, rs->expect, yamlpos_get(ld->ix, sn, "expect"), stepno);
+	load_cond_parse(ld, st, yamlpos_get(ld->ix, sn, "cases"), stepno);
 	/* Narration last: a sentence may cite the expectations of the step and its cases. */
-	scenario_step_cases_narr(ld, st, yamlpos_get(ld->ix, sn, "cases"), stepno);
+	load_step_cases_narr(ld, st, yamlpos_get(ld->ix, sn, "cases"), stepno);
 	char where[48];
 	snprintf(where, sizeof where, "the %s of step %zu", sayn == opnode ? "note" : "say", stepno);
-	scenario_narr_parse(ld, &st->narr, sayn, st, where);
-	scenario_step_direct(ld, st, opnode);
+	load_narr_parse(ld, &st->narr, sayn, st, where);
+	load_step_direct(ld, st, opnode);
 }

@@ -14,7 +14,7 @@
 
 /* Parse one reference RR (libcyaml's; a book's figures), written at RN. */
 static void
-scenario_sweep_reference(struct scn_load *ld, struct scn_reference *r,
+load_sweep_reference(struct scn_load *ld, struct scn_reference *r,
 			 const struct scn_raw_ref *rr, const struct yamlpos_node *rn,
 			 const struct scn_sweep *sw)
 {
@@ -22,22 +22,22 @@ scenario_sweep_reference(struct scn_load *ld, struct scn_reference *r,
 	const struct yamlpos_node *c;
 
 	if (rr->label == NULL || *rr->label == '\0')
-		scenario_at(ld, AT(rn, "label") ? AT(rn, "label") : rn,
-		      "a sweep reference needs a label (e.g. \"TLPI 2010\")");
-	r->label = scenario_value_strdup(ld, rr->label);
-	r->source = scenario_value_strdup(ld, rr->source);
-	r->variant = scenario_value_strdup(ld, rr->variant);
+		load_at(ld, AT(rn, "label") ? AT(rn, "label") : rn,
+		        "a sweep reference needs a label (e.g. \"TLPI 2010\")");
+	r->label = load_value_strdup(ld, rr->label);
+	r->source = load_value_strdup(ld, rr->source);
+	r->variant = load_value_strdup(ld, rr->variant);
 	if (rr->variant != NULL) {
 		size_t i;
 		for (i = 0; i < sw->n_variants; i++)
 			if (sw->variants[i].name != NULL && strcmp(sw->variants[i].name, rr->variant) == 0)
 				break;
 		if (i == sw->n_variants)
-			scenario_at(ld, AT(rn, "variant"),
-			      "reference variant '%s' is not a variant of this sweep", rr->variant);
+			load_at(ld, AT(rn, "variant"),
+			        "reference variant '%s' is not a variant of this sweep", rr->variant);
 	}
 	if (rr->total != NULL)
-		scenario_value_size(ld, AT(rn, "total"), rr->total, "total", SZ_ZERO_OK,
+		load_value_size(ld, AT(rn, "total"), rr->total, "total", SZ_ZERO_OK,
 				    &r->total_bytes);
 	if (rows == NULL || rows->n_children == 0)
 		return;
@@ -56,25 +56,25 @@ scenario_sweep_reference(struct scn_load *ld, struct scn_reference *r,
 		const struct scn_raw_row *rw = &rr->rows[i];
 		row->elapsed = row->user = row->system = -1;
 		if (rw->buf_size == NULL)
-			scenario_at(ld, c, "a reference row needs buf_size");
+			load_at(ld, c, "a reference row needs buf_size");
 		else
-			scenario_value_size(ld, AT(c, "buf_size"), rw->buf_size, "buf_size", 0,
+			load_value_size(ld, AT(c, "buf_size"), rw->buf_size, "buf_size", 0,
 					    &row->buf_size);
 		if (rw->elapsed != NULL)
-			scenario_value_real(ld, AT(c, "elapsed"), rw->elapsed, "elapsed", 0, 1e9,
+			load_value_real(ld, AT(c, "elapsed"), rw->elapsed, "elapsed", 0, 1e9,
 					    &row->elapsed);
 		if (rw->user != NULL)
-			scenario_value_real(ld, AT(c, "user"), rw->user, "user", 0, 1e9, &row->user);
+			load_value_real(ld, AT(c, "user"), rw->user, "user", 0, 1e9, &row->user);
 		if (rw->system != NULL)
-			scenario_value_real(ld, AT(c, "system"), rw->system, "system", 0, 1e9,
+			load_value_real(ld, AT(c, "system"), rw->system, "system", 0, 1e9,
 					    &row->system);
 	}
 }
 
 /* Parse a sweep step's mapping RW (libcyaml's; NULL: nothing given), written at SN. */
 void
-scenario_sweep_parse(struct scn_load *ld, struct scn_step *st, const struct scn_raw_sweep *rw,
-		     const struct yamlpos_node *sn, size_t stepno)
+load_sweep_parse(struct scn_load *ld, struct scn_step *st, const struct scn_raw_sweep *rw,
+		 const struct yamlpos_node *sn, size_t stepno)
 {
 	struct scn_sweep *sw = calloc(1, sizeof *sw);
 	const struct yamlpos_node *c;
@@ -90,22 +90,22 @@ scenario_sweep_parse(struct scn_load *ld, struct scn_step *st, const struct scn_
 	sw->repeat = 5;
 	sw->warmup = 1;
 	if (sn->kind != YAMLPOS_MAP || rw == NULL) { /* "sweep:" with nothing */
-		scenario_at_key(ld, sn, "sweep in step %zu needs program, buffer_sizes and file_size", stepno);
+		load_at_key(ld, sn, "sweep in step %zu needs program, buffer_sizes and file_size", stepno);
 		return;
 	}
 #define NODE(k) (AT(sn, k) ? AT(sn, k) : sn)
 	if (rw->program == NULL)
-		scenario_at(ld, sn, "sweep in step %zu needs program (one of: %s)", stepno,
-		      scenario_report_names(scn_programs, list, sizeof list));
-	else if (scenario_value_name(ld, NODE("program"), rw->program, scn_programs,
-				     "sweep program", &v) == 0)
+		load_at(ld, sn, "sweep in step %zu needs program (one of: %s)", stepno,
+		        load_report_names(scn_programs, list, sizeof list));
+	else if (load_value_name(ld, NODE("program"), rw->program, scn_programs,
+				 "sweep program", &v) == 0)
 		sw->program = (enum scn_program)v;
-	sw->title = scenario_value_strdup(ld, rw->title != NULL ? rw->title : rw->program);
+	sw->title = load_value_strdup(ld, rw->title != NULL ? rw->title : rw->program);
 	const struct yamlpos_node *bs = AT(sn, "buffer_sizes");
 	if (bs == NULL) {
-		scenario_at(ld, sn, "sweep in step %zu needs buffer_sizes (a list of sizes)", stepno);
+		load_at(ld, sn, "sweep in step %zu needs buffer_sizes (a list of sizes)", stepno);
 	} else if (bs->n_children == 0) {
-		scenario_at(ld, NODE("buffer_sizes"), "sweep buffer_sizes is empty: list at least one size");
+		load_at(ld, NODE("buffer_sizes"), "sweep buffer_sizes is empty: list at least one size");
 	} else {
 		/* In step with the tree, for positions: both come from the same document, and the
 		 * shape check refused any entry that is not a single value. */
@@ -118,25 +118,25 @@ scenario_sweep_parse(struct scn_load *ld, struct scn_step *st, const struct scn_
 		sw->n_buffer_sizes = bs->n_children;
 		c = yamlpos_first(ld->ix, bs);
 		for (size_t i = 0; c != NULL; i++, c = yamlpos_next(ld->ix, c))
-			scenario_value_size(ld, c, rw->buffer_sizes.items[i], "buffer size", SZ_BOUNDED,
+			load_value_size(ld, c, rw->buffer_sizes.items[i], "buffer size", SZ_BOUNDED,
 				&sw->buffer_sizes[i]);
 	}
 	if (rw->file_size == NULL)
-		scenario_at(ld, sn, "sweep in step %zu needs file_size (the total to transfer)", stepno);
+		load_at(ld, sn, "sweep in step %zu needs file_size (the total to transfer)", stepno);
 	else
-		scenario_value_size(ld, NODE("file_size"), rw->file_size, "file_size",
+		load_value_size(ld, NODE("file_size"), rw->file_size, "file_size",
 				    SZ_BOUNDED, &sw->file_size);
 	if (rw->repeat != NULL &&
-	    scenario_value_count(ld, NODE("repeat"), rw->repeat, "repeat", 1, 1000, &u) == 0)
+	    load_value_count(ld, NODE("repeat"), rw->repeat, "repeat", 1, 1000, &u) == 0)
 		sw->repeat = (unsigned)u;
 	if (rw->warmup != NULL &&
-	    scenario_value_count(ld, NODE("warmup"), rw->warmup, "warmup", 0, 1000, &u) == 0)
+	    load_value_count(ld, NODE("warmup"), rw->warmup, "warmup", 0, 1000, &u) == 0)
 		sw->warmup = (unsigned)u;
 	if (rw->cache != NULL &&
-	    scenario_value_name(ld, NODE("cache"), rw->cache, scn_caches, "cache", &v) == 0)
+	    load_value_name(ld, NODE("cache"), rw->cache, scn_caches, "cache", &v) == 0)
 		sw->cache = (enum scn_cache)v;
 	if (rw->budget != NULL)
-		scenario_value_real(ld, NODE("budget"), rw->budget, "budget", 0, SCN_MAX_WAIT,
+		load_value_real(ld, NODE("budget"), rw->budget, "budget", 0, SCN_MAX_WAIT,
 				    &sw->budget);
 
 	/* Variants: at least the default one. In step with the tree, as above: the shape check
@@ -151,30 +151,30 @@ scenario_sweep_parse(struct scn_load *ld, struct scn_step *st, const struct scn_
 		return;
 	}
 	if (n_vs == 0)
-		sw->variants[0].name = scenario_value_strdup(ld, "default");
+		sw->variants[0].name = load_value_strdup(ld, "default");
 	c = yamlpos_first(ld->ix, vs);
 	for (size_t i = 0; c != NULL; i++, c = yamlpos_next(ld->ix, c)) {
 		struct scn_variant *var = &sw->variants[i];
 		const struct scn_raw_variant *rv = &rw->variants[i];
 		const struct yamlpos_node *vn = c;
 		if (rv->name == NULL || *rv->name == '\0') {
-			scenario_at(ld, vn, "a sweep variant needs a name");
+			load_at(ld, vn, "a sweep variant needs a name");
 		} else {
 			for (size_t j = 0; j < i; j++)
 				if (sw->variants[j].name && strcmp(sw->variants[j].name, rv->name) == 0)
-					scenario_at(ld, AT(vn, "name"),
-					      "two sweep variants are named '%s'", rv->name);
+					load_at(ld, AT(vn, "name"),
+					        "two sweep variants are named '%s'", rv->name);
 		}
-		var->name = scenario_value_strdup(ld, rv->name);
+		var->name = load_value_strdup(ld, rv->name);
 		if (AT(vn, "flags") != NULL)
-			scenario_value_flags(ld, AT(vn, "flags"), &rv->flags, scn_variant_flags,
-					     "variant flag", &var->flags);
+			load_value_flags(ld, AT(vn, "flags"), &rv->flags, scn_variant_flags,
+					 "variant flag", &var->flags);
 		if (rv->sync_each != NULL &&
-		    scenario_value_name(ld, AT(vn, "sync_each"), rv->sync_each, scn_sync_eachs,
+		    load_value_name(ld, AT(vn, "sync_each"), rv->sync_each, scn_sync_eachs,
 					"sync_each", &v) == 0)
 			var->sync_each = (enum scn_sync_each)v;
 		if (rv->on != NULL &&
-		    scenario_value_name(ld, AT(vn, "on"), rv->on, scn_fss, "filesystem", &v) == 0)
+		    load_value_name(ld, AT(vn, "on"), rv->on, scn_fss, "filesystem", &v) == 0)
 			var->on = (enum scn_fs)v;
 	}
 
@@ -189,14 +189,14 @@ scenario_sweep_parse(struct scn_load *ld, struct scn_step *st, const struct scn_
 		sw->n_references = refs->n_children;
 		c = yamlpos_first(ld->ix, refs);
 		for (size_t i = 0; c != NULL; i++, c = yamlpos_next(ld->ix, c))
-			scenario_sweep_reference(ld, &sw->references[i], &rw->reference[i], c, sw);
+			load_sweep_reference(ld, &sw->references[i], &rw->reference[i], c, sw);
 	}
 #undef NODE
 }
 
 /* Free a sweep. */
 void
-scenario_sweep_free(struct scn_sweep *sw)
+load_sweep_free(struct scn_sweep *sw)
 {
 	if (sw == NULL)
 		return;

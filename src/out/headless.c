@@ -15,7 +15,8 @@
 #include "export/describe.h"
 #include "lesson/lesson.h"
 #include "out/transcript.h"
-#include "sweep/print.h"
+#include "export/sweep.h"
+#include "table/print.h"
 
 /*
  * If a sweep step could not run, or one of its rows failed for want of room or rights

@@ -24,7 +24,7 @@
 #include "scenario/glossary.h"
 #include "scenario/names.h"
 #include "probe/names.h"
-#include "sweep/print.h"
+#include "table/print.h"
 
 /*
  * Nothing but the constant text below, the run's text escaped as HTML text (base/text.c's

@@ -17,7 +17,7 @@
 #include "trace/calls.h"
 #include "scenario/names.h"
 #include "probe/names.h"
-#include "sweep/print.h"
+#include "export/sweep.h"
 
 /* The JSON transcript's format (doc/json.md): raise it when a field changes meaning or goes. */
 #define OUT_JSON_VERSION 1

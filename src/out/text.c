@@ -19,7 +19,7 @@
 #include "prog/srcloc.h"
 #include "scenario/names.h"
 #include "probe/names.h"
-#include "sweep/print.h"
+#include "table/print.h"
 
 /* Glyph of a page-cache cell of s in plain text: '+' is cached, dirty unknown or (tmpfs) not
  * a thing the file can be. */

@@ -608,7 +608,7 @@ practice_load(const struct practice_problem *p, struct scenario **out, char **er
 		done += (size_t)w;
 	}
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	rc = scenario_load(path, out, err);
+	rc = load_scenario(path, out, err);
 	close(fd);
 	return rc;
 fail:

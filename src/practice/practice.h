@@ -57,7 +57,7 @@ enum practice_rule {
 struct practice_problem {
 	const struct practice_topic *topic;
 	uint64_t seed;
-	char *yaml;                 /* the scenario, loaded through scenario_load() */
+	char *yaml;                 /* the scenario, loaded through load_scenario() */
 	size_t yaml_len;
 	struct practice_question q[PRACTICE_MAX_Q];
 	size_t n_q;

@@ -20,7 +20,7 @@
 const char *
 prog_format_stream(const struct prog_step *s)
 {
-	return s->stream_name != NULL ? s->stream_name : prog_stdio_name(NULL, 0, s->stdio_fd);
+	return s->stream_name != NULL ? s->stream_name : prog_streams_name(NULL, 0, s->stdio_fd);
 }
 
 /* A character as C writes it ('a', '\n', '\x01'), or EOF, into buf. */

@@ -130,7 +130,7 @@ marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call
 	l->pid = p->pid;
 	l->tgid = p->tgid;
 	l->now = false;
-	l->name = prog_stdio_name(p->stdio, l->c.file, l->c.fd);
+	l->name = prog_streams_name(p->stdio, l->c.file, l->c.fd);
 	l->calls = (struct event_list){ .source = EV_SRC_PTRACE };
 	l->src.pc = 0;
 	if (prog_marks_base(l->c.id) == PROG_MARK_FUNC_fclose && l->c.seq == p->cur_seq) {
@@ -276,7 +276,7 @@ prog_marks_unseen(struct pt_proc *p, const struct call_row *c, struct peek *m, u
 	const uint64_t *a = p->stop.args;
 	uint64_t iov[2] = { 0, 0 }, len;
 	int fd = c->fd >= 0 ? (int)a[(int)c->fd] : -1;
-	enum prog_stdio_hold h;
+	enum prog_streams_hold h;
 
 	memset(&p->unseen_of, 0, sizeof p->unseen_of);
 	p->unseen_buf = 0;
@@ -298,9 +298,9 @@ prog_marks_unseen(struct pt_proc *p, const struct call_row *c, struct peek *m, u
 #endif
 		/* Its stat of a stream's file, to size the buffer it allocates: for the stream
 		 * on fd with none yet, when only one has none. */
-		if (!prog_stdio_allocating(p->stdio, sp))
+		if (!prog_streams_allocating(p->stdio, sp))
 			return false;
-		prog_stdio_unallocated(p->stdio, fd, &p->unseen_of);
+		prog_streams_unallocated(p->stdio, fd, &p->unseen_of);
 		return true;
 	case SYS_writev: case SYS_pwritev:
 		/* Its first buffer. */
@@ -312,9 +312,9 @@ prog_marks_unseen(struct pt_proc *p, const struct call_row *c, struct peek *m, u
 	default:
 		return false;
 	}
-	h = prog_stdio_holds(p->stdio, fd, p->unseen_buf, len, &p->unseen_of);
-	p->unchecked = h == PROG_STDIO_TOO_MANY;
-	return h == PROG_STDIO_HELD;
+	h = prog_streams_holds(p->stdio, fd, p->unseen_buf, len, &p->unseen_of);
+	p->unchecked = h == PROG_STREAMS_TOO_MANY;
+	return h == PROG_STREAMS_HELD;
 }
 
 /* A marker: the thread's state's address, a full log, a call's end, exit()'s flush. True
@@ -373,7 +373,7 @@ marks_step(pid_t pid, const struct prog_mark_call *c, struct prog_step *out)
 	out->literal = (c->flags & PROG_MARK_F_LITERAL) != 0;
 	if (c->flags & PROG_MARK_F_STATE) {
 		out->stream_known = true;
-		prog_stdio_from_call(c, &out->stream);
+		prog_streams_from_call(c, &out->stream);
 		out->head_len = c->head_len;
 		memcpy(out->head, c->head, c->head_len);
 	}

@@ -47,10 +47,10 @@ prog_procs_add(struct prog_trace *t, pid_t pid, struct pt_proc *parent, bool fre
 	} else {
 		p->tab = prog_fds_copy(parent != NULL ? parent->tab : NULL);
 	}
-	p->stdio = prog_stdio_new(p->tgid > 0 ? p->tgid : pid);   /* the process's streams */
+	p->stdio = prog_streams_new(p->tgid > 0 ? p->tgid : pid);   /* the process's streams */
 	if (p->tab == NULL || p->stdio == NULL) {
 		prog_fds_put(p->tab);
-		prog_stdio_free(p->stdio);
+		prog_streams_free(p->stdio);
 		return NULL;
 	}
 	t->nprocs++;
@@ -62,7 +62,7 @@ void
 prog_procs_del(struct prog_trace *t, struct pt_proc *p)
 {
 	prog_fds_put(p->tab);
-	prog_stdio_free(p->stdio);
+	prog_streams_free(p->stdio);
 	event_list_clear(&p->inner);
 	*p = t->procs[--t->nprocs];
 }

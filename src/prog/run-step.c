@@ -200,8 +200,8 @@ prog_run_read_streams(struct prog_run *r, pid_t pid, struct prog_run_pstreams *o
 	size_t n = 0, room = PROG_RUN_STREAMS;
 	int rc = prog_trace_stdio(r->t, pid, v, room, &n, &why);
 
-	/* More than a few: every one (up to PROG_STDIO_CHAIN_MAX), read again. */
-	if (rc == PROG_STDIO_OK && n > room && (v = calloc(n, sizeof *v)) != NULL) {
+	/* More than a few: every one (up to PROG_STREAMS_CHAIN_MAX), read again. */
+	if (rc == PROG_STREAMS_OK && n > room && (v = calloc(n, sizeof *v)) != NULL) {
 		room = n;
 		rc = prog_trace_stdio(r->t, pid, v, room, &n, &why);
 	}
@@ -210,19 +210,19 @@ prog_run_read_streams(struct prog_run *r, pid_t pid, struct prog_run_pstreams *o
 	free(out->v);
 	memset(out, 0, sizeof *out);
 	out->pid = pid;
-	if (rc == PROG_STDIO_HIDDEN && why != NULL)
+	if (rc == PROG_STREAMS_HIDDEN && why != NULL)
 		r->stdio_note = why;
 	if (n > room)
 		n = room;
-	if (rc == PROG_STDIO_OK)
+	if (rc == PROG_STREAMS_OK)
 		out->known = true;
-	if (rc == PROG_STDIO_OK && n > 0 && (out->v = calloc(n, sizeof *out->v)) != NULL) {
+	if (rc == PROG_STREAMS_OK && n > 0 && (out->v = calloc(n, sizeof *out->v)) != NULL) {
 		out->n = n;
 		for (size_t i = 0; i < n; i++) {
 			out->v[i].st = v[i];
 			out->v[i].name = prog_trace_stream_name(r->t, pid, v[i].addr, v[i].fd);
-			out->v[i].head_len = prog_stdio_head(pid, &v[i], out->v[i].head,
-			                                     sizeof out->v[i].head);
+			out->v[i].head_len = prog_streams_head(pid, &v[i], out->v[i].head,
+			                                       sizeof out->v[i].head);
 		}
 	}
 	if (v != few)
@@ -303,9 +303,9 @@ prog_run_unseen_io(struct prog_run *r, const struct prog_step *ps)
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i].st.addr == ps->unseen_of.file) {
 			struct prog_run_stream *x = &l->v[i];
-			prog_stdio_after_io(&x->st, event_is_write(&ps->ev), ps->unseen_buf,
-			                    (uint64_t)ps->ev.result);
-			x->head_len = prog_stdio_head(ps->pid, &x->st, x->head, sizeof x->head);
+			prog_streams_after_io(&x->st, event_is_write(&ps->ev), ps->unseen_buf,
+			                      (uint64_t)ps->ev.result);
+			x->head_len = prog_streams_head(ps->pid, &x->st, x->head, sizeof x->head);
 		}
 }
 
@@ -405,10 +405,10 @@ prog_run_is_disk(const struct event *e, const struct snap_fd *fd)
 /* What an io_uring's program is told. */
 #define PROG_RUN_URING "this program submits I/O through io_uring: calls not observable"
 
-/* What a program with more streams than are looked through is told (prog_stdio_holds). */
+/* What a program with more streams than are looked through is told (prog_streams_holds). */
 #define PROG_RUN_MANY "this program has more than 4096 FILEs open at once: its reads and " \
 	"writes are not looked through for stdio's (a flush from putc_unlocked is shown as its own)"
-_Static_assert(PROG_STDIO_CHAIN_MAX == 4096, "PROG_RUN_MANY names PROG_STDIO_CHAIN_MAX");
+_Static_assert(PROG_STREAMS_CHAIN_MAX == 4096, "PROG_RUN_MANY names PROG_STREAMS_CHAIN_MAX");
 
 /* What a stores step says when no store was observed (prog_step.stored). */
 #define PROG_RUN_MAYBE_STORED "no store observed: the file's dirty pages did not rise since " \
@@ -509,8 +509,8 @@ static void
 prog_run_unseen_text(struct prog_run_step *s)
 {
 	const struct event *e = &s->ps.ev;
-	const struct prog_stdio_owner *o = &s->ps.unseen_of;
-	const char *fp = o->file != 0 ? o->name : prog_stdio_name(NULL, 0, e->fd);
+	const struct prog_streams_owner *o = &s->ps.unseen_of;
+	const char *fp = o->file != 0 ? o->name : prog_streams_name(NULL, 0, e->fd);
 	size_t at = strlen(s->text);
 	bool rd = event_is_read(e), wr = event_is_write(e);
 	char whose[120];

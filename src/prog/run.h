@@ -57,7 +57,7 @@ struct prog_run_file {
 /* One FILE of the program as a step left it. */
 struct prog_run_stream {
 	struct prog_stream st;    /* fd, mode, buffer size, pending, read ahead */
-	const char *name;         /* as the program names it (prog_stdio_name; NULL: "fp") */
+	const char *name;         /* as the program names it (prog_streams_name; NULL: "fp") */
 	unsigned char head[64];   /* the first bytes it holds (pending output, else unread input) */
 	size_t head_len;
 };

@@ -23,7 +23,7 @@
 /*
  * The tracee's FILE is read as our own glibc's struct _IO_FILE (<bits/types/struct_FILE.h>,
  * from <stdio.h>): both are this machine's glibc, whose ABI for that struct has not changed
- * since 2.1 on 64-bit targets. prog_stdio_find checks that the tracee's libc is a glibc
+ * since 2.1 on 64-bit targets. prog_streams_find checks that the tracee's libc is a glibc
  * (it exports gnu_get_libc_version and _IO_list_all) before anything is read.
  */
 #if !defined(__GLIBC__)
@@ -42,19 +42,19 @@
 /* The kept chain is read back this many pieces to a process_vm_readv (within IOV_MAX). */
 #define PS_IOV 64
 
-static const char prog_stdio_hidden[] = "stdio: not visible (static / not glibc), only system calls";
-static const char prog_stdio_not_yet[] = "stdio: libc not loaded yet";
+static const char prog_streams_hidden[] = "stdio: not visible (static / not glibc), only system calls";
+static const char prog_streams_not_yet[] = "stdio: libc not loaded yet";
 
 /* The per-process state: where _IO_list_all is, once found. */
-struct prog_stdio {
+struct prog_streams {
 	pid_t pid;
-	int state;                /* PROG_STDIO_NOT_YET until found; then OK or HIDDEN */
+	int state;                /* PROG_STREAMS_NOT_YET until found; then OK or HIDDEN */
 	uint64_t list_all;        /* address of the variable _IO_list_all */
 	/* Where _IO_file_doallocate's code is, and _IO_file_stat's ([lo, hi); 0, 0: unknown). */
 	uint64_t alloc[2][2];
 	/* The FILEs libc made for stdin, stdout, stderr (0: not found). */
 	uint64_t std_file[3];
-	/* The chain as last walked by prog_stdio_holds: its FILE*s and the FILEs read (room for
+	/* The chain as last walked by prog_streams_holds: its FILE*s and the FILEs read (room for
 	 * cap_kept; kept false: to walk again). */
 	uint64_t *kept;
 	struct _IO_FILE *v;
@@ -64,7 +64,7 @@ struct prog_stdio {
 
 /* Copy len bytes at addr of process pid into buf. 0, or -1 with errno (EFAULT if short). */
 static int
-prog_stdio_peek(pid_t pid, uint64_t addr, void *buf, size_t len)
+prog_streams_peek(pid_t pid, uint64_t addr, void *buf, size_t len)
 {
 	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
 	ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
@@ -78,7 +78,7 @@ prog_stdio_peek(pid_t pid, uint64_t addr, void *buf, size_t len)
 
 /* Read len bytes at off of fd into buf. 0, or -1. */
 static int
-prog_stdio_pread(int fd, void *buf, size_t len, uint64_t off)
+prog_streams_pread(int fd, void *buf, size_t len, uint64_t off)
 {
 	ssize_t n = pread(fd, buf, len, (off_t)off);
 
@@ -88,8 +88,8 @@ prog_stdio_pread(int fd, void *buf, size_t len, uint64_t off)
 /* Look name up in the symbol table section sh (its strings in section sh->sh_link): its
  * value and size into value[0], value[1]. */
 static int
-prog_stdio_symtab(int fd, const Elf64_Shdr *shs, size_t nsh, const Elf64_Shdr *sh,
-                  const char *name, uint64_t value[2])
+prog_streams_symtab(int fd, const Elf64_Shdr *shs, size_t nsh, const Elf64_Shdr *sh,
+                    const char *name, uint64_t value[2])
 {
 	const Elf64_Shdr *strs;
 	size_t nsym, nlen = strlen(name);
@@ -105,8 +105,8 @@ prog_stdio_symtab(int fd, const Elf64_Shdr *shs, size_t nsh, const Elf64_Shdr *s
 	nsym = sh->sh_size / sizeof(Elf64_Sym);
 	syms = malloc(sh->sh_size ? sh->sh_size : 1);
 	str = malloc(strs->sh_size + 1);
-	if (syms != NULL && str != NULL && prog_stdio_pread(fd, syms, sh->sh_size, sh->sh_offset) == 0 &&
-	    prog_stdio_pread(fd, str, strs->sh_size, strs->sh_offset) == 0) {
+	if (syms != NULL && str != NULL && prog_streams_pread(fd, syms, sh->sh_size, sh->sh_offset) == 0 &&
+	    prog_streams_pread(fd, str, strs->sh_size, strs->sh_offset) == 0) {
 		str[strs->sh_size] = '\0';
 		for (size_t i = 0; i < nsym; i++)
 			if (syms[i].st_name < strs->sh_size && syms[i].st_shndx != SHN_UNDEF &&
@@ -128,8 +128,8 @@ prog_stdio_symtab(int fd, const Elf64_Shdr *shs, size_t nsh, const Elf64_Shdr *s
  * into *base. 0 if the first need were found, -1 otherwise.
  */
 static int
-prog_stdio_elf(const char *path, const char *const *names, uint64_t (*values)[2], size_t n,
-               size_t need, uint64_t *base)
+prog_streams_elf(const char *path, const char *const *names, uint64_t (*values)[2], size_t n,
+                 size_t need, uint64_t *base)
 {
 	Elf64_Ehdr eh;
 	Elf64_Shdr *shs = NULL;
@@ -139,14 +139,14 @@ prog_stdio_elf(const char *path, const char *const *names, uint64_t (*values)[2]
 
 	if (fd < 0)
 		return -1;
-	if (prog_stdio_pread(fd, &eh, sizeof eh, 0) != 0 || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	if (prog_streams_pread(fd, &eh, sizeof eh, 0) != 0 || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
 	    eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_shnum == 0 || eh.e_shnum > 4096)
 		rc = -1;
 	*base = 0;
 	for (unsigned i = 0; rc == 0 && i < eh.e_phnum; i++) {
 		Elf64_Phdr ph;
-		if (prog_stdio_pread(fd, &ph, sizeof ph, eh.e_phoff + i * sizeof ph) != 0) {
+		if (prog_streams_pread(fd, &ph, sizeof ph, eh.e_phoff + i * sizeof ph) != 0) {
 			rc = -1;
 			break;
 		}
@@ -158,17 +158,17 @@ prog_stdio_elf(const char *path, const char *const *names, uint64_t (*values)[2]
 	if (rc == 0) {
 		shs = malloc(eh.e_shnum * sizeof *shs);
 		if (shs == NULL ||
-		    prog_stdio_pread(fd, shs, eh.e_shnum * sizeof *shs, eh.e_shoff) != 0)
+		    prog_streams_pread(fd, shs, eh.e_shnum * sizeof *shs, eh.e_shoff) != 0)
 			rc = -1;
 	}
 	for (size_t k = 0; rc == 0 && k < n; k++) {
 		int ok = -1;
 		for (unsigned i = 0; ok != 0 && i < eh.e_shnum; i++)
 			if (shs[i].sh_type == SHT_DYNSYM)
-				ok = prog_stdio_symtab(fd, shs, eh.e_shnum, &shs[i], names[k], values[k]);
+				ok = prog_streams_symtab(fd, shs, eh.e_shnum, &shs[i], names[k], values[k]);
 		for (unsigned i = 0; ok != 0 && i < eh.e_shnum; i++)
 			if (shs[i].sh_type == SHT_SYMTAB)
-				ok = prog_stdio_symtab(fd, shs, eh.e_shnum, &shs[i], names[k], values[k]);
+				ok = prog_streams_symtab(fd, shs, eh.e_shnum, &shs[i], names[k], values[k]);
 		if (ok != 0)
 			values[k][0] = values[k][1] = 0;
 		if (k < need)
@@ -181,7 +181,7 @@ prog_stdio_elf(const char *path, const char *const *names, uint64_t (*values)[2]
 
 /* True if the file name (last component of a path) is a C library: "libc.so.6", "libc-2.31.so". */
 static bool
-prog_stdio_is_libc(const char *path)
+prog_streams_is_libc(const char *path)
 {
 	const char *b = strrchr(path, '/');
 
@@ -195,7 +195,7 @@ prog_stdio_is_libc(const char *path)
  * gives the load address; the file's symbol table gives the offset.
  */
 static void
-prog_stdio_find(struct prog_stdio *s)
+prog_streams_find(struct prog_streams *s)
 {
 	/* The two first are needed; the others say where stdio allocates a buffer. */
 	static const char *const names[] = { "_IO_list_all", "gnu_get_libc_version",
@@ -226,7 +226,7 @@ prog_stdio_find(struct prog_stdio *s)
 		if (strstr(p, "/ld-linux") != NULL || strstr(p, "/ld64.so") != NULL ||
 		    strstr(p, "/ld-musl") != NULL)
 			interp = true;
-		if (!libc && off == 0 && prog_stdio_is_libc(p)) {
+		if (!libc && off == 0 && prog_streams_is_libc(p)) {
 			libc = true;
 			start = lo;
 			snprintf(path, sizeof path, "/proc/%d/root%s", (int)s->pid, p);
@@ -236,11 +236,11 @@ prog_stdio_find(struct prog_stdio *s)
 	if (!libc) {
 		/* A dynamic program before its loader mapped libc, or a static one (no mapping at
 		 * all: a process that has ended, which says nothing). */
-		s->state = interp || !any ? PROG_STDIO_NOT_YET : PROG_STDIO_HIDDEN;
+		s->state = interp || !any ? PROG_STREAMS_NOT_YET : PROG_STREAMS_HIDDEN;
 		return;
 	}
-	if (prog_stdio_elf(path, names, values, 7, 2, &base) != 0) {
-		s->state = PROG_STDIO_HIDDEN;     /* musl, or a libc we cannot read */
+	if (prog_streams_elf(path, names, values, 7, 2, &base) != 0) {
+		s->state = PROG_STREAMS_HIDDEN;     /* musl, or a libc we cannot read */
 		return;
 	}
 	s->list_all = start - base + values[0][0];
@@ -250,34 +250,34 @@ prog_stdio_find(struct prog_stdio *s)
 	}
 	for (int i = 0; i < 3; i++)
 		s->std_file[i] = values[4 + i][0] != 0 ? start - base + values[4 + i][0] : 0;
-	s->state = PROG_STDIO_OK;
+	s->state = PROG_STREAMS_OK;
 }
 
 /* A reader for pid. */
-struct prog_stdio *
-prog_stdio_new(pid_t pid)
+struct prog_streams *
+prog_streams_new(pid_t pid)
 {
-	struct prog_stdio *s = calloc(1, sizeof *s);
+	struct prog_streams *s = calloc(1, sizeof *s);
 
 	if (s != NULL) {
 		s->pid = pid;
-		s->state = PROG_STDIO_NOT_YET;
+		s->state = PROG_STREAMS_NOT_YET;
 	}
 	return s;
 }
 
 /* Forget the libc found (a new program image). */
 void
-prog_stdio_reset(struct prog_stdio *s)
+prog_streams_reset(struct prog_streams *s)
 {
-	s->state = PROG_STDIO_NOT_YET;
+	s->state = PROG_STREAMS_NOT_YET;
 	s->list_all = 0;
 	s->is_kept = false;
 }
 
 /* A pointer of the tracee as a number (it points into the tracee, never into us). */
 static uint64_t
-prog_stdio_addr(const void *p)
+prog_streams_addr(const void *p)
 {
 	return (uint64_t)(uintptr_t)p;
 }
@@ -285,9 +285,9 @@ prog_stdio_addr(const void *p)
 /* A stream from its _flags, _fileno and buffer pointers (tracee addresses, only compared),
  * as the FILE at addr. */
 static void
-prog_stdio_raw(unsigned fl, int fd, uint64_t buf_base, uint64_t buf_end, uint64_t wbase,
-               uint64_t wptr, uint64_t rptr, uint64_t rend, uint64_t addr,
-               struct prog_stream *out)
+prog_streams_raw(unsigned fl, int fd, uint64_t buf_base, uint64_t buf_end, uint64_t wbase,
+                 uint64_t wptr, uint64_t rptr, uint64_t rend, uint64_t addr,
+                 struct prog_stream *out)
 {
 	memset(out, 0, sizeof *out);
 	out->addr = addr;
@@ -311,20 +311,20 @@ prog_stdio_raw(unsigned fl, int fd, uint64_t buf_base, uint64_t buf_end, uint64_
 
 /* Decode one FILE read from the tracee. */
 static void
-prog_stdio_decode(const struct _IO_FILE *fp, uint64_t addr, struct prog_stream *out)
+prog_streams_decode(const struct _IO_FILE *fp, uint64_t addr, struct prog_stream *out)
 {
-	prog_stdio_raw((unsigned)fp->_flags, fp->_fileno, prog_stdio_addr(fp->_IO_buf_base),
-	               prog_stdio_addr(fp->_IO_buf_end), prog_stdio_addr(fp->_IO_write_base),
-	               prog_stdio_addr(fp->_IO_write_ptr), prog_stdio_addr(fp->_IO_read_ptr),
-	               prog_stdio_addr(fp->_IO_read_end), addr, out);
+	prog_streams_raw((unsigned)fp->_flags, fp->_fileno, prog_streams_addr(fp->_IO_buf_base),
+	                 prog_streams_addr(fp->_IO_buf_end), prog_streams_addr(fp->_IO_write_base),
+	                 prog_streams_addr(fp->_IO_write_ptr), prog_streams_addr(fp->_IO_read_ptr),
+	                 prog_streams_addr(fp->_IO_read_end), addr, out);
 }
 
 /* The stream as a logged call left it. */
 void
-prog_stdio_from_call(const struct prog_mark_call *c, struct prog_stream *out)
+prog_streams_from_call(const struct prog_mark_call *c, struct prog_stream *out)
 {
-	prog_stdio_raw(c->st_flags, c->fd, c->buf_base, c->buf_end, c->write_base, c->write_ptr,
-	               c->read_ptr, c->read_end, c->file, out);
+	prog_streams_raw(c->st_flags, c->fd, c->buf_base, c->buf_end, c->write_base, c->write_ptr,
+	                 c->read_ptr, c->read_end, c->file, out);
 }
 
 /*
@@ -334,7 +334,7 @@ prog_stdio_from_call(const struct prog_mark_call *c, struct prog_stream *out)
  * there to be read).
  */
 void
-prog_stdio_after_io(struct prog_stream *st, bool wrote, uint64_t buf, uint64_t n)
+prog_streams_after_io(struct prog_stream *st, bool wrote, uint64_t buf, uint64_t n)
 {
 	uint64_t end = st->head_addr + st->pending;
 
@@ -352,50 +352,50 @@ prog_stdio_after_io(struct prog_stream *st, bool wrote, uint64_t buf, uint64_t n
 
 /* The first bytes a stream holds. */
 size_t
-prog_stdio_head(pid_t pid, const struct prog_stream *st, void *buf, size_t max)
+prog_streams_head(pid_t pid, const struct prog_stream *st, void *buf, size_t max)
 {
 	uint64_t n = st->pending > 0 ? st->pending : st->read_ahead;
 
 	if (n > max)
 		n = max;
-	if (n == 0 || st->head_addr == 0 || prog_stdio_peek(pid, st->head_addr, buf, n) != 0)
+	if (n == 0 || st->head_addr == 0 || prog_streams_peek(pid, st->head_addr, buf, n) != 0)
 		return 0;
 	return (size_t)n;
 }
 
 /* Walk the tracee's list of streams. */
 int
-prog_stdio_scan(struct prog_stdio *s, struct prog_stream *v, size_t max, size_t *n,
-                const char **why)
+prog_streams_scan(struct prog_streams *s, struct prog_stream *v, size_t max, size_t *n,
+                  const char **why)
 {
 	uint64_t addr;
 
 	*n = 0;
 	*why = NULL;
-	if (s->state == PROG_STDIO_NOT_YET)
-		prog_stdio_find(s);
-	if (s->state != PROG_STDIO_OK) {
-		*why = s->state == PROG_STDIO_HIDDEN ? prog_stdio_hidden : prog_stdio_not_yet;
+	if (s->state == PROG_STREAMS_NOT_YET)
+		prog_streams_find(s);
+	if (s->state != PROG_STREAMS_OK) {
+		*why = s->state == PROG_STREAMS_HIDDEN ? prog_streams_hidden : prog_streams_not_yet;
 		return s->state;
 	}
-	if (prog_stdio_peek(s->pid, s->list_all, &addr, sizeof addr) != 0)
-		return PROG_STDIO_ERROR;
-	for (; addr != 0 && *n < PROG_STDIO_CHAIN_MAX; (*n)++) {
+	if (prog_streams_peek(s->pid, s->list_all, &addr, sizeof addr) != 0)
+		return PROG_STREAMS_ERROR;
+	for (; addr != 0 && *n < PROG_STREAMS_CHAIN_MAX; (*n)++) {
 		struct _IO_FILE fp;
 
-		if (prog_stdio_peek(s->pid, addr, &fp, sizeof fp) != 0)
-			return PROG_STDIO_ERROR;
+		if (prog_streams_peek(s->pid, addr, &fp, sizeof fp) != 0)
+			return PROG_STREAMS_ERROR;
 		if (*n < max)
-			prog_stdio_decode(&fp, addr, &v[*n]);
-		addr = prog_stdio_addr(fp._chain);
+			prog_streams_decode(&fp, addr, &v[*n]);
+		addr = prog_streams_addr(fp._chain);
 	}
-	return PROG_STDIO_OK;
+	return PROG_STREAMS_OK;
 }
 
 /* Read the head of s's chain into *head and the streams kept into s->v, PS_IOV to a read.
  * 0, or -1. */
 static int
-prog_stdio_reread(struct prog_stdio *s, uint64_t *head)
+prog_streams_reread(struct prog_streams *s, uint64_t *head)
 {
 	struct iovec local[PS_IOV], remote[PS_IOV];
 	size_t i = 0, k = 1, want = sizeof *head;
@@ -419,28 +419,28 @@ prog_stdio_reread(struct prog_stdio *s, uint64_t *head)
 
 /* Read the chain of s into s->v: read back if it is still the one kept (its head and every
  * link as they were), else walked again and kept. Streams read; -1: unreadable; -2: longer
- * than PROG_STDIO_CHAIN_MAX (or a loop), not kept. */
+ * than PROG_STREAMS_CHAIN_MAX (or a loop), not kept. */
 static long
-prog_stdio_chain(struct prog_stdio *s)
+prog_streams_chain(struct prog_streams *s)
 {
 	uint64_t head;
 	size_t n;
 
-	if (s->is_kept && prog_stdio_reread(s, &head) == 0) {
+	if (s->is_kept && prog_streams_reread(s, &head) == 0) {
 		bool same = head == (s->n_kept > 0 ? s->kept[0] : 0);
 		for (size_t i = 0; same && i < s->n_kept; i++)
 			same = ((unsigned)s->v[i]._flags & PS_MAGIC_MASK) == PS_MAGIC &&
-			       prog_stdio_addr(s->v[i]._chain) ==
+			       prog_streams_addr(s->v[i]._chain) ==
 			       (i + 1 < s->n_kept ? s->kept[i + 1] : 0);
 		if (same)
 			return (long)s->n_kept;
 	}
 	/* Changed (a stream opened or closed): walk it again. */
 	s->is_kept = false;
-	if (prog_stdio_peek(s->pid, s->list_all, &head, sizeof head) != 0)
+	if (prog_streams_peek(s->pid, s->list_all, &head, sizeof head) != 0)
 		return -1;
 	for (n = 0; head != 0; n++) {
-		if (n == PROG_STDIO_CHAIN_MAX)
+		if (n == PROG_STREAMS_CHAIN_MAX)
 			return -2;
 		if (n == s->cap_kept) {
 			size_t cap = s->cap_kept, cap2 = cap;
@@ -454,10 +454,10 @@ prog_stdio_chain(struct prog_stdio *s)
 			s->v = v;
 			s->cap_kept = cap;
 		}
-		if (prog_stdio_peek(s->pid, head, &s->v[n], sizeof s->v[n]) != 0)
+		if (prog_streams_peek(s->pid, head, &s->v[n], sizeof s->v[n]) != 0)
 			return -1;
 		s->kept[n] = head;
-		head = prog_stdio_addr(s->v[n]._chain);
+		head = prog_streams_addr(s->v[n]._chain);
 	}
 	s->n_kept = n;
 	s->is_kept = true;
@@ -466,49 +466,49 @@ prog_stdio_chain(struct prog_stdio *s)
 
 /* out, whose FILE is found among the n streams of s's chain: the others on fd, its name. */
 static void
-prog_stdio_owner_fill(struct prog_stdio *s, long n, int fd, struct prog_stdio_owner *out)
+prog_streams_owner_fill(struct prog_streams *s, long n, int fd, struct prog_streams_owner *out)
 {
 	for (long i = 0; i < n; i++)
 		out->others += s->v[i]._fileno == fd && s->kept[i] != out->file;
-	out->name = prog_stdio_name(s, out->file, fd);
+	out->name = prog_streams_name(s, out->file, fd);
 }
 
 /* The stream on fd whose buffer holds [addr, addr + len), and which of stdin, stdout and
  * stderr it is. */
-enum prog_stdio_hold
-prog_stdio_holds(struct prog_stdio *s, int fd, uint64_t addr, uint64_t len,
-                 struct prog_stdio_owner *out)
+enum prog_streams_hold
+prog_streams_holds(struct prog_streams *s, int fd, uint64_t addr, uint64_t len,
+                   struct prog_streams_owner *out)
 {
 	long n;
 
 	memset(out, 0, sizeof *out);
-	if (s->state == PROG_STDIO_NOT_YET)
-		prog_stdio_find(s);
-	if (s->state != PROG_STDIO_OK || addr == 0 || (n = prog_stdio_chain(s)) == -1)
-		return PROG_STDIO_NOT_HELD;
+	if (s->state == PROG_STREAMS_NOT_YET)
+		prog_streams_find(s);
+	if (s->state != PROG_STREAMS_OK || addr == 0 || (n = prog_streams_chain(s)) == -1)
+		return PROG_STREAMS_NOT_HELD;
 	if (n < 0)
-		return PROG_STDIO_TOO_MANY;
+		return PROG_STREAMS_TOO_MANY;
 	for (long i = 0; i < n; i++) {
 		const struct _IO_FILE *f = &s->v[i];
-		uint64_t base = prog_stdio_addr(f->_IO_buf_base), end = prog_stdio_addr(f->_IO_buf_end);
+		uint64_t base = prog_streams_addr(f->_IO_buf_base), end = prog_streams_addr(f->_IO_buf_end);
 		if (f->_fileno == fd && base != 0 && addr >= base && addr < end && len <= end - addr)
 			out->file = s->kept[i];
 	}
 	if (out->file == 0)
-		return PROG_STDIO_NOT_HELD;
-	prog_stdio_owner_fill(s, n, fd, out);
-	return PROG_STDIO_HELD;
+		return PROG_STREAMS_NOT_HELD;
+	prog_streams_owner_fill(s, n, fd, out);
+	return PROG_STREAMS_HELD;
 }
 
 /* The stream on fd with no buffer yet, when only one. */
 bool
-prog_stdio_unallocated(struct prog_stdio *s, int fd, struct prog_stdio_owner *out)
+prog_streams_unallocated(struct prog_streams *s, int fd, struct prog_streams_owner *out)
 {
 	unsigned found = 0;
 	long n;
 
 	memset(out, 0, sizeof *out);
-	if (s->state != PROG_STDIO_OK || (n = prog_stdio_chain(s)) < 0)
+	if (s->state != PROG_STREAMS_OK || (n = prog_streams_chain(s)) < 0)
 		return false;
 	for (long i = 0; i < n; i++)
 		if (s->v[i]._fileno == fd && s->v[i]._IO_buf_base == NULL && found++ == 0)
@@ -518,19 +518,19 @@ prog_stdio_unallocated(struct prog_stdio *s, int fd, struct prog_stdio_owner *ou
 		out->others = found > 1 ? found - 1 : 0;
 		return false;
 	}
-	prog_stdio_owner_fill(s, n, fd, out);
+	prog_streams_owner_fill(s, n, fd, out);
 	return true;
 }
 
 /* A stream's name: by the FILEs libc made, when found. */
 const char *
-prog_stdio_name(struct prog_stdio *s, uint64_t file, int fd)
+prog_streams_name(struct prog_streams *s, uint64_t file, int fd)
 {
 	static const char *const std[] = { "stdin", "stdout", "stderr" };
 
-	if (s != NULL && s->state == PROG_STDIO_NOT_YET)
-		prog_stdio_find(s);
-	if (s != NULL && s->state == PROG_STDIO_OK &&
+	if (s != NULL && s->state == PROG_STREAMS_NOT_YET)
+		prog_streams_find(s);
+	if (s != NULL && s->state == PROG_STREAMS_OK &&
 	    (s->std_file[0] | s->std_file[1] | s->std_file[2]) != 0) {
 		for (int i = 0; i < 3; i++)
 			if (file != 0 && file == s->std_file[i])
@@ -544,13 +544,13 @@ prog_stdio_name(struct prog_stdio *s, uint64_t file, int fd)
  * _IO_file_doallocate or _IO_file_stat (glibc's fstat wrappers make no frame of their own:
  * at the system call, sp holds their caller's return address). */
 bool
-prog_stdio_allocating(struct prog_stdio *s, uint64_t sp)
+prog_streams_allocating(struct prog_streams *s, uint64_t sp)
 {
 	uint64_t ret;
 
-	if (s->state == PROG_STDIO_NOT_YET)
-		prog_stdio_find(s);
-	if (s->state != PROG_STDIO_OK || prog_stdio_peek(s->pid, sp, &ret, sizeof ret) != 0)
+	if (s->state == PROG_STREAMS_NOT_YET)
+		prog_streams_find(s);
+	if (s->state != PROG_STREAMS_OK || prog_streams_peek(s->pid, sp, &ret, sizeof ret) != 0)
 		return false;
 	for (int i = 0; i < 2; i++)
 		if (ret >= s->alloc[i][0] && ret < s->alloc[i][1])
@@ -560,7 +560,7 @@ prog_stdio_allocating(struct prog_stdio *s, uint64_t sp)
 
 /* Free a reader. */
 void
-prog_stdio_free(struct prog_stdio *s)
+prog_streams_free(struct prog_streams *s)
 {
 	if (s != NULL) {
 		free(s->kept);

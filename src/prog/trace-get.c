@@ -22,9 +22,9 @@ prog_trace_stdio(struct prog_trace *t, pid_t pid, struct prog_stream *v, size_t 
 	*why = NULL;
 	if (p == NULL) {
 		errno = ESRCH;
-		return PROG_STDIO_ERROR;
+		return PROG_STREAMS_ERROR;
 	}
-	return prog_stdio_scan(p->stdio, v, max, n, why);
+	return prog_streams_scan(p->stdio, v, max, n, why);
 }
 
 /* A stream's name, by its process's reader. */
@@ -33,7 +33,7 @@ prog_trace_stream_name(struct prog_trace *t, pid_t pid, uint64_t file, int fd)
 {
 	struct pt_proc *p = prog_procs_find(t, pid);
 
-	return prog_stdio_name(p != NULL ? p->stdio : NULL, file, fd);
+	return prog_streams_name(p != NULL ? p->stdio : NULL, file, fd);
 }
 
 /* The program's pid. */

@@ -21,7 +21,7 @@
 struct pt_proc {
 	pid_t pid, tgid;
 	struct prog_fdtab *tab;
-	struct prog_stdio *stdio;
+	struct prog_streams *stdio;
 	bool fresh;               /* attached by a fork event: its first SIGSTOP is ours */
 	bool in_sys;              /* between a seccomp stop and its syscall-exit stop */
 	/* The call between its entry and exit. */
@@ -34,12 +34,12 @@ struct pt_proc {
 	dev_t dev;                /* the regular file's */
 	ino_t ino;
 	bool in_stdio;            /* the call is a stdio call's (or exit()'s flush's) */
-	bool unseen;              /* not that, but on a stream's buffer (prog_stdio_holds): stdio's,
+	bool unseen;              /* not that, but on a stream's buffer (prog_streams_holds): stdio's,
 	                             from a call the shim cannot see (putc_unlocked, a macro) */
-	struct prog_stdio_owner unseen_of;  /* that stream (its file 0: none) */
+	struct prog_streams_owner unseen_of;  /* that stream (its file 0: none) */
 	uint64_t unseen_buf;      /* where in its buffer the call's bytes begin */
 	bool unchecked;           /* the call was not looked at so: its process has more streams
-	                             than PROG_STDIO_CHAIN_MAX */
+	                             than PROG_STREAMS_CHAIN_MAX */
 	bool loader;              /* the call is the dynamic loader's (made from its code) */
 	/* Where the dynamic loader's code is (found at the first stop after an exec). */
 	bool ld_known;
@@ -71,7 +71,7 @@ struct pt_logged {
 	ino_t ino;
 	bool now;                 /* its thread is stopped right after it (PROG_MARK_AFTER) */
 	struct event_list calls;  /* the system calls it made (owned) */
-	const char *name;         /* its stream as the program names it (prog_stdio_name) */
+	const char *name;         /* its stream as the program names it (prog_streams_name) */
 	struct prog_src src;      /* its line, when its stack was walked (src.pc 0: by c.caller) */
 };
 

@@ -374,7 +374,7 @@ pt_on_exec(struct pt_proc *p)
 			prog_fds_del(p->tab, p->tab->v[i].fd);
 		else
 			i++;
-	prog_stdio_reset(p->stdio);
+	prog_streams_reset(p->stdio);
 	p->shim = 0;
 	p->taken = 0;
 	p->cur_seq = 0;

@@ -41,12 +41,12 @@ struct prog_step {
 	 * on a stream's buffer from a call the shim cannot see (EV_STDIO: putc_unlocked, a
 	 * macro, reaching __overflow). */
 	struct event ev;
-	struct prog_stdio_owner unseen_of;  /* EV_STDIO: the FILE whose buffer it flushed (write) or
+	struct prog_streams_owner unseen_of;  /* EV_STDIO: the FILE whose buffer it flushed (write) or
 	                             refilled (read), and that buffer's bytes it moved began at
 	                             unseen_buf; file 0: none (its fstat) */
 	uint64_t unseen_buf;
 	bool unchecked;           /* not looked at for stdio's bytes: its process has more streams
-	                             than PROG_STDIO_CHAIN_MAX */
+	                             than PROG_STREAMS_CHAIN_MAX */
 	bool regular;             /* the file (path) is a regular file */
 	int file_fd;              /* the fd of that file (-1: none, or named by path or address) */
 	dev_t dev;                /* the regular file's device and inode (0 if unknown) */
@@ -64,7 +64,7 @@ struct prog_step {
 	                             one for fclose; 0 for fflush(NULL) and exit) */
 	int stdio_fd;             /* its _fileno, -1 if unknown */
 	const char *stream_name;  /* file as the program names it: "stdout" only when it is the
-	                             FILE the C library made for it (prog_stdio_name); NULL: by
+	                             FILE the C library made for it (prog_streams_name); NULL: by
 	                             stdio_fd */
 	int64_t arg[2];           /* the call's arguments as the shim logged them */
 	char str[2][PROG_STR_MAX];/* ... and the strings they name (shim/protocol.h's STR), cut */
@@ -164,12 +164,12 @@ int prog_trace_next(struct prog_trace *t, struct prog_step *out);
 
 /*
  * Read the stdio streams of traced process pid (see prog/streams.h). Return what
- * prog_stdio_scan returns; *why says why none are visible.
+ * prog_streams_scan returns; *why says why none are visible.
  */
 int prog_trace_stdio(struct prog_trace *t, pid_t pid, struct prog_stream *v, size_t max,
                      size_t *n, const char **why);
 
-/* The FILE file on fd of process pid as the program names it (prog_stdio_name). */
+/* The FILE file on fd of process pid as the program names it (prog_streams_name). */
 const char *prog_trace_stream_name(struct prog_trace *t, pid_t pid, uint64_t file, int fd);
 
 /* The first process (the program), and the counters so far. */

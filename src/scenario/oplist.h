@@ -25,9 +25,9 @@
  */
 #define SCN_OP_LIST(X) \
 	X(OPEN, "open", FD, WORKER, ARGS, SCN_OPF_NEW_FD | SCN_OPF_CALL, NONE, NULL, ops_open, \
-	  scenario_step_file, emit_open, OPT(FLAGS) OPT(FILE)) \
+	  load_step_file, emit_open, OPT(FLAGS) OPT(FILE)) \
 	X(FOPEN, "fopen", STDIO, WORKER, ARGS, SCN_OPF_NEW_FP | SCN_OPF_MANY | SCN_OPF_CALL, STDIO, \
-	  NULL, ops_fopen, scenario_step_file, emit_fopen, REQ(MODE) OPT(FILE)) \
+	  NULL, ops_fopen, load_step_file, emit_fopen, REQ(MODE) OPT(FILE)) \
 	X(FDOPEN, "fdopen", STDIO, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_NEW_FP | SCN_OPF_WRAPS | \
 	  SCN_OPF_MANY | SCN_OPF_CALL, STDIO, NULL, ops_fdopen, NULL, emit_fdopen, REQ(MODE)) \
 	X(FILENO, "fileno", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_WRAPS | SCN_OPF_MANY | \
@@ -55,13 +55,13 @@
 	X(FCLOSE, "fclose", STDIO, WORKER, ARGS, SCN_OPF_FP | SCN_OPF_CLOSES | SCN_OPF_MANY | \
 	  SCN_OPF_CALL, STDIO, NULL, ops_fclose, NULL, emit_fclose) \
 	X(WRITE, "write", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_WRITES | SCN_OPF_CALL, DIRTY, NULL, \
-	  ops_write, scenario_step_text, emit_write, ONE(BYTES) ONE(TEXT) OPT(ALIGN)) \
+	  ops_write, load_step_text, emit_write, ONE(BYTES) ONE(TEXT) OPT(ALIGN)) \
 	X(READ, "read", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_READS | SCN_OPF_CALL, CLEAN, NULL, \
 	  ops_read, NULL, emit_read, REQ(BYTES) OPT(ALIGN)) \
 	X(PREAD, "pread", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_READS | SCN_OPF_CALL, CLEAN, NULL, \
 	  ops_pread, NULL, emit_pread, REQ(BYTES) OPT(OFFSET) OPT(ALIGN)) \
 	X(PWRITE, "pwrite", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_WRITES | SCN_OPF_CALL, DIRTY, \
-	  NULL, ops_pwrite, scenario_step_text, emit_pwrite, \
+	  NULL, ops_pwrite, load_step_text, emit_pwrite, \
 	  ONE(BYTES) ONE(TEXT) OPT(OFFSET) OPT(ALIGN)) \
 	X(LSEEK, "lseek", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CALL, NONE, NULL, ops_lseek, NULL, \
 	  emit_lseek, REQ(SEEK_OFFSET) OPT(WHENCE)) \
@@ -75,13 +75,13 @@
 	X(FADVISE, "posix_fadvise", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CALL, CLEAN, NULL, \
 	  ops_fadvise, NULL, emit_fadvise, REQ(ADVICE) OPT(OFFSET) OPT(LEN)) \
 	X(FALLOCATE, "fallocate", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CALL, DIRTY, NULL, \
-	  ops_fallocate, scenario_step_fallocate, emit_fallocate, OPT(OFFSET) REQ(LEN)) \
+	  ops_fallocate, load_step_fallocate, emit_fallocate, OPT(OFFSET) REQ(LEN)) \
 	X(FTRUNCATE, "ftruncate", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CALL, DIRTY, NULL, \
 	  ops_ftruncate, NULL, emit_ftruncate, OPT(LEN)) \
 	X(CLOSE, "close", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CLOSES | SCN_OPF_CALL, NONE, NULL, \
 	  ops_close, NULL, emit_close) \
 	X(FCNTL, "fcntl", FD, WORKER, ARGS, SCN_OPF_FD | SCN_OPF_CALL, NONE, NULL, ops_fcntl, \
-	  scenario_step_fcntl, emit_fcntl, REQ(FCNTL_CMD) OPT(FLAGS)) \
+	  load_step_fcntl, emit_fcntl, REQ(FCNTL_CMD) OPT(FLAGS)) \
 	X(FORK, "fork", STDIO, WORKER, ARGS, SCN_OPF_PROCESS | SCN_OPF_MANY | SCN_OPF_CALL, NONE, \
 	  NULL, ops_fork, NULL, emit_fork, REQ(CHILD)) \
 	X(EXIT, "exit", STDIO, WORKER, ARGS, SCN_OPF_PROCESS | SCN_OPF_ENDS | SCN_OPF_MANY | \
@@ -89,7 +89,7 @@
 	X(UEXIT, "_exit", STDIO, WORKER, ARGS, SCN_OPF_PROCESS | SCN_OPF_ENDS | SCN_OPF_MANY | \
 	  SCN_OPF_CALL, NONE, NULL, ops_uexit, NULL, emit_uexit) \
 	X(WAIT, "wait", NONE, RUNNER_WAIT, ARGS, 0, WRITEBACK, "wait_clean", ops_nothing, \
-	  scenario_step_wait, emit_wait, OPT(SECONDS) OPT(UNTIL) OPT(TIMEOUT)) \
+	  load_step_wait, emit_wait, OPT(SECONDS) OPT(UNTIL) OPT(TIMEOUT)) \
 	X(PTY, "pty", NONE, RUNNER_PTY, ARGS, 0, NONE, NULL, NULL, NULL, emit_pty, \
 	  ONE(PRINTF) ONE(WRITE) OPT(BETWEEN)) \
 	X(TAIL, "tail", FD, WORKER, ARGS, SCN_OPF_READS | SCN_OPF_MANY, NONE, NULL, ops_tail, NULL, \
@@ -99,8 +99,8 @@
 	X(RUN, "run", NONE, RUNNER_RUN, ARGS, 0, NONE, NULL, NULL, NULL, emit_run, \
 	  REQ(PROGRAM) OPT(ARGS) OPT(STDIN) OPT(TIMEOUT)) \
 	X(RENAME, "rename", NONE, WORKER, ARGS, SCN_OPF_CALL, NONE, NULL, ops_rename, \
-	  scenario_step_file, emit_rename, OPT(FILE) REQ(TO)) \
-	X(CRASH, "crash", NONE, RUNNER_CRASH, ARGS, 0, NONE, NULL, NULL, scenario_step_file, \
+	  load_step_file, emit_rename, OPT(FILE) REQ(TO)) \
+	X(CRASH, "crash", NONE, RUNNER_CRASH, ARGS, 0, NONE, NULL, NULL, load_step_file, \
 	  emit_crash, OPT(FILE)) \
 	SCN_OP_LIST_EXTRA(X)
 

@@ -332,7 +332,7 @@ struct scenario {
 #define TAIL_LINE_MAX 1024
 #define TAIL_BLOCK_MAX (1024 * 1024)
 
-/* How standard input is named when the scenario is "-" (scenario_load). */
+/* How standard input is named when the scenario is "-" (load_scenario). */
 #define SCN_STDIN_NAME "<stdin>"
 
 /*
@@ -340,19 +340,19 @@ struct scenario {
  * write one "PATH:LINE:COL: message" line per error to ERR (a heap string the caller
  * frees; may be NULL if out of memory).
  */
-int scenario_load(const char *path, struct scenario **out, char **err);
+int load_scenario(const char *path, struct scenario **out, char **err);
 
 /* The same, for the len bytes of text (a scenario held in memory, a fuzzer's input), named
  * name in messages. */
-int scenario_load_text(const char *name, const char *text, size_t len, struct scenario **out,
+int load_scenario_text(const char *name, const char *text, size_t len, struct scenario **out,
                        char **err);
 
 /* Seconds the steps of S may take by their own numbers (its waits' seconds or timeouts, its
  * sweeps' budgets per row times their rows); 0 when no step waits or times. (load/bounds.c) */
-double scenario_seconds_at_most(const struct scenario *s);
+double load_seconds_at_most(const struct scenario *s);
 
-/* Free a scenario from scenario_load(). NULL is fine. */
-void scenario_free(struct scenario *s);
+/* Free a scenario from load_scenario(). NULL is fine. */
+void load_scenario_free(struct scenario *s);
 
 /* Name of an op as written in YAML ("fwrite"). */
 const char *scenario_op_name(enum scn_op op);

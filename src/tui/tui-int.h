@@ -11,7 +11,7 @@
 #include "out/app.h"
 #include "export/program.h"
 #include "lesson/lesson.h"
-#include "sweep/print.h"
+#include "table/print.h"
 #include "tui/cast.h"
 #include "tui/view.h"
 

@@ -11,7 +11,7 @@
 
 #include "base/text.h"
 #include "out/app.h"
-#include "sweep/print.h"
+#include "table/print.h"
 #include "tui/cast.h"
 #include "tui/crt.h"
 #include "tui/tui.h"

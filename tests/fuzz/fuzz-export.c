@@ -693,7 +693,7 @@ fuzz_check(const char *text, size_t len, const char *as, unsigned long sample)
 	char *err = NULL, what[2][128];
 	uint32_t h = 2166136261u;
 
-	if (scenario_load_text(FUZZ_NAME, text, len, &s, &err) != 0) {
+	if (load_scenario_text(FUZZ_NAME, text, len, &s, &err) != 0) {
 		free(err);   /* what the loader says is fuzz-load's to check */
 		return;
 	}
@@ -720,7 +720,7 @@ fuzz_check(const char *text, size_t len, const char *as, unsigned long sample)
 	fuzz_prog_free(&m);
 	free(x.slot);
 	free(x.orig);
-	scenario_free(s);
+	load_scenario_free(s);
 }
 
 /* One input: as a scenario, and as the texts of the carrier scenario. */

@@ -56,13 +56,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct scenario *s = NULL;
 	char *err = NULL;
 
-	if (scenario_load_text(FUZZ_NAME, (const char *)data, size, &s, &err) == 0) {
+	if (load_scenario_text(FUZZ_NAME, (const char *)data, size, &s, &err) == 0) {
 		/* A scenario that loads (what it exports as C is tests/fuzz/fuzz-export.c's). */
 		if (err != NULL)
 			fuzz_fail("a scenario loaded, with errors", err);
 		if (s == NULL || s->n_steps == 0 || s->title == NULL)
 			fuzz_fail("a scenario loaded without a title or steps", "");
-		scenario_free(s);
+		load_scenario_free(s);
 	} else if (err != NULL) {
 		fuzz_check_errors(err);
 	}

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* print.h: a sweep's results shown: tables, chart for people; JSON, CSV for programs. */
-#ifndef IOBUFVIZ_BENCH_PRINT_H
-#define IOBUFVIZ_BENCH_PRINT_H
+/* table/print.h: a sweep's results for people: its tables and chart in text, and the columns
+ * they share with the Markdown export (export/md.c). */
+#ifndef IOBUFVIZ_TABLE_PRINT_H
+#define IOBUFVIZ_TABLE_PRINT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#include "base/json.h"
 #include "sweep/sweep.h"
 
 /* Flags of sweep_print_text, sweep_print_compact and sweep_chart_lines. */
@@ -20,7 +20,7 @@ enum {
 /* Display columns the default text of a sweep (sweep_print_text without WIDE) fits in. */
 #define SWEEP_PRINT_COLUMNS 100
 
-/* sweep/print.c */
+/* table/print.c */
 
 /*
  * For people: by default the compact table and chart, no line wider than
@@ -58,27 +58,7 @@ char *sweep_print_busy(const struct sweep_result *r, char *buf, size_t len);
  * there is some to wait: "left: row ~40 s, all ~12 min"). Return buf. */
 char *sweep_print_progress(const struct sweep_progress *p, char *buf, size_t len);
 
-/* sweep/md.c */
-
-/*
- * Markdown, for a course page: a title line, the header as a list, and per variant a table
- * whose times are all in seconds for the same bytes (the books' figures scaled to file_size
- * when they moved another amount), without a column that has nothing in it. Every string from
- * the scenario is made safe and escaped (no HTML, no Markdown of its own). Return 0 or -1.
- */
-int sweep_md_print(FILE *f, const struct sweep_result *r);
-
-/* sweep/plot.c */
-
-/*
- * The sweep as an SVG image, drawn as the books' figures would be: per variant, time against
- * BUF_SIZE on log-log axes, one series per measure (elapsed, user, system; marker shape and
- * dash pattern, not colour, tell them apart) for ours and, hollow and grey, for each
- * reference (scaled to file_size). Standalone SVG 1.1; every text escaped. Return 0 or -1.
- */
-int sweep_plot_svg(FILE *f, const struct sweep_result *r);
-
-/* sweep/cols.c: the columns of the tables, one function per cell; sweep/print.c lays them out. */
+/* table/cols.c: the columns of the tables, one function per cell; table/print.c lays them out. */
 
 /* Where a cell is drawn from: a row of a variant (NULL for the header line), and how. */
 struct sweep_print_at {
@@ -132,7 +112,7 @@ char *sweep_cols_time(double s, bool ascii, char *buf, size_t len);
 /* A duration in seconds, three significant figures, without the unit ("0.000450"). Return buf. */
 char *sweep_cols_seconds(double s, char *buf, size_t len);
 
-/* sweep/print.c: the text of column c for at: its title (at->row NULL) or its cell ("" for a
+/* table/print.c: the text of column c for at: its title (at->row NULL) or its cell ("" for a
  * row that did not run, in a column of runs). */
 void sweep_print_col_text(const struct sweep_print_col *c, const struct sweep_print_at *at,
     char *buf, size_t len);
@@ -146,20 +126,7 @@ bool sweep_cols_resized(const struct sweep_result *r, const struct scn_reference
 /* What a reference's figures are multiplied by to compare with ours on file_size. */
 double sweep_cols_ref_scale(const struct sweep_result *r, const struct scn_reference *ref);
 
-/* sweep/export.c */
-
-/* Everything as one JSON object, with every run's raw figures: the member key of j's open
- * object (NULL: a value of its array, or the document). */
-void sweep_export_json(struct json *j, const char *key, const struct sweep_result *r);
-
-/* CSV: one line per variant and row, measured and extrapolated, then the references. */
-int sweep_export_csv(FILE *f, const struct sweep_result *r);
-
-/* --export: fmt "csv", "json", "md" (Markdown) or "svg" (a plot). Return 0, or -1 (EINVAL:
- * unknown fmt). */
-int sweep_export(FILE *f, const struct sweep_result *r, const char *fmt);
-
-/* sweep/chart.c */
+/* table/chart.c */
 
 /*
  * The log-scale bar chart as text lines of at most width display columns (for the TUI

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* md.c: a sweep as Markdown for a course page: a title, the header, a table per variant with
- * one unit (seconds for file_size) and no empty column, the notes. */
+/* export/md.c: a sweep as Markdown for a course page: a title, the header, a table per
+ * variant with one unit (seconds for file_size) and no empty column, the notes. */
 #include <config.h>
 
 #include <inttypes.h>
@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/print.h"
+#include "export/sweep.h"
+#include "table/print.h"
 #include "base/units.h"
 
 /* Cells of one table kept to drop its empty columns: cells[row * n_cols + col]. */

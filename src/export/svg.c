@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* plot.c: a sweep as an SVG plot for slides: time against BUF_SIZE on log-log axes, per
+/* export/svg.c: a sweep as an SVG plot for slides: time against BUF_SIZE on log-log axes, per
  * variant, ours beside the books', readable in grayscale. */
 #include <config.h>
 
@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/print.h"
+#include "export/sweep.h"
+#include "table/print.h"
 #include "scenario/names.h"
 #include "base/units.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* chart.c: a sweep as a log-scale bar chart in lines of text, for print and the TUI. */
+/* table/chart.c: a sweep as a log-scale bar chart in lines of text, for print and the TUI. */
 #include <config.h>
 
 #include <inttypes.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/grow.h"
-#include "sweep/print.h"
+#include "table/print.h"
 #include "base/text.h"
 #include "base/units.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* cols.c: the columns of a sweep's tables: one cell function per column, and the
+/* table/cols.c: the columns of a sweep's tables: one cell function per column, and the
  * column tables that the header line and every row read (so a width is written once). */
 #include <config.h>
 
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/print.h"
+#include "table/print.h"
 #include "base/text.h"
 #include "base/units.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep/export.c: a sweep's results for programs (JSON with every run, CSV), and --export. */
+/* export/csv-json.c: a sweep's results for programs (JSON with every run, CSV), and --export. */
 #include <config.h>
 
 #include <errno.h>
@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/print.h"
+#include "export/sweep.h"
+#include "table/print.h"
 #include "trace/decode.h"
 #include "base/json.h"
 #include "scenario/names.h"

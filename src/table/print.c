@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* print.c: a sweep's results for people: its table (text, compact), the busy warning, progress;
- * the parts of a table md.c shares. */
+/* table/print.c: a sweep's results for people: its table (text, compact), the busy warning,
+ * progress; the parts of a table export/md.c shares. */
 #include <config.h>
 
 #include <inttypes.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/print.h"
+#include "table/print.h"
 #include "trace/decode.h"
 #include "scenario/names.h"
 #include "base/text.h"
