@@ -83,14 +83,19 @@ out_tap_sentences(struct transcript *t, const struct transcript_step *st)
 		fputs(": says \"", t->f);
 		out_tap_text(t->f, line != NULL ? line : v->text);
 		putc('"', t->f);
+		/* False, but made so by another writer (a sync() elsewhere, a journal's timer):
+		 * not this lesson's word, nor unobservable; TAP says which. */
+		bool other = v->outcome == SENTENCE_FALSE && v->by_other;
 		if (oc == SENTENCE_UNCHECKED) {
-			fputs(" # SKIP not observable here: ", t->f);
+			fputs(other ? " # SKIP false by another writer: " :
+			      " # SKIP not observable here: ", t->f);
 			out_tap_text(t->f, v->why);
 		}
 		putc('\n', t->f);
 		free(line);
 		if (oc == SENTENCE_FALSE)
-			out_tap_failure(t, v->outcome == SENTENCE_FALSE ? "false here" :
+			out_tap_failure(t, other ? "false by another writer (--strict)" :
+			                v->outcome == SENTENCE_FALSE ? "false here" :
 			                "not observable here (--strict)", v->why, v->line, v->col);
 	}
 }
