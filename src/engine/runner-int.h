@@ -31,6 +31,9 @@
 
 struct crash_lab;
 
+/* Files besides the lesson's own whose state the panes can show. */
+#define RUNNER_MAX_OTHER 8
+
 struct runner {
 	const struct scenario *s;
 	struct runner_opts o;
@@ -44,6 +47,12 @@ struct runner {
 	int probe_fd;                /* our own read-only fd on it, for the probes */
 	dev_t dev;
 	ino_t ino;
+	/* The other files the steps act on ("b", "data.new"): our read-only fds on them, kept
+	 * open to the end as probe_fd is. The panes show the file of the last step's fd: shown
+	 * indexes other[], -1 the lesson's own file. */
+	struct runner_other { int fd; dev_t dev; ino_t ino; } other[RUNNER_MAX_OTHER];
+	size_t n_other;
+	int shown;
 	struct worker w;
 	struct tracer *tracer;       /* NULL: procio fallback */
 	enum ev_source source;

@@ -68,19 +68,96 @@ runner_mark_dead(struct runner *r, int st)
 	}
 }
 
+/* Our fd on the other file at PATH (the worker's fd), SB its stat: its index in r->other,
+ * opened now if it is new; -1 when it cannot be (then the panes stay where they were). */
+static int
+runner_other(struct runner *r, const char *path, const struct stat *sb)
+{
+	struct stat osb;
+	int fd;
+
+	for (size_t i = 0; i < r->n_other; i++)
+		if (r->other[i].dev == sb->st_dev && r->other[i].ino == sb->st_ino)
+			return (int)i;
+	if (r->n_other >= RUNNER_MAX_OTHER)
+		return -1;
+	/* Through the worker's own fd: the same file, whatever its name is by now. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &osb) != 0 || osb.st_dev != sb->st_dev || osb.st_ino != sb->st_ino) {
+		close(fd);
+		return -1;
+	}
+	r->other[r->n_other] = (struct runner_other){ .fd = fd, .dev = sb->st_dev,
+	                                              .ino = sb->st_ino };
+	return (int)r->n_other++;
+}
+
+/*
+ * The fd the cache and disk probes read: the file of the last step's fd where it is a
+ * regular file (a lesson that opens "b" shows b from then on), else the file shown before,
+ * else the lesson's own; -1 if there is none yet. Names it in SNAP where the lesson has acted
+ * on more than one file.
+ */
+static int
+runner_shown_fd(struct runner *r, struct snapshot *snap)
+{
+	bool own = runner_file_find(r);
+	char path[64], link[PATH_MAX];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	if (!r->dead && r->cur_fd >= 0 && r->cur_fd_open) {
+		snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)r->w.pid, r->cur_fd);
+		if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+			if (own && sb.st_dev == r->dev && sb.st_ino == r->ino) {
+				r->shown = -1;
+			} else {
+				int i = runner_other(r, path, &sb);
+				if (i >= 0)
+					r->shown = i;
+			}
+		}
+	}
+	fd = r->shown >= 0 ? r->other[r->shown].fd : own ? r->probe_fd : -1;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) == 0)
+		snap->file_ino = (uint64_t)sb.st_ino;
+	if (r->n_other == 0)
+		return fd;
+	/* Its name now (a rename moves it): the last part of its path. */
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof link - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		const char *slash = strrchr(link, '/'), *base = slash != NULL ? slash + 1 : link;
+		size_t len = strlen(base);
+		/* A name is at most NAME_MAX; " (deleted)" after an unlink may pass it: cut. */
+		if (len >= sizeof snap->file_name)
+			len = sizeof snap->file_name - 1;
+		memcpy(snap->file_name, base, len);
+		snap->file_name[len] = '\0';
+	}
+	return fd;
+}
+
 /* Observe the state now: stdio as the worker last reported it, the rest by the probes. */
 void
 runner_observe(struct runner *r, struct snapshot *snap)
 {
 	struct stat sb;
 	uint64_t size = 0;
+	int fd;
 
 	memset(snap, 0, sizeof *snap);
 	snap->stdio = r->stdio;
 	snap->fd.fd = r->cur_fd;
 	if (!r->dead && r->cur_fd >= 0 && r->cur_fd_open)
 		probe_fd(r->w.pid, r->cur_fd, &snap->fd);
-	if (!runner_file_find(r)) {
+	if ((fd = runner_shown_fd(r, snap)) < 0) {
 		/* The lesson makes its file itself, and has not yet. */
 		snprintf(snap->cache.note, sizeof snap->cache.note, "no file yet: the lesson has "
 		         "not made it");
@@ -89,10 +166,10 @@ runner_observe(struct runner *r, struct snapshot *snap)
 		probe_fs(r->dirfd, snap->disk.fs, sizeof snap->disk.fs, snap->disk.device,
 		         sizeof snap->disk.device);
 	} else {
-		if (fstat(r->probe_fd, &sb) == 0)
+		if (fstat(fd, &sb) == 0)
 			size = (uint64_t)sb.st_size;
-		probe_cache_as(r->probe_fd, size, r->o.probe, &snap->cache);
-		probe_disk(r->probe_fd, &snap->disk);
+		probe_cache_as(fd, size, r->o.probe, &snap->cache);
+		probe_disk(fd, &snap->disk);
 	}
 	if (!r->dead)
 		probe_io(r->w.pid, &snap->disk);
@@ -456,6 +533,7 @@ runner_new(const struct scenario *s, const struct runner_opts *o, char **err)
 	r->scratch = -1;
 	r->dirfd = -1;
 	r->probe_fd = -1;
+	r->shown = -1;
 	r->w.pid = -1;
 	r->w.cmd_fd = r->w.reply_fd = -1;
 	r->cur_fd = -1;
@@ -570,6 +648,8 @@ runner_free(struct runner *r)
 	jwatch_close(r->jw);
 	if (r->probe_fd >= 0)
 		close(r->probe_fd);
+	for (size_t i = 0; i < r->n_other; i++)
+		close(r->other[i].fd);
 	/* Nothing of ours is open under the lab now: it is unmounted and detached here. */
 	crash_lab_free(r->lab);
 	if (r->scratch >= 0)

@@ -286,7 +286,12 @@ out_html_state(FILE *f, const struct step_result *sr)
 			              text_quote(s->stdio.head, s->stdio.head_len, q, sizeof q),
 			              "</code></p>");
 	}
-	fputs("</div>\n<div class=\"pane\"><h4>page cache (kernel)</h4>", f);
+	fputs("</div>\n<div class=\"pane\">", f);
+	/* A lesson of more than one file: the file the cache and disk show, named. */
+	if (s->file_name[0] != '\0')
+		out_html_line(f, "<h4>page cache (kernel): ", s->file_name, "</h4>");
+	else
+		fputs("<h4>page cache (kernel)</h4>", f);
 	if (s->cache.source == SNAP_SRC_NONE)
 		out_html_line(f, "<p class=\"dim\">not observable: ", s->cache.note, "</p>");
 	else {

@@ -260,6 +260,10 @@ static void
 out_json_state(struct json *j, const char *key, const struct snapshot *s)
 {
 	json_begin_object(j, key);
+	if (s->file_name[0] != '\0')
+		json_string(j, "file", s->file_name);
+	else
+		json_null(j, "file");
 	out_json_stdio(j, &s->stdio);
 	out_json_cache(j, &s->cache, snapshot_in_memory(s));
 	out_json_disk(j, &s->disk, &s->cache);

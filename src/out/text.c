@@ -128,6 +128,9 @@ out_text_state(FILE *f, const struct snapshot *s)
 			fprintf(f, ", %" PRIu64 " B read ahead", s->stdio.read_avail);
 		fputc('\n', f);
 	}
+	/* Where the lesson acts on more than one file: which one the cache and disk show. */
+	if (s->file_name[0] != '\0')
+		out_text_line(f, "  file    ", s->file_name, "\n");
 	if (s->cache.source == SNAP_SRC_NONE)
 		out_text_line(f, "  cache   not observable: ", s->cache.note, "\n");
 	else {

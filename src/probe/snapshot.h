@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -124,6 +125,10 @@ struct snapshot {
 	struct snap_cache cache;
 	struct snap_disk disk;
 	struct snap_device device;
+	/* The file the cache and disk sides show: its inode (0: no file yet), and its name
+	 * where the lesson acts on more than one file ("" where it acts on its own only). */
+	uint64_t file_ino;
+	char file_name[NAME_MAX + 1];
 };
 
 /* probe/snapshot-cell.c: what one grid cell shows (helpers for the views and expectations). */

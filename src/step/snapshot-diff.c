@@ -117,6 +117,10 @@ snapshot_diff(const struct snapshot *a, const struct snapshot *b, const struct e
 	bool between = calls == NULL;
 	char s[32];
 
+	/* Two files (the step opened another, and the panes show it now): nothing to compare. */
+	if (a->file_ino != 0 && b->file_ino != 0 && a->file_ino != b->file_ino)
+		return;
+
 	/* Pages cleaned with no call of ours: the kernel's writeback (its 30 s expiry at a
 	 * classroom's pace, or a sync() elsewhere). It is why an expectation about dirty pages
 	 * may fail. During a step, a clean is the step's doing: the step's hops show it. */
@@ -265,6 +269,9 @@ snapshot_origins_begin(const struct snapshot *before, const struct snapshot *aft
 	bool asked = false, read = false, lost = false;
 
 	memset(o, 0, sizeof *o);
+	/* Another file than before (the step opened it): its pages have no before here. */
+	if (before->file_ino != 0 && after->file_ino != 0 && before->file_ino != after->file_ino)
+		return;
 	if (before->fd.open) {
 		struct snapshot_fdpos *f = snapshot_pos_of(&p, before->fd.fd);
 

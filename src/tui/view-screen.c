@@ -222,6 +222,12 @@ view_screen_panes(struct grid *g, struct view_layout *lay, const struct view_fra
 		int style = f->focus == p ? GS_FOCUS : GS_BORDER;
 		const char *t = titles[p] != NULL ? titles[p] :
 		                view_disk_title(now, f->fs, title, sizeof title);
+		/* A lesson of more than one file: the cache pane names the one it shows. */
+		char named[64 + NAME_MAX];
+		if (p == 1 && now != NULL && now->file_name[0] != '\0') {
+			snprintf(named, sizeof named, "%s: %s", t, now->file_name);
+			t = named;
+		}
 		if (lay->wide) {
 			grid_box(g, r, t, style, f->ascii);
 			in[p] = (struct grid_rect){ r.x + 2, r.y + 1, r.w - 4, r.h - 2 };

@@ -211,6 +211,9 @@
 	/* The page cache pane. */
 	function drawCache(i) {
 		const s = state(i), p = before(i), b = document.querySelector('#cache .body');
+		/* A lesson of more than one file names the one the cache and disk show. */
+		document.querySelector('#cache h2').textContent =
+			'page cache (kernel)' + (s.file ? ': ' + s.file : '');
 		b.replaceChildren();
 		const c = s.cache;
 		if (c.source === 'none') {
