@@ -9,7 +9,6 @@
 
 #include "base/grow.h"
 #include "base/json.h"
-#include "base/sha256.h"
 #include "base/text.h"
 #include "base/units.h"
 #include "test-util.h"
@@ -362,45 +361,6 @@ START_TEST(test_json_file)
 }
 END_TEST
 
-/* The hex of the digest of n bytes of s. */
-static const char *
-sha256_hex(const char *s, size_t n, char out[65])
-{
-	uint8_t d[32];
-
-	sha256(s, n, d);
-	for (int i = 0; i < 32; i++)
-		snprintf(out + 2 * i, 3, "%02x", d[i]);
-	return out;
-}
-
-START_TEST(test_sha256)
-{
-	/* FIPS 180-4's examples, and the lengths where the padding takes a second block. */
-	static const struct { const char *in; const char *hex; } v[] = {
-		{ "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
-		{ "abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
-		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-		  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
-		{ "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopq"
-		  "klmnopqrlmnopqrsmnopqrstnopqrstu",
-		  "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1" },
-	};
-	char hex[65], b64[45], *million = malloc(1000000);
-
-	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-		ck_assert_str_eq(sha256_hex(v[i].in, strlen(v[i].in), hex), v[i].hex);
-	ck_assert_ptr_nonnull(million);
-	memset(million, 'a', 1000000);
-	ck_assert_str_eq(sha256_hex(million, 1000000, hex),
-	                 "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-	free(million);
-	/* As a Content-Security-Policy source names it. */
-	ck_assert_str_eq(sha256_base64("", 0, b64), "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");
-	ck_assert_str_eq(sha256_base64("abc", 3, b64), "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=");
-}
-END_TEST
-
 /* The suite. */
 static Suite *
 units_suite(void)
@@ -425,9 +385,6 @@ units_suite(void)
 	tcase_add_test(tc, test_json_escapes);
 	tcase_add_test(tc, test_json_misuse);
 	tcase_add_test(tc, test_json_file);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("sha256");
-	tcase_add_test(tc, test_sha256);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,6 +8,8 @@
 # ask a prediction and count the score, zoom for a projector, and check 13.5's origin marks.
 # SCHEMA: doc/transcript.schema.json ("" when python3-jsonschema is missing: not validated);
 # SHOTS: a directory for the screenshots. Prints "FAIL: ..." lines; exits 1 if any.
+import base64
+import hashlib
 import json
 import os
 import re
@@ -503,9 +505,25 @@ def hostile(b, t, mark):
         bad("a bidi override is not shown as \\u202e")
 
 
+def policy(html):
+    """The policy's script and style hashes (made when iobufviz was built, mk/sha256b64.sh) are
+    those of the page's one inline script and one style, byte for byte."""
+    csp = re.search(r"script-src 'sha256-([^']+)'; style-src 'sha256-([^']+)'", html)
+    script = re.findall(r"<script>(.*?)</script>", html, re.S)
+    style = re.findall(r"<style>(.*?)</style>", html, re.S)
+    if csp is None or len(script) != 1 or len(style) != 1:
+        bad("no policy with one script and one style hash, or not one inline script and style")
+        return
+    for what, want, text in (("script", csp.group(1), script[0]), ("style", csp.group(2), style[0])):
+        got = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
+        if got != want:
+            bad("the policy's %s hash %s is not its SHA-256 %s" % (what, want, got))
+
+
 b = cdp.Browser(chromium)
 try:
     html = open(page, encoding="utf-8").read()
+    policy(html)
     t, p, sd = blocks(html)
     name = os.path.splitext(os.path.basename(page))[0]
     if t is None or p is None:

@@ -1,5 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* load.c: load a scenario: read it, check its shape, map it with libcyaml, convert it; free. */
+/* load.c: load a scenario: read it, check its shape, map it with libcyaml, convert it; free.
+ *
+ * The YAML is parsed twice, on purpose. Every error the loader reports is FILE:LINE:COL, and
+ * most are found after the mapping (a size that is not one, an unknown name, a rule between
+ * steps). libcyaml (1.3: cyaml_load_data, cyaml_load_file) gives back structs without a
+ * position in them, tells where only in the text of its own errors, and takes bytes, not a
+ * libyaml parser or its events. So libyaml reads the document once into a tree whose every
+ * node keeps its line and column (yamlpos.c: no schema, no conversion), the shape check
+ * runs on that tree, and libcyaml maps the same bytes to structs of text (raw.c: the schema,
+ * one call) that the loader converts with the tree's positions at hand. The text is emitted
+ * again from the tree only after shape errors: without what they were about, so that the
+ * checks after the mapping still report theirs in the same run (--check shows them all). */
 #include <config.h>
 
 #include <assert.h>

@@ -3,7 +3,7 @@
  * and printable with JavaScript off), the JSON transcript and the page's own data (the lesson
  * as C, the glossary, the marks and questions) in data blocks, and one inline script that adds
  * stepping with DOM calls only; a Content-Security-Policy allows that script and style alone,
- * by their hashes. */
+ * by their hashes (made when iobufviz is built: mk/out.am). */
 #include <config.h>
 
 #include <inttypes.h>
@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/sha256.h"
 #include "base/text.h"
 #include "base/units.h"
 #include "crash/crash.h"
@@ -541,11 +540,8 @@ out_html_begin(struct transcript *t)
 	const char *at_steps = strstr(html, OUT_HTML_AT_STEPS);
 
 	struct out_html *h = calloc(1, sizeof *h);
-	char js[45], css[45];
 
-	sha256_base64(page_tpl_page_js, sizeof page_tpl_page_js - 1, js);
-	sha256_base64(page_tpl_page_css, sizeof page_tpl_page_css - 1, css);
-	fprintf(t->f, out_html_head, js, css);
+	fprintf(t->f, out_html_head, page_tpl_page_js_sha256, page_tpl_page_css_sha256);
 	out_html_text(t->f, t->title, TEXT_LINE);
 	fprintf(t->f, " \u2014 iobufviz</title>\n<style>%s</style>\n</head>\n<body>\n",
 	        page_tpl_page_css);
