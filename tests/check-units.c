@@ -501,6 +501,13 @@ START_TEST(test_utf8_width)
 	ck_assert_int_eq(text_width("cafe\xcc\x81"), 4);
 	ck_assert_int_eq(text_width("\xf0\x9f\x93\x84 a"), 4);
 	ck_assert_int_eq(text_width("a\xff" "b"), 3);
+	/* A fit never splits a wide character; it keeps a combining mark with its letter. */
+	int cols;
+	ck_assert_uint_eq(text_fit("\xe6\x97\xa5\xe6\x9c\xac", SIZE_MAX, 3, &cols), 3);
+	ck_assert_int_eq(cols, 2);
+	ck_assert_uint_eq(text_fit("cafe\xcc\x81!", SIZE_MAX, 4, &cols), 6);
+	ck_assert_int_eq(cols, 4);
+	ck_assert_uint_eq(text_fit("abc", 2, 10, NULL), 2);
 	setlocale(LC_CTYPE, "C");
 }
 END_TEST

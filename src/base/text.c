@@ -97,6 +97,27 @@ text_cp_width(uint32_t cp)
 	return w < 0 ? 1 : w > 2 ? 2 : w;
 }
 
+/* The bytes of s that fit in width columns. */
+size_t
+text_fit(const char *s, size_t n, int width, int *cols)
+{
+	size_t at = 0;
+	int c = 0;
+
+	while (at < n && s[at] != '\0') {
+		uint32_t cp;
+		size_t k = text_utf8(s + at, n - at, &cp);
+		int w = k == 0 ? 1 : text_cp_width(cp);
+		if (c + w > width)
+			break;
+		c += w;
+		at += k == 0 ? 1 : k;
+	}
+	if (cols != NULL)
+		*cols = c;
+	return at;
+}
+
 /* Encode one code point as UTF-8. */
 int
 text_encode(uint32_t ch, char *out)

@@ -61,6 +61,10 @@ uint32_t text_decode(const char *s, int *len);
  * most emoji), from wcwidth in a UTF-8 locale; 1 where wcwidth knows none. */
 int text_cp_width(uint32_t cp);
 
+/* Bytes of the first n of s (stopping at a NUL) that fit in width columns: whole characters,
+ * with the zero-width marks that follow the last; their columns in *cols (if not NULL). */
+size_t text_fit(const char *s, size_t n, int width, int *cols);
+
 /* Encode one code point as UTF-8 into out (4 bytes room); return its length. */
 int text_encode(uint32_t ch, char *out);
 

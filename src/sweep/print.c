@@ -297,13 +297,15 @@ sweep_print_wrap(FILE *f, const char *s, int width)
 		const char *p = s, *brk = NULL, *end;
 		int cols = 0;
 
-		while (*p != '\0' && *p != '\n' && cols < w) {
+		/* Columns from wcwidth (base/text.c); never less than one character a line. */
+		while (*p != '\0' && *p != '\n') {
+			int len, cw = text_cp_width(text_decode(p, &len));
+			if (cols + cw > w && p != s)
+				break;
 			if (*p == ' ')
 				brk = p;
-			p++;
-			while (((unsigned char)*p & 0xC0) == 0x80)
-				p++;
-			cols++;
+			p += len;
+			cols += cw;
 		}
 		if (*p == '\0' || *p == '\n') {
 			fwrite(s, 1, (size_t)(p - s), f);
@@ -443,17 +445,18 @@ sweep_print_text(FILE *f, const struct sweep_result *r, unsigned flags)
 	return ferror(f) ? -1 : 0;
 }
 
-/* Print at most width columns of s (UTF-8 aware), then a newline. */
+/* Print at most width columns of s's first line, then a newline; a cut one ends in an
+ * ellipsis ("..." when ascii), never inside a character. */
 static void
-sweep_print_clip(FILE *f, const char *s, int width)
+sweep_print_clip(FILE *f, const char *s, int width, bool ascii)
 {
-	int cols = 0;
+	const char *ell = ascii ? "..." : "…";
+	size_t n = strcspn(s, "\n"), k = text_fit(s, n, width, NULL);
 
-	for (; *s && *s != '\n'; s++) {
-		if (((unsigned char)*s & 0xC0) != 0x80 && ++cols > width)
-			break;
-		fputc(*s, f);
-	}
+	if (k < n)
+		k = text_fit(s, n, width - text_width(ell), NULL);
+	fwrite(s, 1, k, f);
+	fputs(k < n ? ell : "", f);
 	fputc('\n', f);
 }
 
@@ -483,7 +486,7 @@ sweep_print_compact_variant(FILE *f, const struct sweep_result *r, size_t v, int
 		    bv->v->name : "default", name, sizeof name), bv->fs);
 	else
 		snprintf(line, sizeof line, "on %s", bv->fs);
-	sweep_print_clip(f, line, width);
+	sweep_print_clip(f, line, width, flags & SWEEP_PRINT_ASCII);
 	at.ref = ref;
 	for (size_t i = 0; i <= bv->n_rows; i++) {
 		const struct sweep_row *row = i > 0 ? &bv->rows[i - 1] : NULL;
@@ -498,7 +501,7 @@ sweep_print_compact_variant(FILE *f, const struct sweep_result *r, size_t v, int
 			    &at, SWEEP_PRINT_FORM_TEXT, NULL, &k);
 			snprintf(line + pos, sizeof line - pos, "%*s%s",
 			    sweep_cols_compact[1].gap, "", row->err ? row->note : "not run");
-			sweep_print_clip(f, line, width);
+			sweep_print_clip(f, line, width, flags & SWEEP_PRINT_ASCII);
 			continue;
 		}
 		sweep_print_cols(line, sizeof line, 0, sweep_cols_compact, ncols, &at,
@@ -512,18 +515,18 @@ sweep_print_compact_variant(FILE *f, const struct sweep_result *r, size_t v, int
 		}
 		for (size_t e = strlen(line); e > 0 && line[e - 1] == ' '; e--)
 			line[e - 1] = '\0';
-		sweep_print_clip(f, line, width);
+		sweep_print_clip(f, line, width, flags & SWEEP_PRINT_ASCII);
 	}
 	/* A column of "< 1 tick" on every row is left out, and said why. */
 	if (at.wide && !sweep_cols_sys_told(r))
 		sweep_print_clip(f, "(sys left out: < 1 tick of system CPU on every row, too little "
-		    "to measure)", width);
+		    "to measure)", width, flags & SWEEP_PRINT_ASCII);
 	if (ref != NULL && sweep_cols_resized(r, ref)) {
 		snprintf(line, sizeof line, "(\"%s\" moved %s: its times are scaled x%.3g to %s)",
 		    sweep_cols_label(ref, l, sizeof l), units_format_size_round(ref->total_bytes, sz,
 		    sizeof sz), sweep_cols_ref_scale(r, ref), units_format_size_round(sw->file_size,
 		    sz2, sizeof sz2));
-		sweep_print_clip(f, line, width);
+		sweep_print_clip(f, line, width, flags & SWEEP_PRINT_ASCII);
 	}
 }
 
@@ -540,9 +543,9 @@ sweep_print_compact(FILE *f, const struct sweep_result *r, int width, unsigned f
 	    units_format_size_round(sw->file_size, sz, sizeof sz),
 	    !sweep_prog_reads(sw->program) ? "new file each run" :
 	    sw->cache == SCN_CACHE_COLD ? "cold cache" : "warm cache");
-	sweep_print_clip(f, line, width);
+	sweep_print_clip(f, line, width, flags & SWEEP_PRINT_ASCII);
 	if (r->note[0])
-		sweep_print_clip(f, r->note, width);
+		sweep_print_clip(f, r->note, width, flags & SWEEP_PRINT_ASCII);
 	if (r->busy.busy)
 		sweep_print_wrap(f, sweep_print_busy(r, line, sizeof line), width);
 	for (size_t v = 0; v < r->n_variants; v++)
@@ -552,7 +555,7 @@ sweep_print_compact(FILE *f, const struct sweep_result *r, int width, unsigned f
 		char **lines = sweep_chart_lines(r, width, flags, &n);
 		fputc('\n', f);
 		for (size_t i = 0; i < n; i++)
-			sweep_print_clip(f, lines[i], width);
+			sweep_print_clip(f, lines[i], width, flags & SWEEP_PRINT_ASCII);
 		sweep_chart_free(lines, n);
 	}
 	return ferror(f) ? -1 : 0;
