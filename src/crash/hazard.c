@@ -54,13 +54,22 @@ crash_hazards_add(struct crash_hazards *h, const char *kind, const char *lesson,
 
 	if (h->n >= CRASH_HAZARD_MAX)
 		return;
-	z = &h->v[h->n++];
+	z = &h->v[h->n];
 	z->kind = kind;
 	z->lesson = lesson;
-	snprintf(z->file, sizeof z->file, "%s", path);
 	va_start(ap, fmt);
-	vsnprintf(z->text, sizeof z->text, fmt, ap);
+	if (vasprintf(&z->text, fmt, ap) < 0)
+		z->text = NULL;
 	va_end(ap);
+	z->file = strdup(path);
+	if (z->text == NULL || z->file == NULL) {
+		/* Out of memory: the note is left out, not half kept. */
+		free(z->text);
+		free(z->file);
+		memset(z, 0, sizeof *z);
+		return;
+	}
+	h->n++;
 }
 
 /* Feed one call (see crash/hazard.h). */
@@ -226,5 +235,9 @@ void
 crash_hazards_free(struct crash_hazards *h)
 {
 	free(h->files);
+	for (size_t i = 0; i < h->n; i++) {
+		free(h->v[i].file);
+		free(h->v[i].text);
+	}
 	memset(h, 0, sizeof *h);
 }
