@@ -452,6 +452,19 @@ START_TEST(test_buf_bound)
 	ck_assert(b.cut);
 	ck_assert_str_eq(text_str(&b), "ab\xc3\xa9…");
 	text_buf_free(&b);
+	/* The fixed-buffer appenders show their cut too. */
+	char small[12];
+	size_t at = 0;
+	text_cat(small, sizeof small, &at, "%s", "abcdefgh");
+	text_cat(small, sizeof small, &at, "%s", "ijklmn");
+	ck_assert_str_eq(small, "abcdefgh…");
+	ck_assert_uint_eq(at, sizeof small);
+	small[0] = '\0';
+	text_sentence(small, sizeof small, "one");
+	text_sentence(small, sizeof small, "two");
+	ck_assert_str_eq(small, "one; two");
+	text_sentence(small, sizeof small, "three");
+	ck_assert_str_eq(small, "one; two…");
 	/* The default bound holds 10,000 characters whole. */
 	char big[10001];
 	memset(big, 'x', 10000);

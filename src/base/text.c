@@ -435,7 +435,22 @@ text_buf_free(struct text_buf *b)
 	free(text_take(b));
 }
 
-/* Append as snprintf would, never past the end. */
+/* End the full buffer buf (len bytes) in "…", on a character's boundary: a cut that shows. */
+static void
+text_cut_mark(char *buf, size_t len)
+{
+	static const char ell[] = "…";
+	size_t e;
+
+	if (len < sizeof ell)
+		return;
+	e = len - sizeof ell;
+	while (e > 0 && ((unsigned char)buf[e] & 0xc0) == 0x80)
+		e--;
+	memcpy(buf + e, ell, sizeof ell);
+}
+
+/* Append as snprintf would, never past the end; a cut ends in "…". */
 void
 text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
 {
@@ -447,8 +462,12 @@ text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
 	va_start(ap, fmt);
 	k = vsnprintf(buf + *n, len - *n, fmt, ap);
 	va_end(ap);
-	if (k > 0)
-		*n = *n + (size_t)k < len ? *n + (size_t)k : len;
+	if (k > 0 && (size_t)k >= len - *n) {
+		text_cut_mark(buf, len);
+		*n = len;
+	} else if (k > 0) {
+		*n += (size_t)k;
+	}
 }
 
 /* Append a sentence to buf (len bytes), after "; " when buf holds one already. */
@@ -461,8 +480,9 @@ text_vsentence(char *buf, size_t len, const char *fmt, va_list ap)
 		memcpy(buf + n, "; ", 3);
 		n += 2;
 	}
-	if (n < len)
-		vsnprintf(buf + n, len - n, fmt, ap);
+	/* A sentence that does not fit, or fits only in part, leaves its mark. */
+	if (n + 1 >= len || (size_t)vsnprintf(buf + n, len - n, fmt, ap) >= len - n)
+		text_cut_mark(buf, len);
 }
 
 /* Append a sentence to buf, as text_vsentence. */

@@ -120,11 +120,12 @@ char *text_take(struct text_buf *b);
 void text_buf_free(struct text_buf *b);
 
 /* Append printf output at *n of buf (len bytes), never past its end; *n moves on (to len
- * when it was cut). */
+ * when it was cut, and then buf ends in "…"). */
 void text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* Append a sentence to buf (len bytes), after "; " when buf holds one already (a note). */
+/* Append a sentence to buf (len bytes), after "; " when buf holds one already (a note); a
+ * cut one ends in "…". */
 void text_vsentence(char *buf, size_t len, const char *fmt, va_list ap);
 
 /* The same, with the arguments given. */
