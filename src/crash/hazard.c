@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "crash/hazard.h"
 #include "trace/calls.h"
 
@@ -29,14 +30,9 @@ crash_hazards_file(struct crash_hazards *h, long id, const char *path)
 	for (size_t i = 0; i < h->n_files; i++)
 		if (h->files[i].id == id)
 			return &h->files[i];
-	if (h->n_files == h->cap_files) {
-		size_t cap = h->cap_files ? h->cap_files * 2 : 8;
-		f = realloc(h->files, cap * sizeof *f);
-		if (f == NULL)
-			return NULL;
-		h->files = f;
-		h->cap_files = cap;
-	}
+	if ((f = grow(h->files, &h->cap_files, h->n_files, sizeof *f, 8)) == NULL)
+		return NULL;
+	h->files = f;
 	f = &h->files[h->n_files++];
 	memset(f, 0, sizeof *f);
 	f->id = id;
