@@ -142,8 +142,8 @@ START_TEST(test_program_long)
 	for (int i = 0; i < 60000; i++)
 		ctext_printf(&y, "fd tail check ");
 	ctext_printf(&y, "\"}\n    on: a\n");
-	ck_assert(!y.nomem);
-	ck_assert_msg(load_scenario_text("long.yaml", ctext_str(&y), y.len, &s, &err) == 0, "%s",
+	ck_assert(!y.b.nomem);
+	ck_assert_msg(load_scenario_text("long.yaml", ctext_str(&y), y.b.len, &s, &err) == 0, "%s",
 	              err != NULL ? err : "?");
 	p = program_new(s);
 	ck_assert_ptr_nonnull(p);
@@ -475,7 +475,7 @@ START_TEST(test_ctext)
 	ctext_literal(&t, longer, 2);
 	/* Pieces of at most 64 bytes of text each, joined again by the compiler: the text. */
 	ck_assert_ptr_nonnull(strstr(ctext_str(&t), "\"\n\t\t\""));
-	joined = calloc(1, t.len + 1);
+	joined = calloc(1, t.b.len + 1);
 	for (const char *p = ctext_str(&t); *p != '\0'; p++) {
 		if (strncmp(p, "\"\n\t\t\"", 5) == 0)
 			p += 4;
@@ -512,7 +512,7 @@ START_TEST(test_ctext)
 	comment_wraps(longer, NULL);
 	ctext_printf(&t, "%d%s", 1, "x");
 	ck_assert_str_eq(ctext_str(&t), "1x");
-	ck_assert(!t.nomem);
+	ck_assert(!t.b.nomem);
 	ctext_clear(&t);
 	ck_assert_str_eq(ctext_str(&t), "");
 }

@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <check.h>
+#include <locale.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -361,6 +362,129 @@ START_TEST(test_json_file)
 }
 END_TEST
 
+/* The text buffer grows from nothing, formats, hands its text over, and frees. */
+START_TEST(test_buf_grows)
+{
+	struct text_buf b = { 0 };
+	char *s;
+
+	ck_assert_str_eq(text_str(&b), "");
+	text_add(&b, "ab");
+	text_addf(&b, "%d-%s", 42, "x");
+	text_addn(&b, "yz!", 2);
+	ck_assert_str_eq(text_str(&b), "ab42-xyz");
+	ck_assert_uint_eq(b.len, 8);
+	/* Far past its first allocation, one byte and one printf at a time. */
+	for (int i = 0; i < 10000; i++)
+		text_addf(&b, "%c", 'a' + i % 26);
+	ck_assert_uint_eq(b.len, 10008);
+	ck_assert_uint_eq(strlen(text_str(&b)), 10008);
+	ck_assert(!b.cut && !b.nomem);
+	text_reset(&b);
+	ck_assert_str_eq(text_str(&b), "");
+	text_add(&b, "again");
+	s = text_take(&b);
+	ck_assert_str_eq(s, "again");
+	ck_assert_ptr_null(b.s);
+	free(s);
+	text_buf_free(&b);
+	text_buf_free(NULL);
+}
+END_TEST
+
+/* Past its bound the text is cut at a whole character and ends in an ellipsis: seen, not silent. */
+START_TEST(test_buf_bound)
+{
+	struct text_buf b = { .max = 10 };
+
+	text_add(&b, "abcdef");
+	ck_assert(!b.cut);
+	text_add(&b, "ghijkl");
+	ck_assert(b.cut);
+	ck_assert_str_eq(text_str(&b), "abcdefg…");
+	ck_assert_uint_le(b.len, 10);
+	text_add(&b, "more");
+	ck_assert_str_eq(text_str(&b), "abcdefg…");
+	text_buf_free(&b);
+	/* A printf past the bound; a cut never splits a character (é is two bytes). */
+	b = (struct text_buf){ .max = 7 };
+	text_addf(&b, "%s", "ab\xc3\xa9\xc3\xa9\xc3\xa9");
+	ck_assert(b.cut);
+	ck_assert_str_eq(text_str(&b), "ab\xc3\xa9…");
+	text_buf_free(&b);
+	/* The fixed-buffer appenders show their cut too. */
+	char small[12];
+	size_t at = 0;
+	text_cat(small, sizeof small, &at, "%s", "abcdefgh");
+	text_cat(small, sizeof small, &at, "%s", "ijklmn");
+	ck_assert_str_eq(small, "abcdefgh…");
+	ck_assert_uint_eq(at, sizeof small);
+	small[0] = '\0';
+	text_sentence(small, sizeof small, "one");
+	text_sentence(small, sizeof small, "two");
+	ck_assert_str_eq(small, "one; two");
+	text_sentence(small, sizeof small, "three");
+	ck_assert_str_eq(small, "one; two…");
+	/* The default bound holds 10,000 characters whole. */
+	char big[10001];
+	memset(big, 'x', 10000);
+	big[10000] = '\0';
+	b = (struct text_buf){ 0 };
+	text_addf(&b, "[%s]", big);
+	ck_assert_uint_eq(b.len, 10002);
+	ck_assert(!b.cut);
+	text_buf_free(&b);
+}
+END_TEST
+
+/* The one decoder: valid sequences, and what is not UTF-8 (overlong, surrogate, cut short). */
+START_TEST(test_utf8_decode)
+{
+	uint32_t cp = 0;
+	int n;
+
+	ck_assert_uint_eq(text_utf8("A", SIZE_MAX, &cp), 1);
+	ck_assert_uint_eq(cp, 'A');
+	ck_assert_uint_eq(text_utf8("\xc3\xa9", SIZE_MAX, &cp), 2);
+	ck_assert_uint_eq(cp, 0xe9);
+	ck_assert_uint_eq(text_utf8("\xe6\x97\xa5", SIZE_MAX, &cp), 3);
+	ck_assert_uint_eq(cp, 0x65e5);
+	ck_assert_uint_eq(text_utf8("\xf0\x9f\x99\x82", SIZE_MAX, &cp), 4);
+	ck_assert_uint_eq(cp, 0x1f642);
+	ck_assert_uint_eq(text_utf8("\xc0\xaf", SIZE_MAX, &cp), 0);      /* overlong '/' */
+	ck_assert_uint_eq(text_utf8("\xed\xa0\x80", SIZE_MAX, &cp), 0);  /* a surrogate */
+	ck_assert_uint_eq(text_utf8("\xe6\x97", 2, &cp), 0);            /* cut short */
+	ck_assert_uint_eq(text_utf8("\xff", SIZE_MAX, &cp), 0);
+	ck_assert_uint_eq(text_decode("\xff" "a", &n), 0xfffd);
+	ck_assert_int_eq(n, 1);
+}
+END_TEST
+
+/* Columns from wcwidth: CJK and emoji 2, a combining accent 0, an invalid byte 1 (its '?'). */
+START_TEST(test_utf8_width)
+{
+	if (setlocale(LC_CTYPE, "C.UTF-8") == NULL && setlocale(LC_CTYPE, "en_US.UTF-8") == NULL)
+		return;
+	ck_assert_int_eq(text_cp_width('a'), 1);
+	ck_assert_int_eq(text_cp_width(0x65e5), 2);     /* 日 */
+	ck_assert_int_eq(text_cp_width(0x1f642), 2);    /* 🙂 */
+	ck_assert_int_eq(text_cp_width(0x301), 0);      /* combining acute */
+	ck_assert_int_eq(text_cp_width(0x1b), 1);       /* a control, shown as one cell */
+	ck_assert_int_eq(text_width("\xe6\x97\xa5\xe6\x9c\xac"), 4);
+	ck_assert_int_eq(text_width("cafe\xcc\x81"), 4);
+	ck_assert_int_eq(text_width("\xf0\x9f\x93\x84 a"), 4);
+	ck_assert_int_eq(text_width("a\xff" "b"), 3);
+	/* A fit never splits a wide character; it keeps a combining mark with its letter. */
+	int cols;
+	ck_assert_uint_eq(text_fit("\xe6\x97\xa5\xe6\x9c\xac", SIZE_MAX, 3, &cols), 3);
+	ck_assert_int_eq(cols, 2);
+	ck_assert_uint_eq(text_fit("cafe\xcc\x81!", SIZE_MAX, 4, &cols), 6);
+	ck_assert_int_eq(cols, 4);
+	ck_assert_uint_eq(text_fit("abc", 2, 10, NULL), 2);
+	setlocale(LC_CTYPE, "C");
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 units_suite(void)
@@ -379,6 +503,10 @@ units_suite(void)
 	tcase_add_test(tc, test_safe_bidi);
 	tcase_add_test(tc, test_safe_lines);
 	tcase_add_test(tc, test_safe_truncates);
+	tcase_add_test(tc, test_buf_grows);
+	tcase_add_test(tc, test_buf_bound);
+	tcase_add_test(tc, test_utf8_decode);
+	tcase_add_test(tc, test_utf8_width);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("json");
 	tcase_add_test(tc, test_json_nesting);

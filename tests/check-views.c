@@ -20,6 +20,7 @@
 #include "scratch/scratch.h"
 #include "crash/crash.h"
 #include "tui/view.h"
+#include "base/text.h"
 #include "scenario/glossary.h"
 #include "scenario/names.h"
 #include "probe/names.h"
@@ -900,7 +901,8 @@ START_TEST(test_details_panes)
 	struct view_frame f = { .scn = &fix_scn, .results = fix_res, .n_results = FIX_STEPS, .cur = 3,
 	                        .initial = &fix_initial, .fs = "ext4", .speed = 1, .ascii = true,
 	                        .focus = VIEW_PANE_DISK, .details = true, .detail_cell = -1 };
-	char buf[4096], *t;
+	struct text_buf tb = { 0 };
+	char *t;
 
 	t = PANE(80, 8, view_details_draw(g, &f, NULL));
 	ck_picture(t, "\n\n"
@@ -912,7 +914,7 @@ START_TEST(test_details_panes)
 	/* The stdio pane after fwrite: glibc's view of the FILE*, then the fd. */
 	f.cur = 1;
 	f.focus = VIEW_PANE_STDIO;
-	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
+	ck_assert_str_eq(view_details_text(&f, NULL, &tb),
 	                 "FILE*: open, fd 3, fully buffered\n"
 	                 "__fbufsize 4096   __fpending 904   read ahead 0\n"
 	                 "__fwriting yes   __freading no\n"
@@ -921,13 +923,13 @@ START_TEST(test_details_panes)
 	                 "fd 3: open, offset 4096, flags 0");
 	/* No stream yet (or a closed one): said so, not a FILE* of fd -1 "unbuffered". */
 	f.cur = -1;
-	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
+	ck_assert_str_eq(view_details_text(&f, NULL, &tb),
 	                 "no FILE* open\nno file descriptor open");
 	f.cur = 1;
 	/* The log: the step's whole narration, each expectation that did not hold in full (the
 	 * expected pane may cut its reason), and its calls. */
 	f.focus = VIEW_PANE_LOG;
-	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
+	ck_assert_str_eq(view_details_text(&f, NULL, &tb),
 	                 "5000 bytes: one write(4096) happened, 904 wait in the stdio buffer.\n"
 	                 "FAILED: cache.dirty_pages = 2 (got 1)\n"
 	                 "\nstep 2 (fwrite), seen by the tracer; op took 0 ns inside the worker, "
@@ -935,17 +937,31 @@ START_TEST(test_details_panes)
 	                 "write(3, 4096) = 4096  [by stdio]\n");
 	/* Before the first step the log's details are the intro. */
 	f.cur = -1;
-	ck_assert_str_eq(view_details_text(&f, NULL, buf, sizeof buf),
+	ck_assert_str_eq(view_details_text(&f, NULL, &tb),
 	                 "What does each call flush, and to where?\n\n"
 	                 "no step has run yet: n runs the first");
 	/* No focus, or details not asked for: nothing, and nothing drawn. */
 	f.focus = VIEW_PANE_NONE;
-	ck_assert_ptr_null(view_details_text(&f, NULL, buf, sizeof buf));
+	ck_assert_ptr_null(view_details_text(&f, NULL, &tb));
 	f.focus = VIEW_PANE_STDIO;
 	f.details = false;
-	ck_assert_ptr_null(view_details_text(&f, NULL, buf, sizeof buf));
+	ck_assert_ptr_null(view_details_text(&f, NULL, &tb));
 	t = PANE(80, 8, view_details_draw(g, &f, NULL));
 	ck_picture(t, "\n\n\n\n\n\n\n\n");
+	/* An intro of 10,000 characters is there whole (a fixed buffer of 4096 cut it silently). */
+	char *intro = malloc(10001), *was = fix_scn.intro;
+	ck_assert_ptr_nonnull(intro);
+	memset(intro, 'i', 10000);
+	intro[10000] = '\0';
+	fix_scn.intro = intro;
+	f.details = true;
+	f.focus = VIEW_PANE_LOG;
+	f.cur = -1;
+	ck_assert_ptr_nonnull(strstr(view_details_text(&f, NULL, &tb), intro));
+	ck_assert(!tb.cut);
+	fix_scn.intro = was;
+	free(intro);
+	text_buf_free(&tb);
 }
 END_TEST
 

@@ -149,7 +149,7 @@ test_ops_check_all(char *undocumented, size_t len)
 		describe_step(st, call, sizeof call);
 		ck_assert_msg(call[0] != '\0' && strcmp(call, "?") != 0, "%s: no line of C", name);
 		emit_step(st, s->n_steps, &e);
-		ck_assert_msg(e.code.len > 0 && !e.code.nomem, "%s: no statement", name);
+		ck_assert_msg(e.code.b.len > 0 && !e.code.b.nomem, "%s: no statement", name);
 		emit_clear(&e);
 		ck_assert_msg(p != NULL && p->first[s->n_steps - 1] < p->last[s->n_steps - 1],
 		              "%s: no line in the program", name);

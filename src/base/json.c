@@ -19,6 +19,7 @@ json_init(struct json *j, FILE *f, unsigned flags)
 	memset(j, 0, sizeof *j);
 	j->f = f;
 	j->flags = flags;
+	j->out.max = SIZE_MAX / 2;
 }
 
 /* Write n bytes of text as they are. */
@@ -34,27 +35,8 @@ json_put(struct json *j, const char *s, size_t n)
 	/* A failed buffer writer has no use for more: json_take gives NULL. */
 	if (j->failed)
 		return;
-	if (j->len + n + 1 > j->cap) {
-		size_t cap = j->cap ? j->cap : 256;
-		char *b;
-		while (cap < j->len + n + 1) {
-			if (cap > SIZE_MAX / 2) {
-				j->failed = true;
-				return;
-			}
-			cap *= 2;
-		}
-		b = realloc(j->buf, cap);
-		if (b == NULL) {
-			j->failed = true;
-			return;
-		}
-		j->buf = b;
-		j->cap = cap;
-	}
-	memcpy(j->buf + j->len, s, n);
-	j->len += n;
-	j->buf[j->len] = '\0';
+	text_addn(&j->out, s, n);
+	j->failed |= j->out.nomem || j->out.cut;
 }
 
 /* Write a NUL-terminated piece of syntax. */
@@ -363,8 +345,9 @@ json_finish(struct json *j)
 char *
 json_take(struct json *j, size_t *len)
 {
-	char *b = j->buf;
 	bool ok = json_finish(j) == 0 && j->f == NULL;
+	size_t n = j->out.len;
+	char *b = text_take(&j->out);
 
 	if (ok && b == NULL)
 		b = calloc(1, 1);
@@ -373,7 +356,7 @@ json_take(struct json *j, size_t *len)
 		b = NULL;
 	}
 	if (len != NULL)
-		*len = b != NULL ? j->len : 0;
+		*len = b != NULL ? n : 0;
 	json_init(j, NULL, j->flags);
 	return b;
 }

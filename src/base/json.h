@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/text.h"
+
 /* Objects and arrays nest at most this deep; deeper is a misuse (json_finish fails). */
 #define JSON_MAX_DEPTH 24
 
@@ -25,8 +27,8 @@
  */
 struct json {
 	FILE *f;                      /* NULL: into buf */
-	char *buf;                    /* the text so far, NUL-terminated (buffer writers) */
-	size_t len, cap;
+	struct text_buf out;          /* the text so far (buffer writers); bounded by memory
+	                               * alone (JSON cut short is no JSON): its max is SIZE_MAX/2 */
 	unsigned flags;
 	int depth;                    /* open objects and arrays */
 	bool object[JSON_MAX_DEPTH];  /* each open one: an object (else an array) */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "base/grow.h"
 #include "base/text.h"
 
 /*
@@ -94,6 +95,27 @@ text_cp_width(uint32_t cp)
 		return 1;
 	w = wcwidth((wchar_t)cp);
 	return w < 0 ? 1 : w > 2 ? 2 : w;
+}
+
+/* The bytes of s that fit in width columns. */
+size_t
+text_fit(const char *s, size_t n, int width, int *cols)
+{
+	size_t at = 0;
+	int c = 0;
+
+	while (at < n && s[at] != '\0') {
+		uint32_t cp;
+		size_t k = text_utf8(s + at, n - at, &cp);
+		int w = k == 0 ? 1 : text_cp_width(cp);
+		if (c + w > width)
+			break;
+		c += w;
+		at += k == 0 ? 1 : k;
+	}
+	if (cols != NULL)
+		*cols = c;
+	return at;
 }
 
 /* Encode one code point as UTF-8. */
@@ -280,7 +302,155 @@ text_fline(FILE *f, const char *pre, const char *s, const char *post)
 	fputs(post, f);
 }
 
-/* Append as snprintf would, never past the end. */
+/* The text of b. */
+const char *
+text_str(const struct text_buf *b)
+{
+	return b->s != NULL ? b->s : "";
+}
+
+/* Make room in b for n more bytes and the NUL; false (nomem set) when memory runs out. */
+static bool
+text_room(struct text_buf *b, size_t n)
+{
+	while (b->len + n >= b->cap) {
+		char *s = grow(b->s, &b->cap, b->len + n, 1, 64);
+		if (s == NULL) {
+			b->nomem = true;
+			return false;
+		}
+		b->s = s;
+	}
+	return true;
+}
+
+/* Append n bytes to b; past its bound, the characters that fit and "…". */
+void
+text_addn(struct text_buf *b, const char *p, size_t n)
+{
+	static const char ell[] = "…";
+	size_t max = b->max != 0 ? b->max : TEXT_BUF_MAX;
+	size_t fit = b->len < max ? max - b->len : 0, k = n;
+
+	if (b->cut || b->nomem)
+		return;
+	if (n > fit) {
+		/* Whole characters only, and room for the ellipsis that says so. */
+		k = fit >= sizeof ell - 1 ? fit - (sizeof ell - 1) : 0;
+		while (k > 0 && ((unsigned char)p[k] & 0xc0) == 0x80)
+			k--;
+	}
+	if (!text_room(b, k + sizeof ell))
+		return;
+	memcpy(b->s + b->len, p, k);
+	b->len += k;
+	if (k < n) {
+		b->cut = true;
+		if (b->len + sizeof ell - 1 <= max) {
+			memcpy(b->s + b->len, ell, sizeof ell - 1);
+			b->len += sizeof ell - 1;
+		}
+	}
+	b->s[b->len] = '\0';
+}
+
+/* Append a C string to b. */
+void
+text_add(struct text_buf *b, const char *p)
+{
+	text_addn(b, p, strlen(p));
+}
+
+/* Append printf output to b. */
+void
+text_vaddf(struct text_buf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	if (b->cut || b->nomem)
+		return;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0) {
+		b->nomem = true;
+		return;
+	}
+	if ((size_t)n <= (b->max != 0 ? b->max : TEXT_BUF_MAX) - b->len) {
+		if (!text_room(b, (size_t)n))
+			return;
+		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+		b->len += (size_t)n;
+		return;
+	}
+	/* Past the bound: the whole of it on the heap first, then what fits, cut visibly. */
+	char *all = NULL;
+	if (vasprintf(&all, fmt, ap) < 0) {
+		b->nomem = true;
+		return;
+	}
+	text_addn(b, all, strlen(all));
+	free(all);
+}
+
+/* Append printf output to b. */
+void
+text_addf(struct text_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	text_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+/* Empty b, keeping its memory. */
+void
+text_reset(struct text_buf *b)
+{
+	b->len = 0;
+	b->cut = b->nomem = false;
+	if (b->s != NULL)
+		b->s[0] = '\0';
+}
+
+/* Hand b's text to the caller. */
+char *
+text_take(struct text_buf *b)
+{
+	char *s = b->s;
+	size_t max = b->max;
+
+	*b = (struct text_buf){ .max = max };
+	return s;
+}
+
+/* Release b's memory. */
+void
+text_buf_free(struct text_buf *b)
+{
+	if (b == NULL)
+		return;
+	free(text_take(b));
+}
+
+/* End the full buffer buf (len bytes) in "…", on a character's boundary: a cut that shows. */
+static void
+text_cut_mark(char *buf, size_t len)
+{
+	static const char ell[] = "…";
+	size_t e;
+
+	if (len < sizeof ell)
+		return;
+	e = len - sizeof ell;
+	while (e > 0 && ((unsigned char)buf[e] & 0xc0) == 0x80)
+		e--;
+	memcpy(buf + e, ell, sizeof ell);
+}
+
+/* Append as snprintf would, never past the end; a cut ends in "…". */
 void
 text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
 {
@@ -292,8 +462,12 @@ text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
 	va_start(ap, fmt);
 	k = vsnprintf(buf + *n, len - *n, fmt, ap);
 	va_end(ap);
-	if (k > 0)
-		*n = *n + (size_t)k < len ? *n + (size_t)k : len;
+	if (k > 0 && (size_t)k >= len - *n) {
+		text_cut_mark(buf, len);
+		*n = len;
+	} else if (k > 0) {
+		*n += (size_t)k;
+	}
 }
 
 /* Append a sentence to buf (len bytes), after "; " when buf holds one already. */
@@ -306,8 +480,9 @@ text_vsentence(char *buf, size_t len, const char *fmt, va_list ap)
 		memcpy(buf + n, "; ", 3);
 		n += 2;
 	}
-	if (n < len)
-		vsnprintf(buf + n, len - n, fmt, ap);
+	/* A sentence that does not fit, or fits only in part, leaves its mark. */
+	if (n + 1 >= len || (size_t)vsnprintf(buf + n, len - n, fmt, ap) >= len - n)
+		text_cut_mark(buf, len);
 }
 
 /* Append a sentence to buf, as text_vsentence. */

@@ -61,6 +61,10 @@ uint32_t text_decode(const char *s, int *len);
  * most emoji), from wcwidth in a UTF-8 locale; 1 where wcwidth knows none. */
 int text_cp_width(uint32_t cp);
 
+/* Bytes of the first n of s (stopping at a NUL) that fit in width columns: whole characters,
+ * with the zero-width marks that follow the last; their columns in *cols (if not NULL). */
+size_t text_fit(const char *s, size_t n, int width, int *cols);
+
 /* Encode one code point as UTF-8 into out (4 bytes room); return its length. */
 int text_encode(uint32_t ch, char *out);
 
@@ -71,12 +75,57 @@ int text_width(const char *s);
  * echoes what a user or a scenario gave. */
 void text_fline(FILE *f, const char *pre, const char *s, const char *post);
 
+/*
+ * The one growable text (git's strbuf): s is always NUL-terminated ("" before the first
+ * append, through text_str), len bytes long, never more than max bytes (0: TEXT_BUF_MAX).
+ * What would pass max is cut where it would pass it and the text ends in "…" (cut is set):
+ * a bound seen, never a silent one. Out of memory, nomem is set and the text keeps what it had.
+ * Zero-initialised it is empty; text_buf_free releases it.
+ */
+struct text_buf {
+	char *s;
+	size_t len, cap;
+	size_t max;
+	bool cut;
+	bool nomem;
+};
+
+/* The most a text_buf holds unless its max says less: far more than any text a person reads
+ * (a lesson's narration, a details popup, a generated program), far less than memory. */
+#define TEXT_BUF_MAX ((size_t)16 << 20)
+
+/* The text of b ("" while it has none). */
+const char *text_str(const struct text_buf *b);
+
+/* Append the n bytes at p to b (see struct text_buf for its bound). */
+void text_addn(struct text_buf *b, const char *p, size_t n);
+
+/* Append the C string p to b. */
+void text_add(struct text_buf *b, const char *p);
+
+/* Append printf output to b. */
+void text_addf(struct text_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The same, with a va_list. */
+void text_vaddf(struct text_buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+/* Empty b, keeping its memory. */
+void text_reset(struct text_buf *b);
+
+/* Hand b's text to the caller (a heap string to free; NULL if it has none) and empty b. */
+char *text_take(struct text_buf *b);
+
+/* Release b's memory; b is empty again (NULL is fine). */
+void text_buf_free(struct text_buf *b);
+
 /* Append printf output at *n of buf (len bytes), never past its end; *n moves on (to len
- * when it was cut). */
+ * when it was cut, and then buf ends in "…"). */
 void text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* Append a sentence to buf (len bytes), after "; " when buf holds one already (a note). */
+/* Append a sentence to buf (len bytes), after "; " when buf holds one already (a note); a
+ * cut one ends in "…". */
 void text_vsentence(char *buf, size_t len, const char *fmt, va_list ap);
 
 /* The same, with the arguments given. */

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "cli/catalog.h"
 #include "base/text.h"
 #include "scenario/scenario.h"
@@ -72,13 +73,10 @@ catalog_list(void)
 	while ((e = readdir(d)) != NULL) {
 		if (!catalog_is_yaml(e->d_name))
 			continue;
-		if (n + 2 > cap) {
-			cap = cap ? cap * 2 : 32;
-			char **nv = realloc(v, cap * sizeof *v);
-			if (nv == NULL)
-				goto fail;
-			v = nv;
-		}
+		char **nv = grow(v, &cap, n + 1, sizeof *v, 32);
+		if (nv == NULL)
+			goto fail;
+		v = nv;
 		if (asprintf(&v[n], "%s/%s", dir, e->d_name) < 0)
 			goto fail;
 		v[++n] = NULL;

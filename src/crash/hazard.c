@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "crash/hazard.h"
 #include "trace/calls.h"
 
@@ -29,14 +30,9 @@ crash_hazards_file(struct crash_hazards *h, long id, const char *path)
 	for (size_t i = 0; i < h->n_files; i++)
 		if (h->files[i].id == id)
 			return &h->files[i];
-	if (h->n_files == h->cap_files) {
-		size_t cap = h->cap_files ? h->cap_files * 2 : 8;
-		f = realloc(h->files, cap * sizeof *f);
-		if (f == NULL)
-			return NULL;
-		h->files = f;
-		h->cap_files = cap;
-	}
+	if ((f = grow(h->files, &h->cap_files, h->n_files, sizeof *f, 8)) == NULL)
+		return NULL;
+	h->files = f;
 	f = &h->files[h->n_files++];
 	memset(f, 0, sizeof *f);
 	f->id = id;
@@ -54,13 +50,22 @@ crash_hazards_add(struct crash_hazards *h, const char *kind, const char *lesson,
 
 	if (h->n >= CRASH_HAZARD_MAX)
 		return;
-	z = &h->v[h->n++];
+	z = &h->v[h->n];
 	z->kind = kind;
 	z->lesson = lesson;
-	snprintf(z->file, sizeof z->file, "%s", path);
 	va_start(ap, fmt);
-	vsnprintf(z->text, sizeof z->text, fmt, ap);
+	if (vasprintf(&z->text, fmt, ap) < 0)
+		z->text = NULL;
 	va_end(ap);
+	z->file = strdup(path);
+	if (z->text == NULL || z->file == NULL) {
+		/* Out of memory: the note is left out, not half kept. */
+		free(z->text);
+		free(z->file);
+		memset(z, 0, sizeof *z);
+		return;
+	}
+	h->n++;
 }
 
 /* Feed one call (see crash/hazard.h). */
@@ -226,5 +231,9 @@ void
 crash_hazards_free(struct crash_hazards *h)
 {
 	free(h->files);
+	for (size_t i = 0; i < h->n; i++) {
+		free(h->v[i].file);
+		free(h->v[i].text);
+	}
 	memset(h, 0, sizeof *h);
 }

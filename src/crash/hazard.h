@@ -19,8 +19,9 @@
 struct crash_hazard {
 	const char *kind;          /* "rename-unsynced" or "directory-unsynced" */
 	const char *lesson;        /* the bundled lesson that shows it: "crash-rename", ... */
-	char file[PATH_MAX];       /* the file, as the steps name it */
-	char text[1024];           /* what the run showed and why it matters, for people */
+	char *file;                /* the file, as the steps name it (heap) */
+	char *text;                /* what the run showed and why it matters, for people (heap:
+	                            * it quotes paths, whose length the program decides) */
 };
 
 /* A power cut's changes of one file noted at most (the first ones). */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <utmp.h>
 
+#include "base/grow.h"
 #include "probe/probe.h"
 #include "engine/pty-run.h"
 #include "scratch/scratch.h"
@@ -111,14 +112,15 @@ pty_run_child(const struct scn_args *a, int report_fd, int go_fd)
 static int
 pty_run_append(struct pty_side *side, const char *buf, size_t n)
 {
-	char *p = realloc(side->output, side->len + n + 1);
-
-	if (p == NULL)
-		return -1;
-	memcpy(p + side->len, buf, n);
+	while (side->len + n >= side->cap) {
+		char *p = grow(side->output, &side->cap, side->len + n, 1, 4096);
+		if (p == NULL)
+			return -1;
+		side->output = p;
+	}
+	memcpy(side->output + side->len, buf, n);
 	side->len += n;
-	p[side->len] = '\0';
-	side->output = p;
+	side->output[side->len] = '\0';
 	return 0;
 }
 

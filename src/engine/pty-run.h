@@ -22,7 +22,7 @@
 /* What one child printed, the calls it made on its stdout, and the state of its stdout. */
 struct pty_side {
 	char *output;            /* everything that reached stdout, "\r\n" made "\n"; heap */
-	size_t len;
+	size_t len, cap;         /* its bytes, and the room for them (base/grow.c's) */
 	struct event_list events;/* its calls on stdout, in order, each with its run's name:
 	                          * the printf() and the exit's flush [stdio], the write() [direct] */
 	struct snap_stdio stdio; /* probe_stdio(stdout) right after the printf() */

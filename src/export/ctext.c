@@ -21,37 +21,12 @@
 /* Columns a comment's text may reach before it goes on on a new line (" * "). */
 #define CTEXT_WIDTH 76
 
-/* Make room for n more bytes and the NUL; false (and nomem) if there is none. */
-static bool
-ctext_grow(struct ctext *t, size_t n)
-{
-	size_t cap;
-	char *s;
-
-	if (t->nomem)
-		return false;
-	if (t->len + n + 1 <= t->cap)
-		return true;
-	for (cap = t->cap ? t->cap : 256; cap < t->len + n + 1; cap *= 2)
-		continue;
-	if ((s = realloc(t->s, cap)) == NULL) {
-		t->nomem = true;
-		return false;
-	}
-	t->s = s;
-	t->cap = cap;
-	return true;
-}
-
-/* Append the n bytes of p. */
+/* Append the n bytes of p; a text cut at its bound is an incomplete one, like no memory. */
 static void
 ctext_put(struct ctext *t, const char *p, size_t n)
 {
-	if (!ctext_grow(t, n))
-		return;
-	memcpy(t->s + t->len, p, n);
-	t->len += n;
-	t->s[t->len] = '\0';
+	text_addn(&t->b, p, n);
+	t->b.nomem |= t->b.cut;
 }
 
 /* Append formatted text. */
@@ -59,21 +34,11 @@ void
 ctext_printf(struct ctext *t, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	text_vaddf(&t->b, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		t->nomem = true;
-		return;
-	}
-	if (!ctext_grow(t, (size_t)n))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	t->len += (size_t)n;
+	t->b.nomem |= t->b.cut;
 }
 
 /* End a literal's piece and open the next on a new line, indent tabs in. */
@@ -134,7 +99,7 @@ ctext_literal(struct ctext *t, const char *s, int indent)
 size_t
 ctext_column(const struct ctext *t)
 {
-	const char *s = ctext_str(t), *p = s + t->len;
+	const char *s = ctext_str(t), *p = s + t->b.len;
 	size_t col = 0;
 
 	while (p > s && p[-1] != '\n')   /* from the end: a long text's lines cost their length */
@@ -214,7 +179,7 @@ ctext_comment(struct ctext *t, const char *s)
 		}
 		if ((word = strndup(p, n)) == NULL || (safe = text_safe_dup(word, TEXT_LINE)) == NULL) {
 			free(word);
-			t->nomem = true;
+			t->b.nomem = true;
 			return;
 		}
 		/* A word goes on a new line if it would pass the width here and fit there. */
@@ -239,13 +204,13 @@ ctext_comment(struct ctext *t, const char *s)
 const char *
 ctext_str(const struct ctext *t)
 {
-	return t->s != NULL ? t->s : "";
+	return text_str(&t->b);
 }
 
 /* Free t's text. */
 void
 ctext_clear(struct ctext *t)
 {
-	free(t->s);
+	text_buf_free(&t->b);
 	*t = (struct ctext){ 0 };
 }

@@ -7,12 +7,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* C text being written: a string on the heap, and whether memory ran out on the way. */
+#include "base/text.h"
+
+/* C text being written: base/text.h's buffer, and what its lines may still gain. */
 struct ctext {
-	char *s;        /* NUL-terminated; NULL until something is written */
-	size_t len;
-	size_t cap;
-	bool nomem;     /* a write did not fit in memory: the text is incomplete */
+	struct text_buf b;  /* b.nomem: a write did not fit in memory, the text is incomplete
+	                     * (ctext_put makes a cut at b's bound one too: cut C is no C) */
 	size_t margin;  /* columns a line may still gain after it is written (longer names put
 	                 * in place of shorter ones): ctext_column and a literal's pieces leave
 	                 * room for them */

@@ -40,7 +40,7 @@ describe_step(const struct scn_step *st, char *buf, size_t len)
 	struct emit e;
 
 	emit_step(st, 0, &e);
-	snprintf(buf, len, "%s", e.call.nomem ? "?" : ctext_str(&e.call));
+	snprintf(buf, len, "%s", e.call.b.nomem ? "?" : ctext_str(&e.call));
 	emit_clear(&e);
 	return buf;
 }

@@ -29,7 +29,7 @@ emit_open_stream(const struct scn_step *st, struct emit *e, const char *call, co
 	ctext_printf(&arg, ")");
 	ctext_printf(&e->call, "%s", ctext_str(&arg));
 	ctext_printf(&e->code, "%s;\nif (fp == NULL)\n\tperror(\"%s\");", ctext_str(&arg), call);
-	e->code.nomem |= arg.nomem;
+	e->code.b.nomem |= arg.b.nomem;
 	ctext_clear(&arg);
 }
 

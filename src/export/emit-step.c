@@ -15,16 +15,16 @@ static void
 emit_step_rename(struct ctext *t, const char *word, const char *with)
 {
 	/* Room for every byte of t to be the start of a replaced word. */
-	size_t cap = t->len + 1 + (t->len / strlen(word) + 1) * strlen(with);
+	size_t cap = t->b.len + 1 + (t->b.len / strlen(word) + 1) * strlen(with);
 	char *buf;
 
-	if (t->len == 0)
+	if (t->b.len == 0)
 		return;
 	if ((buf = malloc(cap)) == NULL) {
-		t->nomem = true;
+		t->b.nomem = true;
 		return;
 	}
-	memcpy(buf, t->s, t->len + 1);
+	memcpy(buf, ctext_str(t), t->b.len + 1);
 	cident_replace(buf, cap, word, with);
 	ctext_clear(t);
 	ctext_printf(t, "%s", buf);

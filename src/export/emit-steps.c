@@ -105,7 +105,7 @@ emit_list_literal(struct ctext *t, const char *s, bool first)
 
 	ctext_literal(&lit, s, 3);
 	emit_list_item(t, ctext_str(&lit), first);
-	t->nomem |= lit.nomem;
+	t->b.nomem |= lit.b.nomem;
 	ctext_clear(&lit);
 }
 
@@ -120,7 +120,7 @@ emit_run(const struct scn_step *st, struct emit *e)
 	char *cmd = scenario_run_command(st);
 
 	if (cmd == NULL)
-		e->call.nomem = true;
+		e->call.b.nomem = true;
 	else
 		ctext_printf(&e->call, "run %s", cmd);
 	free(cmd);

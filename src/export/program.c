@@ -89,7 +89,7 @@ program_steps(const struct scenario *s)
 
 	for (size_t i = 0; v != NULL && i < s->n_steps; i++) {
 		emit_step(&s->steps[i], i + 1, &v[i]);
-		nomem |= v[i].code.nomem;
+		nomem |= v[i].code.b.nomem;
 	}
 	if (nomem && v != NULL) {
 		for (size_t i = 0; i < s->n_steps; i++)
@@ -185,7 +185,7 @@ program_tpl_n(struct program_build *b, const char *tpl, int n)
 	for (; (at = strstr(tpl, "@N@")) != NULL; tpl = at + 3)
 		ctext_printf(&t, "%.*s%d", (int)(at - tpl), tpl, n);
 	ctext_printf(&t, "%s", tpl);
-	b->nomem |= t.nomem;
+	b->nomem |= t.b.nomem;
 	program_tpl(b, ctext_str(&t));
 	ctext_clear(&t);
 }
@@ -247,7 +247,7 @@ program_sweep_fn(struct program_build *b, const struct scn_step *st, size_t step
 		struct ctext name = { 0 };
 
 		ctext_literal(&name, v->name, 2);
-		b->nomem |= name.nomem;
+		b->nomem |= name.b.nomem;
 		program_add(b, 1, "{ %s, %s, %d },", ctext_str(&name),
 		            v->flags ? decode_open_flag_bits(v->flags, fl, sizeof fl) : "0",
 		            v->sync_each == SCN_SYNC_FSYNC ? 1 :
@@ -315,7 +315,7 @@ program_title(struct program_build *b, const struct scenario *s)
 		title = NULL;
 	ctext_printf(&t, "/*\n * ");
 	ctext_comment(&t, title);
-	b->nomem |= t.nomem || title == NULL;
+	b->nomem |= t.b.nomem || title == NULL;
 	free(title);
 	program_add(b, 0, "%s", ctext_str(&t));
 	ctext_clear(&t);
@@ -350,7 +350,7 @@ program_runs(struct program_build *b, const struct scenario *s)
 		ctext_printf(&t, " *   step %zu (line %d): ", i + 1, s->steps[i].line);
 		ctext_comment(&t, cmd);
 		free(cmd);
-		b->nomem |= t.nomem;
+		b->nomem |= t.b.nomem;
 		program_add(b, 0, "%s", ctext_str(&t));
 		ctext_clear(&t);
 	}
@@ -401,7 +401,7 @@ program_others(struct program_build *b, const struct scenario *s)
 	}
 	if (strchr(ctext_str(&t), '\n') != NULL)
 		program_add(b, 1, "%s", ctext_str(&t));
-	b->nomem |= t.nomem;
+	b->nomem |= t.b.nomem;
 	ctext_clear(&t);
 }
 
@@ -420,7 +420,7 @@ program_new(const struct scenario *s)
 	b.p = calloc(1, sizeof *b.p);
 	for (size_t i = 0; i < s->n_steps; i++)
 		ctext_printf(&all, "%s\n", ctext_str(&steps[i].code));
-	if (b.p == NULL || all.nomem)
+	if (b.p == NULL || all.b.nomem)
 		goto fail;
 	b.p->n_steps = s->n_steps;
 	b.p->first = calloc(s->n_steps + 1, sizeof *b.p->first);
@@ -430,26 +430,26 @@ program_new(const struct scenario *s)
 		goto fail;
 	for (size_t i = 0; i < s->n_steps; i++)
 		b.p->runs[i] = scenario_step_runs(&s->steps[i]);
-	any_fd = program_uses(all.s, "fd");
-	any_fp = program_uses(all.s, "fp");
+	any_fd = program_uses(ctext_str(&all), "fd");
+	any_fp = program_uses(ctext_str(&all), "fp");
 
 	program_title(&b, s);
 	program_runs(&b, s);
 	program_tpl(&b, program_tpl_head);
-	if (program_uses(all.s, "wait_clean"))
+	if (program_uses(ctext_str(&all), "wait_clean"))
 		program_add(&b, 0, "#include <sys/syscall.h>");
-	if ((program_uses(all.s, "execvp") || program_uses(all.s, "wait")) &&
-	    !program_uses(all.s, "ex13_4"))
+	if ((program_uses(ctext_str(&all), "execvp") || program_uses(ctext_str(&all), "wait")) &&
+	    !program_uses(ctext_str(&all), "ex13_4"))
 		program_add(&b, 0, "#include <sys/wait.h>        /* waitpid() */");
-	if (program_uses(all.s, "ex13_4"))
+	if (program_uses(ctext_str(&all), "ex13_4"))
 		program_add(&b, 0, "#include <pty.h>            /* openpty(): in libc since glibc 2.34 */\n"
 		            "#include <sys/wait.h>");
 	program_add(&b, 0, "");
-	if (program_uses(all.s, "wbuf"))
+	if (program_uses(ctext_str(&all), "wbuf"))
 		program_add(&b, 0, "/* What writes write: \"abcdefghijklmnopqrstuvwxyz\" repeating."
 		            " Aligned for O_DIRECT. */\nstatic _Alignas(4096) char wbuf[%" PRIu64 "];",
 		            program_buf_size(s, false));
-	if (program_uses(all.s, "rbuf"))
+	if (program_uses(ctext_str(&all), "rbuf"))
 		program_add(&b, 0, "/* Where reads read to. */\nstatic _Alignas(4096) char rbuf[%" PRIu64
 		            "];", program_buf_size(s, true));
 	for (size_t i = 0; i < s->n_steps; i++)
@@ -459,7 +459,7 @@ program_new(const struct scenario *s)
 			            s->steps[i].line, i + 1, steps[i].own_buffer);
 	if (b.p->n_lines > 0 && b.p->lines[b.p->n_lines - 1][0] != '\0')
 		program_add(&b, 0, "");
-	program_helpers(&b, all.s);
+	program_helpers(&b, ctext_str(&all));
 	program_tpl(&b, program_tpl_prepare);   /* not part of the lesson: the file to start with */
 	if (sweep != NULL)
 		program_sweep_common(&b, s);
@@ -478,16 +478,16 @@ program_new(const struct scenario *s)
 		if (!s->steps[i].made || s->steps[i].name == NULL)
 			continue;
 		snprintf(id, sizeof id, "fd_%s", s->steps[i].name);
-		if (program_uses(all.s, id))
+		if (program_uses(ctext_str(&all), id))
 			program_add(&b, 1, "int %s = -1;", id);
 		snprintf(id, sizeof id, "fp_%s", s->steps[i].name);
-		if (program_uses(all.s, id))
+		if (program_uses(ctext_str(&all), id))
 			program_add(&b, 1, "FILE *%s = NULL;", id);
 	}
 	program_add(&b, 0, "");
 	program_add(&b, 1, "if (argc != 2) {\n\tfprintf(stderr, \"usage: %%s FILE\\n\", argv[0]);\n"
 	            "\treturn 2;\n}\npath = argv[1];");
-	if (program_uses(all.s, "wbuf"))
+	if (program_uses(ctext_str(&all), "wbuf"))
 		program_add(&b, 1, "for (size_t i = 0; i < sizeof wbuf; i++)\n"
 		            "\twbuf[i] = \"abcdefghijklmnopqrstuvwxyz\"[i %% 26];");
 	program_others(&b, s);

@@ -262,22 +262,29 @@ narrate_count(const struct step_result *sr, const struct scn_count *k, const str
 		 len > 0 ? "; here " : unseen ? ", and its facts cannot be observed here" : "", seen);
 }
 
-/* Append LEN bytes of T to the heap text *buf (*n used, *cap allocated); -1 out of memory. */
+/* Append LEN bytes of T to b; -1 out of memory (or past b's bound: a sentence cut is not
+ * told). */
 static int
-narrate_append(char **buf, size_t *n, size_t *cap, const char *t, size_t len)
+narrate_append(struct text_buf *b, const char *t, size_t len)
 {
-	if (*n + len + 1 > *cap) {
-		size_t c = (*n + len + 1) * 2;
-		char *v = realloc(*buf, c);
-		if (v == NULL)
-			return -1;
-		*buf = v;
-		*cap = c;
-	}
-	memcpy(*buf + *n, t, len);
-	*n += len;
-	(*buf)[*n] = '\0';
-	return 0;
+	text_addn(b, t, len);
+	return b->nomem || b->cut ? -1 : 0;
+}
+
+/* The last byte of b's text ('\0' when empty). */
+static char
+narrate_last(const struct text_buf *b)
+{
+	return b->len > 0 ? b->s[b->len - 1] : '\0';
+}
+
+/* Take b's text with its trailing spaces and line breaks dropped. */
+static char *
+narrate_take(struct text_buf *b)
+{
+	while (b->len > 0 && (b->s[b->len - 1] == ' ' || b->s[b->len - 1] == '\n'))
+		b->s[--b->len] = '\0';
+	return text_take(b);
 }
 
 /* Tell sentence s for sr into out (its text, outcome and why). 0, or -1 out of memory. */
@@ -287,7 +294,7 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 {
 	/* Each fact looked up once: what decides the sentence is what it shows. */
 	struct narrate_fact *f = calloc(s->n_claims + 1, sizeof *f);
-	size_t n = 0, cap = 0;
+	struct text_buf b = { 0 };
 	bool own_false = false;
 
 	memset(out, 0, sizeof *out);
@@ -297,7 +304,7 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 	out->rests = s->n_claims > 0 && !s->background;
 	out->background = s->background;
 	out->outcome = SENTENCE_HELD;
-	if (f == NULL || narrate_append(&out->text, &n, &cap, "", 0) != 0)
+	if (f == NULL || narrate_append(&b, "", 0) != 0)
 		goto oom;
 	for (size_t i = 0; i < s->n_claims; i++) {
 		const struct scn_claim *c = &s->claims[i];
@@ -344,14 +351,15 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 			text_safe(f[pc->claim].text, TEXT_LINE, safe, sizeof safe);
 			t = safe;
 		}
-		if (narrate_append(&out->text, &n, &cap, t, strlen(t)) != 0)
+		if (narrate_append(&b, t, strlen(t)) != 0)
 			goto oom;
 	}
 	free(f);
+	out->text = text_take(&b);
 	return 0;
 oom:
 	free(f);
-	free(out->text);
+	text_buf_free(&b);
 	out->text = NULL;
 	return -1;
 }
@@ -380,7 +388,8 @@ static int
 narrate_tell(const struct step_result *sr, const struct scn_narration *nr, char **say,
 	     struct sentence_result **out, size_t *n_out)
 {
-	size_t total = 0, n = 0, len = 0, cap = 0;
+	size_t total = 0, n = 0;
+	struct text_buf b = { 0 };
 
 	*say = NULL;
 	*out = NULL;
@@ -395,7 +404,7 @@ narrate_tell(const struct step_result *sr, const struct scn_narration *nr, char 
 	if (total == 0)
 		return 0;
 	*out = calloc(total, sizeof **out);
-	if (*out == NULL || narrate_append(say, &len, &cap, "", 0) != 0)
+	if (*out == NULL || narrate_append(&b, "", 0) != 0)
 		goto oom;
 	for (size_t i = 0; i < nr->n_parts; i++) {
 		const struct scn_part *p = &nr->parts[i];
@@ -425,21 +434,20 @@ narrate_tell(const struct step_result *sr, const struct scn_narration *nr, char 
 		for (size_t k = 0; k < p->alts[pick].n_sentences; k++) {
 			if (v[k].outcome == SENTENCE_FALSE)
 				continue;
-			if (len > 0 && (*say)[len - 1] != ' ' && (*say)[len - 1] != '\n' &&
-			    narrate_append(say, &len, &cap, " ", 1) != 0)
+			if (b.len > 0 && narrate_last(&b) != ' ' && narrate_last(&b) != '\n' &&
+			    narrate_append(&b, " ", 1) != 0)
 				goto oom;
-			if (narrate_append(say, &len, &cap, v[k].text, strlen(v[k].text)) != 0)
+			if (narrate_append(&b, v[k].text, strlen(v[k].text)) != 0)
 				goto oom;
 		}
 		n += p->alts[pick].n_sentences;
 	}
-	while (len > 0 && ((*say)[len - 1] == ' ' || (*say)[len - 1] == '\n'))
-		(*say)[--len] = '\0';
+	*say = narrate_take(&b);
 	*n_out = n;
 	return 0;
 oom:
 	sentence_results_free(*out, n);
-	free(*say);
+	text_buf_free(&b);
 	*out = NULL;
 	*say = NULL;
 	return -1;
@@ -544,11 +552,10 @@ narrate_next_background(const struct sentence_result *v, size_t n, size_t i)
 char *
 narrate_marked(const struct sentence_result *v, size_t n)
 {
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	struct text_buf b = { 0 };
 	unsigned k = 0;
 
-	if (narrate_append(&buf, &len, &cap, "", 0) != 0)
+	if (narrate_append(&b, "", 0) != 0)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		const char *t = v[i].text;
@@ -558,8 +565,8 @@ narrate_marked(const struct sentence_result *v, size_t n)
 			continue;
 		while (body > 0 && (t[body - 1] == ' ' || t[body - 1] == '\n'))
 			body--;
-		if (len > 0 && buf[len - 1] != ' ' && buf[len - 1] != '\n' &&
-		    narrate_append(&buf, &len, &cap, " ", 1) != 0)
+		if (b.len > 0 && narrate_last(&b) != ' ' && narrate_last(&b) != '\n' &&
+		    narrate_append(&b, " ", 1) != 0)
 			goto oom;
 		/* Background (not about this run) is told inside "[background: ...]", a run of
 		 * such sentences in one: never as a checked claim. */
@@ -573,24 +580,22 @@ narrate_marked(const struct sentence_result *v, size_t n)
 		size_t nl = 0;
 		for (size_t j = 0; open && j < lead; j++)
 			nl += t[j] == '\n';
-		if ((open ? narrate_append(&buf, &len, &cap, "\n\n", nl > 2 ? 2 : nl) :
-		     narrate_append(&buf, &len, &cap, t, lead)) != 0 ||
-		    (open && narrate_append(&buf, &len, &cap, "[background: ", 13) != 0) ||
-		    narrate_append(&buf, &len, &cap, t + lead, body - lead) != 0 ||
-		    (close && narrate_append(&buf, &len, &cap, "]", 1) != 0))
+		if ((open ? narrate_append(&b, "\n\n", nl > 2 ? 2 : nl) :
+		     narrate_append(&b, t, lead)) != 0 ||
+		    (open && narrate_append(&b, "[background: ", 13) != 0) ||
+		    narrate_append(&b, t + lead, body - lead) != 0 ||
+		    (close && narrate_append(&b, "]", 1) != 0))
 			goto oom;
 		if (v[i].outcome == SENTENCE_UNCHECKED) {
 			snprintf(mark, sizeof mark, " [?%u]", ++k);
-			if (narrate_append(&buf, &len, &cap, mark, strlen(mark)) != 0)
+			if (narrate_append(&b, mark, strlen(mark)) != 0)
 				goto oom;
 		}
-		if (narrate_append(&buf, &len, &cap, t + body, strlen(t + body)) != 0)
+		if (narrate_append(&b, t + body, strlen(t + body)) != 0)
 			goto oom;
 	}
-	while (len > 0 && (buf[len - 1] == ' ' || buf[len - 1] == '\n'))
-		buf[--len] = '\0';
-	return buf;
+	return narrate_take(&b);
 oom:
-	free(buf);
+	text_buf_free(&b);
 	return NULL;
 }

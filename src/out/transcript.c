@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/grow.h"
 #include "crash/crash.h"
 #include "out/transcript.h"
 
@@ -65,17 +66,13 @@ transcript_streams_diff(struct transcript *t, struct transcript_prog_step *p, bo
 			if (t->seen[k].pid == pid && t->seen[k].s.st.addr == x->st.addr)
 				break;
 		if (k == t->n_seen) {
-			if (t->n_seen == t->cap_seen) {
-				size_t cap = t->cap_seen ? 2 * t->cap_seen : 16;
-				void *v = realloc(t->seen, cap * sizeof *t->seen);
-				if (v == NULL) {
-					free(*changed);
-					*changed = NULL;
-					return false;
-				}
-				t->seen = v;
-				t->cap_seen = cap;
+			void *v = grow(t->seen, &t->cap_seen, t->n_seen, sizeof *t->seen, 16);
+			if (v == NULL) {
+				free(*changed);
+				*changed = NULL;
+				return false;
 			}
+			t->seen = v;
 			t->seen[t->n_seen++] = (struct transcript_stream_seen){ .pid = pid, .s = *x };
 			(*changed)[i] = true;
 		} else if (!transcript_stream_same(&t->seen[k].s, x) ||

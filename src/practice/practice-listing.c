@@ -43,7 +43,7 @@ practice_listing_literal(char *line, size_t len, const char *text)
 		return;
 	ctext_literal(&t, text, 1);
 	ctext_printf(&t, "%s", end + 1);
-	if (!t.nomem)
+	if (!t.b.nomem)
 		snprintf(at, len - (size_t)(at - line), "%s", ctext_str(&t));
 	ctext_clear(&t);
 }

@@ -40,7 +40,7 @@ prog_fds_copy(const struct prog_fdtab *tab)
 		return NULL;
 	c->refs = 1;
 	for (size_t i = 0; tab != NULL && i < tab->n; i++) {
-		struct prog_fd *v = realloc(c->v, (c->n + 1) * sizeof *v);
+		struct prog_fd *v = grow(c->v, &c->cap, c->n, sizeof *v, 16);
 		if (v == NULL)
 			break;
 		c->v = v;
@@ -49,7 +49,6 @@ prog_fds_copy(const struct prog_fdtab *tab)
 		if (c->v[c->n].path != NULL)
 			c->n++;
 	}
-	c->cap = c->n;
 	return c;
 }
 

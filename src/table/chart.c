@@ -45,12 +45,8 @@ sweep_chart_add(struct chart *c, const char *s)
 		c->oom = true;
 		return;
 	}
-	/* Cut at width display columns, never inside a UTF-8 character. */
-	for (int cols = 0, i = 0; dup[i] != '\0'; i++)
-		if (((unsigned char)dup[i] & 0xC0) != 0x80 && ++cols > c->width) {
-			dup[i] = '\0';
-			break;
-		}
+	/* Cut at width display columns (base/text.c's), never inside a character. */
+	dup[text_fit(dup, SIZE_MAX, c->width, NULL)] = '\0';
 	c->v[c->n++] = dup;
 }
 

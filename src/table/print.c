@@ -16,22 +16,6 @@
 #include "base/text.h"
 #include "base/units.h"
 
-/* Append to buf (len bytes, *n used) as snprintf would, never past its end. */
-static void
-sweep_print_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	if (*n + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	k = vsnprintf(buf + *n, len - *n, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		*n = *n + (size_t)k < len ? *n + (size_t)k : len - 1;
-}
-
 /* The text of column c: its title on the header line (at->row NULL), else its cell. */
 void
 sweep_print_col_text(const struct sweep_print_col *c, const struct sweep_print_at *at,
@@ -235,22 +219,22 @@ sweep_print_busy(const struct sweep_result *r, char *buf, size_t len)
 	buf[0] = '\0';
 	if (!b->busy)
 		return buf;
-	sweep_print_cat(buf, len, &n, "Busy machine: do not trust these times (");
+	text_cat(buf, len, &n, "Busy machine: do not trust these times (");
 	if (b->cpus > 0 && b->load_max > b->cpus) {
-		sweep_print_cat(buf, len, &n, "the load average reached %.1f on %d CPU%s", b->load_max,
+		text_cat(buf, len, &n, "the load average reached %.1f on %d CPU%s", b->load_max,
 		    b->cpus, b->cpus == 1 ? "" : "s");
 		sep = "; ";
 	}
 	if (b->rows_waiting > 0) {
-		sweep_print_cat(buf, len, &n, "%sruns waited for a CPU up to %.0f%% of their time "
+		text_cat(buf, len, &n, "%sruns waited for a CPU up to %.0f%% of their time "
 		    "(BUF %" PRIu64 "; %zu row%s %.0f%% or more)", sep, b->wait_max * 100, b->wait_buf,
 		    b->rows_waiting, b->rows_waiting == 1 ? "" : "s", SWEEP_BUSY_WAIT * 100);
 		sep = "; ";
 	}
 	if (b->rows_outliers > 0)
-		sweep_print_cat(buf, len, &n, "%s%zu row%s with outlier runs, as hyperfine flags them",
+		text_cat(buf, len, &n, "%s%zu row%s with outlier runs, as hyperfine flags them",
 		    sep, b->rows_outliers, b->rows_outliers == 1 ? "" : "s");
-	sweep_print_cat(buf, len, &n, "): run it again on a quiet machine.");
+	text_cat(buf, len, &n, "): run it again on a quiet machine.");
 	return buf;
 }
 
@@ -284,18 +268,18 @@ sweep_print_variant_name(const struct sweep_variant *bv, char *buf, size_t len)
 	char name[96], fl[48], dir[300];
 	size_t n = 0;
 
-	sweep_print_cat(buf, len, &n, "Variant \"%s\" on %s",
+	text_cat(buf, len, &n, "Variant \"%s\" on %s",
 	    sweep_cols_safe(bv->v->name ? bv->v->name : "default", name, sizeof name), bv->fs);
 	if (bv->dev[0] != '\0')
-		sweep_print_cat(buf, len, &n, " (%s)", bv->dev);
+		text_cat(buf, len, &n, " (%s)", bv->dev);
 	if (bv->given_dir[0] != '\0')
-		sweep_print_cat(buf, len, &n, " under %s", sweep_cols_safe(bv->given_dir, dir,
+		text_cat(buf, len, &n, " under %s", sweep_cols_safe(bv->given_dir, dir,
 		    sizeof dir));
 	if (bv->v->flags)
-		sweep_print_cat(buf, len, &n, ", open flags %s", decode_open_flag_bits(bv->v->flags,
+		text_cat(buf, len, &n, ", open flags %s", decode_open_flag_bits(bv->v->flags,
 		    fl, sizeof fl));
 	if (bv->v->sync_each != SCN_SYNC_NONE)
-		sweep_print_cat(buf, len, &n, ", %s after each write",
+		text_cat(buf, len, &n, ", %s after each write",
 		    scenario_names_of(scn_sync_eachs, (int)bv->v->sync_each));
 	return buf;
 }
@@ -313,13 +297,15 @@ sweep_print_wrap(FILE *f, const char *s, int width)
 		const char *p = s, *brk = NULL, *end;
 		int cols = 0;
 
-		while (*p != '\0' && *p != '\n' && cols < w) {
+		/* Columns from wcwidth (base/text.c); never less than one character a line. */
+		while (*p != '\0' && *p != '\n') {
+			int len, cw = text_cp_width(text_decode(p, &len));
+			if (cols + cw > w && p != s)
+				break;
 			if (*p == ' ')
 				brk = p;
-			p++;
-			while (((unsigned char)*p & 0xC0) == 0x80)
-				p++;
-			cols++;
+			p += len;
+			cols += cw;
 		}
 		if (*p == '\0' || *p == '\n') {
 			fwrite(s, 1, (size_t)(p - s), f);
@@ -459,17 +445,18 @@ sweep_print_text(FILE *f, const struct sweep_result *r, unsigned flags)
 	return ferror(f) ? -1 : 0;
 }
 
-/* Print at most width columns of s (UTF-8 aware), then a newline. */
+/* Print at most width columns of s's first line, then a newline; a cut one ends in an
+ * ellipsis ("..." when ascii), never inside a character. */
 static void
-sweep_print_clip(FILE *f, const char *s, int width)
+sweep_print_clip(FILE *f, const char *s, int width, bool ascii)
 {
-	int cols = 0;
+	const char *ell = ascii ? "..." : "…";
+	size_t n = strcspn(s, "\n"), k = text_fit(s, n, width, NULL);
 
-	for (; *s && *s != '\n'; s++) {
-		if (((unsigned char)*s & 0xC0) != 0x80 && ++cols > width)
-			break;
-		fputc(*s, f);
-	}
+	if (k < n)
+		k = text_fit(s, n, width - text_width(ell), NULL);
+	fwrite(s, 1, k, f);
+	fputs(k < n ? ell : "", f);
 	fputc('\n', f);
 }
 
@@ -499,7 +486,7 @@ sweep_print_compact_variant(FILE *f, const struct sweep_result *r, size_t v, int
 		    bv->v->name : "default", name, sizeof name), bv->fs);
 	else
 		snprintf(line, sizeof line, "on %s", bv->fs);
-	sweep_print_clip(f, line, width);
+	sweep_print_clip(f, line, width, flags & SWEEP_PRINT_ASCII);
 	at.ref = ref;
 	for (size_t i = 0; i <= bv->n_rows; i++) {
 		const struct sweep_row *row = i > 0 ? &bv->rows[i - 1] : NULL;
@@ -514,7 +501,7 @@ sweep_print_compact_variant(FILE *f, const struct sweep_result *r, size_t v, int
 			    &at, SWEEP_PRINT_FORM_TEXT, NULL, &k);
 			snprintf(line + pos, sizeof line - pos, "%*s%s",
 			    sweep_cols_compact[1].gap, "", row->err ? row->note : "not run");
-			sweep_print_clip(f, line, width);
+			sweep_print_clip(f, line, width, flags & SWEEP_PRINT_ASCII);
 			continue;
 		}
 		sweep_print_cols(line, sizeof line, 0, sweep_cols_compact, ncols, &at,
@@ -528,18 +515,18 @@ sweep_print_compact_variant(FILE *f, const struct sweep_result *r, size_t v, int
 		}
 		for (size_t e = strlen(line); e > 0 && line[e - 1] == ' '; e--)
 			line[e - 1] = '\0';
-		sweep_print_clip(f, line, width);
+		sweep_print_clip(f, line, width, flags & SWEEP_PRINT_ASCII);
 	}
 	/* A column of "< 1 tick" on every row is left out, and said why. */
 	if (at.wide && !sweep_cols_sys_told(r))
 		sweep_print_clip(f, "(sys left out: < 1 tick of system CPU on every row, too little "
-		    "to measure)", width);
+		    "to measure)", width, flags & SWEEP_PRINT_ASCII);
 	if (ref != NULL && sweep_cols_resized(r, ref)) {
 		snprintf(line, sizeof line, "(\"%s\" moved %s: its times are scaled x%.3g to %s)",
 		    sweep_cols_label(ref, l, sizeof l), units_format_size_round(ref->total_bytes, sz,
 		    sizeof sz), sweep_cols_ref_scale(r, ref), units_format_size_round(sw->file_size,
 		    sz2, sizeof sz2));
-		sweep_print_clip(f, line, width);
+		sweep_print_clip(f, line, width, flags & SWEEP_PRINT_ASCII);
 	}
 }
 
@@ -556,9 +543,9 @@ sweep_print_compact(FILE *f, const struct sweep_result *r, int width, unsigned f
 	    units_format_size_round(sw->file_size, sz, sizeof sz),
 	    !sweep_prog_reads(sw->program) ? "new file each run" :
 	    sw->cache == SCN_CACHE_COLD ? "cold cache" : "warm cache");
-	sweep_print_clip(f, line, width);
+	sweep_print_clip(f, line, width, flags & SWEEP_PRINT_ASCII);
 	if (r->note[0])
-		sweep_print_clip(f, r->note, width);
+		sweep_print_clip(f, r->note, width, flags & SWEEP_PRINT_ASCII);
 	if (r->busy.busy)
 		sweep_print_wrap(f, sweep_print_busy(r, line, sizeof line), width);
 	for (size_t v = 0; v < r->n_variants; v++)
@@ -568,7 +555,7 @@ sweep_print_compact(FILE *f, const struct sweep_result *r, int width, unsigned f
 		char **lines = sweep_chart_lines(r, width, flags, &n);
 		fputc('\n', f);
 		for (size_t i = 0; i < n; i++)
-			sweep_print_clip(f, lines[i], width);
+			sweep_print_clip(f, lines[i], width, flags & SWEEP_PRINT_ASCII);
 		sweep_chart_free(lines, n);
 	}
 	return ferror(f) ? -1 : 0;
@@ -596,26 +583,26 @@ sweep_print_progress(const struct sweep_progress *p, char *buf, size_t len)
 	char sz[32], name[96], a[24], b[24];
 	size_t n = 0;
 
-	sweep_print_cat(buf, len, &n, "row %zu/%zu  %s  BUF %" PRIu64 "  %s", p->step, p->n_steps,
+	text_cat(buf, len, &n, "row %zu/%zu  %s  BUF %" PRIu64 "  %s", p->step, p->n_steps,
 	    sweep_cols_safe(p->variant, name, sizeof name), p->buf_size, phase[p->phase]);
 	if (p->phase == SWEEP_PHASE_RUN || p->phase == SWEEP_PHASE_WARMUP)
-		sweep_print_cat(buf, len, &n, " %u/%u", p->run,
+		text_cat(buf, len, &n, " %u/%u", p->run,
 		    p->phase == SWEEP_PHASE_RUN ? p->n_runs : p->n_warmup);
 	if (p->bytes > 0)
-		sweep_print_cat(buf, len, &n, "  %s/run", units_format_size_round(p->bytes, sz,
+		text_cat(buf, len, &n, "  %s/run", units_format_size_round(p->bytes, sz,
 		    sizeof sz));
 	if (p->running >= 0)
-		sweep_print_cat(buf, len, &n, "  going %.0f s", p->running);
+		text_cat(buf, len, &n, "  going %.0f s", p->running);
 	else if (p->last_elapsed >= 0)
-		sweep_print_cat(buf, len, &n, "  %.3f s", p->last_elapsed);
+		text_cat(buf, len, &n, "  %.3f s", p->last_elapsed);
 	/* Time left once there is enough to wait for (a second or more). */
 	if (p->row_left >= 1 || p->sweep_left >= 1) {
-		sweep_print_cat(buf, len, &n, "  left:");
+		text_cat(buf, len, &n, "  left:");
 		if (p->row_left >= 1)
-			sweep_print_cat(buf, len, &n, " row ~%s", sweep_print_left(p->row_left, a,
+			text_cat(buf, len, &n, " row ~%s", sweep_print_left(p->row_left, a,
 			    sizeof a));
 		if (p->sweep_left >= 1)
-			sweep_print_cat(buf, len, &n, "%s all ~%s", p->row_left >= 1 ? "," : "",
+			text_cat(buf, len, &n, "%s all ~%s", p->row_left >= 1 ? "," : "",
 			    sweep_print_left(p->sweep_left, b, sizeof b));
 	}
 	return buf;

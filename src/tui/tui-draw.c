@@ -70,7 +70,7 @@ tui_draw(struct tui *t)
 		.big = t->o->big,
 		.anim = t->anim, .help = t->help, .focus = t->focus,
 		.details = t->show_detail, .detail_cell = t->detail_cell, .crash = t->show_crash,
-		.prompt = t->asking ? t->prompt : NULL,
+		.prompt = t->asking ? text_str(&t->prompt) : NULL,
 		.prompt_title = t->consenting ? TUI_CONSENT_TITLE : NULL,
 		.status = t->status, .sweep_top = t->sweep_top, .step_line = t->o->step_line,
 		.program = t->program, .program_toggled = t->program_toggled,

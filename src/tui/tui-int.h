@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/text.h"
 #include "out/app.h"
 #include "export/program.h"
 #include "lesson/lesson.h"
@@ -66,7 +67,7 @@ struct tui {
 	bool asking;
 	size_t ask_expect;         /* which expectation of the next step is asked */
 	char answer[24];
-	char prompt[8192];         /* the quiz's question, or the command lines to allow */
+	struct text_buf prompt;    /* the quiz's question, or the command lines to allow */
 	size_t consent_n;          /* how many command lines the consent prompt is about */
 	bool consent_whole;        /* the prompt shows them all (else y is not taken) */
 	bool guessed;

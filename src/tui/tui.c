@@ -175,7 +175,6 @@ static bool
 tui_ask_choice(struct tui *t, const struct scn_step *st)
 {
 	const struct practice_problem *p = t->o->practice;
-	size_t used;
 	char call[256];
 
 	for (size_t i = 0; p != NULL && i < p->n_q; i++) {
@@ -184,14 +183,12 @@ tui_ask_choice(struct tui *t, const struct scn_step *st)
 			continue;
 		t->ask_q = (long)i;
 		view_step_line(t->o->step_line, st, call, sizeof call);
-		used = (size_t)snprintf(t->prompt, sizeof t->prompt, "Next: step %zu, %s\n%s\n",
-		                        tui_count(t) + 1, call, q->text);
-		for (size_t c = 0; c < q->n_choices && used < sizeof t->prompt; c++)
-			used += (size_t)snprintf(t->prompt + used, sizeof t->prompt - used,
-			                         "  %c) %s\n", (char)('a' + c), q->choices[c]);
-		if (used < sizeof t->prompt)
-			snprintf(t->prompt + used, sizeof t->prompt - used, "\nyour guess: _\n\n(a "
-			         "letter, Enter to run the step, Esc to skip the question)");
+		text_reset(&t->prompt);
+		text_addf(&t->prompt, "Next: step %zu, %s\n%s\n", tui_count(t) + 1, call, q->text);
+		for (size_t c = 0; c < q->n_choices; c++)
+			text_addf(&t->prompt, "  %c) %s\n", (char)('a' + c), q->choices[c]);
+		text_add(&t->prompt, "\nyour guess: _\n\n(a letter, Enter to run the step, Esc to "
+		         "skip the question)");
 		return true;
 	}
 	return false;
@@ -230,9 +227,9 @@ tui_ask(struct tui *t)
 	t->autoplay = false;
 	t->answer[0] = '\0';
 	view_step_line(t->o->step_line, st, call, sizeof call);
-	snprintf(t->prompt, sizeof t->prompt,
-	         "Next: step %zu, %s\n%s\n\nyour guess: %s_\n\n(digits, Enter to run the step, "
-	         "Esc to skip the question)", tui_count(t) + 1, call, q, t->answer);
+	text_reset(&t->prompt);
+	text_addf(&t->prompt, "Next: step %zu, %s\n%s\n\nyour guess: %s_\n\n(digits, Enter to run "
+	          "the step, Esc to skip the question)", tui_count(t) + 1, call, q, t->answer);
 	return true;
 }
 
@@ -240,15 +237,19 @@ tui_ask(struct tui *t)
 static void
 tui_prompt_update(struct tui *t)
 {
-	char *p = strstr(t->prompt, "your guess: ");
+	/* The last "your guess: " is ours: a question may hold the words too. */
+	const char *s = text_str(&t->prompt), *p = NULL;
+	struct text_buf nb = { 0 };
 
-	if (p != NULL) {
-		char tail[256];
-		char *rest = strstr(p, "\n\n");
-		snprintf(tail, sizeof tail, "%s", rest != NULL ? rest : "");
-		snprintf(p, sizeof t->prompt - (size_t)(p - t->prompt), "your guess: %s_%s", t->answer,
-		         tail);
-	}
+	for (const char *q = s; (q = strstr(q, "your guess: ")) != NULL; q++)
+		p = q;
+	if (p == NULL)
+		return;
+	const char *rest = strstr(p, "\n\n");
+	text_addn(&nb, s, (size_t)(p - s));
+	text_addf(&nb, "your guess: %s_%s", t->answer, rest != NULL ? rest : "");
+	text_buf_free(&t->prompt);
+	t->prompt = nb;
 }
 
 /* Whether the consent prompt shows every command line on a w x h screen; if not, it says
@@ -256,10 +257,16 @@ tui_prompt_update(struct tui *t)
 static bool
 tui_consent_shown(struct tui *t, int w, int h)
 {
-	if (t->consent_whole && !view_frame_popup_fits(w, h, TUI_CONSENT_TITLE, t->prompt))
+	char refusal[256];
+
+	if (t->consent_whole &&
+	    !view_frame_popup_fits(w, h, TUI_CONSENT_TITLE, text_str(&t->prompt)))
 		t->consent_whole = false;
-	if (!t->consent_whole)
-		prog_consent_prompt_refusal(t->consent_n, t->prompt, sizeof t->prompt);
+	if (!t->consent_whole) {
+		prog_consent_prompt_refusal(t->consent_n, refusal, sizeof refusal);
+		text_reset(&t->prompt);
+		text_add(&t->prompt, refusal);
+	}
 	return t->consent_whole;
 }
 
@@ -267,12 +274,16 @@ tui_consent_shown(struct tui *t, int w, int h)
 static bool
 tui_ask_consent(struct tui *t)
 {
+	/* prog_consent_prompt refuses (says so, and takes no y) past this: a bound seen. */
+	char cmds[8192];
 	int w, h;
 
 	if (t->declined ||
-	    (t->consent_n = prog_consent_prompt(t->s, &t->consent, tui_count(t), t->prompt,
-	                                        sizeof t->prompt, &t->consent_whole)) == 0)
+	    (t->consent_n = prog_consent_prompt(t->s, &t->consent, tui_count(t), cmds, sizeof cmds,
+	                                        &t->consent_whole)) == 0)
 		return false;
+	text_reset(&t->prompt);
+	text_add(&t->prompt, cmds);
 	crt_size(&w, &h);
 	tui_consent_shown(t, w, h);
 	t->consenting = t->asking = true;
@@ -640,6 +651,7 @@ tui_run(const struct scenario *s, const struct app_opts *o)
 	lesson_free(t->l);
 	program_free(t->program);
 	grid_free(t->g);
+	text_buf_free(&t->prompt);
 	free(t);
 	return rc;
 }

@@ -234,9 +234,11 @@ void view_program_draw(struct grid *g, struct grid_rect r, const struct program 
 void view_screen_draw(struct grid *g, const struct view_frame *f, struct view_layout *lay);
 
 /* tui/view-details.c: the details f asks for (its focused pane, or its clicked cache cell laid out
- * as geom says) into buf; NULL when there are none to show. */
-char *view_details_text(const struct view_frame *f, const struct view_cache_geom *geom, char *buf,
-                        size_t len);
+ * as geom says) into b, emptied first, whole however long; b's text, or NULL when there are
+ * none to show. */
+struct text_buf;
+const char *view_details_text(const struct view_frame *f, const struct view_cache_geom *geom,
+                              struct text_buf *b);
 
 /* tui/view-crash.c: what a crash leaves at f's step (its crash view, or why there is
  * none) into buf; NULL when f does not ask for it. */

@@ -1,0 +1,129 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/long-text.sh: no fixed buffer holds text of unbounded length. A lesson with a title,
+# an intro, a narration and an fputs() text of 10,000 characters each, run under a --dir
+# path of about 3,000 characters (a name is at most 255 bytes, so the length is the path's),
+# keeps each of them whole in the text, JSON, TAP and HTML transcripts; where a column must
+# cut one (the call's text in a step's line) the cut ends in "…"; and the TUI at 80x24 shows
+# the title cut with "…" and the narration whole in its details popup. Under ASan (the
+# build-san build) any overflow fails the run.
+testname=long-text
+. "$(dirname "$0")/lib.sh"
+need python3
+
+# The 10,000-character texts, each ending in a word the test looks for.
+python3 - "$tmp" <<'PY' || exit 99
+import sys
+tmp = sys.argv[1]
+title = ("Title-" * 1666)[:9994] + "TITEND"
+intro = ("Intro " * 1666)[:9994] + "INTEND"
+say = ("Narration " * 1000)[:9994] + "SAYEND"
+text = ("steptext-" * 1112)[:9994] + "TXTEND"
+for s in (title, intro, say, text):
+    assert len(s) == 10000
+open(tmp + "/long.yaml", "w").write('''title: "%s"
+intro: "%s"
+steps:
+  - fopen: {mode: w}
+    say: "%s [stdio.mode = full]"
+  - fputs: {text: "%s"}
+    say: "%s"
+  - fclose: {}
+''' % (title, intro, say, text, say))
+PY
+
+# A --dir of 14 names of 200 bytes: 2,814 bytes below $tmp.
+long=$tmp/$(python3 -c "print('/'.join(['d' * 200] * 14))")
+mkdir -p "$long" || exit 99
+
+for fmt in text json tap html; do
+	"$bin" --headless --format=$fmt --dir "$long" "$tmp/long.yaml" >"$tmp/out.$fmt" 2>"$tmp/err.$fmt"
+	rc=$?
+	if [ $rc -ne 0 ] || [ -s "$tmp/err.$fmt" ]; then
+		echo "FAIL: --format=$fmt: exit $rc:"
+		head -c 2000 "$tmp/err.$fmt" | sed 's/^/    | /'
+		fail=1
+	fi
+done
+python3 - "$tmp" "$long" <<'PY' || fail=1
+import html, json, re, sys
+tmp, long = sys.argv[1:]
+out = {f: open("%s/out.%s" % (tmp, f), encoding="utf-8").read()
+       for f in ("text", "json", "tap", "html")}
+title = ("Title-" * 1666)[:9994] + "TITEND"
+intro = ("Intro " * 1666)[:9994] + "INTEND"
+say = ("Narration " * 1000)[:9994] + "SAYEND"
+text = ("steptext-" * 1112)[:9994] + "TXTEND"
+bad = []
+# The text transcript wraps narration at 80 columns, indented (a step's behind "| "): compared
+# with its line breaks folded.
+flat = re.sub(r"\s*\n\s*(\| )?", " ", out["text"])
+def whole(fmt, what, s, body):
+    if s not in body and (fmt != "text" or s not in flat):
+        bad.append("%s: the %s is not there whole" % (fmt, what))
+for fmt in ("text", "json"):
+    whole(fmt, "title", title, out[fmt])
+    whole(fmt, "intro", intro, out[fmt])
+    whole(fmt, "narration", say, out[fmt])
+    whole(fmt, "scratch directory", long, out[fmt])
+whole("tap", "title", title, out["tap"])
+whole("tap", "narration", say, out["tap"])
+page = html.unescape(out["html"])
+whole("html", "title", title, page)
+whole("html", "narration", say, page)
+# The fputs() text: whole, or cut where its line is laid out, and then with "…".
+for fmt in ("text", "json"):
+    body = out[fmt]
+    if text not in body and ("steptext-steptext" not in body or "…" not in body):
+        bad.append("%s: the fputs() text is neither whole nor cut with '…'" % fmt)
+try:
+    doc = json.loads(out["json"])
+    if doc["scenario"]["title"] != title:
+        bad.append("json: scenario.title is not the title")
+except (ValueError, KeyError, TypeError) as e:
+    bad.append("json: %s" % e)
+for b in bad:
+    print("FAIL: " + b)
+if not bad:
+    print("ok: 10,000-character title, intro, narration and a 2,800-byte --dir, whole in "
+          "text, JSON, TAP and HTML; the call's text cut with '…'")
+sys.exit(1 if bad else 0)
+PY
+
+# The TUI at 80x24: the title cut with "…", the step's narration whole in its details.
+if command -v tmux >/dev/null 2>&1; then
+	tmux_new lt 80 24 "LC_ALL=C.UTF-8 TERM=screen '$bin' --no-mouse --dir '$long' '$tmp/long.yaml' 2>'$tmp/tui.err'; echo exit=\$?; sleep 60" ||
+		{ echo "FAIL: tmux"; exit 99; }
+	if tmux_sees lt "step 0/3" 30; then
+		if tmux_screen lt | head -1 | grep -q "Title-Title.*… *step 0/3"; then
+			echo "ok: the title is cut with '…' in the top line"
+		else
+			echo "FAIL: the top line does not cut the title with '…':"
+			tmux_screen lt | head -1 | sed 's/^/    | /'
+			fail=1
+		fi
+		tmux_cmd lt send-keys -t lt n
+		tmux_sees lt "step 1/3" 30 && wait_for "tmux_settled lt" 30
+		# Shift-Tab: the log's details, the narration from its first word.
+		tmux_cmd lt send-keys -t lt BTab
+		if tmux_sees lt "details" 10 && tmux_screen lt | grep -q "Narration Narration" &&
+			tmux_screen lt | grep -qF "… more"; then
+			echo "ok: the details popup shows the narration, and says there is more"
+		else
+			echo "FAIL: no details popup with the narration and '… more':"
+			tmux_screen lt | sed 's/^/    | /'
+			fail=1
+		fi
+		tmux_cmd lt send-keys -t lt Escape q
+		tmux_sees lt "exit=0" 20 || fail=1
+		if [ -s "$tmp/tui.err" ]; then
+			echo "FAIL: the TUI wrote to stderr:"
+			head -c 2000 "$tmp/tui.err" | sed 's/^/    | /'
+			fail=1
+		fi
+	fi
+	tmux_kill lt
+else
+	skip_part tui "tmux not installed"
+fi
+finish
