@@ -135,6 +135,8 @@ struct prog_stats {
 	uint64_t syncs;           /* calls that ask for data to reach the disk (sync, syncfs,
 	                             fsync, ...): a writeback of a file the kernel counts may be
 	                             theirs (probe/wbwatch.h) */
+	uint64_t walks;           /* stacks walked for a step's line (libdwfl) */
+	uint64_t walks_saved;     /* stdio calls whose line was known without a walk */
 };
 
 /*
