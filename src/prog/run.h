@@ -99,6 +99,8 @@ struct prog_run_step {
 	size_t n_streams;
 	bool streams_known;       /* false: not readable (static, not glibc, gone) */
 	bool live;                /* (an open fold) its streams are its process's live ones */
+	bool str_varies;          /* a folded stdio step: its calls' first strings (fprintf's
+	                             format, fputs's string) are not all ps.str[0] */
 	long crash_file;          /* the file sr.crash looks at (index in prog_run_files), -1 */
 };
 

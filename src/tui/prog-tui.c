@@ -294,6 +294,16 @@ prog_tui_fold_call(const struct prog_run_step *s, uint64_t i, char *buf, size_t 
 	if (c->func_base == PROG_MARK_FUNC_fwrite || c->func_base == PROG_MARK_FUNC_fread)
 		snprintf(buf, len, "%s(buf, %" PRId64 ", n, %s) = %" PRId64, c->func, c->arg[0], fp,
 		         c->ret);
+	else if (s->str_varies && c->str[0][0] != '\0')
+		/* Only the last call's string (format) is kept, and the calls' differ: none is
+		 * shown rather than the last one's for each. */
+		snprintf(buf, len, "%s(%s%s%s...) = %" PRId64, c->func,
+		         c->func_base == PROG_MARK_FUNC_fputs ? "s, " : "",
+		         c->func_base == PROG_MARK_FUNC_fprintf || c->func_base == PROG_MARK_FUNC_fscanf ||
+		         c->func_base == PROG_MARK_FUNC_vfprintf || c->func_base == PROG_MARK_FUNC_vfscanf ?
+		         fp : "", c->func_base == PROG_MARK_FUNC_fprintf ||
+		         c->func_base == PROG_MARK_FUNC_fscanf || c->func_base == PROG_MARK_FUNC_vfprintf ||
+		         c->func_base == PROG_MARK_FUNC_vfscanf ? ", " : "", c->ret);
 	else
 		prog_format_step(c, buf, len);
 	free(c);

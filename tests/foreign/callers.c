@@ -2,7 +2,9 @@
 /* callers.c: one fprintf line reached from two callers in turn, at the same depth of the
  * stack, each call writing at once (an unbuffered stream): tests/own-prog-callers.sh checks
  * that each step names its own caller's line, though the tracer walks that call site's stack
- * once per caller and after that only checks the caller's return address. */
+ * once per caller and after that only checks the caller's return address. Then one fprintf
+ * line whose format varies, ten times on a buffered stream: a folded step that must not name
+ * one of the formats as every call's. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O0")
 #endif
@@ -29,7 +31,7 @@ two(FILE *fp, int i)
 int
 main(int argc, char **argv)
 {
-	FILE *fp = fopen(argc > 1 ? argv[1] : "out.txt", "w");
+	FILE *fp = fopen(argc > 1 ? argv[1] : "out.txt", "w"), *f2;
 
 	if (fp == NULL)
 		return 1;
@@ -41,5 +43,9 @@ main(int argc, char **argv)
 			one(fp, i);
 		fflush(fp);
 	}
-	return fclose(fp) != 0;
+	if (fclose(fp) != 0 || (f2 = fopen("two.txt", "w")) == NULL)
+		return 1;
+	for (int i = 0; i < 10; i++)
+		fprintf(f2, i % 2 ? "odd %d\n" : "even %d\n", i);  /* LINE:varies */
+	return fclose(f2) != 0;
 }
