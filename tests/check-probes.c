@@ -133,6 +133,64 @@ partly_cached(int fd, unsigned char seed)
 		ck_assert_int_eq(pread(fd, buf, sizeof buf, (off_t)p * ps), (ssize_t)sizeof buf);
 }
 
+/* cachestat(2) on pages [first, first + n) of fd, as the kernel says it (no probe between). */
+static void
+cells_truth(int fd, uint64_t first, uint64_t n, struct snap_cell *out)
+{
+	struct { uint64_t off, len; } range = { first * (uint64_t)pagesz(), n * (uint64_t)pagesz() };
+	struct { uint64_t cache, dirty, writeback, evicted, recently_evicted; } cs = { 0 };
+
+	ck_assert_int_eq(syscall(451, fd, &range, &cs, 0), 0);
+	out->cached = (uint32_t)cs.cache;
+	out->dirty = (uint32_t)cs.dirty;
+	out->writeback = (uint32_t)cs.writeback;
+}
+
+/*
+ * The cells of a 4097-page file (8 pages a cell, the last one short) whose pages are not
+ * alike: a clean cached half, a dropped quarter, dirty pages alone and in runs that start
+ * inside a cell. The probe asks only where a span is mixed: each cell must still be what
+ * cachestat(2) says of that cell alone.
+ */
+START_TEST(test_cache_cells_mixed)
+{
+	struct snap_cache *c = malloc(sizeof *c);
+	long ps = pagesz();
+	uint64_t pages = 4097, size = pages * (uint64_t)ps;
+	char *buf = calloc(1, (size_t)ps);
+	int idx, fd = mkfile(NULL, "mixed", O_RDWR, &idx);
+	static const uint64_t dirty[][2] = { { 5, 1 }, { 9, 30 }, { 1500, 3 }, { 2047, 2 },
+	                                     { 4000, 97 } };
+
+	ck_assert(c != NULL && buf != NULL);
+	for (uint64_t p = 0; p < pages; p++)
+		ck_assert_int_eq(pwrite(fd, buf, (size_t)ps, (off_t)(p * (uint64_t)ps)), ps);
+	ck_assert_int_eq(fsync(fd), 0);
+	ck_assert_int_eq(posix_fadvise(fd, (off_t)(2048 * (uint64_t)ps), (off_t)(1024 * (uint64_t)ps),
+	                               POSIX_FADV_DONTNEED), 0);
+	for (size_t i = 0; i < sizeof dirty / sizeof dirty[0]; i++)
+		for (uint64_t p = dirty[i][0]; p < dirty[i][0] + dirty[i][1]; p++)
+			ck_assert_int_eq(pwrite(fd, buf, (size_t)ps, (off_t)(p * (uint64_t)ps)), ps);
+	ck_assert_int_eq(probe_cache_as(fd, size, SNAP_SRC_CACHESTAT, c), 0);
+	ck_assert_uint_eq(c->pages_per_cell, 8);
+	ck_assert_uint_eq(c->n_cells, (pages + 7) / 8);
+	for (size_t i = 0; i < c->n_cells; i++) {
+		struct snap_cell t;
+		uint64_t first = i * 8, n = pages - first < 8 ? pages - first : 8;
+		cells_truth(fd, first, n, &t);
+		ck_assert_msg(c->cells[i].cached == t.cached && c->cells[i].dirty == t.dirty &&
+		              c->cells[i].writeback == t.writeback,
+		              "cell %zu: probe %u/%u/%u, cachestat %u/%u/%u", i, c->cells[i].cached,
+		              c->cells[i].dirty, c->cells[i].writeback, t.cached, t.dirty, t.writeback);
+	}
+	ck_assert_uint_gt(c->dirty, 0);
+	ck_assert_uint_lt(c->cached, pages);
+	close(fd);
+	free(buf);
+	free(c);
+}
+END_TEST
+
 /* Read some pages back after DONTNEED; mincore must see exactly what cachestat sees. */
 START_TEST(test_cache_mincore_matches)
 {
@@ -922,6 +980,8 @@ probes_suite(void)
 	test_util_add(tc, test_cache_meminfo,
 	              test_util_or(test_util_need_disk(), test_util_need_cachestat()));
 	test_util_add(tc, test_cache_mincore_matches,
+	              test_util_or(test_util_need_disk(), test_util_need_cachestat()));
+	test_util_add(tc, test_cache_cells_mixed,
 	              test_util_or(test_util_need_disk(), test_util_need_cachestat()));
 	tcase_add_test(tc, test_cache_cells_layout);
 	tcase_add_test(tc, test_cache_empty);

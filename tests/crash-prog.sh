@@ -11,8 +11,8 @@
 # shows both crashes after the fsync (where tmux is), and so do the text and the page; the
 # 13-3 calls as a program crash as the bundled lesson does. Each
 # filesystem whose mkfs is installed (ext4 at least). Then: no loop device or mount is left,
-# also when iobufviz is killed by SIGKILL mid-run; as user nobody the run is refused (exit
-# 3), the reason said once. Needs root, loop devices, mkfs.ext4, cc and python3; else
+# also when iobufviz is killed by SIGKILL mid-run; as user nobody the program runs without
+# the lab, as a lesson does, the reason said once (tests/prog-lab-nonroot.sh has more). Needs root, loop devices, mkfs.ext4, cc and python3; else
 # "SKIP: crash-prog: <reason>".
 testname=crash-prog
 . "$(dirname "$0")/lib.sh"
@@ -315,7 +315,7 @@ wait_for 'gone "$d"' || bad "SIGKILL: a loop device still backs the lab's image"
 wait_for '! pgrep -f "$tmp/wfr hold" >/dev/null' || bad "SIGKILL: the traced program outlived iobufviz"
 [ $fail = 0 ] && echo "ok: crash-prog: SIGKILL mid-run: the program and its lab gone"
 
-# As user nobody: refused, the reason said once, nothing run.
+# As user nobody: run without the lab, as a lesson is, the reason said once.
 if command -v setpriv >/dev/null 2>&1 &&
    setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$bin" 2>/dev/null &&
    setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$tmp/wfr" 2>/dev/null; then
@@ -324,12 +324,11 @@ if command -v setpriv >/dev/null 2>&1 &&
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" --headless --crash-fs=ext4 \
 		--dir "$d" -- "$tmp/wfr" >"$d.out" 2>&1
 	rc=$?
-	[ $rc = 3 ] || bad "nobody: exit $rc, not 3: $(cat "$d.out")"
+	[ $rc = 0 ] || bad "nobody: exit $rc, not 0: $(cat "$d.out")"
 	n=$(grep -o "needs root to mount a filesystem image" "$d.out" | wc -l)
 	[ "$n" = 1 ] || bad "nobody: the reason said $n times: $(cat "$d.out")"
-	grep -q '^step' "$d.out" && bad "nobody: the program ran: $(head -5 "$d.out")"
-	[ -z "$(ls -A "$d")" ] || bad "nobody: left $(ls -A "$d")"
-	[ $fail = 0 ] && echo "ok: crash-prog: as nobody: refused, exit 3, said once"
+	grep -q '^step' "$d.out" || bad "nobody: the program did not run: $(head -5 "$d.out")"
+	[ $fail = 0 ] && echo "ok: crash-prog: as nobody: run without the lab, said once"
 else
 	skip_part "as nobody" "setpriv missing, or nobody cannot run $bin"
 fi

@@ -86,6 +86,10 @@ jl = [(str(s["source"]["line"]), s["source"]["function"]) if s.get("source") els
       for s in steps]
 if [t for t in tl] != jl:
     no("text and JSON differ: %s vs %s" % (tl, jl))
+# A folded run of the helper's fprintf is named as written: its format, not "format".
+if not re.search(r'^step \d+ +\[\d+\] fprintf\(fp, "record %d\\n", \.\.\.\) x \d+: ', text, re.M):
+    no("no folded fprintf step named with its format: %s" %
+       re.findall(r"^step \d+ .*fprintf.*", text, re.M)[:2])
 # Without -g: the function and its address, no line; the hint once.
 ng = json.load(open(os.path.join(tmp, "lines-nog.json")))
 srcs = [s["source"] for s in ng["steps"] if s.get("source")]
@@ -118,6 +122,11 @@ if command -v tmux >/dev/null 2>&1; then
 	tmux_cmd lines send-keys -t lines n n n
 	tmux_sees lines "step 3/3" && marked save "fprintf(fp" 3 &&
 		echo "ok: step 3: the source pane marks save()'s fprintf line"
+	# o: the folded calls, each as written (its format and its own result).
+	tmux_cmd lines send-keys -t lines o
+	tmux_sees lines 'fprintf(fp, "record %d\n", ...) = 9' &&
+		echo "ok: o names the folded fprintf calls as written"
+	tmux_cmd lines send-keys -t lines Escape
 	if tmux_screen lines | grep -E "#1 +execve" | grep -qE "[0-9] s\*"; then
 		bad "the execve's time counts the wait for the first n:"
 		tmux_screen lines | grep -E "#1 +execve" | sed 's/^/    | /'

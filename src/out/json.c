@@ -676,6 +676,15 @@ out_json_program(struct json *j, const struct transcript *t)
 	json_uint(j, "other", p->n_other);
 	json_uint(j, "loader", p->n_loader);
 	json_end_object(j);
+	if (p->tracer != NULL) {
+		/* What the run cost the tracer: where tracing's time goes. */
+		json_begin_object(j, "tracer");
+		json_uint(j, "stops", p->tracer->stops);
+		json_uint(j, "markers", p->tracer->markers);
+		json_uint(j, "walks", p->tracer->walks);
+		json_uint(j, "walks_saved", p->tracer->walks_saved);
+		json_end_object(j);
+	}
 	json_string(j, "stdout", p->output[0]);
 	json_uint(j, "stdout_bytes", p->output_bytes[0]);
 	json_string(j, "stderr", p->output[1]);

@@ -208,6 +208,7 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	p.unseen_note = prog_run_unseen_note(r);
 	p.n_other = stats.other_calls;
 	p.n_loader = prog_run_loader_calls(r);
+	p.tracer = &stats;
 	p.timed_out = prog_run_timed_out(r);
 	for (int k = 0; k < 2; k++)
 		p.output[k] = prog_run_output(r, k + 1, &p.output_bytes[k]);

@@ -38,6 +38,7 @@ struct transcript_program {
 	const char *stdio_note;            /* why its stdio cannot be seen; "" if it can */
 	const char *unseen_note;           /* what it did that no tracer sees; "" or NULL if nothing */
 	uint64_t n_read, n_write, b_read, b_written, n_stdio, n_other, n_loader;
+	const struct prog_stats *tracer;   /* what the tracer did (its cost), or NULL */
 	bool timed_out;                    /* --timeout passed: every process it made was killed
 	                                    * (the first may have ended before, on its own) */
 	char *output[2];                   /* stdout, stderr: the first bytes, or NULL */

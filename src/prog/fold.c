@@ -135,6 +135,8 @@ prog_fold_chain(struct prog_run *r, struct prog_run_step *s)
 	} else {
 		if (prog_fold_calls_join(c, s) != 0)
 			r->failed = true;
+		c->str_varies = c->str_varies || s->str_varies ||
+		                strcmp(c->ps.str[0], s->ps.str[0]) != 0;
 		c->bytes += s->bytes;
 		for (size_t i = 0; i < s->sr.events.n; i++)
 			event_list_add(&c->sr.events, &s->sr.events.v[i]);
@@ -494,6 +496,7 @@ prog_fold_take_one(struct prog_run *r, struct prog_step *ps)
 			s = r->sfold[slot];
 			if (prog_fold_call_add(s, ps->arg[0], ps->ret) != 0)
 				r->failed = true;
+			s->str_varies = s->str_varies || strcmp(s->ps.str[0], ps->str[0]) != 0;
 			s->count++;
 			s->bytes += ps->size;
 			for (size_t i = 0; i < ps->calls.n; i++)
@@ -600,10 +603,12 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 		for (uint64_t i = k; i < k + m; i++, s->count++) {
 			int64_t arg, ret;
 			uint64_t size;
-			prog_trace_batch_call(r->t, i, &arg, &ret, &size);
+			const char *str;
+			prog_trace_batch_call(r->t, i, &arg, &ret, &size, &str);
 			if (prog_fold_call_add(s, arg, ret) != 0)
 				r->failed = true;
 			s->bytes += size;
+			s->str_varies = s->str_varies || strcmp(s->ps.str[0], str) != 0;
 		}
 		k += m;
 		if (k == n) {

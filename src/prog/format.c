@@ -197,15 +197,22 @@ prog_format_same_arg(const struct prog_run_step *s, const char *name, bool c, ch
 	return buf;
 }
 
-/* The call of a folded run, what varies from call to call named as its parameter (the
- * strings and formats of all but the last are not kept): "getline(&line, &n, fp)",
- * "fputc(c, fp)", "fputc('x', fp)" when every call wrote 'x'. */
+/* The call of a folded run, what varies from call to call named as its parameter:
+ * "getline(&line, &n, fp)", "fputc(c, fp)", "fputc('x', fp)" when every call wrote 'x',
+ * "fprintf(fp, "record %d\n", ...)" when every call had that format (else "format"). */
 static void
 prog_format_fold_call(const struct prog_run_step *s, char *buf, size_t len)
 {
 	const struct prog_step *p = &s->ps;
 	const char *fp = prog_format_stream(p), *f = p->func;
-	char a[24];
+	char a[24], q[PROG_STR_MAX * 4 + 8];
+	/* The string every call passed, as C writes it; else its parameter's name. */
+	const char *fmt = "format", *str = "s";
+
+	if (!s->str_varies && p->str[0][0] != '\0') {
+		text_quote_cut(p->str[0], strlen(p->str[0]) == PROG_STR_MAX - 1, q, sizeof q);
+		fmt = str = q;
+	}
 
 	switch (p->func_base) {
 	case PROG_MARK_FUNC_fwrite:
@@ -225,27 +232,27 @@ prog_format_fold_call(const struct prog_run_step *s, char *buf, size_t len)
 		snprintf(buf, len, "%s(%s)", f, prog_format_same_arg(s, "c", true, a, sizeof a));
 		break;
 	case PROG_MARK_FUNC_fputs:
-		snprintf(buf, len, "%s(s, %s)", f, fp);
+		snprintf(buf, len, "%s(%s, %s)", f, str, fp);
 		break;
 	case PROG_MARK_FUNC_puts:
 	case PROG_MARK_FUNC_perror:
-		snprintf(buf, len, "%s(s)", f);
+		snprintf(buf, len, "%s(%s)", f, str);
 		break;
 	case PROG_MARK_FUNC_fprintf:
 	case PROG_MARK_FUNC_fscanf:
-		snprintf(buf, len, "%s(%s, format, ...)", f, fp);
+		snprintf(buf, len, "%s(%s, %s, ...)", f, fp, fmt);
 		break;
 	case PROG_MARK_FUNC_vfprintf:
 	case PROG_MARK_FUNC_vfscanf:
-		snprintf(buf, len, "%s(%s, format, ap)", f, fp);
+		snprintf(buf, len, "%s(%s, %s, ap)", f, fp, fmt);
 		break;
 	case PROG_MARK_FUNC_printf:
 	case PROG_MARK_FUNC_scanf:
-		snprintf(buf, len, "%s(format, ...)", f);
+		snprintf(buf, len, "%s(%s, ...)", f, fmt);
 		break;
 	case PROG_MARK_FUNC_vprintf:
 	case PROG_MARK_FUNC_vscanf:
-		snprintf(buf, len, "%s(format, ap)", f);
+		snprintf(buf, len, "%s(%s, ap)", f, fmt);
 		break;
 	case PROG_MARK_FUNC_getline:
 		snprintf(buf, len, "%s(&line, &n, %s)", f, fp);
@@ -301,7 +308,7 @@ prog_format_fold(const struct prog_run_step *s, char *buf, size_t len)
 	const struct prog_step *p = &s->ps;
 	uint64_t failed = 0, first = s->count;
 	size_t at = 0;
-	char call[64], fail[24] = "";
+	char call[PROG_STR_MAX * 4 + 80], fail[24] = "";
 	unsigned flags = 0;
 
 	prog_format_fold_call(s, call, sizeof call);

@@ -20,6 +20,21 @@
 #include "probe/probe.h"
 #include "prog/run-int.h"
 
+/* Whether the lab cannot be made (see prog/run-int.h). As a lesson does without root: the
+ * program still runs, where it would without --crash-fs, and the run says once why no crash
+ * is shown (a student's own program is worth seeing run even without its power cut). */
+bool
+prog_lab_refused(struct prog_run *r, enum crash_fs fs)
+{
+	if (geteuid() == 0)
+		return false;
+	snprintf(r->lab_note, sizeof r->lab_note, "--crash-fs=%s: not observable here: the crash "
+	         "lab needs root to mount a filesystem image; the program runs without it, where it "
+	         "would without --crash-fs, and no crash is shown after its steps",
+	         crash_fs_table[fs].name);
+	return true;
+}
+
 /* Make the lab and run the program in it (see prog/run-int.h). */
 int
 prog_lab_new(struct prog_run *r, enum crash_fs fs, struct prog_opts *po, char **err)
@@ -28,14 +43,6 @@ prog_lab_new(struct prog_run *r, enum crash_fs fs, struct prog_opts *po, char **
 	char msg[PATH_MAX + 128];
 	struct stat st;
 	int e;
-
-	/* Refused, not run without it: the power cut is what the student asked to see. */
-	if (geteuid() != 0) {
-		errmsg_set(err, "--crash-fs=%s: needs root to mount a filesystem image (the power "
-		           "cut); the program was not run", name);
-		errno = EPERM;
-		return -1;
-	}
 	/* No size is known ahead of a program: the lab's least (crash/lab.h). */
 	r->lab = crash_lab_new(fs, r->scratch, 0, msg, sizeof msg);
 	if (r->lab == NULL) {
@@ -67,13 +74,20 @@ const char *
 prog_run_lab(const struct prog_run *r, char *buf, size_t len)
 {
 	if (r->lab == NULL)
-		return NULL;
+		return r->lab_note[0] != '\0' ? r->lab_note : NULL;
 	snprintf(buf, len, "the program runs in a crash lab: an image of its own (%s, %llu MiB "
 	         "sparse) on /dev/%s, mounted where only this run reaches it (%s)",
 	         crash_fs_table[crash_lab_fs(r->lab)].name,
 	         (unsigned long long)(crash_lab_bytes(r->lab) >> 20), crash_lab_device(r->lab),
 	         r->dir);
 	return buf;
+}
+
+/* Whether the program runs in a lab. */
+bool
+prog_run_in_lab(const struct prog_run *r)
+{
+	return r->lab != NULL;
 }
 
 /*

@@ -479,14 +479,15 @@ prog_trace_batch_step(const struct prog_trace *t, uint64_t k, struct prog_step *
 	out->seq = t->st.steps - t->bn + 1 + k;
 }
 
-/* A call of the batch returned last: its argument, result and bytes. */
+/* A call of the batch returned last: its argument, result, bytes and first string. */
 void
 prog_trace_batch_call(const struct prog_trace *t, uint64_t k, int64_t *arg, int64_t *ret,
-                      uint64_t *size)
+                      uint64_t *size, const char **str)
 {
 	const struct prog_mark_call *c = &t->q[t->bhead + k].c;
 
 	*arg = c->a;
 	*ret = c->ret;
 	*size = c->size;
+	*str = c->str;            /* ended by marks_clean */
 }

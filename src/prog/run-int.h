@@ -66,6 +66,7 @@ struct prog_run {
 	 * filesystem's st_dev, the file of it the crash views look at (the last a step touched;
 	 * -1: none yet), its device's counters after the last step. */
 	struct crash_lab *lab;
+	char lab_note[256];       /* --crash-fs without its lab (not root): why, and what instead */
 	dev_t lab_dev;
 	long lab_file;
 	struct snap_device lab_last;
@@ -103,8 +104,12 @@ int prog_run_push(struct prog_run *r, struct prog_run_step *s);
 /* run-step.c: the log's name for step s: the call's or the function's. */
 const char *prog_run_label(const struct prog_run_step *s);
 
+/* lab.c: whether a crash lab of fs cannot be made here (not root: no image can be mounted);
+ * then r->lab_note says so, and that the program runs without it, as a lesson does. */
+bool prog_lab_refused(struct prog_run *r, enum crash_fs fs);
+
 /* lab.c: make a crash lab of fs in r's scratch dir and run the program in it (po's cwd_fd;
- * r->dir its /proc path, ours). Not as root: refused. 0, or -1 with errno and why in *err. */
+ * r->dir its /proc path, ours). 0, or -1 with errno and why in *err. */
 int prog_lab_new(struct prog_run *r, enum crash_fs fs, struct prog_opts *po, char **err);
 
 /* lab.c: f was just added: if it is on the lab, its path as we reach it and its name there. */

@@ -70,6 +70,7 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 	struct prog_opts po = { 0 };
 	char shim[PATH_MAX];
 	struct prog_run *r;
+	bool lab;
 	int rc;
 
 	*out = NULL;
@@ -87,8 +88,9 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 	r->stdio_note = "";
 	r->unseen_note = "";
 	r->lab_file = -1;
+	lab = o->crash_fs != CRASH_FS_NONE && !prog_lab_refused(r, o->crash_fs);
 	/* With a lab, --dir is where its image goes (as a lesson's); the program runs in it. */
-	r->scratch = scratch_mkdir(o->crash_fs != CRASH_FS_NONE ? o->dir : NULL);
+	r->scratch = scratch_mkdir(lab ? o->dir : NULL);
 	if (r->scratch < 0 ||
 	    scratch_path(r->scratch, "stdout", r->out_path[0], sizeof r->out_path[0]) == NULL ||
 	    scratch_path(r->scratch, "stderr", r->out_path[1], sizeof r->out_path[1]) == NULL) {
@@ -96,7 +98,7 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 		prog_run_free(r);
 		return -1;
 	}
-	if (o->crash_fs != CRASH_FS_NONE) {
+	if (lab) {
 		if (prog_lab_new(r, o->crash_fs, &po, err) != 0) {
 			int e = errno;
 			prog_run_free(r);

@@ -99,6 +99,8 @@ struct prog_run_step {
 	size_t n_streams;
 	bool streams_known;       /* false: not readable (static, not glibc, gone) */
 	bool live;                /* (an open fold) its streams are its process's live ones */
+	bool str_varies;          /* a folded stdio step: its calls' first strings (fprintf's
+	                             format, fputs's string) are not all ps.str[0] */
 	long crash_file;          /* the file sr.crash looks at (index in prog_run_files), -1 */
 };
 
@@ -130,8 +132,12 @@ const char *prog_run_stdio_note(const struct prog_run *r);
  * calls not observable"; static storage), "" if nothing so far. */
 const char *prog_run_unseen_note(const struct prog_run *r);
 
-/* With a crash lab: what it is, for the run's head, into buf; NULL without one. */
+/* With a crash lab: what it is, for the run's head, into buf; without the one --crash-fs
+ * asked for (not root): why, and what runs instead; NULL without --crash-fs. */
 const char *prog_run_lab(const struct prog_run *r, char *buf, size_t len);
+
+/* Whether the program runs in a crash lab (its steps have crashes to show). */
+bool prog_run_in_lab(const struct prog_run *r);
 
 /* The program's working directory, and what it printed on stdout / stderr so far (the
  * first bytes; NULL if none). */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "prog/srcloc.h"
@@ -20,6 +21,11 @@
 #define SRCLOC_SITES 256
 /* Frames walked at most to find the program's. */
 #define SRCLOC_DEPTH 64
+/* Stdio call sites whose walk is remembered, and how far above the shim's frame the
+ * caller's return address is looked for. */
+#define SRCLOC_WALKED 64
+#define SRCLOC_WAYS 4
+#define SRCLOC_SCAN 4096
 
 /* One process: its files as reported from /proc/PID/maps, the program's own among them. */
 struct srcloc_proc {
@@ -39,10 +45,26 @@ struct srcloc_site {
 	struct prog_src src;
 };
 
+/*
+ * A stdio call site's walk: the call from return address ra on stream file, its line and its
+ * caller's; that caller's return address ra1 was found off bytes above the shim's frame.
+ * Another call from there whose frame holds ra1 at the same offset is made from the same
+ * line of the same caller: its walk would find the same two frames.
+ */
+struct srcloc_walked {
+	pid_t tgid;
+	uint64_t ra, file, off;
+	uintptr_t ra1;
+	struct prog_src src;
+};
+
 struct prog_srcloc {
 	struct srcloc_proc p[SRCLOC_PROCS];
 	struct srcloc_site *sites;
+	struct srcloc_walked *walked;
 	unsigned clock;
+	unsigned turn;             /* the way of a full set replaced next */
+	struct prog_srcloc_stats st;
 };
 
 /* Separate debug files are not looked for (nor fetched: no debuginfod): a student's -g is in
@@ -71,7 +93,10 @@ prog_srcloc_new(void)
 	if (s == NULL)
 		return NULL;
 	s->sites = calloc(SRCLOC_SITES, sizeof *s->sites);
-	if (s->sites == NULL) {
+	s->walked = calloc(SRCLOC_WALKED, sizeof *s->walked);
+	if (s->sites == NULL || s->walked == NULL) {
+		free(s->sites);
+		free(s->walked);
 		free(s);
 		return NULL;
 	}
@@ -85,6 +110,9 @@ srcloc_drop(struct prog_srcloc *s, struct srcloc_proc *p)
 	for (size_t i = 0; i < SRCLOC_SITES && p->tgid != 0; i++)
 		if (s->sites[i].tgid == p->tgid)
 			s->sites[i].tgid = 0;
+	for (size_t i = 0; i < SRCLOC_WALKED && p->tgid != 0; i++)
+		if (s->walked[i].tgid == p->tgid)
+			s->walked[i].tgid = 0;
 	if (p->dwfl != NULL)
 		dwfl_end(p->dwfl);
 	memset(p, 0, sizeof *p);
@@ -103,6 +131,9 @@ prog_srcloc_forget(struct prog_srcloc *s, pid_t tgid)
 	for (size_t i = 0; i < SRCLOC_SITES; i++)
 		if (s->sites[i].tgid == tgid)
 			s->sites[i].tgid = 0;
+	for (size_t i = 0; i < SRCLOC_WALKED; i++)
+		if (s->walked[i].tgid == tgid)
+			s->walked[i].tgid = 0;
 }
 
 void
@@ -113,6 +144,7 @@ prog_srcloc_free(struct prog_srcloc *s)
 	for (size_t i = 0; i < SRCLOC_PROCS; i++)
 		srcloc_drop(s, &s->p[i]);
 	free(s->sites);
+	free(s->walked);
 	free(s);
 }
 
@@ -302,15 +334,18 @@ srcloc_frame(Dwfl_Frame *f, void *arg)
 	return DWARF_CB_OK;
 }
 
-bool
-prog_srcloc_unwind(struct prog_srcloc *s, pid_t tgid, pid_t tid, struct prog_src *out)
+/* prog_srcloc_unwind, and the caller's frame's pc into *pc1 (0: none found). */
+static bool
+srcloc_unwind(struct prog_srcloc *s, pid_t tgid, pid_t tid, struct prog_src *out, uint64_t *pc1)
 {
 	struct srcloc_walk w = { 0 };
 	struct srcloc_proc *p;
 
 	memset(out, 0, sizeof *out);
+	*pc1 = 0;
 	if (s == NULL)
 		return false;
+	s->st.walks++;
 	for (int again = 0; again < 2; again++) {
 		if ((p = srcloc_proc(s, tgid)) == NULL || p->main == NULL)
 			return false;
@@ -335,10 +370,100 @@ prog_srcloc_unwind(struct prog_srcloc *s, pid_t tgid, pid_t tid, struct prog_src
 	if (w.k == 2) {
 		char file[PROG_SRC_FILE];
 		uint64_t addr;
+		*pc1 = w.pc[1];
 		srcloc_lookup(p, w.pc[1], &addr, file, sizeof file, &out->caller_line, out->caller_func,
 		              sizeof out->caller_func);
 	}
 	return true;
+}
+
+bool
+prog_srcloc_unwind(struct prog_srcloc *s, pid_t tgid, pid_t tid, struct prog_src *out)
+{
+	uint64_t pc1;
+
+	return srcloc_unwind(s, tgid, tid, out, &pc1);
+}
+
+/* Read len bytes at addr of process pid into buf: the bytes read (a short read stops at
+ * memory that is not mapped). */
+static size_t
+srcloc_peek(pid_t pid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* The set of entries call site ra on stream file of tgid may have in the table of walks
+ * (a call site reached from several callers, or by several threads, has one for each). */
+static struct srcloc_walked *
+srcloc_walked(struct prog_srcloc *s, pid_t tgid, uint64_t ra, uint64_t file)
+{
+	uint64_t h = ra ^ (ra >> 9) ^ file ^ (uint64_t)tgid;
+
+	return &s->walked[h % (SRCLOC_WALKED / SRCLOC_WAYS) * SRCLOC_WAYS];
+}
+
+bool
+prog_srcloc_unwind_call(struct prog_srcloc *s, pid_t tgid, pid_t tid, uint64_t ra,
+                        uint64_t file, uint64_t frame, struct prog_src *out)
+{
+	uintptr_t word = 0, scan[SRCLOC_SCAN / sizeof(uintptr_t)];
+	struct srcloc_walked *set, *e;
+	uint64_t pc1, read_off = UINT64_MAX;
+	size_t n;
+
+	if (s == NULL || ra == 0 || frame == 0)
+		return prog_srcloc_unwind(s, tgid, tid, out);
+	set = srcloc_walked(s, tgid, ra, file);
+	for (int i = 0; i < SRCLOC_WAYS; i++) {
+		e = &set[i];
+		if (e->tgid != tgid || e->ra != ra || e->file != file)
+			continue;
+		if (e->off != read_off) {
+			read_off = e->off;
+			if (srcloc_peek(tid, frame + e->off, &word, sizeof word) != sizeof word)
+				word = 0;
+		}
+		if (word != 0 && word == e->ra1) {
+			s->st.remembered++;
+			*out = e->src;
+			return true;
+		}
+	}
+	if (!srcloc_unwind(s, tgid, tid, out, &pc1))
+		return false;
+	/* Remembered only when the walk's first frame in the program is the call itself (no
+	 * callback of the program's between, as fopencookie's) and its caller was found: its
+	 * return address, the first word above the shim's frame that holds it. */
+	if (out->pc != ra - 1 || pc1 == 0)
+		return true;
+	n = srcloc_peek(tid, frame, scan, sizeof scan) / sizeof scan[0];
+	for (size_t i = 0; i < n; i++)
+		if (scan[i] == (uintptr_t)(pc1 + 1)) {
+			/* A free way of the set, else the next in turn. */
+			e = NULL;
+			for (int k = 0; k < SRCLOC_WAYS && e == NULL; k++)
+				if (set[k].tgid == 0)
+					e = &set[k];
+			if (e == NULL)
+				e = &set[s->turn++ % SRCLOC_WAYS];
+			*e = (struct srcloc_walked){ .tgid = tgid, .ra = ra, .file = file,
+			                             .off = i * sizeof scan[0], .ra1 = scan[i],
+			                             .src = *out };
+			break;
+		}
+	return true;
+}
+
+void
+prog_srcloc_stats(const struct prog_srcloc *s, struct prog_srcloc_stats *out)
+{
+	memset(out, 0, sizeof *out);
+	if (s != NULL)
+		*out = s->st;
 }
 
 char *

@@ -36,6 +36,21 @@ void prog_srcloc_forget(struct prog_srcloc *s, pid_t tgid);
  * the program's own file (and the next, its caller) into *out. False if none is found. */
 bool prog_srcloc_unwind(struct prog_srcloc *s, pid_t tgid, pid_t tid, struct prog_src *out);
 
+/*
+ * Thread tid of process tgid, stopped in a stdio call made from return address ra on stream
+ * file, the shim's frame at frame (shim/protocol.h): as prog_srcloc_unwind, but a call site
+ * walked before whose caller's return address is still where the walk found it, above the
+ * shim's frame, is not walked again (a call in a loop costs one read of a word, not a walk).
+ */
+bool prog_srcloc_unwind_call(struct prog_srcloc *s, pid_t tgid, pid_t tid, uint64_t ra,
+                             uint64_t file, uint64_t frame, struct prog_src *out);
+
+/* How many stacks were walked, and how many stdio calls' lines were known without a walk. */
+struct prog_srcloc_stats {
+	uint64_t walks, remembered;
+};
+void prog_srcloc_stats(const struct prog_srcloc *s, struct prog_srcloc_stats *out);
+
 /* The return address ra of a call in process tgid (the shim's caller): the call's line into
  * *out. False if no file of the process holds it. */
 bool prog_srcloc_at(struct prog_srcloc *s, pid_t tgid, uint64_t ra, struct prog_src *out);

@@ -47,7 +47,12 @@ prog_trace_pid(const struct prog_trace *t)
 void
 prog_trace_stats(const struct prog_trace *t, struct prog_stats *out)
 {
+	struct prog_srcloc_stats ss;
+
 	*out = t->st;
+	prog_srcloc_stats(t->src, &ss);
+	out->walks = ss.walks;
+	out->walks_saved = ss.remembered;
 }
 
 /* Whether the deadline passed. */

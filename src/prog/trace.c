@@ -144,7 +144,8 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	first = prog_marks_at_call(p);
 	/* A stdio call's first system call: its stack has its line and its caller's. */
 	if (first)
-		prog_srcloc_unwind(t->src, p->tgid, p->pid, &p->cur_src);
+		prog_srcloc_unwind_call(t->src, p->tgid, p->pid, p->cur.caller, p->cur.file,
+		                        p->cur.frame, &p->cur_src);
 	if (c->flags & CALL_EXIT) {
 		/* No exit stop follows: the process's end is its step. exit()'s flush of the
 		 * streams is one before it, while the process (and its memory) is still here. */

@@ -135,6 +135,8 @@ struct prog_stats {
 	uint64_t syncs;           /* calls that ask for data to reach the disk (sync, syncfs,
 	                             fsync, ...): a writeback of a file the kernel counts may be
 	                             theirs (probe/wbwatch.h) */
+	uint64_t walks;           /* stacks walked for a step's line (libdwfl) */
+	uint64_t walks_saved;     /* stdio calls whose line was known without a walk */
 };
 
 /*
@@ -187,12 +189,13 @@ void prog_trace_set_hook(struct prog_trace *t, prog_trace_hook *fn, void *ctx);
  * no system call, one after the other in its log, is one step: the last of them, its batch
  * their count (sort's 1.5 M fwrite_unlocked are ~11 k steps, not 1.5 M). Until the next
  * prog_trace_next, each of them can be had as a step of its own (prog_trace_batch_step) or
- * just its argument, result and bytes (prog_trace_batch_call); k from 0, batch - 1 the step.
+ * just its argument, result, bytes and first string (prog_trace_batch_call: fprintf's format,
+ * fputs's string); k from 0, batch - 1 the step.
  */
 void prog_trace_set_batch(struct prog_trace *t, bool on);
 void prog_trace_batch_step(const struct prog_trace *t, uint64_t k, struct prog_step *out);
 void prog_trace_batch_call(const struct prog_trace *t, uint64_t k, int64_t *arg, int64_t *ret,
-                           uint64_t *size);
+                           uint64_t *size, const char **str);
 
 /*
  * The step this tracer makes of the finished call s of row c, its memory read through m:

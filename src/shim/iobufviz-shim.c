@@ -131,7 +131,7 @@ iobufviz_shim_str(char *dst, const char *s, size_t len)
  * call is logged; every enter has its leave.
  */
 static int
-iobufviz_shim_enter_at(void *ra, int id, FILE *f, long a, long b, const char *s1,
+iobufviz_shim_enter_at(void *ra, void *frame, int id, FILE *f, long a, long b, const char *s1,
                        const char *s2)
 {
 	struct prog_mark_tls *t = &iobufviz_shim_tls;
@@ -148,14 +148,18 @@ iobufviz_shim_enter_at(void *ra, int id, FILE *f, long a, long b, const char *s1
 	t->cur.a = a;
 	t->cur.b = b;
 	t->cur.caller = (uintptr_t)ra;
+	t->cur.frame = (uintptr_t)frame;
 	iobufviz_shim_str(t->cur.str, s1, sizeof t->cur.str);
 	iobufviz_shim_str(t->cur.str2, s2, sizeof t->cur.str2);
 	return 1;
 }
 
 /* Enter from a wrapper: its return address is where the program called it (exact and
- * cheap: the tracer maps it to the line). A macro, so that it is the wrapper's own. */
-#define iobufviz_shim_enter(...) iobufviz_shim_enter_at(__builtin_return_address(0), __VA_ARGS__)
+ * cheap: the tracer maps it to the line), its frame where the program's stack was then (the
+ * tracer checks its caller's return address there instead of walking the stack again). A
+ * macro, so that they are the wrapper's own. */
+#define iobufviz_shim_enter(...) \
+	iobufviz_shim_enter_at(__builtin_return_address(0), __builtin_frame_address(0), __VA_ARGS__)
 
 /* p if its n bytes are a C string of the program's read-only data (a literal), else NULL. */
 static const char *
@@ -254,6 +258,7 @@ iobufviz_shim_exit(void)
 	t->cur.seq++;
 	t->cur.id = PROG_MARK_EXIT_ID;
 	t->cur.caller = 0;        /* called by exit(): the tracer walks the stack to its caller */
+	t->cur.frame = 0;
 	t->cur.file = 0;
 	t->cur.fd = -1;
 	iobufviz_shim_mark(PROG_MARK_EXIT, 0);

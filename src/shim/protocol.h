@@ -64,6 +64,8 @@ struct prog_mark_call {
 	uint32_t pad;
 	uint64_t buf_base, buf_end, write_base, write_ptr, read_ptr, read_end;
 	uint64_t caller;          /* the wrapper's return address: the program's call site */
+	uint64_t frame;           /* the wrapper's frame address: where the program's stack was
+	                           * at that call (the tracer finds the caller's caller from it) */
 	char str[PROG_STR_MAX];
 	char str2[PROG_STR2_MAX];
 	unsigned char head[PROG_HEAD_MAX];

@@ -294,6 +294,16 @@ prog_tui_fold_call(const struct prog_run_step *s, uint64_t i, char *buf, size_t 
 	if (c->func_base == PROG_MARK_FUNC_fwrite || c->func_base == PROG_MARK_FUNC_fread)
 		snprintf(buf, len, "%s(buf, %" PRId64 ", n, %s) = %" PRId64, c->func, c->arg[0], fp,
 		         c->ret);
+	else if (s->str_varies && c->str[0][0] != '\0')
+		/* Only the last call's string (format) is kept, and the calls' differ: none is
+		 * shown rather than the last one's for each. */
+		snprintf(buf, len, "%s(%s%s%s...) = %" PRId64, c->func,
+		         c->func_base == PROG_MARK_FUNC_fputs ? "s, " : "",
+		         c->func_base == PROG_MARK_FUNC_fprintf || c->func_base == PROG_MARK_FUNC_fscanf ||
+		         c->func_base == PROG_MARK_FUNC_vfprintf || c->func_base == PROG_MARK_FUNC_vfscanf ?
+		         fp : "", c->func_base == PROG_MARK_FUNC_fprintf ||
+		         c->func_base == PROG_MARK_FUNC_fscanf || c->func_base == PROG_MARK_FUNC_vfprintf ||
+		         c->func_base == PROG_MARK_FUNC_vfscanf ? ", " : "", c->ret);
 	else
 		prog_format_step(c, buf, len);
 	free(c);
@@ -502,9 +512,14 @@ prog_tui_crash(struct prog_tui *t)
 		return;
 	}
 	t->show_crash = false;
-	if (t->o->crash_fs == CRASH_FS_NONE) {
-		snprintf(t->status, sizeof t->status, "x: no crash lab: run with --crash-fs=ext4 "
-		         "(or xfs, btrfs; as root) to crash your program after any step");
+	if (!prog_run_in_lab(t->r)) {
+		char lab[64];
+		const char *why = prog_run_lab(t->r, lab, sizeof lab);
+		if (why != NULL)
+			snprintf(t->status, sizeof t->status, "x: %s", why);
+		else
+			snprintf(t->status, sizeof t->status, "x: no crash lab: run with --crash-fs=ext4 "
+			         "(or xfs, btrfs; as root) to crash your program after any step");
 		return;
 	}
 	if (sr == NULL) {
@@ -628,11 +643,6 @@ prog_tui_run(char *const argv[], const struct app_opts *o, const struct prog_run
 	t->scn.intro = "Your program, stopped before its first call on a file. n: the next step, "
 	               "a: autoplay, d: run to the next write to a file, p: back, o: the step's "
 	               "calls, Tab: next file, s: next stdio stream, q: quit.";
-	if (o->crash_fs != CRASH_FS_NONE)
-		t->scn.intro = "Your program, stopped before its first call on a file, runs in a crash "
-		               "lab: x shows what a kill -9 and a power cut after the step leave of "
-		               "the lab's file. n: the next step, a: autoplay, d: run to the next "
-		               "write to a file, p: back, o: the step's calls, Tab: next file, q: quit.";
 	snprintf(t->initial.cache.note, sizeof t->initial.cache.note, "no file yet");
 	snprintf(t->initial.disk.note, sizeof t->initial.disk.note, "no file yet");
 	mine.poll = prog_tui_poll;
@@ -642,6 +652,16 @@ prog_tui_run(char *const argv[], const struct app_opts *o, const struct prog_run
 		free(err);
 		free(t);
 		return errno == ENOENT || errno == EACCES ? APP_EXIT_USAGE : APP_EXIT_ENV;
+	}
+	if (prog_run_in_lab(t->r))
+		t->scn.intro = "Your program, stopped before its first call on a file, runs in a crash "
+		               "lab: x shows what a kill -9 and a power cut after the step leave of "
+		               "the lab's file. n: the next step, a: autoplay, d: run to the next "
+		               "write to a file, p: back, o: the step's calls, Tab: next file, q: quit.";
+	else if (o->crash_fs != CRASH_FS_NONE) {
+		/* --crash-fs without its lab (not root): said once, where the run begins. */
+		char lab[64];
+		snprintf(t->status, sizeof t->status, "%s", prog_run_lab(t->r, lab, sizeof lab));
 	}
 	if (crt_init(o->color, o->mouse) != 0) {
 		fputs("iobufviz: cannot use this terminal\n", stderr);
