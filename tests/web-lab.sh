@@ -45,7 +45,7 @@ else
 	esac
 	grep -E '^web-lab: (state.zst: [0-9]|.*: [0-9]+ MB)' "$tmp/web-lab.out"
 fi
-for f in index.html lab.js libv86.js v86.wasm xterm.js bios.bin vgabios.bin vmlinuz initrd.img state.zst \
+for f in index.html machine.js lab.js libv86.js v86.wasm xterm.js bios.bin vgabios.bin vmlinuz initrd.img state.zst \
 	SOURCES; do
 	[ -s "$dir/$f" ] || bad "$dir has no $f"
 done

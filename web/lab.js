@@ -53,30 +53,11 @@
 	const rest = hash.replace(/^cold&?/, "");
 	const run = rest.startsWith("run=") ? rest.slice(4) : "";
 
-	// What both ways share (tools/web-lab-state.js and tests/web-lab-boot.js use the same:
-	// a saved state restores only into the machine it was saved from).
-	const machine = {
-		wasm_path: "v86.wasm",
-		memory_size: 512 * 1024 * 1024,
-		vga_memory_size: 2 * 1024 * 1024,
-		bios: { url: "bios.bin" },
-		vga_bios: { url: "vgabios.bin" },
-		acpi: false,
-		uart1: true,
-		autostart: false,
-		disable_keyboard: true,
-		disable_mouse: true,
-		disable_speaker: true,
-	};
-	// The cold boot's kernel (tools/web-lab-state.js saves state.zst from the same): quiet,
-	// the console on the first serial port; pnpbios=off and nomce skip probes that take
-	// seconds under emulation; init_on_free=1 zeroes freed memory (the initramfs's compressed
-	// image, ...), so that state.zst is 15 MB, not 22, and boots no slower.
-	const cold = {
-		bzimage: { url: "vmlinuz" },
-		initrd: { url: "initrd.img" },
-		cmdline: "console=ttyS0 quiet loglevel=3 pnpbios=off nomce rdinit=/init init_on_free=1",
-	};
+	// The machine and the cold boot's kernel: web/machine.js, shared with tools/web-lab-state.js
+	// (which saved state.zst from them) and tests/web-lab-boot.js.
+	const url = (f) => ({ url: f });
+	const machine = labMachine.settings(url, "v86.wasm");
+	const cold = labMachine.cold(url);
 
 	const lab = {
 		emulator: null, term: term, how: "", started: 0, bootSeconds: 0, ready: false, ran: "",
