@@ -306,6 +306,8 @@
 		}
 	});
 
+	// how: "restored" (state, a promise of state.zst's bytes, is fetched while v86 starts:
+	// its wasm compiled, its BIOS loaded) or "cold".
 	const start = (how, state) => {
 		lab.how = how;
 		const emulator = new V86(Object.assign({}, machine, how === "cold" ? cold : {}));
@@ -324,8 +326,17 @@
 		emulator.add_listener("serial1-output-byte", control);
 		emulator.add_listener("emulator-loaded", async () => {
 			if (how === "restored") {
+				let bytes;
 				try {
-					await emulator.restore_state(state);
+					bytes = await state;
+				} catch (e) {
+					emulator.destroy();
+					lab.fallback = "no saved state: " + (e.message || e);
+					start("cold");
+					return;
+				}
+				try {
+					await emulator.restore_state(bytes);
 					lab.times.restored = (performance.now() - opened) / 1000;
 				} catch (e) {
 					// A state another v86 or machine saved: boot cold instead.
@@ -399,9 +410,9 @@
 		lab.fallback = "#cold";
 		start("cold");
 	} else {
-		fetchState().then((s) => start("restored", s), (e) => {
-			lab.fallback = "no saved state: " + (e.message || e);
-			start("cold");
-		});
+		// Fetched while v86 starts; a miss is handled once v86 is up (start).
+		const state = fetchState();
+		state.catch(() => {});
+		start("restored", state);
 	}
 })();
