@@ -22,31 +22,55 @@
 		progress.className = cls || "";
 	};
 
-	// The terminal: at least 80x24, larger when the window has room; the font shrinks to
-	// fit 80 columns on a narrow screen (a phone) rather than cut the lines.
+	// The terminal: at least 80x24, larger when the window has room. The font is never under
+	// 13 px: on a narrow screen (a phone) the terminal stays 80 columns wide and its box
+	// scrolls sideways (a full-screen lesson needs its 80 columns; 7 px text fits them on a
+	// phone's screen but nobody reads it). Its rows fill the window's height under the
+	// header and above the file controls' lines, so that the page itself does not scroll.
 	const box = document.getElementById("terminal");
-	// The window's width: the layout's (clientWidth), which a phone does not widen to the
-	// terminal's as it does innerWidth once the terminal is wider than the screen.
-	// The height: the window's less the header's and the file controls' lines under the
-	// terminal (Upload, Download, the editor's summary), so that the page does not scroll.
+	const wide = document.getElementById("wide");
+	const header = document.querySelector("header");
+	const files = document.getElementById("files");
+	const font = "'DejaVu Sans Mono', 'Liberation Mono', Menlo, Consolas, monospace";
+	// A character cell at size px: its width and height, as xterm.js measures it (a span).
+	const cell = (px) => {
+		const s = document.createElement("span");
+		s.style.cssText = "position:absolute;visibility:hidden;white-space:pre;font-family:" +
+			font + ";font-size:" + px + "px";
+		s.textContent = "W".repeat(40);
+		document.body.appendChild(s);
+		const r = s.getBoundingClientRect();
+		s.remove();
+		return { w: r.width / 40 || px * 0.6, h: Math.ceil(r.height) || Math.ceil(px * 1.2) };
+	};
+	// The window's size: the layout's (clientWidth), which a phone does not widen to the
+	// terminal's as it does innerWidth.
 	const geometry = () => {
 		const view = document.documentElement;
-		const width = Math.max(320, Math.min(window.innerWidth, view.clientWidth || 1e9) - 16);
-		const height = Math.max(240, Math.min(window.innerHeight, view.clientHeight || 1e9) - 170);
-		const fontSize = Math.max(5, Math.min(15, Math.floor(width / 80 / 0.62)));
+		// Less the box's margins and xterm.js's own scroll bar (its scrollback's).
+		const width = Math.min(window.innerWidth, view.clientWidth || 1e9) - 32;
+		const fontSize = Math.max(13, Math.min(15, Math.floor(width / 80 / 0.6)));
+		const c = cell(fontSize);
+		const cols = Math.min(160, Math.max(80, Math.floor(width / c.w)));
+		// A box that scrolls sideways may show a scroll bar under the terminal, and #wide.
+		const bar = cols * c.w > width ? 36 : 0;
+		const height = Math.min(window.innerHeight, view.clientHeight || 1e9) -
+			header.getBoundingClientRect().height - files.getBoundingClientRect().height -
+			bar - 12;
 		return {
 			fontSize: fontSize,
-			cols: Math.min(160, Math.max(80, Math.floor(width / (fontSize * 0.62)))),
-			rows: Math.min(60, Math.max(24, Math.floor(height / (fontSize * 1.2)))),
+			cols: cols,
+			rows: Math.min(60, Math.max(24, Math.floor(height / c.h))),
+			cut: cols * c.w > width,
 		};
 	};
 	let g = geometry();
 	const term = new Terminal({
 		cols: g.cols, rows: g.rows, fontSize: g.fontSize, scrollback: 2000,
-		screenReaderMode: true, cursorBlink: false,
-		fontFamily: "'DejaVu Sans Mono', 'Liberation Mono', Menlo, Consolas, monospace",
+		screenReaderMode: true, cursorBlink: false, fontFamily: font,
 	});
 	term.open(box);
+	wide.hidden = !g.cut;
 
 	const hash = decodeURIComponent(window.location.hash.replace(/^#/, ""));
 	const coldOnly = /^cold(&|$)/.test(hash);
@@ -145,7 +169,8 @@
 				(cpus === 1 ? "one CPU" : cpus + " CPUs") + ", files on a RAM-backed disk; " +
 				"times, the sweeps' too, are an emulator's, not hardware's.";
 			envLine.className = "known";
-			files.hidden = false;
+			files.classList.remove("waiting");
+			refit();
 			return;
 		}
 		if (!waiting) return;
@@ -227,7 +252,6 @@
 
 	// The controls: Upload (a file of the student's into /tmp), Download (a file of /tmp out,
 	// as a Blob), the editor (its text saved as /tmp/NAME). Shown once init answers.
-	const files = document.getElementById("files");
 	const fileStatus = document.getElementById("file-status");
 	const note = (text, cls) => {
 		fileStatus.textContent = text;
@@ -391,18 +415,21 @@
 	};
 
 	term.onData((d) => lab.emulator && lab.emulator.serial0_send(d));
-	// A new window size (a phone turned, a window resized): the terminal's and the guest's.
+	// A new window size (a phone turned, a window resized) or header: the terminal's size
+	// and the guest's.
+	const refit = () => {
+		const n = geometry();
+		wide.hidden = !n.cut;
+		if (n.cols === g.cols && n.rows === g.rows && n.fontSize === g.fontSize) return;
+		g = n;
+		term.options.fontSize = g.fontSize;
+		term.resize(g.cols, g.rows);
+		if (lab.ready || lab.env) tell();
+	};
 	let resizing = 0;
 	window.addEventListener("resize", () => {
 		clearTimeout(resizing);
-		resizing = setTimeout(() => {
-			const n = geometry();
-			if (n.cols === g.cols && n.rows === g.rows && n.fontSize === g.fontSize) return;
-			g = n;
-			term.options.fontSize = g.fontSize;
-			term.resize(g.cols, g.rows);
-			if (lab.ready) tell();
-		}, 100);
+		resizing = setTimeout(refit, 100);
 	});
 
 	say("Starting the emulator (v86)…");
