@@ -48,7 +48,7 @@
 	const geometry = () => {
 		const view = document.documentElement;
 		// Less the box's margins and xterm.js's own scroll bar (its scrollback's).
-		const width = Math.min(window.innerWidth, view.clientWidth || 1e9) - 32;
+		const width = Math.min(window.innerWidth, view.clientWidth || 1e9) - 48;
 		const fontSize = Math.max(13, Math.min(15, Math.floor(width / 80 / 0.6)));
 		const c = cell(fontSize);
 		const cols = Math.min(160, Math.max(80, Math.floor(width / c.w)));
@@ -71,6 +71,13 @@
 	});
 	term.open(box);
 	wide.hidden = !g.cut;
+	// The page scrolled down to the file controls comes back when the terminal takes the
+	// focus, or changes size with it: its top rows would be under the header, which stays.
+	const show = () => {
+		const under = header.getBoundingClientRect().bottom - box.getBoundingClientRect().top;
+		if (under > 0) window.scrollBy(0, -under);
+	};
+	box.addEventListener("focusin", show);
 
 	const hash = decodeURIComponent(window.location.hash.replace(/^#/, ""));
 	const coldOnly = /^cold(&|$)/.test(hash);
@@ -424,6 +431,9 @@
 		g = n;
 		term.options.fontSize = g.fontSize;
 		term.resize(g.cols, g.rows);
+		// Not when the student types elsewhere (a phone's keyboard opening for the editor
+		// resizes the window too).
+		if (box.contains(document.activeElement)) show();
 		if (lab.ready || lab.env) tell();
 	};
 	let resizing = 0;
