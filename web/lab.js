@@ -70,7 +70,13 @@
 		screenReaderMode: true, cursorBlink: false, fontFamily: font,
 	});
 	term.open(box);
-	wide.hidden = !g.cut;
+	// Only a terminal wider than the window scrolls sideways: else xterm.js's helpers (the
+	// input's textarea at the cursor) stick out of it by a few pixels, and a scroll bar showed.
+	const sideways = () => {
+		wide.hidden = !g.cut;
+		box.style.overflowX = g.cut ? "auto" : "hidden";
+	};
+	sideways();
 	// The page scrolled down to the file controls comes back when the terminal takes the
 	// focus, or changes size with it: its top rows would be under the header, which stays.
 	const show = () => {
@@ -426,9 +432,9 @@
 	// and the guest's.
 	const refit = () => {
 		const n = geometry();
-		wide.hidden = !n.cut;
 		if (n.cols === g.cols && n.rows === g.rows && n.fontSize === g.fontSize) return;
 		g = n;
+		sideways();
 		term.options.fontSize = g.fontSize;
 		term.resize(g.cols, g.rows);
 		// Not when the student types elsewhere (a phone's keyboard opening for the editor
