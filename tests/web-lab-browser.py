@@ -4,8 +4,11 @@
 # terminal's text read from the DOM (xterm.js's screen-reader tree) until the guest prints
 # "all expectations held"; the page restored its saved state (state.zst), not a cold boot;
 # every request stays on 127.0.0.1 and nothing breaks the CSP. Then the same page (one boot)
-# resized to 390x844 (a phone): the terminal keeps 80 columns with a smaller font and the
-# guest's console gets the new size (stty size). Before the phone, on the same page: the #env
+# resized to 390x844 (a phone): the terminal keeps 80x24 or more with a font of 12 px or more
+# (its box scrolls sideways, the page does not) and the guest's console gets the new size
+# (stty size); the TUI runs there with the header in view. At both sizes the header stays at
+# the top and the terminal fits the window under it; the TUI draws Unicode lines (the
+# guest's locale is C.UTF-8). Before the phone, on the same page: the #env
 # line says what the guest reported (Linux 6.1 (i686), one CPU, an emulator's times); the
 # time from a key press to its echo in the terminal's DOM (5 keys, target 200 ms); a C file
 # uploaded through the page's Upload control (DOM.setFileInputFiles), compiled by tcc in the
@@ -82,6 +85,32 @@ def wait_screen(b, pattern, seconds):
             return m
         time.sleep(0.2)
     return None
+
+
+# Where the header and the terminal are: both in the window, the page not scrolled past the
+# header, and the page no wider than the window (the terminal's own box scrolls sideways).
+LAYOUT = ("(function(){const h=document.querySelector('header').getBoundingClientRect();"
+          "const t=document.getElementById('terminal').getBoundingClientRect();"
+          "const d=document.documentElement;"
+          "return {headerTop:h.top,headerBottom:h.bottom,boxTop:t.top,boxLeft:t.left,boxRight:t.right,"
+          "boxBottom:t.bottom,height:window.innerHeight,width:d.clientWidth,"
+          "pageWidth:d.scrollWidth,scrolled:window.scrollY};})()")
+
+
+def layout_ok(b, where):
+    """The header in view, the terminal whole under it (the page, scrolled to the file
+    controls, comes back when the terminal has the focus), no sideways page."""
+    l = b.js(LAYOUT)
+    print("web-lab-browser: %s: header %.0f-%.0f px, terminal's box %.0f-%.0f px wide, "
+          "%.0f-%.0f px of %d high, page scrolled %d px" %
+          (where, l["headerTop"], l["headerBottom"], l["boxLeft"], l["boxRight"], l["boxTop"],
+           l["boxBottom"], l["height"], l["scrolled"]))
+    if l["headerTop"] < 0 or l["headerBottom"] > l["height"] / 3:
+        bad("%s: the header is not at the top of the window: %s" % (where, l))
+    if l["boxTop"] < l["headerBottom"] - 1 or l["boxBottom"] > l["height"]:
+        bad("%s: the terminal is not whole in the window under the header: %s" % (where, l))
+    if l["pageWidth"] > l["width"] or l["boxRight"] > l["width"]:
+        bad("%s: the page is wider than the window: %s" % (where, l))
 
 
 def type_line(b, line):
@@ -172,7 +201,10 @@ try:
         if want not in env:
             bad("the #env line does not say \"%s\"" % want)
 
-    # A key press to its echo in the terminal's DOM: 5 presses of k at the prompt.
+    # A key press to its echo in the terminal's DOM: 5 presses of k at the prompt, once the
+    # lesson's run has given it back (it still removes its scratch files after its verdict).
+    wait_screen(b, r"lab:/tmp# \s*$", 60)
+    time.sleep(1)
     b.js("window.lab.term.focus()")
     echo = []
     for i in range(5):
@@ -316,6 +348,15 @@ try:
         else:
             print("web-lab-browser: the TUI of 13-3: up in %.1f s, \"step 2/\" at %.1f s" %
                   (first, time.time() - t))
+        # The guest's locale is UTF-8 (C.UTF-8): the TUI draws its boxes with line drawing.
+        screen = b.js(SCREEN) or ""
+        lines = sum(screen.count(c) for c in "\u2500\u2502\u250c\u2510\u2514\u2518")
+        print("web-lab-browser: the TUI's screen has %d line-drawing characters, %d '+'" %
+              (lines, screen.count("+")))
+        if lines < 80:
+            bad("the TUI draws no Unicode boxes (the guest's locale is not UTF-8?); the "
+                "screen:\n" + screen)
+        layout_ok(b, "1280x800, the TUI running")
         b.screenshot(os.path.join(outdir, "web-lab-tui.png"))
     b.key("q", "KeyQ", 81)
     type_line(b, "echo back-$((6*7))")
@@ -350,7 +391,7 @@ try:
                         continue
                     for r in rows[i:i + (1 if head == "After step" else 3)]:
                         part = re.split(r"[|\u2502]", r[c:])[0].strip()
-                        if part:
+                        if part.strip("-\u2500"):
                             lines.append(part)
             print("web-lab-browser: crash-13-3 on ext4, x after step 1 in %.1f s:\n  %s" %
                   (time.time() - t, "\n  ".join(lines)))
@@ -367,8 +408,9 @@ try:
         else:
             print("web-lab-browser: the console says: " + p[:200])
 
-    # A phone, the same page resized: still 80 columns (a smaller font), and the guest's
-    # console told the new size (web/init's reader of ttyS1 runs stty).
+    # A phone, the same page resized: still 80 columns, a readable font (the terminal's box
+    # scrolls sideways), and the guest's console told the new size (web/init's reader of
+    # ttyS1 runs stty).
     before = geometry
     b.size(390, 844, mobile=True)
     t1 = time.time()
@@ -379,13 +421,12 @@ try:
         if geometry and geometry[:2] != before[:2]:
             break
         time.sleep(0.2)
-    width = b.js("document.querySelector('.xterm-screen').getBoundingClientRect().right")
-    print("web-lab-browser: 390x844: terminal %s (font %s px), its right edge at %.0f px" %
-          (geometry[:2], geometry[2], width))
+    print("web-lab-browser: 390x844: terminal %s, font %s px" % (geometry[:2], geometry[2]))
     if geometry[0] < 80 or geometry[1] < 24:
         bad("the terminal at 390x844 is %dx%d, under 80x24" % tuple(geometry[:2]))
-    if width > 390:
-        bad("the terminal at 390x844 is %.0f px wide: cut off" % width)
+    if geometry[2] < 12:
+        bad("the terminal's font at 390x844 is %s px: too small to read" % geometry[2])
+    layout_ok(b, "390x844")
     b.js("window.lab.emulator.serial0_send('clear; stty size\\n')")
     want = "%d %d" % (geometry[1], geometry[0])
     seen = wait_text(b, want, 60)
@@ -396,6 +437,14 @@ try:
     else:
         print("web-lab-browser: 390x844: the guest's stty size says \"%s\" after %.0f s"
               % (want, seen))
+    # The TUI on the phone: the header stays, the terminal fits under it.
+    type_line(b, "clear; iobufviz 13-3")
+    if wait_screen(b, r"step (\d+)/(\d+)", 120) is None:
+        bad("the TUI of 13-3 did not start at 390x844; the screen:\n" + (b.js(SCREEN) or ""))
+    else:
+        layout_ok(b, "390x844, the TUI running")
+    b.screenshot(os.path.join(outdir, "web-lab-390x844-tui.png"))
+    b.key("q", "KeyQ", 81)
 finally:
     b.close()
     server.shutdown()

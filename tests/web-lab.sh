@@ -17,10 +17,12 @@
 # expectations held" in the terminal's DOM text; on the same page, the #env line says what the
 # guest reported (Linux 6.1, i686, one CPU), a key's echo time is measured, a C file goes in
 # through the Upload control, is compiled by tcc and traced, files come out through Download
-# byte for byte (a 64 KiB binary one too), the TUI of 13-3 steps with n and q quits, and
-# crash-13-3 on ext4 shows both crashes (x); the same page resized to a phone's 390x844
-# keeps 80 columns and tells the guest its new size. Prints the restored and cold times and
-# the folder's size (at most 40 MB).
+# byte for byte (a 64 KiB binary one too), the TUI of 13-3 steps with n, in Unicode lines
+# (the guest's locale is C.UTF-8), and q quits, and crash-13-3 on ext4 shows both crashes
+# (x); the same page resized to a phone's 390x844 keeps 80x24 or more in a font of 12 px
+# or more (the terminal's box scrolls sideways, not the page) and tells the guest its new
+# size; at both sizes the header stays in view and the terminal fits the window, the TUI
+# running too. Prints the restored and cold times and the folder's size (at most 40 MB).
 # The folder: WEB_LAB_DIR's as it is, else build-web/ beside the source tree, made afresh by
 # tools/web-lab here (npm and Debian's archive must answer, else a named skip; its caches
 # make a second build quick).
@@ -45,7 +47,7 @@ else
 	esac
 	grep -E '^web-lab: (state.zst: [0-9]|.*: [0-9]+ MB)' "$tmp/web-lab.out"
 fi
-for f in index.html lab.js libv86.js v86.wasm xterm.js bios.bin vgabios.bin vmlinuz initrd.img state.zst \
+for f in index.html machine.js lab.js libv86.js v86.wasm xterm.js bios.bin vgabios.bin vmlinuz initrd.img state.zst \
 	SOURCES; do
 	[ -s "$dir/$f" ] || bad "$dir has no $f"
 done

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // tools/web-lab-state.js: boot the lab folder's kernel and initramfs in v86 under Node once,
-// as the page's cold boot does (the machine and command line of web/lab.js), until web/init
-// says "lab: waiting for the page" (its modules loaded, /tmp's ext4 made, caches dropped, a
-// read of ttyS1 the only thing left), let it settle, and write v86's save_state() to OUT
+// as the page's cold boot does (web/machine.js: its machine, its command line with
+// init_on_free=1 for a smaller state), until web/init says "lab: waiting for the page" (its
+// modules loaded, /tmp's ext4 made, caches dropped, a read of ttyS1 the only thing left),
+// let it settle, and write v86's save_state() to OUT
 // (uncompressed: tools/web-lab compresses it with zstd, which v86's restore_state reads).
 // Then, as the page's cold boot goes on, answer init on ttyS1 (80x24, the clock), wait for
 // the shell and check it: i686, /tmp on ext4 ("the cold boot's shell: ..." is the cold path
@@ -18,31 +19,13 @@ const file = (f) => {
 	const b = fs.readFileSync(path.join(dir, f));
 	return { buffer: b.buffer.slice(b.byteOffset, b.byteOffset + b.length) };
 };
-// The page's command line, read from lab.js so that the two cannot drift apart.
-const m = fs.readFileSync(path.join(dir, "lab.js"), "utf8").match(/cmdline: "([^"]*)"/);
-if (!m) {
-	console.log("web-lab-state: no cmdline in " + dir + "/lab.js");
-	process.exit(1);
-}
 const t0 = Date.now();
 const secs = () => ((Date.now() - t0) / 1000).toFixed(1);
-// web/lab.js's machine: a state restores only into the machine it was saved from.
-const emulator = new V86({
-	wasm_path: path.resolve(dir, "v86.wasm"),
-	memory_size: 512 * 1024 * 1024,
-	vga_memory_size: 2 * 1024 * 1024,
-	bios: file("bios.bin"),
-	vga_bios: file("vgabios.bin"),
-	acpi: false,
-	uart1: true,
-	autostart: true,
-	disable_keyboard: true,
-	disable_mouse: true,
-	disable_speaker: true,
-	bzimage: file("vmlinuz"),
-	initrd: file("initrd.img"),
-	cmdline: m[1],
-});
+// The page's machine and cold boot (web/machine.js, as the folder has it): a state restores only
+// into the machine it was saved from.
+const machine = require(path.resolve(dir, "machine.js"));
+const emulator = new V86(Object.assign(machine.settings(file, path.resolve(dir, "v86.wasm")),
+	machine.cold(file, machine.saveCmdline), { autostart: true }));
 let line = "";
 let console_ = "";
 let saved = false;

@@ -22,61 +22,79 @@
 		progress.className = cls || "";
 	};
 
-	// The terminal: at least 80x24, larger when the window has room; the font shrinks to
-	// fit 80 columns on a narrow screen (a phone) rather than cut the lines.
+	// The terminal: at least 80x24, larger when the window has room. The font is never under
+	// 13 px: on a narrow screen (a phone) the terminal stays 80 columns wide and its box
+	// scrolls sideways (a full-screen lesson needs its 80 columns; 7 px text fits them on a
+	// phone's screen but nobody reads it). Its rows fill the window's height under the
+	// header and above the file controls' lines, so that the page itself does not scroll.
 	const box = document.getElementById("terminal");
-	// The window's width: the layout's (clientWidth), which a phone does not widen to the
-	// terminal's as it does innerWidth once the terminal is wider than the screen.
-	// The height: the window's less the header's and the file controls' lines under the
-	// terminal (Upload, Download, the editor's summary), so that the page does not scroll.
+	const wide = document.getElementById("wide");
+	const header = document.querySelector("header");
+	const files = document.getElementById("files");
+	const font = "'DejaVu Sans Mono', 'Liberation Mono', Menlo, Consolas, monospace";
+	// A character cell at size px: its width and height, as xterm.js measures it (a span).
+	const cell = (px) => {
+		const s = document.createElement("span");
+		s.style.cssText = "position:absolute;visibility:hidden;white-space:pre;font-family:" +
+			font + ";font-size:" + px + "px";
+		s.textContent = "W".repeat(40);
+		document.body.appendChild(s);
+		const r = s.getBoundingClientRect();
+		s.remove();
+		return { w: r.width / 40 || px * 0.6, h: Math.ceil(r.height) || Math.ceil(px * 1.2) };
+	};
+	// The window's size: the layout's (clientWidth), which a phone does not widen to the
+	// terminal's as it does innerWidth.
 	const geometry = () => {
 		const view = document.documentElement;
-		const width = Math.max(320, Math.min(window.innerWidth, view.clientWidth || 1e9) - 16);
-		const height = Math.max(240, Math.min(window.innerHeight, view.clientHeight || 1e9) - 170);
-		const fontSize = Math.max(5, Math.min(15, Math.floor(width / 80 / 0.62)));
+		// Less the box's margins and xterm.js's own scroll bar (its scrollback's).
+		const width = Math.min(window.innerWidth, view.clientWidth || 1e9) - 48;
+		const fontSize = Math.max(13, Math.min(15, Math.floor(width / 80 / 0.6)));
+		const c = cell(fontSize);
+		const cols = Math.min(160, Math.max(80, Math.floor(width / c.w)));
+		// A box that scrolls sideways may show a scroll bar under the terminal, and #wide.
+		const bar = cols * c.w > width ? 36 : 0;
+		const height = Math.min(window.innerHeight, view.clientHeight || 1e9) -
+			header.getBoundingClientRect().height - files.getBoundingClientRect().height -
+			bar - 12;
 		return {
 			fontSize: fontSize,
-			cols: Math.min(160, Math.max(80, Math.floor(width / (fontSize * 0.62)))),
-			rows: Math.min(60, Math.max(24, Math.floor(height / (fontSize * 1.2)))),
+			cols: cols,
+			rows: Math.min(60, Math.max(24, Math.floor(height / c.h))),
+			cut: cols * c.w > width,
 		};
 	};
 	let g = geometry();
 	const term = new Terminal({
 		cols: g.cols, rows: g.rows, fontSize: g.fontSize, scrollback: 2000,
-		screenReaderMode: true, cursorBlink: false,
-		fontFamily: "'DejaVu Sans Mono', 'Liberation Mono', Menlo, Consolas, monospace",
+		screenReaderMode: true, cursorBlink: false, fontFamily: font,
 	});
 	term.open(box);
+	// Only a terminal wider than the window scrolls sideways: else xterm.js's helpers (the
+	// input's textarea at the cursor) stick out of it by a few pixels, and a scroll bar showed.
+	const sideways = () => {
+		wide.hidden = !g.cut;
+		box.style.overflowX = g.cut ? "auto" : "hidden";
+	};
+	sideways();
+	// The page scrolled down to the file controls comes back when the terminal takes the
+	// focus, or changes size with it: its top rows would be under the header, which stays.
+	const show = () => {
+		const under = header.getBoundingClientRect().bottom - box.getBoundingClientRect().top;
+		if (under > 0) window.scrollBy(0, -under);
+	};
+	box.addEventListener("focusin", show);
 
 	const hash = decodeURIComponent(window.location.hash.replace(/^#/, ""));
 	const coldOnly = /^cold(&|$)/.test(hash);
 	const rest = hash.replace(/^cold&?/, "");
 	const run = rest.startsWith("run=") ? rest.slice(4) : "";
 
-	// What both ways share (tools/web-lab-state.js and tests/web-lab-boot.js use the same:
-	// a saved state restores only into the machine it was saved from).
-	const machine = {
-		wasm_path: "v86.wasm",
-		memory_size: 512 * 1024 * 1024,
-		vga_memory_size: 2 * 1024 * 1024,
-		bios: { url: "bios.bin" },
-		vga_bios: { url: "vgabios.bin" },
-		acpi: false,
-		uart1: true,
-		autostart: false,
-		disable_keyboard: true,
-		disable_mouse: true,
-		disable_speaker: true,
-	};
-	// The cold boot's kernel (tools/web-lab-state.js saves state.zst from the same): quiet,
-	// the console on the first serial port; pnpbios=off and nomce skip probes that take
-	// seconds under emulation; init_on_free=1 zeroes freed memory (the initramfs's compressed
-	// image, ...), so that state.zst is 15 MB, not 22, and boots no slower.
-	const cold = {
-		bzimage: { url: "vmlinuz" },
-		initrd: { url: "initrd.img" },
-		cmdline: "console=ttyS0 quiet loglevel=3 pnpbios=off nomce rdinit=/init init_on_free=1",
-	};
+	// The machine and the cold boot's kernel: web/machine.js, shared with tools/web-lab-state.js
+	// (which saved state.zst from them) and tests/web-lab-boot.js.
+	const url = (f) => ({ url: f });
+	const machine = labMachine.settings(url, "v86.wasm");
+	const cold = labMachine.cold(url);
 
 	const lab = {
 		emulator: null, term: term, how: "", started: 0, bootSeconds: 0, ready: false, ran: "",
@@ -164,7 +182,8 @@
 				(cpus === 1 ? "one CPU" : cpus + " CPUs") + ", files on a RAM-backed disk; " +
 				"times, the sweeps' too, are an emulator's, not hardware's.";
 			envLine.className = "known";
-			files.hidden = false;
+			files.classList.remove("waiting");
+			refit();
 			return;
 		}
 		if (!waiting) return;
@@ -246,7 +265,6 @@
 
 	// The controls: Upload (a file of the student's into /tmp), Download (a file of /tmp out,
 	// as a Blob), the editor (its text saved as /tmp/NAME). Shown once init answers.
-	const files = document.getElementById("files");
 	const fileStatus = document.getElementById("file-status");
 	const note = (text, cls) => {
 		fileStatus.textContent = text;
@@ -325,6 +343,8 @@
 		}
 	});
 
+	// how: "restored" (state, a promise of state.zst's bytes, is fetched while v86 starts:
+	// its wasm compiled, its BIOS loaded) or "cold".
 	const start = (how, state) => {
 		lab.how = how;
 		const emulator = new V86(Object.assign({}, machine, how === "cold" ? cold : {}));
@@ -343,8 +363,17 @@
 		emulator.add_listener("serial1-output-byte", control);
 		emulator.add_listener("emulator-loaded", async () => {
 			if (how === "restored") {
+				let bytes;
 				try {
-					await emulator.restore_state(state);
+					bytes = await state;
+				} catch (e) {
+					emulator.destroy();
+					lab.fallback = "no saved state: " + (e.message || e);
+					start("cold");
+					return;
+				}
+				try {
+					await emulator.restore_state(bytes);
 					lab.times.restored = (performance.now() - opened) / 1000;
 				} catch (e) {
 					// A state another v86 or machine saved: boot cold instead.
@@ -399,18 +428,24 @@
 	};
 
 	term.onData((d) => lab.emulator && lab.emulator.serial0_send(d));
-	// A new window size (a phone turned, a window resized): the terminal's and the guest's.
+	// A new window size (a phone turned, a window resized) or header: the terminal's size
+	// and the guest's.
+	const refit = () => {
+		const n = geometry();
+		if (n.cols === g.cols && n.rows === g.rows && n.fontSize === g.fontSize) return;
+		g = n;
+		sideways();
+		term.options.fontSize = g.fontSize;
+		term.resize(g.cols, g.rows);
+		// Not when the student types elsewhere (a phone's keyboard opening for the editor
+		// resizes the window too).
+		if (box.contains(document.activeElement)) show();
+		if (lab.ready || lab.env) tell();
+	};
 	let resizing = 0;
 	window.addEventListener("resize", () => {
 		clearTimeout(resizing);
-		resizing = setTimeout(() => {
-			const n = geometry();
-			if (n.cols === g.cols && n.rows === g.rows && n.fontSize === g.fontSize) return;
-			g = n;
-			term.options.fontSize = g.fontSize;
-			term.resize(g.cols, g.rows);
-			if (lab.ready) tell();
-		}, 100);
+		resizing = setTimeout(refit, 100);
 	});
 
 	say("Starting the emulator (v86)…");
@@ -418,9 +453,9 @@
 		lab.fallback = "#cold";
 		start("cold");
 	} else {
-		fetchState().then((s) => start("restored", s), (e) => {
-			lab.fallback = "no saved state: " + (e.message || e);
-			start("cold");
-		});
+		// Fetched while v86 starts; a miss is handled once v86 is up (start).
+		const state = fetchState();
+		state.catch(() => {});
+		start("restored", state);
 	}
 })();
