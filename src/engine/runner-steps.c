@@ -522,6 +522,7 @@ runner_step(struct runner *r, struct step_result *out)
 	 * since (a file seen clean after one of them may be clean because it took them). */
 	wb = wbwatch_count(r->wb, &wb_running);
 	out->kernel_writeback = wb - r->wb_clean;
+	out->writeback_unwatched = r->wb == NULL && r->probe_fd >= 0;
 	if ((unsigned)step->op < SCN_OP__COUNT && scn_op_table[step->op].layer == SCN_LAYER_DISK &&
 	    !wb_running && out->after.cache.has_dirty && out->after.cache.dirty == 0 &&
 	    out->after.cache.writeback == 0)

@@ -118,6 +118,9 @@ struct step_result {
 	                                 between two steps (memory pressure), in all the pauses
 	                                 up to this step's (changes says this pause's); 0: none,
 	                                 or not counted (lesson/lesson.c counts them) */
+	bool writeback_unwatched;     /* the file exists and its writebacks cannot be counted
+	                                 here (no tracefs for this user): kernel_writeback's 0
+	                                 says nothing */
 	uint64_t kernel_writeback;    /* writebacks of the file by the kernel's own (its flusher
 	                                 threads, a sync() or syncfs() from anyone) begun since the
 	                                 lesson began or last wrote the file back itself (a step
