@@ -464,7 +464,7 @@ int
 runner_step(struct runner *r, struct step_result *out)
 {
 	const struct scn_step *step;
-	bool wb_running, own;
+	bool wb_running, wb_late, own, disk;
 	uint64_t wb, wb_before;
 	struct jwatch_counts jw_before, jw_after;
 
@@ -482,9 +482,11 @@ runner_step(struct runner *r, struct step_result *out)
 	 * pages back between two steps, and that must not be shown as this step's doing; what
 	 * it is still writing is waited for, so that it lands before the step, not in it. */
 	runner_crash_quiet(r);
-	runner_observe(r, &out->before);
+	/* The kernel's counts first: a writeback or commit that begins while the step's before
+	 * is observed is then seen as the kernel's, never taken for the step's own. */
 	wb_before = wbwatch_count(r->wb, &wb_running);
 	jwatch_read(r->jw, &jw_before);
+	runner_observe(r, &out->before);
 	/* What reached the device since the last step: nothing of this lesson's doing. */
 	runner_crash_account(r, &out->before.device, false);
 	out->events.source = r->source;
@@ -523,8 +525,8 @@ runner_step(struct runner *r, struct step_result *out)
 	wb = wbwatch_count(r->wb, &wb_running);
 	out->kernel_writeback = wb - r->wb_clean;
 	out->writeback_unwatched = r->wb == NULL && r->probe_fd >= 0;
-	if ((unsigned)step->op < SCN_OP__COUNT && scn_op_table[step->op].layer == SCN_LAYER_DISK &&
-	    !wb_running && out->after.cache.has_dirty && out->after.cache.dirty == 0 &&
+	disk = (unsigned)step->op < SCN_OP__COUNT && scn_op_table[step->op].layer == SCN_LAYER_DISK;
+	if (disk && !wb_running && out->after.cache.has_dirty && out->after.cache.dirty == 0 &&
 	    out->after.cache.writeback == 0)
 		r->wb_clean = wb;
 	/* What the step started reaches the device as it returns, or just after (close() after
@@ -532,11 +534,14 @@ runner_step(struct runner *r, struct step_result *out)
 	/* Unless the kernel wrote the file back on its own during a step that does not wait for
 	 * the disk (a sync() elsewhere, the flusher: wbwatch saw it): then whose they were is
 	 * not known, and they are strays. */
-	own = runner_crash_own(step) &&
-	      ((unsigned)step->op < SCN_OP__COUNT && scn_op_table[step->op].layer == SCN_LAYER_DISK ?
-	       true : wb == wb_before);
-	if (own)
+	own = runner_crash_own(step) && (disk || wb == wb_before);
+	/* Read again once the device has settled: a writeback of the kernel's that began while it
+	 * settled (a sync() elsewhere just after the step) wrote in that time, not the step. */
+	if (own) {
 		runner_crash_settle(r, &out->after.device);
+		if (!disk && wbwatch_count(r->wb, &wb_late) != wb_before)
+			own = false;
+	}
 	/* Nor when the journal committed during a step that commits nothing itself (a rename(),
 	 * a close(): no wait for the disk, no write that could be O_SYNC): the journal's timer or
 	 * a sync() elsewhere took that moment, and its writes are not the step's. */
