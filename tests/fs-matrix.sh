@@ -5,7 +5,8 @@
 # --probe=kpageflags: no expectation may fail and no sentence may be false here (a lesson's
 # words are checked like its expectations), and no scratch dir or process may be left on any
 # of them. The slow lesson (13.3-writeback, about 30 s of waiting) runs on every mount with
-# every probe too, all at once in the background while the others run. A crash lesson (one
+# every probe too, all at once in the background while the others run, the filesystems in
+# groups side by side (FS_MATRIX_JOBS, default one per core). A crash lesson (one
 # with a crash: step) runs on a crash lab of each of ext4, xfs and btrfs (--crash-fs), once.
 # Needs root and loop devices; without them it prints "SKIP: fs-matrix: <reason>" (exit 77).
 # Usage: tests/fs-matrix.sh [BIN [SRCDIR]]   (default build/src/iobufviz and the tree's root)
@@ -115,10 +116,11 @@ for f in "$src"/scenarios/*.yaml; do
 	done
 done
 
-for fs in $fss; do
+# The other lessons on filesystem $1, one after the other, each with each probe.
+run_fs() {
+	fs=$1
 	for probe in $probes; do
 		if [ "$probe" = kpageflags ] && [ ! -r /proc/kpageflags ]; then
-			skip_part "$fs" "--probe=kpageflags: /proc/kpageflags is not readable"
 			continue
 		fi
 		for f in "$src"/scenarios/*.yaml; do
@@ -140,6 +142,33 @@ for fs in $fss; do
 			run_one "$f" "$fs" "$probe" $extra
 		done
 	done
+}
+
+# The filesystems in FS_MATRIX_JOBS groups side by side (default: one per core), each group's
+# one after the other (run last in tools/run-tests, the matrix alone took 160 s on 2 cores, one
+# of them mostly idle).
+jobs=${FS_MATRIX_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+groups=""
+g=0
+while [ $g -lt "$jobs" ]; do
+	(
+		i=0
+		for fs in $fss; do
+			[ $((i % jobs)) -eq $g ] && run_fs "$fs"
+			i=$((i + 1))
+		done
+	) &
+	groups="$groups $!"
+	g=$((g + 1))
+done
+for p in $groups; do
+	wait "$p"
+done
+for fs in $fss; do
+	[ -r /proc/kpageflags ] || case " $probes " in
+		*" kpageflags "*) skip_part "$fs" "--probe=kpageflags: /proc/kpageflags is not readable" ;;
+	esac
 done
 for p in $slow; do
 	wait "$p"
