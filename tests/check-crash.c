@@ -642,7 +642,7 @@ START_TEST(test_hazards_views)
 	ck_assert_str_eq(h.v[0].kind, "power-cut");
 	ck_assert_str_eq(h.v[0].lesson, "crash-13-3");
 	ck_assert_str_eq(h.v[0].text, "data.tmp: after line 15 (fsync) a power cut keeps 5000 "
-	                 "bytes; after line 13 (write) nothing (no file) (the crash lab's views)");
+	                 "bytes; after line 13 (write) nothing (no file) (the crash lab's views).");
 	crash_hazards_free(&h);
 	/* Renamed, the new name not committed: crash-rename. */
 	v = hazard_view("a.tmp", true, 5000, 5000);

@@ -113,7 +113,7 @@ crash_hazards_call(struct crash_hazards *h, const struct event *ev, long file, c
 		                  "is committed (a journal's timer, within seconds) and before that "
 		                  "data is written back, a power cut leaves the name holding an "
 		                  "empty file on xfs and btrfs. fsync() it before the rename: the "
-		                  "lesson crash-rename shows both", path);
+		                  "lesson crash-rename shows both.", path);
 	}
 	if (f & CALL_NAMES)
 		snprintf(x->path, sizeof x->path, "%s", path);
@@ -198,10 +198,10 @@ crash_hazards_cuts(struct crash_hazards *h)
 		crash_hazards_words(c->killed, c->killed_size, killed, sizeof killed);
 		if (!short_of && c->n_changes > 0)
 			crash_hazards_add(h, "power-cut", lesson, c->file, "%s: %s (the crash lab's "
-			                  "views)", c->file, said);
+			                  "views).", c->file, said);
 		else if (short_of)
 			crash_hazards_add(h, "power-cut", lesson, c->file, "%s: %s; but a kill -9 "
-			                  "after %s keeps %s: %s; the lesson %s shows it", c->file, said,
+			                  "after %s keeps %s: %s; the lesson %s shows it.", c->file, said,
 			                  c->last.where, killed, c->last.exists ? "the rest was not on "
 			                  "the disk yet: fsync() it" : c->renamed ? "its new name was not "
 			                  "on the disk yet: fsync() its directory after the rename" :
@@ -221,7 +221,7 @@ crash_hazards_end(struct crash_hazards *h)
 			                  "and made durable, but no directory was fsynced: POSIX does not "
 			                  "promise its name survives a power cut without an fsync() of "
 			                  "its directory (ext4, xfs and btrfs keep it). The lesson "
-			                  "crash-new-file shows both", h->files[i].path);
+			                  "crash-new-file shows both.", h->files[i].path);
 	crash_hazards_cuts(h);
 	return h->n;
 }
