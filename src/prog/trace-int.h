@@ -96,7 +96,6 @@ struct prog_trace {
 	bool pend;
 	pid_t pend_pid;
 	int pend_status;
-	struct prog_mark_call *logbuf;    /* PROG_MARK_LOG entries, read at once */
 	/* Runs of logged calls are one step (prog_trace_set_batch); the last one returned is
 	 * q[bhead] to q[bhead + bn - 1]. */
 	bool batch;

@@ -774,7 +774,6 @@ prog_trace_free(struct prog_trace *t)
 		event_list_clear(&t->q[i].calls);
 	free(t->q);
 	prog_fds_map_free(&t->maps);
-	free(t->logbuf);
 	prog_srcloc_free(t->src);
 	if (t->err_fd > 0)
 		close(t->err_fd);
