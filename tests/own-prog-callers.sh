@@ -6,6 +6,8 @@
 # shim's frame: each step must still name its own caller's line (not the last walk's), and
 # the walks must be fewer than the calls (else nothing was saved). A folded fprintf whose
 # format varies from call to call is named "fprintf(fp, format, ...)", not by one format.
+# The same for a write() made directly from one line reached from two callers in turn: the
+# stack is walked once per caller, then known by the return addresses above the call's sp.
 testname=own-prog-callers
 . "$(dirname "$0")/lib.sh"
 need python3
@@ -42,10 +44,22 @@ var = [s for s in doc["steps"] if (s.get("stdio_call") or {}).get("func") == "fp
        s["name"] == "two.txt"]
 if [s["count"] for s in var] != [1, 9] or "fprintf(fp, format, ...) x 9:" not in var[1]["args"]:
     print("FAIL: the varying format: %s" % [(s["count"], s["args"]) for s in var]); bad = 1
+# The direct write()s: put()'s line, called from three() or four() in turn; fsync's, main's.
+wr = [s for s in doc["steps"] if s["name"] == "three.txt" and s["args"].split("(")[0].endswith("write")]
+sy = [s for s in doc["steps"] if s["name"] == "three.txt" and "fsync(" in s["args"]]
+want = [mark["four"] if i % 3 == 2 else mark["three"] for i in range(6)]
+wsrc = [((s["source"] or {}).get("line"), (s["source"] or {}).get("caller_line"),
+         (s["source"] or {}).get("caller_function")) for s in wr]
+if wsrc != [(mark["put"], w, "four" if w == mark["four"] else "three") for w in want]:
+    print("FAIL: write()'s sources %s, want line %d called from %s" % (wsrc, mark["put"], want))
+    bad = 1
+if [(s["source"] or {}).get("line") for s in sy] != [mark["sync"]] * 6:
+    print("FAIL: fsync()'s lines %s" % [(s["source"] or {}).get("line") for s in sy]); bad = 1
 tr = doc["program"]["tracer"]
-if tr["walks_saved"] < 4:
-    print("FAIL: no walk saved: %s" % tr); bad = 1
-print("own-prog-callers: callers %s; tracer %s" % (callers, tr))
+# fprintf: 2 walks, 4 saved; write(): 2 walks, 4 saved; fsync(): 1 walk, 5 saved.
+if tr["walks_saved"] < 4 + 4 + 5:
+    print("FAIL: too few walks saved: %s" % tr); bad = 1
+print("own-prog-callers: callers %s; writes %s; tracer %s" % (callers, wsrc, tr))
 sys.exit(bad)
 PY
 finish

@@ -77,5 +77,5 @@ prog_procs_source(struct prog_trace *t, struct prog_step *out)
 		return;
 	p = prog_procs_find(t, out->pid);
 	if (p != NULL)
-		prog_srcloc_unwind(t->src, p->tgid, p->pid, &out->src);
+		prog_srcloc_unwind_sys(t->src, p->tgid, p->pid, p->sys_ip, p->sys_sp, &out->src);
 }

@@ -55,8 +55,14 @@ struct srcloc_walked {
 	pid_t tgid;
 	uint64_t ra, file, off;
 	uintptr_t ra1;
+	uint64_t off0;            /* a system call's walk (file SRCLOC_SYS): where its first */
+	uintptr_t ra0;            /* frame's return address was, off0 bytes above its sp */
 	struct prog_src src;
 };
+
+/* The file of a walk remembered for a system call made outside stdio (no FILE* is at the
+ * top of the address space). */
+#define SRCLOC_SYS UINT64_MAX
 
 struct prog_srcloc {
 	struct srcloc_proc p[SRCLOC_PROCS];
@@ -406,6 +412,16 @@ srcloc_walked(struct prog_srcloc *s, pid_t tgid, uint64_t ra, uint64_t file)
 	return &s->walked[h % (SRCLOC_WALKED / SRCLOC_WAYS) * SRCLOC_WAYS];
 }
 
+/* A free way of set, else the next in turn. */
+static struct srcloc_walked *
+srcloc_way(struct prog_srcloc *s, struct srcloc_walked *set)
+{
+	for (int k = 0; k < SRCLOC_WAYS; k++)
+		if (set[k].tgid == 0)
+			return &set[k];
+	return &set[s->turn++ % SRCLOC_WAYS];
+}
+
 bool
 prog_srcloc_unwind_call(struct prog_srcloc *s, pid_t tgid, pid_t tid, uint64_t ra,
                         uint64_t file, uint64_t frame, struct prog_src *out)
@@ -443,18 +459,68 @@ prog_srcloc_unwind_call(struct prog_srcloc *s, pid_t tgid, pid_t tid, uint64_t r
 	n = srcloc_peek(tid, frame, scan, sizeof scan) / sizeof scan[0];
 	for (size_t i = 0; i < n; i++)
 		if (scan[i] == (uintptr_t)(pc1 + 1)) {
-			/* A free way of the set, else the next in turn. */
-			e = NULL;
-			for (int k = 0; k < SRCLOC_WAYS && e == NULL; k++)
-				if (set[k].tgid == 0)
-					e = &set[k];
-			if (e == NULL)
-				e = &set[s->turn++ % SRCLOC_WAYS];
+			e = srcloc_way(s, set);
 			*e = (struct srcloc_walked){ .tgid = tgid, .ra = ra, .file = file,
 			                             .off = i * sizeof scan[0], .ra1 = scan[i],
 			                             .src = *out };
 			break;
 		}
+	return true;
+}
+
+bool
+prog_srcloc_unwind_sys(struct prog_srcloc *s, pid_t tgid, pid_t tid, uint64_t ip, uint64_t sp,
+                       struct prog_src *out)
+{
+	uintptr_t scan[SRCLOC_SCAN / sizeof(uintptr_t)];
+	struct srcloc_walked *set, *e;
+	uint64_t pc1;
+	size_t n = 0;
+	bool read = false;
+
+	if (s == NULL || ip == 0 || sp == 0)
+		return prog_srcloc_unwind(s, tgid, tid, out);
+	set = srcloc_walked(s, tgid, ip, SRCLOC_SYS);
+	for (int i = 0; i < SRCLOC_WAYS; i++) {
+		e = &set[i];
+		if (e->tgid != tgid || e->ra != ip || e->file != SRCLOC_SYS)
+			continue;
+		if (!read) {
+			read = true;
+			n = srcloc_peek(tid, sp, scan, sizeof scan) / sizeof scan[0];
+		}
+		if (e->off0 / sizeof scan[0] < n && scan[e->off0 / sizeof scan[0]] == e->ra0 &&
+		    (e->ra1 == 0 || (e->off / sizeof scan[0] < n &&
+		                     scan[e->off / sizeof scan[0]] == e->ra1))) {
+			s->st.remembered++;
+			*out = e->src;
+			return true;
+		}
+	}
+	if (!srcloc_unwind(s, tgid, tid, out, &pc1))
+		return false;
+	/* Remembered when the first frame in the program called (its pc is a return address's,
+	 * found on the stack: not the program's own system call instruction), with where its
+	 * caller's return address is (when there is a caller in the program). */
+	if (!read)
+		n = srcloc_peek(tid, sp, scan, sizeof scan) / sizeof scan[0];
+	for (size_t i = 0; i < n; i++) {
+		if (scan[i] != (uintptr_t)(out->pc + 1))
+			continue;
+		size_t j = i + 1;
+		if (pc1 != 0) {
+			while (j < n && scan[j] != (uintptr_t)(pc1 + 1))
+				j++;
+			if (j == n)
+				break;
+		}
+		e = srcloc_way(s, set);
+		*e = (struct srcloc_walked){ .tgid = tgid, .ra = ip, .file = SRCLOC_SYS,
+		                             .off0 = i * sizeof scan[0], .ra0 = scan[i],
+		                             .off = pc1 != 0 ? j * sizeof scan[0] : 0,
+		                             .ra1 = pc1 != 0 ? scan[j] : 0, .src = *out };
+		break;
+	}
 	return true;
 }
 

@@ -45,6 +45,16 @@ bool prog_srcloc_unwind(struct prog_srcloc *s, pid_t tgid, pid_t tid, struct pro
 bool prog_srcloc_unwind_call(struct prog_srcloc *s, pid_t tgid, pid_t tid, uint64_t ra,
                              uint64_t file, uint64_t frame, struct prog_src *out);
 
+/*
+ * Thread tid of process tgid, stopped in a system call made outside stdio, at instruction ip
+ * with stack pointer sp: as prog_srcloc_unwind, but a system call instruction walked before
+ * whose return addresses into the program (its call site's, and its caller's) are still
+ * where the walk found them above sp is not walked again: a program's own write() in a loop
+ * costs one read of its stack's top, not a walk.
+ */
+bool prog_srcloc_unwind_sys(struct prog_srcloc *s, pid_t tgid, pid_t tid, uint64_t ip,
+                            uint64_t sp, struct prog_src *out);
+
 /* How many stacks were walked, and how many stdio calls' lines were known without a walk. */
 struct prog_srcloc_stats {
 	uint64_t walks, remembered;

@@ -43,6 +43,7 @@ struct pt_proc {
 	bool loader;              /* the call is the dynamic loader's (made from its code) */
 	/* Where the dynamic loader's code is (found at the first stop after an exec). */
 	bool ld_known;
+	uint64_t sys_ip, sys_sp;  /* where its call was made, from its seccomp stop (0: not known) */
 	uint64_t ld_lo, ld_hi;
 	/* The shim's state in this thread (shim/protocol.h): where (0: not told yet), as read at
 	 * its last stop, and the log's calls taken so far. */
@@ -95,7 +96,6 @@ struct prog_trace {
 	bool pend;
 	pid_t pend_pid;
 	int pend_status;
-	struct prog_mark_call *logbuf;    /* PROG_MARK_LOG entries, read at once */
 	/* Runs of logged calls are one step (prog_trace_set_batch); the last one returned is
 	 * q[bhead] to q[bhead + bn - 1]. */
 	bool batch;

@@ -141,6 +141,8 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		prog_fds_loader(p->pid, &p->ld_lo, &p->ld_hi);
 	}
 	p->loader = si.instruction_pointer >= p->ld_lo && si.instruction_pointer < p->ld_hi;
+	p->sys_ip = si.instruction_pointer;
+	p->sys_sp = si.stack_pointer;
 	first = prog_marks_at_call(p);
 	/* A stdio call's first system call: its stack has its line and its caller's. */
 	if (first)
@@ -383,6 +385,8 @@ pt_on_exec(struct pt_proc *p)
 	p->in_stdio = false;
 	p->unseen = false;
 	p->ld_known = false;
+	p->sys_ip = 0;
+	p->sys_sp = 0;
 	event_list_clear(&p->inner);
 }
 
@@ -770,7 +774,6 @@ prog_trace_free(struct prog_trace *t)
 		event_list_clear(&t->q[i].calls);
 	free(t->q);
 	prog_fds_map_free(&t->maps);
-	free(t->logbuf);
 	prog_srcloc_free(t->src);
 	if (t->err_fd > 0)
 		close(t->err_fd);
