@@ -11,7 +11,6 @@
 
 #include "lesson/adapt.h"
 #include "trace/decode.h"
-#include "export/describe.h"
 #include "lesson/expect.h"
 #include "scenario/names.h"
 
@@ -332,7 +331,7 @@ bool
 expect_get_result_errno(const struct step_result *sr, int64_t *num, char *text, size_t len)
 {
 	*num = sr->err;
-	snprintf(text, len, "%s", describe_errno(sr->err));
+	snprintf(text, len, "%s", scenario_errno_name(sr->err));
 	return true;
 }
 
@@ -388,7 +387,7 @@ bool
 expect_get_result_flags(const struct step_result *sr, int64_t *num, char *text, size_t len)
 {
 	if (sr->ret < 0) {
-		snprintf(text, len, "no flags: the call failed (%s)", describe_errno(sr->err));
+		snprintf(text, len, "no flags: the call failed (%s)", scenario_errno_name(sr->err));
 		*num = EXPECT_ABSENT;
 		return false;
 	}
@@ -492,7 +491,7 @@ expect_format_want(const struct scn_expect *e, char *buf, size_t len)
 	else if (scn_key_table[e->key].type == SCN_KT_YESNO)
 		snprintf(buf, len, "%s %s", op, scenario_names_of(scn_yesno, (int)e->num));
 	else if (scn_key_table[e->key].type == SCN_KT_ERRNO)
-		snprintf(buf, len, "%s %s", op, describe_errno((int)e->num));
+		snprintf(buf, len, "%s %s", op, scenario_errno_name((int)e->num));
 	else
 		snprintf(buf, len, "%s %" PRId64, op, e->num);
 	return buf;

@@ -14,7 +14,6 @@
 #include "base/text.h"
 #include "base/units.h"
 #include "crash/crash.h"
-#include "export/describe.h"
 #include "export/program.h"
 #include "lesson/expect.h"
 #include "lesson/narrate.h"
@@ -270,10 +269,10 @@ out_html_state(FILE *f, const struct step_result *sr)
 		fputs("<p class=\"dim\">no FILE* open</p>", f);
 	else if (s->stdio.size == 0)
 		fprintf(f, "<p>FILE* on fd %d, %s; buffer not allocated yet (glibc allocates it at "
-		        "the first I/O)</p>", s->stdio.fd, describe_bufmode(s->stdio.mode));
+		        "the first I/O)</p>", s->stdio.fd, scenario_bufmode_name(s->stdio.mode));
 	else {
 		fprintf(f, "<p>FILE* on fd %d, %s</p><p class=\"line\">size %" PRIu64 " B, pending "
-		        "<b>%" PRIu64 " B</b>", s->stdio.fd, describe_bufmode(s->stdio.mode),
+		        "<b>%" PRIu64 " B</b>", s->stdio.fd, scenario_bufmode_name(s->stdio.mode),
 		        s->stdio.size, s->stdio.pending);
 		if (sr->before.stdio.open && sr->before.stdio.pending != s->stdio.pending)
 			fprintf(f, " <span class=\"was\">%" PRIu64 "</span>", sr->before.stdio.pending);
@@ -423,7 +422,7 @@ out_html_lesson_step(struct transcript *t, FILE *f, const struct transcript_step
 	fputs("</code>", f);
 	if (sr->step->op != SCN_OP_NOTE) {
 		if (sr->ret < 0 && sr->err != 0)
-			fprintf(f, " \u2192 -1 %s", describe_errno(sr->err));
+			fprintf(f, " \u2192 -1 %s", scenario_errno_name(sr->err));
 		else
 			fprintf(f, " \u2192 %" PRId64, sr->ret);
 		fprintf(f, " <span class=\"dim small\">%s%s</span>",

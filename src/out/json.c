@@ -9,7 +9,6 @@
 
 #include "crash/crash.h"
 #include "crash/hazard.h"
-#include "export/describe.h"
 #include "lesson/expect.h"
 #include "lesson/narrate.h"
 #include "step/snapshot-diff.h"
@@ -26,7 +25,7 @@
 static void
 out_json_errno(struct json *j, const char *key, int err)
 {
-	json_string(j, key, err != 0 ? describe_errno(err) : NULL);
+	json_string(j, key, err != 0 ? scenario_errno_name(err) : NULL);
 }
 
 /* key: n when known, else key: null and key_why: why. */
