@@ -16,7 +16,7 @@
 #include "trace/calls.h"
 #include "scenario/names.h"
 #include "probe/names.h"
-#include "export/sweep.h"
+#include "table/print.h"
 
 /* The JSON transcript's format (doc/json.md): raise it when a field changes meaning or goes. */
 #define OUT_JSON_VERSION 1
@@ -629,7 +629,7 @@ out_json_step(struct transcript *t, const struct transcript_step *st)
 	if (st->prog == NULL)
 		out_json_pause(j, sr);
 	if (sr->sweep != NULL)
-		sweep_export_json(j, "sweep", sr->sweep);
+		sweep_print_json(j, "sweep", sr->sweep);
 	out_json_changes(j, &sr->changes);
 	out_json_origins(j, sr);
 	out_json_expects(t, sr);
