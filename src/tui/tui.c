@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "base/text.h"
-#include "out/app.h"
+#include "headless/app.h"
 #include "table/print.h"
 #include "tui/cast.h"
 #include "tui/crt.h"
