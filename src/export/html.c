@@ -359,9 +359,9 @@ html_expects(struct transcript *t, FILE *f, const struct step_result *sr)
 		        scenario_key_name(x->want->key), scenario_key_name(x->want->key));
 		html_text(f, expect_format_want(x->want, want, sizeof want), TEXT_LINE);
 		if (x->outcome == EXPECT_NOT_OBSERVABLE)
-			html_line(f, " (not observable here: ", x->got_text, ")");
+			html_line(f, " (not observable here: ", text_str(&x->got_text), ")");
 		else if (oc == EXPECT_FAILED)
-			html_line(f, " (got ", x->got_text, ")");
+			html_line(f, " (got ", text_str(&x->got_text), ")");
 		fputs("</li>", f);
 	}
 	fputs("</ul></div>\n", f);

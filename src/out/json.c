@@ -379,9 +379,10 @@ out_json_expects(struct transcript *t, const struct step_result *sr)
 		json_string(j, "key", scenario_key_name(x->want->key));
 		json_string(j, "want", expect_format_want(x->want, want, sizeof want));
 		/* Not observable: got is null and got_why says why (the transcript's rule). */
-		json_string(j, "got", unobservable ? NULL : x->got_text);
+		json_string(j, "got", unobservable ? NULL : text_str(&x->got_text));
 		if (unobservable)
-			json_string(j, "got_why", x->got_text[0] ? x->got_text : "not observable here");
+			json_string(j, "got_why", x->got_text.len > 0 ? text_str(&x->got_text) :
+			            "not observable here");
 		json_bool(j, "ok", oc == EXPECT_HELD);
 		json_string(j, "outcome", transcript_outcome_name(oc));
 		json_bool(j, "skipped", oc == EXPECT_NOT_OBSERVABLE);

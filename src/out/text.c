@@ -259,10 +259,10 @@ out_text_expects(struct transcript *t, const struct step_result *sr)
 		fprintf(f, "  %s %s ", label[oc], scenario_key_name(x->want->key));
 		text_fput(expect_format_want(x->want, want, sizeof want), TEXT_LINE, f);
 		if (x->outcome == EXPECT_NOT_OBSERVABLE)
-			out_text_line(f, "  (not observable here: ", x->got_text,
+			out_text_line(f, "  (not observable here: ", text_str(&x->got_text),
 			              oc == EXPECT_FAILED ? "; --strict" : ")");
 		else if (oc == EXPECT_FAILED)
-			out_text_line(f, "  (got ", x->got_text, "");
+			out_text_line(f, "  (got ", text_str(&x->got_text), "");
 		if (oc == EXPECT_FAILED) {
 			out_text_line(f, "; ", t->path, "");
 			fprintf(f, ":%d:%d)", x->want->line, x->want->col);
