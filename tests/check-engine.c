@@ -1510,7 +1510,7 @@ START_TEST(test_expect_not_observable)
 	              text_str(&sr.expects[0].got_text));
 	ck_assert_str_eq(text_str(&sr.expects[1].got_text), "disk: unknown, because tmpfs keeps data in "
 	                 "memory; there is no disk");
-	free(sr.expects);
+	expect_results_free(sr.expects, sr.n_expects);
 }
 END_TEST
 
