@@ -377,37 +377,37 @@ START_TEST(test_stray_rule)
 {
 	struct crash_view v = { .file = "scratch" };
 	struct step_result sr = { .crash = &v };
-	char text[256];
+	struct text_buf text = { 0 };
 
 	v.power.observed = true;
 	v.power.file.exists = true;
 	v.power.file.size = 5000;
-	snprintf(text, sizeof text, "5000");
-	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_SIZE, false, text, sizeof text));
+	text_setf(&text, "5000");
+	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_SIZE, false, &text));
 	v.power.stray_writes = 3;
-	ck_assert(expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_SIZE, false, text, sizeof text));
-	ck_assert_msg(strstr(text, "gave 5000, but 3 write requests had reached the device between") != NULL,
-	              "%s", text);
-	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_PROCESS_SIZE, false, text, sizeof text));
-	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_FILE_SIZE, false, text, sizeof text));
+	ck_assert(expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_SIZE, false, &text));
+	ck_assert_msg(strstr(text_str(&text), "gave 5000, but 3 write requests had reached the device between") != NULL,
+	              "%s", text_str(&text));
+	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_PROCESS_SIZE, false, &text));
+	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_FILE_SIZE, false, &text));
 	/* More kept than wanted with no stray write: failed, however many writes the lesson's
 	 * own steps made (a close() after O_TRUNC, a rename(), an fsync() are its doing). */
 	v.power.stray_writes = 0;
-	snprintf(text, sizeof text, "5000");
-	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_SIZE, true, text, sizeof text));
+	text_setf(&text, "5000");
+	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_SIZE, true, &text));
 	v.power.own_writes = 4;
-	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_SIZE, false, text,
-	                                     sizeof text));
-	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_SIZE, true, text, sizeof text));
+	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_SIZE, false, &text));
+	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_SIZE, true, &text));
 	/* A power cut not observed is not observable for its own reason, not this one. */
 	v.power.observed = false;
-	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_EXISTS, false, text, sizeof text));
+	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_EXISTS, false, &text));
 	/* The device's counts: the step's own stray count. */
-	snprintf(text, sizeof text, "0");
-	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_DEVICE_FLUSHES, false, text, sizeof text));
+	text_setf(&text, "0");
+	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_DEVICE_FLUSHES, false, &text));
 	sr.device_stray = 1;
-	ck_assert(expect_crash_undetermined(&sr, SCN_KEY_DEVICE_FLUSHES, false, text, sizeof text));
-	ck_assert_msg(strstr(text, "got 0, but 1 write request had reached the device between") != NULL, "%s", text);
+	ck_assert(expect_crash_undetermined(&sr, SCN_KEY_DEVICE_FLUSHES, false, &text));
+	ck_assert_msg(strstr(text_str(&text), "got 0, but 1 write request had reached the device between") != NULL, "%s", text_str(&text));
+	text_buf_free(&text);
 }
 END_TEST
 
@@ -430,7 +430,8 @@ device_check(enum scn_key key, enum scn_cmp cmp, int64_t want, uint64_t writes,
 	sr.after.device.write_bytes += bytes;
 	sr.after.device.flushes += flushes;
 	o = expect_check(&sr, &w, &r);
-	snprintf(why, len, "%s", r.got_text);
+	snprintf(why, len, "%s", text_str(&r.got_text));
+	text_buf_free(&r.got_text);
 	return o;
 }
 
@@ -469,7 +470,7 @@ START_TEST(test_device_count_rule)
 	                              sizeof why), EXPECT_FAILED);
 	/* Another key is never excused so. */
 	ck_assert(!expect_crash_undetermined(&(struct step_result){ 0 }, SCN_KEY_FILE_SIZE, true,
-	                                     why, sizeof why));
+	                                     &(struct text_buf){ 0 }));
 }
 END_TEST
 
@@ -517,7 +518,7 @@ START_TEST(test_lab_crash_steps)
 		for (size_t i = 0; i < sr->n_expects; i++)
 			ck_assert_msg(sr->expects[i].outcome != EXPECT_FAILED, "step %zu: %s: %s",
 			              sr->index + 1, scenario_key_name(sr->expects[i].want->key),
-			              sr->expects[i].got_text);
+			              text_str(&sr->expects[i].got_text));
 		ck_assert_int_eq(sr->crash != NULL, sr->step->op == SCN_OP_CRASH);
 	}
 	ck_assert_int_eq(got, 0);

@@ -528,7 +528,7 @@ check_named(enum runner_trace trace)
 	};
 	struct run run;
 	int64_t num;
-	char text[256];
+	struct text_buf flags = { 0 };
 
 	/* Steps 0, 2 and 6 on "a" (handle 1), 1, 3, 4 and 5 on "b" (handle 2); 7 unnamed. */
 	steps[0].handle = steps[2].handle = 1;
@@ -553,8 +553,9 @@ check_named(enum runner_trace trace)
 	}
 	ck_assert_str_eq(run.res[3].file_content, "B WAS HERErom a\n");
 	ck_assert_ptr_null(run.res[2].file_content); /* read only when expected */
-	ck_assert(expect_observe(&run.res[5], SCN_KEY_RESULT_FLAGS, &num, text, sizeof text));
-	ck_assert_str_eq(text, "O_WRONLY|O_APPEND|O_LARGEFILE");
+	ck_assert(expect_observe(&run.res[5], SCN_KEY_RESULT_FLAGS, &num, &flags));
+	ck_assert_str_eq(text_str(&flags), "O_WRONLY|O_APPEND|O_LARGEFILE");
+	text_buf_free(&flags);
 	/* O_APPEND: "two\n" lands at the end (16), not at b's offset 10. */
 	ck_assert_int_eq(expect_eval(&run.res[6]), 0);
 	ck_assert_msg(run.res[6].ok, "file after the append: %s", run.res[6].file_content);
@@ -1422,7 +1423,7 @@ check_yaml(const char *rel, enum runner_trace trace)
 			ck_assert_msg(x->ok, "%s step %zu (%s): %s %s, got %s; events %zu%s%s",
 			              rel, res.index + 1, scenario_op_name(res.step->op),
 			              scenario_key_name(x->want->key),
-			              expect_format_want(x->want, want, sizeof want), x->got_text,
+			              expect_format_want(x->want, want, sizeof want), text_str(&x->got_text),
 			              res.events.n, res.events.n ? ", first " : "",
 			              res.events.n ? event_format(&res.events.v[0], buf, sizeof buf) : "");
 		}
@@ -1483,12 +1484,12 @@ START_TEST(test_expect_not_observable)
 	ck_assert_int_eq(expect_eval(&sr), 0);
 	ck_assert_int_eq(sr.expects[0].outcome, EXPECT_NOT_OBSERVABLE);
 	ck_assert(!sr.expects[0].ok);
-	ck_assert_str_eq(sr.expects[0].got_text, "dirty pages: unknown, because --probe=mincore "
+	ck_assert_str_eq(text_str(&sr.expects[0].got_text), "dirty pages: unknown, because --probe=mincore "
 	                 "sees residency only");
 	ck_assert_int_eq(sr.expects[1].outcome, EXPECT_NOT_OBSERVABLE);
-	ck_assert_str_eq(sr.expects[1].got_text, "disk: unknown, because FIEMAP did not answer");
+	ck_assert_str_eq(text_str(&sr.expects[1].got_text), "disk: unknown, because FIEMAP did not answer");
 	ck_assert_int_eq(sr.expects[2].outcome, EXPECT_FAILED);
-	ck_assert_str_eq(sr.expects[2].got_text, "no FILE* open");
+	ck_assert_str_eq(text_str(&sr.expects[2].got_text), "no FILE* open");
 	ck_assert_int_eq(sr.expects[3].outcome, EXPECT_HELD);
 	ck_assert(sr.expects[3].ok);
 	ck_assert_int_eq(sr.expects[4].outcome, EXPECT_NOT_OBSERVABLE);
@@ -1505,11 +1506,11 @@ START_TEST(test_expect_not_observable)
 	snprintf(sr.after.disk.fs, sizeof sr.after.disk.fs, "tmpfs");
 	ck_assert_int_eq(expect_eval(&sr), 0);
 	ck_assert_int_eq(sr.expects[0].outcome, EXPECT_HELD);
-	ck_assert_msg(strstr(sr.expects[0].got_text, "do not apply on tmpfs") != NULL, "%s",
-	              sr.expects[0].got_text);
-	ck_assert_str_eq(sr.expects[1].got_text, "disk: unknown, because tmpfs keeps data in "
+	ck_assert_msg(strstr(text_str(&sr.expects[0].got_text), "do not apply on tmpfs") != NULL, "%s",
+	              text_str(&sr.expects[0].got_text));
+	ck_assert_str_eq(text_str(&sr.expects[1].got_text), "disk: unknown, because tmpfs keeps data in "
 	                 "memory; there is no disk");
-	free(sr.expects);
+	expect_results_free(sr.expects, sr.n_expects);
 }
 END_TEST
 
@@ -1548,6 +1549,14 @@ START_TEST(test_pace_waits)
 }
 END_TEST
 
+/* expect_check into r again: what r held before is freed first (r starts zeroed). */
+static enum expect_outcome
+expect_again(const struct step_result *sr, const struct scn_expect *w, struct expect_result *r)
+{
+	text_buf_free(&r->got_text);
+	return expect_check(sr, w, r);
+}
+
 /*
  * A power cut that kept the file after the kernel wrote to the lab's device between the
  * lesson's steps (ext4's 5 s journal commit at a person's pace): time's doing, not the
@@ -1561,28 +1570,29 @@ START_TEST(test_pace_power_cut)
 	struct scn_step st = { .op = SCN_OP_FWRITE };
 	struct step_result sr = { .step = &st, .crash = &v, .index = 3 };
 	struct scn_expect w = { .key = SCN_KEY_CRASH_POWER_EXISTS, .cmp = SCN_CMP_EQ, .num = 0 };
-	struct expect_result r;
+	struct expect_result r = { 0 };
 
 	v.power.observed = true;
 	v.power.file.exists = true;
 	v.power.stray_writes = 3;
 	sr.pause.dev_step = 1;
 	sr.pause.dev_at = 5.7;
-	ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_NOT_OBSERVABLE);
+	ck_assert_int_eq(expect_again(&sr, &w, &r), EXPECT_NOT_OBSERVABLE);
 	ck_assert(r.contradicted);
-	ck_assert_msg(strstr(r.got_text, "the kernel wrote to it 5.7 s after step 1") != NULL, "%s",
-	              r.got_text);
+	ck_assert_msg(strstr(text_str(&r.got_text), "the kernel wrote to it 5.7 s after step 1") != NULL, "%s",
+	              text_str(&r.got_text));
 	/* No stray: the lesson's own doing, failed. */
 	v.power.stray_writes = 0;
-	ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_FAILED);
+	ck_assert_int_eq(expect_again(&sr, &w, &r), EXPECT_FAILED);
 	/* The device counted more than wanted during the step, nothing between steps. */
 	w = (struct scn_expect){ .key = SCN_KEY_DEVICE_WRITES, .cmp = SCN_CMP_EQ, .num = 0 };
 	sr.after.device.source = SNAP_SRC_BLOCKSTAT;
 	sr.before.device.source = SNAP_SRC_BLOCKSTAT;
 	sr.after.device.writes = 2;
 	sr.after.device.write_bytes = 8192;
-	ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_NOT_OBSERVABLE);
-	ck_assert_msg(r.contradicted, "%s", r.got_text);
+	ck_assert_int_eq(expect_again(&sr, &w, &r), EXPECT_NOT_OBSERVABLE);
+	ck_assert_msg(r.contradicted, "%s", text_str(&r.got_text));
+	text_buf_free(&r.got_text);
 }
 END_TEST
 
@@ -1608,7 +1618,8 @@ written_back_check(enum scn_op op, enum scn_key key, enum scn_cmp cmp, int64_t w
 	sr.after.cache.dirty = dirty;
 	sr.before = sr.after;
 	o = expect_check(&sr, &w, &r);
-	snprintf(why, len, "%s", r.got_text);
+	snprintf(why, len, "%s", text_str(&r.got_text));
+	text_buf_free(&r.got_text);
 	return o;
 }
 
@@ -1629,29 +1640,30 @@ START_TEST(test_written_back_rule)
 		struct scn_step st = { .op = SCN_OP_PREAD };
 		struct step_result sr = { .step = &st };
 		struct scn_expect w = { .key = SCN_KEY_CACHE_PAGES, .cmp = SCN_CMP_GE, .num = 64 };
-		struct expect_result r;
+		struct expect_result r = { 0 };
 
 		sr.after.cache.source = SNAP_SRC_CACHESTAT;
 		sr.after.cache.cached = 63;
 		sr.before = sr.after;
-		ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_FAILED);
+		ck_assert_int_eq(expect_again(&sr, &w, &r), EXPECT_FAILED);
 		sr.changes.n = 1;
 		sr.changes.v[0] = (struct snapshot_change){ .kind = SNAPSHOT_CHANGE_EVICTED,
 		                                            .between = true, .count = 1 };
-		ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_NOT_OBSERVABLE);
+		ck_assert_int_eq(expect_again(&sr, &w, &r), EXPECT_NOT_OBSERVABLE);
 		ck_assert(r.contradicted);
 		sr.after.cache.cached = 62;
-		ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_FAILED);
+		ck_assert_int_eq(expect_again(&sr, &w, &r), EXPECT_FAILED);
 		/* Dropped in an earlier pause, none in this one (13.5-fadvise --pace=6, step 14:
 		 * 62 of 64, 2 dropped before step 13): still missing, not observable; the
 		 * lesson counts them in sr.evicted. More missing than dropped: failed. */
 		sr.changes.n = 0;
 		sr.evicted = 2;
-		ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_NOT_OBSERVABLE);
-		ck_assert_msg(strstr(r.got_text, "between the steps up to this one the kernel "
-		                     "dropped 2") != NULL, "%s", r.got_text);
+		ck_assert_int_eq(expect_again(&sr, &w, &r), EXPECT_NOT_OBSERVABLE);
+		ck_assert_msg(strstr(text_str(&r.got_text), "between the steps up to this one the kernel "
+		                     "dropped 2") != NULL, "%s", text_str(&r.got_text));
 		sr.evicted = 1;
-		ck_assert_int_eq(expect_check(&sr, &w, &r), EXPECT_FAILED);
+		ck_assert_int_eq(expect_again(&sr, &w, &r), EXPECT_FAILED);
+		text_buf_free(&r.got_text);
 	}
 
 	/* Held: nothing to explain. */

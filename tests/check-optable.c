@@ -120,7 +120,7 @@ START_TEST(test_poke_runs)
 	ck_assert_int_eq(res[1].ret, 100);
 	ck_assert_int_eq(res[1].err, 0);
 	ck_assert_int_eq(expect_eval(&res[1]), 0);
-	ck_assert_msg(res[1].ok, "poke's expectations failed: got %s", res[1].expects[0].got_text);
+	ck_assert_msg(res[1].ok, "poke's expectations failed: got %s", text_str(&res[1].expects[0].got_text));
 	for (size_t i = 0; i < 3; i++)
 		step_result_clear(&res[i]);
 	runner_free(r);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "headless/app.h"
 #include "out/transcript.h"
 #include "test-util.h"
 

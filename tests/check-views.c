@@ -1699,8 +1699,8 @@ START_TEST(test_expect_overflow)
 
 	for (int i = 0; i < 5; i++) {
 		w[i] = (struct scn_expect){ SCN_KEY_CALLS_WRITE, SCN_CMP_EQ, 1, NULL, "1", 1, 1 };
-		x[i] = (struct expect_result){ &w[i], i != 3, 1, "",
-		                                i != 3 ? EXPECT_HELD : EXPECT_FAILED, false };
+		x[i] = (struct expect_result){ .want = &w[i], .ok = i != 3, .got = 1,
+		                                .outcome = i != 3 ? EXPECT_HELD : EXPECT_FAILED };
 	}
 	x[3].got = 2;
 	sr.expects = x;

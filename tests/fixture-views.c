@@ -77,9 +77,9 @@ fixture_build(void)
 	want[0] = (struct scn_expect){ SCN_KEY_STDIO_PENDING, SCN_CMP_EQ, 904, NULL, "904", 1, 1 };
 	want[1] = (struct scn_expect){ SCN_KEY_CALLS_WRITE, SCN_CMP_EQ, 1, NULL, "1", 1, 1 };
 	want[2] = (struct scn_expect){ SCN_KEY_CACHE_DIRTY_PAGES, SCN_CMP_EQ, 2, NULL, "2", 1, 1 };
-	er[0] = (struct expect_result){ &want[0], true, 904, "", EXPECT_HELD, false };
-	er[1] = (struct expect_result){ &want[1], true, 1, "", EXPECT_HELD, false };
-	er[2] = (struct expect_result){ &want[2], false, 1, "", EXPECT_FAILED, false };
+	er[0] = (struct expect_result){ .want = &want[0], .ok = true, .got = 904, .outcome = EXPECT_HELD };
+	er[1] = (struct expect_result){ .want = &want[1], .ok = true, .got = 1, .outcome = EXPECT_HELD };
+	er[2] = (struct expect_result){ .want = &want[2], .ok = false, .got = 1, .outcome = EXPECT_FAILED };
 	steps[1].expects = want;
 	steps[1].n_expects = 3;
 	fix_scn = (struct scenario){ .title = "Exercise 13-3: fflush() then fsync()",

@@ -5,7 +5,10 @@
 # path of about 3,000 characters (a name is at most 255 bytes, so the length is the path's),
 # keeps each of them whole in the text, JSON, TAP and HTML transcripts; where a column must
 # cut one (the call's text in a step's line) the cut ends in "…"; and the TUI at 80x24 shows
-# the title cut with "…" and the narration whole in its details popup. Under ASan (the
+# the title cut with "…" and the narration whole in its details popup. An expectation on a
+# 2,000-character file.content that differs from the file only in its last character fails
+# (compared whole, not in its first 255 bytes), the text it got is whole in the transcripts,
+# and what it wanted and why its sentence is false are whole or cut with "…". Under ASan (the
 # build-san build) any overflow fails the run.
 testname=long-text
 . "$(dirname "$0")/lib.sh"
@@ -87,6 +90,58 @@ for b in bad:
 if not bad:
     print("ok: 10,000-character title, intro, narration and a 2,800-byte --dir, whole in "
           "text, JSON, TAP and HTML; the call's text cut with '…'")
+sys.exit(1 if bad else 0)
+PY
+
+# file.content of 2,000 characters, wrong in the last one only.
+python3 - "$tmp" <<'PY' || exit 99
+import sys
+tmp = sys.argv[1]
+got = ("content-" * 250)[:1994] + "CONEND"
+want = got[:-1] + "X"
+open(tmp + "/content.yaml", "w").write('''title: "a long file.content"
+steps:
+  - fopen: {mode: w}
+  - fputs: {text: "%s"}
+  - fclose: {}
+    say: "The file holds it all [file.content]."
+    expect: {file.content: "%s"}
+''' % (got, want))
+PY
+for fmt in text json; do
+	"$bin" --headless --format=$fmt --dir "$tmp" "$tmp/content.yaml" >"$tmp/content.$fmt" 2>"$tmp/content-err.$fmt"
+	rc=$?
+	if [ $rc -ne 1 ] || [ -s "$tmp/content-err.$fmt" ]; then
+		echo "FAIL: file.content wrong in its 2,000th character: --format=$fmt: exit $rc, not 1:"
+		head -c 2000 "$tmp/content-err.$fmt" | sed 's/^/    | /'
+		fail=1
+	fi
+done
+python3 - "$tmp" <<'PY' || fail=1
+import json, re, sys
+tmp = sys.argv[1]
+got = ("content-" * 250)[:1994] + "CONEND"
+bad = []
+try:
+    step = json.load(open(tmp + "/content.json", encoding="utf-8"))["steps"][2]
+    x, v = step["expect"][0], step["sentences"][0]
+    if x["outcome"] != "failed":
+        bad.append("json: the expectation is %s, not failed" % x["outcome"])
+    if x["got"] != got:
+        bad.append("json: got is not the file's 2,000 characters whole (%d)" % len(x["got"] or ""))
+    for what, s in (("want", x["want"]), ("the sentence's why", v["why"] or "")):
+        if "CONENDX" not in s.replace('"', "") and not s.endswith("…"):
+            bad.append("json: %s is neither whole nor cut with '…'" % what)
+except (ValueError, KeyError, IndexError, TypeError) as e:
+    bad.append("json: %s" % e)
+flat = re.sub(r"\s*\n\s*(\| )?", " ", open(tmp + "/content.text", encoding="utf-8").read())
+if got not in flat:
+    bad.append("text: the content got is not there whole")
+for b in bad:
+    print("FAIL: " + b)
+if not bad:
+    print("ok: a 2,000-character file.content wrong in its last character fails; what it got "
+          "is whole, what it wanted and why are whole or cut with '…'")
 sys.exit(1 if bad else 0)
 PY
 

@@ -394,6 +394,18 @@ text_vaddf(struct text_buf *b, const char *fmt, va_list ap)
 	free(all);
 }
 
+/* Set b to printf output. */
+void
+text_setf(struct text_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	text_reset(b);
+	va_start(ap, fmt);
+	text_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
 /* Append printf output to b. */
 void
 text_addf(struct text_buf *b, const char *fmt, ...)

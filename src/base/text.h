@@ -110,6 +110,9 @@ void text_addf(struct text_buf *b, const char *fmt, ...) __attribute__((format(p
 void text_vaddf(struct text_buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
+/* Set b to printf output: text_reset, then text_addf. */
+void text_setf(struct text_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Empty b, keeping its memory. */
 void text_reset(struct text_buf *b);
 

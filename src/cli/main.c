@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "out/app.h"
+#include "headless/app.h"
 #include "cli/catalog.h"
 #include "crash/crash.h"
 #include "tui/crt.h"

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "sweep/sweep.h"
-#include "export/describe.h"
+#include "scenario/names.h"
 #include "probe/probe.h"
 #include "engine/pty-run.h"
 #include "engine/runner-int.h"
@@ -86,7 +86,7 @@ runner_pty_mode(const struct pty_side *s)
 {
 	if (!s->stdio_ok)
 		return "not reported";
-	return describe_bufmode(s->stdio.mode);
+	return scenario_bufmode_name(s->stdio.mode);
 }
 
 /*

@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "crash/lab.h"
-#include "export/describe.h"
 #include "base/errmsg.h"
 #include "engine/ops.h"
 #include "probe/probe.h"

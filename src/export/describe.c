@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* export/describe.c: a step as the line of C a student would write (its op's emit function
- * writes it, with the program's statements), and names people read. */
+ * writes it, with the program's statements). */
 #include <config.h>
 
 #include <stdio.h>
@@ -8,30 +8,6 @@
 
 #include "export/describe.h"
 #include "export/emit.h"
-
-/* Name of an errno value. */
-const char *
-describe_errno(int err)
-{
-	const char *n;
-
-	if (err == 0)
-		return "0";
-	n = strerrorname_np(err);
-	return n != NULL ? n : "E?";
-}
-
-/* Long name of a buffering mode. */
-const char *
-describe_bufmode(enum scn_bufmode m)
-{
-	switch (m) {
-	case SCN_BUF_NONE: return "unbuffered";
-	case SCN_BUF_LINE: return "line buffered";
-	case SCN_BUF_FULL: return "fully buffered";
-	}
-	return "?";
-}
 
 /* The step as C. */
 char *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* export/describe.h: a step as the line of C a student would write, and names people read. */
+/* export/describe.h: a step as the line of C a student would write. */
 #ifndef IOBUFVIZ_DESCRIBE_H
 #define IOBUFVIZ_DESCRIBE_H
 
@@ -10,11 +10,5 @@
 /* Write the step's call as C ("fwrite(buf, 1, 5000, fp)") into buf (cut to fit). Return buf.
  * Its texts are as written: whatever shows it escapes it (base/text.c, base/json.c). */
 char *describe_step(const struct scn_step *st, char *buf, size_t len);
-
-/* Name of an errno value ("EINVAL"), "0" for 0. */
-const char *describe_errno(int err);
-
-/* Name of a buffering mode: "unbuffered", "line buffered", "fully buffered". */
-const char *describe_bufmode(enum scn_bufmode m);
 
 #endif

@@ -1,19 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* export/sweep.h: a sweep's results exported (--export=csv|json|md|svg): JSON with every run
- * (also the transcript's), CSV, Markdown for a course page, an SVG plot for slides. */
+/* export/sweep.h: a sweep's results exported (--export=csv|json|md|svg): CSV, JSON with every
+ * run (table/json.c, also the transcript's), Markdown for a course page, an SVG plot for slides. */
 #ifndef IOBUFVIZ_EXPORT_SWEEP_H
 #define IOBUFVIZ_EXPORT_SWEEP_H
 
 #include <stdio.h>
 
-#include "base/json.h"
 #include "sweep/sweep.h"
 
 /* export/csv-json.c */
-
-/* Everything as one JSON object, with every run's raw figures: the member key of j's open
- * object (NULL: a value of its array, or the document). */
-void sweep_export_json(struct json *j, const char *key, const struct sweep_result *r);
 
 /* CSV: one line per variant and row, measured and extrapolated, then the references. */
 int sweep_export_csv(FILE *f, const struct sweep_result *r);

@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "crash/crash.h"
@@ -25,18 +26,18 @@ expect_crash_why(const char *why)
 
 /* The step's crash half (power or the process's), or NULL with why in text. */
 static const struct crash_half *
-expect_crash_half(const struct step_result *sr, bool power, char *text, size_t len)
+expect_crash_half(const struct step_result *sr, bool power, struct text_buf *text)
 {
 	const struct crash_half *h;
 
 	if (sr->crash == NULL) {
-		snprintf(text, len, "no crash was made at this step%s%s", sr->note[0] ? ": " : "",
+		text_setf(text, "no crash was made at this step%s%s", sr->note[0] ? ": " : "",
 		         sr->note);
 		return NULL;
 	}
 	h = power ? &sr->crash->power : &sr->crash->process;
 	if (!h->observed) {
-		snprintf(text, len, "%s", expect_crash_why(h->why));
+		text_setf(text, "%s", expect_crash_why(h->why));
 		return NULL;
 	}
 	return h;
@@ -44,29 +45,27 @@ expect_crash_half(const struct step_result *sr, bool power, char *text, size_t l
 
 /* Whether the file exists after the crash. */
 static bool
-expect_crash_exists(const struct step_result *sr, bool power, int64_t *num, char *text,
-                    size_t len)
+expect_crash_exists(const struct step_result *sr, bool power, int64_t *num, struct text_buf *text)
 {
-	const struct crash_half *h = expect_crash_half(sr, power, text, len);
+	const struct crash_half *h = expect_crash_half(sr, power, text);
 
 	if (h == NULL)
 		return false;
 	*num = h->file.exists;
-	snprintf(text, len, "%s", h->file.exists ? "yes" : "no");
+	text_setf(text, "%s", h->file.exists ? "yes" : "no");
 	return true;
 }
 
 /* The file's size after the crash; no file is absent (it fails every expectation). */
 static bool
-expect_crash_size(const struct step_result *sr, bool power, int64_t *num, char *text,
-                  size_t len)
+expect_crash_size(const struct step_result *sr, bool power, int64_t *num, struct text_buf *text)
 {
-	const struct crash_half *h = expect_crash_half(sr, power, text, len);
+	const struct crash_half *h = expect_crash_half(sr, power, text);
 
 	if (h == NULL)
 		return false;
 	if (!h->file.exists) {
-		snprintf(text, len, "no file");
+		text_setf(text, "no file");
 		*num = EXPECT_ABSENT;
 		return false;
 	}
@@ -76,82 +75,74 @@ expect_crash_size(const struct step_result *sr, bool power, int64_t *num, char *
 
 /* The file's first bytes after the crash (up to the first NUL), as text. */
 static bool
-expect_crash_content(const struct step_result *sr, bool power, int64_t *num, char *text,
-                     size_t len)
+expect_crash_content(const struct step_result *sr, bool power, int64_t *num, struct text_buf *text)
 {
-	const struct crash_half *h = expect_crash_half(sr, power, text, len);
+	const struct crash_half *h = expect_crash_half(sr, power, text);
 	size_t n;
 
 	if (h == NULL)
 		return false;
 	if (!h->file.exists) {
-		snprintf(text, len, "no file");
+		text_setf(text, "no file");
 		*num = EXPECT_ABSENT;
 		return false;
 	}
 	n = strnlen((const char *)h->file.head, h->file.head_len);
-	if (n >= len)
-		n = len - 1;
-	memcpy(text, h->file.head, n);
-	text[n] = '\0';
+	text_reset(text);
+	text_addn(text, (const char *)h->file.head, n);
 	return true;
 }
 
 /* crash.process.exists: the file exists after the process is killed. */
 bool
-expect_get_crash_process_exists(const struct step_result *sr, int64_t *num, char *text,
-                                size_t len)
+expect_get_crash_process_exists(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	return expect_crash_exists(sr, false, num, text, len);
+	return expect_crash_exists(sr, false, num, text);
 }
 
 /* crash.process.size: its size then. */
 bool
-expect_get_crash_process_size(const struct step_result *sr, int64_t *num, char *text,
-                              size_t len)
+expect_get_crash_process_size(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	return expect_crash_size(sr, false, num, text, len);
+	return expect_crash_size(sr, false, num, text);
 }
 
 /* crash.process.content and crash.process.prefix: its first bytes then. */
 bool
-expect_get_crash_process_content(const struct step_result *sr, int64_t *num, char *text,
-                                 size_t len)
+expect_get_crash_process_content(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	return expect_crash_content(sr, false, num, text, len);
+	return expect_crash_content(sr, false, num, text);
 }
 
 /* crash.power.exists: the file exists once the kernel has recovered the device's copy. */
 bool
-expect_get_crash_power_exists(const struct step_result *sr, int64_t *num, char *text,
-                              size_t len)
+expect_get_crash_power_exists(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	return expect_crash_exists(sr, true, num, text, len);
+	return expect_crash_exists(sr, true, num, text);
 }
 
 /* crash.power.size: its size then. */
 bool
-expect_get_crash_power_size(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_crash_power_size(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	return expect_crash_size(sr, true, num, text, len);
+	return expect_crash_size(sr, true, num, text);
 }
 
 /* crash.power.content and crash.power.prefix: its first bytes then. */
 bool
-expect_get_crash_power_content(const struct step_result *sr, int64_t *num, char *text,
-                               size_t len)
+expect_get_crash_power_content(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	return expect_crash_content(sr, true, num, text, len);
+	return expect_crash_content(sr, true, num, text);
 }
 
 /* The step's own device counters, before and after, or false with why in text. */
 static bool
-expect_device(const struct step_result *sr, char *text, size_t len)
+expect_device(const struct step_result *sr, struct text_buf *text)
 {
 	const struct snap_device *a = &sr->before.device, *b = &sr->after.device;
 
 	if (a->source == SNAP_SRC_NONE || b->source == SNAP_SRC_NONE) {
-		snprintf(text, len, "device: unknown, because %s", b->source == SNAP_SRC_NONE &&
+		text_setf(text, "device: unknown, because %s", b->source == SNAP_SRC_NONE &&
 		         b->note[0] ? b->note : a->note[0] ? a->note : "its counters could not be read");
 		return false;
 	}
@@ -160,9 +151,9 @@ expect_device(const struct step_result *sr, char *text, size_t len)
 
 /* device.writes: write requests the device completed during the step. */
 bool
-expect_get_device_writes(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_device_writes(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_device(sr, text, len))
+	if (!expect_device(sr, text))
 		return false;
 	*num = (int64_t)(sr->after.device.writes - sr->before.device.writes);
 	return true;
@@ -170,10 +161,9 @@ expect_get_device_writes(const struct step_result *sr, int64_t *num, char *text,
 
 /* device.write_bytes: the bytes they wrote. */
 bool
-expect_get_device_write_bytes(const struct step_result *sr, int64_t *num, char *text,
-                              size_t len)
+expect_get_device_write_bytes(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_device(sr, text, len))
+	if (!expect_device(sr, text))
 		return false;
 	*num = (int64_t)(sr->after.device.write_bytes - sr->before.device.write_bytes);
 	return true;
@@ -181,9 +171,9 @@ expect_get_device_write_bytes(const struct step_result *sr, int64_t *num, char *
 
 /* device.flushes: cache flushes the device was asked for during the step. */
 bool
-expect_get_device_flushes(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_device_flushes(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_device(sr, text, len))
+	if (!expect_device(sr, text))
 		return false;
 	*num = (int64_t)(sr->after.device.flushes - sr->before.device.flushes);
 	return true;
@@ -236,11 +226,12 @@ expect_crash_lost(const struct step_result *sr, const struct scn_expect *w, bool
  * wanted with no stray write is the lesson's doing: failed (see lesson/expect.h). */
 bool
 expect_crash_undetermined(const struct step_result *sr, enum scn_key key, bool fewer,
-                          char *text, size_t len)
+                          struct text_buf *text)
 {
 	const struct crash_half *p = sr->crash != NULL ? &sr->crash->power : NULL;
 	uint64_t stray;
-	char got[128], when[80];
+	char *seen, when[80];
+	const char *got;
 
 	if (expect_crash_is_power(key) && p != NULL && p->observed)
 		stray = p->stray_writes;
@@ -248,18 +239,21 @@ expect_crash_undetermined(const struct step_result *sr, enum scn_key key, bool f
 		stray = sr->device_stray;
 	else
 		return false;
-	snprintf(got, sizeof got, "%s", text);
-	if (stray == 0 && expect_crash_is_device(key) && fewer) {
+	if (stray == 0 && !(expect_crash_is_device(key) && fewer))
+		return false;
+	/* What was seen, said again (whole) in the reason that replaces it. */
+	seen = text_take(text);
+	got = seen != NULL ? seen : "";
+	if (stray == 0) {
 		/* The device counts what reached it from anyone: during a step, a sync() of
 		 * another process, the journal's timer or writeback may add to the step's own,
 		 * and the kernel says nothing of whose a request was. */
-		snprintf(text, len, "got %s, more than wanted, but the device counts what reached "
+		text_setf(text, "got %s, more than wanted, but the device counts what reached "
 		         "it during the step from anyone (a sync() elsewhere, a journal's timer, "
 		         "writeback): a count above the step's own is not its doing alone", got);
+		free(seen);
 		return true;
 	}
-	if (stray == 0)
-		return false;
 	/* When the kernel did it, where a pause saw it (--pace times it). */
 	when[0] = '\0';
 	if (sr->pause.dev_step > 0 && sr->pause.dev_at >= 0)
@@ -269,15 +263,16 @@ expect_crash_undetermined(const struct step_result *sr, enum scn_key key, bool f
 		snprintf(when, sizeof when, "; the kernel wrote to it after step %zu",
 		         sr->pause.dev_step);
 	if (expect_crash_is_power(key))
-		snprintf(text, len, "the power cut gave %s, but %" PRIu64 " write request%s had "
+		text_setf(text, "the power cut gave %s, but %" PRIu64 " write request%s had "
 		         "reached the device between the lesson's steps first (a journal's timer, "
 		         "writeback, a sync() elsewhere%s): what it keeps was not this lesson's doing "
 		         "alone",
 		         p->file.exists ? got : "no file", stray, stray == 1 ? "" : "s", when);
 	else
-		snprintf(text, len, "got %s, but %" PRIu64 " write request%s had reached the device "
+		text_setf(text, "got %s, but %" PRIu64 " write request%s had reached the device "
 		         "between the lesson's steps by then (a journal's timer, writeback, a sync() "
 		         "elsewhere%s): what this step sent was not its doing alone", got, stray,
 		         stray == 1 ? "" : "s", when);
+	free(seen);
 	return true;
 }

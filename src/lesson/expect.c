@@ -11,29 +11,33 @@
 
 #include "lesson/adapt.h"
 #include "trace/decode.h"
-#include "export/describe.h"
 #include "lesson/expect.h"
 #include "scenario/names.h"
 
-/* Copy s into text with "\r\n" folded to "\n" (a pty writes CR LF). */
+/* Set text to s, whole, with "\r\n" folded to "\n" (a pty writes CR LF). */
 static void
-expect_normalise(const char *s, char *text, size_t len)
+expect_normalise(const char *s, struct text_buf *text)
 {
-	size_t n = 0;
-
-	for (; *s != '\0' && n + 1 < len; s++)
-		if (!(s[0] == '\r' && s[1] == '\n'))
-			text[n++] = *s;
-	text[n] = '\0';
+	text_reset(text);
+	while (*s != '\0') {
+		size_t n = strcspn(s, "\r");
+		text_addn(text, s, n);
+		s += n;
+		if (*s == '\r') {
+			if (s[1] != '\n')
+				text_addn(text, s, 1);
+			s++;
+		}
+	}
 }
 
 /* The stdio state after the step; with no FILE* the fact is absent (observed: there is no
  * buffer), which fails any expectation, so the getter reports EXPECT_ABSENT, not unknown. */
 static bool
-expect_stdio(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_stdio(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
 	if (!sr->after.stdio.open) {
-		snprintf(text, len, "no FILE* open");
+		text_setf(text, "no FILE* open");
 		*num = EXPECT_ABSENT;
 		return false;
 	}
@@ -42,9 +46,9 @@ expect_stdio(const struct step_result *sr, int64_t *num, char *text, size_t len)
 
 /* stdio.size: the FILE*'s buffer size. */
 bool
-expect_get_stdio_size(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_stdio_size(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_stdio(sr, num, text, len))
+	if (!expect_stdio(sr, num, text))
 		return false;
 	*num = (int64_t)sr->after.stdio.size;
 	return true;
@@ -52,9 +56,9 @@ expect_get_stdio_size(const struct step_result *sr, int64_t *num, char *text, si
 
 /* stdio.pending: bytes waiting in the FILE*'s buffer. */
 bool
-expect_get_stdio_pending(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_stdio_pending(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_stdio(sr, num, text, len))
+	if (!expect_stdio(sr, num, text))
 		return false;
 	*num = (int64_t)sr->after.stdio.pending;
 	return true;
@@ -62,12 +66,12 @@ expect_get_stdio_pending(const struct step_result *sr, int64_t *num, char *text,
 
 /* stdio.mode: the FILE*'s buffering mode. */
 bool
-expect_get_stdio_mode(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_stdio_mode(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_stdio(sr, num, text, len))
+	if (!expect_stdio(sr, num, text))
 		return false;
 	*num = (int64_t)sr->after.stdio.mode;
-	snprintf(text, len, "%s", scenario_names_of(scn_bufmodes, (int)sr->after.stdio.mode));
+	text_setf(text, "%s", scenario_names_of(scn_bufmodes, (int)sr->after.stdio.mode));
 	return true;
 }
 
@@ -76,11 +80,11 @@ expect_get_stdio_mode(const struct step_result *sr, int64_t *num, char *text, si
  * text when that could not be read (the counts would be 0, a guess).
  */
 static bool
-expect_calls(const struct step_result *sr, char *text, size_t len)
+expect_calls(const struct step_result *sr, struct text_buf *text)
 {
 	if (sr->events.source == EV_SRC_PROCIO && !sr->after.disk.io_ok &&
 	    scenario_op_has(sr->step->op, SCN_OPF_MANY)) {
-		snprintf(text, len, "calls: unknown, because stdio's calls are counted from "
+		text_setf(text, "calls: unknown, because stdio's calls are counted from "
 		         "/proc/PID/io without ptrace, and it could not be read");
 		return false;
 	}
@@ -89,9 +93,9 @@ expect_calls(const struct step_result *sr, char *text, size_t len)
 
 /* calls.write: write-type calls the step made. */
 bool
-expect_get_calls_write(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_calls_write(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_calls(sr, text, len))
+	if (!expect_calls(sr, text))
 		return false;
 	*num = (int64_t)sr->events.n_write;
 	return true;
@@ -99,9 +103,9 @@ expect_get_calls_write(const struct step_result *sr, int64_t *num, char *text, s
 
 /* calls.read: read-type calls the step made. */
 bool
-expect_get_calls_read(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_calls_read(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_calls(sr, text, len))
+	if (!expect_calls(sr, text))
 		return false;
 	*num = (int64_t)sr->events.n_read;
 	return true;
@@ -109,10 +113,10 @@ expect_get_calls_read(const struct step_result *sr, int64_t *num, char *text, si
 
 /* calls.total: every call on the file (only ptrace sees them all). */
 bool
-expect_get_calls_total(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_calls_total(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
 	if (sr->events.source != EV_SRC_PTRACE) {
-		snprintf(text, len, "calls: unknown, because only ptrace sees every call on the "
+		text_setf(text, "calls: unknown, because only ptrace sees every call on the "
 		         "file and this run traces through /proc/PID/io");
 		return false;
 	}
@@ -122,9 +126,9 @@ expect_get_calls_total(const struct step_result *sr, int64_t *num, char *text, s
 
 /* bytes.written: bytes the step's calls wrote. */
 bool
-expect_get_bytes_written(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_bytes_written(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_calls(sr, text, len))
+	if (!expect_calls(sr, text))
 		return false;
 	*num = (int64_t)sr->events.bytes_written;
 	return true;
@@ -132,9 +136,9 @@ expect_get_bytes_written(const struct step_result *sr, int64_t *num, char *text,
 
 /* bytes.read: bytes the step's calls read. */
 bool
-expect_get_bytes_read(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_bytes_read(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_calls(sr, text, len))
+	if (!expect_calls(sr, text))
 		return false;
 	*num = (int64_t)sr->events.bytes_read;
 	return true;
@@ -142,10 +146,10 @@ expect_get_bytes_read(const struct step_result *sr, int64_t *num, char *text, si
 
 /* cache.pages: the file's pages in the page cache. */
 bool
-expect_get_cache_pages(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_cache_pages(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
 	if (sr->after.cache.source == SNAP_SRC_NONE) {
-		snprintf(text, len, "cached pages: unknown, because %s",
+		text_setf(text, "cached pages: unknown, because %s",
 		         sr->after.cache.note[0] ? sr->after.cache.note : "no page cache source worked");
 		return false;
 	}
@@ -155,16 +159,16 @@ expect_get_cache_pages(const struct step_result *sr, int64_t *num, char *text, s
 
 /* The cache's dirty state, or false with the reason in text. */
 static bool
-expect_dirty(const struct step_result *sr, char *text, size_t len)
+expect_dirty(const struct step_result *sr, struct text_buf *text)
 {
 	const struct snap_cache *c = &sr->after.cache;
 
 	if (c->source == SNAP_SRC_NONE || !c->has_dirty) {
 		/* The probe's note already says "dirty pages: unknown, because ...". */
 		if (strstr(c->note, "dirty pages: unknown") != NULL)
-			snprintf(text, len, "%s", strstr(c->note, "dirty pages: unknown"));
+			text_setf(text, "%s", strstr(c->note, "dirty pages: unknown"));
 		else
-			snprintf(text, len, "dirty pages: unknown, because %s",
+			text_setf(text, "dirty pages: unknown, because %s",
 			         c->note[0] ? c->note : "no page cache source tells dirty pages");
 		return false;
 	}
@@ -174,13 +178,13 @@ expect_dirty(const struct step_result *sr, char *text, size_t len)
 /* True if key is a fact of sr's file at all; else false, with why in text: dirty and
  * writeback pages on tmpfs, which has no disk for a page to be newer than or written to. */
 bool
-expect_applies(const struct step_result *sr, enum scn_key key, char *text, size_t len)
+expect_applies(const struct step_result *sr, enum scn_key key, struct text_buf *text)
 {
 	if ((key != SCN_KEY_CACHE_DIRTY_PAGES && key != SCN_KEY_CACHE_WRITEBACK_PAGES &&
 	     key != SCN_KEY_CACHE_CLEANED_PAGES && key != SCN_KEY_CACHE_DIRTY_BEFORE) ||
 	    !snapshot_in_memory(&sr->after))
 		return true;
-	snprintf(text, len, "%s pages do not apply on %s: it has no disk, so nothing is ever "
+	text_setf(text, "%s pages do not apply on %s: it has no disk, so nothing is ever "
 		 "waiting to be written back", key == SCN_KEY_CACHE_DIRTY_PAGES ? "dirty" :
 		 key == SCN_KEY_CACHE_WRITEBACK_PAGES ? "writeback" :
 		 key == SCN_KEY_CACHE_CLEANED_PAGES ? "cleaned" : "dirty",
@@ -190,13 +194,13 @@ expect_applies(const struct step_result *sr, enum scn_key key, char *text, size_
 
 /* cache.dirty_pages: dirty pages of the file (none on tmpfs: nothing waits for a disk). */
 bool
-expect_get_cache_dirty_pages(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_cache_dirty_pages(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_applies(sr, SCN_KEY_CACHE_DIRTY_PAGES, text, len)) {
+	if (!expect_applies(sr, SCN_KEY_CACHE_DIRTY_PAGES, text)) {
 		*num = 0;
 		return true;
 	}
-	if (!expect_dirty(sr, text, len))
+	if (!expect_dirty(sr, text))
 		return false;
 	*num = (int64_t)sr->after.cache.dirty;
 	return true;
@@ -204,14 +208,13 @@ expect_get_cache_dirty_pages(const struct step_result *sr, int64_t *num, char *t
 
 /* cache.writeback_pages: pages under writeback (none on tmpfs). */
 bool
-expect_get_cache_writeback_pages(const struct step_result *sr, int64_t *num, char *text,
-                                 size_t len)
+expect_get_cache_writeback_pages(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_applies(sr, SCN_KEY_CACHE_WRITEBACK_PAGES, text, len)) {
+	if (!expect_applies(sr, SCN_KEY_CACHE_WRITEBACK_PAGES, text)) {
 		*num = 0;
 		return true;
 	}
-	if (!expect_dirty(sr, text, len))
+	if (!expect_dirty(sr, text))
 		return false;
 	*num = (int64_t)sr->after.cache.writeback;
 	return true;
@@ -221,20 +224,19 @@ expect_get_cache_writeback_pages(const struct step_result *sr, int64_t *num, cha
  * step's own writing back, fsync's: none when the kernel's writeback had taken them before
  * it; none on tmpfs). */
 bool
-expect_get_cache_cleaned_pages(const struct step_result *sr, int64_t *num, char *text,
-                               size_t len)
+expect_get_cache_cleaned_pages(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
 	const struct snap_cache *b = &sr->before.cache, *a = &sr->after.cache;
 	uint64_t was, is;
 
-	if (!expect_applies(sr, SCN_KEY_CACHE_CLEANED_PAGES, text, len)) {
+	if (!expect_applies(sr, SCN_KEY_CACHE_CLEANED_PAGES, text)) {
 		*num = 0;
 		return true;
 	}
-	if (!expect_dirty(sr, text, len))
+	if (!expect_dirty(sr, text))
 		return false;
 	if (b->source == SNAP_SRC_NONE || !b->has_dirty) {
-		snprintf(text, len, "cleaned pages: unknown, because the dirty pages before the step "
+		text_setf(text, "cleaned pages: unknown, because the dirty pages before the step "
 		         "are not known");
 		return false;
 	}
@@ -247,17 +249,16 @@ expect_get_cache_cleaned_pages(const struct step_result *sr, int64_t *num, char 
 /* cache.dirty_before: pages dirty or under writeback as the step began (observed then, after
  * any pause: what the kernel wrote back while a person paused is not counted). */
 bool
-expect_get_cache_dirty_before(const struct step_result *sr, int64_t *num, char *text,
-                              size_t len)
+expect_get_cache_dirty_before(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
 	const struct snap_cache *b = &sr->before.cache;
 
-	if (!expect_applies(sr, SCN_KEY_CACHE_DIRTY_BEFORE, text, len)) {
+	if (!expect_applies(sr, SCN_KEY_CACHE_DIRTY_BEFORE, text)) {
 		*num = 0;
 		return true;
 	}
 	if (b->source == SNAP_SRC_NONE || !b->has_dirty) {
-		snprintf(text, len, "dirty pages before the step: unknown, because %s",
+		text_setf(text, "dirty pages before the step: unknown, because %s",
 		         b->note[0] ? b->note : "no page cache source tells dirty pages");
 		return false;
 	}
@@ -267,16 +268,16 @@ expect_get_cache_dirty_before(const struct step_result *sr, int64_t *num, char *
 
 /* The file's extents, or false with the reason in text. */
 static bool
-expect_disk(const struct step_result *sr, char *text, size_t len)
+expect_disk(const struct step_result *sr, struct text_buf *text)
 {
 	const struct snapshot *s = &sr->after;
 
 	if (s->disk.source == SNAP_SRC_NONE) {
 		if (snapshot_in_memory(&sr->after))
-			snprintf(text, len, "disk: unknown, because %s keeps data in memory; there is "
+			text_setf(text, "disk: unknown, because %s keeps data in memory; there is "
 			         "no disk", s->disk.fs);
 		else
-			snprintf(text, len, "disk: unknown, because %s",
+			text_setf(text, "disk: unknown, because %s",
 			         s->disk.note[0] ? s->disk.note : "FIEMAP did not answer");
 		return false;
 	}
@@ -285,10 +286,9 @@ expect_disk(const struct step_result *sr, char *text, size_t len)
 
 /* disk.allocated_bytes: bytes with blocks on disk. */
 bool
-expect_get_disk_allocated_bytes(const struct step_result *sr, int64_t *num, char *text,
-                                size_t len)
+expect_get_disk_allocated_bytes(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_disk(sr, text, len))
+	if (!expect_disk(sr, text))
 		return false;
 	*num = (int64_t)sr->after.disk.allocated_bytes;
 	return true;
@@ -296,10 +296,9 @@ expect_get_disk_allocated_bytes(const struct step_result *sr, int64_t *num, char
 
 /* disk.delalloc_bytes: bytes waiting for delayed allocation. */
 bool
-expect_get_disk_delalloc_bytes(const struct step_result *sr, int64_t *num, char *text,
-                               size_t len)
+expect_get_disk_delalloc_bytes(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_disk(sr, text, len))
+	if (!expect_disk(sr, text))
 		return false;
 	*num = (int64_t)sr->after.disk.delalloc_bytes;
 	return true;
@@ -307,10 +306,9 @@ expect_get_disk_delalloc_bytes(const struct step_result *sr, int64_t *num, char 
 
 /* disk.unwritten_bytes: bytes allocated but never written. */
 bool
-expect_get_disk_unwritten_bytes(const struct step_result *sr, int64_t *num, char *text,
-                                size_t len)
+expect_get_disk_unwritten_bytes(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_disk(sr, text, len))
+	if (!expect_disk(sr, text))
 		return false;
 	*num = (int64_t)sr->after.disk.unwritten_bytes;
 	return true;
@@ -318,10 +316,9 @@ expect_get_disk_unwritten_bytes(const struct step_result *sr, int64_t *num, char
 
 /* disk.inline_bytes: the file's bytes kept inline in the filesystem's metadata. */
 bool
-expect_get_disk_inline_bytes(const struct step_result *sr, int64_t *num, char *text,
-                             size_t len)
+expect_get_disk_inline_bytes(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	if (!expect_disk(sr, text, len))
+	if (!expect_disk(sr, text))
 		return false;
 	*num = (int64_t)sr->after.disk.inline_bytes;
 	return true;
@@ -329,115 +326,114 @@ expect_get_disk_inline_bytes(const struct step_result *sr, int64_t *num, char *t
 
 /* result.errno: the call's errno. */
 bool
-expect_get_result_errno(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_result_errno(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
 	*num = sr->err;
-	snprintf(text, len, "%s", describe_errno(sr->err));
+	text_setf(text, "%s", scenario_errno_name(sr->err));
 	return true;
 }
 
 /* result.value: the call's return value. */
 bool
-expect_get_result_value(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_result_value(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
 	(void)text;
-	(void)len;
 	*num = sr->ret;
 	return true;
 }
 
 /* Captured output o as text; none is absent (the op did not run), not unknown. */
 static bool
-expect_output(const char *o, int64_t *num, char *text, size_t len)
+expect_output(const char *o, int64_t *num, struct text_buf *text)
 {
 	if (o == NULL) {
-		snprintf(text, len, "no output captured");
+		text_setf(text, "no output captured");
 		*num = EXPECT_ABSENT;
 		return false;
 	}
-	expect_normalise(o, text, len);
+	expect_normalise(o, text);
 	return true;
 }
 
 /* output: what reached the terminal (pty) or what tail printed. */
 bool
-expect_get_output(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_output(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	return expect_output(sr->output, num, text, len);
+	return expect_output(sr->output, num, text);
 }
 
 /* output.file: what reached the file (pty). */
 bool
-expect_get_output_file(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_output_file(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	return expect_output(sr->output_file, num, text, len);
+	return expect_output(sr->output_file, num, text);
 }
 
 /* exit.status: how a run step's program ended (its exit code; 128 + N if signal N killed it). */
 bool
-expect_get_exit_status(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_exit_status(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
 	*num = sr->ret;
 	if (sr->ret < 0)
-		snprintf(text, len, "the program did not run");
+		text_setf(text, "the program did not run");
 	return sr->ret >= 0;
 }
 
 /* result.flags: what fcntl(F_GETFL) returned, as flag names. */
 bool
-expect_get_result_flags(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_result_flags(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
+	char flags[256];
+
 	if (sr->ret < 0) {
-		snprintf(text, len, "no flags: the call failed (%s)", describe_errno(sr->err));
+		text_setf(text, "no flags: the call failed (%s)", scenario_errno_name(sr->err));
 		*num = EXPECT_ABSENT;
 		return false;
 	}
-	decode_open_flags((int)sr->ret, text, len);
+	text_setf(text, "%s", decode_open_flags((int)sr->ret, flags, sizeof flags));
 	*num = sr->ret;
 	return true;
 }
 
 /* file.size: the scratch file's size after the step (fstat by the runner). */
 bool
-expect_get_file_size(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_file_size(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
 	(void)text;
-	(void)len;
 	*num = (int64_t)sr->after.cache.file_size;
 	return true;
 }
 
 /* file.content and file.prefix: the scratch file's bytes after the step. */
 bool
-expect_get_file_content(const struct step_result *sr, int64_t *num, char *text, size_t len)
+expect_get_file_content(const struct step_result *sr, int64_t *num, struct text_buf *text)
 {
-	return expect_output(sr->file_content, num, text, len);
+	return expect_output(sr->file_content, num, text);
 }
 
 /* The key table's getter column: each key's observed value in a step result. */
-static bool (*const expect_get[SCN_KEY__COUNT])(const struct step_result *, int64_t *, char *,
-                                                size_t) = {
+static bool (*const expect_get[SCN_KEY__COUNT])(const struct step_result *, int64_t *,
+                                                struct text_buf *) = {
 	SCN_KEY_LIST(SCN_KEY_GET)
 };
 
 /* Observed value of a key: its getter, and the number as text unless the getter wrote one. */
 bool
-expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num, char *text,
-               size_t len)
+expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num, struct text_buf *text)
 {
 	*num = 0;
-	text[0] = '\0';
+	text_reset(text);
 	if ((unsigned)key >= SCN_KEY__COUNT) {
-		snprintf(text, len, "unknown key");
+		text_setf(text, "unknown key");
 		return false;
 	}
-	if (!expect_get[key](sr, num, text, len)) {
+	if (!expect_get[key](sr, num, text)) {
 		if (*num != EXPECT_ABSENT)
 			*num = 0;
 		return false;
 	}
-	if (text[0] == '\0' && scn_key_table[key].type != SCN_KT_TEXT)
-		snprintf(text, len, "%" PRId64, *num);
+	if (text->len == 0 && scn_key_table[key].type != SCN_KT_TEXT)
+		text_setf(text, "%" PRId64, *num);
 	return true;
 }
 
@@ -484,17 +480,19 @@ char *
 expect_format_want(const struct scn_expect *e, char *buf, size_t len)
 {
 	const char *op = scenario_cmp_name(e->cmp);
+	size_t at = 0;
 
+	buf[0] = '\0';
 	if (e->str != NULL)
-		snprintf(buf, len, "%s \"%s\"", op, e->str);
+		text_cat(buf, len, &at, "%s \"%s\"", op, e->str);
 	else if (scn_key_table[e->key].type == SCN_KT_BUFMODE)
-		snprintf(buf, len, "%s %s", op, scenario_names_of(scn_bufmodes, (int)e->num));
+		text_cat(buf, len, &at, "%s %s", op, scenario_names_of(scn_bufmodes, (int)e->num));
 	else if (scn_key_table[e->key].type == SCN_KT_YESNO)
-		snprintf(buf, len, "%s %s", op, scenario_names_of(scn_yesno, (int)e->num));
+		text_cat(buf, len, &at, "%s %s", op, scenario_names_of(scn_yesno, (int)e->num));
 	else if (scn_key_table[e->key].type == SCN_KT_ERRNO)
-		snprintf(buf, len, "%s %s", op, describe_errno((int)e->num));
+		text_cat(buf, len, &at, "%s %s", op, scenario_errno_name((int)e->num));
 	else
-		snprintf(buf, len, "%s %" PRId64, op, e->num);
+		text_cat(buf, len, &at, "%s %" PRId64, op, e->num);
 	return buf;
 }
 
@@ -508,7 +506,7 @@ expect_format_want(const struct scn_expect *e, char *buf, size_t len)
  * whose page something else held.
  */
 static bool
-expect_direct_fallback(const struct step_result *sr, enum scn_key key, char *text, size_t len)
+expect_direct_fallback(const struct step_result *sr, enum scn_key key, struct text_buf *text)
 {
 	const struct snapshot *s = &sr->after;
 	enum scn_op op = sr->step->op;
@@ -528,21 +526,21 @@ expect_direct_fallback(const struct step_result *sr, enum scn_key key, char *tex
 		 * a page anything else holds (mapped, locked, or queued in another CPU's LRU
 		 * batch after a second access; measured with ftrace, tests/btrfs-direct.sh). */
 		if (scenario_op_has(op, SCN_OPF_WRITES)) {
-			snprintf(text, len, "btrfs wrote this O_DIRECT call through the page cache "
+			text_setf(text, "btrfs wrote this O_DIRECT call through the page cache "
 			         "and then dropped only the pages nothing else held (a process's "
 			         "mapping, a CPU's LRU list): the %" PRIu64 " cached before it are all "
 			         "still cached", s->cache.cached);
 			return true;
 		}
 		/* A true direct read, after buffered ones that left pages behind. */
-		snprintf(text, len, "this O_DIRECT call added no page to the cache; the %" PRIu64
+		text_setf(text, "this O_DIRECT call added no page to the cache; the %" PRIu64
 		         " cached were there before it (btrfs leaves them when it runs a misaligned "
 		         "O_DIRECT call as buffered I/O)", s->cache.cached);
 		return true;
 	}
 	if (bad == 0)
 		return false;
-	snprintf(text, len, "btrfs ran this O_DIRECT call as buffered I/O, through the page cache "
+	text_setf(text, "btrfs ran this O_DIRECT call as buffered I/O, through the page cache "
 	         "(the %s is not a multiple of its %" PRIu32 "-byte sectors): it does not refuse "
 	         "it with EINVAL, so O_DIRECT's rules cannot be shown on btrfs",
 	         (bad & SCN_HAS_BYTES) ? "size" : (bad & SCN_HAS_OFFSET) ? "offset" : "buffer",
@@ -557,8 +555,7 @@ expect_direct_fallback(const struct step_result *sr, enum scn_key key, char *tex
  * count of got pages may be short of want for that reason.
  */
 static bool
-expect_pages_short(const struct step_result *sr, int64_t got, int64_t want, char *text,
-		   size_t len)
+expect_pages_short(const struct step_result *sr, int64_t got, int64_t want, struct text_buf *text)
 {
 	const struct snapshot *s = &sr->after;
 	long page = sysconf(_SC_PAGESIZE);
@@ -566,7 +563,7 @@ expect_pages_short(const struct step_result *sr, int64_t got, int64_t want, char
 	if (got >= want || s->disk.block_size == 0 || (long)s->disk.block_size >= page ||
 	    (s->cache.source != SNAP_SRC_MINCORE && s->cache.source != SNAP_SRC_KPAGEFLAGS))
 		return false;
-	snprintf(text, len, "pages: %" PRId64 " seen, a lower bound, because %s counts only "
+	text_setf(text, "pages: %" PRId64 " seen, a lower bound, because %s counts only "
 		 "pages wholly up to date, and with %" PRIu32 "-byte blocks a page a write filled in "
 		 "part is not", got, s->cache.source == SNAP_SRC_MINCORE ? "mincore" : "kpageflags",
 		 s->disk.block_size);
@@ -586,7 +583,7 @@ expect_pages_short(const struct step_result *sr, int64_t got, int64_t want, char
  */
 static bool
 expect_written_back(const struct step_result *sr, const struct scn_expect *w, int64_t got,
-		    char *text, size_t len)
+		    struct text_buf *text)
 {
 	bool fewer = (w->num > 0 && (w->cmp == SCN_CMP_EQ || w->cmp == SCN_CMP_GE) &&
 		      got < w->num) || (w->num > 0 && w->cmp == SCN_CMP_GT && got <= w->num);
@@ -614,12 +611,12 @@ expect_written_back(const struct step_result *sr, const struct scn_expect *w, in
 	else
 		return false;
 	if (unseen)
-		snprintf(text, len, "%s: %" PRId64 " seen; the kernel's writeback (a sync() elsewhere "
+		text_setf(text, "%s: %" PRId64 " seen; the kernel's writeback (a sync() elsewhere "
 			 "or its flusher threads) may have taken this file, and this run cannot count "
 			 "its writebacks (no tracefs for this user): nothing keeps pages dirty", what,
 			 got);
 	else
-		snprintf(text, len, "%s: %" PRId64 " seen; the kernel's writeback (a sync() elsewhere "
+		text_setf(text, "%s: %" PRId64 " seen; the kernel's writeback (a sync() elsewhere "
 			 "or its flusher threads) took this file after the lesson last wrote it back "
 			 "itself: nothing keeps pages dirty", what, got);
 	return true;
@@ -643,30 +640,31 @@ expect_evicted_between(const struct step_result *sr)
 enum expect_outcome
 expect_check(const struct step_result *sr, const struct scn_expect *w, struct expect_result *r)
 {
-	char got[sizeof r->got_text];
 	bool seen, held;
 
 	memset(r, 0, sizeof *r);
 	r->want = w;
-	seen = expect_observe(sr, w->key, &r->got, got, sizeof got);
-	memcpy(r->got_text, got, sizeof got);
+	seen = expect_observe(sr, w->key, &r->got, &r->got_text);
 	if (!seen && r->got != EXPECT_ABSENT)
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
 	if (!seen) {
 		r->got = 0;
 		held = false;
 	} else if (w->str != NULL) {
-		char want[sizeof r->got_text];
-		expect_normalise(w->str, want, sizeof want);
+		/* Both texts whole: a difference past any length is a difference. */
+		struct text_buf want = { 0 };
+		const char *got = text_str(&r->got_text);
+		expect_normalise(w->str, &want);
 		held = (scn_key_table[w->key].type == SCN_KT_PREFIX ?
-			strncmp(want, got, strlen(want)) == 0 : strcmp(want, got) == 0) ==
-		       (w->cmp == SCN_CMP_EQ);
+			strncmp(text_str(&want), got, want.len) == 0 :
+			strcmp(text_str(&want), got) == 0) == (w->cmp == SCN_CMP_EQ);
+		text_buf_free(&want);
 	} else
 		held = expect_compare(w->cmp, r->got, w->num);
 	/* What the lesson meant to show did not happen here, and why is known. */
 	if (!held && (w->key == SCN_KEY_RESULT_ERRNO || w->key == SCN_KEY_RESULT_VALUE ||
 		      w->key == SCN_KEY_CACHE_PAGES) &&
-	    expect_direct_fallback(sr, w->key, r->got_text, sizeof r->got_text)) {
+	    expect_direct_fallback(sr, w->key, &r->got_text)) {
 		r->contradicted = seen;
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
 	}
@@ -676,15 +674,14 @@ expect_check(const struct step_result *sr, const struct scn_expect *w, struct ex
 	 * contradicts the expectation, so a sentence on it is false here (by another writer). */
 	if (!held && !expect_crash_lost(sr, w, expect_more_hold(w, r->got)) &&
 	    expect_crash_undetermined(sr, w->key, expect_fewer_hold(w, r->got),
-	                              r->got_text, sizeof r->got_text)) {
+	                              &r->got_text)) {
 		r->contradicted = seen;
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
 	}
 	if (!held && (w->key == SCN_KEY_CACHE_PAGES || w->key == SCN_KEY_CACHE_DIRTY_PAGES) &&
 	    w->cmp != SCN_CMP_NE &&
 	    w->cmp != SCN_CMP_LT && w->cmp != SCN_CMP_LE &&
-	    expect_pages_short(sr, r->got, w->num + (w->cmp == SCN_CMP_GT), r->got_text,
-			       sizeof r->got_text)) {
+	    expect_pages_short(sr, r->got, w->num + (w->cmp == SCN_CMP_GT), &r->got_text)) {
 		/* A lower bound below the count wanted does not contradict it: unknown, not
 		 * false (and no other writer's doing). */
 		r->contradicted = false;
@@ -696,7 +693,7 @@ expect_check(const struct step_result *sr, const struct scn_expect *w, struct ex
 	    (w->cmp == SCN_CMP_GE || w->cmp == SCN_CMP_GT || w->cmp == SCN_CMP_EQ) &&
 	    r->got < w->num + (w->cmp == SCN_CMP_GT) &&
 	    (uint64_t)(w->num + (w->cmp == SCN_CMP_GT) - r->got) <= expect_evicted_between(sr)) {
-		snprintf(r->got_text, sizeof r->got_text, "pages cached: %" PRId64 " seen; between "
+		text_setf(&r->got_text, "pages cached: %" PRId64 " seen; between "
 			 "the steps up to this one the kernel dropped %" PRIu64 " of them from the "
 			 "cache (memory pressure): nothing keeps pages cached", r->got,
 			 expect_evicted_between(sr));
@@ -705,7 +702,7 @@ expect_check(const struct step_result *sr, const struct scn_expect *w, struct ex
 	}
 	/* The kernel's own writeback, time's doing too (above): not observable; a sentence on
 	 * what was seen otherwise is false here, by another writer. */
-	if (!held && expect_written_back(sr, w, r->got, r->got_text, sizeof r->got_text)) {
+	if (!held && expect_written_back(sr, w, r->got, &r->got_text)) {
 		r->contradicted = seen;
 		return r->outcome = EXPECT_NOT_OBSERVABLE;
 	}
@@ -719,7 +716,7 @@ expect_eval(struct step_result *sr)
 {
 	const struct scn_step *st = sr->step;
 
-	free(sr->expects);
+	expect_results_free(sr->expects, sr->n_expects);
 	sr->expects = NULL;
 	sr->n_expects = 0;
 	sr->ok = true;

@@ -7,11 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/text.h"
 #include "step/step.h"
 
 /* The getters, one per key, named in SCN_KEY_LIST: the observed value, or false if unseen. */
 #define EXPECT_DECLARE(fn) \
-	bool fn(const struct step_result *sr, int64_t *num, char *text, size_t len)
+	bool fn(const struct step_result *sr, int64_t *num, struct text_buf *text)
 EXPECT_DECLARE(expect_get_stdio_size);
 EXPECT_DECLARE(expect_get_stdio_pending);
 EXPECT_DECLARE(expect_get_stdio_mode);
@@ -59,11 +60,11 @@ EXPECT_DECLARE(expect_get_crash_power_content);
  * EXPECT_ABSENT.
  */
 bool expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num,
-                    char *text, size_t len);
+                    struct text_buf *text);
 
 /* True if key is a fact of sr's file at all; else false, with why in text (dirty and
  * writeback pages on tmpfs, which has no disk: their getters give 0 there). */
-bool expect_applies(const struct step_result *sr, enum scn_key key, char *text, size_t len);
+bool expect_applies(const struct step_result *sr, enum scn_key key, struct text_buf *text);
 
 /* Check expectation w against sr into r: held, failed, or not observable (r->got_text says
  * why). Returns r->outcome. */
@@ -90,7 +91,7 @@ int expect_eval(struct step_result *sr);
 bool expect_crash_strays(const struct step_result *sr, enum scn_key key);
 
 bool expect_crash_undetermined(const struct step_result *sr, enum scn_key key, bool fewer,
-                               char *text, size_t len);
+                               struct text_buf *text);
 
 /*
  * lesson/expect-crash.c: true if w is a power cut's (crash.power.*), the power cut was observed
@@ -103,7 +104,8 @@ bool expect_crash_undetermined(const struct step_result *sr, enum scn_key key, b
  */
 bool expect_crash_lost(const struct step_result *sr, const struct scn_expect *w, bool more);
 
-/* Write the wanted value ("= 904", ">= 1", "= line", "= EINVAL") into buf. Return buf. */
+/* Write the wanted value ("= 904", ">= 1", "= line", "= EINVAL") into buf; a text that does
+ * not fit is cut and ends in "…". Return buf. */
 char *expect_format_want(const struct scn_expect *e, char *buf, size_t len);
 
 #endif

@@ -25,6 +25,41 @@ struct narrate_fact {
 	char why[512];
 };
 
+/* Set the array buf to printf output, never past its end: a cut ends in "…" (text_cat). */
+#define NARRATE_SET(buf, ...) \
+	do { size_t at_ = 0; text_cat((buf), sizeof (buf), &at_, __VA_ARGS__); } while (0)
+
+/* expect_observe into buf (len bytes; a cut ends in "…"). */
+static bool
+narrate_observe(const struct step_result *sr, enum scn_key key, int64_t *num, char *buf,
+                size_t len)
+{
+	struct text_buf t = { 0 };
+	size_t at = 0;
+	bool seen = expect_observe(sr, key, num, &t);
+
+	buf[0] = '\0';
+	text_cat(buf, len, &at, "%s", text_str(&t));
+	text_buf_free(&t);
+	return seen;
+}
+
+/* expect_applies, its reason into buf (len bytes; a cut ends in "…"). */
+static bool
+narrate_applies(const struct step_result *sr, enum scn_key key, char *buf, size_t len)
+{
+	struct text_buf t = { 0 };
+	size_t at = 0;
+	bool applies = expect_applies(sr, key, &t);
+
+	if (!applies) {
+		buf[0] = '\0';
+		text_cat(buf, len, &at, "%s", text_str(&t));
+	}
+	text_buf_free(&t);
+	return applies;
+}
+
 /* What a check wants, as a reader says it ("2", "at least 1"), into buf. */
 static const char *
 narrate_want(const struct scn_expect *w, char *buf, size_t len)
@@ -71,21 +106,21 @@ narrate_times(const struct step_result *sr, const struct scn_times *t, struct na
 
 	if (sr->sweep == NULL) {
 		f->outcome = SENTENCE_UNCHECKED;
-		snprintf(f->text, sizeof f->text, "unknown");
-		snprintf(f->why, sizeof f->why, "the sweep did not run");
+		NARRATE_SET(f->text, "unknown");
+		NARRATE_SET(f->why, "the sweep did not run");
 		return;
 	}
 	if (t->quote) {
 		if (sweep_row_quote(sr->sweep, t->variant[0], t->buf_size[0], f->text,
 				    sizeof f->text) != 0) {
 			f->outcome = SENTENCE_UNCHECKED;
-			snprintf(f->why, sizeof f->why, "%s", f->text);
-			snprintf(f->text, sizeof f->text, "unknown");
+			NARRATE_SET(f->why, "%s", f->text);
+			NARRATE_SET(f->text, "unknown");
 		}
 		return;
 	}
 	rel = sweep_compare(sr->sweep, t->variant, t->buf_size, f->why, sizeof f->why);
-	snprintf(f->text, sizeof f->text, "%s", rel == -2 ? "unknown" : f->why);
+	NARRATE_SET(f->text, "%s", rel == -2 ? "unknown" : f->why);
 	if (rel == -2) {
 		f->outcome = SENTENCE_UNCHECKED;
 		return;
@@ -103,12 +138,52 @@ narrate_times(const struct step_result *sr, const struct scn_times *t, struct na
 		f->why[0] = '\0';
 }
 
+/* What check c came to (oc, r) into f. */
+static void
+narrate_check(const struct scn_claim *c, enum expect_outcome oc, const struct expect_result *r,
+              struct narrate_fact *f)
+{
+	switch (oc) {
+	case EXPECT_HELD:
+		NARRATE_SET(f->text, "%s", text_str(&r->got_text));
+		f->why[0] = '\0';
+		return;
+	case EXPECT_NOT_OBSERVABLE:
+		narrate_want(&c->want, f->text, sizeof f->text);
+		/* Excused as an expectation, yet seen otherwise: the sentence is false here,
+		 * and says why; the run does not fail for what another writer (the kernel's
+		 * writeback, a sync() elsewhere) did. */
+		if (r->contradicted) {
+			char want[512];
+			f->outcome = SENTENCE_FALSE;
+			f->by_other = true;
+			NARRATE_SET(f->why, "%s; so false here: %s %s, here %" PRId64,
+				 text_str(&r->got_text), scenario_key_name(c->want.key),
+				 expect_format_want(&c->want, want, sizeof want), r->got);
+			return;
+		}
+		f->outcome = SENTENCE_UNCHECKED;
+		NARRATE_SET(f->why, "%s", text_str(&r->got_text));
+		return;
+	case EXPECT_FAILED: {
+		char want[512];
+		/* Shown as written: the claim, not the run's value, is what is false. */
+		f->outcome = SENTENCE_FALSE;
+		narrate_want(&c->want, f->text, sizeof f->text);
+		NARRATE_SET(f->why, "%s %s, here %s",
+			 scenario_key_name(c->want.key),
+			 expect_format_want(&c->want, want, sizeof want), text_str(&r->got_text));
+		return;
+	}
+	}
+}
+
 /* Look claim c up in sr into f. */
 static void
 narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct narrate_fact *f)
 {
 	struct expect_result r;
-	char got[sizeof r.got_text];
+	char got[sizeof f->text];
 	int64_t num;
 
 	memset(f, 0, sizeof *f);
@@ -121,55 +196,24 @@ narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct na
 		}
 		/* A value shown of a fact that does not apply here (dirty pages on tmpfs) is
 		 * never right, whatever it reads. */
-		if (!expect_applies(sr, (enum scn_key)c->key, f->why, sizeof f->why)) {
+		if (!narrate_applies(sr, (enum scn_key)c->key, f->why, sizeof f->why)) {
 			f->outcome = SENTENCE_FALSE;
 			return;
 		}
-		if (expect_observe(sr, (enum scn_key)c->key, &num, got, sizeof got)) {
-			snprintf(f->text, sizeof f->text, "%s", got);
+		if (narrate_observe(sr, (enum scn_key)c->key, &num, got, sizeof got)) {
+			NARRATE_SET(f->text, "%s", got);
 		} else if (num == EXPECT_ABSENT) {
 			f->outcome = SENTENCE_FALSE;
-			snprintf(f->why, sizeof f->why, "%s: %s", scenario_key_name(c->key), got);
+			NARRATE_SET(f->why, "%s: %s", scenario_key_name(c->key), got);
 		} else {
 			f->outcome = SENTENCE_UNCHECKED;
-			snprintf(f->text, sizeof f->text, "unknown");
-			snprintf(f->why, sizeof f->why, "%s", got);
+			NARRATE_SET(f->text, "unknown");
+			NARRATE_SET(f->why, "%s", got);
 		}
 		return;
 	case SCN_CLAIM_CHECK:
-		switch (expect_check(sr, &c->want, &r)) {
-		case EXPECT_HELD:
-			snprintf(f->text, sizeof f->text, "%s", r.got_text);
-			f->why[0] = '\0';
-			return;
-		case EXPECT_NOT_OBSERVABLE:
-			narrate_want(&c->want, f->text, sizeof f->text);
-			/* Excused as an expectation, yet seen otherwise: the sentence is false here,
-			 * and says why; the run does not fail for what another writer (the kernel's
-			 * writeback, a sync() elsewhere) did. */
-			if (r.contradicted) {
-				char want[96];
-				f->outcome = SENTENCE_FALSE;
-				f->by_other = true;
-				snprintf(f->why, sizeof f->why, "%s; so false here: %s %s, here %" PRId64,
-					 r.got_text, scenario_key_name(c->want.key),
-					 expect_format_want(&c->want, want, sizeof want), r.got);
-				return;
-			}
-			f->outcome = SENTENCE_UNCHECKED;
-			snprintf(f->why, sizeof f->why, "%s", r.got_text);
-			return;
-		case EXPECT_FAILED: {
-			char want[96];
-			/* Shown as written: the claim, not the run's value, is what is false. */
-			f->outcome = SENTENCE_FALSE;
-			narrate_want(&c->want, f->text, sizeof f->text);
-			snprintf(f->why, sizeof f->why, "%s %s, here %s",
-				 scenario_key_name(c->want.key),
-				 expect_format_want(&c->want, want, sizeof want), r.got_text);
-			return;
-		}
-		}
+		narrate_check(c, expect_check(sr, &c->want, &r), &r, f);
+		text_buf_free(&r.got_text);
 		return;
 	case SCN_CLAIM_FACT: {
 		int state = adapt_cond_state(&c->cond, sr);
@@ -178,11 +222,11 @@ narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct na
 		if (state < 0) {
 			/* A sweep under several --dir: true of some of its filesystems only. */
 			f->outcome = SENTENCE_UNCHECKED;
-			snprintf(f->why, sizeof f->why, "%s is %s in the places this sweep ran: "
+			NARRATE_SET(f->why, "%s is %s in the places this sweep ran: "
 				 "true of some of them only", scn_env_names[c->cond.fact], f->text);
 		} else if (!holds) {
 			f->outcome = SENTENCE_FALSE;
-			snprintf(f->why, sizeof f->why, "%s is %s here", scn_env_names[c->cond.fact],
+			NARRATE_SET(f->why, "%s is %s here", scn_env_names[c->cond.fact],
 				 f->text);
 		}
 		return;
@@ -198,30 +242,30 @@ narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct na
 				continue;
 			any = true;
 			if (e->outcome == EXPECT_FAILED || e->contradicted) {
-				char want[96];
+				char want[512];
 				/* Contradicted by what another writer did: false here, with why,
 				 * not the lesson's failure (as above). */
 				f->outcome = SENTENCE_FALSE;
 				f->by_other = e->contradicted;
 				if (e->contradicted)
-					snprintf(f->why, sizeof f->why, "%s; so false here: %s %s, "
-						 "here %" PRId64, e->got_text, scenario_key_name(c->key),
+					NARRATE_SET(f->why, "%s; so false here: %s %s, "
+						 "here %" PRId64, text_str(&e->got_text), scenario_key_name(c->key),
 						 expect_format_want(e->want, want, sizeof want), e->got);
 				else
-					snprintf(f->why, sizeof f->why, "%s %s, here %s",
+					NARRATE_SET(f->why, "%s %s, here %s",
 						 scenario_key_name(c->key),
 						 expect_format_want(e->want, want, sizeof want),
-						 e->got_text);
+						 text_str(&e->got_text));
 				return;
 			}
 			if (e->outcome == EXPECT_NOT_OBSERVABLE) {
 				f->outcome = SENTENCE_UNCHECKED;
-				snprintf(f->why, sizeof f->why, "%s", e->got_text);
+				NARRATE_SET(f->why, "%s", text_str(&e->got_text));
 			}
 		}
 		if (!any) {
 			f->outcome = SENTENCE_UNCHECKED;
-			snprintf(f->why, sizeof f->why, "no expectation of %s applies here",
+			NARRATE_SET(f->why, "no expectation of %s applies here",
 				 scenario_key_name(c->key));
 		}
 		return;
@@ -247,7 +291,7 @@ narrate_count(const struct step_result *sr, const struct scn_count *k, const str
 			   scenario_key_counts(c[i].key);
 		if (kind < 0 || (k->kind != SCN_COUNT_ANY && kind != (int)k->kind))
 			continue;
-		if (!expect_observe(sr, (enum scn_key)c[i].key, &num, got, sizeof got)) {
+		if (!narrate_observe(sr, (enum scn_key)c[i].key, &num, got, sizeof got)) {
 			unseen = true;
 			continue;
 		}
@@ -258,7 +302,7 @@ narrate_count(const struct step_result *sr, const struct scn_count *k, const str
 						len > 0 ? ", " : "", scenario_key_name(c[i].key), num);
 	}
 	f->outcome = unseen ? SENTENCE_UNCHECKED : SENTENCE_FALSE;
-	snprintf(f->why, sizeof f->why, "the sentence says '%s'%s%s", k->text,
+	NARRATE_SET(f->why, "the sentence says '%s'%s%s", k->text,
 		 len > 0 ? "; here " : unseen ? ", and its facts cannot be observed here" : "", seen);
 }
 
@@ -318,14 +362,14 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 		 * ("fsync() wrote the dirty pages back [cache.dirty_pages = 0]" on tmpfs, which
 		 * has no disk to write them to): unchecked, and why. */
 		if (c->kind == SCN_CLAIM_CHECK && f[i].outcome != SENTENCE_FALSE &&
-		    !expect_applies(sr, c->want.key, f[i].why, sizeof f[i].why))
+		    !narrate_applies(sr, c->want.key, f[i].why, sizeof f[i].why))
 			f[i].outcome = shown ? SENTENCE_FALSE : SENTENCE_UNCHECKED;
 		else if (c->kind == SCN_CLAIM_CITE && f[i].outcome == SENTENCE_HELD &&
-		         !expect_applies(sr, (enum scn_key)c->key, f[i].why, sizeof f[i].why))
+		         !narrate_applies(sr, (enum scn_key)c->key, f[i].why, sizeof f[i].why))
 			f[i].outcome = SENTENCE_UNCHECKED;
 		if (f[i].outcome > out->outcome) {
 			out->outcome = f[i].outcome;
-			snprintf(out->why, sizeof out->why, "%s", f[i].why);
+			NARRATE_SET(out->why, "%s", f[i].why);
 		}
 		/* False by another writer only if every fact seen false is. */
 		if (f[i].outcome == SENTENCE_FALSE)
@@ -337,7 +381,7 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 		narrate_count(sr, &s->counts[i], s->claims, s->n_claims, &k);
 		if (k.outcome > out->outcome) {
 			out->outcome = k.outcome;
-			snprintf(out->why, sizeof out->why, "%s", k.why);
+			NARRATE_SET(out->why, "%s", k.why);
 		}
 		own_false |= k.outcome == SENTENCE_FALSE;
 	}

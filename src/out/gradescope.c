@@ -132,12 +132,12 @@ out_gradescope_step(struct transcript *t, const struct transcript_step *st)
 		             scenario_key_name(x->want->key), want) < 0)
 			name = NULL;
 		if (x->outcome == EXPECT_NOT_OBSERVABLE)
-			rc = asprintf(&out, "not observable here: %s\n%s", x->got_text,
+			rc = asprintf(&out, "not observable here: %s\n%s", text_str(&x->got_text),
 			              oc == EXPECT_FAILED ? "--strict: it counts as failed" :
 			              OUT_GRADESCOPE_GIVEN);
 		else
-			rc = asprintf(&out, "got: %s\nat: %s:%d:%d", x->got_text, t->path, x->want->line,
-			              x->want->col);
+			rc = asprintf(&out, "got: %s\nat: %s:%d:%d", text_str(&x->got_text), t->path,
+			              x->want->line, x->want->col);
 		if (rc < 0)
 			out = NULL;
 		snprintf(number, sizeof number, "%zu.%zu", sr->index + 1, i + 1);

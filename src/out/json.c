@@ -9,7 +9,6 @@
 
 #include "crash/crash.h"
 #include "crash/hazard.h"
-#include "export/describe.h"
 #include "lesson/expect.h"
 #include "lesson/narrate.h"
 #include "step/snapshot-diff.h"
@@ -17,7 +16,7 @@
 #include "trace/calls.h"
 #include "scenario/names.h"
 #include "probe/names.h"
-#include "export/sweep.h"
+#include "table/print.h"
 
 /* The JSON transcript's format (doc/json.md): raise it when a field changes meaning or goes. */
 #define OUT_JSON_VERSION 1
@@ -26,7 +25,7 @@
 static void
 out_json_errno(struct json *j, const char *key, int err)
 {
-	json_string(j, key, err != 0 ? describe_errno(err) : NULL);
+	json_string(j, key, err != 0 ? scenario_errno_name(err) : NULL);
 }
 
 /* key: n when known, else key: null and key_why: why. */
@@ -380,9 +379,10 @@ out_json_expects(struct transcript *t, const struct step_result *sr)
 		json_string(j, "key", scenario_key_name(x->want->key));
 		json_string(j, "want", expect_format_want(x->want, want, sizeof want));
 		/* Not observable: got is null and got_why says why (the transcript's rule). */
-		json_string(j, "got", unobservable ? NULL : x->got_text);
+		json_string(j, "got", unobservable ? NULL : text_str(&x->got_text));
 		if (unobservable)
-			json_string(j, "got_why", x->got_text[0] ? x->got_text : "not observable here");
+			json_string(j, "got_why", x->got_text.len > 0 ? text_str(&x->got_text) :
+			            "not observable here");
 		json_bool(j, "ok", oc == EXPECT_HELD);
 		json_string(j, "outcome", transcript_outcome_name(oc));
 		json_bool(j, "skipped", oc == EXPECT_NOT_OBSERVABLE);
@@ -630,7 +630,7 @@ out_json_step(struct transcript *t, const struct transcript_step *st)
 	if (st->prog == NULL)
 		out_json_pause(j, sr);
 	if (sr->sweep != NULL)
-		sweep_export_json(j, "sweep", sr->sweep);
+		sweep_print_json(j, "sweep", sr->sweep);
 	out_json_changes(j, &sr->changes);
 	out_json_origins(j, sr);
 	out_json_expects(t, sr);

@@ -145,11 +145,11 @@ out_tap_step(struct transcript *t, const struct transcript_step *st)
 		out_tap_text(t->f, expect_format_want(x->want, want, sizeof want));
 		if (oc == EXPECT_NOT_OBSERVABLE) {
 			fputs(" # SKIP not observable here: ", t->f);
-			out_tap_text(t->f, x->got_text);
+			out_tap_text(t->f, text_str(&x->got_text));
 		}
 		putc('\n', t->f);
 		if (oc == EXPECT_FAILED)
-			out_tap_failure(t, "got", x->got_text, x->want->line, x->want->col);
+			out_tap_failure(t, "got", text_str(&x->got_text), x->want->line, x->want->col);
 	}
 	out_tap_sentences(t, st);
 }

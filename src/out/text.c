@@ -12,7 +12,6 @@
 #include "base/units.h"
 #include "crash/crash.h"
 #include "crash/hazard.h"
-#include "export/describe.h"
 #include "lesson/expect.h"
 #include "lesson/narrate.h"
 #include "out/transcript.h"
@@ -120,10 +119,10 @@ out_text_state(FILE *f, const struct snapshot *s)
 		fprintf(f, "  stdio   no FILE* open\n");
 	else if (s->stdio.size == 0)
 		fprintf(f, "  stdio   FILE* on fd %d, %s, buffer not allocated yet (glibc allocates "
-		        "it at the first I/O)\n", s->stdio.fd, describe_bufmode(s->stdio.mode));
+		        "it at the first I/O)\n", s->stdio.fd, scenario_bufmode_name(s->stdio.mode));
 	else {
 		fprintf(f, "  stdio   FILE* on fd %d, %s, buffer %" PRIu64 " B, pending %" PRIu64 " B",
-		        s->stdio.fd, describe_bufmode(s->stdio.mode), s->stdio.size, s->stdio.pending);
+		        s->stdio.fd, scenario_bufmode_name(s->stdio.mode), s->stdio.size, s->stdio.pending);
 		if (s->stdio.read_avail > 0)
 			fprintf(f, ", %" PRIu64 " B read ahead", s->stdio.read_avail);
 		fputc('\n', f);
@@ -260,10 +259,10 @@ out_text_expects(struct transcript *t, const struct step_result *sr)
 		fprintf(f, "  %s %s ", label[oc], scenario_key_name(x->want->key));
 		text_fput(expect_format_want(x->want, want, sizeof want), TEXT_LINE, f);
 		if (x->outcome == EXPECT_NOT_OBSERVABLE)
-			out_text_line(f, "  (not observable here: ", x->got_text,
+			out_text_line(f, "  (not observable here: ", text_str(&x->got_text),
 			              oc == EXPECT_FAILED ? "; --strict" : ")");
 		else if (oc == EXPECT_FAILED)
-			out_text_line(f, "  (got ", x->got_text, "");
+			out_text_line(f, "  (got ", text_str(&x->got_text), "");
 		if (oc == EXPECT_FAILED) {
 			out_text_line(f, "; ", t->path, "");
 			fprintf(f, ":%d:%d)", x->want->line, x->want->col);
@@ -288,7 +287,7 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 		if (sr->ret < 0 && sr->err == 0)
 			fputs("  -> -1", f);
 		else if (sr->ret < 0)
-			fprintf(f, "  -> -1 %s (%s)", describe_errno(sr->err), strerror(sr->err));
+			fprintf(f, "  -> -1 %s (%s)", scenario_errno_name(sr->err), strerror(sr->err));
 		else
 			fprintf(f, "  -> %" PRId64, sr->ret);
 		fprintf(f, "  [%s%s]", units_format_ns(sr->op_ns, tm, sizeof tm), st->traced ? "*" : "");

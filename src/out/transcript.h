@@ -17,10 +17,11 @@
 #include "prog/trace.h"
 
 /*
- * A transcript is written by a walk (out/headless.c walks a lesson, out/prog-headless.c a
- * traced program) that fills the structures below and calls transcript_begin, then
- * transcript_step per step, then transcript_end. A format is one file (out/text.c, json.c,
- * tap.c): three functions that write them, and one line in transcript.c's table. A format
+ * A transcript is written by a walk (headless/headless.c walks a lesson,
+ * headless/prog-headless.c a traced program) that fills the structures below and calls
+ * transcript_begin, then transcript_step per step, then transcript_end. A format is one file
+ * (out/text.c, json.c, tap.c, gradescope.c, export/html.c): three functions that write them,
+ * and one line in headless/transcript-format.c's table. A format
  * that writes JSON uses t->j (on t->f; transcript_end finishes it); one that embeds another
  * format's output can call that format's functions with t->j made a buffer writer.
  */
@@ -84,7 +85,7 @@ struct transcript_step {
 };
 
 struct transcript_format;
-struct out_html;
+struct html;
 
 /* One transcript being written. */
 struct transcript {
@@ -120,7 +121,7 @@ struct transcript {
 	size_t n_scored;                   /* gradescope: the points its tests scored */
 	const char *error;                 /* at the end: why the run could not finish, or NULL */
 	struct timespec started;           /* when transcript_init ran (CLOCK_MONOTONIC) */
-	struct out_html *html;             /* out/html.c's own, between begin and end */
+	struct html *html;                 /* export/html.c's own, between begin and end */
 	/* A program's streams as the steps so far showed them (each step shows what changed). */
 	struct transcript_stream_seen *seen;
 	size_t n_seen, cap_seen;
@@ -134,23 +135,10 @@ struct transcript_format {
 	void (*end)(struct transcript *t);
 };
 
-/* The formats (out/text.c, out/json.c, out/tap.c, out/html.c, out/gradescope.c). */
+/* The formats of out/ (text.c, json.c, tap.c, gradescope.c); the web page is export/html.c's
+ * (export/html.h), and headless/transcript-format.c holds the table of them all. */
 extern const struct transcript_format out_text_format, out_json_format, out_tap_format,
-                                      out_html_format, out_gradescope_format;
-
-/* out/transcript-format.c: the table of formats. */
-
-/* The i-th format of the table (from 0), or NULL past the last. */
-const struct transcript_format *transcript_format_at(size_t i);
-
-/* The format named name, or NULL. */
-const struct transcript_format *transcript_format_find(const char *name);
-
-/* The formats' names as "a, b or c", into buf. */
-const char *transcript_format_names(char *buf, size_t len);
-
-/* fmt, or the default format (text) when fmt is NULL. */
-const struct transcript_format *transcript_format_or_default(const struct transcript_format *fmt);
+                                      out_gradescope_format;
 
 /* What the kernel did to the file between sr's step and the one before (sr->pause), told
  * ("the kernel wrote the file back 31.2 s after step 3"), in buf; NULL if nothing was seen. */

@@ -110,7 +110,7 @@ practice_observe(const struct practice_problem *p, const struct step_result *res
 		const struct practice_question *q = &p->q[i];
 		const struct step_result *sr = practice_result(results, n_results, q->step);
 		int64_t num;
-		char text[256];
+		struct text_buf text = { 0 };
 
 		memset(&a[i], 0, sizeof a[i]);
 		if (sr == NULL) {
@@ -127,9 +127,10 @@ practice_observe(const struct practice_problem *p, const struct step_result *res
 			practice_crash_observe(q, sr, &a[i]);
 			continue;
 		}
-		if (!expect_observe(sr, q->key, &num, text, sizeof text)) {
+		if (!expect_observe(sr, q->key, &num, &text)) {
 			snprintf(a[i].text, sizeof a[i].text, "?");
-			practice_copy(a[i].detail, sizeof a[i].detail, text);
+			practice_copy(a[i].detail, sizeof a[i].detail, text_str(&text));
+			text_buf_free(&text);
 			continue;
 		}
 		a[i].seen = true;
@@ -139,9 +140,12 @@ practice_observe(const struct practice_problem *p, const struct step_result *res
 				snprintf(a[i].text, sizeof a[i].text, "%c", num == 0 ? 'a' : 'b');
 			else
 				snprintf(a[i].text, sizeof a[i].text, "?");
-			practice_copy(a[i].detail, sizeof a[i].detail, num == 0 ? "succeeded" : text);
+			practice_copy(a[i].detail, sizeof a[i].detail,
+			              num == 0 ? "succeeded" : text_str(&text));
+			text_buf_free(&text);
 			continue;
 		}
+		text_buf_free(&text);
 		snprintf(a[i].text, sizeof a[i].text, "%" PRId64, num);
 		if (q->key == SCN_KEY_CALLS_WRITE && sr->events.source == EV_SRC_PTRACE) {
 			size_t used = 0;

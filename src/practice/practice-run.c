@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "out/app.h"
+#include "headless/app.h"
 #include "export/describe.h"
 #include "base/json.h"
 #include "lesson/lesson.h"

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "out/app.h"
+#include "headless/app.h"
 #include "practice/practice.h"
 
 /* Print the topics, one a line: name, then what it practises. */

@@ -103,3 +103,27 @@ const char *const scn_env_names[SCN_ENV__COUNT + 1] = {
 	[SCN_ENV_DEVICE] = "device", [SCN_ENV_KERNEL] = "kernel", [SCN_ENV_TIME] = "time",
 	[SCN_ENV_DIRTY_EXPIRE] = "dirty_expire", [SCN_ENV__COUNT] = NULL,
 };
+
+/* Name of an errno value. */
+const char *
+scenario_errno_name(int err)
+{
+	const char *n;
+
+	if (err == 0)
+		return "0";
+	n = strerrorname_np(err);
+	return n != NULL ? n : "E?";
+}
+
+/* Long name of a buffering mode. */
+const char *
+scenario_bufmode_name(enum scn_bufmode m)
+{
+	switch (m) {
+	case SCN_BUF_NONE: return "unbuffered";
+	case SCN_BUF_LINE: return "line buffered";
+	case SCN_BUF_FULL: return "fully buffered";
+	}
+	return "?";
+}

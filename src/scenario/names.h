@@ -3,6 +3,8 @@
 #ifndef IOBUFVIZ_SCENARIO_NAMES_H
 #define IOBUFVIZ_SCENARIO_NAMES_H
 
+#include "scenario/bufmode.h"
+
 /* One name and its value; a table ends with a NULL name. */
 struct scn_name {
 	const char *name;
@@ -38,5 +40,12 @@ const char *scenario_names_of(const struct scn_name *t, int value);
 
 /* Length of the longest name of t (they are ASCII: columns too). */
 int scenario_names_width(const struct scn_name *t);
+
+/* Name of an errno value ("EINVAL"), "0" for 0: a step's error as people read it. */
+const char *scenario_errno_name(int err);
+
+/* Name of a buffering mode as people read it: "unbuffered", "line buffered", "fully buffered"
+ * (scn_bufmodes has the scenario's own words). */
+const char *scenario_bufmode_name(enum scn_bufmode m);
 
 #endif

@@ -25,6 +25,15 @@ sentence_results_free(struct sentence_result *v, size_t n)
 	free(v);
 }
 
+/* Free expectation results. */
+void
+expect_results_free(struct expect_result *v, size_t n)
+{
+	for (size_t i = 0; v != NULL && i < n; i++)
+		text_buf_free(&v[i].got_text);
+	free(v);
+}
+
 /* Free what a step result owns. */
 void
 step_result_clear(struct step_result *sr)
@@ -32,7 +41,7 @@ step_result_clear(struct step_result *sr)
 	if (sr == NULL)
 		return;
 	event_list_clear(&sr->events);
-	free(sr->expects);
+	expect_results_free(sr->expects, sr->n_expects);
 	free(sr->output);
 	free(sr->output_file);
 	free(sr->file_content);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/text.h"
 #include "trace/event.h"
 #include "scenario/scenario.h"
 #include "step/snapshot-diff.h"
@@ -27,8 +28,8 @@ struct expect_result {
 	const struct scn_expect *want;
 	bool ok;                      /* outcome == EXPECT_HELD */
 	int64_t got;                  /* numeric value observed (0 when not observable) */
-	char got_text[256];           /* as text (outputs, errno names, modes); the reason when
-	                                 not observable */
+	struct text_buf got_text;     /* as text, whole (outputs, errno names, modes); the
+	                                 reason when not observable (expect_results_free) */
 	enum expect_outcome outcome;
 	bool contradicted;            /* not observable as an expectation (excused: writeback
 	                                 took the file, btrfs ran O_DIRECT buffered, a crash lab's
@@ -152,6 +153,9 @@ struct step_result {
 
 /* The narration to show for sr: its filled-in say, else its step's as written; NULL: none. */
 const char *step_result_say(const struct step_result *sr);
+
+/* Free N expectation results V (their texts and the array). NULL is fine. */
+void expect_results_free(struct expect_result *v, size_t n);
 
 /* Free N sentence results V (their texts and the array). NULL is fine. */
 void sentence_results_free(struct sentence_result *v, size_t n);

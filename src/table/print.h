@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* table/print.h: a sweep's results for people: its tables and chart in text, and the columns
- * they share with the Markdown export (export/md.c). */
+ * they share with the Markdown export (export/md.c); and for programs, as JSON. */
 #ifndef IOBUFVIZ_TABLE_PRINT_H
 #define IOBUFVIZ_TABLE_PRINT_H
 
@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/json.h"
 #include "sweep/sweep.h"
 
 /* Flags of sweep_print_text, sweep_print_compact and sweep_chart_lines. */
@@ -57,6 +58,15 @@ char *sweep_print_busy(const struct sweep_result *r, char *buf, size_t len);
 /* One line of progress for people ("row 3/14  BUF 4  run 2/5  1.23 ms", the time left when
  * there is some to wait: "left: row ~40 s, all ~12 min"). Return buf. */
 char *sweep_print_progress(const struct sweep_progress *p, char *buf, size_t len);
+
+/* table/json.c */
+
+/* Everything as one JSON object, with every run's raw figures: the member key of j's open
+ * object (NULL: a value of its array, or the document). */
+void sweep_print_json(struct json *j, const char *key, const struct sweep_result *r);
+
+/* Name of a cold-cache state ("verified", "warm"), as JSON and CSV write it. */
+const char *sweep_cold_name(enum sweep_cold c);
 
 /* table/cols.c: the columns of the tables, one function per cell; table/print.c lays them out. */
 

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "base/text.h"
-#include "out/app.h"
+#include "headless/app.h"
 #include "tui/crt.h"
 #include "tui/tui.h"
 #include "tui/grid.h"

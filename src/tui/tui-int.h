@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "base/text.h"
-#include "out/app.h"
+#include "headless/app.h"
 #include "export/program.h"
 #include "lesson/lesson.h"
 #include "table/print.h"

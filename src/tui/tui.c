@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "base/text.h"
-#include "out/app.h"
+#include "headless/app.h"
 #include "table/print.h"
 #include "tui/cast.h"
 #include "tui/crt.h"
@@ -111,7 +111,8 @@ tui_score(struct tui *t)
 		if (sr->expects[i].outcome == EXPECT_NOT_OBSERVABLE) {
 			snprintf(t->status, sizeof t->status, "you said %" PRId64 " for %s; not "
 			         "observable here: %s", t->guess,
-			         scenario_key_name(sr->expects[i].want->key), sr->expects[i].got_text);
+			         scenario_key_name(sr->expects[i].want->key),
+			         text_str(&sr->expects[i].got_text));
 			continue;
 		}
 		/* The truth is what was observed, not what the scenario hoped. */

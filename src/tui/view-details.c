@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/describe.h"
 #include "lesson/lesson.h"
 #include "lesson/narrate.h"
 #include "out/transcript.h"
@@ -34,7 +33,7 @@ view_details_stdio(struct text_buf *b, const struct snapshot *s)
 			text_addf(b, "no file descriptor open");
 		return;
 	}
-	text_addf(b, "FILE*: open, fd %d, %s\n", x->fd, describe_bufmode(x->mode));
+	text_addf(b, "FILE*: open, fd %d, %s\n", x->fd, scenario_bufmode_name(x->mode));
 	text_addf(b, "__fbufsize %" PRIu64 "   __fpending %" PRIu64 "   read ahead %" PRIu64
 	          "\n", x->size, x->pending, x->read_avail);
 	text_addf(b, "__fwriting %s   __freading %s\n", x->writing ? "yes" : "no",

@@ -316,14 +316,14 @@ view_frame_expect_text(const struct expect_result *er, bool shrt, char *buf, siz
 	const struct scn_expect *w = er->want;
 	char got[300], want[300];
 
-	if (er->got_text[0] != '\0')
-		snprintf(got, sizeof got, "%s", er->got_text);
+	if (er->got_text.len > 0)
+		snprintf(got, sizeof got, "%s", text_str(&er->got_text));
 	else
 		snprintf(got, sizeof got, "%" PRId64, er->got);
 	expect_format_want(w, want, sizeof want);
 	if (er->outcome == EXPECT_NOT_OBSERVABLE)
 		snprintf(buf, len, "%s %s (not observable here: %s)", scenario_key_name(w->key), want,
-		         er->got_text);
+		         text_str(&er->got_text));
 	else if (er->ok && shrt)
 		snprintf(buf, len, "%s", scenario_key_name(w->key));
 	else if (er->ok)

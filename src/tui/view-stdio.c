@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/describe.h"
+#include "scenario/names.h"
 #include "base/units.h"
 #include "tui/view.h"
 
@@ -105,11 +105,11 @@ view_stdio_draw(struct grid *g, struct grid_rect r, const struct snapshot *now,
 	}
 	if (tall) {
 		grid_printf(g, r.x, y++, w, GS_STDIO, "FILE* fd %d   %s", s->fd,
-		            describe_bufmode(s->mode));
+		            scenario_bufmode_name(s->mode));
 		snprintf(line, sizeof line, "size %s   %s %" PRIu64, size, what, held);
 	} else {
 		snprintf(line, sizeof line, "FILE* %s   size %s   %s %" PRIu64,
-		         describe_bufmode(s->mode), size, what, held);
+		         scenario_bufmode_name(s->mode), size, what, held);
 	}
 	grid_print(g, r.x, y, w, GS_NORMAL, line);
 	if (changed)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* out/prog-headless.c: trace a student's own program without a terminal and write its
+/* headless/prog-headless.c: trace a student's own program without a terminal and write its
  * transcript (out/transcript.c), a step per call. */
 #include <config.h>
 
@@ -12,7 +12,7 @@
 
 #include "base/text.h"
 #include "base/units.h"
-#include "out/app.h"
+#include "headless/app.h"
 #include "crash/hazard.h"
 #include "out/transcript.h"
 #include "prog/launch.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* out/headless.c: run a lesson without a terminal and write its transcript (out/transcript.c),
+/* headless/headless.c: run a lesson without a terminal and write its transcript (out/transcript.c),
  * or with --export only its sweeps' tables. */
 #include <config.h>
 
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "base/text.h"
-#include "out/app.h"
+#include "headless/app.h"
 #include "export/describe.h"
 #include "lesson/lesson.h"
 #include "out/transcript.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* out/app.h: what main() decided, handed to the front ends (out/, practice/, tui/): the
- * lowest of them holds it, so that each includes it from below. */
+/* headless/app.h: what main() decided, handed to the front ends (headless/, practice/, tui/):
+ * the lowest of them holds it, so that each includes it from below; and the table of
+ * transcript formats that --format names. */
 #ifndef IOBUFVIZ_APP_H
 #define IOBUFVIZ_APP_H
 
@@ -30,7 +31,7 @@ struct app_opts {
 	const char *dir;          /* --dir (the first one) */
 	const char *dirs[8];      /* every --dir: sweeps run their disk variants under each */
 	size_t n_dirs;
-	const struct transcript_format *format; /* --format (out/transcript.c); NULL: text */
+	const struct transcript_format *format; /* --format (headless/transcript-format.c); NULL: text */
 	enum runner_trace trace;  /* --trace */
 	bool color;               /* false with --no-color or NO_COLOR */
 	bool ascii;               /* --ascii, or a non-UTF-8 locale */
@@ -60,14 +61,30 @@ struct app_opts {
 	runner_program_fn program; /* the run op (main binds prog/op.c's prog_op_step) */
 };
 
-/* out/headless.c: run s without a terminal, print the transcript; return an app_exit. */
+/* headless/headless.c: run s without a terminal, print the transcript; return an app_exit. */
 int headless_run(const struct scenario *s, const struct app_opts *o);
 
 struct prog_run_opts;
 
-/* out/prog-headless.c: trace program argv without a terminal, print its transcript; return an
+/* headless/prog-headless.c: trace program argv without a terminal, print its transcript; return an
  * app_exit (0 when it ran, whatever its own exit status). */
 int prog_headless_run(char *const argv[], const struct app_opts *o,
                       const struct prog_run_opts *ro);
+
+/* headless/transcript-format.c: the table of transcript formats (out/transcript.h), --format's
+ * values. It stands above the formats, which call the writer back: the writer itself never
+ * links to the table. */
+
+/* The i-th format of the table (from 0), or NULL past the last. */
+const struct transcript_format *transcript_format_at(size_t i);
+
+/* The format named name, or NULL. */
+const struct transcript_format *transcript_format_find(const char *name);
+
+/* The formats' names as "a, b or c", into buf. */
+const char *transcript_format_names(char *buf, size_t len);
+
+/* fmt, or the default format (text) when fmt is NULL. */
+const struct transcript_format *transcript_format_or_default(const struct transcript_format *fmt);
 
 #endif

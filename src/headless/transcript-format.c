@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* out/transcript-format.c: the transcript formats, --format's values, in one table (above the
- * formats, which call the writer back: the writer itself never links to the table). */
+/* headless/transcript-format.c: the transcript formats, --format's values, in one table (above
+ * the formats, which call the writer back: the writer itself never links to the table). */
 #include <config.h>
 
 #include <stdio.h>
 #include <string.h>
 
+#include "export/html.h"
+#include "headless/app.h"
 #include "out/transcript.h"
 
 /* The formats, --format's values: adding one is its file and one line here. */
@@ -13,7 +15,7 @@ static const struct transcript_format *const transcript_formats[] = {
 	&out_text_format,
 	&out_json_format,
 	&out_tap_format,
-	&out_html_format,
+	&html_format,
 	&out_gradescope_format,
 };
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* out/html.c: the run as one web page (--export=html): every step written as HTML (readable
+/* export/html.c: the run as one web page (--export=html): every step written as HTML (readable
  * and printable with JavaScript off), the JSON transcript and the page's own data (the lesson
  * as C, the glossary, the marks and questions) in data blocks, and one inline script that adds
  * stepping with DOM calls only; a Content-Security-Policy allows that script and style alone,
- * by their hashes (made when iobufviz is built: mk/out.am). */
+ * by their hashes (made when iobufviz is built: mk/export.am). */
 #include <config.h>
 
 #include <inttypes.h>
@@ -14,11 +14,11 @@
 #include "base/text.h"
 #include "base/units.h"
 #include "crash/crash.h"
-#include "export/describe.h"
 #include "export/program.h"
 #include "lesson/expect.h"
 #include "lesson/narrate.h"
-#include "out/page-tpl.h"
+#include "export/html.h"
+#include "export/page-tpl.h"
 #include "out/transcript.h"
 #include "scenario/glossary.h"
 #include "scenario/names.h"
@@ -34,7 +34,7 @@
  * and the like throw (require-trusted-types-for): a mistake in the script cannot turn data
  * into markup.
  */
-static const char out_html_head[] =
+static const char html_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -51,7 +51,7 @@ static const char out_html_head[] =
 
 /* What the page keeps while the steps are written: the steps as HTML and each step's marks
  * and question as JSON, both written into the page at the end. */
-struct out_html {
+struct html {
 	FILE *steps;                   /* the steps as HTML (a memory stream) */
 	char *steps_buf;
 	size_t steps_len;
@@ -63,7 +63,7 @@ struct out_html {
 /* s as HTML text: its controls shown as base/text.c shows them (m: TEXT_BLOCK keeps newlines
  * and tabs), then & < > " ' as entities. */
 static void
-out_html_text(FILE *f, const char *s, enum text_mode m)
+html_text(FILE *f, const char *s, enum text_mode m)
 {
 	char *safe = text_safe_dup(s != NULL ? s : "", m);
 
@@ -84,10 +84,10 @@ out_html_text(FILE *f, const char *s, enum text_mode m)
 /* pre, s as HTML text, post (a backslash stays one, as page.js shows it: a line break in
  * HTML text is a space). */
 static void
-out_html_line(FILE *f, const char *pre, const char *s, const char *post)
+html_line(FILE *f, const char *pre, const char *s, const char *post)
 {
 	fputs(pre, f);
-	out_html_text(f, s, TEXT_BLOCK);
+	html_text(f, s, TEXT_BLOCK);
 	fputs(post, f);
 }
 
@@ -95,7 +95,7 @@ out_html_line(FILE *f, const char *pre, const char *s, const char *post)
  * starts with a space (code) is a <pre> of its own; a blank line ends a paragraph (as
  * out/text.c's out_text_wrap and page.js's prose). */
 static void
-out_html_prose(FILE *f, const char *text, const char *cls)
+html_prose(FILE *f, const char *text, const char *cls)
 {
 	const char *p = text;
 	bool para = false;
@@ -112,12 +112,12 @@ out_html_prose(FILE *f, const char *text, const char *cls)
 			para = false;
 		}
 		if (verbatim) {
-			out_html_line(f, "<pre class=\"data\">", line, "</pre>\n");
+			html_line(f, "<pre class=\"data\">", line, "</pre>\n");
 		} else if (len > 0) {
 			fputs(para ? " " : cls != NULL ? "<p class=\"data " : "<p class=\"data\">", f);
 			if (!para && cls != NULL)
 				fprintf(f, "%s\">", cls);
-			out_html_text(f, line, TEXT_BLOCK);
+			html_text(f, line, TEXT_BLOCK);
 			para = true;
 		}
 		free(line);
@@ -132,13 +132,13 @@ out_html_prose(FILE *f, const char *text, const char *cls)
 /* Sentences V (N): the told text with each unchecked one marked [?K], the reason of each
  * below it, and each false one (not told) quoted with what was seen instead. */
 static void
-out_html_said(FILE *f, const struct sentence_result *v, size_t n)
+html_said(FILE *f, const struct sentence_result *v, size_t n)
 {
 	char *marked = narrate_marked(v, n);
 	unsigned k = 0;
 
 	if (marked != NULL)
-		out_html_prose(f, marked, "said");
+		html_prose(f, marked, "said");
 	free(marked);
 	for (size_t i = 0; i < n; i++) {
 		char tag[64];
@@ -147,11 +147,11 @@ out_html_said(FILE *f, const struct sentence_result *v, size_t n)
 		if (v[i].outcome == SENTENCE_UNCHECKED) {
 			snprintf(tag, sizeof tag, "<p class=\"why small unchecked\">[?%u] not observable "
 			         "here: ", ++k);
-			out_html_line(f, tag, v[i].why, "</p>\n");
+			html_line(f, tag, v[i].why, "</p>\n");
 		} else {
-			out_html_line(f, "<p class=\"why small false\">false here: \u201c", v[i].text,
+			html_line(f, "<p class=\"why small false\">false here: \u201c", v[i].text,
 			              "\u201d (");
-			out_html_text(f, v[i].why, TEXT_LINE);
+			html_text(f, v[i].why, TEXT_LINE);
 			fputs(")</p>\n", f);
 		}
 	}
@@ -159,7 +159,7 @@ out_html_said(FILE *f, const struct sentence_result *v, size_t n)
 
 /* The class page.js gives cache cell c of s. */
 static const char *
-out_html_cell_kind(const struct snap_cache *s, const struct snap_cell *c)
+html_cell_kind(const struct snap_cache *s, const struct snap_cell *c)
 {
 	if (s->has_dirty && c->writeback > 0)
 		return "writeback";
@@ -174,7 +174,7 @@ out_html_cell_kind(const struct snap_cache *s, const struct snap_cell *c)
  * b(efore, or an earlier step's WILLNEED seen now), '.' none or not told (as the TUI marks
  * them: asked first, then read ahead, else dim). */
 static char
-out_html_cell_from(const struct step_result *sr, size_t i)
+html_cell_from(const struct step_result *sr, size_t i)
 {
 	uint64_t v[SNAPSHOT_FROM__COUNT];
 
@@ -194,7 +194,7 @@ out_html_cell_from(const struct step_result *sr, size_t i)
 /* The marks' legend of o, with their counts, as the TUI words it (tui/view-cache.c): each
  * entry's mark letter and words into marks[] and words[]; return the entries. */
 static size_t
-out_html_origins_legend(const struct snapshot_origins *o, char marks[4], char (*words)[96])
+html_origins_legend(const struct snapshot_origins *o, char marks[4], char (*words)[96])
 {
 	const uint64_t *pg = o->pages;
 	size_t n = 0;
@@ -225,7 +225,7 @@ out_html_origins_legend(const struct snapshot_origins *o, char marks[4], char (*
 
 /* The classes of an origin's mark letter. */
 static const char *
-out_html_from_class(char c)
+html_from_class(char c)
 {
 	return c == 'a' ? " o-asked" : c == 'r' ? " o-ahead" : c == 'b' ? " o-before" : "";
 }
@@ -233,26 +233,26 @@ out_html_from_class(char c)
 /* The page cache of sr as cells: each of its state, marked where it changed in the step and
  * by where its pages came from (13.5), with the marks' legend. */
 static void
-out_html_cells(FILE *f, const struct step_result *sr)
+html_cells(FILE *f, const struct step_result *sr)
 {
 	const struct snap_cache *c = &sr->after.cache, *b = &sr->before.cache;
 	bool same = b->source != SNAP_SRC_NONE && b->pages_per_cell == c->pages_per_cell;
 
 	fprintf(f, "<div class=\"cells%s\">", c->n_cells > 96 ? " many" : "");
 	for (size_t i = 0; i < c->n_cells; i++) {
-		const char *k = out_html_cell_kind(c, &c->cells[i]);
-		bool chg = same && i < b->n_cells && strcmp(k, out_html_cell_kind(b, &b->cells[i])) != 0;
+		const char *k = html_cell_kind(c, &c->cells[i]);
+		bool chg = same && i < b->n_cells && strcmp(k, html_cell_kind(b, &b->cells[i])) != 0;
 		fprintf(f, "<span class=\"cell %s%s%s\" data-kind=\"%s\" title=\"cell %zu: %s\"></span>",
-		        k, chg ? " chg" : "", out_html_from_class(out_html_cell_from(sr, i)), k, i, k);
+		        k, chg ? " chg" : "", html_from_class(html_cell_from(sr, i)), k, i, k);
 	}
 	fputs("</div>\n", f);
 	if (sr->origins.valid) {
 		char marks[4], words[4][96];
-		size_t n = out_html_origins_legend(&sr->origins, marks, words);
+		size_t n = html_origins_legend(&sr->origins, marks, words);
 		fputs("<ul class=\"legend origins\">", f);
 		for (size_t i = 0; i < n; i++)
 			fprintf(f, "<li><span class=\"cell %s%s\"></span><span>%s</span></li>",
-			        c->has_dirty ? "clean" : "resident", out_html_from_class(marks[i]),
+			        c->has_dirty ? "clean" : "resident", html_from_class(marks[i]),
 			        words[i]);
 		fputs("</ul>\n", f);
 	}
@@ -260,7 +260,7 @@ out_html_cells(FILE *f, const struct step_result *sr)
 
 /* The stdio, cache and disk panes of a step's state. */
 static void
-out_html_state(FILE *f, const struct step_result *sr)
+html_state(FILE *f, const struct step_result *sr)
 {
 	const struct snapshot *s = &sr->after;
 	char a[32], b[32], q[300];
@@ -270,10 +270,10 @@ out_html_state(FILE *f, const struct step_result *sr)
 		fputs("<p class=\"dim\">no FILE* open</p>", f);
 	else if (s->stdio.size == 0)
 		fprintf(f, "<p>FILE* on fd %d, %s; buffer not allocated yet (glibc allocates it at "
-		        "the first I/O)</p>", s->stdio.fd, describe_bufmode(s->stdio.mode));
+		        "the first I/O)</p>", s->stdio.fd, scenario_bufmode_name(s->stdio.mode));
 	else {
 		fprintf(f, "<p>FILE* on fd %d, %s</p><p class=\"line\">size %" PRIu64 " B, pending "
-		        "<b>%" PRIu64 " B</b>", s->stdio.fd, describe_bufmode(s->stdio.mode),
+		        "<b>%" PRIu64 " B</b>", s->stdio.fd, scenario_bufmode_name(s->stdio.mode),
 		        s->stdio.size, s->stdio.pending);
 		if (sr->before.stdio.open && sr->before.stdio.pending != s->stdio.pending)
 			fprintf(f, " <span class=\"was\">%" PRIu64 "</span>", sr->before.stdio.pending);
@@ -281,18 +281,18 @@ out_html_state(FILE *f, const struct step_result *sr)
 			fprintf(f, ", read ahead %" PRIu64 " B", s->stdio.read_avail);
 		fputs("</p>", f);
 		if (s->stdio.head_len > 0)
-			out_html_line(f, "<p class=\"small\">data <code class=\"data\">",
+			html_line(f, "<p class=\"small\">data <code class=\"data\">",
 			              text_quote(s->stdio.head, s->stdio.head_len, q, sizeof q),
 			              "</code></p>");
 	}
 	fputs("</div>\n<div class=\"pane\">", f);
 	/* A lesson of more than one file: the file the cache and disk show, named. */
 	if (s->file_name[0] != '\0')
-		out_html_line(f, "<h4>page cache (kernel): ", s->file_name, "</h4>");
+		html_line(f, "<h4>page cache (kernel): ", s->file_name, "</h4>");
 	else
 		fputs("<h4>page cache (kernel)</h4>", f);
 	if (s->cache.source == SNAP_SRC_NONE)
-		out_html_line(f, "<p class=\"dim\">not observable: ", s->cache.note, "</p>");
+		html_line(f, "<p class=\"dim\">not observable: ", s->cache.note, "</p>");
 	else {
 		fprintf(f, "<p class=\"line\">file %s; cached <b>%" PRIu64 "</b>",
 		        units_format_size(s->cache.file_size, a, sizeof a), s->cache.cached);
@@ -303,11 +303,11 @@ out_html_state(FILE *f, const struct step_result *sr)
 		        s->cache.pages_per_cell ? s->cache.pages_per_cell : 1,
 		        s->cache.pages_per_cell > 1 ? "s" : "");
 		if (s->cache.n_cells > 0)
-			out_html_cells(f, sr);
+			html_cells(f, sr);
 	}
 	fputs("</div>\n<div class=\"pane\"><h4>disk</h4>", f);
 	if (s->disk.source == SNAP_SRC_NONE)
-		out_html_line(f, "<p class=\"dim\">", s->disk.note, "</p>");
+		html_line(f, "<p class=\"dim\">", s->disk.note, "</p>");
 	else
 		fprintf(f, "<p class=\"line\">allocated <b>%s</b>, delalloc <b>%s</b>%s; %zu "
 		        "extent%s</p>", units_format_size(s->disk.allocated_bytes, a, sizeof a),
@@ -319,7 +319,7 @@ out_html_state(FILE *f, const struct step_result *sr)
 
 /* The calls of a step, one a line, with who made each. */
 static void
-out_html_events(FILE *f, const struct step_result *sr)
+html_events(FILE *f, const struct step_result *sr)
 {
 	const struct event_list *l = &sr->events;
 	char line[256], tm[32];
@@ -327,7 +327,7 @@ out_html_events(FILE *f, const struct step_result *sr)
 	fputs("<div class=\"pane calls\"><h4>system calls</h4><ul class=\"calls\">", f);
 	for (size_t i = 0; i < l->n; i++) {
 		event_format(&l->v[i], line, sizeof line);
-		out_html_line(f, "<li><code class=\"data\">", line, "</code>");
+		html_line(f, "<li><code class=\"data\">", line, "</code>");
 		fprintf(f, " <span class=\"tag\">[%s] %s%s</span></li>",
 		        scenario_names_of(scn_origin_words, (int)l->v[i].origin),
 		        units_format_ns(l->v[i].ns, tm, sizeof tm), l->v[i].ns_traced ? "*" : "");
@@ -344,7 +344,7 @@ out_html_events(FILE *f, const struct step_result *sr)
 
 /* A step's expectations: held, failed or not observable, each with what was seen. */
 static void
-out_html_expects(struct transcript *t, FILE *f, const struct step_result *sr)
+html_expects(struct transcript *t, FILE *f, const struct step_result *sr)
 {
 	char want[300];
 
@@ -357,11 +357,11 @@ out_html_expects(struct transcript *t, FILE *f, const struct step_result *sr)
 
 		fprintf(f, "<li class=\"%s\" data-key=\"%s\">%s ", transcript_outcome_name(oc),
 		        scenario_key_name(x->want->key), scenario_key_name(x->want->key));
-		out_html_text(f, expect_format_want(x->want, want, sizeof want), TEXT_LINE);
+		html_text(f, expect_format_want(x->want, want, sizeof want), TEXT_LINE);
 		if (x->outcome == EXPECT_NOT_OBSERVABLE)
-			out_html_line(f, " (not observable here: ", x->got_text, ")");
+			html_line(f, " (not observable here: ", text_str(&x->got_text), ")");
 		else if (oc == EXPECT_FAILED)
-			out_html_line(f, " (got ", x->got_text, ")");
+			html_line(f, " (got ", text_str(&x->got_text), ")");
 		fputs("</li>", f);
 	}
 	fputs("</ul></div>\n", f);
@@ -371,7 +371,7 @@ out_html_expects(struct transcript *t, FILE *f, const struct step_result *sr)
  * else the question of its first key in the key table's order with an expectation of = that
  * this run observed; the answer is the value this run saw. Into j, or null. */
 static void
-out_html_question(struct json *j, const struct step_result *sr)
+html_question(struct json *j, const struct step_result *sr)
 {
 	const struct scn_step *st = sr->step;
 
@@ -395,35 +395,35 @@ out_html_question(struct json *j, const struct step_result *sr)
 
 /* Both crashes after a step, if it has them (a lesson's or a program's). */
 static void
-out_html_crash(const struct transcript *t, FILE *f, const struct step_result *sr)
+html_crash(const struct transcript *t, FILE *f, const struct step_result *sr)
 {
 	char line[512];
 
 	if (sr->crash == NULL)
 		return;
 	fputs("<div class=\"crash\">", f);
-	out_html_line(f, "<p class=\"data\">",
+	html_line(f, "<p class=\"data\">",
 	              transcript_crash_line(sr->crash, false, line, sizeof line), "</p>");
 	if (!transcript_crash_said(t, sr->crash))
-		out_html_line(f, "<p class=\"data\">",
+		html_line(f, "<p class=\"data\">",
 		              transcript_crash_line(sr->crash, true, line, sizeof line), "</p>");
 	fputs("</div>\n", f);
 }
 
 /* A lesson's step as HTML. */
 static void
-out_html_lesson_step(struct transcript *t, FILE *f, const struct transcript_step *st)
+html_lesson_step(struct transcript *t, FILE *f, const struct transcript_step *st)
 {
 	const struct step_result *sr = st->sr;
 	char tm[32], pause[640];
 
 	fprintf(f, "<section class=\"step\" id=\"s%zu\" data-step=\"%zu\"><h3>step %zu/%zu: "
 	        "<code class=\"data\">", sr->index + 1, sr->index, sr->index + 1, t->n_steps);
-	out_html_text(f, st->call, TEXT_BLOCK);
+	html_text(f, st->call, TEXT_BLOCK);
 	fputs("</code>", f);
 	if (sr->step->op != SCN_OP_NOTE) {
 		if (sr->ret < 0 && sr->err != 0)
-			fprintf(f, " \u2192 -1 %s", describe_errno(sr->err));
+			fprintf(f, " \u2192 -1 %s", scenario_errno_name(sr->err));
 		else
 			fprintf(f, " \u2192 %" PRId64, sr->ret);
 		fprintf(f, " <span class=\"dim small\">%s%s</span>",
@@ -432,32 +432,32 @@ out_html_lesson_step(struct transcript *t, FILE *f, const struct transcript_step
 	fputs("</h3>\n<div class=\"narr\">", f);
 	for (size_t i = 0; i < sr->changes.n; i++)
 		if (sr->changes.v[i].between)
-			out_html_line(f, "<p class=\"change between data\">", sr->changes.v[i].text,
+			html_line(f, "<p class=\"change between data\">", sr->changes.v[i].text,
 			              "</p>\n");
 	if (sr->n_sentences > 0)
-		out_html_said(f, sr->sentences, sr->n_sentences);
+		html_said(f, sr->sentences, sr->n_sentences);
 	else if (step_result_say(sr) != NULL)
-		out_html_prose(f, step_result_say(sr), NULL);
+		html_prose(f, step_result_say(sr), NULL);
 	for (size_t i = 0; i < sr->changes.n; i++)
 		if (!sr->changes.v[i].between)
-			out_html_line(f, "<p class=\"change data\">", sr->changes.v[i].text, "</p>\n");
+			html_line(f, "<p class=\"change data\">", sr->changes.v[i].text, "</p>\n");
 	if (sr->origins.valid) {
 		char o[512];
 		snapshot_origins_text(&sr->origins, scenario_names_of(scn_sources,
 		                      (int)sr->after.cache.source), o, sizeof o);
-		out_html_line(f, "<p class=\"change\">The pages cached: ", o, ".</p>\n");
+		html_line(f, "<p class=\"change\">The pages cached: ", o, ".</p>\n");
 	}
 	if (sr->note[0] != '\0')
-		out_html_line(f, "<p class=\"note data\">", sr->note, "</p>\n");
+		html_line(f, "<p class=\"note data\">", sr->note, "</p>\n");
 	/* What the kernel did while the person paused before this step (--pace). */
 	if (transcript_pause_text(sr, pause, sizeof pause) != NULL)
-		out_html_line(f, "<p class=\"note data\">Before this step, ", pause, ".</p>\n");
-	out_html_crash(t, f, sr);
+		html_line(f, "<p class=\"note data\">Before this step, ", pause, ".</p>\n");
+	html_crash(t, f, sr);
 	if (sr->output != NULL)
-		out_html_line(f, "<p class=\"small\">printed:</p><pre class=\"data\">", sr->output,
+		html_line(f, "<p class=\"small\">printed:</p><pre class=\"data\">", sr->output,
 		              "</pre>\n");
 	if (sr->output_file != NULL)
-		out_html_line(f, "<p class=\"small\">in the file:</p><pre class=\"data\">",
+		html_line(f, "<p class=\"small\">in the file:</p><pre class=\"data\">",
 		              sr->output_file, "</pre>\n");
 	fputs("</div>\n<div class=\"panes\">", f);
 	if (sr->sweep != NULL) {
@@ -468,91 +468,91 @@ out_html_lesson_step(struct transcript *t, FILE *f, const struct transcript_step
 			sweep_print_text(m, sr->sweep, t->sweep_flags);
 			fclose(m);
 			fputs("<div class=\"pane wide\"><pre class=\"data\">", f);
-			out_html_text(f, buf, TEXT_BLOCK);
+			html_text(f, buf, TEXT_BLOCK);
 			fputs("</pre></div>", f);
 		}
 		free(buf);
 	} else if (sr->step->op != SCN_OP_NOTE && sr->step->op != SCN_OP_SWEEP) {
-		out_html_events(f, sr);
-		out_html_state(f, sr);
+		html_events(f, sr);
+		html_state(f, sr);
 	}
-	out_html_expects(t, f, sr);
+	html_expects(t, f, sr);
 	fputs("</div></section>\n", f);
 }
 
 /* A traced program's step as HTML: its call, the file it touched, the state it left, what a
  * crash after it leaves. */
 static void
-out_html_prog_step(const struct transcript *t, FILE *f, const struct transcript_step *st)
+html_prog_step(const struct transcript *t, FILE *f, const struct transcript_step *st)
 {
 	const struct transcript_prog_step *p = st->prog;
 	const struct step_result *sr = st->sr;
 
 	fprintf(f, "<section class=\"step\" id=\"s%zu\" data-step=\"%zu\"><h3>step %zu: "
 	        "<code class=\"data\">", sr->index + 1, sr->index, sr->index + 1);
-	out_html_text(f, st->call, TEXT_BLOCK);
+	html_text(f, st->call, TEXT_BLOCK);
 	fputs(p->reaches_disk ? "</code> [reaches the disk]</h3>\n" : "</code></h3>\n", f);
 	if (p->path != NULL)
-		out_html_line(f, "<p class=\"small\">file <code class=\"data\">",
+		html_line(f, "<p class=\"small\">file <code class=\"data\">",
 		              p->name != NULL ? p->name : p->path, "</code></p>\n");
 	if (sr->note[0] != '\0')
-		out_html_line(f, "<p class=\"note data\">", sr->note, "</p>\n");
+		html_line(f, "<p class=\"note data\">", sr->note, "</p>\n");
 	for (size_t i = 0; i < sr->changes.n; i++)
-		out_html_line(f, "<p class=\"change data\">", sr->changes.v[i].text, "</p>\n");
+		html_line(f, "<p class=\"change data\">", sr->changes.v[i].text, "</p>\n");
 	fputs("<div class=\"panes\">", f);
 	if (sr->events.n > 0)
-		out_html_events(f, sr);
+		html_events(f, sr);
 	if (p->path != NULL)
-		out_html_state(f, sr);
+		html_state(f, sr);
 	fputs("</div>", f);
-	out_html_crash(t, f, sr);
+	html_crash(t, f, sr);
 	fputs("</section>\n", f);
 }
 
 /* The written head: the title, the source, the lesson's question and intro (with its
  * sentences' marks), on top of the page. */
 static void
-out_html_written_head(struct transcript *t, FILE *f)
+html_written_head(struct transcript *t, FILE *f)
 {
-	out_html_line(f, "<h1 id=\"title\" class=\"data\">", t->prog != NULL ? "your program: " : "",
+	html_line(f, "<h1 id=\"title\" class=\"data\">", t->prog != NULL ? "your program: " : "",
 	              "");
-	out_html_text(f, t->title, TEXT_LINE);
+	html_text(f, t->title, TEXT_LINE);
 	fputs("</h1>\n", f);
-	out_html_line(f, "<p id=\"source\" class=\"data\">", t->source != NULL ? t->source :
+	html_line(f, "<p id=\"source\" class=\"data\">", t->source != NULL ? t->source :
 	              t->prog != NULL ? t->file : "", "</p>\n");
 	if (t->intro_n == 0 && t->intro == NULL)
 		return;
 	fputs("<section id=\"lesson\" aria-label=\"the lesson's question\">\n<div id=\"intro\">", f);
 	if (t->intro_n > 0)
-		out_html_said(f, t->intro_v, t->intro_n);
+		html_said(f, t->intro_v, t->intro_n);
 	else
-		out_html_prose(f, t->intro, NULL);
+		html_prose(f, t->intro, NULL);
 	fputs("</div></section>\n", f);
 }
 
 /* The head, the page's markup up to its written steps, and the transcript's data block
  * opened; the steps and their data go to memory until the end. */
 static void
-out_html_begin(struct transcript *t)
+html_begin(struct transcript *t)
 {
 	const char *html = page_tpl_page_html;
 	const char *at_head = strstr(html, OUT_HTML_AT_HEAD);
 	const char *at_steps = strstr(html, OUT_HTML_AT_STEPS);
 
-	struct out_html *h = calloc(1, sizeof *h);
+	struct html *h = calloc(1, sizeof *h);
 
-	fprintf(t->f, out_html_head, page_tpl_page_js_sha256, page_tpl_page_css_sha256);
-	out_html_text(t->f, t->title, TEXT_LINE);
+	fprintf(t->f, html_head, page_tpl_page_js_sha256, page_tpl_page_css_sha256);
+	html_text(t->f, t->title, TEXT_LINE);
 	fprintf(t->f, " \u2014 iobufviz</title>\n<style>%s</style>\n</head>\n<body>\n",
 	        page_tpl_page_css);
 	/* page.html has both places, the head's first (tests/html.sh reads every page). */
 	if (at_head != NULL && at_steps != NULL && at_steps > at_head) {
 		fwrite(html, 1, (size_t)(at_head - html), t->f);
-		out_html_written_head(t, t->f);
+		html_written_head(t, t->f);
 		at_head += strlen(OUT_HTML_AT_HEAD);
 		fwrite(at_head, 1, (size_t)(at_steps - at_head), t->f);
 	} else {
-		out_html_written_head(t, t->f);
+		html_written_head(t, t->f);
 		fputs(html, t->f);
 	}
 	t->html = h;
@@ -571,25 +571,25 @@ out_html_begin(struct transcript *t)
 
 /* One step: as the JSON transcript writes it, as HTML, and its marks and question. */
 static void
-out_html_step(struct transcript *t, const struct transcript_step *st)
+html_step(struct transcript *t, const struct transcript_step *st)
 {
-	struct out_html *h = t->html;
+	struct html *h = t->html;
 	const struct step_result *sr = st->sr;
 
 	out_json_format.step(t, st);
 	if (h == NULL || h->steps == NULL)
 		return;
 	if (st->prog != NULL)
-		out_html_prog_step(t, h->steps, st);
+		html_prog_step(t, h->steps, st);
 	else
-		out_html_lesson_step(t, h->steps, st);
+		html_lesson_step(t, h->steps, st);
 	/* [the cells' origin marks ("" when none), the legend's words, the question] */
 	json_begin_array(&h->dj, NULL);
 	if (sr->origins.valid && sr->after.cache.source != SNAP_SRC_NONE) {
 		char cells[SNAP_MAX_CELLS + 1], marks[4], words[4][96];
-		size_t n = out_html_origins_legend(&sr->origins, marks, words);
+		size_t n = html_origins_legend(&sr->origins, marks, words);
 		for (size_t i = 0; i < sr->after.cache.n_cells; i++)
-			cells[i] = out_html_cell_from(sr, i);
+			cells[i] = html_cell_from(sr, i);
 		cells[sr->after.cache.n_cells] = '\0';
 		json_string(&h->dj, NULL, cells);
 		json_begin_array(&h->dj, NULL);
@@ -607,17 +607,17 @@ out_html_step(struct transcript *t, const struct transcript_step *st)
 		json_end_array(&h->dj);
 	}
 	if (st->prog == NULL)
-		out_html_question(&h->dj, sr);
+		html_question(&h->dj, sr);
 	else
 		json_null(&h->dj, NULL);
 	json_end_array(&h->dj);
 }
 
 /* The page's own data: the lesson as C with each step's lines, the call tags' words, the
- * glossary; then steps, each step's marks and question (written by out_html_step, escaped
+ * glossary; then steps, each step's marks and question (written by html_step, escaped
  * by the same rules). */
 static void
-out_html_page(struct json *j, const struct transcript *t, const char *steps)
+html_page(struct json *j, const struct transcript *t, const char *steps)
 {
 	struct program *p = t->scn != NULL ? program_new(t->scn) : NULL;
 	const struct glossary_entry *g;
@@ -656,16 +656,16 @@ out_html_page(struct json *j, const struct transcript *t, const char *steps)
 	json_end_array(j);
 	json_end_object(j);
 	program_free(p);
-	/* The steps' data, written by out_html_step with the same writer's escaping. */
+	/* The steps' data, written by html_step with the same writer's escaping. */
 	fprintf(j->f, "\n,%s", steps != NULL ? steps : "[]");
 }
 
 /* The transcript's end, the page's data, the written steps, the rest of the markup, the
  * script. */
 static void
-out_html_end(struct transcript *t)
+html_end(struct transcript *t)
 {
-	struct out_html *h = t->html;
+	struct html *h = t->html;
 	const char *at_steps = strstr(page_tpl_page_html, OUT_HTML_AT_STEPS);
 	char *data = NULL;
 	bool failed;
@@ -683,7 +683,7 @@ out_html_end(struct transcript *t)
 	}
 	fputs("</script>\n<script type=\"application/json\" id=\"page\">\n[", t->f);
 	json_init(&t->j, t->f, JSON_HTML);
-	out_html_page(&t->j, t, data);
+	html_page(&t->j, t, data);
 	free(data);
 	fputs("]\n</script>\n<section id=\"steps\" aria-label=\"every step\">\n", t->f);
 	if (h != NULL && h->steps_buf != NULL)
@@ -701,9 +701,9 @@ out_html_end(struct transcript *t)
 	t->j.failed |= failed;
 }
 
-const struct transcript_format out_html_format = {
+const struct transcript_format html_format = {
 	.name = "html",
-	.begin = out_html_begin,
-	.step = out_html_step,
-	.end = out_html_end,
+	.begin = html_begin,
+	.step = html_step,
+	.end = html_end,
 };

@@ -1,4 +1,4 @@
-/* iobufviz's web page (src/out/page/page.js): replays the run the page holds. The run is the
+/* iobufviz's web page (src/export/page/page.js): replays the run the page holds. The run is the
  * JSON transcript (doc/json.md) in <script id="transcript">, the page's own data (the lesson as
  * C, the glossary) in <script id="page">. Every string of them is untrusted: it reaches the
  * page through textContent and DOM calls only, never as markup (the page's policy forbids
