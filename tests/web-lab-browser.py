@@ -10,7 +10,7 @@
 # the top and the terminal fits the window under it; the TUI draws Unicode lines (the
 # guest's locale is C.UTF-8). Before the phone, on the same page: the #env
 # line says what the guest reported (Linux 6.1 (i686), one CPU, an emulator's times); the
-# time from a key press to its echo in the terminal's DOM (5 keys, target 200 ms); a C file
+# guest's console has the terminal's size (stty size); the time from a key press to its echo in the terminal's DOM (5 keys, target 200 ms); a C file
 # uploaded through the page's Upload control (DOM.setFileInputFiles), compiled by tcc in the
 # guest and traced by iobufviz -H (its fopen's openat read from the DOM); the file its run
 # wrote, a 64 KiB binary file uploaded and the C file itself downloaded through the Download
@@ -200,6 +200,18 @@ try:
                  "an emulator's, not hardware's"):
         if want not in env:
             bad("the #env line does not say \"%s\"" % want)
+
+    # The guest's console has the terminal's size: the page's first line on ttyS1 reached
+    # init whole (a cold boot lost its first bytes while init had not yet opened the port).
+    wait_screen(b, r"lab:/tmp# \s*$", 60)
+    cols, rows = b.js("[window.lab.term.cols, window.lab.term.rows]")
+    type_line(b, "stty size | sed 's/^/size=/'")
+    m = wait_screen(b, r"size=(\d+) (\d+)", 60)
+    print("web-lab-browser: the guest's console: %s, the terminal: %d rows, %d columns" %
+          (m and m.group(0), rows, cols))
+    if m is None or (int(m.group(1)), int(m.group(2))) != (rows, cols):
+        bad("the guest's console is not the terminal's size (%d %d): %s" %
+            (rows, cols, m and m.group(0)))
 
     # A key press to its echo in the terminal's DOM: 5 presses of k at the prompt, once the
     # lesson's run has given it back (it still removes its scratch files after its verdict).

@@ -10,7 +10,7 @@
 # ext4's 5 s journal timer can fire inside a step and commit the new file before the lesson's
 # "no file after a power cut" crash, seen once.) Then the cold boot (the kernel and initramfs
 # with the page's command line, the page's way when the state is missing or does not load) to
-# its shell: the guest is i686 with /tmp on ext4; tools/web-lab checks that in the cold boot
+# its shell: the guest is i686 with /tmp on ext4, its console the size sent; tools/web-lab checks that in the cold boot
 # that saves the state, read from its output when it ran here, else --cold boots it now.
 # Then headless Chromium (tests/web-lab-browser.py, the project's DevTools driver, no npm):
 # served on 127.0.0.1, index.html#run=iobufviz -H 13-3 restores the state and shows "all
@@ -92,7 +92,8 @@ if grep -q "^web-lab-state: the cold boot's shell" "$tmp/web-lab.out" 2>/dev/nul
 else
 	start=$(date +%s)
 	WEB_LAB_LOG=$tmp/cold.log timeout 600 node "$src/tests/web-lab-boot.js" --cold "$dir" 540 \
-		'uname -m; stat -f -c %T /tmp; grep -c ext4 /proc/mounts' 'i686' >"$tmp/cold.out" 2>&1
+		'uname -m; stat -f -c %T /tmp; grep -c ext4 /proc/mounts' 'i686' \
+		'stty size | sed s/^/size=/' 'size=24 80' >"$tmp/cold.out" 2>&1
 	rc=$?
 	sed 's/^/  /' "$tmp/cold.out" | grep -v '^  web-lab-boot: FAIL' | grep 'web-lab-boot:'
 	echo "web-lab: Node, cold boot: $(($(date +%s) - start)) s wall"

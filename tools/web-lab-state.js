@@ -6,8 +6,9 @@
 // let it settle, and write v86's save_state() to OUT
 // (uncompressed: tools/web-lab compresses it with zstd, which v86's restore_state reads).
 // Then, as the page's cold boot goes on, answer init on ttyS1 (80x24, the clock), wait for
-// the shell and check it: i686, /tmp on ext4 ("the cold boot's shell: ..." is the cold path
-// checked, which tests/web-lab.sh reads rather than boot cold again).
+// the shell and check it: i686, /tmp on ext4, the console 80x24 as sent ("the cold boot's
+// shell: ..." is the cold path checked, which tests/web-lab.sh reads rather than boot cold
+// again).
 // Prints "web-lab-state: ..." lines; exit 0 saved and checked, 1 not.
 // Usage: node tools/web-lab-state.js DIR OUT [SECONDS]
 "use strict";
@@ -36,10 +37,10 @@ emulator.add_listener("serial0-output-byte", (b) => {
 	if (saved) {
 		const after = console_.slice(from);
 		if (/lab: ready\r?\n[\s\S]*lab:[^\n]*# $/.test(after) && !after.includes("uname")) {
-			emulator.serial0_send("uname -m; stat -f -c %T /tmp\n");
-		} else if (/\ni686\r?\next2\/ext3\r?\n/.test(after)) {
+			emulator.serial0_send("uname -m; stat -f -c %T /tmp; stty size\n");
+		} else if (/\ni686\r?\next2\/ext3\r?\n24 80\r?\n/.test(after)) {
 			console.log("web-lab-state: the cold boot's shell at " + secs() +
-				" s: i686, /tmp on ext4 (ext2/ext3)");
+				" s: i686, /tmp on ext4 (ext2/ext3), the console 80x24 as told");
 			emulator.destroy();
 			process.exit(0);
 		}
@@ -69,7 +70,7 @@ emulator.add_listener("serial0-output-byte", (b) => {
 });
 setTimeout(() => {
 	console.log("web-lab-state: FAIL: after " + seconds + " s " + (saved
-		? "no shell in the cold boot that saved the state (i686, /tmp on ext4)"
+		? "no shell in the cold boot that saved the state (i686, /tmp on ext4, 80x24)"
 		: "no \"lab: waiting for the page\"") + "; the console's last lines:");
 	console.log(console_.split("\n").slice(-25).join("\n"));
 	process.exit(1);

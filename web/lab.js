@@ -97,7 +97,8 @@
 	const cold = labMachine.cold(url);
 
 	const lab = {
-		emulator: null, term: term, how: "", started: 0, bootSeconds: 0, ready: false, ran: "",
+		emulator: null, term: term, how: "", started: 0, bootSeconds: 0, ready: false,
+		prompted: false, ran: "",
 		fallback: "", env: null,
 		// Seconds since the page opened: state.zst fetched, restored, the shell ready.
 		times: { fetched: 0, restored: 0, ready: 0 },
@@ -157,12 +158,18 @@
 			term.focus();
 			return;
 		}
-		// Once ready, the first prompt is the moment to type #run's command.
-		if (!run || lab.ran) return;
+		// Once ready, the first prompt is the moment to type #run's command, then what the
+		// student typed before it.
+		if (lab.prompted) return;
 		tail = (tail + c).slice(-8);
 		if (/# $/.test(tail)) {
-			lab.ran = run;
-			lab.emulator.serial0_send(run + "\n");
+			lab.prompted = true;
+			if (run) {
+				lab.ran = run;
+				lab.emulator.serial0_send(run + "\n");
+			}
+			if (early) lab.emulator.serial0_send(early);
+			early = "";
 		}
 	};
 
@@ -427,7 +434,18 @@
 		return buf.buffer;
 	};
 
-	term.onData((d) => lab.emulator && lab.emulator.serial0_send(d));
+	// Keys go to the guest's console once its shell has prompted: bytes that reach the serial
+	// port before (the kernel booting, init at work) are dropped when the port opens or read
+	// by whatever reads the console first; typed early, they wait here (up to 4 KiB).
+	let early = "";
+	term.onData((d) => {
+		if (!lab.emulator) return;
+		if (lab.prompted) {
+			lab.emulator.serial0_send(d);
+		} else if (early.length + d.length <= 4096) {
+			early += d;
+		}
+	});
 	// A new window size (a phone turned, a window resized) or header: the terminal's size
 	// and the guest's.
 	const refit = () => {

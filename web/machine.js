@@ -15,11 +15,14 @@
 
 (function (root) {
 	// The cold boot's kernel command line: the console on the first serial port, quiet (every
-	// line printed is an emulated UART's bytes); pnpbios=off and nomce skip probes that take
-	// seconds under emulation; init_kprobe_trace (the kprobe events' tracefs files, which
-	// iobufviz does not use) waits seconds for RCU under emulation.
-	const cmdline = "console=ttyS0 quiet loglevel=3 pnpbios=off nomce rdinit=/init " +
-		"initcall_blacklist=init_kprobe_trace";
+	// line printed is an emulated UART's bytes); pnpbios=off, noisapnp and nomce skip probes
+	// that take seconds under emulation; init_kprobe_trace (the kprobe events' tracefs files,
+	// which iobufviz does not use) waits seconds for RCU under emulation. The crypto API's
+	// self-tests (cryptomgr.notests; crypto_kdf108_init is only the KDF's self-test) and the
+	// blktrace tracer's registration (init_blk_tracer; the block layer's tracepoints stay)
+	// were 5 s of the kernel's 11 (initcall_debug): half the cold boot's instructions.
+	const cmdline = "console=ttyS0 quiet loglevel=3 pnpbios=off noisapnp nomce rdinit=/init " +
+		"cryptomgr.notests initcall_blacklist=init_kprobe_trace,init_blk_tracer,crypto_kdf108_init";
 	// The boot the build saves state.zst from adds init_on_free=1: the kernel zeroes the memory
 	// it frees (the initramfs's compressed image, dropped caches, ...), and v86 saves a state
 	// without its zero pages: 15 MB, not 22, to fetch and unpack at every restore. A cold boot
