@@ -597,6 +597,47 @@ narr_rule_count_check(struct scn_load *ld, const struct yamlpos_node *at, struct
 	return 0;
 }
 
+/* A shown value of a count followed by a unit of another kind ("{cache.pages} bytes": a page
+ * count read as bytes): reported at AT and -1; else 0. */
+static int
+narr_rule_mark_units(struct scn_load *ld, const struct yamlpos_node *at,
+		     const struct scn_sentence *s, const char *where)
+{
+	static const char *const kinds[] = { "bytes", "pages", "calls" };
+
+	for (size_t i = 0; i + 1 < s->n_pieces; i++) {
+		const struct scn_piece *p = &s->pieces[i], *next = &s->pieces[i + 1];
+		struct narr_rule_word w[4];
+		enum scn_count_kind kind;
+		char buf[48];
+		size_t n = 0, nw, u;
+		int64_t scale;
+		int k;
+
+		if (p->text != NULL || next->text == NULL || p->claim >= s->n_claims)
+			continue;
+		const struct scn_claim *c = &s->claims[p->claim];
+		if (c->kind == SCN_CLAIM_FACT || c->kind == SCN_CLAIM_TIMES || c->key < 0)
+			continue;
+		k = scenario_key_counts(c->key);
+		if (k < 0 || k == SCN_COUNT_ANY || !isspace((unsigned char)next->text[0]))
+			continue;
+		for (const char *t = next->text; *t != '\0' && n < sizeof buf - 1; t++)
+			buf[n++] = (char)tolower((unsigned char)*t);
+		buf[n] = '\0';
+		nw = narr_rule_words(buf, w, sizeof w / sizeof w[0]);
+		if (nw == 0 || !narr_rule_unit(w, nw, 0, NULL, 0, &kind, &scale, &u) ||
+		    kind == SCN_COUNT_ANY || (int)kind == k)
+			continue;
+		load_at(ld, at, "'{%s} %.*s' in %s reads a number of %s as %s: a number must "
+			    "be the value of its own fact (doc/scenarios.md, section 5)",
+			    scn_key_table[c->key].name, (int)w[u].n, w[u].p, where, kinds[k],
+			    kinds[kind]);
+		return -1;
+	}
+	return 0;
+}
+
 /* The rest-on rule for sentence s of a text of kind IN. */
 void
 load_narr_rule(struct scn_load *ld, const struct yamlpos_node *at, struct scn_sentence *s,
@@ -623,6 +664,10 @@ load_narr_rule(struct scn_load *ld, const struct yamlpos_node *at, struct scn_se
 				free(plain);
 				return;
 			}
+	}
+	if ((in & NARR_RULE_RUN) && narr_rule_mark_units(ld, at, s, where) != 0) {
+		free(plain);
+		return;
 	}
 	if (in & NARR_RULE_RUN) {
 		nf = narr_rule_counts_of(plain, found, sizeof found / sizeof found[0]);
