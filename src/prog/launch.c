@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <linux/capability.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -457,8 +458,14 @@ prog_launch_child(const char *prog, char *const argv[], char **env, const struct
 		f.stage = 4;
 	else if (prog_launch_filter(g) != 0)
 		f.stage = 5;
-	else
+	else {
+		/* Root may open a process's memory that is not dumpable with CAP_SYS_PTRACE
+		 * (/proc/PID/mem of iobufviz, read and written): the program never has it. Out of
+		 * the bounding set, root's exec gets no permitted copy of it; without CAP_SETPCAP
+		 * (not root) the program never had it to begin with. */
+		(void)prctl(PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0);
 		execve(prog, argv, env);
+	}
 	f.err = errno;
 	if (write(efd, &f, sizeof f) < 0)
 		_exit(127);
