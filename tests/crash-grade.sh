@@ -10,7 +10,10 @@
 # as at a person's pace (--pace=6), where ext4's journal commits the new file empty between
 # the steps (it was "not observable", 0 points out of 0, before).
 # --format=gradescope grades each program out of the same score (every mode on ext4, the
-# program that loses its file on each filesystem), and a lost file is a failed test there too. Needs root, loop devices and python3; a filesystem
+# program that loses its file on each filesystem), and a lost file is a failed test there too.
+# The program runs in the lab's root ("{file}" is its "scratch": no /proc link of iobufviz's
+# is the program's to follow), and the writes its fsync() sends are its own, not strays.
+# Needs root, loop devices and python3; a filesystem
 # whose mkfs is missing is a named skip.
 testname=crash-grade
 . "$(dirname "$0")/lib.sh"
@@ -89,6 +92,9 @@ elif mode == "sync":
         bad.append("fsync'd, the power cut did not keep 790 bytes: %s" % w)
     if set(res.values()) != {"held"} or rc != 0:
         bad.append("fsync'd, not every expectation held (exit %d): %s" % (rc, res))
+    # Its fsync() sent its own writes: they are not all the kernel's (strays).
+    if not w["stray_writes"] < w["device_writes"]:
+        bad.append("fsync'd, yet its %d writes were all taken for strays" % w["device_writes"])
 else:
     if w["device_writes"] == 0 and w["exists"]:
         bad.append("no write had reached the device, yet the file survived")

@@ -158,5 +158,17 @@ rc=$?
 grep -qF "$long\\ntouch $tmp/PWNED-LONG" "$tmp/long-no.err" ||
 	bad "long: the refusal cuts the command line: $(tail -c 200 "$tmp/long-no.err")"
 
-[ $fail = 0 ] && echo "ok: --check lists, headless and --export=c refuse, --allow-run runs (name, file, all), the export names what it runs, stdin confined, no /dev/tty"
+# A program that fails says why in its step's note: its stderr's last line, escaped.
+cat >"$tmp/fails.yaml" <<'EOF'
+title: "fails"
+steps:
+  - run: {program: sh, args: ["-c", 'echo first >&2; printf "no such thing: \\033]0;pwned\\007\\n\\n" >&2; exit 3']}
+EOF
+"$bin" --headless --allow-run=sh --dir "$tmp/d" "$tmp/fails.yaml" >"$tmp/fails.out" 2>&1
+grep -qF 'the program exited 3 after' "$tmp/fails.out" &&
+	grep -qF 'its stderr ended "no such thing: \x1b]0;pwned\x07"' "$tmp/fails.out" ||
+	bad "a failing program's stderr is not in its note: $(grep -F exited "$tmp/fails.out")"
+LC_ALL=C grep -q "$(printf '\033')" "$tmp/fails.out" && bad "the failing program's note wrote a raw ESC"
+
+[ $fail = 0 ] && echo "ok: --check lists, headless and --export=c refuse, --allow-run runs (name, file, all), the export names what it runs, stdin confined, no /dev/tty, a failure's stderr in its note"
 finish

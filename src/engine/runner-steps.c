@@ -303,13 +303,20 @@ runner_op_run(struct runner *r, const struct scn_step *step, struct step_result 
 	bool lesson = r->s->path != NULL && realpath(r->s->path, real) != NULL &&
 	              (slash = strrchr(real, '/')) != NULL;
 	struct runner_program_ctx c = {
-		.dir = scratch_dir(r->scratch), .file = r->path, .lesson_dir = NULL,
+		.dir = scratch_dir(r->scratch), .file = r->path, .file_arg = r->path,
+		.lesson_dir = NULL,
 		.consent = r->o.consent, .seconds = r->timeout - r->used - runner_since(&r->busy),
 		.poll = runner_run_poll, .poll_arg = r,
 	};
 	struct timespec start;
 	int rc;
 
+	/* In a crash lab, the program works in the lab's root and names the file there: the
+	 * lab's path (/proc/<iobufviz>/fd/N) is not the program's to follow (prog/launch.c). */
+	if (r->lab != NULL) {
+		c.dir_fd = r->dirfd;
+		c.file_arg = RUNNER_FILE_NAME;
+	}
 	if (lesson) {
 		/* The scenario file's directory ("/" for a file at the root). */
 		if (slash == real)
@@ -526,6 +533,12 @@ runner_step(struct runner *r, struct step_result *out)
 	out->kernel_writeback = wb - r->wb_clean;
 	out->writeback_unwatched = r->wb == NULL && r->probe_fd >= 0;
 	disk = (unsigned)step->op < SCN_OP__COUNT && scn_op_table[step->op].layer == SCN_LAYER_DISK;
+	/* A run: step whose program asked for the disk itself (fsync() ...) waited for it, as a
+	 * step of the disk's layer does: what its calls sent to the device is its own. */
+	if (!disk && (unsigned)step->op < SCN_OP__COUNT &&
+	    scn_op_table[step->op].runs == SCN_RUNS_RUNNER_RUN)
+		for (size_t i = 0; i < out->events.n && !disk; i++)
+			disk = out->events.v[i].sync && out->events.v[i].err == 0;
 	if (disk && !wb_running && out->after.cache.has_dirty && out->after.cache.dirty == 0 &&
 	    out->after.cache.writeback == 0)
 		r->wb_clean = wb;
@@ -547,7 +560,7 @@ runner_step(struct runner *r, struct step_result *out)
 	 * a sync() elsewhere took that moment, and its writes are not the step's. */
 	jwatch_read(r->jw, &jw_after);
 	if (own && jw_after.commits != jw_before.commits && (unsigned)step->op < SCN_OP__COUNT &&
-	    scn_op_table[step->op].layer != SCN_LAYER_DISK &&
+	    !disk &&
 	    !scenario_op_has(step->op, SCN_OPF_WRITES))
 		own = false;
 	runner_crash_account(r, &out->after.device, own);

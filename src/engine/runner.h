@@ -32,7 +32,10 @@ struct prog_consent;
 /* Where, and within what, a run step's program runs (runner_program_fn). */
 struct runner_program_ctx {
 	const char *dir;              /* the scratch dir: the program's working directory */
-	const char *file;             /* the scratch file ("{file}" in its arguments) */
+	const char *file;             /* the scratch file as iobufviz reaches it (stdin "{file}") */
+	const char *file_arg;         /* "{file}" in its arguments: file, or its name in dir_fd */
+	int dir_fd;                   /* > 2: its working directory instead of dir, open (a crash
+	                                 lab's root: no path of the program's reaches it) */
 	const char *lesson_dir;       /* the scenario file's directory (NULL: none, stdin), where
 	                                 its stdin may be too (--dir grants nothing) */
 	const struct prog_consent *consent; /* runner_opts.consent */

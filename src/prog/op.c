@@ -39,7 +39,8 @@ struct prog_op_rec {
 	int code, signal;         /* END: how the program ended */
 	bool timed_out;
 	uint64_t steps, stdio, out_len;   /* END: then out_len bytes of its stdout */
-	char msg[256];            /* FAIL: why it could not run */
+	char msg[256];            /* FAIL: why it could not run; END: stderr's last line, if it
+	                             failed */
 };
 
 /* Read one whole record of n bytes from fd. 1, 0 at its end, -1 on a cut record. */
@@ -53,10 +54,10 @@ prog_op_read(int fd, void *buf, size_t n)
 
 /* The helper: run the program to its end, send its calls and how it ended on fd; never returns. */
 static void
-prog_op_helper(const struct scn_args *a, const char *dir, const char *file, const char *in,
-               double limit, int fd)
+prog_op_helper(const struct scn_args *a, const char *dir, int dir_fd, const char *file,
+               const char *in, double limit, int fd)
 {
-	struct prog_run_opts o = { .dir = dir, .stdin_path = in };
+	struct prog_run_opts o = { .dir = dir, .dir_fd = dir_fd, .stdin_path = in };
 	struct prog_op_rec rec = { 0 };
 	struct prog_run_step *s = malloc(sizeof *s);
 	char **argv = calloc(a->n_argv + 2, sizeof *argv);
@@ -105,6 +106,15 @@ prog_op_helper(const struct scn_args *a, const char *dir, const char *file, cons
 	rec.code = x != NULL ? x->exit_code : -1;
 	rec.signal = x != NULL ? x->signal : SIGKILL;
 	rec.timed_out = x != NULL && x->timed_out;
+	if ((rec.code != 0 || rec.signal != 0) && (out = prog_run_output(r, 2, &total)) != NULL) {
+		/* Why it failed, in its own words: the last line it wrote there (a traceback's). */
+		char *end = out + strlen(out), *line;
+		while (end > out && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+			*--end = '\0';
+		line = strrchr(out, '\n');
+		snprintf(rec.msg, sizeof rec.msg, "%s", line != NULL ? line + 1 : out);
+		free(out);
+	}
 	out = prog_run_output(r, 1, &total);
 	rec.out_len = out != NULL ? strlen(out) : 0;
 	if (fdio_write_all(fd, &rec, sizeof rec) != 0 ||
@@ -133,8 +143,8 @@ prog_op_wait(int fd, const struct prog_op_bounds *b)
 
 /* Run the step's program as one step. */
 int
-prog_op_run(const struct scn_args *a, const char *dir, const char *file, const char *in,
-            const struct prog_op_bounds *b, struct step_result *out)
+prog_op_run(const struct scn_args *a, const char *dir, int dir_fd, const char *file,
+            const char *in, const struct prog_op_bounds *b, struct step_result *out)
 {
 	struct prog_op_rec rec;
 	bool ended = false, stopped;
@@ -155,7 +165,7 @@ prog_op_run(const struct scn_args *a, const char *dir, const char *file, const c
 	pid = scratch_fork();
 	if (pid == 0) {
 		close(p[0]);
-		prog_op_helper(a, dir, file, in, b->seconds, p[1]);
+		prog_op_helper(a, dir, dir_fd, file, in, b->seconds, p[1]);
 	}
 	close(p[1]);
 	if (pid < 0) {
@@ -186,6 +196,13 @@ prog_op_run(const struct scn_args *a, const char *dir, const char *file, const c
 			else
 				snprintf(out->note, sizeof out->note, "the program exited %d after %" PRIu64
 				         " steps (%" PRIu64 " stdio calls)", rec.code, rec.steps, rec.stdio);
+			rec.msg[sizeof rec.msg - 1] = '\0';
+			if (rec.msg[0] != '\0') {
+				/* Raw: whoever shows the note escapes it, as every note. */
+				size_t n = strlen(out->note);
+				snprintf(out->note + n, sizeof out->note - n, "; its stderr ended \"%.150s\"",
+				         rec.msg);
+			}
 			break;
 		}
 	}
@@ -229,5 +246,6 @@ prog_op_step(const struct scn_args *a, const struct runner_program_ctx *c, struc
 		out->err = EPERM;
 		return -2;
 	}
-	return prog_op_run(a, c->dir, c->file, in, &b, out);
+	return prog_op_run(a, c->dir, c->dir_fd, c->file_arg != NULL ? c->file_arg : c->file, in,
+	                   &b, out);
 }

@@ -14,7 +14,8 @@ struct prog_op_bounds {
 };
 
 /*
- * Run a->program with a->argv ("{file}" becomes file) in dir under the tracer, with the file
+ * Run a->program with a->argv ("{file}" becomes file) in dir (dir_fd > 2: in the directory
+ * open there instead, dir its name for people) under the tracer, with the file
  * in as its stdin (prog_consent_stdin chose it: a->stdin_path is not read), in a helper
  * process of its own (the tracer waits for any child: the runner's worker must not be one
  * of its children), to its end, a->timeout (default 60 s) or b->seconds, whichever comes
@@ -22,8 +23,8 @@ struct prog_op_bounds {
  * not on its stdout and stderr), output (its stdout), ret (its exit status; 128 + N if
  * signal N killed it) and note. 0, or -1 (out->note says why).
  */
-int prog_op_run(const struct scn_args *a, const char *dir, const char *file, const char *in,
-                const struct prog_op_bounds *b, struct step_result *out);
+int prog_op_run(const struct scn_args *a, const char *dir, int dir_fd, const char *file,
+                const char *in, const struct prog_op_bounds *b, struct step_result *out);
 
 struct runner_program_ctx;
 

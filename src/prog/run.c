@@ -105,6 +105,9 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 			errno = e;
 			return -1;
 		}
+	} else if (o->dir_fd > 2) {
+		snprintf(r->dir, sizeof r->dir, "%s", o->dir != NULL ? o->dir : "");
+		po.cwd_fd = o->dir_fd;
 	} else if (o->dir != NULL) {
 		if (realpath(o->dir, r->dir) == NULL) {
 			prog_run_err(err, o->dir, errno);
@@ -114,7 +117,7 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 	} else {
 		snprintf(r->dir, sizeof r->dir, "%s", scratch_dir(r->scratch));
 	}
-	if (r->lab == NULL)
+	if (r->lab == NULL && !(o->dir_fd > 2))
 		po.cwd = r->dir;
 	po.stdin_path = o->stdin_path != NULL ? o->stdin_path : "/dev/null";
 	po.stdout_path = r->out_path[0];

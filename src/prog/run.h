@@ -23,6 +23,8 @@ struct prog_run;
 struct prog_run_opts {
 	const char *dir;          /* its working directory (NULL: a private scratch dir); with
 	                             crash_fs, where the lab's image is made */
+	int dir_fd;               /* > 2: its working directory instead, open (dir names it for
+	                             people); not with crash_fs */
 	enum crash_fs crash_fs;   /* its working directory a crash lab of this fs, both crashes
 	                             after each step (CRASH_FS_NONE: none; needs root) */
 	const char *stdin_path;   /* its standard input (NULL: /dev/null) */
