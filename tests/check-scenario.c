@@ -1411,6 +1411,10 @@ START_TEST(test_yamlpos_refusals)
 		{ "a:\n\tb: 1\n", 2, 1, "YAML syntax error: a tab; YAML indents with spaces only" },
 		{ "a: [1, 2\n", 2, 1, "YAML syntax error: did not find expected ',' or ']' while parsing a flow sequence (from line 1, column 4)" },
 		{ "a: \"\x01\"\n", 1, 5, "not a YAML text file: control characters are not allowed" },
+		{ "a: 1\nb: \"x\\0y\"\n", 2, 4, "a NUL byte in this text: a scenario's texts are C "
+		  "strings, which it would end (for bytes that are not text, write bytes: N)" },
+		{ "\"k\\0\": 1\n", 1, 1, "a NUL byte in this text: a scenario's texts are C "
+		  "strings, which it would end (for bytes that are not text, write bytes: N)" },
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

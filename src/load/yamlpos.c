@@ -112,6 +112,12 @@ yamlpos_scalar(struct yamlpos_builder *b, const yaml_event_t *ev)
 	const char *text = (const char *)ev->data.scalar.value;
 	struct yamlpos_frame *f = b->depth > 0 ? &b->stack[b->depth - 1] : NULL;
 
+	/* Every text of a scenario is a C string: a NUL ("\0") would end it there, silently
+	 * (write: {text: "ab\0cd"} wrote 2 bytes). */
+	if (memchr(text, '\0', ev->data.scalar.length) != NULL)
+		return yamlpos_fail(b, &ev->start_mark, "%s", "a NUL byte in this text: a "
+				 "scenario's texts are C strings, which it would end (for bytes that "
+				 "are not text, write bytes: N)");
 	if (f != NULL && f->want_key) {
 		const struct yamlpos_node *p = &b->ix->nodes[f->node];
 		if (p->n_children >= YAMLPOS_MAX_KEYS)
