@@ -319,9 +319,10 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 		out_text_line(f, "  output  ", sr->output, "\n");
 	if (sr->output_file != NULL)
 		out_text_line(f, "  file    ", sr->output_file, "\n");
-	/* A note step's own text, when its say (shown below) is another text. */
+	/* A note step's own text, when it has a say of its own (shown below): without one, its
+	 * text is its say (load/step.c), shown below with its marks rendered. */
 	if (sr->step->op == SCN_OP_NOTE && sr->step->args.text != NULL &&
-	    (step_result_say(sr) == NULL || strcmp(step_result_say(sr), sr->step->args.text) != 0))
+	    (sr->step->say == NULL || strcmp(sr->step->say, sr->step->args.text) != 0))
 		out_text_wrap(f, "  | ", sr->step->args.text);
 	if (sr->n_sentences > 0)
 		out_text_said(t, "  | ", sr->sentences, sr->n_sentences);
