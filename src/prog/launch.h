@@ -50,8 +50,9 @@ void prog_launch_guard_fill(struct prog_launch_guard *g, pid_t watchdog);
 	"CLONE_UNTRACED fails (EPERM), clone3 fails (ENOSYS: libc falls back to clone); every " \
 	"process it makes is killed when the run ends; it cannot signal, trace, read, write or " \
 	"limit iobufviz (kill, tgkill, process_vm_*, prlimit64 and pidfd_open at its pids, or at " \
-	"-1, fail with EPERM; so do ptrace, tkill and pidfd_send_signal), whose memory and " \
-	"/proc files are not its to open (not dumpable), and a watchdog it cannot reach " \
+	"-1, fail with EPERM; so do ptrace, tkill and pidfd_send_signal), whose memory is not " \
+	"its to open (not dumpable; it runs without CAP_SYS_PTRACE, even as root, though root's " \
+	"may read iobufviz's /proc maps and environ), and a watchdog it cannot reach " \
 	"ends it at --timeout whatever state iobufviz is in"
 
 /* Resolve argv0 as execvp would, in our working directory, into buf, made absolute when a
