@@ -4,7 +4,7 @@
 # iobufviz(1), BOUNDS): 800 unbuffered FILE*s and 8000 fputc round robin (601 MB of JSON
 # when every step repeated every stream) give complete JSON well under it, each step with
 # only the stream it changed; a smaller --max-output cuts sooner, says where and why, exit 3;
-# a program well inside it is complete (exit 0).
+# a program well inside it is complete (exit 0). Headless, --timeout bounds the wall time.
 testname=prog-bound
 . "$(dirname "$0")/lib.sh"
 need cc python3
@@ -78,5 +78,33 @@ run true.json --format=json --max-output=256KiB -- true
 run bad.txt --max-output=12 -- true
 [ $rc = 2 ] || bad "--max-output=12: exit $rc, expected 2 (usage)"
 
-[ $fail = 0 ] && echo "ok: 800 streams x 8000 fputc: $many_size bytes of JSON, complete; --max-output cuts sooner"
+# Headless, --timeout is wall time: iobufviz's own work on the 800 streams counts too (it
+# took 7 s of wall for --timeout=3 when only the program's time counted).
+cat >"$tmp/forever.c" <<'EOF'
+#include <stdio.h>
+int main(void)
+{
+	static FILE *f[800];
+	char name[32];
+	for (int i = 0; i < 800; i++) {
+		snprintf(name, sizeof name, "t%03d", i);
+		if ((f[i] = fopen(name, "w")) == NULL)
+			return 1;
+		setvbuf(f[i], NULL, _IONBF, 0);
+	}
+	for (unsigned k = 0;; k++)
+		fputc('x', f[k % 800]);
+}
+EOF
+cc -O1 -o "$tmp/forever" "$tmp/forever.c" || { echo "FAIL: forever.c does not build"; exit 99; }
+t0=$(date +%s%N)
+(ulimit -n 2048 2>/dev/null; timeout -s KILL 60 "$bin" --headless --timeout=3 --dir "$tmp/w" \
+	-- "$tmp/forever") >"$tmp/forever.txt" 2>&1
+rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+grep -q "^program  killed by SIGKILL (timeout)" "$tmp/forever.txt" ||
+	bad "--timeout=3: not killed at its timeout (exit $rc): $(tail -2 "$tmp/forever.txt")"
+[ $ms -lt 6000 ] || bad "--timeout=3: the run took $ms ms of wall time"
+
+[ $fail = 0 ] && echo "ok: 800 streams x 8000 fputc: $many_size bytes of JSON, complete; --max-output cuts sooner; --timeout=3 ended in $ms ms"
 finish

@@ -266,6 +266,8 @@ mode_program(struct cmd *c, struct scenario *s)
 	c->ro.dir = o->dir;
 	c->ro.crash_fs = o->crash_fs;
 	c->ro.probe = o->probe;
+	/* Headless, nobody reads between two steps: --timeout bounds the wall time. */
+	c->ro.timeout_wall = headless;
 	if (!headless && (rc = terminal_ok()) != 0)
 		return rc;
 	/* Our own scratch dir is under $TMPDIR; --dir is the program's, not ours to reap. */

@@ -19,6 +19,8 @@ struct prog_opts {
 	char *const *envp;        /* environment (NULL: ours) */
 	const char *preload;      /* the stdio shim, put first in LD_PRELOAD (NULL: none) */
 	unsigned timeout_ms;      /* kill the whole tree after this long (0: never) */
+	bool timeout_wall;        /* timeout_ms is wall time, the tracer's own work included;
+	                             else the time it is held between steps does not count */
 	/* Asked every ~100 ms while the program runs without a step: non-zero stops the wait
 	 * (prog_trace_next then fails with ECANCELED). NULL: never asked. */
 	int (*poll)(void *poll_arg);

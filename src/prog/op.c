@@ -71,6 +71,7 @@ prog_op_helper(const struct scn_args *a, const char *dir, int dir_fd, const char
 	if (limit > PROG_OP_TIMEOUT && !(a->timeout > 0))
 		limit = PROG_OP_TIMEOUT;
 	o.timeout_ms = limit * 1000 >= 1 ? (unsigned)(limit * 1000) : 1;
+	o.timeout_wall = true;        /* one step: nobody reads between its calls */
 	if (s == NULL || argv == NULL)
 		_exit(1);
 	argv[0] = a->program;

@@ -123,6 +123,7 @@ prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_run 
 	po.stdout_path = r->out_path[0];
 	po.stderr_path = r->out_path[1];
 	po.timeout_ms = o->timeout_ms;
+	po.timeout_wall = o->timeout_wall;
 	po.poll = o->poll;
 	po.poll_arg = o->poll_arg;
 	po.preload = o->shim != NULL ? (o->shim[0] != '\0' ? o->shim : NULL) :

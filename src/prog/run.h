@@ -29,6 +29,8 @@ struct prog_run_opts {
 	                             after each step (CRASH_FS_NONE: none; needs root) */
 	const char *stdin_path;   /* its standard input (NULL: /dev/null) */
 	unsigned timeout_ms;      /* kill it after this long (0: never) */
+	bool timeout_wall;        /* timeout_ms is wall time: no person holds it between steps
+	                             (headless, a run: step); else held time does not count */
 	enum snap_source probe;   /* page cache source (SNAP_SRC_NONE: the chain) */
 	const char *shim;         /* the stdio shim (NULL: prog_run_shim(); "": none) */
 	/* Asked while the program runs without a step (prog/launch.h): non-zero makes

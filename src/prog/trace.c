@@ -710,6 +710,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 		return -1;
 	}
 	/* From here: its setup (a stdin that never opens) and its exec count too. */
+	t->w.wall = o->timeout_wall;
 	prog_wait_deadline(&t->w, o->timeout_ms);
 	ptrace(PTRACE_CONT, pid, 0, 0);
 	rc = pt_run(t, &step, true);

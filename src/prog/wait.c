@@ -52,6 +52,8 @@ prog_wait_deadline(struct prog_wait *w, unsigned ms)
 void
 prog_wait_hold(struct prog_wait *w)
 {
+	if (w->wall)
+		return;
 	clock_gettime(CLOCK_MONOTONIC, &w->held);
 	prog_wait_tell(w);
 }

@@ -18,6 +18,7 @@ struct prog_wait {
 	void *poll_arg;
 	bool timed_out;           /* the deadline passed (and kill was called) */
 	struct timespec held;     /* since when the program is held between steps (0: it is not) */
+	bool wall;                /* the deadline is wall time: holding it does not move it */
 	bool cancelled;           /* the poll said stop */
 	/* The watchdog told of the deadline as it moves (prog/guard.h); pid 0: none. */
 	struct prog_guard guard;
