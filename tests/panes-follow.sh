@@ -61,5 +61,21 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 grep -q '^  file    b$' "$tmp/two.txt" || bad "the text does not name b: $(grep -E '^  (file|cache) ' "$tmp/two.txt" | head -4)"
-[ $fail = 0 ] && echo "ok: the panes follow a, b and a again, and name them"
+# Ten files, each opened, written (100 B more than the last) and closed: past the first
+# eight the panes still follow each one, never showing another's.
+python3 - "$tmp/ten.yaml" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write('title: "ten files"\nsteps:\n')
+    for i in range(10):
+        f.write('  - open: {file: f%d, flags: [O_WRONLY, O_CREAT]}\n' % i)
+        f.write('  - write: {bytes: %d}\n  - close: {}\n' % (100 * (i + 1)))
+PY
+"$bin" --headless --dir "$tmp" "$tmp/ten.yaml" >"$tmp/ten.txt" 2>&1 || bad "ten files: exit $?"
+got=$(awk '/^step [0-9]+\/30  write/ { w = 1; next } w && /^  file / { f = $2 }
+	w && /^  cache / { print f, $2 $3; w = 0 }' "$tmp/ten.txt" | tr '\n' ' ')
+want="f0 100B f1 200B f2 300B f3 400B f4 500B f5 600B f6 700B f7 800B f8 900B f9 1000B "
+[ "$got" = "$want" ] || bad "ten files: the writes showed $got"
+
+[ $fail = 0 ] && echo "ok: the panes follow a, b and a again, and name them; and each of ten files"
 finish

@@ -51,6 +51,7 @@ struct runner {
 	 * open to the end as probe_fd is. The panes show the file of the last step's fd: shown
 	 * indexes other[], -1 the lesson's own file. */
 	struct runner_other { int fd; dev_t dev; ino_t ino; } other[RUNNER_MAX_OTHER];
+	size_t other_next;           /* the next of other[] to give up for a new file, when full */
 	size_t n_other;
 	int shown;
 	struct worker w;

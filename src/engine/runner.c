@@ -68,18 +68,19 @@ runner_mark_dead(struct runner *r, int st)
 }
 
 /* Our fd on the other file at PATH (the worker's fd), SB its stat: its index in r->other,
- * opened now if it is new; -1 when it cannot be (then the panes stay where they were). */
+ * opened now if it is new (when all RUNNER_MAX_OTHER are taken, in the place of the one
+ * opened longest ago that is not shown); -1 when it cannot be (then the panes stay where
+ * they were). */
 static int
 runner_other(struct runner *r, const char *path, const struct stat *sb)
 {
 	struct stat osb;
+	size_t at = r->n_other;
 	int fd;
 
 	for (size_t i = 0; i < r->n_other; i++)
 		if (r->other[i].dev == sb->st_dev && r->other[i].ino == sb->st_ino)
 			return (int)i;
-	if (r->n_other >= RUNNER_MAX_OTHER)
-		return -1;
 	/* Through the worker's own fd: the same file, whatever its name is by now. */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
@@ -88,9 +89,17 @@ runner_other(struct runner *r, const char *path, const struct stat *sb)
 		close(fd);
 		return -1;
 	}
-	r->other[r->n_other] = (struct runner_other){ .fd = fd, .dev = sb->st_dev,
-	                                              .ino = sb->st_ino };
-	return (int)r->n_other++;
+	if (at >= RUNNER_MAX_OTHER) {
+		/* A lesson of many files: the panes follow the new one, never another's. */
+		at = r->other_next++ % RUNNER_MAX_OTHER;
+		if ((int)at == r->shown)
+			at = r->other_next++ % RUNNER_MAX_OTHER;
+		close(r->other[at].fd);
+	} else {
+		r->n_other++;
+	}
+	r->other[at] = (struct runner_other){ .fd = fd, .dev = sb->st_dev, .ino = sb->st_ino };
+	return (int)at;
 }
 
 /*
