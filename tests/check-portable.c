@@ -164,6 +164,8 @@ START_TEST(test_btrfs)
 		portable_run(cmd, direct, sizeof direct);
 		umount2(mnt, 0);
 	}
+	/* The scratch dir's cleanup removes files, never a directory: this one is ours to. */
+	rmdir(mnt);
 	snprintf(cmd, sizeof cmd, "losetup -d '%s'", loop);
 	portable_run(cmd, NULL, 0);
 	ck_assert_msg(mounted == 0, "mount %s on %s: %s", loop, mnt, strerror(errno));

@@ -900,6 +900,15 @@ START_TEST(test_overlay)
 	close(fd);
 	close(ufd);
 	ck_assert_int_eq(umount2(merged, 0), 0);
+	/* The scratch dir's cleanup removes files, never a directory: these are ours to. */
+	snprintf(path, sizeof path, "%s/f", upper);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/work", work);
+	rmdir(path);
+	rmdir(work);
+	rmdir(upper);
+	rmdir(merged);
+	rmdir(lower);
 	free(c);
 	free(u);
 }
