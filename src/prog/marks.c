@@ -401,11 +401,34 @@ prog_marks_logged_step(const struct pt_logged *l, struct prog_step *out)
 	out->src = l->src;
 }
 
-/* The line of logged call l's step out: its walked stack's, else its call site's. */
+/* Tell p's shim where its calls from ra with this frame find their caller's return address. */
+void
+prog_marks_tell_up(struct pt_proc *p, uint64_t ra, uint64_t frame, uint64_t off)
+{
+	struct prog_mark_up e = { .ra = ra, .frame = frame, .off = off };
+	unsigned k;
+
+	if (p->shim == 0 || ra == 0 || frame == 0 || off >= PROG_MARK_UP_MAX)
+		return;
+	for (k = 0; k < PROG_MARK_UPS; k++)
+		if (p->tls.up[k].ra == ra && p->tls.up[k].frame == frame && p->tls.up[k].off == off)
+			return;
+	k = p->up_next++ % PROG_MARK_UPS;
+	if (marks_poke(p->pid, p->shim + offsetof(struct prog_mark_tls, up) + k * sizeof e, &e,
+	               sizeof e) == 0)
+		p->tls.up[k] = e;
+}
+
+/* The line of logged call l's step out: its walked stack's; else, when the shim kept the word
+ * a walk from its call site and frame found the caller's return address in, that walk's;
+ * else its call site's. */
 static void
 marks_src(const struct prog_trace *t, const struct pt_logged *l, struct prog_step *out)
 {
-	if (out->src.pc == 0 && l->c.caller != 0)
+	if (out->src.pc != 0 || l->c.caller == 0)
+		return;
+	if (l->c.up == 0 || !prog_srcloc_logged(t->src, l->tgid, l->c.caller, l->c.file,
+	                                        l->c.up_off, l->c.up, &out->src))
 		prog_srcloc_at(t->src, l->tgid, l->c.caller, &out->src);
 }
 

@@ -424,13 +424,14 @@ srcloc_way(struct prog_srcloc *s, struct srcloc_walked *set)
 
 bool
 prog_srcloc_unwind_call(struct prog_srcloc *s, pid_t tgid, pid_t tid, uint64_t ra,
-                        uint64_t file, uint64_t frame, struct prog_src *out)
+                        uint64_t file, uint64_t frame, struct prog_src *out, uint64_t *off)
 {
 	uintptr_t word = 0, scan[SRCLOC_SCAN / sizeof(uintptr_t)];
 	struct srcloc_walked *set, *e;
 	uint64_t pc1, read_off = UINT64_MAX;
 	size_t n;
 
+	*off = UINT64_MAX;
 	if (s == NULL || ra == 0 || frame == 0)
 		return prog_srcloc_unwind(s, tgid, tid, out);
 	set = srcloc_walked(s, tgid, ra, file);
@@ -446,6 +447,7 @@ prog_srcloc_unwind_call(struct prog_srcloc *s, pid_t tgid, pid_t tid, uint64_t r
 		if (word != 0 && word == e->ra1) {
 			s->st.remembered++;
 			*out = e->src;
+			*off = e->off;
 			return true;
 		}
 	}
@@ -463,9 +465,31 @@ prog_srcloc_unwind_call(struct prog_srcloc *s, pid_t tgid, pid_t tid, uint64_t r
 			*e = (struct srcloc_walked){ .tgid = tgid, .ra = ra, .file = file,
 			                             .off = i * sizeof scan[0], .ra1 = scan[i],
 			                             .src = *out };
+			*off = e->off;
 			break;
 		}
 	return true;
+}
+
+bool
+prog_srcloc_logged(struct prog_srcloc *s, pid_t tgid, uint64_t ra, uint64_t file, uint64_t off,
+                   uint64_t up, struct prog_src *out)
+{
+	struct srcloc_walked *set;
+
+	if (s == NULL || ra == 0 || up == 0)
+		return false;
+	set = srcloc_walked(s, tgid, ra, file);
+	/* The word where a walk from this call site found its caller's return address holds
+	 * it again: the same two frames, as for a stopped thread (prog_srcloc_unwind_call). */
+	for (int i = 0; i < SRCLOC_WAYS; i++)
+		if (set[i].tgid == tgid && set[i].ra == ra && set[i].file == file &&
+		    set[i].off == off && set[i].ra1 == up) {
+			s->st.remembered++;
+			*out = set[i].src;
+			return true;
+		}
+	return false;
 }
 
 bool

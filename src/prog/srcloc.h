@@ -41,9 +41,20 @@ bool prog_srcloc_unwind(struct prog_srcloc *s, pid_t tgid, pid_t tid, struct pro
  * file, the shim's frame at frame (shim/protocol.h): as prog_srcloc_unwind, but a call site
  * walked before whose caller's return address is still where the walk found it, above the
  * shim's frame, is not walked again (a call in a loop costs one read of a word, not a walk).
+ * *off: how far above frame the caller's return address is (UINT64_MAX: not known).
  */
 bool prog_srcloc_unwind_call(struct prog_srcloc *s, pid_t tgid, pid_t tid, uint64_t ra,
-                             uint64_t file, uint64_t frame, struct prog_src *out);
+                             uint64_t file, uint64_t frame, struct prog_src *out,
+                             uint64_t *off);
+
+/*
+ * A stdio call from return address ra on stream file that made no stop, whose stack held up
+ * off bytes above the shim's frame (shim/protocol.h, prog_mark_tls.up): if a walk from
+ * there found its caller's return address equal to up at that offset, its line and its
+ * caller's into *out. False if none did.
+ */
+bool prog_srcloc_logged(struct prog_srcloc *s, pid_t tgid, uint64_t ra, uint64_t file,
+                        uint64_t off, uint64_t up, struct prog_src *out);
 
 /*
  * Thread tid of process tgid, stopped in a system call made outside stdio, at instruction ip

@@ -49,6 +49,7 @@ struct pt_proc {
 	 * its last stop, and the log's calls taken so far. */
 	uint64_t shim;
 	struct prog_mark_tls tls;
+	unsigned up_next;          /* the entry of tls.up told next (prog_marks_tell_up) */
 	uint64_t taken;
 	/* The stdio call under way that made system calls (its seq, 0: none), its arguments,
 	 * its file (fclose: seen before the fd is gone) and the calls it made so far. */
@@ -136,6 +137,10 @@ int prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool
  * step needs, and the call is owed, read at the next stop of any thread). True if this is
  * that first call. */
 bool prog_marks_at_call(struct pt_proc *p);
+
+/* The caller's return address of p's calls from ra with the shim's frame at frame is off
+ * bytes above it (UINT64_MAX: not known): tell the shim (prog_mark_tls.up), once. */
+void prog_marks_tell_up(struct pt_proc *p, uint64_t ra, uint64_t frame, uint64_t off);
 
 /* marks.c: whether p's call c (stopped at its entry, p's file known; stack pointer sp) is
  * stdio's though no stdio call is under way: a write or read of the bytes of a stream's buffer

@@ -145,9 +145,13 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	p->sys_sp = si.stack_pointer;
 	first = prog_marks_at_call(p);
 	/* A stdio call's first system call: its stack has its line and its caller's. */
-	if (first)
+	if (first) {
+		uint64_t off;
 		prog_srcloc_unwind_call(t->src, p->tgid, p->pid, p->cur.caller, p->cur.file,
-		                        p->cur.frame, &p->cur_src);
+		                        p->cur.frame, &p->cur_src, &off);
+		/* The calls from there with this frame that make no stop keep that word. */
+		prog_marks_tell_up(p, p->cur.caller, p->cur.frame, off);
+	}
 	if (c->flags & CALL_EXIT) {
 		/* No exit stop follows: the process's end is its step. exit()'s flush of the
 		 * streams is one before it, while the process (and its memory) is still here. */

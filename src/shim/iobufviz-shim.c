@@ -149,6 +149,16 @@ iobufviz_shim_enter_at(void *ra, void *frame, int id, FILE *f, long a, long b, c
 	t->cur.b = b;
 	t->cur.caller = (uintptr_t)ra;
 	t->cur.frame = (uintptr_t)frame;
+	t->cur.up = 0;
+	/* The same frame as a walk the tracer made from this call site: the word it found the
+	 * caller's return address in is still this thread's stack (above this frame). */
+	for (int i = 0; i < PROG_MARK_UPS; i++)
+		if (t->up[i].ra == (uintptr_t)ra && t->up[i].frame == (uintptr_t)frame &&
+		    t->up[i].ra != 0 && t->up[i].off < PROG_MARK_UP_MAX) {
+			t->cur.up = *(const uintptr_t *)((const char *)frame + t->up[i].off);
+			t->cur.up_off = (uint32_t)t->up[i].off;
+			break;
+		}
 	iobufviz_shim_str(t->cur.str, s1, sizeof t->cur.str);
 	iobufviz_shim_str(t->cur.str2, s2, sizeof t->cur.str2);
 	return 1;
@@ -259,6 +269,7 @@ iobufviz_shim_exit(void)
 	t->cur.id = PROG_MARK_EXIT_ID;
 	t->cur.caller = 0;        /* called by exit(): the tracer walks the stack to its caller */
 	t->cur.frame = 0;
+	t->cur.up = 0;
 	t->cur.file = 0;
 	t->cur.fd = -1;
 	iobufviz_shim_mark(PROG_MARK_EXIT, 0);
@@ -273,6 +284,7 @@ iobufviz_shim_forked(void)
 	t->magic = 0;
 	t->written = t->read = 0;
 	t->stop = 0;
+	memset(t->up, 0, sizeof t->up);
 }
 
 /* Note the read-only segments of the program itself (the first object). */

@@ -31,6 +31,11 @@
 #define PROG_MARK_FULL  3         /* the log is full: read it (and set read) */
 #define PROG_MARK_EXIT  4         /* exit() is about to flush every stream (cur says so) */
 
+/* Call sites a thread keeps the caller's return address of (prog_mark_tls.up). */
+#define PROG_MARK_UPS 4
+/* How far above its frame a call's caller's return address may be (prog_mark_tls.up). */
+#define PROG_MARK_UP_MAX 4096
+
 /* Calls a thread's log holds before the tracer must read it. */
 #define PROG_MARK_LOG 512
 
@@ -61,11 +66,14 @@ struct prog_mark_call {
 	uint8_t head_len;
 	int32_t fd;               /* the stream's _fileno (fclose: the fd it closed) */
 	uint32_t st_flags;        /* the stream's _flags after the call */
-	uint32_t pad;
+	uint32_t up_off;          /* where up was read, bytes above frame */
 	uint64_t buf_base, buf_end, write_base, write_ptr, read_ptr, read_end;
 	uint64_t caller;          /* the wrapper's return address: the program's call site */
 	uint64_t frame;           /* the wrapper's frame address: where the program's stack was
 	                           * at that call (the tracer finds the caller's caller from it) */
+	uint64_t up;              /* the word at frame + off of the prog_mark_tls.up entry of this
+	                           * caller and frame (0: none): where the tracer found the
+	                           * caller's return address when it walked a call from there */
 	char str[PROG_STR_MAX];
 	char str2[PROG_STR2_MAX];
 	unsigned char head[PROG_HEAD_MAX];
@@ -82,9 +90,16 @@ struct prog_mark_tls {
 	uint32_t off;             /* no tracer took the log: logging is off */
 	uint32_t pad;
 	struct prog_mark_call cur;    /* the outermost call under way (or the last one) */
+	/* Call sites the tracer walked, from a frame of this thread (it writes them): a call
+	 * from caller with that same frame keeps in its entry's up the word off bytes above
+	 * it, where the caller's return address was. Equal to it, the call is from the same
+	 * line of the same caller, logged without a stop. ra 0: an empty entry. */
+	struct prog_mark_up {
+		uint64_t ra, frame, off;
+	} up[PROG_MARK_UPS];
 };
 
-#define PROG_MARK_MAGIC 0x4942562d6c6f6731ULL    /* "IBV-log1" */
+#define PROG_MARK_MAGIC 0x4942562d6c6f6732ULL    /* "IBV-log2" */
 
 /* _flags bits of glibc's FILE that say where its data is (libio.h, not installed). */
 #define PROG_MARK_IO_CURRENTLY_PUTTING 0x0800u
