@@ -725,7 +725,7 @@ run(int argc, char **argv)
 {
 	struct cmd c = {
 		.o = { .color = true, .mouse = true, .timeout = SCN_MAX_RUN_SECONDS,
-		       .program = prog_op_step },
+		       .run_op = prog_op_step },
 		.ro = { .timeout_ms = 60000 },
 	};
 	const struct mode *m = modes;

@@ -294,7 +294,7 @@ runner_run_poll(void *arg)
 	return runner_poll_now(arg);
 }
 
-/* run: the student's program, to its end, as one step (runner_opts.program: prog/op.c),
+/* run: the student's program, to its end, as one step (runner_opts.run_op: prog/op.c),
  * within what is left of the run's time; q in the TUI stops it. */
 static void
 runner_op_run(struct runner *r, const struct scn_step *step, struct step_result *out)
@@ -328,12 +328,12 @@ runner_op_run(struct runner *r, const struct scn_step *step, struct step_result 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	out->events.source = EV_SRC_PTRACE;
 	out->ret = -1;
-	if (r->o.program == NULL) {
+	if (r->o.run_op == NULL) {
 		runner_note(out, "not run: the run op is not bound in this build of the runner");
 		out->err = ENOSYS;
 		return;
 	}
-	rc = r->o.program(&step->args, &c, out);
+	rc = r->o.run_op(&step->args, &c, out);
 	if (rc == -2)           /* refused before it ran: not allowed, or its stdin */
 		return;
 	if (rc != 0 && out->err == 0)
@@ -353,7 +353,7 @@ static const runner_op_fn runner_ops[SCN_RUNS__COUNT] = {
 	[SCN_RUNS_RUNNER_WAIT] = runner_op_wait,
 	[SCN_RUNS_RUNNER_PTY] = runner_op_pty,       /* curriculum */
 	[SCN_RUNS_RUNNER_SWEEP] = runner_op_sweep,   /* sweep/sweep.c */
-	[SCN_RUNS_RUNNER_RUN] = runner_op_run,       /* runner_opts.program */
+	[SCN_RUNS_RUNNER_RUN] = runner_op_run,       /* runner_opts.run_op */
 	[SCN_RUNS_RUNNER_CRASH] = runner_op_crash,   /* engine/runner-crash.c */
 };
 

@@ -68,7 +68,7 @@ struct runner_opts {
 	const char *const *sweep_dirs; /* more than one: sweeps compare these dirs side by side */
 	size_t n_sweep_dirs;
 	enum snap_source probe;       /* page cache source (probe_cache_as); NONE = the chain */
-	runner_program_fn program;    /* the run op; NULL: a run step fails with ENOSYS */
+	runner_program_fn run_op;     /* the run op; NULL: a run step fails with ENOSYS */
 	double timeout;               /* seconds the run may spend in all (--timeout); 0 or more
 	                                 than SCN_MAX_RUN_SECONDS: that. Past it, the step is
 	                                 stopped (out->timed_out) and no later step runs */

@@ -58,7 +58,7 @@ struct app_opts {
 	/* A step as the screen's line of C (the practice listing's); NULL: describe_step. */
 	char *(*step_line)(const struct scn_step *st, char *buf, size_t len);
 	struct prog_consent consent; /* --allow-run[=PROG]: the programs run steps may run */
-	runner_program_fn program; /* the run op (main binds prog/op.c's prog_op_step) */
+	runner_program_fn run_op;  /* the run op (main binds prog/op.c's prog_op_step) */
 };
 
 /* headless/headless.c: run s without a terminal, print the transcript; return an app_exit. */

@@ -133,7 +133,7 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 	                          .sweep_dirs = o->dirs, .n_sweep_dirs = o->n_dirs,
 	                          .probe = o->probe, .timeout = o->timeout,
 	                          .crash_fs = o->crash_fs, .consent = &o->consent,
-	                          .program = o->program, .pace = o->pace,
+	                          .run_op = o->run_op, .pace = o->pace,
 	                          /* --crash-fs: what each crash would leave, after every step */
 	                          .crash_each = o->crash_fs != CRASH_FS_NONE };
 	bool progress = isatty(STDERR_FILENO), sweep_failed = false, export = o->export_fmt != NULL;

@@ -196,7 +196,7 @@ practice_run_answers(const struct practice_problem *p, const struct scenario *s,
                      size_t len)
 {
 	struct runner_opts ro = { .dir = o->dir, .trace = o->trace, .probe = o->probe,
-	                          .program = o->program };
+	                          .run_op = o->run_op };
 	struct utsname u;
 	char *err = NULL;
 	struct lesson *l = lesson_new(s, &ro, &err);

@@ -29,7 +29,7 @@ int prog_op_run(const struct scn_args *a, const char *dir, int dir_fd, const cha
 struct runner_program_ctx;
 
 /*
- * The run op as the runner binds it (runner_opts.program): only a program c->consent allows,
+ * The run op as the runner binds it (runner_opts.run_op): only a program c->consent allows,
  * with the stdin prog_consent_stdin chooses, then prog_op_run within c's time and poll.
  * 0, -1 as prog_op_run; -2 (out->err EPERM, out->note why) if refused before it ran.
  */

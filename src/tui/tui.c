@@ -30,7 +30,7 @@ tui_start(struct tui *t, char **err)
 	                          .budget = t->o->budget, .probe = t->o->probe,
 	                          .timeout = t->o->timeout, .crash_fs = t->o->crash_fs,
 	                          .sweep_dirs = t->o->dirs, .n_sweep_dirs = t->o->n_dirs,
-	                          .consent = &t->consent, .program = t->o->program };
+	                          .consent = &t->consent, .run_op = t->o->run_op };
 	const struct snapshot *ini;
 
 	t->l = lesson_new(t->s, &ro, err);
