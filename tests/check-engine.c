@@ -192,7 +192,7 @@ START_TEST(test_fwrite_fflush_procio)
 	ck_assert_uint_eq(fw->events.bytes_written, 5000 - 5000 % b);
 	ck_assert_uint_eq(fw->events.n_read, 0);
 	ck_assert_uint_eq(fw->events.bytes_read, 0);
-	ck_assert_ptr_nonnull(strstr(fw->note, "counts and totals only"));
+	ck_assert_ptr_nonnull(strstr(text_str(&fw->note), "counts and totals only"));
 	ck_assert_uint_eq(fw->after.stdio.pending, 5000 % b);
 
 	ck_assert_uint_eq(ff->events.n, 0);
@@ -206,7 +206,7 @@ START_TEST(test_fwrite_fflush_procio)
 	ck_assert(!w->events.v[0].ns_traced);
 	ck_assert_uint_eq(w->events.syscw, 1);
 	ck_assert_uint_eq(w->events.wchar, 100);
-	ck_assert_str_eq(w->note, "");
+	ck_assert_str_eq(text_str(&w->note), "");
 	run_free(&run);
 }
 END_TEST
@@ -484,7 +484,7 @@ check_ebadf(enum runner_trace trace)
 	check_event(&run.res[4].events.v[0], "write", 3, 10, -1, EV_DIRECT);
 	ck_assert_int_eq(run.res[4].events.v[0].err, EBADF);
 	ck_assert_int_eq(run.res[7].ret, 0);
-	ck_assert_str_eq(run.res[7].note, "");
+	ck_assert_str_eq(text_str(&run.res[7].note), "");
 	run_free(&run);
 }
 
@@ -679,7 +679,7 @@ check_killed(enum runner_trace trace)
 	run_all(&run, steps, N(steps), 0, SCN_FS_DEFAULT, trace);
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
 	ck_assert_int_eq(run.res[1].ret, -1);
-	ck_assert_ptr_nonnull(strstr(run.res[1].note, "worker killed by SIGXFSZ"));
+	ck_assert_ptr_nonnull(strstr(text_str(&run.res[1].note), "worker killed by SIGXFSZ"));
 	if (trace == RUNNER_TRACE_PTRACE) {
 		ck_assert_uint_eq(run.res[1].events.n, 1);
 		ck_assert_str_eq(run.res[1].events.v[0].call, "ftruncate");
@@ -688,7 +688,7 @@ check_killed(enum runner_trace trace)
 	}
 	ck_assert(!run.res[1].after.stdio.open);
 	ck_assert_int_eq(run.res[2].ret, -1);
-	ck_assert_ptr_nonnull(strstr(run.res[2].note, "SIGXFSZ"));
+	ck_assert_ptr_nonnull(strstr(text_str(&run.res[2].note), "SIGXFSZ"));
 	run_free(&run);
 }
 
@@ -756,7 +756,7 @@ check_killed_outside(enum runner_trace trace)
 	ck_assert_int_eq(kill(w, SIGKILL), 0);
 	ck_assert_int_eq(runner_step(r, &res), 1);
 	ck_assert_int_eq(res.ret, -1);
-	ck_assert_ptr_nonnull(strstr(res.note, "worker killed by SIGKILL"));
+	ck_assert_ptr_nonnull(strstr(text_str(&res.note), "worker killed by SIGKILL"));
 	ck_assert(!res.after.stdio.open);
 	step_result_clear(&res);
 	ck_assert_int_eq(runner_step(r, &res), 1);
@@ -866,7 +866,8 @@ START_TEST(test_wait_and_unimplemented)
 	ck_assert_int_eq(res.ret, -1);
 	ck_assert_int_eq(res.err, EIO);
 	ck_assert_ptr_null(res.sweep);
-	ck_assert_msg(strncmp(res.note, "the sweep could not run: ", 25) == 0, "note '%s'", res.note);
+	ck_assert_msg(strncmp(text_str(&res.note), "the sweep could not run: ", 25) == 0,
+	              "note '%s'", text_str(&res.note));
 	step_result_clear(&res);
 	ck_assert_int_eq(runner_step(r, &res), 0);
 	runner_free(r);
@@ -924,7 +925,7 @@ stop_steps(enum runner_trace trace)
 	ck_assert_int_eq(res.ret, -1);
 	ck_assert_int_eq(res.err, ECANCELED);
 	ck_assert(res.stopped);
-	ck_assert_str_eq(res.note, "stopped by the user");
+	ck_assert_str_eq(text_str(&res.note), "stopped by the user");
 	/* Asked every RUNNER_POLL_MS: stopped on the second, well before the tail's end. */
 	ck_assert_int_ge(stop_asked, 2);
 	ck_assert_int_lt(t1.tv_sec - t0.tv_sec, 3);
@@ -1003,7 +1004,8 @@ START_TEST(test_run_timeout)
 			ck_assert_int_eq(res.ret, -1);
 			ck_assert_int_eq(res.err, ETIMEDOUT);
 			ck_assert(res.stopped && res.timed_out);
-			ck_assert_msg(strstr(res.note, "--timeout") != NULL, "note '%s'", res.note);
+			ck_assert_msg(strstr(text_str(&res.note), "--timeout") != NULL, "note '%s'",
+			              text_str(&res.note));
 			step_result_clear(&res);
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -1081,7 +1083,7 @@ START_TEST(test_all_ops_ptrace)
 	for (size_t i = 0; i < run.n; i++)
 		ck_assert_msg(v[i].ret >= 0, "step %zu (%s): ret %lld err %d %s", i,
 		              scenario_op_name(v[i].step->op), (long long)v[i].ret, v[i].err,
-		              v[i].note);
+		              text_str(&v[i].note));
 	/* Unbuffered: fwrite(10) is write(10) at once. */
 	ck_assert_int_eq(v[1].after.stdio.mode, SCN_BUF_NONE);
 	ck_assert_uint_eq(v[2].events.n_write, 1);
@@ -1223,7 +1225,7 @@ truth_child(void)
 	}
 	printf("source=%d\n", (int)runner_trace_source(r));
 	while (runner_step(r, &res) == 1) {
-		printf("step %zu note=%s\n", res.index, res.note);
+		printf("step %zu note=%s\n", res.index, text_str(&res.note));
 		step_result_clear(&res);
 	}
 	runner_free(r);

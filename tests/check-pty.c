@@ -333,8 +333,8 @@ START_TEST(test_runner_pty)
 	ck_assert_str_eq(res.output_file, WRITE_TEXT PRINTF_TEXT);
 	/* The scenario's file is the file run's stdout: the panes show its 64 bytes. */
 	ck_assert_uint_eq(res.after.cache.file_size, strlen(WRITE_TEXT PRINTF_TEXT));
-	ck_assert_ptr_nonnull(strstr(res.note, "terminal stdout line buffered"));
-	ck_assert_ptr_nonnull(strstr(res.note, "file stdout fully buffered"));
+	ck_assert_ptr_nonnull(strstr(text_str(&res.note), "terminal stdout line buffered"));
+	ck_assert_ptr_nonnull(strstr(text_str(&res.note), "file stdout fully buffered"));
 	step_result_clear(&res);
 	runner_free(r);
 }

@@ -170,7 +170,8 @@ START_TEST(test_file_size_bound)
 		ck_assert_int_eq(runner_step(r, &res[i]), 1);
 	ck_assert_int_eq(res[1].ret, 10);  /* up to the bound, not past it */
 	ck_assert_int_eq(res[2].ret, -1);
-	ck_assert_msg(strstr(res[2].note, "SIGXFSZ") != NULL, "note: %s", res[2].note);
+	ck_assert_msg(strstr(text_str(&res[2].note), "SIGXFSZ") != NULL, "note: %s",
+	              text_str(&res[2].note));
 	ck_assert_int_eq(stat(runner_file_path(r), &st), 0);
 	ck_assert_int_eq((long long)st.st_size, (long long)SCN_MAX_SIZE);
 	for (int i = 0; i < 3; i++)

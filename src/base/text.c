@@ -447,6 +447,26 @@ text_buf_free(struct text_buf *b)
 	free(text_take(b));
 }
 
+/* Append a sentence to b, after "; " when b holds one already. */
+void
+text_buf_vsentence(struct text_buf *b, const char *fmt, va_list ap)
+{
+	if (b->len > 0)
+		text_add(b, "; ");
+	text_vaddf(b, fmt, ap);
+}
+
+/* Append a sentence to b, as text_buf_vsentence. */
+void
+text_buf_sentence(struct text_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	text_buf_vsentence(b, fmt, ap);
+	va_end(ap);
+}
+
 /* End the full buffer buf (len bytes) in "…", on a character's boundary: a cut that shows. */
 static void
 text_cut_mark(char *buf, size_t len)

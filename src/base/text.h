@@ -122,6 +122,15 @@ char *text_take(struct text_buf *b);
 /* Release b's memory; b is empty again (NULL is fine). */
 void text_buf_free(struct text_buf *b);
 
+/* Append a sentence to b, after "; " when b holds one already (a note): text_vsentence's
+ * sentences, whole. */
+void text_buf_vsentence(struct text_buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+/* The same, with the arguments given. */
+void text_buf_sentence(struct text_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Append printf output at *n of buf (len bytes), never past its end; *n moves on (to len
  * when it was cut, and then buf ends in "…"). */
 void text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)

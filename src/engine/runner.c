@@ -195,7 +195,7 @@ runner_note(struct step_result *out, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	text_vsentence(out->note, sizeof out->note, fmt, ap);
+	text_buf_vsentence(&out->note, fmt, ap);
 	va_end(ap);
 }
 

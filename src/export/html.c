@@ -447,8 +447,8 @@ html_lesson_step(struct transcript *t, FILE *f, const struct transcript_step *st
 		                      (int)sr->after.cache.source), o, sizeof o);
 		html_line(f, "<p class=\"change\">The pages cached: ", o, ".</p>\n");
 	}
-	if (sr->note[0] != '\0')
-		html_line(f, "<p class=\"note data\">", sr->note, "</p>\n");
+	if (sr->note.len > 0)
+		html_line(f, "<p class=\"note data\">", text_str(&sr->note), "</p>\n");
 	/* What the kernel did while the person paused before this step (--pace). */
 	if (transcript_pause_text(sr, pause, sizeof pause) != NULL)
 		html_line(f, "<p class=\"note data\">Before this step, ", pause, ".</p>\n");
@@ -495,8 +495,8 @@ html_prog_step(const struct transcript *t, FILE *f, const struct transcript_step
 	if (p->path != NULL)
 		html_line(f, "<p class=\"small\">file <code class=\"data\">",
 		              p->name != NULL ? p->name : p->path, "</code></p>\n");
-	if (sr->note[0] != '\0')
-		html_line(f, "<p class=\"note data\">", sr->note, "</p>\n");
+	if (sr->note.len > 0)
+		html_line(f, "<p class=\"note data\">", text_str(&sr->note), "</p>\n");
 	for (size_t i = 0; i < sr->changes.n; i++)
 		html_line(f, "<p class=\"change data\">", sr->changes.v[i].text, "</p>\n");
 	fputs("<div class=\"panes\">", f);

@@ -30,7 +30,7 @@ headless_sweep_env(const struct step_result *sr, char *msg, size_t len)
 		return false;
 	if (sr->sweep == NULL) {
 		snprintf(msg, len, "step %zu: %s", sr->index + 1,
-		         sr->note[0] ? sr->note : "the sweep could not run");
+		         sr->note.len > 0 ? text_str(&sr->note) : "the sweep could not run");
 		return true;
 	}
 	for (size_t v = 0; v < sr->sweep->n_variants; v++) {
@@ -106,7 +106,7 @@ headless_step(struct transcript *t, const struct lesson *l, const struct step_re
 	};
 
 	if (sr->ret < 0 && sr->err == 0)
-		st.errno_why = sr->note[0] ? sr->note : "the call did not return";
+		st.errno_why = sr->note.len > 0 ? text_str(&sr->note) : "the call did not return";
 	/* The probes are known from the first step that has a file to probe. */
 	out_env_observe(&t->env, NULL, &sr->after);
 	transcript_step(t, &st);
@@ -120,7 +120,7 @@ headless_export(const struct step_result *sr, const char *fmt)
 		sweep_export(stdout, sr->sweep, fmt);
 	} else if (sr->ret < 0 && sr->step->op == SCN_OP_SWEEP) {
 		fprintf(stderr, "iobufviz: step %zu: ", sr->index + 1);
-		text_fput(sr->note, TEXT_LINE, stderr);
+		text_fput(text_str(&sr->note), TEXT_LINE, stderr);
 		fputc('\n', stderr);
 	}
 }

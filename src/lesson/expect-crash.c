@@ -31,8 +31,8 @@ expect_crash_half(const struct step_result *sr, bool power, struct text_buf *tex
 	const struct crash_half *h;
 
 	if (sr->crash == NULL) {
-		text_setf(text, "no crash was made at this step%s%s", sr->note[0] ? ": " : "",
-		         sr->note);
+		text_setf(text, "no crash was made at this step%s%s", sr->note.len > 0 ? ": " : "",
+		          text_str(&sr->note));
 		return NULL;
 	}
 	h = power ? &sr->crash->power : &sr->crash->process;

@@ -117,7 +117,7 @@ out_gradescope_step(struct transcript *t, const struct transcript_step *st)
 		char *name = NULL;
 		snprintf(number, sizeof number, "%zu.0", sr->index + 1);
 		if (asprintf(&name, "step %zu %s: the program ran", sr->index + 1, st->call) >= 0) {
-			out_gradescope_test(t, name, number, 0, -1, sr->ret >= 0, sr->note);
+			out_gradescope_test(t, name, number, 0, -1, sr->ret >= 0, text_str(&sr->note));
 			free(name);
 		}
 	}

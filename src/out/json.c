@@ -617,7 +617,7 @@ out_json_step(struct transcript *t, const struct transcript_step *st)
 	json_string(j, "say", step_result_say(sr));
 	if (st->prog == NULL)
 		out_json_sentences(j, "sentences", sr->sentences, sr->n_sentences);
-	json_string(j, "note", sr->note[0] ? sr->note : NULL);
+	json_string(j, "note", sr->note.len > 0 ? text_str(&sr->note) : NULL);
 	json_string(j, "trace", scenario_names_of(scn_traces, (int)sr->events.source));
 	out_json_events(j, &sr->events);
 	if (st->prog != NULL)

@@ -124,8 +124,8 @@ out_tap_step(struct transcript *t, const struct transcript_step *st)
 		out_tap_comment(t->f, prefix, st->call);
 		return;
 	}
-	if (sr->note[0] != '\0')
-		out_tap_comment(t->f, prefix, sr->note);
+	if (sr->note.len > 0)
+		out_tap_comment(t->f, prefix, text_str(&sr->note));
 	if (sr->crash != NULL) {
 		char line[512];
 		out_tap_comment(t->f, prefix, transcript_crash_line(sr->crash, false, line,

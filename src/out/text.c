@@ -297,8 +297,8 @@ out_text_lesson_step(struct transcript *t, const struct transcript_step *st)
 	if (transcript_pause_text(sr, pause, sizeof pause) != NULL)
 		out_text_line(f, "  pause   ", pause, "\n");
 	out_text_events(f, sr);
-	if (sr->note[0] != '\0')
-		out_text_line(f, "  note    ", sr->note, "\n");
+	if (sr->note.len > 0)
+		out_text_line(f, "  note    ", text_str(&sr->note), "\n");
 	if (sr->sweep != NULL) {
 		fputc('\n', f);
 		sweep_print_text(f, sr->sweep, t->sweep_flags);
@@ -414,8 +414,8 @@ out_text_prog_step(struct transcript *t, const struct transcript_step *st)
 			fprintf(f, "  (the program's %s, kept by iobufviz)", p->label);
 		fputc('\n', f);
 	}
-	if (sr->note[0] != '\0')
-		out_text_line(f, "  note    ", sr->note, "\n");
+	if (sr->note.len > 0)
+		out_text_line(f, "  note    ", text_str(&sr->note), "\n");
 	if (p->path != NULL)
 		out_text_state(f, &sr->after);
 	if (p->run != NULL)

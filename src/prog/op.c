@@ -155,7 +155,7 @@ prog_op_run(const struct scn_args *a, const char *dir, int dir_fd, const char *f
 	out->events.source = EV_SRC_PTRACE;
 	out->ret = -1;
 	if (!(b->seconds > 0)) {
-		snprintf(out->note, sizeof out->note, "not run: no time is left of the run");
+		text_setf(&out->note, "not run: no time is left of the run");
 		out->err = ETIMEDOUT;
 		return -1;
 	}
@@ -180,7 +180,7 @@ prog_op_run(const struct scn_args *a, const char *dir, int dir_fd, const char *f
 				break;
 		} else if (rec.kind == PROG_OP_FAIL) {
 			out->err = rec.code;
-			snprintf(out->note, sizeof out->note, "%.250s", rec.msg);
+			text_setf(&out->note, "%.*s", (int)sizeof rec.msg, rec.msg);
 			break;
 		} else if (rec.kind == PROG_OP_END) {
 			ended = true;
@@ -191,18 +191,16 @@ prog_op_run(const struct scn_args *a, const char *dir, int dir_fd, const char *f
 				out->output[rec.out_len] = '\0';
 			}
 			if (rec.signal != 0)
-				snprintf(out->note, sizeof out->note, "the program was killed by SIG%s%s",
-				         sigabbrev_np(rec.signal) ? sigabbrev_np(rec.signal) : "?",
-				         rec.timed_out ? " (timeout)" : "");
+				text_setf(&out->note, "the program was killed by SIG%s%s",
+				          sigabbrev_np(rec.signal) ? sigabbrev_np(rec.signal) : "?",
+				          rec.timed_out ? " (timeout)" : "");
 			else
-				snprintf(out->note, sizeof out->note, "the program exited %d after %" PRIu64
-				         " steps (%" PRIu64 " stdio calls)", rec.code, rec.steps, rec.stdio);
+				text_setf(&out->note, "the program exited %d after %" PRIu64
+				          " steps (%" PRIu64 " stdio calls)", rec.code, rec.steps, rec.stdio);
 			rec.msg[sizeof rec.msg - 1] = '\0';
 			if (rec.msg[0] != '\0') {
 				/* Raw: whoever shows the note escapes it, as every note. */
-				size_t n = strlen(out->note);
-				snprintf(out->note + n, sizeof out->note - n, "; its stderr ended \"%.150s\"",
-				         rec.msg);
+				text_buf_sentence(&out->note, "its stderr ended \"%s\"", rec.msg);
 			}
 			break;
 		}
@@ -215,14 +213,14 @@ prog_op_run(const struct scn_args *a, const char *dir, int dir_fd, const char *f
 		for (int i = 0; i < PROG_OP_TERM_MS / 10 && waitpid(pid, &st, WNOHANG) == 0; i++)
 			usleep(10000);
 		kill(pid, SIGKILL);
-		snprintf(out->note, sizeof out->note, "stopped before the program ended");
+		text_setf(&out->note, "stopped before the program ended");
 	}
 	close(p[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	scratch_forget(pid);
-	if (!ended && out->note[0] == '\0')
-		snprintf(out->note, sizeof out->note, "the run ended before the program did");
+	if (!ended && out->note.len == 0)
+		text_setf(&out->note, "the run ended before the program did");
 	return ended ? 0 : -1;
 }
 
@@ -236,14 +234,14 @@ prog_op_step(const struct scn_args *a, const struct runner_program_ctx *c, struc
 	/* Only what the user allowed runs (prog/consent.h); its stdin is never a file of theirs
 	 * but one in the scratch dir or the lesson's directory. */
 	if (!prog_consent_allows(c->consent, a->program)) {
-		text_sentence(out->note, sizeof out->note, "not run: %.200s was not allowed (--allow-run)",
-		              a->program);
+		text_buf_sentence(&out->note, "not run: %s was not allowed (--allow-run)",
+		                  a->program);
 		out->err = EPERM;
 		out->declined = true;
 		return -2;
 	}
 	if (prog_consent_stdin(a->stdin_path, c->dir, c->file, c->lesson_dir, in, sizeof in) != 0) {
-		text_sentence(out->note, sizeof out->note, "%s", in);
+		text_buf_sentence(&out->note, "%s", in);
 		out->err = EPERM;
 		return -2;
 	}

@@ -162,7 +162,7 @@ prog_run_not_ours(struct prog_run_step *s, uint64_t n)
 {
 	struct step_result *sr = &s->sr;
 	struct snapshot_diff *d = &sr->changes;
-	size_t at = strlen(sr->note), kept = 0;
+	size_t kept = 0;
 
 	sr->kernel_writeback = n;
 	for (size_t i = 0; i < d->n; i++)
@@ -170,11 +170,11 @@ prog_run_not_ours(struct prog_run_step *s, uint64_t n)
 		                                  d->v[i].kind != SNAPSHOT_CHANGE_RELOCATED))
 			d->v[kept++] = d->v[i];
 	d->n = kept;
-	text_cat(sr->note, sizeof sr->note, &at, "%sthe kernel / another process wrote back this "
-	         "file (%" PRIu64 " writeback%s the program did not ask for: a sync() elsewhere, "
-	         "or the flusher)%s", at > 0 ? "; " : "", n, n == 1 ? "" : "s",
-	         s->disk ? ": whose what reached the disk then was is not known" :
-	         ": what reached the disk then is not this step's");
+	text_buf_sentence(&sr->note, "the kernel / another process wrote back this file (%" PRIu64
+	                  " writeback%s the program did not ask for: a sync() elsewhere, or the "
+	                  "flusher)%s", n, n == 1 ? "" : "s",
+	                  s->disk ? ": whose what reached the disk then was is not known" :
+	                  ": what reached the disk then is not this step's");
 }
 
 /* Fill the cache and disk parts of s from file f (ours, read-only). */
@@ -653,7 +653,7 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 		sr->err = p->ev.err;
 		if (prog_run_unseen(p) || p->unchecked) {
 			const char *why = p->unchecked ? PROG_RUN_MANY : PROG_RUN_URING;
-			snprintf(sr->note, sizeof sr->note, "%s", why);
+			text_setf(&sr->note, "%s", why);
 			r->unseen_note = why;
 		}
 		/* The fd of its file (a copy's may be its second; an open's is its result). */
@@ -663,7 +663,7 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 		break;
 	case PROG_STEP_STORES:
 		if (!p->stored)
-			snprintf(sr->note, sizeof sr->note, "%s", PROG_RUN_MAYBE_STORED);
+			text_setf(&sr->note, "%s", PROG_RUN_MAYBE_STORED);
 		/* The mapped file, by the dev:ino the tracer saw (its fd may be closed). */
 		s->file = prog_run_file_of(r, p->pid, -1, p->path, p->dev, p->ino);
 		break;
@@ -677,7 +677,7 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 	case PROG_STEP_EXIT:
 		sr->ret = p->signal != 0 ? 128 + p->signal : p->exit_code;
 		if (p->signal != 0)
-			snprintf(sr->note, sizeof sr->note, "%.200s", s->text);
+			text_setf(&sr->note, "%s", s->text);
 		if (p->pid == prog_trace_pid(r->t)) {
 			r->exit = *p;
 			r->exited = true;

@@ -52,6 +52,7 @@ step_result_clear(struct step_result *sr)
 	sr->n_sentences = sr->n_unchecked = sr->n_false = 0;
 	free(sr->crash);
 	sr->crash = NULL;
+	text_buf_free(&sr->note);
 	if (sr->sweep != NULL) {
 		sweep_result_clear(sr->sweep);
 		free(sr->sweep);

@@ -139,7 +139,9 @@ struct step_result {
 	size_t n_sentences;
 	size_t n_unchecked, n_false;  /* of them, unchecked here and false here */
 	size_t n_false_other;         /* of the false ones, by another writer (by_other) */
-	char note[256];               /* the engine's own remark (fallbacks, worker death) */
+	struct text_buf note;         /* the engine's own remark (fallbacks, worker death), its
+	                                 sentences after "; " (runner_note), whole however long
+	                                 the user text in it (step_result_clear) */
 	uint64_t output_len;          /* bytes printed in all, when output keeps only the first
 	                                 of them; 0: output is all of it */
 	struct snapshot_diff changes; /* what the kernel did between steps and in this one */

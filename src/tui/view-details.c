@@ -144,8 +144,8 @@ view_details_log(struct text_buf *b, const struct view_frame *f)
 		text_addf(b, "%s%s", say, say[0] && say[strlen(say) - 1] == '\n' ? "" : "\n");
 	free(told);
 	view_details_reasons(b, sr->sentences, sr->n_sentences);
-	if (sr->note[0] != '\0')
-		text_addf(b, "%s\n", sr->note);
+	if (sr->note.len > 0)
+		text_addf(b, "%s\n", text_str(&sr->note));
 	/* What the kernel did between the step before and this one, and when. */
 	char pause[640];
 	if (transcript_pause_text(sr, pause, sizeof pause) != NULL)

@@ -254,7 +254,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 	if (sr->stopped) {
 		/* The user's doing (q) or the run's bound, not the call's failure. */
 		snprintf(buf, sizeof buf, "%.200s stopped (%s): %.200s", call,
-		         sr->timed_out ? "--timeout" : "q", sr->note);
+		         sr->timed_out ? "--timeout" : "q", text_str(&sr->note));
 		if (y < r.h)
 			grid_print(g, r.x, r.y + y, r.w, GS_ERROR, buf);
 		y++;
@@ -302,9 +302,9 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		               GS_ERROR, view_frame_reflow(text, buf2, sizeof buf2));
 	}
 	/* What a pty or tail step printed is in the stdio pane (view_stdio_output). */
-	if (sr->note[0] != '\0')
+	if (sr->note.len > 0)
 		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
-		               GS_DIM, sr->note);
+		               GS_DIM, text_str(&sr->note));
 	return y;
 }
 
