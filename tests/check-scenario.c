@@ -518,7 +518,7 @@ START_TEST(test_narration)
 	ck_assert_int_eq(narrate_step(&sr), 0);
 	ck_assert_uint_eq(sr.n_unchecked, 1);
 	ck_assert_int_eq(sr.sentences[1].outcome, SENTENCE_UNCHECKED);
-	ck_assert_ptr_nonnull(strstr(sr.sentences[1].why, "dirty pages: unknown"));
+	ck_assert_ptr_nonnull(strstr(text_str(&sr.sentences[1].why), "dirty pages: unknown"));
 	marked = narrate_marked(sr.sentences, sr.n_sentences);
 	ck_assert_str_eq(marked, "One write(), 904 bytes wait. 1 dirty page. [?1] Ends here. Then "
 			 "e.g. this, and {x}.");
@@ -534,7 +534,7 @@ START_TEST(test_narration)
 	ck_assert_ptr_null(strstr(sr.say, "dirty"));
 	ck_assert_int_eq(sr.sentences[1].outcome, SENTENCE_FALSE);
 	ck_assert_str_eq(sr.sentences[1].text, "1 dirty page.");
-	ck_assert_ptr_nonnull(strstr(sr.sentences[1].why, "cache.dirty_pages = 1, here 2"));
+	ck_assert_ptr_nonnull(strstr(text_str(&sr.sentences[1].why), "cache.dirty_pages = 1, here 2"));
 	step_result_clear(&sr);
 
 	/* The intro: facts of the environment only, a literal bracket. */

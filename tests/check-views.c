@@ -1643,8 +1643,8 @@ START_TEST(test_narration_marks)
 	struct snapshot s = fix_initial;
 	char *t;
 
-	snprintf(v[1].why, sizeof v[1].why, "dirty pages: unknown");
-	snprintf(v[2].why, sizeof v[2].why, "cache.pages = 3, here 2");
+	text_setf(&v[1].why, "dirty pages: unknown");
+	text_setf(&v[2].why, "cache.pages = 3, here 2");
 	sr.sentences = v;
 	sr.n_sentences = 3;
 	sr.n_unchecked = 1;
@@ -1685,6 +1685,8 @@ START_TEST(test_narration_marks)
 	ck_assert_msg(strstr(t, "dirty") == NULL, "%s", t);
 	free(t);
 	grid_free(g);
+	text_buf_free(&v[1].why);
+	text_buf_free(&v[2].why);
 }
 END_TEST
 

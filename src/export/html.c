@@ -147,11 +147,11 @@ html_said(FILE *f, const struct sentence_result *v, size_t n)
 		if (v[i].outcome == SENTENCE_UNCHECKED) {
 			snprintf(tag, sizeof tag, "<p class=\"why small unchecked\">[?%u] not observable "
 			         "here: ", ++k);
-			html_line(f, tag, v[i].why, "</p>\n");
+			html_line(f, tag, text_str(&v[i].why), "</p>\n");
 		} else {
 			html_line(f, "<p class=\"why small false\">false here: \u201c", v[i].text,
 			              "\u201d (");
-			html_text(f, v[i].why, TEXT_LINE);
+			html_text(f, text_str(&v[i].why), TEXT_LINE);
 			fputs(")</p>\n", f);
 		}
 	}

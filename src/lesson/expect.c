@@ -475,24 +475,35 @@ expect_more_hold(const struct scn_expect *w, int64_t got)
 	return w->cmp == SCN_CMP_GE || w->cmp == SCN_CMP_GT;
 }
 
-/* The wanted value as text. */
+/* The wanted value as text, whole. */
+void
+expect_want_add(const struct scn_expect *e, struct text_buf *b)
+{
+	const char *op = scenario_cmp_name(e->cmp);
+
+	if (e->str != NULL)
+		text_addf(b, "%s \"%s\"", op, e->str);
+	else if (scn_key_table[e->key].type == SCN_KT_BUFMODE)
+		text_addf(b, "%s %s", op, scenario_names_of(scn_bufmodes, (int)e->num));
+	else if (scn_key_table[e->key].type == SCN_KT_YESNO)
+		text_addf(b, "%s %s", op, scenario_names_of(scn_yesno, (int)e->num));
+	else if (scn_key_table[e->key].type == SCN_KT_ERRNO)
+		text_addf(b, "%s %s", op, scenario_errno_name((int)e->num));
+	else
+		text_addf(b, "%s %" PRId64, op, e->num);
+}
+
+/* The wanted value as text, in a column. */
 char *
 expect_format_want(const struct scn_expect *e, char *buf, size_t len)
 {
-	const char *op = scenario_cmp_name(e->cmp);
+	struct text_buf b = { 0 };
 	size_t at = 0;
 
+	expect_want_add(e, &b);
 	buf[0] = '\0';
-	if (e->str != NULL)
-		text_cat(buf, len, &at, "%s \"%s\"", op, e->str);
-	else if (scn_key_table[e->key].type == SCN_KT_BUFMODE)
-		text_cat(buf, len, &at, "%s %s", op, scenario_names_of(scn_bufmodes, (int)e->num));
-	else if (scn_key_table[e->key].type == SCN_KT_YESNO)
-		text_cat(buf, len, &at, "%s %s", op, scenario_names_of(scn_yesno, (int)e->num));
-	else if (scn_key_table[e->key].type == SCN_KT_ERRNO)
-		text_cat(buf, len, &at, "%s %s", op, scenario_errno_name((int)e->num));
-	else
-		text_cat(buf, len, &at, "%s %" PRId64, op, e->num);
+	text_cat(buf, len, &at, "%s", text_str(&b));
+	text_buf_free(&b);
 	return buf;
 }
 

@@ -104,8 +104,11 @@ bool expect_crash_undetermined(const struct step_result *sr, enum scn_key key, b
  */
 bool expect_crash_lost(const struct step_result *sr, const struct scn_expect *w, bool more);
 
-/* Write the wanted value ("= 904", ">= 1", "= line", "= EINVAL") into buf; a text that does
- * not fit is cut and ends in "…". Return buf. */
+/* Append the wanted value ("= 904", ">= 1", "= line", "= EINVAL", '= "text"') to b, whole. */
+void expect_want_add(const struct scn_expect *e, struct text_buf *b);
+
+/* The wanted value as expect_want_add writes it, into buf; a text that does not fit is cut
+ * and ends in "…" (a column). Return buf. */
 char *expect_format_want(const struct scn_expect *e, char *buf, size_t len);
 
 #endif

@@ -17,64 +17,65 @@
 #include "scenario/names.h"
 #include "sweep/sweep.h"
 
-/* One fact of a sentence, looked up: its outcome, the text it shows, and why when not held. */
+/* One fact of a sentence, looked up: its outcome, the text it shows, and why when not held;
+ * both whole (narrate_fact_free). */
 struct narrate_fact {
 	enum sentence_outcome outcome;
 	bool by_other;            /* false by what another writer did (sentence_result) */
-	char text[256];
-	char why[512];
+	struct text_buf text;
+	struct text_buf why;
 };
 
-/* Set the array buf to printf output, never past its end: a cut ends in "…" (text_cat). */
-#define NARRATE_SET(buf, ...) \
-	do { size_t at_ = 0; text_cat((buf), sizeof (buf), &at_, __VA_ARGS__); } while (0)
-
-/* expect_observe into buf (len bytes; a cut ends in "…"). */
-static bool
-narrate_observe(const struct step_result *sr, enum scn_key key, int64_t *num, char *buf,
-                size_t len)
+/* Free what fact f owns. */
+static void
+narrate_fact_clear(struct narrate_fact *f)
 {
-	struct text_buf t = { 0 };
-	size_t at = 0;
-	bool seen = expect_observe(sr, key, num, &t);
-
-	buf[0] = '\0';
-	text_cat(buf, len, &at, "%s", text_str(&t));
-	text_buf_free(&t);
-	return seen;
+	text_buf_free(&f->text);
+	text_buf_free(&f->why);
 }
 
-/* expect_applies, its reason into buf (len bytes; a cut ends in "…"). */
-static bool
-narrate_applies(const struct step_result *sr, enum scn_key key, char *buf, size_t len)
+/* Free the n facts f, and f. */
+static void
+narrate_facts_free(struct narrate_fact *f, size_t n)
 {
-	struct text_buf t = { 0 };
-	size_t at = 0;
-	bool applies = expect_applies(sr, key, &t);
-
-	if (!applies) {
-		buf[0] = '\0';
-		text_cat(buf, len, &at, "%s", text_str(&t));
-	}
-	text_buf_free(&t);
-	return applies;
+	for (size_t i = 0; f != NULL && i < n; i++)
+		narrate_fact_clear(&f[i]);
+	free(f);
 }
 
-/* What a check wants, as a reader says it ("2", "at least 1"), into buf. */
-static const char *
-narrate_want(const struct scn_expect *w, char *buf, size_t len)
+/* A fact looked up afresh: held, with no text or why yet (their memory kept). */
+static void
+narrate_fact_reset(struct narrate_fact *f)
+{
+	f->outcome = SENTENCE_HELD;
+	f->by_other = false;
+	text_reset(&f->text);
+	text_reset(&f->why);
+}
+
+/* What a check wants, as a reader says it ("2", "at least 1"), into b, whole. */
+static void
+narrate_want(const struct scn_expect *w, struct text_buf *b)
 {
 	static const char *const words[] = {
 		[SCN_CMP_EQ] = "", [SCN_CMP_NE] = "not ", [SCN_CMP_LT] = "fewer than ",
 		[SCN_CMP_LE] = "at most ", [SCN_CMP_GT] = "more than ", [SCN_CMP_GE] = "at least ",
 	};
-	char v[96];
+	struct text_buf v = { 0 };
 
-	expect_format_want(w, v, sizeof v);
-	/* expect_format_want writes "OP VALUE": keep the value. */
-	const char *val = strchr(v, ' ');
-	snprintf(buf, len, "%s%s", words[w->cmp], val != NULL ? val + 1 : v);
-	return buf;
+	expect_want_add(w, &v);
+	/* expect_want_add writes "OP VALUE": keep the value. */
+	const char *val = strchr(text_str(&v), ' ');
+	text_setf(b, "%s%s", words[w->cmp], val != NULL ? val + 1 : text_str(&v));
+	text_buf_free(&v);
+}
+
+/* Append "KEY OP VALUE" for what check w wants to b ("file.content = \"...\""), whole. */
+static void
+narrate_add_want(struct text_buf *b, const struct scn_expect *w)
+{
+	text_addf(b, "%s ", scenario_key_name(w->key));
+	expect_want_add(w, b);
 }
 
 /* The value of environment name ENV (an scn_fact or scn_env) for sr, into buf. */
@@ -101,26 +102,30 @@ narrate_env(const struct step_result *sr, int env, char *buf, size_t len)
 static void
 narrate_times(const struct step_result *sr, const struct scn_times *t, struct narrate_fact *f)
 {
+	char said[512];           /* the sweep's own words (sweep/sweep.c cuts them with "…") */
 	int rel;
 	bool holds;
 
 	if (sr->sweep == NULL) {
 		f->outcome = SENTENCE_UNCHECKED;
-		NARRATE_SET(f->text, "unknown");
-		NARRATE_SET(f->why, "the sweep did not run");
+		text_setf(&f->text, "unknown");
+		text_setf(&f->why, "the sweep did not run");
 		return;
 	}
 	if (t->quote) {
-		if (sweep_row_quote(sr->sweep, t->variant[0], t->buf_size[0], f->text,
-				    sizeof f->text) != 0) {
+		if (sweep_row_quote(sr->sweep, t->variant[0], t->buf_size[0], said,
+				    sizeof said) != 0) {
 			f->outcome = SENTENCE_UNCHECKED;
-			NARRATE_SET(f->why, "%s", f->text);
-			NARRATE_SET(f->text, "unknown");
+			text_setf(&f->why, "%s", said);
+			text_setf(&f->text, "unknown");
+		} else {
+			text_setf(&f->text, "%s", said);
 		}
 		return;
 	}
-	rel = sweep_compare(sr->sweep, t->variant, t->buf_size, f->why, sizeof f->why);
-	NARRATE_SET(f->text, "%s", rel == -2 ? "unknown" : f->why);
+	rel = sweep_compare(sr->sweep, t->variant, t->buf_size, said, sizeof said);
+	text_setf(&f->why, "%s", said);
+	text_setf(&f->text, "%s", rel == -2 ? "unknown" : said);
 	if (rel == -2) {
 		f->outcome = SENTENCE_UNCHECKED;
 		return;
@@ -135,7 +140,7 @@ narrate_times(const struct step_result *sr, const struct scn_times *t, struct na
 	}
 	f->outcome = holds ? SENTENCE_HELD : SENTENCE_FALSE;
 	if (holds)
-		f->why[0] = '\0';
+		text_reset(&f->why);
 }
 
 /* What check c came to (oc, r) into f. */
@@ -145,36 +150,33 @@ narrate_check(const struct scn_claim *c, enum expect_outcome oc, const struct ex
 {
 	switch (oc) {
 	case EXPECT_HELD:
-		NARRATE_SET(f->text, "%s", text_str(&r->got_text));
-		f->why[0] = '\0';
+		text_setf(&f->text, "%s", text_str(&r->got_text));
+		text_reset(&f->why);
 		return;
 	case EXPECT_NOT_OBSERVABLE:
-		narrate_want(&c->want, f->text, sizeof f->text);
+		narrate_want(&c->want, &f->text);
 		/* Excused as an expectation, yet seen otherwise: the sentence is false here,
 		 * and says why; the run does not fail for what another writer (the kernel's
 		 * writeback, a sync() elsewhere) did. */
 		if (r->contradicted) {
-			char want[512];
 			f->outcome = SENTENCE_FALSE;
 			f->by_other = true;
-			NARRATE_SET(f->why, "%s; so false here: %s %s, here %" PRId64,
-				 text_str(&r->got_text), scenario_key_name(c->want.key),
-				 expect_format_want(&c->want, want, sizeof want), r->got);
+			text_setf(&f->why, "%s; so false here: ", text_str(&r->got_text));
+			narrate_add_want(&f->why, &c->want);
+			text_addf(&f->why, ", here %" PRId64, r->got);
 			return;
 		}
 		f->outcome = SENTENCE_UNCHECKED;
-		NARRATE_SET(f->why, "%s", text_str(&r->got_text));
+		text_setf(&f->why, "%s", text_str(&r->got_text));
 		return;
-	case EXPECT_FAILED: {
-		char want[512];
+	case EXPECT_FAILED:
 		/* Shown as written: the claim, not the run's value, is what is false. */
 		f->outcome = SENTENCE_FALSE;
-		narrate_want(&c->want, f->text, sizeof f->text);
-		NARRATE_SET(f->why, "%s %s, here %s",
-			 scenario_key_name(c->want.key),
-			 expect_format_want(&c->want, want, sizeof want), text_str(&r->got_text));
+		narrate_want(&c->want, &f->text);
+		text_reset(&f->why);
+		narrate_add_want(&f->why, &c->want);
+		text_addf(&f->why, ", here %s", text_str(&r->got_text));
 		return;
-	}
 	}
 }
 
@@ -183,32 +185,32 @@ static void
 narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct narrate_fact *f)
 {
 	struct expect_result r;
-	char got[sizeof f->text];
+	char env[256];            /* a fact of the machine's ("ext4", "6.18.0", "30") */
 	int64_t num;
 
-	memset(f, 0, sizeof *f);
-	f->outcome = SENTENCE_HELD;
+	narrate_fact_reset(f);
 	switch (c->kind) {
 	case SCN_CLAIM_QUOTE:
 		if (c->key < 0) {
-			narrate_env(sr, c->env, f->text, sizeof f->text);
+			text_setf(&f->text, "%s", narrate_env(sr, c->env, env, sizeof env));
 			return;
 		}
 		/* A value shown of a fact that does not apply here (dirty pages on tmpfs) is
 		 * never right, whatever it reads. */
-		if (!narrate_applies(sr, (enum scn_key)c->key, f->why, sizeof f->why)) {
+		if (!expect_applies(sr, (enum scn_key)c->key, &f->why)) {
 			f->outcome = SENTENCE_FALSE;
 			return;
 		}
-		if (narrate_observe(sr, (enum scn_key)c->key, &num, got, sizeof got)) {
-			NARRATE_SET(f->text, "%s", got);
+		if (expect_observe(sr, (enum scn_key)c->key, &num, &f->text)) {
+			/* f->text is the value, whole. */
 		} else if (num == EXPECT_ABSENT) {
 			f->outcome = SENTENCE_FALSE;
-			NARRATE_SET(f->why, "%s: %s", scenario_key_name(c->key), got);
+			text_setf(&f->why, "%s: %s", scenario_key_name(c->key), text_str(&f->text));
+			text_reset(&f->text);
 		} else {
 			f->outcome = SENTENCE_UNCHECKED;
-			NARRATE_SET(f->text, "unknown");
-			NARRATE_SET(f->why, "%s", got);
+			text_setf(&f->why, "%s", text_str(&f->text));
+			text_setf(&f->text, "unknown");
 		}
 		return;
 	case SCN_CLAIM_CHECK:
@@ -218,16 +220,15 @@ narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct na
 	case SCN_CLAIM_FACT: {
 		int state = adapt_cond_state(&c->cond, sr);
 		bool holds = (state == 1) != c->cond.negate;
-		narrate_env(sr, c->cond.fact, f->text, sizeof f->text);
+		text_setf(&f->text, "%s", narrate_env(sr, c->cond.fact, env, sizeof env));
 		if (state < 0) {
 			/* A sweep under several --dir: true of some of its filesystems only. */
 			f->outcome = SENTENCE_UNCHECKED;
-			NARRATE_SET(f->why, "%s is %s in the places this sweep ran: "
-				 "true of some of them only", scn_env_names[c->cond.fact], f->text);
+			text_setf(&f->why, "%s is %s in the places this sweep ran: "
+				  "true of some of them only", scn_env_names[c->cond.fact], env);
 		} else if (!holds) {
 			f->outcome = SENTENCE_FALSE;
-			NARRATE_SET(f->why, "%s is %s here", scn_env_names[c->cond.fact],
-				 f->text);
+			text_setf(&f->why, "%s is %s here", scn_env_names[c->cond.fact], env);
 		}
 		return;
 	}
@@ -242,31 +243,30 @@ narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct na
 				continue;
 			any = true;
 			if (e->outcome == EXPECT_FAILED || e->contradicted) {
-				char want[512];
 				/* Contradicted by what another writer did: false here, with why,
 				 * not the lesson's failure (as above). */
 				f->outcome = SENTENCE_FALSE;
 				f->by_other = e->contradicted;
+				text_reset(&f->why);
 				if (e->contradicted)
-					NARRATE_SET(f->why, "%s; so false here: %s %s, "
-						 "here %" PRId64, text_str(&e->got_text), scenario_key_name(c->key),
-						 expect_format_want(e->want, want, sizeof want), e->got);
+					text_addf(&f->why, "%s; so false here: ",
+					          text_str(&e->got_text));
+				narrate_add_want(&f->why, e->want);
+				if (e->contradicted)
+					text_addf(&f->why, ", here %" PRId64, e->got);
 				else
-					NARRATE_SET(f->why, "%s %s, here %s",
-						 scenario_key_name(c->key),
-						 expect_format_want(e->want, want, sizeof want),
-						 text_str(&e->got_text));
+					text_addf(&f->why, ", here %s", text_str(&e->got_text));
 				return;
 			}
 			if (e->outcome == EXPECT_NOT_OBSERVABLE) {
 				f->outcome = SENTENCE_UNCHECKED;
-				NARRATE_SET(f->why, "%s", text_str(&e->got_text));
+				text_setf(&f->why, "%s", text_str(&e->got_text));
 			}
 		}
 		if (!any) {
 			f->outcome = SENTENCE_UNCHECKED;
-			NARRATE_SET(f->why, "no expectation of %s applies here",
-				 scenario_key_name(c->key));
+			text_setf(&f->why, "no expectation of %s applies here",
+				  scenario_key_name(c->key));
 		}
 		return;
 	}
@@ -280,30 +280,32 @@ static void
 narrate_count(const struct step_result *sr, const struct scn_count *k, const struct scn_claim *c,
 	      size_t n, struct narrate_fact *f)
 {
-	char got[256], seen[256] = "";
+	struct text_buf got = { 0 }, seen = { 0 };
 	bool unseen = false;
-	size_t len = 0;
 	int64_t num;
 
-	memset(f, 0, sizeof *f);
+	narrate_fact_reset(f);
 	for (size_t i = 0; i < n; i++) {
 		int kind = c[i].kind == SCN_CLAIM_FACT || c[i].kind == SCN_CLAIM_TIMES ? -1 :
 			   scenario_key_counts(c[i].key);
 		if (kind < 0 || (k->kind != SCN_COUNT_ANY && kind != (int)k->kind))
 			continue;
-		if (!narrate_observe(sr, (enum scn_key)c[i].key, &num, got, sizeof got)) {
+		if (!expect_observe(sr, (enum scn_key)c[i].key, &num, &got)) {
 			unseen = true;
 			continue;
 		}
 		if (num == k->value)
-			return;
-		if (len < sizeof seen)
-			len += (size_t)snprintf(seen + len, sizeof seen - len, "%s%s is %" PRId64,
-						len > 0 ? ", " : "", scenario_key_name(c[i].key), num);
+			goto out;
+		text_addf(&seen, "%s%s is %" PRId64, seen.len > 0 ? ", " : "",
+			  scenario_key_name(c[i].key), num);
 	}
 	f->outcome = unseen ? SENTENCE_UNCHECKED : SENTENCE_FALSE;
-	NARRATE_SET(f->why, "the sentence says '%s'%s%s", k->text,
-		 len > 0 ? "; here " : unseen ? ", and its facts cannot be observed here" : "", seen);
+	text_setf(&f->why, "the sentence says '%s'%s%s", k->text,
+		  seen.len > 0 ? "; here " :
+		  unseen ? ", and its facts cannot be observed here" : "", text_str(&seen));
+out:
+	text_buf_free(&got);
+	text_buf_free(&seen);
 }
 
 /* Append LEN bytes of T to b; -1 out of memory (or past b's bound: a sentence cut is not
@@ -337,7 +339,7 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 		 struct sentence_result *out)
 {
 	/* Each fact looked up once: what decides the sentence is what it shows. */
-	struct narrate_fact *f = calloc(s->n_claims + 1, sizeof *f);
+	struct narrate_fact *f = calloc(s->n_claims + 1, sizeof *f), k = { 0 };
 	struct text_buf b = { 0 };
 	bool own_false = false;
 
@@ -362,14 +364,14 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 		 * ("fsync() wrote the dirty pages back [cache.dirty_pages = 0]" on tmpfs, which
 		 * has no disk to write them to): unchecked, and why. */
 		if (c->kind == SCN_CLAIM_CHECK && f[i].outcome != SENTENCE_FALSE &&
-		    !narrate_applies(sr, c->want.key, f[i].why, sizeof f[i].why))
+		    !expect_applies(sr, c->want.key, &f[i].why))
 			f[i].outcome = shown ? SENTENCE_FALSE : SENTENCE_UNCHECKED;
 		else if (c->kind == SCN_CLAIM_CITE && f[i].outcome == SENTENCE_HELD &&
-		         !narrate_applies(sr, (enum scn_key)c->key, f[i].why, sizeof f[i].why))
+		         !expect_applies(sr, (enum scn_key)c->key, &f[i].why))
 			f[i].outcome = SENTENCE_UNCHECKED;
 		if (f[i].outcome > out->outcome) {
 			out->outcome = f[i].outcome;
-			NARRATE_SET(out->why, "%s", f[i].why);
+			text_setf(&out->why, "%s", text_str(&f[i].why));
 		}
 		/* False by another writer only if every fact seen false is. */
 		if (f[i].outcome == SENTENCE_FALSE)
@@ -377,34 +379,40 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 	}
 	/* A number written in the sentence is held when a fact of its kind has that value. */
 	for (size_t i = 0; i < s->n_counts; i++) {
-		struct narrate_fact k;
 		narrate_count(sr, &s->counts[i], s->claims, s->n_claims, &k);
 		if (k.outcome > out->outcome) {
 			out->outcome = k.outcome;
-			NARRATE_SET(out->why, "%s", k.why);
+			text_setf(&out->why, "%s", text_str(&k.why));
 		}
 		own_false |= k.outcome == SENTENCE_FALSE;
 	}
 	out->by_other = out->outcome == SENTENCE_FALSE && !own_false;
 	for (size_t p = 0; p < s->n_pieces; p++) {
 		const struct scn_piece *pc = &s->pieces[p];
-		char safe[256];
-		const char *t = pc->text;
-		if (t == NULL) {
-			/* Values come from the kernel and the filesystem: one line, no controls. */
-			text_safe(f[pc->claim].text, TEXT_LINE, safe, sizeof safe);
-			t = safe;
+		int rc;
+		if (pc->text != NULL) {
+			rc = narrate_append(&b, pc->text, strlen(pc->text));
+		} else {
+			/* Values come from the kernel, the filesystem and the program (a file's
+			 * content): one line, no controls, whole. */
+			char *safe = text_safe_dup(text_str(&f[pc->claim].text), TEXT_LINE);
+			rc = safe != NULL ? narrate_append(&b, safe, strlen(safe)) : -1;
+			free(safe);
 		}
-		if (narrate_append(&b, t, strlen(t)) != 0)
+		if (rc != 0)
 			goto oom;
 	}
-	free(f);
+	if (out->why.nomem)
+		goto oom;
+	narrate_facts_free(f, s->n_claims + 1);
+	narrate_fact_clear(&k);
 	out->text = text_take(&b);
 	return 0;
 oom:
-	free(f);
+	narrate_facts_free(f, s->n_claims + 1);
+	narrate_fact_clear(&k);
 	text_buf_free(&b);
-	out->text = NULL;
+	sentence_result_clear(out);
 	return -1;
 }
 
@@ -417,7 +425,7 @@ narrate_alt(const struct step_result *sr, const struct scn_alt *a, struct senten
 	for (size_t i = 0; i < a->n_sentences; i++) {
 		if (narrate_sentence(sr, &a->sentences[i], &v[i]) != 0) {
 			for (size_t k = 0; k <= i; k++)
-				free(v[k].text);
+				sentence_result_clear(&v[k]);
 			return -1;
 		}
 		if (v[i].outcome > *worst)
@@ -461,7 +469,7 @@ narrate_tell(const struct step_result *sr, const struct scn_narration *nr, char 
 			if (narrate_alt(sr, &p->alts[j], v, &worst) != 0)
 				goto oom;
 			for (size_t k = 0; k < p->alts[j].n_sentences; k++)
-				free(v[k].text);
+				sentence_result_clear(&v[k]);
 			if (worst < best) {
 				best = worst;
 				pick = j;

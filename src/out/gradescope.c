@@ -89,7 +89,8 @@ out_gradescope_sentences(struct transcript *t, const struct transcript_step *st)
 			name = NULL;
 		if (v->outcome != SENTENCE_HELD &&
 		    asprintf(&out, "%s: %s\nat: %s:%d:%d%s", v->outcome == SENTENCE_FALSE ?
-		             "false here" : "not observable here", v->why, t->path, v->line, v->col,
+		             "false here" : "not observable here", text_str(&v->why), t->path,
+		             v->line, v->col,
 		             v->outcome == SENTENCE_FALSE ? "" : oc == SENTENCE_FALSE ?
 		             "\n--strict: it counts as failed" : "\n" OUT_GRADESCOPE_GIVEN) < 0)
 			out = NULL;

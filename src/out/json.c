@@ -367,7 +367,7 @@ static void
 out_json_expects(struct transcript *t, const struct step_result *sr)
 {
 	struct json *j = &t->j;
-	char want[300];
+	struct text_buf want = { 0 };
 
 	json_begin_array(j, "expect");
 	for (size_t i = 0; i < sr->n_expects; i++) {
@@ -377,7 +377,10 @@ out_json_expects(struct transcript *t, const struct step_result *sr)
 
 		json_begin_object(j, NULL);
 		json_string(j, "key", scenario_key_name(x->want->key));
-		json_string(j, "want", expect_format_want(x->want, want, sizeof want));
+		/* Whole: JSON is for machines, not a column. */
+		text_reset(&want);
+		expect_want_add(x->want, &want);
+		json_string(j, "want", text_str(&want));
 		/* Not observable: got is null and got_why says why (the transcript's rule). */
 		json_string(j, "got", unobservable ? NULL : text_str(&x->got_text));
 		if (unobservable)
@@ -391,6 +394,7 @@ out_json_expects(struct transcript *t, const struct step_result *sr)
 		json_end_object(j);
 	}
 	json_end_array(j);
+	text_buf_free(&want);
 }
 
 /* One stream as the step left it. */
@@ -523,7 +527,7 @@ out_json_sentences(struct json *j, const char *key, const struct sentence_result
 		/* Background (not about this run) is neither held nor checked. */
 		oc = v[i].background ? "background" : outcomes[v[i].outcome];
 		json_string(j, "outcome", oc);
-		json_string(j, "why", v[i].outcome == SENTENCE_HELD ? NULL : v[i].why);
+		json_string(j, "why", v[i].outcome == SENTENCE_HELD ? NULL : text_str(&v[i].why));
 		json_bool(j, "rests", v[i].rests);
 		if (v[i].outcome == SENTENCE_FALSE)
 			json_bool(j, "by_other", v[i].by_other);

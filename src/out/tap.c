@@ -89,14 +89,15 @@ out_tap_sentences(struct transcript *t, const struct transcript_step *st)
 		if (oc == SENTENCE_UNCHECKED) {
 			fputs(other ? " # SKIP false by another writer: " :
 			      " # SKIP not observable here: ", t->f);
-			out_tap_text(t->f, v->why);
+			out_tap_text(t->f, text_str(&v->why));
 		}
 		putc('\n', t->f);
 		free(line);
 		if (oc == SENTENCE_FALSE)
 			out_tap_failure(t, other ? "false by another writer (--strict)" :
 			                v->outcome == SENTENCE_FALSE ? "false here" :
-			                "not observable here (--strict)", v->why, v->line, v->col);
+			                "not observable here (--strict)", text_str(&v->why), v->line,
+			                v->col);
 	}
 }
 

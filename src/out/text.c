@@ -227,13 +227,13 @@ out_text_said(struct transcript *t, const char *indent, const struct sentence_re
 		char tag[48];
 		if (v[i].outcome == SENTENCE_UNCHECKED) {
 			snprintf(tag, sizeof tag, "  ? [?%u] not observable here: ", ++k);
-			out_text_line(t->f, tag, v[i].why, "\n");
+			out_text_line(t->f, tag, text_str(&v[i].why), "\n");
 		} else if (v[i].outcome == SENTENCE_FALSE) {
 			char *line = narrate_line(v[i].text);
 			/* False by what another writer did is not the lesson's failure: said so. */
 			out_text_line(t->f, v[i].by_other ? "  FALSE here, by another writer: \"" :
 			              "  FALSE here: \"", line != NULL ? line : v[i].text, "\"");
-			out_text_line(t->f, " (", v[i].why, "; ");
+			out_text_line(t->f, " (", text_str(&v[i].why), "; ");
 			out_text_line(t->f, "", t->path, "");
 			fprintf(t->f, ":%d:%d)\n", v[i].line, v[i].col);
 			free(line);

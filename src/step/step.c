@@ -16,12 +16,21 @@ step_result_say(const struct step_result *sr)
 	return sr->step != NULL ? sr->step->say : NULL;
 }
 
+/* Free what a sentence result owns. */
+void
+sentence_result_clear(struct sentence_result *v)
+{
+	free(v->text);
+	v->text = NULL;
+	text_buf_free(&v->why);
+}
+
 /* Free N sentence results V (their texts and the array). */
 void
 sentence_results_free(struct sentence_result *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		free(v[i].text);
+	for (size_t i = 0; v != NULL && i < n; i++)
+		sentence_result_clear(&v[i]);
 	free(v);
 }
 

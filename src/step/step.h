@@ -51,8 +51,8 @@ enum sentence_outcome {
 struct sentence_result {
 	char *text;                   /* its facts filled in, made safe (base/text.c) */
 	enum sentence_outcome outcome;
-	char why[512];                /* unchecked: the reason; false: the fact, and what was
-	                                 seen instead */
+	struct text_buf why;          /* unchecked: the reason; false: the fact, and what was
+	                                 seen instead; whole (sentence_result_clear) */
 	int line, col;                /* where it is written in the scenario */
 	bool rests;                   /* it names a fact (a sentence without marks is told as
 	                                 written, checked by nothing) */
@@ -158,6 +158,9 @@ const char *step_result_say(const struct step_result *sr);
 
 /* Free N expectation results V (their texts and the array). NULL is fine. */
 void expect_results_free(struct expect_result *v, size_t n);
+
+/* Free what sentence result v owns (its text and why); v is empty again. */
+void sentence_result_clear(struct sentence_result *v);
 
 /* Free N sentence results V (their texts and the array). NULL is fine. */
 void sentence_results_free(struct sentence_result *v, size_t n);

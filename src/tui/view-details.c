@@ -109,9 +109,10 @@ view_details_reasons(struct text_buf *b, const struct sentence_result *v, size_t
 
 	for (size_t i = 0; i < n; i++)
 		if (v[i].outcome == SENTENCE_UNCHECKED)
-			text_addf(b, "[?%u] not observable here: %s\n", ++k, v[i].why);
+			text_addf(b, "[?%u] not observable here: %s\n", ++k, text_str(&v[i].why));
 		else if (v[i].outcome == SENTENCE_FALSE)
-			text_addf(b, "false here, not told: \"%s\" (%s)\n", v[i].text, v[i].why);
+			text_addf(b, "false here, not told: \"%s\" (%s)\n", v[i].text,
+			          text_str(&v[i].why));
 }
 
 /* The log: the intro before the first step; else the step's whole narration and calls. */

@@ -204,7 +204,8 @@ view_frame_said(struct grid *g, struct grid_rect r, const struct sentence_result
 	for (size_t i = 0; i < n; i++) {
 		if (v[i].outcome != SENTENCE_UNCHECKED)
 			continue;
-		snprintf(why, sizeof why, "[?%u] not observable here: %s", ++k, v[i].why);
+		snprintf(why, sizeof why, "[?%u] not observable here: %s", ++k,
+		         text_str(&v[i].why));
 		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
 		               GS_DIM, why);
 	}
@@ -297,7 +298,7 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 		if (sr->sentences[i].outcome != SENTENCE_FALSE)
 			continue;
 		snprintf(text, sizeof text, "false here, not told: \"%.1500s\" (%.1500s)",
-		         sr->sentences[i].text, sr->sentences[i].why);
+		         sr->sentences[i].text, text_str(&sr->sentences[i].why));
 		y += grid_wrap(g, (struct grid_rect){ r.x, r.y + y, r.w, r.h - y > 0 ? r.h - y : 0 },
 		               GS_ERROR, view_frame_reflow(text, buf2, sizeof buf2));
 	}
