@@ -10,7 +10,9 @@
 # its last character fails (compared whole, not in its first 255 bytes); the text it got is
 # whole in the transcripts, what it wanted is whole in the JSON (its "want"), and why its
 # sentence is false (what it wanted and what it got, both whole) is whole in the text and
-# JSON transcripts.
+# JSON transcripts. A run step whose program is a path of 10,000 characters, allowed, cannot
+# run (the name is too long): the step's note that says so names the program whole in the
+# text and JSON transcripts.
 # Under ASan (the build-san build) any overflow fails the run.
 testname=long-text
 . "$(dirname "$0")/lib.sh"
@@ -153,6 +155,45 @@ if not bad:
 sys.exit(1 if bad else 0)
 PY
 
+# A run step whose program is a path of 10,000 characters: allowed, it cannot run, and the
+# step's note says why, naming it whole.
+prog=$(python3 -c "print('./' + ('prog-' * 2000)[:9992] + 'PROGEND')") || exit 99
+printf 'title: "a long program name"\nsteps:\n  - run: {program: "%s"}\n' "$prog" >"$tmp/run.yaml"
+for fmt in text json; do
+	"$bin" --headless --format=$fmt --allow-run="$prog" --dir "$tmp" "$tmp/run.yaml" \
+		>"$tmp/run.$fmt" 2>"$tmp/run-err.$fmt"
+	rc=$?
+	if [ $rc -ne 0 ] || [ -s "$tmp/run-err.$fmt" ]; then
+		echo "FAIL: a run step of a 10,000-character program: --format=$fmt: exit $rc:"
+		head -c 2000 "$tmp/run-err.$fmt" | sed 's/^/    | /'
+		fail=1
+	fi
+done
+python3 - "$tmp" "$prog" <<'PY' || fail=1
+import json, sys
+tmp, prog = sys.argv[1:]
+bad = []
+try:
+    note = json.load(open(tmp + "/run.json", encoding="utf-8"))["steps"][0]["note"] or ""
+except (ValueError, KeyError, IndexError, TypeError) as e:
+    note = ""
+    bad.append("json: %s" % e)
+text = open(tmp + "/run.text", encoding="utf-8").read()
+if not note.startswith("./prog-prog"):
+    # Refused before the program is named (no ptrace here): nothing of it to cut.
+    print("SKIP: long-text: the run step's note: it does not name the program here: %s" %
+          note[:200])
+    sys.exit(0)
+if prog not in note:
+    bad.append("json: the note does not name the program whole (%d)" % len(note))
+if "  note    " + prog not in text:
+    bad.append("text: the note does not name the program whole")
+for b in bad:
+    print("FAIL: " + b)
+if not bad:
+    print("ok: a 10,000-character program name is whole in the run step's note, text and JSON")
+sys.exit(1 if bad else 0)
+PY
 
 # The TUI at 80x24: the title cut with "…", the step's narration whole in its details.
 if command -v tmux >/dev/null 2>&1; then

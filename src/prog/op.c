@@ -38,9 +38,10 @@ struct prog_op_rec {
 	struct event ev;          /* EVENT: a call on one of the program's files */
 	int code, signal;         /* END: how the program ended */
 	bool timed_out;
-	uint64_t steps, stdio, out_len;   /* END: then out_len bytes of its stdout */
-	char msg[256];            /* FAIL: why it could not run; END: stderr's last line, if it
-	                             failed */
+	uint64_t steps, stdio, out_len;   /* END: then out_len bytes of its stdout; FAIL: then
+	                                     out_len bytes of why it could not run (whole: it
+	                                     names the program, a path of any length) */
+	char msg[256];            /* END: stderr's last line, if it failed */
 };
 
 /* Read one whole record of n bytes from fd. 1, 0 at its end, -1 on a cut record. */
@@ -78,10 +79,12 @@ prog_op_helper(const struct scn_args *a, const char *dir, int dir_fd, const char
 	for (size_t i = 0; i < a->n_argv; i++)
 		argv[i + 1] = strcmp(a->argv[i], "{file}") == 0 ? (char *)file : a->argv[i];
 	if (prog_run_new(argv, &o, &r, &err) != 0) {
+		const char *why = err != NULL ? err : strerror(errno);
 		rec.kind = PROG_OP_FAIL;
 		rec.code = errno;
-		snprintf(rec.msg, sizeof rec.msg, "%s", err != NULL ? err : strerror(errno));
+		rec.out_len = strlen(why);
 		fdio_write_all(fd, &rec, sizeof rec);
+		fdio_write_all(fd, why, rec.out_len);
 		_exit(0);
 	}
 	while ((rc = prog_run_next(r, s)) == 1) {
@@ -179,8 +182,13 @@ prog_op_run(const struct scn_args *a, const char *dir, int dir_fd, const char *f
 			if (event_list_add(&out->events, &rec.ev) != 0)
 				break;
 		} else if (rec.kind == PROG_OP_FAIL) {
+			char *why = malloc(rec.out_len + 1);
 			out->err = rec.code;
-			text_setf(&out->note, "%.*s", (int)sizeof rec.msg, rec.msg);
+			if (why != NULL && prog_op_read(p[0], why, rec.out_len) == 1) {
+				why[rec.out_len] = '\0';
+				text_setf(&out->note, "%s", why);
+			}
+			free(why);
 			break;
 		} else if (rec.kind == PROG_OP_END) {
 			ended = true;
