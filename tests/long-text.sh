@@ -18,6 +18,22 @@ testname=long-text
 . "$(dirname "$0")/lib.sh"
 need python3
 
+# run_headless NAME STATUS WHAT "FORMATS" ARGS...: iobufviz --headless ARGS once in each format
+# into $tmp/NAME.FORMAT; an exit other than STATUS, or anything on stderr, fails.
+run_headless() {
+	name=$1 want=$2 what=$3 fmts=$4
+	shift 4
+	for fmt in $fmts; do
+		"$bin" --headless --format=$fmt "$@" >"$tmp/$name.$fmt" 2>"$tmp/$name-err.$fmt"
+		rc=$?
+		if [ $rc -ne "$want" ] || [ -s "$tmp/$name-err.$fmt" ]; then
+			echo "FAIL: $what: --format=$fmt: exit $rc, not $want:"
+			head -c 2000 "$tmp/$name-err.$fmt" | sed 's/^/    | /'
+			fail=1
+		fi
+	done
+}
+
 # The 10,000-character texts, each ending in a word the test looks for.
 python3 - "$tmp" <<'PY' || exit 99
 import sys
@@ -43,15 +59,7 @@ PY
 long=$tmp/$(python3 -c "print('/'.join(['d' * 200] * 14))")
 mkdir -p "$long" || exit 99
 
-for fmt in text json tap html; do
-	"$bin" --headless --format=$fmt --dir "$long" "$tmp/long.yaml" >"$tmp/out.$fmt" 2>"$tmp/err.$fmt"
-	rc=$?
-	if [ $rc -ne 0 ] || [ -s "$tmp/err.$fmt" ]; then
-		echo "FAIL: --format=$fmt: exit $rc:"
-		head -c 2000 "$tmp/err.$fmt" | sed 's/^/    | /'
-		fail=1
-	fi
-done
+run_headless out 0 "the long lesson" "text json tap html" --dir "$long" "$tmp/long.yaml"
 python3 - "$tmp" "$long" <<'PY' || fail=1
 import html, json, re, sys
 tmp, long = sys.argv[1:]
@@ -112,15 +120,8 @@ steps:
     expect: {file.content: "%s"}
 ''' % (got, want))
 PY
-for fmt in text json; do
-	"$bin" --headless --format=$fmt --dir "$tmp" "$tmp/content.yaml" >"$tmp/content.$fmt" 2>"$tmp/content-err.$fmt"
-	rc=$?
-	if [ $rc -ne 1 ] || [ -s "$tmp/content-err.$fmt" ]; then
-		echo "FAIL: file.content wrong in its 2,000th character: --format=$fmt: exit $rc, not 1:"
-		head -c 2000 "$tmp/content-err.$fmt" | sed 's/^/    | /'
-		fail=1
-	fi
-done
+run_headless content 1 "file.content wrong in its 2,000th character" "text json" \
+	--dir "$tmp" "$tmp/content.yaml"
 python3 - "$tmp" <<'PY' || fail=1
 import json, re, sys
 tmp = sys.argv[1]
@@ -159,16 +160,8 @@ PY
 # step's note says why, naming it whole.
 prog=$(python3 -c "print('./' + ('prog-' * 2000)[:9992] + 'PROGEND')") || exit 99
 printf 'title: "a long program name"\nsteps:\n  - run: {program: "%s"}\n' "$prog" >"$tmp/run.yaml"
-for fmt in text json; do
-	"$bin" --headless --format=$fmt --allow-run="$prog" --dir "$tmp" "$tmp/run.yaml" \
-		>"$tmp/run.$fmt" 2>"$tmp/run-err.$fmt"
-	rc=$?
-	if [ $rc -ne 0 ] || [ -s "$tmp/run-err.$fmt" ]; then
-		echo "FAIL: a run step of a 10,000-character program: --format=$fmt: exit $rc:"
-		head -c 2000 "$tmp/run-err.$fmt" | sed 's/^/    | /'
-		fail=1
-	fi
-done
+run_headless run 0 "a run step of a 10,000-character program" "text json" \
+	--allow-run="$prog" --dir "$tmp" "$tmp/run.yaml"
 python3 - "$tmp" "$prog" <<'PY' || fail=1
 import json, sys
 tmp, prog = sys.argv[1:]
