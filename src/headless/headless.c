@@ -21,16 +21,17 @@
 /*
  * If a sweep step could not run, or one of its rows failed for want of room or rights
  * (ENOSPC, EFBIG, EDQUOT, EROFS, EIO, ENOMEM: the machine's limits, not the lesson's, unlike
- * EINVAL under O_DIRECT), say so in msg and return true: the run ends with exit status 3.
+ * EINVAL under O_DIRECT), say so in msg (whole: the note may name a path) and return true:
+ * the run ends with exit status 3.
  */
 static bool
-headless_sweep_env(const struct step_result *sr, char *msg, size_t len)
+headless_sweep_env(const struct step_result *sr, struct text_buf *msg)
 {
 	if (sr->step->op != SCN_OP_SWEEP)
 		return false;
 	if (sr->sweep == NULL) {
-		snprintf(msg, len, "step %zu: %s", sr->index + 1,
-		         sr->note.len > 0 ? text_str(&sr->note) : "the sweep could not run");
+		text_setf(msg, "step %zu: %s", sr->index + 1,
+		          sr->note.len > 0 ? text_str(&sr->note) : "the sweep could not run");
 		return true;
 	}
 	for (size_t v = 0; v < sr->sweep->n_variants; v++) {
@@ -40,11 +41,11 @@ headless_sweep_env(const struct step_result *sr, char *msg, size_t len)
 			if (e != ENOSPC && e != EFBIG && e != EDQUOT && e != EROFS && e != EIO &&
 			    e != ENOMEM)
 				continue;
-			snprintf(msg, len, "step %zu: the sweep's %" PRIu64 "-byte row%s%s%s could not "
-			         "run: %s", sr->index + 1, bv->rows[i].buf_size,
-			         bv->v->name ? " (variant " : "", bv->v->name ? bv->v->name : "",
-			         bv->v->name ? ")" : "",
-			         bv->rows[i].note[0] ? bv->rows[i].note : strerror(e));
+			text_setf(msg, "step %zu: the sweep's %" PRIu64 "-byte row%s%s%s could not "
+			          "run: %s", sr->index + 1, bv->rows[i].buf_size,
+			          bv->v->name ? " (variant " : "", bv->v->name ? bv->v->name : "",
+			          bv->v->name ? ")" : "",
+			          bv->rows[i].note[0] ? bv->rows[i].note : strerror(e));
 			return true;
 		}
 	}
@@ -137,10 +138,12 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 	                          /* --crash-fs: what each crash would leave, after every step */
 	                          .crash_each = o->crash_fs != CRASH_FS_NONE };
 	bool progress = isatty(STDERR_FILENO), sweep_failed = false, export = o->export_fmt != NULL;
-	char envmsg[320] = "";
+	struct text_buf envmsg = { 0 };  /* why the environment failed the run */
+	bool timed_out = false;
 	struct transcript t;
 	struct lesson *l;
 	char *err = NULL;
+	const char *fail = NULL;         /* why the run ended early */
 	int rc = APP_EXIT_OK, wrote;
 
 	/* Nobody is asked: a program runs only if the command line named it (--allow-run). */
@@ -166,14 +169,14 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 		if (got == 0)
 			break;
 		if (got < 0) {
-			err = "out of memory";
+			fail = "out of memory";
 			break;
 		}
 		if (progress && sr->sweep != NULL)
 			fputs("\r\033[K", stderr);
 		/* A sweep that could not run (at all, or a row for want of space) is the
 		 * environment's failure, not a lesson's. */
-		if (!sweep_failed && headless_sweep_env(sr, envmsg, sizeof envmsg))
+		if (!sweep_failed && headless_sweep_env(sr, &envmsg))
 			sweep_failed = true;
 		if (export) {
 			transcript_count(&t, sr);
@@ -182,22 +185,25 @@ headless_run(const struct scenario *s, const struct app_opts *o)
 			headless_step(&t, l, sr);
 		/* A run past its --timeout ends here: the environment's bound, not the lesson's. */
 		if (sr->timed_out) {
-			snprintf(envmsg, sizeof envmsg, "step %zu: the run took longer than its "
-			         "timeout of %g s (--timeout): stopped, nothing left behind",
-			         sr->index + 1, o->timeout);
-			err = envmsg;
+			text_setf(&envmsg, "step %zu: the run took longer than its timeout of %g s "
+			          "(--timeout): stopped, nothing left behind", sr->index + 1, o->timeout);
+			fail = text_str(&envmsg);
+			timed_out = true;
 			break;
 		}
 	}
-	wrote = export ? 0 : transcript_end(&t, err != NULL ? err : sweep_failed ? envmsg : NULL);
+	wrote = export ? 0 : transcript_end(&t, fail != NULL ? fail :
+	                                    sweep_failed ? text_str(&envmsg) : NULL);
 	lesson_free(l);
 	if (wrote != 0 || fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "iobufviz: cannot write the transcript\n");
+		text_buf_free(&envmsg);
 		return APP_EXIT_ENV;
 	}
-	if (err == envmsg)
-		fprintf(stderr, "iobufviz: %s\n", envmsg);
-	if (err != NULL || sweep_failed)
+	if (timed_out)
+		fprintf(stderr, "iobufviz: %s\n", text_str(&envmsg));
+	text_buf_free(&envmsg);
+	if (fail != NULL || sweep_failed)
 		rc = APP_EXIT_ENV;
 	else if (!t.ok)
 		rc = APP_EXIT_FAILED;
