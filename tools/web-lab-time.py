@@ -6,8 +6,13 @@
 # moves one boot by tens of seconds, so they share it). For each boot: the page's own count
 # to the shell (window.lab.bootSeconds, "lab: ready"), the seconds the page's thread spent in
 # v86's slices of guest work (its do_tick) and outside them (between slices: yields, rendering,
-# v86's compiled code arriving), and the host's load; then the medians per folder.
-# Usage: python3 tools/web-lab-time.py [--rounds N] [--restored] [--chromium EXE] DIR...
+# v86's compiled code arriving), the CPU seconds Chromium's processes used and, of them, the
+# renderer's pool threads (ThreadPoolForeground: V8 compiling wasm, v86's generated code
+# among it), and the host's load; then the medians per folder. --arg ARG adds a switch to
+# Chromium's command line (a diagnosis, e.g. --js-flags=--liftoff-only; a student's browser
+# has none).
+# Usage: python3 tools/web-lab-time.py [--rounds N] [--restored] [--chromium EXE]
+#        [--arg ARG]... DIR...
 import functools
 import http.server
 import json
@@ -21,7 +26,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import cdp  # noqa: E402
 
 args = sys.argv[1:]
-rounds, restored, exe, dirs = 3, False, "/usr/bin/chromium", []
+rounds, restored, exe, dirs, extra = 3, False, "/usr/bin/chromium", [], []
 while args:
     a = args.pop(0)
     if a == "--rounds":
@@ -30,10 +35,16 @@ while args:
         restored = True
     elif a == "--chromium":
         exe = args.pop(0)
+    elif a == "--arg":
+        extra.append(args.pop(0))
     else:
         dirs.append(a)
+for d in dirs:
+    if not os.path.isfile(os.path.join(d, "index.html")):
+        sys.exit("web-lab-time.py: %s: no index.html (tools/web-lab makes the folder)" % d)
 if not dirs:
-    sys.exit("usage: web-lab-time.py [--rounds N] [--restored] [--chromium EXE] DIR...")
+    sys.exit("usage: web-lab-time.py [--rounds N] [--restored] [--chromium EXE] [--arg ARG]... "
+             "DIR...")
 
 # Counts the time in v86's slices (emulator.v86.do_tick), from the page's first script on.
 SLICES = r"""(function(){
@@ -60,13 +71,33 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+def cpu(group):
+    """CPU seconds of the processes in process group group: all, and the pool threads'."""
+    tck = os.sysconf("SC_CLK_TCK")
+    total = pool = 0.0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            f = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()
+            if int(f[2]) != group:
+                continue
+            total += (int(f[11]) + int(f[12])) / tck
+            for tid in os.listdir("/proc/%s/task" % pid):
+                raw = open("/proc/%s/task/%s/stat" % (pid, tid)).read()
+                if raw[raw.index("(") + 1:raw.rindex(")")].startswith("ThreadPoolForeg"):
+                    g = raw.rsplit(")", 1)[1].split()
+                    pool += (int(g[11]) + int(g[12])) / tck
+        except (OSError, ValueError):
+            continue
+    return total, pool
+
+
 def boot(folder):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
                                              functools.partial(Quiet, directory=folder))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = "http://127.0.0.1:%d/" % server.server_address[1]
     load = os.getloadavg()[0]
-    b = cdp.Browser(exe, loopback=True)
+    b = cdp.Browser(exe, loopback=True, extra=extra)
     try:
         b.call("Page.addScriptToEvaluateOnNewDocument", {"source": SLICES})
         b.size(1280, 800)
@@ -77,6 +108,7 @@ def boot(folder):
         r = b.js("({s: window.lab.bootSeconds, run: window.lab.started / 1000, how: window.lab.how, "
                  "yielding: window.lab.yielding || '', times: window.lab.times, "
                  "slices: window.__slices})")
+        r["cpu"], r["pool"] = cpu(b.proc.pid)
     finally:
         b.close()
         server.shutdown()
@@ -91,9 +123,11 @@ for n in range(rounds):
         got[d].append(r)
         sl = r["slices"] or {"n": 0, "ms": 0}
         print("web-lab-time: %s: round %d: %s, the guest started at %.1f s, the shell at %.1f "
-              "s; in v86's slices %.1f s (%d), outside them %.1f s; v86 yields: %s; load %.1f" %
+              "s; in v86's slices %.1f s (%d), outside them %.1f s; v86 yields: %s; CPU %.1f s, "
+              "%.1f s of it in the pool threads; load %.1f" %
               (d, n + 1, r["how"], r["run"], r["s"], sl["ms"] / 1000, sl["n"],
-               r["s"] - sl["ms"] / 1000, r["yielding"] or "?", r["load"]), flush=True)
+               r["s"] - sl["ms"] / 1000, r["yielding"] or "?", r["cpu"], r["pool"], r["load"]),
+              flush=True)
 for d in dirs:
     s = [r["s"] for r in got[d]]
     inside = [(r["slices"] or {"ms": 0})["ms"] / 1000 for r in got[d]]
