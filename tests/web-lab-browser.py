@@ -172,10 +172,9 @@ try:
     times = b.js("window.lab && window.lab.times")
     if how == "restored" and times:
         print("web-lab-browser: state.zst fetched at %.1f s, restored at %.1f s, the shell "
-              "ready at %.1f s (target 3 s%s; v86 yields: %s)" %
+              "ready at %.1f s (target 3 s%s)" %
               (times["fetched"], times["restored"], times["ready"],
-               "" if times["ready"] <= 3 else ": OVER THE TARGET",
-               b.js("window.lab.yielding")))
+               "" if times["ready"] <= 3 else ": OVER THE TARGET"))
     if cold and how != "cold":
         bad("#cold did not boot cold: %s" % progress)
     elif not cold and os.path.exists(os.path.join(folder, "state.zst")) and how != "restored":
@@ -487,10 +486,9 @@ try:
             time.sleep(0.2)
         cold_s = b.js("window.lab.bootSeconds")
         m = wait_screen(b, r"early-(\d+)", 60)
-        print("web-lab-browser: cold boot (#cold, %s): the shell after %s s (target 15 s; v86 "
-              "yields: %s)%s" % (before[1], cold_s and "%.1f" % cold_s,
-                                  b.js("window.lab.yielding"),
-                                  "" if cold_s and cold_s <= 15 else ": OVER THE TARGET"))
+        print("web-lab-browser: cold boot (#cold, %s): the shell after %s s (target 15 s)%s" %
+              (before[1], cold_s and "%.1f" % cold_s,
+               "" if cold_s and cold_s <= 15 else ": OVER THE TARGET"))
         if not cold_s:
             bad("the cold boot had no shell after %d s" % limit)
         elif m is None or m.group(1) != "42":

@@ -106,7 +106,7 @@ def boot(folder):
         while time.time() - t0 < 600 and not b.js("window.lab && window.lab.ready"):
             time.sleep(0.2)
         r = b.js("({s: window.lab.bootSeconds, run: window.lab.started / 1000, how: window.lab.how, "
-                 "yielding: window.lab.yielding || '', times: window.lab.times, "
+                 "times: window.lab.times, "
                  "slices: window.__slices})")
         r["cpu"], r["pool"] = cpu(b.proc.pid)
     finally:
@@ -123,10 +123,10 @@ for n in range(rounds):
         got[d].append(r)
         sl = r["slices"] or {"n": 0, "ms": 0}
         print("web-lab-time: %s: round %d: %s, the guest started at %.1f s, the shell at %.1f "
-              "s; in v86's slices %.1f s (%d), outside them %.1f s; v86 yields: %s; CPU %.1f s, "
+              "s; in v86's slices %.1f s (%d), outside them %.1f s; CPU %.1f s, "
               "%.1f s of it in the pool threads; load %.1f" %
               (d, n + 1, r["how"], r["run"], r["s"], sl["ms"] / 1000, sl["n"],
-               r["s"] - sl["ms"] / 1000, r["yielding"] or "?", r["cpu"], r["pool"], r["load"]),
+               r["s"] - sl["ms"] / 1000, r["cpu"], r["pool"], r["load"]),
               flush=True)
 for d in dirs:
     s = [r["s"] for r in got[d]]

@@ -98,7 +98,7 @@
 
 	const lab = {
 		emulator: null, term: term, how: "", started: 0, bootSeconds: 0, ready: false,
-		prompted: false, ran: "", yielding: "",
+		prompted: false, ran: "",
 		fallback: "", env: null,
 		// Seconds since the page opened: state.zst fetched, restored, the shell ready.
 		times: { fetched: 0, restored: 0, ready: 0 },
@@ -350,35 +350,6 @@
 		}
 	});
 
-	// v86 runs the guest in slices of a few ms on this thread and, in a page, yields between
-	// them through a Web Worker: a message there and one back per slice. Each time the page's
-	// thread sleeps until the worker's answer, and on a busy machine (2 cores, other work)
-	// the system gives it back milliseconds later: in Chromium, a cold boot spent 26 to 34 s
-	// of its 51 to 60 between slices, Node (setImmediate, the same thread) 3 s of 42. A
-	// MessageChannel of this thread's own posts the next slice as a task at once, without
-	// sleeping: keys, rendering and v86's own compiled code still come in between. A guest
-	// that halts (idle) is woken by a timer, or at once by v86 when a key or byte arrives.
-	// Only when v86 is the one this page was written for (0.5.462: its yield, yield_callback
-	// and worker); else its own way stays.
-	const sameThread = (emulator) => {
-		const v = emulator.v86;
-		if (!v || typeof v.yield !== "function" || typeof v.yield_callback !== "function" ||
-			!("worker" in v) || typeof MessageChannel !== "function") return false;
-		const channel = new MessageChannel();
-		channel.port1.onmessage = (e) => v.yield_callback(e.data);
-		v.yield = (t, tick) => {
-			if (t < 1) {
-				channel.port2.postMessage(tick);
-			} else {
-				setTimeout(() => v.yield_callback(tick), t);
-			}
-		};
-		v.unregister_yield = () => channel.port1.close();
-		if (v.worker) v.worker.terminate();
-		v.worker = null;
-		return true;
-	};
-
 	// how: "restored" (state, a promise of state.zst's bytes, is fetched while v86 starts:
 	// its wasm compiled, its BIOS loaded) or "cold".
 	const start = (how, state) => {
@@ -398,7 +369,6 @@
 		emulator.add_listener("serial0-output-byte", output);
 		emulator.add_listener("serial1-output-byte", control);
 		emulator.add_listener("emulator-loaded", async () => {
-			lab.yielding = sameThread(emulator) ? "same thread" : "v86's own";
 			if (how === "restored") {
 				let bytes;
 				try {
