@@ -15,9 +15,10 @@ import time
 
 class Browser:
     """One Chromium with a fresh profile; close() kills it and removes the profile.
-    loopback: pages served on 127.0.0.1 can be opened (else only file: and data:)."""
+    loopback: pages served on 127.0.0.1 can be opened (else only file: and data:);
+    extra: more command-line switches (a measurement's, e.g. --js-flags=...)."""
 
-    def __init__(self, exe, loopback=False):
+    def __init__(self, exe, loopback=False, extra=()):
         self.profile = tempfile.mkdtemp(prefix="cdp-profile.")
         to_chrome_r, self.to_chrome = os.pipe()
         self.from_chrome, from_chrome_w = os.pipe()
@@ -39,7 +40,8 @@ class Browser:
              # A page that computes (an emulator) is not slowed as a hidden tab would be.
              "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
              "--disable-backgrounding-occluded-windows",
-             "--user-data-dir=" + self.profile, "--remote-debugging-pipe", "about:blank"],
+             "--user-data-dir=" + self.profile, "--remote-debugging-pipe"] + list(extra) +
+            ["about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             pass_fds=(3, 4), preexec_fn=fds, start_new_session=True)
         os.close(to_chrome_r)

@@ -22,7 +22,9 @@
 # (x); the same page resized to a phone's 390x844 keeps 80x24 or more in a font of 12 px
 # or more (the terminal's box scrolls sideways, not the page) and tells the guest its new
 # size; at both sizes the header stays in view and the terminal fits the window, the TUI
-# running too. Prints the restored and cold times and the folder's size (at most 40 MB).
+# running too. Then Chromium boots the page cold (index.html#cold) with keys typed while it
+# boots, which must run at the shell's first prompt in order. Prints the restored and cold
+# times (Node's and Chromium's) and the folder's size (at most 40 MB).
 # The folder: WEB_LAB_DIR's as it is, else build-web/ beside the source tree, made afresh by
 # tools/web-lab here (npm and Debian's archive must answer, else a named skip; its caches
 # make a second build quick).
