@@ -38,7 +38,7 @@ lesson() {
 	cat >"$tmp/grade-$1.yaml" <<YAML
 title: "does your output survive a power cut?"
 steps:
-  - run: {program: python3, args: ["$tmp/w.py", "{file}", "$1"], timeout: 30}
+  - run: {program: python3, args: ["$tmp/w.py", "{file}", "$1"], timeout: 120}
   - crash: {}
     expect: {crash.process.size: 790, crash.power.size: 790, crash.power.prefix: "line 0"}
 YAML

@@ -73,8 +73,9 @@ payloads = [
     controls, c1, bidi, "if (ok) \u202e } \u2066 {",
     "\x01" "ABCDEF0123456789abcdef", "\x7f" "f7", "\x1b" "1", "\x80" "8",
     "\u00e9\u6f22\U0001f600", "\x1b[31mred\x1b]0;title\x07\x1b[?1049h",
-    "%s%n%d%%", "tab\there\r\nCR", "{file}", "NUL\x00after",
+    "%s%n%d%%", "tab\there\r\nCR", "{file}",
 ]
+# (No NUL: the loader refuses a text that holds one, at its line and column; check-scenario.)
 # 5000 bytes (UTF-8), of every kind of byte above.
 unit = "0123456789abcdef??/\"\\\x1b\u202e*/\n\x7f\u00e9"
 long_ = ""
