@@ -172,7 +172,7 @@ for who in root user; do
 	[ $who = user ] && img=$work/root-user.img
 	timeout 1200 qemu-system-x86_64 -nodefaults -display none -no-reboot -accel tcg \
 		-m 1024 -smp 1 -kernel "$vmlinuz" -initrd "$work/initrd.gz" \
-		-append "console=ttyS0 quiet panic=-1 rdinit=/init iobufviz_who=$who" \
+		-append "console=ttyS0 quiet panic=-1 no_timer_check rdinit=/init iobufviz_who=$who" \
 		-drive "file=$img,format=raw,if=virtio" \
 		-serial "file:$work/console-$who.log" >"$work/qemu-$who.out" 2>&1 &
 	qpid="$qpid $!"
