@@ -158,11 +158,12 @@ rc=$?
 grep -qF "$long\\ntouch $tmp/PWNED-LONG" "$tmp/long-no.err" ||
 	bad "long: the refusal cuts the command line: $(tail -c 200 "$tmp/long-no.err")"
 
-# A program that fails says why in its step's note: its stderr's last line, escaped.
+# A program that fails says why in its step's note: its stderr's last line, escaped, past
+# 100 KB of lines before it (more than iobufviz keeps of its start).
 cat >"$tmp/fails.yaml" <<'EOF'
 title: "fails"
 steps:
-  - run: {program: sh, args: ["-c", 'echo first >&2; printf "no such thing: \\033]0;pwned\\007\\n\\n" >&2; exit 3']}
+  - run: {program: sh, args: ["-c", 'seq 1 20000 >&2; printf "no such thing: \\033]0;pwned\\007\\n\\n" >&2; exit 3']}
 EOF
 "$bin" --headless --allow-run=sh --dir "$tmp/d" "$tmp/fails.yaml" >"$tmp/fails.out" 2>&1
 grep -qF 'the program exited 3 after' "$tmp/fails.out" &&

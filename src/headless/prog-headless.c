@@ -211,7 +211,7 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	p.tracer = &stats;
 	p.timed_out = prog_run_timed_out(r);
 	for (int k = 0; k < 2; k++)
-		p.output[k] = prog_run_output(r, k + 1, &p.output_bytes[k]);
+		p.output[k] = prog_run_output(r, k + 1, false, &p.output_bytes[k]);
 	p.n_hazards = crash_hazards_end(&hz);
 	p.hazards = hz.v;
 	wrote = transcript_end(&t, error);

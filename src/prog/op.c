@@ -110,7 +110,7 @@ prog_op_helper(const struct scn_args *a, const char *dir, int dir_fd, const char
 	rec.code = x != NULL ? x->exit_code : -1;
 	rec.signal = x != NULL ? x->signal : SIGKILL;
 	rec.timed_out = x != NULL && x->timed_out;
-	if ((rec.code != 0 || rec.signal != 0) && (out = prog_run_output(r, 2, &total)) != NULL) {
+	if ((rec.code != 0 || rec.signal != 0) && (out = prog_run_output(r, 2, true, &total)) != NULL) {
 		/* Why it failed, in its own words: the last line it wrote there (a traceback's). */
 		char *end = out + strlen(out), *line;
 		while (end > out && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
@@ -119,7 +119,7 @@ prog_op_helper(const struct scn_args *a, const char *dir, int dir_fd, const char
 		snprintf(rec.msg, sizeof rec.msg, "%s", line != NULL ? line + 1 : out);
 		free(out);
 	}
-	out = prog_run_output(r, 1, &total);
+	out = prog_run_output(r, 1, false, &total);
 	rec.out_len = out != NULL ? strlen(out) : 0;
 	if (fdio_write_all(fd, &rec, sizeof rec) != 0 ||
 	    (rec.out_len > 0 && fdio_write_all(fd, out, rec.out_len) != 0))
@@ -253,6 +253,5 @@ prog_op_step(const struct scn_args *a, const struct runner_program_ctx *c, struc
 		out->err = EPERM;
 		return -2;
 	}
-	return prog_op_run(a, c->dir, c->dir_fd, c->file_arg != NULL ? c->file_arg : c->file, in,
-	                   &b, out);
+	return prog_op_run(a, c->dir, c->dir_fd, c->file_arg, in, &b, out);
 }

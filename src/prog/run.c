@@ -219,9 +219,10 @@ prog_run_dir(const struct prog_run *r)
 	return r->dir;
 }
 
-/* The first PROG_RUN_OUTPUT_MAX bytes of the program's stdout (which 1) or stderr (2). */
+/* The first (last: the last) PROG_RUN_OUTPUT_MAX bytes of the program's stdout (which 1) or
+ * stderr (2). */
 char *
-prog_run_output(const struct prog_run *r, int which, uint64_t *total)
+prog_run_output(const struct prog_run *r, int which, bool last, uint64_t *total)
 {
 	/* In the program's working directory by default: it may have put a FIFO there. */
 	int fd = fdio_open_regular(r->out_path[which == 2], 0);
@@ -237,7 +238,8 @@ prog_run_output(const struct prog_run *r, int which, uint64_t *total)
 		close(fd);
 		return NULL;
 	}
-	n = pread(fd, buf, PROG_RUN_OUTPUT_MAX, 0);
+	n = pread(fd, buf, PROG_RUN_OUTPUT_MAX, last && st.st_size > PROG_RUN_OUTPUT_MAX ?
+	          st.st_size - PROG_RUN_OUTPUT_MAX : 0);
 	close(fd);
 	if (n < 0)
 		n = 0;

@@ -144,9 +144,9 @@ const char *prog_run_lab(const struct prog_run *r, char *buf, size_t len);
 bool prog_run_in_lab(const struct prog_run *r);
 
 /* The program's working directory, and what it printed on stdout / stderr so far (the
- * first bytes; NULL if none). */
+ * first bytes, or the last ones if last; NULL if none). */
 const char *prog_run_dir(const struct prog_run *r);
-char *prog_run_output(const struct prog_run *r, int which, uint64_t *total);
+char *prog_run_output(const struct prog_run *r, int which, bool last, uint64_t *total);
 
 /* The first process and how it ended (valid once prog_run_next returned 0). */
 const struct prog_step *prog_run_exit(const struct prog_run *r);
