@@ -61,15 +61,6 @@ prog_marks_class(int id)
 	return marks_row(id) != NULL ? marks_row(id)->cls : PROG_MARK_CTL;
 }
 
-/* Copy len bytes at addr of pid into buf. 0, or -1. */
-static int
-marks_peek(pid_t pid, uint64_t addr, void *buf, size_t len)
-{
-	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
-
-	return process_vm_readv(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -1;
-}
-
 /* Write len bytes of buf at addr of pid (its shim's state). 0, or -1. */
 static int
 marks_poke(pid_t pid, uint64_t addr, const void *buf, size_t len)
@@ -166,12 +157,30 @@ _Static_assert(PROG_MARK_LOG <= 1024, "a log is read with one iovec an entry (IO
 int
 prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool full)
 {
+	const size_t one = sizeof(struct prog_mark_call);
 	struct prog_mark_tls *x = &p->tls;
-	uint64_t n, at;
+	struct iovec local[1 + PROG_MARK_LOG], remote[2];
+	uint64_t n, k, at, log = x->magic == PROG_MARK_MAGIC ? x->log : 0, ahead = 0;
+	ssize_t got;
 
 	if (p->shim == 0)
 		return 0;
-	if (marks_peek(p->pid, p->shim, x, sizeof *x) != 0 || x->magic != PROG_MARK_MAGIC) {
+	/* A loop logs as many calls between two stops each time: as many as the last drain
+	 * took are read with the state, in the same process_vm_readv (one call a stop, not
+	 * two), from where the log was then (a log moved is read again below). */
+	at = p->taken % PROG_MARK_LOG;
+	if (log != 0 && p->last_n > 0) {
+		ahead = p->last_n < PROG_MARK_LOG - at ? p->last_n : PROG_MARK_LOG - at;
+		if (marks_room(t, ahead) != 0)
+			ahead = 0;
+	}
+	local[0] = (struct iovec){ x, sizeof *x };
+	remote[0] = (struct iovec){ (void *)(uintptr_t)p->shim, sizeof *x };
+	for (k = 0; k < ahead; k++)
+		local[1 + k] = (struct iovec){ &t->q[t->qn + k].c, one };
+	remote[1] = (struct iovec){ (void *)(uintptr_t)(log + at * one), ahead * one };
+	got = process_vm_readv(p->pid, local, 1 + ahead, remote, ahead > 0 ? 2 : 1, 0);
+	if (got < (ssize_t)sizeof *x || x->magic != PROG_MARK_MAGIC) {
 		memset(x, 0, sizeof *x);
 		p->shim = 0;
 		return -1;
@@ -180,29 +189,34 @@ prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool ful
 	 * wrote its own): nothing is taken, from here on. */
 	n = x->written >= p->taken && x->written - p->taken <= PROG_MARK_LOG ?
 	    x->written - p->taken : 0;
-	at = p->taken % PROG_MARK_LOG;
-	if (n > 0) {
-		const size_t one = sizeof(struct prog_mark_call);
-		uint64_t first = n < PROG_MARK_LOG - at ? n : PROG_MARK_LOG - at;
-		struct pt_logged fd = { .c.fd = -2 };
-		struct iovec local[PROG_MARK_LOG], remote[2] = {
-			{ (void *)(uintptr_t)(x->log + at * one), first * one },
-			{ (void *)(uintptr_t)x->log, (n - first) * one },
-		};
+	/* The calls read ahead that are the log's: those read whole, from the log as it is. */
+	k = x->log == log ? ((uint64_t)got - sizeof *x) / one : 0;
+	if (k > n)
+		k = n;
+	if (n > k) {
+		/* The rest: to the ring's end, then from its start when it wraps. */
+		uint64_t rest = n - k, from = (at + k) % PROG_MARK_LOG;
+		uint64_t first = rest < PROG_MARK_LOG - from ? rest : PROG_MARK_LOG - from;
 
 		if (marks_room(t, n) != 0)
 			return -1;
-		/* Read at once, each entry straight into its place in the queue (the ring's
-		 * end, then its start when it wraps): not copied twice, the 1.5 M fwrite calls
-		 * of a sort of 45 MB are 440 MB of entries. */
-		for (uint64_t i = 0; i < n; i++)
-			local[i] = (struct iovec){ &t->q[t->qn + i].c, one };
-		if (process_vm_readv(p->pid, local, (unsigned long)n, remote, n > first ? 2 : 1, 0) !=
-		    (ssize_t)(n * one))
-			n = 0;
+		remote[0] = (struct iovec){ (void *)(uintptr_t)(x->log + from * one), first * one };
+		remote[1] = (struct iovec){ (void *)(uintptr_t)x->log, (rest - first) * one };
+		/* Each entry straight into its place in the queue: not copied twice, the 1.5 M
+		 * fwrite calls of a sort of 45 MB are 440 MB of entries. */
+		for (uint64_t i = 0; i < rest; i++)
+			local[i] = (struct iovec){ &t->q[t->qn + k + i].c, one };
+		if (process_vm_readv(p->pid, local, (unsigned long)rest, remote,
+		                     rest > first ? 2 : 1, 0) != (ssize_t)(rest * one))
+			n = k;
+	}
+	{
+		struct pt_logged fd = { .c.fd = -2 };
+
 		for (uint64_t i = 0; i < n; i++)
 			marks_queue(t, p, &t->q[t->qn].c, stopped && i + 1 == n, &fd);
 	}
+	p->last_n = n;
 	p->taken = x->written;
 	/* The shim waits for the tracer only when its log is full: tell it what was taken
 	 * when half of it is, not at every stop. */

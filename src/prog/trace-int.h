@@ -51,6 +51,7 @@ struct pt_proc {
 	struct prog_mark_tls tls;
 	unsigned up_next;          /* the entry of tls.up told next (prog_marks_tell_up) */
 	uint64_t taken;
+	uint64_t last_n;           /* the calls the last drain took: as many are read ahead */
 	/* The stdio call under way that made system calls (its seq, 0: none), its arguments,
 	 * its file (fclose: seen before the fd is gone) and the calls it made so far. */
 	uint64_t cur_seq;

@@ -145,7 +145,10 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	p->sys_sp = si.stack_pointer;
 	first = prog_marks_at_call(p);
 	/* A stdio call's first system call: its stack has its line and its caller's. */
-	if (first) {
+	if (first && !prog_srcloc_logged(t->src, p->tgid, p->cur.caller, p->cur.file,
+	                                 p->cur.up_off, p->cur.up, &p->cur_src)) {
+		/* (The shim kept the word a walk from this call site and frame found the caller
+		 * in, when the call began: equal, the line is known without reading the stack.) */
 		uint64_t off;
 		prog_srcloc_unwind_call(t->src, p->tgid, p->pid, p->cur.caller, p->cur.file,
 		                        p->cur.frame, &p->cur_src, &off);
@@ -443,9 +446,9 @@ pt_pend(struct prog_trace *t, pid_t pid, int st)
 	t->pend_status = st;
 }
 
-/* pt_run with SIGCHLD blocked (prog/wait.h). */
+/* pt_run's stops, the time the program runs. */
 static int
-pt_run_blocked(struct prog_trace *t, struct prog_step *out, bool until_exec)
+pt_run_stops(struct prog_trace *t, struct prog_step *out, bool until_exec)
 {
 	for (;;) {
 		struct pt_proc *p;
@@ -605,18 +608,15 @@ held:
 static int
 pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 {
-	sigset_t old;
 	int rc;
 
 	if (t->w.cancelled) {
 		errno = ECANCELED;
 		return -1;
 	}
-	prog_wait_block(&old);
 	prog_wait_go(&t->w);
-	rc = pt_run_blocked(t, out, until_exec);
+	rc = pt_run_stops(t, out, until_exec);
 	prog_wait_hold(&t->w);
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }
 
