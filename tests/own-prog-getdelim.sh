@@ -67,8 +67,10 @@ for m in ("end.csv", "open.csv"):
     check((recs, byts) == want, "%s: the steps' words say %d records, %d B, as the program "
           "counted: %s" % (m, recs, byts, want))
     # A step of one call has its result, a fold the list of its calls' [arg, result].
+    # (a run of n equal calls is one [arg, result, n])
     rets = [c[1] for s in steps
-            for c in s["stdio_call"].get("calls") or [[0, s["stdio_call"]["result"]]]]
+            for c in s["stdio_call"].get("calls") or [[0, s["stdio_call"]["result"]]]
+            for _ in range(c[2] if len(c) > 2 else 1)]
     check(len([r for r in rets if r >= 0]) == want[0] and sum(r for r in rets if r > 0) ==
           want[1] and rets and rets[-1] == -1 and len(rets) == want[0] + 1,
           "%s: each call's result in the JSON: %d records, then -1" % (m, want[0]))
