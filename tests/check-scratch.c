@@ -338,6 +338,34 @@ START_TEST(test_child_removes_its_own)
 }
 END_TEST
 
+/* A child of scratch_fork starts with SIGCHLD unblocked, though its parent (a tracer)
+ * blocks it; the rest of the mask is the parent's. */
+START_TEST(test_child_hears_sigchld)
+{
+	sigset_t chld, old;
+	int st;
+	pid_t pid;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigaddset(&chld, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	pid = scratch_fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		sigset_t now;
+		sigprocmask(SIG_SETMASK, NULL, &now);
+		_exit(sigismember(&now, SIGCHLD) ? 1 : !sigismember(&now, SIGUSR1) ? 2 : 0);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	scratch_forget(pid);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	              "the child's mask: %s", WIFEXITED(st) && WEXITSTATUS(st) == 1 ?
+	              "SIGCHLD blocked" : "SIGUSR1 not blocked as its parent's");
+}
+END_TEST
+
 /* scratch_place: a dir under the given parent, and a clear refusal when there is no room. */
 START_TEST(test_place)
 {
@@ -371,6 +399,7 @@ scratch_suite(void)
 	tcase_add_loop_test(tc, test_signals_order, 0, 3);
 	tcase_add_loop_test(tc, test_children_killed_first, 0, 6);
 	tcase_add_test(tc, test_child_removes_its_own);
+	tcase_add_test(tc, test_child_hears_sigchld);
 	suite_add_tcase(s, tc);
 	return s;
 }

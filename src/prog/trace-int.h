@@ -83,6 +83,11 @@ struct prog_trace {
 	pid_t leader;
 	bool execed;
 	struct prog_wait w;        /* its deadline (timeout_ms) and the caller's poll */
+	/* SIGCHLD, blocked for the waits from the first run to the end (not around each
+	 * step: two sigprocmask calls a step were a sixth of a sort's tracing); the mask
+	 * before. scratch_fork's children start with it unblocked. */
+	bool chld_blocked;
+	sigset_t chld_old;
 	int err_fd;               /* the child's report of a failed setup or execve */
 	pid_t held;               /* stopped after a step, resumed by the next prog_trace_next */
 	struct pt_proc *procs;

@@ -614,6 +614,10 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 		errno = ECANCELED;
 		return -1;
 	}
+	if (!t->chld_blocked) {
+		prog_wait_block(&t->chld_old);
+		t->chld_blocked = true;
+	}
 	prog_wait_go(&t->w);
 	rc = pt_run_stops(t, out, until_exec);
 	prog_wait_hold(&t->w);
@@ -771,6 +775,8 @@ prog_trace_free(struct prog_trace *t)
 	if (t == NULL)
 		return;
 	prog_wait_reap_all(pt_kill_all_cb, pt_gone, t, PT_REAP_GRACE_S);
+	if (t->chld_blocked)
+		sigprocmask(SIG_SETMASK, &t->chld_old, NULL);
 	prog_guard_stop(&t->w.guard);
 	scratch_forget(t->leader);
 	while (t->nprocs > 0)

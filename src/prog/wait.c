@@ -117,26 +117,6 @@ prog_wait_sigchld(long long ms)
 	return sigtimedwait(&chld, NULL, ms < 0 ? NULL : &ts) >= 0 || errno != EAGAIN;
 }
 
-/* waitpid(-1, st, __WALL | WNOHANG); if nothing came, sleep up to ms for a SIGCHLD, blocked
- * meanwhile: 0 and *news whether one came, or the pid (or -1) of what came. */
-static pid_t
-prog_wait_look(int *st, long long ms, bool *news)
-{
-	sigset_t old;
-	pid_t pid = waitpid(-1, st, __WALL | WNOHANG);
-
-	*news = true;
-	if (pid != 0)
-		return pid;
-	prog_wait_block(&old);
-	/* Again: a SIGCHLD sent before the block was discarded (its action is to ignore it). */
-	pid = waitpid(-1, st, __WALL | WNOHANG);
-	if (pid == 0)
-		*news = prog_wait_sigchld(ms);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return pid;
-}
-
 static bool prog_wait_children(pid_t skip, bool kill_them);
 
 /* waitpid(-1, __WALL), bounded (see prog/wait.h). */
@@ -160,6 +140,9 @@ prog_wait_any(struct prog_wait *w, int *st, void (*kill)(void *), void *arg)
 			if (ms < 0 || left < ms)
 				ms = left;
 		}
+		pid = waitpid(-1, st, __WALL | WNOHANG);
+		if (pid != 0)
+			return pid;
 		if (quiet && w->poll != NULL && w->poll(w->poll_arg) != 0) {
 			w->cancelled = true;
 			errno = ECANCELED;
@@ -170,10 +153,7 @@ prog_wait_any(struct prog_wait *w, int *st, void (*kill)(void *), void *arg)
 		 * run waiting 23 minutes with none left). Each quiet second, look. */
 		if (ms < 0 || ms > PROG_WAIT_CHECK_MS)
 			ms = PROG_WAIT_CHECK_MS;
-		bool news;
-		pid = prog_wait_look(st, ms, &news);
-		if (pid != 0)
-			return pid;
+		bool news = prog_wait_sigchld(ms);
 		if (!news && ms == PROG_WAIT_CHECK_MS && !prog_wait_children(w->guard.pid, false)) {
 			errno = ECHILD;
 			return -1;

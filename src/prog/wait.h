@@ -36,17 +36,15 @@ void prog_wait_deadline(struct prog_wait *w, unsigned ms);
 void prog_wait_hold(struct prog_wait *w);
 void prog_wait_go(struct prog_wait *w);
 
-/* Block SIGCHLD (prog_wait_reap_all's caller may); the mask before into *old. */
+/* Block SIGCHLD (the waits below need it blocked); the mask before into *old. */
 void prog_wait_block(sigset_t *old);
 
 /*
- * waitpid(-1, st, __WALL), bounded: at the deadline kill(arg) is
+ * waitpid(-1, st, __WALL), bounded, with SIGCHLD blocked: at the deadline kill(arg) is
  * called once (every traced process killed: their ends then come as usual) and w->timed_out
  * set; after each PROG_WAIT_POLL_MS without news (not sooner: a TUI's poll reads the
- * keyboard) w->poll is asked, and a stop makes it -1 with ECANCELED (w->cancelled). SIGCHLD is
- * blocked only while it sleeps (a look, then the sleep: a stop or an end that comes between
- * them is pending, and ends the sleep); a tracee that has stopped already costs one waitpid,
- * not the two sigprocmask calls around it that blocking at every stop cost.
+ * keyboard) w->poll is asked, and a stop makes it -1 with ECANCELED (w->cancelled). A stop or
+ * an end that comes between the look and the sleep is pending, and ends the sleep.
  */
 pid_t prog_wait_any(struct prog_wait *w, int *st, void (*kill)(void *), void *arg);
 

@@ -654,6 +654,9 @@ scratch_fork(void)
 			scratch_child_pid[i] = 0;
 			scratch_child_fd[i] = -1;
 		}
+		/* A tracer keeps SIGCHLD blocked for its waits: not a thing to inherit (a shell
+		 * run here would never hear of its children). */
+		sigdelset(&old, SIGCHLD);
 	} else if (pid > 0) {
 		int fd = (int)syscall(SYS_pidfd_open, pid, 0);
 		for (int i = 0; fd >= 0 && i < SCRATCH_MAX_CHILDREN; i++)

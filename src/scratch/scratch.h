@@ -72,7 +72,8 @@ void scratch_cleanup(void);
  * fork(), for a child that may create or write files in a scratch dir (the worker, a
  * sweep's timed run, a pty snippet): on a fatal signal and at exit it is killed and reaped
  * before the dirs are removed, so it can neither leave a file behind nor go on writing;
- * it also gets PR_SET_PDEATHSIG(SIGKILL). Call scratch_forget(pid) once it is reaped.
+ * it also gets PR_SET_PDEATHSIG(SIGKILL), and SIGCHLD unblocked (a tracer blocks it). Call
+ * scratch_forget(pid) once it is reaped.
  * Returns as fork() does.
  */
 pid_t scratch_fork(void);
