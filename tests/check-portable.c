@@ -16,6 +16,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "probe/probe.h"
 #include "scratch/scratch.h"
 #include "probe/snapshot.h"
@@ -188,20 +189,23 @@ END_TEST
 
 /*
  * With /tmp on tmpfs and no $TMPDIR, the scratch file goes to /var/tmp and the transcript
- * says why; a disk lesson given a tmpfs --dir runs there and says once what it cannot show.
+ * says why; a disk lesson given a tmpfs --dir runs there and says once what it cannot show;
+ * with /var/tmp on tmpfs too, to $XDG_CACHE_HOME, named whole however long.
  */
 START_TEST(test_scratch_not_on_tmpfs)
 {
-	char why[256], cmd[3 * PATH_MAX], out[512], lesson[PATH_MAX];
+	char cmd[3 * PATH_MAX], out[512], lesson[PATH_MAX], top[PATH_MAX], xdg[PATH_MAX];
+	char cwd[1024], want[PATH_MAX + 64];
+	struct text_buf why = { 0 };
 	const char *parent;
 
 	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
 	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
 	ck_assert_int_eq(mount("tmpfs", "/tmp", "tmpfs", 0, "size=1m"), 0);
 	unsetenv("TMPDIR");
-	parent = scratch_default_parent(why, sizeof why);
+	parent = scratch_default_parent(&why);
 	ck_assert_str_eq(parent, "/var/tmp");
-	ck_assert_str_eq(why, "scratch on /var/tmp: /tmp is tmpfs");
+	ck_assert_str_eq(text_str(&why), "scratch on /var/tmp: /tmp is tmpfs");
 	snprintf(cmd, sizeof cmd, "\"$IOBUFVIZ_BIN\" --headless '%.1000s' | grep -E "
 	         "'^(scratch|file) ' | tr '\\n' '|'",
 	         test_util_src_path("tests/cli-minimal.yaml", lesson, sizeof lesson));
@@ -211,8 +215,8 @@ START_TEST(test_scratch_not_on_tmpfs)
 	              "header: %s", out);
 	/* $TMPDIR is the user's choice, even on tmpfs. */
 	setenv("TMPDIR", "/tmp", 1);
-	ck_assert_str_eq(scratch_default_parent(why, sizeof why), "/tmp");
-	ck_assert_str_eq(why, "");
+	ck_assert_str_eq(scratch_default_parent(&why), "/tmp");
+	ck_assert_str_eq(text_str(&why), "");
 	/* A lesson about the disk, given a tmpfs --dir: it runs, and says what it cannot show. */
 	snprintf(cmd, sizeof cmd, "\"$IOBUFVIZ_BIN\" --headless --dir /tmp '%.1000s' | grep -c "
 	         "'^scratch  the scratch file is on tmpfs, which keeps data in memory; there is "
@@ -220,6 +224,29 @@ START_TEST(test_scratch_not_on_tmpfs)
 	         test_util_src_path("scenarios/13.1-buffer-cache.yaml", lesson, sizeof lesson));
 	portable_run(cmd, out, sizeof out);
 	ck_assert_str_eq(out, "1");
+	/* Neither /tmp nor /var/tmp with a disk: $XDG_CACHE_HOME, a path of about 3,000 bytes
+	 * here, named whole in why and in the transcript's head. */
+	ck_assert_int_eq(mount("tmpfs", "/var/tmp", "tmpfs", 0, "size=1m"), 0);
+	unsetenv("TMPDIR");
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+	snprintf(top, sizeof top, "%s/portable-xdg-%d", cwd, (int)getpid());
+	snprintf(xdg, sizeof xdg, "%s", top);
+	for (int i = 0; i < 14; i++)
+		snprintf(xdg + strlen(xdg), sizeof xdg - strlen(xdg), "/%0200d", i);
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s'", xdg);
+	ck_assert_int_eq(portable_run(cmd, NULL, 0), 0);
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	ck_assert_str_eq(scratch_default_parent(&why), xdg);
+	snprintf(want, sizeof want, "scratch on %s ($XDG_CACHE_HOME): /tmp is tmpfs", xdg);
+	ck_assert_str_eq(text_str(&why), want);
+	snprintf(cmd, sizeof cmd, "\"$IOBUFVIZ_BIN\" --headless '%s' | grep -cxF 'scratch  %s'",
+	         test_util_src_path("tests/cli-minimal.yaml", lesson, sizeof lesson), want);
+	portable_run(cmd, out, sizeof out);
+	ck_assert_str_eq(out, "1");
+	text_buf_free(&why);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+	portable_run(cmd, NULL, 0);
+	umount2("/var/tmp", MNT_DETACH);
 	umount2("/tmp", MNT_DETACH);
 }
 END_TEST

@@ -419,12 +419,14 @@ START_TEST(test_buf_bound)
 	text_cat(small, sizeof small, &at, "%s", "ijklmn");
 	ck_assert_str_eq(small, "abcdefgh…");
 	ck_assert_uint_eq(at, sizeof small);
-	small[0] = '\0';
-	text_sentence(small, sizeof small, "one");
-	text_sentence(small, sizeof small, "two");
-	ck_assert_str_eq(small, "one; two");
-	text_sentence(small, sizeof small, "three");
-	ck_assert_str_eq(small, "one; two…");
+	/* A note's sentences, after "; " from the second on, cut only at its bound. */
+	b = (struct text_buf){ .max = 14 };
+	text_buf_sentence(&b, "one");
+	text_buf_sentence(&b, "two");
+	ck_assert_str_eq(text_str(&b), "one; two");
+	text_buf_sentence(&b, "three");
+	ck_assert_str_eq(text_str(&b), "one; two; t…");
+	text_buf_free(&b);
 	/* The default bound holds 10,000 characters whole. */
 	char big[10001];
 	memset(big, 'x', 10000);

@@ -501,29 +501,3 @@ text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
 		*n += (size_t)k;
 	}
 }
-
-/* Append a sentence to buf (len bytes), after "; " when buf holds one already. */
-void
-text_vsentence(char *buf, size_t len, const char *fmt, va_list ap)
-{
-	size_t n = strlen(buf);
-
-	if (n > 0 && n + 2 < len) {
-		memcpy(buf + n, "; ", 3);
-		n += 2;
-	}
-	/* A sentence that does not fit, or fits only in part, leaves its mark. */
-	if (n + 1 >= len || (size_t)vsnprintf(buf + n, len - n, fmt, ap) >= len - n)
-		text_cut_mark(buf, len);
-}
-
-/* Append a sentence to buf, as text_vsentence. */
-void
-text_sentence(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	text_vsentence(buf, len, fmt, ap);
-	va_end(ap);
-}

@@ -122,8 +122,8 @@ char *text_take(struct text_buf *b);
 /* Release b's memory; b is empty again (NULL is fine). */
 void text_buf_free(struct text_buf *b);
 
-/* Append a sentence to b, after "; " when b holds one already (a note): text_vsentence's
- * sentences, whole. */
+/* Append a sentence to b, after "; " when b holds one already (a note), whole up to b's
+ * bound. */
 void text_buf_vsentence(struct text_buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
@@ -135,13 +135,5 @@ void text_buf_sentence(struct text_buf *b, const char *fmt, ...)
  * when it was cut, and then buf ends in "…"). */
 void text_cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-
-/* Append a sentence to buf (len bytes), after "; " when buf holds one already (a note); a
- * cut one ends in "…". */
-void text_vsentence(char *buf, size_t len, const char *fmt, va_list ap);
-
-/* The same, with the arguments given. */
-void text_sentence(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 #endif

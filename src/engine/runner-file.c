@@ -95,7 +95,7 @@ runner_place_say(struct runner *r, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	text_vsentence(r->place_note, sizeof r->place_note, fmt, ap);
+	text_buf_vsentence(&r->place_note, fmt, ap);
 	va_end(ap);
 }
 
@@ -283,7 +283,7 @@ runner_make_file(struct runner *r, char **err)
 	/* The file, and a MiB to spare for everyone else; a lab's image and a copy of it, with
 	 * their filesystems' own (an xfs log is 64 MiB). Nothing asked: a place with a disk. */
 	r->scratch = scratch_place(f->on == SCN_FS_TMPFS, f->on != SCN_FS_TMPFS && r->o.dir == NULL ?
-	                           scratch_default_parent(r->place_note, sizeof r->place_note) :
+	                           scratch_default_parent(&r->place_note) :
 	                           r->o.dir, lab ? 2 * (f->size + (96u << 20)) : f->size + (1u << 20),
 	                           msg, sizeof msg);
 	if (r->scratch < 0) {

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "base/text.h"
 #include "engine/runner.h"
 #include "trace/tracer.h"
 #include "engine/worker.h"
@@ -43,7 +44,7 @@ struct runner {
 	int dirfd;                   /* the dir the file is in: the lab's root, or the scratch dir */
 	char path[PATH_MAX];         /* the scratch file */
 	char fs[32];                 /* its filesystem */
-	char place_note[512];        /* why the scratch dir is where it is; "" if as asked */
+	struct text_buf place_note;  /* why the scratch dir is where it is; "" if as asked */
 	int probe_fd;                /* our own read-only fd on it, for the probes */
 	dev_t dev;
 	ino_t ino;

@@ -621,7 +621,7 @@ runner_file_path(const struct runner *r)
 const char *
 runner_place_note(const struct runner *r)
 {
-	return r->place_note;
+	return text_str(&r->place_note);
 }
 
 /* Its filesystem ("ext4", "tmpfs"). */
@@ -662,5 +662,6 @@ runner_free(struct runner *r)
 	crash_lab_free(r->lab);
 	if (r->scratch >= 0)
 		scratch_remove(r->scratch);
+	text_buf_free(&r->place_note);
 	free(r);
 }

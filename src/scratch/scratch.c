@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "base/signals.h"
+#include "base/text.h"
 #include "scratch/scratch.h"
 
 /* At most this many children of scratch_fork are watched at once (worker, sweep run, pty). */
@@ -476,26 +477,26 @@ scratch_disk_backed(const char *dir, const char **fs)
 
 /* Where scratch dirs go when neither --dir nor $TMPDIR says: see scratch/scratch.h. */
 const char *
-scratch_default_parent(char *why, size_t len)
+scratch_default_parent(struct text_buf *why)
 {
 	const char *tmp_fs, *fs, *xdg = getenv("XDG_CACHE_HOME");
 	const char *tmpdir = getenv("TMPDIR");
 
-	why[0] = '\0';
+	text_reset(why);
 	if (tmpdir != NULL && *tmpdir != '\0')
 		return tmpdir;
 	if (scratch_disk_backed("/tmp", &tmp_fs) || tmp_fs == NULL)
 		return "/tmp";
 	if (scratch_disk_backed("/var/tmp", &fs)) {
-		snprintf(why, len, "scratch on /var/tmp: /tmp is %s", tmp_fs);
+		text_setf(why, "scratch on /var/tmp: /tmp is %s", tmp_fs);
 		return "/var/tmp";
 	}
 	if (xdg != NULL && scratch_disk_backed(xdg, &fs)) {
-		snprintf(why, len, "scratch on %.200s ($XDG_CACHE_HOME): /tmp is %s", xdg, tmp_fs);
+		text_setf(why, "scratch on %s ($XDG_CACHE_HOME): /tmp is %s", xdg, tmp_fs);
 		return xdg;
 	}
-	snprintf(why, len, "scratch on /tmp, which is %s: neither /var/tmp nor $XDG_CACHE_HOME "
-	         "is a writable disk-backed directory", tmp_fs);
+	text_setf(why, "scratch on /tmp, which is %s: neither /var/tmp nor $XDG_CACHE_HOME is a "
+	          "writable disk-backed directory", tmp_fs);
 	return "/tmp";
 }
 

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct text_buf;
+
 #define SCRATCH_MAX_DIRS 12
 
 /*
@@ -32,10 +34,10 @@ int scratch_place(bool tmpfs, const char *dir, uint64_t need, char *msg, size_t 
 /*
  * The parent for scratch dirs when no --dir is given: $TMPDIR if set (the user's choice);
  * else /tmp, unless /tmp is tmpfs or overlayfs (no disk to show), then /var/tmp or
- * $XDG_CACHE_HOME, whichever is a writable disk-backed directory. why (len bytes) says so
- * when it is not /tmp ("scratch on /var/tmp: /tmp is tmpfs"), else "".
+ * $XDG_CACHE_HOME, whichever is a writable disk-backed directory. why is set to say so,
+ * whole, when it is not /tmp ("scratch on /var/tmp: /tmp is tmpfs"), else to "".
  */
-const char *scratch_default_parent(char *why, size_t len);
+const char *scratch_default_parent(struct text_buf *why);
 
 /* Path of scratch dir IDX, or NULL. */
 const char *scratch_dir(int idx);
