@@ -137,7 +137,7 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	struct transcript t;
 	struct prog_stats stats;
 	struct prog_run *r;
-	char *err = NULL, cmd[1024], cut[256], lab[PATH_MAX + 256];
+	char *err = NULL, cmd[1024], cut[256];
 	uint64_t bound = o->max_output > 0 ? o->max_output : APP_MAX_OUTPUT;
 	struct prog_headless_out count = { .to = stdout };
 	cookie_io_functions_t io = { .write = prog_headless_write };
@@ -178,7 +178,7 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	t.title = prog_headless_cmd(argv, cmd, sizeof cmd);
 	t.path = argv[0];
 	t.file = p.dir;
-	t.place_note = prog_run_lab(r, lab, sizeof lab);
+	t.place_note = prog_run_lab(r);
 	out_env_init(&t.env, EV_SRC_PTRACE);
 	out_env_tracing(&t.env, NULL);
 	transcript_begin(&t);

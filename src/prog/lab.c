@@ -28,10 +28,9 @@ prog_lab_refused(struct prog_run *r, enum crash_fs fs)
 {
 	if (geteuid() == 0)
 		return false;
-	snprintf(r->lab_note, sizeof r->lab_note, "--crash-fs=%s: not observable here: the crash "
-	         "lab needs root to mount a filesystem image; the program runs without it, where it "
-	         "would without --crash-fs, and no crash is shown after its steps",
-	         crash_fs_table[fs].name);
+	text_setf(&r->lab_note, "--crash-fs=%s: not observable here: the crash lab needs root to "
+	          "mount a filesystem image; the program runs without it, where it would without "
+	          "--crash-fs, and no crash is shown after its steps", crash_fs_table[fs].name);
 	return true;
 }
 
@@ -66,21 +65,19 @@ prog_lab_new(struct prog_run *r, enum crash_fs fs, struct prog_opts *po, char **
 	/* The device's counters from the lab's birth: all of them 0. */
 	r->lab_last = (struct snap_device){ .source = SNAP_SRC_BLOCKSTAT };
 	snprintf(r->lab_last.name, sizeof r->lab_last.name, "%s", crash_lab_device(r->lab));
+	/* Its fs, its device and the image's size, for the run's head. */
+	text_setf(&r->lab_note, "the program runs in a crash lab: an image of its own (%s, %llu MiB "
+	          "sparse) on /dev/%s, mounted where only this run reaches it (%s)", name,
+	          (unsigned long long)(crash_lab_bytes(r->lab) >> 20), crash_lab_device(r->lab),
+	          r->dir);
 	return 0;
 }
 
-/* The lab's fs, its device and the image's size, for the run's head. */
+/* The lab, or why there is none (see prog/run.h). */
 const char *
-prog_run_lab(const struct prog_run *r, char *buf, size_t len)
+prog_run_lab(const struct prog_run *r)
 {
-	if (r->lab == NULL)
-		return r->lab_note[0] != '\0' ? r->lab_note : NULL;
-	snprintf(buf, len, "the program runs in a crash lab: an image of its own (%s, %llu MiB "
-	         "sparse) on /dev/%s, mounted where only this run reaches it (%s)",
-	         crash_fs_table[crash_lab_fs(r->lab)].name,
-	         (unsigned long long)(crash_lab_bytes(r->lab) >> 20), crash_lab_device(r->lab),
-	         r->dir);
-	return buf;
+	return r->lab_note.len > 0 ? text_str(&r->lab_note) : NULL;
 }
 
 /* Whether the program runs in a lab. */

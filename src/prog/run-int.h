@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/text.h"
 #include "prog/launch.h"
 #include "prog/run.h"
 
@@ -66,7 +67,8 @@ struct prog_run {
 	 * filesystem's st_dev, the file of it the crash views look at (the last a step touched;
 	 * -1: none yet), its device's counters after the last step. */
 	struct crash_lab *lab;
-	char lab_note[256];       /* --crash-fs without its lab (not root): why, and what instead */
+	struct text_buf lab_note; /* the crash lab, for the run's head; or --crash-fs without its
+	                             lab (not root): why, and what instead */
 	dev_t lab_dev;
 	long lab_file;
 	struct snap_device lab_last;
@@ -109,7 +111,7 @@ const char *prog_run_label(const struct prog_run_step *s);
 bool prog_lab_refused(struct prog_run *r, enum crash_fs fs);
 
 /* lab.c: make a crash lab of fs in r's scratch dir and run the program in it (po's cwd_fd;
- * r->dir its /proc path, ours). 0, or -1 with errno and why in *err. */
+ * r->dir its /proc path, ours; r->lab_note what it is). 0, or -1 with errno and why in *err. */
 int prog_lab_new(struct prog_run *r, enum crash_fs fs, struct prog_opts *po, char **err);
 
 /* lab.c: f was just added: if it is on the lab, its path as we reach it and its name there. */

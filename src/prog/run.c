@@ -317,6 +317,7 @@ prog_run_free(struct prog_run *r)
 	}
 	free(r->files);
 	prog_lab_free(r);
+	text_buf_free(&r->lab_note);
 	if (r->scratch >= 0)
 		scratch_remove(r->scratch);
 	free(r);

@@ -136,9 +136,9 @@ const char *prog_run_stdio_note(const struct prog_run *r);
  * calls not observable"; static storage), "" if nothing so far. */
 const char *prog_run_unseen_note(const struct prog_run *r);
 
-/* With a crash lab: what it is, for the run's head, into buf; without the one --crash-fs
- * asked for (not root): why, and what runs instead; NULL without --crash-fs. */
-const char *prog_run_lab(const struct prog_run *r, char *buf, size_t len);
+/* With a crash lab: what it is, for the run's head; without the one --crash-fs asked for
+ * (not root): why, and what runs instead; NULL without --crash-fs. */
+const char *prog_run_lab(const struct prog_run *r);
 
 /* Whether the program runs in a crash lab (its steps have crashes to show). */
 bool prog_run_in_lab(const struct prog_run *r);

@@ -513,8 +513,7 @@ prog_tui_crash(struct prog_tui *t)
 	}
 	t->show_crash = false;
 	if (!prog_run_in_lab(t->r)) {
-		char lab[64];
-		const char *why = prog_run_lab(t->r, lab, sizeof lab);
+		const char *why = prog_run_lab(t->r);
 		if (why != NULL)
 			snprintf(t->status, sizeof t->status, "x: %s", why);
 		else
@@ -660,8 +659,7 @@ prog_tui_run(char *const argv[], const struct app_opts *o, const struct prog_run
 		               "write to a file, p: back, o: the step's calls, Tab: next file, q: quit.";
 	else if (o->crash_fs != CRASH_FS_NONE) {
 		/* --crash-fs without its lab (not root): said once, where the run begins. */
-		char lab[64];
-		snprintf(t->status, sizeof t->status, "%s", prog_run_lab(t->r, lab, sizeof lab));
+		snprintf(t->status, sizeof t->status, "%s", prog_run_lab(t->r));
 	}
 	if (crt_init(o->color, o->mouse) != 0) {
 		fputs("iobufviz: cannot use this terminal\n", stderr);
