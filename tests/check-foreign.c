@@ -16,6 +16,7 @@
 
 #include <check.h>
 
+#include "base/text.h"
 #include "prog/streams.h"
 #include "prog/format.h"
 #include "shim/protocol.h"
@@ -522,8 +523,13 @@ fg_fold(const char *func, int base, int fd, const struct prog_run_call *v, uint6
 		.count = n, .bytes = bytes, .calls = calls, .streams = &st, .n_streams = 1,
 	};
 
+	struct text_buf t = { 0 };
+
 	memcpy(calls, v, n * sizeof *v);
-	return prog_format_fold(&s, buf, len);
+	prog_format_fold(&s, &t);
+	snprintf(buf, len, "%s", text_str(&t));
+	text_buf_free(&t);
+	return buf;
 }
 
 /* A folded step says what its calls did: how many, the lines and bytes, the calls that

@@ -86,7 +86,7 @@ prog_headless_step(struct transcript *t, struct transcript_program *p, struct pr
 	struct transcript_step st = {
 		.sr = &s->sr,
 		.op = prog_headless_op(s),
-		.call = s->text,
+		.call = text_str(&s->text),
 		.line = 1,
 		/* A system call's time is the tracer's; a stdio call's or an exit's is not. */
 		.traced = s->ps.kind == PROG_STEP_CALL,

@@ -298,16 +298,15 @@ prog_format_failed(int base, int64_t ret, char *buf, size_t len)
 	}
 }
 
-/* A folded run of stdio calls, what it did, into buf: the call, how many, the lines (getline,
- * getdelim) and bytes they moved, and the calls that failed with their result, "(end of
- * file)" when the last one left its stream at the end: "getline(&line, &n, fp) x 31: 30
- * lines, 921 B, then -1 (end of file)", "fputc(c, fp) x 4097: 4097 B". */
-char *
-prog_format_fold(const struct prog_run_step *s, char *buf, size_t len)
+/* A folded run of stdio calls, what it did, appended to b: the call, how many, the lines
+ * (getline, getdelim) and bytes they moved, and the calls that failed with their result,
+ * "(end of file)" when the last one left its stream at the end: "getline(&line, &n, fp) x
+ * 31: 30 lines, 921 B, then -1 (end of file)", "fputc(c, fp) x 4097: 4097 B". */
+void
+prog_format_fold(const struct prog_run_step *s, struct text_buf *b)
 {
 	const struct prog_step *p = &s->ps;
 	uint64_t failed = 0, first = s->count;
-	size_t at = 0;
 	char call[PROG_STR_MAX * 4 + 80], fail[24] = "";
 	unsigned flags = 0;
 
@@ -317,38 +316,37 @@ prog_format_fold(const struct prog_run_step *s, char *buf, size_t len)
 			failed++;
 			first = first < i ? first : i;
 		}
-	text_cat(buf, len, &at, "[%d] %s x %" PRIu64 ": ", (int)p->pid, call, s->count);
+	text_addf(b, "[%d] %s x %" PRIu64 ": ", (int)p->pid, call, s->count);
 	if (s->calls == NULL) {
-		text_cat(buf, len, &at, "%" PRIu64 " B", s->bytes);
-		return buf;
+		text_addf(b, "%" PRIu64 " B", s->bytes);
+		return;
 	}
 	if (p->func_base == PROG_MARK_FUNC_getline || p->func_base == PROG_MARK_FUNC_getdelim)
-		text_cat(buf, len, &at, "%" PRIu64 " %s%s, ", s->count - failed,
-		         p->func_base == PROG_MARK_FUNC_getline ? "line" : "record",
-		         s->count - failed == 1 ? "" : "s");
-	text_cat(buf, len, &at, "%" PRIu64 " B", s->bytes);
+		text_addf(b, "%" PRIu64 " %s%s, ", s->count - failed,
+		          p->func_base == PROG_MARK_FUNC_getline ? "line" : "record",
+		          s->count - failed == 1 ? "" : "s");
+	text_addf(b, "%" PRIu64 " B", s->bytes);
 	/* The failed calls' result, as the last of them returned it. */
 	for (uint64_t i = s->count; i-- > 0;)
 		if (prog_format_failed(p->func_base, s->calls[i].ret, fail, sizeof fail))
 			break;
 	if (failed == 0)
-		return buf;
+		return;
 	if (failed == s->count)
-		text_cat(buf, len, &at, ", each returned %s", fail);
+		text_addf(b, ", each returned %s", fail);
 	else if (first + failed == s->count && failed == 1)
-		text_cat(buf, len, &at, ", then %s", fail);
+		text_addf(b, ", then %s", fail);
 	else if (first + failed == s->count)
-		text_cat(buf, len, &at, ", then %" PRIu64 " returned %s", failed, fail);
+		text_addf(b, ", then %" PRIu64 " returned %s", failed, fail);
 	else
-		text_cat(buf, len, &at, ", %" PRIu64 " of them returned %s", failed, fail);
+		text_addf(b, ", %" PRIu64 " of them returned %s", failed, fail);
 	/* The last call failed: why, as its stream says (feof, ferror). */
 	for (size_t i = 0; i < s->n_streams; i++)
 		if (s->streams[i].st.addr == p->file)
 			flags = s->streams[i].st.flags;
 	if (prog_format_failed(p->func_base, s->calls[s->count - 1].ret, fail, sizeof fail))
-		text_cat(buf, len, &at, "%s", flags & PROG_MARK_IO_ERR_SEEN ? " (error)" :
-		         flags & PROG_MARK_IO_EOF_SEEN ? " (end of file)" : "");
-	return buf;
+		text_addf(b, "%s", flags & PROG_MARK_IO_ERR_SEEN ? " (error)" :
+		          flags & PROG_MARK_IO_EOF_SEEN ? " (end of file)" : "");
 }
 
 /* One line for a step. */

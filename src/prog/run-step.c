@@ -459,7 +459,6 @@ prog_run_fold_text(struct prog_run_step *s, const char *one)
 	const struct event *a = &l->v[0], *b = NULL;
 	uint64_t n[2] = { 0, 0 }, moved[2] = { 0, 0 };
 	bool same = true;
-	size_t at = 0;
 
 	for (size_t i = 0; i < l->n; i++) {
 		const struct event *e = &l->v[i];
@@ -476,22 +475,21 @@ prog_run_fold_text(struct prog_run_step *s, const char *one)
 		const char *eq = NULL;
 		for (const char *q = strstr(one, " = "); q != NULL; q = strstr(q + 1, " = "))
 			eq = q;
-		text_cat(s->text, sizeof s->text, &at, "%.*s x %" PRIu64 ": %" PRIu64 " B",
-		         eq != NULL ? (int)(eq - one) : 400, one, s->count, moved[0]);
+		text_addn(&s->text, one, eq != NULL ? (size_t)(eq - one) : strlen(one));
+		text_addf(&s->text, " x %" PRIu64 ": %" PRIu64 " B", s->count, moved[0]);
 		if (eq != NULL)
-			text_cat(s->text, sizeof s->text, &at, ", each%.100s", eq);
+			text_addf(&s->text, ", each%s", eq);
 		return;
 	}
-	text_cat(s->text, sizeof s->text, &at, "[%d] ", (int)s->ps.pid);
+	text_addf(&s->text, "[%d] ", (int)s->ps.pid);
 	for (int k = 0; k < 2; k++) {
 		const struct event *e = k == 0 ? a : b;
 		if (e == NULL)
 			continue;
-		text_cat(s->text, sizeof s->text, &at, "%s%s(%d, ", k ? "; " : "", e->call, e->fd);
+		text_addf(&s->text, "%s%s(%d, ", k ? "; " : "", e->call, e->fd);
 		if (e->fd2 >= 0)
-			text_cat(s->text, sizeof s->text, &at, "%d, ", e->fd2);
-		text_cat(s->text, sizeof s->text, &at, "...) x %" PRIu64 ": %" PRIu64 " B", n[k],
-		         moved[k]);
+			text_addf(&s->text, "%d, ", e->fd2);
+		text_addf(&s->text, "...) x %" PRIu64 ": %" PRIu64 " B", n[k], moved[k]);
 	}
 }
 
@@ -511,7 +509,6 @@ prog_run_unseen_text(struct prog_run_step *s)
 	const struct event *e = &s->ps.ev;
 	const struct prog_streams_owner *o = &s->ps.unseen_of;
 	const char *fp = o->file != 0 ? o->name : prog_streams_name(NULL, 0, e->fd);
-	size_t at = strlen(s->text);
 	bool rd = event_is_read(e), wr = event_is_write(e);
 	char whose[120];
 
@@ -526,11 +523,11 @@ prog_run_unseen_text(struct prog_run_step *s)
 	else
 		snprintf(whose, sizeof whose, "%s's %sbuffer", fp, rd || wr ? "" : "new ");
 	/* After a fold's own colon ("x 2: 8192 B, each = 4096"), a semicolon. */
-	text_cat(s->text, sizeof s->text, &at, "%s stdio %s %s, from code iobufviz cannot see (a "
-	         "macro such as %s, an inlined call, or the C library's own use of stdio)",
-	         strchr(s->text, ':') != NULL ? ";" : ":",
-	         rd ? "refilling" : wr ? "flushing" : "asking the block size to size", whose,
-	         rd ? "getc_unlocked" : wr ? "putc_unlocked" : "putc_unlocked or getc_unlocked");
+	text_addf(&s->text, "%s stdio %s %s, from code iobufviz cannot see (a macro such as %s, "
+	          "an inlined call, or the C library's own use of stdio)",
+	          strchr(text_str(&s->text), ':') != NULL ? ";" : ":",
+	          rd ? "refilling" : wr ? "flushing" : "asking the block size to size", whose,
+	          rd ? "getc_unlocked" : wr ? "putc_unlocked" : "putc_unlocked or getc_unlocked");
 }
 
 /*
@@ -544,7 +541,6 @@ prog_run_setvbuf_text(struct prog_run_step *s)
 {
 	const struct prog_stream *st = s->ps.stream_known ? &s->ps.stream : NULL;
 	uint64_t asked = (uint64_t)s->ps.arg[1];
-	size_t at = strlen(s->text);
 
 	if (s->ps.kind != PROG_STEP_STDIO || s->ps.func_base != PROG_MARK_FUNC_setvbuf ||
 	    s->count != 1 || s->ps.ret != 0 || (s->ps.arg[0] & 0xff) == _IONBF)
@@ -555,13 +551,12 @@ prog_run_setvbuf_text(struct prog_run_step *s)
 	if (st == NULL || st->buf_size == asked)
 		return;
 	if (st->buf_size == 0)
-		text_cat(s->text, sizeof s->text, &at, "; glibc's buffer: none yet (%" PRIu64 " B "
-		         "passed, ignored with a NULL buffer: glibc allocates st_blksize bytes at the "
-		         "first I/O)", asked);
+		text_addf(&s->text, "; glibc's buffer: none yet (%" PRIu64 " B passed, ignored with "
+		          "a NULL buffer: glibc allocates st_blksize bytes at the first I/O)", asked);
 	else
-		text_cat(s->text, sizeof s->text, &at, "; glibc's buffer: %" PRIu64 " B, not the %"
-		         PRIu64 " passed%s", st->buf_size, asked, s->ps.arg[0] & 0x100 ? "" :
-		         " (ignored with a NULL buffer: st_blksize bytes)");
+		text_addf(&s->text, "; glibc's buffer: %" PRIu64 " B, not the %" PRIu64 " passed%s",
+		          st->buf_size, asked, s->ps.arg[0] & 0x100 ? "" :
+		          " (ignored with a NULL buffer: st_blksize bytes)");
 }
 
 /* The step's line: the call as the program wrote it, a fold's count, the calls it made. */
@@ -570,26 +565,26 @@ prog_run_text(struct prog_run_step *s)
 {
 	const struct event_list *l = &s->sr.events;
 	const struct event *last = l->n > 0 ? &l->v[l->n - 1] : NULL;
-	char one[400], ev[256];
+	char one[PROG_FORMAT_STEP_MAX], ev[256];
 	const char *sep;
-	size_t at, same = 0;
+	size_t same = 0;
 	uint64_t moved = 0;
 
+	text_reset(&s->text);
 	prog_format_step(&s->ps, one, sizeof one);
 	if (s->ps.kind == PROG_STEP_CALL && s->count > 1) {
 		prog_run_fold_text(s, one);
 		return;
 	}
-	if (s->ps.kind == PROG_STEP_STDIO && s->ps.func_id == PROG_MARK_EXIT_ID) {
-		at = (size_t)snprintf(s->text, sizeof s->text, "[%d] exit() flushes %s: ",
-		                      (int)s->ps.pid, prog_format_stream(&s->ps));
-	} else if (s->count > 1) {
+	if (s->ps.kind == PROG_STEP_STDIO && s->ps.func_id == PROG_MARK_EXIT_ID)
+		text_addf(&s->text, "[%d] exit() flushes %s: ", (int)s->ps.pid,
+		          prog_format_stream(&s->ps));
+	else if (s->count > 1)
 		/* What the run did: "fputc(c, fp) x 4097: 4097 B". */
-		at = strlen(prog_format_fold(s, s->text, sizeof s->text));
-	} else {
-		at = (size_t)snprintf(s->text, sizeof s->text, "%.400s", one);
-	}
-	if (s->ps.kind != PROG_STEP_STDIO || l->n == 0 || at >= sizeof s->text)
+		prog_format_fold(s, &s->text);
+	else
+		text_add(&s->text, one);
+	if (s->ps.kind != PROG_STEP_STDIO || l->n == 0)
 		return;
 	sep = s->ps.func_id == PROG_MARK_EXIT_ID ? "" :
 	      s->ps.func_base == PROG_MARK_FUNC_fopen || s->ps.func_base == PROG_MARK_FUNC_fdopen ||
@@ -603,17 +598,15 @@ prog_run_text(struct prog_run_step *s)
 			moved += l->v[i].result > 0 ? (uint64_t)l->v[i].result : 0;
 		}
 	if (same > 1) {
-		snprintf(s->text + at, sizeof s->text - at, "%s%s(%d, ...) x %zu: %" PRIu64 " B", sep,
-		         last->call, last->fd, same, moved);
+		text_addf(&s->text, "%s%s(%d, ...) x %zu: %" PRIu64 " B", sep, last->call, last->fd,
+		          same, moved);
 	} else {
 		same = 1;
-		snprintf(s->text + at, sizeof s->text - at, "%s%s", sep,
-		         event_format(&l->v[0], ev, sizeof ev));
+		text_addf(&s->text, "%s%s", sep, event_format(&l->v[0], ev, sizeof ev));
 	}
-	at = strlen(s->text);
-	if (l->n + l->dropped > same && at < sizeof s->text)
-		snprintf(s->text + at, sizeof s->text - at, " + %zu more call%s",
-		         l->n + l->dropped - same, l->n + l->dropped - same == 1 ? "" : "s");
+	if (l->n + l->dropped > same)
+		text_addf(&s->text, " + %zu more call%s", l->n + l->dropped - same,
+		          l->n + l->dropped - same == 1 ? "" : "s");
 }
 
 /*
@@ -633,7 +626,6 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 	sr->index = r->n_steps++;
 	sr->step = &s->scn;
 	s->scn.op = SCN_OP_NOTE;
-	s->scn.args.text = s->text;
 	s->scn.line = s->scn.col = 1;
 	sr->label = prog_run_label(s);
 	sr->folded = s->count > 1;
@@ -677,7 +669,7 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 	case PROG_STEP_EXIT:
 		sr->ret = p->signal != 0 ? 128 + p->signal : p->exit_code;
 		if (p->signal != 0)
-			text_setf(&sr->note, "%s", s->text);
+			text_setf(&sr->note, "%s", text_str(&s->text));
 		if (p->pid == prog_trace_pid(r->t)) {
 			r->exit = *p;
 			r->exited = true;
@@ -758,6 +750,7 @@ prog_run_push(struct prog_run *r, struct prog_run_step *s)
 	prog_run_text(s);
 	prog_run_setvbuf_text(s);
 	prog_run_unseen_text(s);
+	s->scn.args.text = s->text.s;
 	r->q[r->qn++] = s;
 	return 0;
 }
@@ -776,6 +769,7 @@ prog_run_step_clear(struct prog_run_step *s)
 	if (s == NULL)
 		return;
 	step_result_clear(&s->sr);
+	text_buf_free(&s->text);
 	free(s->calls);
 	free(s->streams);
 	s->calls = NULL;

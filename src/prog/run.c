@@ -172,7 +172,7 @@ prog_run_next(struct prog_run *r, struct prog_run_step *out)
 			free(s);
 			/* What pointed into the step moves with it. */
 			out->sr.step = &out->scn;
-			out->scn.args.text = out->text;
+			out->scn.args.text = out->text.s;
 			out->sr.label = prog_run_label(out);
 			return 1;
 		}

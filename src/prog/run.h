@@ -93,7 +93,7 @@ struct prog_run_step {
 	struct prog_step ps;      /* the (last) call; its calls are in sr.events */
 	struct step_result sr;
 	struct scn_step scn;
-	char text[512];
+	struct text_buf text;     /* the step as one line, whole (scn.args.text points at it) */
 	long file;                /* index in prog_run_files, -1: none */
 	bool disk;                /* the call asks for the data to reach the disk (fsync, O_SYNC) */
 	uint64_t count;           /* calls in the step: 1, or the calls folded into it */

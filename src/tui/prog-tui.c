@@ -129,7 +129,7 @@ prog_tui_keep(struct prog_tui *t, struct prog_run_step *s)
 		if (t->steps == NULL || t->results == NULL)
 			return -1;
 	}
-	s->scn.say = s->text;
+	s->scn.say = s->text.s;
 	t->steps[t->n] = s;
 	t->results[t->n] = s->sr;
 	t->n++;
