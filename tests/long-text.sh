@@ -12,7 +12,8 @@
 # sentence is false (what it wanted and what it got, both whole) is whole in the text and
 # JSON transcripts. A run step whose program is a path of 10,000 characters, allowed, cannot
 # run (the name is too long): the step's note that says so names the program whole in the
-# text and JSON transcripts.
+# text and JSON transcripts. A program run with an argument of 5,000 characters has its
+# command line whole as the transcript's title.
 # Under ASan (the build-san build) any overflow fails the run.
 testname=long-text
 . "$(dirname "$0")/lib.sh"
@@ -187,6 +188,32 @@ if not bad:
     print("ok: a 10,000-character program name is whole in the run step's note, text and JSON")
 sys.exit(1 if bad else 0)
 PY
+
+# A program run with an argument of 5,000 characters: the transcript's title, its command
+# line, names it whole.
+arg=$(python3 -c "print(('arg-' * 1250)[:4996] + 'AEND')") || exit 99
+"$bin" --headless --format=json -- true "$arg" >"$tmp/argv.json" 2>"$tmp/argv.err"
+rc=$?
+if [ $rc -eq 3 ]; then
+	skip_part argv "the program cannot be traced here: $(head -c 200 "$tmp/argv.err")"
+elif [ $rc -ne 0 ] || [ -s "$tmp/argv.err" ]; then
+	echo "FAIL: a program run with a 5,000-character argument: exit $rc:"
+	head -c 2000 "$tmp/argv.err" | sed 's/^/    | /'
+	fail=1
+else
+	python3 - "$tmp" "$arg" <<'PY' || fail=1
+import json, sys
+tmp, arg = sys.argv[1:]
+try:
+    title = json.load(open(tmp + "/argv.json", encoding="utf-8"))["scenario"]["title"] or ""
+except (ValueError, KeyError, TypeError) as e:
+    title = "(%s)" % e
+if title != "true " + arg:
+    print("FAIL: json: the title is not the command line whole (%d characters)" % len(title))
+    sys.exit(1)
+print("ok: a program's 5,000-character argument is whole in the transcript's title")
+PY
+fi
 
 # The TUI at 80x24: the title cut with "…", the step's narration whole in its details.
 if command -v tmux >/dev/null 2>&1; then

@@ -53,16 +53,13 @@ prog_headless_op(const struct prog_run_step *s)
 	return (unsigned)s->ps.kind < sizeof names / sizeof names[0] ? names[s->ps.kind] : "call";
 }
 
-/* The command line as one string, into buf. */
-static char *
-prog_headless_cmd(char *const *argv, char *buf, size_t len)
+/* The command line as one string, whole, into b. */
+static const char *
+prog_headless_cmd(char *const *argv, struct text_buf *b)
 {
-	size_t at = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; argv[i] != NULL && at < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "", argv[i]);
-	return buf;
+	for (size_t i = 0; argv[i] != NULL; i++)
+		text_addf(b, "%s%s", i ? " " : "", argv[i]);
+	return text_str(b);
 }
 
 /* Count a step into the program's totals, the environment and the durability hazards, and
@@ -137,7 +134,8 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	struct transcript t;
 	struct prog_stats stats;
 	struct prog_run *r;
-	char *err = NULL, cmd[1024], cut[256];
+	char *err = NULL, cut[256];
+	struct text_buf cmd = { 0 };
 	uint64_t bound = o->max_output > 0 ? o->max_output : APP_MAX_OUTPUT;
 	struct prog_headless_out count = { .to = stdout };
 	cookie_io_functions_t io = { .write = prog_headless_write };
@@ -175,7 +173,7 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	}
 	transcript_init(&t, transcript_format_or_default(o->format), out);
 	t.prog = &p;
-	t.title = prog_headless_cmd(argv, cmd, sizeof cmd);
+	t.title = prog_headless_cmd(argv, &cmd);
 	t.path = argv[0];
 	t.file = p.dir;
 	t.place_note = prog_run_lab(r);
@@ -217,6 +215,7 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	wrote = transcript_end(&t, error);
 	if (fclose(out) != 0)
 		wrote = -1;
+	text_buf_free(&cmd);
 	crash_hazards_free(&hz);
 	free(p.output[0]);
 	free(p.output[1]);
