@@ -12,7 +12,8 @@
 # sentence is false (what it wanted and what it got, both whole) is whole in the text and
 # JSON transcripts. A run step whose program is a path of 10,000 characters, allowed, cannot
 # run (the name is too long): the step's note that says so names the program whole in the
-# text and JSON transcripts. A program run with an argument of 5,000 characters has its
+# text and JSON transcripts. --check names a scenario under that --dir path, and its unknown
+# op of 1,000 characters, whole. A program run with an argument of 5,000 characters has its
 # command line whole as the transcript's title.
 # Under ASan (the build-san build) any overflow fails the run.
 testname=long-text
@@ -188,6 +189,23 @@ if not bad:
     print("ok: a 10,000-character program name is whole in the run step's note, text and JSON")
 sys.exit(1 if bad else 0)
 PY
+
+# A scenario under the 2,800-byte --dir path with an op of 1,000 characters: --check names
+# both whole in its error line.
+op=$(python3 -c "print(('op' * 500)[:997] + 'END')") || exit 99
+printf 'title: "a long op"\nsteps:\n  - %s: {}\n' "$op" >"$long/bad.yaml"
+"$bin" --check "$long/bad.yaml" >"$tmp/check.out" 2>"$tmp/check.err"
+rc=$?
+if [ $rc -ne 2 ]; then
+	echo "FAIL: --check of a scenario with a 1,000-character op: exit $rc, not 2"
+	fail=1
+elif grep -qF "$long/bad.yaml:3:5: unknown op '$op' in step 1" "$tmp/check.err"; then
+	echo "ok: --check names a 2,800-byte path and a 1,000-character op whole"
+else
+	echo "FAIL: --check's error line does not name the path and the op whole:"
+	head -c 300 "$tmp/check.err" | sed 's/^/    | /'
+	fail=1
+fi
 
 # A program run with an argument of 5,000 characters: the transcript's title, its command
 # line, names it whole.

@@ -15,9 +15,9 @@
 static void
 load_report_keep(struct scn_load *ld, int line, int col, const char *msg)
 {
-	/* Room for a whole message with every byte escaped ("\xNN" is 4 bytes for 1). */
-	char safe[4 * 1024], where[1024];
+	char *safe, *where;
 	struct scn_report_line *l;
+	int n;
 
 	if (ld->n_lines == ld->lines_cap) {
 		struct scn_report_line *p = grow(ld->lines, &ld->lines_cap, ld->n_lines, sizeof *p, 16);
@@ -32,13 +32,17 @@ load_report_keep(struct scn_load *ld, int line, int col, const char *msg)
 	 * unknown key, a value, the file's name), and none of them may act on the terminal
 	 * that --check or a failed load prints to.
 	 */
-	text_safe(msg, TEXT_LINE, safe, sizeof safe);
-	text_safe(ld->path, TEXT_LINE, where, sizeof where);
+	safe = text_safe_dup(msg, TEXT_LINE);
+	where = text_safe_dup(ld->path, TEXT_LINE);
 	l = &ld->lines[ld->n_lines];
 	l->line = line < 1 ? 1 : line;
 	l->col = col < 1 ? 1 : col;
 	l->seq = ld->n_lines;
-	if (asprintf(&l->text, "%s:%d:%d: %s\n", where, l->line, l->col, safe) < 0) {
+	n = safe != NULL && where != NULL ?
+	    asprintf(&l->text, "%s:%d:%d: %s\n", where, l->line, l->col, safe) : -1;
+	free(safe);
+	free(where);
+	if (n < 0) {
 		ld->oom = true;
 		return;
 	}
@@ -49,17 +53,23 @@ load_report_keep(struct scn_load *ld, int line, int col, const char *msg)
 static void
 load_report_v(struct scn_load *ld, int line, int col, const char *fmt, va_list ap)
 {
-	char msg[1024];
+	struct text_buf msg = { 0 };
 
 	ld->n_err++;
 	if (ld->n_lines >= SCN_KEPT_ERRORS || ld->oom)
 		return;
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	text_vaddf(&msg, fmt, ap);
+	if (msg.nomem) {
+		ld->oom = true;
+		text_buf_free(&msg);
+		return;
+	}
 	/* A message is one line: a newline in quoted user text would break the format. */
-	for (char *p = msg; *p; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	load_report_keep(ld, line, col, msg);
+	for (size_t i = 0; i < msg.len; i++)
+		if (msg.s[i] == '\n' || msg.s[i] == '\r')
+			msg.s[i] = ' ';
+	load_report_keep(ld, line, col, text_str(&msg));
+	text_buf_free(&msg);
 }
 
 /* qsort: by line, then column, then the order reported. */
@@ -81,25 +91,23 @@ load_report_finish(struct scn_load *ld)
 {
 	size_t shown = ld->n_lines < SCN_MAX_ERRORS ? ld->n_lines : SCN_MAX_ERRORS, len = 0;
 	int more = ld->n_err - (int)shown;
-	char where[1024], msg[1200] = "";
 	FILE *m;
 
 	free(ld->err);
 	ld->err = NULL;
 	if (ld->n_lines > 0)
 		qsort(ld->lines, ld->n_lines, sizeof *ld->lines, load_report_cmp);
-	/* Said at the first one not shown: where to look after fixing those above. */
-	if (more > 0 && shown > 0) {
-		const struct scn_report_line *next = &ld->lines[shown < ld->n_lines ? shown : shown - 1];
-		text_safe(ld->path, TEXT_LINE, where, sizeof where);
-		snprintf(msg, sizeof msg, "%s:%d:%d: %d more error%s from here on (the first %d are "
-			 "shown)\n", where, next->line, next->col, more, more == 1 ? "" : "s",
-			 SCN_MAX_ERRORS);
-	}
 	if (!ld->oom && shown > 0 && (m = open_memstream(&ld->err, &len)) != NULL) {
 		for (size_t i = 0; i < shown; i++)
 			fputs(ld->lines[i].text, m);
-		fputs(msg, m);
+		/* Said at the first one not shown: where to look after fixing those above. */
+		if (more > 0) {
+			const struct scn_report_line *next =
+				&ld->lines[shown < ld->n_lines ? shown : shown - 1];
+			text_fput(ld->path, TEXT_LINE, m);
+			fprintf(m, ":%d:%d: %d more error%s from here on (the first %d are shown)\n",
+				next->line, next->col, more, more == 1 ? "" : "s", SCN_MAX_ERRORS);
+		}
 		if (fclose(m) != 0) {
 			free(ld->err);
 			ld->err = NULL;
