@@ -685,6 +685,18 @@ START_TEST(test_libcyaml_raw)
 	ck_assert_ptr_nonnull(strstr(ld.err, "raw:1:1: " SCN_RAW_REFUSED ": "));
 	ck_assert_ptr_nonnull(strstr(ld.err, cyaml_strerror(CYAML_ERR_INVALID_KEY)));
 	free(ld.err);
+
+	/* Its words whole, with a 1,000-character key they quote (YAML's longest is 1,024). */
+	char key[1001], doc[1100];
+	memset(key, 'k', 997);
+	memcpy(key + 997, "END", 4);
+	snprintf(doc, sizeof doc, "title: x\n%s: 1\nsteps:\n  - sync: {}\n", key);
+	ld = (struct scn_load){ .path = "raw" };
+	ck_assert_int_eq(load_raw_load(&ld, doc, strlen(doc), true, &raw), -1);
+	load_report_finish(&ld);
+	ck_assert_ptr_nonnull(ld.err);
+	ck_assert_msg(strstr(ld.err, key) != NULL, "not whole: %s", ld.err);
+	free(ld.err);
 }
 END_TEST
 

@@ -9,6 +9,7 @@
 
 #include <cyaml/cyaml.h>
 
+#include "base/text.h"
 #include "load/load-int.h"
 
 /*
@@ -171,31 +172,25 @@ static const cyaml_schema_value_t scn_raw_top = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct scn_raw_scenario, scn_raw_top_fields),
 };
 
-/* libcyaml's messages of one load, kept only to be shown if it refuses. */
-struct scn_raw_log {
-	char text[512];
-	size_t len;
-};
-
-/* libcyaml's log callback: keep its errors, one after another ("; "), as it words them. */
+/* libcyaml's log callback: keep its errors (ctx: a text_buf, the messages of one load, kept
+ * only to be shown if it refuses), one after another ("; "), whole, as it words them: they
+ * may quote the scenario's own keys and values. */
 static void
 load_raw_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
 {
-	struct scn_raw_log *log = ctx;
-	char line[256];
+	struct text_buf *log = ctx, line = { 0 };
 	size_t n;
 
 	if (level < CYAML_LOG_ERROR || log == NULL) /* a free has no log of its own */
 		return;
-	vsnprintf(line, sizeof line, fmt, args);
-	n = strcspn(line, "\n");
-	line[n] = '\0';
-	if (n == 0 || log->len + 2 >= sizeof log->text)
-		return;
-	log->len += (size_t)snprintf(log->text + log->len, sizeof log->text - log->len, "%s%s",
-				     log->len > 0 ? "; " : "", line);
-	if (log->len >= sizeof log->text)
-		log->len = sizeof log->text - 1;
+	text_vaddf(&line, fmt, args);
+	n = strcspn(text_str(&line), "\n");
+	if (n > 0) {
+		if (log->len > 0)
+			text_add(log, "; ");
+		text_addn(log, text_str(&line), n);
+	}
+	text_buf_free(&line);
 }
 
 /* The one configuration of every load and free (the free must use the load's). */
@@ -211,7 +206,7 @@ int
 load_raw_load(struct scn_load *ld, const char *buf, size_t len, bool report,
 		  struct scn_raw_scenario **out)
 {
-	struct scn_raw_log log = { .len = 0 };
+	struct text_buf log = { 0 };
 	cyaml_config_t cfg = scn_raw_config;
 	cyaml_err_t err;
 
@@ -220,23 +215,22 @@ load_raw_load(struct scn_load *ld, const char *buf, size_t len, bool report,
 	err = cyaml_load_data((const uint8_t *)buf, len, &cfg, &scn_raw_top,
 			      (cyaml_data_t **)out, NULL);
 	if (err == CYAML_ERR_OOM) {
+		text_buf_free(&log);
 		ld->oom = true;
-		return -1;
-	}
-	if ((err != CYAML_OK || *out == NULL) && !report) {
-		load_raw_free(*out);
-		*out = NULL;
 		return -1;
 	}
 	if (err != CYAML_OK || *out == NULL) {
 		/* The text is libcyaml's, shown as it is: no position is read out of it. */
-		load_report_error(ld, 1, 1, SCN_RAW_REFUSED ": %s%s%s%s",
-				  err != CYAML_OK ? cyaml_strerror(err) : "no document",
-				  log.len > 0 ? " (" : "", log.text, log.len > 0 ? ")" : "");
+		if (report)
+			load_report_error(ld, 1, 1, SCN_RAW_REFUSED ": %s%s%s%s",
+					  err != CYAML_OK ? cyaml_strerror(err) : "no document",
+					  log.len > 0 ? " (" : "", text_str(&log), log.len > 0 ? ")" : "");
+		text_buf_free(&log);
 		load_raw_free(*out);
 		*out = NULL;
 		return -1;
 	}
+	text_buf_free(&log);
 	return 0;
 }
 
