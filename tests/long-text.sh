@@ -13,8 +13,8 @@
 # JSON transcripts. A run step whose program is a path of 10,000 characters, allowed, cannot
 # run (the name is too long): the step's note that says so names the program whole in the
 # text and JSON transcripts. --check names a scenario under that --dir path, and its unknown
-# op of 1,000 characters, whole. A program run with an argument of 5,000 characters has its
-# command line whole as the transcript's title.
+# op of 1,000 characters, whole; a usage error, an unknown option of 2,000. A program run
+# with an argument of 5,000 characters has its command line whole as the transcript's title.
 # Under ASan (the build-san build) any overflow fails the run.
 testname=long-text
 . "$(dirname "$0")/lib.sh"
@@ -204,6 +204,18 @@ elif grep -qF "$long/bad.yaml:3:5: unknown op '$op' in step 1" "$tmp/check.err";
 else
 	echo "FAIL: --check's error line does not name the path and the op whole:"
 	head -c 300 "$tmp/check.err" | sed 's/^/    | /'
+	fail=1
+fi
+
+# An unknown option of 2,000 characters: the usage error names it whole.
+opt=$(python3 -c "print('--' + ('opt-' * 500)[:1994] + 'OEND')") || exit 99
+"$bin" "$opt" >/dev/null 2>"$tmp/opt.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -qF "unknown option '$opt'" "$tmp/opt.err"; then
+	echo "ok: an unknown option of 2,000 characters is named whole"
+else
+	echo "FAIL: an unknown option of 2,000 characters: exit $rc, not named whole:"
+	head -c 300 "$tmp/opt.err" | sed 's/^/    | /'
 	fail=1
 fi
 

@@ -114,13 +114,14 @@ usage(FILE *f)
 static int
 usage_error(const char *fmt, const char *arg)
 {
-	char msg[1024];
+	struct text_buf msg = { 0 };
 	char *safe = text_safe_dup(arg, TEXT_LINE);
 
-	snprintf(msg, sizeof msg, fmt, safe != NULL ? safe : "?");
+	text_addf(&msg, fmt, safe != NULL ? safe : "?");
 	free(safe);
-	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", progname, msg,
-	        progname);
+	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", progname,
+	        text_str(&msg), progname);
+	text_buf_free(&msg);
 	return APP_EXIT_USAGE;
 }
 
@@ -706,10 +707,13 @@ parse(int argc, char **argv, struct cmd *c)
 	 * be silently dropped (or, before --export=html, overridden). */
 	if (format_given != NULL && export_given != NULL) {
 		/* Both were checked against their lists above: no '%' in either. */
-		char msg[256];
-		snprintf(msg, sizeof msg, "--export=%s and --format=%%s both say what to write: "
-		         "give one of them", export_given);
-		return usage_error(msg, format_given);
+		struct text_buf fmt = { 0 };
+		int rc;
+		text_setf(&fmt, "--export=%s and --format=%%s both say what to write: give one of "
+		          "them", export_given);
+		rc = usage_error(text_str(&fmt), format_given);
+		text_buf_free(&fmt);
+		return rc;
 	}
 	c->words = argv + optind;
 	c->n_words = argc - optind;
