@@ -326,17 +326,20 @@ grid_print(struct grid *g, int x, int y, int maxw, int style, const char *s)
 	return grid_print_fit(g, x, y, maxw, style, GRID_FIT_ELLIPSIS, s);
 }
 
-/* printf into the grid. */
+/* printf into the grid: the text whole, cut only where grid_print cuts it, with "…". */
 int
 grid_printf(struct grid *g, int x, int y, int maxw, int style, const char *fmt, ...)
 {
-	char buf[1024];
+	struct text_buf b = { 0 };
 	va_list ap;
+	int cols;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	text_vaddf(&b, fmt, ap);
 	va_end(ap);
-	return grid_print(g, x, y, maxw, style, buf);
+	cols = grid_print(g, x, y, maxw, style, text_str(&b));
+	text_buf_free(&b);
+	return cols;
 }
 
 /* Word-wrap text into r; newlines in the text start a new line. */

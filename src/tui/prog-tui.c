@@ -78,7 +78,7 @@ struct prog_tui {
 	long file_sel;                  /* Tab: the file the panes show; -1: the step's own */
 	long stream_sel;                /* s: the stream the stdio pane shows; -1: the step's */
 	struct scenario scn;
-	char title[512];
+	struct text_buf title;          /* the top line: the file shown and the command line */
 	struct snapshot initial;
 	struct grid *g;
 	struct view_layout lay;
@@ -387,25 +387,24 @@ prog_tui_select(struct prog_tui *t, struct snapshot *sn)
 	size_t nf, ns = 0;
 	const struct prog_run_file *files = prog_run_files(t->r, &nf);
 	long fi = prog_tui_file(t, s);
-	char cmd[256] = "";
-	size_t at = 0;
 
-	for (size_t i = 0; t->argv[i] != NULL && at < sizeof cmd; i++) {
-		const char *w = i == 0 && strrchr(t->argv[0], '/') ? strrchr(t->argv[0], '/') + 1 :
-		                t->argv[i];
-		at += (size_t)snprintf(cmd + at, sizeof cmd - at, "%s%s", i ? " " : "", w);
-	}
+	/* Whole: the title bar cuts it, with "…". */
+	text_reset(&t->title);
 	if (fi >= 0 && (size_t)fi < nf) {
 		const struct prog_run_file *f = &files[fi];
 		if (s == NULL || fi != s->file)
 			*sn = f->last;
 		/* The file first: a long command line is what the title bar cuts. */
-		snprintf(t->title, sizeof t->title, "file %ld/%zu: %.200s  |  %.200s", fi + 1, nf,
-		         f->name, cmd);
-	} else {
-		snprintf(t->title, sizeof t->title, "%s  |  no file yet", cmd);
+		text_addf(&t->title, "file %ld/%zu: %s  |  ", fi + 1, nf, f->name);
 	}
-	t->scn.title = t->title;
+	for (size_t i = 0; t->argv[i] != NULL; i++) {
+		const char *w = i == 0 && strrchr(t->argv[0], '/') ? strrchr(t->argv[0], '/') + 1 :
+		                t->argv[i];
+		text_addf(&t->title, "%s%s", i ? " " : "", w);
+	}
+	if (fi < 0 || (size_t)fi >= nf)
+		text_add(&t->title, "  |  no file yet");
+	t->scn.title = t->title.s;
 	/* The streams as the shown step left them (recorded with it: replay shows them too). */
 	if (s == NULL || s->n_streams == 0)
 		return;
@@ -617,6 +616,7 @@ prog_tui_free(struct prog_tui *t)
 	prog_source_free(&t->src);
 	prog_run_free(t->r);
 	grid_free(t->g);
+	text_buf_free(&t->title);
 	free(t);
 }
 
@@ -637,7 +637,6 @@ prog_tui_run(char *const argv[], const struct app_opts *o, const struct prog_run
 	t->argv = argv;
 	t->cur = -1;
 	t->file_sel = t->stream_sel = -1;
-	t->scn.title = t->title;
 	t->scn.path = argv[0];
 	t->scn.intro = "Your program, stopped before its first call on a file. n: the next step, "
 	               "a: autoplay, d: run to the next write to a file, p: back, o: the step's "

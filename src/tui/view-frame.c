@@ -225,7 +225,7 @@ int
 view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame *f)
 {
 	const struct step_result *sr = f->cur >= 0 ? &f->results[f->cur] : NULL;
-	char buf[512], call[256], text[4096], buf2[4096];
+	char call[256], text[4096], buf2[4096];
 	const struct sentence_result *iv;
 	size_t in;
 	int y = 0;
@@ -254,23 +254,21 @@ view_frame_narration(struct grid *g, struct grid_rect r, const struct view_frame
 	}
 	if (sr->stopped) {
 		/* The user's doing (q) or the run's bound, not the call's failure. */
-		snprintf(buf, sizeof buf, "%.200s stopped (%s): %.200s", call,
-		         sr->timed_out ? "--timeout" : "q", text_str(&sr->note));
 		if (y < r.h)
-			grid_print(g, r.x, r.y + y, r.w, GS_ERROR, buf);
+			grid_printf(g, r.x, r.y + y, r.w, GS_ERROR, "%s stopped (%s): %s", call,
+			            sr->timed_out ? "--timeout" : "q", text_str(&sr->note));
 		y++;
 	} else if (sr->declined) {
 		/* Not run, as the user said: no call failed (the note says why). */
-		snprintf(buf, sizeof buf, "step %zu: %.200s was not run", sr->index + 1, call);
 		if (y < r.h)
-			grid_print(g, r.x, r.y + y, r.w, GS_DIM, buf);
+			grid_printf(g, r.x, r.y + y, r.w, GS_DIM, "step %zu: %s was not run",
+			            sr->index + 1, call);
 		y++;
 	} else if (sr->err != 0) {
-		snprintf(buf, sizeof buf, "%s failed: %s (%s)", call,
-		         strerrorname_np(sr->err) != NULL ? strerrorname_np(sr->err) : "?",
-		         strerror(sr->err));
 		if (y < r.h)
-			grid_print(g, r.x, r.y + y, r.w, GS_ERROR, buf);
+			grid_printf(g, r.x, r.y + y, r.w, GS_ERROR, "%s failed: %s (%s)", call,
+			            strerrorname_np(sr->err) != NULL ? strerrorname_np(sr->err) : "?",
+			            strerror(sr->err));
 		y++;
 	}
 	/* What the kernel did on its own between the steps (writeback, eviction) comes first:
