@@ -668,8 +668,6 @@ prog_run_observe(struct prog_run *r, struct prog_run_step *s, const struct prog_
 		break;
 	case PROG_STEP_EXIT:
 		sr->ret = p->signal != 0 ? 128 + p->signal : p->exit_code;
-		if (p->signal != 0)
-			text_setf(&sr->note, "%s", text_str(&s->text));
 		if (p->pid == prog_trace_pid(r->t)) {
 			r->exit = *p;
 			r->exited = true;
