@@ -181,10 +181,12 @@ runner_make_lab(struct runner *r, char **err)
 		return -1;
 	}
 	if (r->lab == NULL) {
+		/* Why, whole, once in the place note; each step's power cut says the part of it
+		 * that fits (the place note holds it: not said again). */
 		snprintf(r->lab_why, sizeof r->lab_why, "not observable here: no crash lab could be "
-		         "made (%.80s)", msg);
-		runner_place_say(r, "the power cut is %s; the process crash is observed where the "
-		                 "file is", r->lab_why);
+		         "made");
+		runner_place_say(r, "the power cut is %s (%s); the process crash is observed where "
+		                 "the file is", r->lab_why, msg);
 		return 0;
 	}
 	/* The device's counters from the lab's birth: all of them 0. */
