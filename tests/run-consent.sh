@@ -170,6 +170,15 @@ grep -qF 'the program exited 3 after' "$tmp/fails.out" &&
 	grep -qF 'its stderr ended "no such thing: \x1b]0;pwned\x07"' "$tmp/fails.out" ||
 	bad "a failing program's stderr is not in its note: $(grep -F exited "$tmp/fails.out")"
 LC_ALL=C grep -q "$(printf '\033')" "$tmp/fails.out" && bad "the failing program's note wrote a raw ESC"
+# A last line longer than the note keeps is cut with a mark, not silently.
+cat >"$tmp/fails-long.yaml" <<'EOF'
+title: "fails long"
+steps:
+  - run: {program: sh, args: ["-c", 'printf "%0600d\\n" 7 >&2; exit 4']}
+EOF
+"$bin" --headless --allow-run=sh --dir "$tmp/d" "$tmp/fails-long.yaml" >"$tmp/fails-long.out" 2>&1
+grep -q 'its stderr ended "0000000000*…"' "$tmp/fails-long.out" ||
+	bad "a long stderr line is not cut with a mark: $(grep -F 'stderr ended' "$tmp/fails-long.out" | tail -c 120)"
 
 [ $fail = 0 ] && echo "ok: --check lists, headless and --export=c refuse, --allow-run runs (name, file, all), the export names what it runs, stdin confined, no /dev/tty, a failure's stderr in its note"
 finish

@@ -116,7 +116,9 @@ prog_op_helper(const struct scn_args *a, const char *dir, int dir_fd, const char
 		while (end > out && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
 			*--end = '\0';
 		line = strrchr(out, '\n');
-		snprintf(rec.msg, sizeof rec.msg, "%s", line != NULL ? line + 1 : out);
+		size_t at = 0;
+		/* A longer line is cut with "…" (the record is of fixed size). */
+		text_cat(rec.msg, sizeof rec.msg, &at, "%s", line != NULL ? line + 1 : out);
 		free(out);
 	}
 	out = prog_run_output(r, 1, false, &total);
