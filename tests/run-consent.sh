@@ -114,6 +114,7 @@ steps:
   - run: {program: cat, stdin: "$tmp/d/input"}
   - run: {program: cat, stdin: "$tmp/lesson/input"}
   - run: {program: cat, stdin: "input"}
+  - run: {program: cat, stdin: "/nonexistent/$(printf '%0300d' 0)"}
 EOF
 "$bin" --headless --format=json --allow-run=cat --dir "$tmp/d" "$tmp/lesson/stdin.yaml" >"$tmp/stdin.json" 2>"$tmp/stdin.err"
 python3 - "$tmp/stdin.json" <<'PY' || fail=1
@@ -131,6 +132,8 @@ check(steps[1]["output"] == "line 000001\n", "{file}: %r" % steps[1]["output"])
 check(refused(steps[2]), "a file under --dir was given: %r %r" % (steps[2]["output"], steps[2]["note"]))
 check(steps[3]["output"] == "next to it\n", "a file next to the lesson: %r %r" % (steps[3]["output"], steps[3]["note"]))
 check(steps[4]["output"] == "next to it\n", "a name relative to the lesson: %r %r" % (steps[4]["output"], steps[4]["note"]))
+check(refused(steps[5]) and "/nonexistent/" + "0" * 187 + "\u2026 is not" in steps[5]["note"],
+      "a long path is cut with a mark: %r" % steps[5]["note"])
 sys.exit(rc)
 PY
 

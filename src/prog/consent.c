@@ -122,8 +122,9 @@ prog_consent_stdin(const char *given, const char *scratch_dir, const char *scrat
 	if (realpath(there, real) == NULL || stat(real, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    !(prog_consent_inside(real, scratch_dir) || prog_consent_inside(real, lesson_dir))) {
 		/* Raw: whoever shows the reason escapes it, as every note. */
-		snprintf(buf, len, "not run: its stdin %.200s is not a regular file inside the "
-		         "scratch directory or the lesson's directory", given);
+		snprintf(buf, len, "not run: its stdin %.200s%s is not a regular file inside the "
+		         "scratch directory or the lesson's directory", given,
+		         strlen(given) > 200 ? "…" : "");
 		return -1;
 	}
 	if ((size_t)snprintf(buf, len, "%s", real) >= len)
