@@ -15,8 +15,11 @@ const cold = args[0] === "--cold";
 if (cold) args.shift();
 const [dir, seconds, ...pairs] = args;
 const { V86 } = require(path.resolve(dir, "libv86.js"));
-const file = (f) => {
-	const b = fs.readFileSync(path.join(dir, f));
+// A file of the folder; given its unpacked size (machine.js's kernel and initramfs), a .zst
+// file unpacked with zstd, as v86 unpacks it in the page.
+const file = (f, size) => {
+	const b = size ? require("child_process").execFileSync("zstd", ["-dcq", path.join(dir, f)],
+		{ maxBuffer: size + 1 }) : fs.readFileSync(path.join(dir, f));
 	return { buffer: b.buffer.slice(b.byteOffset, b.byteOffset + b.length) };
 };
 // The page's machine and cold boot (web/machine.js, as the folder has it).

@@ -37,6 +37,7 @@ testname=web-lab
 . "$(dirname "$0")/lib.sh"
 
 need node
+need zstd
 dir=${WEB_LAB_DIR:-$src/build-web}
 if [ -n "${WEB_LAB_DIR:-}" ]; then
 	[ -f "$dir/index.html" ] || skip "no lab at $dir (tools/web-lab makes it)"
@@ -49,7 +50,7 @@ else
 	esac
 	grep -E '^web-lab: (state.zst: [0-9]|.*: [0-9]+ MB)' "$tmp/web-lab.out"
 fi
-for f in index.html machine.js lab.js libv86.js v86.wasm xterm.js bios.bin vgabios.bin vmlinuz initrd.img state.zst \
+for f in index.html machine.js lab.js libv86.js v86.wasm xterm.js bios.bin vgabios.bin kernel.zst initrd.zst state.zst \
 	SOURCES; do
 	[ -s "$dir/$f" ] || bad "$dir has no $f"
 done

@@ -16,8 +16,11 @@ const fs = require("fs");
 const path = require("path");
 const [dir, out, seconds = "900"] = process.argv.slice(2);
 const { V86 } = require(path.resolve(dir, "libv86.js"));
-const file = (f) => {
-	const b = fs.readFileSync(path.join(dir, f));
+// A file of the folder; given its unpacked size (machine.js's kernel and initramfs), a .zst
+// file unpacked with zstd, as v86 unpacks it in the page.
+const file = (f, size) => {
+	const b = size ? require("child_process").execFileSync("zstd", ["-dcq", path.join(dir, f)],
+		{ maxBuffer: size + 1 }) : fs.readFileSync(path.join(dir, f));
 	return { buffer: b.buffer.slice(b.byteOffset, b.byteOffset + b.length) };
 };
 const t0 = Date.now();

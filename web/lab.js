@@ -92,7 +92,8 @@
 
 	// The machine and the cold boot's kernel: web/machine.js, shared with tools/web-lab-state.js
 	// (which saved state.zst from them) and tests/web-lab-boot.js.
-	const url = (f) => ({ url: f });
+	// A .zst file comes with its unpacked size: v86 unpacks it (the kernel and initramfs).
+	const url = (f, size) => (size ? { url: f, size: size } : { url: f });
 	const machine = labMachine.settings(url, "v86.wasm");
 	const cold = labMachine.cold(url);
 

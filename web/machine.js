@@ -8,7 +8,9 @@
 //                                    of the folder is given to v86 ({ url } in the page, { buffer }
 //                                    in Node), wasm the path of v86.wasm
 //   labMachine.cold(file[, cmdline]) what a cold boot adds: the kernel, the initramfs, the
-//                                    command line (labMachine.cmdline unless another is given)
+//                                    command line (labMachine.cmdline unless another is given);
+//                                    file(NAME, SIZE) for these: NAME ends in .zst, SIZE is its
+//                                    unpacked size (v86 unpacks it in the page; Node with zstd)
 //   labMachine.cmdline               the page's cold boot's kernel command line
 //   labMachine.saveCmdline           the one of the boot tools/web-lab saves state.zst from
 "use strict";
@@ -43,9 +45,14 @@
 		disable_speaker: true,
 	});
 
+	// The unpacked sizes of kernel.zst (Debian's bzImage, its kernel unpacked at build time) and
+	// initrd.zst (the initramfs's cpio): tools/web-lab writes them here as it copies this file
+	// into the folder.
+	const unpacked = { kernel: 0, initrd: 0 };
+
 	const cold = (file, line) => ({
-		bzimage: file("vmlinuz"),
-		initrd: file("initrd.img"),
+		bzimage: file("kernel.zst", unpacked.kernel),
+		initrd: file("initrd.zst", unpacked.initrd),
 		cmdline: line || cmdline,
 	});
 
