@@ -15,16 +15,26 @@ python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema not insta
 [ -x "$build/examples/tail" ] || { echo "FAIL: $build/examples/tail not built"; exit 99; }
 n=0
 
-# Run iobufviz on "$@" as gradescope and as tap: $tmp/N.{json,tap,rc,name}.
+# Run iobufviz on "$@" as gradescope and as tap: $tmp/N.{json,tap,rc,name}. Two runs are two
+# experiments: where the kernel's own writeback (another test's sync(), the flusher) took the
+# lesson's file in either, their outcomes may differ, and the pair runs again (at most 5 times).
 run() {
 	n=$((n + 1))
 	echo "$*" >"$tmp/$n.name"
-	# The grading scenarios name examples/tail from the build directory.
-	(cd "$build" && "$bin" --headless --format=gradescope --dir "$tmp" "$@") \
-		>"$tmp/$n.json" 2>"$tmp/$n.err"
-	echo $? >"$tmp/$n.rc"
-	(cd "$build" && "$bin" --headless --format=tap --dir "$tmp" "$@") >"$tmp/$n.tap" 2>/dev/null
-	echo $? >"$tmp/$n.taprc"
+	tries=0
+	while :; do
+		# The grading scenarios name examples/tail from the build directory.
+		(cd "$build" && "$bin" --headless --format=gradescope --dir "$tmp" "$@") \
+			>"$tmp/$n.json" 2>"$tmp/$n.err"
+		echo $? >"$tmp/$n.rc"
+		(cd "$build" && "$bin" --headless --format=tap --dir "$tmp" "$@") >"$tmp/$n.tap" \
+			2>/dev/null
+		echo $? >"$tmp/$n.taprc"
+		tries=$((tries + 1))
+		grep -q "took this file after the lesson" "$tmp/$n.json" "$tmp/$n.tap" &&
+			[ $tries -lt 5 ] || break
+		echo "note: $*: the kernel's writeback took the file in run $tries: again"
+	done
 }
 
 run --allow-run=examples/tail "$src/tests/grade-tail.yaml"
