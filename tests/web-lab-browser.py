@@ -497,6 +497,17 @@ try:
         else:
             print("web-lab-browser: keys typed during the cold boot ran at its shell: "
                   "\"%s\" printed early-42" % early)
+    # With JavaScript off the page says it cannot start, not that it is loading.
+    b.scripts(False)
+    b.size(1280, 800)
+    b.open(base + "index.html")
+    shown = b.js("[document.body.innerText, getComputedStyle(document.getElementById("
+                 "'progress')).display]")
+    b.screenshot(os.path.join(outdir, "web-lab-nojs.png"))
+    if "JavaScript off it cannot start" not in shown[0] or shown[1] != "none":
+        bad("with JavaScript off the page does not say it cannot start: %r" % shown[0][:300])
+    else:
+        print("web-lab-browser: without JavaScript: the page says it cannot start")
 finally:
     b.close()
     server.shutdown()
