@@ -50,11 +50,18 @@ static const char *const narr_rule_durable_words[] = {
 	"safe", "safely", "stable storage", "journal", "journals", "journaled", "journalled",
 	"committed", "commit", "commits", NULL,
 };
-/* What a crash did: the crash lab's facts only. */
+/* What a crash did: the crash lab's facts only; a power cut's its power cut's, a kill's its
+ * process crash's ("kill -9 keeps 100 bytes, and so would a power failure" rests on the
+ * kill alone). */
 static const char *const narr_rule_crash_words[] = {
-	"power cut", "power cuts", "power loss", "power failure", "crash", "crashes", "crashed",
-	"kill", "kills", "killed", "sigkill", "survive", "survives", "survived", "recover",
-	"recovers", "recovered", "recovery", NULL,
+	"crash", "crashes", "crashed", "survive", "survives", "survived", "recover", "recovers",
+	"recovered", "recovery", NULL,
+};
+static const char *const narr_rule_power_words[] = {
+	"power cut", "power cuts", "power loss", "power failure", NULL,
+};
+static const char *const narr_rule_kill_words[] = {
+	"kill", "kills", "killed", "sigkill", NULL,
 };
 static const char *const narr_rule_keep_words[] = { "keep", "keeps", "kept", NULL };
 /* What waits in a buffer (the stdio buffer's, the cache's). */
@@ -108,6 +115,10 @@ static const struct narr_rule_family narr_rule_states[] = {
 	  NARR_RULE_FACT(DISK), NARR_RULE_ANY },
 	{ "what a crash did", "[crash.power.exists = no], {crash.process.size}",
 	  narr_rule_crash_words, "crash.", 0, NARR_RULE_ANY },
+	{ "what a power cut did", "[crash.power.exists = no], {crash.power.size}",
+	  narr_rule_power_words, "crash.power.", 0, NARR_RULE_ANY },
+	{ "what a kill did", "[crash.process.exists = yes], {crash.process.size}",
+	  narr_rule_kill_words, "crash.process.", 0, NARR_RULE_ANY },
 	{ "what is kept", "[crash.power.size = 0], [cache.pages = 2], [stdio.pending = 904]",
 	  narr_rule_keep_words, "crash. cache. disk. device. stdio. file. result.", 0,
 	  NARR_RULE_ANY },
