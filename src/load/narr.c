@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "load/load-int.h"
+#include "base/text.h"
 #include "base/units.h"
 
 /* Words that end with a period but do not end a sentence. */
@@ -460,6 +461,34 @@ narr_ends_here(const char *start, const char *p)
 	return true;
 }
 
+/* Refuse sentence s, which names no fact: nothing would check it, so it would be told as if
+ * it held. What is not about this run is marked [background]. */
+static void
+narr_bare(const struct narr_ctx *cx, const struct yamlpos_node *at, const struct scn_sentence *s)
+{
+	struct text_buf t = { 0 };
+	const char *p;
+	size_t n;
+
+	for (size_t i = 0; i < s->n_pieces; i++)
+		text_add(&t, s->pieces[i].text);
+	for (p = text_str(&t); *p == ' ' || *p == '\t' || *p == '\n'; p++)
+		;
+	n = strlen(p);
+	while (n > 0 && isspace((unsigned char)p[n - 1]))
+		n--;
+	/* The sentence as it starts: enough to find it, on one line. */
+	size_t fit = text_fit(p, n, 60, NULL);
+	load_at(cx->ld, at, "'%.*s%s' in %s names no fact of this run, so nothing would check "
+		    "it: name the fact it rests on (%s) or mark it [background] when it is not "
+		    "about this run (doc/scenarios.md, section 5)", (int)fit, p,
+		    fit < n ? "..." : "", cx->where,
+		    cx->rule == SCN_NARR_IN_SWEEP ? "[O_SYNC@1 > plain@1], {fs}" :
+		    cx->rule == SCN_NARR_IN_INTRO ? "{fs}, {blksize}" :
+		    "[calls.write = 0], {stdio.pending}, [fs = tmpfs]");
+	text_buf_free(&t);
+}
+
 /* Read one sentence, START to END (its trailing white space up to NEXT kept as text), of the
  * value VALUE into s. */
 static void
@@ -515,6 +544,8 @@ narr_sentence(const struct narr_ctx *cx, const char *value, const char *start, c
 		load_at(cx->ld, &at, "a sentence marked [background] in %s names a fact of this "
 			    "run too: background is not about this run; split it into two sentences",
 			    cx->where);
+	else if (!s->background && !broken && s->n_claims == 0)
+		narr_bare(cx, &at, s);
 	else if (!s->background && !broken)
 		load_narr_rule(cx->ld, &at, s, cx->rule, cx->where);
 }
