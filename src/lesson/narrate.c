@@ -628,13 +628,21 @@ narrate_marked(const struct sentence_result *v, size_t n)
 		if (lead > body)
 			lead = body;
 		/* Before "[background: " only the lead's line breaks: its spaces (where the mark
-		 * was) would start a line kept verbatim, unwrapped (out/text.c, page.js). */
-		size_t nl = 0;
-		for (size_t j = 0; open && j < lead; j++)
+		 * was) would start a line kept verbatim, unwrapped (out/text.c, page.js). But a
+		 * sentence that starts a line indented by two spaces or more of its own (code, as
+		 * in 13-4-pty's intro; a mark leaves one) keeps them, on the line after
+		 * "[background:". */
+		size_t nl = 0, sp = 0;
+		for (size_t j = 0; open && j < lead; j++) {
 			nl += t[j] == '\n';
+			sp = t[j] == '\n' ? 0 : sp + 1;
+		}
+		bool verbatim = open && sp >= 2 && (nl > 0 || b.len == 0);
 		if ((open ? narrate_append(&b, "\n\n", nl > 2 ? 2 : nl) :
 		     narrate_append(&b, t, lead)) != 0 ||
-		    (open && narrate_append(&b, "[background: ", 13) != 0) ||
+		    (open && !verbatim && narrate_append(&b, "[background: ", 13) != 0) ||
+		    (verbatim && (narrate_append(&b, "[background:\n", 13) != 0 ||
+				  narrate_append(&b, t + lead - sp, sp) != 0)) ||
 		    narrate_append(&b, t + lead, body - lead) != 0 ||
 		    (close && narrate_append(&b, "]", 1) != 0))
 			goto oom;
