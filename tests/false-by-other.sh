@@ -7,7 +7,10 @@
 # observable (the kernel's doing, not the lesson's failure: exit 0), and the sentence is
 # shown FALSE here with why, by another writer: in the text, in JSON (outcome "false",
 # "by_other": true, counted in false_by_other; in TAP a skip "false by another writer"), never
-# unchecked and never held.
+# unchecked and never held. The mirror case: a lesson that says the power cut keeps the file
+# (wrongly: nothing made it durable) is not held because the journal's timer kept it: the
+# sentence is unchecked here and the expectation not observable, with why; a sentence that
+# says the kernel did it on its own ([crash.power.strays >= 1]) is held.
 testname=false-by-other
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/crash-lib.sh"
@@ -23,6 +26,21 @@ steps:
     say: "A power cut loses the unsynced file [crash.power.exists]."
     expect: {crash.power.exists: no}
 YAML
+cat >"$tmp/k.yaml" <<'YAML'
+title: "a power cut after an unsynced write said to keep it"
+file: {size: 0}
+steps:
+  - open: {flags: [O_WRONLY, O_CREAT, O_EXCL]}
+  - write: {bytes: 5000}
+  - crash: {}
+    say:
+      - "The file survives a power cut [crash.power.exists = yes]."
+      - - "No write reached the device on its own [crash.power.strays = 0]."
+        - "The kernel wrote {crash.power.strays} requests on its own [crash.power.strays >= 1, crash.power.exists = yes]."
+    expect: {crash.power.exists: yes}
+YAML
+"$bin" --headless --format=json --pace=7 --crash-fs=ext4 --dir "$tmp" "$tmp/k.yaml" >"$tmp/k.json" 2>"$tmp/kerr" &
+pidk=$!
 "$bin" --headless --pace=7 --crash-fs=ext4 --dir "$tmp" "$tmp/l.yaml" >"$tmp/out.txt" 2>&1 &
 pid=$!
 "$bin" --headless --format=tap --pace=7 --crash-fs=ext4 --dir "$tmp" "$tmp/l.yaml" >"$tmp/out.tap" 2>&1 &
@@ -49,6 +67,20 @@ ok = (len(s) == 1 and s[0]["outcome"] == "false" and s[0]["by_other"] is True an
       d["sentences"]["false"] == 1 and d["sentences"]["false_by_other"] == 1 and d["ok"])
 if not ok:
     print("  %r %r ok=%r" % (s, d["sentences"], d["ok"]))
+sys.exit(0 if ok else 1)
+PY
+wait $pidk || bad "the lesson said to keep the file: exit $? (not 0: the kernel's doing is not a failure) $(cat "$tmp/kerr")"
+python3 - "$tmp/k.json" <<'PY' || bad "JSON: what the journal's timer kept was held as the lesson's"
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = d["steps"][2]
+s = st["sentences"]
+e = [x for x in st["expect"] if x["key"] == "crash.power.exists"]
+ok = (len(s) == 2 and s[0]["outcome"] == "unchecked" and "may be theirs" in (s[0]["why"] or "") and
+      s[1]["outcome"] == "held" and "on its own" in s[1]["text"] and
+      len(e) == 1 and e[0]["outcome"] == "not_observable" and d["ok"])
+if not ok:
+    print("  %r %r ok=%r" % (s, e, d["ok"]))
 sys.exit(0 if ok else 1)
 PY
 finish

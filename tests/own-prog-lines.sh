@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # own-prog-lines.sh: a program built with -g whose calls stand on known lines
-# (tests/foreign/lines.c: a helper's fprintf called in a loop, fflush, fsync, fputs, fclose,
+# (tests/foreign/lines.c: a helper's fprintf called in a loop, a helper's two calls of which
+# the second makes no stop, fflush, fsync, fputs, fclose,
 # open, write, close): each step names the line and function that made it, in the text
 # and the JSON transcript alike, equal to what addr2line -f says of the step's address and
 # to the line the source marks for that call; the helper's calls name their caller's line
@@ -63,7 +64,8 @@ for s in steps:
            (w, src["file"], src["line"], src["function"], src["addr"], fl, func))
     seen.setdefault(w, []).append(src)
 # The calls on the lines the source marks for them.
-want = {"fopen": ("fopen", "main"), "fprintf": ("save", "save"), "fflush": ("fflush", "main"),
+want = {"fopen": ("fopen", "main"), "fprintf": ("save", "save"), "fputc": ("mark", "header"),
+        "putc": ("mark2", "header"), "fflush": ("fflush", "main"),
         "fsync": ("fsync", "main"), "fwrite": ("fputs", "main"), "fclose": ("fclose", "main"),
         "openat": ("open", "main"), "write": ("write", "main"), "close": ("close", "main")}
 for w, (tag, func) in want.items():
@@ -93,10 +95,17 @@ if [t for t in tl] != jl:
 if not re.search(r'^step \d+ +\[\d+\] fprintf\(fp, "record %d\\n", \.\.\.\) x \d+: ', text, re.M):
     no("no folded fprintf step named with its format: %s" %
        re.findall(r"^step \d+ .*fprintf.*", text, re.M)[:2])
+# header()'s fputc is the stream's first call (its buffer's allocation stops it: a walk);
+# its putc, from the same function and frame, makes no stop: its caller is the walk's.
+for w in ("fputc", "putc"):
+    for src in seen.get(w, []):
+        if src.get("caller_line") != mark["header"] or src.get("caller_function") != "main":
+            no("a %s step says it was called from line %s in %s, not line %d in main" %
+               (w, src.get("caller_line"), src.get("caller_function"), mark["header"]))
 # Without -g: the function and its address, no line; the hint once.
 ng = json.load(open(os.path.join(tmp, "lines-nog.json")))
 srcs = [s["source"] for s in ng["steps"] if s.get("source")]
-if not srcs or any(x["line"] is not None or x["function"] not in ("main", "save") for x in srcs):
+if not srcs or any(x["line"] is not None or x["function"] not in ("main", "save", "header") for x in srcs):
     no("without -g: %s" % srcs[:3])
 ntext = open(os.path.join(tmp, "lines-nog.txt")).read()
 if ntext.count("build the program with -g") != 1:
@@ -106,7 +115,7 @@ sys.exit(bad)
 PY
 
 # The TUI at 120x40: the program's source beside the panes, the shown step's line marked
-# ("NN>" in the gutter): the helper's fprintf at step 3, fflush at step 5.
+# ("NN>" in the gutter): the helper's fprintf at step 5, fflush at step 7.
 if command -v tmux >/dev/null 2>&1; then
 	mkdir -p "$tmp/tui" "$tmp/t"
 	tmux_new lines 120 40 "TMPDIR='$tmp/t' '$bin' --dir '$tmp/tui' -- '$prog'; sleep 60"
@@ -122,9 +131,9 @@ if command -v tmux >/dev/null 2>&1; then
 	}
 	# 2 s before the first n: not the execve's time, which is the program's.
 	sleep 2
-	tmux_cmd lines send-keys -t lines n n n
-	tmux_sees lines "step 3/3" && marked save "fprintf(fp" 3 &&
-		echo "ok: step 3: the source pane marks save()'s fprintf line"
+	tmux_cmd lines send-keys -t lines n n n n n
+	tmux_sees lines "step 5/5" && marked save "fprintf(fp" 5 &&
+		echo "ok: step 5: the source pane marks save()'s fprintf line"
 	# o: the folded calls, each as written (its format and its own result).
 	tmux_cmd lines send-keys -t lines o
 	tmux_sees lines 'fprintf(fp, "record %d\n", ...) = 9' &&
@@ -137,8 +146,8 @@ if command -v tmux >/dev/null 2>&1; then
 		echo "ok: the execve's time is the program's: $(tmux_screen lines | grep -oE "#1 +execve.*" | grep -oE "[0-9.]+ [mµn]?s\*")"
 	fi
 	tmux_cmd lines send-keys -t lines n n
-	tmux_sees lines "step 5/5" && marked fflush "fflush(fp)" 5 &&
-		echo "ok: step 5: the source pane marks the fflush line"
+	tmux_sees lines "step 7/7" && marked fflush "fflush(fp)" 7 &&
+		echo "ok: step 7: the source pane marks the fflush line"
 	tmux_kill lines
 else
 	skip_part "tmux not installed: the TUI's source pane"

@@ -187,6 +187,20 @@ expect_crash_is_power(enum scn_key key)
 	       key == SCN_KEY_CRASH_POWER_CONTENT || key == SCN_KEY_CRASH_POWER_PREFIX;
 }
 
+/* crash.power.strays: write requests that reached the device between the lesson's steps
+ * since it last made the file durable (a journal's timer, writeback, a sync() elsewhere). */
+bool
+expect_get_crash_power_strays(const struct step_result *sr, int64_t *num, struct text_buf *text)
+{
+	const struct crash_half *h = expect_crash_half(sr, true, text);
+
+	if (h == NULL)
+		return false;
+	*num = (int64_t)h->stray_writes;
+	text_setf(text, "%" PRIu64, h->stray_writes);
+	return true;
+}
+
 /* True if key counts what reached the device in a step. */
 static bool
 expect_crash_is_device(enum scn_key key)
@@ -218,6 +232,53 @@ expect_crash_lost(const struct step_result *sr, const struct scn_expect *w, bool
 		return more;
 	/* Content or a prefix: fewer bytes kept than the text wanted. */
 	return w->str != NULL && w->cmp == SCN_CMP_EQ && p->file.size < strlen(w->str);
+}
+
+/* When the kernel wrote to the device between the steps, where a pause saw it (--pace times
+ * it), as "; the kernel wrote to it 5.9 s after step 3" into buf ("" when not seen). */
+static void
+expect_crash_when(const struct step_result *sr, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (sr->pause.dev_step > 0 && sr->pause.dev_at >= 0)
+		snprintf(buf, len, "; the kernel wrote to it %.1f s after step %zu",
+		         sr->pause.dev_at, sr->pause.dev_step);
+	else if (sr->pause.dev_step > 0)
+		snprintf(buf, len, "; the kernel wrote to it after step %zu", sr->pause.dev_step);
+}
+
+/* True if w, which held, says the power cut kept something (it would not hold had it kept
+ * nothing: no file, or an empty one) and stray writes had reached the device first: then
+ * what it kept may be theirs, not the lesson's. The reason into text; what was got, moved
+ * into kept. */
+bool
+expect_crash_kept(const struct step_result *sr, const struct scn_expect *w, struct text_buf *text,
+                  struct text_buf *kept)
+{
+	const struct crash_half *p = sr->crash != NULL ? &sr->crash->power : NULL;
+	bool kept_nothing_holds;
+	char when[80];
+
+	if (!expect_crash_is_power(w->key) || p == NULL || !p->observed || p->stray_writes == 0)
+		return false;
+	if (w->key == SCN_KEY_CRASH_POWER_EXISTS)
+		kept_nothing_holds = (w->num == 0) == (w->cmp == SCN_CMP_EQ);
+	else if (w->str != NULL)
+		kept_nothing_holds = (w->str[0] == '\0') == (w->cmp == SCN_CMP_EQ);
+	else
+		kept_nothing_holds = expect_compare(w->cmp, 0, w->num);
+	if (kept_nothing_holds)
+		return false;
+	expect_crash_when(sr, when, sizeof when);
+	text_reset(kept);
+	text_add(kept, text_str(text));
+	text_setf(text, "the power cut kept %s, but %" PRIu64 " write request%s had reached the "
+	          "device between the lesson's steps first (a journal's timer, writeback, a sync() "
+	          "elsewhere%s): what it kept may be theirs, not this lesson's doing",
+	          p->file.exists ? (w->key == SCN_KEY_CRASH_POWER_EXISTS ? "the file" :
+	                            text_str(kept)) : "no file",
+	          p->stray_writes, p->stray_writes == 1 ? "" : "s", when);
+	return true;
 }
 
 /* An expectation of the power cut or the device that did not hold, when stray writes (between
@@ -254,14 +315,7 @@ expect_crash_undetermined(const struct step_result *sr, enum scn_key key, bool f
 		free(seen);
 		return true;
 	}
-	/* When the kernel did it, where a pause saw it (--pace times it). */
-	when[0] = '\0';
-	if (sr->pause.dev_step > 0 && sr->pause.dev_at >= 0)
-		snprintf(when, sizeof when, "; the kernel wrote to it %.1f s after step %zu",
-		         sr->pause.dev_at, sr->pause.dev_step);
-	else if (sr->pause.dev_step > 0)
-		snprintf(when, sizeof when, "; the kernel wrote to it after step %zu",
-		         sr->pause.dev_step);
+	expect_crash_when(sr, when, sizeof when);
 	if (expect_crash_is_power(key))
 		text_setf(text, "the power cut gave %s, but %" PRIu64 " write request%s had "
 		         "reached the device between the lesson's steps first (a journal's timer, "

@@ -48,6 +48,7 @@ EXPECT_DECLARE(expect_get_crash_process_content);
 EXPECT_DECLARE(expect_get_crash_power_exists);
 EXPECT_DECLARE(expect_get_crash_power_size);
 EXPECT_DECLARE(expect_get_crash_power_content);
+EXPECT_DECLARE(expect_get_crash_power_strays);
 
 /* A getter's *num when it returns false because the fact does not exist (no FILE*, no
  * output): observed absence, which fails an expectation, unlike a fact this run cannot see. */
@@ -92,6 +93,20 @@ bool expect_crash_strays(const struct step_result *sr, enum scn_key key);
 
 bool expect_crash_undetermined(const struct step_result *sr, enum scn_key key, bool fewer,
                                struct text_buf *text);
+
+/* Does got CMP want hold? */
+bool expect_compare(enum scn_cmp cmp, int64_t got, int64_t want);
+
+/*
+ * lesson/expect-crash.c: true if w, a power cut's (crash.power.*) that held, says it kept
+ * something (it would not hold had the power cut kept no file, or an empty one) and stray
+ * writes had reached the crash lab's device since the lesson last made the file durable: what
+ * it kept may be theirs (a journal's timer committed what no call asked for), so it is not
+ * observable here as the lesson's doing. text (what was got) gets the reason; kept gets what
+ * was got. A sentence that rests on [crash.power.strays >= 1] tells that case: held.
+ */
+bool expect_crash_kept(const struct step_result *sr, const struct scn_expect *w,
+                       struct text_buf *text, struct text_buf *kept);
 
 /*
  * lesson/expect-crash.c: true if w is a power cut's (crash.power.*), the power cut was observed

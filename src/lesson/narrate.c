@@ -22,8 +22,11 @@
 struct narrate_fact {
 	enum sentence_outcome outcome;
 	bool by_other;            /* false by what another writer did (sentence_result) */
+	bool by_strays;           /* unchecked: what a power cut kept may be stray writes'
+	                             (expect_crash_kept); kept is what it kept */
 	struct text_buf text;
 	struct text_buf why;
+	struct text_buf kept;
 };
 
 /* Free what fact f owns. */
@@ -32,6 +35,7 @@ narrate_fact_clear(struct narrate_fact *f)
 {
 	text_buf_free(&f->text);
 	text_buf_free(&f->why);
+	text_buf_free(&f->kept);
 }
 
 /* Free the n facts f, and f. */
@@ -49,6 +53,8 @@ narrate_fact_reset(struct narrate_fact *f)
 {
 	f->outcome = SENTENCE_HELD;
 	f->by_other = false;
+	f->by_strays = false;
+	text_reset(&f->kept);
 	text_reset(&f->text);
 	text_reset(&f->why);
 }
@@ -168,6 +174,10 @@ narrate_check(const struct scn_claim *c, enum expect_outcome oc, const struct ex
 		}
 		f->outcome = SENTENCE_UNCHECKED;
 		text_setf(&f->why, "%s", text_str(&r->got_text));
+		if (r->by_strays) {
+			f->by_strays = true;
+			text_setf(&f->kept, "%s", text_str(&r->kept_text));
+		}
 		return;
 	case EXPECT_FAILED:
 		/* Shown as written: the claim, not the run's value, is what is false. */
@@ -333,6 +343,21 @@ narrate_take(struct text_buf *b)
 	return text_take(b);
 }
 
+/* True if sentence s, its facts looked up into f, rests on stray writes having reached the
+ * crash lab's device: a check of crash.power.strays that held and that no count of 0 would
+ * hold ([crash.power.strays >= 1]). */
+static bool
+narrate_tells_strays(const struct scn_sentence *s, const struct narrate_fact *f)
+{
+	for (size_t i = 0; i < s->n_claims; i++) {
+		const struct scn_claim *c = &s->claims[i];
+		if (c->kind == SCN_CLAIM_CHECK && c->want.key == SCN_KEY_CRASH_POWER_STRAYS &&
+		    f[i].outcome == SENTENCE_HELD && !expect_compare(c->want.cmp, 0, c->want.num))
+			return true;
+	}
+	return false;
+}
+
 /* Tell sentence s for sr into out (its text, outcome and why). 0, or -1 out of memory. */
 static int
 narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
@@ -369,6 +394,17 @@ narrate_sentence(const struct step_result *sr, const struct scn_sentence *s,
 		else if (c->kind == SCN_CLAIM_CITE && f[i].outcome == SENTENCE_HELD &&
 		         !expect_applies(sr, (enum scn_key)c->key, &f[i].why))
 			f[i].outcome = SENTENCE_UNCHECKED;
+	}
+	/* What a power cut kept, when stray writes reached the device first, is the lesson's
+	 * only in a sentence that says they did: one resting on [crash.power.strays >= 1]. */
+	if (narrate_tells_strays(s, f))
+		for (size_t i = 0; i < s->n_claims; i++)
+			if (f[i].by_strays) {
+				f[i].outcome = SENTENCE_HELD;
+				text_setf(&f[i].text, "%s", text_str(&f[i].kept));
+				text_reset(&f[i].why);
+			}
+	for (size_t i = 0; i < s->n_claims; i++) {
 		if (f[i].outcome > out->outcome) {
 			out->outcome = f[i].outcome;
 			text_setf(&out->why, "%s", text_str(&f[i].why));

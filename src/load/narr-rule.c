@@ -236,17 +236,24 @@ narr_rule_backed(const struct scn_sentence *s, const struct narr_rule_family *f)
 	return false;
 }
 
-/* True if phrase W occurs in PLAIN as whole words. */
-static bool
-narr_rule_has_words(const char *plain, const char *w)
+/* Where phrase W first occurs in PLAIN as whole words, or NULL. */
+static const char *
+narr_rule_find_words(const char *plain, const char *w)
 {
 	size_t n = strlen(w);
 
 	for (const char *p = strstr(plain, w); p != NULL; p = strstr(p + 1, w))
 		if ((p == plain || (!isalnum((unsigned char)p[-1]) && p[-1] != '_')) &&
 		    !isalnum((unsigned char)p[n]) && p[n] != '_')
-			return true;
-	return false;
+			return p;
+	return NULL;
+}
+
+/* True if phrase W occurs in PLAIN as whole words. */
+static bool
+narr_rule_has_words(const char *plain, const char *w)
+{
+	return narr_rule_find_words(plain, w) != NULL;
 }
 
 /* One word of a sentence's plain text: where it starts and how long it is. */
@@ -649,6 +656,84 @@ narr_rule_mark_units(struct scn_load *ld, const struct yamlpos_node *at,
 	return 0;
 }
 
+/* What a shown value is a count of, by the words right after it: "{cache.writeback_pages}
+ * pages are dirty" shows a writeback count as dirty pages. A word of the clause after a shown
+ * key of GROUP says the key must be one of KEYS. */
+static const struct {
+	const char *word, *group, *keys;
+} narr_rule_named[] = {
+	{ "dirty", "cache.", "cache.dirty_pages cache.dirty_before" },
+	{ "writeback", "cache.", "cache.writeback_pages" },
+	{ "under writeback", "cache.", "cache.writeback_pages" },
+	{ "written back", "cache.", "cache.cleaned_pages cache.writeback_pages" },
+	{ "cached", "cache.", "cache.pages" },
+	{ "allocated", "disk.", "disk.allocated_bytes" },
+	{ "delalloc", "disk.", "disk.delalloc_bytes" },
+	{ "unwritten", "disk.", "disk.unwritten_bytes" },
+	{ "inline", "disk.", "disk.inline_bytes" },
+	{ "wait", "stdio.", "stdio.pending" },
+	{ "waits", "stdio.", "stdio.pending" },
+	{ "waiting", "stdio.", "stdio.pending" },
+	{ "pending", "stdio.", "stdio.pending" },
+};
+
+/* True if key name KN is one of the space-separated KEYS (or starts with PREFIX, keys NULL). */
+static bool
+narr_rule_key_in(const char *kn, const char *keys, bool prefix)
+{
+	for (const char *k = keys; *k != '\0'; ) {
+		size_t n = strcspn(k, " ");
+		if (strncmp(kn, k, n) == 0 && (prefix || kn[n] == '\0'))
+			return true;
+		k += n + (k[n] == ' ');
+	}
+	return false;
+}
+
+/* A shown value whose clause names another fact than its own ("{cache.writeback_pages} pages
+ * are dirty", "{stdio.size} bytes wait"): reported at AT and -1; else 0. The clause is the
+ * text after the mark up to the next mark or the next , ; : ( or end of sentence. */
+static int
+narr_rule_mark_names(struct scn_load *ld, const struct yamlpos_node *at,
+		     const struct scn_sentence *s, const char *where)
+{
+	for (size_t i = 0; i + 1 < s->n_pieces; i++) {
+		const struct scn_piece *p = &s->pieces[i], *next = &s->pieces[i + 1];
+		char buf[160];
+		size_t n = 0;
+
+		if (p->text != NULL || next->text == NULL || p->claim >= s->n_claims)
+			continue;
+		const struct scn_claim *c = &s->claims[p->claim];
+		if (c->kind == SCN_CLAIM_FACT || c->kind == SCN_CLAIM_TIMES || c->key < 0)
+			continue;
+		const char *kn = scn_key_table[c->key].name;
+		for (const char *t = next->text; *t != '\0' && n < sizeof buf - 1 &&
+		     strchr(",;:(.!?", *t) == NULL; t++)
+			buf[n++] = *t == '-' ? ' ' : (char)tolower((unsigned char)*t);
+		buf[n] = '\0';
+		const char *first = NULL;
+		size_t which = 0;
+		for (size_t j = 0; j < sizeof narr_rule_named / sizeof narr_rule_named[0]; j++) {
+			const char *f = narr_rule_find_words(buf, narr_rule_named[j].word);
+			if (f != NULL && narr_rule_key_in(kn, narr_rule_named[j].group, true) &&
+			    (first == NULL || f < first)) {
+				first = f;
+				which = j;
+			}
+		}
+		if (first == NULL || narr_rule_key_in(kn, narr_rule_named[which].keys, false))
+			continue;
+		load_at(ld, at, "'{%s}%.*s' in %s shows %s as if it counted what '%s' names: a "
+			    "number must be the value of the fact its words name (%s; "
+			    "doc/scenarios.md, section 5)", kn,
+			    (int)(first - buf + strlen(narr_rule_named[which].word)), buf, where, kn,
+			    narr_rule_named[which].word, narr_rule_named[which].keys);
+		return -1;
+	}
+	return 0;
+}
+
 /* The rest-on rule for sentence s of a text of kind IN. */
 void
 load_narr_rule(struct scn_load *ld, const struct yamlpos_node *at, struct scn_sentence *s,
@@ -676,7 +761,8 @@ load_narr_rule(struct scn_load *ld, const struct yamlpos_node *at, struct scn_se
 				return;
 			}
 	}
-	if ((in & NARR_RULE_RUN) && narr_rule_mark_units(ld, at, s, where) != 0) {
+	if ((in & NARR_RULE_RUN) && (narr_rule_mark_units(ld, at, s, where) != 0 ||
+				     narr_rule_mark_names(ld, at, s, where) != 0)) {
 		free(plain);
 		return;
 	}

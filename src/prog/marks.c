@@ -415,17 +415,18 @@ prog_marks_logged_step(const struct pt_logged *l, struct prog_step *out)
 	out->src = l->src;
 }
 
-/* Tell p's shim where its calls from ra with this frame find their caller's return address. */
+/* Tell p's shim where its calls from return addresses in (lo, hi] with this frame find
+ * their function's caller's return address. */
 void
-prog_marks_tell_up(struct pt_proc *p, uint64_t ra, uint64_t frame, uint64_t off)
+prog_marks_tell_up(struct pt_proc *p, uint64_t lo, uint64_t hi, uint64_t frame, uint64_t off)
 {
-	struct prog_mark_up e = { .ra = ra, .frame = frame, .off = off };
+	struct prog_mark_up e = { .lo = lo, .hi = hi, .frame = frame, .off = off };
 	unsigned k;
 
-	if (p->shim == 0 || ra == 0 || frame == 0 || off >= PROG_MARK_UP_MAX)
+	if (p->shim == 0 || hi <= lo || frame == 0 || off >= PROG_MARK_UP_MAX)
 		return;
 	for (k = 0; k < PROG_MARK_UPS; k++)
-		if (p->tls.up[k].ra == ra && p->tls.up[k].frame == frame && p->tls.up[k].off == off)
+		if (memcmp(&p->tls.up[k], &e, sizeof e) == 0)
 			return;
 	k = p->up_next++ % PROG_MARK_UPS;
 	if (marks_poke(p->pid, p->shim + offsetof(struct prog_mark_tls, up) + k * sizeof e, &e,

@@ -472,10 +472,27 @@ prog_srcloc_unwind_call(struct prog_srcloc *s, pid_t tgid, pid_t tid, uint64_t r
 }
 
 bool
+prog_srcloc_func(struct prog_srcloc *s, pid_t tgid, uint64_t ra, uint64_t *lo, uint64_t *hi)
+{
+	struct srcloc_proc *p = s != NULL && ra != 0 ? srcloc_proc(s, tgid) : NULL;
+	Dwfl_Module *m = p != NULL ? dwfl_addrmodule(p->dwfl, ra - 1) : NULL;
+	GElf_Off at = 0;
+	GElf_Sym sym;
+
+	if (m == NULL || dwfl_module_addrinfo(m, ra - 1, &at, &sym, NULL, NULL, NULL) == NULL ||
+	    sym.st_size == 0 || at >= sym.st_size)
+		return false;
+	*lo = ra - 1 - at;
+	*hi = *lo + sym.st_size;
+	return true;
+}
+
+bool
 prog_srcloc_logged(struct prog_srcloc *s, pid_t tgid, uint64_t ra, uint64_t file, uint64_t off,
                    uint64_t up, struct prog_src *out)
 {
-	struct srcloc_walked *set;
+	struct srcloc_walked *set, *e;
+	struct prog_src here;
 
 	if (s == NULL || ra == 0 || up == 0)
 		return false;
@@ -489,6 +506,26 @@ prog_srcloc_logged(struct prog_srcloc *s, pid_t tgid, uint64_t ra, uint64_t file
 			*out = set[i].src;
 			return true;
 		}
+	/* Another call site of the same function, walked with the same frame: the shim read
+	 * up where that walk found the function's caller's return address, and it is the
+	 * same one. This call's own line, that walk's caller; remembered for this site. */
+	if (!prog_srcloc_at(s, tgid, ra, &here) || here.func[0] == '\0')
+		return false;
+	for (size_t i = 0; i < SRCLOC_WALKED; i++) {
+		const struct srcloc_walked *w = &s->walked[i];
+		if (w->tgid != tgid || w->file == SRCLOC_SYS || w->off != off || w->ra1 != up ||
+		    w->ra == ra || w->src.caller_line == 0 || strcmp(w->src.func, here.func) != 0 ||
+		    strcmp(w->src.file, here.file) != 0)
+			continue;
+		here.caller_line = w->src.caller_line;
+		memcpy(here.caller_func, w->src.caller_func, sizeof here.caller_func);
+		e = srcloc_way(s, set);
+		*e = (struct srcloc_walked){ .tgid = tgid, .ra = ra, .file = file, .off = off,
+		                             .ra1 = up, .src = here };
+		s->st.remembered++;
+		*out = here;
+		return true;
+	}
 	return false;
 }
 

@@ -51,10 +51,16 @@ bool prog_srcloc_unwind_call(struct prog_srcloc *s, pid_t tgid, pid_t tid, uint6
  * A stdio call from return address ra on stream file that made no stop, whose stack held up
  * off bytes above the shim's frame (shim/protocol.h, prog_mark_tls.up): if a walk from
  * there found its caller's return address equal to up at that offset, its line and its
- * caller's into *out. False if none did.
+ * caller's into *out; or a walk from another call site of the same function (the shim
+ * read up where that walk found its caller's return address, in the same frame): its own
+ * line, and that walk's caller. False if none did.
  */
 bool prog_srcloc_logged(struct prog_srcloc *s, pid_t tgid, uint64_t ra, uint64_t file,
                         uint64_t off, uint64_t up, struct prog_src *out);
+
+/* The code of the function that return address ra is in, as (lo, hi] holds a return address
+ * into it, from its symbol's address and size. False (lo, hi untouched) if not known. */
+bool prog_srcloc_func(struct prog_srcloc *s, pid_t tgid, uint64_t ra, uint64_t *lo, uint64_t *hi);
 
 /*
  * Thread tid of process tgid, stopped in a system call made outside stdio, at instruction ip

@@ -146,7 +146,8 @@ bool prog_marks_at_call(struct pt_proc *p);
 
 /* The caller's return address of p's calls from ra with the shim's frame at frame is off
  * bytes above it (UINT64_MAX: not known): tell the shim (prog_mark_tls.up), once. */
-void prog_marks_tell_up(struct pt_proc *p, uint64_t ra, uint64_t frame, uint64_t off);
+void prog_marks_tell_up(struct pt_proc *p, uint64_t lo, uint64_t hi, uint64_t frame,
+                       uint64_t off);
 
 /* marks.c: whether p's call c (stopped at its entry, p's file known; stack pointer sp) is
  * stdio's though no stdio call is under way: a write or read of the bytes of a stream's buffer

@@ -152,8 +152,11 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 		uint64_t off;
 		prog_srcloc_unwind_call(t->src, p->tgid, p->pid, p->cur.caller, p->cur.file,
 		                        p->cur.frame, &p->cur_src, &off);
-		/* The calls from there with this frame that make no stop keep that word. */
-		prog_marks_tell_up(p, p->cur.caller, p->cur.frame, off);
+		/* The calls from there (from anywhere in its function) with this frame that make
+		 * no stop keep that word. */
+		uint64_t lo = p->cur.caller - 1, hi = p->cur.caller;
+		prog_srcloc_func(t->src, p->tgid, p->cur.caller, &lo, &hi);
+		prog_marks_tell_up(p, lo, hi, p->cur.frame, off);
 	}
 	if (c->flags & CALL_EXIT) {
 		/* No exit stop follows: the process's end is its step. exit()'s flush of the

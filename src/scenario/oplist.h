@@ -182,7 +182,9 @@
 	X(CRASH_POWER_CONTENT, "crash.power.content", TEXT, ONLY(CRASH), \
 	  expect_get_crash_power_content, NULL) \
 	X(CRASH_POWER_PREFIX, "crash.power.prefix", PREFIX, ONLY(CRASH), \
-	  expect_get_crash_power_content, NULL)
+	  expect_get_crash_power_content, NULL) \
+	X(CRASH_POWER_STRAYS, "crash.power.strays", NUMBER, ONLY(CRASH), \
+	  expect_get_crash_power_strays, NULL)
 
 /* Every op a step can perform: made from SCN_OP_LIST. */
 enum scn_op {

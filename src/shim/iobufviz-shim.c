@@ -153,8 +153,8 @@ iobufviz_shim_enter_at(void *ra, void *frame, int id, FILE *f, long a, long b, c
 	/* The same frame as a walk the tracer made from this call site: the word it found the
 	 * caller's return address in is still this thread's stack (above this frame). */
 	for (int i = 0; i < PROG_MARK_UPS; i++)
-		if (t->up[i].ra == (uintptr_t)ra && t->up[i].frame == (uintptr_t)frame &&
-		    t->up[i].ra != 0 && t->up[i].off < PROG_MARK_UP_MAX) {
+		if ((uintptr_t)ra > t->up[i].lo && (uintptr_t)ra <= t->up[i].hi &&
+		    t->up[i].frame == (uintptr_t)frame && t->up[i].off < PROG_MARK_UP_MAX) {
 			t->cur.up = *(const uintptr_t *)((const char *)frame + t->up[i].off);
 			t->cur.up_off = (uint32_t)t->up[i].off;
 			break;

@@ -90,16 +90,18 @@ struct prog_mark_tls {
 	uint32_t off;             /* no tracer took the log: logging is off */
 	uint32_t pad;
 	struct prog_mark_call cur;    /* the outermost call under way (or the last one) */
-	/* Call sites the tracer walked, from a frame of this thread (it writes them): a call
-	 * from caller with that same frame keeps in its entry's up the word off bytes above
-	 * it, where the caller's return address was. Equal to it, the call is from the same
-	 * line of the same caller, logged without a stop. ra 0: an empty entry. */
+	/* Functions the tracer walked a call from, with a frame of this thread (it writes
+	 * them): a call from a return address in (lo, hi] (the function's code; a call site
+	 * alone when the symbol table has no size) with that same frame keeps in its entry's
+	 * up the word off bytes above it, where the function's caller's return address was:
+	 * the same frame of the same function has it in the same place. Equal to what the walk
+	 * found, the call is from the same caller, logged without a stop. hi 0: empty. */
 	struct prog_mark_up {
-		uint64_t ra, frame, off;
+		uint64_t lo, hi, frame, off;
 	} up[PROG_MARK_UPS];
 };
 
-#define PROG_MARK_MAGIC 0x4942562d6c6f6732ULL    /* "IBV-log2" */
+#define PROG_MARK_MAGIC 0x4942562d6c6f6733ULL    /* "IBV-log3" */
 
 /* _flags bits of glibc's FILE that say where its data is (libio.h, not installed). */
 #define PROG_MARK_IO_CURRENTLY_PUTTING 0x0800u

@@ -38,8 +38,10 @@ sentence_results_free(struct sentence_result *v, size_t n)
 void
 expect_results_free(struct expect_result *v, size_t n)
 {
-	for (size_t i = 0; v != NULL && i < n; i++)
+	for (size_t i = 0; v != NULL && i < n; i++) {
 		text_buf_free(&v[i].got_text);
+		text_buf_free(&v[i].kept_text);
+	}
 	free(v);
 }
 

@@ -36,6 +36,11 @@ struct expect_result {
 	                                 stray writes, pages the kernel dropped), yet got was seen
 	                                 and does not hold want: a sentence resting on it is
 	                                 false here, by another writer (held means true) */
+	bool by_strays;               /* not observable: a power cut kept what want says it
+	                                 keeps, but stray writes had reached the device first
+	                                 (expect_crash_kept); got_text is the reason, kept_text
+	                                 what was got */
+	struct text_buf kept_text;
 };
 
 /* How one sentence of narration came out here (doc/scenarios.md, section 5). */
