@@ -73,6 +73,9 @@ struct crash_half {
 	 * them: an fsync(), a close() after O_TRUNC, a rename(), what they started), so what a
 	 * power cut keeps is the lesson's doing */
 	uint64_t stray_writes, own_writes;
+	/* of the strays, those since the lesson last made the file's name durable too (an
+	 * fsync() of a directory): what a claim that the file exists rests on */
+	uint64_t name_strays;
 	double ms;                     /* what observing this half cost */
 };
 

@@ -98,6 +98,10 @@ runner_crash_synced(struct runner *r, const struct step_result *sr)
 		r->handle_file[st->handle] = st->args.file;
 	if (sr->ret < 0)
 		return;
+	if (st->op == SCN_OP_OPEN)
+		r->handle_dir[st->handle] = (st->args.flags & O_DIRECTORY) != 0;
+	if ((st->op == SCN_OP_FSYNC || st->op == SCN_OP_FDATASYNC) && r->handle_dir[st->handle])
+		r->strays_at_dirsync = r->stray_writes;
 	if (st->op == SCN_OP_SYNC) {
 		r->strays_at_sync = r->stray_writes;
 		return;
@@ -135,6 +139,10 @@ runner_crash_stray(const struct runner *r, const char *name, struct crash_half *
 	else if (p->device_writes > r->dev_last.writes &&
 	         p->device_write_bytes > r->dev_last.write_bytes)
 		p->stray_writes += p->device_writes - r->dev_last.writes;
+	/* Those before a directory's fsync() left its names durable (ext4, xfs and btrfs
+	 * commit the new name and its inode there). */
+	uint64_t dir = r->strays_at_dirsync > before ? r->strays_at_dirsync - before : 0;
+	p->name_strays = p->stray_writes > dir ? p->stray_writes - dir : 0;
 }
 
 /* Both crashes now (see engine/runner.h). */

@@ -85,6 +85,10 @@ struct runner {
 	struct runner_synced { const char *name; uint64_t strays; } synced[SCN_MAX_NAMES + 2];
 	size_t n_synced;
 	uint64_t strays_at_sync;
+	/* At the last fsync() of a directory (a handle opened O_DIRECTORY): the names in it
+	 * are durable from there, whatever strayed before (crash_half.name_strays). */
+	bool handle_dir[SCN_MAX_NAMES + 1];
+	uint64_t strays_at_dirsync;
 	struct timespec step_end;    /* when the last step (not a crash step) ended */
 	struct timespec last_end;    /* when the last step of any kind ended */
 	uint64_t wb_last;            /* the writeback count then (engine/runner-device.c) */

@@ -259,7 +259,10 @@ expect_crash_kept(const struct step_result *sr, const struct scn_expect *w, stru
 	bool kept_nothing_holds;
 	char when[80];
 
-	if (!expect_crash_is_power(w->key) || p == NULL || !p->observed || p->stray_writes == 0)
+	uint64_t strays = p != NULL && w->key == SCN_KEY_CRASH_POWER_EXISTS ? p->name_strays :
+	                  p != NULL ? p->stray_writes : 0;
+
+	if (!expect_crash_is_power(w->key) || p == NULL || !p->observed || strays == 0)
 		return false;
 	if (w->key == SCN_KEY_CRASH_POWER_EXISTS)
 		kept_nothing_holds = (w->num == 0) == (w->cmp == SCN_CMP_EQ);
@@ -277,7 +280,7 @@ expect_crash_kept(const struct step_result *sr, const struct scn_expect *w, stru
 	          "elsewhere%s): what it kept may be theirs, not this lesson's doing",
 	          p->file.exists ? (w->key == SCN_KEY_CRASH_POWER_EXISTS ? "the file" :
 	                            text_str(kept)) : "no file",
-	          p->stray_writes, p->stray_writes == 1 ? "" : "s", when);
+	          strays, strays == 1 ? "" : "s", when);
 	return true;
 }
 
