@@ -287,7 +287,7 @@ START_TEST(test_shapes)
 		"    expect: {calls.write: [1], say: x}\n"
 		"    ask: {q: 1}\n"
 		"  -\n"
-		"  - note: hi\n"
+		"  - note: \"[background] hi\"\n"
 		"    say: {a: 1}\n";
 	char *err;
 
@@ -335,10 +335,10 @@ START_TEST(test_one_pass)
 		"  - wait: {seconds: 2000}\n"
 		"  - wait: {seconds: 2000}\n"
 		"  - wait: {seconds: 2000, bogus: 1}\n"
-		"  - note: x\n"
+		"  - note: \"[background] x\"\n"
 		"    cases:\n"
 		"      - when: {fs: ext9}\n"
-		"        say: x\n"
+		"        say: \"[background] x\"\n"
 		"      - when: {fs: xfs}\n"
 		"        say: \"{nope}\"\n";
 	char *err;
@@ -464,7 +464,7 @@ START_TEST(test_narration)
 		"      - \"One write() [calls.write = 1], {stdio.pending = 904} bytes wait.\"\n"
 		"      - - \"{cache.dirty_pages = 1} dirty page.\"\n"
 		"        - \"On {fs = tmpfs} no disk.\"\n"
-		"      - \"Ends here. Then e.g. this, and {{x}.\"\n"
+		"      - \"Ends here [calls.write = 1]. Then e.g. this [calls.write = 1], and {{x}.\"\n"
 		"    expect: {calls.write: 1}\n";
 	char path[4096], *marked;
 	int idx = scratch_mkdir(NULL);
@@ -481,7 +481,7 @@ START_TEST(test_narration)
 	ck_assert_int_eq(nr->parts[0].alts[0].sentences[0].claims[0].kind, SCN_CLAIM_CHECK);
 	ck_assert_int_eq(nr->parts[1].alts[1].sentences[0].claims[0].kind, SCN_CLAIM_FACT);
 	ck_assert_int_eq(nr->parts[2].alts[0].sentences[1].line, 9);
-	ck_assert_int_eq(nr->parts[2].alts[0].sentences[1].col, 21);
+	ck_assert_int_eq(nr->parts[2].alts[0].sentences[1].col, 39);
 
 	/* ext4 with cachestat, one dirty page: everything holds, the silent mark takes its space. */
 	memset(&sr, 0, sizeof sr);
@@ -987,7 +987,8 @@ START_TEST(test_all_ops)
 
 	ck_assert_str_eq(s->title, "Every op");
 	ck_assert_str_eq(s->source, "iobufviz test fixture");
-	ck_assert_str_eq(s->intro, "Not a lesson: a fixture.\nTwo lines of intro.\n");
+	ck_assert_str_eq(s->intro, "[background] Not a lesson: a fixture.\n"
+				     "[background] Two lines of intro.\n");
 	ck_assert_uint_eq(s->file.size, 64 * 1024);
 	ck_assert_int_eq(s->file.on, SCN_FS_TMPFS);
 	ck_assert_int_eq(s->file.fill, SCN_FILL_ZERO);
@@ -1000,7 +1001,7 @@ START_TEST(test_all_ops)
 	ck_assert_uint_eq(st[0].args.has, SCN_HAS_FLAGS);
 	ck_assert_int_eq(st[0].args.flags, O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_SYNC | O_DSYNC);
 	ck_assert_int_eq(st[0].args.flags & O_DIRECT, 0);
-	ck_assert_str_eq(st[0].say, "open with every flag but O_DIRECT");
+	ck_assert_str_eq(st[0].say, "open with every flag but O_DIRECT [result.value]");
 	ck_assert_uint_eq(st[0].n_expects, 2);
 	check_expect(&st[0], SCN_KEY_RESULT_ERRNO, SCN_CMP_EQ, 0, "0", 11, 28);
 	check_expect(&st[0], SCN_KEY_RESULT_VALUE, SCN_CMP_GE, 0, ">= 0", 11, 45);
@@ -1168,9 +1169,9 @@ START_TEST(test_all_ops)
 
 	/* 35, 36 note */
 	ck_assert_int_eq(st[35].op, SCN_OP_NOTE);
-	ck_assert_str_eq(st[35].say, "narration only");
-	ck_assert_str_eq(st[35].args.text, "narration only");
-	ck_assert_str_eq(st[36].say, "the say");
+	ck_assert_str_eq(st[35].say, "[background] narration only");
+	ck_assert_str_eq(st[35].args.text, "[background] narration only");
+	ck_assert_str_eq(st[36].say, "[background] the say");
 	ck_assert_str_eq(st[36].args.text, "a note with its own say");
 
 	/* 37 sweep with everything */

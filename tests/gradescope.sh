@@ -100,12 +100,15 @@ for i in range(1, count + 1):
             fail(name, "%r is %s (max %r), TAP: %s" % (t["name"], t["status"], t.get("max_score"),
                                                       point.strip()[:120]))
     print("ok: %s: %d tests, score %s, exit %d" % (name, len(tests), doc.get("score"), rc))
-# What each run must come to.
+# What each run must come to. The lesson's every point won: its 27 at least (a sentence that
+# named no fact names one now, and rests: a test more; a background one is no test).
 want = {1: (0, 4, 4), 2: (1, 1, 2), 3: (0, 27, 27)}
 for i, (rc, score, max_score) in want.items():
     doc = json.load(open("%s/%d.json" % (tmp, i)))
     got = (int(open("%s/%d.rc" % (tmp, i)).read()), doc["score"],
            sum(t.get("max_score", 0) for t in doc["tests"]))
+    if i == 3 and got[0] == rc and got[1] == got[2] >= max_score:
+        continue
     if got != (rc, score, max_score):
         fail(open("%s/%d.name" % (tmp, i)).read().strip(),
              "exit, score, out of: %r, expected %r" % (got, (rc, score, max_score)))

@@ -47,12 +47,12 @@ text = ("steptext-" * 1112)[:9994] + "TXTEND"
 for s in (title, intro, say, text):
     assert len(s) == 10000
 open(tmp + "/long.yaml", "w").write('''title: "%s"
-intro: "%s"
+intro: "%s on {fs}"
 steps:
   - fopen: {mode: w}
     say: "%s [stdio.mode = full]"
   - fputs: {text: "%s"}
-    say: "%s"
+    say: "%s [stdio.mode = full]"
   - fclose: {}
 ''' % (title, intro, say, text, say))
 PY

@@ -20,7 +20,7 @@ touch_path=$(command -v touch)
 cat >"$tmp/touch.yaml" <<EOF
 title: "runs touch"
 steps:
-  - note: "first"
+  - note: "[background] first"
   - run: {program: touch, args: ["$tmp/ran", "$tmp/\e]0;pwned\a"]}
     expect: {exit.status: 0}
 EOF
@@ -61,7 +61,7 @@ done
 cat >"$tmp/export.yaml" <<EOF
 title: "exports touch"
 steps:
-  - note: "first"
+  - note: "[background] first"
   - run: {program: touch, args: ["$tmp/exported", "*/ int x; /* \e[31m"]}
   - run: {program: cat, stdin: "{file}"}
 EOF

@@ -83,7 +83,7 @@ fi
 # 4. Past "ulimit -f": the prefill and a sweep's files fail with EFBIG, reported with exit
 #    status 3 (not killed by SIGXFSZ with the scratch dir left behind).
 mkdir "$tmp/fsize"
-printf 'title: "big prefill"\nfile: {size: 1MiB}\nsteps:\n  - note: "x"\n' >"$tmp/big.yaml"
+printf 'title: "big prefill"\nfile: {size: 1MiB}\nsteps:\n  - note: "[background] x"\n' >"$tmp/big.yaml"
 (ulimit -f 64; exec "$bin" --headless --dir "$tmp/fsize" "$tmp/big.yaml") >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc = 3 ] || bad "ulimit -f, prefill: exit $rc, expected 3"

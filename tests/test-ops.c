@@ -46,7 +46,7 @@ test_ops_step(enum scn_op op, enum scn_arg extra, char *buf, size_t len)
 	bool one = false, first = true;
 
 	if (e->form == SCN_FORM_TEXT) {
-		snprintf(buf + n, len - n, "  - %s: \"narration\"\n", e->name);
+		snprintf(buf + n, len - n, "  - %s: \"[background] narration\"\n", e->name);
 		return;
 	}
 	if (e->form == SCN_FORM_SWEEP) {

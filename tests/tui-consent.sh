@@ -26,15 +26,15 @@ mkdir "$tmp/d" "$tmp/t"
 cat >"$tmp/touch.yaml" <<EOF
 title: "runs touch"
 steps:
-  - note: "first"
+  - note: "[background] first"
   - run: {program: touch, args: ["$tmp/ran", "$tmp/x\e]0;pwned\a"]}
 EOF
 cat >"$tmp/quiet.yaml" <<EOF
 title: "runs a quiet program"
 steps:
-  - note: "first"
+  - note: "[background] first"
   - run: {program: "$hostile", args: [quiet]}
-  - note: "last"
+  - note: "[background] last"
 EOF
 
 # The screen of the session.
@@ -91,7 +91,7 @@ wait_sees "step 2/2" && wait_sees "exited 0" && echo "ok: y: the program ran"
 # not show): y is not taken, the prompt says to run --check; n runs none.
 long=$(head -c 1500 /dev/zero | tr '\0' e)
 {
-	printf 'title: "hides a touch"\nsteps:\n  - note: "first"\n'
+	printf 'title: "hides a touch"\nsteps:\n  - note: "[background] first"\n'
 	for i in 1 2 3; do printf '  - run: {program: echo, args: ["%s"]}\n' "$long"; done
 	printf '  - run: {program: touch, args: ["%s/PWNED-UNSEEN"]}\n' "$tmp"
 } >"$tmp/unseen.yaml"

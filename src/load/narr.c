@@ -471,7 +471,8 @@ narr_bare(const struct narr_ctx *cx, const struct yamlpos_node *at, const struct
 	size_t n;
 
 	for (size_t i = 0; i < s->n_pieces; i++)
-		text_add(&t, s->pieces[i].text);
+		if (s->pieces[i].text != NULL)
+			text_add(&t, s->pieces[i].text);
 	for (p = text_str(&t); *p == ' ' || *p == '\t' || *p == '\n'; p++)
 		;
 	n = strlen(p);
@@ -498,6 +499,7 @@ narr_sentence(const struct narr_ctx *cx, const char *value, const char *start, c
 	struct yamlpos_node at = *cx->node;
 	const char *lit = start;
 	bool broken = false;           /* a mark not closed: reported once, no more */
+	int errs = cx->ld->n_err + cx->ld->n_quiet; /* a mark refused: its error says enough */
 
 	narr_locate(cx, value, start, &s->line, &s->col);
 	at.line = s->line;
@@ -544,7 +546,8 @@ narr_sentence(const struct narr_ctx *cx, const char *value, const char *start, c
 		load_at(cx->ld, &at, "a sentence marked [background] in %s names a fact of this "
 			    "run too: background is not about this run; split it into two sentences",
 			    cx->where);
-	else if (!s->background && !broken && s->n_claims == 0)
+	else if (!s->background && !broken && s->n_claims == 0 &&
+		 cx->ld->n_err + cx->ld->n_quiet == errs)
 		narr_bare(cx, &at, s);
 	else if (!s->background && !broken)
 		load_narr_rule(cx->ld, &at, s, cx->rule, cx->where);
