@@ -93,17 +93,17 @@ else
 	skip_part "a program's page" "tests/foreign/fwrite not built"
 fi
 
-# A program built with -g: its step 3 (save()'s fprintf, folded) names the source line that
+# A program built with -g: its step 5 (save()'s fprintf, folded) names the source line that
 # made it, and the line that called save(), as the source marks them (tests/foreign/lines.c).
 if [ -x "$build/tests/foreign/lines" ] && page lines -- "$build/tests/foreign/lines"; then
 	l1=$(grep -n "LINE:save \*/" "$src/tests/foreign/lines.c" | cut -d: -f1)
 	l2=$(grep -n "LINE:loop \*/" "$src/tests/foreign/lines.c" | cut -d: -f1)
 	want="source <code class=\"data\">line $l1 in save(), called from line $l2 ("
 	if timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --user-data-dir="$tmp/dom" \
-		--dump-dom "file://$tmp/lines.html#step=3" 2>/dev/null | grep -qF "$want"; then
-		echo "ok: a program's page names step 3's source line"
+		--dump-dom "file://$tmp/lines.html#step=5" 2>/dev/null | grep -qF "$want"; then
+		echo "ok: a program's page names step 5's source line"
 	else
-		bad "a program's page does not say '$want' at step 3"
+		bad "a program's page does not say '$want' at step 5"
 	fi
 fi
 

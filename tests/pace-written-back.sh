@@ -41,7 +41,7 @@ sed -n '/^step 5\//,/^step 6\//p' "$tmp/out" >"$tmp/step5"
 if sed -n 's/^  | //p' "$tmp/step5" | tr '\n' ' ' | grep -q 'writes both pages'; then
 	bad "step 5: 'writes both pages' is told held after the kernel wrote the pages back:"
 	sed 's/^/    /' "$tmp/step5"
-elif grep -q 'found [0-9]* of the pages still dirty' "$tmp/step5" ||
+elif grep -q 'cleaned only [0-9]* of the pages' "$tmp/step5" ||
 	grep -q '^  FALSE here, by another writer: "fsync(fd): .*writes both pages.*so false here: cache.cleaned_pages = 2' "$tmp/step5"; then
 	echo "ok: pace-written-back: step 5 tells what the kernel's writeback left fsync() to do"
 else

@@ -73,9 +73,11 @@ struct crash_half {
 	 * them: an fsync(), a close() after O_TRUNC, a rename(), what they started), so what a
 	 * power cut keeps is the lesson's doing */
 	uint64_t stray_writes, own_writes;
-	/* of the strays, those since the lesson last made the file's name durable too (an
-	 * fsync() of a directory): what a claim that the file exists rests on */
-	uint64_t name_strays;
+	/* of the strays, those since the file's data (kept_strays) or its name (name_strays)
+	 * last changed after the lesson made them durable (an fsync() of the file; of its
+	 * directory, for the name; a sync()): what a claim that the power cut kept its bytes,
+	 * or the file, rests on. 0: what it kept is the lesson's doing */
+	uint64_t kept_strays, name_strays;
 	double ms;                     /* what observing this half cost */
 };
 

@@ -84,54 +84,137 @@ runner_crash_process(struct runner *r, const char *name, struct crash_half *out)
 	out->ms = runner_crash_ms(&t0);
 }
 
-/* After step sr: the file each handle names, and the strays when a file was made durable. */
+/* The entry of file NAME in r->synced (added, dirty since the lab's birth, when ADD; NULL
+ * when not there, or full). */
+static struct runner_synced *
+runner_crash_file(struct runner *r, const char *name, bool add)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_synced && strcmp(r->synced[i].name, name) != 0; i++)
+		;
+	if (i < r->n_synced)
+		return &r->synced[i];
+	if (!add || i == sizeof r->synced / sizeof r->synced[0])
+		return NULL;
+	r->synced[r->n_synced++] = (struct runner_synced){ .name = name };
+	return &r->synced[i];
+}
+
+/* File f (NULL: every file) changed: its data, its name. */
+static void
+runner_crash_dirty(struct runner *r, struct runner_synced *f, bool data, bool name)
+{
+	for (size_t i = 0; i < r->n_synced; i++) {
+		struct runner_synced *e = &r->synced[i];
+		if (f != NULL && e != f)
+			continue;
+		if (data && e->data_clean) {
+			e->data_clean = false;
+			e->data_dirty_at = r->stray_writes;
+		}
+		if (name && e->name_clean) {
+			e->name_clean = false;
+			e->name_dirty_at = r->stray_writes;
+		}
+	}
+}
+
+/* After step sr: the file each handle names, what the step changed of which file, and the
+ * strays when a file was made durable. */
 void
 runner_crash_synced(struct runner *r, const struct step_result *sr)
 {
 	const struct scn_step *st = sr->step;
+	struct runner_synced *f;
 	const char *name;
-	size_t i;
 
 	if (st == NULL || st->handle > SCN_MAX_NAMES)
 		return;
 	if ((st->op == SCN_OP_OPEN || st->op == SCN_OP_FOPEN) && (st->made || st->name == NULL))
 		r->handle_file[st->handle] = st->args.file;
+	if (st->op == SCN_OP_OPEN && sr->ret >= 0)
+		r->handle_dir[st->handle] = (st->args.flags & O_DIRECTORY) != 0;
+	name = r->handle_file[st->handle] != NULL ? r->handle_file[st->handle] : RUNNER_FILE_NAME;
+	f = r->handle_dir[st->handle] ? NULL : runner_crash_file(r, name, true);
+	/* What the step changed: its file's data (a write, a truncation), its name (made,
+	 * renamed); a write of a step that is no call on its handle (exit()'s flush, a child's,
+	 * a run: step's program) may be any file's. */
+	switch (st->op) {
+	case SCN_OP_FWRITE: case SCN_OP_FPUTS: case SCN_OP_PRINTF: case SCN_OP_FFLUSH:
+	case SCN_OP_FCLOSE: case SCN_OP_WRITE: case SCN_OP_PWRITE:
+		if (sr->events.n_write > 0 && f != NULL)
+			runner_crash_dirty(r, f, true, false);
+		break;
+	case SCN_OP_FTRUNCATE: case SCN_OP_FALLOCATE:
+		if (f != NULL)
+			runner_crash_dirty(r, f, true, false);
+		break;
+	case SCN_OP_FOPEN:
+		if (f != NULL)
+			runner_crash_dirty(r, f, true, true);
+		break;
+	case SCN_OP_OPEN:
+		if (f != NULL && (st->args.flags & (O_CREAT | O_TRUNC)))
+			runner_crash_dirty(r, f, true, true);
+		break;
+	case SCN_OP_RENAME:
+		if (st->args.file != NULL)
+			runner_crash_dirty(r, runner_crash_file(r, st->args.file, true), false, true);
+		if (st->args.to != NULL)
+			runner_crash_dirty(r, runner_crash_file(r, st->args.to, true), true, true);
+		break;
+	case SCN_OP_FSYNC: case SCN_OP_FDATASYNC: case SCN_OP_SYNC: case SCN_OP_CRASH:
+		break;
+	default:
+		if (sr->events.n_write > 0 || st->op == SCN_OP_RUN)
+			runner_crash_dirty(r, NULL, true, true);
+		break;
+	}
 	if (sr->ret < 0)
 		return;
-	if (st->op == SCN_OP_OPEN)
-		r->handle_dir[st->handle] = (st->args.flags & O_DIRECTORY) != 0;
-	if ((st->op == SCN_OP_FSYNC || st->op == SCN_OP_FDATASYNC) && r->handle_dir[st->handle])
-		r->strays_at_dirsync = r->stray_writes;
 	if (st->op == SCN_OP_SYNC) {
 		r->strays_at_sync = r->stray_writes;
+		for (size_t i = 0; i < r->n_synced; i++)
+			r->synced[i].data_clean = r->synced[i].name_clean = true;
 		return;
 	}
 	if (st->op != SCN_OP_FSYNC && st->op != SCN_OP_FDATASYNC)
 		return;
-	name = r->handle_file[st->handle] != NULL ? r->handle_file[st->handle] : RUNNER_FILE_NAME;
-	for (i = 0; i < r->n_synced && strcmp(r->synced[i].name, name) != 0; i++)
-		;
-	if (i == r->n_synced) {
-		if (i == sizeof r->synced / sizeof r->synced[0])
-			return;
-		r->synced[r->n_synced++].name = name;
+	/* A directory's fsync() makes the names in it durable; a file's, the file: its data,
+	 * and its name with it on ext4, xfs and btrfs (what their journals commit). */
+	if (r->handle_dir[st->handle]) {
+		for (size_t i = 0; i < r->n_synced; i++)
+			r->synced[i].name_clean = true;
+		return;
 	}
-	r->synced[i].strays = r->stray_writes;
+	if (f == NULL)
+		return;
+	f->strays = r->stray_writes;
+	f->data_clean = f->name_clean = true;
+}
+
+/* Of the total strays (counted from the lab's birth), those since AT, and none while CLEAN. */
+static uint64_t
+runner_crash_since(uint64_t total, bool clean, uint64_t at)
+{
+	return clean ? 0 : total > at ? total - at : 0;
 }
 
 /*
  * The power cut's stray writes on file NAME: those counted up to the last step's end, and
  * those between its end and the copy (both count from the lab's birth), less those before the
- * lesson last made the file durable; and those the lesson's steps made.
+ * lesson last made the file durable; of them, those since its data and its name last changed;
+ * and those the lesson's steps made.
  */
 static void
-runner_crash_stray(const struct runner *r, const char *name, struct crash_half *p)
+runner_crash_stray(struct runner *r, const char *name, struct crash_half *p)
 {
+	struct runner_synced *f = runner_crash_file(r, name, false);
 	uint64_t before = r->strays_at_sync;
 
-	for (size_t i = 0; i < r->n_synced; i++)
-		if (strcmp(r->synced[i].name, name) == 0 && r->synced[i].strays > before)
-			before = r->synced[i].strays;
+	if (f != NULL && f->strays > before)
+		before = f->strays;
 	p->stray_writes = r->stray_writes - before;
 	p->own_writes = r->own_writes;
 	if (r->dev_last.source == SNAP_SRC_NONE)
@@ -139,10 +222,14 @@ runner_crash_stray(const struct runner *r, const char *name, struct crash_half *
 	else if (p->device_writes > r->dev_last.writes &&
 	         p->device_write_bytes > r->dev_last.write_bytes)
 		p->stray_writes += p->device_writes - r->dev_last.writes;
-	/* Those before a directory's fsync() left its names durable (ext4, xfs and btrfs
-	 * commit the new name and its inode there). */
-	uint64_t dir = r->strays_at_dirsync > before ? r->strays_at_dirsync - before : 0;
-	p->name_strays = p->stray_writes > dir ? p->stray_writes - dir : 0;
+	p->kept_strays = p->name_strays = p->stray_writes;
+	if (f == NULL || r->dev_last.source == SNAP_SRC_NONE)
+		return;
+	uint64_t total = p->stray_writes + before;
+	p->kept_strays = runner_crash_since(total, f->data_clean,
+	                                    f->data_dirty_at > before ? f->data_dirty_at : before);
+	p->name_strays = runner_crash_since(total, f->name_clean,
+	                                    f->name_dirty_at > before ? f->name_dirty_at : before);
 }
 
 /* Both crashes now (see engine/runner.h). */

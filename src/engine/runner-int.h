@@ -82,13 +82,19 @@ struct runner {
 	 * (NULL: the scratch file), and at the last sync(); handle_file[h]: the file the open
 	 * of handle h named (runner_crash_synced). */
 	const char *handle_file[SCN_MAX_NAMES + 1];
-	struct runner_synced { const char *name; uint64_t strays; } synced[SCN_MAX_NAMES + 2];
+	/* Per file too: whether its data and its name are as the lesson last made them
+	 * durable (clean), else the stray count when they first changed since (dirty_at):
+	 * strays matter to what a power cut keeps of it only from then (crash_half.kept_strays,
+	 * name_strays). A file first seen is dirty since the lab's birth. */
+	struct runner_synced {
+		const char *name;
+		uint64_t strays;
+		bool data_clean, name_clean;
+		uint64_t data_dirty_at, name_dirty_at;
+	} synced[SCN_MAX_NAMES + 2];
 	size_t n_synced;
 	uint64_t strays_at_sync;
-	/* At the last fsync() of a directory (a handle opened O_DIRECTORY): the names in it
-	 * are durable from there, whatever strayed before (crash_half.name_strays). */
-	bool handle_dir[SCN_MAX_NAMES + 1];
-	uint64_t strays_at_dirsync;
+	bool handle_dir[SCN_MAX_NAMES + 1];  /* handle h was opened O_DIRECTORY */
 	struct timespec step_end;    /* when the last step (not a crash step) ended */
 	struct timespec last_end;    /* when the last step of any kind ended */
 	uint64_t wb_last;            /* the writeback count then (engine/runner-device.c) */

@@ -260,7 +260,7 @@ expect_crash_kept(const struct step_result *sr, const struct scn_expect *w, stru
 	char when[80];
 
 	uint64_t strays = p != NULL && w->key == SCN_KEY_CRASH_POWER_EXISTS ? p->name_strays :
-	                  p != NULL ? p->stray_writes : 0;
+	                  p != NULL ? p->kept_strays : 0;
 
 	if (!expect_crash_is_power(w->key) || p == NULL || !p->observed || strays == 0)
 		return false;
@@ -269,7 +269,7 @@ expect_crash_kept(const struct step_result *sr, const struct scn_expect *w, stru
 	else if (w->str != NULL)
 		kept_nothing_holds = (w->str[0] == '\0') == (w->cmp == SCN_CMP_EQ);
 	else
-		kept_nothing_holds = expect_compare(w->cmp, 0, w->num);
+		kept_nothing_holds = scenario_cmp_holds(w->cmp, 0, w->num);
 	if (kept_nothing_holds)
 		return false;
 	expect_crash_when(sr, when, sizeof when);

@@ -437,21 +437,6 @@ expect_observe(const struct step_result *sr, enum scn_key key, int64_t *num, str
 	return true;
 }
 
-/* Does got CMP want hold? (lesson/expect.h) */
-bool
-expect_compare(enum scn_cmp cmp, int64_t got, int64_t want)
-{
-	switch (cmp) {
-	case SCN_CMP_EQ: return got == want;
-	case SCN_CMP_NE: return got != want;
-	case SCN_CMP_LT: return got < want;
-	case SCN_CMP_LE: return got <= want;
-	case SCN_CMP_GT: return got > want;
-	case SCN_CMP_GE: return got >= want;
-	}
-	return false;
-}
-
 /* True if a count below got (and not below 0) would have held w. */
 static bool
 expect_fewer_hold(const struct scn_expect *w, int64_t got)
@@ -461,7 +446,8 @@ expect_fewer_hold(const struct scn_expect *w, int64_t got)
 	if (w->cmp == SCN_CMP_EQ)
 		return w->num >= 0 && w->num < got;
 	/* <, <= and != hold at 0 or 1 if below got at all; > and >= never hold lower. */
-	return expect_compare(w->cmp, 0, w->num) || (got > 1 && expect_compare(w->cmp, 1, w->num));
+	return scenario_cmp_holds(w->cmp, 0, w->num) ||
+	       (got > 1 && scenario_cmp_holds(w->cmp, 1, w->num));
 }
 
 /* True if a count above got would hold w (a number, wanted equal to more, or at least). */
@@ -671,7 +657,7 @@ expect_check(const struct step_result *sr, const struct scn_expect *w, struct ex
 			strcmp(text_str(&want), got) == 0) == (w->cmp == SCN_CMP_EQ);
 		text_buf_free(&want);
 	} else
-		held = expect_compare(w->cmp, r->got, w->num);
+		held = scenario_cmp_holds(w->cmp, r->got, w->num);
 	/* What the lesson meant to show did not happen here, and why is known. */
 	if (!held && (w->key == SCN_KEY_RESULT_ERRNO || w->key == SCN_KEY_RESULT_VALUE ||
 		      w->key == SCN_KEY_CACHE_PAGES) &&

@@ -94,9 +94,6 @@ bool expect_crash_strays(const struct step_result *sr, enum scn_key key);
 bool expect_crash_undetermined(const struct step_result *sr, enum scn_key key, bool fewer,
                                struct text_buf *text);
 
-/* Does got CMP want hold? */
-bool expect_compare(enum scn_cmp cmp, int64_t got, int64_t want);
-
 /*
  * lesson/expect-crash.c: true if w, a power cut's (crash.power.*) that held, says it kept
  * something (it would not hold had the power cut kept no file, or an empty one) and stray

@@ -352,7 +352,7 @@ narrate_tells_strays(const struct scn_sentence *s, const struct narrate_fact *f)
 	for (size_t i = 0; i < s->n_claims; i++) {
 		const struct scn_claim *c = &s->claims[i];
 		if (c->kind == SCN_CLAIM_CHECK && c->want.key == SCN_KEY_CRASH_POWER_STRAYS &&
-		    f[i].outcome == SENTENCE_HELD && !expect_compare(c->want.cmp, 0, c->want.num))
+		    f[i].outcome == SENTENCE_HELD && !scenario_cmp_holds(c->want.cmp, 0, c->want.num))
 			return true;
 	}
 	return false;

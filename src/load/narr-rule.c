@@ -531,21 +531,6 @@ narr_rule_counts_of(const char *plain, struct narr_rule_found *found, size_t max
 	return nf;
 }
 
-/* Does V CMP WANT hold? */
-static bool
-narr_rule_cmp(enum scn_cmp cmp, int64_t v, int64_t want)
-{
-	switch (cmp) {
-	case SCN_CMP_EQ: return v == want;
-	case SCN_CMP_NE: return v != want;
-	case SCN_CMP_LT: return v < want;
-	case SCN_CMP_LE: return v <= want;
-	case SCN_CMP_GT: return v > want;
-	case SCN_CMP_GE: return v >= want;
-	}
-	return false;
-}
-
 /* True if claim c is of a fact whose value a count of KIND may be. */
 static bool
 narr_rule_kind_of(const struct scn_claim *c, enum scn_count_kind kind)
@@ -578,10 +563,10 @@ narr_rule_count_check(struct scn_load *ld, const struct yamlpos_node *at, struct
 		/* "5000 bytes [file.size = 5000]" holds as its check does; "5000 bytes
 		 * [disk.allocated_bytes > 0]" may, and the run tells. */
 		if (c->kind == SCN_CLAIM_CHECK && c->want.str == NULL) {
-			if (narr_rule_cmp(c->want.cmp, f->value, c->want.num) &&
+			if (scenario_cmp_holds(c->want.cmp, f->value, c->want.num) &&
 			    c->want.cmp == SCN_CMP_EQ)
 				return 0;
-			if (!narr_rule_cmp(c->want.cmp, f->value, c->want.num)) {
+			if (!scenario_cmp_holds(c->want.cmp, f->value, c->want.num)) {
 				against = c;
 				continue;
 			}

@@ -150,6 +150,20 @@ scenario_cmp_name(enum scn_cmp cmp)
 	return names[cmp];
 }
 
+bool
+scenario_cmp_holds(enum scn_cmp cmp, int64_t got, int64_t want)
+{
+	switch (cmp) {
+	case SCN_CMP_EQ: return got == want;
+	case SCN_CMP_NE: return got != want;
+	case SCN_CMP_LT: return got < want;
+	case SCN_CMP_LE: return got <= want;
+	case SCN_CMP_GT: return got > want;
+	case SCN_CMP_GE: return got >= want;
+	}
+	return false;
+}
+
 /* True if no shell would read word otherwise than as it is (no quote needed). */
 static bool
 scenario_run_plain(const char *word)

@@ -373,6 +373,9 @@ int scenario_key_counts(int key);
 /* Symbol of a comparison ("=", "!=", "<", "<=", ">", ">="). */
 const char *scenario_cmp_name(enum scn_cmp cmp);
 
+/* Does got CMP want hold? */
+bool scenario_cmp_holds(enum scn_cmp cmp, int64_t got, int64_t want);
+
 /* True if op acts through the FILE* (its syscalls are made by stdio). */
 bool scenario_op_is_stdio(enum scn_op op);
 
