@@ -205,6 +205,19 @@ narr_rule_plain(const struct scn_sentence *s)
 	return buf;
 }
 
+/* True if key name KN is one of the space-separated KEYS, or (PREFIX) starts with one. */
+static bool
+narr_rule_key_in(const char *kn, const char *keys, bool prefix)
+{
+	for (const char *k = keys; *k != '\0'; ) {
+		size_t n = strcspn(k, " ");
+		if (strncmp(kn, k, n) == 0 && (prefix || kn[n] == '\0'))
+			return true;
+		k += n + (k[n] == ' ');
+	}
+	return false;
+}
+
 /* True if s has a claim that backs family F. */
 static bool
 narr_rule_backed(const struct scn_sentence *s, const struct narr_rule_family *f)
@@ -223,15 +236,9 @@ narr_rule_backed(const struct scn_sentence *s, const struct narr_rule_family *f)
 		}
 		if (c->key < 0)
 			continue;
-		const char *kn = scn_key_table[c->key].name;
-		if (f->keys[0] == '\0')
+		if (f->keys[0] == '\0' ||
+		    narr_rule_key_in(scn_key_table[c->key].name, f->keys, true))
 			return true;
-		for (const char *k = f->keys; *k != '\0'; ) {
-			size_t n = strcspn(k, " ");
-			if (strncmp(kn, k, n) == 0)
-				return true;
-			k += n + (k[n] == ' ');
-		}
 	}
 	return false;
 }
@@ -661,19 +668,6 @@ static const struct {
 	{ "waiting", "stdio.", "stdio.pending" },
 	{ "pending", "stdio.", "stdio.pending" },
 };
-
-/* True if key name KN is one of the space-separated KEYS (or starts with PREFIX, keys NULL). */
-static bool
-narr_rule_key_in(const char *kn, const char *keys, bool prefix)
-{
-	for (const char *k = keys; *k != '\0'; ) {
-		size_t n = strcspn(k, " ");
-		if (strncmp(kn, k, n) == 0 && (prefix || kn[n] == '\0'))
-			return true;
-		k += n + (k[n] == ' ');
-	}
-	return false;
-}
 
 /* A shown value whose clause names another fact than its own ("{cache.writeback_pages} pages
  * are dirty", "{stdio.size} bytes wait"): reported at AT and -1; else 0. The clause is the
