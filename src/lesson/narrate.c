@@ -225,7 +225,7 @@ narrate_claim(const struct step_result *sr, const struct scn_claim *c, struct na
 		return;
 	case SCN_CLAIM_CHECK:
 		narrate_check(c, expect_check(sr, &c->want, &r), &r, f);
-		text_buf_free(&r.got_text);
+		expect_result_clear(&r);
 		return;
 	case SCN_CLAIM_FACT: {
 		int state = adapt_cond_state(&c->cond, sr);

@@ -34,14 +34,20 @@ sentence_results_free(struct sentence_result *v, size_t n)
 	free(v);
 }
 
+/* Free what one expectation result owns. */
+void
+expect_result_clear(struct expect_result *r)
+{
+	text_buf_free(&r->got_text);
+	text_buf_free(&r->kept_text);
+}
+
 /* Free expectation results. */
 void
 expect_results_free(struct expect_result *v, size_t n)
 {
-	for (size_t i = 0; v != NULL && i < n; i++) {
-		text_buf_free(&v[i].got_text);
-		text_buf_free(&v[i].kept_text);
-	}
+	for (size_t i = 0; v != NULL && i < n; i++)
+		expect_result_clear(&v[i]);
 	free(v);
 }
 

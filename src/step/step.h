@@ -161,6 +161,9 @@ struct step_result {
 /* The narration to show for sr: its filled-in say, else its step's as written; NULL: none. */
 const char *step_result_say(const struct step_result *sr);
 
+/* Free what one expectation result R owns (its texts). */
+void expect_result_clear(struct expect_result *r);
+
 /* Free N expectation results V (their texts and the array). NULL is fine. */
 void expect_results_free(struct expect_result *v, size_t n);
 
