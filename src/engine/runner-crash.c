@@ -133,8 +133,10 @@ runner_crash_synced(struct runner *r, const struct step_result *sr)
 		return;
 	if ((st->op == SCN_OP_OPEN || st->op == SCN_OP_FOPEN) && (st->made || st->name == NULL))
 		r->handle_file[st->handle] = st->args.file;
-	if (st->op == SCN_OP_OPEN && sr->ret >= 0)
+	if (st->op == SCN_OP_OPEN && sr->ret >= 0) {
 		r->handle_dir[st->handle] = (st->args.flags & O_DIRECTORY) != 0;
+		r->handle_sync[st->handle] = (st->args.flags & O_DSYNC) != 0;
+	}
 	name = r->handle_file[st->handle] != NULL ? r->handle_file[st->handle] : RUNNER_FILE_NAME;
 	f = r->handle_dir[st->handle] ? NULL : runner_crash_file(r, name, true);
 	/* What the step changed: its file's data (a write, a truncation), its name (made,
@@ -158,12 +160,21 @@ runner_crash_synced(struct runner *r, const struct step_result *sr)
 		if (f != NULL && (st->args.flags & (O_CREAT | O_TRUNC)))
 			runner_crash_dirty(r, f, true, true);
 		break;
-	case SCN_OP_RENAME:
-		if (st->args.file != NULL)
-			runner_crash_dirty(r, runner_crash_file(r, st->args.file, true), false, true);
-		if (st->args.to != NULL)
-			runner_crash_dirty(r, runner_crash_file(r, st->args.to, true), true, true);
+	case SCN_OP_RENAME: {
+		/* The new name holds the old name's file: its data as durable as it was. */
+		struct runner_synced *from = st->args.file != NULL ?
+		                             runner_crash_file(r, st->args.file, true) : NULL;
+		struct runner_synced *to = st->args.to != NULL ?
+		                           runner_crash_file(r, st->args.to, true) : NULL;
+		if (from != NULL && to != NULL && sr->ret >= 0) {
+			to->strays = from->strays;
+			to->data_clean = from->data_clean;
+			to->data_dirty_at = from->data_dirty_at;
+		}
+		runner_crash_dirty(r, from, false, true);
+		runner_crash_dirty(r, to, to == NULL || from == NULL || sr->ret < 0, true);
 		break;
+	}
 	case SCN_OP_FSYNC: case SCN_OP_FDATASYNC: case SCN_OP_SYNC: case SCN_OP_CRASH:
 		break;
 	default:
@@ -173,6 +184,14 @@ runner_crash_synced(struct runner *r, const struct step_result *sr)
 	}
 	if (sr->ret < 0)
 		return;
+	/* A write on a descriptor opened O_SYNC or O_DSYNC returns once it is durable, as if
+	 * fsync() (fdatasync()) followed it. */
+	if (f != NULL && r->handle_sync[st->handle] &&
+	    (st->op == SCN_OP_WRITE || st->op == SCN_OP_PWRITE)) {
+		f->strays = r->stray_writes;
+		f->data_clean = f->name_clean = true;
+		return;
+	}
 	if (st->op == SCN_OP_SYNC) {
 		r->strays_at_sync = r->stray_writes;
 		for (size_t i = 0; i < r->n_synced; i++)

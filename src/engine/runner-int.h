@@ -95,6 +95,7 @@ struct runner {
 	size_t n_synced;
 	uint64_t strays_at_sync;
 	bool handle_dir[SCN_MAX_NAMES + 1];  /* handle h was opened O_DIRECTORY */
+	bool handle_sync[SCN_MAX_NAMES + 1]; /* ... O_SYNC or O_DSYNC: its writes are durable */
 	struct timespec step_end;    /* when the last step (not a crash step) ended */
 	struct timespec last_end;    /* when the last step of any kind ended */
 	uint64_t wb_last;            /* the writeback count then (engine/runner-device.c) */

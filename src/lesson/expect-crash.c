@@ -247,6 +247,22 @@ expect_crash_when(const struct step_result *sr, char *buf, size_t len)
 		snprintf(buf, len, "; the kernel wrote to it after step %zu", sr->pause.dev_step);
 }
 
+/* What power cut p kept, short, for key's reasons, into buf: "no file", "8192 bytes", "the
+ * file", or a text said, never quoted whole (it may be the file's first 4 KiB). */
+static const char *
+expect_crash_kept_what(const struct crash_half *p, enum scn_key key, char *buf, size_t len)
+{
+	if (!p->file.exists)
+		snprintf(buf, len, "no file");
+	else if (key == SCN_KEY_CRASH_POWER_SIZE)
+		snprintf(buf, len, "%" PRIu64 " bytes", (uint64_t)p->file.size);
+	else if (key == SCN_KEY_CRASH_POWER_EXISTS)
+		snprintf(buf, len, "the file");
+	else
+		snprintf(buf, len, "a text of %" PRIu64 " bytes", (uint64_t)p->file.size);
+	return buf;
+}
+
 /* True if w, which held, says the power cut kept something (it would not hold had it kept
  * nothing: no file, or an empty one) and stray writes had reached the device first: then
  * what it kept may be theirs, not the lesson's. The reason into text; what was got, moved
@@ -275,11 +291,11 @@ expect_crash_kept(const struct step_result *sr, const struct scn_expect *w, stru
 	expect_crash_when(sr, when, sizeof when);
 	text_reset(kept);
 	text_add(kept, text_str(text));
+	char what[64];
 	text_setf(text, "the power cut kept %s, but %" PRIu64 " write request%s had reached the "
 	          "device between the lesson's steps first (a journal's timer, writeback, a sync() "
 	          "elsewhere%s): what it kept may be theirs, not this lesson's doing",
-	          p->file.exists ? (w->key == SCN_KEY_CRASH_POWER_EXISTS ? "the file" :
-	                            text_str(kept)) : "no file",
+	          expect_crash_kept_what(p, w->key, what, sizeof what),
 	          strays, strays == 1 ? "" : "s", when);
 	return true;
 }
@@ -294,7 +310,7 @@ expect_crash_undetermined(const struct step_result *sr, enum scn_key key, bool f
 {
 	const struct crash_half *p = sr->crash != NULL ? &sr->crash->power : NULL;
 	uint64_t stray;
-	char *seen, when[80];
+	char *seen, when[80], what[64];
 	const char *got;
 
 	if (expect_crash_is_power(key) && p != NULL && p->observed)
@@ -324,7 +340,8 @@ expect_crash_undetermined(const struct step_result *sr, enum scn_key key, bool f
 		         "reached the device between the lesson's steps first (a journal's timer, "
 		         "writeback, a sync() elsewhere%s): what it keeps was not this lesson's doing "
 		         "alone",
-		         p->file.exists ? got : "no file", stray, stray == 1 ? "" : "s", when);
+		         expect_crash_kept_what(p, key, what, sizeof what), stray,
+		         stray == 1 ? "" : "s", when);
 	else
 		text_setf(text, "got %s, but %" PRIu64 " write request%s had reached the device "
 		         "between the lesson's steps by then (a journal's timer, writeback, a sync() "
