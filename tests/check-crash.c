@@ -373,6 +373,40 @@ END_TEST
  * observable when stray writes (between the lesson's steps) reached the device first (with
  * how many), and failed when none did; other keys are never excused.
  */
+/* A power-cut claim that held only because something was kept, after strays that came once
+ * the file (its data; its name, for exists) had changed: not the lesson's doing. A claim that
+ * would hold had nothing been kept is the lesson's, strays or not. */
+START_TEST(test_stray_kept)
+{
+	struct crash_view v = { .file = "scratch" };
+	struct step_result sr = { .crash = &v };
+	struct text_buf text = { 0 }, kept = { 0 };
+	struct scn_expect size = { .key = SCN_KEY_CRASH_POWER_SIZE, .cmp = SCN_CMP_EQ, .num = 5000 };
+	struct scn_expect none = { .key = SCN_KEY_CRASH_POWER_SIZE, .cmp = SCN_CMP_LE, .num = 5000 };
+	struct scn_expect exists = { .key = SCN_KEY_CRASH_POWER_EXISTS, .cmp = SCN_CMP_EQ, .num = 1 };
+
+	v.power.observed = true;
+	v.power.file.exists = true;
+	v.power.file.size = 5000;
+	v.power.stray_writes = v.power.kept_strays = 3;
+	text_setf(&text, "5000");
+	ck_assert(expect_crash_kept(&sr, &size, &text, &kept));
+	ck_assert_msg(strstr(text_str(&text), "kept 5000 bytes, but 3 write requests") != NULL,
+	              "%s", text_str(&text));
+	ck_assert_str_eq(text_str(&kept), "5000");
+	ck_assert(!expect_crash_kept(&sr, &none, &text, &kept));
+	/* The name was made durable after the strays (its directory's fsync()). */
+	ck_assert(!expect_crash_kept(&sr, &exists, &text, &kept));
+	v.power.name_strays = 2;
+	ck_assert(expect_crash_kept(&sr, &exists, &text, &kept));
+	/* The data unchanged since the lesson's fsync(): strays after it changed nothing. */
+	v.power.kept_strays = 0;
+	ck_assert(!expect_crash_kept(&sr, &size, &text, &kept));
+	text_buf_free(&text);
+	text_buf_free(&kept);
+}
+END_TEST
+
 START_TEST(test_stray_rule)
 {
 	struct crash_view v = { .file = "scratch" };
@@ -386,7 +420,7 @@ START_TEST(test_stray_rule)
 	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_SIZE, false, &text));
 	v.power.stray_writes = 3;
 	ck_assert(expect_crash_undetermined(&sr, SCN_KEY_CRASH_POWER_SIZE, false, &text));
-	ck_assert_msg(strstr(text_str(&text), "gave 5000, but 3 write requests had reached the device between") != NULL,
+	ck_assert_msg(strstr(text_str(&text), "gave 5000 bytes, but 3 write requests had reached the device between") != NULL,
 	              "%s", text_str(&text));
 	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_CRASH_PROCESS_SIZE, false, &text));
 	ck_assert(!expect_crash_undetermined(&sr, SCN_KEY_FILE_SIZE, false, &text));
@@ -692,6 +726,7 @@ crash_suite(void)
 	test_util_add(tc, test_lab_crash_steps, test_util_or(lab, test_util_need_ptrace()));
 	tcase_add_test(tc, test_file_read_live_fd);
 	tcase_add_test(tc, test_stray_rule);
+	tcase_add_test(tc, test_stray_kept);
 	tcase_add_test(tc, test_device_count_rule);
 	tcase_add_test(tc, test_hazards);
 	tcase_add_test(tc, test_hazards_views);
