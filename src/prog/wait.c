@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,10 +120,50 @@ prog_wait_sigchld(long long ms)
 
 static bool prog_wait_children(pid_t skip, bool kill_them);
 
+/* Microseconds from a to b. */
+static long long
+prog_wait_us(const struct timespec *a, const struct timespec *b)
+{
+	return (long long)(b->tv_sec - a->tv_sec) * 1000000 + (b->tv_nsec - a->tv_nsec) / 1000;
+}
+
+/*
+ * A stop that comes within PROG_WAIT_SPIN_US of t0, looked for without sleeping: only when
+ * we can run beside the program (two CPUs or more), and only while its stops come that fast
+ * (after a spin that found nothing, not until a stop comes that soon again: a program that
+ * computes between its calls costs us no CPU). 0, or a pid as waitpid gives it.
+ */
+static pid_t
+prog_wait_spin(struct prog_wait *w, const struct timespec *t0, int *st)
+{
+	struct timespec now;
+	pid_t pid;
+
+	if (w->cpus == 0) {
+		cpu_set_t set;
+		w->cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+	}
+	if (w->cpus < 2 || w->no_spin)
+		return 0;
+	for (;;) {
+		pid = waitpid(-1, st, __WALL | WNOHANG);
+		if (pid != 0)
+			return pid;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (prog_wait_us(t0, &now) >= PROG_WAIT_SPIN_US) {
+			w->no_spin = true;
+			return 0;
+		}
+	}
+}
+
 /* waitpid(-1, __WALL), bounded (see prog/wait.h). */
 pid_t
 prog_wait_any(struct prog_wait *w, int *st, void (*kill)(void *), void *arg)
 {
+	struct timespec t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (bool quiet = false;;) {
 		long long ms = w->poll != NULL ? PROG_WAIT_POLL_MS : -1;
 		pid_t pid;
@@ -141,8 +182,15 @@ prog_wait_any(struct prog_wait *w, int *st, void (*kill)(void *), void *arg)
 				ms = left;
 		}
 		pid = waitpid(-1, st, __WALL | WNOHANG);
-		if (pid != 0)
+		if (pid == 0 && !quiet)
+			pid = prog_wait_spin(w, &t0, st);
+		if (pid != 0) {
+			struct timespec now;
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (prog_wait_us(&t0, &now) < PROG_WAIT_SPIN_US)
+				w->no_spin = false;
 			return pid;
+		}
 		if (quiet && w->poll != NULL && w->poll(w->poll_arg) != 0) {
 			w->cancelled = true;
 			errno = ECANCELED;

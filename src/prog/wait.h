@@ -22,7 +22,14 @@ struct prog_wait {
 	bool cancelled;           /* the poll said stop */
 	/* The watchdog told of the deadline as it moves (prog/guard.h); pid 0: none. */
 	struct prog_guard guard;
+	int cpus;                 /* the CPUs we may run on (0: not asked yet) */
+	bool no_spin;             /* the last spin found nothing, and no stop came that soon since */
 };
+
+/* How long a wait looks for a stop before it sleeps (us), when the program's stops come that
+ * fast: a tracee stopped wakes a tracer asleep on another CPU in tens of microseconds on a
+ * virtual machine (an interrupt to an idle virtual CPU), twice for each system call. */
+#define PROG_WAIT_SPIN_US 200
 
 /* Without news from the program, the poll is asked this often (ms). */
 #define PROG_WAIT_POLL_MS 100
