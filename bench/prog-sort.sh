@@ -76,9 +76,10 @@ try:
     doc = json.load(open(tmp + "/transcript"))
     tr, calls = doc["program"]["tracer"], doc["program"]["calls"]
     print("prog-sort: the tracer: %d stops (%d shim markers), %d stacks walked, %d lines known "
-          "without a walk; %d write and %d read calls, %d stdio calls, %d steps" %
+          "without a walk; %d write and %d read calls, %d stdio calls read as %d log entries, "
+          "%d steps" %
           (tr["stops"], tr["markers"], tr["walks"], tr["walks_saved"], calls["write"],
-           calls["read"], calls["stdio"], doc["program"]["steps"]))
+           calls["read"], calls["stdio"], tr["log_entries"], doc["program"]["steps"]))
     written = calls["bytes_written"]
 except (OSError, ValueError, KeyError, TypeError) as e:
     sys.exit("prog-sort: FAIL: no tracer counts in the transcript: %s" % e)

@@ -701,6 +701,7 @@ out_json_program(struct json *j, const struct transcript *t)
 		json_uint(j, "markers", p->tracer->markers);
 		json_uint(j, "walks", p->tracer->walks);
 		json_uint(j, "walks_saved", p->tracer->walks_saved);
+		json_uint(j, "log_entries", p->tracer->log_entries);
 		json_end_object(j);
 	}
 	json_string(j, "stdout", p->output[0]);

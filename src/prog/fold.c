@@ -70,6 +70,35 @@ prog_fold_call_add(struct prog_run_step *s, int64_t arg, int64_t ret)
 	return 0;
 }
 
+/* Calls arg = ret as the next n calls of s, as prog_fold_call_add would put them one by one.
+ * 0, or -1 (ENOMEM). */
+static int
+prog_fold_call_fill(struct prog_run_step *s, int64_t arg, int64_t ret, uint64_t n)
+{
+	uint64_t at = s->count, cap = PROG_FOLD_CALLS0, room;
+
+	if (n == 0)
+		return 0;
+	if (s->calls == NULL) {
+		if ((s->calls = malloc(PROG_FOLD_CALLS0 * sizeof *s->calls)) == NULL)
+			return -1;
+		s->calls[0] = (struct prog_run_call){ s->ps.arg[0], s->ps.ret };
+	}
+	while (cap < at)          /* the room the list has: a power of two, at least CALLS0 */
+		cap *= 2;
+	for (room = cap; room < at + n; room *= 2)
+		;
+	if (room > cap) {
+		struct prog_run_call *v = realloc(s->calls, room * sizeof *v);
+		if (v == NULL)
+			return -1;
+		s->calls = v;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		s->calls[at + i] = (struct prog_run_call){ arg, ret };
+	return 0;
+}
+
 /* The calls of fold s after those of c, as prog_fold_call_add would put them one by one, but
  * as one block (the list keeps its room: a power of two, at least PROG_FOLD_CALLS0). 0, or
  * -1 (ENOMEM). */
@@ -600,14 +629,18 @@ prog_fold_take(struct prog_run *r, struct prog_step *ps)
 		}
 		s = r->sfold[slot];
 		m = PROG_RUN_FOLD_MAX - s->count < n - k ? PROG_RUN_FOLD_MAX - s->count : n - k;
-		for (uint64_t i = k; i < k + m; i++, s->count++) {
+		for (uint64_t i = k, same; i < k + m; i += same) {
 			int64_t arg, ret;
 			uint64_t size;
 			const char *str;
-			prog_trace_batch_call(r->t, i, &arg, &ret, &size, &str);
-			if (prog_fold_call_add(s, arg, ret) != 0)
+			/* A run of like calls (the shim logged them as one) joins at once. */
+			same = prog_trace_batch_call(r->t, i, &arg, &ret, &size, &str);
+			if (same > k + m - i)
+				same = k + m - i;
+			if (prog_fold_call_fill(s, arg, ret, same) != 0)
 				r->failed = true;
-			s->bytes += size;
+			s->count += same;
+			s->bytes += size * same;
 			s->str_varies = s->str_varies || strcmp(s->ps.str[0], str) != 0;
 		}
 		k += m;

@@ -116,6 +116,7 @@ marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call
 {
 	struct pt_logged *l = &t->q[t->qn++];
 
+	t->st.log_entries++;
 	if (c != &l->c)
 		l->c = *c;
 	marks_clean(&l->c);
@@ -138,7 +139,7 @@ marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call
 		fd->dev = l->dev;
 		fd->ino = l->ino;
 	}
-	if (l->c.seq == p->cur_seq && p->cur_seq != 0) {
+	if (p->cur_seq != 0 && l->c.seq >= p->cur_seq && l->c.seq - l->c.count < p->cur_seq) {
 		/* The call whose system calls the tracer saw: they are its own. It stopped right
 		 * after it (PROG_MARK_AFTER) if the tracer asked it to. */
 		l->calls = p->inner;
@@ -149,6 +150,28 @@ marks_queue(struct prog_trace *t, struct pt_proc *p, const struct prog_mark_call
 		p->owed = false;
 		l->now = now && (l->c.flags & PROG_MARK_F_CALLS);
 	}
+}
+
+/* The calls entry c stands for, in bounds (the program could have written anything). */
+static uint64_t
+marks_run_count(const struct prog_mark_call *c)
+{
+	return c->count < 1 ? 1 : c->count > PROG_MARK_RUN ? PROG_MARK_RUN : c->count;
+}
+
+/* How many of the calls the logged entry c stands for were not taken yet (the run p's last
+ * stop took part of, now logged, stands for the rest only): its count set to that. */
+static uint32_t
+marks_run_new(struct pt_proc *p, struct prog_mark_call *c)
+{
+	uint64_t n = marks_run_count(c);
+
+	if (p->run_taken > 0 && c->seq - n + 1 == p->run_first) {
+		n = n > p->run_taken ? n - p->run_taken : 0;
+		p->run_taken = 0;
+	}
+	c->count = (uint32_t)n;
+	return c->count;
 }
 
 _Static_assert(PROG_MARK_LOG <= 1024, "a log is read with one iovec an entry (IOV_MAX)");
@@ -212,9 +235,30 @@ prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool ful
 	}
 	{
 		struct pt_logged fd = { .c.fd = -2 };
+		size_t at0 = t->qn;
 
-		for (uint64_t i = 0; i < n; i++)
-			marks_queue(t, p, &t->q[t->qn].c, stopped && i + 1 == n, &fd);
+		for (uint64_t i = 0; i < n; i++) {
+			p->last_seq = t->q[at0 + i].c.seq;
+			if (marks_run_new(p, &t->q[at0 + i].c) > 0)
+				marks_queue(t, p, &t->q[at0 + i].c, stopped && i + 1 == n, &fd);
+		}
+		/* The run going on, read with the state while the thread is stopped (not while it
+		 * runs: it may be changing; count 0 while the shim writes it): the calls of it not
+		 * taken at an earlier stop. One no further than the log is logged already (the
+		 * thread stopped between logging it and starting anew). */
+		if (stopped && x->run.count > 0 && x->run.seq > p->last_seq && marks_room(t, 1) == 0) {
+			struct prog_mark_call *c = &t->q[t->qn].c;
+			uint64_t m = marks_run_count(&x->run), first = x->run.seq - m + 1;
+			uint64_t before = p->run_taken > 0 && p->run_first == first ? p->run_taken : 0;
+
+			p->run_first = first;
+			p->run_taken = m;
+			if (m > before) {
+				*c = x->run;
+				c->count = (uint32_t)(m - before);
+				marks_queue(t, p, c, false, &fd);
+			}
+		}
 	}
 	p->last_n = n;
 	p->taken = x->written;
@@ -351,6 +395,7 @@ prog_marks_on(struct prog_trace *t, struct pt_proc *p, const uint64_t *args)
 	case PROG_MARK_HELLO:
 		p->shim = args[2];
 		p->taken = 0;
+		p->run_first = p->run_taken = p->last_seq = 0;
 		p->cur_seq = 0;
 		memset(&p->tls, 0, sizeof p->tls);
 		break;
@@ -472,20 +517,27 @@ bool
 prog_marks_next(struct prog_trace *t, struct prog_step *out)
 {
 	size_t n = 1;
+	uint64_t calls;
 
 	if (t->qhead >= t->qn)
 		return false;
 	if (t->batch && marks_batchable(&t->q[t->qhead]))
 		while (t->qhead + n < t->qn && marks_batches(&t->q[t->qhead], &t->q[t->qhead + n]))
 			n++;
+	calls = 0;
+	for (size_t i = 0; i < n; i++)
+		calls += t->q[t->qhead + i].c.count;
 	t->bhead = t->qhead;
 	t->bn = n;
+	t->bcalls = calls;
+	t->bcur = t->qhead;
+	t->bcur_at = 0;
 	prog_marks_logged_step(&t->q[t->qhead + n - 1], out);
 	marks_src(t, &t->q[t->qhead + n - 1], out);
 	t->qhead += n;
-	t->st.steps += n;
+	t->st.steps += calls;
 	out->seq = t->st.steps;
-	out->batch = n;
+	out->batch = calls;
 	return true;
 }
 
@@ -517,24 +569,60 @@ prog_trace_set_batch(struct prog_trace *t, bool on)
 	t->batch = on;
 }
 
-/* A call of the batch returned last, as a step. */
-void
-prog_trace_batch_step(const struct prog_trace *t, uint64_t k, struct prog_step *out)
+/* The entry of the batch returned last that call k of it (from 0) is in, and the call's
+ * place in that entry's run (*j, from 0). Asked in order, one step each. */
+static const struct pt_logged *
+marks_batch_at(struct prog_trace *t, uint64_t k, uint64_t *j)
 {
-	prog_marks_logged_step(&t->q[t->bhead + k], out);
-	marks_src(t, &t->q[t->bhead + k], out);
-	out->seq = t->st.steps - t->bn + 1 + k;
+	if (k < t->bcur_at) {
+		t->bcur = t->bhead;
+		t->bcur_at = 0;
+	}
+	while (t->bcur + 1 < t->bhead + t->bn && k >= t->bcur_at + t->q[t->bcur].c.count) {
+		t->bcur_at += t->q[t->bcur].c.count;
+		t->bcur++;
+	}
+	*j = k - t->bcur_at;
+	return &t->q[t->bcur];
 }
 
-/* A call of the batch returned last: its argument, result, bytes and first string. */
+/* A call of the batch returned last, as a step. A call of a run but its last is as the last
+ * was, but for the bytes the calls after it added (they only added to the buffer). */
 void
-prog_trace_batch_call(const struct prog_trace *t, uint64_t k, int64_t *arg, int64_t *ret,
+prog_trace_batch_step(struct prog_trace *t, uint64_t k, struct prog_step *out)
+{
+	uint64_t j;
+	const struct pt_logged *l = marks_batch_at(t, k, &j);
+	struct pt_logged one = *l;
+	uint64_t back = l->c.count > j ? l->c.count - 1 - j : 0;
+
+	if (back > 0) {
+		/* Its caller's caller, when the run's calls had more than one, is not known. */
+		if (one.c.flags & PROG_MARK_F_UPS)
+			one.c.up = 0;
+		one.c.seq -= back;
+		one.c.write_ptr -= back * one.c.size;
+		if (one.c.write_ptr - one.c.write_base < one.c.head_len)
+			one.c.head_len = (uint8_t)(one.c.write_ptr - one.c.write_base);
+	}
+	one.c.count = 1;
+	prog_marks_logged_step(&one, out);
+	marks_src(t, &one, out);
+	out->seq = t->st.steps - t->bcalls + 1 + k;
+}
+
+/* A call of the batch returned last: its argument, result, bytes and first string; how
+ * many calls from it on are alike (a run's rest). */
+uint64_t
+prog_trace_batch_call(struct prog_trace *t, uint64_t k, int64_t *arg, int64_t *ret,
                       uint64_t *size, const char **str)
 {
-	const struct prog_mark_call *c = &t->q[t->bhead + k].c;
+	uint64_t j;
+	const struct prog_mark_call *c = &marks_batch_at(t, k, &j)->c;
 
 	*arg = c->a;
 	*ret = c->ret;
 	*size = c->size;
 	*str = c->str;            /* ended by marks_clean */
+	return c->count > j ? c->count - j : 1;
 }

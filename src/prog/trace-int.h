@@ -52,6 +52,10 @@ struct pt_proc {
 	unsigned up_next;          /* the entry of tls.up told next (prog_marks_tell_up) */
 	uint64_t taken;
 	uint64_t last_n;           /* the calls the last drain took: as many are read ahead */
+	/* The run (prog_mark_tls.run) a stop of this thread took part of, while it went on: its
+	 * first call's seq, and how many of its calls were taken (0: none). */
+	uint64_t run_first, run_taken;
+	uint64_t last_seq;         /* the seq of the last entry taken from the log */
 	/* The stdio call under way that made system calls (its seq, 0: none), its arguments,
 	 * its file (fclose: seen before the fd is gone) and the calls it made so far. */
 	uint64_t cur_seq;
@@ -107,6 +111,9 @@ struct prog_trace {
 	 * q[bhead] to q[bhead + bn - 1]. */
 	bool batch;
 	size_t bhead, bn;
+	uint64_t bcalls;          /* the calls they stand for (a run is one entry) */
+	size_t bcur;              /* the entry of the call asked for last, */
+	uint64_t bcur_at;         /* and the batch's call it starts at */
 	struct prog_srcloc *src;  /* the steps' source lines (NULL: not known) */
 	/* When the execve's end stop came (prog_trace_start waits for it): that call's end. */
 	struct timespec exec_end;
@@ -136,6 +143,12 @@ void prog_procs_del(struct prog_trace *t, struct pt_proc *p);
  * state cannot be read (p->shim is then forgotten).
  */
 int prog_marks_drain(struct prog_trace *t, struct pt_proc *p, bool stopped, bool full);
+
+/* trace-event.c: fill out from the finished call of p (leader: the program's first process;
+ * now: when it ended), and keep p's fd table in step with it. */
+void pt_fill_event(struct pt_proc *p, pid_t leader, const struct timespec *now,
+                   struct prog_step *out);
+void pt_track(struct pt_proc *p);
 
 /* marks.c: at a system call's entry stop of p (its state just read): whether it is made by a
  * stdio call (p->in_stdio); a stdio call's first system call starts its record (p->cur) and

@@ -224,86 +224,6 @@ pt_on_seccomp(struct prog_trace *t, struct pt_proc *p, struct prog_step *out)
 	return 0;
 }
 
-/* The step of a finished call (see prog/trace.h). */
-void
-prog_trace_event(const struct call_row *c, const struct decode_stop *s, const struct peek *m,
-                 struct prog_step *out)
-{
-	memset(out, 0, sizeof *out);
-	out->kind = PROG_STEP_CALL;
-	out->stdio_fd = -1;
-	event_decode(c, s, m, &out->ev);
-}
-
-/* Fill out from the finished call of p (leader: the program's first process). */
-static void
-pt_fill_event(struct pt_proc *p, pid_t leader, const struct timespec *now, struct prog_step *out)
-{
-	const struct call_row *c = p->call;
-	struct peek m = peek_pid(p->pid);
-
-	prog_trace_event(c, &p->stop, &m, out);
-	out->pid = p->pid;
-	out->ev.ns = units_ns_between(&p->t0, now);
-	out->ev.ns_traced = true;
-	out->ev.origin = p->in_stdio || p->unseen ? EV_STDIO : EV_DIRECT;
-	out->unseen_of = p->unseen_of;
-	if (!p->unseen)
-		out->unseen_of.file = 0;
-	out->unseen_buf = p->unseen_buf;
-	out->unchecked = p->unchecked;
-	/* A call of any process but the first is a child's, as the lesson's tracer marks it (a
-	 * thread's is the program's own). */
-	out->ev.child = p->tgid != leader;
-	if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
-		/* The path first, as strace shows it: the program's opens name their files. */
-		char q[48], fl[sizeof out->ev.detail];
-		snprintf(fl, sizeof fl, "%s", out->ev.detail);
-		snprintf(out->ev.detail, sizeof out->ev.detail, "%s%s%.45s",
-		         text_quote_cut(p->path, strlen(p->path) == PATH_MAX - 1, q, sizeof q), fl[0] ? ", " : "", fl);
-	}
-	snprintf(out->path, sizeof out->path, "%s", p->path);
-	out->regular = p->regular;
-	out->file_fd = p->file_fd;
-	out->dev = p->dev;
-	out->ino = p->ino;
-}
-
-/* Keep the fd table in step with the finished call of p. */
-static void
-pt_track(struct pt_proc *p)
-{
-	const struct call_row *c = p->call;
-	const uint64_t *a = p->stop.args;
-	int64_t rval = p->stop.rval;
-	struct prog_fd *fd;
-
-	if (p->stop.is_error)
-		return;
-	if ((c->flags & CALL_CLOSE) && c->fd2 >= 0) {
-		/* close_range(first, last, flags): closes them, or marks them O_CLOEXEC. */
-		prog_fds_close_range(p->tab, (unsigned)a[(int)c->fd], (unsigned)a[(int)c->fd2],
-		                     (a[(int)c->flg] & CLOSE_RANGE_CLOEXEC) != 0);
-	} else if (c->flags & CALL_CLOSE) {
-		prog_fds_del(p->tab, (int)a[(int)c->fd]);
-	} else if ((c->flags & CALL_CMD) && (int)a[(int)c->flg] == F_SETFD) {
-		if ((fd = prog_fds_get(p->tab, p->pid, (int)a[(int)c->fd])) != NULL)
-			fd->cloexec = (a[(int)c->flg + 1] & FD_CLOEXEC) != 0;
-	} else if (calls_made_fd(c, a, rval, false)) {
-		/* The new fd is read afresh from /proc: its file, its own O_CLOEXEC. */
-		prog_fds_del(p->tab, (int)rval);
-		fd = prog_fds_resolve(p->tab, p->pid, (int)rval);
-		if ((c->flags & CALL_PATH) && !(c->flags & CALL_FD)) {
-			p->regular = fd != NULL && fd->regular;
-			p->file_fd = (int)rval;
-			if (fd != NULL) {
-				p->dev = fd->dev;
-				p->ino = fd->ino;
-			}
-		}
-	}
-}
-
 /*
  * A syscall-exit stop: finish p's call. 1 = a step in *out (p stays stopped), 0 = p was
  * resumed.
@@ -390,6 +310,7 @@ pt_on_exec(struct pt_proc *p)
 	prog_streams_reset(p->stdio);
 	p->shim = 0;
 	p->taken = 0;
+	p->run_first = p->run_taken = p->last_seq = 0;
 	p->cur_seq = 0;
 	p->owed = false;
 	p->in_stdio = false;
@@ -449,9 +370,9 @@ pt_pend(struct prog_trace *t, pid_t pid, int st)
 	t->pend_status = st;
 }
 
-/* pt_run's stops, the time the program runs. */
+/* pt_run's stops, the time the program runs (no wait: 0 when one would be needed). */
 static int
-pt_run_stops(struct prog_trace *t, struct prog_step *out, bool until_exec)
+pt_run_stops(struct prog_trace *t, struct prog_step *out, bool until_exec, bool wait)
 {
 	for (;;) {
 		struct pt_proc *p;
@@ -469,7 +390,7 @@ pt_run_stops(struct prog_trace *t, struct prog_step *out, bool until_exec)
 			st = t->pend_status;
 			again = true;
 		} else {
-			if (t->nprocs == 0)
+			if (t->nprocs == 0 || !wait)
 				return 0;
 			pid = prog_wait_any(&t->w, &st, pt_deadline_cb, t);
 			if (pid < 0) {
@@ -605,11 +526,11 @@ held:
 
 /*
  * Run until the next step into *out. With until_exec, return 1 as soon as the leader has
- * exec'd (or 2 if it ended before). 1 = step; 0 = nothing left; -1 = error (ECANCELED:
- * the caller's poll asked to stop).
+ * exec'd (or 2 if it ended before). 1 = step; 0 = nothing left (without wait: nothing
+ * without a wait); -1 = error (ECANCELED: the caller's poll asked to stop).
  */
 static int
-pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
+pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec, bool wait)
 {
 	int rc;
 
@@ -622,7 +543,7 @@ pt_run(struct prog_trace *t, struct prog_step *out, bool until_exec)
 		t->chld_blocked = true;
 	}
 	prog_wait_go(&t->w);
-	rc = pt_run_stops(t, out, until_exec);
+	rc = pt_run_stops(t, out, until_exec, wait);
 	prog_wait_hold(&t->w);
 	return rc;
 }
@@ -724,7 +645,7 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	t->w.wall = o->timeout_wall;
 	prog_wait_deadline(&t->w, o->timeout_ms);
 	ptrace(PTRACE_CONT, pid, 0, 0);
-	rc = pt_run(t, &step, true);
+	rc = pt_run(t, &step, true, true);
 	if (rc != 1) {
 		rc = prog_launch_failure(t->err_fd, rc, t->w.timed_out, argv[0], err);
 		prog_trace_free(t);
@@ -743,9 +664,9 @@ prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_trac
 	return 0;
 }
 
-/* The next step. */
-int
-prog_trace_next(struct prog_trace *t, struct prog_step *out)
+/* The next step (without wait: only one the tracer has already). */
+static int
+pt_next(struct prog_trace *t, struct prog_step *out, bool wait)
 {
 	if (t->held > 0) {
 		struct pt_proc *p = prog_procs_find(t, t->held);
@@ -757,7 +678,21 @@ prog_trace_next(struct prog_trace *t, struct prog_step *out)
 		t->held = -1;
 	}
 	/* A logged call queued: its thread stays stopped (no wait, so no signal mask nor clock). */
-	return !t->w.cancelled && prog_marks_next(t, out) ? 1 : pt_run(t, out, false);
+	return !t->w.cancelled && prog_marks_next(t, out) ? 1 : pt_run(t, out, false, wait);
+}
+
+/* The next step. */
+int
+prog_trace_next(struct prog_trace *t, struct prog_step *out)
+{
+	return pt_next(t, out, true);
+}
+
+/* The next step the tracer has without waiting for the program (prog/trace.h). */
+int
+prog_trace_poll(struct prog_trace *t, struct prog_step *out)
+{
+	return pt_next(t, out, false);
 }
 
 /* A process the end of the run reaped (prog/wait.h): forget it. */

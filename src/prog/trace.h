@@ -137,6 +137,7 @@ struct prog_stats {
 	                             theirs (probe/wbwatch.h) */
 	uint64_t walks;           /* stacks walked for a step's line (libdwfl) */
 	uint64_t walks_saved;     /* stdio calls whose line was known without a walk */
+	uint64_t log_entries;     /* entries read from the shim's logs: a run of like calls is one */
 };
 
 /*
@@ -165,6 +166,13 @@ int prog_trace_start(char *const argv[], const struct prog_opts *o, struct prog_
 int prog_trace_next(struct prog_trace *t, struct prog_step *out);
 
 /*
+ * As prog_trace_next, but only a step the tracer has without waiting for the program (the
+ * logged calls read at its last stop, that stop itself): 0 when the next would need a wait.
+ * The program goes on from a stop that makes no step meanwhile.
+ */
+int prog_trace_poll(struct prog_trace *t, struct prog_step *out);
+
+/*
  * Read the stdio streams of traced process pid (see prog/streams.h). Return what
  * prog_streams_scan returns; *why says why none are visible.
  */
@@ -190,11 +198,12 @@ void prog_trace_set_hook(struct prog_trace *t, prog_trace_hook *fn, void *ctx);
  * their count (sort's 1.5 M fwrite_unlocked are ~11 k steps, not 1.5 M). Until the next
  * prog_trace_next, each of them can be had as a step of its own (prog_trace_batch_step) or
  * just its argument, result, bytes and first string (prog_trace_batch_call: fprintf's format,
- * fputs's string); k from 0, batch - 1 the step.
+ * fputs's string; it returns how many calls from k on are alike in all four, at least 1: a
+ * run the shim logged as one); k from 0, batch - 1 the step.
  */
 void prog_trace_set_batch(struct prog_trace *t, bool on);
-void prog_trace_batch_step(const struct prog_trace *t, uint64_t k, struct prog_step *out);
-void prog_trace_batch_call(const struct prog_trace *t, uint64_t k, int64_t *arg, int64_t *ret,
+void prog_trace_batch_step(struct prog_trace *t, uint64_t k, struct prog_step *out);
+uint64_t prog_trace_batch_call(struct prog_trace *t, uint64_t k, int64_t *arg, int64_t *ret,
                            uint64_t *size, const char **str);
 
 /*

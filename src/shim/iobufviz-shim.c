@@ -23,6 +23,7 @@
 #include <dlfcn.h>
 
 #include "shim/protocol.h"
+#include "shim/log.h"
 
 #undef getc
 #undef putc
@@ -75,101 +76,12 @@ int fgetpos64(FILE *f, fpos64_t *pos);
 int fsetpos64(FILE *f, const fpos64_t *pos);
 
 /*
- * Global state, because a preloaded wrapper has nowhere else to keep it: each thread's log
- * and call under way (the tracer reads them: initial-exec, so that the address it is told is
- * the thread's block for good), and the program's read-only data (set once by the
- * constructor, before main).
+ * The program's read-only data (set once by the constructor, before main): a literal written
+ * is shown as the source has it.
  */
-static __thread struct prog_mark_tls iobufviz_shim_tls __attribute__((tls_model("initial-exec")));
-
 #define IOBUFVIZ_SHIM_RO 8
 static struct { uintptr_t lo, hi; } iobufviz_shim_ro[IOBUFVIZ_SHIM_RO];
 static int iobufviz_shim_nro;
-
-/* Make the marker system call prctl(PROG_MARK_OPTION, kind, value). */
-static void
-iobufviz_shim_mark(long kind, uintptr_t value)
-{
-	syscall(SYS_prctl, PROG_MARK_OPTION, kind, (long)value, 0L, 0L);
-}
-
-/* Tell the tracer where this thread's state is, with a log of its own. 0, or -1 (no log:
- * this thread's calls are not logged). */
-static int
-iobufviz_shim_hello(struct prog_mark_tls *t)
-{
-	if (t->log == 0) {
-		void *log = mmap(NULL, PROG_MARK_LOG * sizeof(struct prog_mark_call),
-		                 PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (log == MAP_FAILED) {
-			t->off = 1;
-			return -1;
-		}
-		t->log = (uintptr_t)log;
-	}
-	t->written = t->read = 0;
-	t->stop = 0;
-	t->magic = PROG_MARK_MAGIC;
-	iobufviz_shim_mark(PROG_MARK_HELLO, (uintptr_t)t);
-	return 0;
-}
-
-/* Copy the string s (cut to len - 1 bytes) into dst. */
-static void
-iobufviz_shim_str(char *dst, const char *s, size_t len)
-{
-	size_t n = s != NULL ? strnlen(s, len - 1) : 0;
-
-	memcpy(dst, s != NULL ? s : "", n);
-	dst[n] = '\0';
-}
-
-/*
- * Enter a wrapper of function id on stream f with arguments a, b (and the strings s1, s2
- * they name). Only the outermost call is a call of the program's (fputs called by a
- * wrapper, or a wrapper reached again from a signal handler, is not). Return whether this
- * call is logged; every enter has its leave.
- */
-static int
-iobufviz_shim_enter_at(void *ra, void *frame, int id, FILE *f, long a, long b, const char *s1,
-                       const char *s2)
-{
-	struct prog_mark_tls *t = &iobufviz_shim_tls;
-
-	if (t->depth++ > 0 || t->off)
-		return 0;
-	if (t->magic != PROG_MARK_MAGIC && iobufviz_shim_hello(t) != 0)
-		return 0;
-	t->cur.seq++;
-	t->cur.id = (uint16_t)id;
-	t->cur.flags = 0;
-	t->cur.file = (uintptr_t)f;
-	t->cur.fd = f != NULL ? f->_fileno : -1;
-	t->cur.a = a;
-	t->cur.b = b;
-	t->cur.caller = (uintptr_t)ra;
-	t->cur.frame = (uintptr_t)frame;
-	t->cur.up = 0;
-	/* The same frame as a walk the tracer made from this call site: the word it found the
-	 * caller's return address in is still this thread's stack (above this frame). */
-	for (int i = 0; i < PROG_MARK_UPS; i++)
-		if ((uintptr_t)ra > t->up[i].lo && (uintptr_t)ra <= t->up[i].hi &&
-		    t->up[i].frame == (uintptr_t)frame && t->up[i].off < PROG_MARK_UP_MAX) {
-			t->cur.up = *(const uintptr_t *)((const char *)frame + t->up[i].off);
-			t->cur.up_off = (uint32_t)t->up[i].off;
-			break;
-		}
-	iobufviz_shim_str(t->cur.str, s1, sizeof t->cur.str);
-	iobufviz_shim_str(t->cur.str2, s2, sizeof t->cur.str2);
-	return 1;
-}
-
-/* Enter from a wrapper: its return address is where the program called it (exact and
- * cheap: the tracer maps it to the line), its frame where the program's stack was then (the
- * tracer checks its caller's return address there instead of walking the stack again). A
- * macro, so that they are the wrapper's own. */
-#define iobufviz_shim_enter(...) \
-	iobufviz_shim_enter_at(__builtin_return_address(0), __builtin_frame_address(0), __VA_ARGS__)
 
 /* p if its n bytes are a C string of the program's read-only data (a literal), else NULL. */
 static const char *
@@ -181,110 +93,6 @@ iobufviz_shim_literal(const void *p, size_t n)
 		if (a >= iobufviz_shim_ro[i].lo && a + n < iobufviz_shim_ro[i].hi)
 			return ((const char *)p)[n] == '\0' && memchr(p, '\0', n) == NULL ? p : NULL;
 	return NULL;
-}
-
-/* The state of stream f after the call into the entry c. */
-static void
-iobufviz_shim_state(struct prog_mark_call *c, FILE *f)
-{
-	uint64_t at, n;
-
-	c->fd = f->_fileno;
-	c->st_flags = (uint32_t)f->_flags;
-	c->buf_base = (uintptr_t)f->_IO_buf_base;
-	c->buf_end = (uintptr_t)f->_IO_buf_end;
-	c->write_base = (uintptr_t)f->_IO_write_base;
-	c->write_ptr = (uintptr_t)f->_IO_write_ptr;
-	c->read_ptr = (uintptr_t)f->_IO_read_ptr;
-	c->read_end = (uintptr_t)f->_IO_read_end;
-	n = prog_mark_head(c->st_flags, c->write_base, c->write_ptr, c->read_ptr, c->read_end, &at);
-	if (n > PROG_HEAD_MAX)
-		n = PROG_HEAD_MAX;
-	memcpy(c->head, (const void *)(uintptr_t)at, n);
-	c->head_len = (uint8_t)n;
-	c->flags |= PROG_MARK_F_STATE;
-}
-
-/*
- * Leave a wrapper: log the call (if logged) with the stream it left (f: the new one for
- * fopen; NULL for fclose, whose FILE is gone), the bytes moved, its result, and the string
- * literal it wrote (NULL: none); stop the program if the tracer asked to (the call made
- * system calls). errno is the call's.
- */
-static void
-iobufviz_shim_leave(int logged, FILE *f, uint64_t size, int64_t ret, const char *literal)
-{
-	struct prog_mark_tls *t = &iobufviz_shim_tls;
-	struct prog_mark_call *c;
-	int e = errno;
-
-	t->depth--;
-	if (!logged)
-		return;
-	if (t->written - t->read >= PROG_MARK_LOG) {
-		iobufviz_shim_mark(PROG_MARK_FULL, 0);
-		if (t->written - t->read >= PROG_MARK_LOG) {
-			t->off = 1;        /* no tracer reads it */
-			errno = e;
-			return;
-		}
-	}
-	c = &((struct prog_mark_call *)(uintptr_t)t->log)[t->written % PROG_MARK_LOG];
-	memcpy(c, &t->cur, offsetof(struct prog_mark_call, head));
-	if (f != NULL)
-		c->file = (uintptr_t)f;
-	c->size = size;
-	c->ret = ret;
-	c->head_len = 0;
-	if (f != NULL && c->id != PROG_MARK_FUNC_fclose)
-		iobufviz_shim_state(c, f);
-	if (literal != NULL) {
-		c->flags |= PROG_MARK_F_LITERAL;
-		iobufviz_shim_str(c->str, literal, sizeof c->str);
-	}
-	if (t->stop)
-		c->flags |= PROG_MARK_F_CALLS;
-	__atomic_store_n(&t->written, t->written + 1, __ATOMIC_RELEASE);
-	if (t->stop) {
-		t->stop = 0;
-		iobufviz_shim_mark(PROG_MARK_AFTER, (uintptr_t)c->seq);
-	}
-	errno = e;
-}
-
-/* exit() runs the atexit handlers, then flushes every stream: mark where that begins. The
- * handler is registered when the shim is loaded, before main, so it runs after the
- * program's own handlers (they run last registered first). What the program logged before
- * is read at this stop. */
-static void
-iobufviz_shim_exit(void)
-{
-	struct prog_mark_tls *t = &iobufviz_shim_tls;
-
-	if (t->depth++ > 0 || t->off)
-		return;
-	if (t->magic != PROG_MARK_MAGIC && iobufviz_shim_hello(t) != 0)
-		return;
-	t->cur.seq++;
-	t->cur.id = PROG_MARK_EXIT_ID;
-	t->cur.caller = 0;        /* called by exit(): the tracer walks the stack to its caller */
-	t->cur.frame = 0;
-	t->cur.up = 0;
-	t->cur.file = 0;
-	t->cur.fd = -1;
-	iobufviz_shim_mark(PROG_MARK_EXIT, 0);
-}
-
-/* After fork, in the child: its log is its own, and its address is told again. */
-static void
-iobufviz_shim_forked(void)
-{
-	struct prog_mark_tls *t = &iobufviz_shim_tls;
-
-	t->magic = 0;
-	t->written = t->read = 0;
-	t->stop = 0;
-	memset(t->up, 0, sizeof t->up);
 }
 
 /* Note the read-only segments of the program itself (the first object). */

@@ -11,7 +11,10 @@
  * A stdio call that makes no system call costs the program no stop: the shim appends it,
  * with its stream's state as the call left it, to a log in the thread's own memory
  * (struct prog_mark_tls, whose address the thread's first call tells), and the tracer reads
- * the log at the thread's next stop (a system call on a file, a signal, its end). At each
+ * the log at the thread's next stop (a system call on a file, a signal, its end). A run of
+ * like writes (sort's 1.5 M fwrite_unlocked of its lines) is one entry with their count
+ * (prog_mark_tls.run): the log the tracer copies at each of sort's 11 k flushes is two
+ * entries, not 136. At each
  * stop the tracer also reads the call under way (cur): a system call made while depth > 0 is
  * that stdio call's; the tracer then sets stop, and the shim, when the call returns, logs it
  * and stops with PROG_MARK_AFTER, so that the call's step is seen right after it. (Not for
@@ -53,6 +56,8 @@
 #define PROG_MARK_F_LITERAL 4u    /* fwrite(s, 1, strlen(s), fp) or puts(s) of a string in the
                                    * program's read-only data: what the compiler makes of
                                    * fputs("...", fp), fprintf(fp, "..."), printf("...\n") */
+#define PROG_MARK_F_UPS     8u    /* a run whose calls had up words unlike its last's: theirs
+                                   * are not known */
 
 /* One call: as it began (prog_mark_tls.cur) or as it ended (an entry of the log). */
 struct prog_mark_call {
@@ -67,6 +72,8 @@ struct prog_mark_call {
 	int32_t fd;               /* the stream's _fileno (fclose: the fd it closed) */
 	uint32_t st_flags;        /* the stream's _flags after the call */
 	uint32_t up_off;          /* where up was read, bytes above frame */
+	uint32_t count;           /* the calls it stands for (a run: see prog_mark_tls.run) */
+	uint32_t pad;
 	uint64_t buf_base, buf_end, write_base, write_ptr, read_ptr, read_end;
 	uint64_t caller;          /* the wrapper's return address: the program's call site */
 	uint64_t frame;           /* the wrapper's frame address: where the program's stack was
@@ -99,9 +106,21 @@ struct prog_mark_tls {
 	struct prog_mark_up {
 		uint64_t lo, hi, frame, off;
 	} up[PROG_MARK_UPS];
+	/* A run of calls, each like the one before it but one further on: the same function,
+	 * arguments, result, stream and call site, a write that only added its bytes to the
+	 * buffer (no flush, so no system call; puts, fwrite, fputc ... alike), logged as its
+	 * last call with count = how many (they follow the entry logged before them, or the
+	 * run the tracer took part of; the up word is the last call's, F_UPS when another call
+	 * had another). Kept here, not in the log, while it goes on (count 0:
+	 * none): the tracer reads it at the thread's stops, and remembers how many of it it
+	 * took; the shim logs it when a call does not join it, or at PROG_MARK_RUN calls. */
+	struct prog_mark_call run;
 };
 
-#define PROG_MARK_MAGIC 0x4942562d6c6f6733ULL    /* "IBV-log3" */
+/* The most calls one run stands for. */
+#define PROG_MARK_RUN 1024
+
+#define PROG_MARK_MAGIC 0x4942562d6c6f6734ULL    /* "IBV-log4" */
 
 /* _flags bits of glibc's FILE that say where its data is (libio.h, not installed). */
 #define PROG_MARK_IO_CURRENTLY_PUTTING 0x0800u
@@ -185,6 +204,19 @@ prog_mark_head(uint32_t st_flags, uint64_t wbase, uint64_t wptr, uint64_t rptr, 
 #define PROG_MARK_ENUM(id, name, base, a, b, cls) PROG_MARK_FUNC_##name = id,
 enum prog_mark_func { PROG_MARK_FUNCS(PROG_MARK_ENUM) };
 #undef PROG_MARK_ENUM
+
+/* Whether function id writes to its stream (its class is PUT). */
+#define PROG_MARK_PUT_CASE(id, name, base, a, b, cls) case id: return PROG_MARK_##cls == PROG_MARK_PUT;
+static inline int
+prog_mark_class_put(unsigned id)
+{
+	switch (id) {
+	PROG_MARK_FUNCS(PROG_MARK_PUT_CASE)
+	default:
+		return 0;
+	}
+}
+#undef PROG_MARK_PUT_CASE
 
 /* One past the largest id. */
 #define PROG_MARK_NFUNCS 51
