@@ -66,7 +66,8 @@ prog_headless_cmd(char *const *argv, struct text_buf *b)
  * write it. */
 static void
 prog_headless_step(struct transcript *t, struct transcript_program *p, struct prog_run *r,
-                   const struct prog_run_step *s, bool *note_said, struct crash_hazards *hz)
+                   const struct prog_run_step *s, bool note, bool *note_said,
+                   struct crash_hazards *hz)
 {
 	const struct event_list *l = &s->sr.events;
 	size_t n;
@@ -114,8 +115,9 @@ prog_headless_step(struct transcript *t, struct transcript_program *p, struct pr
 			         s->sr.label != NULL ? s->sr.label : "?");
 		crash_hazards_view(hz, s->sr.crash, s->crash_file, where);
 	}
-	/* Known at the first look at its memory: said once, where it was found. */
-	if (!*note_said && prog_run_stdio_note(r)[0] != '\0') {
+	/* Known at the first look at its memory (note: by this step): said once, where it was
+	 * found. */
+	if (!*note_said && note) {
 		ps.stdio_note = prog_run_stdio_note(r);
 		*note_said = true;
 	}
@@ -181,7 +183,10 @@ prog_headless_run(char *const argv[], const struct app_opts *o, const struct pro
 	out_env_tracing(&t.env, NULL);
 	transcript_begin(&t);
 	while ((rc = prog_run_next(r, s)) == 1) {
-		prog_headless_step(&t, &p, r, s, &note_said, &hz);
+		bool note = prog_run_stdio_note(r)[0] != '\0';
+		/* The program goes on while the step is written out. */
+		prog_run_pump(r);
+		prog_headless_step(&t, &p, r, s, note, &note_said, &hz);
 		prog_run_step_clear(s);
 		steps++;
 		/* Room is kept for the end (the program's output, bounded on its own, and the

@@ -190,6 +190,16 @@ prog_run_next(struct prog_run *r, struct prog_run_step *out)
 	}
 }
 
+/* Take in what the tracer has without waiting (prog/run.h). */
+void
+prog_run_pump(struct prog_run *r)
+{
+	struct prog_step ps;
+
+	while (!r->ended && !r->failed && prog_trace_poll(r->t, &ps) == 1)
+		prog_fold_take(r, &ps);
+}
+
 /* The files so far. */
 const struct prog_run_file *
 prog_run_files(const struct prog_run *r, size_t *n)

@@ -120,6 +120,11 @@ int prog_run_new(char *const argv[], const struct prog_run_opts *o, struct prog_
  * (ECANCELED: the poll asked to stop). */
 int prog_run_next(struct prog_run *r, struct prog_run_step *out);
 
+/* Take in the steps the tracer has without waiting for the program, observed and queued for
+ * prog_run_next: the program goes on from a stop that makes no step while the caller writes
+ * out the step it has (a held step, if any, already taken in). */
+void prog_run_pump(struct prog_run *r);
+
 /* Free what a step owns (its events). */
 void prog_run_step_clear(struct prog_run_step *s);
 
