@@ -26,7 +26,7 @@ with open(sys.argv[1], "wb") as f:
         f.write(b"".join(chunk[k:k + 29] + b"\n" for k in range(0, len(chunk), 29)))
 PY
 python3 - "$bin" "$tmp" "$runs" <<'PY'
-import os, statistics, subprocess, sys, time
+import os, re, statistics, subprocess, sys, time
 bin, tmp, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 cmds = {
     "bare": ["sort", "-o", tmp + "/out.txt", tmp + "/in.txt"],
@@ -88,6 +88,20 @@ except (OSError, ValueError, KeyError, TypeError) as e:
 size = os.path.getsize(tmp + "/out.txt")
 if written < size:
     sys.exit("prog-sort: FAIL: the tracer saw %d bytes written, out.txt has %d" % (written, size))
+# The floor: what one stop costs here (bench/stop-floor.c), against what 1.15x bare leaves
+# each of sort's writes.
+floor = os.environ.get("STOP_FLOOR")
+if floor and os.access(floor, os.X_OK):
+    out = subprocess.run([floor], capture_output=True, text=True).stdout
+    m = re.search(r"stop-spinning ([0-9.]+) us", out)
+    if m:
+        print(out.strip())
+        leave = 0.15 * statistics.median(times["bare"]) / max(calls["write"], 1) * 1e6
+        print("prog-sort: 1.15x bare leaves each of sort's %d writes %.1f us; one stop with no "
+              "work costs %s us here, and a write's result needs two: %s" %
+              (calls["write"], leave, m.group(1),
+               "the target is below this machine's floor" if float(m.group(1)) > leave else
+               "the target is above the floor"))
 if missed:
     print("prog-sort: MISSED TARGET (issue 31): %s" % "; ".join(missed))
 sys.exit(0)
