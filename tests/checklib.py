@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # tests/checklib.py: the "ok:" and "FAIL:" lines of the shell tests' Python parts, and their
 # verdict (checklib.failed): a part that printed a FAIL line exits 1 however it ends, so a
-# script that forgets its sys.exit cannot pass with a failed check; and strace_rw, the reads or
-# writes strace -f logged on one file.
+# script that forgets its sys.exit cannot pass with a failed check; strace_rw, the reads or
+# writes strace -f logged on one file; and line_marks, the lines a test program's source marks.
 import atexit
 import os
 import re
@@ -29,6 +29,16 @@ def check(cond, what):
     if not cond:
         failed = True
     return cond
+
+
+def line_marks(source):
+    """The lines a source file marks with /* LINE:tag */, by tag."""
+    mark = {}
+    for n, text in enumerate(open(source), 1):
+        m = re.search(r"/\* LINE:(\w+) \*/", text)
+        if m:
+            mark[m.group(1)] = n
+    return mark
 
 
 def strace_rw(path, call, name):

@@ -30,12 +30,10 @@ def no(msg):
     global bad
     print("FAIL: " + msg)
     bad = 1
-# The lines the source marks: /* LINE:tag */.
-mark = {}
-for n, text in enumerate(open(source), 1):
-    m = re.search(r"/\* LINE:(\w+) \*/", text)
-    if m:
-        mark[m.group(1)] = n
+sys.dont_write_bytecode = True          # nothing is written into the source tree
+sys.path.insert(0, os.path.join(os.environ["IOBUFVIZ_SRCDIR"], "tests"))
+from checklib import line_marks
+mark = line_marks(source)       # /* LINE:tag */
 doc = json.load(open(os.path.join(tmp, "lines.json")))
 steps = doc["steps"]
 # Each step's call (the first word of a stdio call's func, or a system call's name) and

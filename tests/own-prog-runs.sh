@@ -35,11 +35,10 @@ def no(msg):
     global bad
     print("FAIL: " + msg)
     bad = 1
-mark = {}
-for k, text in enumerate(open(source), 1):
-    m = re.search(r"/\* LINE:(\w+) \*/", text)
-    if m:
-        mark[m.group(1)] = k
+sys.dont_write_bytecode = True          # nothing is written into the source tree
+sys.path.insert(0, os.path.join(os.environ["IOBUFVIZ_SRCDIR"], "tests"))
+from checklib import line_marks
+mark = line_marks(source)       # /* LINE:tag */
 def check(name):
   rep = [l.split() for l in open(os.path.join(tmp, name, "rep"))]
   rep = [(f, int(p), int(ln)) for f, p, ln in rep]
