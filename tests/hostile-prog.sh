@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/hostile-prog.sh: a traced program cannot escape or stall iobufviz (tests/foreign/hostile.c):
+# tests/hostile-prog.sh: a traced program cannot escape, stall or flood iobufviz (tests/foreign/hostile.c):
 # clone(CLONE_UNTRACED) and clone3 are refused in every ABI, a daemon it forks is killed at
 # --timeout, a FIFO where it mapped a "libc" does not block the tracer, /dev/tty cannot be
-# opened even when iobufviz has a terminal; no process of it outlives the run.
+# opened even when iobufviz has a terminal, a log it forges with runs of 4 G calls each is
+# taken bounded; no process of it outlives the run.
 testname=hostile-prog
 . "$(dirname "$0")/lib.sh"
 need python3
@@ -86,5 +87,16 @@ echo "$out" | grep -qxF "open /dev/tty: No such device or address" ||
 	{ echo "FAIL: tty: the program opened /dev/tty: $out"; fail=1; }
 [ -z "$(left)" ] || { echo "FAIL: tty: processes outlived the run: $(left)"; fail=1; }
 
-[ $fail = 0 ] && echo "ok: clone(CLONE_UNTRACED)/clone3 refused, a daemon killed at --timeout, a FIFO does not block, no /dev/tty, nothing left"
+# A forged log whose every entry claims a run of 4 G calls: each is taken as PROG_MARK_RUN
+# (1024) calls at most, so the run ends at once, its calls bounded (8 stops, 512 entries and
+# the run going on at each: at most 8 x 513 x 1024).
+run forge 20
+[ $took -le 15 ] || { echo "FAIL: forge: took ${took}s"; fail=1; }
+calls=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["program"]["calls"]["stdio"])' \
+	"$tmp/forge.json" 2>/dev/null)
+stdout_of "$tmp/forge.json" | grep -qxF "forged: ok" && [ -n "$calls" ] &&
+	[ "$calls" -le $((8 * 513 * 1024 + 10)) ] ||
+	{ echo "FAIL: forge: $calls stdio calls taken (bound $((8 * 513 * 1024))): $(stdout_of "$tmp/forge.json")"; fail=1; }
+
+[ $fail = 0 ] && echo "ok: clone(CLONE_UNTRACED)/clone3 refused, a daemon killed at --timeout, a FIFO does not block, no /dev/tty, a forged log's runs bounded, nothing left"
 finish

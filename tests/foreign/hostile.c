@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* hostile.c: a traced program that tries to escape or stall its tracer, one way per mode
+/* hostile.c: a traced program that tries to escape, stall or flood its tracer, one way per mode
  * (tests/hostile-prog.sh). It says on stdout what each attempt gave; a process that got away
  * lingers for 30 s, for the test to find by its exe. */
 #define _GNU_SOURCE
@@ -18,6 +18,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "shim/protocol.h"
 
 /* Stay alive (SIGTERM and SIGHUP ignored) for 30 s, as an escapee would. Its file calls would
  * fail (the filter's SECCOMP_RET_TRACE with no tracer): tests look for it by its exe. */
@@ -250,9 +252,50 @@ mem(void)
 	return 0;
 }
 
+/* A log of its own, told to the tracer as the shim's: every entry a run that claims 4 G calls,
+ * the run going on too; 8 stops, the log full again before each. The tracer takes at most
+ * PROG_MARK_RUN calls an entry: the run ends at once, its calls bounded. */
+static int
+forge(void)
+{
+	static struct prog_mark_tls tls;
+	struct prog_mark_call *log = calloc(PROG_MARK_LOG, sizeof *log), c = { 0 };
+
+	if (log == NULL)
+		return 1;
+	c.id = PROG_MARK_FUNC_fwrite;
+	c.file = 0x1000;
+	c.fd = 1;
+	c.a = 1;
+	c.b = 30;
+	c.size = 30;
+	c.ret = 30;
+	c.flags = PROG_MARK_F_STATE;
+	c.count = 0xffffffffu;
+	c.write_base = 0x1000;
+	c.write_ptr = 0x1000 + 30;
+	tls.log = (uintptr_t)log;
+	tls.magic = PROG_MARK_MAGIC;
+	syscall(SYS_prctl, PROG_MARK_OPTION, PROG_MARK_HELLO, (long)&tls, 0L, 0L);
+	for (int stop = 0; stop < 8; stop++) {
+		for (int i = 0; i < PROG_MARK_LOG; i++) {
+			c.seq = 0xfffffffffff00000ull + (uint64_t)stop * PROG_MARK_LOG + (uint64_t)i;
+			log[i] = c;
+		}
+		tls.run = c;
+		tls.run.seq = ~0ull;
+		tls.written += PROG_MARK_LOG;
+		close(open(".", O_RDONLY));     /* a stop */
+	}
+	say("forged", 0, 0);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
+	if (argc == 2 && strcmp(argv[1], "forge") == 0)
+		return forge();
 	if (argc == 2 && strcmp(argv[1], "stop") == 0)
 		return stop();
 	if (argc == 2 && strcmp(argv[1], "seize") == 0)
@@ -271,6 +314,6 @@ main(int argc, char **argv)
 		return tty();
 	if (argc == 2 && strcmp(argv[1], "quiet") == 0)
 		return quiet();
-	fputs("usage: hostile untraced|daemon|fifo|tty|quiet|stop|seize|mem|stopgrand\n", stderr);
+	fputs("usage: hostile untraced|daemon|fifo|tty|quiet|stop|seize|mem|stopgrand|forge\n", stderr);
 	return 2;
 }
