@@ -10,6 +10,7 @@
 # logs were read as far fewer entries than there were calls. With a buffer of 1 MiB the folds
 # end in the middle of runs (each step's state then rebuilt from its run's last call), and
 # the same with a stop every 7 calls (the tracer takes each run in parts) gives the same steps.
+# A folded run of fputs of one literal names the literal.
 testname=own-prog-runs
 . "$(dirname "$0")/lib.sh"
 need python3
@@ -70,6 +71,10 @@ def check(name):
           if mism <= 3:
               print("  step %d (%s x %d): pending %d, __fpending %d (%s)" %
                     (s["index"], s["stdio_call"]["func"], s["count"], got, pend, f))
+      # A run of one literal names it, folded as one call would ("fputs" made fwrite).
+      if f == "s" and '"line of a literal\\n"' not in s["args"]:
+          no("step %d: a run of fputs of one literal does not name it: %s" %
+             (s["index"], s["args"][:120]))
       src = s.get("source") or {}
       if f == "w":
           if src.get("line") != mark["rec"] or src.get("function") != "rec":

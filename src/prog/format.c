@@ -216,6 +216,16 @@ prog_format_fold_call(const struct prog_run_step *s, char *buf, size_t len)
 
 	switch (p->func_base) {
 	case PROG_MARK_FUNC_fwrite:
+		/* Every call wrote the same literal whole (fputs("...", fp) as the compiler
+		 * made it): its bytes, and their count. */
+		if (p->literal && !s->str_varies && p->str[0][0] != '\0' &&
+		    strlen(p->str[0]) < PROG_STR_MAX - 1) {
+			snprintf(buf, len, "%s(%s, %s, %zu, %s)", f, q,
+			         prog_format_same_arg(s, "size", false, a, sizeof a), strlen(p->str[0]),
+			         fp);
+			break;
+		}
+		/* fall through */
 	case PROG_MARK_FUNC_fread:
 		snprintf(buf, len, "%s(buf, %s, n, %s)", f,
 		         prog_format_same_arg(s, "size", false, a, sizeof a), fp);
