@@ -291,7 +291,14 @@ prog_tui_fold_call(const struct prog_run_step *s, uint64_t i, char *buf, size_t 
 	c->arg[0] = s->calls[i].arg;
 	c->ret = s->calls[i].ret;
 	fp = prog_format_stream(c);
-	if (c->func_base == PROG_MARK_FUNC_fwrite || c->func_base == PROG_MARK_FUNC_fread)
+	if (c->func_base == PROG_MARK_FUNC_fwrite && c->literal && !s->str_varies &&
+	    c->str[0][0] != '\0' && strlen(c->str[0]) < PROG_STR_MAX - 1) {
+		/* Every call wrote this literal whole: its bytes and their count. */
+		char q[PROG_STR_MAX * 4 + 8];
+		text_quote_cut(c->str[0], false, q, sizeof q);
+		snprintf(buf, len, "%s(%s, %" PRId64 ", %zu, %s) = %" PRId64, c->func, q, c->arg[0],
+		         strlen(c->str[0]), fp, c->ret);
+	} else if (c->func_base == PROG_MARK_FUNC_fwrite || c->func_base == PROG_MARK_FUNC_fread)
 		snprintf(buf, len, "%s(buf, %" PRId64 ", n, %s) = %" PRId64, c->func, c->arg[0], fp,
 		         c->ret);
 	else if (s->str_varies && c->str[0][0] != '\0')
