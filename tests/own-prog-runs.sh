@@ -10,7 +10,8 @@
 # logs were read as far fewer entries than there were calls. With a buffer of 1 MiB the folds
 # end in the middle of runs (each step's state then rebuilt from its run's last call), and
 # the same with a stop every 7 calls (the tracer takes each run in parts) gives the same steps.
-# A folded run of fputs of one literal names the literal.
+# A folded run of fputs of one literal names the literal, and so does each of its calls in the
+# TUI's o list (tmux, 120x40).
 testname=own-prog-runs
 . "$(dirname "$0")/lib.sh"
 need python3
@@ -114,4 +115,25 @@ else:
 
 sys.exit(bad)
 PY
+
+# The TUI at 120x40: o lists a run of fputs of one literal call by call, each naming it.
+if command -v tmux >/dev/null 2>&1; then
+	mkdir -p "$tmp/tui" "$tmp/t"
+	tmux_new runs 120 40 "TMPDIR='$tmp/t' '$bin' --dir '$tmp/tui' -- '$prog' out rep 300; sleep 60"
+	tmux_sees runs "Your program, stopped before its first call on a file"
+	# n until the step shown is a folded run of the literal (the what-happened pane).
+	i=0
+	until tmux_screen runs | grep -qF 'fwrite("line of a literal\n", 1, 18, fp) x '; do
+		[ $i -ge 20 ] && break
+		before=$(tmux_screen runs | head -1)
+		tmux_cmd runs send-keys -t runs n
+		wait_for '[ "$(tmux_screen runs | head -1)" != "$before" ]' 5
+		i=$((i + 1))
+	done
+	tmux_cmd runs send-keys -t runs o
+	tmux_sees runs 'fwrite("line of a literal\n", 1, 18, fp) = 18' &&
+		echo "ok: o names each call of a run of one literal by it"
+else
+	skip_part "tmux not installed: the TUI's o"
+fi
 finish
