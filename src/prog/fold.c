@@ -49,29 +49,9 @@ prog_fold_same(const struct prog_run_step *f, pid_t pid, uint64_t stream, int fu
 /* A folded step's list of calls starts with room for this many (and doubles). */
 #define PROG_FOLD_CALLS0 16
 
-/* Call arg = ret as the count-th call of s (its first, when it has no list yet, is its own
- * call; the list doubles when full). 0, or -1 (ENOMEM). */
-static int
-prog_fold_call_add(struct prog_run_step *s, int64_t arg, int64_t ret)
-{
-	uint64_t n = s->count;
-
-	if (s->calls == NULL) {
-		if ((s->calls = malloc(PROG_FOLD_CALLS0 * sizeof *s->calls)) == NULL)
-			return -1;
-		s->calls[0] = (struct prog_run_call){ s->ps.arg[0], s->ps.ret };
-	} else if (n >= PROG_FOLD_CALLS0 && (n & (n - 1)) == 0) {
-		struct prog_run_call *v = realloc(s->calls, 2 * n * sizeof *v);
-		if (v == NULL)
-			return -1;
-		s->calls = v;
-	}
-	s->calls[n] = (struct prog_run_call){ arg, ret };
-	return 0;
-}
-
-/* Calls arg = ret as the next n calls of s, as prog_fold_call_add would put them one by one.
- * 0, or -1 (ENOMEM). */
+/* Calls arg = ret as the next n calls of s, from its count on (its first, when it has no list
+ * yet, is its own call; the list's room is a power of two, at least PROG_FOLD_CALLS0, doubled
+ * as it fills). 0, or -1 (ENOMEM). */
 static int
 prog_fold_call_fill(struct prog_run_step *s, int64_t arg, int64_t ret, uint64_t n)
 {
@@ -97,6 +77,13 @@ prog_fold_call_fill(struct prog_run_step *s, int64_t arg, int64_t ret, uint64_t 
 	for (uint64_t i = 0; i < n; i++)
 		s->calls[at + i] = (struct prog_run_call){ arg, ret };
 	return 0;
+}
+
+/* Call arg = ret as the count-th call of s. 0, or -1 (ENOMEM). */
+static int
+prog_fold_call_add(struct prog_run_step *s, int64_t arg, int64_t ret)
+{
+	return prog_fold_call_fill(s, arg, ret, 1);
 }
 
 /* The calls of fold s after those of c, as prog_fold_call_add would put them one by one, but

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/units.h"
 #include "prog/wait.h"
 
 /* How long a wait with nothing to wait for goes before it looks for the processes. */
@@ -120,13 +121,6 @@ prog_wait_sigchld(long long ms)
 
 static bool prog_wait_children(pid_t skip, bool kill_them);
 
-/* Microseconds from a to b. */
-static long long
-prog_wait_us(const struct timespec *a, const struct timespec *b)
-{
-	return (long long)(b->tv_sec - a->tv_sec) * 1000000 + (b->tv_nsec - a->tv_nsec) / 1000;
-}
-
 /*
  * A stop that comes within PROG_WAIT_SPIN_US of t0, looked for without sleeping: only when
  * we can run beside the program (two CPUs or more), and only while its stops come that fast
@@ -150,7 +144,7 @@ prog_wait_spin(struct prog_wait *w, const struct timespec *t0, int *st)
 		if (pid != 0)
 			return pid;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (prog_wait_us(t0, &now) >= PROG_WAIT_SPIN_US) {
+		if (units_ns_between(t0, &now) >= PROG_WAIT_SPIN_US * 1000) {
 			w->no_spin = true;
 			return 0;
 		}
@@ -187,7 +181,7 @@ prog_wait_any(struct prog_wait *w, int *st, void (*kill)(void *), void *arg)
 		if (pid != 0) {
 			struct timespec now;
 			clock_gettime(CLOCK_MONOTONIC, &now);
-			if (prog_wait_us(&t0, &now) < PROG_WAIT_SPIN_US)
+			if (units_ns_between(&t0, &now) < PROG_WAIT_SPIN_US * 1000)
 				w->no_spin = false;
 			return pid;
 		}
