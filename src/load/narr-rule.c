@@ -608,12 +608,13 @@ narr_rule_count_check(struct scn_load *ld, const struct yamlpos_node *at, struct
 }
 
 /* A shown value of a count followed by a unit of another kind ("{cache.pages} bytes": a page
- * count read as bytes): reported at AT and -1; else 0. */
+ * count read as bytes; "{crash.power.strays} bytes": write requests read as bytes): reported
+ * at AT and -1; else 0. */
 static int
 narr_rule_mark_units(struct scn_load *ld, const struct yamlpos_node *at,
 		     const struct scn_sentence *s, const char *where)
 {
-	static const char *const kinds[] = { "bytes", "pages", "calls" };
+	static const char *const kinds[] = { "bytes", "pages", "calls", "another kind" };
 
 	for (size_t i = 0; i + 1 < s->n_pieces; i++) {
 		const struct scn_piece *p = &s->pieces[i], *next = &s->pieces[i + 1];
@@ -630,14 +631,17 @@ narr_rule_mark_units(struct scn_load *ld, const struct yamlpos_node *at,
 		if (c->kind == SCN_CLAIM_FACT || c->kind == SCN_CLAIM_TIMES || c->key < 0)
 			continue;
 		k = scenario_key_counts(c->key);
-		if (k < 0 || k == SCN_COUNT_ANY || !isspace((unsigned char)next->text[0]))
+		/* A count of no unit here (write requests, flushes) is no bytes nor pages either
+		 * ("{device.writes} write requests" is one of writes). */
+		if (k < 0 || !isspace((unsigned char)next->text[0]))
 			continue;
 		for (const char *t = next->text; *t != '\0' && n < sizeof buf - 1; t++)
 			buf[n++] = (char)tolower((unsigned char)*t);
 		buf[n] = '\0';
 		nw = narr_rule_words(buf, w, sizeof w / sizeof w[0]);
 		if (nw == 0 || !narr_rule_unit(w, nw, 0, NULL, 0, &kind, &scale, &u) ||
-		    kind == SCN_COUNT_ANY || (int)kind == k)
+		    kind == SCN_COUNT_ANY || (int)kind == k ||
+		    (k == SCN_COUNT_ANY && kind == SCN_COUNT_CALLS))
 			continue;
 		load_at(ld, at, "'{%s} %.*s' in %s reads a number of %s as %s: a number must "
 			    "be the value of its own fact (doc/scenarios.md, section 5)",
